@@ -1,0 +1,26 @@
+// Package dae states the equations of motion every integrator sees (seed 002, eq. 16):
+//
+//	M(t,q) a = f(t,q,v) − G(t,q)ᵀ λ,    0 = g(t,q),    G = ∂g/∂q,    v = q',  a = q''
+//
+// with the hidden constraints at velocity and acceleration level (seed 002, eq. 19)
+//
+//	G v + g_t = 0,    G a = γ(t,q,v),    γ = −(G v)_q v − 2 G_t v − g_tt.
+//
+// Sign convention: the generalized constraint force is −Gᵀλ. No other layer flips this
+// sign; reactions reported by modeling layers are derived from it.
+//
+// A System provides M, f, g, G, g_t and γ. Implicit integrators also need derivatives of
+// the residual M(q)a − f + Gᵀλ; a System may provide them analytically through the optional
+// capability interfaces (MassDerivative, ConstraintForceDerivative, ForceDerivative), which
+// are discovered by type assertion. Derivatives wraps a System and answers every
+// capability, analytically where the System has it and by central finite differences
+// otherwise. Check compares analytic derivatives with finite differences; every model's
+// tests call it.
+//
+// Matrices are gonum *mat.Dense of the exact size (nq×nq for M, nc×nq for G). An evaluation
+// writes every entry of its destination, retains nothing and does not allocate.
+//
+// Initialize computes consistent initial values (seed 002, Remark 2b and eq. 17) from a
+// guess, detecting redundant constraints; Residuals measures how well a state satisfies
+// the constraints at position, velocity and acceleration level.
+package dae

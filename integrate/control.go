@@ -1,0 +1,81 @@
+package integrate
+
+import (
+	"fmt"
+	"math"
+)
+
+// StepControl holds the knobs every method shares: tolerances, step-size bounds and
+// limits. Zero fields take the defaults in brackets.
+type StepControl struct {
+	RTol, ATol float64 // error weights 1/(ATol + RTol·|y_i|) [1e-6, RTol]
+	H0         float64 // first step; 0 chooses one from the tolerances [Hairer-Nørsett-Wanner II.4 starting step]
+	HMin       float64 // below it Step fails with ErrStepSizeTooSmall [1e-14·max(1,|t_end|)]
+	HMax       float64 // largest step [|t_end − t_0|]
+	FixedH     float64 // > 0: fixed steps of this size (the last one shortened to hit t_end), no error test
+	Safety     float64 // h_new = h·min(MaxGrow, max(MinShrink, Safety·e^(−1/(p+1)))) [0.9]
+	MinShrink  float64 // lower bound on h_new/h [0.2]
+	MaxGrow    float64 // upper bound on h_new/h [5]
+	MaxSteps   int     // attempts (accepted + rejected) per Solve before ErrMaxSteps [1e6]
+}
+
+// Default values of StepControl.
+const (
+	DefaultRTol      = 1e-6
+	DefaultSafety    = 0.9 // seed 004, eq. 38; Hairer-Wanner use 0.9 as well
+	DefaultMinShrink = 0.2
+	DefaultMaxGrow   = 5.0
+	DefaultMaxSteps  = 1000000
+)
+
+// Resolve returns c with zero fields replaced by their defaults for a run over
+// [t0, tEnd], or an error naming the first field out of range.
+func (c StepControl) Resolve(t0, tEnd float64) (StepControl, error) {
+	span := math.Abs(tEnd - t0)
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"RTol", c.RTol}, {"ATol", c.ATol}, {"H0", c.H0}, {"HMin", c.HMin}, {"HMax", c.HMax},
+		{"FixedH", c.FixedH}, {"Safety", c.Safety}, {"MinShrink", c.MinShrink}, {"MaxGrow", c.MaxGrow}} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return c, fmt.Errorf("integrate: StepControl.%s = %g, want a finite value >= 0", f.name, f.v)
+		}
+	}
+	if c.MaxSteps < 0 {
+		return c, fmt.Errorf("integrate: StepControl.MaxSteps = %d, want >= 0", c.MaxSteps)
+	}
+	if c.RTol == 0 {
+		c.RTol = DefaultRTol
+	}
+	if c.ATol == 0 {
+		c.ATol = c.RTol
+	}
+	if c.HMin == 0 {
+		c.HMin = 1e-14 * math.Max(1, math.Abs(tEnd))
+	}
+	if c.HMax == 0 {
+		c.HMax = span
+	}
+	if c.Safety == 0 {
+		c.Safety = DefaultSafety
+	}
+	if c.MinShrink == 0 {
+		c.MinShrink = DefaultMinShrink
+	}
+	if c.MaxGrow == 0 {
+		c.MaxGrow = DefaultMaxGrow
+	}
+	if c.MaxSteps == 0 {
+		c.MaxSteps = DefaultMaxSteps
+	}
+	if c.Safety > 1 {
+		return c, fmt.Errorf("integrate: StepControl.Safety = %g outside (0, 1]", c.Safety)
+	}
+	if c.MinShrink >= 1 || c.MaxGrow <= 1 {
+		return c, fmt.Errorf("integrate: StepControl.MinShrink = %g, MaxGrow = %g: want MinShrink < 1 < MaxGrow", c.MinShrink, c.MaxGrow)
+	}
+	if c.HMin > c.HMax {
+		return c, fmt.Errorf("integrate: StepControl.HMin = %g exceeds HMax = %g", c.HMin, c.HMax)
+	}
+	return c, nil
+}

@@ -1,0 +1,73 @@
+package integrate
+
+import (
+	"math"
+)
+
+// controller proposes step sizes from error estimates (elementary controller, Hairer,
+// Nørsett & Wanner 1993, II.4, eq. 4.13) within the bounds of StepControl:
+//
+//	h_new = h · min(MaxGrow, max(MinShrink, Safety · e^(−1/(p+1))))
+//
+// where p is the order of the error estimator's lower-order solution (e ~ h^(p+1)). After
+// a rejection the step is not allowed to grow (Hairer-Wanner's rule against oscillation).
+// It is per-run state; the knobs stay in StepControl.
+type controller struct {
+	c            StepControl
+	order        int // p
+	h            float64
+	justRejected bool // the previous attempt was rejected
+}
+
+// newController returns a controller for an estimator of order p, with step h0.
+func newController(c StepControl, p int, h0 float64) controller {
+	return controller{c: c, order: p, h: h0}
+}
+
+// next returns the size of the next attempt toward tEnd from t, shortened to land on tEnd
+// (and stretched to tEnd when the remainder would be tiny), or ErrStepSizeTooSmall.
+func (ct *controller) next(t, tEnd float64) (float64, error) {
+	h := math.Min(ct.h, ct.c.HMax)
+	if ct.c.FixedH > 0 {
+		h = ct.c.FixedH
+	}
+	rest := tEnd - t
+	if h >= rest || rest-h < 1e-10*h { // avoid a sliver of a last step
+		h = rest
+	}
+	if h < ct.c.HMin && h < rest {
+		return h, ErrStepSizeTooSmall
+	}
+	return h, nil
+}
+
+// accept reports whether the scaled error e (≤ 1 passes; NaN fails) is acceptable for the
+// attempt of size h and sets the size of the next attempt.
+func (ct *controller) accept(h, e float64) bool {
+	if ct.c.FixedH > 0 {
+		ct.h = ct.c.FixedH
+		return !math.IsNaN(e)
+	}
+	ok := e <= 1
+	fac := ct.c.MaxGrow
+	if e > 0 {
+		fac = ct.c.Safety * math.Pow(e, -1/float64(ct.order+1))
+	}
+	if math.IsNaN(e) {
+		fac = ct.c.MinShrink
+	}
+	fac = math.Min(ct.c.MaxGrow, math.Max(ct.c.MinShrink, fac))
+	if ok && ct.justRejected {
+		fac = math.Min(fac, 1)
+	}
+	ct.justRejected = !ok
+	ct.h = h * fac
+	return ok
+}
+
+// cut shrinks the next attempt after a failure that gave no error estimate (a Newton
+// failure or a non-finite value): h ← factor·h (0.25 as in IDA and radau5).
+func (ct *controller) cut(h, factor float64) {
+	ct.justRejected = true
+	ct.h = h * factor
+}

@@ -1,0 +1,49 @@
+package integrate
+
+import "linkage/dae"
+
+// State is a point of a solution: time, positions q, velocities v, accelerations a = q”
+// and Lagrange multipliers λ of seed 002, eq. 16.
+type State struct {
+	T               float64
+	Q, V, A, Lambda []float64
+}
+
+// NewState returns a zero State sized for nq coordinates and nc constraints.
+func NewState(nq, nc int) State {
+	return State{Q: make([]float64, nq), V: make([]float64, nq), A: make([]float64, nq), Lambda: make([]float64, nc)}
+}
+
+// CopyFrom copies s into x; the slices of x must have the sizes of those of s.
+func (x *State) CopyFrom(s *State) {
+	x.T = s.T
+	copy(x.Q, s.Q)
+	copy(x.V, s.V)
+	copy(x.A, s.A)
+	copy(x.Lambda, s.Lambda)
+}
+
+// Clone returns a deep copy of s.
+func (x *State) Clone() State {
+	c := NewState(len(x.Q), len(x.Lambda))
+	c.CopyFrom(x)
+	return c
+}
+
+// Method is a stateful stepper for the equations of motion of a dae.System.
+//
+// Init starts it from a consistent state (see dae.Initialize) and resolves its options;
+// after Init nothing allocates. Step takes one accepted step toward tEnd, never past it,
+// and returns nil only when the step met every test of the method (converged Newton
+// iteration, error test when adaptive); on failure it returns a *StepError and leaves the
+// last accepted state untouched. Current returns the last accepted state (read only; it
+// changes with the next Step). Interpolate writes the dense-output value at t in
+// [Previous().T, Current().T] into dst.
+type Method interface {
+	Init(sys dae.System, start State, ctl StepControl) error
+	Step(tEnd float64) error
+	Current() *State
+	Previous() *State
+	Interpolate(dst *State, t float64)
+	Stats() Stats
+}

@@ -1,0 +1,58 @@
+package integrate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Formulation names the form of the equations of motion a method integrates (seed 002,
+// section 4.2).
+type Formulation string
+
+// The formulations of seed 002, section 4.2, and seed 000.
+const (
+	Index3           Formulation = "index3"      // g(q) = 0 (eq. 16)
+	Index2           Formulation = "index2"      // G v + g_t = 0 (eq. 79)
+	StabilizedIndex2 Formulation = "ggl"         // g = 0 and G v + g_t = 0 with −Gᵀμ (eq. 92)
+	Index1           Formulation = "index1"      // G a = γ (eq. 84)
+	Index1Projected  Formulation = "index1-proj" // eq. 84 with projections eqs. 89, 91
+)
+
+// Order is the convergence order a method attains on smooth problems, per block; the
+// conformance tests assert these.
+type Order struct{ Q, V, Lambda int }
+
+// Entry describes a registered method.
+type Entry struct {
+	Name         string        // registry name, as on the command line
+	Title        string        // one line
+	Seed         string        // the seed paper, e.g. "002"
+	Equations    string        // the equations of the seed it implements
+	Formulations []Formulation // the first is the default
+	Order        Order
+	Adaptive     bool          // has error control (else fixed step only)
+	New          func() Method // a method with default settings
+}
+
+// registry lists the methods in the order `linkage methods` prints them. Each method file
+// defines its entry next to its code; adding a method means adding it here.
+func registry() []Entry {
+	return []Entry{}
+}
+
+// Methods returns the registered methods.
+func Methods() []Entry {
+	return registry()
+}
+
+// Lookup returns the entry called name, or an error listing the valid names.
+func Lookup(name string) (Entry, error) {
+	var names []string
+	for _, e := range registry() {
+		if e.Name == name {
+			return e, nil
+		}
+		names = append(names, e.Name)
+	}
+	return Entry{}, fmt.Errorf("integrate: unknown method %q; valid methods: %s", name, strings.Join(names, ", "))
+}

@@ -1,0 +1,30 @@
+// Package linalg holds the linear algebra of linkage: dense LU with factorization reuse,
+// the saddle-point (KKT) systems of constrained mechanics, and rank-revealing
+// factorizations.
+//
+// The KKT system of seed 002, eq. 17 (and every iteration matrix of the same shape) is
+//
+//	[ A  Bᵀ ] [x]   [r]
+//	[ C  D  ] [y] = [s]
+//
+// with A = M (or M plus stiffness and damping terms in implicit methods), B = C = G for the
+// symmetric forms and D = 0 (or a scaled identity in regularized forms). KKT assembles the
+// blocks into one dense matrix and factorizes it by LU with partial pivoting, which needs
+// no definiteness of A: it works for singular mass matrices that are positive definite on
+// ker G (seed 002, Lemma 1). Sparse and topological solvers implement the same Solver
+// interface in later work.
+//
+// Wrong sizes are programming errors and panic; a singular matrix is data and returns
+// ErrSingular.
+package linalg
+
+import "errors"
+
+// ErrSingular reports an exactly singular (or non-finite) matrix met during factorization.
+var ErrSingular = errors.New("linalg: singular matrix")
+
+// Solver is a factorized linear operator that solves in place: Solve overwrites b with the
+// solution x of K x = b. Implementations do not allocate in Solve.
+type Solver interface {
+	Solve(b []float64)
+}
