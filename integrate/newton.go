@@ -1,0 +1,145 @@
+package integrate
+
+import (
+	"fmt"
+	"math"
+)
+
+// JacobianPolicy says when an implicit method re-evaluates its iteration matrix.
+type JacobianPolicy int
+
+const (
+	// JacobianAuto keeps the iteration matrix (and its factorization) across iterations
+	// and steps while Newton converges with rate θ ≤ ReuseRate and h stays within the
+	// deadband; after a failure with a stale matrix it retries once with a fresh one.
+	JacobianAuto JacobianPolicy = iota
+	// JacobianEveryStep evaluates and factorizes the matrix once per attempt.
+	JacobianEveryStep
+	// JacobianEveryIteration evaluates and factorizes the matrix at every iteration (full Newton).
+	JacobianEveryIteration
+)
+
+func (p JacobianPolicy) String() string {
+	switch p {
+	case JacobianAuto:
+		return "auto"
+	case JacobianEveryStep:
+		return "every-step"
+	case JacobianEveryIteration:
+		return "every-iteration"
+	}
+	return fmt.Sprintf("JacobianPolicy(%d)", int(p))
+}
+
+// NewtonSettings are the corrector knobs shared by the implicit methods. Zero fields take
+// the defaults in brackets.
+type NewtonSettings struct {
+	MaxIters  int            // iterations per attempt before giving up [8]
+	Tol       float64        // stop when θ/(1−θ)·‖Δ‖ ≤ Tol, ‖·‖ the weighted RMS norm [1e-3: seed 004, eq. 46, c = 1e-3]
+	Jacobian  JacobianPolicy // when to refresh the iteration matrix [JacobianAuto]
+	ReuseRate float64        // JacobianAuto keeps the matrix while θ ≤ ReuseRate [0.1]
+	Deadband  [2]float64     // JacobianAuto keeps the matrix while h_new/h_J is in this interval [0.5, 2]
+}
+
+// Default values of NewtonSettings.
+const (
+	DefaultNewtonMaxIters  = 8
+	DefaultNewtonTol       = 1e-3
+	DefaultNewtonReuseRate = 0.1
+)
+
+// Resolve returns s with zero fields replaced by defaults, or an error naming a bad field.
+func (s NewtonSettings) Resolve() (NewtonSettings, error) {
+	if s.MaxIters < 0 {
+		return s, fmt.Errorf("integrate: NewtonSettings.MaxIters = %d, want >= 0", s.MaxIters)
+	}
+	if s.Tol < 0 || math.IsNaN(s.Tol) || s.ReuseRate < 0 || s.ReuseRate >= 1 {
+		return s, fmt.Errorf("integrate: NewtonSettings Tol = %g, ReuseRate = %g: want Tol >= 0 and ReuseRate in [0, 1)", s.Tol, s.ReuseRate)
+	}
+	if s.Jacobian < JacobianAuto || s.Jacobian > JacobianEveryIteration {
+		return s, fmt.Errorf("integrate: NewtonSettings.Jacobian = %v, unknown policy", s.Jacobian)
+	}
+	if s.MaxIters == 0 {
+		s.MaxIters = DefaultNewtonMaxIters
+	}
+	if s.Tol == 0 {
+		s.Tol = DefaultNewtonTol
+	}
+	if s.ReuseRate == 0 {
+		s.ReuseRate = DefaultNewtonReuseRate
+	}
+	if s.Deadband == [2]float64{} {
+		s.Deadband = [2]float64{0.5, 2}
+	}
+	if !(s.Deadband[0] > 0 && s.Deadband[0] <= 1 && s.Deadband[1] >= 1) {
+		return s, fmt.Errorf("integrate: NewtonSettings.Deadband = %v, want [lo, hi] with 0 < lo <= 1 <= hi", s.Deadband)
+	}
+	return s, nil
+}
+
+// newtonStatus is the verdict of the convergence monitor after an iteration.
+type newtonStatus int
+
+const (
+	newtonContinue  newtonStatus = iota // iterate again
+	newtonConverged                     // the estimated error of the iterate is below Tol
+	newtonDiverged                      // θ ≥ 1, a non-finite increment, or no convergence predicted within MaxIters
+)
+
+// newtonMonitor decides convergence from the norms of successive increments, as radau5,
+// IDA and seed 004 (eqs. 40-47) do: the rate θ_k = ‖Δ_k‖/‖Δ_{k−1}‖ estimates the
+// contraction, the error of the iterate is bounded by θ/(1−θ)·‖Δ_k‖, and an iteration that
+// cannot reach Tol within MaxIters at the current rate is abandoned early.
+type newtonMonitor struct {
+	s     NewtonSettings
+	iter  int
+	prev  float64 // ‖Δ_{k−1}‖
+	theta float64 // latest rate estimate (0 before the second iteration)
+	eta   float64 // θ/(1−θ) carried from the previous attempt for the first iteration's test
+}
+
+// start begins an attempt; the rate of the previous converged attempt (eta) is kept so that
+// the first increment can already be tested, as in Hairer-Wanner's radau5.
+func (m *newtonMonitor) start() {
+	m.iter = 0
+	m.prev = 0
+	m.theta = 0
+	m.eta = math.Max(m.eta, 1e-16)
+	m.eta = math.Pow(m.eta, 0.8) // radau5: FACCON = MAX(FACCON, UROUND)**0.8
+}
+
+// update takes the weighted norm of the latest increment and returns the verdict.
+func (m *newtonMonitor) update(norm float64) newtonStatus {
+	m.iter++
+	if math.IsNaN(norm) || math.IsInf(norm, 0) {
+		return newtonDiverged
+	}
+	if norm == 0 {
+		return newtonConverged
+	}
+	if m.iter > 1 {
+		m.theta = norm / m.prev
+		if m.theta >= 1 {
+			return newtonDiverged
+		}
+		// Predicted error after the remaining iterations: θ^(left)/(1−θ)·‖Δ‖.
+		left := m.s.MaxIters - m.iter
+		if math.Pow(m.theta, float64(left))/(1-m.theta)*norm > m.s.Tol {
+			if left <= 0 {
+				return newtonDiverged
+			}
+			if math.Pow(m.theta, float64(left))/(1-m.theta)*norm > 1e3*m.s.Tol {
+				return newtonDiverged // hopeless: cut h now rather than iterate on
+			}
+		}
+		m.eta = m.theta / (1 - m.theta)
+	}
+	m.prev = norm
+	if m.eta*norm <= m.s.Tol {
+		return newtonConverged
+	}
+	if m.iter >= m.s.MaxIters {
+		return newtonDiverged
+	}
+	return newtonContinue
+}
