@@ -104,8 +104,10 @@ func (m *newtonMonitor) start() {
 	m.iter = 0
 	m.prev = 0
 	m.theta = 0
-	m.eta = math.Max(m.eta, 1e-16)
-	m.eta = math.Pow(m.eta, 0.8) // radau5: FACCON = MAX(FACCON, UROUND)**0.8
+	if m.eta == 0 {
+		m.eta = 1 // first attempt of a run: no rate known, as radau5's FACCON = 1
+	}
+	m.eta = math.Pow(math.Max(m.eta, 1e-16), 0.8) // radau5: FACCON = MAX(FACCON, UROUND)**0.8
 }
 
 // update takes the weighted norm of the latest increment and returns the verdict.
