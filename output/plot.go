@@ -1,0 +1,85 @@
+package output
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Series is one named curve of a plot.
+type Series struct {
+	Name string
+	X, Y []float64
+}
+
+// PlotSpec describes a line plot.
+type PlotSpec struct {
+	Title, XLabel, YLabel string
+	LogX, LogY            bool // logarithmic axes (non-positive values are dropped)
+	Points                bool // mark the data points
+}
+
+// Plot draws the series and saves them to path; the format follows the extension (.png,
+// .svg, .pdf).
+func Plot(path string, spec PlotSpec, series []Series) error {
+	p := plot.New()
+	p.Title.Text = spec.Title
+	p.X.Label.Text = spec.XLabel
+	p.Y.Label.Text = spec.YLabel
+	if spec.LogX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	if spec.LogY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	p.Add(plotter.NewGrid())
+	for i, s := range series {
+		xy := make(plotter.XYs, 0, len(s.X))
+		for k := range s.X {
+			x, y := s.X[k], s.Y[k]
+			if (spec.LogX && x <= 0) || (spec.LogY && y <= 0) || math.IsNaN(x) || math.IsNaN(y) || math.IsInf(y, 0) {
+				continue
+			}
+			xy = append(xy, plotter.XY{X: x, Y: y})
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return fmt.Errorf("output: plot %q: %w", s.Name, err)
+		}
+		l.Color = palette[i%len(palette)]
+		l.Width = vg.Points(1.2)
+		p.Add(l)
+		p.Legend.Add(s.Name, l)
+		if spec.Points {
+			sc, err := plotter.NewScatter(xy)
+			if err != nil {
+				return fmt.Errorf("output: plot %q: %w", s.Name, err)
+			}
+			sc.Color = l.Color
+			sc.Shape = draw.CircleGlyph{}
+			p.Add(sc)
+		}
+	}
+	p.Legend.Top = true
+	if err := p.Save(16*vg.Centimeter, 11*vg.Centimeter, path); err != nil {
+		return fmt.Errorf("output: writing plot %s: %w", path, err)
+	}
+	return nil
+}
+
+// palette is colour-blind safe (Okabe & Ito 2008).
+var palette = []color.Color{
+	color.RGBA{0, 114, 178, 255}, color.RGBA{213, 94, 0, 255}, color.RGBA{0, 158, 115, 255},
+	color.RGBA{204, 121, 167, 255}, color.RGBA{230, 159, 0, 255}, color.RGBA{86, 180, 233, 255},
+	color.RGBA{0, 0, 0, 255},
+}
