@@ -1,0 +1,79 @@
+// Package integrate holds the time integrators of linkage for the equations of motion of
+// package dae (seed 002, eq. 16),
+//
+//	M(t,q) a = f(t,q,v) − G(t,q)ᵀ λ,    0 = g(t,q),    v = q',  a = q'',
+//
+// and their shared machinery: step-size control, Newton monitor, error norm, statistics,
+// the registry and the Solve driver.
+//
+// # Methods
+//
+// Each method is a stateful stepper (Method): Init from a consistent state, Step to take one
+// accepted step, Current/Previous for the state (t, q, v, a, λ), Interpolate for dense
+// output, Stats for the work. The registry (Methods, Lookup) lists them; the first
+// formulation is the default.
+//
+//	name     seed  equations                order q/v/λ  formulations
+//	-------  ----  -----------------------  -----------  ---------------------
+//	dopri5   002   84, 89, 91; HNW II.5     5 / 5 / 5    index1-proj, index1
+//
+// Formulations (seed 002, section 4.2): index3 (g = 0, eq. 16), index2 (G v + g_t = 0,
+// eq. 79), ggl (stabilized index 2, eq. 92), index1 (G a = γ, eq. 84), index1-proj (eq. 84
+// with the projections of eqs. 89 and 91 after every step).
+//
+// # Error norm
+//
+// Local error estimates are measured by WeightedRMS (Hairer, Nørsett & Wanner 1993, II.4,
+// eq. 4.11): sqrt(mean((e_i / (ATol + RTol·max(|y0_i|, |y1_i|)))²)); a step passes when
+// the norm is ≤ 1 (NaN fails). Which blocks enter is stated by each method (dopri5: q and v;
+// λ is never controlled by dopri5).
+//
+// # Step-size controller
+//
+// The elementary controller of HNW II.4 (eq. 4.13): h_new = h·min(MaxGrow, max(MinShrink,
+// Safety·e^(−1/(p+1)))) with p the order of the estimator's lower-order solution (dopri5:
+// p = 4, exponent 1/5); no growth right after a rejection. StepControl holds the knobs
+// (tolerances, H0, HMin, HMax, FixedH, MaxSteps) with their defaults; H0 = 0 chooses the
+// first step by the starting-step algorithm of HNW II.4. FixedH > 0 takes fixed steps with
+// no error test (the last one shortened to land on t_end).
+//
+// # Failure ladder
+//
+// A Step returns nil only for an attempt that passed every test of its method. Otherwise:
+//
+//  1. error test failed: reject, h from the controller (never grown), retry;
+//  2. no estimate (NaN/Inf in a stage, singular KKT matrix, Newton or projection failure):
+//     reject, h ← h/4, retry (implicit methods first retry once with a fresh Jacobian);
+//  3. h below HMin, or MaxSteps attempts: stop with a *StepError that says when (T, H),
+//     what (Worst: block, index, value, owner via dae.Namer), what was tried, and why
+//     (Err wraps ErrStepSizeTooSmall or ErrMaxSteps together with the last cause, e.g.
+//     ErrNonFinite or linalg.ErrSingular, so errors.Is finds each). In fixed-step mode
+//     the first failure stops the run with its cause.
+//
+// The last accepted state is never changed by a failed Step.
+//
+// # Counters (Stats)
+//
+//	Steps           accepted steps
+//	Rejected        rejected attempts (error test, non-finite values, singular matrices,
+//	                failed projections)
+//	NewtonFailures  attempts abandoned because Newton did not converge (implicit methods)
+//	NewtonIters     all Newton iterations, rejected attempts included
+//	FuncEvals       right-side evaluations: one M, f, G, γ at one point (for dopri5 with its
+//	                KKT factorization; 6 per attempt + 1 per projected step + 1 in Init
+//	                + 1 for the starting step + 1 per Interpolate inside a step)
+//	FDEvals         System evaluations spent on finite-difference Jacobians
+//	Jacobians       iteration-matrix assemblies
+//	Factorizations  LU factorizations (iteration and KKT matrices)
+//	Solves          forward/back substitutions
+//	Projections     projections onto the constraint manifold (dopri5: eq. 89 and eq. 91
+//	                count one each)
+//
+// # Solve
+//
+// Solve runs a method from a start state to t_end, records samples (at SolveOptions.Output
+// times by dense output, or every accepted step), measures the constraint residuals after
+// every accepted step (Solution.MaxResidual), calls an optional Observer, and on failure
+// returns the partial Solution together with the error. Steps do not allocate after Init;
+// only recording samples does.
+package integrate

@@ -1,0 +1,730 @@
+package integrate
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+	"linkage/linalg"
+)
+
+// DOPRI5 integrates the index-1 formulation of seed 002, eq. 84,
+//
+//	q' = v,   v' = a(t,q,v),   [M Gᵀ; G 0](a, λ) = (f, γ)      (eqs. 84c, 17),
+//
+// by the explicit embedded Runge-Kutta pair of Dormand and Prince, order 5 with an order-4
+// error estimator and the first-same-as-last property (Hairer, Nørsett & Wanner 1993,
+// "Solving ODEs I", II.5, Table 5.2). Every stage solves the KKT system (17) at its own q,
+// so each right-side evaluation is one factorization of [M Gᵀ; G 0].
+//
+// With Formulation Index1Projected (the default) every accepted step is followed by the
+// mass-orthogonal projection of the positions onto g = 0 (seed 002, eq. 89: simplified
+// Newton on min ½‖q̂ − q‖²_M subject to g(t,q̂) = 0 with the KKT matrix of the step's last
+// stage) and of the velocities onto G v̂ + g_t = 0 (eq. 91); a and λ are then recomputed at
+// the projected state, which is the first stage of the next step (FSAL). With Index1 the
+// solution is left as computed and the drift off g = 0 and G v + g_t = 0 grows with t.
+//
+// The error estimate ‖y₅ − y₄‖ is the WeightedRMS over (q, v); λ is not controlled. The
+// step size follows the controller with estimator order 4 (exponent 1/5); with
+// StepControl.FixedH > 0 the error test is skipped. Dense output is the 4th-order
+// continuous extension of Dormand and Prince (HNW II.6, the coefficients of the code
+// DOPRI5), built on the projected end values so that it is continuous across steps.
+//
+// Counters: FuncEvals counts KKT right-side evaluations (one M, f, G, γ and one
+// factorization each): 1 in Init, 1 for the starting-step trial when H0 = 0 and the run is
+// adaptive, 6 per attempt, plus 1 per accepted step at the projected state with
+// Index1Projected, plus 1 per Interpolate at a point strictly inside a step. Factorizations
+// equals FuncEvals. Solves counts all KKT solves (stages, projection iterations, the
+// velocity projection). Projections counts 2 per accepted projected step (eq. 89 and eq.
+// 91). Rejected counts failed error tests, attempts with a non-finite value or a singular
+// KKT matrix, and attempts whose projection did not converge.
+type DOPRI5 struct {
+	// Formulation is Index1Projected or Index1; the zero value means Index1Projected.
+	Formulation Formulation
+
+	w *dopri5Work // sized by Init
+}
+
+var _ Method = (*DOPRI5)(nil)
+
+var dopri5Entry = Entry{
+	Name:         "dopri5",
+	Title:        "Dormand-Prince 5(4), explicit, on the index-1 form with projection",
+	Seed:         "002",
+	Equations:    "84, 89, 91; HNW II.5",
+	Formulations: []Formulation{Index1Projected, Index1},
+	Order:        Order{Q: 5, V: 5, Lambda: 5},
+	Adaptive:     true,
+	New:          func() Method { return &DOPRI5{} },
+}
+
+// Dormand-Prince 5(4) coefficients (Hairer, Nørsett & Wanner 1993, II.5, Table 5.2).
+// Row s of dp5A holds a_{s+1,j}; the last row equals dp5B (FSAL). dp5E = b − b̂ gives the
+// error estimate y₅ − y₄ = h Σ e_i k_i. The identities (row sums = c_i, Σ b = Σ b̂ = 1, the
+// order conditions) are checked in dopri5_test.go.
+var (
+	dp5C = [7]float64{0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1}
+	dp5A = [7][6]float64{
+		{},
+		{1.0 / 5},
+		{3.0 / 40, 9.0 / 40},
+		{44.0 / 45, -56.0 / 15, 32.0 / 9},
+		{19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
+		{9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
+		{35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84},
+	}
+	dp5B    = [7]float64{35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84, 0}
+	dp5BHat = [7]float64{5179.0 / 57600, 0, 7571.0 / 16695, 393.0 / 640, -92097.0 / 339200, 187.0 / 2100, 1.0 / 40}
+	dp5E    = [7]float64{
+		35.0/384 - 5179.0/57600, 0, 500.0/1113 - 7571.0/16695, 125.0/192 - 393.0/640,
+		-2187.0/6784 + 92097.0/339200, 11.0/84 - 187.0/2100, -1.0 / 40,
+	}
+	// dp5D are the coefficients d_i of the dense output of the code DOPRI5 (Hairer,
+	// Nørsett & Wanner 1993, II.6; Shampine 1986): with θ₁ = 1 − θ, Δ = y₁ − y₀,
+	//
+	//	u(θ) = y₀ + θ(Δ + θ₁(h k₁ − Δ + θ(2Δ − h(k₁ + k₇) + θ₁ h Σ d_i k_i)))
+	//
+	// is a continuous extension of order 4 with u(1) = y₁, u'(0) = k₁, u'(1) = k₇.
+	dp5D = [7]float64{
+		-12715105075.0 / 11282082432, 0, 87487479700.0 / 32700410799, -10690763975.0 / 1880347072,
+		701980252875.0 / 199316789632, -1453857185.0 / 822651844, 69997945.0 / 29380423,
+	}
+)
+
+const (
+	dp5Order = 4 // order of the embedded solution: e ~ h⁵, exponent 1/5 in the controller
+
+	// dp5ProjTol stops the position projection when the weighted RMS norm of the last
+	// correction is below it: a millionth of the error tolerance, invisible to the error
+	// control. The iteration converges fast because the correction is of the size of the
+	// local error and the simplified-Newton rate is proportional to it (1-2 iterations).
+	dp5ProjTol = 1e-6
+	// dp5ProjMaxIters bounds the projection iterations; more than this means the step
+	// left the neighbourhood where the KKT matrix of its last stage is a good Jacobian.
+	dp5ProjMaxIters = 5
+	// dp5Cut shrinks h after an attempt that gave no error estimate (non-finite value,
+	// singular KKT matrix, failed projection), as IDA and radau5 do.
+	dp5Cut = 0.25
+)
+
+// dopri5Work is the per-run state and workspace, allocated once by Init.
+type dopri5Work struct {
+	sys    dae.System
+	nq, nc int
+	form   Formulation
+
+	raw      StepControl // as given to Init; resolved against tEnd by the first Step
+	c        StepControl // resolved
+	ctl      controller
+	started  bool
+	attempts int // accepted + rejected since Init, for MaxSteps
+	stats    Stats
+
+	M, G *mat.Dense // G is nil when nc = 0
+	kkt  *linalg.KKT
+	gt   []float64 // nc: g_t, then residual right sides
+	r    []float64 // nc scratch
+	lam  []float64 // nc: λ of the stage being evaluated
+	lam7 []float64 // nc: λ of the last stage (at the unprojected y₁)
+
+	cur, prev State
+	hLast     float64 // cur.T − prev.T
+
+	y0, y1, ytmp, yerr []float64    // 2nq: (q, v) stacked
+	k                  [7][]float64 // 2nq each: k_i = (v_i, a_i); k[0] = derivative at cur (FSAL)
+	rc5                []float64    // 2nq: h Σ d_i k_i of the last accepted step
+	dq                 []float64    // nq projection correction
+
+	// Failure bookkeeping of the current Step call.
+	cause error    // cause of the last rejected attempt (nil for an error-test failure)
+	worst Residual // worst component of the last rejected attempt (Owner filled on failure)
+}
+
+// Init resolves the formulation, checks that start is consistent (‖g‖∞ and ‖G v + g_t‖∞
+// at most ATol; seed 002 eq. 19) and that the KKT matrix at start is regular, computes a and
+// λ at start from eq. 17 (start.A and start.Lambda are not used) and sizes the workspace.
+// StepControl fields are validated here; defaults that depend on the time span (HMin,
+// HMax) are resolved from the tEnd of the first Step.
+func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
+	form := m.Formulation
+	if form == "" {
+		form = Index1Projected
+	}
+	if form != Index1Projected && form != Index1 {
+		return fmt.Errorf("integrate: dopri5: Formulation = %q, want %q or %q", form, Index1Projected, Index1)
+	}
+	nq, nc := sys.Size()
+	if len(start.Q) != nq || len(start.V) != nq {
+		panic(fmt.Sprintf("integrate: dopri5: start has len(Q) = %d, len(V) = %d, want nq = %d", len(start.Q), len(start.V), nq))
+	}
+	for i := range nq {
+		if x, y := start.Q[i], start.V[i]; math.IsNaN(x+y) || math.IsInf(x+y, 0) {
+			return fmt.Errorf("integrate: dopri5: start is not finite at coordinate %d (%s): q = %g, v = %g",
+				i, dae.CoordinateName(sys, i), x, y)
+		}
+	}
+	if math.IsNaN(start.T) || math.IsInf(start.T, 0) {
+		return fmt.Errorf("integrate: dopri5: start time T = %g, want a finite value", start.T)
+	}
+	c, err := ctl.Resolve(start.T, start.T+1) // validates fields; span-dependent defaults come later
+	if err != nil {
+		return fmt.Errorf("integrate: dopri5: %w", err)
+	}
+
+	w := &dopri5Work{sys: sys, nq: nq, nc: nc, form: form, raw: ctl}
+	w.M = mat.NewDense(nq, nq, nil)
+	if nc > 0 {
+		w.G = mat.NewDense(nc, nq, nil)
+	}
+	w.kkt = linalg.NewKKT(nq, nc)
+	w.gt = make([]float64, nc)
+	w.r = make([]float64, nc)
+	w.lam = make([]float64, nc)
+	w.lam7 = make([]float64, nc)
+	w.cur = NewState(nq, nc)
+	w.prev = NewState(nq, nc)
+	w.y0 = make([]float64, 2*nq)
+	w.y1 = make([]float64, 2*nq)
+	w.ytmp = make([]float64, 2*nq)
+	w.yerr = make([]float64, 2*nq)
+	for i := range w.k {
+		w.k[i] = make([]float64, 2*nq)
+	}
+	w.rc5 = make([]float64, 2*nq)
+	w.dq = make([]float64, nq)
+
+	w.cur.T = start.T
+	copy(w.cur.Q, start.Q)
+	copy(w.cur.V, start.V)
+	if nc > 0 {
+		meter := dae.NewResidualMeter(sys)
+		r := meter.Measure(start.T, start.Q, start.V, nil)
+		if !(r.Pos <= c.ATol) {
+			return fmt.Errorf("integrate: dopri5: start is not consistent: position constraint %d (%s) = %.3g exceeds ATol = %g",
+				r.WorstPos, dae.ConstraintName(sys, r.WorstPos), r.Pos, c.ATol)
+		}
+		if !(r.Vel <= c.ATol) {
+			return fmt.Errorf("integrate: dopri5: start is not consistent: velocity constraint residual ‖G v + g_t‖ = %.3g exceeds ATol = %g",
+				r.Vel, c.ATol)
+		}
+	}
+	if err := w.eval(start.T, w.cur.Q, w.cur.V, w.cur.A, w.cur.Lambda); err != nil {
+		where := w.worst.Block
+		if o := w.owner(w.worst); o != "" {
+			where = fmt.Sprintf("%s %d (%s) = %g", where, w.worst.Index, o, w.worst.Value)
+		}
+		return fmt.Errorf("integrate: dopri5: at the start t=%g: %s: %w", start.T, where, err)
+	}
+	copy(w.k[0][:nq], w.cur.V)
+	copy(w.k[0][nq:], w.cur.A)
+	w.prev.CopyFrom(&w.cur)
+	m.w = w
+	return nil
+}
+
+// Current returns the last accepted state: q, v and, from eq. 17, a and λ (at the projected
+// state with Index1Projected, at the step result with Index1).
+func (m *DOPRI5) Current() *State { return &m.w.cur }
+
+// Previous returns the state before the last accepted step (the start after Init).
+func (m *DOPRI5) Previous() *State { return &m.w.prev }
+
+// Stats returns the work counters since Init.
+func (m *DOPRI5) Stats() Stats {
+	if m.w == nil {
+		return Stats{}
+	}
+	return m.w.stats
+}
+
+// Step takes one accepted step toward tEnd (never past it). On failure it returns a
+// *StepError and leaves Current, Previous and the dense output untouched.
+func (m *DOPRI5) Step(tEnd float64) error {
+	w := m.w
+	if w == nil {
+		panic("integrate: dopri5: Step before Init")
+	}
+	t := w.cur.T
+	if !(tEnd > t) {
+		return fmt.Errorf("integrate: dopri5: Step(tEnd = %g) from t = %g: tEnd must lie ahead", tEnd, t)
+	}
+	if !w.started {
+		if err := w.begin(tEnd); err != nil {
+			return err
+		}
+	}
+	w.cause, w.worst = nil, Residual{}
+	rejected := 0
+	for {
+		if w.attempts >= w.c.MaxSteps {
+			return w.fail(t, w.ctl.h, ErrMaxSteps, rejected)
+		}
+		h, err := w.ctl.next(t, tEnd)
+		if err != nil {
+			return w.fail(t, h, err, rejected)
+		}
+		w.attempts++
+		if err := w.stages(t, h); err != nil {
+			w.cause = err
+			if w.c.FixedH > 0 { // no smaller step to try
+				return w.fail(t, h, err, rejected)
+			}
+			w.stats.Rejected++
+			rejected++
+			w.ctl.cut(h, dp5Cut)
+			continue
+		}
+		e := 0.0
+		if w.c.FixedH == 0 {
+			e = w.errorNorm(h)
+		}
+		if !w.ctl.accept(h, e) {
+			w.stats.Rejected++
+			rejected++
+			w.cause = nil
+			w.worstError()
+			continue
+		}
+		tNew := t + h
+		if h == tEnd-t { // land on tEnd exactly
+			tNew = tEnd
+		}
+		if err := w.commit(t, tNew, h); err != nil {
+			w.cause = err
+			if w.c.FixedH > 0 {
+				return w.fail(t, h, err, rejected)
+			}
+			w.stats.Rejected++
+			rejected++
+			w.ctl.cut(h, dp5Cut)
+			continue
+		}
+		w.stats.Steps++
+		return nil
+	}
+}
+
+// begin resolves the step control against tEnd and chooses the first step.
+func (w *dopri5Work) begin(tEnd float64) error {
+	t0 := w.cur.T
+	end := tEnd
+	if math.IsInf(end, 1) {
+		end = t0 + math.Max(1, math.Abs(t0)) // HMin relative to the start; HMax set below
+	}
+	c, err := w.raw.Resolve(t0, end)
+	if err != nil {
+		return fmt.Errorf("integrate: dopri5: %w", err)
+	}
+	if math.IsInf(tEnd, 1) && w.raw.HMax == 0 {
+		c.HMax = math.Inf(1)
+	}
+	w.c = c
+	h0 := c.H0
+	if c.FixedH > 0 {
+		h0 = c.FixedH
+	} else if h0 == 0 {
+		h0 = w.startingStep(tEnd)
+	}
+	w.ctl = newController(c, dp5Order, h0)
+	w.started = true
+	return nil
+}
+
+// startingStep is the starting-step algorithm of Hairer, Nørsett & Wanner 1993, II.4
+// (p. 169), with the norm of WeightedRMS and p = 5:
+//
+//	d₀ = ‖y₀‖, d₁ = ‖f(t₀,y₀)‖, h₀ = 0.01·d₀/d₁ (1e-6 if either is below 1e-5),
+//	d₂ = ‖f(t₀+h₀, y₀+h₀f₀) − f₀‖/h₀, h₁ = (0.01/max(d₁,d₂))^(1/(p+1)),
+//	h = min(100·h₀, h₁, HMax, tEnd − t₀).
+//
+// It costs one right-side evaluation.
+func (w *dopri5Work) startingStep(tEnd float64) float64 {
+	c := w.c
+	t0 := w.cur.T
+	n := 2 * w.nq
+	copy(w.y0[:w.nq], w.cur.Q)
+	copy(w.y0[w.nq:], w.cur.V)
+	f0 := w.k[0]
+	var d0, d1 float64
+	for i := range n {
+		sc := c.ATol + c.RTol*math.Abs(w.y0[i])
+		d0 += (w.y0[i] / sc) * (w.y0[i] / sc)
+		d1 += (f0[i] / sc) * (f0[i] / sc)
+	}
+	d0 = math.Sqrt(d0 / float64(n))
+	d1 = math.Sqrt(d1 / float64(n))
+	h0 := 1e-6
+	if d0 >= 1e-5 && d1 >= 1e-5 {
+		h0 = 0.01 * d0 / d1
+	}
+	h0 = math.Min(h0, math.Min(c.HMax, tEnd-t0))
+	for i := range n {
+		w.ytmp[i] = w.y0[i] + h0*f0[i]
+	}
+	k := w.k[1]
+	if w.stage(t0+h0, w.ytmp, k, w.lam) != nil {
+		return h0 // no second derivative estimate: start small
+	}
+	d2 := 0.0
+	for i := range n {
+		sc := c.ATol + c.RTol*math.Abs(w.y0[i])
+		x := (k[i] - f0[i]) / sc
+		d2 += x * x
+	}
+	d2 = math.Sqrt(d2/float64(n)) / h0
+	h1 := math.Max(1e-6, h0*1e-3)
+	if m := math.Max(d1, d2); m > 1e-15 {
+		h1 = math.Pow(0.01/m, 1.0/6)
+	}
+	return math.Min(math.Min(100*h0, h1), math.Min(c.HMax, tEnd-t0))
+}
+
+// stages computes y₁ and the stages k₂…k₇ of an attempt of size h from (t, y₀); k₁ = k[0]
+// is the derivative at the current state (FSAL). It returns ErrNonFinite or
+// linalg.ErrSingular when a stage fails.
+func (w *dopri5Work) stages(t, h float64) error {
+	nq := w.nq
+	copy(w.y0[:nq], w.cur.Q)
+	copy(w.y0[nq:], w.cur.V)
+	for s := 1; s < 7; s++ {
+		y := w.ytmp
+		if s == 6 {
+			y = w.y1 // a₇ⱼ = b_j: the last stage input is the 5th-order result
+		}
+		copy(y, w.y0)
+		for j := range s {
+			if a := dp5A[s][j]; a != 0 {
+				ha := h * a
+				kj := w.k[j]
+				for i := range y {
+					y[i] += ha * kj[i]
+				}
+			}
+		}
+		lam := w.lam
+		if s == 6 {
+			lam = w.lam7
+		}
+		if err := w.stage(t+dp5C[s]*h, y, w.k[s], lam); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stage evaluates k = (v, a(t,q,v)) and λ at y = (q, v).
+func (w *dopri5Work) stage(t float64, y, k, lam []float64) error {
+	nq := w.nq
+	copy(k[:nq], y[nq:])
+	return w.eval(t, y[:nq], y[nq:], k[nq:], lam)
+}
+
+// eval solves the KKT system of seed 002, eq. 17, [M Gᵀ; G 0](a, λ) = (f, γ), at (t, q, v).
+// It records the offending component in w.worst when it fails.
+func (w *dopri5Work) eval(t float64, q, v, a, lam []float64) error {
+	sys := w.sys
+	sys.Mass(w.M, t, q)
+	sys.Force(a, t, q, v)
+	if w.nc > 0 {
+		sys.ConstraintJacobian(w.G, t, q)
+		sys.Gamma(lam, t, q, v)
+	}
+	w.stats.FuncEvals++
+	if err := w.factorize(); err != nil {
+		return err
+	}
+	return w.solveAcc(a, lam)
+}
+
+// factorize factorizes [M Gᵀ; G 0] as held in w.M, w.G.
+func (w *dopri5Work) factorize() error {
+	w.stats.Factorizations++
+	var err error
+	if w.nc > 0 {
+		err = w.kkt.FactorizeSym(w.M, w.G)
+	} else {
+		err = w.kkt.Factorize(w.M, nil, nil, 0)
+	}
+	if err == nil {
+		return nil
+	}
+	// linalg reports a non-finite matrix as singular; say which it was.
+	if i, ok := firstNonFinite(w.M.RawMatrix().Data); ok {
+		w.worst = Residual{Block: "mass matrix row", Index: i / w.nq, Value: w.M.RawMatrix().Data[i]}
+		return ErrNonFinite
+	}
+	if w.nc > 0 {
+		if i, ok := firstNonFinite(w.G.RawMatrix().Data); ok {
+			w.worst = Residual{Block: "constraint Jacobian row", Index: i / w.nq, Value: w.G.RawMatrix().Data[i]}
+			return ErrNonFinite
+		}
+	}
+	w.worst = Residual{Block: "KKT matrix"}
+	return err
+}
+
+// solveAcc overwrites (a, lam), holding (f, γ), with the solution of eq. 17 and checks it.
+func (w *dopri5Work) solveAcc(a, lam []float64) error {
+	w.kkt.Solve(a, lam)
+	w.stats.Solves++
+	if i, ok := firstNonFinite(a); ok {
+		w.worst = Residual{Block: "acceleration", Index: i, Value: a[i]}
+		return ErrNonFinite
+	}
+	if i, ok := firstNonFinite(lam); ok {
+		w.worst = Residual{Block: "lambda", Index: i, Value: lam[i]}
+		return ErrNonFinite
+	}
+	return nil
+}
+
+// errorNorm returns ‖h Σ e_i k_i‖ (WeightedRMS over q and v, weights from y₀ and y₁); the
+// error vector stays in w.yerr.
+func (w *dopri5Work) errorNorm(h float64) float64 {
+	clear(w.yerr)
+	for s, e := range dp5E {
+		if e == 0 {
+			continue
+		}
+		he := h * e
+		for i, x := range w.k[s] {
+			w.yerr[i] += he * x
+		}
+	}
+	return WeightedRMS(w.yerr, w.y0, w.y1, w.c.RTol, w.c.ATol)
+}
+
+// worstError records the largest weighted component of the rejected error estimate.
+func (w *dopri5Work) worstError() {
+	best, bi := -1.0, 0
+	for i, x := range w.yerr {
+		s := math.Abs(x) / (w.c.ATol + w.c.RTol*math.Max(math.Abs(w.y0[i]), math.Abs(w.y1[i])))
+		if s > best || math.IsNaN(s) {
+			best, bi = s, i
+			if math.IsNaN(s) {
+				break
+			}
+		}
+	}
+	w.worst = Residual{Block: "position error", Index: bi, Value: best}
+	if bi >= w.nq {
+		w.worst = Residual{Block: "velocity error", Index: bi - w.nq, Value: best}
+	}
+}
+
+// commit finishes an attempt that passed its error test: projection (Index1Projected),
+// dense-output coefficients, and the new current state. It changes nothing when it fails.
+func (w *dopri5Work) commit(t, tNew, h float64) error {
+	nq := w.nq
+	// Dense output: h Σ d_i k_i with the stages of this step (into yerr, free now).
+	rc5 := w.yerr
+	clear(rc5)
+	for s, d := range dp5D {
+		if d == 0 {
+			continue
+		}
+		hd := h * d
+		for i, x := range w.k[s] {
+			rc5[i] += hd * x
+		}
+	}
+	// yNew = ytmp, kNew = k[1], lamNew = lam: the stage buffers are free after the stages.
+	yNew, kNew := w.ytmp, w.k[1]
+	if w.form == Index1Projected && w.nc > 0 {
+		if err := w.project(tNew, yNew, kNew, w.lam); err != nil {
+			return err
+		}
+		copy(w.lam7, w.lam)
+	} else {
+		copy(yNew, w.y1)
+		copy(kNew, w.k[6])
+	}
+	w.prev.CopyFrom(&w.cur)
+	w.cur.T = tNew
+	copy(w.cur.Q, yNew[:nq])
+	copy(w.cur.V, yNew[nq:])
+	copy(w.cur.A, kNew[nq:])
+	copy(w.cur.Lambda, w.lam7)
+	copy(w.k[0], kNew)
+	copy(w.rc5, rc5)
+	w.hLast = tNew - t
+	return nil
+}
+
+// project writes into (yNew, kNew, lam) the projection of y₁ onto the constraint manifold
+// and the derivative and λ there. The KKT matrix is still factorized at the last stage
+// (t₁, q₁), which serves as the simplified-Newton matrix of eq. 89:
+//
+//	[M(q₁) G(q₁)ᵀ; G(q₁) 0](Δq, μ) = (0, −g(t₁, q̂)),   q̂ ← q̂ + Δq,
+//
+// then, at q̂, eq. 91: [M Gᵀ; G 0](Δv, μ) = (0, −(G v₁ + g_t)), v̂ = v₁ + Δv, and eq. 17
+// for (â, λ̂) with the same factorization.
+func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
+	nq, sys := w.nq, w.sys
+	q1 := w.y1[:nq]
+	qh, vh := yNew[:nq], yNew[nq:]
+	copy(qh, q1)
+	prevNorm := math.Inf(1)
+	for it := 1; ; it++ {
+		sys.Constraint(w.r, t1, qh)
+		for i := range w.r {
+			w.r[i] = -w.r[i]
+		}
+		clear(w.dq)
+		w.kkt.Solve(w.dq, w.r)
+		w.stats.Solves++
+		qmax := 0.0
+		for i, d := range w.dq {
+			qh[i] += d
+			qmax = math.Max(qmax, math.Abs(qh[i]))
+		}
+		if i, bad := firstNonFinite(qh); bad {
+			w.worst = Residual{Block: "position", Index: i, Value: qh[i]}
+			return ErrNonFinite
+		}
+		norm := WeightedRMS(w.dq, q1, q1, w.c.RTol, w.c.ATol)
+		dmax := 0.0
+		for _, d := range w.dq {
+			dmax = math.Max(dmax, math.Abs(d))
+		}
+		// Converged: the correction is negligible for the error control, or at rounding level.
+		if norm <= dp5ProjTol || dmax <= 4*epsilon*qmax {
+			break
+		}
+		if it == dp5ProjMaxIters || norm >= prevNorm {
+			sys.Constraint(w.r, t1, qh)
+			i, worst := 0, -1.0
+			for j, g := range w.r {
+				if math.Abs(g) > worst {
+					i, worst = j, math.Abs(g)
+				}
+			}
+			w.worst = Residual{Block: "position constraint", Index: i, Value: w.r[i]}
+			return fmt.Errorf("position projection (eq. 89): %w", ErrNoConvergence)
+		}
+		prevNorm = norm
+	}
+	w.stats.Projections++
+
+	// eq. 91 at q̂, and eq. 17 for â, λ̂ with the same factorization (the FSAL evaluation).
+	v1 := w.y1[nq:]
+	sys.Mass(w.M, t1, qh)
+	sys.ConstraintJacobian(w.G, t1, qh)
+	w.stats.FuncEvals++
+	if err := w.factorize(); err != nil {
+		return err
+	}
+	sys.ConstraintTimeDerivative(w.gt, t1, qh)
+	for i := range w.r {
+		s := w.gt[i]
+		for j, gij := range w.G.RawRowView(i) {
+			s += gij * v1[j]
+		}
+		w.r[i] = -s
+	}
+	clear(w.dq)
+	w.kkt.Solve(w.dq, w.r)
+	w.stats.Solves++
+	for i, d := range w.dq {
+		vh[i] = v1[i] + d
+	}
+	w.stats.Projections++
+	copy(kNew[:nq], vh)
+	a := kNew[nq:]
+	sys.Force(a, t1, qh, vh)
+	sys.Gamma(lam, t1, qh, vh)
+	return w.solveAcc(a, lam)
+}
+
+const epsilon = 0x1p-52 // float64 machine epsilon
+
+// firstNonFinite returns the index of the first NaN or Inf in x.
+func firstNonFinite(x []float64) (int, bool) {
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// owner names the coordinate or constraint of r.
+func (w *dopri5Work) owner(r Residual) string {
+	switch r.Block {
+	case "position error", "velocity error", "position", "velocity", "acceleration", "mass matrix row":
+		return dae.CoordinateName(w.sys, r.Index)
+	case "lambda", "position constraint", "constraint Jacobian row":
+		return dae.ConstraintName(w.sys, r.Index)
+	}
+	return ""
+}
+
+// fail builds the StepError of a Step that gives up at t with last step h. When it stops
+// because h fell below HMin (or MaxSteps), the cause of the last rejected attempt is wrapped
+// too, so errors.Is finds both, e.g. ErrStepSizeTooSmall and ErrNonFinite.
+func (w *dopri5Work) fail(t, h float64, err error, rejected int) error {
+	if w.cause != nil && err != w.cause {
+		err = fmt.Errorf("%w (last attempt: %w)", err, w.cause)
+	}
+	worst := w.worst
+	worst.Owner = w.owner(worst)
+	tried := fmt.Sprintf("%d rejected attempts in this step", rejected)
+	if w.c.FixedH > 0 {
+		tried = "fixed step size, no smaller step tried"
+	}
+	return &StepError{Method: "dopri5", T: t, H: h, Worst: worst, Tried: tried, Err: err}
+}
+
+// Interpolate writes into dst the dense output at t in [Previous().T, Current().T]: q and
+// v from the 4th-order continuous extension of Dormand and Prince, and a, λ from eq. 17 at
+// the interpolated (t, q, v) (one right-side evaluation, counted in Stats; NaN when the KKT
+// matrix is singular there). The interpolated q and v satisfy the constraints only to the
+// accuracy of the method. It panics when t lies outside the last step.
+func (m *DOPRI5) Interpolate(dst *State, t float64) {
+	w := m.w
+	p, c := &w.prev, &w.cur
+	if t == c.T {
+		dst.CopyFrom(c)
+		return
+	}
+	if t == p.T {
+		dst.CopyFrom(p)
+		return
+	}
+	if !(t > p.T && t < c.T) {
+		panic(fmt.Sprintf("integrate: dopri5: Interpolate at t = %g outside the last step [%g, %g]", t, p.T, c.T))
+	}
+	nq := w.nq
+	h := w.hLast
+	theta := (t - p.T) / h
+	theta1 := 1 - theta
+	for i := range 2 * nq {
+		var y0, y1, k1, k7 float64
+		if i < nq {
+			y0, y1, k1, k7 = p.Q[i], c.Q[i], p.V[i], c.V[i]
+		} else {
+			j := i - nq
+			y0, y1, k1, k7 = p.V[j], c.V[j], p.A[j], c.A[j]
+		}
+		diff := y1 - y0
+		bspl := h*k1 - diff
+		rc4 := diff - h*k7 - bspl
+		u := y0 + theta*(diff+theta1*(bspl+theta*(rc4+theta1*w.rc5[i])))
+		if i < nq {
+			dst.Q[i] = u
+		} else {
+			dst.V[i-nq] = u
+		}
+	}
+	dst.T = t
+	if w.eval(t, dst.Q, dst.V, dst.A, dst.Lambda) != nil {
+		for i := range dst.A {
+			dst.A[i] = math.NaN()
+		}
+		for i := range dst.Lambda {
+			dst.Lambda[i] = math.NaN()
+		}
+	}
+}
