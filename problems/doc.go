@@ -1,0 +1,43 @@
+// Package problems is linkage's benchmark library. Each Problem is a dae.System (seed 002,
+// eq. 16, M a = f − Gᵀλ, g = 0) with analytic derivatives (dae.MassDerivative or
+// dae.ConstantMass, dae.ConstraintForceDerivative, dae.ForceDerivative) and dae.Namer,
+// consistent initial values (q, v, a, λ) at T0, a time span, a reference solution at TEnd
+// and the reference's provenance. Get("name") returns one; List returns all with default
+// parameters. Reference.SCD measures significant correct digits in the test-set
+// convention.
+//
+// The problems:
+//
+//   - "pendulum": the mathematical pendulum in Cartesian coordinates of seed 002 (Arnold
+//     2016), Examples 1 and 4, eq. 6: m = 1, l = 1, g_grav = 9.81, 5° from rest, t ∈ [0, 1.25].
+//     Reference: the exact solution by Jacobi elliptic functions (sn, cn, dn by the
+//     arithmetic-geometric mean, Abramowitz & Stegun 16.4), available at any t through
+//     PendulumExact for order tests; λ from eq. 15. Implements dae.Energy.
+//   - "chain" ("chainN", 2 ≤ N ≤ 50, default N = 10): the chain of N point masses of seed
+//     002, Example 2, eqs. 7a-e, same parameters, first rod at 5°, the others hanging
+//     vertically, from rest, t ∈ [0, 1]. Reference by an independent route: the chain in
+//     relative angle coordinates (an ODE with the mass matrix of its Lagrangian),
+//     classical RK4 with 4000 and 8000 steps and one Richardson extrapolation, converted to
+//     Cartesian q, v, a and rod forces λ; the estimated error (difference to the
+//     extrapolation from 2000 and 4000 steps) is in Ref.Source, 2.4e-14 for N = 10. The
+//     reference is computed when the Problem is built (50 ms for N = 10, 2 s for N = 50).
+//     Implements dae.Energy.
+//   - "andrews": Andrews' squeezing mechanism exactly as in the IVP test set (Mazzia &
+//     Iavernaro 2003, II.13; Hairer & Wanner 1996, VII.7): 7 angles, 6 loop constraints,
+//     g_t = 0, t ∈ [0, 0.03], the test set's 30-digit consistent initial values; reference
+//     the test set's PSIDE run at tolerance 1e-14 (q, v, a, λ), scd over the 7 angles.
+//   - "crank": Simeon's slider crank with a flexible connecting rod as coded in the test
+//     set's RESMBS (II.19): 3 rigid and 4 elastic coordinates, the position constraints
+//     with the rheonomic driver φ₁ = Ω t (g_t = (0, 0, −Ω)), linear elasticity, no damping,
+//     gravity 0, π truncated to 3.1415927 as coded, the smooth INIT start, t ∈ [0, 0.1];
+//     reference the test set's MEBDFI run at tolerance 1e-14 (q, v, a, λ), scd over the 7
+//     positions y1..y7. The elastic positions are of size 1e-5 to 2e-4 and dominate that
+//     scd: the test set's older MDOP5 reference agrees with this one to scd 5.4 only.
+//
+// The test-set data (parameters, initial values, references) are the published decimal
+// strings, copied from /work/shared/problems/*.json; the tests compare them with the JSON
+// digit for digit.
+//
+// Systems keep no scratch: every evaluation is read-only, writes all of its destination
+// and does not allocate, so a Problem may be shared between goroutines.
+package problems
