@@ -3,10 +3,12 @@ package integrate
 import "linkage/dae"
 
 // State is a point of a solution: time, positions q, velocities v, accelerations a = q”
-// and Lagrange multipliers λ of seed 002, eq. 16.
+// and Lagrange multipliers λ of seed 002, eq. 16, and the first-order states X of a
+// dae.FirstOrder system (seed 004, eq. 8a; nil for systems without them).
 type State struct {
 	T               float64
 	Q, V, A, Lambda []float64
+	X               []float64
 }
 
 // NewState returns a zero State sized for nq coordinates and nc constraints.
@@ -21,11 +23,15 @@ func (x *State) CopyFrom(s *State) {
 	copy(x.V, s.V)
 	copy(x.A, s.A)
 	copy(x.Lambda, s.Lambda)
+	copy(x.X, s.X)
 }
 
 // Clone returns a deep copy of s.
 func (x *State) Clone() State {
 	c := NewState(len(x.Q), len(x.Lambda))
+	if x.X != nil {
+		c.X = make([]float64, len(x.X))
+	}
 	c.CopyFrom(x)
 	return c
 }

@@ -1,0 +1,689 @@
+package dae
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/linalg"
+)
+
+// Defaults of InitOptions.
+const (
+	// defaultInitTol is the relative target of the constraint residuals: about 5000 rounding
+	// errors of the largest term of g, which Newton reaches in one step from 1e-8.
+	defaultInitTol = 1e-12
+	// defaultInitIters bounds the Newton iterations; from ‖g‖ ≈ 1e-2 quadratic convergence
+	// needs 4 or 5, so 20 only fails on guesses outside the basin.
+	defaultInitIters = 20
+	// defaultRankTol is the relative threshold on |R_kk| below which a row of G counts as
+	// a combination of the others: well above the 1e-16·‖G‖ rounding of the factorization,
+	// well below the smallest singular value of any mechanism away from a singular pose.
+	defaultRankTol = 1e-10
+	// divergeFactor: Newton is abandoned as diverging once ‖g‖∞ exceeds this multiple of
+	// its value at the guess.
+	divergeFactor = 1e4
+)
+
+// InitOptions are the settings of Initialize; nil or zero fields take the defaults.
+type InitOptions struct {
+	// Tol is the target of ‖g(t0,q)‖∞ and of ‖G v + g_t‖∞ over all rows, redundant rows
+	// included. Default: position 1e-12·max(1, s_q) with s_q = max_i Σ_j |G_ij|·|q̄_j| at the
+	// guess (the size of the terms of g for constraints quadratic in q, e.g. l² for a rod of
+	// length l); velocity 1e-12·max(1, s_v) with s_v = max_i (Σ_j |G_ij v_j| + |g_t,i|) at the
+	// result. A positive Tol is used for both levels.
+	Tol float64
+	// MaxIters bounds the Newton iterations on the position constraints [20].
+	MaxIters int
+	// RankTol is the relative threshold on |R_kk| / |R_00| of the pivoted QR factorizations
+	// that decide the rank of G and pick the dependent coordinates, in (0, 1) [1e-10].
+	RankTol float64
+	// Keep lists coordinates that should stay independent (keep their guessed position and
+	// velocity). They are made dependent only when the other coordinates cannot supply nλ
+	// independent columns of G; Consistent.Dependent says which coordinates were solved for.
+	Keep []int
+	// X holds the first-order states of a FirstOrder system (length StateSize(sys)); their
+	// force f_X(t0, q, v, X) joins f in eq. 17. Required when StateSize(sys) > 0, else
+	// ignored.
+	X []float64
+}
+
+// Consistent is a consistent initial state of seed 002, Definition 1: (Q, V) satisfy the
+// position and velocity constraints (eq. 19) and (A, Lambda) solve the linear system of
+// eq. 17.
+type Consistent struct {
+	Q, V, A, Lambda []float64 // λ has full length nc; 0 for redundant rows
+	Redundant       []int     // constraint rows found dependent on the others (dropped)
+	Independent     []int     // the coordinates kept from the guess
+	Dependent       []int     // the coordinates solved for
+	Iterations      int       // Newton iterations on the position constraints
+}
+
+// KeptRows returns the constraint rows that are not redundant, in increasing order: the
+// keep argument of Reduce, which gives the integrators a G of full row rank.
+func (c Consistent) KeptRows() []int {
+	rows := make([]int, 0, len(c.Lambda)-len(c.Redundant))
+	for i := range c.Lambda {
+		if !slices.Contains(c.Redundant, i) {
+			rows = append(rows, i)
+		}
+	}
+	return rows
+}
+
+// Report describes the partitioning with the names sys gives its coordinates and
+// constraints (see Namer): which coordinates were solved for and which constraints were
+// dropped as redundant.
+func (c Consistent) Report(sys System) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "consistent after %d Newton iterations", c.Iterations)
+	fmt.Fprintf(&b, "; dependent coordinates: %s", names(c.Dependent, func(i int) string { return CoordinateName(sys, i) }))
+	fmt.Fprintf(&b, "; independent coordinates: %s", names(c.Independent, func(i int) string { return CoordinateName(sys, i) }))
+	fmt.Fprintf(&b, "; redundant constraints: %s", names(c.Redundant, func(i int) string { return ConstraintName(sys, i) }))
+	return b.String()
+}
+
+func names(idx []int, name func(int) string) string {
+	if len(idx) == 0 {
+		return "none"
+	}
+	s := make([]string, len(idx))
+	for k, i := range idx {
+		s[k] = name(i)
+	}
+	return strings.Join(s, ", ")
+}
+
+// Initialize computes consistent initial values from a guess (q̄, v̄) by the coordinate
+// partitioning of seed 002, Remark 2b, extended to redundant constraints:
+//
+//  1. The rank nλ of G(t0, q̄) and a set of nλ independent rows come from the pivoted QR
+//     factorization of Gᵀ; the other rows are redundant. Among rows of equal weight the
+//     pivoting keeps the one of lower index.
+//  2. nλ independent columns of the reduced G, chosen by pivoted QR (avoiding opt.Keep),
+//     are the dependent coordinates q̂ = P̂ᵀq; the others keep their guessed values.
+//  3. Newton's method solves g_red(t0, P̄P̄ᵀq̄ + P̂q̂) = 0 for q̂ (eq. 21) with the Jacobian
+//     G_red P̂ re-evaluated every iteration. Afterwards every row, redundant ones included,
+//     must satisfy |g_i| ≤ Tol; a redundant row that does not is inconsistent with the
+//     rows its gradient combines.
+//  4. v̂ solves G_red P̂ v̂ = −g_t − G_red P̄P̄ᵀ v̄ (seed 002, Remark 2b), and every row must
+//     satisfy |G v + g_t| ≤ Tol.
+//  5. (a, λ_red) solve the linear system of eq. 17 with the redundant rows dropped (below),
+//     which is non-singular when M is positive definite on ker G (seed 002, Lemma 1);
+//     λ of redundant rows is 0.
+//
+// The system of step 5 is (f_X: the force of first-order states, FirstOrder, at
+// InitOptions.X; absent otherwise)
+//
+//	[ M      G_redᵀ ] [a    ]   [f + f_X]
+//	[ G_red  0      ] [λ_red] = [γ_red  ]
+//
+// Redundancy is judged at the guess, so rows that become dependent only on the
+// constraint manifold (a parallelogram's third crank) are not detected and make the Newton
+// matrix or the KKT matrix singular at the solution; such models should drop those rows.
+// Errors start with "dae: initialize:" and name the offending coordinates or constraints
+// (Namer). len(q) or len(v) other than nq panics.
+func Initialize(sys System, t0 float64, q, v []float64, opt *InitOptions) (Consistent, error) {
+	nq, nc := sys.Size()
+	if len(q) != nq || len(v) != nq {
+		panic(fmt.Sprintf("dae: Initialize: len(q) = %d, len(v) = %d, want nq = %d", len(q), len(v), nq))
+	}
+	o, err := resolveInit(opt, nq)
+	if err != nil {
+		return Consistent{}, err
+	}
+	if err := checkGuess(sys, t0, q, v); err != nil {
+		return Consistent{}, err
+	}
+	if nd := StateSize(sys); nd > 0 && len(o.x) != nd {
+		return Consistent{}, fmt.Errorf("dae: initialize: the system has %d first-order states, InitOptions.X has %d values", nd, len(o.x))
+	}
+	for i, x := range o.x {
+		if !finite(x) {
+			return Consistent{}, fmt.Errorf("dae: initialize: first-order state X[%d] = %g", i, x)
+		}
+	}
+	in := &initWork{sys: sys, t0: t0, nq: nq, nc: nc, o: o}
+	in.q = append([]float64(nil), q...)
+	in.v = append([]float64(nil), v...)
+	in.g = make([]float64, nc)
+	in.gt = make([]float64, nc)
+	if nc > 0 {
+		in.G = mat.NewDense(nc, nq, nil)
+	}
+
+	if nc > 0 {
+		if err := in.partition(); err != nil {
+			return Consistent{}, err
+		}
+		if err := in.positions(); err != nil {
+			return Consistent{}, err
+		}
+		if err := in.velocities(); err != nil {
+			return Consistent{}, err
+		}
+	} else {
+		in.indep = seq(nq)
+	}
+	a, lambda, err := in.accelerations()
+	if err != nil {
+		return Consistent{}, err
+	}
+	return Consistent{
+		Q: in.q, V: in.v, A: a, Lambda: lambda,
+		Redundant: in.redundant, Independent: in.indep, Dependent: in.dep,
+		Iterations: in.iters,
+	}, nil
+}
+
+// initOpts are InitOptions with defaults resolved; tol = 0 means the scaled defaults.
+type initOpts struct {
+	tol      float64
+	maxIters int
+	rankTol  float64
+	keep     []bool
+	x        []float64
+}
+
+func resolveInit(opt *InitOptions, nq int) (initOpts, error) {
+	o := initOpts{maxIters: defaultInitIters, rankTol: defaultRankTol, keep: make([]bool, nq)}
+	if opt == nil {
+		return o, nil
+	}
+	switch {
+	case opt.Tol < 0 || math.IsNaN(opt.Tol) || math.IsInf(opt.Tol, 0):
+		return o, fmt.Errorf("dae: initialize: Tol = %g, want a finite value ≥ 0 (0 for the default)", opt.Tol)
+	case opt.MaxIters < 0:
+		return o, fmt.Errorf("dae: initialize: MaxIters = %d, want ≥ 0 (0 for the default %d)", opt.MaxIters, defaultInitIters)
+	case opt.RankTol < 0 || opt.RankTol >= 1 || math.IsNaN(opt.RankTol):
+		return o, fmt.Errorf("dae: initialize: RankTol = %g outside [0, 1) (0 for the default %g)", opt.RankTol, defaultRankTol)
+	}
+	o.tol = opt.Tol
+	o.x = opt.X
+	if opt.MaxIters > 0 {
+		o.maxIters = opt.MaxIters
+	}
+	if opt.RankTol > 0 {
+		o.rankTol = opt.RankTol
+	}
+	for k, j := range opt.Keep {
+		if j < 0 || j >= nq {
+			return o, fmt.Errorf("dae: initialize: Keep[%d] = %d outside [0, %d)", k, j, nq)
+		}
+		o.keep[j] = true
+	}
+	return o, nil
+}
+
+// checkGuess rejects a non-finite t0, q̄ or v̄, naming the coordinate.
+func checkGuess(sys System, t0 float64, q, v []float64) error {
+	if !finite(t0) {
+		return fmt.Errorf("dae: initialize: t0 = %g is not finite", t0)
+	}
+	for i := range q {
+		if !finite(q[i]) {
+			return fmt.Errorf("dae: initialize: guess of coordinate %s is %g", CoordinateName(sys, i), q[i])
+		}
+		if !finite(v[i]) {
+			return fmt.Errorf("dae: initialize: guess of the velocity of coordinate %s is %g", CoordinateName(sys, i), v[i])
+		}
+	}
+	return nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
+
+// initWork carries one call of Initialize.
+type initWork struct {
+	sys    System
+	t0     float64
+	nq, nc int
+	o      initOpts
+
+	q, v  []float64
+	g, gt []float64
+	G     *mat.Dense // nc×nq, the last Jacobian evaluated
+
+	rows      []int // independent constraint rows (increasing)
+	redundant []int // the other rows (increasing)
+	dep       []int // dependent coordinates q̂ (increasing)
+	indep     []int // independent coordinates (increasing)
+	tolQ      float64
+	iters     int
+	lu        *linalg.LU // nλ×nλ: G_red P̂
+}
+
+// partition is steps 1 and 2: the independent rows of G and the dependent coordinates.
+func (in *initWork) partition() error {
+	in.sys.ConstraintJacobian(in.G, in.t0, in.q)
+	if err := in.finiteG("at the guess"); err != nil {
+		return err
+	}
+	qr := linalg.NewPivotedQR(in.nq, in.nc)
+	qr.Factorize(in.G, true)
+	rank := qr.Rank(in.o.rankTol)
+	perm := qr.Perm()
+	in.rows = slices.Sorted(slices.Values(perm[:rank]))
+	in.redundant = slices.Sorted(slices.Values(perm[rank:]))
+
+	// s_q = max_i Σ_j |G_ij|·|q̄_j|: the size of the terms of g (see InitOptions.Tol).
+	sq := 1.0
+	for i := range in.nc {
+		var s float64
+		for j, gij := range in.G.RawRowView(i) {
+			s += math.Abs(gij) * math.Abs(in.q[j])
+		}
+		sq = math.Max(sq, s)
+	}
+	in.tolQ = in.o.tol
+	if in.tolQ == 0 {
+		in.tolQ = defaultInitTol * sq
+	}
+
+	dep, err := in.chooseDependent()
+	if err != nil {
+		return err
+	}
+	in.dep = dep
+	for j := range in.nq {
+		if !slices.Contains(dep, j) {
+			in.indep = append(in.indep, j)
+		}
+	}
+	in.lu = linalg.NewLU(len(dep))
+	return nil
+}
+
+// chooseDependent picks nλ = len(in.rows) linearly independent columns of G_red: first by
+// pivoted QR among the columns not in Keep; when those span fewer than nλ dimensions, the
+// Keep columns are projected on the orthogonal complement of the chosen ones and a second
+// pivoted QR completes the set.
+func (in *initWork) chooseDependent() ([]int, error) {
+	nl := len(in.rows)
+	if nl == 0 {
+		return nil, nil
+	}
+	var free, kept []int
+	for j := range in.nq {
+		if in.o.keep[j] {
+			kept = append(kept, j)
+		} else {
+			free = append(free, j)
+		}
+	}
+	// The rank threshold is relative to the largest column of G_red, whichever group it
+	// belongs to.
+	var ref float64
+	for j := range in.nq {
+		var s float64
+		for _, i := range in.rows {
+			s += in.G.At(i, j) * in.G.At(i, j)
+		}
+		ref = math.Max(ref, math.Sqrt(s))
+	}
+	thresh := in.o.rankTol * ref
+
+	dep := pickColumns(in.columns(free), free, nl, thresh)
+	if len(dep) < nl && len(kept) > 0 {
+		B := in.columns(kept)
+		if len(dep) > 0 {
+			projectOut(B, in.columns(dep))
+		}
+		dep = append(dep, pickColumns(B, kept, nl-len(dep), thresh)...)
+	}
+	if len(dep) < nl {
+		return nil, fmt.Errorf("dae: initialize: the %d independent constraint rows at the guess have only %d independent columns above RankTol = %g; G is too ill-conditioned to partition the coordinates",
+			nl, len(dep), in.o.rankTol)
+	}
+	slices.Sort(dep)
+	return dep, nil
+}
+
+// columns returns the nλ×len(cols) matrix of G_red restricted to cols.
+func (in *initWork) columns(cols []int) *mat.Dense {
+	if len(cols) == 0 {
+		return nil
+	}
+	B := mat.NewDense(len(in.rows), len(cols), nil)
+	for r, i := range in.rows {
+		for c, j := range cols {
+			B.Set(r, c, in.G.At(i, j))
+		}
+	}
+	return B
+}
+
+// pickColumns returns at most n of cols whose columns of B are independent: the leading
+// pivots of a pivoted QR of B with |R_kk| > thresh.
+func pickColumns(B *mat.Dense, cols []int, n int, thresh float64) []int {
+	if B == nil || n == 0 {
+		return nil
+	}
+	r, c := B.Dims()
+	qr := linalg.NewPivotedQR(r, c)
+	qr.Factorize(B, false)
+	diag := qr.RDiag(nil)
+	var out []int
+	for k, p := range qr.Perm()[:len(diag)] {
+		if len(out) == n || diag[k] <= thresh {
+			break
+		}
+		out = append(out, cols[p])
+	}
+	return out
+}
+
+// projectOut replaces B by (I − Q Qᵀ) B, where Q is an orthonormal basis of the columns
+// of C (independent by construction).
+func projectOut(B, C *mat.Dense) {
+	var qr mat.QR
+	qr.Factorize(C)
+	var Q mat.Dense
+	qr.QTo(&Q)
+	_, k := C.Dims()
+	Q1 := Q.Slice(0, Q.RawMatrix().Rows, 0, k)
+	var QtB, P mat.Dense
+	QtB.Mul(Q1.T(), B)
+	P.Mul(Q1, &QtB)
+	B.Sub(B, &P)
+}
+
+// positions is step 3: Newton on g_red = 0 in the dependent coordinates, then the check of
+// all rows.
+func (in *initWork) positions() error {
+	in.sys.Constraint(in.g, in.t0, in.q)
+	guess := append([]float64(nil), in.g...)
+	res0 := in.maxRow(in.g, in.rows)
+	res := res0
+	nl := len(in.dep)
+	dx := make([]float64, nl)
+	for {
+		if math.IsNaN(res) || math.IsInf(res, 0) {
+			return in.newtonFailed(guess, res, "a non-finite residual")
+		}
+		if res <= in.tolQ {
+			break
+		}
+		if in.iters == in.o.maxIters {
+			return in.newtonFailed(guess, res, fmt.Sprintf("no convergence in MaxIters = %d iterations", in.o.maxIters))
+		}
+		if in.iters > 0 && res > divergeFactor*math.Max(res0, in.tolQ) {
+			return in.newtonFailed(guess, res, "divergence")
+		}
+		//	G_red(t0, q) P̂ Δq̂ = g_red(t0, q),   q̂ ← q̂ − Δq̂        (Newton on eq. 21)
+		in.sys.ConstraintJacobian(in.G, in.t0, in.q)
+		if err := in.factorDep(); err != nil {
+			return in.newtonFailed(guess, res, "a singular Jacobian G_red P̂ (the dependent coordinates lost their independence)")
+		}
+		for r, i := range in.rows {
+			dx[r] = in.g[i]
+		}
+		in.lu.Solve(dx)
+		for k, j := range in.dep {
+			in.q[j] -= dx[k]
+		}
+		in.iters++
+		in.sys.Constraint(in.g, in.t0, in.q)
+		res = in.maxRow(in.g, in.rows)
+	}
+	// The rows kept at the guess must still be independent at the solution; else Newton
+	// has converged (linearly) to a singular pose, or the guess hid a redundancy that
+	// holds only on the constraint manifold.
+	in.sys.ConstraintJacobian(in.G, in.t0, in.q)
+	if err := in.finiteG("at the consistent position"); err != nil {
+		return err
+	}
+	if r := in.rankRows(); r < len(in.rows) {
+		return fmt.Errorf("dae: initialize: the constraints %s, independent at the guess, have rank %d < %d at the position Newton found (%s): a singular pose, or a redundancy that holds only on the constraint manifold; drop such rows (Reduce) or start closer to the intended pose",
+			names(in.rows, func(i int) string { return ConstraintName(in.sys, i) }), r, len(in.rows),
+			names(in.dep, func(j int) string { return fmt.Sprintf("%s = %.6g", CoordinateName(in.sys, j), in.q[j]) }))
+	}
+	// Redundant rows are satisfied only if they are consistent with the others.
+	if w := worstAbove(in.g, in.redundant, in.tolQ); w >= 0 && len(in.rows) == 0 {
+		return fmt.Errorf("dae: initialize: constraint %s = %.3g cannot be satisfied: G is zero at the guess", ConstraintName(in.sys, w), in.g[w])
+	} else if w >= 0 {
+		return fmt.Errorf("dae: initialize: inconsistent constraints: %s = %.3g where %s hold (|g| ≤ %.2g), although its gradient is a combination of theirs",
+			ConstraintName(in.sys, w), in.g[w], in.combination(w), in.tolQ)
+	}
+	return nil
+}
+
+// newtonFailed reports a guess outside the basin of Newton's method with the constraints
+// worst violated at the guess.
+func (in *initWork) newtonFailed(guess []float64, res float64, why string) error {
+	return fmt.Errorf("dae: initialize: guess too far from the constraints: Newton on the position constraints stopped after %d iterations at ‖g‖∞ = %.3g (target %.2g): %s; worst at the guess: %s",
+		in.iters, res, in.tolQ, why, in.worstList(guess, in.rows, 3))
+}
+
+// velocities is step 4.
+func (in *initWork) velocities() error {
+	// G and g were evaluated at the consistent q by positions.
+	in.sys.ConstraintTimeDerivative(in.gt, in.t0, in.q)
+	for i, x := range in.gt {
+		if !finite(x) {
+			return fmt.Errorf("dae: initialize: g_t of constraint %s is %g at the consistent position", ConstraintName(in.sys, i), x)
+		}
+	}
+	if len(in.dep) > 0 {
+		if err := in.factorDep(); err != nil {
+			return fmt.Errorf("dae: initialize: the constraint rows %s, independent at the guess, are dependent at the consistent position (singular pose, or a redundancy that holds only on the constraint manifold)",
+				names(in.rows, func(i int) string { return ConstraintName(in.sys, i) }))
+		}
+		//	G_red P̂ v̂ = −g_t,red − G_red P̄ P̄ᵀ v̄      (seed 002, Remark 2b)
+		rhs := make([]float64, len(in.dep))
+		for r, i := range in.rows {
+			s := -in.gt[i]
+			row := in.G.RawRowView(i)
+			for _, j := range in.indep {
+				s -= row[j] * in.v[j]
+			}
+			rhs[r] = s
+		}
+		in.lu.Solve(rhs)
+		for k, j := range in.dep {
+			in.v[j] = rhs[k]
+		}
+	}
+	// Velocity residuals of all rows; s_v = max_i (Σ_j |G_ij v_j| + |g_t,i|).
+	res := make([]float64, in.nc)
+	sv := 1.0
+	for i := range in.nc {
+		s, mag := in.gt[i], math.Abs(in.gt[i])
+		for j, gij := range in.G.RawRowView(i) {
+			s += gij * in.v[j]
+			mag += math.Abs(gij * in.v[j])
+		}
+		res[i] = s
+		sv = math.Max(sv, mag)
+	}
+	tolV := in.o.tol
+	if tolV == 0 {
+		tolV = defaultInitTol * sv
+	}
+	if w := worstAbove(res, in.rows, tolV); w >= 0 {
+		return fmt.Errorf("dae: initialize: velocity constraint %s = %.3g after the solve (target %.2g); G_red P̂ is ill-conditioned", ConstraintName(in.sys, w), res[w], tolV)
+	}
+	if w := worstAbove(res, in.redundant, tolV); w >= 0 {
+		return fmt.Errorf("dae: initialize: inconsistent velocity constraints: G v + g_t of %s = %.3g where %s hold (target %.2g)",
+			ConstraintName(in.sys, w), res[w], in.combination(w), tolV)
+	}
+	return nil
+}
+
+// accelerations is step 5: (a, λ) from eq. 17 with the redundant rows dropped.
+func (in *initWork) accelerations() ([]float64, []float64, error) {
+	nl := len(in.rows)
+	M := mat.NewDense(in.nq, in.nq, nil)
+	in.sys.Mass(M, in.t0, in.q)
+	a := make([]float64, in.nq)
+	in.sys.Force(a, in.t0, in.q, in.v)
+	if fo, ok := in.sys.(FirstOrder); ok && fo.StateSize() > 0 {
+		fx := make([]float64, in.nq)
+		fo.StateForce(fx, in.t0, in.q, in.v, in.o.x)
+		for i := range a {
+			a[i] += fx[i]
+		}
+	}
+	for i, x := range a {
+		if !finite(x) {
+			return nil, nil, fmt.Errorf("dae: initialize: force on coordinate %s is %g at the consistent state", CoordinateName(in.sys, i), x)
+		}
+	}
+	gamma := make([]float64, in.nc)
+	lred := make([]float64, nl)
+	var Gred *mat.Dense
+	if nl > 0 {
+		in.sys.Gamma(gamma, in.t0, in.q, in.v)
+		Gred = mat.NewDense(nl, in.nq, nil)
+		for r, i := range in.rows {
+			Gred.SetRow(r, in.G.RawRowView(i))
+			lred[r] = gamma[i]
+			if !finite(gamma[i]) {
+				return nil, nil, fmt.Errorf("dae: initialize: gamma of constraint %s is %g at the consistent state", ConstraintName(in.sys, i), gamma[i])
+			}
+		}
+	}
+	k := linalg.NewKKT(in.nq, nl)
+	if err := k.Factorize(M, Gred, Gred, 0); err != nil {
+		for i := range in.nq {
+			for j := range in.nq {
+				if !finite(M.At(i, j)) {
+					return nil, nil, fmt.Errorf("dae: initialize: mass matrix entry (%s, %s) is %g at the consistent position",
+						CoordinateName(in.sys, i), CoordinateName(in.sys, j), M.At(i, j))
+				}
+			}
+		}
+		return nil, nil, fmt.Errorf("dae: initialize: the matrix [M Gᵀ; G 0] of eq. 17 is singular at the consistent position: M is not positive definite on ker G: %w", err)
+	}
+	//	M a + G_redᵀ λ_red = f,   G_red a = γ_red      (seed 002, eq. 17)
+	k.Solve(a, lred)
+	lambda := make([]float64, in.nc)
+	ExpandLambda(lambda, lred, in.rows)
+	return a, lambda, nil
+}
+
+// rankRows returns the numerical rank (RankTol) of the rows in.rows of in.G.
+func (in *initWork) rankRows() int {
+	if len(in.rows) == 0 {
+		return 0
+	}
+	Gred := mat.NewDense(len(in.rows), in.nq, nil)
+	for r, i := range in.rows {
+		Gred.SetRow(r, in.G.RawRowView(i))
+	}
+	qr := linalg.NewPivotedQR(in.nq, len(in.rows))
+	qr.Factorize(Gred, true)
+	return qr.Rank(in.o.rankTol)
+}
+
+// factorDep factorizes G_red P̂ from in.G.
+func (in *initWork) factorDep() error {
+	K := in.lu.Matrix()
+	for r, i := range in.rows {
+		row := in.G.RawRowView(i)
+		for c, j := range in.dep {
+			K.Data[r*K.Stride+c] = row[j]
+		}
+	}
+	return in.lu.Factor()
+}
+
+// finiteG names the first non-finite entry of in.G.
+func (in *initWork) finiteG(where string) error {
+	for i := range in.nc {
+		for j, x := range in.G.RawRowView(i) {
+			if !finite(x) {
+				return fmt.Errorf("dae: initialize: G entry (%s, %s) is %g %s", ConstraintName(in.sys, i), CoordinateName(in.sys, j), x, where)
+			}
+		}
+	}
+	return nil
+}
+
+// maxRow returns max |x_i| over rows, NaN if any is NaN.
+func (in *initWork) maxRow(x []float64, rows []int) float64 {
+	var m float64
+	for _, i := range rows {
+		if math.IsNaN(x[i]) {
+			return math.NaN()
+		}
+		m = math.Max(m, math.Abs(x[i]))
+	}
+	return m
+}
+
+// worstAbove returns the row of rows with the largest |x_i| when it exceeds tol (or is
+// NaN), else −1.
+func worstAbove(x []float64, rows []int, tol float64) int {
+	w := -1
+	for _, i := range rows {
+		ax := math.Abs(x[i])
+		if math.IsNaN(ax) {
+			return i
+		}
+		if ax > tol && (w < 0 || ax > math.Abs(x[w])) {
+			w = i
+		}
+	}
+	return w
+}
+
+// worstList names up to n rows of largest |x_i| with their values.
+func (in *initWork) worstList(x []float64, rows []int, n int) string {
+	idx := append([]int(nil), rows...)
+	sort.SliceStable(idx, func(a, b int) bool { return math.Abs(x[idx[a]]) > math.Abs(x[idx[b]]) })
+	if len(idx) > n {
+		idx = idx[:n]
+	}
+	s := make([]string, len(idx))
+	for k, i := range idx {
+		s[k] = fmt.Sprintf("%s = %.3g", ConstraintName(in.sys, i), x[i])
+	}
+	return strings.Join(s, ", ")
+}
+
+// combination names the independent rows whose gradients make up the gradient of the
+// redundant row w at the current G: the least-squares coefficients c of G_redᵀ c = G_wᵀ
+// that are not negligible.
+func (in *initWork) combination(w int) string {
+	nl := len(in.rows)
+	if nl == 0 {
+		return "no other constraint (its gradient is zero)"
+	}
+	A := mat.NewDense(in.nq, nl, nil)
+	for r, i := range in.rows {
+		for j := range in.nq {
+			A.Set(j, r, in.G.At(i, j))
+		}
+	}
+	b := mat.NewVecDense(in.nq, append([]float64(nil), in.G.RawRowView(w)...))
+	var c mat.VecDense
+	if err := c.SolveVec(A, b); err != nil && !errors.As(err, new(mat.Condition)) {
+		return names(in.rows, func(i int) string { return ConstraintName(in.sys, i) })
+	}
+	var cmax float64
+	for r := range nl {
+		cmax = math.Max(cmax, math.Abs(c.AtVec(r)))
+	}
+	var used []int
+	for r, i := range in.rows {
+		// Coefficients below 1e-8 of the largest are rounding of the least-squares solve.
+		if math.Abs(c.AtVec(r)) > 1e-8*cmax {
+			used = append(used, i)
+		}
+	}
+	return names(used, func(i int) string { return ConstraintName(in.sys, i) })
+}
