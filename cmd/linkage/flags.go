@@ -1,0 +1,87 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// errHelp reports that -h was given and the help text printed.
+var errHelp = errors.New("help requested")
+
+// newFlagSet returns a flag set that prints its usage to w and returns errors instead of
+// exiting.
+func newFlagSet(name, synopsis string, w io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(w)
+	fs.Usage = func() {
+		fmt.Fprintf(w, "usage: linkage %s\n\nflags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, allowing flags after positional arguments (linkage solve
+// andrews --tol 1e-8), and returns the positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, errHelp
+			}
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// parseTols parses "1e-3:1e-9" (one value per decade, both ends included), "1e-3:1e-9:2"
+// (two values per decade) or a comma list "1e-4,1e-6".
+func parseTols(s string) ([]float64, error) {
+	if strings.Contains(s, ":") {
+		parts := strings.Split(s, ":")
+		if len(parts) < 2 || len(parts) > 3 {
+			return nil, fmt.Errorf("%w: --tols %q: want FROM:TO[:PER_DECADE]", errUsage, s)
+		}
+		from, err1 := strconv.ParseFloat(parts[0], 64)
+		to, err2 := strconv.ParseFloat(parts[1], 64)
+		per := 1.0
+		var err3 error
+		if len(parts) == 3 {
+			per, err3 = strconv.ParseFloat(parts[2], 64)
+		}
+		if err1 != nil || err2 != nil || err3 != nil || !(from > 0) || !(to > 0) || !(per >= 1) {
+			return nil, fmt.Errorf("%w: --tols %q: want positive FROM:TO and PER_DECADE >= 1", errUsage, s)
+		}
+		lo, hi := math.Log10(from), math.Log10(to)
+		n := int(math.Round(math.Abs(hi-lo)*per)) + 1
+		out := make([]float64, n)
+		for i := range out {
+			x := lo
+			if n > 1 {
+				x = lo + (hi-lo)*float64(i)/float64(n-1)
+			}
+			out[i] = math.Pow(10, x)
+		}
+		return out, nil
+	}
+	var out []float64
+	for _, p := range strings.Split(s, ",") {
+		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(x > 0) {
+			return nil, fmt.Errorf("%w: --tols: %q is not a positive number", errUsage, p)
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}

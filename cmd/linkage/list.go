@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"linkage/integrate"
+	"linkage/output"
+	"linkage/problems"
+)
+
+func runProblems(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("problems", "problems", stderr)
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	for _, p := range problems.List() {
+		nq, nc := p.System.Size()
+		fmt.Fprintf(stdout, "%-10s %s\n           nq=%d nc=%d, t in [%g, %g]\n           source: %s\n           reference: %s\n",
+			p.Name, p.Title, nq, nc, p.T0, p.TEnd, p.Source, p.Ref.Source)
+	}
+	return nil
+}
+
+func runMethods(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("methods", "methods", stderr)
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	t := output.Table{Header: []string{"name", "seed", "equations", "formulations", "order q/v/λ", "adaptive", "title"}}
+	for _, e := range integrate.Methods() {
+		var forms []string
+		for _, f := range e.Formulations {
+			forms = append(forms, string(f))
+		}
+		t.Add(e.Name, e.Seed, e.Equations, strings.Join(forms, ","),
+			fmt.Sprintf("%d/%d/%d", e.Order.Q, e.Order.V, e.Order.Lambda), e.Adaptive, e.Title)
+	}
+	return t.Write(stdout)
+}

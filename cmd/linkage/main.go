@@ -1,0 +1,97 @@
+// Command linkage simulates constrained multibody systems and compares integrators.
+//
+//	linkage problems                      list the benchmark problems
+//	linkage methods                       list the integrators
+//	linkage solve PROBLEM [flags]         solve a benchmark problem and report accuracy and work
+//	linkage workprecision PROBLEM [flags] compare methods over a range of tolerances
+//	linkage reproduce EXPERIMENT [flags]  regenerate a seed paper's experiment
+//
+// Run `linkage help COMMAND` for the flags of a command.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand: its one-line summary and its entry point.
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) error
+}
+
+func commands() map[string]command {
+	return map[string]command{
+		"problems":      {"list the benchmark problems with their sources", runProblems},
+		"methods":       {"list the integrators with their seeds, equations and orders", runMethods},
+		"solve":         {"solve a benchmark problem; report scd, work and constraint residuals", runSolve},
+		"workprecision": {"run methods over a range of tolerances; print a table and plot scd vs time", runWorkPrecision},
+		"reproduce":     {"regenerate an experiment of a seed paper as a table and a plot", runReproduce},
+	}
+}
+
+// errUsage marks errors whose message already explains correct usage (exit status 2).
+var errUsage = errors.New("usage")
+
+// errReported marks a failure the command has already reported on its output (exit status 1).
+var errReported = errors.New("failure reported")
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" && len(args) == 1 {
+		usage(stdout, cmds)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	name := args[0]
+	if name == "help" {
+		name, args = args[1], []string{args[1], "-h"}
+	}
+	c, ok := cmds[name]
+	if !ok {
+		fmt.Fprintf(stderr, "linkage: unknown command %q; valid commands: %s\n", name, strings.Join(sortedNames(cmds), ", "))
+		return 2
+	}
+	if err := c.run(args[1:], stdout, stderr); err != nil {
+		if errors.Is(err, errHelp) {
+			return 0
+		}
+		if errors.Is(err, errReported) {
+			return 1
+		}
+		fmt.Fprintf(stderr, "linkage %s: %v\n", name, err)
+		if errors.Is(err, errUsage) {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+func usage(w io.Writer, cmds map[string]command) {
+	fmt.Fprintln(w, "linkage: multibody dynamics with DAE integrators")
+	fmt.Fprintln(w, "\nusage: linkage COMMAND [arguments]\n\ncommands:")
+	for _, n := range sortedNames(cmds) {
+		fmt.Fprintf(w, "  %-14s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'linkage help COMMAND' for a command's flags.")
+}
+
+func sortedNames(cmds map[string]command) []string {
+	var names []string
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

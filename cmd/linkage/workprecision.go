@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"linkage/integrate"
+	"linkage/output"
+	"linkage/problems"
+)
+
+const wpSynopsis = "workprecision PROBLEM [--methods a,b] [--tols 1e-3:1e-9[:PER_DECADE]] [--repeat N] [--plot wp.png] [--markdown] [--json]"
+
+func runWorkPrecision(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("workprecision", wpSynopsis, stderr)
+	methods := fs.String("methods", "", "comma-separated methods (default: every adaptive method)")
+	tols := fs.String("tols", "1e-3:1e-9", "tolerances: FROM:TO[:PER_DECADE] or a comma list")
+	repeat := fs.Int("repeat", 3, "runs per point; the fastest wall time is reported (noise on shared machines)")
+	plotPath := fs.String("plot", "", "write the work-precision plot (scd vs wall time) here (.png, .svg, .pdf)")
+	markdown := fs.Bool("markdown", false, "print the table as Markdown (for BENCHMARKS.md)")
+	asJSON := fs.Bool("json", false, "print one JSON object per run, one per line")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: want exactly one PROBLEM; usage: linkage %s", errUsage, wpSynopsis)
+	}
+	p, err := problems.Get(pos[0])
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if p.Ref.Q == nil {
+		return fmt.Errorf("problem %s has no reference solution: no scd to compare", p.Name)
+	}
+	tolList, err := parseTols(*tols)
+	if err != nil {
+		return err
+	}
+	if *repeat < 1 {
+		return fmt.Errorf("%w: --repeat %d, want >= 1", errUsage, *repeat)
+	}
+	var entries []integrate.Entry
+	if *methods == "" {
+		for _, e := range integrate.Methods() {
+			if e.Adaptive {
+				entries = append(entries, e)
+			}
+		}
+	} else {
+		for _, name := range strings.Split(*methods, ",") {
+			e, err := integrate.Lookup(strings.TrimSpace(name))
+			if err != nil {
+				return fmt.Errorf("%w: %v", errUsage, err)
+			}
+			if !e.Adaptive {
+				return fmt.Errorf("%w: method %s has no error control; workprecision needs tolerances", errUsage, e.Name)
+			}
+			entries = append(entries, e)
+		}
+	}
+
+	t := output.Table{Header: []string{"method", "tol", "scd", "wall_s", "steps", "rejected", "f_evals", "newton", "jacobians", "LU", "max|g|"}}
+	var series []output.Series
+	enc := json.NewEncoder(stdout)
+	for _, e := range entries {
+		s := output.Series{Name: e.Name}
+		for _, tol := range tolList {
+			rep, err := bestOf(*repeat, runSpec{problem: p, entry: e, tol: tol})
+			if *asJSON {
+				if err := enc.Encode(rep); err != nil {
+					return err
+				}
+			}
+			scd := math.NaN()
+			if err == nil && rep.SCD != nil {
+				scd = *rep.SCD
+				s.X = append(s.X, rep.WallS)
+				s.Y = append(s.Y, scd)
+			}
+			if err != nil {
+				t.Add(e.Name, fmt.Sprintf("%.0e", tol), "failed", "", "", "", "", "", "", "", strings.TrimPrefix(err.Error(), "integrate: "))
+				continue
+			}
+			t.Add(e.Name, fmt.Sprintf("%.0e", tol), fmt.Sprintf("%.2f", scd), fmt.Sprintf("%.3g", rep.WallS),
+				rep.Steps, rep.Rejected, rep.FuncEvals, rep.NewtonIters, rep.Jacobians, rep.Factorizations,
+				fmt.Sprintf("%.1e", rep.MaxResidualPos))
+		}
+		series = append(series, s)
+	}
+	if !*asJSON {
+		fmt.Fprintf(stdout, "work-precision: %s (scd over q%s at t=%g)\n\n", p.Name, indexList(p.Ref.SCDIndices), p.Ref.T)
+		var err error
+		if *markdown {
+			err = t.WriteMarkdown(stdout)
+		} else {
+			err = t.Write(stdout)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if *plotPath != "" {
+		spec := output.PlotSpec{Title: "work-precision: " + p.Name, XLabel: "wall time [s]", YLabel: "scd", LogX: true, Points: true}
+		if err := output.Plot(*plotPath, spec, series); err != nil {
+			return err
+		}
+		if !*asJSON {
+			fmt.Fprintf(stdout, "\nplot written to %s\n", *plotPath)
+		}
+	}
+	return nil
+}
+
+// bestOf runs r n times and keeps the fastest (the work counts are identical).
+func bestOf(n int, r runSpec) (solveReport, error) {
+	var best solveReport
+	for i := range n {
+		rep, _, err := r.do()
+		if err != nil {
+			return rep, err
+		}
+		if i == 0 || rep.WallS < best.WallS {
+			best = rep
+		}
+	}
+	return best, nil
+}
