@@ -1,0 +1,909 @@
+package integrate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+	"linkage/linalg"
+)
+
+// HHT integrates the index-3 equations of motion by the Hilber-Hughes-Taylor method as
+// implemented by Negrut, Ottarsson, Rampalli and Sajdak (seed 004), who write Φ for g, Φ_q
+// for G and Q for f. The Newton unknowns are the (pseudo-)accelerations a of the Newmark
+// formulas and the multipliers λ (and the rates X' of first-order states, see below); with
+// r = Gᵀλ − f and q̈ₙ the acceleration at tₙ:
+//
+//	M(q₁)(a₁ + α q̈ₙ)/(1+α) + r₁ = 0           (eq. 11a, see below)
+//	g(t₁, q₁)/(β h²) = 0                       (eq. 11b, scaled as in eqs. 12-13)
+//
+// q₁ and v₁ follow from a₁ by the Newmark formulas (eq. 2),
+//
+//	q₁ = q₀ + h v₀ + h²[(1/2 − β) a₀ + β a₁],    v₁ = v₀ + h[(1 − γ) a₀ + γ a₁],
+//
+// with γ = (1 − 2α)/2 and β = (1 − α)²/4 (eq. 6), and q̈₁ = (a₁ + α q̈ₙ)/(1+α), so that
+// M q̈₁ = f − Gᵀλ holds at t₁. For a constant mass matrix the first line is exactly eq. 11a,
+// M a₁/(1+α) + r₁ − α/(1+α)·rₙ = 0, since M q̈ₙ = −rₙ. For a configuration-dependent M, eq.
+// 11a as printed applies M(q₁) to a₁ alone and converges with order 1 only (measured on
+// Andrews' squeezer: 0.30 scd per halving of h against 0.60 with this form); the form
+// used is the HHT member (α_m = 0, α_f = −α) of the generalized-α method of seed 002, eq.
+// 65, which keeps order 2. State.A reports q̈, not the pseudo-acceleration a.
+//
+// Each Newton iteration solves eq. 12 with the iteration matrix of eq. 14 (here with the
+// exact factor 1/(1+α) on M), b = (a + α q̈ₙ)/(1+α):
+//
+//	[ M/(1+α) + βh²((M b)_q + (Gᵀλ)_q − f_q) − γh f_v   Gᵀ ] [Δa]     [e₁]
+//	[ G                                                 0  ] [Δλ] = − [e₂],
+//
+// whose derivatives come from dae.NewDerivatives (analytic where the system provides them,
+// finite differences otherwise). Scaling g by 1/(βh²) keeps this matrix bounded as h → 0
+// (seed 004, options (a)-(c) after eq. 14); HHTIterationCond measures it.
+//
+// Systems implementing dae.FirstOrder add states X with X' = F(t,q,v,X) and a force
+// f_X(t,q,v,X) (seed 004, eq. 8a); X is integrated by eq. 9a,
+//
+//	X₁ = X₀ + h X'₀ + ρ h (X'₁ − X'₀),
+//
+// with X'₁ a further Newton unknown (third block row of eq. 12: X' − F = 0, derivative
+// I − ρh F_X). For ρ ≠ 1/2 that formula is first order, so a coupled system converges with
+// order 1 in every block; ρ = 1/2 (trapezoidal) keeps order 2 but has no error estimate
+// (eq. 34 vanishes) and is therefore allowed only with fixed steps.
+//
+// Error control (seed 004, eqs. 26, 34-39): the local errors δ_q = (β − 1/(6(1+α))) h² (a₁ − a₀)
+// and δ_X = (ρ − 1/2) h (X'₁ − X'₀) are measured by WeightedRMS with StepControl's RTol and
+// ATol (eq. 35 with Y_i = ATol/RTol + max(|y₀|, |y₁|)), giving e_q and e_X; the step passes when
+// e = max(e_q, e_X^(3/2)) ≤ 1 (eqs. 36, 37), and h_new = s·h·e^(−1/3) equals
+// min(s h e_q^(−1/3), s h e_X^(−1/2)) (eqs. 38b, 39b). The tolerance bounds the local error
+// per step, so the global error is about the number of steps times tol. The corrector
+// (newtonMonitor) stops when θ/(1−θ) times the same weighted norm of the increments of δ_q
+// and δ_X is below Newton.Tol, i.e. eqs. 46-47 with c = Newton.Tol, and never after the
+// first iteration (seed 004, after eq. 46). The position constraints then hold to about
+// 1e-2·tol·(1 + |q|), not to rounding; a smaller Newton.Tol tightens them.
+type HHT struct {
+	// Alpha is the HHT damping parameter α in [-1/3, 0] (seed 004, eq. 6): 0 is the
+	// undamped trapezoidal rule, −1/3 the most damping. Zero is a valid value, so start
+	// from DefaultHHT() [-0.3].
+	Alpha float64
+	// Rho is ρ of eq. 9a for first-order states, in [1/2, 1]; 1/2 only with fixed steps.
+	// Zero takes γ = (1 − 2α)/2, the Newmark velocity weight that eq. 9 mirrors [0].
+	Rho float64
+	// PredictorOrder is the largest degree, 0 to 3, of the polynomial extrapolation of the
+	// Newton unknowns (a, λ, X') that starts each corrector (seed 004, "The prediction
+	// stage"); 0 is the constant predictor of Hughes (a₁ = a₀) and a valid value [3].
+	PredictorOrder int
+	// Newton holds the corrector knobs: stop rule (eqs. 40-47, Tol = c), iteration limit
+	// and Jacobian policy.
+	Newton NewtonSettings
+
+	w *hhtWork
+}
+
+// DefaultHHT returns HHT with α = −0.3 (seed 004), ρ = γ(α) = 0.8, cubic prediction at
+// most and default Newton settings.
+func DefaultHHT() HHT {
+	return HHT{Alpha: DefaultHHTAlpha, PredictorOrder: 3}
+}
+
+// DefaultHHTAlpha is the α of DefaultHHT: −0.3 damps the high frequencies well while
+// keeping the method close to trapezoidal (the MSC.ADAMS HHT default, seed 004).
+const DefaultHHTAlpha = -0.3
+
+var _ Method = (*HHT)(nil)
+
+// hhtEntry is the registry entry of HHT. λ is computed from the α-weighted equilibrium
+// eq. 10, whose transient after the start decays like ρ∞ⁿ (seed 002, Example 8); the
+// order test measures 2 for λ at t_end on the smooth test problems.
+var hhtEntry = Entry{
+	Name:         "hht",
+	Title:        "Hilber-Hughes-Taylor, index 3, accelerations and multipliers as unknowns",
+	Seed:         "004",
+	Equations:    "2, 6, 10-14; error 26, 34-39; corrector 40-47",
+	Formulations: []Formulation{Index3},
+	Order:        Order{Q: 2, V: 2, Lambda: 2},
+	Adaptive:     true,
+	New:          func() Method { m := DefaultHHT(); return &m },
+}
+
+// hhtCoef are the method coefficients of eq. 6 and the error constants of eqs. 26 and 34.
+type hhtCoef struct {
+	alpha, beta, gamma, rho float64
+	errQ                    float64 // β − 1/(6(1+α)), eq. 26
+	errX                    float64 // ρ − 1/2, eq. 34
+}
+
+func newHHTCoef(alpha, rho float64) hhtCoef {
+	c := hhtCoef{alpha: alpha, gamma: (1 - 2*alpha) / 2, beta: (1 - alpha) * (1 - alpha) / 4, rho: rho}
+	if c.rho == 0 {
+		c.rho = c.gamma
+	}
+	c.errQ = c.beta - 1/(6*(1+alpha))
+	c.errX = c.rho - 0.5
+	return c
+}
+
+// hhtWork is everything a run needs, sized once by Init.
+type hhtWork struct {
+	sys        dae.System
+	fo         dae.FirstOrder // nil when nd = 0
+	der        *dae.Derivatives
+	fod        *dae.FirstOrderDerivatives
+	nq, nc, nd int
+	n          int // nq + nc + nd: Newton unknowns u = (a, λ, X')
+	k          hhtCoef
+	newton     NewtonSettings
+	maxOrder   int
+
+	rawCtl   StepControl
+	c        StepControl // resolved at the first Step
+	resolved bool
+	ctl      controller
+	mon      newtonMonitor
+
+	cur, prev State
+	u0        []float64 // (a, λ, X') at t_n
+	q, v, x   []float64 // iterate
+	u         []float64 // iterate (a, λ, X')
+	du        []float64 // residual, then increment
+	res       []float64 // copy of the last residual, for failure reports
+	f, fx, tq []float64 // f, f_X, scratch (nq)
+	rate      []float64 // F (nd)
+	err       []float64 // δ_q or Newton-norm scratch (nq)
+	errX      []float64 // δ_X (nd)
+
+	M, G, T1   *mat.Dense // M, G, nq×nq scratch
+	Fq, Fv, Fx *mat.Dense // ∂F/∂q, ∂F/∂v (nd×nq), ∂F/∂X (nd×nd)
+	Xq, Xv, Xx *mat.Dense // ∂f_X/∂q, ∂f_X/∂v (nq×nq), ∂f_X/∂X (nq×nd)
+	lu         *linalg.LU
+	haveJ      bool    // lu holds a valid factorization
+	hJ         float64 // h at which it was assembled
+	thetaJ     float64 // largest Newton rate seen with it
+
+	// predictor: the last accepted unknowns (newest first) and their times
+	histT  [4]float64
+	histU  [4][]float64
+	nHist  int
+	pred   [4][]float64 // extrapolation of each degree to t₁
+	pOrder int          // degree used next
+
+	hTry       float64  // h of the attempt under way
+	roundoff   float64  // weighted norm of an increment at rounding level
+	causeWorst Residual // worst residual of the attempt whose failure is reported
+	stats      Stats
+	attempts   int
+	worst      Residual
+}
+
+// Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
+// 1e-8 relative, seed 002 eq. 17), recomputes a₀ and λ₀ from the KKT system [M Gᵀ; G 0]
+// (a, λ) = (f + f_X, γ) and sizes the workspace. StepControl is resolved against the tEnd
+// of the first Step (a unit span when it is infinite). A dae.FirstOrder system needs
+// start.X of length StateSize().
+func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
+	if m.Alpha < -1.0/3 || m.Alpha > 0 || math.IsNaN(m.Alpha) {
+		return fmt.Errorf("integrate: hht: Alpha = %g outside [-1/3, 0]", m.Alpha)
+	}
+	if m.PredictorOrder < 0 || m.PredictorOrder > 3 {
+		return fmt.Errorf("integrate: hht: PredictorOrder = %d outside [0, 3]", m.PredictorOrder)
+	}
+	k := newHHTCoef(m.Alpha, m.Rho)
+	if m.Rho != 0 && (m.Rho < 0.5 || m.Rho > 1 || math.IsNaN(m.Rho)) {
+		return fmt.Errorf("integrate: hht: Rho = %g outside [1/2, 1]", m.Rho)
+	}
+	nd := dae.StateSize(sys)
+	if nd > 0 && k.errX == 0 && ctl.FixedH == 0 {
+		return fmt.Errorf("integrate: hht: Rho = 1/2 (given, or γ of Alpha = %g) gives no error estimate for X (seed 004, eq. 34); use Rho in (1/2, 1] or FixedH", m.Alpha)
+	}
+	ns, err := m.Newton.Resolve()
+	if err != nil {
+		return fmt.Errorf("integrate: hht: %w", err)
+	}
+	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+		return fmt.Errorf("integrate: hht: %w", err)
+	}
+	nq, _ := sys.Size()
+	if len(start.Q) != nq || len(start.V) != nq {
+		panic(fmt.Sprintf("integrate: hht: Init: start has len(Q) = %d, len(V) = %d, want %d", len(start.Q), len(start.V), nq))
+	}
+	if len(start.X) != nd {
+		return fmt.Errorf("integrate: hht: start.X has length %d, the system has %d first-order states", len(start.X), nd)
+	}
+	w := newHHTWork(sys, k)
+	w.newton = ns
+	w.mon = newtonMonitor{s: ns}
+	w.maxOrder = m.PredictorOrder
+	w.rawCtl = ctl
+	w.cur.T = start.T
+	copy(w.cur.Q, start.Q)
+	copy(w.cur.V, start.V)
+	copy(w.cur.X, start.X)
+
+	meter := dae.NewResidualMeter(sys)
+	r := meter.Measure(start.T, start.Q, start.V, nil)
+	if r.Pos > 1e-8*math.Max(1, hhtMaxAbs(start.Q)) || r.Vel > 1e-8*math.Max(1, hhtMaxAbs(start.V)) ||
+		math.IsNaN(r.Pos) || math.IsNaN(r.Vel) {
+		return fmt.Errorf("integrate: hht: inconsistent start at t=%g: |g| = %.2g at %s, |G v + g_t| = %.2g (want ≤ 1e-8 relative)",
+			start.T, r.Pos, dae.ConstraintName(sys, max(r.WorstPos, 0)), r.Vel)
+	}
+	if err := w.consistentStart(); err != nil {
+		return err
+	}
+	w.prev.CopyFrom(&w.cur)
+	m.w = w
+	return nil
+}
+
+func hhtMaxAbs(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s = math.Max(s, math.Abs(v))
+	}
+	return s
+}
+
+func newHHTWork(sys dae.System, k hhtCoef) *hhtWork {
+	nq, nc := sys.Size()
+	nd := dae.StateSize(sys)
+	n := nq + nc + nd
+	w := &hhtWork{sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, nd: nd, n: n, k: k}
+	newState := func() State {
+		s := NewState(nq, nc)
+		if nd > 0 {
+			s.X = make([]float64, nd)
+		}
+		return s
+	}
+	w.cur, w.prev = newState(), newState()
+	vec := func(k int) []float64 { return make([]float64, k) }
+	w.u0, w.u, w.du, w.res = vec(n), vec(n), vec(n), vec(n)
+	w.q, w.v, w.f, w.fx, w.tq, w.err = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
+	w.x, w.rate, w.errX = vec(nd), vec(nd), vec(nd)
+	w.M, w.T1 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+	if nc > 0 {
+		w.G = mat.NewDense(nc, nq, nil)
+	}
+	if nd > 0 {
+		w.fo = sys.(dae.FirstOrder)
+		w.fod = dae.NewFirstOrderDerivatives(sys)
+		w.Fq, w.Fv, w.Fx = mat.NewDense(nd, nq, nil), mat.NewDense(nd, nq, nil), mat.NewDense(nd, nd, nil)
+		w.Xq, w.Xv, w.Xx = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nd, nil)
+	}
+	w.lu = linalg.NewLU(n)
+	for i := range w.histU {
+		w.histU[i] = vec(n)
+		w.pred[i] = vec(n)
+	}
+	return w
+}
+
+// consistentStart computes a₀, λ₀ (index-1 KKT system, seed 002 eq. 17), X'₀ = F and
+// r₀ = Gᵀλ₀ − f − f_X at the start.
+func (w *hhtWork) consistentStart() error {
+	s := &w.cur
+	nq, nc := w.nq, w.nc
+	w.sys.Mass(w.M, s.T, s.Q)
+	w.force(w.f, s.T, s.Q, s.V, s.X)
+	kkt := linalg.NewKKT(nq, nc)
+	var err error
+	if nc > 0 {
+		w.sys.ConstraintJacobian(w.G, s.T, s.Q)
+		w.sys.Gamma(s.Lambda, s.T, s.Q, s.V)
+		err = kkt.FactorizeSym(w.M, w.G)
+	} else {
+		err = kkt.Factorize(w.M, nil, nil, 0)
+	}
+	w.stats.FuncEvals++
+	w.stats.Factorizations++
+	if err != nil {
+		return fmt.Errorf("integrate: hht: start at t=%g: KKT matrix [M Gᵀ; G 0] %w (redundant constraints or M singular on ker G)", s.T, err)
+	}
+	copy(s.A, w.f)
+	kkt.Solve(s.A, s.Lambda)
+	w.stats.Solves++
+	if w.nd > 0 {
+		w.fo.StateRate(w.rate, s.T, s.Q, s.V, s.X)
+	}
+	w.packU(w.u0, s.A, s.Lambda, w.rate) // pseudo-acceleration a₀ = q̈(t₀) (seed 002, Example 8)
+	w.histT[0] = s.T
+	copy(w.histU[0], w.u0)
+	w.nHist = 1
+	return nil
+}
+
+// packU writes (a, λ, X') into u.
+func (w *hhtWork) packU(u, a, lambda, xdot []float64) {
+	copy(u, a)
+	copy(u[w.nq:], lambda)
+	copy(u[w.nq+w.nc:], xdot)
+}
+
+// force writes f + f_X into dst.
+func (w *hhtWork) force(dst []float64, t float64, q, v, x []float64) {
+	w.sys.Force(dst, t, q, v)
+	if w.nd > 0 {
+		w.fo.StateForce(w.fx, t, q, v, x)
+		for i := range dst {
+			dst[i] += w.fx[i]
+		}
+	}
+}
+
+// forceResidual writes r = Gᵀλ − f − f_X at (t, q, v, X, λ) into dst (the bracket of eq. 10).
+func (w *hhtWork) forceResidual(dst []float64, t float64, q, v, x, lambda []float64) {
+	w.force(dst, t, q, v, x)
+	for i := range dst {
+		dst[i] = -dst[i]
+	}
+	if w.nc > 0 {
+		w.sys.ConstraintJacobian(w.G, t, q)
+		for i := range w.nc {
+			row := w.G.RawRowView(i)
+			for j, gij := range row {
+				dst[j] += gij * lambda[i]
+			}
+		}
+	}
+	w.stats.FuncEvals++
+}
+
+// Step takes one accepted step toward tEnd (see Method). Its ladder on failure: a Newton
+// failure with a reused matrix is retried once with a fresh one, then h is cut by 0.25; an
+// error-test failure shrinks h from the estimate (eq. 38b); below HMin, past MaxSteps, or on
+// any Newton failure with FixedH, it returns a *StepError.
+func (m *HHT) Step(tEnd float64) error {
+	w := m.w
+	if w == nil {
+		panic("integrate: hht: Step before Init")
+	}
+	if !w.resolved {
+		end := tEnd
+		if math.IsInf(end, 0) || end == w.cur.T {
+			end = w.cur.T + 1
+		}
+		c, err := w.rawCtl.Resolve(w.cur.T, end)
+		if err != nil {
+			return fmt.Errorf("integrate: hht: %w", err)
+		}
+		w.c = c
+		// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
+		w.roundoff = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
+		h0 := c.H0
+		if h0 == 0 {
+			h0 = w.startStep(end)
+		}
+		w.ctl = newController(c, 2, h0) // δ_q ~ h³: e^(−1/3), eq. 38b
+		w.resolved = true
+	}
+	if w.cur.T >= tEnd {
+		return nil
+	}
+	var cause error
+	cuts, fresh := 0, 0
+	for {
+		t0 := w.cur.T
+		h, err := w.ctl.next(t0, tEnd)
+		if err != nil {
+			return w.fail(t0, h, err, cause, cuts, fresh)
+		}
+		if w.attempts >= w.c.MaxSteps {
+			return w.fail(t0, h, ErrMaxSteps, cause, cuts, fresh)
+		}
+		w.attempts++
+		st, usedFresh := w.attempt(h)
+		fresh += usedFresh
+		if st == nil {
+			e := w.errorNorm(h)
+			if w.ctl.accept(h, e) {
+				w.commit(h)
+				return nil
+			}
+			w.stats.Rejected++
+			w.pOrder = min(w.pOrder, 1) // rough solution: trust low degrees (seed 004, prediction stage)
+			cause = errErrorTest
+			continue
+		}
+		w.stats.NewtonFailures++
+		if cause != ErrNonFinite || st == ErrNonFinite {
+			// A NaN or Inf met in this Step stays the reported cause: the attempts cut
+			// toward HMin after it fail only because g/(βh²) amplifies rounding.
+			cause = st
+			w.causeWorst = w.worst
+		}
+		if w.c.FixedH > 0 {
+			w.causeWorst = w.worst
+			return w.fail(t0, h, st, nil, cuts, fresh)
+		}
+		w.ctl.cut(h, 0.25) // IDA and radau5 cut by 0.25 after a Newton failure
+		cuts++
+		w.pOrder = 0
+	}
+}
+
+// errErrorTest is the cause recorded when the last attempt failed the error test.
+var errErrorTest = errors.New("error test failed")
+
+// startStep proposes the first step from the scales of q, v and a (Hairer, Nørsett &
+// Wanner 1993, II.4, starting step with d₀ = ‖q‖, d₁ = ‖v‖, d₂ = ‖a‖ in the weighted norm):
+// h = 0.01·min(d₀/d₁, sqrt(d₀/d₂)), within [100·HMin, HMax].
+func (w *hhtWork) startStep(end float64) float64 {
+	s := &w.cur
+	d0 := WeightedRMS(s.Q, s.Q, s.Q, w.c.RTol, w.c.ATol)
+	d1 := WeightedRMS(s.V, s.Q, s.Q, w.c.RTol, w.c.ATol)
+	d2 := WeightedRMS(s.A, s.Q, s.Q, w.c.RTol, w.c.ATol)
+	d0 = math.Max(d0, 1e-5/math.Max(w.c.RTol, w.c.ATol)) // ‖q‖ = 0 at the origin: use the tolerance scale
+	h := math.Abs(end - s.T)
+	if d1 > 0 {
+		h = math.Min(h, 0.01*d0/d1)
+	}
+	if d2 > 0 {
+		h = math.Min(h, 0.01*math.Sqrt(d0/d2))
+	}
+	return math.Min(w.c.HMax, math.Max(h, 100*w.c.HMin))
+}
+
+// attempt predicts and corrects one step of size h. It returns nil when the corrector
+// converged, else the cause; usedFresh counts fresh-Jacobian retries.
+func (w *hhtWork) attempt(h float64) (cause error, usedFresh int) {
+	pol := w.newton.Jacobian
+	needJ := !w.haveJ || pol != JacobianAuto || w.thetaJ > w.newton.ReuseRate ||
+		h/w.hJ < w.newton.Deadband[0] || h/w.hJ > w.newton.Deadband[1]
+	for {
+		w.predict(h)
+		cause = w.correct(h, needJ)
+		if cause == nil {
+			return nil, usedFresh
+		}
+		if needJ || pol != JacobianAuto || errors.Is(cause, ErrNonFinite) {
+			return cause, usedFresh
+		}
+		needJ = true // stale matrix: retry once with a fresh one (STYLE failure ladder)
+		usedFresh++
+	}
+}
+
+// newmark writes q₁, v₁ (eq. 2) and X₁ (eq. 9a) from the unknowns u.
+func (w *hhtWork) newmark(h float64) {
+	k, s := &w.k, &w.cur
+	a0, a := w.u0[:w.nq], w.u[:w.nq] // Newmark runs on the pseudo-accelerations
+	for i := range w.nq {
+		w.q[i] = s.Q[i] + h*s.V[i] + h*h*((0.5-k.beta)*a0[i]+k.beta*a[i])
+		w.v[i] = s.V[i] + h*((1-k.gamma)*a0[i]+k.gamma*a[i])
+	}
+	xd0, xd := w.u0[w.nq+w.nc:], w.u[w.nq+w.nc:]
+	for i := range w.nd {
+		w.x[i] = s.X[i] + h*xd0[i] + k.rho*h*(xd[i]-xd0[i])
+	}
+}
+
+// residual writes e = (e₁, e₂, e₃) of eq. 13 at the iterate into w.du.
+func (w *hhtWork) residual(t1, h float64) {
+	k := &w.k
+	nq, nc := w.nq, w.nc
+	a, lambda, xd := w.u[:nq], w.u[nq:nq+nc], w.u[nq+nc:]
+	e1, e2, e3 := w.du[:nq], w.du[nq:nq+nc], w.du[nq+nc:]
+	w.forceResidual(e1, t1, w.q, w.v, w.x, lambda) // r₁ = Gᵀλ − f − f_X (also fills G)
+	w.sys.Mass(w.M, t1, w.q)
+	w.blend(a)
+	for i := range nq {
+		row := w.M.RawRowView(i)
+		var ma float64
+		for j, mij := range row {
+			ma += mij * w.tq[j]
+		}
+		e1[i] += ma
+	}
+	if nc > 0 {
+		w.sys.Constraint(e2, t1, w.q)
+		s := 1 / (k.beta * h * h)
+		for i := range e2 {
+			e2[i] *= s
+		}
+	}
+	if w.nd > 0 {
+		w.fo.StateRate(w.rate, t1, w.q, w.v, w.x)
+		for i := range e3 {
+			e3[i] = xd[i] - w.rate[i]
+		}
+	}
+}
+
+// blend writes (a + α q̈ₙ)/(1+α) into w.tq, the vector M(q₁) multiplies in e₁ (see HHT).
+func (w *hhtWork) blend(a []float64) {
+	al := w.k.alpha
+	for i := range w.nq {
+		w.tq[i] = (a[i] + al*w.cur.A[i]) / (1 + al)
+	}
+}
+
+// jacobian assembles the iteration matrix of eqs. 12 and 14 at the iterate into the LU's
+// storage and factorizes it.
+func (w *hhtWork) jacobian(t1, h float64) error {
+	w.assemble(w.lu.Matrix().Data, t1, h, 1)
+	w.stats.Jacobians++
+	w.stats.Factorizations++
+	return w.lu.Factor()
+}
+
+// assemble writes the iteration matrix of eqs. 12 and 14 at the iterate (q, v, X, u; G
+// already evaluated at q) into the row-major n×n K. gScale multiplies the constraint rows:
+// 1 for the scaled eq. 12, βh² for unscaled constraints.
+func (w *hhtWork) assemble(K []float64, t1, h, gScale float64) {
+	k := &w.k
+	nq, nc, nd, n := w.nq, w.nc, w.nd, w.n
+	a, lambda := w.u[:nq], w.u[nq:nq+nc]
+	clear(K)
+	bh2, gh := k.beta*h*h, k.gamma*h
+	// J₁₁ = M/(1+α) + βh²((M b)_q + (Gᵀλ)_q − f_q) − γh f_v,  b = (a + α q̈ₙ)/(1+α)
+	w.sys.Mass(w.M, t1, w.q)
+	w.blend(a)
+	w.der.MassDerivative(w.T1, t1, w.q, w.tq)
+	for i := range nq {
+		mi, ti := w.M.RawRowView(i), w.T1.RawRowView(i)
+		for j := range nq {
+			K[i*n+j] = mi[j]/(1+k.alpha) + bh2*ti[j]
+		}
+	}
+	addBlock := func(B *mat.Dense, s float64, r0, c0 int) {
+		rows, cols := B.Dims()
+		for i := range rows {
+			bi := B.RawRowView(i)
+			for j := range cols {
+				K[(r0+i)*n+c0+j] += s * bi[j]
+			}
+		}
+	}
+	if nc > 0 {
+		w.der.ConstraintForceDerivative(w.T1, t1, w.q, lambda)
+		addBlock(w.T1, bh2, 0, 0)
+	}
+	w.der.ForceDerivativeQ(w.T1, t1, w.q, w.v)
+	addBlock(w.T1, -bh2, 0, 0)
+	w.der.ForceDerivativeV(w.T1, t1, w.q, w.v)
+	addBlock(w.T1, -gh, 0, 0)
+	if nd > 0 {
+		// f_X enters e₁ with a minus sign; X₁ depends on X'₁ through ρh (eq. 9b).
+		w.fod.StateForceDerivative(w.Xq, w.Xv, w.Xx, t1, w.q, w.v, w.x)
+		addBlock(w.Xq, -bh2, 0, 0)
+		addBlock(w.Xv, -gh, 0, 0)
+		addBlock(w.Xx, -k.rho*h, 0, nq+nc)
+		// e₃ = X' − F: [−(βh² F_q + γh F_v), 0, I − ρh F_X]
+		w.fod.StateRateDerivative(w.Fq, w.Fv, w.Fx, t1, w.q, w.v, w.x)
+		addBlock(w.Fq, -bh2, nq+nc, 0)
+		addBlock(w.Fv, -gh, nq+nc, 0)
+		addBlock(w.Fx, -k.rho*h, nq+nc, nq+nc)
+		for i := range nd {
+			K[(nq+nc+i)*n+nq+nc+i] += 1
+		}
+	}
+	if nc > 0 {
+		// G was evaluated at the iterate by residual (forceResidual) or by the caller.
+		for i := range nc {
+			gi := w.G.RawRowView(i)
+			for j := range nq {
+				K[j*n+nq+i] += gi[j]            // Gᵀ
+				K[(nq+i)*n+j] += gScale * gi[j] // G (scaled eq. 12) or βh² G
+			}
+		}
+	}
+}
+
+// correct runs the corrector from the predicted u. It returns nil on convergence
+// (eqs. 40-47 through newtonMonitor), else ErrNoConvergence, ErrNonFinite or
+// linalg.ErrSingular.
+func (w *hhtWork) correct(h float64, freshJ bool) error {
+	k := &w.k
+	t1 := w.cur.T + h
+	w.hTry = h
+	w.mon.start()
+	evalsBefore := w.der.Evals
+	if w.fod != nil {
+		evalsBefore += w.fod.Evals
+	}
+	defer func() {
+		after := w.der.Evals
+		if w.fod != nil {
+			after += w.fod.Evals
+		}
+		w.stats.FDEvals += after - evalsBefore
+	}()
+	for it := 0; ; it++ {
+		w.newmark(h)
+		w.residual(t1, h)
+		copy(w.res, w.du)
+		if !hhtFinite(w.du) {
+			w.noteWorstResidual()
+			return ErrNonFinite
+		}
+		if (it == 0 && freshJ) || w.newton.Jacobian == JacobianEveryIteration {
+			if err := w.jacobian(t1, h); err != nil {
+				w.haveJ = false
+				w.noteWorstResidual()
+				if !hhtFinite(w.lu.Matrix().Data) {
+					return ErrNonFinite
+				}
+				return err
+			}
+			w.haveJ, w.hJ, w.thetaJ = true, h, 0
+		}
+		for i := range w.du {
+			w.du[i] = -w.du[i]
+		}
+		w.lu.Solve(w.du)
+		w.stats.Solves++
+		w.stats.NewtonIters++
+		for i := range w.u {
+			w.u[i] += w.du[i]
+		}
+		// Norm of the change of the error estimates (eqs. 46-47): δ_q = errQ·h²·Δa,
+		// δ_X = errX·h·ΔX'; both in the weights of eq. 35.
+		w.newmark(h)
+		for i := range w.nq {
+			w.err[i] = k.errQ * h * h * w.du[i]
+		}
+		norm := WeightedRMS(w.err, w.cur.Q, w.q, w.c.RTol, w.c.ATol)
+		if w.nd > 0 {
+			dx := w.du[w.nq+w.nc:]
+			for i := range w.nd {
+				w.errX[i] = k.errX * h * dx[i]
+			}
+			if k.errX == 0 { // ρ = 1/2 (fixed steps only): measure ΔX' by h·ΔX'
+				for i := range w.nd {
+					w.errX[i] = h * dx[i]
+				}
+			}
+			norm = math.Max(norm, WeightedRMS(w.errX, w.cur.X, w.x, w.c.RTol, w.c.ATol))
+		}
+		st := w.mon.update(norm)
+		if it > 0 && norm <= w.roundoff {
+			// The increment moved q by a few ulps: the iteration has reached rounding and
+			// its rate θ is noise, which must not read as divergence.
+			st = newtonConverged
+		}
+		if st == newtonConverged && it == 0 && norm != 0 {
+			// Seed 004 (after eq. 46) stops only once a rate ξ has been measured, i.e. not
+			// after the first iteration: a rate carried from the previous step (radau5's
+			// habit, kept by newtonMonitor for the other methods) let first iterates with
+			// |g| up to tol through, since the stop measures Δa by its effect on δ_q.
+			st = newtonContinue
+		}
+		w.thetaJ = math.Max(w.thetaJ, w.mon.theta)
+		switch st {
+		case newtonConverged:
+			if !hhtFinite(w.u) {
+				return ErrNonFinite
+			}
+			return nil
+		case newtonDiverged:
+			w.noteWorstResidual()
+			if !hhtFinite(w.du) {
+				return ErrNonFinite
+			}
+			return ErrNoConvergence
+		}
+	}
+}
+
+func hhtFinite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// noteWorstResidual records the largest component of the last residual (e₁, e₂, e₃) with
+// its owner for a failure report.
+func (w *hhtWork) noteWorstResidual() {
+	bi, bv := 0, -1.0
+	for i, v := range w.res {
+		a := math.Abs(v)
+		if math.IsNaN(v) {
+			a = math.Inf(1)
+		}
+		if a > bv {
+			bi, bv = i, a
+		}
+	}
+	r := Residual{Value: w.res[bi]}
+	switch {
+	case bi < w.nq:
+		r.Block, r.Index, r.Owner = "equation of motion", bi, dae.CoordinateName(w.sys, bi)
+	case bi < w.nq+w.nc:
+		r.Block, r.Index = "position constraint", bi-w.nq
+		r.Owner = dae.ConstraintName(w.sys, r.Index)
+		r.Value *= w.k.beta * w.hTry * w.hTry // g itself, not g/(βh²)
+	default:
+		r.Block, r.Index = "first-order state", bi-w.nq-w.nc
+	}
+	w.worst = r
+}
+
+// errorNorm returns e = max(e_q, e_X^(3/2)) (seed 004, eqs. 26, 34-37; see HHT) and
+// records the worst position component for a failure report. With FixedH it returns 0.
+func (w *hhtWork) errorNorm(h float64) float64 {
+	if w.c.FixedH > 0 {
+		return 0
+	}
+	k := &w.k
+	a0, a := w.u0[:w.nq], w.u[:w.nq]
+	for i := range w.nq {
+		w.err[i] = k.errQ * h * h * (a[i] - a0[i]) // eq. 26
+	}
+	e := WeightedRMS(w.err, w.cur.Q, w.q, w.c.RTol, w.c.ATol)
+	if w.nd > 0 {
+		xd0, xd := w.u0[w.nq+w.nc:], w.u[w.nq+w.nc:]
+		for i := range w.nd {
+			w.errX[i] = k.errX * h * (xd[i] - xd0[i]) // eq. 34
+		}
+		ex := WeightedRMS(w.errX, w.cur.X, w.x, w.c.RTol, w.c.ATol)
+		e = math.Max(e, math.Pow(ex, 1.5)) // h_new^X = s h e_X^(−1/2) = s h (e_X^(3/2))^(−1/3)
+	}
+	if !(e <= 1) {
+		bi, bv := 0, -1.0
+		for i, d := range w.err {
+			wgt := w.c.ATol + w.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.q[i]))
+			if x := math.Abs(d) / wgt; x > bv || math.IsNaN(d) {
+				bi, bv = i, x
+			}
+		}
+		w.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.sys, bi)}
+	}
+	return e
+}
+
+// commit makes the converged iterate the current state and updates the predictor.
+func (w *hhtWork) commit(h float64) {
+	w.prev.CopyFrom(&w.cur)
+	s := &w.cur
+	s.T += h
+	copy(s.Q, w.q)
+	copy(s.V, w.v)
+	copy(s.X, w.x)
+	w.blend(w.u[:w.nq])
+	copy(s.A, w.tq) // q̈ₙ₊₁ = (aₙ₊₁ + α q̈ₙ)/(1+α): with e₁ = 0, M q̈ₙ₊₁ = f − Gᵀλ at tₙ₊₁
+	copy(s.Lambda, w.u[w.nq:w.nq+w.nc])
+	copy(w.u0, w.u)
+	w.stats.Steps++
+	w.choosePredictor()
+	// Shift the history: newest first.
+	last := w.histU[len(w.histU)-1]
+	copy(w.histU[1:], w.histU[:len(w.histU)-1])
+	copy(w.histT[1:], w.histT[:len(w.histT)-1])
+	w.histU[0] = last
+	copy(w.histU[0], w.u)
+	w.histT[0] = s.T
+	w.nHist = min(w.nHist+1, len(w.histU))
+}
+
+// predict writes the starting iterate u at t₁ = t_n + h: the extrapolation of degree
+// pOrder through the last pOrder+1 accepted unknowns (Newton divided differences,
+// evaluated by Horner's scheme; seed 004, prediction stage). It fills w.pred[d] for every
+// available degree d so that choosePredictor can compare them after the step.
+func (w *hhtWork) predict(h float64) {
+	t1 := w.cur.T + h
+	deg := min(w.nHist-1, w.maxOrder)
+	var c, tt [4]float64
+	for d := 0; d <= deg; d++ {
+		tt[d] = w.histT[d]
+	}
+	for i := range w.n {
+		for d := 0; d <= deg; d++ {
+			c[d] = w.histU[d][i]
+		}
+		// Divided differences in place: c[d] = u[t₀, …, t_d] (t₀ newest).
+		for lvl := 1; lvl <= deg; lvl++ {
+			for d := deg; d >= lvl; d-- {
+				c[d] = (c[d] - c[d-1]) / (tt[d] - tt[d-lvl])
+			}
+		}
+		for p := 0; p <= deg; p++ { // Horner for each degree p
+			y := c[p]
+			for d := p - 1; d >= 0; d-- {
+				y = c[d] + (t1-tt[d])*y
+			}
+			w.pred[p][i] = y
+		}
+	}
+	copy(w.u, w.pred[min(w.pOrder, deg)])
+}
+
+// choosePredictor picks the degree for the next step: the one whose extrapolation came
+// closest to the converged unknowns of this step (weighted by 1 + |u|), raised by one
+// when the history allows a degree not yet tried, within PredictorOrder. Smooth solutions
+// thus climb to cubic prediction, while steps after rejections or near discontinuities
+// fall back to low degrees (seed 004 bases the choice on smoothness and rejections).
+func (w *hhtWork) choosePredictor() {
+	deg := min(w.nHist-1, w.maxOrder)
+	best, bestE := 0, math.Inf(1)
+	for p := 0; p <= deg; p++ {
+		var s float64
+		for i, u := range w.u {
+			d := (w.pred[p][i] - u) / (1 + math.Abs(u))
+			s += d * d
+		}
+		if s < bestE || (p == 0 && math.IsNaN(s)) {
+			best, bestE = p, s
+		}
+	}
+	if best == deg && deg < w.maxOrder && w.nHist < len(w.histU) {
+		best++ // the next step has one more point of history: try the next degree
+	}
+	w.pOrder = best
+}
+
+// fail builds the StepError of a step that could not be completed.
+func (w *hhtWork) fail(t, h float64, err, cause error, cuts, fresh int) error {
+	if cause != nil && cause != errErrorTest && !errors.Is(err, cause) {
+		err = fmt.Errorf("%w after %w", err, cause)
+	}
+	tried := fmt.Sprintf("%d fresh Jacobians, %d step cuts", fresh, cuts)
+	worst := w.worst
+	if cause != nil && cause != errErrorTest {
+		worst = w.causeWorst
+	}
+	return &StepError{Method: "hht", T: t, H: h, Worst: worst, Tried: tried, Err: err}
+}
+
+// Current returns the last accepted state.
+func (m *HHT) Current() *State { return &m.w.cur }
+
+// Previous returns the state before the last accepted step (the start before the first).
+func (m *HHT) Previous() *State { return &m.w.prev }
+
+// Stats returns the work counters of the run.
+func (m *HHT) Stats() Stats { return m.w.stats }
+
+// Interpolate writes the dense output at t in [Previous().T, Current().T] into dst: q by
+// the cubic Hermite interpolant of (q, v) at both ends, v by its derivative, and a, λ, X
+// linearly. The error is O(h²), the order of the method; dst needs the sizes of Current().
+func (m *HHT) Interpolate(dst *State, t float64) {
+	w := m.w
+	p, c := &w.prev, &w.cur
+	h := c.T - p.T
+	dst.T = t
+	if h == 0 {
+		dst.CopyFrom(c)
+		return
+	}
+	s := (t - p.T) / h
+	h00, h10, h01, h11 := 2*s*s*s-3*s*s+1, s*s*s-2*s*s+s, -2*s*s*s+3*s*s, s*s*s-s*s
+	d00, d10, d01, d11 := (6*s*s-6*s)/h, 3*s*s-4*s+1, (-6*s*s+6*s)/h, 3*s*s-2*s
+	for i := range dst.Q {
+		dst.Q[i] = h00*p.Q[i] + h10*h*p.V[i] + h01*c.Q[i] + h11*h*c.V[i]
+		dst.V[i] = d00*p.Q[i] + d10*p.V[i] + d01*c.Q[i] + d11*c.V[i]
+		dst.A[i] = (1-s)*p.A[i] + s*c.A[i]
+	}
+	for i := range dst.Lambda {
+		dst.Lambda[i] = (1-s)*p.Lambda[i] + s*c.Lambda[i]
+	}
+	for i := range dst.X {
+		dst.X[i] = (1-s)*p.X[i] + s*c.X[i]
+	}
+}
+
+// HHTIterationCond returns the 1-norm condition number ‖J‖₁‖J⁻¹‖₁ of the HHT iteration
+// matrix J (seed 004, eqs. 12 and 14) at the state s for step h and parameter alpha: with
+// scaled true the constraint rows are G (position constraints divided by βh², eq. 12),
+// with scaled false they are βh²·G (the unscaled constraints, option (b) after eq. 14).
+// It returns +Inf for a singular matrix. A diagnostic: it allocates.
+func HHTIterationCond(sys dae.System, s State, h, alpha float64, scaled bool) float64 {
+	w := newHHTWork(sys, newHHTCoef(alpha, 0))
+	copy(w.q, s.Q)
+	copy(w.v, s.V)
+	copy(w.x, s.X)
+	w.packU(w.u, s.A, s.Lambda, make([]float64, w.nd))
+	copy(w.cur.A, s.A) // q̈ₙ = a: the blend (a + α q̈ₙ)/(1+α) is then a
+	if w.nc > 0 {
+		w.sys.ConstraintJacobian(w.G, s.T, s.Q)
+	}
+	gScale := 1.0
+	if !scaled {
+		gScale = w.k.beta * h * h
+	}
+	J := mat.NewDense(w.n, w.n, nil)
+	w.assemble(J.RawMatrix().Data, s.T, h, gScale)
+	return mat.Cond(J, 1)
+}
