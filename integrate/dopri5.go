@@ -155,6 +155,10 @@ func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
 	if form != Index1Projected && form != Index1 {
 		return fmt.Errorf("integrate: dopri5: Formulation = %q, want %q or %q", form, Index1Projected, Index1)
 	}
+	if nd := dae.StateSize(sys); nd > 0 {
+		// Integrating q, v alone would drop the state force f_X: refuse rather than be wrong.
+		return fmt.Errorf("integrate: dopri5: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use hht", nd)
+	}
 	nq, nc := sys.Size()
 	if len(start.Q) != nq || len(start.V) != nq {
 		panic(fmt.Sprintf("integrate: dopri5: start has len(Q) = %d, len(V) = %d, want nq = %d", len(start.Q), len(start.V), nq))

@@ -86,10 +86,10 @@ const DefaultChainN = 10
 const maxChainN = 50
 
 // names lists the registry in the order of List.
-var names = [...]string{"pendulum", "chain", "andrews", "crank"}
+var names = [...]string{"pendulum", "chain", "andrews", "crank", "pipendulum"}
 
 // List returns all problems with default parameters, in a stable order: pendulum, chain,
-// andrews, crank.
+// andrews, crank, pipendulum.
 func List() []Problem {
 	out := make([]Problem, 0, len(names))
 	for _, n := range names {
@@ -116,6 +116,8 @@ func Get(name string) (Problem, error) {
 		return andrewsProblem(), nil
 	case "crank":
 		return crankProblem(), nil
+	case "pipendulum":
+		return PIPendulumProblem(), nil
 	}
 	if s, ok := strings.CutPrefix(name, "chain"); ok {
 		n, err := strconv.Atoi(s)

@@ -107,7 +107,7 @@ func TestChainReferenceSatisfiesDAE(t *testing.T) {
 		if !(res.Pos <= 1e-12 && res.Vel <= 1e-12 && res.Acc <= 1e-11) {
 			t.Errorf("%s: reference residuals pos %.2g vel %.2g acc %.2g", name, res.Pos, res.Vel, res.Acc)
 		}
-		if e := kktResidual(p.System, r.T, r.Q, r.V, r.A, r.Lambda); !(e <= 1e-11) {
+		if e := kktResidual(p.System, r.T, r.Q, r.V, r.A, r.Lambda, nil); !(e <= 1e-11) {
 			t.Errorf("%s: reference violates M a + Gᵀλ = f by %.2g relative", name, e)
 		}
 		en := p.System.(dae.Energy)
