@@ -102,9 +102,13 @@ var hhtEntry = Entry{
 	Seed:         "004",
 	Equations:    "2, 6, 10-14; error 26, 34-39; corrector 40-47",
 	Formulations: []Formulation{Index3},
-	Order:        Order{Q: 2, V: 2, Lambda: 2},
-	Adaptive:     true,
-	New:          func() Method { m := DefaultHHT(); return &m },
+	// λ is first order over the run from a start in motion: the index-3 start-up
+	// transient of the α-methods (seed 002, Example 8; measured 0.45 → 0.22 → 0.11 on the
+	// pendulum of the conformance suite). It is second order after the transient and from
+	// rest.
+	Order:    Order{Q: 2, V: 2, Lambda: 1},
+	Adaptive: true,
+	New:      func() Method { m := DefaultHHT(); return &m },
 }
 
 // hhtCoef are the method coefficients of eq. 6 and the error constants of eqs. 26 and 34.

@@ -65,7 +65,10 @@ func TestHHTOrderPendulum(t *testing.T) {
 	}
 	hhtCheckOrders(t, "pendulum q", eq, 2, 0.2)
 	hhtCheckOrders(t, "pendulum v", ev, 2, 0.2)
-	hhtCheckOrders(t, "pendulum lambda", el, hhtEntry.Order.Lambda, 0.2)
+	// At t_end the start-up transient of λ has been damped (α = −0.3), so λ is second
+	// order here; the entry's Lambda = 1 is the order over the whole run, which the
+	// conformance suite in problems measures.
+	hhtCheckOrders(t, "pendulum lambda", el, 2, 0.2)
 	t.Logf("pendulum errors q %.3g v %.3g lambda %.3g", eq, ev, el)
 }
 
@@ -107,7 +110,7 @@ func TestHHTOrderByDifferences(t *testing.T) {
 		}
 		hhtCheckOrders(t, c.name+" q", dq, 2, 0.2)
 		hhtCheckOrders(t, c.name+" v", dv, 2, 0.2)
-		hhtCheckOrders(t, c.name+" lambda", dl, hhtEntry.Order.Lambda, 0.2)
+		hhtCheckOrders(t, c.name+" lambda", dl, 2, 0.2) // at t_end, after the transient (see above)
 	}
 }
 

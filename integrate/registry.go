@@ -37,7 +37,13 @@ type Entry struct {
 // registry lists the methods in the order `linkage methods` prints them. Each method file
 // defines its entry next to its code; adding a method means adding it here.
 func registry() []Entry {
-	return []Entry{dopri5Entry, hhtEntry}
+	return []Entry{
+		dopri5Entry,
+		hhtEntry,
+		genAlphaEntry,
+		genAlphaSI2Entry,
+		newmarkEntry,
+	}
 }
 
 // Methods returns the registered methods.

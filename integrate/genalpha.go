@@ -1,0 +1,985 @@
+package integrate
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+	"linkage/linalg"
+)
+
+// GenAlphaParams are the algorithmic parameters α_m, α_f, β, γ of the generalized-α
+// method in the convention of seed 002, eq. 64c:
+//
+//	(1 − α_m) a_{n+1} + α_m a_n = (1 − α_f) q̈_{n+1} + α_f q̈_n.
+//
+// The method is second order when γ = 1/2 − α_m + α_f (seed 002, after eq. 65); Init
+// rejects parameters that break this identity.
+type GenAlphaParams struct {
+	AlphaM, AlphaF, Beta, Gamma float64
+}
+
+// DefaultRhoInf is the spectral radius at infinity of DefaultGenAlpha: ρ∞ = 0.9, the value
+// of seed 002, Example 8.
+const DefaultRhoInf = 0.9
+
+// GenAlphaFromRhoInf returns the Chung-Hulbert parameters for the spectral radius ρ∞ in
+// [0, 1] of the amplification matrix as hω → ∞ (seed 003, section 4; seed 002 around eq.
+// 65, ref. [33]):
+//
+//	α_m = (2ρ∞ − 1)/(ρ∞ + 1),  α_f = ρ∞/(ρ∞ + 1),  γ = 1/2 − α_m + α_f,  β = (1 − α_m + α_f)²/4.
+//
+// ρ∞ = 1 gives the trapezoidal rule (no numerical damping), ρ∞ = 0 annihilates the highest
+// frequencies in one step.
+func GenAlphaFromRhoInf(rhoInf float64) (GenAlphaParams, error) {
+	if !(rhoInf >= 0 && rhoInf <= 1) {
+		return GenAlphaParams{}, fmt.Errorf("integrate: genalpha: RhoInf = %g outside [0, 1]", rhoInf)
+	}
+	am := (2*rhoInf - 1) / (rhoInf + 1)
+	af := rhoInf / (rhoInf + 1)
+	return GenAlphaParams{AlphaM: am, AlphaF: af, Gamma: 0.5 - am + af, Beta: (1 - am + af) * (1 - am + af) / 4}, nil
+}
+
+// HHTAlphaParams returns the parameters of the HHT-α method (Hilber, Hughes and Taylor;
+// seed 002, eq. 66) as a member of the family: α_m = 0, α_f = −α, γ = 1/2 − α,
+// β = (1 − α)²/4, for α in [−1/3, 0].
+func HHTAlphaParams(alpha float64) (GenAlphaParams, error) {
+	if !(alpha >= -1.0/3 && alpha <= 0) {
+		return GenAlphaParams{}, fmt.Errorf("integrate: genalpha: HHT Alpha = %g outside [-1/3, 0]", alpha)
+	}
+	return GenAlphaParams{AlphaM: 0, AlphaF: -alpha, Gamma: 0.5 - alpha, Beta: (1 - alpha) * (1 - alpha) / 4}, nil
+}
+
+// NewmarkParams returns the trapezoidal Newmark rule (average acceleration), α_m = α_f = 0,
+// β = 1/4, γ = 1/2: second order, no numerical damping (ρ∞ = 1).
+func NewmarkParams() GenAlphaParams {
+	return GenAlphaParams{Beta: 0.25, Gamma: 0.5}
+}
+
+// GenAlphaParamsByName returns the parameters of a named member of the family:
+// "genalpha" (Chung-Hulbert, x = ρ∞ in [0, 1]), "hht" (x = α in [−1/3, 0]) or "newmark"
+// (x ignored).
+func GenAlphaParamsByName(name string, x float64) (GenAlphaParams, error) {
+	switch name {
+	case "genalpha":
+		return GenAlphaFromRhoInf(x)
+	case "hht":
+		return HHTAlphaParams(x)
+	case "newmark":
+		return NewmarkParams(), nil
+	}
+	return GenAlphaParams{}, fmt.Errorf("integrate: genalpha: unknown parameter family %q; valid: genalpha, hht, newmark", name)
+}
+
+// check returns an error naming the first parameter that is out of range.
+func (p GenAlphaParams) check(name string) error {
+	for _, f := range []struct {
+		n string
+		v float64
+	}{{"AlphaM", p.AlphaM}, {"AlphaF", p.AlphaF}, {"Beta", p.Beta}, {"Gamma", p.Gamma}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("integrate: %s: Params.%s = %g, want a finite value", name, f.n, f.v)
+		}
+	}
+	switch {
+	case !(p.AlphaF >= 0 && p.AlphaF < 1):
+		return fmt.Errorf("integrate: %s: Params.AlphaF = %g outside [0, 1)", name, p.AlphaF)
+	case !(p.AlphaM < 1):
+		return fmt.Errorf("integrate: %s: Params.AlphaM = %g, want < 1", name, p.AlphaM)
+	case !(p.Beta > 0):
+		return fmt.Errorf("integrate: %s: Params.Beta = %g, want > 0 (start from DefaultGenAlpha or GenAlphaFromRhoInf)", name, p.Beta)
+	case math.Abs(p.Gamma-(0.5-p.AlphaM+p.AlphaF)) > 1e-12:
+		return fmt.Errorf("integrate: %s: Params.Gamma = %g, want 1/2 − AlphaM + AlphaF = %g for second order (seed 002, after eq. 65)",
+			name, p.Gamma, 0.5-p.AlphaM+p.AlphaF)
+	}
+	return nil
+}
+
+// GenAlpha integrates M(t,q) q̈ = f − Gᵀλ, g(t,q) = 0 by the generalized-α method of
+// Chung and Hulbert in the form of Arnold (seed 002, section 4.1): the Newmark updates
+//
+//	q_{n+1} = q_n + h v_n + h²(1/2 − β) a_n + h² β a_{n+1}            (eq. 64a)
+//	v_{n+1} = v_n + h(1 − γ) a_n + h γ a_{n+1}                          (eq. 64b)
+//	(1 − α_m) a_{n+1} + α_m a_n = (1 − α_f) q̈_{n+1} + α_f q̈_n        (eq. 64c)
+//
+// with the equilibrium M q̈_{n+1} = f − Gᵀλ_{n+1} at t_{n+1} and, by Formulation,
+//
+//   - Index3: g(q_{n+1}) = 0 (eq. 67). The unknowns are the scaled increment Δq_n of eq.
+//     68a and hλ_{n+1}; the residuals r_h = M h q̈ − h f + Gᵀ hλ and g_h = g/h (eq. 69)
+//     give the iteration matrix of eq. 70, bounded with a bounded inverse as h → 0.
+//   - StabilizedIndex2: g(q_{n+1}) = 0 and G(q_{n+1}) v_{n+1} + g_t = 0 (eq. 93), with the
+//     correction −G(q_n)ᵀ μ_n in the position increment (eq. 94a); unknowns Δq_n, hλ_{n+1}, μ_n.
+//
+// Starting values (seed 002, Example 8 and after eq. 94): q̈_0 and λ_0 solve eq. 17 at t_0;
+// a_0 = q̈(t_0 + (α_m − α_f) h) + O(h²) is q̈_0 + (α_m − α_f) h q⃛_0, with q⃛_0 the central
+// difference quotient of q̈ from two extra solves of eq. 17 at the Taylor points
+// (t_0 ± h, q_0 ± h v_0 + h²/2 q̈_0, v_0 ± h q̈_0). With CorrectStart the index-3 form
+// starts from v_0 = v(t_0) + Δ_0: the smooth expansion of the numerical velocity is
+// v(t) − h²(β − γ/2 + 1/12) q⃛(t) + O(h³) (Taylor expansion of eqs. 64a,b with
+// a_n ≈ q̈(t_n + (α_m − α_f) h)), so on the manifold G v_n = −h²(β − γ/2 + 1/12) G q⃛
+// while v(t_0) has G v = 0; Δ_0 is the normal (M-orthogonal) vector with that G Δ_0.
+// Starting on the expansion removes the first-order oscillating λ error of Example 8; this
+// is the O(h²) correction Δ_0 of Arnold and Brüls (2007; seed 002 ref. [9]) as we derive
+// it, not copied from that paper.
+//
+// Corrector: Newton's method on the scaled unknowns with the iteration matrix of eq. 70
+// (derivatives from dae.Derivatives: analytic where the System has them, central
+// differences otherwise), reused across iterations and steps by NewtonSettings.Jacobian,
+// started from linear extrapolation of a and λ. Convergence is judged (newtonMonitor) on
+// the weighted RMS of the increments of q, v and a_{n+1} and λ: the acceleration block is
+// needed because a Newton error δq in the index-3 form reappears as a λ error δq/(βh²)
+// in the next step.
+//
+// Error estimate (variable steps): the leading local error of eq. 64a with
+// a_n ≈ q̈(t_n + (α_m − α_f) h) is h³(β − γ/2 + 1/12) q⃛, estimated by
+//
+//	e_q = h²(β − γ/2 + 1/12)(a_{n+1} − a_n),
+//
+// measured with WeightedRMS on q (eq. 64b is O(h³) locally when γ = 1/2 − α_m + α_f, and
+// λ, μ stay out of the test as algebraic components). On a step-size change from h_old to
+// h the vector a_n, which approximates q̈(t_n + (α_m − α_f) h_old), is shifted to the new
+// abscissa by a_n += (α_m − α_f)(h − h_old)·q⃛ with q⃛ ≈ (a_n − a_{n−1})/h_old, so the
+// starting-value property of a_n holds after every change.
+type GenAlpha struct {
+	// Params are α_m, α_f, β, γ; the zero value is invalid, so start from DefaultGenAlpha()
+	// or set them with GenAlphaFromRhoInf, HHTAlphaParams or NewmarkParams
+	// [GenAlphaFromRhoInf(0.9)].
+	Params GenAlphaParams
+	// Formulation is Index3 (eqs. 64, 67) or StabilizedIndex2 (eqs. 64, 93, 94) [Index3].
+	Formulation Formulation
+	// CorrectStart perturbs the starting velocity by Δ_0, the normal part of
+	// −h²(β − γ/2 + 1/12) q⃛_0, to restore second order in λ for the index-3 form; Index3
+	// only [false, as in seed 002 Fig. 10].
+	CorrectStart bool
+	// Newton is the corrector stop and Jacobian policy [NewtonSettings defaults].
+	Newton NewtonSettings
+	// Name is the method name in errors and registry [genalpha or genalpha-si2].
+	Name string
+
+	w *genAlphaWork
+}
+
+// DefaultGenAlpha returns the index-3 generalized-α method with ρ∞ = 0.9.
+func DefaultGenAlpha() GenAlpha {
+	p, _ := GenAlphaFromRhoInf(DefaultRhoInf)
+	return GenAlpha{Params: p, Formulation: Index3}
+}
+
+var _ Method = (*GenAlpha)(nil)
+
+var genAlphaEntry = Entry{
+	Name:  "genalpha",
+	Title: "generalized-α (Chung-Hulbert, ρ∞ = 0.9), index 3, scaled",
+	Seed:  "002", Equations: "64, 67-70; starting values Example 8; parameters seed 003 sec. 4",
+	Formulations: []Formulation{Index3},
+	// q and v are second order; λ is first order uniformly on [t_0, t_end] from a start
+	// with y'_0 ≠ 0 (seed 002, Example 8: C₁ n² ρ∞ⁿ |y'_0| h + C₂ h²); the transient decays, so
+	// λ at a t_end far from t_0 converges with order 2.
+	Order:    Order{Q: 2, V: 2, Lambda: 1},
+	Adaptive: true,
+	New:      func() Method { m := DefaultGenAlpha(); return &m },
+}
+
+var genAlphaSI2Entry = Entry{
+	Name:  "genalpha-si2",
+	Title: "generalized-α (Chung-Hulbert, ρ∞ = 0.9), stabilized index 2",
+	Seed:  "002", Equations: "64, 93-94; starting values after eq. 94; parameters seed 003 sec. 4",
+	Formulations: []Formulation{StabilizedIndex2},
+	Order:        Order{Q: 2, V: 2, Lambda: 2},
+	Adaptive:     true,
+	New: func() Method {
+		m := DefaultGenAlpha()
+		m.Formulation = StabilizedIndex2
+		return &m
+	},
+}
+
+var newmarkEntry = Entry{
+	Name:  "newmark",
+	Title: "Newmark trapezoidal rule (β = 1/4, γ = 1/2), stabilized index 2",
+	Seed:  "002", Equations: "64 with α_m = α_f = 0; 93-94 (ggl) or 67-70 (index3)",
+	// The stabilized index-2 form is the default: with ρ∞ = 1 nothing damps the start-up
+	// oscillation of the index-3 form, whose λ error grows over the run (measured on
+	// Example 8, x_0 = 0, h = 0.02: 1.1 after 10 s) and whose Newton iteration then fails
+	// (x_0 = 0.2, t = 6.26).
+	Formulations: []Formulation{StabilizedIndex2, Index3},
+	Order:        Order{Q: 2, V: 2, Lambda: 2},
+	Adaptive:     true,
+	New: func() Method {
+		return &GenAlpha{Params: NewmarkParams(), Formulation: StabilizedIndex2, Name: "newmark"}
+	},
+}
+
+// genAlphaWork is the per-run state of GenAlpha, sized once by Init.
+type genAlphaWork struct {
+	name     string
+	sys      dae.System
+	der      *dae.Derivatives
+	nq, nc   int
+	nx       int // unknowns: Δq, hλ (, μ)
+	si2      bool
+	correctV bool
+	p        GenAlphaParams
+	dAlpha   float64 // α_m − α_f
+	cM       float64 // (1 − α_m)/(β(1 − α_f)), eq. 70
+	cErr     float64 // β − γ/2 + 1/12, local error constant of eq. 64a
+	newton   NewtonSettings
+	mon      newtonMonitor
+
+	ctlIn    StepControl // as given to Init
+	ctlc     StepControl // resolved on the first Step
+	ctl      controller
+	resolved bool
+	attempts int
+
+	cur, prev State
+	aN        []float64 // a_n of eq. 64c (for step hA)
+	hA        float64   // a_n ≈ q̈(t_n + (α_m − α_f) hA)
+	jerk      []float64 // q⃛ estimate at t_n
+
+	// first-step starting values
+	v0     []float64 // v(t_0) as given
+	delta0 []float64 // CorrectStart's Δ_0 for the first attempt size hJerk
+	jerk0  []float64 // q⃛_0 estimate for the first attempt size hJerk
+	hJerk  float64
+	kkt    *linalg.KKT
+	kq, kv []float64 // Taylor point of the extra eq. 17 solve
+
+	// attempt
+	vn, an     []float64 // v_n and a_n used by the attempt
+	x, dx      []float64 // (Δq, hλ, μ) and the Newton increment
+	q1, v1, a1 []float64
+	qdd1       []float64
+	lam1       []float64
+	res        []float64
+	f, tmp     []float64
+	gt         []float64
+	M, K       *mat.Dense // nq×nq: M(q₁), scratch derivative
+	J11        *mat.Dense // nq×nq block of the iteration matrix
+	G0, G1     *mat.Dense // G(q_n), G(q₁)
+	lu         *linalg.LU
+	haveJ      bool    // lu holds a factorized iteration matrix
+	freshJ     bool    // ... assembled during the current attempt
+	hJ         float64 // h of the factorized matrix
+	needJ      bool    // the next attempt must refresh the matrix
+	lastWorst  Residual
+	lastCause  error
+	freshTried bool
+	cuts       int
+
+	stats Stats
+}
+
+// Init checks the options, checks that start is consistent (g and G v + g_t within ATol,
+// seed 002 eq. 17 solvable), computes q̈_0 and λ_0 from eq. 17 (start.A and start.Lambda
+// are not used) and sizes all workspace; after Init, Step does not allocate. The
+// span-relative defaults of ctl (HMin, HMax, the first step) are resolved on the first
+// Step against its tEnd (a unit span when tEnd is infinite), as in hht.go.
+func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
+	name := m.Name
+	if name == "" {
+		name = "genalpha"
+		if m.Formulation == StabilizedIndex2 {
+			name = "genalpha-si2"
+		}
+	}
+	if err := m.Params.check(name); err != nil {
+		return err
+	}
+	form := m.Formulation
+	if form == "" {
+		form = Index3
+	}
+	if form != Index3 && form != StabilizedIndex2 {
+		return fmt.Errorf("integrate: %s: Formulation %q not supported; want %q or %q", name, form, Index3, StabilizedIndex2)
+	}
+	if m.CorrectStart && form != Index3 {
+		return fmt.Errorf("integrate: %s: CorrectStart applies to the %q formulation only, not %q", name, Index3, form)
+	}
+	nw, err := m.Newton.Resolve()
+	if err != nil {
+		return err
+	}
+	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+		return err
+	}
+	nq, nc := sys.Size()
+	if len(start.Q) != nq || len(start.V) != nq || len(start.Lambda) != nc || len(start.A) != nq {
+		panic(fmt.Sprintf("integrate: %s: Init: start sizes (q %d, v %d, a %d, λ %d) do not match the system (nq %d, nc %d)",
+			name, len(start.Q), len(start.V), len(start.A), len(start.Lambda), nq, nc))
+	}
+	for i := range nq {
+		if math.IsNaN(start.Q[i]) || math.IsInf(start.Q[i], 0) || math.IsNaN(start.V[i]) || math.IsInf(start.V[i], 0) {
+			return fmt.Errorf("integrate: %s: start %s = (q %g, v %g) is not finite", name, dae.CoordinateName(sys, i), start.Q[i], start.V[i])
+		}
+	}
+	w := &genAlphaWork{name: name, sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, si2: form == StabilizedIndex2,
+		correctV: m.CorrectStart, p: m.Params, newton: nw, ctlIn: ctl}
+	w.mon.s = nw
+	w.nx = nq + nc
+	if w.si2 {
+		w.nx += nc
+	}
+	p := m.Params
+	w.dAlpha = p.AlphaM - p.AlphaF
+	w.cM = (1 - p.AlphaM) / (p.Beta * (1 - p.AlphaF))
+	w.cErr = p.Beta - p.Gamma/2 + 1.0/12
+	vec := func(n int) []float64 { return make([]float64, n) }
+	w.cur, w.prev = NewState(nq, nc), NewState(nq, nc)
+	w.aN, w.jerk, w.v0, w.jerk0, w.delta0 = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
+	w.kq, w.kv = vec(nq), vec(nq)
+	w.vn, w.an = vec(nq), vec(nq)
+	w.x, w.dx, w.res = vec(w.nx), vec(w.nx), vec(w.nx)
+	w.q1, w.v1, w.a1, w.qdd1, w.f, w.tmp = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
+	w.lam1, w.gt = vec(nc), vec(nc)
+	w.M, w.K, w.J11 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+	if nc > 0 {
+		w.G0, w.G1 = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
+	}
+	w.lu = linalg.NewLU(w.nx)
+	w.kkt = linalg.NewKKT(nq, nc)
+
+	// Consistency of the start at position and velocity level (seed 002, eq. 17 needs both).
+	rc, _ := ctl.Resolve(start.T, start.T+1)
+	w.cur.T = start.T
+	copy(w.cur.Q, start.Q)
+	copy(w.cur.V, start.V)
+	copy(w.v0, start.V)
+	if nc > 0 {
+		sys.Constraint(w.gt, start.T, start.Q)
+		if i, r := worstAbs(w.gt); r > rc.ATol {
+			return fmt.Errorf("integrate: %s: inconsistent start: position constraint %d (%s) = %.3g exceeds ATol = %g",
+				name, i, dae.ConstraintName(sys, i), w.gt[i], rc.ATol)
+		}
+		sys.ConstraintJacobian(w.G0, start.T, start.Q)
+		sys.ConstraintTimeDerivative(w.gt, start.T, start.Q)
+		for i := range nc {
+			row := w.G0.RawRowView(i)
+			s := w.gt[i]
+			for j, gij := range row {
+				s += gij * start.V[j]
+			}
+			w.gt[i] = s
+		}
+		if i, r := worstAbs(w.gt); r > rc.ATol {
+			return fmt.Errorf("integrate: %s: inconsistent start: velocity constraint %d (%s) G v + g_t = %.3g exceeds ATol = %g",
+				name, i, dae.ConstraintName(sys, i), w.gt[i], rc.ATol)
+		}
+	}
+	if err := w.accel(w.cur.A, w.cur.Lambda, start.T, start.Q, start.V); err != nil {
+		return fmt.Errorf("integrate: %s: eq. 17 at the start: %w", name, err)
+	}
+	copy(w.aN, w.cur.A)
+	w.prev.CopyFrom(&w.cur)
+	m.w = w
+	return nil
+}
+
+// worstAbs returns the index and the value of the largest |x_i|.
+func worstAbs(x []float64) (int, float64) {
+	k, r := 0, -1.0
+	for i, v := range x {
+		if a := math.Abs(v); a > r || math.IsNaN(v) {
+			k, r = i, a
+			if math.IsNaN(v) {
+				return i, math.NaN()
+			}
+		}
+	}
+	return k, r
+}
+
+// accel solves eq. 17, [M Gᵀ; G 0](a, λ) = (f, γ), at (t, q, v) into a and lambda.
+func (w *genAlphaWork) accel(a, lambda []float64, t float64, q, v []float64) error {
+	w.stats.FuncEvals++
+	w.sys.Mass(w.M, t, q)
+	w.sys.Force(a, t, q, v)
+	var err error
+	if w.nc > 0 {
+		w.sys.ConstraintJacobian(w.G1, t, q)
+		w.sys.Gamma(lambda, t, q, v)
+		err = w.kkt.FactorizeSym(w.M, w.G1)
+	} else {
+		err = w.kkt.Factorize(w.M, nil, nil, 0)
+	}
+	w.stats.Factorizations++
+	if err != nil {
+		return err
+	}
+	w.kkt.Solve(a, lambda)
+	w.stats.Solves++
+	return nil
+}
+
+// Step takes one accepted step toward tEnd (never past it).
+func (m *GenAlpha) Step(tEnd float64) error {
+	w := m.w
+	if w == nil {
+		panic("integrate: genalpha: Step before Init")
+	}
+	if !w.resolved {
+		end := tEnd
+		if math.IsInf(end, 0) || end == w.cur.T {
+			end = w.cur.T + 1 // as hht.go: a unit span for the span-relative defaults
+		}
+		c, err := w.ctlIn.Resolve(w.cur.T, end)
+		if err != nil {
+			return fmt.Errorf("integrate: %s: %w", w.name, err)
+		}
+		w.ctlc = c
+		h0 := c.H0
+		if c.FixedH > 0 {
+			h0 = c.FixedH
+		} else if h0 == 0 {
+			h0 = w.firstStep(end)
+		}
+		w.ctl = newController(c, 2, h0)
+		w.resolved = true
+	}
+	if !(tEnd > w.cur.T) {
+		panic(fmt.Sprintf("integrate: %s: Step(tEnd = %g) at t = %g: tEnd must lie ahead", w.name, tEnd, w.cur.T))
+	}
+	w.freshTried, w.cuts = false, 0
+	for {
+		h, err := w.ctl.next(w.cur.T, tEnd)
+		if err == nil && w.attempts >= w.ctlc.MaxSteps {
+			err = ErrMaxSteps
+		}
+		if err != nil {
+			if w.lastCause != nil && err == ErrStepSizeTooSmall {
+				err = w.lastCause // the reason the steps were cut, e.g. ErrNonFinite
+			}
+			return w.fail(h, err)
+		}
+		w.attempts++
+		w.prepare(h)
+		st := w.correct(h)
+		if st == newtonConverged {
+			e := 0.0
+			if w.ctlc.FixedH == 0 {
+				e = w.errorNorm(h)
+			}
+			if w.ctl.accept(h, e) {
+				w.commit(h)
+				return nil
+			}
+			w.stats.Rejected++
+			w.lastCause = nil
+			continue
+		}
+		w.stats.NewtonFailures++
+		if !w.freshJ && !w.freshTried {
+			w.freshTried = true
+			w.needJ = true // retry the same h with a fresh matrix
+			continue
+		}
+		if w.ctlc.FixedH > 0 {
+			return w.fail(h, w.lastCause)
+		}
+		w.cuts++
+		w.needJ = true
+		w.ctl.cut(h, 0.25)
+	}
+}
+
+// firstStep guesses h_0 as the step over which the acceleration term h²/2·q̈_0 alone
+// reaches the tolerance, 1/sqrt(‖q̈_0‖) in the weighted norm (a conservative form of the
+// Hairer-Nørsett-Wanner II.4 starting step for a second-order method), within HMax and 1%
+// of the span.
+func (w *genAlphaWork) firstStep(tEnd float64) float64 {
+	da := WeightedRMS(w.cur.A, w.cur.Q, w.cur.Q, w.ctlc.RTol, w.ctlc.ATol)
+	h := 0.01 * math.Abs(tEnd-w.cur.T)
+	if da > 0 {
+		h = math.Min(h, 1/math.Sqrt(da))
+	}
+	return math.Max(math.Min(h, w.ctlc.HMax), w.ctlc.HMin)
+}
+
+// prepare sets v_n and a_n for an attempt of size h: on the first step the starting values
+// of seed 002 Example 8 (and the corrected velocity), later a_n shifted to the abscissa
+// t_n + (α_m − α_f) h.
+func (w *genAlphaWork) prepare(h float64) {
+	if w.stats.Steps == 0 {
+		if h != w.hJerk {
+			w.startJerk(h)
+		}
+		for i := range w.an {
+			w.an[i] = w.cur.A[i] + w.dAlpha*h*w.jerk0[i]
+			w.vn[i] = w.v0[i] + w.delta0[i]
+		}
+		return
+	}
+	copy(w.vn, w.cur.V)
+	s := w.dAlpha * (h - w.hA)
+	for i := range w.an {
+		w.an[i] = w.aN[i] + s*w.jerk[i]
+	}
+}
+
+// startJerk estimates q⃛(t_0) by the central difference quotient of q̈ between the Taylor
+// points (t_0 ± h, q_0 ± h v_0 + h²/2 q̈_0, v_0 ± h q̈_0), q̈ from eq. 17 at each. The
+// O(h³) position and O(h²) velocity errors of the Taylor points are even in h and cancel
+// to O(h²) in the quotient, so a_0 is accurate to O(h²) and Δ_0 to O(h⁴). (A forward
+// quotient, O(h) accurate, left an O(h²) start-up transient in λ of 1.1e-2 at h = 0.02
+// on Example 8 with x_0 = 0, three times the error without correction.)
+func (w *genAlphaWork) startJerk(h float64) {
+	for i := range w.kq {
+		w.kq[i] = w.cur.Q[i] + h*w.v0[i] + h*h/2*w.cur.A[i]
+		w.kv[i] = w.v0[i] + h*w.cur.A[i]
+	}
+	err := w.accel(w.jerk0, w.lam1, w.cur.T+h, w.kq, w.kv)
+	for i := range w.kq {
+		w.kq[i] = w.cur.Q[i] - h*w.v0[i] + h*h/2*w.cur.A[i]
+		w.kv[i] = w.v0[i] - h*w.cur.A[i]
+	}
+	if err == nil {
+		err = w.accel(w.tmp, w.lam1, w.cur.T-h, w.kq, w.kv)
+	}
+	if err != nil {
+		clear(w.jerk0) // a singular pose at a Taylor point: fall back to a_0 = q̈_0 (O(h))
+	} else {
+		for i := range w.jerk0 {
+			w.jerk0[i] = (w.jerk0[i] - w.tmp[i]) / (2 * h)
+		}
+	}
+	w.hJerk = h
+	clear(w.delta0)
+	if w.correctV && w.nc > 0 {
+		w.startCorrection(h)
+	}
+}
+
+// startCorrection sets Δ_0, the velocity correction of CorrectStart: the part of
+// −h²(β − γ/2 + 1/12) q⃛_0 normal to the constraint manifold, M-orthogonal to its tangent
+// space, from the KKT system at t_0
+//
+//	[M Gᵀ; G 0] (Δ_0, μ) = (0, −h²(β − γ/2 + 1/12) G q⃛_0).
+//
+// Only the normal part matters: the tangential part of the velocity offset is a free O(h²)
+// change of the trajectory (measured on Example 8 with x_0 = 0: the full vector raises the
+// max λ error from 3.9e-3 to 1.1e-2 at h = 0.02).
+func (w *genAlphaWork) startCorrection(h float64) {
+	t0, q0 := w.cur.T, w.cur.Q
+	w.stats.FuncEvals++
+	w.sys.Mass(w.M, t0, q0)
+	w.sys.ConstraintJacobian(w.G1, t0, q0)
+	w.stats.Factorizations++
+	if err := w.kkt.FactorizeSym(w.M, w.G1); err != nil {
+		return // Init solved eq. 17 with this matrix, so it is not singular here
+	}
+	for k := range w.nc {
+		var s float64
+		for i, gki := range w.G1.RawRowView(k) {
+			s += gki * w.jerk0[i]
+		}
+		w.lam1[k] = -h * h * w.cErr * s
+	}
+	w.kkt.Solve(w.delta0, w.lam1)
+	w.stats.Solves++
+}
+
+// newtonStatus values beyond those of newton.go are not needed: a non-finite residual is
+// reported as newtonDiverged with lastCause = ErrNonFinite.
+
+// correct solves eqs. 69 (index 3) or 93-94 (stabilized index 2) for the attempt of size h
+// by Newton's method with the scaled iteration matrix of eq. 70, starting from the linear
+// predictions a_{n+1} = a_n + h q⃛_n, λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1}, μ_n = 0.
+func (w *genAlphaWork) correct(h float64) newtonStatus {
+	nq, nc := w.nq, w.nc
+	w.freshJ = false
+	jerk := w.jerk
+	if w.stats.Steps == 0 {
+		jerk = w.jerk0
+	}
+	for i := range nq {
+		// eq. 68a with the linear prediction a_{n+1} = a_n + h q⃛_n
+		w.x[i] = w.vn[i] + h/2*w.an[i] + h*h*w.p.Beta*jerk[i]
+	}
+	for i := range nc {
+		w.x[nq+i] = h * w.predLambda(i, h)
+		if w.si2 {
+			w.x[nq+nc+i] = 0
+		}
+	}
+	if w.nc > 0 {
+		w.sys.ConstraintJacobian(w.G0, w.cur.T, w.cur.Q)
+	}
+	w.mon.start()
+	thetaMax := 0.0
+	if w.needJ || !w.haveJ || w.newton.Jacobian != JacobianAuto ||
+		h/w.hJ < w.newton.Deadband[0] || h/w.hJ > w.newton.Deadband[1] {
+		w.needJ = true
+	}
+	for {
+		if !w.residual(h) {
+			w.lastCause = ErrNonFinite
+			return newtonDiverged
+		}
+		if w.needJ || w.newton.Jacobian == JacobianEveryIteration {
+			if err := w.jacobian(h); err != nil {
+				w.lastCause = err
+				w.needJ = true
+				return newtonDiverged
+			}
+		}
+		for i, r := range w.res {
+			w.dx[i] = -r
+		}
+		w.lu.Solve(w.dx)
+		w.stats.Solves++
+		w.stats.NewtonIters++
+		for i, d := range w.dx {
+			w.x[i] += d
+		}
+		norm, roundoff := w.incrementNorm(h)
+		st := w.mon.update(norm)
+		if w.mon.iter > 1 && norm <= roundoff {
+			st = newtonConverged // the iterate moves by rounding only (as hht.go)
+		}
+		thetaMax = math.Max(thetaMax, w.mon.theta)
+		if st == newtonConverged && w.mon.iter == 1 && !w.freshJ {
+			// With a reused matrix the first increment alone is not trusted: the rate carried
+			// from the previous attempt (radau5's FACCON) is near zero after a fresh matrix
+			// converged quadratically, and the Newton error it lets through in q is amplified
+			// by 1/(βh²) into λ_{n+2} by the index-3 form (measured: λ errors of 2.6e-3 at
+			// h = 0.0025 on Example 8 instead of 2.5e-4).
+			st = newtonContinue
+		}
+		if st == newtonConverged {
+			w.residualState(h) // q₁, v₁, a₁, q̈₁, λ₁ of the converged iterate
+			// The largest rate of the attempt decides: the last one is often small even
+			// when a stale matrix contracted slowly at first (measured on chain10,
+			// stabilized index 2: 32 Newton failures in 250 steps when judged by the last
+			// rate, 0 by the largest).
+			if thetaMax > w.newton.ReuseRate || w.newton.Jacobian != JacobianAuto {
+				w.needJ = true
+			}
+			return st
+		}
+		if st == newtonDiverged {
+			w.lastCause = ErrNoConvergence
+			w.lastWorst = w.worstResidual()
+			return st
+		}
+	}
+}
+
+// predLambda extrapolates λ linearly from the last two accepted steps to t_n + h.
+func (w *genAlphaWork) predLambda(k int, h float64) float64 {
+	l := w.cur.Lambda[k]
+	if hp := w.cur.T - w.prev.T; w.stats.Steps > 0 && hp > 0 {
+		l += (l - w.prev.Lambda[k]) * h / hp
+	}
+	return l
+}
+
+// residualState writes q₁, v₁, a₁, q̈₁ (eqs. 68b-e, 94b-e) and λ₁ of the iterate x.
+func (w *genAlphaWork) residualState(h float64) {
+	nq, nc := w.nq, w.nc
+	p := w.p
+	for i := range nq {
+		dqt := w.x[i] // Δq̃ = Δq + G(q_n)ᵀ μ (eq. 94c-e); Δq for index 3
+		if w.si2 {
+			for k := range nc {
+				dqt += w.G0.At(k, i) * w.x[nq+nc+k]
+			}
+		}
+		w.q1[i] = w.cur.Q[i] + h*w.x[i]
+		w.a1[i] = (dqt - w.vn[i] - (0.5-p.Beta)*h*w.an[i]) / (p.Beta * h)
+		w.v1[i] = w.vn[i] + h*(1-p.Gamma)*w.an[i] + h*p.Gamma*w.a1[i]
+		w.qdd1[i] = ((1-p.AlphaM)*w.a1[i] + p.AlphaM*w.an[i] - p.AlphaF*w.cur.A[i]) / (1 - p.AlphaF)
+	}
+	for k := range nc {
+		w.lam1[k] = w.x[nq+k] / h
+	}
+}
+
+// residual evaluates r_h, g_h (and ġ_h) of eqs. 69 and 94 at the iterate; it reports false
+// when a value is not finite.
+func (w *genAlphaWork) residual(h float64) bool {
+	nq, nc := w.nq, w.nc
+	t1 := w.cur.T + h
+	w.residualState(h)
+	w.stats.FuncEvals++
+	w.sys.Mass(w.M, t1, w.q1)
+	w.sys.Force(w.f, t1, w.q1, w.v1)
+	for i := range nq {
+		row := w.M.RawRowView(i)
+		var s float64
+		for j, mij := range row {
+			s += mij * w.qdd1[j]
+		}
+		w.res[i] = h*s - h*w.f[i] // M h q̈ − h f
+	}
+	if nc > 0 {
+		w.sys.ConstraintJacobian(w.G1, t1, w.q1)
+		for k := range nc {
+			hl := w.x[nq+k]
+			for i, gki := range w.G1.RawRowView(k) {
+				w.res[i] += gki * hl // + Gᵀ hλ
+			}
+		}
+		w.sys.Constraint(w.gt, t1, w.q1)
+		for k := range nc {
+			w.res[nq+k] = w.gt[k] / h // g_h = g/h
+		}
+		if w.si2 {
+			w.sys.ConstraintTimeDerivative(w.gt, t1, w.q1)
+			for k := range nc {
+				s := w.gt[k]
+				for i, gki := range w.G1.RawRowView(k) {
+					s += gki * w.v1[i]
+				}
+				w.res[nq+nc+k] = s // ġ_h = G v + g_t
+			}
+		}
+	}
+	for _, r := range w.res {
+		if math.IsNaN(r) || math.IsInf(r, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// jacobian assembles and factorizes the iteration matrix of eq. 70 (index 3) or of the
+// 3×3 block form after eq. 94 (stabilized index 2) at the iterate:
+//
+//	J11 = C M + h² ∂(M q̈)/∂q − h² ∂f/∂q − h (γ/β) ∂f/∂v + h² ∂(Gᵀλ)/∂q,   C = (1−α_m)/(β(1−α_f))
+//	J12 = Gᵀ(q₁),   J21 = G(q₁),   J13 = (C M − h(γ/β) ∂f/∂v) Gᵀ(q_n)
+//	J31 = (γ/β) G(q₁),   J33 = (γ/β) G(q₁) Gᵀ(q_n).
+//
+// In J31 the O(h) terms h ∂(G v)/∂q + h ∂g_t/∂q are left out (no System capability gives
+// ∂(G v)/∂q); Newton then contracts at a rate O(h), which the monitor measures.
+func (w *genAlphaWork) jacobian(h float64) error {
+	nq, nc, n := w.nq, w.nc, w.nx
+	p := w.p
+	t1 := w.cur.T + h
+	gb := p.Gamma / p.Beta
+	fd0 := w.der.Evals
+	w.stats.Jacobians++
+	J := w.J11
+	// C M (M(q₁) is current from residual).
+	for i := range nq {
+		ri, mi := J.RawRowView(i), w.M.RawRowView(i)
+		for j := range nq {
+			ri[j] = w.cM * mi[j]
+		}
+	}
+	addScaled := func(s float64) {
+		for i := range nq {
+			ri, ki := J.RawRowView(i), w.K.RawRowView(i)
+			for j := range nq {
+				ri[j] += s * ki[j]
+			}
+		}
+	}
+	w.der.MassDerivative(w.K, t1, w.q1, w.qdd1)
+	addScaled(h * h)
+	w.der.ForceDerivativeQ(w.K, t1, w.q1, w.v1)
+	addScaled(-h * h)
+	if nc > 0 {
+		w.der.ConstraintForceDerivative(w.K, t1, w.q1, w.lam1)
+		addScaled(h * h)
+	}
+	w.der.ForceDerivativeV(w.K, t1, w.q1, w.v1) // kept in K for J13
+	addScaled(-h * gb)
+	w.stats.FDEvals += w.der.Evals - fd0
+
+	K := w.lu.Matrix()
+	d := K.Data
+	clear(d)
+	for i := range nq {
+		copy(d[i*n:i*n+nq], J.RawRowView(i))
+	}
+	for k := range nc {
+		gk := w.G1.RawRowView(k)
+		for i := range nq {
+			d[i*n+nq+k] = gk[i]   // J12 = Gᵀ
+			d[(nq+k)*n+i] = gk[i] // J21 = G
+		}
+	}
+	if w.si2 {
+		// J13 = (C M − h(γ/β) f_v) G0ᵀ; J31 = (γ/β) G1; J33 = (γ/β) G1 G0ᵀ.
+		for i := range nq {
+			mi, ki := w.M.RawRowView(i), w.K.RawRowView(i)
+			for k := range nc {
+				g0k := w.G0.RawRowView(k)
+				var s float64
+				for j := range nq {
+					s += (w.cM*mi[j] - h*gb*ki[j]) * g0k[j]
+				}
+				d[i*n+nq+nc+k] = s
+			}
+		}
+		for k := range nc {
+			g1k := w.G1.RawRowView(k)
+			for i := range nq {
+				d[(nq+nc+k)*n+i] = gb * g1k[i]
+			}
+			for l := range nc {
+				g0l := w.G0.RawRowView(l)
+				var s float64
+				for i := range nq {
+					s += g1k[i] * g0l[i]
+				}
+				d[(nq+nc+k)*n+nq+nc+l] = gb * s
+			}
+		}
+	}
+	w.stats.Factorizations++
+	w.haveJ, w.freshJ, w.needJ, w.hJ = false, true, false, h
+	if err := w.lu.Factor(); err != nil {
+		return err
+	}
+	w.haveJ = true
+	return nil
+}
+
+// incrementNorm returns the weighted RMS norm of the Newton increment mapped to the
+// solution, δq = h δΔq, δv = (γ/β) δΔq̃, δa_{n+1} = δΔq̃/(βh) and δλ = δ(hλ)/h, each with
+// weights ATol + RTol·|y| at t_n, and the same norm of an increment at rounding level
+// (10 ulps of q, of Δq̃ and v_n, from which a_{n+1} is formed by cancellation, and of
+// q_n/h, the resolution of Δq in q₁ = q_n + h Δq): below it the rate θ is noise; the
+// acceleration block resolves only ulp(q)/(βh²), which grows as h → 0.
+func (w *genAlphaWork) incrementNorm(h float64) (norm, roundoff float64) {
+	const ulps = 10 * 0x1p-52
+	nq, nc := w.nq, w.nc
+	c := w.ctlc
+	gb := w.p.Gamma / w.p.Beta
+	var s, r float64
+	add := func(d, mag, y float64) {
+		wt := c.ATol + c.RTol*math.Abs(y)
+		s += (d / wt) * (d / wt)
+		r += (ulps * mag / wt) * (ulps * mag / wt)
+	}
+	for i := range nq {
+		dqt := w.dx[i]
+		xt := w.x[i]
+		if w.si2 {
+			for k := range nc {
+				dqt += w.G0.At(k, i) * w.dx[nq+nc+k]
+				xt += w.G0.At(k, i) * w.x[nq+nc+k]
+			}
+		}
+		// q₁ = q_n + h Δq resolves Δq only to ulp(q_n)/h.
+		mag := math.Max(math.Max(math.Abs(xt), math.Abs(w.vn[i])), math.Abs(w.cur.Q[i])/h)
+		add(h*w.dx[i], math.Abs(w.cur.Q[i])+h*math.Abs(w.x[i]), w.cur.Q[i])
+		add(gb*dqt, gb*mag, w.cur.V[i])
+		add(dqt/(w.p.Beta*h), mag/(w.p.Beta*h), w.cur.A[i])
+	}
+	for k := range nc {
+		add(w.dx[nq+k]/h, math.Abs(w.x[nq+k])/h, w.cur.Lambda[k])
+	}
+	n := float64(3*nq + nc)
+	return math.Sqrt(s / n), math.Sqrt(r / n)
+}
+
+// worstResidual names the largest residual component of the last evaluation, scaled as in
+// eqs. 69/94.
+func (w *genAlphaWork) worstResidual() Residual {
+	i, v := worstAbs(w.res)
+	r := Residual{Index: i, Value: v}
+	switch {
+	case i < w.nq:
+		r.Block, r.Owner = "equilibrium", dae.CoordinateName(w.sys, i)
+	case i < w.nq+w.nc:
+		r.Block, r.Index = "position constraint", i-w.nq
+		r.Owner = dae.ConstraintName(w.sys, r.Index)
+	default:
+		r.Block, r.Index = "velocity constraint", i-w.nq-w.nc
+		r.Owner = dae.ConstraintName(w.sys, r.Index)
+	}
+	return r
+}
+
+// errorNorm is the weighted RMS of the local error estimate e_q = h²(β − γ/2 + 1/12)(a₁ − a_n)
+// of eq. 64a (see GenAlpha); velocities, λ and μ stay out.
+func (w *genAlphaWork) errorNorm(h float64) float64 {
+	c := w.ctlc
+	var s float64
+	for i := range w.nq {
+		e := h * h * w.cErr * (w.a1[i] - w.an[i])
+		r := e / (c.ATol + c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.q1[i])))
+		s += r * r
+	}
+	return math.Sqrt(s / float64(w.nq))
+}
+
+// commit makes the converged attempt of size h the current state.
+func (w *genAlphaWork) commit(h float64) {
+	w.prev.CopyFrom(&w.cur)
+	if w.stats.Steps == 0 {
+		copy(w.prev.V, w.vn) // the (possibly corrected) start the step began from
+	}
+	for i := range w.nq {
+		w.jerk[i] = (w.a1[i] - w.an[i]) / h
+	}
+	copy(w.aN, w.a1)
+	w.hA = h
+	w.cur.T += h
+	copy(w.cur.Q, w.q1)
+	copy(w.cur.V, w.v1)
+	copy(w.cur.A, w.qdd1)
+	copy(w.cur.Lambda, w.lam1)
+	w.stats.Steps++
+	w.lastCause = nil
+}
+
+// fail builds the StepError of an attempt that could not be completed.
+func (w *genAlphaWork) fail(h float64, cause error) error {
+	if cause == nil {
+		cause = ErrNoConvergence
+	}
+	var tried []string
+	if w.freshTried {
+		tried = append(tried, "fresh Jacobian")
+	}
+	if w.cuts > 0 {
+		tried = append(tried, fmt.Sprintf("%d step cuts", w.cuts))
+	}
+	worst := w.lastWorst
+	if cause == ErrNonFinite {
+		worst = w.worstResidual()
+	}
+	return &StepError{Method: w.name, T: w.cur.T, H: h, Worst: worst, Tried: strings.Join(tried, "; "), Err: cause}
+}
+
+// Current returns the last accepted state: t_n, q_n, v_n, q̈_n (not a_n) and λ_n.
+func (m *GenAlpha) Current() *State { return &m.w.cur }
+
+// Previous returns the state before the last accepted step.
+func (m *GenAlpha) Previous() *State { return &m.w.prev }
+
+// Stats returns the work counters of the run.
+func (m *GenAlpha) Stats() Stats { return m.w.stats }
+
+// Interpolate writes the dense output at t in [Previous().T, Current().T] into dst: cubic
+// Hermite interpolation of q from (q, v) and of v from (v, q̈) at both ends (third order
+// on smooth solutions), linear interpolation of q̈ and λ.
+func (m *GenAlpha) Interpolate(dst *State, t float64) {
+	w := m.w
+	a, b := &w.prev, &w.cur
+	h := b.T - a.T
+	dst.T = t
+	if h == 0 {
+		dst.CopyFrom(b)
+		return
+	}
+	s := (t - a.T) / h
+	h00 := (1 + 2*s) * (1 - s) * (1 - s)
+	h10 := s * (1 - s) * (1 - s)
+	h01 := s * s * (3 - 2*s)
+	h11 := s * s * (s - 1)
+	for i := range dst.Q {
+		dst.Q[i] = h00*a.Q[i] + h*h10*a.V[i] + h01*b.Q[i] + h*h11*b.V[i]
+		dst.V[i] = h00*a.V[i] + h*h10*a.A[i] + h01*b.V[i] + h*h11*b.A[i]
+		dst.A[i] = (1-s)*a.A[i] + s*b.A[i]
+	}
+	for k := range dst.Lambda {
+		dst.Lambda[k] = (1-s)*a.Lambda[k] + s*b.Lambda[k]
+	}
+}
