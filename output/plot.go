@@ -33,11 +33,11 @@ func Plot(path string, spec PlotSpec, series []Series) error {
 	p.Y.Label.Text = spec.YLabel
 	if spec.LogX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = powerTicks{}
 	}
 	if spec.LogY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = powerTicks{}
 	}
 	p.Add(plotter.NewGrid())
 	for i, s := range series {
@@ -82,4 +82,18 @@ var palette = []color.Color{
 	color.RGBA{0, 114, 178, 255}, color.RGBA{213, 94, 0, 255}, color.RGBA{0, 158, 115, 255},
 	color.RGBA{204, 121, 167, 255}, color.RGBA{230, 159, 0, 255}, color.RGBA{86, 180, 233, 255},
 	color.RGBA{0, 0, 0, 255},
+}
+
+// powerTicks labels the decades of a log axis as 1e-03 ... (gonum's LogTicks prints the
+// rounding of math.Pow, 0.0999999...).
+type powerTicks struct{}
+
+func (powerTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := plot.LogTicks{Prec: -1}.Ticks(min, max)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = fmt.Sprintf("%.0e", ticks[i].Value)
+		}
+	}
+	return ticks
 }
