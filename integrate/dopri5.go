@@ -49,6 +49,8 @@ type DOPRI5 struct {
 
 var _ Method = (*DOPRI5)(nil)
 
+func (m *DOPRI5) setFormulation(f Formulation) { m.Formulation = f }
+
 var dopri5Entry = Entry{
 	Name:         "dopri5",
 	Title:        "Dormand-Prince 5(4), explicit, on the index-1 form with projection",

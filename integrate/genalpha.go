@@ -163,6 +163,8 @@ type GenAlpha struct {
 }
 
 // DefaultGenAlpha returns the index-3 generalized-α method with ρ∞ = 0.9.
+func (m *GenAlpha) setFormulation(f Formulation) { m.Formulation = f }
+
 func DefaultGenAlpha() GenAlpha {
 	p, _ := GenAlphaFromRhoInf(DefaultRhoInf)
 	return GenAlpha{Params: p, Formulation: Index3}

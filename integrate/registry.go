@@ -34,6 +34,34 @@ type Entry struct {
 	New          func() Method // a method with default settings
 }
 
+// formulated is implemented by methods that integrate more than one formulation.
+type formulated interface {
+	setFormulation(f Formulation)
+}
+
+// NewMethod returns e's method with default settings integrating formulation f; the empty
+// f selects the default (the first of e.Formulations). An f that e does not support is an
+// error listing those it does.
+func (e Entry) NewMethod(f Formulation) (Method, error) {
+	m := e.New()
+	if f == "" || f == e.Formulations[0] {
+		return m, nil
+	}
+	var names []string
+	for _, g := range e.Formulations {
+		if g == f {
+			fm, ok := m.(formulated)
+			if !ok {
+				panic("integrate: " + e.Name + " lists several formulations but cannot be set to one")
+			}
+			fm.setFormulation(f)
+			return m, nil
+		}
+		names = append(names, string(g))
+	}
+	return nil, fmt.Errorf("integrate: method %s does not support formulation %q; it supports: %s", e.Name, f, strings.Join(names, ", "))
+}
+
 // registry lists the methods in the order `linkage methods` prints them. Each method file
 // defines its entry next to its code; adding a method means adding it here.
 func registry() []Entry {

@@ -34,7 +34,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, errHelp
 			}
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+			return nil, usagef("%v", err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -51,7 +51,7 @@ func parseTols(s string) ([]float64, error) {
 	if strings.Contains(s, ":") {
 		parts := strings.Split(s, ":")
 		if len(parts) < 2 || len(parts) > 3 {
-			return nil, fmt.Errorf("%w: --tols %q: want FROM:TO[:PER_DECADE]", errUsage, s)
+			return nil, usagef("--tols %q: want FROM:TO[:PER_DECADE]", s)
 		}
 		from, err1 := strconv.ParseFloat(parts[0], 64)
 		to, err2 := strconv.ParseFloat(parts[1], 64)
@@ -61,7 +61,7 @@ func parseTols(s string) ([]float64, error) {
 			per, err3 = strconv.ParseFloat(parts[2], 64)
 		}
 		if err1 != nil || err2 != nil || err3 != nil || !(from > 0) || !(to > 0) || !(per >= 1) {
-			return nil, fmt.Errorf("%w: --tols %q: want positive FROM:TO and PER_DECADE >= 1", errUsage, s)
+			return nil, usagef("--tols %q: want positive FROM:TO and PER_DECADE >= 1", s)
 		}
 		lo, hi := math.Log10(from), math.Log10(to)
 		n := int(math.Round(math.Abs(hi-lo)*per)) + 1
@@ -79,7 +79,7 @@ func parseTols(s string) ([]float64, error) {
 	for _, p := range strings.Split(s, ",") {
 		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if err != nil || !(x > 0) {
-			return nil, fmt.Errorf("%w: --tols: %q is not a positive number", errUsage, p)
+			return nil, usagef("--tols: %q is not a positive number", p)
 		}
 		out = append(out, x)
 	}

@@ -34,8 +34,15 @@ func commands() map[string]command {
 	}
 }
 
-// errUsage marks errors whose message already explains correct usage (exit status 2).
-var errUsage = errors.New("usage")
+// usageError is a mistake in the command line (exit status 2); its message says what
+// is wrong and lists the valid choices.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
 
 // errReported marks a failure the command has already reported on its output (exit status 1).
 var errReported = errors.New("failure reported")
@@ -55,7 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	name := args[0]
 	if name == "help" {
-		name, args = args[1], []string{args[1], "-h"}
+		name, args = args[1], []string{args[1], "-help"}
 	}
 	c, ok := cmds[name]
 	if !ok {
@@ -70,7 +77,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		fmt.Fprintf(stderr, "linkage %s: %v\n", name, err)
-		if errors.Is(err, errUsage) {
+		var ue *usageError
+		if errors.As(err, &ue) {
 			return 2
 		}
 		return 1

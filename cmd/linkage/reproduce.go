@@ -96,11 +96,11 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: want exactly one EXPERIMENT; valid: %s", errUsage, strings.Join(names, ", "))
+		return usagef("want exactly one EXPERIMENT; valid: %s", strings.Join(names, ", "))
 	}
 	e, ok := exps[pos[0]]
 	if !ok {
-		return fmt.Errorf("%w: unknown experiment %q; valid: %s", errUsage, pos[0], strings.Join(names, ", "))
+		return usagef("unknown experiment %q; valid: %s", pos[0], strings.Join(names, ", "))
 	}
 	return e.run(*outDir, stdout)
 }

@@ -15,12 +15,13 @@ import (
 	"linkage/problems"
 )
 
-const solveSynopsis = "solve PROBLEM [--method M] [--tol E] [--t-end T] [--h H] [--out FILE.csv] [--json]"
+const solveSynopsis = "solve PROBLEM [--method M] [--formulation F] [--tol E] [--t-end T] [--h H] [--out FILE.csv] [--json]"
 
 // solveReport is the machine-readable summary of one run (`linkage solve --json`).
 type solveReport struct {
 	Problem        string   `json:"problem"`
 	Method         string   `json:"method"`
+	Formulation    string   `json:"formulation"`
 	Tol            float64  `json:"tol"`
 	H              float64  `json:"h,omitempty"`
 	TEnd           float64  `json:"t_end"`
@@ -40,6 +41,7 @@ type solveReport struct {
 func runSolve(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("solve", solveSynopsis, stderr)
 	method := fs.String("method", "dopri5", "integrator (see 'linkage methods')")
+	form := fs.String("formulation", "", "form of the equations (index3, index2, ggl, index1, index1-proj; default: the method's first, see 'linkage methods')")
 	tol := fs.Float64("tol", 0, "relative and absolute tolerance (0: the problem's default)")
 	tEnd := fs.Float64("t-end", 0, "end time (0: the problem's; scd needs the reference time)")
 	h := fs.Float64("h", 0, "fixed step size (0: error-controlled steps)")
@@ -50,23 +52,26 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: want exactly one PROBLEM, got %d; usage: linkage %s", errUsage, len(pos), solveSynopsis)
+		return usagef("want exactly one PROBLEM, got %d; usage: linkage %s", len(pos), solveSynopsis)
 	}
 	p, err := problems.Get(pos[0])
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usagef("%v", err)
 	}
 	entry, err := integrate.Lookup(*method)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usagef("%v", err)
 	}
 	if *tol < 0 || *h < 0 || math.IsNaN(*tol) || math.IsNaN(*h) {
-		return fmt.Errorf("%w: --tol and --h must be >= 0", errUsage)
+		return usagef("--tol and --h must be >= 0")
 	}
 	if *h > 0 && !entry.Adaptive && *tol > 0 {
 		fmt.Fprintf(stderr, "linkage solve: note: %s is fixed-step; --tol is ignored\n", entry.Name)
 	}
-	run := runSpec{problem: p, entry: entry, tol: *tol, h: *h, tEnd: *tEnd, progress: stderr}
+	if _, err := entry.NewMethod(integrate.Formulation(*form)); err != nil {
+		return usagef("%v", err)
+	}
+	run := runSpec{problem: p, entry: entry, formulation: integrate.Formulation(*form), tol: *tol, h: *h, tEnd: *tEnd, progress: stderr}
 	rep, sol, runErr := run.do()
 	if *out != "" && sol != nil {
 		if err := writeSolutionCSV(*out, p, sol); err != nil {
@@ -90,11 +95,12 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 
 // runSpec is one solve of a benchmark problem.
 type runSpec struct {
-	problem  problems.Problem
-	entry    integrate.Entry
-	tol, h   float64
-	tEnd     float64
-	progress io.Writer // progress line on a terminal; nil for none
+	problem     problems.Problem
+	entry       integrate.Entry
+	formulation integrate.Formulation // "" for the method's default
+	tol, h      float64
+	tEnd        float64
+	progress    io.Writer // progress line on a terminal; nil for none
 }
 
 // do runs the problem and returns its report (filled as far as the run got).
@@ -108,13 +114,21 @@ func (r runSpec) do() (solveReport, *integrate.Solution, error) {
 	if r.tEnd != 0 {
 		tEnd = r.tEnd
 	}
-	rep := solveReport{Problem: p.Name, Method: r.entry.Name, Tol: tol, H: r.h, TEnd: tEnd}
+	form := r.formulation
+	if form == "" {
+		form = r.entry.Formulations[0]
+	}
+	rep := solveReport{Problem: p.Name, Method: r.entry.Name, Formulation: string(form), Tol: tol, H: r.h, TEnd: tEnd}
+	m, err := r.entry.NewMethod(form)
+	if err != nil {
+		return rep, nil, usagef("%v", err)
+	}
 	if r.h == 0 && !r.entry.Adaptive {
-		return rep, nil, fmt.Errorf("%w: method %s has no error control: give a fixed step with --h", errUsage, r.entry.Name)
+		return rep, nil, usagef("method %s has no error control: give a fixed step with --h", r.entry.Name)
 	}
 	ctl := integrate.StepControl{RTol: tol, ATol: tol, FixedH: r.h}
 	opt := integrate.SolveOptions{Control: ctl, Observer: newProgress(r.progress, p.T0, tEnd)}
-	sol, err := integrate.Solve(r.entry.New(), r.entry.Name, p.System, p.Start.Clone(), tEnd, opt)
+	sol, err := integrate.Solve(m, r.entry.Name, p.System, p.Start.Clone(), tEnd, opt)
 	if sol != nil {
 		st := sol.Stats
 		rep.Steps, rep.Rejected, rep.FuncEvals = st.Steps, st.Rejected, st.FuncEvals
@@ -138,7 +152,7 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 	if r.H > 0 {
 		mode = fmt.Sprintf("fixed h %g", r.H)
 	}
-	fmt.Fprintf(w, "method   %s, %s, t_end %g\n", r.Method, mode, r.TEnd)
+	fmt.Fprintf(w, "method   %s (%s), %s, t_end %g\n", r.Method, r.Formulation, mode, r.TEnd)
 	switch {
 	case r.SCD != nil:
 		fmt.Fprintf(w, "scd      %.2f  (significant correct digits of q%s at t=%g vs %s)\n", *r.SCD, indexList(p.Ref.SCDIndices), p.Ref.T, shortSource(p.Ref.Source))

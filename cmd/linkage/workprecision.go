@@ -16,7 +16,7 @@ const wpSynopsis = "workprecision PROBLEM [--methods a,b] [--tols 1e-3:1e-9[:PER
 
 func runWorkPrecision(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("workprecision", wpSynopsis, stderr)
-	methods := fs.String("methods", "", "comma-separated methods (default: every adaptive method)")
+	methods := fs.String("methods", "", "comma-separated methods, each optionally METHOD:FORMULATION (default: every adaptive method)")
 	tols := fs.String("tols", "1e-3:1e-9", "tolerances: FROM:TO[:PER_DECADE] or a comma list")
 	repeat := fs.Int("repeat", 3, "runs per point; the fastest wall time is reported (noise on shared machines)")
 	plotPath := fs.String("plot", "", "write the work-precision plot (scd vs wall time) here (.png, .svg, .pdf)")
@@ -27,11 +27,11 @@ func runWorkPrecision(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: want exactly one PROBLEM; usage: linkage %s", errUsage, wpSynopsis)
+		return usagef("want exactly one PROBLEM; usage: linkage %s", wpSynopsis)
 	}
 	p, err := problems.Get(pos[0])
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usagef("%v", err)
 	}
 	if p.Ref.Q == nil {
 		return fmt.Errorf("problem %s has no reference solution: no scd to compare", p.Name)
@@ -41,35 +41,49 @@ func runWorkPrecision(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *repeat < 1 {
-		return fmt.Errorf("%w: --repeat %d, want >= 1", errUsage, *repeat)
+		return usagef("--repeat %d, want >= 1", *repeat)
 	}
-	var entries []integrate.Entry
+	type choice struct {
+		entry integrate.Entry
+		form  integrate.Formulation
+	}
+	var choices []choice
 	if *methods == "" {
 		for _, e := range integrate.Methods() {
 			if e.Adaptive {
-				entries = append(entries, e)
+				choices = append(choices, choice{entry: e})
 			}
 		}
 	} else {
-		for _, name := range strings.Split(*methods, ",") {
-			e, err := integrate.Lookup(strings.TrimSpace(name))
+		for _, spec := range strings.Split(*methods, ",") {
+			name, form, _ := strings.Cut(strings.TrimSpace(spec), ":")
+			e, err := integrate.Lookup(name)
 			if err != nil {
-				return fmt.Errorf("%w: %v", errUsage, err)
+				return usagef("%v", err)
 			}
 			if !e.Adaptive {
-				return fmt.Errorf("%w: method %s has no error control; workprecision needs tolerances", errUsage, e.Name)
+				return usagef("method %s has no error control; workprecision needs tolerances", e.Name)
 			}
-			entries = append(entries, e)
+			if _, err := e.NewMethod(integrate.Formulation(form)); err != nil {
+				return usagef("%v", err)
+			}
+			choices = append(choices, choice{e, integrate.Formulation(form)})
 		}
 	}
 
 	t := output.Table{Header: []string{"method", "tol", "scd", "wall_s", "steps", "rejected", "f_evals", "newton", "jacobians", "LU", "max|g|"}}
 	var series []output.Series
 	enc := json.NewEncoder(stdout)
-	for _, e := range entries {
-		s := output.Series{Name: e.Name}
+	var failures []string
+	for _, c := range choices {
+		e := c.entry
+		label := e.Name
+		if c.form != "" {
+			label += ":" + string(c.form)
+		}
+		s := output.Series{Name: label}
 		for _, tol := range tolList {
-			rep, err := bestOf(*repeat, runSpec{problem: p, entry: e, tol: tol})
+			rep, err := bestOf(*repeat, runSpec{problem: p, entry: e, formulation: c.form, tol: tol})
 			if *asJSON {
 				if err := enc.Encode(rep); err != nil {
 					return err
@@ -82,10 +96,11 @@ func runWorkPrecision(args []string, stdout, stderr io.Writer) error {
 				s.Y = append(s.Y, scd)
 			}
 			if err != nil {
-				t.Add(e.Name, fmt.Sprintf("%.0e", tol), "failed", "", "", "", "", "", "", "", strings.TrimPrefix(err.Error(), "integrate: "))
+				t.Add(label, fmt.Sprintf("%.0e", tol), "failed", "", "", "", "", "", "", "", "")
+				failures = append(failures, fmt.Sprintf("%s at tol %.0e: %v", label, tol, err))
 				continue
 			}
-			t.Add(e.Name, fmt.Sprintf("%.0e", tol), fmt.Sprintf("%.2f", scd), fmt.Sprintf("%.3g", rep.WallS),
+			t.Add(label, fmt.Sprintf("%.0e", tol), fmt.Sprintf("%.2f", scd), fmt.Sprintf("%.3g", rep.WallS),
 				rep.Steps, rep.Rejected, rep.FuncEvals, rep.NewtonIters, rep.Jacobians, rep.Factorizations,
 				fmt.Sprintf("%.1e", rep.MaxResidualPos))
 		}
@@ -101,6 +116,9 @@ func runWorkPrecision(args []string, stdout, stderr io.Writer) error {
 		}
 		if err != nil {
 			return err
+		}
+		for _, f := range failures {
+			fmt.Fprintf(stdout, "failed: %s\n", f)
 		}
 	}
 	if *plotPath != "" {
