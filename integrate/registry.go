@@ -11,11 +11,13 @@ type Formulation string
 
 // The formulations of seed 002, section 4.2, and seed 000.
 const (
-	Index3           Formulation = "index3"      // g(q) = 0 (eq. 16)
-	Index2           Formulation = "index2"      // G v + g_t = 0 (eq. 79)
-	StabilizedIndex2 Formulation = "ggl"         // g = 0 and G v + g_t = 0 with −Gᵀμ (eq. 92)
-	Index1           Formulation = "index1"      // G a = γ (eq. 84)
-	Index1Projected  Formulation = "index1-proj" // eq. 84 with projections eqs. 89, 91
+	Index3           Formulation = "index3"           // g(q) = 0 (eq. 16)
+	Index2           Formulation = "index2"           // G v + g_t = 0 (eq. 79)
+	StabilizedIndex2 Formulation = "ggl"              // g = 0 and G v + g_t = 0 with −Gᵀμ (eq. 92)
+	Index1           Formulation = "index1"           // G a = γ (eq. 84)
+	Index1Projected  Formulation = "index1-proj"      // eq. 84 with projections eqs. 89, 91
+	Baumgarte        Formulation = "baumgarte"        // G a − γ + 2α(G v + g_t) + β g = 0 (seed 000, eq. 5)
+	Index2Baumgarte  Formulation = "index2-baumgarte" // G v + g_t + α₀ g = 0, α₀ = C/h (seed 002, eq. 87)
 )
 
 // Order is the convergence order a method attains on smooth problems, per block; the

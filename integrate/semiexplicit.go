@@ -1,0 +1,355 @@
+package integrate
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+)
+
+// semiExplicit is the equations of motion written as a first-order DAE with a constant,
+// diagonal, singular "mass matrix" K, the form the IVP test set gives Andrews' mechanism
+// and that BDF and Radau IIA codes integrate (Hairer & Wanner 1996, VII.1; seed 002,
+// section 4.2):
+//
+//	K y' = φ(t, y),   K = diag(I, I, 0, 0[, 0]),   y = (q, v, a, λ[, μ]),
+//
+//	q' = v                (GGL: q' = v − Gᵀμ, seed 002 eq. 92)
+//	v' = a
+//	0  = f − M a − Gᵀλ   (seed 002, eq. 16a with the acceleration as unknown)
+//	0  = c(t, q, v, a)    by formulation:
+//	      index3            g                                   (eq. 16b)
+//	      index2            G v + g_t                           (eq. 79c)
+//	      ggl               G v + g_t  and  g (second block, μ) (eq. 92)
+//	      index1            G a − γ                             (eq. 83c)
+//	      baumgarte         G a − γ + 2α(G v + g_t) + β g       (seed 000, eq. 5)
+//	      index2-baumgarte  G v + g_t + α₀ g                    (eq. 87c)
+//
+// Each component carries the differentiation index of its variable (q: 1; v: 2 in index3,
+// else 1; a, λ, μ: the form's index), which radau5-style error scaling uses. λ and μ are
+// algebraic and, as seed 002 asks, should stay out of error norms.
+//
+// The Jacobian ∂φ/∂y uses the System's derivative capabilities (analytic or finite
+// differences through dae.Derivatives); the derivatives of the velocity- and
+// acceleration-level constraint rows with respect to q (and of γ with respect to v) are
+// central finite differences of those rows. One semiExplicit serves one goroutine; it
+// does not allocate after newSemiExplicit.
+type semiExplicit struct {
+	sys    dae.System
+	der    *dae.Derivatives
+	form   Formulation
+	nq, nc int
+	n      int // dimension of y
+	hasMu  bool
+
+	// Baumgarte coefficients: α, β of seed 000 eq. 5 (baumgarte) and α₀ of eq. 87c
+	// (index2-baumgarte, α₀ = C/h chosen by the caller).
+	baumAlpha, baumBeta, alpha0 float64
+
+	M, G, work   *mat.Dense // nq×nq, nc×nq, nq×nq
+	f, g, gt, gm []float64  // nq, nc, nc, nc
+	qp           []float64  // perturbed q or v
+	cp, cm       []float64  // constraint row at ±δ
+}
+
+// Offsets of the blocks of y.
+func (s *semiExplicit) iq() int  { return 0 }
+func (s *semiExplicit) iv() int  { return s.nq }
+func (s *semiExplicit) ia() int  { return 2 * s.nq }
+func (s *semiExplicit) il() int  { return 3 * s.nq }
+func (s *semiExplicit) imu() int { return 3*s.nq + s.nc }
+
+// newSemiExplicit returns the first-order form of sys in formulation form.
+func newSemiExplicit(sys dae.System, form Formulation) (*semiExplicit, error) {
+	switch form {
+	case Index3, Index2, StabilizedIndex2, Index1, Baumgarte, Index2Baumgarte:
+	default:
+		return nil, fmt.Errorf("integrate: formulation %q has no first-order form; want one of %s, %s, %s, %s, %s, %s",
+			form, Index3, Index2, StabilizedIndex2, Index1, Baumgarte, Index2Baumgarte)
+	}
+	nq, nc := sys.Size()
+	s := &semiExplicit{sys: sys, der: dae.NewDerivatives(sys), form: form, nq: nq, nc: nc,
+		hasMu: form == StabilizedIndex2,
+		M:     mat.NewDense(nq, nq, nil), work: mat.NewDense(nq, nq, nil),
+		f: make([]float64, nq), g: make([]float64, nc), gt: make([]float64, nc), gm: make([]float64, nc),
+		qp: make([]float64, nq), cp: make([]float64, nc), cm: make([]float64, nc),
+	}
+	if nc > 0 {
+		s.G = mat.NewDense(nc, nq, nil)
+	}
+	s.n = 3*nq + nc
+	if s.hasMu {
+		s.n += nc
+	}
+	return s, nil
+}
+
+// differential reports whether component i of y has a derivative in K y' (K_ii = 1).
+func (s *semiExplicit) differential(i int) bool { return i < 2*s.nq }
+
+// index returns the differentiation index of variable i (radau5's index-1/2/3 blocks).
+func (s *semiExplicit) index(i int) int {
+	switch {
+	case i < s.nq:
+		return 1
+	case i < 2*s.nq:
+		if s.form == Index3 {
+			return 2
+		}
+		return 1
+	}
+	switch s.form {
+	case Index3:
+		return 3
+	case Index2, StabilizedIndex2, Index2Baumgarte:
+		return 2
+	}
+	return 1
+}
+
+// pack writes st (and μ = 0) into y.
+func (s *semiExplicit) pack(y []float64, st *State) {
+	copy(y[s.iq():], st.Q)
+	copy(y[s.iv():], st.V)
+	copy(y[s.ia():], st.A)
+	copy(y[s.il():], st.Lambda)
+	if s.hasMu {
+		clear(y[s.imu():])
+	}
+}
+
+// unpack writes the blocks of y into st (μ is dropped).
+func (s *semiExplicit) unpack(st *State, t float64, y []float64) {
+	st.T = t
+	copy(st.Q, y[s.iq():s.iv()])
+	copy(st.V, y[s.iv():s.ia()])
+	copy(st.A, y[s.ia():s.il()])
+	copy(st.Lambda, y[s.il():s.il()+s.nc])
+}
+
+// blocks returns the views q, v, a, λ, μ of y (μ nil without GGL).
+func (s *semiExplicit) blocks(y []float64) (q, v, a, lambda, mu []float64) {
+	q, v, a = y[:s.nq], y[s.nq:2*s.nq], y[2*s.nq:3*s.nq]
+	lambda = y[3*s.nq : 3*s.nq+s.nc]
+	if s.hasMu {
+		mu = y[3*s.nq+s.nc:]
+	}
+	return
+}
+
+// residual writes φ(t, y) into dst (length n).
+func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
+	q, v, a, lambda, mu := s.blocks(y)
+	nq := s.nq
+	copy(dst[:nq], v)
+	s.evalMG(t, q)
+	if s.hasMu {
+		addGTx(dst[:nq], s.G, mu, -1)
+	}
+	copy(dst[nq:2*nq], a)
+	dyn := dst[2*nq : 3*nq]
+	s.sys.Force(dyn, t, q, v)
+	for i := range nq {
+		row := s.M.RawRowView(i)
+		var ma float64
+		for j, mij := range row {
+			ma += mij * a[j]
+		}
+		dyn[i] -= ma
+	}
+	addGTx(dyn, s.G, lambda, -1)
+	s.constraintRow(dst[3*nq:3*nq+s.nc], t, q, v, a)
+	if s.hasMu {
+		s.sys.Constraint(dst[3*nq+s.nc:], t, q)
+	}
+}
+
+// evalMG evaluates M and G at (t, q).
+func (s *semiExplicit) evalMG(t float64, q []float64) {
+	s.sys.Mass(s.M, t, q)
+	if s.nc > 0 {
+		s.sys.ConstraintJacobian(s.G, t, q)
+	}
+}
+
+// constraintRow writes the formulation's constraint c(t, q, v, a) into dst, using s.G,
+// which must hold G(t, q).
+func (s *semiExplicit) constraintRow(dst []float64, t float64, q, v, a []float64) {
+	if s.nc == 0 {
+		return
+	}
+	velocity := func(w float64) { // dst += w·(G v + g_t)
+		s.sys.ConstraintTimeDerivative(s.gt, t, q)
+		for i := range s.nc {
+			dst[i] += w * (dotRow(s.G, i, v) + s.gt[i])
+		}
+	}
+	position := func(w float64) { // dst += w·g
+		s.sys.Constraint(s.g, t, q)
+		for i := range s.nc {
+			dst[i] += w * s.g[i]
+		}
+	}
+	acceleration := func() { // dst += G a − γ
+		s.sys.Gamma(s.gm, t, q, v)
+		for i := range s.nc {
+			dst[i] += dotRow(s.G, i, a) - s.gm[i]
+		}
+	}
+	clear(dst)
+	switch s.form {
+	case Index3:
+		position(1)
+	case Index2, StabilizedIndex2:
+		velocity(1)
+	case Index1:
+		acceleration()
+	case Baumgarte:
+		acceleration()
+		velocity(2 * s.baumAlpha)
+		position(s.baumBeta)
+	case Index2Baumgarte:
+		velocity(1)
+		position(s.alpha0)
+	}
+}
+
+// jacobian writes ∂φ/∂y at (t, y) into J (n×n).
+func (s *semiExplicit) jacobian(J *mat.Dense, t float64, y []float64) {
+	q, v, a, lambda, mu := s.blocks(y)
+	nq, nc := s.nq, s.nc
+	J.Zero()
+	s.evalMG(t, q)
+	for i := range nq {
+		J.Set(i, nq+i, 1)      // ∂q'/∂v
+		J.Set(nq+i, 2*nq+i, 1) // ∂v'/∂a
+	}
+	if s.hasMu {
+		s.der.ConstraintForceDerivative(s.work, t, q, mu)
+		addBlock(J, 0, 0, s.work, -1)
+		addBlockT(J, 0, 3*nq+nc, s.G, -1) // −Gᵀ
+	}
+	// Dynamics row: ∂/∂q (f − M a − Gᵀλ), ∂/∂v f, ∂/∂a = −M, ∂/∂λ = −Gᵀ.
+	r := 2 * nq
+	s.der.ForceDerivativeQ(s.work, t, q, v)
+	addBlock(J, r, 0, s.work, 1)
+	s.der.MassDerivative(s.work, t, q, a)
+	addBlock(J, r, 0, s.work, -1)
+	if nc > 0 {
+		s.der.ConstraintForceDerivative(s.work, t, q, lambda)
+		addBlock(J, r, 0, s.work, -1)
+	}
+	s.der.ForceDerivativeV(s.work, t, q, v)
+	addBlock(J, r, nq, s.work, 1)
+	addBlock(J, r, 2*nq, s.M, -1)
+	if nc == 0 {
+		return
+	}
+	addBlockT(J, r, 3*nq, s.G, -1)
+	// Constraint rows.
+	r = 3 * nq
+	s.constraintJacobian(J, r, t, q, v, a)
+	if s.hasMu {
+		addBlock(J, r+nc, 0, s.G, 1)
+	}
+}
+
+// constraintJacobian writes ∂c/∂(q, v, a) of the formulation's constraint row at row r.
+// ∂/∂q is a central difference of c (exact for index3: G); ∂/∂v and ∂/∂a are G-blocks
+// except for the γ part of the acceleration forms, whose ∂/∂v is a central difference.
+func (s *semiExplicit) constraintJacobian(J *mat.Dense, r int, t float64, q, v, a []float64) {
+	nq := s.nq
+	if s.form == Index3 {
+		addBlock(J, r, 0, s.G, 1)
+		return
+	}
+	// ∂c/∂q by central differences; G is re-evaluated at the perturbed q.
+	copy(s.qp, q)
+	for j := range nq {
+		h := fdStep(q[j])
+		s.qp[j] = q[j] + h
+		s.sys.ConstraintJacobian(s.G, t, s.qp)
+		s.constraintRow(s.cp, t, s.qp, v, a)
+		s.qp[j] = q[j] - h
+		s.sys.ConstraintJacobian(s.G, t, s.qp)
+		s.constraintRow(s.cm, t, s.qp, v, a)
+		s.qp[j] = q[j]
+		for i := range s.nc {
+			J.Set(r+i, j, (s.cp[i]-s.cm[i])/(2*h))
+		}
+	}
+	s.sys.ConstraintJacobian(s.G, t, q)
+	// ∂c/∂v: G times the weight of the velocity level, minus γ_v for the acceleration forms.
+	switch s.form {
+	case Index2, StabilizedIndex2, Index2Baumgarte:
+		addBlock(J, r, nq, s.G, 1)
+	case Index1, Baumgarte:
+		copy(s.qp, v)
+		for j := range nq {
+			h := fdStep(v[j])
+			s.qp[j] = v[j] + h
+			s.constraintRow(s.cp, t, q, s.qp, a)
+			s.qp[j] = v[j] - h
+			s.constraintRow(s.cm, t, q, s.qp, a)
+			s.qp[j] = v[j]
+			for i := range s.nc {
+				J.Set(r+i, nq+j, (s.cp[i]-s.cm[i])/(2*h))
+			}
+		}
+		addBlock(J, r, 2*nq, s.G, 1) // ∂(G a)/∂a
+	}
+}
+
+// fdStep is the central-difference increment: the cube root of the machine epsilon scaled
+// by |x| (Nocedal & Wright 2006, eq. 8.8).
+func fdStep(x float64) float64 {
+	return 6.0554544523933395e-06 * math.Max(1, math.Abs(x))
+}
+
+// dotRow returns row i of G times x.
+func dotRow(G *mat.Dense, i int, x []float64) float64 {
+	var s float64
+	for j, gij := range G.RawRowView(i) {
+		s += gij * x[j]
+	}
+	return s
+}
+
+// addGTx adds w·Gᵀx to dst.
+func addGTx(dst []float64, G *mat.Dense, x []float64, w float64) {
+	if G == nil {
+		return
+	}
+	for k, xk := range x {
+		if xk == 0 {
+			continue
+		}
+		for j, gkj := range G.RawRowView(k) {
+			dst[j] += w * gkj * xk
+		}
+	}
+}
+
+// addBlock adds w·B to J at (r0, c0).
+func addBlock(J *mat.Dense, r0, c0 int, B *mat.Dense, w float64) {
+	rows, cols := B.Dims()
+	for i := range rows {
+		row := B.RawRowView(i)
+		jr := J.RawRowView(r0 + i)[c0 : c0+cols]
+		for j, b := range row {
+			jr[j] += w * b
+		}
+	}
+}
+
+// addBlockT adds w·Bᵀ to J at (r0, c0).
+func addBlockT(J *mat.Dense, r0, c0 int, B *mat.Dense, w float64) {
+	rows, _ := B.Dims()
+	for i := range rows {
+		for j, b := range B.RawRowView(i) {
+			J.Set(r0+j, c0+i, J.At(r0+j, c0+i)+w*b)
+		}
+	}
+}
