@@ -13,13 +13,25 @@
 // output, Stats for the work. The registry (Methods, Lookup) lists them; the first
 // formulation is the default.
 //
-//	name     seed  equations                order q/v/λ  formulations
-//	-------  ----  -----------------------  -----------  ---------------------
-//	dopri5   002   84, 89, 91; HNW II.5     5 / 5 / 5    index1-proj, index1
+//	name          seed  equations                                 order q/v/λ  formulations
+//	------------  ----  ----------------------------------------  -----------  ----------------
+//	dopri5        002   84, 89, 91; HNW II.5                      5 / 5 / 5    index1-proj, index1
+//	hht           004   2, 6, 10-14; error 26, 34-39; Newton 40-47  2 / 2 / 1    index3
+//	genalpha      002   64-70 (003 sec. 4: ρ∞)                    2 / 2 / 1    index3
+//	genalpha-si2  002   64-66, 93-94                              2 / 2 / 2    ggl
+//	newmark       002   64 with β = 1/4, γ = 1/2                  2 / 2 / 2    ggl, index3
+//
+// λ order 1 for the index-3 α-methods is the start-up transient over the run from a state
+// in motion (seed 002, Example 8); after it, and from rest, λ is second order. The
+// semi-explicit first-order form K y' = φ(t, y) (semiexplicit.go) serves the methods that
+// integrate index3, index2, ggl, index1, baumgarte or index2-baumgarte as a DAE in y =
+// (q, v, a, λ[, μ]).
 //
 // Formulations (seed 002, section 4.2): index3 (g = 0, eq. 16), index2 (G v + g_t = 0,
 // eq. 79), ggl (stabilized index 2, eq. 92), index1 (G a = γ, eq. 84), index1-proj (eq. 84
-// with the projections of eqs. 89 and 91 after every step).
+// with the projections of eqs. 89 and 91 after every step), baumgarte (seed 000, eq. 5),
+// index2-baumgarte (seed 002, eq. 87). Entry.NewMethod sets one; `linkage solve
+// --formulation` exposes it.
 //
 // # Error norm
 //
