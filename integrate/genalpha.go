@@ -637,19 +637,15 @@ func (w *genAlphaWork) correct(h float64) newtonStatus {
 			w.x[i] += d
 		}
 		norm, roundoff := w.incrementNorm(h)
+		// With a reused matrix the first increment alone is not trusted (needRate): the
+		// rate carried from the previous attempt (radau5's FACCON) is near zero after a
+		// fresh matrix converged quadratically, and the Newton error it lets through in q
+		// is amplified by 1/(βh²) into λ_{n+2} by the index-3 form (measured: λ errors of
+		// 2.6e-3 at h = 0.0025 on Example 8 instead of 2.5e-4).
+		w.mon.floor = roundoff
+		w.mon.needRate = !w.freshJ
 		st := w.mon.update(norm)
-		if w.mon.iter > 1 && norm <= roundoff {
-			st = newtonConverged // the iterate moves by rounding only (as hht.go)
-		}
 		thetaMax = math.Max(thetaMax, w.mon.theta)
-		if st == newtonConverged && w.mon.iter == 1 && !w.freshJ {
-			// With a reused matrix the first increment alone is not trusted: the rate carried
-			// from the previous attempt (radau5's FACCON) is near zero after a fresh matrix
-			// converged quadratically, and the Newton error it lets through in q is amplified
-			// by 1/(βh²) into λ_{n+2} by the index-3 form (measured: λ errors of 2.6e-3 at
-			// h = 0.0025 on Example 8 instead of 2.5e-4).
-			st = newtonContinue
-		}
 		if st == newtonConverged {
 			w.residualState(h) // q₁, v₁, a₁, q̈₁, λ₁ of the converged iterate
 			// The largest rate of the attempt decides: the last one is often small even

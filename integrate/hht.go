@@ -173,7 +173,6 @@ type hhtWork struct {
 	pOrder int          // degree used next
 
 	hTry       float64  // h of the attempt under way
-	roundoff   float64  // weighted norm of an increment at rounding level
 	causeWorst Residual // worst residual of the attempt whose failure is reported
 	stats      Stats
 	attempts   int
@@ -372,7 +371,8 @@ func (m *HHT) Step(tEnd float64) error {
 		}
 		w.c = c
 		// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
-		w.roundoff = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
+		w.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol) // an increment of 10 ulps of q
+		w.mon.needRate = true
 		h0 := c.H0
 		if h0 == 0 {
 			h0 = w.startStep(end)
@@ -659,19 +659,10 @@ func (w *hhtWork) correct(h float64, freshJ bool) error {
 			}
 			norm = math.Max(norm, WeightedRMS(w.errX, w.cur.X, w.x, w.c.RTol, w.c.ATol))
 		}
+		// The monitor stops only once a rate ξ has been measured (seed 004 after eq. 46;
+		// needRate): a rate carried from the previous step let first iterates with |g| up
+		// to tol through, since the stop measures Δa by its effect on δ_q.
 		st := w.mon.update(norm)
-		if it > 0 && norm <= w.roundoff {
-			// The increment moved q by a few ulps: the iteration has reached rounding and
-			// its rate θ is noise, which must not read as divergence.
-			st = newtonConverged
-		}
-		if st == newtonConverged && it == 0 && norm != 0 {
-			// Seed 004 (after eq. 46) stops only once a rate ξ has been measured, i.e. not
-			// after the first iteration: a rate carried from the previous step (radau5's
-			// habit, kept by newtonMonitor for the other methods) let first iterates with
-			// |g| up to tol through, since the stop measures Δa by its effect on δ_q.
-			st = newtonContinue
-		}
 		w.thetaJ = math.Max(w.thetaJ, w.mon.theta)
 		switch st {
 		case newtonConverged:

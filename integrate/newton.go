@@ -96,6 +96,18 @@ type newtonMonitor struct {
 	prev  float64 // ‖Δ_{k−1}‖
 	theta float64 // latest rate estimate (0 before the second iteration)
 	eta   float64 // θ/(1−θ) carried from the previous attempt for the first iteration's test
+
+	// floor is the weighted norm of an increment at rounding level, set by the method
+	// (0: none). From the second iteration on, an increment at or below it counts as
+	// converged: the iterate only moves by a few ulps and its rate θ is noise that must
+	// not read as divergence.
+	floor float64
+	// needRate makes the current attempt stop only once a rate has been measured in it,
+	// i.e. never after its first iteration (seed 004, after eq. 46). Without it the rate
+	// carried from the previous attempt judges the first increment (radau5), which lets a
+	// stale-matrix first iterate through; the index-3 forms amplify that error by 1/(βh²)
+	// in λ. Set it before the first update of each attempt.
+	needRate bool
 }
 
 // start begins an attempt; the rate of the previous converged attempt (eta) is kept so that
@@ -116,7 +128,7 @@ func (m *newtonMonitor) update(norm float64) newtonStatus {
 	if math.IsNaN(norm) || math.IsInf(norm, 0) {
 		return newtonDiverged
 	}
-	if norm == 0 {
+	if norm == 0 || (m.iter > 1 && norm <= m.floor) {
 		return newtonConverged
 	}
 	if m.iter > 1 {
@@ -137,7 +149,7 @@ func (m *newtonMonitor) update(norm float64) newtonStatus {
 		m.eta = m.theta / (1 - m.theta)
 	}
 	m.prev = norm
-	if m.eta*norm <= m.s.Tol {
+	if m.eta*norm <= m.s.Tol && (m.iter > 1 || !m.needRate) {
 		return newtonConverged
 	}
 	if m.iter >= m.s.MaxIters {
