@@ -955,29 +955,8 @@ func (m *GenAlpha) Previous() *State { return &m.w.prev }
 // Stats returns the work counters of the run.
 func (m *GenAlpha) Stats() Stats { return m.w.stats }
 
-// Interpolate writes the dense output at t in [Previous().T, Current().T] into dst: cubic
-// Hermite interpolation of q from (q, v) and of v from (v, q̈) at both ends (third order
-// on smooth solutions), linear interpolation of q̈ and λ.
+// Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by
+// cubic Hermite interpolation (hermiteInterpolate: q and v third order, q̈ and λ linear).
 func (m *GenAlpha) Interpolate(dst *State, t float64) {
-	w := m.w
-	a, b := &w.prev, &w.cur
-	h := b.T - a.T
-	dst.T = t
-	if h == 0 {
-		dst.CopyFrom(b)
-		return
-	}
-	s := (t - a.T) / h
-	h00 := (1 + 2*s) * (1 - s) * (1 - s)
-	h10 := s * (1 - s) * (1 - s)
-	h01 := s * s * (3 - 2*s)
-	h11 := s * s * (s - 1)
-	for i := range dst.Q {
-		dst.Q[i] = h00*a.Q[i] + h*h10*a.V[i] + h01*b.Q[i] + h*h11*b.V[i]
-		dst.V[i] = h00*a.V[i] + h*h10*a.A[i] + h01*b.V[i] + h*h11*b.A[i]
-		dst.A[i] = (1-s)*a.A[i] + s*b.A[i]
-	}
-	for k := range dst.Lambda {
-		dst.Lambda[k] = (1-s)*a.Lambda[k] + s*b.Lambda[k]
-	}
+	hermiteInterpolate(dst, &m.w.prev, &m.w.cur, t)
 }

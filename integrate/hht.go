@@ -851,33 +851,10 @@ func (m *HHT) Previous() *State { return &m.w.prev }
 // Stats returns the work counters of the run.
 func (m *HHT) Stats() Stats { return m.w.stats }
 
-// Interpolate writes the dense output at t in [Previous().T, Current().T] into dst: q by
-// the cubic Hermite interpolant of (q, v) at both ends, v by its derivative, and a, λ, X
-// linearly. The error is O(h²), the order of the method; dst needs the sizes of Current().
-func (m *HHT) Interpolate(dst *State, t float64) {
-	w := m.w
-	p, c := &w.prev, &w.cur
-	h := c.T - p.T
-	dst.T = t
-	if h == 0 {
-		dst.CopyFrom(c)
-		return
-	}
-	s := (t - p.T) / h
-	h00, h10, h01, h11 := 2*s*s*s-3*s*s+1, s*s*s-2*s*s+s, -2*s*s*s+3*s*s, s*s*s-s*s
-	d00, d10, d01, d11 := (6*s*s-6*s)/h, 3*s*s-4*s+1, (-6*s*s+6*s)/h, 3*s*s-2*s
-	for i := range dst.Q {
-		dst.Q[i] = h00*p.Q[i] + h10*h*p.V[i] + h01*c.Q[i] + h11*h*c.V[i]
-		dst.V[i] = d00*p.Q[i] + d10*p.V[i] + d01*c.Q[i] + d11*c.V[i]
-		dst.A[i] = (1-s)*p.A[i] + s*c.A[i]
-	}
-	for i := range dst.Lambda {
-		dst.Lambda[i] = (1-s)*p.Lambda[i] + s*c.Lambda[i]
-	}
-	for i := range dst.X {
-		dst.X[i] = (1-s)*p.X[i] + s*c.X[i]
-	}
-}
+// Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by
+// cubic Hermite interpolation (hermiteInterpolate: q and v third order, q̈, λ, X linear);
+// dst needs the sizes of Current().
+func (m *HHT) Interpolate(dst *State, t float64) { hermiteInterpolate(dst, &m.w.prev, &m.w.cur, t) }
 
 // HHTIterationCond returns the 1-norm condition number ‖J‖₁‖J⁻¹‖₁ of the HHT iteration
 // matrix J (seed 004, eqs. 12 and 14) at the state s for step h and parameter alpha: with
