@@ -5,100 +5,33 @@ import (
 	"math"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-
-	"linkage/dae"
 	"linkage/integrate"
-)
-
-// Ex8Pendulum is the mathematical pendulum of seed 002, eq. 6, in Cartesian coordinates
-// q = (x, y): M = m I, f = (0, −m g_grav), g = (x² + y² − l²)/2, G = (x, y), g_t = 0,
-// γ = −(x'² + y'²). It implements dae.System with analytic derivatives.
-type Ex8Pendulum struct {
-	M, L, Grav float64 // mass m, rod length l, gravity g_grav
-}
-
-func (p Ex8Pendulum) Size() (nq, nc int) { return 2, 1 }
-
-func (p Ex8Pendulum) Mass(dst *mat.Dense, t float64, q []float64) {
-	dst.Set(0, 0, p.M)
-	dst.Set(0, 1, 0)
-	dst.Set(1, 0, 0)
-	dst.Set(1, 1, p.M)
-}
-
-func (p Ex8Pendulum) Force(dst []float64, t float64, q, v []float64) {
-	dst[0] = 0
-	dst[1] = -p.M * p.Grav
-}
-
-func (p Ex8Pendulum) Constraint(dst []float64, t float64, q []float64) {
-	dst[0] = (q[0]*q[0] + q[1]*q[1] - p.L*p.L) / 2
-}
-
-func (p Ex8Pendulum) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
-	dst.Set(0, 0, q[0])
-	dst.Set(0, 1, q[1])
-}
-
-func (p Ex8Pendulum) ConstraintTimeDerivative(dst []float64, t float64, q []float64) { dst[0] = 0 }
-
-func (p Ex8Pendulum) Gamma(dst []float64, t float64, q, v []float64) {
-	dst[0] = -v[0]*v[0] - v[1]*v[1]
-}
-
-// ConstantMass reports that M = m I.
-func (p Ex8Pendulum) ConstantMass() bool { return true }
-
-// ConstraintForceDerivative is ∂(Gᵀλ)/∂q = λ I (the Hessian of g is I).
-func (p Ex8Pendulum) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda []float64) {
-	dst.Set(0, 0, lambda[0])
-	dst.Set(0, 1, 0)
-	dst.Set(1, 0, 0)
-	dst.Set(1, 1, lambda[0])
-}
-
-// ForceDerivativeQ and ForceDerivativeV are zero: gravity is constant.
-func (p Ex8Pendulum) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) { dst.Zero() }
-func (p Ex8Pendulum) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) { dst.Zero() }
-
-func (p Ex8Pendulum) CoordinateName(i int) string { return [...]string{"x", "y"}[i] }
-func (p Ex8Pendulum) ConstraintName(i int) string { return "rod" }
-
-// Energy returns T = m|v|²/2 and U = m g_grav y.
-func (p Ex8Pendulum) Energy(t float64, q, v []float64) (kinetic, potential float64) {
-	return p.M * (v[0]*v[0] + v[1]*v[1]) / 2, p.M * p.Grav * q[1]
-}
-
-var (
-	_ dae.System                    = Ex8Pendulum{}
-	_ dae.ConstraintForceDerivative = Ex8Pendulum{}
-	_ dae.ForceDerivative           = Ex8Pendulum{}
+	"linkage/problems"
 )
 
 // Ex8Physics is the parameter set of Example 8: m = l = 1, g_grav = 9.81.
-var Ex8Physics = Ex8Pendulum{M: 1, L: 1, Grav: 9.81}
+var Ex8Physics = problems.Pendulum{M: 1, Length: 1, Grav: 9.81}
 
 // Ex8Start returns the start of Example 8 at t = 0 for the position x_0 (|x_0| < l):
 // y_0 = −sqrt(l² − x_0²), the velocity tangent to the circle with x'_0 ≥ 0 and the total
 // energy T_0 + U_0 = m/2 − m g_grav l of the solution through (0, −l) with x' = 1, and
 // q”_0, λ_0 from eq. 17. It also returns the angle φ_0 from the downward vertical and the
 // rate ω_0 = φ'_0 of the equivalent angle ODE (seed 002, eq. 5).
-func Ex8Start(p Ex8Pendulum, x0 float64) (s integrate.State, phi0, omega0 float64, err error) {
-	if !(math.Abs(x0) < p.L) {
-		return s, 0, 0, fmt.Errorf("reproduce: arnold-ex8: x0 = %g, want |x0| < l = %g", x0, p.L)
+func Ex8Start(p problems.Pendulum, x0 float64) (s integrate.State, phi0, omega0 float64, err error) {
+	if !(math.Abs(x0) < p.Length) {
+		return s, 0, 0, fmt.Errorf("reproduce: arnold-ex8: x0 = %g, want |x0| < l = %g", x0, p.Length)
 	}
-	phi0 = math.Asin(x0 / p.L)
+	phi0 = math.Asin(x0 / p.Length)
 	// m l² ω²/2 − m g l cos φ = m/2 − m g l
-	w2 := (1 - 2*p.Grav*p.L*(1-math.Cos(phi0))) / (p.L * p.L)
+	w2 := (1 - 2*p.Grav*p.Length*(1-math.Cos(phi0))) / (p.Length * p.Length)
 	if w2 < 0 {
 		return s, 0, 0, fmt.Errorf("reproduce: arnold-ex8: x0 = %g lies above the turning point of the energy level m/2 − m g l", x0)
 	}
 	omega0 = math.Sqrt(w2)
 	sn, cs := math.Sincos(phi0)
 	s = integrate.NewState(2, 1)
-	s.Q[0], s.Q[1] = p.L*sn, -p.L*cs
-	s.V[0], s.V[1] = p.L*omega0*cs, p.L*omega0*sn
+	s.Q[0], s.Q[1] = p.Length*sn, -p.Length*cs
+	s.V[0], s.V[1] = p.Length*omega0*cs, p.Length*omega0*sn
 	// eq. 17 for M = m I, G = (x, y) in closed form: G q” = γ and m q” = f − Gᵀλ give
 	// λ = (G f − m γ)/(G Gᵀ).
 	gf := s.Q[1] * (-p.M * p.Grav)
@@ -116,14 +49,14 @@ func Ex8Start(p Ex8Pendulum, x0 float64) (s integrate.State, phi0, omega0 float6
 //
 //	λ = m (l φ'² + g_grav cos φ) / l.
 type ex8Reference struct {
-	p          Ex8Pendulum
+	p          problems.Pendulum
 	phi, omega float64
 }
 
 func (r *ex8Reference) advance(h float64) {
 	n := int(math.Ceil(h/1e-4 - 1e-9))
 	hs := h / float64(n)
-	k := r.p.Grav / r.p.L
+	k := r.p.Grav / r.p.Length
 	f := func(phi, om float64) (float64, float64) { return om, -k * math.Sin(phi) }
 	for range n {
 		k1p, k1o := f(r.phi, r.omega)
@@ -136,7 +69,7 @@ func (r *ex8Reference) advance(h float64) {
 }
 
 func (r *ex8Reference) lambda() float64 {
-	return r.p.M * (r.p.L*r.omega*r.omega + r.p.Grav*math.Cos(r.phi)) / r.p.L
+	return r.p.M * (r.p.Length*r.omega*r.omega + r.p.Grav*math.Cos(r.phi)) / r.p.Length
 }
 
 // Ex8Variant names the integrator form of a run.
