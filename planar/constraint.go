@@ -1,0 +1,120 @@
+package planar
+
+import "gonum.org/v1/gonum/mat"
+
+// constraint.go: (t, q) ⇒ g, G, g_t;  (t, q, v) ⇒ γ;  (q, λ) ⇒ ∂(Gᵀλ)/∂q.
+//
+// Every row is g_r = Σ_k w_k c_k(q) − c0 − f(t), a weighted sum of at most two joint
+// coordinates c_k (kinematics.go) minus a constant and, for motions, a drive f. Hence
+//
+//	G_r = Σ w_k ∇c_k,   g_t = −f'(t),   γ_r = −Σ w_k vᵀ(∇²c_k)v + f''(t),
+//	∂(Gᵀλ)/∂q = Σ_r λ_r Σ_k w_k ∇²c_k,
+//
+// the last two because G_t = 0 (the drive does not depend on q).
+
+// evalTerm evaluates term tm of a row at q.
+func (s *System) evalTerm(tm *term, q []float64, e *coordEval) {
+	var k pairKin
+	s.pairs[tm.pair].kin(q, &k)
+	e.eval(tm.kind, &k)
+}
+
+// Constraint writes g(t, q).
+func (s *System) Constraint(dst []float64, t float64, q []float64) {
+	var e coordEval
+	for r := range s.rows {
+		rw := &s.rows[r]
+		g := -rw.c0
+		for k := range rw.n {
+			s.evalTerm(&rw.terms[k], q, &e)
+			g += rw.terms[k].w * e.val
+		}
+		if rw.drive != nil {
+			f, _, _ := rw.drive.Eval(t)
+			g -= f
+		}
+		dst[r] = g
+	}
+}
+
+// ConstraintJacobian writes G = ∂g/∂q.
+func (s *System) ConstraintJacobian(dst *mat.Dense, _ float64, q []float64) {
+	dst.Zero()
+	var e coordEval
+	for r := range s.rows {
+		rw := &s.rows[r]
+		out := dst.RawRowView(r)
+		for k := range rw.n {
+			tm := &rw.terms[k]
+			s.evalTerm(tm, q, &e)
+			for c, col := range s.pairs[tm.pair].col {
+				if col >= 0 {
+					out[col] += tm.w * e.grad[c]
+				}
+			}
+		}
+	}
+}
+
+// ConstraintTimeDerivative writes g_t = −f'(t) for motions, 0 for the other rows.
+func (s *System) ConstraintTimeDerivative(dst []float64, t float64, _ []float64) {
+	for r := range s.rows {
+		dst[r] = 0
+		if d := s.rows[r].drive; d != nil {
+			_, df, _ := d.Eval(t)
+			dst[r] = -df
+		}
+	}
+}
+
+// Gamma writes γ = −(G v)_q v − 2 G_t v − g_tt = −Σ w vᵀ∇²c v + f″(t).
+func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
+	var e coordEval
+	for r := range s.rows {
+		rw := &s.rows[r]
+		var g float64
+		for k := range rw.n {
+			tm := &rw.terms[k]
+			s.evalTerm(tm, q, &e)
+			vp := s.pairs[tm.pair].rate(v)
+			g -= tm.w * e.quad(&vp)
+		}
+		if rw.drive != nil {
+			_, _, ddf := rw.drive.Eval(t)
+			g += ddf
+		}
+		dst[r] = g
+	}
+}
+
+// ConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r.
+func (s *System) ConstraintForceDerivative(dst *mat.Dense, _ float64, q, lambda []float64) {
+	dst.Zero()
+	var e coordEval
+	for r := range s.rows {
+		rw := &s.rows[r]
+		if lambda[r] == 0 {
+			continue
+		}
+		for k := range rw.n {
+			tm := &rw.terms[k]
+			s.evalTerm(tm, q, &e)
+			addHess(dst, &s.pairs[tm.pair], lambda[r]*tm.w, &e.hess)
+		}
+	}
+}
+
+// addHess adds scale·H into dst at the pair's columns.
+func addHess(dst *mat.Dense, pr *pairRef, scale float64, h *[6][6]float64) {
+	for a, ca := range pr.col {
+		if ca < 0 {
+			continue
+		}
+		out := dst.RawRowView(ca)
+		for b, cb := range pr.col {
+			if cb >= 0 {
+				out[cb] += scale * h[a][b]
+			}
+		}
+	}
+}

@@ -1,0 +1,72 @@
+// Package planar builds the equations of motion of planar mechanisms in body coordinates
+// (seed 000, Haug et al., sections 4.1-4.3; Haug, Computer-Aided Kinematics and Dynamics of
+// Mechanical Systems, 1989, chs. 3 and 6; Nikravesh 1988): every moving body i has
+// q_i = (x_i, y_i, θ_i), the position of its centre of mass and the angle of its frame, so
+// q' = v and M = diag(m₁, m₁, J₁, …) is constant. The ground is body 0 and has no coordinates.
+//
+//	m := planar.NewModel()
+//	m.SetGravity(planar.Vec{0, -9.81})
+//	crank := m.AddBody(planar.Body{Name: "crank", Mass: 3, Inertia: 0.0225, Pos: planar.Vec{0.15, 0}})
+//	o := m.AddMarker(planar.Marker{Name: "O", Body: planar.Ground})
+//	a := m.AddMarker(planar.Marker{Name: "A", Body: crank, Point: planar.Vec{-0.15, 0}})
+//	pin := m.AddRevolute("pin", o, a)
+//	m.AddMotion("drive", pin, planar.Sine{Amplitude: 0.1, Omega: 2})
+//	sys, err := m.Assemble() // *System: dae.System with every capability
+//	q0, v0 := sys.InitialGuess() // then dae.Initialize(sys, 0, q0, v0, nil)
+//
+// Add methods record; Assemble validates everything at once and its error names each bad
+// element (empty or duplicate names, non-positive mass or inertia, NaN parameters, markers
+// on missing bodies, unknown markers or joints, a joint between markers of one body).
+// Identifiers: BodyID 0 is the ground; MarkerID, JointID and ForceID start at 1, so a zero
+// field means "unset".
+//
+// # Markers and joint equations
+//
+// A marker is a frame on a body: point s and angle φ in the body frame. Its global point is
+// r = R + A(θ)s and its axes are u = (cos α, sin α), n = (−sin α, cos α), α = θ + φ. With
+// d = r_J − r_I for a joint's markers I and J (Haug 1989, sec. 3.3):
+//
+//	revolute        d = 0                                  rows .x .y        coordinate α_J − α_I
+//	translational   n_I·d = 0,  α_J − α_I = 0              rows .n .theta    coordinate u_I·d
+//	distance        (d·d − L²)/2 = 0                       row  .d
+//	weld            d = 0,  α_J − α_I = 0                  rows .x .y .theta
+//	point-on-line   n_I·d = 0                              row  .n           coordinate u_I·d
+//	coupler         c_b − ratio·c_a − offset = 0            row  .c
+//	motion          c(q) − f(t) = 0  (g_t = −f', g_tt = −f'')   row .c
+//
+// Constraint rows are numbered in the order joints were added and named "joint.suffix"
+// (dae.Namer), so integrator errors and dae.Initialize's redundancy report name the joint.
+// Coordinates are named "body.x", "body.y", "body.theta".
+//
+// # Forces
+//
+// Gravity m·g at every centre of mass; TSDA (tension F = Spring(l − l₀) + Damper(l') +
+// Actuator(t) along r_J − r_I, singular at l = 0 where the direction is undefined); RSDA
+// (torque −F on J, +F on I, F = Spring(β − β₀) + Damper(β') + Actuator(t), β = α_J − α_I);
+// bushing (linear in marker I's axes); point forces (global or follower); torques; custom
+// Go callbacks (ForceFunc, derivatives by central differences). Laws (Law) are Linear,
+// Polynomial (seed 001, eq. 15: SeedSpring), Piecewise and NewPiecewiseLinear (seed 001,
+// eq. 16, which is piecewise polynomial: SeedDamper). Time functions (Func): Const, Poly,
+// Sine, Ramp, Smoothstep, Table (natural cubic spline).
+//
+// # Signs: reactions and energy
+//
+// The generalized constraint force is −Gᵀλ (package dae). Reaction(j, q, λ) reports the part
+// −Σ_rows λ_r ∇g_r acting on each of the joint's two bodies: the force and the moment about
+// the marker's point, in global axes and in the axes of marker I. For a motion, λ is the
+// driving load with this sign: a revolute motion's −λ is the torque on body J.
+//
+// Energies returns T, the gravitational and the spring potential; NonConservativePower
+// returns P_nc = vᵀ f_nc − λᵀ G v (dampers, actuators, applied loads, custom forces, motions),
+// so the energy invariant of seed 001 (eqs. 11-12), Π = T + V − ∫ P_nc dt, can be monitored.
+//
+// # Derivatives
+//
+// Every row and force element is built on a handful of scalar joint coordinates c(p) of the
+// six coordinates p of a marker pair, each with an analytic gradient and Hessian
+// (kinematics.go). From them: G, γ = −Σ vᵀ∇²g v + f″ (G_t = 0), ∂(Gᵀλ)/∂q = Σ λ_r ∇²g_r,
+// and ∂f/∂q, ∂f/∂v of the spring-dampers. Singular poses (aligned bodies, coincident
+// points) are regular for every element except the TSDA at l = 0.
+//
+// Evaluations write every entry of their destination, retain nothing and do not allocate.
+package planar

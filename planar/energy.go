@@ -1,0 +1,107 @@
+package planar
+
+// energy.go: (t, q, v) ⇒ T, V;  (t, q, v, λ) ⇒ P_nc, the terms of the energy invariant of
+// seed 001 (Cardenal et al.), eqs. 11-12. With M a = f − Gᵀλ and f = −∂V/∂q + f_nc,
+//
+//	d(T + V)/dt = vᵀ f_nc − λᵀ G v =: P_nc,   Π = T + V − ∫₀ᵗ P_nc dτ = constant,
+//
+// where −λᵀ G v = λᵀ g_t is the power of the motions (zero for scleronomic rows on the
+// constraint manifold).
+
+// Energies are the parts of the mechanical energy of one state.
+type Energies struct {
+	Kinetic float64 // T = Σ ½ m |R'|² + ½ J θ'²
+	Gravity float64 // −Σ m gᵀR
+	Spring  float64 // Σ ∫ spring laws of TSDA, RSDA and bushings that implement Potential
+}
+
+// Potential returns Gravity + Spring.
+func (e Energies) Potential() float64 { return e.Gravity + e.Spring }
+
+// Energies returns the kinetic, gravitational and spring energy of (t, q, v).
+func (s *System) Energies(t float64, q, v []float64) Energies {
+	var e Energies
+	for _, b := range s.bodies[1:] {
+		c := b.col
+		e.Kinetic += 0.5 * (b.Mass*(v[c]*v[c]+v[c+1]*v[c+1]) + b.Inertia*v[c+2]*v[c+2])
+		e.Gravity -= b.Mass * (s.gravity[0]*q[c] + s.gravity[1]*q[c+1])
+	}
+	var k pairKin
+	var ce coordEval
+	for i := range s.sds {
+		sd := &s.sds[i]
+		if sd.pot == nil {
+			continue
+		}
+		s.pairs[sd.pair].kin(q, &k)
+		ce.eval(sd.kind, &k)
+		e.Spring += sd.pot.Integral(ce.val - sd.free)
+	}
+	return e
+}
+
+// Energy returns T and V = gravity + springs (dae.Energy).
+func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) {
+	e := s.Energies(t, q, v)
+	return e.Kinetic, e.Potential()
+}
+
+// NonConservativePower returns P_nc = vᵀ f_nc − λᵀ G v at (t, q, v, λ): dampers, actuators,
+// springs without Potential, point forces, torques, custom forces and the constraint forces
+// (motions). λ may be nil (constraint power omitted). It does not allocate, except that
+// custom forces are evaluated into the System's scratch under its lock.
+func (s *System) NonConservativePower(t float64, q, v, lambda []float64) float64 {
+	var p float64
+	var st sdState
+	for i := range s.sds {
+		sd := &s.sds[i]
+		s.evalSD(sd, t, q, v, &st)
+		F := st.fd + st.fa
+		if sd.pot == nil {
+			F += st.fs
+		}
+		p -= F * st.rate
+	}
+	for i := range s.points {
+		pf := &s.points[i]
+		F, a := pf.load(t, q)
+		c := pf.col
+		// r' = R' + b θ' with b = (−a_y, a_x).
+		p += F[0]*(v[c]-a[1]*v[c+2]) + F[1]*(v[c+1]+a[0]*v[c+2])
+	}
+	for _, tq := range s.torques {
+		tau, _, _ := tq.tau.Eval(t)
+		p += tau * v[tq.col+2]
+	}
+	if len(s.customs) > 0 {
+		s.mu.Lock()
+		for i := range s.fp {
+			s.fp[i] = 0
+		}
+		for _, c := range s.customs {
+			c(s.fp, t, q, v)
+		}
+		for i, f := range s.fp {
+			p += f * v[i]
+		}
+		s.mu.Unlock()
+	}
+	if lambda != nil {
+		var e coordEval
+		for r := range s.rows {
+			rw := &s.rows[r]
+			if lambda[r] == 0 {
+				continue
+			}
+			var gv float64
+			for k := range rw.n {
+				tm := &rw.terms[k]
+				s.evalTerm(tm, q, &e)
+				vp := s.pairs[tm.pair].rate(v)
+				gv += tm.w * e.dotGrad(&vp)
+			}
+			p -= lambda[r] * gv
+		}
+	}
+	return p
+}

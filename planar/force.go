@@ -1,0 +1,208 @@
+package planar
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// force.go: (t, q, v) ⇒ f, ∂f/∂q, ∂f/∂v.
+//
+//	gravity:         f_R += m g
+//	spring-damper:   F = spring(c − c_free) + damper(c') + act(t),  f_p = −F ∇c,
+//	                 ∂f_p/∂q = −∇c (k ∇c + d ∇²c v_p)ᵀ − F ∇²c,   ∂f_p/∂v = −d ∇c ∇cᵀ,
+//	                 with k = spring', d = damper', c' = ∇c·v_p (TSDA, RSDA, bushing)
+//	point force:     f_R += F,  f_θ += b·F  (b = ∂a/∂θ: the moment a × F about the centre)
+//	torque:          f_θ += τ(t)
+//	custom:          the user's function; derivatives by central differences.
+
+// sdState is a spring-damper element evaluated at (t, q, v).
+type sdState struct {
+	e      coordEval
+	vp     [6]float64
+	rate   float64 // c'
+	fs, ks float64 // spring force and stiffness
+	fd, kd float64 // damper force and its derivative
+	fa     float64 // actuator
+}
+
+func (s *System) evalSD(sd *springDamper, t float64, q, v []float64, st *sdState) {
+	var k pairKin
+	pr := &s.pairs[sd.pair]
+	pr.kin(q, &k)
+	st.e.eval(sd.kind, &k)
+	st.vp = pr.rate(v)
+	st.rate = st.e.dotGrad(&st.vp)
+	st.fs, st.ks = sd.spring.Eval(st.e.val - sd.free)
+	st.fd, st.kd = sd.damper.Eval(st.rate)
+	st.fa = 0
+	if sd.act != nil {
+		st.fa, _, _ = sd.act.Eval(t)
+	}
+}
+
+// pointLoad returns the force of p in global axes and the rotated offset a of its point.
+func (p *pointForce) load(t float64, q []float64) (F, a Vec) {
+	if p.fx != nil {
+		F[0], _, _ = p.fx.Eval(t)
+	}
+	if p.fy != nil {
+		F[1], _, _ = p.fy.Eval(t)
+	}
+	th := q[p.col+2]
+	if !p.global {
+		F = rotate(F, th+p.phi)
+	}
+	return F, rotate(p.s, th)
+}
+
+// Force writes f(t, q, v).
+func (s *System) Force(dst []float64, t float64, q, v []float64) {
+	for i := range dst {
+		dst[i] = 0
+	}
+	for _, b := range s.bodies[1:] {
+		dst[b.col] += b.Mass * s.gravity[0]
+		dst[b.col+1] += b.Mass * s.gravity[1]
+	}
+	var st sdState
+	for i := range s.sds {
+		sd := &s.sds[i]
+		s.evalSD(sd, t, q, v, &st)
+		F := st.fs + st.fd + st.fa
+		for c, col := range s.pairs[sd.pair].col {
+			if col >= 0 {
+				dst[col] -= F * st.e.grad[c]
+			}
+		}
+	}
+	for i := range s.points {
+		p := &s.points[i]
+		F, a := p.load(t, q)
+		dst[p.col] += F[0]
+		dst[p.col+1] += F[1]
+		dst[p.col+2] += a[0]*F[1] - a[1]*F[0]
+	}
+	for _, tq := range s.torques {
+		tau, _, _ := tq.tau.Eval(t)
+		dst[tq.col+2] += tau
+	}
+	for _, c := range s.customs {
+		c(dst, t, q, v)
+	}
+}
+
+// ForceDerivativeQ writes ∂f/∂q.
+func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
+	dst.Zero()
+	var st sdState
+	for i := range s.sds {
+		sd := &s.sds[i]
+		s.evalSD(sd, t, q, v, &st)
+		F := st.fs + st.fd + st.fa
+		pr := &s.pairs[sd.pair]
+		// hv = ∇²c v_p
+		var hv [6]float64
+		for a := range 6 {
+			for b := range 6 {
+				hv[a] += st.e.hess[a][b] * st.vp[b]
+			}
+		}
+		for a, ca := range pr.col {
+			if ca < 0 {
+				continue
+			}
+			out := dst.RawRowView(ca)
+			for b, cb := range pr.col {
+				if cb >= 0 {
+					out[cb] -= st.e.grad[a]*(st.ks*st.e.grad[b]+st.kd*hv[b]) + F*st.e.hess[a][b]
+				}
+			}
+		}
+	}
+	for i := range s.points {
+		p := &s.points[i]
+		F, a := p.load(t, q)
+		c := p.col
+		if p.global {
+			// ∂(a × F)/∂θ = b × F... written out: ∂(b·F)/∂θ = −a·F.
+			dst.Set(c+2, c+2, dst.At(c+2, c+2)-dot(a, F))
+		} else {
+			// F = A(θ+φ) F_local: ∂F/∂θ = (−F_y, F_x); the moment a × F is invariant.
+			dst.Set(c, c+2, dst.At(c, c+2)-F[1])
+			dst.Set(c+1, c+2, dst.At(c+1, c+2)+F[0])
+		}
+	}
+	if len(s.customs) > 0 {
+		s.customFD(dst, t, q, v, true)
+	}
+}
+
+// ForceDerivativeV writes ∂f/∂v.
+func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
+	dst.Zero()
+	var st sdState
+	for i := range s.sds {
+		sd := &s.sds[i]
+		s.evalSD(sd, t, q, v, &st)
+		if st.kd == 0 {
+			continue
+		}
+		addOuter(dst, &s.pairs[sd.pair], -st.kd, &st.e.grad)
+	}
+	if len(s.customs) > 0 {
+		s.customFD(dst, t, q, v, false)
+	}
+}
+
+// addOuter adds scale·g gᵀ at the pair's columns.
+func addOuter(dst *mat.Dense, pr *pairRef, scale float64, g *[6]float64) {
+	for a, ca := range pr.col {
+		if ca < 0 || g[a] == 0 {
+			continue
+		}
+		out := dst.RawRowView(ca)
+		for b, cb := range pr.col {
+			if cb >= 0 {
+				out[cb] += scale * g[a] * g[b]
+			}
+		}
+	}
+}
+
+// customFD adds the central-difference derivative of the custom forces with respect to q
+// (wrtQ) or v into dst; the step is dae's, ∛ε·max(1, |x|) (Nocedal & Wright 2006, eq. 8.8).
+func (s *System) customFD(dst *mat.Dense, t float64, q, v []float64, wrtQ bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	x := v
+	if wrtQ {
+		x = q
+	}
+	copy(s.qp, x)
+	const cbrtEps = 6.0554544523933395e-06 // (2^-52)^(1/3)
+	for j := range s.nq {
+		h := cbrtEps * math.Max(1, math.Abs(x[j]))
+		for _, sign := range [2]float64{1, -1} {
+			out := s.fp
+			if sign < 0 {
+				out = s.fm
+			}
+			for i := range out {
+				out[i] = 0
+			}
+			s.qp[j] = x[j] + sign*h
+			for _, c := range s.customs {
+				if wrtQ {
+					c(out, t, s.qp, v)
+				} else {
+					c(out, t, q, s.qp)
+				}
+			}
+		}
+		s.qp[j] = x[j]
+		for i := range s.nq {
+			dst.Set(i, j, dst.At(i, j)+(s.fp[i]-s.fm[i])/(2*h))
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package planar
+
+import "math"
+
+// kinematics.go: (q; a pair of markers) ⇒ the scalar joint coordinates every constraint
+// row and force element is built from, with their gradients and Hessians with respect to
+// the six coordinates p = (x_I, y_I, θ_I, x_J, y_J, θ_J) of the two bodies.
+//
+// A marker point is r = R + A(θ) s with A the rotation by θ; with a = A(θ) s and
+// b = ∂a/∂θ = (−a_y, a_x), ∂²a/∂θ² = −a. The separation d = r_J − r_I has
+//
+//	∂d/∂p = D = [−I, −b_I, I, b_J],   ∂²d/∂θ_I² = a_I,   ∂²d/∂θ_J² = −a_J,
+//
+// and the axes of marker I, u_I = (cos α_I, sin α_I), n_I = (−sin α_I, cos α_I) with
+// α_I = θ_I + φ_I, have ∂u_I/∂θ_I = n_I, ∂n_I/∂θ_I = −u_I.
+
+// pairRef is a pair of markers resolved at assembly: bodies, points and angles in the body
+// frames, and the columns of q of each body (−1 for the ground).
+type pairRef struct {
+	bi, bj     BodyID
+	si, sj     Vec
+	phiI, phiJ float64
+	col        [6]int // column of q of each of p's six entries, −1 when fixed (ground)
+}
+
+// pairKin is the kinematics of a pair at one q.
+type pairKin struct {
+	ai, bi, aj, bj Vec
+	d, u, n        Vec     // separation, axes of marker I
+	alphaI, alphaJ float64 // absolute angles of the markers' x axes
+}
+
+type coordKind int
+
+const (
+	coordDx     coordKind = iota // d_x
+	coordDy                      // d_y
+	coordAlong                   // u_I·d
+	coordNormal                  // n_I·d
+	coordAngle                   // α_J − α_I
+	coordDist2                   // d·d/2
+	coordLength                  // |d|
+)
+
+// coordEval is a scalar coordinate c(p), its gradient and Hessian.
+type coordEval struct {
+	val  float64
+	grad [6]float64
+	hess [6][6]float64
+}
+
+func (pr *pairRef) kin(q []float64, k *pairKin) {
+	var ri, rj Vec
+	var thI, thJ float64
+	if c := pr.col[0]; c >= 0 {
+		ri, thI = Vec{q[c], q[c+1]}, q[c+2]
+	}
+	if c := pr.col[3]; c >= 0 {
+		rj, thJ = Vec{q[c], q[c+1]}, q[c+2]
+	}
+	k.ai = rotate(pr.si, thI)
+	k.aj = rotate(pr.sj, thJ)
+	k.bi = Vec{-k.ai[1], k.ai[0]}
+	k.bj = Vec{-k.aj[1], k.aj[0]}
+	k.d = Vec{rj[0] + k.aj[0] - ri[0] - k.ai[0], rj[1] + k.aj[1] - ri[1] - k.ai[1]}
+	k.alphaI, k.alphaJ = thI+pr.phiI, thJ+pr.phiJ
+	s, c := math.Sincos(k.alphaI)
+	k.u, k.n = Vec{c, s}, Vec{-s, c}
+}
+
+// rate returns the pair's part of v in p order (zeros for the ground).
+func (pr *pairRef) rate(v []float64) (vp [6]float64) {
+	for k, c := range pr.col {
+		if c >= 0 {
+			vp[k] = v[c]
+		}
+	}
+	return vp
+}
+
+func rotate(s Vec, th float64) Vec {
+	sn, cs := math.Sincos(th)
+	return Vec{cs*s[0] - sn*s[1], sn*s[0] + cs*s[1]}
+}
+
+func dot(a, b Vec) float64 { return a[0]*b[0] + a[1]*b[1] }
+
+// eval writes coordinate kind of k into e (every entry).
+func (e *coordEval) eval(kind coordKind, k *pairKin) {
+	*e = coordEval{}
+	switch kind {
+	case coordDx, coordDy:
+		c := int(kind - coordDx)
+		e.val = k.d[c]
+		e.grad[c], e.grad[3+c] = -1, 1
+		e.grad[2], e.grad[5] = -k.bi[c], k.bj[c]
+		e.hess[2][2], e.hess[5][5] = k.ai[c], -k.aj[c]
+	case coordAlong, coordNormal:
+		w, dw := k.u, k.n // w and ∂w/∂θ_I
+		if kind == coordNormal {
+			w, dw = k.n, Vec{-k.u[0], -k.u[1]}
+		}
+		e.val = dot(w, k.d)
+		e.grad = [6]float64{-w[0], -w[1], dot(dw, k.d) - dot(w, k.bi), w[0], w[1], dot(w, k.bj)}
+		// ∂²w/∂θ_I² = −w, ∂d/∂θ_I = −b_I, ∂b/∂θ = −a.
+		e.hess[2][0], e.hess[2][1] = -dw[0], -dw[1]
+		e.hess[3][2], e.hess[4][2] = dw[0], dw[1]
+		e.hess[2][2] = -dot(w, k.d) - 2*dot(dw, k.bi) + dot(w, k.ai)
+		e.hess[5][2] = dot(dw, k.bj)
+		e.hess[5][5] = -dot(w, k.aj)
+		symmetrize(&e.hess)
+	case coordAngle:
+		e.val = k.alphaJ - k.alphaI
+		e.grad[2], e.grad[5] = -1, 1
+	case coordDist2, coordLength:
+		d := k.d
+		e.val = dot(d, d) / 2
+		e.grad = [6]float64{-d[0], -d[1], -dot(d, k.bi), d[0], d[1], dot(d, k.bj)}
+		// H = DᵀD + Σ_c d_c ∂²d_c/∂p².
+		cols := [6]Vec{{-1, 0}, {0, -1}, {-k.bi[0], -k.bi[1]}, {1, 0}, {0, 1}, k.bj}
+		for r := range 6 {
+			for c := range 6 {
+				e.hess[r][c] = dot(cols[r], cols[c])
+			}
+		}
+		e.hess[2][2] += dot(d, k.ai)
+		e.hess[5][5] -= dot(d, k.aj)
+		if kind == coordLength {
+			// l = √(2c): ∂l = ∂c/l, ∂²l = ∂²c/l − ∂l ∂lᵀ/l (singular at l = 0).
+			l := math.Sqrt(2 * e.val)
+			e.val = l
+			for r := range 6 {
+				e.grad[r] /= l
+			}
+			for r := range 6 {
+				for c := range 6 {
+					e.hess[r][c] = (e.hess[r][c] - e.grad[r]*e.grad[c]) / l
+				}
+			}
+		}
+	}
+}
+
+// symmetrize copies the lower triangle of h into the upper one.
+func symmetrize(h *[6][6]float64) {
+	for r := range 6 {
+		for c := r + 1; c < 6; c++ {
+			h[r][c] = h[c][r]
+		}
+	}
+}
+
+// quad returns xᵀ H x.
+func (e *coordEval) quad(x *[6]float64) float64 {
+	var s float64
+	for r := range 6 {
+		if x[r] == 0 {
+			continue
+		}
+		var hr float64
+		for c := range 6 {
+			hr += e.hess[r][c] * x[c]
+		}
+		s += x[r] * hr
+	}
+	return s
+}
+
+// dotGrad returns ∇c · x.
+func (e *coordEval) dotGrad(x *[6]float64) float64 {
+	var s float64
+	for r := range 6 {
+		s += e.grad[r] * x[r]
+	}
+	return s
+}

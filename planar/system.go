@@ -1,0 +1,211 @@
+package planar
+
+import (
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+)
+
+// System is an assembled planar model: the equations of motion of seed 002, eq. 16, in
+// body coordinates q = (x₁, y₁, θ₁, x₂, …) of the moving bodies (ground excluded), with
+// analytic M, f, g, G, g_t, γ and derivatives. It is built by Model.Assemble, does not
+// change afterwards, and its evaluations retain nothing and do not allocate. Evaluations
+// are safe for concurrent use (custom forces' finite differences share scratch under a lock).
+type System struct {
+	nq, nc  int
+	bodies  []bodyData // index 0 is the ground
+	markers []markerData
+	pairs   []pairRef
+	rows    []row
+	joints  []jointData
+	sds     []springDamper
+	points  []pointForce
+	torques []torqueElem
+	customs []ForceFunc
+	forces  []ElementInfo
+	gravity Vec
+
+	coordNames, rowNames []string
+
+	mu         sync.Mutex // guards the scratch of custom-force finite differences
+	qp, fp, fm []float64
+}
+
+var (
+	_ dae.System                    = (*System)(nil)
+	_ dae.ConstantMass              = (*System)(nil)
+	_ dae.MassDerivative            = (*System)(nil)
+	_ dae.ConstraintForceDerivative = (*System)(nil)
+	_ dae.ForceDerivative           = (*System)(nil)
+	_ dae.Namer                     = (*System)(nil)
+	_ dae.Energy                    = (*System)(nil)
+)
+
+type bodyData struct {
+	Body
+	col int // column of x in q; −1 for the ground
+}
+
+type markerData struct {
+	Marker
+	col int // column of the body's x; −1 on the ground
+}
+
+// term is w·c with c a coordinate of pair.
+type term struct {
+	pair int
+	kind coordKind
+	w    float64
+}
+
+// row is one scalar constraint g = Σ terms − c0 − drive(t).
+type row struct {
+	terms [2]term
+	n     int
+	c0    float64
+	drive Func
+}
+
+type jointData struct {
+	name         string
+	kind         jointKind
+	first, nrows int
+	pair         int       // the markers' pair; for couplers and motions the (first) driven joint's
+	coord        coordKind // the joint coordinate (revolute: angle; translational: along)
+	hasCoord     bool
+}
+
+// springDamper is a force F = spring(c − free) + damper(c') + act(t) acting along the
+// gradient of a scalar coordinate c of a pair: f = −F ∇c (TSDA: c = l; RSDA: c = β;
+// bushing: one entry per axis).
+type springDamper struct {
+	pair           int
+	kind           coordKind
+	free           float64
+	spring, damper Law
+	pot            Potential // spring's potential, nil when it has none
+	act            Func
+}
+
+type pointForce struct {
+	col    int
+	s      Vec
+	phi    float64
+	fx, fy Func
+	global bool
+}
+
+type torqueElem struct {
+	col int
+	tau Func
+}
+
+// ElementInfo names one element and its kind ("body"; "revolute", "translational",
+// "distance", "weld", "point-on-line", "coupler", "motion"; "gravity", "tsda", "rsda",
+// "point-force", "torque", "bushing", "custom").
+type ElementInfo struct {
+	Name, Kind string
+	Rows       []int // constraint rows of a joint (nil for bodies and forces)
+}
+
+// Size returns nq = 3·(bodies − 1) and nc, the number of constraint rows.
+func (s *System) Size() (nq, nc int) { return s.nq, s.nc }
+
+// Mass writes M = diag(m₁, m₁, J₁, m₂, …), constant in body coordinates with the centre of
+// mass as origin (Haug 1989, eq. 6.1.22).
+func (s *System) Mass(dst *mat.Dense, _ float64, _ []float64) {
+	dst.Zero()
+	for _, b := range s.bodies[1:] {
+		dst.Set(b.col, b.col, b.Mass)
+		dst.Set(b.col+1, b.col+1, b.Mass)
+		dst.Set(b.col+2, b.col+2, b.Inertia)
+	}
+}
+
+// ConstantMass reports true: M depends on neither t nor q.
+func (s *System) ConstantMass() bool { return true }
+
+// MassDerivative writes ∂(M a)/∂q = 0.
+func (s *System) MassDerivative(dst *mat.Dense, _ float64, _, _ []float64) { dst.Zero() }
+
+// InitialGuess returns new slices with the bodies' initial guesses (Body.Pos, Angle, Vel,
+// AngVel), the starting point of dae.Initialize.
+func (s *System) InitialGuess() (q0, v0 []float64) {
+	q0 = make([]float64, s.nq)
+	v0 = make([]float64, s.nq)
+	for _, b := range s.bodies[1:] {
+		q0[b.col], q0[b.col+1], q0[b.col+2] = b.Pos[0], b.Pos[1], b.Angle
+		v0[b.col], v0[b.col+1], v0[b.col+2] = b.Vel[0], b.Vel[1], b.AngVel
+	}
+	return q0, v0
+}
+
+// CoordinateName returns "body.x", "body.y" or "body.theta".
+func (s *System) CoordinateName(i int) string {
+	if i < 0 || i >= len(s.coordNames) {
+		return ""
+	}
+	return s.coordNames[i]
+}
+
+// ConstraintName returns the joint's name with the row's suffix (".x", ".y", ".n",
+// ".theta", ".d", ".c").
+func (s *System) ConstraintName(i int) string {
+	if i < 0 || i >= len(s.rowNames) {
+		return ""
+	}
+	return s.rowNames[i]
+}
+
+// Bodies lists the bodies, ground first (kind "ground", then "body").
+func (s *System) Bodies() []ElementInfo {
+	out := make([]ElementInfo, len(s.bodies))
+	for k, b := range s.bodies {
+		out[k] = ElementInfo{Name: b.Name, Kind: "body"}
+	}
+	out[0].Kind = "ground"
+	return out
+}
+
+// Joints lists the constraint elements in the order of their rows, with the rows.
+func (s *System) Joints() []ElementInfo {
+	out := make([]ElementInfo, len(s.joints))
+	for k, j := range s.joints {
+		rows := make([]int, j.nrows)
+		for r := range rows {
+			rows[r] = j.first + r
+		}
+		out[k] = ElementInfo{Name: j.name, Kind: jointKindNames[j.kind], Rows: rows}
+	}
+	return out
+}
+
+// Forces lists the force elements in the order they were added, preceded by "gravity"
+// when it is not zero.
+func (s *System) Forces() []ElementInfo { return append([]ElementInfo(nil), s.forces...) }
+
+// DOF returns the number of degrees of freedom nq − rank(G) at the consistent state c
+// (rank(G) = nc minus the rows dae.Initialize found redundant).
+func (s *System) DOF(c dae.Consistent) int { return s.nq - (s.nc - len(c.Redundant)) }
+
+// BodyByName returns the identifier of the named body.
+func (s *System) BodyByName(name string) (BodyID, bool) {
+	for k, b := range s.bodies {
+		if b.Name == name {
+			return BodyID(k), true
+		}
+	}
+	return 0, false
+}
+
+// JointByName returns the identifier of the named joint, coupler or motion.
+func (s *System) JointByName(name string) (JointID, bool) {
+	for k, j := range s.joints {
+		if j.name == name {
+			return JointID(k + 1), true
+		}
+	}
+	return 0, false
+}
