@@ -73,6 +73,7 @@ func registry() []Entry {
 		genAlphaEntry,
 		genAlphaSI2Entry,
 		newmarkEntry,
+		bdfEntry,
 	}
 }
 

@@ -30,6 +30,13 @@ func fixedSteps(p int) [3]int {
 	return [3]int{64, 128, 256}
 }
 
+// methodSteps overrides fixedSteps for methods whose asymptotic range starts at smaller h:
+// hedop5's v and λ read 5.36 and 5.31 from 32 to 64 steps (its h⁶ terms), 5.29 and 5.26
+// from 64 to 128 and 5.19, 5.17 from 128 to 256.
+// bdf (order 5 with fixed h): λ reads 4.59 from 32 to 64 steps, 4.92 and 4.90 from 64 to
+// 128 to 256 (q 5.04, 5.03).
+var methodSteps = map[string][3]int{"hedop5": {64, 128, 256}, "bdf": {64, 128, 256}}
+
 // orderPendulum is the pendulum released at 60°: strongly nonlinear, so that every block
 // (q, v and λ, which for small swings is nearly the constant m g) shows its asymptotic
 // order; its exact solution is known at any t. The runs start in motion at orderT0: from
@@ -50,7 +57,11 @@ func fixedStepErrors(t *testing.T, e integrate.Entry) blockErrors {
 	orderPendulum.Exact(orderT0, &p.Start)
 	exact := integrate.NewState(2, 1)
 	var out blockErrors
-	for k, n := range fixedSteps(e.Order.Q) {
+	steps, ok := methodSteps[e.Name]
+	if !ok {
+		steps = fixedSteps(e.Order.Q)
+	}
+	for k, n := range steps {
 		h := (p.TEnd - p.T0) / float64(n)
 		sol, err := integrate.Solve(e.New(), e.Name, p.System, p.Start.Clone(), p.TEnd,
 			integrate.SolveOptions{Control: integrate.StepControl{FixedH: h}})
@@ -111,6 +122,9 @@ var minSCD = map[string][]struct {
 	scd     float64
 }{
 	"dopri5": {{"andrews", 1e-10, 7}, {"crank", 1e-11, 6}, {"chain10", 1e-10, 7}},
+	// mdop5 runs dopri5's code; hedop5 (more cases in hedop5_test.go) measured 9.57.
+	"mdop5":  {{"andrews", 1e-10, 7}},
+	"hedop5": {{"andrews", 1e-10, 7}},
 	// hht: seed 004's test bounds the local error of each step (eq. 36), and on Andrews
 	// 2547 steps at tol 1e-8 add up to scd 4.71; issue 4's ≥ 6 at 1e-8 is not met (6.00
 	// at 1e-10). On chain10 the numerical damping of α = −0.3 acts on the chain's fast
@@ -122,6 +136,11 @@ var minSCD = map[string][]struct {
 	"genalpha":     {{"andrews", 1e-8, 4.73}},
 	"genalpha-si2": {{"andrews", 1e-8, 4.36}},
 	"newmark":      {{"andrews", 1e-8, 4.37}},
+	// bdf (GGL): measured 8.16 on Andrews at 1e-10 (issue 7 asks ≥ 7.5).
+	"bdf": {{"andrews", 1e-10, 8.06}},
+	// radau5 (ggl): issue 7 asks scd ≥ 7 on Andrews at 1e-10 (measured 9.11); crank cases
+	// are in radau5_test.go.
+	"radau5": {{"andrews", 1e-10, 7}},
 }
 
 func TestConformanceReference(t *testing.T) {

@@ -1,0 +1,978 @@
+package integrate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+	"linkage/linalg"
+)
+
+// BDF integrates the equations of motion in a first-order form K y' = φ(t, y) (see
+// semiExplicit; seed 002, section 4.2, eqs. 71, 75) by the backward differentiation
+// formulas of orders 1 to 5 with variable step size and variable order, in the
+// fixed-leading-coefficient, modified-divided-difference form of DASSL and IDA (Brenan,
+// Campbell & Petzold 1996, ch. 5; the SUNDIALS IDA documentation):
+//
+//	0 = G(y_{n+1}) = K y'_{n+1} − φ(t_{n+1}, y_{n+1}),
+//	y'_{n+1} = y'_pred + c_j (y_{n+1} − y_pred),   c_j = −α_s / h,   α_s = −Σ_{i=1..k} 1/i,
+//
+// where y_pred and y'_pred come from the interpolating polynomial through the last k+1
+// values (the φ_j arrays). Seed 002 eq. 75 is this formula at constant h. Newton runs on
+// G with the iteration matrix c_j K − ∂φ/∂y, kept (with its LU) across steps while the
+// corrector contracts with rate θ ≤ Newton.ReuseRate and c_j/c_j(J) stays in [0.6, 1.67]
+// (IDA's band); a stale matrix is corrected by the factor 2/(1 + c_j/c_j(J)) (IDA) and,
+// after a failure, refreshed once before h is cut.
+//
+// Formulations (Formulation field): "ggl" (default; seed 002 eq. 92: G v + g_t = 0 and
+// g = 0 with q' = v − Gᵀμ; the GSTIFF-like baseline of seed 004's remarks), "index2"
+// (eq. 79, drifts in g), "index3" (eq. 77: the Newton matrix grows like h⁻³ and the
+// error estimates of v are those of an index-2 variable; as DASSL on index 3 it needs
+// small tolerances and may fail at order changes), "index1" (eq. 83, drifts in g and
+// G v), "baumgarte" (seed 000, eq. 5) and "index2-baumgarte" (eq. 87, α₀ = C/h).
+//
+// Error control: the local error estimate of order k (σ_k‖e‖, IDA's ck·‖e‖ with the
+// variable-step constant) is measured in the weighted RMS norm with weights
+// 1/(ATol + RTol·|y_n,i|) over the differential components q and v only: a, λ and μ are
+// left out, as IDA's suppressalg and seed 002 (section 4.2) ask, since the estimates of
+// algebraic variables of index 2 and 3 do not tend to zero with h and must not drive the
+// step size. The Newton stop θ/(1−θ)·‖Δ‖ ≤ Newton.Tol uses all components, each of index
+// i scaled by h^(i−1) as radau5 scales its error (Hairer & Wanner 1996, VII.8).
+// Order and step selection follow IDA: estimates at orders k−1, k, k+1, the start phase
+// that raises the order and doubles h after every step, h kept unless it can double or
+// must shrink (factor in [0.5, 0.9]), and after an error-test failure h·0.9(2e+1e-4)^(−1/(k+1))
+// in [0.25, 0.9], then 0.25 with order k−1, then 0.25 with order 1. A Newton failure cuts
+// h by 0.25. StepControl's Safety, MinShrink and MaxGrow do not apply: these IDA factors
+// replace them.
+//
+// With StepControl.FixedH the order is MaxOrder throughout: the first MaxOrder grid
+// points are computed by this same method, adaptive, at tolerance 1e-12 (each counted as
+// one step in Stats.Steps, its substeps in the other counters), and the backward
+// differences of those k+1 grid values start the fixed-step formula of order k. Unset
+// RTol (and ATol) default to 1e-12 in fixed-step mode, where they only set the Newton stop.
+type BDF struct {
+	// Formulation is the first-order form integrated, one of those of bdfEntry ["ggl"].
+	Formulation Formulation
+	// MaxOrder is the largest order, 1 to 5 [5]. With FixedH it is the order used.
+	MaxOrder int
+	// FixedOrder keeps the order at MaxOrder once the start phase has reached it (no
+	// lowering or raising by the estimates) [false].
+	FixedOrder bool
+	// BaumgarteAlpha, BaumgarteBeta are α and β of seed 000, eq. 5 (formulation
+	// "baumgarte"), ≥ 0; zero takes the default [10, 100]: a critically damped constraint
+	// error g'' + 2α g' + β g = 0 with both roots at −10 s⁻¹ (seed 000 gives no values;
+	// this is our choice for mechanisms of metre and second scales).
+	BaumgarteAlpha, BaumgarteBeta float64
+	// Index2BaumgarteC is C in α₀ = C/h of seed 002, eq. 87 (formulation
+	// "index2-baumgarte"), > 0; zero takes the default [1]: the position error then
+	// decays by about e⁻¹ per step.
+	Index2BaumgarteC float64
+	// Newton holds the corrector knobs: stop rule, iteration limit, Jacobian policy.
+	// Deadband does not apply (IDA's c_j band replaces it).
+	Newton NewtonSettings
+
+	w *bdfWork
+}
+
+// Defaults of BDF.
+const (
+	DefaultBDFMaxOrder       = 5
+	DefaultBaumgarteAlpha    = 10.0
+	DefaultBaumgarteBeta     = 100.0
+	DefaultIndex2BaumgarteC  = 1.0
+	bdfMaxOrder              = 5
+	bdfFixedStartTol         = 1e-12 // tolerance of the starting steps in fixed-step mode
+	bdfCjLow, bdfCjHigh      = 0.6, 1.67
+	bdfStartFraction         = 1e-3 // IDA: h0 = 0.001·|t_out − t0| at most
+	bdfStartNormBound        = 0.5  // IDA: ‖h0 y'0‖ ≤ 1/2
+	bdfErrorTestShrinkFactor = 0.25
+)
+
+// DefaultBDF returns BDF with the GGL formulation and default settings.
+func DefaultBDF() BDF { return BDF{Formulation: StabilizedIndex2} }
+
+var _ Method = (*BDF)(nil)
+
+func (m *BDF) setFormulation(f Formulation) { m.Formulation = f }
+
+// bdfEntry is the registry entry of BDF. In fixed-step mode it runs at order MaxOrder = 5
+// from accurate starting values, so every block converges with order 5 on the index-2
+// GGL form (Brenan, Campbell & Petzold 1996, Theorem 3.2.2 for semi-explicit index 2).
+var bdfEntry = Entry{
+	Name:         "bdf",
+	Title:        "BDF orders 1-5, variable step and order (DASSL/IDA), GGL by default",
+	Seed:         "002",
+	Equations:    "71, 75, 77, 79, 83, 87, 92 (formulations); IDA order and step selection",
+	Formulations: []Formulation{StabilizedIndex2, Index2, Index3, Index1, Baumgarte, Index2Baumgarte},
+	Order:        Order{Q: 5, V: 5, Lambda: 5},
+	Adaptive:     true,
+	New:          func() Method { m := DefaultBDF(); return &m },
+}
+
+// bdfWork is everything a run needs, sized once by Init.
+type bdfWork struct {
+	se       *semiExplicit
+	sys      dae.System
+	nq, nc   int
+	n, nd    int // dimension of y; differential components (q, v)
+	form     Formulation
+	maxOrd   int
+	fixedOrd bool
+	c2       float64 // Index2BaumgarteC
+	newton   NewtonSettings
+
+	rawCtl     StepControl
+	c          StepControl
+	resolved   bool
+	rtol, atol float64 // tolerances in use (the starter's during the fixed-step start)
+	mon        newtonMonitor
+
+	cur, prev State
+
+	// Divided-difference history (IDA): phi[j] = ψ₁⋯ψ_j·y[t_n, …, t_{n−j}], j = 0..k,
+	// phi[k+1] the last correction; psi[i] = t_n − t_{n−i−1}.
+	phi                        [bdfMaxOrder + 2][]float64
+	psi                        [bdfMaxOrder + 1]float64
+	psiNew                     [bdfMaxOrder + 1]float64
+	alpha, beta, sigma, gammaC [bdfMaxOrder + 1]float64
+	cj, ck                     float64
+	k, kused                   int
+	hused                      float64
+	ns, nsTry                  int // steps taken at constant h and order (IDA's ns)
+	phase                      int // 0: start phase (raise order, double h), 1: normal
+	hNext                      float64
+	knew                       int
+	errK, errKm1               float64 // σ-scaled estimates of orders k and k−1
+
+	yy, yp, yPred, ypPred, ee, delta, res, ewt, scal, yInt []float64
+	Jm                                                     *mat.Dense
+	lu                                                     *linalg.LU
+	haveJ                                                  bool
+	cjJ                                                    float64 // c_j the matrix was assembled with
+	thetaJ                                                 float64 // largest Newton rate seen with it
+	roundoff                                               float64
+
+	// Fixed-step start.
+	fixedH    float64
+	starting  bool
+	grid      [bdfMaxOrder + 1][]float64
+	nGrid     int
+	gridPrev  State
+	stepsBase int
+
+	stats    Stats
+	attempts int
+	worst    Residual
+	hTry     float64
+}
+
+// Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
+// 1e-8 relative, seed 002 eq. 17), recomputes a₀ and λ₀ from [M Gᵀ; G 0](a, λ) = (f, γ)
+// and sizes the workspace. StepControl is resolved against the tEnd of the first Step (a
+// unit span when it is infinite).
+func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
+	form := m.Formulation
+	if form == "" {
+		form = StabilizedIndex2
+	}
+	ok := false
+	for _, f := range bdfEntry.Formulations {
+		ok = ok || f == form
+	}
+	if !ok {
+		return fmt.Errorf("integrate: bdf: Formulation = %q, want one of %v", form, bdfEntry.Formulations)
+	}
+	maxOrd := m.MaxOrder
+	if maxOrd == 0 {
+		maxOrd = DefaultBDFMaxOrder
+	}
+	if maxOrd < 1 || maxOrd > bdfMaxOrder {
+		return fmt.Errorf("integrate: bdf: MaxOrder = %d outside [1, %d]", m.MaxOrder, bdfMaxOrder)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"BaumgarteAlpha", m.BaumgarteAlpha}, {"BaumgarteBeta", m.BaumgarteBeta}, {"Index2BaumgarteC", m.Index2BaumgarteC}} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("integrate: bdf: %s = %g, want a finite value >= 0 (0: default)", f.name, f.v)
+		}
+	}
+	ns, err := m.Newton.Resolve()
+	if err != nil {
+		return fmt.Errorf("integrate: bdf: %w", err)
+	}
+	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+		return fmt.Errorf("integrate: bdf: %w", err)
+	}
+	if nd := dae.StateSize(sys); nd > 0 {
+		return fmt.Errorf("integrate: bdf: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use hht", nd)
+	}
+	nq, nc := sys.Size()
+	if len(start.Q) != nq || len(start.V) != nq {
+		panic(fmt.Sprintf("integrate: bdf: Init: start has len(Q) = %d, len(V) = %d, want %d", len(start.Q), len(start.V), nq))
+	}
+	if math.IsNaN(start.T) || math.IsInf(start.T, 0) {
+		return fmt.Errorf("integrate: bdf: start time T = %g, want a finite value", start.T)
+	}
+	for i := range nq {
+		if !isFinite(start.Q[i]) || !isFinite(start.V[i]) {
+			return fmt.Errorf("integrate: bdf: start is not finite at coordinate %d (%s): q = %g, v = %g",
+				i, dae.CoordinateName(sys, i), start.Q[i], start.V[i])
+		}
+	}
+	r := dae.NewResidualMeter(sys).Measure(start.T, start.Q, start.V, nil)
+	if r.Pos > 1e-8*math.Max(1, hhtMaxAbs(start.Q)) || r.Vel > 1e-8*math.Max(1, hhtMaxAbs(start.V)) ||
+		math.IsNaN(r.Pos) || math.IsNaN(r.Vel) {
+		return fmt.Errorf("integrate: bdf: inconsistent start at t=%g: |g| = %.2g at %s, |G v + g_t| = %.2g (want ≤ 1e-8 relative)",
+			start.T, r.Pos, dae.ConstraintName(sys, max(r.WorstPos, 0)), r.Vel)
+	}
+	se, err := newSemiExplicit(sys, form)
+	if err != nil {
+		return fmt.Errorf("integrate: bdf: %w", err)
+	}
+	se.baumAlpha, se.baumBeta = orDefault(m.BaumgarteAlpha, DefaultBaumgarteAlpha), orDefault(m.BaumgarteBeta, DefaultBaumgarteBeta)
+	w := &bdfWork{se: se, sys: sys, nq: nq, nc: nc, n: se.n, nd: 2 * nq, form: form, maxOrd: maxOrd,
+		fixedOrd: m.FixedOrder, c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC), newton: ns,
+		rawCtl: ctl, mon: newtonMonitor{s: ns}}
+	w.cur, w.prev, w.gridPrev = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
+	vec := func() []float64 { return make([]float64, se.n) }
+	for j := range w.phi {
+		w.phi[j] = vec()
+	}
+	for j := range w.grid {
+		w.grid[j] = vec()
+	}
+	w.yy, w.yp, w.yPred, w.ypPred, w.ee, w.delta, w.res, w.ewt, w.scal, w.yInt =
+		vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec()
+	w.Jm = mat.NewDense(se.n, se.n, nil)
+	w.lu = linalg.NewLU(se.n)
+	w.cur.T = start.T
+	copy(w.cur.Q, start.Q)
+	copy(w.cur.V, start.V)
+	if err := w.consistentStart(); err != nil {
+		return err
+	}
+	w.prev.CopyFrom(&w.cur)
+	m.w = w
+	return nil
+}
+
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func orDefault(x, d float64) float64 {
+	if x == 0 {
+		return d
+	}
+	return x
+}
+
+// consistentStart computes a₀ and λ₀ from the KKT system of seed 002, eq. 17.
+func (w *bdfWork) consistentStart() error {
+	s := &w.cur
+	M := mat.NewDense(w.nq, w.nq, nil)
+	w.sys.Mass(M, s.T, s.Q)
+	w.sys.Force(s.A, s.T, s.Q, s.V)
+	kkt := linalg.NewKKT(w.nq, w.nc)
+	var err error
+	if w.nc > 0 {
+		G := mat.NewDense(w.nc, w.nq, nil)
+		w.sys.ConstraintJacobian(G, s.T, s.Q)
+		w.sys.Gamma(s.Lambda, s.T, s.Q, s.V)
+		err = kkt.FactorizeSym(M, G)
+	} else {
+		err = kkt.Factorize(M, nil, nil, 0)
+	}
+	w.stats.FuncEvals++
+	w.stats.Factorizations++
+	if err != nil {
+		return fmt.Errorf("integrate: bdf: start at t=%g: KKT matrix [M Gᵀ; G 0] %w (redundant constraints or M singular on ker G)", s.T, err)
+	}
+	kkt.Solve(s.A, s.Lambda)
+	w.stats.Solves++
+	return nil
+}
+
+// resolve fixes the step control at the first Step and starts the history: φ₀ = y₀,
+// φ₁ = h₀ y'₀ with y'₀ = (v, a, 0) (the algebraic derivatives are not known and enter
+// only the first prediction), order 1, ψ₀ = h₀.
+func (w *bdfWork) resolve(tEnd float64) error {
+	end := tEnd
+	if math.IsInf(end, 0) || end == w.cur.T {
+		end = w.cur.T + 1
+	}
+	c, err := w.rawCtl.Resolve(w.cur.T, end)
+	if err != nil {
+		return fmt.Errorf("integrate: bdf: %w", err)
+	}
+	w.c = c
+	w.rtol, w.atol = c.RTol, c.ATol
+	w.se.pack(w.phi[0], &w.cur)
+	yp := w.yp
+	clear(yp)
+	copy(yp, w.cur.V)
+	copy(yp[w.nq:], w.cur.A)
+	w.setWeights()
+	for i := range w.scal {
+		w.scal[i] = 1 // until the first attempt sets the index scaling
+	}
+	h0 := c.H0
+	if c.FixedH > 0 {
+		// Without an error test the tolerances only set the Newton stop, which must lie
+		// well below the truncation error of order 5 (measured: RTol = 1e-6 lets the
+		// corrector error spoil the observed order of BDF4 and BDF5 on the pendulum).
+		if w.rawCtl.RTol == 0 {
+			c.RTol = bdfFixedStartTol
+			if w.rawCtl.ATol == 0 {
+				c.ATol = bdfFixedStartTol
+			}
+			w.c = c
+			w.rtol, w.atol = c.RTol, c.ATol
+		}
+		w.fixedH = c.FixedH
+		w.starting = w.maxOrd > 1
+		copy(w.grid[0], w.phi[0])
+		w.nGrid = 1
+		if w.starting {
+			w.rtol, w.atol = bdfFixedStartTol, bdfFixedStartTol
+			w.setWeights()
+			h0 = 0
+		} else {
+			h0 = c.FixedH
+		}
+	}
+	if h0 == 0 {
+		// IDA's initial step: h₀ = 0.001·|t_end − t₀|, reduced so that ‖h₀ y'₀‖ ≤ 1/2.
+		h0 = bdfStartFraction * math.Abs(end-w.cur.T)
+		if ypn := w.diffNorm(yp, 1); ypn*h0 > bdfStartNormBound {
+			h0 = bdfStartNormBound / ypn
+		}
+		h0 = math.Min(math.Max(h0, 100*c.HMin), c.HMax)
+		if w.fixedH > 0 {
+			h0 = math.Min(h0, w.fixedH)
+		}
+	}
+	for i := range yp {
+		w.phi[1][i] = h0 * yp[i]
+	}
+	w.psi[0] = h0
+	w.k, w.kused, w.hused, w.ns, w.phase = 1, 0, 0, 0, 0
+	w.hNext = h0
+	w.roundoff = 10 * 0x1p-52 / math.Min(w.rtol, w.atol)
+	w.resolved = true
+	return nil
+}
+
+// setWeights sets ewt_i = 1/(ATol + RTol·|y_n,i|) from φ₀ = y_n (IDA's error weights).
+func (w *bdfWork) setWeights() {
+	for i, y := range w.phi[0] {
+		w.ewt[i] = 1 / (w.atol + w.rtol*math.Abs(y))
+	}
+}
+
+// diffNorm is the weighted RMS norm of s·x over the differential components (q, v),
+// each scaled by h^(i−1) for a variable of index i (only v in index3 has i = 2; radau5's
+// scaling, Hairer & Wanner 1996, VII.8).
+func (w *bdfWork) diffNorm(x []float64, s float64) float64 {
+	var sum float64
+	for i := range w.nd {
+		r := s * x[i] * w.ewt[i] * w.scal[i]
+		sum += r * r
+	}
+	return math.Sqrt(sum / float64(w.nd))
+}
+
+// Step takes one accepted step toward tEnd (see Method).
+func (m *BDF) Step(tEnd float64) error {
+	w := m.w
+	if w == nil {
+		panic("integrate: bdf: Step before Init")
+	}
+	if !w.resolved {
+		if err := w.resolve(tEnd); err != nil {
+			return err
+		}
+	}
+	if w.cur.T >= tEnd {
+		return nil
+	}
+	if w.starting {
+		return w.startStep(tEnd)
+	}
+	return w.step(tEnd, w.fixedH == 0)
+}
+
+// startStep computes the next grid point of fixed-step mode by adaptive steps at the
+// starter's tolerance and, once MaxOrder+1 grid values are known, switches to fixed steps.
+func (w *bdfWork) startStep(tEnd float64) error {
+	target := math.Min(w.cur.T+w.fixedH, tEnd)
+	if target-w.cur.T > tEnd-target && tEnd-target < 1e-10*w.fixedH {
+		target = tEnd
+	}
+	w.gridPrev.CopyFrom(&w.cur)
+	steps := w.stats.Steps
+	for w.cur.T < target {
+		if err := w.step(target, true); err != nil {
+			w.stats.Steps = steps
+			return err
+		}
+	}
+	w.stats.Steps = steps + 1
+	w.prev.CopyFrom(&w.gridPrev)
+	copy(w.grid[w.nGrid], w.phi[0])
+	w.nGrid++
+	if w.nGrid == w.maxOrd+1 {
+		w.switchToFixed()
+	}
+	return nil
+}
+
+// switchToFixed replaces the history by the backward differences ∇ʲy_k of the grid
+// values y_0..y_k (which are the φ_j of a constant step, ψ_i = (i+1)h) and continues at
+// order k = MaxOrder with the tolerances of StepControl for the Newton stop.
+func (w *bdfWork) switchToFixed() {
+	k, h := w.maxOrd, w.fixedH
+	// z_i = y_{k−i}; D_l(i) = D_{l−1}(i−1) − D_{l−1}(i) gives D_j(j) = ∇ʲ y_k.
+	for i := 0; i <= k; i++ {
+		copy(w.phi[i], w.grid[k-i])
+	}
+	for l := 1; l <= k; l++ {
+		for i := k; i >= l; i-- {
+			for c := range w.phi[i] {
+				w.phi[i][c] = w.phi[i-1][c] - w.phi[i][c]
+			}
+		}
+	}
+	clear(w.phi[k+1])
+	for i := range w.psi {
+		w.psi[i] = float64(i+1) * h
+	}
+	w.k, w.kused, w.hused, w.ns, w.phase = k, k, h, k+1, 1
+	w.hNext = h
+	w.starting = false
+	w.rtol, w.atol = w.c.RTol, w.c.ATol
+	w.roundoff = 10 * 0x1p-52 / math.Min(w.rtol, w.atol)
+	w.setWeights()
+	w.haveJ = false
+}
+
+// step takes one accepted step toward tEnd: adaptive with error test, order and step
+// selection, or fixed (h = FixedH, order k, no error test). Shaped as IDAStep: set
+// coefficients → predict → Newton → error test → complete, or handle the failure.
+func (w *bdfWork) step(tEnd float64, adaptive bool) error {
+	var cause error
+	cuts, fresh, nef := 0, 0, 0
+	if w.form == Index2Baumgarte {
+		// Seed 002, eq. 87: α₀ = C/h, with h the step proposed for this Step, neither the
+		// last one shortened to land on tEnd nor those of retries: a smaller h would
+		// raise α₀ and change the equation within the attempt (measured: a shortened
+		// last step made the error test fail down to HMin).
+		h := math.Min(w.hNext, w.c.HMax)
+		if !adaptive {
+			h = w.fixedH
+		}
+		w.se.alpha0 = w.c2 / h
+	}
+	for {
+		t0 := w.cur.T
+		h := math.Min(w.hNext, w.c.HMax)
+		if !adaptive {
+			h = w.fixedH
+		}
+		rest := tEnd - t0
+		if h >= rest || rest-h < 1e-10*h {
+			h = rest
+		}
+		if h < w.c.HMin && h < rest {
+			return w.fail(t0, h, ErrStepSizeTooSmall, cause, cuts, fresh)
+		}
+		if w.attempts >= w.c.MaxSteps {
+			return w.fail(t0, h, ErrMaxSteps, cause, cuts, fresh)
+		}
+		w.attempts++
+		w.setCoeffs(h)
+		st, usedFresh := w.attempt(h)
+		fresh += usedFresh
+		if st == nil {
+			if !adaptive {
+				w.complete(h, false)
+				return nil
+			}
+			if w.testError() {
+				w.complete(h, true)
+				return nil
+			}
+			w.stats.Rejected++
+			cause = errErrorTest
+			nef++
+			w.phase = 1
+			// IDA's ladder after error-test failures: from the estimate, then 0.25 at the
+			// order the estimates chose, then 0.25 at order 1.
+			switch {
+			case nef == 1:
+				e := w.errK
+				if w.knew == w.k-1 {
+					e = w.errKm1
+				}
+				w.k = w.knew
+				rr := 0.9 * math.Pow(2*e+1e-4, -1/float64(w.k+1))
+				if math.IsNaN(rr) {
+					rr = bdfErrorTestShrinkFactor
+				}
+				w.hNext = h * math.Max(0.25, math.Min(0.9, rr))
+			case nef == 2:
+				w.k = w.knew
+				w.hNext = h * bdfErrorTestShrinkFactor
+			default:
+				if !w.fixedOrd {
+					w.k = 1
+				}
+				w.hNext = h * bdfErrorTestShrinkFactor
+			}
+			continue
+		}
+		w.stats.NewtonFailures++
+		if cause != ErrNonFinite || st == ErrNonFinite {
+			cause = st
+		}
+		if !adaptive {
+			return w.fail(t0, h, st, nil, cuts, fresh)
+		}
+		w.phase = 1
+		w.hNext = h * 0.25 // IDA and radau5 cut by 0.25 after a Newton failure
+		cuts++
+	}
+}
+
+// setCoeffs computes the variable-step coefficients of order k for step h from the
+// committed ψ (IDASetCoeffs): ψ'_0 = h, ψ'_i = ψ_{i−1} + h, α_i = h/ψ'_i,
+// β_i = β_{i−1}ψ'_{i−1}/ψ_{i−1}, σ_i = i·σ_{i−1}α_i, γ_i = γ_{i−1} + α_{i−1}/h, the
+// leading coefficient c_j = −α_s/h and the error constant ck = max(|α_k + α_s − α⁰|, α_k).
+func (w *bdfWork) setCoeffs(h float64) {
+	k := w.k
+	w.hTry = h
+	if h != w.hused || k != w.kused {
+		w.nsTry = 1
+	} else {
+		w.nsTry = min(w.ns+1, w.kused+2)
+	}
+	w.beta[0], w.alpha[0], w.gammaC[0], w.sigma[0] = 1, 1, 0, 1
+	t1 := h
+	for i := 1; i <= k; i++ {
+		t2 := w.psi[i-1]
+		w.psiNew[i-1] = t1
+		w.beta[i] = w.beta[i-1] * w.psiNew[i-1] / t2
+		t1 = t2 + h
+		w.alpha[i] = h / t1
+		w.sigma[i] = float64(i) * w.sigma[i-1] * w.alpha[i]
+		w.gammaC[i] = w.gammaC[i-1] + w.alpha[i-1]/h
+	}
+	w.psiNew[k] = t1
+	var alphas, alpha0 float64
+	for i := range k {
+		alphas -= 1 / float64(i+1)
+		alpha0 -= w.alpha[i]
+	}
+	w.cj = -alphas / h
+	w.ck = math.Max(math.Abs(w.alpha[k]+alphas-alpha0), w.alpha[k])
+}
+
+// predict writes y_pred = Σ_{j≤k} β_jφ_j and y'_pred = Σ_{1≤j≤k} γ_jβ_jφ_j (IDAPredict
+// with φ* = βφ).
+func (w *bdfWork) predict() {
+	copy(w.yPred, w.phi[0])
+	clear(w.ypPred)
+	for j := 1; j <= w.k; j++ {
+		b, g := w.beta[j], w.gammaC[j]*w.beta[j]
+		for i, p := range w.phi[j] {
+			w.yPred[i] += b * p
+			w.ypPred[i] += g * p
+		}
+	}
+}
+
+// attempt predicts and corrects one step; a Newton failure with a reused matrix is
+// retried once with a fresh one.
+func (w *bdfWork) attempt(h float64) (cause error, usedFresh int) {
+	pol := w.newton.Jacobian
+	needJ := !w.haveJ || pol != JacobianAuto || w.thetaJ > w.newton.ReuseRate
+	if !needJ {
+		if r := w.cj / w.cjJ; r < bdfCjLow || r > bdfCjHigh {
+			needJ = true
+		}
+	}
+	for {
+		w.predict()
+		cause = w.correct(h, needJ)
+		if cause == nil {
+			return nil, usedFresh
+		}
+		if needJ || pol != JacobianAuto || errors.Is(cause, ErrNonFinite) {
+			return cause, usedFresh
+		}
+		needJ = true
+		usedFresh++
+	}
+}
+
+// correct runs Newton on G(y) = K y' − φ(t, y), y' = y'_pred + c_j(y − y_pred), from the
+// prediction. It returns nil on convergence, else ErrNoConvergence, ErrNonFinite or
+// linalg.ErrSingular.
+func (w *bdfWork) correct(h float64, freshJ bool) error {
+	t1 := w.cur.T + h
+	copy(w.yy, w.yPred)
+	copy(w.yp, w.ypPred)
+	clear(w.ee)
+	for i := range w.n {
+		w.scal[i] = math.Pow(h, float64(w.se.index(i)-1))
+	}
+	w.mon.start()
+	evals := w.se.der.Evals
+	defer func() { w.stats.FDEvals += w.se.der.Evals - evals }()
+	for it := 0; ; it++ {
+		w.se.residual(w.res, t1, w.yy)
+		w.stats.FuncEvals++
+		for i := range w.nd {
+			w.res[i] = w.yp[i] - w.res[i]
+		}
+		for i := w.nd; i < w.n; i++ {
+			w.res[i] = -w.res[i]
+		}
+		if !hhtFinite(w.res) {
+			w.noteWorstResidual()
+			return ErrNonFinite
+		}
+		if (it == 0 && freshJ) || w.newton.Jacobian == JacobianEveryIteration {
+			if err := w.factor(t1); err != nil {
+				w.haveJ = false
+				w.noteWorstResidual()
+				return err
+			}
+		}
+		for i, r := range w.res {
+			w.delta[i] = -r
+		}
+		w.lu.Solve(w.delta)
+		w.stats.Solves++
+		w.stats.NewtonIters++
+		if r := w.cj / w.cjJ; r != 1 {
+			// IDA: a matrix assembled with c_j(J) ≠ c_j; the factor 2/(1+r) corrects the
+			// increment for the difference in the dominant c_j K part.
+			s := 2 / (1 + r)
+			for i := range w.delta {
+				w.delta[i] *= s
+			}
+		}
+		var sum float64
+		for i, d := range w.delta {
+			w.yy[i] += d
+			w.yp[i] += w.cj * d
+			w.ee[i] += d
+			r := d * w.scal[i] * w.ewt[i]
+			sum += r * r
+		}
+		norm := math.Sqrt(sum / float64(w.n))
+		st := w.mon.update(norm)
+		if it > 0 && norm <= w.roundoff {
+			st = newtonConverged // increments at rounding level: θ is noise
+		}
+		if st == newtonConverged && it == 0 && norm != 0 {
+			// Stop only once this attempt has measured a rate (as HHT, seed 004 after eq.
+			// 46): the rate carried from the previous step let first iterates through with
+			// |g| and |G v| of 3e-2·tol on chain4 (GGL), far above the Newton stop.
+			st = newtonContinue
+		}
+		w.thetaJ = math.Max(w.thetaJ, w.mon.theta)
+		switch st {
+		case newtonConverged:
+			if !hhtFinite(w.yy) {
+				return ErrNonFinite
+			}
+			return nil
+		case newtonDiverged:
+			w.noteWorstResidual()
+			if !hhtFinite(w.delta) {
+				return ErrNonFinite
+			}
+			return ErrNoConvergence
+		}
+	}
+}
+
+// factor assembles c_j K − ∂φ/∂y at (t, y) and factorizes it.
+func (w *bdfWork) factor(t float64) error {
+	w.se.jacobian(w.Jm, t, w.yy)
+	if w.form != Index3 && w.nc > 0 {
+		// The constraint rows' ∂/∂q (and for the acceleration forms ∂/∂v) are central
+		// differences: two evaluations of the row per column.
+		cols := w.nq
+		if w.form == Index1 || w.form == Baumgarte {
+			cols *= 2
+		}
+		w.stats.FDEvals += 2 * cols
+	}
+	A := w.lu.Matrix()
+	for i := range w.n {
+		src := w.Jm.RawRowView(i)
+		dst := A.Data[i*A.Stride : i*A.Stride+w.n]
+		for j, v := range src {
+			dst[j] = -v
+		}
+		if i < w.nd {
+			dst[i] += w.cj
+		}
+	}
+	w.stats.Jacobians++
+	w.stats.Factorizations++
+	w.haveJ, w.cjJ, w.thetaJ = true, w.cj, 0
+	if err := w.lu.Factor(); err != nil {
+		if !hhtFinite(A.Data) {
+			return ErrNonFinite
+		}
+		return err
+	}
+	return nil
+}
+
+// testError is IDATestError: the estimates of orders k−1 and k (and k−2 for the order
+// decision), the order knew for the next attempt, and the test ck·‖e‖ ≤ 1 on (q, v).
+func (w *bdfWork) testError() bool {
+	k := w.k
+	enormK := w.diffNorm(w.ee, 1)
+	w.errK = w.sigma[k] * enormK
+	terrK := float64(k+1) * w.errK
+	w.knew = k
+	if k > 1 && !w.fixedOrd {
+		// delta = φ*_k + e: the estimate at order k−1.
+		for i := range w.nd {
+			w.delta[i] = w.beta[k]*w.phi[k][i] + w.ee[i]
+		}
+		enormKm1 := w.diffNorm(w.delta, 1)
+		w.errKm1 = w.sigma[k-1] * enormKm1
+		terrKm1 := float64(k) * w.errKm1
+		if k > 2 {
+			for i := range w.nd {
+				w.delta[i] += w.beta[k-1] * w.phi[k-1][i]
+			}
+			terrKm2 := float64(k-1) * w.sigma[k-2] * w.diffNorm(w.delta, 1)
+			if math.Max(terrKm1, terrKm2) <= terrK {
+				w.knew = k - 1
+			}
+		} else if terrKm1 <= 0.5*terrK {
+			w.knew = k - 1
+		}
+	}
+	e := w.ck * enormK
+	if !(e <= 1) {
+		bi, bv := 0, -1.0
+		for i := range w.nd {
+			if x := math.Abs(w.ee[i] * w.ewt[i]); x > bv || math.IsNaN(x) {
+				bi, bv = i, x
+			}
+		}
+		r := Residual{Block: "position error estimate", Index: bi, Value: w.ee[bi]}
+		if bi >= w.nq {
+			r.Block, r.Index = "velocity error estimate", bi-w.nq
+		}
+		r.Owner = dae.CoordinateName(w.sys, r.Index)
+		w.worst = r
+		return false
+	}
+	return true
+}
+
+// complete accepts the step (IDACompleteStep): order and step size for the next step
+// (adaptive only), then the update of the history φ.
+func (w *bdfWork) complete(h float64, adaptive bool) {
+	k := w.k
+	kdiff := k - w.kused
+	w.kused, w.hused, w.ns = k, h, w.nsTry
+	w.psi = w.psiNew
+	w.stats.Steps++
+	if adaptive {
+		if w.knew == k-1 || k == w.maxOrd {
+			w.phase = 1
+		}
+		hnew := h
+		if w.phase == 0 {
+			if w.stats.Steps > 1 && k < w.maxOrd {
+				w.k++
+				hnew = 2 * h
+			}
+		} else {
+			const (
+				lower = iota
+				maintain
+				raise
+				unset
+			)
+			action := unset
+			switch {
+			case w.fixedOrd:
+				action = maintain
+			case w.knew == k-1:
+				action = lower
+			case k == w.maxOrd, k+1 >= w.nsTry, kdiff == 1:
+				action = maintain
+			}
+			errKp1 := 0.0
+			if action == unset {
+				for i := range w.nd {
+					w.delta[i] = w.ee[i] - w.phi[k+1][i]
+				}
+				terrKp1 := w.diffNorm(w.delta, 1)
+				errKp1 = terrKp1 / float64(k+2)
+				terrK := float64(k+1) * w.errK
+				if k == 1 {
+					action = raise
+					if terrKp1 >= 0.5*terrK {
+						action = maintain
+					}
+				} else {
+					terrKm1 := float64(k) * w.errKm1
+					switch {
+					case terrKm1 <= math.Min(terrK, terrKp1):
+						action = lower
+					case terrKp1 >= terrK:
+						action = maintain
+					default:
+						action = raise
+					}
+				}
+			}
+			errNew := w.errK
+			switch action {
+			case raise:
+				w.k++
+				errNew = errKp1
+			case lower:
+				w.k--
+				errNew = w.errKm1
+			}
+			rr := math.Pow(2*errNew+1e-4, -1/float64(w.k+1))
+			switch {
+			case rr >= 2:
+				hnew = 2 * h
+			case rr <= 1:
+				hnew = h * math.Max(0.5, math.Min(0.9, rr))
+			}
+		}
+		w.hNext = hnew
+	}
+	// φ(n+1) from φ*(n) = βφ(n) and the correction e (IDA): φ_{k+1} ← e,
+	// φ_k ← φ*_k + e, φ_j ← φ*_j + φ_{j+1} downward.
+	for j := 1; j <= k; j++ {
+		if b := w.beta[j]; b != 1 {
+			for i := range w.phi[j] {
+				w.phi[j][i] *= b
+			}
+		}
+	}
+	if k < w.maxOrd {
+		copy(w.phi[k+1], w.ee)
+	}
+	for i, e := range w.ee {
+		w.phi[k][i] += e
+	}
+	for j := k - 1; j >= 0; j-- {
+		for i := range w.phi[j] {
+			w.phi[j][i] += w.phi[j+1][i]
+		}
+	}
+	w.prev.CopyFrom(&w.cur)
+	w.se.unpack(&w.cur, w.cur.T+h, w.phi[0])
+	w.setWeights()
+}
+
+// noteWorstResidual records the largest component of the last residual G with the block
+// and owner it belongs to, for a failure report.
+func (w *bdfWork) noteWorstResidual() {
+	bi, bv := 0, -1.0
+	for i, v := range w.res {
+		a := math.Abs(v)
+		if math.IsNaN(v) {
+			a = math.Inf(1)
+		}
+		if a > bv {
+			bi, bv = i, a
+		}
+	}
+	nq, nc := w.nq, w.nc
+	r := Residual{Value: w.res[bi]}
+	switch {
+	case bi < nq:
+		r.Block, r.Index, r.Owner = "kinematic equation q' = v", bi, dae.CoordinateName(w.sys, bi)
+	case bi < 2*nq:
+		r.Block, r.Index, r.Owner = "velocity equation v' = a", bi-nq, dae.CoordinateName(w.sys, bi-nq)
+	case bi < 3*nq:
+		r.Block, r.Index, r.Owner = "equation of motion", bi-2*nq, dae.CoordinateName(w.sys, bi-2*nq)
+	case bi < 3*nq+nc:
+		r.Index = bi - 3*nq
+		r.Owner = dae.ConstraintName(w.sys, r.Index)
+		switch w.form {
+		case Index3:
+			r.Block = "position constraint"
+		case Index1, Baumgarte:
+			r.Block = "acceleration constraint"
+		default:
+			r.Block = "velocity constraint"
+		}
+	default:
+		r.Block, r.Index = "position constraint", bi-3*nq-nc
+		r.Owner = dae.ConstraintName(w.sys, r.Index)
+	}
+	w.worst = r
+}
+
+// fail builds the StepError of a step that could not be completed.
+func (w *bdfWork) fail(t, h float64, err, cause error, cuts, fresh int) error {
+	if cause != nil && cause != errErrorTest && !errors.Is(err, cause) {
+		err = fmt.Errorf("%w after %w", err, cause)
+	}
+	tried := fmt.Sprintf("%d fresh Jacobians, %d step cuts", fresh, cuts)
+	return &StepError{Method: "bdf", T: t, H: h, Worst: w.worst, Tried: tried, Err: err}
+}
+
+// Current returns the last accepted state.
+func (m *BDF) Current() *State { return &m.w.cur }
+
+// Previous returns the state before the last accepted step (the start before the first).
+func (m *BDF) Previous() *State { return &m.w.prev }
+
+// Stats returns the work counters of the run.
+func (m *BDF) Stats() Stats { return m.w.stats }
+
+// Order returns the order k of the last accepted step (0 before the first).
+func (m *BDF) Order() int { return m.w.kused }
+
+// Interpolate writes the dense output at t into dst: the interpolating polynomial of
+// the last step (IDAGetSolution),
+//
+//	y(t) = Σ_{j=0..k} c_j φ_j,   c_0 = 1,   c_j = c_{j−1}·(t − t_n + ψ_{j−2})/ψ_{j−1},
+//
+// of degree k through y_n, …, y_{n−k}, unpacked into Q, V, A and Lambda. Its error is
+// that of the method on [t_{n−1}, t_n]. During the start of fixed-step mode a grid step
+// spans several internal steps and the polynomial of the last one is extrapolated back
+// over the others. dst needs the sizes of Current().
+func (m *BDF) Interpolate(dst *State, t float64) {
+	w := m.w
+	if w.kused == 0 || t == w.cur.T {
+		dst.CopyFrom(&w.cur)
+		dst.T = t
+		return
+	}
+	dt := t - w.cur.T
+	copy(w.yInt, w.phi[0])
+	c := 1.0
+	gam := dt / w.psi[0]
+	for j := 1; j <= w.kused; j++ {
+		c *= gam
+		gam = (dt + w.psi[j-1]) / w.psi[j]
+		for i, p := range w.phi[j] {
+			w.yInt[i] += c * p
+		}
+	}
+	w.se.unpack(dst, t, w.yInt)
+}
