@@ -16,6 +16,8 @@
 //	name          seed  equations                                 order q/v/λ  formulations
 //	------------  ----  ----------------------------------------  -----------  ----------------
 //	dopri5        002   84, 89, 91; HNW II.5                      5 / 5 / 5    index1-proj, index1
+//	mdop5         002   84, 85 (Remark 10); 89, 91: runs dopri5   5 / 5 / 5    index1-proj, index1
+//	hedop5        002   79, 81a-f (Remark 9); 89, 91              5 / 5 / 5    index2-proj, index2
 //	hht           004   2, 6, 10-14; error 26, 34-39; Newton 40-47  2 / 2 / 1    index3
 //	genalpha      002   64-70 (003 sec. 4: ρ∞)                    2 / 2 / 1    index3
 //	genalpha-si2  002   64-66, 93-94                              2 / 2 / 2    ggl
@@ -29,7 +31,8 @@
 //
 // Formulations (seed 002, section 4.2): index3 (g = 0, eq. 16), index2 (G v + g_t = 0,
 // eq. 79), ggl (stabilized index 2, eq. 92), index1 (G a = γ, eq. 84), index1-proj (eq. 84
-// with the projections of eqs. 89 and 91 after every step), baumgarte (seed 000, eq. 5),
+// with the projections of eqs. 89 and 91 after every step), index2-proj (eq. 79 with the
+// same projections; hedop5, whose λ is of order 4 without them), baumgarte (seed 000, eq. 5),
 // index2-baumgarte (seed 002, eq. 87). Entry.NewMethod sets one; `linkage solve
 // --formulation` exposes it.
 //

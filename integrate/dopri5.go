@@ -44,7 +44,8 @@ type DOPRI5 struct {
 	// Formulation is Index1Projected or Index1; the zero value means Index1Projected.
 	Formulation Formulation
 
-	w *dopri5Work // sized by Init
+	name string      // registry name in messages: "dopri5" when empty, "mdop5" for its alias
+	w    *dopri5Work // sized by Init
 }
 
 var _ Method = (*DOPRI5)(nil)
@@ -113,6 +114,8 @@ const (
 
 // dopri5Work is the per-run state and workspace, allocated once by Init.
 type dopri5Work struct {
+	name   string        // registry name, for messages
+	half   *hedop5Stages // non-nil: the stages are HEDOP5's half-explicit ones (hedop5.go)
 	sys    dae.System
 	nq, nc int
 	form   Formulation
@@ -150,36 +153,52 @@ type dopri5Work struct {
 // StepControl fields are validated here; defaults that depend on the time span (HMin,
 // HMax) are resolved from the tEnd of the first Step.
 func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
+	name := m.name
+	if name == "" {
+		name = "dopri5"
+	}
 	form := m.Formulation
 	if form == "" {
 		form = Index1Projected
 	}
 	if form != Index1Projected && form != Index1 {
-		return fmt.Errorf("integrate: dopri5: Formulation = %q, want %q or %q", form, Index1Projected, Index1)
+		return fmt.Errorf("integrate: %s: Formulation = %q, want %q or %q", name, form, Index1Projected, Index1)
 	}
+	w, err := newDopri5Work(name, form, sys, start, ctl)
+	if err != nil {
+		return err
+	}
+	m.w = w
+	return nil
+}
+
+// newDopri5Work checks start and ctl as DOPRI5.Init documents and returns the workspace of
+// a run of the method called name (dopri5, mdop5 or hedop5, which share this code) with
+// formulation form, already validated by the caller.
+func newDopri5Work(name string, form Formulation, sys dae.System, start State, ctl StepControl) (*dopri5Work, error) {
 	if nd := dae.StateSize(sys); nd > 0 {
 		// Integrating q, v alone would drop the state force f_X: refuse rather than be wrong.
-		return fmt.Errorf("integrate: dopri5: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use hht", nd)
+		return nil, fmt.Errorf("integrate: %s: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use hht", name, nd)
 	}
 	nq, nc := sys.Size()
 	if len(start.Q) != nq || len(start.V) != nq {
-		panic(fmt.Sprintf("integrate: dopri5: start has len(Q) = %d, len(V) = %d, want nq = %d", len(start.Q), len(start.V), nq))
+		panic(fmt.Sprintf("integrate: %s: start has len(Q) = %d, len(V) = %d, want nq = %d", name, len(start.Q), len(start.V), nq))
 	}
 	for i := range nq {
 		if x, y := start.Q[i], start.V[i]; math.IsNaN(x+y) || math.IsInf(x+y, 0) {
-			return fmt.Errorf("integrate: dopri5: start is not finite at coordinate %d (%s): q = %g, v = %g",
-				i, dae.CoordinateName(sys, i), x, y)
+			return nil, fmt.Errorf("integrate: %s: start is not finite at coordinate %d (%s): q = %g, v = %g",
+				name, i, dae.CoordinateName(sys, i), x, y)
 		}
 	}
 	if math.IsNaN(start.T) || math.IsInf(start.T, 0) {
-		return fmt.Errorf("integrate: dopri5: start time T = %g, want a finite value", start.T)
+		return nil, fmt.Errorf("integrate: %s: start time T = %g, want a finite value", name, start.T)
 	}
 	c, err := ctl.Resolve(start.T, start.T+1) // validates fields; span-dependent defaults come later
 	if err != nil {
-		return fmt.Errorf("integrate: dopri5: %w", err)
+		return nil, fmt.Errorf("integrate: %s: %w", name, err)
 	}
 
-	w := &dopri5Work{sys: sys, nq: nq, nc: nc, form: form, raw: ctl}
+	w := &dopri5Work{name: name, sys: sys, nq: nq, nc: nc, form: form, raw: ctl}
 	w.M = mat.NewDense(nq, nq, nil)
 	if nc > 0 {
 		w.G = mat.NewDense(nc, nq, nil)
@@ -208,12 +227,12 @@ func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
 		meter := dae.NewResidualMeter(sys)
 		r := meter.Measure(start.T, start.Q, start.V, nil)
 		if !(r.Pos <= c.ATol) {
-			return fmt.Errorf("integrate: dopri5: start is not consistent: position constraint %d (%s) = %.3g exceeds ATol = %g",
-				r.WorstPos, dae.ConstraintName(sys, r.WorstPos), r.Pos, c.ATol)
+			return nil, fmt.Errorf("integrate: %s: start is not consistent: position constraint %d (%s) = %.3g exceeds ATol = %g",
+				name, r.WorstPos, dae.ConstraintName(sys, r.WorstPos), r.Pos, c.ATol)
 		}
 		if !(r.Vel <= c.ATol) {
-			return fmt.Errorf("integrate: dopri5: start is not consistent: velocity constraint residual ‖G v + g_t‖ = %.3g exceeds ATol = %g",
-				r.Vel, c.ATol)
+			return nil, fmt.Errorf("integrate: %s: start is not consistent: velocity constraint residual ‖G v + g_t‖ = %.3g exceeds ATol = %g",
+				name, r.Vel, c.ATol)
 		}
 	}
 	if err := w.eval(start.T, w.cur.Q, w.cur.V, w.cur.A, w.cur.Lambda); err != nil {
@@ -221,13 +240,12 @@ func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
 		if o := w.owner(w.worst); o != "" {
 			where = fmt.Sprintf("%s %d (%s) = %g", where, w.worst.Index, o, w.worst.Value)
 		}
-		return fmt.Errorf("integrate: dopri5: at the start t=%g: %s: %w", start.T, where, err)
+		return nil, fmt.Errorf("integrate: %s: at the start t=%g: %s: %w", name, start.T, where, err)
 	}
 	copy(w.k[0][:nq], w.cur.V)
 	copy(w.k[0][nq:], w.cur.A)
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
-	return nil
+	return w, nil
 }
 
 // Current returns the last accepted state: q, v and, from eq. 17, a and λ (at the projected
@@ -248,13 +266,17 @@ func (m *DOPRI5) Stats() Stats {
 // Step takes one accepted step toward tEnd (never past it). On failure it returns a
 // *StepError and leaves Current, Previous and the dense output untouched.
 func (m *DOPRI5) Step(tEnd float64) error {
-	w := m.w
-	if w == nil {
+	if m.w == nil {
 		panic("integrate: dopri5: Step before Init")
 	}
+	return m.w.step(tEnd)
+}
+
+// step is Step of the methods sharing dopri5Work: one accepted step toward tEnd.
+func (w *dopri5Work) step(tEnd float64) error {
 	t := w.cur.T
 	if !(tEnd > t) {
-		return fmt.Errorf("integrate: dopri5: Step(tEnd = %g) from t = %g: tEnd must lie ahead", tEnd, t)
+		return fmt.Errorf("integrate: %s: Step(tEnd = %g) from t = %g: tEnd must lie ahead", w.name, tEnd, t)
 	}
 	if !w.started {
 		if err := w.begin(tEnd); err != nil {
@@ -321,7 +343,7 @@ func (w *dopri5Work) begin(tEnd float64) error {
 	}
 	c, err := w.raw.Resolve(t0, end)
 	if err != nil {
-		return fmt.Errorf("integrate: dopri5: %w", err)
+		return fmt.Errorf("integrate: %s: %w", w.name, err)
 	}
 	if math.IsInf(tEnd, 1) && w.raw.HMax == 0 {
 		c.HMax = math.Inf(1)
@@ -391,6 +413,9 @@ func (w *dopri5Work) startingStep(tEnd float64) float64 {
 // is the derivative at the current state (FSAL). It returns ErrNonFinite or
 // linalg.ErrSingular when a stage fails.
 func (w *dopri5Work) stages(t, h float64) error {
+	if w.half != nil {
+		return w.half.stages(t, h)
+	}
 	nq := w.nq
 	copy(w.y0[:nq], w.cur.Q)
 	copy(w.y0[nq:], w.cur.V)
@@ -445,11 +470,15 @@ func (w *dopri5Work) eval(t float64, q, v, a, lam []float64) error {
 }
 
 // factorize factorizes [M Gᵀ; G 0] as held in w.M, w.G.
-func (w *dopri5Work) factorize() error {
+func (w *dopri5Work) factorize() error { return w.factorizeKKT(w.G) }
+
+// factorizeKKT factorizes [M Gᵀ; C 0] with M, G held in w.M, w.G (C = G but for the
+// half-explicit stages of HEDOP5, seed 002 eq. 81e, where C is G at the next stage point).
+func (w *dopri5Work) factorizeKKT(C *mat.Dense) error {
 	w.stats.Factorizations++
 	var err error
 	if w.nc > 0 {
-		err = w.kkt.FactorizeSym(w.M, w.G)
+		err = w.kkt.Factorize(w.M, w.G, C, 0)
 	} else {
 		err = w.kkt.Factorize(w.M, nil, nil, 0)
 	}
@@ -462,9 +491,11 @@ func (w *dopri5Work) factorize() error {
 		return ErrNonFinite
 	}
 	if w.nc > 0 {
-		if i, ok := firstNonFinite(w.G.RawMatrix().Data); ok {
-			w.worst = Residual{Block: "constraint Jacobian row", Index: i / w.nq, Value: w.G.RawMatrix().Data[i]}
-			return ErrNonFinite
+		for _, g := range [2]*mat.Dense{w.G, C} {
+			if i, ok := firstNonFinite(g.RawMatrix().Data); ok {
+				w.worst = Residual{Block: "constraint Jacobian row", Index: i / w.nq, Value: g.RawMatrix().Data[i]}
+				return ErrNonFinite
+			}
 		}
 	}
 	w.worst = Residual{Block: "KKT matrix"}
@@ -538,7 +569,7 @@ func (w *dopri5Work) commit(t, tNew, h float64) error {
 	}
 	// yNew = ytmp, kNew = k[1], lamNew = lam: the stage buffers are free after the stages.
 	yNew, kNew := w.ytmp, w.k[1]
-	if w.form == Index1Projected && w.nc > 0 {
+	if (w.form == Index1Projected || w.form == Index2Projected) && w.nc > 0 {
 		if err := w.project(tNew, yNew, kNew, w.lam); err != nil {
 			return err
 		}
@@ -680,7 +711,7 @@ func (w *dopri5Work) fail(t, h float64, err error, rejected int) error {
 	if w.c.FixedH > 0 {
 		tried = "fixed step size, no smaller step tried"
 	}
-	return &StepError{Method: "dopri5", T: t, H: h, Worst: worst, Tried: tried, Err: err}
+	return &StepError{Method: w.name, T: t, H: h, Worst: worst, Tried: tried, Err: err}
 }
 
 // Interpolate writes into dst the dense output at t in [Previous().T, Current().T]: q and
@@ -688,8 +719,10 @@ func (w *dopri5Work) fail(t, h float64, err error, rejected int) error {
 // the interpolated (t, q, v) (one right-side evaluation, counted in Stats; NaN when the KKT
 // matrix is singular there). The interpolated q and v satisfy the constraints only to the
 // accuracy of the method. It panics when t lies outside the last step.
-func (m *DOPRI5) Interpolate(dst *State, t float64) {
-	w := m.w
+func (m *DOPRI5) Interpolate(dst *State, t float64) { m.w.interpolate(dst, t) }
+
+// interpolate is Interpolate of the methods sharing dopri5Work.
+func (w *dopri5Work) interpolate(dst *State, t float64) {
 	p, c := &w.prev, &w.cur
 	if t == c.T {
 		dst.CopyFrom(c)
@@ -700,7 +733,7 @@ func (m *DOPRI5) Interpolate(dst *State, t float64) {
 		return
 	}
 	if !(t > p.T && t < c.T) {
-		panic(fmt.Sprintf("integrate: dopri5: Interpolate at t = %g outside the last step [%g, %g]", t, p.T, c.T))
+		panic(fmt.Sprintf("integrate: %s: Interpolate at t = %g outside the last step [%g, %g]", w.name, t, p.T, c.T))
 	}
 	nq := w.nq
 	h := w.hLast

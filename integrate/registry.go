@@ -69,6 +69,8 @@ func (e Entry) NewMethod(f Formulation) (Method, error) {
 func registry() []Entry {
 	return []Entry{
 		dopri5Entry,
+		mdop5Entry,
+		hedop5Entry,
 		hhtEntry,
 		genAlphaEntry,
 		genAlphaSI2Entry,
