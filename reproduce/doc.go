@@ -11,6 +11,15 @@
 // and the stabilized index-2 form (eqs. 93-94), from x_0 = 0 and x_0 = 0.2 on the energy
 // level m/2 − m g_grav l, with h = 0.02 and 0.01. The index-3 form shows the first-order
 // transient in λ of Fig. 10 (0.24 → 0.12); the stabilized index-2 form converges with
-// order 2 (Fig. 16). The package holds no CLI code; `linkage reproduce arnold-ex8` prints
-// Table.
+// order 2 (Fig. 16).
+//
+// ArnoldDriftOff is the drift-off effect of seed 002, Fig. 14 (eq. 86): without
+// projection ‖g‖ grows linearly in the index-2 form and quadratically in the index-1 form;
+// with projection (eqs. 89, 91) or the stabilized index-2 form (eq. 92) it stays bounded.
+//
+// ArnoldEx9 is seed 002, Example 9: backward Euler on the index-3 form, whose λ does not
+// converge when h_n → 0 with h_{n−1} fixed.
+//
+// The package holds no CLI code; `linkage reproduce NAME` prints each Table and plots the
+// series.
 package reproduce

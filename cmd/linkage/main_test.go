@@ -70,7 +70,7 @@ func TestBadInputExitsTwoWithChoices(t *testing.T) {
 		{[]string{"solve"}, "want exactly one PROBLEM"},
 		{[]string{"frobnicate"}, "valid commands:"},
 		{[]string{"workprecision", "andrews", "--tols", "1e-3:x"}, "--tols"},
-		{[]string{"reproduce", "nope"}, "valid: arnold-ex8"},
+		{[]string{"reproduce", "nope"}, "valid: arnold-driftoff, arnold-ex8, arnold-ex9"},
 	} {
 		code, _, errOut := runCLI(c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) {
@@ -120,5 +120,20 @@ func TestListings(t *testing.T) {
 	code, out, _ = runCLI("problems")
 	if code != 0 || !strings.Contains(out, "andrews") || !strings.Contains(out, "crank") {
 		t.Errorf("problems: exit %d\n%s", code, out)
+	}
+}
+
+func TestReproduceEx9(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI("reproduce", "arnold-ex9", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// The linear case's error at h_n/h_{n-1} = 1/1024 is 85.9 (seed 002's leading term 86.1).
+	if !strings.Contains(out, "8.590e+01") {
+		t.Errorf("table lacks the error 8.590e+01 of the smallest ratio:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "arnold-ex9.png")); err != nil {
+		t.Error(err)
 	}
 }
