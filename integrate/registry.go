@@ -75,6 +75,7 @@ func registry() []Entry {
 		genAlphaEntry,
 		genAlphaSI2Entry,
 		newmarkEntry,
+		radau5Entry,
 		bdfEntry,
 	}
 }

@@ -226,7 +226,7 @@ func (s *semiExplicit) jacobian(J *mat.Dense, t float64, y []float64) {
 		J.Set(i, nq+i, 1)      // ∂q'/∂v
 		J.Set(nq+i, 2*nq+i, 1) // ∂v'/∂a
 	}
-	if s.hasMu {
+	if s.hasMu && nc > 0 { // ggl with nc = 0 has no μ block
 		s.der.ConstraintForceDerivative(s.work, t, q, mu)
 		addBlock(J, 0, 0, s.work, -1)
 		addBlockT(J, 0, 3*nq+nc, s.G, -1) // −Gᵀ
@@ -351,5 +351,51 @@ func addBlockT(J *mat.Dense, r0, c0 int, B *mat.Dense, w float64) {
 		for j, b := range B.RawRowView(i) {
 			J.Set(r0+j, c0+i, J.At(r0+j, c0+i)+w*b)
 		}
+	}
+}
+
+// approxJacobian writes into J the approximate ∂φ/∂y of the IVP test set's index-3 runs
+// (Mazzia & Iavernaro 2003, problem "andrews", option of an approximate Jacobian): every
+// derivative of f, M and G is neglected, which leaves the constant-structure blocks
+//
+//	[0 I 0 0; 0 0 I 0; 0 0 −M −Gᵀ; C_q C_v C_a 0]   (and −Gᵀ, G for μ in GGL),
+//
+// where C_q, C_v, C_a are the G-blocks of the formulation's constraint row (index3: C_q =
+// G; index2 and ggl: C_v = G; index1: C_a = G; the Baumgarte forms their weighted sums).
+// Simplified Newton converges with it only linearly, at a rate set by the neglected terms
+// times h².
+func (s *semiExplicit) approxJacobian(J *mat.Dense, t float64, y []float64) {
+	q := y[:s.nq]
+	nq, nc := s.nq, s.nc
+	J.Zero()
+	s.evalMG(t, q)
+	for i := range nq {
+		J.Set(i, nq+i, 1)
+		J.Set(nq+i, 2*nq+i, 1)
+	}
+	addBlock(J, 2*nq, 2*nq, s.M, -1)
+	if nc == 0 {
+		return
+	}
+	addBlockT(J, 2*nq, 3*nq, s.G, -1)
+	r := 3 * nq
+	switch s.form {
+	case Index3:
+		addBlock(J, r, 0, s.G, 1)
+	case Index2, StabilizedIndex2:
+		addBlock(J, r, nq, s.G, 1)
+	case Index2Baumgarte:
+		addBlock(J, r, nq, s.G, 1)
+		addBlock(J, r, 0, s.G, s.alpha0)
+	case Index1:
+		addBlock(J, r, 2*nq, s.G, 1)
+	case Baumgarte:
+		addBlock(J, r, 2*nq, s.G, 1)
+		addBlock(J, r, nq, s.G, 2*s.baumAlpha)
+		addBlock(J, r, 0, s.G, s.baumBeta)
+	}
+	if s.hasMu {
+		addBlockT(J, 0, 3*nq+nc, s.G, -1)
+		addBlock(J, r+nc, 0, s.G, 1)
 	}
 }

@@ -1,0 +1,973 @@
+package integrate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+	"linkage/linalg"
+)
+
+// Radau5 integrates the first-order form K y' = φ(t, y) of the equations of motion
+// (semiexplicit.go; y = (q, v, a, λ[, μ])) by the 3-stage Radau IIA collocation method of
+// order 5, implemented as Hairer and Wanner's RADAU5 (Hairer & Wanner 1996, "Solving
+// Ordinary Differential Equations II", IV.8, and VII.4 for the DAE case; seed 002,
+// section 4.2, Examples 10-11). With the stage increments Z = (z₁, z₂, z₃), z_i = Y_i − y₀,
+// the method is (IV.8, the reformulated nonlinear system, with the mass matrix K)
+//
+//	(A⁻¹ ⊗ K) Z = h Φ(Z),    Φ_i = φ(t₀ + c_i h, y₀ + z_i),    y₁ = y₀ + z₃.
+//
+// Simplified Newton (IV.8) with J ≈ ∂φ/∂y at (t₀, y₀) is decoupled by the eigenvalues
+// of A⁻¹ (IV.8, "the linear system"): with W = (T⁻¹ ⊗ I) Z and T⁻¹A⁻¹T = [γ 0 0; 0 α −β; 0 β α],
+//
+//	(γ/h K − J) ΔW₁ = (T⁻¹Φ)₁ − γ/h K W₁                                       (real, n×n)
+//	((α+iβ)/h K − J)(ΔW₂ + iΔW₃) = (T⁻¹Φ)₂ − K(αW₂ − βW₃)/h + i[(T⁻¹Φ)₃ − K(βW₂ + αW₃)/h]
+//
+// the second solved in complex arithmetic (a complex LU of order n, radauComplexLU; one
+// real and one complex factorization count as one Factorizations event, the test set's
+// "nlu"). The iteration starts from the collocation polynomial of the previous step
+// extrapolated to the new stages (IV.8, "starting values") and stops when
+// θ/(1−θ)·‖ΔW‖ ≤ FNEWT (IV.8, stopping criterion; ‖·‖ the scaled RMS norm below); a rate
+// θ that predicts no convergence within MaxIters cuts h at once by
+// 0.8·(predicted error)^(−1/(4+left)).
+//
+// Error estimate (IV.8, the embedded formula with γ₀ = 1/γ):
+//
+//	err = (γ/h K − J)⁻¹ [φ(t₀, y₀) + K(d₁z₁ + d₂z₂ + d₃z₃)/h],   d = −(13+7√6)/3, (−13+7√6)/3, −1/3,
+//
+// repeated once with φ(t₀, y₀ + err) after a rejection or at the first step when it is
+// ≥ 1 (IV.8, for stiff components). Its norm is sqrt(mean((err_i / sc_i)²)) with
+// sc_i = (ATol' + RTol'|y₀_i|) / h^(k_i − 1), k_i the index of component i
+// (semiExplicit.index: RADAU5's NIND1/2/3 blocks; index-2 components are measured by
+// h·err, index-3 ones by h²·err), and the same scales weigh the Newton increments.
+//
+// One deliberate difference from RADAU5: the algebraic rows of φ(t₀, y₀) (zero at a
+// consistent y₀) are left out of the first estimate. After a step they hold the residual
+// the stopped Newton iteration left in the constraints, which the matrix amplifies by 1/h
+// (index 2) or 1/h² (index 3), exactly what the index scaling multiplies back, so the
+// scaled estimate does not vanish as h → 0: with them, the index2 run on Andrews at tol
+// 1e-4 (velocities of 1e3, G v + g_t left at 1e-3) was rejected 72 times down to HMin;
+// without them it takes 67 steps. λ and a are thus in the norm but damped by h
+// or h². Tolerances are transformed as RADAU5 does, RTol' = 0.1·RTol^(2/3) and
+// ATol' = RTol'·ATol/RTol, so that the estimate (of order h⁴) matches the global error of
+// the order-5 solution and run statistics compare with the published RADAU5 runs.
+//
+// Step size (IV.8, step size selection):
+// h_new = h·min(MaxGrow, max(MinShrink, fac·err^(−1/4))) with fac = min(Safety, Safety·(1+2·MaxIters)/(newt + 2·MaxIters)) lowered by the number
+// newt of Newton iterations, and after the second accepted step Gustafsson's predictive
+// controller, h_new = h·(h/h_acc)·(err_acc/err²)^(1/4)·Safety, whichever is smaller; no growth
+// right after a rejection; a rejected first step is retried with h/10.
+//
+// Reuse (RADAU5's rules): the Jacobian is kept across steps while the last Newton rate
+// θ ≤ Newton.ReuseRate (THET, 0.001), and the factorizations too while h_new/h lies in
+// Newton.Deadband (1 to 1.2, keeping the old h). After a failure with a Jacobian not
+// evaluated at the current y₀ a fresh one is taken, together with the step cut (RADAU5 does
+// both at once: a Newton failure halves h).
+//
+// Dense output is the collocation polynomial of the last step (IV.8), of degree 3.
+//
+// Formulations: ggl (default, seed 002 eq. 92), index2 (eq. 79), index3 (eq. 16). Radau
+// IIA converges with order 5 in q on all three; on index2 and ggl the index-2 variables
+// (a, λ) with order 3, on index3 v with order 3 and a, λ with order 2 (Hairer & Wanner
+// 1996, VII.4: for Radau IIA the global errors of the index-1, -2 and -3 variables are
+// O(h^(2s−1)), O(h^s) and O(h^(s−1)), s = 3).
+type Radau5 struct {
+	// Formulation is StabilizedIndex2 (ggl), Index2 or Index3; zero means StabilizedIndex2.
+	Formulation Formulation
+	// ApproxJacobian replaces ∂φ/∂y by the IVP test set's approximation that neglects the
+	// derivatives of f, M and G (semiExplicit.approxJacobian) [false].
+	ApproxJacobian bool
+	// Newton holds the corrector knobs with RADAU5's defaults for zero fields: MaxIters
+	// (NIT) [7; 20 with FixedH, where a step cannot be cut], Tol (FNEWT) [max(10ε/RTol', min(0.03, √RTol')); with FixedH max(10ε/RTol', 1e-3·RTol')],
+	// ReuseRate (THET) [0.001], Deadband (QUOT1, QUOT2) [1, 1.2], Jacobian JacobianAuto or
+	// JacobianEveryStep (simplified Newton has no per-iteration refresh).
+	Newton NewtonSettings
+
+	w *radauWork
+}
+
+// setFormulation implements formulated for Entry.NewMethod.
+func (m *Radau5) setFormulation(f Formulation) { m.Formulation = f }
+
+var _ Method = (*Radau5)(nil)
+
+// radau5Entry is the registry entry of Radau5; the order is that of ggl, the default form.
+var radau5Entry = Entry{
+	Name:         "radau5",
+	Title:        "Radau IIA, 3 stages, order 5 (RADAU5), on the first-order form K y' = φ",
+	Seed:         "002",
+	Equations:    "sec. 4.2, Examples 10-11; Hairer-Wanner (1996) IV.8, VII.4",
+	Formulations: []Formulation{StabilizedIndex2, Index2, Index3},
+	Order:        Order{Q: 5, V: 5, Lambda: 3},
+	Adaptive:     true,
+	New:          func() Method { return &Radau5{} },
+}
+
+// RADAU5's defaults (Hairer & Wanner 1996, IV.8, and the documented defaults of radau5.f).
+const (
+	radauMaxIters      = 7     // NIT
+	radauFixedMaxIters = 20    // NIT with FixedH: about 16 iterations take a zero start to 1e-8 at θ = 0.3
+	radauReuseRate     = 0.001 // THET: keep J while θ ≤ THET
+	radauHoldLo        = 1.0   // QUOT1: keep h and the LU while QUOT1 ≤ h_new/h ≤ QUOT2
+	radauHoldHi        = 1.2   // QUOT2
+	radauMaxGrow       = 8.0   // 1/FACR: h_new/h ≤ 8 unless StepControl.MaxGrow is set
+	radauH0            = 1e-6  // first step when H0 = 0
+	radauUround        = 0x1p-52
+)
+
+// Radau IIA (s = 3) coefficients. c₁, c₂ = (4 ∓ √6)/10, c₃ = 1; A⁻¹ has the real eigenvalue
+// γ = 3 + 3^(2/3) − 3^(1/3) and the pair α ± iβ, α = 3 + (3^(1/3) − 3^(2/3))/2,
+// β = (3^(5/6) + 3^(7/6))/2. T's columns are the real eigenvector and the real and imaginary
+// parts of the eigenvector for α − iβ, each scaled to a last component 1 (so z₃ = W₁ + W₂);
+// the test checks T⁻¹A⁻¹T = [γ 0 0; 0 α −β; 0 β α] and TT⁻¹ = I. d are the error weights of
+// the embedded formula (times γ₀ = 1/γ): Σd_i c_i = −1, Σd_i c_i² = Σd_i c_i³ = 0.
+var radauCoef = struct {
+	c1, c2             float64
+	gamma, alpha, beta float64
+	t, ti              [3][3]float64
+	d1, d2, d3         float64
+}{
+	c1:    0.15505102572168219018, // (4 − √6)/10
+	c2:    0.64494897427831780982, // (4 + √6)/10
+	gamma: 3.6378342527444957322,
+	alpha: 2.6810828736277521339,
+	beta:  3.0504301992474105694,
+	t: [3][3]float64{
+		{0.094438762488975356, -0.14125529502095432, -0.030029194105147219},
+		{0.25021312296533321, 0.20412935229380039, 0.38294211275726192},
+		{1, 1, 0},
+	},
+	ti: [3][3]float64{
+		{4.1787185915519016, 0.32768282076105992, 0.52337644549945006},
+		{-4.1787185915519016, -0.32768282076105992, 0.47662355450055},
+		{-0.50287263494578049, 2.5719269498556061, -0.59603920482822537},
+	},
+	d1: -(13 + 7*2.4494897427831780982) / 3,
+	d2: (-13 + 7*2.4494897427831780982) / 3,
+	d3: -1.0 / 3,
+}
+
+// radauStatus is the outcome of the simplified Newton iteration.
+type radauStatus int
+
+const (
+	radauConverged radauStatus = iota
+	radauSlow                  // the rate predicts no convergence within MaxIters: cut h by hhfac
+	radauDiverged              // θ ≥ 0.99 or MaxIters reached
+	radauNonFinite             // NaN or Inf in a stage value of φ
+	radauSingular              // an iteration matrix is singular
+)
+
+// radauWork is the run state of Radau5, sized once by Init.
+type radauWork struct {
+	se       *semiExplicit
+	sys      dae.System
+	n        int
+	approx   bool
+	newton   NewtonSettings
+	tolSet   bool // Newton.Tol was given
+	itersSet bool // Newton.MaxIters was given
+
+	rawCtl   StepControl
+	c        StepControl // resolved; RTol, ATol transformed
+	resolved bool
+	fnewt    float64
+	roundoff float64 // scaled norm of an increment at rounding level
+	maxGrow  float64
+
+	kdiag []float64 // diagonal of K
+	kexp  []int     // index − 1 of each component (exponent of h in its scale)
+
+	cur, prev State
+	y0, f0    []float64 // y and φ(t, y) at the step start
+	z, wt, ph [3][]float64
+	dw        [3][]float64
+	cont      [4][]float64 // collocation polynomial of the last accepted step (Newton form)
+	scal      []float64
+	errv, tmp []float64
+	yt        []float64
+	yi        []float64 // Interpolate scratch
+
+	J      *mat.Dense
+	lu     *linalg.LU
+	clu    radauComplexLU
+	crhs   []complex128
+	haveJ  bool // J is usable (possibly evaluated at an earlier y₀)
+	jFresh bool // J was evaluated at the current y₀ (RADAU5's CALJAC)
+	haveLU bool
+	hLU    float64
+
+	h, hold, hacc, erracc float64
+	hhfac                 float64 // step factor proposed by a slow Newton iteration
+	first, reject         bool
+	theta, faccon         float64
+	newt                  int
+	naccpt                int
+
+	stats    Stats
+	attempts int
+	worst    Residual
+}
+
+// Init checks the options and the start (g = 0 and G v + g_t = 0 to 1e-8 relative, seed
+// 002 eq. 17), recomputes a₀ and λ₀ from the KKT system [M Gᵀ; G 0](a, λ) = (f, γ) so that y₀
+// is consistent at every level (μ₀ = 0 in ggl) and sizes the workspace. StepControl is
+// resolved at the first Step against its tEnd (a unit span when infinite).
+func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
+	form := m.Formulation
+	if form == "" {
+		form = StabilizedIndex2
+	}
+	if form != StabilizedIndex2 && form != Index2 && form != Index3 {
+		return fmt.Errorf("integrate: radau5: Formulation = %q, want %q, %q or %q", form, StabilizedIndex2, Index2, Index3)
+	}
+	ns := m.Newton
+	tolSet, itersSet := ns.Tol != 0, ns.MaxIters != 0
+	if ns.MaxIters == 0 {
+		ns.MaxIters = radauMaxIters
+	}
+	if ns.ReuseRate == 0 {
+		ns.ReuseRate = radauReuseRate
+	}
+	if ns.Deadband == [2]float64{} {
+		ns.Deadband = [2]float64{radauHoldLo, radauHoldHi}
+	}
+	ns, err := ns.Resolve()
+	if err != nil {
+		return fmt.Errorf("integrate: radau5: %w", err)
+	}
+	if ns.Jacobian == JacobianEveryIteration {
+		return fmt.Errorf("integrate: radau5: Newton.Jacobian = %v, want auto or every-step (simplified Newton)", ns.Jacobian)
+	}
+	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+		return fmt.Errorf("integrate: radau5: %w", err)
+	}
+	nq, _ := sys.Size()
+	if len(start.Q) != nq || len(start.V) != nq {
+		panic(fmt.Sprintf("integrate: radau5: Init: start has len(Q) = %d, len(V) = %d, want %d", len(start.Q), len(start.V), nq))
+	}
+	if dae.StateSize(sys) > 0 {
+		return fmt.Errorf("integrate: radau5: systems with first-order states (dae.FirstOrder) are not supported")
+	}
+	se, err := newSemiExplicit(sys, form)
+	if err != nil {
+		return fmt.Errorf("integrate: radau5: %w", err)
+	}
+	meter := dae.NewResidualMeter(sys)
+	r := meter.Measure(start.T, start.Q, start.V, nil)
+	if r.Pos > 1e-8*math.Max(1, hhtMaxAbs(start.Q)) || r.Vel > 1e-8*math.Max(1, hhtMaxAbs(start.V)) ||
+		math.IsNaN(r.Pos) || math.IsNaN(r.Vel) {
+		return fmt.Errorf("integrate: radau5: inconsistent start at t=%g: |g| = %.2g at %s, |G v + g_t| = %.2g (want ≤ 1e-8 relative)",
+			start.T, r.Pos, dae.ConstraintName(sys, max(r.WorstPos, 0)), r.Vel)
+	}
+	w := newRadauWork(se, sys)
+	w.approx = m.ApproxJacobian
+	w.newton = ns
+	w.tolSet, w.itersSet = tolSet, itersSet
+	w.rawCtl = ctl
+	w.cur.T = start.T
+	copy(w.cur.Q, start.Q)
+	copy(w.cur.V, start.V)
+	if err := w.consistentStart(); err != nil {
+		return err
+	}
+	w.prev.CopyFrom(&w.cur)
+	se.pack(w.y0, &w.cur)
+	se.residual(w.f0, w.cur.T, w.y0)
+	w.stats.FuncEvals++
+	for k := range w.cont {
+		clear(w.cont[k])
+	}
+	copy(w.cont[0], w.y0)
+	w.first = true
+	m.w = w
+	return nil
+}
+
+func newRadauWork(se *semiExplicit, sys dae.System) *radauWork {
+	n := se.n
+	nq, nc := sys.Size()
+	w := &radauWork{se: se, sys: sys, n: n}
+	vec := func() []float64 { return make([]float64, n) }
+	w.cur, w.prev = NewState(nq, nc), NewState(nq, nc)
+	w.y0, w.f0, w.scal, w.errv, w.tmp, w.yt, w.yi = vec(), vec(), vec(), vec(), vec(), vec(), vec()
+	for k := range 3 {
+		w.z[k], w.wt[k], w.ph[k], w.dw[k] = vec(), vec(), vec(), vec()
+	}
+	for k := range w.cont {
+		w.cont[k] = vec()
+	}
+	w.kdiag = vec()
+	w.kexp = make([]int, n)
+	for i := range n {
+		if se.differential(i) {
+			w.kdiag[i] = 1
+		}
+		w.kexp[i] = se.index(i) - 1
+	}
+	w.J = mat.NewDense(n, n, nil)
+	w.lu = linalg.NewLU(n)
+	w.clu = newRadauComplexLU(n)
+	w.crhs = make([]complex128, n)
+	return w
+}
+
+// consistentStart computes a₀ and λ₀ from the index-1 KKT system (seed 002, eq. 17).
+func (w *radauWork) consistentStart() error {
+	se, s := w.se, &w.cur
+	nq, nc := se.nq, se.nc
+	se.evalMG(s.T, s.Q)
+	w.sys.Force(s.A, s.T, s.Q, s.V)
+	kkt := linalg.NewKKT(nq, nc)
+	var err error
+	if nc > 0 {
+		w.sys.Gamma(s.Lambda, s.T, s.Q, s.V)
+		err = kkt.FactorizeSym(se.M, se.G)
+	} else {
+		err = kkt.Factorize(se.M, nil, nil, 0)
+	}
+	w.stats.FuncEvals++
+	w.stats.Factorizations++
+	if err != nil {
+		return fmt.Errorf("integrate: radau5: start at t=%g: KKT matrix [M Gᵀ; G 0] %w (redundant constraints or M singular on ker G)", s.T, err)
+	}
+	kkt.Solve(s.A, s.Lambda)
+	w.stats.Solves++
+	return nil
+}
+
+// resolve fixes the step control at the first Step: defaults, RADAU5's tolerance
+// transformation, FNEWT and the first step.
+func (w *radauWork) resolve(tEnd float64) error {
+	end := tEnd
+	if math.IsInf(end, 0) || end == w.cur.T {
+		end = w.cur.T + 1
+	}
+	raw := w.rawCtl
+	c, err := raw.Resolve(w.cur.T, end)
+	if err != nil {
+		return fmt.Errorf("integrate: radau5: %w", err)
+	}
+	w.maxGrow = c.MaxGrow
+	if raw.MaxGrow == 0 {
+		w.maxGrow = radauMaxGrow
+	}
+	// RTol' = 0.1·RTol^(2/3), ATol' = RTol'·ATol/RTol (Hairer & Wanner 1996, IV.8, as RADAU5).
+	rt := 0.1 * math.Pow(c.RTol, 2.0/3)
+	c.ATol = rt * c.ATol / c.RTol
+	c.RTol = rt
+	w.c = c
+	w.roundoff = 10 * radauUround / math.Min(c.RTol, 1)
+	switch {
+	case w.tolSet:
+		w.fnewt = w.newton.Tol
+	case c.FixedH > 0:
+		// No error test guards a fixed step: keep the iteration error 1e-3 below the
+		// tolerance scale (absolute about 1e-3·RTol'·(ATol' + RTol'|y|)).
+		w.fnewt = math.Max(w.roundoff, 1e-3*c.RTol)
+	default:
+		w.fnewt = math.Max(w.roundoff, math.Min(0.03, math.Sqrt(c.RTol)))
+	}
+	if c.FixedH > 0 && w.newton.MaxIters == radauMaxIters && !w.itersSet {
+		// A fixed step cannot be cut: let the iteration run to its tolerance.
+		w.newton.MaxIters = radauFixedMaxIters
+	}
+	w.h = c.H0
+	if w.h == 0 {
+		w.h = radauH0
+	}
+	w.h = math.Min(w.h, c.HMax)
+	w.resolved = true
+	return nil
+}
+
+// Step takes one accepted step toward tEnd (see Method). Failure ladder (RADAU5's): a
+// Newton failure halves h (or cuts it by the factor its rate predicts) and takes a fresh
+// Jacobian if the one in use is stale; an error-test failure shrinks h from the estimate
+// (h/10 at the first step) and refreshes a stale Jacobian; with FixedH a Newton failure is
+// retried once with a fresh Jacobian and then stops the run. Below HMin or past MaxSteps
+// it returns a *StepError.
+func (m *Radau5) Step(tEnd float64) error {
+	w := m.w
+	if w == nil {
+		panic("integrate: radau5: Step before Init")
+	}
+	if !w.resolved {
+		if err := w.resolve(tEnd); err != nil {
+			return err
+		}
+	}
+	if w.cur.T >= tEnd {
+		return nil
+	}
+	var cause error
+	var causeWorst Residual
+	cuts, fresh := 0, 0
+	for {
+		t0 := w.cur.T
+		h := w.h
+		if w.c.FixedH > 0 {
+			h = w.c.FixedH
+		}
+		h = math.Min(h, w.c.HMax)
+		rest := tEnd - t0
+		if h >= rest || rest-h < 1e-10*h {
+			h = rest
+		}
+		if h < w.c.HMin && h < rest {
+			return w.fail(t0, h, ErrStepSizeTooSmall, cause, causeWorst, cuts, fresh)
+		}
+		if w.attempts >= w.c.MaxSteps {
+			return w.fail(t0, h, ErrMaxSteps, cause, causeWorst, cuts, fresh)
+		}
+		w.attempts++
+		if !w.haveJ || (w.newton.Jacobian == JacobianEveryStep && !w.jFresh) {
+			w.jacobian()
+		}
+		st := radauConverged
+		if !w.haveLU || h != w.hLU {
+			if err := w.decompose(h); err != nil {
+				st = radauSingular
+				if !finite(w.J.RawMatrix().Data) {
+					st = radauNonFinite
+				}
+			}
+		}
+		if st == radauConverged {
+			w.setScal(h)
+			st = w.iterate(h)
+		}
+		if st == radauConverged {
+			if w.c.FixedH > 0 {
+				w.accept(h, 0)
+				return nil
+			}
+			e := w.errorNorm(h)
+			if e < 1 {
+				w.accept(h, e)
+				return nil
+			}
+			w.stats.Rejected++
+			w.rejectStep(h, e)
+			cause, causeWorst = errErrorTest, w.worst
+			continue
+		}
+		// Newton failure of some kind.
+		w.stats.NewtonFailures++
+		var stErr error
+		switch st {
+		case radauNonFinite:
+			stErr = ErrNonFinite
+		case radauSingular:
+			stErr = linalg.ErrSingular
+		default:
+			stErr = ErrNoConvergence
+		}
+		if cause != ErrNonFinite || stErr == ErrNonFinite {
+			// A NaN met in this Step stays the reported cause.
+			cause, causeWorst = stErr, w.worst
+		}
+		if w.c.FixedH > 0 {
+			if w.jFresh || stErr == ErrNonFinite {
+				return w.fail(t0, h, stErr, nil, w.worst, cuts, fresh)
+			}
+			w.haveJ = false // retry the same h with a fresh Jacobian
+			fresh++
+			continue
+		}
+		if !w.jFresh {
+			w.haveJ = false
+			fresh++
+		}
+		w.reject = true
+		if st == radauSlow {
+			w.h = h * w.hhfac
+		} else {
+			w.h = h * 0.5 // RADAU5's "unexpected step rejection"
+		}
+		cuts++
+	}
+}
+
+// finite reports whether x holds no NaN or Inf.
+func finite(x []float64) bool { return hhtFinite(x) }
+
+// jacobian evaluates J ≈ ∂φ/∂y at (t₀, y₀), exact or approximate.
+func (w *radauWork) jacobian() {
+	se := w.se
+	before := se.der.Evals
+	if w.approx {
+		se.approxJacobian(w.J, w.cur.T, w.y0)
+	} else {
+		se.jacobian(w.J, w.cur.T, w.y0)
+		if se.form != Index3 && se.nc > 0 {
+			w.stats.FDEvals += 2 * se.nq // central differences of the velocity-level row in q
+		}
+	}
+	w.stats.FDEvals += se.der.Evals - before
+	w.stats.Jacobians++
+	w.haveJ, w.jFresh, w.haveLU = true, true, false
+}
+
+// decompose factorizes γ/h K − J (real) and (α+iβ)/h K − J (complex).
+func (w *radauWork) decompose(h float64) error {
+	n := w.n
+	k := &radauCoef
+	E := w.lu.Matrix().Data
+	J := w.J.RawMatrix()
+	fr, ar, br := k.gamma/h, k.alpha/h, k.beta/h
+	for i := range n {
+		row := J.Data[i*J.Stride : i*J.Stride+n]
+		e := E[i*n : (i+1)*n]
+		c := w.clu.a[i*n : (i+1)*n]
+		for j, x := range row {
+			e[j] = -x
+			c[j] = complex(-x, 0)
+		}
+		e[i] += fr * w.kdiag[i]
+		c[i] += complex(ar*w.kdiag[i], br*w.kdiag[i])
+	}
+	w.stats.Factorizations++
+	w.haveLU = false
+	if err := w.lu.Factor(); err != nil {
+		return err
+	}
+	if err := w.clu.factor(); err != nil {
+		return err
+	}
+	w.haveLU, w.hLU = true, h
+	return nil
+}
+
+// setScal writes the error and Newton scales sc_i = (ATol' + RTol'|y₀_i|)/h^(k_i−1).
+func (w *radauWork) setScal(h float64) {
+	for i, y := range w.y0 {
+		s := w.c.ATol + w.c.RTol*math.Abs(y)
+		for range w.kexp[i] {
+			s /= h
+		}
+		w.scal[i] = s
+	}
+}
+
+// iterate runs the transformed simplified Newton iteration (see Radau5) for step h.
+func (w *radauWork) iterate(h float64) radauStatus {
+	k := &radauCoef
+	n, se := w.n, w.se
+	t0 := w.cur.T
+	z1, z2, z3 := w.z[0], w.z[1], w.z[2]
+	if w.first {
+		for j := range 3 {
+			clear(w.z[j])
+			clear(w.wt[j])
+		}
+	} else {
+		// Starting values: the collocation polynomial of the last step at the new stages,
+		// τ = 1 + c_i·h/h_old on the old step (IV.8).
+		r := h / w.hold
+		cs := [3]float64{k.c1 * r, k.c2 * r, r}
+		for j, s := range cs {
+			zj := w.z[j]
+			for i := range n {
+				zj[i] = s * (w.cont[1][i] + (s+1-k.c2)*(w.cont[2][i]+(s+1-k.c1)*w.cont[3][i]))
+			}
+		}
+		for i := range n {
+			a, b, c := z1[i], z2[i], z3[i]
+			w.wt[0][i] = k.ti[0][0]*a + k.ti[0][1]*b + k.ti[0][2]*c
+			w.wt[1][i] = k.ti[1][0]*a + k.ti[1][1]*b + k.ti[1][2]*c
+			w.wt[2][i] = k.ti[2][0]*a + k.ti[2][1]*b + k.ti[2][2]*c
+		}
+	}
+	if w.faccon == 0 {
+		w.faccon = 1
+	}
+	w.faccon = math.Pow(math.Max(w.faccon, radauUround), 0.8)
+	w.theta = w.newton.ReuseRate
+	nit := w.newton.MaxIters
+	var dynold, thqold float64
+	cs := [3]float64{k.c1, k.c2, 1}
+	fg, fa, fb := k.gamma/h, k.alpha/h, k.beta/h
+	for w.newt = 0; ; {
+		if w.newt >= nit {
+			return radauDiverged
+		}
+		for j := range 3 {
+			for i := range n {
+				w.yt[i] = w.y0[i] + w.z[j][i]
+			}
+			se.residual(w.ph[j], t0+cs[j]*h, w.yt)
+			w.stats.FuncEvals++
+			if !finite(w.ph[j]) {
+				w.noteResidual(w.ph[j])
+				return radauNonFinite
+			}
+		}
+		// Right-hand sides in the eigenbasis.
+		d1, d2, d3 := w.dw[0], w.dw[1], w.dw[2]
+		for i := range n {
+			a, b, c := w.ph[0][i], w.ph[1][i], w.ph[2][i]
+			g1 := k.ti[0][0]*a + k.ti[0][1]*b + k.ti[0][2]*c
+			g2 := k.ti[1][0]*a + k.ti[1][1]*b + k.ti[1][2]*c
+			g3 := k.ti[2][0]*a + k.ti[2][1]*b + k.ti[2][2]*c
+			kk := w.kdiag[i]
+			w1, w2, w3 := w.wt[0][i], w.wt[1][i], w.wt[2][i]
+			d1[i] = g1 - kk*fg*w1
+			w.crhs[i] = complex(g2-kk*(fa*w2-fb*w3), g3-kk*(fb*w2+fa*w3))
+		}
+		w.lu.Solve(d1)
+		w.clu.solve(w.crhs)
+		var dyno float64
+		for i := range n {
+			d2[i], d3[i] = real(w.crhs[i]), imag(w.crhs[i])
+			s := w.scal[i]
+			dyno += (d1[i]/s)*(d1[i]/s) + (d2[i]/s)*(d2[i]/s) + (d3[i]/s)*(d3[i]/s)
+		}
+		dyno = math.Sqrt(dyno / float64(3*n))
+		w.stats.Solves += 2
+		w.stats.NewtonIters++
+		w.newt++
+		if math.IsNaN(dyno) || math.IsInf(dyno, 0) {
+			w.noteResidual(w.ph[2])
+			return radauNonFinite
+		}
+		// Rate θ (IV.8): from the second iteration, the geometric mean of the last two
+		// quotients after the third.
+		if w.newt > 1 && w.newt < nit && dyno > w.roundoff {
+			thq := dyno / dynold
+			if w.newt == 2 {
+				w.theta = thq
+			} else {
+				w.theta = math.Sqrt(thq * thqold)
+			}
+			thqold = thq
+			if w.theta >= 0.99 {
+				w.noteResidual(w.ph[2])
+				return radauDiverged
+			}
+			w.faccon = w.theta / (1 - w.theta)
+			left := nit - 1 - w.newt
+			dyth := w.faccon * dyno * math.Pow(w.theta, float64(left)) / w.fnewt
+			if dyth >= 1 && w.c.FixedH == 0 {
+				qnewt := math.Max(1e-4, math.Min(20, dyth))
+				w.hhfac = 0.8 * math.Pow(qnewt, -1/(4+float64(left)))
+				w.noteResidual(w.ph[2])
+				return radauSlow
+			}
+		}
+		dynold = math.Max(dyno, radauUround)
+		for i := range n {
+			w.wt[0][i] += d1[i]
+			w.wt[1][i] += d2[i]
+			w.wt[2][i] += d3[i]
+			a, b, c := w.wt[0][i], w.wt[1][i], w.wt[2][i]
+			z1[i] = k.t[0][0]*a + k.t[0][1]*b + k.t[0][2]*c
+			z2[i] = k.t[1][0]*a + k.t[1][1]*b + k.t[1][2]*c
+			z3[i] = a + b // T's last row is (1, 1, 0)
+		}
+		if w.faccon*dyno <= w.fnewt || dyno <= w.roundoff {
+			return radauConverged
+		}
+	}
+}
+
+// errorNorm returns the scaled norm of the embedded error estimate (see
+// Radau5), at least 1e-10 as in RADAU5, and records the worst component for a report.
+func (w *radauWork) errorNorm(h float64) float64 {
+	k := &radauCoef
+	z1, z2, z3 := w.z[0], w.z[1], w.z[2]
+	for i := range w.n {
+		w.tmp[i] = w.kdiag[i] * (k.d1*z1[i] + k.d2*z2[i] + k.d3*z3[i]) / h
+		// Only the differential rows of φ(t₀, y₀): the algebraic ones are the Newton
+		// residual left by the previous step (see Radau5), not part of the local error.
+		w.errv[i] = w.kdiag[i]*w.f0[i] + w.tmp[i]
+	}
+	w.lu.Solve(w.errv)
+	w.stats.Solves++
+	e := w.scaledNorm(w.errv)
+	if !(e < 1) && (w.first || w.reject) {
+		for i := range w.n {
+			w.yt[i] = w.y0[i] + w.errv[i]
+		}
+		w.se.residual(w.errv, w.cur.T, w.yt)
+		w.stats.FuncEvals++
+		for i := range w.n {
+			w.errv[i] += w.tmp[i]
+		}
+		w.lu.Solve(w.errv)
+		w.stats.Solves++
+		e = w.scaledNorm(w.errv)
+	}
+	if !(e < 1) {
+		bi, bv := 0, -1.0
+		for i, x := range w.errv {
+			if a := math.Abs(x / w.scal[i]); a > bv || math.IsNaN(x) {
+				bi, bv = i, a
+			}
+		}
+		w.worst = w.component(bi, w.errv[bi], "error estimate")
+	}
+	return math.Max(e, 1e-10)
+}
+
+func (w *radauWork) scaledNorm(x []float64) float64 {
+	var s float64
+	for i, v := range x {
+		r := v / w.scal[i]
+		s += r * r
+	}
+	return math.Sqrt(s / float64(len(x)))
+}
+
+// stepQuot returns h/h_new from the error norm e (IV.8, step size selection) before Gustafsson's
+// correction.
+func (w *radauWork) stepQuot(e float64) float64 {
+	nit := float64(w.newton.MaxIters)
+	safe := w.c.Safety
+	fac := math.Min(safe, safe*(1+2*nit)/(float64(w.newt)+2*nit))
+	facr, facl := 1/w.maxGrow, 1/w.c.MinShrink
+	q := math.Pow(e, 0.25) / fac
+	if math.IsNaN(q) {
+		q = facl
+	}
+	return math.Max(facr, math.Min(facl, q))
+}
+
+// accept commits the converged step of size h with error norm e and chooses the next h,
+// Jacobian and factorization (RADAU5's reuse rules).
+func (w *radauWork) accept(h, e float64) {
+	k := &radauCoef
+	n := w.n
+	hnew := h
+	if w.c.FixedH == 0 {
+		quot := w.stepQuot(e)
+		w.naccpt++
+		if w.naccpt > 1 {
+			// Gustafsson's predictive controller (IV.8).
+			fg := (w.hacc / h) * math.Pow(e*e/w.erracc, 0.25) / w.c.Safety
+			fg = math.Max(1/w.maxGrow, math.Min(1/w.c.MinShrink, fg))
+			quot = math.Max(quot, fg)
+		}
+		w.hacc, w.erracc = h, math.Max(1e-2, e)
+		hnew = math.Min(h/quot, w.c.HMax)
+		if w.reject {
+			hnew = math.Min(hnew, h)
+		}
+	}
+	w.first, w.reject = false, false
+	// Dense output: Newton divided differences of the collocation polynomial on the
+	// nodes τ = 1, c₂, c₁, 0 (values z₃, z₂, z₁, 0 relative to y₀).
+	z1, z2, z3 := w.z[0], w.z[1], w.z[2]
+	c1, c2 := k.c1, k.c2
+	for i := range n {
+		y1 := w.y0[i] + z3[i]
+		d32 := (z3[i] - z2[i]) / (1 - c2)
+		d21 := (z2[i] - z1[i]) / (c2 - c1)
+		d10 := z1[i] / c1
+		d321 := (d32 - d21) / (1 - c1)
+		d210 := (d21 - d10) / c2
+		w.cont[0][i] = y1
+		w.cont[1][i] = d32
+		w.cont[2][i] = d321
+		w.cont[3][i] = d321 - d210
+		w.y0[i] = y1
+	}
+	w.prev.CopyFrom(&w.cur)
+	w.se.unpack(&w.cur, w.cur.T+h, w.y0)
+	w.hold = h
+	w.se.residual(w.f0, w.cur.T, w.y0)
+	w.stats.FuncEvals++
+	w.stats.Steps++
+	w.jFresh = false
+	keepJ := w.theta <= w.newton.ReuseRate && w.newton.Jacobian == JacobianAuto
+	if !keepJ {
+		w.haveJ = false
+	}
+	qt := hnew / h
+	if keepJ && qt >= w.newton.Deadband[0] && qt <= w.newton.Deadband[1] {
+		w.h = h // keep h, hence the factorizations
+		return
+	}
+	w.h = hnew
+}
+
+// rejectStep sets h after an error-test failure with norm e (RADAU5: h/10 at the first
+// step) and marks a stale Jacobian for refreshing.
+func (w *radauWork) rejectStep(h, e float64) {
+	if w.first {
+		w.h = 0.1 * h
+	} else {
+		w.h = h / w.stepQuot(e)
+	}
+	w.reject = true
+	if !w.jFresh {
+		w.haveJ = false
+	}
+}
+
+// noteResidual records the worst component of a stage residual φ for a failure report.
+func (w *radauWork) noteResidual(phi []float64) {
+	bi, bv := 0, -1.0
+	for i, v := range phi {
+		a := math.Abs(v)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			a = math.Inf(1)
+		}
+		if a > bv {
+			bi, bv = i, a
+		}
+	}
+	se := w.se
+	r := Residual{Value: phi[bi]}
+	switch {
+	case bi < 2*se.nq:
+		r.Block, r.Index = "kinematic equation", bi%se.nq
+		r.Owner = dae.CoordinateName(w.sys, r.Index)
+	case bi < 3*se.nq:
+		r.Block, r.Index = "equation of motion", bi-2*se.nq
+		r.Owner = dae.CoordinateName(w.sys, r.Index)
+	case bi < 3*se.nq+se.nc:
+		r.Block, r.Index = string(se.form)+" constraint", bi-3*se.nq
+		r.Owner = dae.ConstraintName(w.sys, r.Index)
+	default:
+		r.Block, r.Index = "position constraint", bi-3*se.nq-se.nc
+		r.Owner = dae.ConstraintName(w.sys, r.Index)
+	}
+	w.worst = r
+}
+
+// component names component i of y with value x.
+func (w *radauWork) component(i int, x float64, what string) Residual {
+	se := w.se
+	blocks := [...]string{"position", "velocity", "acceleration"}
+	switch {
+	case i < 3*se.nq:
+		j := i % se.nq
+		return Residual{Block: blocks[i/se.nq] + " " + what, Index: j, Value: x, Owner: dae.CoordinateName(w.sys, j)}
+	case i < 3*se.nq+se.nc:
+		j := i - 3*se.nq
+		return Residual{Block: "lambda " + what, Index: j, Value: x, Owner: dae.ConstraintName(w.sys, j)}
+	}
+	j := i - 3*se.nq - se.nc
+	return Residual{Block: "mu " + what, Index: j, Value: x, Owner: dae.ConstraintName(w.sys, j)}
+}
+
+// fail builds the StepError of a step that could not be completed.
+func (w *radauWork) fail(t, h float64, err, cause error, worst Residual, cuts, fresh int) error {
+	if cause != nil && cause != errErrorTest && !errors.Is(err, cause) {
+		err = fmt.Errorf("%w after %w", err, cause)
+	}
+	if cause == nil || cause == errErrorTest {
+		worst = w.worst
+	}
+	tried := fmt.Sprintf("%d fresh Jacobians, %d step cuts", fresh, cuts)
+	return &StepError{Method: "radau5", T: t, H: h, Worst: worst, Tried: tried, Err: err}
+}
+
+// Current returns the last accepted state.
+func (m *Radau5) Current() *State { return &m.w.cur }
+
+// Previous returns the state before the last accepted step (the start before the first).
+func (m *Radau5) Previous() *State { return &m.w.prev }
+
+// Stats returns the work counters of the run.
+func (m *Radau5) Stats() Stats { return m.w.stats }
+
+// Interpolate writes the collocation polynomial of the last step (IV.8) at t in
+// [Previous().T, Current().T] into dst: all of q, v, a and λ, with error O(h⁴) in q
+// (degree 3), the stage order. dst needs the sizes of Current(). It does not allocate.
+func (m *Radau5) Interpolate(dst *State, t float64) {
+	w := m.w
+	k := &radauCoef
+	p, c := &w.prev, &w.cur
+	h := c.T - p.T
+	if h == 0 {
+		dst.CopyFrom(c)
+		dst.T = t
+		return
+	}
+	s := (t - p.T) / h
+	for i := range w.n {
+		w.yi[i] = w.cont[0][i] + (s-1)*(w.cont[1][i]+(s-k.c2)*(w.cont[2][i]+(s-k.c1)*w.cont[3][i]))
+	}
+	w.se.unpack(dst, t, w.yi)
+}
+
+// radauComplexLU is a dense LU factorization with partial pivoting of a complex n×n
+// matrix, row-major, for the complex system of Radau5 (Golub & Van Loan, Algorithm
+// 3.4.1, pivoting by |Re| + |Im|). Its storage is allocated once.
+type radauComplexLU struct {
+	n   int
+	a   []complex128
+	piv []int
+}
+
+func newRadauComplexLU(n int) radauComplexLU {
+	return radauComplexLU{n: n, a: make([]complex128, n*n), piv: make([]int, n)}
+}
+
+func cabs1(z complex128) float64 { return math.Abs(real(z)) + math.Abs(imag(z)) }
+
+// factor factorizes a in place; a zero or non-finite pivot gives linalg.ErrSingular.
+func (f *radauComplexLU) factor() error {
+	n, a := f.n, f.a
+	for k := range n {
+		p, pv := k, cabs1(a[k*n+k])
+		for i := k + 1; i < n; i++ {
+			if v := cabs1(a[i*n+k]); v > pv {
+				p, pv = i, v
+			}
+		}
+		f.piv[k] = p
+		if pv == 0 || math.IsNaN(pv) || math.IsInf(pv, 0) {
+			return linalg.ErrSingular
+		}
+		if p != k {
+			rk, rp := a[k*n:(k+1)*n], a[p*n:(p+1)*n]
+			for j := range rk {
+				rk[j], rp[j] = rp[j], rk[j]
+			}
+		}
+		inv := 1 / a[k*n+k]
+		rk := a[k*n+k+1 : (k+1)*n]
+		for i := k + 1; i < n; i++ {
+			l := a[i*n+k] * inv
+			a[i*n+k] = l
+			if l == 0 {
+				continue
+			}
+			ri := a[i*n+k+1 : (i+1)*n]
+			for j, x := range rk {
+				ri[j] -= l * x
+			}
+		}
+	}
+	return nil
+}
+
+// solve overwrites b with the solution of A x = b.
+func (f *radauComplexLU) solve(b []complex128) {
+	n, a := f.n, f.a
+	for k := range n {
+		if p := f.piv[k]; p != k {
+			b[k], b[p] = b[p], b[k]
+		}
+	}
+	for i := range n {
+		s := b[i]
+		for j, l := range a[i*n : i*n+i] {
+			s -= l * b[j]
+		}
+		b[i] = s
+	}
+	for i := n - 1; i >= 0; i-- {
+		s := b[i]
+		for j := i + 1; j < n; j++ {
+			s -= a[i*n+j] * b[j]
+		}
+		b[i] = s / a[i*n+i]
+	}
+}
