@@ -22,6 +22,13 @@
 //	genalpha      002   64-70 (003 sec. 4: ρ∞)                    2 / 2 / 1    index3
 //	genalpha-si2  002   64-66, 93-94                              2 / 2 / 2    ggl
 //	newmark       002   64 with β = 1/4, γ = 1/2                  2 / 2 / 2    ggl, index3
+//	radau5        002   sec. 4.2; Hairer-Wanner IV.8, VII.4       5 / 5 / 3    ggl, index2, index3
+//	bdf           002   71-79, 83, 87, 92; IDA order/step rules   k / k / k    ggl, index2, index3,
+//	                                                                            index1, baumgarte,
+//	                                                                            index2-baumgarte
+//
+// bdf's order k (1-5) varies with the step; the conformance suite runs it at order 5.
+// radau5's λ is third order (s − 1 for the index-2 forms, Hairer-Wanner VII.4).
 //
 // λ order 1 for the index-3 α-methods is the start-up transient over the run from a state
 // in motion (seed 002, Example 8); after it, and from rest, λ is second order. The

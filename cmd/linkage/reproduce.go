@@ -24,6 +24,7 @@ func experiments() map[string]experiment {
 		"arnold-ex8":      {"seed 002 Example 8: λ error of generalized-α, index 3 vs stabilized index 2 (Figs. 10, 16)", runArnoldEx8},
 		"arnold-driftoff": {"seed 002 Fig. 14: drift of |g| for index 2 (linear) and index 1 (quadratic) without projection", runArnoldDriftOff},
 		"arnold-ex9":      {"seed 002 Example 9: backward Euler's λ does not converge as h_n → 0 with h_{n-1} fixed", runArnoldEx9},
+		"arnold-radau":    {"seed 002 Figs. 12-13: radau5 on index 3 vs index 2, error vs Newton tolerance (Andrews)", runArnoldRadau},
 	}
 }
 
@@ -155,4 +156,38 @@ func writePlot(stdout io.Writer, outDir, name string, spec output.PlotSpec, seri
 	}
 	fmt.Fprintf(stdout, "plot: %s\n", path)
 	return nil
+}
+
+// runArnoldRadau prints radau5's error at t_end against TOL for both forms and Newton
+// tolerances, and plots it like Figs. 12-13.
+func runArnoldRadau(outDir string, stdout io.Writer) error {
+	res, err := reproduce.RadauSens("andrews", nil, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, res.Table())
+	byCurve := map[string]*output.Series{}
+	var order []string
+	for _, r := range res.Runs {
+		kappa := "default κ"
+		if r.Kappa > 0 {
+			kappa = fmt.Sprintf("κ = %g", r.Kappa)
+		}
+		name := string(r.Form) + ", " + kappa
+		s, ok := byCurve[name]
+		if !ok {
+			s = &output.Series{Name: name}
+			byCurve[name] = s
+			order = append(order, name)
+		}
+		s.X = append(s.X, r.Tol)
+		s.Y = append(s.Y, r.Err)
+	}
+	var series []output.Series
+	for _, n := range order {
+		series = append(series, *byCurve[n])
+	}
+	return writePlot(stdout, outDir, "arnold-radau.png", output.PlotSpec{
+		Title: "seed 002 Figs. 12-13: radau5 on Andrews", XLabel: "TOL", YLabel: "max relative error of q at t_end",
+		LogX: true, LogY: true, Points: true}, series)
 }
