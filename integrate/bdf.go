@@ -153,7 +153,6 @@ type bdfWork struct {
 	haveJ                                                  bool
 	cjJ                                                    float64 // c_j the matrix was assembled with
 	thetaJ                                                 float64 // largest Newton rate seen with it
-	roundoff                                               float64
 
 	// Fixed-step start.
 	fixedH    float64
@@ -360,7 +359,8 @@ func (w *bdfWork) resolve(tEnd float64) error {
 	w.psi[0] = h0
 	w.k, w.kused, w.hused, w.ns, w.phase = 1, 0, 0, 0, 0
 	w.hNext = h0
-	w.roundoff = 10 * 0x1p-52 / math.Min(w.rtol, w.atol)
+	w.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
+	w.mon.needRate = true
 	w.resolved = true
 	return nil
 }
@@ -453,7 +453,8 @@ func (w *bdfWork) switchToFixed() {
 	w.hNext = h
 	w.starting = false
 	w.rtol, w.atol = w.c.RTol, w.c.ATol
-	w.roundoff = 10 * 0x1p-52 / math.Min(w.rtol, w.atol)
+	w.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
+	w.mon.needRate = true
 	w.setWeights()
 	w.haveJ = false
 }
@@ -674,16 +675,10 @@ func (w *bdfWork) correct(h float64, freshJ bool) error {
 			sum += r * r
 		}
 		norm := math.Sqrt(sum / float64(w.n))
+		// The monitor stops only once this attempt has measured a rate (needRate, set in
+		// Init as for HHT): the rate carried from the previous step let first iterates
+		// through with |g| and |G v| of 3e-2·tol on chain4 (GGL), far above the Newton stop.
 		st := w.mon.update(norm)
-		if it > 0 && norm <= w.roundoff {
-			st = newtonConverged // increments at rounding level: θ is noise
-		}
-		if st == newtonConverged && it == 0 && norm != 0 {
-			// Stop only once this attempt has measured a rate (as HHT, seed 004 after eq.
-			// 46): the rate carried from the previous step let first iterates through with
-			// |g| and |G v| of 3e-2·tol on chain4 (GGL), far above the Newton stop.
-			st = newtonContinue
-		}
 		w.thetaJ = math.Max(w.thetaJ, w.mon.theta)
 		switch st {
 		case newtonConverged:
