@@ -25,7 +25,7 @@ func BenchmarkStep(b *testing.B) {
 				// stiff crank (ω h = 24613·1e-5 < 3.3) and accurate for the implicit ones.
 				h := (p.TEnd - p.T0) * 1e-4
 				// RTol sets the Newton accuracy of the implicit methods (no error test with FixedH).
-				if err := m.Init(p.System, p.Start.Clone(), integrate.StepControl{FixedH: h, RTol: 1e-8}); err != nil {
+				if err := m.Init(p.System, p.Start.Clone(), integrate.StepControl{FixedH: h, RTol: 1e-6}); err != nil {
 					b.Fatal(err)
 				}
 				for range 3 {

@@ -31,6 +31,8 @@ func commands() map[string]command {
 		"solve":         {"solve a benchmark problem; report scd, work and constraint residuals", runSolve},
 		"workprecision": {"run methods over a range of tolerances; print a table and plot scd vs time", runWorkPrecision},
 		"reproduce":     {"regenerate an experiment of a seed paper as a table and a plot", runReproduce},
+		"run":           {"simulate a model file; write results (CSV), a plot and a summary", runRun},
+		"check":         {"validate a model file; report degrees of freedom and redundant constraints", runCheck},
 	}
 }
 

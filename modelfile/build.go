@@ -1,0 +1,252 @@
+package modelfile
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"linkage/dae"
+	"linkage/integrate"
+	"linkage/planar"
+)
+
+// Built is a model file turned into a planar system with a consistent initial state.
+type Built struct {
+	Doc    *Document
+	Model  *planar.Model
+	System *planar.System // the full system, every joint row included
+	// Integrated is what the integrators see: System, or System without its redundant
+	// rows (dae.Reduce with Consistent.KeptRows) when Initialize found some.
+	Integrated dae.System
+	Consistent dae.Consistent // dae.Initialize's result at initial.time
+	Start      integrate.State
+	Bodies     map[string]planar.BodyID
+	Joints     map[string]planar.JointID
+}
+
+// Build assembles doc's mechanism through planar's API and makes its initial guess
+// consistent with dae.Initialize (coordinate partitioning, seed 002 Remark 2b; the
+// coordinates in initial.keep stay as guessed). Assembly and initialization errors are
+// reported with the file's name; an initialization failure usually means the guess in
+// initial.bodies is too far from an assembled pose.
+func Build(doc *Document) (*Built, error) {
+	b, err := assemble(doc)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.initialize(); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// buildSystem assembles doc's planar system (for tests that compare it with planar's API).
+func buildSystem(doc *Document) (*planar.System, error) {
+	b, err := assemble(doc)
+	if err != nil {
+		return nil, err
+	}
+	return b.System, nil
+}
+
+// assemble turns doc into a planar model and assembles it.
+func assemble(doc *Document) (*Built, error) {
+	m := &doc.Model
+	pm := planar.NewModel()
+	pm.SetGravity(planar.Vec(m.Gravity))
+	b := &Built{Doc: doc, Model: pm, Bodies: map[string]planar.BodyID{"ground": planar.Ground}, Joints: map[string]planar.JointID{}}
+	for _, body := range m.Bodies {
+		st := m.Initial.Bodies[body.Name]
+		b.Bodies[body.Name] = pm.AddBody(planar.Body{
+			Name: body.Name, Mass: body.Mass, Inertia: body.Inertia,
+			Pos: planar.Vec(st.Position), Angle: float64(st.Angle),
+			Vel: planar.Vec(st.Velocity), AngVel: st.AngularVelocity,
+		})
+	}
+	markers := map[string]planar.MarkerID{}
+	for _, mk := range m.Markers {
+		markers[mk.Name] = pm.AddMarker(planar.Marker{Name: mk.Name, Body: b.Bodies[mk.Body], Point: planar.Vec(mk.Point), Angle: float64(mk.Angle)})
+	}
+	var errs []error
+	fail := func(path string, err error) {
+		l, c := doc.Line(path)
+		errs = append(errs, &Error{File: doc.File, Line: l, Column: c, Path: path, Msg: err.Error()})
+	}
+	for _, jt := range m.Joints {
+		i, j := markers[jt.I], markers[jt.J]
+		var id planar.JointID
+		switch jt.Type {
+		case JointRevolute:
+			id = pm.AddRevolute(jt.Name, i, j)
+		case JointTranslational:
+			id = pm.AddTranslational(jt.Name, i, j)
+		case JointDistance:
+			id = pm.AddDistance(jt.Name, i, j, jt.Length)
+		case JointWeld:
+			id = pm.AddWeld(jt.Name, i, j)
+		case JointPointOnLine:
+			id = pm.AddPointOnLine(jt.Name, i, j)
+		case JointCoupler:
+			id = pm.AddCoupler(jt.Name, b.Joints[jt.A], b.Joints[jt.B], jt.Ratio, jt.Offset)
+		}
+		b.Joints[jt.Name] = id
+	}
+	for k, mo := range m.Motions {
+		f, err := mo.Function.planar()
+		if err != nil {
+			fail(fmt.Sprintf("motions[%d].function", k), err)
+			continue
+		}
+		b.Joints[mo.Name] = pm.AddMotion(mo.Name, b.Joints[mo.Joint], f)
+	}
+	for k, f := range m.Forces {
+		p := fmt.Sprintf("forces[%d]", k)
+		fn := func(key string, fp *Func) planar.Func {
+			if fp == nil {
+				return nil
+			}
+			pf, err := fp.planar()
+			if err != nil {
+				fail(p+"."+key, err)
+			}
+			return pf
+		}
+		law := func(key string, l *Law) planar.Law {
+			if l == nil {
+				return nil
+			}
+			pl, err := l.planar()
+			if err != nil {
+				fail(p+"."+key, err)
+			}
+			return pl
+		}
+		switch f.Type {
+		case ForceTSDA:
+			pm.AddTSDA(planar.TSDA{Name: f.Name, I: markers[f.I], J: markers[f.J], K: f.K, C: f.C, FreeLength: f.FreeLength,
+				Actuator: fn("actuator", f.Actuator), Spring: law("spring", f.Spring), Damper: law("damper", f.Damper)})
+		case ForceRSDA:
+			e := planar.RSDA{Name: f.Name, K: f.K, C: f.C, FreeAngle: float64(f.FreeAngle),
+				Actuator: fn("actuator", f.Actuator), Spring: law("spring", f.Spring), Damper: law("damper", f.Damper)}
+			if f.Joint != "" {
+				e.Joint = b.Joints[f.Joint]
+			} else {
+				e.I, e.J = markers[f.I], markers[f.J]
+			}
+			pm.AddRSDA(e)
+		case ForcePointForce:
+			pm.AddPointForce(f.Name, markers[f.Marker], fn("fx", f.Fx), fn("fy", f.Fy), f.Frame != "body")
+		case ForceTorque:
+			pm.AddTorque(f.Name, b.Bodies[f.Body], fn("torque", f.Torque))
+		case ForceBushing:
+			pm.AddBushing(planar.Bushing{Name: f.Name, I: markers[f.I], J: markers[f.J],
+				Kx: f.Kx, Ky: f.Ky, Ktheta: f.Ktheta, Cx: f.Cx, Cy: f.Cy, Ctheta: f.Ctheta})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	sys, err := pm.Assemble()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", doc.File, err)
+	}
+	b.System = sys
+	return b, nil
+}
+
+// initialize makes the initial guess consistent (dae.Initialize) and sets Start.
+func (b *Built) initialize() error {
+	doc, m, sys := b.Doc, &b.Doc.Model, b.System
+	q0, v0 := sys.InitialGuess()
+	var keep []int
+	for _, name := range m.Initial.Keep {
+		for i := range q0 {
+			if sys.CoordinateName(i) == name {
+				keep = append(keep, i)
+			}
+		}
+	}
+	t0 := m.Initial.Time
+	c, err := dae.Initialize(sys, t0, q0, v0, &dae.InitOptions{Keep: keep})
+	if err != nil {
+		return fmt.Errorf("%s: initial: %w (adjust the guess in initial.bodies)", doc.File, err)
+	}
+	b.Consistent = c
+	b.Integrated = sys
+	lambda := c.Lambda
+	if len(c.Redundant) > 0 {
+		rows := c.KeptRows()
+		b.Integrated = dae.Reduce(sys, rows)
+		lambda = make([]float64, len(rows))
+		for k, r := range rows {
+			lambda[k] = c.Lambda[r]
+		}
+	}
+	b.Start = integrate.State{T: t0, Q: c.Q, V: c.V, A: c.A, Lambda: lambda}
+	return nil
+}
+
+// FullLambda writes the multipliers of the full system (zero on redundant rows) from those
+// of the integrated system into dst (length nc of System).
+func (b *Built) FullLambda(dst, lambda []float64) {
+	if len(b.Consistent.Redundant) == 0 {
+		copy(dst, lambda)
+		return
+	}
+	dae.ExpandLambda(dst, lambda, b.Consistent.KeptRows())
+}
+
+// RedundantJoints names the joints owning the redundant constraint rows found by
+// dae.Initialize, with the row names ("upper.x"), in row order.
+func (b *Built) RedundantJoints() []string {
+	var names []string
+	for _, r := range b.Consistent.Redundant {
+		names = append(names, b.System.ConstraintName(r))
+	}
+	return names
+}
+
+// DOF is the number of degrees of freedom at the initial state: nq − rank(G).
+func (b *Built) DOF() int { return b.System.DOF(b.Consistent) }
+
+// planar compiles f into a planar.Func.
+func (f Func) planar() (planar.Func, error) {
+	switch f.Kind {
+	case FuncExpr:
+		e, err := ParseExpr(f.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if f.Deg {
+			return scaledFunc{e, math.Pi / 180}, nil
+		}
+		return e, nil
+	case FuncTable:
+		return planar.NewTable(f.Table.T, f.Table.Value)
+	}
+	return planar.Const{Value: f.Const}, nil
+}
+
+// scaledFunc is s·f: an expression written in degrees, converted to radians.
+type scaledFunc struct {
+	f planar.Func
+	s float64
+}
+
+// Eval returns s·f, s·f', s·f″.
+func (sf scaledFunc) Eval(t float64) (f, df, ddf float64) {
+	f, df, ddf = sf.f.Eval(t)
+	return sf.s * f, sf.s * df, sf.s * ddf
+}
+
+// planar converts l into a planar.Law.
+func (l *Law) planar() (planar.Law, error) {
+	if l.Piecewise != nil {
+		pieces := make([]planar.Polynomial, len(l.Piecewise.Pieces))
+		for k, c := range l.Piecewise.Pieces {
+			pieces[k] = planar.Polynomial{Coef: c}
+		}
+		return planar.NewPiecewise(l.Piecewise.Breaks, pieces)
+	}
+	return planar.Polynomial{Coef: l.Polynomial}, nil
+}

@@ -1,0 +1,99 @@
+package modelfile
+
+import "strings"
+
+// Channel suffixes. Body channels are the coordinates, velocities and accelerations of the
+// centre of mass and the angle; joint channels are the reaction of the joint on body J
+// (the body of marker J), in the global frame and in marker I's frame; motion and coupler
+// channels are their multiplier λ (the driving force or torque, with the sign of −Gᵀλ).
+func bodySuffixes() []string {
+	return []string{"x", "y", "theta", "vx", "vy", "omega", "ax", "ay", "alpha"}
+}
+func jointSuffixes() []string { return []string{"fx", "fy", "torque", "fx_local", "fy_local"} }
+func energyChannels() []string {
+	return []string{"energy.kinetic", "energy.potential", "energy.work_nc", "energy.invariant"}
+}
+func residualChannels() []string {
+	return []string{"residual.position", "residual.velocity", "residual.acceleration"}
+}
+
+// channelNames lists every output channel of m in a fixed order: bodies, joints, motions,
+// energies, residuals.
+func channelNames(m *Model) []string {
+	var names []string
+	for _, b := range m.Bodies {
+		for _, s := range bodySuffixes() {
+			names = append(names, b.Name+"."+s)
+		}
+	}
+	for _, j := range m.Joints {
+		suffixes := jointSuffixes()
+		if j.Type == JointCoupler {
+			suffixes = []string{"lambda"}
+		}
+		for _, s := range suffixes {
+			names = append(names, j.Name+"."+s)
+		}
+	}
+	for _, mo := range m.Motions {
+		names = append(names, mo.Name+".lambda")
+	}
+	names = append(names, energyChannels()...)
+	names = append(names, residualChannels()...)
+	return names
+}
+
+// selectChannels returns the channels of valid that pattern names: the channel itself, or
+// all channels of an element ("crank", "energy", "residual").
+func selectChannels(valid []string, pattern string) []string {
+	var out []string
+	for _, c := range valid {
+		if c == pattern || strings.HasPrefix(c, pattern+".") && !strings.Contains(pattern, ".") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// defaultOutputs are the channels recorded when simulation.outputs is empty: every body's
+// coordinates and the energies.
+func defaultOutputs(m *Model) []string {
+	var out []string
+	for _, b := range m.Bodies {
+		out = append(out, b.Name+".x", b.Name+".y", b.Name+".theta")
+	}
+	return append(out, energyChannels()...)
+}
+
+// OutputChannels resolves simulation.outputs (element names expand to their channels;
+// empty selects the defaults) into channel names, without duplicates, in the order given.
+func (m *Model) OutputChannels() []string {
+	return resolveChannels(m, m.Simulation.Outputs, defaultOutputs(m))
+}
+
+// PlotChannels resolves simulation.plot; empty selects the first (up to 6) output channels.
+func (m *Model) PlotChannels() []string {
+	out := m.OutputChannels()
+	if len(out) > 6 {
+		out = out[:6]
+	}
+	return resolveChannels(m, m.Simulation.Plot, out)
+}
+
+func resolveChannels(m *Model, patterns, def []string) []string {
+	if len(patterns) == 0 {
+		return def
+	}
+	valid := channelNames(m)
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range patterns {
+		for _, c := range selectChannels(valid, p) {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,200 @@
+package modelfile
+
+// The document types below are pure data: what a model file says, after decoding and before
+// building. Field comments give the YAML/JSON key, the unit (SI throughout; angles in
+// radians unless written with the deg suffix, see Angle) and the default where a field is
+// optional. docs/model-format.md is the user's description of the same format.
+
+// Model is one model file: a planar mechanism, its initial guess and how to simulate it.
+type Model struct {
+	Name        string     `yaml:"name"`        // free text
+	Description string     `yaml:"description"` // free text
+	Gravity     Vec        `yaml:"gravity"`     // m/s², [0, 0] when absent
+	Bodies      []Body     `yaml:"bodies,required"`
+	Markers     []Marker   `yaml:"markers"`
+	Joints      []Joint    `yaml:"joints"`
+	Motions     []Motion   `yaml:"motions"`
+	Forces      []Force    `yaml:"forces"`
+	Initial     Initial    `yaml:"initial"`
+	Simulation  Simulation `yaml:"simulation"`
+}
+
+// Vec is a planar vector [x, y] (m, m/s, N or m/s², by field).
+type Vec [2]float64
+
+// Angle is an angle in radians. In a file it is a number (radians) or a string: a constant
+// expression (no t) optionally followed by the suffix "deg", e.g. "pi/2" or "90 deg".
+type Angle float64
+
+// Body is a rigid body; its reference frame is centroidal (origin at the centre of mass).
+// "ground" is predefined and may not be redefined.
+type Body struct {
+	Name    string  `yaml:"name,required"`
+	Mass    float64 `yaml:"mass,required"`    // kg, > 0
+	Inertia float64 `yaml:"inertia,required"` // kg·m² about the centre of mass, > 0
+}
+
+// Marker is a point with a direction fixed to a body, in the body's centroidal frame.
+// Marker names are unique over the whole model.
+type Marker struct {
+	Name  string `yaml:"name,required"`
+	Body  string `yaml:"body,required"` // a body name or "ground"
+	Point Vec    `yaml:"point"`         // m, in the body frame [0, 0]
+	Angle Angle  `yaml:"angle"`         // direction of the marker's x axis in the body frame [0]
+}
+
+// Joint kinds (the Type field of Joint).
+const (
+	JointRevolute      = "revolute"      // I and J coincide
+	JointTranslational = "translational" // J moves along I's x axis, no relative rotation
+	JointDistance      = "distance"      // |r_J − r_I| = Length (a massless rod)
+	JointWeld          = "weld"          // no relative motion
+	JointPointOnLine   = "point-on-line" // J's point on I's x axis, rotation free
+	JointCoupler       = "coupler"       // coordinate of joint B = Ratio·coordinate of joint A + Offset
+)
+
+// Joint is a kinematic constraint between two markers, or (coupler) between the
+// coordinates of two revolute or translational joints.
+type Joint struct {
+	Name   string  `yaml:"name,required"`
+	Type   string  `yaml:"type,required"` // one of the Joint* constants
+	I      string  `yaml:"i"`             // marker (all but coupler)
+	J      string  `yaml:"j"`             // marker (all but coupler)
+	Length float64 `yaml:"length"`        // m, distance only, > 0
+	A      string  `yaml:"a"`             // coupler: the driving joint
+	B      string  `yaml:"b"`             // coupler: the driven joint
+	Ratio  float64 `yaml:"ratio"`         // coupler: dimensionless or m/rad by the joints' kinds
+	Offset float64 `yaml:"offset"`        // coupler: rad or m, the driven joint's kind [0]
+}
+
+// Motion prescribes the relative coordinate of a revolute (angle, rad) or translational
+// (displacement, m) joint as a function of time: a rheonomic constraint.
+type Motion struct {
+	Name     string `yaml:"name,required"`
+	Joint    string `yaml:"joint,required"`
+	Function Func   `yaml:"function,required"`
+}
+
+// Force kinds (the Type field of Force).
+const (
+	ForceTSDA       = "tsda"        // translational spring-damper-actuator between markers I and J
+	ForceRSDA       = "rsda"        // rotational spring-damper-actuator of a revolute joint or markers I, J
+	ForcePointForce = "point-force" // applied force Fx, Fy at a marker
+	ForceTorque     = "torque"      // applied torque on a body
+	ForceBushing    = "bushing"     // linear bushing between markers I and J, in I's frame
+)
+
+// Force is a force element. Which fields apply depends on Type (docs/model-format.md has
+// the table); a field that does not apply to the type is an error.
+type Force struct {
+	Name string `yaml:"name,required"`
+	Type string `yaml:"type,required"` // one of the Force* constants
+
+	I      string `yaml:"i"`      // marker: tsda, rsda, bushing
+	J      string `yaml:"j"`      // marker: tsda, rsda, bushing
+	Joint  string `yaml:"joint"`  // rsda on a revolute joint (instead of I, J)
+	Marker string `yaml:"marker"` // point-force
+	Body   string `yaml:"body"`   // torque
+
+	K          float64 `yaml:"k"`           // tsda N/m, rsda N·m/rad [0]
+	C          float64 `yaml:"c"`           // tsda N·s/m, rsda N·m·s/rad [0]
+	FreeLength float64 `yaml:"free_length"` // tsda, m [0]
+	FreeAngle  Angle   `yaml:"free_angle"`  // rsda [0]
+	Spring     *Law    `yaml:"spring"`      // tsda/rsda nonlinear spring law of the deflection (replaces K)
+	Damper     *Law    `yaml:"damper"`      // tsda/rsda nonlinear damper law of the rate (replaces C)
+	Actuator   *Func   `yaml:"actuator"`    // tsda N, rsda N·m, added to spring and damper
+
+	Fx    *Func  `yaml:"fx"`    // point-force, N
+	Fy    *Func  `yaml:"fy"`    // point-force, N
+	Frame string `yaml:"frame"` // point-force: "global" or "body" (the marker's frame) [global]
+
+	Torque *Func `yaml:"torque"` // torque, N·m, counterclockwise
+
+	Kx     float64 `yaml:"kx"`     // bushing, N/m
+	Ky     float64 `yaml:"ky"`     // bushing, N/m
+	Ktheta float64 `yaml:"ktheta"` // bushing, N·m/rad
+	Cx     float64 `yaml:"cx"`     // bushing, N·s/m
+	Cy     float64 `yaml:"cy"`     // bushing, N·s/m
+	Ctheta float64 `yaml:"ctheta"` // bushing, N·m·s/rad
+}
+
+// Law is a scalar force law: a spring force of the deflection or a damper force of the
+// rate. Exactly one field is set.
+type Law struct {
+	// Polynomial is F(x) = Σ_k c_k x^k (seed 001, eq. 15).
+	Polynomial []float64 `yaml:"polynomial"`
+	// Piecewise is three polynomials joined at two breakpoints (seed 001, eq. 16).
+	Piecewise *Piecewise `yaml:"piecewise"`
+}
+
+// Piecewise is a law made of polynomial pieces: Pieces[0] applies for x < Breaks[0],
+// Pieces[k] on [Breaks[k−1], Breaks[k]), the last for x ≥ Breaks[len−1]; each piece is
+// given by its coefficients c_0, c_1, … (the damper of seed 001, eq. 16, is linear, quartic,
+// linear with breaks −0.2 and 0.21 m/s).
+type Piecewise struct {
+	Breaks []float64   `yaml:"breaks,required"` // strictly increasing
+	Pieces [][]float64 `yaml:"pieces,required"` // len(Breaks) + 1 polynomials
+}
+
+// Func is a function of time. In a file it is a number (a constant), a string (an
+// expression in t, see Expr; in an angle field it may end in "deg") or a table
+// {t: [...], value: [...]} interpolated by a natural cubic spline. Exactly one of
+// Const/Expr/Table is meaningful, by Kind.
+type Func struct {
+	Kind  FuncKind
+	Const float64
+	Expr  string // without the deg suffix
+	Deg   bool   // the expression was written in degrees
+	Table *Table
+}
+
+// FuncKind says which field of a Func holds it.
+type FuncKind uint8
+
+// The kinds of Func.
+const (
+	FuncConst FuncKind = iota
+	FuncExpr
+	FuncTable
+)
+
+// Table is a tabulated function: times (s, strictly increasing) and values.
+type Table struct {
+	T     []float64 `yaml:"t,required"`
+	Value []float64 `yaml:"value,required"`
+}
+
+// Initial is the initial guess that dae.Initialize makes consistent.
+type Initial struct {
+	Time   float64              `yaml:"time"`   // s [0]
+	Bodies map[string]BodyState `yaml:"bodies"` // by body name; bodies not listed start at the origin at rest
+	// Keep lists coordinates ("crank.theta", "slider.x") whose guessed position and
+	// velocity are kept; the others are solved for (coordinate partitioning, seed 002
+	// Remark 2b).
+	Keep []string `yaml:"keep"`
+}
+
+// BodyState is the guessed pose and velocity of a body.
+type BodyState struct {
+	Position        Vec     `yaml:"position"`         // m, of the centre of mass [0, 0]
+	Angle           Angle   `yaml:"angle"`            // [0]
+	Velocity        Vec     `yaml:"velocity"`         // m/s [0, 0]
+	AngularVelocity float64 `yaml:"angular_velocity"` // rad/s, counterclockwise [0]
+}
+
+// Simulation says how to run the model. Command-line flags override these fields.
+type Simulation struct {
+	Method      string  `yaml:"method"`      // integrator name (linkage methods) [hht]
+	Formulation string  `yaml:"formulation"` // [the method's first]
+	Tol         float64 `yaml:"tol"`         // relative and absolute tolerance [1e-6]
+	H           float64 `yaml:"h"`           // s, fixed step size; 0 for error control [0]
+	TEnd        float64 `yaml:"t_end"`       // s, > initial.time; required to run
+	OutputStep  float64 `yaml:"output_step"` // s, sampling of the results [(t_end − t0)/100]
+	// Outputs lists the channels to record (see docs/model-format.md): body coordinates
+	// "crank.x", velocities "crank.vx", accelerations "crank.ax", reactions "pin.fx",
+	// energies "energy.kinetic", residuals "residual.position"; a body or joint name alone
+	// selects all of its channels. Empty: every body's coordinates and the energies.
+	Outputs []string `yaml:"outputs"`
+	// Plot lists the channels drawn by linkage run --plot [the first output channels, up to 6].
+	Plot []string `yaml:"plot"`
+}

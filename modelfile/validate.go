@@ -1,0 +1,459 @@
+package modelfile
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"linkage/integrate"
+)
+
+// Defaults of Simulation (docs/model-format.md states them).
+const (
+	// DefaultMethod is HHT-α: implicit, error-controlled, index-3 with redundant-free
+	// models (seed 004), the method of the stiff examples.
+	DefaultMethod = "hht"
+	// DefaultTol is the default relative and absolute tolerance: 1e-6 gives about four
+	// correct digits in the positions of the examples at modest cost.
+	DefaultTol = 1e-6
+	// defaultSamples is the number of output intervals when output_step is absent.
+	defaultSamples = 100
+)
+
+// groundName is the predefined fixed body.
+const groundName = "ground"
+
+// reservedNames may not name elements: they prefix channels or are predefined.
+func reservedNames() []string { return []string{groundName, "energy", "residual", "t"} }
+
+// jointFields and forceFields list, per type, the keys that apply besides name and type.
+func jointFields(typ string) []string {
+	switch typ {
+	case JointRevolute, JointTranslational, JointWeld, JointPointOnLine:
+		return []string{"i", "j"}
+	case JointDistance:
+		return []string{"i", "j", "length"}
+	case JointCoupler:
+		return []string{"a", "b", "ratio", "offset"}
+	}
+	return nil
+}
+
+func forceFields(typ string) []string {
+	switch typ {
+	case ForceTSDA:
+		return []string{"i", "j", "k", "c", "free_length", "spring", "damper", "actuator"}
+	case ForceRSDA:
+		return []string{"joint", "i", "j", "k", "c", "free_angle", "spring", "damper", "actuator"}
+	case ForcePointForce:
+		return []string{"marker", "fx", "fy", "frame"}
+	case ForceTorque:
+		return []string{"body", "torque"}
+	case ForceBushing:
+		return []string{"i", "j", "kx", "ky", "ktheta", "cx", "cy", "ctheta"}
+	}
+	return nil
+}
+
+func jointTypes() []string {
+	return []string{JointRevolute, JointTranslational, JointDistance, JointWeld, JointPointOnLine, JointCoupler}
+}
+
+func forceTypes() []string {
+	return []string{ForceTSDA, ForceRSDA, ForcePointForce, ForceTorque, ForceBushing}
+}
+
+// validator checks the references and values of a decoded model.
+type validator struct {
+	*decoder
+	m       *Model
+	bodies  map[string]int // body name → index in m.Bodies, ground −1
+	markers map[string]int
+	joints  map[string]int // joint name → index in m.Joints
+	names   map[string]string
+}
+
+func validate(d *decoder) {
+	v := &validator{decoder: d, m: &d.doc.Model, bodies: map[string]int{groundName: -1},
+		markers: map[string]int{}, joints: map[string]int{}, names: map[string]string{}}
+	v.bodiesAndMarkers()
+	v.jointsAndMotions()
+	v.forces()
+	v.initial()
+	v.simulation()
+}
+
+// claim registers an element name in the namespace shared by bodies, joints, motions and
+// forces (they prefix output channels, so they must not collide).
+func (v *validator) claim(path, kind, name string) bool {
+	switch {
+	case name == "":
+		v.errorf(path+".name", "empty name; want a non-empty %s name", kind)
+		return false
+	case slices.Contains(reservedNames(), name):
+		v.errorf(path+".name", "%q is reserved (%s); choose another %s name", name, strings.Join(reservedNames(), ", "), kind)
+		return false
+	case strings.ContainsAny(name, ".,*\"\n"):
+		v.errorf(path+".name", "%s name %q contains one of . , * \" or a newline; these separate output channels", kind, name)
+		return false
+	}
+	if prev, ok := v.names[name]; ok {
+		v.errorf(path+".name", "duplicate name %q: already used by %s", name, prev)
+		return false
+	}
+	v.names[name] = fmt.Sprintf("%s (line %d)", path, lineOf(v.doc, path))
+	return true
+}
+
+func lineOf(doc *Document, path string) int {
+	l, _ := doc.Line(path)
+	return l
+}
+
+func (v *validator) positive(path, what string, x float64) {
+	if !(x > 0) {
+		v.errorf(path, "%s = %g; want a positive number", what, x)
+	}
+}
+
+func (v *validator) nonNegative(path, what string, x float64) {
+	if x < 0 {
+		v.errorf(path, "%s = %g; want a number ≥ 0", what, x)
+	}
+}
+
+func (v *validator) bodiesAndMarkers() {
+	for i, b := range v.m.Bodies {
+		p := fmt.Sprintf("bodies[%d]", i)
+		if v.claim(p, "body", b.Name) {
+			v.bodies[b.Name] = i
+		}
+		v.positive(p+".mass", "mass (kg)", b.Mass)
+		v.positive(p+".inertia", "inertia (kg·m² about the centre of mass)", b.Inertia)
+	}
+	for i, mk := range v.m.Markers {
+		p := fmt.Sprintf("markers[%d]", i)
+		if mk.Name == "" {
+			v.errorf(p+".name", "empty name; want a non-empty marker name")
+		} else if _, dup := v.markers[mk.Name]; dup {
+			v.errorf(p+".name", "duplicate marker name %q", mk.Name)
+		} else {
+			v.markers[mk.Name] = i
+		}
+		if _, ok := v.bodies[mk.Body]; !ok {
+			v.errorf(p+".body", "unknown body %q; want ground or a body: %s", mk.Body, v.movingBodies())
+		}
+	}
+}
+
+func (v *validator) list(m map[string]int) string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return "(none defined)"
+	}
+	if len(names) > 12 {
+		names = append(names[:12], "…")
+	}
+	return strings.Join(names, ", ")
+}
+
+// onlyFields reports keys of the element at path that do not apply to its type.
+func (v *validator) onlyFields(path, kind, typ string, allowed []string) {
+	for key := range v.doc.pos {
+		rest, ok := strings.CutPrefix(key, path+".")
+		if !ok || strings.ContainsAny(rest, ".[") || rest == "name" || rest == "type" {
+			continue
+		}
+		if !slices.Contains(allowed, rest) {
+			v.errorf(key, "key %q does not apply to a %s %s; its keys are name, type, %s", rest, typ, kind, strings.Join(allowed, ", "))
+		}
+	}
+}
+
+// marker checks a required marker reference and returns its body name.
+func (v *validator) marker(path, name string) (string, bool) {
+	if !v.doc.has(path) {
+		v.errorf(path, "missing required key %q (a marker name)", path[strings.LastIndexByte(path, '.')+1:])
+		return "", false
+	}
+	i, ok := v.markers[name]
+	if !ok {
+		v.errorf(path, "unknown marker %q; want one of: %s", name, v.list(v.markers))
+		return "", false
+	}
+	return v.m.Markers[i].Body, true
+}
+
+// pair checks the markers I and J of a two-body element.
+func (v *validator) pair(path, kind, name, i, j string) {
+	bi, okI := v.marker(path+".i", i)
+	bj, okJ := v.marker(path+".j", j)
+	if okI && okJ && bi == bj {
+		v.errorf(path+".j", "%s %q connects body %q to itself (markers %q and %q are both on it); want markers on two different bodies", kind, name, bi, i, j)
+	}
+}
+
+func (v *validator) jointsAndMotions() {
+	for k, jt := range v.m.Joints {
+		p := fmt.Sprintf("joints[%d]", k)
+		if v.claim(p, "joint", jt.Name) {
+			v.joints[jt.Name] = k
+		}
+		if !slices.Contains(jointTypes(), jt.Type) {
+			v.errorf(p+".type", "unknown joint type %q; want one of: %s", jt.Type, strings.Join(jointTypes(), ", "))
+			continue
+		}
+		v.onlyFields(p, "joint", jt.Type, jointFields(jt.Type))
+		switch jt.Type {
+		case JointCoupler:
+			for _, f := range []struct{ key, name string }{{"a", jt.A}, {"b", jt.B}} {
+				v.coordinateJoint(p+"."+f.key, f.name, k)
+			}
+			if !v.doc.has(p + ".ratio") {
+				v.errorf(p, "missing required key \"ratio\" of the coupler (coordinate_b = ratio·coordinate_a + offset)")
+			}
+		default:
+			v.pair(p, "joint", jt.Name, jt.I, jt.J)
+			if jt.Type == JointDistance {
+				if !v.doc.has(p + ".length") {
+					v.errorf(p, "missing required key \"length\" (m) of the distance joint")
+				} else {
+					v.positive(p+".length", "length (m)", jt.Length)
+				}
+			}
+		}
+	}
+	for k, mo := range v.m.Motions {
+		p := fmt.Sprintf("motions[%d]", k)
+		v.claim(p, "motion", mo.Name)
+		typ := v.coordinateJoint(p+".joint", mo.Joint, len(v.m.Joints))
+		v.function(p+".function", mo.Function, typ == JointRevolute)
+	}
+}
+
+// coordinateJoint checks a reference to a joint with a joint coordinate (revolute,
+// translational, point-on-line) defined before position limit; it returns its type.
+func (v *validator) coordinateJoint(path, name string, limit int) string {
+	k, ok := v.joints[name]
+	if !ok {
+		v.errorf(path, "unknown joint %q; want a revolute, translational or point-on-line joint: %s", name, v.coordinateJoints())
+		return ""
+	}
+	typ := v.m.Joints[k].Type
+	if typ != JointRevolute && typ != JointTranslational && typ != JointPointOnLine {
+		v.errorf(path, "joint %q is a %s; want a revolute, translational or point-on-line joint (one with a joint coordinate)", name, typ)
+		return ""
+	}
+	if k >= limit {
+		v.errorf(path, "joint %q is defined after this coupler; couplers may only refer to joints listed before them", name)
+	}
+	return typ
+}
+
+func (v *validator) coordinateJoints() string {
+	m := map[string]int{}
+	for _, jt := range v.m.Joints {
+		if jt.Type == JointRevolute || jt.Type == JointTranslational || jt.Type == JointPointOnLine {
+			m[jt.Name] = 0
+		}
+	}
+	return v.list(m)
+}
+
+// function checks a time function; angle says whether a deg suffix is allowed.
+func (v *validator) function(path string, f Func, angle bool) {
+	switch f.Kind {
+	case FuncExpr:
+		if f.Deg && !angle {
+			v.errorf(path, "the deg suffix is only for angles; this function is not an angle")
+		}
+	case FuncTable:
+		tb := f.Table
+		if len(tb.T) < 2 || len(tb.T) != len(tb.Value) {
+			v.errorf(path, "table with %d times and %d values; want equal counts of at least 2", len(tb.T), len(tb.Value))
+			return
+		}
+		for i := 1; i < len(tb.T); i++ {
+			if !(tb.T[i] > tb.T[i-1]) {
+				v.errorf(fmt.Sprintf("%s.t[%d]", path, i), "t = %g not after %g; want strictly increasing times", tb.T[i], tb.T[i-1])
+				return
+			}
+		}
+	}
+}
+
+func (v *validator) forces() {
+	for k, f := range v.m.Forces {
+		p := fmt.Sprintf("forces[%d]", k)
+		v.claim(p, "force", f.Name)
+		if !slices.Contains(forceTypes(), f.Type) {
+			v.errorf(p+".type", "unknown force type %q; want one of: %s", f.Type, strings.Join(forceTypes(), ", "))
+			continue
+		}
+		v.onlyFields(p, "force", f.Type, forceFields(f.Type))
+		switch f.Type {
+		case ForceTSDA, ForceRSDA:
+			if f.Type == ForceRSDA && v.doc.has(p+".joint") {
+				if v.doc.has(p+".i") || v.doc.has(p+".j") {
+					v.errorf(p+".joint", "give either joint or the markers i and j, not both")
+				}
+				if jk, ok := v.joints[f.Joint]; !ok {
+					v.errorf(p+".joint", "unknown joint %q; want a revolute joint", f.Joint)
+				} else if typ := v.m.Joints[jk].Type; typ != JointRevolute {
+					v.errorf(p+".joint", "joint %q is a %s; an rsda needs a revolute joint", f.Joint, typ)
+				}
+			} else {
+				v.pair(p, f.Type, f.Name, f.I, f.J)
+			}
+			v.nonNegative(p+".k", "k", f.K)
+			v.nonNegative(p+".c", "c", f.C)
+			v.nonNegative(p+".free_length", "free_length (m)", f.FreeLength)
+			for _, l := range []struct {
+				key, other string
+				law        *Law
+			}{{"spring", "k", f.Spring}, {"damper", "c", f.Damper}} {
+				if l.law != nil {
+					if v.doc.has(p + "." + l.other) {
+						v.errorf(p+"."+l.key, "give %s or %s, not both", l.other, l.key)
+					}
+					v.law(p+"."+l.key, l.law)
+				}
+			}
+			if f.Actuator != nil {
+				v.function(p+".actuator", *f.Actuator, false)
+			}
+		case ForcePointForce:
+			if _, ok := v.markers[f.Marker]; !ok {
+				v.errorf(p+".marker", "unknown or missing marker %q; want one of: %s", f.Marker, v.list(v.markers))
+			}
+			if f.Fx == nil && f.Fy == nil {
+				v.errorf(p, "point-force %q has neither fx nor fy; want at least one", f.Name)
+			}
+			for _, c := range []struct {
+				key string
+				fn  *Func
+			}{{"fx", f.Fx}, {"fy", f.Fy}} {
+				if c.fn != nil {
+					v.function(p+"."+c.key, *c.fn, false)
+				}
+			}
+			if f.Frame != "" && f.Frame != "global" && f.Frame != "body" {
+				v.errorf(p+".frame", "unknown frame %q; want global or body", f.Frame)
+			}
+		case ForceTorque:
+			if b, ok := v.bodies[f.Body]; !ok || b < 0 {
+				v.errorf(p+".body", "unknown or missing body %q; want a moving body: %s", f.Body, v.movingBodies())
+			}
+			if f.Torque == nil {
+				v.errorf(p, "missing required key \"torque\" (N·m, a function of time)")
+			} else {
+				v.function(p+".torque", *f.Torque, false)
+			}
+		case ForceBushing:
+			v.pair(p, "bushing", f.Name, f.I, f.J)
+			for _, c := range []struct {
+				key string
+				x   float64
+			}{{"kx", f.Kx}, {"ky", f.Ky}, {"ktheta", f.Ktheta}, {"cx", f.Cx}, {"cy", f.Cy}, {"ctheta", f.Ctheta}} {
+				v.nonNegative(p+"."+c.key, c.key, c.x)
+			}
+		}
+	}
+}
+
+func (v *validator) movingBodies() string {
+	m := map[string]int{}
+	for n, i := range v.bodies {
+		if i >= 0 {
+			m[n] = i
+		}
+	}
+	return v.list(m)
+}
+
+func (v *validator) law(path string, l *Law) {
+	switch {
+	case l.Polynomial != nil && l.Piecewise != nil:
+		v.errorf(path, "give either polynomial or piecewise, not both")
+	case l.Polynomial == nil && l.Piecewise == nil:
+		v.errorf(path, "empty law; want polynomial: [c0, c1, …] or piecewise: {breaks, pieces}")
+	case l.Piecewise != nil:
+		pw := l.Piecewise
+		if len(pw.Pieces) != len(pw.Breaks)+1 {
+			v.errorf(path+".piecewise.pieces", "%d pieces for %d breaks; want %d", len(pw.Pieces), len(pw.Breaks), len(pw.Breaks)+1)
+		}
+		for i := 1; i < len(pw.Breaks); i++ {
+			if !(pw.Breaks[i] > pw.Breaks[i-1]) {
+				v.errorf(fmt.Sprintf("%s.piecewise.breaks[%d]", path, i), "break %g not after %g; want strictly increasing breaks", pw.Breaks[i], pw.Breaks[i-1])
+			}
+		}
+	}
+}
+
+func (v *validator) initial() {
+	in := v.m.Initial
+	for name := range in.Bodies {
+		if b, ok := v.bodies[name]; !ok || b < 0 {
+			v.errorf("initial.bodies."+name, "unknown body %q; want a moving body: %s", name, v.movingBodies())
+		}
+	}
+	for i, c := range in.Keep {
+		body, coord, _ := strings.Cut(c, ".")
+		if b, ok := v.bodies[body]; !ok || b < 0 || (coord != "x" && coord != "y" && coord != "theta") {
+			v.errorf(fmt.Sprintf("initial.keep[%d]", i), "unknown coordinate %q; want BODY.x, BODY.y or BODY.theta with a moving body: %s", c, v.movingBodies())
+		}
+	}
+}
+
+func (v *validator) simulation() {
+	s := v.m.Simulation
+	const p = "simulation"
+	if s.Method != "" {
+		e, err := integrate.Lookup(s.Method)
+		if err != nil {
+			v.errorf(p+".method", "%v", err)
+		} else if _, err := e.NewMethod(integrate.Formulation(s.Formulation)); err != nil {
+			v.errorf(p+".formulation", "%v", err)
+		}
+	} else if s.Formulation != "" {
+		e, _ := integrate.Lookup(DefaultMethod)
+		if _, err := e.NewMethod(integrate.Formulation(s.Formulation)); err != nil {
+			v.errorf(p+".formulation", "%v", err)
+		}
+	}
+	if v.doc.has(p + ".tol") {
+		v.positive(p+".tol", "tol", s.Tol)
+	}
+	v.nonNegative(p+".h", "h (s)", s.H)
+	if v.doc.has(p+".t_end") && !(s.TEnd > v.m.Initial.Time) {
+		v.errorf(p+".t_end", "t_end = %g; want a time after initial.time = %g", s.TEnd, v.m.Initial.Time)
+	}
+	if v.doc.has(p + ".output_step") {
+		v.positive(p+".output_step", "output_step (s)", s.OutputStep)
+	}
+	valid := channelNames(v.m)
+	for _, list := range []struct {
+		key   string
+		names []string
+	}{{"outputs", s.Outputs}, {"plot", s.Plot}} {
+		for i, c := range list.names {
+			if len(selectChannels(valid, c)) == 0 {
+				v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "unknown output channel %q; want a channel such as %s, or a body or joint name, energy or residual",
+					c, strings.Join(exampleChannels(valid), ", "))
+			}
+		}
+	}
+}
+
+// exampleChannels returns a few valid channel names for error messages.
+func exampleChannels(valid []string) []string {
+	if len(valid) > 6 {
+		return valid[:6]
+	}
+	return valid
+}
