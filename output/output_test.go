@@ -16,7 +16,7 @@ func TestTableAlignsColumns(t *testing.T) {
 	if err := tb.Write(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := "method    scd\n------  -----\n   hht  6.123\ndopri5     10\n"
+	want := "method    scd\n------  -----\nhht     6.123\ndopri5     10\n"
 	if b.String() != want {
 		t.Errorf("table:\n%q\nwant\n%q", b.String(), want)
 	}

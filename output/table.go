@@ -3,7 +3,9 @@ package output
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Table is a text table with a header row; cells are already formatted strings.
@@ -28,16 +30,26 @@ func (t *Table) Add(cells ...any) {
 	t.Rows = append(t.Rows, row)
 }
 
-// Write renders the table with columns padded to their widest cell, numbers right-aligned.
+// Write renders the table with columns padded to their widest cell (counted in runes),
+// columns of numbers right-aligned and the others left-aligned.
 func (t *Table) Write(w io.Writer) error {
 	width := make([]int, len(t.Header))
 	for i, h := range t.Header {
-		width[i] = len(h)
+		width[i] = utf8.RuneCountInString(h)
 	}
 	for _, r := range t.Rows {
 		for i, c := range r {
-			if i < len(width) && len(c) > width[i] {
-				width[i] = len(c)
+			if n := utf8.RuneCountInString(c); i < len(width) && n > width[i] {
+				width[i] = n
+			}
+		}
+	}
+	numeric := make([]bool, len(t.Header)) // a column is right-aligned when all its cells are numbers
+	for i := range numeric {
+		numeric[i] = len(t.Rows) > 0
+		for _, r := range t.Rows {
+			if i < len(r) && r[i] != "" && !isNumber(r[i]) {
+				numeric[i] = false
 			}
 		}
 	}
@@ -47,10 +59,17 @@ func (t *Table) Write(w io.Writer) error {
 			if i > 0 {
 				b.WriteString("  ")
 			}
+			pad := 0
 			if i < len(width) {
-				fmt.Fprintf(&b, "%*s", width[i], c)
-			} else {
-				b.WriteString(c)
+				pad = width[i] - utf8.RuneCountInString(c)
+			}
+			switch {
+			case i < len(numeric) && numeric[i]:
+				b.WriteString(strings.Repeat(" ", pad) + c)
+			case i == len(cells)-1:
+				b.WriteString(c) // no trailing blanks
+			default:
+				b.WriteString(c + strings.Repeat(" ", pad))
 			}
 		}
 		b.WriteByte('\n')
@@ -81,4 +100,10 @@ func (t *Table) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// isNumber reports whether a cell reads as a number (it is then right-aligned).
+func isNumber(c string) bool {
+	_, err := strconv.ParseFloat(strings.TrimSuffix(c, "%"), 64)
+	return err == nil
 }
