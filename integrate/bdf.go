@@ -160,7 +160,6 @@ type bdfWork struct {
 	grid      [bdfMaxOrder + 1][]float64
 	nGrid     int
 	gridPrev  State
-	stepsBase int
 
 	stats    Stats
 	attempts int
@@ -494,7 +493,7 @@ func (w *bdfWork) step(tEnd float64, adaptive bool) error {
 		}
 		w.attempts++
 		w.setCoeffs(h)
-		st, usedFresh := w.attempt(h)
+		usedFresh, st := w.attempt(h)
 		fresh += usedFresh
 		if st == nil {
 			if !adaptive {
@@ -596,7 +595,7 @@ func (w *bdfWork) predict() {
 
 // attempt predicts and corrects one step; a Newton failure with a reused matrix is
 // retried once with a fresh one.
-func (w *bdfWork) attempt(h float64) (cause error, usedFresh int) {
+func (w *bdfWork) attempt(h float64) (usedFresh int, cause error) {
 	pol := w.newton.Jacobian
 	needJ := !w.haveJ || pol != JacobianAuto || w.thetaJ > w.newton.ReuseRate
 	if !needJ {
@@ -608,10 +607,10 @@ func (w *bdfWork) attempt(h float64) (cause error, usedFresh int) {
 		w.predict()
 		cause = w.correct(h, needJ)
 		if cause == nil {
-			return nil, usedFresh
+			return usedFresh, nil
 		}
 		if needJ || pol != JacobianAuto || errors.Is(cause, ErrNonFinite) {
-			return cause, usedFresh
+			return usedFresh, cause
 		}
 		needJ = true
 		usedFresh++

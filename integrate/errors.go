@@ -9,7 +9,7 @@ import (
 // Causes of a failed step, reached through StepError.Unwrap.
 var (
 	ErrStepSizeTooSmall = errors.New("step size below HMin")
-	ErrNoConvergence    = errors.New("Newton iteration did not converge")
+	ErrNoConvergence    = errors.New("no convergence of the Newton iteration")
 	ErrNonFinite        = errors.New("NaN or Inf in the solution")
 	ErrMaxSteps         = errors.New("more than MaxSteps steps")
 )

@@ -395,7 +395,7 @@ func (m *HHT) Step(tEnd float64) error {
 			return w.fail(t0, h, ErrMaxSteps, cause, cuts, fresh)
 		}
 		w.attempts++
-		st, usedFresh := w.attempt(h)
+		usedFresh, st := w.attempt(h)
 		fresh += usedFresh
 		if st == nil {
 			e := w.errorNorm(h)
@@ -449,7 +449,7 @@ func (w *hhtWork) startStep(end float64) float64 {
 
 // attempt predicts and corrects one step of size h. It returns nil when the corrector
 // converged, else the cause; usedFresh counts fresh-Jacobian retries.
-func (w *hhtWork) attempt(h float64) (cause error, usedFresh int) {
+func (w *hhtWork) attempt(h float64) (usedFresh int, cause error) {
 	pol := w.newton.Jacobian
 	needJ := !w.haveJ || pol != JacobianAuto || w.thetaJ > w.newton.ReuseRate ||
 		h/w.hJ < w.newton.Deadband[0] || h/w.hJ > w.newton.Deadband[1]
@@ -457,10 +457,10 @@ func (w *hhtWork) attempt(h float64) (cause error, usedFresh int) {
 		w.predict(h)
 		cause = w.correct(h, needJ)
 		if cause == nil {
-			return nil, usedFresh
+			return usedFresh, nil
 		}
 		if needJ || pol != JacobianAuto || errors.Is(cause, ErrNonFinite) {
-			return cause, usedFresh
+			return usedFresh, cause
 		}
 		needJ = true // stale matrix: retry once with a fresh one (STYLE failure ladder)
 		usedFresh++

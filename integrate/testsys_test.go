@@ -296,7 +296,7 @@ func consistentState(sys dae.System, t float64, q, v []float64) State {
 	copy(s.Q, q)
 	copy(s.V, v)
 	M := mat.NewDense(nq, nq, nil)
-	G := mat.NewDense(max(nc, 1), nq, nil)
+	var G *mat.Dense
 	sys.Mass(M, t, q)
 	sys.Force(s.A, t, q, v)
 	k := linalg.NewKKT(nq, nc)

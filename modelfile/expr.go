@@ -210,7 +210,6 @@ type exprParser struct {
 	src   string
 	pos   int
 	tok   exprTok
-	depth int
 	usesT bool
 	err   error
 }
