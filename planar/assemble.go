@@ -281,6 +281,7 @@ func (m *Model) Assemble() (*System, error) {
 	s.qp = make([]float64, s.nq)
 	s.fp = make([]float64, s.nq)
 	s.fm = make([]float64, s.nq)
+	s.pattern = s.buildPattern()
 	return s, nil
 }
 

@@ -69,4 +69,10 @@
 // points) are regular for every element except the TSDA at l = 0.
 //
 // Evaluations write every entry of their destination, retain nothing and do not allocate.
+//
+// # Sparsity
+//
+// Assemble records the structural pattern of G (System.Pattern: the columns each row can
+// touch, those of its joint's two bodies); M is block diagonal with one diag(m, m, J)
+// block per body. Both are fixed for the life of the System.
 package planar

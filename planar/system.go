@@ -28,6 +28,7 @@ type System struct {
 	gravity Vec
 
 	coordNames, rowNames []string
+	pattern              Pattern // structural sparsity of G, fixed at assembly
 
 	mu         sync.Mutex // guards the scratch of custom-force finite differences
 	qp, fp, fm []float64
