@@ -155,11 +155,11 @@ type bdfWork struct {
 	thetaJ                                                 float64 // largest Newton rate seen with it
 
 	// Fixed-step start.
-	fixedH    float64
-	starting  bool
-	grid      [bdfMaxOrder + 1][]float64
-	nGrid     int
-	gridPrev  State
+	fixedH   float64
+	starting bool
+	grid     [bdfMaxOrder + 1][]float64
+	nGrid    int
+	gridPrev State
 
 	stats    Stats
 	attempts int
@@ -270,26 +270,9 @@ func orDefault(x, d float64) float64 {
 // consistentStart computes a₀ and λ₀ from the KKT system of seed 002, eq. 17.
 func (w *bdfWork) consistentStart() error {
 	s := &w.cur
-	M := mat.NewDense(w.nq, w.nq, nil)
-	w.sys.Mass(M, s.T, s.Q)
-	w.sys.Force(s.A, s.T, s.Q, s.V)
-	kkt := linalg.NewKKT(w.nq, w.nc)
-	var err error
-	if w.nc > 0 {
-		G := mat.NewDense(w.nc, w.nq, nil)
-		w.sys.ConstraintJacobian(G, s.T, s.Q)
-		w.sys.Gamma(s.Lambda, s.T, s.Q, s.V)
-		err = kkt.FactorizeSym(M, G)
-	} else {
-		err = kkt.Factorize(M, nil, nil, 0)
+	if err := newEq17(w.sys).solve(s.A, s.Lambda, s.T, s.Q, s.V, &w.stats); err != nil {
+		return startError("bdf", s.T, err)
 	}
-	w.stats.FuncEvals++
-	w.stats.Factorizations++
-	if err != nil {
-		return fmt.Errorf("integrate: bdf: start at t=%g: KKT matrix [M Gᵀ; G 0] %w (redundant constraints or M singular on ker G)", s.T, err)
-	}
-	kkt.Solve(s.A, s.Lambda)
-	w.stats.Solves++
 	return nil
 }
 
@@ -640,7 +623,7 @@ func (w *bdfWork) correct(h float64, freshJ bool) error {
 		for i := w.nd; i < w.n; i++ {
 			w.res[i] = -w.res[i]
 		}
-		if !hhtFinite(w.res) {
+		if !allFinite(w.res) {
 			w.noteWorstResidual()
 			return ErrNonFinite
 		}
@@ -681,13 +664,13 @@ func (w *bdfWork) correct(h float64, freshJ bool) error {
 		w.thetaJ = math.Max(w.thetaJ, w.mon.theta)
 		switch st {
 		case newtonConverged:
-			if !hhtFinite(w.yy) {
+			if !allFinite(w.yy) {
 				return ErrNonFinite
 			}
 			return nil
 		case newtonDiverged:
 			w.noteWorstResidual()
-			if !hhtFinite(w.delta) {
+			if !allFinite(w.delta) {
 				return ErrNonFinite
 			}
 			return ErrNoConvergence
@@ -722,7 +705,7 @@ func (w *bdfWork) factor(t float64) error {
 	w.stats.Factorizations++
 	w.haveJ, w.cjJ, w.thetaJ = true, w.cj, 0
 	if err := w.lu.Factor(); err != nil {
-		if !hhtFinite(A.Data) {
+		if !allFinite(A.Data) {
 			return ErrNonFinite
 		}
 		return err

@@ -394,26 +394,11 @@ func worstAbs(x []float64) (int, float64) {
 	return k, r
 }
 
-// accel solves eq. 17, [M Gᵀ; G 0](a, λ) = (f, γ), at (t, q, v) into a and lambda.
+// accel solves eq. 17, [M Gᵀ; G 0](a, λ) = (f, γ), at (t, q, v) into a and lambda; it
+// leaves M and G(t, q) in w.M and w.G1.
 func (w *genAlphaWork) accel(a, lambda []float64, t float64, q, v []float64) error {
-	w.stats.FuncEvals++
-	w.sys.Mass(w.M, t, q)
-	w.sys.Force(a, t, q, v)
-	var err error
-	if w.nc > 0 {
-		w.sys.ConstraintJacobian(w.G1, t, q)
-		w.sys.Gamma(lambda, t, q, v)
-		err = w.kkt.FactorizeSym(w.M, w.G1)
-	} else {
-		err = w.kkt.Factorize(w.M, nil, nil, 0)
-	}
-	w.stats.Factorizations++
-	if err != nil {
-		return err
-	}
-	w.kkt.Solve(a, lambda)
-	w.stats.Solves++
-	return nil
+	e := eq17{sys: w.sys, M: w.M, G: w.G1, kkt: w.kkt}
+	return e.solve(a, lambda, t, q, v, &w.stats)
 }
 
 // Step takes one accepted step toward tEnd (never past it).

@@ -285,26 +285,10 @@ func newHHTWork(sys dae.System, k hhtCoef) *hhtWork {
 // r₀ = Gᵀλ₀ − f − f_X at the start.
 func (w *hhtWork) consistentStart() error {
 	s := &w.cur
-	nq, nc := w.nq, w.nc
-	w.sys.Mass(w.M, s.T, s.Q)
 	w.force(w.f, s.T, s.Q, s.V, s.X)
-	kkt := linalg.NewKKT(nq, nc)
-	var err error
-	if nc > 0 {
-		w.sys.ConstraintJacobian(w.G, s.T, s.Q)
-		w.sys.Gamma(s.Lambda, s.T, s.Q, s.V)
-		err = kkt.FactorizeSym(w.M, w.G)
-	} else {
-		err = kkt.Factorize(w.M, nil, nil, 0)
+	if err := newEq17(w.sys).solveWithForce(s.A, s.Lambda, s.T, s.Q, s.V, w.f, &w.stats); err != nil {
+		return startError("hht", s.T, err)
 	}
-	w.stats.FuncEvals++
-	w.stats.Factorizations++
-	if err != nil {
-		return fmt.Errorf("integrate: hht: start at t=%g: KKT matrix [M Gᵀ; G 0] %w (redundant constraints or M singular on ker G)", s.T, err)
-	}
-	copy(s.A, w.f)
-	kkt.Solve(s.A, s.Lambda)
-	w.stats.Solves++
 	if w.nd > 0 {
 		w.fo.StateRate(w.rate, s.T, s.Q, s.V, s.X)
 	}
@@ -616,7 +600,7 @@ func (w *hhtWork) correct(h float64, freshJ bool) error {
 		w.newmark(h)
 		w.residual(t1, h)
 		copy(w.res, w.du)
-		if !hhtFinite(w.du) {
+		if !allFinite(w.du) {
 			w.noteWorstResidual()
 			return ErrNonFinite
 		}
@@ -624,7 +608,7 @@ func (w *hhtWork) correct(h float64, freshJ bool) error {
 			if err := w.jacobian(t1, h); err != nil {
 				w.haveJ = false
 				w.noteWorstResidual()
-				if !hhtFinite(w.lu.Matrix().Data) {
+				if !allFinite(w.lu.Matrix().Data) {
 					return ErrNonFinite
 				}
 				return err
@@ -666,27 +650,18 @@ func (w *hhtWork) correct(h float64, freshJ bool) error {
 		w.thetaJ = math.Max(w.thetaJ, w.mon.theta)
 		switch st {
 		case newtonConverged:
-			if !hhtFinite(w.u) {
+			if !allFinite(w.u) {
 				return ErrNonFinite
 			}
 			return nil
 		case newtonDiverged:
 			w.noteWorstResidual()
-			if !hhtFinite(w.du) {
+			if !allFinite(w.du) {
 				return ErrNonFinite
 			}
 			return ErrNoConvergence
 		}
 	}
-}
-
-func hhtFinite(x []float64) bool {
-	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
 }
 
 // noteWorstResidual records the largest component of the last residual (e₁, e₂, e₃) with

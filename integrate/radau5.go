@@ -317,25 +317,10 @@ func newRadauWork(se *semiExplicit, sys dae.System) *radauWork {
 
 // consistentStart computes a₀ and λ₀ from the index-1 KKT system (seed 002, eq. 17).
 func (w *radauWork) consistentStart() error {
-	se, s := w.se, &w.cur
-	nq, nc := se.nq, se.nc
-	se.evalMG(s.T, s.Q)
-	w.sys.Force(s.A, s.T, s.Q, s.V)
-	kkt := linalg.NewKKT(nq, nc)
-	var err error
-	if nc > 0 {
-		w.sys.Gamma(s.Lambda, s.T, s.Q, s.V)
-		err = kkt.FactorizeSym(se.M, se.G)
-	} else {
-		err = kkt.Factorize(se.M, nil, nil, 0)
+	s := &w.cur
+	if err := newEq17(w.sys).solve(s.A, s.Lambda, s.T, s.Q, s.V, &w.stats); err != nil {
+		return startError("radau5", s.T, err)
 	}
-	w.stats.FuncEvals++
-	w.stats.Factorizations++
-	if err != nil {
-		return fmt.Errorf("integrate: radau5: start at t=%g: KKT matrix [M Gᵀ; G 0] %w (redundant constraints or M singular on ker G)", s.T, err)
-	}
-	kkt.Solve(s.A, s.Lambda)
-	w.stats.Solves++
 	return nil
 }
 
@@ -431,7 +416,7 @@ func (m *Radau5) Step(tEnd float64) error {
 		if !w.haveLU || h != w.hLU {
 			if err := w.decompose(h); err != nil {
 				st = radauSingular
-				if !finite(w.J.RawMatrix().Data) {
+				if !allFinite(w.J.RawMatrix().Data) {
 					st = radauNonFinite
 				}
 			}
@@ -491,9 +476,6 @@ func (m *Radau5) Step(tEnd float64) error {
 		cuts++
 	}
 }
-
-// finite reports whether x holds no NaN or Inf.
-func finite(x []float64) bool { return hhtFinite(x) }
 
 // jacobian evaluates J ≈ ∂φ/∂y at (t₀, y₀), exact or approximate.
 func (w *radauWork) jacobian() {
@@ -601,7 +583,7 @@ func (w *radauWork) iterate(h float64) radauStatus {
 			}
 			se.residual(w.ph[j], t0+cs[j]*h, w.yt)
 			w.stats.FuncEvals++
-			if !finite(w.ph[j]) {
+			if !allFinite(w.ph[j]) {
 				w.noteResidual(w.ph[j])
 				return radauNonFinite
 			}

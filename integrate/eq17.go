@@ -1,0 +1,79 @@
+package integrate
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+	"linkage/linalg"
+)
+
+// eq17 solves the KKT system of seed 002, eq. 17, for the accelerations and multipliers
+// of a state (t, q, v):
+//
+//	[ M  Gᵀ ] [a]   [f]
+//	[ G  0  ] [λ] = [γ]
+//
+// with workspace sized once. Methods use it for consistent start values of a and λ and,
+// where their formulas need it, for q̈ at an arbitrary state.
+type eq17 struct {
+	sys  dae.System
+	M, G *mat.Dense
+	kkt  *linalg.KKT
+}
+
+func newEq17(sys dae.System) *eq17 {
+	nq, nc := sys.Size()
+	e := &eq17{sys: sys, M: mat.NewDense(nq, nq, nil), kkt: linalg.NewKKT(nq, nc)}
+	if nc > 0 {
+		e.G = mat.NewDense(nc, nq, nil)
+	}
+	return e
+}
+
+// solve writes a and λ at (t, q, v) with f = System.Force; it counts one evaluation, one
+// factorization and one solve in st.
+func (e *eq17) solve(a, lambda []float64, t float64, q, v []float64, st *Stats) error {
+	e.sys.Force(a, t, q, v)
+	return e.solveWithForce(a, lambda, t, q, v, a, st)
+}
+
+// solveWithForce is solve with the applied force f given (it may alias a), for systems
+// whose force has more terms than System.Force (first-order states, seed 004 eq. 8a).
+func (e *eq17) solveWithForce(a, lambda []float64, t float64, q, v, f []float64, st *Stats) error {
+	e.sys.Mass(e.M, t, q)
+	copy(a, f)
+	var err error
+	if e.G != nil {
+		e.sys.ConstraintJacobian(e.G, t, q)
+		e.sys.Gamma(lambda, t, q, v)
+		err = e.kkt.FactorizeSym(e.M, e.G)
+	} else {
+		err = e.kkt.Factorize(e.M, nil, nil, 0)
+	}
+	st.FuncEvals++
+	st.Factorizations++
+	if err != nil {
+		return err
+	}
+	e.kkt.Solve(a, lambda)
+	st.Solves++
+	return nil
+}
+
+// startError words a failure of eq. 17 at the start of a run.
+func startError(method string, t float64, err error) error {
+	return fmt.Errorf("integrate: %s: start at t=%g: KKT matrix [M Gᵀ; G 0] %w (redundant constraints or M singular on ker G)", method, t, err)
+}
+
+// allFinite reports whether x holds no NaN or Inf.
+func allFinite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
