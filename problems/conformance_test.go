@@ -3,6 +3,7 @@ package problems
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"linkage/dae"
@@ -214,5 +215,21 @@ func (s nanAfter) Force(dst []float64, t float64, q, v []float64) {
 	s.System.Force(dst, t, q, v)
 	if t >= s.tBad {
 		dst[0] = math.NaN()
+	}
+}
+
+// TestConformanceFirstOrderStates: a method either integrates the first-order states of a
+// dae.FirstOrder system (hht) or refuses the system in Init; none may drop their force
+// silently.
+func TestConformanceFirstOrderStates(t *testing.T) {
+	p := PIPendulumProblem()
+	for _, e := range integrate.Methods() {
+		err := e.New().Init(p.System, p.Start.Clone(), integrate.StepControl{RTol: 1e-6})
+		switch {
+		case e.Name == "hht" && err != nil:
+			t.Errorf("hht refuses the PI pendulum: %v", err)
+		case e.Name != "hht" && (err == nil || !strings.Contains(err.Error(), "first-order states")):
+			t.Errorf("%s: Init error %v, want a refusal naming the first-order states", e.Name, err)
+		}
 	}
 }
