@@ -86,10 +86,10 @@ const DefaultChainN = 10
 const maxChainN = 50
 
 // names lists the registry in the order of List.
-var names = [...]string{"pendulum", "chain", "andrews", "crank", "pipendulum"}
+var names = [...]string{"pendulum", "chain", "andrews", "crank", "pipendulum", "heavytop", "heavytop-fast"}
 
 // List returns all problems with default parameters, in a stable order: pendulum, chain,
-// andrews, crank, pipendulum.
+// andrews, crank, pipendulum, heavytop, heavytop-fast.
 func List() []Problem {
 	out := make([]Problem, 0, len(names))
 	for _, n := range names {
@@ -118,6 +118,10 @@ func Get(name string) (Problem, error) {
 		return crankProblem(), nil
 	case "pipendulum":
 		return PIPendulumProblem(), nil
+	case "heavytop":
+		return heavyTopProblem(), nil
+	case "heavytop-fast":
+		return fastHeavyTopProblem(), nil
 	}
 	if s, ok := strings.CutPrefix(name, "chain"); ok {
 		n, err := strconv.Atoi(s)

@@ -30,6 +30,13 @@ func scalesFor(name string) perturbScales {
 		return perturbScales{q: []float64{0.1}, v: []float64{1}, a: []float64{10}, lambda: []float64{10}}
 	case name == "andrews":
 		return perturbScales{q: []float64{0.3}, v: []float64{30}, a: []float64{1e4}, lambda: []float64{100}}
+	case name == "heavytop":
+		// |Ω| ≈ 1.5 rad/s, so |ṗ| = |Ω|/2 ≈ 1 and |ẋ| ≈ 1.5 m/s; λ of the fixed point ≈ m g.
+		return perturbScales{q: []float64{0.1}, v: []float64{1}, a: []float64{10}, lambda: []float64{100}}
+	case name == "heavytop-fast":
+		// Spin 150 rad/s: |ṗ| = |Ω|/2 = 75, |ẋ| ≈ 5 m/s; centripetal λ ≈ m |Ω_z|² ≈ 300.
+		return perturbScales{q: []float64{0.1}, v: []float64{5, 5, 5, 75, 75, 75, 75},
+			a: []float64{100, 100, 100, 1e3, 1e3, 1e3, 1e3}, lambda: []float64{300}}
 	case name == "crank":
 		// Rigid angles and slider O(1), elastic coordinates O(1e-5); φ̇₁ = Ω = 150.
 		return perturbScales{
@@ -151,6 +158,10 @@ var startTol = map[string]consTol{
 	"chain10":    {1e-13, 1e-13, 1e-13, 1e-13},
 	"andrews":    {1e-15, 1e-15, 1e-12, 1e-13},
 	"crank":      {1e-12, 5e-11, 1e-11, 1e-13},
+	// heavy tops: closed-form start (x = R(p) X, ṗ = H(p) Ω₀) and an LU solve of eq. 17;
+	// the fast top's G a terms are of size |ṗ|² = 75² ≈ 6e3, so 1e-12 there.
+	"heavytop":      {1e-14, 1e-14, 1e-14, 1e-14},
+	"heavytop-fast": {1e-14, 1e-14, 1e-12, 1e-14},
 }
 
 func TestStartConsistent(t *testing.T) {
@@ -288,7 +299,7 @@ func TestGet(t *testing.T) {
 	for i, p := range ps {
 		got[i] = p.Name
 	}
-	if s := strings.Join(got, " "); s != "pendulum chain10 andrews crank pipendulum" {
+	if s := strings.Join(got, " "); s != "pendulum chain10 andrews crank pipendulum heavytop heavytop-fast" {
 		t.Errorf("List names %q", s)
 	}
 	for _, p := range ps {
