@@ -22,6 +22,9 @@ type Built struct {
 	Start      integrate.State
 	Bodies     map[string]planar.BodyID
 	Joints     map[string]planar.JointID
+	// Spatial is set for a 3D model (dimension: 3); Model, System, Bodies and Joints are
+	// then nil.
+	Spatial *SpatialBuilt
 }
 
 // Build assembles doc's mechanism through planar's API and makes its initial guess
@@ -30,6 +33,9 @@ type Built struct {
 // reported with the file's name; an initialization failure usually means the guess in
 // initial.bodies is too far from an assembled pose.
 func Build(doc *Document) (*Built, error) {
+	if doc.Spatial != nil {
+		return build3(doc)
+	}
 	b, err := assemble(doc)
 	if err != nil {
 		return nil, err
@@ -201,13 +207,35 @@ func (b *Built) FullLambda(dst, lambda []float64) {
 func (b *Built) RedundantJoints() []string {
 	var names []string
 	for _, r := range b.Consistent.Redundant {
-		names = append(names, b.System.ConstraintName(r))
+		names = append(names, dae.ConstraintName(b.Full(), r))
 	}
 	return names
 }
 
 // DOF is the number of degrees of freedom at the initial state: nq − rank(G).
-func (b *Built) DOF() int { return b.System.DOF(b.Consistent) }
+func (b *Built) DOF() int {
+	nq, nc := b.Size()
+	return nq - (nc - len(b.Consistent.Redundant))
+}
+
+// Full returns the full system (every joint row included) of a planar or 3D model.
+func (b *Built) Full() dae.System {
+	if b.Spatial != nil {
+		return b.Spatial.System
+	}
+	return b.System
+}
+
+// Size returns nq and nc of the full system.
+func (b *Built) Size() (nq, nc int) { return b.Full().Size() }
+
+// NumBodies returns the number of moving bodies of the document's model.
+func (doc *Document) NumBodies() int {
+	if doc.Spatial != nil {
+		return len(doc.Spatial.Bodies)
+	}
+	return len(doc.Model.Bodies)
+}
 
 // planar compiles f into a planar.Func.
 func (f Func) planar() (planar.Func, error) {

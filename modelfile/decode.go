@@ -61,7 +61,11 @@ const maxErrors = 20
 type Document struct {
 	File  string
 	Model Model
-	pos   map[string]token.Position // path → position of the value
+	// Spatial is the model of a file with "dimension: 3" (nil otherwise). Model then holds
+	// only the sections both formats share (name, description, initial.time, simulation),
+	// so that Run and the command line read them in one place.
+	Spatial *SpatialModel
+	pos     map[string]token.Position // path → position of the value
 }
 
 // Load reads and parses the model file at path (see Parse).
@@ -94,9 +98,20 @@ func Parse(file string, data []byte) (*Document, error) {
 	if body == nil {
 		return nil, ErrorList{{File: file, Msg: "empty document; want a mapping with at least \"bodies\" (see docs/model-format.md)"}}
 	}
-	d.decode(body, "", reflect.ValueOf(&d.doc.Model).Elem())
-	if len(d.errs) == 0 {
-		validate(d)
+	if isSpatial(body) {
+		sm := &SpatialModel{}
+		d.doc.Spatial = sm
+		d.decode(body, "", reflect.ValueOf(sm).Elem())
+		d.doc.Model = Model{Name: sm.Name, Description: sm.Description, Dimension: sm.Dimension,
+			Initial: Initial{Time: sm.Initial.Time}, Simulation: sm.Simulation}
+		if len(d.errs) == 0 {
+			validate3(d)
+		}
+	} else {
+		d.decode(body, "", reflect.ValueOf(&d.doc.Model).Elem())
+		if len(d.errs) == 0 {
+			validate(d)
+		}
 	}
 	if len(d.errs) > 0 {
 		return nil, d.errs
@@ -331,6 +346,12 @@ func (d *decoder) decode(n ast.Node, path string, v reflect.Value) {
 	case *[2]float64:
 		d.decodeArray(n, path, p[:], "a list of two numbers")
 		return
+	case *Vec3:
+		d.decodeArray(n, path, p[:], "a list of three numbers [x, y, z]")
+		return
+	case *Quat:
+		d.decodeArray(n, path, p[:], "a list of four numbers [p0, p1, p2, p3]")
+		return
 	}
 	if n == nil {
 		d.errorf(path, "missing value; want %s", wantOf(v.Type()))
@@ -399,6 +420,10 @@ func wantOf(t reflect.Type) string {
 		return "an angle (a number in radians or a string such as \"90 deg\")"
 	case reflect.TypeFor[Vec]():
 		return "a list of two numbers [x, y]"
+	case reflect.TypeFor[Vec3]():
+		return "a list of three numbers [x, y, z]"
+	case reflect.TypeFor[Quat]():
+		return "a list of four numbers [p0, p1, p2, p3]"
 	}
 	switch t.Kind() {
 	case reflect.Struct:
@@ -558,4 +583,26 @@ func (d *decoder) decodeFunc(n ast.Node, path string, fn *Func) {
 			*fn = Func{Kind: FuncConst, Const: f}
 		}
 	}
+}
+
+// isSpatial reports whether the top-level mapping has the key dimension with the number 3;
+// any other value is left to the planar validator, which accepts only 2.
+func isSpatial(body ast.Node) bool {
+	var pairs []*ast.MappingValueNode
+	switch x := body.(type) {
+	case *ast.MappingNode:
+		pairs = x.Values
+	case *ast.MappingValueNode:
+		pairs = []*ast.MappingValueNode{x}
+	}
+	for _, p := range pairs {
+		if p.Key == nil || p.Key.GetToken() == nil || p.Key.GetToken().Value != "dimension" || p.Value == nil {
+			continue
+		}
+		if tk := p.Value.GetToken(); tk != nil {
+			f, err := strconv.ParseFloat(tk.Value, 64)
+			return err == nil && f == 3
+		}
+	}
+	return false
 }

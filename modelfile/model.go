@@ -9,6 +9,7 @@ package modelfile
 type Model struct {
 	Name        string     `yaml:"name"`        // free text
 	Description string     `yaml:"description"` // free text
+	Dimension   float64    `yaml:"dimension"`   // 2 [2]; a file with dimension 3 is a SpatialModel
 	Gravity     Vec        `yaml:"gravity"`     // m/s², [0, 0] when absent
 	Bodies      []Body     `yaml:"bodies,required"`
 	Markers     []Marker   `yaml:"markers"`

@@ -34,6 +34,7 @@ type Result struct {
 	Solution *integrate.Solution // samples at the output times; Lambda of the integrated system
 	Channels []string            // "t" first, then simulation.outputs resolved
 	Data     [][]float64         // Data[c][k]: channel c at sample k
+	plot     []string            // the channels Plot draws, for 3D models (planar: simulation.plot resolved by Plot)
 
 	// Invariant is the energy invariant Π = T + V − ∫₀ᵗ P_nc dτ of seed 001, eq. 12, at each
 	// sample; P_nc (planar.System.NonConservativePower) is integrated by Simpson's rule over
@@ -43,6 +44,9 @@ type Result struct {
 	// EnergyDrift is max_k |Π_k − Π_0|; EnergyScale is max_k (T_k + |V_k − V_0|), the
 	// energy exchanged, against which the drift is judged.
 	EnergyDrift, EnergyScale float64
+	// EnergyTracked is false where the invariant is not computed (3D models with forces
+	// or motions: their non-conservative work is not integrated yet).
+	EnergyTracked bool
 }
 
 // Run simulates b from its consistent start to t_end with integrate.Solve and records the
@@ -77,6 +81,17 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 		r.OutputStep = (r.TEnd - r.T0) / defaultSamples
 	}
 	grid := outputGrid(r.T0, r.TEnd, r.OutputStep)
+
+	if b.Spatial != nil {
+		ctl := integrate.StepControl{RTol: r.Tol, ATol: r.Tol, FixedH: r.H}
+		sol, runErr := integrate.Solve(meth, r.Method, b.Integrated, b.Start.Clone(), r.TEnd, integrate.SolveOptions{Control: ctl, Output: grid, Observer: opt.Progress})
+		if sol == nil {
+			return nil, runErr
+		}
+		r.Solution = sol
+		r.record3(b)
+		return r, runErr
+	}
 
 	nq, nc := b.System.Size()
 	work := newWorkMeter(b, meth, grid, nq, nc)
@@ -194,6 +209,7 @@ func (r *Result) record(b *Built, w []float64) {
 	resid := make([]dae.ConstraintResiduals, n)
 	meter := dae.NewResidualMeter(sys)
 	r.Invariant = make([]float64, n)
+	r.EnergyTracked = true
 	for k := range n {
 		full[k] = make([]float64, nc)
 		b.FullLambda(full[k], sol.Lambda[k])
@@ -332,7 +348,11 @@ func (r *Result) WriteCSV(w io.Writer) error {
 // Plot draws the channels of simulation.plot against time into path (.png, .svg or .pdf).
 func (r *Result) Plot(path string, m *Model) error {
 	var series []output.Series
-	for _, name := range m.PlotChannels() {
+	names := r.plot
+	if names == nil {
+		names = m.PlotChannels()
+	}
+	for _, name := range names {
 		if d := r.Channel(name); d != nil {
 			series = append(series, output.Series{Name: name, X: r.Data[0], Y: d})
 		}
@@ -364,13 +384,14 @@ type Summary struct {
 	MaxResidualAcc float64 `json:"max_residual_acc"`
 	EnergyDrift    float64 `json:"energy_drift"`
 	EnergyScale    float64 `json:"energy_scale"`
+	EnergyTracked  bool    `json:"energy_tracked"`
 	Error          string  `json:"error,omitempty"`
 }
 
 // Summarize returns the digest of r; err is the run's error, if any.
 func (r *Result) Summarize(m *Model, err error) Summary {
 	s := Summary{Model: m.Name, Method: r.Method, Formulation: string(r.Formulation), Tol: r.Tol, H: r.H, TEnd: r.TEnd,
-		EnergyDrift: r.EnergyDrift, EnergyScale: r.EnergyScale}
+		EnergyDrift: r.EnergyDrift, EnergyScale: r.EnergyScale, EnergyTracked: r.EnergyTracked}
 	if sol := r.Solution; sol != nil {
 		st := sol.Stats
 		s.Samples = len(sol.T)
@@ -400,7 +421,11 @@ func (s Summary) WriteText(w io.Writer) {
 	if s.EnergyScale > 0 {
 		rel = s.EnergyDrift / s.EnergyScale
 	}
-	fmt.Fprintf(w, "energy   drift of T + V − W_nc: %.3e J (%.2e of the energy exchanged, %.3g J)\n", s.EnergyDrift, rel, s.EnergyScale)
+	if s.EnergyTracked {
+		fmt.Fprintf(w, "energy   drift of T + V − W_nc: %.3e J (%.2e of the energy exchanged, %.3g J)\n", s.EnergyDrift, rel, s.EnergyScale)
+	} else {
+		fmt.Fprintln(w, "energy   not tracked (3D model with forces or motions: their work is not integrated yet)")
+	}
 	if s.Error != "" {
 		fmt.Fprintf(w, "FAILED   %s\n", s.Error)
 	}

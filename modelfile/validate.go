@@ -77,6 +77,9 @@ type validator struct {
 func validate(d *decoder) {
 	v := &validator{decoder: d, m: &d.doc.Model, bodies: map[string]int{groundName: -1},
 		markers: map[string]int{}, joints: map[string]int{}, names: map[string]string{}}
+	if d.doc.has("dimension") && v.m.Dimension != 2 {
+		v.errorf("dimension", "dimension = %g; want 2 (planar) or 3", v.m.Dimension)
+	}
 	v.bodiesAndMarkers()
 	v.jointsAndMotions()
 	v.forces()
@@ -410,7 +413,11 @@ func (v *validator) initial() {
 	}
 }
 
-func (v *validator) simulation() {
+func (v *validator) simulation() { v.simulationCommon(v.m.Initial.Time, channelNames(v.m)) }
+
+// simulationCommon checks the simulation section (of a planar or 3D model: the section is
+// v.m.Simulation in both, see Parse) against the start time t0 and the model's channels.
+func (v *validator) simulationCommon(t0 float64, valid []string) {
 	s := v.m.Simulation
 	const p = "simulation"
 	if s.Method != "" {
@@ -430,13 +437,12 @@ func (v *validator) simulation() {
 		v.positive(p+".tol", "tol", s.Tol)
 	}
 	v.nonNegative(p+".h", "h (s)", s.H)
-	if v.doc.has(p+".t_end") && !(s.TEnd > v.m.Initial.Time) {
-		v.errorf(p+".t_end", "t_end = %g; want a time after initial.time = %g", s.TEnd, v.m.Initial.Time)
+	if v.doc.has(p+".t_end") && !(s.TEnd > t0) {
+		v.errorf(p+".t_end", "t_end = %g; want a time after initial.time = %g", s.TEnd, t0)
 	}
 	if v.doc.has(p + ".output_step") {
 		v.positive(p+".output_step", "output_step (s)", s.OutputStep)
 	}
-	valid := channelNames(v.m)
 	for _, list := range []struct {
 		key   string
 		names []string

@@ -29,12 +29,12 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	nq, nc := b.System.Size()
+	nq, nc := b.Size()
 	fmt.Fprintf(stdout, "%s: valid\n", doc.File)
 	if name := doc.Model.Name; name != "" {
 		fmt.Fprintf(stdout, "model       %s\n", name)
 	}
-	fmt.Fprintf(stdout, "size        %d bodies, %d coordinates, %d constraint rows\n", len(doc.Model.Bodies), nq, nc)
+	fmt.Fprintf(stdout, "size        %d bodies, %d coordinates, %d constraint rows\n", doc.NumBodies(), nq, nc)
 	fmt.Fprintf(stdout, "dof         %d\n", b.DOF())
 	red := b.RedundantJoints()
 	if len(red) == 0 {
@@ -42,6 +42,6 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stdout, "redundant   %d: %s (dropped from the integrated equations; their reactions are not determined)\n", len(red), strings.Join(red, ", "))
 	}
-	fmt.Fprintf(stdout, "initial     %s\n", b.Consistent.Report(b.System))
+	fmt.Fprintf(stdout, "initial     %s\n", b.Consistent.Report(b.Full()))
 	return nil
 }

@@ -64,7 +64,7 @@ func TestBadInputExitsTwoWithChoices(t *testing.T) {
 		want string
 	}{
 		{[]string{"solve", "nope"}, "valid names: pendulum"},
-		{[]string{"solve", "andrews", "--method", "rk4"}, "valid methods: dopri5"},
+		{[]string{"solve", "andrews", "--method", "rk45"}, "valid methods: dopri5"},
 		{[]string{"solve", "andrews", "--bogus"}, "not defined: -bogus"},
 		{[]string{"solve", "andrews", "--formulation", "index3"}, "supports: index1-proj, index1"},
 		{[]string{"solve"}, "want exactly one PROBLEM"},

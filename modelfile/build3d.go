@@ -1,0 +1,269 @@
+package modelfile
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"linkage/dae"
+	"linkage/integrate"
+	"linkage/spatial"
+)
+
+// SpatialBuilt is the 3D part of a Built: the spatial model and system and the names of
+// its elements. Built's Integrated, Consistent and Start hold the rest, as for planar models.
+type SpatialBuilt struct {
+	Model  *spatial.Model
+	System *spatial.System // the full system, every joint row included
+	Bodies map[string]spatial.BodyID
+	Joints map[string]spatial.JointID
+}
+
+// build3 assembles doc.Spatial through spatial's API and makes its initial guess
+// consistent, as Build does for planar models.
+func build3(doc *Document) (*Built, error) {
+	m := doc.Spatial
+	sm := spatial.NewModel()
+	sm.SetGravity(spatial.Vec3(m.Gravity))
+	sb := &SpatialBuilt{Model: sm, Bodies: map[string]spatial.BodyID{groundName: spatial.Ground}, Joints: map[string]spatial.JointID{}}
+	for _, body := range m.Bodies {
+		st := m.Initial.Bodies[body.Name]
+		orient := spatial.Identity()
+		switch {
+		case st.Quaternion != nil:
+			orient = spatial.Quat(*st.Quaternion)
+		case len(st.Angles) == 3:
+			orient = spatial.QuatFromRollPitchYaw(float64(st.Angles[0]), float64(st.Angles[1]), float64(st.Angles[2]))
+		}
+		sb.Bodies[body.Name] = sm.AddBody(spatial.Body{Name: body.Name, Mass: body.Mass, Inertia: spatial.Mat3(inertiaMatrix(body.Inertia)),
+			Pos: spatial.Vec3(st.Position), Orient: orient, Vel: spatial.Vec3(st.Velocity), AngVel: spatial.Vec3(st.AngularVelocity)})
+	}
+	markers := map[string]spatial.MarkerID{}
+	for _, mk := range m.Markers {
+		markers[mk.Name] = sm.AddMarker(spatial.Marker{Name: mk.Name, Body: sb.Bodies[mk.Body],
+			Point: spatial.Vec3(mk.Point), Axis: spatial.Vec3(mk.Axis), XAxis: spatial.Vec3(mk.XAxis)})
+	}
+	var errs []error
+	fail := func(path string, err error) {
+		l, c := doc.Line(path)
+		errs = append(errs, &Error{File: doc.File, Line: l, Column: c, Path: path, Msg: err.Error()})
+	}
+	for _, jt := range m.Joints {
+		i, j := markers[jt.I], markers[jt.J]
+		var id spatial.JointID
+		switch jt.Type {
+		case JointSpherical:
+			id = sm.AddSpherical(jt.Name, i, j)
+		case JointRevolute:
+			id = sm.AddRevolute(jt.Name, i, j)
+		case JointTranslational:
+			id = sm.AddTranslational(jt.Name, i, j)
+		case JointCylindrical:
+			id = sm.AddCylindrical(jt.Name, i, j)
+		case JointUniversal:
+			id = sm.AddUniversal(jt.Name, i, j)
+		case JointPlanar:
+			id = sm.AddPlanar(jt.Name, i, j)
+		case JointWeld:
+			id = sm.AddWeld(jt.Name, i, j)
+		case JointDistance:
+			id = sm.AddDistance(jt.Name, i, j, jt.Length)
+		case JointPointOnLine:
+			id = sm.AddPointOnLine(jt.Name, i, j)
+		case JointPointOnPlane:
+			id = sm.AddPointOnPlane(jt.Name, i, j)
+		}
+		sb.Joints[jt.Name] = id
+	}
+	for k, mo := range m.Motions {
+		f, err := mo.Function.planar()
+		if err != nil {
+			fail(fmt.Sprintf("motions[%d].function", k), err)
+			continue
+		}
+		sb.Joints[mo.Name] = sm.AddMotion(mo.Name, sb.Joints[mo.Joint], f)
+	}
+	for k, f := range m.Forces {
+		p := fmt.Sprintf("forces[%d]", k)
+		fn := func(key string, fp *Func) spatial.Func {
+			if fp == nil {
+				return nil
+			}
+			pf, err := fp.planar()
+			if err != nil {
+				fail(p+"."+key, err)
+			}
+			return pf
+		}
+		law := func(key string, l *Law) spatial.Law {
+			if l == nil {
+				return nil
+			}
+			pl, err := l.planar()
+			if err != nil {
+				fail(p+"."+key, err)
+			}
+			return pl
+		}
+		vecFn := func(key string, fs []Func) [3]spatial.Func {
+			var out [3]spatial.Func
+			for c := range fs {
+				out[c] = fn(fmt.Sprintf("%s[%d]", key, c), &fs[c])
+			}
+			return out
+		}
+		switch f.Type {
+		case ForceTSDA:
+			sm.AddTSDA(spatial.TSDA{Name: f.Name, I: markers[f.I], J: markers[f.J], K: f.K, C: f.C, FreeLength: f.FreeLength,
+				Actuator: fn("actuator", f.Actuator), Spring: law("spring", f.Spring), Damper: law("damper", f.Damper)})
+		case ForceRSDA:
+			e := spatial.RSDA{Name: f.Name, K: f.K, C: f.C, FreeAngle: float64(f.FreeAngle),
+				Actuator: fn("actuator", f.Actuator), Spring: law("spring", f.Spring), Damper: law("damper", f.Damper)}
+			if f.Joint != "" {
+				e.Joint = sb.Joints[f.Joint]
+			} else {
+				e.I, e.J = markers[f.I], markers[f.J]
+			}
+			sm.AddRSDA(e)
+		case ForcePointForce:
+			sm.AddPointForce(f.Name, markers[f.Marker], vecFn("force", f.Force), f.Frame != "body")
+		case ForceTorque:
+			sm.AddTorque(f.Name, sb.Bodies[f.Body], vecFn("torque", f.Torque), f.Frame != "body")
+		case ForceBushing:
+			sm.AddBushing(spatial.Bushing{Name: f.Name, I: markers[f.I], J: markers[f.J],
+				K: spatial.Vec3(f.Stiffness), C: spatial.Vec3(f.Damping), KRot: spatial.Vec3(f.RotStiffness), CRot: spatial.Vec3(f.RotDamping)})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	sys, err := sm.Assemble()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", doc.File, err)
+	}
+	sb.System = sys
+
+	q0, v0 := sys.InitialGuess()
+	var keep []int
+	for _, name := range m.Initial.Keep {
+		for i := range q0 {
+			if sys.CoordinateName(i) == name {
+				keep = append(keep, i)
+			}
+		}
+	}
+	t0 := m.Initial.Time
+	c, err := dae.Initialize(sys, t0, q0, v0, &dae.InitOptions{Keep: keep})
+	if err != nil {
+		return nil, fmt.Errorf("%s: initial: %w (adjust the guess in initial.bodies)", doc.File, err)
+	}
+	b := &Built{Doc: doc, Spatial: sb, Consistent: c, Integrated: sys}
+	lambda := c.Lambda
+	if len(c.Redundant) > 0 {
+		rows := c.KeptRows()
+		b.Integrated = dae.Reduce(sys, rows)
+		lambda = make([]float64, len(rows))
+		for k, r := range rows {
+			lambda[k] = c.Lambda[r]
+		}
+	}
+	b.Start = integrate.State{T: t0, Q: c.Q, V: c.V, A: c.A, Lambda: lambda}
+	return b, nil
+}
+
+// record3 fills the channels of a 3D run from its samples: body coordinates, velocities,
+// body-frame angular velocities ω' = 2 G(p) ṗ (G(p) = (−e, −ẽ + p₀I), seed 002 eq. 38),
+// accelerations, motion multipliers, energies (dae.Energy) and constraint residuals. It sets
+// the energy drift of T + V when the model has no element that does work (no forces and no
+// motions), where T + V is the invariant.
+func (r *Result) record3(b *Built) {
+	sol, sb, m := r.Solution, b.Spatial, b.Doc.Spatial
+	sys := sb.System
+	n := len(sol.T)
+	nq, nc := sys.Size()
+	col := map[string]int{}
+	for i := range nq {
+		col[sys.CoordinateName(i)] = i
+	}
+	full := make([][]float64, n)
+	kin, pot := make([]float64, n), make([]float64, n)
+	resid := make([]dae.ConstraintResiduals, n)
+	meter := dae.NewResidualMeter(sys)
+	conservative := len(m.Forces) == 0 && len(m.Motions) == 0
+	r.EnergyTracked = conservative
+	for k := range n {
+		full[k] = make([]float64, nc)
+		b.FullLambda(full[k], sol.Lambda[k])
+		kin[k], pot[k] = sys.Energy(sol.T[k], sol.Q[k], sol.V[k])
+		resid[k] = meter.Measure(sol.T[k], sol.Q[k], sol.V[k], sol.A[k])
+		if conservative {
+			r.EnergyDrift = math.Max(r.EnergyDrift, math.Abs(kin[k]+pot[k]-kin[0]-pot[0]))
+			r.EnergyScale = math.Max(r.EnergyScale, kin[k]+math.Abs(pot[k]-pot[0]))
+		}
+	}
+	rows := map[string][]int{}
+	for _, e := range sys.Joints() {
+		rows[e.Name] = e.Rows
+	}
+	r.Channels = append([]string{"t"}, m.OutputChannels()...)
+	r.plot = m.PlotChannels()
+	r.Data = make([][]float64, len(r.Channels))
+	r.Data[0] = append([]float64(nil), sol.T...)
+	for c, name := range r.Channels[1:] {
+		elem, suffix := splitChannel(name)
+		x := make([]float64, n)
+		for k := range n {
+			switch elem {
+			case "energy":
+				switch suffix {
+				case "kinetic":
+					x[k] = kin[k]
+				case "potential":
+					x[k] = pot[k]
+				default:
+					x[k] = kin[k] + pot[k]
+				}
+			case "residual":
+				switch suffix {
+				case "position":
+					x[k] = resid[k].Pos
+				case "velocity":
+					x[k] = resid[k].Vel
+				default:
+					x[k] = resid[k].Acc
+				}
+			default:
+				if suffix == "lambda" {
+					x[k] = full[k][rows[elem][0]]
+					continue
+				}
+				x[k] = body3Value(col[elem+".x"], suffix, sol.Q[k], sol.V[k], sol.A[k])
+			}
+		}
+		r.Data[c+1] = x
+	}
+}
+
+// body3Value reads one body channel; c is the column of the body's x.
+func body3Value(c int, suffix string, q, v, a []float64) float64 {
+	switch suffix {
+	case "x", "y", "z", "p0", "p1", "p2", "p3":
+		return q[c+map[string]int{"x": 0, "y": 1, "z": 2, "p0": 3, "p1": 4, "p2": 5, "p3": 6}[suffix]]
+	case "vx", "vy", "vz":
+		return v[c+int(suffix[1]-'x')]
+	case "ax", "ay", "az":
+		return a[c+int(suffix[1]-'x')]
+	}
+	// ω' = 2 G(p) ṗ with rows G = [−p1 p0 p3 −p2; −p2 −p3 p0 p1; −p3 p2 −p1 p0].
+	p, pd := q[c+3:c+7], v[c+3:c+7]
+	var row [4]float64
+	switch suffix {
+	case "wx":
+		row = [4]float64{-p[1], p[0], p[3], -p[2]}
+	case "wy":
+		row = [4]float64{-p[2], -p[3], p[0], p[1]}
+	default:
+		row = [4]float64{-p[3], p[2], -p[1], p[0]}
+	}
+	return 2 * (row[0]*pd[0] + row[1]*pd[1] + row[2]*pd[2] + row[3]*pd[3])
+}

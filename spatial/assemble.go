@@ -1,0 +1,403 @@
+package spatial
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// assemble.go: Model ⇒ System. Offsets into q (7 per moving body, in the order added),
+// constraint rows (one normalization per body, then the joints' rows in the order joints
+// were added) and every element's pair of markers are fixed here; evaluations only walk
+// these flat slices.
+
+// jointRows are the names and coordinates of each joint kind's rows (motions are built
+// separately).
+var jointRows = [...][]struct {
+	suffix string
+	c      coord
+}{
+	kindSpherical:     {{"x", dotCoord(vD, vE0)}, {"y", dotCoord(vD, vE1)}, {"z", dotCoord(vD, vE2)}},
+	kindRevolute:      {{"x", dotCoord(vD, vE0)}, {"y", dotCoord(vD, vE1)}, {"z", dotCoord(vD, vE2)}, {"zx", dotCoord(vZI, vXJ)}, {"zy", dotCoord(vZI, vYJ)}},
+	kindTranslational: {{"dx", dotCoord(vXI, vD)}, {"dy", dotCoord(vYI, vD)}, {"zx", dotCoord(vZI, vXJ)}, {"zy", dotCoord(vZI, vYJ)}, {"xy", dotCoord(vXI, vYJ)}},
+	kindCylindrical:   {{"dx", dotCoord(vXI, vD)}, {"dy", dotCoord(vYI, vD)}, {"zx", dotCoord(vZI, vXJ)}, {"zy", dotCoord(vZI, vYJ)}},
+	kindUniversal:     {{"x", dotCoord(vD, vE0)}, {"y", dotCoord(vD, vE1)}, {"z", dotCoord(vD, vE2)}, {"zz", dotCoord(vZI, vZJ)}},
+	kindPlanar:        {{"d", dotCoord(vZI, vD)}, {"zx", dotCoord(vZI, vXJ)}, {"zy", dotCoord(vZI, vYJ)}},
+	kindWeld:          {{"x", dotCoord(vD, vE0)}, {"y", dotCoord(vD, vE1)}, {"z", dotCoord(vD, vE2)}, {"zx", dotCoord(vZI, vXJ)}, {"zy", dotCoord(vZI, vYJ)}, {"xy", dotCoord(vXI, vYJ)}},
+	kindDistance:      {{"d", coord{kind: coordDots, n: 1, dots: [2]dotTerm{{vD, vD, 0.5}}}}},
+	kindPointOnLine:   {{"dx", dotCoord(vXI, vD)}, {"dy", dotCoord(vYI, vD)}},
+	kindPointOnPlane:  {{"d", dotCoord(vZI, vD)}},
+	kindMotion:        {{"c", coord{}}},
+}
+
+// Joint coordinates: the angle about z_I, the displacement along z_I.
+var (
+	angleCoord = coord{kind: coordAngle}
+	alongCoord = dotCoord(vZI, vD)
+)
+
+// Assemble validates the model and builds its System. The error joins one message per bad
+// element, each naming it: duplicate or empty names, non-positive or non-finite mass, an
+// inertia tensor that is not symmetric positive definite, non-finite parameters, markers
+// on missing bodies, zero marker axes, unknown markers or joints, a joint or element
+// connecting a body to itself, a motion on a joint without a joint coordinate, missing
+// functions.
+func (m *Model) Assemble() (*System, error) {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("spatial: "+format, a...)) }
+
+	s := &System{gravity: m.gravity, nbody: len(m.bodies) - 1}
+	for k := range 3 {
+		var e Vec3
+		e[k] = 1
+		s.axesQF[k] = newQuadForm(e)
+	}
+	if !finiteVec(m.gravity) {
+		bad("gravity = %v is not finite", m.gravity)
+	}
+	bodyNames := map[string]bool{}
+	s.bodies = make([]bodyData, len(m.bodies))
+	for k, b := range m.bodies {
+		s.bodies[k] = bodyData{Body: b, col: 7 * (k - 1)}
+		if k == 0 {
+			s.bodies[k].col = -1
+			bodyNames[b.Name] = true
+			continue
+		}
+		switch {
+		case b.Name == "":
+			bad("body %d has no name", k)
+		case bodyNames[b.Name]:
+			bad("body %d: duplicate body name %q", k, b.Name)
+		}
+		bodyNames[b.Name] = true
+		if !(b.Mass > 0) || math.IsInf(b.Mass, 0) {
+			bad("body %q: mass = %g, want finite and > 0", b.Name, b.Mass)
+		}
+		if !positiveDefinite(b.Inertia) {
+			bad("body %q: inertia = %v, want finite, symmetric and positive definite", b.Name, b.Inertia)
+		}
+		for _, x := range []float64{b.Pos[0], b.Pos[1], b.Pos[2], b.Orient[0], b.Orient[1], b.Orient[2], b.Orient[3],
+			b.Vel[0], b.Vel[1], b.Vel[2], b.AngVel[0], b.AngVel[1], b.AngVel[2]} {
+			if !finite(x) {
+				bad("body %q: initial pose or velocity (%v, %v, %v, %v) is not finite", b.Name, b.Pos, b.Orient, b.Vel, b.AngVel)
+				break
+			}
+		}
+		for _, c := range []string{".x", ".y", ".z", ".p0", ".p1", ".p2", ".p3"} {
+			s.coordNames = append(s.coordNames, b.Name+c)
+		}
+		s.rowNames = append(s.rowNames, b.Name+".norm")
+	}
+	s.nq = 7 * s.nbody
+	s.nc = s.nbody
+
+	markerOK := make([]bool, len(m.markers)+1)
+	s.markers = make([]markerData, len(m.markers))
+	for k, mk := range m.markers {
+		s.markers[k] = markerData{Marker: mk, col: -1}
+		label := markerLabel(mk, MarkerID(k+1))
+		if mk.Body < 0 || int(mk.Body) >= len(m.bodies) {
+			bad("%s: body %d does not exist (bodies 0..%d)", label, mk.Body, len(m.bodies)-1)
+			continue
+		}
+		if !finiteVec(mk.Point) || !finiteVec(mk.Axis) || !finiteVec(mk.XAxis) {
+			bad("%s: point %v, axis %v or x axis %v is not finite", label, mk.Point, mk.Axis, mk.XAxis)
+			continue
+		}
+		s.markers[k].frame = newMarkerFrame(mk)
+		s.markers[k].col = s.bodies[mk.Body].col
+		markerOK[k+1] = true
+	}
+	pairOf := func(what string, i, j MarkerID) (int, bool) {
+		ok := true
+		for _, id := range []MarkerID{i, j} {
+			if id < 1 || int(id) > len(m.markers) {
+				bad("%s: marker %d does not exist (markers 1..%d)", what, id, len(m.markers))
+				ok = false
+			} else if !markerOK[id] {
+				ok = false // reported with the marker
+			}
+		}
+		if !ok {
+			return -1, false
+		}
+		mi, mj := &s.markers[i-1], &s.markers[j-1]
+		if mi.Body == mj.Body {
+			bad("%s: markers %d and %d are both on body %q; want two different bodies", what, i, j, m.bodies[mi.Body].Name)
+			return -1, false
+		}
+		pr := pairRef{bi: mi.Body, bj: mj.Body, mi: &mi.frame, mj: &mj.frame}
+		for k := range 7 {
+			pr.col[k], pr.col[7+k] = -1, -1
+			if c := mi.col; c >= 0 {
+				pr.col[k] = c + k
+			}
+			if c := mj.col; c >= 0 {
+				pr.col[7+k] = c + k
+			}
+		}
+		s.pairs = append(s.pairs, pr)
+		return len(s.pairs) - 1, true
+	}
+
+	names := map[string]string{} // joint and force names share one namespace (row names)
+	useName := func(kind, name string, idx int) {
+		if name == "" {
+			bad("%s %d has no name", kind, idx)
+			return
+		}
+		if prev, dup := names[name]; dup {
+			bad("%s %q: duplicate name (already a %s)", kind, name, prev)
+			return
+		}
+		names[name] = kind
+	}
+
+	s.joints = make([]jointData, len(m.joints))
+	for k, js := range m.joints {
+		kind := jointKindNames[js.kind]
+		what := fmt.Sprintf("%s %q", kind, js.name)
+		useName(kind, js.name, k+1)
+		spec := jointRows[js.kind]
+		jd := jointData{name: js.name, kind: js.kind, first: s.nc, nrows: len(spec), pair: -1}
+		rs := make([]row, len(spec))
+		ok := false
+		if js.kind == kindMotion {
+			if js.drive == nil {
+				bad("%s: no motion function", what)
+			}
+			if ja, okA := m.coordJoint(what, js.a, k, bad); okA && s.joints[ja].pair >= 0 && js.drive != nil {
+				d := s.joints[ja]
+				jd.pair, jd.coord, jd.hasCoord = d.pair, d.coord, true
+				r := row{pair: d.pair, drive: js.drive}
+				if d.coord.kind == coordAngle {
+					// sin(β − f) = cos f·(y_Iᵀx_J) − sin f·(x_Iᵀx_J) on the joint.
+					r.trig, r.n = true, 2
+					r.terms[0] = rowTerm{c: dotCoord(vYI, vXJ), w: 1, wk: weightCos}
+					r.terms[1] = rowTerm{c: dotCoord(vXI, vXJ), w: 1, wk: weightNegSin}
+				} else {
+					r.n = 1
+					r.terms[0] = rowTerm{c: d.coord, w: 1}
+				}
+				rs[0], ok = r, true
+			}
+		} else if p, okP := pairOf(what, js.i, js.j); okP {
+			jd.pair, ok = p, true
+			for r, sp := range spec {
+				rs[r] = row{pair: p, n: 1, terms: [2]rowTerm{{c: sp.c, w: 1}}}
+			}
+			switch js.kind {
+			case kindRevolute:
+				jd.coord, jd.hasCoord = angleCoord, true
+			case kindTranslational, kindCylindrical, kindPointOnLine:
+				jd.coord, jd.hasCoord = alongCoord, true
+			case kindDistance:
+				if !(js.length > 0) || math.IsInf(js.length, 0) {
+					bad("%s: length = %g, want finite and > 0", what, js.length)
+				}
+				rs[0].c0 = js.length * js.length / 2
+			}
+		}
+		if !ok { // keep row numbering (and names) even for a bad element
+			for r := range rs {
+				rs[r] = row{pair: -1}
+			}
+		}
+		for r, sp := range spec {
+			s.rows = append(s.rows, rs[r])
+			s.rowNames = append(s.rowNames, js.name+"."+sp.suffix)
+		}
+		s.nc += jd.nrows
+		s.joints[k] = jd
+	}
+
+	if m.gravity != (Vec3{}) {
+		s.forces = append(s.forces, ElementInfo{Name: "gravity", Kind: "gravity"})
+	}
+	for k, fs := range m.forces {
+		kind := forceKindNames[fs.kind]
+		what := fmt.Sprintf("%s %q", kind, fs.name)
+		useName(kind, fs.name, k+1)
+		s.forces = append(s.forces, ElementInfo{Name: fs.name, Kind: kind})
+		switch fs.kind {
+		case kindTSDA:
+			e := fs.tsda
+			checkFinite(bad, what, "K", e.K, "C", e.C, "FreeLength", e.FreeLength)
+			if e.FreeLength < 0 {
+				bad("%s: FreeLength = %g, want >= 0", what, e.FreeLength)
+			}
+			if p, ok := pairOf(what, e.I, e.J); ok {
+				s.sds = append(s.sds, newSpringDamper(p, coord{kind: coordLength}, e.FreeLength, e.Spring, e.Damper, e.K, e.C, e.Actuator))
+			}
+		case kindRSDA:
+			e := fs.rsda
+			checkFinite(bad, what, "K", e.K, "C", e.C, "FreeAngle", e.FreeAngle)
+			i, j := e.I, e.J
+			if e.Joint != 0 {
+				if e.Joint < 0 || int(e.Joint) > len(m.joints) || m.joints[e.Joint-1].kind != kindRevolute {
+					bad("%s: joint %d is not a revolute joint of the model", what, e.Joint)
+					break
+				}
+				i, j = m.joints[e.Joint-1].i, m.joints[e.Joint-1].j
+			}
+			if p, ok := pairOf(what, i, j); ok {
+				s.sds = append(s.sds, newSpringDamper(p, angleCoord, e.FreeAngle, e.Spring, e.Damper, e.K, e.C, e.Actuator))
+			}
+		case kindBushing:
+			e := fs.bushing
+			for a, ax := range []string{"x", "y", "z"} {
+				checkFinite(bad, what, "K"+ax, e.K[a], "C"+ax, e.C[a], "KRot"+ax, e.KRot[a], "CRot"+ax, e.CRot[a])
+			}
+			if p, ok := pairOf(what, e.I, e.J); ok {
+				trans := [3]coord{dotCoord(vXI, vD), dotCoord(vYI, vD), dotCoord(vZI, vD)}
+				rot := [3]coord{
+					dot2Coord(vZI, vYJ, 0.5, vYI, vZJ, -0.5),
+					dot2Coord(vXI, vZJ, 0.5, vZI, vXJ, -0.5),
+					dot2Coord(vYI, vXJ, 0.5, vXI, vYJ, -0.5),
+				}
+				for a := range 3 {
+					s.sds = append(s.sds, newSpringDamper(p, trans[a], 0, nil, nil, e.K[a], e.C[a], nil))
+				}
+				for a := range 3 {
+					s.sds = append(s.sds, newSpringDamper(p, rot[a], 0, nil, nil, e.KRot[a], e.CRot[a], nil))
+				}
+			}
+		case kindPointForce:
+			if fs.marker < 1 || int(fs.marker) > len(m.markers) {
+				bad("%s: marker %d does not exist (markers 1..%d)", what, fs.marker, len(m.markers))
+				break
+			}
+			if !markerOK[fs.marker] {
+				break
+			}
+			mk := &s.markers[fs.marker-1]
+			if mk.col < 0 {
+				bad("%s: marker %d is on the ground, where a force does nothing", what, fs.marker)
+				break
+			}
+			s.points = append(s.points, pointForce{col: mk.col, qs: mk.frame.qs, fn: fs.fn, global: fs.global})
+		case kindTorque:
+			if fs.body < 1 || int(fs.body) >= len(m.bodies) {
+				bad("%s: body %d is not a moving body (bodies 1..%d)", what, fs.body, len(m.bodies)-1)
+				break
+			}
+			s.torques = append(s.torques, torqueElem{col: s.bodies[fs.body].col, fn: fs.fn, global: fs.global})
+		case kindCustom:
+			if fs.custom == nil {
+				bad("%s: no force function", what)
+				break
+			}
+			s.customs = append(s.customs, fs.custom)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	s.qp = make([]float64, s.nq)
+	s.fp = make([]float64, s.nq)
+	s.fm = make([]float64, s.nq)
+	s.pattern = s.buildPattern()
+	return s, nil
+}
+
+// coordJoint resolves the joint a motion (joint number self) acts on: an index into joints
+// below self.
+func (m *Model) coordJoint(what string, j JointID, self int, bad func(string, ...any)) (int, bool) {
+	if j < 1 || int(j) > self {
+		bad("%s: joint %d does not exist before it (joints 1..%d)", what, j, self)
+		return 0, false
+	}
+	switch m.joints[j-1].kind {
+	case kindRevolute, kindTranslational, kindCylindrical, kindPointOnLine:
+		return int(j - 1), true
+	}
+	bad("%s: joint %q is a %s, which has no joint coordinate (want revolute, translational, cylindrical or point-on-line)",
+		what, m.joints[j-1].name, jointKindNames[m.joints[j-1].kind])
+	return 0, false
+}
+
+// newMarkerFrame resolves a marker's axes (see Marker) and their quadratic forms.
+func newMarkerFrame(mk Marker) markerFrame {
+	z := mk.Axis
+	if z == (Vec3{}) {
+		z = Vec3{0, 0, 1}
+	}
+	z = z.Scale(1 / z.Norm())
+	x := mk.XAxis.Sub(z.Scale(mk.XAxis.Dot(z)))
+	// An XAxis within 1e-9 of parallel to z (or zero) is no direction: fall back.
+	if n := x.Norm(); n <= 1e-9*mk.XAxis.Norm() || n == 0 {
+		k := 0
+		for a := 1; a < 3; a++ {
+			if math.Abs(z[a]) < math.Abs(z[k]) {
+				k = a
+			}
+		}
+		var e Vec3
+		e[k] = 1
+		x = e.Sub(z.Scale(z[k]))
+	}
+	x = x.Scale(1 / x.Norm())
+	y := z.Cross(x)
+	f := markerFrame{s: mk.Point, axes: [3]Vec3{x, y, z}, qs: newQuadForm(mk.Point)}
+	for a := range 3 {
+		f.qa[a] = newQuadForm(f.axes[a])
+	}
+	return f
+}
+
+func markerLabel(mk Marker, id MarkerID) string {
+	if mk.Name != "" {
+		return fmt.Sprintf("marker %q", mk.Name)
+	}
+	return fmt.Sprintf("marker %d", id)
+}
+
+// checkFinite reports every named parameter that is NaN or infinite.
+func checkFinite(bad func(string, ...any), what string, kv ...any) {
+	for k := 0; k+1 < len(kv); k += 2 {
+		if x := kv[k+1].(float64); !finite(x) {
+			bad("%s: %s = %g is not finite", what, kv[k], x)
+		}
+	}
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func finiteVec(v Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }
+
+// positiveDefinite reports whether J is finite, symmetric (to 1e-12 relative) and positive
+// definite (Sylvester's criterion on the leading minors).
+func positiveDefinite(J Mat3) bool {
+	scale := 0.0
+	for i := range 3 {
+		for j := range 3 {
+			if !finite(J[i][j]) {
+				return false
+			}
+			scale = math.Max(scale, math.Abs(J[i][j]))
+		}
+	}
+	for i := range 3 {
+		for j := range i {
+			if math.Abs(J[i][j]-J[j][i]) > 1e-12*scale {
+				return false
+			}
+		}
+	}
+	m2 := J[0][0]*J[1][1] - J[0][1]*J[1][0]
+	det := J[0][0]*(J[1][1]*J[2][2]-J[1][2]*J[2][1]) - J[0][1]*(J[1][0]*J[2][2]-J[1][2]*J[2][0]) +
+		J[0][2]*(J[1][0]*J[2][1]-J[1][1]*J[2][0])
+	return J[0][0] > 0 && m2 > 0 && det > 0
+}
+
+func newSpringDamper(p int, c coord, free float64, spring, damper Law, k, cd float64, act Func) springDamper {
+	if spring == nil {
+		spring = Linear{K: k}
+	}
+	if damper == nil {
+		damper = Linear{K: cd}
+	}
+	pot, _ := spring.(Potential)
+	return springDamper{pair: p, c: c, free: free, spring: spring, damper: damper, pot: pot, act: act}
+}

@@ -1,0 +1,122 @@
+package spatial
+
+// energy.go: (t, q, v) ⇒ T, V;  (t, q, v, λ) ⇒ P_nc, the terms of the energy invariant of
+// seed 001 (eqs. 11-12). With M a = f − Gᵀλ and f = −∂V/∂q + f_nc + f_gyro, where the
+// quadratic velocity force f_gyro does no work (force.go),
+//
+//	d(T + V)/dt = vᵀ f_nc − λᵀ G v =: P_nc,   Π = T + V − ∫₀ᵗ P_nc dτ = constant.
+
+// Energies are the parts of the mechanical energy of one state.
+type Energies struct {
+	Kinetic float64 // T = Σ ½ m |Ṙ|² + 2 ṗᵀ Gᵀ J' G ṗ  (= ½ ω'ᵀ J' ω')
+	Gravity float64 // −Σ m gᵀR
+	Spring  float64 // Σ ∫ spring laws of TSDA, RSDA and bushings that implement Potential
+}
+
+// Potential returns Gravity + Spring.
+func (e Energies) Potential() float64 { return e.Gravity + e.Spring }
+
+// Energies returns the kinetic, gravitational and spring energy of (t, q, v).
+func (s *System) Energies(t float64, q, v []float64) Energies {
+	var e Energies
+	for _, b := range s.bodies[1:] {
+		c := b.col
+		p, pd := bodyP(q, c), bodyP(v, c)
+		G := gMat(&p)
+		w := mulG(&G, &pd).Scale(2)
+		e.Kinetic += 0.5*b.Mass*(v[c]*v[c]+v[c+1]*v[c+1]+v[c+2]*v[c+2]) + 0.5*w.Dot(b.Inertia.MulVec(w))
+		e.Gravity -= b.Mass * (s.gravity[0]*q[c] + s.gravity[1]*q[c+1] + s.gravity[2]*q[c+2])
+	}
+	var k pairKin
+	var ce coordEval
+	for i := range s.sds {
+		sd := &s.sds[i]
+		if sd.pot == nil {
+			continue
+		}
+		s.pairs[sd.pair].kin(q, &k)
+		ce.eval(&sd.c, &k, false)
+		e.Spring += sd.pot.Integral(ce.val - sd.free)
+	}
+	return e
+}
+
+// Energy returns T and V = gravity + springs (dae.Energy).
+func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) {
+	e := s.Energies(t, q, v)
+	return e.Kinetic, e.Potential()
+}
+
+// NonConservativePower returns P_nc = vᵀ f_nc − λᵀ G v at (t, q, v, λ): dampers, actuators,
+// springs without Potential, point forces, torques, custom forces and the constraint forces
+// (motions). λ may be nil (constraint power omitted). It does not allocate, except that
+// custom forces are evaluated into the System's scratch under its lock.
+func (s *System) NonConservativePower(t float64, q, v, lambda []float64) float64 {
+	var pw float64
+	var st sdState
+	for i := range s.sds {
+		sd := &s.sds[i]
+		s.evalSD(sd, t, q, v, &st, false)
+		F := st.fd + st.fa
+		if sd.pot == nil {
+			F += st.fs
+		}
+		pw -= F * st.rate
+	}
+	var L pointLoad
+	for i := range s.points {
+		pf := &s.points[i]
+		s.pointLoad(pf, t, q, &L)
+		pd := bodyP(v, pf.col)
+		rd := mulG(&L.jp, &pd) // ṙ = Ṙ + (2 S p) ṗ
+		for k := range 3 {
+			pw += L.F[k] * (v[pf.col+k] + rd[k])
+		}
+	}
+	for i := range s.torques {
+		fp, _ := torqueLoad(&s.torques[i], t, q)
+		pd := bodyP(v, s.torques[i].col)
+		for a := range 4 {
+			pw += fp[a] * pd[a]
+		}
+	}
+	if len(s.customs) > 0 {
+		s.mu.Lock()
+		for i := range s.fp {
+			s.fp[i] = 0
+		}
+		for _, c := range s.customs {
+			c(s.fp, t, q, v)
+		}
+		for i, f := range s.fp {
+			pw += f * v[i]
+		}
+		s.mu.Unlock()
+	}
+	if lambda != nil {
+		// Normalization rows: λ·2pᵀṗ vanishes on the velocity constraint but is kept so
+		// that P_nc is exactly −λᵀGv off it too.
+		for i, b := range s.bodies[1:] {
+			p, pd := bodyP(q, b.col), bodyP(v, b.col)
+			pw -= lambda[i] * 2 * (p[0]*pd[0] + p[1]*pd[1] + p[2]*pd[2] + p[3]*pd[3])
+		}
+		var k pairKin
+		var e coordEval
+		for r := range s.rows {
+			rw := &s.rows[r]
+			l := lambda[s.nbody+r]
+			if l == 0 {
+				continue
+			}
+			w, _, _, _, _, _ := rw.weights(t)
+			pr := &s.pairs[rw.pair]
+			pr.kin(q, &k)
+			vp := pr.rate(v)
+			for i := range rw.n {
+				e.eval(&rw.terms[i].c, &k, false)
+				pw -= l * w[i] * e.dotGrad(&vp)
+			}
+		}
+	}
+	return pw
+}

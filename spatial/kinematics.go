@@ -1,0 +1,377 @@
+package spatial
+
+import "math"
+
+// kinematics.go: (q; a pair of markers) ⇒ the scalar joint coordinates every constraint
+// row and force element is built from, with gradients and Hessians with respect to the 14
+// coordinates of the two bodies, in the order
+//
+//	P = (R_I, p_I, R_J, p_J),   entries 0-2, 3-6, 7-9, 10-13.
+//
+// Every vector a joint equation uses is A(p) w for a constant body vector w (a marker's
+// axis), R + A(p) s (a marker's point) or a constant global axis. With the homogeneous
+// quadratic A(p) of Quat.Matrix, each component of A(p) w is a quadratic form
+//
+//	(A(p) w)_k = pᵀ S_k(w) p,   ∂/∂p = 2 S_k p,   ∂²/∂p² = 2 S_k,
+//
+// with constant symmetric 4×4 matrices S_k(w) computed once at assembly. So the Hessian of
+// a dot product c = aᵀb of two such vectors is exact and cheap:
+//
+//	∇c = J_aᵀ b + J_bᵀ a,   ∇²c = J_aᵀ J_b + J_bᵀ J_a + Σ_k (b_k ∇²a_k + a_k ∇²b_k).
+
+// quadForm holds S_k(w), k = 0, 1, 2, for one body vector w.
+type quadForm [3][4][4]float64
+
+// newQuadForm computes S_k(w) by polarization of the quadratic p ↦ A(p) w, which is exact:
+// S_aa = Q(e_a), S_ab = (Q(e_a + e_b) − Q(e_a) − Q(e_b))/2.
+func newQuadForm(w Vec3) *quadForm {
+	var s quadForm
+	unit := func(a int) Quat {
+		var p Quat
+		p[a] = 1
+		return p
+	}
+	for a := range 4 {
+		qa := unit(a).Rotate(w)
+		for k := range 3 {
+			s[k][a][a] = qa[k]
+		}
+		for b := a + 1; b < 4; b++ {
+			pab := unit(a)
+			pab[b] = 1
+			qab := pab.Rotate(w)
+			qb := unit(b).Rotate(w)
+			for k := range 3 {
+				s[k][a][b] = (qab[k] - qa[k] - qb[k]) / 2
+				s[k][b][a] = s[k][a][b]
+			}
+		}
+	}
+	return &s
+}
+
+// apply returns (pᵀS_k p)_k and the 3×4 Jacobian 2 S_k p.
+func (s *quadForm) apply(p *[4]float64) (val Vec3, jac [3][4]float64) {
+	for k := range 3 {
+		for a := range 4 {
+			var sp float64
+			for b := range 4 {
+				sp += s[k][a][b] * p[b]
+			}
+			jac[k][a] = 2 * sp
+			val[k] += sp * p[a]
+		}
+	}
+	return val, jac
+}
+
+// vecKind names the vectors of a pair.
+type vecKind int
+
+const (
+	vXI vecKind = iota // axes of marker I
+	vYI
+	vZI
+	vXJ // axes of marker J
+	vYJ
+	vZJ
+	vD  // d = r_J − r_I
+	vE0 // global axes
+	vE1
+	vE2
+	numVec
+)
+
+// markerFrame is a marker resolved at assembly: its point and axes in body coordinates
+// with their quadratic forms.
+type markerFrame struct {
+	s    Vec3
+	axes [3]Vec3 // x, y, z in body axes
+	qs   *quadForm
+	qa   [3]*quadForm
+}
+
+// pairRef is a pair of markers resolved at assembly: their frames and the column of q of
+// each of the 14 entries of P (−1 when fixed: the ground).
+type pairRef struct {
+	bi, bj BodyID
+	mi, mj *markerFrame
+	col    [14]int
+}
+
+// vexp is a vector of a pair at one q with its Jacobian; its Hessian is 2·wi·S(qi) in the
+// p_I block plus 2·wj·S(qj) in the p_J block.
+type vexp struct {
+	val    Vec3
+	jac    [3][14]float64
+	qi, qj *quadForm
+	wi, wj float64
+	cols   []int // the columns where jac can be nonzero (one of the tables below)
+}
+
+// Column tables of vexp.cols: an axis of I depends on p_I only, one of J on p_J, d on all.
+var (
+	colsI   = [...]int{3, 4, 5, 6}
+	colsJ   = [...]int{10, 11, 12, 13}
+	colsAll = [...]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}
+)
+
+// pairKin is the kinematics of a pair at one q.
+type pairKin struct {
+	v      [numVec]vexp
+	pi, pj [4]float64
+}
+
+// bodyState reads (R, p) of the body at column c (identity pose for c < 0).
+func bodyState(q []float64, c int) (R Vec3, p [4]float64) {
+	if c < 0 {
+		return Vec3{}, [4]float64{1, 0, 0, 0}
+	}
+	return Vec3{q[c], q[c+1], q[c+2]}, [4]float64{q[c+3], q[c+4], q[c+5], q[c+6]}
+}
+
+func (pr *pairRef) kin(q []float64, k *pairKin) {
+	ri, pi := bodyState(q, pr.col[0])
+	rj, pj := bodyState(q, pr.col[7])
+	k.pi, k.pj = pi, pj
+	for a := range 3 {
+		e := &k.v[vXI+vecKind(a)]
+		*e = vexp{qi: pr.mi.qa[a], wi: 1, cols: colsI[:]}
+		var j [3][4]float64
+		e.val, j = pr.mi.qa[a].apply(&pi)
+		for r := range 3 {
+			copy(e.jac[r][3:7], j[r][:])
+		}
+		e = &k.v[vXJ+vecKind(a)]
+		*e = vexp{qj: pr.mj.qa[a], wj: 1, cols: colsJ[:]}
+		e.val, j = pr.mj.qa[a].apply(&pj)
+		for r := range 3 {
+			copy(e.jac[r][10:14], j[r][:])
+		}
+		e = &k.v[vE0+vecKind(a)]
+		*e = vexp{}
+		e.val[a] = 1
+	}
+	ai, ji := pr.mi.qs.apply(&pi)
+	aj, jj := pr.mj.qs.apply(&pj)
+	d := &k.v[vD]
+	*d = vexp{qi: pr.mi.qs, wi: -1, qj: pr.mj.qs, wj: 1, cols: colsAll[:]}
+	for r := range 3 {
+		d.val[r] = rj[r] + aj[r] - ri[r] - ai[r]
+		d.jac[r][r], d.jac[r][7+r] = -1, 1
+		for c := range 4 {
+			d.jac[r][3+c] = -ji[r][c]
+			d.jac[r][10+c] = jj[r][c]
+		}
+	}
+}
+
+// rate returns the pair's part of v in P order (zeros for the ground).
+func (pr *pairRef) rate(v []float64) (vp [14]float64) {
+	for k, c := range pr.col {
+		if c >= 0 {
+			vp[k] = v[c]
+		}
+	}
+	return vp
+}
+
+// coordEval is a scalar coordinate c(P), its gradient and Hessian.
+type coordEval struct {
+	val  float64
+	grad [14]float64
+	hess [14][14]float64
+}
+
+// addDot adds w·aᵀb (with gradient and, when hess, Hessian) to e.
+func (e *coordEval) addDot(a, b *vexp, w float64, hess bool) {
+	e.val += w * a.val.Dot(b.val)
+	for c := range 14 {
+		var g float64
+		for k := range 3 {
+			g += a.jac[k][c]*b.val[k] + b.jac[k][c]*a.val[k]
+		}
+		e.grad[c] += w * g
+	}
+	if !hess {
+		return
+	}
+	// J_aᵀJ_b + (J_aᵀJ_b)ᵀ over the columns where both can be nonzero.
+	for _, r := range a.cols {
+		for _, c := range b.cols {
+			h := w * (a.jac[0][r]*b.jac[0][c] + a.jac[1][r]*b.jac[1][c] + a.jac[2][r]*b.jac[2][c])
+			e.hess[r][c] += h
+			e.hess[c][r] += h
+		}
+	}
+	e.addQuad(a, &b.val, w)
+	e.addQuad(b, &a.val, w)
+}
+
+// addQuad adds w·Σ_k y_k ∇²x_k, the second-derivative part of x's components.
+func (e *coordEval) addQuad(x *vexp, y *Vec3, w float64) {
+	blocks := [2]struct {
+		q   *quadForm
+		s   float64
+		off int
+	}{{x.qi, x.wi, 3}, {x.qj, x.wj, 10}}
+	for _, bl := range blocks {
+		if bl.q == nil {
+			continue
+		}
+		for a := range 4 {
+			for b := range 4 {
+				var h float64
+				for k := range 3 {
+					h += y[k] * bl.q[k][a][b]
+				}
+				e.hess[bl.off+a][bl.off+b] += 2 * w * bl.s * h
+			}
+		}
+	}
+}
+
+// quadDot returns xᵀ∇²(aᵀb)x = 2 (J_a x)ᵀ(J_b x) + Σ_k (b_k xᵀ∇²a_k x + a_k xᵀ∇²b_k x)
+// without forming the Hessian (γ needs only this directional second derivative).
+func quadDot(a, b *vexp, x *[14]float64) float64 {
+	var ja, jb Vec3
+	for k := range 3 {
+		for _, c := range a.cols {
+			ja[k] += a.jac[k][c] * x[c]
+		}
+		for _, c := range b.cols {
+			jb[k] += b.jac[k][c] * x[c]
+		}
+	}
+	return 2*ja.Dot(jb) + quadPart(a, &b.val, x) + quadPart(b, &a.val, x)
+}
+
+// quadPart returns Σ_k y_k xᵀ∇²v_k x for the quadratic parts of v (2 w S_k in p_I, p_J).
+func quadPart(v *vexp, y *Vec3, x *[14]float64) float64 {
+	var s float64
+	blocks := [2]struct {
+		q   *quadForm
+		w   float64
+		off int
+	}{{v.qi, v.wi, 3}, {v.qj, v.wj, 10}}
+	for _, bl := range blocks {
+		if bl.q == nil {
+			continue
+		}
+		xp := x[bl.off : bl.off+4]
+		for k := range 3 {
+			if y[k] == 0 {
+				continue
+			}
+			var h float64
+			for a := range 4 {
+				for b := range 4 {
+					h += xp[a] * bl.q[k][a][b] * xp[b]
+				}
+			}
+			s += 2 * bl.w * y[k] * h
+		}
+	}
+	return s
+}
+
+// quadAlong returns xᵀ∇²c x for a coordinate c built from dot products only (every
+// constraint row); other kinds go through the full Hessian.
+func (c *coord) quadAlong(k *pairKin, x *[14]float64) float64 {
+	var s float64
+	for _, t := range c.dots[:c.n] {
+		s += t.w * quadDot(&k.v[t.a], &k.v[t.b], x)
+	}
+	return s
+}
+
+// coordKind is the shape of a scalar coordinate.
+type coordKind int
+
+const (
+	coordDots   coordKind = iota // Σ w_k a_kᵀ b_k (one or two terms)
+	coordAngle                   // atan2(y_Iᵀx_J, x_Iᵀx_J): angle from x_I to x_J about z_I
+	coordLength                  // |d|
+)
+
+type dotTerm struct {
+	a, b vecKind
+	w    float64
+}
+
+// coord is a scalar coordinate of a pair.
+type coord struct {
+	kind coordKind
+	n    int
+	dots [2]dotTerm
+}
+
+func dotCoord(a, b vecKind) coord {
+	return coord{kind: coordDots, n: 1, dots: [2]dotTerm{{a, b, 1}}}
+}
+
+func dot2Coord(a1, b1 vecKind, w1 float64, a2, b2 vecKind, w2 float64) coord {
+	return coord{kind: coordDots, n: 2, dots: [2]dotTerm{{a1, b1, w1}, {a2, b2, w2}}}
+}
+
+// eval writes coordinate c of k into e (every entry; the Hessian only when hess).
+func (e *coordEval) eval(c *coord, k *pairKin, hess bool) {
+	e.val = 0
+	e.grad = [14]float64{}
+	if hess {
+		e.hess = [14][14]float64{}
+	}
+	switch c.kind {
+	case coordDots:
+		for _, t := range c.dots[:c.n] {
+			e.addDot(&k.v[t.a], &k.v[t.b], t.w, hess)
+		}
+	case coordAngle:
+		// β = atan2(s, c): ∂β/∂s = c/ρ, ∂β/∂c = −s/ρ, ρ = s² + c²; second derivatives
+		// β_ss = −2sc/ρ², β_cc = 2sc/ρ², β_sc = (s² − c²)/ρ².
+		var es, ec coordEval
+		es.addDot(&k.v[vYI], &k.v[vXJ], 1, hess)
+		ec.addDot(&k.v[vXI], &k.v[vXJ], 1, hess)
+		s, co := es.val, ec.val
+		rho := s*s + co*co
+		bs, bc := co/rho, -s/rho
+		e.val = math.Atan2(s, co)
+		for i := range 14 {
+			e.grad[i] = bs*es.grad[i] + bc*ec.grad[i]
+		}
+		if hess {
+			bss, bcc, bsc := -2*s*co/(rho*rho), 2*s*co/(rho*rho), (s*s-co*co)/(rho*rho)
+			for i := range 14 {
+				for j := range 14 {
+					e.hess[i][j] = bs*es.hess[i][j] + bc*ec.hess[i][j] +
+						bss*es.grad[i]*es.grad[j] + bcc*ec.grad[i]*ec.grad[j] +
+						bsc*(es.grad[i]*ec.grad[j]+ec.grad[i]*es.grad[j])
+				}
+			}
+		}
+	case coordLength:
+		// l = √(dᵀd): ∇l = ∇(dᵀd)/(2l), ∇²l = ∇²(dᵀd)/(2l) − ∇l ∇lᵀ/l (singular at l = 0).
+		e.addDot(&k.v[vD], &k.v[vD], 1, hess)
+		l := math.Sqrt(e.val)
+		e.val = l
+		for i := range 14 {
+			e.grad[i] /= 2 * l
+		}
+		if hess {
+			for i := range 14 {
+				for j := range 14 {
+					e.hess[i][j] = e.hess[i][j]/(2*l) - e.grad[i]*e.grad[j]/l
+				}
+			}
+		}
+	}
+}
+
+// dotGrad returns ∇c · x.
+func (e *coordEval) dotGrad(x *[14]float64) float64 {
+	var s float64
+	for r := range 14 {
+		s += e.grad[r] * x[r]
+	}
+	return s
+}

@@ -1,0 +1,310 @@
+package spatial
+
+import (
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+)
+
+// System is an assembled spatial model: the equations of motion of seed 002, eq. 16, in
+// the body coordinates q = (x₁, y₁, z₁, p0₁, p1₁, p2₁, p3₁, x₂, …) of the moving bodies
+// (ground excluded), with the Euler-parameter normalization as one constraint row per body
+// and analytic M(q), f, g, G, g_t, γ and derivatives. It is built by Model.Assemble, does
+// not change afterwards, and its evaluations retain nothing and do not allocate.
+// Evaluations are safe for concurrent use (custom forces' finite differences share scratch
+// under a lock).
+type System struct {
+	nq, nc  int
+	nbody   int        // moving bodies: rows 0..nbody−1 are their normalizations
+	bodies  []bodyData // index 0 is the ground
+	markers []markerData
+	pairs   []pairRef
+	rows    []row // joint rows, constraint index nbody + k
+	joints  []jointData
+	sds     []springDamper
+	points  []pointForce
+	torques []torqueElem
+	customs []ForceFunc
+	forces  []ElementInfo
+	gravity Vec3
+	axesQF  [3]*quadForm // S_k(e_m) of the body axes, for forces given in body axes
+
+	coordNames, rowNames []string
+	pattern              Pattern
+
+	mu         sync.Mutex // guards the scratch of custom-force finite differences
+	qp, fp, fm []float64
+}
+
+var (
+	_ dae.System                    = (*System)(nil)
+	_ dae.MassDerivative            = (*System)(nil)
+	_ dae.ConstraintForceDerivative = (*System)(nil)
+	_ dae.ForceDerivative           = (*System)(nil)
+	_ dae.Namer                     = (*System)(nil)
+	_ dae.Energy                    = (*System)(nil)
+)
+
+type bodyData struct {
+	Body
+	col int // column of x in q; −1 for the ground
+}
+
+type markerData struct {
+	Marker
+	frame markerFrame
+	col   int // column of the body's x; −1 on the ground
+}
+
+// weightKind is how a row term's weight depends on time (rheonomic revolute drivers).
+type weightKind int
+
+const (
+	weightConst  weightKind = iota // w
+	weightCos                      // w·cos f(t)
+	weightNegSin                   // −w·sin f(t)
+)
+
+type rowTerm struct {
+	c  coord
+	w  float64
+	wk weightKind
+}
+
+// row is one joint constraint g = Σ W_k(t) c_k(q) − c0 − F(t) on one pair, with
+// F = drive unless the drive only enters the weights (trig).
+type row struct {
+	pair  int
+	terms [2]rowTerm
+	n     int
+	c0    float64
+	drive Func
+	trig  bool
+}
+
+type jointData struct {
+	name         string
+	kind         jointKind
+	first, nrows int // first constraint index and number of rows
+	pair         int // the markers' pair; for motions the driven joint's
+	coord        coord
+	hasCoord     bool
+}
+
+// springDamper is a force F = spring(c − free) + damper(c') + act(t) acting along the
+// gradient of a scalar coordinate c of a pair: f = −F ∇c.
+type springDamper struct {
+	pair           int
+	c              coord
+	free           float64
+	spring, damper Law
+	pot            Potential
+	act            Func
+}
+
+type pointForce struct {
+	col    int
+	qs     *quadForm // of the marker's point
+	fn     [3]Func
+	global bool
+}
+
+type torqueElem struct {
+	col    int
+	fn     [3]Func
+	global bool
+}
+
+// ElementInfo names one element and its kind ("body"; "spherical", "revolute",
+// "translational", "cylindrical", "universal", "planar", "weld", "distance",
+// "point-on-line", "point-on-plane", "motion"; "gravity", "tsda", "rsda", "bushing",
+// "point-force", "torque", "custom").
+type ElementInfo struct {
+	Name, Kind string
+	Rows       []int // constraint rows of a joint, or the normalization row of a body
+}
+
+// Size returns nq = 7·(bodies − 1) and nc = (bodies − 1) + joint rows.
+func (s *System) Size() (nq, nc int) { return s.nq, s.nc }
+
+// Mass writes M(q) = diag(m I₃, 4 G(p)ᵀ J' G(p)) per body (Haug 1989, ch. 11;
+// Nikravesh 1988, ch. 11), from T = ½ m Ṙᵀ Ṙ + ½ ω'ᵀ J' ω' with ω' = 2 G(p) ṗ. The
+// 4×4 block is singular along p (G p = 0); the normalization row makes M positive
+// definite on the null space of G, which is what the KKT systems need (seed 002, Lemma 1).
+func (s *System) Mass(dst *mat.Dense, _ float64, q []float64) {
+	dst.Zero()
+	for _, b := range s.bodies[1:] {
+		c := b.col
+		for k := range 3 {
+			dst.Set(c+k, c+k, b.Mass)
+		}
+		p := [4]float64{q[c+3], q[c+4], q[c+5], q[c+6]}
+		G := gMat(&p)
+		var JG [3][4]float64 // J' G
+		for i := range 3 {
+			for j := range 4 {
+				JG[i][j] = b.Inertia[i][0]*G[0][j] + b.Inertia[i][1]*G[1][j] + b.Inertia[i][2]*G[2][j]
+			}
+		}
+		for a := range 4 {
+			row := dst.RawRowView(c + 3 + a)
+			for bb := range 4 {
+				row[c+3+bb] = 4 * (G[0][a]*JG[0][bb] + G[1][a]*JG[1][bb] + G[2][a]*JG[2][bb])
+			}
+		}
+	}
+}
+
+// tMat returns T(y) with G(p)ᵀ y = T(y) p: T(y) = [0, −yᵀ; y, −ỹ].
+func tMat(y Vec3) [4][4]float64 {
+	return [4][4]float64{
+		{0, -y[0], -y[1], -y[2]},
+		{y[0], 0, y[2], -y[1]},
+		{y[1], -y[2], 0, y[0]},
+		{y[2], y[1], -y[0], 0},
+	}
+}
+
+// teMat returns T_E(n) with E(p)ᵀ n = T_E(n) p: T_E(n) = [0, −nᵀ; n, ñ].
+func teMat(n Vec3) [4][4]float64 {
+	return [4][4]float64{
+		{0, -n[0], -n[1], -n[2]},
+		{n[0], 0, -n[2], n[1]},
+		{n[1], n[2], 0, -n[0]},
+		{n[2], -n[1], n[0], 0},
+	}
+}
+
+// MassDerivative writes ∂(M a)/∂q. M_pp a_p = 4 G(p)ᵀ J' G(p) a_p with G linear in p and
+// G(p) x = −G(x) p, so
+//
+//	∂(M_pp a_p)/∂p = 4 (T(J' G(p) a_p) − G(p)ᵀ J' G(a_p)),
+//
+// T(y) the 4×4 matrix of G(p)ᵀ y = T(y) p.
+func (s *System) MassDerivative(dst *mat.Dense, _ float64, q, a []float64) {
+	dst.Zero()
+	for _, b := range s.bodies[1:] {
+		c := b.col + 3
+		p := [4]float64{q[c], q[c+1], q[c+2], q[c+3]}
+		ap := [4]float64{a[c], a[c+1], a[c+2], a[c+3]}
+		G := gMat(&p)
+		Ga := gMat(&ap)
+		y := b.Inertia.MulVec(mulG(&G, &ap))
+		T := tMat(y)
+		var JGa [3][4]float64
+		for i := range 3 {
+			for j := range 4 {
+				JGa[i][j] = b.Inertia[i][0]*Ga[0][j] + b.Inertia[i][1]*Ga[1][j] + b.Inertia[i][2]*Ga[2][j]
+			}
+		}
+		for r := range 4 {
+			row := dst.RawRowView(c + r)
+			for k := range 4 {
+				row[c+k] = 4 * (T[r][k] - (G[0][r]*JGa[0][k] + G[1][r]*JGa[1][k] + G[2][r]*JGa[2][k]))
+			}
+		}
+	}
+}
+
+// InitialGuess returns new slices with the bodies' initial guesses: Body.Pos, Orient
+// (normalized; identity when zero), Vel and ṗ = ½ G(p)ᵀ ω' from AngVel (the inverse of
+// ω' = 2 G ṗ on pᵀṗ = 0, seed 002 eq. 39), the starting point of dae.Initialize.
+func (s *System) InitialGuess() (q0, v0 []float64) {
+	q0 = make([]float64, s.nq)
+	v0 = make([]float64, s.nq)
+	for _, b := range s.bodies[1:] {
+		c := b.col
+		p := [4]float64(orientation(b.Orient))
+		copy(q0[c:c+3], b.Pos[:])
+		copy(q0[c+3:c+7], p[:])
+		copy(v0[c:c+3], b.Vel[:])
+		G := gMat(&p)
+		pd := mulGT(&G, b.AngVel)
+		for k := range 4 {
+			v0[c+3+k] = pd[k] / 2
+		}
+	}
+	return q0, v0
+}
+
+// orientation is the normalized orientation a Body field means (identity when zero).
+func orientation(p Quat) Quat {
+	if p == (Quat{}) {
+		return Identity()
+	}
+	return p.Normalized()
+}
+
+// CoordinateName returns "body.x", "body.y", "body.z", "body.p0", …, "body.p3".
+func (s *System) CoordinateName(i int) string {
+	if i < 0 || i >= len(s.coordNames) {
+		return ""
+	}
+	return s.coordNames[i]
+}
+
+// ConstraintName returns "body.norm" for a normalization row and the joint's name with
+// the row's suffix (".x", ".zx", ".d", ".c", …) for a joint row.
+func (s *System) ConstraintName(i int) string {
+	if i < 0 || i >= len(s.rowNames) {
+		return ""
+	}
+	return s.rowNames[i]
+}
+
+// Bodies lists the bodies, ground first (kind "ground", then "body" with its
+// normalization row).
+func (s *System) Bodies() []ElementInfo {
+	out := make([]ElementInfo, len(s.bodies))
+	for k, b := range s.bodies {
+		out[k] = ElementInfo{Name: b.Name, Kind: "body"}
+		if k > 0 {
+			out[k].Rows = []int{k - 1}
+		}
+	}
+	out[0].Kind = "ground"
+	return out
+}
+
+// Joints lists the constraint elements in the order of their rows, with the rows.
+func (s *System) Joints() []ElementInfo {
+	out := make([]ElementInfo, len(s.joints))
+	for k, j := range s.joints {
+		rows := make([]int, j.nrows)
+		for r := range rows {
+			rows[r] = j.first + r
+		}
+		out[k] = ElementInfo{Name: j.name, Kind: jointKindNames[j.kind], Rows: rows}
+	}
+	return out
+}
+
+// Forces lists the force elements in the order they were added, preceded by "gravity"
+// when it is not zero.
+func (s *System) Forces() []ElementInfo { return append([]ElementInfo(nil), s.forces...) }
+
+// DOF returns the number of degrees of freedom nq − rank(G) at the consistent state c
+// (rank(G) = nc minus the rows dae.Initialize found redundant).
+func (s *System) DOF(c dae.Consistent) int { return s.nq - (s.nc - len(c.Redundant)) }
+
+// BodyByName returns the identifier of the named body.
+func (s *System) BodyByName(name string) (BodyID, bool) {
+	for k, b := range s.bodies {
+		if b.Name == name {
+			return BodyID(k), true
+		}
+	}
+	return 0, false
+}
+
+// JointByName returns the identifier of the named joint or motion.
+func (s *System) JointByName(name string) (JointID, bool) {
+	for k, j := range s.joints {
+		if j.name == name {
+			return JointID(k + 1), true
+		}
+	}
+	return 0, false
+}
