@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"linkage/dae"
 	"linkage/integrate"
@@ -237,6 +238,10 @@ func (r *Result) record3(b *Built) {
 					x[k] = full[k][rows[elem][0]]
 					continue
 				}
+				if j, ok := sys.JointByName(elem); ok {
+					x[k] = reaction3Value(sys.Reaction(j, sol.Q[k], full[k]), suffix)
+					continue
+				}
 				x[k] = body3Value(col[elem+".x"], suffix, sol.Q[k], sol.V[k], sol.A[k])
 			}
 		}
@@ -266,4 +271,17 @@ func body3Value(c int, suffix string, q, v, a []float64) float64 {
 		row = [4]float64{-p[3], p[2], -p[1], p[0]}
 	}
 	return 2 * (row[0]*pd[0] + row[1]*pd[1] + row[2]*pd[2] + row[3]*pd[3])
+}
+
+// reaction3Value reads one reaction channel (joint3Suffixes) of the load on body J.
+func reaction3Value(re spatial.Reaction, suffix string) float64 {
+	w := re.OnJ
+	if base, ok := strings.CutSuffix(suffix, "_local"); ok {
+		w, suffix = re.OnJLocal, base
+	}
+	axis := int(suffix[1] - 'x')
+	if suffix[0] == 'f' {
+		return w.Force[axis]
+	}
+	return w.Torque[axis]
 }

@@ -98,3 +98,48 @@ func TestSpatialParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSpatialReactionChannels: a rod hanging at rest from a spherical joint carries its
+// weight: the joint's load on the rod is (0, 0, m g) in global axes and, with marker I
+// turned by 90° about x (its y axis along global z), (0, m g, 0) in marker I's axes. The
+// moment about the joint point is zero. Rounding only: 1e-9 relative.
+func TestSpatialReactionChannels(t *testing.T) {
+	src := `name: hanging
+dimension: 3
+gravity: [0, 0, -9.81]
+bodies:
+  - {name: rod, mass: 2, inertia: [0.01, 0.01, 0.001]}
+markers:
+  - {name: O, body: ground, axis: [0, -1, 0], x_axis: [1, 0, 0]}
+  - {name: top, body: rod, point: [0, 0, 0.5]}
+joints:
+  - {name: pin, type: spherical, i: O, j: top}
+initial:
+  bodies:
+    rod: {position: [0, 0, -0.5]}
+simulation: {method: radau5, tol: 1.0e-8, t_end: 0.1, output_step: 0.05, outputs: [pin]}
+`
+	doc, err := Parse("hanging.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Build(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runExample(t, b, RunOptions{})
+	const mg = 2 * 9.81
+	for name, want := range map[string]float64{"pin.fx": 0, "pin.fy": 0, "pin.fz": mg,
+		"pin.tx": 0, "pin.ty": 0, "pin.tz": 0, "pin.fy_local": mg} {
+		xs := r.Channel(name)
+		if len(xs) != 3 { // t = 0, 0.05, 0.1
+			t.Fatalf("%s has %d samples, want 3", name, len(xs))
+		}
+		for k, x := range xs {
+			if math.Abs(x-want) > 1e-9*mg {
+				t.Errorf("%s[%d] = %.12g, want %g", name, k, x, want)
+				break
+			}
+		}
+	}
+}

@@ -146,13 +146,25 @@ func body3Suffixes() []string {
 	return []string{"x", "y", "z", "p0", "p1", "p2", "p3", "vx", "vy", "vz", "wx", "wy", "wz", "ax", "ay", "az"}
 }
 
-// channelNames3 lists every output channel of a 3D model: bodies, motions (their
-// multiplier λ, the driving force or torque), energies, residuals.
+// joint3Suffixes are a 3D joint's reaction channels: the load −Gᵀλ of the joint on the
+// body of marker J, force and moment about the marker point, in global axes and in the
+// axes of marker I (spatial.Reaction).
+func joint3Suffixes() []string {
+	return []string{"fx", "fy", "fz", "tx", "ty", "tz", "fx_local", "fy_local", "fz_local", "tx_local", "ty_local", "tz_local"}
+}
+
+// channelNames3 lists every output channel of a 3D model: bodies, joint reactions, motions
+// (their multiplier λ, the driving force or torque), energies, residuals.
 func channelNames3(m *SpatialModel) []string {
 	var names []string
 	for _, b := range m.Bodies {
 		for _, s := range body3Suffixes() {
 			names = append(names, b.Name+"."+s)
+		}
+	}
+	for _, j := range m.Joints {
+		for _, s := range joint3Suffixes() {
+			names = append(names, j.Name+"."+s)
 		}
 	}
 	for _, mo := range m.Motions {
