@@ -177,7 +177,7 @@ func build3(doc *Document) (*Built, error) {
 // accelerations, motion multipliers, energies (dae.Energy) and constraint residuals. It sets
 // the energy drift of T + V when the model has no element that does work (no forces and no
 // motions), where T + V is the invariant.
-func (r *Result) record3(b *Built) {
+func (r *Result) record3(b *Built, w []float64) {
 	sol, sb, m := r.Solution, b.Spatial, b.Doc.Spatial
 	sys := sb.System
 	n := len(sol.T)
@@ -190,17 +190,15 @@ func (r *Result) record3(b *Built) {
 	kin, pot := make([]float64, n), make([]float64, n)
 	resid := make([]dae.ConstraintResiduals, n)
 	meter := dae.NewResidualMeter(sys)
-	conservative := len(m.Forces) == 0 && len(m.Motions) == 0
-	r.EnergyTracked = conservative
+	r.Invariant = make([]float64, n)
 	for k := range n {
 		full[k] = make([]float64, nc)
 		b.FullLambda(full[k], sol.Lambda[k])
 		kin[k], pot[k] = sys.Energy(sol.T[k], sol.Q[k], sol.V[k])
 		resid[k] = meter.Measure(sol.T[k], sol.Q[k], sol.V[k], sol.A[k])
-		if conservative {
-			r.EnergyDrift = math.Max(r.EnergyDrift, math.Abs(kin[k]+pot[k]-kin[0]-pot[0]))
-			r.EnergyScale = math.Max(r.EnergyScale, kin[k]+math.Abs(pot[k]-pot[0]))
-		}
+		r.Invariant[k] = kin[k] + pot[k] - w[k] // seed 001, eq. 12
+		r.EnergyDrift = math.Max(r.EnergyDrift, math.Abs(r.Invariant[k]-r.Invariant[0]))
+		r.EnergyScale = math.Max(r.EnergyScale, kin[k]+math.Abs(pot[k]-pot[0]))
 	}
 	rows := map[string][]int{}
 	for _, e := range sys.Joints() {
@@ -221,6 +219,10 @@ func (r *Result) record3(b *Built) {
 					x[k] = kin[k]
 				case "potential":
 					x[k] = pot[k]
+				case "work_nc":
+					x[k] = w[k]
+				case "invariant":
+					x[k] = r.Invariant[k]
 				default:
 					x[k] = kin[k] + pot[k]
 				}
