@@ -34,7 +34,8 @@ type CheckPoint struct {
 // Check compares, at the point p, every derivative sys provides with central finite
 // differences: G against g, g_t against g, γ against the second derivative of g along
 // (t + s, q + s v), the symmetry of M, and each optional capability (MassDerivative,
-// ConstraintForceDerivative, ForceDerivative) the system implements. It returns the
+// ConstraintForceDerivative, ForceDerivative, ConstraintJacobianDerivative, GammaDerivative)
+// the system implements. It returns the
 // worst mismatch of each quantity, and an error naming the worst entry when any relative
 // gap exceeds tol (1e-6 is a good value: central differences are accurate to about 1e-10
 // relative on well-scaled problems).
@@ -51,6 +52,7 @@ func Check(sys System, p CheckPoint, tol float64) ([]Mismatch, error) {
 		out = append(out, checkJacobian(sys, p, nc, nq))
 		out = append(out, checkGt(sys, p, nc))
 		out = append(out, checkGamma(sys, p, nc, nq))
+		out = append(out, checkSecond(sys, p, nc, nq)...) // second.go: ∂(G w)/∂q, ∂γ/∂q, ∂γ/∂v
 	}
 	sys.Mass(an, p.T, p.Q)
 	out = append(out, checkSymmetric("M symmetric", an))

@@ -26,6 +26,10 @@
 //	bdf           002   71-79, 83, 87, 92; IDA order/step rules   k / k / k    ggl, index2, index3,
 //	                                                                            index1, baumgarte,
 //	                                                                            index2-baumgarte
+//	gcp-newmark   000   7-8, 10-13, 16-20, 29-39; sec. 3.3        2 / 2 / 2    state-space
+//	gcp-fv        000   as gcp-newmark, Jacobian 29 less eq. 40   2 / 2 / 2    state-space
+//	gcp-abm       000   15 via 11-13, 37-39; ABM4 PECE, RK4 start  4 / 4 / 4    state-space
+//	rk4           002   17, 84; 89, 91 (constant step)            4 / 4 / 4    index1-proj, index1
 //
 // bdf's order k (1-5) varies with the step; the conformance suite runs it at order 5.
 // radau5's λ is third order (s − 1 for the index-2 forms, Hairer-Wanner VII.4).

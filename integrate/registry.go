@@ -18,6 +18,7 @@ const (
 	Index1Projected  Formulation = "index1-proj"      // eq. 84 with projections eqs. 89, 91
 	Baumgarte        Formulation = "baumgarte"        // G a − γ + 2α(G v + g_t) + β g = 0 (seed 000, eq. 5)
 	Index2Baumgarte  Formulation = "index2-baumgarte" // G v + g_t + α₀ g = 0, α₀ = C/h (seed 002, eq. 87)
+	StateSpace       Formulation = "state-space"      // ODE in independent coordinates by coordinate partitioning (seed 000, eqs. 9-15)
 )
 
 // Order is the convergence order a method attains on smooth problems, per block; the
@@ -77,6 +78,10 @@ func registry() []Entry {
 		newmarkEntry,
 		radau5Entry,
 		bdfEntry,
+		gcpNewmarkEntry,
+		gcpFVEntry,
+		gcpABMEntry,
+		rk4Entry,
 	}
 }
 

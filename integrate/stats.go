@@ -12,6 +12,7 @@ type Stats struct {
 	Factorizations int `json:"factorizations"`  // LU factorizations (iteration and KKT matrices)
 	Solves         int `json:"solves"`          // forward/back substitutions
 	Projections    int `json:"projections"`     // position/velocity projections onto the constraint manifold
+	Repartitions   int `json:"repartitions"`    // changes of the dependent/independent partition (seed 000, eqs. 7-8; coordinate-partitioning methods)
 }
 
 // Add returns the sum of s and o.
@@ -22,5 +23,6 @@ func (s Stats) Add(o Stats) Stats {
 		FuncEvals: s.FuncEvals + o.FuncEvals, FDEvals: s.FDEvals + o.FDEvals,
 		Jacobians: s.Jacobians + o.Jacobians, Factorizations: s.Factorizations + o.Factorizations,
 		Solves: s.Solves + o.Solves, Projections: s.Projections + o.Projections,
+		Repartitions: s.Repartitions + o.Repartitions,
 	}
 }

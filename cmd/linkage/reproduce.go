@@ -25,6 +25,7 @@ func experiments() map[string]experiment {
 		"arnold-driftoff": {"seed 002 Fig. 14: drift of |g| for index 2 (linear) and index 1 (quadratic) without projection", runArnoldDriftOff},
 		"arnold-ex9":      {"seed 002 Example 9: backward Euler's λ does not converge as h_n → 0 with h_{n-1} fixed", runArnoldEx9},
 		"arnold-radau":    {"seed 002 Figs. 12-13: radau5 on index 3 vs index 2, error vs Newton tolerance (Andrews)", runArnoldRadau},
+		"haug1997":        {"seed 000 section 4: GCP implicit vs FV vs ABM: errors, largest steps (Table 5), Newton iterations (Figs. 9-11)", runHaug1997},
 	}
 }
 
@@ -190,4 +191,47 @@ func runArnoldRadau(outDir string, stdout io.Writer) error {
 	return writePlot(stdout, outDir, "arnold-radau.png", output.PlotSpec{
 		Title: "seed 002 Figs. 12-13: radau5 on Andrews", XLabel: "TOL", YLabel: "max relative error of q at t_end",
 		LogX: true, LogY: true, Points: true}, series)
+}
+
+// runHaug1997 prints the error tables, largest steps and Table 5 of seed 000 and plots, per
+// model, the Newton iterations per step of IMPL and FV (Figs. 9-11) and the sup-norm error
+// against h of the three methods.
+func runHaug1997(outDir string, stdout io.Writer) error {
+	res, err := reproduce.Haug1997(nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, res.Table())
+	for _, m := range res.Models {
+		iters := []output.Series{
+			{Name: "IMPL " + res.Impl, X: m.FigT[:len(m.FigImpl)], Y: m.FigImpl},
+			{Name: "FV " + res.FV, X: m.FigT[:len(m.FigFV)], Y: m.FigFV},
+		}
+		if err := writePlot(stdout, outDir, "haug1997-"+m.Name+"-iterations.png", output.PlotSpec{
+			Title:  fmt.Sprintf("seed 000 Figs. 9-11: %s, h = %g", m.Name, m.FigH),
+			XLabel: "t [s]", YLabel: "Newton iterations per step", Points: true}, iters); err != nil {
+			return err
+		}
+		byRole := map[string]int{} // index into errs
+		var errs []output.Series
+		for _, r := range m.Runs {
+			if r.Fail != "" {
+				continue
+			}
+			k, ok := byRole[r.Role]
+			if !ok {
+				k = len(errs)
+				byRole[r.Role] = k
+				errs = append(errs, output.Series{Name: r.Role + " " + r.Method})
+			}
+			errs[k].X = append(errs[k].X, r.H)
+			errs[k].Y = append(errs[k].Y, r.Sup)
+		}
+		if err := writePlot(stdout, outDir, "haug1997-"+m.Name+"-error.png", output.PlotSpec{
+			Title:  fmt.Sprintf("seed 000: %s, sup-norm error in %s", m.Name, m.Var),
+			XLabel: "h [s]", YLabel: "sup-norm error", LogX: true, LogY: true, Points: true}, errs); err != nil {
+			return err
+		}
+	}
+	return nil
 }

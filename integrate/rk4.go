@@ -1,0 +1,323 @@
+package integrate
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+	"linkage/linalg"
+)
+
+// RK4 integrates the index-1 form of the equations of motion (seed 002, eq. 84) in all
+// coordinates, y = (q, v), y' = (v, a(t, q, v)) with a and λ from the KKT system of eq. 17,
+//
+//	[M Gᵀ; G 0] (a, λ) = (f, γ),
+//
+// by the classical fourth-order Runge-Kutta method with a constant step (StepControl.FixedH),
+// for reference solutions (seed 000, section 4.1 uses "a fourth order Runge-Kutta method
+// with very small time step"). With formulation Index1Projected (the default) every step
+// ends with the mass-orthogonal projections of seed 002, eqs. 89 and 91: Newton iterations
+//
+//	[M Gᵀ; G 0] (Δq, μ) = (0, −g(t, q̂)),   q̂ ← q̂ + Δq
+//
+// with the matrix at the unprojected q, until |Δq_i| ≤ 1e-12·(1 + |q̂_i|), then at q̂
+// [M Gᵀ; G 0] (Δv, μ) = (0, −(G v + g_t)), and a, λ from eq. 17 with the same
+// factorization. Projection keeps the drift off without touching the fourth order. With
+// Index1 the constraints drift as O(h⁴) per unit time.
+type RK4 struct {
+	Formulation Formulation // Index1Projected (default) or Index1
+	w           *rk4Work
+}
+
+var rk4Entry = Entry{
+	Name:  "rk4",
+	Title: "classical Runge-Kutta 4 on the index-1 form, constant step, for reference solutions",
+	Seed:  "002", Equations: "17, 84; projection 89, 91",
+	Formulations: []Formulation{Index1Projected, Index1},
+	Order:        Order{Q: 4, V: 4, Lambda: 4},
+	New:          func() Method { return &RK4{} },
+}
+
+func (m *RK4) setFormulation(f Formulation) { m.Formulation = f }
+
+// rk4ProjTol and rk4ProjMaxIters bound the position projection (eq. 89); the simplified
+// Newton iteration contracts by about |Δq| per iteration, so a few iterations suffice.
+const (
+	rk4ProjTol      = 1e-12
+	rk4ProjMaxIters = 10
+)
+
+type rk4Work struct {
+	sys      dae.System
+	nq, nc   int
+	project  bool
+	c        StepControl
+	rawCtl   StepControl
+	ctl      controller
+	resolved bool
+
+	cur, prev, it State
+	kq, kv        [4][]float64 // stage rates of q and v
+	qs, vs        []float64    // stage arguments
+	M, G          *mat.Dense
+	kkt           *linalg.KKT
+	r, dq, gt     []float64
+	worst         Residual
+	stats         Stats
+}
+
+// Init checks the formulation, FixedH and the consistency of start, and computes a and λ
+// from eq. 17.
+func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
+	f := m.Formulation
+	if f == "" {
+		f = Index1Projected
+	}
+	if f != Index1Projected && f != Index1 {
+		return fmt.Errorf("integrate: rk4: Formulation = %q, want %q or %q", f, Index1Projected, Index1)
+	}
+	if dae.StateSize(sys) > 0 {
+		return fmt.Errorf("integrate: rk4: systems with first-order states (dae.FirstOrder) are not supported")
+	}
+	if ctl.FixedH <= 0 {
+		return fmt.Errorf("integrate: rk4: constant step only: StepControl.FixedH = %g, want > 0", ctl.FixedH)
+	}
+	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+		return fmt.Errorf("integrate: rk4: %w", err)
+	}
+	nq, nc := sys.Size()
+	if len(start.Q) != nq || len(start.V) != nq {
+		panic(fmt.Sprintf("integrate: rk4: Init: start has len(Q) = %d, len(V) = %d, want %d", len(start.Q), len(start.V), nq))
+	}
+	w := &rk4Work{sys: sys, nq: nq, nc: nc, project: f == Index1Projected && nc > 0, rawCtl: ctl}
+	w.cur, w.prev, w.it = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
+	for i := range w.kq {
+		w.kq[i], w.kv[i] = make([]float64, nq), make([]float64, nq)
+	}
+	w.qs, w.vs, w.dq = make([]float64, nq), make([]float64, nq), make([]float64, nq)
+	w.r, w.gt = make([]float64, nc), make([]float64, nc)
+	w.M = mat.NewDense(nq, nq, nil)
+	if nc > 0 {
+		w.G = mat.NewDense(nc, nq, nil)
+	}
+	w.kkt = linalg.NewKKT(nq, nc)
+	meter := dae.NewResidualMeter(sys)
+	r := meter.Measure(start.T, start.Q, start.V, nil)
+	if r.Pos > 1e-8*math.Max(1, hhtMaxAbs(start.Q)) || r.Vel > 1e-8*math.Max(1, hhtMaxAbs(start.V)) ||
+		math.IsNaN(r.Pos) || math.IsNaN(r.Vel) {
+		return fmt.Errorf("integrate: rk4: inconsistent start at t=%g: |g| = %.2g at %s, |G v + g_t| = %.2g (want ≤ 1e-8 relative)",
+			start.T, r.Pos, dae.ConstraintName(sys, max(r.WorstPos, 0)), r.Vel)
+	}
+	w.cur.T = start.T
+	copy(w.cur.Q, start.Q)
+	copy(w.cur.V, start.V)
+	if err := w.eval(w.cur.T, w.cur.Q, w.cur.V, w.cur.A, w.cur.Lambda); err != nil {
+		return fmt.Errorf("integrate: rk4: start at t=%g: eq. 17: %w", start.T, err)
+	}
+	w.prev.CopyFrom(&w.cur)
+	m.w = w
+	return nil
+}
+
+// factor evaluates M and G at (t, q) and factorizes [M Gᵀ; G 0].
+func (w *rk4Work) factor(t float64, q []float64) error {
+	w.sys.Mass(w.M, t, q)
+	if w.nc > 0 {
+		w.sys.ConstraintJacobian(w.G, t, q)
+	}
+	w.stats.Factorizations++
+	var err error
+	if w.nc > 0 {
+		err = w.kkt.FactorizeSym(w.M, w.G)
+	} else {
+		err = w.kkt.Factorize(w.M, nil, nil, 0)
+	}
+	if err != nil {
+		if !gcpFinite(w.M.RawMatrix().Data) || (w.nc > 0 && !gcpFinite(w.G.RawMatrix().Data)) {
+			w.worst = Residual{Block: "mass matrix or constraint Jacobian", Value: math.NaN()}
+			return ErrNonFinite
+		}
+		w.worst = Residual{Block: "KKT matrix (eq. 17)"}
+	}
+	return err
+}
+
+// eval solves eq. 17 for (a, λ) at (t, q, v).
+func (w *rk4Work) eval(t float64, q, v, a, lambda []float64) error {
+	if err := w.factor(t, q); err != nil {
+		return err
+	}
+	return w.accel(t, q, v, a, lambda)
+}
+
+// accel solves eq. 17 with the factorization in place.
+func (w *rk4Work) accel(t float64, q, v, a, lambda []float64) error {
+	w.sys.Force(a, t, q, v)
+	if w.nc > 0 {
+		w.sys.Gamma(lambda, t, q, v)
+	}
+	w.stats.FuncEvals++
+	w.kkt.Solve(a, lambda)
+	w.stats.Solves++
+	for i, x := range a {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			w.worst = Residual{Block: "acceleration", Index: i, Value: x, Owner: dae.CoordinateName(w.sys, i)}
+			return ErrNonFinite
+		}
+	}
+	if !gcpFinite(lambda) {
+		w.worst = Residual{Block: "lambda", Value: math.NaN()}
+		return ErrNonFinite
+	}
+	return nil
+}
+
+// Step takes one step of size FixedH (shortened to land on tEnd).
+func (m *RK4) Step(tEnd float64) error {
+	w := m.w
+	if w == nil {
+		panic("integrate: rk4: Step before Init")
+	}
+	if !w.resolved {
+		end := tEnd
+		if math.IsInf(end, 0) || end == w.cur.T {
+			end = w.cur.T + 1
+		}
+		c, err := w.rawCtl.Resolve(w.cur.T, end)
+		if err != nil {
+			return fmt.Errorf("integrate: rk4: %w", err)
+		}
+		w.c = c
+		w.ctl = newController(c, 4, c.FixedH)
+		w.resolved = true
+	}
+	t0 := w.cur.T
+	if t0 >= tEnd {
+		return nil
+	}
+	h, err := w.ctl.next(t0, tEnd)
+	if err == nil && w.stats.Steps >= w.c.MaxSteps {
+		err = ErrMaxSteps
+	}
+	if err == nil {
+		err = w.step(t0, h)
+	}
+	if err != nil {
+		return &StepError{Method: "rk4", T: t0, H: h, Worst: w.worst, Tried: "constant step", Err: err}
+	}
+	w.prev.CopyFrom(&w.cur)
+	w.cur.CopyFrom(&w.it)
+	w.stats.Steps++
+	return nil
+}
+
+// step computes the stages and the new state into w.it.
+func (w *rk4Work) step(t, h float64) error {
+	s := &w.cur
+	copy(w.kq[0], s.V)
+	copy(w.kv[0], s.A)
+	for st, c := range [3]float64{0.5, 0.5, 1} {
+		for i := range w.qs {
+			w.qs[i] = s.Q[i] + c*h*w.kq[st][i]
+			w.vs[i] = s.V[i] + c*h*w.kv[st][i]
+		}
+		copy(w.kq[st+1], w.vs)
+		if err := w.eval(t+c*h, w.qs, w.vs, w.kv[st+1], w.it.Lambda); err != nil {
+			return err
+		}
+	}
+	it := &w.it
+	it.T = t + h
+	for i := range it.Q {
+		it.Q[i] = s.Q[i] + h/6*(w.kq[0][i]+2*w.kq[1][i]+2*w.kq[2][i]+w.kq[3][i])
+		it.V[i] = s.V[i] + h/6*(w.kv[0][i]+2*w.kv[1][i]+2*w.kv[2][i]+w.kv[3][i])
+	}
+	if !gcpFinite(it.Q) || !gcpFinite(it.V) {
+		w.worst = Residual{Block: "position or velocity", Value: math.NaN()}
+		return ErrNonFinite
+	}
+	if w.project {
+		if err := w.projectState(it); err != nil {
+			return err
+		}
+		return w.accel(it.T, it.Q, it.V, it.A, it.Lambda) // factorization at q̂ from the velocity projection
+	}
+	return w.eval(it.T, it.Q, it.V, it.A, it.Lambda)
+}
+
+// projectState applies eqs. 89 and 91 to s (see RK4) and leaves [M Gᵀ; G 0] factorized at
+// the projected q.
+func (w *rk4Work) projectState(s *State) error {
+	if err := w.factor(s.T, s.Q); err != nil {
+		return err
+	}
+	for it := 1; ; it++ {
+		w.sys.Constraint(w.r, s.T, s.Q)
+		for i := range w.r {
+			w.r[i] = -w.r[i]
+		}
+		clear(w.dq)
+		w.kkt.Solve(w.dq, w.r)
+		w.stats.Solves++
+		done := true
+		for i, d := range w.dq {
+			s.Q[i] += d
+			if !(math.Abs(d) <= rk4ProjTol*(1+math.Abs(s.Q[i]))) {
+				done = false
+			}
+		}
+		if done {
+			break
+		}
+		if it == rk4ProjMaxIters || !gcpFinite(s.Q) {
+			w.sys.Constraint(w.r, s.T, s.Q)
+			bi, bv := 0, -1.0
+			for k, x := range w.r {
+				if math.Abs(x) > bv || math.IsNaN(x) {
+					bi, bv = k, math.Abs(x)
+				}
+			}
+			w.worst = Residual{Block: "position constraint", Index: bi, Value: w.r[bi], Owner: dae.ConstraintName(w.sys, bi)}
+			if !gcpFinite(s.Q) {
+				return ErrNonFinite
+			}
+			return fmt.Errorf("position projection (seed 002, eq. 89): %w", ErrNoConvergence)
+		}
+	}
+	w.stats.Projections++
+	if err := w.factor(s.T, s.Q); err != nil {
+		return err
+	}
+	w.sys.ConstraintTimeDerivative(w.gt, s.T, s.Q)
+	for k := range w.r {
+		sum := w.gt[k]
+		for j, g := range w.G.RawRowView(k) {
+			sum += g * s.V[j]
+		}
+		w.r[k] = -sum
+	}
+	clear(w.dq)
+	w.kkt.Solve(w.dq, w.r)
+	w.stats.Solves++
+	for i, d := range w.dq {
+		s.V[i] += d
+	}
+	w.stats.Projections++
+	return nil
+}
+
+// Current returns the last accepted state.
+func (m *RK4) Current() *State { return &m.w.cur }
+
+// Previous returns the state before the last accepted step.
+func (m *RK4) Previous() *State { return &m.w.prev }
+
+// Stats returns the work counters: FuncEvals counts eq. 17 solves (4 per step), Projections
+// 2 per projected step.
+func (m *RK4) Stats() Stats { return m.w.stats }
+
+// Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by cubic
+// Hermite interpolation (third order in q and v).
+func (m *RK4) Interpolate(dst *State, t float64) { hermiteInterpolate(dst, &m.w.prev, &m.w.cur, t) }
