@@ -91,7 +91,11 @@ func Parse(file string, data []byte) (*Document, error) {
 	var body ast.Node
 	switch {
 	case len(f.Docs) > 1:
-		return nil, ErrorList{d.at(f.Docs[1].GetToken(), "", "more than one YAML document in the file; want one model")}
+		var tk *token.Token
+		if f.Docs[1] != nil && f.Docs[1].Start != nil { // an empty second document has no start token
+			tk = f.Docs[1].Start
+		}
+		return nil, ErrorList{d.at(tk, "", "more than one YAML document in the file; want one model")}
 	case len(f.Docs) == 1:
 		body = f.Docs[0].Body
 	}
