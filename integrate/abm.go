@@ -164,13 +164,9 @@ func (m *ABM) Step(tEnd float64) error {
 		panic("integrate: gcp-abm: Step before Init")
 	}
 	if !w.resolved {
-		end := tEnd
-		if math.IsInf(end, 0) || end == w.cur.T {
-			end = w.cur.T + 1
-		}
-		c, err := w.rawCtl.Resolve(w.cur.T, end)
+		c, _, err := w.rawCtl.resolveForStep("gcp-abm", w.cur.T, tEnd)
 		if err != nil {
-			return fmt.Errorf("integrate: gcp-abm: %w", err)
+			return err
 		}
 		w.c = c
 		w.ctl = newController(c, 4, c.FixedH)

@@ -280,13 +280,9 @@ func (w *bdfWork) consistentStart() error {
 // φ₁ = h₀ y'₀ with y'₀ = (v, a, 0) (the algebraic derivatives are not known and enter
 // only the first prediction), order 1, ψ₀ = h₀.
 func (w *bdfWork) resolve(tEnd float64) error {
-	end := tEnd
-	if math.IsInf(end, 0) || end == w.cur.T {
-		end = w.cur.T + 1
-	}
-	c, err := w.rawCtl.Resolve(w.cur.T, end)
+	c, end, err := w.rawCtl.resolveForStep("bdf", w.cur.T, tEnd)
 	if err != nil {
-		return fmt.Errorf("integrate: bdf: %w", err)
+		return err
 	}
 	w.c = c
 	w.rtol, w.atol = c.RTol, c.ATol

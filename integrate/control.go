@@ -79,3 +79,18 @@ func (c StepControl) Resolve(t0, tEnd float64) (StepControl, error) {
 	}
 	return c, nil
 }
+
+// resolveForStep resolves c at the first Step of a method, whose Init does not know the end
+// of the run: an infinite or empty span [t0, tEnd] counts as a unit span for the
+// span-relative defaults (HMin, HMax). It returns the resolved control and the end used.
+func (c StepControl) resolveForStep(method string, t0, tEnd float64) (StepControl, float64, error) {
+	end := tEnd
+	if math.IsInf(end, 0) || end == t0 {
+		end = t0 + 1
+	}
+	r, err := c.Resolve(t0, end)
+	if err != nil {
+		return r, end, fmt.Errorf("integrate: %s: %w", method, err)
+	}
+	return r, end, nil
+}

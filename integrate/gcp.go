@@ -263,13 +263,9 @@ func (m *GCP) Step(tEnd float64) error {
 		panic("integrate: gcp: Step before Init")
 	}
 	if !w.resolved {
-		end := tEnd
-		if math.IsInf(end, 0) || end == w.cur.T {
-			end = w.cur.T + 1
-		}
-		c, err := w.rawCtl.Resolve(w.cur.T, end)
+		c, end, err := w.rawCtl.resolveForStep(w.name, w.cur.T, tEnd)
 		if err != nil {
-			return fmt.Errorf("integrate: %s: %w", w.name, err)
+			return err
 		}
 		w.c = c
 		// An increment of 10 ulps of qInd'' in the weights ATol + RTol|qInd''|.

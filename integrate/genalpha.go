@@ -412,13 +412,9 @@ func (m *GenAlpha) Step(tEnd float64) error {
 		panic("integrate: genalpha: Step before Init")
 	}
 	if !w.resolved {
-		end := tEnd
-		if math.IsInf(end, 0) || end == w.cur.T {
-			end = w.cur.T + 1 // as hht.go: a unit span for the span-relative defaults
-		}
-		c, err := w.ctlIn.Resolve(w.cur.T, end)
+		c, end, err := w.ctlIn.resolveForStep(w.name, w.cur.T, tEnd)
 		if err != nil {
-			return fmt.Errorf("integrate: %s: %w", w.name, err)
+			return err
 		}
 		w.ctlc = c
 		h0 := c.H0

@@ -345,13 +345,9 @@ func (m *HHT) Step(tEnd float64) error {
 		panic("integrate: hht: Step before Init")
 	}
 	if !w.resolved {
-		end := tEnd
-		if math.IsInf(end, 0) || end == w.cur.T {
-			end = w.cur.T + 1
-		}
-		c, err := w.rawCtl.Resolve(w.cur.T, end)
+		c, end, err := w.rawCtl.resolveForStep("hht", w.cur.T, tEnd)
 		if err != nil {
-			return fmt.Errorf("integrate: hht: %w", err)
+			return err
 		}
 		w.c = c
 		// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).

@@ -327,14 +327,10 @@ func (w *radauWork) consistentStart() error {
 // resolve fixes the step control at the first Step: defaults, RADAU5's tolerance
 // transformation, FNEWT and the first step.
 func (w *radauWork) resolve(tEnd float64) error {
-	end := tEnd
-	if math.IsInf(end, 0) || end == w.cur.T {
-		end = w.cur.T + 1
-	}
 	raw := w.rawCtl
-	c, err := raw.Resolve(w.cur.T, end)
+	c, _, err := raw.resolveForStep("radau5", w.cur.T, tEnd)
 	if err != nil {
-		return fmt.Errorf("integrate: radau5: %w", err)
+		return err
 	}
 	w.maxGrow = c.MaxGrow
 	if raw.MaxGrow == 0 {

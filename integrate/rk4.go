@@ -181,13 +181,9 @@ func (m *RK4) Step(tEnd float64) error {
 		panic("integrate: rk4: Step before Init")
 	}
 	if !w.resolved {
-		end := tEnd
-		if math.IsInf(end, 0) || end == w.cur.T {
-			end = w.cur.T + 1
-		}
-		c, err := w.rawCtl.Resolve(w.cur.T, end)
+		c, _, err := w.rawCtl.resolveForStep("rk4", w.cur.T, tEnd)
 		if err != nil {
-			return fmt.Errorf("integrate: rk4: %w", err)
+			return err
 		}
 		w.c = c
 		w.ctl = newController(c, 4, c.FixedH)
