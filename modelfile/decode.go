@@ -91,9 +91,11 @@ func Parse(file string, data []byte) (*Document, error) {
 	var body ast.Node
 	switch {
 	case len(f.Docs) > 1:
-		var tk *token.Token
-		if f.Docs[1] != nil && f.Docs[1].Start != nil { // an empty second document has no start token
-			tk = f.Docs[1].Start
+		var tk *token.Token // where the second document's content starts, else its "---"
+		if doc := f.Docs[1]; doc != nil && doc.Body != nil {
+			tk = doc.Body.GetToken()
+		} else if doc != nil {
+			tk = doc.Start // nil for an empty document ("0\n---"): the error then has no line
 		}
 		return nil, ErrorList{d.at(tk, "", "more than one YAML document in the file; want one model")}
 	case len(f.Docs) == 1:
