@@ -17,6 +17,15 @@ type controller struct {
 	order        int // p
 	h            float64
 	justRejected bool // the previous attempt was rejected
+	// beta > 0 turns on the PI controller of Gustafsson as the code DOPRI5 uses it (Hairer,
+	// Nørsett & Wanner 1993, II.4 and IV.2, eq. 2.43c): after an accepted step
+	//
+	//	h_new = h · Safety · e^(−(1/(p+1) − 0.75β)) · e_prev^β,
+	//
+	// which damps the step-size oscillations of the elementary rule where stability, not
+	// accuracy, limits h. Rejections use the elementary rule.
+	beta  float64
+	ePrev float64 // error of the last accepted step, at least 1e-4 (DOPRI5's FACOLD)
 }
 
 // newController returns a controller for an estimator of order p, with step h0.
@@ -50,7 +59,14 @@ func (ct *controller) accept(h, e float64) bool {
 	}
 	ok := e <= 1
 	fac := ct.c.MaxGrow
-	if e > 0 {
+	switch {
+	case ok && ct.beta > 0:
+		if ct.ePrev == 0 {
+			ct.ePrev = 1e-4
+		}
+		fac = ct.c.Safety * math.Pow(math.Max(e, 1e-300), -(1/float64(ct.order+1)-0.75*ct.beta)) * math.Pow(ct.ePrev, ct.beta)
+		ct.ePrev = math.Max(e, 1e-4)
+	case e > 0:
 		fac = ct.c.Safety * math.Pow(e, -1/float64(ct.order+1))
 	}
 	if math.IsNaN(e) {

@@ -27,8 +27,9 @@ import (
 // solution is left as computed and the drift off g = 0 and G v + g_t = 0 grows with t.
 //
 // The error estimate ‖y₅ − y₄‖ is the WeightedRMS over (q, v); λ is not controlled. The
-// step size follows the controller with estimator order 4 (exponent 1/5); with
-// StepControl.FixedH > 0 the error test is skipped. Dense output is the 4th-order
+// step size follows the controller with estimator order 4 (exponent 1/5, in the PI form
+// of the code DOPRI5 with β = 0.04); with StepControl.FixedH > 0 the error test is
+// skipped. Dense output is the 4th-order
 // continuous extension of Dormand and Prince (HNW II.6, the coefficients of the code
 // DOPRI5), built on the projected end values so that it is continuous across steps.
 //
@@ -97,7 +98,8 @@ var (
 )
 
 const (
-	dp5Order = 4 // order of the embedded solution: e ~ h⁵, exponent 1/5 in the controller
+	dp5Order = 4    // order of the embedded solution: e ~ h⁵, exponent 1/5 in the controller
+	dp5Beta  = 0.04 // PI step-size control as in the code DOPRI5 (HNW II.4: BETA = 0.04)
 
 	// dp5ProjTol stops the position projection when the weighted RMS norm of the last
 	// correction is below it: a millionth of the error tolerance, invisible to the error
@@ -356,6 +358,7 @@ func (w *dopri5Work) begin(tEnd float64) error {
 		h0 = w.startingStep(tEnd)
 	}
 	w.ctl = newController(c, dp5Order, h0)
+	w.ctl.beta = dp5Beta
 	w.started = true
 	return nil
 }
