@@ -33,10 +33,23 @@
 //     reference the test set's MEBDFI run at tolerance 1e-14 (q, v, a, λ), scd over the 7
 //     positions y1..y7. The elastic positions are of size 1e-5 to 2e-4 and dominate that
 //     scd: the test set's older MDOP5 reference agrees with this one to scd 5.4 only.
+//     The start is the test set's, completed to consistency by dae.Initialize (its
+//     positions and velocities are printed to 9 digits).
+//   - "pipendulum": a damped pendulum held by a PI controller whose integrator is a
+//     first-order state X (seed 004, eq. 8a; dae.FirstOrder); reference from the angle ODE
+//     by RK4 with Richardson extrapolation. Only methods that integrate X (hht) accept it.
+//   - "heavytop", "heavytop-fast": a rigid body on a fixed point with Euler parameters and
+//     the normalization as a constraint, written directly as equations (independent of
+//     package spatial): the slow top of seed 002, Example 6, and the fast top of Brüls &
+//     Cardona with its published reference at t = 1 and t = 2.
+//
+// Also here, outside List: the three models of seed 000 section 4 built with package
+// planar (Haug1997: stiff double pendulum with RSDAs, slider-crank with a TSDA, Andrews
+// with k = 30000 and c = 100000), whose references `linkage reproduce haug1997` computes.
 //
 // The test-set data (parameters, initial values, references) are the published decimal
-// strings, copied from /work/shared/problems/*.json; the tests compare them with the JSON
-// digit for digit.
+// strings, copied from the team's shared problems/*.json (kept in testdata); the tests
+// compare them with the JSON digit for digit.
 //
 // Systems keep no scratch: every evaluation is read-only, writes all of its destination
 // and does not allocate, so a Problem may be shared between goroutines.
