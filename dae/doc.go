@@ -20,7 +20,15 @@
 // Matrices are gonum *mat.Dense of the exact size (nq×nq for M, nc×nq for G). An evaluation
 // writes every entry of its destination, retains nothing and does not allocate.
 //
+// The second derivatives of the constraints that coordinate-partitioning methods need
+// (seed 000, eqs. 31-36: ∂(G w)/∂q, ∂γ/∂q, ∂γ/∂v) are optional capabilities too, answered
+// by SecondDerivatives with the same analytic-or-finite-difference rule.
+//
+// FirstOrder adds first-order differential states X' = F(t, q, v, X) whose force f_X joins
+// f (seed 004, eq. 8a); an integrator that does not integrate X must refuse such a system.
+//
 // Initialize computes consistent initial values (seed 002, Remark 2b and eq. 17) from a
-// guess, detecting redundant constraints; Residuals measures how well a state satisfies
-// the constraints at position, velocity and acceleration level.
+// guess, detecting redundant constraints by a rank-revealing QR and naming them; Reduce
+// drops the redundant rows so that integrators see a full-rank G. ResidualMeter measures
+// how well a state satisfies the constraints at position, velocity and acceleration level.
 package dae
