@@ -100,7 +100,7 @@ func checkJacobian(sys System, p CheckPoint, nc, nq int) Mismatch {
 	qp := append([]float64(nil), p.Q...)
 	gp, gm := make([]float64, nc), make([]float64, nc)
 	for j := range nq {
-		h := step(p.Q[j])
+		h := FDStep(p.Q[j])
 		qp[j] = p.Q[j] + h
 		sys.Constraint(gp, p.T, qp)
 		qp[j] = p.Q[j] - h
@@ -117,7 +117,7 @@ func checkGt(sys System, p CheckPoint, nc int) Mismatch {
 	an := make([]float64, nc)
 	gp, gm := make([]float64, nc), make([]float64, nc)
 	sys.ConstraintTimeDerivative(an, p.T, p.Q)
-	h := step(p.T)
+	h := FDStep(p.T)
 	sys.Constraint(gp, p.T+h, p.Q)
 	sys.Constraint(gm, p.T-h, p.Q)
 	ap := make([]float64, nc)
@@ -152,7 +152,7 @@ func checkGamma(sys System, p CheckPoint, nc, nq int) Mismatch {
 	for _, x := range p.Q {
 		scale = math.Max(scale, math.Abs(x))
 	}
-	h := step(scale)
+	h := FDStep(scale)
 	rp, rm := make([]float64, nc), make([]float64, nc)
 	rate(rp, h)
 	rate(rm, -h)

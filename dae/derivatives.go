@@ -1,8 +1,6 @@
 package dae
 
 import (
-	"math"
-
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -62,13 +60,6 @@ func (d *Derivatives) AnalyticMass() bool            { return d.mass != nil || d
 func (d *Derivatives) AnalyticConstraintForce() bool { return d.cforce != nil }
 func (d *Derivatives) AnalyticForce() bool           { return d.force != nil }
 
-// step returns the central-difference increment for x: cube root of the machine epsilon,
-// scaled by |x| (Nocedal & Wright 2006, eq. 8.8), optimal for second-order differences.
-func step(x float64) float64 {
-	const cbrtEps = 6.0554544523933395e-06 // (2^-52)^(1/3)
-	return cbrtEps * math.Max(1, math.Abs(x))
-}
-
 // MassDerivative writes ∂(M(t,q) a)/∂q into dst (nq×nq).
 func (d *Derivatives) MassDerivative(dst *mat.Dense, t float64, q, a []float64) {
 	switch {
@@ -79,7 +70,7 @@ func (d *Derivatives) MassDerivative(dst *mat.Dense, t float64, q, a []float64) 
 	default:
 		copy(d.qp, q)
 		for j := range d.nq {
-			h := step(q[j])
+			h := FDStep(q[j])
 			d.qp[j] = q[j] + h
 			d.sys.Mass(d.mp, t, d.qp)
 			d.qp[j] = q[j] - h
@@ -110,7 +101,7 @@ func (d *Derivatives) ConstraintForceDerivative(dst *mat.Dense, t float64, q, la
 	}
 	copy(d.qp, q)
 	for j := range d.nq {
-		h := step(q[j])
+		h := FDStep(q[j])
 		d.qp[j] = q[j] + h
 		d.sys.ConstraintJacobian(d.gp, t, d.qp)
 		d.qp[j] = q[j] - h
@@ -135,7 +126,7 @@ func (d *Derivatives) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64
 	}
 	copy(d.qp, q)
 	for j := range d.nq {
-		h := step(q[j])
+		h := FDStep(q[j])
 		d.qp[j] = q[j] + h
 		d.sys.Force(d.fp, t, d.qp, v)
 		d.qp[j] = q[j] - h
@@ -156,7 +147,7 @@ func (d *Derivatives) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64
 	}
 	copy(d.vp, v)
 	for j := range d.nq {
-		h := step(v[j])
+		h := FDStep(v[j])
 		d.vp[j] = v[j] + h
 		d.sys.Force(d.fp, t, q, d.vp)
 		d.vp[j] = v[j] - h

@@ -111,14 +111,14 @@ func (d *FirstOrderDerivatives) central(dq, dv, dx *mat.Dense, t float64, q, v, 
 		}
 	}
 	for j := range d.nq {
-		h := step(q[j])
+		h := FDStep(q[j])
 		d.qp[j] = q[j] + h
 		fn(p, t, d.qp, v, x)
 		d.qp[j] = q[j] - h
 		fn(m, t, d.qp, v, x)
 		d.qp[j] = q[j]
 		col(dq, j, h)
-		h = step(v[j])
+		h = FDStep(v[j])
 		d.vp[j] = v[j] + h
 		fn(p, t, q, d.vp, x)
 		d.vp[j] = v[j] - h
@@ -127,7 +127,7 @@ func (d *FirstOrderDerivatives) central(dq, dv, dx *mat.Dense, t float64, q, v, 
 		col(dv, j, h)
 	}
 	for j := range d.nd {
-		h := step(x[j])
+		h := FDStep(x[j])
 		d.xp[j] = x[j] + h
 		fn(p, t, q, v, d.xp)
 		d.xp[j] = x[j] - h

@@ -75,7 +75,7 @@ func (d *SecondDerivatives) ConstraintJacobianDerivative(dst *mat.Dense, t float
 	}
 	copy(d.qp, q)
 	for j := range d.nq {
-		h := step(q[j])
+		h := FDStep(q[j])
 		d.qp[j] = q[j] + h
 		d.sys.ConstraintJacobian(d.Gp, t, d.qp)
 		d.qp[j] = q[j] - h
@@ -101,7 +101,7 @@ func (d *SecondDerivatives) GammaDerivativeQ(dst *mat.Dense, t float64, q, v []f
 	}
 	copy(d.qp, q)
 	for j := range d.nq {
-		h := step(q[j])
+		h := FDStep(q[j])
 		d.qp[j] = q[j] + h
 		d.sys.Gamma(d.gp, t, d.qp, v)
 		d.qp[j] = q[j] - h
@@ -123,7 +123,7 @@ func (d *SecondDerivatives) GammaDerivativeV(dst *mat.Dense, t float64, q, v []f
 	}
 	copy(d.vp, v)
 	for j := range d.nq {
-		h := step(v[j])
+		h := FDStep(v[j])
 		d.vp[j] = v[j] + h
 		d.sys.Gamma(d.gp, t, q, d.vp)
 		d.vp[j] = v[j] - h

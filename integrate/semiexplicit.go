@@ -2,7 +2,6 @@ package integrate
 
 import (
 	"fmt"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -268,7 +267,7 @@ func (s *semiExplicit) constraintJacobian(J *mat.Dense, r int, t float64, q, v, 
 	// ∂c/∂q by central differences; G is re-evaluated at the perturbed q.
 	copy(s.qp, q)
 	for j := range nq {
-		h := fdStep(q[j])
+		h := dae.FDStep(q[j])
 		s.qp[j] = q[j] + h
 		s.sys.ConstraintJacobian(s.G, t, s.qp)
 		s.constraintRow(s.cp, t, s.qp, v, a)
@@ -288,7 +287,7 @@ func (s *semiExplicit) constraintJacobian(J *mat.Dense, r int, t float64, q, v, 
 	case Index1, Baumgarte:
 		copy(s.qp, v)
 		for j := range nq {
-			h := fdStep(v[j])
+			h := dae.FDStep(v[j])
 			s.qp[j] = v[j] + h
 			s.constraintRow(s.cp, t, q, s.qp, a)
 			s.qp[j] = v[j] - h
@@ -300,12 +299,6 @@ func (s *semiExplicit) constraintJacobian(J *mat.Dense, r int, t float64, q, v, 
 		}
 		addBlock(J, r, 2*nq, s.G, 1) // ∂(G a)/∂a
 	}
-}
-
-// fdStep is the central-difference increment: the cube root of the machine epsilon scaled
-// by |x| (Nocedal & Wright 2006, eq. 8.8).
-func fdStep(x float64) float64 {
-	return 6.0554544523933395e-06 * math.Max(1, math.Abs(x))
 }
 
 // dotRow returns row i of G times x.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"linkage/dae"
 )
 
 // assemble.go: Model ⇒ System. Offsets into q (3 per moving body, in the order added),
@@ -278,9 +280,8 @@ func (m *Model) Assemble() (*System, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	s.qp = make([]float64, s.nq)
-	s.fp = make([]float64, s.nq)
-	s.fm = make([]float64, s.nq)
+	s.customJac = dae.NewForceFD(s.nq)
+	s.customF = make([]float64, s.nq)
 	s.pattern = s.buildPattern()
 	return s, nil
 }

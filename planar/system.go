@@ -30,8 +30,9 @@ type System struct {
 	coordNames, rowNames []string
 	pattern              Pattern // structural sparsity of G, fixed at assembly
 
-	mu         sync.Mutex // guards the scratch of custom-force finite differences
-	qp, fp, fm []float64
+	mu        sync.Mutex   // guards the scratch below (custom forces)
+	customJac *dae.ForceFD // finite-difference Jacobians of the custom forces
+	customF   []float64    // the custom forces' sum, for the non-conservative power
 }
 
 var (

@@ -82,13 +82,8 @@ func (s *System) NonConservativePower(t float64, q, v, lambda []float64) float64
 	}
 	if len(s.customs) > 0 {
 		s.mu.Lock()
-		for i := range s.fp {
-			s.fp[i] = 0
-		}
-		for _, c := range s.customs {
-			c(s.fp, t, q, v)
-		}
-		for i, f := range s.fp {
+		s.customForces(s.customF, t, q, v)
+		for i, f := range s.customF {
 			pw += f * v[i]
 		}
 		s.mu.Unlock()

@@ -1,8 +1,6 @@
 package spatial
 
 import (
-	"math"
-
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -284,38 +282,18 @@ func addOuter(dst *mat.Dense, pr *pairRef, scale float64, g *[14]float64) {
 }
 
 // customFD adds the central-difference derivative of the custom forces with respect to q
-// (wrtQ) or v into dst; the step is dae's, ∛ε·max(1, |x|) (Nocedal & Wright 2006, eq. 8.8).
+// (wrtQ) or v into dst (dae.ForceFD; its scratch is guarded by s.mu so that a System stays
+// safe to share).
 func (s *System) customFD(dst *mat.Dense, t float64, q, v []float64, wrtQ bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	x := v
-	if wrtQ {
-		x = q
-	}
-	copy(s.qp, x)
-	const cbrtEps = 6.0554544523933395e-06 // (2^-52)^(1/3)
-	for j := range s.nq {
-		h := cbrtEps * math.Max(1, math.Abs(x[j]))
-		for _, sign := range [2]float64{1, -1} {
-			out := s.fp
-			if sign < 0 {
-				out = s.fm
-			}
-			for i := range out {
-				out[i] = 0
-			}
-			s.qp[j] = x[j] + sign*h
-			for _, c := range s.customs {
-				if wrtQ {
-					c(out, t, s.qp, v)
-				} else {
-					c(out, t, q, s.qp)
-				}
-			}
-		}
-		s.qp[j] = x[j]
-		for i := range s.nq {
-			dst.Set(i, j, dst.At(i, j)+(s.fp[i]-s.fm[i])/(2*h))
-		}
+	s.customJac.Add(dst, s.customForces, t, q, v, wrtQ)
+}
+
+// customForces writes the sum of the custom forces into dst.
+func (s *System) customForces(dst []float64, t float64, q, v []float64) {
+	clear(dst)
+	for _, c := range s.customs {
+		c(dst, t, q, v)
 	}
 }
