@@ -448,8 +448,11 @@ func (w *bdfWork) step(tEnd float64, adaptive bool) error {
 		// last one shortened to land on tEnd nor those of retries: a smaller h would
 		// raise α₀ and change the equation within the attempt (measured: a shortened
 		// last step made the error test fail down to HMin).
+		// A fixed-step run keeps α₀ = C/FixedH throughout, its accurate start-up steps
+		// included: eq. 87 is the equation of that run (measured: α₀ = C/h of the tiny
+		// start-up steps made the start fail at t = 4e-8 on the pendulum).
 		h := math.Min(w.hNext, w.c.HMax)
-		if !adaptive {
+		if w.fixedH > 0 {
 			h = w.fixedH
 		}
 		w.se.alpha0 = w.c2 / h

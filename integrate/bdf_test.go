@@ -221,30 +221,6 @@ func TestBDFStats(t *testing.T) {
 	}
 }
 
-// TestBDFNoAllocation: after Init and warm-up steps, Step allocates nothing, adaptive and
-// fixed-step.
-func TestBDFNoAllocation(t *testing.T) {
-	ch := newChain(3, 1, 0.5, 9.81)
-	for _, ctl := range []StepControl{{RTol: 1e-6}, {FixedH: 1e-3}} {
-		m := DefaultBDF()
-		if err := m.Init(ch, chainStart(ch, nil), ctl); err != nil {
-			t.Fatal(err)
-		}
-		for range 30 {
-			if err := m.Step(math.Inf(1)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		dst := NewState(6, 3)
-		if n := testing.AllocsPerRun(50, func() {
-			_ = m.Step(math.Inf(1))
-			m.Interpolate(&dst, m.Current().T)
-		}); n != 0 {
-			t.Errorf("%+v: Step allocates %v times per call after warm-up, want 0", ctl, n)
-		}
-	}
-}
-
 // bdfNaNPendulum returns NaN forces for t ≥ tBad.
 type bdfNaNPendulum struct {
 	*pendulum

@@ -444,39 +444,6 @@ func TestDOPRI5Stats(t *testing.T) {
 	}
 }
 
-// TestDOPRI5Allocs checks that Step allocates nothing after Init and warm-up.
-func TestDOPRI5Allocs(t *testing.T) {
-	ch := newChain(10, 1, 0.5, 9.81)
-	p, ps, _, _ := testPendulum()
-	for _, c := range []struct {
-		name  string
-		sys   dae.System
-		start State
-	}{{"pendulum", p, ps}, {"chain10", ch, chainStart(ch, nil)}} {
-		for _, form := range []Formulation{Index1Projected, Index1} {
-			for _, ctl := range []StepControl{{RTol: 1e-6}, {FixedH: 1e-3}} {
-				m := &DOPRI5{Formulation: form}
-				if err := m.Init(c.sys, c.start, ctl); err != nil {
-					t.Fatal(err)
-				}
-				for range 5 {
-					if err := m.Step(1e6); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if n := testing.AllocsPerRun(50, func() { _ = m.Step(1e6) }); n != 0 {
-					t.Errorf("%s %s %+v: Step allocates %v times per call after warm-up, want 0", c.name, form, ctl, n)
-				}
-				d := c.start.Clone()
-				mid := (m.Previous().T + m.Current().T) / 2
-				if n := testing.AllocsPerRun(20, func() { m.Interpolate(&d, mid) }); n != 0 {
-					t.Errorf("%s %s %+v: Interpolate allocates %v times per call, want 0", c.name, form, ctl, n)
-				}
-			}
-		}
-	}
-}
-
 // poisoned returns NaN forces for t ≥ from.
 type poisoned struct {
 	dae.System

@@ -487,28 +487,6 @@ func TestGenAlphaInterpolate(t *testing.T) {
 	}
 }
 
-// TestGenAlphaAllocs: no allocation per Step after warm-up, fixed and adaptive, both forms.
-func TestGenAlphaAllocs(t *testing.T) {
-	for _, form := range []Formulation{Index3, StabilizedIndex2} {
-		for _, ctl := range []StepControl{{FixedH: 1e-3}, {RTol: 1e-6}} {
-			p, _, _, s := ex8Start(0.2)
-			m := DefaultGenAlpha()
-			m.Formulation = form
-			if err := m.Init(p, s, ctl); err != nil {
-				t.Fatal(err)
-			}
-			for range 5 {
-				if err := m.Step(1e3); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if n := testing.AllocsPerRun(50, func() { _ = m.Step(1e3) }); n != 0 {
-				t.Errorf("%s %+v: Step allocates %v times per call after warm-up, want 0", form, ctl, n)
-			}
-		}
-	}
-}
-
 // BenchmarkGenAlphaStep times one fixed step (h = 1e-3) on the pendulum and the 10-link
 // chain, for both formulations.
 func BenchmarkGenAlphaStep(b *testing.B) {

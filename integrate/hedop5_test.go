@@ -288,39 +288,6 @@ func TestHEDOP5DenseOutput(t *testing.T) {
 	}
 }
 
-// TestHEDOP5Allocs checks that Step and Interpolate allocate nothing after Init and warm-up.
-func TestHEDOP5Allocs(t *testing.T) {
-	ch := newChain(10, 1, 0.5, 9.81)
-	p, ps, _, _ := testPendulum()
-	for _, c := range []struct {
-		name  string
-		sys   dae.System
-		start State
-	}{{"pendulum", p, ps}, {"chain10", ch, chainStart(ch, nil)}} {
-		for _, form := range []Formulation{Index2Projected, Index2} {
-			for _, ctl := range []StepControl{{RTol: 1e-6}, {FixedH: 1e-3}} {
-				m := &HEDOP5{Formulation: form}
-				if err := m.Init(c.sys, c.start, ctl); err != nil {
-					t.Fatal(err)
-				}
-				for range 5 {
-					if err := m.Step(1e6); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if n := testing.AllocsPerRun(50, func() { _ = m.Step(1e6) }); n != 0 {
-					t.Errorf("%s %s %+v: Step allocates %v times per call after warm-up, want 0", c.name, form, ctl, n)
-				}
-				d := c.start.Clone()
-				mid := (m.Previous().T + m.Current().T) / 2
-				if n := testing.AllocsPerRun(20, func() { m.Interpolate(&d, mid) }); n != 0 {
-					t.Errorf("%s %s %+v: Interpolate allocates %v times per call, want 0", c.name, form, ctl, n)
-				}
-			}
-		}
-	}
-}
-
 // TestHEDOP5Failure: NaN forces for t ≥ 0.5 stop an adaptive run with a *StepError
 // wrapping ErrNonFinite and ErrStepSizeTooSmall, T just below 0.5 (within 1e-9, as for
 // DOPRI5 whose failure ladder this is) and the method named "hedop5"; a fixed-step run

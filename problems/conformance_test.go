@@ -239,3 +239,49 @@ func TestConformanceFirstOrderStates(t *testing.T) {
 		}
 	}
 }
+
+// TestConformanceAllocs: after Init and a few warm-up steps, Step and Interpolate allocate
+// nothing (DESIGN: a step allocates nothing after warm-up), for every method and every
+// formulation it lists, with error control (adaptive methods) and with fixed steps.
+func TestConformanceAllocs(t *testing.T) {
+	pend, _ := Get("pendulum")
+	chain, _ := Get("chain10")
+	for _, e := range integrate.Methods() {
+		for _, form := range e.Formulations {
+			ctls := []integrate.StepControl{{FixedH: 1e-3, RTol: 1e-6}}
+			if e.Adaptive {
+				ctls = append(ctls, integrate.StepControl{RTol: 1e-6})
+			}
+			for _, p := range []Problem{pend, chain} {
+				for _, ctl := range ctls {
+					m, err := e.NewMethod(form)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := m.Init(p.System, p.Start.Clone(), ctl); err != nil {
+						t.Fatalf("%s %s on %s: %v", e.Name, form, p.Name, err)
+					}
+					// tEnd = 100 lies far beyond the 25 steps taken here (at most 0.1 s
+					// each), so every call does a full step.
+					const tEnd = 100
+					for range 5 {
+						if err := m.Step(tEnd); err != nil {
+							t.Fatalf("%s %s on %s: %v", e.Name, form, p.Name, err)
+						}
+					}
+					if n := testing.AllocsPerRun(20, func() { _ = m.Step(tEnd) }); n != 0 {
+						t.Errorf("%s %s on %s %+v: Step allocates %v times per call after warm-up", e.Name, form, p.Name, ctl, n)
+					}
+					if m.Current().T >= tEnd {
+						t.Fatalf("%s %s on %s: reached t_end, the allocation count measured no step", e.Name, form, p.Name)
+					}
+					d := p.Start.Clone()
+					mid := (m.Previous().T + m.Current().T) / 2
+					if n := testing.AllocsPerRun(10, func() { m.Interpolate(&d, mid) }); n != 0 {
+						t.Errorf("%s %s on %s %+v: Interpolate allocates %v times per call", e.Name, form, p.Name, ctl, n)
+					}
+				}
+			}
+		}
+	}
+}
