@@ -206,7 +206,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: bdf: %w", err)
 	}
 	if nd := dae.StateSize(sys); nd > 0 {
-		return fmt.Errorf("integrate: bdf: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use hht", nd)
+		return fmt.Errorf("integrate: bdf: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
 	}
 	nq, nc := sys.Size()
 	if len(start.Q) != nq || len(start.V) != nq {

@@ -26,7 +26,11 @@ import (
 // the projected state, which is the first stage of the next step (FSAL). With Index1 the
 // solution is left as computed and the drift off g = 0 and G v + g_t = 0 grows with t.
 //
-// The error estimate ‖y₅ − y₄‖ is the WeightedRMS over (q, v); λ is not controlled. The
+// First-order states X' = F(t, q, v, X) of a dae.FirstOrder system (seed 004, eq. 8a) are
+// integrated by the same stages: y = (q, v, X), the state force f_X joins f in eq. 17, X
+// is in the error estimate and the dense output and is not projected.
+//
+// The error estimate ‖y₅ − y₄‖ is the WeightedRMS over (q, v, X); λ is not controlled. The
 // step size follows the controller with estimator order 4 (exponent 1/5, in the PI form
 // of the code DOPRI5 with β = 0.04); with StepControl.FixedH > 0 the error test is
 // skipped. Dense output is the 4th-order
@@ -61,6 +65,7 @@ var dopri5Entry = Entry{
 	Formulations: []Formulation{Index1Projected, Index1},
 	Order:        Order{Q: 5, V: 5, Lambda: 5},
 	Adaptive:     true,
+	States:       true,
 	New:          func() Method { return &DOPRI5{} },
 }
 
@@ -122,6 +127,13 @@ type dopri5Work struct {
 	nq, nc int
 	form   Formulation
 
+	// First-order states (dae.FirstOrder, seed 004 eq. 8a): nd > 0 appends X to y, so that
+	// y = (q, v, X) and k = (v, a, X'); the state force f_X joins f in eq. 17.
+	nd     int
+	fo     dae.FirstOrder
+	fx     []float64 // nq: f_X scratch
+	xdPrev []float64 // nd: X' at prev, for the dense output
+
 	raw      StepControl // as given to Init; resolved against tEnd by the first Step
 	c        StepControl // resolved
 	ctl      controller
@@ -139,9 +151,9 @@ type dopri5Work struct {
 	cur, prev State
 	hLast     float64 // cur.T − prev.T
 
-	y0, y1, ytmp, yerr []float64    // 2nq: (q, v) stacked
-	k                  [7][]float64 // 2nq each: k_i = (v_i, a_i); k[0] = derivative at cur (FSAL)
-	rc5                []float64    // 2nq: h Σ d_i k_i of the last accepted step
+	y0, y1, ytmp, yerr []float64    // 2nq+nd: (q, v, X) stacked
+	k                  [7][]float64 // 2nq+nd each: k_i = (v_i, a_i, X'_i); k[0] = derivative at cur (FSAL)
+	rc5                []float64    // 2nq+nd: h Σ d_i k_i of the last accepted step
 	dq                 []float64    // nq projection correction
 
 	// Failure bookkeeping of the current Step call.
@@ -178,11 +190,14 @@ func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
 // a run of the method called name (dopri5, mdop5 or hedop5, which share this code) with
 // formulation form, already validated by the caller.
 func newDopri5Work(name string, form Formulation, sys dae.System, start State, ctl StepControl) (*dopri5Work, error) {
-	if nd := dae.StateSize(sys); nd > 0 {
-		// Integrating q, v alone would drop the state force f_X: refuse rather than be wrong.
-		return nil, fmt.Errorf("integrate: %s: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use hht", name, nd)
-	}
 	nq, nc := sys.Size()
+	nd := dae.StateSize(sys)
+	if len(start.X) != nd {
+		return nil, fmt.Errorf("integrate: %s: start.X has length %d, the system has %d first-order states", name, len(start.X), nd)
+	}
+	if i, bad := firstNonFinite(start.X); bad {
+		return nil, fmt.Errorf("integrate: %s: start is not finite at first-order state %d: X = %g", name, i, start.X[i])
+	}
 	if len(start.Q) != nq || len(start.V) != nq {
 		panic(fmt.Sprintf("integrate: %s: start has len(Q) = %d, len(V) = %d, want nq = %d", name, len(start.Q), len(start.V), nq))
 	}
@@ -200,7 +215,7 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 		return nil, fmt.Errorf("integrate: %s: %w", name, err)
 	}
 
-	w := &dopri5Work{name: name, sys: sys, nq: nq, nc: nc, form: form, raw: ctl}
+	w := &dopri5Work{name: name, sys: sys, nq: nq, nc: nc, nd: nd, form: form, raw: ctl}
 	w.M = mat.NewDense(nq, nq, nil)
 	if nc > 0 {
 		w.G = mat.NewDense(nc, nq, nil)
@@ -212,19 +227,28 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 	w.lam7 = make([]float64, nc)
 	w.cur = NewState(nq, nc)
 	w.prev = NewState(nq, nc)
-	w.y0 = make([]float64, 2*nq)
-	w.y1 = make([]float64, 2*nq)
-	w.ytmp = make([]float64, 2*nq)
-	w.yerr = make([]float64, 2*nq)
-	for i := range w.k {
-		w.k[i] = make([]float64, 2*nq)
+	if nd > 0 {
+		w.fo = sys.(dae.FirstOrder)
+		w.fx = make([]float64, nq)
+		w.xdPrev = make([]float64, nd)
+		w.cur.X = make([]float64, nd)
+		w.prev.X = make([]float64, nd)
 	}
-	w.rc5 = make([]float64, 2*nq)
+	ny := 2*nq + nd
+	w.y0 = make([]float64, ny)
+	w.y1 = make([]float64, ny)
+	w.ytmp = make([]float64, ny)
+	w.yerr = make([]float64, ny)
+	for i := range w.k {
+		w.k[i] = make([]float64, ny)
+	}
+	w.rc5 = make([]float64, ny)
 	w.dq = make([]float64, nq)
 
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
+	copy(w.cur.X, start.X)
 	if nc > 0 {
 		meter := dae.NewResidualMeter(sys)
 		r := meter.Measure(start.T, start.Q, start.V, nil)
@@ -237,7 +261,7 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 				name, r.Vel, c.ATol)
 		}
 	}
-	if err := w.eval(start.T, w.cur.Q, w.cur.V, w.cur.A, w.cur.Lambda); err != nil {
+	if err := w.eval(start.T, w.cur.Q, w.cur.V, w.cur.X, w.cur.A, w.cur.Lambda); err != nil {
 		where := w.worst.Block
 		if o := w.owner(w.worst); o != "" {
 			where = fmt.Sprintf("%s %d (%s) = %g", where, w.worst.Index, o, w.worst.Value)
@@ -245,7 +269,8 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 		return nil, fmt.Errorf("integrate: %s: at the start t=%g: %s: %w", name, start.T, where, err)
 	}
 	copy(w.k[0][:nq], w.cur.V)
-	copy(w.k[0][nq:], w.cur.A)
+	copy(w.k[0][nq:2*nq], w.cur.A)
+	w.stateRate(w.k[0][2*nq:], start.T, w.cur.Q, w.cur.V, w.cur.X)
 	w.prev.CopyFrom(&w.cur)
 	return w, nil
 }
@@ -374,9 +399,8 @@ func (w *dopri5Work) begin(tEnd float64) error {
 func (w *dopri5Work) startingStep(tEnd float64) float64 {
 	c := w.c
 	t0 := w.cur.T
-	n := 2 * w.nq
-	copy(w.y0[:w.nq], w.cur.Q)
-	copy(w.y0[w.nq:], w.cur.V)
+	n := len(w.y0)
+	w.loadY0()
 	f0 := w.k[0]
 	var d0, d1 float64
 	for i := range n {
@@ -419,9 +443,7 @@ func (w *dopri5Work) stages(t, h float64) error {
 	if w.half != nil {
 		return w.half.stages(t, h)
 	}
-	nq := w.nq
-	copy(w.y0[:nq], w.cur.Q)
-	copy(w.y0[nq:], w.cur.V)
+	w.loadY0()
 	for s := 1; s < 7; s++ {
 		y := w.ytmp
 		if s == 6 {
@@ -448,19 +470,50 @@ func (w *dopri5Work) stages(t, h float64) error {
 	return nil
 }
 
-// stage evaluates k = (v, a(t,q,v)) and λ at y = (q, v).
-func (w *dopri5Work) stage(t float64, y, k, lam []float64) error {
+// loadY0 writes the current state into y₀ = (q, v, X).
+func (w *dopri5Work) loadY0() {
 	nq := w.nq
-	copy(k[:nq], y[nq:])
-	return w.eval(t, y[:nq], y[nq:], k[nq:], lam)
+	copy(w.y0[:nq], w.cur.Q)
+	copy(w.y0[nq:2*nq], w.cur.V)
+	copy(w.y0[2*nq:], w.cur.X)
 }
 
-// eval solves the KKT system of seed 002, eq. 17, [M Gᵀ; G 0](a, λ) = (f, γ), at (t, q, v).
-// It records the offending component in w.worst when it fails.
-func (w *dopri5Work) eval(t float64, q, v, a, lam []float64) error {
+// stage evaluates k = (v, a(t,q,v,X), X'(t,q,v,X)) and λ at y = (q, v, X).
+func (w *dopri5Work) stage(t float64, y, k, lam []float64) error {
+	nq := w.nq
+	q, v, x := y[:nq], y[nq:2*nq], y[2*nq:]
+	copy(k[:nq], v)
+	if err := w.eval(t, q, v, x, k[nq:2*nq], lam); err != nil {
+		return err
+	}
+	w.stateRate(k[2*nq:], t, q, v, x)
+	return nil
+}
+
+// stateRate writes X' = F(t, q, v, X) into dst (nothing without first-order states).
+func (w *dopri5Work) stateRate(dst []float64, t float64, q, v, x []float64) {
+	if w.nd > 0 {
+		w.fo.StateRate(dst, t, q, v, x)
+	}
+}
+
+// force writes the applied force f(t,q,v) + f_X(t,q,v,X) into dst.
+func (w *dopri5Work) force(dst []float64, t float64, q, v, x []float64) {
+	w.sys.Force(dst, t, q, v)
+	if w.nd > 0 {
+		w.fo.StateForce(w.fx, t, q, v, x)
+		for i, f := range w.fx {
+			dst[i] += f
+		}
+	}
+}
+
+// eval solves the KKT system of seed 002, eq. 17, [M Gᵀ; G 0](a, λ) = (f + f_X, γ), at
+// (t, q, v, X). It records the offending component in w.worst when it fails.
+func (w *dopri5Work) eval(t float64, q, v, x, a, lam []float64) error {
 	sys := w.sys
 	sys.Mass(w.M, t, q)
-	sys.Force(a, t, q, v)
+	w.force(a, t, q, v, x)
 	if w.nc > 0 {
 		sys.ConstraintJacobian(w.G, t, q)
 		sys.Gamma(lam, t, q, v)
@@ -548,9 +601,13 @@ func (w *dopri5Work) worstError() {
 			}
 		}
 	}
-	w.worst = Residual{Block: "position error", Index: bi, Value: best}
-	if bi >= w.nq {
-		w.worst = Residual{Block: "velocity error", Index: bi - w.nq, Value: best}
+	switch nq := w.nq; {
+	case bi < nq:
+		w.worst = Residual{Block: "position error", Index: bi, Value: best}
+	case bi < 2*nq:
+		w.worst = Residual{Block: "velocity error", Index: bi - nq, Value: best}
+	default:
+		w.worst = Residual{Block: "first-order state error", Index: bi - 2*nq, Value: best}
 	}
 }
 
@@ -582,10 +639,12 @@ func (w *dopri5Work) commit(t, tNew, h float64) error {
 		copy(kNew, w.k[6])
 	}
 	w.prev.CopyFrom(&w.cur)
+	copy(w.xdPrev, w.k[0][2*nq:])
 	w.cur.T = tNew
 	copy(w.cur.Q, yNew[:nq])
-	copy(w.cur.V, yNew[nq:])
-	copy(w.cur.A, kNew[nq:])
+	copy(w.cur.V, yNew[nq:2*nq])
+	copy(w.cur.X, yNew[2*nq:])
+	copy(w.cur.A, kNew[nq:2*nq])
 	copy(w.cur.Lambda, w.lam7)
 	copy(w.k[0], kNew)
 	copy(w.rc5, rc5)
@@ -600,12 +659,13 @@ func (w *dopri5Work) commit(t, tNew, h float64) error {
 //	[M(q₁) G(q₁)ᵀ; G(q₁) 0](Δq, μ) = (0, −g(t₁, q̂)),   q̂ ← q̂ + Δq,
 //
 // then, at q̂, eq. 91: [M Gᵀ; G 0](Δv, μ) = (0, −(G v₁ + g_t)), v̂ = v₁ + Δv, and eq. 17
-// for (â, λ̂) with the same factorization.
+// for (â, λ̂) with the same factorization. First-order states X are not projected.
 func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 	nq, sys := w.nq, w.sys
 	q1 := w.y1[:nq]
-	qh, vh := yNew[:nq], yNew[nq:]
+	qh, vh, xh := yNew[:nq], yNew[nq:2*nq], yNew[2*nq:]
 	copy(qh, q1)
+	copy(xh, w.y1[2*nq:])
 	prevNorm := math.Inf(1)
 	for it := 1; ; it++ {
 		sys.Constraint(w.r, t1, qh)
@@ -649,7 +709,7 @@ func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 	w.stats.Projections++
 
 	// eq. 91 at q̂, and eq. 17 for â, λ̂ with the same factorization (the FSAL evaluation).
-	v1 := w.y1[nq:]
+	v1 := w.y1[nq : 2*nq]
 	sys.Mass(w.M, t1, qh)
 	sys.ConstraintJacobian(w.G, t1, qh)
 	w.stats.FuncEvals++
@@ -672,9 +732,10 @@ func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 	}
 	w.stats.Projections++
 	copy(kNew[:nq], vh)
-	a := kNew[nq:]
-	sys.Force(a, t1, qh, vh)
+	a := kNew[nq : 2*nq]
+	w.force(a, t1, qh, vh, xh)
 	sys.Gamma(lam, t1, qh, vh)
+	w.stateRate(kNew[2*nq:], t1, qh, vh, xh)
 	return w.solveAcc(a, lam)
 }
 
@@ -742,26 +803,33 @@ func (w *dopri5Work) interpolate(dst *State, t float64) {
 	h := w.hLast
 	theta := (t - p.T) / h
 	theta1 := 1 - theta
-	for i := range 2 * nq {
+	for i := range len(w.rc5) {
 		var y0, y1, k1, k7 float64
-		if i < nq {
+		switch {
+		case i < nq:
 			y0, y1, k1, k7 = p.Q[i], c.Q[i], p.V[i], c.V[i]
-		} else {
+		case i < 2*nq:
 			j := i - nq
 			y0, y1, k1, k7 = p.V[j], c.V[j], p.A[j], c.A[j]
+		default:
+			j := i - 2*nq
+			y0, y1, k1, k7 = p.X[j], c.X[j], w.xdPrev[j], w.k[0][i]
 		}
 		diff := y1 - y0
 		bspl := h*k1 - diff
 		rc4 := diff - h*k7 - bspl
 		u := y0 + theta*(diff+theta1*(bspl+theta*(rc4+theta1*w.rc5[i])))
-		if i < nq {
+		switch {
+		case i < nq:
 			dst.Q[i] = u
-		} else {
+		case i < 2*nq:
 			dst.V[i-nq] = u
+		default:
+			dst.X[i-2*nq] = u
 		}
 	}
 	dst.T = t
-	if w.eval(t, dst.Q, dst.V, dst.A, dst.Lambda) != nil {
+	if w.eval(t, dst.Q, dst.V, dst.X, dst.A, dst.Lambda) != nil {
 		for i := range dst.A {
 			dst.A[i] = math.NaN()
 		}

@@ -293,7 +293,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	if nd := dae.StateSize(sys); nd > 0 {
 		// Integrating q, v alone would drop the state force f_X: refuse rather than be wrong.
-		return fmt.Errorf("integrate: %s: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use hht", name, nd)
+		return fmt.Errorf("integrate: %s: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", name, nd)
 	}
 	form := m.Formulation
 	if form == "" {

@@ -92,6 +92,7 @@ var mdop5Entry = Entry{
 	Formulations: []Formulation{Index1Projected, Index1},
 	Order:        Order{Q: 5, V: 5, Lambda: 5},
 	Adaptive:     true,
+	States:       true,
 	New:          func() Method { return &DOPRI5{name: "mdop5"} },
 }
 
@@ -128,6 +129,11 @@ func (m *HEDOP5) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	if form != Index2 && form != Index2Projected {
 		return fmt.Errorf("integrate: hedop5: Formulation = %q, want %q or %q", form, Index2, Index2Projected)
+	}
+	if nd := dae.StateSize(sys); nd > 0 {
+		// Its half-explicit stages integrate q, v only and would drop the state force f_X:
+		// refuse rather than be wrong.
+		return fmt.Errorf("integrate: hedop5: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
 	}
 	w, err := newDopri5Work("hedop5", form, sys, start, ctl)
 	if err != nil {

@@ -108,6 +108,7 @@ var hhtEntry = Entry{
 	// rest.
 	Order:    Order{Q: 2, V: 2, Lambda: 1},
 	Adaptive: true,
+	States:   true,
 	New:      func() Method { m := DefaultHHT(); return &m },
 }
 

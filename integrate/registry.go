@@ -33,8 +33,11 @@ type Entry struct {
 	Equations    string        // the equations of the seed it implements
 	Formulations []Formulation // the first is the default
 	Order        Order
-	Adaptive     bool          // has error control (else fixed step only)
-	New          func() Method // a method with default settings
+	Adaptive     bool // has error control (else fixed step only)
+	// States: the method integrates the first-order states X of a dae.FirstOrder system
+	// (seed 004, eq. 8a); a method without it refuses such a system in Init.
+	States bool
+	New    func() Method // a method with default settings
 }
 
 // formulated is implemented by methods that integrate more than one formulation.

@@ -28,6 +28,7 @@ type Solution struct {
 
 	T               []float64   // sample times
 	Q, V, A, Lambda [][]float64 // samples: Q[i] is q at T[i]
+	X               [][]float64 // samples of the first-order states (nil for a system without them)
 
 	Final State // the last accepted state
 
@@ -72,6 +73,9 @@ func Solve(m Method, name string, sys dae.System, start State, tEnd float64, opt
 	var sample State
 	if opt.Output != nil {
 		sample = NewState(len(cur.Q), len(cur.Lambda))
+		if cur.X != nil {
+			sample.X = make([]float64, len(cur.X))
+		}
 	}
 	next := 0 // index of the next Output time
 	record := func(s *State) {
@@ -81,6 +85,9 @@ func Solve(m Method, name string, sys dae.System, start State, tEnd float64, opt
 		sol.V = append(sol.V, c.V)
 		sol.A = append(sol.A, c.A)
 		sol.Lambda = append(sol.Lambda, c.Lambda)
+		if c.X != nil {
+			sol.X = append(sol.X, c.X)
+		}
 	}
 	// emit records the Output times reached by the last step (all of them when there is
 	// no Output list: the current state).

@@ -225,34 +225,72 @@ func (s nanAfter) Force(dst []float64, t float64, q, v []float64) {
 }
 
 // TestConformanceFirstOrderStates: a method either integrates the first-order states of a
-// dae.FirstOrder system (hht) or refuses the system in Init; none may drop their force
-// silently.
+// dae.FirstOrder system (Entry.States) and meets the PI pendulum's reference in q and X,
+// or refuses the system in Init; none may drop their force silently.
 func TestConformanceFirstOrderStates(t *testing.T) {
 	p := PIPendulumProblem()
+	_, _, xRef := DefaultPIPendulum().AngleReference(p.TEnd)
 	for _, e := range integrate.Methods() {
 		err := e.New().Init(p.System, p.Start.Clone(), integrate.StepControl{RTol: 1e-6})
 		switch {
-		case e.Name == "hht" && err != nil:
-			t.Errorf("hht refuses the PI pendulum: %v", err)
-		case e.Name != "hht" && (err == nil || !strings.Contains(err.Error(), "first-order states")):
+		case e.States && err != nil:
+			t.Errorf("%s refuses the PI pendulum: %v", e.Name, err)
+		case !e.States && (err == nil || !strings.Contains(err.Error(), "first-order states")):
 			t.Errorf("%s: Init error %v, want a refusal naming the first-order states", e.Name, err)
+		}
+		if !e.States {
+			continue
+		}
+		// tol 1e-8: dopri5 errs by 3e-8 in q at t_end, hht (first order in X, ρ = 0.8) by
+		// 3e-5. The sample at T/3 comes from the dense output.
+		sol, err := integrate.Solve(e.New(), e.Name, p.System, p.Start.Clone(), p.TEnd,
+			integrate.SolveOptions{Control: integrate.StepControl{RTol: 1e-8, ATol: 1e-8}, Output: []float64{p.TEnd / 3, p.TEnd}})
+		if err != nil {
+			t.Errorf("%s: %v", e.Name, err)
+			continue
+		}
+		if len(sol.X) != 2 || len(sol.X[1]) != 1 {
+			t.Errorf("%s: %d X samples, want 2 of length 1", e.Name, len(sol.X))
+			continue
+		}
+		bound := 1e-4
+		if e.Order.Q >= 5 {
+			bound = 1e-6
+		}
+		phi3, _, x3 := DefaultPIPendulum().AngleReference(p.TEnd / 3)
+		ref3 := DefaultPIPendulum().State(p.TEnd/3, phi3, 0, x3)
+		for k, r := range []struct {
+			q []float64
+			x float64
+		}{{ref3.Q, x3}, {p.Ref.Q, xRef}} {
+			eq := math.Max(math.Abs(sol.Q[k][0]-r.q[0]), math.Abs(sol.Q[k][1]-r.q[1]))
+			ex := math.Abs(sol.X[k][0] - r.x)
+			t.Logf("%s: t=%.1f: error q %.2g, X %.2g (%d steps)", e.Name, sol.T[k], eq, ex, sol.Stats.Steps)
+			if eq > bound || ex > bound {
+				t.Errorf("%s: errors q %.3g, X %.3g at t=%g, want ≤ %g", e.Name, eq, ex, sol.T[k], bound)
+			}
 		}
 	}
 }
 
 // TestConformanceAllocs: after Init and a few warm-up steps, Step and Interpolate allocate
 // nothing (DESIGN: a step allocates nothing after warm-up), for every method and every
-// formulation it lists, with error control (adaptive methods) and with fixed steps.
+// formulation it lists, with error control (adaptive methods) and with fixed steps, and on
+// the PI pendulum's first-order states for the methods that integrate them.
 func TestConformanceAllocs(t *testing.T) {
 	pend, _ := Get("pendulum")
 	chain, _ := Get("chain10")
 	for _, e := range integrate.Methods() {
+		probs := []Problem{pend, chain}
+		if e.States {
+			probs = append(probs, PIPendulumProblem())
+		}
 		for _, form := range e.Formulations {
 			ctls := []integrate.StepControl{{FixedH: 1e-3, RTol: 1e-6}}
 			if e.Adaptive {
 				ctls = append(ctls, integrate.StepControl{RTol: 1e-6})
 			}
-			for _, p := range []Problem{pend, chain} {
+			for _, p := range probs {
 				for _, ctl := range ctls {
 					m, err := e.NewMethod(form)
 					if err != nil {

@@ -28,14 +28,14 @@ func runMethods(args []string, stdout, stderr io.Writer) error {
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	t := output.Table{Header: []string{"name", "seed", "equations", "formulations", "order q/v/λ", "adaptive", "title"}}
+	t := output.Table{Header: []string{"name", "seed", "equations", "formulations", "order q/v/λ", "adaptive", "states X", "title"}}
 	for _, e := range integrate.Methods() {
 		var forms []string
 		for _, f := range e.Formulations {
 			forms = append(forms, string(f))
 		}
 		t.Add(e.Name, e.Seed, e.Equations, strings.Join(forms, ","),
-			fmt.Sprintf("%d/%d/%d", e.Order.Q, e.Order.V, e.Order.Lambda), e.Adaptive, e.Title)
+			fmt.Sprintf("%d/%d/%d", e.Order.Q, e.Order.V, e.Order.Lambda), e.Adaptive, e.States, e.Title)
 	}
 	return t.Write(stdout)
 }

@@ -189,8 +189,8 @@ func shortSource(s string) string {
 	return s
 }
 
-// writeSolutionCSV writes time, q, v, λ of every recorded sample, with the problem's
-// coordinate and constraint names in the header.
+// writeSolutionCSV writes time, q, v, λ and the first-order states X1, X2, … of every
+// recorded sample, with the problem's coordinate and constraint names in the header.
 func writeSolutionCSV(path string, p problems.Problem, sol *integrate.Solution) error {
 	f, err := os.Create(path)
 	if err != nil {
@@ -210,6 +210,12 @@ func writeSolutionCSV(path string, p problems.Problem, sol *integrate.Solution) 
 		for i := range nc {
 			name := "lambda:" + dae.ConstraintName(p.System, i)
 			ch = append(ch, output.Channel{Name: name, Value: func(k int) float64 { return sol.Lambda[k][i] }})
+		}
+	}
+	if sol.X != nil {
+		for i := range sol.X[0] {
+			name := fmt.Sprintf("X%d", i+1) // first-order states (seed 004, eq. 8a)
+			ch = append(ch, output.Channel{Name: name, Value: func(k int) float64 { return sol.X[k][i] }})
 		}
 	}
 	werr := output.WriteCSV(f, len(sol.T), ch)
