@@ -20,6 +20,10 @@
 // ArnoldEx9 is seed 002, Example 9: backward Euler on the index-3 form, whose λ does not
 // converge when h_n → 0 with h_{n−1} fixed.
 //
+// Haug1997 re-runs section 4 of seed 000 (errors, largest converging steps of IMPL, FV and
+// ABM, Table 5, Figs. 9-11); HaugPendulumScan repeats the largest-step search on the stiff
+// double pendulum over a grid of the RSDA stiffness and damping that the paper omits.
+//
 // The package holds no CLI code; `linkage reproduce NAME` prints each Table and plots the
 // series.
 package reproduce

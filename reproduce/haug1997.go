@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"linkage/dae"
 	"linkage/integrate"
 	"linkage/problems"
 )
@@ -173,35 +172,9 @@ var haugOrder = []string{"haug-pendulum", "haug-crank", "haug-andrews"}
 // nil opt takes the defaults. An unknown method or model name is an error; failed runs are
 // part of the result.
 func Haug1997(opt *Haug1997Options) (*Haug1997Result, error) {
-	var o Haug1997Options
-	if opt != nil {
-		o = *opt
-	}
-	if o.Impl == "" {
-		o.Impl = DefaultHaugImpl
-	}
-	if o.FV == "" {
-		o.FV = DefaultHaugFV
-	}
-	if o.Expl == "" {
-		o.Expl = DefaultHaugExpl
-	}
-	if o.Ref == "" {
-		o.Ref = DefaultHaugRef
-	}
-	if o.Bisections < 0 {
-		return nil, fmt.Errorf("reproduce: haug1997: Bisections = %d, want >= 0", o.Bisections)
-	}
-	if o.Bisections == 0 {
-		o.Bisections = defaultHaugBisections
-	}
-	entries := map[string]integrate.Entry{}
-	for _, n := range []string{o.Impl, o.FV, o.Expl, o.Ref} {
-		e, err := integrate.Lookup(n)
-		if err != nil {
-			return nil, fmt.Errorf("reproduce: haug1997: %w", err)
-		}
-		entries[n] = e
+	o, entries, err := haugResolve(opt)
+	if err != nil {
+		return nil, err
 	}
 	specs := haugSpecs()
 	models := o.Models
@@ -221,6 +194,41 @@ func Haug1997(opt *Haug1997Options) (*Haug1997Result, error) {
 		res.Models = append(res.Models, *m)
 	}
 	return res, nil
+}
+
+// haugResolve fills the defaults of opt (nil: all defaults) and looks the methods up.
+func haugResolve(opt *Haug1997Options) (Haug1997Options, map[string]integrate.Entry, error) {
+	var o Haug1997Options
+	if opt != nil {
+		o = *opt
+	}
+	if o.Impl == "" {
+		o.Impl = DefaultHaugImpl
+	}
+	if o.FV == "" {
+		o.FV = DefaultHaugFV
+	}
+	if o.Expl == "" {
+		o.Expl = DefaultHaugExpl
+	}
+	if o.Ref == "" {
+		o.Ref = DefaultHaugRef
+	}
+	if o.Bisections < 0 {
+		return o, nil, fmt.Errorf("reproduce: haug1997: Bisections = %d, want >= 0", o.Bisections)
+	}
+	if o.Bisections == 0 {
+		o.Bisections = defaultHaugBisections
+	}
+	entries := map[string]integrate.Entry{}
+	for _, n := range []string{o.Impl, o.FV, o.Expl, o.Ref} {
+		e, err := integrate.Lookup(n)
+		if err != nil {
+			return o, nil, fmt.Errorf("reproduce: haug1997: %w", err)
+		}
+		entries[n] = e
+	}
+	return o, entries, nil
 }
 
 // haugRef is the reference solution of p: its samples at t_j = j·h and their rates.
@@ -272,13 +280,7 @@ func runHaugModel(sp haugSpec, o Haug1997Options, entries map[string]integrate.E
 	if err != nil {
 		return nil, fmt.Errorf("reproduce: haug1997: %w", err)
 	}
-	idx := -1
-	nq, _ := p.System.Size()
-	for i := range nq {
-		if dae.CoordinateName(p.System, i) == sp.variable {
-			idx = i
-		}
-	}
+	idx := coordinateIndex(p.System, sp.variable)
 	if idx < 0 {
 		return nil, fmt.Errorf("reproduce: haug1997: %s has no coordinate %q", p.Name, sp.variable)
 	}
