@@ -432,28 +432,28 @@ func TestGCPJacobianPolicies(t *testing.T) {
 	t.Logf("every-iteration %+v\nauto %+v", st[0], st[1])
 }
 
-// TestGCPPredictors: on a stiff system (a linear spring along x, ωh ≈ 2.5 here) the section 3.3 predictor
-// evaluates the stiff force at the explicitly predicted position and starts Newton so far
-// away that the position recovery fails; the last-acceleration start converges.
+// TestGCPPredictors: on a stiff system (a linear spring along x, ωh ≈ 2.5 here) both starts
+// of the corrector converge over the run, and the section 3.3 predictor, whose start
+// carries the step's predicted acceleration, needs fewer full-Newton iterations than the
+// last-acceleration start (measured 3.9 and 5.4 per step; with the Taylor reading of the
+// predictor, eqs. 18-19 with β = γ = 0, the first step did not converge at all).
 func TestGCPPredictors(t *testing.T) {
 	stiff := &springPendulum{pendulum: newPendulum(1, 1, 9.81), k: 1e5}
 	start := pendulumStart(stiff.pendulum, 0.3, 0)
 	const h = 0x1p-7
-	m := DefaultGCP()
-	if err := m.Init(stiff, start.Clone(), StepControl{FixedH: h}); err != nil {
-		t.Fatal(err)
+	var perStep [2]float64
+	for k, p := range []GCPPredictor{GCPPredictSection33, GCPPredictLastAcceleration} {
+		m := DefaultGCP()
+		m.Predictor = p
+		fixedRun(t, &m, stiff, start, 0.5, h)
+		st := m.Stats()
+		perStep[k] = float64(st.NewtonIters) / float64(st.Steps)
+		t.Logf("predictor %d: %+v", p, st)
 	}
-	if err := m.Step(0.5); !errors.Is(err, ErrNoConvergence) {
-		t.Errorf("section 3.3 predictor: error %v, want ErrNoConvergence (if it converges now, the test lost its point)", err)
+	if !(perStep[0] <= 4.5 && perStep[0] < perStep[1]) {
+		t.Errorf("Newton iterations per step: section 3.3 %.2f, last acceleration %.2f; want section 3.3 ≤ 4.5 and fewer",
+			perStep[0], perStep[1])
 	}
-	m = DefaultGCP()
-	m.Predictor = GCPPredictLastAcceleration
-	fixedRun(t, &m, stiff, start, 0.5, h)
-	// Measured: 5 iterations per step (full Newton through a strongly curved constraint).
-	if st := m.Stats(); st.NewtonIters > 6*st.Steps {
-		t.Errorf("last-acceleration start: %d Newton iterations in %d steps, want ≤ 6 per step", st.NewtonIters, st.Steps)
-	}
-	t.Logf("last acceleration: %+v", m.Stats())
 }
 
 // springPendulum adds a stiff linear spring f_x = −k x.

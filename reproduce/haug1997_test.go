@@ -93,13 +93,13 @@ func TestHaug1997Claims(t *testing.T) {
 	// double pendulum and larger than FV's on every model, with fewer Newton iterations.
 	// Measured (BENCHMARKS.md): the crank and Andrews show it; on the pendulum the paper's
 	// predictor (section 3.3) starts Newton from the stiff predicted acceleration and IMPL
-	// reaches only 0.0027 (FV 0.0043, ABM 0.00026). The pendulum is held to what it does,
-	// IMPL ≥ 8 × ABM (measured 10.4), so that a regression shows; the claim itself stays
+	// reaches only 0.0032 (FV 0.0059, ABM 0.00026). The pendulum is held to what it does,
+	// IMPL ≥ 10 × ABM (measured 12.4), so that a regression shows; the claim itself stays
 	// open in the notes.
 	pend := res.Get("haug-pendulum")
 	impl, expl := pend.MaxOf(RoleImpl), pend.MaxOf(RoleExpl)
-	if !(impl.H >= 8*expl.H) || expl.H == 0 {
-		t.Errorf("haug-pendulum: IMPL h_max %g < 8 × EXPL h_max %g (measured 10.4×; paper 0.02 vs 0.00012)", impl.H, expl.H)
+	if !(impl.H >= 10*expl.H) || expl.H == 0 {
+		t.Errorf("haug-pendulum: IMPL h_max %g < 10 × EXPL h_max %g (measured 12.4×; paper 0.02 vs 0.00012)", impl.H, expl.H)
 	}
 	for _, m := range res.Models {
 		if m.Name == "haug-pendulum" {
