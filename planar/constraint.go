@@ -2,7 +2,8 @@ package planar
 
 import "gonum.org/v1/gonum/mat"
 
-// constraint.go: (t, q) ⇒ g, G, g_t;  (t, q, v) ⇒ γ;  (q, λ) ⇒ ∂(Gᵀλ)/∂q.
+// constraint.go: (t, q) ⇒ g, G, g_t;  (t, q, v) ⇒ γ, ∂γ/∂q, ∂γ/∂v;  (q, λ) ⇒ ∂(Gᵀλ)/∂q;
+// (q, w) ⇒ ∂(G w)/∂q.
 //
 // Every row is g_r = Σ_k w_k c_k(q) − c0 − f(t), a weighted sum of at most two joint
 // coordinates c_k (kinematics.go) minus a constant and, for motions, a drive f. Hence
@@ -100,6 +101,63 @@ func (s *System) ConstraintForceDerivative(dst *mat.Dense, _ float64, q, lambda 
 			tm := &rw.terms[k]
 			s.evalTerm(tm, q, &e)
 			addHess(dst, &s.pairs[tm.pair], lambda[r]*tm.w, &e.hess)
+		}
+	}
+}
+
+// ConstraintJacobianDerivative writes ∂(G w)/∂q, row r = Σ_k w_k (∇²c_k w_p)ᵀ: the
+// constraint Hessians contracted with w (seed 000, eqs. 22-25, 32-33).
+func (s *System) ConstraintJacobianDerivative(dst *mat.Dense, _ float64, q, w []float64) {
+	dst.Zero()
+	var e coordEval
+	for r := range s.rows {
+		rw := &s.rows[r]
+		out := dst.RawRowView(r)
+		for k := range rw.n {
+			tm := &rw.terms[k]
+			s.evalTerm(tm, q, &e)
+			pr := &s.pairs[tm.pair]
+			wp := pr.rate(w)
+			for a, col := range pr.col {
+				if col < 0 {
+					continue
+				}
+				var hw float64
+				for b, x := range wp {
+					hw += e.hess[a][b] * x
+				}
+				out[col] += tm.w * hw
+			}
+		}
+	}
+}
+
+// GammaDerivativeV writes ∂γ/∂v = −2 ∂(G v)/∂q (γ is quadratic in v and G_t = 0).
+func (s *System) GammaDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
+	s.ConstraintJacobianDerivative(dst, t, q, v)
+	dst.Scale(-2, dst)
+}
+
+// GammaDerivativeQ writes ∂γ/∂q = −Σ_k w_k ∇_p(v_pᵀ ∇²c_k v_p) (quadGrad; the drives do not
+// depend on q).
+func (s *System) GammaDerivativeQ(dst *mat.Dense, _ float64, q, v []float64) {
+	dst.Zero()
+	var k pairKin
+	var g [6]float64
+	for r := range s.rows {
+		rw := &s.rows[r]
+		out := dst.RawRowView(r)
+		for i := range rw.n {
+			tm := &rw.terms[i]
+			pr := &s.pairs[tm.pair]
+			pr.kin(q, &k)
+			vp := pr.rate(v)
+			quadGrad(tm.kind, &k, &vp, &g)
+			for a, col := range pr.col {
+				if col >= 0 {
+					out[col] -= tm.w * g[a]
+				}
+			}
 		}
 	}
 }

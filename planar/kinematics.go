@@ -174,3 +174,65 @@ func (e *coordEval) dotGrad(x *[6]float64) float64 {
 	}
 	return s
 }
+
+// quadGrad writes into g the gradient with respect to p of Q(p) = vpᵀ ∇²c(p) vp for a
+// fixed pair velocity vp: the velocity-squared part of c̈, whose derivative is the
+// constraint part of ∂γ/∂q (seed 000, eqs. 24, 33). Q is written through the velocity
+// kinematics instead of third derivatives: with ω_I = vp[2], ω_J = vp[5],
+//
+//	ḋ = ṙ_J − ṙ_I + ω_J b_J − ω_I b_I,   d̈₀ = ω_I² a_I − ω_J² a_J   (c̈ with zero accelerations),
+//
+// Q is d̈₀ (d_x, d_y), −ω_I² w·d + 2ω_I w'·ḋ + w·d̈₀ (w = u_I or n_I, w' = ∂w/∂θ_I), 0 (angle),
+// ḋ·ḋ + d·d̈₀ (d·d/2), and (Q_c − ċ²/l²)/l with ċ = d·ḋ (|d|); and ∂ḋ/∂θ_I = ω_I a_I,
+// ∂ḋ/∂θ_J = −ω_J a_J, ∂d̈₀/∂θ_I = ω_I² b_I, ∂d̈₀/∂θ_J = −ω_J² b_J.
+func quadGrad(kind coordKind, k *pairKin, vp *[6]float64, g *[6]float64) {
+	*g = [6]float64{}
+	wI, wJ := vp[2], vp[5]
+	dd := Vec{vp[3] - vp[0] + wJ*k.bj[0] - wI*k.bi[0], vp[4] - vp[1] + wJ*k.bj[1] - wI*k.bi[1]}
+	d0 := Vec{wI*wI*k.ai[0] - wJ*wJ*k.aj[0], wI*wI*k.ai[1] - wJ*wJ*k.aj[1]}
+	ddI := Vec{wI * k.ai[0], wI * k.ai[1]}           // ∂ḋ/∂θ_I
+	ddJ := Vec{-wJ * k.aj[0], -wJ * k.aj[1]}         // ∂ḋ/∂θ_J
+	d0I := Vec{wI * wI * k.bi[0], wI * wI * k.bi[1]} // ∂d̈₀/∂θ_I
+	d0J := Vec{-wJ * wJ * k.bj[0], -wJ * wJ * k.bj[1]}
+	// through d alone: ∂d/∂p = [−e_x, −e_y, −b_I, e_x, e_y, b_J], applied to a vector x
+	throughD := func(x Vec, scale float64) {
+		g[0] -= scale * x[0]
+		g[1] -= scale * x[1]
+		g[2] -= scale * dot(x, k.bi)
+		g[3] += scale * x[0]
+		g[4] += scale * x[1]
+		g[5] += scale * dot(x, k.bj)
+	}
+	switch kind {
+	case coordDx, coordDy:
+		c := int(kind - coordDx)
+		g[2], g[5] = d0I[c], d0J[c]
+	case coordAlong, coordNormal:
+		w, dw := k.u, k.n
+		if kind == coordNormal {
+			w, dw = k.n, Vec{-k.u[0], -k.u[1]}
+		}
+		throughD(w, -wI*wI)
+		g[2] += -wI*wI*dot(dw, k.d) + 2*wI*(-dot(w, dd)+dot(dw, ddI)) + dot(dw, d0) + dot(w, d0I)
+		g[5] += 2*wI*dot(dw, ddJ) + dot(w, d0J)
+	case coordAngle:
+	case coordDist2, coordLength:
+		throughD(d0, 1)
+		g[2] += 2*dot(dd, ddI) + dot(k.d, d0I)
+		g[5] += 2*dot(dd, ddJ) + dot(k.d, d0J)
+		if kind == coordLength {
+			// Q_l = Q_c/l − ċ²/l³, l² = d·d, ∇l = ∇c/l, ∇ċ = Dᵀḋ + (∂ḋ/∂p)ᵀd.
+			l2 := dot(k.d, k.d)
+			l := math.Sqrt(l2)
+			qc := dot(dd, dd) + dot(k.d, d0)
+			cd := dot(k.d, dd)
+			var gc, gcd [6]float64
+			gc = [6]float64{-k.d[0], -k.d[1], -dot(k.d, k.bi), k.d[0], k.d[1], dot(k.d, k.bj)}
+			gcd = [6]float64{-dd[0], -dd[1], -dot(dd, k.bi) + dot(k.d, ddI), dd[0], dd[1], dot(dd, k.bj) + dot(k.d, ddJ)}
+			for r := range 6 {
+				gl := gc[r] / l
+				g[r] = g[r]/l - qc*gl/l2 - 2*cd*gcd[r]/(l2*l) + 3*cd*cd*gl/(l2*l2)
+			}
+		}
+	}
+}

@@ -36,13 +36,15 @@ type System struct {
 }
 
 var (
-	_ dae.System                    = (*System)(nil)
-	_ dae.ConstantMass              = (*System)(nil)
-	_ dae.MassDerivative            = (*System)(nil)
-	_ dae.ConstraintForceDerivative = (*System)(nil)
-	_ dae.ForceDerivative           = (*System)(nil)
-	_ dae.Namer                     = (*System)(nil)
-	_ dae.Energy                    = (*System)(nil)
+	_ dae.System                       = (*System)(nil)
+	_ dae.ConstantMass                 = (*System)(nil)
+	_ dae.MassDerivative               = (*System)(nil)
+	_ dae.ConstraintForceDerivative    = (*System)(nil)
+	_ dae.ConstraintJacobianDerivative = (*System)(nil)
+	_ dae.GammaDerivative              = (*System)(nil)
+	_ dae.ForceDerivative              = (*System)(nil)
+	_ dae.Namer                        = (*System)(nil)
+	_ dae.Energy                       = (*System)(nil)
 )
 
 type bodyData struct {
