@@ -46,20 +46,23 @@ func TestNoAllocations(t *testing.T) {
 	f := make([]float64, nq)
 	g := make([]float64, nc)
 	evals := map[string]func(){
-		"Mass":                      func() { sys.Mass(M, p.T, p.Q) },
-		"Force":                     func() { sys.Force(f, p.T, p.Q, p.V) },
-		"Constraint":                func() { sys.Constraint(g, p.T, p.Q) },
-		"ConstraintJacobian":        func() { sys.ConstraintJacobian(G, p.T, p.Q) },
-		"ConstraintTimeDerivative":  func() { sys.ConstraintTimeDerivative(g, p.T, p.Q) },
-		"Gamma":                     func() { sys.Gamma(g, p.T, p.Q, p.V) },
-		"MassDerivative":            func() { sys.MassDerivative(M, p.T, p.Q, p.A) },
-		"ConstraintForceDerivative": func() { sys.ConstraintForceDerivative(M, p.T, p.Q, p.Lambda) },
-		"ForceDerivativeQ":          func() { sys.ForceDerivativeQ(M, p.T, p.Q, p.V) },
-		"ForceDerivativeV":          func() { sys.ForceDerivativeV(M, p.T, p.Q, p.V) },
-		"Energy":                    func() { _, _ = sys.Energy(p.T, p.Q, p.V) },
-		"NonConservativePower":      func() { _ = sys.NonConservativePower(p.T, p.Q, p.V, p.Lambda) },
-		"Reaction":                  func() { _ = sys.Reaction(1, p.Q, p.Lambda) },
-		"MarkerAcceleration":        func() { _ = sys.MarkerAcceleration(2, p.Q, p.V, p.A) },
+		"Mass":                         func() { sys.Mass(M, p.T, p.Q) },
+		"Force":                        func() { sys.Force(f, p.T, p.Q, p.V) },
+		"Constraint":                   func() { sys.Constraint(g, p.T, p.Q) },
+		"ConstraintJacobian":           func() { sys.ConstraintJacobian(G, p.T, p.Q) },
+		"ConstraintTimeDerivative":     func() { sys.ConstraintTimeDerivative(g, p.T, p.Q) },
+		"Gamma":                        func() { sys.Gamma(g, p.T, p.Q, p.V) },
+		"MassDerivative":               func() { sys.MassDerivative(M, p.T, p.Q, p.A) },
+		"ConstraintForceDerivative":    func() { sys.ConstraintForceDerivative(M, p.T, p.Q, p.Lambda) },
+		"ConstraintJacobianDerivative": func() { sys.ConstraintJacobianDerivative(G, p.T, p.Q, p.A) },
+		"GammaDerivativeQ":             func() { sys.GammaDerivativeQ(G, p.T, p.Q, p.V) },
+		"GammaDerivativeV":             func() { sys.GammaDerivativeV(G, p.T, p.Q, p.V) },
+		"ForceDerivativeQ":             func() { sys.ForceDerivativeQ(M, p.T, p.Q, p.V) },
+		"ForceDerivativeV":             func() { sys.ForceDerivativeV(M, p.T, p.Q, p.V) },
+		"Energy":                       func() { _, _ = sys.Energy(p.T, p.Q, p.V) },
+		"NonConservativePower":         func() { _ = sys.NonConservativePower(p.T, p.Q, p.V, p.Lambda) },
+		"Reaction":                     func() { _ = sys.Reaction(1, p.Q, p.Lambda) },
+		"MarkerAcceleration":           func() { _ = sys.MarkerAcceleration(2, p.Q, p.V, p.A) },
 	}
 	for name, fn := range evals {
 		fn()

@@ -88,10 +88,10 @@ func TestHaugModels(t *testing.T) {
 			if err != nil {
 				t.Errorf("%s at %s: %v", p.Name, where, err)
 			}
-			// G, g_t, γ, M symmetric, d(Gᵀλ)/dq, df/dq, df/dv (planar has ConstantMass
-			// and also reports d(M a)/dq = 0).
-			if len(ms) != 8 {
-				t.Errorf("%s at %s: dae.Check compared %d quantities, want 8", p.Name, where, len(ms))
+			// G, g_t, γ, d(G w)/dq, dγ/dq, dγ/dv, M symmetric, d(Gᵀλ)/dq, df/dq, df/dv
+			// (planar has ConstantMass and also reports d(M a)/dq = 0).
+			if len(ms) != 11 {
+				t.Errorf("%s at %s: dae.Check compared %d quantities, want 11", p.Name, where, len(ms))
 			}
 		}
 	}
