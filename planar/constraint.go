@@ -135,7 +135,13 @@ func (s *System) ConstraintJacobianDerivative(dst *mat.Dense, _ float64, q, w []
 // GammaDerivativeV writes ∂γ/∂v = −2 ∂(G v)/∂q (γ is quadratic in v and G_t = 0).
 func (s *System) GammaDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 	s.ConstraintJacobianDerivative(dst, t, q, v)
-	dst.Scale(-2, dst)
+	r, c := dst.Dims()
+	for i := range r {
+		row := dst.RawRowView(i)[:c]
+		for j := range row {
+			row[j] *= -2
+		}
+	}
 }
 
 // GammaDerivativeQ writes ∂γ/∂q = −Σ_k w_k ∇_p(v_pᵀ ∇²c_k v_p) (quadGrad; the drives do not
