@@ -170,7 +170,6 @@ var gcpFVEntry = Entry{
 
 // gcpWork is the per-run state of GCP.
 type gcpWork struct {
-	name string
 	cs   *gcpCore
 	v    GCPVariant
 	pred GCPPredictor
@@ -179,11 +178,9 @@ type gcpWork struct {
 	mon  newtonMonitor // simplified Newton (JacobianAuto, JacobianEveryStep)
 	full fullNewton    // full Newton (JacobianEveryIteration, the paper's iteration)
 
+	ladder   // step control, attempts and failure reports (ladder.go)
 	rawCtl   StepControl
-	c        StepControl
-	ctl      controller
 	resolved bool
-	attempts int
 
 	cur, prev State
 	it        State // iterate at t₁ (full q, v, a, λ)
@@ -199,9 +196,7 @@ type gcpWork struct {
 	hJ       float64
 	thetaJ   float64
 	psi      []float64 // Ψ (nd)
-	worst    Residual
-	causeW   Residual
-	h0Rep    float64 // max|H| just after the last partition
+	h0Rep    float64   // max|H| just after the last partition
 	stats    Stats
 	maxHLast float64
 }
@@ -230,7 +225,7 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	if m.Predictor != GCPPredictSection33 && m.Predictor != GCPPredictLastAcceleration {
 		return fmt.Errorf("integrate: %s: Predictor = %d, want GCPPredictSection33 or GCPPredictLastAcceleration", name, m.Predictor)
 	}
-	w := &gcpWork{name: name, v: m.Variant, pred: m.Predictor, rep: m.Repartition, ns: ns, rawCtl: ctl}
+	w := &gcpWork{ladder: ladder{name: name}, v: m.Variant, pred: m.Predictor, rep: m.Repartition, ns: ns, rawCtl: ctl}
 	cs, err := newGCPCore(name, sys, start, &w.stats)
 	if err != nil {
 		return err
@@ -276,7 +271,7 @@ func (m *GCP) Step(tEnd float64) error {
 		w.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
 		h0 := c.H0
 		if h0 == 0 {
-			h0 = gcpStartStep(&w.cur, c, end)
+			h0 = secondOrderStartStep(&w.cur, c, end)
 		}
 		w.ctl = newController(c, 2, h0) // δ_q ~ h³
 		w.resolved = true
@@ -284,60 +279,11 @@ func (m *GCP) Step(tEnd float64) error {
 	if w.cur.T >= tEnd {
 		return nil
 	}
-	var cause error
-	cuts, fresh := 0, 0
-	for {
-		t0 := w.cur.T
-		h, err := w.ctl.next(t0, tEnd)
-		if err != nil {
-			return w.fail(t0, h, err, cause, cuts, fresh)
-		}
-		if w.attempts >= w.c.MaxSteps {
-			return w.fail(t0, h, ErrMaxSteps, cause, cuts, fresh)
-		}
-		w.attempts++
-		usedFresh, st := w.attempt(h)
-		fresh += usedFresh
-		if st == nil {
-			e := w.errorNorm(h)
-			if w.ctl.accept(h, e) {
-				w.commit(h)
-				return nil
-			}
-			w.stats.Rejected++
-			cause = errErrorTest
-			continue
-		}
-		w.stats.NewtonFailures++
-		if cause != ErrNonFinite || st == ErrNonFinite {
-			cause = st
-			w.causeW = w.worst
-		}
-		if w.c.FixedH > 0 {
-			w.causeW = w.worst
-			return w.fail(t0, h, st, nil, cuts, fresh)
-		}
-		w.ctl.cut(h, 0.25) // IDA and radau5 cut by 0.25 after a Newton failure
-		cuts++
-	}
+	return w.step(w, &w.stats, w.cur.T, tEnd)
 }
 
-// gcpStartStep proposes the first step as hhtWork.startStep does (Hairer, Nørsett & Wanner
-// 1993, II.4): h = 0.01·min(‖q‖/‖v‖, sqrt(‖q‖/‖a‖)) within [100·HMin, HMax].
-func gcpStartStep(s *State, c StepControl, end float64) float64 {
-	d0 := WeightedRMS(s.Q, s.Q, s.Q, c.RTol, c.ATol)
-	d1 := WeightedRMS(s.V, s.Q, s.Q, c.RTol, c.ATol)
-	d2 := WeightedRMS(s.A, s.Q, s.Q, c.RTol, c.ATol)
-	d0 = math.Max(d0, 1e-5/math.Max(c.RTol, c.ATol))
-	h := math.Abs(end - s.T)
-	if d1 > 0 {
-		h = math.Min(h, 0.01*d0/d1)
-	}
-	if d2 > 0 {
-		h = math.Min(h, 0.01*math.Sqrt(d0/d2))
-	}
-	return math.Min(c.HMax, math.Max(h, 100*c.HMin))
-}
+// failed is the ladder's hook after a failed attempt; GCP keeps no state that depends on it.
+func (w *gcpWork) failed(bool) {}
 
 // attempt predicts and corrects one step of size h; it returns nil when the corrector
 // converged, else the cause, and counts fresh-Jacobian retries.
@@ -591,19 +537,6 @@ func (w *gcpWork) commit(h float64) {
 			}
 		}
 	}
-}
-
-// fail builds the StepError of a step that could not be completed.
-func (w *gcpWork) fail(t, h float64, err, cause error, cuts, fresh int) error {
-	if cause != nil && cause != errErrorTest && !errors.Is(err, cause) {
-		err = fmt.Errorf("%w after %w", err, cause)
-	}
-	worst := w.worst
-	if cause != nil && cause != errErrorTest {
-		worst = w.causeW
-	}
-	return &StepError{Method: w.name, T: t, H: h, Worst: worst,
-		Tried: fmt.Sprintf("%d fresh Jacobians, %d step cuts", fresh, cuts), Err: err}
 }
 
 // Current returns the last accepted state.

@@ -141,10 +141,9 @@ type hhtWork struct {
 	newton     NewtonSettings
 	maxOrder   int
 
+	ladder   // step control, attempts and failure reports (ladder.go)
 	rawCtl   StepControl
-	c        StepControl // resolved at the first Step
 	resolved bool
-	ctl      controller
 	mon      newtonMonitor
 
 	cur, prev State
@@ -173,11 +172,8 @@ type hhtWork struct {
 	pred   [4][]float64 // extrapolation of each degree to t₁
 	pOrder int          // degree used next
 
-	hTry       float64  // h of the attempt under way
-	causeWorst Residual // worst residual of the attempt whose failure is reported
-	stats      Stats
-	attempts   int
-	worst      Residual
+	hTry  float64 // h of the attempt under way
+	stats Stats
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -251,7 +247,7 @@ func newHHTWork(sys dae.System, k hhtCoef) *hhtWork {
 	nq, nc := sys.Size()
 	nd := dae.StateSize(sys)
 	n := nq + nc + nd
-	w := &hhtWork{sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, nd: nd, n: n, k: k}
+	w := &hhtWork{ladder: ladder{name: "hht"}, sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, nd: nd, n: n, k: k}
 	newState := func() State {
 		s := NewState(nq, nc)
 		if nd > 0 {
@@ -336,10 +332,10 @@ func (w *hhtWork) forceResidual(dst []float64, t float64, q, v, x, lambda []floa
 	w.stats.FuncEvals++
 }
 
-// Step takes one accepted step toward tEnd (see Method). Its ladder on failure: a Newton
-// failure with a reused matrix is retried once with a fresh one, then h is cut by 0.25; an
-// error-test failure shrinks h from the estimate (eq. 38b); below HMin, past MaxSteps, or on
-// any Newton failure with FixedH, it returns a *StepError.
+// Step takes one accepted step toward tEnd (see Method). Its ladder on failure (ladder.step):
+// a Newton failure with a reused matrix is retried once with a fresh one, then h is cut by
+// 0.25; an error-test failure shrinks h from the estimate (eq. 38b); below HMin, past
+// MaxSteps, or on any Newton failure with FixedH, it returns a *StepError.
 func (m *HHT) Step(tEnd float64) error {
 	w := m.w
 	if w == nil {
@@ -356,7 +352,7 @@ func (m *HHT) Step(tEnd float64) error {
 		w.mon.needRate = true
 		h0 := c.H0
 		if h0 == 0 {
-			h0 = w.startStep(end)
+			h0 = secondOrderStartStep(&w.cur, c, end)
 		}
 		w.ctl = newController(c, 2, h0) // δ_q ~ h³: e^(−1/3), eq. 38b
 		w.resolved = true
@@ -364,68 +360,18 @@ func (m *HHT) Step(tEnd float64) error {
 	if w.cur.T >= tEnd {
 		return nil
 	}
-	var cause error
-	cuts, fresh := 0, 0
-	for {
-		t0 := w.cur.T
-		h, err := w.ctl.next(t0, tEnd)
-		if err != nil {
-			return w.fail(t0, h, err, cause, cuts, fresh)
-		}
-		if w.attempts >= w.c.MaxSteps {
-			return w.fail(t0, h, ErrMaxSteps, cause, cuts, fresh)
-		}
-		w.attempts++
-		usedFresh, st := w.attempt(h)
-		fresh += usedFresh
-		if st == nil {
-			e := w.errorNorm(h)
-			if w.ctl.accept(h, e) {
-				w.commit(h)
-				return nil
-			}
-			w.stats.Rejected++
-			w.pOrder = min(w.pOrder, 1) // rough solution: trust low degrees (seed 004, prediction stage)
-			cause = errErrorTest
-			continue
-		}
-		w.stats.NewtonFailures++
-		if cause != ErrNonFinite || st == ErrNonFinite {
-			// A NaN or Inf met in this Step stays the reported cause: the attempts cut
-			// toward HMin after it fail only because g/(βh²) amplifies rounding.
-			cause = st
-			w.causeWorst = w.worst
-		}
-		if w.c.FixedH > 0 {
-			w.causeWorst = w.worst
-			return w.fail(t0, h, st, nil, cuts, fresh)
-		}
-		w.ctl.cut(h, 0.25) // IDA and radau5 cut by 0.25 after a Newton failure
-		cuts++
-		w.pOrder = 0
-	}
+	return w.step(w, &w.stats, w.cur.T, tEnd)
 }
 
-// errErrorTest is the cause recorded when the last attempt failed the error test.
-var errErrorTest = errors.New("error test failed")
-
-// startStep proposes the first step from the scales of q, v and a (Hairer, Nørsett &
-// Wanner 1993, II.4, starting step with d₀ = ‖q‖, d₁ = ‖v‖, d₂ = ‖a‖ in the weighted norm):
-// h = 0.01·min(d₀/d₁, sqrt(d₀/d₂)), within [100·HMin, HMax].
-func (w *hhtWork) startStep(end float64) float64 {
-	s := &w.cur
-	d0 := WeightedRMS(s.Q, s.Q, s.Q, w.c.RTol, w.c.ATol)
-	d1 := WeightedRMS(s.V, s.Q, s.Q, w.c.RTol, w.c.ATol)
-	d2 := WeightedRMS(s.A, s.Q, s.Q, w.c.RTol, w.c.ATol)
-	d0 = math.Max(d0, 1e-5/math.Max(w.c.RTol, w.c.ATol)) // ‖q‖ = 0 at the origin: use the tolerance scale
-	h := math.Abs(end - s.T)
-	if d1 > 0 {
-		h = math.Min(h, 0.01*d0/d1)
+// failed lowers the predictor degree after a failed attempt: 1 after an error-test failure
+// (a rough solution: trust low degrees, seed 004, prediction stage), 0 after a corrector
+// failure.
+func (w *hhtWork) failed(newton bool) {
+	if newton {
+		w.pOrder = 0
+		return
 	}
-	if d2 > 0 {
-		h = math.Min(h, 0.01*math.Sqrt(d0/d2))
-	}
-	return math.Min(w.c.HMax, math.Max(h, 100*w.c.HMin))
+	w.pOrder = min(w.pOrder, 1)
 }
 
 // attempt predicts and corrects one step of size h. It returns nil when the corrector
@@ -799,19 +745,6 @@ func (w *hhtWork) choosePredictor() {
 		best++ // the next step has one more point of history: try the next degree
 	}
 	w.pOrder = best
-}
-
-// fail builds the StepError of a step that could not be completed.
-func (w *hhtWork) fail(t, h float64, err, cause error, cuts, fresh int) error {
-	if cause != nil && cause != errErrorTest && !errors.Is(err, cause) {
-		err = fmt.Errorf("%w after %w", err, cause)
-	}
-	tried := fmt.Sprintf("%d fresh Jacobians, %d step cuts", fresh, cuts)
-	worst := w.worst
-	if cause != nil && cause != errErrorTest {
-		worst = w.causeWorst
-	}
-	return &StepError{Method: "hht", T: t, H: h, Worst: worst, Tried: tried, Err: err}
 }
 
 // Current returns the last accepted state.
