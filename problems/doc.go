@@ -37,7 +37,7 @@
 //     positions and velocities are printed to 9 digits).
 //   - "pipendulum": a damped pendulum held by a PI controller whose integrator is a
 //     first-order state X (seed 004, eq. 8a; dae.FirstOrder); reference from the angle ODE
-//     by RK4 with Richardson extrapolation. Only methods that integrate X (hht) accept it.
+//     by RK4 with Richardson extrapolation. Only methods that integrate X (dopri5, mdop5, hht) accept it.
 //   - "heavytop", "heavytop-fast": a rigid body on a fixed point with Euler parameters and
 //     the normalization as a constraint, written directly as equations (independent of
 //     package spatial): the slow top of seed 002, Example 6, and the fast top of Brüls &
@@ -48,7 +48,7 @@
 // with k = 30000 and c = 100000), whose references `linkage reproduce haug1997` computes.
 //
 // The test-set data (parameters, initial values, references) are the published decimal
-// strings, copied from the team's shared problems/*.json (kept in testdata); the tests
+// strings, copied from the team's shared problems/*.json (kept in data/); the tests
 // compare them with the JSON digit for digit.
 //
 // Systems keep no scratch: every evaluation is read-only, writes all of its destination

@@ -175,9 +175,9 @@ func TestChainReferenceConverged(t *testing.T) {
 }
 
 // testSetJSON reads the problem description gathered from the IVP test set (copied
-// unchanged from the team's shared/problems into testdata, so the test runs anywhere).
+// unchanged from the team's shared/problems into data/, so the test runs anywhere).
 func testSetJSON(t *testing.T, name string) map[string]any {
-	f, err := os.Open("testdata/" + name + ".json")
+	f, err := os.Open("data/" + name + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func commands() map[string]command {
 		"problems":      {"list the benchmark problems with their sources", runProblems},
 		"methods":       {"list the integrators with their seeds, equations and orders", runMethods},
 		"solve":         {"solve a benchmark problem; report scd, work and constraint residuals", runSolve},
-		"workprecision": {"run methods over a range of tolerances; print a table and plot scd vs time", runWorkPrecision},
+		"workprecision": {"run methods over a range of tolerances; print a table (with the test set's published runs where stored) and plot scd vs time", runWorkPrecision},
 		"reproduce":     {"regenerate an experiment of a seed paper as a table and a plot", runReproduce},
 		"run":           {"simulate a model file; write results (CSV), a plot and a summary", runRun},
 		"check":         {"validate a model file; report degrees of freedom and redundant constraints", runCheck},

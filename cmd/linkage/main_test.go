@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -98,6 +99,16 @@ func TestWorkPrecisionTable(t *testing.T) {
 	}
 	if _, err := os.Stat(plot); err != nil {
 		t.Error(err)
+	}
+	// The test set's published runs at 1e-4 follow (the 1e-7 rows lie outside --tols).
+	if !strings.Contains(out, "published runs (TESTSET2003 Table II.13.3") ||
+		!regexp.MustCompile(`RADAU +1e-04 +1\.36 .* 56 +40 +810 +- +54 +96`).MatchString(out) ||
+		strings.Contains(out, "1e-07") {
+		t.Errorf("want the published 1e-4 runs with RADAU's 56 accepted, 40 rejected, 810 f, 54 Jacobians, 96 LU:\n%s", out)
+	}
+	code, out, _ = runCLI("workprecision", "pendulum", "--methods", "dopri5", "--tols", "1e-4", "--repeat", "1")
+	if code != 0 || strings.Contains(out, "published") {
+		t.Errorf("pendulum: exit %d, want no published runs:\n%s", code, out)
 	}
 }
 

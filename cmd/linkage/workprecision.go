@@ -121,6 +121,9 @@ func runWorkPrecision(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "failed: %s\n", f)
 		}
 	}
+	if err := writePublished(stdout, p.Name, tolList, *markdown, *asJSON); err != nil {
+		return err
+	}
 	if *plotPath != "" {
 		spec := output.PlotSpec{Title: "work-precision: " + p.Name, XLabel: "wall time [s]", YLabel: "scd", LogX: true, Points: true}
 		if err := output.Plot(*plotPath, spec, series); err != nil {
@@ -146,4 +149,46 @@ func bestOf(n int, r runSpec) (solveReport, error) {
 		}
 	}
 	return best, nil
+}
+
+// writePublished prints the test set's published runs of the problem whose rtol lies in the
+// range of tols, in the columns of the work-precision table (steps = accepted, rejected =
+// attempted − accepted, wall_s = the published CPU time on the test set's machine), with
+// the table's own definition of scd; in JSON mode one object {"published": run} per line.
+func writePublished(w io.Writer, name string, tols []float64, markdown, asJSON bool) error {
+	pub, ok := problems.Published(name)
+	if !ok {
+		return nil
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, t := range tols {
+		lo, hi = math.Min(lo, t), math.Max(hi, t)
+	}
+	t := output.Table{Header: []string{"solver", "tol", "scd", "cpu_s", "steps", "rejected", "f_evals", "newton", "jacobians", "LU", "mescd"}}
+	enc := json.NewEncoder(w)
+	n := 0
+	for _, r := range pub.Rows {
+		if r.RTol < lo*(1-1e-9) || r.RTol > hi*(1+1e-9) {
+			continue
+		}
+		n++
+		if asJSON {
+			if err := enc.Encode(struct {
+				Published problems.PublishedRun `json:"published"`
+			}{r}); err != nil {
+				return err
+			}
+			continue
+		}
+		t.Add(r.Solver, fmt.Sprintf("%.0e", r.RTol), fmt.Sprintf("%.2f", r.SCD), fmt.Sprintf("%.3g", r.CPU),
+			r.Accepted, r.Steps-r.Accepted, r.FEvals, "-", r.Jacobians, r.LU, fmt.Sprintf("%.2f", r.MESCD))
+	}
+	if asJSON || n == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\npublished runs (%s; %s)\n%s\n%s\n\n", pub.Table, pub.Machine, pub.Definitions, pub.Note)
+	if markdown {
+		return t.WriteMarkdown(w)
+	}
+	return t.Write(w)
 }
