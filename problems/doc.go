@@ -37,11 +37,17 @@
 //     positions and velocities are printed to 9 digits).
 //   - "pipendulum": a damped pendulum held by a PI controller whose integrator is a
 //     first-order state X (seed 004, eq. 8a; dae.FirstOrder); reference from the angle ODE
-//     by RK4 with Richardson extrapolation. Only methods that integrate X (dopri5, mdop5, hht) accept it.
+//     by RK4 with Richardson extrapolation. Only methods that integrate X (dopri5, mdop5,
+//     hht) accept it.
 //   - "heavytop", "heavytop-fast": a rigid body on a fixed point with Euler parameters and
 //     the normalization as a constraint, written directly as equations (independent of
 //     package spatial): the slow top of seed 002, Example 6, and the fast top of Brüls &
 //     Cardona with its published reference at t = 1 and t = 2.
+//   - "stiffchain": 20 bars pinned end to end with stiff, lightly damped joint springs
+//     (RSDA k = 1e5, c = 10), built with package planar and falling from horizontal,
+//     t ∈ [0, 1]: the regime of seed 004's HHT-versus-BDF comparison. Reference stored
+//     from radau5 at tol 1e-11 (equal to bdf's within 2.6e-12), scd over all 60
+//     coordinates; StiffChain builds other sizes and parameters (without reference).
 //
 // Also here, outside List: the three models of seed 000 section 4 built with package
 // planar (Haug1997: stiff double pendulum with RSDAs, slider-crank with a TSDA, Andrews

@@ -86,10 +86,10 @@ const DefaultChainN = 10
 const maxChainN = 50
 
 // names lists the registry in the order of List.
-var names = [...]string{"pendulum", "chain", "andrews", "crank", "pipendulum", "heavytop", "heavytop-fast"}
+var names = [...]string{"pendulum", "chain", "andrews", "crank", "pipendulum", "heavytop", "heavytop-fast", "stiffchain"}
 
 // List returns all problems with default parameters, in a stable order: pendulum, chain,
-// andrews, crank, pipendulum, heavytop, heavytop-fast.
+// andrews, crank, pipendulum, heavytop, heavytop-fast, stiffchain.
 func List() []Problem {
 	out := make([]Problem, 0, len(names))
 	for _, n := range names {
@@ -122,6 +122,8 @@ func Get(name string) (Problem, error) {
 		return heavyTopProblem(), nil
 	case "heavytop-fast":
 		return fastHeavyTopProblem(), nil
+	case "stiffchain":
+		return stiffChainProblem(), nil
 	}
 	if s, ok := strings.CutPrefix(name, "chain"); ok {
 		n, err := strconv.Atoi(s)

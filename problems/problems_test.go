@@ -44,6 +44,9 @@ func scalesFor(name string) perturbScales {
 			v: []float64{150, 75, 10, 0.5, 0.05, 1e-3, 1e-3},
 			a: []float64{1, 5e3, 1e3, 1, 1, 1, 1}, lambda: []float64{100, 400, 100},
 		}
+	case name == "stiffchain":
+		// Bars of 0.5 m swinging by a few degrees; joint springs of 1e5 N·m/rad.
+		return perturbScales{q: []float64{0.05}, v: []float64{1}, a: []float64{100}, lambda: []float64{1e3}}
 	}
 	panic("no scales for " + name)
 }
@@ -97,6 +100,9 @@ func TestDerivativesCheck(t *testing.T) {
 			want := 7
 			if _, ok := p.System.(dae.MassDerivative); ok {
 				want = 8
+			}
+			if _, ok := p.System.(dae.GammaDerivative); ok {
+				want += 3 // d(G w)/dq, dγ/dq, dγ/dv (planar models)
 			}
 			if len(ms) != want {
 				t.Errorf("%s at %s: dae.Check compared %d quantities, want %d", p.Name, where, len(ms), want)
@@ -162,6 +168,9 @@ var startTol = map[string]consTol{
 	// the fast top's G a terms are of size |ṗ|² = 75² ≈ 6e3, so 1e-12 there.
 	"heavytop":      {1e-14, 1e-14, 1e-14, 1e-14},
 	"heavytop-fast": {1e-14, 1e-14, 1e-12, 1e-14},
+	// stiff chain: dae.Initialize from the horizontal pose at rest (exact g = 0, v = 0);
+	// eq. 17 by LU with |G a| terms of size |a| ≈ 10 at 20 bars.
+	"stiffchain": {1e-14, 1e-14, 1e-12, 1e-13},
 }
 
 func TestStartConsistent(t *testing.T) {
@@ -299,7 +308,7 @@ func TestGet(t *testing.T) {
 	for i, p := range ps {
 		got[i] = p.Name
 	}
-	if s := strings.Join(got, " "); s != "pendulum chain10 andrews crank pipendulum heavytop heavytop-fast" {
+	if s := strings.Join(got, " "); s != "pendulum chain10 andrews crank pipendulum heavytop heavytop-fast stiffchain" {
 		t.Errorf("List names %q", s)
 	}
 	for _, p := range ps {

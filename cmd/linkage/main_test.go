@@ -148,3 +148,17 @@ func TestReproduceEx9(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestIndexList(t *testing.T) {
+	for _, c := range []struct {
+		in   []int
+		want string
+	}{
+		{nil, ""}, {[]int{0}, "[1]"}, {[]int{0, 1}, "[1,2]"}, {[]int{0, 1, 2, 3, 4, 5, 6}, "[1-7]"},
+		{[]int{0, 1, 2, 4, 6, 7}, "[1-3,5,7,8]"},
+	} {
+		if got := indexList(c.in); got != c.want {
+			t.Errorf("indexList(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

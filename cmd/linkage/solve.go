@@ -168,13 +168,26 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 	}
 }
 
+// indexList writes 0-based indices 1-based, runs of three or more as ranges: [1-7,9].
 func indexList(idx []int) string {
 	if len(idx) == 0 {
 		return ""
 	}
-	s := make([]string, len(idx))
-	for i, k := range idx {
-		s[i] = fmt.Sprint(k + 1)
+	var s []string
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && idx[j+1] == idx[j]+1 {
+			j++
+		}
+		switch {
+		case j-i >= 2:
+			s = append(s, fmt.Sprintf("%d-%d", idx[i]+1, idx[j]+1))
+		case j > i:
+			s = append(s, fmt.Sprint(idx[i]+1), fmt.Sprint(idx[j]+1))
+		default:
+			s = append(s, fmt.Sprint(idx[i]+1))
+		}
+		i = j + 1
 	}
 	return "[" + strings.Join(s, ",") + "]"
 }
