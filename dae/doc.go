@@ -24,6 +24,9 @@
 // (seed 000, eqs. 31-36: ∂(G w)/∂q, ∂γ/∂q, ∂γ/∂v) are optional capabilities too, answered
 // by SecondDerivatives with the same analytic-or-finite-difference rule.
 //
+// Sparsity declares fixed patterns of M and G, with which integrators factorize the KKT
+// matrix of eq. 17 by a sparse solver on large models.
+//
 // FirstOrder adds first-order differential states X' = F(t, q, v, X) whose force f_X joins
 // f (seed 004, eq. 8a); an integrator that does not integrate X must refuse such a system.
 //

@@ -142,7 +142,11 @@ type dopri5Work struct {
 	stats    Stats
 
 	M, G *mat.Dense // G is nil when nc = 0
-	kkt  *linalg.KKT
+	// kkt factorizes [M Gᵀ; G 0] (sparse for large systems with dae.Sparsity); asym, when
+	// set (HEDOP5), factorizes the unsymmetric [M Gᵀ; C 0] of its half-explicit stages and
+	// then also serves as kkt.
+	kkt  linalg.SaddlePoint
+	asym *linalg.KKT
 	gt   []float64 // nc: g_t, then residual right sides
 	r    []float64 // nc scratch
 	lam  []float64 // nc: λ of the stage being evaluated
@@ -220,7 +224,7 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 	if nc > 0 {
 		w.G = mat.NewDense(nc, nq, nil)
 	}
-	w.kkt = linalg.NewKKT(nq, nc)
+	w.kkt = newSaddlePoint(sys)
 	w.gt = make([]float64, nc)
 	w.r = make([]float64, nc)
 	w.lam = make([]float64, nc)
@@ -533,10 +537,15 @@ func (w *dopri5Work) factorize() error { return w.factorizeKKT(w.G) }
 func (w *dopri5Work) factorizeKKT(C *mat.Dense) error {
 	w.stats.Factorizations++
 	var err error
-	if w.nc > 0 {
-		err = w.kkt.Factorize(w.M, w.G, C, 0)
-	} else {
-		err = w.kkt.Factorize(w.M, nil, nil, 0)
+	switch {
+	case w.nc == 0:
+		err = w.kkt.FactorizeSym(w.M, nil)
+	case w.asym != nil:
+		err = w.asym.Factorize(w.M, w.G, C, 0)
+	case C == w.G:
+		err = w.kkt.FactorizeSym(w.M, w.G)
+	default:
+		panic("integrate: dopri5: unsymmetric KKT matrix without a dense solver")
 	}
 	if err == nil {
 		return nil

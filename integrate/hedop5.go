@@ -2,6 +2,7 @@ package integrate
 
 import (
 	"fmt"
+	"linkage/linalg"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -145,6 +146,10 @@ func (m *HEDOP5) Init(sys dae.System, start State, ctl StepControl) error {
 		s.Gn = mat.NewDense(nc, nq, nil)
 	}
 	w.half = s
+	// The stages factorize [M Gᵀ; C 0] with C = G at the next stage point: unsymmetric,
+	// so the dense KKT throughout.
+	w.asym = linalg.NewKKT(nq, nc)
+	w.kkt = w.asym
 	m.w = w
 	return nil
 }

@@ -62,7 +62,7 @@ type rk4Work struct {
 	kq, kv        [4][]float64 // stage rates of q and v
 	qs, vs        []float64    // stage arguments
 	M, G          *mat.Dense
-	kkt           *linalg.KKT
+	kkt           linalg.SaddlePoint
 	r, dq, gt     []float64
 	worst         Residual
 	stats         Stats
@@ -102,7 +102,7 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 	if nc > 0 {
 		w.G = mat.NewDense(nc, nq, nil)
 	}
-	w.kkt = linalg.NewKKT(nq, nc)
+	w.kkt = newSaddlePoint(sys)
 	meter := dae.NewResidualMeter(sys)
 	r := meter.Measure(start.T, start.Q, start.V, nil)
 	if r.Pos > 1e-8*math.Max(1, hhtMaxAbs(start.Q)) || r.Vel > 1e-8*math.Max(1, hhtMaxAbs(start.V)) ||
@@ -132,7 +132,7 @@ func (w *rk4Work) factor(t float64, q []float64) error {
 	if w.nc > 0 {
 		err = w.kkt.FactorizeSym(w.M, w.G)
 	} else {
-		err = w.kkt.Factorize(w.M, nil, nil, 0)
+		err = w.kkt.FactorizeSym(w.M, nil)
 	}
 	if err != nil {
 		if !gcpFinite(w.M.RawMatrix().Data) || (w.nc > 0 && !gcpFinite(w.G.RawMatrix().Data)) {

@@ -2,6 +2,21 @@ package linalg
 
 import "gonum.org/v1/gonum/mat"
 
+// SaddlePoint is a factorization of the symmetric KKT matrix [A Gᵀ; G 0] of seed 002,
+// eq. 17, that solves in place: the dense KKT or the sparse SparseKKT.
+type SaddlePoint interface {
+	// FactorizeSym factorizes [A Gᵀ; G 0] (G may be nil when there are no constraints).
+	FactorizeSym(A, G mat.Matrix) error
+	// Solve overwrites x (holding r) and y (holding s) with the solution of
+	// [A Gᵀ; G 0](x, y) = (r, s), without allocating.
+	Solve(x, y []float64)
+}
+
+var (
+	_ SaddlePoint = (*KKT)(nil)
+	_ SaddlePoint = (*SparseKKT)(nil)
+)
+
 // KKT factorizes and solves saddle-point systems
 //
 //	[ A  Bᵀ ] [x]   [r]

@@ -182,6 +182,9 @@ func (k *SparseKKT) NNZ() int { return len(k.li) }
 // owned by the SparseKKT: do not modify it.
 func (k *SparseKKT) Perm() []int { return k.perm }
 
+// FactorizeSym factorizes [A Gᵀ; G 0], Factorize with d = 0 (SaddlePoint).
+func (k *SparseKKT) FactorizeSym(A, G mat.Matrix) error { return k.Factorize(A, G, 0) }
+
 // Factorize gathers the pattern entries of A (its upper triangle, i ≤ j: A is taken to
 // be symmetric), of G and d into K = [A Gᵀ; G −d·I] and factorizes the regularized
 // matrix. A, G are read through At, or directly from the storage of a *mat.Dense (and of

@@ -16,6 +16,12 @@ type Pattern struct {
 // do not modify them.
 func (s *System) Pattern() Pattern { return s.pattern }
 
+// MassPattern is nil: M is diagonal, diag(m, m, J) per body (dae.Sparsity).
+func (s *System) MassPattern() [][]int { return nil }
+
+// ConstraintPattern returns Pattern().GRows (dae.Sparsity); the slices are shared.
+func (s *System) ConstraintPattern() [][]int { return s.pattern.GRows }
+
 // buildPattern collects, for each row, the columns of the pairs its terms read.
 func (s *System) buildPattern() Pattern {
 	p := Pattern{GRows: make([][]int, len(s.rows))}

@@ -44,6 +44,7 @@ var (
 	_ dae.GammaDerivative              = (*System)(nil)
 	_ dae.ForceDerivative              = (*System)(nil)
 	_ dae.Namer                        = (*System)(nil)
+	_ dae.Sparsity                     = (*System)(nil)
 	_ dae.Energy                       = (*System)(nil)
 )
 

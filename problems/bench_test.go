@@ -14,7 +14,7 @@ import (
 //	go test -run X -bench Step -benchmem -count 6 -cpu 1 ./problems/
 func BenchmarkStep(b *testing.B) {
 	for _, e := range integrate.Methods() {
-		for _, name := range []string{"pendulum", "chain10", "andrews", "crank"} {
+		for _, name := range []string{"pendulum", "chain10", "andrews", "crank", "stiffchain"} {
 			b.Run(e.Name+"/"+name, func(b *testing.B) {
 				p, err := Get(name)
 				if err != nil {
