@@ -10,4 +10,8 @@ type Sparsity interface {
 	MassPattern() [][]int
 	// ConstraintPattern returns, per row of G, the columns that can be nonzero.
 	ConstraintPattern() [][]int
+	// CouplingPattern returns, per row i of q, the columns j at which ∂f/∂q, ∂f/∂v,
+	// ∂(M a)/∂q or ∂(Gᵀλ)/∂q can be nonzero — with MassPattern the pattern of the
+	// top-left block of every implicit method's Newton matrix — or nil when it is dense.
+	CouplingPattern() [][]int
 }

@@ -283,6 +283,7 @@ func (m *Model) Assemble() (*System, error) {
 	s.customJac = dae.NewForceFD(s.nq)
 	s.customF = make([]float64, s.nq)
 	s.pattern = s.buildPattern()
+	s.coupling = s.buildCoupling()
 	return s, nil
 }
 

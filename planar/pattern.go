@@ -22,6 +22,59 @@ func (s *System) MassPattern() [][]int { return nil }
 // ConstraintPattern returns Pattern().GRows (dae.Sparsity); the slices are shared.
 func (s *System) ConstraintPattern() [][]int { return s.pattern.GRows }
 
+// CouplingPattern returns, per coordinate row i, the columns j at which ∂f/∂q, ∂f/∂v or
+// ∂(Gᵀλ)/∂q can be nonzero (dae.Sparsity; ∂(M a)/∂q is zero): each body's own three
+// columns and those of the other body of every joint and force element it shares. A model
+// with custom forces gives nil: their finite-difference Jacobians span all of q. The
+// slices are shared.
+func (s *System) CouplingPattern() [][]int { return s.coupling }
+
+// buildCoupling collects the body pairs of the joint rows and the two-body force elements
+// and expands them to the coordinate columns.
+func (s *System) buildCoupling() [][]int {
+	if len(s.customs) > 0 {
+		return nil
+	}
+	adj := make([]map[int]bool, s.nq) // column of a body's first coordinate → columns of coupled bodies
+	link := func(a, b int) {
+		if a < 0 || b < 0 {
+			return
+		}
+		if adj[a] == nil {
+			adj[a] = map[int]bool{}
+		}
+		adj[a][b] = true
+	}
+	pairs := func(pr *pairRef) {
+		link(pr.col[0], pr.col[0])
+		link(pr.col[3], pr.col[3])
+		link(pr.col[0], pr.col[3])
+		link(pr.col[3], pr.col[0])
+	}
+	for _, r := range s.rows {
+		for _, t := range r.terms[:r.n] {
+			pairs(&s.pairs[t.pair])
+		}
+	}
+	for i := range s.sds {
+		pairs(&s.pairs[s.sds[i].pair])
+	}
+	out := make([][]int, s.nq)
+	for _, b := range s.bodies[1:] {
+		cols := []int{b.col, b.col + 1, b.col + 2}
+		for c := range adj[b.col] {
+			if c != b.col {
+				cols = append(cols, c, c+1, c+2)
+			}
+		}
+		sort.Ints(cols)
+		for k := range 3 {
+			out[b.col+k] = cols
+		}
+	}
+	return out
+}
+
 // buildPattern collects, for each row, the columns of the pairs its terms read.
 func (s *System) buildPattern() Pattern {
 	p := Pattern{GRows: make([][]int, len(s.rows))}

@@ -57,3 +57,76 @@ func TestPatternCoversG(t *testing.T) {
 		t.Errorf("pin to ground: pattern %v (nnz %d), want rows [0 1 2] twice", p.GRows, p.NNZ)
 	}
 }
+
+// TestCouplingPatternCovers: at random poses every nonzero of ∂f/∂q, ∂f/∂v and ∂(Gᵀλ)/∂q
+// lies in CouplingPattern, for every element kind; with a custom force the pattern is nil
+// (dense), and rows are strictly increasing.
+func TestCouplingPatternCovers(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, c := range elementCases(t) {
+		m, g0, a1, a2, b1 := twoBodies()
+		c.build(m, g0, a1, a2, b1)
+		sys, err := m.Assemble()
+		if err != nil {
+			t.Fatal(err)
+		}
+		nq, nc := sys.Size()
+		pat := sys.CouplingPattern()
+		if c.name == "custom" {
+			if pat != nil {
+				t.Errorf("custom: pattern %v, want nil (dense)", pat)
+			}
+			continue
+		}
+		if len(pat) != nq {
+			t.Fatalf("%s: %d rows, want %d", c.name, len(pat), nq)
+		}
+		for i, row := range pat {
+			if !slices.IsSorted(row) || len(slices.Compact(slices.Clone(row))) != len(row) {
+				t.Errorf("%s: row %d = %v not strictly increasing", c.name, i, row)
+			}
+		}
+		D := mat.NewDense(nq, nq, nil)
+		for range 3 {
+			p := randomPoint(r, nq, nc)
+			for name, eval := range map[string]func(){
+				"df/dq":       func() { sys.ForceDerivativeQ(D, p.T, p.Q, p.V) },
+				"df/dv":       func() { sys.ForceDerivativeV(D, p.T, p.Q, p.V) },
+				"d(G^T l)/dq": func() { sys.ConstraintForceDerivative(D, p.T, p.Q, p.Lambda) },
+			} {
+				eval()
+				for i := range nq {
+					for j := range nq {
+						if D.At(i, j) != 0 && !slices.Contains(pat[i], j) {
+							t.Errorf("%s: %s[%d,%d] = %g outside the pattern %v", c.name, name, i, j, D.At(i, j), pat[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCouplingPatternChain: in a chain ground–a–b plus a free body c, a's rows couple a and
+// b (the pin between them), b's the same, c's only its own columns.
+func TestCouplingPatternChain(t *testing.T) {
+	m := planar.NewModel()
+	a := m.AddBody(planar.Body{Name: "a", Mass: 1, Inertia: 0.1})
+	b := m.AddBody(planar.Body{Name: "b", Mass: 1, Inertia: 0.1, Pos: planar.Vec{1, 0}})
+	m.AddBody(planar.Body{Name: "c", Mass: 1, Inertia: 0.1, Pos: planar.Vec{5, 0}})
+	m.AddRevolute("root", m.AddMarker(planar.Marker{Body: planar.Ground}), m.AddMarker(planar.Marker{Body: a}))
+	m.AddRevolute("pin", m.AddMarker(planar.Marker{Body: a, Point: planar.Vec{0.5, 0}}),
+		m.AddMarker(planar.Marker{Body: b, Point: planar.Vec{-0.5, 0}}))
+	sys, err := m.Assemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pat := sys.CouplingPattern()
+	want := [][]int{{0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5},
+		{0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5}, {6, 7, 8}, {6, 7, 8}, {6, 7, 8}}
+	for i := range want {
+		if !slices.Equal(pat[i], want[i]) {
+			t.Errorf("row %d: %v, want %v", i, pat[i], want[i])
+		}
+	}
+}

@@ -29,6 +29,7 @@ type System struct {
 
 	coordNames, rowNames []string
 	pattern              Pattern // structural sparsity of G, fixed at assembly
+	coupling             [][]int // CouplingPattern
 
 	mu        sync.Mutex   // guards the scratch below (custom forces)
 	customJac *dae.ForceFD // finite-difference Jacobians of the custom forces
