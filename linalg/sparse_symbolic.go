@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// PatternError reports a bad sparsity pattern given to NewSparseKKT.
+// PatternError reports a bad sparsity pattern given to NewSparseKKT or NewSparseLU.
 type PatternError struct {
 	Block  string // "A" or "G"
 	Row    int    // the offending row of the block; -1 for a wrong number of rows
@@ -14,9 +14,9 @@ type PatternError struct {
 
 func (e *PatternError) Error() string {
 	if e.Row < 0 {
-		return fmt.Sprintf("linalg: sparse KKT pattern of %s: %s", e.Block, e.Reason)
+		return fmt.Sprintf("linalg: sparse pattern of %s: %s", e.Block, e.Reason)
 	}
-	return fmt.Sprintf("linalg: sparse KKT pattern of %s: row %d: %s", e.Block, e.Row, e.Reason)
+	return fmt.Sprintf("linalg: sparse pattern of %s: row %d: %s", e.Block, e.Row, e.Reason)
 }
 
 // checkPattern verifies that rows has the wanted number of rows and that every row lists

@@ -1,0 +1,213 @@
+package linalg
+
+import "math"
+
+// factorFull computes P C = L U by the left-looking Gilbert–Peierls algorithm with
+// threshold partial pivoting, choosing the pivot sequence and the patterns of L and U
+// anew. L and U grow by append from their previous capacity (the first time, from the
+// Cholesky estimate: with diagonal pivots L and U fit in it). It reports false when a
+// column has no nonzero candidate pivot, leaving x zero.
+//
+// During the factorization the rows of L carry C's row numbers, since most of them are
+// not yet pivotal; they are renumbered to pivot steps at the end, which is what the
+// refactorization and the solves use.
+func (f *SparseLU) factorFull() bool {
+	n := f.n
+	if f.li == nil {
+		c := f.lEstimate + f.lEstimate/4 // headroom for off-diagonal pivots
+		f.li, f.lx = make([]int, 0, c), make([]float64, 0, c)
+		f.ui, f.ux = make([]int, 0, c), make([]float64, 0, c)
+	}
+	f.li, f.lx, f.ui, f.ux = f.li[:0], f.lx[:0], f.ui[:0], f.ux[:0]
+	for i := range n {
+		f.pinv[i], f.mark[i] = -1, -1
+	}
+	for k := range n {
+		top := f.reach(k)
+		for p := f.ccp[k]; p < f.ccp[k+1]; p++ {
+			f.x[f.crow[p]] = f.vals[f.cval[p]]
+		}
+		f.columnOfU(k, top)
+		if !f.pivot(k, top) {
+			return false
+		}
+	}
+	for p, i := range f.li {
+		f.li[p] = f.pinv[i]
+	}
+	for p, i := range f.crow {
+		f.cstep[p] = f.pinv[i]
+	}
+	for k, i := range f.prow {
+		f.rowOf[k] = f.perm[i]
+	}
+	return true
+}
+
+// reach returns top such that xi[top:n] lists, in topological order, the rows of C
+// reachable from the pattern of C(:,k) in the directed graph of L(:, 0..k−1), which has
+// an edge from row i to every row of column pinv[i] of L when i is pivotal: the nonzero
+// pattern of the solution of L x = C(:,k) (Gilbert & Peierls 1988). Pivotal rows in it
+// form column k of U, the others are the candidate pivots and column k of L.
+func (f *SparseLU) reach(k int) int {
+	top := f.n
+	for p := f.ccp[k]; p < f.ccp[k+1]; p++ {
+		if i := f.crow[p]; f.mark[i] != k {
+			top = f.dfs(i, k, top)
+		}
+	}
+	return top
+}
+
+// dfs walks depth first from row i, marking the rows it meets with k, and pushes each
+// row onto xi[:top] once all rows it reaches are pushed: xi[top:] is then in reverse
+// postorder, a topological order of the graph of L. The recursion is kept on an
+// explicit stack, with pstack holding where each row's scan of its column of L stopped.
+func (f *SparseLU) dfs(i, k, top int) int {
+	stack, pstack, mark, pinv, lp, li := f.stack, f.pstack, f.mark, f.pinv, f.lp, f.li
+	head := 0
+	stack[0], mark[i] = i, k
+	if j := pinv[i]; j >= 0 {
+		pstack[0] = lp[j]
+	}
+	for head >= 0 {
+		i := stack[head]
+		descended := false
+		if j := pinv[i]; j >= 0 {
+			for p := pstack[head]; p < lp[j+1]; p++ {
+				r := li[p]
+				if mark[r] == k {
+					continue
+				}
+				pstack[head] = p + 1
+				head++
+				stack[head], mark[r] = r, k
+				if jr := pinv[r]; jr >= 0 {
+					pstack[head] = lp[jr]
+				}
+				descended = true
+				break
+			}
+		}
+		if !descended {
+			head--
+			top--
+			f.xi[top] = i
+		}
+	}
+	return top
+}
+
+// columnOfU solves L x = C(:,k) on the pattern xi[top:], which holds C(:,k) scattered
+// in x: in topological order, each pivotal row i is final when met, becomes U(pinv[i], k)
+// and is eliminated from the rows of its column of L.
+func (f *SparseLU) columnOfU(k, top int) {
+	x, pinv, lp, li, lx := f.x, f.pinv, f.lp, f.li, f.lx
+	for _, i := range f.xi[top:] {
+		j := pinv[i]
+		if j < 0 {
+			continue
+		}
+		ujk := x[i]
+		x[i] = 0
+		f.ui, f.ux = append(f.ui, j), append(f.ux, ujk)
+		rows, vals := li[lp[j]:lp[j+1]], lx[lp[j]:lp[j+1]]
+		vals = vals[:len(rows)]
+		for q, r := range rows {
+			x[r] -= vals[q] * ujk
+		}
+	}
+	f.up[k+1] = len(f.ui)
+}
+
+// pivot chooses the pivot of column k among the rows of xi[top:] not yet pivotal by
+// threshold partial pivoting — row k (the diagonal of C) if |x_k| ≥ τ·max |x_i|, the
+// largest otherwise — and stores column k of L, x_i / pivot for the other candidates.
+// It clears x and reports false if no candidate is nonzero or one is not finite (the
+// growth of the entries overflowed).
+func (f *SparseLU) pivot(k, top int) bool {
+	x, pinv := f.x, f.pinv
+	cand := f.xi[top:]
+	imax, amax, diag, finite := -1, 0.0, false, true
+	for _, i := range cand {
+		if pinv[i] >= 0 {
+			continue
+		}
+		a := math.Abs(x[i])
+		if a > amax || imax < 0 {
+			imax, amax = i, a
+		}
+		diag = diag || i == k
+		finite = finite && a <= math.MaxFloat64
+	}
+	if imax < 0 || amax == 0 || !finite {
+		for _, i := range cand {
+			x[i] = 0
+		}
+		return false
+	}
+	ipiv := imax
+	if diag && math.Abs(x[k]) >= f.tau*amax { // amax > 0: a zero diagonal never passes
+		ipiv = k
+	}
+	piv := x[ipiv]
+	x[ipiv] = 0
+	pinv[ipiv], f.prow[k], f.udiag[k] = k, ipiv, piv
+	for _, i := range cand {
+		if pinv[i] >= 0 {
+			continue
+		}
+		f.li, f.lx = append(f.li, i), append(f.lx, x[i]/piv)
+		x[i] = 0
+	}
+	f.lp[k+1] = len(f.li)
+	return true
+}
+
+// refactor recomputes the values of L and U for the current values of C with the pivot
+// sequence and patterns of the last full factorization: no search, no allocation, the
+// same arithmetic as the full factorization in the same order. It reports false, with x
+// cleared, as soon as a pivot is zero or smaller than τ times the largest entry below
+// it in its column, the test the full factorization applied when choosing it: from
+// there on the growth bound of threshold pivoting would not hold.
+func (f *SparseLU) refactor() bool {
+	x, vals := f.x, f.vals
+	lp, li, lx, up, ui, ux := f.lp, f.li, f.lx, f.up, f.ui, f.ux
+	for k := range f.n {
+		for p := f.ccp[k]; p < f.ccp[k+1]; p++ {
+			x[f.cstep[p]] = vals[f.cval[p]]
+		}
+		urows, uvals := ui[up[k]:up[k+1]], ux[up[k]:up[k+1]]
+		uvals = uvals[:len(urows)]
+		for q, j := range urows {
+			ujk := x[j]
+			x[j] = 0
+			uvals[q] = ujk
+			rows, lvals := li[lp[j]:lp[j+1]], lx[lp[j]:lp[j+1]]
+			lvals = lvals[:len(rows)]
+			for s, r := range rows {
+				x[r] -= lvals[s] * ujk
+			}
+		}
+		piv := x[k]
+		x[k] = 0
+		rows, lvals := li[lp[k]:lp[k+1]], lx[lp[k]:lp[k+1]]
+		lvals = lvals[:len(rows)]
+		amax := 0.0
+		for _, r := range rows {
+			amax = max(amax, math.Abs(x[r]))
+		}
+		if piv == 0 || !(math.Abs(piv) >= f.tau*amax) || math.IsInf(piv, 0) {
+			for _, r := range rows {
+				x[r] = 0
+			}
+			return false
+		}
+		for s, r := range rows {
+			lvals[s] = x[r] / piv
+			x[r] = 0
+		}
+		f.udiag[k] = piv
+	}
+	return true
+}
