@@ -259,14 +259,14 @@ type genAlphaWork struct {
 	res        []float64
 	f, tmp     []float64
 	gt         []float64
-	M, K       *mat.Dense // nq×nq: M(q₁), scratch derivative
-	J11        *mat.Dense // nq×nq block of the iteration matrix
-	G0, G1     *mat.Dense // G(q_n), G(q₁)
-	lu         *linalg.LU
-	haveJ      bool    // lu holds a factorized iteration matrix
-	freshJ     bool    // ... assembled during the current attempt
-	hJ         float64 // h of the factorized matrix
-	needJ      bool    // the next attempt must refresh the matrix
+	M, K       *mat.Dense    // nq×nq: M(q₁), scratch derivative
+	J11        *mat.Dense    // nq×nq block of the iteration matrix
+	G0, G1     *mat.Dense    // G(q_n), G(q₁)
+	lu         *newtonFactor // dense, or sparse for large index-3 systems with patterns
+	haveJ      bool          // lu holds a factorized iteration matrix
+	freshJ     bool          // ... assembled during the current attempt
+	hJ         float64       // h of the factorized matrix
+	needJ      bool          // the next attempt must refresh the matrix
 	lastWorst  Residual
 	lastCause  error
 	freshTried bool
@@ -345,7 +345,11 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if nc > 0 {
 		w.G0, w.G1 = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 	}
-	w.lu = linalg.NewLU(w.nx)
+	var pattern [][]int
+	if !w.si2 {
+		pattern = kktNewtonPattern(sys) // [J Gᵀ; G 0]; the si2 blocks J13, J33 are dense
+	}
+	w.lu = newNewtonFactor(w.nx, pattern)
 	w.kkt = linalg.NewKKT(nq, nc)
 
 	// Consistency of the start at position and velocity level (seed 002, eq. 17 needs both).
@@ -772,8 +776,7 @@ func (w *genAlphaWork) jacobian(h float64) error {
 	addScaled(-h * gb)
 	w.stats.FDEvals += w.der.Evals - fd0
 
-	K := w.lu.Matrix()
-	d := K.Data
+	d := w.lu.Matrix()
 	clear(d)
 	for i := range nq {
 		copy(d[i*n:i*n+nq], J.RawRowView(i))

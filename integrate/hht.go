@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/dae"
-	"linkage/linalg"
 )
 
 // HHT integrates the index-3 equations of motion by the Hilber-Hughes-Taylor method as
@@ -157,13 +156,13 @@ type hhtWork struct {
 	err       []float64 // δ_q or Newton-norm scratch (nq)
 	errX      []float64 // δ_X (nd)
 
-	M, G, T1   *mat.Dense // M, G, nq×nq scratch
-	Fq, Fv, Fx *mat.Dense // ∂F/∂q, ∂F/∂v (nd×nq), ∂F/∂X (nd×nd)
-	Xq, Xv, Xx *mat.Dense // ∂f_X/∂q, ∂f_X/∂v (nq×nq), ∂f_X/∂X (nq×nd)
-	lu         *linalg.LU
-	haveJ      bool    // lu holds a valid factorization
-	hJ         float64 // h at which it was assembled
-	thetaJ     float64 // largest Newton rate seen with it
+	M, G, T1   *mat.Dense    // M, G, nq×nq scratch
+	Fq, Fv, Fx *mat.Dense    // ∂F/∂q, ∂F/∂v (nd×nq), ∂F/∂X (nd×nd)
+	Xq, Xv, Xx *mat.Dense    // ∂f_X/∂q, ∂f_X/∂v (nq×nq), ∂f_X/∂X (nq×nd)
+	lu         *newtonFactor // dense, or sparse for large systems with patterns (sparsity.go)
+	haveJ      bool          // lu holds a valid factorization
+	hJ         float64       // h at which it was assembled
+	thetaJ     float64       // largest Newton rate seen with it
 
 	// predictor: the last accepted unknowns (newest first) and their times
 	histT  [4]float64
@@ -270,7 +269,11 @@ func newHHTWork(sys dae.System, k hhtCoef) *hhtWork {
 		w.Fq, w.Fv, w.Fx = mat.NewDense(nd, nq, nil), mat.NewDense(nd, nq, nil), mat.NewDense(nd, nd, nil)
 		w.Xq, w.Xv, w.Xx = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nd, nil)
 	}
-	w.lu = linalg.NewLU(n)
+	var pattern [][]int
+	if nd == 0 {
+		pattern = kktNewtonPattern(sys)
+	}
+	w.lu = newNewtonFactor(n, pattern)
 	for i := range w.histU {
 		w.histU[i] = vec(n)
 		w.pred[i] = vec(n)
@@ -451,7 +454,7 @@ func (w *hhtWork) blend(a []float64) {
 // jacobian assembles the iteration matrix of eqs. 12 and 14 at the iterate into the LU's
 // storage and factorizes it.
 func (w *hhtWork) jacobian(t1, h float64) error {
-	w.assemble(w.lu.Matrix().Data, t1, h, 1)
+	w.assemble(w.lu.Matrix(), t1, h, 1)
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	return w.lu.Factor()
@@ -551,7 +554,7 @@ func (w *hhtWork) correct(h float64, freshJ bool) error {
 			if err := w.jacobian(t1, h); err != nil {
 				w.haveJ = false
 				w.noteWorstResidual()
-				if !allFinite(w.lu.Matrix().Data) {
+				if !allFinite(w.lu.Matrix()) {
 					return ErrNonFinite
 				}
 				return err
