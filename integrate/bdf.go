@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/dae"
-	"linkage/linalg"
 )
 
 // BDF integrates the equations of motion in a first-order form K y' = φ(t, y) (see
@@ -149,7 +148,7 @@ type bdfWork struct {
 
 	yy, yp, yPred, ypPred, ee, delta, res, ewt, scal, yInt []float64
 	Jm                                                     *mat.Dense
-	lu                                                     *linalg.LU
+	lu                                                     *newtonFactor
 	haveJ                                                  bool
 	cjJ                                                    float64 // c_j the matrix was assembled with
 	thetaJ                                                 float64 // largest Newton rate seen with it
@@ -246,7 +245,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	w.yy, w.yp, w.yPred, w.ypPred, w.ee, w.delta, w.res, w.ewt, w.scal, w.yInt =
 		vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec()
 	w.Jm = mat.NewDense(se.n, se.n, nil)
-	w.lu = linalg.NewLU(se.n)
+	w.lu = newNewtonFactor(se.n, se.newtonPattern())
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
@@ -692,7 +691,7 @@ func (w *bdfWork) factor(t float64) error {
 	A := w.lu.Matrix()
 	for i := range w.n {
 		src := w.Jm.RawRowView(i)
-		dst := A.Data[i*A.Stride : i*A.Stride+w.n]
+		dst := A[i*w.n : (i+1)*w.n]
 		for j, v := range src {
 			dst[j] = -v
 		}
@@ -704,7 +703,7 @@ func (w *bdfWork) factor(t float64) error {
 	w.stats.Factorizations++
 	w.haveJ, w.cjJ, w.thetaJ = true, w.cj, 0
 	if err := w.lu.Factor(); err != nil {
-		if !allFinite(A.Data) {
+		if !allFinite(A) {
 			return ErrNonFinite
 		}
 		return err

@@ -97,3 +97,66 @@ func (f *newtonFactor) Solve(b []float64) {
 	}
 	f.dense.Solve(b)
 }
+
+// newtonPattern returns the structural pattern of the Newton matrices c·K − ∂φ/∂y of the
+// first-order form (semiExplicit), or nil when sys does not declare its patterns
+// (dae.Sparsity) or its coupling is dense. With A = coupling ∪ M (∂f/∂q, ∂f/∂v, (M a)_q,
+// (Gᵀλ)_q) and G the constraint pattern, by blocks of y = (q, v, a, λ[, μ]):
+//
+//	q rows:  I + A (the (Gᵀμ)_q of GGL) on q,  I on v,  Gᵀ on μ
+//	v rows:  I on v,  I on a
+//	a rows:  A on q,  A on v,  M ∪ I on a,  Gᵀ on λ
+//	λ rows:  G on q, v and a (the union over the formulations' constraint rows)
+//	μ rows:  G on q
+//
+// A superset for the formulations that use fewer blocks; structural zeros cost a little
+// fill, not accuracy.
+func (s *semiExplicit) newtonPattern() [][]int {
+	sp, ok := s.sys.(dae.Sparsity)
+	if !ok {
+		return nil
+	}
+	coupling := sp.CouplingPattern()
+	if coupling == nil {
+		return nil
+	}
+	mass, gRows := sp.MassPattern(), sp.ConstraintPattern()
+	nq := s.nq
+	iq, iv, ia, il, imu := s.iq(), s.iv(), s.ia(), s.il(), s.imu()
+	rows := make([][]int, s.n)
+	add := func(r, off int, cols []int) {
+		for _, c := range cols {
+			rows[r] = append(rows[r], off+c)
+		}
+	}
+	for i := range nq {
+		rows[iq+i] = append(rows[iq+i], iq+i, iv+i)
+		add(iq+i, iq, coupling[i])
+		rows[iv+i] = append(rows[iv+i], iv+i, ia+i)
+		add(ia+i, iq, coupling[i])
+		add(ia+i, iv, coupling[i])
+		rows[ia+i] = append(rows[ia+i], ia+i)
+		if mass != nil {
+			add(ia+i, ia, mass[i])
+		}
+	}
+	for r, cols := range gRows {
+		for _, j := range cols {
+			rows[ia+j] = append(rows[ia+j], il+r) // Gᵀ on λ
+			if s.hasMu {
+				rows[iq+j] = append(rows[iq+j], imu+r) // Gᵀ on μ
+			}
+		}
+		add(il+r, iq, cols)
+		add(il+r, iv, cols)
+		add(il+r, ia, cols)
+		if s.hasMu {
+			add(imu+r, iq, cols)
+		}
+	}
+	for i := range rows {
+		slices.Sort(rows[i])
+		rows[i] = slices.Compact(rows[i])
+	}
+	return rows
+}
