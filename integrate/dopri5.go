@@ -146,7 +146,7 @@ type dopri5Work struct {
 	// set (HEDOP5), factorizes the unsymmetric [M Gᵀ; C 0] of its half-explicit stages and
 	// then also serves as kkt.
 	kkt  linalg.SaddlePoint
-	asym *linalg.KKT
+	asym asymKKT
 	gt   []float64 // nc: g_t, then residual right sides
 	r    []float64 // nc scratch
 	lam  []float64 // nc: λ of the stage being evaluated

@@ -2,7 +2,6 @@ package integrate
 
 import (
 	"fmt"
-	"linkage/linalg"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -147,8 +146,8 @@ func (m *HEDOP5) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	w.half = s
 	// The stages factorize [M Gᵀ; C 0] with C = G at the next stage point: unsymmetric,
-	// so the dense KKT throughout.
-	w.asym = linalg.NewKKT(nq, nc)
+	// so LU (sparse for large systems with patterns) throughout.
+	w.asym = newAsymKKT(sys)
 	w.kkt = w.asym
 	m.w = w
 	return nil

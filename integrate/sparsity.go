@@ -17,21 +17,29 @@ import (
 //
 // of the implicit methods whose unknowns are (a, λ) (hht, genalpha), or nil when sys does
 // not declare its patterns (dae.Sparsity) or its coupling is dense.
-func kktNewtonPattern(sys dae.System) [][]int {
+func kktNewtonPattern(sys dae.System) [][]int { return kktPattern(sys, true) }
+
+// kktPattern is the pattern of [A Gᵀ; G 0] with A = M (coupling false) or M ∪ the
+// coupling pattern (true); nil without declared patterns or with a dense coupling.
+func kktPattern(sys dae.System, coupling bool) [][]int {
 	sp, ok := sys.(dae.Sparsity)
 	if !ok {
 		return nil
 	}
-	coupling := sp.CouplingPattern()
-	if coupling == nil {
-		return nil
+	var cp [][]int
+	if coupling {
+		if cp = sp.CouplingPattern(); cp == nil {
+			return nil
+		}
 	}
 	nq, nc := sys.Size()
 	mass, gRows := sp.MassPattern(), sp.ConstraintPattern()
 	rows := make([][]int, nq+nc)
 	for i := range nq {
 		rows[i] = append(rows[i], i)
-		rows[i] = append(rows[i], coupling[i]...)
+		if cp != nil {
+			rows[i] = append(rows[i], cp[i]...)
+		}
 		if mass != nil {
 			rows[i] = append(rows[i], mass[i]...)
 		}
@@ -47,6 +55,46 @@ func kktNewtonPattern(sys dae.System) [][]int {
 		rows[i] = slices.Compact(rows[i])
 	}
 	return rows
+}
+
+// asymKKT factorizes saddle-point matrices [A Bᵀ; C d·I] with C ≠ B (HEDOP5's stages,
+// seed 002 eq. 81e, where C is G at the next stage point): the dense linalg.KKT, or
+// sparseAsymKKT for large systems with patterns.
+type asymKKT interface {
+	linalg.SaddlePoint
+	Factorize(A, B, C mat.Matrix, d float64) error
+}
+
+// newAsymKKT returns the factorization of [M Gᵀ; C 0] for sys (C with G's pattern).
+func newAsymKKT(sys dae.System) asymKKT {
+	nq, nc := sys.Size()
+	f := newNewtonFactor(nq+nc, kktPattern(sys, false))
+	if f.sparse == nil {
+		return linalg.NewKKT(nq, nc)
+	}
+	return &sparseAsymKKT{nq: nq, nc: nc, f: f, buf: make([]float64, nq+nc)}
+}
+
+// sparseAsymKKT assembles [A Bᵀ; C d·I] densely and factorizes it by linalg.SparseLU.
+type sparseAsymKKT struct {
+	nq, nc int
+	f      *newtonFactor
+	buf    []float64
+}
+
+func (k *sparseAsymKKT) FactorizeSym(A, G mat.Matrix) error { return k.Factorize(A, G, G, 0) }
+
+func (k *sparseAsymKKT) Factorize(A, B, C mat.Matrix, d float64) error {
+	linalg.AssembleKKT(k.f.Matrix(), k.nq, k.nc, A, B, C, d)
+	return k.f.Factor()
+}
+
+func (k *sparseAsymKKT) Solve(x, y []float64) {
+	copy(k.buf, x)
+	copy(k.buf[k.nq:], y)
+	k.f.Solve(k.buf)
+	copy(x, k.buf[:k.nq])
+	copy(y, k.buf[k.nq:])
 }
 
 // newtonFactor factorizes an implicit method's Newton matrix, assembled row-major into

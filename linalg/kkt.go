@@ -44,19 +44,27 @@ func (k *KKT) FactorizeSym(M, G mat.Matrix) error { return k.Factorize(M, G, G, 
 
 // Factorize assembles and factorizes [A Bᵀ; C d·I]. B and C may be nil when nc = 0.
 func (k *KKT) Factorize(A, B, C mat.Matrix, d float64) error {
-	n := k.nq + k.nc
-	K := k.lu.Matrix()
-	data := K.Data
-	clear(data)
-	copyBlock(data, n, 0, 0, A, false)
-	if k.nc > 0 {
-		copyBlock(data, n, 0, k.nq, B, true)
-		copyBlock(data, n, k.nq, 0, C, false)
-		for i := range k.nc {
-			data[(k.nq+i)*n+k.nq+i] = d
+	AssembleKKT(k.lu.Matrix().Data, k.nq, k.nc, A, B, C, d)
+	return k.lu.Factor()
+}
+
+// AssembleKKT writes the saddle-point matrix [A Bᵀ; C d·I] (A nq×nq, B and C nc×nq, nil
+// when nc = 0) row-major into dst, of length (nq+nc)², for factorizations that take an
+// assembled matrix (LU, SparseLU). It does not allocate.
+func AssembleKKT(dst []float64, nq, nc int, A, B, C mat.Matrix, d float64) {
+	n := nq + nc
+	if len(dst) != n*n {
+		panic("linalg: AssembleKKT: dimension mismatch")
+	}
+	clear(dst)
+	copyBlock(dst, n, 0, 0, A, false)
+	if nc > 0 {
+		copyBlock(dst, n, 0, nq, B, true)
+		copyBlock(dst, n, nq, 0, C, false)
+		for i := range nc {
+			dst[(nq+i)*n+nq+i] = d
 		}
 	}
-	return k.lu.Factor()
 }
 
 // copyBlock writes m (or mᵀ) into the n-column row-major data at (r0, c0).

@@ -15,12 +15,13 @@ import (
 type denseOnly struct{ dae.System }
 
 // TestSparseKKTPath: on the stiff chain (100 KKT unknowns, dae.Sparsity from planar) the
-// explicit methods factorize by linalg.SparseKKT: 50 fixed steps give the same state as
+// explicit methods factorize by linalg.SparseKKT (hedop5's unsymmetric stage matrices by
+// linalg.SparseLU): 50 fixed steps give the same state as
 // the dense path to rounding (both solve the same equations; measured difference 2e-19),
 // and a step allocates nothing.
 func TestSparseKKTPath(t *testing.T) {
 	p, _ := Get("stiffchain")
-	for _, name := range []string{"dopri5", "rk4"} {
+	for _, name := range []string{"dopri5", "rk4", "hedop5"} {
 		e, _ := integrate.Lookup(name)
 		var final [2][]float64
 		for k, sys := range []dae.System{p.System, denseOnly{p.System}} {
