@@ -299,6 +299,8 @@ func (m *Model) Assemble() (*System, error) {
 	s.customJac = dae.NewForceFD(s.nq)
 	s.customF = make([]float64, s.nq)
 	s.pattern = s.buildPattern()
+	s.massPat = s.buildMassPattern()
+	s.coupling = s.buildCoupling()
 	return s, nil
 }
 

@@ -33,6 +33,7 @@ type System struct {
 
 	coordNames, rowNames []string
 	pattern              Pattern
+	massPat, coupling    [][]int // MassPattern, CouplingPattern
 
 	mu        sync.Mutex   // guards the scratch below (custom forces)
 	customJac *dae.ForceFD // finite-difference Jacobians of the custom forces
@@ -46,6 +47,7 @@ var (
 	_ dae.ForceDerivative           = (*System)(nil)
 	_ dae.Namer                     = (*System)(nil)
 	_ dae.Energy                    = (*System)(nil)
+	_ dae.Sparsity                  = (*System)(nil)
 )
 
 type bodyData struct {
