@@ -383,20 +383,10 @@ func (f *SparseLU) solveInPlace(b []float64) {
 
 // solveLU overwrites w with U⁻¹ L⁻¹ w, both triangular solves by columns.
 func (f *SparseLU) solveLU(w []float64) {
-	n, lp, li, lx, up, ui, ux, udiag := f.n, f.lp, f.li, f.lx, f.up, f.ui, f.ux, f.udiag
+	n, up, ui, ux, udiag := f.n, f.up, f.ui, f.ux, f.udiag
 	w = w[:n]
-	for j := range w { // L y = w, unit diagonal
-		wj := w[j]
-		if wj == 0 {
-			continue
-		}
-		rows, vals := li[lp[j]:lp[j+1]], lx[lp[j]:lp[j+1]]
-		vals = vals[:len(rows)]
-		for q, i := range rows {
-			w[i] -= vals[q] * wj
-		}
-	}
-	for k := n - 1; k >= 0; k-- { // U z = y
+	unitLowerSolve(w, f.lp, f.li, f.lx) // L y = w
+	for k := n - 1; k >= 0; k-- {       // U z = y
 		wk := w[k] / udiag[k]
 		w[k] = wk
 		if wk == 0 {
