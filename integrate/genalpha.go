@@ -262,7 +262,7 @@ type genAlphaWork struct {
 	M, K       *mat.Dense    // nq×nq: M(q₁), scratch derivative
 	J11        *mat.Dense    // nq×nq block of the iteration matrix
 	G0, G1     *mat.Dense    // G(q_n), G(q₁)
-	lu         *newtonFactor // dense, or sparse for large index-3 systems with patterns
+	lu         *newtonFactor // dense, or sparse for large systems with patterns
 	haveJ      bool          // lu holds a factorized iteration matrix
 	freshJ     bool          // ... assembled during the current attempt
 	hJ         float64       // h of the factorized matrix
@@ -345,9 +345,9 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if nc > 0 {
 		w.G0, w.G1 = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 	}
-	var pattern [][]int
-	if !w.si2 {
-		pattern = kktNewtonPattern(sys) // [J Gᵀ; G 0]; the si2 blocks J13, J33 are dense
+	pattern := kktNewtonPattern(sys) // [J Gᵀ; G 0]
+	if w.si2 {
+		pattern = si2NewtonPattern(sys)
 	}
 	w.lu = newNewtonFactor(w.nx, pattern)
 	w.kkt = linalg.NewKKT(nq, nc)

@@ -57,6 +57,57 @@ func kktPattern(sys dae.System, coupling bool) [][]int {
 	return rows
 }
 
+// si2NewtonPattern returns the pattern of the Newton matrix of generalized-α on the
+// stabilized index-2 form (genalpha-si2, newmark on GGL; seed 002 eqs. 93-94), with
+// unknowns (Δq, hλ, μ):
+//
+//	[ J   Gᵀ  J13 ]    J13 = (c M − h(γ/β) f_v) G0ᵀ: row i reaches constraint k when G_k
+//	[ G   0   0   ]          touches a column of M or of the coupling in row i
+//	[ G1  0   J33 ]    J33 = G1 G0ᵀ: constraints k, l sharing a column
+//
+// or nil without declared patterns or with a dense coupling.
+func si2NewtonPattern(sys dae.System) [][]int {
+	base := kktNewtonPattern(sys)
+	if base == nil {
+		return nil
+	}
+	sp := sys.(dae.Sparsity)
+	nq, nc := sys.Size()
+	gRows, coupling, mass := sp.ConstraintPattern(), sp.CouplingPattern(), sp.MassPattern()
+	byCol := make([][]int, nq) // constraints touching each column
+	for k, cols := range gRows {
+		for _, j := range cols {
+			byCol[j] = append(byCol[j], k)
+		}
+	}
+	reach := func(dst []int, cols []int) []int {
+		for _, j := range cols {
+			for _, k := range byCol[j] {
+				dst = append(dst, nq+nc+k)
+			}
+		}
+		return dst
+	}
+	rows := make([][]int, nq+2*nc)
+	copy(rows, base)
+	for i := range nq {
+		rows[i] = reach(slices.Clone(rows[i]), coupling[i])
+		rows[i] = reach(rows[i], []int{i})
+		if mass != nil {
+			rows[i] = reach(rows[i], mass[i])
+		}
+	}
+	for k, cols := range gRows {
+		r := nq + nc + k
+		rows[r] = append(slices.Clone(cols), reach(nil, cols)...)
+	}
+	for i := range rows {
+		slices.Sort(rows[i])
+		rows[i] = slices.Compact(rows[i])
+	}
+	return rows
+}
+
 // asymKKT factorizes saddle-point matrices [A Bᵀ; C d·I] with C ≠ B (HEDOP5's stages,
 // seed 002 eq. 81e, where C is G at the next stage point): the dense linalg.KKT, or
 // sparseAsymKKT for large systems with patterns.

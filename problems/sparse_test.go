@@ -71,14 +71,14 @@ func (s analyticNoPattern) ConstraintForceDerivative(dst *mat.Dense, t float64, 
 	s.cf.ConstraintForceDerivative(dst, t, q, lambda)
 }
 
-// TestSparseLUPath: HHT, generalized-α (index 3) and BDF (GGL) on the stiff chain
+// TestSparseLUPath: HHT, generalized-α (index 3 and stabilized index 2) and BDF (GGL) on the stiff chain
 // factorize their Newton matrices ([M̂ Gᵀ; G 0], c K − ∂φ/∂y) by linalg.SparseLU (pattern from dae.Sparsity); with error
 // control to t = 0.2 they take the same steps as the dense path and end in the same state
 // to rounding, and a step allocates nothing.
 func TestSparseLUPath(t *testing.T) {
 	p, _ := Get("stiffchain")
 	dense := analyticNoPattern{System: p.System, fd: p.System.(dae.ForceDerivative), cf: p.System.(dae.ConstraintForceDerivative)}
-	for _, name := range []string{"hht", "genalpha", "bdf"} {
+	for _, name := range []string{"hht", "genalpha", "genalpha-si2", "bdf"} {
 		e, _ := integrate.Lookup(name)
 		var final [2]*integrate.Solution
 		for k, sys := range []dae.System{p.System, dense} {
