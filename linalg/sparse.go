@@ -470,7 +470,7 @@ func (k *SparseKKT) solveRegularized(v []float64) {
 	for i := range v {
 		v[i] *= s[i]
 	}
-	unitLowerSolve(v, lp, li, lx) // L u = v
+	unitLowerSolveOf(v, lp, li, lx) // L u = v
 	for j := range v {
 		v[j] *= dinv[j]
 	}
@@ -531,21 +531,4 @@ func inverse(p []int) []int {
 		inv[v] = i
 	}
 	return inv
-}
-
-// unitLowerSolve overwrites v with L⁻¹ v for a unit lower triangular L stored by columns
-// without its diagonal: column j holds rows li[lp[j]:lp[j+1]] and values lx[lp[j]:…]
-// (the forward substitution of SparseKKT and SparseLU).
-func unitLowerSolve(v []float64, lp, li []int, lx []float64) {
-	for j := range v {
-		vj := v[j]
-		if vj == 0 {
-			continue
-		}
-		rows, vals := li[lp[j]:lp[j+1]], lx[lp[j]:lp[j+1]]
-		vals = vals[:len(rows)]
-		for q, i := range rows {
-			v[i] -= vals[q] * vj
-		}
-	}
 }

@@ -53,6 +53,9 @@ import (
 // threshold pivoting lets the backward error grow (see Refine).
 //
 // Storage is owned by the SparseLU: refactorizations and Solve do not allocate.
+//
+// The algorithm is shared with ComplexSparseLU: both wrap sparseLUOf, generic over the
+// scalar.
 type SparseLU struct {
 	// Refine is the most steps of iterative refinement against A per Solve, x ← x +
 	// (LU)⁻¹(b − A x), each ending early once the componentwise backward error
@@ -66,12 +69,45 @@ type SparseLU struct {
 	// solution themselves, do not need it. [0]
 	Refine int
 
-	n int
+	sparseLUOf[float64]
+}
+
+var _ Solver = (*SparseLU)(nil)
+
+// luScalar is the scalar of a sparse LU: float64 for SparseLU, complex128 for
+// ComplexSparseLU.
+type luScalar interface{ float64 | complex128 }
+
+// magnitude is the size of a scalar that threshold pivoting compares: |v| for a real v,
+// |Re v| + |Im v| for a complex one. The latter is LAPACK's choice in complex partial
+// pivoting (zgetf2 picks the pivot by izamax, which compares dcabs1 = |Re| + |Im|) and
+// that of radauComplexLU: it needs no square root nor the scaling of math.Hypot
+// (cmplx.Abs), and lies within √2 of |v| (|v| ≤ |Re v| + |Im v| ≤ √2|v|), so the pivot
+// test |x_k| ≥ τ·max_i |x_i| holds with τ/√2 in the modulus and the growth of L stays
+// bounded by √2/τ. It is NaN if v has a NaN part and +Inf if v has an infinite one.
+//
+// The type assertion costs a comparison of the instantiation's type with float64, which
+// branch prediction hides (BenchmarkLUChain unchanged by the generic code).
+func magnitude[T luScalar](v T) float64 {
+	if r, ok := any(v).(float64); ok {
+		return math.Abs(r)
+	}
+	c := any(v).(complex128)
+	return math.Abs(real(c)) + math.Abs(imag(c))
+}
+
+// sparseLUOf is the sparse LU of SparseLU and ComplexSparseLU for scalars T: the
+// symbolic analysis (which depends on the pattern only), the factorizations and the
+// solves. The exported wrappers add the input forms (mat.Matrix, dense complex slices),
+// Refine and the documentation.
+type sparseLUOf[T luScalar] struct {
+	name string // the wrapper's type name, for panics and errors
+	n    int
 
 	// The pattern of A by rows (arp, acol) and the values gathered by Factorize in the
 	// same order: vals[t] = A(i, acol[t]) for arp[i] ≤ t < arp[i+1].
 	arp, acol []int
-	vals      []float64
+	vals      []T
 
 	// The fill-reducing ordering: row and column k of C = Q A Qᵀ are row and column
 	// perm[k] of A; iperm inverts perm.
@@ -90,14 +126,14 @@ type SparseLU struct {
 	// columns, with row indices in pivot steps. ui lists each column of U in topological
 	// order (each row after every row it depends on), as the refactorization needs.
 	lp, li, up, ui []int
-	lx, ux, udiag  []float64
+	lx, ux, udiag  []T
 
 	// Work arrays of length n. x is the dense accumulator of one column, zero between
 	// columns; xi, stack, pstack and mark serve the depth-first search.
-	x                 []float64
+	x                 []T
 	xi, stack, pstack []int
 	mark              []int
-	w, bcopy, res     []float64
+	w, bcopy, res     []T
 
 	tau       float64 // the pivot threshold, sparseLUTau (a field so tests can vary it)
 	symbolic  bool    // the pivot sequence and the patterns of L and U are valid
@@ -106,8 +142,6 @@ type SparseLU struct {
 	nRefactor int
 	lEstimate int // nnz of the Cholesky factor of C + Cᵀ: the first capacity of L and U
 }
-
-var _ Solver = (*SparseLU)(nil)
 
 // sparseLURefineTarget ends refinement once the componentwise backward error is at
 // rounding level: the residual itself carries errors of a few ε.
@@ -148,33 +182,43 @@ const sparseLUTau = 0.001
 // from the Cholesky factor of C + Cᵀ, whose pattern holds those of L and Uᵀ when every
 // pivot is diagonal.
 func NewSparseLU(n int, pattern [][]int) (*SparseLU, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("linalg: NewSparseLU: n = %d, want n >= 1", n)
-	}
-	if err := checkPattern("A", pattern, n, n); err != nil {
+	f := &SparseLU{}
+	if err := f.init("SparseLU", n, pattern); err != nil {
 		return nil, err
 	}
-	f := &SparseLU{n: n, tau: sparseLUTau}
+	return f, nil
+}
+
+// init does the symbolic work of a constructor: it checks the pattern, orders it, stores
+// C by columns and allocates every work array.
+func (f *sparseLUOf[T]) init(name string, n int, pattern [][]int) error {
+	if n < 1 {
+		return fmt.Errorf("linalg: New%s: n = %d, want n >= 1", name, n)
+	}
+	if err := checkPattern("A", pattern, n, n); err != nil {
+		return err
+	}
+	f.name, f.n, f.tau = name, n, sparseLUTau
 	f.arp = make([]int, n+1)
 	for i, row := range pattern {
 		f.arp[i+1] = f.arp[i] + len(row)
 	}
 	f.acol = slices.Concat(pattern...)
-	f.vals = make([]float64, len(f.acol))
+	f.vals = make([]T, len(f.acol))
 	f.order()
 	f.columnsOfC()
 	f.pinv, f.prow, f.rowOf = make([]int, n), make([]int, n), make([]int, n)
 	f.lp, f.up = make([]int, n+1), make([]int, n+1)
-	f.udiag = make([]float64, n)
-	f.x = make([]float64, n)
+	f.udiag = make([]T, n)
+	f.x = make([]T, n)
 	f.xi, f.stack, f.pstack, f.mark = make([]int, n), make([]int, n), make([]int, n), make([]int, n)
-	f.w, f.bcopy, f.res = make([]float64, n), make([]float64, n), make([]float64, n)
-	return f, nil
+	f.w, f.bcopy, f.res = make([]T, n), make([]T, n), make([]T, n)
+	return nil
 }
 
 // order computes the symmetric fill-reducing ordering from the pattern of A + Aᵀ and
 // the size of the Cholesky factor of C + Cᵀ it gives.
-func (f *SparseLU) order() {
+func (f *sparseLUOf[T]) order() {
 	n := f.n
 	// Upper-triangle pairs of A + Aᵀ, each once, and the whole diagonal.
 	upper := make([][]int, n) // upper[j]: rows i < j of column j
@@ -207,7 +251,7 @@ func (f *SparseLU) order() {
 
 // columnsOfC stores the pattern of C = Q A Qᵀ by columns, each entry pointing to its
 // value in vals.
-func (f *SparseLU) columnsOfC() {
+func (f *sparseLUOf[T]) columnsOfC() {
 	n, nnz := f.n, len(f.acol)
 	f.ccp = make([]int, n+1)
 	for _, j := range f.acol {
@@ -232,12 +276,7 @@ func (f *SparseLU) Size() int { return f.n }
 
 // NNZ returns the number of nonzeros of L + U (fill-in included, the diagonal counted
 // once) of the current pivot sequence; 0 before the first successful Factorize.
-func (f *SparseLU) NNZ() int {
-	if !f.symbolic {
-		return 0
-	}
-	return len(f.li) + len(f.ui) + f.n
-}
+func (f *SparseLU) NNZ() int { return f.nnz() }
 
 // FullFactorizations returns how many factorizations searched for pivots (and found
 // the patterns of L and U anew): the first Factorize and every one whose
@@ -264,14 +303,7 @@ func (f *SparseLU) Factorize(A mat.Matrix) error {
 	}
 	if d, ok := A.(*mat.Dense); ok {
 		raw := d.RawMatrix()
-		for i := range f.n {
-			row := raw.Data[i*raw.Stride : i*raw.Stride+f.n]
-			lo, hi := f.arp[i], f.arp[i+1]
-			vals, cols := f.vals[lo:hi], f.acol[lo:hi]
-			for t, j := range cols {
-				vals[t] = row[j]
-			}
-		}
+		f.gather(raw.Data, raw.Stride)
 	} else {
 		for i := range f.n {
 			for t := f.arp[i]; t < f.arp[i+1]; t++ {
@@ -279,7 +311,7 @@ func (f *SparseLU) Factorize(A mat.Matrix) error {
 			}
 		}
 	}
-	return f.Factor()
+	return f.factor()
 }
 
 // Factor factorizes the matrix whose pattern entries are held in Values(): by
@@ -289,7 +321,39 @@ func (f *SparseLU) Factorize(A mat.Matrix) error {
 // candidate (a structurally or numerically singular matrix), returns ErrSingular. After
 // a non-finite entry the pivot sequence stays for the next call; after a singular full
 // factorization the next call searches for pivots anew.
-func (f *SparseLU) Factor() error {
+func (f *SparseLU) Factor() error { return f.factor() }
+
+// Solve overwrites b with the solution x of A x = b, from P Q A Qᵀ = L U:
+//
+//	w = P Q b,   L U z = w,   x = Qᵀ z,
+//
+// followed by at most Refine steps of iterative refinement. It panics on a wrong length
+// or without a successful Factorize. It does not allocate.
+func (f *SparseLU) Solve(b []float64) { f.solve(b, f.Refine) }
+
+// nnz is NNZ.
+func (f *sparseLUOf[T]) nnz() int {
+	if !f.symbolic {
+		return 0
+	}
+	return len(f.li) + len(f.ui) + f.n
+}
+
+// gather copies the pattern entries of a dense row-major matrix, row i starting at
+// a[i·stride], into vals.
+func (f *sparseLUOf[T]) gather(a []T, stride int) {
+	for i := range f.n {
+		row := a[i*stride : i*stride+f.n]
+		lo, hi := f.arp[i], f.arp[i+1]
+		vals, cols := f.vals[lo:hi], f.acol[lo:hi]
+		for t, j := range cols {
+			vals[t] = row[j]
+		}
+	}
+}
+
+// factor is Factor.
+func (f *sparseLUOf[T]) factor() error {
 	f.factored = false
 	if !f.checkValues() {
 		return ErrSingular
@@ -309,34 +373,30 @@ func (f *SparseLU) Factor() error {
 	return nil
 }
 
-// checkValues reports false if an entry is NaN or infinite.
-func (f *SparseLU) checkValues() bool {
+// checkValues reports false if an entry is NaN or infinite (for a complex entry: if
+// either part is).
+func (f *sparseLUOf[T]) checkValues() bool {
 	for _, v := range f.vals {
-		if v-v != 0 { // NaN for ±Inf and NaN
+		if v-v != 0 { // NaN (in some part) for ±Inf and NaN
 			return false
 		}
 	}
 	return true
 }
 
-// Solve overwrites b with the solution x of A x = b, from P Q A Qᵀ = L U:
-//
-//	w = P Q b,   L U z = w,   x = Qᵀ z,
-//
-// followed by at most Refine steps of iterative refinement. It panics on a wrong length
-// or without a successful Factorize. It does not allocate.
-func (f *SparseLU) Solve(b []float64) {
+// solve is Solve with at most refine steps of iterative refinement.
+func (f *sparseLUOf[T]) solve(b []T, refine int) {
 	if len(b) != f.n {
-		panic(fmt.Sprintf("linalg: SparseLU.Solve: len(b) = %d, want %d", len(b), f.n))
+		panic(fmt.Sprintf("linalg: %s.Solve: len(b) = %d, want %d", f.name, len(b), f.n))
 	}
 	if !f.factored {
-		panic("linalg: SparseLU.Solve without a successful Factorize")
+		panic(fmt.Sprintf("linalg: %s.Solve without a successful Factorize", f.name))
 	}
-	if f.Refine > 0 {
+	if refine > 0 {
 		copy(f.bcopy, b)
 	}
 	f.solveInPlace(b)
-	for range f.Refine {
+	for range refine {
 		if f.residual(f.res, f.bcopy, b) <= sparseLURefineTarget {
 			break
 		}
@@ -348,29 +408,30 @@ func (f *SparseLU) Solve(b []float64) {
 }
 
 // residual sets r = b − A x and returns the componentwise backward error of x,
-// max_i |r_i| / (|A| |x| + |b|)_i (a row with zero denominator counts 0 when r_i = 0).
-func (f *SparseLU) residual(r, b, x []float64) float64 {
+// max_i |r_i| / (|A| |x| + |b|)_i (a row with zero denominator counts 0 when r_i = 0),
+// with |·| the magnitude of the pivot tests.
+func (f *sparseLUOf[T]) residual(r, b, x []T) float64 {
 	omega := 0.0
 	for i := range f.n {
 		lo, hi := f.arp[i], f.arp[i+1]
 		cols, vals := f.acol[lo:hi], f.vals[lo:hi]
 		vals = vals[:len(cols)]
-		ri, den := b[i], math.Abs(b[i])
+		ri, den := b[i], magnitude(b[i])
 		for t, j := range cols {
 			p := vals[t] * x[j]
 			ri -= p
-			den += math.Abs(p)
+			den += magnitude(p)
 		}
 		r[i] = ri
 		if ri != 0 {
-			omega = max(omega, math.Abs(ri)/den)
+			omega = max(omega, magnitude(ri)/den)
 		}
 	}
 	return omega
 }
 
 // solveInPlace overwrites b with (L U)⁻¹ applied in A's numbering.
-func (f *SparseLU) solveInPlace(b []float64) {
+func (f *sparseLUOf[T]) solveInPlace(b []T) {
 	w := f.w
 	for k, i := range f.rowOf {
 		w[k] = b[i]
@@ -382,11 +443,11 @@ func (f *SparseLU) solveInPlace(b []float64) {
 }
 
 // solveLU overwrites w with U⁻¹ L⁻¹ w, both triangular solves by columns.
-func (f *SparseLU) solveLU(w []float64) {
+func (f *sparseLUOf[T]) solveLU(w []T) {
 	n, up, ui, ux, udiag := f.n, f.up, f.ui, f.ux, f.udiag
 	w = w[:n]
-	unitLowerSolve(w, f.lp, f.li, f.lx) // L y = w
-	for k := n - 1; k >= 0; k-- {       // U z = y
+	unitLowerSolveOf(w, f.lp, f.li, f.lx) // L y = w
+	for k := n - 1; k >= 0; k-- {         // U z = y
 		wk := w[k] / udiag[k]
 		w[k] = wk
 		if wk == 0 {
@@ -396,6 +457,22 @@ func (f *SparseLU) solveLU(w []float64) {
 		vals = vals[:len(rows)]
 		for q, j := range rows {
 			w[j] -= vals[q] * wk
+		}
+	}
+}
+
+// unitLowerSolveOf is unitLowerSolve (sparse.go) for either scalar: it overwrites v with
+// L⁻¹ v, L unit lower triangular by columns without its diagonal.
+func unitLowerSolveOf[T luScalar](v []T, lp, li []int, lx []T) {
+	for j := range v {
+		vj := v[j]
+		if vj == 0 {
+			continue
+		}
+		rows, vals := li[lp[j]:lp[j+1]], lx[lp[j]:lp[j+1]]
+		vals = vals[:len(rows)]
+		for q, i := range rows {
+			v[i] -= vals[q] * vj
 		}
 	}
 }

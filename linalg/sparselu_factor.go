@@ -11,12 +11,12 @@ import "math"
 // During the factorization the rows of L carry C's row numbers, since most of them are
 // not yet pivotal; they are renumbered to pivot steps at the end, which is what the
 // refactorization and the solves use.
-func (f *SparseLU) factorFull() bool {
+func (f *sparseLUOf[T]) factorFull() bool {
 	n := f.n
 	if f.li == nil {
 		c := f.lEstimate + f.lEstimate/4 // headroom for off-diagonal pivots
-		f.li, f.lx = make([]int, 0, c), make([]float64, 0, c)
-		f.ui, f.ux = make([]int, 0, c), make([]float64, 0, c)
+		f.li, f.lx = make([]int, 0, c), make([]T, 0, c)
+		f.ui, f.ux = make([]int, 0, c), make([]T, 0, c)
 	}
 	f.li, f.lx, f.ui, f.ux = f.li[:0], f.lx[:0], f.ui[:0], f.ux[:0]
 	for i := range n {
@@ -49,7 +49,7 @@ func (f *SparseLU) factorFull() bool {
 // an edge from row i to every row of column pinv[i] of L when i is pivotal: the nonzero
 // pattern of the solution of L x = C(:,k) (Gilbert & Peierls 1988). Pivotal rows in it
 // form column k of U, the others are the candidate pivots and column k of L.
-func (f *SparseLU) reach(k int) int {
+func (f *sparseLUOf[T]) reach(k int) int {
 	top := f.n
 	for p := f.ccp[k]; p < f.ccp[k+1]; p++ {
 		if i := f.crow[p]; f.mark[i] != k {
@@ -63,7 +63,7 @@ func (f *SparseLU) reach(k int) int {
 // row onto xi[:top] once all rows it reaches are pushed: xi[top:] is then in reverse
 // postorder, a topological order of the graph of L. The recursion is kept on an
 // explicit stack, with pstack holding where each row's scan of its column of L stopped.
-func (f *SparseLU) dfs(i, k, top int) int {
+func (f *sparseLUOf[T]) dfs(i, k, top int) int {
 	stack, pstack, mark, pinv, lp, li := f.stack, f.pstack, f.mark, f.pinv, f.lp, f.li
 	head := 0
 	stack[0], mark[i] = i, k
@@ -101,7 +101,7 @@ func (f *SparseLU) dfs(i, k, top int) int {
 // columnOfU solves L x = C(:,k) on the pattern xi[top:], which holds C(:,k) scattered
 // in x: in topological order, each pivotal row i is final when met, becomes U(pinv[i], k)
 // and is eliminated from the rows of its column of L.
-func (f *SparseLU) columnOfU(k, top int) {
+func (f *sparseLUOf[T]) columnOfU(k, top int) {
 	x, pinv, lp, li, lx := f.x, f.pinv, f.lp, f.li, f.lx
 	for _, i := range f.xi[top:] {
 		j := pinv[i]
@@ -125,7 +125,7 @@ func (f *SparseLU) columnOfU(k, top int) {
 // largest otherwise — and stores column k of L, x_i / pivot for the other candidates.
 // It clears x and reports false if no candidate is nonzero or one is not finite (the
 // growth of the entries overflowed).
-func (f *SparseLU) pivot(k, top int) bool {
+func (f *sparseLUOf[T]) pivot(k, top int) bool {
 	x, pinv := f.x, f.pinv
 	cand := f.xi[top:]
 	imax, amax, diag, finite := -1, 0.0, false, true
@@ -133,7 +133,7 @@ func (f *SparseLU) pivot(k, top int) bool {
 		if pinv[i] >= 0 {
 			continue
 		}
-		a := math.Abs(x[i])
+		a := magnitude(x[i])
 		if a > amax || imax < 0 {
 			imax, amax = i, a
 		}
@@ -147,7 +147,7 @@ func (f *SparseLU) pivot(k, top int) bool {
 		return false
 	}
 	ipiv := imax
-	if diag && math.Abs(x[k]) >= f.tau*amax { // amax > 0: a zero diagonal never passes
+	if diag && magnitude(x[k]) >= f.tau*amax { // amax > 0: a zero diagonal never passes
 		ipiv = k
 	}
 	piv := x[ipiv]
@@ -170,7 +170,7 @@ func (f *SparseLU) pivot(k, top int) bool {
 // cleared, as soon as a pivot is zero or smaller than τ times the largest entry below
 // it in its column, the test the full factorization applied when choosing it: from
 // there on the growth bound of threshold pivoting would not hold.
-func (f *SparseLU) refactor() bool {
+func (f *sparseLUOf[T]) refactor() bool {
 	x, vals := f.x, f.vals
 	lp, li, lx, up, ui, ux := f.lp, f.li, f.lx, f.up, f.ui, f.ux
 	for k := range f.n {
@@ -195,9 +195,9 @@ func (f *SparseLU) refactor() bool {
 		lvals = lvals[:len(rows)]
 		amax := 0.0
 		for _, r := range rows {
-			amax = max(amax, math.Abs(x[r]))
+			amax = max(amax, magnitude(x[r]))
 		}
-		if piv == 0 || !(math.Abs(piv) >= f.tau*amax) || math.IsInf(piv, 0) {
+		if a := magnitude(piv); piv == 0 || !(a >= f.tau*amax) || a > math.MaxFloat64 {
 			for _, r := range rows {
 				x[r] = 0
 			}
