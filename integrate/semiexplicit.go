@@ -31,10 +31,12 @@ import (
 // algebraic and, as seed 002 asks, should stay out of error norms.
 //
 // The Jacobian ∂φ/∂y uses the System's derivative capabilities (analytic or finite
-// differences through dae.Derivatives); the derivatives of the velocity- and
-// acceleration-level constraint rows with respect to q (and of γ with respect to v) are
-// central finite differences of those rows. One semiExplicit serves one goroutine; it
-// does not allocate after newSemiExplicit.
+// differences through dae.Derivatives). The derivatives of the velocity- and
+// acceleration-level constraint rows with respect to q (and of γ with respect to v) come
+// from the constraint second derivatives (dae.ConstraintJacobianDerivative,
+// dae.GammaDerivative; see constraintJacobian) when the System implements both, and are
+// central finite differences of those rows otherwise. One semiExplicit serves one
+// goroutine; it does not allocate after newSemiExplicit.
 type semiExplicit struct {
 	sys    dae.System
 	der    *dae.Derivatives
@@ -47,7 +49,12 @@ type semiExplicit struct {
 	// (index2-baumgarte, α₀ = C/h chosen by the caller).
 	baumAlpha, baumBeta, alpha0 float64
 
+	// second gives the constraint second derivatives when the System implements both
+	// capabilities analytically (nil otherwise: rows by finite differences).
+	second *dae.SecondDerivatives
+
 	M, G, work   *mat.Dense // nq×nq, nc×nq, nq×nq
+	work2        *mat.Dense // nc×nq
 	f, g, gt, gm []float64  // nq, nc, nc, nc
 	qp           []float64  // perturbed q or v
 	cp, cm       []float64  // constraint row at ±δ
@@ -77,6 +84,10 @@ func newSemiExplicit(sys dae.System, form Formulation) (*semiExplicit, error) {
 	}
 	if nc > 0 {
 		s.G = mat.NewDense(nc, nq, nil)
+		s.work2 = mat.NewDense(nc, nq, nil)
+		if sd := dae.NewSecondDerivatives(sys); sd.AnalyticConstraintJacobian() && sd.AnalyticGamma() {
+			s.second = sd
+		}
 	}
 	s.n = 3*nq + nc
 	if s.hasMu {
@@ -256,14 +267,20 @@ func (s *semiExplicit) jacobian(J *mat.Dense, t float64, y []float64) {
 }
 
 // constraintJacobian writes ∂c/∂(q, v, a) of the formulation's constraint row at row r.
-// ∂/∂q is a central difference of c (exact for index3: G); ∂/∂v and ∂/∂a are G-blocks
-// except for the γ part of the acceleration forms, whose ∂/∂v is a central difference.
+// ∂/∂a is G (acceleration forms); ∂/∂v is G for the velocity forms and involves γ_v for
+// the acceleration forms; ∂/∂q is G for index3. The other blocks come from the
+// constraint second derivatives when the System has them (analyticConstraintRow), else
+// from central differences of the row.
 func (s *semiExplicit) constraintJacobian(J *mat.Dense, r int, t float64, q, v, a []float64) {
-	nq := s.nq
 	if s.form == Index3 {
 		addBlock(J, r, 0, s.G, 1)
 		return
 	}
+	if s.second != nil {
+		s.analyticConstraintRow(J, r, t, q, v, a)
+		return
+	}
+	nq := s.nq
 	// ∂c/∂q by central differences; G is re-evaluated at the perturbed q.
 	copy(s.qp, q)
 	for j := range nq {
@@ -298,6 +315,45 @@ func (s *semiExplicit) constraintJacobian(J *mat.Dense, r int, t float64, q, v, 
 			}
 		}
 		addBlock(J, r, 2*nq, s.G, 1) // ∂(G a)/∂a
+	}
+}
+
+// analyticConstraintRow writes the q- and v-blocks of ∂c/∂(q, v, a) for the velocity and
+// acceleration forms from the constraint second derivatives, with s.G holding G(t, q).
+// For holonomic constraints ∂(G v + g_t)/∂q = (G v)_q + G_t = −γ_v/2 (dae.GammaDerivative),
+// so by formulation (the rows of constraintRow)
+//
+//	index2, ggl        ∂/∂q = −γ_v/2                            ∂/∂v = G
+//	index2-baumgarte   ∂/∂q = −γ_v/2 + α₀ G                     ∂/∂v = G
+//	index1             ∂/∂q = (G a)_q − γ_q                     ∂/∂v = −γ_v
+//	baumgarte          ∂/∂q = (G a)_q − γ_q − α γ_v + β G       ∂/∂v = −γ_v + 2α G
+//
+// and ∂/∂a = G for the acceleration forms. It replaces 2nq evaluations of G and of the row
+// (the central differences) by three analytic matrices.
+func (s *semiExplicit) analyticConstraintRow(J *mat.Dense, r int, t float64, q, v, a []float64) {
+	nq := s.nq
+	sd, D := s.second, s.work2
+	switch s.form {
+	case Index2, StabilizedIndex2, Index2Baumgarte:
+		sd.GammaDerivativeV(D, t, q, v)
+		addBlock(J, r, 0, D, -0.5)
+		addBlock(J, r, nq, s.G, 1)
+		if s.form == Index2Baumgarte {
+			addBlock(J, r, 0, s.G, s.alpha0)
+		}
+	case Index1, Baumgarte:
+		sd.ConstraintJacobianDerivative(D, t, q, a)
+		addBlock(J, r, 0, D, 1)
+		sd.GammaDerivativeQ(D, t, q, v)
+		addBlock(J, r, 0, D, -1)
+		sd.GammaDerivativeV(D, t, q, v)
+		addBlock(J, r, nq, D, -1)
+		if s.form == Baumgarte {
+			addBlock(J, r, 0, D, -s.baumAlpha)
+			addBlock(J, r, 0, s.G, s.baumBeta)
+			addBlock(J, r, nq, s.G, 2*s.baumAlpha)
+		}
+		addBlock(J, r, 2*nq, s.G, 1)
 	}
 }
 

@@ -43,15 +43,44 @@ func TestSemiExplicitResidualVanishesOnSolution(t *testing.T) {
 	}
 }
 
+// withSecond gives a System the constraint second-derivative capabilities
+// (dae.ConstraintJacobianDerivative, dae.GammaDerivative), computed by dae.SecondDerivatives
+// from G and γ, so that semiExplicit takes its second-derivative route for the
+// constraint rows instead of differencing the rows themselves.
+type withSecond struct {
+	dae.System
+	sd *dae.SecondDerivatives
+}
+
+func newWithSecond(sys dae.System) withSecond {
+	return withSecond{System: sys, sd: dae.NewSecondDerivatives(sys)}
+}
+
+func (s withSecond) ConstraintJacobianDerivative(dst *mat.Dense, t float64, q, w []float64) {
+	s.sd.ConstraintJacobianDerivative(dst, t, q, w)
+}
+func (s withSecond) GammaDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
+	s.sd.GammaDerivativeQ(dst, t, q, v)
+}
+func (s withSecond) GammaDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
+	s.sd.GammaDerivativeV(dst, t, q, v)
+}
+
 // TestSemiExplicitJacobian compares ∂φ/∂y with central differences of φ at a generic
-// (inconsistent) point, for every formulation.
+// (inconsistent) point, for every formulation, with the constraint rows differentiated
+// by differences of the rows and through the constraint second derivatives (withSecond;
+// the driven pendulum is rheonomic, which checks the G_t part of −γ_v/2).
 func TestSemiExplicitJacobian(t *testing.T) {
 	dp := newDrivenPendulum(1, 1, 9.81, 0.2, 3)
 	ch := newChain(3, 1, 0.5, 9.81)
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, sys := range []dae.System{dp, ch} {
+	for _, sys := range []dae.System{dp, ch, newWithSecond(dp), newWithSecond(ch)} {
+		_, second := sys.(withSecond)
 		for _, f := range allFirstOrderForms {
 			se, _ := newSemiExplicit(sys, f)
+			if (se.second != nil) != second {
+				t.Fatalf("%T %s: second-derivative route %v, want %v", sys, f, se.second != nil, second)
+			}
 			se.baumAlpha, se.baumBeta, se.alpha0 = 5, 20, 50
 			y := make([]float64, se.n)
 			for i := range y {
@@ -84,7 +113,7 @@ func TestSemiExplicitJacobian(t *testing.T) {
 			// Central differences of φ with h = 1e-6 are accurate to about 1e-8 relative;
 			// the FD rows inside jacobian add the same order.
 			if worst > 1e-6*scale {
-				t.Errorf("%T %s: max |J − FD| = %.3g (scale %.3g)", sys, f, worst, scale)
+				t.Errorf("%T %s (second derivatives %v): max |J − FD| = %.3g (scale %.3g)", sys, f, second, worst, scale)
 			}
 		}
 	}
