@@ -26,9 +26,10 @@ import (
 //	(γ/h K − J) ΔW₁ = (T⁻¹Φ)₁ − γ/h K W₁                                       (real, n×n)
 //	((α+iβ)/h K − J)(ΔW₂ + iΔW₃) = (T⁻¹Φ)₂ − K(αW₂ − βW₃)/h + i[(T⁻¹Φ)₃ − K(βW₂ + αW₃)/h]
 //
-// the second solved in complex arithmetic (a complex LU of order n, radauComplexLU; one
-// real and one complex factorization count as one Factorizations event, the test set's
-// "nlu"). The iteration starts from the collocation polynomial of the previous step
+// the second solved in complex arithmetic (radauSystems: dense LUs, or linalg.SparseLU and
+// linalg.ComplexSparseLU on the pattern of the first-order form for systems that declare
+// their sparsity and have at least 40 unknowns, as bdf; one real and one complex
+// factorization count as one Factorizations event, the test set's "nlu"). The iteration starts from the collocation polynomial of the previous step
 // extrapolated to the new stages (IV.8, "starting values") and stops when
 // θ/(1−θ)·‖ΔW‖ ≤ FNEWT (IV.8, stopping criterion; ‖·‖ the scaled RMS norm below); a rate
 // θ that predicts no convergence within MaxIters cuts h at once by
@@ -192,8 +193,7 @@ type radauWork struct {
 	yi        []float64 // Interpolate scratch
 
 	J      *mat.Dense
-	lu     *linalg.LU
-	clu    radauComplexLU
+	lin    radauSystems // the real and complex Newton matrices, dense or sparse
 	crhs   []complex128
 	haveJ  bool // J is usable (possibly evaluated at an earlier y₀)
 	jFresh bool // J was evaluated at the current y₀ (RADAU5's CALJAC)
@@ -309,8 +309,7 @@ func newRadauWork(se *semiExplicit, sys dae.System) *radauWork {
 		w.kexp[i] = se.index(i) - 1
 	}
 	w.J = mat.NewDense(n, n, nil)
-	w.lu = linalg.NewLU(n)
-	w.clu = newRadauComplexLU(n)
+	w.lin = newRadauSystems(se)
 	w.crhs = make([]complex128, n)
 	return w
 }
@@ -492,28 +491,10 @@ func (w *radauWork) jacobian() {
 
 // decompose factorizes γ/h K − J (real) and (α+iβ)/h K − J (complex).
 func (w *radauWork) decompose(h float64) error {
-	n := w.n
 	k := &radauCoef
-	E := w.lu.Matrix().Data
-	J := w.J.RawMatrix()
-	fr, ar, br := k.gamma/h, k.alpha/h, k.beta/h
-	for i := range n {
-		row := J.Data[i*J.Stride : i*J.Stride+n]
-		e := E[i*n : (i+1)*n]
-		c := w.clu.a[i*n : (i+1)*n]
-		for j, x := range row {
-			e[j] = -x
-			c[j] = complex(-x, 0)
-		}
-		e[i] += fr * w.kdiag[i]
-		c[i] += complex(ar*w.kdiag[i], br*w.kdiag[i])
-	}
 	w.stats.Factorizations++
 	w.haveLU = false
-	if err := w.lu.Factor(); err != nil {
-		return err
-	}
-	if err := w.clu.factor(); err != nil {
+	if err := w.lin.decompose(w.J, w.kdiag, k.gamma/h, k.alpha/h, k.beta/h); err != nil {
 		return err
 	}
 	w.haveLU, w.hLU = true, h
@@ -596,8 +577,8 @@ func (w *radauWork) iterate(h float64) radauStatus {
 			d1[i] = g1 - kk*fg*w1
 			w.crhs[i] = complex(g2-kk*(fa*w2-fb*w3), g3-kk*(fb*w2+fa*w3))
 		}
-		w.lu.Solve(d1)
-		w.clu.solve(w.crhs)
+		w.lin.solveReal(d1)
+		w.lin.solveComplex(w.crhs)
 		var dyno float64
 		for i := range n {
 			d2[i], d3[i] = real(w.crhs[i]), imag(w.crhs[i])
@@ -663,7 +644,7 @@ func (w *radauWork) errorNorm(h float64) float64 {
 		// residual left by the previous step (see Radau5), not part of the local error.
 		w.errv[i] = w.kdiag[i]*w.f0[i] + w.tmp[i]
 	}
-	w.lu.Solve(w.errv)
+	w.lin.solveReal(w.errv)
 	w.stats.Solves++
 	e := w.scaledNorm(w.errv)
 	if !(e < 1) && (w.first || w.reject) {
@@ -675,7 +656,7 @@ func (w *radauWork) errorNorm(h float64) float64 {
 		for i := range w.n {
 			w.errv[i] += w.tmp[i]
 		}
-		w.lu.Solve(w.errv)
+		w.lin.solveReal(w.errv)
 		w.stats.Solves++
 		e = w.scaledNorm(w.errv)
 	}
@@ -872,80 +853,4 @@ func (m *Radau5) Interpolate(dst *State, t float64) {
 		w.yi[i] = w.cont[0][i] + (s-1)*(w.cont[1][i]+(s-k.c2)*(w.cont[2][i]+(s-k.c1)*w.cont[3][i]))
 	}
 	w.se.unpack(dst, t, w.yi)
-}
-
-// radauComplexLU is a dense LU factorization with partial pivoting of a complex n×n
-// matrix, row-major, for the complex system of Radau5 (Golub & Van Loan, Algorithm
-// 3.4.1, pivoting by |Re| + |Im|). Its storage is allocated once.
-type radauComplexLU struct {
-	n   int
-	a   []complex128
-	piv []int
-}
-
-func newRadauComplexLU(n int) radauComplexLU {
-	return radauComplexLU{n: n, a: make([]complex128, n*n), piv: make([]int, n)}
-}
-
-func cabs1(z complex128) float64 { return math.Abs(real(z)) + math.Abs(imag(z)) }
-
-// factor factorizes a in place; a zero or non-finite pivot gives linalg.ErrSingular.
-func (f *radauComplexLU) factor() error {
-	n, a := f.n, f.a
-	for k := range n {
-		p, pv := k, cabs1(a[k*n+k])
-		for i := k + 1; i < n; i++ {
-			if v := cabs1(a[i*n+k]); v > pv {
-				p, pv = i, v
-			}
-		}
-		f.piv[k] = p
-		if pv == 0 || math.IsNaN(pv) || math.IsInf(pv, 0) {
-			return linalg.ErrSingular
-		}
-		if p != k {
-			rk, rp := a[k*n:(k+1)*n], a[p*n:(p+1)*n]
-			for j := range rk {
-				rk[j], rp[j] = rp[j], rk[j]
-			}
-		}
-		inv := 1 / a[k*n+k]
-		rk := a[k*n+k+1 : (k+1)*n]
-		for i := k + 1; i < n; i++ {
-			l := a[i*n+k] * inv
-			a[i*n+k] = l
-			if l == 0 {
-				continue
-			}
-			ri := a[i*n+k+1 : (i+1)*n]
-			for j, x := range rk {
-				ri[j] -= l * x
-			}
-		}
-	}
-	return nil
-}
-
-// solve overwrites b with the solution of A x = b.
-func (f *radauComplexLU) solve(b []complex128) {
-	n, a := f.n, f.a
-	for k := range n {
-		if p := f.piv[k]; p != k {
-			b[k], b[p] = b[p], b[k]
-		}
-	}
-	for i := range n {
-		s := b[i]
-		for j, l := range a[i*n : i*n+i] {
-			s -= l * b[j]
-		}
-		b[i] = s
-	}
-	for i := n - 1; i >= 0; i-- {
-		s := b[i]
-		for j := i + 1; j < n; j++ {
-			s -= a[i*n+j] * b[j]
-		}
-		b[i] = s / a[i*n+i]
-	}
 }

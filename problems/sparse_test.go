@@ -78,7 +78,7 @@ func (s analyticNoPattern) ConstraintForceDerivative(dst *mat.Dense, t float64, 
 func TestSparseLUPath(t *testing.T) {
 	p, _ := Get("stiffchain")
 	dense := analyticNoPattern{System: p.System, fd: p.System.(dae.ForceDerivative), cf: p.System.(dae.ConstraintForceDerivative)}
-	for _, name := range []string{"hht", "genalpha", "genalpha-si2", "bdf"} {
+	for _, name := range []string{"hht", "genalpha", "genalpha-si2", "bdf", "radau5"} {
 		e, _ := integrate.Lookup(name)
 		var final [2]*integrate.Solution
 		for k, sys := range []dae.System{p.System, dense} {
