@@ -52,13 +52,26 @@ func TestSparseKKTPath(t *testing.T) {
 	}
 }
 
-// analyticNoPattern forwards a System and its analytic first derivatives but hides
-// dae.Sparsity, so that implicit methods assemble the same Newton matrices and factorize
-// them densely (M is constant here: its finite-difference derivative is exactly 0).
+// analyticNoPattern forwards a System and its analytic first and constraint second
+// derivatives but hides dae.Sparsity, so that implicit methods assemble the same Newton
+// matrices and factorize them densely (M is constant here: its finite-difference
+// derivative is exactly 0).
 type analyticNoPattern struct {
 	dae.System
 	fd dae.ForceDerivative
 	cf dae.ConstraintForceDerivative
+	gd dae.GammaDerivative
+	jd dae.ConstraintJacobianDerivative
+}
+
+func (s analyticNoPattern) GammaDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
+	s.gd.GammaDerivativeQ(dst, t, q, v)
+}
+func (s analyticNoPattern) GammaDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
+	s.gd.GammaDerivativeV(dst, t, q, v)
+}
+func (s analyticNoPattern) ConstraintJacobianDerivative(dst *mat.Dense, t float64, q, w []float64) {
+	s.jd.ConstraintJacobianDerivative(dst, t, q, w)
 }
 
 func (s analyticNoPattern) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
@@ -71,13 +84,15 @@ func (s analyticNoPattern) ConstraintForceDerivative(dst *mat.Dense, t float64, 
 	s.cf.ConstraintForceDerivative(dst, t, q, lambda)
 }
 
-// TestSparseLUPath: HHT, generalized-α (index 3 and stabilized index 2) and BDF (GGL) on the stiff chain
-// factorize their Newton matrices ([M̂ Gᵀ; G 0], c K − ∂φ/∂y) by linalg.SparseLU (pattern from dae.Sparsity); with error
-// control to t = 0.2 they take the same steps as the dense path and end in the same state
-// to rounding, and a step allocates nothing.
+// TestSparseLUPath: HHT, generalized-α (index 3 and stabilized index 2), BDF (GGL) and
+// Radau5 (GGL, real and complex matrices) on the stiff chain factorize their Newton
+// matrices ([M̂ Gᵀ; G 0], c K − ∂φ/∂y) by linalg.SparseLU and ComplexSparseLU (pattern
+// from dae.Sparsity); with error control to t = 0.2 they take the same steps as the dense
+// path and end in the same state to rounding, and a step allocates nothing.
 func TestSparseLUPath(t *testing.T) {
 	p, _ := Get("stiffchain")
-	dense := analyticNoPattern{System: p.System, fd: p.System.(dae.ForceDerivative), cf: p.System.(dae.ConstraintForceDerivative)}
+	dense := analyticNoPattern{System: p.System, fd: p.System.(dae.ForceDerivative), cf: p.System.(dae.ConstraintForceDerivative),
+		gd: p.System.(dae.GammaDerivative), jd: p.System.(dae.ConstraintJacobianDerivative)}
 	for _, name := range []string{"hht", "genalpha", "genalpha-si2", "bdf", "radau5"} {
 		e, _ := integrate.Lookup(name)
 		var final [2]*integrate.Solution
