@@ -610,8 +610,8 @@ func (w *bdfWork) correct(h float64, freshJ bool) error {
 		w.scal[i] = math.Pow(h, float64(w.se.index(i)-1))
 	}
 	w.mon.start()
-	evals := w.se.der.Evals
-	defer func() { w.stats.FDEvals += w.se.der.Evals - evals }()
+	evals := w.se.fdEvals()
+	defer func() { w.stats.FDEvals += w.se.fdEvals() - evals }()
 	for it := 0; ; it++ {
 		w.se.residual(w.res, t1, w.yy)
 		w.stats.FuncEvals++
@@ -679,15 +679,6 @@ func (w *bdfWork) correct(h float64, freshJ bool) error {
 // factor assembles c_j K − ∂φ/∂y at (t, y) and factorizes it.
 func (w *bdfWork) factor(t float64) error {
 	w.se.jacobian(w.Jm, t, w.yy)
-	if w.form != Index3 && w.nc > 0 {
-		// The constraint rows' ∂/∂q (and for the acceleration forms ∂/∂v) are central
-		// differences: two evaluations of the row per column.
-		cols := w.nq
-		if w.form == Index1 || w.form == Baumgarte {
-			cols *= 2
-		}
-		w.stats.FDEvals += 2 * cols
-	}
 	A := w.lu.Matrix()
 	for i := range w.n {
 		src := w.Jm.RawRowView(i)

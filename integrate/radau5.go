@@ -475,16 +475,13 @@ func (m *Radau5) Step(tEnd float64) error {
 // jacobian evaluates J ≈ ∂φ/∂y at (t₀, y₀), exact or approximate.
 func (w *radauWork) jacobian() {
 	se := w.se
-	before := se.der.Evals
+	before := se.fdEvals()
 	if w.approx {
 		se.approxJacobian(w.J, w.cur.T, w.y0)
 	} else {
 		se.jacobian(w.J, w.cur.T, w.y0)
-		if se.form != Index3 && se.nc > 0 {
-			w.stats.FDEvals += 2 * se.nq // central differences of the velocity-level row in q
-		}
 	}
-	w.stats.FDEvals += se.der.Evals - before
+	w.stats.FDEvals += se.fdEvals() - before
 	w.stats.Jacobians++
 	w.haveJ, w.jFresh, w.haveLU = true, true, false
 }

@@ -58,7 +58,13 @@ type semiExplicit struct {
 	f, g, gt, gm []float64  // nq, nc, nc, nc
 	qp           []float64  // perturbed q or v
 	cp, cm       []float64  // constraint row at ±δ
+
+	rowEvals int // evaluations of the constraint row spent on its finite differences
 }
+
+// fdEvals returns the System evaluations spent on finite differences so far: those of
+// dae.Derivatives and those of the constraint rows (constraintJacobian).
+func (s *semiExplicit) fdEvals() int { return s.der.Evals + s.rowEvals }
 
 // Offsets of the blocks of y.
 func (s *semiExplicit) iq() int  { return 0 }
@@ -296,6 +302,7 @@ func (s *semiExplicit) constraintJacobian(J *mat.Dense, r int, t float64, q, v, 
 			J.Set(r+i, j, (s.cp[i]-s.cm[i])/(2*h))
 		}
 	}
+	s.rowEvals += 2 * nq
 	s.sys.ConstraintJacobian(s.G, t, q)
 	// ∂c/∂v: G times the weight of the velocity level, minus γ_v for the acceleration forms.
 	switch s.form {
@@ -314,6 +321,7 @@ func (s *semiExplicit) constraintJacobian(J *mat.Dense, r int, t float64, q, v, 
 				J.Set(r+i, nq+j, (s.cp[i]-s.cm[i])/(2*h))
 			}
 		}
+		s.rowEvals += 2 * nq
 		addBlock(J, r, 2*nq, s.G, 1) // ∂(G a)/∂a
 	}
 }

@@ -89,6 +89,18 @@ func TestSemiExplicitJacobian(t *testing.T) {
 			tm := 0.37
 			J := mat.NewDense(se.n, se.n, nil)
 			se.jacobian(J, tm, y)
+			// Row evaluations spent on differences: none on the second-derivative route or
+			// for index3 (∂g/∂q = G); 2 per column of q (and of v for the acceleration forms).
+			want := 0
+			if !second && f != Index3 {
+				want = 2 * se.nq
+				if f == Index1 || f == Baumgarte {
+					want *= 2
+				}
+			}
+			if se.rowEvals != want {
+				t.Errorf("%T %s: %d row evaluations counted, want %d", sys, f, se.rowEvals, want)
+			}
 			fd := mat.NewDense(se.n, se.n, nil)
 			yp := append([]float64(nil), y...)
 			pp, pm := make([]float64, se.n), make([]float64, se.n)
