@@ -323,12 +323,16 @@ type Summary struct {
 	EnergyDrift    float64 `json:"energy_drift"`
 	EnergyScale    float64 `json:"energy_scale"`
 	Error          string  `json:"error,omitempty"`
+	// TolControls says what tol bounds (TolControls; for fixed steps, that nothing does).
+	TolControls string `json:"tol_controls"`
+	// ErrorEstimate is EstimateError's result, set by a caller that asked for it.
+	ErrorEstimate *ErrorEstimate `json:"error_estimate,omitempty"`
 }
 
 // Summarize returns the digest of r; err is the run's error, if any.
 func (r *Result) Summarize(m *Model, err error) Summary {
 	s := Summary{Model: m.Name, Method: r.Method, Formulation: string(r.Formulation), Tol: r.Tol, H: r.H, TEnd: r.TEnd,
-		EnergyDrift: r.EnergyDrift, EnergyScale: r.EnergyScale}
+		EnergyDrift: r.EnergyDrift, EnergyScale: r.EnergyScale, TolControls: r.tolControls()}
 	if sol := r.Solution; sol != nil {
 		st := sol.Stats
 		s.Samples = len(sol.T)
@@ -350,6 +354,7 @@ func (s Summary) WriteText(w io.Writer) {
 		mode = fmt.Sprintf("fixed h %g", s.H)
 	}
 	fmt.Fprintf(w, "method   %s (%s), %s, t_end %g, %d samples\n", s.Method, s.Formulation, mode, s.TEnd, s.Samples)
+	fmt.Fprintf(w, "accuracy %s\n", s.TolControls)
 	fmt.Fprintf(w, "work     %d steps, %d rejected, %d Newton iterations, %d Jacobians, %d factorizations\n",
 		s.Steps, s.Rejected, s.NewtonIters, s.Jacobians, s.Factorizations)
 	fmt.Fprintf(w, "time     %s\n", time.Duration(s.WallS*float64(time.Second)).Round(time.Microsecond))
@@ -359,6 +364,9 @@ func (s Summary) WriteText(w io.Writer) {
 		rel = s.EnergyDrift / s.EnergyScale
 	}
 	fmt.Fprintf(w, "energy   drift of T + V − W_nc − W_driving: %.3e J (%.2e of the energy exchanged, %.3g J)\n", s.EnergyDrift, rel, s.EnergyScale)
+	if s.ErrorEstimate != nil {
+		s.ErrorEstimate.WriteText(w)
+	}
 	if s.Error != "" {
 		fmt.Fprintf(w, "FAILED   %s\n", s.Error)
 	}
