@@ -177,7 +177,7 @@ func build3(doc *Document) (*Built, error) {
 // accelerations, motion multipliers, energies (dae.Energy) and constraint residuals. It sets
 // the energy drift of T + V when the model has no element that does work (no forces and no
 // motions), where T + V is the invariant.
-func (r *Result) record3(b *Built, w []float64) {
+func (r *Result) record3(b *Built) {
 	sol, sb, m := r.Solution, b.Spatial, b.Doc.Spatial
 	sys := sb.System
 	n := len(sol.T)
@@ -196,7 +196,7 @@ func (r *Result) record3(b *Built, w []float64) {
 		b.FullLambda(full[k], sol.Lambda[k])
 		kin[k], pot[k] = sys.Energy(sol.T[k], sol.Q[k], sol.V[k])
 		resid[k] = meter.Measure(sol.T[k], sol.Q[k], sol.V[k], sol.A[k])
-		r.Invariant[k] = kin[k] + pot[k] - w[k] // seed 001, eq. 12
+		r.Invariant[k] = kin[k] + pot[k] - r.Work[k].NonConservative - r.Work[k].Driving // seed 001, eq. 12
 		r.EnergyDrift = math.Max(r.EnergyDrift, math.Abs(r.Invariant[k]-r.Invariant[0]))
 		r.EnergyScale = math.Max(r.EnergyScale, kin[k]+math.Abs(pot[k]-pot[0]))
 	}
@@ -220,7 +220,9 @@ func (r *Result) record3(b *Built, w []float64) {
 				case "potential":
 					x[k] = pot[k]
 				case "work_nc":
-					x[k] = w[k]
+					x[k] = r.Work[k].NonConservative
+				case "work_driving":
+					x[k] = r.Work[k].Driving
 				case "invariant":
 					x[k] = r.Invariant[k]
 				default:

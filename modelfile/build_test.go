@@ -168,15 +168,14 @@ func TestObserverNoAlloc(t *testing.T) {
 	if err := m.Init(b.Integrated, b.Start.Clone(), integrate.StepControl{RTol: 1e-6, ATol: 1e-6}); err != nil {
 		t.Fatal(err)
 	}
-	nq, nc := b.System.Size()
-	wm := newWorkMeter(b, m, []float64{0, 1}, nq, nc)
+	wm := b.workMeter(m, []float64{0, 1})
 	for range 3 {
 		if err := m.Step(1); err != nil {
 			t.Fatal(err)
 		}
-		_ = wm.observe(m.Current())
+		_ = wm.Observe(m.Current())
 	}
-	if n := testing.AllocsPerRun(20, func() { _ = wm.observe(m.Current()) }); n != 0 {
+	if n := testing.AllocsPerRun(20, func() { _ = wm.Observe(m.Current()) }); n != 0 {
 		t.Errorf("the energy observer allocates %v times per step, want 0", n)
 	}
 }

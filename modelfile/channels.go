@@ -11,7 +11,7 @@ func bodySuffixes() []string {
 }
 func jointSuffixes() []string { return []string{"fx", "fy", "torque", "fx_local", "fy_local"} }
 func energyChannels() []string {
-	return []string{"energy.kinetic", "energy.potential", "energy.work_nc", "energy.invariant"}
+	return []string{"energy.kinetic", "energy.potential", "energy.work_nc", "energy.work_driving", "energy.invariant"}
 }
 func residualChannels() []string {
 	return []string{"residual.position", "residual.velocity", "residual.acceleration"}

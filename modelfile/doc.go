@@ -16,9 +16,11 @@
 //	             channels (coordinates, velocities, accelerations, reactions, energies,
 //	             constraint residuals) and the energy invariant of seed 001, eq. 12,
 //
-//	               Π(t) = T + V − ∫₀ᵗ P_nc dτ,   P_nc = vᵀ f_nc − λᵀ G v,
+//	               Π(t) = T + V − W_nc − W_driving,   W = ∫₀ᵗ P dτ,
+//	               P_nc = vᵀ f_nc,   P_driving = Σ_motions λ_r g_t,r,
 //
-//	             with P_nc integrated over every accepted step by Simpson's rule.
+//	             the powers split by planar/spatial (energy.go) and integrated over
+//	             every accepted step by planar.WorkMeter (work.go).
 //
 // Every problem found in a file is an *Error naming the file, the line and column, the path
 // inside the document ("joints[2].i") and what was expected; Parse returns them all (up to

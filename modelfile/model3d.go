@@ -170,7 +170,7 @@ func channelNames3(m *SpatialModel) []string {
 	for _, mo := range m.Motions {
 		names = append(names, mo.Name+".lambda")
 	}
-	names = append(names, "energy.kinetic", "energy.potential", "energy.total", "energy.work_nc", "energy.invariant")
+	names = append(names, "energy.kinetic", "energy.potential", "energy.total", "energy.work_nc", "energy.work_driving", "energy.invariant")
 	return append(names, residualChannels()...)
 }
 

@@ -114,7 +114,7 @@ func TestYAMLAndJSON(t *testing.T) {
 		t.Errorf("joints[0].i at %d:%d, want 10:36", l, c)
 	}
 	got := strings.Join(y.Model.OutputChannels(), " ")
-	want := "arm.x arm.y arm.theta arm.vx arm.vy arm.omega arm.ax arm.ay arm.alpha pin.fy energy.kinetic energy.potential energy.work_nc energy.invariant"
+	want := "arm.x arm.y arm.theta arm.vx arm.vy arm.omega arm.ax arm.ay arm.alpha pin.fy energy.kinetic energy.potential energy.work_nc energy.work_driving energy.invariant"
 	if got != want {
 		t.Errorf("channels\n  %s\nwant\n  %s", got, want)
 	}

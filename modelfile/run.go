@@ -36,11 +36,11 @@ type Result struct {
 	Data     [][]float64         // Data[c][k]: channel c at sample k
 	plot     []string            // the channels Plot draws, for 3D models (planar: simulation.plot resolved by Plot)
 
-	// Invariant is the energy invariant Π = T + V − ∫₀ᵗ P_nc dτ of seed 001, eq. 12, at each
-	// sample; P_nc (planar.System.NonConservativePower) is integrated by Simpson's rule over
-	// every accepted step with the method's dense output at the midpoint, so its quadrature
-	// error is far below the integration error.
+	// Invariant is the energy invariant Π = T + V − W_nc − W_driving of seed 001, eq. 12,
+	// at each sample; Work holds the two integrals (planar.WorkMeter: Simpson's rule over
+	// every accepted step with the method's dense output, far below the integration error).
 	Invariant []float64
+	Work      []planar.Work
 	// EnergyDrift is max_k |Π_k − Π_0|; EnergyScale is max_k (T_k + |V_k − V_0|), the
 	// energy exchanged, against which the drift is judged.
 	EnergyDrift, EnergyScale float64
@@ -79,17 +79,11 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 	}
 	grid := outputGrid(r.T0, r.TEnd, r.OutputStep)
 
-	var nq, nc int
-	if b.Spatial != nil {
-		nq, nc = b.Spatial.System.Size()
-	} else {
-		nq, nc = b.System.Size()
-	}
-	work := newWorkMeter(b, meth, grid, nq, nc)
-	observer := work.observe
+	work := b.workMeter(meth, grid)
+	observer := work.Observe
 	if opt.Progress != nil {
 		observer = func(st *integrate.State) error {
-			if err := work.observe(st); err != nil {
+			if err := work.Observe(st); err != nil {
 				return err
 			}
 			return opt.Progress(st)
@@ -101,10 +95,11 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 		return nil, runErr
 	}
 	r.Solution = sol
+	r.Work = work.Samples()[:len(sol.T)]
 	if b.Spatial != nil {
-		r.record3(b, work.w[:len(sol.T)])
+		r.record3(b)
 	} else {
-		r.record(b, work.w[:len(sol.T)])
+		r.record(b)
 	}
 	return r, runErr
 }
@@ -140,64 +135,8 @@ func outputGrid(t0, tEnd, step float64) []float64 {
 	return append(grid, tEnd)
 }
 
-// workMeter integrates the non-conservative power over the run (seed 001, eq. 12).
-type workMeter struct {
-	b      *Built
-	m      integrate.Method
-	grid   []float64
-	next   int       // first grid time whose work is not yet known
-	w      []float64 // W(grid[k]) = ∫ P_nc from t0
-	acc    float64   // W at the last accepted step
-	mid    integrate.State
-	lambda []float64 // full-length λ
-}
-
-func newWorkMeter(b *Built, m integrate.Method, grid []float64, nq, nc int) *workMeter {
-	_, ncInt := b.Integrated.Size()
-	return &workMeter{b: b, m: m, grid: grid, w: make([]float64, len(grid)),
-		mid: integrate.NewState(nq, ncInt), lambda: make([]float64, nc)}
-}
-
-// power returns P_nc at a state of the integrated system (planar or spatial).
-func (wm *workMeter) power(s *integrate.State) float64 {
-	wm.b.FullLambda(wm.lambda, s.Lambda)
-	if wm.b.Spatial != nil {
-		return wm.b.Spatial.System.NonConservativePower(s.T, s.Q, s.V, wm.lambda)
-	}
-	return wm.b.System.NonConservativePower(s.T, s.Q, s.V, wm.lambda)
-}
-
-// at returns P_nc at time t in the last step, by dense output.
-func (wm *workMeter) at(t float64) float64 {
-	wm.m.Interpolate(&wm.mid, t)
-	return wm.power(&wm.mid)
-}
-
-// simpson integrates P_nc over [a, b] within the last step; pa = P_nc(a).
-func (wm *workMeter) simpson(a, b, pa float64) float64 {
-	if b <= a {
-		return 0
-	}
-	return (b - a) / 6 * (pa + 4*wm.at((a+b)/2) + wm.at(b))
-}
-
-func (wm *workMeter) observe(cur *integrate.State) error {
-	prev := wm.m.Previous()
-	if wm.next == 0 && len(wm.grid) > 0 && wm.grid[0] <= prev.T {
-		wm.w[0] = 0
-		wm.next = 1
-	}
-	p0 := wm.power(prev)
-	for wm.next < len(wm.grid) && wm.grid[wm.next] <= cur.T {
-		wm.w[wm.next] = wm.acc + wm.simpson(prev.T, wm.grid[wm.next], p0)
-		wm.next++
-	}
-	wm.acc += wm.simpson(prev.T, cur.T, p0)
-	return nil
-}
-
-// record fills the channels from the samples; w is the non-conservative work at each.
-func (r *Result) record(b *Built, w []float64) {
+// record fills the channels from the samples and r.Work.
+func (r *Result) record(b *Built) {
 	sol := r.Solution
 	sys := b.System
 	n := len(sol.T)
@@ -212,7 +151,7 @@ func (r *Result) record(b *Built, w []float64) {
 		b.FullLambda(full[k], sol.Lambda[k])
 		energies[k] = sys.Energies(sol.T[k], sol.Q[k], sol.V[k])
 		resid[k] = meter.Measure(sol.T[k], sol.Q[k], sol.V[k], sol.A[k])
-		r.Invariant[k] = energies[k].Kinetic + energies[k].Potential() - w[k]
+		r.Invariant[k] = energies[k].Kinetic + energies[k].Potential() - r.Work[k].NonConservative - r.Work[k].Driving
 		r.EnergyDrift = math.Max(r.EnergyDrift, math.Abs(r.Invariant[k]-r.Invariant[0]))
 		r.EnergyScale = math.Max(r.EnergyScale, energies[k].Kinetic+math.Abs(energies[k].Potential()-energies[0].Potential()))
 	}
@@ -247,7 +186,9 @@ func (r *Result) record(b *Built, w []float64) {
 				case "potential":
 					return e.Potential()
 				case "work_nc":
-					return w[k]
+					return r.Work[k].NonConservative
+				case "work_driving":
+					return r.Work[k].Driving
 				}
 				return r.Invariant[k]
 			}
@@ -382,12 +323,16 @@ type Summary struct {
 	EnergyDrift    float64 `json:"energy_drift"`
 	EnergyScale    float64 `json:"energy_scale"`
 	Error          string  `json:"error,omitempty"`
+	// TolControls says what tol bounds (TolControls; for fixed steps, that nothing does).
+	TolControls string `json:"tol_controls"`
+	// ErrorEstimate is EstimateError's result, set by a caller that asked for it.
+	ErrorEstimate *ErrorEstimate `json:"error_estimate,omitempty"`
 }
 
 // Summarize returns the digest of r; err is the run's error, if any.
 func (r *Result) Summarize(m *Model, err error) Summary {
 	s := Summary{Model: m.Name, Method: r.Method, Formulation: string(r.Formulation), Tol: r.Tol, H: r.H, TEnd: r.TEnd,
-		EnergyDrift: r.EnergyDrift, EnergyScale: r.EnergyScale}
+		EnergyDrift: r.EnergyDrift, EnergyScale: r.EnergyScale, TolControls: r.tolControls()}
 	if sol := r.Solution; sol != nil {
 		st := sol.Stats
 		s.Samples = len(sol.T)
@@ -409,6 +354,7 @@ func (s Summary) WriteText(w io.Writer) {
 		mode = fmt.Sprintf("fixed h %g", s.H)
 	}
 	fmt.Fprintf(w, "method   %s (%s), %s, t_end %g, %d samples\n", s.Method, s.Formulation, mode, s.TEnd, s.Samples)
+	fmt.Fprintf(w, "accuracy %s\n", s.TolControls)
 	fmt.Fprintf(w, "work     %d steps, %d rejected, %d Newton iterations, %d Jacobians, %d factorizations\n",
 		s.Steps, s.Rejected, s.NewtonIters, s.Jacobians, s.Factorizations)
 	fmt.Fprintf(w, "time     %s\n", time.Duration(s.WallS*float64(time.Second)).Round(time.Microsecond))
@@ -417,7 +363,10 @@ func (s Summary) WriteText(w io.Writer) {
 	if s.EnergyScale > 0 {
 		rel = s.EnergyDrift / s.EnergyScale
 	}
-	fmt.Fprintf(w, "energy   drift of T + V − W_nc: %.3e J (%.2e of the energy exchanged, %.3g J)\n", s.EnergyDrift, rel, s.EnergyScale)
+	fmt.Fprintf(w, "energy   drift of T + V − W_nc − W_driving: %.3e J (%.2e of the energy exchanged, %.3g J)\n", s.EnergyDrift, rel, s.EnergyScale)
+	if s.ErrorEstimate != nil {
+		s.ErrorEstimate.WriteText(w)
+	}
 	if s.Error != "" {
 		fmt.Fprintf(w, "FAILED   %s\n", s.Error)
 	}

@@ -57,8 +57,11 @@
 // driving load with this sign: a revolute motion's −λ is the torque on body J.
 //
 // Energies returns T, the gravitational and the spring potential; NonConservativePower
-// returns P_nc = vᵀ f_nc − λᵀ G v (dampers, actuators, applied loads, custom forces, motions),
-// so the energy invariant of seed 001 (eqs. 11-12), Π = T + V − ∫ P_nc dt, can be monitored.
+// returns P_nc = vᵀ f_nc (dampers, actuators, applied loads, custom forces) and DrivingPower
+// P_driving = Σ λ_r g_t,r over the motions' rows, so the energy invariant of seed 001
+// (eqs. 11-12), Π = T + V − ∫ (P_nc + P_driving) dt, can be monitored (WorkMeter integrates
+// both along a run). Scleronomic rows do no work: their −λᵀ G v vanishes on the velocity
+// constraint and is not counted, so a velocity residual shows in Π instead of in the work.
 //
 // # Derivatives
 //

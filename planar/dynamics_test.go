@@ -157,10 +157,10 @@ func TestSliderCrankEnergy(t *testing.T) {
 			var work, worst, scale float64
 			e0 := sys.Energies(0, sol.Q[0], sol.V[0])
 			pi0 := e0.Kinetic + e0.Potential()
-			pPrev := sys.NonConservativePower(0, sol.Q[0], sol.V[0], nil)
+			pPrev := sys.NonConservativePower(0, sol.Q[0], sol.V[0])
 			for i := 2; i <= n; i += 2 {
-				pMid := sys.NonConservativePower(sol.T[i-1], sol.Q[i-1], sol.V[i-1], nil)
-				p := sys.NonConservativePower(sol.T[i], sol.Q[i], sol.V[i], nil)
+				pMid := sys.NonConservativePower(sol.T[i-1], sol.Q[i-1], sol.V[i-1])
+				p := sys.NonConservativePower(sol.T[i], sol.Q[i], sol.V[i])
 				work += h / 3 * (pPrev + 4*pMid + p)
 				pPrev = p
 				e := sys.Energies(sol.T[i], sol.Q[i], sol.V[i])

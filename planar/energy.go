@@ -1,12 +1,21 @@
 package planar
 
-// energy.go: (t, q, v) ⇒ T, V;  (t, q, v, λ) ⇒ P_nc, the terms of the energy invariant of
-// seed 001 (Cardenal et al.), eqs. 11-12. With M a = f − Gᵀλ and f = −∂V/∂q + f_nc,
+// energy.go: (t, q, v) ⇒ T, V, P_nc;  (t, q, λ) ⇒ P_driving: the terms of the energy
+// invariant of seed 001 (Cardenal et al.), eqs. 11-12. With M a = f − Gᵀλ and
+// f = −∂V/∂q + f_nc, premultiplying by vᵀ gives
 //
-//	d(T + V)/dt = vᵀ f_nc − λᵀ G v =: P_nc,   Π = T + V − ∫₀ᵗ P_nc dτ = constant,
+//	d(T + V)/dt = vᵀ f_nc − λᵀ G v.
 //
-// where −λᵀ G v = λᵀ g_t is the power of the motions (zero for scleronomic rows on the
-// constraint manifold).
+// On the velocity constraint G v + g_t = 0, so −λᵀ G v = λᵀ g_t, which is zero on the
+// scleronomic rows: only the motions (rheonomic rows, g_t = −f'(t)) do work. Hence
+//
+//	P_nc = vᵀ f_nc,   P_driving = Σ_motions λ_r g_t,r,   Π = T + V − ∫₀ᵗ (P_nc + P_driving) dτ
+//
+// is constant along the exact solution. P_driving is written with g_t, not with −G v:
+// a method that does not enforce the velocity constraint (index 3) leaves G v + g_t
+// at its velocity residual, and −λᵀ G v would add λ times that residual, the power of
+// the reactions on an integration error, to the work of the forces. With g_t that error
+// stays in Π, where it is measured.
 
 // Energies are the parts of the mechanical energy of one state.
 type Energies struct {
@@ -46,11 +55,12 @@ func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) 
 	return e.Kinetic, e.Potential()
 }
 
-// NonConservativePower returns P_nc = vᵀ f_nc − λᵀ G v at (t, q, v, λ): dampers, actuators,
-// springs without Potential, point forces, torques, custom forces and the constraint forces
-// (motions). λ may be nil (constraint power omitted). It does not allocate, except that
-// custom forces are evaluated into the System's scratch under its lock.
-func (s *System) NonConservativePower(t float64, q, v, lambda []float64) float64 {
+// NonConservativePower returns P_nc = vᵀ f_nc at (t, q, v), the power of the applied forces
+// that no potential accounts for: dampers, actuators, springs without Potential, point
+// forces, torques and custom forces. Constraint forces are not included (DrivingPower
+// gives the motions' share). It does not allocate, except that custom forces are
+// evaluated into the System's scratch under its lock.
+func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
 	var p float64
 	var st sdState
 	for i := range s.sds {
@@ -81,21 +91,19 @@ func (s *System) NonConservativePower(t float64, q, v, lambda []float64) float64
 		}
 		s.mu.Unlock()
 	}
-	if lambda != nil {
-		var e coordEval
-		for r := range s.rows {
-			rw := &s.rows[r]
-			if lambda[r] == 0 {
-				continue
-			}
-			var gv float64
-			for k := range rw.n {
-				tm := &rw.terms[k]
-				s.evalTerm(tm, q, &e)
-				vp := s.pairs[tm.pair].rate(v)
-				gv += tm.w * e.dotGrad(&vp)
-			}
-			p -= lambda[r] * gv
+	return p
+}
+
+// DrivingPower returns P_driving = Σ λ_r g_t,r = −Σ λ_r f_r'(t) over the rows of the
+// motions at (t, λ): the power the prescribed motions put into the mechanism through
+// their reactions −G_rᵀ λ_r (zero for every scleronomic row). λ has the length of the
+// full constraint vector. It does not allocate.
+func (s *System) DrivingPower(t float64, _, lambda []float64) float64 {
+	var p float64
+	for r := range s.rows {
+		if d := s.rows[r].drive; d != nil && lambda[r] != 0 {
+			_, df, _ := d.Eval(t)
+			p -= lambda[r] * df
 		}
 	}
 	return p

@@ -142,9 +142,13 @@ func TestMotionDrive(t *testing.T) {
 	if sys.DOF(con) != 0 {
 		t.Errorf("DOF = %d, want 0", sys.DOF(con))
 	}
-	// Its power is the motion's work rate: P_nc = −λ·(G v) = torque·θ'.
-	if p := sys.NonConservativePower(0, s0.Q, s0.V, s0.Lambda); math.Abs(p-J*ddf*df) > 1e-12 {
+	// Its power is the motion's work rate: P_driving = λ g_t = torque·θ'; no applied
+	// force acts, so P_nc = 0.
+	if p := sys.DrivingPower(0, s0.Q, s0.Lambda); math.Abs(p-J*ddf*df) > 1e-12 {
 		t.Errorf("motion power %g, want %g", p, J*ddf*df)
+	}
+	if p := sys.NonConservativePower(0, s0.Q, s0.V); p != 0 {
+		t.Errorf("non-conservative power %g, want 0 (no applied force)", p)
 	}
 }
 

@@ -69,7 +69,8 @@ func TestNoAllocations(t *testing.T) {
 		"ForceDerivativeQ":          func() { sys.ForceDerivativeQ(M, p.T, p.Q, p.V) },
 		"ForceDerivativeV":          func() { sys.ForceDerivativeV(M, p.T, p.Q, p.V) },
 		"Energy":                    func() { _, _ = sys.Energy(p.T, p.Q, p.V) },
-		"NonConservativePower":      func() { _ = sys.NonConservativePower(p.T, p.Q, p.V, p.Lambda) },
+		"NonConservativePower":      func() { _ = sys.NonConservativePower(p.T, p.Q, p.V) },
+		"DrivingPower":              func() { _ = sys.DrivingPower(p.T, p.Q, p.Lambda) },
 		"Reaction":                  func() { _ = sys.Reaction(1, p.Q, p.Lambda) },
 		"MarkerAcceleration":        func() { _ = sys.MarkerAcceleration(2, p.Q, p.V, p.A) },
 	}

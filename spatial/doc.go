@@ -103,8 +103,10 @@
 // The generalized constraint force is −Gᵀλ (package dae). Reaction(j, q, λ) reports the part
 // of −Gᵀλ of the joint's rows on each of its two bodies, as force and moment about the
 // marker point, in global axes and in marker I's axes. Energies returns T, the
-// gravitational and the spring potential; NonConservativePower returns P_nc = vᵀ f_nc −
-// λᵀ G v, so that Π = T + V − ∫ P_nc dt (seed 001, eqs. 11-12) can be monitored.
+// gravitational and the spring potential; NonConservativePower returns P_nc = vᵀ f_nc and
+// DrivingPower P_driving = Σ λ_r g_t,r over the motions' rows, so that
+// Π = T + V − ∫ (P_nc + P_driving) dt (seed 001, eqs. 11-12) can be monitored
+// (planar.WorkMeter integrates both along a run).
 //
 // # Derivatives
 //

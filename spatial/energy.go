@@ -1,10 +1,15 @@
 package spatial
 
-// energy.go: (t, q, v) ⇒ T, V;  (t, q, v, λ) ⇒ P_nc, the terms of the energy invariant of
-// seed 001 (eqs. 11-12). With M a = f − Gᵀλ and f = −∂V/∂q + f_nc + f_gyro, where the
-// quadratic velocity force f_gyro does no work (force.go),
+// energy.go: (t, q, v) ⇒ T, V, P_nc;  (t, q, λ) ⇒ P_driving: the terms of the energy
+// invariant of seed 001 (eqs. 11-12). With M a = f − Gᵀλ and f = −∂V/∂q + f_nc + f_gyro,
+// where the quadratic velocity force f_gyro does no work (force.go),
 //
-//	d(T + V)/dt = vᵀ f_nc − λᵀ G v =: P_nc,   Π = T + V − ∫₀ᵗ P_nc dτ = constant.
+//	d(T + V)/dt = vᵀ f_nc − λᵀ G v = vᵀ f_nc + λᵀ g_t   (on G v + g_t = 0),
+//
+// and g_t is zero except on the motions' rows, so P_nc = vᵀ f_nc, P_driving = Σ_motions
+// λ_r g_t,r and Π = T + V − ∫₀ᵗ (P_nc + P_driving) dτ is constant. As in planar, the
+// driving power is written with g_t so that a velocity residual of the integrator (index
+// 3) stays in Π instead of entering the work as λ times the residual.
 
 // Energies are the parts of the mechanical energy of one state.
 type Energies struct {
@@ -47,11 +52,12 @@ func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) 
 	return e.Kinetic, e.Potential()
 }
 
-// NonConservativePower returns P_nc = vᵀ f_nc − λᵀ G v at (t, q, v, λ): dampers, actuators,
-// springs without Potential, point forces, torques, custom forces and the constraint forces
-// (motions). λ may be nil (constraint power omitted). It does not allocate, except that
-// custom forces are evaluated into the System's scratch under its lock.
-func (s *System) NonConservativePower(t float64, q, v, lambda []float64) float64 {
+// NonConservativePower returns P_nc = vᵀ f_nc at (t, q, v), the power of the applied forces
+// that no potential accounts for: dampers, actuators, springs without Potential, point
+// forces, torques and custom forces. Constraint forces are not included (DrivingPower
+// gives the motions' share). It does not allocate, except that custom forces are
+// evaluated into the System's scratch under its lock.
+func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
 	var pw float64
 	var st sdState
 	for i := range s.sds {
@@ -88,30 +94,34 @@ func (s *System) NonConservativePower(t float64, q, v, lambda []float64) float64
 		}
 		s.mu.Unlock()
 	}
-	if lambda != nil {
-		// Normalization rows: λ·2pᵀṗ vanishes on the velocity constraint but is kept so
-		// that P_nc is exactly −λᵀGv off it too.
-		for i, b := range s.bodies[1:] {
-			p, pd := bodyP(q, b.col), bodyP(v, b.col)
-			pw -= lambda[i] * 2 * (p[0]*pd[0] + p[1]*pd[1] + p[2]*pd[2] + p[3]*pd[3])
+	return pw
+}
+
+// DrivingPower returns P_driving = Σ λ_r g_t,r over the rows of the motions at (t, q, λ),
+// with g_t,r = −F' for translational and Σ W_k' c_k for revolute motions
+// (ConstraintTimeDerivative): the power the prescribed motions put into the mechanism
+// through their reactions −G_rᵀ λ_r (zero for the normalizations and every scleronomic
+// row). λ has the length of the full constraint vector. It does not allocate.
+func (s *System) DrivingPower(t float64, q, lambda []float64) float64 {
+	var pw float64
+	var k pairKin
+	var e coordEval
+	for r := range s.rows {
+		rw := &s.rows[r]
+		l := lambda[s.nbody+r]
+		if rw.drive == nil || l == 0 {
+			continue
 		}
-		var k pairKin
-		var e coordEval
-		for r := range s.rows {
-			rw := &s.rows[r]
-			l := lambda[s.nbody+r]
-			if l == 0 {
-				continue
-			}
-			w, _, _, _, _, _ := rw.weights(t)
-			pr := &s.pairs[rw.pair]
-			pr.kin(q, &k)
-			vp := pr.rate(v)
+		_, dw, _, _, dF, _ := rw.weights(t)
+		gt := -dF
+		if rw.trig {
+			s.pairs[rw.pair].kin(q, &k)
 			for i := range rw.n {
 				e.eval(&rw.terms[i].c, &k, false)
-				pw -= l * w[i] * e.dotGrad(&vp)
+				gt += dw[i] * e.val
 			}
 		}
+		pw += l * gt
 	}
 	return pw
 }

@@ -62,7 +62,7 @@ func TestEnergyInvariant(t *testing.T) {
 	}
 	power := make([]float64, n+1)
 	for i := range out {
-		power[i] = sys.NonConservativePower(out[i], sol.Q[i], sol.V[i], sol.Lambda[i])
+		power[i] = sys.NonConservativePower(out[i], sol.Q[i], sol.V[i]) + sys.DrivingPower(out[i], sol.Q[i], sol.Lambda[i])
 	}
 	e0 := sys.Energies(0, sol.Q[0], sol.V[0])
 	pi0 := e0.Kinetic + e0.Potential()

@@ -11,7 +11,7 @@ import (
 	"linkage/modelfile"
 )
 
-const runSynopsis = "run MODEL.yaml [--method M] [--formulation F] [--tol E] [--t-end T] [--h H] [--out results.csv] [--plot plot.png|svg] [--json]"
+const runSynopsis = "run MODEL.yaml [--method M] [--formulation F] [--tol E] [--t-end T] [--h H] [--out results.csv] [--plot plot.png|svg] [--json] [--estimate-error]"
 
 func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", runSynopsis, stderr)
@@ -23,6 +23,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "write the output channels at every output step to this CSV file")
 	plot := fs.String("plot", "", "plot the channels of simulation.plot to this file (.png, .svg or .pdf)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the text summary")
+	estimate := fs.Bool("estimate-error", false, "estimate the global error of every output channel by a second run at tol/100 (tol/1000 for first-order methods), or at h/4 for fixed steps")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -75,6 +76,10 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	sum := res.Summarize(m, runErr)
+	var estErr error
+	if *estimate && runErr == nil {
+		sum.ErrorEstimate, estErr = modelfile.EstimateError(b, res)
+	}
 	if sum.Model == "" {
 		sum.Model = doc.File
 	}
@@ -90,7 +95,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if runErr != nil {
 		return fmt.Errorf("%w: %v", errReported, runErr)
 	}
-	return nil
+	return estErr
 }
 
 // writeFile creates path and writes it with write; results written before a failure stay

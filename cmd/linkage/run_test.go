@@ -31,7 +31,7 @@ func TestRunCSVAndPlot(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	wantHeader := "t,crank.theta,crank.omega,rod.x,rod.theta,main.fx,main.fy,main.torque,main.fx_local,main.fy_local,slider.fy," +
-		"energy.kinetic,energy.potential,energy.work_nc,energy.invariant"
+		"energy.kinetic,energy.potential,energy.work_nc,energy.work_driving,energy.invariant"
 	if lines[0] != wantHeader {
 		t.Errorf("CSV header\n  %s\nwant\n  %s", lines[0], wantHeader)
 	}
