@@ -169,7 +169,7 @@ func TestObserverNoAlloc(t *testing.T) {
 		t.Fatal(err)
 	}
 	nq, nc := b.System.Size()
-	wm := newWorkMeter(b, m, []float64{0, 1}, nq, nc)
+	wm := newWorkMeter(b, m, nq, nc)
 	for range 3 {
 		if err := m.Step(1); err != nil {
 			t.Fatal(err)
