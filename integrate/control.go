@@ -10,7 +10,7 @@ import (
 type StepControl struct {
 	RTol, ATol float64 // error weights 1/(ATol + RTol·|y_i|) [1e-6, RTol]
 	H0         float64 // first step; 0 chooses one from the tolerances [Hairer-Nørsett-Wanner II.4 starting step]
-	HMin       float64 // below it Step fails with ErrStepSizeTooSmall [1e-14·max(1,|t_end|)]
+	HMin       float64 // below it Step fails with ErrStepSizeTooSmall [1e-14·max(1, |t_0|, |t_end|), see defaultHMin]
 	HMax       float64 // largest step [|t_end − t_0|]
 	FixedH     float64 // > 0: fixed steps of this size (the last one shortened to hit t_end), no error test
 	Safety     float64 // h_new = h·min(MaxGrow, max(MinShrink, Safety·e^(−1/(p+1)))) [0.9]
@@ -51,7 +51,7 @@ func (c StepControl) Resolve(t0, tEnd float64) (StepControl, error) {
 		c.ATol = c.RTol
 	}
 	if c.HMin == 0 {
-		c.HMin = 1e-14 * math.Max(1, math.Abs(tEnd))
+		c.HMin = defaultHMin(t0, tEnd)
 	}
 	if c.HMax == 0 {
 		c.HMax = span
@@ -93,4 +93,30 @@ func (c StepControl) resolveForStep(method string, t0, tEnd float64) (StepContro
 		return r, end, fmt.Errorf("integrate: %s: %w", method, err)
 	}
 	return r, end, nil
+}
+
+// defaultHMin is the default HMin of a run over [t0, tEnd]: 1e-14·max(1, |t0|, |t_end|),
+// 45 to 90 times the float64 spacing of the largest |t| of the run. It is relative to t,
+// not to the span, because a step must stay well above the spacing of t to move it at
+// all: over [1e12, 1e12 + 1] a span-relative 1e-14 would be 1e4 times below the spacing
+// 1.2e-4 there, and t + h would round back to t. The unit floor keeps runs near t = 0
+// from steps that only rounding could tell apart.
+func defaultHMin(t0, tEnd float64) float64 {
+	return 1e-14 * timeScale(t0, tEnd)
+}
+
+func timeScale(t0, tEnd float64) float64 {
+	return math.Max(1, math.Max(math.Abs(t0), math.Abs(tEnd)))
+}
+
+// describeHMin says what HMin was in a run over [t0, tEnd] and where its value came from,
+// for the error of a step that fell below it.
+func (c StepControl) describeHMin(t0, tEnd float64) string {
+	if c.HMin > 0 {
+		return fmt.Sprintf("HMin = %.3g s, from StepControl.HMin", c.HMin)
+	}
+	scale := timeScale(t0, tEnd)
+	return fmt.Sprintf("HMin = %.3g s = 1e-14·max(1, |t0|, |t_end|), the default: the float64 spacing of t near %.3g is %.2g s, "+
+		"so shorter steps could not be told apart; if the motion needs them, start the run nearer t = 0",
+		defaultHMin(t0, tEnd), scale, math.Nextafter(scale, math.Inf(1))-scale)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -150,4 +151,87 @@ func ExampleSolve() {
 	// t=0.5  x=+0.104070  y=-0.994570  lambda=18.66946
 	// t=1.0  x=-0.830535  y=-0.556967  lambda=5.79080
 	// max |g| below 1e-12: true
+}
+
+// TestSolveStreamsSamples (issue 13, item 2): with OutputStep and Sample, the samples are
+// the uniform grid t0 + k·step and t_end, equal bit for bit to those of the same run with
+// the grid listed in Output, handed to Sample as they are made and not kept in the
+// Solution; an error from Sample stops the run with the partial Solution.
+func TestSolveStreamsSamples(t *testing.T) {
+	p, start, _, _ := testPendulum()
+	ctl := StepControl{RTol: 1e-8, ATol: 1e-8}
+	const step, tEnd = 0.3, 2 // 0, 0.3, …, 1.8 and 2: the last interval is shorter
+	grid := []float64{tEnd}
+	for k := 6; k >= 0; k-- {
+		grid = append([]float64{float64(k) * step}, grid...) // 3·0.3 = 0.8999999999999999, as Solve computes it
+	}
+	want, err := Solve(&DOPRI5{}, "dopri5", p, start, tEnd, SolveOptions{Control: ctl, Output: grid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := OutputSamples(0, tEnd, step); n != 8 {
+		t.Errorf("OutputSamples(0, 2, 0.3) = %g, want 8", n)
+	}
+	var got []State
+	keep := func(s *State) error {
+		got = append(got, s.Clone())
+		return nil
+	}
+	sol, err := Solve(&DOPRI5{}, "dopri5", p, start, tEnd, SolveOptions{Control: ctl, OutputStep: step, Sample: keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sol.T) != 0 || sol.Q != nil {
+		t.Errorf("Solution kept %d samples; want none with Sample set", len(sol.T))
+	}
+	if len(got) != len(want.T) {
+		t.Fatalf("%d samples streamed, want %d", len(got), len(want.T))
+	}
+	for k, s := range got {
+		if s.T != want.T[k] || s.Q[0] != want.Q[k][0] || s.V[1] != want.V[k][1] || s.A[0] != want.A[k][0] || s.Lambda[0] != want.Lambda[k][0] {
+			t.Errorf("sample %d: t=%v q=%v, want t=%v q=%v", k, s.T, s.Q, want.T[k], want.Q[k])
+		}
+	}
+	stop := errors.New("disk full")
+	n := 0
+	sol, err = Solve(&DOPRI5{}, "dopri5", p, start, tEnd, SolveOptions{Control: ctl, OutputStep: step, Sample: func(s *State) error {
+		if n++; n == 3 {
+			return stop
+		}
+		return nil
+	}})
+	if !errors.Is(err, stop) || sol == nil || !strings.Contains(err.Error(), "sample at t=0.6") || sol.Final.T < 0.6 {
+		t.Errorf("Sample error: (%v, %v); want the partial Solution and the error at t=0.6", sol, err)
+	}
+	if _, err := Solve(&DOPRI5{}, "dopri5", p, start, tEnd, SolveOptions{OutputStep: 0.1, Output: []float64{1}}); err == nil {
+		t.Error("Output and OutputStep together accepted")
+	}
+	if _, err := Solve(&DOPRI5{}, "dopri5", p, start, tEnd, SolveOptions{OutputStep: math.NaN()}); err == nil {
+		t.Error("OutputStep = NaN accepted")
+	}
+}
+
+// TestSolveStatesHMin (issue 13, item 14): a run that fails below HMin says what HMin was
+// and where it came from: the default 1e-14·max(1, |t0|, |t_end|) (0.01 s at t_end = 1e12,
+// where float64 resolves t only to 1.2e-4 s), or the caller's StepControl.HMin.
+func TestSolveStatesHMin(t *testing.T) {
+	p, start, _, _ := testPendulum()
+	ctl := StepControl{RTol: 1e-10, ATol: 1e-10} // the pendulum needs h ≈ 1e-3 here
+	_, err := Solve(&DOPRI5{}, "dopri5", p, start, 1e12, SolveOptions{Control: ctl})
+	if !errors.Is(err, ErrStepSizeTooSmall) {
+		t.Fatalf("err = %v, want ErrStepSizeTooSmall", err)
+	}
+	var se *StepError
+	if !errors.As(err, &se) {
+		t.Errorf("err = %v does not wrap the *StepError", err)
+	}
+	for _, want := range []string{"HMin = 0.01 s = 1e-14·max(1, |t0|, |t_end|)", "float64 spacing of t near 1e+12 is 0.00012 s"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	ctl.HMin = 0.05
+	if _, err := Solve(&DOPRI5{}, "dopri5", p, start, 2, SolveOptions{Control: ctl}); err == nil || !strings.Contains(err.Error(), "HMin = 0.05 s, from StepControl.HMin") {
+		t.Errorf("err = %v, want the caller's HMin named", err)
+	}
 }

@@ -3,7 +3,6 @@ package modelfile
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"linkage/dae"
@@ -170,87 +169,6 @@ func build3(doc *Document) (*Built, error) {
 	}
 	b.Start = integrate.State{T: t0, Q: c.Q, V: c.V, A: c.A, Lambda: lambda}
 	return b, nil
-}
-
-// record3 fills the channels of a 3D run from its samples: body coordinates, velocities,
-// body-frame angular velocities ω' = 2 G(p) ṗ (G(p) = (−e, −ẽ + p₀I), seed 002 eq. 38),
-// accelerations, motion multipliers, energies (dae.Energy) and constraint residuals. It sets
-// the energy drift of T + V when the model has no element that does work (no forces and no
-// motions), where T + V is the invariant.
-func (r *Result) record3(b *Built) {
-	sol, sb, m := r.Solution, b.Spatial, b.Doc.Spatial
-	sys := sb.System
-	n := len(sol.T)
-	nq, nc := sys.Size()
-	col := map[string]int{}
-	for i := range nq {
-		col[sys.CoordinateName(i)] = i
-	}
-	full := make([][]float64, n)
-	kin, pot := make([]float64, n), make([]float64, n)
-	resid := make([]dae.ConstraintResiduals, n)
-	meter := dae.NewResidualMeter(sys)
-	r.Invariant = make([]float64, n)
-	for k := range n {
-		full[k] = make([]float64, nc)
-		b.FullLambda(full[k], sol.Lambda[k])
-		kin[k], pot[k] = sys.Energy(sol.T[k], sol.Q[k], sol.V[k])
-		resid[k] = meter.Measure(sol.T[k], sol.Q[k], sol.V[k], sol.A[k])
-		r.Invariant[k] = kin[k] + pot[k] - r.Work[k].NonConservative - r.Work[k].Driving // seed 001, eq. 12
-		r.EnergyDrift = math.Max(r.EnergyDrift, math.Abs(r.Invariant[k]-r.Invariant[0]))
-		r.EnergyScale = math.Max(r.EnergyScale, kin[k]+math.Abs(pot[k]-pot[0]))
-	}
-	rows := map[string][]int{}
-	for _, e := range sys.Joints() {
-		rows[e.Name] = e.Rows
-	}
-	r.Channels = append([]string{"t"}, m.OutputChannels()...)
-	r.plot = m.PlotChannels()
-	r.Data = make([][]float64, len(r.Channels))
-	r.Data[0] = append([]float64(nil), sol.T...)
-	for c, name := range r.Channels[1:] {
-		elem, suffix := splitChannel(name)
-		x := make([]float64, n)
-		for k := range n {
-			switch elem {
-			case "energy":
-				switch suffix {
-				case "kinetic":
-					x[k] = kin[k]
-				case "potential":
-					x[k] = pot[k]
-				case "work_nc":
-					x[k] = r.Work[k].NonConservative
-				case "work_driving":
-					x[k] = r.Work[k].Driving
-				case "invariant":
-					x[k] = r.Invariant[k]
-				default:
-					x[k] = kin[k] + pot[k]
-				}
-			case "residual":
-				switch suffix {
-				case "position":
-					x[k] = resid[k].Pos
-				case "velocity":
-					x[k] = resid[k].Vel
-				default:
-					x[k] = resid[k].Acc
-				}
-			default:
-				if suffix == "lambda" {
-					x[k] = full[k][rows[elem][0]]
-					continue
-				}
-				if j, ok := sys.JointByName(elem); ok {
-					x[k] = reaction3Value(sys.Reaction(j, sol.Q[k], full[k]), suffix)
-					continue
-				}
-				x[k] = body3Value(col[elem+".x"], suffix, sol.Q[k], sol.V[k], sol.A[k])
-			}
-		}
-		r.Data[c+1] = x
-	}
 }
 
 // body3Value reads one body channel; c is the column of the body's x.

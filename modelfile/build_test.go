@@ -168,7 +168,7 @@ func TestObserverNoAlloc(t *testing.T) {
 	if err := m.Init(b.Integrated, b.Start.Clone(), integrate.StepControl{RTol: 1e-6, ATol: 1e-6}); err != nil {
 		t.Fatal(err)
 	}
-	wm := b.workMeter(m, []float64{0, 1})
+	wm := b.workMeter(m)
 	for range 3 {
 		if err := m.Step(1); err != nil {
 			t.Fatal(err)

@@ -87,7 +87,9 @@ func EstimateError(b *Built, r *Result) (*ErrorEstimate, error) {
 		return nil, err
 	}
 	p := min(entry.Order.Q, entry.Order.V)
-	opt := RunOptions{Method: r.Method, Formulation: string(r.Formulation), TEnd: r.TEnd}
+	// The reference takes more steps than r (F^(1/(p+1)) or 4 times as many): give it ten
+	// times r's step cap.
+	opt := RunOptions{Method: r.Method, Formulation: string(r.Formulation), TEnd: r.TEnd, MaxSteps: 10 * r.MaxSteps}
 	est := &ErrorEstimate{Order: p}
 	richardson := 1.0
 	if r.H > 0 {
@@ -118,6 +120,9 @@ func EstimateError(b *Built, r *Result) (*ErrorEstimate, error) {
 	times := r.Data[0]
 	for c, name := range r.Channels[1:] {
 		x, y := r.Data[c+1], ref.Data[c+1]
+		if x == nil {
+			return nil, fmt.Errorf("error estimate: channel %q of the run was not kept in memory (RunOptions.Keep must name every output channel)", name)
+		}
 		ce := ChannelError{Channel: name}
 		for k := range x {
 			e := richardson * math.Abs(x[k]-y[k])

@@ -1,15 +1,14 @@
 package modelfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"time"
 
-	"linkage/dae"
 	"linkage/integrate"
 	"linkage/output"
-	"linkage/planar"
 )
 
 // RunOptions override the simulation section of a model file; zero values keep the file's
@@ -18,37 +17,71 @@ import (
 type RunOptions struct {
 	Method, Formulation string
 	Tol, H, TEnd        float64
+	MaxSteps            int // attempted steps before the run stops (0: simulation.max_steps, else integrate's default)
 	// Progress, when set, is called after every accepted step (see integrate.SolveOptions).
 	Progress func(*integrate.State) error
+	// Rows, when set, receives every output row as it is made: the values of
+	// Result.Channels at one output time (read only; reused for the next row). A non-nil
+	// return stops the run. With Rows set, the Result keeps in memory only the channels
+	// named in Keep (and t, when any is kept) and no Invariant, so that memory does not
+	// grow with the number of rows; without it every channel is kept.
+	Rows func(row []float64) error
+	Keep []string
 }
 
-// Result is one simulation of a model file: the settings used, the solution at the output
-// times and the channels recorded from it.
+// MaxOutputRows bounds the number of output rows of a run, (t_end − t0)/output_step + 1,
+// checked before the first step: more is almost always a mistyped output_step, and a
+// CSV of 1e7 rows of 15 channels already takes about 3 GB. Raise output_step (or shorten
+// t_end) to stay below it.
+const MaxOutputRows = 10_000_000
+
+// Thresholds beyond which Summarize flags a fixed-step run (Summary.Warnings). Without error
+// control nothing else tells that h was beyond the method's stability or accuracy limit.
+// Error-controlled runs of the examples at their tolerances drift by at most 7.1e-4 of the
+// energy exchanged (examples_test.go) and keep |g| below 1e-8 with index-3 methods; a
+// drift of 5 % or |g| of 1 mm (1e-3 of mechanisms 0.1 to 2 m long) means the numbers are
+// not to be trusted.
+const (
+	FixedStepMaxDrift    = 0.05 // EnergyDrift / EnergyScale
+	FixedStepMaxResidual = 1e-3 // max |g| over the run, m or rad
+)
+
+// Result is one simulation of a model file: the settings used, the channels recorded at
+// the output times and the work and residuals of the run.
 type Result struct {
 	Method      string
 	Formulation integrate.Formulation
 	Tol, H      float64
 	T0, TEnd    float64
 	OutputStep  float64
+	MaxSteps    int // the step cap in force (integrate.DefaultMaxSteps when none was given)
 
-	Solution *integrate.Solution // samples at the output times; Lambda of the integrated system
-	Channels []string            // "t" first, then simulation.outputs resolved
-	Data     [][]float64         // Data[c][k]: channel c at sample k
-	plot     []string            // the channels Plot draws, for 3D models (planar: simulation.plot resolved by Plot)
+	// Solution holds the samples of the integrated system at the output times (nil when
+	// rows are streamed to RunOptions.Rows), the final state, the work (Stats) and the
+	// constraint residuals (MaxResidual).
+	Solution *integrate.Solution
+	Channels []string    // "t" first, then simulation.outputs resolved (Built.OutputChannels)
+	Data     [][]float64 // Data[c][k]: channel c at sample k; nil for channels not kept (RunOptions.Keep)
+	Samples  int         // output rows made (sent to RunOptions.Rows or kept in Data)
+	plot     []string    // the channels Plot draws (Built.PlotChannels)
+	extra    map[string][]float64
 
-	// Invariant is the energy invariant Π = T + V − W_nc − W_driving of seed 001, eq. 12,
-	// at each sample; Work holds the two integrals (planar.WorkMeter: Simpson's rule over
-	// every accepted step with the method's dense output, far below the integration error).
+	// Invariant is the energy invariant Π = T + V − W_nc − W_driving of seed 001, eq. 12, at
+	// each sample (nil when rows are streamed to RunOptions.Rows); the two works are
+	// integrated by planar.WorkMeter (Simpson's rule over every accepted step with the
+	// method's dense output, far below the integration error).
 	Invariant []float64
-	Work      []planar.Work
 	// EnergyDrift is max_k |Π_k − Π_0|; EnergyScale is max_k (T_k + |V_k − V_0|), the
 	// energy exchanged, against which the drift is judged.
 	EnergyDrift, EnergyScale float64
 }
 
 // Run simulates b from its consistent start to t_end with integrate.Solve and records the
-// requested channels at the output step by dense output. On a failed step it returns the
-// partial Result (samples up to the failure) with the error.
+// requested channels at the output step by dense output, as the samples are made: each
+// row goes to opt.Rows, or into Result.Data. Settings out of range (tolerance outside
+// [MinTol, MaxTol], more than MaxOutputRows rows, a negative step cap) are refused before
+// the first step. On a failed step it returns the partial Result (rows up to the failure)
+// with the error.
 func Run(b *Built, opt RunOptions) (*Result, error) {
 	m := &b.Doc.Model
 	s := m.Simulation
@@ -56,6 +89,9 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 		T0: b.Start.T, TEnd: pickF(opt.TEnd, s.TEnd, 0)}
 	if !(r.TEnd > r.T0) || math.IsInf(r.TEnd, 0) {
 		return nil, fmt.Errorf("%s: simulation.t_end = %g; want a finite end time after initial.time = %g (set it in the file or with --t-end)", b.Doc.File, r.TEnd, r.T0)
+	}
+	if err := r.checkSettings(b.Doc, opt); err != nil {
+		return nil, err
 	}
 	entry, err := integrate.Lookup(r.Method)
 	if err != nil {
@@ -73,13 +109,8 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 	if r.H == 0 && !entry.Adaptive {
 		return nil, fmt.Errorf("method %s has no error control: give a fixed step (simulation.h or --h)", r.Method)
 	}
-	r.OutputStep = s.OutputStep
-	if r.OutputStep == 0 {
-		r.OutputStep = (r.TEnd - r.T0) / defaultSamples
-	}
-	grid := outputGrid(r.T0, r.TEnd, r.OutputStep)
 
-	work := b.workMeter(meth, grid)
+	work := b.workMeter(meth)
 	observer := work.Observe
 	if opt.Progress != nil {
 		observer = func(st *integrate.State) error {
@@ -89,19 +120,123 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 			return opt.Progress(st)
 		}
 	}
-	ctl := integrate.StepControl{RTol: r.Tol, ATol: r.Tol, FixedH: r.H}
-	sol, runErr := integrate.Solve(meth, r.Method, b.Integrated, b.Start.Clone(), r.TEnd, integrate.SolveOptions{Control: ctl, Output: grid, Observer: observer})
+	rec := newRecorder(b, r)
+	keep := r.keeper(rec, opt)
+	var kept integrate.Solution // the samples, kept as Solve would when no row sink is given
+	sample := func(st *integrate.State) error {
+		row := rec.measure(st, work.At(st.T))
+		keep(row)
+		if opt.Rows != nil {
+			return opt.Rows(row[:rec.nOut])
+		}
+		c := st.Clone()
+		kept.T, kept.Q, kept.V = append(kept.T, c.T), append(kept.Q, c.Q), append(kept.V, c.V)
+		kept.A, kept.Lambda = append(kept.A, c.A), append(kept.Lambda, c.Lambda)
+		return nil
+	}
+	ctl := integrate.StepControl{RTol: r.Tol, ATol: r.Tol, FixedH: r.H, MaxSteps: r.MaxSteps}
+	sol, runErr := integrate.Solve(meth, r.Method, b.Integrated, b.Start.Clone(), r.TEnd,
+		integrate.SolveOptions{Control: ctl, OutputStep: r.OutputStep, Sample: sample, Observer: observer})
 	if sol == nil {
 		return nil, runErr
 	}
+	sol.T, sol.Q, sol.V, sol.A, sol.Lambda = kept.T, kept.Q, kept.V, kept.A, kept.Lambda
 	r.Solution = sol
-	r.Work = work.Samples()[:len(sol.T)]
-	if b.Spatial != nil {
-		r.record3(b)
-	} else {
-		r.record(b)
+	if errors.Is(runErr, integrate.ErrMaxSteps) {
+		runErr = fmt.Errorf("%w; stopped at the step limit max_steps = %d; raise it with --max-steps or simulation.max_steps", runErr, r.MaxSteps)
 	}
 	return r, runErr
+}
+
+// checkSettings resolves the output step and the step cap of r and refuses, before the
+// run, a tolerance outside [MinTol, MaxTol], a negative step cap and a grid of more than
+// MaxOutputRows rows. Values from the file are reported at their line.
+func (r *Result) checkSettings(doc *Document, opt RunOptions) error {
+	s := doc.Model.Simulation
+	fileErr := func(key, format string, args ...any) error {
+		path := "simulation." + key
+		l, c := doc.Line(path)
+		return &Error{File: doc.File, Line: l, Column: c, Path: path, Msg: fmt.Sprintf(format, args...)}
+	}
+	if why := TolProblem(r.Tol); why != "" {
+		if opt.Tol != 0 {
+			return fmt.Errorf("modelfile: RunOptions.Tol = %g %s", r.Tol, why)
+		}
+		return fileErr("tol", "tol = %g %s", r.Tol, why)
+	}
+	switch {
+	case opt.MaxSteps < 0:
+		return fmt.Errorf("modelfile: RunOptions.MaxSteps = %d; want >= 0 (0: the file's or the default)", opt.MaxSteps)
+	case opt.MaxSteps > 0:
+		r.MaxSteps = opt.MaxSteps
+	case s.MaxSteps < 0:
+		return fileErr("max_steps", "max_steps = %d; want a positive number of steps", s.MaxSteps)
+	case s.MaxSteps > 0:
+		r.MaxSteps = s.MaxSteps
+	default:
+		r.MaxSteps = integrate.DefaultMaxSteps
+	}
+	r.OutputStep = s.OutputStep
+	if r.OutputStep == 0 {
+		r.OutputStep = (r.TEnd - r.T0) / defaultSamples
+	}
+	if n := integrate.OutputSamples(r.T0, r.TEnd, r.OutputStep); !(n <= MaxOutputRows) {
+		return fileErr("output_step", "output_step = %g s over [%g, %g] would make %.3g rows, above the limit of %d (modelfile.MaxOutputRows); "+
+			"want output_step >= %.2g s, or a shorter span", r.OutputStep, r.T0, r.TEnd, n, MaxOutputRows, roundUp2((r.TEnd-r.T0)/(MaxOutputRows-1)))
+	}
+	return nil
+}
+
+// roundUp2 rounds x > 0 up to two significant digits, so that a bound printed with %.2g
+// still satisfies it.
+func roundUp2(x float64) float64 {
+	e := math.Pow(10, math.Floor(math.Log10(x))-1)
+	return math.Ceil(x/e) * e
+}
+
+// TolProblem says why tol is not a usable tolerance ("is above 0.1: …"), or returns ""
+// when it lies in [MinTol, MaxTol].
+func TolProblem(tol float64) string {
+	switch {
+	case math.IsNaN(tol) || tol <= 0:
+		return "is not a positive number; want a tolerance in [1e-14, 0.1]"
+	case tol > MaxTol:
+		return fmt.Sprintf("is above %g: the tolerance is a relative error per step, and above %g the error control accepts steps that are wrong by more than that; want one in [%g, %g]",
+			MaxTol, MaxTol, MinTol, MaxTol)
+	case tol < MinTol:
+		return fmt.Sprintf("is below %g, below what double precision can resolve (rounding alone is 1.1e-16 per operation and the error estimates are differences rounded at about %g); want one in [%g, %g]",
+			MinTol, MinTol, MinTol, MaxTol)
+	}
+	return ""
+}
+
+// keeper returns the function that keeps a row's values in r: every channel when no row
+// sink is given, else those named in opt.Keep.
+func (r *Result) keeper(rc *recorder, opt RunOptions) func(row []float64) {
+	keepAll := opt.Rows == nil
+	var cols []int
+	for i, name := range rc.names {
+		if keepAll || contains(opt.Keep, name) {
+			cols = append(cols, i)
+		}
+	}
+	if len(cols) > 0 && cols[0] != 0 {
+		cols = append([]int{0}, cols...) // t, the abscissa of every kept channel
+	}
+	r.Data = make([][]float64, rc.nOut)
+	r.extra = map[string][]float64{}
+	return func(row []float64) {
+		for _, i := range cols {
+			if i < rc.nOut {
+				r.Data[i] = append(r.Data[i], row[i])
+			} else {
+				r.extra[rc.names[i]] = append(r.extra[rc.names[i]], row[i])
+			}
+		}
+		if keepAll {
+			r.Invariant = append(r.Invariant, rc.cur.inv)
+		}
+	}
 }
 
 func pick(a, b, def string) string {
@@ -124,114 +259,6 @@ func pickF(a, b, def float64) float64 {
 	return def
 }
 
-// outputGrid returns t0, t0 + step, … and tEnd (the last interval may be shorter). The
-// times are computed as t0 + k·step, not by accumulation, so they do not drift.
-func outputGrid(t0, tEnd, step float64) []float64 {
-	n := int(math.Ceil((tEnd-t0)/step - 1e-9))
-	grid := make([]float64, 0, n+1)
-	for k := range n {
-		grid = append(grid, t0+float64(k)*step)
-	}
-	return append(grid, tEnd)
-}
-
-// record fills the channels from the samples and r.Work.
-func (r *Result) record(b *Built) {
-	sol := r.Solution
-	sys := b.System
-	n := len(sol.T)
-	nq, nc := sys.Size()
-	full := make([][]float64, n) // λ of the full system
-	energies := make([]planar.Energies, n)
-	resid := make([]dae.ConstraintResiduals, n)
-	meter := dae.NewResidualMeter(sys)
-	r.Invariant = make([]float64, n)
-	for k := range n {
-		full[k] = make([]float64, nc)
-		b.FullLambda(full[k], sol.Lambda[k])
-		energies[k] = sys.Energies(sol.T[k], sol.Q[k], sol.V[k])
-		resid[k] = meter.Measure(sol.T[k], sol.Q[k], sol.V[k], sol.A[k])
-		r.Invariant[k] = energies[k].Kinetic + energies[k].Potential() - r.Work[k].NonConservative - r.Work[k].Driving
-		r.EnergyDrift = math.Max(r.EnergyDrift, math.Abs(r.Invariant[k]-r.Invariant[0]))
-		r.EnergyScale = math.Max(r.EnergyScale, energies[k].Kinetic+math.Abs(energies[k].Potential()-energies[0].Potential()))
-	}
-	coord := map[string]int{}
-	for i := range nq {
-		coord[sys.CoordinateName(i)] = i
-	}
-	rows := map[string][]int{}
-	for _, e := range sys.Joints() {
-		rows[e.Name] = e.Rows
-	}
-	series := func(f func(k int) float64) []float64 {
-		x := make([]float64, n)
-		for k := range x {
-			x[k] = f(k)
-		}
-		return x
-	}
-	r.Channels = append([]string{"t"}, b.Doc.Model.OutputChannels()...)
-	r.Data = make([][]float64, len(r.Channels))
-	r.Data[0] = append([]float64(nil), sol.T...)
-	for c, name := range r.Channels[1:] {
-		elem, suffix := splitChannel(name)
-		var f func(k int) float64
-		switch elem {
-		case "energy":
-			f = func(k int) float64 {
-				e := energies[k]
-				switch suffix {
-				case "kinetic":
-					return e.Kinetic
-				case "potential":
-					return e.Potential()
-				case "work_nc":
-					return r.Work[k].NonConservative
-				case "work_driving":
-					return r.Work[k].Driving
-				}
-				return r.Invariant[k]
-			}
-		case "residual":
-			f = func(k int) float64 {
-				switch suffix {
-				case "position":
-					return resid[k].Pos
-				case "velocity":
-					return resid[k].Vel
-				}
-				return resid[k].Acc
-			}
-		default:
-			if _, ok := b.Bodies[elem]; ok {
-				f = bodyChannel(coord[elem+".x"], suffix, sol)
-				break
-			}
-			j := b.Joints[elem]
-			if suffix == "lambda" {
-				row := rows[elem][0]
-				f = func(k int) float64 { return full[k][row] }
-				break
-			}
-			f = func(k int) float64 {
-				re := sys.Reaction(j, sol.Q[k], full[k])
-				switch suffix {
-				case "fx":
-					return re.OnJ.Force[0]
-				case "fy":
-					return re.OnJ.Force[1]
-				case "torque":
-					return re.OnJ.Torque
-				case "fx_local":
-					return re.OnJLocal.Force[0]
-				}
-				return re.OnJLocal.Force[1]
-			}
-		}
-		r.Data[c+1] = series(f)
-	}
-}
-
 func splitChannel(name string) (elem, suffix string) {
 	for i := len(name) - 1; i >= 0; i-- {
 		if name[i] == '.' {
@@ -241,65 +268,66 @@ func splitChannel(name string) (elem, suffix string) {
 	return name, ""
 }
 
-// bodyChannel reads a body's coordinate, velocity or acceleration; col is its x column.
-func bodyChannel(col int, suffix string, sol *integrate.Solution) func(k int) float64 {
-	src, off := sol.Q, 0
-	switch suffix {
-	case "y":
-		off = 1
-	case "theta":
-		off = 2
-	case "vx", "vy", "omega":
-		src = sol.V
-	case "ax", "ay", "alpha":
-		src = sol.A
-	}
-	switch suffix {
-	case "vy", "ay":
-		off = 1
-	case "omega", "alpha":
-		off = 2
-	}
-	return func(k int) float64 { return src[k][col+off] }
-}
-
-// Channel returns the samples of the named channel (nil if it was not recorded).
+// Channel returns the samples of the named channel: one of Channels, or a plot channel
+// recorded for the plot only (nil if it was not recorded or not kept).
 func (r *Result) Channel(name string) []float64 {
 	for c, n := range r.Channels {
 		if n == name {
 			return r.Data[c]
 		}
 	}
-	return nil
+	return r.extra[name]
 }
 
-// WriteCSV writes the recorded channels with a header of their names (output.WriteCSV).
+// WriteCSV writes the recorded channels with a header of their names (output.WriteCSV);
+// every channel must have been kept.
 func (r *Result) WriteCSV(w io.Writer) error {
 	ch := make([]output.Channel, len(r.Channels))
 	for c, name := range r.Channels {
 		d := r.Data[c]
+		if d == nil && r.Samples > 0 {
+			return fmt.Errorf("modelfile: WriteCSV: channel %q was not kept in memory (RunOptions.Keep)", name)
+		}
 		ch[c] = output.Channel{Name: name, Value: func(k int) float64 { return d[k] }}
 	}
 	return output.WriteCSV(w, len(r.Data[0]), ch)
 }
 
-// Plot draws the channels of simulation.plot against time into path (.png, .svg or .pdf).
+// Plot draws the channels of simulation.plot against time into path (a format of
+// output.PlotFormat), written atomically (output.Create). m gives the title.
 func (r *Result) Plot(path string, m *Model) error {
-	var series []output.Series
-	names := r.plot
-	if names == nil {
-		names = m.PlotChannels()
+	format, err := output.PlotFormat(path)
+	if err != nil {
+		return err
 	}
-	for _, name := range names {
-		if d := r.Channel(name); d != nil {
-			series = append(series, output.Series{Name: name, X: r.Data[0], Y: d})
+	f, err := output.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := r.DrawPlot(f, format, m); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// DrawPlot draws the channels of simulation.plot against time in format (png, svg, pdf,
+// …) to w.
+func (r *Result) DrawPlot(w io.Writer, format string, m *Model) error {
+	var series []output.Series
+	t := r.Channel("t")
+	for _, name := range r.plot {
+		d := r.Channel(name)
+		if d == nil && r.Samples > 0 {
+			return fmt.Errorf("modelfile: plot channel %q was not kept in memory (RunOptions.Keep)", name)
 		}
+		series = append(series, output.Series{Name: name, X: t, Y: d})
 	}
 	title := m.Name
 	if title == "" {
 		title = "linkage run"
 	}
-	return output.Plot(path, output.PlotSpec{Title: title, XLabel: "t [s]", YLabel: "SI units (m, rad, N, J)"}, series)
+	return output.WritePlot(w, format, output.PlotSpec{Title: title, XLabel: "t [s]", YLabel: "SI units (m, rad, N, J)"}, series)
 }
 
 // Summary is the digest of a run printed by linkage run.
@@ -322,7 +350,10 @@ type Summary struct {
 	MaxResidualAcc float64 `json:"max_residual_acc"`
 	EnergyDrift    float64 `json:"energy_drift"`
 	EnergyScale    float64 `json:"energy_scale"`
-	Error          string  `json:"error,omitempty"`
+	// Warnings flag a fixed-step run whose energy drift or constraint residual passed
+	// FixedStepMaxDrift or FixedStepMaxResidual; linkage run then exits with status 1.
+	Warnings []string `json:"warnings,omitempty"`
+	Error    string   `json:"error,omitempty"`
 	// TolControls says what tol bounds (TolControls; for fixed steps, that nothing does).
 	TolControls string `json:"tol_controls"`
 	// ErrorEstimate is EstimateError's result, set by a caller that asked for it.
@@ -332,18 +363,34 @@ type Summary struct {
 // Summarize returns the digest of r; err is the run's error, if any.
 func (r *Result) Summarize(m *Model, err error) Summary {
 	s := Summary{Model: m.Name, Method: r.Method, Formulation: string(r.Formulation), Tol: r.Tol, H: r.H, TEnd: r.TEnd,
-		EnergyDrift: r.EnergyDrift, EnergyScale: r.EnergyScale, TolControls: r.tolControls()}
+		Samples: r.Samples, EnergyDrift: r.EnergyDrift, EnergyScale: r.EnergyScale, TolControls: r.tolControls()}
 	if sol := r.Solution; sol != nil {
 		st := sol.Stats
-		s.Samples = len(sol.T)
 		s.Steps, s.Rejected, s.NewtonIters, s.Jacobians, s.Factorizations = st.Steps, st.Rejected, st.NewtonIters, st.Jacobians, st.Factorizations
 		s.WallS = sol.Wall.Seconds()
 		s.MaxResidualPos, s.MaxResidualVel, s.MaxResidualAcc = sol.MaxResidual.Pos, sol.MaxResidual.Vel, sol.MaxResidual.Acc
+	}
+	if r.H > 0 {
+		s.Warnings = fixedStepWarnings(s)
 	}
 	if err != nil {
 		s.Error = err.Error()
 	}
 	return s
+}
+
+// fixedStepWarnings judges a fixed-step run by its energy invariant and position residual.
+func fixedStepWarnings(s Summary) []string {
+	var w []string
+	if s.EnergyScale > 0 && !(s.EnergyDrift <= FixedStepMaxDrift*s.EnergyScale) {
+		w = append(w, fmt.Sprintf("fixed step: energy drift %.3g of the energy exchanged, above %g (modelfile.FixedStepMaxDrift): "+
+			"h = %g is likely beyond the method's stability or accuracy limit; try a smaller h or error control", s.EnergyDrift/s.EnergyScale, FixedStepMaxDrift, s.H))
+	}
+	if !(s.MaxResidualPos <= FixedStepMaxResidual) {
+		w = append(w, fmt.Sprintf("fixed step: max |g| = %.3g, above %g (modelfile.FixedStepMaxResidual): the constraints are not held; "+
+			"try a smaller h, error control or a projected formulation", s.MaxResidualPos, FixedStepMaxResidual))
+	}
+	return w
 }
 
 // WriteText prints s as the aligned text summary of linkage run.
@@ -366,6 +413,9 @@ func (s Summary) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "energy   drift of T + V − W_nc − W_driving: %.3e J (%.2e of the energy exchanged, %.3g J)\n", s.EnergyDrift, rel, s.EnergyScale)
 	if s.ErrorEstimate != nil {
 		s.ErrorEstimate.WriteText(w)
+	}
+	for _, x := range s.Warnings {
+		fmt.Fprintf(w, "WARNING  %s\n", x)
 	}
 	if s.Error != "" {
 		fmt.Fprintf(w, "FAILED   %s\n", s.Error)

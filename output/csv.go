@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // Channel is one named column of a CSV file: the value at sample k.
@@ -15,26 +16,77 @@ type Channel struct {
 // WriteCSV writes a header of channel names and one row per sample k < n. Floats are
 // written in the shortest form that reads back exactly.
 func WriteCSV(w io.Writer, n int, channels []Channel) error {
-	bw := bufio.NewWriter(w)
+	names := make([]string, len(channels))
 	for i, c := range channels {
-		if i > 0 {
-			bw.WriteByte(',')
-		}
-		bw.WriteString(c.Name)
+		names[i] = c.Name
 	}
-	bw.WriteByte('\n')
-	buf := make([]byte, 0, 32)
+	cw := NewCSVWriter(w, names)
+	row := make([]float64, len(channels))
 	for k := range n {
 		for i, c := range channels {
-			if i > 0 {
-				bw.WriteByte(',')
-			}
-			buf = strconv.AppendFloat(buf[:0], c.Value(k), 'g', -1, 64)
-			bw.Write(buf)
+			row[i] = c.Value(k)
 		}
-		if err := bw.WriteByte('\n'); err != nil {
+		if err := cw.Row(row); err != nil {
 			return err
 		}
 	}
-	return bw.Flush()
+	return cw.Flush()
+}
+
+// CSVWriter writes a CSV file row by row, as the rows are made: a header of channel
+// names, then the rows, each float in the shortest form that reads back exactly.
+type CSVWriter struct {
+	w   *bufio.Writer
+	buf []byte
+	err error // the first write error; later calls do nothing
+}
+
+// NewCSVWriter writes the header line of names to w (buffered: Flush at the end).
+func NewCSVWriter(w io.Writer, names []string) *CSVWriter {
+	c := &CSVWriter{w: bufio.NewWriter(w), buf: make([]byte, 0, 32)}
+	_, c.err = c.w.WriteString(strings.Join(names, ",") + "\n")
+	return c
+}
+
+// Row writes one row of values.
+func (c *CSVWriter) Row(values []float64) error {
+	if c.err != nil {
+		return c.err
+	}
+	for i, v := range values {
+		if i > 0 {
+			c.buf = append(c.buf, ',')
+		}
+		c.buf = strconv.AppendFloat(c.buf, v, 'g', -1, 64)
+		if len(c.buf) > 4096 {
+			c.flushBuf()
+		}
+	}
+	c.buf = append(c.buf, '\n')
+	c.flushBuf()
+	return c.err
+}
+
+func (c *CSVWriter) flushBuf() {
+	if c.err == nil {
+		_, c.err = c.w.Write(c.buf)
+	}
+	c.buf = c.buf[:0]
+}
+
+// Comment writes a line "# text" (text on one line); readers that take # for comments,
+// such as numpy.loadtxt and pandas.read_csv(comment="#"), skip it.
+func (c *CSVWriter) Comment(text string) error {
+	if c.err == nil {
+		_, c.err = c.w.WriteString("# " + strings.ReplaceAll(text, "\n", " ") + "\n")
+	}
+	return c.err
+}
+
+// Flush writes what is buffered.
+func (c *CSVWriter) Flush() error {
+	if c.err == nil {
+		c.err = c.w.Flush()
+	}
+	return c.err
 }

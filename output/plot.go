@@ -3,7 +3,11 @@ package output
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"math"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -24,9 +28,43 @@ type PlotSpec struct {
 	Points                bool // mark the data points
 }
 
-// Plot draws the series and saves them to path; the format follows the extension (.png,
-// .svg, .pdf).
+// PlotFormats are the extensions Plot understands (gonum/plot's formats).
+var PlotFormats = []string{".png", ".svg", ".pdf", ".eps", ".jpg", ".jpeg", ".tif", ".tiff"}
+
+// PlotFormat returns the format of a plot file from its extension ("png"), or an error
+// listing the known ones.
+func PlotFormat(path string) (string, error) {
+	ext := strings.ToLower(filepath.Ext(path))
+	if !slices.Contains(PlotFormats, ext) {
+		return "", fmt.Errorf("%s: unsupported plot format %q; want %s", path, ext, strings.Join(PlotFormats, ", "))
+	}
+	return ext[1:], nil
+}
+
+// Plot draws the series and saves them to path; the format follows the extension (see
+// PlotFormats). The file is written atomically (Create, Commit): a failure leaves what was
+// at path.
 func Plot(path string, spec PlotSpec, series []Series) error {
+	format, err := PlotFormat(path)
+	if err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	f, err := Create(path)
+	if err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	if err := WritePlot(f, format, spec, series); err != nil {
+		f.Abort()
+		return err
+	}
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	return nil
+}
+
+// WritePlot draws the series in format (see PlotFormat) to w.
+func WritePlot(w io.Writer, format string, spec PlotSpec, series []Series) error {
 	p := plot.New()
 	p.Title.Text = spec.Title
 	p.X.Label.Text = spec.XLabel
@@ -71,8 +109,12 @@ func Plot(path string, spec PlotSpec, series []Series) error {
 		}
 	}
 	p.Legend.Top = true
-	if err := p.Save(16*vg.Centimeter, 11*vg.Centimeter, path); err != nil {
-		return fmt.Errorf("output: writing plot %s: %w", path, err)
+	c, err := p.WriterTo(16*vg.Centimeter, 11*vg.Centimeter, format)
+	if err != nil {
+		return fmt.Errorf("output: plot: %w", err)
+	}
+	if _, err := c.WriteTo(w); err != nil {
+		return fmt.Errorf("output: writing plot: %w", err)
 	}
 	return nil
 }

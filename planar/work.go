@@ -41,30 +41,28 @@ func (w Work) add(x Work) Work {
 
 func (w Work) scale(c float64) Work { return Work{c * w.NonConservative, c * w.Driving} }
 
-// WorkMeter integrates the power of a PowerSource along a run and samples the work at given
-// times. Pass Observe as (or call it from) integrate.SolveOptions.Observer; it does not
-// allocate after the first step.
+// WorkMeter integrates the power of a PowerSource along a run, so that the work at any
+// output time can be asked for as the samples stream out: integrate.Solve hands a step's
+// samples (SolveOptions.Sample) to the caller before it calls the Observer, and At answers
+// for times inside the step just taken whether or not Observe has seen it. Pass Observe as
+// (or call it from) integrate.SolveOptions.Observer; neither allocates after the first step.
 type WorkMeter struct {
 	src    PowerSource
 	m      DenseOutput
 	expand func(dst, lambda []float64) // integrated λ → full λ; nil: the same vector
-	times  []float64                   // sample times, increasing
-	next   int                         // first sample time not yet reached
-	w      []Work                      // W(times[k]) for k < next
-	before Work                        // W at the start of the last accepted step
-	total  Work                        // W at the last accepted step
-	t0     float64                     // start of the last accepted step
-	p0     Work                        // power at t0
-	mid    integrate.State             // dense output scratch, sized at the first step
+	t0     float64                     // start of the run, where W = 0
+	end    float64                     // end of the last observed step (t0 before the first)
+	before Work                        // W at the start of the last observed step
+	total  Work                        // W at the end of the last observed step
+	mid    integrate.State             // dense output scratch, sized at the first use
 	lambda []float64                   // full λ
 }
 
-// NewWorkMeter returns a meter of src's work along the steps of m, sampled at times
-// (increasing; times before the first step's start get zero work). nc is the length of
-// src's full λ; expand maps the integrated system's λ to it (nil when they are the same,
-// e.g. dae.ExpandLambda when redundant rows were dropped).
-func NewWorkMeter(src PowerSource, nc int, expand func(dst, lambda []float64), m DenseOutput, times []float64) *WorkMeter {
-	return &WorkMeter{src: src, m: m, expand: expand, times: times, w: make([]Work, len(times)), lambda: make([]float64, nc)}
+// NewWorkMeter returns a meter of src's work along the steps of m from t0. nc is the length
+// of src's full λ; expand maps the integrated system's λ to it (nil when they are the
+// same, e.g. dae.ExpandLambda when redundant rows were dropped).
+func NewWorkMeter(src PowerSource, nc int, expand func(dst, lambda []float64), m DenseOutput, t0 float64) *WorkMeter {
+	return &WorkMeter{src: src, m: m, expand: expand, t0: t0, end: t0, lambda: make([]float64, nc)}
 }
 
 // power returns the power split at a state of the integrated system.
@@ -79,51 +77,49 @@ func (wm *WorkMeter) power(s *integrate.State) Work {
 
 // powerAt returns the power at t in the last step, by dense output.
 func (wm *WorkMeter) powerAt(t float64) Work {
+	if wm.mid.Q == nil {
+		prev := wm.m.Previous()
+		wm.mid = integrate.NewState(len(prev.Q), len(prev.Lambda))
+		if prev.X != nil {
+			wm.mid.X = make([]float64, len(prev.X))
+		}
+	}
 	wm.m.Interpolate(&wm.mid, t)
 	return wm.power(&wm.mid)
 }
 
-// simpson integrates the power over [t0, t] within the last step.
-func (wm *WorkMeter) simpson(t float64) Work {
-	if t <= wm.t0 {
+// simpson integrates the power over [prev.T, t] within the step the integrator last took.
+func (wm *WorkMeter) simpson(prev *integrate.State, t float64) Work {
+	if t <= prev.T {
 		return Work{}
 	}
-	sum := wm.p0.add(wm.powerAt((wm.t0 + t) / 2).scale(4)).add(wm.powerAt(t))
-	return sum.scale((t - wm.t0) / 6)
+	sum := wm.power(prev).add(wm.powerAt((prev.T + t) / 2).scale(4)).add(wm.powerAt(t))
+	return sum.scale((t - prev.T) / 6)
 }
 
 // Observe adds the step that ended at cur (the integrator's Current state after an
-// accepted step) and records the work at the sample times it passed. It always returns
-// nil (the error is for integrate.SolveOptions.Observer).
+// accepted step). It always returns nil (the error is for integrate.SolveOptions.Observer).
 func (wm *WorkMeter) Observe(cur *integrate.State) error {
-	prev := wm.m.Previous()
-	if wm.mid.Q == nil {
-		wm.mid = integrate.NewState(len(cur.Q), len(cur.Lambda))
-		if cur.X != nil {
-			wm.mid.X = make([]float64, len(cur.X))
-		}
-	}
-	for wm.next < len(wm.times) && wm.times[wm.next] <= prev.T {
-		wm.w[wm.next] = wm.total // times at or before the start of this step
-		wm.next++
-	}
-	wm.before, wm.t0 = wm.total, prev.T
-	wm.p0 = wm.power(prev)
-	for wm.next < len(wm.times) && wm.times[wm.next] <= cur.T {
-		wm.w[wm.next] = wm.At(wm.times[wm.next])
-		wm.next++
-	}
-	wm.total = wm.before.add(wm.simpson(cur.T))
+	wm.before = wm.total
+	wm.total = wm.total.add(wm.simpson(wm.m.Previous(), cur.T))
+	wm.end = cur.T
 	return nil
 }
 
-// At returns the work at t within the last observed step (Simpson's rule from its start
-// with the dense output), for a caller that samples as it goes.
-func (wm *WorkMeter) At(t float64) Work { return wm.before.add(wm.simpson(t)) }
-
-// Samples returns the work at every sample time (shared, not copied); times not yet
-// reached by an observed step hold zero, which is right for those at the start.
-func (wm *WorkMeter) Samples() []Work { return wm.w }
+// At returns the work from the start of the run to t, for t at or before the start or
+// inside the step the integrator last took, observed or not (Simpson's rule from the step's
+// start with the dense output).
+func (wm *WorkMeter) At(t float64) Work {
+	if t <= wm.t0 {
+		return Work{}
+	}
+	prev := wm.m.Previous()
+	base := wm.total
+	if wm.end > prev.T { // Observe has seen this step already
+		base = wm.before
+	}
+	return base.add(wm.simpson(prev, t))
+}
 
 // Total returns the work up to the last observed step.
 func (wm *WorkMeter) Total() Work { return wm.total }

@@ -73,6 +73,7 @@ func parseTols(s string) ([]float64, error) {
 			}
 			out[i] = math.Pow(10, x)
 		}
+		out[0], out[n-1] = from, to // exactly as given: 10^log10(0.1) is 0.10000000000000002
 		return out, nil
 	}
 	var out []float64

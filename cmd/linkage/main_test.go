@@ -117,6 +117,11 @@ func TestParseTols(t *testing.T) {
 	if err != nil || len(got) != 7 || got[0] != 1e-3 || got[6] < 0.99e-9 || got[6] > 1.01e-9 {
 		t.Errorf("parseTols(1e-3:1e-9) = %v, %v", got, err)
 	}
+	// The ends are the values given, so that "0.1:1e-14" stays within [MinTol, MaxTol].
+	got, err = parseTols("0.1:1e-14:2")
+	if err != nil || got[0] != 0.1 || got[len(got)-1] != 1e-14 {
+		t.Errorf("parseTols(0.1:1e-14:2) = %v, %v; want 0.1 … 1e-14 exactly", got, err)
+	}
 	got, err = parseTols("1e-4,1e-6")
 	if err != nil || len(got) != 2 {
 		t.Errorf("parseTols(list) = %v, %v", got, err)
@@ -160,5 +165,63 @@ func TestIndexList(t *testing.T) {
 		if got := indexList(c.in); got != c.want {
 			t.Errorf("indexList(%v) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestSolveFixedStepWithoutH (issue 13, item 5): a fixed-step method without --h is a
+// command-line mistake: exit 2 with a message (it exited 1 printing no error).
+func TestSolveFixedStepWithoutH(t *testing.T) {
+	code, out, errOut := runCLI("solve", "andrews", "--method", "rk4")
+	if code != 2 || out != "" || !strings.Contains(errOut, "method rk4 has no error control: give a fixed step with --h") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and the reason", code, out, errOut)
+	}
+}
+
+// TestOutputPathsCheckedFirst (issue 13, item 4): solve --out, workprecision --plot and
+// reproduce --out check their paths before any work and never truncate an existing file.
+func TestOutputPathsCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	kdat := filepath.Join(dir, "k.dat")
+	if err := os.WriteFile(kdat, []byte("data\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", "pendulum", "--out", filepath.Join(dir, "nodir", "s.csv")}, "nodir"},
+		{[]string{"workprecision", "andrews", "--methods", "dopri5", "--tols", "1e-4", "--repeat", "1", "--plot", kdat}, `unsupported plot format ".dat"`},
+		{[]string{"reproduce", "arnold-ex9", "--out", kdat}, "not a directory"},
+	} {
+		code, out, errOut := runCLI(c.args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 before any work and %q", c.args, code, out, errOut, c.want)
+		}
+	}
+	if b, _ := os.ReadFile(kdat); string(b) != "data\n" {
+		t.Errorf("k.dat now holds %q, want it untouched", b)
+	}
+}
+
+// TestSolveFailureKeepsPreviousCSV (issue 13, item 10): a failed solve leaves the previous
+// CSV alone and writes the accepted steps to s.partial.csv, marked at its end.
+func TestSolveFailureKeepsPreviousCSV(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "s.csv")
+	if err := os.WriteFile(csv, []byte("previous\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI("solve", "andrews", "--max-steps", "5", "--out", csv)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1:\n%s", code, out)
+	}
+	if b, _ := os.ReadFile(csv); string(b) != "previous\n" {
+		t.Errorf("s.csv now holds %q, want the previous result", b)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "s.partial.csv"))
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	// The start and 5 accepted steps, then the mark.
+	if err != nil || len(lines) != 8 || !strings.HasPrefix(lines[7], "# run failed at t=") {
+		t.Errorf("partial CSV (err %v), want header, 6 rows and the mark:\n%s", err, b)
 	}
 }

@@ -51,19 +51,20 @@ func runArnoldEx8(outDir string, stdout io.Writer) error {
 		// Sample 0 is the exact start (error at rounding level): left out of the log plot.
 		byVariant[r.Variant] = append(byVariant[r.Variant], output.Series{Name: name, X: r.T[1:], Y: abs[1:]})
 		csvPath := filepath.Join(outDir, fmt.Sprintf("arnold-ex8_%s_x0=%g_h=%g.csv", r.Variant, r.X0, r.H))
-		f, err := os.Create(csvPath)
+		f, err := output.Create(csvPath)
 		if err != nil {
 			return err
 		}
-		werr := output.WriteCSV(f, len(r.T), []output.Channel{
+		err = output.WriteCSV(f, len(r.T), []output.Channel{
 			{Name: "t", Value: func(k int) float64 { return r.T[k] }},
 			{Name: "lambda_error", Value: func(k int) float64 { return r.LambdaErr[k] }},
 		})
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
+		if err != nil {
+			f.Abort()
+			return err
 		}
-		if werr != nil {
-			return werr
+		if err := f.Commit(); err != nil {
+			return err
 		}
 	}
 	var variants []string
@@ -95,7 +96,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(&list, "\n  %-16s %s", n, exps[n].summary)
 	}
 	fs := newFlagSet("reproduce", "reproduce EXPERIMENT [--out DIR]\n\nexperiments:"+list.String(), stderr)
-	outDir := fs.String("out", ".", "directory for plots and CSV files")
+	outDir := fs.String("out", ".", "directory for plots and CSV files (created if missing; each file is replaced only when written in full)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -106,6 +107,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	e, ok := exps[pos[0]]
 	if !ok {
 		return usagef("unknown experiment %q; valid: %s", pos[0], strings.Join(names, ", "))
+	}
+	if err := checkOutDir("--out", *outDir); err != nil {
+		return err
 	}
 	return e.run(*outDir, stdout)
 }

@@ -127,3 +127,247 @@ func TestRunBadInput(t *testing.T) {
 		t.Errorf("missing file: exit %d, %q", code, errOut)
 	}
 }
+
+const fourBar = "../../examples/four-bar.yaml"
+
+// writeVariant writes a copy of the example file src with each old string replaced by its
+// new one (pairs), into dir, and returns its path.
+func writeVariant(t *testing.T, dir, src string, pairs ...string) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for i := 0; i < len(pairs); i += 2 {
+		if !strings.Contains(s, pairs[i]) {
+			t.Fatalf("%s lacks %q", src, pairs[i])
+		}
+		s = strings.Replace(s, pairs[i], pairs[i+1], 1)
+	}
+	f, err := os.CreateTemp(dir, "variant-*-"+filepath.Base(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return f.Name()
+}
+
+// TestRunRefusesAbsurdOutputGrid (issue 13, item 2): output_step 1e-12 over 2 s would make
+// 2e12 rows; the run is refused before the first step with that count and the limit
+// (it ran out of memory allocating the grid).
+func TestRunRefusesAbsurdOutputGrid(t *testing.T) {
+	model := writeVariant(t, t.TempDir(), fourBar, "output_step: 0.01", "output_step: 1.0e-12")
+	code, out, errOut := runCLI("run", model)
+	if code != 1 || out != "" {
+		t.Fatalf("exit %d, stdout %q; want 1 and no run", code, out)
+	}
+	for _, want := range []string{"simulation.output_step: output_step = 1e-12", "2e+12 rows", "limit of 10000000", "output_step >= 2.1e-07"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}
+
+// TestRunChecksOutputPathsFirst (issue 13, item 4): an unknown plot format, a missing
+// directory or a directory given as the file are refused before the run (exit 2, nothing
+// printed on stdout), and the file the flag names is left as it was.
+func TestRunChecksOutputPathsFirst(t *testing.T) {
+	dir := t.TempDir()
+	kdat := filepath.Join(dir, "k.dat")
+	if err := os.WriteFile(kdat, []byte("data\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--plot", kdat}, `--plot ` + kdat + `: unsupported plot format ".dat"; want .png, .svg, .pdf`},
+		{[]string{"--out", filepath.Join(dir, "no-such-dir", "r.csv")}, "no-such-dir"},
+		{[]string{"--out", dir}, "is a directory"},
+		{[]string{"--out", filepath.Join(dir, "r.csv"), "--plot", filepath.Join(dir, "nodir", "r.png")}, "nodir"},
+	} {
+		args := append([]string{"run", fourBar}, c.args...)
+		code, out, errOut := runCLI(args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 before the run and %q", c.args, code, out, errOut, c.want)
+		}
+	}
+	if b, err := os.ReadFile(kdat); err != nil || string(b) != "data\n" {
+		t.Errorf("k.dat now holds %q (err %v), want it untouched", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r.csv")); !os.IsNotExist(err) {
+		t.Errorf("r.csv was created by a refused run (err %v)", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("refused runs left files behind: %v", ents)
+	}
+}
+
+// TestRunFailureKeepsPreviousResults (issue 13, items 4 and 10): a run that fails midway
+// leaves the previous CSV and plot as they were and puts the rows it made into
+// r.partial.csv, whose last line says where and why the run failed, and r.partial.png; the
+// summary says where the partial data went.
+func TestRunFailureKeepsPreviousResults(t *testing.T) {
+	dir := t.TempDir()
+	csv, png := filepath.Join(dir, "r.csv"), filepath.Join(dir, "r.png")
+	for _, p := range []string{csv, png} {
+		if err := os.WriteFile(p, []byte("previous\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// rk4 at h = 0.02 on the stiff double pendulum: the position projection fails at t = 0.02.
+	code, out, _ := runCLI("run", "../../examples/stiff-double-pendulum.yaml", "--method", "rk4", "--h", "0.02", "--out", csv, "--plot", png)
+	if code != 1 || !strings.Contains(out, "FAILED") {
+		t.Fatalf("exit %d, want 1 and a FAILED line:\n%s", code, out)
+	}
+	for _, p := range []string{csv, png} {
+		if b, _ := os.ReadFile(p); string(b) != "previous\n" {
+			t.Errorf("%s now holds %q, want the previous result", filepath.Base(p), b)
+		}
+	}
+	partial := filepath.Join(dir, "r.partial.csv")
+	b, err := os.ReadFile(partial)
+	if err != nil {
+		t.Fatalf("no partial CSV: %v", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	// Samples every 0.002 s up to the last accepted step at t = 0.02: 11 rows after the header.
+	if len(lines) != 13 || !strings.HasPrefix(lines[0], "t,") || !strings.HasPrefix(lines[11], "0.02,") ||
+		!strings.HasPrefix(lines[12], "# run failed at t=0.02: integrate: rk4:") {
+		t.Errorf("partial CSV: %d lines, want header, 11 rows to t = 0.02 and a closing '# run failed at t=0.02: ...':\n%s", len(lines), b)
+	}
+	if !strings.Contains(out, "partial results in "+partial+", "+filepath.Join(dir, "r.partial.png")) {
+		t.Errorf("summary does not say where the partial data went:\n%s", out)
+	}
+	if img, err := os.ReadFile(filepath.Join(dir, "r.partial.png")); err != nil || !bytes.HasPrefix(img, []byte("\x89PNG")) {
+		t.Errorf("r.partial.png is not a PNG of the partial run (err %v)", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 4 {
+		t.Errorf("want r.csv, r.png, r.partial.csv and r.partial.png, found %v", ents)
+	}
+}
+
+// TestRunPlotsChannelsNotInOutputs (issue 13, item 6): a plot channel missing from outputs
+// is recorded for the plot (not written to the CSV) instead of giving an empty plot.
+func TestRunPlotsChannelsNotInOutputs(t *testing.T) {
+	dir := t.TempDir()
+	model := writeVariant(t, dir, fourBar,
+		"outputs: [crank.theta, rocker.theta, drive, rockerpin, energy, residual]", "outputs: [crank.theta]",
+		"plot: [rocker.theta, drive.lambda]", "plot: [rocker.theta]")
+	svg, csv := filepath.Join(dir, "r.svg"), filepath.Join(dir, "r.csv")
+	code, _, errOut := runCLI("run", model, "--t-end", "0.1", "--plot", svg, "--out", csv)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if s, err := os.ReadFile(svg); err != nil || !bytes.Contains(s, []byte("rocker.theta")) {
+		t.Errorf("plot lacks the series rocker.theta (err %v)", err)
+	}
+	if b, _ := os.ReadFile(csv); !strings.HasPrefix(string(b), "t,crank.theta\n") {
+		t.Errorf("CSV header %q, want only the outputs", strings.SplitN(string(b), "\n", 2)[0])
+	}
+}
+
+// TestRunTolRange (issue 13, items 8 and 14): tolerances outside [1e-14, 0.1] are refused,
+// on the command line (exit 2) and in the file (exit 1), saying why.
+func TestRunTolRange(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"run", fourBar, "--tol", "10"}, 2, "--tol = 10 is above 0.1"},
+		{[]string{"run", fourBar, "--tol", "1e-20"}, 2, "--tol = 1e-20 is below 1e-14, below what double precision can resolve"},
+		{[]string{"solve", "andrews", "--tol", "10"}, 2, "--tol = 10 is above 0.1"},
+		{[]string{"workprecision", "andrews", "--tols", "1e-3,1e-20"}, 2, "--tols: 1e-20 is below 1e-14, below what double precision can resolve"},
+		{[]string{"workprecision", "andrews", "--tols", "1,1e-3"}, 2, "--tols: 1 is above 0.1"},
+		{[]string{"run", writeVariant(t, dir, fourBar, "tol: 1.0e-7", "tol: 10.0")}, 1, "simulation.tol: tol = 10 is above 0.1"},
+		{[]string{"run", writeVariant(t, dir, fourBar, "tol: 1.0e-7", "tol: 1.0e-20")}, 1, "simulation.tol: tol = 1e-20 is below 1e-14, below what double precision can resolve"},
+	} {
+		code, out, errOut := runCLI(c.args...)
+		if code != c.code || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d before any run and %q", c.args, code, out, errOut, c.code, c.want)
+		}
+	}
+}
+
+// TestRunFixedStepFlagsDrift (issue 13, item 8): rk4 at h = 0.008 on the stiff double
+// pendulum is far beyond its stability limit (the energy invariant drifts by 6.5 times the
+// energy exchanged); the run is flagged in the summary and the JSON and exits 1. A fixed
+// step within the limit is not flagged.
+func TestRunFixedStepFlagsDrift(t *testing.T) {
+	stiff := "../../examples/stiff-double-pendulum.yaml"
+	code, out, _ := runCLI("run", stiff, "--method", "rk4", "--h", "0.008")
+	if code != 1 || !strings.Contains(out, "WARNING  fixed step: energy drift") || !strings.Contains(out, "above 0.05") {
+		t.Errorf("exit %d, want 1 and a WARNING line on the energy drift:\n%s", code, out)
+	}
+	code, out, _ = runCLI("run", stiff, "--method", "rk4", "--h", "0.008", "--json")
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil || code != 1 {
+		t.Fatalf("exit %d, JSON %v:\n%s", code, err, out)
+	}
+	if w, _ := m["warnings"].([]any); len(w) != 1 || !strings.Contains(w[0].(string), "energy drift") {
+		t.Errorf("JSON warnings = %v, want the energy drift", m["warnings"])
+	}
+	// h = 0.001 on the slider-crank: drift 2.2e-6 of the energy exchanged.
+	if code, out, _ := runCLI("run", sliderCrank, "--method", "rk4", "--h", "0.001"); code != 0 || strings.Contains(out, "WARNING") {
+		t.Errorf("stable fixed step: exit %d, want 0 and no warning:\n%s", code, out)
+	}
+}
+
+// TestRunMaxSteps (issue 13, item 15): --max-steps sets the step cap of run and solve;
+// hitting it says the limit and how to raise it. (simulation.max_steps, read by the
+// decoder, is covered in modelfile's TestRunMaxSteps.)
+func TestRunMaxSteps(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", fourBar, "--max-steps", "5"}, "stopped at the step limit max_steps = 5; raise it with --max-steps or simulation.max_steps"},
+		{[]string{"solve", "andrews", "--max-steps", "5"}, "stopped at the step limit 5; raise it with --max-steps"},
+	} {
+		code, out, _ := runCLI(c.args...)
+		if code != 1 || !strings.Contains(out, c.want) {
+			t.Errorf("%v: exit %d, want 1 and %q:\n%s", c.args, code, c.want, out)
+		}
+	}
+	for _, cmd := range []string{"run", "solve"} {
+		arg := fourBar
+		if cmd == "solve" {
+			arg = "andrews"
+		}
+		if code, _, errOut := runCLI(cmd, arg, "--max-steps", "-1"); code != 2 || !strings.Contains(errOut, "--max-steps = -1") {
+			t.Errorf("%s --max-steps -1: exit %d, %q; want 2", cmd, code, errOut)
+		}
+	}
+}
+
+// TestRunUsageErrorsExitTwo (issue 13, item 14): a formulation the method does not have is
+// a command-line mistake (exit 2, as the README promises), also when the method is the file's.
+func TestRunUsageErrorsExitTwo(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", fourBar, "--formulation", "bogus"},
+		{"run", fourBar, "--method", "radau5", "--formulation", "bogus"},
+	} {
+		code, out, errOut := runCLI(args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, `formulation "bogus"`) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and the formulation named", args, code, out, errOut)
+		}
+	}
+}
+
+// TestRunHMinSaysWhatItIs (issue 13, item 14): with t_end = 1e12 the default HMin is
+// 1e-14·1e12 = 0.01 s; the failure states the value and where it comes from.
+func TestRunHMinSaysWhatItIs(t *testing.T) {
+	model := writeVariant(t, t.TempDir(), fourBar, "t_end: 2", "t_end: 1.0e12", "output_step: 0.01", "output_step: 1.0e11")
+	code, out, _ := runCLI("run", model)
+	if code != 1 || !strings.Contains(out, "HMin = 0.01 s = 1e-14·max(1, |t0|, |t_end|)") || !strings.Contains(out, "float64 spacing") {
+		t.Errorf("exit %d, want 1 and HMin's value and origin:\n%s", code, out)
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,11 +12,12 @@ import (
 
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/modelfile"
 	"linkage/output"
 	"linkage/problems"
 )
 
-const solveSynopsis = "solve PROBLEM [--method M] [--formulation F] [--tol E] [--t-end T] [--h H] [--out FILE.csv] [--json]"
+const solveSynopsis = "solve PROBLEM [--method M] [--formulation F] [--tol E] [--t-end T] [--h H] [--max-steps N] [--out FILE.csv] [--json]"
 
 // solveReport is the machine-readable summary of one run (`linkage solve --json`).
 type solveReport struct {
@@ -35,17 +37,21 @@ type solveReport struct {
 	WallS          float64  `json:"wall_s"`
 	MaxResidualPos float64  `json:"max_residual_pos"`
 	MaxResidualVel float64  `json:"max_residual_vel"`
+	Warnings       []string `json:"warnings,omitempty"` // a fixed-step run whose max |g| passed modelfile.FixedStepMaxResidual
+	Partial        []string `json:"partial_files,omitempty"`
 	Error          string   `json:"error,omitempty"`
+	finalT         float64  // time of the last accepted step
 }
 
 func runSolve(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("solve", solveSynopsis, stderr)
 	method := fs.String("method", "dopri5", "integrator (see 'linkage methods')")
 	form := fs.String("formulation", "", "form of the equations (index3, index2, ggl, index1, index1-proj; default: the method's first, see 'linkage methods')")
-	tol := fs.Float64("tol", 0, "relative and absolute tolerance (0: the problem's default)")
+	tol := fs.Float64("tol", 0, "relative and absolute tolerance in [1e-14, 0.1] (0: the problem's default)")
 	tEnd := fs.Float64("t-end", 0, "end time (0: the problem's; scd needs the reference time)")
-	h := fs.Float64("h", 0, "fixed step size (0: error-controlled steps)")
-	out := fs.String("out", "", "write the solution at every accepted step to this CSV file")
+	h := fs.Float64("h", 0, "fixed step size (0: error-controlled steps); a run whose max |g| passes 1e-3 is flagged and exits 1")
+	maxSteps := fs.Int("max-steps", 0, "stop after this many attempted steps (0: 1000000)")
+	out := fs.String("out", "", "write the solution at every accepted step to this CSV file, row by row during the run;\nit replaces the file only if the run succeeds, else the rows go to NAME.partial.csv")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the text summary")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -62,8 +68,19 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if *tol < 0 || *h < 0 || math.IsNaN(*tol) || math.IsNaN(*h) {
-		return usagef("--tol and --h must be >= 0")
+	if *tol < 0 || *h < 0 || math.IsNaN(*tol) || math.IsNaN(*h) || math.IsInf(*h, 0) {
+		return usagef("--tol and --h must be finite and >= 0")
+	}
+	if *tol != 0 {
+		if why := modelfile.TolProblem(*tol); why != "" {
+			return usagef("--tol = %g %s", *tol, why)
+		}
+	}
+	if *maxSteps < 0 {
+		return usagef("--max-steps = %d; want a positive number of steps (0: the default)", *maxSteps)
+	}
+	if *h == 0 && !entry.Adaptive {
+		return usagef("method %s has no error control: give a fixed step with --h", entry.Name)
 	}
 	if *h > 0 && !entry.Adaptive && *tol > 0 {
 		fmt.Fprintf(stderr, "linkage solve: note: %s is fixed-step; --tol is ignored\n", entry.Name)
@@ -71,12 +88,32 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	if _, err := entry.NewMethod(integrate.Formulation(*form)); err != nil {
 		return usagef("%v", err)
 	}
-	run := runSpec{problem: p, entry: entry, formulation: integrate.Formulation(*form), tol: *tol, h: *h, tEnd: *tEnd, progress: stderr}
-	rep, sol, runErr := run.do()
-	if *out != "" && sol != nil {
-		if err := writeSolutionCSV(*out, p, sol); err != nil {
+	csv, err := openOut("--out", *out)
+	if err != nil {
+		return err
+	}
+	run := runSpec{problem: p, entry: entry, formulation: integrate.Formulation(*form), tol: *tol, h: *h, tEnd: *tEnd, maxSteps: *maxSteps, progress: stderr}
+	var cw *output.CSVWriter
+	rows := 0
+	if csv != nil {
+		names, row := solutionRow(p)
+		cw = output.NewCSVWriter(csv.f, names)
+		run.sample = func(s *integrate.State) error {
+			rows++
+			return cw.Row(row(s))
+		}
+	}
+	rep, runErr := run.do()
+	switch {
+	case csv == nil:
+	case runErr != nil && rows == 0:
+		csv.abort() // failed before the start was recorded: nothing to keep
+	default:
+		partial, err := finishSolutionCSV(cw, csv, rep, runErr)
+		if err != nil {
 			return err
 		}
+		rep.Partial = partial
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -87,10 +124,30 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	} else {
 		printSummary(stdout, rep, p)
 	}
-	if runErr != nil {
+	switch {
+	case runErr != nil:
 		return fmt.Errorf("%w: %v", errReported, runErr)
+	case len(rep.Warnings) > 0:
+		return fmt.Errorf("%w: fixed-step run flagged", errReported)
 	}
 	return nil
+}
+
+// finishSolutionCSV marks the CSV of a failed run at its end and puts it in place; it
+// returns the partial file a failed run left.
+func finishSolutionCSV(cw *output.CSVWriter, csv *outFile, rep solveReport, runErr error) ([]string, error) {
+	if runErr != nil {
+		cw.Comment(fmt.Sprintf("run failed at t=%g: %v", rep.finalT, runErr))
+	}
+	if err := cw.Flush(); err != nil {
+		csv.abort()
+		return nil, fmt.Errorf("--out %s: %w", csv.path, err)
+	}
+	p, err := csv.finish(runErr)
+	if p == "" {
+		return nil, err
+	}
+	return []string{p}, err
 }
 
 // runSpec is one solve of a benchmark problem.
@@ -100,11 +157,22 @@ type runSpec struct {
 	formulation integrate.Formulation // "" for the method's default
 	tol, h      float64
 	tEnd        float64
-	progress    io.Writer // progress line on a terminal; nil for none
+	maxSteps    int                          // 0: integrate's default
+	sample      func(*integrate.State) error // receives every accepted step (the start included); nil keeps none
+	progress    io.Writer                    // progress line on a terminal; nil for none
 }
 
-// do runs the problem and returns its report (filled as far as the run got).
-func (r runSpec) do() (solveReport, *integrate.Solution, error) {
+// do runs the problem and returns its report (filled as far as the run got, with the
+// error, if any, in its Error field).
+func (r runSpec) do() (solveReport, error) {
+	rep, err := r.solve()
+	if err != nil {
+		rep.Error = err.Error()
+	}
+	return rep, err
+}
+
+func (r runSpec) solve() (solveReport, error) {
 	p := r.problem
 	tol := r.tol
 	if tol == 0 {
@@ -121,29 +189,43 @@ func (r runSpec) do() (solveReport, *integrate.Solution, error) {
 	rep := solveReport{Problem: p.Name, Method: r.entry.Name, Formulation: string(form), Tol: tol, H: r.h, TEnd: tEnd}
 	m, err := r.entry.NewMethod(form)
 	if err != nil {
-		return rep, nil, usagef("%v", err)
+		return rep, usagef("%v", err)
 	}
 	if r.h == 0 && !r.entry.Adaptive {
-		return rep, nil, usagef("method %s has no error control: give a fixed step with --h", r.entry.Name)
+		return rep, usagef("method %s has no error control: give a fixed step with --h", r.entry.Name)
 	}
-	ctl := integrate.StepControl{RTol: tol, ATol: tol, FixedH: r.h}
-	opt := integrate.SolveOptions{Control: ctl, Observer: newProgress(r.progress, p.T0, tEnd)}
+	ctl := integrate.StepControl{RTol: tol, ATol: tol, FixedH: r.h, MaxSteps: r.maxSteps}
+	sample := r.sample
+	if sample == nil {
+		sample = func(*integrate.State) error { return nil } // keep no samples: only the final state is used
+	}
+	opt := integrate.SolveOptions{Control: ctl, Sample: sample, Observer: newProgress(r.progress, p.T0, tEnd)}
 	sol, err := integrate.Solve(m, r.entry.Name, p.System, p.Start.Clone(), tEnd, opt)
-	if sol != nil {
-		st := sol.Stats
-		rep.Steps, rep.Rejected, rep.FuncEvals = st.Steps, st.Rejected, st.FuncEvals
-		rep.NewtonIters, rep.Jacobians, rep.Factorizations = st.NewtonIters, st.Jacobians, st.Factorizations
-		rep.WallS = sol.Wall.Seconds()
-		rep.MaxResidualPos, rep.MaxResidualVel = sol.MaxResidual.Pos, sol.MaxResidual.Vel
-		if err == nil && p.Ref.Q != nil && math.Abs(sol.Final.T-p.Ref.T) <= 1e-12*math.Max(1, math.Abs(p.Ref.T)) {
-			scd := p.Ref.SCD(sol.Final.Q)
-			rep.SCD = &scd
+	if sol == nil {
+		return rep, err
+	}
+	st := sol.Stats
+	rep.Steps, rep.Rejected, rep.FuncEvals = st.Steps, st.Rejected, st.FuncEvals
+	rep.NewtonIters, rep.Jacobians, rep.Factorizations = st.NewtonIters, st.Jacobians, st.Factorizations
+	rep.WallS = sol.Wall.Seconds()
+	rep.MaxResidualPos, rep.MaxResidualVel = sol.MaxResidual.Pos, sol.MaxResidual.Vel
+	rep.finalT = sol.Final.T
+	if err == nil && p.Ref.Q != nil && math.Abs(sol.Final.T-p.Ref.T) <= 1e-12*math.Max(1, math.Abs(p.Ref.T)) {
+		scd := p.Ref.SCD(sol.Final.Q)
+		rep.SCD = &scd
+	}
+	if r.h > 0 && !(rep.MaxResidualPos <= modelfile.FixedStepMaxResidual) {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("fixed step: max |g| = %.3g, above %g (modelfile.FixedStepMaxResidual): the constraints are not held; "+
+			"try a smaller --h, error control or a projected formulation", rep.MaxResidualPos, modelfile.FixedStepMaxResidual))
+	}
+	if errors.Is(err, integrate.ErrMaxSteps) {
+		limit := r.maxSteps
+		if limit == 0 {
+			limit = integrate.DefaultMaxSteps
 		}
+		err = fmt.Errorf("%w; stopped at the step limit %d; raise it with --max-steps", err, limit)
 	}
-	if err != nil {
-		rep.Error = err.Error()
-	}
-	return rep, sol, err
+	return rep, err
 }
 
 func printSummary(w io.Writer, r solveReport, p problems.Problem) {
@@ -163,8 +245,14 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 		r.Steps, r.Rejected, r.FuncEvals, r.NewtonIters, r.Jacobians, r.Factorizations)
 	fmt.Fprintf(w, "time     %.4g s\n", r.WallS)
 	fmt.Fprintf(w, "residual max |g| = %.2e, max |G v + g_t| = %.2e over accepted steps\n", r.MaxResidualPos, r.MaxResidualVel)
+	for _, x := range r.Warnings {
+		fmt.Fprintf(w, "WARNING  %s\n", x)
+	}
 	if r.Error != "" {
 		fmt.Fprintf(w, "FAILED   %s\n", r.Error)
+	}
+	if note := partialNote(r.Partial); note != "" {
+		fmt.Fprintf(w, "PARTIAL  %s\n", note)
 	}
 }
 
@@ -202,40 +290,32 @@ func shortSource(s string) string {
 	return s
 }
 
-// writeSolutionCSV writes time, q, v, λ and the first-order states X1, X2, … of every
-// recorded sample, with the problem's coordinate and constraint names in the header.
-func writeSolutionCSV(path string, p problems.Problem, sol *integrate.Solution) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
+// solutionRow returns the CSV header of a problem's solution (time, q, v, λ and the
+// first-order states X1, X2, …, with the problem's coordinate and constraint names) and
+// the function that fills a row from a state (the row is reused).
+func solutionRow(p problems.Problem) ([]string, func(*integrate.State) []float64) {
 	nq, nc := p.System.Size()
-	ch := []output.Channel{{Name: "t", Value: func(k int) float64 { return sol.T[k] }}}
+	names := []string{"t"}
 	for i := range nq {
-		name := dae.CoordinateName(p.System, i)
-		ch = append(ch, output.Channel{Name: name, Value: func(k int) float64 { return sol.Q[k][i] }})
+		names = append(names, dae.CoordinateName(p.System, i))
 	}
 	for i := range nq {
-		name := dae.CoordinateName(p.System, i) + "'"
-		ch = append(ch, output.Channel{Name: name, Value: func(k int) float64 { return sol.V[k][i] }})
+		names = append(names, dae.CoordinateName(p.System, i)+"'")
 	}
-	if sol.Lambda != nil {
-		for i := range nc {
-			name := "lambda:" + dae.ConstraintName(p.System, i)
-			ch = append(ch, output.Channel{Name: name, Value: func(k int) float64 { return sol.Lambda[k][i] }})
-		}
+	for i := range nc {
+		names = append(names, "lambda:"+dae.ConstraintName(p.System, i))
 	}
-	if sol.X != nil {
-		for i := range sol.X[0] {
-			name := fmt.Sprintf("X%d", i+1) // first-order states (seed 004, eq. 8a)
-			ch = append(ch, output.Channel{Name: name, Value: func(k int) float64 { return sol.X[k][i] }})
-		}
+	for i := range p.Start.X {
+		names = append(names, fmt.Sprintf("X%d", i+1)) // first-order states (seed 004, eq. 8a)
 	}
-	werr := output.WriteCSV(f, len(sol.T), ch)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
+	row := make([]float64, 0, len(names))
+	return names, func(s *integrate.State) []float64 {
+		row = append(row[:0], s.T)
+		row = append(row, s.Q...)
+		row = append(row, s.V...)
+		row = append(row, s.Lambda...)
+		return append(row, s.X...)
 	}
-	return werr
 }
 
 // progress returns an observer that redraws one status line on w at most every 0.2 s once

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"linkage/integrate"
+	"linkage/modelfile"
 	"linkage/output"
 	"linkage/problems"
 )
@@ -40,6 +41,11 @@ func runWorkPrecision(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for _, tol := range tolList {
+		if why := modelfile.TolProblem(tol); why != "" {
+			return usagef("--tols: %.3g %s", tol, why)
+		}
+	}
 	if *repeat < 1 {
 		return usagef("--repeat %d, want >= 1", *repeat)
 	}
@@ -71,6 +77,11 @@ func runWorkPrecision(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	plotFile, plotFormat, err := openPlot("--plot", *plotPath)
+	if err != nil {
+		return err
+	}
+	defer plotFile.abort() // after a Commit there is nothing left to remove
 	t := output.Table{Header: []string{"method", "tol", "scd", "wall_s", "steps", "rejected", "f_evals", "newton", "jacobians", "LU", "max|g|"}}
 	var series []output.Series
 	enc := json.NewEncoder(stdout)
@@ -124,9 +135,12 @@ func runWorkPrecision(args []string, stdout, stderr io.Writer) error {
 	if err := writePublished(stdout, p.Name, tolList, *markdown, *asJSON); err != nil {
 		return err
 	}
-	if *plotPath != "" {
+	if plotFile != nil {
 		spec := output.PlotSpec{Title: "work-precision: " + p.Name, XLabel: "wall time [s]", YLabel: "scd", LogX: true, Points: true}
-		if err := output.Plot(*plotPath, spec, series); err != nil {
+		if err := output.WritePlot(plotFile.f, plotFormat, spec, series); err != nil {
+			return err
+		}
+		if _, err := plotFile.finish(nil); err != nil {
 			return err
 		}
 		if !*asJSON {
@@ -140,7 +154,7 @@ func runWorkPrecision(args []string, stdout, stderr io.Writer) error {
 func bestOf(n int, r runSpec) (solveReport, error) {
 	var best solveReport
 	for i := range n {
-		rep, _, err := r.do()
+		rep, err := r.do()
 		if err != nil {
 			return rep, err
 		}

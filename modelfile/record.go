@@ -1,0 +1,244 @@
+package modelfile
+
+import (
+	"math"
+
+	"linkage/dae"
+	"linkage/integrate"
+	"linkage/planar"
+)
+
+// OutputChannels returns the channels a run of b records, "t" first, then
+// simulation.outputs resolved: the columns of the CSV file and of Result.Data.
+func (b *Built) OutputChannels() []string {
+	if b.Spatial != nil {
+		return append([]string{"t"}, b.Doc.Spatial.OutputChannels()...)
+	}
+	return append([]string{"t"}, b.Doc.Model.OutputChannels()...)
+}
+
+// PlotChannels returns simulation.plot resolved: the channels Result.Plot draws. Those
+// missing from the outputs are recorded for the plot as well (not written to the CSV).
+func (b *Built) PlotChannels() []string {
+	if b.Spatial != nil {
+		return b.Doc.Spatial.PlotChannels()
+	}
+	return b.Doc.Model.PlotChannels()
+}
+
+// sample is what the channels of one output time are computed from.
+type sample struct {
+	s        *integrate.State // of the integrated system
+	full     []float64        // λ of the full system (zero on redundant rows)
+	kin, pot float64          // T and V
+	work     planar.Work      // W_nc and W_driving from t0
+	inv      float64          // Π = T + V − W_nc − W_driving (seed 001, eq. 12)
+	resid    dae.ConstraintResiduals
+}
+
+// channelFunc reads one channel of a sample.
+type channelFunc func(*sample) float64
+
+// recorder turns the samples of a run into output rows as they are made, and follows the
+// energy drift; it keeps no sample.
+type recorder struct {
+	b      *Built
+	r      *Result       // receives EnergyDrift, EnergyScale, Samples
+	names  []string      // "t", the outputs, then plot channels not among them
+	nOut   int           // len("t" + outputs): the row handed to RunOptions.Rows
+	values []channelFunc // one per name
+	energy func(t float64, q, v []float64) (kin, pot float64)
+	meter  *dae.ResidualMeter
+	cur    sample
+	row    []float64
+	pot0   float64 // V and Π at the first sample, against which scale and drift are taken
+	inv0   float64
+}
+
+// newRecorder prepares the channels of r (r.Channels) and of its plot (r.plot) for b.
+func newRecorder(b *Built, r *Result) *recorder {
+	rc := &recorder{b: b, r: r}
+	r.Channels = b.OutputChannels()
+	r.plot = b.PlotChannels()
+	rc.names = append([]string(nil), r.Channels...)
+	rc.nOut = len(rc.names)
+	for _, p := range r.plot {
+		if !contains(rc.names, p) {
+			rc.names = append(rc.names, p)
+		}
+	}
+	full := b.Full()
+	_, nc := full.Size()
+	rc.cur.full = make([]float64, nc)
+	rc.row = make([]float64, len(rc.names))
+	rc.meter = dae.NewResidualMeter(full)
+	var channel func(name string) channelFunc
+	if b.Spatial != nil {
+		rc.energy = b.Spatial.System.Energy
+		channel = spatialChannels(b)
+	} else {
+		sys := b.System
+		rc.energy = func(t float64, q, v []float64) (float64, float64) {
+			e := sys.Energies(t, q, v)
+			return e.Kinetic, e.Potential()
+		}
+		channel = planarChannels(b)
+	}
+	for _, name := range rc.names {
+		rc.values = append(rc.values, sharedChannel(name, channel))
+	}
+	return rc
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// measure computes the row of the sample st, whose work from t0 is work, and updates the
+// energy drift. The row is reused by the next call.
+func (rc *recorder) measure(st *integrate.State, work planar.Work) []float64 {
+	c := &rc.cur
+	c.s = st
+	rc.b.FullLambda(c.full, st.Lambda)
+	c.kin, c.pot = rc.energy(st.T, st.Q, st.V)
+	c.work = work
+	c.inv = c.kin + c.pot - work.NonConservative - work.Driving // seed 001, eq. 12
+	c.resid = rc.meter.Measure(st.T, st.Q, st.V, st.A)
+	r := rc.r
+	if r.Samples == 0 {
+		rc.pot0, rc.inv0 = c.pot, c.inv
+	}
+	r.Samples++
+	r.EnergyDrift = math.Max(r.EnergyDrift, math.Abs(c.inv-rc.inv0))
+	r.EnergyScale = math.Max(r.EnergyScale, c.kin+math.Abs(c.pot-rc.pot0))
+	for i, f := range rc.values {
+		rc.row[i] = f(c)
+	}
+	return rc.row
+}
+
+// sharedChannel reads the channels every model has (time, energies, residuals) and hands
+// the others to channel.
+func sharedChannel(name string, channel func(string) channelFunc) channelFunc {
+	elem, suffix := splitChannel(name)
+	switch elem {
+	case "t":
+		return func(c *sample) float64 { return c.s.T }
+	case "energy":
+		switch suffix {
+		case "kinetic":
+			return func(c *sample) float64 { return c.kin }
+		case "potential":
+			return func(c *sample) float64 { return c.pot }
+		case "work_nc":
+			return func(c *sample) float64 { return c.work.NonConservative }
+		case "work_driving":
+			return func(c *sample) float64 { return c.work.Driving }
+		case "total":
+			return func(c *sample) float64 { return c.kin + c.pot }
+		}
+		return func(c *sample) float64 { return c.inv }
+	case "residual":
+		switch suffix {
+		case "position":
+			return func(c *sample) float64 { return c.resid.Pos }
+		case "velocity":
+			return func(c *sample) float64 { return c.resid.Vel }
+		}
+		return func(c *sample) float64 { return c.resid.Acc }
+	}
+	return channel(name)
+}
+
+// planarChannels returns the reader of body, joint and motion channels of a planar model.
+func planarChannels(b *Built) func(string) channelFunc {
+	sys := b.System
+	nq, _ := sys.Size()
+	coord := map[string]int{}
+	for i := range nq {
+		coord[sys.CoordinateName(i)] = i
+	}
+	rows := map[string][]int{}
+	for _, e := range sys.Joints() {
+		rows[e.Name] = e.Rows
+	}
+	return func(name string) channelFunc {
+		elem, suffix := splitChannel(name)
+		if _, ok := b.Bodies[elem]; ok {
+			return bodyChannel(coord[elem+".x"], suffix)
+		}
+		if suffix == "lambda" {
+			row := rows[elem][0]
+			return func(c *sample) float64 { return c.full[row] }
+		}
+		j := b.Joints[elem]
+		return func(c *sample) float64 { return planarReaction(sys.Reaction(j, c.s.Q, c.full), suffix) }
+	}
+}
+
+// planarReaction reads one reaction channel (jointSuffixes) of the load on body J.
+func planarReaction(re planar.Reaction, suffix string) float64 {
+	switch suffix {
+	case "fx":
+		return re.OnJ.Force[0]
+	case "fy":
+		return re.OnJ.Force[1]
+	case "torque":
+		return re.OnJ.Torque
+	case "fx_local":
+		return re.OnJLocal.Force[0]
+	}
+	return re.OnJLocal.Force[1]
+}
+
+// bodyChannel reads a body's coordinate, velocity or acceleration; col is its x column.
+func bodyChannel(col int, suffix string) channelFunc {
+	off := 0
+	switch suffix {
+	case "y", "vy", "ay":
+		off = 1
+	case "theta", "omega", "alpha":
+		off = 2
+	}
+	i := col + off
+	switch suffix {
+	case "vx", "vy", "omega":
+		return func(c *sample) float64 { return c.s.V[i] }
+	case "ax", "ay", "alpha":
+		return func(c *sample) float64 { return c.s.A[i] }
+	}
+	return func(c *sample) float64 { return c.s.Q[i] }
+}
+
+// spatialChannels returns the reader of body, joint and motion channels of a 3D model:
+// body coordinates, velocities, body-frame angular velocities, accelerations (body3Value),
+// reactions (reaction3Value) and multipliers.
+func spatialChannels(b *Built) func(string) channelFunc {
+	sys := b.Spatial.System
+	nq, _ := sys.Size()
+	col := map[string]int{}
+	for i := range nq {
+		col[sys.CoordinateName(i)] = i
+	}
+	rows := map[string][]int{}
+	for _, e := range sys.Joints() {
+		rows[e.Name] = e.Rows
+	}
+	return func(name string) channelFunc {
+		elem, suffix := splitChannel(name)
+		if suffix == "lambda" {
+			row := rows[elem][0]
+			return func(c *sample) float64 { return c.full[row] }
+		}
+		if j, ok := sys.JointByName(elem); ok {
+			return func(c *sample) float64 { return reaction3Value(sys.Reaction(j, c.s.Q, c.full), suffix) }
+		}
+		x := col[elem+".x"]
+		return func(c *sample) float64 { return body3Value(x, suffix, c.s.Q, c.s.V, c.s.A) }
+	}
+}
