@@ -31,7 +31,8 @@ import (
 // (eq. 79, drifts in g), "index3" (eq. 77: the Newton matrix grows like h⁻³ and the
 // error estimates of v are those of an index-2 variable; as DASSL on index 3 it needs
 // small tolerances and may fail at order changes), "index1" (eq. 83, drifts in g and
-// G v), "baumgarte" (seed 000, eq. 5) and "index2-baumgarte" (eq. 87, α₀ = C/h).
+// G v), "baumgarte" (seed 000, eq. 5) and "index2-baumgarte" (eq. 87, α₀ = C/FixedH with
+// fixed steps, the constant C/HMax with error control: index2BaumgarteAlpha0).
 //
 // Error control: the local error estimate of order k (σ_k‖e‖, IDA's ck·‖e‖ with the
 // variable-step constant) is measured in the weighted RMS norm with weights
@@ -66,8 +67,9 @@ type BDF struct {
 	// this is our choice for mechanisms of metre and second scales).
 	BaumgarteAlpha, BaumgarteBeta float64
 	// Index2BaumgarteC is C in α₀ = C/h of seed 002, eq. 87 (formulation
-	// "index2-baumgarte"), > 0; zero takes the default [1]: the position error then
-	// decays by about e⁻¹ per step.
+	// "index2-baumgarte"), > 0; zero takes the default [1]: with fixed steps (h = FixedH)
+	// the position error then decays by about e⁻¹ per step. With error control h is
+	// HMax, so that α₀h ≤ C on every step (see index2BaumgarteAlpha0).
 	Index2BaumgarteC float64
 	// Newton holds the corrector knobs: stop rule, iteration limit, Jacobian policy.
 	// Deadband does not apply (IDA's c_j band replaces it).
