@@ -656,34 +656,41 @@ func (in *initWork) worstList(x []float64, rows []int, n int) string {
 }
 
 // combination names the independent rows whose gradients make up the gradient of the
-// redundant row w at the current G: the least-squares coefficients c of G_redᵀ c = G_wᵀ
-// that are not negligible.
+// redundant row w at the current G (combinationRows).
 func (in *initWork) combination(w int) string {
-	nl := len(in.rows)
-	if nl == 0 {
+	if len(in.rows) == 0 {
 		return "no other constraint (its gradient is zero)"
 	}
-	A := mat.NewDense(in.nq, nl, nil)
-	for r, i := range in.rows {
-		for j := range in.nq {
-			A.Set(j, r, in.G.At(i, j))
+	return names(combinationRows(in.G, in.rows, w), func(i int) string { return ConstraintName(in.sys, i) })
+}
+
+// combinationRows returns the rows of G among rows whose gradients make up the gradient
+// of row w: those with a coefficient that is not negligible in the least-squares solution
+// c of G_rowsᵀ c = G_wᵀ (all of rows when the solve fails).
+func combinationRows(G *mat.Dense, rows []int, w int) []int {
+	_, nq := G.Dims()
+	nl := len(rows)
+	A := mat.NewDense(nq, nl, nil)
+	for r, i := range rows {
+		for j := range nq {
+			A.Set(j, r, G.At(i, j))
 		}
 	}
-	b := mat.NewVecDense(in.nq, append([]float64(nil), in.G.RawRowView(w)...))
+	b := mat.NewVecDense(nq, append([]float64(nil), G.RawRowView(w)...))
 	var c mat.VecDense
 	if err := c.SolveVec(A, b); err != nil && !errors.As(err, new(mat.Condition)) {
-		return names(in.rows, func(i int) string { return ConstraintName(in.sys, i) })
+		return rows
 	}
 	var cmax float64
 	for r := range nl {
 		cmax = math.Max(cmax, math.Abs(c.AtVec(r)))
 	}
 	var used []int
-	for r, i := range in.rows {
+	for r, i := range rows {
 		// Coefficients below 1e-8 of the largest are rounding of the least-squares solve.
 		if math.Abs(c.AtVec(r)) > 1e-8*cmax {
 			used = append(used, i)
 		}
 	}
-	return names(used, func(i int) string { return ConstraintName(in.sys, i) })
+	return used
 }

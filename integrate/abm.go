@@ -67,6 +67,7 @@ type abmWork struct {
 	k             [4][]float64 // RK4 stages
 	worst         Residual
 	stats         Stats
+	fc            failureContext // the report of a failed Step (errors.go)
 }
 
 // Init checks that StepControl.FixedH is set and start is consistent, partitions the
@@ -84,7 +85,7 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
 		return fmt.Errorf("integrate: gcp-abm: %w", err)
 	}
-	w := &abmWork{rep: m.Repartition, rawCtl: ctl}
+	w := &abmWork{rep: m.Repartition, rawCtl: ctl, fc: newFailureContext(sys, &start)}
 	if w.rep == 0 {
 		w.rep = DefaultRepartition
 	}
@@ -275,7 +276,8 @@ func (w *abmWork) fail(t, h float64, err error) error {
 	if errors.Is(err, ErrNoConvergence) {
 		tried = "constant step; position recovery (eq. 11) did not converge"
 	}
-	return &StepError{Method: "gcp-abm", T: t, H: h, Worst: w.worst, Tried: tried, Err: err}
+	se := &StepError{Method: "gcp-abm", T: t, H: h, Worst: w.worst, Tried: tried, Err: err}
+	return w.fc.constantStepFailure(se, &w.cur)
 }
 
 // Current returns the last accepted state.

@@ -31,7 +31,8 @@ import (
 // (eq. 79, drifts in g), "index3" (eq. 77: the Newton matrix grows like h⁻³ and the
 // error estimates of v are those of an index-2 variable; as DASSL on index 3 it needs
 // small tolerances and may fail at order changes), "index1" (eq. 83, drifts in g and
-// G v), "baumgarte" (seed 000, eq. 5) and "index2-baumgarte" (eq. 87, α₀ = C/h).
+// G v), "baumgarte" (seed 000, eq. 5) and "index2-baumgarte" (eq. 87, α₀ = C/FixedH with
+// fixed steps, the constant C/HMax with error control: index2BaumgarteAlpha0).
 //
 // Error control: the local error estimate of order k (σ_k‖e‖, IDA's ck·‖e‖ with the
 // variable-step constant) is measured in the weighted RMS norm with weights
@@ -66,8 +67,9 @@ type BDF struct {
 	// this is our choice for mechanisms of metre and second scales).
 	BaumgarteAlpha, BaumgarteBeta float64
 	// Index2BaumgarteC is C in α₀ = C/h of seed 002, eq. 87 (formulation
-	// "index2-baumgarte"), > 0; zero takes the default [1]: the position error then
-	// decays by about e⁻¹ per step.
+	// "index2-baumgarte"), > 0; zero takes the default [1]: with fixed steps (h = FixedH)
+	// the position error then decays by about e⁻¹ per step. With error control h is
+	// HMax, so that α₀h ≤ C on every step (see index2BaumgarteAlpha0).
 	Index2BaumgarteC float64
 	// Newton holds the corrector knobs: stop rule, iteration limit, Jacobian policy.
 	// Deadband does not apply (IDA's c_j band replaces it).
@@ -164,6 +166,7 @@ type bdfWork struct {
 	attempts int
 	worst    Residual
 	hTry     float64
+	fc       failureContext // the report of a failed Step (errors.go)
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -249,6 +252,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
+	w.fc = newFailureContext(sys, &start)
 	if err := w.consistentStart(); err != nil {
 		return err
 	}
@@ -443,18 +447,7 @@ func (w *bdfWork) step(tEnd float64, adaptive bool) error {
 	var cause error
 	cuts, fresh, nef := 0, 0, 0
 	if w.form == Index2Baumgarte {
-		// Seed 002, eq. 87: α₀ = C/h, with h the step proposed for this Step, neither the
-		// last one shortened to land on tEnd nor those of retries: a smaller h would
-		// raise α₀ and change the equation within the attempt (measured: a shortened
-		// last step made the error test fail down to HMin).
-		// A fixed-step run keeps α₀ = C/FixedH throughout, its accurate start-up steps
-		// included: eq. 87 is the equation of that run (measured: α₀ = C/h of the tiny
-		// start-up steps made the start fail at t = 4e-8 on the pendulum).
-		h := math.Min(w.hNext, w.c.HMax)
-		if w.fixedH > 0 {
-			h = w.fixedH
-		}
-		w.se.alpha0 = w.c2 / h
+		w.se.alpha0 = w.index2BaumgarteAlpha0()
 	}
 	for {
 		t0 := w.cur.T
@@ -470,14 +463,21 @@ func (w *bdfWork) step(tEnd float64, adaptive bool) error {
 			return w.fail(t0, h, ErrStepSizeTooSmall, cause, cuts, fresh)
 		}
 		if w.attempts >= w.c.MaxSteps {
+			if cause == nil {
+				w.worst = Residual{} // no attempt of this Step to report
+			}
 			return w.fail(t0, h, ErrMaxSteps, cause, cuts, fresh)
 		}
 		w.attempts++
+		w.worst = Residual{} // a report names only what the attempt it reports found
 		w.setCoeffs(h)
 		usedFresh, st := w.attempt(h)
 		fresh += usedFresh
 		if st == nil {
 			if !adaptive {
+				if w.fixedStepDiverged() {
+					return w.fail(t0, h, ErrDiverged, nil, cuts, fresh)
+				}
 				w.complete(h, false)
 				return nil
 			}
@@ -488,6 +488,7 @@ func (w *bdfWork) step(tEnd float64, adaptive bool) error {
 			w.stats.Rejected++
 			cause = errErrorTest
 			nef++
+			cuts++
 			w.phase = 1
 			// IDA's ladder after error-test failures: from the estimate, then 0.25 at the
 			// order the estimates chose, then 0.25 at order 1.
@@ -525,6 +526,40 @@ func (w *bdfWork) step(tEnd float64, adaptive bool) error {
 		w.hNext = h * 0.25 // IDA and radau5 cut by 0.25 after a Newton failure
 		cuts++
 	}
+}
+
+// index2BaumgarteAlpha0 returns α₀ of eq. 87c (formulation index2-baumgarte) for the
+// next Step. With FixedH it is C/FixedH, the seed's α₀ = C/h ("for fixed step size
+// computations"), kept through the accurate start-up steps as well: eq. 87 is the
+// equation of that run (measured: α₀ = C/h of the tiny start-up steps made the start
+// fail at t = 4e-8 on the pendulum).
+//
+// With error control α₀ is the constant C/HMax, the largest constant with α₀h ≤ C on
+// every step. α₀ = C/h following the variable h is not a fix of eq. 87 but a new equation
+// at every step: v sits off the velocity manifold by α₀g (G v + g_t = −α₀g) and a change
+// of α₀ moves it by Δα₀·g, a jump of a differential variable that the error test of v
+// measures. With g at the tolerance level that jump is about tol·|q|/h, above tol·|v|
+// whenever a step moves q by less than |q|; each rejection shrinks h, raises the next α₀
+// and the next jump, until HMin (andrews and crank at tol ≤ 1e-8 failed this way at
+// t = 0 or 5e-12 after tens of rejections; C/h also multiplies the rounding of g, about
+// ε|q|, into a v error of C·ε|q|/h, 1e-4 at the first step of 1e-12 on andrews). With the
+// constant α₀ these runs pass at every tolerance from 1e-4 to 1e-12.
+func (w *bdfWork) index2BaumgarteAlpha0() float64 {
+	if w.fixedH > 0 {
+		return w.c2 / w.fixedH
+	}
+	return w.c2 / w.c.HMax
+}
+
+// fixedStepDiverged reports whether the converged fixed step diverged: the estimate of
+// order k, ck·‖e‖ over (q, v) as in testError, exceeds the solution (fixedStepDiverged in
+// errors.go); it then records the worst component.
+func (w *bdfWork) fixedStepDiverged() bool {
+	if !fixedStepDiverged(w.ck*w.diffNorm(w.ee, 1), w.rtol) {
+		return false
+	}
+	w.noteWorstError()
+	return true
 }
 
 // setCoeffs computes the variable-step coefficients of order k for step h from the
@@ -732,21 +767,27 @@ func (w *bdfWork) testError() bool {
 	}
 	e := w.ck * enormK
 	if !(e <= 1) {
-		bi, bv := 0, -1.0
-		for i := range w.nd {
-			if x := math.Abs(w.ee[i] * w.ewt[i]); x > bv || math.IsNaN(x) {
-				bi, bv = i, x
-			}
-		}
-		r := Residual{Block: "position error estimate", Index: bi, Value: w.ee[bi]}
-		if bi >= w.nq {
-			r.Block, r.Index = "velocity error estimate", bi-w.nq
-		}
-		r.Owner = dae.CoordinateName(w.sys, r.Index)
-		w.worst = r
+		w.noteWorstError()
 		return false
 	}
 	return true
+}
+
+// noteWorstError records the largest weighted component of the error estimate (the
+// correction e over q and v) for a failure report.
+func (w *bdfWork) noteWorstError() {
+	bi, bv := 0, -1.0
+	for i := range w.nd {
+		if x := math.Abs(w.ee[i] * w.ewt[i]); x > bv || math.IsNaN(x) {
+			bi, bv = i, x
+		}
+	}
+	r := Residual{Block: "position error estimate", Index: bi, Value: w.ee[bi]}
+	if bi >= w.nq {
+		r.Block, r.Index = "velocity error estimate", bi-w.nq
+	}
+	r.Owner = dae.CoordinateName(w.sys, r.Index)
+	w.worst = r
 }
 
 // complete accepts the step (IDACompleteStep): order and step size for the next step
@@ -892,13 +933,15 @@ func (w *bdfWork) noteWorstResidual() {
 	w.worst = r
 }
 
-// fail builds the StepError of a step that could not be completed.
+// fail builds the StepError of a step that could not be completed, explained by
+// failureContext (a singular position; a fixed step too large).
 func (w *bdfWork) fail(t, h float64, err, cause error, cuts, fresh int) error {
 	if cause != nil && cause != errErrorTest && !errors.Is(err, cause) {
 		err = fmt.Errorf("%w after %w", err, cause)
 	}
 	tried := fmt.Sprintf("%d fresh Jacobians, %d step cuts", fresh, cuts)
-	return &StepError{Method: "bdf", T: t, H: h, Worst: w.worst, Tried: tried, Err: err}
+	se := &StepError{Method: "bdf", T: t, H: h, Worst: w.worst, Tried: tried, Err: err}
+	return w.fc.explain(se, &w.cur, w.fixedH > 0 && !w.starting)
 }
 
 // Current returns the last accepted state.

@@ -73,10 +73,41 @@
 //  2. no estimate (NaN/Inf in a stage, singular KKT matrix, Newton or projection failure):
 //     reject, h ← h/4, retry (implicit methods first retry once with a fresh Jacobian);
 //  3. h below HMin, or MaxSteps attempts: stop with a *StepError that says when (T, H),
-//     what (Worst: block, index, value, owner via dae.Namer), what was tried, and why
-//     (Err wraps ErrStepSizeTooSmall or ErrMaxSteps together with the last cause, e.g.
-//     ErrNonFinite or linalg.ErrSingular, so errors.Is finds each). In fixed-step mode
-//     the first failure stops the run with its cause.
+//     what (Worst: block, index, value, owner via dae.Namer, always from the attempt whose
+//     failure is reported, none for MaxSteps between two accepted steps), what was tried
+//     (fresh Jacobians and step cuts: every shrinking of h in the Step, error-test
+//     rejections included), and why (Err wraps ErrStepSizeTooSmall or ErrMaxSteps together
+//     with the last cause, e.g. ErrNonFinite or linalg.ErrSingular, so errors.Is finds
+//     each).
+//
+// Fixed steps (StepControl.FixedH) have no smaller step to try: a Newton failure (after a
+// fresh Jacobian) ends the run, and so does a converged step that diverged, whose local
+// error estimate, computed as in error-controlled mode, is larger than the solution
+// itself (e·RTol > 1: hht, genalpha, newmark, gcp-newmark and gcp-fv with the Newmark
+// estimate, bdf with its order-k estimate, radau5 with its embedded one). Without that
+// test a corrector converged to a spurious root of the discrete equations and the run
+// grew to NaN through accepted steps (gcp-newmark on the stiff double pendulum at h =
+// 0.05). Both wrap the cause in ErrFixedStepTooLarge (ErrDiverged for the second) and
+// the StepError's Hint suggests error control or a smaller step.
+//
+// Two failures are named for what they are:
+//
+//   - Singular position: on any failure (MaxSteps aside) the rank of G at the last
+//     accepted state is measured by dae.ConstraintRank; when its smallest pivot relative to
+//     the largest fell below 1e-4 times its value at the start, Err wraps
+//     ErrSingularPosition with the time, the rank and the joints owning the dependent rows
+//     (dae.ConstraintOwner), and the residual of the failed attempt, meaningless there, is
+//     dropped (a four-bar driven past its toggle).
+//   - Undamped index-3 drift: newmark on the index3 form (γ = 1/2, no numerical damping)
+//     stops with ErrIndex3Instability when, for 50 accepted steps in a row, h is below 1e-2
+//     of the largest step taken and ‖λ‖∞ above 100 times its value at the steps of normal
+//     size (index3Watch); without it the controller shrank h for 10⁶ steps while λ grew
+//     like 1/h². The Hint points to hht or genalpha, which damp it, or the ggl form.
+//
+// bdf's index2-baumgarte form keeps α₀ = C/HMax constant under error control (C/FixedH
+// with fixed steps, as seed 002 prescribes α₀ = C/h for fixed step sizes): an α₀ that
+// follows the variable h changes eq. 87c from step to step, and the jumps of v it causes
+// failed the error test down to HMin at tol ≤ 1e-8.
 //
 // The last accepted state is never changed by a failed Step.
 //

@@ -124,6 +124,7 @@ type dopri5Work struct {
 	name   string        // registry name, for messages
 	half   *hedop5Stages // non-nil: the stages are HEDOP5's half-explicit ones (hedop5.go)
 	sys    dae.System
+	fc     failureContext // the report of a failed Step (errors.go)
 	nq, nc int
 	form   Formulation
 
@@ -219,7 +220,8 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 		return nil, fmt.Errorf("integrate: %s: %w", name, err)
 	}
 
-	w := &dopri5Work{name: name, sys: sys, nq: nq, nc: nc, nd: nd, form: form, raw: ctl}
+	w := &dopri5Work{name: name, sys: sys, nq: nq, nc: nc, nd: nd, form: form, raw: ctl,
+		fc: newFailureContext(sys, &start)}
 	w.M = mat.NewDense(nq, nq, nil)
 	if nc > 0 {
 		w.G = mat.NewDense(nc, nq, nil)
@@ -784,7 +786,8 @@ func (w *dopri5Work) fail(t, h float64, err error, rejected int) error {
 	if w.c.FixedH > 0 {
 		tried = "fixed step size, no smaller step tried"
 	}
-	return &StepError{Method: w.name, T: t, H: h, Worst: worst, Tried: tried, Err: err}
+	se := &StepError{Method: w.name, T: t, H: h, Worst: worst, Tried: tried, Err: err}
+	return w.fc.explain(se, &w.cur, false) // a singular position (errors.go)
 }
 
 // Interpolate writes into dst the dense output at t in [Previous().T, Current().T]: q and

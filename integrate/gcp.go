@@ -231,6 +231,7 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 		return err
 	}
 	w.cs = cs
+	w.fc = newFailureContext(sys, &start)
 	nq, nc := sys.Size()
 	nd := nq - nc
 	if w.rep == 0 {
@@ -279,7 +280,7 @@ func (m *GCP) Step(tEnd float64) error {
 	if w.cur.T >= tEnd {
 		return nil
 	}
-	return w.step(w, &w.stats, w.cur.T, tEnd)
+	return w.step(w, &w.stats, &w.cur, tEnd)
 }
 
 // failed is the ladder's hook after a failed attempt; GCP keeps no state that depends on it.
@@ -494,17 +495,15 @@ func (w *gcpWork) jacobian(h float64) error {
 	return nil
 }
 
-// errorNorm returns the weighted RMS of δ_q = h²/12 (q”ₙ₊₁ − q”ₙ) (0 with FixedH).
+// errorNorm returns the weighted RMS of δ_q = h²/12 (q”ₙ₊₁ − q”ₙ); with FixedH the
+// ladder only checks it for divergence (fixedStepDiverged).
 func (w *gcpWork) errorNorm(h float64) float64 {
-	if w.c.FixedH > 0 {
-		return 0
-	}
 	c := (gcpBeta - 1.0/6) * h * h
 	for i := range w.err {
 		w.err[i] = c * (w.it.A[i] - w.cur.A[i])
 	}
 	e := WeightedRMS(w.err, w.cur.Q, w.it.Q, w.c.RTol, w.c.ATol)
-	if !(e <= 1) {
+	if !(e <= 1) && (w.c.FixedH == 0 || fixedStepDiverged(e, w.c.RTol)) { // a failure to report
 		bi, bv := 0, -1.0
 		for i, d := range w.err {
 			wgt := w.c.ATol + w.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.it.Q[i]))

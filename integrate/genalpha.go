@@ -271,6 +271,8 @@ type genAlphaWork struct {
 	lastCause  error
 	freshTried bool
 	cuts       int
+	fc         failureContext // the report of a failed Step (errors.go)
+	watch      *index3Watch   // undamped index-3 form only (index3Watch)
 
 	stats Stats
 }
@@ -384,6 +386,11 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
+	w.fc = newFailureContext(sys, &start)
+	if !w.si2 && p.AlphaM == p.AlphaF {
+		// γ = 1/2: no numerical damping (ρ∞ = 1), the index-3 form drifts (index3Watch).
+		w.watch = &index3Watch{}
+	}
 	m.w = w
 	return nil
 }
@@ -434,6 +441,7 @@ func (m *GenAlpha) Step(tEnd float64) error {
 		panic(fmt.Sprintf("integrate: %s: Step(tEnd = %g) at t = %g: tEnd must lie ahead", w.name, tEnd, w.cur.T))
 	}
 	w.freshTried, w.cuts = false, 0
+	fixed := w.ctlc.FixedH > 0
 	for {
 		h, err := w.ctl.next(w.cur.T, tEnd)
 		if err == nil && w.attempts >= w.ctlc.MaxSteps {
@@ -446,19 +454,24 @@ func (m *GenAlpha) Step(tEnd float64) error {
 			return w.fail(h, err)
 		}
 		w.attempts++
+		w.lastWorst = Residual{} // a report names only what the attempt it reports found
 		w.prepare(h)
 		st := w.correct(h)
 		if st == newtonConverged {
-			e := 0.0
-			if w.ctlc.FixedH == 0 {
-				e = w.errorNorm(h)
+			e := w.errorNorm(h)
+			if fixed && fixedStepDiverged(e, w.ctlc.RTol) {
+				return w.fail(h, ErrDiverged)
 			}
 			if w.ctl.accept(h, e) {
 				w.commit(h)
+				if w.watch != nil && w.watch.observe(h, w.cur.Lambda) {
+					return w.fail(h, ErrIndex3Instability)
+				}
 				return nil
 			}
 			w.stats.Rejected++
 			w.lastCause = nil
+			w.cuts++
 			continue
 		}
 		w.stats.NewtonFailures++
@@ -467,7 +480,7 @@ func (m *GenAlpha) Step(tEnd float64) error {
 			w.needJ = true // retry the same h with a fresh matrix
 			continue
 		}
-		if w.ctlc.FixedH > 0 {
+		if fixed {
 			return w.fail(h, w.lastCause)
 		}
 		w.cuts++
@@ -883,16 +896,27 @@ func (w *genAlphaWork) worstResidual() Residual {
 }
 
 // errorNorm is the weighted RMS of the local error estimate e_q = h²(β − γ/2 + 1/12)(a₁ − a_n)
-// of eq. 64a (see GenAlpha); velocities, λ and μ stay out.
+// of eq. 64a (see GenAlpha); velocities, λ and μ stay out. When the attempt fails with it
+// (error test, or divergence with FixedH: fixedStepDiverged) it records the worst
+// component for the failure report.
 func (w *genAlphaWork) errorNorm(h float64) float64 {
 	c := w.ctlc
-	var s float64
+	var s, worst float64
+	wi := 0
 	for i := range w.nq {
 		e := h * h * w.cErr * (w.a1[i] - w.an[i])
 		r := e / (c.ATol + c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.q1[i])))
 		s += r * r
+		if math.Abs(r) > worst || math.IsNaN(r) {
+			wi, worst = i, math.Abs(r)
+		}
 	}
-	return math.Sqrt(s / float64(w.nq))
+	e := math.Sqrt(s / float64(w.nq))
+	if !(e <= 1) && (c.FixedH == 0 || fixedStepDiverged(e, c.RTol)) {
+		w.lastWorst = Residual{Block: "position error estimate", Index: wi,
+			Value: h * h * w.cErr * (w.a1[wi] - w.an[wi]), Owner: dae.CoordinateName(w.sys, wi)}
+	}
+	return e
 }
 
 // commit makes the converged attempt of size h the current state.
@@ -913,12 +937,18 @@ func (w *genAlphaWork) commit(h float64) {
 	copy(w.cur.Lambda, w.lam1)
 	w.stats.Steps++
 	w.lastCause = nil
+	w.lastWorst = Residual{}
 }
 
-// fail builds the StepError of an attempt that could not be completed.
+// fail builds the StepError of an attempt that could not be completed, explained by
+// failureContext (a singular position; a fixed step too large). Its Worst is from the
+// attempt whose failure it reports: none for ErrMaxSteps before an attempt of this Step.
 func (w *genAlphaWork) fail(h float64, cause error) error {
 	if cause == nil {
 		cause = ErrNoConvergence
+	}
+	if cause == ErrIndex3Instability {
+		return w.watch.fail(w.name, w.cur.T, h)
 	}
 	var tried []string
 	if w.freshTried {
@@ -931,7 +961,8 @@ func (w *genAlphaWork) fail(h float64, cause error) error {
 	if cause == ErrNonFinite {
 		worst = w.worstResidual()
 	}
-	return &StepError{Method: w.name, T: w.cur.T, H: h, Worst: worst, Tried: strings.Join(tried, "; "), Err: cause}
+	se := &StepError{Method: w.name, T: w.cur.T, H: h, Worst: worst, Tried: strings.Join(tried, "; "), Err: cause}
+	return w.fc.explain(se, &w.cur, w.ctlc.FixedH > 0)
 }
 
 // Current returns the last accepted state: t_n, q_n, v_n, q̈_n (not a_n) and λ_n.

@@ -210,6 +210,7 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: hht: start.X has length %d, the system has %d first-order states", len(start.X), nd)
 	}
 	w := newHHTWork(sys, k)
+	w.fc = newFailureContext(sys, &start)
 	w.newton = ns
 	w.mon = newtonMonitor{s: ns}
 	w.maxOrder = m.PredictorOrder
@@ -363,7 +364,7 @@ func (m *HHT) Step(tEnd float64) error {
 	if w.cur.T >= tEnd {
 		return nil
 	}
-	return w.step(w, &w.stats, w.cur.T, tEnd)
+	return w.step(w, &w.stats, &w.cur, tEnd)
 }
 
 // failed lowers the predictor degree after a failed attempt: 1 after an error-test failure
@@ -638,11 +639,9 @@ func (w *hhtWork) noteWorstResidual() {
 }
 
 // errorNorm returns e = max(e_q, e_X^(3/2)) (seed 004, eqs. 26, 34-37; see HHT) and
-// records the worst position component for a failure report. With FixedH it returns 0.
+// records the worst position component for a failure report. With FixedH the ladder
+// only checks it for divergence (fixedStepDiverged).
 func (w *hhtWork) errorNorm(h float64) float64 {
-	if w.c.FixedH > 0 {
-		return 0
-	}
 	k := &w.k
 	a0, a := w.u0[:w.nq], w.u[:w.nq]
 	for i := range w.nq {
@@ -657,7 +656,7 @@ func (w *hhtWork) errorNorm(h float64) float64 {
 		ex := WeightedRMS(w.errX, w.cur.X, w.x, w.c.RTol, w.c.ATol)
 		e = math.Max(e, math.Pow(ex, 1.5)) // h_new^X = s h e_X^(−1/2) = s h (e_X^(3/2))^(−1/3)
 	}
-	if !(e <= 1) {
+	if !(e <= 1) && (w.c.FixedH == 0 || fixedStepDiverged(e, w.c.RTol)) { // a failure to report
 		bi, bv := 0, -1.0
 		for i, d := range w.err {
 			wgt := w.c.ATol + w.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.q[i]))

@@ -166,6 +166,7 @@ const (
 type radauWork struct {
 	se       *semiExplicit
 	sys      dae.System
+	fc       failureContext // the report of a failed Step (errors.go)
 	n        int
 	approx   bool
 	newton   NewtonSettings
@@ -269,6 +270,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	w.tolSet, w.itersSet = tolSet, itersSet
 	w.rawCtl = ctl
 	w.cur.T = start.T
+	w.fc = newFailureContext(sys, &start)
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
 	if err := w.consistentStart(); err != nil {
@@ -401,9 +403,13 @@ func (m *Radau5) Step(tEnd float64) error {
 			return w.fail(t0, h, ErrStepSizeTooSmall, cause, causeWorst, cuts, fresh)
 		}
 		if w.attempts >= w.c.MaxSteps {
+			if cause == nil {
+				w.worst = Residual{} // no attempt of this Step to report
+			}
 			return w.fail(t0, h, ErrMaxSteps, cause, causeWorst, cuts, fresh)
 		}
 		w.attempts++
+		w.worst = Residual{} // a report names only what the attempt it reports found
 		if !w.haveJ || (w.newton.Jacobian == JacobianEveryStep && !w.jFresh) {
 			w.jacobian()
 		}
@@ -421,11 +427,14 @@ func (m *Radau5) Step(tEnd float64) error {
 			st = w.iterate(h)
 		}
 		if st == radauConverged {
+			e := w.errorNorm(h)
 			if w.c.FixedH > 0 {
+				if fixedStepDiverged(e, w.c.RTol) {
+					return w.fail(t0, h, ErrDiverged, nil, w.worst, cuts, fresh)
+				}
 				w.accept(h, 0)
 				return nil
 			}
-			e := w.errorNorm(h)
 			if e < 1 {
 				w.accept(h, e)
 				return nil
@@ -433,6 +442,7 @@ func (m *Radau5) Step(tEnd float64) error {
 			w.stats.Rejected++
 			w.rejectStep(h, e)
 			cause, causeWorst = errErrorTest, w.worst
+			cuts++
 			continue
 		}
 		// Newton failure of some kind.
@@ -657,7 +667,7 @@ func (w *radauWork) errorNorm(h float64) float64 {
 		w.stats.Solves++
 		e = w.scaledNorm(w.errv)
 	}
-	if !(e < 1) {
+	if !(e < 1) && (w.c.FixedH == 0 || fixedStepDiverged(e, w.c.RTol)) { // a failure to report
 		bi, bv := 0, -1.0
 		for i, x := range w.errv {
 			if a := math.Abs(x / w.scal[i]); a > bv || math.IsNaN(x) {
@@ -811,7 +821,8 @@ func (w *radauWork) component(i int, x float64, what string) Residual {
 	return Residual{Block: "mu " + what, Index: j, Value: x, Owner: dae.ConstraintName(w.sys, j)}
 }
 
-// fail builds the StepError of a step that could not be completed.
+// fail builds the StepError of a step that could not be completed, explained by
+// failureContext (a singular position; a fixed step too large).
 func (w *radauWork) fail(t, h float64, err, cause error, worst Residual, cuts, fresh int) error {
 	if cause != nil && cause != errErrorTest && !errors.Is(err, cause) {
 		err = fmt.Errorf("%w after %w", err, cause)
@@ -820,7 +831,8 @@ func (w *radauWork) fail(t, h float64, err, cause error, worst Residual, cuts, f
 		worst = w.worst
 	}
 	tried := fmt.Sprintf("%d fresh Jacobians, %d step cuts", fresh, cuts)
-	return &StepError{Method: "radau5", T: t, H: h, Worst: worst, Tried: tried, Err: err}
+	se := &StepError{Method: "radau5", T: t, H: h, Worst: worst, Tried: tried, Err: err}
+	return w.fc.explain(se, &w.cur, w.c.FixedH > 0)
 }
 
 // Current returns the last accepted state.

@@ -51,6 +51,7 @@ const (
 
 type rk4Work struct {
 	sys      dae.System
+	fc       failureContext // the report of a failed Step (errors.go)
 	nq, nc   int
 	project  bool
 	c        StepControl
@@ -91,7 +92,8 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 	if len(start.Q) != nq || len(start.V) != nq {
 		panic(fmt.Sprintf("integrate: rk4: Init: start has len(Q) = %d, len(V) = %d, want %d", len(start.Q), len(start.V), nq))
 	}
-	w := &rk4Work{sys: sys, nq: nq, nc: nc, project: f == Index1Projected && nc > 0, rawCtl: ctl}
+	w := &rk4Work{sys: sys, nq: nq, nc: nc, project: f == Index1Projected && nc > 0, rawCtl: ctl,
+		fc: newFailureContext(sys, &start)}
 	w.cur, w.prev, w.it = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
 	for i := range w.kq {
 		w.kq[i], w.kv[i] = make([]float64, nq), make([]float64, nq)
@@ -201,7 +203,8 @@ func (m *RK4) Step(tEnd float64) error {
 		err = w.step(t0, h)
 	}
 	if err != nil {
-		return &StepError{Method: "rk4", T: t0, H: h, Worst: w.worst, Tried: "constant step", Err: err}
+		se := &StepError{Method: "rk4", T: t0, H: h, Worst: w.worst, Tried: "constant step", Err: err}
+		return w.fc.constantStepFailure(se, &w.cur)
 	}
 	w.prev.CopyFrom(&w.cur)
 	w.cur.CopyFrom(&w.it)
