@@ -1,8 +1,10 @@
 package modelfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"reflect"
@@ -68,9 +70,15 @@ type Document struct {
 	pos     map[string]token.Position // path → position of the value
 }
 
-// Load reads and parses the model file at path (see Parse).
+// Load reads and parses the model file at path (see Parse). It reads at most one byte past
+// MaxFileBytes, so that a huge file is refused without being read whole.
 func Load(path string) (*Document, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("modelfile: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: %w", err)
 	}
@@ -78,12 +86,19 @@ func Load(path string) (*Document, error) {
 }
 
 // Parse decodes a model file in YAML or JSON (JSON is read as YAML flow style, so one
-// decoder serves both) and validates it. file names it in errors. Problems are returned as
+// decoder serves both) and validates it. file names it in errors. A leading UTF-8 byte order
+// mark is ignored; a file beyond MaxFileBytes, MaxNesting or MaxMappingKeys is refused
+// before it is parsed. Problems are returned as
 // an ErrorList, each naming the line, column and path and what was expected: syntax,
 // unknown or duplicate keys, wrong types, missing fields, NaN or infinite numbers, unknown
 // or duplicate names, joints connecting a body to itself, non-positive masses.
 func Parse(file string, data []byte) (*Document, error) {
 	d := &decoder{doc: &Document{File: file, pos: map[string]token.Position{}}}
+	// A UTF-8 byte order mark is an encoding signature some editors write, not content.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if err := checkStructure(file, data); err != nil {
+		return nil, ErrorList{err}
+	}
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil, ErrorList{syntaxError(file, err)}
@@ -300,6 +315,7 @@ func (d *decoder) mapping(n ast.Node, path string) ([]string, []ast.Node, []*tok
 	keys := make([]string, 0, len(pairs))
 	vals := make([]ast.Node, 0, len(pairs))
 	toks := make([]*token.Token, 0, len(pairs))
+	seen := make(map[string]bool, len(pairs)) // a flow mapping may have many keys
 	for _, p := range pairs {
 		var key string
 		switch k := p.Key.(type) {
@@ -314,10 +330,11 @@ func (d *decoder) mapping(n ast.Node, path string) ([]string, []ast.Node, []*tok
 			}
 			key = p.Key.GetToken().Value
 		}
-		if slices.Contains(keys, key) {
+		if seen[key] {
 			d.nodeErrorf(p.Key, joinPath(path, key), "duplicate key %q", key)
 			continue
 		}
+		seen[key] = true
 		keys = append(keys, key)
 		vals = append(vals, p.Value)
 		toks = append(toks, p.Key.GetToken())
@@ -480,7 +497,9 @@ func (d *decoder) decodeStruct(n ast.Node, path string, v reflect.Value) {
 	for i, k := range keys {
 		fi, ok := index[k]
 		if !ok {
-			d.errs = append(d.errs, d.at(toks[i], joinPath(path, k), "unknown key %q; valid keys here: %s", k, strings.Join(structKeys(t), ", ")))
+			if len(d.errs) < maxErrors {
+				d.errs = append(d.errs, d.at(toks[i], joinPath(path, k), "unknown key %q; valid keys here: %s", k, strings.Join(structKeys(t), ", ")))
+			}
 			continue
 		}
 		d.decode(vals[i], joinPath(path, k), v.Field(fi))

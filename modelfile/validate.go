@@ -2,6 +2,7 @@ package modelfile
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -165,16 +166,14 @@ func (v *validator) list(m map[string]int) string {
 	return strings.Join(names, ", ")
 }
 
-// onlyFields reports keys of the element at path that do not apply to its type.
-func (v *validator) onlyFields(path, kind, typ string, allowed []string) {
-	for key := range v.doc.pos {
-		rest, ok := strings.CutPrefix(key, path+".")
-		if !ok || strings.ContainsAny(rest, ".[") || rest == "name" || rest == "type" {
+// onlyFields reports keys of the element at path that do not apply to its type; keys
+// lists every key of the element's Go type (structKeys).
+func (v *validator) onlyFields(path, kind, typ string, allowed, keys []string) {
+	for _, k := range keys {
+		if k == "name" || k == "type" || slices.Contains(allowed, k) || !v.doc.has(path+"."+k) {
 			continue
 		}
-		if !slices.Contains(allowed, rest) {
-			v.errorf(key, "key %q does not apply to a %s %s; its keys are name, type, %s", rest, typ, kind, strings.Join(allowed, ", "))
-		}
+		v.errorf(path+"."+k, "key %q does not apply to a %s %s; its keys are name, type, %s", k, typ, kind, strings.Join(allowed, ", "))
 	}
 }
 
@@ -211,7 +210,7 @@ func (v *validator) jointsAndMotions() {
 			v.errorf(p+".type", "unknown joint type %q; want one of: %s", jt.Type, strings.Join(jointTypes(), ", "))
 			continue
 		}
-		v.onlyFields(p, "joint", jt.Type, jointFields(jt.Type))
+		v.onlyFields(p, "joint", jt.Type, jointFields(jt.Type), structKeys(reflect.TypeFor[Joint]()))
 		switch jt.Type {
 		case JointCoupler:
 			for _, f := range []struct{ key, name string }{{"a", jt.A}, {"b", jt.B}} {
@@ -298,7 +297,7 @@ func (v *validator) forces() {
 			v.errorf(p+".type", "unknown force type %q; want one of: %s", f.Type, strings.Join(forceTypes(), ", "))
 			continue
 		}
-		v.onlyFields(p, "force", f.Type, forceFields(f.Type))
+		v.onlyFields(p, "force", f.Type, forceFields(f.Type), structKeys(reflect.TypeFor[Force]()))
 		switch f.Type {
 		case ForceTSDA, ForceRSDA:
 			if f.Type == ForceRSDA && v.doc.has(p+".joint") {

@@ -2,6 +2,7 @@ package modelfile
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -72,7 +73,7 @@ func validate3(d *decoder) {
 		if jt.Type == JointDistance {
 			allowed = append(allowed, "length")
 		}
-		v.onlyFields(p, "joint", jt.Type, allowed)
+		v.onlyFields(p, "joint", jt.Type, allowed, structKeys(reflect.TypeFor[Joint3]()))
 		pair(p, "joint", jt.Name, jt.I, jt.J)
 		if jt.Type == JointDistance {
 			if !v.doc.has(p + ".length") {
@@ -106,7 +107,7 @@ func validate3(d *decoder) {
 			v.errorf(p+".type", "unknown force type %q; want one of: %s", f.Type, strings.Join(forceTypes(), ", "))
 			continue
 		} else {
-			v.onlyFields(p, "force", f.Type, fields)
+			v.onlyFields(p, "force", f.Type, fields, structKeys(reflect.TypeFor[Force3]()))
 		}
 		switch f.Type {
 		case ForceTSDA, ForceRSDA:
