@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -273,17 +274,40 @@ func describe(n ast.Node) string {
 	return "a " + n.Type().String()
 }
 
+// decimalNumber is a decimal number with an optional sign, fraction and exponent: the
+// numbers of YAML 1.2's core schema and of JSON, which the YAML parser (YAML 1.1 rules)
+// leaves as strings when they have no dot ("1e-4") or do not fit a float64 ("1e400").
+var decimalNumber = regexp.MustCompile(`^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$`)
+
+// plainNumber reports whether n is an unquoted scalar that reads as a decimal number, and
+// returns its text.
+func plainNumber(n ast.Node) (string, bool) {
+	s, ok := n.(*ast.StringNode)
+	if !ok || s.GetToken() == nil || s.GetToken().Type != token.StringType || !decimalNumber.MatchString(s.Value) {
+		return "", false
+	}
+	return s.Value, true
+}
+
 // number decodes a finite number.
 func (d *decoder) number(n ast.Node, path, want string) (float64, bool) {
 	switch x := n.(type) {
 	case *ast.IntegerNode:
+		text := x.GetToken().Value
+		if x.GetToken().Type == token.OctetIntegerType && !strings.Contains(text, "o") {
+			// YAML 1.2: a leading zero does not make an octal number ("017" is 17).
+			f, err := strconv.ParseFloat(strings.ReplaceAll(text, "_", ""), 64)
+			if err == nil {
+				return f, true
+			}
+		}
 		switch v := x.Value.(type) {
 		case int64:
 			return float64(v), true
 		case uint64:
 			return float64(v), true
 		}
-		f, err := strconv.ParseFloat(x.GetToken().Value, 64)
+		f, err := strconv.ParseFloat(text, 64)
 		if err == nil {
 			return f, true
 		}
@@ -296,6 +320,15 @@ func (d *decoder) number(n ast.Node, path, want string) (float64, bool) {
 	case *ast.NanNode, *ast.InfinityNode:
 		d.nodeErrorf(n, path, "want %s, got %s", want, describe(n))
 		return 0, false
+	case *ast.StringNode:
+		if text, ok := plainNumber(n); ok {
+			f, err := strconv.ParseFloat(text, 64)
+			if err == nil {
+				return f, true
+			}
+			d.nodeErrorf(n, path, "the number %s is out of the range of double precision (magnitude below 1.8e308)", text)
+			return 0, false
+		}
 	}
 	d.nodeErrorf(n, path, "want %s, got %s", want, describe(n))
 	return 0, false
@@ -576,6 +609,12 @@ func (d *decoder) decodeAngle(n ast.Node, path string, a *Angle) {
 		return
 	}
 	if s, ok := n.(*ast.StringNode); ok {
+		if _, num := plainNumber(n); num {
+			if f, ok := d.number(n, path, "an angle"); ok {
+				*a = Angle(f)
+			}
+			return
+		}
 		if f, ok := d.constExpr(n, path, s.Value); ok {
 			*a = Angle(f)
 		}
@@ -588,6 +627,12 @@ func (d *decoder) decodeAngle(n ast.Node, path string, a *Angle) {
 
 func (d *decoder) decodeFunc(n ast.Node, path string, fn *Func) {
 	if n == nil {
+		return
+	}
+	if _, num := plainNumber(n); num {
+		if f, ok := d.number(n, path, wantOf(reflect.TypeFor[Func]())); ok {
+			*fn = Func{Kind: FuncConst, Const: f}
+		}
 		return
 	}
 	switch x := n.(type) {
