@@ -33,6 +33,9 @@ type Built struct {
 // reported with the file's name; an initialization failure usually means the guess in
 // initial.bodies is too far from an assembled pose.
 func Build(doc *Document) (*Built, error) {
+	if doc.NumBodies() == 0 { // Parse refuses such a file; a Document made otherwise may not
+		return nil, fmt.Errorf("%s: no bodies: a model without moving bodies has no coordinates to simulate", doc.File)
+	}
 	if doc.Spatial != nil {
 		return build3(doc)
 	}

@@ -203,3 +203,27 @@ joints:
 		t.Errorf("Build of an unassemblable linkage (5 m apart, reach 3 m): error %v, want one naming far.yaml: initial", err)
 	}
 }
+
+// TestNoBodies: a model without moving bodies has no coordinates to integrate; Parse
+// refuses it (planar and 3D) and Build refuses a document that has none, instead of
+// panicking in the linear algebra (issue 13, item 1).
+func TestNoBodies(t *testing.T) {
+	for _, src := range []string{"bodies: []\nsimulation: {t_end: 1}\n", "dimension: 3\nbodies: []\nsimulation: {t_end: 1}\n"} {
+		_, err := Parse("e.yaml", []byte(src))
+		want := "e.yaml:"
+		if !strings.Contains(src, "dimension") {
+			want += "1:9: bodies: no bodies; want at least one moving body"
+		} else {
+			want += "2:9: bodies: no bodies; want at least one moving body"
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want %q", src, err, want)
+		}
+	}
+	for _, doc := range []*Document{{File: "e.yaml"}, {File: "e3.yaml", Spatial: &SpatialModel{Dimension: 3}}} {
+		_, err := Build(doc)
+		if err == nil || !strings.Contains(err.Error(), doc.File+": no bodies") {
+			t.Errorf("Build(%s): %v, want an error naming the file and the missing bodies", doc.File, err)
+		}
+	}
+}

@@ -127,7 +127,15 @@ func (v *validator) nonNegative(path, what string, x float64) {
 	}
 }
 
+// someBodies refuses a model without moving bodies: it has no coordinates to integrate.
+func (v *validator) someBodies(n int) {
+	if n == 0 && v.doc.has("bodies") {
+		v.errorf("bodies", "no bodies; want at least one moving body (ground is predefined), a model without one has no coordinates to simulate")
+	}
+}
+
 func (v *validator) bodiesAndMarkers() {
+	v.someBodies(len(v.m.Bodies))
 	for i, b := range v.m.Bodies {
 		p := fmt.Sprintf("bodies[%d]", i)
 		if v.claim(p, "body", b.Name) {

@@ -17,6 +17,7 @@ func validate3(d *decoder) {
 	if m.Dimension != 3 {
 		v.errorf("dimension", "dimension = %g; want 2 (planar) or 3", m.Dimension)
 	}
+	v.someBodies(len(m.Bodies))
 	for i, b := range m.Bodies {
 		p := fmt.Sprintf("bodies[%d]", i)
 		if v.claim(p, "body", b.Name) {
