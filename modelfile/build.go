@@ -81,7 +81,7 @@ func assemble(doc *Document) (*Built, error) {
 		l, c := doc.Line(path)
 		errs = append(errs, &Error{File: doc.File, Line: l, Column: c, Path: path, Msg: err.Error()})
 	}
-	for _, jt := range m.Joints {
+	for _, jt := range jointOrder(m.Joints) {
 		i, j := markers[jt.I], markers[jt.J]
 		var id planar.JointID
 		switch jt.Type {
@@ -161,6 +161,34 @@ func assemble(doc *Document) (*Built, error) {
 	}
 	b.System = sys
 	return b, nil
+}
+
+// jointOrder returns the joints in file order, except that a coupler listed before a joint
+// it couples moves to just after the later of its two joints: planar.AddCoupler takes the
+// joints' ids. A file with every coupler after its joints keeps its order (and its rows).
+func jointOrder(joints []Joint) []Joint {
+	added := map[string]bool{}
+	var order, waiting []Joint
+	ready := func(c Joint) bool { return added[c.A] && added[c.B] }
+	for _, jt := range joints {
+		if jt.Type == JointCoupler && !ready(jt) {
+			waiting = append(waiting, jt)
+			continue
+		}
+		order = append(order, jt)
+		added[jt.Name] = true
+		rest := waiting[:0]
+		for _, c := range waiting {
+			if ready(c) {
+				order = append(order, c)
+				added[c.Name] = true
+			} else {
+				rest = append(rest, c)
+			}
+		}
+		waiting = rest
+	}
+	return append(order, waiting...) // none after validation
 }
 
 // initialize makes the initial guess consistent (dae.Initialize) and sets Start.

@@ -227,3 +227,31 @@ func TestNoBodies(t *testing.T) {
 		}
 	}
 }
+
+// TestCouplerBeforeItsJoints: a coupler may be listed before the joints it couples (issue
+// 13, item 14); the model is the same as with the coupler last.
+func TestCouplerBeforeItsJoints(t *testing.T) {
+	gear := "  - {name: gear, type: coupler, a: j1, b: j2, ratio: 0.25, offset: 0.1}\n"
+	if !strings.Contains(everyElement, gear) {
+		t.Fatal("everyElement has no gear line")
+	}
+	first := strings.Replace(strings.Replace(everyElement, gear, "", 1), "joints:\n", "joints:\n"+gear, 1)
+	var q [2][]float64
+	for k, src := range []string{everyElement, first} {
+		doc, err := Parse("c.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Build(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q[k] = b.Start.Q
+	}
+	for i := range q[0] {
+		// 1e-12: the same Newton solve with the rows in another order.
+		if math.Abs(q[0][i]-q[1][i]) > 1e-12 {
+			t.Errorf("q[%d] = %.15g with the coupler first, %.15g with it last", i, q[1][i], q[0][i])
+		}
+	}
+}

@@ -221,9 +221,6 @@ func (v *validator) jointsAndMotions() {
 		v.onlyFields(p, "joint", jt.Type, jointFields(jt.Type), structKeys(reflect.TypeFor[Joint]()))
 		switch jt.Type {
 		case JointCoupler:
-			for _, f := range []struct{ key, name string }{{"a", jt.A}, {"b", jt.B}} {
-				v.coordinateJoint(p+"."+f.key, f.name, k)
-			}
 			if !v.doc.has(p + ".ratio") {
 				v.errorf(p, "missing required key \"ratio\" of the coupler (coordinate_b = ratio·coordinate_a + offset)")
 			}
@@ -238,17 +235,25 @@ func (v *validator) jointsAndMotions() {
 			}
 		}
 	}
+	// Couplers may refer to joints listed after them (assemble adds them in time).
+	for k, jt := range v.m.Joints {
+		if jt.Type == JointCoupler {
+			p := fmt.Sprintf("joints[%d]", k)
+			v.coordinateJoint(p+".a", jt.A)
+			v.coordinateJoint(p+".b", jt.B)
+		}
+	}
 	for k, mo := range v.m.Motions {
 		p := fmt.Sprintf("motions[%d]", k)
 		v.claim(p, "motion", mo.Name)
-		typ := v.coordinateJoint(p+".joint", mo.Joint, len(v.m.Joints))
+		typ := v.coordinateJoint(p+".joint", mo.Joint)
 		v.function(p+".function", mo.Function, typ == JointRevolute)
 	}
 }
 
 // coordinateJoint checks a reference to a joint with a joint coordinate (revolute,
-// translational, point-on-line) defined before position limit; it returns its type.
-func (v *validator) coordinateJoint(path, name string, limit int) string {
+// translational, point-on-line); it returns its type.
+func (v *validator) coordinateJoint(path, name string) string {
 	k, ok := v.joints[name]
 	if !ok {
 		v.errorf(path, "unknown joint %q; want a revolute, translational or point-on-line joint: %s", name, v.coordinateJoints())
@@ -258,9 +263,6 @@ func (v *validator) coordinateJoint(path, name string, limit int) string {
 	if typ != JointRevolute && typ != JointTranslational && typ != JointPointOnLine {
 		v.errorf(path, "joint %q is a %s; want a revolute, translational or point-on-line joint (one with a joint coordinate)", name, typ)
 		return ""
-	}
-	if k >= limit {
-		v.errorf(path, "joint %q is defined after this coupler; couplers may only refer to joints listed before them", name)
 	}
 	return typ
 }
