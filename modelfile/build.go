@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"linkage/dae"
 	"linkage/integrate"
@@ -101,7 +102,7 @@ func assemble(doc *Document) (*Built, error) {
 		b.Joints[jt.Name] = id
 	}
 	for k, mo := range m.Motions {
-		f, err := mo.Function.planar()
+		f, err := mo.compile(doc)
 		if err != nil {
 			fail(fmt.Sprintf("motions[%d].function", k), err)
 			continue
@@ -284,6 +285,57 @@ func (f Func) planar() (planar.Func, error) {
 		return planar.NewTable(f.Table.T, f.Table.Value)
 	}
 	return planar.Const{Value: f.Const}, nil
+}
+
+// finiteSamples is the number of intervals of [t0, t_end] on which Build evaluates each
+// motion: a pole or a domain edge shows at the first sample past it, 1/1000 of the run
+// late at most, for microseconds per motion.
+const finiteSamples = 1000
+
+// compile compiles the motion's function and checks that it and its first two derivatives
+// (the velocity and acceleration constraints use them) are finite at initial.time and at
+// finiteSamples+1 equally spaced times from there to simulation.t_end (when given): a
+// motion such as log(t) or 0/0 is then named with its expression and the first bad time,
+// rather than reported as a guess the initialization cannot make consistent.
+func (mo Motion) compile(doc *Document) (planar.Func, error) {
+	f, err := mo.Function.planar()
+	if err != nil {
+		return nil, err
+	}
+	t0, tEnd := doc.Model.Initial.Time, doc.Model.Simulation.TEnd
+	n := finiteSamples
+	if !(tEnd > t0) {
+		n = 0
+	}
+	for k := range n + 1 {
+		t := t0
+		if n > 0 {
+			t += (tEnd - t0) * float64(k) / float64(n)
+		}
+		x, dx, ddx := f.Eval(t)
+		if finite(x) && finite(dx) && finite(ddx) {
+			continue
+		}
+		return nil, fmt.Errorf("motion %q = %s is not finite at t = %g (f = %.3g, f' = %.3g, f'' = %.3g); want a function finite from initial.time to t_end",
+			mo.Name, mo.Function.source(), t, x, dx, ddx)
+	}
+	return f, nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// source writes f as in the file, for messages.
+func (f Func) source() string {
+	switch f.Kind {
+	case FuncExpr:
+		if f.Deg {
+			return strings.TrimSpace(f.Expr) + " deg"
+		}
+		return f.Expr
+	case FuncTable:
+		return "the table"
+	}
+	return fmt.Sprint(f.Const)
 }
 
 // scaledFunc is s·f: an expression written in degrees, converted to radians.

@@ -255,3 +255,50 @@ func TestCouplerBeforeItsJoints(t *testing.T) {
 		}
 	}
 }
+
+// TestMotionNotFinite: a motion whose function (or its first two derivatives) is not
+// finite at t0 or on a sample of [t0, t_end] is refused at Build, naming the motion, the
+// expression and the first time, instead of a failed initialization (issue 13, item 14).
+func TestMotionNotFinite(t *testing.T) {
+	planarModel := func(fn string) string {
+		return `bodies: [{name: a, mass: 1, inertia: 1}]
+markers: [{name: O, body: ground}, {name: A, body: a}]
+joints: [{name: pin, type: revolute, i: O, j: A}]
+motions: [{name: spin, joint: pin, function: "` + fn + `"}]
+simulation: {t_end: 1}
+`
+	}
+	spatialModel := func(fn string) string {
+		return `dimension: 3
+bodies: [{name: a, mass: 1, inertia: [1, 1, 1]}]
+markers: [{name: O, body: ground}, {name: A, body: a}]
+joints: [{name: pin, type: revolute, i: O, j: A}]
+motions: [{name: spin, joint: pin, function: "` + fn + `"}]
+simulation: {t_end: 1}
+`
+	}
+	for _, c := range []struct{ fn, want string }{
+		{"log(t)", `m.yaml:4:46: motions[0].function: motion "spin" = log(t) is not finite at t = 0 (f = -Inf`},
+		{"0/0", `motion "spin" = 0/0 is not finite at t = 0 (f = NaN`},
+		{"1/(t-0.5)", `motion "spin" = 1/(t-0.5) is not finite at t = 0.5`},
+		{"sqrt(0.3-t)", `motion "spin" = sqrt(0.3-t) is not finite at t = 0.3 (f = 0, f' = -Inf`},
+		{"sqrt(t)", `motion "spin" = sqrt(t) is not finite at t = 0 (f = 0, f' = +Inf`},
+		{"exp(1000*t)", `motion "spin" = exp(1000*t) is not finite at t = 0.696 (f = 1.86e+302, f' = 1.86e+305, f'' = +Inf)`},
+		{"30*log(t) deg", `motion "spin" = 30*log(t) deg is not finite at t = 0`},
+	} {
+		for _, src := range []string{planarModel(c.fn), spatialModel(c.fn)} {
+			doc, err := Parse("m.yaml", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Build(doc)
+			want := c.want
+			if doc.Spatial != nil {
+				want = strings.Replace(want, "m.yaml:4:", "m.yaml:5:", 1)
+			}
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s, dimension %g:\n got %v\nwant %s", c.fn, doc.Model.Dimension, err, want)
+			}
+		}
+	}
+}
