@@ -334,6 +334,36 @@ func (d *decoder) number(n ast.Node, path, want string) (float64, bool) {
 	return 0, false
 }
 
+// maxInteger is the largest integer a float64 holds exactly (2⁵³); an integer key is read
+// as a number first, so that 1e6 is an integer too.
+const maxInteger = 1 << 53
+
+// integer decodes a whole number of at most maxInteger in magnitude into v.
+func (d *decoder) integer(n ast.Node, path string, v reflect.Value) {
+	var f float64
+	switch n.(type) {
+	case *ast.IntegerNode, *ast.FloatNode, *ast.StringNode:
+		if _, ok := n.(*ast.StringNode); ok {
+			if _, num := plainNumber(n); !num {
+				d.nodeErrorf(n, path, "want an integer, got %s", describe(n))
+				return
+			}
+		}
+		var ok bool
+		if f, ok = d.number(n, path, "an integer"); !ok {
+			return
+		}
+	default:
+		d.nodeErrorf(n, path, "want an integer, got %s", describe(n))
+		return
+	}
+	if f != math.Trunc(f) || math.Abs(f) > maxInteger {
+		d.nodeErrorf(n, path, "want an integer, got the number %s", n.GetToken().Value)
+		return
+	}
+	v.SetInt(int64(f))
+}
+
 // mapping returns the key/value pairs of a mapping, reporting duplicate and non-string keys.
 func (d *decoder) mapping(n ast.Node, path string) ([]string, []ast.Node, []*token.Token, bool) {
 	var pairs []*ast.MappingValueNode
@@ -455,6 +485,8 @@ func (d *decoder) decode(n ast.Node, path string, v reflect.Value) {
 		if f, ok := d.number(n, path, "a number"); ok {
 			v.SetFloat(f)
 		}
+	case reflect.Int:
+		d.integer(n, path, v)
 	case reflect.String:
 		s, ok := n.(*ast.StringNode)
 		if !ok {
@@ -490,6 +522,8 @@ func wantOf(t reflect.Type) string {
 		return "a mapping of names to " + strings.TrimPrefix(wantOf(t.Elem()), "a ")
 	case reflect.Float64:
 		return "a number"
+	case reflect.Int:
+		return "an integer"
 	case reflect.String:
 		return "a string"
 	case reflect.Pointer:

@@ -55,3 +55,40 @@ func TestNumberOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulationRanges: simulation.tol must lie in [MinTol, MaxTol] and max_steps be an
+// integer ≥ 0; the messages give the reason and the range.
+func TestSimulationRanges(t *testing.T) {
+	const body = "bodies: [{name: b, mass: 1, inertia: 1}]\n"
+	for _, c := range []struct{ sim, want string }{
+		{"{tol: 1e-20}", "s.yaml:2:19: simulation.tol: tol = 1e-20 is below what double precision can resolve (unit roundoff 1.1e-16); want tol in [1e-14, 0.1]"},
+		{"{tol: 10}", "s.yaml:2:19: simulation.tol: tol = 10: a relative tolerance above 0.1 gives no accuracy; want tol in [1e-14, 0.1]"},
+		{"{tol: 0}", "simulation.tol: tol = 0; want a positive number"},
+		{"{max_steps: -1}", "s.yaml:2:25: simulation.max_steps: max_steps = -1; want an integer ≥ 0 (0 for the default 1000000)"},
+		{"{max_steps: 1.5}", "simulation.max_steps: want an integer, got the number 1.5"},
+		{"{max_steps: many}", `simulation.max_steps: want an integer, got the string "many"`},
+		{"{max_steps: 1e30}", "simulation.max_steps: want an integer, got the number 1e30"},
+	} {
+		_, err := Parse("s.yaml", []byte(body+"simulation: "+c.sim+"\n"))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant %s", c.sim, err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		sim   string
+		tol   float64
+		steps int
+	}{{"{tol: 1e-14, max_steps: 0}", 1e-14, 0}, {"{tol: 0.1, max_steps: 2000000}", 0.1, 2000000}, {"{tol: 1e-4, max_steps: 1e6}", 1e-4, 1000000}} {
+		doc, err := Parse("s.yaml", []byte(body+"simulation: "+c.sim+"\n"))
+		if err != nil {
+			t.Errorf("%s: %v", c.sim, err)
+			continue
+		}
+		if s := doc.Model.Simulation; s.Tol != c.tol || s.MaxSteps != c.steps {
+			t.Errorf("%s: tol %g, max_steps %d", c.sim, s.Tol, s.MaxSteps)
+		}
+	}
+	if MinTol != 1e-14 || MaxTol != 0.1 {
+		t.Errorf("MinTol, MaxTol = %g, %g; the docs and the messages say 1e-14, 0.1", MinTol, MaxTol)
+	}
+}

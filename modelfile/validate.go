@@ -443,7 +443,10 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 		}
 	}
 	if v.doc.has(p + ".tol") {
-		v.positive(p+".tol", "tol", s.Tol)
+		v.tolerance(p+".tol", s.Tol)
+	}
+	if s.MaxSteps < 0 {
+		v.errorf(p+".max_steps", "max_steps = %d; want an integer ≥ 0 (0 for the default %d)", s.MaxSteps, integrate.DefaultMaxSteps)
 	}
 	v.nonNegative(p+".h", "h (s)", s.H)
 	if v.doc.has(p+".t_end") && !(s.TEnd > t0) {
@@ -462,6 +465,19 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 					c, strings.Join(exampleChannels(valid), ", "))
 			}
 		}
+	}
+}
+
+// tolerance checks simulation.tol against [MinTol, MaxTol].
+func (v *validator) tolerance(path string, tol float64) {
+	const want = "want tol in [1e-14, 0.1]"
+	switch {
+	case !(tol > 0):
+		v.positive(path, "tol", tol)
+	case tol < MinTol:
+		v.errorf(path, "tol = %g is below what double precision can resolve (unit roundoff 1.1e-16); %s", tol, want)
+	case tol > MaxTol:
+		v.errorf(path, "tol = %g: a relative tolerance above 0.1 gives no accuracy; %s", tol, want)
 	}
 }
 
