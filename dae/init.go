@@ -555,8 +555,12 @@ func (in *initWork) checkKept(q, v []float64) error {
 	solved := in.keptSolved()
 	var moved []string
 	for _, j := range solved {
-		if math.Abs(in.q[j]-q[j]) > in.tolQ || math.Abs(in.v[j]-v[j]) > in.tolV {
-			moved = append(moved, fmt.Sprintf("%s moved from %.6g to %.6g (velocity %.6g to %.6g)", CoordinateName(in.sys, j), q[j], in.q[j], v[j], in.v[j]))
+		name := CoordinateName(in.sys, j)
+		if math.Abs(in.q[j]-q[j]) > in.tolQ {
+			moved = append(moved, fmt.Sprintf("%s would move from %.6g to %.6g", name, q[j], in.q[j]))
+		}
+		if math.Abs(in.v[j]-v[j]) > in.tolV {
+			moved = append(moved, fmt.Sprintf("the velocity of %s would change from %.6g to %.6g", name, v[j], in.v[j]))
 		}
 	}
 	if len(moved) == 0 {

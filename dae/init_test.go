@@ -635,7 +635,7 @@ func TestInitializeOverdeterminedKeep(t *testing.T) {
 		t.Fatal("two kept coordinates of a 1-DOF pendulum with a guess off the circle: no error")
 	}
 	for _, want := range []string{"dae: initialize: over-determined Keep: 2 coordinates kept (bob.x, bob.y)",
-		"1 degree of freedom (nq − rank G = 2 − 1)", "bob.x moved from 0.5 to 0.866025", "keep at most 1 coordinate"} {
+		"1 degree of freedom (nq − rank G = 2 − 1)", "bob.x would move from 0.5 to 0.866025", "keep at most 1 coordinate"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not contain %q", err, want)
 		}
