@@ -326,6 +326,9 @@ func (d *decoder) number(n ast.Node, path, want string) (float64, bool) {
 			if err == nil {
 				return f, true
 			}
+			if len(text) > 24 { // a number of hundreds of digits
+				text = fmt.Sprintf("%s…%s (%d characters)", text[:12], text[len(text)-6:], len(text))
+			}
 			d.nodeErrorf(n, path, "the number %s is out of the range of double precision (magnitude below 1.8e308)", text)
 			return 0, false
 		}
