@@ -343,21 +343,8 @@ const maxInteger = 1 << 53
 
 // integer decodes a whole number of at most maxInteger in magnitude into v.
 func (d *decoder) integer(n ast.Node, path string, v reflect.Value) {
-	var f float64
-	switch n.(type) {
-	case *ast.IntegerNode, *ast.FloatNode, *ast.StringNode:
-		if _, ok := n.(*ast.StringNode); ok {
-			if _, num := plainNumber(n); !num {
-				d.nodeErrorf(n, path, "want an integer, got %s", describe(n))
-				return
-			}
-		}
-		var ok bool
-		if f, ok = d.number(n, path, "an integer"); !ok {
-			return
-		}
-	default:
-		d.nodeErrorf(n, path, "want an integer, got %s", describe(n))
+	f, ok := d.number(n, path, "an integer")
+	if !ok {
 		return
 	}
 	if f != math.Trunc(f) || math.Abs(f) > maxInteger {
