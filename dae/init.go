@@ -61,7 +61,11 @@ type Consistent struct {
 	Redundant       []int     // constraint rows found dependent on the others (dropped)
 	Independent     []int     // the coordinates kept from the guess
 	Dependent       []int     // the coordinates solved for
-	Iterations      int       // Newton iterations on the position constraints
+	// KeptSolved are the coordinates of InitOptions.Keep that had to be solved for (Keep
+	// asked for more than the constraints leave free) and kept their guess only because
+	// the guess satisfied the constraints; had one moved, Initialize would have failed.
+	KeptSolved []int
+	Iterations int // Newton iterations on the position constraints
 }
 
 // KeptRows returns the constraint rows that are not redundant, in increasing order: the
@@ -85,6 +89,10 @@ func (c Consistent) Report(sys System) string {
 	fmt.Fprintf(&b, "; dependent coordinates: %s", names(c.Dependent, func(i int) string { return CoordinateName(sys, i) }))
 	fmt.Fprintf(&b, "; independent coordinates: %s", names(c.Independent, func(i int) string { return CoordinateName(sys, i) }))
 	fmt.Fprintf(&b, "; redundant constraints: %s", names(c.Redundant, func(i int) string { return ConstraintName(sys, i) }))
+	if len(c.KeptSolved) > 0 {
+		fmt.Fprintf(&b, "; over-determined keep: %s solved for, unchanged only because the guess satisfies the constraints",
+			names(c.KeptSolved, func(i int) string { return CoordinateName(sys, i) }))
+	}
 	return b.String()
 }
 
@@ -167,6 +175,9 @@ func Initialize(sys System, t0 float64, q, v []float64, opt *InitOptions) (Consi
 		if err := in.velocities(); err != nil {
 			return Consistent{}, err
 		}
+		if err := in.checkKept(q, v); err != nil {
+			return Consistent{}, err
+		}
 	} else {
 		in.indep = seq(nq)
 	}
@@ -177,7 +188,7 @@ func Initialize(sys System, t0 float64, q, v []float64, opt *InitOptions) (Consi
 	return Consistent{
 		Q: in.q, V: in.v, A: a, Lambda: lambda,
 		Redundant: in.redundant, Independent: in.indep, Dependent: in.dep,
-		Iterations: in.iters,
+		KeptSolved: in.keptSolved(), Iterations: in.iters,
 	}, nil
 }
 
@@ -262,6 +273,7 @@ type initWork struct {
 	dep       []int // dependent coordinates q̂ (increasing)
 	indep     []int // independent coordinates (increasing)
 	tolQ      float64
+	tolV      float64 // the velocity tolerance of step 4
 	iters     int
 	lu        *linalg.LU // nλ×nλ: G_red P̂
 }
@@ -513,6 +525,7 @@ func (in *initWork) velocities() error {
 	if tolV == 0 {
 		tolV = defaultInitTol * sv
 	}
+	in.tolV = tolV
 	if w := worstAbove(res, in.rows, tolV); w >= 0 {
 		return fmt.Errorf("dae: initialize: velocity constraint %s = %.3g after the solve (target %.2g); G_red P̂ is ill-conditioned", ConstraintName(in.sys, w), res[w], tolV)
 	}
@@ -521,6 +534,56 @@ func (in *initWork) velocities() error {
 			ConstraintName(in.sys, w), res[w], in.combination(w), tolV)
 	}
 	return nil
+}
+
+// keptSolved returns the coordinates of Keep among the dependent ones.
+func (in *initWork) keptSolved() []int {
+	var out []int
+	for _, j := range in.dep {
+		if in.o.keep[j] {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// checkKept fails when a coordinate of Keep had to be solved for (more were kept than the
+// constraints leave free) and moved from its guess (q̄, v̄): Keep promises the guess is
+// kept. A move within the tolerances of steps 3 and 4 (the size of a residual of g and of
+// G v + g_t for unit-sized G) is rounding, not a move.
+func (in *initWork) checkKept(q, v []float64) error {
+	solved := in.keptSolved()
+	var moved []string
+	for _, j := range solved {
+		name := CoordinateName(in.sys, j)
+		if math.Abs(in.q[j]-q[j]) > in.tolQ {
+			moved = append(moved, fmt.Sprintf("%s would move from %.6g to %.6g", name, q[j], in.q[j]))
+		}
+		if math.Abs(in.v[j]-v[j]) > in.tolV {
+			moved = append(moved, fmt.Sprintf("the velocity of %s would change from %.6g to %.6g", name, v[j], in.v[j]))
+		}
+	}
+	if len(moved) == 0 {
+		return nil
+	}
+	var kept []int
+	for j, k := range in.o.keep {
+		if k {
+			kept = append(kept, j)
+		}
+	}
+	dof := in.nq - len(in.rows)
+	return fmt.Errorf("dae: initialize: over-determined Keep: %d coordinates kept (%s), but the mechanism has %s (nq − rank G = %d − %d) and the constraints determine %s from the others; %s; keep at most %s the constraints leave free, or give a guess that satisfies the constraints",
+		len(kept), names(kept, func(i int) string { return CoordinateName(in.sys, i) }), plural(dof, "degree of freedom", "degrees of freedom"), in.nq, len(in.rows),
+		names(solved, func(i int) string { return CoordinateName(in.sys, i) }), strings.Join(moved, ", "), plural(dof, "coordinate", "coordinates"))
+}
+
+// plural writes n and the noun in the number n asks for.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // accelerations is step 5: (a, λ) from eq. 17 with the redundant rows dropped.

@@ -622,3 +622,41 @@ func TestInitializeZeroGradient(t *testing.T) {
 		t.Errorf("guess at the pivot: error %v, want one naming rod = -0.5", err)
 	}
 }
+
+// TestInitializeOverdeterminedKeep: keeping more coordinates than the mechanism's degrees
+// of freedom (both coordinates of a pendulum's bob, 1 DOF) with a guess off the constraints
+// is an error naming the kept coordinates, the DOF and the coordinate that would move,
+// never a silent move (issue 13, item 7); with a consistent guess the kept coordinates keep
+// their values and Consistent reports the over-determined Keep.
+func TestInitializeOverdeterminedKeep(t *testing.T) {
+	sys := pendulum()
+	_, err := dae.Initialize(sys, 0, []float64{0.5, -0.5}, []float64{0, 0}, &dae.InitOptions{Keep: []int{0, 1}})
+	if err == nil {
+		t.Fatal("two kept coordinates of a 1-DOF pendulum with a guess off the circle: no error")
+	}
+	for _, want := range []string{"dae: initialize: over-determined Keep: 2 coordinates kept (bob.x, bob.y)",
+		"1 degree of freedom (nq − rank G = 2 − 1)", "bob.x would move from 0.5 to 0.866025", "keep at most 1 coordinate"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not contain %q", err, want)
+		}
+	}
+	th, w := 0.3, 2.0
+	q := []float64{math.Sin(th), -math.Cos(th)}
+	v := []float64{w * math.Cos(th), w * math.Sin(th)}
+	c, err := dae.Initialize(sys, 0, q, v, &dae.InitOptions{Keep: []int{0, 1}})
+	if err != nil {
+		t.Fatalf("consistent guess with both coordinates kept: %v", err)
+	}
+	for i := range q {
+		// 4e-16: two ulps of the unit-sized q and v (the velocity solve rounds).
+		if math.Abs(c.Q[i]-q[i]) > 4e-16 || math.Abs(c.V[i]-v[i]) > 4e-16*math.Abs(v[i]) {
+			t.Errorf("a consistent guess moved: q %v → %v, v %v → %v", q, c.Q, v, c.V)
+		}
+	}
+	if len(c.KeptSolved) != 1 {
+		t.Errorf("KeptSolved %v, want one of the two kept coordinates", c.KeptSolved)
+	}
+	if r := c.Report(sys); !strings.Contains(r, "over-determined keep: bob.") {
+		t.Errorf("report %q does not warn of the over-determined keep", r)
+	}
+}

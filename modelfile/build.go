@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"linkage/dae"
 	"linkage/integrate"
@@ -33,6 +34,9 @@ type Built struct {
 // reported with the file's name; an initialization failure usually means the guess in
 // initial.bodies is too far from an assembled pose.
 func Build(doc *Document) (*Built, error) {
+	if doc.NumBodies() == 0 { // Parse refuses such a file; a Document made otherwise may not
+		return nil, fmt.Errorf("%s: no bodies: a model without moving bodies has no coordinates to simulate", doc.File)
+	}
 	if doc.Spatial != nil {
 		return build3(doc)
 	}
@@ -78,7 +82,7 @@ func assemble(doc *Document) (*Built, error) {
 		l, c := doc.Line(path)
 		errs = append(errs, &Error{File: doc.File, Line: l, Column: c, Path: path, Msg: err.Error()})
 	}
-	for _, jt := range m.Joints {
+	for _, jt := range jointOrder(m.Joints) {
 		i, j := markers[jt.I], markers[jt.J]
 		var id planar.JointID
 		switch jt.Type {
@@ -98,7 +102,7 @@ func assemble(doc *Document) (*Built, error) {
 		b.Joints[jt.Name] = id
 	}
 	for k, mo := range m.Motions {
-		f, err := mo.Function.planar()
+		f, err := mo.compile(doc)
 		if err != nil {
 			fail(fmt.Sprintf("motions[%d].function", k), err)
 			continue
@@ -158,6 +162,34 @@ func assemble(doc *Document) (*Built, error) {
 	}
 	b.System = sys
 	return b, nil
+}
+
+// jointOrder returns the joints in file order, except that a coupler listed before a joint
+// it couples moves to just after the later of its two joints: planar.AddCoupler takes the
+// joints' ids. A file with every coupler after its joints keeps its order (and its rows).
+func jointOrder(joints []Joint) []Joint {
+	added := map[string]bool{}
+	var order, waiting []Joint
+	ready := func(c Joint) bool { return added[c.A] && added[c.B] }
+	for _, jt := range joints {
+		if jt.Type == JointCoupler && !ready(jt) {
+			waiting = append(waiting, jt)
+			continue
+		}
+		order = append(order, jt)
+		added[jt.Name] = true
+		rest := waiting[:0]
+		for _, c := range waiting {
+			if ready(c) {
+				order = append(order, c)
+				added[c.Name] = true
+			} else {
+				rest = append(rest, c)
+			}
+		}
+		waiting = rest
+	}
+	return append(order, waiting...) // none after validation
 }
 
 // initialize makes the initial guess consistent (dae.Initialize) and sets Start.
@@ -253,6 +285,57 @@ func (f Func) planar() (planar.Func, error) {
 		return planar.NewTable(f.Table.T, f.Table.Value)
 	}
 	return planar.Const{Value: f.Const}, nil
+}
+
+// finiteSamples is the number of intervals of [t0, t_end] on which Build evaluates each
+// motion: a pole or a domain edge shows at the first sample past it, 1/1000 of the run
+// late at most, for microseconds per motion.
+const finiteSamples = 1000
+
+// compile compiles the motion's function and checks that it and its first two derivatives
+// (the velocity and acceleration constraints use them) are finite at initial.time and at
+// finiteSamples+1 equally spaced times from there to simulation.t_end (when given): a
+// motion such as log(t) or 0/0 is then named with its expression and the first bad time,
+// rather than reported as a guess the initialization cannot make consistent.
+func (mo Motion) compile(doc *Document) (planar.Func, error) {
+	f, err := mo.Function.planar()
+	if err != nil {
+		return nil, err
+	}
+	t0, tEnd := doc.Model.Initial.Time, doc.Model.Simulation.TEnd
+	n := finiteSamples
+	if !(tEnd > t0) {
+		n = 0
+	}
+	for k := range n + 1 {
+		t := t0
+		if n > 0 {
+			t += (tEnd - t0) * float64(k) / float64(n)
+		}
+		x, dx, ddx := f.Eval(t)
+		if finite(x) && finite(dx) && finite(ddx) {
+			continue
+		}
+		return nil, fmt.Errorf("motion %q = %s is not finite at t = %g (f = %.3g, f' = %.3g, f'' = %.3g); want a function finite from initial.time to t_end",
+			mo.Name, mo.Function.source(), t, x, dx, ddx)
+	}
+	return f, nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// source writes f as in the file, for messages.
+func (f Func) source() string {
+	switch f.Kind {
+	case FuncExpr:
+		if f.Deg {
+			return strings.TrimSpace(f.Expr) + " deg"
+		}
+		return f.Expr
+	case FuncTable:
+		return "the table"
+	}
+	return fmt.Sprint(f.Const)
 }
 
 // scaledFunc is s·f: an expression written in degrees, converted to radians.

@@ -76,7 +76,7 @@ func build3(doc *Document) (*Built, error) {
 		sb.Joints[jt.Name] = id
 	}
 	for k, mo := range m.Motions {
-		f, err := mo.Function.planar()
+		f, err := mo.compile(doc)
 		if err != nil {
 			fail(fmt.Sprintf("motions[%d].function", k), err)
 			continue

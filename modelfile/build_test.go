@@ -202,3 +202,102 @@ joints:
 		t.Errorf("Build of an unassemblable linkage (5 m apart, reach 3 m): error %v, want one naming far.yaml: initial", err)
 	}
 }
+
+// TestNoBodies: a model without moving bodies has no coordinates to integrate; Parse
+// refuses it (planar and 3D) and Build refuses a document that has none, instead of
+// panicking in the linear algebra (issue 13, item 1).
+func TestNoBodies(t *testing.T) {
+	for _, src := range []string{"bodies: []\nsimulation: {t_end: 1}\n", "dimension: 3\nbodies: []\nsimulation: {t_end: 1}\n"} {
+		_, err := Parse("e.yaml", []byte(src))
+		want := "e.yaml:"
+		if !strings.Contains(src, "dimension") {
+			want += "1:9: bodies: no bodies; want at least one moving body"
+		} else {
+			want += "2:9: bodies: no bodies; want at least one moving body"
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want %q", src, err, want)
+		}
+	}
+	for _, doc := range []*Document{{File: "e.yaml"}, {File: "e3.yaml", Spatial: &SpatialModel{Dimension: 3}}} {
+		_, err := Build(doc)
+		if err == nil || !strings.Contains(err.Error(), doc.File+": no bodies") {
+			t.Errorf("Build(%s): %v, want an error naming the file and the missing bodies", doc.File, err)
+		}
+	}
+}
+
+// TestCouplerBeforeItsJoints: a coupler may be listed before the joints it couples (issue
+// 13, item 14); the model is the same as with the coupler last.
+func TestCouplerBeforeItsJoints(t *testing.T) {
+	gear := "  - {name: gear, type: coupler, a: j1, b: j2, ratio: 0.25, offset: 0.1}\n"
+	if !strings.Contains(everyElement, gear) {
+		t.Fatal("everyElement has no gear line")
+	}
+	first := strings.Replace(strings.Replace(everyElement, gear, "", 1), "joints:\n", "joints:\n"+gear, 1)
+	var q [2][]float64
+	for k, src := range []string{everyElement, first} {
+		doc, err := Parse("c.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Build(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q[k] = b.Start.Q
+	}
+	for i := range q[0] {
+		// 1e-12: the same Newton solve with the rows in another order.
+		if math.Abs(q[0][i]-q[1][i]) > 1e-12 {
+			t.Errorf("q[%d] = %.15g with the coupler first, %.15g with it last", i, q[1][i], q[0][i])
+		}
+	}
+}
+
+// TestMotionNotFinite: a motion whose function (or its first two derivatives) is not
+// finite at t0 or on a sample of [t0, t_end] is refused at Build, naming the motion, the
+// expression and the first time, instead of a failed initialization (issue 13, item 14).
+func TestMotionNotFinite(t *testing.T) {
+	planarModel := func(fn string) string {
+		return `bodies: [{name: a, mass: 1, inertia: 1}]
+markers: [{name: O, body: ground}, {name: A, body: a}]
+joints: [{name: pin, type: revolute, i: O, j: A}]
+motions: [{name: spin, joint: pin, function: "` + fn + `"}]
+simulation: {t_end: 1}
+`
+	}
+	spatialModel := func(fn string) string {
+		return `dimension: 3
+bodies: [{name: a, mass: 1, inertia: [1, 1, 1]}]
+markers: [{name: O, body: ground}, {name: A, body: a}]
+joints: [{name: pin, type: revolute, i: O, j: A}]
+motions: [{name: spin, joint: pin, function: "` + fn + `"}]
+simulation: {t_end: 1}
+`
+	}
+	for _, c := range []struct{ fn, want string }{
+		{"log(t)", `m.yaml:4:46: motions[0].function: motion "spin" = log(t) is not finite at t = 0 (f = -Inf`},
+		{"0/0", `motion "spin" = 0/0 is not finite at t = 0 (f = NaN`},
+		{"1/(t-0.5)", `motion "spin" = 1/(t-0.5) is not finite at t = 0.5`},
+		{"sqrt(0.3-t)", `motion "spin" = sqrt(0.3-t) is not finite at t = 0.3 (f = 0, f' = -Inf`},
+		{"sqrt(t)", `motion "spin" = sqrt(t) is not finite at t = 0 (f = 0, f' = +Inf`},
+		{"exp(1000*t)", `motion "spin" = exp(1000*t) is not finite at t = 0.696 (f = 1.86e+302, f' = 1.86e+305, f'' = +Inf)`},
+		{"30*log(t) deg", `motion "spin" = 30*log(t) deg is not finite at t = 0`},
+	} {
+		for _, src := range []string{planarModel(c.fn), spatialModel(c.fn)} {
+			doc, err := Parse("m.yaml", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Build(doc)
+			want := c.want
+			if doc.Spatial != nil {
+				want = strings.Replace(want, "m.yaml:4:", "m.yaml:5:", 1)
+			}
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s, dimension %g:\n got %v\nwant %s", c.fn, doc.Model.Dimension, err, want)
+			}
+		}
+	}
+}

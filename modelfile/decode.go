@@ -1,11 +1,14 @@
 package modelfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,9 +71,15 @@ type Document struct {
 	pos     map[string]token.Position // path → position of the value
 }
 
-// Load reads and parses the model file at path (see Parse).
+// Load reads and parses the model file at path (see Parse). It reads at most one byte past
+// MaxFileBytes, so that a huge file is refused without being read whole.
 func Load(path string) (*Document, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("modelfile: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("modelfile: %w", err)
 	}
@@ -78,12 +87,19 @@ func Load(path string) (*Document, error) {
 }
 
 // Parse decodes a model file in YAML or JSON (JSON is read as YAML flow style, so one
-// decoder serves both) and validates it. file names it in errors. Problems are returned as
+// decoder serves both) and validates it. file names it in errors. A leading UTF-8 byte order
+// mark is ignored; a file beyond MaxFileBytes, MaxNesting or MaxMappingKeys is refused
+// before it is parsed. Problems are returned as
 // an ErrorList, each naming the line, column and path and what was expected: syntax,
 // unknown or duplicate keys, wrong types, missing fields, NaN or infinite numbers, unknown
 // or duplicate names, joints connecting a body to itself, non-positive masses.
 func Parse(file string, data []byte) (*Document, error) {
 	d := &decoder{doc: &Document{File: file, pos: map[string]token.Position{}}}
+	// A UTF-8 byte order mark is an encoding signature some editors write, not content.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if err := checkStructure(file, data); err != nil {
+		return nil, ErrorList{err}
+	}
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		return nil, ErrorList{syntaxError(file, err)}
@@ -258,17 +274,40 @@ func describe(n ast.Node) string {
 	return "a " + n.Type().String()
 }
 
+// decimalNumber is a decimal number with an optional sign, fraction and exponent: the
+// numbers of YAML 1.2's core schema and of JSON, which the YAML parser (YAML 1.1 rules)
+// leaves as strings when they have no dot ("1e-4") or do not fit a float64 ("1e400").
+var decimalNumber = regexp.MustCompile(`^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$`)
+
+// plainNumber reports whether n is an unquoted scalar that reads as a decimal number, and
+// returns its text.
+func plainNumber(n ast.Node) (string, bool) {
+	s, ok := n.(*ast.StringNode)
+	if !ok || s.GetToken() == nil || s.GetToken().Type != token.StringType || !decimalNumber.MatchString(s.Value) {
+		return "", false
+	}
+	return s.Value, true
+}
+
 // number decodes a finite number.
 func (d *decoder) number(n ast.Node, path, want string) (float64, bool) {
 	switch x := n.(type) {
 	case *ast.IntegerNode:
+		text := x.GetToken().Value
+		if x.GetToken().Type == token.OctetIntegerType && !strings.Contains(text, "o") {
+			// YAML 1.2: a leading zero does not make an octal number ("017" is 17).
+			f, err := strconv.ParseFloat(strings.ReplaceAll(text, "_", ""), 64)
+			if err == nil {
+				return f, true
+			}
+		}
 		switch v := x.Value.(type) {
 		case int64:
 			return float64(v), true
 		case uint64:
 			return float64(v), true
 		}
-		f, err := strconv.ParseFloat(x.GetToken().Value, 64)
+		f, err := strconv.ParseFloat(text, 64)
 		if err == nil {
 			return f, true
 		}
@@ -281,9 +320,38 @@ func (d *decoder) number(n ast.Node, path, want string) (float64, bool) {
 	case *ast.NanNode, *ast.InfinityNode:
 		d.nodeErrorf(n, path, "want %s, got %s", want, describe(n))
 		return 0, false
+	case *ast.StringNode:
+		if text, ok := plainNumber(n); ok {
+			f, err := strconv.ParseFloat(text, 64)
+			if err == nil {
+				return f, true
+			}
+			if len(text) > 24 { // a number of hundreds of digits
+				text = fmt.Sprintf("%s…%s (%d characters)", text[:12], text[len(text)-6:], len(text))
+			}
+			d.nodeErrorf(n, path, "the number %s is out of the range of double precision (magnitude below 1.8e308)", text)
+			return 0, false
+		}
 	}
 	d.nodeErrorf(n, path, "want %s, got %s", want, describe(n))
 	return 0, false
+}
+
+// maxInteger is the largest integer a float64 holds exactly (2⁵³); an integer key is read
+// as a number first, so that 1e6 is an integer too.
+const maxInteger = 1 << 53
+
+// integer decodes a whole number of at most maxInteger in magnitude into v.
+func (d *decoder) integer(n ast.Node, path string, v reflect.Value) {
+	f, ok := d.number(n, path, "an integer")
+	if !ok {
+		return
+	}
+	if f != math.Trunc(f) || math.Abs(f) > maxInteger {
+		d.nodeErrorf(n, path, "want an integer, got the number %s", n.GetToken().Value)
+		return
+	}
+	v.SetInt(int64(f))
 }
 
 // mapping returns the key/value pairs of a mapping, reporting duplicate and non-string keys.
@@ -300,6 +368,7 @@ func (d *decoder) mapping(n ast.Node, path string) ([]string, []ast.Node, []*tok
 	keys := make([]string, 0, len(pairs))
 	vals := make([]ast.Node, 0, len(pairs))
 	toks := make([]*token.Token, 0, len(pairs))
+	seen := make(map[string]bool, len(pairs)) // a flow mapping may have many keys
 	for _, p := range pairs {
 		var key string
 		switch k := p.Key.(type) {
@@ -314,10 +383,11 @@ func (d *decoder) mapping(n ast.Node, path string) ([]string, []ast.Node, []*tok
 			}
 			key = p.Key.GetToken().Value
 		}
-		if slices.Contains(keys, key) {
+		if seen[key] {
 			d.nodeErrorf(p.Key, joinPath(path, key), "duplicate key %q", key)
 			continue
 		}
+		seen[key] = true
 		keys = append(keys, key)
 		vals = append(vals, p.Value)
 		toks = append(toks, p.Key.GetToken())
@@ -405,6 +475,8 @@ func (d *decoder) decode(n ast.Node, path string, v reflect.Value) {
 		if f, ok := d.number(n, path, "a number"); ok {
 			v.SetFloat(f)
 		}
+	case reflect.Int:
+		d.integer(n, path, v)
 	case reflect.String:
 		s, ok := n.(*ast.StringNode)
 		if !ok {
@@ -440,6 +512,8 @@ func wantOf(t reflect.Type) string {
 		return "a mapping of names to " + strings.TrimPrefix(wantOf(t.Elem()), "a ")
 	case reflect.Float64:
 		return "a number"
+	case reflect.Int:
+		return "an integer"
 	case reflect.String:
 		return "a string"
 	case reflect.Pointer:
@@ -480,7 +554,9 @@ func (d *decoder) decodeStruct(n ast.Node, path string, v reflect.Value) {
 	for i, k := range keys {
 		fi, ok := index[k]
 		if !ok {
-			d.errs = append(d.errs, d.at(toks[i], joinPath(path, k), "unknown key %q; valid keys here: %s", k, strings.Join(structKeys(t), ", ")))
+			if len(d.errs) < maxErrors {
+				d.errs = append(d.errs, d.at(toks[i], joinPath(path, k), "unknown key %q; valid keys here: %s", k, strings.Join(structKeys(t), ", ")))
+			}
 			continue
 		}
 		d.decode(vals[i], joinPath(path, k), v.Field(fi))
@@ -557,6 +633,12 @@ func (d *decoder) decodeAngle(n ast.Node, path string, a *Angle) {
 		return
 	}
 	if s, ok := n.(*ast.StringNode); ok {
+		if _, num := plainNumber(n); num {
+			if f, ok := d.number(n, path, "an angle"); ok {
+				*a = Angle(f)
+			}
+			return
+		}
 		if f, ok := d.constExpr(n, path, s.Value); ok {
 			*a = Angle(f)
 		}
@@ -569,6 +651,12 @@ func (d *decoder) decodeAngle(n ast.Node, path string, a *Angle) {
 
 func (d *decoder) decodeFunc(n ast.Node, path string, fn *Func) {
 	if n == nil {
+		return
+	}
+	if _, num := plainNumber(n); num {
+		if f, ok := d.number(n, path, wantOf(reflect.TypeFor[Func]())); ok {
+			*fn = Func{Kind: FuncConst, Const: f}
+		}
 		return
 	}
 	switch x := n.(type) {

@@ -2,13 +2,25 @@ package modelfile
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
+// maxFuzzInput caps the inputs FuzzParse parses. The parser allocates up to about 650
+// bytes per byte of input within the limits of limits.go, so 16 KiB bounds one input to
+// some 10 MB and keeps the fuzzer's workers small and fast (the fuzzer minimizes each new
+// input by re-running it many times); every limit can be passed within 16 KiB, and the
+// limits are tested on large inputs by TestHostileInputsBoundedMemory.
+const maxFuzzInput = 16 << 10
+
 // FuzzParse: no input panics Parse, and every rejection is an ErrorList of errors that name
-// the file. The seed corpus is the examples, the malformed files and the test models.
+// the file. The seed corpus is the examples, the malformed files, the test models and small
+// versions of the hostile inputs. Inputs over maxFuzzInput are skipped.
 // Run with: go test -run '^$' -fuzz FuzzParse -fuzztime 30s ./modelfile/
 func FuzzParse(f *testing.F) {
 	for _, glob := range []string{"../examples/*.yaml", "testdata/bad/*.yaml", "testdata/bad/*.json"} {
@@ -23,7 +35,28 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte(pendulumYAML))
 	f.Add([]byte(pendulumJSON))
+	for _, c := range hostileInputs() {
+		if len(c.data) <= maxFuzzInput {
+			f.Add([]byte(c.data))
+		}
+	}
+	// Small versions of the hostile shapes, just past each limit.
+	var keys strings.Builder
+	for i := range MaxMappingKeys + 1 {
+		keys.WriteString("k" + strconv.Itoa(i) + ": 1\n")
+	}
+	f.Add([]byte(keys.String()))
+	f.Add([]byte(strings.Repeat("[", MaxNesting+1)))
+	f.Add([]byte(strings.Repeat(`{"a":`, MaxNesting+1)))
+	f.Add([]byte(strings.Repeat("- ", MaxNesting+1) + "x"))
+	f.Add([]byte("\ufeff" + pendulumYAML))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > maxFuzzInput {
+			return
+		}
+		// A hang would stall the fuzzer silently; a panic saves the input as a crash.
+		watchdog := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("Parse hangs on %q", data)) })
+		defer watchdog.Stop()
 		doc, err := Parse("fuzz.yaml", data)
 		if err == nil {
 			if doc == nil {

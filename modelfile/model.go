@@ -191,7 +191,9 @@ type Simulation struct {
 	H           float64 `yaml:"h"`           // s, fixed step size; 0 for error control [0]
 	TEnd        float64 `yaml:"t_end"`       // s, > initial.time; required to run
 	OutputStep  float64 `yaml:"output_step"` // s, sampling of the results [(t_end − t0)/100]
-	MaxSteps    int     `yaml:"max_steps"`   // attempted steps (accepted and rejected) before the run stops [1000000]
+	// MaxSteps caps the attempted steps (accepted and rejected) of a run; 0 takes
+	// integrate.DefaultMaxSteps (1 000 000) [0].
+	MaxSteps int `yaml:"max_steps"`
 	// Outputs lists the channels to record (see docs/model-format.md): body coordinates
 	// "crank.x", velocities "crank.vx", accelerations "crank.ax", reactions "pin.fx",
 	// energies "energy.kinetic", residuals "residual.position"; a body or joint name alone

@@ -82,7 +82,11 @@ func TestSchemaRejectsStructural(t *testing.T) {
 		"unknown-top-key.yaml", "missing-bodies.yaml", "ground-body.yaml", "unknown-joint-type.yaml",
 		"distance-no-length.yaml", "length-on-revolute.yaml", "force-unknown-type.yaml", "tsda-negative-k.yaml",
 		"gravity-one.yaml", "name-with-dot.yaml", "table-unknown-key.yaml", "json-wrong-type.json",
-		"point-force-empty.yaml", "rsda-joint-and-markers.yaml", "not-mapping.yaml", "keep-bad.yaml"} {
+		"point-force-empty.yaml", "rsda-joint-and-markers.yaml", "not-mapping.yaml", "keep-bad.yaml",
+		"no-bodies.yaml", "no-bodies-3d.yaml", "no-bodies.json", "tol-huge.yaml", "max-steps-negative.yaml",
+		"max-steps-fraction.yaml", "mass-zero.yaml", "distance-zero.yaml", "bushing-negative.yaml",
+		"marker-point-three.yaml", "simulation-unknown-key.yaml", "3d-inertia-two.yaml", "3d-gravity-two.yaml",
+		"bodies-null.yaml", "name-energy.yaml", "joint-missing-type.yaml", "dimension-4.yaml"} {
 		data, err := os.ReadFile(filepath.Join("testdata/bad", name))
 		if err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package modelfile
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -126,7 +127,15 @@ func (v *validator) nonNegative(path, what string, x float64) {
 	}
 }
 
+// someBodies refuses a model without moving bodies: it has no coordinates to integrate.
+func (v *validator) someBodies(n int) {
+	if n == 0 && v.doc.has("bodies") {
+		v.errorf("bodies", "no bodies; want at least one moving body (ground is predefined), a model without one has no coordinates to simulate")
+	}
+}
+
 func (v *validator) bodiesAndMarkers() {
+	v.someBodies(len(v.m.Bodies))
 	for i, b := range v.m.Bodies {
 		p := fmt.Sprintf("bodies[%d]", i)
 		if v.claim(p, "body", b.Name) {
@@ -165,16 +174,14 @@ func (v *validator) list(m map[string]int) string {
 	return strings.Join(names, ", ")
 }
 
-// onlyFields reports keys of the element at path that do not apply to its type.
-func (v *validator) onlyFields(path, kind, typ string, allowed []string) {
-	for key := range v.doc.pos {
-		rest, ok := strings.CutPrefix(key, path+".")
-		if !ok || strings.ContainsAny(rest, ".[") || rest == "name" || rest == "type" {
+// onlyFields reports keys of the element at path that do not apply to its type; keys
+// lists every key of the element's Go type (structKeys).
+func (v *validator) onlyFields(path, kind, typ string, allowed, keys []string) {
+	for _, k := range keys {
+		if k == "name" || k == "type" || slices.Contains(allowed, k) || !v.doc.has(path+"."+k) {
 			continue
 		}
-		if !slices.Contains(allowed, rest) {
-			v.errorf(key, "key %q does not apply to a %s %s; its keys are name, type, %s", rest, typ, kind, strings.Join(allowed, ", "))
-		}
+		v.errorf(path+"."+k, "key %q does not apply to a %s %s; its keys are name, type, %s", k, typ, kind, strings.Join(allowed, ", "))
 	}
 }
 
@@ -211,12 +218,9 @@ func (v *validator) jointsAndMotions() {
 			v.errorf(p+".type", "unknown joint type %q; want one of: %s", jt.Type, strings.Join(jointTypes(), ", "))
 			continue
 		}
-		v.onlyFields(p, "joint", jt.Type, jointFields(jt.Type))
+		v.onlyFields(p, "joint", jt.Type, jointFields(jt.Type), structKeys(reflect.TypeFor[Joint]()))
 		switch jt.Type {
 		case JointCoupler:
-			for _, f := range []struct{ key, name string }{{"a", jt.A}, {"b", jt.B}} {
-				v.coordinateJoint(p+"."+f.key, f.name, k)
-			}
 			if !v.doc.has(p + ".ratio") {
 				v.errorf(p, "missing required key \"ratio\" of the coupler (coordinate_b = ratio·coordinate_a + offset)")
 			}
@@ -231,17 +235,25 @@ func (v *validator) jointsAndMotions() {
 			}
 		}
 	}
+	// Couplers may refer to joints listed after them (assemble adds them in time).
+	for k, jt := range v.m.Joints {
+		if jt.Type == JointCoupler {
+			p := fmt.Sprintf("joints[%d]", k)
+			v.coordinateJoint(p+".a", jt.A)
+			v.coordinateJoint(p+".b", jt.B)
+		}
+	}
 	for k, mo := range v.m.Motions {
 		p := fmt.Sprintf("motions[%d]", k)
 		v.claim(p, "motion", mo.Name)
-		typ := v.coordinateJoint(p+".joint", mo.Joint, len(v.m.Joints))
+		typ := v.coordinateJoint(p+".joint", mo.Joint)
 		v.function(p+".function", mo.Function, typ == JointRevolute)
 	}
 }
 
 // coordinateJoint checks a reference to a joint with a joint coordinate (revolute,
-// translational, point-on-line) defined before position limit; it returns its type.
-func (v *validator) coordinateJoint(path, name string, limit int) string {
+// translational, point-on-line); it returns its type.
+func (v *validator) coordinateJoint(path, name string) string {
 	k, ok := v.joints[name]
 	if !ok {
 		v.errorf(path, "unknown joint %q; want a revolute, translational or point-on-line joint: %s", name, v.coordinateJoints())
@@ -251,9 +263,6 @@ func (v *validator) coordinateJoint(path, name string, limit int) string {
 	if typ != JointRevolute && typ != JointTranslational && typ != JointPointOnLine {
 		v.errorf(path, "joint %q is a %s; want a revolute, translational or point-on-line joint (one with a joint coordinate)", name, typ)
 		return ""
-	}
-	if k >= limit {
-		v.errorf(path, "joint %q is defined after this coupler; couplers may only refer to joints listed before them", name)
 	}
 	return typ
 }
@@ -298,7 +307,7 @@ func (v *validator) forces() {
 			v.errorf(p+".type", "unknown force type %q; want one of: %s", f.Type, strings.Join(forceTypes(), ", "))
 			continue
 		}
-		v.onlyFields(p, "force", f.Type, forceFields(f.Type))
+		v.onlyFields(p, "force", f.Type, forceFields(f.Type), structKeys(reflect.TypeFor[Force]()))
 		switch f.Type {
 		case ForceTSDA, ForceRSDA:
 			if f.Type == ForceRSDA && v.doc.has(p+".joint") {
@@ -434,7 +443,10 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 		}
 	}
 	if v.doc.has(p + ".tol") {
-		v.positive(p+".tol", "tol", s.Tol)
+		v.tolerance(p+".tol", s.Tol)
+	}
+	if s.MaxSteps < 0 {
+		v.errorf(p+".max_steps", "max_steps = %d; want an integer ≥ 0 (0 for the default %d)", s.MaxSteps, integrate.DefaultMaxSteps)
 	}
 	v.nonNegative(p+".h", "h (s)", s.H)
 	if v.doc.has(p+".t_end") && !(s.TEnd > t0) {
@@ -453,6 +465,18 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 					c, strings.Join(exampleChannels(valid), ", "))
 			}
 		}
+	}
+}
+
+// tolerance checks simulation.tol against [MinTol, MaxTol], with the message the command
+// line's --tol gets (TolProblem).
+func (v *validator) tolerance(path string, tol float64) {
+	if !(tol > 0) {
+		v.positive(path, "tol", tol)
+		return
+	}
+	if why := TolProblem(tol); why != "" {
+		v.errorf(path, "tol = %g %s", tol, why)
 	}
 }
 

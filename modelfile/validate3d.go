@@ -2,6 +2,7 @@ package modelfile
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -16,6 +17,7 @@ func validate3(d *decoder) {
 	if m.Dimension != 3 {
 		v.errorf("dimension", "dimension = %g; want 2 (planar) or 3", m.Dimension)
 	}
+	v.someBodies(len(m.Bodies))
 	for i, b := range m.Bodies {
 		p := fmt.Sprintf("bodies[%d]", i)
 		if v.claim(p, "body", b.Name) {
@@ -72,7 +74,7 @@ func validate3(d *decoder) {
 		if jt.Type == JointDistance {
 			allowed = append(allowed, "length")
 		}
-		v.onlyFields(p, "joint", jt.Type, allowed)
+		v.onlyFields(p, "joint", jt.Type, allowed, structKeys(reflect.TypeFor[Joint3]()))
 		pair(p, "joint", jt.Name, jt.I, jt.J)
 		if jt.Type == JointDistance {
 			if !v.doc.has(p + ".length") {
@@ -106,7 +108,7 @@ func validate3(d *decoder) {
 			v.errorf(p+".type", "unknown force type %q; want one of: %s", f.Type, strings.Join(forceTypes(), ", "))
 			continue
 		} else {
-			v.onlyFields(p, "force", f.Type, fields)
+			v.onlyFields(p, "force", f.Type, fields, structKeys(reflect.TypeFor[Force3]()))
 		}
 		switch f.Type {
 		case ForceTSDA, ForceRSDA:
