@@ -371,13 +371,13 @@ func (m *BDF) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: bdf: Step before Init")
 	}
+	if err := notAhead("bdf", w.cur.T, tEnd); err != nil {
+		return err
+	}
 	if !w.resolved {
 		if err := w.resolve(tEnd); err != nil {
 			return err
 		}
-	}
-	if w.cur.T >= tEnd {
-		return nil
 	}
 	if w.starting {
 		return w.startStep(tEnd)

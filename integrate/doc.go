@@ -109,7 +109,9 @@
 // follows the variable h changes eq. 87c from step to step, and the jumps of v it causes
 // failed the error test down to HMin at tol ≤ 1e-8.
 //
-// The last accepted state is never changed by a failed Step.
+// The last accepted state is never changed by a failed Step. A Step(tEnd) with tEnd not
+// ahead of the current time takes no step and returns a *StepError wrapping ErrNoProgress,
+// in every method (see Method).
 //
 // # Counters (Stats)
 //

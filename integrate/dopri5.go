@@ -308,8 +308,8 @@ func (m *DOPRI5) Step(tEnd float64) error {
 // step is Step of the methods sharing dopri5Work: one accepted step toward tEnd.
 func (w *dopri5Work) step(tEnd float64) error {
 	t := w.cur.T
-	if !(tEnd > t) {
-		return fmt.Errorf("integrate: %s: Step(tEnd = %g) from t = %g: tEnd must lie ahead", w.name, tEnd, t)
+	if err := notAhead(w.name, t, tEnd); err != nil {
+		return err
 	}
 	if !w.started {
 		if err := w.begin(tEnd); err != nil {

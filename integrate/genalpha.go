@@ -422,6 +422,9 @@ func (m *GenAlpha) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: genalpha: Step before Init")
 	}
+	if err := notAhead(w.name, w.cur.T, tEnd); err != nil {
+		return err
+	}
 	if !w.resolved {
 		c, end, err := w.ctlIn.resolveForStep(w.name, w.cur.T, tEnd)
 		if err != nil {
@@ -436,9 +439,6 @@ func (m *GenAlpha) Step(tEnd float64) error {
 		}
 		w.ctl = newController(c, 2, h0)
 		w.resolved = true
-	}
-	if !(tEnd > w.cur.T) {
-		panic(fmt.Sprintf("integrate: %s: Step(tEnd = %g) at t = %g: tEnd must lie ahead", w.name, tEnd, w.cur.T))
 	}
 	w.freshTried, w.cuts = false, 0
 	fixed := w.ctlc.FixedH > 0

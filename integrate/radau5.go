@@ -377,13 +377,13 @@ func (m *Radau5) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: radau5: Step before Init")
 	}
+	if err := notAhead("radau5", w.cur.T, tEnd); err != nil {
+		return err
+	}
 	if !w.resolved {
 		if err := w.resolve(tEnd); err != nil {
 			return err
 		}
-	}
-	if w.cur.T >= tEnd {
-		return nil
 	}
 	var cause error
 	var causeWorst Residual

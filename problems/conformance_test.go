@@ -2,6 +2,7 @@ package problems
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -322,4 +323,70 @@ func TestConformanceAllocs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestConformanceStepNotAhead: Step(tEnd) with tEnd not ahead of the current time (equal,
+// behind, NaN) is refused the same way by every method and formulation, before and after
+// the first step: a *StepError wrapping ErrNoProgress, the current state and the counters
+// untouched, and the next Step toward a later tEnd runs normally (the refused call did not
+// resolve the step control against its tEnd).
+func TestConformanceStepNotAhead(t *testing.T) {
+	p, _ := Get("pendulum")
+	for _, e := range integrate.Methods() {
+		for _, form := range e.Formulations {
+			ctls := []integrate.StepControl{{FixedH: 0.01}}
+			if e.Adaptive {
+				ctls = append(ctls, integrate.StepControl{RTol: 1e-6})
+			}
+			for _, ctl := range ctls {
+				name := fmt.Sprintf("%s %s FixedH=%g", e.Name, form, ctl.FixedH)
+				m, err := e.NewMethod(form)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := m.Init(p.System, p.Start.Clone(), ctl); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				checkNotAhead(t, name, m)
+				if err := stepRecovered(m, p.Start.T+0.1); err != nil {
+					t.Errorf("%s: Step toward t0 + 0.1 after refused calls: %v", name, err)
+					continue
+				}
+				checkNotAhead(t, name, m)
+			}
+		}
+	}
+}
+
+// checkNotAhead calls m.Step with tEnd equal to, behind and NaN against the current time
+// and checks that each call is refused with ErrNoProgress and changes nothing.
+func checkNotAhead(t *testing.T, name string, m integrate.Method) {
+	t.Helper()
+	t0, stats := m.Current().T, m.Stats()
+	for _, tEnd := range []float64{t0, t0 - 1, math.NaN()} {
+		err := stepRecovered(m, tEnd)
+		var se *integrate.StepError
+		if !errors.As(err, &se) || !errors.Is(err, integrate.ErrNoProgress) {
+			t.Errorf("%s: Step(%g) at t=%g: error %v, want a *StepError wrapping ErrNoProgress", name, tEnd, t0, err)
+			continue
+		}
+		if !strings.HasPrefix(name, se.Method+" ") {
+			t.Errorf("%s: refused Step names method %q", name, se.Method)
+		}
+		if se.T != t0 || m.Current().T != t0 || m.Stats() != stats {
+			t.Errorf("%s: refused Step(%g) at t=%g changed the run: error at t=%g, now at t=%g, stats %+v -> %+v",
+				name, tEnd, t0, se.T, m.Current().T, stats, m.Stats())
+		}
+	}
+}
+
+// stepRecovered is m.Step(tEnd) with a panic turned into an error, so that a method that
+// panics fails its case instead of ending the suite.
+func stepRecovered(m integrate.Method, tEnd float64) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return m.Step(tEnd)
 }
