@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,11 +16,12 @@ import (
 // its entry to integrate's registry. Per-method expectations that differ from the common
 // ones (known order reduction) live in the Entry, not in looser tolerances here.
 
-// orderSlack is the band around the entry's order that an observed order log2(e(h)/e(h/2))
-// must fall in. Ratios from h, h/2, h/4 in the asymptotic range are within ±0.2 of the
-// order for smooth problems (OrdinaryDiffEq's convergence tests use the same band); the
-// step sizes below were chosen so that every method is in that range on the pendulum.
-const orderSlack = 0.3
+// orderSlack is the band around the expected order that an observed order
+// log2(e(h)/e(h/2)) must fall in: ±0.2, the band of OrdinaryDiffEq's convergence tests.
+// The step sizes below (and the per-formulation cases of orderCases) were chosen so that
+// every ratio checked is in the asymptotic range on the pendulum; measured, the largest
+// deviation of a ratio checked is 0.197 (bdf baumgarte, λ, 4.80).
+const orderSlack = 0.2
 
 // fixedSteps returns the step counts over [orderT0, orderTEnd] (h = 1.25/n) for a method
 // of order p in q. On orderPendulum they put every registered method in its asymptotic
@@ -33,11 +35,57 @@ func fixedSteps(p int) [3]int {
 }
 
 // methodSteps overrides fixedSteps for methods whose asymptotic range starts at smaller h:
-// hedop5's v and λ read 5.36 and 5.31 from 32 to 64 steps (its h⁶ terms), 5.29 and 5.26
-// from 64 to 128 and 5.19, 5.17 from 128 to 256.
-// bdf (order 5 with fixed h): λ reads 4.59 from 32 to 64 steps, 4.92 and 4.90 from 64 to
-// 128 to 256 (q 5.04, 5.03).
+// hedop5 (see orderCases for the ratio checked), and bdf (order 5 with fixed h): λ reads
+// 4.59 from 32 to 64 steps, 4.92 and 4.90 from 64 to 128 to 256 (q 5.04, 5.03).
 var methodSteps = map[string][3]int{"hedop5": {64, 128, 256}, "bdf": {64, 128, 256}}
+
+// orderCase is the expectation of one formulation of a method whose fixed-step errors on
+// orderPendulum differ from its Entry's: another order per block, other steps, only the
+// ratio in the asymptotic range, a corrector stopped closer to its root, or a block that
+// does not converge at a rate (bounded instead).
+type orderCase struct {
+	order       integrate.Order
+	steps       [3]int  // zero: methodSteps or fixedSteps
+	ratios      []int   // the ratios checked: 0 is n → 2n, 1 is 2n → 4n; nil: both
+	tol         float64 // RTol = ATol of the run (the corrector's stop); zero: the default
+	lambdaBound float64 // > 0: λ is not checked for order; its errors must stay below it
+}
+
+// orderCases lists, by "method formulation", every formulation whose expectation is not its
+// Entry's Order with both ratios checked; the comments give the measured orders
+// (ratio 0, ratio 1) that decided each case. Every other formulation is checked against
+// its Entry.
+var orderCases = map[string]orderCase{
+	// hedop5: the h⁶ terms still show from 64 to 128 steps: index2-proj reads v 5.29,
+	// λ 5.26 there and 5.19, 5.17 from 128 to 256; index2 reads q 4.62 then 4.85, v 5.32
+	// then 5.07 (λ 5.05, 4.86). Beyond 256 steps q's error (2e-12) nears rounding.
+	"hedop5 index2-proj": {order: integrate.Order{Q: 5, V: 5, Lambda: 5}, ratios: []int{1}},
+	"hedop5 index2":      {order: integrate.Order{Q: 5, V: 5, Lambda: 5}, ratios: []int{1}},
+	// genalpha: λ of order 1 is the start-up transient (seed 002, Example 8); from 64 to
+	// 128 steps it reads 1.25 while the transient still dominates, 1.04 after.
+	"genalpha index3": {order: integrate.Order{Q: 2, V: 2, Lambda: 1}, ratios: []int{1}},
+	// newmark index3 (γ = 1/2, no numerical damping): λ does not converge; its error stays
+	// at 45 (45.1, 45.3, 45.3: observed orders −0.005, −0.001), the undamped index-3
+	// drift that index3Watch names; the ggl form converges (order 2 in every block).
+	"newmark index3": {order: integrate.Order{Q: 2, V: 2, Lambda: 0}},
+	// radau5 index3: Radau IIA with s = 3 on an index-3 problem converges with order
+	// 2s − 1 = 5 in q, s = 3 in v and s − 1 = 2 in λ (Hairer & Wanner 1996, VII.4; measured
+	// 5.00 5.01, 2.99 3.00, 2.03 2.01). At the default tolerance the corrector's stop
+	// limits q at 256 steps (4.49); at RTol = ATol = 1e-9 it reads 5.01.
+	"radau5 index3": {order: integrate.Order{Q: 5, V: 3, Lambda: 2}, tol: 1e-9},
+	// bdf index1 (no stabilization): from 64 to 128 steps q, v, λ read 4.69, 4.65, 4.15;
+	// from 128 to 256 to 512 they read 4.88 4.97, 4.87 4.96, 4.72 4.93.
+	"bdf index1": {order: integrate.Order{Q: 5, V: 5, Lambda: 5}, steps: [3]int{128, 256, 512}, ratios: []int{1}},
+	// bdf index3: q and v have order 5 (5.04 5.04, 5.03 5.03); λ does not show order 5:
+	// its largest error over the run reads 5.4e-4, 2.3e-5, 1.5e-5 (and 1.0e-5 at 512
+	// steps), the same at RTol = ATol = 1e-11, so not the corrector's stop. Not explained
+	// yet; λ is held below 3e-5 at 128 and 256 steps so that a change shows.
+	"bdf index3": {order: integrate.Order{Q: 5, V: 5}, lambdaBound: 3e-5},
+	// bdf index2-baumgarte with fixed steps uses α₀ = C/FixedH (seed 002, eq. 87), so the
+	// three runs integrate different equations; from 64 to 128 steps every block reads 5
+	// (5.03, 5.05, 4.92), from 128 to 256 the stiffer α₀ takes over (3.69, 2.79, −2.11).
+	"bdf index2-baumgarte": {order: integrate.Order{Q: 5, V: 5, Lambda: 5}, ratios: []int{0}},
+}
 
 // orderPendulum is the pendulum released at 60°: strongly nonlinear, so that every block
 // (q, v and λ, which for small swings is nearly the constant m g) shows its asymptotic
@@ -53,25 +101,44 @@ const orderT0, orderTEnd = 0.3, 1.55
 // shows in the transient after the start, seed 002, Example 8).
 type blockErrors struct{ q, v, lambda [3]float64 }
 
-func fixedStepErrors(t *testing.T, e integrate.Entry) blockErrors {
+// expectedOrder returns the expectation for formulation form of e: its orderCases entry,
+// else e.Order with both ratios; steps filled in.
+func expectedOrder(e integrate.Entry, form integrate.Formulation) orderCase {
+	c, ok := orderCases[e.Name+" "+string(form)]
+	if !ok {
+		c = orderCase{order: e.Order}
+	}
+	if c.steps[0] == 0 {
+		var ok bool
+		if c.steps, ok = methodSteps[e.Name]; !ok {
+			c.steps = fixedSteps(e.Order.Q)
+		}
+	}
+	if c.ratios == nil {
+		c.ratios = []int{0, 1}
+	}
+	return c
+}
+
+func fixedStepErrors(t *testing.T, e integrate.Entry, form integrate.Formulation, c orderCase) blockErrors {
 	t.Helper()
 	p := Problem{System: orderPendulum, T0: orderT0, TEnd: orderTEnd, Start: integrate.NewState(2, 1)}
 	orderPendulum.Exact(orderT0, &p.Start)
 	exact := integrate.NewState(2, 1)
 	var out blockErrors
-	steps, ok := methodSteps[e.Name]
-	if !ok {
-		steps = fixedSteps(e.Order.Q)
-	}
-	for k, n := range steps {
+	for k, n := range c.steps {
 		h := (p.TEnd - p.T0) / float64(n)
-		sol, err := integrate.Solve(e.New(), e.Name, p.System, p.Start.Clone(), p.TEnd,
-			integrate.SolveOptions{Control: integrate.StepControl{FixedH: h}})
+		m, err := e.NewMethod(form)
 		if err != nil {
-			t.Fatalf("%s: h=%g: %v", e.Name, h, err)
+			t.Fatal(err)
+		}
+		sol, err := integrate.Solve(m, e.Name, p.System, p.Start.Clone(), p.TEnd,
+			integrate.SolveOptions{Control: integrate.StepControl{FixedH: h, RTol: c.tol, ATol: c.tol}})
+		if err != nil {
+			t.Fatalf("%s %s: h=%g: %v", e.Name, form, h, err)
 		}
 		if sol.Stats.Steps != n {
-			t.Errorf("%s: h=%g took %d steps, want %d", e.Name, h, sol.Stats.Steps, n)
+			t.Errorf("%s %s: h=%g took %d steps, want %d", e.Name, form, h, sol.Stats.Steps, n)
 		}
 		for i, ti := range sol.T {
 			orderPendulum.Exact(ti, &exact)
@@ -91,9 +158,9 @@ func maxDiff(a, b []float64) float64 {
 	return m
 }
 
-func checkOrder(t *testing.T, method, block string, errs [3]float64, want int) {
+func checkOrder(t *testing.T, method, block string, errs [3]float64, want int, ratios []int) {
 	t.Helper()
-	for k := 0; k < 2; k++ {
+	for _, k := range ratios {
 		p := math.Log2(errs[k] / errs[k+1])
 		if !(math.Abs(p-float64(want)) <= orderSlack) {
 			t.Errorf("%s: %s: observed order %.2f from errors %.3g -> %.3g, want %d ± %.1f",
@@ -102,14 +169,45 @@ func checkOrder(t *testing.T, method, block string, errs [3]float64, want int) {
 	}
 }
 
+// TestConformanceOrder checks the fixed-step convergence order of every formulation of
+// every method, per block, against expectedOrder.
 func TestConformanceOrder(t *testing.T) {
 	for _, e := range integrate.Methods() {
-		t.Run(e.Name, func(t *testing.T) {
-			errs := fixedStepErrors(t, e)
-			checkOrder(t, e.Name, "q", errs.q, e.Order.Q)
-			checkOrder(t, e.Name, "v", errs.v, e.Order.V)
-			checkOrder(t, e.Name, "lambda", errs.lambda, e.Order.Lambda)
-		})
+		for _, form := range e.Formulations {
+			t.Run(e.Name+"/"+string(form), func(t *testing.T) {
+				c := expectedOrder(e, form)
+				errs := fixedStepErrors(t, e, form, c)
+				name := e.Name + " " + string(form)
+				checkOrder(t, name, "q", errs.q, c.order.Q, c.ratios)
+				checkOrder(t, name, "v", errs.v, c.order.V, c.ratios)
+				if c.lambdaBound > 0 {
+					for _, err := range errs.lambda[1:] {
+						if !(err <= c.lambdaBound) {
+							t.Errorf("%s: lambda: errors %.3g, want ≤ %g at the two finer steps", name, errs.lambda, c.lambdaBound)
+						}
+					}
+					return
+				}
+				checkOrder(t, name, "lambda", errs.lambda, c.order.Lambda, c.ratios)
+			})
+		}
+	}
+}
+
+// TestConformanceOrderCases: every orderCases key names a registered method and one of its
+// formulations, so that a rename cannot leave a case unused while its formulation is
+// checked against the Entry (or the reverse).
+func TestConformanceOrderCases(t *testing.T) {
+	for key := range orderCases {
+		name, form, _ := strings.Cut(key, " ")
+		e, err := integrate.Lookup(name)
+		if err != nil {
+			t.Errorf("orderCases[%q]: %v", key, err)
+			continue
+		}
+		if !slices.Contains(e.Formulations, integrate.Formulation(form)) {
+			t.Errorf("orderCases[%q]: %s has no formulation %q (it has %v)", key, name, form, e.Formulations)
+		}
 	}
 }
 
