@@ -192,6 +192,7 @@ func (m *ABM) Step(tEnd float64) error {
 		err = w.pece(t0, h)
 	}
 	if err != nil {
+		w.stats.countFailure(err)
 		return w.fail(t0, h, err)
 	}
 	w.commit()

@@ -300,6 +300,7 @@ func (w *gcpWork) attempt(h float64) (usedFresh int, cause error) {
 		if cause == nil {
 			return usedFresh, nil
 		}
+		w.stats.countFailure(cause)
 		if needJ || pol != JacobianAuto || errors.Is(cause, ErrNonFinite) {
 			return usedFresh, cause
 		}

@@ -460,6 +460,7 @@ func (m *GenAlpha) Step(tEnd float64) error {
 		if st == newtonConverged {
 			e := w.errorNorm(h)
 			if fixed && fixedStepDiverged(e, w.ctlc.RTol) {
+				w.stats.Rejected++
 				return w.fail(h, ErrDiverged)
 			}
 			if w.ctl.accept(h, e) {
@@ -474,7 +475,7 @@ func (m *GenAlpha) Step(tEnd float64) error {
 			w.cuts++
 			continue
 		}
-		w.stats.NewtonFailures++
+		w.stats.countFailure(w.lastCause)
 		if !w.freshJ && !w.freshTried {
 			w.freshTried = true
 			w.needJ = true // retry the same h with a fresh matrix

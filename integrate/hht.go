@@ -390,6 +390,7 @@ func (w *hhtWork) attempt(h float64) (usedFresh int, cause error) {
 		if cause == nil {
 			return usedFresh, nil
 		}
+		w.stats.countFailure(cause)
 		if needJ || pol != JacobianAuto || errors.Is(cause, ErrNonFinite) {
 			return usedFresh, cause
 		}

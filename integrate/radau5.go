@@ -430,6 +430,7 @@ func (m *Radau5) Step(tEnd float64) error {
 			e := w.errorNorm(h)
 			if w.c.FixedH > 0 {
 				if fixedStepDiverged(e, w.c.RTol) {
+					w.stats.Rejected++
 					return w.fail(t0, h, ErrDiverged, nil, w.worst, cuts, fresh)
 				}
 				w.accept(h, 0)
@@ -446,7 +447,6 @@ func (m *Radau5) Step(tEnd float64) error {
 			continue
 		}
 		// Newton failure of some kind.
-		w.stats.NewtonFailures++
 		var stErr error
 		switch st {
 		case radauNonFinite:
@@ -456,6 +456,7 @@ func (m *Radau5) Step(tEnd float64) error {
 		default:
 			stErr = ErrNoConvergence
 		}
+		w.stats.countFailure(stErr)
 		if cause != ErrNonFinite || stErr == ErrNonFinite {
 			// A NaN met in this Step stays the reported cause.
 			cause, causeWorst = stErr, w.worst

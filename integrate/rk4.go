@@ -200,7 +200,9 @@ func (m *RK4) Step(tEnd float64) error {
 		err = ErrMaxSteps
 	}
 	if err == nil {
-		err = w.step(t0, h)
+		if err = w.step(t0, h); err != nil {
+			w.stats.countFailure(err)
+		}
 	}
 	if err != nil {
 		se := &StepError{Method: "rk4", T: t0, H: h, Worst: w.worst, Tried: "constant step", Err: err}

@@ -8,8 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/linalg"
 )
 
 // The conformance suite ranges over the registry: a method gets every test here by adding
@@ -306,6 +309,56 @@ func TestConformanceFailure(t *testing.T) {
 		if sol == nil || math.IsNaN(sol.Final.Q[0]) || sol.Final.T >= 0.5 {
 			t.Errorf("%s: partial solution %v ends in a NaN or past the failure", e.Name, sol.Final)
 		}
+	}
+}
+
+// TestConformanceFailureCounters: each failed attempt counts under its own cause
+// (integrate.Stats). With NaN forces from t = 0.5 the only failures are NaN attempts:
+// NonFinite counts them and NewtonFailures and Singular stay 0 in every method; with
+// fixed steps Rejected stays 0 as well (no error test). With G = 0 from t = 0.5 no NaN is
+// planted (NonFinite 0), and whatever cause the StepError reports, NaN, singular matrix or
+// Newton failure, has been counted in its counter.
+func TestConformanceFailureCounters(t *testing.T) {
+	p, _ := Get("pendulum")
+	for _, e := range integrate.Methods() {
+		ctls := []integrate.StepControl{{FixedH: 0.01}}
+		if e.Adaptive {
+			ctls = append(ctls, integrate.StepControl{RTol: 1e-6})
+		}
+		for _, ctl := range ctls {
+			name := fmt.Sprintf("%s FixedH=%g", e.Name, ctl.FixedH)
+			sol, err := integrate.Solve(e.New(), e.Name, nanAfter{p.System, 0.5}, p.Start.Clone(), 1, integrate.SolveOptions{Control: ctl})
+			if !errors.Is(err, integrate.ErrNonFinite) {
+				t.Errorf("%s, NaN forces: error %v, want ErrNonFinite", name, err)
+				continue
+			}
+			st := sol.Stats
+			if st.NonFinite == 0 || st.NewtonFailures != 0 || st.Singular != 0 || (ctl.FixedH > 0 && st.Rejected != 0) {
+				t.Errorf("%s, NaN forces: Rejected %d, NewtonFailures %d, Singular %d, NonFinite %d; want NaN attempts counted as NonFinite only",
+					name, st.Rejected, st.NewtonFailures, st.Singular, st.NonFinite)
+			}
+			sol, err = integrate.Solve(e.New(), e.Name, zeroGAfter{p.System, 0.5}, p.Start.Clone(), 1, integrate.SolveOptions{Control: ctl})
+			st = sol.Stats
+			if st.NonFinite != 0 ||
+				errors.Is(err, linalg.ErrSingular) && st.Singular == 0 ||
+				errors.Is(err, integrate.ErrNoConvergence) && st.NewtonFailures == 0 {
+				t.Errorf("%s, G = 0: %v: Stats %+v; want the reported cause counted, no NonFinite", name, err, st)
+			}
+		}
+	}
+}
+
+// zeroGAfter returns G = 0 for t ≥ tBad: the KKT and iteration matrices built from G turn
+// singular (methods that difference the residual instead may still step on).
+type zeroGAfter struct {
+	dae.System
+	tBad float64
+}
+
+func (s zeroGAfter) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
+	s.System.ConstraintJacobian(dst, t, q)
+	if t >= s.tBad {
+		dst.Zero()
 	}
 }
 
