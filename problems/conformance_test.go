@@ -541,3 +541,96 @@ func stepRecovered(m integrate.Method, tEnd float64) (err error) {
 	}()
 	return m.Step(tEnd)
 }
+
+// evalCounts counts the System calls a run makes.
+type evalCounts struct{ force, forceDerivQ int }
+
+// countingPendulum is the library pendulum (Get("pendulum")) with its Force and ForceDerivativeQ counted.
+// Embedding the concrete Pendulum keeps every optional capability (analytic derivatives,
+// constant mass), so the methods run exactly as on the plain pendulum.
+type countingPendulum struct {
+	Pendulum
+	n *evalCounts
+}
+
+func (s countingPendulum) Force(dst []float64, t float64, q, v []float64) {
+	s.n.force++
+	s.Pendulum.Force(dst, t, q, v)
+}
+
+func (s countingPendulum) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
+	s.n.forceDerivQ++
+	s.Pendulum.ForceDerivativeQ(dst, t, q, v)
+}
+
+// countingSystem counts the Force calls of any System; embedding the interface hides the
+// optional capabilities, so the implicit methods build their Jacobians by finite
+// differences.
+type countingSystem struct {
+	dae.System
+	n *evalCounts
+}
+
+func (s countingSystem) Force(dst []float64, t float64, q, v []float64) {
+	s.n.force++
+	s.System.Force(dst, t, q, v)
+}
+
+// TestConformanceStatsCount: the counters of every method and formulation agree with
+// what a counting wrapper sees on the pendulum (adaptive runs where the method has error
+// control, else fixed steps).
+//
+// With analytic derivatives the counts are exact: every right-side evaluation calls Force
+// once, and nothing else does (finite differences of constraint rows, which some forms
+// still take, call no Force), so Force calls = FuncEvals; every iteration-matrix assembly
+// calls ForceDerivativeQ once, so its calls = Jacobians.
+//
+// With finite differences the wrapper gives bounds only: FDEvals counts every System call
+// spent on differences (Force, Mass, ConstraintJacobian, all of which the bundles of
+// FuncEvals call too), so the Force calls beyond FuncEvals lie in [0, FDEvals], and a
+// method that assembles Jacobians spends FD evaluations on them.
+func TestConformanceStatsCount(t *testing.T) {
+	p, _ := Get("pendulum")
+	pend := p.System.(Pendulum)
+	for _, e := range integrate.Methods() {
+		ctl := integrate.StepControl{RTol: 1e-6}
+		if !e.Adaptive {
+			ctl = integrate.StepControl{FixedH: 0.01}
+		}
+		for _, form := range e.Formulations {
+			for _, fd := range []bool{false, true} {
+				name := fmt.Sprintf("%s %s fd=%v", e.Name, form, fd)
+				n := &evalCounts{}
+				var sys dae.System = countingPendulum{pend, n}
+				if fd {
+					sys = countingSystem{pend, n}
+				}
+				m, err := e.NewMethod(form)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sol, err := integrate.Solve(m, e.Name, sys, p.Start.Clone(), p.TEnd, integrate.SolveOptions{Control: ctl})
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					continue
+				}
+				st := sol.Stats
+				if st.Steps == 0 || st.FuncEvals == 0 {
+					t.Errorf("%s: Stats %+v: the run measured nothing", name, st)
+					continue
+				}
+				if !fd {
+					if n.force != st.FuncEvals || n.forceDerivQ != st.Jacobians {
+						t.Errorf("%s: %d Force calls, %d ForceDerivativeQ calls; Stats FuncEvals %d, Jacobians %d: want equal",
+							name, n.force, n.forceDerivQ, st.FuncEvals, st.Jacobians)
+					}
+					continue
+				}
+				if extra := n.force - st.FuncEvals; extra < 0 || extra > st.FDEvals || (st.Jacobians > 0) != (st.FDEvals > 0) {
+					t.Errorf("%s: %d Force calls, FuncEvals %d, FDEvals %d, Jacobians %d: want FuncEvals ≤ calls ≤ FuncEvals + FDEvals and FD evaluations exactly when Jacobians are assembled",
+						name, n.force, st.FuncEvals, st.FDEvals, st.Jacobians)
+				}
+			}
+		}
+	}
+}
