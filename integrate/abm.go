@@ -164,6 +164,9 @@ func (m *ABM) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: gcp-abm: Step before Init")
 	}
+	if err := notAhead("gcp-abm", w.cur.T, tEnd); err != nil {
+		return err
+	}
 	if !w.resolved {
 		c, _, err := w.rawCtl.resolveForStep("gcp-abm", w.cur.T, tEnd)
 		if err != nil {
@@ -174,9 +177,6 @@ func (m *ABM) Step(tEnd float64) error {
 		w.resolved = true
 	}
 	t0 := w.cur.T
-	if t0 >= tEnd {
-		return nil
-	}
 	h, err := w.ctl.next(t0, tEnd)
 	if err != nil {
 		return w.fail(t0, h, err)
@@ -192,6 +192,7 @@ func (m *ABM) Step(tEnd float64) error {
 		err = w.pece(t0, h)
 	}
 	if err != nil {
+		w.stats.countFailure(err)
 		return w.fail(t0, h, err)
 	}
 	w.commit()

@@ -30,7 +30,8 @@ func TestABMOrder(t *testing.T) {
 	q, v, l := gcpOrders(t, newM, polar{}, polarStart(), 1, 0.02)
 	for name, o := range map[string][2]float64{"q": q, "v": v, "lambda": l} {
 		for _, x := range o {
-			// ±0.3: the conformance suite's band (orderSlack) for fixed-step order tests.
+			// ±0.3, wider than the conformance suite's ±0.2 (orderSlack): v reads 4.25 from
+			// the first step size to the second here (4.11 after; q 3.90, 3.96).
 			if math.Abs(x-4) > 0.3 {
 				t.Errorf("%s: observed orders %.3f, %.3f, want 4 ± 0.3", name, o[0], o[1])
 				break

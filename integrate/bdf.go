@@ -371,13 +371,13 @@ func (m *BDF) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: bdf: Step before Init")
 	}
+	if err := notAhead("bdf", w.cur.T, tEnd); err != nil {
+		return err
+	}
 	if !w.resolved {
 		if err := w.resolve(tEnd); err != nil {
 			return err
 		}
-	}
-	if w.cur.T >= tEnd {
-		return nil
 	}
 	if w.starting {
 		return w.startStep(tEnd)
@@ -476,6 +476,7 @@ func (w *bdfWork) step(tEnd float64, adaptive bool) error {
 		if st == nil {
 			if !adaptive {
 				if w.fixedStepDiverged() {
+					w.stats.Rejected++
 					return w.fail(t0, h, ErrDiverged, nil, cuts, fresh)
 				}
 				w.complete(h, false)
@@ -515,7 +516,7 @@ func (w *bdfWork) step(tEnd float64, adaptive bool) error {
 			}
 			continue
 		}
-		w.stats.NewtonFailures++
+		// attempt counted the failure (Stats.countFailure)
 		if cause != ErrNonFinite || st == ErrNonFinite {
 			cause = st
 		}
@@ -625,6 +626,7 @@ func (w *bdfWork) attempt(h float64) (usedFresh int, cause error) {
 		if cause == nil {
 			return usedFresh, nil
 		}
+		w.stats.countFailure(cause)
 		if needJ || pol != JacobianAuto || errors.Is(cause, ErrNonFinite) {
 			return usedFresh, cause
 		}

@@ -109,24 +109,19 @@
 // follows the variable h changes eq. 87c from step to step, and the jumps of v it causes
 // failed the error test down to HMin at tol ≤ 1e-8.
 //
-// The last accepted state is never changed by a failed Step.
+// The last accepted state is never changed by a failed Step. A Step(tEnd) with tEnd not
+// ahead of the current time takes no step and returns a *StepError wrapping ErrNoProgress,
+// in every method (see Method).
 //
 // # Counters (Stats)
 //
-//	Steps           accepted steps
-//	Rejected        rejected attempts (error test, non-finite values, singular matrices,
-//	                failed projections)
-//	NewtonFailures  attempts abandoned because Newton did not converge (implicit methods)
-//	NewtonIters     all Newton iterations, rejected attempts included
-//	FuncEvals       right-side evaluations: one M, f, G, γ at one point (for dopri5 with its
-//	                KKT factorization; 6 per attempt + 1 per projected step + 1 in Init
-//	                + 1 for the starting step + 1 per Interpolate inside a step)
-//	FDEvals         System evaluations spent on finite-difference Jacobians
-//	Jacobians       iteration-matrix assemblies
-//	Factorizations  LU factorizations (iteration and KKT matrices)
-//	Solves          forward/back substitutions
-//	Projections     projections onto the constraint manifold (dopri5: eq. 89 and eq. 91
-//	                count one each)
+// Every counter has one meaning in every method, defined once on Stats (stats.go): Steps
+// (accepted), the four causes of a failed attempt, each counted in its own counter —
+// Rejected (error test, or the divergence test of a fixed step), NewtonFailures (a Newton
+// iteration that did not converge), Singular (a singular matrix), NonFinite (NaN or Inf)
+// — so that Steps + Rejected + NewtonFailures + Singular + NonFinite counts the attempts;
+// then NewtonIters, FuncEvals, FDEvals, Jacobians, Factorizations, Solves, Projections and
+// Repartitions. Per-method detail (e.g. dopri5's FuncEvals per attempt) is on each method.
 //
 // # Solve
 //

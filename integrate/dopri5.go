@@ -43,8 +43,10 @@ import (
 // Index1Projected, plus 1 per Interpolate at a point strictly inside a step. Factorizations
 // equals FuncEvals. Solves counts all KKT solves (stages, projection iterations, the
 // velocity projection). Projections counts 2 per accepted projected step (eq. 89 and eq.
-// 91). Rejected counts failed error tests, attempts with a non-finite value or a singular
-// KKT matrix, and attempts whose projection did not converge.
+// 91). A failed attempt counts once by its cause (Stats): Rejected for a failed error test,
+// NonFinite for a non-finite stage, Singular for a singular KKT matrix, NewtonFailures for
+// a projection that did not converge (an attempt stopped at a failing stage evaluates
+// fewer than 6 stages).
 type DOPRI5 struct {
 	// Formulation is Index1Projected or Index1; the zero value means Index1Projected.
 	Formulation Formulation
@@ -308,8 +310,8 @@ func (m *DOPRI5) Step(tEnd float64) error {
 // step is Step of the methods sharing dopri5Work: one accepted step toward tEnd.
 func (w *dopri5Work) step(tEnd float64) error {
 	t := w.cur.T
-	if !(tEnd > t) {
-		return fmt.Errorf("integrate: %s: Step(tEnd = %g) from t = %g: tEnd must lie ahead", w.name, tEnd, t)
+	if err := notAhead(w.name, t, tEnd); err != nil {
+		return err
 	}
 	if !w.started {
 		if err := w.begin(tEnd); err != nil {
@@ -329,10 +331,10 @@ func (w *dopri5Work) step(tEnd float64) error {
 		w.attempts++
 		if err := w.stages(t, h); err != nil {
 			w.cause = err
+			w.stats.countFailure(err)
 			if w.c.FixedH > 0 { // no smaller step to try
 				return w.fail(t, h, err, rejected)
 			}
-			w.stats.Rejected++
 			rejected++
 			w.ctl.cut(h, dp5Cut)
 			continue
@@ -354,10 +356,10 @@ func (w *dopri5Work) step(tEnd float64) error {
 		}
 		if err := w.commit(t, tNew, h); err != nil {
 			w.cause = err
+			w.stats.countFailure(err)
 			if w.c.FixedH > 0 {
 				return w.fail(t, h, err, rejected)
 			}
-			w.stats.Rejected++
 			rejected++
 			w.ctl.cut(h, dp5Cut)
 			continue

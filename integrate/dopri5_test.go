@@ -505,8 +505,10 @@ func TestDOPRI5Failure(t *testing.T) {
 	if last := sol.T[len(sol.T)-1]; last != se.T || sol.Final.T != se.T {
 		t.Errorf("last sample at %g, Final.T = %g, want the failure time %g", last, sol.Final.T, se.T)
 	}
-	if sol.Stats.Steps != len(sol.T)-1 || sol.Stats.Rejected == 0 {
-		t.Errorf("partial Stats %+v for %d samples", sol.Stats, len(sol.T))
+	// Every failed attempt met the NaN: each counts as NonFinite, none as an error-test
+	// rejection (Stats: one counter per cause).
+	if st := sol.Stats; st.Steps != len(sol.T)-1 || st.NonFinite == 0 || st.Rejected+st.NewtonFailures+st.Singular != 0 {
+		t.Errorf("partial Stats %+v for %d samples, want NonFinite > 0 and no other failure", sol.Stats, len(sol.T))
 	}
 
 	// Fixed steps: the first poisoned attempt stops the run, at the grid point before 0.5.
@@ -519,9 +521,12 @@ func TestDOPRI5Failure(t *testing.T) {
 	}
 
 	// Singular KKT matrix.
-	_, err = Solve(&DOPRI5{}, "dopri5", &degenerate{System: p, from: 0.5}, start, 1, SolveOptions{})
+	sol, err = Solve(&DOPRI5{}, "dopri5", &degenerate{System: p, from: 0.5}, start, 1, SolveOptions{})
 	if !errors.Is(err, linalg.ErrSingular) || !errors.As(err, &se) {
 		t.Fatalf("singular: err = %v, want a *StepError wrapping linalg.ErrSingular", err)
+	}
+	if st := sol.Stats; st.Singular == 0 || st.Rejected+st.NewtonFailures+st.NonFinite != 0 {
+		t.Errorf("singular: Stats %+v, want Singular > 0 and no other failure", st)
 	}
 	if !(se.T < 0.5 && se.T > 0.5-1e-9) {
 		t.Errorf("singular: StepError.T = %.17g, want just below 0.5", se.T)

@@ -29,7 +29,20 @@ var (
 	// a toggle, a lock-up): the constraints cannot be satisfied beyond it, or λ is not
 	// determined at it.
 	ErrSingularPosition = errors.New("mechanism reached a singular position")
+	// ErrNoProgress is a Step asked for a tEnd that does not lie ahead of the current
+	// time (tEnd ≤ t, or NaN): no step is taken (see Method).
+	ErrNoProgress = errors.New("tEnd not ahead of t: no step taken")
 )
+
+// notAhead returns the *StepError of a Step(tEnd) that cannot move forward from t (see
+// Method), or nil when tEnd lies ahead. Every method calls it first, before it resolves
+// its StepControl against tEnd, so a refused call changes nothing.
+func notAhead(method string, t, tEnd float64) error {
+	if tEnd > t {
+		return nil
+	}
+	return &StepError{Method: method, T: t, Err: fmt.Errorf("%w (tEnd = %.10g)", ErrNoProgress, tEnd)}
+}
 
 // Advice of a StepError from a fixed step: for a method with error control, and for one
 // that has constant steps only (rk4, gcp-abm).

@@ -262,6 +262,9 @@ func (m *GCP) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: gcp: Step before Init")
 	}
+	if err := notAhead(w.name, w.cur.T, tEnd); err != nil {
+		return err
+	}
 	if !w.resolved {
 		c, end, err := w.rawCtl.resolveForStep(w.name, w.cur.T, tEnd)
 		if err != nil {
@@ -276,9 +279,6 @@ func (m *GCP) Step(tEnd float64) error {
 		}
 		w.ctl = newController(c, 2, h0) // δ_q ~ h³
 		w.resolved = true
-	}
-	if w.cur.T >= tEnd {
-		return nil
 	}
 	return w.step(w, &w.stats, &w.cur, tEnd)
 }
@@ -300,6 +300,7 @@ func (w *gcpWork) attempt(h float64) (usedFresh int, cause error) {
 		if cause == nil {
 			return usedFresh, nil
 		}
+		w.stats.countFailure(cause)
 		if needJ || pol != JacobianAuto || errors.Is(cause, ErrNonFinite) {
 			return usedFresh, cause
 		}

@@ -422,6 +422,9 @@ func (m *GenAlpha) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: genalpha: Step before Init")
 	}
+	if err := notAhead(w.name, w.cur.T, tEnd); err != nil {
+		return err
+	}
 	if !w.resolved {
 		c, end, err := w.ctlIn.resolveForStep(w.name, w.cur.T, tEnd)
 		if err != nil {
@@ -436,9 +439,6 @@ func (m *GenAlpha) Step(tEnd float64) error {
 		}
 		w.ctl = newController(c, 2, h0)
 		w.resolved = true
-	}
-	if !(tEnd > w.cur.T) {
-		panic(fmt.Sprintf("integrate: %s: Step(tEnd = %g) at t = %g: tEnd must lie ahead", w.name, tEnd, w.cur.T))
 	}
 	w.freshTried, w.cuts = false, 0
 	fixed := w.ctlc.FixedH > 0
@@ -460,6 +460,7 @@ func (m *GenAlpha) Step(tEnd float64) error {
 		if st == newtonConverged {
 			e := w.errorNorm(h)
 			if fixed && fixedStepDiverged(e, w.ctlc.RTol) {
+				w.stats.Rejected++
 				return w.fail(h, ErrDiverged)
 			}
 			if w.ctl.accept(h, e) {
@@ -474,7 +475,7 @@ func (m *GenAlpha) Step(tEnd float64) error {
 			w.cuts++
 			continue
 		}
-		w.stats.NewtonFailures++
+		w.stats.countFailure(w.lastCause)
 		if !w.freshJ && !w.freshTried {
 			w.freshTried = true
 			w.needJ = true // retry the same h with a fresh matrix

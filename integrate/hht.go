@@ -345,6 +345,9 @@ func (m *HHT) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: hht: Step before Init")
 	}
+	if err := notAhead("hht", w.cur.T, tEnd); err != nil {
+		return err
+	}
 	if !w.resolved {
 		c, end, err := w.rawCtl.resolveForStep("hht", w.cur.T, tEnd)
 		if err != nil {
@@ -360,9 +363,6 @@ func (m *HHT) Step(tEnd float64) error {
 		}
 		w.ctl = newController(c, 2, h0) // δ_q ~ h³: e^(−1/3), eq. 38b
 		w.resolved = true
-	}
-	if w.cur.T >= tEnd {
-		return nil
 	}
 	return w.step(w, &w.stats, &w.cur, tEnd)
 }
@@ -390,6 +390,7 @@ func (w *hhtWork) attempt(h float64) (usedFresh int, cause error) {
 		if cause == nil {
 			return usedFresh, nil
 		}
+		w.stats.countFailure(cause)
 		if needJ || pol != JacobianAuto || errors.Is(cause, ErrNonFinite) {
 			return usedFresh, cause
 		}

@@ -23,7 +23,8 @@ type ladder struct {
 // stepper is what ladder.step needs from a method.
 type stepper interface {
 	// attempt predicts and corrects a step of size h from the current state; nil when the
-	// corrector converged. usedFresh counts the fresh-Jacobian retries it made.
+	// corrector converged. usedFresh counts the fresh-Jacobian retries it made; every
+	// corrector run that failed is counted by Stats.countFailure.
 	attempt(h float64) (usedFresh int, err error)
 	errorNorm(h float64) float64 // the scaled local error of the converged attempt (≤ 1 passes)
 	commit(h float64)            // accept the attempt as the new current state
@@ -62,6 +63,7 @@ func (l *ladder) step(m stepper, stats *Stats, cur *State, tEnd float64) error {
 		if st == nil {
 			e := m.errorNorm(h)
 			if fixed && fixedStepDiverged(e, l.c.RTol) {
+				stats.Rejected++
 				l.causeWorst = l.worst
 				return fail(h, ErrDiverged, nil)
 			}
@@ -75,8 +77,7 @@ func (l *ladder) step(m stepper, stats *Stats, cur *State, tEnd float64) error {
 			cuts++
 			continue
 		}
-		stats.NewtonFailures++
-		m.failed(true)
+		m.failed(true) // attempt counted the failure (Stats.countFailure)
 		if cause != ErrNonFinite || st == ErrNonFinite {
 			// A NaN or Inf met in this Step stays the reported cause: the attempts cut
 			// toward HMin after it may fail only because the scaled forms amplify rounding.

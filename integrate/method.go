@@ -45,6 +45,12 @@ func (x *State) Clone() State {
 // last accepted state untouched. Current returns the last accepted state (read only; it
 // changes with the next Step). Interpolate writes the dense-output value at t in
 // [Previous().T, Current().T] into dst.
+//
+// A tEnd that does not lie ahead of Current().T (tEnd ≤ t, or NaN) is refused by every
+// method alike: Step takes no step, changes neither the state, nor the Stats, nor the
+// StepControl it resolves at its first Step, and returns a *StepError (T = t, H = 0)
+// wrapping ErrNoProgress. A caller loop `for m.Current().T < tEnd { m.Step(tEnd) }` never
+// meets it; a loop that does not compare times stops at the error instead of spinning.
 type Method interface {
 	Init(sys dae.System, start State, ctl StepControl) error
 	Step(tEnd float64) error

@@ -377,13 +377,13 @@ func (m *Radau5) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: radau5: Step before Init")
 	}
+	if err := notAhead("radau5", w.cur.T, tEnd); err != nil {
+		return err
+	}
 	if !w.resolved {
 		if err := w.resolve(tEnd); err != nil {
 			return err
 		}
-	}
-	if w.cur.T >= tEnd {
-		return nil
 	}
 	var cause error
 	var causeWorst Residual
@@ -430,6 +430,7 @@ func (m *Radau5) Step(tEnd float64) error {
 			e := w.errorNorm(h)
 			if w.c.FixedH > 0 {
 				if fixedStepDiverged(e, w.c.RTol) {
+					w.stats.Rejected++
 					return w.fail(t0, h, ErrDiverged, nil, w.worst, cuts, fresh)
 				}
 				w.accept(h, 0)
@@ -446,7 +447,6 @@ func (m *Radau5) Step(tEnd float64) error {
 			continue
 		}
 		// Newton failure of some kind.
-		w.stats.NewtonFailures++
 		var stErr error
 		switch st {
 		case radauNonFinite:
@@ -456,6 +456,7 @@ func (m *Radau5) Step(tEnd float64) error {
 		default:
 			stErr = ErrNoConvergence
 		}
+		w.stats.countFailure(stErr)
 		if cause != ErrNonFinite || stErr == ErrNonFinite {
 			// A NaN met in this Step stays the reported cause.
 			cause, causeWorst = stErr, w.worst

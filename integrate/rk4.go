@@ -182,6 +182,9 @@ func (m *RK4) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: rk4: Step before Init")
 	}
+	if err := notAhead("rk4", w.cur.T, tEnd); err != nil {
+		return err
+	}
 	if !w.resolved {
 		c, _, err := w.rawCtl.resolveForStep("rk4", w.cur.T, tEnd)
 		if err != nil {
@@ -192,15 +195,14 @@ func (m *RK4) Step(tEnd float64) error {
 		w.resolved = true
 	}
 	t0 := w.cur.T
-	if t0 >= tEnd {
-		return nil
-	}
 	h, err := w.ctl.next(t0, tEnd)
 	if err == nil && w.stats.Steps >= w.c.MaxSteps {
 		err = ErrMaxSteps
 	}
 	if err == nil {
-		err = w.step(t0, h)
+		if err = w.step(t0, h); err != nil {
+			w.stats.countFailure(err)
+		}
 	}
 	if err != nil {
 		se := &StepError{Method: "rk4", T: t0, H: h, Worst: w.worst, Tried: "constant step", Err: err}

@@ -2,23 +2,29 @@ package problems
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/linalg"
 )
 
 // The conformance suite ranges over the registry: a method gets every test here by adding
 // its entry to integrate's registry. Per-method expectations that differ from the common
 // ones (known order reduction) live in the Entry, not in looser tolerances here.
 
-// orderSlack is the band around the entry's order that an observed order log2(e(h)/e(h/2))
-// must fall in. Ratios from h, h/2, h/4 in the asymptotic range are within ±0.2 of the
-// order for smooth problems (OrdinaryDiffEq's convergence tests use the same band); the
-// step sizes below were chosen so that every method is in that range on the pendulum.
-const orderSlack = 0.3
+// orderSlack is the band around the expected order that an observed order
+// log2(e(h)/e(h/2)) must fall in: ±0.2, the band of OrdinaryDiffEq's convergence tests.
+// The step sizes below (and the per-formulation cases of orderCases) were chosen so that
+// every ratio checked is in the asymptotic range on the pendulum; measured, the largest
+// deviation of a ratio checked is 0.197 (bdf baumgarte, λ, 4.80).
+const orderSlack = 0.2
 
 // fixedSteps returns the step counts over [orderT0, orderTEnd] (h = 1.25/n) for a method
 // of order p in q. On orderPendulum they put every registered method in its asymptotic
@@ -32,11 +38,57 @@ func fixedSteps(p int) [3]int {
 }
 
 // methodSteps overrides fixedSteps for methods whose asymptotic range starts at smaller h:
-// hedop5's v and λ read 5.36 and 5.31 from 32 to 64 steps (its h⁶ terms), 5.29 and 5.26
-// from 64 to 128 and 5.19, 5.17 from 128 to 256.
-// bdf (order 5 with fixed h): λ reads 4.59 from 32 to 64 steps, 4.92 and 4.90 from 64 to
-// 128 to 256 (q 5.04, 5.03).
+// hedop5 (see orderCases for the ratio checked), and bdf (order 5 with fixed h): λ reads
+// 4.59 from 32 to 64 steps, 4.92 and 4.90 from 64 to 128 to 256 (q 5.04, 5.03).
 var methodSteps = map[string][3]int{"hedop5": {64, 128, 256}, "bdf": {64, 128, 256}}
+
+// orderCase is the expectation of one formulation of a method whose fixed-step errors on
+// orderPendulum differ from its Entry's: another order per block, other steps, only the
+// ratio in the asymptotic range, a corrector stopped closer to its root, or a block that
+// does not converge at a rate (bounded instead).
+type orderCase struct {
+	order       integrate.Order
+	steps       [3]int  // zero: methodSteps or fixedSteps
+	ratios      []int   // the ratios checked: 0 is n → 2n, 1 is 2n → 4n; nil: both
+	tol         float64 // RTol = ATol of the run (the corrector's stop); zero: the default
+	lambdaBound float64 // > 0: λ is not checked for order; its errors must stay below it
+}
+
+// orderCases lists, by "method formulation", every formulation whose expectation is not its
+// Entry's Order with both ratios checked; the comments give the measured orders
+// (ratio 0, ratio 1) that decided each case. Every other formulation is checked against
+// its Entry.
+var orderCases = map[string]orderCase{
+	// hedop5: the h⁶ terms still show from 64 to 128 steps: index2-proj reads v 5.29,
+	// λ 5.26 there and 5.19, 5.17 from 128 to 256; index2 reads q 4.62 then 4.85, v 5.32
+	// then 5.07 (λ 5.05, 4.86). Beyond 256 steps q's error (2e-12) nears rounding.
+	"hedop5 index2-proj": {order: integrate.Order{Q: 5, V: 5, Lambda: 5}, ratios: []int{1}},
+	"hedop5 index2":      {order: integrate.Order{Q: 5, V: 5, Lambda: 5}, ratios: []int{1}},
+	// genalpha: λ of order 1 is the start-up transient (seed 002, Example 8); from 64 to
+	// 128 steps it reads 1.25 while the transient still dominates, 1.04 after.
+	"genalpha index3": {order: integrate.Order{Q: 2, V: 2, Lambda: 1}, ratios: []int{1}},
+	// newmark index3 (γ = 1/2, no numerical damping): λ does not converge; its error stays
+	// at 45 (45.1, 45.3, 45.3: observed orders −0.005, −0.001), the undamped index-3
+	// drift that index3Watch names; the ggl form converges (order 2 in every block).
+	"newmark index3": {order: integrate.Order{Q: 2, V: 2, Lambda: 0}},
+	// radau5 index3: Radau IIA with s = 3 on an index-3 problem converges with order
+	// 2s − 1 = 5 in q, s = 3 in v and s − 1 = 2 in λ (Hairer & Wanner 1996, VII.4; measured
+	// 5.00 5.01, 2.99 3.00, 2.03 2.01). At the default tolerance the corrector's stop
+	// limits q at 256 steps (4.49); at RTol = ATol = 1e-9 it reads 5.01.
+	"radau5 index3": {order: integrate.Order{Q: 5, V: 3, Lambda: 2}, tol: 1e-9},
+	// bdf index1 (no stabilization): from 64 to 128 steps q, v, λ read 4.69, 4.65, 4.15;
+	// from 128 to 256 to 512 they read 4.88 4.97, 4.87 4.96, 4.72 4.93.
+	"bdf index1": {order: integrate.Order{Q: 5, V: 5, Lambda: 5}, steps: [3]int{128, 256, 512}, ratios: []int{1}},
+	// bdf index3: q and v have order 5 (5.04 5.04, 5.03 5.03); λ does not show order 5:
+	// its largest error over the run reads 5.4e-4, 2.3e-5, 1.5e-5 (and 1.0e-5 at 512
+	// steps), the same at RTol = ATol = 1e-11, so not the corrector's stop. Not explained
+	// yet; λ is held below 3e-5 at 128 and 256 steps so that a change shows.
+	"bdf index3": {order: integrate.Order{Q: 5, V: 5}, lambdaBound: 3e-5},
+	// bdf index2-baumgarte with fixed steps uses α₀ = C/FixedH (seed 002, eq. 87), so the
+	// three runs integrate different equations; from 64 to 128 steps every block reads 5
+	// (5.03, 5.05, 4.92), from 128 to 256 the stiffer α₀ takes over (3.69, 2.79, −2.11).
+	"bdf index2-baumgarte": {order: integrate.Order{Q: 5, V: 5, Lambda: 5}, ratios: []int{0}},
+}
 
 // orderPendulum is the pendulum released at 60°: strongly nonlinear, so that every block
 // (q, v and λ, which for small swings is nearly the constant m g) shows its asymptotic
@@ -52,25 +104,44 @@ const orderT0, orderTEnd = 0.3, 1.55
 // shows in the transient after the start, seed 002, Example 8).
 type blockErrors struct{ q, v, lambda [3]float64 }
 
-func fixedStepErrors(t *testing.T, e integrate.Entry) blockErrors {
+// expectedOrder returns the expectation for formulation form of e: its orderCases entry,
+// else e.Order with both ratios; steps filled in.
+func expectedOrder(e integrate.Entry, form integrate.Formulation) orderCase {
+	c, ok := orderCases[e.Name+" "+string(form)]
+	if !ok {
+		c = orderCase{order: e.Order}
+	}
+	if c.steps[0] == 0 {
+		var ok bool
+		if c.steps, ok = methodSteps[e.Name]; !ok {
+			c.steps = fixedSteps(e.Order.Q)
+		}
+	}
+	if c.ratios == nil {
+		c.ratios = []int{0, 1}
+	}
+	return c
+}
+
+func fixedStepErrors(t *testing.T, e integrate.Entry, form integrate.Formulation, c orderCase) blockErrors {
 	t.Helper()
 	p := Problem{System: orderPendulum, T0: orderT0, TEnd: orderTEnd, Start: integrate.NewState(2, 1)}
 	orderPendulum.Exact(orderT0, &p.Start)
 	exact := integrate.NewState(2, 1)
 	var out blockErrors
-	steps, ok := methodSteps[e.Name]
-	if !ok {
-		steps = fixedSteps(e.Order.Q)
-	}
-	for k, n := range steps {
+	for k, n := range c.steps {
 		h := (p.TEnd - p.T0) / float64(n)
-		sol, err := integrate.Solve(e.New(), e.Name, p.System, p.Start.Clone(), p.TEnd,
-			integrate.SolveOptions{Control: integrate.StepControl{FixedH: h}})
+		m, err := e.NewMethod(form)
 		if err != nil {
-			t.Fatalf("%s: h=%g: %v", e.Name, h, err)
+			t.Fatal(err)
+		}
+		sol, err := integrate.Solve(m, e.Name, p.System, p.Start.Clone(), p.TEnd,
+			integrate.SolveOptions{Control: integrate.StepControl{FixedH: h, RTol: c.tol, ATol: c.tol}})
+		if err != nil {
+			t.Fatalf("%s %s: h=%g: %v", e.Name, form, h, err)
 		}
 		if sol.Stats.Steps != n {
-			t.Errorf("%s: h=%g took %d steps, want %d", e.Name, h, sol.Stats.Steps, n)
+			t.Errorf("%s %s: h=%g took %d steps, want %d", e.Name, form, h, sol.Stats.Steps, n)
 		}
 		for i, ti := range sol.T {
 			orderPendulum.Exact(ti, &exact)
@@ -90,9 +161,9 @@ func maxDiff(a, b []float64) float64 {
 	return m
 }
 
-func checkOrder(t *testing.T, method, block string, errs [3]float64, want int) {
+func checkOrder(t *testing.T, method, block string, errs [3]float64, want int, ratios []int) {
 	t.Helper()
-	for k := 0; k < 2; k++ {
+	for _, k := range ratios {
 		p := math.Log2(errs[k] / errs[k+1])
 		if !(math.Abs(p-float64(want)) <= orderSlack) {
 			t.Errorf("%s: %s: observed order %.2f from errors %.3g -> %.3g, want %d ± %.1f",
@@ -101,14 +172,45 @@ func checkOrder(t *testing.T, method, block string, errs [3]float64, want int) {
 	}
 }
 
+// TestConformanceOrder checks the fixed-step convergence order of every formulation of
+// every method, per block, against expectedOrder.
 func TestConformanceOrder(t *testing.T) {
 	for _, e := range integrate.Methods() {
-		t.Run(e.Name, func(t *testing.T) {
-			errs := fixedStepErrors(t, e)
-			checkOrder(t, e.Name, "q", errs.q, e.Order.Q)
-			checkOrder(t, e.Name, "v", errs.v, e.Order.V)
-			checkOrder(t, e.Name, "lambda", errs.lambda, e.Order.Lambda)
-		})
+		for _, form := range e.Formulations {
+			t.Run(e.Name+"/"+string(form), func(t *testing.T) {
+				c := expectedOrder(e, form)
+				errs := fixedStepErrors(t, e, form, c)
+				name := e.Name + " " + string(form)
+				checkOrder(t, name, "q", errs.q, c.order.Q, c.ratios)
+				checkOrder(t, name, "v", errs.v, c.order.V, c.ratios)
+				if c.lambdaBound > 0 {
+					for _, err := range errs.lambda[1:] {
+						if !(err <= c.lambdaBound) {
+							t.Errorf("%s: lambda: errors %.3g, want ≤ %g at the two finer steps", name, errs.lambda, c.lambdaBound)
+						}
+					}
+					return
+				}
+				checkOrder(t, name, "lambda", errs.lambda, c.order.Lambda, c.ratios)
+			})
+		}
+	}
+}
+
+// TestConformanceOrderCases: every orderCases key names a registered method and one of its
+// formulations, so that a rename cannot leave a case unused while its formulation is
+// checked against the Entry (or the reverse).
+func TestConformanceOrderCases(t *testing.T) {
+	for key := range orderCases {
+		name, form, _ := strings.Cut(key, " ")
+		e, err := integrate.Lookup(name)
+		if err != nil {
+			t.Errorf("orderCases[%q]: %v", key, err)
+			continue
+		}
+		if !slices.Contains(e.Formulations, integrate.Formulation(form)) {
+			t.Errorf("orderCases[%q]: %s has no formulation %q (it has %v)", key, name, form, e.Formulations)
+		}
 	}
 }
 
@@ -207,6 +309,56 @@ func TestConformanceFailure(t *testing.T) {
 		if sol == nil || math.IsNaN(sol.Final.Q[0]) || sol.Final.T >= 0.5 {
 			t.Errorf("%s: partial solution %v ends in a NaN or past the failure", e.Name, sol.Final)
 		}
+	}
+}
+
+// TestConformanceFailureCounters: each failed attempt counts under its own cause
+// (integrate.Stats). With NaN forces from t = 0.5 the only failures are NaN attempts:
+// NonFinite counts them and NewtonFailures and Singular stay 0 in every method; with
+// fixed steps Rejected stays 0 as well (no error test). With G = 0 from t = 0.5 no NaN is
+// planted (NonFinite 0), and whatever cause the StepError reports, NaN, singular matrix or
+// Newton failure, has been counted in its counter.
+func TestConformanceFailureCounters(t *testing.T) {
+	p, _ := Get("pendulum")
+	for _, e := range integrate.Methods() {
+		ctls := []integrate.StepControl{{FixedH: 0.01}}
+		if e.Adaptive {
+			ctls = append(ctls, integrate.StepControl{RTol: 1e-6})
+		}
+		for _, ctl := range ctls {
+			name := fmt.Sprintf("%s FixedH=%g", e.Name, ctl.FixedH)
+			sol, err := integrate.Solve(e.New(), e.Name, nanAfter{p.System, 0.5}, p.Start.Clone(), 1, integrate.SolveOptions{Control: ctl})
+			if !errors.Is(err, integrate.ErrNonFinite) {
+				t.Errorf("%s, NaN forces: error %v, want ErrNonFinite", name, err)
+				continue
+			}
+			st := sol.Stats
+			if st.NonFinite == 0 || st.NewtonFailures != 0 || st.Singular != 0 || (ctl.FixedH > 0 && st.Rejected != 0) {
+				t.Errorf("%s, NaN forces: Rejected %d, NewtonFailures %d, Singular %d, NonFinite %d; want NaN attempts counted as NonFinite only",
+					name, st.Rejected, st.NewtonFailures, st.Singular, st.NonFinite)
+			}
+			sol, err = integrate.Solve(e.New(), e.Name, zeroGAfter{p.System, 0.5}, p.Start.Clone(), 1, integrate.SolveOptions{Control: ctl})
+			st = sol.Stats
+			if st.NonFinite != 0 ||
+				errors.Is(err, linalg.ErrSingular) && st.Singular == 0 ||
+				errors.Is(err, integrate.ErrNoConvergence) && st.NewtonFailures == 0 {
+				t.Errorf("%s, G = 0: %v: Stats %+v; want the reported cause counted, no NonFinite", name, err, st)
+			}
+		}
+	}
+}
+
+// zeroGAfter returns G = 0 for t ≥ tBad: the KKT and iteration matrices built from G turn
+// singular (methods that difference the residual instead may still step on).
+type zeroGAfter struct {
+	dae.System
+	tBad float64
+}
+
+func (s zeroGAfter) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
+	s.System.ConstraintJacobian(dst, t, q)
+	if t >= s.tBad {
+		dst.Zero()
 	}
 }
 
@@ -318,6 +470,165 @@ func TestConformanceAllocs(t *testing.T) {
 					if n := testing.AllocsPerRun(10, func() { m.Interpolate(&d, mid) }); n != 0 {
 						t.Errorf("%s %s on %s %+v: Interpolate allocates %v times per call", e.Name, form, p.Name, ctl, n)
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestConformanceStepNotAhead: Step(tEnd) with tEnd not ahead of the current time (equal,
+// behind, NaN) is refused the same way by every method and formulation, before and after
+// the first step: a *StepError wrapping ErrNoProgress, the current state and the counters
+// untouched, and the next Step toward a later tEnd runs normally (the refused call did not
+// resolve the step control against its tEnd).
+func TestConformanceStepNotAhead(t *testing.T) {
+	p, _ := Get("pendulum")
+	for _, e := range integrate.Methods() {
+		for _, form := range e.Formulations {
+			ctls := []integrate.StepControl{{FixedH: 0.01}}
+			if e.Adaptive {
+				ctls = append(ctls, integrate.StepControl{RTol: 1e-6})
+			}
+			for _, ctl := range ctls {
+				name := fmt.Sprintf("%s %s FixedH=%g", e.Name, form, ctl.FixedH)
+				m, err := e.NewMethod(form)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := m.Init(p.System, p.Start.Clone(), ctl); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				checkNotAhead(t, name, m)
+				if err := stepRecovered(m, p.Start.T+0.1); err != nil {
+					t.Errorf("%s: Step toward t0 + 0.1 after refused calls: %v", name, err)
+					continue
+				}
+				checkNotAhead(t, name, m)
+			}
+		}
+	}
+}
+
+// checkNotAhead calls m.Step with tEnd equal to, behind and NaN against the current time
+// and checks that each call is refused with ErrNoProgress and changes nothing.
+func checkNotAhead(t *testing.T, name string, m integrate.Method) {
+	t.Helper()
+	t0, stats := m.Current().T, m.Stats()
+	for _, tEnd := range []float64{t0, t0 - 1, math.NaN()} {
+		err := stepRecovered(m, tEnd)
+		var se *integrate.StepError
+		if !errors.As(err, &se) || !errors.Is(err, integrate.ErrNoProgress) {
+			t.Errorf("%s: Step(%g) at t=%g: error %v, want a *StepError wrapping ErrNoProgress", name, tEnd, t0, err)
+			continue
+		}
+		if !strings.HasPrefix(name, se.Method+" ") {
+			t.Errorf("%s: refused Step names method %q", name, se.Method)
+		}
+		if se.T != t0 || m.Current().T != t0 || m.Stats() != stats {
+			t.Errorf("%s: refused Step(%g) at t=%g changed the run: error at t=%g, now at t=%g, stats %+v -> %+v",
+				name, tEnd, t0, se.T, m.Current().T, stats, m.Stats())
+		}
+	}
+}
+
+// stepRecovered is m.Step(tEnd) with a panic turned into an error, so that a method that
+// panics fails its case instead of ending the suite.
+func stepRecovered(m integrate.Method, tEnd float64) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return m.Step(tEnd)
+}
+
+// evalCounts counts the System calls a run makes.
+type evalCounts struct{ force, forceDerivQ int }
+
+// countingPendulum is the library pendulum (Get("pendulum")) with its Force and ForceDerivativeQ counted.
+// Embedding the concrete Pendulum keeps every optional capability (analytic derivatives,
+// constant mass), so the methods run exactly as on the plain pendulum.
+type countingPendulum struct {
+	Pendulum
+	n *evalCounts
+}
+
+func (s countingPendulum) Force(dst []float64, t float64, q, v []float64) {
+	s.n.force++
+	s.Pendulum.Force(dst, t, q, v)
+}
+
+func (s countingPendulum) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
+	s.n.forceDerivQ++
+	s.Pendulum.ForceDerivativeQ(dst, t, q, v)
+}
+
+// countingSystem counts the Force calls of any System; embedding the interface hides the
+// optional capabilities, so the implicit methods build their Jacobians by finite
+// differences.
+type countingSystem struct {
+	dae.System
+	n *evalCounts
+}
+
+func (s countingSystem) Force(dst []float64, t float64, q, v []float64) {
+	s.n.force++
+	s.System.Force(dst, t, q, v)
+}
+
+// TestConformanceStatsCount: the counters of every method and formulation agree with
+// what a counting wrapper sees on the pendulum (adaptive runs where the method has error
+// control, else fixed steps).
+//
+// With analytic derivatives the counts are exact: every right-side evaluation calls Force
+// once, and nothing else does (finite differences of constraint rows, which some forms
+// still take, call no Force), so Force calls = FuncEvals; every iteration-matrix assembly
+// calls ForceDerivativeQ once, so its calls = Jacobians.
+//
+// With finite differences the wrapper gives bounds only: FDEvals counts every System call
+// spent on differences (Force, Mass, ConstraintJacobian, all of which the bundles of
+// FuncEvals call too), so the Force calls beyond FuncEvals lie in [0, FDEvals], and a
+// method that assembles Jacobians spends FD evaluations on them.
+func TestConformanceStatsCount(t *testing.T) {
+	p, _ := Get("pendulum")
+	pend := p.System.(Pendulum)
+	for _, e := range integrate.Methods() {
+		ctl := integrate.StepControl{RTol: 1e-6}
+		if !e.Adaptive {
+			ctl = integrate.StepControl{FixedH: 0.01}
+		}
+		for _, form := range e.Formulations {
+			for _, fd := range []bool{false, true} {
+				name := fmt.Sprintf("%s %s fd=%v", e.Name, form, fd)
+				n := &evalCounts{}
+				var sys dae.System = countingPendulum{pend, n}
+				if fd {
+					sys = countingSystem{pend, n}
+				}
+				m, err := e.NewMethod(form)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sol, err := integrate.Solve(m, e.Name, sys, p.Start.Clone(), p.TEnd, integrate.SolveOptions{Control: ctl})
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					continue
+				}
+				st := sol.Stats
+				if st.Steps == 0 || st.FuncEvals == 0 {
+					t.Errorf("%s: Stats %+v: the run measured nothing", name, st)
+					continue
+				}
+				if !fd {
+					if n.force != st.FuncEvals || n.forceDerivQ != st.Jacobians {
+						t.Errorf("%s: %d Force calls, %d ForceDerivativeQ calls; Stats FuncEvals %d, Jacobians %d: want equal",
+							name, n.force, n.forceDerivQ, st.FuncEvals, st.Jacobians)
+					}
+					continue
+				}
+				if extra := n.force - st.FuncEvals; extra < 0 || extra > st.FDEvals || (st.Jacobians > 0) != (st.FDEvals > 0) {
+					t.Errorf("%s: %d Force calls, FuncEvals %d, FDEvals %d, Jacobians %d: want FuncEvals ≤ calls ≤ FuncEvals + FDEvals and FD evaluations exactly when Jacobians are assembled",
+						name, n.force, st.FuncEvals, st.FDEvals, st.Jacobians)
 				}
 			}
 		}

@@ -61,7 +61,8 @@ func TestRadau5Crank(t *testing.T) {
 // "published_run_characteristics"): index-1/2/3 blocks of 7, 7, 13 components (q; v; a
 // and λ, exactly the layout of our index3 form), rtol = atol = h0, the test set's
 // approximate Jacobian. "steps" there counts every attempt (accepted, rejected by the
-// error test, abandoned by Newton), as Steps + Rejected + NewtonFailures here; "nlu"
+// error test, abandoned by Newton), as Steps + Rejected + NewtonFailures + Singular +
+// NonFinite here (integrate.Stats: every attempt counts once); "nlu"
 // counts decomposition events, as Factorizations (which includes one KKT factorization
 // at the start). Counts are asserted within 15% (the band).
 //
@@ -89,7 +90,7 @@ func TestRadau5TestSetAndrews(t *testing.T) {
 		sol := runRadau5(t, p, integrate.Index3, true, integrate.StepControl{RTol: c.tol, ATol: c.tol, H0: c.tol})
 		st := sol.Stats
 		scd := p.Ref.SCD(sol.Final.Q)
-		steps := st.Steps + st.Rejected + st.NewtonFailures
+		steps := st.Steps + st.Rejected + st.NewtonFailures + st.Singular + st.NonFinite
 		t.Logf("tol %g: scd %.2f, %d steps (%d accepted), %d Jacobians, %d LU, %d f, %d Newton iterations",
 			c.tol, scd, steps, st.Steps, st.Jacobians, st.Factorizations, st.FuncEvals, st.NewtonIters)
 		for _, q := range []struct {
