@@ -235,3 +235,21 @@ func TestSolveStatesHMin(t *testing.T) {
 		t.Errorf("err = %v, want the caller's HMin named", err)
 	}
 }
+
+// TestFailureSummary: the failed attempts are listed by cause, singular and plural, and
+// nothing is said when there were none.
+func TestFailureSummary(t *testing.T) {
+	for _, c := range []struct {
+		s    Stats
+		want string
+	}{
+		{Stats{Steps: 10, Rejected: 3}, ""},
+		{Stats{NewtonFailures: 1}, "1 Newton failure"},
+		{Stats{NewtonFailures: 2, Singular: 1, NonFinite: 3}, "2 Newton failures, 1 singular matrix, 3 NaN/Inf attempts"},
+		{Stats{Singular: 2}, "2 singular matrices"},
+	} {
+		if got := c.s.FailureSummary(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
+		}
+	}
+}

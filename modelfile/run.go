@@ -341,6 +341,9 @@ type Summary struct {
 	Samples        int     `json:"samples"`
 	Steps          int     `json:"steps"`
 	Rejected       int     `json:"rejected"`
+	NewtonFailures int     `json:"newton_failures"`
+	Singular       int     `json:"singular"`
+	NonFinite      int     `json:"non_finite"`
 	NewtonIters    int     `json:"newton_iters"`
 	Jacobians      int     `json:"jacobians"`
 	Factorizations int     `json:"factorizations"`
@@ -367,6 +370,7 @@ func (r *Result) Summarize(m *Model, err error) Summary {
 	if sol := r.Solution; sol != nil {
 		st := sol.Stats
 		s.Steps, s.Rejected, s.NewtonIters, s.Jacobians, s.Factorizations = st.Steps, st.Rejected, st.NewtonIters, st.Jacobians, st.Factorizations
+		s.NewtonFailures, s.Singular, s.NonFinite = st.NewtonFailures, st.Singular, st.NonFinite
 		s.WallS = sol.Wall.Seconds()
 		s.MaxResidualPos, s.MaxResidualVel, s.MaxResidualAcc = sol.MaxResidual.Pos, sol.MaxResidual.Vel, sol.MaxResidual.Acc
 	}
@@ -404,6 +408,10 @@ func (s Summary) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "accuracy %s\n", s.TolControls)
 	fmt.Fprintf(w, "work     %d steps, %d rejected, %d Newton iterations, %d Jacobians, %d factorizations\n",
 		s.Steps, s.Rejected, s.NewtonIters, s.Jacobians, s.Factorizations)
+	st := integrate.Stats{NewtonFailures: s.NewtonFailures, Singular: s.Singular, NonFinite: s.NonFinite}
+	if f := st.FailureSummary(); f != "" {
+		fmt.Fprintf(w, "failed   %s (attempts retried with a fresh Jacobian or a smaller step)\n", f)
+	}
 	fmt.Fprintf(w, "time     %s\n", time.Duration(s.WallS*float64(time.Second)).Round(time.Microsecond))
 	fmt.Fprintf(w, "residual max |g| = %.2e, max |G v + g_t| = %.2e, max |G a − γ| = %.2e\n", s.MaxResidualPos, s.MaxResidualVel, s.MaxResidualAcc)
 	rel := 0.0

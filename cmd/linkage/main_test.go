@@ -225,3 +225,17 @@ func TestSolveFailureKeepsPreviousCSV(t *testing.T) {
 		t.Errorf("partial CSV (err %v), want header, 6 rows and the mark:\n%s", err, b)
 	}
 }
+
+// TestSolveListsFailedAttempts: attempts that failed before their error test are counted by
+// cause in the JSON and listed in the text (hht on the crank retries one attempt whose
+// Newton iteration failed with a stale Jacobian).
+func TestSolveListsFailedAttempts(t *testing.T) {
+	code, out, errOut := runCLI("solve", "crank", "--method", "hht")
+	if code != 0 || !strings.Contains(out, "failed   1 Newton failure (") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want a line listing 1 Newton failure", code, out, errOut)
+	}
+	code, out, _ = runCLI("solve", "crank", "--method", "hht", "--json")
+	if code != 0 || !strings.Contains(out, `"newton_failures": 1`) || !strings.Contains(out, `"singular": 0`) || !strings.Contains(out, `"non_finite": 0`) {
+		t.Errorf("exit %d, JSON %s; want newton_failures 1, singular 0, non_finite 0", code, out)
+	}
+}

@@ -30,6 +30,10 @@ type solveReport struct {
 	SCD            *float64 `json:"scd"` // null when the run does not end at the reference time
 	Steps          int      `json:"steps"`
 	Rejected       int      `json:"rejected"`
+	NewtonFailures int      `json:"newton_failures"`
+	Singular       int      `json:"singular"`
+	NonFinite      int      `json:"non_finite"`
+	failures       string   // st.FailureSummary()
 	FuncEvals      int      `json:"f_evals"`
 	NewtonIters    int      `json:"newton_iters"`
 	Jacobians      int      `json:"jacobians"`
@@ -206,6 +210,7 @@ func (r runSpec) solve() (solveReport, error) {
 	}
 	st := sol.Stats
 	rep.Steps, rep.Rejected, rep.FuncEvals = st.Steps, st.Rejected, st.FuncEvals
+	rep.NewtonFailures, rep.Singular, rep.NonFinite, rep.failures = st.NewtonFailures, st.Singular, st.NonFinite, st.FailureSummary()
 	rep.NewtonIters, rep.Jacobians, rep.Factorizations = st.NewtonIters, st.Jacobians, st.Factorizations
 	rep.WallS = sol.Wall.Seconds()
 	rep.MaxResidualPos, rep.MaxResidualVel = sol.MaxResidual.Pos, sol.MaxResidual.Vel
@@ -243,6 +248,9 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 	}
 	fmt.Fprintf(w, "work     %d steps, %d rejected, %d f-evals, %d Newton iterations, %d Jacobians, %d factorizations\n",
 		r.Steps, r.Rejected, r.FuncEvals, r.NewtonIters, r.Jacobians, r.Factorizations)
+	if r.failures != "" {
+		fmt.Fprintf(w, "failed   %s (attempts retried with a fresh Jacobian or a smaller step)\n", r.failures)
+	}
 	fmt.Fprintf(w, "time     %.4g s\n", r.WallS)
 	fmt.Fprintf(w, "residual max |g| = %.2e, max |G v + g_t| = %.2e over accepted steps\n", r.MaxResidualPos, r.MaxResidualVel)
 	for _, x := range r.Warnings {
