@@ -337,9 +337,13 @@ func (e *expander) repeat(pairs []*ast.MappingValueNode, path string, out []ast.
 		size += countValues(it, MaxRepeatValues+1)
 	}
 	if left := MaxRepeatValues - e.made; copies > left/max(size, 1) {
+		earlier := ""
+		if e.made > 0 {
+			earlier = fmt.Sprintf(" after the %d made by earlier copies", e.made)
+		}
 		e.errorf(r.rangeNode, fmt.Sprintf("%s[%d].repeat.%s", path, len(out), r.name),
-			"%s = %d..%d makes %d copies of a template of %d values: %.3g values, more than the %d of MaxRepeatValues",
-			r.name, r.first, r.last, copies, size, float64(copies)*float64(size), MaxRepeatValues)
+			"%s = %d..%d makes %d copies of a template of %d value(s): %.3g values%s, more than the %d of MaxRepeatValues",
+			r.name, r.first, r.last, copies, size, float64(copies)*float64(size), earlier, MaxRepeatValues)
 		e.stop = true
 		return out
 	}
