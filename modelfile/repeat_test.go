@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -257,4 +259,29 @@ func TestRepeatAtLimit(t *testing.T) {
 	}
 	t.Logf("allocated %d MB, kept %d MB", total>>20, kept>>20)
 	runtime.KeepAlive(doc)
+}
+
+// TestSchemaRepeat: the JSON schema accepts the files with parameters and repeat blocks
+// that Parse accepts, and rejects malformed repeat blocks and parameters.
+func TestSchemaRepeat(t *testing.T) {
+	s := compileSchema(t)
+	for name, src := range map[string]string{"repeatedChain": repeatedChain, "bars": fmt.Sprintf(barChainRepeated, 4),
+		"rods": fmt.Sprintf(rodChainRepeated, 4)} {
+		if _, err := Parse(name, []byte(src)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Validate(instance(t, []byte(src))); err != nil {
+			t.Errorf("the schema rejects %s, which Parse accepts: %v", name, err)
+		}
+	}
+	for _, name := range []string{"repeat-no-each.yaml", "repeat-two-variables.yaml", "repeat-no-range.yaml", "repeat-unknown-key.yaml",
+		"repeat-variable-bad.yaml", "repeat-each-null.yaml", "parameters-list.yaml", "parameters-reserved.yaml", "parameters-bool.yaml"} {
+		data, err := os.ReadFile(filepath.Join("testdata/bad", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Validate(instance(t, data)); err == nil {
+			t.Errorf("the schema accepts %s", name)
+		}
+	}
 }
