@@ -61,6 +61,16 @@ const (
 	maxChain3DN   = 400 // the size of Exudyn's chain benchmark
 )
 
+// Sized describes the problems whose name carries their size, which List leaves out, one
+// line each: the name pattern, the range of N and what they are.
+func Sized() []string {
+	return []string{
+		fmt.Sprintf("chainN        2 ≤ N ≤ %d: the chain of N point masses (\"chain\" is chain10)", maxChainN),
+		fmt.Sprintf("chain-bars:N  1 ≤ N ≤ %d: planar chain of N pinned bars falling from horizontal; reference for N ≤ %d", maxChainBarsN, maxChainRefN),
+		fmt.Sprintf("chain3d:N     1 ≤ N ≤ %d: 3D chain of N rods on spherical joints falling from horizontal; reference for N ≤ %d", maxChain3DN, maxChainRefN),
+	}
+}
+
 // sizedProblem returns the problem "NAME:N" of a parameterized family, or ok = false when
 // name is not of that form.
 func sizedProblem(name string) (p Problem, ok bool, err error) {
