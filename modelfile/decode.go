@@ -20,15 +20,19 @@ import (
 
 // Error is one problem in a model file: the file, the line and column (1-based; 0 when
 // the problem has no place, such as an empty file), the path inside the document
-// ("bodies[1].mass") and what was expected.
+// ("bodies[1].mass") and what was expected. In a copy made by a repeat block, Line is the
+// template's and Repeat names the copy by its repeat variables ("i=37", or "i=2, j=5" in
+// nested repeats).
 type Error struct {
 	File         string
 	Line, Column int
 	Path         string
+	Repeat       string
 	Msg          string
 }
 
-// Error formats e as "file:line:column: path: message".
+// Error formats e as "file:line:column: path: message", or in a repeated copy as
+// "file:line:column: path: in repeat i=37: message".
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
@@ -38,6 +42,11 @@ func (e *Error) Error() string {
 	b.WriteString(": ")
 	if e.Path != "" {
 		b.WriteString(e.Path)
+		b.WriteString(": ")
+	}
+	if e.Repeat != "" {
+		b.WriteString("in repeat ")
+		b.WriteString(e.Repeat)
 		b.WriteString(": ")
 	}
 	b.WriteString(e.Msg)
@@ -94,7 +103,8 @@ func Load(path string) (*Document, error) {
 // unknown or duplicate keys, wrong types, missing fields, NaN or infinite numbers, unknown
 // or duplicate names, joints connecting a body to itself, non-positive masses.
 func Parse(file string, data []byte) (*Document, error) {
-	d := &decoder{doc: &Document{File: file, pos: map[string]token.Position{}}}
+	d := &decoder{doc: &Document{File: file, pos: map[string]token.Position{}},
+		origin: map[ast.Node]string{}, repeatAt: map[string]string{}}
 	// A UTF-8 byte order mark is an encoding signature some editors write, not content.
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if err := checkStructure(file, data); err != nil {
@@ -120,12 +130,17 @@ func Parse(file string, data []byte) (*Document, error) {
 	if body == nil {
 		return nil, ErrorList{{File: file, Msg: "empty document; want a mapping with at least \"bodies\" (see docs/model-format.md)"}}
 	}
+	// Parameters, repeat blocks and ${...} are expanded before anything is decoded, so
+	// that decoding and validation see the model written out in full (repeat.go).
+	if body = d.expand(body); len(d.errs) > 0 {
+		return nil, d.errs
+	}
 	if isSpatial(body) {
 		sm := &SpatialModel{}
 		d.doc.Spatial = sm
 		d.decode(body, "", reflect.ValueOf(sm).Elem())
 		d.doc.Model = Model{Name: sm.Name, Description: sm.Description, Dimension: sm.Dimension,
-			Initial: Initial{Time: sm.Initial.Time}, Simulation: sm.Simulation}
+			Parameters: sm.Parameters, Initial: Initial{Time: sm.Initial.Time}, Simulation: sm.Simulation}
 		if len(d.errs) == 0 {
 			validate3(d)
 		}
@@ -136,9 +151,20 @@ func Parse(file string, data []byte) (*Document, error) {
 		}
 	}
 	if len(d.errs) > 0 {
+		d.nameCopies()
 		return nil, d.errs
 	}
 	return d.doc, nil
+}
+
+// nameCopies sets the Repeat of each error inside a repeated copy: the copy is the
+// innermost enclosing path that the decoder found made by a repeat block.
+func (d *decoder) nameCopies() {
+	for _, e := range d.errs {
+		for p := e.Path; e.Repeat == "" && p != ""; p = parentPath(p) {
+			e.Repeat = d.repeatAt[p]
+		}
+	}
 }
 
 func syntaxError(file string, err error) *Error {
@@ -160,6 +186,10 @@ func syntaxError(file string, err error) *Error {
 type decoder struct {
 	doc  *Document
 	errs ErrorList
+	// origin names the repeat variables of each node that a repeat block made ("i=37");
+	// repeatAt the same by the path where the node was decoded.
+	origin   map[ast.Node]string
+	repeatAt map[string]string
 }
 
 func (d *decoder) at(tk *token.Token, path, format string, args ...any) *Error {
@@ -401,6 +431,9 @@ func (d *decoder) decode(n ast.Node, path string, v reflect.Value) {
 		return
 	}
 	if n != nil {
+		if r, ok := d.origin[n]; ok {
+			d.repeatAt[path] = r
+		}
 		n = d.unwrap(n, path)
 		if n == nil {
 			return
@@ -459,6 +492,10 @@ func (d *decoder) decode(n ast.Node, path string, v reflect.Value) {
 		}
 		v.Set(s)
 	case reflect.Map:
+		if seq, ok := n.(*ast.SequenceNode); ok {
+			d.decodeMapList(seq, path, v)
+			return
+		}
 		keys, vals, _, ok := d.mapping(n, path)
 		if !ok {
 			d.nodeErrorf(n, path, "want %s, got %s", wantOf(v.Type()), describe(n))
@@ -487,6 +524,41 @@ func (d *decoder) decode(n ast.Node, path string, v reflect.Value) {
 	default:
 		panic("modelfile: no decoder for " + v.Type().String())
 	}
+}
+
+// decodeMapList fills the map v from a list of mappings, merged in order: the form of a
+// mapping of names that a repeat block can produce (initial.bodies with one entry per body
+// of a repeated chain). A name given twice is an error.
+func (d *decoder) decodeMapList(seq *ast.SequenceNode, path string, v reflect.Value) {
+	m := reflect.MakeMap(v.Type())
+	for i, item := range seq.Values {
+		ipath := fmt.Sprintf("%s[%d]", path, i)
+		r, repeated := d.origin[item]
+		if item = d.unwrap(item, ipath); item == nil {
+			continue
+		}
+		keys, vals, toks, ok := d.mapping(item, ipath)
+		if !ok {
+			d.nodeErrorf(item, ipath, "want %s (here a list of such mappings, merged), got %s", wantOf(v.Type()), describe(item))
+			continue
+		}
+		for k, key := range keys {
+			kpath := joinPath(path, key)
+			if repeated {
+				d.repeatAt[kpath] = r
+			}
+			if m.MapIndex(reflect.ValueOf(key)).IsValid() {
+				if len(d.errs) < maxErrors {
+					d.errs = append(d.errs, d.at(toks[k], kpath, "duplicate key %q: given in an earlier item of the list too", key))
+				}
+				continue
+			}
+			e := reflect.New(v.Type().Elem()).Elem()
+			d.decode(vals[k], kpath, e)
+			m.SetMapIndex(reflect.ValueOf(key), e)
+		}
+	}
+	v.Set(m)
 }
 
 // wantOf names what a Go type expects in a file.

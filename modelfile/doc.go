@@ -4,6 +4,9 @@
 //
 // The pipeline, one stage per file:
 //
+//	repeat.go    syntax tree ⇒ syntax tree: parameters evaluated, repeat blocks copied per
+//	             value of their variable, ${EXPR} replaced (before decoding, so the model
+//	             is checked as if written out in full; a copy keeps its template's lines)
 //	decode.go    bytes ⇒ Document: the YAML syntax tree (goccy/go-yaml; JSON is YAML flow
 //	             style) decoded into the pure-data types of model.go, strictly: unknown or
 //	             duplicate keys, wrong types, NaN/Inf and missing keys are errors
@@ -23,7 +26,7 @@
 //	             every accepted step by planar.WorkMeter (work.go).
 //
 // Every problem found in a file is an *Error naming the file, the line and column, the path
-// inside the document ("joints[2].i") and what was expected; Parse returns them all (up to
-// 20) as an ErrorList. Units are SI; angles are radians unless written as a string ending
+// inside the document ("joints[2].i"), in a repeated copy its repeat variables ("in repeat
+// i=37"), and what was expected; Parse returns them all (up to 20) as an ErrorList. Units are SI; angles are radians unless written as a string ending
 // in "deg".
 package modelfile

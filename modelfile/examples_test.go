@@ -2,7 +2,9 @@ package modelfile
 
 import (
 	"math"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -147,5 +149,59 @@ func TestAndrewsExample(t *testing.T) {
 	t.Logf("andrews.yaml at t = %g: scd %.2f", p.Ref.T, scd)
 	if scd < 6 {
 		t.Errorf("scd = %.2f, want >= 6 (issue 3)", scd)
+	}
+}
+
+// TestChainExamples: the chains written with repeat blocks have N bodies and N joints (N
+// from their parameters), run with hht at their tolerance 1e-4, and keep the energy
+// balance: drift ≤ 5e-3 of the energy exchanged (measured 4.6e-5 for the bars, 4.8e-4 for
+// the rods over 1 s; the bound leaves room for a changed step sequence, not for a wrong
+// copy, whose error would be of order 1).
+func TestChainExamples(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		n    int
+		nq   int // coordinates per body
+	}{{"chain-bars", 100, 3}, {"chain3d", 20, 7}} {
+		t.Run(c.name, func(t *testing.T) {
+			b := loadExample(t, c.name)
+			if got := b.Doc.Model.Parameters["N"]; got != float64(c.n) {
+				t.Fatalf("N = %g, want %d", got, c.n)
+			}
+			if nq, _ := b.Integrated.Size(); nq != c.n*c.nq || b.Doc.NumBodies() != c.n {
+				t.Fatalf("%d bodies, %d coordinates; want %d, %d", b.Doc.NumBodies(), nq, c.n, c.n*c.nq)
+			}
+			r := runExample(t, b, RunOptions{})
+			if !(r.EnergyScale > 100) || !(r.EnergyDrift <= 5e-3*r.EnergyScale) {
+				t.Errorf("energy drift %.3g J of %.3g J exchanged, want ≤ 5e-3 of it", r.EnergyDrift, r.EnergyScale)
+			}
+		})
+	}
+}
+
+// TestChainExamplesAt10000: the example files with N: 10000 parse into 10 000 bodies and
+// joints: the size of issue 15's guarding test stays within MaxRepeatValues and
+// MaxMappingKeys.
+func TestChainExamplesAt10000(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses two models of 10 000 bodies")
+	}
+	for _, name := range []string{"chain-bars", "chain3d"} {
+		data, err := os.ReadFile(filepath.Join("..", "examples", name+".yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := regexp.MustCompile(`parameters: \{N: \d+,`).ReplaceAllString(string(data), "parameters: {N: 10000,")
+		doc, err := Parse(name, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		joints := len(doc.Model.Joints)
+		if doc.Spatial != nil {
+			joints = len(doc.Spatial.Joints)
+		}
+		if doc.NumBodies() != 10000 || joints != 10000 {
+			t.Errorf("%s: %d bodies, %d joints; want 10000 of each", name, doc.NumBodies(), joints)
+		}
 	}
 }

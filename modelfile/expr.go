@@ -77,8 +77,12 @@ func (e *ExprError) Error() string {
 }
 
 // ParseExpr compiles src. Errors are *ExprError and say where and what was expected.
-func ParseExpr(src string) (*Expr, error) {
-	p := &exprParser{src: src}
+func ParseExpr(src string) (*Expr, error) { return parseExprVars(src, nil) }
+
+// parseExprVars compiles src in which the names of vars stand for their values (the
+// parameters and repeat variables of a model file, see repeat.go).
+func parseExprVars(src string, vars map[string]float64) (*Expr, error) {
+	p := &exprParser{src: src, vars: vars}
 	p.next()
 	root, err := p.expr(0)
 	if err != nil {
@@ -212,6 +216,7 @@ type exprParser struct {
 	tok   exprTok
 	usesT bool
 	err   error
+	vars  map[string]float64 // named constants besides pi and e; nil outside ${...}
 }
 
 // maxExprDepth bounds the nesting of an expression, so that hostile input (a fuzzer's
@@ -378,7 +383,13 @@ func (p *exprParser) atom(depth int) (*exprNode, error) {
 		case "e":
 			return &exprNode{op: opConst, val: math.E}, nil
 		}
+		if v, ok := p.vars[tok.text]; ok {
+			return &exprNode{op: opConst, val: v}, nil
+		}
 		if !isExprFunc(tok.text) {
+			if p.vars != nil {
+				return nil, &ExprError{Offset: tok.pos, Msg: fmt.Sprintf("unknown name %q; want a parameter or repeat variable (%s), pi, e or a function sin, cos, tan, exp, log, sqrt", tok.text, varList(p.vars))}
+			}
 			return nil, &ExprError{Offset: tok.pos, Msg: fmt.Sprintf("unknown name %q; want t, pi, e or a function sin, cos, tan, exp, log, sqrt", tok.text)}
 		}
 		if !p.isOp("(") {

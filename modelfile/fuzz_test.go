@@ -19,8 +19,8 @@ import (
 const maxFuzzInput = 16 << 10
 
 // FuzzParse: no input panics Parse, and every rejection is an ErrorList of errors that name
-// the file. The seed corpus is the examples, the malformed files, the test models and small
-// versions of the hostile inputs. Inputs over maxFuzzInput are skipped.
+// the file. The seed corpus is the examples, the malformed files (repeat blocks among
+// them), the test models and small versions of the hostile inputs. Inputs over maxFuzzInput are skipped.
 // Run with: go test -run '^$' -fuzz FuzzParse -fuzztime 30s ./modelfile/
 func FuzzParse(f *testing.F) {
 	for _, glob := range []string{"../examples/*.yaml", "testdata/bad/*.yaml", "testdata/bad/*.json"} {
@@ -35,6 +35,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte(pendulumYAML))
 	f.Add([]byte(pendulumJSON))
+	f.Add([]byte(repeatedChain)) // parameters, nested lists of copies, ${...} in keys and numbers
 	for _, c := range hostileInputs() {
 		if len(c.data) <= maxFuzzInput {
 			f.Add([]byte(c.data))

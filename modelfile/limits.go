@@ -18,7 +18,8 @@ const (
 	MaxNesting = 64
 	// MaxMappingKeys bounds the keys of one block-style mapping (one key per line); the
 	// parser's memory grows with the square of their number (2 500: 29 MB; 25 000: 2.5 GB).
-	// The format's mappings have at most 20 keys, except initial.bodies (one per body).
+	// The format's mappings have at most 20 keys, except initial.bodies (one per body;
+	// a large model writes it with a repeat block, or in flow style).
 	// Flow-style mappings ({a: 1, b: 2}) and lists cost memory in proportion and have no
 	// limit of their own.
 	MaxMappingKeys = 1000

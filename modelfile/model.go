@@ -18,6 +18,9 @@ type Model struct {
 	Forces      []Force    `yaml:"forces"`
 	Initial     Initial    `yaml:"initial"`
 	Simulation  Simulation `yaml:"simulation"`
+	// Parameters are named constants for ${...} and repeat ranges (repeat.go); the file
+	// may give expressions, here they are evaluated.
+	Parameters map[string]float64 `yaml:"parameters"`
 }
 
 // Vec is a planar vector [x, y] (m, m/s, N or m/s², by field).
@@ -167,8 +170,11 @@ type Table struct {
 
 // Initial is the initial guess that dae.Initialize makes consistent.
 type Initial struct {
-	Time   float64              `yaml:"time"`   // s [0]
-	Bodies map[string]BodyState `yaml:"bodies"` // by body name; bodies not listed start at the origin at rest
+	Time float64 `yaml:"time"` // s [0]
+	// Bodies are the guesses by body name; bodies not listed start at the origin at rest.
+	// A file may write the mapping as a list of mappings (merged), which repeat blocks
+	// can produce.
+	Bodies map[string]BodyState `yaml:"bodies"`
 	// Keep lists coordinates ("crank.theta", "slider.x") whose guessed position and
 	// velocity are kept; the others are solved for (coordinate partitioning, seed 002
 	// Remark 2b).

@@ -9,17 +9,18 @@ package modelfile
 
 // SpatialModel is one 3D model file.
 type SpatialModel struct {
-	Name        string     `yaml:"name"`
-	Description string     `yaml:"description"`
-	Dimension   float64    `yaml:"dimension,required"` // 3
-	Gravity     Vec3       `yaml:"gravity"`            // m/s², [0, 0, 0] when absent
-	Bodies      []Body3    `yaml:"bodies,required"`
-	Markers     []Marker3  `yaml:"markers"`
-	Joints      []Joint3   `yaml:"joints"`
-	Motions     []Motion   `yaml:"motions"`
-	Forces      []Force3   `yaml:"forces"`
-	Initial     Initial3   `yaml:"initial"`
-	Simulation  Simulation `yaml:"simulation"`
+	Name        string             `yaml:"name"`
+	Description string             `yaml:"description"`
+	Dimension   float64            `yaml:"dimension,required"` // 3
+	Gravity     Vec3               `yaml:"gravity"`            // m/s², [0, 0, 0] when absent
+	Bodies      []Body3            `yaml:"bodies,required"`
+	Markers     []Marker3          `yaml:"markers"`
+	Joints      []Joint3           `yaml:"joints"`
+	Motions     []Motion           `yaml:"motions"`
+	Forces      []Force3           `yaml:"forces"`
+	Initial     Initial3           `yaml:"initial"`
+	Simulation  Simulation         `yaml:"simulation"`
+	Parameters  map[string]float64 `yaml:"parameters"` // as Model.Parameters
 }
 
 // Vec3 is a vector [x, y, z] (m, m/s, rad/s, N, N·m or m/s², by field).

@@ -73,56 +73,34 @@ func (o *chainODE) accel(ddphi, phi, dphi []float64) {
 		}
 		o.rhs[i] += o.rhs[i+1]
 	}
-	// Cholesky factorization Jᵀ A J = L Lᵀ (symmetric positive definite: kinetic energy).
-	for j := range n {
-		d := o.m[j*n+j]
-		for k := range j {
-			d -= o.m[j*n+k] * o.m[j*n+k]
-		}
-		d = math.Sqrt(d)
-		o.m[j*n+j] = d
-		for i := j + 1; i < n; i++ {
-			s := o.m[i*n+j]
-			for k := range j {
-				s -= o.m[i*n+k] * o.m[j*n+k]
-			}
-			o.m[i*n+j] = s / d
-		}
-	}
-	for i := range n {
-		s := o.rhs[i]
-		for k := range i {
-			s -= o.m[i*n+k] * ddphi[k]
-		}
-		ddphi[i] = s / o.m[i*n+i]
-	}
-	for i := n - 1; i >= 0; i-- {
-		s := ddphi[i]
-		for k := i + 1; k < n; k++ {
-			s -= o.m[k*n+i] * ddphi[k]
-		}
-		ddphi[i] = s / o.m[i*n+i]
-	}
+	// Jᵀ A J is symmetric positive definite (kinetic energy).
+	copy(ddphi, o.rhs)
+	choleskySolve(o.m, n, ddphi)
 }
 
 // rk4 integrates y = (φ, φ̇) from y0 over [0, tEnd] with the classical Runge-Kutta method
 // in steps equal steps and returns the final y.
 func (o *chainODE) rk4(y0 []float64, tEnd float64, steps int) []float64 {
 	n := o.c.N
+	return rk4(func(dst, y []float64) {
+		copy(dst[:n], y[n:])
+		o.accel(dst[n:], y[:n], y[n:])
+	}, y0, tEnd, steps)
+}
+
+// rk4 integrates the autonomous ODE y' = rate(y) from y0 over [0, tEnd] with the classical
+// Runge-Kutta method in steps equal steps and returns the final y.
+func rk4(rate func(dst, y []float64), y0 []float64, tEnd float64, steps int) []float64 {
 	h := tEnd / float64(steps)
 	y := append([]float64(nil), y0...)
 	var k [4][]float64
 	for i := range k {
-		k[i] = make([]float64, 2*n)
+		k[i] = make([]float64, len(y))
 	}
-	tmp := make([]float64, 2*n)
+	tmp := make([]float64, len(y))
 	// Compensated (Kahan) summation of the increments: over 16000 steps the rounding of
 	// y += Δy in O(10) positions would otherwise reach 1e-13, above the truncation error.
-	comp := make([]float64, 2*n)
-	rate := func(dst, y []float64) {
-		copy(dst[:n], y[n:])
-		o.accel(dst[n:], y[:n], y[n:])
-	}
+	comp := make([]float64, len(y))
 	for range steps {
 		rate(k[0], y)
 		for i := range tmp {

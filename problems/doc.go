@@ -48,6 +48,15 @@
 //     t ∈ [0, 1]: the regime of seed 004's HHT-versus-BDF comparison. Reference stored
 //     from radau5 at tol 1e-11 (equal to bdf's within 2.6e-12), scd over all 60
 //     coordinates; StiffChain builds other sizes and parameters (without reference).
+//   - "chain-bars:N" (1 ≤ N ≤ 1000) and "chain3d:N" (1 ≤ N ≤ 400), outside List: issue 15's
+//     chains, N bars (L = 0.5 m, m = 1 kg) pinned end to end in the plane (package planar)
+//     or N rods on spherical joints in space (package spatial, as Exudyn's chain
+//     benchmark), released horizontal at rest under gravity, t ∈ [0, 1], the models of
+//     examples/chain-bars.yaml and chain3d.yaml. Reference for N ≤ 20 by an independent
+//     route: the bar chain in absolute angles (an ODE from its Lagrangian), RK4 with
+//     Richardson extrapolation, mapped to the rods' coordinates for chain3d (they stay in
+//     the x-z plane by symmetry); agrees with radau5 at tol 1e-11 to 9 digits. Above N = 20
+//     no reference (its cost grows as N³): a run is judged by residuals and energy.
 //
 // Also here, outside List: the three models of seed 000 section 4 built with package
 // planar (Haug1997: stiff double pendulum with RSDAs, slider-crank with a TSDA, Andrews

@@ -102,10 +102,13 @@ func List() []Problem {
 	return out
 }
 
-// Get returns the problem called name: one of the names of List, or "chainN" for the chain
-// of N point masses, 2 ≤ N ≤ 50 ("chain" is "chain10"). A chain computes its reference
-// when built, which takes 50 ms for N = 10 and 2 s for N = 50. The error for an unknown name
-// lists the valid ones.
+// Get returns the problem called name: one of the names of List, "chainN" for the chain
+// of N point masses, 2 ≤ N ≤ 50 ("chain" is "chain10"), "chain-bars:N" for the planar
+// chain of N pinned bars (1 ≤ N ≤ 1000) or "chain3d:N" for the 3D chain of N rods on
+// spherical joints (1 ≤ N ≤ 400) (chainbars.go). A chain computes its reference when
+// built, which takes 50 ms for N = 10 and 2 s for N = 50 point masses; the bar and rod
+// chains have a reference for N ≤ 20 only. The error for an unknown name or a bad N lists
+// the valid ones.
 func Get(name string) (Problem, error) {
 	switch name {
 	case "pendulum":
@@ -125,6 +128,9 @@ func Get(name string) (Problem, error) {
 	case "stiffchain":
 		return stiffChainProblem(), nil
 	}
+	if p, ok, err := sizedProblem(name); ok {
+		return p, err
+	}
 	if s, ok := strings.CutPrefix(name, "chain"); ok {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 2 || n > maxChainN {
@@ -132,8 +138,8 @@ func Get(name string) (Problem, error) {
 		}
 		return chainProblem(n)
 	}
-	return Problem{}, fmt.Errorf("problems: unknown problem %q; valid names: %s, chainN (2 ≤ N ≤ %d)",
-		name, strings.Join(names[:], ", "), maxChainN)
+	return Problem{}, fmt.Errorf("problems: unknown problem %q; valid names: %s, chainN (2 ≤ N ≤ %d), chain-bars:N (1 ≤ N ≤ %d), chain3d:N (1 ≤ N ≤ %d)",
+		name, strings.Join(names[:], ", "), maxChainN, maxChainBarsN, maxChain3DN)
 }
 
 // mustParse converts the decimal strings of published data; they are fixed in the source,

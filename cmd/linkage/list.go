@@ -20,6 +20,10 @@ func runProblems(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-10s %s\n           nq=%d nc=%d, t in [%g, %g]\n           source: %s\n           reference: %s\n",
 			p.Name, p.Title, nq, nc, p.T0, p.TEnd, p.Source, p.Ref.Source)
 	}
+	fmt.Fprintln(stdout, "\nsized problems (the size in the name, e.g. 'linkage solve chain-bars:100'):")
+	for _, s := range problems.Sized() {
+		fmt.Fprintln(stdout, "  "+s)
+	}
 	return nil
 }
 

@@ -41,10 +41,15 @@ type solveReport struct {
 	WallS          float64  `json:"wall_s"`
 	MaxResidualPos float64  `json:"max_residual_pos"`
 	MaxResidualVel float64  `json:"max_residual_vel"`
-	Warnings       []string `json:"warnings,omitempty"` // a fixed-step run whose max |g| passed modelfile.FixedStepMaxResidual
-	Partial        []string `json:"partial_files,omitempty"`
-	Error          string   `json:"error,omitempty"`
-	finalT         float64  // time of the last accepted step
+	// EnergyStart and EnergyEnd are T + V at the start and at the end of the run, for
+	// systems that report their energy (dae.Energy): with no damping, driving or applied
+	// forces their difference measures the integration error where no reference exists.
+	EnergyStart *float64 `json:"energy_start,omitempty"`
+	EnergyEnd   *float64 `json:"energy_end,omitempty"`
+	Warnings    []string `json:"warnings,omitempty"` // a fixed-step run whose max |g| passed modelfile.FixedStepMaxResidual
+	Partial     []string `json:"partial_files,omitempty"`
+	Error       string   `json:"error,omitempty"`
+	finalT      float64  // time of the last accepted step
 }
 
 func runSolve(args []string, stdout, stderr io.Writer) error {
@@ -215,6 +220,12 @@ func (r runSpec) solve() (solveReport, error) {
 	rep.WallS = sol.Wall.Seconds()
 	rep.MaxResidualPos, rep.MaxResidualVel = sol.MaxResidual.Pos, sol.MaxResidual.Vel
 	rep.finalT = sol.Final.T
+	if e, ok := p.System.(dae.Energy); ok {
+		t0, v0 := e.Energy(p.Start.T, p.Start.Q, p.Start.V)
+		t1, v1 := e.Energy(sol.Final.T, sol.Final.Q, sol.Final.V)
+		e0, e1 := t0+v0, t1+v1
+		rep.EnergyStart, rep.EnergyEnd = &e0, &e1
+	}
 	if err == nil && p.Ref.Q != nil && math.Abs(sol.Final.T-p.Ref.T) <= 1e-12*math.Max(1, math.Abs(p.Ref.T)) {
 		scd := p.Ref.SCD(sol.Final.Q)
 		rep.SCD = &scd
@@ -243,6 +254,8 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 	switch {
 	case r.SCD != nil:
 		fmt.Fprintf(w, "scd      %.2f  (significant correct digits of q%s at t=%g vs %s)\n", *r.SCD, indexList(p.Ref.SCDIndices), p.Ref.T, shortSource(p.Ref.Source))
+	case r.Error == "" && p.Ref.Q == nil:
+		fmt.Fprintf(w, "scd      n/a (no reference solution: %s)\n", p.Ref.Source)
 	case r.Error == "":
 		fmt.Fprintf(w, "scd      n/a (the reference is at t=%g)\n", p.Ref.T)
 	}
@@ -253,6 +266,10 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 	}
 	fmt.Fprintf(w, "time     %.4g s\n", r.WallS)
 	fmt.Fprintf(w, "residual max |g| = %.2e, max |G v + g_t| = %.2e over accepted steps\n", r.MaxResidualPos, r.MaxResidualVel)
+	if r.EnergyStart != nil {
+		fmt.Fprintf(w, "energy   T + V = %.10g J at the start, %.10g J at t=%g (change %.2e J; constant without damping, driving or applied forces)\n",
+			*r.EnergyStart, *r.EnergyEnd, r.finalT, *r.EnergyEnd-*r.EnergyStart)
+	}
 	for _, x := range r.Warnings {
 		fmt.Fprintf(w, "WARNING  %s\n", x)
 	}

@@ -35,7 +35,7 @@ func runWorkPrecision(args []string, stdout, stderr io.Writer) error {
 		return usagef("%v", err)
 	}
 	if p.Ref.Q == nil {
-		return fmt.Errorf("problem %s has no reference solution: no scd to compare", p.Name)
+		return fmt.Errorf("problem %s has no reference solution (%s): no scd to compare", p.Name, p.Ref.Source)
 	}
 	tolList, err := parseTols(*tols)
 	if err != nil {
