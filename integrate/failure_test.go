@@ -90,7 +90,7 @@ type divergingStepper struct {
 
 func (d *divergingStepper) attempt(h float64) (int, error) { return 0, nil }
 func (d *divergingStepper) errorNorm(h float64) float64    { return d.e }
-func (d *divergingStepper) commit(h float64)               { d.commits++ }
+func (d *divergingStepper) commit(h float64) error         { d.commits++; return nil }
 func (d *divergingStepper) failed(bool)                    {}
 
 // TestLadderRefusesDivergedFixedStep: with FixedH a converged attempt whose error estimate
@@ -104,10 +104,11 @@ func TestLadderRefusesDivergedFixedStep(t *testing.T) {
 		e    float64
 		want bool // accepted
 	}{{5e5, true}, {1e7, false}, {math.NaN(), false}} {
-		l := ladder{name: "test", c: c, ctl: newController(c, 2, c.FixedH)}
-		d := &divergingStepper{e: tc.e}
+		ctl := newController(c, 2, c.FixedH)
 		cur := State{}
-		err := l.step(d, &Stats{}, &cur, 1)
+		l := ladder{name: "test", c: c, fixed: true, rule: &ctl, stats: &Stats{}, cur: &cur}
+		d := &divergingStepper{e: tc.e}
+		err := l.step(d, 1)
 		if tc.want && (err != nil || d.commits != 1) {
 			t.Errorf("e = %g: err %v, %d commits; want the step accepted", tc.e, err, d.commits)
 		}

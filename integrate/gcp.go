@@ -178,7 +178,8 @@ type gcpWork struct {
 	mon  newtonMonitor // simplified Newton (JacobianAuto, JacobianEveryStep)
 	full fullNewton    // full Newton (JacobianEveryIteration, the paper's iteration)
 
-	ladder   // step control, attempts and failure reports (ladder.go)
+	lad      ladder     // step loop, attempts and failure reports (ladder.go)
+	ctl      controller // the step-size rule
 	rawCtl   StepControl
 	resolved bool
 
@@ -225,13 +226,13 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	if m.Predictor != GCPPredictSection33 && m.Predictor != GCPPredictLastAcceleration {
 		return fmt.Errorf("integrate: %s: Predictor = %d, want GCPPredictSection33 or GCPPredictLastAcceleration", name, m.Predictor)
 	}
-	w := &gcpWork{ladder: ladder{name: name}, v: m.Variant, pred: m.Predictor, rep: m.Repartition, ns: ns, rawCtl: ctl}
+	w := &gcpWork{v: m.Variant, pred: m.Predictor, rep: m.Repartition, ns: ns, rawCtl: ctl}
 	cs, err := newGCPCore(name, sys, start, &w.stats)
 	if err != nil {
 		return err
 	}
 	w.cs = cs
-	w.fc = newFailureContext(sys, &start)
+	w.lad = ladder{name: name, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	nq, nc := sys.Size()
 	nd := nq - nc
 	if w.rep == 0 {
@@ -262,15 +263,15 @@ func (m *GCP) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: gcp: Step before Init")
 	}
-	if err := notAhead(w.name, w.cur.T, tEnd); err != nil {
+	if err := notAhead(w.lad.name, w.cur.T, tEnd); err != nil {
 		return err
 	}
 	if !w.resolved {
-		c, end, err := w.rawCtl.resolveForStep(w.name, w.cur.T, tEnd)
+		c, end, err := w.rawCtl.resolveForStep(w.lad.name, w.cur.T, tEnd)
 		if err != nil {
 			return err
 		}
-		w.c = c
+		w.lad.c, w.lad.fixed = c, c.FixedH > 0
 		// An increment of 10 ulps of qInd'' in the weights ATol + RTol|qInd''|.
 		w.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
 		h0 := c.H0
@@ -280,7 +281,7 @@ func (m *GCP) Step(tEnd float64) error {
 		w.ctl = newController(c, 2, h0) // δ_q ~ h³
 		w.resolved = true
 	}
-	return w.step(w, &w.stats, &w.cur, tEnd)
+	return w.lad.step(w, tEnd)
 }
 
 // failed is the ladder's hook after a failed attempt; GCP keeps no state that depends on it.
@@ -327,12 +328,12 @@ func (w *gcpWork) predict(h float64) error {
 		it.V[i] = w.predV[i]
 	}
 	if err := cs.positions(it.T, it.Q); err != nil {
-		w.worst = cs.worst
+		w.lad.worst = cs.worst
 		return err
 	}
 	cs.velocities(it.T, it.Q, it.V)
 	if err := cs.reducedAcceleration(it.T, it.Q, it.V, it.A, it.Lambda); err != nil {
-		w.worst = cs.worst
+		w.lad.worst = cs.worst
 		return err
 	}
 	for j, i := range cs.ind {
@@ -355,12 +356,12 @@ func (w *gcpWork) evaluate(h float64) error {
 		it.A[i] = w.vdd[j]
 	}
 	if err := cs.positions(it.T, it.Q); err != nil {
-		w.worst = cs.worst
+		w.lad.worst = cs.worst
 		return err
 	}
 	cs.velocities(it.T, it.Q, it.V)
 	if err := cs.accelerations(it.T, it.Q, it.V, it.A, it.Lambda, w.psi); err != nil {
-		w.worst = cs.worst
+		w.lad.worst = cs.worst
 		return err
 	}
 	return nil
@@ -390,7 +391,7 @@ func (w *gcpWork) correct(h float64, freshJ bool) error {
 		for j := range w.vdd {
 			w.vdd[j] += w.dvdd[j]
 		}
-		norm := WeightedRMS(w.dvdd, w.vdd0, w.vdd, w.c.RTol, w.c.ATol)
+		norm := WeightedRMS(w.dvdd, w.vdd0, w.vdd, w.lad.c.RTol, w.lad.c.ATol)
 		var st newtonStatus
 		if w.ns.Jacobian == JacobianEveryIteration {
 			st = w.full.update(norm)
@@ -402,7 +403,7 @@ func (w *gcpWork) correct(h float64, freshJ bool) error {
 		}
 		if st == newtonDiverged {
 			if !gcpFinite(w.dvdd) {
-				w.worst = Residual{Block: "independent acceleration increment", Index: 0, Value: math.NaN()}
+				w.lad.worst = Residual{Block: "independent acceleration increment", Index: 0, Value: math.NaN()}
 				return ErrNonFinite
 			}
 			w.noteWorstPsi()
@@ -474,7 +475,7 @@ func (w *gcpWork) noteWorstPsi() {
 	}
 	if len(w.psi) > 0 {
 		i := w.cs.ind[bi]
-		w.worst = Residual{Block: "state-space equation (eq. 20) of coordinate", Index: i, Value: w.psi[bi], Owner: dae.CoordinateName(w.cs.sys, i)}
+		w.lad.worst = Residual{Block: "state-space equation (eq. 20) of coordinate", Index: i, Value: w.psi[bi], Owner: dae.CoordinateName(w.cs.sys, i)}
 	}
 }
 
@@ -487,10 +488,10 @@ func (w *gcpWork) jacobian(h float64) error {
 	w.haveJ, w.hJ = true, h
 	if err := w.jlu.Factorize(w.jac); err != nil {
 		if !gcpFinite(w.jac.RawMatrix().Data) {
-			w.worst = Residual{Block: "Newton matrix (eq. 29)"}
+			w.lad.worst = Residual{Block: "Newton matrix (eq. 29)"}
 			return ErrNonFinite
 		}
-		w.worst = Residual{Block: "Newton matrix (eq. 29)"}
+		w.lad.worst = Residual{Block: "Newton matrix (eq. 29)"}
 		return err
 	}
 	return nil
@@ -503,22 +504,22 @@ func (w *gcpWork) errorNorm(h float64) float64 {
 	for i := range w.err {
 		w.err[i] = c * (w.it.A[i] - w.cur.A[i])
 	}
-	e := WeightedRMS(w.err, w.cur.Q, w.it.Q, w.c.RTol, w.c.ATol)
-	if !(e <= 1) && (w.c.FixedH == 0 || fixedStepDiverged(e, w.c.RTol)) { // a failure to report
+	e := WeightedRMS(w.err, w.cur.Q, w.it.Q, w.lad.c.RTol, w.lad.c.ATol)
+	if !(e <= 1) && (w.lad.c.FixedH == 0 || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
 		bi, bv := 0, -1.0
 		for i, d := range w.err {
-			wgt := w.c.ATol + w.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.it.Q[i]))
+			wgt := w.lad.c.ATol + w.lad.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.it.Q[i]))
 			if x := math.Abs(d) / wgt; x > bv || math.IsNaN(d) {
 				bi, bv = i, x
 			}
 		}
-		w.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.cs.sys, bi)}
+		w.lad.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.cs.sys, bi)}
 	}
 	return e
 }
 
 // commit accepts the iterate and re-partitions when H has grown (see GCP).
-func (w *gcpWork) commit(h float64) {
+func (w *gcpWork) commit(h float64) error {
 	w.prev.CopyFrom(&w.cur)
 	w.cur.CopyFrom(&w.it)
 	w.stats.Steps++
@@ -537,6 +538,7 @@ func (w *gcpWork) commit(h float64) {
 			}
 		}
 	}
+	return nil
 }
 
 // Current returns the last accepted state.

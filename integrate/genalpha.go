@@ -1,9 +1,9 @@
 package integrate
 
 import (
+	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -232,10 +232,9 @@ type genAlphaWork struct {
 	mon      newtonMonitor
 
 	ctlIn    StepControl // as given to Init
-	ctlc     StepControl // resolved on the first Step
-	ctl      controller
+	lad      ladder      // the step loop (ladder.go); lad.c is resolved on the first Step
+	ctl      controller  // the step-size rule
 	resolved bool
-	attempts int
 
 	cur, prev State
 	aN        []float64 // a_n of eq. 64c (for step hA)
@@ -267,12 +266,7 @@ type genAlphaWork struct {
 	freshJ     bool          // ... assembled during the current attempt
 	hJ         float64       // h of the factorized matrix
 	needJ      bool          // the next attempt must refresh the matrix
-	lastWorst  Residual
-	lastCause  error
-	freshTried bool
-	cuts       int
-	fc         failureContext // the report of a failed Step (errors.go)
-	watch      *index3Watch   // undamped index-3 form only (index3Watch)
+	watch      *index3Watch  // undamped index-3 form only (index3Watch)
 
 	stats Stats
 }
@@ -386,7 +380,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
-	w.fc = newFailureContext(sys, &start)
+	w.lad = ladder{name: name, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	if !w.si2 && p.AlphaM == p.AlphaF {
 		// γ = 1/2: no numerical damping (ρ∞ = 1), the index-3 form drifts (index3Watch).
 		w.watch = &index3Watch{}
@@ -430,7 +424,7 @@ func (m *GenAlpha) Step(tEnd float64) error {
 		if err != nil {
 			return err
 		}
-		w.ctlc = c
+		w.lad.c, w.lad.fixed = c, c.FixedH > 0
 		h0 := c.H0
 		if c.FixedH > 0 {
 			h0 = c.FixedH
@@ -440,53 +434,36 @@ func (m *GenAlpha) Step(tEnd float64) error {
 		w.ctl = newController(c, 2, h0)
 		w.resolved = true
 	}
-	w.freshTried, w.cuts = false, 0
-	fixed := w.ctlc.FixedH > 0
+	if err := w.lad.step(w, tEnd); err != nil {
+		return err
+	}
+	if w.watch != nil && w.watch.observe(w.hA, w.cur.Lambda) {
+		return w.watch.fail(w.name, w.cur.T, w.hA)
+	}
+	return nil
+}
+
+// attempt prepares and corrects one step of size h; a Newton failure with a reused
+// matrix is retried once with a fresh one.
+func (w *genAlphaWork) attempt(h float64) (usedFresh int, err error) {
 	for {
-		h, err := w.ctl.next(w.cur.T, tEnd)
-		if err == nil && w.attempts >= w.ctlc.MaxSteps {
-			err = ErrMaxSteps
-		}
-		if err != nil {
-			if w.lastCause != nil && err == ErrStepSizeTooSmall {
-				err = w.lastCause // the reason the steps were cut, e.g. ErrNonFinite
-			}
-			return w.fail(h, err)
-		}
-		w.attempts++
-		w.lastWorst = Residual{} // a report names only what the attempt it reports found
 		w.prepare(h)
-		st := w.correct(h)
-		if st == newtonConverged {
-			e := w.errorNorm(h)
-			if fixed && fixedStepDiverged(e, w.ctlc.RTol) {
-				w.stats.Rejected++
-				return w.fail(h, ErrDiverged)
-			}
-			if w.ctl.accept(h, e) {
-				w.commit(h)
-				if w.watch != nil && w.watch.observe(h, w.cur.Lambda) {
-					return w.fail(h, ErrIndex3Instability)
-				}
-				return nil
-			}
-			w.stats.Rejected++
-			w.lastCause = nil
-			w.cuts++
-			continue
+		if err = w.correct(h); err == nil {
+			return usedFresh, nil
 		}
-		w.stats.countFailure(w.lastCause)
-		if !w.freshJ && !w.freshTried {
-			w.freshTried = true
-			w.needJ = true // retry the same h with a fresh matrix
-			continue
+		w.stats.countFailure(err)
+		if w.freshJ || errors.Is(err, ErrNonFinite) {
+			return usedFresh, err
 		}
-		if fixed {
-			return w.fail(h, w.lastCause)
-		}
-		w.cuts++
+		w.needJ = true // stale matrix: retry the same h with a fresh one
+		usedFresh++
+	}
+}
+
+// failed makes the attempt after a corrector failure start from a fresh matrix.
+func (w *genAlphaWork) failed(newton bool) {
+	if newton {
 		w.needJ = true
-		w.ctl.cut(h, 0.25)
 	}
 }
 
@@ -495,12 +472,12 @@ func (m *GenAlpha) Step(tEnd float64) error {
 // Hairer-Nørsett-Wanner II.4 starting step for a second-order method), within HMax and 1%
 // of the span.
 func (w *genAlphaWork) firstStep(tEnd float64) float64 {
-	da := WeightedRMS(w.cur.A, w.cur.Q, w.cur.Q, w.ctlc.RTol, w.ctlc.ATol)
+	da := WeightedRMS(w.cur.A, w.cur.Q, w.cur.Q, w.lad.c.RTol, w.lad.c.ATol)
 	h := 0.01 * math.Abs(tEnd-w.cur.T)
 	if da > 0 {
 		h = math.Min(h, 1/math.Sqrt(da))
 	}
-	return math.Max(math.Min(h, w.ctlc.HMax), w.ctlc.HMin)
+	return math.Max(math.Min(h, w.lad.c.HMax), w.lad.c.HMin)
 }
 
 // prepare sets v_n and a_n for an attempt of size h: on the first step the starting values
@@ -586,13 +563,11 @@ func (w *genAlphaWork) startCorrection(h float64) {
 	w.stats.Solves++
 }
 
-// newtonStatus values beyond those of newton.go are not needed: a non-finite residual is
-// reported as newtonDiverged with lastCause = ErrNonFinite.
-
 // correct solves eqs. 69 (index 3) or 93-94 (stabilized index 2) for the attempt of size h
 // by Newton's method with the scaled iteration matrix of eq. 70, starting from the linear
 // predictions a_{n+1} = a_n + h q⃛_n, λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1}, μ_n = 0.
-func (w *genAlphaWork) correct(h float64) newtonStatus {
+// It returns nil on convergence, else ErrNoConvergence, ErrNonFinite or linalg.ErrSingular.
+func (w *genAlphaWork) correct(h float64) error {
 	nq, nc := w.nq, w.nc
 	w.freshJ = false
 	jerk := w.jerk
@@ -620,14 +595,13 @@ func (w *genAlphaWork) correct(h float64) newtonStatus {
 	}
 	for {
 		if !w.residual(h) {
-			w.lastCause = ErrNonFinite
-			return newtonDiverged
+			w.lad.worst = w.worstResidual()
+			return ErrNonFinite
 		}
 		if w.needJ || w.newton.Jacobian == JacobianEveryIteration {
 			if err := w.jacobian(h); err != nil {
-				w.lastCause = err
 				w.needJ = true
-				return newtonDiverged
+				return err
 			}
 		}
 		for i, r := range w.res {
@@ -658,12 +632,11 @@ func (w *genAlphaWork) correct(h float64) newtonStatus {
 			if thetaMax > w.newton.ReuseRate || w.newton.Jacobian != JacobianAuto {
 				w.needJ = true
 			}
-			return st
+			return nil
 		}
 		if st == newtonDiverged {
-			w.lastCause = ErrNoConvergence
-			w.lastWorst = w.worstResidual()
-			return st
+			w.lad.worst = w.worstResidual()
+			return ErrNoConvergence
 		}
 	}
 }
@@ -848,7 +821,7 @@ func (w *genAlphaWork) jacobian(h float64) error {
 func (w *genAlphaWork) incrementNorm(h float64) (norm, roundoff float64) {
 	const ulps = 10 * 0x1p-52
 	nq, nc := w.nq, w.nc
-	c := w.ctlc
+	c := w.lad.c
 	gb := w.p.Gamma / w.p.Beta
 	var s, r float64
 	add := func(d, mag, y float64) {
@@ -901,7 +874,7 @@ func (w *genAlphaWork) worstResidual() Residual {
 // (error test, or divergence with FixedH: fixedStepDiverged) it records the worst
 // component for the failure report.
 func (w *genAlphaWork) errorNorm(h float64) float64 {
-	c := w.ctlc
+	c := w.lad.c
 	var s, worst float64
 	wi := 0
 	for i := range w.nq {
@@ -914,14 +887,14 @@ func (w *genAlphaWork) errorNorm(h float64) float64 {
 	}
 	e := math.Sqrt(s / float64(w.nq))
 	if !(e <= 1) && (c.FixedH == 0 || fixedStepDiverged(e, c.RTol)) {
-		w.lastWorst = Residual{Block: "position error estimate", Index: wi,
+		w.lad.worst = Residual{Block: "position error estimate", Index: wi,
 			Value: h * h * w.cErr * (w.a1[wi] - w.an[wi]), Owner: dae.CoordinateName(w.sys, wi)}
 	}
 	return e
 }
 
 // commit makes the converged attempt of size h the current state.
-func (w *genAlphaWork) commit(h float64) {
+func (w *genAlphaWork) commit(h float64) error {
 	w.prev.CopyFrom(&w.cur)
 	if w.stats.Steps == 0 {
 		copy(w.prev.V, w.vn) // the (possibly corrected) start the step began from
@@ -937,33 +910,7 @@ func (w *genAlphaWork) commit(h float64) {
 	copy(w.cur.A, w.qdd1)
 	copy(w.cur.Lambda, w.lam1)
 	w.stats.Steps++
-	w.lastCause = nil
-	w.lastWorst = Residual{}
-}
-
-// fail builds the StepError of an attempt that could not be completed, explained by
-// failureContext (a singular position; a fixed step too large). Its Worst is from the
-// attempt whose failure it reports: none for ErrMaxSteps before an attempt of this Step.
-func (w *genAlphaWork) fail(h float64, cause error) error {
-	if cause == nil {
-		cause = ErrNoConvergence
-	}
-	if cause == ErrIndex3Instability {
-		return w.watch.fail(w.name, w.cur.T, h)
-	}
-	var tried []string
-	if w.freshTried {
-		tried = append(tried, "fresh Jacobian")
-	}
-	if w.cuts > 0 {
-		tried = append(tried, fmt.Sprintf("%d step cuts", w.cuts))
-	}
-	worst := w.lastWorst
-	if cause == ErrNonFinite {
-		worst = w.worstResidual()
-	}
-	se := &StepError{Method: w.name, T: w.cur.T, H: h, Worst: worst, Tried: strings.Join(tried, "; "), Err: cause}
-	return w.fc.explain(se, &w.cur, w.ctlc.FixedH > 0)
+	return nil
 }
 
 // Current returns the last accepted state: t_n, q_n, v_n, q̈_n (not a_n) and λ_n.

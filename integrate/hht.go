@@ -140,7 +140,8 @@ type hhtWork struct {
 	newton     NewtonSettings
 	maxOrder   int
 
-	ladder   // step control, attempts and failure reports (ladder.go)
+	lad      ladder     // step loop, attempts and failure reports (ladder.go)
+	ctl      controller // the step-size rule (eq. 38b)
 	rawCtl   StepControl
 	resolved bool
 	mon      newtonMonitor
@@ -210,7 +211,7 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: hht: start.X has length %d, the system has %d first-order states", len(start.X), nd)
 	}
 	w := newHHTWork(sys, k)
-	w.fc = newFailureContext(sys, &start)
+	w.lad.fc = newFailureContext(sys, &start)
 	w.newton = ns
 	w.mon = newtonMonitor{s: ns}
 	w.maxOrder = m.PredictorOrder
@@ -247,7 +248,7 @@ func newHHTWork(sys dae.System, k hhtCoef) *hhtWork {
 	nq, nc := sys.Size()
 	nd := dae.StateSize(sys)
 	n := nq + nc + nd
-	w := &hhtWork{ladder: ladder{name: "hht"}, sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, nd: nd, n: n, k: k}
+	w := &hhtWork{sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, nd: nd, n: n, k: k}
 	newState := func() State {
 		s := NewState(nq, nc)
 		if nd > 0 {
@@ -256,6 +257,7 @@ func newHHTWork(sys dae.System, k hhtCoef) *hhtWork {
 		return s
 	}
 	w.cur, w.prev = newState(), newState()
+	w.lad = ladder{name: "hht", rule: &w.ctl, stats: &w.stats, cur: &w.cur}
 	vec := func(k int) []float64 { return make([]float64, k) }
 	w.u0, w.u, w.du, w.res = vec(n), vec(n), vec(n), vec(n)
 	w.q, w.v, w.f, w.fx, w.tq, w.err = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
@@ -353,7 +355,7 @@ func (m *HHT) Step(tEnd float64) error {
 		if err != nil {
 			return err
 		}
-		w.c = c
+		w.lad.c, w.lad.fixed = c, c.FixedH > 0
 		// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
 		w.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol) // an increment of 10 ulps of q
 		w.mon.needRate = true
@@ -364,7 +366,7 @@ func (m *HHT) Step(tEnd float64) error {
 		w.ctl = newController(c, 2, h0) // δ_q ~ h³: e^(−1/3), eq. 38b
 		w.resolved = true
 	}
-	return w.step(w, &w.stats, &w.cur, tEnd)
+	return w.lad.step(w, tEnd)
 }
 
 // failed lowers the predictor degree after a failed attempt: 1 after an error-test failure
@@ -578,7 +580,7 @@ func (w *hhtWork) correct(h float64, freshJ bool) error {
 		for i := range w.nq {
 			w.err[i] = k.errQ * h * h * w.du[i]
 		}
-		norm := WeightedRMS(w.err, w.cur.Q, w.q, w.c.RTol, w.c.ATol)
+		norm := WeightedRMS(w.err, w.cur.Q, w.q, w.lad.c.RTol, w.lad.c.ATol)
 		if w.nd > 0 {
 			dx := w.du[w.nq+w.nc:]
 			for i := range w.nd {
@@ -589,7 +591,7 @@ func (w *hhtWork) correct(h float64, freshJ bool) error {
 					w.errX[i] = h * dx[i]
 				}
 			}
-			norm = math.Max(norm, WeightedRMS(w.errX, w.cur.X, w.x, w.c.RTol, w.c.ATol))
+			norm = math.Max(norm, WeightedRMS(w.errX, w.cur.X, w.x, w.lad.c.RTol, w.lad.c.ATol))
 		}
 		// The monitor stops only once a rate ξ has been measured (seed 004 after eq. 46;
 		// needRate): a rate carried from the previous step let first iterates with |g| up
@@ -636,7 +638,7 @@ func (w *hhtWork) noteWorstResidual() {
 	default:
 		r.Block, r.Index = "first-order state", bi-w.nq-w.nc
 	}
-	w.worst = r
+	w.lad.worst = r
 }
 
 // errorNorm returns e = max(e_q, e_X^(3/2)) (seed 004, eqs. 26, 34-37; see HHT) and
@@ -648,30 +650,30 @@ func (w *hhtWork) errorNorm(h float64) float64 {
 	for i := range w.nq {
 		w.err[i] = k.errQ * h * h * (a[i] - a0[i]) // eq. 26
 	}
-	e := WeightedRMS(w.err, w.cur.Q, w.q, w.c.RTol, w.c.ATol)
+	e := WeightedRMS(w.err, w.cur.Q, w.q, w.lad.c.RTol, w.lad.c.ATol)
 	if w.nd > 0 {
 		xd0, xd := w.u0[w.nq+w.nc:], w.u[w.nq+w.nc:]
 		for i := range w.nd {
 			w.errX[i] = k.errX * h * (xd[i] - xd0[i]) // eq. 34
 		}
-		ex := WeightedRMS(w.errX, w.cur.X, w.x, w.c.RTol, w.c.ATol)
+		ex := WeightedRMS(w.errX, w.cur.X, w.x, w.lad.c.RTol, w.lad.c.ATol)
 		e = math.Max(e, math.Pow(ex, 1.5)) // h_new^X = s h e_X^(−1/2) = s h (e_X^(3/2))^(−1/3)
 	}
-	if !(e <= 1) && (w.c.FixedH == 0 || fixedStepDiverged(e, w.c.RTol)) { // a failure to report
+	if !(e <= 1) && (w.lad.c.FixedH == 0 || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
 		bi, bv := 0, -1.0
 		for i, d := range w.err {
-			wgt := w.c.ATol + w.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.q[i]))
+			wgt := w.lad.c.ATol + w.lad.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.q[i]))
 			if x := math.Abs(d) / wgt; x > bv || math.IsNaN(d) {
 				bi, bv = i, x
 			}
 		}
-		w.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.sys, bi)}
+		w.lad.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.sys, bi)}
 	}
 	return e
 }
 
 // commit makes the converged iterate the current state and updates the predictor.
-func (w *hhtWork) commit(h float64) {
+func (w *hhtWork) commit(h float64) error {
 	w.prev.CopyFrom(&w.cur)
 	s := &w.cur
 	s.T += h
@@ -692,6 +694,7 @@ func (w *hhtWork) commit(h float64) {
 	copy(w.histU[0], w.u)
 	w.histT[0] = s.T
 	w.nHist = min(w.nHist+1, len(w.histU))
+	return nil
 }
 
 // predict writes the starting iterate u at t₁ = t_n + h: the extrapolation of degree
