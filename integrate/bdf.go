@@ -1,7 +1,6 @@
 package integrate
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -123,14 +122,13 @@ type bdfWork struct {
 	maxOrd   int
 	fixedOrd bool
 	c2       float64 // Index2BaumgarteC
-	newton   NewtonSettings
 
 	rawCtl     StepControl
 	c          StepControl
 	lad        ladder // the step loop (ladder.go); bdfWork is its stepRule (IDA's)
 	resolved   bool
-	rtol, atol float64 // tolerances in use (the starter's during the fixed-step start)
-	mon        newtonMonitor
+	rtol, atol float64      // tolerances in use (the starter's during the fixed-step start)
+	nw         newtonSolver // the corrector loop (newton.go)
 
 	cur, prev State
 
@@ -152,9 +150,7 @@ type bdfWork struct {
 	yy, yp, yPred, ypPred, ee, delta, res, ewt, scal, yInt []float64
 	Jm                                                     *mat.Dense
 	lu                                                     *newtonFactor
-	haveJ                                                  bool
 	cjJ                                                    float64 // c_j the matrix was assembled with
-	thetaJ                                                 float64 // largest Newton rate seen with it
 
 	// Fixed-step start.
 	fixedH   float64
@@ -233,8 +229,8 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	se.baumAlpha, se.baumBeta = orDefault(m.BaumgarteAlpha, DefaultBaumgarteAlpha), orDefault(m.BaumgarteBeta, DefaultBaumgarteBeta)
 	w := &bdfWork{se: se, sys: sys, nq: nq, nc: nc, n: se.n, nd: 2 * nq, form: form, maxOrd: maxOrd,
-		fixedOrd: m.FixedOrder, c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC), newton: ns,
-		rawCtl: ctl, mon: newtonMonitor{s: ns}}
+		fixedOrd: m.FixedOrder, c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC), rawCtl: ctl}
+	w.nw = newNewtonSolver(ns, &w.stats)
 	w.cur, w.prev, w.gridPrev = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
 	vec := func() []float64 { return make([]float64, se.n) }
 	for j := range w.phi {
@@ -338,8 +334,8 @@ func (w *bdfWork) resolve(tEnd float64) error {
 	w.psi[0] = h0
 	w.k, w.kused, w.hused, w.ns, w.phase = 1, 0, 0, 0, 0
 	w.hNext = h0
-	w.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
-	w.mon.needRate = true
+	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
+	w.nw.mon.needRate = true
 	w.lad.c, w.lad.fixed = w.c, w.fixedH > 0 && !w.starting
 	w.resolved = true
 	return nil
@@ -434,10 +430,10 @@ func (w *bdfWork) switchToFixed() {
 	w.starting = false
 	w.lad.fixed = true
 	w.rtol, w.atol = w.c.RTol, w.c.ATol
-	w.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
-	w.mon.needRate = true
+	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
+	w.nw.mon.needRate = true
 	w.setWeights()
-	w.haveJ = false
+	w.nw.haveJ = false
 }
 
 // step takes one accepted step toward tEnd (ladder.step): adaptive with error test, order
@@ -555,9 +551,26 @@ func (w *bdfWork) setCoeffs(h float64) {
 	w.ck = math.Max(math.Abs(w.alpha[k]+alphas-alpha0), w.alpha[k])
 }
 
+// attempt sets the coefficients, predicts and corrects one step (newtonSolver.attempt),
+// with a fresh matrix unless JacobianAuto may keep the last one: it converged fast and
+// c_j/c_j(J) stays in [bdfCjLow, bdfCjHigh] (IDA).
+func (w *bdfWork) attempt(h float64) (usedFresh int, cause error) {
+	w.setCoeffs(h)
+	needJ := !w.nw.reusable()
+	if !needJ {
+		if r := w.cj / w.cjJ; r < bdfCjLow || r > bdfCjHigh {
+			needJ = true
+		}
+	}
+	return w.nw.attempt(w, h, needJ)
+}
+
+// The corrector (newtonIteration for newtonSolver): Newton on G(y) = K y' − φ(t, y),
+// y' = y'_pred + c_j(y − y_pred), from the prediction.
+
 // predict writes y_pred = Σ_{j≤k} β_jφ_j and y'_pred = Σ_{1≤j≤k} γ_jβ_jφ_j (IDAPredict
-// with φ* = βφ).
-func (w *bdfWork) predict() {
+// with φ* = βφ) and starts the iterate there.
+func (w *bdfWork) predict(h float64) error {
 	copy(w.yPred, w.phi[0])
 	clear(w.ypPred)
 	for j := 1; j <= w.k; j++ {
@@ -567,115 +580,83 @@ func (w *bdfWork) predict() {
 			w.ypPred[i] += g * p
 		}
 	}
-}
-
-// attempt sets the coefficients, predicts and corrects one step; a Newton failure with a
-// reused matrix is retried once with a fresh one.
-func (w *bdfWork) attempt(h float64) (usedFresh int, cause error) {
-	w.setCoeffs(h)
-	pol := w.newton.Jacobian
-	needJ := !w.haveJ || pol != JacobianAuto || w.thetaJ > w.newton.ReuseRate
-	if !needJ {
-		if r := w.cj / w.cjJ; r < bdfCjLow || r > bdfCjHigh {
-			needJ = true
-		}
-	}
-	for {
-		w.predict()
-		cause = w.correct(h, needJ)
-		if cause == nil {
-			return usedFresh, nil
-		}
-		w.stats.countFailure(cause)
-		if needJ || pol != JacobianAuto || errors.Is(cause, ErrNonFinite) {
-			return usedFresh, cause
-		}
-		needJ = true
-		usedFresh++
-	}
-}
-
-// correct runs Newton on G(y) = K y' − φ(t, y), y' = y'_pred + c_j(y − y_pred), from the
-// prediction. It returns nil on convergence, else ErrNoConvergence, ErrNonFinite or
-// linalg.ErrSingular.
-func (w *bdfWork) correct(h float64, freshJ bool) error {
-	t1 := w.cur.T + h
 	copy(w.yy, w.yPred)
 	copy(w.yp, w.ypPred)
 	clear(w.ee)
 	for i := range w.n {
 		w.scal[i] = math.Pow(h, float64(w.se.index(i)-1))
 	}
-	w.mon.start()
-	evals := w.se.fdEvals()
-	defer func() { w.stats.FDEvals += w.se.fdEvals() - evals }()
-	for it := 0; ; it++ {
-		w.se.residual(w.res, t1, w.yy)
-		w.stats.FuncEvals++
-		for i := range w.nd {
-			w.res[i] = w.yp[i] - w.res[i]
-		}
-		for i := w.nd; i < w.n; i++ {
-			w.res[i] = -w.res[i]
-		}
-		if !allFinite(w.res) {
-			w.noteWorstResidual()
-			return ErrNonFinite
-		}
-		if (it == 0 && freshJ) || w.newton.Jacobian == JacobianEveryIteration {
-			if err := w.factor(t1); err != nil {
-				w.haveJ = false
-				w.noteWorstResidual()
-				return err
-			}
-		}
-		for i, r := range w.res {
-			w.delta[i] = -r
-		}
-		w.lu.Solve(w.delta)
-		w.stats.Solves++
-		w.stats.NewtonIters++
-		if r := w.cj / w.cjJ; r != 1 {
-			// IDA: a matrix assembled with c_j(J) ≠ c_j; the factor 2/(1+r) corrects the
-			// increment for the difference in the dominant c_j K part.
-			s := 2 / (1 + r)
-			for i := range w.delta {
-				w.delta[i] *= s
-			}
-		}
-		var sum float64
-		for i, d := range w.delta {
-			w.yy[i] += d
-			w.yp[i] += w.cj * d
-			w.ee[i] += d
-			r := d * w.scal[i] * w.ewt[i]
-			sum += r * r
-		}
-		norm := math.Sqrt(sum / float64(w.n))
-		// The monitor stops only once this attempt has measured a rate (needRate, set in
-		// Init as for HHT): the rate carried from the previous step let first iterates
-		// through with |g| and |G v| of 3e-2·tol on chain4 (GGL), far above the Newton stop.
-		st := w.mon.update(norm)
-		w.thetaJ = math.Max(w.thetaJ, w.mon.theta)
-		switch st {
-		case newtonConverged:
-			if !allFinite(w.yy) {
-				return ErrNonFinite
-			}
-			return nil
-		case newtonDiverged:
-			w.noteWorstResidual()
-			if !allFinite(w.delta) {
-				return ErrNonFinite
-			}
-			return ErrNoConvergence
-		}
-	}
+	return nil
 }
 
-// factor assembles c_j K − ∂φ/∂y at (t, y) and factorizes it.
-func (w *bdfWork) factor(t float64) error {
-	w.se.jacobian(w.Jm, t, w.yy)
+// residual evaluates G(y) at the iterate into w.res.
+func (w *bdfWork) residual() error {
+	w.se.residual(w.res, w.cur.T+w.hTry, w.yy)
+	w.stats.FuncEvals++
+	for i := range w.nd {
+		w.res[i] = w.yp[i] - w.res[i]
+	}
+	for i := w.nd; i < w.n; i++ {
+		w.res[i] = -w.res[i]
+	}
+	if !allFinite(w.res) {
+		w.noteWorstResidual()
+		return ErrNonFinite
+	}
+	return nil
+}
+
+// increment solves for the Newton increment, applies it to y, y' and the correction e,
+// and returns its norm in IDA's weights with the index scaling h^(index−1). The monitor
+// stops only once this attempt has measured a rate (needRate, set in resolve as for HHT):
+// the rate carried from the previous step let first iterates through with |g| and |G v|
+// of 3e-2·tol on chain4 (GGL), far above the Newton stop.
+func (w *bdfWork) increment() float64 {
+	for i, r := range w.res {
+		w.delta[i] = -r
+	}
+	w.lu.Solve(w.delta)
+	if r := w.cj / w.cjJ; r != 1 {
+		// IDA: a matrix assembled with c_j(J) ≠ c_j; the factor 2/(1+r) corrects the
+		// increment for the difference in the dominant c_j K part.
+		s := 2 / (1 + r)
+		for i := range w.delta {
+			w.delta[i] *= s
+		}
+	}
+	var sum float64
+	for i, d := range w.delta {
+		w.yy[i] += d
+		w.yp[i] += w.cj * d
+		w.ee[i] += d
+		r := d * w.scal[i] * w.ewt[i]
+		sum += r * r
+	}
+	return math.Sqrt(sum / float64(w.n))
+}
+
+// converged checks the converged iterate.
+func (w *bdfWork) converged() error {
+	if !allFinite(w.yy) {
+		return ErrNonFinite
+	}
+	return nil
+}
+
+// diverged names the worst residual of a diverged iteration.
+func (w *bdfWork) diverged() error {
+	w.noteWorstResidual()
+	if !allFinite(w.delta) {
+		return ErrNonFinite
+	}
+	return ErrNoConvergence
+}
+
+// factor assembles c_j K − ∂φ/∂y at the iterate and factorizes it.
+func (w *bdfWork) factor() error {
+	evals := w.se.fdEvals()
+	w.se.jacobian(w.Jm, w.cur.T+w.hTry, w.yy)
+	w.stats.FDEvals += w.se.fdEvals() - evals
 	A := w.lu.Matrix()
 	for i := range w.n {
 		src := w.Jm.RawRowView(i)
@@ -689,8 +670,9 @@ func (w *bdfWork) factor(t float64) error {
 	}
 	w.stats.Jacobians++
 	w.stats.Factorizations++
-	w.haveJ, w.cjJ, w.thetaJ = true, w.cj, 0
+	w.cjJ = w.cj
 	if err := w.lu.Factor(); err != nil {
+		w.noteWorstResidual()
 		if !allFinite(A) {
 			return ErrNonFinite
 		}
