@@ -193,10 +193,10 @@ type gcpWork struct {
 
 	jac      *mat.Dense // Ψ_v'' (nd×nd)
 	jlu      *linalg.LU // its factorization
-	hJ       float64 // h at which jac was assembled
-	hTry     float64 // h of the attempt under way
-	psi      []float64 // Ψ (nd)
-	h0Rep    float64   // max|H| just after the last partition
+	hJ       float64    // h at which jac was assembled
+	hTry     float64    // h of the attempt under way
+	psi      []float64  // Ψ (nd)
+	h0Rep    float64    // max|H| just after the last partition
 	stats    Stats
 	maxHLast float64
 }
@@ -359,10 +359,10 @@ func (w *gcpWork) evaluate(h float64) error {
 // residual performs corrector steps (1)-(6) at the iterate (evaluate).
 func (w *gcpWork) residual() error { return w.evaluate(w.hTry) }
 
-// factor assembles and factorizes Ψ_v'' at the iterate.
+// factor assembles and factorizes Ψ_v” at the iterate.
 func (w *gcpWork) factor() error { return w.jacobian(w.hTry) }
 
-// increment solves for ΔqInd'', applies it and returns its weighted norm.
+// increment solves for ΔqInd”, applies it and returns its weighted norm.
 func (w *gcpWork) increment() float64 {
 	for j := range w.psi {
 		w.dvdd[j] = -w.psi[j]
@@ -375,7 +375,7 @@ func (w *gcpWork) increment() float64 {
 	return WeightedRMS(w.dvdd, w.vdd0, w.vdd, w.lad.c.RTol, w.lad.c.ATol)
 }
 
-// converged recovers the dependent quantities at the final qInd''.
+// converged recovers the dependent quantities at the final qInd”.
 func (w *gcpWork) converged() error { return w.evaluate(w.hTry) }
 
 // diverged names the worst component of Ψ, or the non-finite increment.

@@ -1,7 +1,6 @@
 package integrate
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -225,11 +224,10 @@ type genAlphaWork struct {
 	si2      bool
 	correctV bool
 	p        GenAlphaParams
-	dAlpha   float64 // α_m − α_f
-	cM       float64 // (1 − α_m)/(β(1 − α_f)), eq. 70
-	cErr     float64 // β − γ/2 + 1/12, local error constant of eq. 64a
-	newton   NewtonSettings
-	mon      newtonMonitor
+	dAlpha   float64      // α_m − α_f
+	cM       float64      // (1 − α_m)/(β(1 − α_f)), eq. 70
+	cErr     float64      // β − γ/2 + 1/12, local error constant of eq. 64a
+	nw       newtonSolver // the corrector loop (newton.go)
 
 	ctlIn    StepControl // as given to Init
 	lad      ladder      // the step loop (ladder.go); lad.c is resolved on the first Step
@@ -262,10 +260,9 @@ type genAlphaWork struct {
 	J11        *mat.Dense    // nq×nq block of the iteration matrix
 	G0, G1     *mat.Dense    // G(q_n), G(q₁)
 	lu         *newtonFactor // dense, or sparse for large systems with patterns
-	haveJ      bool          // lu holds a factorized iteration matrix
-	freshJ     bool          // ... assembled during the current attempt
 	hJ         float64       // h of the factorized matrix
 	needJ      bool          // the next attempt must refresh the matrix
+	hTry       float64       // h of the attempt under way
 	watch      *index3Watch  // undamped index-3 form only (index3Watch)
 
 	stats Stats
@@ -319,8 +316,8 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		}
 	}
 	w := &genAlphaWork{name: name, sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, si2: form == StabilizedIndex2,
-		correctV: m.CorrectStart, p: m.Params, newton: nw, ctlIn: ctl}
-	w.mon.s = nw
+		correctV: m.CorrectStart, p: m.Params, ctlIn: ctl}
+	w.nw = newNewtonSolver(nw, &w.stats)
 	w.nx = nq + nc
 	if w.si2 {
 		w.nx += nc
@@ -443,21 +440,16 @@ func (m *GenAlpha) Step(tEnd float64) error {
 	return nil
 }
 
-// attempt prepares and corrects one step of size h; a Newton failure with a reused
-// matrix is retried once with a fresh one.
+// attempt prepares and corrects one step of size h (newtonSolver.attempt), with a fresh
+// matrix after a failure or unless JacobianAuto may keep the last one (its largest rate
+// θ ≤ ReuseRate, h in the Deadband). The largest rate decides, not the last: the last is
+// often small even when a stale matrix contracted slowly at first (measured on chain10,
+// stabilized index 2: 32 Newton failures in 250 steps when judged by the last rate, 0 by
+// the largest).
 func (w *genAlphaWork) attempt(h float64) (usedFresh int, err error) {
-	for {
-		w.prepare(h)
-		if err = w.correct(h); err == nil {
-			return usedFresh, nil
-		}
-		w.stats.countFailure(err)
-		if w.freshJ || errors.Is(err, ErrNonFinite) {
-			return usedFresh, err
-		}
-		w.needJ = true // stale matrix: retry the same h with a fresh one
-		usedFresh++
-	}
+	db := w.nw.s.Deadband
+	needJ := w.needJ || !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1]
+	return w.nw.attempt(w, h, needJ)
 }
 
 // failed makes the attempt after a corrector failure start from a fresh matrix.
@@ -563,13 +555,16 @@ func (w *genAlphaWork) startCorrection(h float64) {
 	w.stats.Solves++
 }
 
-// correct solves eqs. 69 (index 3) or 93-94 (stabilized index 2) for the attempt of size h
-// by Newton's method with the scaled iteration matrix of eq. 70, starting from the linear
-// predictions a_{n+1} = a_n + h q⃛_n, λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1}, μ_n = 0.
-// It returns nil on convergence, else ErrNoConvergence, ErrNonFinite or linalg.ErrSingular.
-func (w *genAlphaWork) correct(h float64) error {
+// The corrector (newtonIteration for newtonSolver) solves eqs. 69 (index 3) or 93-94
+// (stabilized index 2) for the attempt of size h by Newton's method with the scaled
+// iteration matrix of eq. 70.
+
+// predict sets v_n, a_n (prepare) and the starting iterate from the linear predictions
+// a_{n+1} = a_n + h q⃛_n, λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1}, μ_n = 0.
+func (w *genAlphaWork) predict(h float64) error {
+	w.hTry = h
+	w.prepare(h)
 	nq, nc := w.nq, w.nc
-	w.freshJ = false
 	jerk := w.jerk
 	if w.stats.Steps == 0 {
 		jerk = w.jerk0
@@ -587,58 +582,51 @@ func (w *genAlphaWork) correct(h float64) error {
 	if w.nc > 0 {
 		w.sys.ConstraintJacobian(w.G0, w.cur.T, w.cur.Q)
 	}
-	w.mon.start()
-	thetaMax := 0.0
-	if w.needJ || !w.haveJ || w.newton.Jacobian != JacobianAuto ||
-		h/w.hJ < w.newton.Deadband[0] || h/w.hJ > w.newton.Deadband[1] {
-		w.needJ = true
+	return nil
+}
+
+// residual evaluates eqs. 69/94 at the iterate (evalResidual).
+func (w *genAlphaWork) residual() error {
+	if !w.evalResidual(w.hTry) {
+		w.lad.worst = w.worstResidual()
+		return ErrNonFinite
 	}
-	for {
-		if !w.residual(h) {
-			w.lad.worst = w.worstResidual()
-			return ErrNonFinite
-		}
-		if w.needJ || w.newton.Jacobian == JacobianEveryIteration {
-			if err := w.jacobian(h); err != nil {
-				w.needJ = true
-				return err
-			}
-		}
-		for i, r := range w.res {
-			w.dx[i] = -r
-		}
-		w.lu.Solve(w.dx)
-		w.stats.Solves++
-		w.stats.NewtonIters++
-		for i, d := range w.dx {
-			w.x[i] += d
-		}
-		norm, roundoff := w.incrementNorm(h)
-		// With a reused matrix the first increment alone is not trusted (needRate): the
-		// rate carried from the previous attempt (radau5's FACCON) is near zero after a
-		// fresh matrix converged quadratically, and the Newton error it lets through in q
-		// is amplified by 1/(βh²) into λ_{n+2} by the index-3 form (measured: λ errors of
-		// 2.6e-3 at h = 0.0025 on Example 8 instead of 2.5e-4).
-		w.mon.floor = roundoff
-		w.mon.needRate = !w.freshJ
-		st := w.mon.update(norm)
-		thetaMax = math.Max(thetaMax, w.mon.theta)
-		if st == newtonConverged {
-			w.residualState(h) // q₁, v₁, a₁, q̈₁, λ₁ of the converged iterate
-			// The largest rate of the attempt decides: the last one is often small even
-			// when a stale matrix contracted slowly at first (measured on chain10,
-			// stabilized index 2: 32 Newton failures in 250 steps when judged by the last
-			// rate, 0 by the largest).
-			if thetaMax > w.newton.ReuseRate || w.newton.Jacobian != JacobianAuto {
-				w.needJ = true
-			}
-			return nil
-		}
-		if st == newtonDiverged {
-			w.lad.worst = w.worstResidual()
-			return ErrNoConvergence
-		}
+	return nil
+}
+
+// factor assembles and factorizes the iteration matrix at the iterate.
+func (w *genAlphaWork) factor() error { return w.jacobian(w.hTry) }
+
+// increment solves for the Newton increment, applies it and returns its norm. With a
+// reused matrix the first increment alone is not trusted (needRate): the rate carried from
+// the previous attempt (radau5's FACCON) is near zero after a fresh matrix converged
+// quadratically, and the Newton error it lets through in q is amplified by 1/(βh²) into
+// λ_{n+2} by the index-3 form (measured: λ errors of 2.6e-3 at h = 0.0025 on Example 8
+// instead of 2.5e-4).
+func (w *genAlphaWork) increment() float64 {
+	for i, r := range w.res {
+		w.dx[i] = -r
 	}
+	w.lu.Solve(w.dx)
+	for i, d := range w.dx {
+		w.x[i] += d
+	}
+	norm, roundoff := w.incrementNorm(w.hTry)
+	w.nw.mon.floor = roundoff
+	w.nw.mon.needRate = !w.nw.fresh
+	return norm
+}
+
+// converged writes q₁, v₁, a₁, q̈₁, λ₁ of the converged iterate.
+func (w *genAlphaWork) converged() error {
+	w.residualState(w.hTry)
+	return nil
+}
+
+// diverged names the worst residual of a diverged iteration.
+func (w *genAlphaWork) diverged() error {
+	w.lad.worst = w.worstResidual()
+	return ErrNoConvergence
 }
 
 // predLambda extrapolates λ linearly from the last two accepted steps to t_n + h.
@@ -671,9 +659,9 @@ func (w *genAlphaWork) residualState(h float64) {
 	}
 }
 
-// residual evaluates r_h, g_h (and ġ_h) of eqs. 69 and 94 at the iterate; it reports false
-// when a value is not finite.
-func (w *genAlphaWork) residual(h float64) bool {
+// evalResidual evaluates r_h, g_h (and ġ_h) of eqs. 69 and 94 at the iterate; it reports
+// false when a value is not finite.
+func (w *genAlphaWork) evalResidual(h float64) bool {
 	nq, nc := w.nq, w.nc
 	t1 := w.cur.T + h
 	w.residualState(h)
@@ -804,12 +792,8 @@ func (w *genAlphaWork) jacobian(h float64) error {
 		}
 	}
 	w.stats.Factorizations++
-	w.haveJ, w.freshJ, w.needJ, w.hJ = false, true, false, h
-	if err := w.lu.Factor(); err != nil {
-		return err
-	}
-	w.haveJ = true
-	return nil
+	w.needJ, w.hJ = false, h
+	return w.lu.Factor()
 }
 
 // incrementNorm returns the weighted RMS norm of the Newton increment mapped to the
