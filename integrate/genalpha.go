@@ -43,13 +43,16 @@ func GenAlphaFromRhoInf(rhoInf float64) (GenAlphaParams, error) {
 }
 
 // HHTAlphaParams returns the parameters of the HHT-α method (Hilber, Hughes and Taylor;
-// seed 002, eq. 66) as a member of the family: α_m = 0, α_f = −α, γ = 1/2 − α,
-// β = (1 − α)²/4, for α in [−1/3, 0].
+// seed 002, eq. 66) as a member of the family, derived from the one HHT of hht.go (seed
+// 004, eq. 6; newHHTCoef): α_m = 0, α_f = −α, γ = (1 − 2α)/2, β = (1 − α)²/4, for α in
+// [−1/3, 0]. GenAlpha with these parameters solves for Δq and hλ where HHT solves for a
+// and λ; both take the same steps of the same method.
 func HHTAlphaParams(alpha float64) (GenAlphaParams, error) {
-	if !(alpha >= -1.0/3 && alpha <= 0) {
-		return GenAlphaParams{}, fmt.Errorf("integrate: genalpha: HHT Alpha = %g outside [-1/3, 0]", alpha)
+	if err := checkHHTAlpha("genalpha: HHT", alpha); err != nil {
+		return GenAlphaParams{}, err
 	}
-	return GenAlphaParams{AlphaM: 0, AlphaF: -alpha, Gamma: 0.5 - alpha, Beta: (1 - alpha) * (1 - alpha) / 4}, nil
+	k := newHHTCoef(alpha, 0)
+	return GenAlphaParams{AlphaM: 0, AlphaF: -k.alpha, Gamma: k.gamma, Beta: k.beta}, nil
 }
 
 // NewmarkParams returns the trapezoidal Newmark rule (average acceleration), α_m = α_f = 0,

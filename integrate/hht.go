@@ -117,6 +117,14 @@ type hhtCoef struct {
 	errX                    float64 // ρ − 1/2, eq. 34
 }
 
+// checkHHTAlpha rejects an α outside [−1/3, 0] (seed 004, eq. 6), NaN included.
+func checkHHTAlpha(method string, alpha float64) error {
+	if !(alpha >= -1.0/3 && alpha <= 0) {
+		return fmt.Errorf("integrate: %s: Alpha = %g outside [-1/3, 0]", method, alpha)
+	}
+	return nil
+}
+
 func newHHTCoef(alpha, rho float64) hhtCoef {
 	c := hhtCoef{alpha: alpha, gamma: (1 - 2*alpha) / 2, beta: (1 - alpha) * (1 - alpha) / 4, rho: rho}
 	if c.rho == 0 {
@@ -178,8 +186,8 @@ type hhtWork struct {
 // of the first Step (a unit span when it is infinite). A dae.FirstOrder system needs
 // start.X of length StateSize().
 func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
-	if m.Alpha < -1.0/3 || m.Alpha > 0 || math.IsNaN(m.Alpha) {
-		return fmt.Errorf("integrate: hht: Alpha = %g outside [-1/3, 0]", m.Alpha)
+	if err := checkHHTAlpha("hht", m.Alpha); err != nil {
+		return err
 	}
 	if m.PredictorOrder < 0 || m.PredictorOrder > 3 {
 		return fmt.Errorf("integrate: hht: PredictorOrder = %d outside [0, 3]", m.PredictorOrder)
