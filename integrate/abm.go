@@ -1,7 +1,6 @@
 package integrate
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -53,9 +52,8 @@ type abmWork struct {
 	cs       *gcpCore
 	rep      float64
 	h0Rep    float64
-	c        StepControl
+	lad      ladder // the step loop: constant steps (ladder.go)
 	rawCtl   StepControl
-	ctl      controller
 	resolved bool
 
 	cur, prev, it State
@@ -65,9 +63,7 @@ type abmWork struct {
 	nHist         int
 	fp            []float64    // rate at the predictor
 	k             [4][]float64 // RK4 stages
-	worst         Residual
 	stats         Stats
-	fc            failureContext // the report of a failed Step (errors.go)
 }
 
 // Init checks that StepControl.FixedH is set and start is consistent, partitions the
@@ -85,7 +81,8 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
 		return fmt.Errorf("integrate: gcp-abm: %w", err)
 	}
-	w := &abmWork{rep: m.Repartition, rawCtl: ctl, fc: newFailureContext(sys, &start)}
+	w := &abmWork{rep: m.Repartition, rawCtl: ctl}
+	w.lad = ladder{name: "gcp-abm", fixed: true, constant: true, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	if w.rep == 0 {
 		w.rep = DefaultRepartition
 	}
@@ -140,16 +137,16 @@ func (w *abmWork) rate(t float64, y, dst []float64) error {
 		s.Q[i], s.V[i] = y[j], y[nd+j]
 	}
 	if !gcpFinite(y) {
-		w.worst = Residual{Block: "state-space state", Value: math.NaN()}
+		w.lad.worst = Residual{Block: "state-space state", Value: math.NaN()}
 		return ErrNonFinite
 	}
 	if err := cs.positions(t, s.Q); err != nil {
-		w.worst = cs.worst
+		w.lad.worst = cs.worst
 		return err
 	}
 	cs.velocities(t, s.Q, s.V)
 	if err := cs.reducedAcceleration(t, s.Q, s.V, s.A, s.Lambda); err != nil {
-		w.worst = cs.worst
+		w.lad.worst = cs.worst
 		return err
 	}
 	for j, i := range cs.ind {
@@ -172,32 +169,33 @@ func (m *ABM) Step(tEnd float64) error {
 		if err != nil {
 			return err
 		}
-		w.c = c
-		w.ctl = newController(c, 4, c.FixedH)
+		w.lad.c = c
 		w.resolved = true
 	}
-	t0 := w.cur.T
-	h, err := w.ctl.next(t0, tEnd)
-	if err != nil {
-		return w.fail(t0, h, err)
-	}
-	if w.stats.Steps >= w.c.MaxSteps {
-		return w.fail(t0, h, ErrMaxSteps)
-	}
+	return w.lad.step(w, tEnd)
+}
+
+// attempt takes an RK4 step while the history is short or the step shortened, else a
+// PECE step; the full state goes to w.it.
+func (w *abmWork) attempt(h float64) (int, error) {
 	copy(w.it.Q, w.cur.Q)
 	copy(w.it.V, w.cur.V)
-	if w.nHist < len(w.f) || h != w.c.FixedH {
-		err = w.rk4(t0, h)
+	var err error
+	if w.nHist < len(w.f) || h != w.lad.c.FixedH {
+		err = w.rk4(w.cur.T, h)
 	} else {
-		err = w.pece(t0, h)
+		err = w.pece(w.cur.T, h)
 	}
 	if err != nil {
 		w.stats.countFailure(err)
-		return w.fail(t0, h, err)
 	}
-	w.commit()
-	return nil
+	return 0, err
 }
+
+// errorNorm is 0: constant steps have no error estimate.
+func (w *abmWork) errorNorm(float64) float64 { return 0 }
+
+func (w *abmWork) failed(bool) {}
 
 // rk4 takes a classical Runge-Kutta step into w.yp and evaluates its rate into w.fp.
 func (w *abmWork) rk4(t, h float64) error {
@@ -241,7 +239,7 @@ func (w *abmWork) pece(t, h float64) error {
 
 // commit accepts w.yp (full state in w.it), shifts the history and re-partitions when H
 // has grown (see GCP).
-func (w *abmWork) commit() {
+func (w *abmWork) commit(float64) error {
 	w.prev.CopyFrom(&w.cur)
 	w.cur.CopyFrom(&w.it)
 	w.stats.Steps++
@@ -255,12 +253,12 @@ func (w *abmWork) commit() {
 	if cs.maxH > w.rep*math.Max(1, w.h0Rep) {
 		changed, err := cs.partition(w.cur.T, w.cur.Q)
 		if err != nil {
-			return
+			return nil
 		}
 		copy(w.it.Q, w.cur.Q)
 		copy(w.it.V, w.cur.V)
 		if cs.positions(w.cur.T, w.it.Q) != nil {
-			return
+			return nil
 		}
 		cs.velocities(w.cur.T, w.it.Q, w.it.V)
 		if changed {
@@ -270,15 +268,7 @@ func (w *abmWork) commit() {
 			w.h0Rep = cs.maxH
 		}
 	}
-}
-
-func (w *abmWork) fail(t, h float64, err error) error {
-	tried := "constant step"
-	if errors.Is(err, ErrNoConvergence) {
-		tried = "constant step; position recovery (eq. 11) did not converge"
-	}
-	se := &StepError{Method: "gcp-abm", T: t, H: h, Worst: w.worst, Tried: tried, Err: err}
-	return w.fc.constantStepFailure(se, &w.cur)
+	return nil
 }
 
 // Current returns the last accepted state.

@@ -1,7 +1,6 @@
 package integrate
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -123,13 +122,13 @@ type bdfWork struct {
 	maxOrd   int
 	fixedOrd bool
 	c2       float64 // Index2BaumgarteC
-	newton   NewtonSettings
 
 	rawCtl     StepControl
 	c          StepControl
+	lad        ladder // the step loop (ladder.go); bdfWork is its stepRule (IDA's)
 	resolved   bool
-	rtol, atol float64 // tolerances in use (the starter's during the fixed-step start)
-	mon        newtonMonitor
+	rtol, atol float64      // tolerances in use (the starter's during the fixed-step start)
+	nw         newtonSolver // the corrector loop (newton.go)
 
 	cur, prev State
 
@@ -151,9 +150,7 @@ type bdfWork struct {
 	yy, yp, yPred, ypPred, ee, delta, res, ewt, scal, yInt []float64
 	Jm                                                     *mat.Dense
 	lu                                                     *newtonFactor
-	haveJ                                                  bool
 	cjJ                                                    float64 // c_j the matrix was assembled with
-	thetaJ                                                 float64 // largest Newton rate seen with it
 
 	// Fixed-step start.
 	fixedH   float64
@@ -162,11 +159,8 @@ type bdfWork struct {
 	nGrid    int
 	gridPrev State
 
-	stats    Stats
-	attempts int
-	worst    Residual
-	hTry     float64
-	fc       failureContext // the report of a failed Step (errors.go)
+	stats Stats
+	hTry  float64
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -235,8 +229,8 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	se.baumAlpha, se.baumBeta = orDefault(m.BaumgarteAlpha, DefaultBaumgarteAlpha), orDefault(m.BaumgarteBeta, DefaultBaumgarteBeta)
 	w := &bdfWork{se: se, sys: sys, nq: nq, nc: nc, n: se.n, nd: 2 * nq, form: form, maxOrd: maxOrd,
-		fixedOrd: m.FixedOrder, c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC), newton: ns,
-		rawCtl: ctl, mon: newtonMonitor{s: ns}}
+		fixedOrd: m.FixedOrder, c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC), rawCtl: ctl}
+	w.nw = newNewtonSolver(ns, &w.stats)
 	w.cur, w.prev, w.gridPrev = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
 	vec := func() []float64 { return make([]float64, se.n) }
 	for j := range w.phi {
@@ -252,7 +246,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
-	w.fc = newFailureContext(sys, &start)
+	w.lad = ladder{name: "bdf", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	if err := w.consistentStart(); err != nil {
 		return err
 	}
@@ -340,8 +334,9 @@ func (w *bdfWork) resolve(tEnd float64) error {
 	w.psi[0] = h0
 	w.k, w.kused, w.hused, w.ns, w.phase = 1, 0, 0, 0, 0
 	w.hNext = h0
-	w.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
-	w.mon.needRate = true
+	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
+	w.nw.mon.needRate = true
+	w.lad.c, w.lad.fixed = w.c, w.fixedH > 0 && !w.starting
 	w.resolved = true
 	return nil
 }
@@ -382,7 +377,7 @@ func (m *BDF) Step(tEnd float64) error {
 	if w.starting {
 		return w.startStep(tEnd)
 	}
-	return w.step(tEnd, w.fixedH == 0)
+	return w.step(tEnd)
 }
 
 // startStep computes the next grid point of fixed-step mode by adaptive steps at the
@@ -395,7 +390,7 @@ func (w *bdfWork) startStep(tEnd float64) error {
 	w.gridPrev.CopyFrom(&w.cur)
 	steps := w.stats.Steps
 	for w.cur.T < target {
-		if err := w.step(target, true); err != nil {
+		if err := w.step(target); err != nil {
 			w.stats.Steps = steps
 			return err
 		}
@@ -433,101 +428,72 @@ func (w *bdfWork) switchToFixed() {
 	w.k, w.kused, w.hused, w.ns, w.phase = k, k, h, k+1, 1
 	w.hNext = h
 	w.starting = false
+	w.lad.fixed = true
 	w.rtol, w.atol = w.c.RTol, w.c.ATol
-	w.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
-	w.mon.needRate = true
+	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
+	w.nw.mon.needRate = true
 	w.setWeights()
-	w.haveJ = false
+	w.nw.haveJ = false
 }
 
-// step takes one accepted step toward tEnd: adaptive with error test, order and step
-// selection, or fixed (h = FixedH, order k, no error test). Shaped as IDAStep: set
-// coefficients → predict → Newton → error test → complete, or handle the failure.
-func (w *bdfWork) step(tEnd float64, adaptive bool) error {
-	var cause error
-	cuts, fresh, nef := 0, 0, 0
+// step takes one accepted step toward tEnd (ladder.step): adaptive with error test, order
+// and step selection, or fixed (h = FixedH, order k, no error test). Shaped as IDAStep:
+// set coefficients → predict → Newton → error test → complete, or handle the failure.
+func (w *bdfWork) step(tEnd float64) error {
 	if w.form == Index2Baumgarte {
 		w.se.alpha0 = w.index2BaumgarteAlpha0()
 	}
-	for {
-		t0 := w.cur.T
-		h := math.Min(w.hNext, w.c.HMax)
-		if !adaptive {
-			h = w.fixedH
-		}
-		rest := tEnd - t0
-		if h >= rest || rest-h < 1e-10*h {
-			h = rest
-		}
-		if h < w.c.HMin && h < rest {
-			return w.fail(t0, h, ErrStepSizeTooSmall, cause, cuts, fresh)
-		}
-		if w.attempts >= w.c.MaxSteps {
-			if cause == nil {
-				w.worst = Residual{} // no attempt of this Step to report
-			}
-			return w.fail(t0, h, ErrMaxSteps, cause, cuts, fresh)
-		}
-		w.attempts++
-		w.worst = Residual{} // a report names only what the attempt it reports found
-		w.setCoeffs(h)
-		usedFresh, st := w.attempt(h)
-		fresh += usedFresh
-		if st == nil {
-			if !adaptive {
-				if w.fixedStepDiverged() {
-					w.stats.Rejected++
-					return w.fail(t0, h, ErrDiverged, nil, cuts, fresh)
-				}
-				w.complete(h, false)
-				return nil
-			}
-			if w.testError() {
-				w.complete(h, true)
-				return nil
-			}
-			w.stats.Rejected++
-			cause = errErrorTest
-			nef++
-			cuts++
-			w.phase = 1
-			// IDA's ladder after error-test failures: from the estimate, then 0.25 at the
-			// order the estimates chose, then 0.25 at order 1.
-			switch {
-			case nef == 1:
-				e := w.errK
-				if w.knew == w.k-1 {
-					e = w.errKm1
-				}
-				w.k = w.knew
-				rr := 0.9 * math.Pow(2*e+1e-4, -1/float64(w.k+1))
-				if math.IsNaN(rr) {
-					rr = bdfErrorTestShrinkFactor
-				}
-				w.hNext = h * math.Max(0.25, math.Min(0.9, rr))
-			case nef == 2:
-				w.k = w.knew
-				w.hNext = h * bdfErrorTestShrinkFactor
-			default:
-				if !w.fixedOrd {
-					w.k = 1
-				}
-				w.hNext = h * bdfErrorTestShrinkFactor
-			}
-			continue
-		}
-		// attempt counted the failure (Stats.countFailure)
-		if cause != ErrNonFinite || st == ErrNonFinite {
-			cause = st
-		}
-		if !adaptive {
-			return w.fail(t0, h, st, nil, cuts, fresh)
-		}
-		w.phase = 1
-		w.hNext = h * 0.25 // IDA and radau5 cut by 0.25 after a Newton failure
-		cuts++
-	}
+	return w.lad.step(w, tEnd)
 }
+
+// size is the step IDA's rules chose for the next attempt (stepRule).
+func (w *bdfWork) size() float64 { return w.hNext }
+
+// judge is IDA's error test with the order k−1 estimate chosen by errorNorm, and its
+// ladder after error-test failures: h from the estimate, then 0.25 at the order the
+// estimates chose, then 0.25 at order 1 (nef counts the earlier failures of the Step).
+func (w *bdfWork) judge(h, e float64, nef int) bool {
+	if e <= 1 {
+		return true
+	}
+	w.phase = 1
+	switch nef {
+	case 0:
+		e := w.errK
+		if w.knew == w.k-1 {
+			e = w.errKm1
+		}
+		w.k = w.knew
+		rr := 0.9 * math.Pow(2*e+1e-4, -1/float64(w.k+1))
+		if math.IsNaN(rr) {
+			rr = bdfErrorTestShrinkFactor
+		}
+		w.hNext = h * math.Max(0.25, math.Min(0.9, rr))
+	case 1:
+		w.k = w.knew
+		w.hNext = h * bdfErrorTestShrinkFactor
+	default:
+		if !w.fixedOrd {
+			w.k = 1
+		}
+		w.hNext = h * bdfErrorTestShrinkFactor
+	}
+	return false
+}
+
+// cut is IDA's and radau5's cut after a Newton failure (stepRule).
+func (w *bdfWork) cut(h float64) {
+	w.phase = 1
+	w.hNext = h * failureCut
+}
+
+// commit completes the accepted step (complete).
+func (w *bdfWork) commit(h float64) error {
+	w.complete(h, !w.lad.fixed)
+	return nil
+}
+
+func (w *bdfWork) failed(bool) {}
 
 // index2BaumgarteAlpha0 returns α₀ of eq. 87c (formulation index2-baumgarte) for the
 // next Step. With FixedH it is C/FixedH, the seed's α₀ = C/h ("for fixed step size
@@ -550,17 +516,6 @@ func (w *bdfWork) index2BaumgarteAlpha0() float64 {
 		return w.c2 / w.fixedH
 	}
 	return w.c2 / w.c.HMax
-}
-
-// fixedStepDiverged reports whether the converged fixed step diverged: the estimate of
-// order k, ck·‖e‖ over (q, v) as in testError, exceeds the solution (fixedStepDiverged in
-// errors.go); it then records the worst component.
-func (w *bdfWork) fixedStepDiverged() bool {
-	if !fixedStepDiverged(w.ck*w.diffNorm(w.ee, 1), w.rtol) {
-		return false
-	}
-	w.noteWorstError()
-	return true
 }
 
 // setCoeffs computes the variable-step coefficients of order k for step h from the
@@ -596,9 +551,26 @@ func (w *bdfWork) setCoeffs(h float64) {
 	w.ck = math.Max(math.Abs(w.alpha[k]+alphas-alpha0), w.alpha[k])
 }
 
+// attempt sets the coefficients, predicts and corrects one step (newtonSolver.attempt),
+// with a fresh matrix unless JacobianAuto may keep the last one: it converged fast and
+// c_j/c_j(J) stays in [bdfCjLow, bdfCjHigh] (IDA).
+func (w *bdfWork) attempt(h float64) (usedFresh int, cause error) {
+	w.setCoeffs(h)
+	needJ := !w.nw.reusable()
+	if !needJ {
+		if r := w.cj / w.cjJ; r < bdfCjLow || r > bdfCjHigh {
+			needJ = true
+		}
+	}
+	return w.nw.attempt(w, h, needJ)
+}
+
+// The corrector (newtonIteration for newtonSolver): Newton on G(y) = K y' − φ(t, y),
+// y' = y'_pred + c_j(y − y_pred), from the prediction.
+
 // predict writes y_pred = Σ_{j≤k} β_jφ_j and y'_pred = Σ_{1≤j≤k} γ_jβ_jφ_j (IDAPredict
-// with φ* = βφ).
-func (w *bdfWork) predict() {
+// with φ* = βφ) and starts the iterate there.
+func (w *bdfWork) predict(h float64) error {
 	copy(w.yPred, w.phi[0])
 	clear(w.ypPred)
 	for j := 1; j <= w.k; j++ {
@@ -608,114 +580,83 @@ func (w *bdfWork) predict() {
 			w.ypPred[i] += g * p
 		}
 	}
-}
-
-// attempt predicts and corrects one step; a Newton failure with a reused matrix is
-// retried once with a fresh one.
-func (w *bdfWork) attempt(h float64) (usedFresh int, cause error) {
-	pol := w.newton.Jacobian
-	needJ := !w.haveJ || pol != JacobianAuto || w.thetaJ > w.newton.ReuseRate
-	if !needJ {
-		if r := w.cj / w.cjJ; r < bdfCjLow || r > bdfCjHigh {
-			needJ = true
-		}
-	}
-	for {
-		w.predict()
-		cause = w.correct(h, needJ)
-		if cause == nil {
-			return usedFresh, nil
-		}
-		w.stats.countFailure(cause)
-		if needJ || pol != JacobianAuto || errors.Is(cause, ErrNonFinite) {
-			return usedFresh, cause
-		}
-		needJ = true
-		usedFresh++
-	}
-}
-
-// correct runs Newton on G(y) = K y' − φ(t, y), y' = y'_pred + c_j(y − y_pred), from the
-// prediction. It returns nil on convergence, else ErrNoConvergence, ErrNonFinite or
-// linalg.ErrSingular.
-func (w *bdfWork) correct(h float64, freshJ bool) error {
-	t1 := w.cur.T + h
 	copy(w.yy, w.yPred)
 	copy(w.yp, w.ypPred)
 	clear(w.ee)
 	for i := range w.n {
 		w.scal[i] = math.Pow(h, float64(w.se.index(i)-1))
 	}
-	w.mon.start()
-	evals := w.se.fdEvals()
-	defer func() { w.stats.FDEvals += w.se.fdEvals() - evals }()
-	for it := 0; ; it++ {
-		w.se.residual(w.res, t1, w.yy)
-		w.stats.FuncEvals++
-		for i := range w.nd {
-			w.res[i] = w.yp[i] - w.res[i]
-		}
-		for i := w.nd; i < w.n; i++ {
-			w.res[i] = -w.res[i]
-		}
-		if !allFinite(w.res) {
-			w.noteWorstResidual()
-			return ErrNonFinite
-		}
-		if (it == 0 && freshJ) || w.newton.Jacobian == JacobianEveryIteration {
-			if err := w.factor(t1); err != nil {
-				w.haveJ = false
-				w.noteWorstResidual()
-				return err
-			}
-		}
-		for i, r := range w.res {
-			w.delta[i] = -r
-		}
-		w.lu.Solve(w.delta)
-		w.stats.Solves++
-		w.stats.NewtonIters++
-		if r := w.cj / w.cjJ; r != 1 {
-			// IDA: a matrix assembled with c_j(J) ≠ c_j; the factor 2/(1+r) corrects the
-			// increment for the difference in the dominant c_j K part.
-			s := 2 / (1 + r)
-			for i := range w.delta {
-				w.delta[i] *= s
-			}
-		}
-		var sum float64
-		for i, d := range w.delta {
-			w.yy[i] += d
-			w.yp[i] += w.cj * d
-			w.ee[i] += d
-			r := d * w.scal[i] * w.ewt[i]
-			sum += r * r
-		}
-		norm := math.Sqrt(sum / float64(w.n))
-		// The monitor stops only once this attempt has measured a rate (needRate, set in
-		// Init as for HHT): the rate carried from the previous step let first iterates
-		// through with |g| and |G v| of 3e-2·tol on chain4 (GGL), far above the Newton stop.
-		st := w.mon.update(norm)
-		w.thetaJ = math.Max(w.thetaJ, w.mon.theta)
-		switch st {
-		case newtonConverged:
-			if !allFinite(w.yy) {
-				return ErrNonFinite
-			}
-			return nil
-		case newtonDiverged:
-			w.noteWorstResidual()
-			if !allFinite(w.delta) {
-				return ErrNonFinite
-			}
-			return ErrNoConvergence
-		}
-	}
+	return nil
 }
 
-// factor assembles c_j K − ∂φ/∂y at (t, y) and factorizes it.
-func (w *bdfWork) factor(t float64) error {
-	w.se.jacobian(w.Jm, t, w.yy)
+// residual evaluates G(y) at the iterate into w.res.
+func (w *bdfWork) residual() error {
+	w.se.residual(w.res, w.cur.T+w.hTry, w.yy)
+	w.stats.FuncEvals++
+	for i := range w.nd {
+		w.res[i] = w.yp[i] - w.res[i]
+	}
+	for i := w.nd; i < w.n; i++ {
+		w.res[i] = -w.res[i]
+	}
+	if !allFinite(w.res) {
+		w.noteWorstResidual()
+		return ErrNonFinite
+	}
+	return nil
+}
+
+// increment solves for the Newton increment, applies it to y, y' and the correction e,
+// and returns its norm in IDA's weights with the index scaling h^(index−1). The monitor
+// stops only once this attempt has measured a rate (needRate, set in resolve as for HHT):
+// the rate carried from the previous step let first iterates through with |g| and |G v|
+// of 3e-2·tol on chain4 (GGL), far above the Newton stop.
+func (w *bdfWork) increment() float64 {
+	for i, r := range w.res {
+		w.delta[i] = -r
+	}
+	w.lu.Solve(w.delta)
+	if r := w.cj / w.cjJ; r != 1 {
+		// IDA: a matrix assembled with c_j(J) ≠ c_j; the factor 2/(1+r) corrects the
+		// increment for the difference in the dominant c_j K part.
+		s := 2 / (1 + r)
+		for i := range w.delta {
+			w.delta[i] *= s
+		}
+	}
+	var sum float64
+	for i, d := range w.delta {
+		w.yy[i] += d
+		w.yp[i] += w.cj * d
+		w.ee[i] += d
+		r := d * w.scal[i] * w.ewt[i]
+		sum += r * r
+	}
+	return math.Sqrt(sum / float64(w.n))
+}
+
+// converged checks the converged iterate.
+func (w *bdfWork) converged() error {
+	if !allFinite(w.yy) {
+		return ErrNonFinite
+	}
+	return nil
+}
+
+// diverged names the worst residual of a diverged iteration.
+func (w *bdfWork) diverged() error {
+	w.noteWorstResidual()
+	if !allFinite(w.delta) {
+		return ErrNonFinite
+	}
+	return ErrNoConvergence
+}
+
+// factor assembles c_j K − ∂φ/∂y at the iterate and factorizes it.
+func (w *bdfWork) factor() error {
+	evals := w.se.fdEvals()
+	w.se.jacobian(w.Jm, w.cur.T+w.hTry, w.yy)
+	w.stats.FDEvals += w.se.fdEvals() - evals
 	A := w.lu.Matrix()
 	for i := range w.n {
 		src := w.Jm.RawRowView(i)
@@ -729,8 +670,9 @@ func (w *bdfWork) factor(t float64) error {
 	}
 	w.stats.Jacobians++
 	w.stats.Factorizations++
-	w.haveJ, w.cjJ, w.thetaJ = true, w.cj, 0
+	w.cjJ = w.cj
 	if err := w.lu.Factor(); err != nil {
+		w.noteWorstResidual()
 		if !allFinite(A) {
 			return ErrNonFinite
 		}
@@ -739,15 +681,16 @@ func (w *bdfWork) factor(t float64) error {
 	return nil
 }
 
-// testError is IDATestError: the estimates of orders k−1 and k (and k−2 for the order
-// decision), the order knew for the next attempt, and the test ck·‖e‖ ≤ 1 on (q, v).
-func (w *bdfWork) testError() bool {
+// errorNorm is IDATestError's estimate ck·‖e‖ on (q, v) (≤ 1 passes), with the estimates
+// of orders k−1 and k (and k−2) that choose the order knew for the next attempt (adaptive
+// only).
+func (w *bdfWork) errorNorm(float64) float64 {
 	k := w.k
 	enormK := w.diffNorm(w.ee, 1)
 	w.errK = w.sigma[k] * enormK
 	terrK := float64(k+1) * w.errK
 	w.knew = k
-	if k > 1 && !w.fixedOrd {
+	if k > 1 && !w.fixedOrd && !w.lad.fixed {
 		// delta = φ*_k + e: the estimate at order k−1.
 		for i := range w.nd {
 			w.delta[i] = w.beta[k]*w.phi[k][i] + w.ee[i]
@@ -768,11 +711,10 @@ func (w *bdfWork) testError() bool {
 		}
 	}
 	e := w.ck * enormK
-	if !(e <= 1) {
+	if !(e <= 1) && (!w.lad.fixed || fixedStepDiverged(e, w.rtol)) { // a failure to report
 		w.noteWorstError()
-		return false
 	}
-	return true
+	return e
 }
 
 // noteWorstError records the largest weighted component of the error estimate (the
@@ -789,7 +731,7 @@ func (w *bdfWork) noteWorstError() {
 		r.Block, r.Index = "velocity error estimate", bi-w.nq
 	}
 	r.Owner = dae.CoordinateName(w.sys, r.Index)
-	w.worst = r
+	w.lad.worst = r
 }
 
 // complete accepts the step (IDACompleteStep): order and step size for the next step
@@ -932,18 +874,7 @@ func (w *bdfWork) noteWorstResidual() {
 		r.Block, r.Index = "position constraint", bi-3*nq-nc
 		r.Owner = dae.ConstraintName(w.sys, r.Index)
 	}
-	w.worst = r
-}
-
-// fail builds the StepError of a step that could not be completed, explained by
-// failureContext (a singular position; a fixed step too large).
-func (w *bdfWork) fail(t, h float64, err, cause error, cuts, fresh int) error {
-	if cause != nil && cause != errErrorTest && !errors.Is(err, cause) {
-		err = fmt.Errorf("%w after %w", err, cause)
-	}
-	tried := fmt.Sprintf("%d fresh Jacobians, %d step cuts", fresh, cuts)
-	se := &StepError{Method: "bdf", T: t, H: h, Worst: w.worst, Tried: tried, Err: err}
-	return w.fc.explain(se, &w.cur, w.fixedH > 0 && !w.starting)
+	w.lad.worst = r
 }
 
 // Current returns the last accepted state.

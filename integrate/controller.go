@@ -33,22 +33,11 @@ func newController(c StepControl, p int, h0 float64) controller {
 	return controller{c: c, order: p, h: h0}
 }
 
-// next returns the size of the next attempt toward tEnd from t, shortened to land on tEnd
-// (and stretched to tEnd when the remainder would be tiny), or ErrStepSizeTooSmall.
-func (ct *controller) next(t, tEnd float64) (float64, error) {
-	h := math.Min(ct.h, ct.c.HMax)
-	if ct.c.FixedH > 0 {
-		h = ct.c.FixedH
-	}
-	rest := tEnd - t
-	if h >= rest || rest-h < 1e-10*h { // avoid a sliver of a last step
-		h = rest
-	}
-	if h < ct.c.HMin && h < rest {
-		return h, ErrStepSizeTooSmall
-	}
-	return h, nil
-}
+// size is the step the controller proposes next (stepRule).
+func (ct *controller) size() float64 { return ct.h }
+
+// judge is accept as the stepRule of ladder.
+func (ct *controller) judge(h, e float64, _ int) bool { return ct.accept(h, e) }
 
 // accept reports whether the scaled error e (≤ 1 passes; NaN fails) is acceptable for the
 // attempt of size h and sets the size of the next attempt.
@@ -82,8 +71,12 @@ func (ct *controller) accept(h, e float64) bool {
 }
 
 // cut shrinks the next attempt after a failure that gave no error estimate (a Newton
-// failure or a non-finite value): h ← factor·h (0.25 as in IDA and radau5).
-func (ct *controller) cut(h, factor float64) {
+// failure or a non-finite value): h ← failureCut·h.
+func (ct *controller) cut(h float64) {
 	ct.justRejected = true
-	ct.h = h * factor
+	ct.h = h * failureCut
 }
+
+// failureCut is the step cut after an attempt without an error estimate, as in IDA
+// (IDAHandleNFlag) and the codes of Hairer and Wanner.
+const failureCut = 0.25

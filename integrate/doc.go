@@ -67,24 +67,35 @@
 //
 // # Failure ladder
 //
-// A Step returns nil only for an attempt that passed every test of its method. Otherwise:
+// Every method steps through one loop, ladder.step (ladder.go): attempt → error test →
+// accept or reject → next h. The step-size rule is the method's (stepRule: the controller
+// above for hht, genalpha, newmark, gcp and the dopri5 family, RADAU5's for radau5, IDA's
+// order and step selection for bdf); the failure policy is the same for all. The implicit
+// methods correct in one Newton loop, newtonSolver (newton.go; radau5 keeps its own
+// transformed iteration inside its attempt), which also makes the fresh-Jacobian retry. A
+// Step returns nil only for an attempt that passed every test of its method. Otherwise:
 //
-//  1. error test failed: reject, h from the controller (never grown), retry;
-//  2. no estimate (NaN/Inf in a stage, singular KKT matrix, Newton or projection failure):
-//     reject, h ← h/4, retry (implicit methods first retry once with a fresh Jacobian);
+//  1. error test failed: reject, h from the rule (never grown), retry;
+//  2. no estimate (NaN/Inf in a stage, singular matrix, Newton or projection failure): an
+//     implicit method whose matrix was reused first retries the same h once with a fresh
+//     Jacobian (not after NaN/Inf, which a new matrix does not cure); then the rule cuts
+//     h — by 1/4 (the controller, bdf as IDA), by 1/2 or the factor a slow Newton
+//     iteration predicts (radau5, as RADAU5) — and retries;
 //  3. h below HMin, or MaxSteps attempts: stop with a *StepError that says when (T, H),
 //     what (Worst: block, index, value, owner via dae.Namer, always from the attempt whose
 //     failure is reported, none for MaxSteps between two accepted steps), what was tried
-//     (fresh Jacobians and step cuts: every shrinking of h in the Step, error-test
-//     rejections included), and why (Err wraps ErrStepSizeTooSmall or ErrMaxSteps together
-//     with the last cause, e.g. ErrNonFinite or linalg.ErrSingular, so errors.Is finds
-//     each).
+//     ("N fresh Jacobians, M step cuts"; explicit methods "M step cuts"; rk4 and gcp-abm
+//     "constant step"; every shrinking of h in the Step counts as a cut, error-test
+//     rejections included), and why (Err wraps ErrStepSizeTooSmall or ErrMaxSteps
+//     together with the last cause, e.g. ErrNonFinite or linalg.ErrSingular, so errors.Is
+//     finds each).
 //
 // Fixed steps (StepControl.FixedH) have no smaller step to try: a Newton failure (after a
 // fresh Jacobian) ends the run, and so does a converged step that diverged, whose local
 // error estimate, computed as in error-controlled mode, is larger than the solution
 // itself (e·RTol > 1: hht, genalpha, newmark, gcp-newmark and gcp-fv with the Newmark
-// estimate, bdf with its order-k estimate, radau5 with its embedded one). Without that
+// estimate, bdf with its order-k estimate, radau5 with its embedded one, the dopri5
+// family with its embedded one; rk4 and gcp-abm have none). Without that
 // test a corrector converged to a spurious root of the discrete equations and the run
 // grew to NaN through accepted steps (gcp-newmark on the stiff double pendulum at h =
 // 0.05). Both wrap the cause in ErrFixedStepTooLarge (ErrDiverged for the second) and

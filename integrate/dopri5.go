@@ -116,9 +116,6 @@ const (
 	// dp5ProjMaxIters bounds the projection iterations; more than this means the step
 	// left the neighbourhood where the KKT matrix of its last stage is a good Jacobian.
 	dp5ProjMaxIters = 5
-	// dp5Cut shrinks h after an attempt that gave no error estimate (non-finite value,
-	// singular KKT matrix, failed projection), as IDA and radau5 do.
-	dp5Cut = 0.25
 )
 
 // dopri5Work is the per-run state and workspace, allocated once by Init.
@@ -126,7 +123,6 @@ type dopri5Work struct {
 	name   string        // registry name, for messages
 	half   *hedop5Stages // non-nil: the stages are HEDOP5's half-explicit ones (hedop5.go)
 	sys    dae.System
-	fc     failureContext // the report of a failed Step (errors.go)
 	nq, nc int
 	form   Formulation
 
@@ -137,12 +133,12 @@ type dopri5Work struct {
 	fx     []float64 // nq: f_X scratch
 	xdPrev []float64 // nd: X' at prev, for the dense output
 
-	raw      StepControl // as given to Init; resolved against tEnd by the first Step
-	c        StepControl // resolved
-	ctl      controller
-	started  bool
-	attempts int // accepted + rejected since Init, for MaxSteps
-	stats    Stats
+	raw     StepControl // as given to Init; resolved against tEnd by the first Step into lad.c
+	lad     ladder      // the step loop (ladder.go)
+	ctl     controller  // the step-size rule (PI form)
+	started bool
+	tEnd    float64 // of the Step under way, to land on it exactly
+	stats   Stats
 
 	M, G *mat.Dense // G is nil when nc = 0
 	// kkt factorizes [M Gᵀ; G 0] (sparse for large systems with dae.Sparsity); asym, when
@@ -162,10 +158,6 @@ type dopri5Work struct {
 	k                  [7][]float64 // 2nq+nd each: k_i = (v_i, a_i, X'_i); k[0] = derivative at cur (FSAL)
 	rc5                []float64    // 2nq+nd: h Σ d_i k_i of the last accepted step
 	dq                 []float64    // nq projection correction
-
-	// Failure bookkeeping of the current Step call.
-	cause error    // cause of the last rejected attempt (nil for an error-test failure)
-	worst Residual // worst component of the last rejected attempt (Owner filled on failure)
 }
 
 // Init resolves the formulation, checks that start is consistent (‖g‖∞ and ‖G v + g_t‖∞
@@ -222,8 +214,8 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 		return nil, fmt.Errorf("integrate: %s: %w", name, err)
 	}
 
-	w := &dopri5Work{name: name, sys: sys, nq: nq, nc: nc, nd: nd, form: form, raw: ctl,
-		fc: newFailureContext(sys, &start)}
+	w := &dopri5Work{name: name, sys: sys, nq: nq, nc: nc, nd: nd, form: form, raw: ctl}
+	w.lad = ladder{name: name, explicit: true, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.M = mat.NewDense(nq, nq, nil)
 	if nc > 0 {
 		w.G = mat.NewDense(nc, nq, nil)
@@ -270,9 +262,9 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 		}
 	}
 	if err := w.eval(start.T, w.cur.Q, w.cur.V, w.cur.X, w.cur.A, w.cur.Lambda); err != nil {
-		where := w.worst.Block
-		if o := w.owner(w.worst); o != "" {
-			where = fmt.Sprintf("%s %d (%s) = %g", where, w.worst.Index, o, w.worst.Value)
+		where := w.lad.worst.Block
+		if o := w.owner(w.lad.worst); o != "" {
+			where = fmt.Sprintf("%s %d (%s) = %g", where, w.lad.worst.Index, o, w.lad.worst.Value)
 		}
 		return nil, fmt.Errorf("integrate: %s: at the start t=%g: %s: %w", name, start.T, where, err)
 	}
@@ -318,56 +310,24 @@ func (w *dopri5Work) step(tEnd float64) error {
 			return err
 		}
 	}
-	w.cause, w.worst = nil, Residual{}
-	rejected := 0
-	for {
-		if w.attempts >= w.c.MaxSteps {
-			return w.fail(t, w.ctl.h, ErrMaxSteps, rejected)
-		}
-		h, err := w.ctl.next(t, tEnd)
-		if err != nil {
-			return w.fail(t, h, err, rejected)
-		}
-		w.attempts++
-		if err := w.stages(t, h); err != nil {
-			w.cause = err
-			w.stats.countFailure(err)
-			if w.c.FixedH > 0 { // no smaller step to try
-				return w.fail(t, h, err, rejected)
-			}
-			rejected++
-			w.ctl.cut(h, dp5Cut)
-			continue
-		}
-		e := 0.0
-		if w.c.FixedH == 0 {
-			e = w.errorNorm(h)
-		}
-		if !w.ctl.accept(h, e) {
-			w.stats.Rejected++
-			rejected++
-			w.cause = nil
-			w.worstError()
-			continue
-		}
-		tNew := t + h
-		if h == tEnd-t { // land on tEnd exactly
-			tNew = tEnd
-		}
-		if err := w.commit(t, tNew, h); err != nil {
-			w.cause = err
-			w.stats.countFailure(err)
-			if w.c.FixedH > 0 {
-				return w.fail(t, h, err, rejected)
-			}
-			rejected++
-			w.ctl.cut(h, dp5Cut)
-			continue
-		}
-		w.stats.Steps++
-		return nil
-	}
+	w.tEnd = tEnd
+	return w.lad.step(w, tEnd)
 }
+
+// attempt computes the stages of a step of size h.
+func (w *dopri5Work) attempt(h float64) (int, error) {
+	err := w.stages(w.cur.T, h)
+	if err != nil {
+		w.stats.countFailure(err)
+		w.nameWorst()
+	}
+	return 0, err
+}
+
+// nameWorst fills in the owner of the worst component of a failed attempt.
+func (w *dopri5Work) nameWorst() { w.lad.worst.Owner = w.owner(w.lad.worst) }
+
+func (w *dopri5Work) failed(bool) {}
 
 // begin resolves the step control against tEnd and chooses the first step.
 func (w *dopri5Work) begin(tEnd float64) error {
@@ -383,7 +343,7 @@ func (w *dopri5Work) begin(tEnd float64) error {
 	if math.IsInf(tEnd, 1) && w.raw.HMax == 0 {
 		c.HMax = math.Inf(1)
 	}
-	w.c = c
+	w.lad.c, w.lad.fixed = c, c.FixedH > 0
 	h0 := c.H0
 	if c.FixedH > 0 {
 		h0 = c.FixedH
@@ -405,7 +365,7 @@ func (w *dopri5Work) begin(tEnd float64) error {
 //
 // It costs one right-side evaluation.
 func (w *dopri5Work) startingStep(tEnd float64) float64 {
-	c := w.c
+	c := w.lad.c
 	t0 := w.cur.T
 	n := len(w.y0)
 	w.loadY0()
@@ -517,7 +477,7 @@ func (w *dopri5Work) force(dst []float64, t float64, q, v, x []float64) {
 }
 
 // eval solves the KKT system of seed 002, eq. 17, [M Gᵀ; G 0](a, λ) = (f + f_X, γ), at
-// (t, q, v, X). It records the offending component in w.worst when it fails.
+// (t, q, v, X). It records the offending component in w.lad.worst when it fails.
 func (w *dopri5Work) eval(t float64, q, v, x, a, lam []float64) error {
 	sys := w.sys
 	sys.Mass(w.M, t, q)
@@ -556,18 +516,18 @@ func (w *dopri5Work) factorizeKKT(C *mat.Dense) error {
 	}
 	// linalg reports a non-finite matrix as singular; say which it was.
 	if i, ok := firstNonFinite(w.M.RawMatrix().Data); ok {
-		w.worst = Residual{Block: "mass matrix row", Index: i / w.nq, Value: w.M.RawMatrix().Data[i]}
+		w.lad.worst = Residual{Block: "mass matrix row", Index: i / w.nq, Value: w.M.RawMatrix().Data[i]}
 		return ErrNonFinite
 	}
 	if w.nc > 0 {
 		for _, g := range [2]*mat.Dense{w.G, C} {
 			if i, ok := firstNonFinite(g.RawMatrix().Data); ok {
-				w.worst = Residual{Block: "constraint Jacobian row", Index: i / w.nq, Value: g.RawMatrix().Data[i]}
+				w.lad.worst = Residual{Block: "constraint Jacobian row", Index: i / w.nq, Value: g.RawMatrix().Data[i]}
 				return ErrNonFinite
 			}
 		}
 	}
-	w.worst = Residual{Block: "KKT matrix"}
+	w.lad.worst = Residual{Block: "KKT matrix"}
 	return err
 }
 
@@ -576,11 +536,11 @@ func (w *dopri5Work) solveAcc(a, lam []float64) error {
 	w.kkt.Solve(a, lam)
 	w.stats.Solves++
 	if i, ok := firstNonFinite(a); ok {
-		w.worst = Residual{Block: "acceleration", Index: i, Value: a[i]}
+		w.lad.worst = Residual{Block: "acceleration", Index: i, Value: a[i]}
 		return ErrNonFinite
 	}
 	if i, ok := firstNonFinite(lam); ok {
-		w.worst = Residual{Block: "lambda", Index: i, Value: lam[i]}
+		w.lad.worst = Residual{Block: "lambda", Index: i, Value: lam[i]}
 		return ErrNonFinite
 	}
 	return nil
@@ -599,14 +559,19 @@ func (w *dopri5Work) errorNorm(h float64) float64 {
 			w.yerr[i] += he * x
 		}
 	}
-	return WeightedRMS(w.yerr, w.y0, w.y1, w.c.RTol, w.c.ATol)
+	e := WeightedRMS(w.yerr, w.y0, w.y1, w.lad.c.RTol, w.lad.c.ATol)
+	if !(e <= 1) && (!w.lad.fixed || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
+		w.worstError()
+		w.nameWorst()
+	}
+	return e
 }
 
 // worstError records the largest weighted component of the rejected error estimate.
 func (w *dopri5Work) worstError() {
 	best, bi := -1.0, 0
 	for i, x := range w.yerr {
-		s := math.Abs(x) / (w.c.ATol + w.c.RTol*math.Max(math.Abs(w.y0[i]), math.Abs(w.y1[i])))
+		s := math.Abs(x) / (w.lad.c.ATol + w.lad.c.RTol*math.Max(math.Abs(w.y0[i]), math.Abs(w.y1[i])))
 		if s > best || math.IsNaN(s) {
 			best, bi = s, i
 			if math.IsNaN(s) {
@@ -616,17 +581,19 @@ func (w *dopri5Work) worstError() {
 	}
 	switch nq := w.nq; {
 	case bi < nq:
-		w.worst = Residual{Block: "position error", Index: bi, Value: best}
+		w.lad.worst = Residual{Block: "position error", Index: bi, Value: best}
 	case bi < 2*nq:
-		w.worst = Residual{Block: "velocity error", Index: bi - nq, Value: best}
+		w.lad.worst = Residual{Block: "velocity error", Index: bi - nq, Value: best}
 	default:
-		w.worst = Residual{Block: "first-order state error", Index: bi - 2*nq, Value: best}
+		w.lad.worst = Residual{Block: "first-order state error", Index: bi - 2*nq, Value: best}
 	}
 }
 
 // commit finishes an attempt that passed its error test: projection (Index1Projected),
 // dense-output coefficients, and the new current state. It changes nothing when it fails.
-func (w *dopri5Work) commit(t, tNew, h float64) error {
+func (w *dopri5Work) commit(h float64) error {
+	t := w.cur.T
+	tNew := end(t, h, w.tEnd)
 	nq := w.nq
 	// Dense output: h Σ d_i k_i with the stages of this step (into yerr, free now).
 	rc5 := w.yerr
@@ -644,6 +611,7 @@ func (w *dopri5Work) commit(t, tNew, h float64) error {
 	yNew, kNew := w.ytmp, w.k[1]
 	if (w.form == Index1Projected || w.form == Index2Projected) && w.nc > 0 {
 		if err := w.project(tNew, yNew, kNew, w.lam); err != nil {
+			w.nameWorst()
 			return err
 		}
 		copy(w.lam7, w.lam)
@@ -662,6 +630,7 @@ func (w *dopri5Work) commit(t, tNew, h float64) error {
 	copy(w.k[0], kNew)
 	copy(w.rc5, rc5)
 	w.hLast = tNew - t
+	w.stats.Steps++
 	return nil
 }
 
@@ -694,10 +663,10 @@ func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 			qmax = math.Max(qmax, math.Abs(qh[i]))
 		}
 		if i, bad := firstNonFinite(qh); bad {
-			w.worst = Residual{Block: "position", Index: i, Value: qh[i]}
+			w.lad.worst = Residual{Block: "position", Index: i, Value: qh[i]}
 			return ErrNonFinite
 		}
-		norm := WeightedRMS(w.dq, q1, q1, w.c.RTol, w.c.ATol)
+		norm := WeightedRMS(w.dq, q1, q1, w.lad.c.RTol, w.lad.c.ATol)
 		dmax := 0.0
 		for _, d := range w.dq {
 			dmax = math.Max(dmax, math.Abs(d))
@@ -714,7 +683,7 @@ func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 					i, worst = j, math.Abs(g)
 				}
 			}
-			w.worst = Residual{Block: "position constraint", Index: i, Value: w.r[i]}
+			w.lad.worst = Residual{Block: "position constraint", Index: i, Value: w.r[i]}
 			return fmt.Errorf("position projection (eq. 89): %w", ErrNoConvergence)
 		}
 		prevNorm = norm
@@ -773,23 +742,6 @@ func (w *dopri5Work) owner(r Residual) string {
 		return dae.ConstraintName(w.sys, r.Index)
 	}
 	return ""
-}
-
-// fail builds the StepError of a Step that gives up at t with last step h. When it stops
-// because h fell below HMin (or MaxSteps), the cause of the last rejected attempt is wrapped
-// too, so errors.Is finds both, e.g. ErrStepSizeTooSmall and ErrNonFinite.
-func (w *dopri5Work) fail(t, h float64, err error, rejected int) error {
-	if w.cause != nil && err != w.cause {
-		err = fmt.Errorf("%w (last attempt: %w)", err, w.cause)
-	}
-	worst := w.worst
-	worst.Owner = w.owner(worst)
-	tried := fmt.Sprintf("%d rejected attempts in this step", rejected)
-	if w.c.FixedH > 0 {
-		tried = "fixed step size, no smaller step tried"
-	}
-	se := &StepError{Method: w.name, T: t, H: h, Worst: worst, Tried: tried, Err: err}
-	return w.fc.explain(se, &w.cur, false) // a singular position (errors.go)
 }
 
 // Interpolate writes into dst the dense output at t in [Previous().T, Current().T]: q and

@@ -90,7 +90,7 @@ type divergingStepper struct {
 
 func (d *divergingStepper) attempt(h float64) (int, error) { return 0, nil }
 func (d *divergingStepper) errorNorm(h float64) float64    { return d.e }
-func (d *divergingStepper) commit(h float64)               { d.commits++ }
+func (d *divergingStepper) commit(h float64) error         { d.commits++; return nil }
 func (d *divergingStepper) failed(bool)                    {}
 
 // TestLadderRefusesDivergedFixedStep: with FixedH a converged attempt whose error estimate
@@ -104,10 +104,11 @@ func TestLadderRefusesDivergedFixedStep(t *testing.T) {
 		e    float64
 		want bool // accepted
 	}{{5e5, true}, {1e7, false}, {math.NaN(), false}} {
-		l := ladder{name: "test", c: c, ctl: newController(c, 2, c.FixedH)}
-		d := &divergingStepper{e: tc.e}
+		ctl := newController(c, 2, c.FixedH)
 		cur := State{}
-		err := l.step(d, &Stats{}, &cur, 1)
+		l := ladder{name: "test", c: c, fixed: true, rule: &ctl, stats: &Stats{}, cur: &cur}
+		d := &divergingStepper{e: tc.e}
+		err := l.step(d, 1)
 		if tc.want && (err != nil || d.commits != 1) {
 			t.Errorf("e = %g: err %v, %d commits; want the step accepted", tc.e, err, d.commits)
 		}
@@ -273,6 +274,38 @@ func TestIndex2BaumgarteTightTolerance(t *testing.T) {
 			if sol.MaxResidual.Pos > 100*tol {
 				t.Errorf("%s tol %g: max |g| = %.3g, want ≤ 100·tol", c.name, tol, sol.MaxResidual.Pos)
 			}
+		}
+	}
+}
+
+// TestExplicitFixedStepFailure: the one ladder gives the dopri5 family the divergence
+// test of a fixed step and its report (issue 14, item 2): a fixed step ten times beyond the
+// stability limit of a stiff pendulum (ω = 100 rad/s, hω = 10) is refused at its first
+// as ErrFixedStepTooLarge with the fixed-step hint (the projecting forms at their first
+// step; dopri5 on index1 when it reaches NaN), where no member of the family named the
+// fixed step.
+func TestExplicitFixedStepFailure(t *testing.T) {
+	for _, name := range []string{"dopri5", "mdop5", "hedop5", "dopri5/index1"} {
+		e, err := Lookup(strings.TrimSuffix(name, "/index1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := newPendulum(1, 1, 1e4)
+		m := e.New()
+		if name == "dopri5/index1" {
+			m = &DOPRI5{Formulation: Index1}
+		}
+		if err := m.Init(p, pendulumStart(p, 0.5, 0), StepControl{FixedH: 0.1}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i := 0; i < 100 && err == nil; i++ {
+			err = m.Step(10)
+		}
+		if !errors.Is(err, ErrFixedStepTooLarge) || !strings.Contains(err.Error(), fixedStepHint) {
+			t.Errorf("%s: err %v; want ErrFixedStepTooLarge and the fixed-step hint", name, err)
+		}
+		if s := m.Stats(); s.Steps != 0 && name != "dopri5/index1" {
+			t.Errorf("%s: %d steps; want the first step refused", name, s.Steps)
 		}
 	}
 }

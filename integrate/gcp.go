@@ -1,7 +1,6 @@
 package integrate
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -174,11 +173,13 @@ type gcpWork struct {
 	v    GCPVariant
 	pred GCPPredictor
 	rep  float64
-	ns   NewtonSettings
-	mon  newtonMonitor // simplified Newton (JacobianAuto, JacobianEveryStep)
-	full fullNewton    // full Newton (JacobianEveryIteration, the paper's iteration)
+	// nw is the corrector loop (newton.go): simplified Newton under JacobianAuto and
+	// JacobianEveryStep, full Newton with fullNewton's stop (the paper's iteration) under
+	// JacobianEveryIteration.
+	nw newtonSolver
 
-	ladder   // step control, attempts and failure reports (ladder.go)
+	lad      ladder     // step loop, attempts and failure reports (ladder.go)
+	ctl      controller // the step-size rule
 	rawCtl   StepControl
 	resolved bool
 
@@ -192,11 +193,10 @@ type gcpWork struct {
 
 	jac      *mat.Dense // Ψ_v'' (nd×nd)
 	jlu      *linalg.LU // its factorization
-	haveJ    bool
-	hJ       float64
-	thetaJ   float64
-	psi      []float64 // Ψ (nd)
-	h0Rep    float64   // max|H| just after the last partition
+	hJ       float64    // h at which jac was assembled
+	hTry     float64    // h of the attempt under way
+	psi      []float64  // Ψ (nd)
+	h0Rep    float64    // max|H| just after the last partition
 	stats    Stats
 	maxHLast float64
 }
@@ -225,19 +225,20 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	if m.Predictor != GCPPredictSection33 && m.Predictor != GCPPredictLastAcceleration {
 		return fmt.Errorf("integrate: %s: Predictor = %d, want GCPPredictSection33 or GCPPredictLastAcceleration", name, m.Predictor)
 	}
-	w := &gcpWork{ladder: ladder{name: name}, v: m.Variant, pred: m.Predictor, rep: m.Repartition, ns: ns, rawCtl: ctl}
+	w := &gcpWork{v: m.Variant, pred: m.Predictor, rep: m.Repartition, rawCtl: ctl}
 	cs, err := newGCPCore(name, sys, start, &w.stats)
 	if err != nil {
 		return err
 	}
 	w.cs = cs
-	w.fc = newFailureContext(sys, &start)
+	w.lad = ladder{name: name, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	nq, nc := sys.Size()
 	nd := nq - nc
 	if w.rep == 0 {
 		w.rep = DefaultRepartition
 	}
-	w.mon = newtonMonitor{s: ns}
+	w.nw = newNewtonSolver(ns, &w.stats)
+	w.nw.full = true
 	w.cur, w.prev, w.it = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
 	w.predQ, w.predV, w.err = make([]float64, nq), make([]float64, nq), make([]float64, nq)
 	w.vdd, w.dvdd, w.vdd0, w.psi = make([]float64, nd), make([]float64, nd), make([]float64, nd), make([]float64, nd)
@@ -262,17 +263,17 @@ func (m *GCP) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: gcp: Step before Init")
 	}
-	if err := notAhead(w.name, w.cur.T, tEnd); err != nil {
+	if err := notAhead(w.lad.name, w.cur.T, tEnd); err != nil {
 		return err
 	}
 	if !w.resolved {
-		c, end, err := w.rawCtl.resolveForStep(w.name, w.cur.T, tEnd)
+		c, end, err := w.rawCtl.resolveForStep(w.lad.name, w.cur.T, tEnd)
 		if err != nil {
 			return err
 		}
-		w.c = c
+		w.lad.c, w.lad.fixed = c, c.FixedH > 0
 		// An increment of 10 ulps of qInd'' in the weights ATol + RTol|qInd''|.
-		w.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
+		w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
 		h0 := c.H0
 		if h0 == 0 {
 			h0 = secondOrderStartStep(&w.cur, c, end)
@@ -280,33 +281,18 @@ func (m *GCP) Step(tEnd float64) error {
 		w.ctl = newController(c, 2, h0) // δ_q ~ h³
 		w.resolved = true
 	}
-	return w.step(w, &w.stats, &w.cur, tEnd)
+	return w.lad.step(w, tEnd)
 }
 
 // failed is the ladder's hook after a failed attempt; GCP keeps no state that depends on it.
 func (w *gcpWork) failed(bool) {}
 
-// attempt predicts and corrects one step of size h; it returns nil when the corrector
-// converged, else the cause, and counts fresh-Jacobian retries.
+// attempt predicts and corrects one step of size h (newtonSolver.attempt), with a fresh
+// matrix unless JacobianAuto may keep the last one (fast convergence, h in the Deadband).
 func (w *gcpWork) attempt(h float64) (usedFresh int, cause error) {
-	pol := w.ns.Jacobian
-	needJ := !w.haveJ || pol != JacobianAuto || w.thetaJ > w.ns.ReuseRate ||
-		h/w.hJ < w.ns.Deadband[0] || h/w.hJ > w.ns.Deadband[1]
-	for {
-		cause = w.predict(h)
-		if cause == nil {
-			cause = w.correct(h, needJ)
-		}
-		if cause == nil {
-			return usedFresh, nil
-		}
-		w.stats.countFailure(cause)
-		if needJ || pol != JacobianAuto || errors.Is(cause, ErrNonFinite) {
-			return usedFresh, cause
-		}
-		needJ = true // stale matrix: retry once with a fresh one
-		usedFresh++
-	}
+	db := w.nw.s.Deadband
+	needJ := !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1]
+	return w.nw.attempt(w, h, needJ)
 }
 
 const (
@@ -318,6 +304,7 @@ const (
 // qInd', recovery of qDep (eq. 11, started from the same predictor), H (eq. 31), qDep'
 // (eq. 37), and qInd” from eq. 39. It also stores the predictor terms of eqs. 18-19.
 func (w *gcpWork) predict(h float64) error {
+	w.hTry = h
 	cs, s, it := w.cs, &w.cur, &w.it
 	it.T = s.T + h
 	for i := range s.Q {
@@ -327,12 +314,12 @@ func (w *gcpWork) predict(h float64) error {
 		it.V[i] = w.predV[i]
 	}
 	if err := cs.positions(it.T, it.Q); err != nil {
-		w.worst = cs.worst
+		w.lad.worst = cs.worst
 		return err
 	}
 	cs.velocities(it.T, it.Q, it.V)
 	if err := cs.reducedAcceleration(it.T, it.Q, it.V, it.A, it.Lambda); err != nil {
-		w.worst = cs.worst
+		w.lad.worst = cs.worst
 		return err
 	}
 	for j, i := range cs.ind {
@@ -355,69 +342,50 @@ func (w *gcpWork) evaluate(h float64) error {
 		it.A[i] = w.vdd[j]
 	}
 	if err := cs.positions(it.T, it.Q); err != nil {
-		w.worst = cs.worst
+		w.lad.worst = cs.worst
 		return err
 	}
 	cs.velocities(it.T, it.Q, it.V)
 	if err := cs.accelerations(it.T, it.Q, it.V, it.A, it.Lambda, w.psi); err != nil {
-		w.worst = cs.worst
+		w.lad.worst = cs.worst
 		return err
 	}
 	return nil
 }
 
-// correct runs the corrector stage of section 3.3 from the predicted qInd”.
-func (w *gcpWork) correct(h float64, freshJ bool) error {
-	w.mon.start()
-	w.full.start(w.ns, w.mon.floor)
-	for {
-		if err := w.evaluate(h); err != nil {
-			return err
-		}
-		if freshJ || w.ns.Jacobian == JacobianEveryIteration || !w.haveJ {
-			if err := w.jacobian(h); err != nil {
-				return err
-			}
-			freshJ = false
-		}
-		for j := range w.psi {
-			w.dvdd[j] = -w.psi[j]
-		}
-		w.jlu.Solve(w.dvdd)
-		w.stats.Solves++
-		w.stats.NewtonIters++
-		copy(w.vdd0, w.vdd)
-		for j := range w.vdd {
-			w.vdd[j] += w.dvdd[j]
-		}
-		norm := WeightedRMS(w.dvdd, w.vdd0, w.vdd, w.c.RTol, w.c.ATol)
-		var st newtonStatus
-		if w.ns.Jacobian == JacobianEveryIteration {
-			st = w.full.update(norm)
-		} else {
-			st = w.mon.update(norm)
-		}
-		if st == newtonContinue {
-			continue
-		}
-		if st == newtonDiverged {
-			if !gcpFinite(w.dvdd) {
-				w.worst = Residual{Block: "independent acceleration increment", Index: 0, Value: math.NaN()}
-				return ErrNonFinite
-			}
-			w.noteWorstPsi()
-			return ErrNoConvergence
-		}
-		w.thetaJ = w.mon.theta
-		if w.ns.Jacobian == JacobianEveryIteration {
-			w.thetaJ = w.full.theta
-		}
-		// Converged: recover the dependent quantities at the final qInd''.
-		if err := w.evaluate(h); err != nil {
-			return err
-		}
-		return nil
+// The corrector stage of section 3.3 (newtonIteration for newtonSolver): the unknowns
+// qInd'', the residual Ψ (eq. 20) and the matrix Ψ_v'' (eq. 29).
+
+// residual performs corrector steps (1)-(6) at the iterate (evaluate).
+func (w *gcpWork) residual() error { return w.evaluate(w.hTry) }
+
+// factor assembles and factorizes Ψ_v” at the iterate.
+func (w *gcpWork) factor() error { return w.jacobian(w.hTry) }
+
+// increment solves for ΔqInd”, applies it and returns its weighted norm.
+func (w *gcpWork) increment() float64 {
+	for j := range w.psi {
+		w.dvdd[j] = -w.psi[j]
 	}
+	w.jlu.Solve(w.dvdd)
+	copy(w.vdd0, w.vdd)
+	for j := range w.vdd {
+		w.vdd[j] += w.dvdd[j]
+	}
+	return WeightedRMS(w.dvdd, w.vdd0, w.vdd, w.lad.c.RTol, w.lad.c.ATol)
+}
+
+// converged recovers the dependent quantities at the final qInd”.
+func (w *gcpWork) converged() error { return w.evaluate(w.hTry) }
+
+// diverged names the worst component of Ψ, or the non-finite increment.
+func (w *gcpWork) diverged() error {
+	if !gcpFinite(w.dvdd) {
+		w.lad.worst = Residual{Block: "independent acceleration increment", Index: 0, Value: math.NaN()}
+		return ErrNonFinite
+	}
+	w.noteWorstPsi()
+	return ErrNoConvergence
 }
 
 // fullNewton is the stopping rule of GCP's full Newton iteration (eq. 30 with the Jacobian
@@ -474,7 +442,7 @@ func (w *gcpWork) noteWorstPsi() {
 	}
 	if len(w.psi) > 0 {
 		i := w.cs.ind[bi]
-		w.worst = Residual{Block: "state-space equation (eq. 20) of coordinate", Index: i, Value: w.psi[bi], Owner: dae.CoordinateName(w.cs.sys, i)}
+		w.lad.worst = Residual{Block: "state-space equation (eq. 20) of coordinate", Index: i, Value: w.psi[bi], Owner: dae.CoordinateName(w.cs.sys, i)}
 	}
 }
 
@@ -484,13 +452,13 @@ func (w *gcpWork) jacobian(h float64) error {
 	w.cs.newtonMatrix(w.jac, &w.it, h, gcpBeta, gcpGamma, w.v == GCPFisetteVaneghem)
 	w.stats.Jacobians++
 	w.stats.Factorizations++
-	w.haveJ, w.hJ = true, h
+	w.hJ = h
 	if err := w.jlu.Factorize(w.jac); err != nil {
 		if !gcpFinite(w.jac.RawMatrix().Data) {
-			w.worst = Residual{Block: "Newton matrix (eq. 29)"}
+			w.lad.worst = Residual{Block: "Newton matrix (eq. 29)"}
 			return ErrNonFinite
 		}
-		w.worst = Residual{Block: "Newton matrix (eq. 29)"}
+		w.lad.worst = Residual{Block: "Newton matrix (eq. 29)"}
 		return err
 	}
 	return nil
@@ -503,22 +471,22 @@ func (w *gcpWork) errorNorm(h float64) float64 {
 	for i := range w.err {
 		w.err[i] = c * (w.it.A[i] - w.cur.A[i])
 	}
-	e := WeightedRMS(w.err, w.cur.Q, w.it.Q, w.c.RTol, w.c.ATol)
-	if !(e <= 1) && (w.c.FixedH == 0 || fixedStepDiverged(e, w.c.RTol)) { // a failure to report
+	e := WeightedRMS(w.err, w.cur.Q, w.it.Q, w.lad.c.RTol, w.lad.c.ATol)
+	if !(e <= 1) && (w.lad.c.FixedH == 0 || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
 		bi, bv := 0, -1.0
 		for i, d := range w.err {
-			wgt := w.c.ATol + w.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.it.Q[i]))
+			wgt := w.lad.c.ATol + w.lad.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.it.Q[i]))
 			if x := math.Abs(d) / wgt; x > bv || math.IsNaN(d) {
 				bi, bv = i, x
 			}
 		}
-		w.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.cs.sys, bi)}
+		w.lad.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.cs.sys, bi)}
 	}
 	return e
 }
 
 // commit accepts the iterate and re-partitions when H has grown (see GCP).
-func (w *gcpWork) commit(h float64) {
+func (w *gcpWork) commit(h float64) error {
 	w.prev.CopyFrom(&w.cur)
 	w.cur.CopyFrom(&w.it)
 	w.stats.Steps++
@@ -533,10 +501,11 @@ func (w *gcpWork) commit(h float64) {
 			}
 			if changed {
 				w.stats.Repartitions++
-				w.haveJ = false // the unknowns changed
+				w.nw.haveJ = false // the unknowns changed
 			}
 		}
 	}
+	return nil
 }
 
 // Current returns the last accepted state.

@@ -3,7 +3,6 @@ package integrate
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -44,13 +43,16 @@ func GenAlphaFromRhoInf(rhoInf float64) (GenAlphaParams, error) {
 }
 
 // HHTAlphaParams returns the parameters of the HHT-α method (Hilber, Hughes and Taylor;
-// seed 002, eq. 66) as a member of the family: α_m = 0, α_f = −α, γ = 1/2 − α,
-// β = (1 − α)²/4, for α in [−1/3, 0].
+// seed 002, eq. 66) as a member of the family, derived from the one HHT of hht.go (seed
+// 004, eq. 6; newHHTCoef): α_m = 0, α_f = −α, γ = (1 − 2α)/2, β = (1 − α)²/4, for α in
+// [−1/3, 0]. GenAlpha with these parameters solves for Δq and hλ where HHT solves for a
+// and λ; both take the same steps of the same method.
 func HHTAlphaParams(alpha float64) (GenAlphaParams, error) {
-	if !(alpha >= -1.0/3 && alpha <= 0) {
-		return GenAlphaParams{}, fmt.Errorf("integrate: genalpha: HHT Alpha = %g outside [-1/3, 0]", alpha)
+	if err := checkHHTAlpha("genalpha: HHT", alpha); err != nil {
+		return GenAlphaParams{}, err
 	}
-	return GenAlphaParams{AlphaM: 0, AlphaF: -alpha, Gamma: 0.5 - alpha, Beta: (1 - alpha) * (1 - alpha) / 4}, nil
+	k := newHHTCoef(alpha, 0)
+	return GenAlphaParams{AlphaM: 0, AlphaF: -k.alpha, Gamma: k.gamma, Beta: k.beta}, nil
 }
 
 // NewmarkParams returns the trapezoidal Newmark rule (average acceleration), α_m = α_f = 0,
@@ -225,17 +227,15 @@ type genAlphaWork struct {
 	si2      bool
 	correctV bool
 	p        GenAlphaParams
-	dAlpha   float64 // α_m − α_f
-	cM       float64 // (1 − α_m)/(β(1 − α_f)), eq. 70
-	cErr     float64 // β − γ/2 + 1/12, local error constant of eq. 64a
-	newton   NewtonSettings
-	mon      newtonMonitor
+	dAlpha   float64      // α_m − α_f
+	cM       float64      // (1 − α_m)/(β(1 − α_f)), eq. 70
+	cErr     float64      // β − γ/2 + 1/12, local error constant of eq. 64a
+	nw       newtonSolver // the corrector loop (newton.go)
 
 	ctlIn    StepControl // as given to Init
-	ctlc     StepControl // resolved on the first Step
-	ctl      controller
+	lad      ladder      // the step loop (ladder.go); lad.c is resolved on the first Step
+	ctl      controller  // the step-size rule
 	resolved bool
-	attempts int
 
 	cur, prev State
 	aN        []float64 // a_n of eq. 64c (for step hA)
@@ -263,16 +263,10 @@ type genAlphaWork struct {
 	J11        *mat.Dense    // nq×nq block of the iteration matrix
 	G0, G1     *mat.Dense    // G(q_n), G(q₁)
 	lu         *newtonFactor // dense, or sparse for large systems with patterns
-	haveJ      bool          // lu holds a factorized iteration matrix
-	freshJ     bool          // ... assembled during the current attempt
 	hJ         float64       // h of the factorized matrix
 	needJ      bool          // the next attempt must refresh the matrix
-	lastWorst  Residual
-	lastCause  error
-	freshTried bool
-	cuts       int
-	fc         failureContext // the report of a failed Step (errors.go)
-	watch      *index3Watch   // undamped index-3 form only (index3Watch)
+	hTry       float64       // h of the attempt under way
+	watch      *index3Watch  // undamped index-3 form only (index3Watch)
 
 	stats Stats
 }
@@ -325,8 +319,8 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		}
 	}
 	w := &genAlphaWork{name: name, sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, si2: form == StabilizedIndex2,
-		correctV: m.CorrectStart, p: m.Params, newton: nw, ctlIn: ctl}
-	w.mon.s = nw
+		correctV: m.CorrectStart, p: m.Params, ctlIn: ctl}
+	w.nw = newNewtonSolver(nw, &w.stats)
 	w.nx = nq + nc
 	if w.si2 {
 		w.nx += nc
@@ -386,7 +380,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
-	w.fc = newFailureContext(sys, &start)
+	w.lad = ladder{name: name, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	if !w.si2 && p.AlphaM == p.AlphaF {
 		// γ = 1/2: no numerical damping (ρ∞ = 1), the index-3 form drifts (index3Watch).
 		w.watch = &index3Watch{}
@@ -430,7 +424,7 @@ func (m *GenAlpha) Step(tEnd float64) error {
 		if err != nil {
 			return err
 		}
-		w.ctlc = c
+		w.lad.c, w.lad.fixed = c, c.FixedH > 0
 		h0 := c.H0
 		if c.FixedH > 0 {
 			h0 = c.FixedH
@@ -440,53 +434,31 @@ func (m *GenAlpha) Step(tEnd float64) error {
 		w.ctl = newController(c, 2, h0)
 		w.resolved = true
 	}
-	w.freshTried, w.cuts = false, 0
-	fixed := w.ctlc.FixedH > 0
-	for {
-		h, err := w.ctl.next(w.cur.T, tEnd)
-		if err == nil && w.attempts >= w.ctlc.MaxSteps {
-			err = ErrMaxSteps
-		}
-		if err != nil {
-			if w.lastCause != nil && err == ErrStepSizeTooSmall {
-				err = w.lastCause // the reason the steps were cut, e.g. ErrNonFinite
-			}
-			return w.fail(h, err)
-		}
-		w.attempts++
-		w.lastWorst = Residual{} // a report names only what the attempt it reports found
-		w.prepare(h)
-		st := w.correct(h)
-		if st == newtonConverged {
-			e := w.errorNorm(h)
-			if fixed && fixedStepDiverged(e, w.ctlc.RTol) {
-				w.stats.Rejected++
-				return w.fail(h, ErrDiverged)
-			}
-			if w.ctl.accept(h, e) {
-				w.commit(h)
-				if w.watch != nil && w.watch.observe(h, w.cur.Lambda) {
-					return w.fail(h, ErrIndex3Instability)
-				}
-				return nil
-			}
-			w.stats.Rejected++
-			w.lastCause = nil
-			w.cuts++
-			continue
-		}
-		w.stats.countFailure(w.lastCause)
-		if !w.freshJ && !w.freshTried {
-			w.freshTried = true
-			w.needJ = true // retry the same h with a fresh matrix
-			continue
-		}
-		if fixed {
-			return w.fail(h, w.lastCause)
-		}
-		w.cuts++
+	if err := w.lad.step(w, tEnd); err != nil {
+		return err
+	}
+	if w.watch != nil && w.watch.observe(w.hA, w.cur.Lambda) {
+		return w.watch.fail(w.name, w.cur.T, w.hA)
+	}
+	return nil
+}
+
+// attempt prepares and corrects one step of size h (newtonSolver.attempt), with a fresh
+// matrix after a failure or unless JacobianAuto may keep the last one (its largest rate
+// θ ≤ ReuseRate, h in the Deadband). The largest rate decides, not the last: the last is
+// often small even when a stale matrix contracted slowly at first (measured on chain10,
+// stabilized index 2: 32 Newton failures in 250 steps when judged by the last rate, 0 by
+// the largest).
+func (w *genAlphaWork) attempt(h float64) (usedFresh int, err error) {
+	db := w.nw.s.Deadband
+	needJ := w.needJ || !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1]
+	return w.nw.attempt(w, h, needJ)
+}
+
+// failed makes the attempt after a corrector failure start from a fresh matrix.
+func (w *genAlphaWork) failed(newton bool) {
+	if newton {
 		w.needJ = true
-		w.ctl.cut(h, 0.25)
 	}
 }
 
@@ -495,12 +467,12 @@ func (m *GenAlpha) Step(tEnd float64) error {
 // Hairer-Nørsett-Wanner II.4 starting step for a second-order method), within HMax and 1%
 // of the span.
 func (w *genAlphaWork) firstStep(tEnd float64) float64 {
-	da := WeightedRMS(w.cur.A, w.cur.Q, w.cur.Q, w.ctlc.RTol, w.ctlc.ATol)
+	da := WeightedRMS(w.cur.A, w.cur.Q, w.cur.Q, w.lad.c.RTol, w.lad.c.ATol)
 	h := 0.01 * math.Abs(tEnd-w.cur.T)
 	if da > 0 {
 		h = math.Min(h, 1/math.Sqrt(da))
 	}
-	return math.Max(math.Min(h, w.ctlc.HMax), w.ctlc.HMin)
+	return math.Max(math.Min(h, w.lad.c.HMax), w.lad.c.HMin)
 }
 
 // prepare sets v_n and a_n for an attempt of size h: on the first step the starting values
@@ -586,15 +558,16 @@ func (w *genAlphaWork) startCorrection(h float64) {
 	w.stats.Solves++
 }
 
-// newtonStatus values beyond those of newton.go are not needed: a non-finite residual is
-// reported as newtonDiverged with lastCause = ErrNonFinite.
+// The corrector (newtonIteration for newtonSolver) solves eqs. 69 (index 3) or 93-94
+// (stabilized index 2) for the attempt of size h by Newton's method with the scaled
+// iteration matrix of eq. 70.
 
-// correct solves eqs. 69 (index 3) or 93-94 (stabilized index 2) for the attempt of size h
-// by Newton's method with the scaled iteration matrix of eq. 70, starting from the linear
-// predictions a_{n+1} = a_n + h q⃛_n, λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1}, μ_n = 0.
-func (w *genAlphaWork) correct(h float64) newtonStatus {
+// predict sets v_n, a_n (prepare) and the starting iterate from the linear predictions
+// a_{n+1} = a_n + h q⃛_n, λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1}, μ_n = 0.
+func (w *genAlphaWork) predict(h float64) error {
+	w.hTry = h
+	w.prepare(h)
 	nq, nc := w.nq, w.nc
-	w.freshJ = false
 	jerk := w.jerk
 	if w.stats.Steps == 0 {
 		jerk = w.jerk0
@@ -612,60 +585,51 @@ func (w *genAlphaWork) correct(h float64) newtonStatus {
 	if w.nc > 0 {
 		w.sys.ConstraintJacobian(w.G0, w.cur.T, w.cur.Q)
 	}
-	w.mon.start()
-	thetaMax := 0.0
-	if w.needJ || !w.haveJ || w.newton.Jacobian != JacobianAuto ||
-		h/w.hJ < w.newton.Deadband[0] || h/w.hJ > w.newton.Deadband[1] {
-		w.needJ = true
+	return nil
+}
+
+// residual evaluates eqs. 69/94 at the iterate (evalResidual).
+func (w *genAlphaWork) residual() error {
+	if !w.evalResidual(w.hTry) {
+		w.lad.worst = w.worstResidual()
+		return ErrNonFinite
 	}
-	for {
-		if !w.residual(h) {
-			w.lastCause = ErrNonFinite
-			return newtonDiverged
-		}
-		if w.needJ || w.newton.Jacobian == JacobianEveryIteration {
-			if err := w.jacobian(h); err != nil {
-				w.lastCause = err
-				w.needJ = true
-				return newtonDiverged
-			}
-		}
-		for i, r := range w.res {
-			w.dx[i] = -r
-		}
-		w.lu.Solve(w.dx)
-		w.stats.Solves++
-		w.stats.NewtonIters++
-		for i, d := range w.dx {
-			w.x[i] += d
-		}
-		norm, roundoff := w.incrementNorm(h)
-		// With a reused matrix the first increment alone is not trusted (needRate): the
-		// rate carried from the previous attempt (radau5's FACCON) is near zero after a
-		// fresh matrix converged quadratically, and the Newton error it lets through in q
-		// is amplified by 1/(βh²) into λ_{n+2} by the index-3 form (measured: λ errors of
-		// 2.6e-3 at h = 0.0025 on Example 8 instead of 2.5e-4).
-		w.mon.floor = roundoff
-		w.mon.needRate = !w.freshJ
-		st := w.mon.update(norm)
-		thetaMax = math.Max(thetaMax, w.mon.theta)
-		if st == newtonConverged {
-			w.residualState(h) // q₁, v₁, a₁, q̈₁, λ₁ of the converged iterate
-			// The largest rate of the attempt decides: the last one is often small even
-			// when a stale matrix contracted slowly at first (measured on chain10,
-			// stabilized index 2: 32 Newton failures in 250 steps when judged by the last
-			// rate, 0 by the largest).
-			if thetaMax > w.newton.ReuseRate || w.newton.Jacobian != JacobianAuto {
-				w.needJ = true
-			}
-			return st
-		}
-		if st == newtonDiverged {
-			w.lastCause = ErrNoConvergence
-			w.lastWorst = w.worstResidual()
-			return st
-		}
+	return nil
+}
+
+// factor assembles and factorizes the iteration matrix at the iterate.
+func (w *genAlphaWork) factor() error { return w.jacobian(w.hTry) }
+
+// increment solves for the Newton increment, applies it and returns its norm. With a
+// reused matrix the first increment alone is not trusted (needRate): the rate carried from
+// the previous attempt (radau5's FACCON) is near zero after a fresh matrix converged
+// quadratically, and the Newton error it lets through in q is amplified by 1/(βh²) into
+// λ_{n+2} by the index-3 form (measured: λ errors of 2.6e-3 at h = 0.0025 on Example 8
+// instead of 2.5e-4).
+func (w *genAlphaWork) increment() float64 {
+	for i, r := range w.res {
+		w.dx[i] = -r
 	}
+	w.lu.Solve(w.dx)
+	for i, d := range w.dx {
+		w.x[i] += d
+	}
+	norm, roundoff := w.incrementNorm(w.hTry)
+	w.nw.mon.floor = roundoff
+	w.nw.mon.needRate = !w.nw.fresh
+	return norm
+}
+
+// converged writes q₁, v₁, a₁, q̈₁, λ₁ of the converged iterate.
+func (w *genAlphaWork) converged() error {
+	w.residualState(w.hTry)
+	return nil
+}
+
+// diverged names the worst residual of a diverged iteration.
+func (w *genAlphaWork) diverged() error {
+	w.lad.worst = w.worstResidual()
+	return ErrNoConvergence
 }
 
 // predLambda extrapolates λ linearly from the last two accepted steps to t_n + h.
@@ -698,9 +662,9 @@ func (w *genAlphaWork) residualState(h float64) {
 	}
 }
 
-// residual evaluates r_h, g_h (and ġ_h) of eqs. 69 and 94 at the iterate; it reports false
-// when a value is not finite.
-func (w *genAlphaWork) residual(h float64) bool {
+// evalResidual evaluates r_h, g_h (and ġ_h) of eqs. 69 and 94 at the iterate; it reports
+// false when a value is not finite.
+func (w *genAlphaWork) evalResidual(h float64) bool {
 	nq, nc := w.nq, w.nc
 	t1 := w.cur.T + h
 	w.residualState(h)
@@ -831,12 +795,8 @@ func (w *genAlphaWork) jacobian(h float64) error {
 		}
 	}
 	w.stats.Factorizations++
-	w.haveJ, w.freshJ, w.needJ, w.hJ = false, true, false, h
-	if err := w.lu.Factor(); err != nil {
-		return err
-	}
-	w.haveJ = true
-	return nil
+	w.needJ, w.hJ = false, h
+	return w.lu.Factor()
 }
 
 // incrementNorm returns the weighted RMS norm of the Newton increment mapped to the
@@ -848,7 +808,7 @@ func (w *genAlphaWork) jacobian(h float64) error {
 func (w *genAlphaWork) incrementNorm(h float64) (norm, roundoff float64) {
 	const ulps = 10 * 0x1p-52
 	nq, nc := w.nq, w.nc
-	c := w.ctlc
+	c := w.lad.c
 	gb := w.p.Gamma / w.p.Beta
 	var s, r float64
 	add := func(d, mag, y float64) {
@@ -901,7 +861,7 @@ func (w *genAlphaWork) worstResidual() Residual {
 // (error test, or divergence with FixedH: fixedStepDiverged) it records the worst
 // component for the failure report.
 func (w *genAlphaWork) errorNorm(h float64) float64 {
-	c := w.ctlc
+	c := w.lad.c
 	var s, worst float64
 	wi := 0
 	for i := range w.nq {
@@ -914,14 +874,14 @@ func (w *genAlphaWork) errorNorm(h float64) float64 {
 	}
 	e := math.Sqrt(s / float64(w.nq))
 	if !(e <= 1) && (c.FixedH == 0 || fixedStepDiverged(e, c.RTol)) {
-		w.lastWorst = Residual{Block: "position error estimate", Index: wi,
+		w.lad.worst = Residual{Block: "position error estimate", Index: wi,
 			Value: h * h * w.cErr * (w.a1[wi] - w.an[wi]), Owner: dae.CoordinateName(w.sys, wi)}
 	}
 	return e
 }
 
 // commit makes the converged attempt of size h the current state.
-func (w *genAlphaWork) commit(h float64) {
+func (w *genAlphaWork) commit(h float64) error {
 	w.prev.CopyFrom(&w.cur)
 	if w.stats.Steps == 0 {
 		copy(w.prev.V, w.vn) // the (possibly corrected) start the step began from
@@ -937,33 +897,7 @@ func (w *genAlphaWork) commit(h float64) {
 	copy(w.cur.A, w.qdd1)
 	copy(w.cur.Lambda, w.lam1)
 	w.stats.Steps++
-	w.lastCause = nil
-	w.lastWorst = Residual{}
-}
-
-// fail builds the StepError of an attempt that could not be completed, explained by
-// failureContext (a singular position; a fixed step too large). Its Worst is from the
-// attempt whose failure it reports: none for ErrMaxSteps before an attempt of this Step.
-func (w *genAlphaWork) fail(h float64, cause error) error {
-	if cause == nil {
-		cause = ErrNoConvergence
-	}
-	if cause == ErrIndex3Instability {
-		return w.watch.fail(w.name, w.cur.T, h)
-	}
-	var tried []string
-	if w.freshTried {
-		tried = append(tried, "fresh Jacobian")
-	}
-	if w.cuts > 0 {
-		tried = append(tried, fmt.Sprintf("%d step cuts", w.cuts))
-	}
-	worst := w.lastWorst
-	if cause == ErrNonFinite {
-		worst = w.worstResidual()
-	}
-	se := &StepError{Method: w.name, T: w.cur.T, H: h, Worst: worst, Tried: strings.Join(tried, "; "), Err: cause}
-	return w.fc.explain(se, &w.cur, w.ctlc.FixedH > 0)
+	return nil
 }
 
 // Current returns the last accepted state: t_n, q_n, v_n, q̈_n (not a_n) and λ_n.

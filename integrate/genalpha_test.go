@@ -587,3 +587,29 @@ func TestGenAlphaChainDriven(t *testing.T) {
 		checkOrders(t, "driven "+string(form)+" lambda at t=1", el, 2.07, 0.2)
 	}
 }
+
+// TestHHTAlphaParamsDeriveFromHHT: the HHT member of the generalized-α family is the one
+// HHT of hht.go (issue 14, item 3): α_f = −α, β and γ of seed 004, eq. 6, bit for bit, and
+// the same range check and message.
+func TestHHTAlphaParamsDeriveFromHHT(t *testing.T) {
+	for _, alpha := range []float64{-1.0 / 3, -0.3, -0.1, 0} {
+		p, err := HHTAlphaParams(alpha)
+		if err != nil {
+			t.Fatalf("alpha = %g: %v", alpha, err)
+		}
+		k := newHHTCoef(alpha, 0)
+		if p.AlphaM != 0 || p.AlphaF != -alpha || p.Beta != k.beta || p.Gamma != k.gamma {
+			t.Errorf("alpha = %g: HHTAlphaParams = %+v, want α_m = 0, α_f = %g, β = %g, γ = %g (hht.go)", alpha, p, -alpha, k.beta, k.gamma)
+		}
+	}
+	for _, alpha := range []float64{-0.5, 0.1, math.NaN()} {
+		_, errG := HHTAlphaParams(alpha)
+		m := DefaultHHT()
+		m.Alpha = alpha
+		p := newPendulum(1, 1, 9.81)
+		errH := m.Init(p, pendulumStart(p, 0.1, 0), StepControl{})
+		if errG == nil || errH == nil || !strings.Contains(errG.Error(), "outside [-1/3, 0]") || !strings.Contains(errH.Error(), "outside [-1/3, 0]") {
+			t.Errorf("alpha = %g: HHTAlphaParams error %v, HHT.Init error %v; want both to name [-1/3, 0]", alpha, errG, errH)
+		}
+	}
+}

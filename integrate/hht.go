@@ -1,7 +1,6 @@
 package integrate
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -118,6 +117,14 @@ type hhtCoef struct {
 	errX                    float64 // ρ − 1/2, eq. 34
 }
 
+// checkHHTAlpha rejects an α outside [−1/3, 0] (seed 004, eq. 6), NaN included.
+func checkHHTAlpha(method string, alpha float64) error {
+	if !(alpha >= -1.0/3 && alpha <= 0) {
+		return fmt.Errorf("integrate: %s: Alpha = %g outside [-1/3, 0]", method, alpha)
+	}
+	return nil
+}
+
 func newHHTCoef(alpha, rho float64) hhtCoef {
 	c := hhtCoef{alpha: alpha, gamma: (1 - 2*alpha) / 2, beta: (1 - alpha) * (1 - alpha) / 4, rho: rho}
 	if c.rho == 0 {
@@ -137,13 +144,13 @@ type hhtWork struct {
 	nq, nc, nd int
 	n          int // nq + nc + nd: Newton unknowns u = (a, λ, X')
 	k          hhtCoef
-	newton     NewtonSettings
+	nw         newtonSolver // the corrector loop (newton.go)
 	maxOrder   int
 
-	ladder   // step control, attempts and failure reports (ladder.go)
+	lad      ladder     // step loop, attempts and failure reports (ladder.go)
+	ctl      controller // the step-size rule (eq. 38b)
 	rawCtl   StepControl
 	resolved bool
-	mon      newtonMonitor
 
 	cur, prev State
 	u0        []float64 // (a, λ, X') at t_n
@@ -160,9 +167,7 @@ type hhtWork struct {
 	Fq, Fv, Fx *mat.Dense    // ∂F/∂q, ∂F/∂v (nd×nq), ∂F/∂X (nd×nd)
 	Xq, Xv, Xx *mat.Dense    // ∂f_X/∂q, ∂f_X/∂v (nq×nq), ∂f_X/∂X (nq×nd)
 	lu         *newtonFactor // dense, or sparse for large systems with patterns (sparsity.go)
-	haveJ      bool          // lu holds a valid factorization
 	hJ         float64       // h at which it was assembled
-	thetaJ     float64       // largest Newton rate seen with it
 
 	// predictor: the last accepted unknowns (newest first) and their times
 	histT  [4]float64
@@ -181,8 +186,8 @@ type hhtWork struct {
 // of the first Step (a unit span when it is infinite). A dae.FirstOrder system needs
 // start.X of length StateSize().
 func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
-	if m.Alpha < -1.0/3 || m.Alpha > 0 || math.IsNaN(m.Alpha) {
-		return fmt.Errorf("integrate: hht: Alpha = %g outside [-1/3, 0]", m.Alpha)
+	if err := checkHHTAlpha("hht", m.Alpha); err != nil {
+		return err
 	}
 	if m.PredictorOrder < 0 || m.PredictorOrder > 3 {
 		return fmt.Errorf("integrate: hht: PredictorOrder = %d outside [0, 3]", m.PredictorOrder)
@@ -210,9 +215,8 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: hht: start.X has length %d, the system has %d first-order states", len(start.X), nd)
 	}
 	w := newHHTWork(sys, k)
-	w.fc = newFailureContext(sys, &start)
-	w.newton = ns
-	w.mon = newtonMonitor{s: ns}
+	w.lad.fc = newFailureContext(sys, &start)
+	w.nw = newNewtonSolver(ns, &w.stats)
 	w.maxOrder = m.PredictorOrder
 	w.rawCtl = ctl
 	w.cur.T = start.T
@@ -247,7 +251,7 @@ func newHHTWork(sys dae.System, k hhtCoef) *hhtWork {
 	nq, nc := sys.Size()
 	nd := dae.StateSize(sys)
 	n := nq + nc + nd
-	w := &hhtWork{ladder: ladder{name: "hht"}, sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, nd: nd, n: n, k: k}
+	w := &hhtWork{sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, nd: nd, n: n, k: k}
 	newState := func() State {
 		s := NewState(nq, nc)
 		if nd > 0 {
@@ -256,6 +260,7 @@ func newHHTWork(sys dae.System, k hhtCoef) *hhtWork {
 		return s
 	}
 	w.cur, w.prev = newState(), newState()
+	w.lad = ladder{name: "hht", rule: &w.ctl, stats: &w.stats, cur: &w.cur}
 	vec := func(k int) []float64 { return make([]float64, k) }
 	w.u0, w.u, w.du, w.res = vec(n), vec(n), vec(n), vec(n)
 	w.q, w.v, w.f, w.fx, w.tq, w.err = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
@@ -353,10 +358,10 @@ func (m *HHT) Step(tEnd float64) error {
 		if err != nil {
 			return err
 		}
-		w.c = c
+		w.lad.c, w.lad.fixed = c, c.FixedH > 0
 		// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
-		w.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol) // an increment of 10 ulps of q
-		w.mon.needRate = true
+		w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol) // an increment of 10 ulps of q
+		w.nw.mon.needRate = true
 		h0 := c.H0
 		if h0 == 0 {
 			h0 = secondOrderStartStep(&w.cur, c, end)
@@ -364,7 +369,7 @@ func (m *HHT) Step(tEnd float64) error {
 		w.ctl = newController(c, 2, h0) // δ_q ~ h³: e^(−1/3), eq. 38b
 		w.resolved = true
 	}
-	return w.step(w, &w.stats, &w.cur, tEnd)
+	return w.lad.step(w, tEnd)
 }
 
 // failed lowers the predictor degree after a failed attempt: 1 after an error-test failure
@@ -378,25 +383,13 @@ func (w *hhtWork) failed(newton bool) {
 	w.pOrder = min(w.pOrder, 1)
 }
 
-// attempt predicts and corrects one step of size h. It returns nil when the corrector
-// converged, else the cause; usedFresh counts fresh-Jacobian retries.
+// attempt predicts and corrects one step of size h (newtonSolver.attempt), with a fresh
+// matrix unless JacobianAuto may keep the last one: it converged fast and h stays within
+// the Deadband of the h it was assembled for.
 func (w *hhtWork) attempt(h float64) (usedFresh int, cause error) {
-	pol := w.newton.Jacobian
-	needJ := !w.haveJ || pol != JacobianAuto || w.thetaJ > w.newton.ReuseRate ||
-		h/w.hJ < w.newton.Deadband[0] || h/w.hJ > w.newton.Deadband[1]
-	for {
-		w.predict(h)
-		cause = w.correct(h, needJ)
-		if cause == nil {
-			return usedFresh, nil
-		}
-		w.stats.countFailure(cause)
-		if needJ || pol != JacobianAuto || errors.Is(cause, ErrNonFinite) {
-			return usedFresh, cause
-		}
-		needJ = true // stale matrix: retry once with a fresh one (STYLE failure ladder)
-		usedFresh++
-	}
+	db := w.nw.s.Deadband
+	needJ := !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1]
+	return w.nw.attempt(w, h, needJ)
 }
 
 // newmark writes q₁, v₁ (eq. 2) and X₁ (eq. 9a) from the unknowns u.
@@ -413,8 +406,8 @@ func (w *hhtWork) newmark(h float64) {
 	}
 }
 
-// residual writes e = (e₁, e₂, e₃) of eq. 13 at the iterate into w.du.
-func (w *hhtWork) residual(t1, h float64) {
+// evalResidual writes e = (e₁, e₂, e₃) of eq. 13 at the iterate into w.du.
+func (w *hhtWork) evalResidual(t1, h float64) {
 	k := &w.k
 	nq, nc := w.nq, w.nc
 	a, lambda, xd := w.u[:nq], w.u[nq:nq+nc], w.u[nq+nc:]
@@ -525,91 +518,97 @@ func (w *hhtWork) assemble(K []float64, t1, h, gScale float64) {
 	}
 }
 
-// correct runs the corrector from the predicted u. It returns nil on convergence
-// (eqs. 40-47 through newtonMonitor), else ErrNoConvergence, ErrNonFinite or
-// linalg.ErrSingular.
-func (w *hhtWork) correct(h float64, freshJ bool) error {
-	k := &w.k
-	t1 := w.cur.T + h
-	w.hTry = h
-	w.mon.start()
-	evalsBefore := w.der.Evals
-	if w.fod != nil {
-		evalsBefore += w.fod.Evals
+// The corrector (newtonIteration for newtonSolver): the unknowns u = (a, λ, X'), the
+// residual of eq. 13 and the matrix of eqs. 12 and 14; it stops by eqs. 40-47.
+
+// residual evaluates eq. 13 at the iterate into w.du (and w.res for reports).
+func (w *hhtWork) residual() error {
+	h := w.hTry
+	w.newmark(h)
+	w.evalResidual(w.cur.T+h, h)
+	copy(w.res, w.du)
+	if !allFinite(w.du) {
+		w.noteWorstResidual()
+		return ErrNonFinite
 	}
-	defer func() {
-		after := w.der.Evals
-		if w.fod != nil {
-			after += w.fod.Evals
-		}
-		w.stats.FDEvals += after - evalsBefore
-	}()
-	for it := 0; ; it++ {
-		w.newmark(h)
-		w.residual(t1, h)
-		copy(w.res, w.du)
-		if !allFinite(w.du) {
-			w.noteWorstResidual()
+	return nil
+}
+
+// factor assembles and factorizes the iteration matrix at the iterate.
+func (w *hhtWork) factor() error {
+	h := w.hTry
+	before := w.fdEvals()
+	err := w.jacobian(w.cur.T+h, h)
+	w.stats.FDEvals += w.fdEvals() - before
+	if err != nil {
+		w.noteWorstResidual()
+		if !allFinite(w.lu.Matrix()) {
 			return ErrNonFinite
 		}
-		if (it == 0 && freshJ) || w.newton.Jacobian == JacobianEveryIteration {
-			if err := w.jacobian(t1, h); err != nil {
-				w.haveJ = false
-				w.noteWorstResidual()
-				if !allFinite(w.lu.Matrix()) {
-					return ErrNonFinite
-				}
-				return err
-			}
-			w.haveJ, w.hJ, w.thetaJ = true, h, 0
-		}
-		for i := range w.du {
-			w.du[i] = -w.du[i]
-		}
-		w.lu.Solve(w.du)
-		w.stats.Solves++
-		w.stats.NewtonIters++
-		for i := range w.u {
-			w.u[i] += w.du[i]
-		}
-		// Norm of the change of the error estimates (eqs. 46-47): δ_q = errQ·h²·Δa,
-		// δ_X = errX·h·ΔX'; both in the weights of eq. 35.
-		w.newmark(h)
-		for i := range w.nq {
-			w.err[i] = k.errQ * h * h * w.du[i]
-		}
-		norm := WeightedRMS(w.err, w.cur.Q, w.q, w.c.RTol, w.c.ATol)
-		if w.nd > 0 {
-			dx := w.du[w.nq+w.nc:]
-			for i := range w.nd {
-				w.errX[i] = k.errX * h * dx[i]
-			}
-			if k.errX == 0 { // ρ = 1/2 (fixed steps only): measure ΔX' by h·ΔX'
-				for i := range w.nd {
-					w.errX[i] = h * dx[i]
-				}
-			}
-			norm = math.Max(norm, WeightedRMS(w.errX, w.cur.X, w.x, w.c.RTol, w.c.ATol))
-		}
-		// The monitor stops only once a rate ξ has been measured (seed 004 after eq. 46;
-		// needRate): a rate carried from the previous step let first iterates with |g| up
-		// to tol through, since the stop measures Δa by its effect on δ_q.
-		st := w.mon.update(norm)
-		w.thetaJ = math.Max(w.thetaJ, w.mon.theta)
-		switch st {
-		case newtonConverged:
-			if !allFinite(w.u) {
-				return ErrNonFinite
-			}
-			return nil
-		case newtonDiverged:
-			w.noteWorstResidual()
-			if !allFinite(w.du) {
-				return ErrNonFinite
-			}
-			return ErrNoConvergence
-		}
+		return err
 	}
+	w.hJ = h
+	return nil
+}
+
+// fdEvals is the number of System evaluations spent on finite-difference derivatives.
+func (w *hhtWork) fdEvals() int {
+	n := w.der.Evals
+	if w.fod != nil {
+		n += w.fod.Evals
+	}
+	return n
+}
+
+// increment solves for Δu, applies it and returns the norm of the change of the error
+// estimates (eqs. 46-47): δ_q = errQ·h²·Δa, δ_X = errX·h·ΔX', both in the weights of eq. 35.
+// The monitor stops only once a rate ξ has been measured (seed 004 after eq. 46;
+// needRate): a rate carried from the previous step let first iterates with |g| up to tol
+// through, since the stop measures Δa by its effect on δ_q.
+func (w *hhtWork) increment() float64 {
+	k, h := &w.k, w.hTry
+	for i := range w.du {
+		w.du[i] = -w.du[i]
+	}
+	w.lu.Solve(w.du)
+	for i := range w.u {
+		w.u[i] += w.du[i]
+	}
+	w.newmark(h)
+	for i := range w.nq {
+		w.err[i] = k.errQ * h * h * w.du[i]
+	}
+	norm := WeightedRMS(w.err, w.cur.Q, w.q, w.lad.c.RTol, w.lad.c.ATol)
+	if w.nd > 0 {
+		dx := w.du[w.nq+w.nc:]
+		for i := range w.nd {
+			w.errX[i] = k.errX * h * dx[i]
+		}
+		if k.errX == 0 { // ρ = 1/2 (fixed steps only): measure ΔX' by h·ΔX'
+			for i := range w.nd {
+				w.errX[i] = h * dx[i]
+			}
+		}
+		norm = math.Max(norm, WeightedRMS(w.errX, w.cur.X, w.x, w.lad.c.RTol, w.lad.c.ATol))
+	}
+	return norm
+}
+
+// converged checks the converged unknowns.
+func (w *hhtWork) converged() error {
+	if !allFinite(w.u) {
+		return ErrNonFinite
+	}
+	return nil
+}
+
+// diverged names the worst residual of a diverged iteration.
+func (w *hhtWork) diverged() error {
+	w.noteWorstResidual()
+	if !allFinite(w.du) {
+		return ErrNonFinite
+	}
+	return ErrNoConvergence
 }
 
 // noteWorstResidual records the largest component of the last residual (e₁, e₂, e₃) with
@@ -636,7 +635,7 @@ func (w *hhtWork) noteWorstResidual() {
 	default:
 		r.Block, r.Index = "first-order state", bi-w.nq-w.nc
 	}
-	w.worst = r
+	w.lad.worst = r
 }
 
 // errorNorm returns e = max(e_q, e_X^(3/2)) (seed 004, eqs. 26, 34-37; see HHT) and
@@ -648,30 +647,30 @@ func (w *hhtWork) errorNorm(h float64) float64 {
 	for i := range w.nq {
 		w.err[i] = k.errQ * h * h * (a[i] - a0[i]) // eq. 26
 	}
-	e := WeightedRMS(w.err, w.cur.Q, w.q, w.c.RTol, w.c.ATol)
+	e := WeightedRMS(w.err, w.cur.Q, w.q, w.lad.c.RTol, w.lad.c.ATol)
 	if w.nd > 0 {
 		xd0, xd := w.u0[w.nq+w.nc:], w.u[w.nq+w.nc:]
 		for i := range w.nd {
 			w.errX[i] = k.errX * h * (xd[i] - xd0[i]) // eq. 34
 		}
-		ex := WeightedRMS(w.errX, w.cur.X, w.x, w.c.RTol, w.c.ATol)
+		ex := WeightedRMS(w.errX, w.cur.X, w.x, w.lad.c.RTol, w.lad.c.ATol)
 		e = math.Max(e, math.Pow(ex, 1.5)) // h_new^X = s h e_X^(−1/2) = s h (e_X^(3/2))^(−1/3)
 	}
-	if !(e <= 1) && (w.c.FixedH == 0 || fixedStepDiverged(e, w.c.RTol)) { // a failure to report
+	if !(e <= 1) && (w.lad.c.FixedH == 0 || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
 		bi, bv := 0, -1.0
 		for i, d := range w.err {
-			wgt := w.c.ATol + w.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.q[i]))
+			wgt := w.lad.c.ATol + w.lad.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.q[i]))
 			if x := math.Abs(d) / wgt; x > bv || math.IsNaN(d) {
 				bi, bv = i, x
 			}
 		}
-		w.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.sys, bi)}
+		w.lad.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.sys, bi)}
 	}
 	return e
 }
 
 // commit makes the converged iterate the current state and updates the predictor.
-func (w *hhtWork) commit(h float64) {
+func (w *hhtWork) commit(h float64) error {
 	w.prev.CopyFrom(&w.cur)
 	s := &w.cur
 	s.T += h
@@ -692,13 +691,21 @@ func (w *hhtWork) commit(h float64) {
 	copy(w.histU[0], w.u)
 	w.histT[0] = s.T
 	w.nHist = min(w.nHist+1, len(w.histU))
+	return nil
 }
 
-// predict writes the starting iterate u at t₁ = t_n + h: the extrapolation of degree
+// predict starts an attempt of size h from the extrapolated unknowns (extrapolate).
+func (w *hhtWork) predict(h float64) error {
+	w.hTry = h
+	w.extrapolate(h)
+	return nil
+}
+
+// extrapolate writes the starting iterate u at t₁ = t_n + h: the extrapolation of degree
 // pOrder through the last pOrder+1 accepted unknowns (Newton divided differences,
 // evaluated by Horner's scheme; seed 004, prediction stage). It fills w.pred[d] for every
 // available degree d so that choosePredictor can compare them after the step.
-func (w *hhtWork) predict(h float64) {
+func (w *hhtWork) extrapolate(h float64) {
 	t1 := w.cur.T + h
 	deg := min(w.nHist-1, w.maxOrder)
 	var c, tt [4]float64

@@ -6,50 +6,96 @@ import (
 	"math"
 )
 
-// ladder is the step-size control and retry ladder of a Step shared by the one-step
-// implicit methods with a local error estimate (hht, gcp): attempt, error test, and on
-// failure the escalation of IDA's IDAHandleNFlag. It is embedded in their work structs,
-// so its fields read as the method's own (w.c, w.ctl, w.worst).
+// ladder is the one step loop of integrate: attempt → error test → accept or reject →
+// next h, with one failure policy, shaped like IDA's IDAStep and IDAHandleNFlag. Every
+// method holds one (a named field, not embedded) and its Step calls ladder.step with
+// itself as the stepper; the step-size rule (elementary or PI controller, RADAU5's,
+// IDA's order and step selection) is the method's stepRule.
+//
+// The failure policy (doc.go, "Failure ladder"): an attempt whose corrector failed with a
+// reused iteration matrix is first retried at the same h with a fresh one (by the Newton
+// solver, newtonSolver.attempt; explicit methods have nothing to refresh); then the rule
+// cuts h (stepRule.cut); an error-test failure shrinks h by the rule (stepRule.judge).
+// Fixed steps (StepControl.FixedH) have no smaller step: a failure ends the run, as does
+// a converged fixed step that diverged (fixedStepDiverged). Below HMin or past MaxSteps
+// it returns a *StepError saying what was tried.
 type ladder struct {
-	name       string
-	c          StepControl // resolved at the first Step
-	ctl        controller
+	name string
+	c    StepControl // resolved by the method at its first Step
+	rule stepRule
+	// fixed: steps of c.FixedH, no error test (bdf's start-up steps at FixedH are not
+	// fixed: they run under error control toward the next grid point).
+	fixed bool
+	// constant: the method has constant steps only (rk4, gcp-abm): its failure report
+	// offers no error control (constantStepFailure).
+	constant bool
+	// explicit: no iteration matrix, so the report counts no fresh Jacobians.
+	explicit   bool
 	fc         failureContext // set by Init: the report of a failed Step (errors.go)
-	attempts   int            // accepted and rejected attempts since Init, for MaxSteps
-	worst      Residual       // worst residual of the last attempt, set by the method
-	causeWorst Residual       // worst residual of the attempt whose failure is reported
+	stats      *Stats
+	cur        *State // the last accepted state
+	attempts   int    // accepted and rejected attempts since Init, for MaxSteps
+	worst      Residual
+	causeWorst Residual // worst residual of the attempt whose failure is reported
 }
 
 // stepper is what ladder.step needs from a method.
 type stepper interface {
-	// attempt predicts and corrects a step of size h from the current state; nil when the
-	// corrector converged. usedFresh counts the fresh-Jacobian retries it made; every
-	// corrector run that failed is counted by Stats.countFailure.
+	// attempt predicts and corrects (or computes the stages of) a step of size h from the
+	// current state; nil when it produced a solution. usedFresh counts the fresh-Jacobian
+	// retries it made; every failed corrector run is counted by Stats.countFailure, and
+	// ladder.worst names the worst residual of a failure.
 	attempt(h float64) (usedFresh int, err error)
-	errorNorm(h float64) float64 // the scaled local error of the converged attempt (≤ 1 passes)
-	commit(h float64)            // accept the attempt as the new current state
-	failed(newton bool)          // an attempt failed its corrector (newton) or error test
+	// errorNorm is the scaled local error of the attempt (≤ 1 passes); with FixedH it is
+	// only checked for divergence (fixedStepDiverged). It sets ladder.worst when it fails.
+	errorNorm(h float64) float64
+	// commit accepts the attempt as the new current state and counts it in Stats.Steps.
+	// An error (dopri5's projection) counts as a failed attempt with no estimate.
+	commit(h float64) error
+	failed(newton bool) // an attempt failed its corrector (newton) or its error test
+}
+
+// stepRule is the step-size strategy of a method.
+type stepRule interface {
+	size() float64 // the size of the next attempt, before HMax, FixedH and landing on tEnd
+	// judge is the error test of a converged attempt of size h with scaled error e; it sets
+	// the size of the next attempt. nef counts the error-test failures of this Step before
+	// it (IDA escalates with it).
+	judge(h, e float64, nef int) bool
+	cut(h float64) // the size after an attempt that gave no estimate (Newton failure, NaN)
 }
 
 // errErrorTest is the cause recorded when the last attempt failed the error test.
 var errErrorTest = errors.New("error test failed")
 
-// step takes one accepted step from cur toward tEnd: an error-test failure shrinks h from
-// the estimate; a corrector failure (after the method's own fresh-Jacobian retry) cuts h
-// by 0.25, as IDA and radau5 do; both count as step cuts. Below HMin, past MaxSteps, on
-// any corrector failure with FixedH, or when a converged fixed step diverged
-// (fixedStepDiverged) it returns a *StepError saying what was tried, explained by
-// failureContext (a singular position; a fixed step too large).
-func (l *ladder) step(m stepper, stats *Stats, cur *State, tEnd float64) error {
-	t := cur.T
-	fixed := l.c.FixedH > 0
+// next returns the size of the next attempt toward tEnd from t: the rule's (or FixedH),
+// at most HMax, shortened to land on tEnd (and stretched to tEnd when the remainder would
+// be a sliver), or ErrStepSizeTooSmall below HMin.
+func (l *ladder) next(t, tEnd float64) (float64, error) {
+	h := l.c.FixedH
+	if !l.fixed {
+		h = math.Min(l.rule.size(), l.c.HMax)
+	}
+	rest := tEnd - t
+	if h >= rest || rest-h < 1e-10*h { // avoid a sliver of a last step
+		h = rest
+	}
+	if h < l.c.HMin && h < rest {
+		return h, ErrStepSizeTooSmall
+	}
+	return h, nil
+}
+
+// step takes one accepted step from the current state toward tEnd (see ladder).
+func (l *ladder) step(m stepper, tEnd float64) error {
+	t := l.cur.T
 	var cause error
-	cuts, fresh := 0, 0
+	cuts, fresh, nef := 0, 0, 0
 	fail := func(h float64, err, cause error) error {
-		return l.fc.explain(l.fail(t, h, err, cause, cuts, fresh), cur, fixed)
+		return l.fail(t, h, err, cause, cuts, fresh)
 	}
 	for {
-		h, err := l.ctl.next(t, tEnd)
+		h, err := l.next(t, tEnd)
 		if err != nil {
 			return fail(h, err, cause)
 		}
@@ -62,53 +108,77 @@ func (l *ladder) step(m stepper, stats *Stats, cur *State, tEnd float64) error {
 		fresh += usedFresh
 		if st == nil {
 			e := m.errorNorm(h)
-			if fixed && fixedStepDiverged(e, l.c.RTol) {
-				stats.Rejected++
+			switch {
+			case l.fixed && fixedStepDiverged(e, l.c.RTol):
+				l.stats.Rejected++
 				l.causeWorst = l.worst
 				return fail(h, ErrDiverged, nil)
+			case l.fixed || l.rule.judge(h, e, nef):
+				if st = m.commit(h); st == nil {
+					return nil
+				}
+				l.stats.countFailure(st)
+			default:
+				l.stats.Rejected++
+				m.failed(false)
+				cause = errErrorTest
+				nef++
+				cuts++
+				continue
 			}
-			if l.ctl.accept(h, e) {
-				m.commit(h)
-				return nil
-			}
-			stats.Rejected++
-			m.failed(false)
-			cause = errErrorTest
-			cuts++
-			continue
 		}
-		m.failed(true) // attempt counted the failure (Stats.countFailure)
+		m.failed(true)
 		if cause != ErrNonFinite || st == ErrNonFinite {
 			// A NaN or Inf met in this Step stays the reported cause: the attempts cut
 			// toward HMin after it may fail only because the scaled forms amplify rounding.
 			cause = st
 			l.causeWorst = l.worst
 		}
-		if fixed {
+		if l.fixed {
 			l.causeWorst = l.worst
 			return fail(h, st, nil)
 		}
-		l.ctl.cut(h, 0.25)
+		l.rule.cut(h)
 		cuts++
 	}
 }
 
+// end is the time reached by a step of size h from t toward tEnd: tEnd itself when next
+// landed on it (t + h may round past or short of it).
+func end(t, h, tEnd float64) float64 {
+	if h == tEnd-t {
+		return tEnd
+	}
+	return t + h
+}
+
 // fail builds the StepError of a Step that gives up at t with last step h, wrapping the
 // cause of the failed attempts (errors.Is finds both) and naming the worst residual of the
-// attempt whose failure is reported (none for a MaxSteps failure before any attempt).
-func (l *ladder) fail(t, h float64, err, cause error, cuts, fresh int) *StepError {
+// attempt whose failure is reported (none for a MaxSteps failure before any attempt),
+// explained by failureContext (a singular position; a fixed step too large).
+func (l *ladder) fail(t, h float64, err, cause error, cuts, fresh int) error {
 	if cause != nil && cause != errErrorTest && !errors.Is(err, cause) {
 		err = fmt.Errorf("%w after %w", err, cause)
 	}
 	worst := l.worst
-	if (cause != nil && cause != errErrorTest) || err == ErrDiverged || l.c.FixedH > 0 {
+	if (cause != nil && cause != errErrorTest) || err == ErrDiverged || l.fixed {
 		worst = l.causeWorst
 	}
 	if err == ErrMaxSteps && cause == nil {
 		worst = Residual{}
 	}
-	return &StepError{Method: l.name, T: t, H: h, Worst: worst,
-		Tried: fmt.Sprintf("%d fresh Jacobians, %d step cuts", fresh, cuts), Err: err}
+	tried := fmt.Sprintf("%d fresh Jacobians, %d step cuts", fresh, cuts)
+	switch {
+	case l.constant:
+		tried = "constant step"
+	case l.explicit:
+		tried = fmt.Sprintf("%d step cuts", cuts)
+	}
+	se := &StepError{Method: l.name, T: t, H: h, Worst: worst, Tried: tried, Err: err}
+	if l.constant {
+		return l.fc.constantStepFailure(se, l.cur)
+	}
+	return l.fc.explain(se, l.cur, l.fixed)
 }
 
 // secondOrderStartStep proposes the first step of a second-order method (hht, gcp) from the

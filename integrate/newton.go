@@ -1,6 +1,7 @@
 package integrate
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -156,4 +157,118 @@ func (m *newtonMonitor) update(norm float64) newtonStatus {
 		return newtonDiverged
 	}
 	return newtonContinue
+}
+
+// newtonIteration is what the one Newton loop (newtonSolver) needs from a method: its
+// prediction, its residual, its iteration matrix and the increment, and nothing of the
+// loop. The iterate, the residual and the factorization live in the method's workspace.
+type newtonIteration interface {
+	// predict writes the starting iterate of an attempt of size h; an error (a failed
+	// position recovery of gcp) ends the attempt.
+	predict(h float64) error
+	// residual evaluates the residual at the iterate; an error (ErrNonFinite, a failed
+	// evaluation) ends the attempt.
+	residual() error
+	// factor assembles the iteration matrix at the iterate and factorizes it; an error
+	// (linalg.ErrSingular, ErrNonFinite) ends the attempt.
+	factor() error
+	// increment solves for the Newton increment, applies it to the iterate and returns
+	// its weighted norm, the quantity the monitor's rate and stop rule measure.
+	increment() float64
+	// converged finishes a converged iterate (nil, or ErrNonFinite when it is not finite).
+	converged() error
+	// diverged names the worst residual of a diverged iteration and returns its cause
+	// (ErrNoConvergence, or ErrNonFinite for a non-finite increment).
+	diverged() error
+}
+
+// newtonSolver is the one Newton loop of the implicit methods (in the sense of
+// OrdinaryDiffEq's nlsolve!): iterate residual → (matrix) → increment until newtonMonitor
+// (seed 004, eqs. 40-47) declares convergence or divergence, with the Jacobian reuse
+// policy of NewtonSettings and the retry with a fresh matrix after a failure with a
+// reused one. The method assembles and factorizes its matrix (dense or sparse behind
+// newtonFactor) and counts its evaluations; the solver counts iterations, solves and
+// failed attempts.
+type newtonSolver struct {
+	s     NewtonSettings
+	mon   newtonMonitor
+	stats *Stats
+	// full: under JacobianEveryIteration stop by fullNewton's rule instead of the rate
+	// test of simplified Newton (gcp, whose explicit predictor starts far away).
+	full   bool
+	fullNw fullNewton
+	haveJ  bool    // the method's factorization is valid
+	fresh  bool    // ... and was made during the current attempt
+	thetaJ float64 // largest rate measured with it
+}
+
+func newNewtonSolver(s NewtonSettings, stats *Stats) newtonSolver {
+	return newtonSolver{s: s, mon: newtonMonitor{s: s}, stats: stats}
+}
+
+// reusable reports whether JacobianAuto may keep the matrix for the next attempt: it is
+// valid and converged fast (θ ≤ ReuseRate). The method adds its own test of the step
+// (Deadband on h, IDA's c_j ratio).
+func (n *newtonSolver) reusable() bool {
+	return n.haveJ && n.s.Jacobian == JacobianAuto && n.thetaJ <= n.s.ReuseRate
+}
+
+// attempt predicts and corrects a step of size h, with a fresh matrix when needJ. A
+// failure with a reused matrix is retried once with a fresh one (not after NaN or Inf,
+// which a new matrix does not cure). Every failed corrector run is counted by
+// Stats.countFailure; usedFresh counts the retries.
+func (n *newtonSolver) attempt(p newtonIteration, h float64, needJ bool) (usedFresh int, err error) {
+	for {
+		if err = p.predict(h); err == nil {
+			err = n.solve(p, needJ)
+		}
+		if err == nil {
+			return usedFresh, nil
+		}
+		n.stats.countFailure(err)
+		if needJ || n.s.Jacobian != JacobianAuto || errors.Is(err, ErrNonFinite) {
+			return usedFresh, err
+		}
+		needJ = true // stale matrix: retry once with a fresh one
+		usedFresh++
+	}
+}
+
+// solve runs the iteration from the predicted iterate, assembling the matrix at the first
+// iterate when fresh and at every iterate under JacobianEveryIteration.
+func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
+	n.mon.start()
+	if n.full {
+		n.fullNw.start(n.s, n.mon.floor)
+	}
+	n.fresh = false
+	for it := 0; ; it++ {
+		if err := p.residual(); err != nil {
+			return err
+		}
+		if (it == 0 && fresh) || n.s.Jacobian == JacobianEveryIteration {
+			if err := p.factor(); err != nil {
+				n.haveJ = false
+				return err
+			}
+			n.haveJ, n.fresh, n.thetaJ = true, true, 0
+		}
+		norm := p.increment()
+		n.stats.Solves++
+		n.stats.NewtonIters++
+		var st newtonStatus
+		if n.full && n.s.Jacobian == JacobianEveryIteration {
+			st = n.fullNw.update(norm)
+			n.thetaJ = math.Max(n.thetaJ, n.fullNw.theta)
+		} else {
+			st = n.mon.update(norm)
+			n.thetaJ = math.Max(n.thetaJ, n.mon.theta)
+		}
+		switch st {
+		case newtonConverged:
+			return p.converged()
+		case newtonDiverged:
+			return p.diverged()
+		}
+	}
 }

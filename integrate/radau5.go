@@ -166,7 +166,6 @@ const (
 type radauWork struct {
 	se       *semiExplicit
 	sys      dae.System
-	fc       failureContext // the report of a failed Step (errors.go)
 	n        int
 	approx   bool
 	newton   NewtonSettings
@@ -175,6 +174,7 @@ type radauWork struct {
 
 	rawCtl   StepControl
 	c        StepControl // resolved; RTol, ATol transformed
+	lad      ladder      // the step loop (ladder.go); radauWork is its stepRule (RADAU5's)
 	resolved bool
 	fnewt    float64
 	roundoff float64 // scaled norm of an increment at rounding level
@@ -204,13 +204,13 @@ type radauWork struct {
 	h, hold, hacc, erracc float64
 	hhfac                 float64 // step factor proposed by a slow Newton iteration
 	first, reject         bool
+	slow                  bool    // the last corrector failure was predicted (use hhfac)
+	eLast                 float64 // error norm of the last converged attempt
 	theta, faccon         float64
 	newt                  int
 	naccpt                int
 
-	stats    Stats
-	attempts int
-	worst    Residual
+	stats Stats
 }
 
 // Init checks the options and the start (g = 0 and G v + g_t = 0 to 1e-8 relative, seed
@@ -270,7 +270,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	w.tolSet, w.itersSet = tolSet, itersSet
 	w.rawCtl = ctl
 	w.cur.T = start.T
-	w.fc = newFailureContext(sys, &start)
+	w.lad = ladder{name: "radau5", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
 	if err := w.consistentStart(); err != nil {
@@ -342,6 +342,7 @@ func (w *radauWork) resolve(tEnd float64) error {
 	c.ATol = rt * c.ATol / c.RTol
 	c.RTol = rt
 	w.c = c
+	w.lad.c, w.lad.fixed = c, c.FixedH > 0
 	w.roundoff = 10 * radauUround / math.Min(c.RTol, 1)
 	switch {
 	case w.tolSet:
@@ -366,12 +367,12 @@ func (w *radauWork) resolve(tEnd float64) error {
 	return nil
 }
 
-// Step takes one accepted step toward tEnd (see Method). Failure ladder (RADAU5's): a
-// Newton failure halves h (or cuts it by the factor its rate predicts) and takes a fresh
-// Jacobian if the one in use is stale; an error-test failure shrinks h from the estimate
-// (h/10 at the first step) and refreshes a stale Jacobian; with FixedH a Newton failure is
-// retried once with a fresh Jacobian and then stops the run. Below HMin or past MaxSteps
-// it returns a *StepError.
+// Step takes one accepted step toward tEnd (see Method) by the ladder's failure policy
+// (ladder.go): a Newton failure with a stale Jacobian is retried at the same h with a
+// fresh one, then h is halved (or cut by the factor a slow iteration predicts, RADAU5's
+// rule); an error-test failure shrinks h from the estimate (h/10 at the first step) and
+// refreshes a stale Jacobian; with FixedH a Newton failure after the fresh Jacobian stops
+// the run. Below HMin or past MaxSteps it returns a *StepError.
 func (m *Radau5) Step(tEnd float64) error {
 	w := m.w
 	if w == nil {
@@ -385,103 +386,83 @@ func (m *Radau5) Step(tEnd float64) error {
 			return err
 		}
 	}
-	var cause error
-	var causeWorst Residual
-	cuts, fresh := 0, 0
+	return w.lad.step(w, tEnd)
+}
+
+// attempt runs the corrector for a step of size h; a failure with a Jacobian evaluated at
+// an earlier y₀ is retried once with a fresh one.
+func (w *radauWork) attempt(h float64) (usedFresh int, err error) {
 	for {
-		t0 := w.cur.T
-		h := w.h
-		if w.c.FixedH > 0 {
-			h = w.c.FixedH
+		if err = w.correct(h); err == nil {
+			return usedFresh, nil
 		}
-		h = math.Min(h, w.c.HMax)
-		rest := tEnd - t0
-		if h >= rest || rest-h < 1e-10*h {
-			h = rest
+		w.stats.countFailure(err)
+		if w.jFresh || errors.Is(err, ErrNonFinite) {
+			return usedFresh, err
 		}
-		if h < w.c.HMin && h < rest {
-			return w.fail(t0, h, ErrStepSizeTooSmall, cause, causeWorst, cuts, fresh)
-		}
-		if w.attempts >= w.c.MaxSteps {
-			if cause == nil {
-				w.worst = Residual{} // no attempt of this Step to report
-			}
-			return w.fail(t0, h, ErrMaxSteps, cause, causeWorst, cuts, fresh)
-		}
-		w.attempts++
-		w.worst = Residual{} // a report names only what the attempt it reports found
-		if !w.haveJ || (w.newton.Jacobian == JacobianEveryStep && !w.jFresh) {
-			w.jacobian()
-		}
-		st := radauConverged
-		if !w.haveLU || h != w.hLU {
-			if err := w.decompose(h); err != nil {
-				st = radauSingular
-				if !allFinite(w.J.RawMatrix().Data) {
-					st = radauNonFinite
-				}
-			}
-		}
-		if st == radauConverged {
-			w.setScal(h)
-			st = w.iterate(h)
-		}
-		if st == radauConverged {
-			e := w.errorNorm(h)
-			if w.c.FixedH > 0 {
-				if fixedStepDiverged(e, w.c.RTol) {
-					w.stats.Rejected++
-					return w.fail(t0, h, ErrDiverged, nil, w.worst, cuts, fresh)
-				}
-				w.accept(h, 0)
-				return nil
-			}
-			if e < 1 {
-				w.accept(h, e)
-				return nil
-			}
-			w.stats.Rejected++
-			w.rejectStep(h, e)
-			cause, causeWorst = errErrorTest, w.worst
-			cuts++
-			continue
-		}
-		// Newton failure of some kind.
-		var stErr error
-		switch st {
-		case radauNonFinite:
-			stErr = ErrNonFinite
-		case radauSingular:
-			stErr = linalg.ErrSingular
-		default:
-			stErr = ErrNoConvergence
-		}
-		w.stats.countFailure(stErr)
-		if cause != ErrNonFinite || stErr == ErrNonFinite {
-			// A NaN met in this Step stays the reported cause.
-			cause, causeWorst = stErr, w.worst
-		}
-		if w.c.FixedH > 0 {
-			if w.jFresh || stErr == ErrNonFinite {
-				return w.fail(t0, h, stErr, nil, w.worst, cuts, fresh)
-			}
-			w.haveJ = false // retry the same h with a fresh Jacobian
-			fresh++
-			continue
-		}
-		if !w.jFresh {
-			w.haveJ = false
-			fresh++
-		}
-		w.reject = true
-		if st == radauSlow {
-			w.h = h * w.hhfac
-		} else {
-			w.h = h * 0.5 // RADAU5's "unexpected step rejection"
-		}
-		cuts++
+		w.haveJ = false // stale Jacobian: retry the same h with a fresh one
+		usedFresh++
 	}
 }
+
+// correct evaluates and factorizes what is stale and runs the simplified Newton iteration.
+// It returns nil on convergence, else ErrNoConvergence, ErrNonFinite or linalg.ErrSingular.
+func (w *radauWork) correct(h float64) error {
+	if !w.haveJ || (w.newton.Jacobian == JacobianEveryStep && !w.jFresh) {
+		w.jacobian()
+	}
+	if !w.haveLU || h != w.hLU {
+		if err := w.decompose(h); err != nil {
+			if !allFinite(w.J.RawMatrix().Data) {
+				return ErrNonFinite
+			}
+			return linalg.ErrSingular
+		}
+	}
+	w.setScal(h)
+	st := w.iterate(h)
+	w.slow = st == radauSlow
+	switch st {
+	case radauConverged:
+		return nil
+	case radauNonFinite:
+		return ErrNonFinite
+	case radauSingular:
+		return linalg.ErrSingular
+	}
+	return ErrNoConvergence
+}
+
+// size is the step RADAU5's rules chose (stepRule).
+func (w *radauWork) size() float64 { return w.h }
+
+// judge passes e < 1 (RADAU5's test); otherwise rejectStep sets the next h (stepRule).
+func (w *radauWork) judge(h, e float64, _ int) bool {
+	if e < 1 {
+		return true
+	}
+	w.rejectStep(h, e)
+	return false
+}
+
+// cut halves h after a Newton failure (RADAU5's "unexpected step rejection"), or cuts it
+// by the factor a slow iteration predicted (stepRule).
+func (w *radauWork) cut(h float64) {
+	w.reject = true
+	if w.slow {
+		w.h = h * w.hhfac
+		return
+	}
+	w.h = h * 0.5
+}
+
+// commit accepts the converged step and chooses the next h (accept).
+func (w *radauWork) commit(h float64) error {
+	w.accept(h, w.eLast)
+	return nil
+}
+
+func (w *radauWork) failed(bool) {}
 
 // jacobian evaluates J ≈ ∂φ/∂y at (t₀, y₀), exact or approximate.
 func (w *radauWork) jacobian() {
@@ -675,9 +656,10 @@ func (w *radauWork) errorNorm(h float64) float64 {
 				bi, bv = i, a
 			}
 		}
-		w.worst = w.component(bi, w.errv[bi], "error estimate")
+		w.lad.worst = w.component(bi, w.errv[bi], "error estimate")
 	}
-	return math.Max(e, 1e-10)
+	w.eLast = math.Max(e, 1e-10)
+	return w.eLast
 }
 
 func (w *radauWork) scaledNorm(x []float64) float64 {
@@ -803,7 +785,7 @@ func (w *radauWork) noteResidual(phi []float64) {
 		r.Block, r.Index = "position constraint", bi-3*se.nq-se.nc
 		r.Owner = dae.ConstraintName(w.sys, r.Index)
 	}
-	w.worst = r
+	w.lad.worst = r
 }
 
 // component names component i of y with value x.
@@ -820,20 +802,6 @@ func (w *radauWork) component(i int, x float64, what string) Residual {
 	}
 	j := i - 3*se.nq - se.nc
 	return Residual{Block: "mu " + what, Index: j, Value: x, Owner: dae.ConstraintName(w.sys, j)}
-}
-
-// fail builds the StepError of a step that could not be completed, explained by
-// failureContext (a singular position; a fixed step too large).
-func (w *radauWork) fail(t, h float64, err, cause error, worst Residual, cuts, fresh int) error {
-	if cause != nil && cause != errErrorTest && !errors.Is(err, cause) {
-		err = fmt.Errorf("%w after %w", err, cause)
-	}
-	if cause == nil || cause == errErrorTest {
-		worst = w.worst
-	}
-	tried := fmt.Sprintf("%d fresh Jacobians, %d step cuts", fresh, cuts)
-	se := &StepError{Method: "radau5", T: t, H: h, Worst: worst, Tried: tried, Err: err}
-	return w.fc.explain(se, &w.cur, w.c.FixedH > 0)
 }
 
 // Current returns the last accepted state.

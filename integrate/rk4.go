@@ -51,12 +51,10 @@ const (
 
 type rk4Work struct {
 	sys      dae.System
-	fc       failureContext // the report of a failed Step (errors.go)
 	nq, nc   int
 	project  bool
-	c        StepControl
+	lad      ladder // the step loop: constant steps (ladder.go)
 	rawCtl   StepControl
-	ctl      controller
 	resolved bool
 
 	cur, prev, it State
@@ -65,7 +63,6 @@ type rk4Work struct {
 	M, G          *mat.Dense
 	kkt           linalg.SaddlePoint
 	r, dq, gt     []float64
-	worst         Residual
 	stats         Stats
 }
 
@@ -92,8 +89,8 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 	if len(start.Q) != nq || len(start.V) != nq {
 		panic(fmt.Sprintf("integrate: rk4: Init: start has len(Q) = %d, len(V) = %d, want %d", len(start.Q), len(start.V), nq))
 	}
-	w := &rk4Work{sys: sys, nq: nq, nc: nc, project: f == Index1Projected && nc > 0, rawCtl: ctl,
-		fc: newFailureContext(sys, &start)}
+	w := &rk4Work{sys: sys, nq: nq, nc: nc, project: f == Index1Projected && nc > 0, rawCtl: ctl}
+	w.lad = ladder{name: "rk4", fixed: true, constant: true, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.cur, w.prev, w.it = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
 	for i := range w.kq {
 		w.kq[i], w.kv[i] = make([]float64, nq), make([]float64, nq)
@@ -138,10 +135,10 @@ func (w *rk4Work) factor(t float64, q []float64) error {
 	}
 	if err != nil {
 		if !gcpFinite(w.M.RawMatrix().Data) || (w.nc > 0 && !gcpFinite(w.G.RawMatrix().Data)) {
-			w.worst = Residual{Block: "mass matrix or constraint Jacobian", Value: math.NaN()}
+			w.lad.worst = Residual{Block: "mass matrix or constraint Jacobian", Value: math.NaN()}
 			return ErrNonFinite
 		}
-		w.worst = Residual{Block: "KKT matrix (eq. 17)"}
+		w.lad.worst = Residual{Block: "KKT matrix (eq. 17)"}
 	}
 	return err
 }
@@ -165,12 +162,12 @@ func (w *rk4Work) accel(t float64, q, v, a, lambda []float64) error {
 	w.stats.Solves++
 	for i, x := range a {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			w.worst = Residual{Block: "acceleration", Index: i, Value: x, Owner: dae.CoordinateName(w.sys, i)}
+			w.lad.worst = Residual{Block: "acceleration", Index: i, Value: x, Owner: dae.CoordinateName(w.sys, i)}
 			return ErrNonFinite
 		}
 	}
 	if !gcpFinite(lambda) {
-		w.worst = Residual{Block: "lambda", Value: math.NaN()}
+		w.lad.worst = Residual{Block: "lambda", Value: math.NaN()}
 		return ErrNonFinite
 	}
 	return nil
@@ -190,32 +187,36 @@ func (m *RK4) Step(tEnd float64) error {
 		if err != nil {
 			return err
 		}
-		w.c = c
-		w.ctl = newController(c, 4, c.FixedH)
+		w.lad.c = c
 		w.resolved = true
 	}
-	t0 := w.cur.T
-	h, err := w.ctl.next(t0, tEnd)
-	if err == nil && w.stats.Steps >= w.c.MaxSteps {
-		err = ErrMaxSteps
-	}
-	if err == nil {
-		if err = w.step(t0, h); err != nil {
-			w.stats.countFailure(err)
-		}
-	}
+	return w.lad.step(w, tEnd)
+}
+
+// attempt computes the stages and the new state into w.it.
+func (w *rk4Work) attempt(h float64) (int, error) {
+	err := w.stages(w.cur.T, h)
 	if err != nil {
-		se := &StepError{Method: "rk4", T: t0, H: h, Worst: w.worst, Tried: "constant step", Err: err}
-		return w.fc.constantStepFailure(se, &w.cur)
+		w.stats.countFailure(err)
 	}
+	return 0, err
+}
+
+// errorNorm is 0: constant steps have no error estimate.
+func (w *rk4Work) errorNorm(float64) float64 { return 0 }
+
+// commit makes the step in w.it the current state.
+func (w *rk4Work) commit(float64) error {
 	w.prev.CopyFrom(&w.cur)
 	w.cur.CopyFrom(&w.it)
 	w.stats.Steps++
 	return nil
 }
 
-// step computes the stages and the new state into w.it.
-func (w *rk4Work) step(t, h float64) error {
+func (w *rk4Work) failed(bool) {}
+
+// stages computes the stages and the new state into w.it.
+func (w *rk4Work) stages(t, h float64) error {
 	s := &w.cur
 	copy(w.kq[0], s.V)
 	copy(w.kv[0], s.A)
@@ -236,7 +237,7 @@ func (w *rk4Work) step(t, h float64) error {
 		it.V[i] = s.V[i] + h/6*(w.kv[0][i]+2*w.kv[1][i]+2*w.kv[2][i]+w.kv[3][i])
 	}
 	if !gcpFinite(it.Q) || !gcpFinite(it.V) {
-		w.worst = Residual{Block: "position or velocity", Value: math.NaN()}
+		w.lad.worst = Residual{Block: "position or velocity", Value: math.NaN()}
 		return ErrNonFinite
 	}
 	if w.project {
@@ -280,7 +281,7 @@ func (w *rk4Work) projectState(s *State) error {
 					bi, bv = k, math.Abs(x)
 				}
 			}
-			w.worst = Residual{Block: "position constraint", Index: bi, Value: w.r[bi], Owner: dae.ConstraintName(w.sys, bi)}
+			w.lad.worst = Residual{Block: "position constraint", Index: bi, Value: w.r[bi], Owner: dae.ConstraintName(w.sys, bi)}
 			if !gcpFinite(s.Q) {
 				return ErrNonFinite
 			}
