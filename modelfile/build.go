@@ -8,6 +8,7 @@ import (
 
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/law"
 	"linkage/planar"
 )
 
@@ -111,21 +112,21 @@ func assemble(doc *Document) (*Built, error) {
 	}
 	for k, f := range m.Forces {
 		p := fmt.Sprintf("forces[%d]", k)
-		fn := func(key string, fp *Func) planar.Func {
+		fn := func(key string, fp *Func) law.Func {
 			if fp == nil {
 				return nil
 			}
-			pf, err := fp.planar()
+			pf, err := fp.timeFunc()
 			if err != nil {
 				fail(p+"."+key, err)
 			}
 			return pf
 		}
-		law := func(key string, l *Law) planar.Law {
+		force := func(key string, l *Law) law.Force {
 			if l == nil {
 				return nil
 			}
-			pl, err := l.planar()
+			pl, err := l.forceLaw()
 			if err != nil {
 				fail(p+"."+key, err)
 			}
@@ -134,10 +135,10 @@ func assemble(doc *Document) (*Built, error) {
 		switch f.Type {
 		case ForceTSDA:
 			pm.AddTSDA(planar.TSDA{Name: f.Name, I: markers[f.I], J: markers[f.J], K: f.K, C: f.C, FreeLength: f.FreeLength,
-				Actuator: fn("actuator", f.Actuator), Spring: law("spring", f.Spring), Damper: law("damper", f.Damper)})
+				Actuator: fn("actuator", f.Actuator), Spring: force("spring", f.Spring), Damper: force("damper", f.Damper)})
 		case ForceRSDA:
 			e := planar.RSDA{Name: f.Name, K: f.K, C: f.C, FreeAngle: float64(f.FreeAngle),
-				Actuator: fn("actuator", f.Actuator), Spring: law("spring", f.Spring), Damper: law("damper", f.Damper)}
+				Actuator: fn("actuator", f.Actuator), Spring: force("spring", f.Spring), Damper: force("damper", f.Damper)}
 			if f.Joint != "" {
 				e.Joint = b.Joints[f.Joint]
 			} else {
@@ -269,8 +270,8 @@ func (doc *Document) NumBodies() int {
 	return len(doc.Model.Bodies)
 }
 
-// planar compiles f into a planar.Func.
-func (f Func) planar() (planar.Func, error) {
+// timeFunc compiles f into a law.Func.
+func (f Func) timeFunc() (law.Func, error) {
 	switch f.Kind {
 	case FuncExpr:
 		e, err := ParseExpr(f.Expr)
@@ -282,9 +283,9 @@ func (f Func) planar() (planar.Func, error) {
 		}
 		return e, nil
 	case FuncTable:
-		return planar.NewTable(f.Table.T, f.Table.Value)
+		return law.NewTable(f.Table.T, f.Table.Value)
 	}
-	return planar.Const{Value: f.Const}, nil
+	return law.Const{Value: f.Const}, nil
 }
 
 // finiteSamples is the number of intervals of [t0, t_end] on which Build evaluates each
@@ -297,8 +298,8 @@ const finiteSamples = 1000
 // finiteSamples+1 equally spaced times from there to simulation.t_end (when given): a
 // motion such as log(t) or 0/0 is then named with its expression and the first bad time,
 // rather than reported as a guess the initialization cannot make consistent.
-func (mo Motion) compile(doc *Document) (planar.Func, error) {
-	f, err := mo.Function.planar()
+func (mo Motion) compile(doc *Document) (law.Func, error) {
+	f, err := mo.Function.timeFunc()
 	if err != nil {
 		return nil, err
 	}
@@ -340,7 +341,7 @@ func (f Func) source() string {
 
 // scaledFunc is s·f: an expression written in degrees, converted to radians.
 type scaledFunc struct {
-	f planar.Func
+	f law.Func
 	s float64
 }
 
@@ -350,14 +351,14 @@ func (sf scaledFunc) Eval(t float64) (f, df, ddf float64) {
 	return sf.s * f, sf.s * df, sf.s * ddf
 }
 
-// planar converts l into a planar.Law.
-func (l *Law) planar() (planar.Law, error) {
+// forceLaw converts l into a law.Force.
+func (l *Law) forceLaw() (law.Force, error) {
 	if l.Piecewise != nil {
-		pieces := make([]planar.Polynomial, len(l.Piecewise.Pieces))
+		pieces := make([]law.Polynomial, len(l.Piecewise.Pieces))
 		for k, c := range l.Piecewise.Pieces {
-			pieces[k] = planar.Polynomial{Coef: c}
+			pieces[k] = law.Polynomial{Coef: c}
 		}
-		return planar.NewPiecewise(l.Piecewise.Breaks, pieces)
+		return law.NewPiecewise(l.Piecewise.Breaks, pieces)
 	}
-	return planar.Polynomial{Coef: l.Polynomial}, nil
+	return law.Polynomial{Coef: l.Polynomial}, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/law"
 	"linkage/spatial"
 )
 
@@ -85,28 +86,28 @@ func build3(doc *Document) (*Built, error) {
 	}
 	for k, f := range m.Forces {
 		p := fmt.Sprintf("forces[%d]", k)
-		fn := func(key string, fp *Func) spatial.Func {
+		fn := func(key string, fp *Func) law.Func {
 			if fp == nil {
 				return nil
 			}
-			pf, err := fp.planar()
+			pf, err := fp.timeFunc()
 			if err != nil {
 				fail(p+"."+key, err)
 			}
 			return pf
 		}
-		law := func(key string, l *Law) spatial.Law {
+		force := func(key string, l *Law) law.Force {
 			if l == nil {
 				return nil
 			}
-			pl, err := l.planar()
+			pl, err := l.forceLaw()
 			if err != nil {
 				fail(p+"."+key, err)
 			}
 			return pl
 		}
-		vecFn := func(key string, fs []Func) [3]spatial.Func {
-			var out [3]spatial.Func
+		vecFn := func(key string, fs []Func) [3]law.Func {
+			var out [3]law.Func
 			for c := range fs {
 				out[c] = fn(fmt.Sprintf("%s[%d]", key, c), &fs[c])
 			}
@@ -115,10 +116,10 @@ func build3(doc *Document) (*Built, error) {
 		switch f.Type {
 		case ForceTSDA:
 			sm.AddTSDA(spatial.TSDA{Name: f.Name, I: markers[f.I], J: markers[f.J], K: f.K, C: f.C, FreeLength: f.FreeLength,
-				Actuator: fn("actuator", f.Actuator), Spring: law("spring", f.Spring), Damper: law("damper", f.Damper)})
+				Actuator: fn("actuator", f.Actuator), Spring: force("spring", f.Spring), Damper: force("damper", f.Damper)})
 		case ForceRSDA:
 			e := spatial.RSDA{Name: f.Name, K: f.K, C: f.C, FreeAngle: float64(f.FreeAngle),
-				Actuator: fn("actuator", f.Actuator), Spring: law("spring", f.Spring), Damper: law("damper", f.Damper)}
+				Actuator: fn("actuator", f.Actuator), Spring: force("spring", f.Spring), Damper: force("damper", f.Damper)}
 			if f.Joint != "" {
 				e.Joint = sb.Joints[f.Joint]
 			} else {

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"linkage/dae"
+	"linkage/law"
 )
 
 // assemble.go: Model ⇒ System. Offsets into q (3 per moving body, in the order added),
@@ -319,13 +320,15 @@ func checkFinite(bad func(string, ...any), what string, kv ...any) {
 	}
 }
 
-func newSpringDamper(p int, kind coordKind, free float64, spring, damper Law, k, c float64, act Func) springDamper {
+func newSpringDamper(p int, kind coordKind, free float64, spring, damper law.Force, k, c float64, act law.Func) springDamper {
 	if spring == nil {
-		spring = Linear{K: k}
+		spring = law.Linear{K: k}
 	}
 	if damper == nil {
-		damper = Linear{K: c}
+		damper = law.Linear{K: c}
 	}
-	pot, _ := spring.(Potential)
+	pot, _ := spring.(law.Potential)
 	return springDamper{pair: p, kind: kind, free: free, spring: spring, damper: damper, pot: pot, act: act}
 }
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

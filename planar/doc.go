@@ -10,7 +10,7 @@
 //	o := m.AddMarker(planar.Marker{Name: "O", Body: planar.Ground})
 //	a := m.AddMarker(planar.Marker{Name: "A", Body: crank, Point: planar.Vec{-0.15, 0}})
 //	pin := m.AddRevolute("pin", o, a)
-//	m.AddMotion("drive", pin, planar.Sine{Amplitude: 0.1, Omega: 2})
+//	m.AddMotion("drive", pin, law.Sine{Amplitude: 0.1, Omega: 2})
 //	sys, err := m.Assemble() // *System: dae.System with every capability
 //	q0, v0 := sys.InitialGuess() // then dae.Initialize(sys, 0, q0, v0, nil)
 //
@@ -44,10 +44,8 @@
 // Actuator(t) along r_J − r_I, singular at l = 0 where the direction is undefined); RSDA
 // (torque −F on J, +F on I, F = Spring(β − β₀) + Damper(β') + Actuator(t), β = α_J − α_I);
 // bushing (linear in marker I's axes); point forces (global or follower); torques; custom
-// Go callbacks (ForceFunc, derivatives by central differences). Laws (Law) are Linear,
-// Polynomial (seed 001, eq. 15: SeedSpring), Piecewise and NewPiecewiseLinear (seed 001,
-// eq. 16, which is piecewise polynomial: SeedDamper). Time functions (Func): Const, Poly,
-// Sine, Ramp, Smoothstep, Table (natural cubic spline).
+// Go callbacks (ForceFunc, derivatives by central differences). Force laws (law.Force) and
+// time functions (law.Func) come from package law, which every modeling route shares.
 //
 // # Signs: reactions and energy
 //

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/dae"
+	"linkage/law"
 )
 
 // System is an assembled planar model: the equations of motion of seed 002, eq. 16, in
@@ -71,7 +72,7 @@ type row struct {
 	terms [2]term
 	n     int
 	c0    float64
-	drive Func
+	drive law.Func
 }
 
 type jointData struct {
@@ -90,22 +91,22 @@ type springDamper struct {
 	pair           int
 	kind           coordKind
 	free           float64
-	spring, damper Law
-	pot            Potential // spring's potential, nil when it has none
-	act            Func
+	spring, damper law.Force
+	pot            law.Potential // spring's potential, nil when it has none
+	act            law.Func
 }
 
 type pointForce struct {
 	col    int
 	s      Vec
 	phi    float64
-	fx, fy Func
+	fx, fy law.Func
 	global bool
 }
 
 type torqueElem struct {
 	col int
-	tau Func
+	tau law.Func
 }
 
 // ElementInfo names one element and its kind ("body"; "revolute", "translational",

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"linkage/integrate"
+	"linkage/law"
 	"linkage/planar"
 )
 
@@ -19,7 +20,7 @@ func TestWorkMeterTorque(t *testing.T) {
 	m := planar.NewModel()
 	wheel := m.AddBody(planar.Body{Name: "wheel", Mass: 1, Inertia: J, AngVel: omega0})
 	m.AddRevolute("pin", m.AddMarker(planar.Marker{Body: planar.Ground}), m.AddMarker(planar.Marker{Body: wheel}))
-	m.AddTorque("motor", wheel, planar.Const{Value: tau})
+	m.AddTorque("motor", wheel, law.Const{Value: tau})
 	sys, err := m.Assemble()
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"linkage/dae"
+	"linkage/law"
 )
 
 // assemble.go: Model ⇒ System. Offsets into q (7 per moving body, in the order added),
@@ -394,13 +395,13 @@ func positiveDefinite(J Mat3) bool {
 	return J[0][0] > 0 && m2 > 0 && det > 0
 }
 
-func newSpringDamper(p int, c coord, free float64, spring, damper Law, k, cd float64, act Func) springDamper {
+func newSpringDamper(p int, c coord, free float64, spring, damper law.Force, k, cd float64, act law.Func) springDamper {
 	if spring == nil {
-		spring = Linear{K: k}
+		spring = law.Linear{K: k}
 	}
 	if damper == nil {
-		damper = Linear{K: cd}
+		damper = law.Linear{K: cd}
 	}
-	pot, _ := spring.(Potential)
+	pot, _ := spring.(law.Potential)
 	return springDamper{pair: p, c: c, free: free, spring: spring, damper: damper, pot: pot, act: act}
 }

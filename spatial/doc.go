@@ -17,7 +17,7 @@
 //	o := m.AddMarker(spatial.Marker{Name: "O", Body: spatial.Ground, Axis: spatial.Vec3{0, 1, 0}})
 //	a := m.AddMarker(spatial.Marker{Name: "A", Body: link, Point: spatial.Vec3{0, 0, 0.5}, Axis: spatial.Vec3{0, 1, 0}})
 //	hinge := m.AddRevolute("hinge", o, a)
-//	m.AddMotion("drive", hinge, spatial.Sine{Amplitude: 0.1, Omega: 2})
+//	m.AddMotion("drive", hinge, law.Sine{Amplitude: 0.1, Omega: 2})
 //	sys, err := m.Assemble()     // *System: dae.System with every capability
 //	q0, v0 := sys.InitialGuess() // then dae.Initialize(sys, 0, q0, v0, nil)
 //

@@ -2,6 +2,8 @@ package spatial
 
 import (
 	"gonum.org/v1/gonum/mat"
+
+	"linkage/law"
 )
 
 // force.go: (t, q, v) ⇒ f, ∂f/∂q, ∂f/∂v.
@@ -46,7 +48,7 @@ func (s *System) evalSD(sd *springDamper, t float64, q, v []float64, st *sdState
 	}
 }
 
-func eval3(fn *[3]Func, t float64) (x Vec3) {
+func eval3(fn *[3]law.Func, t float64) (x Vec3) {
 	for k, f := range fn {
 		if f != nil {
 			x[k], _, _ = f.Eval(t)

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/dae"
+	"linkage/law"
 )
 
 // System is an assembled spatial model: the equations of motion of seed 002, eq. 16, in
@@ -83,7 +84,7 @@ type row struct {
 	terms [2]rowTerm
 	n     int
 	c0    float64
-	drive Func
+	drive law.Func
 	trig  bool
 }
 
@@ -102,21 +103,21 @@ type springDamper struct {
 	pair           int
 	c              coord
 	free           float64
-	spring, damper Law
-	pot            Potential
-	act            Func
+	spring, damper law.Force
+	pot            law.Potential
+	act            law.Func
 }
 
 type pointForce struct {
 	col    int
 	qs     *quadForm // of the marker's point
-	fn     [3]Func
+	fn     [3]law.Func
 	global bool
 }
 
 type torqueElem struct {
 	col    int
-	fn     [3]Func
+	fn     [3]law.Func
 	global bool
 }
 
