@@ -57,8 +57,8 @@
 // Energies returns T, the gravitational and the spring potential; NonConservativePower
 // returns P_nc = vᵀ f_nc (dampers, actuators, applied loads, custom forces) and DrivingPower
 // P_driving = Σ λ_r g_t,r over the motions' rows, so the energy invariant of seed 001
-// (eqs. 11-12), Π = T + V − ∫ (P_nc + P_driving) dt, can be monitored (WorkMeter integrates
-// both along a run). Scleronomic rows do no work: their −λᵀ G v vanishes on the velocity
+// (eqs. 11-12), Π = T + V − ∫ (P_nc + P_driving) dt, can be monitored (assembly.WorkMeter
+// integrates both along a run). Scleronomic rows do no work: their −λᵀ G v vanishes on the velocity
 // constraint and is not counted, so a velocity residual shows in Π instead of in the work.
 //
 // # Derivatives

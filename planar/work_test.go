@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"linkage/assembly"
 	"linkage/integrate"
 	"linkage/law"
 	"linkage/planar"
@@ -29,8 +30,8 @@ func TestWorkMeterTorque(t *testing.T) {
 	_, nc := sys.Size()
 	times := []float64{0, 0.123, 0.5, 0.77, tEnd}
 	meth := dopri5(t)
-	wm := planar.NewWorkMeter(sys, nc, nil, meth, s0.T)
-	var samples []planar.Work // W at the output times, asked for before Observe sees the step
+	wm := assembly.NewWorkMeter(sys, nc, nil, meth, s0.T)
+	var samples []assembly.Work // W at the output times, asked for before Observe sees the step
 	sample := func(s *integrate.State) error {
 		samples = append(samples, wm.At(s.T))
 		return nil

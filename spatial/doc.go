@@ -95,8 +95,8 @@
 // −F about z_I on J, F = Spring(β − β₀) + Damper(β') + Actuator(t); β wraps at ±π); a
 // 6-component linear bushing on the translations along I's axes and the small rotations
 // (Bushing); point forces and torques in global or body axes as functions of time (Func);
-// Go callbacks (ForceFunc, derivatives by central differences). Func and Law are planar's
-// (aliases here).
+// Go callbacks (ForceFunc, derivatives by central differences). Time functions and force
+// laws come from package law, which every modeling route shares.
 //
 // # Signs: reactions and energy
 //
@@ -106,7 +106,7 @@
 // gravitational and the spring potential; NonConservativePower returns P_nc = vᵀ f_nc and
 // DrivingPower P_driving = Σ λ_r g_t,r over the motions' rows, so that
 // Π = T + V − ∫ (P_nc + P_driving) dt (seed 001, eqs. 11-12) can be monitored
-// (planar.WorkMeter integrates both along a run).
+// (assembly.WorkMeter integrates both along a run).
 //
 // # Derivatives
 //

@@ -1,0 +1,15 @@
+// Package assembly holds what every modeling route (planar, spatial, and the natural
+// coordinates, flexible bodies and joint coordinates to come) does the same way when it
+// assembles bodies, joints and force elements into a dae.System, so that a route adds its
+// element kinds and its coordinates' kinematics and nothing else:
+//
+//   - the work of the non-conservative forces and the motions along a run (WorkMeter),
+//     which closes the energy balance Π = T + V − W_nc − W_driving of seed 001 (eq. 12).
+//
+// A route keeps the evaluation of its coordinates (value, gradient and Hessian over p) and
+// its mass block. The evaluation loops over a route's rows stay in the route because Go
+// moves a stack array to the heap when its address crosses an interface or a generic
+// method call: the route evaluates into fixed-size arrays on its own stack and hands
+// slices of them to the concrete functions here, so that no evaluation allocates and a
+// System stays safe for concurrent use.
+package assembly
