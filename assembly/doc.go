@@ -3,6 +3,8 @@
 // assembles bodies, joints and force elements into a dae.System, so that a route adds its
 // element kinds and its coordinates' kinematics and nothing else:
 //
+//   - custom Go force elements with their central-difference Jacobians and power
+//     (Customs);
 //   - the work of the non-conservative forces and the motions along a run (WorkMeter),
 //     which closes the energy balance Π = T + V − W_nc − W_driving of seed 001 (eq. 12).
 //

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"linkage/dae"
+	"linkage/assembly"
 	"linkage/law"
 )
 
@@ -118,6 +118,7 @@ func (m *Model) Assemble() (*System, error) {
 		return len(s.pairs) - 1, true
 	}
 
+	var customs []assembly.ForceFunc
 	names := map[string]string{} // joint and force names share one namespace (row names)
 	useName := func(kind, name string, idx int) bool {
 		if name == "" {
@@ -275,14 +276,13 @@ func (m *Model) Assemble() (*System, error) {
 				bad("%s: no force function", what)
 				break
 			}
-			s.customs = append(s.customs, fs.custom)
+			customs = append(customs, fs.custom)
 		}
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	s.customJac = dae.NewForceFD(s.nq)
-	s.customF = make([]float64, s.nq)
+	s.customs = assembly.NewCustoms(s.nq, customs)
 	s.pattern = s.buildPattern()
 	s.coupling = s.buildCoupling()
 	return s, nil

@@ -83,14 +83,7 @@ func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
 		tau, _, _ := tq.tau.Eval(t)
 		p += tau * v[tq.col+2]
 	}
-	if len(s.customs) > 0 {
-		s.mu.Lock()
-		s.customForces(s.customF, t, q, v)
-		for i, f := range s.customF {
-			p += f * v[i]
-		}
-		s.mu.Unlock()
-	}
+	p += s.customs.Power(t, q, v)
 	return p
 }
 

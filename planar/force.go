@@ -85,9 +85,7 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 		tau, _, _ := tq.tau.Eval(t)
 		dst[tq.col+2] += tau
 	}
-	for _, c := range s.customs {
-		c(dst, t, q, v)
-	}
+	s.customs.AddForce(dst, t, q, v)
 }
 
 // ForceDerivativeQ writes ∂f/∂q.
@@ -131,9 +129,7 @@ func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 			dst.Set(c+1, c+2, dst.At(c+1, c+2)+F[0])
 		}
 	}
-	if len(s.customs) > 0 {
-		s.customFD(dst, t, q, v, true)
-	}
+	s.customs.AddJacobian(dst, t, q, v, true)
 }
 
 // ForceDerivativeV writes ∂f/∂v.
@@ -148,9 +144,7 @@ func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 		}
 		addOuter(dst, &s.pairs[sd.pair], -st.kd, &st.e.grad)
 	}
-	if len(s.customs) > 0 {
-		s.customFD(dst, t, q, v, false)
-	}
+	s.customs.AddJacobian(dst, t, q, v, false)
 }
 
 // addOuter adds scale·g gᵀ at the pair's columns.
@@ -165,22 +159,5 @@ func addOuter(dst *mat.Dense, pr *pairRef, scale float64, g *[6]float64) {
 				out[cb] += scale * g[a] * g[b]
 			}
 		}
-	}
-}
-
-// customFD adds the central-difference derivative of the custom forces with respect to q
-// (wrtQ) or v into dst (dae.ForceFD; its scratch is guarded by s.mu so that a System stays
-// safe to share).
-func (s *System) customFD(dst *mat.Dense, t float64, q, v []float64, wrtQ bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.customJac.Add(dst, s.customForces, t, q, v, wrtQ)
-}
-
-// customForces writes the sum of the custom forces into dst.
-func (s *System) customForces(dst []float64, t float64, q, v []float64) {
-	clear(dst)
-	for _, c := range s.customs {
-		c(dst, t, q, v)
 	}
 }

@@ -3,6 +3,7 @@ package planar
 import (
 	"math"
 
+	"linkage/assembly"
 	"linkage/law"
 )
 
@@ -52,7 +53,7 @@ type Marker struct {
 // its arguments and should not allocate; its derivatives ∂f/∂q and ∂f/∂v are taken by
 // central finite differences (step ∛ε·max(1, |q_j|), Nocedal & Wright 2006, eq. 8.8), so it
 // must be smooth and deterministic. Its power vᵀf counts as non-conservative.
-type ForceFunc func(dst []float64, t float64, q, v []float64)
+type ForceFunc = assembly.ForceFunc
 
 // TSDA is a translational spring-damper-actuator between the points of markers I and J
 // (seed 000, section 4.2; Haug 1989, sec. 6.3). With l = |r_J − r_I| and l' its rate, the

@@ -32,7 +32,7 @@ func (s *System) CouplingPattern() [][]int { return s.coupling }
 // buildCoupling collects the body pairs of the joint rows and the two-body force elements
 // and expands them to the coordinate columns.
 func (s *System) buildCoupling() [][]int {
-	if len(s.customs) > 0 {
+	if s.customs.Len() > 0 {
 		return nil
 	}
 	adj := make([]map[int]bool, s.nq) // column of a body's first coordinate → columns of coupled bodies

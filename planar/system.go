@@ -1,10 +1,9 @@
 package planar
 
 import (
-	"sync"
-
 	"gonum.org/v1/gonum/mat"
 
+	"linkage/assembly"
 	"linkage/dae"
 	"linkage/law"
 )
@@ -24,7 +23,7 @@ type System struct {
 	sds     []springDamper
 	points  []pointForce
 	torques []torqueElem
-	customs []ForceFunc
+	customs *assembly.Customs
 	forces  []ElementInfo
 	gravity Vec
 
@@ -32,9 +31,6 @@ type System struct {
 	pattern              Pattern // structural sparsity of G, fixed at assembly
 	coupling             [][]int // CouplingPattern
 
-	mu        sync.Mutex   // guards the scratch below (custom forces)
-	customJac *dae.ForceFD // finite-difference Jacobians of the custom forces
-	customF   []float64    // the custom forces' sum, for the non-conservative power
 }
 
 var (

@@ -86,14 +86,7 @@ func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
 			pw += fp[a] * pd[a]
 		}
 	}
-	if len(s.customs) > 0 {
-		s.mu.Lock()
-		s.customForces(s.customF, t, q, v)
-		for i, f := range s.customF {
-			pw += f * v[i]
-		}
-		s.mu.Unlock()
-	}
+	pw += s.customs.Power(t, q, v)
 	return pw
 }
 

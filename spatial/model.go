@@ -3,6 +3,7 @@ package spatial
 import (
 	"math"
 
+	"linkage/assembly"
 	"linkage/law"
 )
 
@@ -57,7 +58,7 @@ type Marker struct {
 // taken by central differences (step ∛ε·max(1, |q_j|), Nocedal & Wright 2006, eq. 8.8), so
 // it must be smooth. A torque n' in body axes enters the p entries as 2 G(p)ᵀ n' (see the
 // package documentation). Its power vᵀf counts as non-conservative.
-type ForceFunc func(dst []float64, t float64, q, v []float64)
+type ForceFunc = assembly.ForceFunc
 
 // TSDA is a translational spring-damper-actuator between the points of markers I and J
 // (Haug 1989, ch. 11). With l = |r_J − r_I| and l' its rate, the tension (positive

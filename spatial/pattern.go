@@ -72,7 +72,7 @@ func (s *System) buildMassPattern() [][]int {
 // buildCoupling collects the body pairs of the joint rows and the spring-dampers and
 // expands them to the seven columns of each body.
 func (s *System) buildCoupling() [][]int {
-	if len(s.customs) > 0 {
+	if s.customs.Len() > 0 {
 		return nil
 	}
 	adj := map[int]map[int]bool{} // first column of a body → first columns of coupled bodies

@@ -1,10 +1,9 @@
 package spatial
 
 import (
-	"sync"
-
 	"gonum.org/v1/gonum/mat"
 
+	"linkage/assembly"
 	"linkage/dae"
 	"linkage/law"
 )
@@ -27,7 +26,7 @@ type System struct {
 	sds     []springDamper
 	points  []pointForce
 	torques []torqueElem
-	customs []ForceFunc
+	customs *assembly.Customs
 	forces  []ElementInfo
 	gravity Vec3
 	axesQF  [3]*quadForm // S_k(e_m) of the body axes, for forces given in body axes
@@ -36,9 +35,6 @@ type System struct {
 	pattern              Pattern
 	massPat, coupling    [][]int // MassPattern, CouplingPattern
 
-	mu        sync.Mutex   // guards the scratch below (custom forces)
-	customJac *dae.ForceFD // finite-difference Jacobians of the custom forces
-	customF   []float64    // the custom forces' sum, for the non-conservative power
 }
 
 var (
