@@ -3,6 +3,11 @@
 // assembles bodies, joints and force elements into a dae.System, so that a route adds its
 // element kinds and its coordinates' kinematics and nothing else:
 //
+//   - validation that names every bad element (Checker: empty and duplicate names, missing
+//     or misplaced markers and bodies, non-finite or non-positive parameters), so that
+//     both routes word their errors alike;
+//   - the names of coordinates and constraint rows (dae.Namer) and the lists of bodies,
+//     joints and forces (Catalog, ElementInfo);
 //   - custom Go force elements with their central-difference Jacobians and power
 //     (Customs);
 //   - the work of the non-conservative forces and the motions along a run (WorkMeter),

@@ -1,9 +1,7 @@
 package planar
 
 import (
-	"errors"
 	"fmt"
-	"math"
 
 	"linkage/assembly"
 	"linkage/law"
@@ -30,52 +28,44 @@ var rowSuffixes = [...][]string{
 // joint or element connecting a body to itself, a coupler or motion on a joint without a
 // joint coordinate, missing functions.
 func (m *Model) Assemble() (*System, error) {
-	var errs []error
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("planar: "+format, a...)) }
+	ck := assembly.NewChecker("planar")
+	bad := ck.Bad
 
 	s := &System{gravity: m.gravity}
+	names := assembly.WriteCatalog(&s.Catalog)
 	if !finite(m.gravity[0]) || !finite(m.gravity[1]) {
 		bad("gravity = %v is not finite", m.gravity)
 	}
-	bodyNames := map[string]bool{}
 	s.bodies = make([]bodyData, len(m.bodies))
 	for k, b := range m.bodies {
 		s.bodies[k] = bodyData{Body: b, col: 3 * (k - 1)}
+		ck.Body(k, b.Name)
 		if k == 0 {
 			s.bodies[k].col = -1
-			bodyNames[b.Name] = true
+			names.AddBody(b.Name, "ground", nil)
 			continue
 		}
-		switch {
-		case b.Name == "":
-			bad("body %d has no name", k)
-		case bodyNames[b.Name]:
-			bad("body %d: duplicate body name %q", k, b.Name)
-		}
-		bodyNames[b.Name] = true
-		if !(b.Mass > 0) || math.IsInf(b.Mass, 0) {
-			bad("body %q: mass = %g, want finite and > 0", b.Name, b.Mass)
-		}
-		if !(b.Inertia > 0) || math.IsInf(b.Inertia, 0) {
-			bad("body %q: inertia = %g, want finite and > 0", b.Name, b.Inertia)
-		}
+		names.AddBody(b.Name, "body", nil)
+		what := fmt.Sprintf("body %q", b.Name)
+		ck.Positive(what, "mass", b.Mass)
+		ck.Positive(what, "inertia", b.Inertia)
 		for _, x := range []float64{b.Pos[0], b.Pos[1], b.Angle, b.Vel[0], b.Vel[1], b.AngVel} {
 			if !finite(x) {
 				bad("body %q: initial pose or velocity (%v, %g, %v, %g) is not finite", b.Name, b.Pos, b.Angle, b.Vel, b.AngVel)
 				break
 			}
 		}
-		s.coordNames = append(s.coordNames, b.Name+".x", b.Name+".y", b.Name+".theta")
+		names.AddCoordinates(b.Name, ".x", ".y", ".theta")
 	}
 	s.nq = 3 * (len(m.bodies) - 1)
 
-	markerOK := make([]bool, len(m.markers)+1)
+	markerBody := make([]int, len(m.markers)) // −1 for a bad marker (reported with it)
 	s.markers = make([]markerData, len(m.markers))
 	for k, mk := range m.markers {
 		s.markers[k] = markerData{Marker: mk, col: -1}
-		label := markerLabel(mk, MarkerID(k+1))
-		if mk.Body < 0 || int(mk.Body) >= len(m.bodies) {
-			bad("%s: body %d does not exist (bodies 0..%d)", label, mk.Body, len(m.bodies)-1)
+		markerBody[k] = -1
+		label := assembly.MarkerLabel(mk.Name, k+1)
+		if !ck.MarkerBody(label, int(mk.Body), len(m.bodies)) {
 			continue
 		}
 		if !finite(mk.Point[0]) || !finite(mk.Point[1]) || !finite(mk.Angle) {
@@ -83,27 +73,14 @@ func (m *Model) Assemble() (*System, error) {
 			continue
 		}
 		s.markers[k].col = s.bodies[mk.Body].col
-		markerOK[k+1] = true
+		markerBody[k] = int(mk.Body)
 	}
 	// pairOf resolves two markers of element what into a pair.
 	pairOf := func(what string, i, j MarkerID) (int, bool) {
-		ok := true
-		for _, id := range []MarkerID{i, j} {
-			if id < 1 || int(id) > len(m.markers) {
-				bad("%s: marker %d does not exist (markers 1..%d)", what, id, len(m.markers))
-				ok = false
-			} else if !markerOK[id] {
-				ok = false // reported with the marker
-			}
-		}
-		if !ok {
+		if !ck.MarkerPair(what, int(i), int(j), markerBody) {
 			return -1, false
 		}
 		mi, mj := m.markers[i-1], m.markers[j-1]
-		if mi.Body == mj.Body {
-			bad("%s: markers %d and %d are both on body %q; want two different bodies", what, i, j, m.bodies[mi.Body].Name)
-			return -1, false
-		}
 		pr := pairRef{bi: mi.Body, bj: mj.Body, si: mi.Point, sj: mj.Point, phiI: mi.Angle, phiJ: mj.Angle}
 		for k := range 3 {
 			pr.col[k], pr.col[3+k] = -1, -1
@@ -119,30 +96,17 @@ func (m *Model) Assemble() (*System, error) {
 	}
 
 	var customs []assembly.ForceFunc
-	names := map[string]string{} // joint and force names share one namespace (row names)
-	useName := func(kind, name string, idx int) bool {
-		if name == "" {
-			bad("%s %d has no name", kind, idx)
-			return false
-		}
-		if prev, dup := names[name]; dup {
-			bad("%s %q: duplicate name (already a %s)", kind, name, prev)
-			return false
-		}
-		names[name] = kind
-		return true
-	}
 
 	s.joints = make([]jointData, len(m.joints))
 	for k, js := range m.joints {
 		kind := jointKindNames[js.kind]
 		what := fmt.Sprintf("%s %q", kind, js.name)
-		useName(kind, js.name, k+1)
+		ck.Name(kind, js.name, k+1)
 		jd := jointData{name: js.name, kind: js.kind, first: s.nc, nrows: len(rowSuffixes[js.kind]), pair: -1}
 		var rs []row
 		switch js.kind {
 		case kindCoupler, kindMotion:
-			ja, okA := m.coordJoint(what, js.a, k, bad)
+			ja, okA := m.coordJoint(what, js.a, k, ck)
 			okA = okA && s.joints[ja].pair >= 0
 			if js.kind == kindMotion {
 				if js.drive == nil {
@@ -154,7 +118,7 @@ func (m *Model) Assemble() (*System, error) {
 				}
 				break
 			}
-			jb, okB := m.coordJoint(what, js.b, k, bad)
+			jb, okB := m.coordJoint(what, js.b, k, ck)
 			okB = okB && s.joints[jb].pair >= 0
 			if !finite(js.ratio) || !finite(js.offset) {
 				bad("%s: ratio %g or offset %g is not finite", what, js.ratio, js.offset)
@@ -182,9 +146,7 @@ func (m *Model) Assemble() (*System, error) {
 				rs = []row{one(coordNormal), one(coordAngle)}
 				jd.coord, jd.hasCoord = coordAlong, true
 			case kindDistance:
-				if !(js.length > 0) || math.IsInf(js.length, 0) {
-					bad("%s: length = %g, want finite and > 0", what, js.length)
-				}
+				ck.Positive(what, "length", js.length)
 				r := one(coordDist2)
 				r.c0 = js.length * js.length / 2
 				rs = []row{r}
@@ -198,26 +160,24 @@ func (m *Model) Assemble() (*System, error) {
 		if rs == nil { // keep row numbering (and names) even for a bad element
 			rs = make([]row, jd.nrows)
 		}
-		for r, suf := range rowSuffixes[js.kind] {
-			s.rows = append(s.rows, rs[r])
-			s.rowNames = append(s.rowNames, js.name+"."+suf)
-		}
+		s.rows = append(s.rows, rs...)
+		names.AddJoint(js.name, kind, rowSuffixes[js.kind])
 		s.nc += jd.nrows
 		s.joints[k] = jd
 	}
 
 	if m.gravity != (Vec{}) {
-		s.forces = append(s.forces, ElementInfo{Name: "gravity", Kind: "gravity"})
+		names.AddForce("gravity", "gravity")
 	}
 	for k, fs := range m.forces {
 		kind := forceKindNames[fs.kind]
 		what := fmt.Sprintf("%s %q", kind, fs.name)
-		useName(kind, fs.name, k+1)
-		s.forces = append(s.forces, ElementInfo{Name: fs.name, Kind: kind})
+		ck.Name(kind, fs.name, k+1)
+		names.AddForce(fs.name, kind)
 		switch fs.kind {
 		case kindTSDA:
 			e := fs.tsda
-			checkFinite(bad, what, "K", e.K, "C", e.C, "FreeLength", e.FreeLength)
+			ck.Finite(what, "K", e.K, "C", e.C, "FreeLength", e.FreeLength)
 			if e.FreeLength < 0 {
 				bad("%s: FreeLength = %g, want >= 0", what, e.FreeLength)
 			}
@@ -226,7 +186,7 @@ func (m *Model) Assemble() (*System, error) {
 			}
 		case kindRSDA:
 			e := fs.rsda
-			checkFinite(bad, what, "K", e.K, "C", e.C, "FreeAngle", e.FreeAngle)
+			ck.Finite(what, "K", e.K, "C", e.C, "FreeAngle", e.FreeAngle)
 			i, j := e.I, e.J
 			if e.Joint != 0 {
 				if e.Joint < 0 || int(e.Joint) > len(m.joints) || m.joints[e.Joint-1].kind != kindRevolute {
@@ -240,7 +200,7 @@ func (m *Model) Assemble() (*System, error) {
 			}
 		case kindBushing:
 			e := fs.bushing
-			checkFinite(bad, what, "Kx", e.Kx, "Ky", e.Ky, "Ktheta", e.Ktheta, "Cx", e.Cx, "Cy", e.Cy, "Ctheta", e.Ctheta)
+			ck.Finite(what, "Kx", e.Kx, "Ky", e.Ky, "Ktheta", e.Ktheta, "Cx", e.Cx, "Cy", e.Cy, "Ctheta", e.Ctheta)
 			if p, ok := pairOf(what, e.I, e.J); ok {
 				s.sds = append(s.sds,
 					newSpringDamper(p, coordAlong, 0, nil, nil, e.Kx, e.Cx, nil),
@@ -248,11 +208,7 @@ func (m *Model) Assemble() (*System, error) {
 					newSpringDamper(p, coordAngle, 0, nil, nil, e.Ktheta, e.Ctheta, nil))
 			}
 		case kindPointForce:
-			if fs.marker < 1 || int(fs.marker) > len(m.markers) {
-				bad("%s: marker %d does not exist (markers 1..%d)", what, fs.marker, len(m.markers))
-				break
-			}
-			if !markerOK[fs.marker] {
+			if !ck.Marker(what, int(fs.marker), markerBody) {
 				break
 			}
 			mk := s.markers[fs.marker-1]
@@ -262,8 +218,7 @@ func (m *Model) Assemble() (*System, error) {
 			}
 			s.points = append(s.points, pointForce{col: mk.col, s: mk.Point, phi: mk.Angle, fx: fs.fx, fy: fs.fy, global: fs.global})
 		case kindTorque:
-			if fs.body < 1 || int(fs.body) >= len(m.bodies) {
-				bad("%s: body %d is not a moving body (bodies 1..%d)", what, fs.body, len(m.bodies)-1)
+			if !ck.MovingBody(what, int(fs.body), len(m.bodies)) {
 				break
 			}
 			if fs.torque == nil {
@@ -279,8 +234,8 @@ func (m *Model) Assemble() (*System, error) {
 			customs = append(customs, fs.custom)
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := ck.Err(); err != nil {
+		return nil, err
 	}
 	s.customs = assembly.NewCustoms(s.nq, customs)
 	s.pattern = s.buildPattern()
@@ -290,34 +245,17 @@ func (m *Model) Assemble() (*System, error) {
 
 // coordJoint resolves the joint a coupler or motion (joint number self) acts on: an index
 // into joints below self.
-func (m *Model) coordJoint(what string, j JointID, self int, bad func(string, ...any)) (int, bool) {
-	if j < 1 || int(j) > self {
-		bad("%s: joint %d does not exist before it (joints 1..%d)", what, j, self)
+func (m *Model) coordJoint(what string, j JointID, self int, ck *assembly.Checker) (int, bool) {
+	if !ck.EarlierJoint(what, int(j), self) {
 		return 0, false
 	}
 	switch m.joints[j-1].kind {
 	case kindRevolute, kindTranslational, kindPointOnLine:
 		return int(j - 1), true
 	}
-	bad("%s: joint %q is a %s, which has no joint coordinate (want revolute, translational or point-on-line)",
+	ck.Bad("%s: joint %q is a %s, which has no joint coordinate (want revolute, translational or point-on-line)",
 		what, m.joints[j-1].name, jointKindNames[m.joints[j-1].kind])
 	return 0, false
-}
-
-func markerLabel(mk Marker, id MarkerID) string {
-	if mk.Name != "" {
-		return fmt.Sprintf("marker %q", mk.Name)
-	}
-	return fmt.Sprintf("marker %d", id)
-}
-
-// checkFinite reports every named parameter that is NaN or infinite.
-func checkFinite(bad func(string, ...any), what string, kv ...any) {
-	for k := 0; k+1 < len(kv); k += 2 {
-		if x := kv[k+1].(float64); !finite(x) {
-			bad("%s: %s = %g is not finite", what, kv[k], x)
-		}
-	}
 }
 
 func newSpringDamper(p int, kind coordKind, free float64, spring, damper law.Force, k, c float64, act law.Func) springDamper {
@@ -331,4 +269,4 @@ func newSpringDamper(p int, kind coordKind, free float64, spring, damper law.For
 	return springDamper{pair: p, kind: kind, free: free, spring: spring, damper: damper, pot: pot, act: act}
 }
 
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+func finite(x float64) bool { return assembly.IsFinite(x) }

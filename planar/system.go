@@ -14,22 +14,21 @@ import (
 // change afterwards, and its evaluations retain nothing and do not allocate. Evaluations
 // are safe for concurrent use (custom forces' finite differences share scratch under a lock).
 type System struct {
-	nq, nc  int
-	bodies  []bodyData // index 0 is the ground
-	markers []markerData
-	pairs   []pairRef
-	rows    []row
-	joints  []jointData
-	sds     []springDamper
-	points  []pointForce
-	torques []torqueElem
-	customs *assembly.Customs
-	forces  []ElementInfo
-	gravity Vec
+	nq, nc           int
+	bodies           []bodyData // index 0 is the ground
+	markers          []markerData
+	pairs            []pairRef
+	rows             []row
+	joints           []jointData
+	sds              []springDamper
+	points           []pointForce
+	torques          []torqueElem
+	customs          *assembly.Customs
+	gravity          Vec
+	assembly.Catalog // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
 
-	coordNames, rowNames []string
-	pattern              Pattern // structural sparsity of G, fixed at assembly
-	coupling             [][]int // CouplingPattern
+	pattern  Pattern // structural sparsity of G, fixed at assembly
+	coupling [][]int // CouplingPattern
 
 }
 
@@ -105,13 +104,12 @@ type torqueElem struct {
 	tau law.Func
 }
 
-// ElementInfo names one element and its kind ("body"; "revolute", "translational",
-// "distance", "weld", "point-on-line", "coupler", "motion"; "gravity", "tsda", "rsda",
-// "point-force", "torque", "bushing", "custom").
-type ElementInfo struct {
-	Name, Kind string
-	Rows       []int // constraint rows of a joint (nil for bodies and forces)
-}
+// ElementInfo names one element and its kind ("ground", "body"; "revolute",
+// "translational", "distance", "weld", "point-on-line", "coupler", "motion"; "gravity",
+// "tsda", "rsda", "point-force", "torque", "bushing", "custom") with a joint's rows.
+// Coordinates are named "body.x", "body.y", "body.theta", constraint rows after their joint
+// with the row's suffix (".x", ".y", ".n", ".theta", ".d", ".c").
+type ElementInfo = assembly.ElementInfo
 
 // Size returns nq = 3·(bodies − 1) and nc, the number of constraint rows.
 func (s *System) Size() (nq, nc int) { return s.nq, s.nc }
@@ -145,70 +143,20 @@ func (s *System) InitialGuess() (q0, v0 []float64) {
 	return q0, v0
 }
 
-// CoordinateName returns "body.x", "body.y" or "body.theta".
-func (s *System) CoordinateName(i int) string {
-	if i < 0 || i >= len(s.coordNames) {
-		return ""
-	}
-	return s.coordNames[i]
-}
-
-// ConstraintName returns the joint's name with the row's suffix (".x", ".y", ".n",
-// ".theta", ".d", ".c").
-func (s *System) ConstraintName(i int) string {
-	if i < 0 || i >= len(s.rowNames) {
-		return ""
-	}
-	return s.rowNames[i]
-}
-
-// Bodies lists the bodies, ground first (kind "ground", then "body").
-func (s *System) Bodies() []ElementInfo {
-	out := make([]ElementInfo, len(s.bodies))
-	for k, b := range s.bodies {
-		out[k] = ElementInfo{Name: b.Name, Kind: "body"}
-	}
-	out[0].Kind = "ground"
-	return out
-}
-
-// Joints lists the constraint elements in the order of their rows, with the rows.
-func (s *System) Joints() []ElementInfo {
-	out := make([]ElementInfo, len(s.joints))
-	for k, j := range s.joints {
-		rows := make([]int, j.nrows)
-		for r := range rows {
-			rows[r] = j.first + r
-		}
-		out[k] = ElementInfo{Name: j.name, Kind: jointKindNames[j.kind], Rows: rows}
-	}
-	return out
-}
-
-// Forces lists the force elements in the order they were added, preceded by "gravity"
-// when it is not zero.
-func (s *System) Forces() []ElementInfo { return append([]ElementInfo(nil), s.forces...) }
-
 // DOF returns the number of degrees of freedom nq − rank(G) at the consistent state c
 // (rank(G) = nc minus the rows dae.Initialize found redundant).
 func (s *System) DOF(c dae.Consistent) int { return s.nq - (s.nc - len(c.Redundant)) }
 
 // BodyByName returns the identifier of the named body.
 func (s *System) BodyByName(name string) (BodyID, bool) {
-	for k, b := range s.bodies {
-		if b.Name == name {
-			return BodyID(k), true
-		}
-	}
-	return 0, false
+	k, ok := s.BodyIndex(name)
+	return BodyID(k), ok
 }
 
 // JointByName returns the identifier of the named joint, coupler or motion.
 func (s *System) JointByName(name string) (JointID, bool) {
-	for k, j := range s.joints {
-		if j.name == name {
-			return JointID(k + 1), true
-		}
+	if k, ok := s.JointIndex(name); ok {
+		return JointID(k + 1), true
 	}
 	return 0, false
 }

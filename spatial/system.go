@@ -27,13 +27,12 @@ type System struct {
 	points  []pointForce
 	torques []torqueElem
 	customs *assembly.Customs
-	forces  []ElementInfo
 	gravity Vec3
 	axesQF  [3]*quadForm // S_k(e_m) of the body axes, for forces given in body axes
 
-	coordNames, rowNames []string
-	pattern              Pattern
-	massPat, coupling    [][]int // MassPattern, CouplingPattern
+	assembly.Catalog  // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
+	pattern           Pattern
+	massPat, coupling [][]int // MassPattern, CouplingPattern
 
 }
 
@@ -117,14 +116,13 @@ type torqueElem struct {
 	global bool
 }
 
-// ElementInfo names one element and its kind ("body"; "spherical", "revolute",
-// "translational", "cylindrical", "universal", "planar", "weld", "distance",
-// "point-on-line", "point-on-plane", "motion"; "gravity", "tsda", "rsda", "bushing",
-// "point-force", "torque", "custom").
-type ElementInfo struct {
-	Name, Kind string
-	Rows       []int // constraint rows of a joint, or the normalization row of a body
-}
+// ElementInfo names one element and its kind ("ground", "body" with its normalization row;
+// "spherical", "revolute", "translational", "cylindrical", "universal", "planar", "weld",
+// "distance", "point-on-line", "point-on-plane", "motion" with their rows; "gravity",
+// "tsda", "rsda", "bushing", "point-force", "torque", "custom"). Coordinates are named
+// "body.x", "body.y", "body.z", "body.p0", …, "body.p3"; constraint rows "body.norm" for a
+// normalization and after their joint with the row's suffix (".x", ".zx", ".d", ".c", …).
+type ElementInfo = assembly.ElementInfo
 
 // Size returns nq = 7·(bodies − 1) and nc = (bodies − 1) + joint rows.
 func (s *System) Size() (nq, nc int) { return s.nq, s.nc }
@@ -237,74 +235,20 @@ func orientation(p Quat) Quat {
 	return p.Normalized()
 }
 
-// CoordinateName returns "body.x", "body.y", "body.z", "body.p0", …, "body.p3".
-func (s *System) CoordinateName(i int) string {
-	if i < 0 || i >= len(s.coordNames) {
-		return ""
-	}
-	return s.coordNames[i]
-}
-
-// ConstraintName returns "body.norm" for a normalization row and the joint's name with
-// the row's suffix (".x", ".zx", ".d", ".c", …) for a joint row.
-func (s *System) ConstraintName(i int) string {
-	if i < 0 || i >= len(s.rowNames) {
-		return ""
-	}
-	return s.rowNames[i]
-}
-
-// Bodies lists the bodies, ground first (kind "ground", then "body" with its
-// normalization row).
-func (s *System) Bodies() []ElementInfo {
-	out := make([]ElementInfo, len(s.bodies))
-	for k, b := range s.bodies {
-		out[k] = ElementInfo{Name: b.Name, Kind: "body"}
-		if k > 0 {
-			out[k].Rows = []int{k - 1}
-		}
-	}
-	out[0].Kind = "ground"
-	return out
-}
-
-// Joints lists the constraint elements in the order of their rows, with the rows.
-func (s *System) Joints() []ElementInfo {
-	out := make([]ElementInfo, len(s.joints))
-	for k, j := range s.joints {
-		rows := make([]int, j.nrows)
-		for r := range rows {
-			rows[r] = j.first + r
-		}
-		out[k] = ElementInfo{Name: j.name, Kind: jointKindNames[j.kind], Rows: rows}
-	}
-	return out
-}
-
-// Forces lists the force elements in the order they were added, preceded by "gravity"
-// when it is not zero.
-func (s *System) Forces() []ElementInfo { return append([]ElementInfo(nil), s.forces...) }
-
 // DOF returns the number of degrees of freedom nq − rank(G) at the consistent state c
 // (rank(G) = nc minus the rows dae.Initialize found redundant).
 func (s *System) DOF(c dae.Consistent) int { return s.nq - (s.nc - len(c.Redundant)) }
 
 // BodyByName returns the identifier of the named body.
 func (s *System) BodyByName(name string) (BodyID, bool) {
-	for k, b := range s.bodies {
-		if b.Name == name {
-			return BodyID(k), true
-		}
-	}
-	return 0, false
+	k, ok := s.BodyIndex(name)
+	return BodyID(k), ok
 }
 
 // JointByName returns the identifier of the named joint or motion.
 func (s *System) JointByName(name string) (JointID, bool) {
-	for k, j := range s.joints {
-		if j.name == name {
-			return JointID(k + 1), true
-		}
+	if k, ok := s.JointIndex(name); ok {
+		return JointID(k + 1), true
 	}
 	return 0, false
 }
