@@ -8,6 +8,12 @@
 //     both routes word their errors alike;
 //   - the names of coordinates and constraint rows (dae.Namer) and the lists of bodies,
 //     joints and forces (Catalog, ElementInfo);
+//   - pairs of bodies: a scalar coordinate's gradient ∇c and Hessian ∇²c over the pair's
+//     coordinate vector p stamped into rows of G, f, ∂(Gᵀλ)/∂q and the force Jacobians at
+//     the pair's columns (AddScaled, AddHessian, AddOuter; p has 6 entries for two planar
+//     bodies, 14 for two spatial ones);
+//   - spring-dampers F = spring(c − c_free) + damper(c') + act(t) along ∇c, their
+//     Jacobians, power and energy (SpringDamper);
 //   - custom Go force elements with their central-difference Jacobians and power
 //     (Customs);
 //   - the work of the non-conservative forces and the motions along a run (WorkMeter),

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"linkage/assembly"
-	"linkage/law"
 )
 
 // assemble.go: Model ⇒ System. Offsets into q (3 per moving body, in the order added),
@@ -182,7 +181,7 @@ func (m *Model) Assemble() (*System, error) {
 				bad("%s: FreeLength = %g, want >= 0", what, e.FreeLength)
 			}
 			if p, ok := pairOf(what, e.I, e.J); ok {
-				s.sds = append(s.sds, newSpringDamper(p, coordLength, e.FreeLength, e.Spring, e.Damper, e.K, e.C, e.Actuator))
+				s.sds = append(s.sds, assembly.NewSpringDamper(p, coordLength, e.FreeLength, e.Spring, e.Damper, e.K, e.C, e.Actuator))
 			}
 		case kindRSDA:
 			e := fs.rsda
@@ -196,16 +195,16 @@ func (m *Model) Assemble() (*System, error) {
 				i, j = m.joints[e.Joint-1].i, m.joints[e.Joint-1].j
 			}
 			if p, ok := pairOf(what, i, j); ok {
-				s.sds = append(s.sds, newSpringDamper(p, coordAngle, e.FreeAngle, e.Spring, e.Damper, e.K, e.C, e.Actuator))
+				s.sds = append(s.sds, assembly.NewSpringDamper(p, coordAngle, e.FreeAngle, e.Spring, e.Damper, e.K, e.C, e.Actuator))
 			}
 		case kindBushing:
 			e := fs.bushing
 			ck.Finite(what, "Kx", e.Kx, "Ky", e.Ky, "Ktheta", e.Ktheta, "Cx", e.Cx, "Cy", e.Cy, "Ctheta", e.Ctheta)
 			if p, ok := pairOf(what, e.I, e.J); ok {
 				s.sds = append(s.sds,
-					newSpringDamper(p, coordAlong, 0, nil, nil, e.Kx, e.Cx, nil),
-					newSpringDamper(p, coordNormal, 0, nil, nil, e.Ky, e.Cy, nil),
-					newSpringDamper(p, coordAngle, 0, nil, nil, e.Ktheta, e.Ctheta, nil))
+					assembly.NewSpringDamper(p, coordAlong, 0, nil, nil, e.Kx, e.Cx, nil),
+					assembly.NewSpringDamper(p, coordNormal, 0, nil, nil, e.Ky, e.Cy, nil),
+					assembly.NewSpringDamper(p, coordAngle, 0, nil, nil, e.Ktheta, e.Ctheta, nil))
 			}
 		case kindPointForce:
 			if !ck.Marker(what, int(fs.marker), markerBody) {
@@ -256,17 +255,6 @@ func (m *Model) coordJoint(what string, j JointID, self int, ck *assembly.Checke
 	ck.Bad("%s: joint %q is a %s, which has no joint coordinate (want revolute, translational or point-on-line)",
 		what, m.joints[j-1].name, jointKindNames[m.joints[j-1].kind])
 	return 0, false
-}
-
-func newSpringDamper(p int, kind coordKind, free float64, spring, damper law.Force, k, c float64, act law.Func) springDamper {
-	if spring == nil {
-		spring = law.Linear{K: k}
-	}
-	if damper == nil {
-		damper = law.Linear{K: c}
-	}
-	pot, _ := spring.(law.Potential)
-	return springDamper{pair: p, kind: kind, free: free, spring: spring, damper: damper, pot: pot, act: act}
 }
 
 func finite(x float64) bool { return assembly.IsFinite(x) }

@@ -1,6 +1,10 @@
 package planar
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/assembly"
+)
 
 // constraint.go: (t, q) ⇒ g, G, g_t;  (t, q, v) ⇒ γ, ∂γ/∂q, ∂γ/∂v;  (q, λ) ⇒ ∂(Gᵀλ)/∂q;
 // (q, w) ⇒ ∂(G w)/∂q.
@@ -48,11 +52,7 @@ func (s *System) ConstraintJacobian(dst *mat.Dense, _ float64, q []float64) {
 		for k := range rw.n {
 			tm := &rw.terms[k]
 			s.evalTerm(tm, q, &e)
-			for c, col := range s.pairs[tm.pair].col {
-				if col >= 0 {
-					out[col] += tm.w * e.grad[c]
-				}
-			}
+			assembly.AddScaled(out, s.pairs[tm.pair].col[:], tm.w, e.grad[:])
 		}
 	}
 }
@@ -100,7 +100,7 @@ func (s *System) ConstraintForceDerivative(dst *mat.Dense, _ float64, q, lambda 
 		for k := range rw.n {
 			tm := &rw.terms[k]
 			s.evalTerm(tm, q, &e)
-			addHess(dst, &s.pairs[tm.pair], lambda[r]*tm.w, &e.hess)
+			assembly.AddHessian(dst, s.pairs[tm.pair].col[:], lambda[r]*tm.w, e.hess[:])
 		}
 	}
 }
@@ -159,26 +159,7 @@ func (s *System) GammaDerivativeQ(dst *mat.Dense, _ float64, q, v []float64) {
 			pr.kin(q, &k)
 			vp := pr.rate(v)
 			quadGrad(tm.kind, &k, &vp, &g)
-			for a, col := range pr.col {
-				if col >= 0 {
-					out[col] -= tm.w * g[a]
-				}
-			}
-		}
-	}
-}
-
-// addHess adds scale·H into dst at the pair's columns.
-func addHess(dst *mat.Dense, pr *pairRef, scale float64, h *[6][6]float64) {
-	for a, ca := range pr.col {
-		if ca < 0 {
-			continue
-		}
-		out := dst.RawRowView(ca)
-		for b, cb := range pr.col {
-			if cb >= 0 {
-				out[cb] += scale * h[a][b]
-			}
+			assembly.AddScaled(out, pr.col[:], -tm.w, g[:])
 		}
 	}
 }

@@ -57,7 +57,7 @@ func (s *System) buildCoupling() [][]int {
 		}
 	}
 	for i := range s.sds {
-		pairs(&s.pairs[s.sds[i].pair])
+		pairs(&s.pairs[s.sds[i].Pair])
 	}
 	out := make([][]int, s.nq)
 	for _, b := range s.bodies[1:] {

@@ -79,17 +79,9 @@ type jointData struct {
 	hasCoord     bool
 }
 
-// springDamper is a force F = spring(c − free) + damper(c') + act(t) acting along the
-// gradient of a scalar coordinate c of a pair: f = −F ∇c (TSDA: c = l; RSDA: c = β;
-// bushing: one entry per axis).
-type springDamper struct {
-	pair           int
-	kind           coordKind
-	free           float64
-	spring, damper law.Force
-	pot            law.Potential // spring's potential, nil when it has none
-	act            law.Func
-}
+// springDamper acts along a scalar coordinate of a pair (TSDA: c = l; RSDA: c = β;
+// bushing: one per axis).
+type springDamper = assembly.SpringDamper[coordKind]
 
 type pointForce struct {
 	col    int

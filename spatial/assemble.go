@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"linkage/assembly"
-	"linkage/law"
 )
 
 // assemble.go: Model ⇒ System. Offsets into q (7 per moving body, in the order added),
@@ -196,7 +195,7 @@ func (m *Model) Assemble() (*System, error) {
 				bad("%s: FreeLength = %g, want >= 0", what, e.FreeLength)
 			}
 			if p, ok := pairOf(what, e.I, e.J); ok {
-				s.sds = append(s.sds, newSpringDamper(p, coord{kind: coordLength}, e.FreeLength, e.Spring, e.Damper, e.K, e.C, e.Actuator))
+				s.sds = append(s.sds, assembly.NewSpringDamper(p, coord{kind: coordLength}, e.FreeLength, e.Spring, e.Damper, e.K, e.C, e.Actuator))
 			}
 		case kindRSDA:
 			e := fs.rsda
@@ -210,7 +209,7 @@ func (m *Model) Assemble() (*System, error) {
 				i, j = m.joints[e.Joint-1].i, m.joints[e.Joint-1].j
 			}
 			if p, ok := pairOf(what, i, j); ok {
-				s.sds = append(s.sds, newSpringDamper(p, angleCoord, e.FreeAngle, e.Spring, e.Damper, e.K, e.C, e.Actuator))
+				s.sds = append(s.sds, assembly.NewSpringDamper(p, angleCoord, e.FreeAngle, e.Spring, e.Damper, e.K, e.C, e.Actuator))
 			}
 		case kindBushing:
 			e := fs.bushing
@@ -225,10 +224,10 @@ func (m *Model) Assemble() (*System, error) {
 					dot2Coord(vYI, vXJ, 0.5, vXI, vYJ, -0.5),
 				}
 				for a := range 3 {
-					s.sds = append(s.sds, newSpringDamper(p, trans[a], 0, nil, nil, e.K[a], e.C[a], nil))
+					s.sds = append(s.sds, assembly.NewSpringDamper(p, trans[a], 0, nil, nil, e.K[a], e.C[a], nil))
 				}
 				for a := range 3 {
-					s.sds = append(s.sds, newSpringDamper(p, rot[a], 0, nil, nil, e.KRot[a], e.CRot[a], nil))
+					s.sds = append(s.sds, assembly.NewSpringDamper(p, rot[a], 0, nil, nil, e.KRot[a], e.CRot[a], nil))
 				}
 			}
 		case kindPointForce:
@@ -335,15 +334,4 @@ func positiveDefinite(J Mat3) bool {
 	det := J[0][0]*(J[1][1]*J[2][2]-J[1][2]*J[2][1]) - J[0][1]*(J[1][0]*J[2][2]-J[1][2]*J[2][0]) +
 		J[0][2]*(J[1][0]*J[2][1]-J[1][1]*J[2][0])
 	return J[0][0] > 0 && m2 > 0 && det > 0
-}
-
-func newSpringDamper(p int, c coord, free float64, spring, damper law.Force, k, cd float64, act law.Func) springDamper {
-	if spring == nil {
-		spring = law.Linear{K: k}
-	}
-	if damper == nil {
-		damper = law.Linear{K: cd}
-	}
-	pot, _ := spring.(law.Potential)
-	return springDamper{pair: p, c: c, free: free, spring: spring, damper: damper, pot: pot, act: act}
 }

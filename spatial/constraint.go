@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"linkage/assembly"
 )
 
 // constraint.go: (t, q) ⇒ g, G, g_t;  (t, q, v) ⇒ γ;  (q, λ) ⇒ ∂(Gᵀλ)/∂q.
@@ -98,11 +100,7 @@ func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 		out := dst.RawRowView(s.nbody + r)
 		for i := range rw.n {
 			e.eval(&rw.terms[i].c, &k, false)
-			for c, col := range pr.col {
-				if col >= 0 {
-					out[col] += w[i] * e.grad[c]
-				}
-			}
+			assembly.AddScaled(out, pr.col[:], w[i], e.grad[:])
 		}
 	}
 }
@@ -189,22 +187,7 @@ func (s *System) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda 
 		}
 		for i := range rw.n {
 			e.eval(&rw.terms[i].c, &k, true)
-			addHess(dst, pr, l*w[i], &e.hess)
-		}
-	}
-}
-
-// addHess adds scale·H into dst at the pair's columns.
-func addHess(dst *mat.Dense, pr *pairRef, scale float64, h *[14][14]float64) {
-	for a, ca := range pr.col {
-		if ca < 0 {
-			continue
-		}
-		out := dst.RawRowView(ca)
-		for b, cb := range pr.col {
-			if cb >= 0 {
-				out[cb] += scale * h[a][b]
-			}
+			assembly.AddHessian(dst, pr.col[:], l*w[i], e.hess[:])
 		}
 	}
 }

@@ -36,12 +36,12 @@ func (s *System) Energies(t float64, q, v []float64) Energies {
 	var ce coordEval
 	for i := range s.sds {
 		sd := &s.sds[i]
-		if sd.pot == nil {
+		if !sd.HasPotential() {
 			continue
 		}
-		s.pairs[sd.pair].kin(q, &k)
-		ce.eval(&sd.c, &k, false)
-		e.Spring += sd.pot.Integral(ce.val - sd.free)
+		s.pairs[sd.Pair].kin(q, &k)
+		ce.eval(&sd.Coord, &k, false)
+		e.Spring += sd.Energy(ce.val)
 	}
 	return e
 }
@@ -63,11 +63,7 @@ func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st, false)
-		F := st.fd + st.fa
-		if sd.pot == nil {
-			F += st.fs
-		}
-		pw -= F * st.rate
+		pw += sd.Power(&st.load)
 	}
 	var L pointLoad
 	for i := range s.points {

@@ -3,6 +3,7 @@ package spatial
 import (
 	"gonum.org/v1/gonum/mat"
 
+	"linkage/assembly"
 	"linkage/law"
 )
 
@@ -25,27 +26,18 @@ import (
 
 // sdState is a spring-damper element evaluated at (t, q, v).
 type sdState struct {
-	e      coordEval
-	vp     [14]float64
-	rate   float64 // c'
-	fs, ks float64 // spring force and stiffness
-	fd, kd float64 // damper force and its derivative
-	fa     float64 // actuator
+	e    coordEval
+	vp   [14]float64
+	load assembly.SDLoad
 }
 
 func (s *System) evalSD(sd *springDamper, t float64, q, v []float64, st *sdState, hess bool) {
 	var k pairKin
-	pr := &s.pairs[sd.pair]
+	pr := &s.pairs[sd.Pair]
 	pr.kin(q, &k)
-	st.e.eval(&sd.c, &k, hess)
+	st.e.eval(&sd.Coord, &k, hess)
 	st.vp = pr.rate(v)
-	st.rate = st.e.dotGrad(&st.vp)
-	st.fs, st.ks = sd.spring.Eval(st.e.val - sd.free)
-	st.fd, st.kd = sd.damper.Eval(st.rate)
-	st.fa = 0
-	if sd.act != nil {
-		st.fa, _, _ = sd.act.Eval(t)
-	}
+	st.load = sd.Load(t, st.e.val, st.e.dotGrad(&st.vp))
 }
 
 func eval3(fn *[3]law.Func, t float64) (x Vec3) {
@@ -129,12 +121,7 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st, false)
-		F := st.fs + st.fd + st.fa
-		for c, col := range s.pairs[sd.pair].col {
-			if col >= 0 {
-				dst[col] -= F * st.e.grad[c]
-			}
-		}
+		assembly.AddScaled(dst, s.pairs[sd.Pair].col[:], -st.load.Force(), st.e.grad[:])
 	}
 	var L pointLoad
 	for i := range s.points {
@@ -180,25 +167,7 @@ func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st, true)
-		F := st.fs + st.fd + st.fa
-		pr := &s.pairs[sd.pair]
-		var hv [14]float64 // ∇²c v_P
-		for a := range 14 {
-			for b := range 14 {
-				hv[a] += st.e.hess[a][b] * st.vp[b]
-			}
-		}
-		for a, ca := range pr.col {
-			if ca < 0 {
-				continue
-			}
-			out := dst.RawRowView(ca)
-			for b, cb := range pr.col {
-				if cb >= 0 {
-					out[cb] -= st.e.grad[a]*(st.ks*st.e.grad[b]+st.kd*hv[b]) + F*st.e.hess[a][b]
-				}
-			}
-		}
+		assembly.AddJacobianQ(dst, s.pairs[sd.Pair].col[:], &st.load, st.e.grad[:], st.e.hess[:], st.vp[:])
 	}
 	var L pointLoad
 	for i := range s.points {
@@ -254,25 +223,9 @@ func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st, false)
-		if st.kd == 0 {
-			continue
+		if st.load.Kd != 0 {
+			assembly.AddOuter(dst, s.pairs[sd.Pair].col[:], -st.load.Kd, st.e.grad[:])
 		}
-		addOuter(dst, &s.pairs[sd.pair], -st.kd, &st.e.grad)
 	}
 	s.customs.AddJacobian(dst, t, q, v, false)
-}
-
-// addOuter adds scale·g gᵀ at the pair's columns.
-func addOuter(dst *mat.Dense, pr *pairRef, scale float64, g *[14]float64) {
-	for a, ca := range pr.col {
-		if ca < 0 || g[a] == 0 {
-			continue
-		}
-		out := dst.RawRowView(ca)
-		for b, cb := range pr.col {
-			if cb >= 0 {
-				out[cb] += scale * g[a] * g[b]
-			}
-		}
-	}
 }

@@ -91,7 +91,7 @@ func (s *System) buildCoupling() [][]int {
 		link(&s.pairs[s.rows[r].pair])
 	}
 	for i := range s.sds {
-		link(&s.pairs[s.sds[i].pair])
+		link(&s.pairs[s.sds[i].Pair])
 	}
 	out := make([][]int, s.nq)
 	for _, b := range s.bodies[1:] {

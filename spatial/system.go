@@ -92,16 +92,9 @@ type jointData struct {
 	hasCoord     bool
 }
 
-// springDamper is a force F = spring(c − free) + damper(c') + act(t) acting along the
-// gradient of a scalar coordinate c of a pair: f = −F ∇c.
-type springDamper struct {
-	pair           int
-	c              coord
-	free           float64
-	spring, damper law.Force
-	pot            law.Potential
-	act            law.Func
-}
+// springDamper acts along a scalar coordinate of a pair (TSDA: c = |d|; RSDA: the
+// revolute angle; bushing: one per axis).
+type springDamper = assembly.SpringDamper[coord]
 
 type pointForce struct {
 	col    int
