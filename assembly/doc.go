@@ -14,6 +14,8 @@
 //     bodies, 14 for two spatial ones);
 //   - spring-dampers F = spring(c − c_free) + damper(c') + act(t) along ∇c, their
 //     Jacobians, power and energy (SpringDamper);
+//   - the sparsity patterns of dae.Sparsity built from the pairs and rows (Pattern,
+//     Columns, Coupling);
 //   - custom Go force elements with their central-difference Jacobians and power
 //     (Customs);
 //   - the work of the non-conservative forces and the motions along a run (WorkMeter),
