@@ -12,6 +12,8 @@
 //     coordinate vector p stamped into rows of G, f, ∂(Gᵀλ)/∂q and the force Jacobians at
 //     the pair's columns (AddScaled, AddHessian, AddOuter; p has 6 entries for two planar
 //     bodies, 14 for two spatial ones);
+//   - constraint rows g = Σ W_k(t) c_k(q) − c0 − F(t) over pair coordinates, with the
+//     weights and drive of rheonomic rows (Row, Term);
 //   - spring-dampers F = spring(c − c_free) + damper(c') + act(t) along ∇c, their
 //     Jacobians, power and energy (SpringDamper);
 //   - the sparsity patterns of dae.Sparsity built from the pairs and rows (Pattern,

@@ -113,7 +113,7 @@ func (m *Model) Assemble() (*System, error) {
 				}
 				if okA {
 					jd.pair, jd.coord, jd.hasCoord = s.joints[ja].pair, s.joints[ja].coord, true
-					rs = []row{{terms: [2]term{{pair: jd.pair, kind: jd.coord, w: 1}}, n: 1, drive: js.drive}}
+					rs = []row{{Terms: [2]term{{Pair: jd.pair, Coord: jd.coord, W: 1}}, N: 1, Drive: js.drive}}
 				}
 				break
 			}
@@ -128,7 +128,7 @@ func (m *Model) Assemble() (*System, error) {
 			if okA && okB {
 				a, b := s.joints[ja], s.joints[jb]
 				jd.pair = b.pair
-				rs = []row{{terms: [2]term{{pair: b.pair, kind: b.coord, w: 1}, {pair: a.pair, kind: a.coord, w: -js.ratio}}, n: 2, c0: js.offset}}
+				rs = []row{{Terms: [2]term{{Pair: b.pair, Coord: b.coord, W: 1}, {Pair: a.pair, Coord: a.coord, W: -js.ratio}}, N: 2, C0: js.offset}}
 			}
 		default:
 			p, ok := pairOf(what, js.i, js.j)
@@ -136,7 +136,7 @@ func (m *Model) Assemble() (*System, error) {
 				break
 			}
 			jd.pair = p
-			one := func(c coordKind) row { return row{terms: [2]term{{pair: p, kind: c, w: 1}}, n: 1} }
+			one := func(c coordKind) row { return row{Terms: [2]term{{Pair: p, Coord: c, W: 1}}, N: 1} }
 			switch js.kind {
 			case kindRevolute:
 				rs = []row{one(coordDx), one(coordDy)}
@@ -147,7 +147,7 @@ func (m *Model) Assemble() (*System, error) {
 			case kindDistance:
 				ck.Positive(what, "length", js.length)
 				r := one(coordDist2)
-				r.c0 = js.length * js.length / 2
+				r.C0 = js.length * js.length / 2
 				rs = []row{r}
 			case kindWeld:
 				rs = []row{one(coordDx), one(coordDy), one(coordAngle)}

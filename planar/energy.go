@@ -90,7 +90,7 @@ func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
 func (s *System) DrivingPower(t float64, _, lambda []float64) float64 {
 	var p float64
 	for r := range s.rows {
-		if d := s.rows[r].drive; d != nil && lambda[r] != 0 {
+		if d := s.rows[r].Drive; d != nil && lambda[r] != 0 {
 			_, df, _ := d.Eval(t)
 			p -= lambda[r] * df
 		}

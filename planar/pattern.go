@@ -34,8 +34,8 @@ func (s *System) buildCoupling() [][]int {
 	var links [][2]int
 	link := func(pr *pairRef) { links = append(links, [2]int{pr.col[0], pr.col[3]}) }
 	for _, r := range s.rows {
-		for _, t := range r.terms[:r.n] {
-			link(&s.pairs[t.pair])
+		for _, t := range r.Terms[:r.N] {
+			link(&s.pairs[t.Pair])
 		}
 	}
 	for i := range s.sds {
@@ -52,9 +52,9 @@ func (s *System) buildCoupling() [][]int {
 func (s *System) buildPattern() Pattern {
 	rows := make([][]int, len(s.rows))
 	for i, r := range s.rows {
-		cols := make([][]int, r.n)
-		for k, t := range r.terms[:r.n] {
-			cols[k] = s.pairs[t.pair].col[:]
+		cols := make([][]int, r.N)
+		for k, t := range r.Terms[:r.N] {
+			cols[k] = s.pairs[t.Pair].col[:]
 		}
 		rows[i] = assembly.Columns(cols...)
 	}

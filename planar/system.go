@@ -55,20 +55,12 @@ type markerData struct {
 	col int // column of the body's x; −1 on the ground
 }
 
-// term is w·c with c a coordinate of pair.
-type term struct {
-	pair int
-	kind coordKind
-	w    float64
-}
-
-// row is one scalar constraint g = Σ terms − c0 − drive(t).
-type row struct {
-	terms [2]term
-	n     int
-	c0    float64
-	drive law.Func
-}
+// term is w·c with c a coordinate of a pair; row is one scalar constraint
+// g = Σ terms − c0 − drive(t) (assembly.Row; planar rows are never Trig).
+type (
+	term = assembly.Term[coordKind]
+	row  = assembly.Row[coordKind]
+)
 
 type jointData struct {
 	name         string

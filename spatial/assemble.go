@@ -137,22 +137,22 @@ func (m *Model) Assemble() (*System, error) {
 			if ja, okA := m.coordJoint(what, js.a, k, ck); okA && s.joints[ja].pair >= 0 && js.drive != nil {
 				d := s.joints[ja]
 				jd.pair, jd.coord, jd.hasCoord = d.pair, d.coord, true
-				r := row{pair: d.pair, drive: js.drive}
+				r := row{Terms: [2]rowTerm{{Pair: d.pair}}, Drive: js.drive}
 				if d.coord.kind == coordAngle {
 					// sin(β − f) = cos f·(y_Iᵀx_J) − sin f·(x_Iᵀx_J) on the joint.
-					r.trig, r.n = true, 2
-					r.terms[0] = rowTerm{c: dotCoord(vYI, vXJ), w: 1, wk: weightCos}
-					r.terms[1] = rowTerm{c: dotCoord(vXI, vXJ), w: 1, wk: weightNegSin}
+					r.Trig, r.N = true, 2
+					r.Terms[0] = rowTerm{Pair: d.pair, Coord: dotCoord(vYI, vXJ), W: 1, Kind: assembly.WeightCos}
+					r.Terms[1] = rowTerm{Pair: d.pair, Coord: dotCoord(vXI, vXJ), W: 1, Kind: assembly.WeightNegSin}
 				} else {
-					r.n = 1
-					r.terms[0] = rowTerm{c: d.coord, w: 1}
+					r.N = 1
+					r.Terms[0] = rowTerm{Pair: d.pair, Coord: d.coord, W: 1}
 				}
 				rs[0], ok = r, true
 			}
 		} else if p, okP := pairOf(what, js.i, js.j); okP {
 			jd.pair, ok = p, true
 			for r, sp := range spec {
-				rs[r] = row{pair: p, n: 1, terms: [2]rowTerm{{c: sp.c, w: 1}}}
+				rs[r] = row{N: 1, Terms: [2]rowTerm{{Pair: p, Coord: sp.c, W: 1}}}
 			}
 			switch js.kind {
 			case kindRevolute:
@@ -161,12 +161,12 @@ func (m *Model) Assemble() (*System, error) {
 				jd.coord, jd.hasCoord = alongCoord, true
 			case kindDistance:
 				ck.Positive(what, "length", js.length)
-				rs[0].c0 = js.length * js.length / 2
+				rs[0].C0 = js.length * js.length / 2
 			}
 		}
 		if !ok { // keep row numbering (and names) even for a bad element
 			for r := range rs {
-				rs[r] = row{pair: -1}
+				rs[r] = row{Terms: [2]rowTerm{{Pair: -1}}}
 			}
 		}
 		s.rows = append(s.rows, rs...)

@@ -98,15 +98,15 @@ func (s *System) DrivingPower(t float64, q, lambda []float64) float64 {
 	for r := range s.rows {
 		rw := &s.rows[r]
 		l := lambda[s.nbody+r]
-		if rw.drive == nil || l == 0 {
+		if rw.Drive == nil || l == 0 {
 			continue
 		}
-		_, dw, _, _, dF, _ := rw.weights(t)
+		_, dw, _, _, dF, _ := rw.Weights(t)
 		gt := -dF
-		if rw.trig {
-			s.pairs[rw.pair].kin(q, &k)
-			for i := range rw.n {
-				e.eval(&rw.terms[i].c, &k, false)
+		if rw.Trig {
+			s.pairs[rw.Terms[0].Pair].kin(q, &k)
+			for i := range rw.N {
+				e.eval(&rw.Terms[i].Coord, &k, false)
 				gt += dw[i] * e.val
 			}
 		}

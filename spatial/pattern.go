@@ -17,7 +17,7 @@ func (s *System) buildPattern() Pattern {
 		rows[i] = []int{b.col + 3, b.col + 4, b.col + 5, b.col + 6}
 	}
 	for r := range s.rows {
-		rows[s.nbody+r] = assembly.Columns(s.pairs[s.rows[r].pair].col[:])
+		rows[s.nbody+r] = assembly.Columns(s.pairs[s.rows[r].Terms[0].Pair].col[:])
 	}
 	return assembly.NewPattern(rows)
 }
@@ -58,7 +58,7 @@ func (s *System) buildCoupling() [][]int {
 	}
 	var links [][2]int
 	for r := range s.rows {
-		pr := &s.pairs[s.rows[r].pair]
+		pr := &s.pairs[s.rows[r].Terms[0].Pair]
 		links = append(links, [2]int{pr.col[0], pr.col[7]})
 	}
 	for i := range s.sds {

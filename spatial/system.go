@@ -57,31 +57,13 @@ type markerData struct {
 	col   int // column of the body's x; −1 on the ground
 }
 
-// weightKind is how a row term's weight depends on time (rheonomic revolute drivers).
-type weightKind int
-
-const (
-	weightConst  weightKind = iota // w
-	weightCos                      // w·cos f(t)
-	weightNegSin                   // −w·sin f(t)
+// rowTerm is W(t)·c with c a coordinate of the row's pair; row is one joint constraint
+// g = Σ W_k(t) c_k(q) − c0 − F(t) on one pair (Terms[0].Pair), with F = drive unless the
+// drive only enters the weights (Trig: revolute motions).
+type (
+	rowTerm = assembly.Term[coord]
+	row     = assembly.Row[coord]
 )
-
-type rowTerm struct {
-	c  coord
-	w  float64
-	wk weightKind
-}
-
-// row is one joint constraint g = Σ W_k(t) c_k(q) − c0 − F(t) on one pair, with
-// F = drive unless the drive only enters the weights (trig).
-type row struct {
-	pair  int
-	terms [2]rowTerm
-	n     int
-	c0    float64
-	drive law.Func
-	trig  bool
-}
 
 type jointData struct {
 	name         string
