@@ -145,3 +145,23 @@ func MarkerLabel(name string, id int) string {
 
 // IsFinite reports whether x is neither NaN nor infinite.
 func IsFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// SpringDamper checks the parameters of spring-damper what: stiffness k, damping d and the
+// free value (named freeKey) finite, and a free length (nonNegative) not below zero.
+func (c *Checker) SpringDamper(what string, k, d float64, freeKey string, free float64, nonNegative bool) {
+	c.Finite(what, "K", k, "C", d, freeKey, free)
+	if nonNegative && free < 0 {
+		c.Bad("%s: %s = %g, want >= 0", what, freeKey, free)
+	}
+}
+
+// RevoluteJoint reports an RSDA's joint (1-based among njoint joints) that is not a
+// revolute joint of the model and says whether it is one; isRevolute is asked only for a
+// joint that exists.
+func (c *Checker) RevoluteJoint(what string, j, njoint int, isRevolute func(j int) bool) bool {
+	if j < 1 || j > njoint || !isRevolute(j) {
+		c.Bad("%s: joint %d is not a revolute joint of the model", what, j)
+		return false
+	}
+	return true
+}

@@ -1,5 +1,7 @@
 package planar
 
+import "linkage/assembly"
+
 // energy.go: (t, q, v) ⇒ T, V, P_nc;  (t, q, λ) ⇒ P_driving: the terms of the energy
 // invariant of seed 001 (Cardenal et al.), eqs. 11-12. With M a = f − Gᵀλ and
 // f = −∂V/∂q + f_nc, premultiplying by vᵀ gives
@@ -17,15 +19,9 @@ package planar
 // the reactions on an integration error, to the work of the forces. With g_t that error
 // stays in Π, where it is measured.
 
-// Energies are the parts of the mechanical energy of one state.
-type Energies struct {
-	Kinetic float64 // T = Σ ½ m |R'|² + ½ J θ'²
-	Gravity float64 // −Σ m gᵀR
-	Spring  float64 // Σ ∫ spring laws of TSDA, RSDA and bushings that implement Potential
-}
-
-// Potential returns Gravity + Spring.
-func (e Energies) Potential() float64 { return e.Gravity + e.Spring }
+// Energies are the parts of the mechanical energy of one state (assembly.Energies), with
+// T = Σ ½ m |R'|² + ½ J θ'².
+type Energies = assembly.Energies
 
 // Energies returns the kinetic, gravitational and spring energy of (t, q, v).
 func (s *System) Energies(t float64, q, v []float64) Energies {

@@ -190,20 +190,16 @@ func (m *Model) Assemble() (*System, error) {
 		switch fs.kind {
 		case kindTSDA:
 			e := fs.tsda
-			ck.Finite(what, "K", e.K, "C", e.C, "FreeLength", e.FreeLength)
-			if e.FreeLength < 0 {
-				bad("%s: FreeLength = %g, want >= 0", what, e.FreeLength)
-			}
+			ck.SpringDamper(what, e.K, e.C, "FreeLength", e.FreeLength, true)
 			if p, ok := pairOf(what, e.I, e.J); ok {
 				s.sds = append(s.sds, assembly.NewSpringDamper(p, coord{kind: coordLength}, e.FreeLength, e.Spring, e.Damper, e.K, e.C, e.Actuator))
 			}
 		case kindRSDA:
 			e := fs.rsda
-			ck.Finite(what, "K", e.K, "C", e.C, "FreeAngle", e.FreeAngle)
+			ck.SpringDamper(what, e.K, e.C, "FreeAngle", e.FreeAngle, false)
 			i, j := e.I, e.J
 			if e.Joint != 0 {
-				if e.Joint < 0 || int(e.Joint) > len(m.joints) || m.joints[e.Joint-1].kind != kindRevolute {
-					bad("%s: joint %d is not a revolute joint of the model", what, e.Joint)
+				if !ck.RevoluteJoint(what, int(e.Joint), len(m.joints), m.isRevolute) {
 					break
 				}
 				i, j = m.joints[e.Joint-1].i, m.joints[e.Joint-1].j
@@ -262,6 +258,9 @@ func (m *Model) Assemble() (*System, error) {
 	s.coupling = s.buildCoupling()
 	return s, nil
 }
+
+// isRevolute reports whether joint j (1-based) is a revolute joint.
+func (m *Model) isRevolute(j int) bool { return m.joints[j-1].kind == kindRevolute }
 
 // coordJoint resolves the joint a motion (joint number self) acts on: an index into joints
 // below self.

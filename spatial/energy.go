@@ -1,5 +1,7 @@
 package spatial
 
+import "linkage/assembly"
+
 // energy.go: (t, q, v) ⇒ T, V, P_nc;  (t, q, λ) ⇒ P_driving: the terms of the energy
 // invariant of seed 001 (eqs. 11-12). With M a = f − Gᵀλ and f = −∂V/∂q + f_nc + f_gyro,
 // where the quadratic velocity force f_gyro does no work (force.go),
@@ -11,15 +13,9 @@ package spatial
 // driving power is written with g_t so that a velocity residual of the integrator (index
 // 3) stays in Π instead of entering the work as λ times the residual.
 
-// Energies are the parts of the mechanical energy of one state.
-type Energies struct {
-	Kinetic float64 // T = Σ ½ m |Ṙ|² + 2 ṗᵀ Gᵀ J' G ṗ  (= ½ ω'ᵀ J' ω')
-	Gravity float64 // −Σ m gᵀR
-	Spring  float64 // Σ ∫ spring laws of TSDA, RSDA and bushings that implement Potential
-}
-
-// Potential returns Gravity + Spring.
-func (e Energies) Potential() float64 { return e.Gravity + e.Spring }
+// Energies are the parts of the mechanical energy of one state (assembly.Energies), with
+// T = Σ ½ m |Ṙ|² + 2 ṗᵀ Gᵀ J' G ṗ  (= ½ ω'ᵀ J' ω').
+type Energies = assembly.Energies
 
 // Energies returns the kinetic, gravitational and spring energy of (t, q, v).
 func (s *System) Energies(t float64, q, v []float64) Energies {
