@@ -20,8 +20,9 @@
 //     Columns, Coupling);
 //   - custom Go force elements with their central-difference Jacobians and power
 //     (Customs);
-//   - the energies of a state (Energies) and the work of the non-conservative forces and the motions along a run (WorkMeter),
-//     which closes the energy balance Π = T + V − W_nc − W_driving of seed 001 (eq. 12).
+//   - the energies of a state (Energies) and the work of the non-conservative forces and
+//     the motions along a run (WorkMeter), which close the energy balance
+//     Π = T + V − W_nc − W_driving of seed 001 (eq. 12).
 //
 // A route keeps the evaluation of its coordinates (value, gradient and Hessian over p) and
 // its mass block. The evaluation loops over a route's rows stay in the route because Go
