@@ -195,6 +195,10 @@ func CheckSparse(sys System, p CheckPoint) error {
 			d = mat.NewDense(x.csr.NRows, nq, nil)
 		}
 		x.dense(d)
+		// Coverage first: a sparse path may refuse (panic on) an entry outside its pattern.
+		if err := checkCoverage(sys, x.name, d, x.csr); err != nil {
+			return err
+		}
 		vals := make([]float64, x.csr.NNZ())
 		for k := range vals {
 			vals[k] = math.NaN() // an entry the method does not write shows as a mismatch
@@ -207,15 +211,31 @@ func CheckSparse(sys System, p CheckPoint) error {
 	return nil
 }
 
-// compareSparse returns the worst disagreement between the dense matrix d and the values
-// vals on pattern csr, or the first nonzero of d outside the pattern.
-func compareSparse(sys System, name string, d *mat.Dense, csr *CSR, vals []float64) error {
-	rowName := func(i int) string {
-		if name == "G" {
-			return ConstraintName(sys, i)
-		}
-		return CoordinateName(sys, i)
+// entryName returns the names of row i and column j of quantity name: the constraint (for
+// G) or coordinate owning the row, the coordinate of the column.
+func entryName(sys System, name string, i, j int) (row, col string) {
+	if name == "G" {
+		return ConstraintName(sys, i), CoordinateName(sys, j)
 	}
+	return CoordinateName(sys, i), CoordinateName(sys, j)
+}
+
+// checkCoverage returns the first nonzero of the dense matrix d outside pattern csr.
+func checkCoverage(sys System, name string, d *mat.Dense, csr *CSR) error {
+	for i := range csr.NRows {
+		for j, x := range d.RawRowView(i) {
+			if x != 0 && csr.Find(i, j) < 0 {
+				rn, cn := entryName(sys, name, i, j)
+				return &PatternError{Quantity: name, Row: i, Col: j, RowName: rn, ColName: cn, Dense: x, OutsidePattern: true}
+			}
+		}
+	}
+	return nil
+}
+
+// compareSparse returns the worst disagreement between the dense matrix d and the values
+// vals on pattern csr (whose coverage of d is checked already).
+func compareSparse(sys System, name string, d *mat.Dense, csr *CSR, vals []float64) error {
 	scale := 1e-300
 	for i := range csr.NRows {
 		for _, x := range d.RawRowView(i) {
@@ -226,23 +246,16 @@ func compareSparse(sys System, name string, d *mat.Dense, csr *CSR, vals []float
 	worstGap := 0.0
 	for i := range csr.NRows {
 		row := d.RawRowView(i)
-		for j, x := range row {
-			k := csr.Find(i, j)
-			if k < 0 {
-				if x != 0 {
-					return &PatternError{Quantity: name, Row: i, Col: j, RowName: rowName(i), ColName: CoordinateName(sys, j),
-						Dense: x, OutsidePattern: true}
-				}
-				continue
-			}
-			gap := math.Abs(vals[k]-x) / scale
+		for k, j := range csr.Row(i) {
+			v := vals[csr.RowStart[i]+k]
+			gap := math.Abs(v-row[j]) / scale
 			if math.IsNaN(gap) {
 				gap = math.Inf(1)
 			}
 			if gap > sparseTol && gap > worstGap {
 				worstGap = gap
-				worst = &PatternError{Quantity: name, Row: i, Col: j, RowName: rowName(i), ColName: CoordinateName(sys, j),
-					Dense: x, Sparse: vals[k]}
+				rn, cn := entryName(sys, name, i, j)
+				worst = &PatternError{Quantity: name, Row: i, Col: j, RowName: rn, ColName: cn, Dense: row[j], Sparse: v}
 			}
 		}
 	}
