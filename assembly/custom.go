@@ -3,8 +3,6 @@ package assembly
 import (
 	"sync"
 
-	"gonum.org/v1/gonum/mat"
-
 	"linkage/dae"
 )
 
@@ -25,13 +23,14 @@ type Customs struct {
 	mu  sync.Mutex
 	fd  *dae.ForceFD // finite-difference Jacobians of the sum
 	f   []float64    // the sum, for the power
+	col []float64    // one column of a Jacobian
 	sum func(dst []float64, t float64, q, v []float64)
 }
 
 // NewCustoms returns the custom forces fns of a system with nq coordinates (the slice is
 // copied).
 func NewCustoms(nq int, fns []ForceFunc) *Customs {
-	c := &Customs{fns: append([]ForceFunc(nil), fns...), fd: dae.NewForceFD(nq), f: make([]float64, nq)}
+	c := &Customs{fns: append([]ForceFunc(nil), fns...), fd: dae.NewForceFD(nq), f: make([]float64, nq), col: make([]float64, nq)}
 	c.sum = c.forces // bound once: a method value made at every call would allocate
 	return c
 }
@@ -47,14 +46,20 @@ func (c *Customs) AddForce(dst []float64, t float64, q, v []float64) {
 }
 
 // AddJacobian adds the central-difference derivative of the custom forces with respect to
-// q (wrtQ) or v into dst; it does nothing when there are none.
-func (c *Customs) AddJacobian(dst *mat.Dense, t float64, q, v []float64, wrtQ bool) {
+// q (wrtQ) or v into dst, column by column (dst must hold every entry: the coupling of
+// custom forces is dense); it does nothing when there are none.
+func (c *Customs) AddJacobian(dst Target, t float64, q, v []float64, wrtQ bool) {
 	if len(c.fns) == 0 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.fd.Add(dst, c.sum, t, q, v, wrtQ)
+	for j := range q {
+		c.fd.Column(c.col, j, c.sum, t, q, v, wrtQ)
+		for i, x := range c.col {
+			dst.Add(i, j, x)
+		}
+	}
 }
 
 // Power returns vᵀ f of the custom forces at (t, q, v) (0 when there are none).

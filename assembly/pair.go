@@ -1,7 +1,5 @@
 package assembly
 
-import "gonum.org/v1/gonum/mat"
-
 // pair.go: a scalar coordinate c(p) of a pair of bodies, with its gradient ∇c and Hessian
 // ∇²c over the pair's coordinate vector p ⇒ their entries in rows of G, f and the Jacobians.
 // cols[k] is the column of q of entry k of p, −1 where p reads a fixed body (the ground);
@@ -23,31 +21,40 @@ func AddScaled(dst []float64, cols []int, scale float64, g []float64) {
 	}
 }
 
+// AddScaledRow adds scale·g into row out of a Target at the pair's columns.
+func AddScaledRow(out TargetRow, cols []int, scale float64, g []float64) {
+	for k, col := range cols {
+		if col >= 0 {
+			out.Add(col, scale*g[k])
+		}
+	}
+}
+
 // AddHessian adds scale·H into dst at the pair's columns (a term of ∂(Gᵀλ)/∂q).
-func AddHessian[R HessianRow](dst *mat.Dense, cols []int, scale float64, h []R) {
+func AddHessian[R HessianRow](dst Target, cols []int, scale float64, h []R) {
 	for a, ca := range cols {
 		if ca < 0 {
 			continue
 		}
-		out := dst.RawRowView(ca)
+		out := dst.Row(ca)
 		for b, cb := range cols {
 			if cb >= 0 {
-				out[cb] += scale * h[a][b]
+				out.Add(cb, scale*h[a][b])
 			}
 		}
 	}
 }
 
 // AddOuter adds scale·g gᵀ into dst at the pair's columns (a damper's ∂f/∂v).
-func AddOuter(dst *mat.Dense, cols []int, scale float64, g []float64) {
+func AddOuter(dst Target, cols []int, scale float64, g []float64) {
 	for a, ca := range cols {
 		if ca < 0 || g[a] == 0 {
 			continue
 		}
-		out := dst.RawRowView(ca)
+		out := dst.Row(ca)
 		for b, cb := range cols {
 			if cb >= 0 {
-				out[cb] += scale * g[a] * g[b]
+				out.Add(cb, scale*g[a]*g[b])
 			}
 		}
 	}

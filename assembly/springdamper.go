@@ -1,10 +1,6 @@
 package assembly
 
-import (
-	"gonum.org/v1/gonum/mat"
-
-	"linkage/law"
-)
+import "linkage/law"
 
 // springdamper.go: (t, c, c') of a scalar pair coordinate ⇒ the force of a spring-damper
 // along it, its derivatives, power and energy:
@@ -85,7 +81,7 @@ func (sd *SpringDamper[C]) Power(l *SDLoad) float64 {
 
 // AddJacobianQ adds ∂f_p/∂q = −∇c (k ∇c + d ∇²c v_p)ᵀ − F ∇²c of load l into dst at the
 // pair's columns.
-func AddJacobianQ[R HessianRow](dst *mat.Dense, cols []int, l *SDLoad, grad []float64, hess []R, vp []float64) {
+func AddJacobianQ[R HessianRow](dst Target, cols []int, l *SDLoad, grad []float64, hess []R, vp []float64) {
 	F := l.Force()
 	var hv R // ∇²c v_p
 	for a := range len(hv) {
@@ -97,10 +93,10 @@ func AddJacobianQ[R HessianRow](dst *mat.Dense, cols []int, l *SDLoad, grad []fl
 		if ca < 0 {
 			continue
 		}
-		out := dst.RawRowView(ca)
+		out := dst.Row(ca)
 		for b, cb := range cols {
 			if cb >= 0 {
-				out[cb] -= grad[a]*(l.Ks*grad[b]+l.Kd*hv[b]) + F*hess[a][b]
+				out.Add(cb, -(grad[a]*(l.Ks*grad[b]+l.Kd*hv[b]) + F*hess[a][b]))
 			}
 		}
 	}

@@ -235,6 +235,7 @@ func (m *Model) Assemble() (*System, error) {
 	s.customs = assembly.NewCustoms(s.nq, customs)
 	s.pattern = s.buildPattern()
 	s.coupling = s.buildCoupling()
+	s.Matrices.Init(s, s, s.nq, s.nc)
 	return s, nil
 }
 

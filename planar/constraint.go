@@ -42,17 +42,17 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 	}
 }
 
-// ConstraintJacobian writes G = ∂g/∂q.
-func (s *System) ConstraintJacobian(dst *mat.Dense, _ float64, q []float64) {
+// WriteConstraintJacobian writes G = ∂g/∂q (assembly.MatrixWriter: ConstraintJacobian
+// and ConstraintJacobianValues).
+func (s *System) WriteConstraintJacobian(dst assembly.Target, _ float64, q []float64) {
 	dst.Zero()
 	var e coordEval
 	for r := range s.rows {
 		rw := &s.rows[r]
-		out := dst.RawRowView(r)
 		for k := range rw.N {
 			tm := &rw.Terms[k]
 			s.evalTerm(tm, q, &e)
-			assembly.AddScaled(out, s.pairs[tm.Pair].col[:], tm.W, e.grad[:])
+			assembly.AddScaledRow(dst.Row(r), s.pairs[tm.Pair].col[:], tm.W, e.grad[:])
 		}
 	}
 }
@@ -88,8 +88,8 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	}
 }
 
-// ConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r.
-func (s *System) ConstraintForceDerivative(dst *mat.Dense, _ float64, q, lambda []float64) {
+// WriteConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r (assembly.MatrixWriter).
+func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, q, lambda []float64) {
 	dst.Zero()
 	var e coordEval
 	for r := range s.rows {

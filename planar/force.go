@@ -1,8 +1,6 @@
 package planar
 
 import (
-	"gonum.org/v1/gonum/mat"
-
 	"linkage/assembly"
 )
 
@@ -76,8 +74,9 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 	s.customs.AddForce(dst, t, q, v)
 }
 
-// ForceDerivativeQ writes ∂f/∂q.
-func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
+// WriteForceDerivativeQ writes ∂f/∂q (assembly.MatrixWriter: ForceDerivativeQ and
+// ForceDerivativeQValues).
+func (s *System) WriteForceDerivativeQ(dst assembly.Target, t float64, q, v []float64) {
 	dst.Zero()
 	var st sdState
 	for i := range s.sds {
@@ -91,18 +90,18 @@ func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 		c := p.col
 		if p.global {
 			// ∂(a × F)/∂θ = b × F... written out: ∂(b·F)/∂θ = −a·F.
-			dst.Set(c+2, c+2, dst.At(c+2, c+2)-dot(a, F))
+			dst.Add(c+2, c+2, -dot(a, F))
 		} else {
 			// F = A(θ+φ) F_local: ∂F/∂θ = (−F_y, F_x); the moment a × F is invariant.
-			dst.Set(c, c+2, dst.At(c, c+2)-F[1])
-			dst.Set(c+1, c+2, dst.At(c+1, c+2)+F[0])
+			dst.Add(c, c+2, -F[1])
+			dst.Add(c+1, c+2, F[0])
 		}
 	}
 	s.customs.AddJacobian(dst, t, q, v, true)
 }
 
-// ForceDerivativeV writes ∂f/∂v.
-func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
+// WriteForceDerivativeV writes ∂f/∂v (assembly.MatrixWriter).
+func (s *System) WriteForceDerivativeV(dst assembly.Target, t float64, q, v []float64) {
 	dst.Zero()
 	var st sdState
 	for i := range s.sds {

@@ -1,8 +1,6 @@
 package planar
 
 import (
-	"gonum.org/v1/gonum/mat"
-
 	"linkage/assembly"
 	"linkage/dae"
 	"linkage/law"
@@ -14,18 +12,19 @@ import (
 // change afterwards, and its evaluations retain nothing and do not allocate. Evaluations
 // are safe for concurrent use (custom forces' finite differences share scratch under a lock).
 type System struct {
-	nq, nc           int
-	bodies           []bodyData // index 0 is the ground
-	markers          []markerData
-	pairs            []pairRef
-	rows             []row
-	joints           []jointData
-	sds              []springDamper
-	points           []pointForce
-	torques          []torqueElem
-	customs          *assembly.Customs
-	gravity          Vec
-	assembly.Catalog // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
+	nq, nc            int
+	bodies            []bodyData // index 0 is the ground
+	markers           []markerData
+	pairs             []pairRef
+	rows              []row
+	joints            []jointData
+	sds               []springDamper
+	points            []pointForce
+	torques           []torqueElem
+	customs           *assembly.Customs
+	gravity           Vec
+	assembly.Matrices // M, G and the coupling matrices, dense and sparse, from the Write methods
+	assembly.Catalog  // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
 
 	pattern  Pattern // structural sparsity of G, fixed at assembly
 	coupling [][]int // CouplingPattern
@@ -43,6 +42,7 @@ var (
 	_ dae.Namer                        = (*System)(nil)
 	_ dae.Sparsity                     = (*System)(nil)
 	_ dae.Energy                       = (*System)(nil)
+	_ dae.SparseEvaluator              = (*System)(nil)
 )
 
 type bodyData struct {
@@ -98,22 +98,23 @@ type ElementInfo = assembly.ElementInfo
 // Size returns nq = 3·(bodies − 1) and nc, the number of constraint rows.
 func (s *System) Size() (nq, nc int) { return s.nq, s.nc }
 
-// Mass writes M = diag(m₁, m₁, J₁, m₂, …), constant in body coordinates with the centre of
-// mass as origin (Haug 1989, eq. 6.1.22).
-func (s *System) Mass(dst *mat.Dense, _ float64, _ []float64) {
+// WriteMass writes M = diag(m₁, m₁, J₁, m₂, …), constant in body coordinates with the
+// centre of mass as origin (Haug 1989, eq. 6.1.22) (assembly.MatrixWriter: Mass and
+// MassValues).
+func (s *System) WriteMass(dst assembly.Target, _ float64, _ []float64) {
 	dst.Zero()
 	for _, b := range s.bodies[1:] {
-		dst.Set(b.col, b.col, b.Mass)
-		dst.Set(b.col+1, b.col+1, b.Mass)
-		dst.Set(b.col+2, b.col+2, b.Inertia)
+		dst.Add(b.col, b.col, b.Mass)
+		dst.Add(b.col+1, b.col+1, b.Mass)
+		dst.Add(b.col+2, b.col+2, b.Inertia)
 	}
 }
 
 // ConstantMass reports true: M depends on neither t nor q.
 func (s *System) ConstantMass() bool { return true }
 
-// MassDerivative writes ∂(M a)/∂q = 0.
-func (s *System) MassDerivative(dst *mat.Dense, _ float64, _, _ []float64) { dst.Zero() }
+// WriteMassDerivative writes ∂(M a)/∂q = 0 (assembly.MatrixWriter).
+func (s *System) WriteMassDerivative(dst assembly.Target, _ float64, _, _ []float64) { dst.Zero() }
 
 // InitialGuess returns new slices with the bodies' initial guesses (Body.Pos, Angle, Vel,
 // AngVel), the starting point of dae.Initialize.

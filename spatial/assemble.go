@@ -256,6 +256,7 @@ func (m *Model) Assemble() (*System, error) {
 	s.pattern = s.buildPattern()
 	s.massPat = s.buildMassPattern()
 	s.coupling = s.buildCoupling()
+	s.Matrices.Init(s, s, s.nq, s.nc)
 	return s, nil
 }
 

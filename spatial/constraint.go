@@ -1,10 +1,6 @@
 package spatial
 
-import (
-	"gonum.org/v1/gonum/mat"
-
-	"linkage/assembly"
-)
+import "linkage/assembly"
 
 // constraint.go: (t, q) ⇒ g, G, g_t;  (t, q, v) ⇒ γ;  (q, λ) ⇒ ∂(Gᵀλ)/∂q.
 //
@@ -48,13 +44,13 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 	}
 }
 
-// ConstraintJacobian writes G = ∂g/∂q.
-func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
+// WriteConstraintJacobian writes G = ∂g/∂q.
+func (s *System) WriteConstraintJacobian(dst assembly.Target, t float64, q []float64) {
 	dst.Zero()
 	for i, b := range s.bodies[1:] {
-		out := dst.RawRowView(i)
+		out := dst.Row(i)
 		for a := range 4 {
-			out[b.col+3+a] = 2 * q[b.col+3+a]
+			out.Add(b.col+3+a, 2*q[b.col+3+a])
 		}
 	}
 	var k pairKin
@@ -68,10 +64,10 @@ func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 			pr.kin(q, &k)
 			last = rw.Terms[0].Pair
 		}
-		out := dst.RawRowView(s.nbody + r)
+		out := dst.Row(s.nbody + r)
 		for i := range rw.N {
 			e.eval(&rw.Terms[i].Coord, &k, false)
-			assembly.AddScaled(out, pr.col[:], w[i], e.grad[:])
+			assembly.AddScaledRow(out, pr.col[:], w[i], e.grad[:])
 		}
 	}
 }
@@ -132,13 +128,13 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	}
 }
 
-// ConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r.
-func (s *System) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda []float64) {
+// WriteConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r.
+func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, q, lambda []float64) {
 	dst.Zero()
 	for i, b := range s.bodies[1:] {
 		for a := range 4 {
 			c := b.col + 3 + a
-			dst.Set(c, c, 2*lambda[i])
+			dst.Add(c, c, 2*lambda[i])
 		}
 	}
 	var k pairKin

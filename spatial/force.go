@@ -1,8 +1,6 @@
 package spatial
 
 import (
-	"gonum.org/v1/gonum/mat"
-
 	"linkage/assembly"
 	"linkage/law"
 )
@@ -143,8 +141,8 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 	s.customs.AddForce(dst, t, q, v)
 }
 
-// ForceDerivativeQ writes ∂f/∂q.
-func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
+// WriteForceDerivativeQ writes ∂f/∂q.
+func (s *System) WriteForceDerivativeQ(dst assembly.Target, t float64, q, v []float64) {
 	dst.Zero()
 	for _, b := range s.bodies[1:] {
 		c := b.col + 3
@@ -157,9 +155,9 @@ func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 			}
 		}
 		for a := range 4 {
-			row := dst.RawRowView(c + a)
+			row := dst.Row(c + a)
 			for bb := range 4 {
-				row[c+bb] += 8 * (Gd[0][a]*JGd[0][bb] + Gd[1][a]*JGd[1][bb] + Gd[2][a]*JGd[2][bb])
+				row.Add(c+bb, 8*(Gd[0][a]*JGd[0][bb]+Gd[1][a]*JGd[1][bb]+Gd[2][a]*JGd[2][bb]))
 			}
 		}
 	}
@@ -177,11 +175,11 @@ func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 		for k := range 3 {
 			// ∂(2 S_k p F_k)/∂p = 2 F_k S_k + (2 S_k p)(∂F_k/∂p)ᵀ;  ∂f_R/∂p = ∂F/∂p.
 			for a := range 4 {
-				out := dst.RawRowView(c + 3 + a)
+				out := dst.Row(c + 3 + a)
 				for b := range 4 {
-					out[c+3+b] += 2*L.F[k]*pf.qs[k][a][b] + L.jp[k][a]*L.dFdp[k][b]
+					out.Add(c+3+b, 2*L.F[k]*pf.qs[k][a][b]+L.jp[k][a]*L.dFdp[k][b])
 				}
-				dst.Set(c+k, c+3+a, dst.At(c+k, c+3+a)+L.dFdp[k][a])
+				dst.Add(c+k, c+3+a, L.dFdp[k][a])
 			}
 		}
 	}
@@ -189,17 +187,17 @@ func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 		_, d := torqueLoad(&s.torques[i], t, q)
 		c := s.torques[i].col + 3
 		for a := range 4 {
-			out := dst.RawRowView(c + a)
+			out := dst.Row(c + a)
 			for b := range 4 {
-				out[c+b] += d[a][b]
+				out.Add(c+b, d[a][b])
 			}
 		}
 	}
 	s.customs.AddJacobian(dst, t, q, v, true)
 }
 
-// ForceDerivativeV writes ∂f/∂v.
-func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
+// WriteForceDerivativeV writes ∂f/∂v.
+func (s *System) WriteForceDerivativeV(dst assembly.Target, t float64, q, v []float64) {
 	dst.Zero()
 	for _, b := range s.bodies[1:] {
 		c := b.col + 3
@@ -213,9 +211,9 @@ func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 			}
 		}
 		for a := range 4 {
-			row := dst.RawRowView(c + a)
+			row := dst.Row(c + a)
 			for bb := range 4 {
-				row[c+bb] += -4*T[a][bb] - 8*(Gd[0][a]*JG[0][bb]+Gd[1][a]*JG[1][bb]+Gd[2][a]*JG[2][bb])
+				row.Add(c+bb, -4*T[a][bb]-8*(Gd[0][a]*JG[0][bb]+Gd[1][a]*JG[1][bb]+Gd[2][a]*JG[2][bb]))
 			}
 		}
 	}

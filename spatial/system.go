@@ -1,8 +1,6 @@
 package spatial
 
 import (
-	"gonum.org/v1/gonum/mat"
-
 	"linkage/assembly"
 	"linkage/dae"
 	"linkage/law"
@@ -30,6 +28,7 @@ type System struct {
 	gravity Vec3
 	axesQF  [3]*quadForm // S_k(e_m) of the body axes, for forces given in body axes
 
+	assembly.Matrices // M, G and the coupling matrices, dense and sparse, from the Write methods
 	assembly.Catalog  // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
 	pattern           Pattern
 	massPat, coupling [][]int // MassPattern, CouplingPattern
@@ -44,6 +43,7 @@ var (
 	_ dae.Namer                     = (*System)(nil)
 	_ dae.Energy                    = (*System)(nil)
 	_ dae.Sparsity                  = (*System)(nil)
+	_ dae.SparseEvaluator           = (*System)(nil)
 )
 
 type bodyData struct {
@@ -102,16 +102,16 @@ type ElementInfo = assembly.ElementInfo
 // Size returns nq = 7·(bodies − 1) and nc = (bodies − 1) + joint rows.
 func (s *System) Size() (nq, nc int) { return s.nq, s.nc }
 
-// Mass writes M(q) = diag(m I₃, 4 G(p)ᵀ J' G(p)) per body (Haug 1989, ch. 11;
+// WriteMass writes M(q) = diag(m I₃, 4 G(p)ᵀ J' G(p)) per body (Haug 1989, ch. 11;
 // Nikravesh 1988, ch. 11), from T = ½ m Ṙᵀ Ṙ + ½ ω'ᵀ J' ω' with ω' = 2 G(p) ṗ. The
 // 4×4 block is singular along p (G p = 0); the normalization row makes M positive
 // definite on the null space of G, which is what the KKT systems need (seed 002, Lemma 1).
-func (s *System) Mass(dst *mat.Dense, _ float64, q []float64) {
+func (s *System) WriteMass(dst assembly.Target, _ float64, q []float64) {
 	dst.Zero()
 	for _, b := range s.bodies[1:] {
 		c := b.col
 		for k := range 3 {
-			dst.Set(c+k, c+k, b.Mass)
+			dst.Add(c+k, c+k, b.Mass)
 		}
 		p := [4]float64{q[c+3], q[c+4], q[c+5], q[c+6]}
 		G := gMat(&p)
@@ -122,9 +122,9 @@ func (s *System) Mass(dst *mat.Dense, _ float64, q []float64) {
 			}
 		}
 		for a := range 4 {
-			row := dst.RawRowView(c + 3 + a)
+			row := dst.Row(c + 3 + a)
 			for bb := range 4 {
-				row[c+3+bb] = 4 * (G[0][a]*JG[0][bb] + G[1][a]*JG[1][bb] + G[2][a]*JG[2][bb])
+				row.Add(c+3+bb, 4*(G[0][a]*JG[0][bb]+G[1][a]*JG[1][bb]+G[2][a]*JG[2][bb]))
 			}
 		}
 	}
@@ -150,13 +150,13 @@ func teMat(n Vec3) [4][4]float64 {
 	}
 }
 
-// MassDerivative writes ∂(M a)/∂q. M_pp a_p = 4 G(p)ᵀ J' G(p) a_p with G linear in p and
+// WriteMassDerivative writes ∂(M a)/∂q. M_pp a_p = 4 G(p)ᵀ J' G(p) a_p with G linear in p and
 // G(p) x = −G(x) p, so
 //
 //	∂(M_pp a_p)/∂p = 4 (T(J' G(p) a_p) − G(p)ᵀ J' G(a_p)),
 //
 // T(y) the 4×4 matrix of G(p)ᵀ y = T(y) p.
-func (s *System) MassDerivative(dst *mat.Dense, _ float64, q, a []float64) {
+func (s *System) WriteMassDerivative(dst assembly.Target, _ float64, q, a []float64) {
 	dst.Zero()
 	for _, b := range s.bodies[1:] {
 		c := b.col + 3
@@ -173,9 +173,9 @@ func (s *System) MassDerivative(dst *mat.Dense, _ float64, q, a []float64) {
 			}
 		}
 		for r := range 4 {
-			row := dst.RawRowView(c + r)
+			row := dst.Row(c + r)
 			for k := range 4 {
-				row[c+k] = 4 * (T[r][k] - (G[0][r]*JGa[0][k] + G[1][r]*JGa[1][k] + G[2][r]*JGa[2][k]))
+				row.Add(c+k, 4*(T[r][k]-(G[0][r]*JGa[0][k]+G[1][r]*JGa[1][k]+G[2][r]*JGa[2][k])))
 			}
 		}
 	}
