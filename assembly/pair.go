@@ -37,6 +37,14 @@ func AddHessian[R HessianRow](dst Target, cols []int, scale float64, h []R) {
 			continue
 		}
 		out := dst.Row(ca)
+		if d := out.dense; d != nil { // the dense path without a branch per entry
+			for b, cb := range cols {
+				if cb >= 0 {
+					d[cb] += scale * h[a][b]
+				}
+			}
+			continue
+		}
 		for b, cb := range cols {
 			if cb >= 0 {
 				out.Add(cb, scale*h[a][b])

@@ -94,6 +94,14 @@ func AddJacobianQ[R HessianRow](dst Target, cols []int, l *SDLoad, grad []float6
 			continue
 		}
 		out := dst.Row(ca)
+		if d := out.dense; d != nil { // the dense path without a branch per entry
+			for b, cb := range cols {
+				if cb >= 0 {
+					d[cb] -= grad[a]*(l.Ks*grad[b]+l.Kd*hv[b]) + F*hess[a][b]
+				}
+			}
+			continue
+		}
 		for b, cb := range cols {
 			if cb >= 0 {
 				out.Add(cb, -(grad[a]*(l.Ks*grad[b]+l.Kd*hv[b]) + F*hess[a][b]))
