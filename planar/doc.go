@@ -75,5 +75,7 @@
 //
 // Assemble records the structural pattern of G (System.Pattern: the columns each row can
 // touch, those of its joint's two bodies); M is block diagonal with one diag(m, m, J)
-// block per body. Both are fixed for the life of the System.
+// block per body. Both are fixed for the life of the System. The System is a
+// dae.SparseEvaluator: M, G and the coupling matrices are written once, against an
+// assembly.Target, into the dense matrices or straight into the patterns' values.
 package planar

@@ -119,5 +119,8 @@
 //
 // # Sparsity
 //
-// Assemble records the structural pattern of G (System.Pattern). M is block diagonal.
+// Assemble records the structural pattern of G (System.Pattern). M is block diagonal. The
+// System is a dae.SparseEvaluator: M, G and the coupling matrices are written once,
+// against an assembly.Target, into the dense matrices or straight into the patterns'
+// values.
 package spatial
