@@ -25,7 +25,11 @@
 // by SecondDerivatives with the same analytic-or-finite-difference rule.
 //
 // Sparsity declares fixed patterns of M and G, with which integrators factorize the KKT
-// matrix of eq. 17 by a sparse solver on large models.
+// matrix of eq. 17 by a sparse solver on large models. A SparseEvaluator also writes M, G,
+// ∂(M a)/∂q, ∂(Gᵀλ)/∂q, ∂f/∂q and ∂f/∂v straight into value arrays aligned with those
+// patterns in compressed-row form (CSR: MassCSR, ConstraintCSR, CouplingCSR), with no
+// nq×nq storage; CheckSparse (run by Check) verifies that the patterns cover every nonzero
+// of the dense matrices and that the sparse values equal them, naming the entry otherwise.
 //
 // FirstOrder adds first-order differential states X' = F(t, q, v, X) whose force f_X joins
 // f (seed 004, eq. 8a); an integrator that does not integrate X must refuse such a system.

@@ -18,38 +18,49 @@ func FDStep(x float64) float64 {
 // for force elements given only as callbacks (the custom forces of the modeling layers).
 // It owns its scratch: one ForceFD serves one goroutine and does not allocate.
 type ForceFD struct {
-	xp, fp, fm []float64
+	xp, fp, fm, col []float64
 }
 
 // NewForceFD returns a ForceFD for nq coordinates.
 func NewForceFD(nq int) *ForceFD {
-	return &ForceFD{xp: make([]float64, nq), fp: make([]float64, nq), fm: make([]float64, nq)}
+	return &ForceFD{xp: make([]float64, nq), fp: make([]float64, nq), fm: make([]float64, nq), col: make([]float64, nq)}
 }
 
 // Add adds ∂f/∂q (wrtQ) or ∂f/∂v at (t, q, v) into dst (nq×nq). f overwrites its
 // destination with the force.
 func (d *ForceFD) Add(dst *mat.Dense, f func(dst []float64, t float64, q, v []float64), t float64, q, v []float64, wrtQ bool) {
+	col := d.col
+	for j := range q {
+		d.Column(col, j, f, t, q, v, wrtQ)
+		for i, x := range col {
+			dst.Set(i, j, dst.At(i, j)+x)
+		}
+	}
+}
+
+// Column writes column j of ∂f/∂q (wrtQ) or ∂f/∂v at (t, q, v) into dst (length nq), for
+// destinations other than a dense matrix (the value array of a sparse pattern).
+func (d *ForceFD) Column(dst []float64, j int, f func(dst []float64, t float64, q, v []float64), t float64, q, v []float64, wrtQ bool) {
 	x := v
 	if wrtQ {
 		x = q
 	}
 	copy(d.xp, x)
-	eval := func(out []float64) {
-		if wrtQ {
-			f(out, t, d.xp, v)
-		} else {
-			f(out, t, q, d.xp)
-		}
+	h := FDStep(x[j])
+	d.xp[j] = x[j] + h
+	d.eval(d.fp, f, t, q, v, wrtQ)
+	d.xp[j] = x[j] - h
+	d.eval(d.fm, f, t, q, v, wrtQ)
+	for i := range d.fp {
+		dst[i] = (d.fp[i] - d.fm[i]) / (2 * h)
 	}
-	for j := range x {
-		h := FDStep(x[j])
-		d.xp[j] = x[j] + h
-		eval(d.fp)
-		d.xp[j] = x[j] - h
-		eval(d.fm)
-		d.xp[j] = x[j]
-		for i := range d.fp {
-			dst.Set(i, j, dst.At(i, j)+(d.fp[i]-d.fm[i])/(2*h))
-		}
+}
+
+// eval writes f at the perturbed argument d.xp (q when wrtQ, else v) into out.
+func (d *ForceFD) eval(out []float64, f func(dst []float64, t float64, q, v []float64), t float64, q, v []float64, wrtQ bool) {
+	if wrtQ {
+		f(out, t, d.xp, v)
+	} else {
+		f(out, t, q, d.xp)
 	}
 }

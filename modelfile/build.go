@@ -8,6 +8,7 @@ import (
 
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/law"
 	"linkage/planar"
 )
 
@@ -28,31 +29,65 @@ type Built struct {
 	Spatial *SpatialBuilt
 }
 
-// Build assembles doc's mechanism through planar's API and makes its initial guess
-// consistent with dae.Initialize (coordinate partitioning, seed 002 Remark 2b; the
-// coordinates in initial.keep stay as guessed). Assembly and initialization errors are
-// reported with the file's name; an initialization failure usually means the guess in
-// initial.bodies is too far from an assembled pose.
+// Build assembles doc's mechanism through the modeling route of its dimension (routes:
+// planar or spatial) and makes its initial guess consistent with dae.Initialize
+// (coordinate partitioning, seed 002 Remark 2b; the coordinates in initial.keep stay as
+// guessed). Assembly and initialization errors are reported with the file's name; an
+// initialization failure usually means the guess in initial.bodies is too far from an
+// assembled pose.
 func Build(doc *Document) (*Built, error) {
 	if doc.NumBodies() == 0 { // Parse refuses such a file; a Document made otherwise may not
 		return nil, fmt.Errorf("%s: no bodies: a model without moving bodies has no coordinates to simulate", doc.File)
 	}
-	if doc.Spatial != nil {
-		return build3(doc)
-	}
-	b, err := assemble(doc)
+	b, mech, err := routeOf(doc).assemble(doc)
 	if err != nil {
 		return nil, err
 	}
-	if err := b.initialize(); err != nil {
+	if err := b.initialize(mech); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
+// route builds the documents of one dimension through one modeling package: assemble
+// turns the document into the package's model, adding the elements in file order, and
+// returns the assembled system, which Build then initializes the same way for every route.
+type route struct {
+	dimension int
+	assemble  func(doc *Document) (*Built, mechanism, error)
+}
+
+// routes are the modeling routes a model file selects with its dimension key.
+var routes = [...]route{
+	{dimension: 2, assemble: assemble},
+	{dimension: 3, assemble: assemble3},
+}
+
+// routeOf returns the route of doc's dimension.
+func routeOf(doc *Document) route {
+	dim := 2
+	if doc.Spatial != nil {
+		dim = 3
+	}
+	for _, r := range routes {
+		if r.dimension == dim {
+			return r
+		}
+	}
+	panic(fmt.Sprintf("modelfile: no route for dimension %d", dim)) // routes covers every dimension decode accepts
+}
+
+// mechanism is what Build needs of an assembled system: the equations, the names of its
+// coordinates (for initial.keep) and the bodies' initial guess.
+type mechanism interface {
+	dae.System
+	dae.Namer
+	InitialGuess() (q0, v0 []float64)
+}
+
 // buildSystem assembles doc's planar system (for tests that compare it with planar's API).
 func buildSystem(doc *Document) (*planar.System, error) {
-	b, err := assemble(doc)
+	b, _, err := assemble(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +95,7 @@ func buildSystem(doc *Document) (*planar.System, error) {
 }
 
 // assemble turns doc into a planar model and assembles it.
-func assemble(doc *Document) (*Built, error) {
+func assemble(doc *Document) (*Built, mechanism, error) {
 	m := &doc.Model
 	pm := planar.NewModel()
 	pm.SetGravity(planar.Vec(m.Gravity))
@@ -76,11 +111,6 @@ func assemble(doc *Document) (*Built, error) {
 	markers := map[string]planar.MarkerID{}
 	for _, mk := range m.Markers {
 		markers[mk.Name] = pm.AddMarker(planar.Marker{Name: mk.Name, Body: b.Bodies[mk.Body], Point: planar.Vec(mk.Point), Angle: float64(mk.Angle)})
-	}
-	var errs []error
-	fail := func(path string, err error) {
-		l, c := doc.Line(path)
-		errs = append(errs, &Error{File: doc.File, Line: l, Column: c, Path: path, Msg: err.Error()})
 	}
 	for _, jt := range jointOrder(m.Joints) {
 		i, j := markers[jt.I], markers[jt.J]
@@ -101,43 +131,19 @@ func assemble(doc *Document) (*Built, error) {
 		}
 		b.Joints[jt.Name] = id
 	}
-	for k, mo := range m.Motions {
-		f, err := mo.compile(doc)
-		if err != nil {
-			fail(fmt.Sprintf("motions[%d].function", k), err)
-			continue
-		}
+	c := compiler{doc: doc}
+	c.motions(m.Motions, func(mo Motion, f law.Func) {
 		b.Joints[mo.Name] = pm.AddMotion(mo.Name, b.Joints[mo.Joint], f)
-	}
+	})
 	for k, f := range m.Forces {
-		p := fmt.Sprintf("forces[%d]", k)
-		fn := func(key string, fp *Func) planar.Func {
-			if fp == nil {
-				return nil
-			}
-			pf, err := fp.planar()
-			if err != nil {
-				fail(p+"."+key, err)
-			}
-			return pf
-		}
-		law := func(key string, l *Law) planar.Law {
-			if l == nil {
-				return nil
-			}
-			pl, err := l.planar()
-			if err != nil {
-				fail(p+"."+key, err)
-			}
-			return pl
-		}
+		p := fmt.Sprintf("forces[%d].", k)
 		switch f.Type {
 		case ForceTSDA:
 			pm.AddTSDA(planar.TSDA{Name: f.Name, I: markers[f.I], J: markers[f.J], K: f.K, C: f.C, FreeLength: f.FreeLength,
-				Actuator: fn("actuator", f.Actuator), Spring: law("spring", f.Spring), Damper: law("damper", f.Damper)})
+				Actuator: c.fn(p+"actuator", f.Actuator), Spring: c.force(p+"spring", f.Spring), Damper: c.force(p+"damper", f.Damper)})
 		case ForceRSDA:
 			e := planar.RSDA{Name: f.Name, K: f.K, C: f.C, FreeAngle: float64(f.FreeAngle),
-				Actuator: fn("actuator", f.Actuator), Spring: law("spring", f.Spring), Damper: law("damper", f.Damper)}
+				Actuator: c.fn(p+"actuator", f.Actuator), Spring: c.force(p+"spring", f.Spring), Damper: c.force(p+"damper", f.Damper)}
 			if f.Joint != "" {
 				e.Joint = b.Joints[f.Joint]
 			} else {
@@ -145,23 +151,85 @@ func assemble(doc *Document) (*Built, error) {
 			}
 			pm.AddRSDA(e)
 		case ForcePointForce:
-			pm.AddPointForce(f.Name, markers[f.Marker], fn("fx", f.Fx), fn("fy", f.Fy), f.Frame != "body")
+			pm.AddPointForce(f.Name, markers[f.Marker], c.fn(p+"fx", f.Fx), c.fn(p+"fy", f.Fy), f.Frame != "body")
 		case ForceTorque:
-			pm.AddTorque(f.Name, b.Bodies[f.Body], fn("torque", f.Torque))
+			pm.AddTorque(f.Name, b.Bodies[f.Body], c.fn(p+"torque", f.Torque))
 		case ForceBushing:
 			pm.AddBushing(planar.Bushing{Name: f.Name, I: markers[f.I], J: markers[f.J],
 				Kx: f.Kx, Ky: f.Ky, Ktheta: f.Ktheta, Cx: f.Cx, Cy: f.Cy, Ctheta: f.Ctheta})
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := c.err(); err != nil {
+		return nil, nil, err
 	}
 	sys, err := pm.Assemble()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", doc.File, err)
+		return nil, nil, fmt.Errorf("%s: %w", doc.File, err)
 	}
 	b.System = sys
-	return b, nil
+	return b, sys, nil
+}
+
+// compiler turns a document's functions and laws into package law's for any route,
+// recording each error with the file, line and path of the bad entry.
+type compiler struct {
+	doc  *Document
+	errs []error
+}
+
+// fail records err at path.
+func (c *compiler) fail(path string, err error) {
+	l, col := c.doc.Line(path)
+	c.errs = append(c.errs, &Error{File: c.doc.File, Line: l, Column: col, Path: path, Msg: err.Error()})
+}
+
+// err returns the recorded errors, joined, or nil.
+func (c *compiler) err() error { return errors.Join(c.errs...) }
+
+// fn compiles the time function at path (nil when absent).
+func (c *compiler) fn(path string, fp *Func) law.Func {
+	if fp == nil {
+		return nil
+	}
+	f, err := fp.timeFunc()
+	if err != nil {
+		c.fail(path, err)
+	}
+	return f
+}
+
+// force compiles the force law at path (nil when absent).
+func (c *compiler) force(path string, l *Law) law.Force {
+	if l == nil {
+		return nil
+	}
+	f, err := l.forceLaw()
+	if err != nil {
+		c.fail(path, err)
+	}
+	return f
+}
+
+// vec compiles the components of a vector of time functions at path (nil when absent).
+func (c *compiler) vec(path string, fs []Func) [3]law.Func {
+	var out [3]law.Func
+	for k := range fs {
+		out[k] = c.fn(fmt.Sprintf("%s[%d]", path, k), &fs[k])
+	}
+	return out
+}
+
+// motions compiles every motion's function (Motion.compile) and hands the good ones to add
+// in file order.
+func (c *compiler) motions(motions []Motion, add func(mo Motion, f law.Func)) {
+	for k, mo := range motions {
+		f, err := mo.compile(c.doc)
+		if err != nil {
+			c.fail(fmt.Sprintf("motions[%d].function", k), err)
+			continue
+		}
+		add(mo, f)
+	}
 }
 
 // jointOrder returns the joints in file order, except that a coupler listed before a joint
@@ -192,19 +260,24 @@ func jointOrder(joints []Joint) []Joint {
 	return append(order, waiting...) // none after validation
 }
 
-// initialize makes the initial guess consistent (dae.Initialize) and sets Start.
-func (b *Built) initialize() error {
-	doc, m, sys := b.Doc, &b.Doc.Model, b.System
+// initialize makes the initial guess of sys (the full system of b) consistent
+// (dae.Initialize) and sets Consistent, Integrated and Start.
+func (b *Built) initialize(sys mechanism) error {
+	doc := b.Doc
+	initial := doc.Model.Initial.Keep
+	t0 := doc.Model.Initial.Time
+	if doc.Spatial != nil {
+		initial, t0 = doc.Spatial.Initial.Keep, doc.Spatial.Initial.Time
+	}
 	q0, v0 := sys.InitialGuess()
 	var keep []int
-	for _, name := range m.Initial.Keep {
+	for _, name := range initial {
 		for i := range q0 {
 			if sys.CoordinateName(i) == name {
 				keep = append(keep, i)
 			}
 		}
 	}
-	t0 := m.Initial.Time
 	c, err := dae.Initialize(sys, t0, q0, v0, &dae.InitOptions{Keep: keep})
 	if err != nil {
 		return fmt.Errorf("%s: initial: %w (adjust the guess in initial.bodies)", doc.File, err)
@@ -269,8 +342,8 @@ func (doc *Document) NumBodies() int {
 	return len(doc.Model.Bodies)
 }
 
-// planar compiles f into a planar.Func.
-func (f Func) planar() (planar.Func, error) {
+// timeFunc compiles f into a law.Func.
+func (f Func) timeFunc() (law.Func, error) {
 	switch f.Kind {
 	case FuncExpr:
 		e, err := ParseExpr(f.Expr)
@@ -282,9 +355,9 @@ func (f Func) planar() (planar.Func, error) {
 		}
 		return e, nil
 	case FuncTable:
-		return planar.NewTable(f.Table.T, f.Table.Value)
+		return law.NewTable(f.Table.T, f.Table.Value)
 	}
-	return planar.Const{Value: f.Const}, nil
+	return law.Const{Value: f.Const}, nil
 }
 
 // finiteSamples is the number of intervals of [t0, t_end] on which Build evaluates each
@@ -297,8 +370,8 @@ const finiteSamples = 1000
 // finiteSamples+1 equally spaced times from there to simulation.t_end (when given): a
 // motion such as log(t) or 0/0 is then named with its expression and the first bad time,
 // rather than reported as a guess the initialization cannot make consistent.
-func (mo Motion) compile(doc *Document) (planar.Func, error) {
-	f, err := mo.Function.planar()
+func (mo Motion) compile(doc *Document) (law.Func, error) {
+	f, err := mo.Function.timeFunc()
 	if err != nil {
 		return nil, err
 	}
@@ -340,7 +413,7 @@ func (f Func) source() string {
 
 // scaledFunc is s·f: an expression written in degrees, converted to radians.
 type scaledFunc struct {
-	f planar.Func
+	f law.Func
 	s float64
 }
 
@@ -350,14 +423,14 @@ func (sf scaledFunc) Eval(t float64) (f, df, ddf float64) {
 	return sf.s * f, sf.s * df, sf.s * ddf
 }
 
-// planar converts l into a planar.Law.
-func (l *Law) planar() (planar.Law, error) {
+// forceLaw converts l into a law.Force.
+func (l *Law) forceLaw() (law.Force, error) {
 	if l.Piecewise != nil {
-		pieces := make([]planar.Polynomial, len(l.Piecewise.Pieces))
+		pieces := make([]law.Polynomial, len(l.Piecewise.Pieces))
 		for k, c := range l.Piecewise.Pieces {
-			pieces[k] = planar.Polynomial{Coef: c}
+			pieces[k] = law.Polynomial{Coef: c}
 		}
-		return planar.NewPiecewise(l.Piecewise.Breaks, pieces)
+		return law.NewPiecewise(l.Piecewise.Breaks, pieces)
 	}
-	return planar.Polynomial{Coef: l.Polynomial}, nil
+	return law.Polynomial{Coef: l.Polynomial}, nil
 }

@@ -1,12 +1,10 @@
 package modelfile
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
-	"linkage/dae"
-	"linkage/integrate"
+	"linkage/law"
 	"linkage/spatial"
 )
 
@@ -19,9 +17,9 @@ type SpatialBuilt struct {
 	Joints map[string]spatial.JointID
 }
 
-// build3 assembles doc.Spatial through spatial's API and makes its initial guess
-// consistent, as Build does for planar models.
-func build3(doc *Document) (*Built, error) {
+// assemble3 turns doc.Spatial into a spatial model and assembles it, as assemble does for
+// planar models.
+func assemble3(doc *Document) (*Built, mechanism, error) {
 	m := doc.Spatial
 	sm := spatial.NewModel()
 	sm.SetGravity(spatial.Vec3(m.Gravity))
@@ -42,11 +40,6 @@ func build3(doc *Document) (*Built, error) {
 	for _, mk := range m.Markers {
 		markers[mk.Name] = sm.AddMarker(spatial.Marker{Name: mk.Name, Body: sb.Bodies[mk.Body],
 			Point: spatial.Vec3(mk.Point), Axis: spatial.Vec3(mk.Axis), XAxis: spatial.Vec3(mk.XAxis)})
-	}
-	var errs []error
-	fail := func(path string, err error) {
-		l, c := doc.Line(path)
-		errs = append(errs, &Error{File: doc.File, Line: l, Column: c, Path: path, Msg: err.Error()})
 	}
 	for _, jt := range m.Joints {
 		i, j := markers[jt.I], markers[jt.J]
@@ -75,50 +68,19 @@ func build3(doc *Document) (*Built, error) {
 		}
 		sb.Joints[jt.Name] = id
 	}
-	for k, mo := range m.Motions {
-		f, err := mo.compile(doc)
-		if err != nil {
-			fail(fmt.Sprintf("motions[%d].function", k), err)
-			continue
-		}
+	c := compiler{doc: doc}
+	c.motions(m.Motions, func(mo Motion, f law.Func) {
 		sb.Joints[mo.Name] = sm.AddMotion(mo.Name, sb.Joints[mo.Joint], f)
-	}
+	})
 	for k, f := range m.Forces {
-		p := fmt.Sprintf("forces[%d]", k)
-		fn := func(key string, fp *Func) spatial.Func {
-			if fp == nil {
-				return nil
-			}
-			pf, err := fp.planar()
-			if err != nil {
-				fail(p+"."+key, err)
-			}
-			return pf
-		}
-		law := func(key string, l *Law) spatial.Law {
-			if l == nil {
-				return nil
-			}
-			pl, err := l.planar()
-			if err != nil {
-				fail(p+"."+key, err)
-			}
-			return pl
-		}
-		vecFn := func(key string, fs []Func) [3]spatial.Func {
-			var out [3]spatial.Func
-			for c := range fs {
-				out[c] = fn(fmt.Sprintf("%s[%d]", key, c), &fs[c])
-			}
-			return out
-		}
+		p := fmt.Sprintf("forces[%d].", k)
 		switch f.Type {
 		case ForceTSDA:
 			sm.AddTSDA(spatial.TSDA{Name: f.Name, I: markers[f.I], J: markers[f.J], K: f.K, C: f.C, FreeLength: f.FreeLength,
-				Actuator: fn("actuator", f.Actuator), Spring: law("spring", f.Spring), Damper: law("damper", f.Damper)})
+				Actuator: c.fn(p+"actuator", f.Actuator), Spring: c.force(p+"spring", f.Spring), Damper: c.force(p+"damper", f.Damper)})
 		case ForceRSDA:
 			e := spatial.RSDA{Name: f.Name, K: f.K, C: f.C, FreeAngle: float64(f.FreeAngle),
-				Actuator: fn("actuator", f.Actuator), Spring: law("spring", f.Spring), Damper: law("damper", f.Damper)}
+				Actuator: c.fn(p+"actuator", f.Actuator), Spring: c.force(p+"spring", f.Spring), Damper: c.force(p+"damper", f.Damper)}
 			if f.Joint != "" {
 				e.Joint = sb.Joints[f.Joint]
 			} else {
@@ -126,49 +88,23 @@ func build3(doc *Document) (*Built, error) {
 			}
 			sm.AddRSDA(e)
 		case ForcePointForce:
-			sm.AddPointForce(f.Name, markers[f.Marker], vecFn("force", f.Force), f.Frame != "body")
+			sm.AddPointForce(f.Name, markers[f.Marker], c.vec(p+"force", f.Force), f.Frame != "body")
 		case ForceTorque:
-			sm.AddTorque(f.Name, sb.Bodies[f.Body], vecFn("torque", f.Torque), f.Frame != "body")
+			sm.AddTorque(f.Name, sb.Bodies[f.Body], c.vec(p+"torque", f.Torque), f.Frame != "body")
 		case ForceBushing:
 			sm.AddBushing(spatial.Bushing{Name: f.Name, I: markers[f.I], J: markers[f.J],
 				K: spatial.Vec3(f.Stiffness), C: spatial.Vec3(f.Damping), KRot: spatial.Vec3(f.RotStiffness), CRot: spatial.Vec3(f.RotDamping)})
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := c.err(); err != nil {
+		return nil, nil, err
 	}
 	sys, err := sm.Assemble()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", doc.File, err)
+		return nil, nil, fmt.Errorf("%s: %w", doc.File, err)
 	}
 	sb.System = sys
-
-	q0, v0 := sys.InitialGuess()
-	var keep []int
-	for _, name := range m.Initial.Keep {
-		for i := range q0 {
-			if sys.CoordinateName(i) == name {
-				keep = append(keep, i)
-			}
-		}
-	}
-	t0 := m.Initial.Time
-	c, err := dae.Initialize(sys, t0, q0, v0, &dae.InitOptions{Keep: keep})
-	if err != nil {
-		return nil, fmt.Errorf("%s: initial: %w (adjust the guess in initial.bodies)", doc.File, err)
-	}
-	b := &Built{Doc: doc, Spatial: sb, Consistent: c, Integrated: sys}
-	lambda := c.Lambda
-	if len(c.Redundant) > 0 {
-		rows := c.KeptRows()
-		b.Integrated = dae.Reduce(sys, rows)
-		lambda = make([]float64, len(rows))
-		for k, r := range rows {
-			lambda[k] = c.Lambda[r]
-		}
-	}
-	b.Start = integrate.State{T: t0, Q: c.Q, V: c.V, A: c.A, Lambda: lambda}
-	return b, nil
+	return &Built{Doc: doc, Spatial: sb}, sys, nil
 }
 
 // body3Value reads one body channel; c is the column of the body's x.

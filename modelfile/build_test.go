@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"linkage/integrate"
+	"linkage/law"
 	"linkage/planar"
 )
 
@@ -88,18 +89,18 @@ func handBuilt() *planar.Model {
 	m.AddWeld("j5", G2, E0)
 	j6 := m.AddRevolute("j6", G1, C0)
 	m.AddCoupler("gear", j1, j2, 0.25, 0.1)
-	tb, _ := planar.NewTable([]float64{0, 0.5, 1, 2}, []float64{0, 0.1, 0.05, 0.2})
+	tb, _ := law.NewTable([]float64{0, 0.5, 1, 2}, []float64{0, 0.1, 0.05, 0.2})
 	m.AddMotion("m1", j4, tb)
-	m.AddMotion("m2", j6, planar.Sine{Amplitude: 10 * math.Pi / 180, Omega: 3})
-	m.AddTSDA(planar.TSDA{Name: "f1", I: G0, J: B1, K: 100, C: 2, FreeLength: 0.5, Actuator: planar.Sine{Amplitude: 1, Omega: 1}})
-	pw, _ := planar.NewPiecewise([]float64{-0.2, 0.21}, []planar.Polynomial{
+	m.AddMotion("m2", j6, law.Sine{Amplitude: 10 * math.Pi / 180, Omega: 3})
+	m.AddTSDA(planar.TSDA{Name: "f1", I: G0, J: B1, K: 100, C: 2, FreeLength: 0.5, Actuator: law.Sine{Amplitude: 1, Omega: 1}})
+	pw, _ := law.NewPiecewise([]float64{-0.2, 0.21}, []law.Polynomial{
 		{Coef: []float64{-416.42e-3, 1844.3e-3}}, {Coef: []float64{0, 9.945627, 33.95572, -59.83225, -395.651}}, {Coef: []float64{1919.1638e-3, 1634.727e-3}}})
-	m.AddTSDA(planar.TSDA{Name: "f2", I: A1, J: D0, FreeLength: 1, Spring: planar.Polynomial{Coef: []float64{0, 50, 0, 20}}, Damper: pw})
+	m.AddTSDA(planar.TSDA{Name: "f2", I: A1, J: D0, FreeLength: 1, Spring: law.Polynomial{Coef: []float64{0, 50, 0, 20}}, Damper: pw})
 	m.AddRSDA(planar.RSDA{Name: "f3", Joint: j1, K: 20, C: 0.5, FreeAngle: 5 * math.Pi / 180})
-	m.AddRSDA(planar.RSDA{Name: "f4", I: A1, J: B0, K: 5, Actuator: planar.Const{Value: 0.3}})
-	m.AddPointForce("f5", B1, planar.Poly{Coef: []float64{0, 2}}, planar.Const{Value: -1}, false)
-	m.AddPointForce("f6", C0, nil, planar.Const{Value: 3}, true)
-	m.AddTorque("f7", d, planar.Sine{Amplitude: 1, Omega: 2, Phase: math.Pi / 2})
+	m.AddRSDA(planar.RSDA{Name: "f4", I: A1, J: B0, K: 5, Actuator: law.Const{Value: 0.3}})
+	m.AddPointForce("f5", B1, law.Poly{Coef: []float64{0, 2}}, law.Const{Value: -1}, false)
+	m.AddPointForce("f6", C0, nil, law.Const{Value: 3}, true)
+	m.AddTorque("f7", d, law.Sine{Amplitude: 1, Omega: 2, Phase: math.Pi / 2})
 	m.AddBushing(planar.Bushing{Name: "f8", I: G0, J: D0, Kx: 10, Ky: 20, Ktheta: 3, Cx: 1, Cy: 0.5, Ctheta: 0.1})
 	return m
 }

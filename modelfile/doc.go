@@ -23,7 +23,7 @@
 //	               P_nc = vᵀ f_nc,   P_driving = Σ_motions λ_r g_t,r,
 //
 //	             the powers split by planar/spatial (energy.go) and integrated over
-//	             every accepted step by planar.WorkMeter (work.go).
+//	             every accepted step by assembly.WorkMeter (work.go).
 //
 // Every problem found in a file is an *Error naming the file, the line and column, the path
 // inside the document ("joints[2].i"), in a repeated copy its repeat variables ("in repeat

@@ -3,6 +3,7 @@ package modelfile
 import (
 	"math"
 
+	"linkage/assembly"
 	"linkage/dae"
 	"linkage/integrate"
 	"linkage/planar"
@@ -31,7 +32,7 @@ type sample struct {
 	s        *integrate.State // of the integrated system
 	full     []float64        // λ of the full system (zero on redundant rows)
 	kin, pot float64          // T and V
-	work     planar.Work      // W_nc and W_driving from t0
+	work     assembly.Work    // W_nc and W_driving from t0
 	inv      float64          // Π = T + V − W_nc − W_driving (seed 001, eq. 12)
 	resid    dae.ConstraintResiduals
 }
@@ -101,7 +102,7 @@ func contains(list []string, s string) bool {
 
 // measure computes the row of the sample st, whose work from t0 is work, and updates the
 // energy drift. The row is reused by the next call.
-func (rc *recorder) measure(st *integrate.State, work planar.Work) []float64 {
+func (rc *recorder) measure(st *integrate.State, work assembly.Work) []float64 {
 	c := &rc.cur
 	c.s = st
 	rc.b.FullLambda(c.full, st.Lambda)

@@ -68,7 +68,7 @@ type Result struct {
 
 	// Invariant is the energy invariant Π = T + V − W_nc − W_driving of seed 001, eq. 12, at
 	// each sample (nil when rows are streamed to RunOptions.Rows); the two works are
-	// integrated by planar.WorkMeter (Simpson's rule over every accepted step with the
+	// integrated by assembly.WorkMeter (Simpson's rule over every accepted step with the
 	// method's dense output, far below the integration error).
 	Invariant []float64
 	// EnergyDrift is max_k |Π_k − Π_0|; EnergyScale is max_k (T_k + |V_k − V_0|), the

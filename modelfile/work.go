@@ -1,17 +1,17 @@
 package modelfile
 
 import (
+	"linkage/assembly"
 	"linkage/integrate"
-	"linkage/planar"
 )
 
 // workMeter returns the meter of the non-conservative and driving work of b's mechanism
 // (planar or spatial) along the steps of m from the consistent start.
-func (b *Built) workMeter(m integrate.Method) *planar.WorkMeter {
-	var src planar.PowerSource = b.System
+func (b *Built) workMeter(m integrate.Method) *assembly.WorkMeter {
+	var src assembly.PowerSource = b.System
 	if b.Spatial != nil {
 		src = b.Spatial.System
 	}
 	_, nc := b.Size()
-	return planar.NewWorkMeter(src, nc, b.FullLambda, m, b.Start.T)
+	return assembly.NewWorkMeter(src, nc, b.FullLambda, m, b.Start.T)
 }

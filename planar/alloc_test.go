@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"linkage/law"
 	"linkage/planar"
 )
 
@@ -25,7 +26,7 @@ func kitchenSink(t *testing.T) *planar.System {
 	c1 := m.AddMarker(planar.Marker{Body: third})
 	p := m.AddRevolute("gearpin", g0, c1)
 	m.AddCoupler("gear", p, 1, 2, 0) // joint 1 is the translational "slide"
-	m.AddMotion("spin", p, planar.Sine{Amplitude: 1, Omega: 2})
+	m.AddMotion("spin", p, law.Sine{Amplitude: 1, Omega: 2})
 	fourth := m.AddBody(planar.Body{Name: "four", Mass: 1, Inertia: 0.05})
 	m.AddWeld("fix", c1, m.AddMarker(planar.Marker{Body: fourth, Point: planar.Vec{0.1, 0}}))
 	sys, err := m.Assemble()

@@ -1,6 +1,10 @@
 package planar
 
-import "math"
+import (
+	"math"
+
+	"linkage/law"
+)
 
 // Andrews returns Andrews' squeezing mechanism in body coordinates (seed 000, section 4.3:
 // seven bodies, 21 coordinates, 20 constraints, one degree of freedom), with the
@@ -76,7 +80,7 @@ func Andrews() *Model {
 	m.AddRevolute("G", mk(7, Vec{-ua, -u - ub}), mk(6, Vec{-(zf - fa), 0}))
 	m.AddRevolute("E6", mk(2, eOn2), mk(6, Vec{fa, 0}))
 	m.AddTSDA(TSDA{Name: "spring", I: ground(C), J: mk(3, Vec{sd - sa, sb - sc}), K: c0, FreeLength: l0})
-	m.AddTorque("motor", body[1], Const{Value: mom})
+	m.AddTorque("motor", body[1], law.Const{Value: mom})
 	return m
 }
 

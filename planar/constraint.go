@@ -1,6 +1,10 @@
 package planar
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/assembly"
+)
 
 // constraint.go: (t, q) ⇒ g, G, g_t;  (t, q, v) ⇒ γ, ∂γ/∂q, ∂γ/∂v;  (q, λ) ⇒ ∂(Gᵀλ)/∂q;
 // (q, w) ⇒ ∂(G w)/∂q.
@@ -16,8 +20,8 @@ import "gonum.org/v1/gonum/mat"
 // evalTerm evaluates term tm of a row at q.
 func (s *System) evalTerm(tm *term, q []float64, e *coordEval) {
 	var k pairKin
-	s.pairs[tm.pair].kin(q, &k)
-	e.eval(tm.kind, &k)
+	s.pairs[tm.Pair].kin(q, &k)
+	e.eval(tm.Coord, &k)
 }
 
 // Constraint writes g(t, q).
@@ -25,34 +29,30 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 	var e coordEval
 	for r := range s.rows {
 		rw := &s.rows[r]
-		g := -rw.c0
-		for k := range rw.n {
-			s.evalTerm(&rw.terms[k], q, &e)
-			g += rw.terms[k].w * e.val
+		g := -rw.C0
+		for k := range rw.N {
+			s.evalTerm(&rw.Terms[k], q, &e)
+			g += rw.Terms[k].W * e.val
 		}
-		if rw.drive != nil {
-			f, _, _ := rw.drive.Eval(t)
+		if rw.Drive != nil {
+			f, _, _ := rw.Drive.Eval(t)
 			g -= f
 		}
 		dst[r] = g
 	}
 }
 
-// ConstraintJacobian writes G = ∂g/∂q.
-func (s *System) ConstraintJacobian(dst *mat.Dense, _ float64, q []float64) {
+// WriteConstraintJacobian writes G = ∂g/∂q (assembly.MatrixWriter: ConstraintJacobian
+// and ConstraintJacobianValues).
+func (s *System) WriteConstraintJacobian(dst assembly.Target, _ float64, q []float64) {
 	dst.Zero()
 	var e coordEval
 	for r := range s.rows {
 		rw := &s.rows[r]
-		out := dst.RawRowView(r)
-		for k := range rw.n {
-			tm := &rw.terms[k]
+		for k := range rw.N {
+			tm := &rw.Terms[k]
 			s.evalTerm(tm, q, &e)
-			for c, col := range s.pairs[tm.pair].col {
-				if col >= 0 {
-					out[col] += tm.w * e.grad[c]
-				}
-			}
+			assembly.AddScaledRow(dst.Row(r), s.pairs[tm.Pair].col[:], tm.W, e.grad[:])
 		}
 	}
 }
@@ -61,7 +61,7 @@ func (s *System) ConstraintJacobian(dst *mat.Dense, _ float64, q []float64) {
 func (s *System) ConstraintTimeDerivative(dst []float64, t float64, _ []float64) {
 	for r := range s.rows {
 		dst[r] = 0
-		if d := s.rows[r].drive; d != nil {
+		if d := s.rows[r].Drive; d != nil {
 			_, df, _ := d.Eval(t)
 			dst[r] = -df
 		}
@@ -74,22 +74,22 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	for r := range s.rows {
 		rw := &s.rows[r]
 		var g float64
-		for k := range rw.n {
-			tm := &rw.terms[k]
+		for k := range rw.N {
+			tm := &rw.Terms[k]
 			s.evalTerm(tm, q, &e)
-			vp := s.pairs[tm.pair].rate(v)
-			g -= tm.w * e.quad(&vp)
+			vp := s.pairs[tm.Pair].rate(v)
+			g -= tm.W * e.quad(&vp)
 		}
-		if rw.drive != nil {
-			_, _, ddf := rw.drive.Eval(t)
+		if rw.Drive != nil {
+			_, _, ddf := rw.Drive.Eval(t)
 			g += ddf
 		}
 		dst[r] = g
 	}
 }
 
-// ConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r.
-func (s *System) ConstraintForceDerivative(dst *mat.Dense, _ float64, q, lambda []float64) {
+// WriteConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r (assembly.MatrixWriter).
+func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, q, lambda []float64) {
 	dst.Zero()
 	var e coordEval
 	for r := range s.rows {
@@ -97,10 +97,10 @@ func (s *System) ConstraintForceDerivative(dst *mat.Dense, _ float64, q, lambda 
 		if lambda[r] == 0 {
 			continue
 		}
-		for k := range rw.n {
-			tm := &rw.terms[k]
+		for k := range rw.N {
+			tm := &rw.Terms[k]
 			s.evalTerm(tm, q, &e)
-			addHess(dst, &s.pairs[tm.pair], lambda[r]*tm.w, &e.hess)
+			assembly.AddHessian(dst, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:])
 		}
 	}
 }
@@ -113,10 +113,10 @@ func (s *System) ConstraintJacobianDerivative(dst *mat.Dense, _ float64, q, w []
 	for r := range s.rows {
 		rw := &s.rows[r]
 		out := dst.RawRowView(r)
-		for k := range rw.n {
-			tm := &rw.terms[k]
+		for k := range rw.N {
+			tm := &rw.Terms[k]
 			s.evalTerm(tm, q, &e)
-			pr := &s.pairs[tm.pair]
+			pr := &s.pairs[tm.Pair]
 			wp := pr.rate(w)
 			for a, col := range pr.col {
 				if col < 0 {
@@ -126,7 +126,7 @@ func (s *System) ConstraintJacobianDerivative(dst *mat.Dense, _ float64, q, w []
 				for b, x := range wp {
 					hw += e.hess[a][b] * x
 				}
-				out[col] += tm.w * hw
+				out[col] += tm.W * hw
 			}
 		}
 	}
@@ -153,32 +153,13 @@ func (s *System) GammaDerivativeQ(dst *mat.Dense, _ float64, q, v []float64) {
 	for r := range s.rows {
 		rw := &s.rows[r]
 		out := dst.RawRowView(r)
-		for i := range rw.n {
-			tm := &rw.terms[i]
-			pr := &s.pairs[tm.pair]
+		for i := range rw.N {
+			tm := &rw.Terms[i]
+			pr := &s.pairs[tm.Pair]
 			pr.kin(q, &k)
 			vp := pr.rate(v)
-			quadGrad(tm.kind, &k, &vp, &g)
-			for a, col := range pr.col {
-				if col >= 0 {
-					out[col] -= tm.w * g[a]
-				}
-			}
-		}
-	}
-}
-
-// addHess adds scale·H into dst at the pair's columns.
-func addHess(dst *mat.Dense, pr *pairRef, scale float64, h *[6][6]float64) {
-	for a, ca := range pr.col {
-		if ca < 0 {
-			continue
-		}
-		out := dst.RawRowView(ca)
-		for b, cb := range pr.col {
-			if cb >= 0 {
-				out[cb] += scale * h[a][b]
-			}
+			quadGrad(tm.Coord, &k, &vp, &g)
+			assembly.AddScaled(out, pr.col[:], -tm.W, g[:])
 		}
 	}
 }

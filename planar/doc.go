@@ -10,7 +10,7 @@
 //	o := m.AddMarker(planar.Marker{Name: "O", Body: planar.Ground})
 //	a := m.AddMarker(planar.Marker{Name: "A", Body: crank, Point: planar.Vec{-0.15, 0}})
 //	pin := m.AddRevolute("pin", o, a)
-//	m.AddMotion("drive", pin, planar.Sine{Amplitude: 0.1, Omega: 2})
+//	m.AddMotion("drive", pin, law.Sine{Amplitude: 0.1, Omega: 2})
 //	sys, err := m.Assemble() // *System: dae.System with every capability
 //	q0, v0 := sys.InitialGuess() // then dae.Initialize(sys, 0, q0, v0, nil)
 //
@@ -44,10 +44,8 @@
 // Actuator(t) along r_J − r_I, singular at l = 0 where the direction is undefined); RSDA
 // (torque −F on J, +F on I, F = Spring(β − β₀) + Damper(β') + Actuator(t), β = α_J − α_I);
 // bushing (linear in marker I's axes); point forces (global or follower); torques; custom
-// Go callbacks (ForceFunc, derivatives by central differences). Laws (Law) are Linear,
-// Polynomial (seed 001, eq. 15: SeedSpring), Piecewise and NewPiecewiseLinear (seed 001,
-// eq. 16, which is piecewise polynomial: SeedDamper). Time functions (Func): Const, Poly,
-// Sine, Ramp, Smoothstep, Table (natural cubic spline).
+// Go callbacks (ForceFunc, derivatives by central differences). Force laws (law.Force) and
+// time functions (law.Func) come from package law, which every modeling route shares.
 //
 // # Signs: reactions and energy
 //
@@ -59,8 +57,8 @@
 // Energies returns T, the gravitational and the spring potential; NonConservativePower
 // returns P_nc = vᵀ f_nc (dampers, actuators, applied loads, custom forces) and DrivingPower
 // P_driving = Σ λ_r g_t,r over the motions' rows, so the energy invariant of seed 001
-// (eqs. 11-12), Π = T + V − ∫ (P_nc + P_driving) dt, can be monitored (WorkMeter integrates
-// both along a run). Scleronomic rows do no work: their −λᵀ G v vanishes on the velocity
+// (eqs. 11-12), Π = T + V − ∫ (P_nc + P_driving) dt, can be monitored (assembly.WorkMeter
+// integrates both along a run). Scleronomic rows do no work: their −λᵀ G v vanishes on the velocity
 // constraint and is not counted, so a velocity residual shows in Π instead of in the work.
 //
 // # Derivatives
@@ -77,5 +75,7 @@
 //
 // Assemble records the structural pattern of G (System.Pattern: the columns each row can
 // touch, those of its joint's two bodies); M is block diagonal with one diag(m, m, J)
-// block per body. Both are fixed for the life of the System.
+// block per body. Both are fixed for the life of the System. The System is a
+// dae.SparseEvaluator: M, G and the coupling matrices are written once, against an
+// assembly.Target, into the dense matrices or straight into the patterns' values.
 package planar

@@ -7,6 +7,7 @@ import (
 
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/law"
 	"linkage/planar"
 	"linkage/problems"
 )
@@ -124,16 +125,16 @@ func TestSliderCrankEnergy(t *testing.T) {
 	}{
 		{"spring", planar.TSDA{Name: "tsda", K: 2000, FreeLength: 0.5}, nil},
 		{"spring-damper-actuator", planar.TSDA{Name: "tsda", K: 2000, C: 50, FreeLength: 0.5,
-			Actuator: planar.Sine{Amplitude: 40, Omega: 20}}, nil},
+			Actuator: law.Sine{Amplitude: 40, Omega: 20}}, nil},
 		{"seed 001 laws", planar.TSDA{Name: "tsda", FreeLength: 0.5,
-			Spring: planar.Polynomial{Coef: []float64{0, 2000, 0, 5e4}}, Damper: planar.Linear{K: 30}}, nil},
+			Spring: law.Polynomial{Coef: []float64{0, 2000, 0, 5e4}}, Damper: law.Linear{K: 30}}, nil},
 		// A spring law without Potential: its work goes into ∫ P_nc instead of V.
-		{"law without potential", planar.TSDA{Name: "tsda", FreeLength: 0.5, Spring: lawOnly{planar.Linear{K: 2000}}}, nil},
+		{"law without potential", planar.TSDA{Name: "tsda", FreeLength: 0.5, Spring: lawOnly{law.Linear{K: 2000}}}, nil},
 		{"applied loads", planar.TSDA{Name: "tsda", K: 500, FreeLength: 0.5},
 			func(m *planar.Model, crank, rod planar.BodyID, tip planar.MarkerID) {
-				m.AddTorque("motor", crank, planar.Smoothstep{T0: 0, T1: 0.2, From: 0, To: 20})
-				m.AddPointForce("push", tip, planar.Const{Value: -30}, planar.Sine{Amplitude: 10, Omega: 15}, false)
-				m.AddPointForce("wind", tip, planar.Const{Value: 5}, nil, true)
+				m.AddTorque("motor", crank, law.Smoothstep{T0: 0, T1: 0.2, From: 0, To: 20})
+				m.AddPointForce("push", tip, law.Const{Value: -30}, law.Sine{Amplitude: 10, Omega: 15}, false)
+				m.AddPointForce("wind", tip, law.Const{Value: 5}, nil, true)
 				m.AddCustomForce("drag", func(dst []float64, _ float64, _, v []float64) {
 					dst[3] -= 2 * v[3] * math.Abs(v[3])
 				})
@@ -281,4 +282,4 @@ func TestParallelogramRedundant(t *testing.T) {
 }
 
 // lawOnly hides the Potential of a law.
-type lawOnly struct{ planar.Law }
+type lawOnly struct{ law.Force }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"linkage/dae"
+	"linkage/law"
 	"linkage/planar"
 )
 
@@ -38,7 +39,7 @@ type elementCase struct {
 }
 
 func elementCases(t *testing.T) []elementCase {
-	table, err := planar.NewTable([]float64{0, 0.5, 1, 2}, []float64{0, 1, 0.5, 2})
+	table, err := law.NewTable([]float64{0, 0.5, 1, 2}, []float64{0, 1, 0.5, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,8 +69,8 @@ func elementCases(t *testing.T) []elementCase {
 		{name: "motion", build: func(m *planar.Model, g0, a1, a2, b1 planar.MarkerID) {
 			p := m.AddRevolute("pin", g0, a1)
 			s := m.AddTranslational("slide", a2, b1)
-			m.AddMotion("spin", p, planar.Sine{Amplitude: 0.7, Omega: 3, Phase: 0.2, Offset: 0.1})
-			m.AddMotion("push", s, planar.Poly{Coef: []float64{0.1, -0.3, 0.5, 0.2}})
+			m.AddMotion("spin", p, law.Sine{Amplitude: 0.7, Omega: 3, Phase: 0.2, Offset: 0.1})
+			m.AddMotion("push", s, law.Poly{Coef: []float64{0.1, -0.3, 0.5, 0.2}})
 		}},
 		{name: "motion-table", build: func(m *planar.Model, g0, a1, a2, b1 planar.MarkerID) {
 			s := m.AddPointOnLine("slot", a2, b1)
@@ -77,27 +78,27 @@ func elementCases(t *testing.T) []elementCase {
 		}},
 		{name: "tsda", build: func(m *planar.Model, g0, a1, a2, b1 planar.MarkerID) {
 			m.AddTSDA(planar.TSDA{Name: "spring", I: g0, J: a1, K: 120, C: 7, FreeLength: 0.3,
-				Actuator: planar.Sine{Amplitude: 5, Omega: 2}})
+				Actuator: law.Sine{Amplitude: 5, Omega: 2}})
 			m.AddTSDA(planar.TSDA{Name: "polymer", I: a2, J: b1, FreeLength: 0.2,
-				Spring: planar.Polynomial{Coef: []float64{1, 200, -30, 40}}, Damper: planar.SeedDamper()})
+				Spring: law.Polynomial{Coef: []float64{1, 200, -30, 40}}, Damper: law.SeedDamper()})
 		}, apart: true},
 		{name: "rsda", build: func(m *planar.Model, g0, a1, a2, b1 planar.MarkerID) {
 			p := m.AddRevolute("pin", a2, b1)
 			m.AddRSDA(planar.RSDA{Name: "torsion", I: g0, J: a1, K: 40, C: 3, FreeAngle: 0.2,
-				Actuator: planar.Const{Value: 2}})
-			m.AddRSDA(planar.RSDA{Name: "torsion2", Joint: p, Spring: planar.Polynomial{Coef: []float64{0, 10, 0, 30}},
-				Damper: planar.Linear{K: 0.5}})
+				Actuator: law.Const{Value: 2}})
+			m.AddRSDA(planar.RSDA{Name: "torsion2", Joint: p, Spring: law.Polynomial{Coef: []float64{0, 10, 0, 30}},
+				Damper: law.Linear{K: 0.5}})
 		}},
 		{name: "bushing", build: func(m *planar.Model, g0, a1, a2, b1 planar.MarkerID) {
 			m.AddBushing(planar.Bushing{Name: "mount", I: a2, J: b1, Kx: 1000, Ky: 500, Ktheta: 30, Cx: 10, Cy: 7, Ctheta: 0.4})
 			m.AddBushing(planar.Bushing{Name: "mount0", I: g0, J: a1, Kx: 100, Ky: 50, Ktheta: 3, Cx: 1, Cy: 0.7, Ctheta: 0.04})
 		}},
 		{name: "point-force", build: func(m *planar.Model, g0, a1, a2, b1 planar.MarkerID) {
-			m.AddPointForce("push", a1, planar.Const{Value: 3}, planar.Sine{Amplitude: 2, Omega: 1}, true)
-			m.AddPointForce("follower", b1, planar.Const{Value: -4}, planar.Const{Value: 1.5}, false)
+			m.AddPointForce("push", a1, law.Const{Value: 3}, law.Sine{Amplitude: 2, Omega: 1}, true)
+			m.AddPointForce("follower", b1, law.Const{Value: -4}, law.Const{Value: 1.5}, false)
 		}},
 		{name: "torque", build: func(m *planar.Model, g0, a1, a2, b1 planar.MarkerID) {
-			m.AddTorque("motor", 1, planar.Smoothstep{T0: 0, T1: 1, From: 0, To: 3})
+			m.AddTorque("motor", 1, law.Smoothstep{T0: 0, T1: 1, From: 0, To: 3})
 		}},
 		{name: "custom", build: func(m *planar.Model, g0, a1, a2, b1 planar.MarkerID) {
 			// A nonlinear drag on body 2 and a coupling spring in θ: f = −c|v|v, −k sin(θ₁ − θ₂).
@@ -189,18 +190,18 @@ func TestAssembleErrors(t *testing.T) {
 			b := m.AddBody(planar.Body{Name: "a", Mass: 1, Inertia: 1})
 			i, j := m.AddMarker(planar.Marker{}), m.AddMarker(planar.Marker{Body: b})
 			m.AddRevolute("pin", i, j)
-			m.AddTorque("pin", b, planar.Const{Value: 1})
+			m.AddTorque("pin", b, law.Const{Value: 1})
 		}, `torque "pin": duplicate name (already a revolute)`},
 		{"motion on distance", func(m *planar.Model) {
 			b := m.AddBody(planar.Body{Name: "a", Mass: 1, Inertia: 1})
 			d := m.AddDistance("rod", m.AddMarker(planar.Marker{}), m.AddMarker(planar.Marker{Body: b}), 1)
-			m.AddMotion("drive", d, planar.Const{})
+			m.AddMotion("drive", d, law.Const{})
 		}, `motion "drive": joint "rod" is a distance, which has no joint coordinate`},
 		{"tsda nan", func(m *planar.Model) {
 			b := m.AddBody(planar.Body{Name: "a", Mass: 1, Inertia: 1})
 			m.AddTSDA(planar.TSDA{Name: "spring", I: m.AddMarker(planar.Marker{}), J: m.AddMarker(planar.Marker{Body: b}), K: math.Inf(1)})
 		}, `tsda "spring": K = +Inf is not finite`},
-		{"torque on ground", func(m *planar.Model) { m.AddTorque("motor", planar.Ground, planar.Const{}) }, `torque "motor": body 0 is not a moving body`},
+		{"torque on ground", func(m *planar.Model) { m.AddTorque("motor", planar.Ground, law.Const{}) }, `torque "motor": body 0 is not a moving body`},
 	}
 	for _, c := range cases {
 		m := planar.NewModel()

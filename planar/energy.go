@@ -1,5 +1,7 @@
 package planar
 
+import "linkage/assembly"
+
 // energy.go: (t, q, v) ⇒ T, V, P_nc;  (t, q, λ) ⇒ P_driving: the terms of the energy
 // invariant of seed 001 (Cardenal et al.), eqs. 11-12. With M a = f − Gᵀλ and
 // f = −∂V/∂q + f_nc, premultiplying by vᵀ gives
@@ -17,15 +19,9 @@ package planar
 // the reactions on an integration error, to the work of the forces. With g_t that error
 // stays in Π, where it is measured.
 
-// Energies are the parts of the mechanical energy of one state.
-type Energies struct {
-	Kinetic float64 // T = Σ ½ m |R'|² + ½ J θ'²
-	Gravity float64 // −Σ m gᵀR
-	Spring  float64 // Σ ∫ spring laws of TSDA, RSDA and bushings that implement Potential
-}
-
-// Potential returns Gravity + Spring.
-func (e Energies) Potential() float64 { return e.Gravity + e.Spring }
+// Energies are the parts of the mechanical energy of one state (assembly.Energies), with
+// T = Σ ½ m |R'|² + ½ J θ'².
+type Energies = assembly.Energies
 
 // Energies returns the kinetic, gravitational and spring energy of (t, q, v).
 func (s *System) Energies(t float64, q, v []float64) Energies {
@@ -39,12 +35,12 @@ func (s *System) Energies(t float64, q, v []float64) Energies {
 	var ce coordEval
 	for i := range s.sds {
 		sd := &s.sds[i]
-		if sd.pot == nil {
+		if !sd.HasPotential() {
 			continue
 		}
-		s.pairs[sd.pair].kin(q, &k)
-		ce.eval(sd.kind, &k)
-		e.Spring += sd.pot.Integral(ce.val - sd.free)
+		s.pairs[sd.Pair].kin(q, &k)
+		ce.eval(sd.Coord, &k)
+		e.Spring += sd.Energy(ce.val)
 	}
 	return e
 }
@@ -66,11 +62,7 @@ func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st)
-		F := st.fd + st.fa
-		if sd.pot == nil {
-			F += st.fs
-		}
-		p -= F * st.rate
+		p += sd.Power(&st.load)
 	}
 	for i := range s.points {
 		pf := &s.points[i]
@@ -83,14 +75,7 @@ func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
 		tau, _, _ := tq.tau.Eval(t)
 		p += tau * v[tq.col+2]
 	}
-	if len(s.customs) > 0 {
-		s.mu.Lock()
-		s.customForces(s.customF, t, q, v)
-		for i, f := range s.customF {
-			p += f * v[i]
-		}
-		s.mu.Unlock()
-	}
+	p += s.customs.Power(t, q, v)
 	return p
 }
 
@@ -101,7 +86,7 @@ func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
 func (s *System) DrivingPower(t float64, _, lambda []float64) float64 {
 	var p float64
 	for r := range s.rows {
-		if d := s.rows[r].drive; d != nil && lambda[r] != 0 {
+		if d := s.rows[r].Drive; d != nil && lambda[r] != 0 {
 			_, df, _ := d.Eval(t)
 			p -= lambda[r] * df
 		}

@@ -1,7 +1,7 @@
 package planar
 
 import (
-	"gonum.org/v1/gonum/mat"
+	"linkage/assembly"
 )
 
 // force.go: (t, q, v) ⇒ f, ∂f/∂q, ∂f/∂v.
@@ -16,27 +16,18 @@ import (
 
 // sdState is a spring-damper element evaluated at (t, q, v).
 type sdState struct {
-	e      coordEval
-	vp     [6]float64
-	rate   float64 // c'
-	fs, ks float64 // spring force and stiffness
-	fd, kd float64 // damper force and its derivative
-	fa     float64 // actuator
+	e    coordEval
+	vp   [6]float64
+	load assembly.SDLoad
 }
 
 func (s *System) evalSD(sd *springDamper, t float64, q, v []float64, st *sdState) {
 	var k pairKin
-	pr := &s.pairs[sd.pair]
+	pr := &s.pairs[sd.Pair]
 	pr.kin(q, &k)
-	st.e.eval(sd.kind, &k)
+	st.e.eval(sd.Coord, &k)
 	st.vp = pr.rate(v)
-	st.rate = st.e.dotGrad(&st.vp)
-	st.fs, st.ks = sd.spring.Eval(st.e.val - sd.free)
-	st.fd, st.kd = sd.damper.Eval(st.rate)
-	st.fa = 0
-	if sd.act != nil {
-		st.fa, _, _ = sd.act.Eval(t)
-	}
+	st.load = sd.Load(t, st.e.val, st.e.dotGrad(&st.vp))
 }
 
 // pointLoad returns the force of p in global axes and the rotated offset a of its point.
@@ -67,12 +58,7 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st)
-		F := st.fs + st.fd + st.fa
-		for c, col := range s.pairs[sd.pair].col {
-			if col >= 0 {
-				dst[col] -= F * st.e.grad[c]
-			}
-		}
+		assembly.AddScaled(dst, s.pairs[sd.Pair].col[:], -st.load.Force(), st.e.grad[:])
 	}
 	for i := range s.points {
 		p := &s.points[i]
@@ -85,38 +71,18 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 		tau, _, _ := tq.tau.Eval(t)
 		dst[tq.col+2] += tau
 	}
-	for _, c := range s.customs {
-		c(dst, t, q, v)
-	}
+	s.customs.AddForce(dst, t, q, v)
 }
 
-// ForceDerivativeQ writes ∂f/∂q.
-func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
+// WriteForceDerivativeQ writes ∂f/∂q (assembly.MatrixWriter: ForceDerivativeQ and
+// ForceDerivativeQValues).
+func (s *System) WriteForceDerivativeQ(dst assembly.Target, t float64, q, v []float64) {
 	dst.Zero()
 	var st sdState
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st)
-		F := st.fs + st.fd + st.fa
-		pr := &s.pairs[sd.pair]
-		// hv = ∇²c v_p
-		var hv [6]float64
-		for a := range 6 {
-			for b := range 6 {
-				hv[a] += st.e.hess[a][b] * st.vp[b]
-			}
-		}
-		for a, ca := range pr.col {
-			if ca < 0 {
-				continue
-			}
-			out := dst.RawRowView(ca)
-			for b, cb := range pr.col {
-				if cb >= 0 {
-					out[cb] -= st.e.grad[a]*(st.ks*st.e.grad[b]+st.kd*hv[b]) + F*st.e.hess[a][b]
-				}
-			}
-		}
+		assembly.AddJacobianQ(dst, s.pairs[sd.Pair].col[:], &st.load, st.e.grad[:], st.e.hess[:], st.vp[:])
 	}
 	for i := range s.points {
 		p := &s.points[i]
@@ -124,63 +90,26 @@ func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 		c := p.col
 		if p.global {
 			// ∂(a × F)/∂θ = b × F... written out: ∂(b·F)/∂θ = −a·F.
-			dst.Set(c+2, c+2, dst.At(c+2, c+2)-dot(a, F))
+			dst.Add(c+2, c+2, -dot(a, F))
 		} else {
 			// F = A(θ+φ) F_local: ∂F/∂θ = (−F_y, F_x); the moment a × F is invariant.
-			dst.Set(c, c+2, dst.At(c, c+2)-F[1])
-			dst.Set(c+1, c+2, dst.At(c+1, c+2)+F[0])
+			dst.Add(c, c+2, -F[1])
+			dst.Add(c+1, c+2, F[0])
 		}
 	}
-	if len(s.customs) > 0 {
-		s.customFD(dst, t, q, v, true)
-	}
+	s.customs.AddJacobian(dst, t, q, v, true)
 }
 
-// ForceDerivativeV writes ∂f/∂v.
-func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
+// WriteForceDerivativeV writes ∂f/∂v (assembly.MatrixWriter).
+func (s *System) WriteForceDerivativeV(dst assembly.Target, t float64, q, v []float64) {
 	dst.Zero()
 	var st sdState
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st)
-		if st.kd == 0 {
-			continue
-		}
-		addOuter(dst, &s.pairs[sd.pair], -st.kd, &st.e.grad)
-	}
-	if len(s.customs) > 0 {
-		s.customFD(dst, t, q, v, false)
-	}
-}
-
-// addOuter adds scale·g gᵀ at the pair's columns.
-func addOuter(dst *mat.Dense, pr *pairRef, scale float64, g *[6]float64) {
-	for a, ca := range pr.col {
-		if ca < 0 || g[a] == 0 {
-			continue
-		}
-		out := dst.RawRowView(ca)
-		for b, cb := range pr.col {
-			if cb >= 0 {
-				out[cb] += scale * g[a] * g[b]
-			}
+		if st.load.Kd != 0 {
+			assembly.AddOuter(dst, s.pairs[sd.Pair].col[:], -st.load.Kd, st.e.grad[:])
 		}
 	}
-}
-
-// customFD adds the central-difference derivative of the custom forces with respect to q
-// (wrtQ) or v into dst (dae.ForceFD; its scratch is guarded by s.mu so that a System stays
-// safe to share).
-func (s *System) customFD(dst *mat.Dense, t float64, q, v []float64, wrtQ bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.customJac.Add(dst, s.customForces, t, q, v, wrtQ)
-}
-
-// customForces writes the sum of the custom forces into dst.
-func (s *System) customForces(dst []float64, t float64, q, v []float64) {
-	clear(dst)
-	for _, c := range s.customs {
-		c(dst, t, q, v)
-	}
+	s.customs.AddJacobian(dst, t, q, v, false)
 }

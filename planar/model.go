@@ -1,6 +1,11 @@
 package planar
 
-import "math"
+import (
+	"math"
+
+	"linkage/assembly"
+	"linkage/law"
+)
 
 // Vec is a planar vector (x, y).
 type Vec [2]float64
@@ -48,7 +53,7 @@ type Marker struct {
 // its arguments and should not allocate; its derivatives ∂f/∂q and ∂f/∂v are taken by
 // central finite differences (step ∛ε·max(1, |q_j|), Nocedal & Wright 2006, eq. 8.8), so it
 // must be smooth and deterministic. Its power vᵀf counts as non-conservative.
-type ForceFunc func(dst []float64, t float64, q, v []float64)
+type ForceFunc = assembly.ForceFunc
 
 // TSDA is a translational spring-damper-actuator between the points of markers I and J
 // (seed 000, section 4.2; Haug 1989, sec. 6.3). With l = |r_J − r_I| and l' its rate, the
@@ -63,9 +68,9 @@ type TSDA struct {
 	I, J       MarkerID
 	K, C       float64 // used when Spring or Damper is nil
 	FreeLength float64
-	Actuator   Func
-	Spring     Law
-	Damper     Law
+	Actuator   law.Func
+	Spring     law.Force
+	Damper     law.Force
 }
 
 // RSDA is a rotational spring-damper-actuator between two bodies. The relative angle
@@ -83,9 +88,9 @@ type RSDA struct {
 	I, J      MarkerID
 	K, C      float64
 	FreeAngle float64
-	Actuator  Func
-	Spring    Law
-	Damper    Law
+	Actuator  law.Func
+	Spring    law.Force
+	Damper    law.Force
 }
 
 // Bushing is a linear spring-damper on the relative pose of marker J in the frame of
@@ -131,7 +136,7 @@ type jointSpec struct {
 	length        float64 // distance
 	a, b          JointID // coupler: a, b; motion: a
 	ratio, offset float64
-	drive         Func
+	drive         law.Func
 }
 
 type forceKind int
@@ -154,10 +159,10 @@ type forceSpec struct {
 	rsda    RSDA
 	bushing Bushing
 	marker  MarkerID
-	fx, fy  Func
+	fx, fy  law.Func
 	global  bool
 	body    BodyID
-	torque  Func
+	torque  law.Func
 	custom  ForceFunc
 }
 
@@ -240,7 +245,7 @@ func (m *Model) AddCoupler(name string, a, b JointID, ratio, offset float64) Joi
 //	c(q) − f(t) = 0    (row "name.c"),   g_t = −f'(t),   g_tt = −f''(t).
 //
 // λ of the row is the driving torque or force (with the sign of −Gᵀλ).
-func (m *Model) AddMotion(name string, joint JointID, f Func) JointID {
+func (m *Model) AddMotion(name string, joint JointID, f law.Func) JointID {
 	return m.addJoint(jointSpec{name: name, kind: kindMotion, a: joint, drive: f})
 }
 
@@ -271,12 +276,12 @@ func (m *Model) AddBushing(e Bushing) ForceID {
 // AddPointForce adds the force (fx(t), fy(t)) applied at the point of marker mk: in the
 // global frame when global is true, else in the marker's axes (a follower force). Nil
 // components are zero.
-func (m *Model) AddPointForce(name string, mk MarkerID, fx, fy Func, global bool) ForceID {
+func (m *Model) AddPointForce(name string, mk MarkerID, fx, fy law.Func, global bool) ForceID {
 	return m.addForce(forceSpec{name: name, kind: kindPointForce, marker: mk, fx: fx, fy: fy, global: global})
 }
 
 // AddTorque adds the torque τ(t) (counter-clockwise positive) on body b.
-func (m *Model) AddTorque(name string, b BodyID, tau Func) ForceID {
+func (m *Model) AddTorque(name string, b BodyID, tau law.Func) ForceID {
 	return m.addForce(forceSpec{name: name, kind: kindTorque, body: b, torque: tau})
 }
 

@@ -72,14 +72,14 @@ func (s *System) Reaction(j JointID, q, lambda []float64) Reaction {
 	var e coordEval
 	for r := jd.first; r < jd.first+jd.nrows; r++ {
 		rw := &s.rows[r]
-		for k := range rw.n {
-			tm := &rw.terms[k]
-			if tm.pair != jd.pair {
+		for k := range rw.N {
+			tm := &rw.Terms[k]
+			if tm.Pair != jd.pair {
 				continue
 			}
 			s.evalTerm(tm, q, &e)
 			for c := range 6 {
-				gen[c] -= lambda[r] * tm.w * e.grad[c]
+				gen[c] -= lambda[r] * tm.W * e.grad[c]
 			}
 		}
 	}

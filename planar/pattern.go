@@ -1,16 +1,12 @@
 package planar
 
-import "sort"
+import "linkage/assembly"
 
-// Pattern is the structural sparsity of the constraint Jacobian G, fixed at assembly: the
-// columns of q on which each constraint row can depend (a superset of the nonzeros at any
-// pose: a joint row involves only the x, y, θ of the joint's two bodies). M is block
-// diagonal in body coordinates, one diag(m, m, J) block per body, so it needs no pattern.
-// Sparse and topological solvers read the pattern once instead of probing G.
-type Pattern struct {
-	GRows [][]int // GRows[i]: increasing columns of row i
-	NNZ   int     // total number of structural nonzeros of G
-}
+// Pattern is the structural sparsity of G (assembly.Pattern): a joint row involves only
+// the x, y, θ of the joint's two bodies (a coupler's, of the two joints' bodies). M is
+// block diagonal in body coordinates, one diag(m, m, J) block per body, so it needs no
+// pattern.
+type Pattern = assembly.Pattern
 
 // Pattern returns the sparsity pattern of G recorded at assembly. The slices are shared:
 // do not modify them.
@@ -29,67 +25,38 @@ func (s *System) ConstraintPattern() [][]int { return s.pattern.GRows }
 // slices are shared.
 func (s *System) CouplingPattern() [][]int { return s.coupling }
 
-// buildCoupling collects the body pairs of the joint rows and the two-body force elements
-// and expands them to the coordinate columns.
+// buildCoupling links the bodies of every joint row's pairs and every two-body force
+// element.
 func (s *System) buildCoupling() [][]int {
-	if len(s.customs) > 0 {
+	if s.customs.Len() > 0 {
 		return nil
 	}
-	adj := make([]map[int]bool, s.nq) // column of a body's first coordinate → columns of coupled bodies
-	link := func(a, b int) {
-		if a < 0 || b < 0 {
-			return
-		}
-		if adj[a] == nil {
-			adj[a] = map[int]bool{}
-		}
-		adj[a][b] = true
-	}
-	pairs := func(pr *pairRef) {
-		link(pr.col[0], pr.col[0])
-		link(pr.col[3], pr.col[3])
-		link(pr.col[0], pr.col[3])
-		link(pr.col[3], pr.col[0])
-	}
+	var links [][2]int
+	link := func(pr *pairRef) { links = append(links, [2]int{pr.col[0], pr.col[3]}) }
 	for _, r := range s.rows {
-		for _, t := range r.terms[:r.n] {
-			pairs(&s.pairs[t.pair])
+		for _, t := range r.Terms[:r.N] {
+			link(&s.pairs[t.Pair])
 		}
 	}
 	for i := range s.sds {
-		pairs(&s.pairs[s.sds[i].pair])
+		link(&s.pairs[s.sds[i].Pair])
 	}
-	out := make([][]int, s.nq)
+	firsts := make([]int, 0, len(s.bodies)-1)
 	for _, b := range s.bodies[1:] {
-		cols := []int{b.col, b.col + 1, b.col + 2}
-		for c := range adj[b.col] {
-			if c != b.col {
-				cols = append(cols, c, c+1, c+2)
-			}
-		}
-		sort.Ints(cols)
-		for k := range 3 {
-			out[b.col+k] = cols
-		}
+		firsts = append(firsts, b.col)
 	}
-	return out
+	return assembly.Coupling(s.nq, 3, firsts, links)
 }
 
 // buildPattern collects, for each row, the columns of the pairs its terms read.
 func (s *System) buildPattern() Pattern {
-	p := Pattern{GRows: make([][]int, len(s.rows))}
+	rows := make([][]int, len(s.rows))
 	for i, r := range s.rows {
-		seen := map[int]bool{}
-		for _, t := range r.terms[:r.n] {
-			for _, c := range s.pairs[t.pair].col {
-				if c >= 0 && !seen[c] {
-					seen[c] = true
-					p.GRows[i] = append(p.GRows[i], c)
-				}
-			}
+		cols := make([][]int, r.N)
+		for k, t := range r.Terms[:r.N] {
+			cols[k] = s.pairs[t.Pair].col[:]
 		}
-		sort.Ints(p.GRows[i])
-		p.NNZ += len(p.GRows[i])
+		rows[i] = assembly.Columns(cols...)
 	}
-	return p
+	return assembly.NewPattern(rows)
 }

@@ -1,11 +1,9 @@
 package planar
 
 import (
-	"sync"
-
-	"gonum.org/v1/gonum/mat"
-
+	"linkage/assembly"
 	"linkage/dae"
+	"linkage/law"
 )
 
 // System is an assembled planar model: the equations of motion of seed 002, eq. 16, in
@@ -14,26 +12,23 @@ import (
 // change afterwards, and its evaluations retain nothing and do not allocate. Evaluations
 // are safe for concurrent use (custom forces' finite differences share scratch under a lock).
 type System struct {
-	nq, nc  int
-	bodies  []bodyData // index 0 is the ground
-	markers []markerData
-	pairs   []pairRef
-	rows    []row
-	joints  []jointData
-	sds     []springDamper
-	points  []pointForce
-	torques []torqueElem
-	customs []ForceFunc
-	forces  []ElementInfo
-	gravity Vec
+	nq, nc            int
+	bodies            []bodyData // index 0 is the ground
+	markers           []markerData
+	pairs             []pairRef
+	rows              []row
+	joints            []jointData
+	sds               []springDamper
+	points            []pointForce
+	torques           []torqueElem
+	customs           *assembly.Customs
+	gravity           Vec
+	assembly.Matrices // M, G and the coupling matrices, dense and sparse, from the Write methods
+	assembly.Catalog  // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
 
-	coordNames, rowNames []string
-	pattern              Pattern // structural sparsity of G, fixed at assembly
-	coupling             [][]int // CouplingPattern
+	pattern  Pattern // structural sparsity of G, fixed at assembly
+	coupling [][]int // CouplingPattern
 
-	mu        sync.Mutex   // guards the scratch below (custom forces)
-	customJac *dae.ForceFD // finite-difference Jacobians of the custom forces
-	customF   []float64    // the custom forces' sum, for the non-conservative power
 }
 
 var (
@@ -47,6 +42,7 @@ var (
 	_ dae.Namer                        = (*System)(nil)
 	_ dae.Sparsity                     = (*System)(nil)
 	_ dae.Energy                       = (*System)(nil)
+	_ dae.SparseEvaluator              = (*System)(nil)
 )
 
 type bodyData struct {
@@ -59,20 +55,12 @@ type markerData struct {
 	col int // column of the body's x; −1 on the ground
 }
 
-// term is w·c with c a coordinate of pair.
-type term struct {
-	pair int
-	kind coordKind
-	w    float64
-}
-
-// row is one scalar constraint g = Σ terms − c0 − drive(t).
-type row struct {
-	terms [2]term
-	n     int
-	c0    float64
-	drive Func
-}
+// term is w·c with c a coordinate of a pair; row is one scalar constraint
+// g = Σ terms − c0 − drive(t) (assembly.Row; planar rows are never Trig).
+type (
+	term = assembly.Term[coordKind]
+	row  = assembly.Row[coordKind]
+)
 
 type jointData struct {
 	name         string
@@ -83,58 +71,50 @@ type jointData struct {
 	hasCoord     bool
 }
 
-// springDamper is a force F = spring(c − free) + damper(c') + act(t) acting along the
-// gradient of a scalar coordinate c of a pair: f = −F ∇c (TSDA: c = l; RSDA: c = β;
-// bushing: one entry per axis).
-type springDamper struct {
-	pair           int
-	kind           coordKind
-	free           float64
-	spring, damper Law
-	pot            Potential // spring's potential, nil when it has none
-	act            Func
-}
+// springDamper acts along a scalar coordinate of a pair (TSDA: c = l; RSDA: c = β;
+// bushing: one per axis).
+type springDamper = assembly.SpringDamper[coordKind]
 
 type pointForce struct {
 	col    int
 	s      Vec
 	phi    float64
-	fx, fy Func
+	fx, fy law.Func
 	global bool
 }
 
 type torqueElem struct {
 	col int
-	tau Func
+	tau law.Func
 }
 
-// ElementInfo names one element and its kind ("body"; "revolute", "translational",
-// "distance", "weld", "point-on-line", "coupler", "motion"; "gravity", "tsda", "rsda",
-// "point-force", "torque", "bushing", "custom").
-type ElementInfo struct {
-	Name, Kind string
-	Rows       []int // constraint rows of a joint (nil for bodies and forces)
-}
+// ElementInfo names one element and its kind ("ground", "body"; "revolute",
+// "translational", "distance", "weld", "point-on-line", "coupler", "motion"; "gravity",
+// "tsda", "rsda", "point-force", "torque", "bushing", "custom") with a joint's rows.
+// Coordinates are named "body.x", "body.y", "body.theta", constraint rows after their joint
+// with the row's suffix (".x", ".y", ".n", ".theta", ".d", ".c").
+type ElementInfo = assembly.ElementInfo
 
 // Size returns nq = 3·(bodies − 1) and nc, the number of constraint rows.
 func (s *System) Size() (nq, nc int) { return s.nq, s.nc }
 
-// Mass writes M = diag(m₁, m₁, J₁, m₂, …), constant in body coordinates with the centre of
-// mass as origin (Haug 1989, eq. 6.1.22).
-func (s *System) Mass(dst *mat.Dense, _ float64, _ []float64) {
+// WriteMass writes M = diag(m₁, m₁, J₁, m₂, …), constant in body coordinates with the
+// centre of mass as origin (Haug 1989, eq. 6.1.22) (assembly.MatrixWriter: Mass and
+// MassValues).
+func (s *System) WriteMass(dst assembly.Target, _ float64, _ []float64) {
 	dst.Zero()
 	for _, b := range s.bodies[1:] {
-		dst.Set(b.col, b.col, b.Mass)
-		dst.Set(b.col+1, b.col+1, b.Mass)
-		dst.Set(b.col+2, b.col+2, b.Inertia)
+		dst.Add(b.col, b.col, b.Mass)
+		dst.Add(b.col+1, b.col+1, b.Mass)
+		dst.Add(b.col+2, b.col+2, b.Inertia)
 	}
 }
 
 // ConstantMass reports true: M depends on neither t nor q.
 func (s *System) ConstantMass() bool { return true }
 
-// MassDerivative writes ∂(M a)/∂q = 0.
-func (s *System) MassDerivative(dst *mat.Dense, _ float64, _, _ []float64) { dst.Zero() }
+// WriteMassDerivative writes ∂(M a)/∂q = 0 (assembly.MatrixWriter).
+func (s *System) WriteMassDerivative(dst assembly.Target, _ float64, _, _ []float64) { dst.Zero() }
 
 // InitialGuess returns new slices with the bodies' initial guesses (Body.Pos, Angle, Vel,
 // AngVel), the starting point of dae.Initialize.
@@ -148,70 +128,20 @@ func (s *System) InitialGuess() (q0, v0 []float64) {
 	return q0, v0
 }
 
-// CoordinateName returns "body.x", "body.y" or "body.theta".
-func (s *System) CoordinateName(i int) string {
-	if i < 0 || i >= len(s.coordNames) {
-		return ""
-	}
-	return s.coordNames[i]
-}
-
-// ConstraintName returns the joint's name with the row's suffix (".x", ".y", ".n",
-// ".theta", ".d", ".c").
-func (s *System) ConstraintName(i int) string {
-	if i < 0 || i >= len(s.rowNames) {
-		return ""
-	}
-	return s.rowNames[i]
-}
-
-// Bodies lists the bodies, ground first (kind "ground", then "body").
-func (s *System) Bodies() []ElementInfo {
-	out := make([]ElementInfo, len(s.bodies))
-	for k, b := range s.bodies {
-		out[k] = ElementInfo{Name: b.Name, Kind: "body"}
-	}
-	out[0].Kind = "ground"
-	return out
-}
-
-// Joints lists the constraint elements in the order of their rows, with the rows.
-func (s *System) Joints() []ElementInfo {
-	out := make([]ElementInfo, len(s.joints))
-	for k, j := range s.joints {
-		rows := make([]int, j.nrows)
-		for r := range rows {
-			rows[r] = j.first + r
-		}
-		out[k] = ElementInfo{Name: j.name, Kind: jointKindNames[j.kind], Rows: rows}
-	}
-	return out
-}
-
-// Forces lists the force elements in the order they were added, preceded by "gravity"
-// when it is not zero.
-func (s *System) Forces() []ElementInfo { return append([]ElementInfo(nil), s.forces...) }
-
 // DOF returns the number of degrees of freedom nq − rank(G) at the consistent state c
 // (rank(G) = nc minus the rows dae.Initialize found redundant).
 func (s *System) DOF(c dae.Consistent) int { return s.nq - (s.nc - len(c.Redundant)) }
 
 // BodyByName returns the identifier of the named body.
 func (s *System) BodyByName(name string) (BodyID, bool) {
-	for k, b := range s.bodies {
-		if b.Name == name {
-			return BodyID(k), true
-		}
-	}
-	return 0, false
+	k, ok := s.BodyIndex(name)
+	return BodyID(k), ok
 }
 
 // JointByName returns the identifier of the named joint, coupler or motion.
 func (s *System) JointByName(name string) (JointID, bool) {
-	for k, j := range s.joints {
-		if j.name == name {
-			return JointID(k + 1), true
-		}
+	if k, ok := s.JointIndex(name); ok {
+		return JointID(k + 1), true
 	}
 	return 0, false
 }

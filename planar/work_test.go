@@ -4,7 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"linkage/assembly"
 	"linkage/integrate"
+	"linkage/law"
 	"linkage/planar"
 )
 
@@ -19,7 +21,7 @@ func TestWorkMeterTorque(t *testing.T) {
 	m := planar.NewModel()
 	wheel := m.AddBody(planar.Body{Name: "wheel", Mass: 1, Inertia: J, AngVel: omega0})
 	m.AddRevolute("pin", m.AddMarker(planar.Marker{Body: planar.Ground}), m.AddMarker(planar.Marker{Body: wheel}))
-	m.AddTorque("motor", wheel, planar.Const{Value: tau})
+	m.AddTorque("motor", wheel, law.Const{Value: tau})
 	sys, err := m.Assemble()
 	if err != nil {
 		t.Fatal(err)
@@ -28,8 +30,8 @@ func TestWorkMeterTorque(t *testing.T) {
 	_, nc := sys.Size()
 	times := []float64{0, 0.123, 0.5, 0.77, tEnd}
 	meth := dopri5(t)
-	wm := planar.NewWorkMeter(sys, nc, nil, meth, s0.T)
-	var samples []planar.Work // W at the output times, asked for before Observe sees the step
+	wm := assembly.NewWorkMeter(sys, nc, nil, meth, s0.T)
+	var samples []assembly.Work // W at the output times, asked for before Observe sees the step
 	sample := func(s *integrate.State) error {
 		samples = append(samples, wm.At(s.T))
 		return nil

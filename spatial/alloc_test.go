@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/dae"
+	"linkage/law"
 
 	"linkage/spatial"
 )
@@ -36,8 +37,8 @@ func bigModel(t *testing.T) *spatial.System {
 		mk := m.AddMarker(spatial.Marker{Body: b, Point: spatial.Vec3{0.1, 0.2, 0.3}, Axis: spatial.Vec3{0, 1, 1}})
 		ids = append(ids, add("joint"+name, a2, mk))
 	}
-	m.AddMotion("spin", ids[1], spatial.Sine{Amplitude: 0.7, Omega: 3})
-	m.AddMotion("slide", ids[2], spatial.Poly{Coef: []float64{0.1, -0.3, 0.5}})
+	m.AddMotion("spin", ids[1], law.Sine{Amplitude: 0.7, Omega: 3})
+	m.AddMotion("slide", ids[2], law.Poly{Coef: []float64{0.1, -0.3, 0.5}})
 	m.AddRSDA(spatial.RSDA{Name: "coil", Joint: ids[1], K: 3, C: 0.2})
 	m.AddDistance("rod", g0, b1, 1.2)
 	sys, err := m.Assemble()

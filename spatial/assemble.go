@@ -1,11 +1,10 @@
 package spatial
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
-	"linkage/dae"
+	"linkage/assembly"
 )
 
 // assemble.go: Model ⇒ System. Offsets into q (7 per moving body, in the order added),
@@ -45,10 +44,11 @@ var (
 // connecting a body to itself, a motion on a joint without a joint coordinate, missing
 // functions.
 func (m *Model) Assemble() (*System, error) {
-	var errs []error
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("spatial: "+format, a...)) }
+	ck := assembly.NewChecker("spatial")
+	bad := ck.Bad
 
 	s := &System{gravity: m.gravity, nbody: len(m.bodies) - 1}
+	names := assembly.WriteCatalog(&s.Catalog)
 	for k := range 3 {
 		var e Vec3
 		e[k] = 1
@@ -57,25 +57,16 @@ func (m *Model) Assemble() (*System, error) {
 	if !finiteVec(m.gravity) {
 		bad("gravity = %v is not finite", m.gravity)
 	}
-	bodyNames := map[string]bool{}
 	s.bodies = make([]bodyData, len(m.bodies))
 	for k, b := range m.bodies {
 		s.bodies[k] = bodyData{Body: b, col: 7 * (k - 1)}
+		ck.Body(k, b.Name)
 		if k == 0 {
 			s.bodies[k].col = -1
-			bodyNames[b.Name] = true
+			names.AddBody(b.Name, "ground", nil)
 			continue
 		}
-		switch {
-		case b.Name == "":
-			bad("body %d has no name", k)
-		case bodyNames[b.Name]:
-			bad("body %d: duplicate body name %q", k, b.Name)
-		}
-		bodyNames[b.Name] = true
-		if !(b.Mass > 0) || math.IsInf(b.Mass, 0) {
-			bad("body %q: mass = %g, want finite and > 0", b.Name, b.Mass)
-		}
+		ck.Positive(fmt.Sprintf("body %q", b.Name), "mass", b.Mass)
 		if !positiveDefinite(b.Inertia) {
 			bad("body %q: inertia = %v, want finite, symmetric and positive definite", b.Name, b.Inertia)
 		}
@@ -86,21 +77,19 @@ func (m *Model) Assemble() (*System, error) {
 				break
 			}
 		}
-		for _, c := range []string{".x", ".y", ".z", ".p0", ".p1", ".p2", ".p3"} {
-			s.coordNames = append(s.coordNames, b.Name+c)
-		}
-		s.rowNames = append(s.rowNames, b.Name+".norm")
+		names.AddCoordinates(b.Name, ".x", ".y", ".z", ".p0", ".p1", ".p2", ".p3")
+		names.AddBody(b.Name, "body", []int{names.AddRow(b.Name + ".norm")})
 	}
 	s.nq = 7 * s.nbody
 	s.nc = s.nbody
 
-	markerOK := make([]bool, len(m.markers)+1)
+	markerBody := make([]int, len(m.markers)) // −1 for a bad marker (reported with it)
 	s.markers = make([]markerData, len(m.markers))
 	for k, mk := range m.markers {
 		s.markers[k] = markerData{Marker: mk, col: -1}
-		label := markerLabel(mk, MarkerID(k+1))
-		if mk.Body < 0 || int(mk.Body) >= len(m.bodies) {
-			bad("%s: body %d does not exist (bodies 0..%d)", label, mk.Body, len(m.bodies)-1)
+		markerBody[k] = -1
+		label := assembly.MarkerLabel(mk.Name, k+1)
+		if !ck.MarkerBody(label, int(mk.Body), len(m.bodies)) {
 			continue
 		}
 		if !finiteVec(mk.Point) || !finiteVec(mk.Axis) || !finiteVec(mk.XAxis) {
@@ -109,26 +98,13 @@ func (m *Model) Assemble() (*System, error) {
 		}
 		s.markers[k].frame = newMarkerFrame(mk)
 		s.markers[k].col = s.bodies[mk.Body].col
-		markerOK[k+1] = true
+		markerBody[k] = int(mk.Body)
 	}
 	pairOf := func(what string, i, j MarkerID) (int, bool) {
-		ok := true
-		for _, id := range []MarkerID{i, j} {
-			if id < 1 || int(id) > len(m.markers) {
-				bad("%s: marker %d does not exist (markers 1..%d)", what, id, len(m.markers))
-				ok = false
-			} else if !markerOK[id] {
-				ok = false // reported with the marker
-			}
-		}
-		if !ok {
+		if !ck.MarkerPair(what, int(i), int(j), markerBody) {
 			return -1, false
 		}
 		mi, mj := &s.markers[i-1], &s.markers[j-1]
-		if mi.Body == mj.Body {
-			bad("%s: markers %d and %d are both on body %q; want two different bodies", what, i, j, m.bodies[mi.Body].Name)
-			return -1, false
-		}
 		pr := pairRef{bi: mi.Body, bj: mj.Body, mi: &mi.frame, mj: &mj.frame}
 		for k := range 7 {
 			pr.col[k], pr.col[7+k] = -1, -1
@@ -143,24 +119,13 @@ func (m *Model) Assemble() (*System, error) {
 		return len(s.pairs) - 1, true
 	}
 
-	names := map[string]string{} // joint and force names share one namespace (row names)
-	useName := func(kind, name string, idx int) {
-		if name == "" {
-			bad("%s %d has no name", kind, idx)
-			return
-		}
-		if prev, dup := names[name]; dup {
-			bad("%s %q: duplicate name (already a %s)", kind, name, prev)
-			return
-		}
-		names[name] = kind
-	}
+	var customs []assembly.ForceFunc
 
 	s.joints = make([]jointData, len(m.joints))
 	for k, js := range m.joints {
 		kind := jointKindNames[js.kind]
 		what := fmt.Sprintf("%s %q", kind, js.name)
-		useName(kind, js.name, k+1)
+		ck.Name(kind, js.name, k+1)
 		spec := jointRows[js.kind]
 		jd := jointData{name: js.name, kind: js.kind, first: s.nc, nrows: len(spec), pair: -1}
 		rs := make([]row, len(spec))
@@ -169,25 +134,25 @@ func (m *Model) Assemble() (*System, error) {
 			if js.drive == nil {
 				bad("%s: no motion function", what)
 			}
-			if ja, okA := m.coordJoint(what, js.a, k, bad); okA && s.joints[ja].pair >= 0 && js.drive != nil {
+			if ja, okA := m.coordJoint(what, js.a, k, ck); okA && s.joints[ja].pair >= 0 && js.drive != nil {
 				d := s.joints[ja]
 				jd.pair, jd.coord, jd.hasCoord = d.pair, d.coord, true
-				r := row{pair: d.pair, drive: js.drive}
+				r := row{Terms: [2]rowTerm{{Pair: d.pair}}, Drive: js.drive}
 				if d.coord.kind == coordAngle {
 					// sin(β − f) = cos f·(y_Iᵀx_J) − sin f·(x_Iᵀx_J) on the joint.
-					r.trig, r.n = true, 2
-					r.terms[0] = rowTerm{c: dotCoord(vYI, vXJ), w: 1, wk: weightCos}
-					r.terms[1] = rowTerm{c: dotCoord(vXI, vXJ), w: 1, wk: weightNegSin}
+					r.Trig, r.N = true, 2
+					r.Terms[0] = rowTerm{Pair: d.pair, Coord: dotCoord(vYI, vXJ), W: 1, Kind: assembly.WeightCos}
+					r.Terms[1] = rowTerm{Pair: d.pair, Coord: dotCoord(vXI, vXJ), W: 1, Kind: assembly.WeightNegSin}
 				} else {
-					r.n = 1
-					r.terms[0] = rowTerm{c: d.coord, w: 1}
+					r.N = 1
+					r.Terms[0] = rowTerm{Pair: d.pair, Coord: d.coord, W: 1}
 				}
 				rs[0], ok = r, true
 			}
 		} else if p, okP := pairOf(what, js.i, js.j); okP {
 			jd.pair, ok = p, true
 			for r, sp := range spec {
-				rs[r] = row{pair: p, n: 1, terms: [2]rowTerm{{c: sp.c, w: 1}}}
+				rs[r] = row{N: 1, Terms: [2]rowTerm{{Pair: p, Coord: sp.c, W: 1}}}
 			}
 			switch js.kind {
 			case kindRevolute:
@@ -195,61 +160,57 @@ func (m *Model) Assemble() (*System, error) {
 			case kindTranslational, kindCylindrical, kindPointOnLine:
 				jd.coord, jd.hasCoord = alongCoord, true
 			case kindDistance:
-				if !(js.length > 0) || math.IsInf(js.length, 0) {
-					bad("%s: length = %g, want finite and > 0", what, js.length)
-				}
-				rs[0].c0 = js.length * js.length / 2
+				ck.Positive(what, "length", js.length)
+				rs[0].C0 = js.length * js.length / 2
 			}
 		}
 		if !ok { // keep row numbering (and names) even for a bad element
 			for r := range rs {
-				rs[r] = row{pair: -1}
+				rs[r] = row{Terms: [2]rowTerm{{Pair: -1}}}
 			}
 		}
+		s.rows = append(s.rows, rs...)
+		suffixes := make([]string, len(spec))
 		for r, sp := range spec {
-			s.rows = append(s.rows, rs[r])
-			s.rowNames = append(s.rowNames, js.name+"."+sp.suffix)
+			suffixes[r] = sp.suffix
 		}
+		names.AddJoint(js.name, kind, suffixes)
 		s.nc += jd.nrows
 		s.joints[k] = jd
 	}
 
 	if m.gravity != (Vec3{}) {
-		s.forces = append(s.forces, ElementInfo{Name: "gravity", Kind: "gravity"})
+		names.AddForce("gravity", "gravity")
 	}
 	for k, fs := range m.forces {
 		kind := forceKindNames[fs.kind]
 		what := fmt.Sprintf("%s %q", kind, fs.name)
-		useName(kind, fs.name, k+1)
-		s.forces = append(s.forces, ElementInfo{Name: fs.name, Kind: kind})
+		ck.Name(kind, fs.name, k+1)
+		names.AddForce(fs.name, kind)
 		switch fs.kind {
 		case kindTSDA:
 			e := fs.tsda
-			checkFinite(bad, what, "K", e.K, "C", e.C, "FreeLength", e.FreeLength)
-			if e.FreeLength < 0 {
-				bad("%s: FreeLength = %g, want >= 0", what, e.FreeLength)
-			}
+			ck.SpringDamper(what, e.K, e.C, "FreeLength", e.FreeLength, true)
 			if p, ok := pairOf(what, e.I, e.J); ok {
-				s.sds = append(s.sds, newSpringDamper(p, coord{kind: coordLength}, e.FreeLength, e.Spring, e.Damper, e.K, e.C, e.Actuator))
+				s.sds = append(s.sds, assembly.NewSpringDamper(p, coord{kind: coordLength}, e.FreeLength, e.Spring, e.Damper, e.K, e.C, e.Actuator))
 			}
 		case kindRSDA:
 			e := fs.rsda
-			checkFinite(bad, what, "K", e.K, "C", e.C, "FreeAngle", e.FreeAngle)
+			ck.SpringDamper(what, e.K, e.C, "FreeAngle", e.FreeAngle, false)
 			i, j := e.I, e.J
 			if e.Joint != 0 {
-				if e.Joint < 0 || int(e.Joint) > len(m.joints) || m.joints[e.Joint-1].kind != kindRevolute {
-					bad("%s: joint %d is not a revolute joint of the model", what, e.Joint)
+				if !ck.RevoluteJoint(what, int(e.Joint), len(m.joints), m.isRevolute) {
 					break
 				}
 				i, j = m.joints[e.Joint-1].i, m.joints[e.Joint-1].j
 			}
 			if p, ok := pairOf(what, i, j); ok {
-				s.sds = append(s.sds, newSpringDamper(p, angleCoord, e.FreeAngle, e.Spring, e.Damper, e.K, e.C, e.Actuator))
+				s.sds = append(s.sds, assembly.NewSpringDamper(p, angleCoord, e.FreeAngle, e.Spring, e.Damper, e.K, e.C, e.Actuator))
 			}
 		case kindBushing:
 			e := fs.bushing
 			for a, ax := range []string{"x", "y", "z"} {
-				checkFinite(bad, what, "K"+ax, e.K[a], "C"+ax, e.C[a], "KRot"+ax, e.KRot[a], "CRot"+ax, e.CRot[a])
+				ck.Finite(what, "K"+ax, e.K[a], "C"+ax, e.C[a], "KRot"+ax, e.KRot[a], "CRot"+ax, e.CRot[a])
 			}
 			if p, ok := pairOf(what, e.I, e.J); ok {
 				trans := [3]coord{dotCoord(vXI, vD), dotCoord(vYI, vD), dotCoord(vZI, vD)}
@@ -259,18 +220,14 @@ func (m *Model) Assemble() (*System, error) {
 					dot2Coord(vYI, vXJ, 0.5, vXI, vYJ, -0.5),
 				}
 				for a := range 3 {
-					s.sds = append(s.sds, newSpringDamper(p, trans[a], 0, nil, nil, e.K[a], e.C[a], nil))
+					s.sds = append(s.sds, assembly.NewSpringDamper(p, trans[a], 0, nil, nil, e.K[a], e.C[a], nil))
 				}
 				for a := range 3 {
-					s.sds = append(s.sds, newSpringDamper(p, rot[a], 0, nil, nil, e.KRot[a], e.CRot[a], nil))
+					s.sds = append(s.sds, assembly.NewSpringDamper(p, rot[a], 0, nil, nil, e.KRot[a], e.CRot[a], nil))
 				}
 			}
 		case kindPointForce:
-			if fs.marker < 1 || int(fs.marker) > len(m.markers) {
-				bad("%s: marker %d does not exist (markers 1..%d)", what, fs.marker, len(m.markers))
-				break
-			}
-			if !markerOK[fs.marker] {
+			if !ck.Marker(what, int(fs.marker), markerBody) {
 				break
 			}
 			mk := &s.markers[fs.marker-1]
@@ -280,8 +237,7 @@ func (m *Model) Assemble() (*System, error) {
 			}
 			s.points = append(s.points, pointForce{col: mk.col, qs: mk.frame.qs, fn: fs.fn, global: fs.global})
 		case kindTorque:
-			if fs.body < 1 || int(fs.body) >= len(m.bodies) {
-				bad("%s: body %d is not a moving body (bodies 1..%d)", what, fs.body, len(m.bodies)-1)
+			if !ck.MovingBody(what, int(fs.body), len(m.bodies)) {
 				break
 			}
 			s.torques = append(s.torques, torqueElem{col: s.bodies[fs.body].col, fn: fs.fn, global: fs.global})
@@ -290,32 +246,34 @@ func (m *Model) Assemble() (*System, error) {
 				bad("%s: no force function", what)
 				break
 			}
-			s.customs = append(s.customs, fs.custom)
+			customs = append(customs, fs.custom)
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := ck.Err(); err != nil {
+		return nil, err
 	}
-	s.customJac = dae.NewForceFD(s.nq)
-	s.customF = make([]float64, s.nq)
+	s.customs = assembly.NewCustoms(s.nq, customs)
 	s.pattern = s.buildPattern()
 	s.massPat = s.buildMassPattern()
 	s.coupling = s.buildCoupling()
+	s.Matrices.Init(s, s, s.nq, s.nc)
 	return s, nil
 }
 
+// isRevolute reports whether joint j (1-based) is a revolute joint.
+func (m *Model) isRevolute(j int) bool { return m.joints[j-1].kind == kindRevolute }
+
 // coordJoint resolves the joint a motion (joint number self) acts on: an index into joints
 // below self.
-func (m *Model) coordJoint(what string, j JointID, self int, bad func(string, ...any)) (int, bool) {
-	if j < 1 || int(j) > self {
-		bad("%s: joint %d does not exist before it (joints 1..%d)", what, j, self)
+func (m *Model) coordJoint(what string, j JointID, self int, ck *assembly.Checker) (int, bool) {
+	if !ck.EarlierJoint(what, int(j), self) {
 		return 0, false
 	}
 	switch m.joints[j-1].kind {
 	case kindRevolute, kindTranslational, kindCylindrical, kindPointOnLine:
 		return int(j - 1), true
 	}
-	bad("%s: joint %q is a %s, which has no joint coordinate (want revolute, translational, cylindrical or point-on-line)",
+	ck.Bad("%s: joint %q is a %s, which has no joint coordinate (want revolute, translational, cylindrical or point-on-line)",
 		what, m.joints[j-1].name, jointKindNames[m.joints[j-1].kind])
 	return 0, false
 }
@@ -349,23 +307,7 @@ func newMarkerFrame(mk Marker) markerFrame {
 	return f
 }
 
-func markerLabel(mk Marker, id MarkerID) string {
-	if mk.Name != "" {
-		return fmt.Sprintf("marker %q", mk.Name)
-	}
-	return fmt.Sprintf("marker %d", id)
-}
-
-// checkFinite reports every named parameter that is NaN or infinite.
-func checkFinite(bad func(string, ...any), what string, kv ...any) {
-	for k := 0; k+1 < len(kv); k += 2 {
-		if x := kv[k+1].(float64); !finite(x) {
-			bad("%s: %s = %g is not finite", what, kv[k], x)
-		}
-	}
-}
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+func finite(x float64) bool { return assembly.IsFinite(x) }
 
 func finiteVec(v Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }
 
@@ -392,15 +334,4 @@ func positiveDefinite(J Mat3) bool {
 	det := J[0][0]*(J[1][1]*J[2][2]-J[1][2]*J[2][1]) - J[0][1]*(J[1][0]*J[2][2]-J[1][2]*J[2][0]) +
 		J[0][2]*(J[1][0]*J[2][1]-J[1][1]*J[2][0])
 	return J[0][0] > 0 && m2 > 0 && det > 0
-}
-
-func newSpringDamper(p int, c coord, free float64, spring, damper Law, k, cd float64, act Func) springDamper {
-	if spring == nil {
-		spring = Linear{K: k}
-	}
-	if damper == nil {
-		damper = Linear{K: cd}
-	}
-	pot, _ := spring.(Potential)
-	return springDamper{pair: p, c: c, free: free, spring: spring, damper: damper, pot: pot, act: act}
 }

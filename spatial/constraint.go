@@ -1,10 +1,6 @@
 package spatial
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/mat"
-)
+import "linkage/assembly"
 
 // constraint.go: (t, q) ⇒ g, G, g_t;  (t, q, v) ⇒ γ;  (q, λ) ⇒ ∂(Gᵀλ)/∂q.
 //
@@ -20,33 +16,6 @@ import (
 //	γ = −Σ W_k vᵀ∇²c_k v − 2 Σ W_k' ∇c_k·v − Σ W_k'' c_k + F'',
 //	∂(Gᵀλ)/∂q = Σ_r λ_r Σ_k W_k ∇²c_k.
 
-// weights returns W_k, W_k', W_k” of each term of rw and F, F', F” at t.
-func (rw *row) weights(t float64) (w, dw, ddw [2]float64, F, dF, ddF float64) {
-	var f, df, ddf float64
-	if rw.drive != nil {
-		f, df, ddf = rw.drive.Eval(t)
-	}
-	if !rw.trig {
-		for k := range rw.n {
-			w[k] = rw.terms[k].w
-		}
-		return w, dw, ddw, f, df, ddf
-	}
-	sn, cs := math.Sincos(f)
-	for k := range rw.n {
-		s := rw.terms[k].w
-		switch rw.terms[k].wk {
-		case weightCos:
-			w[k], dw[k], ddw[k] = s*cs, -s*sn*df, s*(-cs*df*df-sn*ddf)
-		case weightNegSin:
-			w[k], dw[k], ddw[k] = -s*sn, -s*cs*df, s*(sn*df*df-cs*ddf)
-		default:
-			w[k] = s
-		}
-	}
-	return w, dw, ddw, 0, 0, 0
-}
-
 // bodyP returns p of the body whose x is at column c.
 func bodyP(q []float64, c int) [4]float64 { return [4]float64{q[c+3], q[c+4], q[c+5], q[c+6]} }
 
@@ -61,27 +30,27 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 	last := -1 // a joint's rows share its pair: evaluate the kinematics once per joint
 	for r := range s.rows {
 		rw := &s.rows[r]
-		w, _, _, F, _, _ := rw.weights(t)
-		if rw.pair != last {
-			s.pairs[rw.pair].kin(q, &k)
-			last = rw.pair
+		w, _, _, F, _, _ := rw.Weights(t)
+		if rw.Terms[0].Pair != last {
+			s.pairs[rw.Terms[0].Pair].kin(q, &k)
+			last = rw.Terms[0].Pair
 		}
-		g := -rw.c0 - F
-		for i := range rw.n {
-			e.eval(&rw.terms[i].c, &k, false)
+		g := -rw.C0 - F
+		for i := range rw.N {
+			e.eval(&rw.Terms[i].Coord, &k, false)
 			g += w[i] * e.val
 		}
 		dst[s.nbody+r] = g
 	}
 }
 
-// ConstraintJacobian writes G = ∂g/∂q.
-func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
+// WriteConstraintJacobian writes G = ∂g/∂q.
+func (s *System) WriteConstraintJacobian(dst assembly.Target, t float64, q []float64) {
 	dst.Zero()
 	for i, b := range s.bodies[1:] {
-		out := dst.RawRowView(i)
+		out := dst.Row(i)
 		for a := range 4 {
-			out[b.col+3+a] = 2 * q[b.col+3+a]
+			out.Add(b.col+3+a, 2*q[b.col+3+a])
 		}
 	}
 	var k pairKin
@@ -89,20 +58,16 @@ func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 	last := -1
 	for r := range s.rows {
 		rw := &s.rows[r]
-		w, _, _, _, _, _ := rw.weights(t)
-		pr := &s.pairs[rw.pair]
-		if rw.pair != last {
+		w, _, _, _, _, _ := rw.Weights(t)
+		pr := &s.pairs[rw.Terms[0].Pair]
+		if rw.Terms[0].Pair != last {
 			pr.kin(q, &k)
-			last = rw.pair
+			last = rw.Terms[0].Pair
 		}
-		out := dst.RawRowView(s.nbody + r)
-		for i := range rw.n {
-			e.eval(&rw.terms[i].c, &k, false)
-			for c, col := range pr.col {
-				if col >= 0 {
-					out[col] += w[i] * e.grad[c]
-				}
-			}
+		out := dst.Row(s.nbody + r)
+		for i := range rw.N {
+			e.eval(&rw.Terms[i].Coord, &k, false)
+			assembly.AddScaledRow(out, pr.col[:], w[i], e.grad[:])
 		}
 	}
 }
@@ -118,15 +83,15 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, q []float64)
 	for r := range s.rows {
 		rw := &s.rows[r]
 		dst[s.nbody+r] = 0
-		if rw.drive == nil {
+		if rw.Drive == nil {
 			continue
 		}
-		_, dw, _, _, dF, _ := rw.weights(t)
+		_, dw, _, _, dF, _ := rw.Weights(t)
 		g := -dF
-		if rw.trig {
-			s.pairs[rw.pair].kin(q, &k)
-			for i := range rw.n {
-				e.eval(&rw.terms[i].c, &k, false)
+		if rw.Trig {
+			s.pairs[rw.Terms[0].Pair].kin(q, &k)
+			for i := range rw.N {
+				e.eval(&rw.Terms[i].Coord, &k, false)
 				g += dw[i] * e.val
 			}
 		}
@@ -146,16 +111,16 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	last := -1
 	for r := range s.rows {
 		rw := &s.rows[r]
-		w, dw, ddw, _, _, ddF := rw.weights(t)
-		pr := &s.pairs[rw.pair]
-		if rw.pair != last {
+		w, dw, ddw, _, _, ddF := rw.Weights(t)
+		pr := &s.pairs[rw.Terms[0].Pair]
+		if rw.Terms[0].Pair != last {
 			pr.kin(q, &k)
 			vp = pr.rate(v)
-			last = rw.pair
+			last = rw.Terms[0].Pair
 		}
 		g := ddF
-		for i := range rw.n {
-			c := &rw.terms[i].c // rows are built from dot products only
+		for i := range rw.N {
+			c := &rw.Terms[i].Coord // rows are built from dot products only
 			e.eval(c, &k, false)
 			g -= w[i]*c.quadAlong(&k, &vp) + 2*dw[i]*e.dotGrad(&vp) + ddw[i]*e.val
 		}
@@ -163,13 +128,13 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	}
 }
 
-// ConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r.
-func (s *System) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda []float64) {
+// WriteConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r.
+func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, q, lambda []float64) {
 	dst.Zero()
 	for i, b := range s.bodies[1:] {
 		for a := range 4 {
 			c := b.col + 3 + a
-			dst.Set(c, c, 2*lambda[i])
+			dst.Add(c, c, 2*lambda[i])
 		}
 	}
 	var k pairKin
@@ -181,30 +146,15 @@ func (s *System) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda 
 		if l == 0 {
 			continue
 		}
-		w, _, _, _, _, _ := rw.weights(t)
-		pr := &s.pairs[rw.pair]
-		if rw.pair != last {
+		w, _, _, _, _, _ := rw.Weights(t)
+		pr := &s.pairs[rw.Terms[0].Pair]
+		if rw.Terms[0].Pair != last {
 			pr.kin(q, &k)
-			last = rw.pair
+			last = rw.Terms[0].Pair
 		}
-		for i := range rw.n {
-			e.eval(&rw.terms[i].c, &k, true)
-			addHess(dst, pr, l*w[i], &e.hess)
-		}
-	}
-}
-
-// addHess adds scale·H into dst at the pair's columns.
-func addHess(dst *mat.Dense, pr *pairRef, scale float64, h *[14][14]float64) {
-	for a, ca := range pr.col {
-		if ca < 0 {
-			continue
-		}
-		out := dst.RawRowView(ca)
-		for b, cb := range pr.col {
-			if cb >= 0 {
-				out[cb] += scale * h[a][b]
-			}
+		for i := range rw.N {
+			e.eval(&rw.Terms[i].Coord, &k, true)
+			assembly.AddHessian(dst, pr.col[:], l*w[i], e.hess[:])
 		}
 	}
 }

@@ -17,7 +17,7 @@
 //	o := m.AddMarker(spatial.Marker{Name: "O", Body: spatial.Ground, Axis: spatial.Vec3{0, 1, 0}})
 //	a := m.AddMarker(spatial.Marker{Name: "A", Body: link, Point: spatial.Vec3{0, 0, 0.5}, Axis: spatial.Vec3{0, 1, 0}})
 //	hinge := m.AddRevolute("hinge", o, a)
-//	m.AddMotion("drive", hinge, spatial.Sine{Amplitude: 0.1, Omega: 2})
+//	m.AddMotion("drive", hinge, law.Sine{Amplitude: 0.1, Omega: 2})
 //	sys, err := m.Assemble()     // *System: dae.System with every capability
 //	q0, v0 := sys.InitialGuess() // then dae.Initialize(sys, 0, q0, v0, nil)
 //
@@ -95,8 +95,8 @@
 // −F about z_I on J, F = Spring(β − β₀) + Damper(β') + Actuator(t); β wraps at ±π); a
 // 6-component linear bushing on the translations along I's axes and the small rotations
 // (Bushing); point forces and torques in global or body axes as functions of time (Func);
-// Go callbacks (ForceFunc, derivatives by central differences). Func and Law are planar's
-// (aliases here).
+// Go callbacks (ForceFunc, derivatives by central differences). Time functions and force
+// laws come from package law, which every modeling route shares.
 //
 // # Signs: reactions and energy
 //
@@ -106,7 +106,7 @@
 // gravitational and the spring potential; NonConservativePower returns P_nc = vᵀ f_nc and
 // DrivingPower P_driving = Σ λ_r g_t,r over the motions' rows, so that
 // Π = T + V − ∫ (P_nc + P_driving) dt (seed 001, eqs. 11-12) can be monitored
-// (planar.WorkMeter integrates both along a run).
+// (assembly.WorkMeter integrates both along a run).
 //
 // # Derivatives
 //
@@ -119,5 +119,8 @@
 //
 // # Sparsity
 //
-// Assemble records the structural pattern of G (System.Pattern). M is block diagonal.
+// Assemble records the structural pattern of G (System.Pattern). M is block diagonal. The
+// System is a dae.SparseEvaluator: M, G and the coupling matrices are written once,
+// against an assembly.Target, into the dense matrices or straight into the patterns'
+// values.
 package spatial

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"linkage/dae"
+	"linkage/law"
 	"linkage/spatial"
 )
 
@@ -62,25 +63,25 @@ func elementCases() []elementCase {
 		{name: "motion", build: func(m *spatial.Model, g0, a1, a2, b1 mk) {
 			p := m.AddRevolute("pin", g0, a1)
 			s := m.AddTranslational("slide", a2, b1)
-			m.AddMotion("spin", p, spatial.Sine{Amplitude: 0.7, Omega: 3, Phase: 0.2, Offset: 0.1})
-			m.AddMotion("push", s, spatial.Poly{Coef: []float64{0.1, -0.3, 0.5, 0.2}})
+			m.AddMotion("spin", p, law.Sine{Amplitude: 0.7, Omega: 3, Phase: 0.2, Offset: 0.1})
+			m.AddMotion("push", s, law.Poly{Coef: []float64{0.1, -0.3, 0.5, 0.2}})
 		}},
 		{name: "motion-cylindrical", build: func(m *spatial.Model, g0, a1, a2, b1 mk) {
 			c := m.AddCylindrical("cyl", a2, b1)
-			m.AddMotion("push", c, spatial.Sine{Amplitude: 0.2, Omega: 5})
+			m.AddMotion("push", c, law.Sine{Amplitude: 0.2, Omega: 5})
 		}},
 		{name: "tsda", build: func(m *spatial.Model, g0, a1, a2, b1 mk) {
 			m.AddTSDA(spatial.TSDA{Name: "spring", I: g0, J: a1, K: 120, C: 7, FreeLength: 0.3,
-				Actuator: spatial.Sine{Amplitude: 5, Omega: 2}})
+				Actuator: law.Sine{Amplitude: 5, Omega: 2}})
 			m.AddTSDA(spatial.TSDA{Name: "polymer", I: a2, J: b1, FreeLength: 0.2,
-				Spring: spatial.Polynomial{Coef: []float64{1, 200, -30, 40}}, Damper: spatial.Polynomial{Coef: []float64{0, 3, 0, 2}}})
+				Spring: law.Polynomial{Coef: []float64{1, 200, -30, 40}}, Damper: law.Polynomial{Coef: []float64{0, 3, 0, 2}}})
 		}, apart: true},
 		{name: "rsda", build: func(m *spatial.Model, g0, a1, a2, b1 mk) {
 			p := m.AddRevolute("pin", a2, b1)
 			m.AddRSDA(spatial.RSDA{Name: "torsion", I: g0, J: a1, K: 40, C: 3, FreeAngle: 0.2,
-				Actuator: spatial.Const{Value: 2}})
-			m.AddRSDA(spatial.RSDA{Name: "torsion2", Joint: p, Spring: spatial.Polynomial{Coef: []float64{0, 10, 0, 30}},
-				Damper: spatial.Linear{K: 0.5}})
+				Actuator: law.Const{Value: 2}})
+			m.AddRSDA(spatial.RSDA{Name: "torsion2", Joint: p, Spring: law.Polynomial{Coef: []float64{0, 10, 0, 30}},
+				Damper: law.Linear{K: 0.5}})
 		}},
 		{name: "bushing", build: func(m *spatial.Model, g0, a1, a2, b1 mk) {
 			m.AddBushing(spatial.Bushing{Name: "mount", I: a2, J: b1, K: spatial.Vec3{1000, 500, 700}, C: spatial.Vec3{10, 7, 5},
@@ -89,12 +90,12 @@ func elementCases() []elementCase {
 				KRot: spatial.Vec3{3, 2, 1}, CRot: spatial.Vec3{0.04, 0.03, 0.02}})
 		}},
 		{name: "point-force", build: func(m *spatial.Model, g0, a1, a2, b1 mk) {
-			m.AddPointForce("push", a1, [3]spatial.Func{spatial.Const{Value: 3}, spatial.Sine{Amplitude: 2, Omega: 1}, nil}, true)
-			m.AddPointForce("follow", b1, [3]spatial.Func{spatial.Const{Value: -1}, spatial.Const{Value: 2}, spatial.Sine{Amplitude: 4, Omega: 3}}, false)
+			m.AddPointForce("push", a1, [3]law.Func{law.Const{Value: 3}, law.Sine{Amplitude: 2, Omega: 1}, nil}, true)
+			m.AddPointForce("follow", b1, [3]law.Func{law.Const{Value: -1}, law.Const{Value: 2}, law.Sine{Amplitude: 4, Omega: 3}}, false)
 		}},
 		{name: "torque", build: func(m *spatial.Model, g0, a1, a2, b1 mk) {
-			m.AddTorque("motor", 1, [3]spatial.Func{spatial.Const{Value: 0.5}, nil, spatial.Smoothstep{T0: 0, T1: 1, From: 0, To: 3}}, true)
-			m.AddTorque("body-motor", 2, [3]spatial.Func{spatial.Const{Value: -0.7}, spatial.Const{Value: 1.1}, spatial.Const{Value: 0.3}}, false)
+			m.AddTorque("motor", 1, [3]law.Func{law.Const{Value: 0.5}, nil, law.Smoothstep{T0: 0, T1: 1, From: 0, To: 3}}, true)
+			m.AddTorque("body-motor", 2, [3]law.Func{law.Const{Value: -0.7}, law.Const{Value: 1.1}, law.Const{Value: 0.3}}, false)
 		}},
 		{name: "custom", build: func(m *spatial.Model, g0, a1, a2, b1 mk) {
 			// Quadratic drag on body 2's centre and a coupling between the bodies' p1.
@@ -198,18 +199,18 @@ func TestAssembleErrors(t *testing.T) {
 		{"names", func(m *spatial.Model) {
 			b := m.AddBody(spatial.Body{Name: "a", Mass: 1, Inertia: unit})
 			m.AddRevolute("pin", m.AddMarker(spatial.Marker{}), m.AddMarker(spatial.Marker{Body: b}))
-			m.AddTorque("pin", b, [3]spatial.Func{}, true)
+			m.AddTorque("pin", b, [3]law.Func{}, true)
 		}, `torque "pin": duplicate name (already a revolute)`},
 		{"motion on spherical", func(m *spatial.Model) {
 			b := m.AddBody(spatial.Body{Name: "a", Mass: 1, Inertia: unit})
 			s := m.AddSpherical("ball", m.AddMarker(spatial.Marker{}), m.AddMarker(spatial.Marker{Body: b}))
-			m.AddMotion("drive", s, spatial.Const{})
+			m.AddMotion("drive", s, law.Const{})
 		}, `motion "drive": joint "ball" is a spherical, which has no joint coordinate`},
 		{"tsda nan", func(m *spatial.Model) {
 			b := m.AddBody(spatial.Body{Name: "a", Mass: 1, Inertia: unit})
 			m.AddTSDA(spatial.TSDA{Name: "spring", I: m.AddMarker(spatial.Marker{}), J: m.AddMarker(spatial.Marker{Body: b}), K: math.Inf(1)})
 		}, `tsda "spring": K = +Inf is not finite`},
-		{"torque on ground", func(m *spatial.Model) { m.AddTorque("motor", spatial.Ground, [3]spatial.Func{}, true) }, `torque "motor": body 0 is not a moving body`},
+		{"torque on ground", func(m *spatial.Model) { m.AddTorque("motor", spatial.Ground, [3]law.Func{}, true) }, `torque "motor": body 0 is not a moving body`},
 		{"rsda joint", func(m *spatial.Model) {
 			b := m.AddBody(spatial.Body{Name: "a", Mass: 1, Inertia: unit})
 			s := m.AddSpherical("ball", m.AddMarker(spatial.Marker{}), m.AddMarker(spatial.Marker{Body: b}))

@@ -1,5 +1,7 @@
 package spatial
 
+import "linkage/assembly"
+
 // energy.go: (t, q, v) ⇒ T, V, P_nc;  (t, q, λ) ⇒ P_driving: the terms of the energy
 // invariant of seed 001 (eqs. 11-12). With M a = f − Gᵀλ and f = −∂V/∂q + f_nc + f_gyro,
 // where the quadratic velocity force f_gyro does no work (force.go),
@@ -11,15 +13,9 @@ package spatial
 // driving power is written with g_t so that a velocity residual of the integrator (index
 // 3) stays in Π instead of entering the work as λ times the residual.
 
-// Energies are the parts of the mechanical energy of one state.
-type Energies struct {
-	Kinetic float64 // T = Σ ½ m |Ṙ|² + 2 ṗᵀ Gᵀ J' G ṗ  (= ½ ω'ᵀ J' ω')
-	Gravity float64 // −Σ m gᵀR
-	Spring  float64 // Σ ∫ spring laws of TSDA, RSDA and bushings that implement Potential
-}
-
-// Potential returns Gravity + Spring.
-func (e Energies) Potential() float64 { return e.Gravity + e.Spring }
+// Energies are the parts of the mechanical energy of one state (assembly.Energies), with
+// T = Σ ½ m |Ṙ|² + 2 ṗᵀ Gᵀ J' G ṗ  (= ½ ω'ᵀ J' ω').
+type Energies = assembly.Energies
 
 // Energies returns the kinetic, gravitational and spring energy of (t, q, v).
 func (s *System) Energies(t float64, q, v []float64) Energies {
@@ -36,12 +32,12 @@ func (s *System) Energies(t float64, q, v []float64) Energies {
 	var ce coordEval
 	for i := range s.sds {
 		sd := &s.sds[i]
-		if sd.pot == nil {
+		if !sd.HasPotential() {
 			continue
 		}
-		s.pairs[sd.pair].kin(q, &k)
-		ce.eval(&sd.c, &k, false)
-		e.Spring += sd.pot.Integral(ce.val - sd.free)
+		s.pairs[sd.Pair].kin(q, &k)
+		ce.eval(&sd.Coord, &k, false)
+		e.Spring += sd.Energy(ce.val)
 	}
 	return e
 }
@@ -63,11 +59,7 @@ func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st, false)
-		F := st.fd + st.fa
-		if sd.pot == nil {
-			F += st.fs
-		}
-		pw -= F * st.rate
+		pw += sd.Power(&st.load)
 	}
 	var L pointLoad
 	for i := range s.points {
@@ -86,14 +78,7 @@ func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
 			pw += fp[a] * pd[a]
 		}
 	}
-	if len(s.customs) > 0 {
-		s.mu.Lock()
-		s.customForces(s.customF, t, q, v)
-		for i, f := range s.customF {
-			pw += f * v[i]
-		}
-		s.mu.Unlock()
-	}
+	pw += s.customs.Power(t, q, v)
 	return pw
 }
 
@@ -109,15 +94,15 @@ func (s *System) DrivingPower(t float64, q, lambda []float64) float64 {
 	for r := range s.rows {
 		rw := &s.rows[r]
 		l := lambda[s.nbody+r]
-		if rw.drive == nil || l == 0 {
+		if rw.Drive == nil || l == 0 {
 			continue
 		}
-		_, dw, _, _, dF, _ := rw.weights(t)
+		_, dw, _, _, dF, _ := rw.Weights(t)
 		gt := -dF
-		if rw.trig {
-			s.pairs[rw.pair].kin(q, &k)
-			for i := range rw.n {
-				e.eval(&rw.terms[i].c, &k, false)
+		if rw.Trig {
+			s.pairs[rw.Terms[0].Pair].kin(q, &k)
+			for i := range rw.N {
+				e.eval(&rw.Terms[i].Coord, &k, false)
 				gt += dw[i] * e.val
 			}
 		}

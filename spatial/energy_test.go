@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"linkage/integrate"
+	"linkage/law"
 	"linkage/spatial"
 )
 
@@ -29,15 +30,15 @@ func TestEnergyInvariant(t *testing.T) {
 	axle := m.AddRevolute("axle",
 		m.AddMarker(spatial.Marker{Body: spatial.Ground, Point: spatial.Vec3{0.5, 0, 0}, Axis: spatial.Vec3{1, 0, 0}}),
 		m.AddMarker(spatial.Marker{Body: wheel, Axis: spatial.Vec3{1, 0, 0}}))
-	m.AddMotion("drive", axle, spatial.Sine{Amplitude: 1, Omega: 4})
+	m.AddMotion("drive", axle, law.Sine{Amplitude: 1, Omega: 4})
 	rim := m.AddMarker(spatial.Marker{Body: wheel, Point: spatial.Vec3{0, 0.1, 0}})
 	tip := m.AddMarker(spatial.Marker{Body: lower, Point: spatial.Vec3{0, 0, -0.3}})
-	m.AddTSDA(spatial.TSDA{Name: "spring", I: rim, J: tip, K: 30, C: 0.5, FreeLength: 0.8, Actuator: spatial.Sine{Amplitude: 2, Omega: 3}})
+	m.AddTSDA(spatial.TSDA{Name: "spring", I: rim, J: tip, K: 30, C: 0.5, FreeLength: 0.8, Actuator: law.Sine{Amplitude: 2, Omega: 3}})
 	m.AddRSDA(spatial.RSDA{Name: "coil", Joint: elbow, K: 5, C: 0.05, FreeAngle: 0.3})
 	m.AddBushing(spatial.Bushing{Name: "mount", I: o, J: m.AddMarker(spatial.Marker{Body: upper, Point: spatial.Vec3{0, 0, 0.3}}),
 		KRot: spatial.Vec3{2, 3, 1}, CRot: spatial.Vec3{0.01, 0.02, 0.01}})
-	m.AddPointForce("push", tip, [3]spatial.Func{spatial.Const{Value: 1}, nil, spatial.Sine{Amplitude: 0.5, Omega: 2}}, false)
-	m.AddTorque("twist", upper, [3]spatial.Func{nil, nil, spatial.Const{Value: 0.2}}, true)
+	m.AddPointForce("push", tip, [3]law.Func{law.Const{Value: 1}, nil, law.Sine{Amplitude: 0.5, Omega: 2}}, false)
+	m.AddTorque("twist", upper, [3]law.Func{nil, nil, law.Const{Value: 0.2}}, true)
 	m.AddCustomForce("drag", func(dst []float64, _ float64, _, v []float64) {
 		dst[7] -= 0.3 * v[7] * math.Abs(v[7]) // lower.x
 	})

@@ -1,7 +1,8 @@
 package spatial
 
 import (
-	"gonum.org/v1/gonum/mat"
+	"linkage/assembly"
+	"linkage/law"
 )
 
 // force.go: (t, q, v) ⇒ f, ∂f/∂q, ∂f/∂v.
@@ -23,30 +24,21 @@ import (
 
 // sdState is a spring-damper element evaluated at (t, q, v).
 type sdState struct {
-	e      coordEval
-	vp     [14]float64
-	rate   float64 // c'
-	fs, ks float64 // spring force and stiffness
-	fd, kd float64 // damper force and its derivative
-	fa     float64 // actuator
+	e    coordEval
+	vp   [14]float64
+	load assembly.SDLoad
 }
 
 func (s *System) evalSD(sd *springDamper, t float64, q, v []float64, st *sdState, hess bool) {
 	var k pairKin
-	pr := &s.pairs[sd.pair]
+	pr := &s.pairs[sd.Pair]
 	pr.kin(q, &k)
-	st.e.eval(&sd.c, &k, hess)
+	st.e.eval(&sd.Coord, &k, hess)
 	st.vp = pr.rate(v)
-	st.rate = st.e.dotGrad(&st.vp)
-	st.fs, st.ks = sd.spring.Eval(st.e.val - sd.free)
-	st.fd, st.kd = sd.damper.Eval(st.rate)
-	st.fa = 0
-	if sd.act != nil {
-		st.fa, _, _ = sd.act.Eval(t)
-	}
+	st.load = sd.Load(t, st.e.val, st.e.dotGrad(&st.vp))
 }
 
-func eval3(fn *[3]Func, t float64) (x Vec3) {
+func eval3(fn *[3]law.Func, t float64) (x Vec3) {
 	for k, f := range fn {
 		if f != nil {
 			x[k], _, _ = f.Eval(t)
@@ -127,12 +119,7 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st, false)
-		F := st.fs + st.fd + st.fa
-		for c, col := range s.pairs[sd.pair].col {
-			if col >= 0 {
-				dst[col] -= F * st.e.grad[c]
-			}
-		}
+		assembly.AddScaled(dst, s.pairs[sd.Pair].col[:], -st.load.Force(), st.e.grad[:])
 	}
 	var L pointLoad
 	for i := range s.points {
@@ -151,13 +138,11 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 			dst[s.torques[i].col+3+a] += fp[a]
 		}
 	}
-	for _, c := range s.customs {
-		c(dst, t, q, v)
-	}
+	s.customs.AddForce(dst, t, q, v)
 }
 
-// ForceDerivativeQ writes ∂f/∂q.
-func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
+// WriteForceDerivativeQ writes ∂f/∂q.
+func (s *System) WriteForceDerivativeQ(dst assembly.Target, t float64, q, v []float64) {
 	dst.Zero()
 	for _, b := range s.bodies[1:] {
 		c := b.col + 3
@@ -170,9 +155,9 @@ func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 			}
 		}
 		for a := range 4 {
-			row := dst.RawRowView(c + a)
+			row := dst.Row(c + a)
 			for bb := range 4 {
-				row[c+bb] += 8 * (Gd[0][a]*JGd[0][bb] + Gd[1][a]*JGd[1][bb] + Gd[2][a]*JGd[2][bb])
+				row.Add(c+bb, 8*(Gd[0][a]*JGd[0][bb]+Gd[1][a]*JGd[1][bb]+Gd[2][a]*JGd[2][bb]))
 			}
 		}
 	}
@@ -180,25 +165,7 @@ func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st, true)
-		F := st.fs + st.fd + st.fa
-		pr := &s.pairs[sd.pair]
-		var hv [14]float64 // ∇²c v_P
-		for a := range 14 {
-			for b := range 14 {
-				hv[a] += st.e.hess[a][b] * st.vp[b]
-			}
-		}
-		for a, ca := range pr.col {
-			if ca < 0 {
-				continue
-			}
-			out := dst.RawRowView(ca)
-			for b, cb := range pr.col {
-				if cb >= 0 {
-					out[cb] -= st.e.grad[a]*(st.ks*st.e.grad[b]+st.kd*hv[b]) + F*st.e.hess[a][b]
-				}
-			}
-		}
+		assembly.AddJacobianQ(dst, s.pairs[sd.Pair].col[:], &st.load, st.e.grad[:], st.e.hess[:], st.vp[:])
 	}
 	var L pointLoad
 	for i := range s.points {
@@ -208,11 +175,11 @@ func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 		for k := range 3 {
 			// ∂(2 S_k p F_k)/∂p = 2 F_k S_k + (2 S_k p)(∂F_k/∂p)ᵀ;  ∂f_R/∂p = ∂F/∂p.
 			for a := range 4 {
-				out := dst.RawRowView(c + 3 + a)
+				out := dst.Row(c + 3 + a)
 				for b := range 4 {
-					out[c+3+b] += 2*L.F[k]*pf.qs[k][a][b] + L.jp[k][a]*L.dFdp[k][b]
+					out.Add(c+3+b, 2*L.F[k]*pf.qs[k][a][b]+L.jp[k][a]*L.dFdp[k][b])
 				}
-				dst.Set(c+k, c+3+a, dst.At(c+k, c+3+a)+L.dFdp[k][a])
+				dst.Add(c+k, c+3+a, L.dFdp[k][a])
 			}
 		}
 	}
@@ -220,19 +187,17 @@ func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 		_, d := torqueLoad(&s.torques[i], t, q)
 		c := s.torques[i].col + 3
 		for a := range 4 {
-			out := dst.RawRowView(c + a)
+			out := dst.Row(c + a)
 			for b := range 4 {
-				out[c+b] += d[a][b]
+				out.Add(c+b, d[a][b])
 			}
 		}
 	}
-	if len(s.customs) > 0 {
-		s.customFD(dst, t, q, v, true)
-	}
+	s.customs.AddJacobian(dst, t, q, v, true)
 }
 
-// ForceDerivativeV writes ∂f/∂v.
-func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
+// WriteForceDerivativeV writes ∂f/∂v.
+func (s *System) WriteForceDerivativeV(dst assembly.Target, t float64, q, v []float64) {
 	dst.Zero()
 	for _, b := range s.bodies[1:] {
 		c := b.col + 3
@@ -246,9 +211,9 @@ func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 			}
 		}
 		for a := range 4 {
-			row := dst.RawRowView(c + a)
+			row := dst.Row(c + a)
 			for bb := range 4 {
-				row[c+bb] += -4*T[a][bb] - 8*(Gd[0][a]*JG[0][bb]+Gd[1][a]*JG[1][bb]+Gd[2][a]*JG[2][bb])
+				row.Add(c+bb, -4*T[a][bb]-8*(Gd[0][a]*JG[0][bb]+Gd[1][a]*JG[1][bb]+Gd[2][a]*JG[2][bb]))
 			}
 		}
 	}
@@ -256,44 +221,9 @@ func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st, false)
-		if st.kd == 0 {
-			continue
-		}
-		addOuter(dst, &s.pairs[sd.pair], -st.kd, &st.e.grad)
-	}
-	if len(s.customs) > 0 {
-		s.customFD(dst, t, q, v, false)
-	}
-}
-
-// addOuter adds scale·g gᵀ at the pair's columns.
-func addOuter(dst *mat.Dense, pr *pairRef, scale float64, g *[14]float64) {
-	for a, ca := range pr.col {
-		if ca < 0 || g[a] == 0 {
-			continue
-		}
-		out := dst.RawRowView(ca)
-		for b, cb := range pr.col {
-			if cb >= 0 {
-				out[cb] += scale * g[a] * g[b]
-			}
+		if st.load.Kd != 0 {
+			assembly.AddOuter(dst, s.pairs[sd.Pair].col[:], -st.load.Kd, st.e.grad[:])
 		}
 	}
-}
-
-// customFD adds the central-difference derivative of the custom forces with respect to q
-// (wrtQ) or v into dst (dae.ForceFD; its scratch is guarded by s.mu so that a System stays
-// safe to share).
-func (s *System) customFD(dst *mat.Dense, t float64, q, v []float64, wrtQ bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.customJac.Add(dst, s.customForces, t, q, v, wrtQ)
-}
-
-// customForces writes the sum of the custom forces into dst.
-func (s *System) customForces(dst []float64, t float64, q, v []float64) {
-	clear(dst)
-	for _, c := range s.customs {
-		c(dst, t, q, v)
-	}
+	s.customs.AddJacobian(dst, t, q, v, false)
 }

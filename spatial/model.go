@@ -3,30 +3,8 @@ package spatial
 import (
 	"math"
 
-	"linkage/planar"
-)
-
-// Func is a function of time with its first and second derivatives (planar.Func): motions
-// need f' and f″ for g_t and γ; actuators and applied loads use f. The concrete functions
-// of package planar (Const, Poly, Sine, Ramp, Smoothstep, Table) serve both layers.
-type Func = planar.Func
-
-// Law is a scalar force law F(x) with dF/dx (planar.Law); laws that also implement
-// Potential contribute to the potential energy.
-type Law = planar.Law
-
-// Potential is a law's closed-form integral ∫₀ˣ F(s) ds (planar.Potential).
-type Potential = planar.Potential
-
-// Shorthands for planar's time functions and laws, so that spatial models read alone.
-type (
-	Const      = planar.Const
-	Poly       = planar.Poly
-	Sine       = planar.Sine
-	Ramp       = planar.Ramp
-	Smoothstep = planar.Smoothstep
-	Linear     = planar.Linear
-	Polynomial = planar.Polynomial
+	"linkage/assembly"
+	"linkage/law"
 )
 
 // BodyID identifies a body of a Model; Ground (0) is the fixed frame.
@@ -80,7 +58,7 @@ type Marker struct {
 // taken by central differences (step ∛ε·max(1, |q_j|), Nocedal & Wright 2006, eq. 8.8), so
 // it must be smooth. A torque n' in body axes enters the p entries as 2 G(p)ᵀ n' (see the
 // package documentation). Its power vᵀf counts as non-conservative.
-type ForceFunc func(dst []float64, t float64, q, v []float64)
+type ForceFunc = assembly.ForceFunc
 
 // TSDA is a translational spring-damper-actuator between the points of markers I and J
 // (Haug 1989, ch. 11). With l = |r_J − r_I| and l' its rate, the tension (positive
@@ -95,9 +73,9 @@ type TSDA struct {
 	I, J       MarkerID
 	K, C       float64 // used when Spring or Damper is nil
 	FreeLength float64
-	Actuator   Func
-	Spring     Law
-	Damper     Law
+	Actuator   law.Func
+	Spring     law.Force
+	Damper     law.Force
 }
 
 // RSDA is a rotational spring-damper-actuator about the common z axis of two markers
@@ -114,9 +92,9 @@ type RSDA struct {
 	I, J      MarkerID
 	K, C      float64
 	FreeAngle float64
-	Actuator  Func
-	Spring    Law
-	Damper    Law
+	Actuator  law.Func
+	Spring    law.Force
+	Damper    law.Force
 }
 
 // Bushing is a linear 6-component spring-damper on the pose of marker J relative to
@@ -168,7 +146,7 @@ type jointSpec struct {
 	i, j   MarkerID
 	length float64 // distance
 	a      JointID // motion: the driven joint
-	drive  Func
+	drive  law.Func
 }
 
 type forceKind int
@@ -192,7 +170,7 @@ type forceSpec struct {
 	bushing Bushing
 	marker  MarkerID
 	body    BodyID
-	fn      [3]Func
+	fn      [3]law.Func
 	global  bool
 	custom  ForceFunc
 }
@@ -292,7 +270,7 @@ func (m *Model) AddPointOnPlane(name string, i, j MarkerID) JointID {
 //
 // the revolute form being smooth through β = ±π where the angle itself wraps. λ of the row
 // is the driving force or torque about z_I with the sign of −Gᵀλ: −λ acts on J.
-func (m *Model) AddMotion(name string, joint JointID, f Func) JointID {
+func (m *Model) AddMotion(name string, joint JointID, f law.Func) JointID {
 	return m.addJoint(jointSpec{name: name, kind: kindMotion, a: joint, drive: f})
 }
 
@@ -323,13 +301,13 @@ func (m *Model) AddBushing(e Bushing) ForceID {
 // AddPointForce adds the force (f[0](t), f[1](t), f[2](t)) at the point of marker mk: in
 // global axes when global is true, else in the body's axes (a follower force). Nil
 // components are zero.
-func (m *Model) AddPointForce(name string, mk MarkerID, f [3]Func, global bool) ForceID {
+func (m *Model) AddPointForce(name string, mk MarkerID, f [3]law.Func, global bool) ForceID {
 	return m.addForce(forceSpec{name: name, kind: kindPointForce, marker: mk, fn: f, global: global})
 }
 
 // AddTorque adds the torque (n[0](t), n[1](t), n[2](t)) on body b: in global axes when
 // global is true, else in the body's axes. Nil components are zero.
-func (m *Model) AddTorque(name string, b BodyID, n [3]Func, global bool) ForceID {
+func (m *Model) AddTorque(name string, b BodyID, n [3]law.Func, global bool) ForceID {
 	return m.addForce(forceSpec{name: name, kind: kindTorque, body: b, fn: n, global: global})
 }
 

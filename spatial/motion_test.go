@@ -6,6 +6,7 @@ import (
 
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/law"
 	"linkage/spatial"
 )
 
@@ -19,7 +20,7 @@ func TestRevoluteMotionTorque(t *testing.T) {
 	m.SetGravity(spatial.Vec3{0, 0, -9.81})
 	w := m.AddBody(spatial.Body{Name: "wheel", Mass: 4, Inertia: spatial.Diag(0.2, 0.2, izz)})
 	pin := m.AddRevolute("axle", m.AddMarker(spatial.Marker{Body: spatial.Ground}), m.AddMarker(spatial.Marker{Body: w}))
-	drive := m.AddMotion("drive", pin, spatial.Poly{Coef: []float64{0, 0.5, 1}})
+	drive := m.AddMotion("drive", pin, law.Poly{Coef: []float64{0, 0.5, 1}})
 	sys, err := m.Assemble()
 	if err != nil {
 		t.Fatal(err)

@@ -120,8 +120,8 @@ func (s *System) Reaction(j JointID, q, lambda []float64) Reaction {
 	pr.kin(q, &k)
 	for r := jd.first; r < jd.first+jd.nrows; r++ {
 		rw := &s.rows[r-s.nbody]
-		w, _, _, _, _, _ := rw.weights(0)
-		if rw.trig {
+		w, _, _, _, _, _ := rw.Weights(0)
+		if rw.Trig {
 			// Weights of a revolute motion depend on t; reactions need them at the state's
 			// t, which Reaction does not take: on the joint the row's gradient is that of
 			// sin(β − f), i.e. cos(β − f)·∇β with cos(β − f) = 1 where the motion holds.
@@ -131,8 +131,8 @@ func (s *System) Reaction(j JointID, q, lambda []float64) Reaction {
 			}
 			continue
 		}
-		for i := range rw.n {
-			e.eval(&rw.terms[i].c, &k, false)
+		for i := range rw.N {
+			e.eval(&rw.Terms[i].Coord, &k, false)
 			for c := range 14 {
 				gen[c] -= lambda[r] * w[i] * e.grad[c]
 			}

@@ -1,11 +1,9 @@
 package spatial
 
 import (
-	"sync"
-
-	"gonum.org/v1/gonum/mat"
-
+	"linkage/assembly"
 	"linkage/dae"
+	"linkage/law"
 )
 
 // System is an assembled spatial model: the equations of motion of seed 002, eq. 16, in
@@ -26,18 +24,15 @@ type System struct {
 	sds     []springDamper
 	points  []pointForce
 	torques []torqueElem
-	customs []ForceFunc
-	forces  []ElementInfo
+	customs *assembly.Customs
 	gravity Vec3
 	axesQF  [3]*quadForm // S_k(e_m) of the body axes, for forces given in body axes
 
-	coordNames, rowNames []string
-	pattern              Pattern
-	massPat, coupling    [][]int // MassPattern, CouplingPattern
+	assembly.Matrices // M, G and the coupling matrices, dense and sparse, from the Write methods
+	assembly.Catalog  // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
+	pattern           Pattern
+	massPat, coupling [][]int // MassPattern, CouplingPattern
 
-	mu        sync.Mutex   // guards the scratch below (custom forces)
-	customJac *dae.ForceFD // finite-difference Jacobians of the custom forces
-	customF   []float64    // the custom forces' sum, for the non-conservative power
 }
 
 var (
@@ -48,6 +43,7 @@ var (
 	_ dae.Namer                     = (*System)(nil)
 	_ dae.Energy                    = (*System)(nil)
 	_ dae.Sparsity                  = (*System)(nil)
+	_ dae.SparseEvaluator           = (*System)(nil)
 )
 
 type bodyData struct {
@@ -61,31 +57,13 @@ type markerData struct {
 	col   int // column of the body's x; −1 on the ground
 }
 
-// weightKind is how a row term's weight depends on time (rheonomic revolute drivers).
-type weightKind int
-
-const (
-	weightConst  weightKind = iota // w
-	weightCos                      // w·cos f(t)
-	weightNegSin                   // −w·sin f(t)
+// rowTerm is W(t)·c with c a coordinate of the row's pair; row is one joint constraint
+// g = Σ W_k(t) c_k(q) − c0 − F(t) on one pair (Terms[0].Pair), with F = drive unless the
+// drive only enters the weights (Trig: revolute motions).
+type (
+	rowTerm = assembly.Term[coord]
+	row     = assembly.Row[coord]
 )
-
-type rowTerm struct {
-	c  coord
-	w  float64
-	wk weightKind
-}
-
-// row is one joint constraint g = Σ W_k(t) c_k(q) − c0 − F(t) on one pair, with
-// F = drive unless the drive only enters the weights (trig).
-type row struct {
-	pair  int
-	terms [2]rowTerm
-	n     int
-	c0    float64
-	drive Func
-	trig  bool
-}
 
 type jointData struct {
 	name         string
@@ -96,52 +74,44 @@ type jointData struct {
 	hasCoord     bool
 }
 
-// springDamper is a force F = spring(c − free) + damper(c') + act(t) acting along the
-// gradient of a scalar coordinate c of a pair: f = −F ∇c.
-type springDamper struct {
-	pair           int
-	c              coord
-	free           float64
-	spring, damper Law
-	pot            Potential
-	act            Func
-}
+// springDamper acts along a scalar coordinate of a pair (TSDA: c = |d|; RSDA: the
+// revolute angle; bushing: one per axis).
+type springDamper = assembly.SpringDamper[coord]
 
 type pointForce struct {
 	col    int
 	qs     *quadForm // of the marker's point
-	fn     [3]Func
+	fn     [3]law.Func
 	global bool
 }
 
 type torqueElem struct {
 	col    int
-	fn     [3]Func
+	fn     [3]law.Func
 	global bool
 }
 
-// ElementInfo names one element and its kind ("body"; "spherical", "revolute",
-// "translational", "cylindrical", "universal", "planar", "weld", "distance",
-// "point-on-line", "point-on-plane", "motion"; "gravity", "tsda", "rsda", "bushing",
-// "point-force", "torque", "custom").
-type ElementInfo struct {
-	Name, Kind string
-	Rows       []int // constraint rows of a joint, or the normalization row of a body
-}
+// ElementInfo names one element and its kind ("ground", "body" with its normalization row;
+// "spherical", "revolute", "translational", "cylindrical", "universal", "planar", "weld",
+// "distance", "point-on-line", "point-on-plane", "motion" with their rows; "gravity",
+// "tsda", "rsda", "bushing", "point-force", "torque", "custom"). Coordinates are named
+// "body.x", "body.y", "body.z", "body.p0", …, "body.p3"; constraint rows "body.norm" for a
+// normalization and after their joint with the row's suffix (".x", ".zx", ".d", ".c", …).
+type ElementInfo = assembly.ElementInfo
 
 // Size returns nq = 7·(bodies − 1) and nc = (bodies − 1) + joint rows.
 func (s *System) Size() (nq, nc int) { return s.nq, s.nc }
 
-// Mass writes M(q) = diag(m I₃, 4 G(p)ᵀ J' G(p)) per body (Haug 1989, ch. 11;
+// WriteMass writes M(q) = diag(m I₃, 4 G(p)ᵀ J' G(p)) per body (Haug 1989, ch. 11;
 // Nikravesh 1988, ch. 11), from T = ½ m Ṙᵀ Ṙ + ½ ω'ᵀ J' ω' with ω' = 2 G(p) ṗ. The
 // 4×4 block is singular along p (G p = 0); the normalization row makes M positive
 // definite on the null space of G, which is what the KKT systems need (seed 002, Lemma 1).
-func (s *System) Mass(dst *mat.Dense, _ float64, q []float64) {
+func (s *System) WriteMass(dst assembly.Target, _ float64, q []float64) {
 	dst.Zero()
 	for _, b := range s.bodies[1:] {
 		c := b.col
 		for k := range 3 {
-			dst.Set(c+k, c+k, b.Mass)
+			dst.Add(c+k, c+k, b.Mass)
 		}
 		p := [4]float64{q[c+3], q[c+4], q[c+5], q[c+6]}
 		G := gMat(&p)
@@ -152,9 +122,9 @@ func (s *System) Mass(dst *mat.Dense, _ float64, q []float64) {
 			}
 		}
 		for a := range 4 {
-			row := dst.RawRowView(c + 3 + a)
+			row := dst.Row(c + 3 + a)
 			for bb := range 4 {
-				row[c+3+bb] = 4 * (G[0][a]*JG[0][bb] + G[1][a]*JG[1][bb] + G[2][a]*JG[2][bb])
+				row.Add(c+3+bb, 4*(G[0][a]*JG[0][bb]+G[1][a]*JG[1][bb]+G[2][a]*JG[2][bb]))
 			}
 		}
 	}
@@ -180,13 +150,13 @@ func teMat(n Vec3) [4][4]float64 {
 	}
 }
 
-// MassDerivative writes ∂(M a)/∂q. M_pp a_p = 4 G(p)ᵀ J' G(p) a_p with G linear in p and
+// WriteMassDerivative writes ∂(M a)/∂q. M_pp a_p = 4 G(p)ᵀ J' G(p) a_p with G linear in p and
 // G(p) x = −G(x) p, so
 //
 //	∂(M_pp a_p)/∂p = 4 (T(J' G(p) a_p) − G(p)ᵀ J' G(a_p)),
 //
 // T(y) the 4×4 matrix of G(p)ᵀ y = T(y) p.
-func (s *System) MassDerivative(dst *mat.Dense, _ float64, q, a []float64) {
+func (s *System) WriteMassDerivative(dst assembly.Target, _ float64, q, a []float64) {
 	dst.Zero()
 	for _, b := range s.bodies[1:] {
 		c := b.col + 3
@@ -203,9 +173,9 @@ func (s *System) MassDerivative(dst *mat.Dense, _ float64, q, a []float64) {
 			}
 		}
 		for r := range 4 {
-			row := dst.RawRowView(c + r)
+			row := dst.Row(c + r)
 			for k := range 4 {
-				row[c+k] = 4 * (T[r][k] - (G[0][r]*JGa[0][k] + G[1][r]*JGa[1][k] + G[2][r]*JGa[2][k]))
+				row.Add(c+k, 4*(T[r][k]-(G[0][r]*JGa[0][k]+G[1][r]*JGa[1][k]+G[2][r]*JGa[2][k])))
 			}
 		}
 	}
@@ -240,74 +210,20 @@ func orientation(p Quat) Quat {
 	return p.Normalized()
 }
 
-// CoordinateName returns "body.x", "body.y", "body.z", "body.p0", …, "body.p3".
-func (s *System) CoordinateName(i int) string {
-	if i < 0 || i >= len(s.coordNames) {
-		return ""
-	}
-	return s.coordNames[i]
-}
-
-// ConstraintName returns "body.norm" for a normalization row and the joint's name with
-// the row's suffix (".x", ".zx", ".d", ".c", …) for a joint row.
-func (s *System) ConstraintName(i int) string {
-	if i < 0 || i >= len(s.rowNames) {
-		return ""
-	}
-	return s.rowNames[i]
-}
-
-// Bodies lists the bodies, ground first (kind "ground", then "body" with its
-// normalization row).
-func (s *System) Bodies() []ElementInfo {
-	out := make([]ElementInfo, len(s.bodies))
-	for k, b := range s.bodies {
-		out[k] = ElementInfo{Name: b.Name, Kind: "body"}
-		if k > 0 {
-			out[k].Rows = []int{k - 1}
-		}
-	}
-	out[0].Kind = "ground"
-	return out
-}
-
-// Joints lists the constraint elements in the order of their rows, with the rows.
-func (s *System) Joints() []ElementInfo {
-	out := make([]ElementInfo, len(s.joints))
-	for k, j := range s.joints {
-		rows := make([]int, j.nrows)
-		for r := range rows {
-			rows[r] = j.first + r
-		}
-		out[k] = ElementInfo{Name: j.name, Kind: jointKindNames[j.kind], Rows: rows}
-	}
-	return out
-}
-
-// Forces lists the force elements in the order they were added, preceded by "gravity"
-// when it is not zero.
-func (s *System) Forces() []ElementInfo { return append([]ElementInfo(nil), s.forces...) }
-
 // DOF returns the number of degrees of freedom nq − rank(G) at the consistent state c
 // (rank(G) = nc minus the rows dae.Initialize found redundant).
 func (s *System) DOF(c dae.Consistent) int { return s.nq - (s.nc - len(c.Redundant)) }
 
 // BodyByName returns the identifier of the named body.
 func (s *System) BodyByName(name string) (BodyID, bool) {
-	for k, b := range s.bodies {
-		if b.Name == name {
-			return BodyID(k), true
-		}
-	}
-	return 0, false
+	k, ok := s.BodyIndex(name)
+	return BodyID(k), ok
 }
 
 // JointByName returns the identifier of the named joint or motion.
 func (s *System) JointByName(name string) (JointID, bool) {
-	for k, j := range s.joints {
-		if j.name == name {
-			return JointID(k + 1), true
-		}
+	if k, ok := s.JointIndex(name); ok {
+		return JointID(k + 1), true
 	}
 	return 0, false
 }

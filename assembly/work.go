@@ -1,10 +1,10 @@
-package planar
+package assembly
 
 import "linkage/integrate"
 
 // work.go: (accepted steps, dense output) ⇒ W_nc(t), W_driving(t), the integrals of the
 // energy invariant Π = T + V − W_nc − W_driving of seed 001 (eq. 12), for any modeling route
-// whose System splits its power as this package's does (spatial's too).
+// whose System splits its power into the non-conservative and the driving part.
 //
 // Over each accepted step [t₀, t₁] the power is integrated by Simpson's rule with the
 // method's dense output at the midpoint,
@@ -15,8 +15,8 @@ import "linkage/integrate"
 // power is evaluated on (the steps are chosen so that the state is accurate to tol).
 
 // PowerSource splits d(T + V)/dt along a solution into the power of the non-conservative
-// applied forces and that of the motions (energy.go); *System and *spatial.System
-// implement it. λ is the full constraint vector's.
+// applied forces and that of the motions; *planar.System and *spatial.System implement
+// it (their energy.go). λ is the full constraint vector's.
 type PowerSource interface {
 	NonConservativePower(t float64, q, v []float64) float64
 	DrivingPower(t float64, q, lambda []float64) float64

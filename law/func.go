@@ -1,4 +1,4 @@
-package planar
+package law
 
 import (
 	"fmt"
@@ -93,14 +93,14 @@ type Table struct {
 func NewTable(t, f []float64) (*Table, error) {
 	n := len(t)
 	if n < 2 || len(f) != n {
-		return nil, fmt.Errorf("planar: table: %d times and %d values, want equal counts of at least 2", n, len(f))
+		return nil, fmt.Errorf("law: table: %d times and %d values, want equal counts of at least 2", n, len(f))
 	}
 	for k := range n {
 		if !finite(t[k]) || !finite(f[k]) {
-			return nil, fmt.Errorf("planar: table: point %d = (%g, %g) is not finite", k, t[k], f[k])
+			return nil, fmt.Errorf("law: table: point %d = (%g, %g) is not finite", k, t[k], f[k])
 		}
 		if k > 0 && !(t[k] > t[k-1]) {
-			return nil, fmt.Errorf("planar: table: t[%d] = %g not after t[%d] = %g; want strictly increasing times", k, t[k], k-1, t[k-1])
+			return nil, fmt.Errorf("law: table: t[%d] = %g not after t[%d] = %g; want strictly increasing times", k, t[k], k-1, t[k-1])
 		}
 	}
 	tb := &Table{t: append([]float64(nil), t...), f: append([]float64(nil), f...), m: make([]float64, n)}

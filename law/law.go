@@ -1,14 +1,14 @@
-package planar
+package law
 
 import "fmt"
 
-// Law is a scalar force law with its derivative: a spring force as a function of the
+// Force is a scalar force law with its derivative: a spring force as a function of the
 // deflection x, or a damper force as a function of the rate x. Eval must not allocate.
 //
 // A spring law should also implement Potential, so that its energy enters V; the work of a
 // spring law without it is counted as non-conservative power instead, which keeps the
 // energy invariant Π of seed 001 (eq. 12) correct either way.
-type Law interface {
+type Force interface {
 	Eval(x float64) (f, df float64)
 }
 
@@ -62,17 +62,17 @@ type Piecewise struct {
 // force derivatives undefined at the break.
 func NewPiecewise(breaks []float64, pieces []Polynomial) (*Piecewise, error) {
 	if len(pieces) != len(breaks)+1 {
-		return nil, fmt.Errorf("planar: piecewise law: %d breaks need %d pieces, got %d", len(breaks), len(breaks)+1, len(pieces))
+		return nil, fmt.Errorf("law: piecewise law: %d breaks need %d pieces, got %d", len(breaks), len(breaks)+1, len(pieces))
 	}
 	for k, b := range breaks {
 		if !finite(b) || (k > 0 && !(b > breaks[k-1])) {
-			return nil, fmt.Errorf("planar: piecewise law: break %d = %g; want finite, strictly increasing breaks", k, b)
+			return nil, fmt.Errorf("law: piecewise law: break %d = %g; want finite, strictly increasing breaks", k, b)
 		}
 	}
 	for k, p := range pieces {
 		for i, c := range p.Coef {
 			if !finite(c) {
-				return nil, fmt.Errorf("planar: piecewise law: piece %d coefficient %d = %g is not finite", k, i, c)
+				return nil, fmt.Errorf("law: piecewise law: piece %d coefficient %d = %g is not finite", k, i, c)
 			}
 		}
 	}
@@ -129,12 +129,12 @@ func (w *Piecewise) integral(x float64) float64 {
 func NewPiecewiseLinear(x, f []float64) (*Piecewise, error) {
 	n := len(x)
 	if n < 2 || len(f) != n {
-		return nil, fmt.Errorf("planar: piecewise linear law: %d abscissae and %d values, want equal counts of at least 2", n, len(f))
+		return nil, fmt.Errorf("law: piecewise linear law: %d abscissae and %d values, want equal counts of at least 2", n, len(f))
 	}
 	pieces := make([]Polynomial, n-1)
 	for k := range n - 1 {
 		if !(x[k+1] > x[k]) {
-			return nil, fmt.Errorf("planar: piecewise linear law: x[%d] = %g not after x[%d] = %g", k+1, x[k+1], k, x[k])
+			return nil, fmt.Errorf("law: piecewise linear law: x[%d] = %g not after x[%d] = %g", k+1, x[k+1], k, x[k])
 		}
 		s := (f[k+1] - f[k]) / (x[k+1] - x[k])
 		pieces[k] = Polynomial{Coef: []float64{f[k] - s*x[k], s}}

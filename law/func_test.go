@@ -1,16 +1,14 @@
-package planar_test
+package law_test
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
-	"linkage/dae"
-	"linkage/planar"
+	"linkage/law"
 )
 
 // derivGap compares f' and f″ of fn with central differences of f and f' at t.
-func derivGap(fn planar.Func, t float64) (g1, g2 float64) {
+func derivGap(fn law.Func, t float64) (g1, g2 float64) {
 	const h = 1e-5
 	fp, dp, _ := fn.Eval(t + h)
 	fm, dm, _ := fn.Eval(t - h)
@@ -21,16 +19,16 @@ func derivGap(fn planar.Func, t float64) (g1, g2 float64) {
 // TestFuncDerivatives: every Func's f' and f″ agree with central differences (error
 // O(h²·f‴) ≈ 1e-10 × the scale of these functions, bounded at 1e-7).
 func TestFuncDerivatives(t *testing.T) {
-	table, err := planar.NewTable([]float64{0, 0.5, 1, 2, 2.5}, []float64{0, 1, 0.5, 2, -1})
+	table, err := law.NewTable([]float64{0, 0.5, 1, 2, 2.5}, []float64{0, 1, 0.5, 2, -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fns := map[string]planar.Func{
-		"const":      planar.Const{Value: 3},
-		"poly":       planar.Poly{Coef: []float64{1, -2, 0.5, 0.25}},
-		"sine":       planar.Sine{Amplitude: 2, Omega: 3, Phase: 0.4, Offset: 1},
-		"ramp":       planar.Ramp{T0: 0.2, T1: 1.4, From: 1, To: 3},
-		"smoothstep": planar.Smoothstep{T0: 0.2, T1: 1.4, From: 1, To: 3},
+	fns := map[string]law.Func{
+		"const":      law.Const{Value: 3},
+		"poly":       law.Poly{Coef: []float64{1, -2, 0.5, 0.25}},
+		"sine":       law.Sine{Amplitude: 2, Omega: 3, Phase: 0.4, Offset: 1},
+		"ramp":       law.Ramp{T0: 0.2, T1: 1.4, From: 1, To: 3},
+		"smoothstep": law.Smoothstep{T0: 0.2, T1: 1.4, From: 1, To: 3},
 		"table":      table,
 	}
 	for name, fn := range fns {
@@ -53,7 +51,7 @@ func TestFuncDerivatives(t *testing.T) {
 	if math.Abs(d1-d2) > 1e-9 || math.Abs(dd1-dd2) > 1e-9 {
 		t.Errorf("table not C2 at t=1: f' %g vs %g, f″ %g vs %g", d1, d2, dd1, dd2)
 	}
-	s, _, _ := planar.Smoothstep{T0: 0, T1: 2, From: 1, To: 3}.Eval(1)
+	s, _, _ := law.Smoothstep{T0: 0, T1: 2, From: 1, To: 3}.Eval(1)
 	if s != 2 {
 		t.Errorf("smoothstep midpoint = %g, want 2", s)
 	}
@@ -63,7 +61,7 @@ func TestFuncDerivatives(t *testing.T) {
 // coefficients, its continuity at the breaks to the printed digits, and the Integral of
 // each law against the midpoint rule.
 func TestSeedLaws(t *testing.T) {
-	d := planar.SeedDamper()
+	d := law.SeedDamper()
 	cases := []struct{ v, want float64 }{
 		{-0.5, -416.42 + 1844.3*-0.5},
 		{0.1, 9945.627*0.1 + 33955.72*0.01 - 59832.25*0.001 - 395651.0*0.0001},
@@ -82,17 +80,17 @@ func TestSeedLaws(t *testing.T) {
 			t.Errorf("seed 001 eq. 16 jumps by %g N at v=%g", hi-lo, v)
 		}
 	}
-	if f, _ := planar.SeedSpring().Eval(0.3); math.Abs(f-(-4.0092e6+2.8397e7*0.3-6.7061e7*0.09+5.2796e7*0.027)) > 1e-6 {
+	if f, _ := law.SeedSpring().Eval(0.3); math.Abs(f-(-4.0092e6+2.8397e7*0.3-6.7061e7*0.09+5.2796e7*0.027)) > 1e-6 {
 		t.Errorf("seed 001 eq. 15 at x=0.3 = %g", f)
 	}
-	pl, err := planar.NewPiecewiseLinear([]float64{-1, 0, 2}, []float64{-3, 0, 1})
+	pl, err := law.NewPiecewiseLinear([]float64{-1, 0, 2}, []float64{-3, 0, 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	laws := map[string]interface {
-		planar.Law
-		planar.Potential
-	}{"damper": d, "spring": planar.SeedSpring(), "linear": planar.Linear{K: 3}, "piecewise-linear": pl}
+		law.Force
+		law.Potential
+	}{"damper": d, "spring": law.SeedSpring(), "linear": law.Linear{K: 3}, "piecewise-linear": pl}
 	for name, law := range laws {
 		for _, x := range []float64{-0.7, -0.1, 0.15, 0.4, 2.5} {
 			// Midpoint rule with 20000 panels: error ≤ (b−a)h²/24·max|F″| ≈ 1e-9 relative here,
@@ -110,54 +108,5 @@ func TestSeedLaws(t *testing.T) {
 	}
 	if f, df := pl.Eval(3); f != 1.5 || df != 0.5 {
 		t.Errorf("piecewise linear beyond the last point: (%g, %g), want (1.5, 0.5)", f, df)
-	}
-}
-
-// TestMotionDrive: a motion prescribing a revolute's angle drives a body with inertia J
-// about its centre: the driving torque −λ equals J·f″ (no gravity, pivot at the centre),
-// and Reaction reports it as the moment on the body.
-func TestMotionDrive(t *testing.T) {
-	const J = 0.4
-	m := planar.NewModel()
-	b := m.AddBody(planar.Body{Name: "wheel", Mass: 2, Inertia: J})
-	pin := m.AddRevolute("axle", m.AddMarker(planar.Marker{Body: planar.Ground}), m.AddMarker(planar.Marker{Body: b}))
-	drive := planar.Sine{Amplitude: 0.5, Omega: 3, Phase: 0.3}
-	mot := m.AddMotion("drive", pin, drive)
-	sys, err := m.Assemble()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s0, con := start(t, sys)
-	f, df, ddf := drive.Eval(0)
-	if ang, _ := sys.JointCoordinate(pin, s0.Q); math.Abs(ang-f) > 1e-12 || math.Abs(s0.V[2]-df) > 1e-12 {
-		t.Errorf("initial angle %g and rate %g, want the motion's %g, %g", ang, s0.V[2], f, df)
-	}
-	r := sys.Reaction(mot, s0.Q, s0.Lambda)
-	if math.Abs(r.OnJ.Torque-J*ddf) > 1e-12 {
-		t.Errorf("driving torque on the wheel = %g, want J f″ = %g", r.OnJ.Torque, J*ddf)
-	}
-	if got := sys.ConstraintName(2); got != "drive.c" || sys.CoordinateName(2) != "wheel.theta" {
-		t.Errorf("names %q, %q, want drive.c, wheel.theta", got, sys.CoordinateName(2))
-	}
-	if sys.DOF(con) != 0 {
-		t.Errorf("DOF = %d, want 0", sys.DOF(con))
-	}
-	// Its power is the motion's work rate: P_driving = λ g_t = torque·θ'; no applied
-	// force acts, so P_nc = 0.
-	if p := sys.DrivingPower(0, s0.Q, s0.Lambda); math.Abs(p-J*ddf*df) > 1e-12 {
-		t.Errorf("motion power %g, want %g", p, J*ddf*df)
-	}
-	if p := sys.NonConservativePower(0, s0.Q, s0.V); p != 0 {
-		t.Errorf("non-conservative power %g, want 0 (no applied force)", p)
-	}
-}
-
-// TestKitchenSinkDerivatives checks all elements together (shared columns, ground pairs).
-func TestKitchenSinkDerivatives(t *testing.T) {
-	sys := kitchenSink(t)
-	nq, nc := sys.Size()
-	p := randomPoint(rand.New(rand.NewPCG(5, 6)), nq, nc)
-	if _, err := dae.Check(sys, p, checkTol); err != nil {
-		t.Error(err)
 	}
 }

@@ -1,0 +1,88 @@
+package assembly_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/assembly"
+	"linkage/dae"
+)
+
+// TestTarget: the same additions give the same entries in a dense matrix and in a sparse
+// pattern's values; a zero outside the pattern is ignored, a nonzero panics naming the
+// entry.
+func TestTarget(t *testing.T) {
+	p := dae.NewCSR([][]int{{0, 2}, {1}}, 2, 3, false)
+	d := mat.NewDense(2, 3, []float64{9, 9, 9, 9, 9, 9})
+	vals := []float64{9, 9, 9}
+	for _, tg := range []assembly.Target{assembly.Dense(d), assembly.Sparse(&p, vals)} {
+		tg.Zero()
+		tg.Add(0, 2, 1.5)
+		tg.Row(0).Add(0, -2)
+		tg.Row(0).Add(2, 0.25)
+		tg.Add(1, 1, 3)
+		tg.Add(1, 0, 0) // a structural zero outside the pattern
+	}
+	if want := []float64{-2, 0, 1.75, 0, 3, 0}; !slices.Equal(d.RawMatrix().Data, want) {
+		t.Errorf("dense %v, want %v", d.RawMatrix().Data, want)
+	}
+	if want := []float64{-2, 1.75, 3}; !slices.Equal(vals, want) {
+		t.Errorf("sparse %v, want %v", vals, want)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "entry (1, 2) = 4 is outside the declared pattern") {
+			t.Errorf("nonzero outside the pattern: recovered %v, want a panic naming entry (1, 2)", r)
+		}
+	}()
+	tg := assembly.Sparse(&p, vals)
+	tg.Add(1, 2, 4)
+}
+
+// TestCoupling: bodies are blocks of width columns; a link couples two blocks both ways,
+// the ground (−1) couples nothing, and every row of a block shares its columns.
+func TestCoupling(t *testing.T) {
+	out := assembly.Coupling(9, 3, []int{0, 3, 6}, [][2]int{{0, 6}, {-1, 3}, {6, 0}})
+	want := [][]int{{0, 1, 2, 6, 7, 8}, {3, 4, 5}, {0, 1, 2, 6, 7, 8}}
+	for b, w := range want {
+		for k := range 3 {
+			if got := out[3*b+k]; !slices.Equal(got, w) {
+				t.Errorf("row %d: %v, want %v", 3*b+k, got, w)
+			}
+		}
+	}
+	if got := assembly.Columns([]int{-1, 5, 3}, []int{3, 0, -1}); !slices.Equal(got, []int{0, 3, 5}) {
+		t.Errorf("Columns = %v, want [0 3 5]", got)
+	}
+}
+
+// TestChecker: each check words its error with the route and the element, and Err joins
+// them in order.
+func TestChecker(t *testing.T) {
+	ck := assembly.NewChecker("toy")
+	ck.Body(0, "ground")
+	ck.Body(1, "arm")
+	ck.Body(2, "arm")
+	ck.Name("revolute", "pin", 1)
+	ck.Name("tsda", "pin", 1)
+	ck.Positive(`body "arm"`, "mass", -1)
+	ck.SpringDamper(`tsda "s"`, 1, 2, "FreeLength", -0.5, true)
+	markers := []int{1, 1, -1}
+	ck.MarkerPair(`weld "w"`, 1, 2, markers)
+	ck.MarkerPair(`weld "v"`, 1, 3, markers) // marker 3 was bad: reported with it, not here
+	ck.Marker(`point-force "p"`, 7, markers)
+	err := ck.Err()
+	want := []string{
+		`toy: body 2: duplicate body name "arm"`,
+		`toy: tsda "pin": duplicate name (already a revolute)`,
+		`toy: body "arm": mass = -1, want finite and > 0`,
+		`toy: tsda "s": FreeLength = -0.5, want >= 0`,
+		`toy: weld "w": markers 1 and 2 are both on body "arm"; want two different bodies`,
+		`toy: point-force "p": marker 7 does not exist (markers 1..3)`,
+	}
+	if err == nil || err.Error() != strings.Join(want, "\n") {
+		t.Errorf("errors:\n%v\nwant:\n%s", err, strings.Join(want, "\n"))
+	}
+}

@@ -1,0 +1,117 @@
+package assembly
+
+import (
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+)
+
+// matrices.go: one writer per matrix ⇒ both the dense methods of dae.System and its
+// derivative capabilities and the sparse ones of dae.SparseEvaluator.
+
+// MatrixWriter is what a route writes once, against a Target, for both paths: M, G, and the
+// coupling matrices ∂(M a)/∂q, ∂(Gᵀλ)/∂q, ∂f/∂q, ∂f/∂v (dae.System and its capabilities
+// give their meaning). Each writes every entry of its Target and does not allocate.
+type MatrixWriter interface {
+	WriteMass(dst Target, t float64, q []float64)
+	WriteConstraintJacobian(dst Target, t float64, q []float64)
+	WriteMassDerivative(dst Target, t float64, q, a []float64)
+	WriteConstraintForceDerivative(dst Target, t float64, q, lambda []float64)
+	WriteForceDerivativeQ(dst Target, t float64, q, v []float64)
+	WriteForceDerivativeV(dst Target, t float64, q, v []float64)
+}
+
+// Matrices gives a route's System the dense matrix methods (Mass, ConstraintJacobian,
+// MassDerivative, ConstraintForceDerivative, ForceDerivativeQ, ForceDerivativeV) and the
+// sparse ones of dae.SparseEvaluator (MassValues, …) from its MatrixWriter: the System
+// embeds Matrices and calls Init at the end of assembly. The CSR patterns are built on the
+// first sparse evaluation (a dense coupling, from custom forces, has nq² entries and is
+// built only when asked for).
+type Matrices struct {
+	w      MatrixWriter
+	sp     dae.Sparsity
+	nq, nc int
+
+	once              sync.Once
+	mass, g, coupling dae.CSR
+}
+
+// Init binds the writer and its patterns (usually the same System) and the sizes.
+func (m *Matrices) Init(w MatrixWriter, sp dae.Sparsity, nq, nc int) {
+	m.w, m.sp, m.nq, m.nc = w, sp, nq, nc
+}
+
+// patterns builds the CSR patterns once.
+func (m *Matrices) patterns() {
+	m.once.Do(func() {
+		m.mass = dae.MassCSR(m.sp, m.nq)
+		m.g = dae.ConstraintCSR(m.sp, m.nq, m.nc)
+		m.coupling = dae.CouplingCSR(m.sp, m.nq)
+	})
+}
+
+// Mass writes M(t, q) (nq×nq).
+func (m *Matrices) Mass(dst *mat.Dense, t float64, q []float64) { m.w.WriteMass(Dense(dst), t, q) }
+
+// ConstraintJacobian writes G = ∂g/∂q (nc×nq).
+func (m *Matrices) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
+	m.w.WriteConstraintJacobian(Dense(dst), t, q)
+}
+
+// MassDerivative writes ∂(M a)/∂q.
+func (m *Matrices) MassDerivative(dst *mat.Dense, t float64, q, a []float64) {
+	m.w.WriteMassDerivative(Dense(dst), t, q, a)
+}
+
+// ConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r.
+func (m *Matrices) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda []float64) {
+	m.w.WriteConstraintForceDerivative(Dense(dst), t, q, lambda)
+}
+
+// ForceDerivativeQ writes ∂f/∂q.
+func (m *Matrices) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
+	m.w.WriteForceDerivativeQ(Dense(dst), t, q, v)
+}
+
+// ForceDerivativeV writes ∂f/∂v.
+func (m *Matrices) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
+	m.w.WriteForceDerivativeV(Dense(dst), t, q, v)
+}
+
+// MassValues writes M into the values of dae.MassCSR (dae.SparseEvaluator).
+func (m *Matrices) MassValues(dst []float64, t float64, q []float64) {
+	m.patterns()
+	m.w.WriteMass(Sparse(&m.mass, dst), t, q)
+}
+
+// ConstraintJacobianValues writes G into the values of dae.ConstraintCSR.
+func (m *Matrices) ConstraintJacobianValues(dst []float64, t float64, q []float64) {
+	m.patterns()
+	m.w.WriteConstraintJacobian(Sparse(&m.g, dst), t, q)
+}
+
+// MassDerivativeValues writes ∂(M a)/∂q into the values of dae.CouplingCSR.
+func (m *Matrices) MassDerivativeValues(dst []float64, t float64, q, a []float64) {
+	m.patterns()
+	m.w.WriteMassDerivative(Sparse(&m.coupling, dst), t, q, a)
+}
+
+// ConstraintForceDerivativeValues writes ∂(Gᵀλ)/∂q into the values of dae.CouplingCSR.
+func (m *Matrices) ConstraintForceDerivativeValues(dst []float64, t float64, q, lambda []float64) {
+	m.patterns()
+	m.w.WriteConstraintForceDerivative(Sparse(&m.coupling, dst), t, q, lambda)
+}
+
+// ForceDerivativeQValues writes ∂f/∂q into the values of dae.CouplingCSR.
+func (m *Matrices) ForceDerivativeQValues(dst []float64, t float64, q, v []float64) {
+	m.patterns()
+	m.w.WriteForceDerivativeQ(Sparse(&m.coupling, dst), t, q, v)
+}
+
+// ForceDerivativeVValues writes ∂f/∂v into the values of dae.CouplingCSR.
+func (m *Matrices) ForceDerivativeVValues(dst []float64, t float64, q, v []float64) {
+	m.patterns()
+	m.w.WriteForceDerivativeV(Sparse(&m.coupling, dst), t, q, v)
+}

@@ -1,0 +1,99 @@
+package assembly
+
+import (
+	"fmt"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+)
+
+// target.go: the destination of a matrix a route writes: a dense matrix (dae.System and
+// its derivative capabilities) or the value array of a fixed pattern
+// (dae.SparseEvaluator). A route writes each matrix once, against a Target, so the dense
+// and the sparse path receive the same additions in the same order and agree to the bit.
+
+// Target is a dense matrix or a value array aligned with a CSR pattern. Sparse targets look
+// each column up in its row (binary search); adding a nonzero outside the pattern panics,
+// a route's bug that dae.CheckSparse reports by element before it can happen.
+type Target struct {
+	dense         *mat.Dense
+	data          []float64 // d's storage, rows stride apart, cols long
+	stride, ncols int
+	csr           *dae.CSR
+	vals          []float64
+}
+
+// Dense returns the target writing into d.
+func Dense(d *mat.Dense) Target {
+	raw := d.RawMatrix()
+	return Target{dense: d, data: raw.Data, stride: raw.Stride, ncols: raw.Cols}
+}
+
+// Sparse returns the target writing into vals, aligned with p.
+func Sparse(p *dae.CSR, vals []float64) Target { return Target{csr: p, vals: vals} }
+
+// Zero sets every entry to zero.
+func (t *Target) Zero() {
+	if t.dense != nil {
+		t.dense.Zero()
+		return
+	}
+	clear(t.vals)
+}
+
+// Row returns row i for additions.
+func (t *Target) Row(i int) TargetRow {
+	if t.dense != nil {
+		o := i * t.stride
+		return TargetRow{dense: t.data[o : o+t.ncols : o+t.ncols], row: i}
+	}
+	return t.sparseRow(i)
+}
+
+func (t *Target) sparseRow(i int) TargetRow {
+	a, b := t.csr.RowStart[i], t.csr.RowStart[i+1]
+	return TargetRow{cols: t.csr.Cols[a:b], vals: t.vals[a:b], row: i}
+}
+
+// Add adds x to entry (i, j).
+func (t *Target) Add(i, j int, x float64) {
+	if t.data != nil {
+		t.data[i*t.stride+j] += x
+		return
+	}
+	t.addSparse(i, j, x)
+}
+
+func (t *Target) addSparse(i, j int, x float64) { t.sparseRow(i).addSparse(j, x) }
+
+// TargetRow is one row of a Target.
+type TargetRow struct {
+	dense []float64 // the dense row, or nil
+	cols  []int     // the sparse row's columns
+	vals  []float64 // and values
+	row   int
+}
+
+// Add adds x to the entry in column j. It is small enough to inline, so that the dense
+// path costs one branch more than writing the row directly.
+func (r TargetRow) Add(j int, x float64) {
+	if r.dense != nil {
+		r.dense[j] += x
+		return
+	}
+	r.addSparse(j, x)
+}
+
+// addSparse finds column j in the sparse row and adds x there.
+func (r TargetRow) addSparse(j int, x float64) {
+	k := sort.SearchInts(r.cols, j)
+	if k < len(r.cols) && r.cols[k] == j {
+		r.vals[k] += x
+		return
+	}
+	if x != 0 {
+		panic(fmt.Sprintf("assembly: entry (%d, %d) = %g is outside the declared pattern", r.row, j, x))
+	}
+}

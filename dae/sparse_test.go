@@ -1,0 +1,117 @@
+package dae_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+)
+
+// sparseToy gives toy the sparse evaluation path by gathering its dense matrices onto
+// declared patterns; coupling is the declared coupling pattern and skew, when set, adds
+// 0.1 to the first sparse value of ∂f/∂v (a sparse path that disagrees with the dense one).
+type sparseToy struct {
+	toy
+	coupling [][]int
+	skew     bool
+}
+
+func (s sparseToy) MassPattern() [][]int       { return [][]int{{0, 1}, {0, 1}} }
+func (s sparseToy) ConstraintPattern() [][]int { return [][]int{{0, 1}, {0, 1}} }
+func (s sparseToy) CouplingPattern() [][]int   { return s.coupling }
+func (s sparseToy) CoordinateName(i int) string {
+	return []string{"cart.x", "pole.theta"}[i]
+}
+func (s sparseToy) ConstraintName(i int) string { return []string{"track.y", "clock.c"}[i] }
+
+// gather writes the dense matrix written by fill onto pattern p's value array.
+func gather(dst []float64, p dae.CSR, fill func(*mat.Dense)) {
+	d := mat.NewDense(p.NRows, p.NCols, nil)
+	fill(d)
+	for i := range p.NRows {
+		for k, j := range p.Row(i) {
+			dst[p.RowStart[i]+k] = d.At(i, j)
+		}
+	}
+}
+
+func (s sparseToy) MassValues(dst []float64, t float64, q []float64) {
+	gather(dst, dae.MassCSR(s, 2), func(d *mat.Dense) { s.Mass(d, t, q) })
+}
+func (s sparseToy) ConstraintJacobianValues(dst []float64, t float64, q []float64) {
+	gather(dst, dae.ConstraintCSR(s, 2, 2), func(d *mat.Dense) { s.ConstraintJacobian(d, t, q) })
+}
+func (s sparseToy) MassDerivativeValues(dst []float64, t float64, q, a []float64) {
+	gather(dst, dae.CouplingCSR(s, 2), func(d *mat.Dense) { s.MassDerivative(d, t, q, a) })
+}
+func (s sparseToy) ConstraintForceDerivativeValues(dst []float64, t float64, q, lambda []float64) {
+	gather(dst, dae.CouplingCSR(s, 2), func(d *mat.Dense) { s.ConstraintForceDerivative(d, t, q, lambda) })
+}
+func (s sparseToy) ForceDerivativeQValues(dst []float64, t float64, q, v []float64) {
+	gather(dst, dae.CouplingCSR(s, 2), func(d *mat.Dense) { s.ForceDerivativeQ(d, t, q, v) })
+}
+func (s sparseToy) ForceDerivativeVValues(dst []float64, t float64, q, v []float64) {
+	gather(dst, dae.CouplingCSR(s, 2), func(d *mat.Dense) { s.ForceDerivativeV(d, t, q, v) })
+	if s.skew {
+		dst[0] += 0.1
+	}
+}
+
+// TestCheckSparse: a sparse path that gathers the dense matrices onto patterns covering
+// them passes; a coupling pattern that leaves out entry (1, 0), nonzero in ∂(M a)/∂q and
+// ∂f/∂q at toyPoint, is reported (first in ∂(M a)/∂q) as a *PatternError outside the
+// pattern naming the entry's coordinates; a sparse value 0.1 off the dense one is reported
+// with both values; and dae.Check reports the same error, so every derivative test of a
+// SparseEvaluator also checks its patterns.
+func TestCheckSparse(t *testing.T) {
+	full := [][]int{{0, 1}, {0, 1}}
+	if err := dae.CheckSparse(sparseToy{toy: toy{}, coupling: full}, toyPoint); err != nil {
+		t.Fatalf("covering patterns: %v", err)
+	}
+	if err := dae.CheckSparse(sparseToy{toy: toy{}}, toyPoint); err != nil {
+		t.Fatalf("nil (dense) coupling: %v", err)
+	}
+
+	missing := sparseToy{toy: toy{}, coupling: [][]int{{0, 1}, {1}}}
+	err := dae.CheckSparse(missing, toyPoint)
+	var pe *dae.PatternError
+	if !errors.As(err, &pe) || !pe.OutsidePattern || pe.Row != 1 || pe.Col != 0 {
+		t.Fatalf("pattern missing (1, 0): got %v, want a *PatternError outside the pattern at [1,0]", err)
+	}
+	for _, want := range []string{"d(M a)/dq[1,0]", "row pole.theta", "column cart.x", "outside the declared pattern"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not contain %q", err, want)
+		}
+	}
+	if _, err := dae.Check(missing, toyPoint, 1e-6); !errors.As(err, &pe) || !pe.OutsidePattern {
+		t.Errorf("dae.Check on the bad pattern: %v, want the *PatternError", err)
+	}
+
+	err = dae.CheckSparse(sparseToy{toy: toy{}, coupling: full, skew: true}, toyPoint)
+	if !errors.As(err, &pe) || pe.OutsidePattern || pe.Quantity != "df/dv" || pe.Sparse != pe.Dense+0.1 {
+		t.Fatalf("skewed sparse df/dv: got %v, want a value mismatch in df/dv", err)
+	}
+
+	if err := dae.CheckSparse(toy{}, toyPoint); err == nil || !strings.Contains(err.Error(), "does not implement SparseEvaluator") {
+		t.Errorf("a dense-only system: %v, want an error saying it is not a SparseEvaluator", err)
+	}
+}
+
+// TestCSR: the diagonal is added where a mass or coupling row lacks it, Find locates
+// listed entries and returns −1 off the pattern, and a nil pattern is dense.
+func TestCSR(t *testing.T) {
+	p := dae.NewCSR([][]int{{1, 3}, {}, {0, 2}}, 3, 4, true)
+	if got := p.Cols; len(got) != 6 || got[0] != 0 || got[1] != 1 || got[2] != 3 || got[3] != 1 {
+		t.Errorf("cols %v, want [0 1 3 1 0 2]", got)
+	}
+	if p.Find(0, 3) != 2 || p.Find(2, 2) != 5 || p.Find(1, 0) != -1 || p.Find(2, 1) != -1 {
+		t.Errorf("Find: (0,3)→%d (2,2)→%d (1,0)→%d (2,1)→%d, want 2 5 -1 -1",
+			p.Find(0, 3), p.Find(2, 2), p.Find(1, 0), p.Find(2, 1))
+	}
+	if d := dae.NewCSR(nil, 2, 3, false); d.NNZ() != 6 {
+		t.Errorf("nil rows: NNZ %d, want 6 (dense)", d.NNZ())
+	}
+}

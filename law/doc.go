@@ -1,0 +1,14 @@
+// Package law holds the scalar laws every modeling route builds its elements from: time
+// functions f(t) with f' and f″ (Func: motions need them for g_t and γ; actuators and
+// applied loads use f) and force laws F(x) with dF/dx (Force: springs of the deflection,
+// dampers of the rate), with closed-form integrals where they exist (Potential), so that
+// springs enter the potential energy.
+//
+// Time functions: Const, Poly, Sine, Ramp, Smoothstep, Table (natural cubic spline).
+// Force laws: Linear, Polynomial (seed 001, eq. 15: SeedSpring), Piecewise and
+// NewPiecewiseLinear (seed 001, eq. 16, which is piecewise polynomial: SeedDamper).
+//
+// Every Eval is allocation-free and safe for concurrent use. The package depends on
+// nothing above the standard library, so planar, spatial and the routes to come share it
+// without importing one another.
+package law
