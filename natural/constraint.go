@@ -70,7 +70,7 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, q []float64)
 	}
 }
 
-// Gamma writes γ = −Σ W vᵀ∇²c v − 2 Σ W' ∇c·v − Σ W'' c + F''.
+// Gamma writes γ = −Σ W vᵀ∇²c v − 2 Σ W' ∇c·v − Σ W” c + F”.
 func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	var e coordEval
 	for r := range s.rows {

@@ -215,10 +215,14 @@ func (m *Model) addForce(s forceSpec) ForceID {
 }
 
 // AddTSDA adds a translational spring-damper-actuator.
-func (m *Model) AddTSDA(e TSDA) ForceID { return m.addForce(forceSpec{name: e.Name, kind: kindTSDA, tsda: e}) }
+func (m *Model) AddTSDA(e TSDA) ForceID {
+	return m.addForce(forceSpec{name: e.Name, kind: kindTSDA, tsda: e})
+}
 
 // AddRSDA adds a rotational spring-damper-actuator.
-func (m *Model) AddRSDA(e RSDA) ForceID { return m.addForce(forceSpec{name: e.Name, kind: kindRSDA, rsda: e}) }
+func (m *Model) AddRSDA(e RSDA) ForceID {
+	return m.addForce(forceSpec{name: e.Name, kind: kindRSDA, rsda: e})
+}
 
 // AddBushing adds a linear bushing.
 func (m *Model) AddBushing(e Bushing) ForceID {

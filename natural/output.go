@@ -36,7 +36,7 @@ func (s *System) Velocity(b BodyID, q, v []float64) (vel Vec, omega float64) {
 }
 
 // Acceleration returns the acceleration of body b's centre of mass and its angular
-// acceleration α = e × e''/|e|² − 2 (e·e')(e × e')/|e|⁴.
+// acceleration α = e × e”/|e|² − 2 (e·e')(e × e')/|e|⁴.
 func (s *System) Acceleration(b BodyID, q, v, a []float64) (acc Vec, alpha float64) {
 	if b == Ground {
 		return Vec{}, 0

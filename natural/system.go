@@ -122,11 +122,11 @@ type jointData struct {
 	name         string
 	kind         jointKind
 	first, nrows int
-	pair         int   // the markers' pair (for a motion, the driven joint's)
-	point        int   // revolute: the shared point
+	pair         int    // the markers' pair (for a motion, the driven joint's)
+	point        int    // revolute: the shared point
 	bi, bj       BodyID // revolute: the bodies of markers I and J
-	coord        coord // the joint coordinate of translational and point-on-line joints
-	angle        bool  // the joint coordinate is an angle (revolute)
+	coord        coord  // the joint coordinate of translational and point-on-line joints
+	angle        bool   // the joint coordinate is an angle (revolute)
 }
 
 type springDamper = assembly.SpringDamper[coord]
