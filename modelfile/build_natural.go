@@ -24,10 +24,19 @@ type NaturalBuilt struct {
 
 // assembleNatural builds doc in natural coordinates. The initial section is written in body
 // coordinates (poses and velocities of bodies, initial.keep naming body coordinates), so the
-// start is made consistent in body coordinates first (the planar route and dae.Initialize,
-// as for coordinates: body) and its poses and velocities place the points: both coordinate
-// sets start from the same state of the same mechanism.
+// start is made consistent in body coordinates (the planar route and dae.Initialize, as for
+// coordinates: body) and its poses and velocities place the points: both coordinate sets
+// start from the same state of the same mechanism. The natural model is assembled first
+// with the file's guesses, so that its own errors (an element held at two fixed points at
+// the wrong distance) are reported as such rather than as a failed initialization.
 func assembleNatural(doc *Document) (*Built, mechanism, error) {
+	fromFile := func(name string) natural.Body {
+		st := doc.Model.Initial.Bodies[name]
+		return natural.Body{Pos: natural.Vec(st.Position), Angle: float64(st.Angle), Vel: natural.Vec(st.Velocity), AngVel: st.AngularVelocity}
+	}
+	if _, err := buildNatural(doc, fromFile); err != nil {
+		return nil, nil, err
+	}
 	pb, psys, err := assemble(doc)
 	if err != nil {
 		return nil, nil, err
@@ -35,19 +44,33 @@ func assembleNatural(doc *Document) (*Built, mechanism, error) {
 	if err := pb.initialize(psys); err != nil {
 		return nil, nil, err
 	}
+	angles := map[string]float64{}
+	consistent := func(name string) natural.Body {
+		id := pb.Bodies[name]
+		pos, th := pb.System.Pose(id, pb.Start.Q)
+		vel, om := pb.System.Pose(id, pb.Start.V)
+		angles[name] = th
+		return natural.Body{Pos: natural.Vec(pos), Angle: th, Vel: natural.Vec(vel), AngVel: om}
+	}
+	nb, err := buildNatural(doc, consistent)
+	if err != nil {
+		return nil, nil, err
+	}
+	nb.Angles = angles
+	return &Built{Doc: doc, Natural: nb}, nb.System, nil
+}
+
+// buildNatural turns doc into a natural-coordinate model whose bodies start at guess(name)
+// (pose and velocity) and assembles it.
+func buildNatural(doc *Document, guess func(name string) natural.Body) (*NaturalBuilt, error) {
 	m := &doc.Model
 	nm := natural.NewModel()
 	nm.SetGravity(natural.Vec(m.Gravity))
-	nb := &NaturalBuilt{Model: nm, Bodies: map[string]natural.BodyID{groundName: natural.Ground},
-		Joints: map[string]natural.JointID{}, Angles: map[string]float64{}}
-	q, v := pb.Start.Q, pb.Start.V
+	nb := &NaturalBuilt{Model: nm, Bodies: map[string]natural.BodyID{groundName: natural.Ground}, Joints: map[string]natural.JointID{}}
 	for _, body := range m.Bodies {
-		id := pb.Bodies[body.Name]
-		pos, th := pb.System.Pose(id, q)
-		vel, om := pb.System.Pose(id, v)
-		nb.Angles[body.Name] = th
-		nb.Bodies[body.Name] = nm.AddBody(natural.Body{Name: body.Name, Mass: body.Mass, Inertia: body.Inertia,
-			Pos: natural.Vec(pos), Angle: th, Vel: natural.Vec(vel), AngVel: om})
+		g := guess(body.Name)
+		g.Name, g.Mass, g.Inertia = body.Name, body.Mass, body.Inertia
+		nb.Bodies[body.Name] = nm.AddBody(g)
 	}
 	markers := map[string]natural.MarkerID{}
 	for _, mk := range m.Markers {
@@ -67,7 +90,7 @@ func assembleNatural(doc *Document) (*Built, mechanism, error) {
 		case JointPointOnLine:
 			nb.Joints[jt.Name] = nm.AddPointOnLine(jt.Name, i, j)
 		default: // validate refuses couplers with coordinates: natural
-			return nil, nil, fmt.Errorf("%s: joint %q: type %s is not available in natural coordinates", doc.File, jt.Name, jt.Type)
+			return nil, fmt.Errorf("%s: joint %q: type %s is not available in natural coordinates", doc.File, jt.Name, jt.Type)
 		}
 	}
 	c := compiler{doc: doc}
@@ -99,14 +122,14 @@ func assembleNatural(doc *Document) (*Built, mechanism, error) {
 		}
 	}
 	if err := c.err(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	sys, err := nm.Assemble()
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", doc.File, err)
+		return nil, fmt.Errorf("%s: %w", doc.File, err)
 	}
 	nb.System = sys
-	return &Built{Doc: doc, Natural: nb}, sys, nil
+	return nb, nil
 }
 
 // naturalChannels returns the reader of body, joint and motion channels of a model in

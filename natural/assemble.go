@@ -52,10 +52,7 @@ func (m *Model) Assemble() (*System, error) {
 	bd.checkBodies()
 	bd.checkMarkers()
 	revolutes := bd.joinRevolutes()
-	bd.sharedPoints(revolutes)
-	if err := bd.ck.Err(); err != nil {
-		return nil, err
-	}
+	bd.sharedPoints(revolutes) // a conflict is reported and one of its places kept, so assembly goes on
 	bd.bodies()
 	bd.joints()
 	bd.forces()

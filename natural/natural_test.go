@@ -1,7 +1,9 @@
 package natural_test
 
 import (
+	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"linkage/dae"
@@ -96,5 +98,103 @@ func TestDerivatives(t *testing.T) {
 		if err := dae.CheckSparse(sys, p); err != nil {
 			t.Fatalf("trial %d: %v", trial, err)
 		}
+	}
+}
+
+// TestBadInput: every bad element is named, with what was expected.
+func TestBadInput(t *testing.T) {
+	cases := []struct {
+		name  string
+		build func(m *natural.Model)
+		want  []string
+	}{
+		{"rigid element between fixed points at the wrong distance", func(m *natural.Model) {
+			b := m.AddBody(natural.Body{Name: "beam", Mass: 1, Inertia: 0.1})
+			g1 := m.AddMarker(natural.Marker{Name: "g1", Body: natural.Ground})
+			g2 := m.AddMarker(natural.Marker{Name: "g2", Body: natural.Ground, Point: natural.Vec{1.5, 0}})
+			b1 := m.AddMarker(natural.Marker{Name: "b1", Body: b, Point: natural.Vec{-0.5, 0}})
+			b2 := m.AddMarker(natural.Marker{Name: "b2", Body: b, Point: natural.Vec{0.5, 0}})
+			m.AddRevolute("left", g1, b1)
+			m.AddRevolute("right", g2, b2)
+		}, []string{`natural: body "beam"`, "1 apart on the body", "1.5 apart", "want equal distances"}},
+		{"two points of one body tied together", func(m *natural.Model) {
+			a := m.AddBody(natural.Body{Name: "a", Mass: 1, Inertia: 0.1})
+			b := m.AddBody(natural.Body{Name: "b", Mass: 1, Inertia: 0.1})
+			a1 := m.AddMarker(natural.Marker{Name: "a1", Body: a, Point: natural.Vec{-0.5, 0}})
+			a2 := m.AddMarker(natural.Marker{Name: "a2", Body: a, Point: natural.Vec{0.5, 0}})
+			b1 := m.AddMarker(natural.Marker{Name: "b1", Body: b})
+			m.AddRevolute("p", a1, b1)
+			m.AddRevolute("q", b1, a2)
+		}, []string{`revolute "p"`, `points [-0.5 0] and [0.5 0] of body "a"`}},
+		{"one point pinned at two places", func(m *natural.Model) {
+			a := m.AddBody(natural.Body{Name: "a", Mass: 1, Inertia: 0.1})
+			g1 := m.AddMarker(natural.Marker{Name: "g1", Body: natural.Ground})
+			g2 := m.AddMarker(natural.Marker{Name: "g2", Body: natural.Ground, Point: natural.Vec{1, 0}})
+			a1 := m.AddMarker(natural.Marker{Name: "a1", Body: a})
+			m.AddRevolute("p", g1, a1)
+			m.AddRevolute("q", g2, a1)
+		}, []string{`revolute "p": its point is pinned to the ground at [0 0] and at [1 0]`}},
+		{"motion on a weld, bad mass, duplicate name", func(m *natural.Model) {
+			a := m.AddBody(natural.Body{Name: "a", Mass: -1, Inertia: 0.1})
+			g := m.AddMarker(natural.Marker{Name: "g", Body: natural.Ground})
+			a1 := m.AddMarker(natural.Marker{Name: "a1", Body: a})
+			w := m.AddWeld("w", g, a1)
+			m.AddMotion("w", w, law.Const{Value: 1})
+		}, []string{`body "a": mass = -1`, `motion "w": duplicate name`, `joint "w" is a weld, which has no joint coordinate`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := natural.NewModel()
+			c.build(m)
+			_, err := m.Assemble()
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestInconsistentGuessAssembled: a guess whose points break the rigid elements (the
+// rod's guess far from where the crank puts their shared point) is assembled by
+// dae.Initialize: every rigid row holds at the consistent state.
+func TestInconsistentGuessAssembled(t *testing.T) {
+	m := natural.NewModel()
+	m.SetGravity(natural.Vec{0, -9.81})
+	crank := m.AddBody(natural.Body{Name: "crank", Mass: 1, Inertia: 0.01, Pos: natural.Vec{0.1, 0}})
+	rod := m.AddBody(natural.Body{Name: "rod", Mass: 1, Inertia: 0.1, Pos: natural.Vec{0.9, 0.4}, Angle: 0.5})
+	o := m.AddMarker(natural.Marker{Name: "O", Body: natural.Ground})
+	c0 := m.AddMarker(natural.Marker{Name: "c0", Body: crank, Point: natural.Vec{-0.1, 0}})
+	c1 := m.AddMarker(natural.Marker{Name: "c1", Body: crank, Point: natural.Vec{0.1, 0}})
+	r0 := m.AddMarker(natural.Marker{Name: "r0", Body: rod, Point: natural.Vec{-0.5, 0}})
+	m.AddRevolute("pin", o, c0)
+	m.AddRevolute("crankpin", c1, r0)
+	sys, err := m.Assemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, v := sys.InitialGuess()
+	_, nc := sys.Size()
+	g := make([]float64, nc)
+	sys.Constraint(g, 0, q)
+	if math.Abs(g[1]) < 0.01 {
+		t.Fatalf("the guess already satisfies rod.rigid (%g): the test needs an inconsistent one", g[1])
+	}
+	c, err := dae.Initialize(sys, 0, q, v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys.Constraint(g, 0, c.Q)
+	for r, x := range g {
+		if math.Abs(x) > 1e-10 {
+			t.Errorf("%s = %g after initialization", sys.ConstraintName(r), x)
+		}
+	}
+	if sys.ConstraintName(1) != "rod.rigid" {
+		t.Errorf("row 1 is %q, want rod.rigid", sys.ConstraintName(1))
 	}
 }
