@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -75,19 +76,7 @@ func TestNaturalAgreesWithBody(t *testing.T) {
 			if len(rb.Channels) != len(rn.Channels) || len(rb.Channels) < 4 {
 				t.Fatalf("channels %v vs %v", rb.Channels, rn.Channels)
 			}
-			for k, ch := range rb.Channels {
-				elem, _ := splitChannel(ch)
-				_, isBody := body.Bodies[elem]
-				switch {
-				case elem == "residual" || ch == "energy.invariant":
-					continue
-				case c.noReactions && !isBody && elem != "energy":
-					continue
-				}
-				if worst := channelGap(rb.Data[k], rn.Data[k], strings.HasSuffix(ch, ".theta")); !(worst <= c.bound) {
-					t.Errorf("%s: natural and body coordinates differ by %.2e of the channel's size, want <= %g", ch, worst, c.bound)
-				}
-			}
+			compareRuns(t, rb, rn, body, c.bound, c.noReactions)
 		})
 	}
 }
@@ -111,4 +100,58 @@ func channelGap(a, b []float64, angle bool) float64 {
 		worst = math.Max(worst, d/scale)
 	}
 	return worst
+}
+
+// TestNaturalEveryPlanarExample: every planar example builds in natural coordinates with the
+// degrees of freedom of body coordinates and follows the same motion over its first 0.05 s
+// (dopri5 at tol 1e-10, every channel but the residuals to 1e-6 of its size); the example
+// file four-bar-natural.yaml is four-bar.yaml in natural coordinates.
+func TestNaturalEveryPlanarExample(t *testing.T) {
+	files, _ := filepath.Glob("../examples/*.yaml")
+	n := 0
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		body := loadExample(t, name)
+		if body.Spatial != nil || body.Natural != nil {
+			continue
+		}
+		n++
+		t.Run(name, func(t *testing.T) {
+			nat := loadNatural(t, name)
+			if body.DOF() != nat.DOF() {
+				t.Errorf("DOF %d in body coordinates, %d in natural ones", body.DOF(), nat.DOF())
+			}
+			opt := RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-10, TEnd: body.Start.T + 0.05}
+			compareRuns(t, runExample(t, body, opt), runExample(t, nat, opt), body, 1e-6, name == "parallelogram")
+		})
+	}
+	if n < 8 {
+		t.Errorf("%d planar examples, want the 8 of examples/", n)
+	}
+	file := loadExample(t, "four-bar-natural")
+	if file.Natural == nil {
+		t.Fatal("four-bar-natural.yaml is not built in natural coordinates")
+	}
+	opt := RunOptions{Method: "bdf", Formulation: "ggl", Tol: 1e-8}
+	compareRuns(t, runExample(t, loadExample(t, "four-bar"), opt), runExample(t, file, opt), file, 1e-6, false)
+}
+
+// compareRuns checks every channel of two runs of one mechanism to bound (channelGap), but
+// the residuals and the invariant (each run's own error) and, with noReactions, the joint
+// channels.
+func compareRuns(t *testing.T, rb, rn *Result, b *Built, bound float64, noReactions bool) {
+	t.Helper()
+	for k, ch := range rb.Channels {
+		elem, _ := splitChannel(ch)
+		isBody := slices.ContainsFunc(b.Doc.Model.Bodies, func(x Body) bool { return x.Name == elem })
+		switch {
+		case elem == "residual" || ch == "energy.invariant":
+			continue
+		case noReactions && !isBody && elem != "energy":
+			continue
+		}
+		if worst := channelGap(rb.Data[k], rn.Data[k], strings.HasSuffix(ch, ".theta")); !(worst <= bound) {
+			t.Errorf("%s: natural and body coordinates differ by %.2e of the channel's size, want <= %g", ch, worst, bound)
+		}
+	}
 }
