@@ -103,13 +103,12 @@ type coordEval struct {
 // (−1 for a fixed point, whose value is in fixed) and the maps of markers I (side A) and J
 // (side B).
 type pairRef struct {
-	fa, fb   int // frames (rigid elements) of sides A and B
-	col      [8]int
-	fixed    [8]float64
-	rI, uI   lin
-	rJ, uJ   lin
-	d, nI    lin // rJ − rI and R uI
-	identity bool
+	fa, fb int // frames (rigid elements) of sides A and B
+	col    [8]int
+	fixed  [8]float64
+	rI, uI lin
+	rJ, uJ lin
+	d, nI  lin // rJ − rI and R uI
 }
 
 // values returns p at q.

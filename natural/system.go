@@ -16,7 +16,6 @@ type System struct {
 	bodies            []bodyData // index 0 is the ground; the frame of body k is frames[k]
 	frames            []frame    // bodies, then one per point a body holds beyond its two basic ones
 	points            []pointData
-	markers           []markerData
 	pairs             []pairRef
 	rows              []row
 	rowPair           []int // the pair of each row (its terms share it)
@@ -106,11 +105,6 @@ type member struct {
 	s    Vec
 	slot int
 	link int
-}
-
-type markerData struct {
-	Marker
-	z, zu complex128 // point and x axis in the body's basic points (pointMap, axisMap)
 }
 
 // term and row: assembly's row g = Σ W_k c_k − c0 − F(t) over coordinates of a pair.
