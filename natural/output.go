@@ -141,10 +141,11 @@ func slotWrench(f, x []float64, o Vec) Wrench {
 // of the point's forces on the bodies the joint separates from marker I's side (or minus
 // that of I's side when J's side holds the ground).
 func (s *System) revoluteForce(jd *jointData, t float64, q, v, a, lambda []float64) Vec {
-	side, ground := s.side(jd, jd.bj)
+	var buf [16]BodyID // the bodies at one point: on the stack unless more than 16
+	side, ground := s.side(jd, jd.bj, buf[:0])
 	sign := 1.0
 	if ground {
-		side, ground = s.side(jd, jd.bi)
+		side, ground = s.side(jd, jd.bi, buf[:0])
 		sign = -1
 	}
 	if ground { // both sides reach the ground: the pin closes a loop, its load is not determined
@@ -160,9 +161,9 @@ func (s *System) revoluteForce(jd *jointData, t float64, q, v, a, lambda []float
 }
 
 // side returns the bodies at jd's point reachable from body start through the other
-// revolute joints at that point, and whether the ground is among them.
-func (s *System) side(jd *jointData, start BodyID) ([]BodyID, bool) {
-	seen := []BodyID{start}
+// revolute joints at that point (appended to seen), and whether the ground is among them.
+func (s *System) side(jd *jointData, start BodyID, seen []BodyID) ([]BodyID, bool) {
+	seen = append(seen, start)
 	for k := 0; k < len(seen); k++ {
 		for i := range s.joints {
 			o := &s.joints[i]
