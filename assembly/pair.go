@@ -3,12 +3,14 @@ package assembly
 // pair.go: a scalar coordinate c(p) of a pair of bodies, with its gradient ∇c and Hessian
 // ∇²c over the pair's coordinate vector p ⇒ their entries in rows of G, f and the Jacobians.
 // cols[k] is the column of q of entry k of p, −1 where p reads a fixed body (the ground);
-// a route sizes p at assembly (6 entries for two planar bodies, 14 for two spatial ones).
+// a route sizes p at assembly (6 entries for two planar bodies, 14 for two spatial ones, 8
+// for two rigid elements in natural coordinates).
 
 // HessianRow is the row type of a route's Hessian over p: [6]float64 for planar pairs,
-// [14]float64 for spatial ones. A route with another pair size adds its row type here.
+// [14]float64 for spatial ones, [8]float64 for natural-coordinate ones. A route with
+// another pair size adds its row type here.
 type HessianRow interface {
-	~[6]float64 | ~[14]float64
+	~[6]float64 | ~[8]float64 | ~[14]float64
 }
 
 // AddScaled adds scale·g into dst at the pair's columns: a term w·∇c of a row of G, or a

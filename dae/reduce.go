@@ -15,7 +15,8 @@ import (
 // ForceDerivative, ConstantMass and Namer: analytically where sys does, by the central
 // finite differences of a Derivatives of sys otherwise. So type assertions on it report
 // every derivative as available; use Derivatives of the original sys to learn which are
-// analytic. It implements Energy exactly when sys does. Constraint names map to the names
+// analytic. It implements Energy and EnergyInvariant exactly when sys does (DrivingPower
+// takes the reduced λ and expands it). Constraint names map to the names
 // sys gives row keep[i] (ConstraintName), so errors keep pointing at the model's joints.
 // When sys has first-order states (FirstOrder) the wrapper forwards them and always
 // implements FirstOrderDerivative, analytic or by FirstOrderDerivatives' differences.
@@ -49,12 +50,17 @@ func Reduce(sys System, keep []int) System {
 		r.G = mat.NewDense(nc, nq, nil)
 	}
 	e, hasEnergy := sys.(Energy)
+	inv, hasInvariant := sys.(EnergyInvariant)
 	fo, hasFirstOrder := sys.(FirstOrder)
 	switch {
+	case hasFirstOrder && hasInvariant:
+		return &reducedInvariantFirstOrder{&reducedEnergyFirstOrder{reducedFirstOrder: r.withFirstOrder(fo), e: e}, inv}
 	case hasFirstOrder && hasEnergy:
 		return &reducedEnergyFirstOrder{reducedFirstOrder: r.withFirstOrder(fo), e: e}
 	case hasFirstOrder:
 		return r.withFirstOrder(fo)
+	case hasInvariant:
+		return &reducedInvariant{&reducedEnergy{reduced: r, e: e}, inv}
 	case hasEnergy:
 		return &reducedEnergy{reduced: r, e: e}
 	}

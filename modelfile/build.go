@@ -27,6 +27,9 @@ type Built struct {
 	// Spatial is set for a 3D model (dimension: 3); Model, System, Bodies and Joints are
 	// then nil.
 	Spatial *SpatialBuilt
+	// Natural is set for a planar model in natural coordinates (coordinates: natural);
+	// Model, System, Bodies and Joints are then nil.
+	Natural *NaturalBuilt
 }
 
 // Build assembles doc's mechanism through the modeling route of its dimension (routes:
@@ -49,32 +52,39 @@ func Build(doc *Document) (*Built, error) {
 	return b, nil
 }
 
-// route builds the documents of one dimension through one modeling package: assemble
-// turns the document into the package's model, adding the elements in file order, and
-// returns the assembled system, which Build then initializes the same way for every route.
+// route builds the documents of one dimension and coordinate set through one modeling
+// package: assemble turns the document into the package's model, adding the elements in
+// file order, and returns the assembled system, which Build then initializes the same way
+// for every route.
 type route struct {
-	dimension int
-	assemble  func(doc *Document) (*Built, mechanism, error)
+	dimension   int
+	coordinates string
+	assemble    func(doc *Document) (*Built, mechanism, error)
 }
 
-// routes are the modeling routes a model file selects with its dimension key.
+// routes are the modeling routes a model file selects with its dimension and coordinates
+// keys.
 var routes = [...]route{
-	{dimension: 2, assemble: assemble},
-	{dimension: 3, assemble: assemble3},
+	{dimension: 2, coordinates: CoordinatesBody, assemble: assemble},
+	{dimension: 2, coordinates: CoordinatesNatural, assemble: assembleNatural},
+	{dimension: 3, coordinates: CoordinatesBody, assemble: assemble3},
 }
 
-// routeOf returns the route of doc's dimension.
+// routeOf returns the route of doc's dimension and coordinates.
 func routeOf(doc *Document) route {
-	dim := 2
+	dim, coords := 2, doc.Model.Coordinates
 	if doc.Spatial != nil {
-		dim = 3
+		dim, coords = 3, ""
+	}
+	if coords == "" {
+		coords = CoordinatesBody
 	}
 	for _, r := range routes {
-		if r.dimension == dim {
+		if r.dimension == dim && r.coordinates == coords {
 			return r
 		}
 	}
-	panic(fmt.Sprintf("modelfile: no route for dimension %d", dim)) // routes covers every dimension decode accepts
+	panic(fmt.Sprintf("modelfile: no route for dimension %d, coordinates %q", dim, coords)) // validate refuses others
 }
 
 // mechanism is what Build needs of an assembled system: the equations, the names of its
@@ -327,6 +337,9 @@ func (b *Built) DOF() int {
 func (b *Built) Full() dae.System {
 	if b.Spatial != nil {
 		return b.Spatial.System
+	}
+	if b.Natural != nil {
+		return b.Natural.System
 	}
 	return b.System
 }

@@ -13,7 +13,8 @@
 //	validate.go  Document ⇒ errors: names and references (unknown, duplicate, a joint
 //	             connecting a body to itself), ranges (mass, inertia > 0), per-type keys
 //	expr.go      "0.1*sin(2*pi*t)" ⇒ Expr with exact f, f', f” (second-order jets)
-//	build.go     Document ⇒ planar.System and a consistent start (dae.Initialize, coordinate
+//	build.go     Document ⇒ planar.System (build3d.go: spatial.System; build_natural.go:
+//	             natural.System for coordinates: natural) and a consistent start (dae.Initialize, coordinate
 //	             partitioning of seed 002 Remark 2b; redundant rows dropped by dae.Reduce)
 //	run.go       Built ⇒ Result: integrate.Solve with dense output at the output step, the
 //	             channels (coordinates, velocities, accelerations, reactions, energies,

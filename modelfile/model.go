@@ -21,6 +21,9 @@ type Model struct {
 	// Parameters are named constants for ${...} and repeat ranges (repeat.go); the file
 	// may give expressions, here they are evaluated.
 	Parameters map[string]float64 `yaml:"parameters"`
+	// Coordinates chooses the modeling route of a planar model: "body" (x, y, θ of every
+	// body, package planar) or "natural" (basic points, package natural) [body].
+	Coordinates string `yaml:"coordinates"`
 }
 
 // Vec is a planar vector [x, y] (m, m/s, N or m/s², by field).
@@ -46,6 +49,12 @@ type Marker struct {
 	Point Vec    `yaml:"point"`         // m, in the body frame [0, 0]
 	Angle Angle  `yaml:"angle"`         // direction of the marker's x axis in the body frame [0]
 }
+
+// The coordinate sets of a planar model (the Coordinates field of Model).
+const (
+	CoordinatesBody    = "body"
+	CoordinatesNatural = "natural"
+)
 
 // Joint kinds (the Type field of Joint).
 const (

@@ -74,10 +74,14 @@ func newRecorder(b *Built, r *Result) *recorder {
 	rc.row = make([]float64, len(rc.names))
 	rc.meter = dae.NewResidualMeter(full)
 	var channel func(name string) channelFunc
-	if b.Spatial != nil {
+	switch {
+	case b.Spatial != nil:
 		rc.energy = b.Spatial.System.Energy
 		channel = spatialChannels(b)
-	} else {
+	case b.Natural != nil:
+		rc.energy = b.Natural.System.Energy
+		channel = naturalChannels(b)
+	default:
 		sys := b.System
 		rc.energy = func(t float64, q, v []float64) (float64, float64) {
 			e := sys.Energies(t, q, v)

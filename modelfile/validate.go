@@ -81,11 +81,32 @@ func validate(d *decoder) {
 	if d.doc.has("dimension") && v.m.Dimension != 2 {
 		v.errorf("dimension", "dimension = %g; want 2 (planar) or 3", v.m.Dimension)
 	}
+	v.coordinates()
 	v.bodiesAndMarkers()
 	v.jointsAndMotions()
 	v.forces()
 	v.initial()
 	v.simulation()
+}
+
+// coordinates checks the coordinates key and, for natural coordinates, that every joint
+// has a natural-coordinate form (couplers tie joint angles, which are no coordinates there).
+func (v *validator) coordinates() {
+	switch v.m.Coordinates {
+	case "", CoordinatesBody:
+		return
+	case CoordinatesNatural:
+	default:
+		v.errorf("coordinates", "coordinates = %q; want %q (x, y, θ of every body, the default) or %q (basic points)",
+			v.m.Coordinates, CoordinatesBody, CoordinatesNatural)
+		return
+	}
+	for k, jt := range v.m.Joints {
+		if jt.Type == JointCoupler {
+			v.errorf(fmt.Sprintf("joints[%d].type", k), "coupler %q: couplers are not available with coordinates: natural "+
+				"(the joint angles they couple are no coordinates there); use coordinates: body", jt.Name)
+		}
+	}
 }
 
 // claim registers an element name in the namespace shared by bodies, joints, motions and

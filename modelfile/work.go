@@ -9,8 +9,11 @@ import (
 // (planar or spatial) along the steps of m from the consistent start.
 func (b *Built) workMeter(m integrate.Method) *assembly.WorkMeter {
 	var src assembly.PowerSource = b.System
-	if b.Spatial != nil {
+	switch {
+	case b.Spatial != nil:
 		src = b.Spatial.System
+	case b.Natural != nil:
+		src = b.Natural.System
 	}
 	_, nc := b.Size()
 	return assembly.NewWorkMeter(src, nc, b.FullLambda, m, b.Start.T)

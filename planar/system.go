@@ -42,6 +42,7 @@ var (
 	_ dae.Namer                        = (*System)(nil)
 	_ dae.Sparsity                     = (*System)(nil)
 	_ dae.Energy                       = (*System)(nil)
+	_ dae.EnergyInvariant              = (*System)(nil) // seed 001, eqs. 11-12 (energy.go)
 	_ dae.SparseEvaluator              = (*System)(nil)
 )
 
