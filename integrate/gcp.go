@@ -238,7 +238,6 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 		w.rep = DefaultRepartition
 	}
 	w.nw = newNewtonSolver(ns, &w.stats)
-	w.nw.full = true
 	w.cur, w.prev, w.it = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
 	w.predQ, w.predV, w.err = make([]float64, nq), make([]float64, nq), make([]float64, nq)
 	w.vdd, w.dvdd, w.vdd0, w.psi = make([]float64, nd), make([]float64, nd), make([]float64, nd), make([]float64, nd)
@@ -274,6 +273,9 @@ func (m *GCP) Step(tEnd float64) error {
 		w.lad.c, w.lad.fixed = c, c.FixedH > 0
 		// An increment of 10 ulps of qInd'' in the weights ATol + RTol|qInd''|.
 		w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
+		if w.nw.s.Jacobian == JacobianEveryIteration {
+			w.nw.rule = &fullNewton{s: w.nw.s, floor: w.nw.mon.floor}
+		}
 		h0 := c.H0
 		if h0 == 0 {
 			h0 = secondOrderStartStep(&w.cur, c, end)
@@ -405,9 +407,9 @@ type fullNewton struct {
 	theta float64
 }
 
-func (f *fullNewton) start(s NewtonSettings, floor float64) {
-	*f = fullNewton{s: s, floor: floor}
-}
+func (f *fullNewton) start() { f.iter, f.prev, f.theta = 0, 0, 0 }
+
+func (f *fullNewton) rate() float64 { return f.theta }
 
 func (f *fullNewton) update(norm float64) newtonStatus {
 	f.iter++

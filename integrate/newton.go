@@ -159,6 +159,18 @@ func (m *newtonMonitor) update(norm float64) newtonStatus {
 	return newtonContinue
 }
 
+// stopRule is the convergence verdict of the Newton loop, a strategy of newtonSolver:
+// newtonMonitor (seed 004, eqs. 40-47; the default), fullNewton (gcp's full Newton) and
+// radauMonitor (RADAU5's FACCON and θ rules, Hairer & Wanner 1996, IV.8).
+type stopRule interface {
+	start()                           // begin an attempt
+	update(norm float64) newtonStatus // judge the weighted norm of the latest increment
+	rate() float64                    // the latest rate estimate θ (0 when none)
+}
+
+// rate is the latest rate estimate (stopRule).
+func (m *newtonMonitor) rate() float64 { return m.theta }
+
 // newtonIteration is what the one Newton loop (newtonSolver) needs from a method: its
 // prediction, its residual, its iteration matrix and the increment, and nothing of the
 // loop. The iterate, the residual and the factorization live in the method's workspace.
@@ -193,10 +205,9 @@ type newtonSolver struct {
 	s     NewtonSettings
 	mon   newtonMonitor
 	stats *Stats
-	// full: under JacobianEveryIteration stop by fullNewton's rule instead of the rate
-	// test of simplified Newton (gcp, whose explicit predictor starts far away).
-	full   bool
-	fullNw fullNewton
+	// rule replaces mon as the verdict when set: fullNewton under JacobianEveryIteration
+	// (gcp, whose explicit predictor starts far away), radauMonitor (radau5).
+	rule   stopRule
 	haveJ  bool    // the method's factorization is valid
 	fresh  bool    // ... and was made during the current attempt
 	thetaJ float64 // largest rate measured with it
@@ -237,10 +248,11 @@ func (n *newtonSolver) attempt(p newtonIteration, h float64, needJ bool) (usedFr
 // solve runs the iteration from the predicted iterate, assembling the matrix at the first
 // iterate when fresh and at every iterate under JacobianEveryIteration.
 func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
-	n.mon.start()
-	if n.full {
-		n.fullNw.start(n.s, n.mon.floor)
+	var rule stopRule = &n.mon
+	if n.rule != nil {
+		rule = n.rule
 	}
+	rule.start()
 	n.fresh = false
 	for it := 0; ; it++ {
 		if err := p.residual(); err != nil {
@@ -256,14 +268,8 @@ func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
 		norm := p.increment()
 		n.stats.Solves++
 		n.stats.NewtonIters++
-		var st newtonStatus
-		if n.full && n.s.Jacobian == JacobianEveryIteration {
-			st = n.fullNw.update(norm)
-			n.thetaJ = math.Max(n.thetaJ, n.fullNw.theta)
-		} else {
-			st = n.mon.update(norm)
-			n.thetaJ = math.Max(n.thetaJ, n.mon.theta)
-		}
+		st := rule.update(norm)
+		n.thetaJ = math.Max(n.thetaJ, rule.rate())
 		switch st {
 		case newtonConverged:
 			return p.converged()
