@@ -570,7 +570,7 @@ func (w *bdfWork) attempt(h float64) (usedFresh int, cause error) {
 
 // predict writes y_pred = Σ_{j≤k} β_jφ_j and y'_pred = Σ_{1≤j≤k} γ_jβ_jφ_j (IDAPredict
 // with φ* = βφ) and starts the iterate there.
-func (w *bdfWork) predict(h float64) error {
+func (w *bdfWork) predict(h float64, _ bool) error {
 	copy(w.yPred, w.phi[0])
 	clear(w.ypPred)
 	for j := 1; j <= w.k; j++ {

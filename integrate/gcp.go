@@ -305,7 +305,7 @@ const (
 // predict is the predictor stage of section 3.3: eqs. 16-17 with β = γ = 0 for qInd and
 // qInd', recovery of qDep (eq. 11, started from the same predictor), H (eq. 31), qDep'
 // (eq. 37), and qInd” from eq. 39. It also stores the predictor terms of eqs. 18-19.
-func (w *gcpWork) predict(h float64) error {
+func (w *gcpWork) predict(h float64, _ bool) error {
 	w.hTry = h
 	cs, s, it := w.cs, &w.cur, &w.it
 	it.T = s.T + h

@@ -564,7 +564,7 @@ func (w *genAlphaWork) startCorrection(h float64) {
 
 // predict sets v_n, a_n (prepare) and the starting iterate from the linear predictions
 // a_{n+1} = a_n + h q⃛_n, λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1}, μ_n = 0.
-func (w *genAlphaWork) predict(h float64) error {
+func (w *genAlphaWork) predict(h float64, _ bool) error {
 	w.hTry = h
 	w.prepare(h)
 	nq, nc := w.nq, w.nc

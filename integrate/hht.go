@@ -695,7 +695,7 @@ func (w *hhtWork) commit(h float64) error {
 }
 
 // predict starts an attempt of size h from the extrapolated unknowns (extrapolate).
-func (w *hhtWork) predict(h float64) error {
+func (w *hhtWork) predict(h float64, _ bool) error {
 	w.hTry = h
 	w.extrapolate(h)
 	return nil

@@ -176,8 +176,10 @@ func (m *newtonMonitor) rate() float64 { return m.theta }
 // loop. The iterate, the residual and the factorization live in the method's workspace.
 type newtonIteration interface {
 	// predict writes the starting iterate of an attempt of size h; an error (a failed
-	// position recovery of gcp) ends the attempt.
-	predict(h float64) error
+	// position recovery of gcp) ends the attempt. freshJ says whether factor will assemble
+	// the matrix from a fresh Jacobian in this attempt; otherwise a method whose matrix
+	// depends on h keeps its Jacobian and refactorizes for h here (radau5).
+	predict(h float64, freshJ bool) error
 	// residual evaluates the residual at the iterate; an error (ErrNonFinite, a failed
 	// evaluation) ends the attempt.
 	residual() error
@@ -230,7 +232,7 @@ func (n *newtonSolver) reusable() bool {
 // Stats.countFailure; usedFresh counts the retries.
 func (n *newtonSolver) attempt(p newtonIteration, h float64, needJ bool) (usedFresh int, err error) {
 	for {
-		if err = p.predict(h); err == nil {
+		if err = p.predict(h, needJ); err == nil {
 			err = n.solve(p, needJ)
 		}
 		if err == nil {
