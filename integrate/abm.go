@@ -136,7 +136,7 @@ func (w *abmWork) rate(t float64, y, dst []float64) error {
 	for j, i := range cs.ind {
 		s.Q[i], s.V[i] = y[j], y[nd+j]
 	}
-	if !gcpFinite(y) {
+	if !allFinite(y) {
 		w.lad.worst = Residual{Block: "state-space state", Value: math.NaN()}
 		return ErrNonFinite
 	}

@@ -247,7 +247,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
 	w.lad = ladder{name: "bdf", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
-	if err := w.consistentStart(); err != nil {
+	if err := consistentStart("bdf", sys, &w.cur, &w.stats); err != nil {
 		return err
 	}
 	w.prev.CopyFrom(&w.cur)
@@ -256,22 +256,6 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 }
 
 func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-func orDefault(x, d float64) float64 {
-	if x == 0 {
-		return d
-	}
-	return x
-}
-
-// consistentStart computes a₀ and λ₀ from the KKT system of seed 002, eq. 17.
-func (w *bdfWork) consistentStart() error {
-	s := &w.cur
-	if err := newEq17(w.sys).solve(s.A, s.Lambda, s.T, s.Q, s.V, &w.stats); err != nil {
-		return startError("bdf", s.T, err)
-	}
-	return nil
-}
 
 // resolve fixes the step control at the first Step and starts the history: φ₀ = y₀,
 // φ₁ = h₀ y'₀ with y'₀ = (v, a, 0) (the algebraic derivatives are not known and enter
@@ -636,20 +620,12 @@ func (w *bdfWork) increment() float64 {
 }
 
 // converged checks the converged iterate.
-func (w *bdfWork) converged() error {
-	if !allFinite(w.yy) {
-		return ErrNonFinite
-	}
-	return nil
-}
+func (w *bdfWork) converged() error { return finiteIterate(w.yy) }
 
 // diverged names the worst residual of a diverged iteration.
 func (w *bdfWork) diverged() error {
 	w.noteWorstResidual()
-	if !allFinite(w.delta) {
-		return ErrNonFinite
-	}
-	return ErrNoConvergence
+	return divergence(w.delta)
 }
 
 // factor assembles c_j K − ∂φ/∂y at the iterate and factorizes it.
@@ -720,12 +696,7 @@ func (w *bdfWork) errorNorm(float64) float64 {
 // noteWorstError records the largest weighted component of the error estimate (the
 // correction e over q and v) for a failure report.
 func (w *bdfWork) noteWorstError() {
-	bi, bv := 0, -1.0
-	for i := range w.nd {
-		if x := math.Abs(w.ee[i] * w.ewt[i]); x > bv || math.IsNaN(x) {
-			bi, bv = i, x
-		}
-	}
+	bi := worstIndex(w.nd, func(i int) float64 { return math.Abs(w.ee[i] * w.ewt[i]) })
 	r := Residual{Block: "position error estimate", Index: bi, Value: w.ee[bi]}
 	if bi >= w.nq {
 		r.Block, r.Index = "velocity error estimate", bi-w.nq
@@ -840,16 +811,7 @@ func (w *bdfWork) complete(h float64, adaptive bool) {
 // noteWorstResidual records the largest component of the last residual G with the block
 // and owner it belongs to, for a failure report.
 func (w *bdfWork) noteWorstResidual() {
-	bi, bv := 0, -1.0
-	for i, v := range w.res {
-		a := math.Abs(v)
-		if math.IsNaN(v) {
-			a = math.Inf(1)
-		}
-		if a > bv {
-			bi, bv = i, a
-		}
-	}
+	bi := largest(w.res)
 	nq, nc := w.nq, w.nc
 	r := Residual{Value: w.res[bi]}
 	switch {

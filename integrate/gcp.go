@@ -382,7 +382,7 @@ func (w *gcpWork) converged() error { return w.evaluate(w.hTry) }
 
 // diverged names the worst component of Ψ, or the non-finite increment.
 func (w *gcpWork) diverged() error {
-	if !gcpFinite(w.dvdd) {
+	if !allFinite(w.dvdd) {
 		w.lad.worst = Residual{Block: "independent acceleration increment", Index: 0, Value: math.NaN()}
 		return ErrNonFinite
 	}
@@ -436,13 +436,8 @@ func (f *fullNewton) update(norm float64) newtonStatus {
 
 // noteWorstPsi records the largest component of Ψ (eq. 20) for a failure report.
 func (w *gcpWork) noteWorstPsi() {
-	bi, bv := 0, -1.0
-	for j, x := range w.psi {
-		if math.Abs(x) > bv {
-			bi, bv = j, math.Abs(x)
-		}
-	}
 	if len(w.psi) > 0 {
+		bi := largest(w.psi)
 		i := w.cs.ind[bi]
 		w.lad.worst = Residual{Block: "state-space equation (eq. 20) of coordinate", Index: i, Value: w.psi[bi], Owner: dae.CoordinateName(w.cs.sys, i)}
 	}
@@ -456,7 +451,7 @@ func (w *gcpWork) jacobian(h float64) error {
 	w.stats.Factorizations++
 	w.hJ = h
 	if err := w.jlu.Factorize(w.jac); err != nil {
-		if !gcpFinite(w.jac.RawMatrix().Data) {
+		if !allFinite(w.jac.RawMatrix().Data) {
 			w.lad.worst = Residual{Block: "Newton matrix (eq. 29)"}
 			return ErrNonFinite
 		}
@@ -475,13 +470,7 @@ func (w *gcpWork) errorNorm(h float64) float64 {
 	}
 	e := WeightedRMS(w.err, w.cur.Q, w.it.Q, w.lad.c.RTol, w.lad.c.ATol)
 	if !(e <= 1) && (w.lad.c.FixedH == 0 || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
-		bi, bv := 0, -1.0
-		for i, d := range w.err {
-			wgt := w.lad.c.ATol + w.lad.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.it.Q[i]))
-			if x := math.Abs(d) / wgt; x > bv || math.IsNaN(d) {
-				bi, bv = i, x
-			}
-		}
+		bi := worstWeighted(w.err, w.cur.Q, w.it.Q, w.lad.c.RTol, w.lad.c.ATol)
 		w.lad.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.cs.sys, bi)}
 	}
 	return e
@@ -530,15 +519,6 @@ func (m *GCP) MaxH() float64 { return m.w.maxHLast }
 // Partition returns the dependent and independent coordinates of the current partition
 // (owned by the method; they change at a re-partition).
 func (m *GCP) Partition() (dep, ind []int) { return m.w.cs.dep, m.w.cs.ind }
-
-func gcpFinite(x []float64) bool {
-	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
-}
 
 // gcpCore holds what the state-space methods share: the partition (eqs. 7-8) and the
 // recovery of the dependent quantities from the independent ones (eqs. 10-14, 31, 37-39),
@@ -706,7 +686,7 @@ func (cs *gcpCore) positions(t float64, q []float64) error {
 				done = false
 			}
 		}
-		if !gcpFinite(q) {
+		if !allFinite(q) {
 			cs.worst = Residual{Block: "dependent position", Value: math.NaN()}
 			return ErrNonFinite
 		}
@@ -716,13 +696,7 @@ func (cs *gcpCore) positions(t float64, q []float64) error {
 		}
 		if it == gcpMaxPosIters {
 			cs.sys.Constraint(cs.g, t, q)
-			bi, bv := 0, -1.0
-			for k, x := range cs.g {
-				if math.Abs(x) > bv {
-					bi, bv = k, math.Abs(x)
-				}
-			}
-			cs.worst = Residual{Block: "position constraint", Index: bi, Value: cs.g[bi], Owner: dae.ConstraintName(cs.sys, bi)}
+			cs.worst = worstConstraint(cs.sys, cs.g)
 			return ErrNoConvergence
 		}
 	}
@@ -738,7 +712,7 @@ func (cs *gcpCore) factorDep() error {
 	}
 	cs.stats.Factorizations++
 	if err := cs.phiU.Factorize(cs.Gu); err != nil {
-		if !gcpFinite(cs.Gu.RawMatrix().Data) {
+		if !allFinite(cs.Gu.RawMatrix().Data) {
 			cs.worst = Residual{Block: "constraint Jacobian", Value: math.NaN()}
 			return ErrNonFinite
 		}
@@ -795,6 +769,13 @@ func (cs *gcpCore) alphaDep(t float64, q, v []float64) {
 // solves eq. 38 for λ and writes Ψ of eq. 20 into psi (length nd).
 func (cs *gcpCore) accelerations(t float64, q, v, a, lambda, psi []float64) error {
 	cs.alphaDep(t, q, v)
+	cs.dependentAccelerations(a)
+	return cs.multipliers(a, lambda, psi)
+}
+
+// dependentAccelerations completes a from its independent entries: qDep” = H qInd” + α
+// (eq. 37).
+func (cs *gcpCore) dependentAccelerations(a []float64) {
 	for k, i := range cs.dep {
 		s := cs.alpha[k]
 		row := cs.H.RawRowView(k)
@@ -803,7 +784,6 @@ func (cs *gcpCore) accelerations(t float64, q, v, a, lambda, psi []float64) erro
 		}
 		a[i] = s
 	}
-	return cs.multipliers(a, lambda, psi)
 }
 
 // multipliers solves G_uᵀ λ = f_u − (M a)_u (eq. 38) and writes Ψ = (M a − f)_v + G_vᵀ λ
@@ -833,7 +813,7 @@ func (cs *gcpCore) multipliers(a, lambda, psi []float64) error {
 			psi[j] = s
 		}
 	}
-	if !gcpFinite(a) || !gcpFinite(lambda) || (psi != nil && !gcpFinite(psi)) {
+	if !allFinite(a) || !allFinite(lambda) || (psi != nil && !allFinite(psi)) {
 		for i, x := range a {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				cs.worst = Residual{Block: "acceleration", Index: i, Value: x, Owner: dae.CoordinateName(cs.sys, i)}
@@ -869,7 +849,7 @@ func (cs *gcpCore) reducedAcceleration(t float64, q, v, a, lambda []float64) err
 	cs.zTMat(cs.red, cs.X)
 	cs.stats.Factorizations++
 	if err := cs.redLU.Factorize(cs.red); err != nil {
-		if !gcpFinite(cs.red.RawMatrix().Data) {
+		if !allFinite(cs.red.RawMatrix().Data) {
 			cs.worst = Residual{Block: "reduced mass matrix (eq. 39)", Value: math.NaN()}
 			return ErrNonFinite
 		}
@@ -881,14 +861,7 @@ func (cs *gcpCore) reducedAcceleration(t float64, q, v, a, lambda []float64) err
 	for j, i := range cs.ind {
 		a[i] = cs.rhs[j]
 	}
-	for k, i := range cs.dep {
-		s := cs.alpha[k]
-		row := cs.H.RawRowView(k)
-		for j, l := range cs.ind {
-			s += row[j] * a[l]
-		}
-		a[i] = s
-	}
+	cs.dependentAccelerations(a)
 	return cs.multipliers(a, lambda, nil)
 }
 

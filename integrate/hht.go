@@ -595,35 +595,18 @@ func (w *hhtWork) increment() float64 {
 }
 
 // converged checks the converged unknowns.
-func (w *hhtWork) converged() error {
-	if !allFinite(w.u) {
-		return ErrNonFinite
-	}
-	return nil
-}
+func (w *hhtWork) converged() error { return finiteIterate(w.u) }
 
 // diverged names the worst residual of a diverged iteration.
 func (w *hhtWork) diverged() error {
 	w.noteWorstResidual()
-	if !allFinite(w.du) {
-		return ErrNonFinite
-	}
-	return ErrNoConvergence
+	return divergence(w.du)
 }
 
 // noteWorstResidual records the largest component of the last residual (e₁, e₂, e₃) with
 // its owner for a failure report.
 func (w *hhtWork) noteWorstResidual() {
-	bi, bv := 0, -1.0
-	for i, v := range w.res {
-		a := math.Abs(v)
-		if math.IsNaN(v) {
-			a = math.Inf(1)
-		}
-		if a > bv {
-			bi, bv = i, a
-		}
-	}
+	bi := largest(w.res)
 	r := Residual{Value: w.res[bi]}
 	switch {
 	case bi < w.nq:
@@ -657,13 +640,7 @@ func (w *hhtWork) errorNorm(h float64) float64 {
 		e = math.Max(e, math.Pow(ex, 1.5)) // h_new^X = s h e_X^(−1/2) = s h (e_X^(3/2))^(−1/3)
 	}
 	if !(e <= 1) && (w.lad.c.FixedH == 0 || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
-		bi, bv := 0, -1.0
-		for i, d := range w.err {
-			wgt := w.lad.c.ATol + w.lad.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.q[i]))
-			if x := math.Abs(d) / wgt; x > bv || math.IsNaN(d) {
-				bi, bv = i, x
-			}
-		}
+		bi := worstWeighted(w.err, w.cur.Q, w.q, w.lad.c.RTol, w.lad.c.ATol)
 		w.lad.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.sys, bi)}
 	}
 	return e

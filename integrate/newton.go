@@ -60,15 +60,9 @@ func (s NewtonSettings) Resolve() (NewtonSettings, error) {
 	if s.Jacobian < JacobianAuto || s.Jacobian > JacobianEveryIteration {
 		return s, fmt.Errorf("integrate: NewtonSettings.Jacobian = %v, unknown policy", s.Jacobian)
 	}
-	if s.MaxIters == 0 {
-		s.MaxIters = DefaultNewtonMaxIters
-	}
-	if s.Tol == 0 {
-		s.Tol = DefaultNewtonTol
-	}
-	if s.ReuseRate == 0 {
-		s.ReuseRate = DefaultNewtonReuseRate
-	}
+	s.MaxIters = orDefault(s.MaxIters, DefaultNewtonMaxIters)
+	s.Tol = orDefault(s.Tol, DefaultNewtonTol)
+	s.ReuseRate = orDefault(s.ReuseRate, DefaultNewtonReuseRate)
 	if s.Deadband == [2]float64{} {
 		s.Deadband = [2]float64{0.5, 2}
 	}
@@ -194,6 +188,23 @@ type newtonIteration interface {
 	// diverged names the worst residual of a diverged iteration and returns its cause
 	// (ErrNoConvergence, or ErrNonFinite for a non-finite increment).
 	diverged() error
+}
+
+// finiteIterate is the converged hook of a method whose iterate x needs only to be finite.
+func finiteIterate(x []float64) error {
+	if !allFinite(x) {
+		return ErrNonFinite
+	}
+	return nil
+}
+
+// divergence is the cause of a diverged iteration whose last increment is dx:
+// ErrNonFinite when it is not finite, else ErrNoConvergence.
+func divergence(dx []float64) error {
+	if !allFinite(dx) {
+		return ErrNonFinite
+	}
+	return ErrNoConvergence
 }
 
 // newtonSolver is the one Newton loop of the implicit methods (in the sense of

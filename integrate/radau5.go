@@ -215,12 +215,8 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	ns := m.Newton
 	tolSet, itersSet := ns.Tol != 0, ns.MaxIters != 0
-	if ns.MaxIters == 0 {
-		ns.MaxIters = radauMaxIters
-	}
-	if ns.ReuseRate == 0 {
-		ns.ReuseRate = radauReuseRate
-	}
+	ns.MaxIters = orDefault(ns.MaxIters, radauMaxIters)
+	ns.ReuseRate = orDefault(ns.ReuseRate, radauReuseRate)
 	if ns.Deadband == [2]float64{} {
 		ns.Deadband = [2]float64{radauHoldLo, radauHoldHi}
 	}
@@ -261,7 +257,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	w.lad = ladder{name: "radau5", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
-	if err := w.consistentStart(); err != nil {
+	if err := consistentStart("radau5", sys, &w.cur, &w.stats); err != nil {
 		return err
 	}
 	w.prev.CopyFrom(&w.cur)
@@ -302,15 +298,6 @@ func newRadauWork(se *semiExplicit, sys dae.System) *radauWork {
 	w.lin = newRadauSystems(se)
 	w.crhs = make([]complex128, n)
 	return w
-}
-
-// consistentStart computes a₀ and λ₀ from the index-1 KKT system (seed 002, eq. 17).
-func (w *radauWork) consistentStart() error {
-	s := &w.cur
-	if err := newEq17(w.sys).solve(s.A, s.Lambda, s.T, s.Q, s.V, &w.stats); err != nil {
-		return startError("radau5", s.T, err)
-	}
-	return nil
 }
 
 // resolve fixes the step control at the first Step: defaults, RADAU5's tolerance
@@ -684,12 +671,7 @@ func (w *radauWork) errorNorm(h float64) float64 {
 		e = w.scaledNorm(w.errv)
 	}
 	if !(e < 1) && (w.c.FixedH == 0 || fixedStepDiverged(e, w.c.RTol)) { // a failure to report
-		bi, bv := 0, -1.0
-		for i, x := range w.errv {
-			if a := math.Abs(x / w.scal[i]); a > bv || math.IsNaN(x) {
-				bi, bv = i, a
-			}
-		}
+		bi := worstIndex(w.n, func(i int) float64 { return math.Abs(w.errv[i] / w.scal[i]) })
 		w.lad.worst = w.component(bi, w.errv[bi], "error estimate")
 	}
 	w.eLast = math.Max(e, 1e-10)
@@ -793,16 +775,7 @@ func (w *radauWork) rejectStep(h, e float64) {
 
 // noteResidual records the worst component of a stage residual φ for a failure report.
 func (w *radauWork) noteResidual(phi []float64) {
-	bi, bv := 0, -1.0
-	for i, v := range phi {
-		a := math.Abs(v)
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			a = math.Inf(1)
-		}
-		if a > bv {
-			bi, bv = i, a
-		}
-	}
+	bi := largest(phi)
 	se := w.se
 	r := Residual{Value: phi[bi]}
 	switch {
