@@ -125,8 +125,7 @@ type bdfWork struct {
 
 	rawCtl     StepControl
 	c          StepControl
-	lad        ladder // the step loop (ladder.go); bdfWork is its stepRule (IDA's)
-	resolved   bool
+	lad        ladder       // the step loop (ladder.go); bdfWork is its stepRule (IDA's)
 	rtol, atol float64      // tolerances in use (the starter's during the fixed-step start)
 	nw         newtonSolver // the corrector loop (newton.go)
 
@@ -257,10 +256,10 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 
 func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// resolve fixes the step control at the first Step and starts the history: φ₀ = y₀,
+// setup fixes the step control at the first Step and starts the history: φ₀ = y₀,
 // φ₁ = h₀ y'₀ with y'₀ = (v, a, 0) (the algebraic derivatives are not known and enter
 // only the first prediction), order 1, ψ₀ = h₀.
-func (w *bdfWork) resolve(tEnd float64) error {
+func (w *bdfWork) setup(tEnd float64) error {
 	c, end, err := w.rawCtl.resolveForStep("bdf", w.cur.T, tEnd)
 	if err != nil {
 		return err
@@ -321,7 +320,6 @@ func (w *bdfWork) resolve(tEnd float64) error {
 	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
 	w.nw.mon.needRate = true
 	w.lad.c, w.lad.fixed = w.c, w.fixedH > 0 && !w.starting
-	w.resolved = true
 	return nil
 }
 
@@ -350,13 +348,8 @@ func (m *BDF) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: bdf: Step before Init")
 	}
-	if err := notAhead("bdf", w.cur.T, tEnd); err != nil {
+	if err := w.lad.begin(w, tEnd); err != nil {
 		return err
-	}
-	if !w.resolved {
-		if err := w.resolve(tEnd); err != nil {
-			return err
-		}
 	}
 	if w.starting {
 		return w.startStep(tEnd)

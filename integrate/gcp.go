@@ -178,10 +178,9 @@ type gcpWork struct {
 	// JacobianEveryIteration.
 	nw newtonSolver
 
-	lad      ladder     // step loop, attempts and failure reports (ladder.go)
-	ctl      controller // the step-size rule
-	rawCtl   StepControl
-	resolved bool
+	lad    ladder     // step loop, attempts and failure reports (ladder.go)
+	ctl    controller // the step-size rule
+	rawCtl StepControl
 
 	cur, prev State
 	it        State // iterate at t₁ (full q, v, a, λ)
@@ -262,28 +261,27 @@ func (m *GCP) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: gcp: Step before Init")
 	}
-	if err := notAhead(w.lad.name, w.cur.T, tEnd); err != nil {
+	return w.lad.step(w, tEnd)
+}
+
+// setup resolves the step control, the Newton stop and the first step (stepper).
+func (w *gcpWork) setup(tEnd float64) error {
+	c, end, err := w.rawCtl.resolveForStep(w.lad.name, w.cur.T, tEnd)
+	if err != nil {
 		return err
 	}
-	if !w.resolved {
-		c, end, err := w.rawCtl.resolveForStep(w.lad.name, w.cur.T, tEnd)
-		if err != nil {
-			return err
-		}
-		w.lad.c, w.lad.fixed = c, c.FixedH > 0
-		// An increment of 10 ulps of qInd'' in the weights ATol + RTol|qInd''|.
-		w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
-		if w.nw.s.Jacobian == JacobianEveryIteration {
-			w.nw.rule = &fullNewton{s: w.nw.s, floor: w.nw.mon.floor}
-		}
-		h0 := c.H0
-		if h0 == 0 {
-			h0 = secondOrderStartStep(&w.cur, c, end)
-		}
-		w.ctl = newController(c, 2, h0) // δ_q ~ h³
-		w.resolved = true
+	w.lad.c, w.lad.fixed = c, c.FixedH > 0
+	// An increment of 10 ulps of qInd'' in the weights ATol + RTol|qInd''|.
+	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
+	if w.nw.s.Jacobian == JacobianEveryIteration {
+		w.nw.rule = &fullNewton{s: w.nw.s, floor: w.nw.mon.floor}
 	}
-	return w.lad.step(w, tEnd)
+	h0 := c.H0
+	if h0 == 0 {
+		h0 = secondOrderStartStep(&w.cur, c, end)
+	}
+	w.ctl = newController(c, 2, h0) // δ_q ~ h³
+	return nil
 }
 
 // failed is the ladder's hook after a failed attempt; GCP keeps no state that depends on it.

@@ -147,10 +147,9 @@ type hhtWork struct {
 	nw         newtonSolver // the corrector loop (newton.go)
 	maxOrder   int
 
-	lad      ladder     // step loop, attempts and failure reports (ladder.go)
-	ctl      controller // the step-size rule (eq. 38b)
-	rawCtl   StepControl
-	resolved bool
+	lad    ladder     // step loop, attempts and failure reports (ladder.go)
+	ctl    controller // the step-size rule (eq. 38b)
+	rawCtl StepControl
 
 	cur, prev State
 	u0        []float64 // (a, λ, X') at t_n
@@ -350,26 +349,25 @@ func (m *HHT) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: hht: Step before Init")
 	}
-	if err := notAhead("hht", w.cur.T, tEnd); err != nil {
+	return w.lad.step(w, tEnd)
+}
+
+// setup resolves the step control, the Newton floor and the first step (stepper).
+func (w *hhtWork) setup(tEnd float64) error {
+	c, end, err := w.rawCtl.resolveForStep("hht", w.cur.T, tEnd)
+	if err != nil {
 		return err
 	}
-	if !w.resolved {
-		c, end, err := w.rawCtl.resolveForStep("hht", w.cur.T, tEnd)
-		if err != nil {
-			return err
-		}
-		w.lad.c, w.lad.fixed = c, c.FixedH > 0
-		// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
-		w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol) // an increment of 10 ulps of q
-		w.nw.mon.needRate = true
-		h0 := c.H0
-		if h0 == 0 {
-			h0 = secondOrderStartStep(&w.cur, c, end)
-		}
-		w.ctl = newController(c, 2, h0) // δ_q ~ h³: e^(−1/3), eq. 38b
-		w.resolved = true
+	w.lad.c, w.lad.fixed = c, c.FixedH > 0
+	// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
+	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol) // an increment of 10 ulps of q
+	w.nw.mon.needRate = true
+	h0 := c.H0
+	if h0 == 0 {
+		h0 = secondOrderStartStep(&w.cur, c, end)
 	}
-	return w.lad.step(w, tEnd)
+	w.ctl = newController(c, 2, h0) // δ_q ~ h³: e^(−1/3), eq. 38b
+	return nil
 }
 
 // failed lowers the predictor degree after a failed attempt: 1 after an error-test failure

@@ -163,7 +163,6 @@ type radauWork struct {
 	rawCtl   StepControl
 	c        StepControl // resolved; RTol, ATol transformed
 	lad      ladder      // the step loop (ladder.go); radauWork is its stepRule (RADAU5's)
-	resolved bool
 	fnewt    float64
 	roundoff float64 // scaled norm of an increment at rounding level
 	maxGrow  float64
@@ -300,9 +299,9 @@ func newRadauWork(se *semiExplicit, sys dae.System) *radauWork {
 	return w
 }
 
-// resolve fixes the step control at the first Step: defaults, RADAU5's tolerance
-// transformation, FNEWT and the first step.
-func (w *radauWork) resolve(tEnd float64) error {
+// setup fixes the step control at the first Step: defaults, RADAU5's tolerance
+// transformation, FNEWT and the first step (stepper).
+func (w *radauWork) setup(tEnd float64) error {
 	raw := w.rawCtl
 	c, _, err := raw.resolveForStep("radau5", w.cur.T, tEnd)
 	if err != nil {
@@ -342,7 +341,6 @@ func (w *radauWork) resolve(tEnd float64) error {
 		w.h = radauH0
 	}
 	w.h = math.Min(w.h, c.HMax)
-	w.resolved = true
 	return nil
 }
 
@@ -356,14 +354,6 @@ func (m *Radau5) Step(tEnd float64) error {
 	w := m.w
 	if w == nil {
 		panic("integrate: radau5: Step before Init")
-	}
-	if err := notAhead("radau5", w.cur.T, tEnd); err != nil {
-		return err
-	}
-	if !w.resolved {
-		if err := w.resolve(tEnd); err != nil {
-			return err
-		}
 	}
 	return w.lad.step(w, tEnd)
 }

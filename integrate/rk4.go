@@ -50,12 +50,11 @@ const (
 )
 
 type rk4Work struct {
-	sys      dae.System
-	nq, nc   int
-	project  bool
-	lad      ladder // the step loop: constant steps (ladder.go)
-	rawCtl   StepControl
-	resolved bool
+	sys     dae.System
+	nq, nc  int
+	project bool
+	lad     ladder // the step loop: constant steps (ladder.go)
+	rawCtl  StepControl
 
 	cur, prev, it State
 	kq, kv        [4][]float64 // stage rates of q and v
@@ -179,18 +178,14 @@ func (m *RK4) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: rk4: Step before Init")
 	}
-	if err := notAhead("rk4", w.cur.T, tEnd); err != nil {
-		return err
-	}
-	if !w.resolved {
-		c, _, err := w.rawCtl.resolveForStep("rk4", w.cur.T, tEnd)
-		if err != nil {
-			return err
-		}
-		w.lad.c = c
-		w.resolved = true
-	}
 	return w.lad.step(w, tEnd)
+}
+
+// setup resolves the step control (stepper).
+func (w *rk4Work) setup(tEnd float64) error {
+	c, _, err := w.rawCtl.resolveForStep("rk4", w.cur.T, tEnd)
+	w.lad.c = c
+	return err
 }
 
 // attempt computes the stages and the new state into w.it.
