@@ -63,9 +63,13 @@ import (
 //
 // Reuse (RADAU5's rules): the Jacobian is kept across steps while the last Newton rate
 // θ ≤ Newton.ReuseRate (THET, 0.001), and the factorizations too while h_new/h lies in
-// Newton.Deadband (1 to 1.2, keeping the old h). After a failure with a Jacobian not
-// evaluated at the current y₀ a fresh one is taken, together with the step cut (RADAU5 does
-// both at once: a Newton failure halves h).
+// Newton.Deadband (1 to 1.2, keeping the old h). The iteration runs in the one Newton loop
+// (newtonSolver) with RADAU5's stopping rule (radauMonitor), and failures follow the one
+// ladder: a failure with a Jacobian not evaluated at the current y₀ is retried at the same
+// h with a fresh one, and only then is h cut (RADAU5 does both at once: a Newton failure
+// halves h). A matrix that is singular when factorized for a kept Jacobian and a new h
+// is such a failure, and the cut after a singular matrix is always 1/2, never the factor
+// of an earlier slow iteration.
 //
 // Dense output is the collocation polynomial of the last step (IV.8), of degree 3.
 //
