@@ -337,13 +337,7 @@ func (w *dopri5Work) setup(tEnd float64) error {
 		c.HMax = math.Inf(1)
 	}
 	w.lad.c, w.lad.fixed = c, c.FixedH > 0
-	h0 := c.H0
-	if c.FixedH > 0 {
-		h0 = c.FixedH
-	} else if h0 == 0 {
-		h0 = w.startingStep(tEnd)
-	}
-	w.ctl = newController(c, dp5Order, h0)
+	w.ctl = newController(c, dp5Order, firstStepSize(c, func() float64 { return w.startingStep(tEnd) }))
 	w.ctl.beta = dp5Beta
 	return nil
 }

@@ -431,13 +431,7 @@ func (w *genAlphaWork) setup(tEnd float64) error {
 		return err
 	}
 	w.lad.c, w.lad.fixed = c, c.FixedH > 0
-	h0 := c.H0
-	if c.FixedH > 0 {
-		h0 = c.FixedH
-	} else if h0 == 0 {
-		h0 = w.firstStep(end)
-	}
-	w.ctl = newController(c, 2, h0)
+	w.ctl = newController(c, 2, firstStepSize(c, func() float64 { return w.firstStep(end) }))
 	return nil
 }
 

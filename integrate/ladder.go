@@ -205,6 +205,18 @@ func (l *ladder) fail(t, h float64, err, cause error, cuts, fresh int) error {
 	return l.fc.explain(se, l.cur, l.fixed)
 }
 
+// firstStepSize is the first step of a run: FixedH, else H0, else the method's starting
+// step (start, evaluated only then).
+func firstStepSize(c StepControl, start func() float64) float64 {
+	switch {
+	case c.FixedH > 0:
+		return c.FixedH
+	case c.H0 > 0:
+		return c.H0
+	}
+	return start()
+}
+
 // secondOrderStartStep proposes the first step of a second-order method (hht, gcp) from the
 // scales of q, v and a at the start s (Hairer, Nørsett & Wanner 1993, II.4, starting step
 // with d₀ = ‖q‖, d₁ = ‖v‖, d₂ = ‖a‖ in the weighted norm of c):
