@@ -708,13 +708,19 @@ func (cs *gcpCore) factorDep() error {
 			cs.Gu.Set(r, k, row[i])
 		}
 	}
+	return cs.factorize(cs.phiU, cs.Gu, "constraint Jacobian", "dependent block G_u (eq. 8)")
+}
+
+// factorize factorizes a by lu and counts it; a failure names the matrix: nanBlock with
+// ErrNonFinite when a is not finite, else block with lu's error.
+func (cs *gcpCore) factorize(lu interface{ Factorize(mat.Matrix) error }, a *mat.Dense, nanBlock, block string) error {
 	cs.stats.Factorizations++
-	if err := cs.phiU.Factorize(cs.Gu); err != nil {
-		if !allFinite(cs.Gu.RawMatrix().Data) {
-			cs.worst = Residual{Block: "constraint Jacobian", Value: math.NaN()}
+	if err := lu.Factorize(a); err != nil {
+		if !allFinite(a.RawMatrix().Data) {
+			cs.worst = Residual{Block: nanBlock, Value: math.NaN()}
 			return ErrNonFinite
 		}
-		cs.worst = Residual{Block: "dependent block G_u (eq. 8)"}
+		cs.worst = Residual{Block: block}
 		return err
 	}
 	return nil
@@ -845,13 +851,8 @@ func (cs *gcpCore) reducedAcceleration(t float64, q, v, a, lambda []float64) err
 	// red = Zᵀ M Z: X = M Z first.
 	cs.mulZ(cs.X, cs.M)
 	cs.zTMat(cs.red, cs.X)
-	cs.stats.Factorizations++
-	if err := cs.redLU.Factorize(cs.red); err != nil {
-		if !allFinite(cs.red.RawMatrix().Data) {
-			cs.worst = Residual{Block: "reduced mass matrix (eq. 39)", Value: math.NaN()}
-			return ErrNonFinite
-		}
-		cs.worst = Residual{Block: "reduced mass matrix (eq. 39)"}
+	const red = "reduced mass matrix (eq. 39)"
+	if err := cs.factorize(cs.redLU, cs.red, red, red); err != nil {
 		return err
 	}
 	cs.redLU.Solve(cs.rhs)
