@@ -49,12 +49,11 @@ var (
 )
 
 type abmWork struct {
-	cs       *gcpCore
-	rep      float64
-	h0Rep    float64
-	lad      ladder // the step loop: constant steps (ladder.go)
-	rawCtl   StepControl
-	resolved bool
+	cs     *gcpCore
+	rep    float64
+	h0Rep  float64
+	lad    ladder // the step loop: constant steps (ladder.go)
+	rawCtl StepControl
 
 	cur, prev, it State
 	nd            int
@@ -136,7 +135,7 @@ func (w *abmWork) rate(t float64, y, dst []float64) error {
 	for j, i := range cs.ind {
 		s.Q[i], s.V[i] = y[j], y[nd+j]
 	}
-	if !gcpFinite(y) {
+	if !allFinite(y) {
 		w.lad.worst = Residual{Block: "state-space state", Value: math.NaN()}
 		return ErrNonFinite
 	}
@@ -161,18 +160,14 @@ func (m *ABM) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: gcp-abm: Step before Init")
 	}
-	if err := notAhead("gcp-abm", w.cur.T, tEnd); err != nil {
-		return err
-	}
-	if !w.resolved {
-		c, _, err := w.rawCtl.resolveForStep("gcp-abm", w.cur.T, tEnd)
-		if err != nil {
-			return err
-		}
-		w.lad.c = c
-		w.resolved = true
-	}
 	return w.lad.step(w, tEnd)
+}
+
+// setup resolves the step control (stepper).
+func (w *abmWork) setup(tEnd float64) error {
+	c, _, err := w.rawCtl.resolveForStep("gcp-abm", w.cur.T, tEnd)
+	w.lad.c = c
+	return err
 }
 
 // attempt takes an RK4 step while the history is short or the step shortened, else a

@@ -125,8 +125,7 @@ type bdfWork struct {
 
 	rawCtl     StepControl
 	c          StepControl
-	lad        ladder // the step loop (ladder.go); bdfWork is its stepRule (IDA's)
-	resolved   bool
+	lad        ladder       // the step loop (ladder.go); bdfWork is its stepRule (IDA's)
 	rtol, atol float64      // tolerances in use (the starter's during the fixed-step start)
 	nw         newtonSolver // the corrector loop (newton.go)
 
@@ -247,7 +246,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
 	w.lad = ladder{name: "bdf", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
-	if err := w.consistentStart(); err != nil {
+	if err := consistentStart("bdf", sys, &w.cur, &w.stats); err != nil {
 		return err
 	}
 	w.prev.CopyFrom(&w.cur)
@@ -257,26 +256,10 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 
 func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-func orDefault(x, d float64) float64 {
-	if x == 0 {
-		return d
-	}
-	return x
-}
-
-// consistentStart computes a₀ and λ₀ from the KKT system of seed 002, eq. 17.
-func (w *bdfWork) consistentStart() error {
-	s := &w.cur
-	if err := newEq17(w.sys).solve(s.A, s.Lambda, s.T, s.Q, s.V, &w.stats); err != nil {
-		return startError("bdf", s.T, err)
-	}
-	return nil
-}
-
-// resolve fixes the step control at the first Step and starts the history: φ₀ = y₀,
+// setup fixes the step control at the first Step and starts the history: φ₀ = y₀,
 // φ₁ = h₀ y'₀ with y'₀ = (v, a, 0) (the algebraic derivatives are not known and enter
 // only the first prediction), order 1, ψ₀ = h₀.
-func (w *bdfWork) resolve(tEnd float64) error {
+func (w *bdfWork) setup(tEnd float64) error {
 	c, end, err := w.rawCtl.resolveForStep("bdf", w.cur.T, tEnd)
 	if err != nil {
 		return err
@@ -337,7 +320,6 @@ func (w *bdfWork) resolve(tEnd float64) error {
 	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
 	w.nw.mon.needRate = true
 	w.lad.c, w.lad.fixed = w.c, w.fixedH > 0 && !w.starting
-	w.resolved = true
 	return nil
 }
 
@@ -366,13 +348,8 @@ func (m *BDF) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: bdf: Step before Init")
 	}
-	if err := notAhead("bdf", w.cur.T, tEnd); err != nil {
+	if err := w.lad.begin(w, tEnd); err != nil {
 		return err
-	}
-	if !w.resolved {
-		if err := w.resolve(tEnd); err != nil {
-			return err
-		}
 	}
 	if w.starting {
 		return w.startStep(tEnd)
@@ -570,7 +547,7 @@ func (w *bdfWork) attempt(h float64) (usedFresh int, cause error) {
 
 // predict writes y_pred = Σ_{j≤k} β_jφ_j and y'_pred = Σ_{1≤j≤k} γ_jβ_jφ_j (IDAPredict
 // with φ* = βφ) and starts the iterate there.
-func (w *bdfWork) predict(h float64) error {
+func (w *bdfWork) predict(h float64, _ bool) error {
 	copy(w.yPred, w.phi[0])
 	clear(w.ypPred)
 	for j := 1; j <= w.k; j++ {
@@ -636,20 +613,12 @@ func (w *bdfWork) increment() float64 {
 }
 
 // converged checks the converged iterate.
-func (w *bdfWork) converged() error {
-	if !allFinite(w.yy) {
-		return ErrNonFinite
-	}
-	return nil
-}
+func (w *bdfWork) converged() error { return finiteIterate(w.yy) }
 
 // diverged names the worst residual of a diverged iteration.
 func (w *bdfWork) diverged() error {
 	w.noteWorstResidual()
-	if !allFinite(w.delta) {
-		return ErrNonFinite
-	}
-	return ErrNoConvergence
+	return divergence(w.delta)
 }
 
 // factor assembles c_j K − ∂φ/∂y at the iterate and factorizes it.
@@ -720,12 +689,7 @@ func (w *bdfWork) errorNorm(float64) float64 {
 // noteWorstError records the largest weighted component of the error estimate (the
 // correction e over q and v) for a failure report.
 func (w *bdfWork) noteWorstError() {
-	bi, bv := 0, -1.0
-	for i := range w.nd {
-		if x := math.Abs(w.ee[i] * w.ewt[i]); x > bv || math.IsNaN(x) {
-			bi, bv = i, x
-		}
-	}
+	bi := worstIndex(w.nd, func(i int) float64 { return math.Abs(w.ee[i] * w.ewt[i]) })
 	r := Residual{Block: "position error estimate", Index: bi, Value: w.ee[bi]}
 	if bi >= w.nq {
 		r.Block, r.Index = "velocity error estimate", bi-w.nq
@@ -840,16 +804,7 @@ func (w *bdfWork) complete(h float64, adaptive bool) {
 // noteWorstResidual records the largest component of the last residual G with the block
 // and owner it belongs to, for a failure report.
 func (w *bdfWork) noteWorstResidual() {
-	bi, bv := 0, -1.0
-	for i, v := range w.res {
-		a := math.Abs(v)
-		if math.IsNaN(v) {
-			a = math.Inf(1)
-		}
-		if a > bv {
-			bi, bv = i, a
-		}
-	}
+	bi := largest(w.res)
 	nq, nc := w.nq, w.nc
 	r := Residual{Value: w.res[bi]}
 	switch {

@@ -44,30 +44,14 @@ func (c StepControl) Resolve(t0, tEnd float64) (StepControl, error) {
 	if c.MaxSteps < 0 {
 		return c, fmt.Errorf("integrate: StepControl.MaxSteps = %d, want >= 0", c.MaxSteps)
 	}
-	if c.RTol == 0 {
-		c.RTol = DefaultRTol
-	}
-	if c.ATol == 0 {
-		c.ATol = c.RTol
-	}
-	if c.HMin == 0 {
-		c.HMin = defaultHMin(t0, tEnd)
-	}
-	if c.HMax == 0 {
-		c.HMax = span
-	}
-	if c.Safety == 0 {
-		c.Safety = DefaultSafety
-	}
-	if c.MinShrink == 0 {
-		c.MinShrink = DefaultMinShrink
-	}
-	if c.MaxGrow == 0 {
-		c.MaxGrow = DefaultMaxGrow
-	}
-	if c.MaxSteps == 0 {
-		c.MaxSteps = DefaultMaxSteps
-	}
+	c.RTol = orDefault(c.RTol, DefaultRTol)
+	c.ATol = orDefault(c.ATol, c.RTol)
+	c.HMin = orDefault(c.HMin, defaultHMin(t0, tEnd))
+	c.HMax = orDefault(c.HMax, span)
+	c.Safety = orDefault(c.Safety, DefaultSafety)
+	c.MinShrink = orDefault(c.MinShrink, DefaultMinShrink)
+	c.MaxGrow = orDefault(c.MaxGrow, DefaultMaxGrow)
+	c.MaxSteps = orDefault(c.MaxSteps, DefaultMaxSteps)
 	if c.Safety > 1 {
 		return c, fmt.Errorf("integrate: StepControl.Safety = %g outside (0, 1]", c.Safety)
 	}
@@ -78,6 +62,14 @@ func (c StepControl) Resolve(t0, tEnd float64) (StepControl, error) {
 		return c, fmt.Errorf("integrate: StepControl.HMin = %g exceeds HMax = %g", c.HMin, c.HMax)
 	}
 	return c, nil
+}
+
+// orDefault is x, or d when x is zero (the options' "zero takes the default").
+func orDefault[T int | float64](x, d T) T {
+	if x == 0 {
+		return d
+	}
+	return x
 }
 
 // resolveForStep resolves c at the first Step of a method, whose Init does not know the end

@@ -70,10 +70,17 @@
 // Every method steps through one loop, ladder.step (ladder.go): attempt → error test →
 // accept or reject → next h. The step-size rule is the method's (stepRule: the controller
 // above for hht, genalpha, newmark, gcp and the dopri5 family, RADAU5's for radau5, IDA's
-// order and step selection for bdf); the failure policy is the same for all. The implicit
-// methods correct in one Newton loop, newtonSolver (newton.go; radau5 keeps its own
-// transformed iteration inside its attempt), which also makes the fresh-Jacobian retry. A
-// Step returns nil only for an attempt that passed every test of its method. Otherwise:
+// order and step selection for bdf); the failure policy is the same for all. Its preamble,
+// ladder.begin, refuses a tEnd not ahead and resolves StepControl at the first Step (the
+// method's setup). The implicit methods (hht, genalpha in all forms, newmark, bdf, radau5
+// with its real and complex systems, gcp-newmark, gcp-fv) correct in one Newton loop,
+// newtonSolver (newton.go), which also makes the fresh-Jacobian retry: a method supplies
+// its prediction, residual, matrix and increment (newtonIteration) and nothing of the
+// loop. The verdict on each increment is a strategy (stopRule): newtonMonitor (seed 004,
+// eqs. 40-47) by default, fullNewton for gcp's full Newton, radauMonitor for radau5
+// (RADAU5's FACCON, its θ from the last two quotients, divergence at θ ≥ 0.99, and a slow
+// rate stopping the attempt with RADAU5's predicted cut). A Step returns nil only for an
+// attempt that passed every test of its method. Otherwise:
 //
 //  1. error test failed: reject, h from the rule (never grown), retry;
 //  2. no estimate (NaN/Inf in a stage, singular matrix, Newton or projection failure): an

@@ -133,12 +133,11 @@ type dopri5Work struct {
 	fx     []float64 // nq: f_X scratch
 	xdPrev []float64 // nd: X' at prev, for the dense output
 
-	raw     StepControl // as given to Init; resolved against tEnd by the first Step into lad.c
-	lad     ladder      // the step loop (ladder.go)
-	ctl     controller  // the step-size rule (PI form)
-	started bool
-	tEnd    float64 // of the Step under way, to land on it exactly
-	stats   Stats
+	raw   StepControl // as given to Init; resolved against tEnd by the first Step into lad.c
+	lad   ladder      // the step loop (ladder.go)
+	ctl   controller  // the step-size rule (PI form)
+	tEnd  float64     // of the Step under way, to land on it exactly
+	stats Stats
 
 	M, G *mat.Dense // G is nil when nc = 0
 	// kkt factorizes [M Gᵀ; G 0] (sparse for large systems with dae.Sparsity); asym, when
@@ -301,14 +300,8 @@ func (m *DOPRI5) Step(tEnd float64) error {
 
 // step is Step of the methods sharing dopri5Work: one accepted step toward tEnd.
 func (w *dopri5Work) step(tEnd float64) error {
-	t := w.cur.T
-	if err := notAhead(w.name, t, tEnd); err != nil {
+	if err := w.lad.begin(w, tEnd); err != nil {
 		return err
-	}
-	if !w.started {
-		if err := w.begin(tEnd); err != nil {
-			return err
-		}
 	}
 	w.tEnd = tEnd
 	return w.lad.step(w, tEnd)
@@ -329,8 +322,8 @@ func (w *dopri5Work) nameWorst() { w.lad.worst.Owner = w.owner(w.lad.worst) }
 
 func (w *dopri5Work) failed(bool) {}
 
-// begin resolves the step control against tEnd and chooses the first step.
-func (w *dopri5Work) begin(tEnd float64) error {
+// setup resolves the step control against tEnd and chooses the first step (stepper).
+func (w *dopri5Work) setup(tEnd float64) error {
 	t0 := w.cur.T
 	end := tEnd
 	if math.IsInf(end, 1) {
@@ -344,15 +337,8 @@ func (w *dopri5Work) begin(tEnd float64) error {
 		c.HMax = math.Inf(1)
 	}
 	w.lad.c, w.lad.fixed = c, c.FixedH > 0
-	h0 := c.H0
-	if c.FixedH > 0 {
-		h0 = c.FixedH
-	} else if h0 == 0 {
-		h0 = w.startingStep(tEnd)
-	}
-	w.ctl = newController(c, dp5Order, h0)
+	w.ctl = newController(c, dp5Order, firstStepSize(c, func() float64 { return w.startingStep(tEnd) }))
 	w.ctl.beta = dp5Beta
-	w.started = true
 	return nil
 }
 

@@ -86,6 +86,15 @@ func (e *eq17) solveWithForce(a, lambda []float64, t float64, q, v, f []float64,
 }
 
 // startError words a failure of eq. 17 at the start of a run.
+// consistentStart computes s.A and s.Lambda from s.Q and s.V by eq. 17 (seed 002), so that
+// a start is consistent at the acceleration level too.
+func consistentStart(method string, sys dae.System, s *State, stats *Stats) error {
+	if err := newEq17(sys).solve(s.A, s.Lambda, s.T, s.Q, s.V, stats); err != nil {
+		return startError(method, s.T, err)
+	}
+	return nil
+}
+
 func startError(method string, t float64, err error) error {
 	return fmt.Errorf("integrate: %s: start at t=%g: KKT matrix [M Gᵀ; G 0] %w (redundant constraints or M singular on ker G)", method, t, err)
 }

@@ -178,10 +178,9 @@ type gcpWork struct {
 	// JacobianEveryIteration.
 	nw newtonSolver
 
-	lad      ladder     // step loop, attempts and failure reports (ladder.go)
-	ctl      controller // the step-size rule
-	rawCtl   StepControl
-	resolved bool
+	lad    ladder     // step loop, attempts and failure reports (ladder.go)
+	ctl    controller // the step-size rule
+	rawCtl StepControl
 
 	cur, prev State
 	it        State // iterate at t₁ (full q, v, a, λ)
@@ -238,7 +237,6 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 		w.rep = DefaultRepartition
 	}
 	w.nw = newNewtonSolver(ns, &w.stats)
-	w.nw.full = true
 	w.cur, w.prev, w.it = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
 	w.predQ, w.predV, w.err = make([]float64, nq), make([]float64, nq), make([]float64, nq)
 	w.vdd, w.dvdd, w.vdd0, w.psi = make([]float64, nd), make([]float64, nd), make([]float64, nd), make([]float64, nd)
@@ -263,25 +261,27 @@ func (m *GCP) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: gcp: Step before Init")
 	}
-	if err := notAhead(w.lad.name, w.cur.T, tEnd); err != nil {
+	return w.lad.step(w, tEnd)
+}
+
+// setup resolves the step control, the Newton stop and the first step (stepper).
+func (w *gcpWork) setup(tEnd float64) error {
+	c, end, err := w.rawCtl.resolveForStep(w.lad.name, w.cur.T, tEnd)
+	if err != nil {
 		return err
 	}
-	if !w.resolved {
-		c, end, err := w.rawCtl.resolveForStep(w.lad.name, w.cur.T, tEnd)
-		if err != nil {
-			return err
-		}
-		w.lad.c, w.lad.fixed = c, c.FixedH > 0
-		// An increment of 10 ulps of qInd'' in the weights ATol + RTol|qInd''|.
-		w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
-		h0 := c.H0
-		if h0 == 0 {
-			h0 = secondOrderStartStep(&w.cur, c, end)
-		}
-		w.ctl = newController(c, 2, h0) // δ_q ~ h³
-		w.resolved = true
+	w.lad.c, w.lad.fixed = c, c.FixedH > 0
+	// An increment of 10 ulps of qInd'' in the weights ATol + RTol|qInd''|.
+	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
+	if w.nw.s.Jacobian == JacobianEveryIteration {
+		w.nw.rule = &fullNewton{s: w.nw.s, floor: w.nw.mon.floor}
 	}
-	return w.lad.step(w, tEnd)
+	h0 := c.H0
+	if h0 == 0 {
+		h0 = secondOrderStartStep(&w.cur, c, end)
+	}
+	w.ctl = newController(c, 2, h0) // δ_q ~ h³
+	return nil
 }
 
 // failed is the ladder's hook after a failed attempt; GCP keeps no state that depends on it.
@@ -303,7 +303,7 @@ const (
 // predict is the predictor stage of section 3.3: eqs. 16-17 with β = γ = 0 for qInd and
 // qInd', recovery of qDep (eq. 11, started from the same predictor), H (eq. 31), qDep'
 // (eq. 37), and qInd” from eq. 39. It also stores the predictor terms of eqs. 18-19.
-func (w *gcpWork) predict(h float64) error {
+func (w *gcpWork) predict(h float64, _ bool) error {
 	w.hTry = h
 	cs, s, it := w.cs, &w.cur, &w.it
 	it.T = s.T + h
@@ -380,7 +380,7 @@ func (w *gcpWork) converged() error { return w.evaluate(w.hTry) }
 
 // diverged names the worst component of Ψ, or the non-finite increment.
 func (w *gcpWork) diverged() error {
-	if !gcpFinite(w.dvdd) {
+	if !allFinite(w.dvdd) {
 		w.lad.worst = Residual{Block: "independent acceleration increment", Index: 0, Value: math.NaN()}
 		return ErrNonFinite
 	}
@@ -405,9 +405,9 @@ type fullNewton struct {
 	theta float64
 }
 
-func (f *fullNewton) start(s NewtonSettings, floor float64) {
-	*f = fullNewton{s: s, floor: floor}
-}
+func (f *fullNewton) start() { f.iter, f.prev, f.theta = 0, 0, 0 }
+
+func (f *fullNewton) rate() float64 { return f.theta }
 
 func (f *fullNewton) update(norm float64) newtonStatus {
 	f.iter++
@@ -434,13 +434,8 @@ func (f *fullNewton) update(norm float64) newtonStatus {
 
 // noteWorstPsi records the largest component of Ψ (eq. 20) for a failure report.
 func (w *gcpWork) noteWorstPsi() {
-	bi, bv := 0, -1.0
-	for j, x := range w.psi {
-		if math.Abs(x) > bv {
-			bi, bv = j, math.Abs(x)
-		}
-	}
 	if len(w.psi) > 0 {
+		bi := largest(w.psi)
 		i := w.cs.ind[bi]
 		w.lad.worst = Residual{Block: "state-space equation (eq. 20) of coordinate", Index: i, Value: w.psi[bi], Owner: dae.CoordinateName(w.cs.sys, i)}
 	}
@@ -454,7 +449,7 @@ func (w *gcpWork) jacobian(h float64) error {
 	w.stats.Factorizations++
 	w.hJ = h
 	if err := w.jlu.Factorize(w.jac); err != nil {
-		if !gcpFinite(w.jac.RawMatrix().Data) {
+		if !allFinite(w.jac.RawMatrix().Data) {
 			w.lad.worst = Residual{Block: "Newton matrix (eq. 29)"}
 			return ErrNonFinite
 		}
@@ -473,13 +468,7 @@ func (w *gcpWork) errorNorm(h float64) float64 {
 	}
 	e := WeightedRMS(w.err, w.cur.Q, w.it.Q, w.lad.c.RTol, w.lad.c.ATol)
 	if !(e <= 1) && (w.lad.c.FixedH == 0 || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
-		bi, bv := 0, -1.0
-		for i, d := range w.err {
-			wgt := w.lad.c.ATol + w.lad.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.it.Q[i]))
-			if x := math.Abs(d) / wgt; x > bv || math.IsNaN(d) {
-				bi, bv = i, x
-			}
-		}
+		bi := worstWeighted(w.err, w.cur.Q, w.it.Q, w.lad.c.RTol, w.lad.c.ATol)
 		w.lad.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.cs.sys, bi)}
 	}
 	return e
@@ -528,15 +517,6 @@ func (m *GCP) MaxH() float64 { return m.w.maxHLast }
 // Partition returns the dependent and independent coordinates of the current partition
 // (owned by the method; they change at a re-partition).
 func (m *GCP) Partition() (dep, ind []int) { return m.w.cs.dep, m.w.cs.ind }
-
-func gcpFinite(x []float64) bool {
-	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
-}
 
 // gcpCore holds what the state-space methods share: the partition (eqs. 7-8) and the
 // recovery of the dependent quantities from the independent ones (eqs. 10-14, 31, 37-39),
@@ -704,7 +684,7 @@ func (cs *gcpCore) positions(t float64, q []float64) error {
 				done = false
 			}
 		}
-		if !gcpFinite(q) {
+		if !allFinite(q) {
 			cs.worst = Residual{Block: "dependent position", Value: math.NaN()}
 			return ErrNonFinite
 		}
@@ -714,13 +694,7 @@ func (cs *gcpCore) positions(t float64, q []float64) error {
 		}
 		if it == gcpMaxPosIters {
 			cs.sys.Constraint(cs.g, t, q)
-			bi, bv := 0, -1.0
-			for k, x := range cs.g {
-				if math.Abs(x) > bv {
-					bi, bv = k, math.Abs(x)
-				}
-			}
-			cs.worst = Residual{Block: "position constraint", Index: bi, Value: cs.g[bi], Owner: dae.ConstraintName(cs.sys, bi)}
+			cs.worst = worstConstraint(cs.sys, cs.g)
 			return ErrNoConvergence
 		}
 	}
@@ -734,13 +708,19 @@ func (cs *gcpCore) factorDep() error {
 			cs.Gu.Set(r, k, row[i])
 		}
 	}
+	return cs.factorize(cs.phiU, cs.Gu, "constraint Jacobian", "dependent block G_u (eq. 8)")
+}
+
+// factorize factorizes a by lu and counts it; a failure names the matrix: nanBlock with
+// ErrNonFinite when a is not finite, else block with lu's error.
+func (cs *gcpCore) factorize(lu interface{ Factorize(mat.Matrix) error }, a *mat.Dense, nanBlock, block string) error {
 	cs.stats.Factorizations++
-	if err := cs.phiU.Factorize(cs.Gu); err != nil {
-		if !gcpFinite(cs.Gu.RawMatrix().Data) {
-			cs.worst = Residual{Block: "constraint Jacobian", Value: math.NaN()}
+	if err := lu.Factorize(a); err != nil {
+		if !allFinite(a.RawMatrix().Data) {
+			cs.worst = Residual{Block: nanBlock, Value: math.NaN()}
 			return ErrNonFinite
 		}
-		cs.worst = Residual{Block: "dependent block G_u (eq. 8)"}
+		cs.worst = Residual{Block: block}
 		return err
 	}
 	return nil
@@ -793,6 +773,13 @@ func (cs *gcpCore) alphaDep(t float64, q, v []float64) {
 // solves eq. 38 for λ and writes Ψ of eq. 20 into psi (length nd).
 func (cs *gcpCore) accelerations(t float64, q, v, a, lambda, psi []float64) error {
 	cs.alphaDep(t, q, v)
+	cs.dependentAccelerations(a)
+	return cs.multipliers(a, lambda, psi)
+}
+
+// dependentAccelerations completes a from its independent entries: qDep” = H qInd” + α
+// (eq. 37).
+func (cs *gcpCore) dependentAccelerations(a []float64) {
 	for k, i := range cs.dep {
 		s := cs.alpha[k]
 		row := cs.H.RawRowView(k)
@@ -801,7 +788,6 @@ func (cs *gcpCore) accelerations(t float64, q, v, a, lambda, psi []float64) erro
 		}
 		a[i] = s
 	}
-	return cs.multipliers(a, lambda, psi)
 }
 
 // multipliers solves G_uᵀ λ = f_u − (M a)_u (eq. 38) and writes Ψ = (M a − f)_v + G_vᵀ λ
@@ -831,7 +817,7 @@ func (cs *gcpCore) multipliers(a, lambda, psi []float64) error {
 			psi[j] = s
 		}
 	}
-	if !gcpFinite(a) || !gcpFinite(lambda) || (psi != nil && !gcpFinite(psi)) {
+	if !allFinite(a) || !allFinite(lambda) || (psi != nil && !allFinite(psi)) {
 		for i, x := range a {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				cs.worst = Residual{Block: "acceleration", Index: i, Value: x, Owner: dae.CoordinateName(cs.sys, i)}
@@ -865,13 +851,8 @@ func (cs *gcpCore) reducedAcceleration(t float64, q, v, a, lambda []float64) err
 	// red = Zᵀ M Z: X = M Z first.
 	cs.mulZ(cs.X, cs.M)
 	cs.zTMat(cs.red, cs.X)
-	cs.stats.Factorizations++
-	if err := cs.redLU.Factorize(cs.red); err != nil {
-		if !gcpFinite(cs.red.RawMatrix().Data) {
-			cs.worst = Residual{Block: "reduced mass matrix (eq. 39)", Value: math.NaN()}
-			return ErrNonFinite
-		}
-		cs.worst = Residual{Block: "reduced mass matrix (eq. 39)"}
+	const red = "reduced mass matrix (eq. 39)"
+	if err := cs.factorize(cs.redLU, cs.red, red, red); err != nil {
 		return err
 	}
 	cs.redLU.Solve(cs.rhs)
@@ -879,14 +860,7 @@ func (cs *gcpCore) reducedAcceleration(t float64, q, v, a, lambda []float64) err
 	for j, i := range cs.ind {
 		a[i] = cs.rhs[j]
 	}
-	for k, i := range cs.dep {
-		s := cs.alpha[k]
-		row := cs.H.RawRowView(k)
-		for j, l := range cs.ind {
-			s += row[j] * a[l]
-		}
-		a[i] = s
-	}
+	cs.dependentAccelerations(a)
 	return cs.multipliers(a, lambda, nil)
 }
 

@@ -99,7 +99,7 @@ func gcpAt(t *testing.T, variant GCPVariant, sys dae.System, start State, h floa
 		t.Fatal(err)
 	}
 	w := m.w
-	if err := w.predict(h); err != nil {
+	if err := w.predict(h, true); err != nil {
 		t.Fatal(err)
 	}
 	for j := range w.vdd {

@@ -232,10 +232,9 @@ type genAlphaWork struct {
 	cErr     float64      // β − γ/2 + 1/12, local error constant of eq. 64a
 	nw       newtonSolver // the corrector loop (newton.go)
 
-	ctlIn    StepControl // as given to Init
-	lad      ladder      // the step loop (ladder.go); lad.c is resolved on the first Step
-	ctl      controller  // the step-size rule
-	resolved bool
+	ctlIn StepControl // as given to Init
+	lad   ladder      // the step loop (ladder.go); lad.c is resolved on the first Step
+	ctl   controller  // the step-size rule
 
 	cur, prev State
 	aN        []float64 // a_n of eq. 64c (for step hA)
@@ -416,30 +415,23 @@ func (m *GenAlpha) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: genalpha: Step before Init")
 	}
-	if err := notAhead(w.name, w.cur.T, tEnd); err != nil {
-		return err
-	}
-	if !w.resolved {
-		c, end, err := w.ctlIn.resolveForStep(w.name, w.cur.T, tEnd)
-		if err != nil {
-			return err
-		}
-		w.lad.c, w.lad.fixed = c, c.FixedH > 0
-		h0 := c.H0
-		if c.FixedH > 0 {
-			h0 = c.FixedH
-		} else if h0 == 0 {
-			h0 = w.firstStep(end)
-		}
-		w.ctl = newController(c, 2, h0)
-		w.resolved = true
-	}
 	if err := w.lad.step(w, tEnd); err != nil {
 		return err
 	}
 	if w.watch != nil && w.watch.observe(w.hA, w.cur.Lambda) {
 		return w.watch.fail(w.name, w.cur.T, w.hA)
 	}
+	return nil
+}
+
+// setup resolves the step control and the first step (stepper).
+func (w *genAlphaWork) setup(tEnd float64) error {
+	c, end, err := w.ctlIn.resolveForStep(w.name, w.cur.T, tEnd)
+	if err != nil {
+		return err
+	}
+	w.lad.c, w.lad.fixed = c, c.FixedH > 0
+	w.ctl = newController(c, 2, firstStepSize(c, func() float64 { return w.firstStep(end) }))
 	return nil
 }
 
@@ -564,7 +556,7 @@ func (w *genAlphaWork) startCorrection(h float64) {
 
 // predict sets v_n, a_n (prepare) and the starting iterate from the linear predictions
 // a_{n+1} = a_n + h q⃛_n, λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1}, μ_n = 0.
-func (w *genAlphaWork) predict(h float64) error {
+func (w *genAlphaWork) predict(h float64, _ bool) error {
 	w.hTry = h
 	w.prepare(h)
 	nq, nc := w.nq, w.nc

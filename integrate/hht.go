@@ -147,10 +147,9 @@ type hhtWork struct {
 	nw         newtonSolver // the corrector loop (newton.go)
 	maxOrder   int
 
-	lad      ladder     // step loop, attempts and failure reports (ladder.go)
-	ctl      controller // the step-size rule (eq. 38b)
-	rawCtl   StepControl
-	resolved bool
+	lad    ladder     // step loop, attempts and failure reports (ladder.go)
+	ctl    controller // the step-size rule (eq. 38b)
+	rawCtl StepControl
 
 	cur, prev State
 	u0        []float64 // (a, λ, X') at t_n
@@ -350,26 +349,25 @@ func (m *HHT) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: hht: Step before Init")
 	}
-	if err := notAhead("hht", w.cur.T, tEnd); err != nil {
+	return w.lad.step(w, tEnd)
+}
+
+// setup resolves the step control, the Newton floor and the first step (stepper).
+func (w *hhtWork) setup(tEnd float64) error {
+	c, end, err := w.rawCtl.resolveForStep("hht", w.cur.T, tEnd)
+	if err != nil {
 		return err
 	}
-	if !w.resolved {
-		c, end, err := w.rawCtl.resolveForStep("hht", w.cur.T, tEnd)
-		if err != nil {
-			return err
-		}
-		w.lad.c, w.lad.fixed = c, c.FixedH > 0
-		// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
-		w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol) // an increment of 10 ulps of q
-		w.nw.mon.needRate = true
-		h0 := c.H0
-		if h0 == 0 {
-			h0 = secondOrderStartStep(&w.cur, c, end)
-		}
-		w.ctl = newController(c, 2, h0) // δ_q ~ h³: e^(−1/3), eq. 38b
-		w.resolved = true
+	w.lad.c, w.lad.fixed = c, c.FixedH > 0
+	// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
+	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol) // an increment of 10 ulps of q
+	w.nw.mon.needRate = true
+	h0 := c.H0
+	if h0 == 0 {
+		h0 = secondOrderStartStep(&w.cur, c, end)
 	}
-	return w.lad.step(w, tEnd)
+	w.ctl = newController(c, 2, h0) // δ_q ~ h³: e^(−1/3), eq. 38b
+	return nil
 }
 
 // failed lowers the predictor degree after a failed attempt: 1 after an error-test failure
@@ -595,35 +593,18 @@ func (w *hhtWork) increment() float64 {
 }
 
 // converged checks the converged unknowns.
-func (w *hhtWork) converged() error {
-	if !allFinite(w.u) {
-		return ErrNonFinite
-	}
-	return nil
-}
+func (w *hhtWork) converged() error { return finiteIterate(w.u) }
 
 // diverged names the worst residual of a diverged iteration.
 func (w *hhtWork) diverged() error {
 	w.noteWorstResidual()
-	if !allFinite(w.du) {
-		return ErrNonFinite
-	}
-	return ErrNoConvergence
+	return divergence(w.du)
 }
 
 // noteWorstResidual records the largest component of the last residual (e₁, e₂, e₃) with
 // its owner for a failure report.
 func (w *hhtWork) noteWorstResidual() {
-	bi, bv := 0, -1.0
-	for i, v := range w.res {
-		a := math.Abs(v)
-		if math.IsNaN(v) {
-			a = math.Inf(1)
-		}
-		if a > bv {
-			bi, bv = i, a
-		}
-	}
+	bi := largest(w.res)
 	r := Residual{Value: w.res[bi]}
 	switch {
 	case bi < w.nq:
@@ -657,13 +638,7 @@ func (w *hhtWork) errorNorm(h float64) float64 {
 		e = math.Max(e, math.Pow(ex, 1.5)) // h_new^X = s h e_X^(−1/2) = s h (e_X^(3/2))^(−1/3)
 	}
 	if !(e <= 1) && (w.lad.c.FixedH == 0 || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
-		bi, bv := 0, -1.0
-		for i, d := range w.err {
-			wgt := w.lad.c.ATol + w.lad.c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.q[i]))
-			if x := math.Abs(d) / wgt; x > bv || math.IsNaN(d) {
-				bi, bv = i, x
-			}
-		}
+		bi := worstWeighted(w.err, w.cur.Q, w.q, w.lad.c.RTol, w.lad.c.ATol)
 		w.lad.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.sys, bi)}
 	}
 	return e
@@ -695,7 +670,7 @@ func (w *hhtWork) commit(h float64) error {
 }
 
 // predict starts an attempt of size h from the extrapolated unknowns (extrapolate).
-func (w *hhtWork) predict(h float64) error {
+func (w *hhtWork) predict(h float64, _ bool) error {
 	w.hTry = h
 	w.extrapolate(h)
 	return nil

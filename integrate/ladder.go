@@ -21,7 +21,7 @@ import (
 // it returns a *StepError saying what was tried.
 type ladder struct {
 	name string
-	c    StepControl // resolved by the method at its first Step
+	c    StepControl // resolved by the method's setup at the first Step
 	rule stepRule
 	// fixed: steps of c.FixedH, no error test (bdf's start-up steps at FixedH are not
 	// fixed: they run under error control toward the next grid point).
@@ -35,12 +35,17 @@ type ladder struct {
 	stats      *Stats
 	cur        *State // the last accepted state
 	attempts   int    // accepted and rejected attempts since Init, for MaxSteps
+	resolved   bool   // setup has run
 	worst      Residual
 	causeWorst Residual // worst residual of the attempt whose failure is reported
 }
 
 // stepper is what ladder.step needs from a method.
 type stepper interface {
+	// setup resolves the method's StepControl against the tEnd of the first Step into
+	// ladder.c (resolveForStep: Init does not know the end of the run) and sets what
+	// depends on it: the first step, the Newton stop.
+	setup(tEnd float64) error
 	// attempt predicts and corrects (or computes the stages of) a step of size h from the
 	// current state; nil when it produced a solution. usedFresh counts the fresh-Jacobian
 	// retries it made; every failed corrector run is counted by Stats.countFailure, and
@@ -86,8 +91,27 @@ func (l *ladder) next(t, tEnd float64) (float64, error) {
 	return h, nil
 }
 
-// step takes one accepted step from the current state toward tEnd (see ladder).
+// begin is the preamble of every Step: tEnd must lie ahead (notAhead), and the first
+// Step runs the method's setup.
+func (l *ladder) begin(m stepper, tEnd float64) error {
+	if err := notAhead(l.name, l.cur.T, tEnd); err != nil {
+		return err
+	}
+	if !l.resolved {
+		if err := m.setup(tEnd); err != nil {
+			return err
+		}
+		l.resolved = true
+	}
+	return nil
+}
+
+// step takes one accepted step from the current state toward tEnd (see ladder), after
+// begin.
 func (l *ladder) step(m stepper, tEnd float64) error {
+	if err := l.begin(m, tEnd); err != nil {
+		return err
+	}
 	t := l.cur.T
 	var cause error
 	cuts, fresh, nef := 0, 0, 0
@@ -179,6 +203,18 @@ func (l *ladder) fail(t, h float64, err, cause error, cuts, fresh int) error {
 		return l.fc.constantStepFailure(se, l.cur)
 	}
 	return l.fc.explain(se, l.cur, l.fixed)
+}
+
+// firstStepSize is the first step of a run: FixedH, else H0, else the method's starting
+// step (start, evaluated only then).
+func firstStepSize(c StepControl, start func() float64) float64 {
+	switch {
+	case c.FixedH > 0:
+		return c.FixedH
+	case c.H0 > 0:
+		return c.H0
+	}
+	return start()
 }
 
 // secondOrderStartStep proposes the first step of a second-order method (hht, gcp) from the

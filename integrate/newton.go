@@ -60,15 +60,9 @@ func (s NewtonSettings) Resolve() (NewtonSettings, error) {
 	if s.Jacobian < JacobianAuto || s.Jacobian > JacobianEveryIteration {
 		return s, fmt.Errorf("integrate: NewtonSettings.Jacobian = %v, unknown policy", s.Jacobian)
 	}
-	if s.MaxIters == 0 {
-		s.MaxIters = DefaultNewtonMaxIters
-	}
-	if s.Tol == 0 {
-		s.Tol = DefaultNewtonTol
-	}
-	if s.ReuseRate == 0 {
-		s.ReuseRate = DefaultNewtonReuseRate
-	}
+	s.MaxIters = orDefault(s.MaxIters, DefaultNewtonMaxIters)
+	s.Tol = orDefault(s.Tol, DefaultNewtonTol)
+	s.ReuseRate = orDefault(s.ReuseRate, DefaultNewtonReuseRate)
 	if s.Deadband == [2]float64{} {
 		s.Deadband = [2]float64{0.5, 2}
 	}
@@ -159,13 +153,27 @@ func (m *newtonMonitor) update(norm float64) newtonStatus {
 	return newtonContinue
 }
 
+// stopRule is the convergence verdict of the Newton loop, a strategy of newtonSolver:
+// newtonMonitor (seed 004, eqs. 40-47; the default), fullNewton (gcp's full Newton) and
+// radauMonitor (RADAU5's FACCON and θ rules, Hairer & Wanner 1996, IV.8).
+type stopRule interface {
+	start()                           // begin an attempt
+	update(norm float64) newtonStatus // judge the weighted norm of the latest increment
+	rate() float64                    // the latest rate estimate θ (0 when none)
+}
+
+// rate is the latest rate estimate (stopRule).
+func (m *newtonMonitor) rate() float64 { return m.theta }
+
 // newtonIteration is what the one Newton loop (newtonSolver) needs from a method: its
 // prediction, its residual, its iteration matrix and the increment, and nothing of the
 // loop. The iterate, the residual and the factorization live in the method's workspace.
 type newtonIteration interface {
 	// predict writes the starting iterate of an attempt of size h; an error (a failed
-	// position recovery of gcp) ends the attempt.
-	predict(h float64) error
+	// position recovery of gcp) ends the attempt. freshJ says whether factor will assemble
+	// the matrix from a fresh Jacobian in this attempt; otherwise a method whose matrix
+	// depends on h keeps its Jacobian and refactorizes for h here (radau5).
+	predict(h float64, freshJ bool) error
 	// residual evaluates the residual at the iterate; an error (ErrNonFinite, a failed
 	// evaluation) ends the attempt.
 	residual() error
@@ -182,6 +190,23 @@ type newtonIteration interface {
 	diverged() error
 }
 
+// finiteIterate is the converged hook of a method whose iterate x needs only to be finite.
+func finiteIterate(x []float64) error {
+	if !allFinite(x) {
+		return ErrNonFinite
+	}
+	return nil
+}
+
+// divergence is the cause of a diverged iteration whose last increment is dx:
+// ErrNonFinite when it is not finite, else ErrNoConvergence.
+func divergence(dx []float64) error {
+	if !allFinite(dx) {
+		return ErrNonFinite
+	}
+	return ErrNoConvergence
+}
+
 // newtonSolver is the one Newton loop of the implicit methods (in the sense of
 // OrdinaryDiffEq's nlsolve!): iterate residual → (matrix) → increment until newtonMonitor
 // (seed 004, eqs. 40-47) declares convergence or divergence, with the Jacobian reuse
@@ -193,10 +218,9 @@ type newtonSolver struct {
 	s     NewtonSettings
 	mon   newtonMonitor
 	stats *Stats
-	// full: under JacobianEveryIteration stop by fullNewton's rule instead of the rate
-	// test of simplified Newton (gcp, whose explicit predictor starts far away).
-	full   bool
-	fullNw fullNewton
+	// rule replaces mon as the verdict when set: fullNewton under JacobianEveryIteration
+	// (gcp, whose explicit predictor starts far away), radauMonitor (radau5).
+	rule   stopRule
 	haveJ  bool    // the method's factorization is valid
 	fresh  bool    // ... and was made during the current attempt
 	thetaJ float64 // largest rate measured with it
@@ -219,7 +243,7 @@ func (n *newtonSolver) reusable() bool {
 // Stats.countFailure; usedFresh counts the retries.
 func (n *newtonSolver) attempt(p newtonIteration, h float64, needJ bool) (usedFresh int, err error) {
 	for {
-		if err = p.predict(h); err == nil {
+		if err = p.predict(h, needJ); err == nil {
 			err = n.solve(p, needJ)
 		}
 		if err == nil {
@@ -237,10 +261,11 @@ func (n *newtonSolver) attempt(p newtonIteration, h float64, needJ bool) (usedFr
 // solve runs the iteration from the predicted iterate, assembling the matrix at the first
 // iterate when fresh and at every iterate under JacobianEveryIteration.
 func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
-	n.mon.start()
-	if n.full {
-		n.fullNw.start(n.s, n.mon.floor)
+	var rule stopRule = &n.mon
+	if n.rule != nil {
+		rule = n.rule
 	}
+	rule.start()
 	n.fresh = false
 	for it := 0; ; it++ {
 		if err := p.residual(); err != nil {
@@ -256,14 +281,8 @@ func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
 		norm := p.increment()
 		n.stats.Solves++
 		n.stats.NewtonIters++
-		var st newtonStatus
-		if n.full && n.s.Jacobian == JacobianEveryIteration {
-			st = n.fullNw.update(norm)
-			n.thetaJ = math.Max(n.thetaJ, n.fullNw.theta)
-		} else {
-			st = n.mon.update(norm)
-			n.thetaJ = math.Max(n.thetaJ, n.mon.theta)
-		}
+		st := rule.update(norm)
+		n.thetaJ = math.Max(n.thetaJ, rule.rate())
 		switch st {
 		case newtonConverged:
 			return p.converged()

@@ -1,6 +1,10 @@
 package integrate
 
-import "math"
+import (
+	"math"
+
+	"linkage/dae"
+)
 
 // WeightedRMS returns the weighted root-mean-square norm of the error vector e relative to
 // the solution values y0 and y1 at both ends of the step (Hairer, Nørsett & Wanner 1993,
@@ -20,4 +24,38 @@ func WeightedRMS(e, y0, y1 []float64, rtol, atol float64) float64 {
 		s += r * r
 	}
 	return math.Sqrt(s / float64(len(e)))
+}
+
+// worstIndex returns the index of the largest of size(0), …, size(n−1), NaN and ±Inf
+// counting as +Inf (the first of equals): the component a failure report names.
+func worstIndex(n int, size func(i int) float64) int {
+	bi, bv := 0, -1.0
+	for i := range n {
+		a := size(i)
+		if math.IsNaN(a) || math.IsInf(a, 0) {
+			a = math.Inf(1)
+		}
+		if a > bv {
+			bi, bv = i, a
+		}
+	}
+	return bi
+}
+
+// largest is worstIndex over |x_i|.
+func largest(x []float64) int {
+	return worstIndex(len(x), func(i int) float64 { return math.Abs(x[i]) })
+}
+
+// worstConstraint names the largest component of the position constraints g.
+func worstConstraint(sys dae.System, g []float64) Residual {
+	i := largest(g)
+	return Residual{Block: "position constraint", Index: i, Value: g[i], Owner: dae.ConstraintName(sys, i)}
+}
+
+// worstWeighted is worstIndex over the terms of WeightedRMS(e, y0, y1, rtol, atol).
+func worstWeighted(e, y0, y1 []float64, rtol, atol float64) int {
+	return worstIndex(len(e), func(i int) float64 {
+		return math.Abs(e[i]) / (atol + rtol*math.Max(math.Abs(y0[i]), math.Abs(y1[i])))
+	})
 }

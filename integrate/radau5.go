@@ -1,7 +1,6 @@
 package integrate
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -64,9 +63,13 @@ import (
 //
 // Reuse (RADAU5's rules): the Jacobian is kept across steps while the last Newton rate
 // θ ≤ Newton.ReuseRate (THET, 0.001), and the factorizations too while h_new/h lies in
-// Newton.Deadband (1 to 1.2, keeping the old h). After a failure with a Jacobian not
-// evaluated at the current y₀ a fresh one is taken, together with the step cut (RADAU5 does
-// both at once: a Newton failure halves h).
+// Newton.Deadband (1 to 1.2, keeping the old h). The iteration runs in the one Newton loop
+// (newtonSolver) with RADAU5's stopping rule (radauMonitor), and failures follow the one
+// ladder: a failure with a Jacobian not evaluated at the current y₀ is retried at the same
+// h with a fresh one, and only then is h cut (RADAU5 does both at once: a Newton failure
+// halves h). A matrix that is singular when factorized for a kept Jacobian and a new h
+// is such a failure, and the cut after a singular matrix is always 1/2, never the factor
+// of an earlier slow iteration.
 //
 // Dense output is the collocation polynomial of the last step (IV.8), of degree 3.
 //
@@ -151,17 +154,6 @@ var radauCoef = struct {
 	d3: -1.0 / 3,
 }
 
-// radauStatus is the outcome of the simplified Newton iteration.
-type radauStatus int
-
-const (
-	radauConverged radauStatus = iota
-	radauSlow                  // the rate predicts no convergence within MaxIters: cut h by hhfac
-	radauDiverged              // θ ≥ 0.99 or MaxIters reached
-	radauNonFinite             // NaN or Inf in a stage value of φ
-	radauSingular              // an iteration matrix is singular
-)
-
 // radauWork is the run state of Radau5, sized once by Init.
 type radauWork struct {
 	se       *semiExplicit
@@ -175,7 +167,6 @@ type radauWork struct {
 	rawCtl   StepControl
 	c        StepControl // resolved; RTol, ATol transformed
 	lad      ladder      // the step loop (ladder.go); radauWork is its stepRule (RADAU5's)
-	resolved bool
 	fnewt    float64
 	roundoff float64 // scaled norm of an increment at rounding level
 	maxGrow  float64
@@ -201,13 +192,13 @@ type radauWork struct {
 	haveLU bool
 	hLU    float64
 
+	nw   newtonSolver // the corrector loop (newton.go), with mon as its stopRule
+	mon  radauMonitor
+	hTry float64 // size of the current attempt
+
 	h, hold, hacc, erracc float64
-	hhfac                 float64 // step factor proposed by a slow Newton iteration
 	first, reject         bool
-	slow                  bool    // the last corrector failure was predicted (use hhfac)
 	eLast                 float64 // error norm of the last converged attempt
-	theta, faccon         float64
-	newt                  int
 	naccpt                int
 
 	stats Stats
@@ -227,12 +218,8 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	ns := m.Newton
 	tolSet, itersSet := ns.Tol != 0, ns.MaxIters != 0
-	if ns.MaxIters == 0 {
-		ns.MaxIters = radauMaxIters
-	}
-	if ns.ReuseRate == 0 {
-		ns.ReuseRate = radauReuseRate
-	}
+	ns.MaxIters = orDefault(ns.MaxIters, radauMaxIters)
+	ns.ReuseRate = orDefault(ns.ReuseRate, radauReuseRate)
 	if ns.Deadband == [2]float64{} {
 		ns.Deadband = [2]float64{radauHoldLo, radauHoldHi}
 	}
@@ -273,7 +260,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	w.lad = ladder{name: "radau5", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
-	if err := w.consistentStart(); err != nil {
+	if err := consistentStart("radau5", sys, &w.cur, &w.stats); err != nil {
 		return err
 	}
 	w.prev.CopyFrom(&w.cur)
@@ -316,18 +303,9 @@ func newRadauWork(se *semiExplicit, sys dae.System) *radauWork {
 	return w
 }
 
-// consistentStart computes a₀ and λ₀ from the index-1 KKT system (seed 002, eq. 17).
-func (w *radauWork) consistentStart() error {
-	s := &w.cur
-	if err := newEq17(w.sys).solve(s.A, s.Lambda, s.T, s.Q, s.V, &w.stats); err != nil {
-		return startError("radau5", s.T, err)
-	}
-	return nil
-}
-
-// resolve fixes the step control at the first Step: defaults, RADAU5's tolerance
-// transformation, FNEWT and the first step.
-func (w *radauWork) resolve(tEnd float64) error {
+// setup fixes the step control at the first Step: defaults, RADAU5's tolerance
+// transformation, FNEWT and the first step (stepper).
+func (w *radauWork) setup(tEnd float64) error {
 	raw := w.rawCtl
 	c, _, err := raw.resolveForStep("radau5", w.cur.T, tEnd)
 	if err != nil {
@@ -358,12 +336,15 @@ func (w *radauWork) resolve(tEnd float64) error {
 		// A fixed step cannot be cut: let the iteration run to its tolerance.
 		w.newton.MaxIters = radauFixedMaxIters
 	}
+	w.mon = radauMonitor{maxIters: w.newton.MaxIters, fnewt: w.fnewt, roundoff: w.roundoff,
+		reuseRate: w.newton.ReuseRate, fixed: c.FixedH > 0}
+	w.nw = newNewtonSolver(w.newton, &w.stats)
+	w.nw.rule = &w.mon
 	w.h = c.H0
 	if w.h == 0 {
 		w.h = radauH0
 	}
 	w.h = math.Min(w.h, c.HMax)
-	w.resolved = true
 	return nil
 }
 
@@ -378,59 +359,16 @@ func (m *Radau5) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: radau5: Step before Init")
 	}
-	if err := notAhead("radau5", w.cur.T, tEnd); err != nil {
-		return err
-	}
-	if !w.resolved {
-		if err := w.resolve(tEnd); err != nil {
-			return err
-		}
-	}
 	return w.lad.step(w, tEnd)
 }
 
-// attempt runs the corrector for a step of size h; a failure with a Jacobian evaluated at
-// an earlier y₀ is retried once with a fresh one.
+// attempt corrects a step of size h in the one Newton loop (newtonSolver.attempt), with a
+// fresh Jacobian when there is none or JacobianEveryStep asks for one. A Jacobian already
+// evaluated at the current y₀ (after a rejection) is fresh too: a failure with it is not
+// retried; a failure with one kept from an earlier step is retried once with a fresh one.
 func (w *radauWork) attempt(h float64) (usedFresh int, err error) {
-	for {
-		if err = w.correct(h); err == nil {
-			return usedFresh, nil
-		}
-		w.stats.countFailure(err)
-		if w.jFresh || errors.Is(err, ErrNonFinite) {
-			return usedFresh, err
-		}
-		w.haveJ = false // stale Jacobian: retry the same h with a fresh one
-		usedFresh++
-	}
-}
-
-// correct evaluates and factorizes what is stale and runs the simplified Newton iteration.
-// It returns nil on convergence, else ErrNoConvergence, ErrNonFinite or linalg.ErrSingular.
-func (w *radauWork) correct(h float64) error {
-	if !w.haveJ || (w.newton.Jacobian == JacobianEveryStep && !w.jFresh) {
-		w.jacobian()
-	}
-	if !w.haveLU || h != w.hLU {
-		if err := w.decompose(h); err != nil {
-			if !allFinite(w.J.RawMatrix().Data) {
-				return ErrNonFinite
-			}
-			return linalg.ErrSingular
-		}
-	}
-	w.setScal(h)
-	st := w.iterate(h)
-	w.slow = st == radauSlow
-	switch st {
-	case radauConverged:
-		return nil
-	case radauNonFinite:
-		return ErrNonFinite
-	case radauSingular:
-		return linalg.ErrSingular
-	}
-	return ErrNoConvergence
+	needJ := !w.haveJ || w.jFresh || w.newton.Jacobian == JacobianEveryStep
+	return w.nw.attempt(w, h, needJ)
 }
 
 // size is the step RADAU5's rules chose (stepRule).
@@ -449,8 +387,8 @@ func (w *radauWork) judge(h, e float64, _ int) bool {
 // by the factor a slow iteration predicted (stepRule).
 func (w *radauWork) cut(h float64) {
 	w.reject = true
-	if w.slow {
-		w.h = h * w.hhfac
+	if w.mon.slow {
+		w.h = h * w.mon.hhfac
 		return
 	}
 	w.h = h * 0.5
@@ -478,13 +416,17 @@ func (w *radauWork) jacobian() {
 	w.haveJ, w.jFresh, w.haveLU = true, true, false
 }
 
-// decompose factorizes γ/h K − J (real) and (α+iβ)/h K − J (complex).
+// decompose factorizes γ/h K − J (real) and (α+iβ)/h K − J (complex); it fails with
+// ErrNonFinite when J is not finite, else with linalg.ErrSingular.
 func (w *radauWork) decompose(h float64) error {
 	k := &radauCoef
 	w.stats.Factorizations++
 	w.haveLU = false
 	if err := w.lin.decompose(w.J, w.kdiag, k.gamma/h, k.alpha/h, k.beta/h); err != nil {
-		return err
+		if !allFinite(w.J.RawMatrix().Data) {
+			return ErrNonFinite
+		}
+		return linalg.ErrSingular
 	}
 	w.haveLU, w.hLU = true, h
 	return nil
@@ -501,125 +443,198 @@ func (w *radauWork) setScal(h float64) {
 	}
 }
 
-// iterate runs the transformed simplified Newton iteration (see Radau5) for step h.
-func (w *radauWork) iterate(h float64) radauStatus {
+// radauMonitor is RADAU5's stopping rule (Hairer & Wanner 1996, IV.8), the stopRule of
+// radau5 in newtonSolver. It differs from newtonMonitor in four ways, all RADAU5's: the rate
+// θ is the geometric mean of the last two quotients from the third iteration on; θ ≥ 0.99
+// diverges; a rate that predicts ‖Δ‖ above FNEWT after the remaining iterations stops the
+// attempt as slow, with the cut hhfac = 0.8·(predicted error)^(−1/(4+left)) for the next h
+// (not with FixedH, where h cannot be cut); and the first increment is judged by the
+// FACCON θ/(1−θ) of the previous attempt, with no rate test at the last iteration or at
+// rounding level.
+type radauMonitor struct {
+	maxIters  int     // NIT
+	fnewt     float64 // FNEWT: stop when FACCON·‖ΔW‖ ≤ FNEWT
+	roundoff  float64 // an increment at or below it has converged
+	reuseRate float64 // THET: θ of an attempt before it measures one
+	fixed     bool    // FixedH: no early stop by a slow rate
+
+	iter                 int
+	theta, faccon        float64
+	dynold, thqold, norm float64 // ‖ΔW‖ of the last two iterations, the last quotient
+	slow                 bool    // the last attempt stopped because its rate was too slow
+	hhfac                float64 // ... and h should be cut by this factor
+}
+
+// start begins an attempt, keeping FACCON from the previous one (RADAU5: FACCON =
+// MAX(FACCON, UROUND)**0.8).
+func (r *radauMonitor) start() {
+	r.iter, r.slow, r.dynold, r.thqold = 0, false, 0, 0
+	if r.faccon == 0 {
+		r.faccon = 1
+	}
+	r.faccon = math.Pow(math.Max(r.faccon, radauUround), 0.8)
+	r.theta = r.reuseRate
+}
+
+func (r *radauMonitor) rate() float64 { return r.theta }
+
+// update judges the scaled norm ‖ΔW‖ of the latest increment (IV.8, stopping criterion).
+func (r *radauMonitor) update(dyno float64) newtonStatus {
+	r.iter++
+	r.norm = dyno
+	if math.IsNaN(dyno) || math.IsInf(dyno, 0) {
+		return newtonDiverged
+	}
+	if r.iter > 1 && r.iter < r.maxIters && dyno > r.roundoff {
+		thq := dyno / r.dynold
+		if r.iter == 2 {
+			r.theta = thq
+		} else {
+			r.theta = math.Sqrt(thq * r.thqold)
+		}
+		r.thqold = thq
+		if r.theta >= 0.99 {
+			return newtonDiverged
+		}
+		r.faccon = r.theta / (1 - r.theta)
+		left := r.maxIters - 1 - r.iter
+		dyth := r.faccon * dyno * math.Pow(r.theta, float64(left)) / r.fnewt
+		if dyth >= 1 && !r.fixed {
+			qnewt := math.Max(1e-4, math.Min(20, dyth))
+			r.hhfac = 0.8 * math.Pow(qnewt, -1/(4+float64(left)))
+			r.slow = true
+			return newtonDiverged
+		}
+	}
+	r.dynold = math.Max(dyno, radauUround)
+	if r.faccon*dyno <= r.fnewt || dyno <= r.roundoff {
+		return newtonConverged
+	}
+	if r.iter >= r.maxIters {
+		return newtonDiverged
+	}
+	return newtonContinue
+}
+
+// The corrector (newtonIteration for newtonSolver): the transformed simplified Newton
+// iteration of Radau5 on W = (T⁻¹ ⊗ I) Z, with J at (t₀, y₀).
+
+// predict writes the starting values of an attempt of size h and refactorizes a kept
+// Jacobian for a new h (with a fresh one, factor does).
+func (w *radauWork) predict(h float64, freshJ bool) error {
 	k := &radauCoef
-	n, se := w.n, w.se
-	t0 := w.cur.T
-	z1, z2, z3 := w.z[0], w.z[1], w.z[2]
+	w.hTry = h
+	w.mon.slow = false
+	if !freshJ && (!w.haveLU || h != w.hLU) {
+		if err := w.decompose(h); err != nil {
+			return err
+		}
+	}
+	w.setScal(h)
 	if w.first {
 		for j := range 3 {
 			clear(w.z[j])
 			clear(w.wt[j])
 		}
-	} else {
-		// Starting values: the collocation polynomial of the last step at the new stages,
-		// τ = 1 + c_i·h/h_old on the old step (IV.8).
-		r := h / w.hold
-		cs := [3]float64{k.c1 * r, k.c2 * r, r}
-		for j, s := range cs {
-			zj := w.z[j]
-			for i := range n {
-				zj[i] = s * (w.cont[1][i] + (s+1-k.c2)*(w.cont[2][i]+(s+1-k.c1)*w.cont[3][i]))
-			}
-		}
-		for i := range n {
-			a, b, c := z1[i], z2[i], z3[i]
-			w.wt[0][i] = k.ti[0][0]*a + k.ti[0][1]*b + k.ti[0][2]*c
-			w.wt[1][i] = k.ti[1][0]*a + k.ti[1][1]*b + k.ti[1][2]*c
-			w.wt[2][i] = k.ti[2][0]*a + k.ti[2][1]*b + k.ti[2][2]*c
+		return nil
+	}
+	// The collocation polynomial of the last step at the new stages, τ = 1 + c_i·h/h_old
+	// on the old step (IV.8, starting values).
+	r := h / w.hold
+	cs := [3]float64{k.c1 * r, k.c2 * r, r}
+	z1, z2, z3 := w.z[0], w.z[1], w.z[2]
+	for j, s := range cs {
+		zj := w.z[j]
+		for i := range w.n {
+			zj[i] = s * (w.cont[1][i] + (s+1-k.c2)*(w.cont[2][i]+(s+1-k.c1)*w.cont[3][i]))
 		}
 	}
-	if w.faccon == 0 {
-		w.faccon = 1
+	for i := range w.n {
+		a, b, c := z1[i], z2[i], z3[i]
+		w.wt[0][i] = k.ti[0][0]*a + k.ti[0][1]*b + k.ti[0][2]*c
+		w.wt[1][i] = k.ti[1][0]*a + k.ti[1][1]*b + k.ti[1][2]*c
+		w.wt[2][i] = k.ti[2][0]*a + k.ti[2][1]*b + k.ti[2][2]*c
 	}
-	w.faccon = math.Pow(math.Max(w.faccon, radauUround), 0.8)
-	w.theta = w.newton.ReuseRate
-	nit := w.newton.MaxIters
-	var dynold, thqold float64
+	return nil
+}
+
+// residual evaluates φ at the three stages Y_i = y₀ + z_i.
+func (w *radauWork) residual() error {
+	k := &radauCoef
 	cs := [3]float64{k.c1, k.c2, 1}
-	fg, fa, fb := k.gamma/h, k.alpha/h, k.beta/h
-	for w.newt = 0; ; {
-		if w.newt >= nit {
-			return radauDiverged
+	for j := range 3 {
+		for i := range w.n {
+			w.yt[i] = w.y0[i] + w.z[j][i]
 		}
-		for j := range 3 {
-			for i := range n {
-				w.yt[i] = w.y0[i] + w.z[j][i]
-			}
-			se.residual(w.ph[j], t0+cs[j]*h, w.yt)
-			w.stats.FuncEvals++
-			if !allFinite(w.ph[j]) {
-				w.noteResidual(w.ph[j])
-				return radauNonFinite
-			}
-		}
-		// Right-hand sides in the eigenbasis.
-		d1, d2, d3 := w.dw[0], w.dw[1], w.dw[2]
-		for i := range n {
-			a, b, c := w.ph[0][i], w.ph[1][i], w.ph[2][i]
-			g1 := k.ti[0][0]*a + k.ti[0][1]*b + k.ti[0][2]*c
-			g2 := k.ti[1][0]*a + k.ti[1][1]*b + k.ti[1][2]*c
-			g3 := k.ti[2][0]*a + k.ti[2][1]*b + k.ti[2][2]*c
-			kk := w.kdiag[i]
-			w1, w2, w3 := w.wt[0][i], w.wt[1][i], w.wt[2][i]
-			d1[i] = g1 - kk*fg*w1
-			w.crhs[i] = complex(g2-kk*(fa*w2-fb*w3), g3-kk*(fb*w2+fa*w3))
-		}
-		w.lin.solveReal(d1)
-		w.lin.solveComplex(w.crhs)
-		var dyno float64
-		for i := range n {
-			d2[i], d3[i] = real(w.crhs[i]), imag(w.crhs[i])
-			s := w.scal[i]
-			dyno += (d1[i]/s)*(d1[i]/s) + (d2[i]/s)*(d2[i]/s) + (d3[i]/s)*(d3[i]/s)
-		}
-		dyno = math.Sqrt(dyno / float64(3*n))
-		w.stats.Solves += 2
-		w.stats.NewtonIters++
-		w.newt++
-		if math.IsNaN(dyno) || math.IsInf(dyno, 0) {
-			w.noteResidual(w.ph[2])
-			return radauNonFinite
-		}
-		// Rate θ (IV.8): from the second iteration, the geometric mean of the last two
-		// quotients after the third.
-		if w.newt > 1 && w.newt < nit && dyno > w.roundoff {
-			thq := dyno / dynold
-			if w.newt == 2 {
-				w.theta = thq
-			} else {
-				w.theta = math.Sqrt(thq * thqold)
-			}
-			thqold = thq
-			if w.theta >= 0.99 {
-				w.noteResidual(w.ph[2])
-				return radauDiverged
-			}
-			w.faccon = w.theta / (1 - w.theta)
-			left := nit - 1 - w.newt
-			dyth := w.faccon * dyno * math.Pow(w.theta, float64(left)) / w.fnewt
-			if dyth >= 1 && w.c.FixedH == 0 {
-				qnewt := math.Max(1e-4, math.Min(20, dyth))
-				w.hhfac = 0.8 * math.Pow(qnewt, -1/(4+float64(left)))
-				w.noteResidual(w.ph[2])
-				return radauSlow
-			}
-		}
-		dynold = math.Max(dyno, radauUround)
-		for i := range n {
-			w.wt[0][i] += d1[i]
-			w.wt[1][i] += d2[i]
-			w.wt[2][i] += d3[i]
-			a, b, c := w.wt[0][i], w.wt[1][i], w.wt[2][i]
-			z1[i] = k.t[0][0]*a + k.t[0][1]*b + k.t[0][2]*c
-			z2[i] = k.t[1][0]*a + k.t[1][1]*b + k.t[1][2]*c
-			z3[i] = a + b // T's last row is (1, 1, 0)
-		}
-		if w.faccon*dyno <= w.fnewt || dyno <= w.roundoff {
-			return radauConverged
+		w.se.residual(w.ph[j], w.cur.T+cs[j]*w.hTry, w.yt)
+		w.stats.FuncEvals++
+		if !allFinite(w.ph[j]) {
+			w.noteResidual(w.ph[j])
+			return ErrNonFinite
 		}
 	}
+	return nil
+}
+
+// factor evaluates J at (t₀, y₀) unless it is already fresh there, and factorizes the
+// real and complex matrices for the attempt's h.
+func (w *radauWork) factor() error {
+	if !w.jFresh {
+		w.jacobian()
+	}
+	if w.haveLU && w.hTry == w.hLU {
+		return nil
+	}
+	return w.decompose(w.hTry)
+}
+
+// increment solves the real and the complex system for ΔW (see Radau5), updates W and
+// Z = (T ⊗ I) W and returns ‖ΔW‖ in the scales sc.
+func (w *radauWork) increment() float64 {
+	k := &radauCoef
+	n := w.n
+	h := w.hTry
+	fg, fa, fb := k.gamma/h, k.alpha/h, k.beta/h
+	d1, d2, d3 := w.dw[0], w.dw[1], w.dw[2]
+	for i := range n {
+		a, b, c := w.ph[0][i], w.ph[1][i], w.ph[2][i]
+		g1 := k.ti[0][0]*a + k.ti[0][1]*b + k.ti[0][2]*c
+		g2 := k.ti[1][0]*a + k.ti[1][1]*b + k.ti[1][2]*c
+		g3 := k.ti[2][0]*a + k.ti[2][1]*b + k.ti[2][2]*c
+		kk := w.kdiag[i]
+		w1, w2, w3 := w.wt[0][i], w.wt[1][i], w.wt[2][i]
+		d1[i] = g1 - kk*fg*w1
+		w.crhs[i] = complex(g2-kk*(fa*w2-fb*w3), g3-kk*(fb*w2+fa*w3))
+	}
+	w.lin.solveReal(d1)
+	w.lin.solveComplex(w.crhs)
+	w.stats.Solves++ // the solver counts one of the two
+	var dyno float64
+	z1, z2, z3 := w.z[0], w.z[1], w.z[2]
+	for i := range n {
+		d2[i], d3[i] = real(w.crhs[i]), imag(w.crhs[i])
+		s := w.scal[i]
+		dyno += (d1[i]/s)*(d1[i]/s) + (d2[i]/s)*(d2[i]/s) + (d3[i]/s)*(d3[i]/s)
+		w.wt[0][i] += d1[i]
+		w.wt[1][i] += d2[i]
+		w.wt[2][i] += d3[i]
+		a, b, c := w.wt[0][i], w.wt[1][i], w.wt[2][i]
+		z1[i] = k.t[0][0]*a + k.t[0][1]*b + k.t[0][2]*c
+		z2[i] = k.t[1][0]*a + k.t[1][1]*b + k.t[1][2]*c
+		z3[i] = a + b // T's last row is (1, 1, 0)
+	}
+	return math.Sqrt(dyno / float64(3*n))
+}
+
+func (w *radauWork) converged() error { return nil }
+
+// diverged names the worst component of the last stage's φ.
+func (w *radauWork) diverged() error {
+	w.noteResidual(w.ph[2])
+	if math.IsNaN(w.mon.norm) || math.IsInf(w.mon.norm, 0) {
+		return ErrNonFinite
+	}
+	return ErrNoConvergence
 }
 
 // errorNorm returns the scaled norm of the embedded error estimate (see
@@ -650,12 +665,7 @@ func (w *radauWork) errorNorm(h float64) float64 {
 		e = w.scaledNorm(w.errv)
 	}
 	if !(e < 1) && (w.c.FixedH == 0 || fixedStepDiverged(e, w.c.RTol)) { // a failure to report
-		bi, bv := 0, -1.0
-		for i, x := range w.errv {
-			if a := math.Abs(x / w.scal[i]); a > bv || math.IsNaN(x) {
-				bi, bv = i, a
-			}
-		}
+		bi := worstIndex(w.n, func(i int) float64 { return math.Abs(w.errv[i] / w.scal[i]) })
 		w.lad.worst = w.component(bi, w.errv[bi], "error estimate")
 	}
 	w.eLast = math.Max(e, 1e-10)
@@ -676,7 +686,7 @@ func (w *radauWork) scaledNorm(x []float64) float64 {
 func (w *radauWork) stepQuot(e float64) float64 {
 	nit := float64(w.newton.MaxIters)
 	safe := w.c.Safety
-	fac := math.Min(safe, safe*(1+2*nit)/(float64(w.newt)+2*nit))
+	fac := math.Min(safe, safe*(1+2*nit)/(float64(w.mon.iter)+2*nit))
 	facr, facl := 1/w.maxGrow, 1/w.c.MinShrink
 	q := math.Pow(e, 0.25) / fac
 	if math.IsNaN(q) {
@@ -731,7 +741,7 @@ func (w *radauWork) accept(h, e float64) {
 	w.stats.FuncEvals++
 	w.stats.Steps++
 	w.jFresh = false
-	keepJ := w.theta <= w.newton.ReuseRate && w.newton.Jacobian == JacobianAuto
+	keepJ := w.mon.theta <= w.newton.ReuseRate && w.newton.Jacobian == JacobianAuto
 	if !keepJ {
 		w.haveJ = false
 	}
@@ -759,16 +769,7 @@ func (w *radauWork) rejectStep(h, e float64) {
 
 // noteResidual records the worst component of a stage residual φ for a failure report.
 func (w *radauWork) noteResidual(phi []float64) {
-	bi, bv := 0, -1.0
-	for i, v := range phi {
-		a := math.Abs(v)
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			a = math.Inf(1)
-		}
-		if a > bv {
-			bi, bv = i, a
-		}
-	}
+	bi := largest(phi)
 	se := w.se
 	r := Residual{Value: phi[bi]}
 	switch {

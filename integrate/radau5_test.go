@@ -443,3 +443,44 @@ func TestApproxJacobian(t *testing.T) {
 		}
 	}
 }
+
+// TestRadauMonitorRules: radau5's stopRule in the one Newton loop keeps RADAU5's rules
+// (Hairer & Wanner 1996, IV.8), which differ from newtonMonitor's: θ = 0.995 diverges
+// (θ ≥ 0.99), θ is the geometric mean of the last two quotients from the third iteration,
+// and a rate that predicts FACCON·‖Δ‖·θ^left > FNEWT stops the attempt as slow with the
+// cut 0.8·min(20, predicted)^(−1/(4+left)).
+func TestRadauMonitorRules(t *testing.T) {
+	fresh := func(nit int) *radauMonitor {
+		r := &radauMonitor{maxIters: nit, fnewt: 1e-3, roundoff: 1e-12, reuseRate: 1e-3}
+		r.start()
+		return r
+	}
+	r := fresh(7)
+	if st := r.update(1); st != newtonContinue {
+		t.Fatalf("first iteration: %v, want continue", st)
+	}
+	if st := r.update(0.995); st != newtonDiverged || r.slow {
+		t.Errorf("θ = 0.995: %v (slow %v), want diverged, not slow", st, r.slow)
+	}
+
+	r = fresh(20)
+	r.update(1)
+	r.update(0.5)
+	if st := r.update(0.125); st != newtonContinue || math.Abs(r.theta-math.Sqrt(0.25*0.5)) > 1e-15 {
+		t.Errorf("third iteration: %v, θ = %v; want continue, θ = sqrt(0.25·0.5)", st, r.theta)
+	}
+
+	r = fresh(7)
+	r.update(1)
+	// θ = 0.5, FACCON = 1, left = 7 − 1 − 2 = 4: predicted 0.5·0.5⁴/1e-3 = 31.25, capped at 20.
+	if st := r.update(0.5); st != newtonDiverged || !r.slow {
+		t.Fatalf("slow rate: %v (slow %v), want diverged and slow", st, r.slow)
+	}
+	if want := 0.8 * math.Pow(20, -1.0/8); math.Abs(r.hhfac-want) > 1e-15 {
+		t.Errorf("hhfac = %v, want %v", r.hhfac, want)
+	}
+	r.start()
+	if r.slow || r.theta != 1e-3 {
+		t.Errorf("start: slow %v, θ = %v; want a new attempt not slow with θ = THET", r.slow, r.theta)
+	}
+}

@@ -50,12 +50,11 @@ const (
 )
 
 type rk4Work struct {
-	sys      dae.System
-	nq, nc   int
-	project  bool
-	lad      ladder // the step loop: constant steps (ladder.go)
-	rawCtl   StepControl
-	resolved bool
+	sys     dae.System
+	nq, nc  int
+	project bool
+	lad     ladder // the step loop: constant steps (ladder.go)
+	rawCtl  StepControl
 
 	cur, prev, it State
 	kq, kv        [4][]float64 // stage rates of q and v
@@ -134,7 +133,7 @@ func (w *rk4Work) factor(t float64, q []float64) error {
 		err = w.kkt.FactorizeSym(w.M, nil)
 	}
 	if err != nil {
-		if !gcpFinite(w.M.RawMatrix().Data) || (w.nc > 0 && !gcpFinite(w.G.RawMatrix().Data)) {
+		if !allFinite(w.M.RawMatrix().Data) || (w.nc > 0 && !allFinite(w.G.RawMatrix().Data)) {
 			w.lad.worst = Residual{Block: "mass matrix or constraint Jacobian", Value: math.NaN()}
 			return ErrNonFinite
 		}
@@ -166,7 +165,7 @@ func (w *rk4Work) accel(t float64, q, v, a, lambda []float64) error {
 			return ErrNonFinite
 		}
 	}
-	if !gcpFinite(lambda) {
+	if !allFinite(lambda) {
 		w.lad.worst = Residual{Block: "lambda", Value: math.NaN()}
 		return ErrNonFinite
 	}
@@ -179,18 +178,14 @@ func (m *RK4) Step(tEnd float64) error {
 	if w == nil {
 		panic("integrate: rk4: Step before Init")
 	}
-	if err := notAhead("rk4", w.cur.T, tEnd); err != nil {
-		return err
-	}
-	if !w.resolved {
-		c, _, err := w.rawCtl.resolveForStep("rk4", w.cur.T, tEnd)
-		if err != nil {
-			return err
-		}
-		w.lad.c = c
-		w.resolved = true
-	}
 	return w.lad.step(w, tEnd)
+}
+
+// setup resolves the step control (stepper).
+func (w *rk4Work) setup(tEnd float64) error {
+	c, _, err := w.rawCtl.resolveForStep("rk4", w.cur.T, tEnd)
+	w.lad.c = c
+	return err
 }
 
 // attempt computes the stages and the new state into w.it.
@@ -236,7 +231,7 @@ func (w *rk4Work) stages(t, h float64) error {
 		it.Q[i] = s.Q[i] + h/6*(w.kq[0][i]+2*w.kq[1][i]+2*w.kq[2][i]+w.kq[3][i])
 		it.V[i] = s.V[i] + h/6*(w.kv[0][i]+2*w.kv[1][i]+2*w.kv[2][i]+w.kv[3][i])
 	}
-	if !gcpFinite(it.Q) || !gcpFinite(it.V) {
+	if !allFinite(it.Q) || !allFinite(it.V) {
 		w.lad.worst = Residual{Block: "position or velocity", Value: math.NaN()}
 		return ErrNonFinite
 	}
@@ -273,16 +268,10 @@ func (w *rk4Work) projectState(s *State) error {
 		if done {
 			break
 		}
-		if it == rk4ProjMaxIters || !gcpFinite(s.Q) {
+		if it == rk4ProjMaxIters || !allFinite(s.Q) {
 			w.sys.Constraint(w.r, s.T, s.Q)
-			bi, bv := 0, -1.0
-			for k, x := range w.r {
-				if math.Abs(x) > bv || math.IsNaN(x) {
-					bi, bv = k, math.Abs(x)
-				}
-			}
-			w.lad.worst = Residual{Block: "position constraint", Index: bi, Value: w.r[bi], Owner: dae.ConstraintName(w.sys, bi)}
-			if !gcpFinite(s.Q) {
+			w.lad.worst = worstConstraint(w.sys, w.r)
+			if !allFinite(s.Q) {
 				return ErrNonFinite
 			}
 			return fmt.Errorf("position projection (seed 002, eq. 89): %w", ErrNoConvergence)
