@@ -124,9 +124,8 @@ func (f *runFlags) simulate(b *modelfile.Built, csv, plot *outFile, format strin
 	if te == 0 {
 		te = m.Simulation.TEnd
 	}
-	if p := newProgress(stderr, b.Start.T, te); p != nil {
-		opt.Progress = p
-	}
+	progress := newProgress(stderr, b.Start.T, te)
+	opt.Progress = progress.observer()
 	// Rows are streamed (to the CSV, or dropped): only the plot's channels stay in memory.
 	opt.Rows = func([]float64) error { return nil }
 	var cw *output.CSVWriter
@@ -141,6 +140,7 @@ func (f *runFlags) simulate(b *modelfile.Built, csv, plot *outFile, format strin
 		opt.Keep = append(opt.Keep, b.OutputChannels()...)
 	}
 	res, runErr := modelfile.Run(b, opt)
+	progress.clear()
 	if res == nil { // refused or failed before the first sample: nothing to keep
 		csv.abort()
 		plot.abort()

@@ -208,8 +208,10 @@ func (r runSpec) solve() (solveReport, error) {
 	if sample == nil {
 		sample = func(*integrate.State) error { return nil } // keep no samples: only the final state is used
 	}
-	opt := integrate.SolveOptions{Control: ctl, Sample: sample, Observer: newProgress(r.progress, p.T0, tEnd)}
+	progress := newProgress(r.progress, p.T0, tEnd)
+	opt := integrate.SolveOptions{Control: ctl, Sample: sample, Observer: progress.observer()}
 	sol, err := integrate.Solve(m, r.entry.Name, p.System, p.Start.Clone(), tEnd, opt)
+	progress.clear()
 	if sol == nil {
 		return rep, err
 	}
@@ -343,27 +345,56 @@ func solutionRow(p problems.Problem) ([]string, func(*integrate.State) []float64
 	}
 }
 
-// progress returns an observer that redraws one status line on w at most every 0.2 s once
-// the run has taken more than a second, or nil when w is not a terminal.
-func newProgress(w io.Writer, t0, tEnd float64) func(*integrate.State) error {
+// progressLine redraws one status line on a terminal at most every 0.2 s once the run has
+// taken more than a second; clear erases it before anything else is printed.
+type progressLine struct {
+	w           io.Writer
+	t0, tEnd    float64
+	now         func() time.Time
+	start, last time.Time
+	shown       bool // a line is on the screen
+}
+
+// newProgress returns the progress line of a run on w, or nil when w is not a terminal.
+func newProgress(w io.Writer, t0, tEnd float64) *progressLine {
 	f, ok := w.(*os.File)
 	if !ok || !isTerminal(f) {
 		return nil
 	}
-	start := time.Now()
-	last := start
-	return func(s *integrate.State) error {
-		now := time.Now()
-		if now.Sub(start) < time.Second || now.Sub(last) < 200*time.Millisecond {
-			return nil
-		}
-		last = now
-		frac := (s.T - t0) / (tEnd - t0)
-		fmt.Fprintf(f, "\r  t = %-12.6g %5.1f%%  %6.1f s", s.T, 100*frac, now.Sub(start).Seconds())
-		if s.T >= tEnd {
-			fmt.Fprint(f, "\r\033[K")
-		}
+	return newProgressLine(f, t0, tEnd, time.Now)
+}
+
+func newProgressLine(w io.Writer, t0, tEnd float64, now func() time.Time) *progressLine {
+	start := now()
+	return &progressLine{w: w, t0: t0, tEnd: tEnd, now: now, start: start, last: start}
+}
+
+// observer returns p.observe, or nil for a nil p (no terminal).
+func (p *progressLine) observer() func(*integrate.State) error {
+	if p == nil {
 		return nil
+	}
+	return p.observe
+}
+
+// observe is an integrate observer: it redraws the line for the accepted state s.
+func (p *progressLine) observe(s *integrate.State) error {
+	now := p.now()
+	if now.Sub(p.start) < time.Second || now.Sub(p.last) < 200*time.Millisecond {
+		return nil
+	}
+	p.last = now
+	frac := (s.T - p.t0) / (p.tEnd - p.t0)
+	fmt.Fprintf(p.w, "\r  t = %-12.6g %5.1f%%  %6.1f s", s.T, 100*frac, now.Sub(p.start).Seconds())
+	p.shown = true
+	return nil
+}
+
+// clear erases the line if one was drawn; nil p does nothing.
+func (p *progressLine) clear() {
+	if p != nil && p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
 	}
 }
 
