@@ -11,7 +11,7 @@ import (
 	"linkage/output"
 )
 
-const runSynopsis = "run MODEL.yaml [--method M] [--formulation F] [--tol E] [--t-end T] [--h H] [--max-steps N] [--out results.csv] [--plot plot.png|svg|pdf] [--json] [--estimate-error]"
+const runSynopsis = "run MODEL.yaml [--method M] [--formulation F] [--tol E] [--t-end T] [--h|--step H] [--max-steps N] [--out results.csv] [--plot plot.png|svg|pdf] [--json] [--estimate-error]"
 
 // runFlags are the flags of linkage run.
 type runFlags struct {
@@ -28,7 +28,8 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.form, "formulation", "", "form of the equations (default: the file's, else the method's first)")
 	fs.Float64Var(&f.tol, "tol", 0, "relative and absolute tolerance in [1e-14, 0.1] (0: the file's simulation.tol, else 1e-6)")
 	fs.Float64Var(&f.tEnd, "t-end", 0, "end time in s (0: the file's simulation.t_end)")
-	fs.Float64Var(&f.h, "h", 0, "fixed step size in s (0: the file's simulation.h, else error-controlled steps); a run whose energy drifts by\nmore than 5 % of the energy exchanged or whose max |g| passes 1e-3 is flagged and exits 1")
+	fs.Float64Var(&f.h, "h", 0, "fixed step size in s, also --step (0: the file's simulation.h, else error-controlled steps); a run whose energy drifts by\nmore than 5 % of the energy exchanged or whose max |g| passes 1e-3 is flagged and exits 1; -h alone is help")
+	fs.Float64Var(&f.h, "step", 0, "same as --h")
 	fs.IntVar(&f.maxSteps, "max-steps", 0, "stop after this many attempted steps (0: the file's simulation.max_steps, else 1000000)")
 	fs.StringVar(&f.out, "out", "", "write the output channels at every output step to this CSV file, row by row during the run;\nit replaces the file only if the run succeeds, else the rows go to NAME.partial.csv")
 	fs.StringVar(&f.plot, "plot", "", "plot the channels of simulation.plot to this file (.png, .svg, .pdf, .eps, .jpg, .tif)")

@@ -17,7 +17,7 @@ import (
 	"linkage/problems"
 )
 
-const solveSynopsis = "solve PROBLEM [--method M] [--formulation F] [--tol E] [--t-end T] [--h H] [--max-steps N] [--out FILE.csv] [--json]"
+const solveSynopsis = "solve PROBLEM [--method M] [--formulation F] [--tol E] [--t-end T] [--h|--step H] [--max-steps N] [--out FILE.csv] [--json]"
 
 // solveReport is the machine-readable summary of one run (`linkage solve --json`).
 type solveReport struct {
@@ -58,7 +58,8 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	form := fs.String("formulation", "", "form of the equations (index3, index2, ggl, index1, index1-proj; default: the method's first, see 'linkage methods')")
 	tol := fs.Float64("tol", 0, "relative and absolute tolerance in [1e-14, 0.1] (0: the problem's default)")
 	tEnd := fs.Float64("t-end", 0, "end time (0: the problem's; scd needs the reference time)")
-	h := fs.Float64("h", 0, "fixed step size (0: error-controlled steps); a run whose max |g| passes 1e-3 is flagged and exits 1")
+	h := fs.Float64("h", 0, "fixed step size, also --step (0: error-controlled steps); a run whose max |g| passes 1e-3 is flagged and exits 1; -h alone is help")
+	fs.Float64Var(h, "step", 0, "same as --h")
 	maxSteps := fs.Int("max-steps", 0, "stop after this many attempted steps (0: 1000000)")
 	out := fs.String("out", "", "write the solution at every accepted step to this CSV file, row by row during the run;\nit replaces the file only if the run succeeds, else the rows go to NAME.partial.csv")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the text summary")
