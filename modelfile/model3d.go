@@ -38,6 +38,7 @@ type Body3 struct {
 	// or [Jxx, Jyy, Jzz, Jxy, Jxz, Jyz] (the tensor's entries, not products of inertia with
 	// a minus sign); symmetric positive definite.
 	Inertia []float64 `yaml:"inertia,required"`
+	Shape   *Shape    `yaml:"shape"` // how the viewer draws it besides bars between its markers [none]
 }
 
 // Marker3 is a frame fixed to a body: a point and its z axis (the joint axis of revolute,

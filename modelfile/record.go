@@ -27,6 +27,19 @@ func (b *Built) PlotChannels() []string {
 	return b.Doc.Model.PlotChannels()
 }
 
+// validChannels are the names of every channel b's model can record.
+func (b *Built) validChannels() map[string]bool {
+	names := channelNames(&b.Doc.Model)
+	if b.Spatial != nil {
+		names = channelNames3(b.Doc.Spatial)
+	}
+	valid := map[string]bool{}
+	for _, n := range names {
+		valid[n] = true
+	}
+	return valid
+}
+
 // sample is what the channels of one output time are computed from.
 type sample struct {
 	s        *integrate.State // of the integrated system
@@ -56,8 +69,9 @@ type recorder struct {
 	inv0   float64
 }
 
-// newRecorder prepares the channels of r (r.Channels) and of its plot (r.plot) for b.
-func newRecorder(b *Built, r *Result) *recorder {
+// newRecorder prepares the channels of r (r.Channels), of its plot (r.plot) and the
+// channels of keep that are neither (the viewer's body poses) for b.
+func newRecorder(b *Built, r *Result, keep []string) *recorder {
 	rc := &recorder{b: b, r: r}
 	r.Channels = b.OutputChannels()
 	r.plot = b.PlotChannels()
@@ -65,6 +79,12 @@ func newRecorder(b *Built, r *Result) *recorder {
 	rc.nOut = len(rc.names)
 	for _, p := range r.plot {
 		if !contains(rc.names, p) {
+			rc.names = append(rc.names, p)
+		}
+	}
+	valid := b.validChannels()
+	for _, p := range keep {
+		if !contains(rc.names, p) && valid[p] {
 			rc.names = append(rc.names, p)
 		}
 	}

@@ -26,6 +26,9 @@ type RunOptions struct {
 	// named in Keep (and t, when any is kept) and no Invariant, so that memory does not
 	// grow with the number of rows; without it every channel is kept.
 	Rows func(row []float64) error
+	// Keep names channels kept in memory (Result.Channel) when Rows is set; channels of
+	// the model that are not among the outputs (the viewer's Document.PoseChannels) are
+	// recorded for it too.
 	Keep []string
 }
 
@@ -120,7 +123,7 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 			return opt.Progress(st)
 		}
 	}
-	rec := newRecorder(b, r)
+	rec := newRecorder(b, r, opt.Keep)
 	keep := r.keeper(rec, opt)
 	var kept integrate.Solution // the samples, kept as Solve would when no row sink is given
 	sample := func(st *integrate.State) error {

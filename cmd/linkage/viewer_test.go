@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The viewer of a 10 s run of the 20-bar chain stays under 5 MB (issue 20's budget), and
+// the page loads nothing from elsewhere.
+func TestViewerSizeBudget(t *testing.T) {
+	html := filepath.Join(t.TempDir(), "chain.html")
+	code, out, errOut := runCLI("run", "../../examples/stiff-chain.yaml", "--t-end", "10", "--html", html)
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	b, err := os.ReadFile(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 5<<20 {
+		t.Errorf("viewer of the 20-bar chain over 10 s is %.1f MB; the budget is 5 MB", float64(len(b))/(1<<20))
+	}
+	page := strings.ToLower(string(b))
+	for _, bad := range []string{"<script src", "<link", "import(", "@import"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page contains %q: it must load nothing at view time", bad)
+		}
+	}
+}
+
+// The summary says which files were written (it did not).
+func TestRunSummaryNamesFiles(t *testing.T) {
+	dir := t.TempDir()
+	csv, png, html := filepath.Join(dir, "r.csv"), filepath.Join(dir, "r.png"), filepath.Join(dir, "r.html")
+	code, out, errOut := runCLI("run", "../../examples/slider-crank.yaml", "--out", csv, "--plot", png, "--html", html)
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	if want := "wrote    " + csv + ", " + png + ", " + html + "\n"; !strings.Contains(out, want) {
+		t.Errorf("summary lacks %q:\n%s", want, out)
+	}
+	for _, p := range []string{csv, png, html} {
+		if st, err := os.Stat(p); err != nil || st.Size() == 0 {
+			t.Errorf("%s not written: %v", p, err)
+		}
+	}
+}
+
+// A --trail naming no marker is refused with the markers listed, and no page is left.
+func TestViewerBadTrail(t *testing.T) {
+	html := filepath.Join(t.TempDir(), "v.html")
+	code, out, errOut := runCLI("run", "../../examples/slider-crank.yaml", "--html", html, "--trail", "nosuch")
+	if code != 1 || !strings.Contains(errOut, `trail: no marker "nosuch"`) || !strings.Contains(errOut, "slot") {
+		t.Errorf("exit %d, want 1 and the marker named with the valid ones:\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(html); err == nil {
+		t.Errorf("%s written despite the error", html)
+	}
+}

@@ -1,0 +1,76 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func testScene(frames int) *Scene {
+	s := &Scene{Title: "two bars <&>", Dim: 2, Bodies: []SceneBody{{Name: "a"}, {Name: "b"}}}
+	for k := range frames {
+		s.Times = append(s.Times, float64(k)*0.01)
+		s.Poses = append(s.Poses, []float64{float64(k), 1, 0.1, 2, 3, 0.2})
+	}
+	s.Panels = []Panel{{Unit: "m", Series: []Series{{Name: "a.x", X: s.Times, Y: make([]float64, frames)}}}}
+	return s
+}
+
+// sceneJSON returns the JSON embedded in a viewer page.
+func sceneJSON(t *testing.T, page string) map[string]any {
+	t.Helper()
+	const open = `<script id="scene" type="application/json">`
+	i := strings.Index(page, open)
+	j := strings.Index(page[i:], "</script>")
+	if i < 0 || j < 0 {
+		t.Fatal("no scene in the page")
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(page[i+len(open):i+j]), &m); err != nil {
+		t.Fatalf("scene JSON: %v", err)
+	}
+	return m
+}
+
+// A run with more rows than MaxViewerFrames is decimated to at most that many frames, the
+// last row kept; the title is escaped.
+func TestViewerDecimates(t *testing.T) {
+	n := 3*MaxViewerFrames + 7
+	var b bytes.Buffer
+	if err := WriteViewer(&b, testScene(n)); err != nil {
+		t.Fatal(err)
+	}
+	m := sceneJSON(t, b.String())
+	times := m["t"].([]any)
+	if len(times) > MaxViewerFrames || len(times) < MaxViewerFrames/2 {
+		t.Errorf("%d frames in the page for %d rows; want at most %d", len(times), n, MaxViewerFrames)
+	}
+	if last := times[len(times)-1].(float64); last != float64(n-1)*0.01 {
+		t.Errorf("last frame at t = %g; want the last row's %g", last, float64(n-1)*0.01)
+	}
+	if len(m["poses"].([]any)) != len(times) {
+		t.Errorf("%d poses for %d frames", len(m["poses"].([]any)), len(times))
+	}
+	if !strings.Contains(b.String(), "<title>two bars &lt;&amp;&gt; · linkage viewer</title>") {
+		t.Errorf("title not escaped")
+	}
+}
+
+// Scenes the page cannot draw are refused, naming what is wrong.
+func TestViewerRefusesBadScenes(t *testing.T) {
+	bad := testScene(3)
+	bad.Poses[1] = bad.Poses[1][:4]
+	empty := testScene(0)
+	dim := testScene(2)
+	dim.Dim = 4
+	for _, c := range []struct {
+		s    *Scene
+		want string
+	}{{bad, "frame 1 has 4 pose values; want 6"}, {empty, "no frames"}, {dim, "dimension 4"}} {
+		err := WriteViewer(&bytes.Buffer{}, c.s)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v; want one containing %q", err, c.want)
+		}
+	}
+}
