@@ -172,6 +172,11 @@ func channelNames3(m *SpatialModel) []string {
 	for _, mo := range m.Motions {
 		names = append(names, mo.Name+".lambda")
 	}
+	for _, f := range m.Forces {
+		for _, s := range forceSuffixes(f.Type) {
+			names = append(names, f.Name+"."+s)
+		}
+	}
 	names = append(names, "energy.kinetic", "energy.potential", "energy.total", "energy.work_nc", "energy.work_driving", "energy.invariant")
 	return append(names, residualChannels()...)
 }

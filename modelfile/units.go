@@ -101,8 +101,8 @@ func (doc *Document) forceChannelUnit(elem, suffix string) string {
 			}
 		}
 	}
-	if typ == "" {
-		return ""
+	if len(forceSuffixes(typ)) == 0 {
+		return "" // not a spring-damper: no channels
 	}
 	rotational := typ == ForceRSDA
 	switch suffix {
@@ -123,6 +123,8 @@ func (doc *Document) forceChannelUnit(elem, suffix string) string {
 			return "N·m"
 		}
 		return "N"
+	case "torque":
+		return "N·m"
 	}
 	return ""
 }
