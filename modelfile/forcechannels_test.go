@@ -29,7 +29,7 @@ func TestTSDAChannels(t *testing.T) {
 	}
 	for i := range l {
 		bx, by := x[i]+0.3*math.Cos(th[i]), y[i]+0.3*math.Sin(th[i]) // rod.B
-		want := math.Hypot(1.2-bx, by)                                  // to the anchor (1.2, 0)
+		want := math.Hypot(1.2-bx, by)                               // to the anchor (1.2, 0)
 		if math.Abs(l[i]-want) > 1e-12 {
 			t.Fatalf("sample %d: spring.length %.15g, distance of the markers %.15g", i, l[i], want)
 		}
