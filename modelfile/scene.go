@@ -82,7 +82,7 @@ func (doc *Document) Scene(channel func(name string) []float64, opt SceneOptions
 	}
 	plot := opt.Plot
 	if plot == nil {
-		plot = doc.plotChannels()
+		plot = doc.PlotChannels()
 	}
 	for _, name := range plot {
 		if channel(name) == nil {
@@ -213,7 +213,8 @@ func (doc *Document) sceneFrames(s *output.Scene, channel func(string) []float64
 	return nil
 }
 
-func (doc *Document) plotChannels() []string {
+// PlotChannels returns simulation.plot resolved, for a file of either dimension.
+func (doc *Document) PlotChannels() []string {
 	if doc.Spatial != nil {
 		return doc.Spatial.PlotChannels()
 	}

@@ -74,3 +74,30 @@ func TestViewerRefusesBadScenes(t *testing.T) {
 		}
 	}
 }
+
+// ReadCSV reads back what CSVWriter writes, skips the failure mark, and names a bad value's
+// line and channel.
+func TestReadCSV(t *testing.T) {
+	var b bytes.Buffer
+	w := NewCSVWriter(&b, []string{"t", "a.x"})
+	for _, row := range [][]float64{{0, 1.5}, {0.1, -2e-9}} {
+		if err := w.Row(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Comment("run failed at t=0.1: whatever")
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadCSV(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Channel("a.x"); len(got) != 2 || got[1] != -2e-9 || len(c.Channel("t")) != 2 {
+		t.Errorf("read back %v", c.Data)
+	}
+	_, err = ReadCSV(strings.NewReader("t,a.x\n0,1\n0.1,oops\n"))
+	if err == nil || !strings.Contains(err.Error(), `line 3, column 2 (a.x): "oops" is not a number`) {
+		t.Errorf("bad value: error %v", err)
+	}
+}

@@ -59,3 +59,34 @@ func TestViewerBadTrail(t *testing.T) {
 		t.Errorf("%s written despite the error", html)
 	}
 }
+
+// linkage view makes the page of a finished run from its CSV, which must hold every body's
+// pose; a CSV without them is refused naming the missing channels.
+func TestViewFromCSV(t *testing.T) {
+	dir := t.TempDir()
+	csv, html := filepath.Join(dir, "r.csv"), filepath.Join(dir, "v.html")
+	code, out, errOut := runCLI("run", "../../examples/spatial-double-pendulum.yaml", "--t-end", "0.5", "--out", csv)
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI("view", "../../examples/spatial-double-pendulum.yaml", csv, "--html", html)
+	if code != 0 || !strings.Contains(out, "wrote    "+html+" (51 frames)") {
+		t.Fatalf("view: exit %d, want the page of 51 frames: %s%s", code, out, errOut)
+	}
+	b, err := os.ReadFile(html)
+	if err != nil || !strings.Contains(string(b), `"name":"rod2"`) {
+		t.Errorf("page %s lacks the body rod2 (%v)", html, err)
+	}
+
+	csv2 := filepath.Join(dir, "fourbar.csv")
+	if code, out, errOut := runCLI("run", "../../examples/spatial-fourbar.yaml", "--t-end", "0.1", "--out", csv2); code != 0 {
+		t.Fatalf("run: exit %d: %s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI("view", "../../examples/spatial-fourbar.yaml", csv2, "--html", html)
+	if code != 1 || !strings.Contains(errOut, "lacks coupler.x, coupler.y, coupler.z, coupler.p0") {
+		t.Errorf("view of a CSV without the coupler: exit %d, want 1 naming its channels:\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("view", "../../examples/spatial-fourbar.yaml", csv2); code != 2 || !strings.Contains(errOut, "--html") {
+		t.Errorf("view without --html: exit %d, want 2: %s", code, errOut)
+	}
+}
