@@ -30,3 +30,16 @@ func TestStepFlagSpellings(t *testing.T) {
 		}
 	}
 }
+
+// solve prints the reference's whole source (it cut it at the first period: "exact
+// solution of eq").
+func TestSolveShowsWholeReferenceSource(t *testing.T) {
+	code, out, errOut := runCLI("solve", "pendulum", "--method", "hht", "--tol", "1e-6")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "exact solution of eq. 5 by Jacobi elliptic functions, sin(α/2) = k·cd(ω t, k)"
+	if !strings.Contains(out, want) {
+		t.Errorf("summary lacks the reference's source %q:\n%s", want, out)
+	}
+}

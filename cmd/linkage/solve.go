@@ -256,7 +256,8 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 	fmt.Fprintf(w, "method   %s (%s), %s, t_end %g\n", r.Method, r.Formulation, mode, r.TEnd)
 	switch {
 	case r.SCD != nil:
-		fmt.Fprintf(w, "scd      %.2f  (significant correct digits of q%s at t=%g vs %s)\n", *r.SCD, indexList(p.Ref.SCDIndices), p.Ref.T, shortSource(p.Ref.Source))
+		fmt.Fprintf(w, "scd      %.2f  (significant correct digits of q%s at t=%g against the reference)\n", *r.SCD, indexList(p.Ref.SCDIndices), p.Ref.T)
+		fmt.Fprintf(w, "ref      %s\n", p.Ref.Source)
 	case r.Error == "" && p.Ref.Q == nil:
 		fmt.Fprintf(w, "scd      n/a (no reference solution: %s)\n", p.Ref.Source)
 	case r.Error == "":
@@ -308,15 +309,6 @@ func indexList(idx []int) string {
 	return "[" + strings.Join(s, ",") + "]"
 }
 
-func shortSource(s string) string {
-	if i := strings.IndexAny(s, ".;("); i > 0 && i < 80 {
-		return s[:i]
-	}
-	if len(s) > 80 {
-		return s[:80] + "..."
-	}
-	return s
-}
 
 // solutionRow returns the CSV header of a problem's solution (time, q, v, λ and the
 // first-order states X1, X2, …, with the problem's coordinate and constraint names) and
