@@ -309,7 +309,6 @@ func indexList(idx []int) string {
 	return "[" + strings.Join(s, ",") + "]"
 }
 
-
 // solutionRow returns the CSV header of a problem's solution (time, q, v, λ and the
 // first-order states X1, X2, …, with the problem's coordinate and constraint names) and
 // the function that fills a row from a state (the row is reused).
