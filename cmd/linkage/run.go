@@ -252,7 +252,7 @@ func (f *runFlags) writeOutputs(res *modelfile.Result, doc *modelfile.Document, 
 		write func(io.Writer) error
 	}{
 		{files.csv, nil},
-		{files.plot, func(w io.Writer) error { return res.DrawPlot(w, files.plotFormat, &doc.Model) }},
+		{files.plot, func(w io.Writer) error { return res.DrawPlot(w, files.plotFormat, doc) }},
 		{files.html, func(w io.Writer) error {
 			scene, err := doc.Scene(res.Channel, modelfile.SceneOptions{Trails: f.trails()})
 			if err != nil {
