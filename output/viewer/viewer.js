@@ -105,7 +105,7 @@
 		scene.add(m);
 	}
 	{
-		const size = L * 2, grid = new THREE.GridHelper(size, 20, 0xbbbbbb, 0xdddddd);
+		const size = L * 1.5, grid = new THREE.GridHelper(size, 15, 0xbbbbbb, 0xdddddd);
 		const c = box.getCenter(V());
 		grid.quaternion.setFromUnitVectors(V(0, 1, 0), is3 ? up : V(0, 0, 1));
 		if (is3) {
@@ -201,7 +201,7 @@
 			const dir = V(1, -1.6, 0.9);
 			if (up.y > 0.9) dir.set(1.2, 0.9, 1.6);
 			dir.normalize();
-			const r = Math.max(size.length() / 2, 1e-3), dist = r / Math.sin((camera.fov * Math.PI / 360)) * 1.05;
+			const r = Math.max(size.length() / 2, 1e-3), dist = r / Math.sin((camera.fov * Math.PI / 360)) * 0.8;
 			camera.aspect = w / h;
 			camera.position.copy(c.clone().addScaledVector(dir, dist));
 			camera.near = dist / 100; camera.far = dist * 100;
