@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go"
 )
 
 func testScene(frames int) *Scene {
@@ -99,5 +101,53 @@ func TestReadCSV(t *testing.T) {
 	_, err = ReadCSV(strings.NewReader("t,a.x\n0,1\n0.1,oops\n"))
 	if err == nil || !strings.Contains(err.Error(), `line 3, column 2 (a.x): "oops" is not a number`) {
 		t.Errorf("bad value: error %v", err)
+	}
+}
+
+// A Parquet file written row by row reads back with the same channels, order and values;
+// the failure note is kept in its metadata.
+func TestParquetRoundTrip(t *testing.T) {
+	names := []string{"t", "rod.x", "a.theta", "energy.kinetic"}
+	var b bytes.Buffer
+	w, err := NewParquetWriter(&b, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 2*parquetBatch + 17 // more than one batch, and a partial one
+	for k := range n {
+		x := float64(k)
+		if err := w.Row([]float64{x * 1e-3, -x, x * x, 1 / (x + 1)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Comment("run failed at t=2.07: no convergence")
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadParquet(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.Names, ",") != strings.Join(names, ",") {
+		t.Errorf("channels %v, want %v", c.Names, names)
+	}
+	for k := range n {
+		x := float64(k)
+		want := []float64{x * 1e-3, -x, x * x, 1 / (x + 1)}
+		for i, name := range names {
+			if got := c.Channel(name); len(got) != n || got[k] != want[i] {
+				t.Fatalf("%s[%d] = %v, want %v (%d values)", name, k, got[k], want[i], len(got))
+			}
+		}
+	}
+	f, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if note, _ := f.Lookup(ParquetFailureKey); note != "run failed at t=2.07: no convergence" {
+		t.Errorf("failure note %q", note)
+	}
+	if err := w.Row([]float64{1}); err == nil {
+		t.Errorf("a row of 1 value for 4 channels was accepted")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"linkage/integrate"
@@ -33,7 +34,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&f.h, "h", 0, "fixed step size in s, also --step (0: the file's simulation.h, else error-controlled steps); a run whose energy drifts by\nmore than 5 % of the energy exchanged or whose max |g| passes 1e-3 is flagged and exits 1; -h alone is help")
 	fs.Float64Var(&f.h, "step", 0, "same as --h")
 	fs.IntVar(&f.maxSteps, "max-steps", 0, "stop after this many attempted steps (0: the file's simulation.max_steps, else 1000000)")
-	fs.StringVar(&f.out, "out", "", "write the output channels at every output step to this CSV file, row by row during the run;\nit replaces the file only if the run succeeds, else the rows go to NAME.partial.csv")
+	fs.StringVar(&f.out, "out", "", "write the output channels at every output step to this CSV file (Parquet when it ends in .parquet), row by row\nduring the run; it replaces the file only if the run succeeds, else the rows go to NAME.partial.csv (.partial.parquet)")
 	fs.StringVar(&f.plot, "plot", "", "plot the channels of simulation.plot to this file (.png, .svg, .pdf, .eps, .jpg, .tif)")
 	fs.StringVar(&f.html, "html", "", "write a self-contained page that animates the mechanism (2D or 3D) beside the plot channels;\nframes are the output rows (simulation.output_step), above "+fmt.Sprint(output.MaxViewerFrames)+" every k-th")
 	fs.StringVar(&f.trail, "trail", "", "markers whose paths the --html page draws, comma-separated (default: the last marker of the last body; \"none\": no trail)")
@@ -174,9 +175,13 @@ func (f *runFlags) simulate(b *modelfile.Built, files *runFiles, stdout, stderr 
 	opt.Progress = progress.observer()
 	// Rows are streamed (to the CSV, or dropped): only the plot's channels stay in memory.
 	opt.Rows = func([]float64) error { return nil }
-	var cw *output.CSVWriter
+	var cw rowWriter
 	if files.csv != nil {
-		cw = output.NewCSVWriter(files.csv.f, b.OutputChannels())
+		var err error
+		if cw, err = newRowWriter(files.csv, b.OutputChannels()); err != nil {
+			files.abort()
+			return err
+		}
 		opt.Rows = cw.Row
 	}
 	if files.plot != nil || files.html != nil {
@@ -237,10 +242,10 @@ func (f *runFlags) simulate(b *modelfile.Built, files *runFiles, stdout, stderr 
 // writeOutputs completes the CSV (marking it when the run failed), draws the plot and the
 // viewer, then puts them in place; it returns the files written at their paths and the
 // partial files a failed run left.
-func (f *runFlags) writeOutputs(res *modelfile.Result, doc *modelfile.Document, cw *output.CSVWriter, files *runFiles, runErr error) (written, partial []string, err error) {
+func (f *runFlags) writeOutputs(res *modelfile.Result, doc *modelfile.Document, cw rowWriter, files *runFiles, runErr error) (written, partial []string, err error) {
 	if cw != nil {
 		if runErr != nil {
-			cw.Comment(fmt.Sprintf("run failed at t=%g: %v", res.Solution.Final.T, runErr))
+			_ = cw.Comment(fmt.Sprintf("run failed at t=%g: %v", res.Solution.Final.T, runErr)) // an error shows again in Flush
 		}
 		if err := cw.Flush(); err != nil {
 			files.abort()
@@ -283,4 +288,19 @@ func (f *runFlags) writeOutputs(res *modelfile.Result, doc *modelfile.Document, 
 		}
 	}
 	return written, partial, nil
+}
+
+// rowWriter streams the output rows of a run to a results file: output.CSVWriter, or
+// output.ParquetWriter for a path ending in .parquet.
+type rowWriter interface {
+	Row(values []float64) error
+	Comment(text string) error // the failure of a run, at the end of the file
+	Flush() error
+}
+
+func newRowWriter(o *outFile, names []string) (rowWriter, error) {
+	if strings.EqualFold(filepath.Ext(o.path), ".parquet") {
+		return output.NewParquetWriter(o.f, names)
+	}
+	return output.NewCSVWriter(o.f, names), nil
 }

@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"linkage/modelfile"
 	"linkage/output"
 )
 
-const viewSynopsis = "view MODEL.yaml RESULTS.csv --html view.html [--trail MARKERS]"
+const viewSynopsis = "view MODEL.yaml RESULTS.csv|RESULTS.parquet --html view.html [--trail MARKERS]"
 
 // runView writes the viewer page of a finished run from its model file and its CSV results,
 // which must hold every body's pose channels.
@@ -65,14 +66,23 @@ func runView(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// readResults reads a results file written by linkage run --out.
+// readResults reads a results file written by linkage run --out: CSV, or Parquet when its
+// name ends in .parquet.
 func readResults(path string) (*output.Columns, error) {
 	r, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	cols, err := output.ReadCSV(r)
+	var cols *output.Columns
+	if strings.EqualFold(filepath.Ext(path), ".parquet") {
+		var st os.FileInfo
+		if st, err = r.Stat(); err == nil {
+			cols, err = output.ReadParquet(r, st.Size())
+		}
+	} else {
+		cols, err = output.ReadCSV(r)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -90,3 +90,42 @@ func TestViewFromCSV(t *testing.T) {
 		t.Errorf("view without --html: exit %d, want 2: %s", code, errOut)
 	}
 }
+
+// --out run.parquet writes the same rows as --out run.csv, read back with a Parquet reader,
+// and linkage view reads it (issue 20, item 6).
+func TestRunParquet(t *testing.T) {
+	dir := t.TempDir()
+	csv, pq := filepath.Join(dir, "r.csv"), filepath.Join(dir, "r.parquet")
+	model := "../../examples/spatial-double-pendulum.yaml"
+	for _, out := range []string{csv, pq} {
+		if code, o, e := runCLI("run", model, "--t-end", "0.3", "--out", out); code != 0 {
+			t.Fatalf("exit %d: %s%s", code, o, e)
+		}
+	}
+	want, err := readResults(csv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := readResults(pq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got.Names, ",") != strings.Join(want.Names, ",") {
+		t.Fatalf("Parquet channels %v, CSV %v", got.Names, want.Names)
+	}
+	for _, name := range want.Names {
+		w, g := want.Channel(name), got.Channel(name)
+		if len(g) != len(w) || len(w) != 31 {
+			t.Fatalf("%s: %d Parquet rows, %d CSV rows; want 31", name, len(g), len(w))
+		}
+		for k := range w {
+			if g[k] != w[k] { // CSV writes the shortest exact decimal: equal bit for bit
+				t.Fatalf("%s[%d]: Parquet %v, CSV %v", name, k, g[k], w[k])
+			}
+		}
+	}
+	html := filepath.Join(dir, "v.html")
+	if code, o, e := runCLI("view", model, pq, "--html", html); code != 0 || !strings.Contains(o, "(31 frames)") {
+		t.Errorf("view of the Parquet file: exit %d: %s%s", code, o, e)
+	}
+}
