@@ -26,7 +26,7 @@ const parquetBatch = 1024
 // ParquetWriter writes output rows to a Parquet file as they are made (see Parquet above).
 // Its methods match CSVWriter's, so a run streams to either.
 type ParquetWriter struct {
-	w     *parquet.Writer
+	w     *parquet.GenericWriter[any]
 	col   []int // Parquet column index of channel i
 	rows  []parquet.Row
 	n     int // rows buffered in rows
@@ -49,7 +49,7 @@ func NewParquetWriter(w io.Writer, names []string) (*ParquetWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("output: parquet: %w", err)
 	}
-	p := &ParquetWriter{w: parquet.NewWriter(w, cfg), width: len(names), rows: make([]parquet.Row, parquetBatch)}
+	p := &ParquetWriter{w: parquet.NewGenericWriter[any](w, cfg), width: len(names), rows: make([]parquet.Row, parquetBatch)}
 	cols := schema.Columns()
 	for _, n := range names {
 		p.col = append(p.col, slices.IndexFunc(cols, func(path []string) bool { return len(path) == 1 && path[0] == n }))
