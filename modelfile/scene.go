@@ -162,6 +162,13 @@ func (doc *Document) sceneLinks() []sceneLink {
 	return out
 }
 
+// CheckTrails reports a trail marker the file does not have (see SceneOptions.Trails),
+// so that a mistyped --trail is refused before the run.
+func (doc *Document) CheckTrails(names []string) error {
+	s := &output.Scene{}
+	return doc.sceneTrails(s, doc.sceneMarkers(s), names)
+}
+
 // sceneTrails adds the trails: the named markers, or by default the last marker of the
 // last body.
 func (doc *Document) sceneTrails(s *output.Scene, markers map[string]output.ScenePoint, names []string) error {

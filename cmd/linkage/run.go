@@ -61,6 +61,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := f.checkFormulation(&doc.Model); err != nil {
 		return err
 	}
+	if f.html != "" {
+		if err := doc.CheckTrails(f.trails()); err != nil {
+			return usagef("--trail: %v", err)
+		}
+	}
 	files, err := f.open()
 	if err != nil {
 		return err

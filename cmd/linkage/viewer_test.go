@@ -48,12 +48,13 @@ func TestRunSummaryNamesFiles(t *testing.T) {
 	}
 }
 
-// A --trail naming no marker is refused with the markers listed, and no page is left.
+// A --trail naming no marker is refused before the run with the markers listed (exit 2),
+// and no page is left.
 func TestViewerBadTrail(t *testing.T) {
 	html := filepath.Join(t.TempDir(), "v.html")
 	code, out, errOut := runCLI("run", "../../examples/slider-crank.yaml", "--html", html, "--trail", "nosuch")
-	if code != 1 || !strings.Contains(errOut, `trail: no marker "nosuch"`) || !strings.Contains(errOut, "slot") {
-		t.Errorf("exit %d, want 1 and the marker named with the valid ones:\n%s%s", code, out, errOut)
+	if code != 2 || !strings.Contains(errOut, `trail: no marker "nosuch"`) || !strings.Contains(errOut, "slot") || out != "" {
+		t.Errorf("exit %d, want 2, no run, and the marker named with the valid ones:\n%s%s", code, out, errOut)
 	}
 	if _, err := os.Stat(html); err == nil {
 		t.Errorf("%s written despite the error", html)

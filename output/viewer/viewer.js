@@ -244,7 +244,10 @@
 		slider.value = cur;
 		timeLabel.textContent = 't = ' + S.t[cur].toFixed(3) + ' s';
 		simT = S.t[cur];
-		for (const p of plots) p.redraw(false, false);
+		for (const p of plots) {
+			if (p.cursor.left < 0) p.setLegend({ idx: cur }); // the legend shows the values at the frame
+			p.redraw(false, false);
+		}
 		render();
 	}
 	function render() {
