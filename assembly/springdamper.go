@@ -54,6 +54,20 @@ func (sd *SpringDamper[C]) Load(t, c, rate float64) SDLoad {
 	return l
 }
 
+// SDReading is a spring-damper's state as the output channels report it: the coordinate c
+// (a length or an angle), the deflection c − c_free, the rate c', the force F (positive
+// when it pulls the markers together or turns J back towards I) and the power −F c' the
+// element delivers to the bodies (negative while it takes energy out, as a damper does).
+type SDReading struct {
+	Value, Deflection, Rate, Force, Power float64
+}
+
+// Reading returns the channels of sd at coordinate value c with load l.
+func (sd *SpringDamper[C]) Reading(c float64, l *SDLoad) SDReading {
+	F := l.Force()
+	return SDReading{Value: c, Deflection: c - sd.Free, Rate: l.Rate, Force: F, Power: -F * l.Rate}
+}
+
 // Force returns F = spring + damper + actuator.
 func (l *SDLoad) Force() float64 { return l.Fs + l.Fd + l.Fa }
 

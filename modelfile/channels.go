@@ -10,6 +10,22 @@ func bodySuffixes() []string {
 	return []string{"x", "y", "theta", "vx", "vy", "omega", "ax", "ay", "alpha"}
 }
 func jointSuffixes() []string { return []string{"fx", "fy", "torque", "fx_local", "fy_local"} }
+
+// forceSuffixes are the channels of a spring-damper element (assembly.SDReading): a TSDA's
+// or RSDA's coordinate (length or angle), its deflection from the free value, its rate, the
+// force (torque for an RSDA) and the power delivered to the bodies; a bushing's distance
+// between its markers, the magnitudes of its force and moment, and its power. Other force
+// elements have none.
+func forceSuffixes(typ string) []string {
+	switch typ {
+	case ForceTSDA, ForceRSDA:
+		return []string{"length", "deflection", "velocity", "force", "power"}
+	case ForceBushing:
+		return []string{"length", "force", "torque", "power"}
+	}
+	return nil
+}
+
 func energyChannels() []string {
 	return []string{"energy.kinetic", "energy.potential", "energy.work_nc", "energy.work_driving", "energy.invariant"}
 }
@@ -37,6 +53,11 @@ func channelNames(m *Model) []string {
 	}
 	for _, mo := range m.Motions {
 		names = append(names, mo.Name+".lambda")
+	}
+	for _, f := range m.Forces {
+		for _, s := range forceSuffixes(f.Type) {
+			names = append(names, f.Name+"."+s)
+		}
 	}
 	names = append(names, energyChannels()...)
 	names = append(names, residualChannels()...)

@@ -39,6 +39,24 @@ type Body struct {
 	Name    string  `yaml:"name,required"`
 	Mass    float64 `yaml:"mass,required"`    // kg, > 0
 	Inertia float64 `yaml:"inertia,required"` // kg·m² about the centre of mass, > 0
+	Shape   *Shape  `yaml:"shape"`            // how the viewer draws it besides bars between its markers [none]
+}
+
+// Shape kinds (the Type field of Shape).
+const (
+	ShapeBox      = "box"
+	ShapeCylinder = "cylinder"
+	ShapeSphere   = "sphere"
+)
+
+// Shape is a solid the HTML viewer draws for a body, centred at its centre of mass, in its
+// frame; it has no effect on the dynamics.
+type Shape struct {
+	Type   string    `yaml:"type,required"` // one of the Shape* constants
+	Size   []float64 `yaml:"size"`          // box: edge lengths along the body's x, y (and z in 3D; 2D default: y), m, > 0
+	Radius float64   `yaml:"radius"`        // cylinder, sphere: m, > 0
+	Length float64   `yaml:"length"`        // cylinder: m, > 0
+	Axis   []float64 `yaml:"axis"`          // cylinder: direction in the body frame [x in 2D, z in 3D]
 }
 
 // Marker is a point with a direction fixed to a body, in the body's centroidal frame.

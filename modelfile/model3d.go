@@ -38,6 +38,7 @@ type Body3 struct {
 	// or [Jxx, Jyy, Jzz, Jxy, Jxz, Jyz] (the tensor's entries, not products of inertia with
 	// a minus sign); symmetric positive definite.
 	Inertia []float64 `yaml:"inertia,required"`
+	Shape   *Shape    `yaml:"shape"` // how the viewer draws it besides bars between its markers [none]
 }
 
 // Marker3 is a frame fixed to a body: a point and its z axis (the joint axis of revolute,
@@ -170,6 +171,11 @@ func channelNames3(m *SpatialModel) []string {
 	}
 	for _, mo := range m.Motions {
 		names = append(names, mo.Name+".lambda")
+	}
+	for _, f := range m.Forces {
+		for _, s := range forceSuffixes(f.Type) {
+			names = append(names, f.Name+"."+s)
+		}
 	}
 	names = append(names, "energy.kinetic", "energy.potential", "energy.total", "energy.work_nc", "energy.work_driving", "energy.invariant")
 	return append(names, residualChannels()...)

@@ -27,6 +27,19 @@ func (b *Built) PlotChannels() []string {
 	return b.Doc.Model.PlotChannels()
 }
 
+// validChannels are the names of every channel b's model can record.
+func (b *Built) validChannels() map[string]bool {
+	names := channelNames(&b.Doc.Model)
+	if b.Spatial != nil {
+		names = channelNames3(b.Doc.Spatial)
+	}
+	valid := map[string]bool{}
+	for _, n := range names {
+		valid[n] = true
+	}
+	return valid
+}
+
 // sample is what the channels of one output time are computed from.
 type sample struct {
 	s        *integrate.State // of the integrated system
@@ -56,8 +69,9 @@ type recorder struct {
 	inv0   float64
 }
 
-// newRecorder prepares the channels of r (r.Channels) and of its plot (r.plot) for b.
-func newRecorder(b *Built, r *Result) *recorder {
+// newRecorder prepares the channels of r (r.Channels), of its plot (r.plot) and the
+// channels of keep that are neither (the viewer's body poses) for b.
+func newRecorder(b *Built, r *Result, keep []string) *recorder {
 	rc := &recorder{b: b, r: r}
 	r.Channels = b.OutputChannels()
 	r.plot = b.PlotChannels()
@@ -65,6 +79,12 @@ func newRecorder(b *Built, r *Result) *recorder {
 	rc.nOut = len(rc.names)
 	for _, p := range r.plot {
 		if !contains(rc.names, p) {
+			rc.names = append(rc.names, p)
+		}
+	}
+	valid := b.validChannels()
+	for _, p := range keep {
+		if !contains(rc.names, p) && valid[p] {
 			rc.names = append(rc.names, p)
 		}
 	}
@@ -177,6 +197,9 @@ func planarChannels(b *Built) func(string) channelFunc {
 		if _, ok := b.Bodies[elem]; ok {
 			return bodyChannel(coord[elem+".x"], suffix)
 		}
+		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 2); ok {
+			return f
+		}
 		if suffix == "lambda" {
 			row := rows[elem][0]
 			return func(c *sample) float64 { return c.full[row] }
@@ -236,6 +259,9 @@ func spatialChannels(b *Built) func(string) channelFunc {
 	}
 	return func(name string) channelFunc {
 		elem, suffix := splitChannel(name)
+		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 3); ok {
+			return f
+		}
 		if suffix == "lambda" {
 			row := rows[elem][0]
 			return func(c *sample) float64 { return c.full[row] }
@@ -246,4 +272,63 @@ func spatialChannels(b *Built) func(string) channelFunc {
 		x := col[elem+".x"]
 		return func(c *sample) float64 { return body3Value(x, suffix, c.s.Q, c.s.V, c.s.A) }
 	}
+}
+
+// springDamperReader is a route's SpringDamperReadings.
+type springDamperReader func(dst []assembly.SDReading, name string, t float64, q, v []float64) ([]assembly.SDReading, bool)
+
+// forceChannel returns the reader of channel suffix (forceSuffixes) of spring-damper
+// element name, whose bushing axes are dim translations, then rotations; ok is false when
+// name is no spring-damper element.
+func (b *Built) forceChannel(read springDamperReader, name, suffix string, dim int) (channelFunc, bool) {
+	if b.Doc.forceChannelUnit(name, suffix) == "" {
+		return nil, false
+	}
+	var buf []assembly.SDReading
+	return func(c *sample) float64 {
+		buf, _ = read(buf, name, c.s.T, c.s.Q, c.s.V)
+		return sdChannel(buf, suffix, dim)
+	}, true
+}
+
+// sdChannel reads one channel from the readings of an element's axes: one axis for a
+// TSDA or RSDA, dim translations and their rotations for a bushing.
+func sdChannel(r []assembly.SDReading, suffix string, dim int) float64 {
+	if len(r) == 1 {
+		x := r[0]
+		switch suffix {
+		case "length":
+			return x.Value
+		case "deflection":
+			return x.Deflection
+		case "velocity":
+			return x.Rate
+		case "force":
+			return x.Force
+		}
+		return x.Power
+	}
+	norm := func(from, to int, f func(assembly.SDReading) float64) float64 {
+		s := 0.0
+		for _, x := range r[from:to] {
+			s += f(x) * f(x)
+		}
+		return math.Sqrt(s)
+	}
+	switch suffix {
+	case "length":
+		return norm(0, dim, func(x assembly.SDReading) float64 { return x.Value })
+	case "force":
+		return norm(0, dim, func(x assembly.SDReading) float64 { return x.Force })
+	case "torque":
+		if dim == 2 { // the one rotation, signed
+			return r[2].Force
+		}
+		return norm(dim, len(r), func(x assembly.SDReading) float64 { return x.Force })
+	}
+	p := 0.0
+	for _, x := range r {
+		p += x.Power
+	}
+	return p
 }

@@ -26,6 +26,9 @@ type RunOptions struct {
 	// named in Keep (and t, when any is kept) and no Invariant, so that memory does not
 	// grow with the number of rows; without it every channel is kept.
 	Rows func(row []float64) error
+	// Keep names channels kept in memory (Result.Channel) when Rows is set; channels of
+	// the model that are not among the outputs (the viewer's Document.PoseChannels) are
+	// recorded for it too.
 	Keep []string
 }
 
@@ -120,7 +123,7 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 			return opt.Progress(st)
 		}
 	}
-	rec := newRecorder(b, r)
+	rec := newRecorder(b, r, opt.Keep)
 	keep := r.keeper(rec, opt)
 	var kept integrate.Solution // the samples, kept as Solve would when no row sink is given
 	sample := func(st *integrate.State) error {
@@ -294,8 +297,8 @@ func (r *Result) WriteCSV(w io.Writer) error {
 }
 
 // Plot draws the channels of simulation.plot against time into path (a format of
-// output.PlotFormat), written atomically (output.Create). m gives the title.
-func (r *Result) Plot(path string, m *Model) error {
+// output.PlotFormat), written atomically (output.Create); see DrawPlot.
+func (r *Result) Plot(path string, doc *Document) error {
 	format, err := output.PlotFormat(path)
 	if err != nil {
 		return err
@@ -304,7 +307,7 @@ func (r *Result) Plot(path string, m *Model) error {
 	if err != nil {
 		return err
 	}
-	if err := r.DrawPlot(f, format, m); err != nil {
+	if err := r.DrawPlot(f, format, doc); err != nil {
 		f.Abort()
 		return err
 	}
@@ -312,22 +315,19 @@ func (r *Result) Plot(path string, m *Model) error {
 }
 
 // DrawPlot draws the channels of simulation.plot against time in format (png, svg, pdf,
-// …) to w.
-func (r *Result) DrawPlot(w io.Writer, format string, m *Model) error {
-	var series []output.Series
+// …) to w: one panel per unit (Document.ChannelUnit), stacked over a shared time axis.
+func (r *Result) DrawPlot(w io.Writer, format string, doc *Document) error {
 	t := r.Channel("t")
 	for _, name := range r.plot {
-		d := r.Channel(name)
-		if d == nil && r.Samples > 0 {
+		if r.Channel(name) == nil && r.Samples > 0 {
 			return fmt.Errorf("modelfile: plot channel %q was not kept in memory (RunOptions.Keep)", name)
 		}
-		series = append(series, output.Series{Name: name, X: t, Y: d})
 	}
-	title := m.Name
+	title := doc.Model.Name
 	if title == "" {
 		title = "linkage run"
 	}
-	return output.WritePlot(w, format, output.PlotSpec{Title: title, XLabel: "t [s]", YLabel: "SI units (m, rad, N, J)"}, series)
+	return output.WritePanels(w, format, output.PanelPlotSpec{Title: title, XLabel: "t [s]"}, panels(r.plot, t, r.Channel, doc.ChannelUnit))
 }
 
 // Summary is the digest of a run printed by linkage run.

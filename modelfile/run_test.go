@@ -156,7 +156,7 @@ func TestSampleNoAlloc(t *testing.T) {
 	}
 	wm := b.workMeter(m)
 	r := &Result{}
-	rc := newRecorder(b, r)
+	rc := newRecorder(b, r, nil)
 	for range 3 {
 		if err := m.Step(1); err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package modelfile
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -164,6 +165,7 @@ func (v *validator) bodiesAndMarkers() {
 		}
 		v.positive(p+".mass", "mass (kg)", b.Mass)
 		v.positive(p+".inertia", "inertia (kg·m² about the centre of mass)", b.Inertia)
+		v.shape(p+".shape", b.Shape, 2)
 	}
 	for i, mk := range v.m.Markers {
 		p := fmt.Sprintf("markers[%d]", i)
@@ -507,4 +509,49 @@ func exampleChannels(valid []string) []string {
 		return valid[:6]
 	}
 	return valid
+}
+
+// shape checks a body's viewer shape in a model of dimension dim: the sizes its type needs,
+// positive, and no key of another type.
+func (v *validator) shape(p string, sh *Shape, dim int) {
+	if sh == nil {
+		return
+	}
+	allowed := map[string][]string{ShapeBox: {"size"}, ShapeCylinder: {"radius", "length", "axis"}, ShapeSphere: {"radius"}}
+	keys, ok := allowed[sh.Type]
+	if !ok {
+		v.errorf(p+".type", "unknown shape %q; want box, cylinder or sphere", sh.Type)
+		return
+	}
+	given := map[string]bool{"size": sh.Size != nil, "radius": sh.Radius != 0, "length": sh.Length != 0, "axis": sh.Axis != nil}
+	for _, k := range []string{"size", "radius", "length", "axis"} {
+		if given[k] && !slices.Contains(keys, k) {
+			v.errorf(p+"."+k, "a %s has no %s; its keys are %s", sh.Type, k, strings.Join(keys, ", "))
+		}
+	}
+	switch sh.Type {
+	case ShapeBox:
+		if n := len(sh.Size); n != dim && !(dim == 2 && n == 3) {
+			v.errorf(p+".size", "%d edge lengths; want %d (m, along the body's axes)", n, dim)
+		}
+		for i, x := range sh.Size {
+			v.positive(fmt.Sprintf("%s.size[%d]", p, i), "edge length (m)", x)
+		}
+	case ShapeCylinder:
+		v.positive(p+".radius", "radius (m)", sh.Radius)
+		v.positive(p+".length", "length (m)", sh.Length)
+		if sh.Axis != nil && (len(sh.Axis) != dim || norm(sh.Axis) == 0) {
+			v.errorf(p+".axis", "axis %v; want a nonzero direction of %d components in the body frame", sh.Axis, dim)
+		}
+	case ShapeSphere:
+		v.positive(p+".radius", "radius (m)", sh.Radius)
+	}
+}
+
+func norm(x []float64) float64 {
+	s := 0.0
+	for _, c := range x {
+		s += c * c
+	}
+	return math.Sqrt(s)
 }

@@ -29,6 +29,7 @@ func validate3(d *decoder) {
 		} else if !positiveDefinite3(inertiaMatrix(b.Inertia)) {
 			v.errorf(p+".inertia", "inertia %v is not positive definite; want a symmetric positive definite tensor (principal moments > 0)", b.Inertia)
 		}
+		v.shape(p+".shape", b.Shape, 3)
 	}
 	for i, mk := range m.Markers {
 		p := fmt.Sprintf("markers[%d]", i)

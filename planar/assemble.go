@@ -30,7 +30,7 @@ func (m *Model) Assemble() (*System, error) {
 	ck := assembly.NewChecker("planar")
 	bad := ck.Bad
 
-	s := &System{gravity: m.gravity}
+	s := &System{gravity: m.gravity, sdRange: map[string][2]int{}}
 	names := assembly.WriteCatalog(&s.Catalog)
 	if !finite(m.gravity[0]) || !finite(m.gravity[1]) {
 		bad("gravity = %v is not finite", m.gravity)
@@ -173,6 +173,7 @@ func (m *Model) Assemble() (*System, error) {
 		what := fmt.Sprintf("%s %q", kind, fs.name)
 		ck.Name(kind, fs.name, k+1)
 		names.AddForce(fs.name, kind)
+		firstSD := len(s.sds)
 		switch fs.kind {
 		case kindTSDA:
 			e := fs.tsda
@@ -227,6 +228,9 @@ func (m *Model) Assemble() (*System, error) {
 				break
 			}
 			customs = append(customs, fs.custom)
+		}
+		if len(s.sds) > firstSD {
+			s.sdRange[fs.name] = [2]int{firstSD, len(s.sds)}
 		}
 	}
 	if err := ck.Err(); err != nil {

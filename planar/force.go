@@ -113,3 +113,22 @@ func (s *System) WriteForceDerivativeV(dst assembly.Target, t float64, q, v []fl
 	}
 	s.customs.AddJacobian(dst, t, q, v, false)
 }
+
+// SpringDamperReadings returns the state of force element name at (t, q, v), written into
+// dst (grown if short): one reading for a TSDA (along its length) or an RSDA (its angle),
+// one per axis for a bushing (along, normal, angle). ok is false when
+// name is no spring-damper element.
+func (s *System) SpringDamperReadings(dst []assembly.SDReading, name string, t float64, q, v []float64) (out []assembly.SDReading, ok bool) {
+	r, ok := s.sdRange[name]
+	if !ok {
+		return dst[:0], false
+	}
+	dst = dst[:0]
+	var st sdState
+	for i := r[0]; i < r[1]; i++ {
+		sd := &s.sds[i]
+		s.evalSD(sd, t, q, v, &st)
+		dst = append(dst, sd.Reading(st.e.val, &st.load))
+	}
+	return dst, true
+}

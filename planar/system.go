@@ -19,6 +19,7 @@ type System struct {
 	rows              []row
 	joints            []jointData
 	sds               []springDamper
+	sdRange           map[string][2]int // force element name ⇒ its sds[from:to] (SpringDamperReadings)
 	points            []pointForce
 	torques           []torqueElem
 	customs           *assembly.Customs

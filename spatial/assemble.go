@@ -47,7 +47,7 @@ func (m *Model) Assemble() (*System, error) {
 	ck := assembly.NewChecker("spatial")
 	bad := ck.Bad
 
-	s := &System{gravity: m.gravity, nbody: len(m.bodies) - 1}
+	s := &System{gravity: m.gravity, nbody: len(m.bodies) - 1, sdRange: map[string][2]int{}}
 	names := assembly.WriteCatalog(&s.Catalog)
 	for k := range 3 {
 		var e Vec3
@@ -187,6 +187,7 @@ func (m *Model) Assemble() (*System, error) {
 		what := fmt.Sprintf("%s %q", kind, fs.name)
 		ck.Name(kind, fs.name, k+1)
 		names.AddForce(fs.name, kind)
+		firstSD := len(s.sds)
 		switch fs.kind {
 		case kindTSDA:
 			e := fs.tsda
@@ -247,6 +248,9 @@ func (m *Model) Assemble() (*System, error) {
 				break
 			}
 			customs = append(customs, fs.custom)
+		}
+		if len(s.sds) > firstSD {
+			s.sdRange[fs.name] = [2]int{firstSD, len(s.sds)}
 		}
 	}
 	if err := ck.Err(); err != nil {

@@ -22,6 +22,7 @@ type System struct {
 	rows    []row // joint rows, constraint index nbody + k
 	joints  []jointData
 	sds     []springDamper
+	sdRange map[string][2]int // force element name ⇒ its sds[from:to] (SpringDamperReadings)
 	points  []pointForce
 	torques []torqueElem
 	customs *assembly.Customs

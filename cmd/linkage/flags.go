@@ -27,8 +27,21 @@ func newFlagSet(name, synopsis string, w io.Writer) *flag.FlagSet {
 
 // parseFlags parses args, allowing flags after positional arguments (linkage solve
 // andrews --tol 1e-8), and returns the positional arguments.
+//
+// A lone "-h" asks for help in every command, as "-help" and "--help" do; the fixed step
+// size of run and solve is "--h" (or "--step"), which Go's flag package would otherwise
+// read the same as "-h".
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
+	args = append([]string(nil), args...)
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" {
+			args[i] = "-help"
+		}
+	}
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {

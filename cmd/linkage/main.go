@@ -5,6 +5,9 @@
 //	linkage solve PROBLEM [flags]         solve a benchmark problem and report accuracy and work
 //	linkage workprecision PROBLEM [flags] compare methods over a range of tolerances
 //	linkage reproduce EXPERIMENT [flags]  regenerate a seed paper's experiment
+//	linkage run MODEL.yaml [flags]        simulate a model file (CSV, plot, --html viewer)
+//	linkage view MODEL.yaml RESULTS.csv --html view.html
+//	                                      the viewer of a finished run
 //
 // Run `linkage help COMMAND` for the flags of a command.
 package main
@@ -33,6 +36,7 @@ func commands() map[string]command {
 		"reproduce":     {"regenerate an experiment of a seed paper as a table and a plot", runReproduce},
 		"run":           {"simulate a model file; write results (CSV), a plot and a summary", runRun},
 		"check":         {"validate a model file; report degrees of freedom and redundant constraints", runCheck},
+		"view":          {"write the animated HTML viewer of a finished run from its model file and CSV results", runView},
 	}
 }
 

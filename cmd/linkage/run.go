@@ -5,17 +5,20 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
+	"strings"
 
 	"linkage/integrate"
 	"linkage/modelfile"
 	"linkage/output"
 )
 
-const runSynopsis = "run MODEL.yaml [--method M] [--formulation F] [--tol E] [--t-end T] [--h H] [--max-steps N] [--out results.csv] [--plot plot.png|svg|pdf] [--json] [--estimate-error]"
+const runSynopsis = "run MODEL.yaml [--method M] [--formulation F] [--tol E] [--t-end T] [--h|--step H] [--max-steps N] [--out results.csv] [--plot plot.png|svg|pdf] [--html view.html [--trail MARKERS]] [--json] [--estimate-error]"
 
 // runFlags are the flags of linkage run.
 type runFlags struct {
 	method, form, out, plot string
+	html, trail             string
 	tol, tEnd, h            float64
 	maxSteps                int
 	asJSON, estimate        bool
@@ -28,10 +31,13 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.form, "formulation", "", "form of the equations (default: the file's, else the method's first)")
 	fs.Float64Var(&f.tol, "tol", 0, "relative and absolute tolerance in [1e-14, 0.1] (0: the file's simulation.tol, else 1e-6)")
 	fs.Float64Var(&f.tEnd, "t-end", 0, "end time in s (0: the file's simulation.t_end)")
-	fs.Float64Var(&f.h, "h", 0, "fixed step size in s (0: the file's simulation.h, else error-controlled steps); a run whose energy drifts by\nmore than 5 % of the energy exchanged or whose max |g| passes 1e-3 is flagged and exits 1")
+	fs.Float64Var(&f.h, "h", 0, "fixed step size in s, also --step (0: the file's simulation.h, else error-controlled steps); a run whose energy drifts by\nmore than 5 % of the energy exchanged or whose max |g| passes 1e-3 is flagged and exits 1; -h alone is help")
+	fs.Float64Var(&f.h, "step", 0, "same as --h")
 	fs.IntVar(&f.maxSteps, "max-steps", 0, "stop after this many attempted steps (0: the file's simulation.max_steps, else 1000000)")
-	fs.StringVar(&f.out, "out", "", "write the output channels at every output step to this CSV file, row by row during the run;\nit replaces the file only if the run succeeds, else the rows go to NAME.partial.csv")
+	fs.StringVar(&f.out, "out", "", "write the output channels at every output step to this CSV file (Parquet when it ends in .parquet), row by row\nduring the run; it replaces the file only if the run succeeds, else the rows go to NAME.partial.csv (.partial.parquet)")
 	fs.StringVar(&f.plot, "plot", "", "plot the channels of simulation.plot to this file (.png, .svg, .pdf, .eps, .jpg, .tif)")
+	fs.StringVar(&f.html, "html", "", "write a self-contained page that animates the mechanism (2D or 3D) beside the plot channels;\nframes are the output rows (simulation.output_step), above "+fmt.Sprint(output.MaxViewerFrames)+" every k-th")
+	fs.StringVar(&f.trail, "trail", "", "markers whose paths the --html page draws, comma-separated (default: the last marker of the last body; \"none\": no trail)")
 	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object instead of the text summary")
 	fs.BoolVar(&f.estimate, "estimate-error", false, "estimate the global error of every output channel by a second run at tol/100 (tol/1000 for first-order methods), or at h/4 for fixed steps")
 	pos, err := parseFlags(fs, args)
@@ -55,16 +61,61 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := f.checkFormulation(&doc.Model); err != nil {
 		return err
 	}
-	csv, err := openOut("--out", f.out)
+	if f.html != "" {
+		if err := doc.CheckTrails(f.trails()); err != nil {
+			return usagef("--trail: %v", err)
+		}
+	}
+	files, err := f.open()
 	if err != nil {
 		return err
 	}
-	plot, format, err := openPlot("--plot", f.plot)
-	if err != nil {
-		csv.abort()
-		return err
+	return f.simulate(b, files, stdout, stderr)
+}
+
+// runFiles are the output files of a run (nil: the flag was not given).
+type runFiles struct {
+	csv, plot, html *outFile
+	plotFormat      string
+}
+
+// open checks and opens the output files before the run, so a bad path costs no run.
+func (f *runFlags) open() (*runFiles, error) {
+	var o runFiles
+	var err error
+	if o.csv, err = openOut("--out", f.out); err != nil {
+		return nil, err
 	}
-	return f.simulate(b, csv, plot, format, stdout, stderr)
+	if o.plot, o.plotFormat, err = openPlot("--plot", f.plot); err != nil {
+		o.abort()
+		return nil, err
+	}
+	if o.html, err = openOut("--html", f.html); err != nil {
+		o.abort()
+		return nil, err
+	}
+	return &o, nil
+}
+
+func (o *runFiles) abort() {
+	o.csv.abort()
+	o.plot.abort()
+	o.html.abort()
+}
+
+// trails returns the markers of --trail: nil for the default, none for "none".
+func (f *runFlags) trails() []string {
+	switch f.trail {
+	case "":
+		return nil
+	case "none":
+		return []string{}
+	}
+	var out []string
+	for _, m := range strings.Split(f.trail, ",") {
+		out = append(out, strings.TrimSpace(m))
+	}
+	return out
 }
 
 // check refuses bad flag values before the model is read.
@@ -116,37 +167,44 @@ func (f *runFlags) checkFormulation(m *modelfile.Model) error {
 	return nil
 }
 
-// simulate runs b, streaming the rows to csv, then draws the plot and prints the summary.
-func (f *runFlags) simulate(b *modelfile.Built, csv, plot *outFile, format string, stdout, stderr io.Writer) error {
+// simulate runs b, streaming the rows to the CSV, then draws the plot and the viewer and
+// prints the summary.
+func (f *runFlags) simulate(b *modelfile.Built, files *runFiles, stdout, stderr io.Writer) error {
 	m := &b.Doc.Model
 	opt := modelfile.RunOptions{Method: f.method, Formulation: f.form, Tol: f.tol, H: f.h, TEnd: f.tEnd, MaxSteps: f.maxSteps}
 	te := f.tEnd
 	if te == 0 {
 		te = m.Simulation.TEnd
 	}
-	if p := newProgress(stderr, b.Start.T, te); p != nil {
-		opt.Progress = p
-	}
+	progress := newProgress(stderr, b.Start.T, te)
+	opt.Progress = progress.observer()
 	// Rows are streamed (to the CSV, or dropped): only the plot's channels stay in memory.
 	opt.Rows = func([]float64) error { return nil }
-	var cw *output.CSVWriter
-	if csv != nil {
-		cw = output.NewCSVWriter(csv.f, b.OutputChannels())
+	var cw rowWriter
+	if files.csv != nil {
+		var err error
+		if cw, err = newRowWriter(files.csv, b.OutputChannels()); err != nil {
+			files.abort()
+			return err
+		}
 		opt.Rows = cw.Row
 	}
-	if plot != nil {
+	if files.plot != nil || files.html != nil {
 		opt.Keep = b.PlotChannels()
+	}
+	if files.html != nil { // the viewer places every body at every frame
+		opt.Keep = append(opt.Keep, b.Doc.PoseChannels()...)
 	}
 	if f.estimate { // the estimate compares every output channel with a second run
 		opt.Keep = append(opt.Keep, b.OutputChannels()...)
 	}
 	res, runErr := modelfile.Run(b, opt)
+	progress.clear()
 	if res == nil { // refused or failed before the first sample: nothing to keep
-		csv.abort()
-		plot.abort()
+		files.abort()
 		return runErr
 	}
-	partial, err := f.writeOutputs(res, m, cw, csv, plot, format, runErr)
+	written, partial, err := f.writeOutputs(res, b.Doc, cw, files, runErr)
 	if err != nil {
 		return err
 	}
@@ -163,12 +221,16 @@ func (f *runFlags) simulate(b *modelfile.Built, csv, plot *outFile, format strin
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
 			modelfile.Summary
+			Files   []string `json:"files,omitempty"`
 			Partial []string `json:"partial_files,omitempty"`
-		}{sum, partial}); err != nil {
+		}{sum, written, partial}); err != nil {
 			return err
 		}
 	} else {
 		sum.WriteText(stdout)
+		if len(written) > 0 {
+			fmt.Fprintf(stdout, "wrote    %s\n", strings.Join(written, ", "))
+		}
 		if note := partialNote(partial); note != "" {
 			fmt.Fprintf(stdout, "PARTIAL  %s\n", note)
 		}
@@ -182,40 +244,68 @@ func (f *runFlags) simulate(b *modelfile.Built, csv, plot *outFile, format strin
 	return estErr
 }
 
-// writeOutputs completes the CSV (marking it when the run failed) and draws the plot, then
-// puts both in place; it returns the partial files a failed run left.
-func (f *runFlags) writeOutputs(res *modelfile.Result, m *modelfile.Model, cw *output.CSVWriter, csv, plot *outFile, format string, runErr error) ([]string, error) {
-	var partial []string
-	if csv != nil {
+// writeOutputs completes the CSV (marking it when the run failed), draws the plot and the
+// viewer, then puts them in place; it returns the files written at their paths and the
+// partial files a failed run left.
+func (f *runFlags) writeOutputs(res *modelfile.Result, doc *modelfile.Document, cw rowWriter, files *runFiles, runErr error) (written, partial []string, err error) {
+	if cw != nil {
 		if runErr != nil {
-			cw.Comment(fmt.Sprintf("run failed at t=%g: %v", res.Solution.Final.T, runErr))
+			_ = cw.Comment(fmt.Sprintf("run failed at t=%g: %v", res.Solution.Final.T, runErr)) // an error shows again in Flush
 		}
 		if err := cw.Flush(); err != nil {
-			csv.abort()
-			plot.abort()
-			return nil, fmt.Errorf("--out %s: %w", f.out, err)
+			files.abort()
+			return nil, nil, fmt.Errorf("--out %s: %w", f.out, err)
 		}
-		p, err := csv.finish(runErr)
+	}
+	steps := []struct {
+		file  *outFile
+		write func(io.Writer) error
+	}{
+		{files.csv, nil},
+		{files.plot, func(w io.Writer) error { return res.DrawPlot(w, files.plotFormat, doc) }},
+		{files.html, func(w io.Writer) error {
+			scene, err := doc.Scene(res.Channel, modelfile.SceneOptions{Trails: f.trails()})
+			if err != nil {
+				return err
+			}
+			return output.WriteViewer(w, scene)
+		}},
+	}
+	for _, st := range steps {
+		if st.file == nil {
+			continue
+		}
+		if st.write != nil {
+			if err := st.write(st.file.f); err != nil {
+				files.abort()
+				return written, partial, fmt.Errorf("%s %s: %w", st.file.flag, st.file.path, err)
+			}
+		}
+		p, err := st.file.finish(runErr)
 		if err != nil {
-			plot.abort()
-			return nil, err
+			files.abort()
+			return written, partial, err
 		}
 		if p != "" {
 			partial = append(partial, p)
+		} else {
+			written = append(written, st.file.path)
 		}
 	}
-	if plot != nil {
-		if err := res.DrawPlot(plot.f, format, m); err != nil {
-			plot.abort()
-			return partial, err
-		}
-		p, err := plot.finish(runErr)
-		if err != nil {
-			return partial, err
-		}
-		if p != "" {
-			partial = append(partial, p)
-		}
+	return written, partial, nil
+}
+
+// rowWriter streams the output rows of a run to a results file: output.CSVWriter, or
+// output.ParquetWriter for a path ending in .parquet.
+type rowWriter interface {
+	Row(values []float64) error
+	Comment(text string) error // the failure of a run, at the end of the file
+	Flush() error
+}
+
+func newRowWriter(o *outFile, names []string) (rowWriter, error) {
+	if strings.EqualFold(filepath.Ext(o.path), ".parquet") {
+		return output.NewParquetWriter(o.f, names)
 	}
-	return partial, nil
+	return output.NewCSVWriter(o.f, names), nil
 }

@@ -17,7 +17,7 @@ import (
 	"linkage/problems"
 )
 
-const solveSynopsis = "solve PROBLEM [--method M] [--formulation F] [--tol E] [--t-end T] [--h H] [--max-steps N] [--out FILE.csv] [--json]"
+const solveSynopsis = "solve PROBLEM [--method M] [--formulation F] [--tol E] [--t-end T] [--h|--step H] [--max-steps N] [--out FILE.csv] [--json]"
 
 // solveReport is the machine-readable summary of one run (`linkage solve --json`).
 type solveReport struct {
@@ -58,7 +58,8 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	form := fs.String("formulation", "", "form of the equations (index3, index2, ggl, index1, index1-proj; default: the method's first, see 'linkage methods')")
 	tol := fs.Float64("tol", 0, "relative and absolute tolerance in [1e-14, 0.1] (0: the problem's default)")
 	tEnd := fs.Float64("t-end", 0, "end time (0: the problem's; scd needs the reference time)")
-	h := fs.Float64("h", 0, "fixed step size (0: error-controlled steps); a run whose max |g| passes 1e-3 is flagged and exits 1")
+	h := fs.Float64("h", 0, "fixed step size, also --step (0: error-controlled steps); a run whose max |g| passes 1e-3 is flagged and exits 1; -h alone is help")
+	fs.Float64Var(h, "step", 0, "same as --h")
 	maxSteps := fs.Int("max-steps", 0, "stop after this many attempted steps (0: 1000000)")
 	out := fs.String("out", "", "write the solution at every accepted step to this CSV file, row by row during the run;\nit replaces the file only if the run succeeds, else the rows go to NAME.partial.csv")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the text summary")
@@ -208,8 +209,10 @@ func (r runSpec) solve() (solveReport, error) {
 	if sample == nil {
 		sample = func(*integrate.State) error { return nil } // keep no samples: only the final state is used
 	}
-	opt := integrate.SolveOptions{Control: ctl, Sample: sample, Observer: newProgress(r.progress, p.T0, tEnd)}
+	progress := newProgress(r.progress, p.T0, tEnd)
+	opt := integrate.SolveOptions{Control: ctl, Sample: sample, Observer: progress.observer()}
 	sol, err := integrate.Solve(m, r.entry.Name, p.System, p.Start.Clone(), tEnd, opt)
+	progress.clear()
 	if sol == nil {
 		return rep, err
 	}
@@ -253,7 +256,8 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 	fmt.Fprintf(w, "method   %s (%s), %s, t_end %g\n", r.Method, r.Formulation, mode, r.TEnd)
 	switch {
 	case r.SCD != nil:
-		fmt.Fprintf(w, "scd      %.2f  (significant correct digits of q%s at t=%g vs %s)\n", *r.SCD, indexList(p.Ref.SCDIndices), p.Ref.T, shortSource(p.Ref.Source))
+		fmt.Fprintf(w, "scd      %.2f  (significant correct digits of q%s at t=%g against the reference)\n", *r.SCD, indexList(p.Ref.SCDIndices), p.Ref.T)
+		fmt.Fprintf(w, "ref      %s\n", p.Ref.Source)
 	case r.Error == "" && p.Ref.Q == nil:
 		fmt.Fprintf(w, "scd      n/a (no reference solution: %s)\n", p.Ref.Source)
 	case r.Error == "":
@@ -305,16 +309,6 @@ func indexList(idx []int) string {
 	return "[" + strings.Join(s, ",") + "]"
 }
 
-func shortSource(s string) string {
-	if i := strings.IndexAny(s, ".;("); i > 0 && i < 80 {
-		return s[:i]
-	}
-	if len(s) > 80 {
-		return s[:80] + "..."
-	}
-	return s
-}
-
 // solutionRow returns the CSV header of a problem's solution (time, q, v, λ and the
 // first-order states X1, X2, …, with the problem's coordinate and constraint names) and
 // the function that fills a row from a state (the row is reused).
@@ -343,27 +337,56 @@ func solutionRow(p problems.Problem) ([]string, func(*integrate.State) []float64
 	}
 }
 
-// progress returns an observer that redraws one status line on w at most every 0.2 s once
-// the run has taken more than a second, or nil when w is not a terminal.
-func newProgress(w io.Writer, t0, tEnd float64) func(*integrate.State) error {
+// progressLine redraws one status line on a terminal at most every 0.2 s once the run has
+// taken more than a second; clear erases it before anything else is printed.
+type progressLine struct {
+	w           io.Writer
+	t0, tEnd    float64
+	now         func() time.Time
+	start, last time.Time
+	shown       bool // a line is on the screen
+}
+
+// newProgress returns the progress line of a run on w, or nil when w is not a terminal.
+func newProgress(w io.Writer, t0, tEnd float64) *progressLine {
 	f, ok := w.(*os.File)
 	if !ok || !isTerminal(f) {
 		return nil
 	}
-	start := time.Now()
-	last := start
-	return func(s *integrate.State) error {
-		now := time.Now()
-		if now.Sub(start) < time.Second || now.Sub(last) < 200*time.Millisecond {
-			return nil
-		}
-		last = now
-		frac := (s.T - t0) / (tEnd - t0)
-		fmt.Fprintf(f, "\r  t = %-12.6g %5.1f%%  %6.1f s", s.T, 100*frac, now.Sub(start).Seconds())
-		if s.T >= tEnd {
-			fmt.Fprint(f, "\r\033[K")
-		}
+	return newProgressLine(f, t0, tEnd, time.Now)
+}
+
+func newProgressLine(w io.Writer, t0, tEnd float64, now func() time.Time) *progressLine {
+	start := now()
+	return &progressLine{w: w, t0: t0, tEnd: tEnd, now: now, start: start, last: start}
+}
+
+// observer returns p.observe, or nil for a nil p (no terminal).
+func (p *progressLine) observer() func(*integrate.State) error {
+	if p == nil {
 		return nil
+	}
+	return p.observe
+}
+
+// observe is an integrate observer: it redraws the line for the accepted state s.
+func (p *progressLine) observe(s *integrate.State) error {
+	now := p.now()
+	if now.Sub(p.start) < time.Second || now.Sub(p.last) < 200*time.Millisecond {
+		return nil
+	}
+	p.last = now
+	frac := (s.T - p.t0) / (p.tEnd - p.t0)
+	fmt.Fprintf(p.w, "\r  t = %-12.6g %5.1f%%  %6.1f s", s.T, 100*frac, now.Sub(p.start).Seconds())
+	p.shown = true
+	return nil
+}
+
+// clear erases the line if one was drawn; nil p does nothing.
+func (p *progressLine) clear() {
+	if p != nil && p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
 	}
 }
 

@@ -136,7 +136,8 @@ func runWorkPrecision(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if plotFile != nil {
-		spec := output.PlotSpec{Title: "work-precision: " + p.Name, XLabel: "wall time [s]", YLabel: "scd", LogX: true, Points: true}
+		series = append(series, publishedSeries(p.Name, tolList)...)
+		spec := output.PlotSpec{Title: "work-precision: " + p.Name, XLabel: "time [s]", YLabel: "scd [digits]", LogX: true, Points: true}
 		if err := output.WritePlot(plotFile.f, plotFormat, spec, series); err != nil {
 			return err
 		}
@@ -205,4 +206,34 @@ func writePublished(w io.Writer, name string, tols []float64, markdown, asJSON b
 		return t.WriteMarkdown(w)
 	}
 	return t.Write(w)
+}
+
+// publishedSeries returns the test set's published runs of problem name within the
+// tolerances run, one series of marks per solver (CPU seconds on the test set's machine
+// against scd), or nil when it publishes none.
+func publishedSeries(name string, tols []float64) []output.Series {
+	pub, ok := problems.Published(name)
+	if !ok {
+		return nil
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, t := range tols {
+		lo, hi = math.Min(lo, t), math.Max(hi, t)
+	}
+	var out []output.Series
+	at := map[string]int{}
+	for _, r := range pub.Rows {
+		if r.RTol < lo*(1-1e-9) || r.RTol > hi*(1+1e-9) {
+			continue
+		}
+		i, ok := at[r.Solver]
+		if !ok {
+			i = len(out)
+			at[r.Solver] = i
+			out = append(out, output.Series{Name: r.Solver + " (published CPU s)", Marks: true})
+		}
+		out[i].X = append(out[i].X, r.CPU)
+		out[i].Y = append(out[i].Y, r.SCD)
+	}
+	return out
 }
