@@ -132,9 +132,9 @@ func names(idx []int, name func(int) string) string {
 //	[ G_red  0      ] [λ_red] = [γ_red  ]
 //
 // Steps 1 and 2 are those of the dense path (InitDense); the sparse path (InitSparse, and
-// InitAuto for large SparseEvaluators) takes the rows in order, so that a row is redundant
-// when its gradient combines rows of lower index, and picks the dependent columns by a
-// sparse LU with threshold pivoting that limits fill (linalg.SparseRankLU); Newton
+// InitAuto for large SparseEvaluators) finds the rank, the redundant rows and the dependent
+// columns by a sparse LU with threshold pivoting that limits fill (linalg.SparseRankLU),
+// then names as redundant the last-listed row of each dependency (InitSparse); Newton
 // refactorizes the sparse G_red P̂ with the pattern analysed once, step 5 factorizes the
 // sparse matrix of eq. 17, and a redundant row's combination comes from a solve with the
 // transpose of a square block of the independent rows. No matrix of size nq×nq or nc×nq

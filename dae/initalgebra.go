@@ -17,9 +17,11 @@ const (
 	// Newton iterations) and linalg.SparseKKT solves eq. 17; memory and work grow with the
 	// nonzeros. Its choice of dependent coordinates can differ from the dense path's (both
 	// give a non-singular G_red P̂), and with it the consistent position reached from a
-	// guess that violates the constraints; the rows found redundant are those whose
-	// gradients combine rows of lower index, which for duplicated rows is the dense path's
-	// choice too. A system that is not a SparseEvaluator is an error.
+	// guess that violates the constraints. Of each dependency among the rows, the row of
+	// highest index it involves is named redundant where that keeps the rest independent:
+	// for a duplicated joint the copy, as on the dense path; for the parallelogram's third
+	// crank the crank listed last, where the dense pivoted QR names the row of smallest
+	// weight after orthogonalization. A system that is not a SparseEvaluator is an error.
 	InitSparse
 )
 

@@ -2,6 +2,7 @@ package dae
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"linkage/linalg"
@@ -67,18 +68,69 @@ func (s *sparseInit) factorRank(rankTol float64, keep []bool, only []int) error 
 	return s.rank.Factorize()
 }
 
-// partition takes the rows in order: a row whose gradient combines rows of lower index
-// (to RankTol of the largest |G_ij|) is redundant, and each other row pivots on a column,
-// not in Keep where it can (linalg.SparseRankLU).
+// partition ranks G by linalg.SparseRankLU (Keep avoided where it can be) and then names
+// as redundant, for each dependency, the row of highest index among those it involves
+// (preferLaterRows), as a model lists a redundant joint after the joints it repeats.
 func (s *sparseInit) partition(rankTol float64, keep []bool) (rows, redundant, dep []int, err error) {
 	s.rankTol = rankTol
 	if err := s.factorRank(rankTol, keep, nil); err != nil {
 		return nil, nil, nil, fmt.Errorf("dae: initialize: G has a non-finite entry at the guess")
 	}
-	rows = slices.Clone(s.rank.Rows())
-	redundant = slices.Clone(s.rank.Redundant())
 	dep = slices.Sorted(slices.Values(s.rank.Cols()))
+	steps, redundant := s.preferLaterRows()
+	rows = slices.Sorted(slices.Values(steps))
+	if len(redundant) > 0 && !slices.Equal(redundant, s.rank.Redundant()) {
+		// The exchanges keep G[rows, dep] non-singular in exact arithmetic; keep them only
+		// if its factorization agrees.
+		if err := s.prepareDep(rows, dep); err != nil || s.factorDep() != nil {
+			rows = slices.Sorted(slices.Values(s.rank.Rows()))
+			redundant = slices.Clone(s.rank.Redundant())
+		}
+		s.lu, s.bsrc = nil, nil
+	}
 	return rows, redundant, dep, nil
+}
+
+// preferLaterRows exchanges each redundant row w for the row of highest index s > w that
+// its combination Σ_k c_k G_{Rows_k} = G_w involves with a coefficient of at least 0.1 of
+// the largest, when there is one and no earlier exchange took s: w and the other rows then
+// span the same space (c_s ≠ 0), and B = G[rows, Cols] is multiplied by the identity with
+// row s replaced by c, non-singular, its conditioning bounded through the 0.1 (the rows
+// exchanged have comparable weight). The coefficients of later exchanges are those of the
+// original rows; partition checks the result. It returns the rows in step order and the
+// redundant rows, increasing.
+func (s *sparseInit) preferLaterRows() (steps, redundant []int) {
+	steps = slices.Clone(s.rank.Rows())
+	cols := s.rank.Cols()
+	taken := map[int]bool{}
+	for _, w := range s.rank.Redundant() {
+		c := make([]float64, len(cols))
+		for k, j := range cols {
+			if p := s.gcsr.Find(w, j); p >= 0 {
+				c[k] = s.gval[p]
+			}
+		}
+		s.rank.SolveTrans(c)
+		var cmax float64
+		for _, x := range c {
+			cmax = max(cmax, math.Abs(x))
+		}
+		best := -1
+		for k, x := range c {
+			if r := s.rank.Rows()[k]; r > w && !taken[r] && math.Abs(x) >= 0.1*cmax && (best < 0 || r > s.rank.Rows()[best]) {
+				best = k
+			}
+		}
+		if best < 0 {
+			redundant = append(redundant, w)
+			continue
+		}
+		taken[steps[best]] = true
+		redundant = append(redundant, steps[best])
+		steps[best] = w
+	}
+	slices.Sort(redundant)
+	return steps, redundant
 }
 
 // prepareDep analyses the pattern of G[rows, dep] once for the sparse LU that Newton
@@ -172,29 +224,39 @@ func (s *sparseInit) solve17(t float64, q []float64, rows []int, a, lred []float
 		}
 	}
 	// Rows of K: row i < nq is row i of M then the entries G_red(r, i) at column nq + r
-	// (increasing r keeps it sorted); row nq + r is row rows[r] of G.
+	// (increasing r keeps it sorted); row nq + r is row rows[r] of G. at[i] lists where
+	// row i's entries sit in the values of K (rows one after another).
 	pattern := make([][]int, nq+nl)
-	vals := make([][]float64, nq+nl)
 	for i := range nq {
-		lo, hi := mcsr.RowStart[i], mcsr.RowStart[i+1]
-		pattern[i] = append(pattern[i], mcsr.Cols[lo:hi]...)
-		vals[i] = append(vals[i], mval[lo:hi]...)
+		pattern[i] = slices.Clip(mcsr.Row(i))
 	}
 	for r, i := range rows {
-		cols, gv := s.row(i)
-		pattern[nq+r], vals[nq+r] = cols, gv
-		for t, j := range cols {
+		cols, _ := s.row(i)
+		pattern[nq+r] = cols
+		for _, j := range cols {
 			pattern[j] = append(pattern[j], nq+r)
-			vals[j] = append(vals[j], gv[t])
 		}
 	}
 	lu, err := linalg.NewSparseLU(nq+nl, pattern)
 	if err != nil {
 		return fmt.Errorf("dae: initialize: the patterns of %T: %w", s.se, err)
 	}
-	k := lu.Values()[:0]
-	for _, v := range vals {
-		k = append(k, v...)
+	start := make([]int, nq+nl+1)
+	for i, p := range pattern {
+		start[i+1] = start[i] + len(p)
+	}
+	k, next := lu.Values(), slices.Clone(start[:nq])
+	for i := range nq {
+		lo, hi := mcsr.RowStart[i], mcsr.RowStart[i+1]
+		next[i] += copy(k[start[i]:], mval[lo:hi])
+	}
+	for r, i := range rows {
+		cols, gv := s.row(i)
+		copy(k[start[nq+r]:], gv)
+		for t, j := range cols {
+			k[next[j]] = gv[t]
+			next[j]++
+		}
 	}
 	if err := lu.Factor(); err != nil {
 		return singular17(err)

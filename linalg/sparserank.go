@@ -3,6 +3,7 @@ package linalg
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // SparseRankLU is a rank-revealing sparse LU factorization of a rectangular m×n matrix G
@@ -14,8 +15,8 @@ import (
 //
 // Algorithm: an up-looking (row by row) Gaussian elimination, which is the left-looking
 // Gilbert–Peierls LU of Gᵀ (Davis, "Direct Methods for Sparse Linear Systems", SIAM 2006,
-// ch. 6) with the roles of rows and columns exchanged. Rows are taken in increasing index
-// order. Row i is reduced against the rows pivoted before it,
+// ch. 6) with the roles of rows and columns exchanged. Row i, when its turn comes, is
+// reduced against the rows pivoted before it,
 //
 //	x = G_i − Σ_k l_ik U_k,
 //
@@ -24,7 +25,7 @@ import (
 // row). Then:
 //
 //   - if every remaining entry satisfies |x_j| ≤ Tol·max|G|, row i is redundant: its
-//     gradient is, to that threshold, a combination of the rows before it;
+//     gradient is, to that threshold, a combination of the rows taken before it;
 //   - otherwise its pivot column is chosen by threshold pivoting in the row: among the
 //     columns not in Keep with |x_j| ≥ τ·max|x| over those columns (or, when they are all
 //     at or below the threshold, among the Keep columns), the one appearing in the fewest
@@ -32,12 +33,18 @@ import (
 //     receives the fill of U_i), ties to the larger |x_j| and then the lower index.
 //     x (the non-pivot columns of the reduced row) is stored as U_i.
 //
-// Because rows are taken in order, the redundant rows are exactly those whose gradient is
-// a combination of the rows of lower index: the row basis does not depend on the column
-// choices, and of two equal rows the first is kept. Because Keep columns are used only by
-// rows that have no other candidate, the free columns' pivots are those a row-wise
-// elimination of G restricted to the free columns finds: as many as its rank, so the Keep
-// columns become dependent only when the others cannot supply r independent columns.
+// The order of the rows limits the fill: U rows carry the columns that are never pivots
+// (the independent coordinates), and in a chain every body's position depends on the
+// angles of all bodies before it, so taking a chain's joints from the root would carry
+// every angle into every later row (fill quadratic in the length). The next row is the
+// one holding a column that the fewest rows still to come share (structurally, in G's
+// pattern), ties to the lower index: a chain is taken from its free end, where the last
+// body's columns appear in its joint's rows only, and each pivot then fills nothing. Of
+// rows with the same pattern (a duplicated joint) the first is taken first, so the copy is
+// the redundant one. Because Keep columns are used only by rows that have no other
+// candidate, the free columns' pivots are as many as the rank of G restricted to them, in
+// any row order: Keep columns become dependent only when the others cannot supply r
+// independent columns.
 //
 // Thresholds: Tol is relative to the largest |G_ij|, where the pivoted QR of Initialize
 // compares |R_kk| with |R_00|, the largest row norm: both measure the part of a row
@@ -71,9 +78,12 @@ type SparseRankLU struct {
 	vals     []float64 // G's values on the pattern, Values()
 
 	// Results of the last Factorize: step k pivots row rows[k] on column cols[k].
-	rows, cols, redundant []int
+	rows, cols, redundant []int // rows and cols in step order
 	colStep               []int // colStep[j] = the step pivoting column j, −1 if none
 	remaining             []int // remaining[j] = rows still to come listing column j
+	colRows               [][]int
+	key                   []int    // key[i] = min over row i's columns of remaining, −1 once taken
+	heap                  []rowKey // rows by key (lazy: stale entries are skipped)
 
 	// U by rows: step k holds the pivot upiv[k] and the other columns of its reduced row,
 	// ucol[up[k]:up[k+1]] with values ux; L by rows: lstep[lp[k]:lp[k+1]] are the earlier
@@ -120,6 +130,14 @@ func NewSparseRankLU(m, n int, pattern [][]int) (*SparseRankLU, error) {
 	f.vals = make([]float64, len(f.rcol))
 	f.rows, f.cols, f.redundant = make([]int, 0, m), make([]int, 0, m), make([]int, 0, m)
 	f.colStep, f.remaining = make([]int, n), make([]int, n)
+	f.colRows = make([][]int, n)
+	for i, row := range pattern {
+		for _, j := range row {
+			f.colRows[j] = append(f.colRows[j], i)
+		}
+	}
+	f.key = make([]int, m)
+	f.heap = make([]rowKey, 0, m+len(f.rcol))
 	f.up, f.lp = make([]int, 1, m+1), make([]int, 1, m+1)
 	f.upiv = make([]float64, 0, m)
 	f.x = make([]float64, n)
@@ -137,16 +155,16 @@ func (f *SparseRankLU) Values() []float64 { return f.vals }
 // Rank returns the numerical rank found by the last Factorize.
 func (f *SparseRankLU) Rank() int { return len(f.rows) }
 
-// Rows returns the independent rows in increasing order (shared: do not modify); step k
-// of the elimination pivots row Rows()[k].
+// Rows returns the independent rows in the order of the elimination (shared: do not
+// modify): step k pivots row Rows()[k].
 func (f *SparseRankLU) Rows() []int { return f.rows }
 
 // Cols returns the pivot columns, aligned with Rows: step k pivots column Cols()[k]. They
 // are not sorted. Shared: do not modify.
 func (f *SparseRankLU) Cols() []int { return f.cols }
 
-// Redundant returns the rows found to be combinations of rows of lower index, increasing
-// (shared: do not modify).
+// Redundant returns the rows found to be combinations of rows taken before them,
+// increasing (shared: do not modify).
 func (f *SparseRankLU) Redundant() []int { return f.redundant }
 
 // NNZ returns the number of stored entries of L and U (pivots included) of the last
@@ -181,18 +199,43 @@ func (f *SparseRankLU) Factorize() error {
 		}
 	}
 	thresh := f.Tol * gmax
+	f.heap = f.heap[:0]
 	for i := range f.m {
+		f.key[i] = -1
 		if f.skipped(i) {
 			continue
 		}
+		f.key[i] = f.m
+		for t := f.rp[i]; t < f.rp[i+1]; t++ {
+			f.key[i] = min(f.key[i], f.remaining[f.rcol[t]])
+		}
+		f.heap = append(f.heap, rowKey{f.key[i], i})
+	}
+	heapInit(f.heap)
+	for len(f.heap) > 0 {
+		var top rowKey
+		top, f.heap = heapPop(f.heap)
+		i := top.row
+		if f.key[i] != top.key { // taken, or a stale entry
+			continue
+		}
+		f.key[i] = -1
 		f.rowID = i
 		for t := f.rp[i]; t < f.rp[i+1]; t++ {
-			f.remaining[f.rcol[t]]--
+			j := f.rcol[t]
+			f.remaining[j]--
+			for _, r := range f.colRows[j] {
+				if f.key[r] > f.remaining[j] {
+					f.key[r] = f.remaining[j]
+					f.heap = heapPush(f.heap, rowKey{f.key[r], r})
+				}
+			}
 		}
-		top := f.reach(i)
-		f.reduce(i, top)
-		f.choosePivot(i, top, thresh)
+		top2 := f.reach(i)
+		f.reduce(i, top2)
+		f.choosePivot(i, top2, thresh)
 	}
+	slices.Sort(f.redundant)
 	f.factored = true
 	return nil
 }
@@ -408,5 +451,57 @@ func (f *SparseRankLU) checkSolve(name string, b []float64) {
 	}
 	if len(b) != len(f.rows) {
 		panic(fmt.Sprintf("linalg: SparseRankLU.%s: len(b) = %d, want the rank %d", name, len(b), len(f.rows)))
+	}
+}
+
+// rowKey is an entry of the row heap: a row and its key when pushed.
+type rowKey struct{ key, row int }
+
+func (a rowKey) less(b rowKey) bool { return a.key < b.key || a.key == b.key && a.row < b.row }
+
+// heapInit, heapPush and heapPop keep h a binary min-heap by less, in place (container/heap
+// would box each entry in an interface).
+func heapInit(h []rowKey) {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		siftDown(h, i)
+	}
+}
+
+func heapPush(h []rowKey, x rowKey) []rowKey {
+	h = append(h, x)
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h[i].less(h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+	return h
+}
+
+func heapPop(h []rowKey) (rowKey, []rowKey) {
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	siftDown(h, 0)
+	return top, h
+}
+
+func siftDown(h []rowKey, i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && h[c+1].less(h[c]) {
+			c++
+		}
+		if !h[c].less(h[i]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
 	}
 }
