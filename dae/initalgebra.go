@@ -71,7 +71,7 @@ func newJacobian(sys System, path InitFactorization) (initAlgebra, error) {
 			return nil, fmt.Errorf("dae: initialize: Factorization = InitSparse, but %T does not implement SparseEvaluator", sys)
 		}
 	case InitAuto:
-		sparse = sparse && (nq+nc >= sparseInitMinSize)
+		sparse = sparse && nq+nc >= sparseInitMinSize
 	default:
 		sparse = false
 	}
