@@ -18,9 +18,10 @@
 // refines against the unregularized K (sparse.go). Its constraint block is −d·I.
 //
 // SparseRankLU is the rank-revealing factorization of a sparse constraint Jacobian G for
-// consistent initialization: an up-looking LU with threshold pivoting within each row that
-// finds the rank, the redundant rows (those combining rows of lower index) and a
-// well-conditioned square block of independent rows and dependent columns (sparserank.go).
+// consistent initialization: an up-looking LU, rows in a fill-reducing order, threshold
+// pivoting within each row, that finds the rank, the redundant rows (combinations of rows
+// taken before them) and a well-conditioned square block of independent rows and dependent
+// columns (sparserank.go).
 //
 // Dense LU of more than about 190 unknowns allocates a few dozen small objects per
 // factorization inside gonum's Dgemm, which goes parallel on trailing blocks of 128 and
