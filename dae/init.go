@@ -1,16 +1,11 @@
 package dae
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
 	"strings"
-
-	"gonum.org/v1/gonum/mat"
-
-	"linkage/linalg"
 )
 
 // Defaults of InitOptions.
@@ -41,12 +36,17 @@ type InitOptions struct {
 	// MaxIters bounds the Newton iterations on the position constraints [20].
 	MaxIters int
 	// RankTol is the relative threshold on |R_kk| / |R_00| of the pivoted QR factorizations
-	// that decide the rank of G and pick the dependent coordinates, in (0, 1) [1e-10].
+	// that decide the rank of G and pick the dependent coordinates, in (0, 1) [1e-10]. On
+	// the sparse path it bounds the entries of a row reduced against the rows before it,
+	// relative to max |G_ij| (linalg.SparseRankLU.Tol): both measure the part of a row
+	// outside the span of the others against the size of G.
 	RankTol float64
 	// Keep lists coordinates that should stay independent (keep their guessed position and
 	// velocity). They are made dependent only when the other coordinates cannot supply nλ
 	// independent columns of G; Consistent.Dependent says which coordinates were solved for.
 	Keep []int
+	// Factorization chooses the linear algebra of the partition and the solves [InitAuto].
+	Factorization InitFactorization
 	// X holds the first-order states of a FirstOrder system (length StateSize(sys)); their
 	// force f_X(t0, q, v, X) joins f in eq. 17. Required when StateSize(sys) > 0, else
 	// ignored.
@@ -131,6 +131,15 @@ func names(idx []int, name func(int) string) string {
 //	[ M      G_redᵀ ] [a    ]   [f + f_X]
 //	[ G_red  0      ] [λ_red] = [γ_red  ]
 //
+// Steps 1 and 2 are those of the dense path (InitDense); the sparse path (InitSparse, and
+// InitAuto for large SparseEvaluators) finds the rank, the redundant rows and the dependent
+// columns by a sparse LU with threshold pivoting that limits fill (linalg.SparseRankLU),
+// then names as redundant the last-listed row of each dependency (InitSparse); Newton
+// refactorizes the sparse G_red P̂ with the pattern analysed once, step 5 factorizes the
+// sparse matrix of eq. 17, and a redundant row's combination comes from a solve with the
+// transpose of a square block of the independent rows. No matrix of size nq×nq or nc×nq
+// is formed.
+//
 // Redundancy is judged at the guess, so rows that become dependent only on the
 // constraint manifold (a parallelogram's third crank) are not detected and make the Newton
 // matrix or the KKT matrix singular at the solution; such models should drop those rows.
@@ -161,8 +170,8 @@ func Initialize(sys System, t0 float64, q, v []float64, opt *InitOptions) (Consi
 	in.v = append([]float64(nil), v...)
 	in.g = make([]float64, nc)
 	in.gt = make([]float64, nc)
-	if nc > 0 {
-		in.G = mat.NewDense(nc, nq, nil)
+	if in.G, err = newJacobian(sys, o.path); err != nil {
+		return Consistent{}, err
 	}
 
 	if nc > 0 {
@@ -199,6 +208,7 @@ type initOpts struct {
 	rankTol  float64
 	keep     []bool
 	x        []float64
+	path     InitFactorization
 }
 
 func resolveInit(opt *InitOptions, nq int) (initOpts, error) {
@@ -213,7 +223,10 @@ func resolveInit(opt *InitOptions, nq int) (initOpts, error) {
 		return o, fmt.Errorf("dae: initialize: MaxIters = %d, want ≥ 0 (0 for the default %d)", opt.MaxIters, defaultInitIters)
 	case opt.RankTol < 0 || opt.RankTol >= 1 || math.IsNaN(opt.RankTol):
 		return o, fmt.Errorf("dae: initialize: RankTol = %g outside [0, 1) (0 for the default %g)", opt.RankTol, defaultRankTol)
+	case opt.Factorization < InitAuto || opt.Factorization > InitSparse:
+		return o, fmt.Errorf("dae: initialize: Factorization = %d, want InitAuto, InitDense or InitSparse", opt.Factorization)
 	}
+	o.path = opt.Factorization
 	o.tol = opt.Tol
 	o.x = opt.X
 	if opt.MaxIters > 0 {
@@ -266,37 +279,34 @@ type initWork struct {
 
 	q, v  []float64
 	g, gt []float64
-	G     *mat.Dense // nc×nq, the last Jacobian evaluated
+	G     initAlgebra // G (the last Jacobian evaluated), its factorizations, eq. 17
 
-	rows      []int // independent constraint rows (increasing)
-	redundant []int // the other rows (increasing)
-	dep       []int // dependent coordinates q̂ (increasing)
-	indep     []int // independent coordinates (increasing)
+	rows      []int  // independent constraint rows (increasing)
+	redundant []int  // the other rows (increasing)
+	dep       []int  // dependent coordinates q̂ (increasing)
+	isDep     []bool // isDep[j]: j is in dep
+	indep     []int  // independent coordinates (increasing)
 	tolQ      float64
 	tolV      float64 // the velocity tolerance of step 4
 	iters     int
-	lu        *linalg.LU // nλ×nλ: G_red P̂
 }
 
 // partition is steps 1 and 2: the independent rows of G and the dependent coordinates.
 func (in *initWork) partition() error {
-	in.sys.ConstraintJacobian(in.G, in.t0, in.q)
+	in.G.eval(in.t0, in.q)
 	if err := in.finiteG("at the guess"); err != nil {
 		return err
 	}
-	qr := linalg.NewPivotedQR(in.nq, in.nc)
-	qr.Factorize(in.G, true)
-	rank := qr.Rank(in.o.rankTol)
-	perm := qr.Perm()
-	in.rows = slices.Sorted(slices.Values(perm[:rank]))
-	in.redundant = slices.Sorted(slices.Values(perm[rank:]))
+	rows, redundant, dep, err := in.G.partition(in.o.rankTol, in.o.keep)
+	in.rows, in.redundant = rows, redundant
 
 	// s_q = max_i Σ_j |G_ij|·|q̄_j|: the size of the terms of g (see InitOptions.Tol).
 	sq := 1.0
 	for i := range in.nc {
 		var s float64
-		for j, gij := range in.G.RawRowView(i) {
-			s += math.Abs(gij) * math.Abs(in.q[j])
+		cols, vals := in.G.row(i)
+		for t, j := range cols {
+			s += math.Abs(vals[t]) * math.Abs(in.q[j])
 		}
 		sq = math.Max(sq, s)
 	}
@@ -304,113 +314,20 @@ func (in *initWork) partition() error {
 	if in.tolQ == 0 {
 		in.tolQ = defaultInitTol * sq
 	}
-
-	dep, err := in.chooseDependent()
 	if err != nil {
 		return err
 	}
 	in.dep = dep
+	in.isDep = make([]bool, in.nq)
+	for _, j := range dep {
+		in.isDep[j] = true
+	}
 	for j := range in.nq {
-		if !slices.Contains(dep, j) {
+		if !in.isDep[j] {
 			in.indep = append(in.indep, j)
 		}
 	}
-	in.lu = linalg.NewLU(len(dep))
-	return nil
-}
-
-// chooseDependent picks nλ = len(in.rows) linearly independent columns of G_red: first by
-// pivoted QR among the columns not in Keep; when those span fewer than nλ dimensions, the
-// Keep columns are projected on the orthogonal complement of the chosen ones and a second
-// pivoted QR completes the set.
-func (in *initWork) chooseDependent() ([]int, error) {
-	nl := len(in.rows)
-	if nl == 0 {
-		return nil, nil
-	}
-	var free, kept []int
-	for j := range in.nq {
-		if in.o.keep[j] {
-			kept = append(kept, j)
-		} else {
-			free = append(free, j)
-		}
-	}
-	// The rank threshold is relative to the largest column of G_red, whichever group it
-	// belongs to.
-	var ref float64
-	for j := range in.nq {
-		var s float64
-		for _, i := range in.rows {
-			s += in.G.At(i, j) * in.G.At(i, j)
-		}
-		ref = math.Max(ref, math.Sqrt(s))
-	}
-	thresh := in.o.rankTol * ref
-
-	dep := pickColumns(in.columns(free), free, nl, thresh)
-	if len(dep) < nl && len(kept) > 0 {
-		B := in.columns(kept)
-		if len(dep) > 0 {
-			projectOut(B, in.columns(dep))
-		}
-		dep = append(dep, pickColumns(B, kept, nl-len(dep), thresh)...)
-	}
-	if len(dep) < nl {
-		return nil, fmt.Errorf("dae: initialize: the %d independent constraint rows at the guess have only %d independent columns above RankTol = %g; G is too ill-conditioned to partition the coordinates",
-			nl, len(dep), in.o.rankTol)
-	}
-	slices.Sort(dep)
-	return dep, nil
-}
-
-// columns returns the nλ×len(cols) matrix of G_red restricted to cols.
-func (in *initWork) columns(cols []int) *mat.Dense {
-	if len(cols) == 0 {
-		return nil
-	}
-	B := mat.NewDense(len(in.rows), len(cols), nil)
-	for r, i := range in.rows {
-		for c, j := range cols {
-			B.Set(r, c, in.G.At(i, j))
-		}
-	}
-	return B
-}
-
-// pickColumns returns at most n of cols whose columns of B are independent: the leading
-// pivots of a pivoted QR of B with |R_kk| > thresh.
-func pickColumns(B *mat.Dense, cols []int, n int, thresh float64) []int {
-	if B == nil || n == 0 {
-		return nil
-	}
-	r, c := B.Dims()
-	qr := linalg.NewPivotedQR(r, c)
-	qr.Factorize(B, false)
-	diag := qr.RDiag(nil)
-	var out []int
-	for k, p := range qr.Perm()[:len(diag)] {
-		if len(out) == n || diag[k] <= thresh {
-			break
-		}
-		out = append(out, cols[p])
-	}
-	return out
-}
-
-// projectOut replaces B by (I − Q Qᵀ) B, where Q is an orthonormal basis of the columns
-// of C (independent by construction).
-func projectOut(B, C *mat.Dense) {
-	var qr mat.QR
-	qr.Factorize(C)
-	var Q mat.Dense
-	qr.QTo(&Q)
-	_, k := C.Dims()
-	Q1 := Q.Slice(0, Q.RawMatrix().Rows, 0, k)
-	var QtB, P mat.Dense
-	QtB.Mul(Q1.T(), B)
-	P.Mul(Q1, &QtB)
-	B.Sub(B, &P)
+	return in.G.prepareDep(in.rows, in.dep)
 }
 
 // positions is step 3: Newton on g_red = 0 in the dependent coordinates, then the check of
@@ -436,14 +353,14 @@ func (in *initWork) positions() error {
 			return in.newtonFailed(guess, res, "divergence")
 		}
 		//	G_red(t0, q) P̂ Δq̂ = g_red(t0, q),   q̂ ← q̂ − Δq̂        (Newton on eq. 21)
-		in.sys.ConstraintJacobian(in.G, in.t0, in.q)
-		if err := in.factorDep(); err != nil {
+		in.G.eval(in.t0, in.q)
+		if err := in.G.factorDep(); err != nil {
 			return in.newtonFailed(guess, res, "a singular Jacobian G_red P̂ (the dependent coordinates lost their independence)")
 		}
 		for r, i := range in.rows {
 			dx[r] = in.g[i]
 		}
-		in.lu.Solve(dx)
+		in.G.solveDep(dx)
 		for k, j := range in.dep {
 			in.q[j] -= dx[k]
 		}
@@ -454,11 +371,11 @@ func (in *initWork) positions() error {
 	// The rows kept at the guess must still be independent at the solution; else Newton
 	// has converged (linearly) to a singular pose, or the guess hid a redundancy that
 	// holds only on the constraint manifold.
-	in.sys.ConstraintJacobian(in.G, in.t0, in.q)
+	in.G.eval(in.t0, in.q)
 	if err := in.finiteG("at the consistent position"); err != nil {
 		return err
 	}
-	if r := in.rankRows(); r < len(in.rows) {
+	if r := in.G.rankRows(in.rows, in.o.rankTol); r < len(in.rows) {
 		return fmt.Errorf("dae: initialize: the constraints %s, independent at the guess, have rank %d < %d at the position Newton found (%s): a singular pose, or a redundancy that holds only on the constraint manifold; drop such rows (Reduce) or start closer to the intended pose",
 			names(in.rows, func(i int) string { return ConstraintName(in.sys, i) }), r, len(in.rows),
 			names(in.dep, func(j int) string { return fmt.Sprintf("%s = %.6g", CoordinateName(in.sys, j), in.q[j]) }))
@@ -490,7 +407,7 @@ func (in *initWork) velocities() error {
 		}
 	}
 	if len(in.dep) > 0 {
-		if err := in.factorDep(); err != nil {
+		if err := in.G.factorDep(); err != nil {
 			return fmt.Errorf("dae: initialize: the constraint rows %s, independent at the guess, are dependent at the consistent position (singular pose, or a redundancy that holds only on the constraint manifold)",
 				names(in.rows, func(i int) string { return ConstraintName(in.sys, i) }))
 		}
@@ -498,13 +415,15 @@ func (in *initWork) velocities() error {
 		rhs := make([]float64, len(in.dep))
 		for r, i := range in.rows {
 			s := -in.gt[i]
-			row := in.G.RawRowView(i)
-			for _, j := range in.indep {
-				s -= row[j] * in.v[j]
+			cols, vals := in.G.row(i)
+			for t, j := range cols {
+				if !in.isDep[j] {
+					s -= vals[t] * in.v[j]
+				}
 			}
 			rhs[r] = s
 		}
-		in.lu.Solve(rhs)
+		in.G.solveDep(rhs)
 		for k, j := range in.dep {
 			in.v[j] = rhs[k]
 		}
@@ -514,9 +433,10 @@ func (in *initWork) velocities() error {
 	sv := 1.0
 	for i := range in.nc {
 		s, mag := in.gt[i], math.Abs(in.gt[i])
-		for j, gij := range in.G.RawRowView(i) {
-			s += gij * in.v[j]
-			mag += math.Abs(gij * in.v[j])
+		cols, vals := in.G.row(i)
+		for t, j := range cols {
+			s += vals[t] * in.v[j]
+			mag += math.Abs(vals[t] * in.v[j])
 		}
 		res[i] = s
 		sv = math.Max(sv, mag)
@@ -589,8 +509,6 @@ func plural(n int, one, many string) string {
 // accelerations is step 5: (a, λ) from eq. 17 with the redundant rows dropped.
 func (in *initWork) accelerations() ([]float64, []float64, error) {
 	nl := len(in.rows)
-	M := mat.NewDense(in.nq, in.nq, nil)
-	in.sys.Mass(M, in.t0, in.q)
 	a := make([]float64, in.nq)
 	in.sys.Force(a, in.t0, in.q, in.v)
 	if fo, ok := in.sys.(FirstOrder); ok && fo.StateSize() > 0 {
@@ -607,68 +525,30 @@ func (in *initWork) accelerations() ([]float64, []float64, error) {
 	}
 	gamma := make([]float64, in.nc)
 	lred := make([]float64, nl)
-	var Gred *mat.Dense
 	if nl > 0 {
 		in.sys.Gamma(gamma, in.t0, in.q, in.v)
-		Gred = mat.NewDense(nl, in.nq, nil)
 		for r, i := range in.rows {
-			Gred.SetRow(r, in.G.RawRowView(i))
 			lred[r] = gamma[i]
 			if !finite(gamma[i]) {
 				return nil, nil, fmt.Errorf("dae: initialize: gamma of constraint %s is %g at the consistent state", ConstraintName(in.sys, i), gamma[i])
 			}
 		}
 	}
-	k := linalg.NewKKT(in.nq, nl)
-	if err := k.Factorize(M, Gred, Gred, 0); err != nil {
-		for i := range in.nq {
-			for j := range in.nq {
-				if !finite(M.At(i, j)) {
-					return nil, nil, fmt.Errorf("dae: initialize: mass matrix entry (%s, %s) is %g at the consistent position",
-						CoordinateName(in.sys, i), CoordinateName(in.sys, j), M.At(i, j))
-				}
-			}
-		}
-		return nil, nil, fmt.Errorf("dae: initialize: the matrix [M Gᵀ; G 0] of eq. 17 is singular at the consistent position: M is not positive definite on ker G: %w", err)
-	}
 	//	M a + G_redᵀ λ_red = f,   G_red a = γ_red      (seed 002, eq. 17)
-	k.Solve(a, lred)
+	if err := in.G.solve17(in.t0, in.q, in.rows, a, lred); err != nil {
+		return nil, nil, err
+	}
 	lambda := make([]float64, in.nc)
 	ExpandLambda(lambda, lred, in.rows)
 	return a, lambda, nil
 }
 
-// rankRows returns the numerical rank (RankTol) of the rows in.rows of in.G.
-func (in *initWork) rankRows() int {
-	if len(in.rows) == 0 {
-		return 0
-	}
-	Gred := mat.NewDense(len(in.rows), in.nq, nil)
-	for r, i := range in.rows {
-		Gred.SetRow(r, in.G.RawRowView(i))
-	}
-	qr := linalg.NewPivotedQR(in.nq, len(in.rows))
-	qr.Factorize(Gred, true)
-	return qr.Rank(in.o.rankTol)
-}
-
-// factorDep factorizes G_red P̂ from in.G.
-func (in *initWork) factorDep() error {
-	K := in.lu.Matrix()
-	for r, i := range in.rows {
-		row := in.G.RawRowView(i)
-		for c, j := range in.dep {
-			K.Data[r*K.Stride+c] = row[j]
-		}
-	}
-	return in.lu.Factor()
-}
-
-// finiteG names the first non-finite entry of in.G.
+// finiteG names the first non-finite entry of G.
 func (in *initWork) finiteG(where string) error {
 	for i := range in.nc {
-		for j, x := range in.G.RawRowView(i) {
-			if !finite(x) {
+		cols, vals := in.G.row(i)
+		for t, j := range cols {
+			if x := vals[t]; !finite(x) {
 				return fmt.Errorf("dae: initialize: G entry (%s, %s) is %g %s", ConstraintName(in.sys, i), CoordinateName(in.sys, j), x, where)
 			}
 		}
@@ -719,41 +599,10 @@ func (in *initWork) worstList(x []float64, rows []int, n int) string {
 }
 
 // combination names the independent rows whose gradients make up the gradient of the
-// redundant row w at the current G (combinationRows).
+// redundant row w at the current G (initAlgebra.combination).
 func (in *initWork) combination(w int) string {
 	if len(in.rows) == 0 {
 		return "no other constraint (its gradient is zero)"
 	}
-	return names(combinationRows(in.G, in.rows, w), func(i int) string { return ConstraintName(in.sys, i) })
-}
-
-// combinationRows returns the rows of G among rows whose gradients make up the gradient
-// of row w: those with a coefficient that is not negligible in the least-squares solution
-// c of G_rowsᵀ c = G_wᵀ (all of rows when the solve fails).
-func combinationRows(G *mat.Dense, rows []int, w int) []int {
-	_, nq := G.Dims()
-	nl := len(rows)
-	A := mat.NewDense(nq, nl, nil)
-	for r, i := range rows {
-		for j := range nq {
-			A.Set(j, r, G.At(i, j))
-		}
-	}
-	b := mat.NewVecDense(nq, append([]float64(nil), G.RawRowView(w)...))
-	var c mat.VecDense
-	if err := c.SolveVec(A, b); err != nil && !errors.As(err, new(mat.Condition)) {
-		return rows
-	}
-	var cmax float64
-	for r := range nl {
-		cmax = math.Max(cmax, math.Abs(c.AtVec(r)))
-	}
-	var used []int
-	for r, i := range rows {
-		// Coefficients below 1e-8 of the largest are rounding of the least-squares solve.
-		if math.Abs(c.AtVec(r)) > 1e-8*cmax {
-			used = append(used, i)
-		}
-	}
-	return used
+	return names(in.G.combination(in.rows, w), func(i int) string { return ConstraintName(in.sys, i) })
 }

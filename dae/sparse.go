@@ -27,20 +27,29 @@ type CSR struct {
 // coupling patterns always hold it). A nil rows means every row is dense.
 func NewCSR(rows [][]int, nrow, ncol int, diag bool) CSR {
 	p := CSR{NRows: nrow, NCols: ncol, RowStart: make([]int, nrow+1)}
+	size := nrow // room for the diagonal
+	for i := range rows {
+		size += len(rows[i])
+	}
+	if rows == nil {
+		size = nrow * ncol
+	}
+	p.Cols = make([]int, 0, size)
 	for i := range nrow {
 		var r []int
 		if rows == nil {
-			r = make([]int, ncol)
-			for j := range r {
-				r[j] = j
+			for j := range ncol {
+				p.Cols = append(p.Cols, j)
 			}
 		} else {
 			r = rows[i]
 		}
-		if diag && i < ncol && !containsSorted(r, i) {
-			r = insertSorted(r, i)
+		if diag && i < ncol && rows != nil && !containsSorted(r, i) {
+			k := sort.SearchInts(r, i)
+			p.Cols = append(append(append(p.Cols, r[:k]...), i), r[k:]...)
+		} else {
+			p.Cols = append(p.Cols, r...)
 		}
-		p.Cols = append(p.Cols, r...)
 		p.RowStart[i+1] = len(p.Cols)
 	}
 	return p
@@ -49,14 +58,6 @@ func NewCSR(rows [][]int, nrow, ncol int, diag bool) CSR {
 func containsSorted(r []int, x int) bool {
 	k := sort.SearchInts(r, x)
 	return k < len(r) && r[k] == x
-}
-
-func insertSorted(r []int, x int) []int {
-	k := sort.SearchInts(r, x)
-	out := make([]int, 0, len(r)+1)
-	out = append(out, r[:k]...)
-	out = append(out, x)
-	return append(out, r[k:]...)
 }
 
 // NNZ returns the number of listed entries, the length of an aligned value array.

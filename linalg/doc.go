@@ -17,6 +17,12 @@
 // up-looking LDLᵀ of the statically regularized, quasi-definite matrix and each Solve
 // refines against the unregularized K (sparse.go). Its constraint block is −d·I.
 //
+// SparseRankLU is the rank-revealing factorization of a sparse constraint Jacobian G for
+// consistent initialization: an up-looking LU, rows in a fill-reducing order, threshold
+// pivoting within each row, that finds the rank, the redundant rows (combinations of rows
+// taken before them) and a well-conditioned square block of independent rows and dependent
+// columns (sparserank.go).
+//
 // Dense LU of more than about 190 unknowns allocates a few dozen small objects per
 // factorization inside gonum's Dgemm, which goes parallel on trailing blocks of 128 and
 // more; below that size the dense solvers allocate nothing after construction.

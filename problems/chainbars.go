@@ -52,9 +52,12 @@ const (
 )
 
 // Bounds on N. The references cost O(N³) per RK4 stage: 20 ms at N = 3, 0.16 s at N = 10,
-// 0.63 s at N = 20 (measured). The upper bounds keep the setup within memory while dae.Initialize and the
-// integrators' setup still build nq×nq matrices (issue 15, items 1-3): nq = 3000 for 1000
+// 0.63 s at N = 20 (measured). The upper bounds keep the setup within memory while the
+// integrators' setup still builds nq×nq matrices (issue 15, items 1-3): nq = 3000 for 1000
 // bars and 2800 for 400 rods (63-72 MB per matrix); raise them when that setup is sparse.
+// dae.Initialize no longer limits them: it takes the sparse path for these chains and
+// makes 10 000 bars consistent in a fraction of a second (planar's
+// TestInitializeLargeChain).
 const (
 	maxChainRefN  = 20
 	maxChainBarsN = 1000
