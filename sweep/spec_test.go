@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const pendulum = "../examples/stiff-double-pendulum.yaml"
@@ -187,5 +188,13 @@ func TestParseShard(t *testing.T) {
 		if _, err := ParseShard(bad); err == nil || !strings.Contains(err.Error(), "want i/n with 0 <= i < n") {
 			t.Errorf("%q: %v", bad, err)
 		}
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	p := Progress{Done: 30, Total: 100, Failed: 2, Resumed: 10, Elapsed: 4 * time.Second}
+	want := "[###.......] 30/100 runs, 2 failed, 5 runs/s, ETA 14s"
+	if got := p.Line(10); got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
