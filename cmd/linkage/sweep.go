@@ -132,7 +132,11 @@ func sweepEmit(spec *sweep.Spec, file string, f sweepFlags, stdout io.Writer) er
 			o.Dir = wd
 		}
 		// Slurm opens each task's --output file in DIR before the task starts.
-		if err := os.MkdirAll(filepath.Join(o.Dir, f.out), 0o755); err != nil && !filepath.IsAbs(f.out) {
+		out := f.out
+		if !filepath.IsAbs(out) {
+			out = filepath.Join(o.Dir, out)
+		}
+		if err := os.MkdirAll(out, 0o755); err != nil {
 			return err
 		}
 		return spec.EmitSlurm(stdout, o)
