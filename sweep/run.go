@@ -7,7 +7,6 @@ import (
 	"math"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 
 	"linkage/integrate"
 	"linkage/modelfile"
@@ -36,15 +35,6 @@ func (s *Spec) render(vals []Value) []byte {
 		per[j] = vals[k]
 	}
 	return s.base.render(s.slots, per)
-}
-
-// describeRun names run i by its parameter values: "run 7 (forces.spring1.k=1e5, ...)".
-func (s *Spec) describeRun(i int, vals []Value) string {
-	parts := make([]string, len(vals))
-	for k, v := range vals {
-		parts[k] = s.Parameters[k].Name + "=" + v.String()
-	}
-	return fmt.Sprintf("run %d (%s)", i, strings.Join(parts, ", "))
 }
 
 // checkValues builds the model with every value each parameter takes in a grid or list

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -144,8 +143,6 @@ func (s *Spec) errorf(path, format string, args ...any) error {
 
 // line returns the line of the value at path ("parameters[1].path") in the sweep file,
 // or of its nearest written parent; 1 when none is found.
-var indexRE = regexp.MustCompile(`\[\d+\]`)
-
 func (s *Spec) line(path string) int {
 	for p := path; p != ""; p = trimLast(p) {
 		yp, err := yaml.PathString("$." + p)
