@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"linkage/integrate"
 	"linkage/modelfile"
@@ -79,7 +80,7 @@ func (s *Spec) runOne(ctx context.Context, d *design, i int, seriesDir string) (
 		row.Nums[k] = math.NaN()
 	}
 	row.Nums[1], row.Nums[2] = 0, 0 // steps, rejected: none until the run starts
-	acc := newAccumulator(s)
+	acc := &accumulator{}
 	defer func() {
 		if p := recover(); p != nil {
 			row.Status, row.Error = "failed", oneLine(fmt.Sprintf("panic: %v\n%s", p, debug.Stack()))
@@ -115,6 +116,14 @@ func (s *Spec) simulate(ctx context.Context, src []byte, acc *accumulator, row *
 	if err != nil {
 		return err
 	}
+	// The run's channels, which a swept parameter may rename ("bar${N}.x").
+	channels := doc.Model.OutputChannels()
+	if doc.Spatial != nil {
+		channels = doc.Spatial.OutputChannels()
+	}
+	if err := acc.init(s, channels); err != nil {
+		return err
+	}
 	sink := acc.add
 	if path != "" {
 		f, err := output.Create(path)
@@ -122,7 +131,7 @@ func (s *Spec) simulate(ctx context.Context, src []byte, acc *accumulator, row *
 			return err
 		}
 		defer f.Abort()
-		w := output.NewCSVWriter(f, append([]string{"t"}, s.channels...))
+		w := output.NewCSVWriter(f, append([]string{"t"}, channels...))
 		sink = func(r []float64) error {
 			if err := acc.add(r); err != nil {
 				return err
@@ -137,9 +146,6 @@ func (s *Spec) simulate(ctx context.Context, src []byte, acc *accumulator, row *
 	}
 	res, runErr := modelfile.Run(b, modelfile.RunOptions{TEnd: s.TEnd, Rows: sink, Progress: func(*integrate.State) error { return ctx.Err() }})
 	if res != nil {
-		if len(res.Channels) != len(s.channels)+1 {
-			return fmt.Errorf("the run's outputs %v differ from the base model's %v", res.Channels, s.channels)
-		}
 		s.fillStats(row, res)
 	}
 	return runErr
@@ -179,20 +185,21 @@ type accumulator struct {
 	seen bool
 }
 
-func newAccumulator(s *Spec) *accumulator {
-	a := &accumulator{}
-	nch := len(s.channels) + 1
+// init sizes a for the output channels of a run and finds the channels the outputs name;
+// a channel the run does not have (renamed by a swept parameter) fails the run.
+func (a *accumulator) init(s *Spec, channels []string) error {
+	nch := len(channels) + 1
 	a.last, a.max, a.min, a.abs = make([]float64, nch), make([]float64, nch), make([]float64, nch), make([]float64, nch)
 	for k, list := range s.Outputs.lists() {
 		for _, ch := range list {
-			for c, name := range s.channels {
-				if name == ch {
-					a.idx[k] = append(a.idx[k], c+1)
-				}
+			c := indexOf(channels, ch)
+			if c < 0 {
+				return fmt.Errorf("outputs.%s: this run has no output channel %q; its outputs are %s", summaries[k], ch, strings.Join(channels, ", "))
 			}
+			a.idx[k] = append(a.idx[k], c+1)
 		}
 	}
-	return a
+	return nil
 }
 
 func (a *accumulator) add(row []float64) error {
@@ -219,6 +226,9 @@ func (a *accumulator) fill(dst []float64) {
 			}
 			k++
 		}
+	}
+	for ; k < len(dst); k++ {
+		dst[k] = math.NaN() // the run failed before its channels were known
 	}
 }
 
