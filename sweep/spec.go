@@ -19,6 +19,9 @@ const (
 	MaxRuns      = 10_000_000 // runs of one sweep
 	MaxFileBytes = 1 << 20    // bytes of a sweep file
 	MaxPoints    = 1_000_000  // values of one parameter (values or count)
+	// MaxParameters bounds the swept parameters: each is built into the model up to 64
+	// times before any run, and a Latin hypercube keeps a permutation of its runs for each.
+	MaxParameters = 64
 )
 
 // Designs are the kinds of design a sweep file may name.
@@ -127,13 +130,24 @@ func Parse(file string, data, model []byte) (*Spec, error) {
 		return nil, fmt.Errorf("%s: %s", file, yaml.FormatError(err, false, false))
 	}
 	s.astFile = af
-	if err := yaml.UnmarshalWithOptions(data, s, yaml.Strict()); err != nil {
+	if err := decode(data, s); err != nil {
 		return nil, fmt.Errorf("%s: %s", file, yaml.FormatError(err, false, false))
 	}
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// decode decodes data into s, refusing unknown keys. The YAML decoder panics on some
+// malformed input that its parser accepts (found by FuzzParse); that is an error here.
+func decode(data []byte, s *Spec) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("not a sweep file the YAML decoder can read (%v); want a mapping with model, parameters and design", p)
+		}
+	}()
+	return yaml.UnmarshalWithOptions(data, s, yaml.Strict())
 }
 
 // errorf returns an error naming the file, the line of path in it and path.
@@ -144,6 +158,9 @@ func (s *Spec) errorf(path, format string, args ...any) error {
 // line returns the line of the value at path ("parameters[1].path") in the sweep file,
 // or of its nearest written parent; 1 when none is found.
 func (s *Spec) line(path string) int {
+	if s.astFile == nil || len(s.astFile.Docs) == 0 || s.astFile.Docs[0] == nil || s.astFile.Docs[0].Body == nil {
+		return 1
+	}
 	for p := path; p != ""; p = trimLast(p) {
 		yp, err := yaml.PathString("$." + p)
 		if err != nil {
@@ -165,6 +182,9 @@ func trimLast(p string) string {
 }
 
 func (s *Spec) validate() error {
+	if s.Model == "" {
+		return s.errorf("model", "no model; want the path of the base model file (relative to the sweep file)")
+	}
 	if s.Design == "" {
 		s.Design = "grid"
 	}
@@ -173,6 +193,9 @@ func (s *Spec) validate() error {
 	}
 	if len(s.Parameters) == 0 {
 		return s.errorf("parameters", "no parameters; want a list of {path, values} or {path, range, count}")
+	}
+	if len(s.Parameters) > MaxParameters {
+		return s.errorf("parameters", "%d parameters, above the limit of %d", len(s.Parameters), MaxParameters)
 	}
 	if !(s.TEnd >= 0) || math.IsInf(s.TEnd, 0) {
 		return s.errorf("t_end", "t_end = %g; want a finite end time (0: the model's)", s.TEnd)

@@ -258,3 +258,13 @@ func TestRenamedChannelFailsTheRun(t *testing.T) {
 		t.Errorf("final(bar100.x) of the failed run = %g; want NaN", rows[1].Nums[5])
 	}
 }
+
+func TestTooManyParameters(t *testing.T) {
+	text := "parameters:\n"
+	for range MaxParameters + 1 {
+		text += "  - {path: forces.spring1.k, values: [1]}\n"
+	}
+	if _, err := parseSweep(t, text); err == nil || !strings.Contains(err.Error(), "65 parameters, above the limit of 64") {
+		t.Errorf("error %v", err)
+	}
+}
