@@ -90,8 +90,8 @@ func (s *Spec) plot(path string, p PlotSpec, rows []Row) error {
 			series = append(series, *c)
 		}
 	}
-	log := s.Parameters[xi].Scale == "log"
-	spec := output.PlotSpec{Title: fmt.Sprintf("%s: %s against %s", s.Name, p.Y, p.X), XLabel: p.X, YLabel: p.Y, LogX: log, Points: true}
+	logX := p.LogX || s.Parameters[xi].Scale == "log"
+	spec := output.PlotSpec{Title: fmt.Sprintf("%s: %s against %s", s.Name, p.Y, p.X), XLabel: p.X, YLabel: p.Y, LogX: logX, LogY: p.LogY, Points: true}
 	return output.Plot(path, spec, series)
 }
 

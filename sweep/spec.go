@@ -80,6 +80,8 @@ type PlotSpec struct {
 	X    string `yaml:"x"`
 	Y    string `yaml:"y"`
 	File string `yaml:"file"`
+	LogX bool   `yaml:"logx"` // logarithmic x axis [true for a parameter with scale: log]
+	LogY bool   `yaml:"logy"` // logarithmic y axis (non-positive values are left out)
 }
 
 // Load reads a sweep file and its base model and validates both (see Parse).
