@@ -28,6 +28,7 @@ cleanup() {
 	sleep 1
 	for pid in "${pids[@]}"; do
 		kill -9 "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
 	done
 	if [ "$status" -ne 0 ]; then
 		echo "== slurm test failed; daemon logs:"
@@ -47,9 +48,15 @@ mkdir -p "$work/munge"
 chmod 700 "$work/munge"
 dd if=/dev/urandom of="$work/munge/munge.key" bs=1024 count=1 status=none
 chmod 400 "$work/munge/munge.key"
-munged --force --key-file="$work/munge/munge.key" --socket="$work/munge/munge.sock" \
-	--pid-file="$work/munge/munged.pid" --log-file="$work/munged.log" --seed-file="$work/munge/seed"
-pids+=("$(cat "$work/munge/munged.pid")")
+# The daemons run in the foreground as children of this script (-F, -D), so that cleanup
+# stops and reaps exactly them.
+munged -F --force --key-file="$work/munge/munge.key" --socket="$work/munge/munge.sock" \
+	--pid-file="$work/munge/munged.pid" --log-file="$work/munged.log" --seed-file="$work/munge/seed" &
+pids+=("$!")
+for _ in $(seq 50); do
+	[ -S "$work/munge/munge.sock" ] && break
+	sleep 0.1
+done
 
 echo "== slurm.conf for one node"
 node=$(hostname -s)
@@ -90,13 +97,10 @@ touch "$work/cgroup.conf"
 export SLURM_CONF="$work/slurm.conf"
 
 echo "== start slurmctld and slurmd"
-slurmctld -i -f "$SLURM_CONF"
-slurmd -f "$SLURM_CONF" -N "$node"
-for _ in $(seq 50); do
-	[ -s "$work/slurmctld.pid" ] && [ -s "$work/slurmd.pid" ] && break
-	sleep 0.2
-done
-pids+=("$(cat "$work/slurmctld.pid")" "$(cat "$work/slurmd.pid")")
+slurmctld -D -i -f "$SLURM_CONF" &
+pids+=("$!")
+slurmd -D -f "$SLURM_CONF" -N "$node" &
+pids+=("$!")
 for _ in $(seq 60); do
 	state=$(sinfo -h -N -o '%t' 2>/dev/null | head -n 1 || true)
 	case "$state" in idle | mix | alloc) break ;; esac
