@@ -8,6 +8,7 @@
 //	linkage run MODEL.yaml [flags]        simulate a model file (CSV, plot, --html viewer)
 //	linkage view MODEL.yaml RESULTS.csv --html view.html
 //	                                      the viewer of a finished run
+//	linkage sweep SWEEP.yaml [flags]      a parameter study: a results table with a row per run
 //
 // Run `linkage help COMMAND` for the flags of a command.
 package main
@@ -37,6 +38,7 @@ func commands() map[string]command {
 		"run":           {"simulate a model file; write results (CSV), a plot and a summary", runRun},
 		"check":         {"validate a model file; report degrees of freedom and redundant constraints", runCheck},
 		"view":          {"write the animated HTML viewer of a finished run from its model file and CSV results", runView},
+		"sweep":         {"run a parameter sweep on all cores, or as shards for Slurm job arrays and Kubernetes Indexed Jobs", runSweep},
 	}
 }
 
