@@ -10,6 +10,9 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	batchv1 "k8s.io/api/batch/v1"
+	k8syaml "sigs.k8s.io/yaml"
 )
 
 // k8sSchema compiles the vendored excerpt of the Kubernetes API schema of batch/v1 Job.
@@ -120,5 +123,32 @@ func TestEmitSlurm(t *testing.T) {
 	}
 	if err := s.EmitSlurm(&b, EmitOptions{Shards: 0}); err == nil || !strings.Contains(err.Error(), "0 shards") {
 		t.Errorf("0 shards: %v", err)
+	}
+}
+
+// TestEmitK8sDecodesAsJob: the emitted manifest decodes strictly (unknown fields are errors)
+// into batch/v1 Job of k8s.io/api, the Go types the Kubernetes API server is generated from,
+// so every field the manifest writes exists in the real API with the right type; the
+// Indexed-Job fields come through with their values.
+func TestEmitK8sDecodesAsJob(t *testing.T) {
+	s, err := Load(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := s.EmitK8s(&b, EmitOptions{SweepFile: "sweeps/kc.yaml", Out: "results/kc", Shards: 4, Workers: 2, Image: "registry.example/linkage:1", Claim: "sweeps"}); err != nil {
+		t.Fatal(err)
+	}
+	var job batchv1.Job
+	if err := k8syaml.UnmarshalStrict(b.Bytes(), &job); err != nil {
+		t.Fatalf("manifest is not a batch/v1 Job: %v\n%s", err, b.String())
+	}
+	if job.Kind != "Job" || job.APIVersion != "batch/v1" || job.Spec.CompletionMode == nil || *job.Spec.CompletionMode != batchv1.IndexedCompletion ||
+		job.Spec.Completions == nil || *job.Spec.Completions != 4 {
+		t.Errorf("decoded Job %+v: want kind Job, batch/v1, Indexed completion mode, 4 completions", job.Spec)
+	}
+	bad := strings.Replace(b.String(), "completionMode", "completionMod", 1)
+	if err := k8syaml.UnmarshalStrict([]byte(bad), &job); err == nil {
+		t.Error("a misspelt completionMode decoded as a Job")
 	}
 }
