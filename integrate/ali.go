@@ -663,6 +663,7 @@ func (w *aliWork) factorProjection() error {
 // constraint level, x the result; σ starts from sig and ends as the multiplier. It returns
 // ErrNoConvergence when |G x − b| stays above the tolerance.
 func (w *aliWork) solveProjected(x, rhs0, b []float64) error {
+	prev := math.Inf(1)
 	for it := 0; it < projMaxIters; it++ {
 		copy(x, rhs0)
 		for k := range w.nc {
@@ -687,12 +688,25 @@ func (w *aliWork) solveProjected(x, rhs0, b []float64) error {
 		if !(worst == worst) || math.IsInf(worst, 0) {
 			return ErrNonFinite
 		}
-		if worst <= projTol*scale {
+		if projDone(worst, prev, scale) {
 			return nil
 		}
+		prev = worst
 	}
 	return ErrNoConvergence
 }
+
+// projDone says whether a projection with residual worst (prev at the iteration before,
+// +Inf at the first) relative to scale has converged: below projTol, or stalled by
+// rounding below projFloor (at α = 1e9 on a light body, M + αGᵀG has a condition number
+// near 1e11 and the last digits of G x − b are noise).
+func projDone(worst, prev, scale float64) bool {
+	return worst <= projTol*scale || (worst > 0.5*prev && worst <= projFloor*scale)
+}
+
+// projFloor is the residual, relative to the scale of G x, that a stalled projection
+// accepts: a tenth of the 1e-10 the methods promise.
+const projFloor = 1e-11
 
 // projectVelocity projects v onto G v + g_t = 0 at (t, q) (M and G evaluated at q).
 func (w *aliWork) projectVelocity(t float64) error {
@@ -743,6 +757,7 @@ func (w *aliWork) projectPosition(t float64) error {
 	clear(w.sig)
 	w.stats.Projections++
 	scale := math.Max(1, hhtMaxAbs(w.q))
+	prev := math.Inf(1)
 	for it := 0; it < projMaxIters; it++ {
 		w.sys.Constraint(w.phi, t, w.q)
 		worst := 0.0
@@ -756,9 +771,10 @@ func (w *aliWork) projectPosition(t float64) error {
 			return ErrNonFinite
 		}
 		w.sys.ConstraintJacobian(w.G, t, w.q)
-		if worst <= projTol*scale {
+		if projDone(worst, prev, scale) {
 			return nil
 		}
+		prev = worst
 		for i := range w.nq {
 			w.dx[i] = w.xs[i] - w.q[i]
 		}
