@@ -187,8 +187,12 @@ type aliWork struct {
 	alpha  float64 // α times the mean mass
 	nw     newtonSolver
 	lad    ladder
-	rule   stepRule // nil for fixed steps
 	rawCtl StepControl
+
+	// The multi-index method (multiindex.go); nil and zero for ali3 and ali1.
+	energy *energyMeter // the energy invariant, the error estimate
+	multi  *multiRule   // its step-size and index rule
+	report IndexReport  // switches, steps and time per index
 
 	cur, prev State
 	q, v, a   []float64 // iterate: positions, velocities, accelerations at tₙ₊₁
@@ -312,6 +316,10 @@ func (w *aliWork) setup(tEnd float64) error {
 	}
 	w.lad.c, w.lad.fixed = c, c.FixedH > 0
 	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
+	if w.multi != nil && !w.lad.fixed {
+		w.multi.setup(c, w.cur.T, tEnd)
+		w.lad.rule = w.multi
+	}
 	return nil
 }
 
@@ -327,6 +335,12 @@ func (w *aliWork) setup(tEnd float64) error {
 // pendulum: Φ̈ contracted by 0.8 per iteration with the matrix of the first iterate).
 // Index 3 scales that coupling by h²/4 and keeps the matrix.
 func (w *aliWork) attempt(h float64) (int, error) {
+	if w.multi != nil {
+		if err := w.multi.applySwitch(); err != nil {
+			w.stats.countFailure(err)
+			return 0, err
+		}
+	}
 	w.hTry = h
 	w.nw.s.Jacobian = w.jacobianPolicy
 	if w.index == 1 && w.jacobianPolicy != JacobianEveryStep {
@@ -335,9 +349,17 @@ func (w *aliWork) attempt(h float64) (int, error) {
 	return w.nw.attempt(w, h, true)
 }
 
-// errorNorm: the fixed-step methods have no error estimate (the multi-index method
-// replaces this through aliStepper).
-func (w *aliWork) errorNorm(float64) float64 { return 0 }
+// errorNorm is the multi-index method's estimate, the relative change of the energy
+// invariant over the attempt (eqs. 11-12) divided by U_r, so that 1 is the limit; the
+// fixed-step methods have none (0).
+func (w *aliWork) errorNorm(h float64) float64 {
+	if w.energy == nil || w.lad.fixed {
+		return 0
+	}
+	e := w.energy.trial(h, w.cur.T+h, w.q, w.v, w.lamStar)
+	w.multi.lastE = e
+	return e / w.multi.upper
+}
 
 // failed has nothing to adapt.
 func (w *aliWork) failed(bool) {}
@@ -353,6 +375,12 @@ func (w *aliWork) commit(h float64) error {
 	copy(s.Lambda, w.lamStar)
 	w.maxIters = max(w.maxIters, w.iter)
 	w.stats.Steps++
+	if w.energy != nil {
+		if !w.lad.fixed {
+			w.energy.accept()
+		}
+		w.report.count(w.index, h)
+	}
 	return nil
 }
 

@@ -87,6 +87,7 @@ func registry() []Entry {
 		rk4Entry,
 		ali3Entry,
 		ali1Entry,
+		multiIndexEntry,
 	}
 }
 
