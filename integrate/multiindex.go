@@ -51,10 +51,21 @@ type MultiIndex struct {
 
 // IndexReport counts what the multi-index method did in each index.
 type IndexReport struct {
-	To1, To3       int     // changes from index 3 to 1 and from 1 to 3
-	Steps3, Steps1 int     // accepted steps in each index
-	Time3, Time1   float64 // simulated time covered in each index [s]
+	To1    int     `json:"switches_3_to_1"` // changes from index 3 to 1
+	To3    int     `json:"switches_1_to_3"` // changes from index 1 to 3
+	Steps3 int     `json:"steps_index3"`    // accepted steps in index 3
+	Steps1 int     `json:"steps_index1"`    // accepted steps in index 1
+	Time3  float64 `json:"time_index3"`     // simulated time covered in index 3 [s]
+	Time1  float64 `json:"time_index1"`     // simulated time covered in index 1 [s]
 }
+
+// IndexReporter is implemented by methods that switch formulations during a run
+// (MultiIndex): the CLI prints the report in its run summary and --json.
+type IndexReporter interface {
+	Report() IndexReport
+}
+
+var _ IndexReporter = (*MultiIndex)(nil)
 
 // count records an accepted step of size h taken in index.
 func (r *IndexReport) count(index int, h float64) {
