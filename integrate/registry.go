@@ -85,6 +85,9 @@ func registry() []Entry {
 		gcpFVEntry,
 		gcpABMEntry,
 		rk4Entry,
+		ali3Entry,
+		ali1Entry,
+		multiIndexEntry,
 	}
 }
 

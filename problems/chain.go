@@ -31,7 +31,7 @@ var (
 	_ dae.ConstraintForceDerivative = Chain{}
 	_ dae.ForceDerivative           = Chain{}
 	_ dae.Namer                     = Chain{}
-	_ dae.Energy                    = Chain{}
+	_ dae.EnergyInvariant           = Chain{}
 )
 
 const (
@@ -218,3 +218,9 @@ func (c Chain) Energy(t float64, q, v []float64) (kinetic, potential float64) {
 	}
 	return kinetic, potential
 }
+
+// NonConservativePower is 0: gravity is the only force (dae.EnergyInvariant).
+func (c Chain) NonConservativePower(t float64, q, v []float64) float64 { return 0 }
+
+// DrivingPower is 0: the rods are scleronomic (dae.EnergyInvariant).
+func (c Chain) DrivingPower(t float64, q, lambda []float64) float64 { return 0 }

@@ -29,7 +29,7 @@ var (
 	_ dae.ConstraintForceDerivative = Pendulum{}
 	_ dae.ForceDerivative           = Pendulum{}
 	_ dae.Namer                     = Pendulum{}
-	_ dae.Energy                    = Pendulum{}
+	_ dae.EnergyInvariant           = Pendulum{}
 )
 
 // DefaultPendulum has the parameters of seed 002, Example 1: m = 1 kg, l = 1 m,
@@ -200,3 +200,9 @@ func (p Pendulum) ConstraintName(i int) string { return "rod length" }
 func (p Pendulum) Energy(t float64, q, v []float64) (kinetic, potential float64) {
 	return p.M * (v[0]*v[0] + v[1]*v[1]) / 2, p.M * p.Grav * q[1]
 }
+
+// NonConservativePower is 0: gravity is the only force (dae.EnergyInvariant).
+func (p Pendulum) NonConservativePower(t float64, q, v []float64) float64 { return 0 }
+
+// DrivingPower is 0: the rod is scleronomic (dae.EnergyInvariant).
+func (p Pendulum) DrivingPower(t float64, q, lambda []float64) float64 { return 0 }

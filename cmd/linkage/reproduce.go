@@ -25,6 +25,7 @@ func experiments() map[string]experiment {
 		"arnold-driftoff": {"seed 002 Fig. 14: drift of |g| for index 2 (linear) and index 1 (quadratic) without projection", runArnoldDriftOff},
 		"arnold-ex9":      {"seed 002 Example 9: backward Euler's λ does not converge as h_n → 0 with h_{n-1} fixed", runArnoldEx9},
 		"arnold-radau":    {"seed 002 Figs. 12-13: radau5 on index 3 vs index 2, error vs Newton tolerance (Andrews)", runArnoldRadau},
+		"cardenal1997":    {"seed 001 Table 1 (ali1 vs ali3 energy error and CPU, double pendulum), energy history (Fig. 2), multi-index step history (Fig. 5), suspension comparison (Figs. 8-10)", runCardenal1997},
 		"haug1997":        {"seed 000 section 4: GCP implicit vs FV vs ABM: errors, largest steps (Table 5), Newton iterations (Figs. 9-11)", runHaug1997},
 		"haug1997-scan":   {"seed 000 section 4.1: largest steps of IMPL, FV, ABM on the double pendulum over a grid of RSDA (k, c)", runHaugScan},
 	}
@@ -289,4 +290,40 @@ func writeHaugScan(outDir string, stdout io.Writer, res *reproduce.HaugScanResul
 	return writePlot(stdout, outDir, "haug1997-scan.png", output.PlotSpec{
 		Title:  "seed 000 section 4.1: largest stable step vs RSDA stiffness k (one point per damping c)",
 		XLabel: "k [N·m/rad]", YLabel: "largest step h [s]", LogX: true, LogY: true, Points: true}, series)
+}
+
+// runCardenal1997 prints Table 1 and the suspension comparison of seed 001 beside the
+// paper's numbers and plots the energy history of ali3 at Δt = 1e-3 (Fig. 2) with the
+// change of Π per step (the local error estimate, beside Fig. 3), the step-size history of
+// the multi-index runs (Figs. 5 and 8) and the suspension's energy (Figs. 9-10).
+func runCardenal1997(outDir string, stdout io.Writer) error {
+	res, err := reproduce.Cardenal1997(reproduce.Cardenal1997Options{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, res.Table())
+	if err := writePlot(stdout, outDir, "cardenal1997-energy.png", output.PlotSpec{
+		Title: "seed 001 Fig. 2: double pendulum, ali3, Δt = 1e-3", XLabel: "t [s]", YLabel: "Π = T + V [J]"},
+		[]output.Series{{Name: "ali3", X: res.EnergyT, Y: res.Energy}}); err != nil {
+		return err
+	}
+	if err := writePlot(stdout, outDir, "cardenal1997-local-error.png", output.PlotSpec{
+		Title: "seed 001 Fig. 3: change of Π per step (local error estimate)", XLabel: "t [s]", YLabel: "|ΔΠ| [J]", LogY: true},
+		[]output.Series{{Name: "ali3 Δt = 1e-3", X: res.EnergyT[1:], Y: res.DPi[1:]}}); err != nil {
+		return err
+	}
+	if err := writePlot(stdout, outDir, "cardenal1997-steps.png", output.PlotSpec{
+		Title: "seed 001 Fig. 5: multi-index step size, double pendulum", XLabel: "t [s]", YLabel: "Δt [s]", LogY: true, Points: true},
+		[]output.Series{{Name: "multi-index", X: res.MultiT, Y: res.MultiH}}); err != nil {
+		return err
+	}
+	s := res.Suspension
+	if err := writePlot(stdout, outDir, "cardenal1997-suspension-steps.png", output.PlotSpec{
+		Title: "seed 001 Fig. 8: multi-index step size, quarter car", XLabel: "t [s]", YLabel: "Δt [s]", LogY: true, Points: true},
+		[]output.Series{{Name: "multi-index", X: s.Multi.T[1:], Y: s.Multi.H[1:]}}); err != nil {
+		return err
+	}
+	return writePlot(stdout, outDir, "cardenal1997-suspension-energy.png", output.PlotSpec{
+		Title: "seed 001 Figs. 9-10: energy invariant, quarter car", XLabel: "t [s]", YLabel: "Π [J]"},
+		[]output.Series{{Name: s.Fixed.Name, X: s.Fixed.T, Y: s.Fixed.Pi}, {Name: s.Multi.Name, X: s.Multi.T, Y: s.Multi.Pi}})
 }

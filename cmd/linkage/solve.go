@@ -46,10 +46,12 @@ type solveReport struct {
 	// forces their difference measures the integration error where no reference exists.
 	EnergyStart *float64 `json:"energy_start,omitempty"`
 	EnergyEnd   *float64 `json:"energy_end,omitempty"`
-	Warnings    []string `json:"warnings,omitempty"` // a fixed-step run whose max |g| passed modelfile.FixedStepMaxResidual
-	Partial     []string `json:"partial_files,omitempty"`
-	Error       string   `json:"error,omitempty"`
-	finalT      float64  // time of the last accepted step
+	// IndexReport: switches, steps and time per index of the multi-index method (seed 001).
+	IndexReport *integrate.IndexReport `json:"index_report,omitempty"`
+	Warnings    []string               `json:"warnings,omitempty"` // a fixed-step run whose max |g| passed modelfile.FixedStepMaxResidual
+	Partial     []string               `json:"partial_files,omitempty"`
+	Error       string                 `json:"error,omitempty"`
+	finalT      float64                // time of the last accepted step
 }
 
 func runSolve(args []string, stdout, stderr io.Writer) error {
@@ -221,6 +223,10 @@ func (r runSpec) solve() (solveReport, error) {
 	rep.NewtonFailures, rep.Singular, rep.NonFinite, rep.failures = st.NewtonFailures, st.Singular, st.NonFinite, st.FailureSummary()
 	rep.NewtonIters, rep.Jacobians, rep.Factorizations = st.NewtonIters, st.Jacobians, st.Factorizations
 	rep.WallS = sol.Wall.Seconds()
+	if ir, ok := m.(integrate.IndexReporter); ok {
+		r := ir.Report()
+		rep.IndexReport = &r
+	}
 	rep.MaxResidualPos, rep.MaxResidualVel = sol.MaxResidual.Pos, sol.MaxResidual.Vel
 	rep.finalT = sol.Final.T
 	if e, ok := p.System.(dae.Energy); ok {
@@ -267,6 +273,10 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 		r.Steps, r.Rejected, r.FuncEvals, r.NewtonIters, r.Jacobians, r.Factorizations)
 	if r.failures != "" {
 		fmt.Fprintf(w, "failed   %s (attempts retried with a fresh Jacobian or a smaller step)\n", r.failures)
+	}
+	if x := r.IndexReport; x != nil {
+		fmt.Fprintf(w, "index    3: %d steps over %.4g s, 1: %d steps over %.4g s; switches 3→1 %d, 1→3 %d\n",
+			x.Steps3, x.Time3, x.Steps1, x.Time1, x.To1, x.To3)
 	}
 	fmt.Fprintf(w, "time     %.4g s\n", r.WallS)
 	fmt.Fprintf(w, "residual max |g| = %.2e, max |G v + g_t| = %.2e over accepted steps\n", r.MaxResidualPos, r.MaxResidualVel)

@@ -1,0 +1,59 @@
+package integrate
+
+import (
+	"math"
+
+	"linkage/dae"
+)
+
+// energyMeter follows the energy invariant of seed 001 (eqs. 11-12),
+//
+//	Π = T + V − ∫₀ᵗ (P_nc + P_driving) dτ,
+//
+// constant along the exact solution, and measures the local error of a step by the change
+// of Π over it, relative to the energy scale of the run (seed 001: "the time history of
+// the energy invariant is taken as a measure of the local integration error"). The
+// integral is advanced by the trapezoidal rule, the rule of the methods it serves, so that
+// it adds no error of lower order.
+type energyMeter struct {
+	inv dae.EnergyInvariant
+	// pi, work, power, scale at the last accepted step; the *Try fields at the attempt.
+	pi, work, power, scale             float64
+	piTry, workTry, powerTry, scaleTry float64
+}
+
+// newEnergyMeter starts the invariant at the state (t, q, v, λ).
+func newEnergyMeter(inv dae.EnergyInvariant, t float64, q, v, lambda []float64) *energyMeter {
+	e := &energyMeter{inv: inv}
+	kin, pot := inv.Energy(t, q, v)
+	e.power = inv.NonConservativePower(t, q, v) + inv.DrivingPower(t, q, lambda)
+	e.pi = kin + pot
+	e.scale = energyScale(kin, pot, e.pi)
+	return e
+}
+
+// energyScale is the size of the energies a change of Π is compared with: T + |V| and |Π|
+// (the zero of V is arbitrary; a run from rest at V = 0 starts with scale 0 and takes the
+// scale of its first step).
+func energyScale(kin, pot, pi float64) float64 {
+	return math.Max(kin+math.Abs(pot), math.Abs(pi))
+}
+
+// trial evaluates Π at the end (t, q, v, λ) of an attempt of size h and returns the
+// relative change |Π₁ − Π₀| / scale, the estimate of the step's local error.
+func (e *energyMeter) trial(h, t float64, q, v, lambda []float64) float64 {
+	kin, pot := e.inv.Energy(t, q, v)
+	e.powerTry = e.inv.NonConservativePower(t, q, v) + e.inv.DrivingPower(t, q, lambda)
+	e.workTry = e.work + h/2*(e.power+e.powerTry)
+	e.piTry = kin + pot - e.workTry
+	e.scaleTry = math.Max(e.scale, energyScale(kin, pot, e.piTry))
+	if e.scaleTry == 0 {
+		return 0
+	}
+	return math.Abs(e.piTry-e.pi) / e.scaleTry
+}
+
+// accept makes the last trial the current state of the invariant.
+func (e *energyMeter) accept() {
+	e.pi, e.work, e.power, e.scale = e.piTry, e.workTry, e.powerTry, e.scaleTry
+}

@@ -1,0 +1,123 @@
+package problems
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"linkage/dae"
+	"linkage/integrate"
+)
+
+// horizontalDoublePendulum is the double pendulum of seed 001's Fig. 1 with point masses
+// (Chain, N = 2, m = l = 1) released at rest with both rods horizontal: Π = T + V = 0
+// along the exact motion.
+func horizontalDoublePendulum() (Chain, integrate.State) {
+	c := Chain{N: 2, M: 1, Length: 1, Grav: 9.81}
+	s := integrate.NewState(4, 2)
+	s.Q[0], s.Q[2] = 1, 2
+	return c, s
+}
+
+// TestMultiIndexNeedsEnergyInvariant: the multi-index method refuses a system without
+// dae.EnergyInvariant, naming the method and what is missing; the fixed-step ali3 does not
+// need it.
+func TestMultiIndexNeedsEnergyInvariant(t *testing.T) {
+	p, _ := Get("pendulum")
+	bare := struct{ dae.System }{p.System}
+	err := (&integrate.MultiIndex{}).Init(bare, p.Start.Clone(), integrate.StepControl{})
+	if err == nil || !strings.Contains(err.Error(), "multi-index") || !strings.Contains(err.Error(), "energy invariant") ||
+		!strings.Contains(err.Error(), "lacks Energy") {
+		t.Errorf("Init on a system without the invariant: error %v, want one naming multi-index, the energy invariant and what it lacks", err)
+	}
+	if err := (&integrate.ALI3{}).Init(bare, p.Start.Clone(), integrate.StepControl{FixedH: 1e-3}); err != nil {
+		t.Errorf("ali3 on the same system: %v", err)
+	}
+}
+
+// TestEnergyEstimatorTrend: on the double pendulum released horizontal (seed 001, Figs.
+// 2-3), the change of the energy invariant over a step follows the step's true local
+// error: over the steps of a fixed-step ali1 run (h = 1e-2, 3 s; ali1 projects the
+// positions, so every state is a consistent start for the restarts), the logarithms of |ΔΠ|
+// and of the local error (Richardson: one step of h against two of h/2 from the same
+// state, as the paper's footnote 3) are strongly correlated (> 0.7).
+func TestEnergyEstimatorTrend(t *testing.T) {
+	c, start := horizontalDoublePendulum()
+	const h, tEnd = 1e-2, 3.0
+	run, err := integrate.Solve(&integrate.ALI1{}, "ali1", c, start, tEnd,
+		integrate.SolveOptions{Control: integrate.StepControl{FixedH: h}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pi := func(q, v []float64) float64 { k, p := c.Energy(0, q, v); return k + p }
+	var dPi, loc []float64
+	for i := 1; i < len(run.T); i++ {
+		s := integrate.State{T: run.T[i-1], Q: run.Q[i-1], V: run.V[i-1], A: make([]float64, 4), Lambda: make([]float64, 2)}
+		one := stepFrom(t, c, s, h, 1)
+		two := stepFrom(t, c, s, h/2, 2)
+		loc = append(loc, math.Log10(maxDiff(one, two)*4/3+1e-300))
+		dPi = append(dPi, math.Log10(math.Abs(pi(run.Q[i], run.V[i])-pi(run.Q[i-1], run.V[i-1]))+1e-300))
+	}
+	r := correlation(dPi, loc)
+	t.Logf("%d steps: correlation of log|ΔΠ| and log(local error) %.2f", len(loc), r)
+	if !(r > 0.7) { // measured 0.85
+		t.Errorf("correlation of log|ΔΠ| and log(local error) = %.2f, want > 0.7", r)
+	}
+}
+
+// stepFrom integrates n steps of size h of ali1 from s (a, λ recomputed by Init) and
+// returns q at the end.
+func stepFrom(t *testing.T, sys dae.System, s integrate.State, h float64, n int) []float64 {
+	t.Helper()
+	sol, err := integrate.Solve(&integrate.ALI1{}, "ali1", sys, s.Clone(), s.T+float64(n)*h,
+		integrate.SolveOptions{Control: integrate.StepControl{FixedH: h}, Output: []float64{s.T + float64(n)*h}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sol.Final.Q
+}
+
+// correlation is Pearson's correlation coefficient of x and y.
+func correlation(x, y []float64) float64 {
+	var mx, my float64
+	for i := range x {
+		mx += x[i]
+		my += y[i]
+	}
+	mx /= float64(len(x))
+	my /= float64(len(y))
+	var sxy, sxx, syy float64
+	for i := range x {
+		sxy += (x[i] - mx) * (y[i] - my)
+		sxx += (x[i] - mx) * (x[i] - mx)
+		syy += (y[i] - my) * (y[i] - my)
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+// TestMultiIndexSwitches: a run built to change index both ways: the horizontal double
+// pendulum's whip (t ≈ 1.9 s) needs steps below SwitchStep = 4e-3 at U_r = 1e-6, where index 3 hands over
+// to index 1, and the swings after it let the step grow back above it, where index 1 hands
+// back (seed 001, Fig. 4, with the threshold raised from 1e-4 so that a 3 s run shows it;
+// measured: twice each way, 0.73 s in index 1).
+// The report adds up: the steps and the simulated time of both indices are the run's.
+func TestMultiIndexSwitches(t *testing.T) {
+	c, start := horizontalDoublePendulum()
+	const tEnd = 3.0
+	m := &integrate.MultiIndex{Upper: 1e-6, SwitchStep: 4e-3}
+	sol, err := integrate.Solve(m, "multi-index", c, start, tEnd, integrate.SolveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := m.Report()
+	t.Logf("report %+v, stats %+v", r, sol.Stats)
+	if r.To1 < 1 || r.To3 < 1 {
+		t.Errorf("index changes 3→1: %d, 1→3: %d; want both ≥ 1", r.To1, r.To3)
+	}
+	if r.Steps1+r.Steps3 != sol.Stats.Steps || math.Abs(r.Time1+r.Time3-tEnd) > 1e-12 {
+		t.Errorf("report %+v does not add up to %d steps over %g s", r, sol.Stats.Steps, tEnd)
+	}
+	if res := sol.MaxResidual; !(res.Vel <= 1e-10) {
+		t.Errorf("max |G v| = %.2g, want ≤ 1e-10 after the projections", res.Vel)
+	}
+}
