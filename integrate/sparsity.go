@@ -155,7 +155,8 @@ func (k *sparseAsymKKT) Solve(x, y []float64) {
 type newtonFactor struct {
 	dense  *linalg.LU
 	sparse *linalg.SparseLU
-	buf    *mat.Dense // assembly storage of the sparse path
+	buf    *mat.Dense // assembly storage of the sparse path; nil when filled by values
+	csr    dae.CSR    // the pattern of the values (newSparseNewtonFactor)
 }
 
 // newNewtonFactor returns the factorization for n×n matrices with the given pattern (nil:
@@ -180,8 +181,26 @@ func (f *newtonFactor) Matrix() []float64 {
 	return f.dense.Matrix().Data
 }
 
-// Factor factorizes the matrix held in Matrix().
+// byValues reports whether the matrix is filled value by value (Values, CSR) rather than
+// assembled into Matrix().
+func (f *newtonFactor) byValues() bool { return f.sparse != nil && f.buf == nil }
+
+// Values returns the pattern-aligned storage of a factor filled by values.
+func (f *newtonFactor) Values() []float64 { return f.sparse.Values() }
+
+// stored returns what the matrix was written into: Values() or Matrix().
+func (f *newtonFactor) stored() []float64 {
+	if f.byValues() {
+		return f.Values()
+	}
+	return f.Matrix()
+}
+
+// Factor factorizes the matrix held in Matrix() (or Values() when filled by values).
 func (f *newtonFactor) Factor() error {
+	if f.byValues() {
+		return f.sparse.Factor()
+	}
 	if f.sparse != nil {
 		return f.sparse.Factorize(f.buf)
 	}
