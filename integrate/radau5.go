@@ -240,7 +240,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	if dae.StateSize(sys) > 0 {
 		return fmt.Errorf("integrate: radau5: systems with first-order states (dae.FirstOrder) are not supported")
 	}
-	se, err := newSemiExplicit(sys, form)
+	se, err := newSemiExplicit(sys, form, false)
 	if err != nil {
 		return fmt.Errorf("integrate: radau5: %w", err)
 	}
