@@ -97,13 +97,11 @@ func (e *eq17) solveSparse(a, lambda []float64, t float64, q, v, f []float64, st
 	sp := e.sp
 	sp.evalM(t, q)
 	copy(a, f)
-	var G mat.Matrix
 	if sp.nc > 0 {
 		sp.evalG(t, q)
 		e.sys.Gamma(lambda, t, q, v)
-		G = csrMatrix{&sp.con, sp.G}
 	}
-	err := e.kkt.FactorizeSym(csrMatrix{&sp.mass, sp.M}, G)
+	err := e.kkt.FactorizeSym(sp.kktArgs())
 	st.FuncEvals++
 	st.Factorizations++
 	if err != nil {

@@ -135,7 +135,7 @@ func (m *HEDOP5) Init(sys dae.System, start State, ctl StepControl) error {
 		// refuse rather than be wrong.
 		return fmt.Errorf("integrate: hedop5: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
 	}
-	w, err := newDopri5Work("hedop5", form, sys, start, ctl)
+	w, err := newDopri5Work("hedop5", form, sys, start, ctl, false)
 	if err != nil {
 		return err
 	}

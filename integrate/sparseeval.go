@@ -23,6 +23,16 @@ type sparseEval struct {
 	nq, nc          int
 	mass, con, coup dae.CSR
 	M, G, C         []float64 // values of M, G and of one coupling quantity (scratch)
+	mMat, gMat      csrMatrix // M and G as mat.Matrix for linalg.SparseKKT
+}
+
+// kktArgs returns M and G (nil when nc = 0) as matrices for SaddlePoint.FactorizeSym,
+// without allocating.
+func (e *sparseEval) kktArgs() (M, G mat.Matrix) {
+	if e.nc == 0 {
+		return &e.mMat, nil
+	}
+	return &e.mMat, &e.gMat
 }
 
 // newSparseEval returns the sparse path for sys, or nil when sys does not implement
@@ -36,6 +46,7 @@ func newSparseEval(sys dae.System, coupling bool) *sparseEval {
 	}
 	e := &sparseEval{se: se, nq: nq, nc: nc, mass: dae.MassCSR(se, nq), con: dae.ConstraintCSR(se, nq, nc)}
 	e.M, e.G = make([]float64, e.mass.NNZ()), make([]float64, e.con.NNZ())
+	e.mMat, e.gMat = csrMatrix{&e.mass, e.M}, csrMatrix{&e.con, e.G}
 	if coupling {
 		e.coup = dae.CouplingCSR(se, nq)
 		e.C = make([]float64, e.coup.NNZ())

@@ -89,7 +89,7 @@ func guardMethod(name string) integrate.Method {
 }
 
 // sparseEvalMethods are the methods whose steps run on dae.SparseEvaluator.
-var sparseEvalMethods = []string{"hht", "bdf"}
+var sparseEvalMethods = []string{"hht", "bdf", "dopri5", "mdop5"}
 
 // patternsNoValues forwards a System with its patterns and its analytic dense derivatives
 // but hides dae.SparseEvaluator, so that the integrators assemble their matrices densely
