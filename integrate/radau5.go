@@ -184,12 +184,12 @@ type radauWork struct {
 	yt        []float64
 	yi        []float64 // Interpolate scratch
 
-	J      *mat.Dense   // nil on the sparse evaluation path
-	lin    radauSystems // the real and complex Newton matrices, dense or sparse
+	J   *mat.Dense   // nil on the sparse evaluation path
+	lin radauSystems // the real and complex Newton matrices, dense or sparse
 	// On the sparse evaluation path (se.sp set): −J as values on the Newton pattern and
 	// the sparse factorizations that take them.
-	negJ []float64
-	spLU *radauSparse
+	negJ   []float64
+	spLU   *radauSparse
 	crhs   []complex128
 	haveJ  bool // J is usable (possibly evaluated at an earlier y₀)
 	jFresh bool // J was evaluated at the current y₀ (RADAU5's CALJAC)
