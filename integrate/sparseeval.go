@@ -99,6 +99,12 @@ func csrMul(dst []float64, p *dae.CSR, v, x []float64) {
 // dae.ResidualMeter.Measure does (without the acceleration level), with G sparse; g and gt
 // are nc-long scratch.
 func (e *sparseEval) measure(t float64, q, v, g, gt []float64) dae.ConstraintResiduals {
+	return e.measureAcc(t, q, v, nil, g, gt, nil)
+}
+
+// measureAcc is measure with the acceleration level ‖G a − γ‖∞ when a is not nil (w: nc
+// more scratch).
+func (e *sparseEval) measureAcc(t float64, q, v, a, g, gt, w []float64) dae.ConstraintResiduals {
 	r := dae.ConstraintResiduals{WorstPos: -1}
 	if e.nc == 0 {
 		return r
@@ -112,16 +118,53 @@ func (e *sparseEval) measure(t float64, q, v, g, gt []float64) dae.ConstraintRes
 	}
 	e.evalG(t, q)
 	sys.ConstraintTimeDerivative(gt, t, q)
-	e.mulG(g, v)
-	for i := range g {
-		x := g[i] + gt[i]
-		if math.IsNaN(x) {
-			r.Vel = math.NaN()
-			break
-		}
-		r.Vel = math.Max(r.Vel, math.Abs(x))
+	r.Vel = e.maxAbsGxPlus(v, gt, 1)
+	if a != nil {
+		sys.Gamma(w, t, q, v)
+		r.Acc = e.maxAbsGxPlus(a, w, -1)
 	}
 	return r
+}
+
+// maxAbsGxPlus returns ‖G x + s·y‖∞ (NaN if any row is NaN), summed as dae's dense meter
+// sums: s·yᵢ first, then the row's terms.
+func (e *sparseEval) maxAbsGxPlus(x, y []float64, s float64) float64 {
+	var worst float64
+	for i := range y {
+		r := s * y[i]
+		lo := e.con.RowStart[i]
+		for t, j := range e.con.Row(i) {
+			r += e.G[lo+t] * x[j]
+		}
+		if math.IsNaN(r) {
+			return math.NaN()
+		}
+		worst = math.Max(worst, math.Abs(r))
+	}
+	return worst
+}
+
+// residualMeter measures the constraint residuals of accepted states (Solve): by
+// dae.ResidualMeter, or without nc×nq storage for systems on the sparse evaluation path.
+type residualMeter struct {
+	dense    *dae.ResidualMeter
+	sp       *sparseEval
+	g, gt, w []float64
+}
+
+func newResidualMeter(sys dae.System) *residualMeter {
+	if sp := newSparseEval(sys, false); sp != nil {
+		return &residualMeter{sp: sp, g: make([]float64, sp.nc), gt: make([]float64, sp.nc), w: make([]float64, sp.nc)}
+	}
+	return &residualMeter{dense: dae.NewResidualMeter(sys)}
+}
+
+// Measure is dae.ResidualMeter.Measure.
+func (m *residualMeter) Measure(t float64, q, v, a []float64) dae.ConstraintResiduals {
+	if m.dense != nil {
+		return m.dense.Measure(t, q, v, a)
+	}
+	return m.sp.measureAcc(t, q, v, a, m.g, m.gt, m.w)
 }
 
 // csrMatrix shows pattern values as a mat.Matrix for linalg.SparseKKT, which reads the
@@ -222,4 +265,16 @@ func measureStart(sp *sparseEval, sys dae.System, start State) dae.ConstraintRes
 		return dae.NewResidualMeter(sys).Measure(start.T, start.Q, start.V, nil)
 	}
 	return sp.measure(start.T, start.Q, start.V, make([]float64, sp.nc), make([]float64, sp.nc))
+}
+
+// gxPlus writes G x + y into dst (which may alias y), each row summed from yᵢ.
+func (e *sparseEval) gxPlus(dst, x, y []float64) {
+	for i := range e.nc {
+		r := y[i]
+		lo := e.con.RowStart[i]
+		for t, j := range e.con.Row(i) {
+			r += e.G[lo+t] * x[j]
+		}
+		dst[i] = r
+	}
 }
