@@ -23,7 +23,7 @@ const guardBars = 2000
 // most of it the sparse LUs' symbolic analysis, radau5 having a real and a complex one)
 // with a margin smaller than one nq×nq matrix (288 MB), so that any such matrix exceeds
 // it.
-var guardBudget = map[string]uint64{"hht": 100 << 20, "genalpha": 100 << 20, "dopri5": 100 << 20, "mdop5": 100 << 20, "bdf": 200 << 20, "radau5": 400 << 20}
+var guardBudget = map[string]uint64{"hht": 100 << 20, "genalpha": 100 << 20, "dopri5": 100 << 20, "rk4": 100 << 20, "mdop5": 100 << 20, "bdf": 200 << 20, "radau5": 400 << 20}
 
 // horizontalBarChain assembles a planar chain of n pinned bars laid out along +x at rest:
 // the model's guess is exactly assembled, so the start is consistent without
@@ -54,12 +54,16 @@ func horizontalBarChain(t *testing.T, n int) (*planar.System, integrate.State) {
 // MB) on the sparse evaluation path fails it.
 func TestSparseEvalMemoryGuard(t *testing.T) {
 	sys, start := horizontalBarChain(t, guardBars)
-	for _, name := range sparseEvalMethods {
+	for _, name := range append(sparseEvalMethods, "rk4") {
 		m := guardMethod(name)
+		ctl := integrate.StepControl{RTol: 1e-4, ATol: 1e-4}
+		if name == "rk4" {
+			ctl = integrate.StepControl{FixedH: 1e-4}
+		}
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		if err := m.Init(sys, start.Clone(), integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+		if err := m.Init(sys, start.Clone(), ctl); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for range 3 {
