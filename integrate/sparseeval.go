@@ -64,9 +64,6 @@ func (e *sparseEval) evalG(t float64, q []float64) {
 	}
 }
 
-// mulM writes M x into dst.
-func (e *sparseEval) mulM(dst, x []float64) { csrMul(dst, &e.mass, e.M, x) }
-
 // mulG writes G x into dst (length nc).
 func (e *sparseEval) mulG(dst, x []float64) { csrMul(dst, &e.con, e.G, x) }
 
