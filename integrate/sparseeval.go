@@ -275,3 +275,11 @@ func (e *sparseEval) gxPlus(dst, x, y []float64) {
 		dst[i] = r
 	}
 }
+
+// swapG makes other G's value array and returns the old one (HEDOP5 hands G(Q_{i+1}) on
+// to the next stage), keeping gMat on the current values.
+func (e *sparseEval) swapG(other []float64) []float64 {
+	old := e.G
+	e.G, e.gMat.v = other, other
+	return old
+}

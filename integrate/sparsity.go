@@ -126,14 +126,42 @@ func newAsymKKT(sys dae.System) asymKKT {
 	return &sparseAsymKKT{nq: nq, nc: nc, f: f, buf: make([]float64, nq+nc)}
 }
 
-// sparseAsymKKT assembles [A Bᵀ; C d·I] densely and factorizes it by linalg.SparseLU.
+// sparseAsymKKT assembles [A Bᵀ; C d·I] densely and factorizes it by linalg.SparseLU, or,
+// on the sparse evaluation path (sp set), takes A, B, C as pattern values (factorValues).
 type sparseAsymKKT struct {
 	nq, nc int
 	f      *newtonFactor
 	buf    []float64
+	sp     *sparseEval
+	idx    kktScatter
 }
 
-func (k *sparseAsymKKT) FactorizeSym(A, G mat.Matrix) error { return k.Factorize(A, G, G, 0) }
+// newSparseAsymKKTValues returns the factorization of [M Gᵀ; C 0] filled from sp's
+// pattern values, with no dense assembly storage.
+func newSparseAsymKKTValues(sys dae.System, sp *sparseEval) *sparseAsymKKT {
+	n := sp.nq + sp.nc
+	f := newSparseNewtonFactor(n, kktPattern(sys, false))
+	return &sparseAsymKKT{nq: sp.nq, nc: sp.nc, f: f, buf: make([]float64, n), sp: sp, idx: newKKTScatter(sp, &f.csr)}
+}
+
+// factorValues factorizes [M Bᵀ; C 0] for M with the mass pattern and B, C with G's.
+func (k *sparseAsymKKT) factorValues(M, B, C []float64) error {
+	K := k.f.Values()
+	clear(K)
+	scatterAdd(K, k.idx.m, M, 1)
+	scatterAdd(K, k.idx.gt, B, 1)
+	scatterAdd(K, k.idx.g, C, 1)
+	return k.f.Factor()
+}
+
+// FactorizeSym factorizes [A Gᵀ; G 0]; on the sparse evaluation path A and G must be
+// the evaluator's own (sparseEval.kktArgs).
+func (k *sparseAsymKKT) FactorizeSym(A, G mat.Matrix) error {
+	if k.sp != nil {
+		return k.factorValues(k.sp.M, k.sp.G, k.sp.G)
+	}
+	return k.Factorize(A, G, G, 0)
+}
 
 func (k *sparseAsymKKT) Factorize(A, B, C mat.Matrix, d float64) error {
 	linalg.AssembleKKT(k.f.Matrix(), k.nq, k.nc, A, B, C, d)

@@ -23,7 +23,7 @@ const guardBars = 2000
 // most of it the sparse LUs' symbolic analysis, radau5 having a real and a complex one)
 // with a margin smaller than one nq×nq matrix (288 MB), so that any such matrix exceeds
 // it.
-var guardBudget = map[string]uint64{"hht": 100 << 20, "genalpha": 100 << 20, "dopri5": 100 << 20, "rk4": 100 << 20, "mdop5": 100 << 20, "bdf": 200 << 20, "radau5": 400 << 20}
+var guardBudget = map[string]uint64{"hht": 100 << 20, "genalpha": 100 << 20, "dopri5": 100 << 20, "rk4": 100 << 20, "hedop5": 100 << 20, "mdop5": 100 << 20, "bdf": 200 << 20, "radau5": 400 << 20}
 
 // horizontalBarChain assembles a planar chain of n pinned bars laid out along +x at rest:
 // the model's guess is exactly assembled, so the start is consistent without
@@ -99,7 +99,7 @@ func guardMethod(name string) integrate.Method {
 }
 
 // sparseEvalMethods are the methods whose steps run on dae.SparseEvaluator.
-var sparseEvalMethods = []string{"hht", "genalpha", "bdf", "dopri5", "mdop5", "radau5"}
+var sparseEvalMethods = []string{"hht", "genalpha", "bdf", "dopri5", "mdop5", "hedop5", "radau5"}
 
 // patternsNoValues forwards a System with its patterns and its analytic dense derivatives
 // but hides dae.SparseEvaluator, so that the integrators assemble their matrices densely
