@@ -262,8 +262,9 @@ type genAlphaWork struct {
 	J11        *mat.Dense    // nq×nq block of the iteration matrix
 	G0, G1     *mat.Dense    // G(q_n), G(q₁)
 	lu         *newtonFactor // dense, or sparse for large systems with patterns
-	sp         *sparseEval   // the sparse evaluation path (index 3 only; M, K, J11, G0, G1, der nil), or nil
+	sp         *sparseEval   // the sparse evaluation path (M, K, J11, G0, G1, der nil), or nil
 	kIdx       kktScatter    // where sp's values go in lu's values
+	si2x       *si2Sparse    // the stabilized index-2 blocks on the sparse path
 	hJ         float64       // h of the factorized matrix
 	needJ      bool          // the next attempt must refresh the matrix
 	hTry       float64       // h of the attempt under way
@@ -338,11 +339,14 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	w.x, w.dx, w.res = vec(w.nx), vec(w.nx), vec(w.nx)
 	w.q1, w.v1, w.a1, w.qdd1, w.f, w.tmp = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
 	w.lam1, w.gt = vec(nc), vec(nc)
-	if !w.si2 {
-		w.sp = newSparseEval(sys, true)
-	}
+	w.sp = newSparseEval(sys, true)
 	if w.sp != nil {
-		w.lu = newSparseNewtonFactor(w.nx, kktNewtonPattern(sys))
+		if w.si2 {
+			w.lu = newSparseNewtonFactor(w.nx, si2NewtonPattern(sys))
+			w.si2x = newSI2Sparse(w.sp, &w.lu.csr)
+		} else {
+			w.lu = newSparseNewtonFactor(w.nx, kktNewtonPattern(sys))
+		}
 		w.kIdx = newKKTScatter(w.sp, &w.lu.csr)
 		w.kkt = newSaddlePoint(sys)
 	} else {
@@ -603,7 +607,10 @@ func (w *genAlphaWork) predict(h float64, _ bool) error {
 			w.x[nq+nc+i] = 0
 		}
 	}
-	if w.nc > 0 && w.sp == nil {
+	switch {
+	case w.si2x != nil:
+		w.sp.se.ConstraintJacobianValues(w.si2x.g0, w.cur.T, w.cur.Q)
+	case w.nc > 0 && w.sp == nil:
 		w.sys.ConstraintJacobian(w.G0, w.cur.T, w.cur.Q) // G(q_n): only the si2 terms read it
 	}
 	return nil
@@ -668,7 +675,9 @@ func (w *genAlphaWork) residualState(h float64) {
 	p := w.p
 	for i := range nq {
 		dqt := w.x[i] // Δq̃ = Δq + G(q_n)ᵀ μ (eq. 94c-e); Δq for index 3
-		if w.si2 {
+		if w.si2x != nil {
+			dqt = w.si2x.addG0TColumn(dqt, i, w.x[nq+nc:])
+		} else if w.si2 {
 			for k := range nc {
 				dqt += w.G0.At(k, i) * w.x[nq+nc+k]
 			}
@@ -846,7 +855,10 @@ func (w *genAlphaWork) incrementNorm(h float64) (norm, roundoff float64) {
 	for i := range nq {
 		dqt := w.dx[i]
 		xt := w.x[i]
-		if w.si2 {
+		if w.si2x != nil {
+			dqt = w.si2x.addG0TColumn(dqt, i, w.dx[nq+nc:])
+			xt = w.si2x.addG0TColumn(xt, i, w.x[nq+nc:])
+		} else if w.si2 {
 			for k := range nc {
 				dqt += w.G0.At(k, i) * w.dx[nq+nc+k]
 				xt += w.G0.At(k, i) * w.x[nq+nc+k]
@@ -942,7 +954,7 @@ func (m *GenAlpha) Interpolate(dst *State, t float64) {
 	hermiteInterpolate(dst, &m.w.prev, &m.w.cur, t)
 }
 
-// evalResidualSparse is evalResidual (index 3) on the sparse evaluation path, with
+// evalResidualSparse is evalResidual on the sparse evaluation path, with
 // residualState done: the same sums as the dense loops over the patterns' entries.
 func (w *genAlphaWork) evalResidualSparse(h, t1 float64) bool {
 	nq, nc, sp := w.nq, w.nc, w.sp
@@ -959,12 +971,17 @@ func (w *genAlphaWork) evalResidualSparse(h, t1 float64) bool {
 		for k := range nc {
 			w.res[nq+k] = w.gt[k] / h // g_h = g/h
 		}
+		if w.si2 {
+			w.sys.ConstraintTimeDerivative(w.gt, t1, w.q1)
+			sp.gxPlus(w.res[nq+nc:], w.v1, w.gt) // ġ_h = G v + g_t
+		}
 	}
 	return allFinite(w.res)
 }
 
-// jacobianSparse is jacobian (index 3) on the sparse evaluation path: J11 and G, Gᵀ
-// written into the LU's values, the terms in the dense order.
+// jacobianSparse is jacobian on the sparse evaluation path: J11, G, Gᵀ (and the
+// stabilized index-2 blocks, si2Sparse) written into the LU's values, the terms in the
+// dense order.
 func (w *genAlphaWork) jacobianSparse(h float64) error {
 	sp, x := w.sp, &w.kIdx
 	t1 := w.cur.T + h
@@ -985,6 +1002,9 @@ func (w *genAlphaWork) jacobianSparse(h float64) error {
 	scatterAdd(K, x.c, sp.C, -h*gb)
 	scatterAdd(K, x.gt, sp.G, 1)
 	scatterAdd(K, x.g, sp.G, 1)
+	if w.si2x != nil {
+		w.si2x.blocks(K, w.cM, h*gb, gb) // sp.C holds f_v
+	}
 	w.stats.Factorizations++
 	w.needJ, w.hJ = false, h
 	return w.lu.Factor()
