@@ -152,11 +152,12 @@
 // # Large models
 //
 // A System with fixed patterns (dae.Sparsity) and at least sparseMinSize KKT rows has its
-// KKT and Newton matrices factorized sparsely. When it also writes its matrices as pattern
-// values (dae.SparseEvaluator), every method but the gcp ones, genalpha-si2 and newmark
-// evaluates M, G and the derivatives straight into the solvers' patterns through index
-// maps computed by Init, forms M a, Gᵀλ and G v as sparse products and stores no nq×nq or
-// nc×nq matrix (sparseeval.go, semisparse.go); the constraint rows' derivatives of bdf and
-// radau5 are then central differences over groups of columns that share no constraint.
-// Both paths take the same steps to rounding (problems/sparseeval_test.go).
+// KKT and Newton matrices factorized sparsely. When it also writes its matrices as
+// pattern values (dae.SparseEvaluator), every method but the gcp ones (whose coordinate
+// partitioning works on dense reduced matrices) evaluates M, G and the derivatives
+// straight into the solvers' patterns through index maps computed by Init, forms M a, Gᵀλ
+// and G v as sparse products and stores no nq×nq or nc×nq matrix (sparseeval.go,
+// semisparse.go, si2sparse.go); the constraint rows' derivatives of bdf and radau5 are
+// then central differences over groups of columns that share no constraint. Both paths
+// take the same steps to rounding (problems/sparseeval_test.go).
 package integrate

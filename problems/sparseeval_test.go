@@ -89,7 +89,7 @@ func TestSparseEvalMemoryGuard(t *testing.T) {
 // linalg.SparseLU on long chains (bdf: 93 MB at 200 bars, 405 MB at 400), a limit of the
 // factorization, not of the evaluation this guard is about. genalpha-si2 and newmark,
 // whose Newton matrices have the same μ block, are left out of the guard for the same
-// reason (1.2 GB at 2000 bars, 2.2 GB of it allocated by the LU's pivoting).
+// reason (1.25 GB allocated each at 2000 bars, nearly all by the LU's pivoting).
 func guardMethod(name string) integrate.Method {
 	switch name {
 	case "bdf":
