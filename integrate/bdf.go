@@ -216,13 +216,13 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 				i, dae.CoordinateName(sys, i), start.Q[i], start.V[i])
 		}
 	}
-	r := dae.NewResidualMeter(sys).Measure(start.T, start.Q, start.V, nil)
+	r := measureStart(newSparseEval(sys, false), sys, start)
 	if r.Pos > 1e-8*math.Max(1, hhtMaxAbs(start.Q)) || r.Vel > 1e-8*math.Max(1, hhtMaxAbs(start.V)) ||
 		math.IsNaN(r.Pos) || math.IsNaN(r.Vel) {
 		return fmt.Errorf("integrate: bdf: inconsistent start at t=%g: |g| = %.2g at %s, |G v + g_t| = %.2g (want ≤ 1e-8 relative)",
 			start.T, r.Pos, dae.ConstraintName(sys, max(r.WorstPos, 0)), r.Vel)
 	}
-	se, err := newSemiExplicit(sys, form)
+	se, err := newSemiExplicit(sys, form, true)
 	if err != nil {
 		return fmt.Errorf("integrate: bdf: %w", err)
 	}
@@ -240,8 +240,12 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	w.yy, w.yp, w.yPred, w.ypPred, w.ee, w.delta, w.res, w.ewt, w.scal, w.yInt =
 		vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec()
-	w.Jm = mat.NewDense(se.n, se.n, nil)
-	w.lu = newNewtonFactor(se.n, se.newtonPattern())
+	if se.sp != nil {
+		w.lu = se.sparseNewtonFactor()
+	} else {
+		w.Jm = mat.NewDense(se.n, se.n, nil)
+		w.lu = newNewtonFactor(se.n, se.newtonPattern())
+	}
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
@@ -624,8 +628,28 @@ func (w *bdfWork) diverged() error {
 // factor assembles c_j K − ∂φ/∂y at the iterate and factorizes it.
 func (w *bdfWork) factor() error {
 	evals := w.se.fdEvals()
-	w.se.jacobian(w.Jm, w.cur.T+w.hTry, w.yy)
+	if w.se.sp != nil {
+		w.se.newtonValues(w.lu.Values(), w.cj, w.cur.T+w.hTry, w.yy)
+	} else {
+		w.assembleDense()
+	}
 	w.stats.FDEvals += w.se.fdEvals() - evals
+	w.stats.Jacobians++
+	w.stats.Factorizations++
+	w.cjJ = w.cj
+	if err := w.lu.Factor(); err != nil {
+		w.noteWorstResidual()
+		if !allFinite(w.lu.stored()) {
+			return ErrNonFinite
+		}
+		return err
+	}
+	return nil
+}
+
+// assembleDense writes c_j K − ∂φ/∂y at the iterate into the LU's dense storage.
+func (w *bdfWork) assembleDense() {
+	w.se.jacobian(w.Jm, w.cur.T+w.hTry, w.yy)
 	A := w.lu.Matrix()
 	for i := range w.n {
 		src := w.Jm.RawRowView(i)
@@ -637,17 +661,6 @@ func (w *bdfWork) factor() error {
 			dst[i] += w.cj
 		}
 	}
-	w.stats.Jacobians++
-	w.stats.Factorizations++
-	w.cjJ = w.cj
-	if err := w.lu.Factor(); err != nil {
-		w.noteWorstResidual()
-		if !allFinite(A) {
-			return ErrNonFinite
-		}
-		return err
-	}
-	return nil
 }
 
 // errorNorm is IDATestError's estimate ck·‖e‖ on (q, v) (≤ 1 passes), with the estimates

@@ -148,4 +148,16 @@
 // every accepted step (Solution.MaxResidual), calls an optional Observer, and on failure
 // returns the partial Solution together with the error. Steps do not allocate after Init;
 // only recording samples does.
+//
+// # Large models
+//
+// A System with fixed patterns (dae.Sparsity) and at least sparseMinSize KKT rows has its
+// KKT and Newton matrices factorized sparsely. When it also writes its matrices as
+// pattern values (dae.SparseEvaluator), every method but the gcp ones (whose coordinate
+// partitioning works on dense reduced matrices) evaluates M, G and the derivatives
+// straight into the solvers' patterns through index maps computed by Init, forms M a, Gᵀλ
+// and G v as sparse products and stores no nq×nq or nc×nq matrix (sparseeval.go,
+// semisparse.go, si2sparse.go); the constraint rows' derivatives of bdf and radau5 are
+// then central differences over groups of columns that share no constraint. Both paths
+// take the same steps to rounding (problems/sparseeval_test.go).
 package integrate

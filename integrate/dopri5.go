@@ -139,7 +139,8 @@ type dopri5Work struct {
 	tEnd  float64     // of the Step under way, to land on it exactly
 	stats Stats
 
-	M, G *mat.Dense // G is nil when nc = 0
+	M, G *mat.Dense  // G is nil when nc = 0; both nil on the sparse evaluation path
+	sp   *sparseEval // the sparse evaluation path (sparseeval.go), or nil
 	// kkt factorizes [M Gᵀ; G 0] (sparse for large systems with dae.Sparsity); asym, when
 	// set (HEDOP5), factorizes the unsymmetric [M Gᵀ; C 0] of its half-explicit stages and
 	// then also serves as kkt.
@@ -176,7 +177,7 @@ func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
 	if form != Index1Projected && form != Index1 {
 		return fmt.Errorf("integrate: %s: Formulation = %q, want %q or %q", name, form, Index1Projected, Index1)
 	}
-	w, err := newDopri5Work(name, form, sys, start, ctl)
+	w, err := newDopri5Work(name, form, sys, start, ctl, true)
 	if err != nil {
 		return err
 	}
@@ -187,7 +188,7 @@ func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
 // newDopri5Work checks start and ctl as DOPRI5.Init documents and returns the workspace of
 // a run of the method called name (dopri5, mdop5 or hedop5, which share this code) with
 // formulation form, already validated by the caller.
-func newDopri5Work(name string, form Formulation, sys dae.System, start State, ctl StepControl) (*dopri5Work, error) {
+func newDopri5Work(name string, form Formulation, sys dae.System, start State, ctl StepControl, sparse bool) (*dopri5Work, error) {
 	nq, nc := sys.Size()
 	nd := dae.StateSize(sys)
 	if len(start.X) != nd {
@@ -215,9 +216,14 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 
 	w := &dopri5Work{name: name, sys: sys, nq: nq, nc: nc, nd: nd, form: form, raw: ctl}
 	w.lad = ladder{name: name, explicit: true, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
-	w.M = mat.NewDense(nq, nq, nil)
-	if nc > 0 {
-		w.G = mat.NewDense(nc, nq, nil)
+	if sparse {
+		w.sp = newSparseEval(sys, false)
+	}
+	if w.sp == nil {
+		w.M = mat.NewDense(nq, nq, nil)
+		if nc > 0 {
+			w.G = mat.NewDense(nc, nq, nil)
+		}
 	}
 	w.kkt = newSaddlePoint(sys)
 	w.gt = make([]float64, nc)
@@ -249,8 +255,7 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 	copy(w.cur.V, start.V)
 	copy(w.cur.X, start.X)
 	if nc > 0 {
-		meter := dae.NewResidualMeter(sys)
-		r := meter.Measure(start.T, start.Q, start.V, nil)
+		r := measureStart(w.sp, sys, start)
 		if !(r.Pos <= c.ATol) {
 			return nil, fmt.Errorf("integrate: %s: start is not consistent: position constraint %d (%s) = %.3g exceeds ATol = %g",
 				name, r.WorstPos, dae.ConstraintName(sys, r.WorstPos), r.Pos, c.ATol)
@@ -466,10 +471,9 @@ func (w *dopri5Work) force(dst []float64, t float64, q, v, x []float64) {
 // (t, q, v, X). It records the offending component in w.lad.worst when it fails.
 func (w *dopri5Work) eval(t float64, q, v, x, a, lam []float64) error {
 	sys := w.sys
-	sys.Mass(w.M, t, q)
+	w.evalMG(t, q)
 	w.force(a, t, q, v, x)
 	if w.nc > 0 {
-		sys.ConstraintJacobian(w.G, t, q)
 		sys.Gamma(lam, t, q, v)
 	}
 	w.stats.FuncEvals++
@@ -479,8 +483,46 @@ func (w *dopri5Work) eval(t float64, q, v, x, a, lam []float64) error {
 	return w.solveAcc(a, lam)
 }
 
-// factorize factorizes [M Gᵀ; G 0] as held in w.M, w.G.
-func (w *dopri5Work) factorize() error { return w.factorizeKKT(w.G) }
+// evalMG evaluates M and G at (t, q): into w.M, w.G, or as values on the sparse path.
+func (w *dopri5Work) evalMG(t float64, q []float64) {
+	if w.sp != nil {
+		w.sp.evalM(t, q)
+		w.sp.evalG(t, q)
+		return
+	}
+	w.sys.Mass(w.M, t, q)
+	if w.nc > 0 {
+		w.sys.ConstraintJacobian(w.G, t, q)
+	}
+}
+
+// factorize factorizes [M Gᵀ; G 0] as held in w.M, w.G (or w.sp).
+func (w *dopri5Work) factorize() error {
+	if w.sp != nil {
+		return w.factorizeSparse()
+	}
+	return w.factorizeKKT(w.G)
+}
+
+// factorizeSparse is factorize on the sparse evaluation path.
+func (w *dopri5Work) factorizeSparse() error {
+	w.stats.Factorizations++
+	sp := w.sp
+	err := w.kkt.FactorizeSym(sp.kktArgs())
+	if err == nil {
+		return nil
+	}
+	if i, x, ok := firstNonFiniteRow(&sp.mass, sp.M); ok {
+		w.lad.worst = Residual{Block: "mass matrix row", Index: i, Value: x}
+		return ErrNonFinite
+	}
+	if i, x, ok := firstNonFiniteRow(&sp.con, sp.G); ok {
+		w.lad.worst = Residual{Block: "constraint Jacobian row", Index: i, Value: x}
+		return ErrNonFinite
+	}
+	w.lad.worst = Residual{Block: "KKT matrix"}
+	return err
+}
 
 // factorizeKKT factorizes [M Gᵀ; C 0] with M, G held in w.M, w.G (C = G but for the
 // half-explicit stages of HEDOP5, seed 002 eq. 81e, where C is G at the next stage point).
@@ -678,20 +720,13 @@ func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 
 	// eq. 91 at q̂, and eq. 17 for â, λ̂ with the same factorization (the FSAL evaluation).
 	v1 := w.y1[nq : 2*nq]
-	sys.Mass(w.M, t1, qh)
-	sys.ConstraintJacobian(w.G, t1, qh)
+	w.evalMG(t1, qh)
 	w.stats.FuncEvals++
 	if err := w.factorize(); err != nil {
 		return err
 	}
 	sys.ConstraintTimeDerivative(w.gt, t1, qh)
-	for i := range w.r {
-		s := w.gt[i]
-		for j, gij := range w.G.RawRowView(i) {
-			s += gij * v1[j]
-		}
-		w.r[i] = -s
-	}
+	w.velocityResidual(v1)
 	clear(w.dq)
 	w.kkt.Solve(w.dq, w.r)
 	w.stats.Solves++
@@ -705,6 +740,42 @@ func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 	sys.Gamma(lam, t1, qh, vh)
 	w.stateRate(kNew[2*nq:], t1, qh, vh, xh)
 	return w.solveAcc(a, lam)
+}
+
+// velocityResidual writes −(G v + g_t) into w.r, with g_t in w.gt.
+func (w *dopri5Work) velocityResidual(v []float64) {
+	if w.sp == nil {
+		for i := range w.r {
+			s := w.gt[i]
+			for j, gij := range w.G.RawRowView(i) {
+				s += gij * v[j]
+			}
+			w.r[i] = -s
+		}
+		return
+	}
+	p := &w.sp.con
+	for i := range w.r {
+		s := w.gt[i]
+		lo := p.RowStart[i]
+		for t, j := range p.Row(i) {
+			s += w.sp.G[lo+t] * v[j]
+		}
+		w.r[i] = -s
+	}
+}
+
+// firstNonFiniteRow returns the row and value of the first NaN or Inf in the values v of
+// pattern p.
+func firstNonFiniteRow(p *dae.CSR, v []float64) (int, float64, bool) {
+	for i := range p.NRows {
+		for t := p.RowStart[i]; t < p.RowStart[i+1]; t++ {
+			if math.IsNaN(v[t]) || math.IsInf(v[t], 0) {
+				return i, v[t], true
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 const epsilon = 0x1p-52 // float64 machine epsilon

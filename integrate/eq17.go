@@ -21,11 +21,15 @@ import (
 type eq17 struct {
 	sys  dae.System
 	M, G *mat.Dense
+	sp   *sparseEval // the sparse evaluation path (M, G nil), or nil
 	kkt  linalg.SaddlePoint
 }
 
 func newEq17(sys dae.System) *eq17 {
 	nq, nc := sys.Size()
+	if sp := newSparseEval(sys, false); sp != nil {
+		return &eq17{sys: sys, sp: sp, kkt: newSaddlePoint(sys)}
+	}
 	e := &eq17{sys: sys, M: mat.NewDense(nq, nq, nil), kkt: newSaddlePoint(sys)}
 	if nc > 0 {
 		e.G = mat.NewDense(nc, nq, nil)
@@ -65,6 +69,9 @@ func (e *eq17) solve(a, lambda []float64, t float64, q, v []float64, st *Stats) 
 // solveWithForce is solve with the applied force f given (it may alias a), for systems
 // whose force has more terms than System.Force (first-order states, seed 004 eq. 8a).
 func (e *eq17) solveWithForce(a, lambda []float64, t float64, q, v, f []float64, st *Stats) error {
+	if e.sp != nil {
+		return e.solveSparse(a, lambda, t, q, v, f, st)
+	}
 	e.sys.Mass(e.M, t, q)
 	copy(a, f)
 	var err error
@@ -75,6 +82,26 @@ func (e *eq17) solveWithForce(a, lambda []float64, t float64, q, v, f []float64,
 	} else {
 		err = e.kkt.FactorizeSym(e.M, nil)
 	}
+	st.FuncEvals++
+	st.Factorizations++
+	if err != nil {
+		return err
+	}
+	e.kkt.Solve(a, lambda)
+	st.Solves++
+	return nil
+}
+
+// solveSparse is solveWithForce on the sparse evaluation path: M and G as pattern values.
+func (e *eq17) solveSparse(a, lambda []float64, t float64, q, v, f []float64, st *Stats) error {
+	sp := e.sp
+	sp.evalM(t, q)
+	copy(a, f)
+	if sp.nc > 0 {
+		sp.evalG(t, q)
+		e.sys.Gamma(lambda, t, q, v)
+	}
+	err := e.kkt.FactorizeSym(sp.kktArgs())
 	st.FuncEvals++
 	st.Factorizations++
 	if err != nil {

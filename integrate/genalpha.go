@@ -246,7 +246,7 @@ type genAlphaWork struct {
 	delta0 []float64 // CorrectStart's Δ_0 for the first attempt size hJerk
 	jerk0  []float64 // q⃛_0 estimate for the first attempt size hJerk
 	hJerk  float64
-	kkt    *linalg.KKT
+	kkt    linalg.SaddlePoint
 	kq, kv []float64 // Taylor point of the extra eq. 17 solve
 
 	// attempt
@@ -262,6 +262,9 @@ type genAlphaWork struct {
 	J11        *mat.Dense    // nq×nq block of the iteration matrix
 	G0, G1     *mat.Dense    // G(q_n), G(q₁)
 	lu         *newtonFactor // dense, or sparse for large systems with patterns
+	sp         *sparseEval   // the sparse evaluation path (M, K, J11, G0, G1, der nil), or nil
+	kIdx       kktScatter    // where sp's values go in lu's values
+	si2x       *si2Sparse    // the stabilized index-2 blocks on the sparse path
 	hJ         float64       // h of the factorized matrix
 	needJ      bool          // the next attempt must refresh the matrix
 	hTry       float64       // h of the attempt under way
@@ -317,7 +320,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 			return fmt.Errorf("integrate: %s: start %s = (q %g, v %g) is not finite", name, dae.CoordinateName(sys, i), start.Q[i], start.V[i])
 		}
 	}
-	w := &genAlphaWork{name: name, sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, si2: form == StabilizedIndex2,
+	w := &genAlphaWork{name: name, sys: sys, nq: nq, nc: nc, si2: form == StabilizedIndex2,
 		correctV: m.CorrectStart, p: m.Params, ctlIn: ctl}
 	w.nw = newNewtonSolver(nw, &w.stats)
 	w.nx = nq + nc
@@ -336,16 +339,29 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	w.x, w.dx, w.res = vec(w.nx), vec(w.nx), vec(w.nx)
 	w.q1, w.v1, w.a1, w.qdd1, w.f, w.tmp = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
 	w.lam1, w.gt = vec(nc), vec(nc)
-	w.M, w.K, w.J11 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
-	if nc > 0 {
-		w.G0, w.G1 = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
+	w.sp = newSparseEval(sys, true)
+	if w.sp != nil {
+		if w.si2 {
+			w.lu = newSparseNewtonFactor(w.nx, si2NewtonPattern(sys))
+			w.si2x = newSI2Sparse(w.sp, &w.lu.csr)
+		} else {
+			w.lu = newSparseNewtonFactor(w.nx, kktNewtonPattern(sys))
+		}
+		w.kIdx = newKKTScatter(w.sp, &w.lu.csr)
+		w.kkt = newSaddlePoint(sys)
+	} else {
+		w.der = dae.NewDerivatives(sys)
+		w.M, w.K, w.J11 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+		if nc > 0 {
+			w.G0, w.G1 = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
+		}
+		pattern := kktNewtonPattern(sys) // [J Gᵀ; G 0]
+		if w.si2 {
+			pattern = si2NewtonPattern(sys)
+		}
+		w.lu = newNewtonFactor(w.nx, pattern)
+		w.kkt = linalg.NewKKT(nq, nc)
 	}
-	pattern := kktNewtonPattern(sys) // [J Gᵀ; G 0]
-	if w.si2 {
-		pattern = si2NewtonPattern(sys)
-	}
-	w.lu = newNewtonFactor(w.nx, pattern)
-	w.kkt = linalg.NewKKT(nq, nc)
 
 	// Consistency of the start at position and velocity level (seed 002, eq. 17 needs both).
 	rc, _ := ctl.Resolve(start.T, start.T+1)
@@ -359,15 +375,20 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 			return fmt.Errorf("integrate: %s: inconsistent start: position constraint %d (%s) = %.3g exceeds ATol = %g",
 				name, i, dae.ConstraintName(sys, i), w.gt[i], rc.ATol)
 		}
-		sys.ConstraintJacobian(w.G0, start.T, start.Q)
 		sys.ConstraintTimeDerivative(w.gt, start.T, start.Q)
-		for i := range nc {
-			row := w.G0.RawRowView(i)
-			s := w.gt[i]
-			for j, gij := range row {
-				s += gij * start.V[j]
+		if w.sp != nil {
+			w.sp.evalG(start.T, start.Q)
+			w.sp.gxPlus(w.gt, start.V, w.gt)
+		} else {
+			sys.ConstraintJacobian(w.G0, start.T, start.Q)
+			for i := range nc {
+				row := w.G0.RawRowView(i)
+				s := w.gt[i]
+				for j, gij := range row {
+					s += gij * start.V[j]
+				}
+				w.gt[i] = s
 			}
-			w.gt[i] = s
 		}
 		if i, r := worstAbs(w.gt); r > rc.ATol {
 			return fmt.Errorf("integrate: %s: inconsistent start: velocity constraint %d (%s) G v + g_t = %.3g exceeds ATol = %g",
@@ -405,7 +426,7 @@ func worstAbs(x []float64) (int, float64) {
 // accel solves eq. 17, [M Gᵀ; G 0](a, λ) = (f, γ), at (t, q, v) into a and lambda; it
 // leaves M and G(t, q) in w.M and w.G1.
 func (w *genAlphaWork) accel(a, lambda []float64, t float64, q, v []float64) error {
-	e := eq17{sys: w.sys, M: w.M, G: w.G1, kkt: w.kkt}
+	e := eq17{sys: w.sys, M: w.M, G: w.G1, sp: w.sp, kkt: w.kkt}
 	return e.solve(a, lambda, t, q, v, &w.stats)
 }
 
@@ -533,18 +554,30 @@ func (w *genAlphaWork) startJerk(h float64) {
 func (w *genAlphaWork) startCorrection(h float64) {
 	t0, q0 := w.cur.T, w.cur.Q
 	w.stats.FuncEvals++
-	w.sys.Mass(w.M, t0, q0)
-	w.sys.ConstraintJacobian(w.G1, t0, q0)
 	w.stats.Factorizations++
-	if err := w.kkt.FactorizeSym(w.M, w.G1); err != nil {
-		return // Init solved eq. 17 with this matrix, so it is not singular here
-	}
-	for k := range w.nc {
-		var s float64
-		for i, gki := range w.G1.RawRowView(k) {
-			s += gki * w.jerk0[i]
+	if w.sp != nil {
+		w.sp.evalM(t0, q0)
+		w.sp.evalG(t0, q0)
+		if err := w.kkt.FactorizeSym(w.sp.kktArgs()); err != nil {
+			return
 		}
-		w.lam1[k] = -h * h * w.cErr * s
+		w.sp.mulG(w.lam1, w.jerk0)
+		for k := range w.lam1 {
+			w.lam1[k] *= -h * h * w.cErr
+		}
+	} else {
+		w.sys.Mass(w.M, t0, q0)
+		w.sys.ConstraintJacobian(w.G1, t0, q0)
+		if err := w.kkt.FactorizeSym(w.M, w.G1); err != nil {
+			return // Init solved eq. 17 with this matrix, so it is not singular here
+		}
+		for k := range w.nc {
+			var s float64
+			for i, gki := range w.G1.RawRowView(k) {
+				s += gki * w.jerk0[i]
+			}
+			w.lam1[k] = -h * h * w.cErr * s
+		}
 	}
 	w.kkt.Solve(w.delta0, w.lam1)
 	w.stats.Solves++
@@ -574,8 +607,11 @@ func (w *genAlphaWork) predict(h float64, _ bool) error {
 			w.x[nq+nc+i] = 0
 		}
 	}
-	if w.nc > 0 {
-		w.sys.ConstraintJacobian(w.G0, w.cur.T, w.cur.Q)
+	switch {
+	case w.si2x != nil:
+		w.sp.se.ConstraintJacobianValues(w.si2x.g0, w.cur.T, w.cur.Q)
+	case w.nc > 0 && w.sp == nil:
+		w.sys.ConstraintJacobian(w.G0, w.cur.T, w.cur.Q) // G(q_n): only the si2 terms read it
 	}
 	return nil
 }
@@ -639,7 +675,9 @@ func (w *genAlphaWork) residualState(h float64) {
 	p := w.p
 	for i := range nq {
 		dqt := w.x[i] // Δq̃ = Δq + G(q_n)ᵀ μ (eq. 94c-e); Δq for index 3
-		if w.si2 {
+		if w.si2x != nil {
+			dqt = w.si2x.addG0TColumn(dqt, i, w.x[nq+nc:])
+		} else if w.si2 {
 			for k := range nc {
 				dqt += w.G0.At(k, i) * w.x[nq+nc+k]
 			}
@@ -661,6 +699,9 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 	t1 := w.cur.T + h
 	w.residualState(h)
 	w.stats.FuncEvals++
+	if w.sp != nil {
+		return w.evalResidualSparse(h, t1)
+	}
 	w.sys.Mass(w.M, t1, w.q1)
 	w.sys.Force(w.f, t1, w.q1, w.v1)
 	for i := range nq {
@@ -712,6 +753,9 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 // In J31 the O(h) terms h ∂(G v)/∂q + h ∂g_t/∂q are left out (no System capability gives
 // ∂(G v)/∂q); Newton then contracts at a rate O(h), which the monitor measures.
 func (w *genAlphaWork) jacobian(h float64) error {
+	if w.sp != nil {
+		return w.jacobianSparse(h)
+	}
 	nq, nc, n := w.nq, w.nc, w.nx
 	p := w.p
 	t1 := w.cur.T + h
@@ -811,7 +855,10 @@ func (w *genAlphaWork) incrementNorm(h float64) (norm, roundoff float64) {
 	for i := range nq {
 		dqt := w.dx[i]
 		xt := w.x[i]
-		if w.si2 {
+		if w.si2x != nil {
+			dqt = w.si2x.addG0TColumn(dqt, i, w.dx[nq+nc:])
+			xt = w.si2x.addG0TColumn(xt, i, w.x[nq+nc:])
+		} else if w.si2 {
 			for k := range nc {
 				dqt += w.G0.At(k, i) * w.dx[nq+nc+k]
 				xt += w.G0.At(k, i) * w.x[nq+nc+k]
@@ -905,4 +952,60 @@ func (m *GenAlpha) Stats() Stats { return m.w.stats }
 // cubic Hermite interpolation (hermiteInterpolate: q and v third order, q̈ and λ linear).
 func (m *GenAlpha) Interpolate(dst *State, t float64) {
 	hermiteInterpolate(dst, &m.w.prev, &m.w.cur, t)
+}
+
+// evalResidualSparse is evalResidual on the sparse evaluation path, with
+// residualState done: the same sums as the dense loops over the patterns' entries.
+func (w *genAlphaWork) evalResidualSparse(h, t1 float64) bool {
+	nq, nc, sp := w.nq, w.nc, w.sp
+	sp.evalM(t1, w.q1)
+	w.sys.Force(w.f, t1, w.q1, w.v1)
+	csrMul(w.tmp, &sp.mass, sp.M, w.qdd1)
+	for i := range nq {
+		w.res[i] = h*w.tmp[i] - h*w.f[i] // M h q̈ − h f
+	}
+	if nc > 0 {
+		sp.evalG(t1, w.q1)
+		sp.addGTx(w.res[:nq], w.x[nq:nq+nc], 1) // + Gᵀ hλ
+		w.sys.Constraint(w.gt, t1, w.q1)
+		for k := range nc {
+			w.res[nq+k] = w.gt[k] / h // g_h = g/h
+		}
+		if w.si2 {
+			w.sys.ConstraintTimeDerivative(w.gt, t1, w.q1)
+			sp.gxPlus(w.res[nq+nc:], w.v1, w.gt) // ġ_h = G v + g_t
+		}
+	}
+	return allFinite(w.res)
+}
+
+// jacobianSparse is jacobian on the sparse evaluation path: J11, G, Gᵀ (and the
+// stabilized index-2 blocks, si2Sparse) written into the LU's values, the terms in the
+// dense order.
+func (w *genAlphaWork) jacobianSparse(h float64) error {
+	sp, x := w.sp, &w.kIdx
+	t1 := w.cur.T + h
+	gb := w.p.Gamma / w.p.Beta
+	w.stats.Jacobians++
+	K := w.lu.Values()
+	clear(K)
+	scatterAdd(K, x.m, sp.M, w.cM) // M(q₁) is current from residual
+	sp.se.MassDerivativeValues(sp.C, t1, w.q1, w.qdd1)
+	scatterAdd(K, x.c, sp.C, h*h)
+	sp.se.ForceDerivativeQValues(sp.C, t1, w.q1, w.v1)
+	scatterAdd(K, x.c, sp.C, -h*h)
+	if w.nc > 0 {
+		sp.se.ConstraintForceDerivativeValues(sp.C, t1, w.q1, w.lam1)
+		scatterAdd(K, x.c, sp.C, h*h)
+	}
+	sp.se.ForceDerivativeVValues(sp.C, t1, w.q1, w.v1)
+	scatterAdd(K, x.c, sp.C, -h*gb)
+	scatterAdd(K, x.gt, sp.G, 1)
+	scatterAdd(K, x.g, sp.G, 1)
+	if w.si2x != nil {
+		w.si2x.blocks(K, w.cM, h*gb, gb) // sp.C holds f_v
+	}
+	w.stats.Factorizations++
+	w.needJ, w.hJ = false, h
+	return w.lu.Factor()
 }

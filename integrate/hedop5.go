@@ -2,6 +2,7 @@ package integrate
 
 import (
 	"fmt"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -114,6 +115,7 @@ const hedC8 = 19.0 / 20
 type hedop5Stages struct {
 	w   *dopri5Work
 	Gn  *mat.Dense // G(Q_{i+1}); swapped with w.G after each stage
+	gn  []float64  // G(Q_{i+1}) as values on the sparse evaluation path (swapped likewise)
 	qn  []float64  // nq: Q_{i+1}
 	vt  []float64  // nq: Ṽ_{i+1} = vₙ + h Σ_{j<i} a_{i+1,j} V̇ⱼ
 	lam []float64  // nc: Λᵢ of stages 2-6
@@ -135,19 +137,26 @@ func (m *HEDOP5) Init(sys dae.System, start State, ctl StepControl) error {
 		// refuse rather than be wrong.
 		return fmt.Errorf("integrate: hedop5: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
 	}
-	w, err := newDopri5Work("hedop5", form, sys, start, ctl)
+	w, err := newDopri5Work("hedop5", form, sys, start, ctl, true)
 	if err != nil {
 		return err
 	}
 	nq, nc := w.nq, w.nc
 	s := &hedop5Stages{w: w, qn: make([]float64, nq), vt: make([]float64, nq), lam: make([]float64, nc)}
-	if nc > 0 {
+	switch {
+	case w.sp != nil:
+		s.gn = make([]float64, len(w.sp.G))
+	case nc > 0:
 		s.Gn = mat.NewDense(nc, nq, nil)
 	}
 	w.half = s
 	// The stages factorize [M Gᵀ; C 0] with C = G at the next stage point: unsymmetric,
 	// so LU (sparse for large systems with patterns) throughout.
-	w.asym = newAsymKKT(sys)
+	if w.sp != nil {
+		w.asym = newSparseAsymKKTValues(sys, w.sp)
+	} else {
+		w.asym = newAsymKKT(sys)
+	}
 	w.kkt = w.asym
 	m.w = w
 	return nil
@@ -234,6 +243,12 @@ func (s *hedop5Stages) stages(t, h float64) error {
 		k := w.k[st]
 		copy(k[:nq], y[nq:])
 		acc := k[nq:]
+		if w.sp != nil {
+			if err := s.sparseStage(st, ti, tn, h*next[st], y, acc, lam); err != nil {
+				return err
+			}
+			continue
+		}
 		sys.Mass(w.M, ti, y[:nq])
 		sys.Force(acc, ti, y[:nq], y[nq:])
 		if w.nc > 0 {
@@ -262,6 +277,49 @@ func (s *hedop5Stages) stages(t, h float64) error {
 		if w.nc > 0 {
 			w.G, s.Gn = s.Gn, w.G
 		}
+	}
+	return nil
+}
+
+// sparseStage is the evaluation and solve of stage st (eq. 81e) on the sparse evaluation
+// path: M(Qᵢ), G(Qᵢ) and G(Q_{i+1}) as pattern values, the same sums as the dense stage.
+func (s *hedop5Stages) sparseStage(st int, ti, tn, ha float64, y, acc, lam []float64) error {
+	w := s.w
+	nq, sys, sp := w.nq, w.sys, w.sp
+	sp.evalM(ti, y[:nq])
+	sys.Force(acc, ti, y[:nq], y[nq:])
+	if w.nc > 0 {
+		if st == 1 { // later stages inherit G(Qᵢ) from the previous one
+			sp.evalG(ti, y[:nq])
+		}
+		sp.se.ConstraintJacobianValues(s.gn, tn, s.qn)
+		sys.ConstraintTimeDerivative(w.gt, tn, s.qn)
+		// right side of eq. 81e: −(G(Q_{i+1}) Ṽ_{i+1} + g_t)/(h a_{i+1,i})
+		scale := -1 / ha
+		for r := range lam {
+			sum := w.gt[r]
+			lo := sp.con.RowStart[r]
+			for t, c := range sp.con.Row(r) {
+				sum += s.gn[lo+t] * s.vt[c]
+			}
+			lam[r] = scale * sum
+		}
+	}
+	w.stats.FuncEvals++
+	w.stats.Factorizations++
+	if err := w.asym.(*sparseAsymKKT).factorValues(sp.M, sp.G, s.gn); err != nil {
+		w.lad.worst = Residual{Block: "KKT matrix"}
+		if !allFinite(sp.M) || !allFinite(sp.G) || !allFinite(s.gn) {
+			w.lad.worst = Residual{Block: "mass matrix or constraint Jacobian", Value: math.NaN()}
+			return ErrNonFinite
+		}
+		return err
+	}
+	if err := w.solveAcc(acc, lam); err != nil {
+		return err
+	}
+	if w.nc > 0 {
+		s.gn = sp.swapG(s.gn)
 	}
 	return nil
 }

@@ -166,6 +166,8 @@ type hhtWork struct {
 	Fq, Fv, Fx *mat.Dense    // ∂F/∂q, ∂F/∂v (nd×nq), ∂F/∂X (nd×nd)
 	Xq, Xv, Xx *mat.Dense    // ∂f_X/∂q, ∂f_X/∂v (nq×nq), ∂f_X/∂X (nq×nd)
 	lu         *newtonFactor // dense, or sparse for large systems with patterns (sparsity.go)
+	sp         *sparseEval   // the sparse evaluation path (M, G, T1, der nil), or nil
+	kIdx       kktScatter    // where sp's values go in lu's values
 	hJ         float64       // h at which it was assembled
 
 	// predictor: the last accepted unknowns (newest first) and their times
@@ -213,7 +215,7 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 	if len(start.X) != nd {
 		return fmt.Errorf("integrate: hht: start.X has length %d, the system has %d first-order states", len(start.X), nd)
 	}
-	w := newHHTWork(sys, k)
+	w := newHHTWork(sys, k, true)
 	w.lad.fc = newFailureContext(sys, &start)
 	w.nw = newNewtonSolver(ns, &w.stats)
 	w.maxOrder = m.PredictorOrder
@@ -223,8 +225,7 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 	copy(w.cur.V, start.V)
 	copy(w.cur.X, start.X)
 
-	meter := dae.NewResidualMeter(sys)
-	r := meter.Measure(start.T, start.Q, start.V, nil)
+	r := measureStart(w.sp, sys, start)
 	if r.Pos > 1e-8*math.Max(1, hhtMaxAbs(start.Q)) || r.Vel > 1e-8*math.Max(1, hhtMaxAbs(start.V)) ||
 		math.IsNaN(r.Pos) || math.IsNaN(r.Vel) {
 		return fmt.Errorf("integrate: hht: inconsistent start at t=%g: |g| = %.2g at %s, |G v + g_t| = %.2g (want ≤ 1e-8 relative)",
@@ -246,11 +247,13 @@ func hhtMaxAbs(x []float64) float64 {
 	return s
 }
 
-func newHHTWork(sys dae.System, k hhtCoef) *hhtWork {
+// newHHTWork sizes the workspace: on the sparse evaluation path (sparseEval) when sparse
+// is set and sys has it and no first-order states, densely otherwise.
+func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	nq, nc := sys.Size()
 	nd := dae.StateSize(sys)
 	n := nq + nc + nd
-	w := &hhtWork{sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, nd: nd, n: n, k: k}
+	w := &hhtWork{sys: sys, nq: nq, nc: nc, nd: nd, n: n, k: k}
 	newState := func() State {
 		s := NewState(nq, nc)
 		if nd > 0 {
@@ -264,6 +267,19 @@ func newHHTWork(sys dae.System, k hhtCoef) *hhtWork {
 	w.u0, w.u, w.du, w.res = vec(n), vec(n), vec(n), vec(n)
 	w.q, w.v, w.f, w.fx, w.tq, w.err = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
 	w.x, w.rate, w.errX = vec(nd), vec(nd), vec(nd)
+	for i := range w.histU {
+		w.histU[i] = vec(n)
+		w.pred[i] = vec(n)
+	}
+	if sparse && nd == 0 {
+		w.sp = newSparseEval(sys, true)
+	}
+	if w.sp != nil {
+		w.lu = newSparseNewtonFactor(n, kktNewtonPattern(sys))
+		w.kIdx = newKKTScatter(w.sp, &w.lu.csr)
+		return w
+	}
+	w.der = dae.NewDerivatives(sys)
 	w.M, w.T1 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 	if nc > 0 {
 		w.G = mat.NewDense(nc, nq, nil)
@@ -279,10 +295,6 @@ func newHHTWork(sys dae.System, k hhtCoef) *hhtWork {
 		pattern = kktNewtonPattern(sys)
 	}
 	w.lu = newNewtonFactor(n, pattern)
-	for i := range w.histU {
-		w.histU[i] = vec(n)
-		w.pred[i] = vec(n)
-	}
 	return w
 }
 
@@ -328,7 +340,10 @@ func (w *hhtWork) forceResidual(dst []float64, t float64, q, v, x, lambda []floa
 	for i := range dst {
 		dst[i] = -dst[i]
 	}
-	if w.nc > 0 {
+	if w.sp != nil {
+		w.sp.evalG(t, q)
+		w.sp.addGTx(dst, lambda, 1)
+	} else if w.nc > 0 {
 		w.sys.ConstraintJacobian(w.G, t, q)
 		for i := range w.nc {
 			row := w.G.RawRowView(i)
@@ -411,16 +426,8 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 	a, lambda, xd := w.u[:nq], w.u[nq:nq+nc], w.u[nq+nc:]
 	e1, e2, e3 := w.du[:nq], w.du[nq:nq+nc], w.du[nq+nc:]
 	w.forceResidual(e1, t1, w.q, w.v, w.x, lambda) // r₁ = Gᵀλ − f − f_X (also fills G)
-	w.sys.Mass(w.M, t1, w.q)
 	w.blend(a)
-	for i := range nq {
-		row := w.M.RawRowView(i)
-		var ma float64
-		for j, mij := range row {
-			ma += mij * w.tq[j]
-		}
-		e1[i] += ma
-	}
+	w.addMass(e1, t1)
 	if nc > 0 {
 		w.sys.Constraint(e2, t1, w.q)
 		s := 1 / (k.beta * h * h)
@@ -436,6 +443,24 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 	}
 }
 
+// addMass adds M(q₁)·w.tq to e1.
+func (w *hhtWork) addMass(e1 []float64, t1 float64) {
+	if w.sp != nil {
+		w.sp.evalM(t1, w.q)
+		w.sp.addMul(e1, w.tq)
+		return
+	}
+	w.sys.Mass(w.M, t1, w.q)
+	for i := range w.nq {
+		row := w.M.RawRowView(i)
+		var ma float64
+		for j, mij := range row {
+			ma += mij * w.tq[j]
+		}
+		e1[i] += ma
+	}
+}
+
 // blend writes (a + α q̈ₙ)/(1+α) into w.tq, the vector M(q₁) multiplies in e₁ (see HHT).
 func (w *hhtWork) blend(a []float64) {
 	al := w.k.alpha
@@ -447,7 +472,11 @@ func (w *hhtWork) blend(a []float64) {
 // jacobian assembles the iteration matrix of eqs. 12 and 14 at the iterate into the LU's
 // storage and factorizes it.
 func (w *hhtWork) jacobian(t1, h float64) error {
-	w.assemble(w.lu.Matrix(), t1, h, 1)
+	if w.sp != nil {
+		w.assembleSparse(t1, h)
+	} else {
+		w.assemble(w.lu.Matrix(), t1, h, 1)
+	}
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	return w.lu.Factor()
@@ -516,6 +545,32 @@ func (w *hhtWork) assemble(K []float64, t1, h, gScale float64) {
 	}
 }
 
+// assembleSparse writes the iteration matrix of eq. 12 (assemble with gScale 1, no
+// first-order states) at the iterate into the LU's values from the sparse evaluator, G
+// already evaluated at q: the same terms added in the same order as assemble.
+func (w *hhtWork) assembleSparse(t1, h float64) {
+	k, sp, x := &w.k, w.sp, &w.kIdx
+	a, lambda := w.u[:w.nq], w.u[w.nq:w.nq+w.nc]
+	K := w.lu.Values()
+	clear(K)
+	bh2, gh := k.beta*h*h, k.gamma*h
+	sp.evalM(t1, w.q)
+	w.blend(a)
+	sp.se.MassDerivativeValues(sp.C, t1, w.q, w.tq)
+	scatterAddDiv(K, x.m, sp.M, 1+k.alpha)
+	scatterAdd(K, x.c, sp.C, bh2)
+	if w.nc > 0 {
+		sp.se.ConstraintForceDerivativeValues(sp.C, t1, w.q, lambda)
+		scatterAdd(K, x.c, sp.C, bh2)
+	}
+	sp.se.ForceDerivativeQValues(sp.C, t1, w.q, w.v)
+	scatterAdd(K, x.c, sp.C, -bh2)
+	sp.se.ForceDerivativeVValues(sp.C, t1, w.q, w.v)
+	scatterAdd(K, x.c, sp.C, -gh)
+	scatterAdd(K, x.gt, sp.G, 1)
+	scatterAdd(K, x.g, sp.G, 1)
+}
+
 // The corrector (newtonIteration for newtonSolver): the unknowns u = (a, λ, X'), the
 // residual of eq. 13 and the matrix of eqs. 12 and 14; it stops by eqs. 40-47.
 
@@ -540,7 +595,7 @@ func (w *hhtWork) factor() error {
 	w.stats.FDEvals += w.fdEvals() - before
 	if err != nil {
 		w.noteWorstResidual()
-		if !allFinite(w.lu.Matrix()) {
+		if !allFinite(w.lu.stored()) {
 			return ErrNonFinite
 		}
 		return err
@@ -551,7 +606,10 @@ func (w *hhtWork) factor() error {
 
 // fdEvals is the number of System evaluations spent on finite-difference derivatives.
 func (w *hhtWork) fdEvals() int {
-	n := w.der.Evals
+	var n int
+	if w.der != nil {
+		n = w.der.Evals
+	}
 	if w.fod != nil {
 		n += w.fod.Evals
 	}
@@ -752,7 +810,7 @@ func (m *HHT) Interpolate(dst *State, t float64) { hermiteInterpolate(dst, &m.w.
 // with scaled false they are βh²·G (the unscaled constraints, option (b) after eq. 14).
 // It returns +Inf for a singular matrix. A diagnostic: it allocates.
 func HHTIterationCond(sys dae.System, s State, h, alpha float64, scaled bool) float64 {
-	w := newHHTWork(sys, newHHTCoef(alpha, 0))
+	w := newHHTWork(sys, newHHTCoef(alpha, 0), false)
 	copy(w.q, s.Q)
 	copy(w.v, s.V)
 	copy(w.x, s.X)

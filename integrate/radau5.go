@@ -184,8 +184,12 @@ type radauWork struct {
 	yt        []float64
 	yi        []float64 // Interpolate scratch
 
-	J      *mat.Dense
-	lin    radauSystems // the real and complex Newton matrices, dense or sparse
+	J   *mat.Dense   // nil on the sparse evaluation path
+	lin radauSystems // the real and complex Newton matrices, dense or sparse
+	// On the sparse evaluation path (se.sp set): −J as values on the Newton pattern and
+	// the sparse factorizations that take them.
+	negJ   []float64
+	spLU   *radauSparse
 	crhs   []complex128
 	haveJ  bool // J is usable (possibly evaluated at an earlier y₀)
 	jFresh bool // J was evaluated at the current y₀ (RADAU5's CALJAC)
@@ -240,12 +244,11 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	if dae.StateSize(sys) > 0 {
 		return fmt.Errorf("integrate: radau5: systems with first-order states (dae.FirstOrder) are not supported")
 	}
-	se, err := newSemiExplicit(sys, form)
+	se, err := newSemiExplicit(sys, form, !m.ApproxJacobian)
 	if err != nil {
 		return fmt.Errorf("integrate: radau5: %w", err)
 	}
-	meter := dae.NewResidualMeter(sys)
-	r := meter.Measure(start.T, start.Q, start.V, nil)
+	r := measureStart(se.sp, sys, start)
 	if r.Pos > 1e-8*math.Max(1, hhtMaxAbs(start.Q)) || r.Vel > 1e-8*math.Max(1, hhtMaxAbs(start.V)) ||
 		math.IsNaN(r.Pos) || math.IsNaN(r.Vel) {
 		return fmt.Errorf("integrate: radau5: inconsistent start at t=%g: |g| = %.2g at %s, |G v + g_t| = %.2g (want ≤ 1e-8 relative)",
@@ -297,9 +300,18 @@ func newRadauWork(se *semiExplicit, sys dae.System) *radauWork {
 		}
 		w.kexp[i] = se.index(i) - 1
 	}
+	w.crhs = make([]complex128, n)
+	if se.sp != nil {
+		pattern := se.newtonPattern()
+		w.spLU = newRadauSparse(se, pattern)
+		w.lin = w.spLU
+		csr := dae.NewCSR(pattern, n, n, false)
+		se.spx = newSemiScatter(se, &csr)
+		w.negJ = make([]float64, csr.NNZ())
+		return w
+	}
 	w.J = mat.NewDense(n, n, nil)
 	w.lin = newRadauSystems(se)
-	w.crhs = make([]complex128, n)
 	return w
 }
 
@@ -406,9 +418,12 @@ func (w *radauWork) failed(bool) {}
 func (w *radauWork) jacobian() {
 	se := w.se
 	before := se.fdEvals()
-	if w.approx {
+	switch {
+	case se.sp != nil:
+		se.newtonValues(w.negJ, 0, w.cur.T, w.y0)
+	case w.approx:
 		se.approxJacobian(w.J, w.cur.T, w.y0)
-	} else {
+	default:
 		se.jacobian(w.J, w.cur.T, w.y0)
 	}
 	w.stats.FDEvals += se.fdEvals() - before
@@ -422,6 +437,16 @@ func (w *radauWork) decompose(h float64) error {
 	k := &radauCoef
 	w.stats.Factorizations++
 	w.haveLU = false
+	if w.spLU != nil {
+		if err := w.spLU.decomposeNeg(w.negJ, w.kdiag, k.gamma/h, k.alpha/h, k.beta/h); err != nil {
+			if !allFinite(w.negJ) {
+				return ErrNonFinite
+			}
+			return linalg.ErrSingular
+		}
+		w.haveLU, w.hLU = true, h
+		return nil
+	}
 	if err := w.lin.decompose(w.J, w.kdiag, k.gamma/h, k.alpha/h, k.beta/h); err != nil {
 		if !allFinite(w.J.RawMatrix().Data) {
 			return ErrNonFinite

@@ -418,7 +418,7 @@ func TestApproxJacobian(t *testing.T) {
 	p := newPendulum(1, 1, 9.81)
 	st := pendulumStart(p, 0.7, 0.4)
 	for _, form := range []Formulation{Index3, Index2, StabilizedIndex2} {
-		se, _ := newSemiExplicit(p, form)
+		se, _ := newSemiExplicit(p, form, false)
 		y := make([]float64, se.n)
 		se.pack(y, &st)
 		J, Ja := mat.NewDense(se.n, se.n, nil), mat.NewDense(se.n, se.n, nil)

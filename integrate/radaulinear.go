@@ -121,6 +121,24 @@ func (s *radauSparse) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float6
 	return s.cx.Factor()
 }
 
+// decomposeNeg is decompose with −J given as values on the pattern (the sparse
+// evaluation path, semiExplicit.newtonValues with c = 0).
+func (s *radauSparse) decomposeNeg(negJ []float64, kdiag []float64, fr, ar, br float64) error {
+	rv, cv := s.re.Values(), s.cx.Values()
+	for t, i := range s.row {
+		x := negJ[t]
+		rv[t], cv[t] = x, complex(x, 0)
+		if i == s.col[t] {
+			rv[t] += fr * kdiag[i]
+			cv[t] += complex(ar*kdiag[i], br*kdiag[i])
+		}
+	}
+	if err := s.re.Factor(); err != nil {
+		return err
+	}
+	return s.cx.Factor()
+}
+
 func (s *radauSparse) solveReal(b []float64)       { s.re.Solve(b) }
 func (s *radauSparse) solveComplex(b []complex128) { s.cx.Solve(b) }
 

@@ -59,7 +59,8 @@ type rk4Work struct {
 	cur, prev, it State
 	kq, kv        [4][]float64 // stage rates of q and v
 	qs, vs        []float64    // stage arguments
-	M, G          *mat.Dense
+	M, G          *mat.Dense   // nil on the sparse evaluation path
+	sp            *sparseEval  // the sparse evaluation path (sparseeval.go), or nil
 	kkt           linalg.SaddlePoint
 	r, dq, gt     []float64
 	stats         Stats
@@ -96,13 +97,14 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	w.qs, w.vs, w.dq = make([]float64, nq), make([]float64, nq), make([]float64, nq)
 	w.r, w.gt = make([]float64, nc), make([]float64, nc)
-	w.M = mat.NewDense(nq, nq, nil)
-	if nc > 0 {
-		w.G = mat.NewDense(nc, nq, nil)
+	if w.sp = newSparseEval(sys, false); w.sp == nil {
+		w.M = mat.NewDense(nq, nq, nil)
+		if nc > 0 {
+			w.G = mat.NewDense(nc, nq, nil)
+		}
 	}
 	w.kkt = newSaddlePoint(sys)
-	meter := dae.NewResidualMeter(sys)
-	r := meter.Measure(start.T, start.Q, start.V, nil)
+	r := measureStart(w.sp, sys, start)
 	if r.Pos > 1e-8*math.Max(1, hhtMaxAbs(start.Q)) || r.Vel > 1e-8*math.Max(1, hhtMaxAbs(start.V)) ||
 		math.IsNaN(r.Pos) || math.IsNaN(r.Vel) {
 		return fmt.Errorf("integrate: rk4: inconsistent start at t=%g: |g| = %.2g at %s, |G v + g_t| = %.2g (want ≤ 1e-8 relative)",
@@ -121,6 +123,9 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 
 // factor evaluates M and G at (t, q) and factorizes [M Gᵀ; G 0].
 func (w *rk4Work) factor(t float64, q []float64) error {
+	if w.sp != nil {
+		return w.factorSparse(t, q)
+	}
 	w.sys.Mass(w.M, t, q)
 	if w.nc > 0 {
 		w.sys.ConstraintJacobian(w.G, t, q)
@@ -134,6 +139,22 @@ func (w *rk4Work) factor(t float64, q []float64) error {
 	}
 	if err != nil {
 		if !allFinite(w.M.RawMatrix().Data) || (w.nc > 0 && !allFinite(w.G.RawMatrix().Data)) {
+			w.lad.worst = Residual{Block: "mass matrix or constraint Jacobian", Value: math.NaN()}
+			return ErrNonFinite
+		}
+		w.lad.worst = Residual{Block: "KKT matrix (eq. 17)"}
+	}
+	return err
+}
+
+// factorSparse is factor on the sparse evaluation path.
+func (w *rk4Work) factorSparse(t float64, q []float64) error {
+	w.sp.evalM(t, q)
+	w.sp.evalG(t, q)
+	w.stats.Factorizations++
+	err := w.kkt.FactorizeSym(w.sp.kktArgs())
+	if err != nil {
+		if !allFinite(w.sp.M) || !allFinite(w.sp.G) {
 			w.lad.worst = Residual{Block: "mass matrix or constraint Jacobian", Value: math.NaN()}
 			return ErrNonFinite
 		}
@@ -282,12 +303,19 @@ func (w *rk4Work) projectState(s *State) error {
 		return err
 	}
 	w.sys.ConstraintTimeDerivative(w.gt, s.T, s.Q)
-	for k := range w.r {
-		sum := w.gt[k]
-		for j, g := range w.G.RawRowView(k) {
-			sum += g * s.V[j]
+	if w.sp != nil {
+		w.sp.gxPlus(w.r, s.V, w.gt)
+		for k := range w.r {
+			w.r[k] = -w.r[k]
 		}
-		w.r[k] = -sum
+	} else {
+		for k := range w.r {
+			sum := w.gt[k]
+			for j, g := range w.G.RawRowView(k) {
+				sum += g * s.V[j]
+			}
+			w.r[k] = -sum
+		}
 	}
 	clear(w.dq)
 	w.kkt.Solve(w.dq, w.r)

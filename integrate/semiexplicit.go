@@ -60,11 +60,19 @@ type semiExplicit struct {
 	cp, cm       []float64  // constraint row at ±δ
 
 	rowEvals int // evaluations of the constraint row spent on its finite differences
+
+	sp  *sparseEval // the sparse evaluation path (M, G, work, der, second nil), or nil
+	spx *semiScatter
 }
 
 // fdEvals returns the System evaluations spent on finite differences so far: those of
 // dae.Derivatives and those of the constraint rows (constraintJacobian).
-func (s *semiExplicit) fdEvals() int { return s.der.Evals + s.rowEvals }
+func (s *semiExplicit) fdEvals() int {
+	if s.der == nil {
+		return s.rowEvals
+	}
+	return s.der.Evals + s.rowEvals
+}
 
 // Offsets of the blocks of y.
 func (s *semiExplicit) iq() int  { return 0 }
@@ -73,8 +81,9 @@ func (s *semiExplicit) ia() int  { return 2 * s.nq }
 func (s *semiExplicit) il() int  { return 3 * s.nq }
 func (s *semiExplicit) imu() int { return 3*s.nq + s.nc }
 
-// newSemiExplicit returns the first-order form of sys in formulation form.
-func newSemiExplicit(sys dae.System, form Formulation) (*semiExplicit, error) {
+// newSemiExplicit returns the first-order form of sys in formulation form, on the sparse
+// evaluation path (sparseEval, semisparse.go) when sparse is set and sys has it.
+func newSemiExplicit(sys dae.System, form Formulation, sparse bool) (*semiExplicit, error) {
 	switch form {
 	case Index3, Index2, StabilizedIndex2, Index1, Baumgarte, Index2Baumgarte:
 	default:
@@ -82,22 +91,29 @@ func newSemiExplicit(sys dae.System, form Formulation) (*semiExplicit, error) {
 			form, Index3, Index2, StabilizedIndex2, Index1, Baumgarte, Index2Baumgarte)
 	}
 	nq, nc := sys.Size()
-	s := &semiExplicit{sys: sys, der: dae.NewDerivatives(sys), form: form, nq: nq, nc: nc,
+	s := &semiExplicit{sys: sys, form: form, nq: nq, nc: nc,
 		hasMu: form == StabilizedIndex2,
-		M:     mat.NewDense(nq, nq, nil), work: mat.NewDense(nq, nq, nil),
-		f: make([]float64, nq), g: make([]float64, nc), gt: make([]float64, nc), gm: make([]float64, nc),
+		f:     make([]float64, nq), g: make([]float64, nc), gt: make([]float64, nc), gm: make([]float64, nc),
 		qp: make([]float64, nq), cp: make([]float64, nc), cm: make([]float64, nc),
 	}
+	s.n = 3*nq + nc
+	if s.hasMu {
+		s.n += nc
+	}
+	if sparse {
+		s.sp = newSparseEval(sys, true)
+	}
+	if s.sp != nil {
+		return s, nil
+	}
+	s.der = dae.NewDerivatives(sys)
+	s.M, s.work = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 	if nc > 0 {
 		s.G = mat.NewDense(nc, nq, nil)
 		s.work2 = mat.NewDense(nc, nq, nil)
 		if sd := dae.NewSecondDerivatives(sys); sd.AnalyticConstraintJacobian() && sd.AnalyticGamma() {
 			s.second = sd
 		}
-	}
-	s.n = 3*nq + nc
-	if s.hasMu {
-		s.n += nc
 	}
 	return s, nil
 }
@@ -162,20 +178,13 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 	copy(dst[:nq], v)
 	s.evalMG(t, q)
 	if s.hasMu {
-		addGTx(dst[:nq], s.G, mu, -1)
+		s.addGT(dst[:nq], mu, -1)
 	}
 	copy(dst[nq:2*nq], a)
 	dyn := dst[2*nq : 3*nq]
 	s.sys.Force(dyn, t, q, v)
-	for i := range nq {
-		row := s.M.RawRowView(i)
-		var ma float64
-		for j, mij := range row {
-			ma += mij * a[j]
-		}
-		dyn[i] -= ma
-	}
-	addGTx(dyn, s.G, lambda, -1)
+	s.subMass(dyn, a)
+	s.addGT(dyn, lambda, -1)
 	s.constraintRow(dst[3*nq:3*nq+s.nc], t, q, v, a)
 	if s.hasMu {
 		s.sys.Constraint(dst[3*nq+s.nc:], t, q)
@@ -184,6 +193,11 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 
 // evalMG evaluates M and G at (t, q).
 func (s *semiExplicit) evalMG(t float64, q []float64) {
+	if s.sp != nil {
+		s.sp.evalM(t, q)
+		s.sp.evalG(t, q)
+		return
+	}
 	s.sys.Mass(s.M, t, q)
 	if s.nc > 0 {
 		s.sys.ConstraintJacobian(s.G, t, q)
@@ -199,7 +213,7 @@ func (s *semiExplicit) constraintRow(dst []float64, t float64, q, v, a []float64
 	velocity := func(w float64) { // dst += w·(G v + g_t)
 		s.sys.ConstraintTimeDerivative(s.gt, t, q)
 		for i := range s.nc {
-			dst[i] += w * (dotRow(s.G, i, v) + s.gt[i])
+			dst[i] += w * (s.gDot(i, v) + s.gt[i])
 		}
 	}
 	position := func(w float64) { // dst += w·g
@@ -211,7 +225,7 @@ func (s *semiExplicit) constraintRow(dst []float64, t float64, q, v, a []float64
 	acceleration := func() { // dst += G a − γ
 		s.sys.Gamma(s.gm, t, q, v)
 		for i := range s.nc {
-			dst[i] += dotRow(s.G, i, a) - s.gm[i]
+			dst[i] += s.gDot(i, a) - s.gm[i]
 		}
 	}
 	clear(dst)

@@ -23,7 +23,7 @@ func TestSemiExplicitResidualVanishesOnSolution(t *testing.T) {
 		st   State
 	}{{"driven pendulum", dp, pendulumStart(dp, 0.7, 0.3)}, {"chain4", ch, chainStart(ch, []float64{0.3, -0.2, 0.5, 0.1})}} {
 		for _, f := range allFirstOrderForms {
-			se, err := newSemiExplicit(c.sys, f)
+			se, err := newSemiExplicit(c.sys, f, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestSemiExplicitJacobian(t *testing.T) {
 	for _, sys := range []dae.System{dp, ch, newWithSecond(dp), newWithSecond(ch)} {
 		_, second := sys.(withSecond)
 		for _, f := range allFirstOrderForms {
-			se, _ := newSemiExplicit(sys, f)
+			se, _ := newSemiExplicit(sys, f, false)
 			if (se.second != nil) != second {
 				t.Fatalf("%T %s: second-derivative route %v, want %v", sys, f, se.second != nil, second)
 			}
@@ -139,12 +139,12 @@ func TestSemiExplicitIndexAndSize(t *testing.T) {
 		idxA int // index of the a block
 		idxV int
 	}{{Index3, 14, 3, 2}, {Index2, 14, 2, 1}, {StabilizedIndex2, 16, 2, 1}, {Index1, 14, 1, 1}} {
-		se, _ := newSemiExplicit(ch, c.f)
+		se, _ := newSemiExplicit(ch, c.f, false)
 		if se.n != c.n || se.index(2*se.nq) != c.idxA || se.index(se.nq) != c.idxV || se.index(0) != 1 {
 			t.Errorf("%s: n=%d index(a)=%d index(v)=%d, want %d, %d, %d", c.f, se.n, se.index(2*se.nq), se.index(se.nq), c.n, c.idxA, c.idxV)
 		}
 	}
-	if _, err := newSemiExplicit(ch, Index1Projected); err == nil {
+	if _, err := newSemiExplicit(ch, Index1Projected, false); err == nil {
 		t.Error("index1-proj has no first-order form, want an error")
 	}
 }

@@ -126,14 +126,42 @@ func newAsymKKT(sys dae.System) asymKKT {
 	return &sparseAsymKKT{nq: nq, nc: nc, f: f, buf: make([]float64, nq+nc)}
 }
 
-// sparseAsymKKT assembles [A Bᵀ; C d·I] densely and factorizes it by linalg.SparseLU.
+// sparseAsymKKT assembles [A Bᵀ; C d·I] densely and factorizes it by linalg.SparseLU, or,
+// on the sparse evaluation path (sp set), takes A, B, C as pattern values (factorValues).
 type sparseAsymKKT struct {
 	nq, nc int
 	f      *newtonFactor
 	buf    []float64
+	sp     *sparseEval
+	idx    kktScatter
 }
 
-func (k *sparseAsymKKT) FactorizeSym(A, G mat.Matrix) error { return k.Factorize(A, G, G, 0) }
+// newSparseAsymKKTValues returns the factorization of [M Gᵀ; C 0] filled from sp's
+// pattern values, with no dense assembly storage.
+func newSparseAsymKKTValues(sys dae.System, sp *sparseEval) *sparseAsymKKT {
+	n := sp.nq + sp.nc
+	f := newSparseNewtonFactor(n, kktPattern(sys, false))
+	return &sparseAsymKKT{nq: sp.nq, nc: sp.nc, f: f, buf: make([]float64, n), sp: sp, idx: newKKTScatter(sp, &f.csr)}
+}
+
+// factorValues factorizes [M Bᵀ; C 0] for M with the mass pattern and B, C with G's.
+func (k *sparseAsymKKT) factorValues(M, B, C []float64) error {
+	K := k.f.Values()
+	clear(K)
+	scatterAdd(K, k.idx.m, M, 1)
+	scatterAdd(K, k.idx.gt, B, 1)
+	scatterAdd(K, k.idx.g, C, 1)
+	return k.f.Factor()
+}
+
+// FactorizeSym factorizes [A Gᵀ; G 0]; on the sparse evaluation path A and G must be
+// the evaluator's own (sparseEval.kktArgs).
+func (k *sparseAsymKKT) FactorizeSym(A, G mat.Matrix) error {
+	if k.sp != nil {
+		return k.factorValues(k.sp.M, k.sp.G, k.sp.G)
+	}
+	return k.Factorize(A, G, G, 0)
+}
 
 func (k *sparseAsymKKT) Factorize(A, B, C mat.Matrix, d float64) error {
 	linalg.AssembleKKT(k.f.Matrix(), k.nq, k.nc, A, B, C, d)
@@ -155,7 +183,8 @@ func (k *sparseAsymKKT) Solve(x, y []float64) {
 type newtonFactor struct {
 	dense  *linalg.LU
 	sparse *linalg.SparseLU
-	buf    *mat.Dense // assembly storage of the sparse path
+	buf    *mat.Dense // assembly storage of the sparse path; nil when filled by values
+	csr    dae.CSR    // the pattern of the values (newSparseNewtonFactor)
 }
 
 // newNewtonFactor returns the factorization for n×n matrices with the given pattern (nil:
@@ -180,8 +209,26 @@ func (f *newtonFactor) Matrix() []float64 {
 	return f.dense.Matrix().Data
 }
 
-// Factor factorizes the matrix held in Matrix().
+// byValues reports whether the matrix is filled value by value (Values, CSR) rather than
+// assembled into Matrix().
+func (f *newtonFactor) byValues() bool { return f.sparse != nil && f.buf == nil }
+
+// Values returns the pattern-aligned storage of a factor filled by values.
+func (f *newtonFactor) Values() []float64 { return f.sparse.Values() }
+
+// stored returns what the matrix was written into: Values() or Matrix().
+func (f *newtonFactor) stored() []float64 {
+	if f.byValues() {
+		return f.Values()
+	}
+	return f.Matrix()
+}
+
+// Factor factorizes the matrix held in Matrix() (or Values() when filled by values).
 func (f *newtonFactor) Factor() error {
+	if f.byValues() {
+		return f.sparse.Factor()
+	}
 	if f.sparse != nil {
 		return f.sparse.Factorize(f.buf)
 	}

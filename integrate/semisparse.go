@@ -1,0 +1,251 @@
+package integrate
+
+import (
+	"linkage/dae"
+)
+
+// semisparse.go: the first-order form (semiExplicit) on the sparse evaluation path: its
+// residual by sparse mat-vecs and its Newton matrix c K − ∂φ/∂y written value by value
+// into the pattern of newtonPattern, with the constraint rows' q- and v-derivatives by
+// central differences over groups of columns that share no constraint (Curtis, Powell &
+// Reid 1974): a constraint row reads only its own coordinates, so a group's perturbation
+// gives every entry of ∂c/∂q exactly as the column-by-column differences of the dense
+// path do, at 2 evaluations per group instead of per column.
+
+// gDot returns row i of G times x.
+func (s *semiExplicit) gDot(i int, x []float64) float64 {
+	if s.sp == nil {
+		return dotRow(s.G, i, x)
+	}
+	p := &s.sp.con
+	lo := p.RowStart[i]
+	var d float64
+	for t, j := range p.Row(i) {
+		d += s.sp.G[lo+t] * x[j]
+	}
+	return d
+}
+
+// addGT adds w·Gᵀx to dst.
+func (s *semiExplicit) addGT(dst, x []float64, w float64) {
+	if s.sp == nil {
+		addGTx(dst, s.G, x, w)
+		return
+	}
+	s.sp.addGTx(dst, x, w)
+}
+
+// subMass subtracts M a from dst, row by row.
+func (s *semiExplicit) subMass(dst, a []float64) {
+	if s.sp == nil {
+		for i := range s.nq {
+			var ma float64
+			for j, mij := range s.M.RawRowView(i) {
+				ma += mij * a[j]
+			}
+			dst[i] -= ma
+		}
+		return
+	}
+	p := &s.sp.mass
+	for i := range s.nq {
+		lo := p.RowStart[i]
+		var ma float64
+		for t, j := range p.Row(i) {
+			ma += s.sp.M[lo+t] * a[j]
+		}
+		dst[i] -= ma
+	}
+}
+
+// semiScatter places the blocks of ∂φ/∂y in the values of the Newton pattern k (by the
+// block rows of newtonPattern) and groups the columns for the differenced constraint rows.
+type semiScatter struct {
+	qv, va, diag []int // identities q→v, v→a; the diagonal of the differential rows
+	cQQ, gtQMu   []int // GGL: (Gᵀμ)_q, Gᵀ on μ
+	cAQ, cAV     []int // dynamics rows: coupling on q and on v
+	mAA, gtAL    []int // M on a, Gᵀ on λ
+	gLQ, gLV     []int // constraint rows: G's pattern on q, on v
+	gLA, gMuQ    []int // G on a; the μ rows' G on q
+	groups       [][]int
+	byCol        [][]int // per column, the positions in G's values of its entries
+	posRow       []int   // per position in G's values, its row
+}
+
+// sparseNewtonFactor returns the sparse LU of the Newton matrices on the sparse path,
+// filled by newtonValues, and sets up the maps into its values.
+func (s *semiExplicit) sparseNewtonFactor() *newtonFactor {
+	f := newSparseNewtonFactor(s.n, s.newtonPattern())
+	s.spx = newSemiScatter(s, &f.csr)
+	return f
+}
+
+func newSemiScatter(s *semiExplicit, k *dae.CSR) *semiScatter {
+	sp, nq := s.sp, s.nq
+	ident := func(r0, c0 int) []int {
+		idx := make([]int, nq)
+		for i := range nq {
+			idx[i] = k.Find(r0+i, c0+i)
+		}
+		return idx
+	}
+	x := &semiScatter{qv: ident(s.iq(), s.iv()), va: ident(s.iv(), s.ia())}
+	x.diag = append(ident(s.iq(), s.iq()), ident(s.iv(), s.iv())...)
+	x.cAQ = scatterMap(k, &sp.coup, s.ia(), s.iq(), false)
+	x.cAV = scatterMap(k, &sp.coup, s.ia(), s.iv(), false)
+	x.mAA = scatterMap(k, &sp.mass, s.ia(), s.ia(), false)
+	if s.nc == 0 {
+		return x
+	}
+	x.gtAL = scatterMap(k, &sp.con, s.ia(), s.il(), true)
+	x.gLQ = scatterMap(k, &sp.con, s.il(), s.iq(), false)
+	x.gLV = scatterMap(k, &sp.con, s.il(), s.iv(), false)
+	x.gLA = scatterMap(k, &sp.con, s.il(), s.ia(), false)
+	if s.hasMu {
+		x.cQQ = scatterMap(k, &sp.coup, s.iq(), s.iq(), false)
+		x.gtQMu = scatterMap(k, &sp.con, s.iq(), s.imu(), true)
+		x.gMuQ = scatterMap(k, &sp.con, s.imu(), s.iq(), false)
+	}
+	x.byCol, x.posRow = make([][]int, nq), make([]int, sp.con.NNZ())
+	for i := range sp.con.NRows {
+		for t, j := range sp.con.Row(i) {
+			x.byCol[j] = append(x.byCol[j], sp.con.RowStart[i]+t)
+			x.posRow[sp.con.RowStart[i]+t] = i
+		}
+	}
+	x.groups = columnGroups(&sp.con, nq)
+	return x
+}
+
+// columnGroups colors the columns of pattern p greedily so that no two columns of a group
+// share a row.
+func columnGroups(p *dae.CSR, ncol int) [][]int {
+	byCol := make([][]int, ncol) // rows of each column
+	for i := range p.NRows {
+		for _, j := range p.Row(i) {
+			byCol[j] = append(byCol[j], i)
+		}
+	}
+	rowUsed := make([][]bool, 0) // rowUsed[g][i]: group g holds a column of row i
+	var groups [][]int
+	for j := range ncol {
+		g := 0
+		for ; g < len(groups); g++ {
+			free := true
+			for _, i := range byCol[j] {
+				if rowUsed[g][i] {
+					free = false
+					break
+				}
+			}
+			if free {
+				break
+			}
+		}
+		if g == len(groups) {
+			groups = append(groups, nil)
+			rowUsed = append(rowUsed, make([]bool, p.NRows))
+		}
+		groups[g] = append(groups[g], j)
+		for _, i := range byCol[j] {
+			rowUsed[g][i] = true
+		}
+	}
+	return groups
+}
+
+// newtonValues writes c K − ∂φ/∂y at (t, y) into the values K of the Newton pattern: the
+// dense jacobian's terms in the same order, negated, then c on the differential diagonal.
+func (s *semiExplicit) newtonValues(K []float64, c, t float64, y []float64) {
+	q, v, a, lambda, mu := s.blocks(y)
+	sp, x, se := s.sp, s.spx, s.sp.se
+	clear(K)
+	s.evalMG(t, q)
+	for i := range s.nq {
+		K[x.qv[i]] -= 1
+		K[x.va[i]] -= 1
+	}
+	if s.hasMu && s.nc > 0 {
+		se.ConstraintForceDerivativeValues(sp.C, t, q, mu)
+		scatterAdd(K, x.cQQ, sp.C, 1)
+		scatterAdd(K, x.gtQMu, sp.G, 1)
+	}
+	se.ForceDerivativeQValues(sp.C, t, q, v)
+	scatterAdd(K, x.cAQ, sp.C, -1)
+	se.MassDerivativeValues(sp.C, t, q, a)
+	scatterAdd(K, x.cAQ, sp.C, 1)
+	if s.nc > 0 {
+		se.ConstraintForceDerivativeValues(sp.C, t, q, lambda)
+		scatterAdd(K, x.cAQ, sp.C, 1)
+	}
+	se.ForceDerivativeVValues(sp.C, t, q, v)
+	scatterAdd(K, x.cAV, sp.C, -1)
+	scatterAdd(K, x.mAA, sp.M, 1)
+	if s.nc > 0 {
+		scatterAdd(K, x.gtAL, sp.G, 1)
+		s.constraintValues(K, t, q, v, a)
+		if s.hasMu {
+			scatterAdd(K, x.gMuQ, sp.G, -1)
+		}
+	}
+	for _, d := range x.diag {
+		K[d] += c
+	}
+}
+
+// constraintValues writes −∂c/∂(q, v, a) of the formulation's constraint rows into K
+// (constraintJacobian on the sparse path; G holds G(t, q)).
+func (s *semiExplicit) constraintValues(K []float64, t float64, q, v, a []float64) {
+	sp, x := s.sp, s.spx
+	if s.form == Index3 {
+		scatterAdd(K, x.gLQ, sp.G, -1)
+		return
+	}
+	s.differenceRows(K, x.gLQ, t, q, v, a, true)
+	sp.evalG(t, q)
+	switch s.form {
+	case Index2, StabilizedIndex2, Index2Baumgarte:
+		scatterAdd(K, x.gLV, sp.G, -1)
+	case Index1, Baumgarte:
+		s.differenceRows(K, x.gLV, t, q, v, a, false)
+		scatterAdd(K, x.gLA, sp.G, -1)
+	}
+}
+
+// differenceRows writes −∂c/∂q (inQ) or −∂c/∂v of the constraint rows at the positions
+// idx (aligned with G's values) by central differences, one group of columns at a time.
+func (s *semiExplicit) differenceRows(K []float64, idx []int, t float64, q, v, a []float64, inQ bool) {
+	x, sp := s.spx, s.sp
+	base := v
+	if inQ {
+		base = q
+	}
+	copy(s.qp, base)
+	row := func(dst []float64) {
+		if inQ {
+			sp.evalG(t, s.qp)
+			s.constraintRow(dst, t, s.qp, v, a)
+		} else {
+			s.constraintRow(dst, t, q, s.qp, a)
+		}
+	}
+	for _, group := range x.groups {
+		for _, j := range group {
+			s.qp[j] = base[j] + dae.FDStep(base[j])
+		}
+		row(s.cp)
+		for _, j := range group {
+			s.qp[j] = base[j] - dae.FDStep(base[j])
+		}
+		row(s.cm)
+		for _, j := range group {
+			s.qp[j] = base[j]
+			h := dae.FDStep(base[j])
+			for _, pos := range x.byCol[j] {
+				i := x.posRow[pos]
+				K[idx[pos]] = -((s.cp[i] - s.cm[i]) / (2 * h))
+			}
+		}
+	}
+	s.rowEvals += 2 * len(x.groups)
+}
