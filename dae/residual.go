@@ -27,20 +27,31 @@ func (r ConstraintResiduals) Max(s ConstraintResiduals) ConstraintResiduals {
 }
 
 // ResidualMeter evaluates ConstraintResiduals without allocating; one meter serves one
-// goroutine.
+// goroutine. For a SparseEvaluator it holds G as values on ConstraintCSR (memory and work
+// in proportion to the nonzeros), else as a dense nc×nq matrix; both sum each row's
+// products in increasing column order, so they give the same numbers.
 type ResidualMeter struct {
 	sys      System
 	g, gt, w []float64
-	G        *mat.Dense
+	G        *mat.Dense      // dense path
+	sparse   SparseEvaluator // sparse path: G's values on pattern
+	pattern  CSR
+	values   []float64
 }
 
 // NewResidualMeter returns a meter for sys.
 func NewResidualMeter(sys System) *ResidualMeter {
 	nq, nc := sys.Size()
 	m := &ResidualMeter{sys: sys, g: make([]float64, nc), gt: make([]float64, nc), w: make([]float64, nc)}
-	if nc > 0 {
-		m.G = mat.NewDense(nc, nq, nil)
+	if nc == 0 {
+		return m
 	}
+	if se, ok := sys.(SparseEvaluator); ok {
+		m.sparse, m.pattern = se, ConstraintCSR(se, nq, nc)
+		m.values = make([]float64, m.pattern.NNZ())
+		return m
+	}
+	m.G = mat.NewDense(nc, nq, nil)
 	return m
 }
 
@@ -56,24 +67,34 @@ func (m *ResidualMeter) Measure(t float64, q, v, a []float64) ConstraintResidual
 			r.Pos, r.WorstPos = ax, i
 		}
 	}
-	m.sys.ConstraintJacobian(m.G, t, q)
 	m.sys.ConstraintTimeDerivative(m.gt, t, q)
-	r.Vel = maxAbsGxPlus(m.G, v, m.gt, 1)
+	if m.sparse != nil {
+		m.sparse.ConstraintJacobianValues(m.values, t, q)
+	} else {
+		m.sys.ConstraintJacobian(m.G, t, q)
+	}
+	r.Vel = m.maxAbsGxPlus(v, m.gt, 1)
 	if a != nil {
 		m.sys.Gamma(m.w, t, q, v)
-		r.Acc = maxAbsGxPlus(m.G, a, m.w, -1)
+		r.Acc = m.maxAbsGxPlus(a, m.w, -1)
 	}
 	return r
 }
 
-// maxAbsGxPlus returns ‖G x + s·y‖∞.
-func maxAbsGxPlus(G *mat.Dense, x, y []float64, s float64) float64 {
+// maxAbsGxPlus returns ‖G x + s·y‖∞ with G as last evaluated (dense or on its pattern).
+func (m *ResidualMeter) maxAbsGxPlus(x, y []float64, s float64) float64 {
 	var worst float64
 	for i := range y {
-		row := G.RawRowView(i)
 		r := s * y[i]
-		for j, gij := range row {
-			r += gij * x[j]
+		if m.sparse != nil {
+			start := m.pattern.RowStart[i]
+			for k, j := range m.pattern.Row(i) {
+				r += m.values[start+k] * x[j]
+			}
+		} else {
+			for j, gij := range m.G.RawRowView(i) {
+				r += gij * x[j]
+			}
 		}
 		if math.IsNaN(r) {
 			return math.NaN()

@@ -208,3 +208,37 @@ func TestSparseEvalMatchesDense(t *testing.T) {
 		}
 	}
 }
+
+// TestResidualMeterSparse: dae.ResidualMeter on a SparseEvaluator (G as pattern values)
+// gives bit for bit the residuals of the dense meter at an off-manifold state of a bar
+// chain, and a 2000-bar chain's meter neither stores nor allocates an nc×nq matrix
+// (modelfile's recorder measures every output row with it).
+func TestResidualMeterSparse(t *testing.T) {
+	sys, s := horizontalBarChain(t, 30)
+	nq, _ := sys.Size()
+	q, v, a := make([]float64, nq), make([]float64, nq), make([]float64, nq)
+	for i := range q {
+		q[i] = s.Q[i] + 1e-3*math.Sin(float64(3*i+1))
+		v[i] = math.Cos(float64(i))
+		a[i] = math.Sin(float64(2 * i))
+	}
+	sparse := dae.NewResidualMeter(sys).Measure(0.3, q, v, a)
+	dense := dae.NewResidualMeter(hideValues(sys)).Measure(0.3, q, v, a)
+	if sparse != dense || sparse.Vel == 0 || sparse.Acc == 0 {
+		t.Errorf("sparse meter %+v, dense %+v: want the same nonzero residuals", sparse, dense)
+	}
+
+	big, bs := horizontalBarChain(t, 2000)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m := dae.NewResidualMeter(big)
+	m.Measure(0, bs.Q, bs.V, bs.A)
+	runtime.ReadMemStats(&after)
+	if d := after.TotalAlloc - before.TotalAlloc; d > 10<<20 {
+		t.Errorf("a 2000-bar chain's residual meter allocated %d MB, want < 10 (an nc×nq G is 192 MB)", d>>20)
+	}
+	if n := testing.AllocsPerRun(5, func() { m.Measure(0, bs.Q, bs.V, bs.A) }); n != 0 {
+		t.Errorf("Measure allocates %v times, want 0", n)
+	}
+}
