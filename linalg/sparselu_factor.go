@@ -121,13 +121,15 @@ func (f *sparseLUOf[T]) columnOfU(k, top int) {
 }
 
 // pivot chooses the pivot of column k among the rows of xi[top:] not yet pivotal by
-// threshold partial pivoting — row k (the diagonal of C) if |x_k| ≥ τ·max |x_i|, the
-// largest otherwise — and stores column k of L, x_i / pivot for the other candidates.
+// threshold partial pivoting — the preferred row p = pref[k] (the diagonal of C, or the
+// partner of a row without diagonal entry: pairedMinimumDegree) if |x_p| ≥ τ·max |x_i|,
+// with τ = sparseLUPartnerTau for a partner, the largest otherwise — and stores column k of L, x_i / pivot for the other candidates.
 // It clears x and reports false if no candidate is nonzero or one is not finite (the
 // growth of the entries overflowed).
 func (f *sparseLUOf[T]) pivot(k, top int) bool {
 	x, pinv := f.x, f.pinv
 	cand := f.xi[top:]
+	pref := f.pref[k] // the diagonal, or the partner of a row without one
 	imax, amax, diag, finite := -1, 0.0, false, true
 	for _, i := range cand {
 		if pinv[i] >= 0 {
@@ -137,7 +139,7 @@ func (f *sparseLUOf[T]) pivot(k, top int) bool {
 		if a > amax || imax < 0 {
 			imax, amax = i, a
 		}
-		diag = diag || i == k
+		diag = diag || i == pref
 		finite = finite && a <= math.MaxFloat64
 	}
 	if imax < 0 || amax == 0 || !finite {
@@ -147,8 +149,12 @@ func (f *sparseLUOf[T]) pivot(k, top int) bool {
 		return false
 	}
 	ipiv := imax
-	if diag && magnitude(x[k]) >= f.tau*amax { // amax > 0: a zero diagonal never passes
-		ipiv = k
+	tau := f.tau
+	if pref != k {
+		tau = sparseLUPartnerTau
+	}
+	if diag && magnitude(x[pref]) >= tau*amax { // amax > 0: a zero entry never passes
+		ipiv = pref
 	}
 	piv := x[ipiv]
 	x[ipiv] = 0
