@@ -112,7 +112,7 @@ func Solve(m Method, name string, sys dae.System, start State, tEnd float64, opt
 	if err := m.Init(sys, start, opt.Control); err != nil {
 		return nil, err
 	}
-	meter := newResidualMeter(sys)
+	meter := dae.NewResidualMeter(sys) // G on its pattern for a SparseEvaluator
 	cur := m.Current()
 	var sample State
 	if times != nil {

@@ -94,14 +94,8 @@ func csrMul(dst []float64, p *dae.CSR, v, x []float64) {
 
 // measure returns the position and velocity residuals of (t, q, v) as
 // dae.ResidualMeter.Measure does (without the acceleration level), with G sparse; g and gt
-// are nc-long scratch.
+// are nc-long scratch. Init's start check uses it on the values it already evaluates.
 func (e *sparseEval) measure(t float64, q, v, g, gt []float64) dae.ConstraintResiduals {
-	return e.measureAcc(t, q, v, nil, g, gt, nil)
-}
-
-// measureAcc is measure with the acceleration level ‖G a − γ‖∞ when a is not nil (w: nc
-// more scratch).
-func (e *sparseEval) measureAcc(t float64, q, v, a, g, gt, w []float64) dae.ConstraintResiduals {
 	r := dae.ConstraintResiduals{WorstPos: -1}
 	if e.nc == 0 {
 		return r
@@ -116,10 +110,6 @@ func (e *sparseEval) measureAcc(t float64, q, v, a, g, gt, w []float64) dae.Cons
 	e.evalG(t, q)
 	sys.ConstraintTimeDerivative(gt, t, q)
 	r.Vel = e.maxAbsGxPlus(v, gt, 1)
-	if a != nil {
-		sys.Gamma(w, t, q, v)
-		r.Acc = e.maxAbsGxPlus(a, w, -1)
-	}
 	return r
 }
 
@@ -139,29 +129,6 @@ func (e *sparseEval) maxAbsGxPlus(x, y []float64, s float64) float64 {
 		worst = math.Max(worst, math.Abs(r))
 	}
 	return worst
-}
-
-// residualMeter measures the constraint residuals of accepted states (Solve): by
-// dae.ResidualMeter, or without nc×nq storage for systems on the sparse evaluation path.
-type residualMeter struct {
-	dense    *dae.ResidualMeter
-	sp       *sparseEval
-	g, gt, w []float64
-}
-
-func newResidualMeter(sys dae.System) *residualMeter {
-	if sp := newSparseEval(sys, false); sp != nil {
-		return &residualMeter{sp: sp, g: make([]float64, sp.nc), gt: make([]float64, sp.nc), w: make([]float64, sp.nc)}
-	}
-	return &residualMeter{dense: dae.NewResidualMeter(sys)}
-}
-
-// Measure is dae.ResidualMeter.Measure.
-func (m *residualMeter) Measure(t float64, q, v, a []float64) dae.ConstraintResiduals {
-	if m.dense != nil {
-		return m.dense.Measure(t, q, v, a)
-	}
-	return m.sp.measureAcc(t, q, v, a, m.g, m.gt, m.w)
 }
 
 // csrMatrix shows pattern values as a mat.Matrix for linalg.SparseKKT, which reads the
