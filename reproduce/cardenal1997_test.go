@@ -85,8 +85,14 @@ func TestSuspensionComparison(t *testing.T) {
 	}
 	f, m := res.Fixed, res.Multi
 	t.Log("\n" + res.Table())
-	if f.Steps < 12000 || f.Steps > 12001 || !(m.Steps*2 < f.Steps) {
-		t.Errorf("steps: ali1 %d (want 12000, or 12001 with a rounding sliver), multi-index %d (want < half)", f.Steps, m.Steps)
+	if f.Steps != 12000 || !(m.Steps*2 < f.Steps) {
+		t.Errorf("steps: ali1 %d (want 12000), multi-index %d (want < half)", f.Steps, m.Steps)
+	}
+	// Seed 001's claim at equal energy accuracy (Done-when of issue 18: at least 2× faster):
+	// steps stand in for CPU here (deterministic; the CPU ratio is in BENCHMARKS.md). Measured:
+	// U_r = 4e-6, max |ΔΠ| 2.5e-2 against ali1's 4.05e-2 J, 1237 steps against 12 000.
+	if e := res.Equal; e.Steps == 0 || !(e.MaxDev <= f.MaxDev) || !(e.Steps*2 < f.Steps) {
+		t.Errorf("equal accuracy: %s max |ΔΠ| %.3g (ali1 %.3g), %d steps (ali1 %d): want at most half the steps", e.Name, e.MaxDev, f.MaxDev, e.Steps, f.Steps)
 	}
 	for _, r := range []SuspensionRun{f, m} {
 		if !(r.MaxDev/r.Scale < 1e-3) {
