@@ -59,6 +59,12 @@ type IndexReport struct {
 	Time1  float64 `json:"time_index1"`     // simulated time covered in index 1 [s]
 }
 
+// String is the report in one line, as the run summaries print it.
+func (r IndexReport) String() string {
+	return fmt.Sprintf("3: %d steps over %.4g s, 1: %d steps over %.4g s; switches 3→1 %d, 1→3 %d",
+		r.Steps3, r.Time3, r.Steps1, r.Time1, r.To1, r.To3)
+}
+
 // IndexReporter is implemented by methods that switch formulations during a run
 // (MultiIndex): the CLI prints the report in its run summary and --json.
 type IndexReporter interface {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"linkage/integrate"
 )
 
 // TestCardenal1997Table1: at Δt = 1e-3, where the paper's two columns agree (4.680e-3 and
@@ -39,8 +41,34 @@ func TestCardenal1997Table1(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, tab)
 		}
 	}
-	if len(res.Energy) < 10001 || len(res.Energy) > 10002 || len(res.MultiH) == 0 {
-		t.Errorf("histories: %d energy samples (want 10001, or 10002 when rounding leaves a last sliver), %d multi-index steps", len(res.Energy), len(res.MultiH))
+	if len(res.Energy) != 10001 || len(res.MultiH) == 0 {
+		t.Errorf("histories: %d energy samples (want 10001: no sliver step from the rounding of t), %d multi-index steps", len(res.Energy), len(res.MultiH))
+	}
+}
+
+// TestCardenal1997SmallSteps: below Δt = 1e-4 the energy error of both methods keeps
+// falling as Δt² (over 0.1 s: 4.4e-9 → 4.4e-11 J for ali1, 4.7e-9 → 9.8e-11 for ali3 at
+// α = 1e7). Before the projections solved for increments (solveProjected) the error stopped
+// at 5e-9 and then grew with the number of steps and with α: rounding amplified by the
+// condition of M + αGᵀG, the paper's Table 1 not reproduced below 1e-4.
+func TestCardenal1997SmallSteps(t *testing.T) {
+	p := DefaultCardenalPendulum()
+	for _, name := range []string{"ali1", "ali3"} {
+		var errs [2]float64
+		for i, h := range []float64{1e-4, 1e-5} {
+			m := integrate.Method(&integrate.ALI1{})
+			if name == "ali3" {
+				m = &integrate.ALI3{}
+			}
+			e, _, _, fail := pendulumEnergyRun(p, m, h, 0.1, nil)
+			if fail != "" {
+				t.Fatalf("%s Δt = %g: %s", name, h, fail)
+			}
+			errs[i] = e
+		}
+		if errs[0]/errs[1] < 30 {
+			t.Errorf("%s: max |ΔΠ| over 0.1 s %.3g at Δt = 1e-4, %.3g at 1e-5: want the Δt² fall (≥ 30×)", name, errs[0], errs[1])
+		}
 	}
 }
 
@@ -57,8 +85,14 @@ func TestSuspensionComparison(t *testing.T) {
 	}
 	f, m := res.Fixed, res.Multi
 	t.Log("\n" + res.Table())
-	if f.Steps < 12000 || f.Steps > 12001 || !(m.Steps*2 < f.Steps) {
-		t.Errorf("steps: ali1 %d (want 12000, or 12001 with a rounding sliver), multi-index %d (want < half)", f.Steps, m.Steps)
+	if f.Steps != 12000 || !(m.Steps*2 < f.Steps) {
+		t.Errorf("steps: ali1 %d (want 12000), multi-index %d (want < half)", f.Steps, m.Steps)
+	}
+	// Seed 001's claim at equal energy accuracy (Done-when of issue 18: at least 2× faster):
+	// steps stand in for CPU here (deterministic; the CPU ratio is in BENCHMARKS.md). Measured:
+	// U_r = 4e-6, max |ΔΠ| 2.5e-2 against ali1's 4.05e-2 J, 1237 steps against 12 000.
+	if e := res.Equal; e.Steps == 0 || !(e.MaxDev <= f.MaxDev) || !(e.Steps*2 < f.Steps) {
+		t.Errorf("equal accuracy: %s max |ΔΠ| %.3g (ali1 %.3g), %d steps (ali1 %d): want at most half the steps", e.Name, e.MaxDev, f.MaxDev, e.Steps, f.Steps)
 	}
 	for _, r := range []SuspensionRun{f, m} {
 		if !(r.MaxDev/r.Scale < 1e-3) {

@@ -275,8 +275,7 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 		fmt.Fprintf(w, "failed   %s (attempts retried with a fresh Jacobian or a smaller step)\n", r.failures)
 	}
 	if x := r.IndexReport; x != nil {
-		fmt.Fprintf(w, "index    3: %d steps over %.4g s, 1: %d steps over %.4g s; switches 3→1 %d, 1→3 %d\n",
-			x.Steps3, x.Time3, x.Steps1, x.Time1, x.To1, x.To3)
+		fmt.Fprintf(w, "index    %s\n", x)
 	}
 	fmt.Fprintf(w, "time     %.4g s\n", r.WallS)
 	fmt.Fprintf(w, "residual max |g| = %.2e, max |G v + g_t| = %.2e over accepted steps\n", r.MaxResidualPos, r.MaxResidualVel)
