@@ -478,14 +478,26 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 	if v.doc.has(p + ".output_step") {
 		v.positive(p+".output_step", "output_step (s)", s.OutputStep)
 	}
+	twice := map[string]int{} // a marker named like a body has channels of the same names
+	for _, c := range valid {
+		twice[c]++
+	}
 	for _, list := range []struct {
 		key   string
 		names []string
 	}{{"outputs", s.Outputs}, {"plot", s.Plot}} {
 		for i, c := range list.names {
-			if len(selectChannels(valid, c)) == 0 {
-				v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "unknown output channel %q; want a channel such as %s, or a body or joint name, energy or residual",
+			sel := selectChannels(valid, c)
+			if len(sel) == 0 {
+				v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "unknown output channel %q; want a channel such as %s, a body, joint or marker name, energy or residual",
 					c, strings.Join(exampleChannels(valid), ", "))
+			}
+			for _, x := range sel {
+				if twice[x] > 1 {
+					elem, _ := splitChannel(x)
+					v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "output channel %q is both body %q's and marker %q's; rename the marker", x, elem, elem)
+					break
+				}
 			}
 		}
 	}
