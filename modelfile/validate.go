@@ -90,8 +90,9 @@ func validate(d *decoder) {
 	v.simulation()
 }
 
-// coordinates checks the coordinates key and, for natural coordinates, that every joint
-// has a natural-coordinate form (couplers tie joint angles, which are no coordinates there).
+// coordinates checks the coordinates key and, for natural coordinates, that every body and
+// joint has a natural-coordinate form (couplers tie joint angles, which are no coordinates
+// there; a point mass has no radius of gyration to place a second point at).
 func (v *validator) coordinates() {
 	switch v.m.Coordinates {
 	case "", CoordinatesBody:
@@ -101,6 +102,12 @@ func (v *validator) coordinates() {
 		v.errorf("coordinates", "coordinates = %q; want %q (x, y, θ of every body, the default) or %q (basic points)",
 			v.m.Coordinates, CoordinatesBody, CoordinatesNatural)
 		return
+	}
+	for i, b := range v.m.Bodies {
+		if b.Inertia == 0 {
+			v.errorf(fmt.Sprintf("bodies[%d].inertia", i), "point mass %q (inertia 0): point masses are not available with coordinates: natural "+
+				"(a body with fewer than two joint points gets a second basic point at its radius of gyration, here 0; not implemented for the others either); use coordinates: body", b.Name)
+		}
 	}
 	for k, jt := range v.m.Joints {
 		if jt.Type == JointCoupler {
@@ -164,7 +171,7 @@ func (v *validator) bodiesAndMarkers() {
 			v.bodies[b.Name] = i
 		}
 		v.positive(p+".mass", "mass (kg)", b.Mass)
-		v.positive(p+".inertia", "inertia (kg·m² about the centre of mass)", b.Inertia)
+		v.nonNegative(p+".inertia", "inertia (kg·m² about the centre of mass; 0 for a point mass)", b.Inertia)
 		v.shape(p+".shape", b.Shape, 2)
 	}
 	for i, mk := range v.m.Markers {
