@@ -33,7 +33,7 @@ func (s pointMassSystem) ConstraintJacobian(dst *mat.Dense, _ float64, q []float
 	dst.Set(1, 2, s.d*math.Cos(q[2]))
 }
 func (s pointMassSystem) ConstraintTimeDerivative(dst []float64, _ float64, _ []float64) { clear(dst) }
-func (s pointMassSystem) Gamma(dst []float64, _ float64, _, _ []float64)               { clear(dst) }
+func (s pointMassSystem) Gamma(dst []float64, _ float64, _, _ []float64)                 { clear(dst) }
 
 // TestMassOnNullSpace: seed 002 Lemma 1 on a pinned body: a point mass pinned away from
 // its centre of mass (the IFToMM A01 pendulum) passes; pinned at its centre of mass, its

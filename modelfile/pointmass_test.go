@@ -8,7 +8,7 @@ import (
 
 // TestPointMassPendulum (issue 17, item 4): the IFToMM A01 pendulum, a point mass (inertia
 // 0, M singular) pinned 1 m from its centre of mass, against a rigid body pinned the same
-// way: with inertia J its equation (m L² + J) θ'' = −m g L cos θ is the point mass's under
+// way: with inertia J its equation (m L² + J) θ” = −m g L cos θ is the point mass's under
 // gravity g·m L²/(m L² + J), so a body of J = m L²/3 (a uniform bar's about its end) under
 // 4/3 g must move exactly as the point mass under g. Both run with bdf at tol 1e-9: 1e-6 m
 // over 3 s (three swings) is ~100× their global errors and far below the 0.1 m gap
