@@ -67,3 +67,22 @@ func TestRunProblemShort(t *testing.T) {
 type errStub string
 
 func (e errStub) Error() string { return string(e) }
+
+// TestExamplesBuild: every model file of examples/iftomm builds (what `linkage check`
+// does) with the redundancy the library describes: none for A01 and A02 (one degree of
+// freedom away from the singular positions), one row for A04, whose six revolute joints
+// leave one degree of freedom where Grübler's count gives none.
+func TestExamplesBuild(t *testing.T) {
+	for _, c := range []struct {
+		p         Problem
+		redundant int
+	}{{A01(1), 0}, {A02(2, 1), 0}, {A02(40, 1), 0}, {A04(1), 1}} {
+		b, err := build(c.p)
+		if err != nil {
+			t.Fatalf("%s: %v", c.p.Name, err)
+		}
+		if got := len(b.Consistent.Redundant); got != c.redundant {
+			t.Errorf("%s: %d redundant constraint rows, want %d", c.p.Name, got, c.redundant)
+		}
+	}
+}

@@ -52,6 +52,8 @@ func instance(t *testing.T, data []byte) any {
 func TestSchemaAcceptsValid(t *testing.T) {
 	s := compileSchema(t)
 	files, _ := filepath.Glob("../examples/*.yaml")
+	iftomm, _ := filepath.Glob("../examples/iftomm/*.yaml")
+	files = append(files, iftomm...)
 	if len(files) == 0 {
 		t.Fatal("no examples found")
 	}
