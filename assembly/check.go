@@ -63,6 +63,13 @@ func (c *Checker) Name(kind, name string, idx int) {
 	c.names[name] = kind
 }
 
+// NonNegative reports a parameter of element what that is not finite and ≥ 0.
+func (c *Checker) NonNegative(what, key string, x float64) {
+	if !(x >= 0) || math.IsInf(x, 0) {
+		c.Bad("%s: %s = %g, want finite and ≥ 0", what, key, x)
+	}
+}
+
 // Positive reports a parameter of element what that is not finite and > 0.
 func (c *Checker) Positive(what, key string, x float64) {
 	if !(x > 0) || math.IsInf(x, 0) {

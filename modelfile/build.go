@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"linkage/dae"
@@ -288,6 +289,9 @@ func (b *Built) initialize(sys mechanism) error {
 			}
 		}
 	}
+	if err := doc.pointMassCheck(sys, t0, q0); err != nil {
+		return err
+	}
 	c, err := dae.Initialize(sys, t0, q0, v0, &dae.InitOptions{Keep: keep})
 	if err != nil {
 		return fmt.Errorf("%s: initial: %w (adjust the guess in initial.bodies)", doc.File, err)
@@ -446,4 +450,30 @@ func (l *Law) forceLaw() (law.Force, error) {
 		return law.NewPiecewise(l.Piecewise.Breaks, pieces)
 	}
 	return law.Polynomial{Coef: l.Polynomial}, nil
+}
+
+// pointMassCheck refuses a model with point masses (bodies of inertia 0) whose mass matrix
+// is singular on the null space of G at the guess q0 (seed 002, Lemma 1: the accelerations
+// would not be determined), naming the coordinates of the motion nothing resists: the
+// rotation of a point mass that no joint turns, such as one pinned at its centre of mass.
+func (doc *Document) pointMassCheck(sys mechanism, t0 float64, q0 []float64) error {
+	if doc.Spatial != nil || !slices.ContainsFunc(doc.Model.Bodies, func(b Body) bool { return b.Inertia == 0 }) {
+		return nil
+	}
+	v := dae.MassOnNullSpace(sys, t0, q0)
+	if v == nil {
+		return nil
+	}
+	vmax := 0.0
+	for _, x := range v {
+		vmax = math.Max(vmax, math.Abs(x))
+	}
+	var free []string
+	for i, x := range v {
+		if math.Abs(x) > 0.1*vmax {
+			free = append(free, sys.CoordinateName(i))
+		}
+	}
+	return fmt.Errorf("%s: point masses: the mass matrix is singular on the motions the joints allow (seed 002, Lemma 1): %s can move without inertia; "+
+		"pin a point mass away from its centre of mass (a marker at the other end of its link), or give the body an inertia", doc.File, strings.Join(free, ", "))
 }

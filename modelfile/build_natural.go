@@ -143,10 +143,24 @@ func naturalChannels(b *Built) func(string) channelFunc {
 	for _, e := range sys.Joints() {
 		rows[e.Name] = e.Rows
 	}
+	frame := func(body string) planarFrame {
+		id := nb.Bodies[body]
+		if id == natural.Ground {
+			return nil
+		}
+		return func(c *sample) ([2]float64, float64, [2]float64, float64) {
+			r, th := sys.Pose(id, c.s.Q)
+			v, w := sys.Velocity(id, c.s.Q, c.s.V)
+			return r, th, v, w
+		}
+	}
 	return func(name string) channelFunc {
 		elem, suffix := splitChannel(name)
 		if id, ok := nb.Bodies[elem]; ok {
 			return naturalBodyChannel(sys, id, suffix, nb.Angles[elem])
+		}
+		if f, ok := planarMarkerChannel(&b.Doc.Model, frame, elem, suffix); ok {
+			return f
 		}
 		if suffix == "lambda" {
 			row := rows[elem][0]

@@ -34,7 +34,7 @@ func residualChannels() []string {
 }
 
 // channelNames lists every output channel of m in a fixed order: bodies, joints, motions,
-// energies, residuals.
+// force elements, markers, energies, residuals.
 func channelNames(m *Model) []string {
 	var names []string
 	for _, b := range m.Bodies {
@@ -59,17 +59,21 @@ func channelNames(m *Model) []string {
 			names = append(names, f.Name+"."+s)
 		}
 	}
+	names = append(names, markerChannelNames(markerNames(m), 2)...)
 	names = append(names, energyChannels()...)
 	names = append(names, residualChannels()...)
 	return names
 }
 
 // selectChannels returns the channels of valid that pattern names: the channel itself, or
-// all channels of an element ("crank", "energy", "residual").
+// all channels of an element or marker ("crank", "energy", "residual", "crank.A"): those
+// that are pattern + "." + a suffix without a dot, so that a body's name does not select
+// the channels of its markers ("crank.A.x").
 func selectChannels(valid []string, pattern string) []string {
 	var out []string
 	for _, c := range valid {
-		if c == pattern || strings.HasPrefix(c, pattern+".") && !strings.Contains(pattern, ".") {
+		rest, ok := strings.CutPrefix(c, pattern+".")
+		if c == pattern || ok && !strings.Contains(rest, ".") {
 			out = append(out, c)
 		}
 	}

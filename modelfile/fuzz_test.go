@@ -23,7 +23,7 @@ const maxFuzzInput = 16 << 10
 // them), the test models and small versions of the hostile inputs. Inputs over maxFuzzInput are skipped.
 // Run with: go test -run '^$' -fuzz FuzzParse -fuzztime 30s ./modelfile/
 func FuzzParse(f *testing.F) {
-	for _, glob := range []string{"../examples/*.yaml", "testdata/bad/*.yaml", "testdata/bad/*.json"} {
+	for _, glob := range []string{"../examples/*.yaml", "../examples/iftomm/*.yaml", "testdata/bad/*.yaml", "testdata/bad/*.json"} {
 		files, _ := filepath.Glob(glob)
 		for _, p := range files {
 			data, err := os.ReadFile(p)

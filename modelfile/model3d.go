@@ -177,6 +177,7 @@ func channelNames3(m *SpatialModel) []string {
 			names = append(names, f.Name+"."+s)
 		}
 	}
+	names = append(names, markerChannelNames(markerNames3(m), 3)...)
 	names = append(names, "energy.kinetic", "energy.potential", "energy.total", "energy.work_nc", "energy.work_driving", "energy.invariant")
 	return append(names, residualChannels()...)
 }

@@ -163,7 +163,7 @@ markers:
 func TestAllErrorsReported(t *testing.T) {
 	_, err := Parse("m.yaml", []byte(`bodies:
   - {name: a, mass: -1, inertia: 1}
-  - {name: b, mass: 1, inertia: 0}
+  - {name: b, mass: 1, inertia: -1}
 markers:
   - {name: M, body: c}
 `))

@@ -192,12 +192,25 @@ func planarChannels(b *Built) func(string) channelFunc {
 	for _, e := range sys.Joints() {
 		rows[e.Name] = e.Rows
 	}
+	frame := func(body string) planarFrame {
+		if body == groundName {
+			return nil
+		}
+		i := coord[body+".x"]
+		return func(c *sample) ([2]float64, float64, [2]float64, float64) {
+			q, v := c.s.Q, c.s.V
+			return [2]float64{q[i], q[i+1]}, q[i+2], [2]float64{v[i], v[i+1]}, v[i+2]
+		}
+	}
 	return func(name string) channelFunc {
 		elem, suffix := splitChannel(name)
 		if _, ok := b.Bodies[elem]; ok {
 			return bodyChannel(coord[elem+".x"], suffix)
 		}
 		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 2); ok {
+			return f
+		}
+		if f, ok := planarMarkerChannel(&b.Doc.Model, frame, elem, suffix); ok {
 			return f
 		}
 		if suffix == "lambda" {
@@ -261,6 +274,11 @@ func spatialChannels(b *Built) func(string) channelFunc {
 		elem, suffix := splitChannel(name)
 		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 3); ok {
 			return f
+		}
+		if _, body := b.Spatial.Bodies[elem]; !body {
+			if f, ok := spatialMarkerChannel(b.Doc.Spatial, col, elem, suffix); ok {
+				return f
+			}
 		}
 		if suffix == "lambda" {
 			row := rows[elem][0]

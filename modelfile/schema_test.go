@@ -52,6 +52,8 @@ func instance(t *testing.T, data []byte) any {
 func TestSchemaAcceptsValid(t *testing.T) {
 	s := compileSchema(t)
 	files, _ := filepath.Glob("../examples/*.yaml")
+	iftomm, _ := filepath.Glob("../examples/iftomm/*.yaml")
+	files = append(files, iftomm...)
 	if len(files) == 0 {
 		t.Fatal("no examples found")
 	}
@@ -78,7 +80,7 @@ func TestSchemaAcceptsValid(t *testing.T) {
 // (not a reference between elements) are rejected by the schema too.
 func TestSchemaRejectsStructural(t *testing.T) {
 	s := compileSchema(t)
-	for _, name := range []string{"negative-mass.yaml", "zero-inertia.yaml", "mass-string.yaml", "missing-mass.yaml",
+	for _, name := range []string{"negative-mass.yaml", "mass-string.yaml", "missing-mass.yaml",
 		"unknown-top-key.yaml", "missing-bodies.yaml", "ground-body.yaml", "unknown-joint-type.yaml",
 		"distance-no-length.yaml", "length-on-revolute.yaml", "force-unknown-type.yaml", "tsda-negative-k.yaml",
 		"gravity-one.yaml", "name-with-dot.yaml", "table-unknown-key.yaml", "json-wrong-type.json",

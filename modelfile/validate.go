@@ -90,8 +90,9 @@ func validate(d *decoder) {
 	v.simulation()
 }
 
-// coordinates checks the coordinates key and, for natural coordinates, that every joint
-// has a natural-coordinate form (couplers tie joint angles, which are no coordinates there).
+// coordinates checks the coordinates key and, for natural coordinates, that every body and
+// joint has a natural-coordinate form (couplers tie joint angles, which are no coordinates
+// there; a point mass has no radius of gyration to place a second point at).
 func (v *validator) coordinates() {
 	switch v.m.Coordinates {
 	case "", CoordinatesBody:
@@ -101,6 +102,12 @@ func (v *validator) coordinates() {
 		v.errorf("coordinates", "coordinates = %q; want %q (x, y, θ of every body, the default) or %q (basic points)",
 			v.m.Coordinates, CoordinatesBody, CoordinatesNatural)
 		return
+	}
+	for i, b := range v.m.Bodies {
+		if b.Inertia == 0 {
+			v.errorf(fmt.Sprintf("bodies[%d].inertia", i), "point mass %q (inertia 0): point masses are not available with coordinates: natural "+
+				"(a body with fewer than two joint points gets a second basic point at its radius of gyration, here 0; not implemented for the others either); use coordinates: body", b.Name)
+		}
 	}
 	for k, jt := range v.m.Joints {
 		if jt.Type == JointCoupler {
@@ -164,7 +171,7 @@ func (v *validator) bodiesAndMarkers() {
 			v.bodies[b.Name] = i
 		}
 		v.positive(p+".mass", "mass (kg)", b.Mass)
-		v.positive(p+".inertia", "inertia (kg·m² about the centre of mass)", b.Inertia)
+		v.nonNegative(p+".inertia", "inertia (kg·m² about the centre of mass; 0 for a point mass)", b.Inertia)
 		v.shape(p+".shape", b.Shape, 2)
 	}
 	for i, mk := range v.m.Markers {
@@ -478,14 +485,26 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 	if v.doc.has(p + ".output_step") {
 		v.positive(p+".output_step", "output_step (s)", s.OutputStep)
 	}
+	twice := map[string]int{} // a marker named like a body has channels of the same names
+	for _, c := range valid {
+		twice[c]++
+	}
 	for _, list := range []struct {
 		key   string
 		names []string
 	}{{"outputs", s.Outputs}, {"plot", s.Plot}} {
 		for i, c := range list.names {
-			if len(selectChannels(valid, c)) == 0 {
-				v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "unknown output channel %q; want a channel such as %s, or a body or joint name, energy or residual",
+			sel := selectChannels(valid, c)
+			if len(sel) == 0 {
+				v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "unknown output channel %q; want a channel such as %s, a body, joint or marker name, energy or residual",
 					c, strings.Join(exampleChannels(valid), ", "))
+			}
+			for _, x := range sel {
+				if twice[x] > 1 {
+					elem, _ := splitChannel(x)
+					v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "output channel %q is both body %q's and marker %q's; rename the marker", x, elem, elem)
+					break
+				}
 			}
 		}
 	}

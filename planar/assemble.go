@@ -47,7 +47,7 @@ func (m *Model) Assemble() (*System, error) {
 		names.AddBody(b.Name, "body", nil)
 		what := fmt.Sprintf("body %q", b.Name)
 		ck.Positive(what, "mass", b.Mass)
-		ck.Positive(what, "inertia", b.Inertia)
+		ck.NonNegative(what, "inertia", b.Inertia) // 0: a point mass (M singular, regular on ker G: PointMassCheck)
 		for _, x := range []float64{b.Pos[0], b.Pos[1], b.Angle, b.Vel[0], b.Vel[1], b.AngVel} {
 			if !finite(x) {
 				bad("body %q: initial pose or velocity (%v, %g, %v, %g) is not finite", b.Name, b.Pos, b.Angle, b.Vel, b.AngVel)

@@ -32,7 +32,7 @@ type ForceID int
 type Body struct {
 	Name    string
 	Mass    float64 // > 0 [kg]
-	Inertia float64 // polar moment of inertia about the centre of mass, > 0 [kg m²]
+	Inertia float64 // polar moment of inertia about the centre of mass, ≥ 0 (0: a point mass) [kg m²]
 	Pos     Vec     // initial guess of the centre of mass, global frame
 	Angle   float64 // initial guess of θ [rad]
 	Vel     Vec     // initial guess of the velocity of the centre of mass

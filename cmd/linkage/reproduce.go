@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"linkage/iftomm"
 	"linkage/output"
 	"linkage/reproduce"
 )
@@ -28,6 +29,7 @@ func experiments() map[string]experiment {
 		"cardenal1997":    {"seed 001 Table 1 (ali1 vs ali3 energy error and CPU, double pendulum), energy history (Fig. 2), multi-index step history (Fig. 5), suspension comparison (Figs. 8-10)", runCardenal1997},
 		"haug1997":        {"seed 000 section 4: GCP implicit vs FV vs ABM: errors, largest steps (Table 5), Newton iterations (Figs. 9-11)", runHaug1997},
 		"haug1997-scan":   {"seed 000 section 4.1: largest steps of IMPL, FV, ABM on the double pendulum over a grid of RSDA (k, c)", runHaugScan},
+		"iftomm":          {"IFToMM benchmarks A01, A02 (N = 40), A04 (examples/iftomm) with hht, genalpha, bdf, radau5, dopri5 at tol 1e-6, 1e-8: error against the reference, energy drift, time, steps, pass/fail at 1e-3 m", func(_ string, stdout io.Writer) error { return runIFToMM(false, stdout) }},
 	}
 }
 
@@ -96,8 +98,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	for _, n := range names {
 		fmt.Fprintf(&list, "\n  %-16s %s", n, exps[n].summary)
 	}
-	fs := newFlagSet("reproduce", "reproduce EXPERIMENT [--out DIR]\n\nexperiments:"+list.String(), stderr)
+	fs := newFlagSet("reproduce", "reproduce EXPERIMENT [--out DIR] [--long]\n\nexperiments:"+list.String(), stderr)
 	outDir := fs.String("out", ".", "directory for plots and CSV files (created if missing; each file is replaced only when written in full)")
+	long := fs.Bool("long", false, "iftomm only: run A01 to the library's 2000 s instead of 10 s")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -109,10 +112,37 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return usagef("unknown experiment %q; valid: %s", pos[0], strings.Join(names, ", "))
 	}
+	if pos[0] == "iftomm" && *long {
+		return runIFToMM(true, stdout)
+	}
+	if *long {
+		return usagef("--long applies to the iftomm experiment only")
+	}
 	if err := checkOutDir("--out", *outDir); err != nil {
 		return err
 	}
 	return e.run(*outDir, stdout)
+}
+
+// runIFToMM prints the library's report of every IFToMM problem with every core method;
+// failed runs are part of the report, not an error of the command.
+func runIFToMM(long bool, stdout io.Writer) error {
+	tA01 := 10.0
+	if long {
+		tA01 = 2000
+	}
+	var runs []iftomm.Run
+	for _, p := range iftomm.Problems(tA01) {
+		r, err := iftomm.RunProblem(p, iftomm.CoreConfigs())
+		if err != nil {
+			return err
+		}
+		runs = append(runs, r...)
+	}
+	fmt.Fprintf(stdout, "IFToMM benchmarks (A01 to %g s, A02 N=40 to 20 s, A04 to 10 s); max error: largest coordinate error of the compared point (A01 P1, A02 B0, A04 P3) at the reference times, against the library's data (A01, A02) or a self-reference (A04: %s); pass: the run ends and the error is at most %g m\n",
+		tA01, iftomm.SelfReference, iftomm.Tolerance)
+	fmt.Fprint(stdout, iftomm.Table(runs))
+	return nil
 }
 
 // runArnoldDriftOff prints the growth exponents of max |g| and plots the envelopes.
