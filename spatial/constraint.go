@@ -32,7 +32,7 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 		rw := &s.rows[r]
 		w, _, _, F, _, _ := rw.Weights(t)
 		if rw.Terms[0].Pair != last {
-			s.pairs[rw.Terms[0].Pair].kin(q, &k)
+			s.pairs[rw.Terms[0].Pair].kinRows(q, &k)
 			last = rw.Terms[0].Pair
 		}
 		g := -rw.C0 - F
@@ -61,7 +61,7 @@ func (s *System) WriteConstraintJacobian(dst assembly.Target, t float64, q []flo
 		w, _, _, _, _, _ := rw.Weights(t)
 		pr := &s.pairs[rw.Terms[0].Pair]
 		if rw.Terms[0].Pair != last {
-			pr.kin(q, &k)
+			pr.kinRows(q, &k)
 			last = rw.Terms[0].Pair
 		}
 		out := dst.Row(s.nbody + r)
@@ -89,7 +89,7 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, q []float64)
 		_, dw, _, _, dF, _ := rw.Weights(t)
 		g := -dF
 		if rw.Trig {
-			s.pairs[rw.Terms[0].Pair].kin(q, &k)
+			s.pairs[rw.Terms[0].Pair].kinRows(q, &k)
 			for i := range rw.N {
 				e.eval(&rw.Terms[i].Coord, &k, false)
 				g += dw[i] * e.val
@@ -114,7 +114,7 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 		w, dw, ddw, _, _, ddF := rw.Weights(t)
 		pr := &s.pairs[rw.Terms[0].Pair]
 		if rw.Terms[0].Pair != last {
-			pr.kin(q, &k)
+			pr.kinRows(q, &k)
 			vp = pr.rate(v)
 			last = rw.Terms[0].Pair
 		}
@@ -139,6 +139,9 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 	}
 	var k pairKin
 	var e coordEval
+	// h sums λ_r W_k ∇²c_k over the rows of one pair (a joint), which then enter dst at
+	// once: one search of the pattern per pair instead of one per row.
+	var h [14][14]float64
 	last := -1
 	for r := range s.rows {
 		rw := &s.rows[r]
@@ -147,14 +150,25 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 			continue
 		}
 		w, _, _, _, _, _ := rw.Weights(t)
-		pr := &s.pairs[rw.Terms[0].Pair]
-		if rw.Terms[0].Pair != last {
-			pr.kin(q, &k)
-			last = rw.Terms[0].Pair
+		if p := rw.Terms[0].Pair; p != last {
+			if last >= 0 {
+				assembly.AddHessian(dst, s.pairs[last].col[:], 1, h[:])
+				h = [14][14]float64{}
+			}
+			s.pairs[p].kinRows(q, &k)
+			last = p
 		}
 		for i := range rw.N {
 			e.eval(&rw.Terms[i].Coord, &k, true)
-			assembly.AddHessian(dst, pr.col[:], l*w[i], e.hess[:])
+			sc := l * w[i]
+			for a := range h {
+				for b := range h[a] {
+					h[a][b] += sc * e.hess[a][b]
+				}
+			}
 		}
+	}
+	if last >= 0 {
+		assembly.AddHessian(dst, s.pairs[last].col[:], 1, h[:])
 	}
 }
