@@ -26,19 +26,17 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 		dst[i] = p[0]*p[0] + p[1]*p[1] + p[2]*p[2] + p[3]*p[3] - 1
 	}
 	var k pairKin
-	var e coordEval
 	last := -1 // a joint's rows share its pair: evaluate the kinematics once per joint
 	for r := range s.rows {
 		rw := &s.rows[r]
 		w, _, _, F, _, _ := rw.Weights(t)
 		if rw.Terms[0].Pair != last {
-			s.pairs[rw.Terms[0].Pair].kinRows(q, &k)
+			s.pairs[rw.Terms[0].Pair].kinValues(q, &k)
 			last = rw.Terms[0].Pair
 		}
 		g := -rw.C0 - F
 		for i := range rw.N {
-			e.eval(&rw.Terms[i].Coord, &k, false)
-			g += w[i] * e.val
+			g += w[i] * rw.Terms[i].Coord.value(&k)
 		}
 		dst[s.nbody+r] = g
 	}
@@ -79,7 +77,6 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, q []float64)
 		dst[i] = 0
 	}
 	var k pairKin
-	var e coordEval
 	for r := range s.rows {
 		rw := &s.rows[r]
 		dst[s.nbody+r] = 0
@@ -89,10 +86,9 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, q []float64)
 		_, dw, _, _, dF, _ := rw.Weights(t)
 		g := -dF
 		if rw.Trig {
-			s.pairs[rw.Terms[0].Pair].kinRows(q, &k)
+			s.pairs[rw.Terms[0].Pair].kinValues(q, &k)
 			for i := range rw.N {
-				e.eval(&rw.Terms[i].Coord, &k, false)
-				g += dw[i] * e.val
+				g += dw[i] * rw.Terms[i].Coord.value(&k)
 			}
 		}
 		dst[s.nbody+r] = g

@@ -65,6 +65,20 @@ func (s *quadForm) apply(p *[4]float64) (val Vec3, jac [3][4]float64) {
 	return val, jac
 }
 
+// applyVal returns (pᵀS_k p)_k as apply does, without the Jacobian.
+func (s *quadForm) applyVal(p *[4]float64) (val Vec3) {
+	for k := range 3 {
+		for a := range 4 {
+			var sp float64
+			for b := range 4 {
+				sp += s[k][a][b] * p[b]
+			}
+			val[k] += sp * p[a]
+		}
+	}
+	return val
+}
+
 // vecKind names the vectors of a pair.
 type vecKind int
 
@@ -160,6 +174,48 @@ func (pr *pairRef) kin(q []float64, k *pairKin) { pr.kinOf(q, k, allVecs) }
 // kinRows evaluates the vectors the pair's constraint rows read (pr.rows): a spherical
 // joint's rows read d alone, so the six axes, three quarters of kin's work, are skipped.
 func (pr *pairRef) kinRows(q []float64, k *pairKin) { pr.kinOf(q, k, pr.rows) }
+
+// kinValues evaluates the values of the vectors the pair's constraint rows read, without
+// their derivatives (g needs none): the values kinRows computes, by the same arithmetic.
+func (pr *pairRef) kinValues(q []float64, k *pairKin) {
+	need := pr.rows
+	ri, pi := bodyState(q, pr.col[0])
+	rj, pj := bodyState(q, pr.col[7])
+	for a := range 3 {
+		if need.has(vXI + vecKind(a)) {
+			k.v[vXI+vecKind(a)].val = pr.mi.qa[a].applyVal(&pi)
+		}
+		if need.has(vXJ + vecKind(a)) {
+			k.v[vXJ+vecKind(a)].val = pr.mj.qa[a].applyVal(&pj)
+		}
+		if need.has(vE0 + vecKind(a)) {
+			k.v[vE0+vecKind(a)].val = Vec3{}
+			k.v[vE0+vecKind(a)].val[a] = 1
+		}
+	}
+	if need.has(vD) {
+		ai, aj := pr.mi.qs.applyVal(&pi), pr.mj.qs.applyVal(&pj)
+		for r := range 3 {
+			k.v[vD].val[r] = rj[r] + aj[r] - ri[r] - ai[r]
+		}
+	}
+}
+
+// value returns c at the vectors' values: eval's val without the derivatives, by the same
+// arithmetic.
+func (c *coord) value(k *pairKin) float64 {
+	switch c.kind {
+	case coordAngle:
+		return math.Atan2(k.v[vYI].val.Dot(k.v[vXJ].val), k.v[vXI].val.Dot(k.v[vXJ].val))
+	case coordLength:
+		return math.Sqrt(k.v[vD].val.Dot(k.v[vD].val))
+	}
+	var v float64
+	for _, t := range c.dots[:c.n] {
+		v += t.w * k.v[t.a].val.Dot(k.v[t.b].val)
+	}
+	return v
+}
 
 // kinOf evaluates the vectors in need at q; the others keep stale values.
 func (pr *pairRef) kinOf(q []float64, k *pairKin, need vecMask) {
