@@ -24,8 +24,8 @@ import (
 // When sys is a SparseEvaluator (without first-order states) so is the returned System,
 // with the rows keep of sys's constraint pattern, and a large one (nq + nc ≥ 1000, the
 // size from which Initialize goes sparse, with a coupling pattern) stores nothing of size
-// nc×nq or nq×nq: its dense G and derivatives come from sys's analytic dense methods or
-// its pattern values (reducesparse.go), never from finite differences.
+// nc×nq or nq×nq: its dense G and derivatives are sys's pattern values scattered into
+// the caller's matrix (reducesparse.go), never finite differences.
 //
 // The wrapper owns full-length scratch vectors: like Derivatives it serves one goroutine,
 // and its evaluations do not allocate. A keep entry outside [0, nc) or repeated panics.
@@ -64,14 +64,16 @@ func reduce(sys System, keep []int, large bool) System {
 	se, sparse := sys.(SparseEvaluator)
 	sparse = sparse && !hasFirstOrder
 	large = large && sparse
-	if !large {
+	if large {
+		r.d = newValueDerivatives(se, nq)
+	} else {
 		r.d = NewDerivatives(sys)
 		if nc > 0 {
 			r.G = mat.NewDense(nc, nq, nil)
 		}
 	}
 	if sparse {
-		s := newReducedSparse(r, se, large)
+		s := newReducedSparse(r, se)
 		switch {
 		case hasInvariant:
 			return &reducedSparseInvariant{&reducedSparseEnergy{s, e}, inv}
@@ -117,7 +119,7 @@ type reduced struct {
 	sys       System
 	keep      []int
 	nq        int
-	d         *Derivatives // analytic capabilities of sys, FD fallbacks otherwise
+	d         denseDerivatives // analytic capabilities of sys, FD fallbacks otherwise (valueDerivatives when large)
 	constMass bool
 	g, lambda []float64  // full length nc
 	G         *mat.Dense // full nc×nq

@@ -6,9 +6,9 @@ import "gonum.org/v1/gonum/mat"
 // evaluation path (integrators stay on it after Initialize dropped redundant rows), and for
 // a large system (nq + nc ≥ sparseInitMinSize, with a coupling pattern) it stores nothing
 // of size nc×nq or nq×nq: G's rows are picked from the inner system's values on its
-// pattern, and the dense derivative methods are answered by the inner system's analytic
-// ones or, lacking those, by scattering its pattern values (equal on the pattern and zero
-// off it, the contract CheckSparse verifies) into the caller's matrix.
+// pattern, and the dense derivative methods scatter the inner system's pattern values
+// (equal to the dense matrices on the pattern and zero off it, the contract CheckSparse
+// verifies) into the caller's matrix.
 
 // reducedSparse is the System Reduce returns for a SparseEvaluator without first-order
 // states.
@@ -18,13 +18,6 @@ type reducedSparse struct {
 	pattern [][]int // rows keep of the inner constraint pattern
 	gcsr    CSR     // the inner system's G pattern
 	gval    []float64
-	// Large systems only (reduced.G and reduced.d nil): the coupling pattern and values
-	// for the dense derivative methods the inner system lacks.
-	ccsr CSR
-	cval []float64
-	mass MassDerivative
-	cf   ConstraintForceDerivative
-	f    ForceDerivative
 }
 
 // reducedSparseEnergy adds Energy when the inner system has it.
@@ -50,21 +43,14 @@ func largeReduced(se SparseEvaluator, nq, nc int) bool {
 	return nq+nc >= sparseInitMinSize && se.CouplingPattern() != nil
 }
 
-// newReducedSparse wraps r (whose G and d are nil when large) for the SparseEvaluator se.
-func newReducedSparse(r *reduced, se SparseEvaluator, large bool) *reducedSparse {
+// newReducedSparse wraps r (whose G is nil when large) for the SparseEvaluator se.
+func newReducedSparse(r *reduced, se SparseEvaluator) *reducedSparse {
 	nq, nc := r.sys.Size()
 	s := &reducedSparse{reduced: r, se: se, gcsr: ConstraintCSR(se, nq, nc)}
 	s.gval = make([]float64, s.gcsr.NNZ())
 	s.pattern = make([][]int, len(r.keep))
 	for k, i := range r.keep {
 		s.pattern[k] = s.gcsr.Row(i)
-	}
-	if large {
-		s.ccsr = CouplingCSR(se, nq)
-		s.cval = make([]float64, s.ccsr.NNZ())
-		s.mass, _ = r.sys.(MassDerivative)
-		s.cf, _ = r.sys.(ConstraintForceDerivative)
-		s.f, _ = r.sys.(ForceDerivative)
 	}
 	return s
 }
@@ -113,78 +99,70 @@ func (s *reducedSparse) ConstraintJacobian(dst *mat.Dense, t float64, q []float6
 	}
 	s.se.ConstraintJacobianValues(s.gval, t, q)
 	for k, i := range s.keep {
-		row := dst.RawRowView(k)
-		clear(row)
-		lo := s.gcsr.RowStart[i]
-		for p, j := range s.gcsr.Row(i) {
-			row[j] = s.gval[lo+p]
-		}
+		scatterRow(dst.RawRowView(k), &s.gcsr, s.gval, i)
 	}
 }
 
-// scatter writes the coupling values s.cval into the nq×nq dst, zero off the pattern.
-func (s *reducedSparse) scatter(dst *mat.Dense) {
-	for i := range s.ccsr.NRows {
-		row := dst.RawRowView(i)
-		clear(row)
-		lo := s.ccsr.RowStart[i]
-		for p, j := range s.ccsr.Row(i) {
-			row[j] = s.cval[lo+p]
-		}
+// scatterRow writes row i of the pattern values (p, vals) into the dense row dst, zero
+// off the pattern.
+func scatterRow(dst []float64, p *CSR, vals []float64, i int) {
+	clear(dst)
+	lo := p.RowStart[i]
+	for k, j := range p.Row(i) {
+		dst[j] = vals[lo+k]
 	}
 }
 
-// MassDerivative writes ∂(M a)/∂q: analytic, or the inner values when large.
-func (s *reducedSparse) MassDerivative(dst *mat.Dense, t float64, q, a []float64) {
-	switch {
-	case s.d != nil:
-		s.d.MassDerivative(dst, t, q, a)
-	case s.mass != nil:
-		s.mass.MassDerivative(dst, t, q, a)
-	default:
-		s.se.MassDerivativeValues(s.cval, t, q, a)
-		s.scatter(dst)
+// denseDerivatives are the dense derivative methods a reduced system answers through:
+// Derivatives (analytic where the inner system has them, finite differences otherwise),
+// or valueDerivatives on the storage-free route.
+type denseDerivatives interface {
+	MassDerivative(dst *mat.Dense, t float64, q, a []float64)
+	ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda []float64)
+	ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64)
+	ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64)
+}
+
+// valueDerivatives answers the dense derivative methods of a large SparseEvaluator from its
+// coupling values, scattered into the caller's nq×nq matrix: no matrix of its own, and no
+// finite differences (the values are the derivatives).
+type valueDerivatives struct {
+	se   SparseEvaluator
+	csr  CSR
+	vals []float64
+}
+
+func newValueDerivatives(se SparseEvaluator, nq int) *valueDerivatives {
+	d := &valueDerivatives{se: se, csr: CouplingCSR(se, nq)}
+	d.vals = make([]float64, d.csr.NNZ())
+	return d
+}
+
+// scatter writes the values into dst, zero off the pattern.
+func (d *valueDerivatives) scatter(dst *mat.Dense) {
+	for i := range d.csr.NRows {
+		scatterRow(dst.RawRowView(i), &d.csr, d.vals, i)
 	}
 }
 
-// ConstraintForceDerivative writes ∂(G_redᵀ λ)/∂q = ∂(Gᵀ λ_full)/∂q.
-func (s *reducedSparse) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda []float64) {
-	switch {
-	case s.d != nil:
-		s.reduced.ConstraintForceDerivative(dst, t, q, lambda)
-	case s.cf != nil:
-		ExpandLambda(s.lambda, lambda, s.keep)
-		s.cf.ConstraintForceDerivative(dst, t, q, s.lambda)
-	default:
-		s.ConstraintForceDerivativeValues(s.cval, t, q, lambda)
-		s.scatter(dst)
-	}
+func (d *valueDerivatives) MassDerivative(dst *mat.Dense, t float64, q, a []float64) {
+	d.se.MassDerivativeValues(d.vals, t, q, a)
+	d.scatter(dst)
 }
 
-// ForceDerivativeQ writes ∂f/∂q of the inner system.
-func (s *reducedSparse) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
-	switch {
-	case s.d != nil:
-		s.d.ForceDerivativeQ(dst, t, q, v)
-	case s.f != nil:
-		s.f.ForceDerivativeQ(dst, t, q, v)
-	default:
-		s.se.ForceDerivativeQValues(s.cval, t, q, v)
-		s.scatter(dst)
-	}
+func (d *valueDerivatives) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda []float64) {
+	d.se.ConstraintForceDerivativeValues(d.vals, t, q, lambda)
+	d.scatter(dst)
 }
 
-// ForceDerivativeV writes ∂f/∂v of the inner system.
-func (s *reducedSparse) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
-	switch {
-	case s.d != nil:
-		s.d.ForceDerivativeV(dst, t, q, v)
-	case s.f != nil:
-		s.f.ForceDerivativeV(dst, t, q, v)
-	default:
-		s.se.ForceDerivativeVValues(s.cval, t, q, v)
-		s.scatter(dst)
-	}
+func (d *valueDerivatives) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
+	d.se.ForceDerivativeQValues(d.vals, t, q, v)
+	d.scatter(dst)
+}
+
+func (d *valueDerivatives) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
+	d.se.ForceDerivativeVValues(d.vals, t, q, v)
+	d.scatter(dst)
 }
 
 // Energy is the inner system's kinetic and potential energy.
