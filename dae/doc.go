@@ -36,6 +36,9 @@
 //
 // Initialize computes consistent initial values (seed 002, Remark 2b and eq. 17) from a
 // guess, detecting redundant constraints by a rank-revealing QR and naming them; Reduce
-// drops the redundant rows so that integrators see a full-rank G. ResidualMeter measures
+// drops the redundant rows so that integrators see a full-rank G, and ConstraintRank names
+// the rows of a dependency after a failure. On a large SparseEvaluator (nq + nc ≥ 1000)
+// all three work on the patterns (linalg.SparseRankLU, values picked row by row), without
+// nc×nq or nq×nq storage, and the reduced system stays a SparseEvaluator. ResidualMeter measures
 // how well a state satisfies the constraints at position, velocity and acceleration level.
 package dae

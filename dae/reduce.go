@@ -21,9 +21,22 @@ import (
 // When sys has first-order states (FirstOrder) the wrapper forwards them and always
 // implements FirstOrderDerivative, analytic or by FirstOrderDerivatives' differences.
 //
+// When sys is a SparseEvaluator (without first-order states) so is the returned System,
+// with the rows keep of sys's constraint pattern, and a large one (nq + nc ≥ 1000, the
+// size from which Initialize goes sparse, with a coupling pattern) stores nothing of size
+// nc×nq or nq×nq: its dense G and derivatives are sys's pattern values scattered into
+// the caller's matrix (reducesparse.go), never finite differences.
+//
 // The wrapper owns full-length scratch vectors: like Derivatives it serves one goroutine,
 // and its evaluations do not allocate. A keep entry outside [0, nc) or repeated panics.
 func Reduce(sys System, keep []int) System {
+	nq, nc := sys.Size()
+	se, ok := sys.(SparseEvaluator)
+	return reduce(sys, keep, ok && largeReduced(se, nq, nc))
+}
+
+// reduce is Reduce with the storage-free route of a SparseEvaluator chosen by large.
+func reduce(sys System, keep []int, large bool) System {
 	nq, nc := sys.Size()
 	seen := make([]bool, nc)
 	for k, i := range keep {
@@ -39,19 +52,36 @@ func Reduce(sys System, keep []int) System {
 		sys:    sys,
 		keep:   append([]int(nil), keep...),
 		nq:     nq,
-		d:      NewDerivatives(sys),
 		g:      make([]float64, nc),
 		lambda: make([]float64, nc),
 	}
 	if c, ok := sys.(ConstantMass); ok {
 		r.constMass = c.ConstantMass()
 	}
-	if nc > 0 {
-		r.G = mat.NewDense(nc, nq, nil)
-	}
 	e, hasEnergy := sys.(Energy)
 	inv, hasInvariant := sys.(EnergyInvariant)
 	fo, hasFirstOrder := sys.(FirstOrder)
+	se, sparse := sys.(SparseEvaluator)
+	sparse = sparse && !hasFirstOrder
+	large = large && sparse
+	if large {
+		r.d = newValueDerivatives(se, nq)
+	} else {
+		r.d = NewDerivatives(sys)
+		if nc > 0 {
+			r.G = mat.NewDense(nc, nq, nil)
+		}
+	}
+	if sparse {
+		s := newReducedSparse(r, se)
+		switch {
+		case hasInvariant:
+			return &reducedSparseInvariant{&reducedSparseEnergy{s, e}, inv}
+		case hasEnergy:
+			return &reducedSparseEnergy{s, e}
+		}
+		return s
+	}
 	switch {
 	case hasFirstOrder && hasInvariant:
 		return &reducedInvariantFirstOrder{&reducedEnergyFirstOrder{reducedFirstOrder: r.withFirstOrder(fo), e: e}, inv}
@@ -89,7 +119,7 @@ type reduced struct {
 	sys       System
 	keep      []int
 	nq        int
-	d         *Derivatives // analytic capabilities of sys, FD fallbacks otherwise
+	d         denseDerivatives // analytic capabilities of sys, FD fallbacks otherwise (valueDerivatives when large)
 	constMass bool
 	g, lambda []float64  // full length nc
 	G         *mat.Dense // full nc×nq

@@ -190,8 +190,7 @@ type compiler struct {
 
 // fail records err at path.
 func (c *compiler) fail(path string, err error) {
-	l, col := c.doc.Line(path)
-	c.errs = append(c.errs, &Error{File: c.doc.File, Line: l, Column: col, Path: path, Msg: err.Error()})
+	c.errs = append(c.errs, c.doc.errorAt(path, err.Error()))
 }
 
 // err returns the recorded errors, joined, or nil.

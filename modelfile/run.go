@@ -164,9 +164,7 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 func (r *Result) checkSettings(doc *Document, opt RunOptions) error {
 	s := doc.Model.Simulation
 	fileErr := func(key, format string, args ...any) error {
-		path := "simulation." + key
-		l, c := doc.Line(path)
-		return &Error{File: doc.File, Line: l, Column: c, Path: path, Msg: fmt.Sprintf(format, args...)}
+		return doc.errorAt("simulation."+key, fmt.Sprintf(format, args...))
 	}
 	if why := TolProblem(r.Tol); why != "" {
 		if opt.Tol != 0 {

@@ -256,6 +256,12 @@ func (m *Model) Assemble() (*System, error) {
 	if err := ck.Err(); err != nil {
 		return nil, err
 	}
+	for r := range s.rows {
+		rw := &s.rows[r]
+		for i := range rw.N {
+			s.pairs[rw.Terms[i].Pair].rows |= rw.Terms[i].Coord.needs()
+		}
+	}
 	s.customs = assembly.NewCustoms(s.nq, customs)
 	s.pattern = s.buildPattern()
 	s.massPat = s.buildMassPattern()
