@@ -73,8 +73,13 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 		return usagef("want exactly one PROBLEM, got %d; usage: linkage %s", len(pos), solveSynopsis)
 	}
 	p, err := problems.Get(pos[0])
+	var ip *problems.ImplicitProblem
 	if err != nil {
-		return usagef("%v", err)
+		q, ierr := problems.GetImplicit(pos[0])
+		if ierr != nil {
+			return usagef("%v; linearly implicit problems: %s", err, strings.Join(problems.ImplicitNames(), ", "))
+		}
+		ip = &q
 	}
 	entry, err := integrate.Lookup(*method)
 	if err != nil {
@@ -96,6 +101,10 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	}
 	if *h > 0 && !entry.Adaptive && *tol > 0 {
 		fmt.Fprintf(stderr, "linkage solve: note: %s is fixed-step; --tol is ignored\n", entry.Name)
+	}
+	if ip != nil {
+		return runSolveImplicit(*ip, implicitRun{entry: entry, form: *form, tol: *tol, h: *h, tEnd: *tEnd, maxSteps: *maxSteps,
+			out: *out, asJSON: *asJSON}, stdout)
 	}
 	if _, err := entry.NewMethod(integrate.Formulation(*form)); err != nil {
 		return usagef("%v", err)
