@@ -8,7 +8,8 @@ import (
 
 // FDStep is the central-difference increment for an argument x: the cube root of the
 // machine epsilon scaled by max(1, |x|) (Nocedal & Wright 2006, eq. 8.8), optimal for
-// second-order differences. Every finite difference of linkage uses it.
+// second-order differences. Every finite difference of linkage uses it except the
+// fourth-order ones of KinematicsFD, which have their own steps.
 func FDStep(x float64) float64 {
 	const cbrtEps = 6.0554544523933395e-06 // (2^-52)^(1/3)
 	return cbrtEps * math.Max(1, math.Abs(x))
@@ -117,7 +118,7 @@ func NewKinematicsFD(nq, nc int) *KinematicsFD {
 }
 
 // Relative steps of KinematicsFD (see its doc): ε^(1/5) for g_t, ε^(2/9) for γ.
-const timeStep = 7.4009597974140505e-4 // (2^-52)^(1/5)
+const timeStep = 7.4009597974140505e-4  // (2^-52)^(1/5)
 const gammaStep = 3.3222412113632265e-4 // (2^-52)^(2/9)
 
 // TimeDerivative writes g_t(t, q) of sys into dst (length nc) by a central difference in t.
