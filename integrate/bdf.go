@@ -174,7 +174,7 @@ type bdfWork struct {
 // and sizes the workspace. StepControl is resolved against the tEnd of the first Step (a
 // unit span when it is infinite).
 func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
-	maxOrd, ns, err := m.resolveOptions(start.T, ctl)
+	maxOrd, ns, err := m.resolveOptions(start.T, len(start.Q), ctl)
 	if err != nil {
 		return err
 	}
@@ -247,7 +247,7 @@ func (m *BDF) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []float
 		return fmt.Errorf("integrate: bdf: Formulation = %q and the Baumgarte knobs choose a form of the equations of motion and do not apply to a linearly implicit system; leave them unset",
 			m.Formulation)
 	}
-	maxOrd, ns, err := m.resolveOptions(t0, ctl)
+	maxOrd, ns, err := m.resolveOptions(t0, len(y0), ctl)
 	if err != nil {
 		return err
 	}
@@ -268,9 +268,9 @@ func (m *BDF) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []float
 	return nil
 }
 
-// resolveOptions checks the options of m and ctl and returns the maximum order and the
+// resolveOptions checks the options of m and ctl (for n coordinates) and returns the maximum order and the
 // resolved Newton settings.
-func (m *BDF) resolveOptions(t0 float64, ctl StepControl) (int, NewtonSettings, error) {
+func (m *BDF) resolveOptions(t0 float64, n int, ctl StepControl) (int, NewtonSettings, error) {
 	maxOrd := m.MaxOrder
 	if maxOrd == 0 {
 		maxOrd = DefaultBDFMaxOrder
@@ -290,7 +290,7 @@ func (m *BDF) resolveOptions(t0 float64, ctl StepControl) (int, NewtonSettings, 
 	if err != nil {
 		return 0, ns, fmt.Errorf("integrate: bdf: %w", err)
 	}
-	if _, err := ctl.Resolve(t0, t0+1); err != nil {
+	if _, err := ctl.resolveAt(t0, n); err != nil {
 		return 0, ns, fmt.Errorf("integrate: bdf: %w", err)
 	}
 	return maxOrd, ns, nil
@@ -396,8 +396,13 @@ func (w *bdfWork) setup(tEnd float64) error {
 
 // setWeights sets ewt_i = 1/(ATol + RTol·|y_n,i|) from φ₀ = y_n (IDA's error weights).
 func (w *bdfWork) setWeights() {
+	nq, blocks := w.fo.coordBlocks()
 	for i, y := range w.phi[0] {
-		w.ewt[i] = 1 / (w.atol + w.rtol*math.Abs(y))
+		a := w.atol
+		if a == w.c.ATol { // not the fixed-step start's tolerance: StepControl.ATolQ applies
+			a = w.c.atolOf(i, nq, blocks)
+		}
+		w.ewt[i] = 1 / (a + w.rtol*math.Abs(y))
 	}
 }
 

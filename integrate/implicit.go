@@ -23,6 +23,9 @@ type firstOrder interface {
 	fdEvals() int                                  // evaluations spent on finite differences so far
 	pack(y []float64, st *State)
 	unpack(st *State, t float64, y []float64)
+	// coordBlocks says which components belong to a coordinate (StepControl.atolOf): the
+	// first blocks·nq, component i to coordinate i mod nq.
+	coordBlocks() (nq, blocks int)
 }
 
 var (
@@ -31,6 +34,9 @@ var (
 )
 
 func (s *semiExplicit) dim() int { return s.n }
+
+// coordBlocks: q, v and a are indexed by coordinate; λ and μ are not.
+func (s *semiExplicit) coordBlocks() (int, int) { return s.nq, 3 }
 
 func (s *semiExplicit) mass(i int) float64 {
 	if s.differential(i) {
@@ -69,6 +75,7 @@ func (f *implicitForm) dim() int                    { return f.n }
 func (f *implicitForm) mass(i int) float64          { return f.k[i] }
 func (f *implicitForm) index(i int) int             { return f.idx[i] }
 func (f *implicitForm) fdEvals() int                { return f.evals }
+func (f *implicitForm) coordBlocks() (int, int)     { return f.n, 1 }
 func (f *implicitForm) pack(y []float64, st *State) { copy(y, st.Q) }
 
 func (f *implicitForm) unpack(st *State, t float64, y []float64) {

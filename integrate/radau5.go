@@ -223,7 +223,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	if form != StabilizedIndex2 && form != Index2 && form != Index3 {
 		return fmt.Errorf("integrate: radau5: Formulation = %q, want %q, %q or %q", form, StabilizedIndex2, Index2, Index3)
 	}
-	ns, tolSet, itersSet, err := m.resolveOptions(start.T, ctl)
+	ns, tolSet, itersSet, err := m.resolveOptions(start.T, len(start.Q), ctl)
 	if err != nil {
 		return err
 	}
@@ -271,7 +271,7 @@ func (m *Radau5) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []fl
 		return fmt.Errorf("integrate: radau5: Formulation = %q, ApproxJacobian = %v: these choose a form of the equations of motion and do not apply to a linearly implicit system; leave them unset",
 			m.Formulation, m.ApproxJacobian)
 	}
-	ns, tolSet, itersSet, err := m.resolveOptions(t0, ctl)
+	ns, tolSet, itersSet, err := m.resolveOptions(t0, len(y0), ctl)
 	if err != nil {
 		return err
 	}
@@ -306,8 +306,9 @@ func (w *radauWork) begin() {
 	w.first = true
 }
 
-// resolveOptions resolves the Newton settings with RADAU5's defaults and checks ctl.
-func (m *Radau5) resolveOptions(t0 float64, ctl StepControl) (ns NewtonSettings, tolSet, itersSet bool, err error) {
+// resolveOptions resolves the Newton settings with RADAU5's defaults and checks ctl
+// for n coordinates.
+func (m *Radau5) resolveOptions(t0 float64, n int, ctl StepControl) (ns NewtonSettings, tolSet, itersSet bool, err error) {
 	ns = m.Newton
 	tolSet, itersSet = ns.Tol != 0, ns.MaxIters != 0
 	ns.MaxIters = orDefault(ns.MaxIters, radauMaxIters)
@@ -321,7 +322,7 @@ func (m *Radau5) resolveOptions(t0 float64, ctl StepControl) (ns NewtonSettings,
 	if ns.Jacobian == JacobianEveryIteration {
 		return ns, false, false, fmt.Errorf("integrate: radau5: Newton.Jacobian = %v, want auto or every-step (simplified Newton)", ns.Jacobian)
 	}
-	if _, err := ctl.Resolve(t0, t0+1); err != nil {
+	if _, err := ctl.resolveAt(t0, n); err != nil {
 		return ns, false, false, fmt.Errorf("integrate: radau5: %w", err)
 	}
 	return ns, tolSet, itersSet, nil
@@ -382,6 +383,13 @@ func (w *radauWork) setup(tEnd float64) error {
 	// RTol' = 0.1·RTol^(2/3), ATol' = RTol'·ATol/RTol (Hairer & Wanner 1996, IV.8, as RADAU5).
 	rt := 0.1 * math.Pow(c.RTol, 2.0/3)
 	c.ATol = rt * c.ATol / c.RTol
+	if c.ATolQ != nil {
+		q := make([]float64, len(c.ATolQ))
+		for i, a := range c.ATolQ {
+			q[i] = rt * a / c.RTol
+		}
+		c.ATolQ = q
+	}
 	c.RTol = rt
 	w.c = c
 	w.lad.c, w.lad.fixed = c, c.FixedH > 0
@@ -511,8 +519,9 @@ func (w *radauWork) decompose(h float64) error {
 
 // setScal writes the error and Newton scales sc_i = (ATol' + RTol'|y₀_i|)/h^(k_i−1).
 func (w *radauWork) setScal(h float64) {
+	nq, blocks := w.fo.coordBlocks()
 	for i, y := range w.y0 {
-		s := w.c.ATol + w.c.RTol*math.Abs(y)
+		s := w.c.atolOf(i, nq, blocks) + w.c.RTol*math.Abs(y)
 		for range w.kexp[i] {
 			s /= h
 		}
