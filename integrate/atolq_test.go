@@ -20,8 +20,8 @@ func (twoScales) Mass(dst *mat.Dense, t float64, q []float64) {
 	dst.Set(1, 0, 0)
 	dst.Set(1, 1, 1)
 }
-func (twoScales) Force(dst []float64, t float64, q, v []float64) { dst[0], dst[1] = -q[0], -100*q[1] }
-func (twoScales) Constraint(dst []float64, t float64, q []float64)         {}
+func (twoScales) Force(dst []float64, t float64, q, v []float64)            { dst[0], dst[1] = -q[0], -100*q[1] }
+func (twoScales) Constraint(dst []float64, t float64, q []float64)          {}
 func (twoScales) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {}
 func (twoScales) ConstraintTimeDerivative(dst []float64, t float64, q []float64) {
 }
