@@ -278,11 +278,7 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 	case r.Error == "":
 		fmt.Fprintf(w, "scd      n/a (the reference is at t=%g)\n", p.Ref.T)
 	}
-	fmt.Fprintf(w, "work     %d steps, %d rejected, %d f-evals, %d Newton iterations, %d Jacobians, %d factorizations\n",
-		r.Steps, r.Rejected, r.FuncEvals, r.NewtonIters, r.Jacobians, r.Factorizations)
-	if r.failures != "" {
-		fmt.Fprintf(w, "failed   %s (attempts retried with a fresh Jacobian or a smaller step)\n", r.failures)
-	}
+	printWork(w, r)
 	if x := r.IndexReport; x != nil {
 		fmt.Fprintf(w, "index    3: %d steps over %.4g s, 1: %d steps over %.4g s; switches 3→1 %d, 1→3 %d\n",
 			x.Steps3, x.Time3, x.Steps1, x.Time1, x.To1, x.To3)
@@ -296,6 +292,21 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 	for _, x := range r.Warnings {
 		fmt.Fprintf(w, "WARNING  %s\n", x)
 	}
+	printEnd(w, r)
+}
+
+// printWork prints the work lines of a summary: counters and failed attempts.
+func printWork(w io.Writer, r solveReport) {
+	fmt.Fprintf(w, "work     %d steps, %d rejected, %d f-evals, %d Newton iterations, %d Jacobians, %d factorizations\n",
+		r.Steps, r.Rejected, r.FuncEvals, r.NewtonIters, r.Jacobians, r.Factorizations)
+	if r.failures != "" {
+		fmt.Fprintf(w, "failed   %s (attempts retried with a fresh Jacobian or a smaller step)\n", r.failures)
+	}
+}
+
+// printEnd prints the last lines of a summary: the error of a failed run and its
+// partial files.
+func printEnd(w io.Writer, r solveReport) {
 	if r.Error != "" {
 		fmt.Fprintf(w, "FAILED   %s\n", r.Error)
 	}

@@ -105,16 +105,7 @@ func printImplicitSummary(w io.Writer, r solveReport, p problems.ImplicitProblem
 		fmt.Fprintf(w, "scd      %.2f  (significant correct digits of y%s at t=%g against the reference)\n", *r.SCD, indexList(p.Ref.SCDIndices), p.Ref.T)
 		fmt.Fprintf(w, "ref      %s\n", p.Ref.Source)
 	}
-	fmt.Fprintf(w, "work     %d steps, %d rejected, %d f-evals, %d Newton iterations, %d Jacobians, %d factorizations\n",
-		r.Steps, r.Rejected, r.FuncEvals, r.NewtonIters, r.Jacobians, r.Factorizations)
-	if r.failures != "" {
-		fmt.Fprintf(w, "failed   %s (attempts retried with a fresh Jacobian or a smaller step)\n", r.failures)
-	}
+	printWork(w, r)
 	fmt.Fprintf(w, "time     %.4g s\n", r.WallS)
-	if r.Error != "" {
-		fmt.Fprintf(w, "FAILED   %s\n", r.Error)
-	}
-	if note := partialNote(r.Partial); note != "" {
-		fmt.Fprintf(w, "PARTIAL  %s\n", note)
-	}
+	printEnd(w, r)
 }
