@@ -468,7 +468,7 @@ func (w *gcpWork) errorNorm(h float64) float64 {
 	}
 	e := w.lad.c.weightedRMS(w.err, w.cur.Q, w.it.Q, len(w.err), 1)
 	if !(e <= 1) && (w.lad.c.FixedH == 0 || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
-		bi := w.lad.c.worstWeightedQ(w.err, w.cur.Q, w.it.Q, len(w.err), 1)
+		bi := w.lad.c.worstWeighted(w.err, w.cur.Q, w.it.Q, len(w.err), 1)
 		w.lad.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.cs.sys, bi)}
 	}
 	return e

@@ -696,7 +696,7 @@ func (w *hhtWork) errorNorm(h float64) float64 {
 		e = math.Max(e, math.Pow(ex, 1.5)) // h_new^X = s h e_X^(−1/2) = s h (e_X^(3/2))^(−1/3)
 	}
 	if !(e <= 1) && (w.lad.c.FixedH == 0 || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
-		bi := w.lad.c.worstWeightedQ(w.err, w.cur.Q, w.q, len(w.err), 1)
+		bi := w.lad.c.worstWeighted(w.err, w.cur.Q, w.q, len(w.err), 1)
 		w.lad.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.sys, bi)}
 	}
 	return e
