@@ -93,3 +93,34 @@ func TestImplicitRefusals(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkImplicitAndrews times whole runs of Andrews at rtol = atol = h0 = 1e-7 written
+// as a user's linearly implicit system (andrews-implicit, finite-difference ∂φ/∂y) and as
+// the dae.System in the index3 formulation (analytic derivatives), with radau5 and bdf:
+// the price of bringing only φ. BENCHMARKS.md records it.
+func BenchmarkImplicitAndrews(b *testing.B) {
+	p, _ := GetImplicit("andrews-implicit")
+	mech, _ := Get("andrews")
+	ctl := integrate.StepControl{RTol: 1e-7, ATol: 1e-7, H0: 1e-7}
+	opt := integrate.SolveOptions{Control: ctl, Output: []float64{p.TEnd}}
+	for _, name := range []string{"radau5", "bdf"} {
+		e, _ := integrate.Lookup(name)
+		b.Run(name+"/implicit", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := integrate.SolveImplicit(e.New(), name, p.System, p.T0, p.Y0, p.YP0, p.TEnd, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/index3", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				m, _ := e.NewMethod(integrate.Index3)
+				if _, err := integrate.Solve(m, name, mech.System, mech.Start.Clone(), mech.TEnd, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
