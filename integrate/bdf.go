@@ -268,8 +268,8 @@ func (m *BDF) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []float
 	return nil
 }
 
-// resolveOptions checks the options of m and ctl (for n coordinates) and returns the maximum order and the
-// resolved Newton settings.
+// resolveOptions checks the options of m and ctl (for n coordinates) and returns the
+// maximum order and the resolved Newton settings.
 func (m *BDF) resolveOptions(t0 float64, n int, ctl StepControl) (int, NewtonSettings, error) {
 	maxOrd := m.MaxOrder
 	if maxOrd == 0 {
