@@ -31,6 +31,16 @@
 // nq×nq storage; CheckSparse (run by Check) verifies that the patterns cover every nonzero
 // of the dense matrices and that the sparse values equal them, naming the entry otherwise.
 //
+// KinematicsFD gives g_t and γ by fourth-order central differences of g and G, for a
+// rheonomic System whose author derives only g and G (its doc gives the steps and their
+// accuracy, about 1e-9 relative for γ); Check compares hand-derived ones the same way.
+//
+// LinearlyImplicit is the contract for a DAE that is not mechanics, K y' = φ(t, y) with
+// constant diagonal K and every variable's differentiation index declared (IVP test set,
+// RADAU5), optionally with ∂φ/∂y (LinearlyImplicitJacobian) and names (VariableNamer);
+// CheckLinearlyImplicit checks a start (y₀, y'₀) and names the inconsistent equations.
+// The equations of motion of a System are integrated in this very form by radau5 and bdf.
+//
 // FirstOrder adds first-order differential states X' = F(t, q, v, X) whose force f_X joins
 // f (seed 004, eq. 8a); an integrator that does not integrate X must refuse such a system.
 //

@@ -253,7 +253,7 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	if err != nil {
 		return nil, fmt.Errorf("integrate: %s: %w", name, err)
 	}
-	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+	if _, err := ctl.resolveAt(start.T, len(start.Q)); err != nil {
 		return nil, fmt.Errorf("integrate: %s: %w", name, err)
 	}
 	nq, nc := sys.Size()

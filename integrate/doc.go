@@ -40,6 +40,17 @@
 // integrate index3, index2, ggl, index1, baumgarte or index2-baumgarte as a DAE in y =
 // (q, v, a, λ[, μ]).
 //
+// # Linearly implicit systems
+//
+// radau5 and bdf (Entry.Implicit, ImplicitMethod) consume that form through one internal
+// interface (firstOrder), whose second implementation is a user's dae.LinearlyImplicit
+// K y' = φ(t, y): SolveImplicit (or InitImplicit and Step) integrates it with the
+// system's K, its declared indices in the error scaling (h^(index−1), as RADAU5) and
+// ∂φ/∂y analytic or by central differences; Current().Q holds y. The start (y₀, y'₀) is
+// checked by dae.CheckLinearlyImplicit to 1e-8 relative. Every other method refuses such a
+// system with an error naming the capability and the methods that have it. K must be
+// constant and diagonal.
+//
 // Formulations (seed 002, section 4.2): index3 (g = 0, eq. 16), index2 (G v + g_t = 0,
 // eq. 79), ggl (stabilized index 2, eq. 92), index1 (G a = γ, eq. 84), index1-proj (eq. 84
 // with the projections of eqs. 89 and 91 after every step), index2-proj (eq. 79 with the
@@ -52,7 +63,11 @@
 // Local error estimates are measured by WeightedRMS (Hairer, Nørsett & Wanner 1993, II.4,
 // eq. 4.11): sqrt(mean((e_i / (ATol + RTol·max(|y0_i|, |y1_i|)))²)); a step passes when
 // the norm is ≤ 1 (NaN fails). Which blocks enter is stated by each method (dopri5: q and v;
-// λ is never controlled by dopri5).
+// λ is never controlled by dopri5). StepControl.ATolQ replaces ATol by one absolute
+// tolerance per coordinate for every error component of that coordinate (q_i, v_i, a_i;
+// λ, μ and X keep ATol) in every adaptive method (radau5 and bdf also in their Newton
+// weights; per variable of y for a linearly implicit system); multi-index, whose error
+// control is the energy invariant, refuses it.
 //
 // # Step-size controller
 //

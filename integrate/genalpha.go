@@ -307,7 +307,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if err != nil {
 		return err
 	}
-	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+	if _, err := ctl.resolveAt(start.T, len(start.Q)); err != nil {
 		return err
 	}
 	nq, nc := sys.Size()
@@ -364,7 +364,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 
 	// Consistency of the start at position and velocity level (seed 002, eq. 17 needs both).
-	rc, _ := ctl.Resolve(start.T, start.T+1)
+	rc, _ := ctl.resolveAt(start.T, len(start.Q))
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
@@ -480,7 +480,7 @@ func (w *genAlphaWork) failed(newton bool) {
 // Hairer-Nørsett-Wanner II.4 starting step for a second-order method), within HMax and 1%
 // of the span.
 func (w *genAlphaWork) firstStep(tEnd float64) float64 {
-	da := WeightedRMS(w.cur.A, w.cur.Q, w.cur.Q, w.lad.c.RTol, w.lad.c.ATol)
+	da := w.lad.c.weightedRMS(w.cur.A, w.cur.Q, w.cur.Q, len(w.cur.A), 1)
 	h := 0.01 * math.Abs(tEnd-w.cur.T)
 	if da > 0 {
 		h = math.Min(h, 1/math.Sqrt(da))
@@ -905,7 +905,7 @@ func (w *genAlphaWork) errorNorm(h float64) float64 {
 	wi := 0
 	for i := range w.nq {
 		e := h * h * w.cErr * (w.a1[i] - w.an[i])
-		r := e / (c.ATol + c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.q1[i])))
+		r := e / c.weight(i, w.cur.Q, w.q1, w.nq, 1)
 		s += r * r
 		if math.Abs(r) > worst || math.IsNaN(r) {
 			wi, worst = i, math.Abs(r)

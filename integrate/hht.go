@@ -205,7 +205,7 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 	if err != nil {
 		return fmt.Errorf("integrate: hht: %w", err)
 	}
-	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+	if _, err := ctl.resolveAt(start.T, len(start.Q)); err != nil {
 		return fmt.Errorf("integrate: hht: %w", err)
 	}
 	nq, _ := sys.Size()
@@ -634,7 +634,7 @@ func (w *hhtWork) increment() float64 {
 	for i := range w.nq {
 		w.err[i] = k.errQ * h * h * w.du[i]
 	}
-	norm := WeightedRMS(w.err, w.cur.Q, w.q, w.lad.c.RTol, w.lad.c.ATol)
+	norm := w.lad.c.weightedRMS(w.err, w.cur.Q, w.q, len(w.err), 1)
 	if w.nd > 0 {
 		dx := w.du[w.nq+w.nc:]
 		for i := range w.nd {
@@ -686,7 +686,7 @@ func (w *hhtWork) errorNorm(h float64) float64 {
 	for i := range w.nq {
 		w.err[i] = k.errQ * h * h * (a[i] - a0[i]) // eq. 26
 	}
-	e := WeightedRMS(w.err, w.cur.Q, w.q, w.lad.c.RTol, w.lad.c.ATol)
+	e := w.lad.c.weightedRMS(w.err, w.cur.Q, w.q, len(w.err), 1)
 	if w.nd > 0 {
 		xd0, xd := w.u0[w.nq+w.nc:], w.u[w.nq+w.nc:]
 		for i := range w.nd {
@@ -696,7 +696,7 @@ func (w *hhtWork) errorNorm(h float64) float64 {
 		e = math.Max(e, math.Pow(ex, 1.5)) // h_new^X = s h e_X^(−1/2) = s h (e_X^(3/2))^(−1/3)
 	}
 	if !(e <= 1) && (w.lad.c.FixedH == 0 || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
-		bi := worstWeighted(w.err, w.cur.Q, w.q, w.lad.c.RTol, w.lad.c.ATol)
+		bi := w.lad.c.worstWeighted(w.err, w.cur.Q, w.q, len(w.err), 1)
 		w.lad.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.sys, bi)}
 	}
 	return e

@@ -234,9 +234,10 @@ func firstStepSize(c StepControl, start func() float64) float64 {
 // with d₀ = ‖q‖, d₁ = ‖v‖, d₂ = ‖a‖ in the weighted norm of c):
 // h = 0.01·min(d₀/d₁, sqrt(d₀/d₂)), within [100·HMin, HMax] and the span to end.
 func secondOrderStartStep(s *State, c StepControl, end float64) float64 {
-	d0 := WeightedRMS(s.Q, s.Q, s.Q, c.RTol, c.ATol)
-	d1 := WeightedRMS(s.V, s.Q, s.Q, c.RTol, c.ATol)
-	d2 := WeightedRMS(s.A, s.Q, s.Q, c.RTol, c.ATol)
+	nq := len(s.Q)
+	d0 := c.weightedRMS(s.Q, s.Q, s.Q, nq, 1)
+	d1 := c.weightedRMS(s.V, s.Q, s.Q, nq, 1)
+	d2 := c.weightedRMS(s.A, s.Q, s.Q, nq, 1)
 	d0 = math.Max(d0, 1e-5/math.Max(c.RTol, c.ATol)) // ‖q‖ = 0 at the origin: use the tolerance scale
 	h := math.Abs(end - s.T)
 	if d1 > 0 {

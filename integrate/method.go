@@ -28,7 +28,8 @@ func (x *State) CopyFrom(s *State) {
 
 // Clone returns a deep copy of s.
 func (x *State) Clone() State {
-	c := NewState(len(x.Q), len(x.Lambda))
+	c := State{Q: make([]float64, len(x.Q)), V: make([]float64, len(x.V)), A: make([]float64, len(x.A)),
+		Lambda: make([]float64, len(x.Lambda))}
 	if x.X != nil {
 		c.X = make([]float64, len(x.X))
 	}

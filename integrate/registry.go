@@ -37,7 +37,10 @@ type Entry struct {
 	// States: the method integrates the first-order states X of a dae.FirstOrder system
 	// (seed 004, eq. 8a); a method without it refuses such a system in Init.
 	States bool
-	New    func() Method // a method with default settings
+	// Implicit: the method integrates a linearly implicit system K y' = φ(t, y)
+	// (dae.LinearlyImplicit) through ImplicitMethod; SolveImplicit refuses the others.
+	Implicit bool
+	New      func() Method // a method with default settings
 }
 
 // formulated is implemented by methods that integrate more than one formulation.

@@ -82,7 +82,7 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 	if ctl.FixedH <= 0 {
 		return fmt.Errorf("integrate: rk4: constant step only: StepControl.FixedH = %g, want > 0", ctl.FixedH)
 	}
-	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+	if _, err := ctl.resolveAt(start.T, len(start.Q)); err != nil {
 		return fmt.Errorf("integrate: rk4: %w", err)
 	}
 	nq, nc := sys.Size()

@@ -221,9 +221,13 @@ type Simulation struct {
 	Method      string  `yaml:"method"`      // integrator name (linkage methods) [hht]
 	Formulation string  `yaml:"formulation"` // [the method's first]
 	Tol         float64 `yaml:"tol"`         // relative and absolute tolerance [1e-6]
-	H           float64 `yaml:"h"`           // s, fixed step size; 0 for error control [0]
-	TEnd        float64 `yaml:"t_end"`       // s, > initial.time; required to run
-	OutputStep  float64 `yaml:"output_step"` // s, sampling of the results [(t_end − t0)/100]
+	// ATol gives coordinates their own absolute tolerance, by coordinate name ("crank.theta",
+	// "slider.x"; the names of initial.keep): it replaces tol as the absolute tolerance of
+	// that coordinate's error components (integrate.StepControl.ATolQ) [none].
+	ATol       map[string]float64 `yaml:"atol"`
+	H          float64            `yaml:"h"`           // s, fixed step size; 0 for error control [0]
+	TEnd       float64            `yaml:"t_end"`       // s, > initial.time; required to run
+	OutputStep float64            `yaml:"output_step"` // s, sampling of the results [(t_end − t0)/100]
 	// MaxSteps caps the attempted steps (accepted and rejected) of a run; 0 takes
 	// integrate.DefaultMaxSteps (1 000 000) [0].
 	MaxSteps int `yaml:"max_steps"`

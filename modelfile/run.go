@@ -4,9 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
+	"linkage/dae"
 	"linkage/integrate"
 	"linkage/output"
 )
@@ -140,7 +144,11 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 		kept.A, kept.Lambda = append(kept.A, c.A), append(kept.Lambda, c.Lambda)
 		return nil
 	}
-	ctl := integrate.StepControl{RTol: r.Tol, ATol: r.Tol, FixedH: r.H, MaxSteps: r.MaxSteps}
+	atolQ, err := coordinateATol(b)
+	if err != nil {
+		return nil, err
+	}
+	ctl := integrate.StepControl{RTol: r.Tol, ATol: r.Tol, ATolQ: atolQ, FixedH: r.H, MaxSteps: r.MaxSteps}
 	sol, runErr := integrate.Solve(meth, r.Method, b.Integrated, b.Start.Clone(), r.TEnd,
 		integrate.SolveOptions{Control: ctl, OutputStep: r.OutputStep, Sample: sample, Observer: observer})
 	if sol == nil {
@@ -156,6 +164,33 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 		runErr = fmt.Errorf("%w; stopped at the step limit max_steps = %d; raise it with --max-steps or simulation.max_steps", runErr, r.MaxSteps)
 	}
 	return r, runErr
+}
+
+// coordinateATol maps simulation.atol onto the coordinates of the integrated system
+// (integrate.StepControl.ATolQ; nil without the section), refusing a name that is not a
+// coordinate at its line.
+func coordinateATol(b *Built) ([]float64, error) {
+	atol := b.Doc.Model.Simulation.ATol
+	if len(atol) == 0 {
+		return nil, nil
+	}
+	nq, _ := b.Integrated.Size()
+	names := make([]string, nq)
+	for i := range nq {
+		names[i] = dae.CoordinateName(b.Integrated, i)
+	}
+	q := make([]float64, nq)
+	for _, name := range slices.Sorted(maps.Keys(atol)) {
+		i := slices.Index(names, name)
+		if i < 0 {
+			path := "simulation.atol." + name
+			l, c := b.Doc.Line(path)
+			return nil, &Error{File: b.Doc.File, Line: l, Column: c, Path: path,
+				Msg: fmt.Sprintf("unknown coordinate %q; want one of %s", name, strings.Join(names, ", "))}
+		}
+		q[i] = atol[name]
+	}
+	return q, nil
 }
 
 // checkSettings resolves the output step and the step cap of r and refuses, before the

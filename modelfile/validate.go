@@ -475,6 +475,11 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 	if v.doc.has(p + ".tol") {
 		v.tolerance(p+".tol", s.Tol)
 	}
+	for name, a := range s.ATol { // the names are checked against the built system (Run)
+		if !(a > 0) || math.IsInf(a, 0) {
+			v.errorf(p+".atol."+name, "atol of %s = %g; want a finite positive number", name, a)
+		}
+	}
 	if s.MaxSteps < 0 {
 		v.errorf(p+".max_steps", "max_steps = %d; want an integer ≥ 0 (0 for the default %d)", s.MaxSteps, integrate.DefaultMaxSteps)
 	}
