@@ -77,6 +77,9 @@ type Result struct {
 	// EnergyDrift is max_k |Π_k − Π_0|; EnergyScale is max_k (T_k + |V_k − V_0|), the
 	// energy exchanged, against which the drift is judged.
 	EnergyDrift, EnergyScale float64
+	// Passages are the singular positions (or redundancies appearing in the motion) that
+	// the method's Newton iteration went on past (integrate.SingularPassage).
+	Passages []integrate.SingularPassage
 }
 
 // Run simulates b from its consistent start to t_end with integrate.Solve and records the
@@ -145,6 +148,9 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 	}
 	sol.T, sol.Q, sol.V, sol.A, sol.Lambda = kept.T, kept.Q, kept.V, kept.A, kept.Lambda
 	r.Solution = sol
+	if sr, ok := meth.(integrate.SingularReporter); ok {
+		r.Passages = sr.SingularPassages()
+	}
 	if errors.Is(runErr, integrate.ErrMaxSteps) {
 		runErr = fmt.Errorf("%w; stopped at the step limit max_steps = %d; raise it with --max-steps or simulation.max_steps", runErr, r.MaxSteps)
 	}
@@ -359,6 +365,8 @@ type Summary struct {
 	Error    string   `json:"error,omitempty"`
 	// TolControls says what tol bounds (TolControls; for fixed steps, that nothing does).
 	TolControls string `json:"tol_controls"`
+	// SingularPassages: where the method went on past a rank drop of G (Result.Passages).
+	SingularPassages []integrate.SingularPassage `json:"singular_passages,omitempty"`
 	// ErrorEstimate is EstimateError's result, set by a caller that asked for it.
 	ErrorEstimate *ErrorEstimate `json:"error_estimate,omitempty"`
 }
@@ -366,7 +374,8 @@ type Summary struct {
 // Summarize returns the digest of r; err is the run's error, if any.
 func (r *Result) Summarize(m *Model, err error) Summary {
 	s := Summary{Model: m.Name, Method: r.Method, Formulation: string(r.Formulation), Tol: r.Tol, H: r.H, TEnd: r.TEnd,
-		Samples: r.Samples, EnergyDrift: r.EnergyDrift, EnergyScale: r.EnergyScale, TolControls: r.tolControls()}
+		Samples: r.Samples, EnergyDrift: r.EnergyDrift, EnergyScale: r.EnergyScale, TolControls: r.tolControls(),
+		SingularPassages: r.Passages}
 	if sol := r.Solution; sol != nil {
 		st := sol.Stats
 		s.Steps, s.Rejected, s.NewtonIters, s.Jacobians, s.Factorizations = st.Steps, st.Rejected, st.NewtonIters, st.Jacobians, st.Factorizations
@@ -411,6 +420,9 @@ func (s Summary) WriteText(w io.Writer) {
 	st := integrate.Stats{NewtonFailures: s.NewtonFailures, Singular: s.Singular, NonFinite: s.NonFinite}
 	if f := st.FailureSummary(); f != "" {
 		fmt.Fprintf(w, "failed   %s (attempts retried with a fresh Jacobian or a smaller step)\n", f)
+	}
+	for _, p := range s.SingularPassages {
+		fmt.Fprintf(w, "singular passed %s\n", p)
 	}
 	fmt.Fprintf(w, "time     %s\n", time.Duration(s.WallS*float64(time.Second)).Round(time.Microsecond))
 	fmt.Fprintf(w, "residual max |g| = %.2e, max |G v + g_t| = %.2e, max |G a − γ| = %.2e\n", s.MaxResidualPos, s.MaxResidualVel, s.MaxResidualAcc)
