@@ -21,6 +21,8 @@ import (
 // When sys has first-order states (FirstOrder) the wrapper forwards them and always
 // implements FirstOrderDerivative, analytic or by FirstOrderDerivatives' differences.
 //
+// The kept rows may change during a run (Rekeeper; the wrapper implements it).
+//
 // The wrapper owns full-length scratch vectors: like Derivatives it serves one goroutine,
 // and its evaluations do not allocate. A keep entry outside [0, nc) or repeated panics.
 func Reduce(sys System, keep []int) System {

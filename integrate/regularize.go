@@ -146,11 +146,43 @@ func (f *newtonFactor) factorRegularized() error {
 // of the mechanism (G losing rank, seed 002 §2.3) or redundant constraints that appeared
 // during the motion. Joints names the elements owning the constraint rows involved in
 // G's rank drop at T (dae.ConstraintRank with relative threshold singularRankTol).
+//
+// When the System is a Reduce of one with redundant rows (dae.Rekeeper), a failure is
+// first answered by choosing the kept rows anew (Left and Entered name the constraint
+// rows of the full system that swapped): the redundancy found at t₀ has changed.
 type SingularPassage struct {
-	T      float64  `json:"t"`
-	Rank   int      `json:"rank"` // numerical rank of G at T; Rows its number of rows
-	Rows   int      `json:"rows"`
-	Joints []string `json:"joints"`
+	T       float64  `json:"t"`
+	Rank    int      `json:"rank"` // numerical rank of G at T; Rows its number of rows
+	Rows    int      `json:"rows"`
+	Joints  []string `json:"joints"`
+	Left    []string `json:"left,omitempty"`
+	Entered []string `json:"entered,omitempty"`
+}
+
+// rekeep answers a Newton failure of a reduced system (dae.Rekeeper) at cur by choosing
+// its kept rows anew, and returns the passage when they changed.
+func (fc *failureContext) rekeep(cur *State) (SingularPassage, bool) {
+	rk, ok := fc.sys.(dae.Rekeeper)
+	if !ok {
+		return SingularPassage{}, false
+	}
+	left, entered, changed := rk.Rekeep(cur.T, cur.Q)
+	if !changed {
+		return SingularPassage{}, false
+	}
+	full := rk.Inner()
+	_, nc := fc.sys.Size()
+	p := SingularPassage{T: cur.T, Rank: nc, Rows: nc}
+	for k := range left {
+		p.Left = append(p.Left, dae.ConstraintName(full, left[k]))
+		p.Entered = append(p.Entered, dae.ConstraintName(full, entered[k]))
+		for _, r := range []int{left[k], entered[k]} {
+			if o := dae.ConstraintOwner(full, r); !slices.Contains(p.Joints, o) {
+				p.Joints = append(p.Joints, o)
+			}
+		}
+	}
+	return p, true
 }
 
 // SingularReporter is a Method that goes on past singular positions in its Newton
@@ -210,6 +242,9 @@ func (fc *failureContext) diagnoseSingular(cur *State) (SingularPassage, bool) {
 }
 
 func (p SingularPassage) String() string {
+	if len(p.Left) > 0 {
+		return fmt.Sprintf("t = %.6g s (redundant rows changed: %s now kept in place of %s)", p.T, joinNames(p.Entered), joinNames(p.Left))
+	}
 	return fmt.Sprintf("t = %.6g s (rank %d of %d rows; joints %s)", p.T, p.Rank, p.Rows, joinNames(p.Joints))
 }
 
