@@ -6,7 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"linkage/dae"
+	"linkage/linalg"
 )
 
 // Causes of a failed step, reached through StepError.Unwrap.
@@ -152,10 +155,14 @@ const singularHint = "the constraints cannot be met past this pose: check the mo
 // (explain). It keeps the start of the run (t, q), against which a loss of rank of G is
 // judged; the copy is made once in Init.
 type failureContext struct {
-	sys    dae.System
-	t0     float64
-	q0     []float64
-	ratio0 float64 // pivot ratio of G at the start, once diagnoseSingular needed it
+	sys dae.System
+	t0  float64
+	q0  []float64
+	// The rank test of diagnoseSingular, made at the first Newton failure: G's pivot
+	// ratio at the start, and storage for G and the pivoted QR of Gᵀ.
+	ratio0 float64
+	rankG  *mat.Dense
+	rankQR *linalg.PivotedQR
 }
 
 func newFailureContext(sys dae.System, start *State) failureContext {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"gonum.org/v1/gonum/mat"
+
 	"linkage/dae"
 	"linkage/linalg"
 )
@@ -211,25 +213,31 @@ const singularModeDrop = 0.3
 // singularRankMaxEntries bounds nq·nc for the dense rank diagnosis of a Newton failure:
 // above it (large models) a failure is not examined and the method cuts its step as
 // before.
-const singularRankMaxEntries = 4 << 20
+const singularRankMaxEntries = 1 << 18
 
 // diagnoseSingular returns the passage at the accepted state cur and whether G has lost
-// rank there against the start of the run: its pivot ratio (dae.ConstraintRank) fell
-// below singularModeDrop times the start's, and the rows beyond relative threshold
-// singularModeDrop·ratio₀ are the lost ones. It allocates: an event.
+// rank there against the start of the run: the pivoted QR of Gᵀ has fewer pivots above
+// singularModeDrop times the start's pivot ratio than G has rows. The test reuses its
+// storage (made at the first failure) and allocates nothing when G keeps its rank; a
+// rank drop is an event, and naming its joints (dae.ConstraintRank) allocates.
 func (fc *failureContext) diagnoseSingular(cur *State) (SingularPassage, bool) {
 	if fc.sys == nil {
 		return SingularPassage{}, false
 	}
 	nq, nc := fc.sys.Size()
-	if nc == 0 || nq*nc > singularRankMaxEntries {
+	if nc == 0 || nc > nq || nq*nc > singularRankMaxEntries {
 		return SingularPassage{}, false
 	}
-	if fc.ratio0 == 0 {
-		fc.ratio0 = dae.ConstraintRank(fc.sys, fc.t0, fc.q0, 0).Ratio
+	if fc.rankQR == nil {
+		fc.rankG, fc.rankQR = mat.NewDense(nc, nq, nil), linalg.NewPivotedQR(nq, nc)
+		fc.ratio0 = fc.pivotRatio(fc.t0, fc.q0)
 	}
 	if !(fc.ratio0 > 0) {
 		return SingularPassage{}, false // singular from the start: redundancy that Reduce removes
+	}
+	fc.pivotRatio(cur.T, cur.Q)
+	if fc.rankQR.Rank(singularModeDrop*fc.ratio0) == nc {
+		return SingularPassage{}, false
 	}
 	r := dae.ConstraintRank(fc.sys, cur.T, cur.Q, singularModeDrop*fc.ratio0)
 	p := SingularPassage{T: cur.T, Rank: r.Rank, Rows: r.Rows}
@@ -239,6 +247,19 @@ func (fc *failureContext) diagnoseSingular(cur *State) (SingularPassage, bool) {
 		}
 	}
 	return p, r.Rank < r.Rows
+}
+
+// pivotRatio factorizes Gᵀ(t, q) in fc's storage and returns its smallest pivot over the
+// largest (dae.RankReport.Ratio).
+func (fc *failureContext) pivotRatio(t float64, q []float64) float64 {
+	fc.sys.ConstraintJacobian(fc.rankG, t, q)
+	fc.rankQR.Factorize(fc.rankG, true)
+	_, nc := fc.sys.Size()
+	d := fc.rankQR.Diag(0)
+	if d == 0 {
+		return 0
+	}
+	return fc.rankQR.Diag(nc-1) / d
 }
 
 func (p SingularPassage) String() string {
