@@ -332,14 +332,14 @@ func (n *newtonSolver) regularize(p newtonIteration, err error) bool {
 		return false
 	}
 	lu, fc, cur := r.regularization()
+	passage, ok := fc.diagnoseSingular(cur)
+	if !ok {
+		return false // G keeps its rank: a step too long, which a cut cures
+	}
 	if p, ok := fc.rekeep(cur); ok {
 		n.haveJ = false
 		n.passages = append(n.passages, p)
 		return true // other rows of G are independent here: retry with them
-	}
-	passage, ok := fc.diagnoseSingular(cur)
-	if !ok {
-		return false // G keeps its rank: a step too long, which a cut cures
 	}
 	if lu != nil {
 		lu.regularize()

@@ -104,7 +104,7 @@ func lastValue(t *testing.T, path string, col int) float64 {
 // runs 3 s at tol 1e-6 and 1e-8 (the runs stopped at t ≈ 1.247 s), holds every
 // row of the full G (the dropped ones included) to tol, and at tol 1e-8 bdf, hht and
 // dopri5 hold them below 1e-8 (radau5 9.3e-8, genalpha 1.0e-8: BENCHMARKS.md). radau5 at
-// 1e-8 answers its Newton failure at t ≈ 0.69 s by keeping J0.y in place of J5.x.
+// 1e-8 answers its Newton failure at t ≈ 0.93 s by keeping J0.y in place of J5.x.
 func TestA04BricardRedundancyChanges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 10 integrations")
