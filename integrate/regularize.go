@@ -204,7 +204,7 @@ var (
 // Newton failure with a fresh matrix counts as a singular position and the iteration
 // goes on in its singular mode: the smallest pivot of the pivoted QR of Gᵀ relative to
 // the largest (dae.ConstraintRank) below singularModeDrop times its start value. On A02
-// (N = 40) the ratio is 0.16 at the start (cranks vertical) and 0.014-0.048 at the
+// (N = 40) the ratio is 0.15 at the start (cranks vertical) and 0.014-0.048 at the
 // Newton failures before the first singular position; a regular step that fails because
 // it is too long does not move it (failureContext's singularRankDrop, 1e-4, judges a
 // failed run, where the iteration has come much closer).
