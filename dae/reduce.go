@@ -21,11 +21,14 @@ import (
 // When sys has first-order states (FirstOrder) the wrapper forwards them and always
 // implements FirstOrderDerivative, analytic or by FirstOrderDerivatives' differences.
 //
-// When sys is a SparseEvaluator (without first-order states) so is the returned System,
-// with the rows keep of sys's constraint pattern, and a large one (nq + nc ≥ 1000, the
-// size from which Initialize goes sparse, with a coupling pattern) stores nothing of size
-// nc×nq or nq×nq: its dense G and derivatives are sys's pattern values scattered into
-// the caller's matrix (reducesparse.go), never finite differences.
+// When sys is a large SparseEvaluator (nq + nc ≥ 1000, the size from which Initialize goes
+// sparse, with a coupling pattern, without first-order states) so is the returned System,
+// with the rows keep of sys's constraint pattern; it stores nothing of size nc×nq or
+// nq×nq: its dense G and derivatives are sys's pattern values scattered into the caller's
+// matrix (reducesparse.go), never finite differences. Its rows stay those of keep.
+//
+// Below that size the wrapper is dense, and its kept rows may change during a run
+// (Rekeeper): rows redundant at t₀ need not stay so (IFToMM A04).
 //
 // The wrapper owns full-length scratch vectors: like Derivatives it serves one goroutine,
 // and its evaluations do not allocate. A keep entry outside [0, nc) or repeated panics.
@@ -62,8 +65,11 @@ func reduce(sys System, keep []int, large bool) System {
 	inv, hasInvariant := sys.(EnergyInvariant)
 	fo, hasFirstOrder := sys.(FirstOrder)
 	se, sparse := sys.(SparseEvaluator)
-	sparse = sparse && !hasFirstOrder
-	large = large && sparse
+	// Only a large system keeps the sparse evaluation path: a small one is reduced to a
+	// dense System whose kept rows can change during the run (Rekeeper), which the fixed
+	// patterns of an integrator's sparse factorizations could not follow.
+	large = large && sparse && !hasFirstOrder
+	sparse = large
 	if large {
 		r.d = newValueDerivatives(se, nq)
 	} else {

@@ -243,12 +243,12 @@ type valuesOnly struct {
 	dae.SparseEvaluator
 }
 
-// TestReduceSparse: Reduce of a SparseEvaluator is one, with the kept rows of the
-// pattern; its values agree with its dense methods (dae.CheckSparse) and its derivatives
-// with finite differences (dae.Check), on the route small systems take (dense buffers) and
-// on the storage-free route of large ones (forced here), whose dense G is the small
-// route's bit for bit; an inner system with values only gets its dense derivatives from
-// them. (planar's TestReduceLargeChain checks that evaluations do not allocate: the
+// TestReduceSparse: Reduce of a large SparseEvaluator (forced here) is one, with the kept
+// rows of the pattern; its values agree with its dense methods (dae.CheckSparse) and its
+// derivatives with finite differences (dae.Check), and its dense G is the small route's
+// bit for bit; an inner system with values only gets its dense derivatives from them. It
+// never changes its rows (Rekeep), since integrators fix their sparse patterns at Init;
+// Reduce of a small one is a dense Rekeeper instead. (planar's TestReduceLargeChain checks that evaluations do not allocate: the
 // values of sparseLink are gathered from dense matrices.)
 func TestReduceSparse(t *testing.T) {
 	sys, c := reducedPoint(t)
@@ -257,13 +257,19 @@ func TestReduceSparse(t *testing.T) {
 	p := dae.CheckPoint{T: 0, Q: c.Q, V: c.V, A: c.A, Lambda: lambda}
 	inner := sparseLink{sys}
 	small := dae.Reduce(inner, keep)
+	if is[dae.SparseEvaluator](small) || !is[dae.Rekeeper](small) {
+		t.Errorf("small: Reduce of a small SparseEvaluator should be a dense Rekeeper")
+	}
 	for name, red := range map[string]dae.System{
-		"small": small, "large": dae.ReduceLarge(inner, keep),
+		"large": dae.ReduceLarge(inner, keep),
 		"large, values only": dae.ReduceLarge(valuesOnly{sys, inner}, keep),
 	} {
 		se, ok := red.(dae.SparseEvaluator)
 		if !ok {
 			t.Fatalf("%s: Reduce of a SparseEvaluator is not one", name)
+		}
+		if _, _, changed := red.(dae.Rekeeper).Rekeep(0, c.Q); changed {
+			t.Errorf("%s: a large reduced system changed its rows", name)
 		}
 		if !is[dae.Energy](red) && name != "large, values only" {
 			t.Errorf("%s: Reduce of a system with Energy lacks it", name)

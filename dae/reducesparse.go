@@ -55,6 +55,14 @@ func newReducedSparse(r *reduced, se SparseEvaluator) *reducedSparse {
 	return s
 }
 
+// Rekeep keeps the rows (it overrides the dense wrapper's): an integrator builds its
+// sparse factorizations on the constraint pattern once, so a large reduced system cannot
+// change its rows during a run. Redundancy that changes in the motion is followed below
+// the size of this route only (dae.Reduce).
+func (s *reducedSparse) Rekeep(float64, []float64) (left, entered []int, changed bool) {
+	return nil, nil, false
+}
+
 func (s *reducedSparse) MassPattern() [][]int       { return s.se.MassPattern() }
 func (s *reducedSparse) ConstraintPattern() [][]int { return s.pattern }
 func (s *reducedSparse) CouplingPattern() [][]int   { return s.se.CouplingPattern() }

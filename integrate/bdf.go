@@ -228,6 +228,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
 	w.lad = ladder{name: "bdf", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad.newton = &w.nw
 	if err := consistentStart("bdf", sys, &w.cur, &w.stats); err != nil {
 		return err
 	}

@@ -705,6 +705,9 @@ func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 		}
 		if it == dp5ProjMaxIters || norm >= prevNorm {
 			sys.Constraint(w.r, t1, qh)
+			if onManifold(w.r, qmax) {
+				break // near a singular position: the correction is noise, q̂ satisfies g = 0
+			}
 			i, worst := 0, -1.0
 			for j, g := range w.r {
 				if math.Abs(g) > worst {

@@ -401,6 +401,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
 	w.lad = ladder{name: name, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad.newton = &w.nw
 	if !w.si2 && p.AlphaM == p.AlphaF {
 		// γ = 1/2: no numerical damping (ρ∞ = 1), the index-3 form drifts (index3Watch).
 		w.watch = &index3Watch{}
@@ -870,10 +871,16 @@ func (w *genAlphaWork) incrementNorm(h float64) (norm, roundoff float64) {
 		add(gb*dqt, gb*mag, w.cur.V[i])
 		add(dqt/(w.p.Beta*h), mag/(w.p.Beta*h), w.cur.A[i])
 	}
-	for k := range nc {
-		add(w.dx[nq+k]/h, math.Abs(w.x[nq+k])/h, w.cur.Lambda[k])
+	n := float64(3 * nq)
+	// With the regularized matrix (near a singular position) λ is not unique (seed 002,
+	// Theorem 2) and its increments do not settle; q, v and a do, and decide.
+	if !w.nw.singular {
+		for k := range nc {
+			add(w.dx[nq+k]/h, math.Abs(w.x[nq+k])/h, w.cur.Lambda[k])
+		}
+		n += float64(nc)
 	}
-	n := float64(3*nq + nc)
+
 	return math.Sqrt(s / n), math.Sqrt(r / n)
 }
 

@@ -263,6 +263,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	}
 	w.cur, w.prev = newState(), newState()
 	w.lad = ladder{name: "hht", rule: &w.ctl, stats: &w.stats, cur: &w.cur}
+	w.lad.newton = &w.nw
 	vec := func(k int) []float64 { return make([]float64, k) }
 	w.u0, w.u, w.du, w.res = vec(n), vec(n), vec(n), vec(n)
 	w.q, w.v, w.f, w.fx, w.tq, w.err = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)

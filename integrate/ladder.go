@@ -32,6 +32,7 @@ type ladder struct {
 	// explicit: no iteration matrix, so the report counts no fresh Jacobians.
 	explicit   bool
 	fc         failureContext // set by Init: the report of a failed Step (errors.go)
+	newton     *newtonSolver  // the implicit method's Newton solver, for its SingularPassages
 	stats      *Stats
 	cur        *State // the last accepted state
 	attempts   int    // accepted and rejected attempts since Init, for MaxSteps
@@ -214,7 +215,21 @@ func (l *ladder) fail(t, h float64, err, cause error, cuts, fresh int) error {
 	if l.constant {
 		return l.fc.constantStepFailure(se, l.cur)
 	}
-	return l.fc.explain(se, l.cur, l.fixed)
+	explained := l.fc.explain(se, l.cur, l.fixed)
+	if p, ok := l.singularMode(); ok && !errors.Is(explained, ErrSingularPosition) && !errors.Is(err, ErrMaxSteps) {
+		return singularFailure(se, p)
+	}
+	return explained
+}
+
+// singularMode returns the last SingularPassage of a method whose Newton iteration was in
+// its singular mode when the Step gave up.
+func (l *ladder) singularMode() (SingularPassage, bool) {
+	n := l.newton
+	if n == nil || !n.singular || len(n.passages) == 0 {
+		return SingularPassage{}, false
+	}
+	return n.passages[len(n.passages)-1], true
 }
 
 // firstStepSize is the first step of a run: FixedH, else H0, else the method's starting

@@ -70,3 +70,27 @@ func (c *StepControl) weight(i int, y0, y1 []float64, nq, blocks int) float64 {
 func (c *StepControl) worstWeighted(e, y0, y1 []float64, nq, blocks int) int {
 	return worstIndex(len(e), func(i int) float64 { return math.Abs(e[i]) / c.weight(i, y0, y1, nq, blocks) })
 }
+
+// onManifold reports whether the constraint residual g satisfies g = 0 to rounding, for
+// coordinates of magnitude up to qmax: max |g_i| ≤ 64 ε max(1, qmax). A projection whose
+// corrections stop shrinking is accepted there. Near a singular position (G losing rank,
+// seed 002 §2.3) the corrections of the simplified Newton iteration of eq. 89 are rounding
+// noise amplified by 1/σ_min(G) and no longer decrease, although q already lies on g = 0.
+func onManifold(g []float64, qmax float64) bool {
+	tol := 64 * epsilon * math.Max(1, qmax)
+	for _, x := range g {
+		if !(math.Abs(x) <= tol) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxAbs is max_i |x_i| (0 for an empty x).
+func maxAbs(x []float64) float64 {
+	m := 0.0
+	for _, v := range x {
+		m = math.Max(m, math.Abs(v))
+	}
+	return m
+}

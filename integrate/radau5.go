@@ -253,6 +253,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	w.rawCtl = ctl
 	w.cur.T = start.T
 	w.lad = ladder{name: "radau5", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad.newton = &w.nw
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
 	if err := consistentStart("radau5", sys, &w.cur, &w.stats); err != nil {
@@ -521,6 +522,10 @@ func (w *radauWork) decompose(h float64) error {
 func (w *radauWork) setScal(h float64) {
 	nq, blocks := w.fo.coordBlocks()
 	for i, y := range w.y0 {
+		if w.nw.singular && i >= w.se.il() {
+			w.scal[i] = math.Inf(1) // λ, μ: not unique at a singular position
+			continue
+		}
 		s := w.c.atolOf(i, nq, blocks) + w.c.RTol*math.Abs(y)
 		for range w.kexp[i] {
 			s /= h

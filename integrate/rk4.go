@@ -291,6 +291,9 @@ func (w *rk4Work) projectState(s *State) error {
 		}
 		if it == rk4ProjMaxIters || !allFinite(s.Q) {
 			w.sys.Constraint(w.r, s.T, s.Q)
+			if allFinite(s.Q) && onManifold(w.r, maxAbs(s.Q)) {
+				break // near a singular position: the correction is noise, q̂ satisfies g = 0
+			}
 			w.lad.worst = worstConstraint(w.sys, w.r)
 			if !allFinite(s.Q) {
 				return ErrNonFinite

@@ -317,7 +317,11 @@ func (b *Built) FullLambda(dst, lambda []float64) {
 		copy(dst, lambda)
 		return
 	}
-	dae.ExpandLambda(dst, lambda, b.Consistent.KeptRows())
+	rows := b.Consistent.KeptRows()
+	if rk, ok := b.Integrated.(dae.Rekeeper); ok {
+		rows = rk.Kept() // the rows kept now: a run may choose them anew (dae.Rekeeper)
+	}
+	dae.ExpandLambda(dst, lambda, rows)
 }
 
 // RedundantJoints names the joints owning the redundant constraint rows found by

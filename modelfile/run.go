@@ -84,6 +84,9 @@ type Result struct {
 	// IndexReport is what a method that switches formulations did in each (the multi-index
 	// method of seed 001); nil for the others.
 	IndexReport *integrate.IndexReport
+	// Passages are the singular positions (or redundancies appearing in the motion) that
+	// the method's Newton iteration went on past (integrate.SingularPassage).
+	Passages []integrate.SingularPassage
 }
 
 // Run simulates b from its consistent start to t_end with integrate.Solve and records the
@@ -159,6 +162,9 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 	if ir, ok := meth.(integrate.IndexReporter); ok {
 		rep := ir.Report()
 		r.IndexReport = &rep
+	}
+	if sr, ok := meth.(integrate.SingularReporter); ok {
+		r.Passages = sr.SingularPassages()
 	}
 	if errors.Is(runErr, integrate.ErrMaxSteps) {
 		runErr = fmt.Errorf("%w; stopped at the step limit max_steps = %d; raise it with --max-steps or simulation.max_steps", runErr, r.MaxSteps)
@@ -399,6 +405,8 @@ type Summary struct {
 	Error    string   `json:"error,omitempty"`
 	// TolControls says what tol bounds (TolControls; for fixed steps, that nothing does).
 	TolControls string `json:"tol_controls"`
+	// SingularPassages: where the method went on past a rank drop of G (Result.Passages).
+	SingularPassages []integrate.SingularPassage `json:"singular_passages,omitempty"`
 	// ErrorEstimate is EstimateError's result, set by a caller that asked for it.
 	ErrorEstimate *ErrorEstimate `json:"error_estimate,omitempty"`
 	// IndexReport: switches, steps and time per index of the multi-index method (seed 001).
@@ -409,7 +417,7 @@ type Summary struct {
 func (r *Result) Summarize(m *Model, err error) Summary {
 	s := Summary{Model: m.Name, Method: r.Method, Formulation: string(r.Formulation), Tol: r.Tol, H: r.H, TEnd: r.TEnd,
 		Samples: r.Samples, EnergyDrift: r.EnergyDrift, EnergyScale: r.EnergyScale, TolControls: r.tolControls(),
-		IndexReport: r.IndexReport}
+		IndexReport: r.IndexReport, SingularPassages: r.Passages}
 	if sol := r.Solution; sol != nil {
 		st := sol.Stats
 		s.Steps, s.Rejected, s.NewtonIters, s.Jacobians, s.Factorizations = st.Steps, st.Rejected, st.NewtonIters, st.Jacobians, st.Factorizations
@@ -457,6 +465,9 @@ func (s Summary) WriteText(w io.Writer) {
 	}
 	if s.IndexReport != nil {
 		fmt.Fprintf(w, "index    %s\n", s.IndexReport)
+	}
+	for _, p := range s.SingularPassages {
+		fmt.Fprintf(w, "singular passed %s\n", p)
 	}
 	fmt.Fprintf(w, "time     %s\n", time.Duration(s.WallS*float64(time.Second)).Round(time.Microsecond))
 	fmt.Fprintf(w, "residual max |g| = %.2e, max |G v + g_t| = %.2e, max |G a − γ| = %.2e\n", s.MaxResidualPos, s.MaxResidualVel, s.MaxResidualAcc)
