@@ -261,7 +261,7 @@ func TestReduceSparse(t *testing.T) {
 		t.Errorf("small: Reduce of a small SparseEvaluator should be a dense Rekeeper")
 	}
 	for name, red := range map[string]dae.System{
-		"large": dae.ReduceLarge(inner, keep),
+		"large":              dae.ReduceLarge(inner, keep),
 		"large, values only": dae.ReduceLarge(valuesOnly{sys, inner}, keep),
 	} {
 		se, ok := red.(dae.SparseEvaluator)
