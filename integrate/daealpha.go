@@ -108,6 +108,7 @@ type daeAlphaWork struct {
 	dAlpha             float64 // α_m − α_f
 	cErr               float64 // β − γ/2 + 1/12
 	nw                 newtonSolver
+	full               *fullNewton // the stop rule under JacobianEveryIteration, else nil
 
 	ctlIn StepControl
 	lad   ladder
@@ -256,6 +257,14 @@ func (w *daeAlphaWork) setup(tEnd float64) error {
 	}
 	w.lad.c, w.lad.fixed = c, c.FixedH > 0
 	w.ctl = newController(c, 2, firstStepSize(c, func() float64 { return secondOrderStartStep(&w.cur, c, end) }))
+	if w.nw.s.Jacobian == JacobianEveryIteration {
+		// Newton's method proper (index2) and the CM iteration with their matrices at
+		// every iterate, as in seed 003: they fail only after MaxIters (fullNewton); the
+		// rate test of newtonMonitor, made for simplified Newton, would abandon a full
+		// Newton iteration whose increments shrink slowly before its quadratic phase.
+		w.full = &fullNewton{s: w.nw.s}
+		w.nw.rule = w.full
+	}
 	return nil
 }
 
@@ -432,11 +441,16 @@ func (w *daeAlphaWork) increment() float64 {
 	norm, roundoff := w.incrementNorm()
 	w.nw.mon.floor = roundoff
 	w.nw.mon.needRate = !w.nw.fresh
+	if w.full != nil {
+		w.full.floor = roundoff
+	}
 	return norm
 }
 
-// incrementNorm returns the weighted RMS norm of the increment and that of an increment
-// of 10 ulps of the iterate (below it the rate θ is rounding noise).
+// incrementNorm returns the weighted RMS norm of the increment, with weights
+// ATol + RTol·max(|y_n|, |y|) of the accepted state and the iterate (as WeightedRMS: a
+// motion that starts from rest is measured against its size at t_n + h), and that of an
+// increment of 10 ulps of the iterate (below it the rate θ is rounding noise).
 func (w *daeAlphaWork) incrementNorm() (norm, roundoff float64) {
 	const ulps = 10 * 0x1p-52
 	nq, nc, h := w.nq, w.nc, w.hTry
@@ -444,14 +458,14 @@ func (w *daeAlphaWork) incrementNorm() (norm, roundoff float64) {
 	var s, r float64
 	n := 0
 	add := func(d, x, y float64) {
-		wt := c.ATol + c.RTol*math.Abs(y)
+		wt := c.ATol + c.RTol*math.Max(math.Abs(y), x)
 		s += (d / wt) * (d / wt)
 		r += (ulps * x / wt) * (ulps * x / wt)
 		n++
 	}
 	for i := range nq {
 		add(w.dx[i], math.Abs(w.x[i]), w.cur.Q[i])
-		add(w.dx[nq+i], math.Abs(w.x[nq+i])+math.Abs(w.vHat[i]), w.cur.V[i])
+		add(w.dx[nq+i], math.Abs(w.x[nq+i]), w.cur.V[i])
 	}
 	if w.split == nil {
 		// ν and μ are resolved only to the rounding of the residuals they balance,
