@@ -137,7 +137,7 @@ func Yen1998() (*Yen1998Result, error) {
 	for _, c := range yen1998Table1 {
 		col := Yen1998Column{Rho: c.rho, Form: c.form, PaperN: c.n, PivotOnX: c.form == integrate.CoordinateSplit}
 		for k, n := range Yen1998TableSteps {
-			r := bushingRun(b, c.rho, c.form, res.Bushing.T, n)
+			r := bushingRun(b, c.rho, c.form, res.Bushing.T, n, Yen1998BushingTol)
 			col.PivotOnX = col.PivotOnX && r.pivotOnX
 			cell := Yen1998Cell{Steps: n, Ratio: r.ratio, Paper: c.ratios[k], NewtonFailures: r.stats.NewtonFailures}
 			if r.err != nil {
@@ -201,15 +201,16 @@ type bushingResult struct {
 	pivotOnX bool
 }
 
-// bushingRun integrates the bushing with n steps over [0, T] and returns E(T)/E(0).
-func bushingRun(b problems.Bushing, rho float64, form integrate.Formulation, T float64, n int) bushingResult {
+// bushingRun integrates the bushing with n steps over [0, T] at Newton tolerance tol and
+// returns E(T)/E(0).
+func bushingRun(b problems.Bushing, rho float64, form integrate.Formulation, T float64, n int, tol float64) bushingResult {
 	m := &integrate.DAEAlpha{RhoInf: rho, Formulation: form,
 		Newton: integrate.NewtonSettings{Tol: 1, Jacobian: integrate.JacobianEveryIteration}}
 	start := integrate.NewState(3, 1)
 	start.Q[0], start.Q[1] = 0.8, 0.6
 	k0, u0 := b.Energy(0, start.Q, start.V)
 	r := bushingResult{pivotOnX: true, ratio: math.NaN()}
-	if r.err = m.Init(b, start, yen1998Control(T/float64(n), Yen1998BushingTol)); r.err != nil {
+	if r.err = m.Init(b, start, yen1998Control(T/float64(n), tol)); r.err != nil {
 		return r
 	}
 	r.err = fixedRun(m, T, func(st *integrate.State) {
@@ -231,10 +232,14 @@ func bushingMaxStep(b problems.Bushing, rho float64, form integrate.Formulation,
 	best := 0
 	for i := len(Yen1998MaxStepGrid) - 1; i >= 0; i-- {
 		n := Yen1998MaxStepGrid[i]
-		r := bushingRun(b, rho, form, T, n)
+		r := bushingRun(b, rho, form, T, n, Yen1998BushingTol)
 		if r.err != nil || r.stats.NewtonFailures > 0 {
 			msg := fmt.Sprintf("T/%d: %d Newton failures", n, r.stats.NewtonFailures)
-			if r.err != nil {
+			var se *integrate.StepError
+			switch {
+			case errors.As(r.err, &se) && errors.Is(r.err, integrate.ErrNoConvergence):
+				msg = fmt.Sprintf("T/%d fails at t = %.3g (Newton)", n, se.T)
+			case r.err != nil:
 				msg = fmt.Sprintf("T/%d: %v", n, r.err)
 			}
 			return best, msg
