@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/dae"
+	"linkage/linalg"
 )
 
 // The coordinate-split formulations of seed 003 (section 3.1), integrated by the CM
@@ -38,16 +39,31 @@ const (
 // φ_n is the acceleration of the underlying ODE (eq. 2.2) at the accepted state: after
 // each converged step φ₁ and λ₁ solve [M Gᵀ; G 0](φ₁, λ₁) = (f, γ) at (t₁, q₁, v₁) (seed
 // 002, eq. 17; the seed leaves open how λ_{n+1} of eq. 3.1 is obtained), and a_{n+1}
-// follows from eq. 4.1; a_0 = φ_0 (after eq. 3.4). So q₁, v₁ are the generalized-α
+// follows from eq. 4.1 (in the index1-proj form from φ̃ of the unprojected iterate, eq.
+// 2.5a); a_0 = φ_0 (after eq. 3.4). So q₁, v₁ are the generalized-α
 // solution of the underlying ODE projected along M⁻¹Gᵀ (the reading of eq. 3.3 after
 // Theorem 3.1), and λ is a function of the second-order accurate state.
 //
 // By Formulation:
 //
+//   - Index1Projected (eqs. 2.5-2.6): the α-method on the underlying ODE, then the
+//     projections of eqs. 2.3-2.4. Newton's method solves for (q̃, ṽ, ν) with
+//     ν = β̂h²λ̃ the multiplier of the underlying ODE (eq. 2.2) in its index-1 form,
+//
+//     M(q̃)(q̃ − q̂) − β̂h² f + G(q̃)ᵀ ν = 0,   β̂h(ṽ − v̂) − γ̂(q̃ − q̂) = 0,
+//     G(q̃)(q̃ − q̂) − β̂h² γ(q̃, ṽ) = 0      (G φ̃ = γ for φ̃ = (q̃ − q̂)/(β̂h²)),
+//
+//     so that a_{n+1} of eq. 2.5a follows from φ̃ = φ(q̃, ṽ); then q̃ is projected onto
+//     g = 0 by eq. 2.5b, e (simplified Newton with [M Gᵀ; G 0] at q̃) and ṽ onto G v = 0
+//     by eq. 2.5c, d with M and G at the projected q (the variant the seed allows after
+//     Remark 2.2), whose factorization also gives φ_{n+1}, λ_{n+1} (eq. 17). The
+//     Jacobian's constraint rows use (G w)_q, γ_q and γ_v (dae.SecondDerivatives).
+//
 //   - Index2 (eq. 3.3): Newton's method on (q₁, v₁, ν, μ) with the exact Jacobian, the
 //     terms ∂(Gᵀν)/∂q and ∂(Gᵀμ)/∂q included and ∂(G v)/∂q from −γ_v/2
 //     (dae.SecondDerivatives); the convergence test measures ν/(β̂h²) and μ/(γ̂h) with the
 //     weights of λ besides q and v.
+//
 //   - CoordinateSplit, CoordinateSplitQR (eq. 3.6): eqs. 3.3a, b premultiplied by the CS
 //     matrix P(q₁) (coordsplit.go, Definition 3.1) and solved by the CM iteration, the
 //     modified Newton iteration that drops d(P(q) r)/dq = P (dGᵀ s/dq) from the Jacobian.
@@ -67,7 +83,7 @@ type DAEAlpha struct {
 	// numerical damping, 0 the most; 0 is valid, so start from DefaultDAEAlpha() [0.9].
 	RhoInf float64
 	// Formulation is Index2 (eq. 3.3), CoordinateSplit or CoordinateSplitQR (eq. 3.6 by the
-	// CM iteration) [Index2].
+	// CM iteration), or Index1Projected (eqs. 2.5-2.6) [Index2].
 	Formulation Formulation
 	// Newton is the corrector stop and Jacobian policy [NewtonSettings defaults].
 	Newton NewtonSettings
@@ -84,9 +100,9 @@ var _ Method = (*DAEAlpha)(nil)
 
 var daeAlphaEntry = Entry{
 	Name:  "daealpha",
-	Title: "DAE α-method (Yen-Petzold-Raha, ρ = 0.9): index 2 with ν, μ, or coordinate split with the CM iteration",
-	Seed:  "003", Equations: "3.3-3.4 (index2), 3.6-3.11 and CM (cs, cs-qr); parameters 4.1-4.2",
-	Formulations: []Formulation{Index2, CoordinateSplit, CoordinateSplitQR},
+	Title: "DAE α-method (Yen-Petzold-Raha, ρ = 0.9): index 2 with ν, μ, coordinate split with the CM iteration, or ODE α-method with projections",
+	Seed:  "003", Equations: "3.3-3.4 (index2), 3.6-3.11 and CM (cs, cs-qr), 2.5-2.6 (index1-proj); parameters 4.1-4.2",
+	Formulations: []Formulation{Index2, CoordinateSplit, CoordinateSplitQR, Index1Projected},
 	Order:        Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive:     true,
 	New:          func() Method { m := DefaultDAEAlpha(); return &m },
@@ -99,7 +115,8 @@ type daeAlphaWork struct {
 	der    *dae.Derivatives
 	sec    *dae.SecondDerivatives
 	nq, nc int
-	nx     int // unknowns (q₁, v₁, ν, μ)
+	nx     int  // unknowns (q₁, v₁, ν, μ); index1-proj: (q̃, ṽ, ν, unused)
+	proj   bool // index1-proj (eqs. 2.5-2.6)
 	split  *coordSplit
 	p      GenAlphaParams
 	// coefficients of eqs. 4.2: q̂ = q + h v + h²(cqa a + cqp φ), v̂ = v + h(cva a + cvp φ)
@@ -128,6 +145,8 @@ type daeAlphaWork struct {
 	M, K, F, Fv, D *mat.Dense
 	G              *mat.Dense
 	lu             *newtonFactor
+	kkt            *linalg.KKT // [M Gᵀ; G 0] of the projections (index1-proj)
+	dq, dl         []float64   // projection increments
 	hJ, hTry       float64
 	needJ          bool
 	stats          Stats
@@ -141,8 +160,8 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		form = Index2
 	}
 	name := "daealpha"
-	if form != Index2 && form != CoordinateSplit && form != CoordinateSplitQR {
-		return fmt.Errorf("integrate: %s: Formulation %q not supported; want %q, %q or %q", name, form, Index2, CoordinateSplit, CoordinateSplitQR)
+	if form != Index2 && form != CoordinateSplit && form != CoordinateSplitQR && form != Index1Projected {
+		return fmt.Errorf("integrate: %s: Formulation %q not supported; want %q, %q, %q or %q", name, form, Index2, CoordinateSplit, CoordinateSplitQR, Index1Projected)
 	}
 	p, err := GenAlphaFromRhoInf(m.RhoInf)
 	if err != nil {
@@ -165,7 +184,12 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 			name, len(start.Q), len(start.V), len(start.A), len(start.Lambda), nq, nc))
 	}
 	w := &daeAlphaWork{name: name, sys: sys, nq: nq, nc: nc, nx: 2*nq + 2*nc, p: p, ctlIn: ctl}
-	if form != Index2 {
+	w.proj = form == Index1Projected
+	if w.proj {
+		w.kkt = linalg.NewKKT(nq, nc)
+		w.dq, w.dl = make([]float64, nq), make([]float64, nc)
+	}
+	if form == CoordinateSplit || form == CoordinateSplitQR {
 		if w.split, err = newCoordSplit(sys, form == CoordinateSplitQR); err != nil {
 			return fmt.Errorf("integrate: %s: formulation %s: %w", name, form, err)
 		}
@@ -309,7 +333,8 @@ func (w *daeAlphaWork) predict(h float64, _ bool) error {
 	return nil
 }
 
-// residual evaluates eqs. 3.3 (Index2) or 3.6 (coordinate split) at the iterate.
+// residual evaluates eqs. 3.3 (Index2), 3.6 (coordinate split) or the α-method on the
+// underlying ODE (Index1Projected) at the iterate.
 func (w *daeAlphaWork) residual() error {
 	nq, nc, h := w.nq, w.nc, w.hTry
 	t1 := w.cur.T + h
@@ -325,37 +350,66 @@ func (w *daeAlphaWork) residual() error {
 	for i := range nq {
 		mi := w.M.RawRowView(i)
 		r1[i] = dot(mi, w.w1) - w.betaHat*h*h*w.f[i]
-		r2[i] = dot(mi, w.w2) - w.gammaHat*h*w.f[i]
+		if w.proj {
+			r2[i] = w.betaHat*h*w.w2[i] - w.gammaHat*w.w1[i] // eq. 2.6 for one φ̃
+		} else {
+			r2[i] = dot(mi, w.w2) - w.gammaHat*h*w.f[i]
+		}
 	}
 	if nc > 0 {
-		w.sys.ConstraintJacobian(w.G, t1, q1)
-		if w.split == nil {
-			nu, mu := w.x[2*nq:2*nq+nc], w.x[2*nq+nc:]
-			for k := range nc {
-				for i, gki := range w.G.RawRowView(k) {
-					r1[i] += gki * nu[k]
-					r2[i] += gki * mu[k]
-				}
-			}
-		} else {
-			if err := w.split.factorDense(w.G); err != nil {
-				w.lad.worst = Residual{Block: "constraint Jacobian"}
-				return err
-			}
-			w.split.project(r1)
-			w.split.project(r2)
+		if err := w.constraintRows(t1, q1, v1); err != nil {
+			return err
 		}
-		w.sys.ConstraintTimeDerivative(w.gt, t1, q1)
-		r3, r4 := w.res[2*nq:2*nq+nc], w.res[2*nq+nc:]
-		for k := range nc {
-			r3[k] = dot(w.G.RawRowView(k), v1) + w.gt[k]
-		}
-		w.sys.Constraint(r4, t1, q1)
 	}
 	if !allFinite(w.res) {
 		w.lad.worst = w.worstResidual()
 		return ErrNonFinite
 	}
+	return nil
+}
+
+// constraintRows adds the constraint forces to (or projects) the first two row blocks and
+// writes the last two: G v + g_t and g (Index2, coordinate split), or G w₁ − β̂h²γ and μ
+// (Index1Projected, whose μ is not used).
+func (w *daeAlphaWork) constraintRows(t1 float64, q1, v1 []float64) error {
+	nq, nc, h := w.nq, w.nc, w.hTry
+	r1, r2 := w.res[:nq], w.res[nq:2*nq]
+	r3, r4 := w.res[2*nq:2*nq+nc], w.res[2*nq+nc:]
+	nu, mu := w.x[2*nq:2*nq+nc], w.x[2*nq+nc:]
+	w.sys.ConstraintJacobian(w.G, t1, q1)
+	switch {
+	case w.proj:
+		for k := range nc {
+			for i, gki := range w.G.RawRowView(k) {
+				r1[i] += gki * nu[k]
+			}
+		}
+		w.sys.Gamma(r3, t1, q1, v1)
+		for k := range nc {
+			r3[k] = dot(w.G.RawRowView(k), w.w1) - w.betaHat*h*h*r3[k]
+		}
+		copy(r4, mu)
+		return nil
+	case w.split == nil:
+		for k := range nc {
+			for i, gki := range w.G.RawRowView(k) {
+				r1[i] += gki * nu[k]
+				r2[i] += gki * mu[k]
+			}
+		}
+	default:
+		if err := w.split.factorDense(w.G); err != nil {
+			w.lad.worst = Residual{Block: "constraint Jacobian"}
+			return err
+		}
+		w.split.project(r1)
+		w.split.project(r2)
+	}
+	w.sys.ConstraintTimeDerivative(w.gt, t1, q1)
+	for k := range nc {
+		r3[k] = dot(w.G.RawRowView(k), v1) + w.gt[k]
+	}
+	w.sys.Constraint(r4, t1, q1)
 	return nil
 }
 
@@ -367,7 +421,12 @@ func (w *daeAlphaWork) residual() error {
 //	[ ∂(G v + g_t)/∂q = −γ_v/2              G                0   0  ]
 //	[ G                                     0                0   0  ]
 //
-// The CM iteration leaves out (Gᵀν)_q and (Gᵀμ)_q (seed 003, after Remark 3.2).
+// The CM iteration leaves out (Gᵀν)_q and (Gᵀμ)_q (seed 003, after Remark 3.2). For
+// Index1Projected the rows after the first are
+//
+//	[ −γ̂ I                        β̂h I           0   0 ]
+//	[ (G w₁)_q + G − β̂h² γ_q       −β̂h² γ_v       0   0 ]
+//	[ 0                            0              0   I ].
 func (w *daeAlphaWork) factor() error {
 	nq, nc, n, h := w.nq, w.nc, w.nx, w.hTry
 	t1 := w.cur.T + h
@@ -386,41 +445,75 @@ func (w *daeAlphaWork) factor() error {
 			}
 		}
 	}
+	diag := func(r0, c0, m int, s float64) {
+		for i := range m {
+			d[(r0+i)*n+c0+i] += s
+		}
+	}
 	add(0, 0, w.M, 1)
-	add(nq, nq, w.M, 1)
 	w.der.ForceDerivativeQ(w.F, t1, q1, v1)
 	add(0, 0, w.F, -w.betaHat*h*h)
-	add(nq, 0, w.F, -w.gammaHat*h)
+	if !w.proj {
+		add(nq, 0, w.F, -w.gammaHat*h)
+	}
 	w.der.ForceDerivativeV(w.F, t1, q1, v1)
 	add(0, nq, w.F, -w.betaHat*h*h)
-	add(nq, nq, w.F, -w.gammaHat*h)
 	w.der.MassDerivative(w.K, t1, q1, w.w1)
 	add(0, 0, w.K, 1)
-	w.der.MassDerivative(w.K, t1, q1, w.w2)
-	add(nq, 0, w.K, 1)
+	if w.proj {
+		diag(nq, 0, nq, -w.gammaHat)
+		diag(nq, nq, nq, w.betaHat*h)
+	} else {
+		add(nq, nq, w.M, 1)
+		add(nq, nq, w.F, -w.gammaHat*h)
+		w.der.MassDerivative(w.K, t1, q1, w.w2)
+		add(nq, 0, w.K, 1)
+	}
 	if nc > 0 {
-		if w.split == nil {
-			w.der.ConstraintForceDerivative(w.K, t1, q1, w.x[2*nq:2*nq+nc])
-			add(0, 0, w.K, 1)
-			w.der.ConstraintForceDerivative(w.K, t1, q1, w.x[2*nq+nc:])
-			add(nq, 0, w.K, 1)
-		}
-		for k := range nc {
-			gk := w.G.RawRowView(k)
-			for i, g := range gk {
-				d[i*n+2*nq+k] = g         // Gᵀ in the ν columns
-				d[(nq+i)*n+2*nq+nc+k] = g // Gᵀ in the μ columns
-				d[(2*nq+k)*n+nq+i] = g    // G v
-				d[(2*nq+nc+k)*n+i] = g    // g
-			}
-		}
-		w.sec.GammaDerivativeV(w.D, t1, q1, v1)
-		add(2*nq, 0, w.D, -0.5)
+		w.constraintBlocks(d, add, diag, t1, q1, v1)
 	}
 	w.stats.FDEvals += w.der.Evals + w.sec.Evals - fd0
 	w.stats.Factorizations++
 	w.needJ, w.hJ = false, h
 	return w.lu.Factor()
+}
+
+// constraintBlocks writes the blocks of factor that involve the constraints.
+func (w *daeAlphaWork) constraintBlocks(d []float64, add func(r0, c0 int, A *mat.Dense, s float64),
+	diag func(r0, c0, m int, s float64), t1 float64, q1, v1 []float64) {
+	nq, nc, n, h := w.nq, w.nc, w.nx, w.hTry
+	if w.split == nil {
+		w.der.ConstraintForceDerivative(w.K, t1, q1, w.x[2*nq:2*nq+nc])
+		add(0, 0, w.K, 1)
+		if !w.proj {
+			w.der.ConstraintForceDerivative(w.K, t1, q1, w.x[2*nq+nc:])
+			add(nq, 0, w.K, 1)
+		}
+	}
+	for k := range nc {
+		for i, g := range w.G.RawRowView(k) {
+			d[i*n+2*nq+k] = g // Gᵀ in the ν columns
+			if w.proj {
+				d[(2*nq+k)*n+i] += g // G in ∂(G w₁)/∂q₁
+			} else {
+				d[(nq+i)*n+2*nq+nc+k] = g // Gᵀ in the μ columns
+				d[(2*nq+k)*n+nq+i] = g    // G v
+				d[(2*nq+nc+k)*n+i] = g    // g
+			}
+		}
+	}
+	if w.proj {
+		w.sec.ConstraintJacobianDerivative(w.D, t1, q1, w.w1)
+		add(2*nq, 0, w.D, 1)
+		w.sec.GammaDerivativeQ(w.D, t1, q1, v1)
+		add(2*nq, 0, w.D, -w.betaHat*h*h)
+		w.sec.GammaDerivativeV(w.D, t1, q1, v1)
+		add(2*nq, nq, w.D, -w.betaHat*h*h)
+		diag(2*nq+nc, 2*nq+nc, nc, 1)
+		return
+	}
+	w.sec.GammaDerivativeV(w.D, t1, q1, v1)
+	add(2*nq, 0, w.D, -0.5)
 }
 
 // increment solves for the Newton increment, applies it and returns its weighted norm:
@@ -480,7 +573,9 @@ func (w *daeAlphaWork) incrementNorm() (norm, roundoff float64) {
 		sn, sm := 1/(w.betaHat*h*h), 1/(w.gammaHat*h)
 		for k := range nc {
 			add(w.dx[2*nq+k]*sn, (math.Abs(w.x[2*nq+k])+mq)*sn, w.cur.Lambda[k])
-			add(w.dx[2*nq+nc+k]*sm, (math.Abs(w.x[2*nq+nc+k])+mv)*sm, w.cur.Lambda[k])
+			if !w.proj { // index1-proj: μ is a placeholder
+				add(w.dx[2*nq+nc+k]*sm, (math.Abs(w.x[2*nq+nc+k])+mv)*sm, w.cur.Lambda[k])
+			}
 		}
 	}
 	return math.Sqrt(s / float64(n)), math.Sqrt(r / float64(n))
@@ -493,14 +588,108 @@ func (w *daeAlphaWork) converged() error {
 		return ErrNonFinite
 	}
 	nq, h := w.nq, w.hTry
-	if err := w.acc.solve(w.phi1, w.lam1, w.cur.T+h, w.x[:nq], w.x[nq:2*nq], &w.stats); err != nil {
+	phi := w.phi1
+	if w.proj {
+		phi = w.w1 // φ̃ = (q̃ − q̂)/(β̂h²) at the unprojected iterate (eq. 2.5a)
+		for i := range nq {
+			phi[i] = (w.x[i] - w.qHat[i]) / (w.betaHat * h * h)
+		}
+		if err := w.project(w.cur.T + h); err != nil {
+			return err
+		}
+	} else if err := w.acc.solve(w.phi1, w.lam1, w.cur.T+h, w.x[:nq], w.x[nq:2*nq], &w.stats); err != nil {
 		return err
 	}
 	p := w.p
 	for i := range nq {
-		w.a1[i] = ((1-p.AlphaF)*w.phi1[i] + p.AlphaF*w.cur.A[i] - p.AlphaM*w.an[i]) / (1 - p.AlphaM)
+		w.a1[i] = ((1-p.AlphaF)*phi[i] + p.AlphaF*w.cur.A[i] - p.AlphaM*w.an[i]) / (1 - p.AlphaM)
 	}
 	return finiteIterate(w.a1)
+}
+
+// Limits of the position projection of eq. 2.5b, e: a correction below alphaProjTol relative
+// to 1 + |q_i| in every coordinate ends it (below the weighted tolerances of any run,
+// which start at 1e-12), and alphaProjMaxIters simplified-Newton iterations without that fail
+// the attempt; from a corrector converged to tolerance the correction contracts like
+// ‖q̃ − q‖², a few iterations.
+const (
+	alphaProjTol      = 1e-13
+	alphaProjMaxIters = 10
+)
+
+// project replaces the converged iterate (q̃, ṽ) by (q₁, v₁) on the constraint manifold,
+// eqs. 2.5b-e: simplified Newton for q₁ = q̃ − M(q̃)⁻¹G(q̃)ᵀν̃ with g(q₁) = 0, using the
+// factorization of [M Gᵀ; G 0] at q̃, then at q₁ the velocity projection
+// [M Gᵀ; G 0](v₁ − ṽ, μ̃) = (0, −(G ṽ + g_t)) and, with the same factorization, φ₁ and λ₁
+// of eq. 17.
+func (w *daeAlphaWork) project(t1 float64) error {
+	nq, nc := w.nq, w.nc
+	q, v := w.x[:nq], w.x[nq:2*nq]
+	if nc > 0 {
+		if err := w.factorKKT(t1, q); err != nil {
+			return err
+		}
+		for it := 1; ; it++ {
+			w.sys.Constraint(w.dl, t1, q)
+			for k := range w.dl {
+				w.dl[k] = -w.dl[k]
+			}
+			clear(w.dq)
+			w.kkt.Solve(w.dq, w.dl)
+			w.stats.Solves++
+			done := true
+			for i, d := range w.dq {
+				q[i] += d
+				done = done && math.Abs(d) <= alphaProjTol*(1+math.Abs(q[i]))
+			}
+			if done {
+				break
+			}
+			if it == alphaProjMaxIters || !allFinite(q) {
+				w.sys.Constraint(w.dl, t1, q)
+				w.lad.worst = worstConstraint(w.sys, w.dl)
+				if !allFinite(q) {
+					return ErrNonFinite
+				}
+				return fmt.Errorf("position projection (seed 003, eq. 2.5b, e): %w", ErrNoConvergence)
+			}
+		}
+		w.stats.Projections++
+	}
+	if err := w.factorKKT(t1, q); err != nil {
+		return err
+	}
+	if nc > 0 {
+		w.sys.ConstraintTimeDerivative(w.gt, t1, q)
+		for k := range nc {
+			w.dl[k] = -(dot(w.G.RawRowView(k), v) + w.gt[k])
+		}
+		clear(w.dq)
+		w.kkt.Solve(w.dq, w.dl)
+		w.stats.Solves++
+		w.stats.Projections++
+		for i, d := range w.dq {
+			v[i] += d
+		}
+		w.sys.Gamma(w.lam1, t1, q, v)
+	}
+	w.stats.FuncEvals++
+	w.sys.Force(w.phi1, t1, q, v)
+	w.kkt.Solve(w.phi1, w.lam1) // eq. 17 at (q₁, v₁)
+	w.stats.Solves++
+	return nil
+}
+
+// factorKKT evaluates M and G at q into w.M, w.G and factorizes [M Gᵀ; G 0].
+func (w *daeAlphaWork) factorKKT(t float64, q []float64) error {
+	w.sys.Mass(w.M, t, q)
+	var G mat.Matrix
+	if w.nc > 0 {
+		w.sys.ConstraintJacobian(w.G, t, q)
+		G = w.G
+	}
+	w.stats.Factorizations++
+	return w.kkt.FactorizeSym(w.M, G)
 }
 
 // diverged names the worst residual of a diverged iteration.
@@ -517,10 +706,15 @@ func (w *daeAlphaWork) worstResidual() Residual {
 	switch {
 	case i < nq:
 		r.Block, r.Owner = "position equation (3.3a)", dae.CoordinateName(w.sys, i)
+	case i < 2*nq && w.proj:
+		r.Block, r.Index, r.Owner = "velocity update (2.6b)", i-nq, dae.CoordinateName(w.sys, i-nq)
 	case i < 2*nq:
 		r.Block, r.Index, r.Owner = "velocity equation (3.3b)", i-nq, dae.CoordinateName(w.sys, i-nq)
 	case i < 2*nq+nc:
 		r.Block, r.Index = "velocity constraint", i-2*nq
+		if w.proj {
+			r.Block = "acceleration constraint"
+		}
 		r.Owner = dae.ConstraintName(w.sys, r.Index)
 	default:
 		r.Block, r.Index = "position constraint", i-2*nq-nc
