@@ -725,23 +725,7 @@ func (w *daeAlphaWork) worstResidual() Residual {
 
 // errorNorm is the weighted RMS of e_q = h²(β − γ/2 + 1/12)(a₁ − a_n) (see DAEAlpha).
 func (w *daeAlphaWork) errorNorm(h float64) float64 {
-	c := w.lad.c
-	var s, worst float64
-	wi := 0
-	for i := range w.nq {
-		e := h * h * w.cErr * (w.a1[i] - w.an[i])
-		r := e / (c.ATol + c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.x[i])))
-		s += r * r
-		if math.Abs(r) > worst || math.IsNaN(r) {
-			wi, worst = i, math.Abs(r)
-		}
-	}
-	e := math.Sqrt(s / float64(w.nq))
-	if !(e <= 1) && (c.FixedH == 0 || fixedStepDiverged(e, c.RTol)) {
-		w.lad.worst = Residual{Block: "position error estimate", Index: wi,
-			Value: h * h * w.cErr * (w.a1[wi] - w.an[wi]), Owner: dae.CoordinateName(w.sys, wi)}
-	}
-	return e
+	return newmarkErrorNorm(&w.lad, w.sys, h, w.cErr, w.a1, w.an, w.cur.Q, w.x[:w.nq])
 }
 
 // commit makes the converged attempt of size h the current state.
