@@ -132,6 +132,16 @@ func (c *coordSplit) factorDense(G *mat.Dense) error {
 	return c.factorLU()
 }
 
+// factorValues factorizes Gᵀ from G's values on the System's constraint pattern
+// (dae.ConstraintCSR order, the sparse evaluation path; LU form only).
+func (c *coordSplit) factorValues(g []float64) error {
+	if c.nc == 0 {
+		return nil
+	}
+	copy(c.lu.Values(), g)
+	return c.factorLU()
+}
+
 // factorLU factorizes G from the values in c.lu.Values(); G must have full row rank
 // (Definition 3.1 needs G_Y invertible).
 func (c *coordSplit) factorLU() error {

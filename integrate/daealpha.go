@@ -72,6 +72,13 @@ const (
 //     of the solve are discarded each iteration (ν, μ are eliminated from eq. 3.6) and
 //     only q and v enter the convergence test.
 //
+// Large models (dae.SparseEvaluator, sparseEval): M, G and the coupling derivatives are
+// pattern values, the Newton matrix of order 2nq + 2nc is a sparse LU filled value by
+// value, the constraint rows' derivatives are central differences over groups of columns
+// (daealphasparse.go), and the CS matrix factorizes Gᵀ from G's values by
+// linalg.SparseRankLU; the dense QR form is refused there. Both paths take the same
+// steps to rounding.
+//
 // Error estimate (variable steps): as GenAlpha's, the leading local error of the Newmark
 // position update, e_q = h²(β − γ/2 + 1/12)(a_{n+1} − a_n), measured with WeightedRMS on
 // q: the step is the α-method on the underlying ODE followed by a projection whose change
@@ -142,11 +149,14 @@ type daeAlphaWork struct {
 	x, dx, res     []float64 // (q₁, v₁, ν, μ), increment, residual
 	phi1, lam1, a1 []float64
 	f, w1, w2, gt  []float64
-	M, K, F, Fv, D *mat.Dense
-	G              *mat.Dense
+	mw1, mw2       []float64       // M w₁, M w₂
+	M, K, F, D     *mat.Dense      // dense path: M(q₁), derivative scratch, f_q or f_v, constraint-row derivative
+	G              *mat.Dense      // dense path: G(q₁)
+	sp             *sparseEval     // the sparse evaluation path (M, K, F, D, G, der, sec nil), or nil
+	spx            *daeAlphaSparse // its Newton-matrix maps
 	lu             *newtonFactor
-	kkt            *linalg.KKT // [M Gᵀ; G 0] of the projections (index1-proj)
-	dq, dl         []float64   // projection increments
+	kkt            linalg.SaddlePoint // [M Gᵀ; G 0] of the projections (index1-proj)
+	dq, dl         []float64          // projection increments
 	hJ, hTry       float64
 	needJ          bool
 	stats          Stats
@@ -185,8 +195,13 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	w := &daeAlphaWork{name: name, sys: sys, nq: nq, nc: nc, nx: 2*nq + 2*nc, p: p, ctlIn: ctl}
 	w.proj = form == Index1Projected
+	w.sp = newSparseEval(sys, true)
+	if w.sp != nil && form == CoordinateSplitQR {
+		return fmt.Errorf("integrate: %s: formulation %s: the QR form of the CS matrix is dense and %T takes the sparse path (nq + nc = %d): use %q",
+			name, form, sys, nq+nc, CoordinateSplit)
+	}
 	if w.proj {
-		w.kkt = linalg.NewKKT(nq, nc)
+		w.kkt = newSaddlePoint(sys)
 		w.dq, w.dl = make([]float64, nq), make([]float64, nc)
 	}
 	if form == CoordinateSplit || form == CoordinateSplitQR {
@@ -196,7 +211,6 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	w.setCoefficients()
 	w.nw = newNewtonSolver(nw, &w.stats)
-	w.der, w.sec = dae.NewDerivatives(sys), dae.NewSecondDerivatives(sys)
 	w.acc = newEq17(sys)
 	vec := func(n int) []float64 { return make([]float64, n) }
 	w.cur, w.prev = NewState(nq, nc), NewState(nq, nc)
@@ -204,11 +218,17 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	w.x, w.dx, w.res = vec(w.nx), vec(w.nx), vec(w.nx)
 	w.phi1, w.lam1, w.a1 = vec(nq), vec(nc), vec(nq)
 	w.f, w.w1, w.w2, w.gt = vec(nq), vec(nq), vec(nq), vec(nc)
-	w.M, w.K, w.F, w.Fv = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
-	if nc > 0 {
-		w.G, w.D = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
+	w.mw1, w.mw2 = vec(nq), vec(nq)
+	if w.sp != nil {
+		w.spx = newDAEAlphaSparse(w)
+	} else {
+		w.der, w.sec = dae.NewDerivatives(sys), dae.NewSecondDerivatives(sys)
+		w.M, w.K, w.F = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+		if nc > 0 {
+			w.G, w.D = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
+		}
+		w.lu = newNewtonFactor(w.nx, nil)
 	}
-	w.lu = newNewtonFactor(w.nx, nil)
 
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
@@ -254,10 +274,8 @@ func (w *daeAlphaWork) checkStart(atol float64) error {
 			w.name, i, dae.ConstraintName(w.sys, i), w.gt[i], atol)
 	}
 	w.sys.ConstraintTimeDerivative(w.gt, t, q)
-	w.sys.ConstraintJacobian(w.G, t, q)
-	for k := range w.nc {
-		w.gt[k] += dot(w.G.RawRowView(k), v)
-	}
+	w.evalG(t, q)
+	w.gxPlus(w.gt, v, w.gt)
 	if i, r := worstAbs(w.gt); r > atol {
 		return fmt.Errorf("integrate: %s: inconsistent start: velocity constraint %d (%s) G v + g_t = %.3g exceeds ATol = %g",
 			w.name, i, dae.ConstraintName(w.sys, i), w.gt[i], atol)
@@ -340,20 +358,21 @@ func (w *daeAlphaWork) residual() error {
 	t1 := w.cur.T + h
 	q1, v1 := w.x[:nq], w.x[nq:2*nq]
 	w.stats.FuncEvals++
-	w.sys.Mass(w.M, t1, q1)
+	w.evalM(t1, q1)
 	w.sys.Force(w.f, t1, q1, v1)
 	for i := range nq {
 		w.w1[i] = q1[i] - w.qHat[i]
 		w.w2[i] = v1[i] - w.vHat[i]
 	}
+	w.mulM(w.mw1, w.w1)
+	w.mulM(w.mw2, w.w2)
 	r1, r2 := w.res[:nq], w.res[nq:2*nq]
 	for i := range nq {
-		mi := w.M.RawRowView(i)
-		r1[i] = dot(mi, w.w1) - w.betaHat*h*h*w.f[i]
+		r1[i] = w.mw1[i] - w.betaHat*h*h*w.f[i]
 		if w.proj {
 			r2[i] = w.betaHat*h*w.w2[i] - w.gammaHat*w.w1[i] // eq. 2.6 for one φ̃
 		} else {
-			r2[i] = dot(mi, w.w2) - w.gammaHat*h*w.f[i]
+			r2[i] = w.mw2[i] - w.gammaHat*h*w.f[i]
 		}
 	}
 	if nc > 0 {
@@ -376,29 +395,22 @@ func (w *daeAlphaWork) constraintRows(t1 float64, q1, v1 []float64) error {
 	r1, r2 := w.res[:nq], w.res[nq:2*nq]
 	r3, r4 := w.res[2*nq:2*nq+nc], w.res[2*nq+nc:]
 	nu, mu := w.x[2*nq:2*nq+nc], w.x[2*nq+nc:]
-	w.sys.ConstraintJacobian(w.G, t1, q1)
+	w.evalG(t1, q1)
 	switch {
 	case w.proj:
-		for k := range nc {
-			for i, gki := range w.G.RawRowView(k) {
-				r1[i] += gki * nu[k]
-			}
-		}
+		w.addGT(r1, nu)
 		w.sys.Gamma(r3, t1, q1, v1)
-		for k := range nc {
-			r3[k] = dot(w.G.RawRowView(k), w.w1) - w.betaHat*h*h*r3[k]
+		for k := range r3 {
+			r3[k] *= -w.betaHat * h * h
 		}
+		w.gxPlus(r3, w.w1, r3)
 		copy(r4, mu)
 		return nil
 	case w.split == nil:
-		for k := range nc {
-			for i, gki := range w.G.RawRowView(k) {
-				r1[i] += gki * nu[k]
-				r2[i] += gki * mu[k]
-			}
-		}
+		w.addGT(r1, nu)
+		w.addGT(r2, mu)
 	default:
-		if err := w.split.factorDense(w.G); err != nil {
+		if err := w.factorSplit(); err != nil {
 			w.lad.worst = Residual{Block: "constraint Jacobian"}
 			return err
 		}
@@ -406,9 +418,7 @@ func (w *daeAlphaWork) constraintRows(t1 float64, q1, v1 []float64) error {
 		w.split.project(r2)
 	}
 	w.sys.ConstraintTimeDerivative(w.gt, t1, q1)
-	for k := range nc {
-		r3[k] = dot(w.G.RawRowView(k), v1) + w.gt[k]
-	}
+	w.gxPlus(r3, v1, w.gt)
 	w.sys.Constraint(r4, t1, q1)
 	return nil
 }
@@ -428,6 +438,9 @@ func (w *daeAlphaWork) constraintRows(t1 float64, q1, v1 []float64) error {
 //	[ (G w₁)_q + G − β̂h² γ_q       −β̂h² γ_v       0   0 ]
 //	[ 0                            0              0   I ].
 func (w *daeAlphaWork) factor() error {
+	if w.sp != nil {
+		return w.factorSparse()
+	}
 	nq, nc, n, h := w.nq, w.nc, w.nx, w.hTry
 	t1 := w.cur.T + h
 	q1, v1 := w.x[:nq], w.x[nq:2*nq]
@@ -566,7 +579,7 @@ func (w *daeAlphaWork) incrementNorm() (norm, roundoff float64) {
 		// in the λ units of the test.
 		var mq, mv float64
 		for i := range nq {
-			mii := math.Abs(w.M.At(i, i))
+			mii := w.massDiag(i)
 			mq = math.Max(mq, mii*math.Abs(w.x[i]))
 			mv = math.Max(mv, mii*(math.Abs(w.x[nq+i])+math.Abs(w.vHat[i])))
 		}
@@ -661,8 +674,9 @@ func (w *daeAlphaWork) project(t1 float64) error {
 	}
 	if nc > 0 {
 		w.sys.ConstraintTimeDerivative(w.gt, t1, q)
-		for k := range nc {
-			w.dl[k] = -(dot(w.G.RawRowView(k), v) + w.gt[k])
+		w.gxPlus(w.dl, v, w.gt)
+		for k := range w.dl {
+			w.dl[k] = -w.dl[k]
 		}
 		clear(w.dq)
 		w.kkt.Solve(w.dq, w.dl)
@@ -680,16 +694,90 @@ func (w *daeAlphaWork) project(t1 float64) error {
 	return nil
 }
 
-// factorKKT evaluates M and G at q into w.M, w.G and factorizes [M Gᵀ; G 0].
+// factorKKT evaluates M and G at q and factorizes [M Gᵀ; G 0].
 func (w *daeAlphaWork) factorKKT(t float64, q []float64) error {
-	w.sys.Mass(w.M, t, q)
-	var G mat.Matrix
-	if w.nc > 0 {
-		w.sys.ConstraintJacobian(w.G, t, q)
-		G = w.G
-	}
+	w.evalM(t, q)
+	w.evalG(t, q)
 	w.stats.Factorizations++
-	return w.kkt.FactorizeSym(w.M, G)
+	if w.sp != nil {
+		return w.kkt.FactorizeSym(w.sp.kktArgs())
+	}
+	if w.nc == 0 {
+		return w.kkt.FactorizeSym(w.M, nil)
+	}
+	return w.kkt.FactorizeSym(w.M, w.G)
+}
+
+// The evaluations below serve both paths: dense matrices, or pattern values (sparseEval).
+
+// evalM writes M(t, q).
+func (w *daeAlphaWork) evalM(t float64, q []float64) {
+	if w.sp != nil {
+		w.sp.evalM(t, q)
+		return
+	}
+	w.sys.Mass(w.M, t, q)
+}
+
+// evalG writes G(t, q) (nothing without constraints).
+func (w *daeAlphaWork) evalG(t float64, q []float64) {
+	switch {
+	case w.nc == 0:
+	case w.sp != nil:
+		w.sp.evalG(t, q)
+	default:
+		w.sys.ConstraintJacobian(w.G, t, q)
+	}
+}
+
+// mulM writes M x into dst.
+func (w *daeAlphaWork) mulM(dst, x []float64) {
+	if w.sp != nil {
+		csrMul(dst, &w.sp.mass, w.sp.M, x)
+		return
+	}
+	for i := range dst {
+		dst[i] = dot(w.M.RawRowView(i), x)
+	}
+}
+
+// addGT adds Gᵀx to dst.
+func (w *daeAlphaWork) addGT(dst, x []float64) {
+	if w.sp != nil {
+		w.sp.addGTx(dst, x, 1)
+		return
+	}
+	addGTx(dst, w.G, x, 1)
+}
+
+// gxPlus writes G x + y into dst (which may alias y).
+func (w *daeAlphaWork) gxPlus(dst, x, y []float64) {
+	if w.sp != nil {
+		w.sp.gxPlus(dst, x, y)
+		return
+	}
+	for k := range dst {
+		dst[k] = dotRow(w.G, k, x) + y[k]
+	}
+}
+
+// massDiag returns |M_ii| of the last evalM.
+func (w *daeAlphaWork) massDiag(i int) float64 {
+	if w.sp != nil {
+		if k := w.sp.mass.Find(i, i); k >= 0 {
+			return math.Abs(w.sp.M[k])
+		}
+		return 0
+	}
+	return math.Abs(w.M.At(i, i))
+}
+
+// factorSplit factorizes Gᵀ of the last evalG for the CS matrix.
+func (w *daeAlphaWork) factorSplit() error {
+	if w.sp != nil {
+		return w.split.factorValues(w.sp.G)
+	}
+	return w.split.factorDense(w.G)
 }
 
 // diverged names the worst residual of a diverged iteration.

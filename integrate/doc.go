@@ -162,7 +162,8 @@
 // partitioning works on dense reduced matrices) evaluates M, G and the derivatives
 // straight into the solvers' patterns through index maps computed by Init, forms M a, Gᵀλ
 // and G v as sparse products and stores no nq×nq or nc×nq matrix (sparseeval.go,
-// semisparse.go, si2sparse.go); the constraint rows' derivatives of bdf and radau5 are
-// then central differences over groups of columns that share no constraint. Both paths
+// semisparse.go, si2sparse.go, daealphasparse.go); the constraint rows' derivatives of
+// bdf, radau5 and daealpha are then central differences over groups of columns that share
+// no constraint. Both paths
 // take the same steps to rounding (problems/sparseeval_test.go).
 package integrate

@@ -3,6 +3,7 @@ package problems
 import (
 	"testing"
 
+	"linkage/dae"
 	"linkage/integrate"
 )
 
@@ -36,5 +37,39 @@ func TestDAEAlphaChainOrder(t *testing.T) {
 		checkOrder(t, name, "q", eq, 2, []int{0, 1})
 		checkOrder(t, name, "v", ev, 2, []int{0, 1})
 		checkOrder(t, name, "lambda", el, 2, []int{0, 1})
+	}
+}
+
+// TestDAEAlphaSparseForms: the coordinate-split (CM, P(q) from the sparse LU of Gᵀ) and
+// index1-proj forms of daealpha on the sparse evaluation path take the steps of the dense
+// evaluation to rounding and allocate nothing per step, as TestSparseEvalMatchesDense
+// checks for the default index2 form (measured on chain-bars:20: same 17 steps, states
+// 1.4e-16 and 9e-15 apart).
+func TestDAEAlphaSparseForms(t *testing.T) {
+	p, err := Get("chain-bars:20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []integrate.Formulation{integrate.CoordinateSplit, integrate.Index1Projected} {
+		var final [2]*integrate.Solution
+		for k, sys := range []dae.System{p.System, hideValues(p.System)} {
+			m := &integrate.DAEAlpha{RhoInf: 0.9, Formulation: f}
+			sol, err := integrate.Solve(m, "daealpha", sys, p.Start.Clone(), 0.1,
+				integrate.SolveOptions{Control: integrate.StepControl{RTol: 1e-6, ATol: 1e-6}, Output: []float64{0.1}})
+			if err != nil {
+				t.Fatalf("%s (sparse %v): %v", f, k == 0, err)
+			}
+			final[k] = sol
+			if k == 0 {
+				if n := testing.AllocsPerRun(10, func() { _ = m.Step(1) }); n != 0 {
+					t.Errorf("%s, sparse evaluation: Step allocates %v times", f, n)
+				}
+			}
+		}
+		d := maxDiff(final[0].Final.Q, final[1].Final.Q)
+		if final[0].Stats.Steps != final[1].Stats.Steps || d > 1e-12 {
+			t.Errorf("%s: sparse and dense evaluation: %d vs %d steps, states %.3g apart; want the same run to rounding",
+				f, final[0].Stats.Steps, final[1].Stats.Steps, d)
+		}
 	}
 }
