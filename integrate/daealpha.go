@@ -257,16 +257,17 @@ func (w *daeAlphaWork) setCoefficients() {
 	w.cErr = p.Beta - p.Gamma/2 + 1.0/12
 }
 
-// checkStart refuses a start off the constraint manifold at position or velocity level.
+// checkStart refuses a start that is not finite or lies off the constraint manifold at
+// position or velocity level.
 func (w *daeAlphaWork) checkStart(atol float64) error {
-	if w.nc == 0 {
-		return nil
-	}
 	t, q, v := w.cur.T, w.cur.Q, w.cur.V
 	for i := range w.nq {
 		if math.IsNaN(q[i]) || math.IsInf(q[i], 0) || math.IsNaN(v[i]) || math.IsInf(v[i], 0) {
 			return fmt.Errorf("integrate: %s: start %s = (q %g, v %g) is not finite", w.name, dae.CoordinateName(w.sys, i), q[i], v[i])
 		}
+	}
+	if w.nc == 0 {
+		return nil
 	}
 	w.sys.Constraint(w.gt, t, q)
 	if i, r := worstAbs(w.gt); r > atol {
@@ -347,6 +348,9 @@ func (w *daeAlphaWork) predict(h float64, _ bool) error {
 	for k := range nc {
 		w.x[2*nq+k] = w.betaHat * h * h * w.cur.Lambda[k]
 		w.x[2*nq+nc+k] = w.gammaHat * h * w.cur.Lambda[k]
+		if w.proj {
+			w.x[2*nq+nc+k] = 0 // a placeholder, held at 0 by its row
+		}
 	}
 	return nil
 }
