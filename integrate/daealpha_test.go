@@ -2,6 +2,7 @@ package integrate
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -200,5 +201,32 @@ func TestDAEAlphaCMRate(t *testing.T) {
 	}
 	if q := theta[0] / theta[1]; !(q > 3.6 && q < 4.4) {
 		t.Errorf("CM rate ratio θ(h)/θ(h/2) = %.3g, want 4 ± 10%% (θ ∝ h²)", q)
+	}
+}
+
+// TestDAEAlphaRefusals: bad options are refused by Init with the field and the value
+// named: ρ outside [0, 1], a formulation the method does not have, and a start off the
+// constraint manifold.
+func TestDAEAlphaRefusals(t *testing.T) {
+	p := newPendulum(1, 1, 9.81)
+	start := pendulumStart(p, 0.5, 0)
+	for _, c := range []struct {
+		m    DAEAlpha
+		s    State
+		want string
+	}{
+		{DAEAlpha{RhoInf: 1.5, Formulation: Index2}, start, "RhoInf = 1.5 outside [0, 1]"},
+		{DAEAlpha{RhoInf: math.NaN(), Formulation: Index2}, start, "RhoInf = NaN"},
+		{DAEAlpha{RhoInf: 0.5, Formulation: Index3}, start, `Formulation "index3" not supported`},
+		{DAEAlpha{RhoInf: 0.5, Formulation: CoordinateSplit}, func() State {
+			s := start.Clone()
+			s.Q[0] += 0.1
+			return s
+		}(), "inconsistent start: position constraint 0 (rod)"},
+	} {
+		err := c.m.Init(p, c.s, StepControl{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: Init error %v, want one containing %q", c.m, err, c.want)
+		}
 	}
 }
