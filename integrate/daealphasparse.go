@@ -98,14 +98,7 @@ func newDAEAlphaSparse(w *daeAlphaWork) *daeAlphaSparse {
 		x.gt1 = scatterMap(k, &sp.con, nq, 2*nq+nc, true)
 		x.g3q = scatterMap(k, &sp.con, 2*nq+nc, 0, false)
 	}
-	x.byCol, x.posRow = make([][]int, nq), make([]int, sp.con.NNZ())
-	for i := range sp.con.NRows {
-		for t, j := range sp.con.Row(i) {
-			x.byCol[j] = append(x.byCol[j], sp.con.RowStart[i]+t)
-			x.posRow[sp.con.RowStart[i]+t] = i
-		}
-	}
-	x.groups = columnGroups(&sp.con, nq)
+	x.byCol, x.posRow, x.groups = differenceIndex(&sp.con, nq)
 	return x
 }
 
