@@ -177,7 +177,7 @@ func (c *coordSplit) factorQR() error {
 }
 
 // project overwrites r (length nq) with Π r (see coordSplit), using the factorization of
-// the last factor call and, for the LU form, G on c.pat with values gv (the LU's input).
+// the last factor call (for the LU form also G's values, which the LU keeps).
 func (c *coordSplit) project(r []float64) {
 	if c.nc == 0 {
 		return

@@ -30,8 +30,8 @@ import (
 // NewtonSettings.MaxIters = 8 or when the monitor predicts no convergence; the seed does
 // not say how many iterations it allowed. The bushing's CS matrix is the LU form
 // (formulation cs): it pivots on x, the seed's choice P = (1, −y/x, 0; 0, 0, 1)ᵀ up to the
-// order of the columns, as long as |x| > |y| (checked along every run: Yen1998Bushing
-// .PivotOnX).
+// order of the columns, as long as |x| > |y| (integrate's TestCoordSplitAnnihilates), which
+// Yen1998Column.PivotOnX checks at every accepted step of the CM runs.
 //
 // The flexible slider-crank of section 4.3 (Table 2, Figs. 6-12) needs the flexible beam
 // of issue 19, item 3; it is not part of this reproduction yet.
