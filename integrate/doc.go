@@ -21,6 +21,8 @@
 //	hht           004   2, 6, 10-14; error 26, 34-39; Newton 40-47  2 / 2 / 1    index3
 //	genalpha      002   64-70 (003 sec. 4: ρ∞)                    2 / 2 / 1    index3
 //	genalpha-si2  002   64-66, 93-94                              2 / 2 / 2    ggl
+//	daealpha      003   3.3-3.4; 3.6-3.11 + CM; 2.5-2.6; 4.1-4.2   2 / 2 / 2    index2, cs, cs-qr,
+//	                                                                            index1-proj
 //	newmark       002   64 with β = 1/4, γ = 1/2                  2 / 2 / 2    ggl, index3
 //	radau5        002   sec. 4.2; Hairer-Wanner IV.8, VII.4       5 / 5 / 3    ggl, index2, index3
 //	bdf           002   71-79, 83, 87, 92; IDA order/step rules   k / k / k    ggl, index2, index3,
@@ -55,8 +57,11 @@
 // eq. 79), ggl (stabilized index 2, eq. 92), index1 (G a = γ, eq. 84), index1-proj (eq. 84
 // with the projections of eqs. 89 and 91 after every step), index2-proj (eq. 79 with the
 // same projections; hedop5, whose λ is of order 4 without them), baumgarte (seed 000, eq. 5),
-// index2-baumgarte (seed 002, eq. 87). Entry.NewMethod sets one; `linkage solve
-// --formulation` exposes it.
+// index2-baumgarte (seed 002, eq. 87); for daealpha (seed 003) also cs and cs-qr, eq. 3.3
+// premultiplied by the coordinate-splitting matrix P(q) (eq. 3.6) from an LU (eqs.
+// 3.8-3.9) or a QR (eqs. 3.10-3.11) factorization of Gᵀ and solved by the CM iteration,
+// and index1-proj as the α-method on the underlying ODE with the projections of eqs.
+// 2.5-2.6. Entry.NewMethod sets one; `linkage solve --formulation` exposes it.
 //
 // # Error norm
 //
@@ -172,7 +177,8 @@
 // partitioning works on dense reduced matrices) evaluates M, G and the derivatives
 // straight into the solvers' patterns through index maps computed by Init, forms M a, Gᵀλ
 // and G v as sparse products and stores no nq×nq or nc×nq matrix (sparseeval.go,
-// semisparse.go, si2sparse.go); the constraint rows' derivatives of bdf and radau5 are
-// then central differences over groups of columns that share no constraint. Both paths
+// semisparse.go, si2sparse.go, daealphasparse.go); the constraint rows' derivatives of
+// bdf, radau5 and daealpha are then central differences over groups of columns that share
+// no constraint. Both paths
 // take the same steps to rounding (problems/sparseeval_test.go).
 package integrate

@@ -907,21 +907,30 @@ func (w *genAlphaWork) worstResidual() Residual {
 // (error test, or divergence with FixedH: fixedStepDiverged) it records the worst
 // component for the failure report.
 func (w *genAlphaWork) errorNorm(h float64) float64 {
-	c := w.lad.c
+	return newmarkErrorNorm(&w.lad, w.sys, h, w.cErr, w.a1, w.an, w.cur.Q, w.q1)
+}
+
+// newmarkErrorNorm is the weighted RMS of the local error estimate of the Newmark position
+// update, e_q = h²·cErr·(a₁ − a_n) with cErr = β − γ/2 + 1/12, weighted by q₀ and q₁ (the
+// estimate of genalpha and daealpha). When the attempt fails with it (error test, or
+// divergence with FixedH: fixedStepDiverged) it records the worst component in lad.worst
+// for the failure report.
+func newmarkErrorNorm(lad *ladder, sys dae.System, h, cErr float64, a1, an, q0, q1 []float64) float64 {
+	c := lad.c
 	var s, worst float64
 	wi := 0
-	for i := range w.nq {
-		e := h * h * w.cErr * (w.a1[i] - w.an[i])
-		r := e / c.weight(i, w.cur.Q, w.q1, w.nq, 1)
+	for i := range q0 {
+		e := h * h * cErr * (a1[i] - an[i])
+		r := e / c.weight(i, q0, q1, len(q0), 1)
 		s += r * r
 		if math.Abs(r) > worst || math.IsNaN(r) {
 			wi, worst = i, math.Abs(r)
 		}
 	}
-	e := math.Sqrt(s / float64(w.nq))
+	e := math.Sqrt(s / float64(len(q0)))
 	if !(e <= 1) && (c.FixedH == 0 || fixedStepDiverged(e, c.RTol)) {
-		w.lad.worst = Residual{Block: "position error estimate", Index: wi,
-			Value: h * h * w.cErr * (w.a1[wi] - w.an[wi]), Owner: dae.CoordinateName(w.sys, wi)}
+		lad.worst = Residual{Block: "position error estimate", Index: wi,
+			Value: h * h * cErr * (a1[wi] - an[wi]), Owner: dae.CoordinateName(sys, wi)}
 	}
 	return e
 }

@@ -81,6 +81,7 @@ func registry() []Entry {
 		hhtEntry,
 		genAlphaEntry,
 		genAlphaSI2Entry,
+		daeAlphaEntry,
 		newmarkEntry,
 		radau5Entry,
 		bdfEntry,

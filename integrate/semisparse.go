@@ -106,15 +106,23 @@ func newSemiScatter(s *semiExplicit, k *dae.CSR) *semiScatter {
 		x.gtQMu = scatterMap(k, &sp.con, s.iq(), s.imu(), true)
 		x.gMuQ = scatterMap(k, &sp.con, s.imu(), s.iq(), false)
 	}
-	x.byCol, x.posRow = make([][]int, nq), make([]int, sp.con.NNZ())
-	for i := range sp.con.NRows {
-		for t, j := range sp.con.Row(i) {
-			x.byCol[j] = append(x.byCol[j], sp.con.RowStart[i]+t)
-			x.posRow[sp.con.RowStart[i]+t] = i
+	x.byCol, x.posRow, x.groups = differenceIndex(&sp.con, nq)
+	return x
+}
+
+// differenceIndex returns, for the constraint pattern p (nc×ncol), the value positions of
+// each column (byCol), the row of each value position (posRow) and the groups of columns
+// that share no row (columnGroups): what the grouped differences of the constraint rows
+// need.
+func differenceIndex(p *dae.CSR, ncol int) (byCol [][]int, posRow []int, groups [][]int) {
+	byCol, posRow = make([][]int, ncol), make([]int, p.NNZ())
+	for i := range p.NRows {
+		for t, j := range p.Row(i) {
+			byCol[j] = append(byCol[j], p.RowStart[i]+t)
+			posRow[p.RowStart[i]+t] = i
 		}
 	}
-	x.groups = columnGroups(&sp.con, nq)
-	return x
+	return byCol, posRow, columnGroups(p, ncol)
 }
 
 // columnGroups colors the columns of pattern p greedily so that no two columns of a group

@@ -24,6 +24,10 @@
 // ABM, Table 5, Figs. 9-11); HaugPendulumScan repeats the largest-step search on the stiff
 // double pendulum over a grid of the RSDA stiffness and damping that the paper omits.
 //
+// Yen1998 re-runs section 4 of seed 003 (the DAE α-method): the stiff spring pendulum's
+// energy by ρ and trajectory by h (Figs. 2-3), and Table 1 on the nonlinear bushing, the
+// CM iteration on the coordinate-split form against Newton on the index-2 form.
+//
 // The package holds no CLI code; `linkage reproduce NAME` prints each Table and plots the
 // series.
 package reproduce

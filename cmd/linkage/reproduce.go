@@ -30,6 +30,7 @@ func experiments() map[string]experiment {
 		"haug1997":        {"seed 000 section 4: GCP implicit vs FV vs ABM: errors, largest steps (Table 5), Newton iterations (Figs. 9-11)", runHaug1997},
 		"haug1997-scan":   {"seed 000 section 4.1: largest steps of IMPL, FV, ABM on the double pendulum over a grid of RSDA (k, c)", runHaugScan},
 		"iftomm":          {"IFToMM benchmarks A01, A02 (N = 40), A04 (examples/iftomm) with hht, genalpha, bdf, radau5, dopri5 at tol 1e-6, 1e-8: error against the reference, energy drift, time, steps, pass/fail at 1e-3 m", func(_ string, stdout io.Writer) error { return runIFToMM(false, stdout) }},
+		"yen1998":         {"seed 003 section 4: DAE α-method, stiff spring pendulum energy and trajectory (Figs. 2-3), bushing CM vs index 2 (Table 1)", runYen1998},
 	}
 }
 
@@ -356,4 +357,31 @@ func runCardenal1997(outDir string, stdout io.Writer) error {
 	return writePlot(stdout, outDir, "cardenal1997-suspension-energy.png", output.PlotSpec{
 		Title: "seed 001 Figs. 9-10: energy invariant, quarter car", XLabel: "t [s]", YLabel: "Π [J]"},
 		[]output.Series{{Name: s.Fixed.Name, X: s.Fixed.T, Y: s.Fixed.Pi}, {Name: s.Multi.Name, X: s.Multi.T, Y: s.Multi.Pi}})
+}
+
+// runYen1998 prints Table 1 of seed 003 and the spring pendulum's figures, and plots the
+// energy curves (Fig. 2) and trajectories (Fig. 3). The flexible slider-crank of section
+// 4.3 (Table 2, Figs. 7-12) is to be added here as a third part once the flexible beam
+// exists (issue 19, item 3).
+func runYen1998(outDir string, stdout io.Writer) error {
+	res, err := reproduce.Yen1998()
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, res.Table())
+	var energy, traj []output.Series
+	for _, s := range res.Spring.Energy {
+		energy = append(energy, output.Series{Name: fmt.Sprintf("ρ = %g", s.Rho), X: s.T, Y: s.E})
+	}
+	for _, s := range res.Spring.Trajectory {
+		traj = append(traj, output.Series{Name: fmt.Sprintf("h = %g", s.H), X: s.X, Y: s.Y})
+	}
+	if err := writePlot(stdout, outDir, "yen1998-fig2-energy.png", output.PlotSpec{
+		Title:  fmt.Sprintf("seed 003 Fig. 2: stiff spring pendulum, ε² = %g, h = %g", reproduce.Yen1998SpringEps2, reproduce.Yen1998SpringH),
+		XLabel: "t [s]", YLabel: "total energy"}, energy); err != nil {
+		return err
+	}
+	return writePlot(stdout, outDir, "yen1998-fig3-trajectory.png", output.PlotSpec{
+		Title:  fmt.Sprintf("seed 003 Fig. 3: stiff spring pendulum, ε² = %g, ρ = %g", reproduce.Yen1998SpringEps2, reproduce.Yen1998SpringRho),
+		XLabel: "x", YLabel: "y"}, traj)
 }
