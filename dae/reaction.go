@@ -1,8 +1,6 @@
 package dae
 
 import (
-	"fmt"
-
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -25,7 +23,7 @@ type ReactionForce interface {
 	// AddReactionForce adds f_λ(t,q,v,λ) to dst (length nq).
 	AddReactionForce(dst []float64, t float64, q, v, lambda []float64)
 	// ReactionForceDerivative writes ∂f_λ/∂q and ∂f_λ/∂v (nq×nq) into fq and fv and
-	// ∂f_λ/∂λ (nq×nc) into fl.
+	// ∂f_λ/∂λ (nq×nc) into fl (nil when nc = 0).
 	ReactionForceDerivative(fq, fv, fl *mat.Dense, t float64, q, v, lambda []float64)
 }
 
@@ -43,11 +41,6 @@ type SparseReactionForce interface {
 func HasReactionForce(sys System) bool {
 	_, ok := sys.(ReactionForce)
 	return ok
-}
-
-// ErrReactionForce words the refusal of a method that cannot include λ-dependent forces.
-func ErrReactionForce(method string, sys System) error {
-	return fmt.Errorf("integrate: %s: %T has forces that depend on the multipliers (dae.ReactionForce, e.g. joint friction), which %s does not include in its equations; use hht, genalpha, newmark, bdf or radau5", method, sys, method)
 }
 
 // checkReaction compares ∂f_λ/∂q, ∂f_λ/∂v and ∂f_λ/∂λ with central differences of

@@ -87,9 +87,7 @@ func (e *eq17) solveWithForce(a, lambda []float64, t float64, q, v, f []float64,
 	if err != nil {
 		return err
 	}
-	e.kkt.Solve(a, lambda)
-	st.Solves++
-	return nil
+	return e.solveFactored(a, lambda, t, q, v, st)
 }
 
 // solveSparse is solveWithForce on the sparse evaluation path: M and G as pattern values.
@@ -106,6 +104,15 @@ func (e *eq17) solveSparse(a, lambda []float64, t float64, q, v, f []float64, st
 	st.Factorizations++
 	if err != nil {
 		return err
+	}
+	return e.solveFactored(a, lambda, t, q, v, st)
+}
+
+// solveFactored solves the factorized KKT system for (a, λ), f and γ in a and lambda;
+// with λ-dependent forces (dae.ReactionForce) by the fixed-point iteration solveReaction.
+func (e *eq17) solveFactored(a, lambda []float64, t float64, q, v []float64, st *Stats) error {
+	if rf, ok := e.sys.(dae.ReactionForce); ok && len(lambda) > 0 {
+		return e.solveReaction(rf, a, lambda, t, q, v, st)
 	}
 	e.kkt.Solve(a, lambda)
 	st.Solves++

@@ -120,6 +120,9 @@ func (m *MultiIndex) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := refuseFirstOrder(name, sys); err != nil {
 		return err
 	}
+	if err := refuseReaction(name, sys); err != nil {
+		return err
+	}
 	inv, err := dae.RequireEnergyInvariant("integrate: "+name, sys)
 	if err != nil {
 		return err

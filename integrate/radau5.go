@@ -100,14 +100,15 @@ var _ Method = (*Radau5)(nil)
 
 // radau5Entry is the registry entry of Radau5; the order is that of ggl, the default form.
 var radau5Entry = Entry{
-	Name:         "radau5",
-	Title:        "Radau IIA, 3 stages, order 5 (RADAU5), on the first-order form K y' = φ",
-	Seed:         "002",
-	Equations:    "sec. 4.2, Examples 10-11; Hairer-Wanner (1996) IV.8, VII.4",
-	Formulations: []Formulation{StabilizedIndex2, Index2, Index3},
-	Order:        Order{Q: 5, V: 5, Lambda: 3},
-	Adaptive:     true,
-	New:          func() Method { return &Radau5{} },
+	Name:           "radau5",
+	Title:          "Radau IIA, 3 stages, order 5 (RADAU5), on the first-order form K y' = φ",
+	Seed:           "002",
+	Equations:      "sec. 4.2, Examples 10-11; Hairer-Wanner (1996) IV.8, VII.4",
+	Formulations:   []Formulation{StabilizedIndex2, Index2, Index3},
+	Order:          Order{Q: 5, V: 5, Lambda: 3},
+	Adaptive:       true,
+	ReactionForces: true,
+	New:            func() Method { return &Radau5{} },
 }
 
 // RADAU5's defaults (Hairer & Wanner 1996, IV.8, and the documented defaults of radau5.f).

@@ -37,7 +37,11 @@ type Entry struct {
 	// States: the method integrates the first-order states X of a dae.FirstOrder system
 	// (seed 004, eq. 8a); a method without it refuses such a system in Init.
 	States bool
-	New    func() Method // a method with default settings
+	// ReactionForces: the method includes forces that depend on the multipliers
+	// (dae.ReactionForce, e.g. joint friction) in its residual and Newton matrix; a method
+	// without it refuses such a system in Init.
+	ReactionForces bool
+	New            func() Method // a method with default settings
 }
 
 // formulated is implemented by methods that integrate more than one formulation.
