@@ -75,7 +75,7 @@ func Check(sys System, p CheckPoint, tol float64) ([]Mismatch, error) {
 		fd.ForceDerivativeV(ap, p.T, p.Q, p.V)
 		out = append(out, compare("df/dv", an, ap))
 	}
-	if r, ok := sys.(ReactionForce); ok {
+	if r, ok := AsReactionForce(sys); ok {
 		out = append(out, checkReaction(r, p, nq, nc)...)
 	}
 	if _, ok := sys.(SparseEvaluator); ok {

@@ -19,7 +19,14 @@ import (
 // The derivative ∂f_λ/∂λ is nq×nc; its nonzeros lie in the pattern of Gᵀ (a reaction
 // force acts on the coordinates of the bodies its constraint joins), which lets the sparse
 // path write it on ConstraintCSR and place it in the Newton matrices where Gᵀ already is.
+//
+// A modeling route whose systems may or may not have such forces (a planar model with or
+// without joint friction) implements the methods on every system and answers
+// HasReactionForce per instance; AsReactionForce is the one test every caller uses.
 type ReactionForce interface {
+	// HasReactionForce reports whether this system has λ-dependent forces at all; false
+	// makes it a System without the capability.
+	HasReactionForce() bool
 	// AddReactionForce adds f_λ(t,q,v,λ) to dst (length nq).
 	AddReactionForce(dst []float64, t float64, q, v, lambda []float64)
 	// ReactionForceDerivative writes ∂f_λ/∂q and ∂f_λ/∂v (nq×nq) into fq and fv and
@@ -37,9 +44,19 @@ type SparseReactionForce interface {
 	ReactionForceDerivativeValues(fq, fv, flT []float64, t float64, q, v, lambda []float64)
 }
 
-// HasReactionForce reports whether sys has λ-dependent forces (ReactionForce).
+// AsReactionForce returns the λ-dependent forces of sys, and false when it has none (it
+// does not implement ReactionForce, or HasReactionForce is false).
+func AsReactionForce(sys System) (ReactionForce, bool) {
+	r, ok := sys.(ReactionForce)
+	if !ok || !r.HasReactionForce() {
+		return nil, false
+	}
+	return r, true
+}
+
+// HasReactionForce reports whether sys has λ-dependent forces (AsReactionForce).
 func HasReactionForce(sys System) bool {
-	_, ok := sys.(ReactionForce)
+	_, ok := AsReactionForce(sys)
 	return ok
 }
 

@@ -221,7 +221,7 @@ type quantity struct {
 func reactionQuantities(sys System, p CheckPoint, lambda []float64, cc, gc *CSR) []quantity {
 	r, ok := sys.(SparseReactionForce)
 	nq, nc := sys.Size()
-	if !ok || nc == 0 {
+	if !ok || !r.HasReactionForce() || nc == 0 {
 		return nil
 	}
 	fq, fv, fl := mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nc, nil)

@@ -111,7 +111,7 @@ func (e *eq17) solveSparse(a, lambda []float64, t float64, q, v, f []float64, st
 // solveFactored solves the factorized KKT system for (a, λ), f and γ in a and lambda;
 // with λ-dependent forces (dae.ReactionForce) by the fixed-point iteration solveReaction.
 func (e *eq17) solveFactored(a, lambda []float64, t float64, q, v []float64, st *Stats) error {
-	if rf, ok := e.sys.(dae.ReactionForce); ok && len(lambda) > 0 {
+	if rf, ok := dae.AsReactionForce(e.sys); ok && len(lambda) > 0 {
 		return e.solveReaction(rf, a, lambda, t, q, v, st)
 	}
 	e.kkt.Solve(a, lambda)

@@ -30,7 +30,7 @@ type reaction struct {
 // newReaction returns the λ-dependent force of sys for a method on the sparse path sp (or
 // dense when sp is nil), or nil when sys has none.
 func newReaction(sys dae.System, sp *sparseEval) *reaction {
-	rf, ok := sys.(dae.ReactionForce)
+	rf, ok := dae.AsReactionForce(sys)
 	if !ok {
 		return nil
 	}

@@ -45,7 +45,7 @@ func newSparseEval(sys dae.System, coupling bool) *sparseEval {
 	if !ok || nq+nc < sparseMinSize || (coupling && se.CouplingPattern() == nil) {
 		return nil
 	}
-	if _, rf := sys.(dae.ReactionForce); rf {
+	if dae.HasReactionForce(sys) {
 		if _, srf := sys.(dae.SparseReactionForce); !srf {
 			return nil // λ-dependent forces without values on the patterns: dense
 		}

@@ -23,6 +23,7 @@ type System struct {
 	points            []pointForce
 	torques           []torqueElem
 	customs           *assembly.Customs
+	frictions         []frictionElem // joint friction (friction.go)
 	gravity           Vec
 	assembly.Matrices // M, G and the coupling matrices, dense and sparse, from the Write methods
 	assembly.Catalog  // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)

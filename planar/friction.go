@@ -1,0 +1,162 @@
+package planar
+
+import (
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/assembly"
+	"linkage/dae"
+	"linkage/law"
+)
+
+// friction.go: (q, v, λ) ⇒ f_λ, ∂f_λ/∂q, ∂f_λ/∂v, ∂f_λ/∂λ of joint friction
+// (dae.ReactionForce; assembly.JointFriction gives the formulas). A revolute joint's
+// friction acts on its angle c = (θ_J + φ_J) − (θ_I + φ_I) with the pin force
+// N = |(λ_x, λ_y)| (the rows r_J − r_I = 0 are in global axes, so −Gᵀλ puts −λ on J's
+// pin) at the pin radius; a translational joint's acts on its displacement c = u_I·(r_J −
+// r_I) with N² = λ_n² + (λ_θ/arm)², λ_θ the moment that keeps the slider from turning
+// (left out when arm is 0).
+
+// JointFriction is Coulomb friction with a smoothed stick-slip law plus viscous friction
+// in a revolute or translational joint, pressed by the joint's own reaction (law.Friction:
+// F = −(μ R N_ε tanh(R c'/VReg) + Viscous·c'), N_ε = √(N² + NormalEps²)).
+type JointFriction struct {
+	Mu        float64 // Coulomb coefficient ≥ 0
+	VReg      float64 // regularization slip speed > 0 [m/s]: at 3·VReg the friction is 99.5 % of μN
+	Viscous   float64 // viscous coefficient ≥ 0 [N s/m; revolute N m s/rad]
+	PinRadius float64 // revolute joints: pin radius R > 0 [m]; the torque is μ R N
+	Arm       float64 // translational joints: bending-moment arm ≥ 0 [m]; 0 ignores the moment
+	NormalEps float64 // ε [N] of N_ε; 0 takes law.DefaultNormalEps
+}
+
+// frictionElem is an assembled joint friction.
+type frictionElem = assembly.JointFriction[coordKind]
+
+// SetFriction gives joint j (revolute or translational) friction f; Assemble checks both.
+// A later call replaces an earlier one.
+func (m *Model) SetFriction(j JointID, f JointFriction) {
+	if m.friction == nil {
+		m.friction = map[JointID]JointFriction{}
+	}
+	m.friction[j] = f
+}
+
+// assembleFriction builds the friction elements of joints with friction, reporting bad
+// parameters and joints of other kinds through ck.
+func (m *Model) assembleFriction(s *System, ck *assembly.Checker) {
+	for _, j := range slices.Sorted(maps.Keys(m.friction)) {
+		f := m.friction[j]
+		if j < 1 || int(j) > len(m.joints) {
+			ck.Bad("friction on joint %d: no such joint (the model has %d)", j, len(m.joints))
+			continue
+		}
+		js := m.joints[j-1]
+		jd := s.joints[j-1]
+		what := jointKindNames[js.kind] + " \"" + js.name + "\""
+		l := law.Friction{Mu: f.Mu, VReg: f.VReg, Viscous: f.Viscous, Radius: 1, NormalEps: f.NormalEps}
+		e := frictionElem{Pair: jd.pair, Coord: jd.coord, Rows: []int{jd.first, jd.first + 1}, W: []float64{1, 1}}
+		switch js.kind {
+		case kindRevolute:
+			l.Radius = f.PinRadius
+			if f.Arm != 0 {
+				ck.Bad("%s: friction: arm = %g applies to translational joints; a revolute joint takes pin_radius", what, f.Arm)
+			}
+		case kindTranslational:
+			if f.PinRadius != 0 {
+				ck.Bad("%s: friction: pin_radius = %g applies to revolute joints; a translational joint takes arm", what, f.PinRadius)
+			}
+			if !(f.Arm >= 0) || !finite(f.Arm) {
+				ck.Bad("%s: friction: arm = %g, want a finite value ≥ 0", what, f.Arm)
+			}
+			e.W[1] = 0
+			if f.Arm > 0 {
+				e.W[1] = 1 / f.Arm
+			}
+		default:
+			ck.Bad("%s: friction applies to revolute and translational joints only", what)
+			continue
+		}
+		if err := l.Check(); err != nil {
+			if js.kind == kindRevolute {
+				err = errors.New(strings.Replace(err.Error(), "radius", "pin_radius", 1))
+			}
+			ck.Bad("%s: %v", what, err)
+			continue
+		}
+		if jd.pair < 0 {
+			continue // the joint itself is bad and reported
+		}
+		e.Law = l
+		s.frictions = append(s.frictions, e)
+	}
+}
+
+// frictionState is a joint friction evaluated at (q, v, λ).
+type frictionState struct {
+	e    coordEval
+	vp   [6]float64
+	load assembly.FrictionLoad
+}
+
+func (s *System) evalFriction(fr *frictionElem, q, v, lambda []float64, st *frictionState) {
+	var k pairKin
+	pr := &s.pairs[fr.Pair]
+	pr.kin(q, &k)
+	st.e.eval(fr.Coord, &k)
+	st.vp = pr.rate(v)
+	st.load = fr.Load(st.e.dotGrad(&st.vp), lambda)
+}
+
+// HasReactionForce reports whether a joint has friction (dae.ReactionForce): a model
+// without friction is a System without λ-dependent forces.
+func (s *System) HasReactionForce() bool { return len(s.frictions) > 0 }
+
+// AddReactionForce adds the joint friction forces f_λ(q, v, λ) to dst.
+func (s *System) AddReactionForce(dst []float64, _ float64, q, v, lambda []float64) {
+	var st frictionState
+	for i := range s.frictions {
+		fr := &s.frictions[i]
+		s.evalFriction(fr, q, v, lambda, &st)
+		st.load.AddForce(dst, s.pairs[fr.Pair].col[:], st.e.grad[:])
+	}
+}
+
+// ReactionForceDerivative writes ∂f_λ/∂q, ∂f_λ/∂v and ∂f_λ/∂λ (dae.ReactionForce).
+func (s *System) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, q, v, lambda []float64) {
+	var tl assembly.Target
+	if fl != nil {
+		tl = assembly.Dense(fl)
+	}
+	s.writeFriction(assembly.Dense(fq), assembly.Dense(fv), tl, false, q, v, lambda)
+}
+
+// ReactionForceDerivativeValues writes ∂f_λ/∂q, ∂f_λ/∂v on dae.CouplingCSR and
+// (∂f_λ/∂λ)ᵀ on dae.ConstraintCSR (dae.SparseReactionForce).
+func (s *System) ReactionForceDerivativeValues(fq, fv, flT []float64, _ float64, q, v, lambda []float64) {
+	coup, g := s.Matrices.Patterns()
+	s.writeFriction(assembly.Sparse(coup, fq), assembly.Sparse(coup, fv), assembly.Sparse(g, flT), true, q, v, lambda)
+}
+
+func (s *System) writeFriction(fq, fv, fl assembly.Target, transposed bool, q, v, lambda []float64) {
+	fq.Zero()
+	fv.Zero()
+	fl.Zero()
+	var st frictionState
+	for i := range s.frictions {
+		fr := &s.frictions[i]
+		s.evalFriction(fr, q, v, lambda, &st)
+		cols := s.pairs[fr.Pair].col[:]
+		assembly.AddFrictionJacobianQ(fq, cols, &st.load, st.e.grad[:], st.e.hess[:], st.vp[:])
+		st.load.AddJacobianV(fv, cols, st.e.grad[:])
+		fr.AddJacobianLambda(fl, transposed, cols, &st.load, st.e.grad[:], lambda)
+	}
+}
+
+var (
+	_ dae.ReactionForce       = (*System)(nil)
+	_ dae.SparseReactionForce = (*System)(nil)
+)
