@@ -763,6 +763,14 @@ func (w *genAlphaWork) jacobian(h float64) error {
 	if w.sp != nil {
 		return w.jacobianSparse(h)
 	}
+	w.assemble(h)
+	w.stats.Factorizations++
+	w.needJ, w.hJ = false, h
+	return w.lu.Factor()
+}
+
+// assemble writes the dense iteration matrix of jacobian into w.lu.Matrix().
+func (w *genAlphaWork) assemble(h float64) {
 	nq, nc, n := w.nq, w.nc, w.nx
 	p := w.p
 	t1 := w.cur.T + h
@@ -857,9 +865,6 @@ func (w *genAlphaWork) jacobian(h float64) error {
 			}
 		}
 	}
-	w.stats.Factorizations++
-	w.needJ, w.hJ = false, h
-	return w.lu.Factor()
 }
 
 // incrementNorm returns the weighted RMS norm of the Newton increment mapped to the
