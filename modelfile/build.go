@@ -140,6 +140,10 @@ func assemble(doc *Document) (*Built, mechanism, error) {
 			id = pm.AddCoupler(jt.Name, b.Joints[jt.A], b.Joints[jt.B], jt.Ratio, jt.Offset)
 		}
 		b.Joints[jt.Name] = id
+		if f := jt.Friction; f != nil {
+			pm.SetFriction(id, planar.JointFriction{Mu: f.Mu, VReg: f.VReg, Viscous: f.Viscous,
+				PinRadius: f.PinRadius, Arm: f.Arm, NormalEps: f.NormalEps})
+		}
 	}
 	c := compiler{doc: doc}
 	c.motions(m.Motions, func(mo Motion, f law.Func) {

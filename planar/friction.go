@@ -156,6 +156,18 @@ func (s *System) writeFriction(fq, fv, fl assembly.Target, transposed bool, q, v
 	}
 }
 
+// ReactionPower returns the power vᵀ f_λ = Σ F c' of the joint friction forces (≤ 0), the
+// part of the non-conservative power that depends on λ (assembly.ReactionPowerSource).
+func (s *System) ReactionPower(_ float64, q, v, lambda []float64) float64 {
+	var p float64
+	var st frictionState
+	for i := range s.frictions {
+		s.evalFriction(&s.frictions[i], q, v, lambda, &st)
+		p += st.load.Power()
+	}
+	return p
+}
+
 var (
 	_ dae.ReactionForce       = (*System)(nil)
 	_ dae.SparseReactionForce = (*System)(nil)
