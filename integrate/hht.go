@@ -50,6 +50,10 @@ import (
 // order 1 in every block; ρ = 1/2 (trapezoidal) keeps order 2 but has no error estimate
 // (eq. 34 vanishes) and is therefore allowed only with fixed steps.
 //
+// Forces that depend on the multipliers (dae.ReactionForce, seed 004 eq. 8b: Q = Q(λ))
+// join f in r, with their derivatives: ∂f_λ/∂q and ∂f_λ/∂v in the first block as f_q, f_v,
+// and −∂f_λ/∂λ beside Gᵀ.
+//
 // Error control (seed 004, eqs. 26, 34-39): the local errors δ_q = (β − 1/(6(1+α))) h² (a₁ − a₀)
 // and δ_X = (ρ − 1/2) h (X'₁ − X'₀) are measured by WeightedRMS with StepControl's RTol and
 // ATol (eq. 35 with Y_i = ATol/RTol + max(|y₀|, |y₁|)), giving e_q and e_X; the step passes when

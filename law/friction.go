@@ -16,9 +16,10 @@ import (
 // at radius R is μ R N and the slip speed there is R s; 1 for a translational joint, whose
 // slip speed is s). tanh replaces the sign of the slip speed: the law is C^∞, reaches
 // 0.995·μ R N at a slip speed of 3·VReg and, below VReg, acts as a steep viscous damper of
-// coefficient μ R² N/VReg, so a joint that should stick creeps at a speed of the order of
-// VReg·(load/(μ N)) (for a load below μ N, tanh⁻¹(load/(μ R N))·VReg/R). N_ε smooths |N| at
-// zero so that F is differentiable in the reaction; NormalEps is a force [default 1e-6 N].
+// coefficient μ R² N/VReg, so a joint that should stick creeps instead, at the speed
+// c' = (VReg/R)·atanh(L/(μ R N)) where the friction balances a load L < μ R N. N_ε
+// smooths |N| at zero so that F is differentiable in the reaction; NormalEps is a force
+// [default 1e-6 N].
 type Friction struct {
 	Mu        float64 // Coulomb coefficient μ ≥ 0
 	VReg      float64 // regularization slip speed > 0 [m/s]
