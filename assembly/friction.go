@@ -1,6 +1,13 @@
 package assembly
 
-import "linkage/law"
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"linkage/law"
+)
 
 // friction.go: (q, v, λ) of a joint ⇒ its friction force along its joint coordinate c,
 // with the normal force from the joint's own multipliers (dae.ReactionForce):
@@ -21,6 +28,59 @@ type JointFriction[C any] struct {
 	Rows  []int     // the joint's multipliers that make up the normal force
 	W     []float64 // their weights in N² (a bending-moment row: 1/arm)
 	Law   law.Friction
+}
+
+// FrictionSpec is the friction a user gives a revolute or translational joint
+// (planar.JointFriction, spatial.JointFriction): Coulomb friction with a smoothed
+// stick-slip law plus viscous friction, pressed by the joint's own reaction (law.Friction:
+// F = −(μ R N_ε tanh(R c'/VReg) + Viscous·c'), N_ε = √(N² + NormalEps²)).
+type FrictionSpec struct {
+	Mu        float64 // Coulomb coefficient ≥ 0
+	VReg      float64 // regularization slip speed > 0 [m/s]: at 3·VReg the friction is 99.5 % of μN
+	Viscous   float64 // viscous coefficient ≥ 0 [N s/m; revolute N m s/rad]
+	PinRadius float64 // revolute joints: pin radius R > 0 [m]; the torque is μ R N
+	Arm       float64 // translational joints: bending-moment arm ≥ 0 [m]; 0 leaves the moment out
+	NormalEps float64 // ε [N] of N_ε; 0 takes law.DefaultNormalEps
+}
+
+// NewJointFriction returns the friction spec gives a revolute (a pin radius) or
+// translational (an arm) joint acting along coordinate c of pair, with the normal force
+// N² = Σ λ_f² over the rows force plus Σ (λ_m/arm)² over the rows moment (left out when
+// arm is 0), or an error naming the first bad parameter by its model-file key.
+func NewJointFriction[C any](revolute bool, spec FrictionSpec, pair int, c C, force, moment []int) (JointFriction[C], error) {
+	l := law.Friction{Mu: spec.Mu, VReg: spec.VReg, Viscous: spec.Viscous, Radius: 1, NormalEps: spec.NormalEps}
+	jf := JointFriction[C]{Pair: pair, Coord: c, Rows: append(append([]int(nil), force...), moment...)}
+	for range force {
+		jf.W = append(jf.W, 1)
+	}
+	mw := 0.0
+	if revolute {
+		if spec.Arm != 0 {
+			return jf, fmt.Errorf("friction: arm = %g applies to translational joints; a revolute joint takes pin_radius", spec.Arm)
+		}
+		l.Radius = spec.PinRadius
+	} else {
+		if spec.PinRadius != 0 {
+			return jf, fmt.Errorf("friction: pin_radius = %g applies to revolute joints; a translational joint takes arm", spec.PinRadius)
+		}
+		if !(spec.Arm >= 0) || math.IsInf(spec.Arm, 0) {
+			return jf, fmt.Errorf("friction: arm = %g, want a finite value ≥ 0", spec.Arm)
+		}
+		if spec.Arm > 0 {
+			mw = 1 / spec.Arm
+		}
+	}
+	for range moment {
+		jf.W = append(jf.W, mw)
+	}
+	if err := l.Check(); err != nil {
+		if revolute {
+			err = errors.New(strings.Replace(err.Error(), "radius", "pin_radius", 1))
+		}
+		return jf, err
+	}
+	jf.Law = l
+	return jf, nil
 }
 
 // FrictionLoad is a joint friction's load at one (q, v, λ).

@@ -300,6 +300,9 @@ func (b *Built) initialize(sys mechanism) error {
 	b.Integrated = sys
 	lambda := c.Lambda
 	if len(c.Redundant) > 0 {
+		if dae.HasReactionForce(sys) {
+			return fmt.Errorf("%s: joint friction with redundant constraints (%s): the reactions that press the joints are not determined by the equations of motion; remove the redundancy", doc.File, strings.Join(b.RedundantJoints(), ", "))
+		}
 		rows := c.KeptRows()
 		b.Integrated = dae.Reduce(sys, rows)
 		lambda = make([]float64, len(rows))

@@ -1,16 +1,13 @@
 package planar
 
 import (
-	"errors"
 	"maps"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/assembly"
 	"linkage/dae"
-	"linkage/law"
 )
 
 // friction.go: (q, v, λ) ⇒ f_λ, ∂f_λ/∂q, ∂f_λ/∂v, ∂f_λ/∂λ of joint friction
@@ -22,16 +19,9 @@ import (
 // (left out when arm is 0).
 
 // JointFriction is Coulomb friction with a smoothed stick-slip law plus viscous friction
-// in a revolute or translational joint, pressed by the joint's own reaction (law.Friction:
-// F = −(μ R N_ε tanh(R c'/VReg) + Viscous·c'), N_ε = √(N² + NormalEps²)).
-type JointFriction struct {
-	Mu        float64 // Coulomb coefficient ≥ 0
-	VReg      float64 // regularization slip speed > 0 [m/s]: at 3·VReg the friction is 99.5 % of μN
-	Viscous   float64 // viscous coefficient ≥ 0 [N s/m; revolute N m s/rad]
-	PinRadius float64 // revolute joints: pin radius R > 0 [m]; the torque is μ R N
-	Arm       float64 // translational joints: bending-moment arm ≥ 0 [m]; 0 ignores the moment
-	NormalEps float64 // ε [N] of N_ε; 0 takes law.DefaultNormalEps
-}
+// in a revolute or translational joint, pressed by the joint's own reaction (see
+// assembly.FrictionSpec for the fields).
+type JointFriction = assembly.FrictionSpec
 
 // frictionElem is an assembled joint friction.
 type frictionElem = assembly.JointFriction[coordKind]
@@ -57,40 +47,24 @@ func (m *Model) assembleFriction(s *System, ck *assembly.Checker) {
 		js := m.joints[j-1]
 		jd := s.joints[j-1]
 		what := jointKindNames[js.kind] + " \"" + js.name + "\""
-		l := law.Friction{Mu: f.Mu, VReg: f.VReg, Viscous: f.Viscous, Radius: 1, NormalEps: f.NormalEps}
-		e := frictionElem{Pair: jd.pair, Coord: jd.coord, Rows: []int{jd.first, jd.first + 1}, W: []float64{1, 1}}
+		var force, moment []int
 		switch js.kind {
 		case kindRevolute:
-			l.Radius = f.PinRadius
-			if f.Arm != 0 {
-				ck.Bad("%s: friction: arm = %g applies to translational joints; a revolute joint takes pin_radius", what, f.Arm)
-			}
+			force = []int{jd.first, jd.first + 1} // the pin force (λ_x, λ_y)
 		case kindTranslational:
-			if f.PinRadius != 0 {
-				ck.Bad("%s: friction: pin_radius = %g applies to revolute joints; a translational joint takes arm", what, f.PinRadius)
-			}
-			if !(f.Arm >= 0) || !finite(f.Arm) {
-				ck.Bad("%s: friction: arm = %g, want a finite value ≥ 0", what, f.Arm)
-			}
-			e.W[1] = 0
-			if f.Arm > 0 {
-				e.W[1] = 1 / f.Arm
-			}
+			force, moment = []int{jd.first}, []int{jd.first + 1} // λ_n, and the moment λ_θ
 		default:
 			ck.Bad("%s: friction applies to revolute and translational joints only", what)
 			continue
 		}
-		if err := l.Check(); err != nil {
-			if js.kind == kindRevolute {
-				err = errors.New(strings.Replace(err.Error(), "radius", "pin_radius", 1))
-			}
+		e, err := assembly.NewJointFriction(js.kind == kindRevolute, f, jd.pair, jd.coord, force, moment)
+		if err != nil {
 			ck.Bad("%s: %v", what, err)
 			continue
 		}
 		if jd.pair < 0 {
 			continue // the joint itself is bad and reported
 		}
-		e.Law = l
 		s.frictions = append(s.frictions, e)
 	}
 }

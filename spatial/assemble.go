@@ -253,6 +253,7 @@ func (m *Model) Assemble() (*System, error) {
 			s.sdRange[fs.name] = [2]int{firstSD, len(s.sds)}
 		}
 	}
+	m.assembleFriction(s, ck)
 	if err := ck.Err(); err != nil {
 		return nil, err
 	}

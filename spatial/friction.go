@@ -1,0 +1,145 @@
+package spatial
+
+import (
+	"maps"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/assembly"
+	"linkage/dae"
+)
+
+// friction.go: (q, v, λ) ⇒ f_λ, ∂f_λ/∂q, ∂f_λ/∂v, ∂f_λ/∂λ of joint friction
+// (dae.ReactionForce; assembly.JointFriction gives the formulas). A revolute joint's
+// friction acts on its angle about z_I, pressed by the pin force N = |(λ_x, λ_y, λ_z)|
+// (rows d = 0 in global axes; the axial thrust counts as the radial load does, the
+// bending moments of rows .zx, .zy are left out); a translational joint's acts on its
+// displacement along z_I with N² = λ_dx² + λ_dy² + (λ_zx² + λ_zy²)/arm² (the normal
+// forces and, with arm > 0, the bending moments; the torsion row .xy is left out).
+
+// JointFriction is Coulomb friction with a smoothed stick-slip law plus viscous friction
+// in a revolute or translational joint, pressed by the joint's own reaction (see
+// assembly.FrictionSpec for the fields).
+type JointFriction = assembly.FrictionSpec
+
+// frictionElem is an assembled joint friction.
+type frictionElem = assembly.JointFriction[coord]
+
+// SetFriction gives joint j (revolute or translational) friction f; Assemble checks both.
+// A later call replaces an earlier one.
+func (m *Model) SetFriction(j JointID, f JointFriction) {
+	if m.friction == nil {
+		m.friction = map[JointID]JointFriction{}
+	}
+	m.friction[j] = f
+}
+
+// assembleFriction builds the friction elements of joints with friction, reporting bad
+// parameters and joints of other kinds through ck.
+func (m *Model) assembleFriction(s *System, ck *assembly.Checker) {
+	for _, j := range slices.Sorted(maps.Keys(m.friction)) {
+		if j < 1 || int(j) > len(m.joints) {
+			ck.Bad("friction on joint %d: no such joint (the model has %d)", j, len(m.joints))
+			continue
+		}
+		js, jd := m.joints[j-1], s.joints[j-1]
+		what := jointKindNames[js.kind] + " \"" + js.name + "\""
+		var force, moment []int
+		switch js.kind {
+		case kindRevolute:
+			force = []int{jd.first, jd.first + 1, jd.first + 2} // .x .y .z
+		case kindTranslational:
+			force, moment = []int{jd.first, jd.first + 1}, []int{jd.first + 2, jd.first + 3} // .dx .dy; .zx .zy
+		default:
+			ck.Bad("%s: friction applies to revolute and translational joints only", what)
+			continue
+		}
+		e, err := assembly.NewJointFriction(js.kind == kindRevolute, m.friction[j], jd.pair, jd.coord, force, moment)
+		if err != nil {
+			ck.Bad("%s: %v", what, err)
+			continue
+		}
+		if jd.pair >= 0 { // else the joint itself is bad and reported
+			s.frictions = append(s.frictions, e)
+		}
+	}
+}
+
+// frictionState is a joint friction evaluated at (q, v, λ).
+type frictionState struct {
+	e    coordEval
+	vp   [14]float64
+	load assembly.FrictionLoad
+}
+
+func (s *System) evalFriction(fr *frictionElem, q, v, lambda []float64, st *frictionState, hess bool) {
+	var k pairKin
+	pr := &s.pairs[fr.Pair]
+	pr.kin(q, &k)
+	st.e.eval(&fr.Coord, &k, hess)
+	st.vp = pr.rate(v)
+	st.load = fr.Load(st.e.dotGrad(&st.vp), lambda)
+}
+
+// HasReactionForce reports whether a joint has friction (dae.ReactionForce): a model
+// without friction is a System without λ-dependent forces.
+func (s *System) HasReactionForce() bool { return len(s.frictions) > 0 }
+
+// AddReactionForce adds the joint friction forces f_λ(q, v, λ) to dst.
+func (s *System) AddReactionForce(dst []float64, _ float64, q, v, lambda []float64) {
+	var st frictionState
+	for i := range s.frictions {
+		fr := &s.frictions[i]
+		s.evalFriction(fr, q, v, lambda, &st, false)
+		st.load.AddForce(dst, s.pairs[fr.Pair].col[:], st.e.grad[:])
+	}
+}
+
+// ReactionForceDerivative writes ∂f_λ/∂q, ∂f_λ/∂v and ∂f_λ/∂λ (dae.ReactionForce).
+func (s *System) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, q, v, lambda []float64) {
+	var tl assembly.Target
+	if fl != nil {
+		tl = assembly.Dense(fl)
+	}
+	s.writeFriction(assembly.Dense(fq), assembly.Dense(fv), tl, false, q, v, lambda)
+}
+
+// ReactionForceDerivativeValues writes ∂f_λ/∂q, ∂f_λ/∂v on dae.CouplingCSR and
+// (∂f_λ/∂λ)ᵀ on dae.ConstraintCSR (dae.SparseReactionForce).
+func (s *System) ReactionForceDerivativeValues(fq, fv, flT []float64, _ float64, q, v, lambda []float64) {
+	coup, g := s.Matrices.Patterns()
+	s.writeFriction(assembly.Sparse(coup, fq), assembly.Sparse(coup, fv), assembly.Sparse(g, flT), true, q, v, lambda)
+}
+
+func (s *System) writeFriction(fq, fv, fl assembly.Target, transposed bool, q, v, lambda []float64) {
+	fq.Zero()
+	fv.Zero()
+	fl.Zero()
+	var st frictionState
+	for i := range s.frictions {
+		fr := &s.frictions[i]
+		s.evalFriction(fr, q, v, lambda, &st, true)
+		cols := s.pairs[fr.Pair].col[:]
+		assembly.AddFrictionJacobianQ(fq, cols, &st.load, st.e.grad[:], st.e.hess[:], st.vp[:])
+		st.load.AddJacobianV(fv, cols, st.e.grad[:])
+		fr.AddJacobianLambda(fl, transposed, cols, &st.load, st.e.grad[:], lambda)
+	}
+}
+
+// ReactionPower returns the power vᵀ f_λ = Σ F c' of the joint friction forces (≤ 0), the
+// part of the non-conservative power that depends on λ (assembly.ReactionPowerSource).
+func (s *System) ReactionPower(_ float64, q, v, lambda []float64) float64 {
+	var p float64
+	var st frictionState
+	for i := range s.frictions {
+		s.evalFriction(&s.frictions[i], q, v, lambda, &st, false)
+		p += st.load.Power()
+	}
+	return p
+}
+
+var (
+	_ dae.ReactionForce       = (*System)(nil)
+	_ dae.SparseReactionForce = (*System)(nil)
+)
