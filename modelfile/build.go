@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"linkage/assembly"
 	"linkage/dae"
 	"linkage/integrate"
 	"linkage/law"
@@ -140,9 +141,8 @@ func assemble(doc *Document) (*Built, mechanism, error) {
 			id = pm.AddCoupler(jt.Name, b.Joints[jt.A], b.Joints[jt.B], jt.Ratio, jt.Offset)
 		}
 		b.Joints[jt.Name] = id
-		if f := jt.Friction; f != nil {
-			pm.SetFriction(id, planar.JointFriction{Mu: f.Mu, VReg: f.VReg, Viscous: f.Viscous,
-				PinRadius: f.PinRadius, Arm: f.Arm, NormalEps: f.NormalEps})
+		if jt.Friction != nil {
+			pm.SetFriction(id, jt.Friction.spec())
 		}
 	}
 	c := compiler{doc: doc}
@@ -453,4 +453,9 @@ func (l *Law) forceLaw() (law.Force, error) {
 		return law.NewPiecewise(l.Piecewise.Breaks, pieces)
 	}
 	return law.Polynomial{Coef: l.Polynomial}, nil
+}
+
+// spec is the friction as the modeling routes take it (planar and spatial JointFriction).
+func (f *Friction) spec() assembly.FrictionSpec {
+	return assembly.FrictionSpec{Mu: f.Mu, VReg: f.VReg, Viscous: f.Viscous, PinRadius: f.PinRadius, Arm: f.Arm, NormalEps: f.NormalEps}
 }
