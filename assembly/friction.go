@@ -3,7 +3,9 @@ package assembly
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"linkage/law"
@@ -91,40 +93,25 @@ type FrictionLoad struct {
 	damperEquiv SDLoad  // the damper with force −F (for AddJacobianQ, AddOuter)
 }
 
-// Load evaluates the law at rate c' and multipliers λ.
-func (jf *JointFriction[C]) Load(rate float64, lambda []float64) FrictionLoad {
-	l := FrictionLoad{Rate: rate}
-	for k, r := range jf.Rows {
-		x := jf.W[k] * lambda[r]
-		l.Normal2 += x * x
+// frictionLoad evaluates law l at rate c' with the normal force of the multipliers rows
+// weighted by w.
+func frictionLoad(rows []int, w []float64, l law.Friction, rate float64, lambda []float64) FrictionLoad {
+	ld := FrictionLoad{Rate: rate}
+	for k, r := range rows {
+		x := w[k] * lambda[r]
+		ld.Normal2 += x * x
 	}
-	l.F, l.Fs, l.FN2 = jf.Law.Eval(rate, l.Normal2)
-	l.damperEquiv = SDLoad{Rate: rate, Fd: -l.F, Kd: -l.Fs}
-	return l
+	ld.F, ld.Fs, ld.FN2 = l.Eval(rate, ld.Normal2)
+	ld.damperEquiv = SDLoad{Rate: rate, Fd: -ld.F, Kd: -ld.Fs}
+	return ld
 }
 
-// AddForce adds f_p = F ∇c into dst at the pair's columns.
-func (l *FrictionLoad) AddForce(dst []float64, cols []int, grad []float64) {
-	AddScaled(dst, cols, l.F, grad)
-}
-
-// AddJacobianQ adds ∂f_p/∂q into dst at the pair's columns.
-func AddFrictionJacobianQ[R HessianRow](dst Target, cols []int, l *FrictionLoad, grad []float64, hess []R, vp []float64) {
-	AddJacobianQ(dst, cols, &l.damperEquiv, grad, hess, vp)
-}
-
-// AddJacobianV adds ∂f_p/∂v = F_s ∇c ∇cᵀ into dst at the pair's columns.
-func (l *FrictionLoad) AddJacobianV(dst Target, cols []int, grad []float64) {
-	if l.Fs != 0 {
-		AddOuter(dst, cols, l.Fs, grad)
-	}
-}
-
-// AddJacobianLambda adds ∂f_p/∂λ into dst: into the nq×nc matrix ∂f/∂λ, or, with
-// transposed set, into (∂f/∂λ)ᵀ on G's pattern (dae.SparseReactionForce).
-func (jf *JointFriction[C]) AddJacobianLambda(dst Target, transposed bool, cols []int, l *FrictionLoad, grad []float64, lambda []float64) {
-	for k, r := range jf.Rows {
-		s := 2 * jf.W[k] * jf.W[k] * lambda[r] * l.FN2
+// addJacobianLambda adds ∂f_p/∂λ = 2 W_k² λ_{r_k} F_N2 ∇c of a friction pressed by the
+// multipliers rows (weights w) into dst: into the nq×nc matrix ∂f/∂λ, or, with transposed
+// set, into (∂f/∂λ)ᵀ on G's pattern (dae.SparseReactionForce).
+func addJacobianLambda(dst Target, transposed bool, rows []int, w []float64, cols []int, l *FrictionLoad, grad []float64, lambda []float64) {
+	for k, r := range rows {
+		s := 2 * w[k] * w[k] * lambda[r] * l.FN2
 		for a, col := range cols {
 			if col < 0 || grad[a] == 0 {
 				continue
@@ -138,5 +125,58 @@ func (jf *JointFriction[C]) AddJacobianLambda(dst Target, transposed bool, cols 
 	}
 }
 
+// FrictionState is one joint friction evaluated at (q, v, λ) by its route: the pair's
+// columns (len(Cols) = n coordinates p of the pair, at most 14), the joint coordinate's
+// gradient ∇c and (when asked) Hessian ∇²c over p (the first n entries and rows), the
+// pair's rates v_p, the multipliers that press the joint with their weights, and the load.
+type FrictionState[R HessianRow] struct {
+	Cols     []int
+	Grad, VP [14]float64
+	Hess     [14]R
+	Rows     []int
+	W        []float64
+	Load     FrictionLoad
+}
+
+// Evaluate fills the rows, weights and load of a friction with law l pressed by the
+// multipliers rows (weights w) at rate c' = ∇c·v_p (Cols, Grad and VP set).
+func (st *FrictionState[R]) Evaluate(rows []int, w []float64, l law.Friction, lambda []float64) {
+	var rate float64
+	for k := range st.Cols {
+		rate += st.Grad[k] * st.VP[k]
+	}
+	st.Rows, st.W, st.Load = rows, w, frictionLoad(rows, w, l, rate, lambda)
+}
+
+// AddForce adds f_p = F ∇c to dst at the pair's columns.
+func (st *FrictionState[R]) AddForce(dst []float64) {
+	AddScaled(dst, st.Cols, st.Load.F, st.Grad[:len(st.Cols)])
+}
+
+// AddDerivatives adds ∂f_p/∂q, ∂f_p/∂v (to fq, fv) and ∂f_p/∂λ (to fl, transposed: to
+// (∂f/∂λ)ᵀ on G's pattern) of a state evaluated with its Hessian.
+func (st *FrictionState[R]) AddDerivatives(fq, fv, fl Target, transposed bool, lambda []float64) {
+	n := len(st.Cols)
+	AddJacobianQ(fq, st.Cols, &st.Load.damperEquiv, st.Grad[:n], st.Hess[:n], st.VP[:n])
+	if st.Load.Fs != 0 {
+		AddOuter(fv, st.Cols, st.Load.Fs, st.Grad[:n]) // ∂f_p/∂v = F_s ∇c ∇cᵀ
+	}
+	addJacobianLambda(fl, transposed, st.Rows, st.W, st.Cols, &st.Load, st.Grad[:n], lambda)
+}
+
 // Power returns the power F c' the friction delivers to the bodies (≤ 0).
-func (l *FrictionLoad) Power() float64 { return l.F * l.Rate }
+func (st *FrictionState[R]) Power() float64 { return st.Load.F * st.Load.Rate }
+
+// FrictionJoints returns the joints of specs in increasing order, reporting through ck the
+// ones outside [1, njoints].
+func FrictionJoints[K ~int](specs map[K]FrictionSpec, njoints int, ck *Checker) []K {
+	var out []K
+	for _, j := range slices.Sorted(maps.Keys(specs)) {
+		if j < 1 || int(j) > njoints {
+			ck.Bad("friction on joint %d: no such joint (the model has %d)", j, njoints)
+			continue
+		}
+		out = append(out, j)
+	}
+	return out
+}

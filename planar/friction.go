@@ -1,9 +1,6 @@
 package planar
 
 import (
-	"maps"
-	"slices"
-
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/assembly"
@@ -23,6 +20,9 @@ import (
 // assembly.FrictionSpec for the fields).
 type JointFriction = assembly.FrictionSpec
 
+// frictionState is a joint friction evaluated at (q, v, λ).
+type frictionState = assembly.FrictionState[[6]float64]
+
 // frictionElem is an assembled joint friction.
 type frictionElem = assembly.JointFriction[coordKind]
 
@@ -38,12 +38,8 @@ func (m *Model) SetFriction(j JointID, f JointFriction) {
 // assembleFriction builds the friction elements of joints with friction, reporting bad
 // parameters and joints of other kinds through ck.
 func (m *Model) assembleFriction(s *System, ck *assembly.Checker) {
-	for _, j := range slices.Sorted(maps.Keys(m.friction)) {
+	for _, j := range assembly.FrictionJoints(m.friction, len(m.joints), ck) {
 		f := m.friction[j]
-		if j < 1 || int(j) > len(m.joints) {
-			ck.Bad("friction on joint %d: no such joint (the model has %d)", j, len(m.joints))
-			continue
-		}
 		js := m.joints[j-1]
 		jd := s.joints[j-1]
 		what := jointKindNames[js.kind] + " \"" + js.name + "\""
@@ -69,20 +65,22 @@ func (m *Model) assembleFriction(s *System, ck *assembly.Checker) {
 	}
 }
 
-// frictionState is a joint friction evaluated at (q, v, λ).
-type frictionState struct {
-	e    coordEval
-	vp   [6]float64
-	load assembly.FrictionLoad
-}
-
-func (s *System) evalFriction(fr *frictionElem, q, v, lambda []float64, st *frictionState) {
+// frictionAt evaluates the i-th joint friction at (q, v, λ) into st.
+func (s *System) frictionAt(i int, q, v, lambda []float64, hess bool, st *frictionState) {
+	fr := &s.frictions[i]
 	var k pairKin
+	var e coordEval
 	pr := &s.pairs[fr.Pair]
 	pr.kin(q, &k)
-	st.e.eval(fr.Coord, &k)
-	st.vp = pr.rate(v)
-	st.load = fr.Load(st.e.dotGrad(&st.vp), lambda)
+	e.eval(fr.Coord, &k)
+	vp := pr.rate(v)
+	st.Cols = pr.col[:]
+	copy(st.Grad[:], e.grad[:])
+	copy(st.VP[:], vp[:])
+	if hess {
+		copy(st.Hess[:], e.hess[:])
+	}
+	st.Evaluate(fr.Rows, fr.W, fr.Law, lambda)
 }
 
 // HasReactionForce reports whether a joint has friction (dae.ReactionForce): a model
@@ -93,9 +91,8 @@ func (s *System) HasReactionForce() bool { return len(s.frictions) > 0 }
 func (s *System) AddReactionForce(dst []float64, _ float64, q, v, lambda []float64) {
 	var st frictionState
 	for i := range s.frictions {
-		fr := &s.frictions[i]
-		s.evalFriction(fr, q, v, lambda, &st)
-		st.load.AddForce(dst, s.pairs[fr.Pair].col[:], st.e.grad[:])
+		s.frictionAt(i, q, v, lambda, false, &st)
+		st.AddForce(dst)
 	}
 }
 
@@ -121,12 +118,8 @@ func (s *System) writeFriction(fq, fv, fl assembly.Target, transposed bool, q, v
 	fl.Zero()
 	var st frictionState
 	for i := range s.frictions {
-		fr := &s.frictions[i]
-		s.evalFriction(fr, q, v, lambda, &st)
-		cols := s.pairs[fr.Pair].col[:]
-		assembly.AddFrictionJacobianQ(fq, cols, &st.load, st.e.grad[:], st.e.hess[:], st.vp[:])
-		st.load.AddJacobianV(fv, cols, st.e.grad[:])
-		fr.AddJacobianLambda(fl, transposed, cols, &st.load, st.e.grad[:], lambda)
+		s.frictionAt(i, q, v, lambda, true, &st)
+		st.AddDerivatives(fq, fv, fl, transposed, lambda)
 	}
 }
 
@@ -136,8 +129,8 @@ func (s *System) ReactionPower(_ float64, q, v, lambda []float64) float64 {
 	var p float64
 	var st frictionState
 	for i := range s.frictions {
-		s.evalFriction(&s.frictions[i], q, v, lambda, &st)
-		p += st.load.Power()
+		s.frictionAt(i, q, v, lambda, false, &st)
+		p += st.Power()
 	}
 	return p
 }

@@ -1,9 +1,6 @@
 package spatial
 
 import (
-	"maps"
-	"slices"
-
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/assembly"
@@ -23,6 +20,9 @@ import (
 // assembly.FrictionSpec for the fields).
 type JointFriction = assembly.FrictionSpec
 
+// frictionState is a joint friction evaluated at (q, v, λ).
+type frictionState = assembly.FrictionState[[14]float64]
+
 // frictionElem is an assembled joint friction.
 type frictionElem = assembly.JointFriction[coord]
 
@@ -38,11 +38,7 @@ func (m *Model) SetFriction(j JointID, f JointFriction) {
 // assembleFriction builds the friction elements of joints with friction, reporting bad
 // parameters and joints of other kinds through ck.
 func (m *Model) assembleFriction(s *System, ck *assembly.Checker) {
-	for _, j := range slices.Sorted(maps.Keys(m.friction)) {
-		if j < 1 || int(j) > len(m.joints) {
-			ck.Bad("friction on joint %d: no such joint (the model has %d)", j, len(m.joints))
-			continue
-		}
+	for _, j := range assembly.FrictionJoints(m.friction, len(m.joints), ck) {
 		js, jd := m.joints[j-1], s.joints[j-1]
 		what := jointKindNames[js.kind] + " \"" + js.name + "\""
 		var force, moment []int
@@ -66,20 +62,21 @@ func (m *Model) assembleFriction(s *System, ck *assembly.Checker) {
 	}
 }
 
-// frictionState is a joint friction evaluated at (q, v, λ).
-type frictionState struct {
-	e    coordEval
-	vp   [14]float64
-	load assembly.FrictionLoad
-}
-
-func (s *System) evalFriction(fr *frictionElem, q, v, lambda []float64, st *frictionState, hess bool) {
+// frictionAt evaluates the i-th joint friction at (q, v, λ) into st.
+func (s *System) frictionAt(i int, q, v, lambda []float64, hess bool, st *frictionState) {
+	fr := &s.frictions[i]
 	var k pairKin
+	var e coordEval
 	pr := &s.pairs[fr.Pair]
 	pr.kin(q, &k)
-	st.e.eval(&fr.Coord, &k, hess)
-	st.vp = pr.rate(v)
-	st.load = fr.Load(st.e.dotGrad(&st.vp), lambda)
+	e.eval(&fr.Coord, &k, hess)
+	st.Cols = pr.col[:]
+	st.Grad = e.grad
+	st.VP = pr.rate(v)
+	if hess {
+		st.Hess = e.hess
+	}
+	st.Evaluate(fr.Rows, fr.W, fr.Law, lambda)
 }
 
 // HasReactionForce reports whether a joint has friction (dae.ReactionForce): a model
@@ -90,9 +87,8 @@ func (s *System) HasReactionForce() bool { return len(s.frictions) > 0 }
 func (s *System) AddReactionForce(dst []float64, _ float64, q, v, lambda []float64) {
 	var st frictionState
 	for i := range s.frictions {
-		fr := &s.frictions[i]
-		s.evalFriction(fr, q, v, lambda, &st, false)
-		st.load.AddForce(dst, s.pairs[fr.Pair].col[:], st.e.grad[:])
+		s.frictionAt(i, q, v, lambda, false, &st)
+		st.AddForce(dst)
 	}
 }
 
@@ -118,12 +114,8 @@ func (s *System) writeFriction(fq, fv, fl assembly.Target, transposed bool, q, v
 	fl.Zero()
 	var st frictionState
 	for i := range s.frictions {
-		fr := &s.frictions[i]
-		s.evalFriction(fr, q, v, lambda, &st, true)
-		cols := s.pairs[fr.Pair].col[:]
-		assembly.AddFrictionJacobianQ(fq, cols, &st.load, st.e.grad[:], st.e.hess[:], st.vp[:])
-		st.load.AddJacobianV(fv, cols, st.e.grad[:])
-		fr.AddJacobianLambda(fl, transposed, cols, &st.load, st.e.grad[:], lambda)
+		s.frictionAt(i, q, v, lambda, true, &st)
+		st.AddDerivatives(fq, fv, fl, transposed, lambda)
 	}
 }
 
@@ -133,8 +125,8 @@ func (s *System) ReactionPower(_ float64, q, v, lambda []float64) float64 {
 	var p float64
 	var st frictionState
 	for i := range s.frictions {
-		s.evalFriction(&s.frictions[i], q, v, lambda, &st, false)
-		p += st.load.Power()
+		s.frictionAt(i, q, v, lambda, false, &st)
+		p += st.Power()
 	}
 	return p
 }
