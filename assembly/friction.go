@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"linkage/law"
 )
 
@@ -166,6 +168,86 @@ func (st *FrictionState[R]) AddDerivatives(fq, fv, fl Target, transposed bool, l
 
 // Power returns the power F c' the friction delivers to the bodies (≤ 0).
 func (st *FrictionState[R]) Power() float64 { return st.Load.F * st.Load.Rate }
+
+// FrictionRoute is a route's System with joint friction as the shared writers below walk
+// it: FrictionAt returns element i evaluated at (q, v, λ), with the Hessian when hess.
+type FrictionRoute[R HessianRow] interface {
+	NumFrictions() int
+	FrictionAt(i int, q, v, lambda []float64, hess bool) FrictionState[R]
+}
+
+// AddFrictionForces adds f_λ = Σ F ∇c of every joint friction of r to dst.
+func AddFrictionForces[R HessianRow](r FrictionRoute[R], dst, q, v, lambda []float64) {
+	for i := range r.NumFrictions() {
+		st := r.FrictionAt(i, q, v, lambda, false)
+		st.AddForce(dst)
+	}
+}
+
+// WriteFrictionDerivatives writes ∂f_λ/∂q, ∂f_λ/∂v and ∂f_λ/∂λ of every joint friction of
+// r into fq, fv and fl (transposed: (∂f_λ/∂λ)ᵀ on G's pattern).
+func WriteFrictionDerivatives[R HessianRow](r FrictionRoute[R], fq, fv, fl Target, transposed bool, q, v, lambda []float64) {
+	fq.Zero()
+	fv.Zero()
+	fl.Zero()
+	for i := range r.NumFrictions() {
+		st := r.FrictionAt(i, q, v, lambda, true)
+		st.AddDerivatives(fq, fv, fl, transposed, lambda)
+	}
+}
+
+// FrictionPower returns vᵀ f_λ = Σ F c' of every joint friction of r (≤ 0).
+func FrictionPower[R HessianRow](r FrictionRoute[R], q, v, lambda []float64) float64 {
+	var p float64
+	for i := range r.NumFrictions() {
+		st := r.FrictionAt(i, q, v, lambda, false)
+		p += st.Power()
+	}
+	return p
+}
+
+// Frictions gives a route's System the methods of dae.ReactionForce and
+// dae.SparseReactionForce and the friction power (ReactionPowerSource) from its
+// FrictionRoute: the System embeds Frictions and calls Init at the end of assembly, as it
+// does Matrices, whose patterns the sparse values use.
+type Frictions[R HessianRow] struct {
+	r FrictionRoute[R]
+	m *Matrices
+}
+
+// Init binds the route and its matrices.
+func (f *Frictions[R]) Init(r FrictionRoute[R], m *Matrices) { f.r, f.m = r, m }
+
+// HasReactionForce reports whether a joint has friction (dae.ReactionForce): a model
+// without friction is a System without λ-dependent forces.
+func (f *Frictions[R]) HasReactionForce() bool { return f.r.NumFrictions() > 0 }
+
+// AddReactionForce adds the joint friction forces f_λ(q, v, λ) to dst.
+func (f *Frictions[R]) AddReactionForce(dst []float64, _ float64, q, v, lambda []float64) {
+	AddFrictionForces(f.r, dst, q, v, lambda)
+}
+
+// ReactionForceDerivative writes ∂f_λ/∂q, ∂f_λ/∂v and ∂f_λ/∂λ (dae.ReactionForce).
+func (f *Frictions[R]) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, q, v, lambda []float64) {
+	var tl Target
+	if fl != nil {
+		tl = Dense(fl)
+	}
+	WriteFrictionDerivatives(f.r, Dense(fq), Dense(fv), tl, false, q, v, lambda)
+}
+
+// ReactionForceDerivativeValues writes ∂f_λ/∂q, ∂f_λ/∂v on dae.CouplingCSR and
+// (∂f_λ/∂λ)ᵀ on dae.ConstraintCSR (dae.SparseReactionForce).
+func (f *Frictions[R]) ReactionForceDerivativeValues(fq, fv, flT []float64, _ float64, q, v, lambda []float64) {
+	coup, g := f.m.Patterns()
+	WriteFrictionDerivatives(f.r, Sparse(coup, fq), Sparse(coup, fv), Sparse(g, flT), true, q, v, lambda)
+}
+
+// ReactionPower returns the power vᵀ f_λ = Σ F c' of the joint friction forces (≤ 0), the
+// part of the non-conservative power that depends on λ (ReactionPowerSource).
+func (f *Frictions[R]) ReactionPower(_ float64, q, v, lambda []float64) float64 {
+	return FrictionPower(f.r, q, v, lambda)
+}
 
 // FrictionJoints returns the joints of specs in increasing order, reporting through ck the
 // ones outside [1, njoints].

@@ -241,6 +241,7 @@ func (m *Model) Assemble() (*System, error) {
 	s.pattern = s.buildPattern()
 	s.coupling = s.buildCoupling()
 	s.Matrices.Init(s, s, s.nq, s.nc)
+	s.Frictions.Init(s, &s.Matrices)
 	return s, nil
 }
 

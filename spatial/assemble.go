@@ -262,6 +262,7 @@ func (m *Model) Assemble() (*System, error) {
 	s.massPat = s.buildMassPattern()
 	s.coupling = s.buildCoupling()
 	s.Matrices.Init(s, s, s.nq, s.nc)
+	s.Frictions.Init(s, &s.Matrices)
 	return s, nil
 }
 

@@ -1,8 +1,6 @@
 package spatial
 
 import (
-	"gonum.org/v1/gonum/mat"
-
 	"linkage/assembly"
 	"linkage/dae"
 )
@@ -62,8 +60,12 @@ func (m *Model) assembleFriction(s *System, ck *assembly.Checker) {
 	}
 }
 
-// frictionAt evaluates the i-th joint friction at (q, v, λ) into st.
-func (s *System) frictionAt(i int, q, v, lambda []float64, hess bool, st *frictionState) {
+// NumFrictions returns the number of joints with friction (assembly.FrictionRoute).
+func (s *System) NumFrictions() int { return len(s.frictions) }
+
+// FrictionAt returns the i-th joint friction evaluated at (q, v, λ), with the Hessian of
+// its joint coordinate when hess (assembly.FrictionRoute).
+func (s *System) FrictionAt(i int, q, v, lambda []float64, hess bool) (st frictionState) {
 	fr := &s.frictions[i]
 	var k pairKin
 	var e coordEval
@@ -77,58 +79,7 @@ func (s *System) frictionAt(i int, q, v, lambda []float64, hess bool, st *fricti
 		st.Hess = e.hess
 	}
 	st.Evaluate(fr.Rows, fr.W, fr.Law, lambda)
-}
-
-// HasReactionForce reports whether a joint has friction (dae.ReactionForce): a model
-// without friction is a System without λ-dependent forces.
-func (s *System) HasReactionForce() bool { return len(s.frictions) > 0 }
-
-// AddReactionForce adds the joint friction forces f_λ(q, v, λ) to dst.
-func (s *System) AddReactionForce(dst []float64, _ float64, q, v, lambda []float64) {
-	var st frictionState
-	for i := range s.frictions {
-		s.frictionAt(i, q, v, lambda, false, &st)
-		st.AddForce(dst)
-	}
-}
-
-// ReactionForceDerivative writes ∂f_λ/∂q, ∂f_λ/∂v and ∂f_λ/∂λ (dae.ReactionForce).
-func (s *System) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, q, v, lambda []float64) {
-	var tl assembly.Target
-	if fl != nil {
-		tl = assembly.Dense(fl)
-	}
-	s.writeFriction(assembly.Dense(fq), assembly.Dense(fv), tl, false, q, v, lambda)
-}
-
-// ReactionForceDerivativeValues writes ∂f_λ/∂q, ∂f_λ/∂v on dae.CouplingCSR and
-// (∂f_λ/∂λ)ᵀ on dae.ConstraintCSR (dae.SparseReactionForce).
-func (s *System) ReactionForceDerivativeValues(fq, fv, flT []float64, _ float64, q, v, lambda []float64) {
-	coup, g := s.Matrices.Patterns()
-	s.writeFriction(assembly.Sparse(coup, fq), assembly.Sparse(coup, fv), assembly.Sparse(g, flT), true, q, v, lambda)
-}
-
-func (s *System) writeFriction(fq, fv, fl assembly.Target, transposed bool, q, v, lambda []float64) {
-	fq.Zero()
-	fv.Zero()
-	fl.Zero()
-	var st frictionState
-	for i := range s.frictions {
-		s.frictionAt(i, q, v, lambda, true, &st)
-		st.AddDerivatives(fq, fv, fl, transposed, lambda)
-	}
-}
-
-// ReactionPower returns the power vᵀ f_λ = Σ F c' of the joint friction forces (≤ 0), the
-// part of the non-conservative power that depends on λ (assembly.ReactionPowerSource).
-func (s *System) ReactionPower(_ float64, q, v, lambda []float64) float64 {
-	var p float64
-	var st frictionState
-	for i := range s.frictions {
-		s.frictionAt(i, q, v, lambda, false, &st)
-		p += st.Power()
-	}
-	return p
+	return st
 }
 
 var (

@@ -30,10 +30,11 @@ type System struct {
 	gravity   Vec3
 	axesQF    [3]*quadForm // S_k(e_m) of the body axes, for forces given in body axes
 
-	assembly.Matrices // M, G and the coupling matrices, dense and sparse, from the Write methods
-	assembly.Catalog  // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
-	pattern           Pattern
-	massPat, coupling [][]int // MassPattern, CouplingPattern
+	assembly.Matrices               // M, G and the coupling matrices, dense and sparse, from the Write methods
+	assembly.Frictions[[14]float64] // the dae.ReactionForce methods from frictions (friction.go)
+	assembly.Catalog                // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
+	pattern                         Pattern
+	massPat, coupling               [][]int // MassPattern, CouplingPattern
 
 }
 
