@@ -94,9 +94,10 @@ func (r *reaction) addSparse(K []float64, cq, cv, cl []int, wq, wv, wl float64) 
 }
 
 // reactionIters bounds the fixed-point iteration of eq17 for λ-dependent forces; each
-// iteration is one solve with the factorization of [M Gᵀ; G 0], and friction contracts
-// by about μ·(pin radius / lever arm) per iteration (measured: 6 iterations to 1e-14 on
-// the pendulum with pin friction of reaction_test.go).
+// iteration is one solve with the factorization of [M Gᵀ; G 0], which f_λ does not change.
+// Joint friction changes the reactions by about μ·(pin radius/lever arm) of itself, so the
+// iteration contracts by that factor (2 solves on the friction pendulum of
+// reaction_test.go, whose friction is tangential to the rod and leaves λ unchanged).
 const reactionIters = 100
 
 // solveReaction solves eq. 17 with the λ-dependent force, M a + Gᵀλ = f + f_λ(λ), G a = γ,
@@ -125,7 +126,7 @@ func (e *eq17) solveReaction(rf dae.ReactionForce, a, lambda []float64, t float6
 			return nil
 		}
 	}
-	return fmt.Errorf("with forces depending on λ (dae.ReactionForce) did not converge in %d fixed-point iterations at t=%g: the reaction forces change the reactions by more than they are", reactionIters, t)
+	return fmt.Errorf("with forces that depend on λ (dae.ReactionForce): the fixed-point iteration on λ did not converge in %d iterations at t=%g (the forces change the reactions by as much as the reactions themselves)", reactionIters, t)
 }
 
 // refuseReaction refuses a system with λ-dependent forces (dae.ReactionForce) for a method
