@@ -1,6 +1,7 @@
 package integrate
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -130,6 +131,9 @@ func consistentStart(method string, sys dae.System, s *State, stats *Stats) erro
 }
 
 func startError(method string, t float64, err error) error {
+	if errors.Is(err, errReactionFixedPoint) {
+		return fmt.Errorf("integrate: %s: start at t=%g: eq. 17 %w", method, t, err)
+	}
 	return fmt.Errorf("integrate: %s: start at t=%g: KKT matrix [M Gᵀ; G 0] %w (redundant constraints or M singular on ker G)", method, t, err)
 }
 

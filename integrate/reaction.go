@@ -1,6 +1,7 @@
 package integrate
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -100,6 +101,9 @@ func (r *reaction) addSparse(K []float64, cq, cv, cl []int, wq, wv, wl float64) 
 // reaction_test.go, whose friction is tangential to the rod and leaves λ unchanged).
 const reactionIters = 100
 
+// errReactionFixedPoint is the failure of solveReaction.
+var errReactionFixedPoint = errors.New("with forces that depend on λ (dae.ReactionForce): the fixed-point iteration on λ did not converge")
+
 // solveReaction solves eq. 17 with the λ-dependent force, M a + Gᵀλ = f + f_λ(λ), G a = γ,
 // by the fixed-point iteration λ_{k+1} = λ(f + f_λ(λ_k)) on the factorization of the KKT
 // matrix (which f_λ does not change) until λ changes by less than 1e-14 relative. f and γ
@@ -126,7 +130,7 @@ func (e *eq17) solveReaction(rf dae.ReactionForce, a, lambda []float64, t float6
 			return nil
 		}
 	}
-	return fmt.Errorf("with forces that depend on λ (dae.ReactionForce): the fixed-point iteration on λ did not converge in %d iterations at t=%g (the forces change the reactions by as much as the reactions themselves)", reactionIters, t)
+	return fmt.Errorf("%w in %d iterations at t=%g (the forces change the reactions by as much as the reactions themselves)", errReactionFixedPoint, reactionIters, t)
 }
 
 // refuseReaction refuses a system with λ-dependent forces (dae.ReactionForce) for a method

@@ -269,3 +269,37 @@ func TestReactionForceRegistry(t *testing.T) {
 		}
 	}
 }
+
+// radialReaction adds f_λ = k λ G = k λ q to the pendulum: with |k| > 1 the start's
+// fixed-point iteration on λ (eq17.solveReaction) diverges.
+type radialReaction struct {
+	*pendulum
+	k float64
+}
+
+func (p radialReaction) HasReactionForce() bool { return true }
+func (p radialReaction) AddReactionForce(dst []float64, _ float64, q, v, lambda []float64) {
+	dst[0] += p.k * lambda[0] * q[0]
+	dst[1] += p.k * lambda[0] * q[1]
+}
+func (p radialReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, q, v, lambda []float64) {
+	fq.Zero()
+	fv.Zero()
+	fq.Set(0, 0, p.k*lambda[0])
+	fq.Set(1, 1, p.k*lambda[0])
+	fl.Set(0, 0, p.k*q[0])
+	fl.Set(1, 0, p.k*q[1])
+}
+
+// TestReactionStartFailure: a λ-dependent force that changes the reaction by more than
+// itself makes the start's fixed-point iteration diverge; Init says so (and not that the
+// KKT matrix is singular).
+func TestReactionStartFailure(t *testing.T) {
+	p := radialReaction{newPendulum(1, 1, 9.81), 2}
+	s0 := pendulumStart(p.pendulum, 0.7, 1.2)
+	m := DefaultHHT()
+	err := m.Init(p, s0, StepControl{})
+	if err == nil || !strings.Contains(err.Error(), "fixed-point iteration on λ did not converge") || strings.Contains(err.Error(), "singular") {
+		t.Errorf("Init: err = %v, want the fixed-point failure named", err)
+	}
+}
