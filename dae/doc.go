@@ -41,6 +41,12 @@
 // CheckLinearlyImplicit checks a start (y₀, y'₀) and names the inconsistent equations.
 // The equations of motion of a System are integrated in this very form by radau5 and bdf.
 //
+// ReactionForce adds forces f_λ(t, q, v, λ) that depend on the multipliers (joint friction,
+// whose normal force is a reaction): M a = f + f_λ − Gᵀλ, with ∂f_λ/∂q, ∂f_λ/∂v and
+// ∂f_λ/∂λ (the last on the pattern of Gᵀ; SparseReactionForce writes it there). System.Force
+// stays f alone, so an integrator that does not include f_λ must refuse the system
+// (AsReactionForce is the test); Check compares the three derivatives with differences.
+//
 // FirstOrder adds first-order differential states X' = F(t, q, v, X) whose force f_X joins
 // f (seed 004, eq. 8a); an integrator that does not integrate X must refuse such a system.
 //

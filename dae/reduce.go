@@ -30,9 +30,16 @@ import (
 // Below that size the wrapper is dense, and its kept rows may change during a run
 // (Rekeeper): rows redundant at t₀ need not stay so (IFToMM A04).
 //
+// A system with forces that depend on λ (ReactionForce, joint friction) cannot be reduced:
+// with redundant rows its reactions are not determined, so the friction they press would
+// be arbitrary; Reduce panics on it (callers refuse such models first, naming the rows).
+//
 // The wrapper owns full-length scratch vectors: like Derivatives it serves one goroutine,
 // and its evaluations do not allocate. A keep entry outside [0, nc) or repeated panics.
 func Reduce(sys System, keep []int) System {
+	if HasReactionForce(sys) {
+		panic("dae: Reduce: the system has forces that depend on λ (ReactionForce); with redundant rows its reactions are not determined")
+	}
 	nq, nc := sys.Size()
 	se, ok := sys.(SparseEvaluator)
 	return reduce(sys, keep, ok && largeReduced(se, nq, nc))

@@ -68,6 +68,9 @@ type abmWork struct {
 // Init checks that StepControl.FixedH is set and start is consistent, partitions the
 // coordinates at start.Q and computes a and λ from eq. 39.
 func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
+	if err := refuseReaction("gcp-abm", sys); err != nil {
+		return err
+	}
 	if dae.StateSize(sys) > 0 {
 		return fmt.Errorf("integrate: gcp-abm: systems with first-order states (dae.FirstOrder) are not supported")
 	}

@@ -246,6 +246,9 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	if err := refuseFirstOrder(name, sys); err != nil {
 		return nil, err
 	}
+	if err := refuseReaction(name, sys); err != nil {
+		return nil, err
+	}
 	if ns.MaxIters == 0 {
 		ns.MaxIters = DefaultALIMaxIters
 	}

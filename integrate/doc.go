@@ -53,6 +53,18 @@
 // system with an error naming the capability and the methods that have it. K must be
 // constant and diagonal.
 //
+// Forces that depend on λ (dae.ReactionForce: joint friction) make the equations of motion
+// M a = f + f_λ(t,q,v,λ) − Gᵀλ (seed 004, eq. 8b lists them in the HHT-I3 formulation).
+// hht, genalpha, genalpha-si2, newmark, bdf (every formulation) and radau5 (ggl, index2) add
+// f_λ to their residuals and ∂f_λ/∂q, ∂f_λ/∂v where ∂f/∂q, ∂f/∂v go and −∂f_λ/∂λ beside Gᵀ
+// in their Newton matrices (reaction.go), dense and sparse; their start values solve eq. 17
+// with f_λ by a fixed-point iteration on λ. radau5's index3 form refuses such systems (its
+// error test scales λ by h² and so leaves unchecked the λ error that f_λ feeds into the
+// motion), and so do the explicit methods (dopri5, mdop5, hedop5, rk4, gcp-abm: their
+// acceleration problem becomes nonlinear in λ), gcp-newmark, gcp-fv, ali3, ali1 and
+// multi-index, each naming the capability (Entry.ReactionForces, `linkage methods` column
+// f(λ)).
+//
 // Formulations (seed 002, section 4.2): index3 (g = 0, eq. 16), index2 (G v + g_t = 0,
 // eq. 79), ggl (stabilized index 2, eq. 92), index1 (G a = γ, eq. 84), index1-proj (eq. 84
 // with the projections of eqs. 89 and 91 after every step), index2-proj (eq. 79 with the

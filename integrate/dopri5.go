@@ -177,6 +177,9 @@ func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
 	if form != Index1Projected && form != Index1 {
 		return fmt.Errorf("integrate: %s: Formulation = %q, want %q or %q", name, form, Index1Projected, Index1)
 	}
+	if err := refuseReaction(name, sys); err != nil {
+		return err
+	}
 	w, err := newDopri5Work(name, form, sys, start, ctl, true)
 	if err != nil {
 		return err

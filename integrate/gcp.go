@@ -208,6 +208,9 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	if m.Variant == GCPFisetteVaneghem {
 		name = "gcp-fv"
 	}
+	if err := refuseReaction(name, sys); err != nil {
+		return err
+	}
 	if m.Variant != GCPExact && m.Variant != GCPFisetteVaneghem {
 		return fmt.Errorf("integrate: gcp: Variant = %d, want GCPExact or GCPFisetteVaneghem", m.Variant)
 	}

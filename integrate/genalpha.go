@@ -182,18 +182,20 @@ var genAlphaEntry = Entry{
 	// q and v are second order; λ is first order uniformly on [t_0, t_end] from a start
 	// with y'_0 ≠ 0 (seed 002, Example 8: C₁ n² ρ∞ⁿ |y'_0| h + C₂ h²); the transient decays, so
 	// λ at a t_end far from t_0 converges with order 2.
-	Order:    Order{Q: 2, V: 2, Lambda: 1},
-	Adaptive: true,
-	New:      func() Method { m := DefaultGenAlpha(); return &m },
+	Order:          Order{Q: 2, V: 2, Lambda: 1},
+	Adaptive:       true,
+	ReactionForces: true,
+	New:            func() Method { m := DefaultGenAlpha(); return &m },
 }
 
 var genAlphaSI2Entry = Entry{
 	Name:  "genalpha-si2",
 	Title: "generalized-α (Chung-Hulbert, ρ∞ = 0.9), stabilized index 2",
 	Seed:  "002", Equations: "64, 93-94; starting values after eq. 94; parameters seed 003 sec. 4",
-	Formulations: []Formulation{StabilizedIndex2},
-	Order:        Order{Q: 2, V: 2, Lambda: 2},
-	Adaptive:     true,
+	Formulations:   []Formulation{StabilizedIndex2},
+	Order:          Order{Q: 2, V: 2, Lambda: 2},
+	Adaptive:       true,
+	ReactionForces: true,
 	New: func() Method {
 		m := DefaultGenAlpha()
 		m.Formulation = StabilizedIndex2
@@ -209,9 +211,10 @@ var newmarkEntry = Entry{
 	// oscillation of the index-3 form, whose λ error grows over the run (measured on
 	// Example 8, x_0 = 0, h = 0.02: 1.1 after 10 s) and whose Newton iteration then fails
 	// (x_0 = 0.2, t = 6.26).
-	Formulations: []Formulation{StabilizedIndex2, Index3},
-	Order:        Order{Q: 2, V: 2, Lambda: 2},
-	Adaptive:     true,
+	Formulations:   []Formulation{StabilizedIndex2, Index3},
+	Order:          Order{Q: 2, V: 2, Lambda: 2},
+	Adaptive:       true,
+	ReactionForces: true,
 	New: func() Method {
 		return &GenAlpha{Params: NewmarkParams(), Formulation: StabilizedIndex2, Name: "newmark"}
 	},
@@ -265,6 +268,7 @@ type genAlphaWork struct {
 	sp         *sparseEval   // the sparse evaluation path (M, K, J11, G0, G1, der nil), or nil
 	kIdx       kktScatter    // where sp's values go in lu's values
 	si2x       *si2Sparse    // the stabilized index-2 blocks on the sparse path
+	rx         *reaction     // λ-dependent forces f_λ (dae.ReactionForce), or nil
 	hJ         float64       // h of the factorized matrix
 	needJ      bool          // the next attempt must refresh the matrix
 	hTry       float64       // h of the attempt under way
@@ -362,6 +366,8 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		w.lu = newNewtonFactor(w.nx, pattern)
 		w.kkt = linalg.NewKKT(nq, nc)
 	}
+
+	w.rx = newReaction(sys, w.sp)
 
 	// Consistency of the start at position and velocity level (seed 002, eq. 17 needs both).
 	rc, _ := ctl.resolveAt(start.T, len(start.Q))
@@ -705,6 +711,7 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 	}
 	w.sys.Mass(w.M, t1, w.q1)
 	w.sys.Force(w.f, t1, w.q1, w.v1)
+	w.rx.add(w.f, t1, w.q1, w.v1, w.lam1)
 	for i := range nq {
 		row := w.M.RawRowView(i)
 		var s float64
@@ -757,6 +764,14 @@ func (w *genAlphaWork) jacobian(h float64) error {
 	if w.sp != nil {
 		return w.jacobianSparse(h)
 	}
+	w.assemble(h)
+	w.stats.Factorizations++
+	w.needJ, w.hJ = false, h
+	return w.lu.Factor()
+}
+
+// assemble writes the dense iteration matrix of jacobian into w.lu.Matrix().
+func (w *genAlphaWork) assemble(h float64) {
 	nq, nc, n := w.nq, w.nc, w.nx
 	p := w.p
 	t1 := w.cur.T + h
@@ -788,6 +803,17 @@ func (w *genAlphaWork) jacobian(h float64) error {
 		addScaled(h * h)
 	}
 	w.der.ForceDerivativeV(w.K, t1, w.q1, w.v1) // kept in K for J13
+	if w.rx != nil {
+		// f_λ enters like f: ∂f_λ/∂v joins f_v (also in J13), ∂f_λ/∂q joins f_q.
+		w.rx.derivatives(t1, w.q1, w.v1, w.lam1)
+		w.K.Add(w.K, w.rx.Fv)
+		for i := range nq {
+			ri, fi := J.RawRowView(i), w.rx.Fq.RawRowView(i)
+			for j := range nq {
+				ri[j] -= h * h * fi[j]
+			}
+		}
+	}
 	addScaled(-h * gb)
 	w.stats.FDEvals += w.der.Evals - fd0
 
@@ -801,6 +827,15 @@ func (w *genAlphaWork) jacobian(h float64) error {
 		for i := range nq {
 			d[i*n+nq+k] = gk[i]   // J12 = Gᵀ
 			d[(nq+k)*n+i] = gk[i] // J21 = G
+		}
+	}
+	if w.rx != nil && nc > 0 {
+		// J12 = Gᵀ − ∂f_λ/∂λ: the unknown is hλ and h f_λ enters r_h, so h·∂f_λ/∂λ/h.
+		for i := range nq {
+			fi := w.rx.Fl.RawRowView(i)
+			for k := range nc {
+				d[i*n+nq+k] -= fi[k]
+			}
 		}
 	}
 	if w.si2 {
@@ -831,9 +866,6 @@ func (w *genAlphaWork) jacobian(h float64) error {
 			}
 		}
 	}
-	w.stats.Factorizations++
-	w.needJ, w.hJ = false, h
-	return w.lu.Factor()
 }
 
 // incrementNorm returns the weighted RMS norm of the Newton increment mapped to the
@@ -976,6 +1008,7 @@ func (w *genAlphaWork) evalResidualSparse(h, t1 float64) bool {
 	nq, nc, sp := w.nq, w.nc, w.sp
 	sp.evalM(t1, w.q1)
 	w.sys.Force(w.f, t1, w.q1, w.v1)
+	w.rx.add(w.f, t1, w.q1, w.v1, w.lam1)
 	csrMul(w.tmp, &sp.mass, sp.M, w.qdd1)
 	for i := range nq {
 		w.res[i] = h*w.tmp[i] - h*w.f[i] // M h q̈ − h f
@@ -1015,6 +1048,14 @@ func (w *genAlphaWork) jacobianSparse(h float64) error {
 		scatterAdd(K, x.c, sp.C, h*h)
 	}
 	sp.se.ForceDerivativeVValues(sp.C, t1, w.q1, w.v1)
+	if w.rx != nil { // as in jacobian: f_λ,v joins f_v (sp.C, also for si2), f_λ,q joins f_q
+		w.rx.derivatives(t1, w.q1, w.v1, w.lam1)
+		for i, fv := range w.rx.Vv {
+			sp.C[i] += fv
+		}
+		scatterAdd(K, x.c, w.rx.Vq, -h*h)
+		scatterAdd(K, x.gt, w.rx.VlT, -1)
+	}
 	scatterAdd(K, x.c, sp.C, -h*gb)
 	scatterAdd(K, x.gt, sp.G, 1)
 	scatterAdd(K, x.g, sp.G, 1)

@@ -40,7 +40,11 @@ type Entry struct {
 	// Implicit: the method integrates a linearly implicit system K y' = φ(t, y)
 	// (dae.LinearlyImplicit) through ImplicitMethod; SolveImplicit refuses the others.
 	Implicit bool
-	New      func() Method // a method with default settings
+	// ReactionForces: the method includes forces that depend on the multipliers
+	// (dae.ReactionForce, e.g. joint friction) in its residual and Newton matrix; a method
+	// without it refuses such a system in Init.
+	ReactionForces bool
+	New            func() Method // a method with default settings
 }
 
 // formulated is implemented by methods that integrate more than one formulation.

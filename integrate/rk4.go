@@ -76,6 +76,9 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 	if f != Index1Projected && f != Index1 {
 		return fmt.Errorf("integrate: rk4: Formulation = %q, want %q or %q", f, Index1Projected, Index1)
 	}
+	if err := refuseReaction("rk4", sys); err != nil {
+		return err
+	}
 	if dae.StateSize(sys) > 0 {
 		return fmt.Errorf("integrate: rk4: systems with first-order states (dae.FirstOrder) are not supported")
 	}

@@ -191,6 +191,10 @@ func (s *semiExplicit) newtonValues(K []float64, c, t float64, y []float64) {
 	scatterAdd(K, x.mAA, sp.M, 1)
 	if s.nc > 0 {
 		scatterAdd(K, x.gtAL, sp.G, 1)
+		if s.rx != nil {
+			s.rx.derivatives(t, q, v, lambda)
+			s.rx.addSparse(K, x.cAQ, x.cAV, x.gtAL, -1, -1, -1)
+		}
 		s.constraintValues(K, t, q, v, a)
 		if s.hasMu {
 			scatterAdd(K, x.gMuQ, sp.G, -1)

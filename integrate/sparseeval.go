@@ -36,13 +36,19 @@ func (e *sparseEval) kktArgs() (M, G mat.Matrix) {
 }
 
 // newSparseEval returns the sparse path for sys, or nil when sys does not implement
-// dae.SparseEvaluator, the KKT matrix has fewer than sparseMinSize rows, or (coupling
-// set: the implicit methods) the coupling pattern is dense.
+// dae.SparseEvaluator, the KKT matrix has fewer than sparseMinSize rows, (coupling set:
+// the implicit methods) the coupling pattern is dense, or sys has λ-dependent forces
+// (dae.ReactionForce) without their sparse values (dae.SparseReactionForce).
 func newSparseEval(sys dae.System, coupling bool) *sparseEval {
 	se, ok := sys.(dae.SparseEvaluator)
 	nq, nc := sys.Size()
 	if !ok || nq+nc < sparseMinSize || (coupling && se.CouplingPattern() == nil) {
 		return nil
+	}
+	if dae.HasReactionForce(sys) {
+		if _, srf := sys.(dae.SparseReactionForce); !srf {
+			return nil // λ-dependent forces without values on the patterns: dense
+		}
 	}
 	e := &sparseEval{se: se, nq: nq, nc: nc, mass: dae.MassCSR(se, nq), con: dae.ConstraintCSR(se, nq, nc)}
 	e.M, e.G = make([]float64, e.mass.NNZ()), make([]float64, e.con.NNZ())

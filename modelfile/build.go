@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"linkage/assembly"
 	"linkage/dae"
 	"linkage/integrate"
 	"linkage/law"
@@ -141,6 +142,9 @@ func assemble(doc *Document) (*Built, mechanism, error) {
 			id = pm.AddCoupler(jt.Name, b.Joints[jt.A], b.Joints[jt.B], jt.Ratio, jt.Offset)
 		}
 		b.Joints[jt.Name] = id
+		if jt.Friction != nil {
+			pm.SetFriction(id, jt.Friction.spec())
+		}
 	}
 	c := compiler{doc: doc}
 	c.motions(m.Motions, func(mo Motion, f law.Func) {
@@ -299,6 +303,9 @@ func (b *Built) initialize(sys mechanism) error {
 	b.Integrated = sys
 	lambda := c.Lambda
 	if len(c.Redundant) > 0 {
+		if dae.HasReactionForce(sys) {
+			return fmt.Errorf("%s: joint friction with redundant constraints (%s): the reactions that press the joints are not determined by the equations of motion; remove the redundancy", doc.File, strings.Join(b.RedundantJoints(), ", "))
+		}
 		rows := c.KeptRows()
 		b.Integrated = dae.Reduce(sys, rows)
 		lambda = make([]float64, len(rows))
@@ -479,4 +486,9 @@ func (doc *Document) pointMassCheck(sys mechanism, t0 float64, q0 []float64) err
 	}
 	return fmt.Errorf("%s: point masses: the mass matrix is singular on the motions the joints allow (seed 002, Lemma 1): %s can move without inertia; "+
 		"pin a point mass away from its centre of mass (a marker at the other end of its link), or give the body an inertia", doc.File, strings.Join(free, ", "))
+}
+
+// spec is the friction as the modeling routes take it (planar and spatial JointFriction).
+func (f *Friction) spec() assembly.FrictionSpec {
+	return assembly.FrictionSpec{Mu: f.Mu, VReg: f.VReg, Viscous: f.Viscous, PinRadius: f.PinRadius, Arm: f.Arm, NormalEps: f.NormalEps}
 }

@@ -96,6 +96,21 @@ type Joint struct {
 	B      string  `yaml:"b"`             // coupler: the driven joint
 	Ratio  float64 `yaml:"ratio"`         // coupler: dimensionless or m/rad by the joints' kinds
 	Offset float64 `yaml:"offset"`        // coupler: rad or m, the driven joint's kind [0]
+	// Friction is joint friction (revolute and translational joints; planar.JointFriction).
+	Friction *Friction `yaml:"friction"`
+}
+
+// Friction is the friction block of a revolute or translational joint: Coulomb friction
+// μ·N with the smoothed stick-slip law tanh(slip speed/v_reg) and N the joint's reaction
+// (a revolute's pin force at pin_radius; a translational's normal force, plus its bending
+// moment/arm when arm > 0), plus viscous friction (planar.JointFriction, law.Friction).
+type Friction struct {
+	Mu        float64 `yaml:"mu,required"`    // Coulomb coefficient ≥ 0
+	VReg      float64 `yaml:"v_reg,required"` // m/s > 0: slip speed where tanh reaches 0.76 of μN
+	PinRadius float64 `yaml:"pin_radius"`     // m > 0, revolute only (required there)
+	Arm       float64 `yaml:"arm"`            // m ≥ 0, translational only [0: moment ignored]
+	Viscous   float64 `yaml:"viscous"`        // N·s/m (translational) or N·m·s/rad (revolute) ≥ 0 [0]
+	NormalEps float64 `yaml:"normal_eps"`     // N ≥ 0: ε of √(N² + ε²) [0: 1e-6]
 }
 
 // Motion prescribes the relative coordinate of a revolute (angle, rad) or translational

@@ -233,6 +233,7 @@ func (m *Model) Assemble() (*System, error) {
 			s.sdRange[fs.name] = [2]int{firstSD, len(s.sds)}
 		}
 	}
+	m.assembleFriction(s, ck)
 	if err := ck.Err(); err != nil {
 		return nil, err
 	}
@@ -240,6 +241,7 @@ func (m *Model) Assemble() (*System, error) {
 	s.pattern = s.buildPattern()
 	s.coupling = s.buildCoupling()
 	s.Matrices.Init(s, s, s.nq, s.nc)
+	s.Frictions.Init(s, &s.Matrices)
 	return s, nil
 }
 

@@ -47,6 +47,20 @@
 // Go callbacks (ForceFunc, derivatives by central differences). Force laws (law.Force) and
 // time functions (law.Func) come from package law, which every modeling route shares.
 //
+// # Joint friction
+//
+// SetFriction gives a revolute or translational joint Coulomb friction pressed by its own
+// reaction, with a smoothed stick-slip law, plus viscous friction (JointFriction,
+// law.Friction): along the joint coordinate c (the relative angle, or the displacement)
+//
+//	F = −(μ R N_ε tanh(R c'/VReg) + Viscous·c'),   N_ε = √(N² + ε²),   f = F ∇c,
+//
+// with N the pin force |(λ_x, λ_y)| and R the pin radius (revolute), or N² = λ_n² +
+// (λ_θ/arm)² and R = 1 (translational). f depends on λ: the System is a
+// dae.ReactionForce (HasReactionForce is true when a joint has friction) with analytic
+// ∂f/∂q = ∇c (F_c' ∇²c v)ᵀ + F ∇²c, ∂f/∂v = F_c' ∇c ∇cᵀ and ∂f/∂λ = ∇c ∂F/∂λ, and
+// ReactionPower vᵀ f = F c' joins the non-conservative power of the energy balance.
+//
 // # Signs: reactions and energy
 //
 // The generalized constraint force is −Gᵀλ (package dae). Reaction(j, q, λ) reports the part

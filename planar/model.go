@@ -113,6 +113,8 @@ type Model struct {
 	joints  []jointSpec
 	forces  []forceSpec
 	gravity Vec
+
+	friction map[JointID]JointFriction // SetFriction
 }
 
 type jointKind int

@@ -12,20 +12,22 @@ import (
 // change afterwards, and its evaluations retain nothing and do not allocate. Evaluations
 // are safe for concurrent use (custom forces' finite differences share scratch under a lock).
 type System struct {
-	nq, nc            int
-	bodies            []bodyData // index 0 is the ground
-	markers           []markerData
-	pairs             []pairRef
-	rows              []row
-	joints            []jointData
-	sds               []springDamper
-	sdRange           map[string][2]int // force element name ⇒ its sds[from:to] (SpringDamperReadings)
-	points            []pointForce
-	torques           []torqueElem
-	customs           *assembly.Customs
-	gravity           Vec
-	assembly.Matrices // M, G and the coupling matrices, dense and sparse, from the Write methods
-	assembly.Catalog  // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
+	nq, nc                         int
+	bodies                         []bodyData // index 0 is the ground
+	markers                        []markerData
+	pairs                          []pairRef
+	rows                           []row
+	joints                         []jointData
+	sds                            []springDamper
+	sdRange                        map[string][2]int // force element name ⇒ its sds[from:to] (SpringDamperReadings)
+	points                         []pointForce
+	torques                        []torqueElem
+	customs                        *assembly.Customs
+	frictions                      []frictionElem // joint friction (friction.go)
+	gravity                        Vec
+	assembly.Matrices              // M, G and the coupling matrices, dense and sparse, from the Write methods
+	assembly.Frictions[[6]float64] // the dae.ReactionForce methods from frictions (friction.go)
+	assembly.Catalog               // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
 
 	pattern  Pattern // structural sparsity of G, fixed at assembly
 	coupling [][]int // CouplingPattern

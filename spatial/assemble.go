@@ -253,6 +253,7 @@ func (m *Model) Assemble() (*System, error) {
 			s.sdRange[fs.name] = [2]int{firstSD, len(s.sds)}
 		}
 	}
+	m.assembleFriction(s, ck)
 	if err := ck.Err(); err != nil {
 		return nil, err
 	}
@@ -267,6 +268,7 @@ func (m *Model) Assemble() (*System, error) {
 	s.massPat = s.buildMassPattern()
 	s.coupling = s.buildCoupling()
 	s.Matrices.Init(s, s, s.nq, s.nc)
+	s.Frictions.Init(s, &s.Matrices)
 	return s, nil
 }
 
