@@ -181,6 +181,9 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if nd := dae.StateSize(sys); nd > 0 {
 		return fmt.Errorf("integrate: %s: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", name, nd)
 	}
+	if err := refuseReaction(name, sys); err != nil {
+		return err
+	}
 	nw, err := m.Newton.Resolve()
 	if err != nil {
 		return err
