@@ -163,8 +163,11 @@ func (v *validator) bodiesAndMarkers() {
 		if v.claim(p, "body", b.Name) {
 			v.bodies[b.Name] = i
 		}
-		v.positive(p+".mass", "mass (kg)", b.Mass)
-		v.positive(p+".inertia", "inertia (kg·m² about the centre of mass)", b.Inertia)
+		if b.Flexible != nil {
+			v.flexible(p, b)
+		} else {
+			v.rigidMass(p, b)
+		}
 		v.shape(p+".shape", b.Shape, 2)
 	}
 	for i, mk := range v.m.Markers {

@@ -207,3 +207,23 @@ func (bd *beamData) addBlock(out [][]int, coupling bool) {
 		out[ec+k] = assembly.Columns(out[ec+k], frame, band[k], []int{ec + k})
 	}
 }
+
+// ElasticCoordinates returns the suffixes of the beam's elastic coordinates in the order
+// they follow the rigid coordinates in q (the coordinate of body "rod" is "rod" + suffix):
+// ".u<i>", ".w<i>", ".slope<i>" at node i for elements; ".mode<j>", ".umid", ".uend" for
+// Simeon's modes. It is nil for a beam Assemble would refuse.
+func (b Beam) ElasticCoordinates() []string {
+	if !checkBeam(assembly.NewChecker("planar"), "", &b) {
+		return nil
+	}
+	return newBeamInv(&b).coordNames
+}
+
+// StrainEnergy returns ½ eᵀ K e of flexible body b at q (0 for a rigid body).
+func (s *System) StrainEnergy(b BodyID, q []float64) float64 {
+	bd := s.beamOf(b)
+	if bd == nil {
+		return 0
+	}
+	return bd.inv.strainEnergy(q[bd.ecol : bd.ecol+bd.inv.ne])
+}
