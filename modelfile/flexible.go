@@ -76,4 +76,3 @@ func (f *Flexible) beam() planar.Beam {
 	}
 	return b
 }
-
