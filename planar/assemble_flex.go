@@ -227,3 +227,15 @@ func (s *System) StrainEnergy(b BodyID, q []float64) float64 {
 	}
 	return bd.inv.strainEnergy(q[bd.ecol : bd.ecol+bd.inv.ne])
 }
+
+// BeamFrequencies returns the natural frequencies [rad/s] of flexible body b in its frame
+// (the frame held fixed: clamped-free in the tangent frame, pinned-pinned in the chord
+// frame), in increasing order; the last bounds the frequencies an integrator must damp or
+// resolve. It is an error for a rigid body.
+func (s *System) BeamFrequencies(b BodyID) ([]float64, error) {
+	bd := s.beamOf(b)
+	if bd == nil {
+		return nil, fmt.Errorf("planar: body %d is not flexible", b)
+	}
+	return bd.inv.frequencies()
+}

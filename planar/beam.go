@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // beam.go: (Beam) ⇒ the constant invariants of a linearized Euler–Bernoulli beam in a
@@ -311,4 +313,50 @@ func mulTAdd(dst []float64, a []entry, x []float64, scale float64) {
 	for _, t := range a {
 		dst[t.j] += scale * t.v * x[t.i]
 	}
+}
+
+// frequencies returns the natural frequencies ω [rad/s] of the beam in its frame, the
+// roots of det(K − ω² M_ee) = 0, in increasing order: with M_ee = L Lᵀ (Cholesky), the
+// eigenvalues of the symmetric L⁻¹ K L⁻ᵀ. It costs O(ne³): for reports, not for steps.
+func (inv *beamInv) frequencies() ([]float64, error) {
+	n := inv.ne
+	sym := func(es []entry) *mat.SymDense {
+		s := mat.NewSymDense(n, nil)
+		for _, e := range es {
+			if e.i <= e.j {
+				s.SetSym(e.i, e.j, e.v)
+			}
+		}
+		return s
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(sym(inv.mee)) {
+		return nil, fmt.Errorf("planar: beam: M_ee is not positive definite")
+	}
+	var L mat.TriDense
+	ch.LTo(&L)
+	var x, c mat.Dense
+	if err := x.Solve(&L, sym(inv.k)); err != nil { // L⁻¹ K
+		return nil, err
+	}
+	if err := c.Solve(&L, x.T()); err != nil { // L⁻¹ (L⁻¹ K)ᵀ = L⁻¹ K L⁻ᵀ
+		return nil, err
+	}
+	cs := mat.NewSymDense(n, nil)
+	for i := range n {
+		for j := i; j < n; j++ {
+			cs.SetSym(i, j, (c.At(i, j)+c.At(j, i))/2)
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(cs, false) {
+		return nil, fmt.Errorf("planar: beam: the eigenvalues of K, M_ee did not converge")
+	}
+	ev := es.Values(nil)
+	out := make([]float64, len(ev))
+	for i, v := range ev {
+		out[i] = math.Sqrt(math.Max(v, 0))
+	}
+	sort.Float64s(out)
+	return out, nil
 }

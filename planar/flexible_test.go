@@ -214,3 +214,37 @@ func TestFlexibleQuadraticVelocityForces(t *testing.T) {
 }
 
 func abs(x float64) float64 { return max(x, -x) }
+
+// TestFlexibleMarkerKinematics: the position, velocity and acceleration of a marker at a
+// moving node are those of r = R + A(θ)(s + δ(e)), differentiated along (q + s v + s²/2 a)
+// by central differences.
+func TestFlexibleMarkerKinematics(t *testing.T) {
+	sys, err := flexModel(steelBar(planar.Beam{Elements: 3})).Assemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nq, nc := sys.Size()
+	p := randomPoint(rand.New(rand.NewPCG(11, 12)), nq, nc)
+	const tip = planar.MarkerID(3) // node 3 of the rod, moving with u3, w3
+	at := func(s float64) planar.Vec {
+		q := make([]float64, nq)
+		for i := range q {
+			q[i] = p.Q[i] + s*p.V[i] + s*s/2*p.A[i]
+		}
+		return sys.MarkerPosition(tip, q)
+	}
+	const h = 1e-4
+	r0, rp, rm := at(0), at(h), at(-h)
+	vel, acc := sys.MarkerVelocity(tip, p.Q, p.V), sys.MarkerAcceleration(tip, p.Q, p.V, p.A)
+	for c := range 2 {
+		if d := (rp[c]-rm[c])/(2*h) - vel[c]; abs(d) > 1e-6 {
+			t.Errorf("velocity[%d] = %.9g, central difference %.9g", c, vel[c], (rp[c]-rm[c])/(2*h))
+		}
+		if d := (rp[c]-2*r0[c]+rm[c])/(h*h) - acc[c]; abs(d) > 1e-5 {
+			t.Errorf("acceleration[%d] = %.9g, central difference %.9g", c, acc[c], (rp[c]-2*r0[c]+rm[c])/(h*h))
+		}
+	}
+	if d := sys.MarkerPosition(tip, p.Q); d == sys.MarkerPosition(tip, make([]float64, nq)) {
+		t.Errorf("marker position does not depend on q")
+	}
+}

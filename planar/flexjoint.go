@@ -149,3 +149,22 @@ func (s *System) addOffsetsGammaDerivativeQ(dst *mat.Dense, q, v []float64) {
 		}
 	}
 }
+
+// markerDisplacement returns δ of marker mk read from x (q, v or a): its node's elastic
+// displacement in the body frame, zero off moving beam nodes.
+func (s *System) markerDisplacement(mk MarkerID, x []float64) Vec {
+	var d Vec
+	if fm := s.flexMarkerOf(mk); fm != nil {
+		for _, t := range fm.terms {
+			d[t.dir] += t.c * x[t.col]
+		}
+	}
+	return d
+}
+
+// markerPoint returns the marker's point s + δ(q) in its body frame.
+func (s *System) markerPoint(mk MarkerID, q []float64) Vec {
+	d := s.markerDisplacement(mk, q)
+	p := s.markers[mk-1].Point
+	return Vec{p[0] + d[0], p[1] + d[1]}
+}
