@@ -66,7 +66,8 @@ const (
 	Yen1998FlexRhoTable  = 0.75 // Table 2, Fig. 12
 )
 
-// Yen1998FlexStepGrid are the N of the steps 1/N Table 2 searches, from the largest step.
+// Yen1998FlexStepGrid are the N of the steps 1/N Table 2 searches, from the largest step
+// (read only).
 var Yen1998FlexStepGrid = []int{50, 75, 100, 125, 150, 175, 200, 250, 300, 350, 400, 450, 500, 600, 700, 800, 1000, 1200, 1600, 2000}
 
 // Yen1998FlexPaper is Table 2 of the paper: Newton tolerance, largest N of h = 1/N by CM and
@@ -247,16 +248,16 @@ func runFixedSteps(m integrate.Method, tEnd float64, each func(*integrate.State)
 	return nil
 }
 
-// maxStep returns the largest N of Yen1998FlexStepGrid whose run and the runs of every
-// smaller step of the grid had no Newton failure, searched from the smallest step up, and
-// what stopped the search.
-func (f *yen1998Flex) maxStep(meth *Yen1998FlexMethod, form integrate.Formulation, tol float64) (int, string) {
+// maxStep returns the largest N of grid (increasing N, so decreasing steps 1/N) whose run
+// and the runs of every smaller step of the grid had no Newton failure, searched from the
+// smallest step up, and what stopped the search.
+func (f *yen1998Flex) maxStep(meth *Yen1998FlexMethod, form integrate.Formulation, tol float64, grid []int) (int, string) {
 	best := 0
-	for i := len(Yen1998FlexStepGrid) - 1; i >= 0; i-- {
-		n := Yen1998FlexStepGrid[i]
+	for i := len(grid) - 1; i >= 0; i-- {
+		n := grid[i]
 		r := f.run(meth, Yen1998FlexRhoTable, form, n, tol, false)
 		if r.Err != "" || r.NewtonFailures > 0 {
-			msg := fmt.Sprintf("1/%d: %d Newton failures", n, r.NewtonFailures)
+			msg := fmt.Sprintf("at 1/%d: %d Newton failures", n, r.NewtonFailures)
 			if r.Err != "" {
 				msg += "; " + firstLine(r.Err)
 			}
@@ -264,7 +265,7 @@ func (f *yen1998Flex) maxStep(meth *Yen1998FlexMethod, form integrate.Formulatio
 		}
 		best = n
 	}
-	return best, ""
+	return best, fmt.Sprintf("none down to 1/%d, the grid's largest step", grid[0])
 }
 
 // Yen1998Flex runs the experiment (see Yen1998FlexResult).
@@ -316,7 +317,7 @@ func Yen1998Flex(opt Yen1998FlexOptions) (*Yen1998FlexResult, error) {
 	for _, p := range Yen1998FlexPaper {
 		row := Yen1998FlexRow{Tol: p[0], Paper: [2]int{int(p[1]), int(p[2])}}
 		for k, form := range meth.Forms {
-			row.N[k], row.FirstFailure[k] = f.maxStep(meth, form, p[0])
+			row.N[k], row.FirstFailure[k] = f.maxStep(meth, form, p[0], Yen1998FlexStepGrid)
 		}
 		res.Table2 = append(res.Table2, row)
 	}
@@ -348,7 +349,7 @@ func (r *Yen1998FlexResult) Table() string {
 	}
 	if len(r.Table2) > 0 {
 		fmt.Fprintf(&b, "\nTable 2: largest step 1/N without a Newton failure, ρ = %g (paper: CM | index 2)\n", Yen1998FlexRhoTable)
-		fmt.Fprintf(&b, "%-8s %12s %12s %8s   %12s %12s   %s\n", "tol", r.Forms[0], r.Forms[1], "ratio", "paper CM", "paper ix2", "first failures")
+		fmt.Fprintf(&b, "%-8s %12s %12s %8s   %12s %12s   %s\n", "tol", r.Forms[0], r.Forms[1], "h₁/h₂", "paper CM", "paper ix2", "first failures")
 		for _, row := range r.Table2 {
 			fmt.Fprintf(&b, "%-8.0e %12s %12s %8.2f   %12s %12s   %s | %s\n", row.Tol, stepLabel(row.N[0]), stepLabel(row.N[1]),
 				ratioOf(row.N[1], row.N[0]), stepLabel(row.Paper[0]), stepLabel(row.Paper[1]), row.FirstFailure[0], row.FirstFailure[1])

@@ -21,6 +21,7 @@ type experiment struct {
 
 func experiments() map[string]experiment {
 	return map[string]experiment{
+		"yen1998-flex":    {"seed 003 section 4.3: flexible slider-crank (Figs. 7-12, Table 2 largest steps; genalpha stands in for the DAE α-method)", runYen1998Flex},
 		"arnold-ex8":      {"seed 002 Example 8: λ error of generalized-α, index 3 vs stabilized index 2 (Figs. 10, 16)", runArnoldEx8},
 		"arnold-driftoff": {"seed 002 Fig. 14: drift of |g| for index 2 (linear) and index 1 (quadratic) without projection", runArnoldDriftOff},
 		"arnold-ex9":      {"seed 002 Example 9: backward Euler's λ does not converge as h_n → 0 with h_{n-1} fixed", runArnoldEx9},
