@@ -24,6 +24,11 @@
 // ABM, Table 5, Figs. 9-11); HaugPendulumScan repeats the largest-step search on the stiff
 // double pendulum over a grid of the RSDA stiffness and damping that the paper omits.
 //
+// Yen1998Flex is the flexible slider-crank of seed 003, section 4.3 (Figs. 7-12, Table 2):
+// a beam of 4 finite elements in a floating frame (planar.Beam) driven through a crank,
+// integrated in fixed steps by a method with two formulations (Yen1998FlexMethod; genalpha
+// until the DAE α-method is wired in).
+//
 // The package holds no CLI code; `linkage reproduce NAME` prints each Table and plots the
 // series.
 package reproduce
