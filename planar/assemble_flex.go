@@ -104,19 +104,7 @@ func (s *System) resolveFlexMarker(ck *assembly.Checker, label string, k int, mk
 	s.flexMarkers[k] = fm
 }
 
-// moving reports whether marker mk sits at a node that moves in its beam's frame.
-func (s *System) moving(mk MarkerID) bool {
-	fm := s.flexMarkerOf(mk)
-	return fm != nil && len(fm.terms) > 0
-}
-
-// turning reports whether marker mk's axes turn with an elastic coordinate (the slope of
-// its node).
-func (s *System) turning(mk MarkerID) bool {
-	fm := s.flexMarkerOf(mk)
-	return fm != nil && fm.slopeFree
-}
-
+// flexMarkerOf returns the flexible part of marker mk, nil for a marker off beams.
 func (s *System) flexMarkerOf(mk MarkerID) *flexMarker {
 	if mk < 1 || int(mk) > len(s.flexMarkers) {
 		return nil

@@ -301,20 +301,6 @@ func (inv *beamInv) strainEnergy(e []float64) float64 {
 	return s / 2
 }
 
-// mul adds scale·(A x) into dst for the matrix A given by its entries.
-func mulAdd(dst []float64, a []entry, x []float64, scale float64) {
-	for _, t := range a {
-		dst[t.i] += scale * t.v * x[t.j]
-	}
-}
-
-// mulTAdd adds scale·(Aᵀ x) into dst.
-func mulTAdd(dst []float64, a []entry, x []float64, scale float64) {
-	for _, t := range a {
-		dst[t.j] += scale * t.v * x[t.i]
-	}
-}
-
 // frequencies returns the natural frequencies ω [rad/s] of the beam in its frame, the
 // roots of det(K − ω² M_ee) = 0, in increasing order: with M_ee = L Lᵀ (Cholesky), the
 // eigenvalues of the symmetric L⁻¹ K L⁻ᵀ. It costs O(ne³): for reports, not for steps.
