@@ -1,7 +1,9 @@
 package modelfile
 
 import (
+	"fmt"
 	"math"
+	"strings"
 
 	"linkage/planar"
 )
@@ -75,4 +77,21 @@ func (f *Flexible) beam() planar.Beam {
 		b.Frame = planar.BeamChord
 	}
 	return b
+}
+
+// nodeMarker checks that a marker on a flexible body sits at one of its nodes.
+func (v *validator) nodeMarker(p string, mk Marker, f *Flexible) {
+	nodes := f.beam().Nodes()
+	if len(nodes) == 0 {
+		return // the beam itself is reported
+	}
+	xs := make([]string, len(nodes))
+	for i, x := range nodes {
+		if mk.Point[1] == 0 && math.Abs(mk.Point[0]-x) <= 1e-9*f.Length {
+			return
+		}
+		xs[i] = fmt.Sprintf("%.6g", x)
+	}
+	v.errorf(p+".point", "marker %q on flexible body %q: point [%g, %g] is not a node; want [x, 0] with x one of %s",
+		mk.Name, mk.Body, mk.Point[0], mk.Point[1], strings.Join(xs, ", "))
 }

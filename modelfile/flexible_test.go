@@ -37,7 +37,7 @@ func TestFlexibleFileErrors(t *testing.T) {
 		{"elements: 2", "elements: 2, deformation: axial", `bodies[0].flexible.deformation: body "rod": deformation "axial"`},
 		{"- name: rod\n", "- name: rod\n    mass: 1\n", `bodies[0].mass: body "rod": mass given for a flexible body`},
 		{"{name: rod.A, body: rod}", "{name: rod.A, body: rod, point: [0.1, 0]}",
-			`flexible body "rod": marker "rod.A": point [0.1 0] is not a node of the beam (nodes at (x, 0) with x = 0, 0.15, 0.3)`},
+			`beam.yaml:8:37: markers[1].point: marker "rod.A" on flexible body "rod": point [0.1, 0] is not a node; want [x, 0] with x one of 0, 0.15, 0.3`},
 		{"name: beam\n", "name: beam\ncoordinates: natural\n", `body "rod": flexible bodies need coordinates: body`},
 	}
 	for _, c := range cases {

@@ -179,8 +179,10 @@ func (v *validator) bodiesAndMarkers() {
 		} else {
 			v.markers[mk.Name] = i
 		}
-		if _, ok := v.bodies[mk.Body]; !ok {
+		if k, ok := v.bodies[mk.Body]; !ok {
 			v.errorf(p+".body", "unknown body %q; want ground or a body: %s", mk.Body, v.movingBodies())
+		} else if k >= 0 && v.m.Bodies[k].Flexible != nil {
+			v.nodeMarker(p, mk, v.m.Bodies[k].Flexible)
 		}
 	}
 }

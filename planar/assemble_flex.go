@@ -207,6 +207,15 @@ func (b Beam) ElasticCoordinates() []string {
 	return newBeamInv(&b).coordNames
 }
 
+// Nodes returns the positions x of the beam's nodes along its frame's x axis, where its
+// markers may sit (nil for a beam Assemble would refuse).
+func (b Beam) Nodes() []float64 {
+	if !checkBeam(assembly.NewChecker("planar"), "", &b) {
+		return nil
+	}
+	return newBeamInv(&b).nodes
+}
+
 // StrainEnergy returns ½ eᵀ K e of flexible body b at q (0 for a rigid body).
 func (s *System) StrainEnergy(b BodyID, q []float64) float64 {
 	bd := s.beamOf(b)
