@@ -68,7 +68,7 @@ const (
 
 // Yen1998FlexStepGrid are the N of the steps 1/N Table 2 searches, from the largest step
 // (read only).
-var Yen1998FlexStepGrid = []int{50, 75, 100, 125, 150, 175, 200, 250, 300, 350, 400, 450, 500, 600, 700, 800, 1000, 1200, 1600, 2000}
+var Yen1998FlexStepGrid = []int{10, 15, 20, 25, 30, 40, 50, 75, 100, 125, 150, 175, 200, 250, 300, 350, 400, 450, 500, 600, 700, 800, 1000, 1200, 1600, 2000}
 
 // Yen1998FlexPaper is Table 2 of the paper: Newton tolerance, largest N of h = 1/N by CM and
 // by the index-2 form.
