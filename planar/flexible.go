@@ -12,7 +12,8 @@ import (
 // A flexible body has q_b = (R, θ, e): the frame's origin R, its angle θ and the elastic
 // coordinates e. With A = A(θ), S the rotation by π/2, ρ_c(e) = ∫μρ = (∫μx + c_u·e, c_w·e)
 // and C the 2×ne matrix with rows c_u, c_w, the kinetic energy ½∫μ|ṙ|² of
-// r = R + A ρ(x) gives the mass matrix (Shabana 2005, eq. 5.32 for the planar case)
+// r = R + A ρ(x) gives the mass matrix of the floating frame of reference (Shabana,
+// Dynamics of Multibody Systems, ch. 5, in the plane)
 //
 //	M_RR = m I,   M_Rθ = A S ρ_c,   M_Re = A C,
 //	M_θθ = J₀ + 2 d_u·e + eᵀM_ee e,   M_θe = d_w + Bᵀe,   M_ee,
@@ -21,11 +22,13 @@ import (
 //
 //	f_R = A(θ̇² ρ_c − 2θ̇ S C ė) + m g,
 //	f_θ = −2θ̇ (d_u + M_ee e)·ė + gᵀ A S ρ_c,
-//	f_e = θ̇² (d_u + M_ee e) + 2θ̇ B ė − K e + Cᵀ Aᵀ g,
+//	f_e = θ̇² (d_u + M_ee e) + 2θ̇ B ė − K e + Cᵀ Aᵀ g.
 //
-// which for Simeon's basis are the test set's AM and F (problems/crank.go) with the rigid
-// crank's terms taken out.
+// For Simeon's basis these are the test set's AM and F (problems/crank.go) written in
+// body instead of relative coordinates; problems' TestSimeonCrankFileEquations compares
+// the two.
 
+// beamData is a flexible body of an assembled System: its columns and invariants.
 type beamData struct {
 	name string
 	col  int // column of the frame's x in q
