@@ -114,11 +114,16 @@ func assemble(doc *Document) (*Built, mechanism, error) {
 	b := &Built{Doc: doc, Model: pm, Bodies: map[string]planar.BodyID{"ground": planar.Ground}, Joints: map[string]planar.JointID{}}
 	for _, body := range m.Bodies {
 		st := m.Initial.Bodies[body.Name]
-		b.Bodies[body.Name] = pm.AddBody(planar.Body{
+		pb := planar.Body{
 			Name: body.Name, Mass: body.Mass, Inertia: body.Inertia,
 			Pos: planar.Vec(st.Position), Angle: float64(st.Angle),
 			Vel: planar.Vec(st.Velocity), AngVel: st.AngularVelocity,
-		})
+		}
+		if body.Flexible != nil {
+			b.Bodies[body.Name] = pm.AddFlexibleBody(pb, body.Flexible.beam())
+			continue
+		}
+		b.Bodies[body.Name] = pm.AddBody(pb)
 	}
 	markers := map[string]planar.MarkerID{}
 	for _, mk := range m.Markers {

@@ -34,12 +34,38 @@ type Vec [2]float64
 type Angle float64
 
 // Body is a rigid body; its reference frame is centroidal (origin at the centre of mass).
-// "ground" is predefined and may not be redefined.
+// With Flexible it is a beam instead, whose frame has its origin at the beam's first end
+// and its x axis along the beam. "ground" is predefined and may not be redefined.
 type Body struct {
-	Name    string  `yaml:"name,required"`
-	Mass    float64 `yaml:"mass,required"`    // kg, > 0
-	Inertia float64 `yaml:"inertia,required"` // kg·m² about the centre of mass, > 0
-	Shape   *Shape  `yaml:"shape"`            // how the viewer draws it besides bars between its markers [none]
+	Name     string    `yaml:"name,required"`
+	Mass     float64   `yaml:"mass"`     // kg, > 0; required for a rigid body, absent for a flexible one
+	Inertia  float64   `yaml:"inertia"`  // kg·m² about the centre of mass, > 0; as mass
+	Flexible *Flexible `yaml:"flexible"` // makes the body a beam (coordinates: body only) [rigid]
+	Shape    *Shape    `yaml:"shape"`    // how the viewer draws it besides bars between its markers [none]
+}
+
+// Frames and deformations of a flexible body (Flexible.Frame, Flexible.Deformation).
+const (
+	FrameTangent            = "tangent"       // u = w = w′ = 0 at the first end: clamped in its frame
+	FrameChord              = "chord"         // u = w = 0 at the first end, w = 0 at the last: pinned-pinned
+	DeformationAxialLateral = "axial+lateral" // axial and lateral displacements
+	DeformationLateral      = "lateral"       // lateral only, the inextensible beam of Yen et al. (1998)
+)
+
+// Flexible makes a body a planar, linearized Euler–Bernoulli beam in a floating frame
+// (planar.Beam; Simeon 1996): elements finite elements (linear axial, cubic Hermite
+// lateral) or modes sine modes of Simeon's basis (chord frame only). Markers on it must sit
+// at nodes: [x, 0] with x = i·length/elements, or x = 0 or length for modes.
+type Flexible struct {
+	Length      float64 `yaml:"length,required"`  // m, > 0
+	Elements    int     `yaml:"elements"`         // number of finite elements ≥ 1 [required unless modes]
+	Modes       int     `yaml:"modes"`            // number of sine modes of Simeon's basis ≥ 1, instead of elements
+	E           float64 `yaml:"E,required"`       // Young's modulus, Pa, > 0
+	A           float64 `yaml:"A,required"`       // cross-section area, m², > 0
+	I           float64 `yaml:"I,required"`       // second moment of area of the section, m⁴, > 0
+	Density     float64 `yaml:"density,required"` // kg/m³, > 0
+	Frame       string  `yaml:"frame"`            // FrameTangent or FrameChord [tangent]
+	Deformation string  `yaml:"deformation"`      // DeformationAxialLateral or DeformationLateral [axial+lateral]
 }
 
 // Shape kinds (the Type field of Shape).

@@ -175,8 +175,11 @@ func (v *validator) bodiesAndMarkers() {
 		if v.claim(p, "body", b.Name) {
 			v.bodies[b.Name] = i
 		}
-		v.positive(p+".mass", "mass (kg)", b.Mass)
-		v.nonNegative(p+".inertia", "inertia (kg·m² about the centre of mass; 0 for a point mass)", b.Inertia)
+		if b.Flexible != nil {
+			v.flexible(p, b)
+		} else {
+			v.rigidMass(p, b)
+		}
 		v.shape(p+".shape", b.Shape, 2)
 	}
 	for i, mk := range v.m.Markers {
@@ -188,8 +191,10 @@ func (v *validator) bodiesAndMarkers() {
 		} else {
 			v.markers[mk.Name] = i
 		}
-		if _, ok := v.bodies[mk.Body]; !ok {
+		if k, ok := v.bodies[mk.Body]; !ok {
 			v.errorf(p+".body", "unknown body %q; want ground or a body: %s", mk.Body, v.movingBodies())
+		} else if k >= 0 && v.m.Bodies[k].Flexible != nil {
+			v.nodeMarker(p, mk, v.m.Bodies[k].Flexible)
 		}
 	}
 }

@@ -37,9 +37,18 @@ func kitchenSink(t *testing.T) *planar.System {
 }
 
 // TestNoAllocations: every System evaluation runs without allocating (STYLE: no
-// allocation in a step).
+// allocation in a step), with rigid bodies only and with a flexible one.
 func TestNoAllocations(t *testing.T) {
-	sys := kitchenSink(t)
+	flex, err := flexModel(steelBar(planar.Beam{Elements: 3})).Assemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sys := range []*planar.System{kitchenSink(t), flex} {
+		checkNoAllocations(t, sys)
+	}
+}
+
+func checkNoAllocations(t *testing.T, sys *planar.System) {
 	nq, nc := sys.Size()
 	p := randomPoint(rand.New(rand.NewPCG(3, 4)), nq, nc)
 	M := mat.NewDense(nq, nq, nil)

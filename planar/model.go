@@ -112,6 +112,7 @@ type Model struct {
 	markers []Marker
 	joints  []jointSpec
 	forces  []forceSpec
+	flex    []flexSpec // the bodies AddFlexibleBody made flexible
 	gravity Vec
 
 	friction map[JointID]JointFriction // SetFriction
