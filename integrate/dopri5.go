@@ -487,17 +487,7 @@ func (w *dopri5Work) eval(t float64, q, v, x, a, lam []float64) error {
 }
 
 // evalMG evaluates M and G at (t, q): into w.M, w.G, or as values on the sparse path.
-func (w *dopri5Work) evalMG(t float64, q []float64) {
-	if w.sp != nil {
-		w.sp.evalM(t, q)
-		w.sp.evalG(t, q)
-		return
-	}
-	w.sys.Mass(w.M, t, q)
-	if w.nc > 0 {
-		w.sys.ConstraintJacobian(w.G, t, q)
-	}
-}
+func (w *dopri5Work) evalMG(t float64, q []float64) { evalMG(w.sys, w.sp, w.M, w.G, t, q) }
 
 // factorize factorizes [M Gᵀ; G 0] as held in w.M, w.G (or w.sp).
 func (w *dopri5Work) factorize() error {

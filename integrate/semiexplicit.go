@@ -196,17 +196,7 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 }
 
 // evalMG evaluates M and G at (t, q).
-func (s *semiExplicit) evalMG(t float64, q []float64) {
-	if s.sp != nil {
-		s.sp.evalM(t, q)
-		s.sp.evalG(t, q)
-		return
-	}
-	s.sys.Mass(s.M, t, q)
-	if s.nc > 0 {
-		s.sys.ConstraintJacobian(s.G, t, q)
-	}
-}
+func (s *semiExplicit) evalMG(t float64, q []float64) { evalMG(s.sys, s.sp, s.M, s.G, t, q) }
 
 // constraintRow writes the formulation's constraint c(t, q, v, a) into dst, using s.G,
 // which must hold G(t, q).

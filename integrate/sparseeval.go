@@ -256,3 +256,17 @@ func (e *sparseEval) swapG(other []float64) []float64 {
 	e.G, e.gMat.v = other, other
 	return old
 }
+
+// evalMG evaluates M and G of sys at (t, q): as pattern values into sp on the sparse
+// evaluation path, else into the dense M and G (G nil without constraints).
+func evalMG(sys dae.System, sp *sparseEval, M, G *mat.Dense, t float64, q []float64) {
+	if sp != nil {
+		sp.evalM(t, q)
+		sp.evalG(t, q)
+		return
+	}
+	sys.Mass(M, t, q)
+	if G != nil {
+		sys.ConstraintJacobian(G, t, q)
+	}
+}
