@@ -15,9 +15,13 @@ func (v *validator) rigidMass(p string, b Body) {
 	for _, f := range []struct {
 		key, what string
 		x         float64
-	}{{"mass", "mass (kg)", b.Mass}, {"inertia", "inertia (kg·m² about the centre of mass)", b.Inertia}} {
+	}{{"mass", "mass (kg)", b.Mass}, {"inertia", "inertia (kg·m² about the centre of mass; 0 for a point mass)", b.Inertia}} {
 		if !v.doc.has(p + "." + f.key) {
 			v.errorf(p, "missing required key %q (a rigid body; a flexible one has the key flexible instead)", f.key)
+			continue
+		}
+		if f.key == "inertia" {
+			v.nonNegative(p+"."+f.key, f.what, f.x)
 			continue
 		}
 		v.positive(p+"."+f.key, f.what, f.x)
