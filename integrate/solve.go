@@ -84,6 +84,9 @@ type Solution struct {
 	// ‖G v + g_t‖∞ and ‖G a − γ‖∞ (seed 002, eq. 19), measured by dae.ResidualMeter.
 	MaxResidual dae.ConstraintResiduals
 	Wall        time.Duration // wall-clock time of the run, Init included
+	// Setup is the part of Wall spent before the first step: the method's Init (pattern
+	// analysis, workspace, first factorizations) and the residual meter.
+	Setup time.Duration
 }
 
 // Solve integrates sys from start to tEnd with m (named name in the Solution): it calls
@@ -113,6 +116,7 @@ func Solve(m Method, name string, sys dae.System, start State, tEnd float64, opt
 		return nil, err
 	}
 	meter := dae.NewResidualMeter(sys) // G on its pattern for a SparseEvaluator
+	sol.Setup = time.Since(begin)
 	cur := m.Current()
 	var sample State
 	if times != nil {

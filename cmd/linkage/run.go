@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"linkage/integrate"
 	"linkage/modelfile"
@@ -50,6 +51,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := f.check(); err != nil {
 		return err
 	}
+	begin := time.Now()
 	doc, err := modelfile.Load(pos[0])
 	if err != nil {
 		return err
@@ -58,6 +60,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	build := time.Since(begin) // the setup before the method's: reported in the summary
 	if err := f.checkFormulation(&doc.Model); err != nil {
 		return err
 	}
@@ -70,7 +73,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return f.simulate(b, files, stdout, stderr)
+	return f.simulate(b, build, files, stdout, stderr)
 }
 
 // runFiles are the output files of a run (nil: the flag was not given).
@@ -168,8 +171,8 @@ func (f *runFlags) checkFormulation(m *modelfile.Model) error {
 }
 
 // simulate runs b, streaming the rows to the CSV, then draws the plot and the viewer and
-// prints the summary.
-func (f *runFlags) simulate(b *modelfile.Built, files *runFiles, stdout, stderr io.Writer) error {
+// prints the summary, whose setup time includes build, the time spent loading and building b.
+func (f *runFlags) simulate(b *modelfile.Built, build time.Duration, files *runFiles, stdout, stderr io.Writer) error {
 	m := &b.Doc.Model
 	opt := modelfile.RunOptions{Method: f.method, Formulation: f.form, Tol: f.tol, H: f.h, TEnd: f.tEnd, MaxSteps: f.maxSteps}
 	te := f.tEnd
@@ -209,6 +212,7 @@ func (f *runFlags) simulate(b *modelfile.Built, files *runFiles, stdout, stderr 
 		return err
 	}
 	sum := res.Summarize(m, runErr)
+	sum.SetBuild(build)
 	var estErr error
 	if f.estimate && runErr == nil {
 		sum.ErrorEstimate, estErr = modelfile.EstimateError(b, res)
