@@ -351,10 +351,14 @@ type Summary struct {
 	// Setup is the wall-clock time before the first step, in seconds: BuildS (loading the
 	// file, assembling the model and its consistent start: 0 unless the caller timed them
 	// and set it) plus InitS (the method's Init, part of WallS). StepS = WallS − InitS.
-	SetupS         float64 `json:"setup_s"`
-	BuildS         float64 `json:"build_s"`
-	InitS          float64 `json:"init_s"`
-	StepS          float64 `json:"step_s"`
+	SetupS float64 `json:"setup_s"`
+	BuildS float64 `json:"build_s"`
+	InitS  float64 `json:"init_s"`
+	StepS  float64 `json:"step_s"`
+	// CPUS is the CPU time (user + system, every thread, the GC's included) of the
+	// integration, in seconds, where the caller measured it (linkage run on Unix): on a
+	// machine shared with other jobs it is the steadier measure of cost.
+	CPUS           float64 `json:"cpu_s,omitempty"`
 	MaxResidualPos float64 `json:"max_residual_pos"`
 	MaxResidualVel float64 `json:"max_residual_vel"`
 	MaxResidualAcc float64 `json:"max_residual_acc"`
@@ -407,7 +411,11 @@ func (s Summary) timeLines(w io.Writer) {
 	if s.Steps > 0 {
 		perStep = fmt.Sprintf(": %.4g ms per step", 1e3*s.StepS/float64(s.Steps))
 	}
-	fmt.Fprintf(w, "time     %s (method init %s, steps %s%s)\n", sec(s.WallS), sec(s.InitS), sec(s.StepS), perStep)
+	cpu := ""
+	if s.CPUS > 0 {
+		cpu = fmt.Sprintf("; CPU %s", sec(s.CPUS))
+	}
+	fmt.Fprintf(w, "time     %s (method init %s, steps %s%s%s)\n", sec(s.WallS), sec(s.InitS), sec(s.StepS), perStep, cpu)
 	if s.BuildS > 0 {
 		fmt.Fprintf(w, "setup    %s before the first step (load, build and consistent start %s, method init %s)\n", sec(s.SetupS), sec(s.BuildS), sec(s.InitS))
 	}

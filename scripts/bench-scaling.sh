@@ -7,12 +7,15 @@
 # For every N and method it runs `linkage run` on examples/chain-bars.yaml with N
 # substituted, --json, to t_end = T1 and to T2 (env T1, T2; default 0.1 s and 0.3 s),
 # each K times (default 3), interleaving the methods, and prints:
-#   ms/step   steady state: (step_s(T2) − step_s(T1)) / (steps(T2) − steps(T1)), best of K
-#             per end time, so the first step, the first factorizations and the method's
-#             Init drop out;
-#   setup_s   load, build, consistent start and the method's Init (setup_s of the run
-#             summary), best of K;
-#   rss_MB    peak resident memory of the T2 run (/usr/bin/time), smallest of K;
+#   cpu_ms/step  steady state: (cpu(T2) − cpu(T1)) / (steps(T2) − steps(T1)), cpu the
+#                integration's CPU time (user + system, every thread, the GC's included:
+#                cpu_s of the run summary), least of K per end time, so the first steps
+#                and the method's Init drop out. CPU time, because on a machine shared with
+#                other jobs the wall time of a run can be several times its CPU time;
+#   wall_ms/step the same from the run summary's step_s (wall time of the steps), best of K;
+#   setup_s      load, build, consistent start and the method's Init (the summary's
+#                setup_s, wall time), best of K;
+#   rss_MB       peak resident memory of the T2 run (/usr/bin/time), least of K;
 # then the log-log slope of each column between the second and the last N (100 and 10 000
 # by default): 1 means linear growth. Needs go, awk and GNU time (/usr/bin/time).
 set -eu
@@ -39,18 +42,18 @@ trap 'rm -rf "$tmp"' EXIT
 # field NAME FILE: the number after "NAME": in the JSON summary FILE.
 field() { sed -n "s/^ *\"$1\": *\([-0-9.eE+]*\),*$/\1/p" "$2" | head -n 1; }
 
-# one N METHOD TEND: one run; prints "steps step_s setup_s rss_KB".
+# one N METHOD TEND: one run; prints "steps step_s setup_s rss_KB cpu_s".
 one() {
 	"/usr/bin/time" -f %M -o "$tmp/rss" "$tmp/linkage" run "$tmp/chain$1.yaml" --method "$2" --t-end "$3" --json >"$tmp/out.json" 2>"$tmp/err" || {
 		echo "bench-scaling: N = $1, $2, t_end $3 failed:" >&2
 		cat "$tmp/err" "$tmp/out.json" >&2
 		exit 1
 	}
-	echo "$(field steps "$tmp/out.json") $(field step_s "$tmp/out.json") $(field setup_s "$tmp/out.json") $(tail -n 1 "$tmp/rss")"
+	echo "$(field steps "$tmp/out.json") $(field step_s "$tmp/out.json") $(field setup_s "$tmp/out.json") $(tail -n 1 "$tmp/rss") $(field cpu_s "$tmp/out.json")"
 }
 
 echo "# chain-bars (examples/chain-bars.yaml), tol from the file (1e-4), t_end $T1 and $T2 s, best of $K; $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores"
-printf '%-8s %6s %10s %9s %8s %7s\n' method N ms/step setup_s rss_MB steps
+printf '%-8s %6s %12s %13s %9s %8s %7s\n' method N cpu_ms/step wall_ms/step setup_s rss_MB steps
 : >"$tmp/table"
 for n in $SIZES; do
 	sed "s/N: 100,/N: $n,/" "$root/examples/chain-bars.yaml" >"$tmp/chain$n.yaml"
@@ -62,15 +65,18 @@ for n in $SIZES; do
 		done
 	done
 	for m in $METHODS; do
+		# fields: method, 1|2 (T1|T2), steps, step_s, setup_s, rss_KB, cpu_s
 		awk -v m="$m" -v n="$n" '
 			$1 != m { next }
-			$2 == 1 && (s1 == "" || $4 < t1) { s1 = $3; t1 = $4 }
-			$2 == 2 && (s2 == "" || $4 < t2) { s2 = $3; t2 = $4 }
+			$2 == 1 && (w1 == "" || $4 < w1) { w1 = $4 } $2 == 1 && (c1 == "" || $7 < c1) { c1 = $7 }
+			$2 == 2 && (w2 == "" || $4 < w2) { w2 = $4 } $2 == 2 && (c2 == "" || $7 < c2) { c2 = $7 }
+			$2 == 1 { s1 = $3 } $2 == 2 { s2 = $3 }
 			setup == "" || $5 < setup { setup = $5 }
 			$2 == 2 && (rss == "" || $6 < rss) { rss = $6 }
 			END {
-				ms = (s2 > s1) ? 1e3 * (t2 - t1) / (s2 - s1) : -1
-				printf "%-8s %6d %10.4g %9.4g %8.1f %7d\n", m, n, ms, setup, rss / 1024, s2
+				cpu = (s2 > s1) ? 1e3 * (c2 - c1) / (s2 - s1) : -1
+				wall = (s2 > s1) ? 1e3 * (w2 - w1) / (s2 - s1) : -1
+				printf "%-8s %6d %12.4g %13.4g %9.4g %8.1f %7d\n", m, n, cpu, wall, setup, rss / 1024, s2
 			}' "$tmp/runs$n" | tee -a "$tmp/table"
 	done
 done
@@ -81,13 +87,13 @@ shift
 lo=$1
 for x in "$@"; do hi=$x; done
 echo "# log-log slope from N = $lo to $hi (1: linear)"
-printf '%-8s %10s %9s %8s\n' method ms/step setup_s rss_MB
+printf '%-8s %12s %13s %9s %8s\n' method cpu_ms/step wall_ms/step setup_s rss_MB
 for m in $METHODS; do
 	awk -v m="$m" -v lo="$lo" -v hi="$hi" '
-		$1 == m && $2 == lo { a = $3; b = $4; c = $5 }
-		$1 == m && $2 == hi { A = $3; B = $4; C = $5 }
+		$1 == m && $2 == lo { for (i = 3; i <= 6; i++) a[i] = $i }
+		$1 == m && $2 == hi { for (i = 3; i <= 6; i++) b[i] = $i }
 		END {
 			r = log(hi / lo)
-			printf "%-8s %10.2f %9.2f %8.2f\n", m, log(A / a) / r, log(B / b) / r, log(C / c) / r
+			printf "%-8s %12.2f %13.2f %9.2f %8.2f\n", m, log(b[3] / a[3]) / r, log(b[4] / a[4]) / r, log(b[5] / a[5]) / r, log(b[6] / a[6]) / r
 		}' "$tmp/table"
 done

@@ -201,7 +201,9 @@ func (f *runFlags) simulate(b *modelfile.Built, build time.Duration, files *runF
 	if f.estimate { // the estimate compares every output channel with a second run
 		opt.Keep = append(opt.Keep, b.OutputChannels()...)
 	}
+	cpu := processCPU()
 	res, runErr := modelfile.Run(b, opt)
+	cpu = processCPU() - cpu
 	progress.clear()
 	if res == nil { // refused or failed before the first sample: nothing to keep
 		files.abort()
@@ -213,6 +215,7 @@ func (f *runFlags) simulate(b *modelfile.Built, build time.Duration, files *runF
 	}
 	sum := res.Summarize(m, runErr)
 	sum.SetBuild(build)
+	sum.CPUS = cpu.Seconds()
 	var estErr error
 	if f.estimate && runErr == nil {
 		sum.ErrorEstimate, estErr = modelfile.EstimateError(b, res)

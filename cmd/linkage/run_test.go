@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -87,7 +88,7 @@ func TestRunJSON(t *testing.T) {
 // TestRunSetupTime: the summary splits the time before the first step (loading and
 // building the model with its consistent start, then the method's Init) from the steps, so
 // that the setup of a large model is measured apart (issue 15): the parts are positive,
-// add up, and the text prints them.
+// add up, and the text prints them; on Linux the integration's CPU time is reported too.
 func TestRunSetupTime(t *testing.T) {
 	code, out, errOut := runCLI("run", "../../examples/chain-bars.yaml", "--json", "--t-end", "0.05")
 	if code != 0 {
@@ -114,11 +115,14 @@ func TestRunSetupTime(t *testing.T) {
 	if d := math.Abs(wall - (initS + steps)); d > 1e-9 {
 		t.Errorf("wall_s %g ≠ init_s %g + step_s %g", wall, initS, steps)
 	}
+	if cpu, _ := m["cpu_s"].(float64); runtime.GOOS == "linux" && !(cpu > 0) {
+		t.Errorf("cpu_s = %v on linux, want the integration's CPU time > 0", m["cpu_s"])
+	}
 	code, out, errOut = runCLI("run", "../../examples/chain-bars.yaml", "--t-end", "0.05")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"ms per step)\n", "\nsetup    ", "before the first step (load, build and consistent start "} {
+	for _, want := range []string{" ms per step", "\nsetup    ", "before the first step (load, build and consistent start "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
