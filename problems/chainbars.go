@@ -55,7 +55,7 @@ const (
 // 0.63 s at N = 20 (measured). The chains themselves are set up (assembly, dae.Initialize)
 // and stepped with no nq×nq storage (issue 15), so the upper bounds are where a run is
 // still practical: `linkage solve chain-bars:10000 --method hht --t-end 0.02` takes 0.6 s
-// and 180 MB of memory, chain3d:2000 0.6 s and 170 MB (problems' TestLargeChainMemoryGuard
+// and 180 MB of memory, chain3d:2000 0.5 s and 160 MB (problems' TestLargeChainMemoryGuard
 // keeps the 10 000-bar chain within its memory budget).
 const (
 	maxChainRefN  = 20
