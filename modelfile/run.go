@@ -358,7 +358,10 @@ type Summary struct {
 	// CPUS is the CPU time (user + system, every thread, the GC's included) of the
 	// integration, in seconds, where the caller measured it (linkage run on Unix): on a
 	// machine shared with other jobs it is the steadier measure of cost.
-	CPUS           float64 `json:"cpu_s,omitempty"`
+	CPUS float64 `json:"cpu_s,omitempty"`
+	// SetupCPUS is the CPU time of the process before the first step (its start, BuildS's
+	// work and the method's Init), in seconds, where the caller measured it.
+	SetupCPUS      float64 `json:"setup_cpu_s,omitempty"`
 	MaxResidualPos float64 `json:"max_residual_pos"`
 	MaxResidualVel float64 `json:"max_residual_vel"`
 	MaxResidualAcc float64 `json:"max_residual_acc"`
@@ -417,7 +420,11 @@ func (s Summary) timeLines(w io.Writer) {
 	}
 	fmt.Fprintf(w, "time     %s (method init %s, steps %s%s%s)\n", sec(s.WallS), sec(s.InitS), sec(s.StepS), perStep, cpu)
 	if s.BuildS > 0 {
-		fmt.Fprintf(w, "setup    %s before the first step (load, build and consistent start %s, method init %s)\n", sec(s.SetupS), sec(s.BuildS), sec(s.InitS))
+		cpu := ""
+		if s.SetupCPUS > 0 {
+			cpu = fmt.Sprintf("; CPU %s", sec(s.SetupCPUS))
+		}
+		fmt.Fprintf(w, "setup    %s before the first step (load, build and consistent start %s, method init %s%s)\n", sec(s.SetupS), sec(s.BuildS), sec(s.InitS), cpu)
 	}
 }
 

@@ -201,6 +201,16 @@ func (f *runFlags) simulate(b *modelfile.Built, build time.Duration, files *runF
 	if f.estimate { // the estimate compares every output channel with a second run
 		opt.Keep = append(opt.Keep, b.OutputChannels()...)
 	}
+	// The first row is the start, sampled right after the method's Init: the process's CPU
+	// time then is the setup's (with the process start).
+	var setupCPU time.Duration
+	rows := opt.Rows
+	opt.Rows = func(r []float64) error {
+		if setupCPU == 0 {
+			setupCPU = processCPU()
+		}
+		return rows(r)
+	}
 	cpu := processCPU()
 	res, runErr := modelfile.Run(b, opt)
 	cpu = processCPU() - cpu
@@ -215,7 +225,7 @@ func (f *runFlags) simulate(b *modelfile.Built, build time.Duration, files *runF
 	}
 	sum := res.Summarize(m, runErr)
 	sum.SetBuild(build)
-	sum.CPUS = cpu.Seconds()
+	sum.CPUS, sum.SetupCPUS = cpu.Seconds(), setupCPU.Seconds()
 	var estErr error
 	if f.estimate && runErr == nil {
 		sum.ErrorEstimate, estErr = modelfile.EstimateError(b, res)
