@@ -148,7 +148,7 @@ func (s *sparseInit) preferLaterRows() (steps, redundant []int) {
 // pattern of A + Aᵀ, which follows the mechanism's topology only when row c and column c
 // belong together. In row order, the 3 rows of a spherical joint and the 4 dependent
 // coordinates of a body drift apart along a chain, and the factors of a 3D chain filled
-// as N² (G_red of 4000 rods: 290 MB allocated, against 20 MB with the pivots' order).
+// as N² (Initialize allocated 688 MB for 4000 rods, 230 MB with the pivots' order).
 func (s *sparseInit) prepareDep(rows, dep []int) error {
 	s.rows, s.dep = rows, dep
 	if len(dep) == 0 {
