@@ -84,6 +84,9 @@ type Solution struct {
 	// ‖G v + g_t‖∞ and ‖G a − γ‖∞ (seed 002, eq. 19), measured by dae.ResidualMeter.
 	MaxResidual dae.ConstraintResiduals
 	Wall        time.Duration // wall-clock time of the run, Init included
+	// Setup is the part of Wall spent before the first step: the method's Init (pattern
+	// analysis, workspace, first factorizations) and the residual meter.
+	Setup time.Duration
 }
 
 // Solve integrates sys from start to tEnd with m (named name in the Solution): it calls
@@ -127,6 +130,7 @@ func drive(m Method, name string, t0, tEnd float64, opt SolveOptions, init func(
 	if err := init(); err != nil {
 		return nil, err
 	}
+	sol.Setup = time.Since(begin)
 	cur := m.Current()
 	var sample State
 	if times != nil {

@@ -99,17 +99,17 @@ func TestSizedProblems(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]string{
-		"pendulum4":       `chain-bars:N (1 ≤ N ≤ 1000), chain3d:N (1 ≤ N ≤ 400)`,
-		"chain-bars:0":    `"chain-bars:0": N = "0"; want a whole number of bodies in [1, 1000], as in "chain-bars:10"`,
-		"chain-bars:1001": `N = "1001"; want a whole number of bodies in [1, 1000]`,
-		"chain-bars:ten":  `N = "ten"; want a whole number`,
-		"chain-bars:":     `N = ""; want a whole number`,
-		"chain-bars:2.5":  `N = "2.5"; want a whole number`,
-		"chain3d:401":     `"chain3d:401": N = "401"; want a whole number of bodies in [1, 400], as in "chain3d:10"`,
-		"chain3d:-1":      `N = "-1"`,
-		"chains:3":        `unknown problem family "chains" in "chains:3"; the sized problems are chain-bars:N (1 ≤ N ≤ 1000) and chain3d:N (1 ≤ N ≤ 400)`,
-		"pendulum3":       `unknown problem "pendulum3"; valid names: pendulum`,
-		"pendulum:3":      `unknown problem family "pendulum" in "pendulum:3"`,
+		"pendulum4":        `chain-bars:N (1 ≤ N ≤ 10000), chain3d:N (1 ≤ N ≤ 10000)`,
+		"chain-bars:0":     `"chain-bars:0": N = "0"; want a whole number of bodies in [1, 10000], as in "chain-bars:10"`,
+		"chain-bars:10001": `N = "10001"; want a whole number of bodies in [1, 10000]`,
+		"chain-bars:ten":   `N = "ten"; want a whole number`,
+		"chain-bars:":      `N = ""; want a whole number`,
+		"chain-bars:2.5":   `N = "2.5"; want a whole number`,
+		"chain3d:10001":    `"chain3d:10001": N = "10001"; want a whole number of bodies in [1, 10000], as in "chain3d:10"`,
+		"chain3d:-1":       `N = "-1"`,
+		"chains:3":         `unknown problem family "chains" in "chains:3"; the sized problems are chain-bars:N (1 ≤ N ≤ 10000) and chain3d:N (1 ≤ N ≤ 10000)`,
+		"pendulum3":        `unknown problem "pendulum3"; valid names: pendulum`,
+		"pendulum:3":       `unknown problem family "pendulum" in "pendulum:3"`,
 	} {
 		if _, err := Get(name); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Get(%q): %v, want an error containing %s", name, err, want)

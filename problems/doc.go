@@ -48,7 +48,7 @@
 //     t ∈ [0, 1]: the regime of seed 004's HHT-versus-BDF comparison. Reference stored
 //     from radau5 at tol 1e-11 (equal to bdf's within 2.6e-12), scd over all 60
 //     coordinates; StiffChain builds other sizes and parameters (without reference).
-//   - "chain-bars:N" (1 ≤ N ≤ 1000) and "chain3d:N" (1 ≤ N ≤ 400), outside List: issue 15's
+//   - "chain-bars:N" (1 ≤ N ≤ 10000) and "chain3d:N" (1 ≤ N ≤ 10000), outside List: issue 15's
 //     chains, N bars (L = 0.5 m, m = 1 kg) pinned end to end in the plane (package planar)
 //     or N rods on spherical joints in space (package spatial, as Exudyn's chain
 //     benchmark), released horizontal at rest under gravity, t ∈ [0, 1], the models of

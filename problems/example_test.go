@@ -22,5 +22,5 @@ func ExampleGet() {
 	// andrews: nq = 7, nc = 6, t in [0, 0.03]
 	// beta(0) = -0.061714, beta(0.03) = 15.810771
 	// scd of the start against the reference: -1.01
-	// problems: unknown problem "double-pendulum"; valid names: pendulum, chain, andrews, crank, pipendulum, heavytop, heavytop-fast, stiffchain, chainN (2 ≤ N ≤ 50), chain-bars:N (1 ≤ N ≤ 1000), chain3d:N (1 ≤ N ≤ 400)
+	// problems: unknown problem "double-pendulum"; valid names: pendulum, chain, andrews, crank, pipendulum, heavytop, heavytop-fast, stiffchain, chainN (2 ≤ N ≤ 50), chain-bars:N (1 ≤ N ≤ 10000), chain3d:N (1 ≤ N ≤ 10000)
 }

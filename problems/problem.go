@@ -104,8 +104,8 @@ func List() []Problem {
 
 // Get returns the problem called name: one of the names of List, "chainN" for the chain
 // of N point masses, 2 ≤ N ≤ 50 ("chain" is "chain10"), "chain-bars:N" for the planar
-// chain of N pinned bars (1 ≤ N ≤ 1000) or "chain3d:N" for the 3D chain of N rods on
-// spherical joints (1 ≤ N ≤ 400) (chainbars.go). A chain computes its reference when
+// chain of N pinned bars (1 ≤ N ≤ 10000) or "chain3d:N" for the 3D chain of N rods on
+// spherical joints (1 ≤ N ≤ 10000) (chainbars.go). A chain computes its reference when
 // built, which takes 50 ms for N = 10 and 2 s for N = 50 point masses; the bar and rod
 // chains have a reference for N ≤ 20 only. The error for an unknown name or a bad N lists
 // the valid ones.

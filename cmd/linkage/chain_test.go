@@ -35,8 +35,8 @@ func TestSolveSizedChains(t *testing.T) {
 		t.Errorf("chain-bars:21: exit %d, %s\n%s\nwant no scd, said why, with residuals and energy", code, errOut, out)
 	}
 	for _, c := range []struct{ name, want string }{
-		{"chain-bars:0", `N = "0"; want a whole number of bodies in [1, 1000]`},
-		{"chain3d:x", `N = "x"; want a whole number of bodies in [1, 400]`},
+		{"chain-bars:0", `N = "0"; want a whole number of bodies in [1, 10000]`},
+		{"chain3d:x", `N = "x"; want a whole number of bodies in [1, 10000]`},
 		{"chainz:3", `unknown problem family "chainz"`},
 	} {
 		code, _, errOut = runCLI("solve", c.name)
@@ -62,7 +62,7 @@ func TestWorkPrecisionSizedChain(t *testing.T) {
 // TestProblemsListsSized: `linkage problems` names the sized problems and their ranges.
 func TestProblemsListsSized(t *testing.T) {
 	code, out, _ := runCLI("problems")
-	for _, want := range []string{"chain-bars:N  1 ≤ N ≤ 1000", "chain3d:N     1 ≤ N ≤ 400", "chainN        2 ≤ N ≤ 50"} {
+	for _, want := range []string{"chain-bars:N  1 ≤ N ≤ 10000", "chain3d:N     1 ≤ N ≤ 10000", "chainN        2 ≤ N ≤ 50"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("problems: exit %d, output lacks %q", code, want)
 		}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"linkage/integrate"
 	"linkage/modelfile"
@@ -50,6 +51,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err := f.check(); err != nil {
 		return err
 	}
+	begin := time.Now()
 	doc, err := modelfile.Load(pos[0])
 	if err != nil {
 		return err
@@ -58,6 +60,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	build := time.Since(begin) // the setup before the method's: reported in the summary
 	if err := f.checkFormulation(&doc.Model); err != nil {
 		return err
 	}
@@ -70,7 +73,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return f.simulate(b, files, stdout, stderr)
+	return f.simulate(b, build, files, stdout, stderr)
 }
 
 // runFiles are the output files of a run (nil: the flag was not given).
@@ -168,8 +171,8 @@ func (f *runFlags) checkFormulation(m *modelfile.Model) error {
 }
 
 // simulate runs b, streaming the rows to the CSV, then draws the plot and the viewer and
-// prints the summary.
-func (f *runFlags) simulate(b *modelfile.Built, files *runFiles, stdout, stderr io.Writer) error {
+// prints the summary, whose setup time includes build, the time spent loading and building b.
+func (f *runFlags) simulate(b *modelfile.Built, build time.Duration, files *runFiles, stdout, stderr io.Writer) error {
 	m := &b.Doc.Model
 	opt := modelfile.RunOptions{Method: f.method, Formulation: f.form, Tol: f.tol, H: f.h, TEnd: f.tEnd, MaxSteps: f.maxSteps}
 	te := f.tEnd
@@ -198,7 +201,19 @@ func (f *runFlags) simulate(b *modelfile.Built, files *runFiles, stdout, stderr 
 	if f.estimate { // the estimate compares every output channel with a second run
 		opt.Keep = append(opt.Keep, b.OutputChannels()...)
 	}
+	// The first row is the start, sampled right after the method's Init: the process's CPU
+	// time then is the setup's (with the process start).
+	var setupCPU time.Duration
+	rows := opt.Rows
+	opt.Rows = func(r []float64) error {
+		if setupCPU == 0 {
+			setupCPU = processCPU()
+		}
+		return rows(r)
+	}
+	cpu := processCPU()
 	res, runErr := modelfile.Run(b, opt)
+	cpu = processCPU() - cpu
 	progress.clear()
 	if res == nil { // refused or failed before the first sample: nothing to keep
 		files.abort()
@@ -209,6 +224,8 @@ func (f *runFlags) simulate(b *modelfile.Built, files *runFiles, stdout, stderr 
 		return err
 	}
 	sum := res.Summarize(m, runErr)
+	sum.SetBuild(build)
+	sum.CPUS, sum.SetupCPUS = cpu.Seconds(), setupCPU.Seconds()
 	var estErr error
 	if f.estimate && runErr == nil {
 		sum.ErrorEstimate, estErr = modelfile.EstimateError(b, res)

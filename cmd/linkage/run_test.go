@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -80,6 +82,52 @@ func TestRunJSON(t *testing.T) {
 	scale, _ := m["energy_scale"].(float64)
 	if !(scale > 1 && drift < 1e-4*scale) {
 		t.Errorf("energy drift %g of %g J exchanged, want < 1e-4 of it", drift, scale)
+	}
+}
+
+// TestRunSetupTime: the summary splits the time before the first step (loading and
+// building the model with its consistent start, then the method's Init) from the steps, so
+// that the setup of a large model is measured apart (issue 15): the parts are positive,
+// add up, and the text prints them; on Linux the integration's CPU time is reported too.
+func TestRunSetupTime(t *testing.T) {
+	code, out, errOut := runCLI("run", "../../examples/chain-bars.yaml", "--json", "--t-end", "0.05")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("output is not one JSON object: %v\n%s", err, out)
+	}
+	num := func(k string) float64 {
+		x, ok := m[k].(float64)
+		if !ok {
+			t.Errorf("JSON lacks the number %q", k)
+		}
+		return x
+	}
+	wall, setup, build, initS, steps := num("wall_s"), num("setup_s"), num("build_s"), num("init_s"), num("step_s")
+	if !(build > 0 && initS > 0 && steps > 0) {
+		t.Errorf("build_s %g, init_s %g, step_s %g: want each > 0", build, initS, steps)
+	}
+	if d := math.Abs(setup - (build + initS)); d > 1e-9 {
+		t.Errorf("setup_s %g ≠ build_s %g + init_s %g", setup, build, initS)
+	}
+	if d := math.Abs(wall - (initS + steps)); d > 1e-9 {
+		t.Errorf("wall_s %g ≠ init_s %g + step_s %g", wall, initS, steps)
+	}
+	for _, k := range []string{"cpu_s", "setup_cpu_s"} {
+		if cpu, _ := m[k].(float64); runtime.GOOS == "linux" && !(cpu > 0) {
+			t.Errorf("%s = %v on linux, want a CPU time > 0", k, m[k])
+		}
+	}
+	code, out, errOut = runCLI("run", "../../examples/chain-bars.yaml", "--t-end", "0.05")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{" ms per step", "\nsetup    ", "before the first step (load, build and consistent start "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
 	}
 }
 
