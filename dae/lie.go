@@ -1,0 +1,272 @@
+package dae
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// LieSystem is the second contract of linkage's equations of motion: a configuration q on
+// a Lie group G of dimension nv, velocities v ∈ ℝ^nv in its Lie algebra (the body frame of
+// each rigid body) and the equations of Brüls, Cardona & Arnold (2012, eq. 1; seed 002,
+// Remark 5 and eqs. 33-34):
+//
+//	q̇ = q·ṽ,    M(t,q) v̇ = f(t,q,v) − B(t,q)ᵀ λ,    Φ(t,q) = 0,
+//
+// with B the derivative of Φ along the group action, Φ(t, q∘exp(εw)) = Φ(t,q) + ε B w +
+// O(ε²), hence the hidden constraints Φ̇ = B v + Φ_t = 0 and B v̇ = γ. Brüls, Cardona and
+// Arnold write g(q, v, t) = −f; linkage keeps its one sign convention (the constraint
+// force is −Bᵀλ, as −Gᵀλ in System).
+//
+// It is a contract of its own, not a capability of System, because q no longer lives in
+// the space of v (a body stores 7 numbers for 6 velocities) and increments of q are group
+// compositions, not sums: every method, consistent initialization and finite difference
+// written for q' = v would be wrong on it. Integrators that take it say so in their
+// registry entry (integrate.Entry.Lie); the others cannot be handed one. A System on ℝ^nq
+// is the special case of the additive group (VectorSpace), which is how the Lie-group
+// integrators are checked against the whole conformance suite.
+//
+// The integrator needs from the group only Compose (q∘exp(w)), its tangent operator T(w)
+// (exp(w + εδ) = exp(w)∘exp(ε T(w) δ) + O(ε²)) and the Lie bracket of the algebra (for
+// its error estimate); from the model the matrices of the iteration matrix of Brüls,
+// Cardona & Arnold (2012, eq. 31): the tangent stiffness K_t and the tangent damping C_t.
+// Evaluations follow System's rules: destination first, every entry written, nothing
+// retained, no allocation.
+type LieSystem interface {
+	// LieSize returns the length nq of a stored configuration q, the dimension nv of the
+	// group (the length of v, v̇ and of the algebra elements w) and the number nc of
+	// constraints.
+	LieSize() (nq, nv, nc int)
+	// Compose writes q∘exp(w) into dst (length nq); dst may be q.
+	Compose(dst, q, w []float64)
+	// Tangent writes the tangent operator T(w) into dst (nv×nv).
+	Tangent(dst *mat.Dense, w []float64)
+	// Bracket writes the Lie bracket [a, b] of two algebra elements into dst (length nv).
+	Bracket(dst, a, b []float64)
+
+	// Mass writes M(t,q) (nv×nv) into dst.
+	Mass(dst *mat.Dense, t float64, q []float64)
+	// Force writes f(t,q,v) (applied minus gyroscopic forces, body frame) into dst.
+	Force(dst []float64, t float64, q, v []float64)
+	// Constraint writes Φ(t,q) (length nc) into dst.
+	Constraint(dst []float64, t float64, q []float64)
+	// ConstraintJacobian writes B(t,q) (nc×nv) into dst: Φ along q∘exp(εw) changes by ε B w.
+	ConstraintJacobian(dst *mat.Dense, t float64, q []float64)
+	// ConstraintTimeDerivative writes Φ_t into dst (length nc).
+	ConstraintTimeDerivative(dst []float64, t float64, q []float64)
+	// Gamma writes γ of the acceleration constraints B v̇ = γ into dst (length nc):
+	// γ = −d/dε (B(t, q∘exp(εv)) v) − 2 B_t v − Φ_tt.
+	Gamma(dst []float64, t float64, q, v []float64)
+	// Stiffness writes K_t = d/dε [M v̇ − f + Bᵀλ](t, q∘exp(εw), v) at ε = 0 as an nv×nv
+	// matrix applied to w (Brüls, Cardona & Arnold 2012, eq. 31).
+	Stiffness(dst *mat.Dense, t float64, q, v, vdot, lambda []float64)
+	// Damping writes C_t = −∂f/∂v (nv×nv) into dst.
+	Damping(dst *mat.Dense, t float64, q, v []float64)
+}
+
+// VectorSpace is a System on ℝ^nq seen as the additive Lie group: q∘exp(w) = q + w,
+// T = I, [a, b] = 0, B = G, K_t = ∂(M a)/∂q + ∂(Gᵀλ)/∂q − ∂f/∂q and C_t = −∂f/∂v (from
+// Derivatives: analytic where the System has them, central differences otherwise). A
+// Lie-group method on it is the same method as its vector-space original.
+type VectorSpace struct {
+	System
+	der *Derivatives
+	k   *mat.Dense
+}
+
+// NewVectorSpace wraps sys; the result owns derivative scratch and serves one goroutine.
+func NewVectorSpace(sys System) *VectorSpace {
+	nq, _ := sys.Size()
+	return &VectorSpace{System: sys, der: NewDerivatives(sys), k: mat.NewDense(nq, nq, nil)}
+}
+
+var _ LieSystem = (*VectorSpace)(nil)
+
+// LieSize returns (nq, nq, nc).
+func (s *VectorSpace) LieSize() (nq, nv, nc int) {
+	nq, nc = s.Size()
+	return nq, nq, nc
+}
+
+// Compose writes q + w.
+func (s *VectorSpace) Compose(dst, q, w []float64) {
+	for i := range dst {
+		dst[i] = q[i] + w[i]
+	}
+}
+
+// Tangent writes the identity.
+func (s *VectorSpace) Tangent(dst *mat.Dense, w []float64) {
+	dst.Zero()
+	for i := range w {
+		dst.Set(i, i, 1)
+	}
+}
+
+// Bracket writes zero: ℝⁿ is commutative.
+func (s *VectorSpace) Bracket(dst, a, b []float64) { clear(dst) }
+
+// Stiffness writes ∂(M v̇)/∂q + ∂(Gᵀλ)/∂q − ∂f/∂q.
+func (s *VectorSpace) Stiffness(dst *mat.Dense, t float64, q, v, vdot, lambda []float64) {
+	s.der.MassDerivative(dst, t, q, vdot)
+	if _, nc := s.Size(); nc > 0 {
+		s.der.ConstraintForceDerivative(s.k, t, q, lambda)
+		dst.Add(dst, s.k)
+	}
+	s.der.ForceDerivativeQ(s.k, t, q, v)
+	dst.Sub(dst, s.k)
+}
+
+// Damping writes −∂f/∂v.
+func (s *VectorSpace) Damping(dst *mat.Dense, t float64, q, v []float64) {
+	s.der.ForceDerivativeV(dst, t, q, v)
+	dst.Scale(-1, dst)
+}
+
+// FDEvals counts the System evaluations spent on finite-difference derivatives.
+func (s *VectorSpace) FDEvals() int { return s.der.Evals }
+
+// LieCheckPoint is a state at which CheckLie compares derivatives: configuration Q
+// (stored), velocity V, acceleration VDot and multipliers Lambda (nil: zero).
+type LieCheckPoint struct {
+	T                  float64
+	Q, V, VDot, Lambda []float64
+}
+
+// CheckLie compares, at p, the derivatives of a LieSystem with central finite differences
+// along the group action q∘exp(εw): B against Φ, Φ_t against Φ, γ against the rate of
+// B v + Φ_t along (t + s, q∘exp(s v)), K_t against the residual M v̇ − f + Bᵀλ, C_t
+// against −f, and the symmetry of M. It returns the worst mismatch of each quantity and an
+// error naming the worst entry when a relative gap exceeds tol, as Check does.
+func CheckLie(sys LieSystem, p LieCheckPoint, tol float64) ([]Mismatch, error) {
+	nq, nv, nc := sys.LieSize()
+	vdot := orZero(p.VDot, nv)
+	lambda := orZero(p.Lambda, nc)
+	qp := make([]float64, nq)
+	w := make([]float64, nv)
+	// along returns q∘exp(s e_j) (j ≥ 0) or q∘exp(s v) (j < 0) in qp.
+	along := func(j int, s float64) []float64 {
+		for i := range w {
+			w[i] = 0
+			if j < 0 {
+				w[i] = s * p.V[i]
+			}
+		}
+		if j >= 0 {
+			w[j] = s
+		}
+		sys.Compose(qp, p.Q, w)
+		return qp
+	}
+	const h = 6.0554544523933395e-06 // FDStep(1): the algebra coordinates are O(1) near the identity
+	var out []Mismatch
+	an := mat.NewDense(nv, nv, nil)
+	ap := mat.NewDense(nv, nv, nil)
+	rp, rm := make([]float64, nv), make([]float64, nv)
+
+	if nc > 0 {
+		b := mat.NewDense(nc, nv, nil)
+		bfd := mat.NewDense(nc, nv, nil)
+		cp, cm := make([]float64, nc), make([]float64, nc)
+		sys.ConstraintJacobian(b, p.T, p.Q)
+		for j := range nv {
+			sys.Constraint(cp, p.T, along(j, h))
+			sys.Constraint(cm, p.T, along(j, -h))
+			for i := range nc {
+				bfd.Set(i, j, (cp[i]-cm[i])/(2*h))
+			}
+		}
+		out = append(out, compare("B = dPhi along q∘exp", b, bfd))
+
+		an1, ap1 := make([]float64, nc), make([]float64, nc)
+		sys.ConstraintTimeDerivative(an1, p.T, p.Q)
+		ht := FDStep(p.T)
+		sys.Constraint(cp, p.T+ht, p.Q)
+		sys.Constraint(cm, p.T-ht, p.Q)
+		for i := range nc {
+			ap1[i] = (cp[i] - cm[i]) / (2 * ht)
+		}
+		out = append(out, compare("Phi_t", mat.NewDense(nc, 1, an1), mat.NewDense(nc, 1, ap1)))
+
+		sys.Gamma(an1, p.T, p.Q, p.V)
+		rate := func(dst []float64, s float64) {
+			q := along(-1, s)
+			sys.ConstraintJacobian(b, p.T+s, q)
+			sys.ConstraintTimeDerivative(dst, p.T+s, q)
+			for i := range nc {
+				for j := range nv {
+					dst[i] += b.At(i, j) * p.V[j]
+				}
+			}
+		}
+		rate(cp, h)
+		rate(cm, -h)
+		for i := range nc {
+			ap1[i] = -(cp[i] - cm[i]) / (2 * h)
+		}
+		out = append(out, compare("gamma", mat.NewDense(nc, 1, an1), mat.NewDense(nc, 1, ap1)))
+	}
+
+	m := mat.NewDense(nv, nv, nil)
+	sys.Mass(m, p.T, p.Q)
+	out = append(out, checkSymmetric("M symmetric", m))
+
+	bq := mat.NewDense(max(nc, 1), nv, nil)
+	residual := func(dst []float64, q, v []float64) {
+		sys.Mass(m, p.T, q)
+		sys.Force(dst, p.T, q, v)
+		for i := range nv {
+			var s float64
+			for j := range nv {
+				s += m.At(i, j) * vdot[j]
+			}
+			dst[i] = s - dst[i]
+		}
+		if nc > 0 {
+			sys.ConstraintJacobian(bq, p.T, q)
+			for i := range nv {
+				for k := range nc {
+					dst[i] += bq.At(k, i) * lambda[k]
+				}
+			}
+		}
+	}
+	sys.Stiffness(an, p.T, p.Q, p.V, vdot, lambda)
+	qs := make([]float64, nq)
+	for j := range nv {
+		copy(qs, along(j, h))
+		residual(rp, qs, p.V)
+		copy(qs, along(j, -h))
+		residual(rm, qs, p.V)
+		for i := range nv {
+			ap.Set(i, j, (rp[i]-rm[i])/(2*h))
+		}
+	}
+	out = append(out, compare("K_t = d(M vdot - f + B^T lambda) along q∘exp", an, ap))
+
+	sys.Damping(an, p.T, p.Q, p.V)
+	vp := make([]float64, nv)
+	for j := range nv {
+		copy(vp, p.V)
+		hv := FDStep(p.V[j])
+		vp[j] = p.V[j] + hv
+		sys.Force(rp, p.T, p.Q, vp)
+		vp[j] = p.V[j] - hv
+		sys.Force(rm, p.T, p.Q, vp)
+		for i := range nv {
+			ap.Set(i, j, -(rp[i]-rm[i])/(2*hv))
+		}
+	}
+	out = append(out, compare("C_t = -df/dv", an, ap))
+
+	worst := -1
+	for i, m := range out {
+		if m.Gap > tol && (worst < 0 || m.Gap > out[worst].Gap) {
+			worst = i
+		}
+	}
+	if worst >= 0 {
+		return out, fmt.Errorf("dae: Lie-group derivative check failed at t=%g: %v (tolerance %g)", p.T, out[worst], tol)
+	}
+	return out, nil
+}
