@@ -57,6 +57,10 @@ type LieSystem interface {
 	// Gamma writes γ of the acceleration constraints B v̇ = γ into dst (length nc):
 	// γ = −d/dε (B(t, q∘exp(εv)) v) − 2 B_t v − Φ_tt.
 	Gamma(dst []float64, t float64, q, v []float64)
+	// ConstraintJacobianDerivative writes d/dε (B(t, q∘exp(εe_j)) w) at ε = 0 as column j
+	// of an nc×nv matrix: the derivative of B w along the group, needed by the velocity
+	// constraint B v + Φ_t = 0 of the stabilized index-2 form.
+	ConstraintJacobianDerivative(dst *mat.Dense, t float64, q, w []float64)
 	// Stiffness writes K_t = d/dε [M v̇ − f + Bᵀλ](t, q∘exp(εw), v) at ε = 0 as an nv×nv
 	// matrix applied to w (Brüls, Cardona & Arnold 2012, eq. 31).
 	Stiffness(dst *mat.Dense, t float64, q, v, vdot, lambda []float64)
@@ -71,13 +75,14 @@ type LieSystem interface {
 type VectorSpace struct {
 	System
 	der *Derivatives
+	sec *SecondDerivatives
 	k   *mat.Dense
 }
 
 // NewVectorSpace wraps sys; the result owns derivative scratch and serves one goroutine.
 func NewVectorSpace(sys System) *VectorSpace {
 	nq, _ := sys.Size()
-	return &VectorSpace{System: sys, der: NewDerivatives(sys), k: mat.NewDense(nq, nq, nil)}
+	return &VectorSpace{System: sys, der: NewDerivatives(sys), sec: NewSecondDerivatives(sys), k: mat.NewDense(nq, nq, nil)}
 }
 
 var _ LieSystem = (*VectorSpace)(nil)
@@ -123,8 +128,13 @@ func (s *VectorSpace) Damping(dst *mat.Dense, t float64, q, v []float64) {
 	dst.Scale(-1, dst)
 }
 
+// ConstraintJacobianDerivative writes ∂(G w)/∂q (SecondDerivatives).
+func (s *VectorSpace) ConstraintJacobianDerivative(dst *mat.Dense, t float64, q, w []float64) {
+	s.sec.ConstraintJacobianDerivative(dst, t, q, w)
+}
+
 // FDEvals counts the System evaluations spent on finite-difference derivatives.
-func (s *VectorSpace) FDEvals() int { return s.der.Evals }
+func (s *VectorSpace) FDEvals() int { return s.der.Evals + s.sec.Evals }
 
 // LieCheckPoint is a state at which CheckLie compares derivatives: configuration Q
 // (stored), velocity V, acceleration VDot and multipliers Lambda (nil: zero).
@@ -205,6 +215,27 @@ func CheckLie(sys LieSystem, p LieCheckPoint, tol float64) ([]Mismatch, error) {
 			ap1[i] = -(cp[i] - cm[i]) / (2 * h)
 		}
 		out = append(out, compare("gamma", mat.NewDense(nc, 1, an1), mat.NewDense(nc, 1, ap1)))
+
+		z := mat.NewDense(nc, nv, nil)
+		zfd := mat.NewDense(nc, nv, nil)
+		sys.ConstraintJacobianDerivative(z, p.T, p.Q, p.V)
+		bv := func(dst []float64, q []float64) {
+			sys.ConstraintJacobian(b, p.T, q)
+			for i := range nc {
+				dst[i] = 0
+				for j := range nv {
+					dst[i] += b.At(i, j) * p.V[j]
+				}
+			}
+		}
+		for j := range nv {
+			bv(cp, along(j, h))
+			bv(cm, along(j, -h))
+			for i := range nc {
+				zfd.Set(i, j, (cp[i]-cm[i])/(2*h))
+			}
+		}
+		out = append(out, compare("d(B v) along q∘exp", z, zfd))
 	}
 
 	m := mat.NewDense(nv, nv, nil)

@@ -37,7 +37,10 @@ type Entry struct {
 	// States: the method integrates the first-order states X of a dae.FirstOrder system
 	// (seed 004, eq. 8a); a method without it refuses such a system in Init.
 	States bool
-	New    func() Method // a method with default settings
+	// Lie: the method also integrates a dae.LieSystem (configuration on a Lie group) through
+	// NewLieMethod; the others are refused there, naming the capability.
+	Lie bool
+	New func() Method // a method with default settings
 }
 
 // formulated is implemented by methods that integrate more than one formulation.
@@ -78,6 +81,7 @@ func registry() []Entry {
 		hhtEntry,
 		genAlphaEntry,
 		genAlphaSI2Entry,
+		lieGenAlphaEntry,
 		newmarkEntry,
 		radau5Entry,
 		bdfEntry,

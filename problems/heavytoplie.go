@@ -105,6 +105,19 @@ func (h LieHeavyTop) Gamma(dst []float64, t float64, q, v []float64) {
 	}
 }
 
+// ConstraintJacobianDerivative writes d/dε (B(q∘exp(εW)) w) = R W̃ X̃ Ω_w = −R (X × Ω_w)~ W
+// (the rotation columns; the translation columns are zero).
+func (h LieHeavyTop) ConstraintJacobianDerivative(dst *mat.Dense, t float64, q, w []float64) {
+	dst.Zero()
+	r := h.rot(q)
+	ct := lie.Hat(lie.Cross(h.Top.X, [3]float64{w[3], w[4], w[5]}))
+	for i := range 3 {
+		for j := range 3 {
+			dst.Set(i, 3+j, -(r[i][0]*ct[0][j] + r[i][1]*ct[1][j] + r[i][2]*ct[2][j]))
+		}
+	}
+}
+
 // Stiffness writes K_t: only Bᵀλ depends on q; along R exp(εW̃), −X̃ Rᵀλ changes by
 // −X̃ (Rᵀλ)~ W.
 func (h LieHeavyTop) Stiffness(dst *mat.Dense, t float64, q, v, vdot, lambda []float64) {

@@ -28,8 +28,8 @@ func TestLieHeavyTopDerivatives(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(ms) != 6 {
-			t.Errorf("CheckLie compared %d quantities, want 6 (B, Φ_t, γ, M, K_t, C_t)", len(ms))
+		if len(ms) != 7 {
+			t.Errorf("CheckLie compared %d quantities, want 7 (B, Φ_t, γ, d(B v), M, K_t, C_t)", len(ms))
 		}
 		for _, m := range ms {
 			if m.Gap > 1e-7 {
