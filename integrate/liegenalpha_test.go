@@ -42,10 +42,10 @@ func (b freeBody) Force(dst []float64, t float64, q, v []float64) {
 		dst[i] = -c[i]
 	}
 }
-func (b freeBody) Constraint(dst []float64, t float64, q []float64)                        {}
-func (b freeBody) ConstraintJacobian(dst *mat.Dense, t float64, q []float64)               {}
-func (b freeBody) ConstraintTimeDerivative(dst []float64, t float64, q []float64)          {}
-func (b freeBody) Gamma(dst []float64, t float64, q, v []float64)                          {}
+func (b freeBody) Constraint(dst []float64, t float64, q []float64)                       {}
+func (b freeBody) ConstraintJacobian(dst *mat.Dense, t float64, q []float64)              {}
+func (b freeBody) ConstraintTimeDerivative(dst []float64, t float64, q []float64)         {}
+func (b freeBody) Gamma(dst []float64, t float64, q, v []float64)                         {}
 func (b freeBody) ConstraintJacobianDerivative(dst *mat.Dense, t float64, q, w []float64) {}
 func (b freeBody) Stiffness(dst *mat.Dense, t float64, q, v, vdot, lambda []float64)      { dst.Zero() }
 func (b freeBody) Damping(dst *mat.Dense, t float64, q, v []float64) {
