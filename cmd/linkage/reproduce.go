@@ -29,8 +29,19 @@ func experiments() map[string]experiment {
 		"cardenal1997":    {"seed 001 Table 1 (ali1 vs ali3 energy error and CPU, double pendulum), energy history (Fig. 2), multi-index step history (Fig. 5), suspension comparison (Figs. 8-10)", runCardenal1997},
 		"haug1997":        {"seed 000 section 4: GCP implicit vs FV vs ABM: errors, largest steps (Table 5), Newton iterations (Figs. 9-11)", runHaug1997},
 		"haug1997-scan":   {"seed 000 section 4.1: largest steps of IMPL, FV, ABM on the double pendulum over a grid of RSDA (k, c)", runHaugScan},
+		"lie-tops":        {"seed 002 Example 6: heavy tops on the Lie group (lie-genalpha) vs Euler parameters (genalpha, hht, radau5) at tol 1e-4 to 1e-8: error, |p| − 1, work, time", runLieTops},
 		"iftomm":          {"IFToMM benchmarks A01, A02 (N = 40), A04 (examples/iftomm) with hht, genalpha, bdf, radau5, dopri5 at tol 1e-6, 1e-8: error against the reference, energy drift, time, steps, pass/fail at 1e-3 m", func(_ string, stdout io.Writer) error { return runIFToMM(false, stdout) }},
 	}
+}
+
+// runLieTops prints the work-precision table of reproduce.LieTops.
+func runLieTops(_ string, stdout io.Writer) error {
+	res, err := reproduce.LieTops([]float64{1e-4, 1e-5, 1e-6, 1e-7, 1e-8})
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, res.Table())
+	return nil
 }
 
 // runArnoldEx8 prints the table of maximal λ errors and writes the error histories as CSV
