@@ -101,3 +101,29 @@ func TestLieHeavyTopStart(t *testing.T) {
 		}
 	}
 }
+
+// TestLieChain3DDerivatives: B, γ, d(B v), K_t and C_t of the Lie-group chain against
+// central differences along q∘exp(εw), at a general state of three rods.
+func TestLieChain3DDerivatives(t *testing.T) {
+	c, err := NewLieChain3D(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := dae.LieCheckPoint{T: 0.1, Q: make([]float64, 21), V: make([]float64, 18), VDot: make([]float64, 18), Lambda: make([]float64, 9)}
+	for k := range 3 {
+		f := float64(k + 1)
+		copy(p.Q[7*k:], []float64{0.3 * f, -0.2, 0.1 * f, 0.5, 0.5, -0.5, 0.5})
+		if k == 1 {
+			copy(p.Q[7*k+3:], []float64{0.8, 0.36, -0.48, 0})
+		}
+		copy(p.V[6*k:], []float64{0.4, -1.1 * f, 0.7, 1.3, -0.6 * f, 2.1})
+		copy(p.VDot[6*k:], []float64{0.2, 0.9, -1.4 * f, -0.3, 0.8, 0.5})
+		copy(p.Lambda[3*k:], []float64{3.1 * f, -2.2, 10.5})
+	}
+	if _, err := dae.CheckLie(c, p, 1e-7); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewLieChain3D(0); err == nil {
+		t.Error("NewLieChain3D(0): no error")
+	}
+}
