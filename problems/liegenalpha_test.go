@@ -242,3 +242,34 @@ func TestLieGenAlphaInconsistentStart(t *testing.T) {
 		t.Errorf("Init error is a StepError: %v", err)
 	}
 }
+
+// BenchmarkTopStep is the cost of one fixed step (h = 1e-4) of the fast top on both
+// routes: lie-genalpha on LieHeavyTop and genalpha on HeavyTop (Euler parameters).
+func BenchmarkTopStep(b *testing.B) {
+	ctl := integrate.StepControl{FixedH: 1e-4, RTol: 1e-6, ATol: 1e-6}
+	for _, form := range lieForms {
+		b.Run("lie-genalpha/"+string(form), func(b *testing.B) {
+			m, _ := runLie(b, FastHeavyTop(), form, 1e-3, ctl)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := m.Step(math.Inf(1)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("genalpha/euler-params", func(b *testing.B) {
+		p, _ := Get("heavytop-fast")
+		e, _ := integrate.Lookup("genalpha")
+		m := e.New()
+		if err := m.Init(p.System, p.Start.Clone(), ctl); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := m.Step(math.Inf(1)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
