@@ -7,7 +7,8 @@ type Energies struct {
 	Kinetic float64 // T
 	Gravity float64 // −Σ m gᵀR
 	Spring  float64 // Σ ∫ spring laws of the spring-dampers that implement law.Potential
+	Strain  float64 // Σ ½ eᵀ K e of the flexible bodies
 }
 
-// Potential returns Gravity + Spring.
-func (e Energies) Potential() float64 { return e.Gravity + e.Spring }
+// Potential returns Gravity + Spring + Strain.
+func (e Energies) Potential() float64 { return e.Gravity + e.Spring + e.Strain }

@@ -52,6 +52,13 @@ func (m *Matrices) patterns() {
 	})
 }
 
+// Patterns returns the CSR patterns of the coupling matrices and of G (shared: do not
+// modify), for a route's further value methods (dae.SparseReactionForce).
+func (m *Matrices) Patterns() (coupling, g *dae.CSR) {
+	m.patterns()
+	return &m.coupling, &m.g
+}
+
 // Mass writes M(t, q) (nq×nq).
 func (m *Matrices) Mass(dst *mat.Dense, t float64, q []float64) { m.w.WriteMass(Dense(dst), t, q) }
 

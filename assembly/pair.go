@@ -25,11 +25,7 @@ func AddScaled(dst []float64, cols []int, scale float64, g []float64) {
 
 // AddScaledRow adds scale·g into row out of a Target at the pair's columns.
 func AddScaledRow(out TargetRow, cols []int, scale float64, g []float64) {
-	for k, col := range cols {
-		if col >= 0 {
-			out.Add(col, scale*g[k])
-		}
-	}
+	out.AddAt(cols, scale, g)
 }
 
 // AddHessian adds scale·H into dst at the pair's columns (a term of ∂(Gᵀλ)/∂q).
@@ -38,20 +34,11 @@ func AddHessian[R HessianRow](dst Target, cols []int, scale float64, h []R) {
 		if ca < 0 {
 			continue
 		}
-		out := dst.Row(ca)
-		if d := out.dense; d != nil { // the dense path without a branch per entry
-			for b, cb := range cols {
-				if cb >= 0 {
-					d[cb] += scale * h[a][b]
-				}
-			}
-			continue
+		var row [14]float64 // the largest HessianRow
+		for b := range cols {
+			row[b] = h[a][b]
 		}
-		for b, cb := range cols {
-			if cb >= 0 {
-				out.Add(cb, scale*h[a][b])
-			}
-		}
+		dst.Row(ca).AddAt(cols, scale, row[:len(cols)])
 	}
 }
 

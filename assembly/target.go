@@ -86,6 +86,39 @@ func (r TargetRow) Add(j int, x float64) {
 	r.addSparse(j, x)
 }
 
+// AddAt adds scale·x[k] to the entry in column cols[k] for every k with cols[k] ≥ 0 (a
+// pair's columns, −1 for the ground). A sparse row is searched linearly from the last
+// column found: a pair's columns rise within each body, so the search walks the row about
+// once per body instead of a binary search per entry. Exact zeros are not added to a
+// sparse row (a + 0 = a: the values are those of the dense path).
+func (r TargetRow) AddAt(cols []int, scale float64, x []float64) {
+	if d := r.dense; d != nil {
+		for k, c := range cols {
+			if c >= 0 {
+				d[c] += scale * x[k]
+			}
+		}
+		return
+	}
+	p := 0
+	for k, c := range cols {
+		y := scale * x[k]
+		if c < 0 || y == 0 {
+			continue
+		}
+		if p == len(r.cols) || r.cols[p] > c {
+			p = 0
+		}
+		for p < len(r.cols) && r.cols[p] < c {
+			p++
+		}
+		if p == len(r.cols) || r.cols[p] != c {
+			panic(fmt.Sprintf("assembly: entry (%d, %d) = %g is outside the declared pattern", r.row, c, y))
+		}
+		r.vals[p] += y
+	}
+}
+
 // addSparse finds column j in the sparse row and adds x there.
 func (r TargetRow) addSparse(j int, x float64) {
 	k := sort.SearchInts(r.cols, j)

@@ -22,6 +22,13 @@ type PowerSource interface {
 	DrivingPower(t float64, q, lambda []float64) float64
 }
 
+// ReactionPowerSource is implemented by a PowerSource whose non-conservative forces
+// include forces that depend on λ (joint friction, dae.ReactionForce): their power vᵀ f_λ
+// joins W_nc.
+type ReactionPowerSource interface {
+	ReactionPower(t float64, q, v, lambda []float64) float64
+}
+
 // DenseOutput is what a WorkMeter reads from an integrator after each accepted step: the
 // state at the step's start and the interpolant on it. integrate.Method implements it.
 type DenseOutput interface {
@@ -72,7 +79,11 @@ func (wm *WorkMeter) power(s *integrate.State) Work {
 		wm.expand(wm.lambda, s.Lambda)
 		lambda = wm.lambda
 	}
-	return Work{wm.src.NonConservativePower(s.T, s.Q, s.V), wm.src.DrivingPower(s.T, s.Q, lambda)}
+	w := Work{wm.src.NonConservativePower(s.T, s.Q, s.V), wm.src.DrivingPower(s.T, s.Q, lambda)}
+	if r, ok := wm.src.(ReactionPowerSource); ok {
+		w.NonConservative += r.ReactionPower(s.T, s.Q, s.V, lambda)
+	}
+	return w
 }
 
 // powerAt returns the power at t in the last step, by dense output.

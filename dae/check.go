@@ -34,8 +34,8 @@ type CheckPoint struct {
 // Check compares, at the point p, every derivative sys provides with central finite
 // differences: G against g, g_t against g, γ against the second derivative of g along
 // (t + s, q + s v), the symmetry of M, and each optional capability (MassDerivative,
-// ConstraintForceDerivative, ForceDerivative, ConstraintJacobianDerivative, GammaDerivative)
-// the system implements; a SparseEvaluator's values and patterns are checked against its
+// ConstraintForceDerivative, ForceDerivative, ConstraintJacobianDerivative, GammaDerivative,
+// ReactionForce) the system implements; a SparseEvaluator's values and patterns are checked against its
 // dense matrices as well (CheckSparse, whose *PatternError is returned first). It returns the
 // worst mismatch of each quantity, and an error naming the worst entry when any relative
 // gap exceeds tol (1e-6 is a good value: central differences are accurate to about 1e-10
@@ -74,6 +74,9 @@ func Check(sys System, p CheckPoint, tol float64) ([]Mismatch, error) {
 		f.ForceDerivativeV(an, p.T, p.Q, p.V)
 		fd.ForceDerivativeV(ap, p.T, p.Q, p.V)
 		out = append(out, compare("df/dv", an, ap))
+	}
+	if r, ok := AsReactionForce(sys); ok {
+		out = append(out, checkReaction(r, p, nq, nc)...)
 	}
 	if _, ok := sys.(SparseEvaluator); ok {
 		if err := CheckSparse(sys, p); err != nil {

@@ -31,11 +31,30 @@
 // nq×nq storage; CheckSparse (run by Check) verifies that the patterns cover every nonzero
 // of the dense matrices and that the sparse values equal them, naming the entry otherwise.
 //
+// KinematicsFD gives g_t and γ by fourth-order central differences of g and G, for a
+// rheonomic System whose author derives only g and G (its doc gives the steps and their
+// accuracy, about 1e-9 relative for γ); Check compares hand-derived ones the same way.
+//
+// LinearlyImplicit is the contract for a DAE that is not mechanics, K y' = φ(t, y) with
+// constant diagonal K and every variable's differentiation index declared (IVP test set,
+// RADAU5), optionally with ∂φ/∂y (LinearlyImplicitJacobian) and names (VariableNamer);
+// CheckLinearlyImplicit checks a start (y₀, y'₀) and names the inconsistent equations.
+// The equations of motion of a System are integrated in this very form by radau5 and bdf.
+//
+// ReactionForce adds forces f_λ(t, q, v, λ) that depend on the multipliers (joint friction,
+// whose normal force is a reaction): M a = f + f_λ − Gᵀλ, with ∂f_λ/∂q, ∂f_λ/∂v and
+// ∂f_λ/∂λ (the last on the pattern of Gᵀ; SparseReactionForce writes it there). System.Force
+// stays f alone, so an integrator that does not include f_λ must refuse the system
+// (AsReactionForce is the test); Check compares the three derivatives with differences.
+//
 // FirstOrder adds first-order differential states X' = F(t, q, v, X) whose force f_X joins
 // f (seed 004, eq. 8a); an integrator that does not integrate X must refuse such a system.
 //
 // Initialize computes consistent initial values (seed 002, Remark 2b and eq. 17) from a
 // guess, detecting redundant constraints by a rank-revealing QR and naming them; Reduce
-// drops the redundant rows so that integrators see a full-rank G. ResidualMeter measures
+// drops the redundant rows so that integrators see a full-rank G, and ConstraintRank names
+// the rows of a dependency after a failure. On a large SparseEvaluator (nq + nc ≥ 1000)
+// all three work on the patterns (linalg.SparseRankLU, values picked row by row), without
+// nc×nq or nq×nq storage, and the reduced system stays a SparseEvaluator. ResidualMeter measures
 // how well a state satisfies the constraints at position, velocity and acceleration level.
 package dae

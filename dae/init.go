@@ -126,7 +126,9 @@ func names(idx []int, name func(int) string) string {
 //     λ of redundant rows is 0.
 //
 // The system of step 5 is (f_X: the force of first-order states, FirstOrder, at
-// InitOptions.X; absent otherwise)
+// InitOptions.X; absent otherwise; with λ-dependent forces, ReactionForce, f_λ(λ) joins the
+// right side and a fixed-point iteration on λ solves it, unless rows are redundant, when
+// the reactions are not determined and f_λ is left out)
 //
 //	[ M      G_redᵀ ] [a    ]   [f + f_X]
 //	[ G_red  0      ] [λ_red] = [γ_red  ]
@@ -534,13 +536,47 @@ func (in *initWork) accelerations() ([]float64, []float64, error) {
 			}
 		}
 	}
+	f := append([]float64(nil), a...)
 	//	M a + G_redᵀ λ_red = f,   G_red a = γ_red      (seed 002, eq. 17)
 	if err := in.G.solve17(in.t0, in.q, in.rows, a, lred); err != nil {
 		return nil, nil, err
 	}
 	lambda := make([]float64, in.nc)
 	ExpandLambda(lambda, lred, in.rows)
+	if rf, ok := AsReactionForce(in.sys); ok && nl == in.nc {
+		return a, lambda, in.reactionFixedPoint(rf, f, gamma, a, lambda)
+	}
 	return a, lambda, nil
+}
+
+// initReactionIters bounds the fixed-point iteration of reactionFixedPoint; joint friction
+// contracts by about μ·(pin radius/lever arm) per iteration.
+const initReactionIters = 100
+
+// reactionFixedPoint solves step 5 with λ-dependent forces (ReactionForce):
+// M a + Gᵀλ = f + f_λ(λ), G a = γ, by λ_{k+1} = λ(f + f_λ(λ_k)) from the λ without f_λ in
+// lambda, until λ changes by less than 1e-14 relative. With redundant rows the reactions
+// are not determined and the caller leaves f_λ out (Reduce refuses such systems).
+func (in *initWork) reactionFixedPoint(rf ReactionForce, f, gamma, a, lambda []float64) error {
+	prev := make([]float64, in.nc)
+	for range initReactionIters {
+		copy(prev, lambda)
+		copy(a, f)
+		rf.AddReactionForce(a, in.t0, in.q, in.v, prev)
+		copy(lambda, gamma)
+		if err := in.G.solve17(in.t0, in.q, in.rows, a, lambda); err != nil {
+			return err
+		}
+		var d, s float64
+		for i := range lambda {
+			d = math.Max(d, math.Abs(lambda[i]-prev[i]))
+			s = math.Max(s, math.Abs(lambda[i]))
+		}
+		if d <= 1e-14*math.Max(1, s) {
+			return nil
+		}
+	}
+	return fmt.Errorf("dae: initialize: the accelerations with forces that depend on λ (ReactionForce) did not converge in %d fixed-point iterations", initReactionIters)
 }
 
 // finiteG names the first non-finite entry of G.

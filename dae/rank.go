@@ -1,6 +1,7 @@
 package dae
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -26,12 +27,28 @@ type RankReport struct {
 // |R_kk|/|R_00| and, when it is below the number of rows, the rows involved in the
 // dependency. It allocates: a diagnosis, meant for failures (a mechanism at a singular
 // position: a dead point, a toggle, a locked configuration).
+//
+// A SparseEvaluator with nq + nc ≥ 1000 (the size from which Initialize goes sparse) is
+// ranked on G's pattern by linalg.SparseRankLU instead, in memory that grows with the
+// nonzeros: tol is then its Tol (a row reduced against the rows taken before it is
+// dependent when its entries are at most tol·max|G_ij|; tol ≤ 0 takes exact zeros only)
+// and Ratio its SmallestRow. The rank and the rows involved are those of the QR; which of
+// them is Dependent can differ (of a duplicated joint both name the copy).
 func ConstraintRank(sys System, t float64, q []float64, tol float64) RankReport {
 	nq, nc := sys.Size()
-	r := RankReport{Rows: nc, Ratio: 1}
 	if nc == 0 {
-		return r
+		return RankReport{Rows: nc, Ratio: 1}
 	}
+	if se, ok := sys.(SparseEvaluator); ok && nq+nc >= sparseInitMinSize {
+		return constraintRankSparse(sys, se, t, q, tol)
+	}
+	return constraintRankDense(sys, t, q, tol)
+}
+
+// constraintRankDense is ConstraintRank by the pivoted QR of Gᵀ.
+func constraintRankDense(sys System, t float64, q []float64, tol float64) RankReport {
+	nq, nc := sys.Size()
+	r := RankReport{Rows: nc, Ratio: 1}
 	G := mat.NewDense(nc, nq, nil)
 	sys.ConstraintJacobian(G, t, q)
 	qr := linalg.NewPivotedQR(nq, nc)
@@ -73,4 +90,48 @@ func ConstraintOwner(sys System, i int) string {
 		return name[:k]
 	}
 	return name
+}
+
+// constraintRankSparse is ConstraintRank by linalg.SparseRankLU on G's pattern. Each
+// dependent row w is a combination of rows taken before it; its coefficients over every
+// independent row solve Bᵀ c = G[w, Cols] (those of rows taken after w vanish), and the
+// rows with significant ones are involved.
+func constraintRankSparse(sys System, se SparseEvaluator, t float64, q []float64, tol float64) RankReport {
+	nq, nc := sys.Size()
+	r := RankReport{Rows: nc, Ratio: 1}
+	s, err := newSparseInit(sys, se, nq, nc)
+	if err != nil {
+		panic(err.Error()) // a malformed pattern: dae.CheckSparse's business
+	}
+	s.eval(t, q)
+	if err := s.factorRank(max(tol, math.SmallestNonzeroFloat64), nil, nil); err != nil {
+		r.Ratio = math.NaN() // a non-finite G: no rank to report
+		return r
+	}
+	r.Rank, r.Ratio = s.rank.Rank(), s.rank.SmallestRow()
+	r.Dependent = slices.Clone(s.rank.Redundant())
+	involved := map[int]bool{}
+	cols := s.rank.Cols()
+	for _, w := range r.Dependent {
+		involved[w] = true
+		if len(cols) == 0 {
+			continue
+		}
+		c := make([]float64, len(cols))
+		for k, j := range cols {
+			if p := s.gcsr.Find(w, j); p >= 0 {
+				c[k] = s.gval[p]
+			}
+		}
+		s.rank.SolveTrans(c)
+		for _, i := range significant(s.rank.Rows(), c) {
+			involved[i] = true
+		}
+	}
+	for i := range nc {
+		if involved[i] {
+			r.Involved = append(r.Involved, i)
+		}
+	}
+	return r
 }

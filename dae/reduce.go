@@ -21,9 +21,32 @@ import (
 // When sys has first-order states (FirstOrder) the wrapper forwards them and always
 // implements FirstOrderDerivative, analytic or by FirstOrderDerivatives' differences.
 //
+// When sys is a large SparseEvaluator (nq + nc ≥ 1000, the size from which Initialize goes
+// sparse, with a coupling pattern, without first-order states) so is the returned System,
+// with the rows keep of sys's constraint pattern; it stores nothing of size nc×nq or
+// nq×nq: its dense G and derivatives are sys's pattern values scattered into the caller's
+// matrix (reducesparse.go), never finite differences. Its rows stay those of keep.
+//
+// Below that size the wrapper is dense, and its kept rows may change during a run
+// (Rekeeper): rows redundant at t₀ need not stay so (IFToMM A04).
+//
+// A system with forces that depend on λ (ReactionForce, joint friction) cannot be reduced:
+// with redundant rows its reactions are not determined, so the friction they press would
+// be arbitrary; Reduce panics on it (callers refuse such models first, naming the rows).
+//
 // The wrapper owns full-length scratch vectors: like Derivatives it serves one goroutine,
 // and its evaluations do not allocate. A keep entry outside [0, nc) or repeated panics.
 func Reduce(sys System, keep []int) System {
+	if HasReactionForce(sys) {
+		panic("dae: Reduce: the system has forces that depend on λ (ReactionForce); with redundant rows its reactions are not determined")
+	}
+	nq, nc := sys.Size()
+	se, ok := sys.(SparseEvaluator)
+	return reduce(sys, keep, ok && largeReduced(se, nq, nc))
+}
+
+// reduce is Reduce with the storage-free route of a SparseEvaluator chosen by large.
+func reduce(sys System, keep []int, large bool) System {
 	nq, nc := sys.Size()
 	seen := make([]bool, nc)
 	for k, i := range keep {
@@ -39,19 +62,39 @@ func Reduce(sys System, keep []int) System {
 		sys:    sys,
 		keep:   append([]int(nil), keep...),
 		nq:     nq,
-		d:      NewDerivatives(sys),
 		g:      make([]float64, nc),
 		lambda: make([]float64, nc),
 	}
 	if c, ok := sys.(ConstantMass); ok {
 		r.constMass = c.ConstantMass()
 	}
-	if nc > 0 {
-		r.G = mat.NewDense(nc, nq, nil)
-	}
 	e, hasEnergy := sys.(Energy)
 	inv, hasInvariant := sys.(EnergyInvariant)
 	fo, hasFirstOrder := sys.(FirstOrder)
+	se, sparse := sys.(SparseEvaluator)
+	// Only a large system keeps the sparse evaluation path: a small one is reduced to a
+	// dense System whose kept rows can change during the run (Rekeeper), which the fixed
+	// patterns of an integrator's sparse factorizations could not follow.
+	large = large && sparse && !hasFirstOrder
+	sparse = large
+	if large {
+		r.d = newValueDerivatives(se, nq)
+	} else {
+		r.d = NewDerivatives(sys)
+		if nc > 0 {
+			r.G = mat.NewDense(nc, nq, nil)
+		}
+	}
+	if sparse {
+		s := newReducedSparse(r, se)
+		switch {
+		case hasInvariant:
+			return &reducedSparseInvariant{&reducedSparseEnergy{s, e}, inv}
+		case hasEnergy:
+			return &reducedSparseEnergy{s, e}
+		}
+		return s
+	}
 	switch {
 	case hasFirstOrder && hasInvariant:
 		return &reducedInvariantFirstOrder{&reducedEnergyFirstOrder{reducedFirstOrder: r.withFirstOrder(fo), e: e}, inv}
@@ -89,7 +132,7 @@ type reduced struct {
 	sys       System
 	keep      []int
 	nq        int
-	d         *Derivatives // analytic capabilities of sys, FD fallbacks otherwise
+	d         denseDerivatives // analytic capabilities of sys, FD fallbacks otherwise (valueDerivatives when large)
 	constMass bool
 	g, lambda []float64  // full length nc
 	G         *mat.Dense // full nc×nq

@@ -235,3 +235,69 @@ func TestReduceFirstOrder(t *testing.T) {
 		t.Errorf("a = %v, want (1.5, −9.81)", c.A)
 	}
 }
+
+// valuesOnly is a SparseEvaluator without the dense derivative capabilities: Reduce's
+// storage-free route must answer them from the pattern values.
+type valuesOnly struct {
+	dae.System
+	dae.SparseEvaluator
+}
+
+// TestReduceSparse: Reduce of a large SparseEvaluator (forced here) is one, with the kept
+// rows of the pattern; its values agree with its dense methods (dae.CheckSparse) and its
+// derivatives with finite differences (dae.Check), and its dense G is the small route's
+// bit for bit; an inner system with values only gets its dense derivatives from them. It
+// never changes its rows (Rekeep), since integrators fix their sparse patterns at Init;
+// Reduce of a small one is a dense Rekeeper instead. (planar's TestReduceLargeChain checks that evaluations do not allocate: the
+// values of sparseLink are gathered from dense matrices.)
+func TestReduceSparse(t *testing.T) {
+	sys, c := reducedPoint(t)
+	keep := c.KeptRows()
+	lambda := []float64{1.5, -0.7, 2.2}
+	p := dae.CheckPoint{T: 0, Q: c.Q, V: c.V, A: c.A, Lambda: lambda}
+	inner := sparseLink{sys}
+	small := dae.Reduce(inner, keep)
+	if is[dae.SparseEvaluator](small) || !is[dae.Rekeeper](small) {
+		t.Errorf("small: Reduce of a small SparseEvaluator should be a dense Rekeeper")
+	}
+	for name, red := range map[string]dae.System{
+		"large":              dae.ReduceLarge(inner, keep),
+		"large, values only": dae.ReduceLarge(valuesOnly{sys, inner}, keep),
+	} {
+		se, ok := red.(dae.SparseEvaluator)
+		if !ok {
+			t.Fatalf("%s: Reduce of a SparseEvaluator is not one", name)
+		}
+		if _, _, changed := red.(dae.Rekeeper).Rekeep(0, c.Q); changed {
+			t.Errorf("%s: a large reduced system changed its rows", name)
+		}
+		if !is[dae.Energy](red) && name != "large, values only" {
+			t.Errorf("%s: Reduce of a system with Energy lacks it", name)
+		}
+		pat := se.ConstraintPattern()
+		for k, i := range keep {
+			if !slices.Equal(pat[k], inner.ConstraintPattern()[i]) {
+				t.Errorf("%s: pattern row %d = %v, want inner row %d = %v", name, k, pat[k], i, inner.ConstraintPattern()[i])
+			}
+		}
+		if err := dae.CheckSparse(red, p); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		ms, err := dae.Check(red, p, 1e-6)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		for _, m := range ms {
+			if m.Gap > 1e-8 { // as TestReduceCheck: quadratic constraints, exact differences
+				t.Errorf("%s: %v", name, m)
+			}
+		}
+		nq, nc := red.Size()
+		G, Gs := mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
+		red.ConstraintJacobian(G, 0.1, c.Q)
+		small.ConstraintJacobian(Gs, 0.1, c.Q)
+		if !mat.Equal(G, Gs) {
+			t.Errorf("%s: dense G %v, small route's %v", name, mat.Formatted(G), mat.Formatted(Gs))
+		}
+	}
+}

@@ -157,12 +157,6 @@ func CheckSparse(sys System, p CheckPoint) error {
 	lambda := orZero(p.Lambda, nc)
 	dense := mat.NewDense(nq, nq, nil)
 	mc, gc, cc := MassCSR(se, nq), ConstraintCSR(se, nq, nc), CouplingCSR(se, nq)
-	type quantity struct {
-		name   string
-		csr    *CSR
-		dense  func(*mat.Dense)
-		values func([]float64)
-	}
 	qs := []quantity{{"M", &mc,
 		func(d *mat.Dense) { sys.Mass(d, p.T, p.Q) },
 		func(v []float64) { se.MassValues(v, p.T, p.Q) }}}
@@ -190,6 +184,7 @@ func CheckSparse(sys System, p CheckPoint) error {
 				func(d *mat.Dense) { f.ForceDerivativeV(d, p.T, p.Q, p.V) },
 				func(v []float64) { se.ForceDerivativeVValues(v, p.T, p.Q, p.V) }})
 	}
+	qs = append(qs, reactionQuantities(sys, p, lambda, &cc, &gc)...)
 	for _, x := range qs {
 		d := dense
 		if x.csr.NRows != nq {
@@ -212,10 +207,39 @@ func CheckSparse(sys System, p CheckPoint) error {
 	return nil
 }
 
+// quantity is one matrix CheckSparse compares: its pattern, its dense method and its
+// value method.
+type quantity struct {
+	name   string
+	csr    *CSR
+	dense  func(*mat.Dense)
+	values func([]float64)
+}
+
+// reactionQuantities returns the matrices of a SparseReactionForce for CheckSparse:
+// ∂f_λ/∂q and ∂f_λ/∂v on the coupling pattern cc and (∂f_λ/∂λ)ᵀ on G's pattern gc.
+func reactionQuantities(sys System, p CheckPoint, lambda []float64, cc, gc *CSR) []quantity {
+	r, ok := sys.(SparseReactionForce)
+	nq, nc := sys.Size()
+	if !ok || !r.HasReactionForce() || nc == 0 {
+		return nil
+	}
+	fq, fv, fl := mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nc, nil)
+	r.ReactionForceDerivative(fq, fv, fl, p.T, p.Q, p.V, lambda)
+	vq, vv, vl := make([]float64, cc.NNZ()), make([]float64, cc.NNZ()), make([]float64, gc.NNZ())
+	r.ReactionForceDerivativeValues(vq, vv, vl, p.T, p.Q, p.V, lambda)
+	from := func(src []float64) func([]float64) { return func(v []float64) { copy(v, src) } }
+	return []quantity{
+		{"df_lambda/dq", cc, func(d *mat.Dense) { d.Copy(fq) }, from(vq)},
+		{"df_lambda/dv", cc, func(d *mat.Dense) { d.Copy(fv) }, from(vv)},
+		{"(df_lambda/dlambda)^T", gc, func(d *mat.Dense) { d.Copy(fl.T()) }, from(vl)},
+	}
+}
+
 // entryName returns the names of row i and column j of quantity name: the constraint (for
 // G) or coordinate owning the row, the coordinate of the column.
 func entryName(sys System, name string, i, j int) (row, col string) {
-	if name == "G" {
+	if name == "G" || name == "(df_lambda/dlambda)^T" {
 		return ConstraintName(sys, i), CoordinateName(sys, j)
 	}
 	return CoordinateName(sys, i), CoordinateName(sys, j)

@@ -68,6 +68,9 @@ type abmWork struct {
 // Init checks that StepControl.FixedH is set and start is consistent, partitions the
 // coordinates at start.Q and computes a and λ from eq. 39.
 func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
+	if err := refuseReaction("gcp-abm", sys); err != nil {
+		return err
+	}
 	if dae.StateSize(sys) > 0 {
 		return fmt.Errorf("integrate: gcp-abm: systems with first-order states (dae.FirstOrder) are not supported")
 	}
@@ -77,7 +80,7 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 	if m.Repartition < 0 || math.IsNaN(m.Repartition) || (m.Repartition > 0 && m.Repartition < 1) {
 		return fmt.Errorf("integrate: gcp-abm: Repartition = %g, want 0 (default) or >= 1", m.Repartition)
 	}
-	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+	if _, err := ctl.resolveAt(start.T, len(start.Q)); err != nil {
 		return fmt.Errorf("integrate: gcp-abm: %w", err)
 	}
 	w := &abmWork{rep: m.Repartition, rawCtl: ctl}

@@ -246,6 +246,9 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	if err := refuseFirstOrder(name, sys); err != nil {
 		return nil, err
 	}
+	if err := refuseReaction(name, sys); err != nil {
+		return nil, err
+	}
 	if ns.MaxIters == 0 {
 		ns.MaxIters = DefaultALIMaxIters
 	}
@@ -253,7 +256,7 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	if err != nil {
 		return nil, fmt.Errorf("integrate: %s: %w", name, err)
 	}
-	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+	if _, err := ctl.resolveAt(start.T, len(start.Q)); err != nil {
 		return nil, fmt.Errorf("integrate: %s: %w", name, err)
 	}
 	nq, nc := sys.Size()
@@ -443,6 +446,27 @@ func (w *aliWork) constraintLevel(t float64) {
 	}
 }
 
+// atIterate completes the iterate of an attempt of size h by the trapezoidal rule (v and
+// a from q in index 3, q and v from a in index 1) and evaluates its constraint level;
+// it returns tₙ₊₁.
+func (w *aliWork) atIterate(h float64) float64 {
+	t := w.cur.T + h
+	if w.index == 3 {
+		w.fromPositions(h)
+	} else {
+		w.trapezoid(h)
+	}
+	w.constraintLevel(t)
+	return t
+}
+
+// updateMultipliers is the multiplier iteration λ* += αΦ (eq. 9) or αΦ̈ (eq. 7).
+func (w *aliWork) updateMultipliers() {
+	for i := range w.nc {
+		w.lamStar[i] += w.alpha * w.phi[i]
+	}
+}
+
 func dot(x, y []float64) float64 {
 	var s float64
 	for i, xi := range x {
@@ -455,17 +479,9 @@ func dot(x, y []float64) float64 {
 // the second iteration on it first updates λ* by eq. 9 or eq. 7.
 func (w *aliWork) residual() error {
 	h := w.hTry
-	t := w.cur.T + h
-	if w.index == 3 {
-		w.fromPositions(h)
-	} else {
-		w.trapezoid(h)
-	}
-	w.constraintLevel(t)
+	t := w.atIterate(h)
 	if w.iter > 0 {
-		for i := range w.nc {
-			w.lamStar[i] += w.alpha * w.phi[i] // eqs. 7, 9
-		}
+		w.updateMultipliers() // eqs. 7, 9
 	}
 	w.iter++
 	w.sys.Force(w.f, t, w.q, w.v)
@@ -682,17 +698,8 @@ func (a *aliStop) update(norm float64) newtonStatus {
 
 // converged applies the last multiplier update and the projections of the formulation.
 func (w *aliWork) converged() error {
-	h := w.hTry
-	t := w.cur.T + h
-	if w.index == 3 {
-		w.fromPositions(h)
-	} else {
-		w.trapezoid(h)
-	}
-	w.constraintLevel(t)
-	for i := range w.nc {
-		w.lamStar[i] += w.alpha * w.phi[i]
-	}
+	t := w.atIterate(w.hTry)
+	w.updateMultipliers()
 	if !allFinite(w.q) || !allFinite(w.a) || !allFinite(w.lamStar) {
 		return ErrNonFinite
 	}

@@ -3,6 +3,7 @@ package integrate
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -102,22 +103,29 @@ func (m *BDF) setFormulation(f Formulation) { m.Formulation = f }
 // from accurate starting values, so every block converges with order 5 on the index-2
 // GGL form (Brenan, Campbell & Petzold 1996, Theorem 3.2.2 for semi-explicit index 2).
 var bdfEntry = Entry{
-	Name:         "bdf",
-	Title:        "BDF orders 1-5, variable step and order (DASSL/IDA), GGL by default",
-	Seed:         "002",
-	Equations:    "71, 75, 77, 79, 83, 87, 92 (formulations); IDA order and step selection",
-	Formulations: []Formulation{StabilizedIndex2, Index2, Index3, Index1, Baumgarte, Index2Baumgarte},
-	Order:        Order{Q: 5, V: 5, Lambda: 5},
-	Adaptive:     true,
-	New:          func() Method { m := DefaultBDF(); return &m },
+	Name:           "bdf",
+	Title:          "BDF orders 1-5, variable step and order (DASSL/IDA), GGL by default",
+	Seed:           "002",
+	Equations:      "71, 75, 77, 79, 83, 87, 92 (formulations); IDA order and step selection",
+	Formulations:   []Formulation{StabilizedIndex2, Index2, Index3, Index1, Baumgarte, Index2Baumgarte},
+	Order:          Order{Q: 5, V: 5, Lambda: 5},
+	Adaptive:       true,
+	Implicit:       true,
+	ReactionForces: true,
+	New:            func() Method { m := DefaultBDF(); return &m },
 }
 
 // bdfWork is everything a run needs, sized once by Init.
 type bdfWork struct {
-	se       *semiExplicit
+	fo       firstOrder    // what is integrated: se or li
+	se       *semiExplicit // the equations of motion of sys (nil for a dae.LinearlyImplicit run)
+	li       *implicitForm // a dae.LinearlyImplicit run (nil for a dae.System)
 	sys      dae.System
 	nq, nc   int
-	n, nd    int // dimension of y; differential components (q, v)
+	n        int       // dimension of y
+	kdiag    []float64 // diagonal of K
+	diff     []int     // the differential components (K_ii ≠ 0: q and v for a System), in order
+	yp0      []float64 // y'₀ of a dae.LinearlyImplicit start
 	form     Formulation
 	maxOrd   int
 	fixedOrd bool
@@ -167,6 +175,10 @@ type bdfWork struct {
 // and sizes the workspace. StepControl is resolved against the tEnd of the first Step (a
 // unit span when it is infinite).
 func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
+	maxOrd, ns, err := m.resolveOptions(start.T, len(start.Q), ctl)
+	if err != nil {
+		return err
+	}
 	form := m.Formulation
 	if form == "" {
 		form = StabilizedIndex2
@@ -177,28 +189,6 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	if !ok {
 		return fmt.Errorf("integrate: bdf: Formulation = %q, want one of %v", form, bdfEntry.Formulations)
-	}
-	maxOrd := m.MaxOrder
-	if maxOrd == 0 {
-		maxOrd = DefaultBDFMaxOrder
-	}
-	if maxOrd < 1 || maxOrd > bdfMaxOrder {
-		return fmt.Errorf("integrate: bdf: MaxOrder = %d outside [1, %d]", m.MaxOrder, bdfMaxOrder)
-	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"BaumgarteAlpha", m.BaumgarteAlpha}, {"BaumgarteBeta", m.BaumgarteBeta}, {"Index2BaumgarteC", m.Index2BaumgarteC}} {
-		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
-			return fmt.Errorf("integrate: bdf: %s = %g, want a finite value >= 0 (0: default)", f.name, f.v)
-		}
-	}
-	ns, err := m.Newton.Resolve()
-	if err != nil {
-		return fmt.Errorf("integrate: bdf: %w", err)
-	}
-	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
-		return fmt.Errorf("integrate: bdf: %w", err)
 	}
 	if nd := dae.StateSize(sys); nd > 0 {
 		return fmt.Errorf("integrate: bdf: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
@@ -227,19 +217,8 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: bdf: %w", err)
 	}
 	se.baumAlpha, se.baumBeta = orDefault(m.BaumgarteAlpha, DefaultBaumgarteAlpha), orDefault(m.BaumgarteBeta, DefaultBaumgarteBeta)
-	w := &bdfWork{se: se, sys: sys, nq: nq, nc: nc, n: se.n, nd: 2 * nq, form: form, maxOrd: maxOrd,
-		fixedOrd: m.FixedOrder, c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC), rawCtl: ctl}
-	w.nw = newNewtonSolver(ns, &w.stats)
-	w.cur, w.prev, w.gridPrev = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
-	vec := func() []float64 { return make([]float64, se.n) }
-	for j := range w.phi {
-		w.phi[j] = vec()
-	}
-	for j := range w.grid {
-		w.grid[j] = vec()
-	}
-	w.yy, w.yp, w.yPred, w.ypPred, w.ee, w.delta, w.res, w.ewt, w.scal, w.yInt =
-		vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec()
+	w := newBDFWork(se, NewState(nq, nc), m, maxOrd, ns, ctl)
+	w.se, w.sys, w.nq, w.nc, w.form = se, sys, nq, nc, form
 	if se.sp != nil {
 		w.lu = se.sparseNewtonFactor()
 	} else {
@@ -250,6 +229,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
 	w.lad = ladder{name: "bdf", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad.newton = &w.nw
 	if err := consistentStart("bdf", sys, &w.cur, &w.stats); err != nil {
 		return err
 	}
@@ -259,6 +239,91 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 }
 
 func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// InitImplicit starts a run on the linearly implicit system sys (see ImplicitMethod):
+// the same method on K y' = φ with the system's K, indices and ∂φ/∂y (dense Newton
+// matrix); y'₀ = yp0 starts the history. Formulation and the Baumgarte knobs, which
+// choose a form of the equations of motion, must be unset.
+func (m *BDF) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []float64, ctl StepControl) error {
+	if (m.Formulation != "" && m.Formulation != StabilizedIndex2) || m.BaumgarteAlpha != 0 || m.BaumgarteBeta != 0 || m.Index2BaumgarteC != 0 {
+		return fmt.Errorf("integrate: bdf: Formulation = %q and the Baumgarte knobs choose a form of the equations of motion and do not apply to a linearly implicit system; leave them unset",
+			m.Formulation)
+	}
+	maxOrd, ns, err := m.resolveOptions(t0, len(y0), ctl)
+	if err != nil {
+		return err
+	}
+	if err := dae.CheckLinearlyImplicit(sys, t0, y0, yp0, implicitStartTol); err != nil {
+		return fmt.Errorf("integrate: bdf: %w", err)
+	}
+	li := newImplicitForm(sys)
+	w := newBDFWork(li, State{Q: make([]float64, li.n)}, m, maxOrd, ns, ctl)
+	w.li = li
+	w.yp0 = slices.Clone(yp0)
+	w.Jm = mat.NewDense(li.n, li.n, nil)
+	w.lu = newNewtonFactor(li.n, nil)
+	w.cur.T = t0
+	copy(w.cur.Q, y0)
+	w.lad = ladder{name: "bdf", rule: w, stats: &w.stats, cur: &w.cur}
+	w.prev.CopyFrom(&w.cur)
+	m.w = w
+	return nil
+}
+
+// resolveOptions checks the options of m and ctl (for n coordinates) and returns the
+// maximum order and the resolved Newton settings.
+func (m *BDF) resolveOptions(t0 float64, n int, ctl StepControl) (int, NewtonSettings, error) {
+	maxOrd := m.MaxOrder
+	if maxOrd == 0 {
+		maxOrd = DefaultBDFMaxOrder
+	}
+	if maxOrd < 1 || maxOrd > bdfMaxOrder {
+		return 0, NewtonSettings{}, fmt.Errorf("integrate: bdf: MaxOrder = %d outside [1, %d]", m.MaxOrder, bdfMaxOrder)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"BaumgarteAlpha", m.BaumgarteAlpha}, {"BaumgarteBeta", m.BaumgarteBeta}, {"Index2BaumgarteC", m.Index2BaumgarteC}} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return 0, NewtonSettings{}, fmt.Errorf("integrate: bdf: %s = %g, want a finite value >= 0 (0: default)", f.name, f.v)
+		}
+	}
+	ns, err := m.Newton.Resolve()
+	if err != nil {
+		return 0, ns, fmt.Errorf("integrate: bdf: %w", err)
+	}
+	if _, err := ctl.resolveAt(t0, n); err != nil {
+		return 0, ns, fmt.Errorf("integrate: bdf: %w", err)
+	}
+	return maxOrd, ns, nil
+}
+
+// newBDFWork sizes the history and vectors for fo, with States shaped as shape; the
+// Newton matrix and its factorization are the caller's.
+func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSettings, ctl StepControl) *bdfWork {
+	n := fo.dim()
+	w := &bdfWork{fo: fo, n: n, maxOrd: maxOrd, fixedOrd: m.FixedOrder,
+		c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC), rawCtl: ctl}
+	w.nw = newNewtonSolver(ns, &w.stats)
+	w.cur, w.prev, w.gridPrev = shape.Clone(), shape.Clone(), shape.Clone()
+	vec := func() []float64 { return make([]float64, n) }
+	for j := range w.phi {
+		w.phi[j] = vec()
+	}
+	for j := range w.grid {
+		w.grid[j] = vec()
+	}
+	w.yy, w.yp, w.yPred, w.ypPred, w.ee, w.delta, w.res, w.ewt, w.scal, w.yInt =
+		vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec()
+	w.kdiag = vec()
+	for i := range n {
+		w.kdiag[i] = fo.mass(i)
+		if w.kdiag[i] != 0 {
+			w.diff = append(w.diff, i)
+		}
+	}
+	return w
+}
 
 // setup fixes the step control at the first Step and starts the history: φ₀ = y₀,
 // φ₁ = h₀ y'₀ with y'₀ = (v, a, 0) (the algebraic derivatives are not known and enter
@@ -270,11 +335,15 @@ func (w *bdfWork) setup(tEnd float64) error {
 	}
 	w.c = c
 	w.rtol, w.atol = c.RTol, c.ATol
-	w.se.pack(w.phi[0], &w.cur)
+	w.fo.pack(w.phi[0], &w.cur)
 	yp := w.yp
 	clear(yp)
-	copy(yp, w.cur.V)
-	copy(yp[w.nq:], w.cur.A)
+	if w.li != nil {
+		copy(yp, w.yp0)
+	} else {
+		copy(yp, w.cur.V)
+		copy(yp[w.nq:], w.cur.A)
+	}
 	w.setWeights()
 	for i := range w.scal {
 		w.scal[i] = 1 // until the first attempt sets the index scaling
@@ -329,8 +398,13 @@ func (w *bdfWork) setup(tEnd float64) error {
 
 // setWeights sets ewt_i = 1/(ATol + RTol·|y_n,i|) from φ₀ = y_n (IDA's error weights).
 func (w *bdfWork) setWeights() {
+	nq, blocks := w.fo.coordBlocks()
 	for i, y := range w.phi[0] {
-		w.ewt[i] = 1 / (w.atol + w.rtol*math.Abs(y))
+		a := w.atol
+		if a == w.c.ATol { // not the fixed-step start's tolerance: StepControl.ATolQ applies
+			a = w.c.atolOf(i, nq, blocks)
+		}
+		w.ewt[i] = 1 / (a + w.rtol*math.Abs(y))
 	}
 }
 
@@ -338,12 +412,15 @@ func (w *bdfWork) setWeights() {
 // each scaled by h^(i−1) for a variable of index i (only v in index3 has i = 2; radau5's
 // scaling, Hairer & Wanner 1996, VII.8).
 func (w *bdfWork) diffNorm(x []float64, s float64) float64 {
+	if len(w.diff) == 0 {
+		return 0
+	}
 	var sum float64
-	for i := range w.nd {
+	for _, i := range w.diff {
 		r := s * x[i] * w.ewt[i] * w.scal[i]
 		sum += r * r
 	}
-	return math.Sqrt(sum / float64(w.nd))
+	return math.Sqrt(sum / float64(len(w.diff)))
 }
 
 // Step takes one accepted step toward tEnd (see Method).
@@ -565,20 +642,17 @@ func (w *bdfWork) predict(h float64, _ bool) error {
 	copy(w.yp, w.ypPred)
 	clear(w.ee)
 	for i := range w.n {
-		w.scal[i] = math.Pow(h, float64(w.se.index(i)-1))
+		w.scal[i] = math.Pow(h, float64(w.fo.index(i)-1))
 	}
 	return nil
 }
 
 // residual evaluates G(y) at the iterate into w.res.
 func (w *bdfWork) residual() error {
-	w.se.residual(w.res, w.cur.T+w.hTry, w.yy)
+	w.fo.residual(w.res, w.cur.T+w.hTry, w.yy)
 	w.stats.FuncEvals++
-	for i := range w.nd {
-		w.res[i] = w.yp[i] - w.res[i]
-	}
-	for i := w.nd; i < w.n; i++ {
-		w.res[i] = -w.res[i]
+	for i, k := range w.kdiag {
+		w.res[i] = k*w.yp[i] - w.res[i]
 	}
 	if !allFinite(w.res) {
 		w.noteWorstResidual()
@@ -627,13 +701,13 @@ func (w *bdfWork) diverged() error {
 
 // factor assembles c_j K − ∂φ/∂y at the iterate and factorizes it.
 func (w *bdfWork) factor() error {
-	evals := w.se.fdEvals()
-	if w.se.sp != nil {
+	evals := w.fo.fdEvals()
+	if w.Jm == nil {
 		w.se.newtonValues(w.lu.Values(), w.cj, w.cur.T+w.hTry, w.yy)
 	} else {
 		w.assembleDense()
 	}
-	w.stats.FDEvals += w.se.fdEvals() - evals
+	w.stats.FDEvals += w.fo.fdEvals() - evals
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	w.cjJ = w.cj
@@ -649,7 +723,7 @@ func (w *bdfWork) factor() error {
 
 // assembleDense writes c_j K − ∂φ/∂y at the iterate into the LU's dense storage.
 func (w *bdfWork) assembleDense() {
-	w.se.jacobian(w.Jm, w.cur.T+w.hTry, w.yy)
+	w.fo.jacobian(w.Jm, w.cur.T+w.hTry, w.yy)
 	A := w.lu.Matrix()
 	for i := range w.n {
 		src := w.Jm.RawRowView(i)
@@ -657,8 +731,8 @@ func (w *bdfWork) assembleDense() {
 		for j, v := range src {
 			dst[j] = -v
 		}
-		if i < w.nd {
-			dst[i] += w.cj
+		if k := w.kdiag[i]; k != 0 {
+			dst[i] += w.cj * k
 		}
 	}
 }
@@ -674,14 +748,14 @@ func (w *bdfWork) errorNorm(float64) float64 {
 	w.knew = k
 	if k > 1 && !w.fixedOrd && !w.lad.fixed {
 		// delta = φ*_k + e: the estimate at order k−1.
-		for i := range w.nd {
+		for _, i := range w.diff {
 			w.delta[i] = w.beta[k]*w.phi[k][i] + w.ee[i]
 		}
 		enormKm1 := w.diffNorm(w.delta, 1)
 		w.errKm1 = w.sigma[k-1] * enormKm1
 		terrKm1 := float64(k) * w.errKm1
 		if k > 2 {
-			for i := range w.nd {
+			for _, i := range w.diff {
 				w.delta[i] += w.beta[k-1] * w.phi[k-1][i]
 			}
 			terrKm2 := float64(k-1) * w.sigma[k-2] * w.diffNorm(w.delta, 1)
@@ -702,7 +776,12 @@ func (w *bdfWork) errorNorm(float64) float64 {
 // noteWorstError records the largest weighted component of the error estimate (the
 // correction e over q and v) for a failure report.
 func (w *bdfWork) noteWorstError() {
-	bi := worstIndex(w.nd, func(i int) float64 { return math.Abs(w.ee[i] * w.ewt[i]) })
+	bj := worstIndex(len(w.diff), func(j int) float64 { return math.Abs(w.ee[w.diff[j]] * w.ewt[w.diff[j]]) })
+	bi := w.diff[bj]
+	if w.li != nil {
+		w.lad.worst = w.li.component(bi, w.ee[bi], "error estimate")
+		return
+	}
 	r := Residual{Block: "position error estimate", Index: bi, Value: w.ee[bi]}
 	if bi >= w.nq {
 		r.Block, r.Index = "velocity error estimate", bi-w.nq
@@ -747,7 +826,7 @@ func (w *bdfWork) complete(h float64, adaptive bool) {
 			}
 			errKp1 := 0.0
 			if action == unset {
-				for i := range w.nd {
+				for _, i := range w.diff {
 					w.delta[i] = w.ee[i] - w.phi[k+1][i]
 				}
 				terrKp1 := w.diffNorm(w.delta, 1)
@@ -810,7 +889,7 @@ func (w *bdfWork) complete(h float64, adaptive bool) {
 		}
 	}
 	w.prev.CopyFrom(&w.cur)
-	w.se.unpack(&w.cur, w.cur.T+h, w.phi[0])
+	w.fo.unpack(&w.cur, w.cur.T+h, w.phi[0])
 	w.setWeights()
 }
 
@@ -818,6 +897,10 @@ func (w *bdfWork) complete(h float64, adaptive bool) {
 // and owner it belongs to, for a failure report.
 func (w *bdfWork) noteWorstResidual() {
 	bi := largest(w.res)
+	if w.li != nil {
+		w.lad.worst = w.li.component(bi, w.res[bi], "equation")
+		return
+	}
 	nq, nc := w.nq, w.nc
 	r := Residual{Value: w.res[bi]}
 	switch {
@@ -884,5 +967,5 @@ func (m *BDF) Interpolate(dst *State, t float64) {
 			w.yInt[i] += c * p
 		}
 	}
-	w.se.unpack(dst, t, w.yInt)
+	w.fo.unpack(dst, t, w.yInt)
 }

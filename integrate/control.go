@@ -9,14 +9,21 @@ import (
 // limits. Zero fields take the defaults in brackets.
 type StepControl struct {
 	RTol, ATol float64 // error weights 1/(ATol + RTol·|y_i|) [1e-6, RTol]
-	H0         float64 // first step; 0 chooses one from the tolerances [Hairer-Nørsett-Wanner II.4 starting step]
-	HMin       float64 // below it Step fails with ErrStepSizeTooSmall [1e-14·max(1, |t_0|, |t_end|), see defaultHMin]
-	HMax       float64 // largest step [|t_end − t_0|]
-	FixedH     float64 // > 0: fixed steps of this size (the last one shortened to hit t_end), no error test
-	Safety     float64 // h_new = h·min(MaxGrow, max(MinShrink, Safety·e^(−1/(p+1)))) [0.9]
-	MinShrink  float64 // lower bound on h_new/h [0.2]
-	MaxGrow    float64 // upper bound on h_new/h [5]
-	MaxSteps   int     // attempts (accepted + rejected) per Solve before ErrMaxSteps [1e6]
+	// ATolQ, when set, holds one absolute tolerance per coordinate (len nq; per variable
+	// of y for a dae.LinearlyImplicit run), each finite and ≥ 0, 0 taking ATol: it
+	// replaces ATol in the weights of every error component that belongs to coordinate i
+	// (q_i, and v_i, a_i where a method's error vector holds them; λ, μ and X keep ATol).
+	// Solve checks its length. multi-index, whose error control is the energy invariant,
+	// refuses it. [nil: ATol everywhere]
+	ATolQ     []float64
+	H0        float64 // first step; 0 chooses one from the tolerances [Hairer-Nørsett-Wanner II.4 starting step]
+	HMin      float64 // below it Step fails with ErrStepSizeTooSmall [1e-14·max(1, |t_0|, |t_end|), see defaultHMin]
+	HMax      float64 // largest step [|t_end − t_0|]
+	FixedH    float64 // > 0: fixed steps of this size (the last one shortened to hit t_end), no error test
+	Safety    float64 // h_new = h·min(MaxGrow, max(MinShrink, Safety·e^(−1/(p+1)))) [0.9]
+	MinShrink float64 // lower bound on h_new/h [0.2]
+	MaxGrow   float64 // upper bound on h_new/h [5]
+	MaxSteps  int     // attempts (accepted + rejected) per Solve before ErrMaxSteps [1e6]
 }
 
 // Default values of StepControl.
@@ -39,6 +46,11 @@ func (c StepControl) Resolve(t0, tEnd float64) (StepControl, error) {
 		{"FixedH", c.FixedH}, {"Safety", c.Safety}, {"MinShrink", c.MinShrink}, {"MaxGrow", c.MaxGrow}} {
 		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return c, fmt.Errorf("integrate: StepControl.%s = %g, want a finite value >= 0", f.name, f.v)
+		}
+	}
+	for i, a := range c.ATolQ {
+		if a < 0 || math.IsNaN(a) || math.IsInf(a, 0) {
+			return c, fmt.Errorf("integrate: StepControl.ATolQ[%d] = %g, want a finite value >= 0", i, a)
 		}
 	}
 	if c.MaxSteps < 0 {
@@ -111,4 +123,35 @@ func (c StepControl) describeHMin(t0, tEnd float64) string {
 	return fmt.Sprintf("HMin = %.3g s = 1e-14·max(1, |t0|, |t_end|), the default: the float64 spacing of t near %.3g is %.2g s, "+
 		"so shorter steps could not be told apart; if the motion needs them, start the run nearer t = 0",
 		defaultHMin(t0, tEnd), scale, math.Nextafter(scale, math.Inf(1))-scale)
+}
+
+// resolveAt validates c at the start of a run of n coordinates (variables for a
+// dae.LinearlyImplicit run), for a method's Init: the length of ATolQ, and Resolve over a
+// unit span (the span-dependent defaults come at the first Step).
+func (c StepControl) resolveAt(t0 float64, n int) (StepControl, error) {
+	if err := c.checkATolQ(n); err != nil {
+		return c, err
+	}
+	return c.Resolve(t0, t0+1)
+}
+
+// checkATolQ checks that ATolQ, when set, has one entry for each of the n coordinates.
+func (c *StepControl) checkATolQ(n int) error {
+	if c.ATolQ != nil && len(c.ATolQ) != n {
+		return fmt.Errorf("integrate: StepControl.ATolQ has %d entries, want one per coordinate (%d)", len(c.ATolQ), n)
+	}
+	return nil
+}
+
+// atolOf returns the absolute tolerance of component i of an error vector whose first
+// blocks·nq components are coordinate-indexed blocks (q; q, v; q, v, a): ATolQ[i mod nq]
+// when set and nonzero, else ATol (also for the components beyond, λ, μ or X).
+func (c *StepControl) atolOf(i, nq, blocks int) float64 {
+	if c.ATolQ == nil || i >= blocks*nq {
+		return c.ATol
+	}
+	if a := c.ATolQ[i%nq]; a != 0 {
+		return a
+	}
+	return c.ATol
 }

@@ -22,6 +22,8 @@
 //	genalpha      002   64-70 (003 sec. 4: ρ∞)                    2 / 2 / 1    index3
 //	genalpha-si2  002   64-66, 93-94                              2 / 2 / 2    ggl
 //	lie-genalpha  002   Remark 5, 33-34, 64; BCA 2012; ABC 2015   2 / 2 / 1    index3, ggl
+//	daealpha      003   3.3-3.4; 3.6-3.11 + CM; 2.5-2.6; 4.1-4.2   2 / 2 / 2    index2, cs, cs-qr,
+//	                                                                            index1-proj
 //	newmark       002   64 with β = 1/4, γ = 1/2                  2 / 2 / 2    ggl, index3
 //	radau5        002   sec. 4.2; Hairer-Wanner IV.8, VII.4       5 / 5 / 3    ggl, index2, index3
 //	bdf           002   71-79, 83, 87, 92; IDA order/step rules   k / k / k    ggl, index2, index3,
@@ -49,19 +51,49 @@
 // integrate index3, index2, ggl, index1, baumgarte or index2-baumgarte as a DAE in y =
 // (q, v, a, λ[, μ]).
 //
+// # Linearly implicit systems
+//
+// radau5 and bdf (Entry.Implicit, ImplicitMethod) consume that form through one internal
+// interface (firstOrder), whose second implementation is a user's dae.LinearlyImplicit
+// K y' = φ(t, y): SolveImplicit (or InitImplicit and Step) integrates it with the
+// system's K, its declared indices in the error scaling (h^(index−1), as RADAU5) and
+// ∂φ/∂y analytic or by central differences; Current().Q holds y. The start (y₀, y'₀) is
+// checked by dae.CheckLinearlyImplicit to 1e-8 relative. Every other method refuses such a
+// system with an error naming the capability and the methods that have it. K must be
+// constant and diagonal.
+//
+// Forces that depend on λ (dae.ReactionForce: joint friction) make the equations of motion
+// M a = f + f_λ(t,q,v,λ) − Gᵀλ (seed 004, eq. 8b lists them in the HHT-I3 formulation).
+// hht, genalpha, genalpha-si2, newmark, bdf (every formulation) and radau5 (ggl, index2) add
+// f_λ to their residuals and ∂f_λ/∂q, ∂f_λ/∂v where ∂f/∂q, ∂f/∂v go and −∂f_λ/∂λ beside Gᵀ
+// in their Newton matrices (reaction.go), dense and sparse; their start values solve eq. 17
+// with f_λ by a fixed-point iteration on λ. radau5's index3 form refuses such systems (its
+// error test scales λ by h² and so leaves unchecked the λ error that f_λ feeds into the
+// motion), and so do the explicit methods (dopri5, mdop5, hedop5, rk4, gcp-abm: their
+// acceleration problem becomes nonlinear in λ), gcp-newmark, gcp-fv, ali3, ali1 and
+// multi-index, each naming the capability (Entry.ReactionForces, `linkage methods` column
+// f(λ)).
+//
 // Formulations (seed 002, section 4.2): index3 (g = 0, eq. 16), index2 (G v + g_t = 0,
 // eq. 79), ggl (stabilized index 2, eq. 92), index1 (G a = γ, eq. 84), index1-proj (eq. 84
 // with the projections of eqs. 89 and 91 after every step), index2-proj (eq. 79 with the
 // same projections; hedop5, whose λ is of order 4 without them), baumgarte (seed 000, eq. 5),
-// index2-baumgarte (seed 002, eq. 87). Entry.NewMethod sets one; `linkage solve
-// --formulation` exposes it.
+// index2-baumgarte (seed 002, eq. 87); for daealpha (seed 003) also cs and cs-qr, eq. 3.3
+// premultiplied by the coordinate-splitting matrix P(q) (eq. 3.6) from an LU (eqs.
+// 3.8-3.9) or a QR (eqs. 3.10-3.11) factorization of Gᵀ and solved by the CM iteration,
+// and index1-proj as the α-method on the underlying ODE with the projections of eqs.
+// 2.5-2.6. Entry.NewMethod sets one; `linkage solve --formulation` exposes it.
 //
 // # Error norm
 //
 // Local error estimates are measured by WeightedRMS (Hairer, Nørsett & Wanner 1993, II.4,
 // eq. 4.11): sqrt(mean((e_i / (ATol + RTol·max(|y0_i|, |y1_i|)))²)); a step passes when
 // the norm is ≤ 1 (NaN fails). Which blocks enter is stated by each method (dopri5: q and v;
-// λ is never controlled by dopri5).
+// λ is never controlled by dopri5). StepControl.ATolQ replaces ATol by one absolute
+// tolerance per coordinate for every error component of that coordinate (q_i, v_i, a_i;
+// λ, μ and X keep ATol) in every adaptive method (radau5 and bdf also in their Newton
+// weights; per variable of y for a linearly implicit system); multi-index, whose error
+// control is the energy invariant, refuses it.
 //
 // # Step-size controller
 //
@@ -167,7 +199,8 @@
 // partitioning works on dense reduced matrices) evaluates M, G and the derivatives
 // straight into the solvers' patterns through index maps computed by Init, forms M a, Gᵀλ
 // and G v as sparse products and stores no nq×nq or nc×nq matrix (sparseeval.go,
-// semisparse.go, si2sparse.go); the constraint rows' derivatives of bdf and radau5 are
-// then central differences over groups of columns that share no constraint. Both paths
+// semisparse.go, si2sparse.go, daealphasparse.go); the constraint rows' derivatives of
+// bdf, radau5 and daealpha are then central differences over groups of columns that share
+// no constraint. Both paths
 // take the same steps to rounding (problems/sparseeval_test.go).
 package integrate

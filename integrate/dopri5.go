@@ -177,6 +177,9 @@ func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
 	if form != Index1Projected && form != Index1 {
 		return fmt.Errorf("integrate: %s: Formulation = %q, want %q or %q", name, form, Index1Projected, Index1)
 	}
+	if err := refuseReaction(name, sys); err != nil {
+		return err
+	}
 	w, err := newDopri5Work(name, form, sys, start, ctl, true)
 	if err != nil {
 		return err
@@ -209,7 +212,7 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 	if math.IsNaN(start.T) || math.IsInf(start.T, 0) {
 		return nil, fmt.Errorf("integrate: %s: start time T = %g, want a finite value", name, start.T)
 	}
-	c, err := ctl.Resolve(start.T, start.T+1) // validates fields; span-dependent defaults come later
+	c, err := ctl.resolveAt(start.T, len(start.Q)) // validates fields; span-dependent defaults come later
 	if err != nil {
 		return nil, fmt.Errorf("integrate: %s: %w", name, err)
 	}
@@ -363,7 +366,7 @@ func (w *dopri5Work) startingStep(tEnd float64) float64 {
 	f0 := w.k[0]
 	var d0, d1 float64
 	for i := range n {
-		sc := c.ATol + c.RTol*math.Abs(w.y0[i])
+		sc := c.atolOf(i, w.nq, 2) + c.RTol*math.Abs(w.y0[i])
 		d0 += (w.y0[i] / sc) * (w.y0[i] / sc)
 		d1 += (f0[i] / sc) * (f0[i] / sc)
 	}
@@ -383,7 +386,7 @@ func (w *dopri5Work) startingStep(tEnd float64) float64 {
 	}
 	d2 := 0.0
 	for i := range n {
-		sc := c.ATol + c.RTol*math.Abs(w.y0[i])
+		sc := c.atolOf(i, w.nq, 2) + c.RTol*math.Abs(w.y0[i])
 		x := (k[i] - f0[i]) / sc
 		d2 += x * x
 	}
@@ -484,17 +487,7 @@ func (w *dopri5Work) eval(t float64, q, v, x, a, lam []float64) error {
 }
 
 // evalMG evaluates M and G at (t, q): into w.M, w.G, or as values on the sparse path.
-func (w *dopri5Work) evalMG(t float64, q []float64) {
-	if w.sp != nil {
-		w.sp.evalM(t, q)
-		w.sp.evalG(t, q)
-		return
-	}
-	w.sys.Mass(w.M, t, q)
-	if w.nc > 0 {
-		w.sys.ConstraintJacobian(w.G, t, q)
-	}
-}
+func (w *dopri5Work) evalMG(t float64, q []float64) { evalMG(w.sys, w.sp, w.M, w.G, t, q) }
 
 // factorize factorizes [M Gᵀ; G 0] as held in w.M, w.G (or w.sp).
 func (w *dopri5Work) factorize() error {
@@ -587,7 +580,7 @@ func (w *dopri5Work) errorNorm(h float64) float64 {
 			w.yerr[i] += he * x
 		}
 	}
-	e := WeightedRMS(w.yerr, w.y0, w.y1, w.lad.c.RTol, w.lad.c.ATol)
+	e := w.lad.c.weightedRMS(w.yerr, w.y0, w.y1, w.nq, 2)
 	if !(e <= 1) && (!w.lad.fixed || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
 		w.worstError()
 		w.nameWorst()
@@ -599,7 +592,7 @@ func (w *dopri5Work) errorNorm(h float64) float64 {
 func (w *dopri5Work) worstError() {
 	best, bi := -1.0, 0
 	for i, x := range w.yerr {
-		s := math.Abs(x) / (w.lad.c.ATol + w.lad.c.RTol*math.Max(math.Abs(w.y0[i]), math.Abs(w.y1[i])))
+		s := math.Abs(x) / w.lad.c.weight(i, w.y0, w.y1, w.nq, 2)
 		if s > best || math.IsNaN(s) {
 			best, bi = s, i
 			if math.IsNaN(s) {
@@ -694,7 +687,7 @@ func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 			w.lad.worst = Residual{Block: "position", Index: i, Value: qh[i]}
 			return ErrNonFinite
 		}
-		norm := WeightedRMS(w.dq, q1, q1, w.lad.c.RTol, w.lad.c.ATol)
+		norm := w.lad.c.weightedRMS(w.dq, q1, q1, len(w.dq), 1)
 		dmax := 0.0
 		for _, d := range w.dq {
 			dmax = math.Max(dmax, math.Abs(d))
@@ -705,6 +698,9 @@ func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 		}
 		if it == dp5ProjMaxIters || norm >= prevNorm {
 			sys.Constraint(w.r, t1, qh)
+			if onManifold(w.r, qmax) {
+				break // near a singular position: the correction is noise, q̂ satisfies g = 0
+			}
 			i, worst := 0, -1.0
 			for j, g := range w.r {
 				if math.Abs(g) > worst {

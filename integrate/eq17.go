@@ -1,6 +1,7 @@
 package integrate
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -87,9 +88,7 @@ func (e *eq17) solveWithForce(a, lambda []float64, t float64, q, v, f []float64,
 	if err != nil {
 		return err
 	}
-	e.kkt.Solve(a, lambda)
-	st.Solves++
-	return nil
+	return e.solveFactored(a, lambda, t, q, v, st)
 }
 
 // solveSparse is solveWithForce on the sparse evaluation path: M and G as pattern values.
@@ -107,6 +106,15 @@ func (e *eq17) solveSparse(a, lambda []float64, t float64, q, v, f []float64, st
 	if err != nil {
 		return err
 	}
+	return e.solveFactored(a, lambda, t, q, v, st)
+}
+
+// solveFactored solves the factorized KKT system for (a, λ), f and γ in a and lambda;
+// with λ-dependent forces (dae.ReactionForce) by the fixed-point iteration solveReaction.
+func (e *eq17) solveFactored(a, lambda []float64, t float64, q, v []float64, st *Stats) error {
+	if rf, ok := dae.AsReactionForce(e.sys); ok && len(lambda) > 0 {
+		return e.solveReaction(rf, a, lambda, t, q, v, st)
+	}
 	e.kkt.Solve(a, lambda)
 	st.Solves++
 	return nil
@@ -123,6 +131,9 @@ func consistentStart(method string, sys dae.System, s *State, stats *Stats) erro
 }
 
 func startError(method string, t float64, err error) error {
+	if errors.Is(err, errReactionFixedPoint) {
+		return fmt.Errorf("integrate: %s: start at t=%g: eq. 17 %w", method, t, err)
+	}
 	return fmt.Errorf("integrate: %s: start at t=%g: KKT matrix [M Gᵀ; G 0] %w (redundant constraints or M singular on ker G)", method, t, err)
 }
 

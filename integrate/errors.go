@@ -6,7 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"linkage/dae"
+	"linkage/linalg"
 )
 
 // Causes of a failed step, reached through StepError.Unwrap.
@@ -133,6 +136,18 @@ func fixedStepDiverged(e, rtol float64) bool { return !(e*rtol <= 1) }
 // 0.45, and a regular motion does not move the ratio by orders of magnitude.
 const singularRankDrop = 1e-4
 
+// singularFailure rewrites se as a failure near the singular position p, where the
+// method's Newton iteration entered its singular mode and which it could not pass,
+// although G at the last accepted state has not lost enough rank for explain: the
+// residual of an iteration on a nearly rank-deficient G says nothing and is dropped.
+func singularFailure(se *StepError, p SingularPassage) error {
+	se.Err = fmt.Errorf("%w at t=%.10g: rank of G dropped to %d of %d rows; joints involved: %s; the step failed with: %w",
+		ErrSingularPosition, p.T, p.Rank, p.Rows, joinNames(p.Joints), se.Err)
+	se.Worst = Residual{}
+	se.Hint = "try a tighter or looser tol, or another formulation or method (dopri5 and bdf pass the singular positions of the IFToMM N-four-bar)"
+	return se
+}
+
 // singularHint is the advice of a StepError at a singular position.
 const singularHint = "the constraints cannot be met past this pose: check the motions (a driven joint beyond the range its geometry allows) and the dimensions"
 
@@ -143,6 +158,11 @@ type failureContext struct {
 	sys dae.System
 	t0  float64
 	q0  []float64
+	// The rank test of diagnoseSingular, made at the first Newton failure: G's pivot
+	// ratio at the start, and storage for G and the pivoted QR of Gᵀ.
+	ratio0 float64
+	rankG  *mat.Dense
+	rankQR *linalg.PivotedQR
 }
 
 func newFailureContext(sys dae.System, start *State) failureContext {

@@ -208,6 +208,9 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	if m.Variant == GCPFisetteVaneghem {
 		name = "gcp-fv"
 	}
+	if err := refuseReaction(name, sys); err != nil {
+		return err
+	}
 	if m.Variant != GCPExact && m.Variant != GCPFisetteVaneghem {
 		return fmt.Errorf("integrate: gcp: Variant = %d, want GCPExact or GCPFisetteVaneghem", m.Variant)
 	}
@@ -218,7 +221,7 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	if err != nil {
 		return fmt.Errorf("integrate: %s: %w", name, err)
 	}
-	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+	if _, err := ctl.resolveAt(start.T, len(start.Q)); err != nil {
 		return fmt.Errorf("integrate: %s: %w", name, err)
 	}
 	if m.Predictor != GCPPredictSection33 && m.Predictor != GCPPredictLastAcceleration {
@@ -466,9 +469,9 @@ func (w *gcpWork) errorNorm(h float64) float64 {
 	for i := range w.err {
 		w.err[i] = c * (w.it.A[i] - w.cur.A[i])
 	}
-	e := WeightedRMS(w.err, w.cur.Q, w.it.Q, w.lad.c.RTol, w.lad.c.ATol)
+	e := w.lad.c.weightedRMS(w.err, w.cur.Q, w.it.Q, len(w.err), 1)
 	if !(e <= 1) && (w.lad.c.FixedH == 0 || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
-		bi := worstWeighted(w.err, w.cur.Q, w.it.Q, w.lad.c.RTol, w.lad.c.ATol)
+		bi := w.lad.c.worstWeighted(w.err, w.cur.Q, w.it.Q, len(w.err), 1)
 		w.lad.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.cs.sys, bi)}
 	}
 	return e

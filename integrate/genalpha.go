@@ -182,18 +182,20 @@ var genAlphaEntry = Entry{
 	// q and v are second order; λ is first order uniformly on [t_0, t_end] from a start
 	// with y'_0 ≠ 0 (seed 002, Example 8: C₁ n² ρ∞ⁿ |y'_0| h + C₂ h²); the transient decays, so
 	// λ at a t_end far from t_0 converges with order 2.
-	Order:    Order{Q: 2, V: 2, Lambda: 1},
-	Adaptive: true,
-	New:      func() Method { m := DefaultGenAlpha(); return &m },
+	Order:          Order{Q: 2, V: 2, Lambda: 1},
+	Adaptive:       true,
+	ReactionForces: true,
+	New:            func() Method { m := DefaultGenAlpha(); return &m },
 }
 
 var genAlphaSI2Entry = Entry{
 	Name:  "genalpha-si2",
 	Title: "generalized-α (Chung-Hulbert, ρ∞ = 0.9), stabilized index 2",
 	Seed:  "002", Equations: "64, 93-94; starting values after eq. 94; parameters seed 003 sec. 4",
-	Formulations: []Formulation{StabilizedIndex2},
-	Order:        Order{Q: 2, V: 2, Lambda: 2},
-	Adaptive:     true,
+	Formulations:   []Formulation{StabilizedIndex2},
+	Order:          Order{Q: 2, V: 2, Lambda: 2},
+	Adaptive:       true,
+	ReactionForces: true,
 	New: func() Method {
 		m := DefaultGenAlpha()
 		m.Formulation = StabilizedIndex2
@@ -209,9 +211,10 @@ var newmarkEntry = Entry{
 	// oscillation of the index-3 form, whose λ error grows over the run (measured on
 	// Example 8, x_0 = 0, h = 0.02: 1.1 after 10 s) and whose Newton iteration then fails
 	// (x_0 = 0.2, t = 6.26).
-	Formulations: []Formulation{StabilizedIndex2, Index3},
-	Order:        Order{Q: 2, V: 2, Lambda: 2},
-	Adaptive:     true,
+	Formulations:   []Formulation{StabilizedIndex2, Index3},
+	Order:          Order{Q: 2, V: 2, Lambda: 2},
+	Adaptive:       true,
+	ReactionForces: true,
 	New: func() Method {
 		return &GenAlpha{Params: NewmarkParams(), Formulation: StabilizedIndex2, Name: "newmark"}
 	},
@@ -265,6 +268,7 @@ type genAlphaWork struct {
 	sp         *sparseEval   // the sparse evaluation path (M, K, J11, G0, G1, der nil), or nil
 	kIdx       kktScatter    // where sp's values go in lu's values
 	si2x       *si2Sparse    // the stabilized index-2 blocks on the sparse path
+	rx         *reaction     // λ-dependent forces f_λ (dae.ReactionForce), or nil
 	hJ         float64       // h of the factorized matrix
 	needJ      bool          // the next attempt must refresh the matrix
 	hTry       float64       // h of the attempt under way
@@ -307,7 +311,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if err != nil {
 		return err
 	}
-	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+	if _, err := ctl.resolveAt(start.T, len(start.Q)); err != nil {
 		return err
 	}
 	nq, nc := sys.Size()
@@ -363,8 +367,10 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		w.kkt = linalg.NewKKT(nq, nc)
 	}
 
+	w.rx = newReaction(sys, w.sp)
+
 	// Consistency of the start at position and velocity level (seed 002, eq. 17 needs both).
-	rc, _ := ctl.Resolve(start.T, start.T+1)
+	rc, _ := ctl.resolveAt(start.T, len(start.Q))
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
@@ -401,6 +407,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
 	w.lad = ladder{name: name, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad.newton = &w.nw
 	if !w.si2 && p.AlphaM == p.AlphaF {
 		// γ = 1/2: no numerical damping (ρ∞ = 1), the index-3 form drifts (index3Watch).
 		w.watch = &index3Watch{}
@@ -480,7 +487,7 @@ func (w *genAlphaWork) failed(newton bool) {
 // Hairer-Nørsett-Wanner II.4 starting step for a second-order method), within HMax and 1%
 // of the span.
 func (w *genAlphaWork) firstStep(tEnd float64) float64 {
-	da := WeightedRMS(w.cur.A, w.cur.Q, w.cur.Q, w.lad.c.RTol, w.lad.c.ATol)
+	da := w.lad.c.weightedRMS(w.cur.A, w.cur.Q, w.cur.Q, len(w.cur.A), 1)
 	h := 0.01 * math.Abs(tEnd-w.cur.T)
 	if da > 0 {
 		h = math.Min(h, 1/math.Sqrt(da))
@@ -704,6 +711,7 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 	}
 	w.sys.Mass(w.M, t1, w.q1)
 	w.sys.Force(w.f, t1, w.q1, w.v1)
+	w.rx.add(w.f, t1, w.q1, w.v1, w.lam1)
 	for i := range nq {
 		row := w.M.RawRowView(i)
 		var s float64
@@ -756,6 +764,14 @@ func (w *genAlphaWork) jacobian(h float64) error {
 	if w.sp != nil {
 		return w.jacobianSparse(h)
 	}
+	w.assemble(h)
+	w.stats.Factorizations++
+	w.needJ, w.hJ = false, h
+	return w.lu.Factor()
+}
+
+// assemble writes the dense iteration matrix of jacobian into w.lu.Matrix().
+func (w *genAlphaWork) assemble(h float64) {
 	nq, nc, n := w.nq, w.nc, w.nx
 	p := w.p
 	t1 := w.cur.T + h
@@ -787,6 +803,17 @@ func (w *genAlphaWork) jacobian(h float64) error {
 		addScaled(h * h)
 	}
 	w.der.ForceDerivativeV(w.K, t1, w.q1, w.v1) // kept in K for J13
+	if w.rx != nil {
+		// f_λ enters like f: ∂f_λ/∂v joins f_v (also in J13), ∂f_λ/∂q joins f_q.
+		w.rx.derivatives(t1, w.q1, w.v1, w.lam1)
+		w.K.Add(w.K, w.rx.Fv)
+		for i := range nq {
+			ri, fi := J.RawRowView(i), w.rx.Fq.RawRowView(i)
+			for j := range nq {
+				ri[j] -= h * h * fi[j]
+			}
+		}
+	}
 	addScaled(-h * gb)
 	w.stats.FDEvals += w.der.Evals - fd0
 
@@ -800,6 +827,15 @@ func (w *genAlphaWork) jacobian(h float64) error {
 		for i := range nq {
 			d[i*n+nq+k] = gk[i]   // J12 = Gᵀ
 			d[(nq+k)*n+i] = gk[i] // J21 = G
+		}
+	}
+	if w.rx != nil && nc > 0 {
+		// J12 = Gᵀ − ∂f_λ/∂λ: the unknown is hλ and h f_λ enters r_h, so h·∂f_λ/∂λ/h.
+		for i := range nq {
+			fi := w.rx.Fl.RawRowView(i)
+			for k := range nc {
+				d[i*n+nq+k] -= fi[k]
+			}
 		}
 	}
 	if w.si2 {
@@ -830,9 +866,6 @@ func (w *genAlphaWork) jacobian(h float64) error {
 			}
 		}
 	}
-	w.stats.Factorizations++
-	w.needJ, w.hJ = false, h
-	return w.lu.Factor()
 }
 
 // incrementNorm returns the weighted RMS norm of the Newton increment mapped to the
@@ -870,10 +903,16 @@ func (w *genAlphaWork) incrementNorm(h float64) (norm, roundoff float64) {
 		add(gb*dqt, gb*mag, w.cur.V[i])
 		add(dqt/(w.p.Beta*h), mag/(w.p.Beta*h), w.cur.A[i])
 	}
-	for k := range nc {
-		add(w.dx[nq+k]/h, math.Abs(w.x[nq+k])/h, w.cur.Lambda[k])
+	n := float64(3 * nq)
+	// With the regularized matrix (near a singular position) λ is not unique (seed 002,
+	// Theorem 2) and its increments do not settle; q, v and a do, and decide.
+	if !w.nw.singular {
+		for k := range nc {
+			add(w.dx[nq+k]/h, math.Abs(w.x[nq+k])/h, w.cur.Lambda[k])
+		}
+		n += float64(nc)
 	}
-	n := float64(3*nq + nc)
+
 	return math.Sqrt(s / n), math.Sqrt(r / n)
 }
 
@@ -900,21 +939,30 @@ func (w *genAlphaWork) worstResidual() Residual {
 // (error test, or divergence with FixedH: fixedStepDiverged) it records the worst
 // component for the failure report.
 func (w *genAlphaWork) errorNorm(h float64) float64 {
-	c := w.lad.c
+	return newmarkErrorNorm(&w.lad, w.sys, h, w.cErr, w.a1, w.an, w.cur.Q, w.q1)
+}
+
+// newmarkErrorNorm is the weighted RMS of the local error estimate of the Newmark position
+// update, e_q = h²·cErr·(a₁ − a_n) with cErr = β − γ/2 + 1/12, weighted by q₀ and q₁ (the
+// estimate of genalpha and daealpha). When the attempt fails with it (error test, or
+// divergence with FixedH: fixedStepDiverged) it records the worst component in lad.worst
+// for the failure report.
+func newmarkErrorNorm(lad *ladder, sys dae.System, h, cErr float64, a1, an, q0, q1 []float64) float64 {
+	c := lad.c
 	var s, worst float64
 	wi := 0
-	for i := range w.nq {
-		e := h * h * w.cErr * (w.a1[i] - w.an[i])
-		r := e / (c.ATol + c.RTol*math.Max(math.Abs(w.cur.Q[i]), math.Abs(w.q1[i])))
+	for i := range q0 {
+		e := h * h * cErr * (a1[i] - an[i])
+		r := e / c.weight(i, q0, q1, len(q0), 1)
 		s += r * r
 		if math.Abs(r) > worst || math.IsNaN(r) {
 			wi, worst = i, math.Abs(r)
 		}
 	}
-	e := math.Sqrt(s / float64(w.nq))
+	e := math.Sqrt(s / float64(len(q0)))
 	if !(e <= 1) && (c.FixedH == 0 || fixedStepDiverged(e, c.RTol)) {
-		w.lad.worst = Residual{Block: "position error estimate", Index: wi,
-			Value: h * h * w.cErr * (w.a1[wi] - w.an[wi]), Owner: dae.CoordinateName(w.sys, wi)}
+		lad.worst = Residual{Block: "position error estimate", Index: wi,
+			Value: h * h * cErr * (a1[wi] - an[wi]), Owner: dae.CoordinateName(sys, wi)}
 	}
 	return e
 }
@@ -960,6 +1008,7 @@ func (w *genAlphaWork) evalResidualSparse(h, t1 float64) bool {
 	nq, nc, sp := w.nq, w.nc, w.sp
 	sp.evalM(t1, w.q1)
 	w.sys.Force(w.f, t1, w.q1, w.v1)
+	w.rx.add(w.f, t1, w.q1, w.v1, w.lam1)
 	csrMul(w.tmp, &sp.mass, sp.M, w.qdd1)
 	for i := range nq {
 		w.res[i] = h*w.tmp[i] - h*w.f[i] // M h q̈ − h f
@@ -999,6 +1048,14 @@ func (w *genAlphaWork) jacobianSparse(h float64) error {
 		scatterAdd(K, x.c, sp.C, h*h)
 	}
 	sp.se.ForceDerivativeVValues(sp.C, t1, w.q1, w.v1)
+	if w.rx != nil { // as in jacobian: f_λ,v joins f_v (sp.C, also for si2), f_λ,q joins f_q
+		w.rx.derivatives(t1, w.q1, w.v1, w.lam1)
+		for i, fv := range w.rx.Vv {
+			sp.C[i] += fv
+		}
+		scatterAdd(K, x.c, w.rx.Vq, -h*h)
+		scatterAdd(K, x.gt, w.rx.VlT, -1)
+	}
 	scatterAdd(K, x.c, sp.C, -h*gb)
 	scatterAdd(K, x.gt, sp.G, 1)
 	scatterAdd(K, x.g, sp.G, 1)

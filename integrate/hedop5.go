@@ -132,6 +132,9 @@ func (m *HEDOP5) Init(sys dae.System, start State, ctl StepControl) error {
 	if form != Index2 && form != Index2Projected {
 		return fmt.Errorf("integrate: hedop5: Formulation = %q, want %q or %q", form, Index2, Index2Projected)
 	}
+	if err := refuseReaction("hedop5", sys); err != nil {
+		return err
+	}
 	if nd := dae.StateSize(sys); nd > 0 {
 		// Its half-explicit stages integrate q, v only and would drop the state force f_X:
 		// refuse rather than be wrong.

@@ -50,6 +50,10 @@ import (
 // order 1 in every block; ρ = 1/2 (trapezoidal) keeps order 2 but has no error estimate
 // (eq. 34 vanishes) and is therefore allowed only with fixed steps.
 //
+// Forces that depend on the multipliers (dae.ReactionForce, seed 004 eq. 8b: Q = Q(λ))
+// join f in r, with their derivatives: ∂f_λ/∂q and ∂f_λ/∂v in the first block as f_q, f_v,
+// and −∂f_λ/∂λ beside Gᵀ.
+//
 // Error control (seed 004, eqs. 26, 34-39): the local errors δ_q = (β − 1/(6(1+α))) h² (a₁ − a₀)
 // and δ_X = (ρ − 1/2) h (X'₁ − X'₀) are measured by WeightedRMS with StepControl's RTol and
 // ATol (eq. 35 with Y_i = ATol/RTol + max(|y₀|, |y₁|)), giving e_q and e_X; the step passes when
@@ -104,10 +108,11 @@ var hhtEntry = Entry{
 	// transient of the α-methods (seed 002, Example 8; measured 0.45 → 0.22 → 0.11 on the
 	// pendulum of the conformance suite). It is second order after the transient and from
 	// rest.
-	Order:    Order{Q: 2, V: 2, Lambda: 1},
-	Adaptive: true,
-	States:   true,
-	New:      func() Method { m := DefaultHHT(); return &m },
+	Order:          Order{Q: 2, V: 2, Lambda: 1},
+	Adaptive:       true,
+	States:         true,
+	ReactionForces: true,
+	New:            func() Method { m := DefaultHHT(); return &m },
 }
 
 // hhtCoef are the method coefficients of eq. 6 and the error constants of eqs. 26 and 34.
@@ -167,6 +172,7 @@ type hhtWork struct {
 	Xq, Xv, Xx *mat.Dense    // ∂f_X/∂q, ∂f_X/∂v (nq×nq), ∂f_X/∂X (nq×nd)
 	lu         *newtonFactor // dense, or sparse for large systems with patterns (sparsity.go)
 	sp         *sparseEval   // the sparse evaluation path (M, G, T1, der nil), or nil
+	rx         *reaction     // λ-dependent forces f_λ (dae.ReactionForce), or nil
 	kIdx       kktScatter    // where sp's values go in lu's values
 	hJ         float64       // h at which it was assembled
 
@@ -205,7 +211,7 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 	if err != nil {
 		return fmt.Errorf("integrate: hht: %w", err)
 	}
-	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+	if _, err := ctl.resolveAt(start.T, len(start.Q)); err != nil {
 		return fmt.Errorf("integrate: hht: %w", err)
 	}
 	nq, _ := sys.Size()
@@ -263,6 +269,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	}
 	w.cur, w.prev = newState(), newState()
 	w.lad = ladder{name: "hht", rule: &w.ctl, stats: &w.stats, cur: &w.cur}
+	w.lad.newton = &w.nw
 	vec := func(k int) []float64 { return make([]float64, k) }
 	w.u0, w.u, w.du, w.res = vec(n), vec(n), vec(n), vec(n)
 	w.q, w.v, w.f, w.fx, w.tq, w.err = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
@@ -274,6 +281,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	if sparse && nd == 0 {
 		w.sp = newSparseEval(sys, true)
 	}
+	w.rx = newReaction(sys, w.sp)
 	if w.sp != nil {
 		w.lu = newSparseNewtonFactor(n, kktNewtonPattern(sys))
 		w.kIdx = newKKTScatter(w.sp, &w.lu.csr)
@@ -334,9 +342,11 @@ func (w *hhtWork) force(dst []float64, t float64, q, v, x []float64) {
 	}
 }
 
-// forceResidual writes r = Gᵀλ − f − f_X at (t, q, v, X, λ) into dst (the bracket of eq. 10).
+// forceResidual writes r = Gᵀλ − f − f_X − f_λ at (t, q, v, X, λ) into dst (the bracket
+// of eq. 10; f_λ of dae.ReactionForce).
 func (w *hhtWork) forceResidual(dst []float64, t float64, q, v, x, lambda []float64) {
 	w.force(dst, t, q, v, x)
+	w.rx.add(dst, t, q, v, lambda)
 	for i := range dst {
 		dst[i] = -dst[i]
 	}
@@ -518,6 +528,11 @@ func (w *hhtWork) assemble(K []float64, t1, h, gScale float64) {
 	addBlock(w.T1, -bh2, 0, 0)
 	w.der.ForceDerivativeV(w.T1, t1, w.q, w.v)
 	addBlock(w.T1, -gh, 0, 0)
+	if w.rx != nil {
+		// f_λ: like f in J₁₁, and −∂f_λ/∂λ beside Gᵀ (seed 004, eq. 14 with Q = Q(λ))
+		w.rx.derivatives(t1, w.q, w.v, lambda)
+		w.rx.addDense(K, n, 0, 0, 0, nq, -bh2, -gh, -1)
+	}
 	if nd > 0 {
 		// f_X enters e₁ with a minus sign; X₁ depends on X'₁ through ρh (eq. 9b).
 		w.fod.StateForceDerivative(w.Xq, w.Xv, w.Xx, t1, w.q, w.v, w.x)
@@ -567,6 +582,10 @@ func (w *hhtWork) assembleSparse(t1, h float64) {
 	scatterAdd(K, x.c, sp.C, -bh2)
 	sp.se.ForceDerivativeVValues(sp.C, t1, w.q, w.v)
 	scatterAdd(K, x.c, sp.C, -gh)
+	if w.rx != nil {
+		w.rx.derivatives(t1, w.q, w.v, lambda)
+		w.rx.addSparse(K, x.c, x.c, x.gt, -bh2, -gh, -1)
+	}
 	scatterAdd(K, x.gt, sp.G, 1)
 	scatterAdd(K, x.g, sp.G, 1)
 }
@@ -634,7 +653,7 @@ func (w *hhtWork) increment() float64 {
 	for i := range w.nq {
 		w.err[i] = k.errQ * h * h * w.du[i]
 	}
-	norm := WeightedRMS(w.err, w.cur.Q, w.q, w.lad.c.RTol, w.lad.c.ATol)
+	norm := w.lad.c.weightedRMS(w.err, w.cur.Q, w.q, len(w.err), 1)
 	if w.nd > 0 {
 		dx := w.du[w.nq+w.nc:]
 		for i := range w.nd {
@@ -686,7 +705,7 @@ func (w *hhtWork) errorNorm(h float64) float64 {
 	for i := range w.nq {
 		w.err[i] = k.errQ * h * h * (a[i] - a0[i]) // eq. 26
 	}
-	e := WeightedRMS(w.err, w.cur.Q, w.q, w.lad.c.RTol, w.lad.c.ATol)
+	e := w.lad.c.weightedRMS(w.err, w.cur.Q, w.q, len(w.err), 1)
 	if w.nd > 0 {
 		xd0, xd := w.u0[w.nq+w.nc:], w.u[w.nq+w.nc:]
 		for i := range w.nd {
@@ -696,7 +715,7 @@ func (w *hhtWork) errorNorm(h float64) float64 {
 		e = math.Max(e, math.Pow(ex, 1.5)) // h_new^X = s h e_X^(−1/2) = s h (e_X^(3/2))^(−1/3)
 	}
 	if !(e <= 1) && (w.lad.c.FixedH == 0 || fixedStepDiverged(e, w.lad.c.RTol)) { // a failure to report
-		bi := worstWeighted(w.err, w.cur.Q, w.q, w.lad.c.RTol, w.lad.c.ATol)
+		bi := w.lad.c.worstWeighted(w.err, w.cur.Q, w.q, len(w.err), 1)
 		w.lad.worst = Residual{Block: "position error estimate", Index: bi, Value: w.err[bi], Owner: dae.CoordinateName(w.sys, bi)}
 	}
 	return e

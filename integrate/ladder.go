@@ -32,6 +32,7 @@ type ladder struct {
 	// explicit: no iteration matrix, so the report counts no fresh Jacobians.
 	explicit   bool
 	fc         failureContext // set by Init: the report of a failed Step (errors.go)
+	newton     *newtonSolver  // the implicit method's Newton solver, for its SingularPassages
 	stats      *Stats
 	cur        *State // the last accepted state
 	attempts   int    // accepted and rejected attempts since Init, for MaxSteps
@@ -214,7 +215,21 @@ func (l *ladder) fail(t, h float64, err, cause error, cuts, fresh int) error {
 	if l.constant {
 		return l.fc.constantStepFailure(se, l.cur)
 	}
-	return l.fc.explain(se, l.cur, l.fixed)
+	explained := l.fc.explain(se, l.cur, l.fixed)
+	if p, ok := l.singularMode(); ok && !errors.Is(explained, ErrSingularPosition) && !errors.Is(err, ErrMaxSteps) {
+		return singularFailure(se, p)
+	}
+	return explained
+}
+
+// singularMode returns the last SingularPassage of a method whose Newton iteration was in
+// its singular mode when the Step gave up.
+func (l *ladder) singularMode() (SingularPassage, bool) {
+	n := l.newton
+	if n == nil || !n.singular || len(n.passages) == 0 {
+		return SingularPassage{}, false
+	}
+	return n.passages[len(n.passages)-1], true
 }
 
 // firstStepSize is the first step of a run: FixedH, else H0, else the method's starting
@@ -234,9 +249,10 @@ func firstStepSize(c StepControl, start func() float64) float64 {
 // with d₀ = ‖q‖, d₁ = ‖v‖, d₂ = ‖a‖ in the weighted norm of c):
 // h = 0.01·min(d₀/d₁, sqrt(d₀/d₂)), within [100·HMin, HMax] and the span to end.
 func secondOrderStartStep(s *State, c StepControl, end float64) float64 {
-	d0 := WeightedRMS(s.Q, s.Q, s.Q, c.RTol, c.ATol)
-	d1 := WeightedRMS(s.V, s.Q, s.Q, c.RTol, c.ATol)
-	d2 := WeightedRMS(s.A, s.Q, s.Q, c.RTol, c.ATol)
+	nq := len(s.Q)
+	d0 := c.weightedRMS(s.Q, s.Q, s.Q, nq, 1)
+	d1 := c.weightedRMS(s.V, s.Q, s.Q, nq, 1)
+	d2 := c.weightedRMS(s.A, s.Q, s.Q, nq, 1)
 	d0 = math.Max(d0, 1e-5/math.Max(c.RTol, c.ATol)) // ‖q‖ = 0 at the origin: use the tolerance scale
 	h := math.Abs(end - s.T)
 	if d1 > 0 {

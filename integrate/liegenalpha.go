@@ -54,7 +54,8 @@ import (
 //
 //	e = h²(β − γ/2 + 1/12)(a_{n+1} − a_n) − h³/12 [v_n, a_n],
 //
-// measured by a weighted RMS with weights ATol + RTol·s: s = 1 on a group (the algebra
+// measured by a weighted RMS with weights ATol_i + RTol·s (ATol_i from StepControl.ATolQ,
+// one per algebra coordinate, when set): s = 1 on a group (the algebra
 // coordinates are angles in rad and translations in model units, with no magnitude to be
 // relative to) and s = |q_i| on a vector space (dae.VectorSpace), where the method is
 // genalpha's and the bracket vanishes. On a step-size change a_n is shifted to its new
@@ -173,6 +174,9 @@ func (m *LieGenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if nd := dae.StateSize(sys); nd > 0 {
 		return fmt.Errorf("integrate: lie-genalpha: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
 	}
+	if err := refuseReaction("lie-genalpha", sys); err != nil {
+		return err
+	}
 	vs := dae.NewVectorSpace(sys)
 	if err := m.init(vs, start, ctl); err != nil {
 		return err
@@ -204,11 +208,11 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl) erro
 	if err != nil {
 		return err
 	}
-	rc, err := ctl.Resolve(start.T, start.T+1)
+	nq, nv, nc := sys.LieSize()
+	rc, err := ctl.resolveAt(start.T, nv) // ATolQ: one tolerance per algebra coordinate
 	if err != nil {
 		return err
 	}
-	nq, nv, nc := sys.LieSize()
 	if len(start.Q) != nq || len(start.V) != nv || len(start.Lambda) != nc || len(start.A) != nv {
 		panic(fmt.Sprintf("integrate: %s: Init: start sizes (q %d, v %d, a %d, λ %d) do not match the system (nq %d, nv %d, nc %d)",
 			name, len(start.Q), len(start.V), len(start.A), len(start.Lambda), nq, nv, nc))
@@ -346,7 +350,7 @@ func (w *lieWork) firstStep(tEnd float64) float64 {
 	c := w.lad.c
 	var s float64
 	for i, a := range w.cur.A {
-		r := a / (c.ATol + c.RTol*w.scale(i, w.cur.Q))
+		r := a / (c.atolOf(i, w.nv, 1) + c.RTol*w.scale(i, w.cur.Q))
 		s += r * r
 	}
 	da := math.Sqrt(s / float64(max(w.nv, 1)))
@@ -642,8 +646,9 @@ func (w *lieWork) incrementNorm(h float64) (norm, roundoff float64) {
 	c := w.lad.c
 	gb := w.p.Gamma / w.p.Beta
 	var s, r float64
+	atol := c.ATol
 	add := func(d, mag, y float64) {
-		wt := c.ATol + c.RTol*math.Abs(y)
+		wt := atol + c.RTol*math.Abs(y)
 		s += (d / wt) * (d / wt)
 		r += (ulps * mag / wt) * (ulps * mag / wt)
 	}
@@ -651,10 +656,12 @@ func (w *lieWork) incrementNorm(h float64) (norm, roundoff float64) {
 		dqt, xt := w.dqt(w.dx, i), w.dqt(w.x, i)
 		sc := w.scale(i, w.cur.Q)
 		mag := math.Max(math.Max(math.Abs(xt), math.Abs(w.vn[i])), sc/h)
+		atol = c.atolOf(i, w.nv, 1)
 		add(h*w.dx[i], sc+h*math.Abs(w.x[i]), sc)
 		add(gb*dqt, gb*mag, w.cur.V[i])
 		add(dqt/(w.p.Beta*h), mag/(w.p.Beta*h), w.cur.A[i])
 	}
+	atol = c.ATol
 	for k := range w.nc {
 		add(w.dx[w.nv+k]/h, math.Abs(w.x[w.nv+k])/h, w.cur.Lambda[k])
 	}
@@ -701,7 +708,7 @@ func (w *lieWork) errorNorm(h float64) float64 {
 		if w.vs != nil {
 			sc = math.Max(sc, w.scale(i, w.q1))
 		}
-		r := e / (c.ATol + c.RTol*sc)
+		r := e / (c.atolOf(i, w.nv, 1) + c.RTol*sc)
 		s += r * r
 		if math.Abs(r) > worst || math.IsNaN(r) {
 			wi, worst = i, math.Abs(r)

@@ -126,6 +126,12 @@ func (m *MultiIndex) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := refuseFirstOrder(name, sys); err != nil {
 		return err
 	}
+	if ctl.ATolQ != nil {
+		return fmt.Errorf("integrate: %s: StepControl.ATolQ (per-coordinate tolerances) is not supported: the error control of this method is the relative change of the energy invariant, not a norm over coordinates", name)
+	}
+	if err := refuseReaction(name, sys); err != nil {
+		return err
+	}
 	inv, err := dae.RequireEnergyInvariant("integrate: "+name, sys)
 	if err != nil {
 		return err

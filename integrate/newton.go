@@ -224,7 +224,28 @@ type newtonSolver struct {
 	haveJ  bool    // the method's factorization is valid
 	fresh  bool    // ... and was made during the current attempt
 	thetaJ float64 // largest rate measured with it
+	// passages lists the regularizations (SingularPassage); regSteps counts the attempts
+	// converged since the last, up to regRearm, when the unregularized matrix returns.
+	passages []SingularPassage
+	regSteps int
+	// singular is set from a regularization to its rearming: the method's matrix is
+	// regularized (when it has a newtonFactor) and its convergence and error norms leave
+	// out λ and μ, which are not unique where G loses rank (seed 002 §2.3, Theorem 2).
+	singular bool
 }
+
+// regularizable is a newtonIteration that can go on past a singular position: it returns
+// its factorization to regularize (newtonReg; nil when it has no newtonFactor) and where
+// the last accepted step ended, for the diagnosis, and reads newtonSolver.singular in its
+// norms.
+type regularizable interface {
+	regularization() (lu *newtonFactor, fc *failureContext, cur *State)
+}
+
+// regRearm is the number of converged attempts after which a regularized Newton matrix
+// returns to the unregularized factorization, so that the next singular position is
+// detected (and reported) again and full-rank stretches get the exact Jacobian.
+const regRearm = 50
 
 func newNewtonSolver(s NewtonSettings, stats *Stats) newtonSolver {
 	return newtonSolver{s: s, mon: newtonMonitor{s: s}, stats: stats}
@@ -247,9 +268,14 @@ func (n *newtonSolver) attempt(p newtonIteration, h float64, needJ bool) (usedFr
 			err = n.solve(p, needJ)
 		}
 		if err == nil {
+			n.rearm(p)
 			return usedFresh, nil
 		}
 		n.stats.countFailure(err)
+		if needJ && n.regularize(p, err) {
+			usedFresh++
+			continue // a fresh matrix failed: retry with the regularized one
+		}
 		if needJ || n.s.Jacobian != JacobianAuto || errors.Is(err, ErrNonFinite) {
 			return usedFresh, err
 		}
@@ -282,6 +308,7 @@ func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
 		n.stats.Solves++
 		n.stats.NewtonIters++
 		st := rule.update(norm)
+
 		n.thetaJ = math.Max(n.thetaJ, rule.rate())
 		switch st {
 		case newtonConverged:
@@ -289,5 +316,53 @@ func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
 		case newtonDiverged:
 			return p.diverged()
 		}
+	}
+}
+
+// regularize switches p to its singular mode (newtonSolver.singular) after a failure err
+// with a fresh matrix, and records the passage; it reports false when p cannot go on
+// past a singular position, already is in that mode, or err is a NaN (which nothing
+// cures).
+func (n *newtonSolver) regularize(p newtonIteration, err error) bool {
+	r, ok := p.(regularizable)
+	if !ok || errors.Is(err, ErrNonFinite) {
+		return false
+	}
+	if n.singular {
+		return false
+	}
+	lu, fc, cur := r.regularization()
+	passage, ok := fc.diagnoseSingular(cur)
+	if !ok {
+		return false // G keeps its rank: a step too long, which a cut cures
+	}
+	if p, ok := fc.rekeep(cur); ok {
+		n.haveJ = false
+		n.passages = append(n.passages, p)
+		return true // other rows of G are independent here: retry with them
+	}
+	if lu != nil {
+		lu.regularize()
+	}
+	n.singular = true
+	n.haveJ = false
+	n.regSteps = 0
+	n.stats.Regularized++
+	n.passages = append(n.passages, passage)
+	return true
+}
+
+// rearm counts a converged attempt with a regularized matrix and returns to the
+// unregularized one after regRearm of them.
+func (n *newtonSolver) rearm(p newtonIteration) {
+	if !n.singular {
+		return
+	}
+	if n.regSteps++; n.regSteps < regRearm {
+		return
+	}
+	n.singular, n.haveJ = false, false
+	if lu, _, _ := p.(regularizable).regularization(); lu != nil {
+		lu.reg.on = false
 	}
 }

@@ -14,16 +14,8 @@ import (
 //
 // A NaN in e gives NaN, which every error test (e ≤ 1) rejects.
 func WeightedRMS(e, y0, y1 []float64, rtol, atol float64) float64 {
-	if len(e) == 0 {
-		return 0
-	}
-	var s float64
-	for i, x := range e {
-		w := atol + rtol*math.Max(math.Abs(y0[i]), math.Abs(y1[i]))
-		r := x / w
-		s += r * r
-	}
-	return math.Sqrt(s / float64(len(e)))
+	c := StepControl{RTol: rtol, ATol: atol}
+	return c.weightedRMS(e, y0, y1, 0, 0)
 }
 
 // worstIndex returns the index of the largest of size(0), …, size(n−1), NaN and ±Inf
@@ -53,9 +45,52 @@ func worstConstraint(sys dae.System, g []float64) Residual {
 	return Residual{Block: "position constraint", Index: i, Value: g[i], Owner: dae.ConstraintName(sys, i)}
 }
 
-// worstWeighted is worstIndex over the terms of WeightedRMS(e, y0, y1, rtol, atol).
-func worstWeighted(e, y0, y1 []float64, rtol, atol float64) int {
-	return worstIndex(len(e), func(i int) float64 {
-		return math.Abs(e[i]) / (atol + rtol*math.Max(math.Abs(y0[i]), math.Abs(y1[i])))
-	})
+// weightedRMS is WeightedRMS with the absolute tolerance of each component from c.atolOf
+// (per-coordinate ATolQ over the first blocks·nq components): with ATolQ nil it computes
+// exactly WeightedRMS(e, y0, y1, c.RTol, c.ATol).
+func (c *StepControl) weightedRMS(e, y0, y1 []float64, nq, blocks int) float64 {
+	if len(e) == 0 {
+		return 0
+	}
+	var s float64
+	for i, x := range e {
+		r := x / c.weight(i, y0, y1, nq, blocks)
+		s += r * r
+	}
+	return math.Sqrt(s / float64(len(e)))
+}
+
+// weight is the weight denominator ATol_i + RTol·max(|y0_i|, |y1_i|) of component i.
+func (c *StepControl) weight(i int, y0, y1 []float64, nq, blocks int) float64 {
+	return c.atolOf(i, nq, blocks) + c.RTol*math.Max(math.Abs(y0[i]), math.Abs(y1[i]))
+}
+
+// worstWeighted is worstIndex over the terms of c.weightedRMS: the component a failure
+// report names.
+func (c *StepControl) worstWeighted(e, y0, y1 []float64, nq, blocks int) int {
+	return worstIndex(len(e), func(i int) float64 { return math.Abs(e[i]) / c.weight(i, y0, y1, nq, blocks) })
+}
+
+// onManifold reports whether the constraint residual g satisfies g = 0 to rounding, for
+// coordinates of magnitude up to qmax: max |g_i| ≤ 64 ε max(1, qmax). A projection whose
+// corrections stop shrinking is accepted there. Near a singular position (G losing rank,
+// seed 002 §2.3) the corrections of the simplified Newton iteration of eq. 89 are rounding
+// noise amplified by 1/σ_min(G) and no longer decrease, although q already lies on g = 0.
+func onManifold(g []float64, qmax float64) bool {
+	tol := 64 * epsilon * math.Max(1, qmax)
+	for _, x := range g {
+		if !(math.Abs(x) <= tol) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxAbs is max_i |x_i| (0 for an empty x).
+func maxAbs(x []float64) float64 {
+	m := 0.0
+	for _, v := range x {
+		m = math.Max(m, math.Abs(v))
+	}
+	return m
 }

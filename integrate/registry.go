@@ -40,7 +40,14 @@ type Entry struct {
 	// Lie: the method also integrates a dae.LieSystem (configuration on a Lie group) through
 	// NewLieMethod; the others are refused there, naming the capability.
 	Lie bool
-	New func() Method // a method with default settings
+	// Implicit: the method integrates a linearly implicit system K y' = φ(t, y)
+	// (dae.LinearlyImplicit) through ImplicitMethod; SolveImplicit refuses the others.
+	Implicit bool
+	// ReactionForces: the method includes forces that depend on the multipliers
+	// (dae.ReactionForce, e.g. joint friction) in its residual and Newton matrix; a method
+	// without it refuses such a system in Init.
+	ReactionForces bool
+	New            func() Method // a method with default settings
 }
 
 // formulated is implemented by methods that integrate more than one formulation.
@@ -82,6 +89,7 @@ func registry() []Entry {
 		genAlphaEntry,
 		genAlphaSI2Entry,
 		lieGenAlphaEntry,
+		daeAlphaEntry,
 		newmarkEntry,
 		radau5Entry,
 		bdfEntry,

@@ -76,13 +76,16 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 	if f != Index1Projected && f != Index1 {
 		return fmt.Errorf("integrate: rk4: Formulation = %q, want %q or %q", f, Index1Projected, Index1)
 	}
+	if err := refuseReaction("rk4", sys); err != nil {
+		return err
+	}
 	if dae.StateSize(sys) > 0 {
 		return fmt.Errorf("integrate: rk4: systems with first-order states (dae.FirstOrder) are not supported")
 	}
 	if ctl.FixedH <= 0 {
 		return fmt.Errorf("integrate: rk4: constant step only: StepControl.FixedH = %g, want > 0", ctl.FixedH)
 	}
-	if _, err := ctl.Resolve(start.T, start.T+1); err != nil {
+	if _, err := ctl.resolveAt(start.T, len(start.Q)); err != nil {
 		return fmt.Errorf("integrate: rk4: %w", err)
 	}
 	nq, nc := sys.Size()
@@ -291,6 +294,9 @@ func (w *rk4Work) projectState(s *State) error {
 		}
 		if it == rk4ProjMaxIters || !allFinite(s.Q) {
 			w.sys.Constraint(w.r, s.T, s.Q)
+			if allFinite(s.Q) && onManifold(w.r, maxAbs(s.Q)) {
+				break // near a singular position: the correction is noise, q̂ satisfies g = 0
+			}
 			w.lad.worst = worstConstraint(w.sys, w.r)
 			if !allFinite(s.Q) {
 				return ErrNonFinite

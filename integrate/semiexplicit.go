@@ -17,7 +17,8 @@ import (
 //
 //	q' = v                (GGL: q' = v − Gᵀμ, seed 002 eq. 92)
 //	v' = a
-//	0  = f − M a − Gᵀλ   (seed 002, eq. 16a with the acceleration as unknown)
+//	0  = f − M a − Gᵀλ   (seed 002, eq. 16a with the acceleration as unknown; plus f_λ
+//	                       of a dae.ReactionForce, its derivatives in ∂φ/∂y)
 //	0  = c(t, q, v, a)    by formulation:
 //	      index3            g                                   (eq. 16b)
 //	      index2            G v + g_t                           (eq. 79c)
@@ -62,6 +63,7 @@ type semiExplicit struct {
 	rowEvals int // evaluations of the constraint row spent on its finite differences
 
 	sp  *sparseEval // the sparse evaluation path (M, G, work, der, second nil), or nil
+	rx  *reaction   // λ-dependent forces f_λ (dae.ReactionForce), or nil
 	spx *semiScatter
 }
 
@@ -103,6 +105,7 @@ func newSemiExplicit(sys dae.System, form Formulation, sparse bool) (*semiExplic
 	if sparse {
 		s.sp = newSparseEval(sys, true)
 	}
+	s.rx = newReaction(sys, s.sp)
 	if s.sp != nil {
 		return s, nil
 	}
@@ -183,6 +186,7 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 	copy(dst[nq:2*nq], a)
 	dyn := dst[2*nq : 3*nq]
 	s.sys.Force(dyn, t, q, v)
+	s.rx.add(dyn, t, q, v, lambda)
 	s.subMass(dyn, a)
 	s.addGT(dyn, lambda, -1)
 	s.constraintRow(dst[3*nq:3*nq+s.nc], t, q, v, a)
@@ -192,17 +196,7 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 }
 
 // evalMG evaluates M and G at (t, q).
-func (s *semiExplicit) evalMG(t float64, q []float64) {
-	if s.sp != nil {
-		s.sp.evalM(t, q)
-		s.sp.evalG(t, q)
-		return
-	}
-	s.sys.Mass(s.M, t, q)
-	if s.nc > 0 {
-		s.sys.ConstraintJacobian(s.G, t, q)
-	}
-}
+func (s *semiExplicit) evalMG(t float64, q []float64) { evalMG(s.sys, s.sp, s.M, s.G, t, q) }
 
 // constraintRow writes the formulation's constraint c(t, q, v, a) into dst, using s.G,
 // which must hold G(t, q).
@@ -278,6 +272,11 @@ func (s *semiExplicit) jacobian(J *mat.Dense, t float64, y []float64) {
 		return
 	}
 	addBlockT(J, r, 3*nq, s.G, -1)
+	if s.rx != nil {
+		s.rx.derivatives(t, q, v, lambda)
+		raw := J.RawMatrix()
+		s.rx.addDense(raw.Data, raw.Stride, r, 0, nq, 3*nq, 1, 1, 1)
+	}
 	// Constraint rows.
 	r = 3 * nq
 	s.constraintJacobian(J, r, t, q, v, a)

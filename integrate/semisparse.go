@@ -106,15 +106,23 @@ func newSemiScatter(s *semiExplicit, k *dae.CSR) *semiScatter {
 		x.gtQMu = scatterMap(k, &sp.con, s.iq(), s.imu(), true)
 		x.gMuQ = scatterMap(k, &sp.con, s.imu(), s.iq(), false)
 	}
-	x.byCol, x.posRow = make([][]int, nq), make([]int, sp.con.NNZ())
-	for i := range sp.con.NRows {
-		for t, j := range sp.con.Row(i) {
-			x.byCol[j] = append(x.byCol[j], sp.con.RowStart[i]+t)
-			x.posRow[sp.con.RowStart[i]+t] = i
+	x.byCol, x.posRow, x.groups = differenceIndex(&sp.con, nq)
+	return x
+}
+
+// differenceIndex returns, for the constraint pattern p (nc×ncol), the value positions of
+// each column (byCol), the row of each value position (posRow) and the groups of columns
+// that share no row (columnGroups): what the grouped differences of the constraint rows
+// need.
+func differenceIndex(p *dae.CSR, ncol int) (byCol [][]int, posRow []int, groups [][]int) {
+	byCol, posRow = make([][]int, ncol), make([]int, p.NNZ())
+	for i := range p.NRows {
+		for t, j := range p.Row(i) {
+			byCol[j] = append(byCol[j], p.RowStart[i]+t)
+			posRow[p.RowStart[i]+t] = i
 		}
 	}
-	x.groups = columnGroups(&sp.con, nq)
-	return x
+	return byCol, posRow, columnGroups(p, ncol)
 }
 
 // columnGroups colors the columns of pattern p greedily so that no two columns of a group
@@ -183,6 +191,10 @@ func (s *semiExplicit) newtonValues(K []float64, c, t float64, y []float64) {
 	scatterAdd(K, x.mAA, sp.M, 1)
 	if s.nc > 0 {
 		scatterAdd(K, x.gtAL, sp.G, 1)
+		if s.rx != nil {
+			s.rx.derivatives(t, q, v, lambda)
+			s.rx.addSparse(K, x.cAQ, x.cAV, x.gtAL, -1, -1, -1)
+		}
 		s.constraintValues(K, t, q, v, a)
 		if s.hasMu {
 			scatterAdd(K, x.gMuQ, sp.G, -1)

@@ -99,7 +99,22 @@ type Solution struct {
 // The steps themselves do not allocate; keeping a sample allocates its copies of q, v,
 // a and λ (and grows the sample slices); handing it to opt.Sample does not.
 func Solve(m Method, name string, sys dae.System, start State, tEnd float64, opt SolveOptions) (*Solution, error) {
-	t0 := start.T
+	var meter *dae.ResidualMeter
+	init := func() error {
+		if err := m.Init(sys, start, opt.Control); err != nil {
+			return err
+		}
+		meter = dae.NewResidualMeter(sys) // G on its pattern for a SparseEvaluator
+		return nil
+	}
+	measure := func(s *State) dae.ConstraintResiduals { return meter.Measure(s.T, s.Q, s.V, s.A) }
+	return drive(m, name, start.T, tEnd, opt, init, measure)
+}
+
+// drive is the loop of Solve and SolveImplicit: init starts m, then steps to tEnd
+// recording samples; measure (nil: none) gives the constraint residuals of each accepted
+// state.
+func drive(m Method, name string, t0, tEnd float64, opt SolveOptions, init func() error, measure func(*State) dae.ConstraintResiduals) (*Solution, error) {
 	if math.IsNaN(tEnd) || math.IsInf(tEnd, 0) || tEnd < t0 {
 		return nil, fmt.Errorf("integrate: Solve: tEnd = %g, want a finite time >= start.T = %g", tEnd, t0)
 	}
@@ -109,17 +124,13 @@ func Solve(m Method, name string, sys dae.System, start State, tEnd float64, opt
 	}
 	begin := time.Now()
 	sol := &Solution{Method: name, MaxResidual: dae.ConstraintResiduals{WorstPos: -1}}
-	if err := m.Init(sys, start, opt.Control); err != nil {
+	if err := init(); err != nil {
 		return nil, err
 	}
-	meter := dae.NewResidualMeter(sys) // G on its pattern for a SparseEvaluator
 	cur := m.Current()
 	var sample State
 	if times != nil {
-		sample = NewState(len(cur.Q), len(cur.Lambda))
-		if cur.X != nil {
-			sample.X = make([]float64, len(cur.X))
-		}
+		sample = cur.Clone()
 	}
 	record := func(s *State) error {
 		if opt.Sample != nil {
@@ -176,7 +187,9 @@ func Solve(m Method, name string, sys dae.System, start State, tEnd float64, opt
 			return finish(err)
 		}
 		cur = m.Current()
-		sol.MaxResidual = sol.MaxResidual.Max(meter.Measure(cur.T, cur.Q, cur.V, cur.A))
+		if measure != nil {
+			sol.MaxResidual = sol.MaxResidual.Max(measure(cur))
+		}
 		if err := emit(); err != nil {
 			return finish(err)
 		}

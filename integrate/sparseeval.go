@@ -36,13 +36,19 @@ func (e *sparseEval) kktArgs() (M, G mat.Matrix) {
 }
 
 // newSparseEval returns the sparse path for sys, or nil when sys does not implement
-// dae.SparseEvaluator, the KKT matrix has fewer than sparseMinSize rows, or (coupling
-// set: the implicit methods) the coupling pattern is dense.
+// dae.SparseEvaluator, the KKT matrix has fewer than sparseMinSize rows, (coupling set:
+// the implicit methods) the coupling pattern is dense, or sys has λ-dependent forces
+// (dae.ReactionForce) without their sparse values (dae.SparseReactionForce).
 func newSparseEval(sys dae.System, coupling bool) *sparseEval {
 	se, ok := sys.(dae.SparseEvaluator)
 	nq, nc := sys.Size()
 	if !ok || nq+nc < sparseMinSize || (coupling && se.CouplingPattern() == nil) {
 		return nil
+	}
+	if dae.HasReactionForce(sys) {
+		if _, srf := sys.(dae.SparseReactionForce); !srf {
+			return nil // λ-dependent forces without values on the patterns: dense
+		}
 	}
 	e := &sparseEval{se: se, nq: nq, nc: nc, mass: dae.MassCSR(se, nq), con: dae.ConstraintCSR(se, nq, nc)}
 	e.M, e.G = make([]float64, e.mass.NNZ()), make([]float64, e.con.NNZ())
@@ -182,7 +188,7 @@ func newSparseNewtonFactor(n int, pattern [][]int) *newtonFactor {
 	if err != nil {
 		panic(fmt.Sprintf("integrate: bad Newton matrix pattern: %v", err))
 	}
-	return &newtonFactor{sparse: s, csr: dae.NewCSR(pattern, n, n, false)}
+	return &newtonFactor{sparse: s, csr: dae.NewCSR(pattern, n, n, false), pattern: pattern}
 }
 
 // addMul adds M x to dst, row by row as the dense loops do.
@@ -249,4 +255,18 @@ func (e *sparseEval) swapG(other []float64) []float64 {
 	old := e.G
 	e.G, e.gMat.v = other, other
 	return old
+}
+
+// evalMG evaluates M and G of sys at (t, q): as pattern values into sp on the sparse
+// evaluation path, else into the dense M and G (G nil without constraints).
+func evalMG(sys dae.System, sp *sparseEval, M, G *mat.Dense, t float64, q []float64) {
+	if sp != nil {
+		sp.evalM(t, q)
+		sp.evalG(t, q)
+		return
+	}
+	sys.Mass(M, t, q)
+	if G != nil {
+		sys.ConstraintJacobian(G, t, q)
+	}
 }

@@ -185,6 +185,10 @@ type newtonFactor struct {
 	sparse *linalg.SparseLU
 	buf    *mat.Dense // assembly storage of the sparse path; nil when filled by values
 	csr    dae.CSR    // the pattern of the values (newSparseNewtonFactor)
+	// pattern is the sparse paths' pattern and reg the regularization that Newton
+	// failures near singular positions switch on (regularize.go).
+	pattern [][]int
+	reg     newtonReg
 }
 
 // newNewtonFactor returns the factorization for n×n matrices with the given pattern (nil:
@@ -198,7 +202,7 @@ func newNewtonFactor(n int, pattern [][]int) *newtonFactor {
 	if err != nil {
 		panic(fmt.Sprintf("integrate: bad Newton matrix pattern: %v", err))
 	}
-	return &newtonFactor{sparse: s, buf: mat.NewDense(n, n, nil)}
+	return &newtonFactor{sparse: s, buf: mat.NewDense(n, n, nil), pattern: pattern}
 }
 
 // Matrix returns the row-major n×n storage to assemble the Newton matrix into.
@@ -226,6 +230,9 @@ func (f *newtonFactor) stored() []float64 {
 
 // Factor factorizes the matrix held in Matrix() (or Values() when filled by values).
 func (f *newtonFactor) Factor() error {
+	if f.reg.on {
+		return f.factorRegularized()
+	}
 	if f.byValues() {
 		return f.sparse.Factor()
 	}
@@ -237,6 +244,10 @@ func (f *newtonFactor) Factor() error {
 
 // Solve overwrites b with the solution of K x = b.
 func (f *newtonFactor) Solve(b []float64) {
+	if f.reg.on && f.reg.aug != nil {
+		f.reg.aug.Solve(b)
+		return
+	}
 	if f.sparse != nil {
 		f.sparse.Solve(b)
 		return

@@ -44,6 +44,10 @@ type Stats struct {
 	// Repartitions: changes of the dependent/independent partition (seed 000, eqs. 7-8;
 	// coordinate-partitioning methods gcp-newmark, gcp-fv, gcp-abm); 0 elsewhere.
 	Repartitions int `json:"repartitions"`
+	// Regularized: Newton iterations that failed with a fresh matrix and were retried with
+	// the regularized saddle-point matrix (newtonRegEps; near a singular position or with
+	// redundant constraints, issue 17). Each is a SingularPassage of the method.
+	Regularized int `json:"regularized"`
 }
 
 // countFailure counts an attempt abandoned before its error test by its cause: NaN or Inf
@@ -70,6 +74,6 @@ func (s Stats) Add(o Stats) Stats {
 		FuncEvals: s.FuncEvals + o.FuncEvals, FDEvals: s.FDEvals + o.FDEvals,
 		Jacobians: s.Jacobians + o.Jacobians, Factorizations: s.Factorizations + o.Factorizations,
 		Solves: s.Solves + o.Solves, Projections: s.Projections + o.Projections,
-		Repartitions: s.Repartitions + o.Repartitions,
+		Repartitions: s.Repartitions + o.Repartitions, Regularized: s.Regularized + o.Regularized,
 	}
 }

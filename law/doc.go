@@ -7,6 +7,7 @@
 // Time functions: Const, Poly, Sine, Ramp, Smoothstep, Table (natural cubic spline).
 // Force laws: Linear, Polynomial (seed 001, eq. 15: SeedSpring), Piecewise and
 // NewPiecewiseLinear (seed 001, eq. 16, which is piecewise polynomial: SeedDamper).
+// Friction is the smoothed Coulomb-plus-viscous law of joint friction, F(c', N).
 //
 // Every Eval is allocation-free and safe for concurrent use. The package depends on
 // nothing above the standard library, so planar, spatial and the routes to come share it

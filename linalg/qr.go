@@ -72,6 +72,9 @@ func (f *PivotedQR) Rank(tol float64) int {
 // Perm returns the column permutation: column j of A P is column Perm()[j] of A.
 func (f *PivotedQR) Perm() []int { return f.jpvt }
 
+// Diag returns |R_kk| (k < min(m, n)).
+func (f *PivotedQR) Diag(k int) float64 { return math.Abs(f.a.Data[k*f.Cols+k]) }
+
 // RDiag returns |R_kk| for k < min(m, n).
 func (f *PivotedQR) RDiag(dst []float64) []float64 {
 	k := min(f.Rows, f.Cols)

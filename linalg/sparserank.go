@@ -39,9 +39,13 @@ import (
 // every angle into every later row (fill quadratic in the length). The next row is the
 // one holding a column that the fewest rows still to come share (structurally, in G's
 // pattern), ties to the lower index: a chain is taken from its free end, where the last
-// body's columns appear in its joint's rows only, and each pivot then fills nothing. Of
-// rows with the same pattern (a duplicated joint) the first is taken first, so the copy is
-// the redundant one. Because Keep columns are used only by rows that have no other
+// body's columns appear in its joint's rows only, and each pivot then fills nothing. On
+// equal counts a row sharing a column with a row already taken comes first, so that the
+// elimination goes on along the front it has opened: a duplicated joint in the middle of a
+// chain raises its bodies' counts to those of the bodies at the root, and the tie to the
+// lower index would start a second front at the root, which fills as described (nnz(L+U)
+// 1.3e7 instead of 1.2e5 at 10 000 bars). Of rows with the same pattern (a duplicated joint) the first is taken
+// first, so the copy is the redundant one. Because Keep columns are used only by rows that have no other
 // candidate, the free columns' pivots are as many as the rank of G restricted to them, in
 // any row order: Keep columns become dependent only when the others cannot supply r
 // independent columns.
@@ -82,7 +86,7 @@ type SparseRankLU struct {
 	colStep               []int // colStep[j] = the step pivoting column j, −1 if none
 	remaining             []int // remaining[j] = rows still to come listing column j
 	colRows               [][]int
-	key                   []int    // key[i] = min over row i's columns of remaining, −1 once taken
+	key                   []int    // key[i]: the row order (Factorize), −1 once taken
 	heap                  []rowKey // rows by key (lazy: stale entries are skipped)
 
 	// U by rows: step k holds the pivot upiv[k] and the other columns of its reduced row,
@@ -97,7 +101,8 @@ type SparseRankLU struct {
 	mark, xi, stack, pstack []int
 	rowID                   int // the mark of the row being reduced
 
-	factored bool
+	gmax, smallest float64 // max|G_ij| and the smallest reduced row's largest entry
+	factored       bool
 }
 
 // sparseRankTau is τ, the pivot threshold within a reduced row. A larger τ than
@@ -167,6 +172,21 @@ func (f *SparseRankLU) Cols() []int { return f.cols }
 // increasing (shared: do not modify).
 func (f *SparseRankLU) Redundant() []int { return f.redundant }
 
+// SmallestRow returns, for the last Factorize, the smallest over the rows of the largest
+// entry of the row once reduced against the rows taken before it, relative to max|G_ij|:
+// 0 when a row is an exact combination of earlier ones, of the order of 1/cond(G) for a
+// nearly dependent row (the counterpart of the smallest |R_kk|/|R_00| of a pivoted QR);
+// 1 without rows, 0 when G = 0.
+func (f *SparseRankLU) SmallestRow() float64 {
+	switch {
+	case math.IsInf(f.smallest, 1):
+		return 1
+	case f.gmax == 0:
+		return 0
+	}
+	return f.smallest / f.gmax
+}
+
 // NNZ returns the number of stored entries of L and U (pivots included) of the last
 // Factorize.
 func (f *SparseRankLU) NNZ() int { return len(f.lstep) + len(f.ucol) + len(f.upiv) }
@@ -199,15 +219,16 @@ func (f *SparseRankLU) Factorize() error {
 		}
 	}
 	thresh := f.Tol * gmax
+	f.gmax, f.smallest = gmax, math.Inf(1)
 	f.heap = f.heap[:0]
 	for i := range f.m {
 		f.key[i] = -1
 		if f.skipped(i) {
 			continue
 		}
-		f.key[i] = f.m
+		f.key[i] = 2*f.m + 1
 		for t := f.rp[i]; t < f.rp[i+1]; t++ {
-			f.key[i] = min(f.key[i], f.remaining[f.rcol[t]])
+			f.key[i] = min(f.key[i], 2*f.remaining[f.rcol[t]]+1) // untouched: odd
 		}
 		f.heap = append(f.heap, rowKey{f.key[i], i})
 	}
@@ -225,8 +246,8 @@ func (f *SparseRankLU) Factorize() error {
 			j := f.rcol[t]
 			f.remaining[j]--
 			for _, r := range f.colRows[j] {
-				if f.key[r] > f.remaining[j] {
-					f.key[r] = f.remaining[j]
+				if k := 2 * f.remaining[j]; f.key[r] > k { // touched: even
+					f.key[r] = k
 					f.heap = heapPush(f.heap, rowKey{f.key[r], r})
 				}
 			}
@@ -349,6 +370,7 @@ func (f *SparseRankLU) choosePivot(i, top int, thresh float64) {
 			maxFree = max(maxFree, a)
 		}
 	}
+	f.smallest = min(f.smallest, max(maxFree, maxKept))
 	var fromKeep bool
 	var amax float64
 	switch {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"linkage/assembly"
 	"linkage/dae"
 	"linkage/integrate"
 	"linkage/law"
@@ -113,11 +114,16 @@ func assemble(doc *Document) (*Built, mechanism, error) {
 	b := &Built{Doc: doc, Model: pm, Bodies: map[string]planar.BodyID{"ground": planar.Ground}, Joints: map[string]planar.JointID{}}
 	for _, body := range m.Bodies {
 		st := m.Initial.Bodies[body.Name]
-		b.Bodies[body.Name] = pm.AddBody(planar.Body{
+		pb := planar.Body{
 			Name: body.Name, Mass: body.Mass, Inertia: body.Inertia,
 			Pos: planar.Vec(st.Position), Angle: float64(st.Angle),
 			Vel: planar.Vec(st.Velocity), AngVel: st.AngularVelocity,
-		})
+		}
+		if body.Flexible != nil {
+			b.Bodies[body.Name] = pm.AddFlexibleBody(pb, body.Flexible.beam())
+			continue
+		}
+		b.Bodies[body.Name] = pm.AddBody(pb)
 	}
 	markers := map[string]planar.MarkerID{}
 	for _, mk := range m.Markers {
@@ -141,6 +147,9 @@ func assemble(doc *Document) (*Built, mechanism, error) {
 			id = pm.AddCoupler(jt.Name, b.Joints[jt.A], b.Joints[jt.B], jt.Ratio, jt.Offset)
 		}
 		b.Joints[jt.Name] = id
+		if jt.Friction != nil {
+			pm.SetFriction(id, jt.Friction.spec())
+		}
 	}
 	c := compiler{doc: doc}
 	c.motions(m.Motions, func(mo Motion, f law.Func) {
@@ -190,8 +199,7 @@ type compiler struct {
 
 // fail records err at path.
 func (c *compiler) fail(path string, err error) {
-	l, col := c.doc.Line(path)
-	c.errs = append(c.errs, &Error{File: c.doc.File, Line: l, Column: col, Path: path, Msg: err.Error()})
+	c.errs = append(c.errs, c.doc.errorAt(path, err.Error()))
 }
 
 // err returns the recorded errors, joined, or nil.
@@ -300,6 +308,9 @@ func (b *Built) initialize(sys mechanism) error {
 	b.Integrated = sys
 	lambda := c.Lambda
 	if len(c.Redundant) > 0 {
+		if dae.HasReactionForce(sys) {
+			return fmt.Errorf("%s: joint friction with redundant constraints (%s): the reactions that press the joints are not determined by the equations of motion; remove the redundancy", doc.File, strings.Join(b.RedundantJoints(), ", "))
+		}
 		rows := c.KeptRows()
 		b.Integrated = dae.Reduce(sys, rows)
 		lambda = make([]float64, len(rows))
@@ -318,7 +329,11 @@ func (b *Built) FullLambda(dst, lambda []float64) {
 		copy(dst, lambda)
 		return
 	}
-	dae.ExpandLambda(dst, lambda, b.Consistent.KeptRows())
+	rows := b.Consistent.KeptRows()
+	if rk, ok := b.Integrated.(dae.Rekeeper); ok {
+		rows = rk.Kept() // the rows kept now: a run may choose them anew (dae.Rekeeper)
+	}
+	dae.ExpandLambda(dst, lambda, rows)
 }
 
 // RedundantJoints names the joints owning the redundant constraint rows found by
@@ -476,4 +491,9 @@ func (doc *Document) pointMassCheck(sys mechanism, t0 float64, q0 []float64) err
 	}
 	return fmt.Errorf("%s: point masses: the mass matrix is singular on the motions the joints allow (seed 002, Lemma 1): %s can move without inertia; "+
 		"pin a point mass away from its centre of mass (a marker at the other end of its link), or give the body an inertia", doc.File, strings.Join(free, ", "))
+}
+
+// spec is the friction as the modeling routes take it (planar and spatial JointFriction).
+func (f *Friction) spec() assembly.FrictionSpec {
+	return assembly.FrictionSpec{Mu: f.Mu, VReg: f.VReg, Viscous: f.Viscous, PinRadius: f.PinRadius, Arm: f.Arm, NormalEps: f.NormalEps}
 }

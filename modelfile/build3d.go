@@ -67,6 +67,9 @@ func assemble3(doc *Document) (*Built, mechanism, error) {
 			id = sm.AddPointOnPlane(jt.Name, i, j)
 		}
 		sb.Joints[jt.Name] = id
+		if jt.Friction != nil {
+			sm.SetFriction(id, jt.Friction.spec())
+		}
 	}
 	c := compiler{doc: doc}
 	c.motions(m.Motions, func(mo Motion, f law.Func) {

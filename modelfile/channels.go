@@ -26,6 +26,20 @@ func forceSuffixes(typ string) []string {
 	return nil
 }
 
+// flexibleSuffixes are the channels a flexible body adds to its frame's: its elastic
+// coordinates (planar.Beam.ElasticCoordinates: nodal deflections u<i>, w<i> and slopes
+// slope<i>, or Simeon's mode<j>, umid, uend) and its strain energy ½ eᵀ K e.
+func flexibleSuffixes(b Body) []string {
+	if b.Flexible == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range b.Flexible.beam().ElasticCoordinates() {
+		out = append(out, strings.TrimPrefix(s, "."))
+	}
+	return append(out, "strain_energy")
+}
+
 func energyChannels() []string {
 	return []string{"energy.kinetic", "energy.potential", "energy.work_nc", "energy.work_driving", "energy.invariant"}
 }
@@ -39,6 +53,9 @@ func channelNames(m *Model) []string {
 	var names []string
 	for _, b := range m.Bodies {
 		for _, s := range bodySuffixes() {
+			names = append(names, b.Name+"."+s)
+		}
+		for _, s := range flexibleSuffixes(b) {
 			names = append(names, b.Name+"."+s)
 		}
 	}

@@ -78,6 +78,9 @@ type Document struct {
 	// so that Run and the command line read them in one place.
 	Spatial *SpatialModel
 	pos     map[string]token.Position // path → position of the value
+	// copies names the repeat copy ("i=37") of each path a repeat block made, so that
+	// errors found after Parse (Build, Run) name the copy as the decoder's errors do.
+	copies map[string]string
 }
 
 // Load reads and parses the model file at path (see Parse). It reads at most one byte past
@@ -150,21 +153,32 @@ func Parse(file string, data []byte) (*Document, error) {
 			validate(d)
 		}
 	}
+	d.doc.copies = d.repeatAt
 	if len(d.errs) > 0 {
-		d.nameCopies()
+		for _, e := range d.errs {
+			e.Repeat = d.doc.copyOf(e.Path)
+		}
 		return nil, d.errs
 	}
 	return d.doc, nil
 }
 
-// nameCopies sets the Repeat of each error inside a repeated copy: the copy is the
+// copyOf names the repeat copy that path lies in ("i=37"; "" outside repeat blocks): the
 // innermost enclosing path that the decoder found made by a repeat block.
-func (d *decoder) nameCopies() {
-	for _, e := range d.errs {
-		for p := e.Path; e.Repeat == "" && p != ""; p = parentPath(p) {
-			e.Repeat = d.repeatAt[p]
+func (doc *Document) copyOf(path string) string {
+	for p := path; p != ""; p = parentPath(p) {
+		if r := doc.copies[p]; r != "" {
+			return r
 		}
 	}
+	return ""
+}
+
+// errorAt returns an error at path found after Parse (by Build or Run), with the line and
+// column where the value was written and, inside a repeated copy, the copy.
+func (doc *Document) errorAt(path, msg string) *Error {
+	l, c := doc.Line(path)
+	return &Error{File: doc.File, Line: l, Column: c, Path: path, Repeat: doc.copyOf(path), Msg: msg}
 }
 
 func syntaxError(file string, err error) *Error {

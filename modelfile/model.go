@@ -34,12 +34,38 @@ type Vec [2]float64
 type Angle float64
 
 // Body is a rigid body; its reference frame is centroidal (origin at the centre of mass).
-// "ground" is predefined and may not be redefined.
+// With Flexible it is a beam instead, whose frame has its origin at the beam's first end
+// and its x axis along the beam. "ground" is predefined and may not be redefined.
 type Body struct {
-	Name    string  `yaml:"name,required"`
-	Mass    float64 `yaml:"mass,required"`    // kg, > 0
-	Inertia float64 `yaml:"inertia,required"` // kg·m² about the centre of mass, > 0
-	Shape   *Shape  `yaml:"shape"`            // how the viewer draws it besides bars between its markers [none]
+	Name     string    `yaml:"name,required"`
+	Mass     float64   `yaml:"mass"`     // kg, > 0; required for a rigid body, absent for a flexible one
+	Inertia  float64   `yaml:"inertia"`  // kg·m² about the centre of mass, > 0; as mass
+	Flexible *Flexible `yaml:"flexible"` // makes the body a beam (coordinates: body only) [rigid]
+	Shape    *Shape    `yaml:"shape"`    // how the viewer draws it besides bars between its markers [none]
+}
+
+// Frames and deformations of a flexible body (Flexible.Frame, Flexible.Deformation).
+const (
+	FrameTangent            = "tangent"       // u = w = w′ = 0 at the first end: clamped in its frame
+	FrameChord              = "chord"         // u = w = 0 at the first end, w = 0 at the last: pinned-pinned
+	DeformationAxialLateral = "axial+lateral" // axial and lateral displacements
+	DeformationLateral      = "lateral"       // lateral only, the inextensible beam of Yen et al. (1998)
+)
+
+// Flexible makes a body a planar, linearized Euler–Bernoulli beam in a floating frame
+// (planar.Beam; Simeon 1996): elements finite elements (linear axial, cubic Hermite
+// lateral) or modes sine modes of Simeon's basis (chord frame only). Markers on it must sit
+// at nodes: [x, 0] with x = i·length/elements, or x = 0 or length for modes.
+type Flexible struct {
+	Length      float64 `yaml:"length,required"`  // m, > 0
+	Elements    int     `yaml:"elements"`         // number of finite elements ≥ 1 [required unless modes]
+	Modes       int     `yaml:"modes"`            // number of sine modes of Simeon's basis ≥ 1, instead of elements
+	E           float64 `yaml:"E,required"`       // Young's modulus, Pa, > 0
+	A           float64 `yaml:"A,required"`       // cross-section area, m², > 0
+	I           float64 `yaml:"I,required"`       // second moment of area of the section, m⁴, > 0
+	Density     float64 `yaml:"density,required"` // kg/m³, > 0
+	Frame       string  `yaml:"frame"`            // FrameTangent or FrameChord [tangent]
+	Deformation string  `yaml:"deformation"`      // DeformationAxialLateral or DeformationLateral [axial+lateral]
 }
 
 // Shape kinds (the Type field of Shape).
@@ -96,6 +122,21 @@ type Joint struct {
 	B      string  `yaml:"b"`             // coupler: the driven joint
 	Ratio  float64 `yaml:"ratio"`         // coupler: dimensionless or m/rad by the joints' kinds
 	Offset float64 `yaml:"offset"`        // coupler: rad or m, the driven joint's kind [0]
+	// Friction is joint friction (revolute and translational joints; planar.JointFriction).
+	Friction *Friction `yaml:"friction"`
+}
+
+// Friction is the friction block of a revolute or translational joint: Coulomb friction
+// μ·N with the smoothed stick-slip law tanh(slip speed/v_reg) and N the joint's reaction
+// (a revolute's pin force at pin_radius; a translational's normal force, plus its bending
+// moment/arm when arm > 0), plus viscous friction (planar.JointFriction, law.Friction).
+type Friction struct {
+	Mu        float64 `yaml:"mu,required"`    // Coulomb coefficient ≥ 0
+	VReg      float64 `yaml:"v_reg,required"` // m/s > 0: slip speed where tanh reaches 0.76 of μN
+	PinRadius float64 `yaml:"pin_radius"`     // m > 0, revolute only (required there)
+	Arm       float64 `yaml:"arm"`            // m ≥ 0, translational only [0: moment ignored]
+	Viscous   float64 `yaml:"viscous"`        // N·s/m (translational) or N·m·s/rad (revolute) ≥ 0 [0]
+	NormalEps float64 `yaml:"normal_eps"`     // N ≥ 0: ε of √(N² + ε²) [0: 1e-6]
 }
 
 // Motion prescribes the relative coordinate of a revolute (angle, rad) or translational
@@ -221,9 +262,13 @@ type Simulation struct {
 	Method      string  `yaml:"method"`      // integrator name (linkage methods) [hht]
 	Formulation string  `yaml:"formulation"` // [the method's first]
 	Tol         float64 `yaml:"tol"`         // relative and absolute tolerance [1e-6]
-	H           float64 `yaml:"h"`           // s, fixed step size; 0 for error control [0]
-	TEnd        float64 `yaml:"t_end"`       // s, > initial.time; required to run
-	OutputStep  float64 `yaml:"output_step"` // s, sampling of the results [(t_end − t0)/100]
+	// ATol gives coordinates their own absolute tolerance, by coordinate name ("crank.theta",
+	// "slider.x"; the names of initial.keep): it replaces tol as the absolute tolerance of
+	// that coordinate's error components (integrate.StepControl.ATolQ) [none].
+	ATol       map[string]float64 `yaml:"atol"`
+	H          float64            `yaml:"h"`           // s, fixed step size; 0 for error control [0]
+	TEnd       float64            `yaml:"t_end"`       // s, > initial.time; required to run
+	OutputStep float64            `yaml:"output_step"` // s, sampling of the results [(t_end − t0)/100]
 	// MaxSteps caps the attempted steps (accepted and rejected) of a run; 0 takes
 	// integrate.DefaultMaxSteps (1 000 000) [0].
 	MaxSteps int `yaml:"max_steps"`

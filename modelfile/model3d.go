@@ -70,6 +70,8 @@ type Joint3 struct {
 	I      string  `yaml:"i,required"`
 	J      string  `yaml:"j,required"`
 	Length float64 `yaml:"length"` // m, distance only, > 0
+	// Friction is joint friction (revolute and translational joints; spatial.JointFriction).
+	Friction *Friction `yaml:"friction"`
 }
 
 // Force3 is a 3D force element; the keys that apply depend on Type (docs/model-format.md).

@@ -204,7 +204,13 @@ func planarChannels(b *Built) func(string) channelFunc {
 	}
 	return func(name string) channelFunc {
 		elem, suffix := splitChannel(name)
-		if _, ok := b.Bodies[elem]; ok {
+		if id, ok := b.Bodies[elem]; ok {
+			if suffix == "strain_energy" {
+				return func(c *sample) float64 { return sys.StrainEnergy(id, c.s.Q) }
+			}
+			if i, elastic := coord[name]; elastic && !contains(bodySuffixes(), suffix) {
+				return func(c *sample) float64 { return c.s.Q[i] }
+			}
 			return bodyChannel(coord[elem+".x"], suffix)
 		}
 		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 2); ok {

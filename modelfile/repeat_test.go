@@ -285,3 +285,71 @@ func TestSchemaRepeat(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatBuildErrors: an error found by Build (after Parse accepted the file) in a
+// repeated copy names the copy as Parse's errors do: a motion of copy 37 that is not
+// finite at the start (log(0)), in a planar and a 3D chain, with the template's line.
+func TestRepeatBuildErrors(t *testing.T) {
+	planarChain := `parameters: {N: 40}
+bodies:
+  - repeat: {i: 1..N}
+    each: {name: "bar${i}", mass: 1, inertia: 0.1}
+markers:
+  - {name: O, body: ground}
+  - repeat: {i: 1..N}
+    each:
+      - {name: "bar${i}.A", body: "bar${i}", point: [-0.5, 0]}
+      - {name: "bar${i}.B", body: "bar${i}", point: [0.5, 0]}
+joints:
+  - {name: pin1, type: revolute, i: O, j: bar1.A}
+  - repeat: {i: 2..N}
+    each: {name: "pin${i}", type: revolute, i: "bar${i-1}.B", j: "bar${i}.A"}
+motions:
+  - repeat: {i: 2..N}
+    each: {name: "drive${i}", joint: "pin${i}", function: "log(${(i-37)^2} + t)"}
+initial:
+  bodies:
+    - repeat: {i: 1..N}
+      each: {"bar${i}": {position: ["${i-0.5}", 0]}}
+simulation: {t_end: 1}
+`
+	spatialChain := `dimension: 3
+parameters: {N: 40}
+bodies:
+  - repeat: {i: 1..N}
+    each: {name: "rod${i}", mass: 1, inertia: [0.01, 0.1, 0.1]}
+markers:
+  - {name: O, body: ground}
+  - repeat: {i: 1..N}
+    each:
+      - {name: "rod${i}.A", body: "rod${i}", point: [-0.5, 0, 0]}
+      - {name: "rod${i}.B", body: "rod${i}", point: [0.5, 0, 0]}
+joints:
+  - {name: pin1, type: revolute, i: O, j: rod1.A}
+  - repeat: {i: 2..N}
+    each: {name: "pin${i}", type: revolute, i: "rod${i-1}.B", j: "rod${i}.A"}
+motions:
+  - repeat: {i: 2..N}
+    each: {name: "drive${i}", joint: "pin${i}", function: "log(${(i-37)^2} + t)"}
+initial:
+  bodies:
+    - repeat: {i: 1..N}
+      each: {"rod${i}": {position: ["${i-0.5}", 0, 0]}}
+simulation: {t_end: 1}
+`
+	for _, c := range []struct{ name, src, want string }{
+		{"planar", planarChain, `c.yaml:17:59: motions[35].function: in repeat i=37: motion "drive37" = log(0 + t) is not finite at t = 0`},
+		{"3D", spatialChain, `c.yaml:18:59: motions[35].function: in repeat i=37: motion "drive37" = log(0 + t) is not finite at t = 0`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc, err := Parse("c.yaml", []byte(c.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Build(doc)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("Build: %v\nwant an error containing\n  %s", err, c.want)
+			}
+		})
+	}
+}

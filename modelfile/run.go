@@ -4,9 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
+	"linkage/dae"
 	"linkage/integrate"
 	"linkage/output"
 )
@@ -80,6 +84,9 @@ type Result struct {
 	// IndexReport is what a method that switches formulations did in each (the multi-index
 	// method of seed 001); nil for the others.
 	IndexReport *integrate.IndexReport
+	// Passages are the singular positions (or redundancies appearing in the motion) that
+	// the method's Newton iteration went on past (integrate.SingularPassage).
+	Passages []integrate.SingularPassage
 }
 
 // Run simulates b from its consistent start to t_end with integrate.Solve and records the
@@ -140,7 +147,11 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 		kept.A, kept.Lambda = append(kept.A, c.A), append(kept.Lambda, c.Lambda)
 		return nil
 	}
-	ctl := integrate.StepControl{RTol: r.Tol, ATol: r.Tol, FixedH: r.H, MaxSteps: r.MaxSteps}
+	atolQ, err := coordinateATol(b)
+	if err != nil {
+		return nil, err
+	}
+	ctl := integrate.StepControl{RTol: r.Tol, ATol: r.Tol, ATolQ: atolQ, FixedH: r.H, MaxSteps: r.MaxSteps}
 	sol, runErr := integrate.Solve(meth, r.Method, b.Integrated, b.Start.Clone(), r.TEnd,
 		integrate.SolveOptions{Control: ctl, OutputStep: r.OutputStep, Sample: sample, Observer: observer})
 	if sol == nil {
@@ -152,10 +163,40 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 		rep := ir.Report()
 		r.IndexReport = &rep
 	}
+	if sr, ok := meth.(integrate.SingularReporter); ok {
+		r.Passages = sr.SingularPassages()
+	}
 	if errors.Is(runErr, integrate.ErrMaxSteps) {
 		runErr = fmt.Errorf("%w; stopped at the step limit max_steps = %d; raise it with --max-steps or simulation.max_steps", runErr, r.MaxSteps)
 	}
 	return r, runErr
+}
+
+// coordinateATol maps simulation.atol onto the coordinates of the integrated system
+// (integrate.StepControl.ATolQ; nil without the section), refusing a name that is not a
+// coordinate at its line.
+func coordinateATol(b *Built) ([]float64, error) {
+	atol := b.Doc.Model.Simulation.ATol
+	if len(atol) == 0 {
+		return nil, nil
+	}
+	nq, _ := b.Integrated.Size()
+	names := make([]string, nq)
+	for i := range nq {
+		names[i] = dae.CoordinateName(b.Integrated, i)
+	}
+	q := make([]float64, nq)
+	for _, name := range slices.Sorted(maps.Keys(atol)) {
+		i := slices.Index(names, name)
+		if i < 0 {
+			path := "simulation.atol." + name
+			l, c := b.Doc.Line(path)
+			return nil, &Error{File: b.Doc.File, Line: l, Column: c, Path: path,
+				Msg: fmt.Sprintf("unknown coordinate %q; want one of %s", name, strings.Join(names, ", "))}
+		}
+		q[i] = atol[name]
+	}
+	return q, nil
 }
 
 // checkSettings resolves the output step and the step cap of r and refuses, before the
@@ -164,9 +205,7 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 func (r *Result) checkSettings(doc *Document, opt RunOptions) error {
 	s := doc.Model.Simulation
 	fileErr := func(key, format string, args ...any) error {
-		path := "simulation." + key
-		l, c := doc.Line(path)
-		return &Error{File: doc.File, Line: l, Column: c, Path: path, Msg: fmt.Sprintf(format, args...)}
+		return doc.errorAt("simulation."+key, fmt.Sprintf(format, args...))
 	}
 	if why := TolProblem(r.Tol); why != "" {
 		if opt.Tol != 0 {
@@ -366,6 +405,8 @@ type Summary struct {
 	Error    string   `json:"error,omitempty"`
 	// TolControls says what tol bounds (TolControls; for fixed steps, that nothing does).
 	TolControls string `json:"tol_controls"`
+	// SingularPassages: where the method went on past a rank drop of G (Result.Passages).
+	SingularPassages []integrate.SingularPassage `json:"singular_passages,omitempty"`
 	// ErrorEstimate is EstimateError's result, set by a caller that asked for it.
 	ErrorEstimate *ErrorEstimate `json:"error_estimate,omitempty"`
 	// IndexReport: switches, steps and time per index of the multi-index method (seed 001).
@@ -376,7 +417,7 @@ type Summary struct {
 func (r *Result) Summarize(m *Model, err error) Summary {
 	s := Summary{Model: m.Name, Method: r.Method, Formulation: string(r.Formulation), Tol: r.Tol, H: r.H, TEnd: r.TEnd,
 		Samples: r.Samples, EnergyDrift: r.EnergyDrift, EnergyScale: r.EnergyScale, TolControls: r.tolControls(),
-		IndexReport: r.IndexReport}
+		IndexReport: r.IndexReport, SingularPassages: r.Passages}
 	if sol := r.Solution; sol != nil {
 		st := sol.Stats
 		s.Steps, s.Rejected, s.NewtonIters, s.Jacobians, s.Factorizations = st.Steps, st.Rejected, st.NewtonIters, st.Jacobians, st.Factorizations
@@ -424,6 +465,9 @@ func (s Summary) WriteText(w io.Writer) {
 	}
 	if s.IndexReport != nil {
 		fmt.Fprintf(w, "index    %s\n", s.IndexReport)
+	}
+	for _, p := range s.SingularPassages {
+		fmt.Fprintf(w, "singular passed %s\n", p)
 	}
 	fmt.Fprintf(w, "time     %s\n", time.Duration(s.WallS*float64(time.Second)).Round(time.Microsecond))
 	fmt.Fprintf(w, "residual max |g| = %.2e, max |G v + g_t| = %.2e, max |G a − γ| = %.2e\n", s.MaxResidualPos, s.MaxResidualVel, s.MaxResidualAcc)

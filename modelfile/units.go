@@ -1,5 +1,7 @@
 package modelfile
 
+import "strings"
+
 // ChannelUnit returns the SI unit of a channel of doc ("m", "rad/s", "N·m", …; "1" for
 // the dimensionless Euler parameters). A residual mixes lengths and angles and says so
 // ("m, rad"); a multiplier λ has the unit of its joint's coordinate's force: N·m for a
@@ -29,7 +31,32 @@ func (doc *Document) ChannelUnit(name string) string {
 	if u := doc.forceChannelUnit(elem, suffix); u != "" {
 		return u
 	}
+	if u := doc.flexibleChannelUnit(elem, suffix); u != "" {
+		return u
+	}
 	return "SI"
+}
+
+// flexibleChannelUnit is the unit of a flexible body's elastic coordinate (m; rad for a
+// slope; m for Simeon's mode amplitudes, which are lateral displacements) or strain energy
+// (J), "" for other channels.
+func (doc *Document) flexibleChannelUnit(elem, suffix string) string {
+	if doc.Spatial != nil {
+		return ""
+	}
+	for _, b := range doc.Model.Bodies {
+		if b.Name != elem || b.Flexible == nil {
+			continue
+		}
+		switch {
+		case suffix == "strain_energy":
+			return "J"
+		case strings.HasPrefix(suffix, "slope"):
+			return "rad"
+		}
+		return "m"
+	}
+	return ""
 }
 
 // suffixUnits are the units of body and joint-reaction channels, the same in 2D and 3D.

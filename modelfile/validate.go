@@ -32,7 +32,9 @@ func reservedNames() []string { return []string{groundName, "energy", "residual"
 // jointFields and forceFields list, per type, the keys that apply besides name and type.
 func jointFields(typ string) []string {
 	switch typ {
-	case JointRevolute, JointTranslational, JointWeld, JointPointOnLine:
+	case JointRevolute, JointTranslational:
+		return []string{"i", "j", "friction"}
+	case JointWeld, JointPointOnLine:
 		return []string{"i", "j"}
 	case JointDistance:
 		return []string{"i", "j", "length"}
@@ -110,6 +112,9 @@ func (v *validator) coordinates() {
 		}
 	}
 	for k, jt := range v.m.Joints {
+		if jt.Friction != nil {
+			v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction is not available with coordinates: natural; use coordinates: body", jt.Name)
+		}
 		if jt.Type == JointCoupler {
 			v.errorf(fmt.Sprintf("joints[%d].type", k), "coupler %q: couplers are not available with coordinates: natural "+
 				"(the joint angles they couple are no coordinates there); use coordinates: body", jt.Name)
@@ -170,8 +175,11 @@ func (v *validator) bodiesAndMarkers() {
 		if v.claim(p, "body", b.Name) {
 			v.bodies[b.Name] = i
 		}
-		v.positive(p+".mass", "mass (kg)", b.Mass)
-		v.nonNegative(p+".inertia", "inertia (kg·m² about the centre of mass; 0 for a point mass)", b.Inertia)
+		if b.Flexible != nil {
+			v.flexible(p, b)
+		} else {
+			v.rigidMass(p, b)
+		}
 		v.shape(p+".shape", b.Shape, 2)
 	}
 	for i, mk := range v.m.Markers {
@@ -183,8 +191,10 @@ func (v *validator) bodiesAndMarkers() {
 		} else {
 			v.markers[mk.Name] = i
 		}
-		if _, ok := v.bodies[mk.Body]; !ok {
+		if k, ok := v.bodies[mk.Body]; !ok {
 			v.errorf(p+".body", "unknown body %q; want ground or a body: %s", mk.Body, v.movingBodies())
+		} else if k >= 0 && v.m.Bodies[k].Flexible != nil {
+			v.nodeMarker(p, mk, v.m.Bodies[k].Flexible)
 		}
 	}
 }
@@ -256,6 +266,7 @@ func (v *validator) jointsAndMotions() {
 			}
 		default:
 			v.pair(p, "joint", jt.Name, jt.I, jt.J)
+			v.friction(p+".friction", jt.Type, jt.Friction)
 			if jt.Type == JointDistance {
 				if !v.doc.has(p + ".length") {
 					v.errorf(p, "missing required key \"length\" (m) of the distance joint")
@@ -278,6 +289,33 @@ func (v *validator) jointsAndMotions() {
 		v.claim(p, "motion", mo.Name)
 		typ := v.coordinateJoint(p+".joint", mo.Joint)
 		v.function(p+".function", mo.Function, typ == JointRevolute)
+	}
+}
+
+// friction checks the friction block of a joint of type typ (nil: none).
+func (v *validator) friction(p, typ string, f *Friction) {
+	if f == nil {
+		return
+	}
+	v.nonNegative(p+".mu", "mu", f.Mu)
+	v.positive(p+".v_reg", "v_reg (m/s)", f.VReg)
+	v.nonNegative(p+".viscous", "viscous", f.Viscous)
+	v.nonNegative(p+".normal_eps", "normal_eps (N)", f.NormalEps)
+	switch typ {
+	case JointRevolute:
+		if !v.doc.has(p + ".pin_radius") {
+			v.errorf(p, "missing required key \"pin_radius\" (m) of a revolute joint's friction: the friction torque is mu·N·pin_radius")
+		} else {
+			v.positive(p+".pin_radius", "pin_radius (m)", f.PinRadius)
+		}
+		if v.doc.has(p + ".arm") {
+			v.errorf(p+".arm", "key \"arm\" applies to a translational joint's friction; a revolute joint takes pin_radius")
+		}
+	case JointTranslational:
+		if v.doc.has(p + ".pin_radius") {
+			v.errorf(p+".pin_radius", "key \"pin_radius\" applies to a revolute joint's friction; a translational joint takes arm")
+		}
+		v.nonNegative(p+".arm", "arm (m)", f.Arm)
 	}
 }
 
@@ -474,6 +512,11 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 	}
 	if v.doc.has(p + ".tol") {
 		v.tolerance(p+".tol", s.Tol)
+	}
+	for name, a := range s.ATol { // the names are checked against the built system (Run)
+		if !(a > 0) || math.IsInf(a, 0) {
+			v.errorf(p+".atol."+name, "atol of %s = %g; want a finite positive number", name, a)
+		}
 	}
 	if s.MaxSteps < 0 {
 		v.errorf(p+".max_steps", "max_steps = %d; want an integer ≥ 0 (0 for the default %d)", s.MaxSteps, integrate.DefaultMaxSteps)

@@ -72,11 +72,15 @@ func validate3(d *decoder) {
 			continue
 		}
 		allowed := []string{"i", "j"}
-		if jt.Type == JointDistance {
+		switch jt.Type {
+		case JointDistance:
 			allowed = append(allowed, "length")
+		case JointRevolute, JointTranslational:
+			allowed = append(allowed, "friction")
 		}
 		v.onlyFields(p, "joint", jt.Type, allowed, structKeys(reflect.TypeFor[Joint3]()))
 		pair(p, "joint", jt.Name, jt.I, jt.J)
+		v.friction(p+".friction", jt.Type, jt.Friction)
 		if jt.Type == JointDistance {
 			if !v.doc.has(p + ".length") {
 				v.errorf(p, "missing required key \"length\" (m) of the distance joint")

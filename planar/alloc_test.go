@@ -37,9 +37,18 @@ func kitchenSink(t *testing.T) *planar.System {
 }
 
 // TestNoAllocations: every System evaluation runs without allocating (STYLE: no
-// allocation in a step).
+// allocation in a step), with rigid bodies only and with a flexible one.
 func TestNoAllocations(t *testing.T) {
-	sys := kitchenSink(t)
+	flex, err := flexModel(steelBar(planar.Beam{Elements: 3})).Assemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sys := range []*planar.System{kitchenSink(t), flex} {
+		checkNoAllocations(t, sys)
+	}
+}
+
+func checkNoAllocations(t *testing.T, sys *planar.System) {
 	nq, nc := sys.Size()
 	p := randomPoint(rand.New(rand.NewPCG(3, 4)), nq, nc)
 	M := mat.NewDense(nq, nq, nil)
@@ -74,6 +83,25 @@ func TestNoAllocations(t *testing.T) {
 	}
 	if math.IsNaN(f[0]) {
 		t.Errorf("Force[0] is NaN")
+	}
+	// Joint friction (dae.ReactionForce), dense and sparse.
+	fr := twoFrictionJoints(t, 0)
+	nq, nc = fr.Size()
+	p = randomPoint(rand.New(rand.NewPCG(5, 6)), nq, nc)
+	fq, fv, fl := mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nc, nil)
+	coup, gp := fr.Patterns()
+	vq, vv, vl := make([]float64, coup.NNZ()), make([]float64, coup.NNZ()), make([]float64, gp.NNZ())
+	f = make([]float64, nq)
+	for name, fn := range map[string]func(){
+		"AddReactionForce":              func() { fr.AddReactionForce(f, p.T, p.Q, p.V, p.Lambda) },
+		"ReactionForceDerivative":       func() { fr.ReactionForceDerivative(fq, fv, fl, p.T, p.Q, p.V, p.Lambda) },
+		"ReactionForceDerivativeValues": func() { fr.ReactionForceDerivativeValues(vq, vv, vl, p.T, p.Q, p.V, p.Lambda) },
+		"ReactionPower":                 func() { _ = fr.ReactionPower(p.T, p.Q, p.V, p.Lambda) },
+	} {
+		fn()
+		if n := testing.AllocsPerRun(20, fn); n != 0 {
+			t.Errorf("%s allocates %v times per call, want 0", name, n)
+		}
 	}
 }
 

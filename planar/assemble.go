@@ -44,10 +44,15 @@ func (m *Model) Assemble() (*System, error) {
 			names.AddBody(b.Name, "ground", nil)
 			continue
 		}
-		names.AddBody(b.Name, "body", nil)
 		what := fmt.Sprintf("body %q", b.Name)
-		ck.Positive(what, "mass", b.Mass)
-		ck.NonNegative(what, "inertia", b.Inertia) // 0: a point mass (M singular, regular on ker G: PointMassCheck)
+		if m.flexOf(k) != nil {
+			names.AddBody(b.Name, "flexible body", nil)
+			s.bodies[k].Mass, s.bodies[k].Inertia = 0, 0 // the beam's mass terms replace them (flexible.go)
+		} else {
+			names.AddBody(b.Name, "body", nil)
+			ck.Positive(what, "mass", b.Mass)
+			ck.NonNegative(what, "inertia", b.Inertia) // 0: a point mass (M singular, regular on ker G: PointMassCheck)
+		}
 		for _, x := range []float64{b.Pos[0], b.Pos[1], b.Angle, b.Vel[0], b.Vel[1], b.AngVel} {
 			if !finite(x) {
 				bad("body %q: initial pose or velocity (%v, %g, %v, %g) is not finite", b.Name, b.Pos, b.Angle, b.Vel, b.AngVel)
@@ -57,9 +62,11 @@ func (m *Model) Assemble() (*System, error) {
 		names.AddCoordinates(b.Name, ".x", ".y", ".theta")
 	}
 	s.nq = 3 * (len(m.bodies) - 1)
+	s.setupBeams(m, ck, names)
 
 	markerBody := make([]int, len(m.markers)) // −1 for a bad marker (reported with it)
 	s.markers = make([]markerData, len(m.markers))
+	s.flexMarkers = make([]*flexMarker, len(m.markers))
 	for k, mk := range m.markers {
 		s.markers[k] = markerData{Marker: mk, col: -1}
 		markerBody[k] = -1
@@ -73,6 +80,9 @@ func (m *Model) Assemble() (*System, error) {
 		}
 		s.markers[k].col = s.bodies[mk.Body].col
 		markerBody[k] = int(mk.Body)
+		if beam := m.flexOf(int(mk.Body)); beam != nil {
+			s.resolveFlexMarker(ck, label, k, mk, beam)
+		}
 	}
 	// pairOf resolves two markers of element what into a pair.
 	pairOf := func(what string, i, j MarkerID) (int, bool) {
@@ -112,6 +122,7 @@ func (m *Model) Assemble() (*System, error) {
 					bad("%s: no motion function", what)
 				}
 				if okA {
+					s.checkFlexElement(ck, what, true, true, m.joints[ja].i, m.joints[ja].j)
 					jd.pair, jd.coord, jd.hasCoord = s.joints[ja].pair, s.joints[ja].coord, true
 					rs = []row{{Terms: [2]term{{Pair: jd.pair, Coord: jd.coord, W: 1}}, N: 1, Drive: js.drive}}
 				}
@@ -126,6 +137,7 @@ func (m *Model) Assemble() (*System, error) {
 				bad("%s: couples joint %q with itself", what, s.joints[ja].name)
 			}
 			if okA && okB {
+				s.checkFlexElement(ck, what, true, true, m.joints[ja].i, m.joints[ja].j, m.joints[jb].i, m.joints[jb].j)
 				a, b := s.joints[ja], s.joints[jb]
 				jd.pair = b.pair
 				rs = []row{{Terms: [2]term{{Pair: b.pair, Coord: b.coord, W: 1}, {Pair: a.pair, Coord: a.coord, W: -js.ratio}}, N: 2, C0: js.offset}}
@@ -136,6 +148,10 @@ func (m *Model) Assemble() (*System, error) {
 				break
 			}
 			jd.pair = p
+			s.checkFlexElement(ck, what, js.kind == kindRevolute, js.kind != kindRevolute && js.kind != kindDistance, js.i, js.j)
+			if js.kind == kindRevolute {
+				s.addRevoluteOffsets(s.nc, js.i, js.j)
+			}
 			one := func(c coordKind) row { return row{Terms: [2]term{{Pair: p, Coord: c, W: 1}}, N: 1} }
 			switch js.kind {
 			case kindRevolute:
@@ -178,6 +194,7 @@ func (m *Model) Assemble() (*System, error) {
 		case kindTSDA:
 			e := fs.tsda
 			ck.SpringDamper(what, e.K, e.C, "FreeLength", e.FreeLength, true)
+			s.checkFlexElement(ck, what, false, false, e.I, e.J)
 			if p, ok := pairOf(what, e.I, e.J); ok {
 				s.sds = append(s.sds, assembly.NewSpringDamper(p, coordLength, e.FreeLength, e.Spring, e.Damper, e.K, e.C, e.Actuator))
 			}
@@ -191,12 +208,14 @@ func (m *Model) Assemble() (*System, error) {
 				}
 				i, j = m.joints[e.Joint-1].i, m.joints[e.Joint-1].j
 			}
+			s.checkFlexElement(ck, what, true, true, i, j)
 			if p, ok := pairOf(what, i, j); ok {
 				s.sds = append(s.sds, assembly.NewSpringDamper(p, coordAngle, e.FreeAngle, e.Spring, e.Damper, e.K, e.C, e.Actuator))
 			}
 		case kindBushing:
 			e := fs.bushing
 			ck.Finite(what, "Kx", e.Kx, "Ky", e.Ky, "Ktheta", e.Ktheta, "Cx", e.Cx, "Cy", e.Cy, "Ctheta", e.Ctheta)
+			s.checkFlexElement(ck, what, false, true, e.I, e.J)
 			if p, ok := pairOf(what, e.I, e.J); ok {
 				s.sds = append(s.sds,
 					assembly.NewSpringDamper(p, coordAlong, 0, nil, nil, e.Kx, e.Cx, nil),
@@ -207,6 +226,7 @@ func (m *Model) Assemble() (*System, error) {
 			if !ck.Marker(what, int(fs.marker), markerBody) {
 				break
 			}
+			s.checkFlexElement(ck, what, false, !fs.global, fs.marker)
 			mk := s.markers[fs.marker-1]
 			if mk.col < 0 {
 				bad("%s: marker %d is on the ground, where a force does nothing", what, fs.marker)
@@ -233,13 +253,16 @@ func (m *Model) Assemble() (*System, error) {
 			s.sdRange[fs.name] = [2]int{firstSD, len(s.sds)}
 		}
 	}
+	m.assembleFriction(s, ck)
 	if err := ck.Err(); err != nil {
 		return nil, err
 	}
 	s.customs = assembly.NewCustoms(s.nq, customs)
 	s.pattern = s.buildPattern()
+	s.massPattern = s.buildMassPattern()
 	s.coupling = s.buildCoupling()
 	s.Matrices.Init(s, s, s.nq, s.nc)
+	s.Frictions.Init(s, &s.Matrices)
 	return s, nil
 }
 

@@ -40,6 +40,7 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 		}
 		dst[r] = g
 	}
+	s.addOffsetsConstraint(dst, q)
 }
 
 // WriteConstraintJacobian writes G = ∂g/∂q (assembly.MatrixWriter: ConstraintJacobian
@@ -55,6 +56,7 @@ func (s *System) WriteConstraintJacobian(dst assembly.Target, _ float64, q []flo
 			assembly.AddScaledRow(dst.Row(r), s.pairs[tm.Pair].col[:], tm.W, e.grad[:])
 		}
 	}
+	s.addOffsetsJacobian(dst, q)
 }
 
 // ConstraintTimeDerivative writes g_t = −f'(t) for motions, 0 for the other rows.
@@ -86,6 +88,7 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 		}
 		dst[r] = g
 	}
+	s.addOffsetsGamma(dst, q, v)
 }
 
 // WriteConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r (assembly.MatrixWriter).
@@ -103,6 +106,7 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, 
 			assembly.AddHessian(dst, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:])
 		}
 	}
+	s.addOffsetsHessian(dst, q, lambda)
 }
 
 // ConstraintJacobianDerivative writes ∂(G w)/∂q, row r = Σ_k w_k (∇²c_k w_p)ᵀ: the
@@ -130,6 +134,7 @@ func (s *System) ConstraintJacobianDerivative(dst *mat.Dense, _ float64, q, w []
 			}
 		}
 	}
+	s.addOffsetsJacobianDerivative(dst, q, w)
 }
 
 // GammaDerivativeV writes ∂γ/∂v = −2 ∂(G v)/∂q (γ is quadratic in v and G_t = 0).
@@ -162,4 +167,5 @@ func (s *System) GammaDerivativeQ(dst *mat.Dense, _ float64, q, v []float64) {
 			assembly.AddScaled(out, pr.col[:], -tm.W, g[:])
 		}
 	}
+	s.addOffsetsGammaDerivativeQ(dst, q, v)
 }

@@ -47,6 +47,20 @@
 // Go callbacks (ForceFunc, derivatives by central differences). Force laws (law.Force) and
 // time functions (law.Func) come from package law, which every modeling route shares.
 //
+// # Joint friction
+//
+// SetFriction gives a revolute or translational joint Coulomb friction pressed by its own
+// reaction, with a smoothed stick-slip law, plus viscous friction (JointFriction,
+// law.Friction): along the joint coordinate c (the relative angle, or the displacement)
+//
+//	F = −(μ R N_ε tanh(R c'/VReg) + Viscous·c'),   N_ε = √(N² + ε²),   f = F ∇c,
+//
+// with N the pin force |(λ_x, λ_y)| and R the pin radius (revolute), or N² = λ_n² +
+// (λ_θ/arm)² and R = 1 (translational). f depends on λ: the System is a
+// dae.ReactionForce (HasReactionForce is true when a joint has friction) with analytic
+// ∂f/∂q = ∇c (F_c' ∇²c v)ᵀ + F ∇²c, ∂f/∂v = F_c' ∇c ∇cᵀ and ∂f/∂λ = ∇c ∂F/∂λ, and
+// ReactionPower vᵀ f = F c' joins the non-conservative power of the energy balance.
+//
 // # Signs: reactions and energy
 //
 // The generalized constraint force is −Gᵀλ (package dae). Reaction(j, q, λ) reports the part
@@ -60,6 +74,19 @@
 // (eqs. 11-12), Π = T + V − ∫ (P_nc + P_driving) dt, can be monitored (assembly.WorkMeter
 // integrates both along a run). Scleronomic rows do no work: their −λᵀ G v vanishes on the velocity
 // constraint and is not counted, so a velocity residual shows in Π instead of in the work.
+//
+// # Flexible bodies
+//
+// AddFlexibleBody makes a body a planar, linearized Euler–Bernoulli beam in a floating
+// frame of reference (Beam; Simeon 1996, the model of the IVP test set's crank and of
+// seed 003's flexible slider-crank): its (x, y, θ) are the frame's origin and angle, its
+// elastic coordinates e (nodal u, w, w′ of k finite elements, or Simeon's sine modes)
+// follow every rigid coordinate in q. The floating frame couples them through a mass matrix
+// M(θ, e) and velocity terms (flexible.go, built from the constant integrals of beam.go);
+// the stiffness K is constant and the strain energy ½ eᵀ K e is part of V. Markers on a
+// beam sit at nodes; at a node that moves in the frame a revolute joint's rows gain the
+// node's displacement (flexjoint.go), and other elements are refused there. With a
+// flexible body ConstantMass is false and MassPattern lists the beam's blocks.
 //
 // # Derivatives
 //
@@ -75,7 +102,7 @@
 //
 // Assemble records the structural pattern of G (System.Pattern: the columns each row can
 // touch, those of its joint's two bodies); M is block diagonal with one diag(m, m, J)
-// block per body. Both are fixed for the life of the System. The System is a
+// block per rigid body and one block per flexible body. Both are fixed for the life of the System. The System is a
 // dae.SparseEvaluator: M, G and the coupling matrices are written once, against an
 // assembly.Target, into the dense matrices or straight into the patterns' values.
 package planar

@@ -23,7 +23,7 @@ import "linkage/assembly"
 // T = Σ ½ m |R'|² + ½ J θ'².
 type Energies = assembly.Energies
 
-// Energies returns the kinetic, gravitational and spring energy of (t, q, v).
+// Energies returns the kinetic, gravitational, spring and strain energy of (t, q, v).
 func (s *System) Energies(t float64, q, v []float64) Energies {
 	var e Energies
 	for _, b := range s.bodies[1:] {
@@ -41,6 +41,9 @@ func (s *System) Energies(t float64, q, v []float64) Energies {
 		s.pairs[sd.Pair].kin(q, &k)
 		ce.eval(sd.Coord, &k)
 		e.Spring += sd.Energy(ce.val)
+	}
+	for i := range s.beams {
+		s.beams[i].energies(&e, q, v, s.gravity)
 	}
 	return e
 }

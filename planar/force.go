@@ -71,6 +71,9 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 		tau, _, _ := tq.tau.Eval(t)
 		dst[tq.col+2] += tau
 	}
+	for i := range s.beams {
+		s.beams[i].addForce(dst, q, v, s.gravity)
+	}
 	s.customs.AddForce(dst, t, q, v)
 }
 
@@ -97,6 +100,9 @@ func (s *System) WriteForceDerivativeQ(dst assembly.Target, t float64, q, v []fl
 			dst.Add(c+1, c+2, F[0])
 		}
 	}
+	for i := range s.beams {
+		s.beams[i].writeForceDerivativeQ(dst, q, v, s.gravity)
+	}
 	s.customs.AddJacobian(dst, t, q, v, true)
 }
 
@@ -110,6 +116,9 @@ func (s *System) WriteForceDerivativeV(dst assembly.Target, t float64, q, v []fl
 		if st.load.Kd != 0 {
 			assembly.AddOuter(dst, s.pairs[sd.Pair].col[:], -st.load.Kd, st.e.grad[:])
 		}
+	}
+	for i := range s.beams {
+		s.beams[i].writeForceDerivativeV(dst, q, v)
 	}
 	s.customs.AddJacobian(dst, t, q, v, false)
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,8 +15,9 @@ import (
 )
 
 // barChain assembles n bars of length 0.5 m and 1 kg pinned end to end, the first to the
-// ground, along +x (issue 15's chain, problems' chain-bars:N).
-func barChain(t testing.TB, n int) *planar.System {
+// ground, along +x (issue 15's chain, problems' chain-bars:N); pins listed in again get a
+// duplicate ("pin7-again"), a redundant joint.
+func barChain(t testing.TB, n int, again ...int) *planar.System {
 	t.Helper()
 	const l = 0.5
 	m := planar.NewModel()
@@ -25,6 +27,9 @@ func barChain(t testing.TB, n int) *planar.System {
 		b := m.AddBody(planar.Body{Name: fmt.Sprintf("bar%d", i+1), Mass: 1, Inertia: l * l / 12, Pos: planar.Vec{l * (float64(i) + 0.5), 0}})
 		a := m.AddMarker(planar.Marker{Name: fmt.Sprintf("bar%d.A", i+1), Body: b, Point: planar.Vec{-l / 2, 0}})
 		m.AddRevolute(fmt.Sprintf("pin%d", i+1), prev, a)
+		if slices.Contains(again, i+1) {
+			m.AddRevolute(fmt.Sprintf("pin%d-again", i+1), prev, a)
+		}
 		prev = m.AddMarker(planar.Marker{Name: fmt.Sprintf("bar%d.B", i+1), Body: b, Point: planar.Vec{l / 2, 0}})
 	}
 	sys, err := m.Assemble()
@@ -133,6 +138,93 @@ func TestInitializeSparseNamesRedundantJoint(t *testing.T) {
 	for i := range d.Lambda {
 		if math.Abs(d.Lambda[i]-s.Lambda[i]) > 1e-12*(1+math.Abs(d.Lambda[i])) {
 			t.Errorf("λ[%d]: dense %v, sparse %v", i, d.Lambda[i], s.Lambda[i])
+		}
+	}
+}
+
+// TestReduceLargeChain (issue 15): a chain of 10 000 bars with a duplicated pin (nq = 30 000,
+// nc = 20 002) is initialized, its redundant rows named, reduced by dae.Reduce and ranked by
+// dae.ConstraintRank (the failure report's diagnosis) with less than 300 MB allocated in
+// all, where one dense nc×nq G takes 4.8 GB and the finite-difference workspace of the
+// dense Reduce 14 GB; the reduced system keeps the sparse evaluation path, its pattern the
+// kept rows, and evaluates without allocating.
+func TestReduceLargeChain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10 000 bars: about a second")
+	}
+	const n, dup = 10000, 5000
+	sys := barChain(t, n, dup)
+	q, v := sys.InitialGuess()
+	v[3*n-1] = 0.2 // the last bar turning
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	c, err := dae.Initialize(sys, 0, q, v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	red := dae.Reduce(sys, c.KeptRows())
+	rank := dae.ConstraintRank(sys, 0, c.Q, 1e-10)
+	runtime.ReadMemStats(&after)
+	alloc := float64(after.TotalAlloc-before.TotalAlloc) / 1e6
+	t.Logf("10 000 bars and a duplicated pin: %.0f MB allocated; rank %d of %d, ratio %.3g", alloc, rank.Rank, rank.Rows, rank.Ratio)
+	// 300 MB: measured 210 MB (Initialize 175, ConstraintRank 25, Reduce 8), the sparse
+	// factorizations' analyses and fill; one dense G is 4800 MB.
+	if alloc > 300 {
+		t.Errorf("Initialize, Reduce and ConstraintRank allocated %.0f MB, want < 300 MB (a dense nc×nq G is 4800 MB)", alloc)
+	}
+	var named []string
+	for _, i := range c.Redundant {
+		named = append(named, dae.ConstraintName(sys, i))
+	}
+	if got := strings.Join(named, " "); got != "pin5000-again.x pin5000-again.y" {
+		t.Errorf("Initialize names %q redundant, want pin5000-again.x pin5000-again.y", got)
+	}
+	var owners []string
+	for _, i := range rank.Involved {
+		if o := dae.ConstraintOwner(sys, i); !slices.Contains(owners, o) {
+			owners = append(owners, o)
+		}
+	}
+	if rank.Rank != 2*n || rank.Rows != 2*n+2 || strings.Join(owners, " ") != "pin5000 pin5000-again" {
+		t.Errorf("ConstraintRank: rank %d of %d rows, joints involved %v; want %d of %d, pin5000 and pin5000-again",
+			rank.Rank, rank.Rows, owners, 2*n, 2*n+2)
+	}
+	se, ok := red.(dae.SparseEvaluator)
+	if !ok {
+		t.Fatalf("the reduced system is not a dae.SparseEvaluator: integrators would go dense")
+	}
+	nq, nc := red.Size()
+	if nc != 2*n || len(se.ConstraintPattern()) != nc {
+		t.Fatalf("reduced system: nc = %d with %d pattern rows, want %d", nc, len(se.ConstraintPattern()), 2*n)
+	}
+	gcsr, ccsr := dae.ConstraintCSR(se, nq, nc), dae.CouplingCSR(se, nq)
+	gv, cv := make([]float64, gcsr.NNZ()), make([]float64, ccsr.NNZ())
+	g, lambda := make([]float64, nc), make([]float64, nc)
+	for i := range lambda {
+		lambda[i] = float64(i%7) - 3
+	}
+	if k := testing.AllocsPerRun(3, func() {
+		red.Constraint(g, 0, c.Q)
+		se.ConstraintJacobianValues(gv, 0, c.Q)
+		se.ConstraintForceDerivativeValues(cv, 0, c.Q, lambda)
+	}); k != 0 {
+		t.Errorf("reduced evaluations allocate %v times, want 0", k)
+	}
+	// The kept rows' values are the full system's: pin5000-again's rows 10 000 and 10 001
+	// are dropped, so reduced row 10 000 on is full row 10 002 on.
+	fcsr := dae.ConstraintCSR(sys, nq, nc+2)
+	full := make([]float64, fcsr.NNZ())
+	sys.ConstraintJacobianValues(full, 0, c.Q)
+	for _, r := range []int{0, 2*dup - 1, 2 * dup, nc - 1} {
+		src := r
+		if r >= 2*dup {
+			src = r + 2
+		}
+		got := gv[gcsr.RowStart[r]:gcsr.RowStart[r+1]]
+		want := full[fcsr.RowStart[src]:fcsr.RowStart[src+1]]
+		if !slices.Equal(got, want) || !slices.Equal(gcsr.Row(r), fcsr.Row(src)) {
+			t.Errorf("reduced G row %d = %v at %v, want full row %d = %v at %v", r, got, gcsr.Row(r), src, want, fcsr.Row(src))
 		}
 	}
 }

@@ -112,7 +112,10 @@ type Model struct {
 	markers []Marker
 	joints  []jointSpec
 	forces  []forceSpec
+	flex    []flexSpec // the bodies AddFlexibleBody made flexible
 	gravity Vec
+
+	friction map[JointID]JointFriction // SetFriction
 }
 
 type jointKind int

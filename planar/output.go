@@ -14,36 +14,42 @@ func (s *System) Pose(b BodyID, q []float64) (pos Vec, angle float64) {
 	return Vec{q[c], q[c+1]}, q[c+2]
 }
 
-// MarkerPosition returns the global position r = R + A(θ)s of marker mk's point.
+// MarkerPosition returns the global position r = R + A(θ)s of marker mk's point (at a
+// beam node, s + δ with the node's displacement δ).
 func (s *System) MarkerPosition(mk MarkerID, q []float64) Vec {
 	m := &s.markers[mk-1]
 	if m.col < 0 {
 		return m.Point
 	}
-	a := rotate(m.Point, q[m.col+2])
+	a := rotate(s.markerPoint(mk, q), q[m.col+2])
 	return Vec{q[m.col] + a[0], q[m.col+1] + a[1]}
 }
 
-// MarkerVelocity returns r' = R' + θ'·(−a_y, a_x) of marker mk's point.
+// MarkerVelocity returns r' = R' + θ'·(−a_y, a_x) of marker mk's point (at a moving beam
+// node, plus A δ').
 func (s *System) MarkerVelocity(mk MarkerID, q, v []float64) Vec {
 	m := &s.markers[mk-1]
 	if m.col < 0 {
 		return Vec{}
 	}
-	a := rotate(m.Point, q[m.col+2])
+	a := rotate(s.markerPoint(mk, q), q[m.col+2])
 	w := v[m.col+2]
-	return Vec{v[m.col] - w*a[1], v[m.col+1] + w*a[0]}
+	ad := rotate(s.markerDisplacement(mk, v), q[m.col+2])
+	return Vec{v[m.col] - w*a[1] + ad[0], v[m.col+1] + w*a[0] + ad[1]}
 }
 
-// MarkerAcceleration returns r″ = R″ + θ″·(−a_y, a_x) − θ'²·a of marker mk's point.
+// MarkerAcceleration returns r″ = R″ + θ″·(−a_y, a_x) − θ'²·a of marker mk's point (at a
+// moving beam node, plus 2θ' S A δ' + A δ″).
 func (s *System) MarkerAcceleration(mk MarkerID, q, v, acc []float64) Vec {
 	m := &s.markers[mk-1]
 	if m.col < 0 {
 		return Vec{}
 	}
-	a := rotate(m.Point, q[m.col+2])
+	th := q[m.col+2]
+	a := rotate(s.markerPoint(mk, q), th)
 	w, al := v[m.col+2], acc[m.col+2]
-	return Vec{acc[m.col] - al*a[1] - w*w*a[0], acc[m.col+1] + al*a[0] - w*w*a[1]}
+	ad, add := rotate(s.markerDisplacement(mk, v), th), rotate(s.markerDisplacement(mk, acc), th)
+	return Vec{acc[m.col] - al*a[1] - w*w*a[0] - 2*w*ad[1] + add[0], acc[m.col+1] + al*a[0] - w*w*a[1] + 2*w*ad[0] + add[1]}
 }
 
 // Wrench is a force and a moment (counter-clockwise positive) about a stated point.
@@ -63,7 +69,8 @@ type Reaction struct {
 	OnILocal, OnJLocal Wrench
 }
 
-// Reaction returns the reaction of joint j at (q, λ). For a motion it is the driving load
+// Reaction returns the reaction of joint j at (q, λ). At a beam node that moves in the
+// beam's frame the moments are taken about the undeformed node (the force is exact). For a motion it is the driving load
 // (the revolute's torque or the translational's force appears in it); for a coupler, the
 // load on the bodies of its second joint b.
 func (s *System) Reaction(j JointID, q, lambda []float64) Reaction {

@@ -12,8 +12,9 @@ type Pattern = assembly.Pattern
 // do not modify them.
 func (s *System) Pattern() Pattern { return s.pattern }
 
-// MassPattern is nil: M is diagonal, diag(m, m, J) per body (dae.Sparsity).
-func (s *System) MassPattern() [][]int { return nil }
+// MassPattern is nil when M is diagonal, diag(m, m, J) per rigid body; with flexible
+// bodies it lists their blocks (dae.Sparsity).
+func (s *System) MassPattern() [][]int { return s.massPattern }
 
 // ConstraintPattern returns Pattern().GRows (dae.Sparsity); the slices are shared.
 func (s *System) ConstraintPattern() [][]int { return s.pattern.GRows }
@@ -45,7 +46,11 @@ func (s *System) buildCoupling() [][]int {
 	for _, b := range s.bodies[1:] {
 		firsts = append(firsts, b.col)
 	}
-	return assembly.Coupling(s.nq, 3, firsts, links)
+	out := assembly.Coupling(s.nq, 3, firsts, links)
+	for i := range s.beams {
+		s.beams[i].addCoupling(out)
+	}
+	return out
 }
 
 // buildPattern collects, for each row, the columns of the pairs its terms read.
@@ -57,6 +62,13 @@ func (s *System) buildPattern() Pattern {
 			cols[k] = s.pairs[t.Pair].col[:]
 		}
 		rows[i] = assembly.Columns(cols...)
+	}
+	for _, o := range s.offsets {
+		ecols := make([]int, len(o.terms))
+		for k, t := range o.terms {
+			ecols[k] = t.col
+		}
+		rows[o.row] = assembly.Columns(rows[o.row], ecols)
 	}
 	return assembly.NewPattern(rows)
 }

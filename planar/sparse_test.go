@@ -43,6 +43,13 @@ func sparseEvals(sys *planar.System, p dae.CheckPoint) map[string]struct {
 func TestSparseEvaluation(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	systems := map[string]*planar.System{"kitchen-sink": kitchenSink(t)}
+	for name, beam := range flexCases() {
+		sys, err := flexModel(beam).Assemble()
+		if err != nil {
+			t.Fatal(err)
+		}
+		systems["flexible "+name] = sys
+	}
 	for _, c := range elementCases(t) {
 		m, g0, a1, a2, b1 := twoBodies()
 		c.build(m, g0, a1, a2, b1)

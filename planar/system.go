@@ -12,20 +12,26 @@ import (
 // change afterwards, and its evaluations retain nothing and do not allocate. Evaluations
 // are safe for concurrent use (custom forces' finite differences share scratch under a lock).
 type System struct {
-	nq, nc            int
-	bodies            []bodyData // index 0 is the ground
-	markers           []markerData
-	pairs             []pairRef
-	rows              []row
-	joints            []jointData
-	sds               []springDamper
-	sdRange           map[string][2]int // force element name ⇒ its sds[from:to] (SpringDamperReadings)
-	points            []pointForce
-	torques           []torqueElem
-	customs           *assembly.Customs
-	gravity           Vec
-	assembly.Matrices // M, G and the coupling matrices, dense and sparse, from the Write methods
-	assembly.Catalog  // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
+	nq, nc                         int
+	bodies                         []bodyData // index 0 is the ground
+	markers                        []markerData
+	pairs                          []pairRef
+	rows                           []row
+	joints                         []jointData
+	sds                            []springDamper
+	sdRange                        map[string][2]int // force element name ⇒ its sds[from:to] (SpringDamperReadings)
+	points                         []pointForce
+	torques                        []torqueElem
+	customs                        *assembly.Customs
+	frictions                      []frictionElem // joint friction (friction.go)
+	beams                          []beamData     // flexible bodies (flexible.go)
+	offsets                        []rowOffset    // revolute rows at moving beam nodes (flexjoint.go)
+	flexMarkers                    []*flexMarker  // per marker; nil off flexible bodies
+	massPattern                    [][]int        // nil without flexible bodies (M diagonal)
+	gravity                        Vec
+	assembly.Matrices              // M, G and the coupling matrices, dense and sparse, from the Write methods
+	assembly.Frictions[[6]float64] // the dae.ReactionForce methods from frictions (friction.go)
+	assembly.Catalog               // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
 
 	pattern  Pattern // structural sparsity of G, fixed at assembly
 	coupling [][]int // CouplingPattern
@@ -101,22 +107,31 @@ type ElementInfo = assembly.ElementInfo
 func (s *System) Size() (nq, nc int) { return s.nq, s.nc }
 
 // WriteMass writes M = diag(m₁, m₁, J₁, m₂, …), constant in body coordinates with the
-// centre of mass as origin (Haug 1989, eq. 6.1.22) (assembly.MatrixWriter: Mass and
-// MassValues).
-func (s *System) WriteMass(dst assembly.Target, _ float64, _ []float64) {
+// centre of mass as origin (Haug 1989, eq. 6.1.22), and the blocks of the flexible bodies
+// (flexible.go) (assembly.MatrixWriter: Mass and MassValues).
+func (s *System) WriteMass(dst assembly.Target, _ float64, q []float64) {
 	dst.Zero()
 	for _, b := range s.bodies[1:] {
 		dst.Add(b.col, b.col, b.Mass)
 		dst.Add(b.col+1, b.col+1, b.Mass)
 		dst.Add(b.col+2, b.col+2, b.Inertia)
 	}
+	for i := range s.beams {
+		s.beams[i].writeMass(dst, q)
+	}
 }
 
-// ConstantMass reports true: M depends on neither t nor q.
-func (s *System) ConstantMass() bool { return true }
+// ConstantMass reports whether M depends on neither t nor q: true without flexible bodies.
+func (s *System) ConstantMass() bool { return len(s.beams) == 0 }
 
-// WriteMassDerivative writes ∂(M a)/∂q = 0 (assembly.MatrixWriter).
-func (s *System) WriteMassDerivative(dst assembly.Target, _ float64, _, _ []float64) { dst.Zero() }
+// WriteMassDerivative writes ∂(M a)/∂q, zero but for the flexible bodies
+// (assembly.MatrixWriter).
+func (s *System) WriteMassDerivative(dst assembly.Target, _ float64, q, a []float64) {
+	dst.Zero()
+	for i := range s.beams {
+		s.beams[i].writeMassDerivative(dst, q, a)
+	}
+}
 
 // InitialGuess returns new slices with the bodies' initial guesses (Body.Pos, Angle, Vel,
 // AngVel), the starting point of dae.Initialize.

@@ -41,12 +41,14 @@ var (
 
 // newCrank returns the test set's mechanism (crank.json "parameters", the PARAMETER data
 // of RESMBS) with gravity grav (the test set uses 0).
-func newCrank(grav float64) *crank {
+func newCrank(grav float64) *crank { return newCrankPi(grav, 3.1415927) } // RESMBS's truncated π
+
+// newCrankPi is newCrank with the finite-element data computed with the given π.
+func newCrankPi(grav, pi float64) *crank {
 	const (
-		pi  = 3.1415927 // RESMBS's truncated π
-		ee  = 0.20e12   // Young's modulus
-		bb  = 0.0080    // rod cross section width
-		hh  = 0.0080    // and height
+		ee  = 0.20e12 // Young's modulus
+		bb  = 0.0080  // rod cross section width
+		hh  = 0.0080  // and height
 		rho = 7870.0
 		l2  = 0.30
 	)

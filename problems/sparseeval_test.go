@@ -20,10 +20,11 @@ const guardBars = 2000
 
 // guardBudget bounds the bytes allocated by Init and a few steps on the guard's chain, per
 // method: the measured allocation (hht 58 MB, dopri5 18 MB, bdf 147 MB, radau5 286 MB,
-// most of it the sparse LUs' symbolic analysis, radau5 having a real and a complex one)
+// daealpha 132 MB (index2; its Newton matrix has order 2nq + 2nc), most of it the sparse
+// LUs' symbolic analysis, radau5 having a real and a complex one)
 // with a margin smaller than one nq×nq matrix (288 MB), so that any such matrix exceeds
 // it.
-var guardBudget = map[string]uint64{"hht": 100 << 20, "genalpha": 100 << 20, "dopri5": 100 << 20, "rk4": 100 << 20, "hedop5": 100 << 20, "mdop5": 100 << 20, "bdf": 200 << 20, "radau5": 400 << 20}
+var guardBudget = map[string]uint64{"hht": 100 << 20, "genalpha": 100 << 20, "dopri5": 100 << 20, "rk4": 100 << 20, "hedop5": 100 << 20, "mdop5": 100 << 20, "bdf": 200 << 20, "radau5": 400 << 20, "daealpha": 200 << 20}
 
 // horizontalBarChain assembles a planar chain of n pinned bars laid out along +x at rest:
 // the model's guess is exactly assembled, so the start is consistent without
@@ -104,7 +105,7 @@ func guardMethod(name string) integrate.Method {
 }
 
 // sparseEvalMethods are the methods whose steps run on dae.SparseEvaluator.
-var sparseEvalMethods = []string{"hht", "genalpha", "genalpha-si2", "newmark", "bdf", "dopri5", "mdop5", "hedop5", "radau5"}
+var sparseEvalMethods = []string{"hht", "genalpha", "genalpha-si2", "newmark", "daealpha", "bdf", "dopri5", "mdop5", "hedop5", "radau5"}
 
 // patternsNoValues forwards a System with its patterns and its analytic dense derivatives
 // but hides dae.SparseEvaluator, so that the integrators assemble their matrices densely

@@ -24,6 +24,15 @@
 // ABM, Table 5, Figs. 9-11); HaugPendulumScan repeats the largest-step search on the stiff
 // double pendulum over a grid of the RSDA stiffness and damping that the paper omits.
 //
+// Yen1998 re-runs section 4 of seed 003 (the DAE α-method): the stiff spring pendulum's
+// energy by ρ and trajectory by h (Figs. 2-3), and Table 1 on the nonlinear bushing, the
+// CM iteration on the coordinate-split form against Newton on the index-2 form.
+//
+// Yen1998Flex is the flexible slider-crank of seed 003, section 4.3 (Figs. 7-12, Table 2):
+// a beam of 4 finite elements in a floating frame (planar.Beam) driven through a crank,
+// integrated in fixed steps by the DAE α-method, CM against index 2 (Yen1998FlexMethod
+// takes another pair of formulations).
+//
 // The package holds no CLI code; `linkage reproduce NAME` prints each Table and plots the
 // series.
 package reproduce

@@ -84,6 +84,31 @@ func TestNoAllocations(t *testing.T) {
 	if math.IsNaN(f[0]) {
 		t.Errorf("Force[0] is NaN")
 	}
+	// Joint friction (dae.ReactionForce), dense and sparse.
+	m, g0, a1, a2, b1 := twoBodies()
+	m.SetFriction(m.AddRevolute("pin", g0, a1), spatial.JointFriction{Mu: 0.3, VReg: 0.01, PinRadius: 0.02})
+	m.SetFriction(m.AddTranslational("slide", a2, b1), spatial.JointFriction{Mu: 0.2, VReg: 0.05, Arm: 0.3})
+	fr, err := m.Assemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nq, nc = fr.Size()
+	p = randomPoint(rand.New(rand.NewPCG(5, 6)), nq, nc)
+	fq, fv, fl := mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nc, nil)
+	coup, gp := fr.Patterns()
+	vq, vv, vl := make([]float64, coup.NNZ()), make([]float64, coup.NNZ()), make([]float64, gp.NNZ())
+	f = make([]float64, nq)
+	for name, fn := range map[string]func(){
+		"AddReactionForce":              func() { fr.AddReactionForce(f, p.T, p.Q, p.V, p.Lambda) },
+		"ReactionForceDerivative":       func() { fr.ReactionForceDerivative(fq, fv, fl, p.T, p.Q, p.V, p.Lambda) },
+		"ReactionForceDerivativeValues": func() { fr.ReactionForceDerivativeValues(vq, vv, vl, p.T, p.Q, p.V, p.Lambda) },
+		"ReactionPower":                 func() { _ = fr.ReactionPower(p.T, p.Q, p.V, p.Lambda) },
+	} {
+		fn()
+		if n := testing.AllocsPerRun(20, fn); n != 0 {
+			t.Errorf("%s allocates %v times per call, want 0", name, n)
+		}
+	}
 }
 
 // TestListings: Bodies, Joints and Forces name every element with its kind, rows in

@@ -253,14 +253,22 @@ func (m *Model) Assemble() (*System, error) {
 			s.sdRange[fs.name] = [2]int{firstSD, len(s.sds)}
 		}
 	}
+	m.assembleFriction(s, ck)
 	if err := ck.Err(); err != nil {
 		return nil, err
+	}
+	for r := range s.rows {
+		rw := &s.rows[r]
+		for i := range rw.N {
+			s.pairs[rw.Terms[i].Pair].rows |= rw.Terms[i].Coord.needs()
+		}
 	}
 	s.customs = assembly.NewCustoms(s.nq, customs)
 	s.pattern = s.buildPattern()
 	s.massPat = s.buildMassPattern()
 	s.coupling = s.buildCoupling()
 	s.Matrices.Init(s, s, s.nq, s.nc)
+	s.Frictions.Init(s, &s.Matrices)
 	return s, nil
 }
 

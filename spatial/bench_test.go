@@ -1,10 +1,16 @@
 package spatial_test
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+	"linkage/integrate"
+	"linkage/spatial"
 )
 
 // BenchmarkEvaluations measures one evaluation of each System quantity on the spatial
@@ -39,4 +45,60 @@ func BenchmarkEvaluations(b *testing.B) {
 			}
 		})
 	}
+}
+
+// chain3D assembles examples/chain3d.yaml's chain: n rods (length 0.5 m, mass 1 kg, a
+// slender cylinder of radius 0.01 m) on spherical joints, the first hung from the origin,
+// along +x turning at 1 rad/s about the vertical.
+func chain3D(n int) (*spatial.System, error) {
+	const l, m, r, w = 0.5, 1.0, 0.01, 1.0
+	md := spatial.NewModel()
+	md.SetGravity(spatial.Vec3{0, 0, -9.81})
+	prev := md.AddMarker(spatial.Marker{Name: "O", Body: spatial.Ground})
+	for i := range n {
+		x := (float64(i) + 0.5) * l
+		b := md.AddBody(spatial.Body{Name: fmt.Sprint("rod", i+1), Mass: m, Inertia: spatial.Diag(m*r*r/2, m*l*l/12, m*l*l/12),
+			Pos: spatial.Vec3{x, 0, 0}, Vel: spatial.Vec3{0, w * x, 0}, AngVel: spatial.Vec3{0, 0, w}})
+		md.AddSpherical(fmt.Sprint("ball", i+1), prev, md.AddMarker(spatial.Marker{Body: b, Point: spatial.Vec3{-l / 2, 0, 0}}))
+		prev = md.AddMarker(spatial.Marker{Body: b, Point: spatial.Vec3{l / 2, 0, 0}})
+	}
+	return md.Assemble()
+}
+
+// BenchmarkChain3DStep measures an accepted step of hht (tolerance 1e-4) on the 400-rod
+// chain of examples/chain3d.yaml (issue 15's target: ≤ 0.5 ms; Exudyn publishes 5.3 ms for
+// its 400-body chain), after 20 warm-up steps. Run:
+//
+//	go test -run X -bench Chain3DStep -benchtime 100x -cpuprofile cpu.out ./spatial/
+func BenchmarkChain3DStep(b *testing.B) {
+	sys, err := chain3D(400)
+	if err != nil {
+		b.Fatal(err)
+	}
+	q0, v0 := sys.InitialGuess()
+	c, err := dae.Initialize(sys, 0, q0, v0, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := integrate.DefaultHHT()
+	start := integrate.State{Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
+	if err := m.Init(sys, start, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+		b.Fatal(err)
+	}
+	for range 20 {
+		if err := m.Step(math.Inf(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s0 := m.Stats()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := m.Step(math.Inf(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := m.Stats()
+	steps := float64(s.Steps - s0.Steps)
+	b.ReportMetric(float64(s.NewtonIters-s0.NewtonIters)/steps, "newton/step")
+	b.ReportMetric(float64(s.Jacobians-s0.Jacobians)/steps, "jacobians/step")
 }

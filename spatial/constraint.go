@@ -26,19 +26,17 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 		dst[i] = p[0]*p[0] + p[1]*p[1] + p[2]*p[2] + p[3]*p[3] - 1
 	}
 	var k pairKin
-	var e coordEval
 	last := -1 // a joint's rows share its pair: evaluate the kinematics once per joint
 	for r := range s.rows {
 		rw := &s.rows[r]
 		w, _, _, F, _, _ := rw.Weights(t)
 		if rw.Terms[0].Pair != last {
-			s.pairs[rw.Terms[0].Pair].kin(q, &k)
+			s.pairs[rw.Terms[0].Pair].kinValues(q, &k)
 			last = rw.Terms[0].Pair
 		}
 		g := -rw.C0 - F
 		for i := range rw.N {
-			e.eval(&rw.Terms[i].Coord, &k, false)
-			g += w[i] * e.val
+			g += w[i] * rw.Terms[i].Coord.value(&k)
 		}
 		dst[s.nbody+r] = g
 	}
@@ -61,7 +59,7 @@ func (s *System) WriteConstraintJacobian(dst assembly.Target, t float64, q []flo
 		w, _, _, _, _, _ := rw.Weights(t)
 		pr := &s.pairs[rw.Terms[0].Pair]
 		if rw.Terms[0].Pair != last {
-			pr.kin(q, &k)
+			pr.kinRows(q, &k)
 			last = rw.Terms[0].Pair
 		}
 		out := dst.Row(s.nbody + r)
@@ -79,7 +77,6 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, q []float64)
 		dst[i] = 0
 	}
 	var k pairKin
-	var e coordEval
 	for r := range s.rows {
 		rw := &s.rows[r]
 		dst[s.nbody+r] = 0
@@ -89,10 +86,9 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, q []float64)
 		_, dw, _, _, dF, _ := rw.Weights(t)
 		g := -dF
 		if rw.Trig {
-			s.pairs[rw.Terms[0].Pair].kin(q, &k)
+			s.pairs[rw.Terms[0].Pair].kinValues(q, &k)
 			for i := range rw.N {
-				e.eval(&rw.Terms[i].Coord, &k, false)
-				g += dw[i] * e.val
+				g += dw[i] * rw.Terms[i].Coord.value(&k)
 			}
 		}
 		dst[s.nbody+r] = g
@@ -114,7 +110,7 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 		w, dw, ddw, _, _, ddF := rw.Weights(t)
 		pr := &s.pairs[rw.Terms[0].Pair]
 		if rw.Terms[0].Pair != last {
-			pr.kin(q, &k)
+			pr.kinRows(q, &k)
 			vp = pr.rate(v)
 			last = rw.Terms[0].Pair
 		}
@@ -139,6 +135,9 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 	}
 	var k pairKin
 	var e coordEval
+	// h sums λ_r W_k ∇²c_k over the rows of one pair (a joint), which then enter dst at
+	// once: one search of the pattern per pair instead of one per row.
+	var h [14][14]float64
 	last := -1
 	for r := range s.rows {
 		rw := &s.rows[r]
@@ -147,14 +146,25 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 			continue
 		}
 		w, _, _, _, _, _ := rw.Weights(t)
-		pr := &s.pairs[rw.Terms[0].Pair]
-		if rw.Terms[0].Pair != last {
-			pr.kin(q, &k)
-			last = rw.Terms[0].Pair
+		if p := rw.Terms[0].Pair; p != last {
+			if last >= 0 {
+				assembly.AddHessian(dst, s.pairs[last].col[:], 1, h[:])
+				h = [14][14]float64{}
+			}
+			s.pairs[p].kinRows(q, &k)
+			last = p
 		}
 		for i := range rw.N {
 			e.eval(&rw.Terms[i].Coord, &k, true)
-			assembly.AddHessian(dst, pr.col[:], l*w[i], e.hess[:])
+			sc := l * w[i]
+			for a := range h {
+				for b := range h[a] {
+					h[a][b] += sc * e.hess[a][b]
+				}
+			}
 		}
+	}
+	if last >= 0 {
+		assembly.AddHessian(dst, s.pairs[last].col[:], 1, h[:])
 	}
 }

@@ -98,6 +98,13 @@
 // Go callbacks (ForceFunc, derivatives by central differences). Time functions and force
 // laws come from package law, which every modeling route shares.
 //
+// Joint friction (SetFriction, JointFriction; law.Friction) in revolute and translational
+// joints: F = −(μ R N_ε tanh(R c'/VReg) + Viscous·c') along the joint coordinate c, pressed
+// by the joint's reaction (a revolute's pin force |(λ_x, λ_y, λ_z)| at pin radius R; a
+// translational's normal forces and bending moments/arm). It depends on λ: the System is a
+// dae.ReactionForce with analytic ∂/∂q, ∂/∂v, ∂/∂λ (HasReactionForce when a joint has
+// friction), and ReactionPower joins the non-conservative power.
+//
 // # Signs: reactions and energy
 //
 // The generalized constraint force is −Gᵀλ (package dae). Reaction(j, q, λ) reports the part

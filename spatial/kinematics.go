@@ -65,6 +65,20 @@ func (s *quadForm) apply(p *[4]float64) (val Vec3, jac [3][4]float64) {
 	return val, jac
 }
 
+// applyVal returns (pᵀS_k p)_k as apply does, without the Jacobian.
+func (s *quadForm) applyVal(p *[4]float64) (val Vec3) {
+	for k := range 3 {
+		for a := range 4 {
+			var sp float64
+			for b := range 4 {
+				sp += s[k][a][b] * p[b]
+			}
+			val[k] += sp * p[a]
+		}
+	}
+	return val
+}
+
 // vecKind names the vectors of a pair.
 type vecKind int
 
@@ -97,6 +111,7 @@ type pairRef struct {
 	bi, bj BodyID
 	mi, mj *markerFrame
 	col    [14]int
+	rows   vecMask // the vectors its constraint rows read (set at assembly)
 }
 
 // vexp is a vector of a pair at one q with its Jacobian; its Hessian is 2·wi·S(qi) in the
@@ -130,27 +145,109 @@ func bodyState(q []float64, c int) (R Vec3, p [4]float64) {
 	return Vec3{q[c], q[c+1], q[c+2]}, [4]float64{q[c+3], q[c+4], q[c+5], q[c+6]}
 }
 
-func (pr *pairRef) kin(q []float64, k *pairKin) {
+// vecMask is a set of the vectors of a pair (bit vecKind).
+type vecMask uint16
+
+// allVecs is every vector of a pair.
+const allVecs vecMask = 1<<numVec - 1
+
+func (m vecMask) has(v vecKind) bool { return m&(1<<v) != 0 }
+
+// needs returns the vectors the coordinate reads.
+func (c *coord) needs() vecMask {
+	switch c.kind {
+	case coordAngle:
+		return 1<<vYI | 1<<vXJ | 1<<vXI
+	case coordLength:
+		return 1 << vD
+	}
+	var m vecMask
+	for _, t := range c.dots[:c.n] {
+		m |= 1<<t.a | 1<<t.b
+	}
+	return m
+}
+
+// kin evaluates every vector of the pair at q.
+func (pr *pairRef) kin(q []float64, k *pairKin) { pr.kinOf(q, k, allVecs) }
+
+// kinRows evaluates the vectors the pair's constraint rows read (pr.rows): a spherical
+// joint's rows read d alone, so the six axes, three quarters of kin's work, are skipped.
+func (pr *pairRef) kinRows(q []float64, k *pairKin) { pr.kinOf(q, k, pr.rows) }
+
+// kinValues evaluates the values of the vectors the pair's constraint rows read, without
+// their derivatives (g needs none): the values kinRows computes, by the same arithmetic.
+func (pr *pairRef) kinValues(q []float64, k *pairKin) {
+	need := pr.rows
+	ri, pi := bodyState(q, pr.col[0])
+	rj, pj := bodyState(q, pr.col[7])
+	for a := range 3 {
+		if need.has(vXI + vecKind(a)) {
+			k.v[vXI+vecKind(a)].val = pr.mi.qa[a].applyVal(&pi)
+		}
+		if need.has(vXJ + vecKind(a)) {
+			k.v[vXJ+vecKind(a)].val = pr.mj.qa[a].applyVal(&pj)
+		}
+		if need.has(vE0 + vecKind(a)) {
+			k.v[vE0+vecKind(a)].val = Vec3{}
+			k.v[vE0+vecKind(a)].val[a] = 1
+		}
+	}
+	if need.has(vD) {
+		ai, aj := pr.mi.qs.applyVal(&pi), pr.mj.qs.applyVal(&pj)
+		for r := range 3 {
+			k.v[vD].val[r] = rj[r] + aj[r] - ri[r] - ai[r]
+		}
+	}
+}
+
+// value returns c at the vectors' values: eval's val without the derivatives, by the same
+// arithmetic.
+func (c *coord) value(k *pairKin) float64 {
+	switch c.kind {
+	case coordAngle:
+		return math.Atan2(k.v[vYI].val.Dot(k.v[vXJ].val), k.v[vXI].val.Dot(k.v[vXJ].val))
+	case coordLength:
+		return math.Sqrt(k.v[vD].val.Dot(k.v[vD].val))
+	}
+	var v float64
+	for _, t := range c.dots[:c.n] {
+		v += t.w * k.v[t.a].val.Dot(k.v[t.b].val)
+	}
+	return v
+}
+
+// kinOf evaluates the vectors in need at q; the others keep stale values.
+func (pr *pairRef) kinOf(q []float64, k *pairKin, need vecMask) {
 	ri, pi := bodyState(q, pr.col[0])
 	rj, pj := bodyState(q, pr.col[7])
 	k.pi, k.pj = pi, pj
 	for a := range 3 {
-		e := &k.v[vXI+vecKind(a)]
-		*e = vexp{qi: pr.mi.qa[a], wi: 1, cols: colsI[:]}
 		var j [3][4]float64
-		e.val, j = pr.mi.qa[a].apply(&pi)
-		for r := range 3 {
-			copy(e.jac[r][3:7], j[r][:])
+		if need.has(vXI + vecKind(a)) {
+			e := &k.v[vXI+vecKind(a)]
+			*e = vexp{qi: pr.mi.qa[a], wi: 1, cols: colsI[:]}
+			e.val, j = pr.mi.qa[a].apply(&pi)
+			for r := range 3 {
+				copy(e.jac[r][3:7], j[r][:])
+			}
 		}
-		e = &k.v[vXJ+vecKind(a)]
-		*e = vexp{qj: pr.mj.qa[a], wj: 1, cols: colsJ[:]}
-		e.val, j = pr.mj.qa[a].apply(&pj)
-		for r := range 3 {
-			copy(e.jac[r][10:14], j[r][:])
+		if need.has(vXJ + vecKind(a)) {
+			e := &k.v[vXJ+vecKind(a)]
+			*e = vexp{qj: pr.mj.qa[a], wj: 1, cols: colsJ[:]}
+			e.val, j = pr.mj.qa[a].apply(&pj)
+			for r := range 3 {
+				copy(e.jac[r][10:14], j[r][:])
+			}
 		}
-		e = &k.v[vE0+vecKind(a)]
-		*e = vexp{}
-		e.val[a] = 1
+		if need.has(vE0 + vecKind(a)) {
+			e := &k.v[vE0+vecKind(a)]
+			*e = vexp{}
+			e.val[a] = 1
+		}
+	}
+	if !need.has(vD) {
+		return
 	}
 	ai, ji := pr.mi.qs.apply(&pi)
 	aj, jj := pr.mj.qs.apply(&pj)

@@ -119,6 +119,8 @@ type Model struct {
 	joints  []jointSpec
 	forces  []forceSpec
 	gravity Vec3
+
+	friction map[JointID]JointFriction // SetFriction
 }
 
 type jointKind int

@@ -14,25 +14,27 @@ import (
 // Evaluations are safe for concurrent use (custom forces' finite differences share scratch
 // under a lock).
 type System struct {
-	nq, nc  int
-	nbody   int        // moving bodies: rows 0..nbody−1 are their normalizations
-	bodies  []bodyData // index 0 is the ground
-	markers []markerData
-	pairs   []pairRef
-	rows    []row // joint rows, constraint index nbody + k
-	joints  []jointData
-	sds     []springDamper
-	sdRange map[string][2]int // force element name ⇒ its sds[from:to] (SpringDamperReadings)
-	points  []pointForce
-	torques []torqueElem
-	customs *assembly.Customs
-	gravity Vec3
-	axesQF  [3]*quadForm // S_k(e_m) of the body axes, for forces given in body axes
+	nq, nc    int
+	nbody     int        // moving bodies: rows 0..nbody−1 are their normalizations
+	bodies    []bodyData // index 0 is the ground
+	markers   []markerData
+	pairs     []pairRef
+	rows      []row // joint rows, constraint index nbody + k
+	joints    []jointData
+	sds       []springDamper
+	sdRange   map[string][2]int // force element name ⇒ its sds[from:to] (SpringDamperReadings)
+	points    []pointForce
+	torques   []torqueElem
+	customs   *assembly.Customs
+	frictions []frictionElem // joint friction (friction.go)
+	gravity   Vec3
+	axesQF    [3]*quadForm // S_k(e_m) of the body axes, for forces given in body axes
 
-	assembly.Matrices // M, G and the coupling matrices, dense and sparse, from the Write methods
-	assembly.Catalog  // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
-	pattern           Pattern
-	massPat, coupling [][]int // MassPattern, CouplingPattern
+	assembly.Matrices               // M, G and the coupling matrices, dense and sparse, from the Write methods
+	assembly.Frictions[[14]float64] // the dae.ReactionForce methods from frictions (friction.go)
+	assembly.Catalog                // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
+	pattern                         Pattern
+	massPat, coupling               [][]int // MassPattern, CouplingPattern
 
 }
 

@@ -20,6 +20,12 @@ func runProblems(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-10s %s\n           nq=%d nc=%d, t in [%g, %g]\n           source: %s\n           reference: %s\n",
 			p.Name, p.Title, nq, nc, p.T0, p.TEnd, p.Source, p.Ref.Source)
 	}
+	fmt.Fprintf(stdout, "\nlinearly implicit problems K y' = φ(t, y) (dae.LinearlyImplicit; methods: %s):\n", strings.Join(integrate.ImplicitMethods(), ", "))
+	for _, name := range problems.ImplicitNames() {
+		p, _ := problems.GetImplicit(name)
+		fmt.Fprintf(stdout, "%-10s %s\n           n=%d, t in [%g, %g]\n           source: %s\n           reference: %s\n",
+			p.Name, p.Title, p.System.Dim(), p.T0, p.TEnd, p.Source, p.Ref.Source)
+	}
 	fmt.Fprintln(stdout, "\nsized problems (the size in the name, e.g. 'linkage solve chain-bars:100'):")
 	for _, s := range problems.Sized() {
 		fmt.Fprintln(stdout, "  "+s)
@@ -32,14 +38,14 @@ func runMethods(args []string, stdout, stderr io.Writer) error {
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	t := output.Table{Header: []string{"name", "seed", "equations", "formulations", "order q/v/λ", "adaptive", "states X", "title"}}
+	t := output.Table{Header: []string{"name", "seed", "equations", "formulations", "order q/v/λ", "adaptive", "states X", "K y'=φ", "f(λ)", "title"}}
 	for _, e := range integrate.Methods() {
 		var forms []string
 		for _, f := range e.Formulations {
 			forms = append(forms, string(f))
 		}
 		t.Add(e.Name, e.Seed, e.Equations, strings.Join(forms, ","),
-			fmt.Sprintf("%d/%d/%d", e.Order.Q, e.Order.V, e.Order.Lambda), e.Adaptive, e.States, e.Title)
+			fmt.Sprintf("%d/%d/%d", e.Order.Q, e.Order.V, e.Order.Lambda), e.Adaptive, e.States, e.Implicit, e.ReactionForces, e.Title)
 	}
 	return t.Write(stdout)
 }

@@ -22,6 +22,7 @@ type experiment struct {
 
 func experiments() map[string]experiment {
 	return map[string]experiment{
+		"yen1998-flex":      {"seed 003 section 4.3 alone: flexible slider-crank (Figs. 7-12, Table 2 largest steps, CM vs index 2)", runYen1998Flex},
 		"arnold-ex8":        {"seed 002 Example 8: λ error of generalized-α, index 3 vs stabilized index 2 (Figs. 10, 16)", runArnoldEx8},
 		"arnold-driftoff":   {"seed 002 Fig. 14: drift of |g| for index 2 (linear) and index 1 (quadratic) without projection", runArnoldDriftOff},
 		"arnold-ex9":        {"seed 002 Example 9: backward Euler's λ does not converge as h_n → 0 with h_{n-1} fixed", runArnoldEx9},
@@ -31,6 +32,7 @@ func experiments() map[string]experiment {
 		"haug1997-scan":     {"seed 000 section 4.1: largest steps of IMPL, FV, ABM on the double pendulum over a grid of RSDA (k, c)", runHaugScan},
 		"lie-workprecision": {"seed 002 Example 6 and chain3d:N: heavy tops and 3D chains on the Lie group (lie-genalpha) vs Euler parameters (genalpha, hht, radau5) at tol 1e-4 to 1e-8: error, |p| − 1, work, time", runLieWorkPrecision},
 		"iftomm":            {"IFToMM benchmarks A01, A02 (N = 40), A04 (examples/iftomm) with hht, genalpha, bdf, radau5, dopri5 at tol 1e-6, 1e-8: error against the reference, energy drift, time, steps, pass/fail at 1e-3 m", func(_ string, stdout io.Writer) error { return runIFToMM(false, stdout) }},
+		"yen1998":           {"seed 003 section 4: DAE α-method, stiff spring pendulum energy and trajectory (Figs. 2-3), bushing CM vs index 2 (Table 1), flexible slider-crank (Figs. 7-12, Table 2)", runYen1998},
 	}
 }
 
@@ -367,4 +369,34 @@ func runCardenal1997(outDir string, stdout io.Writer) error {
 	return writePlot(stdout, outDir, "cardenal1997-suspension-energy.png", output.PlotSpec{
 		Title: "seed 001 Figs. 9-10: energy invariant, quarter car", XLabel: "t [s]", YLabel: "Π [J]"},
 		[]output.Series{{Name: s.Fixed.Name, X: s.Fixed.T, Y: s.Fixed.Pi}, {Name: s.Multi.Name, X: s.Multi.T, Y: s.Multi.Pi}})
+}
+
+// runYen1998 prints Table 1 of seed 003 and the spring pendulum's figures, plots the
+// energy curves (Fig. 2) and trajectories (Fig. 3), then runs the flexible slider-crank of
+// section 4.3 (Table 2, Figs. 7-12; runYen1998Flex).
+func runYen1998(outDir string, stdout io.Writer) error {
+	res, err := reproduce.Yen1998()
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, res.Table())
+	var energy, traj []output.Series
+	for _, s := range res.Spring.Energy {
+		energy = append(energy, output.Series{Name: fmt.Sprintf("ρ = %g", s.Rho), X: s.T, Y: s.E})
+	}
+	for _, s := range res.Spring.Trajectory {
+		traj = append(traj, output.Series{Name: fmt.Sprintf("h = %g", s.H), X: s.X, Y: s.Y})
+	}
+	if err := writePlot(stdout, outDir, "yen1998-fig2-energy.png", output.PlotSpec{
+		Title:  fmt.Sprintf("seed 003 Fig. 2: stiff spring pendulum, ε² = %g, h = %g", reproduce.Yen1998SpringEps2, reproduce.Yen1998SpringH),
+		XLabel: "t [s]", YLabel: "total energy"}, energy); err != nil {
+		return err
+	}
+	if err := writePlot(stdout, outDir, "yen1998-fig3-trajectory.png", output.PlotSpec{
+		Title:  fmt.Sprintf("seed 003 Fig. 3: stiff spring pendulum, ε² = %g, ρ = %g", reproduce.Yen1998SpringEps2, reproduce.Yen1998SpringRho),
+		XLabel: "x", YLabel: "y"}, traj); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	return runYen1998Flex(outDir, stdout)
 }

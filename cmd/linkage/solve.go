@@ -73,8 +73,13 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 		return usagef("want exactly one PROBLEM, got %d; usage: linkage %s", len(pos), solveSynopsis)
 	}
 	p, err := problems.Get(pos[0])
+	var ip *problems.ImplicitProblem
 	if err != nil {
-		return usagef("%v", err)
+		q, ierr := problems.GetImplicit(pos[0])
+		if ierr != nil {
+			return usagef("%v; linearly implicit problems: %s", err, strings.Join(problems.ImplicitNames(), ", "))
+		}
+		ip = &q
 	}
 	entry, err := integrate.Lookup(*method)
 	if err != nil {
@@ -96,6 +101,10 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	}
 	if *h > 0 && !entry.Adaptive && *tol > 0 {
 		fmt.Fprintf(stderr, "linkage solve: note: %s is fixed-step; --tol is ignored\n", entry.Name)
+	}
+	if ip != nil {
+		return runSolveImplicit(*ip, implicitRun{entry: entry, form: *form, tol: *tol, h: *h, tEnd: *tEnd, maxSteps: *maxSteps,
+			out: *out, asJSON: *asJSON}, stdout)
 	}
 	if _, err := entry.NewMethod(integrate.Formulation(*form)); err != nil {
 		return usagef("%v", err)
@@ -269,11 +278,7 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 	case r.Error == "":
 		fmt.Fprintf(w, "scd      n/a (the reference is at t=%g)\n", p.Ref.T)
 	}
-	fmt.Fprintf(w, "work     %d steps, %d rejected, %d f-evals, %d Newton iterations, %d Jacobians, %d factorizations\n",
-		r.Steps, r.Rejected, r.FuncEvals, r.NewtonIters, r.Jacobians, r.Factorizations)
-	if r.failures != "" {
-		fmt.Fprintf(w, "failed   %s (attempts retried with a fresh Jacobian or a smaller step)\n", r.failures)
-	}
+	printWork(w, r)
 	if x := r.IndexReport; x != nil {
 		fmt.Fprintf(w, "index    %s\n", x)
 	}
@@ -286,6 +291,21 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 	for _, x := range r.Warnings {
 		fmt.Fprintf(w, "WARNING  %s\n", x)
 	}
+	printEnd(w, r)
+}
+
+// printWork prints the work lines of a summary: counters and failed attempts.
+func printWork(w io.Writer, r solveReport) {
+	fmt.Fprintf(w, "work     %d steps, %d rejected, %d f-evals, %d Newton iterations, %d Jacobians, %d factorizations\n",
+		r.Steps, r.Rejected, r.FuncEvals, r.NewtonIters, r.Jacobians, r.Factorizations)
+	if r.failures != "" {
+		fmt.Fprintf(w, "failed   %s (attempts retried with a fresh Jacobian or a smaller step)\n", r.failures)
+	}
+}
+
+// printEnd prints the last lines of a summary: the error of a failed run and its
+// partial files.
+func printEnd(w io.Writer, r solveReport) {
 	if r.Error != "" {
 		fmt.Fprintf(w, "FAILED   %s\n", r.Error)
 	}

@@ -1,0 +1,305 @@
+package integrate
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+)
+
+// frictionPendulum is the pendulum of testsys_test.go with a force that depends on the
+// rod's reaction λ, shaped like pin friction: with w = (−y, x) (the tangent, |w| = L on the
+// constraint), s = w·v the tangential rate and n = √(λ² + ε²),
+//
+//	f_λ = −μ n tanh(s/vReg) w,
+//	∂f_λ/∂v = −μ n φ' w wᵀ / vReg,   ∂f_λ/∂q = −μ n (φ' w (∂s/∂q)ᵀ / vReg + φ J),
+//	∂f_λ/∂λ = −μ (λ/n) φ w,
+//
+// φ = tanh(s/vReg), φ' = 1 − φ², J = ∂w/∂q = [0 −1; 1 0], ∂s/∂q = (v_y, −v_x).
+type frictionPendulum struct {
+	*pendulum
+	mu, vReg, eps float64
+}
+
+func (p *frictionPendulum) HasReactionForce() bool { return true }
+
+func (p *frictionPendulum) parts(q, v, lambda []float64) (w [2]float64, s, n, phi float64) {
+	w = [2]float64{-q[1], q[0]}
+	s = w[0]*v[0] + w[1]*v[1]
+	n = math.Sqrt(lambda[0]*lambda[0] + p.eps*p.eps)
+	return w, s, n, math.Tanh(s / p.vReg)
+}
+
+func (p *frictionPendulum) AddReactionForce(dst []float64, _ float64, q, v, lambda []float64) {
+	w, _, n, phi := p.parts(q, v, lambda)
+	dst[0] -= p.mu * n * phi * w[0]
+	dst[1] -= p.mu * n * phi * w[1]
+}
+
+func (p *frictionPendulum) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, q, v, lambda []float64) {
+	w, _, n, phi := p.parts(q, v, lambda)
+	dphi := (1 - phi*phi) / p.vReg
+	ds := [2]float64{v[1], -v[0]}
+	J := [2][2]float64{{0, -1}, {1, 0}}
+	for i := range 2 {
+		for j := range 2 {
+			fv.Set(i, j, -p.mu*n*dphi*w[i]*w[j])
+			fq.Set(i, j, -p.mu*n*(dphi*w[i]*ds[j]+phi*J[i][j]))
+		}
+		fl.Set(i, 0, -p.mu*lambda[0]/n*phi*w[i])
+	}
+}
+
+// newFrictionPendulum returns a pendulum with a strong λ-dependent force (μ = 0.5) whose
+// tanh is in its bend (vReg = 0.5 m/s, tangential speeds up to about 1) at the test states.
+func newFrictionPendulum() *frictionPendulum {
+	return &frictionPendulum{pendulum: newPendulum(1, 1, 9.81), mu: 0.5, vReg: 0.5, eps: 1e-3}
+}
+
+// TestReactionForcePendulumDerivatives checks the inline system's analytic derivatives,
+// on which the Newton matrix tests below rely, against central differences.
+func TestReactionForcePendulumDerivatives(t *testing.T) {
+	p := newFrictionPendulum()
+	if _, err := dae.Check(p, dae.CheckPoint{Q: []float64{0.6, -0.8}, V: []float64{0.4, 0.3}, Lambda: []float64{7}}, 1e-6); err != nil {
+		t.Error(err)
+	}
+}
+
+// checkSolvesFD asserts that the factorized Newton matrix J at x is the derivative of the
+// residual: for directions d, the central difference D = (r(x + εd) − r(x − εd))/(2ε)
+// equals J d, so solve(D) returns d. A Newton matrix without ∂f_λ/∂λ (or with a wrong sign)
+// fails it by the size of that term (checked by hand: 0.1 to 1 relative here).
+func checkSolvesFD(t *testing.T, name string, x []float64, res func() []float64, solve func([]float64)) {
+	t.Helper()
+	n := len(x)
+	x0 := append([]float64(nil), x...)
+	for k := range n {
+		d := make([]float64, n)
+		d[k] = 1
+		d[(k+1)%n] = 0.5
+		eps := 1e-6 * math.Max(1, math.Abs(x0[k]))
+		for i := range x {
+			x[i] = x0[i] + eps*d[i]
+		}
+		rp := append([]float64(nil), res()...)
+		for i := range x {
+			x[i] = x0[i] - eps*d[i]
+		}
+		rm := res()
+		D := make([]float64, n)
+		for i := range D {
+			D[i] = (rp[i] - rm[i]) / (2 * eps)
+		}
+		copy(x, x0)
+		solve(D)
+		for i := range D {
+			// central differences with ε = 1e-6 are accurate to about 1e-9 relative; the
+			// solve amplifies that by cond(J) (below 1e4 for these scaled matrices)
+			if math.Abs(D[i]-d[i]) > 1e-5 {
+				t.Errorf("%s: direction %d: J⁻¹·(FD of the residual)[%d] = %.8g, want %g", name, k, i, D[i], d[i])
+				return
+			}
+		}
+	}
+	copy(x, x0)
+}
+
+// TestReactionNewtonMatrices: the Newton matrices of hht, genalpha (index 3 and stabilized
+// index 2) and of the first-order form of bdf and radau5 (every formulation) include
+// ∂f_λ/∂(q, v, λ): they equal the derivative of their residuals, which include f_λ.
+func TestReactionNewtonMatrices(t *testing.T) {
+	p := newFrictionPendulum()
+	s0 := pendulumStart(p.pendulum, 0.7, 1.2)
+	const h = 0.01
+	ctl := StepControl{FixedH: h}
+
+	hht := DefaultHHT()
+	if err := hht.Init(p, s0, ctl); err != nil {
+		t.Fatal(err)
+	}
+	if err := hht.Step(1); err != nil {
+		t.Fatal(err)
+	}
+	w := hht.w
+	w.predict(h, false)
+	res := func() []float64 {
+		if err := w.residual(); err != nil {
+			t.Fatal(err)
+		}
+		return w.du
+	}
+	res()
+	if err := w.factor(); err != nil {
+		t.Fatal(err)
+	}
+	checkSolvesFD(t, "hht", w.u, res, w.lu.Solve)
+
+	// genalpha: the assembled matrix against central differences of the residual, entry by
+	// entry in the rows of the equations of motion and of g (where f_λ enters); the velocity
+	// rows of the stabilized index-2 form leave out O(h) terms by design (GenAlpha.jacobian)
+	// and hold no force.
+	for _, form := range []Formulation{Index3, StabilizedIndex2} {
+		ga := DefaultGenAlpha()
+		ga.Formulation = form
+		if err := ga.Init(p, s0, ctl); err != nil {
+			t.Fatal(err)
+		}
+		if err := ga.Step(1); err != nil {
+			t.Fatal(err)
+		}
+		g := ga.w
+		g.predict(h, false)
+		g.x[g.nq] *= 1.1 // hλ off the converged value
+		if !g.evalResidual(h) {
+			t.Fatal("genalpha: residual not finite")
+		}
+		g.assemble(h)
+		J, n := g.lu.Matrix(), g.nx
+		x0 := append([]float64(nil), g.x...)
+		for j := range n {
+			eps := 1e-6 * math.Max(1, math.Abs(x0[j]))
+			g.x[j] = x0[j] + eps
+			g.evalResidual(h)
+			rp := append([]float64(nil), g.res...)
+			g.x[j] = x0[j] - eps
+			g.evalResidual(h)
+			g.x[j] = x0[j]
+			for i := range g.nq + g.nc {
+				fd := (rp[i] - g.res[i]) / (2 * eps)
+				// central differences: about 1e-9 relative to the largest entries (O(1))
+				if math.Abs(fd-J[i*n+j]) > 1e-6*math.Max(1, math.Abs(fd)) {
+					t.Errorf("genalpha %s: J[%d,%d] = %.8g, central difference %.8g", form, i, j, J[i*n+j], fd)
+				}
+			}
+		}
+	}
+
+	for _, form := range []Formulation{Index3, Index2, StabilizedIndex2, Index1, Baumgarte, Index2Baumgarte} {
+		se, err := newSemiExplicit(p, form, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		se.baumAlpha, se.baumBeta, se.alpha0 = 5, 25, 10
+		y := make([]float64, se.n)
+		se.pack(y, &s0)
+		y[se.il()] += 0.3 // off the solution: the residual's λ-dependence is exercised
+		J := mat.NewDense(se.n, se.n, nil)
+		se.jacobian(J, 0.1, y)
+		phi := make([]float64, se.n)
+		resS := func() []float64 { se.residual(phi, 0.1, y); return phi }
+		var lu mat.LU
+		lu.Factorize(J)
+		solve := func(b []float64) {
+			v := mat.NewVecDense(len(b), b)
+			if err := lu.SolveVecTo(v, false, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		checkSolvesFD(t, "first-order form "+string(form), y, resS, solve)
+	}
+}
+
+// TestReactionForceRegistry: every registered method either accepts λ-dependent forces
+// (Entry.ReactionForces; radau5 without its index3 form, which refuses them) and
+// integrates the friction pendulum about as accurately as the pendulum without friction
+// at the same tolerances, or refuses it at Init with an error naming the capability and
+// itself.
+func TestReactionForceRegistry(t *testing.T) {
+	p := newFrictionPendulum()
+	s0 := pendulumStart(p.pendulum, 0.7, 1.2)
+	const tEnd = 0.5
+	tight := StepControl{RTol: 1e-11, ATol: 1e-11}
+	reference := func(sys dae.System) State {
+		m := DefaultHHT()
+		sol, err := Solve(&m, "hht", sys, s0, tEnd, SolveOptions{Control: tight})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sol.Final
+	}
+	refFric, refFree := reference(p), reference(p.pendulum)
+	// The friction takes a visible part of the energy: x(t_end) moves by far more than the
+	// accuracy compared below.
+	if d := math.Abs(refFree.Q[0] - refFric.Q[0]); d < 1e-2 {
+		t.Fatalf("friction changes x(t_end) by %.2g only", d)
+	}
+	run := func(e Entry, form Formulation, sys dae.System, ref State) (float64, error) {
+		m, err := e.NewMethod(form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctl := StepControl{RTol: 1e-7, ATol: 1e-7}
+		if !e.Adaptive {
+			ctl = StepControl{FixedH: 1e-3}
+		}
+		sol, err := Solve(m, e.Name, sys, s0, tEnd, SolveOptions{Control: ctl})
+		if err != nil {
+			return 0, err
+		}
+		return math.Max(math.Abs(sol.Final.Q[0]-ref.Q[0]), math.Abs(sol.Final.Q[1]-ref.Q[1])), nil
+	}
+	for _, e := range Methods() {
+		for _, form := range e.Formulations {
+			errFric, err := run(e, form, p, refFric)
+			if !e.ReactionForces || (e.Name == "radau5" && form == Index3) {
+				if err == nil || !strings.Contains(err.Error(), "dae.ReactionForce") || !strings.Contains(err.Error(), e.Name) {
+					t.Errorf("%s %s: err = %v, want a refusal naming dae.ReactionForce and the method", e.Name, form, err)
+				}
+				continue
+			}
+			errFree, errF := run(e, form, p.pendulum, refFree)
+			if errF != nil { // newmark index3: undamped, unstable on this pendulum either way
+				if err == nil {
+					t.Errorf("%s %s: fails without friction (%v) but not with it", e.Name, form, errF)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s %s: %v", e.Name, form, err)
+				continue
+			}
+			// Friction may not cost accuracy beyond a factor 10 (measured: at most 2.2, bdf
+			// index3); 1e-7 is the requested tolerance, a floor for runs far below it.
+			if errFric > 10*errFree+1e-7 {
+				t.Errorf("%s %s: |Δq(t_end)| = %.2g with friction, %.2g without", e.Name, form, errFric, errFree)
+			}
+		}
+	}
+}
+
+// radialReaction adds f_λ = k λ G = k λ q to the pendulum: with |k| > 1 the start's
+// fixed-point iteration on λ (eq17.solveReaction) diverges.
+type radialReaction struct {
+	*pendulum
+	k float64
+}
+
+func (p radialReaction) HasReactionForce() bool { return true }
+func (p radialReaction) AddReactionForce(dst []float64, _ float64, q, v, lambda []float64) {
+	dst[0] += p.k * lambda[0] * q[0]
+	dst[1] += p.k * lambda[0] * q[1]
+}
+func (p radialReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, q, v, lambda []float64) {
+	fq.Zero()
+	fv.Zero()
+	fq.Set(0, 0, p.k*lambda[0])
+	fq.Set(1, 1, p.k*lambda[0])
+	fl.Set(0, 0, p.k*q[0])
+	fl.Set(1, 0, p.k*q[1])
+}
+
+// TestReactionStartFailure: a λ-dependent force that changes the reaction by more than
+// itself makes the start's fixed-point iteration diverge; Init says so (and not that the
+// KKT matrix is singular).
+func TestReactionStartFailure(t *testing.T) {
+	p := radialReaction{newPendulum(1, 1, 9.81), 2}
+	s0 := pendulumStart(p.pendulum, 0.7, 1.2)
+	m := DefaultHHT()
+	err := m.Init(p, s0, StepControl{})
+	if err == nil || !strings.Contains(err.Error(), "fixed-point iteration on λ did not converge") || strings.Contains(err.Error(), "singular") {
+		t.Errorf("Init: err = %v, want the fixed-point failure named", err)
+	}
+}

@@ -1,0 +1,314 @@
+package integrate
+
+import (
+	"fmt"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+	"linkage/linalg"
+)
+
+// newtonRegEps is the relative regularization of the algebraic rows of a Newton matrix:
+// each row i with a zero diagonal (a constraint row of a saddle-point matrix) gets
+//
+//	K_ii = −ε s_i,   s_i = Σ_j K_ij K_ji / K_jj   (over the rows j with K_jj ≠ 0),
+//
+// s_i the diagonal estimate of the Schur complement G A⁻¹ Gᵀ that eliminating the
+// differential rows would leave there. The factorized matrix is then the regularized
+// saddle point [A Gᵀ; G −ε diag(S)], whose Schur complement G A⁻¹ Gᵀ + ε diag(S) is
+// nonsingular however G loses rank (seed 002 §2.3, Theorem 2: at a rank-deficient G the
+// positions, velocities and accelerations stay unique, the multipliers do not; the
+// regularized solve picks bounded multipliers instead of amplifying rounding by
+// 1/σ_min(G)²). Newton's iteration takes it as an approximate Jacobian: on a full-rank G
+// it contracts the constraint residual by ε/(σ²/s + ε) per iteration, at a rank drop it
+// leaves the residual's component along the lost directions (second order in the
+// distance to the singular position) where it is. ε = 2^-50 ≈ 8.9e-16, measured on A02
+// (N = 40) with genalpha: 2^-27 ≈ 7.5e-9 damps directions that are nearly but not quite
+// lost and the iteration fails at the first singular position (t ≈ 0.72 s); 2^-40 and
+// 2^-50 pass it. ε bounds the multipliers where G is exactly rank deficient.
+const newtonRegEps = 0x1p-50
+
+// newtonReg regularizes a newtonFactor's matrix once Newton's iteration has failed with a
+// fresh matrix (near a singular position, or with redundant constraints). Until then the
+// factorization is the unregularized one, bit for bit. The sparse paths factorize the
+// regularized matrix in a second SparseLU whose pattern has every diagonal, made on the
+// first regularization, since the Newton patterns leave the constraint rows' diagonal out.
+type newtonReg struct {
+	on  bool
+	aug *linalg.SparseLU // sparse paths: pattern ∪ diagonal
+	// slot maps slot t of the newtonFactor's values (CSR pattern) to the slot of aug;
+	// diag[i] is the slot of (i, i) in aug; trans[t] the slot of (j, i) in the CSR
+	// pattern for slot t = (i, j), −1 when absent; ownDiag[j] the CSR slot of (j, j), −1.
+	slot, diag, trans, ownDiag []int
+	vals                       []float64 // the regularized values on the CSR pattern
+}
+
+// regularize switches f to the regularized factorization for every later Factor.
+func (f *newtonFactor) regularize() {
+	f.reg.on = true
+	if f.sparse != nil && f.reg.aug == nil {
+		f.reg.build(f.pattern, f.sparse.Size())
+	}
+}
+
+// build makes the augmented factorization and the slot maps for pattern.
+func (r *newtonReg) build(pattern [][]int, n int) {
+	csr := dae.NewCSR(pattern, n, n, false)
+	aug := make([][]int, n)
+	for i := range n {
+		cols := csr.Cols[csr.RowStart[i]:csr.RowStart[i+1]]
+		aug[i] = slices.Clone(cols)
+		if k, found := slices.BinarySearch(cols, i); !found {
+			aug[i] = slices.Insert(aug[i], k, i)
+		}
+	}
+	lu, err := linalg.NewSparseLU(n, aug)
+	if err != nil {
+		panic(fmt.Sprintf("integrate: regularized Newton matrix pattern: %v", err))
+	}
+	r.aug = lu
+	acsr := dae.NewCSR(aug, n, n, false)
+	at := func(p *dae.CSR, i, j int) int {
+		cols := p.Cols[p.RowStart[i]:p.RowStart[i+1]]
+		if k, ok := slices.BinarySearch(cols, j); ok {
+			return p.RowStart[i] + k
+		}
+		return -1
+	}
+	nnz := len(csr.Cols)
+	r.slot, r.trans, r.vals = make([]int, nnz), make([]int, nnz), make([]float64, nnz)
+	r.diag, r.ownDiag = make([]int, n), make([]int, n)
+	for i := range n {
+		r.diag[i], r.ownDiag[i] = at(&acsr, i, i), at(&csr, i, i)
+		for t := csr.RowStart[i]; t < csr.RowStart[i+1]; t++ {
+			j := csr.Cols[t]
+			r.slot[t], r.trans[t] = at(&acsr, i, j), at(&csr, j, i)
+		}
+	}
+}
+
+// factorValues factorizes the regularized matrix whose pattern values (csr) are v.
+func (r *newtonReg) factorValues(csr *dae.CSR, v []float64) error {
+	vals := r.aug.Values()
+	clear(vals)
+	for t, x := range v {
+		vals[r.slot[t]] = x
+	}
+	for i := range csr.NRows {
+		if d := r.ownDiag[i]; d >= 0 && v[d] != 0 {
+			continue
+		}
+		s := 0.0
+		for t := csr.RowStart[i]; t < csr.RowStart[i+1]; t++ {
+			j := csr.Cols[t]
+			if tj, dj := r.trans[t], r.ownDiag[j]; j != i && tj >= 0 && dj >= 0 && v[dj] != 0 {
+				s += v[t] * v[tj] / v[dj]
+			}
+		}
+		vals[r.diag[i]] -= newtonRegEps * s
+	}
+	return r.aug.Factor()
+}
+
+// regularizeDense writes the regularized diagonal into the row-major n×n matrix k.
+func regularizeDense(k []float64, n int) {
+	for i := range n {
+		if k[i*n+i] != 0 {
+			continue
+		}
+		s := 0.0
+		row := k[i*n : (i+1)*n]
+		for j, kij := range row {
+			if kjj := k[j*n+j]; kij != 0 && kjj != 0 && j != i {
+				s += kij * k[j*n+i] / kjj
+			}
+		}
+		row[i] = -newtonRegEps * s
+	}
+}
+
+// factorRegularized factorizes the regularized matrix (Factor when regularized).
+func (f *newtonFactor) factorRegularized() error {
+	switch {
+	case f.byValues():
+		return f.reg.factorValues(&f.csr, f.Values())
+	case f.sparse != nil:
+		raw := f.buf.RawMatrix()
+		regularizeDense(raw.Data, raw.Rows)
+		return f.reg.aug.Factorize(f.buf)
+	}
+	regularizeDense(f.dense.Matrix().Data, f.dense.Size())
+	return f.dense.Factor()
+}
+
+// SingularPassage is an instant where an implicit method's Newton iteration failed with a
+// fresh matrix and went on with the regularized one (newtonRegEps): a singular position
+// of the mechanism (G losing rank, seed 002 §2.3) or redundant constraints that appeared
+// during the motion. Joints names the elements owning the constraint rows involved in
+// G's rank drop at T (dae.ConstraintRank with relative threshold singularRankTol).
+//
+// When the System is a Reduce of one with redundant rows (dae.Rekeeper), a failure is
+// first answered by choosing the kept rows anew (Left and Entered name the constraint
+// rows of the full system that swapped): the redundancy found at t₀ has changed.
+type SingularPassage struct {
+	T       float64  `json:"t"`
+	Rank    int      `json:"rank"` // numerical rank of G at T; Rows its number of rows
+	Rows    int      `json:"rows"`
+	Joints  []string `json:"joints"`
+	Left    []string `json:"left,omitempty"`
+	Entered []string `json:"entered,omitempty"`
+}
+
+// rekeep answers a Newton failure of a reduced system (dae.Rekeeper) at cur by choosing
+// its kept rows anew, and returns the passage when they changed.
+func (fc *failureContext) rekeep(cur *State) (SingularPassage, bool) {
+	rk, ok := fc.sys.(dae.Rekeeper)
+	if !ok {
+		return SingularPassage{}, false
+	}
+	left, entered, changed := rk.Rekeep(cur.T, cur.Q)
+	if !changed {
+		return SingularPassage{}, false
+	}
+	full := rk.Inner()
+	_, nc := fc.sys.Size()
+	p := SingularPassage{T: cur.T, Rank: nc, Rows: nc}
+	for k := range left {
+		p.Left = append(p.Left, dae.ConstraintName(full, left[k]))
+		p.Entered = append(p.Entered, dae.ConstraintName(full, entered[k]))
+		for _, r := range []int{left[k], entered[k]} {
+			if o := dae.ConstraintOwner(full, r); !slices.Contains(p.Joints, o) {
+				p.Joints = append(p.Joints, o)
+			}
+		}
+	}
+	return p, true
+}
+
+// SingularReporter is a Method that goes on past singular positions in its Newton
+// iteration (hht, genalpha, bdf, radau5) and lists where it did.
+type SingularReporter interface {
+	SingularPassages() []SingularPassage
+}
+
+var (
+	_ SingularReporter = (*HHT)(nil)
+	_ SingularReporter = (*GenAlpha)(nil)
+	_ SingularReporter = (*BDF)(nil)
+	_ SingularReporter = (*Radau5)(nil)
+)
+
+// singularModeDrop is the loss of rank of G, against the start of the run, at which a
+// Newton failure with a fresh matrix counts as a singular position and the iteration
+// goes on in its singular mode: the smallest pivot of the pivoted QR of Gᵀ relative to
+// the largest (dae.ConstraintRank) below singularModeDrop times its start value. On A02
+// (N = 40) the ratio is 0.15 at the start (cranks vertical) and 0.014-0.048 at the
+// Newton failures before the first singular position; a regular step that fails because
+// it is too long does not move it (failureContext's singularRankDrop, 1e-4, judges a
+// failed run, where the iteration has come much closer).
+const singularModeDrop = 0.3
+
+// singularRankMaxEntries bounds nq·nc for the dense rank diagnosis of a Newton failure:
+// above it (large models) a failure is not examined and the method cuts its step as
+// before.
+const singularRankMaxEntries = 1 << 18
+
+// diagnoseSingular returns the passage at the accepted state cur and whether G has lost
+// rank there against the start of the run: the pivoted QR of Gᵀ has fewer pivots above
+// singularModeDrop times the start's pivot ratio than G has rows. The test reuses its
+// storage (made at the first failure) and allocates nothing when G keeps its rank; a
+// rank drop is an event, and naming its joints (dae.ConstraintRank) allocates.
+func (fc *failureContext) diagnoseSingular(cur *State) (SingularPassage, bool) {
+	if fc.sys == nil {
+		return SingularPassage{}, false
+	}
+	nq, nc := fc.sys.Size()
+	if nc == 0 || nc > nq || nq*nc > singularRankMaxEntries {
+		return SingularPassage{}, false
+	}
+	if fc.rankQR == nil {
+		fc.rankG, fc.rankQR = mat.NewDense(nc, nq, nil), linalg.NewPivotedQR(nq, nc)
+		fc.ratio0 = fc.pivotRatio(fc.t0, fc.q0)
+	}
+	if !(fc.ratio0 > 0) {
+		return SingularPassage{}, false // singular from the start: redundancy that Reduce removes
+	}
+	fc.pivotRatio(cur.T, cur.Q)
+	if fc.rankQR.Rank(singularModeDrop*fc.ratio0) == nc {
+		return SingularPassage{}, false
+	}
+	r := dae.ConstraintRank(fc.sys, cur.T, cur.Q, singularModeDrop*fc.ratio0)
+	p := SingularPassage{T: cur.T, Rank: r.Rank, Rows: r.Rows}
+	for _, i := range r.Involved {
+		if o := dae.ConstraintOwner(fc.sys, i); !slices.Contains(p.Joints, o) {
+			p.Joints = append(p.Joints, o)
+		}
+	}
+	return p, r.Rank < r.Rows
+}
+
+// pivotRatio factorizes Gᵀ(t, q) in fc's storage and returns its smallest pivot over the
+// largest (dae.RankReport.Ratio).
+func (fc *failureContext) pivotRatio(t float64, q []float64) float64 {
+	fc.sys.ConstraintJacobian(fc.rankG, t, q)
+	fc.rankQR.Factorize(fc.rankG, true)
+	_, nc := fc.sys.Size()
+	d := fc.rankQR.Diag(0)
+	if d == 0 {
+		return 0
+	}
+	return fc.rankQR.Diag(nc-1) / d
+}
+
+func (p SingularPassage) String() string {
+	if len(p.Left) > 0 {
+		return fmt.Sprintf("t = %.6g s (redundant rows changed: %s now kept in place of %s)", p.T, joinNames(p.Entered), joinNames(p.Left))
+	}
+	return fmt.Sprintf("t = %.6g s (rank %d of %d rows; joints %s)", p.T, p.Rank, p.Rows, joinNames(p.Joints))
+}
+
+// joinNames lists names comma-separated, at most 6 and a count of the rest.
+func joinNames(names []string) string {
+	const most = 6
+	s := ""
+	for k, n := range names {
+		if k == most {
+			return s + fmt.Sprintf(" and %d more", len(names)-most)
+		}
+		if k > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+func (w *hhtWork) regularization() (*newtonFactor, *failureContext, *State) {
+	return w.lu, &w.lad.fc, &w.cur
+}
+
+func (w *genAlphaWork) regularization() (*newtonFactor, *failureContext, *State) {
+	return w.lu, &w.lad.fc, &w.cur
+}
+
+func (w *bdfWork) regularization() (*newtonFactor, *failureContext, *State) {
+	return w.lu, &w.lad.fc, &w.cur
+}
+
+// SingularPassages lists where the Newton iteration went on with the regularized matrix.
+func (m *HHT) SingularPassages() []SingularPassage { return m.w.nw.passages }
+
+// SingularPassages lists where the Newton iteration went on with the regularized matrix.
+func (m *GenAlpha) SingularPassages() []SingularPassage { return m.w.nw.passages }
+
+// SingularPassages lists where the Newton iteration went on with the regularized matrix.
+func (m *BDF) SingularPassages() []SingularPassage { return m.w.nw.passages }
+
+func (w *radauWork) regularization() (*newtonFactor, *failureContext, *State) {
+	return nil, &w.lad.fc, &w.cur
+}
+
+// SingularPassages lists where the Newton iteration went on in its singular mode.
+func (m *Radau5) SingularPassages() []SingularPassage { return m.w.nw.passages }

@@ -1,0 +1,112 @@
+package integrate
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/linalg"
+)
+
+// redundantKKT returns the saddle-point matrix [M Gᵀ; G 0] of a point mass in the plane
+// (M = 2 I) held by three rows of which the third repeats the first (rank 2 of 3: a
+// redundant constraint, seed 002 §2.3), row-major, and a consistent right side.
+func redundantKKT() (k []float64, n int, rhs []float64) {
+	G := [3][2]float64{{1, 0}, {0, 1}, {1, 0}}
+	n = 5
+	k = make([]float64, n*n)
+	for i := range 2 {
+		k[i*n+i] = 2
+	}
+	for r, row := range G {
+		for j, g := range row {
+			k[(2+r)*n+j] = g
+			k[j*n+2+r] = g
+		}
+	}
+	return k, n, []float64{4, 6, 1, 2, 1} // f = (4, 6), G a = (1, 2, 1)
+}
+
+// TestRegularizedFactorRankDeficient: for a saddle point whose G has a repeated row the
+// regularized factorization (dense, sparse with a dense buffer and
+// sparse by values) solves it with the unique a = (1, 2) of seed 002 Theorem 2 and
+// bounded multipliers whose force Gᵀλ = f − M a = (2, 2) is exact.
+func TestRegularizedFactorRankDeficient(t *testing.T) {
+	k, n, rhs := redundantKKT()
+	pattern := make([][]int, n)
+	for i := range n {
+		for j := range n {
+			if k[i*n+j] != 0 {
+				pattern[i] = append(pattern[i], j)
+			}
+		}
+	}
+	dense := newNewtonFactor(n, nil)
+	slu, err := linalg.NewSparseLU(n, pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := &newtonFactor{sparse: slu, buf: mat.NewDense(n, n, nil), pattern: pattern}
+	byValues := newSparseNewtonFactor(n, pattern)
+	for name, f := range map[string]*newtonFactor{"dense": dense, "sparse": buf, "sparse by values": byValues} {
+		fill := func() {
+			if f.byValues() {
+				for i, cols := range pattern {
+					for p, j := range cols {
+						f.Values()[f.csr.RowStart[i]+p] = k[i*n+j]
+					}
+				}
+				return
+			}
+			copy(f.Matrix(), k)
+		}
+		f.regularize()
+		fill()
+		if err := f.Factor(); err != nil {
+			t.Fatalf("%s: regularized factorization: %v", name, err)
+		}
+		x := append([]float64(nil), rhs...)
+		f.Solve(x)
+		force := [2]float64{x[2] + x[4], x[3]}
+		if math.Abs(x[0]-1) > 1e-12 || math.Abs(x[1]-2) > 1e-12 || math.Abs(force[0]-2) > 1e-12 || math.Abs(force[1]-2) > 1e-12 ||
+			math.Abs(x[2]) > 10 || math.Abs(x[4]) > 10 {
+			t.Errorf("%s: (a, λ) = %v; want a = (1, 2), Gᵀλ = (2, 2), bounded λ", name, x)
+		}
+	}
+}
+
+// TestSingularModeNoAllocs: a step in the singular mode (regularized matrix, λ and μ out
+// of the norms) allocates nothing after warm-up, dense and sparse paths alike.
+func TestSingularModeNoAllocs(t *testing.T) {
+	ch := newChain(3, 1, 1, 9.81)
+	hht, ga, bdf, radau := DefaultHHT(), DefaultGenAlpha(), DefaultBDF(), Radau5{}
+	type entry struct {
+		name string
+		m    Method
+		w    func() (*newtonSolver, *newtonFactor)
+	}
+	for _, e := range []entry{
+		{"hht", &hht, func() (*newtonSolver, *newtonFactor) { return &hht.w.nw, hht.w.lu }},
+		{"genalpha", &ga, func() (*newtonSolver, *newtonFactor) { return &ga.w.nw, ga.w.lu }},
+		{"bdf", &bdf, func() (*newtonSolver, *newtonFactor) { return &bdf.w.nw, bdf.w.lu }},
+		{"radau5", &radau, func() (*newtonSolver, *newtonFactor) { return &radau.w.nw, nil }},
+	} {
+		if err := e.m.Init(ch, chainStart(ch, nil), StepControl{RTol: 1e-6}); err != nil {
+			t.Fatal(err)
+		}
+		nw, lu := e.w()
+		nw.singular = true
+		if lu != nil {
+			lu.regularize()
+		}
+		for range 10 {
+			if err := e.m.Step(math.Inf(1)); err != nil {
+				t.Fatalf("%s: %v", e.name, err)
+			}
+		}
+		if n := testing.AllocsPerRun(30, func() { _ = e.m.Step(math.Inf(1)) }); n != 0 {
+			t.Errorf("%s: a step in the singular mode allocates %v times, want 0", e.name, n)
+		}
+	}
+}

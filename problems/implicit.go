@@ -1,0 +1,137 @@
+package problems
+
+import (
+	"fmt"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+)
+
+// ImplicitProblem is a benchmark given as a linearly implicit system K y' = φ(t, y)
+// (dae.LinearlyImplicit) rather than as a dae.System: consistent y₀ and y'₀, a time span
+// and a reference for y. Only methods with integrate.Entry.Implicit (radau5, bdf) take it.
+type ImplicitProblem struct {
+	Name, Title, Source string
+	System              dae.LinearlyImplicit
+	T0, TEnd            float64
+	Y0, YP0             []float64
+	// Ref holds the reference y in Q (V, A and Lambda nil); SCD is taken over
+	// Ref.SCDIndices of y.
+	Ref Reference
+	Tol float64 // a sensible default tolerance (RTol = ATol) for `linkage solve`
+}
+
+var implicitNames = [...]string{"andrews-implicit"}
+
+// ImplicitNames returns the names of the problems GetImplicit knows.
+func ImplicitNames() []string { return implicitNames[:] }
+
+// GetImplicit returns the linearly implicit problem called name.
+func GetImplicit(name string) (ImplicitProblem, error) {
+	switch name {
+	case "andrews-implicit":
+		return andrewsImplicitProblem(), nil
+	}
+	return ImplicitProblem{}, fmt.Errorf("problems: unknown linearly implicit problem %q; valid names: %s", name, strings.Join(implicitNames[:], ", "))
+}
+
+// andrewsImplicit is Andrews' squeezing mechanism written as the IVP test set writes it
+// (Mazzia & Iavernaro 2003, II.13; andrews.json "equations"), a 27-variable linearly
+// implicit DAE of index 3 with y = (q, v, w, λ), w = q”:
+//
+//	q' = v,   v' = w,   0 = f(q, v) − M(q) w − G(q)ᵀ λ,   0 = g(q),
+//
+// K = diag(I₁₄, 0₁₃), indices 1 (q), 2 (v), 3 (w, λ) as the test set declares them. M, f,
+// g and G are those of the dae.System "andrews" (andfunc of the test set); ∂φ/∂y is left
+// to the integrators' finite differences, as a user who writes only φ would.
+type andrewsImplicit struct{ p *andrews }
+
+func (a andrewsImplicit) Dim() int { return 27 }
+
+func (a andrewsImplicit) MassDiagonal(dst []float64) {
+	for i := range dst {
+		dst[i] = 0
+		if i < 14 {
+			dst[i] = 1
+		}
+	}
+}
+
+func (a andrewsImplicit) Indices(dst []int) {
+	for i := range dst {
+		switch {
+		case i < 7:
+			dst[i] = 1
+		case i < 14:
+			dst[i] = 2
+		default:
+			dst[i] = 3
+		}
+	}
+}
+
+// Rhs writes φ(t, y). M and G are evaluated into stack arrays (7×7, 6×7), so it does
+// not allocate and keeps no scratch.
+func (a andrewsImplicit) Rhs(dst []float64, t float64, y []float64) {
+	q, v, w, lambda := y[0:7], y[7:14], y[14:21], y[21:27]
+	var mData [49]float64
+	var gData [42]float64
+	M := mat.NewDense(7, 7, mData[:])
+	G := mat.NewDense(6, 7, gData[:])
+	a.p.Mass(M, t, q)
+	a.p.ConstraintJacobian(G, t, q)
+	copy(dst[0:7], v)
+	copy(dst[7:14], w)
+	dyn := dst[14:21]
+	a.p.Force(dyn, t, q, v)
+	for i := range 7 {
+		var s float64
+		for j := range 7 {
+			s += mData[7*i+j] * w[j]
+		}
+		for k := range 6 {
+			s += gData[7*k+i] * lambda[k]
+		}
+		dyn[i] -= s
+	}
+	a.p.Constraint(dst[21:27], t, q)
+}
+
+// VariableName names y by the angles of the mechanism (andrewsCoordNames) and the loop
+// constraints.
+func (a andrewsImplicit) VariableName(i int) string {
+	switch {
+	case i < 7:
+		return andrewsCoordNames[i]
+	case i < 14:
+		return andrewsCoordNames[i-7] + "'"
+	case i < 21:
+		return andrewsCoordNames[i-14] + "''"
+	}
+	return "lambda:" + andrewsConstraintNames[i-21]
+}
+
+func andrewsImplicitProblem() ImplicitProblem {
+	p := andrewsProblem()
+	y0 := make([]float64, 27)
+	copy(y0[0:7], p.Start.Q)
+	copy(y0[14:21], p.Start.A)
+	copy(y0[21:27], p.Start.Lambda)
+	// y'₀ = (v₀, w₀, 0): the test set's andinit (andrews.json "initial_values".yprime).
+	yp0 := make([]float64, 27)
+	copy(yp0[7:14], p.Start.A)
+	ref := p.Ref
+	refY := append(append(append(append([]float64(nil), ref.Q...), ref.V...), ref.A...), ref.Lambda...)
+	return ImplicitProblem{
+		Name:   "andrews-implicit",
+		Title:  "Andrews' squeezing mechanism as the IVP test set's linearly implicit index-3 DAE (27 variables)",
+		Source: p.Source + "; written as K y' = φ(t, y) with K = diag(I14, 0), indices 7×1, 7×2, 13×3 (test set II.13)",
+		System: andrewsImplicit{p: newAndrews()},
+		T0:     p.T0, TEnd: p.TEnd,
+		Y0: y0, YP0: yp0,
+		Ref: Reference{T: ref.T, Q: refY, SCDIndices: ref.SCDIndices, Source: ref.Source},
+		Tol: 1e-6,
+	}
+}
