@@ -71,6 +71,14 @@ type LieGenAlpha struct {
 	w *lieWork
 }
 
+// lieMoveMax is how far, in ‖·‖∞ of the algebra coordinates summed over the accepted
+// steps (radians for rotations), the configuration may move from where the iteration
+// matrix was formed before JacobianAuto forms it anew on a group: B(q) and K_t turn with
+// the bodies, and on the fast top (|Ω| = 150 rad/s) a matrix formed one step (0.19 rad)
+// earlier contracted at θ ≈ 0.25, so nearly every reuse failed. 0.05 rad keeps θ near
+// ReuseRate; on ℝⁿ (VectorSpace) the rule is genalpha's (θ and the deadband on h only).
+const lieMoveMax = 0.05
+
 // LieMethod is a Method that also integrates a dae.LieSystem (Entry.Lie).
 type LieMethod interface {
 	Method
@@ -161,6 +169,7 @@ type lieWork struct {
 	B0, B1, BT, Z  *mat.Dense
 	lu             *newtonFactor
 	hJ             float64
+	moved          float64 // Σ ‖hΔq‖∞ of the steps accepted since the matrix was formed
 	needJ          bool
 	hTry           float64
 	watch          *index3Watch
@@ -372,7 +381,8 @@ func (w *lieWork) scale(i int, q []float64) float64 {
 
 func (w *lieWork) attempt(h float64) (usedFresh int, err error) {
 	db := w.nw.s.Deadband
-	needJ := w.needJ || !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1]
+	needJ := w.needJ || !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1] ||
+		(w.vs == nil && w.moved > lieMoveMax)
 	return w.nw.attempt(w, h, needJ)
 }
 
@@ -614,7 +624,7 @@ func (w *lieWork) factor() error {
 		}
 	}
 	w.stats.Factorizations++
-	w.needJ, w.hJ = false, h
+	w.needJ, w.hJ, w.moved = false, h, 0
 	return w.lu.Factor()
 }
 
@@ -729,6 +739,11 @@ func (w *lieWork) commit(h float64) error {
 	}
 	copy(w.aN, w.a1)
 	copy(w.theta, w.th)
+	var step float64
+	for _, x := range w.th {
+		step = math.Max(step, math.Abs(x))
+	}
+	w.moved += step
 	w.hA = h
 	w.cur.T += h
 	copy(w.cur.Q, w.q1)
