@@ -273,3 +273,17 @@ func BenchmarkTopStep(b *testing.B) {
 		}
 	})
 }
+
+// TestLieGenAlphaMatrixFollowsRotation: on the fast top the iteration matrix turns with
+// the body (B = (I, R X̃)); lie-genalpha forms it anew after 0.05 rad, so a reused matrix
+// rarely fails. Measured over [0, 0.5] at tol 1e-5: index3 0 of 573 steps, ggl 0 of 415
+// (without the rule nearly every step failed once: 2225 of 2221 over [0, 2]).
+func TestLieGenAlphaMatrixFollowsRotation(t *testing.T) {
+	for _, form := range lieForms {
+		m, _ := runLie(t, FastHeavyTop(), form, 0.5, integrate.StepControl{RTol: 1e-5, ATol: 1e-5})
+		st := m.Stats()
+		if !(st.NewtonFailures*20 <= st.Steps) {
+			t.Errorf("%s: %d Newton failures in %d steps, want at most 5%%", form, st.NewtonFailures, st.Steps)
+		}
+	}
+}
