@@ -83,6 +83,12 @@ func Check(sys System, p CheckPoint, tol float64) ([]Mismatch, error) {
 			return out, err
 		}
 	}
+	return out, worstMismatch(out, tol, "derivative check", p.T)
+}
+
+// worstMismatch is the error of a check (what) at t naming the mismatch of largest gap
+// above tol, or nil.
+func worstMismatch(out []Mismatch, tol float64, what string, t float64) error {
 	worst := -1
 	for i, m := range out {
 		if m.Gap > tol && (worst < 0 || m.Gap > out[worst].Gap) {
@@ -90,9 +96,9 @@ func Check(sys System, p CheckPoint, tol float64) ([]Mismatch, error) {
 		}
 	}
 	if worst >= 0 {
-		return out, fmt.Errorf("dae: derivative check failed at t=%g: %v (tolerance %g)", p.T, out[worst], tol)
+		return fmt.Errorf("dae: %s failed at t=%g: %v (tolerance %g)", what, t, out[worst], tol)
 	}
-	return out, nil
+	return nil
 }
 
 func orZero(x []float64, n int) []float64 {

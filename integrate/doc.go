@@ -21,6 +21,7 @@
 //	hht           004   2, 6, 10-14; error 26, 34-39; Newton 40-47  2 / 2 / 1    index3
 //	genalpha      002   64-70 (003 sec. 4: ρ∞)                    2 / 2 / 1    index3
 //	genalpha-si2  002   64-66, 93-94                              2 / 2 / 2    ggl
+//	lie-genalpha  002   Remark 5, 33-34, 64; BCA 2012; ABC 2015   2 / 2 / 1    index3, ggl
 //	daealpha      003   3.3-3.4; 3.6-3.11 + CM; 2.5-2.6; 4.1-4.2   2 / 2 / 2    index2, cs, cs-qr,
 //	                                                                            index1-proj
 //	newmark       002   64 with β = 1/4, γ = 1/2                  2 / 2 / 2    ggl, index3
@@ -32,6 +33,14 @@
 //	gcp-fv        000   as gcp-newmark, Jacobian 29 less eq. 40   2 / 2 / 2    state-space
 //	gcp-abm       000   15 via 11-13, 37-39; ABM4 PECE, RK4 start  4 / 4 / 4    state-space
 //	rk4           002   17, 84; 89, 91 (constant step)            4 / 4 / 4    index1-proj, index1
+//
+// lie-genalpha (liegenalpha.go) is the Lie group generalized-α method of Brüls, Cardona and
+// Arnold (2012) for a dae.LieSystem, whose configuration lives on a Lie group and is
+// advanced by q∘exp(hΔq); methods take such a system through Entry.NewLieMethod, which
+// refuses every method without Entry.Lie by naming the capability. On a dae.System it
+// runs on ℝⁿ as the additive group (dae.VectorSpace) and is genalpha (ggl: genalpha-si2
+// with the derivative of G v in its velocity rows), so the conformance suite checks it
+// there; its λ is second order in the ggl form.
 //
 // bdf's order k (1-5) varies with the step; the conformance suite runs it at order 5.
 // radau5's λ is third order (s − 1 for the index-2 forms, Hairer-Wanner VII.4).
@@ -104,8 +113,9 @@
 // above for hht, genalpha, newmark, gcp and the dopri5 family, RADAU5's for radau5, IDA's
 // order and step selection for bdf); the failure policy is the same for all. Its preamble,
 // ladder.begin, refuses a tEnd not ahead and resolves StepControl at the first Step (the
-// method's setup). The implicit methods (hht, genalpha in all forms, newmark, bdf, radau5
-// with its real and complex systems, gcp-newmark, gcp-fv) correct in one Newton loop,
+// method's setup). The implicit methods (hht, genalpha in all forms, lie-genalpha,
+// newmark, bdf, radau5 with its real and complex systems, gcp-newmark, gcp-fv) correct in
+// one Newton loop,
 // newtonSolver (newton.go), which also makes the fresh-Jacobian retry: a method supplies
 // its prediction, residual, matrix and increment (newtonIteration) and nothing of the
 // loop. The verdict on each increment is a strategy (stopRule): newtonMonitor (seed 004,

@@ -26,7 +26,8 @@ func (x *State) CopyFrom(s *State) {
 	copy(x.X, s.X)
 }
 
-// Clone returns a deep copy of s.
+// Clone returns a deep copy of s (V and A keep their own lengths: on a Lie group, v has
+// the group's dimension, not q's length).
 func (x *State) Clone() State {
 	c := State{Q: make([]float64, len(x.Q)), V: make([]float64, len(x.V)), A: make([]float64, len(x.A)),
 		Lambda: make([]float64, len(x.Lambda))}

@@ -37,6 +37,9 @@ type Entry struct {
 	// States: the method integrates the first-order states X of a dae.FirstOrder system
 	// (seed 004, eq. 8a); a method without it refuses such a system in Init.
 	States bool
+	// Lie: the method also integrates a dae.LieSystem (configuration on a Lie group) through
+	// NewLieMethod; the others are refused there, naming the capability.
+	Lie bool
 	// Implicit: the method integrates a linearly implicit system K y' = φ(t, y)
 	// (dae.LinearlyImplicit) through ImplicitMethod; SolveImplicit refuses the others.
 	Implicit bool
@@ -85,6 +88,7 @@ func registry() []Entry {
 		hhtEntry,
 		genAlphaEntry,
 		genAlphaSI2Entry,
+		lieGenAlphaEntry,
 		daeAlphaEntry,
 		newmarkEntry,
 		radau5Entry,
