@@ -10,17 +10,19 @@ import (
 
 // flexible.go: a body's flexible key ⇒ checks by body and field, and the planar.Beam.
 
-// rigidMass checks the mass and inertia a rigid body requires.
+// rigidMass checks the mass and inertia a rigid body requires: inertia 0 is a point mass
+// (pointMassCheck).
 func (v *validator) rigidMass(p string, b Body) {
 	for _, f := range []struct {
 		key, what string
 		x         float64
-	}{{"mass", "mass (kg)", b.Mass}, {"inertia", "inertia (kg·m² about the centre of mass)", b.Inertia}} {
+		check     func(path, what string, x float64)
+	}{{"mass", "mass (kg)", b.Mass, v.positive}, {"inertia", "inertia (kg·m² about the centre of mass; 0 for a point mass)", b.Inertia, v.nonNegative}} {
 		if !v.doc.has(p + "." + f.key) {
 			v.errorf(p, "missing required key %q (a rigid body; a flexible one has the key flexible instead)", f.key)
 			continue
 		}
-		v.positive(p+"."+f.key, f.what, f.x)
+		f.check(p+"."+f.key, f.what, f.x)
 	}
 }
 
