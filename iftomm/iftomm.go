@@ -127,6 +127,9 @@ type Run struct {
 	Wall                time.Duration
 	Steps               int
 	Err                 error // the run's failure, or why there was nothing to compare with
+	// Branch is set when the run left the reference's branch of the motion (branchLeft):
+	// within Tolerance at Branch[0], beyond BranchJump at Branch[1], s.
+	Branch *[2]float64
 }
 
 // Pass reports whether the run reached its end and kept the point within Tolerance.
@@ -161,6 +164,9 @@ func RunProblem(p Problem, configs []Config) ([]Run, error) {
 			reached := ref.until(res.Channel("t")[len(res.Channel("t"))-1])
 			var cmpErr error
 			r.MaxError, r.ErrorAt, cmpErr = reached.maxError(res.Channel("t"), pointChannels(res, p.Point))
+			if from, to, ok := reached.branchLeft(res.Channel("t"), pointChannels(res, p.Point)); ok {
+				r.Branch = &[2]float64{from, to}
+			}
 			if r.Err == nil {
 				r.Err = cmpErr
 			}
@@ -242,6 +248,11 @@ func Table(runs []Run) string {
 		result := "PASS"
 		if !r.Pass() {
 			result = "FAIL"
+		}
+		if r.Branch != nil {
+			notes = append(notes, fmt.Sprintf("%s, %s: WRONG BRANCH: left the reference's branch of the motion between t = %g and %g s (error within %g m, then above %g m)",
+				r.Problem, r.Config, r.Branch[0], r.Branch[1], Tolerance, BranchJump))
+			result += fmt.Sprintf(" (note %d)", len(notes))
 		}
 		if r.Err != nil {
 			notes = append(notes, fmt.Sprintf("%s, %s: %v", r.Problem, r.Config, r.Err))
