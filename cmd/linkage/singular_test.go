@@ -63,28 +63,56 @@ func TestA02SingularPositions(t *testing.T) {
 }
 
 // TestA02ReportsSingularPassages: genalpha at tol 1e-6 goes on past both singular
-// positions in its singular mode and the summary names them: two passages, before 0.72 s
-// and 1.24 s, with G's rank down by the 40 rows the horizontal pose loses (at least 30 at
-// the pose where the iteration first failed), all 121 joints involved.
+// positions in its singular mode, and dopri5 at tol 1e-8 steps over them (its
+// singularWatch sees them), and the summary names them: two passages, before 0.72 s and
+// 1.24 s, with G's rank down by the 40 rows the horizontal pose loses (at least 30 at the
+// pose where the iteration first failed or μ was least), all 121 joints involved.
 func TestA02ReportsSingularPassages(t *testing.T) {
-	code, out, errOut := runCLI("run", iftommA02, "--method", "genalpha", "--tol", "1e-6", "--t-end", "1.5", "--json")
-	var s modelfile.Summary
-	if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 {
-		t.Fatalf("exit %d, %v: %s", code, err, errOut)
-	}
-	want := []float64{0.72, 1.24}
-	if len(s.SingularPassages) != len(want) {
-		t.Fatalf("passages %+v; want two, near %v", s.SingularPassages, want)
-	}
-	for k, p := range s.SingularPassages {
-		if !(p.T > want[k]-0.1 && p.T <= want[k]) || p.Rows != 242 || !(p.Rank <= 242-30) || len(p.Joints) != 121 {
-			t.Errorf("passage %d: t = %g, rank %d of %d, %d joints; want t in (%g, %g], rank ≤ 212 of 242, 121 joints",
-				k, p.T, p.Rank, p.Rows, len(p.Joints), want[k]-0.1, want[k])
+	for _, run := range [][]string{{"genalpha", "1e-6"}, {"dopri5", "1e-8"}} {
+		args := []string{"run", iftommA02, "--method", run[0], "--tol", run[1], "--t-end", "1.5"}
+		code, out, errOut := runCLI(append(args, "--json")...)
+		var s modelfile.Summary
+		if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 {
+			t.Fatalf("%s: exit %d, %v: %s", run, code, err, errOut)
+		}
+		want := []float64{0.72, 1.24}
+		if len(s.SingularPassages) != len(want) {
+			t.Fatalf("%s: passages %+v; want two, near %v", run, s.SingularPassages, want)
+		}
+		for k, p := range s.SingularPassages {
+			if !(p.T > want[k]-0.1 && p.T <= want[k]) || p.Rows != 242 || !(p.Rank <= 242-30) || len(p.Joints) != 121 {
+				t.Errorf("%s: passage %d: t = %g, rank %d of %d, %d joints; want t in (%g, %g], rank ≤ 212 of 242, 121 joints",
+					run, k, p.T, p.Rank, p.Rows, len(p.Joints), want[k]-0.1, want[k])
+			}
+		}
+		code, text, _ := runCLI(args...)
+		if code != 0 || strings.Count(text, "singular passed t = ") != 2 {
+			t.Errorf("%s: text summary (exit %d) lacks the two passages:\n%s", run, code, text)
 		}
 	}
-	code, text, _ := runCLI("run", iftommA02, "--method", "genalpha", "--tol", "1e-6", "--t-end", "1.5")
-	if code != 0 || strings.Count(text, "singular passed t = ") != 2 {
-		t.Errorf("text summary (exit %d) lacks the two passages:\n%s", code, text)
+}
+
+// TestSingularWatchQuiet: dopri5 reports no passage where G keeps its rank (A01, 10 s)
+// and one per singular position of Bricard's mechanism (A04, 10 s: every 2.5 s from
+// t ≈ 1.247 s, the instants issue 17 saw methods fail at), each G losing one row.
+func TestSingularWatchQuiet(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		want []float64
+	}{{"../../examples/iftomm/a01-pendulum.yaml", nil}, {iftommA04, []float64{1.247, 3.740, 6.239, 8.731}}} {
+		code, out, errOut := runCLI("run", c.file, "--method", "dopri5", "--tol", "1e-6", "--json")
+		var s modelfile.Summary
+		if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 {
+			t.Fatalf("%s: exit %d, %v: %s", c.file, code, err, errOut)
+		}
+		if len(s.SingularPassages) != len(c.want) {
+			t.Fatalf("%s: passages %+v; want at %v", c.file, s.SingularPassages, c.want)
+		}
+		for k, p := range s.SingularPassages {
+			if math.Abs(p.T-c.want[k]) > 0.01 || p.Rank != p.Rows-1 {
+				t.Errorf("%s: passage %d at t = %g, rank %d of %d; want t ≈ %g, one row lost", c.file, k, p.T, p.Rank, p.Rows, c.want[k])
+			}
+		}
 	}
 }
 
