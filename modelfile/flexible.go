@@ -10,19 +10,21 @@ import (
 
 // flexible.go: a body's flexible key ⇒ checks by body and field, and the planar.Beam.
 
-// rigidMass checks the mass and inertia a rigid body requires: inertia 0 is a point mass
-// (pointMassCheck).
+// rigidMass checks the mass and inertia a rigid body requires.
 func (v *validator) rigidMass(p string, b Body) {
 	for _, f := range []struct {
 		key, what string
 		x         float64
-		check     func(path, what string, x float64)
-	}{{"mass", "mass (kg)", b.Mass, v.positive}, {"inertia", "inertia (kg·m² about the centre of mass; 0 for a point mass)", b.Inertia, v.nonNegative}} {
+	}{{"mass", "mass (kg)", b.Mass}, {"inertia", "inertia (kg·m² about the centre of mass; 0 for a point mass)", b.Inertia}} {
 		if !v.doc.has(p + "." + f.key) {
 			v.errorf(p, "missing required key %q (a rigid body; a flexible one has the key flexible instead)", f.key)
 			continue
 		}
-		f.check(p+"."+f.key, f.what, f.x)
+		if f.key == "inertia" {
+			v.nonNegative(p+"."+f.key, f.what, f.x)
+			continue
+		}
+		v.positive(p+"."+f.key, f.what, f.x)
 	}
 }
 
