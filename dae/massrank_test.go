@@ -2,6 +2,7 @@ package dae
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -59,5 +60,29 @@ func TestMassOnNullSpace(t *testing.T) {
 		if v != nil && math.Abs(math.Abs(v[2])-1) > 1e-12 {
 			t.Errorf("%s: null vector %v, want ±(0, 0, 1)", c.name, v)
 		}
+	}
+}
+
+// TestCombinationRowsAll: the rows found with one factorization for all dependent rows
+// are those combinationRows finds for each: on a G whose rows 3 and 5 are combinations
+// of rows {0, 1} and {2, 4}.
+func TestCombinationRowsAll(t *testing.T) {
+	G := mat.NewDense(6, 7, []float64{
+		1, 2, 0, 0, 0, 0, 1,
+		0, 1, 3, 0, 0, 0, 0,
+		0, 0, 0, 1, 0, 2, 0,
+		2, 5, 3, 0, 0, 0, 2, // 2·row 0 + row 1
+		0, 0, 0, 0, 1, 1, 0,
+		0, 0, 0, 2, -1, 3, 0, // 2·row 2 − row 4
+	})
+	rows, deps := []int{0, 1, 2, 4}, []int{3, 5}
+	all := combinationRowsAll(G, rows, deps)
+	for k, w := range deps {
+		if one := combinationRows(G, rows, w); !slices.Equal(all[k], one) {
+			t.Errorf("row %d: %v with one factorization, %v alone", w, all[k], one)
+		}
+	}
+	if !slices.Equal(all[0], []int{0, 1}) || !slices.Equal(all[1], []int{2, 4}) {
+		t.Errorf("involved rows %v; want [[0 1] [2 4]]", all)
 	}
 }

@@ -1,6 +1,7 @@
 package dae
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -66,8 +67,10 @@ func constraintRankDense(sys System, t float64, q []float64, tol float64) RankRe
 	involved := map[int]bool{}
 	for _, w := range r.Dependent {
 		involved[w] = true
-		if len(independent) > 0 {
-			for _, i := range combinationRows(G, independent, w) {
+	}
+	if len(independent) > 0 && len(r.Dependent) > 0 {
+		for _, used := range combinationRowsAll(G, independent, r.Dependent) {
+			for _, i := range used {
 				involved[i] = true
 			}
 		}
@@ -134,4 +137,38 @@ func constraintRankSparse(sys System, se SparseEvaluator, t float64, q []float64
 		}
 	}
 	return r
+}
+
+// combinationRowsAll is combinationRows for every dependent row w of deps with one
+// factorization of the independent rows: the least-squares solves share A, and a passage
+// of the IFToMM N four-bar (40 dependent rows of 242) is named in one solve instead of 40.
+func combinationRowsAll(G *mat.Dense, rows, deps []int) [][]int {
+	_, nq := G.Dims()
+	A, B := mat.NewDense(nq, len(rows), nil), mat.NewDense(nq, len(deps), nil)
+	for r, i := range rows {
+		for j := range nq {
+			A.Set(j, r, G.At(i, j))
+		}
+	}
+	for k, w := range deps {
+		for j := range nq {
+			B.Set(j, k, G.At(w, j))
+		}
+	}
+	out := make([][]int, len(deps))
+	var c mat.Dense
+	if err := c.Solve(A, B); err != nil && !errors.As(err, new(mat.Condition)) {
+		for k := range out {
+			out[k] = rows
+		}
+		return out
+	}
+	coef := make([]float64, len(rows))
+	for k := range deps {
+		for r := range rows {
+			coef[r] = c.At(r, k)
+		}
+		out[k] = significant(rows, coef)
+	}
+	return out
 }

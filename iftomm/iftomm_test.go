@@ -2,6 +2,7 @@ package iftomm
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,5 +126,40 @@ func TestEveryMethodTakesPointMass(t *testing.T) {
 				t.Errorf("%s %s: error %g m at t = %g (%v), want ≤ %g", e.Name, f, worst, at, err, Tolerance)
 			}
 		}
+	}
+}
+
+// TestBranchLeft: a run that follows A02's physical motion to 1.2 s and then another
+// motion (B0 mirrored in x) is flagged as leaving the branch over (1.2, 1.25] s and the
+// table says so; a run whose error grows past BranchJump gradually (phase drift: the
+// one-degree-of-freedom motion started 2 % fast) and the library's data against
+// FourBarB0 are not.
+func TestBranchLeft(t *testing.T) {
+	ref := FourBarB0(40, 1, 9.81, 1, 20, 0.05)
+	x, y := slices.Clone(column(ref, 0)), column(ref, 1)
+	for k, tk := range ref.T {
+		if tk > 1.2+1e-9 {
+			x[k] = -x[k]
+		}
+	}
+	from, to, ok := ref.branchLeft(ref.T, [][]float64{x, y})
+	if !ok || math.Abs(from-1.2) > 1e-12 || math.Abs(to-1.25) > 1e-12 {
+		t.Errorf("mirrored after 1.2 s: branch left %v over (%g, %g]; want (1.2, 1.25]", ok, from, to)
+	}
+	fast := FourBarB0(40, 1, 9.81, 1.02, 20, 0.05)
+	worst, _, _ := ref.maxError(fast.T, [][]float64{column(fast, 0), column(fast, 1)})
+	if _, _, ok := ref.branchLeft(fast.T, [][]float64{column(fast, 0), column(fast, 1)}); ok || !(worst > BranchJump) {
+		t.Errorf("phase drift to %g m flagged as a branch change: %v", worst, ok)
+	}
+	lib, err := libraryReference("A02_solution_data.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := lib.branchLeft(ref.T, [][]float64{column(ref, 0), y}); ok {
+		t.Error("FourBarB0 against the library's data flagged as a branch change")
+	}
+	table := Table([]Run{{Problem: "A02 N=40", Config: Config{Method: "radau5", Formulation: "index2", Tol: 1e-8}, MaxError: 2, Branch: &[2]float64{1.2, 1.25}}})
+	if !strings.Contains(table, "FAIL (note 1)") || !strings.Contains(table, "WRONG BRANCH: left the reference's branch of the motion between t = 1.2 and 1.25 s") {
+		t.Errorf("a run on another branch is reported as\n%s", table)
 	}
 }

@@ -146,10 +146,13 @@ type dopri5Work struct {
 	// then also serves as kkt.
 	kkt  linalg.SaddlePoint
 	asym asymKKT
-	gt   []float64 // nc: g_t, then residual right sides
-	r    []float64 // nc scratch
-	lam  []float64 // nc: λ of the stage being evaluated
-	lam7 []float64 // nc: λ of the last stage (at the unprojected y₁)
+	// watch reports the singular positions the run steps over (dopri5 only: hedop5's
+	// factorization after a step is the unsymmetric one of its stages).
+	watch singularWatch
+	gt    []float64 // nc: g_t, then residual right sides
+	r     []float64 // nc scratch
+	lam   []float64 // nc: λ of the stage being evaluated
+	lam7  []float64 // nc: λ of the last stage (at the unprojected y₁)
 
 	cur, prev State
 	hLast     float64 // cur.T − prev.T
@@ -229,6 +232,7 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 		}
 	}
 	w.kkt = newSaddlePoint(sys)
+	w.watch = newSingularWatch(nq, nc)
 	w.gt = make([]float64, nc)
 	w.r = make([]float64, nc)
 	w.lam = make([]float64, nc)
@@ -652,6 +656,9 @@ func (w *dopri5Work) commit(h float64) error {
 	copy(w.rc5, rc5)
 	w.hLast = tNew - t
 	w.stats.Steps++
+	if w.asym == nil {
+		w.watch.observe(w.kkt, &w.cur, &w.lad.fc)
+	}
 	return nil
 }
 

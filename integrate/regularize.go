@@ -188,7 +188,8 @@ func (fc *failureContext) rekeep(cur *State) (SingularPassage, bool) {
 }
 
 // SingularReporter is a Method that goes on past singular positions in its Newton
-// iteration (hht, genalpha, bdf, radau5) and lists where it did.
+// iteration (hht, genalpha, bdf, radau5) or steps over them (dopri5, singularWatch) and
+// lists where it did.
 type SingularReporter interface {
 	SingularPassages() []SingularPassage
 }
@@ -198,6 +199,7 @@ var (
 	_ SingularReporter = (*GenAlpha)(nil)
 	_ SingularReporter = (*BDF)(nil)
 	_ SingularReporter = (*Radau5)(nil)
+	_ SingularReporter = (*DOPRI5)(nil)
 )
 
 // singularModeDrop is the loss of rank of G, against the start of the run, at which a
@@ -312,3 +314,6 @@ func (w *radauWork) regularization() (*newtonFactor, *failureContext, *State) {
 
 // SingularPassages lists where the Newton iteration went on in its singular mode.
 func (m *Radau5) SingularPassages() []SingularPassage { return m.w.nw.passages }
+
+// SingularPassages lists the singular positions the run stepped over (singularWatch).
+func (m *DOPRI5) SingularPassages() []SingularPassage { return m.w.watch.passages }

@@ -110,3 +110,59 @@ func TestSingularModeNoAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestSingularWatchNoAllocs: dopri5's singularWatch (one inverse iteration per accepted
+// step) allocates nothing in a step, in both formulations, and reports no passage on the
+// chain, whose G keeps its rank; μ₀ is positive after the first step.
+func TestSingularWatchNoAllocs(t *testing.T) {
+	ch := newChain(3, 1, 1, 9.81)
+	for _, form := range []Formulation{Index1Projected, Index1} {
+		m := &DOPRI5{Formulation: form}
+		if err := m.Init(ch, chainStart(ch, nil), StepControl{RTol: 1e-6}); err != nil {
+			t.Fatal(err)
+		}
+		for range 10 {
+			if err := m.Step(math.Inf(1)); err != nil {
+				t.Fatalf("%s: %v", form, err)
+			}
+		}
+		if n := testing.AllocsPerRun(30, func() { _ = m.Step(math.Inf(1)) }); n != 0 {
+			t.Errorf("%s: a step with the singular watch allocates %v times, want 0", form, n)
+		}
+		if !(m.w.watch.mu0 > 0) || len(m.SingularPassages()) != 0 {
+			t.Errorf("%s: μ₀ = %g, passages %+v; want μ₀ > 0 and none", form, m.w.watch.mu0, m.SingularPassages())
+		}
+	}
+}
+
+// TestSingularWatchEigenvalue: μ₀, converged by inverse iteration with dopri5's
+// saddle-point factorization, is the smallest eigenvalue of S = G M⁻¹ Gᵀ at the state of
+// the first accepted step (closed against a dense symmetric eigendecomposition).
+func TestSingularWatchEigenvalue(t *testing.T) {
+	ch := newChain(3, 1, 1, 9.81)
+	m := &DOPRI5{}
+	if err := m.Init(ch, chainStart(ch, nil), StepControl{RTol: 1e-6}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Step(math.Inf(1)); err != nil {
+		t.Fatal(err)
+	}
+	cur := m.Current()
+	nq, nc := ch.Size()
+	M, G := mat.NewDense(nq, nq, nil), mat.NewDense(nc, nq, nil)
+	ch.Mass(M, cur.T, cur.Q)
+	ch.ConstraintJacobian(G, cur.T, cur.Q)
+	var MinvGt, S mat.Dense
+	if err := MinvGt.Solve(M, G.T()); err != nil {
+		t.Fatal(err)
+	}
+	S.Mul(G, &MinvGt)
+	var eig mat.EigenSym
+	if !eig.Factorize(mat.NewSymDense(nc, S.RawMatrix().Data), false) {
+		t.Fatal("no eigendecomposition")
+	}
+	lmin := eig.Values(nil)[0]
+	if mu := m.w.watch.mu0; math.Abs(mu-lmin) > 1e-8*lmin {
+		t.Errorf("μ₀ = %.12g, smallest eigenvalue of G M⁻¹ Gᵀ %.12g", mu, lmin)
+	}
+}
