@@ -1,0 +1,21 @@
+// Package joint is the modeling route of seed 002 §3.3 (Table 1, eqs. 46-59): open trees
+// of rigid bodies in relative (joint) coordinates, whose forward dynamics is the recursive
+// O(N) articulated-body recursion, and loops closed by cut joints whose closure conditions
+// enter the same index-3 contract as every other route (dae.System):
+//
+//	M(q) q'' = f(q, q') − G(q)ᵀ λ,    0 = g(t, q).
+//
+// Every joint is a chain of one-degree-of-freedom primitives (a rotation about an axis or a
+// translation along it) with massless frames between them: a spherical joint is three
+// rotations (Cardan angles z, x, y), a universal joint two, a free joint three translations
+// and a spherical joint. The joint coordinates are then plain numbers in a linear space,
+// q' = v, and every integrator takes them as they are; the price is the Cardan
+// singularity when the middle angle of a spherical joint reaches ±90° (the mass matrix
+// becomes singular there and the run stops with a singular-matrix error). Euler parameters
+// with a normalization row would avoid it but make M singular along p, which the
+// articulated-body recursion cannot invert joint by joint.
+//
+// All spatial quantities are kept in world coordinates, referred to the world origin
+// (Plücker coordinates [ω; v_O]), so a parent and a child never need a frame transform:
+// the recursions of Featherstone's "base coordinates" form.
+package joint
