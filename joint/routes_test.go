@@ -1,0 +1,131 @@
+package joint_test
+
+import (
+	"math"
+	"testing"
+
+	"linkage/dae"
+	"linkage/integrate"
+	"linkage/joint"
+	"linkage/modelfile"
+)
+
+// runExample runs an example model file on its own route (absolute coordinates) with
+// method at tol to tEnd and returns the final value of each named channel.
+func runExample(t *testing.T, path, method string, tol, tEnd float64, channels ...string) []float64 {
+	t.Helper()
+	doc, err := modelfile.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := modelfile.Build(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := modelfile.Run(b, modelfile.RunOptions{Method: method, Tol: tol, TEnd: tEnd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float64, len(channels))
+	for k, name := range channels {
+		found := false
+		for c, have := range r.Channels {
+			if have == name {
+				out[k] = r.Data[c][len(r.Data[c])-1]
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("%s: no channel %q in %v", path, name, r.Channels)
+		}
+	}
+	return out
+}
+
+// solveJoint integrates sys from a consistent start made from (q, v) by dae.Initialize
+// (keeping the coordinates in keep) with method at tol (or fixed step h) to tEnd.
+func solveJoint(t *testing.T, sys dae.System, q, v []float64, keep []int, method string, tol, h, tEnd float64) *integrate.Solution {
+	t.Helper()
+	c, err := dae.Initialize(sys, 0, q, v, &dae.InitOptions{Keep: keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := integrate.Lookup(method)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := integrate.State{T: 0, Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
+	ctl := integrate.StepControl{RTol: tol, ATol: tol, FixedH: h}
+	sol, err := integrate.Solve(e.New(), method, sys, start, tEnd, integrate.SolveOptions{Control: ctl, Output: []float64{tEnd}})
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	return sol
+}
+
+func bar(name string, m, l float64) joint.Body {
+	j := m * l * l / 12
+	return joint.Body{Name: name, Mass: m, COM: [3]float64{l / 2, 0, 0}, Inertia: [3][3]float64{{j, 0, 0}, {0, j, 0}, {0, 0, j}}}
+}
+
+var zAxis = [3]float64{0, 0, 1}
+
+// TestPlanarDoublePendulumMatchesBodyCoordinates: seed 001's double pendulum
+// (examples/double-pendulum.yaml) as two revolute joints about z; both routes at tol 1e-8
+// to t = 2 put the second bar at the same place to 1e-6.
+func TestPlanarDoublePendulumMatchesBodyCoordinates(t *testing.T) {
+	m := &joint.Model{Gravity: [3]float64{0, -9.81, 0}}
+	b1 := m.Revolute("shoulder", joint.Ground, [3]float64{}, zAxis, bar("bar1", 1, 1))
+	b2 := m.Revolute("elbow", b1, [3]float64{1, 0, 0}, zAxis, bar("bar2", 1, 1))
+	sys, err := m.System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tEnd = 2
+	th := runExample(t, "../examples/double-pendulum.yaml", "radau5", 1e-8, tEnd, "bar1.theta", "bar2.theta")
+	// The tip of bar 2 from the body route's angles, and the angles themselves.
+	want := []float64{math.Cos(th[0]) + math.Cos(th[1]), math.Sin(th[0]) + math.Sin(th[1]), th[0], th[1]}
+	sol := solveJoint(t, sys, []float64{0, 0}, []float64{0, 0}, nil, "radau5", 1e-8, 0, tEnd)
+	q := sol.Final.Q
+	tip := sys.Position(q, b2, [3]float64{1, 0, 0})
+	for k, g := range []float64{tip[0], tip[1], q[0], q[0] + q[1]} {
+		if math.Abs(g-want[k]) > 1e-6 {
+			t.Errorf("component %d at t=%g: joint route %.10g, body route %.10g", k, float64(tEnd), g, want[k])
+		}
+	}
+}
+
+// rod is a slender rod of examples/spatial-double-pendulum.yaml: 1 kg, 0.5 m, inertia
+// 1e-4 along its axis x.
+func rod(name string) joint.Body {
+	return joint.Body{Name: name, Mass: 1, COM: [3]float64{0.25, 0, 0},
+		Inertia: [3][3]float64{{1e-4, 0, 0}, {0, 0.020833333333333332, 0}, {0, 0, 0.020833333333333332}}}
+}
+
+// TestSpatialChainMatchesBodyCoordinates: the spatial double pendulum of
+// examples/spatial-double-pendulum.yaml (Euler-parameter bodies, spherical joints) as two
+// spherical joints in Cardan angles: the same rod positions at t = 1 to 1e-6 (tol 1e-8).
+func TestSpatialChainMatchesBodyCoordinates(t *testing.T) {
+	m := &joint.Model{Gravity: [3]float64{0, 0, -9.81}}
+	r1 := m.Spherical("shoulder", joint.Ground, [3]float64{}, rod("rod1"))
+	r2 := m.Spherical("elbow", r1, [3]float64{0.5, 0, 0}, rod("rod2"))
+	sys, err := m.System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nq, _ := sys.Size()
+	q, v := make([]float64, nq), make([]float64, nq)
+	v[m.Coordinate("shoulder.z")] = 2 // both rods turn at 2 rad/s about the vertical
+	const tEnd = 1
+	want := runExample(t, "../examples/spatial-double-pendulum.yaml", "radau5", 1e-8, tEnd,
+		"rod1.x", "rod1.y", "rod1.z", "rod2.x", "rod2.y", "rod2.z")
+	sol := solveJoint(t, sys, q, v, nil, "radau5", 1e-8, 0, tEnd)
+	p1 := sys.Position(sol.Final.Q, r1, [3]float64{0.25, 0, 0})
+	p2 := sys.Position(sol.Final.Q, r2, [3]float64{0.25, 0, 0})
+	got := append(p1[:], p2[:]...)
+	for k := range got {
+		if math.Abs(got[k]-want[k]) > 1e-6 {
+			t.Errorf("rod centre component %d at t=%g: joint route %.10g, body route %.10g", k, float64(tEnd), got[k], want[k])
+		}
+	}
+}
