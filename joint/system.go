@@ -23,10 +23,11 @@ type System struct {
 }
 
 var (
-	_ dae.System     = (*System)(nil)
-	_ dae.MassSolver = (*System)(nil)
-	_ dae.Energy     = (*System)(nil)
-	_ dae.Namer      = (*System)(nil)
+	_ dae.System          = (*System)(nil)
+	_ dae.MassSolver      = (*System)(nil)
+	_ dae.Energy          = (*System)(nil)
+	_ dae.EnergyInvariant = (*System)(nil)
+	_ dae.Namer           = (*System)(nil)
 )
 
 // System checks the model and returns its dae.System.
@@ -199,6 +200,26 @@ func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) 
 		potential += -p.body.Mass*g.dot(c) + 0.5*p.k*(q[i]-p.q0)*(q[i]-p.q0)
 	}
 	return kinetic, potential
+}
+
+// NonConservativePower returns P_nc = −Σ d q'², the power of the joint dampers.
+func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
+	var p float64
+	for i := range s.m.prims {
+		p -= s.m.prims[i].d * v[i] * v[i]
+	}
+	return p
+}
+
+// DrivingPower returns P_driving = Σ λ_r g_t,r over the drives (cut joints are scleronomic).
+func (s *System) DrivingPower(t float64, q, lambda []float64) float64 {
+	var p float64
+	k := s.nc - len(s.m.drives)
+	for _, d := range s.m.drives {
+		p -= lambda[k] * d.f1(t)
+		k++
+	}
+	return p
 }
 
 // Position returns the world position of point p of frame f at q.
