@@ -144,12 +144,16 @@ type dopri5Work struct {
 	// kkt factorizes [M Gᵀ; G 0] (sparse for large systems with dae.Sparsity); asym, when
 	// set (HEDOP5), factorizes the unsymmetric [M Gᵀ; C 0] of its half-explicit stages and
 	// then also serves as kkt.
-	kkt  linalg.SaddlePoint
-	asym asymKKT
-	gt   []float64 // nc: g_t, then residual right sides
-	r    []float64 // nc scratch
-	lam  []float64 // nc: λ of the stage being evaluated
-	lam7 []float64 // nc: λ of the last stage (at the unprojected y₁)
+	kkt linalg.SaddlePoint
+	// rec solves eq. 17 through dae.MassSolver (massschur.go) instead of kkt; solver is
+	// whichever of the two the stages use.
+	rec    *massSchur
+	solver interface{ Solve(x, y []float64) }
+	asym   asymKKT
+	gt     []float64 // nc: g_t, then residual right sides
+	r      []float64 // nc scratch
+	lam    []float64 // nc: λ of the stage being evaluated
+	lam7   []float64 // nc: λ of the last stage (at the unprojected y₁)
 
 	cur, prev State
 	hLast     float64 // cur.T − prev.T
@@ -223,12 +227,19 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 		w.sp = newSparseEval(sys, false)
 	}
 	if w.sp == nil {
-		w.M = mat.NewDense(nq, nq, nil)
+		if w.rec = newMassSchur(sys); w.rec == nil {
+			w.M = mat.NewDense(nq, nq, nil)
+		}
 		if nc > 0 {
 			w.G = mat.NewDense(nc, nq, nil)
 		}
 	}
-	w.kkt = newSaddlePoint(sys)
+	if w.rec != nil {
+		w.solver = w.rec // M is never formed: O(N) per stage for a tree
+	} else {
+		w.kkt = newSaddlePoint(sys)
+		w.solver = w.kkt
+	}
 	w.gt = make([]float64, nc)
 	w.r = make([]float64, nc)
 	w.lam = make([]float64, nc)
@@ -493,6 +504,13 @@ func (w *dopri5Work) evalMG(t float64, q []float64) {
 		w.sp.evalG(t, q)
 		return
 	}
+	if w.rec != nil {
+		if w.nc > 0 {
+			w.sys.ConstraintJacobian(w.G, t, q)
+		}
+		w.rec.at(t, q, w.G)
+		return
+	}
 	w.sys.Mass(w.M, t, q)
 	if w.nc > 0 {
 		w.sys.ConstraintJacobian(w.G, t, q)
@@ -531,6 +549,13 @@ func (w *dopri5Work) factorizeSparse() error {
 // half-explicit stages of HEDOP5, seed 002 eq. 81e, where C is G at the next stage point).
 func (w *dopri5Work) factorizeKKT(C *mat.Dense) error {
 	w.stats.Factorizations++
+	if w.rec != nil {
+		err := w.rec.factorize()
+		if err != nil {
+			w.lad.worst = Residual{Block: "KKT matrix"}
+		}
+		return err
+	}
 	var err error
 	switch {
 	case w.nc == 0:
@@ -564,7 +589,7 @@ func (w *dopri5Work) factorizeKKT(C *mat.Dense) error {
 
 // solveAcc overwrites (a, lam), holding (f, γ), with the solution of eq. 17 and checks it.
 func (w *dopri5Work) solveAcc(a, lam []float64) error {
-	w.kkt.Solve(a, lam)
+	w.solver.Solve(a, lam)
 	w.stats.Solves++
 	if i, ok := firstNonFinite(a); ok {
 		w.lad.worst = Residual{Block: "acceleration", Index: i, Value: a[i]}
@@ -686,7 +711,7 @@ func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 			w.r[i] = -w.r[i]
 		}
 		clear(w.dq)
-		w.kkt.Solve(w.dq, w.r)
+		w.solver.Solve(w.dq, w.r)
 		w.stats.Solves++
 		qmax := 0.0
 		for i, d := range w.dq {
@@ -734,7 +759,7 @@ func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 	sys.ConstraintTimeDerivative(w.gt, t1, qh)
 	w.velocityResidual(v1)
 	clear(w.dq)
-	w.kkt.Solve(w.dq, w.r)
+	w.solver.Solve(w.dq, w.r)
 	w.stats.Solves++
 	for i, d := range w.dq {
 		vh[i] = v1[i] + d

@@ -43,9 +43,19 @@ func newMassSchur(sys dae.System) *massSchur {
 
 // factor prepares Solve at (t, q) with the constraint Jacobian G (nil when nc = 0).
 func (s *massSchur) factor(t float64, q []float64, G *mat.Dense) error {
+	s.at(t, q, G)
+	return s.factorize()
+}
+
+// at sets the point (t, q) and the Jacobian G there for factorize.
+func (s *massSchur) at(t float64, q []float64, G *mat.Dense) {
 	s.t, s.G = t, G
 	copy(s.q, q)
-	nq, nc := s.nq, s.nc
+}
+
+// factorize forms Y = M⁻¹ Gᵀ and the Cholesky factor of G Y at the point set by at.
+func (s *massSchur) factorize() error {
+	nq, nc, t, q, G := s.nq, s.nc, s.t, s.q, s.G
 	for k := 0; k < nc; k++ {
 		s.ms.MassSolve(s.Y[k*nq:(k+1)*nq], t, q, G.RawRowView(k))
 	}

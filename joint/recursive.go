@@ -16,25 +16,49 @@ type frames struct {
 	U  []sv
 	D  []float64
 	u  []float64
+
+	qpos  []float64 // the q of the positions held (kinematics cache)
+	valid bool
 }
 
 func newFrames(n int) *frames {
 	return &frames{R: make([]mat3, n), x: make([]vec3, n), s: make([]sv, n), V: make([]sv, n),
 		c: make([]sv, n), I: make([]inertia6, n), fx: make([]sv, n), A: make([]sv, n),
 		F: make([]sv, n), IA: make([]inertia6, n), U: make([]sv, n), D: make([]float64, n),
-		u: make([]float64, n)}
+		u: make([]float64, n), qpos: make([]float64, n)}
 }
 
 // kinematics is the forward recursion (seed 002 eqs. 46-50) from the root to the leaves:
-// frame poses, joint axes, velocities, velocity-product terms, inertias and gravity.
-// With v nil the velocities are zero; with gravity false no gravity is applied.
-func (m *Model) kinematics(w *frames, q, v []float64, gravity bool) {
+// frame poses, joint axes, inertias and gravity forces at q (kept while q does not
+// change), then velocities and velocity-product terms at v (zero when v is nil).
+func (m *Model) kinematics(w *frames, q, v []float64) {
+	if !w.valid || !equal(q, w.qpos) {
+		m.positions(w, q)
+		copy(w.qpos, q)
+		w.valid = true
+	}
+	for i := range m.prims {
+		var Vp sv
+		if p := m.prims[i].parent; p != Ground {
+			Vp = w.V[p]
+		}
+		var qd float64
+		if v != nil {
+			qd = v[i]
+		}
+		w.V[i] = Vp.add(w.s[i].scale(qd))
+		w.c[i] = crossM(w.V[i], w.s[i].scale(qd))
+	}
+}
+
+// positions is the position part of kinematics.
+func (m *Model) positions(w *frames, q []float64) {
 	g := vec3(m.Gravity)
 	for i := range m.prims {
 		p := &m.prims[i]
-		Rp, xp, Vp := identity3(), vec3{}, sv{}
+		Rp, xp := identity3(), vec3{}
 		if p.parent != Ground {
-			Rp, xp, Vp = w.R[p.parent], w.x[p.parent], w.V[p.parent]
+			Rp, xp = w.R[p.parent], w.x[p.parent]
 		}
 		u := Rp.mulv(p.axis)
 		o := xp.add(Rp.mulv(p.origin))
@@ -47,22 +71,34 @@ func (m *Model) kinematics(w *frames, q, v []float64, gravity bool) {
 			w.x[i] = o
 			w.s[i] = join(u, o.cross(u))
 		}
-		var qd float64
-		if v != nil {
-			qd = v[i]
-		}
-		w.V[i] = Vp.add(w.s[i].scale(qd))
-		w.c[i] = crossM(w.V[i], w.s[i].scale(qd))
 		b := &p.body
+		if b.Mass == 0 && b.Inertia == [3][3]float64{} {
+			w.I[i], w.fx[i] = inertia6{}, sv{} // an inner frame of a composite joint
+			continue
+		}
 		c := w.x[i].add(w.R[i].mulv(b.COM))
 		Jc := w.R[i].mul(mat3(b.Inertia)).mul(w.R[i].transpose())
 		w.I[i] = rigidInertia(b.Mass, c, Jc)
-		w.fx[i] = sv{}
-		if gravity {
-			fg := g.scale(b.Mass)
-			w.fx[i] = join(c.cross(fg), fg)
+		fg := g.scale(b.Mass)
+		w.fx[i] = join(c.cross(fg), fg)
+	}
+}
+
+func equal(a, b []float64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
 		}
 	}
+	return true
+}
+
+// external is the gravity force on body i when gravity is on.
+func (w *frames) external(i int, gravity bool) sv {
+	if gravity {
+		return w.fx[i]
+	}
+	return sv{}
 }
 
 // jointForce is the spring-damper generalized force of coordinate i.
@@ -72,7 +108,7 @@ func (p *primitive) jointForce(q, v float64) float64 {
 
 // inverseDynamics is the recursive Newton-Euler algorithm: tau = M(q) a + b(q, v) with
 // b the velocity-product and gravity terms, from kinematics already in w. Cost O(N).
-func (m *Model) inverseDynamics(w *frames, tau, a []float64) {
+func (m *Model) inverseDynamics(w *frames, tau, a []float64, gravity bool) {
 	for i := range m.prims {
 		p := m.prims[i].parent
 		A := w.c[i]
@@ -83,7 +119,7 @@ func (m *Model) inverseDynamics(w *frames, tau, a []float64) {
 			A = A.add(w.A[p])
 		}
 		w.A[i] = A
-		w.F[i] = w.I[i].mulv(A).add(crossF(w.V[i], w.I[i].mulv(w.V[i]))).add(w.fx[i].scale(-1))
+		w.F[i] = w.I[i].mulv(A).add(crossF(w.V[i], w.I[i].mulv(w.V[i]))).add(w.external(i, gravity).scale(-1))
 	}
 	for i := len(m.prims) - 1; i >= 0; i-- {
 		tau[i] = w.s[i].dot(w.F[i])
@@ -96,11 +132,11 @@ func (m *Model) inverseDynamics(w *frames, tau, a []float64) {
 // forwardDynamics is the articulated-body recursion of seed 002 Table 1 (eqs. 51-59 in
 // the base-coordinate form): a = M(q)⁻¹ (tau − b(q, v)) with kinematics already in w,
 // without ever forming M. Three sweeps, each O(N).
-func (m *Model) forwardDynamics(w *frames, a, tau []float64) {
+func (m *Model) forwardDynamics(w *frames, a, tau []float64, gravity bool) {
 	n := len(m.prims)
 	for i := 0; i < n; i++ {
 		w.IA[i] = w.I[i]
-		w.F[i] = crossF(w.V[i], w.I[i].mulv(w.V[i])).add(w.fx[i].scale(-1))
+		w.F[i] = crossF(w.V[i], w.I[i].mulv(w.V[i])).add(w.external(i, gravity).scale(-1))
 	}
 	for i := n - 1; i >= 0; i-- {
 		U := w.IA[i].mulv(w.s[i])

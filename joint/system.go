@@ -68,7 +68,7 @@ func (s *System) Size() (nq, nc int) { return len(s.m.prims), s.nc }
 
 // Mass writes the joint-space mass matrix by the composite-rigid-body algorithm.
 func (s *System) Mass(dst *mat.Dense, t float64, q []float64) {
-	s.m.kinematics(s.w, q, nil, false)
+	s.m.kinematics(s.w, q, nil)
 	s.m.compositeMass(s.w, s.mass)
 	n := len(s.m.prims)
 	for i := 0; i < n; i++ {
@@ -79,8 +79,8 @@ func (s *System) Mass(dst *mat.Dense, t float64, q []float64) {
 // Force writes f = τ_springs − b(q, v): joint springs and dampers minus the
 // velocity-product and gravity terms of the recursive Newton-Euler algorithm (q” = 0).
 func (s *System) Force(dst []float64, t float64, q, v []float64) {
-	s.m.kinematics(s.w, q, v, true)
-	s.m.inverseDynamics(s.w, dst, nil)
+	s.m.kinematics(s.w, q, v)
+	s.m.inverseDynamics(s.w, dst, nil, true)
 	for i := range s.m.prims {
 		dst[i] = s.m.prims[i].jointForce(q[i], v[i]) - dst[i]
 	}
@@ -89,23 +89,23 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 // MassSolve writes x = M(q)⁻¹ b by the articulated-body recursion at zero velocity and
 // without gravity: O(N), M never formed (seed 002 Table 1).
 func (s *System) MassSolve(x []float64, t float64, q, b []float64) {
-	s.m.kinematics(s.w, q, nil, false)
-	s.m.forwardDynamics(s.w, x, b)
+	s.m.kinematics(s.w, q, nil)
+	s.m.forwardDynamics(s.w, x, b, false)
 }
 
 // Accelerations writes the unconstrained accelerations a = M⁻¹ f(q, v) of the tree (cut
 // joints and drives ignored) by one articulated-body pass.
 func (s *System) Accelerations(a []float64, q, v []float64) {
-	s.m.kinematics(s.w, q, v, true)
+	s.m.kinematics(s.w, q, v)
 	for i := range s.m.prims {
 		s.tau[i] = s.m.prims[i].jointForce(q[i], v[i])
 	}
-	s.m.forwardDynamics(s.w, a, s.tau)
+	s.m.forwardDynamics(s.w, a, s.tau, true)
 }
 
 // Constraint writes the cut-joint closure conditions e·(r_a − r_b) and q_j − f(t).
 func (s *System) Constraint(dst []float64, t float64, q []float64) {
-	s.m.kinematics(s.w, q, nil, false)
+	s.m.kinematics(s.w, q, nil)
 	k := 0
 	for _, c := range s.m.cuts {
 		ra, _, _ := s.w.point(c.a, c.pa)
@@ -124,7 +124,7 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 // ConstraintJacobian writes G: a cut joint's row holds, for each joint on the paths from
 // the root to its two frames, the velocity its axis gives the point, e·(s_lin + s_ang × r).
 func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
-	s.m.kinematics(s.w, q, nil, false)
+	s.m.kinematics(s.w, q, nil)
 	dst.Zero()
 	k := 0
 	for _, c := range s.m.cuts {
@@ -166,7 +166,7 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, q []float64)
 // points with q” = 0 (the velocity-product accelerations of the forward recursion), and
 // f”(t) for drives.
 func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
-	s.m.kinematics(s.w, q, v, false)
+	s.m.kinematics(s.w, q, v)
 	for i := range s.m.prims {
 		A := s.w.c[i]
 		if p := s.m.prims[i].parent; p != Ground {
@@ -191,7 +191,7 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 
 // Energy returns T = ½ Σ Vᵢᵀ Iᵢ Vᵢ and V = −Σ mᵢ g·cᵢ + ½ Σ k (q − q0)².
 func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) {
-	s.m.kinematics(s.w, q, v, false)
+	s.m.kinematics(s.w, q, v)
 	g := vec3(s.m.Gravity)
 	for i := range s.m.prims {
 		p := &s.m.prims[i]
@@ -224,7 +224,7 @@ func (s *System) DrivingPower(t float64, q, lambda []float64) float64 {
 
 // Position returns the world position of point p of frame f at q.
 func (s *System) Position(q []float64, f int, p [3]float64) [3]float64 {
-	s.m.kinematics(s.w, q, nil, false)
+	s.m.kinematics(s.w, q, nil)
 	r, _, _ := s.w.point(f, p)
 	return r
 }
