@@ -140,16 +140,32 @@ func TestForceIsLagrangian(t *testing.T) {
 	}
 }
 
-// TestDerivativesAgainstFiniteDifferences: G, g_t and γ of cut joints and drives by dae.Check.
+// TestDerivativesAgainstFiniteDifferences: by dae.Check, G, g_t and γ of cut joints and
+// drives, and the analytic ∂(M a)/∂q, ∂f/∂q, ∂f/∂v and ∂(Gᵀλ)/∂q of derivatives.go at
+// random states, accelerations and multipliers.
 func TestDerivativesAgainstFiniteDifferences(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	sys, err := randomTree(rng).System()
-	if err != nil {
-		t.Fatal(err)
-	}
-	nq, _ := sys.Size()
-	q, v := randomState(rng, nq)
-	if _, err := dae.Check(sys, dae.CheckPoint{T: 0.3, Q: q, V: v}, 1e-6); err != nil {
-		t.Fatal(err)
+	for trial := 0; trial < 3; trial++ {
+		sys, err := randomTree(rng).System()
+		if err != nil {
+			t.Fatal(err)
+		}
+		nq, nc := sys.Size()
+		q, v := randomState(rng, nq)
+		a, _ := randomState(rng, nq)
+		lambda, _ := randomState(rng, nc)
+		out, err := dae.Check(sys, dae.CheckPoint{T: 0.3, Q: q, V: v, A: a, Lambda: lambda}, 1e-6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := map[string]bool{}
+		for _, m := range out {
+			checked[m.Quantity] = true
+		}
+		for _, name := range []string{"d(M a)/dq", "df/dq", "df/dv", "d(G^T lambda)/dq", "G = dg/dq", "gamma"} {
+			if !checked[name] {
+				t.Errorf("dae.Check did not compare %s", name)
+			}
+		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 type System struct {
 	m     *Model
 	w     *frames
+	d     *idWork
 	tau   []float64
 	mass  []float64
 	nc    int
@@ -28,6 +29,10 @@ var (
 	_ dae.Energy          = (*System)(nil)
 	_ dae.EnergyInvariant = (*System)(nil)
 	_ dae.Namer           = (*System)(nil)
+
+	_ dae.MassDerivative            = (*System)(nil)
+	_ dae.ForceDerivative           = (*System)(nil)
+	_ dae.ConstraintForceDerivative = (*System)(nil)
 )
 
 // System checks the model and returns its dae.System.
@@ -39,7 +44,7 @@ func (m *Model) System() (*System, error) {
 		return nil, fmt.Errorf("joint: model has no joints")
 	}
 	n := len(m.prims)
-	s := &System{m: m, w: newFrames(n), tau: make([]float64, n), mass: make([]float64, n*n)}
+	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), mass: make([]float64, n*n)}
 	for _, c := range m.cuts {
 		for k := range c.dirs {
 			s.names = append(s.names, fmt.Sprintf("%s[%d]", c.name, k))
