@@ -153,3 +153,40 @@ func BenchmarkChainRun(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkChainImplicitStep measures an accepted hht step (tolerance 1e-4) on the joint
+// chain: the Newton matrix is dense (CRBA M, the analytic derivatives of derivatives.go)
+// and factorized by dense LU, so the cost grows as N³ where the explicit route's is
+// linear. Run:
+//
+//	go test -run X -bench ChainImplicitStep -benchtime 20x ./joint/
+func BenchmarkChainImplicitStep(b *testing.B) {
+	for _, n := range []int{10, 30, 100} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			sys, s, err := Chain3D(n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			m := integrate.DefaultHHT()
+			if err := m.Init(sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+				b.Fatal(err)
+			}
+			for range 5 {
+				if err := m.Step(math.Inf(1)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			s0 := m.Stats()
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := m.Step(math.Inf(1)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			st := m.Stats()
+			steps := float64(st.Steps - s0.Steps)
+			b.ReportMetric(float64(st.Jacobians-s0.Jacobians)/steps, "jacobians/step")
+			b.ReportMetric(float64(st.NewtonIters-s0.NewtonIters)/steps, "newton/step")
+		})
+	}
+}

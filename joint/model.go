@@ -142,6 +142,9 @@ func (m *Model) add(name string, parent int, prismatic bool, origin, axis [3]flo
 	if parent < Ground || parent >= len(m.prims) {
 		m.fail(fmt.Errorf("joint: joint %q: parent frame %d does not exist (%d frames; Ground is %d)", name, parent, len(m.prims), Ground))
 	}
+	if a := vec3(axis); a.dot(a) == 0 {
+		m.fail(fmt.Errorf("joint: joint %q: zero axis, want a nonzero direction", name))
+	}
 	if body.Mass < 0 {
 		m.fail(fmt.Errorf("joint: body %q: negative mass %g", body.Name, body.Mass))
 	}
