@@ -202,3 +202,57 @@ func TestEveryMethodRunsOnCutJointFourBar(t *testing.T) {
 		t.Logf("%-14s |error| %.1e  |g| %.1e  steps %d", e.Name, math.Abs(sol.Final.Q[2]-ref), sol.MaxResidual.Pos, sol.Stats.Steps)
 	}
 }
+
+// TestAccelerationsMatchBodyCoordinates: at random states of the double pendulum, the
+// articulated-body accelerations equal those of eq. 17 in the planar body coordinates of
+// examples/double-pendulum.yaml (bar angles θ₁ = q₁, θ₂ = q₁ + q₂) to 1e-10.
+func TestAccelerationsMatchBodyCoordinates(t *testing.T) {
+	doc, err := modelfile.Load("../examples/double-pendulum.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := modelfile.Build(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := b.System
+	nb, _ := body.Size()
+	index := map[string]int{}
+	for i := 0; i < nb; i++ {
+		index[dae.CoordinateName(body, i)] = i
+	}
+	m := &joint.Model{Gravity: [3]float64{0, -9.81, 0}}
+	b1 := m.Revolute("shoulder", joint.Ground, [3]float64{}, zAxis, bar("bar1", 1, 1))
+	m.Revolute("elbow", b1, [3]float64{1, 0, 0}, zAxis, bar("bar2", 1, 1))
+	sys, err := m.System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, st := range [][4]float64{{0.3, -1.2, 0.7, 2.1}, {2.5, 0.4, -3, 0.2}, {-1, 2.8, 1.5, -4}} {
+		q, v := []float64{st[0], st[1]}, []float64{st[2], st[3]}
+		a := make([]float64, 2)
+		sys.Accelerations(a, q, v)
+		// The bars' centres and angles, and their rates, from the joint state.
+		th := [2]float64{q[0], q[0] + q[1]}
+		w := [2]float64{v[0], v[0] + v[1]}
+		qb, vb := make([]float64, nb), make([]float64, nb)
+		set := func(name string, x, dx float64) { qb[index[name]], vb[index[name]] = x, dx }
+		set("bar1.x", 0.5*math.Cos(th[0]), -0.5*math.Sin(th[0])*w[0])
+		set("bar1.y", 0.5*math.Sin(th[0]), 0.5*math.Cos(th[0])*w[0])
+		set("bar1.theta", th[0], w[0])
+		set("bar2.x", math.Cos(th[0])+0.5*math.Cos(th[1]), -math.Sin(th[0])*w[0]-0.5*math.Sin(th[1])*w[1])
+		set("bar2.y", math.Sin(th[0])+0.5*math.Sin(th[1]), math.Cos(th[0])*w[0]+0.5*math.Cos(th[1])*w[1])
+		set("bar2.theta", th[1], w[1])
+		c, err := dae.Initialize(body, 0, qb, vb, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []float64{c.A[index["bar1.theta"]], c.A[index["bar2.theta"]]}
+		got := []float64{a[0], a[0] + a[1]}
+		for i := range got {
+			if math.Abs(got[i]-want[i]) > 1e-10*math.Max(1, math.Abs(want[i])) {
+				t.Errorf("state %d: θ''[%d] joint route %.15g, body route %.15g", k, i+1, got[i], want[i])
+			}
+		}
+	}
+}
