@@ -2,11 +2,11 @@ package integrate
 
 import (
 	"errors"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/dae"
+	"linkage/linalg"
 )
 
 // massSchur solves the KKT system of seed 002, eq. 17, without forming M, for systems with
@@ -69,7 +69,10 @@ func (s *massSchur) factorize() error {
 			s.W[i*nc+j] = sum
 		}
 	}
-	return cholesky(s.W, nc)
+	if err := linalg.Cholesky(s.W, nc); err != nil {
+		return errSchurSingular
+	}
+	return nil
 }
 
 // Solve overwrites x (holding r) and y (holding s) with the solution of eq. 17's matrix
@@ -84,53 +87,11 @@ func (s *massSchur) Solve(x, y []float64) {
 		}
 		y[k] = sum - y[k]
 	}
-	choleskySolve(s.W, nc, y)
+	linalg.CholeskySolve(s.W, nc, y)
 	copy(x, s.a0)
 	for k := 0; k < nc; k++ {
 		for j, v := range s.Y[k*nq : (k+1)*nq] {
 			x[j] -= v * y[k]
 		}
-	}
-}
-
-// cholesky overwrites the lower triangle of the n×n symmetric positive definite a (row
-// major) with L, a = L Lᵀ.
-func cholesky(a []float64, n int) error {
-	for j := 0; j < n; j++ {
-		d := a[j*n+j]
-		for k := 0; k < j; k++ {
-			d -= a[j*n+k] * a[j*n+k]
-		}
-		if !(d > 0) || math.IsInf(d, 0) {
-			return errSchurSingular
-		}
-		d = math.Sqrt(d)
-		a[j*n+j] = d
-		for i := j + 1; i < n; i++ {
-			v := a[i*n+j]
-			for k := 0; k < j; k++ {
-				v -= a[i*n+k] * a[j*n+k]
-			}
-			a[i*n+j] = v / d
-		}
-	}
-	return nil
-}
-
-// choleskySolve overwrites b with (L Lᵀ)⁻¹ b.
-func choleskySolve(l []float64, n int, b []float64) {
-	for i := 0; i < n; i++ {
-		v := b[i]
-		for k := 0; k < i; k++ {
-			v -= l[i*n+k] * b[k]
-		}
-		b[i] = v / l[i*n+i]
-	}
-	for i := n - 1; i >= 0; i-- {
-		v := b[i]
-		for k := i + 1; k < n; k++ {
-			v -= l[k*n+i] * b[k]
-		}
-		b[i] = v / l[i*n+i]
 	}
 }

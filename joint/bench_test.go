@@ -84,21 +84,7 @@ func BenchmarkChainStep(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				m := &integrate.RK4{}
-				if err := m.Init(sys, s, integrate.StepControl{FixedH: 1e-3}); err != nil {
-					b.Fatal(err)
-				}
-				for range 10 {
-					if err := m.Step(math.Inf(1)); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportAllocs()
-				for b.Loop() {
-					if err := m.Step(math.Inf(1)); err != nil {
-						b.Fatal(err)
-					}
-				}
+				benchSteps(b, &integrate.RK4{}, sys, s, integrate.StepControl{FixedH: 1e-3}, 10)
 			})
 		}
 	}
@@ -167,26 +153,32 @@ func BenchmarkChainImplicitStep(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			m := integrate.DefaultHHT()
-			if err := m.Init(sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
-				b.Fatal(err)
-			}
-			for range 5 {
-				if err := m.Step(math.Inf(1)); err != nil {
-					b.Fatal(err)
-				}
-			}
-			s0 := m.Stats()
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := m.Step(math.Inf(1)); err != nil {
-					b.Fatal(err)
-				}
-			}
-			st := m.Stats()
-			steps := float64(st.Steps - s0.Steps)
-			b.ReportMetric(float64(st.Jacobians-s0.Jacobians)/steps, "jacobians/step")
-			b.ReportMetric(float64(st.NewtonIters-s0.NewtonIters)/steps, "newton/step")
+			hht := integrate.DefaultHHT()
+			benchSteps(b, &hht, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
 		})
 	}
+}
+
+// benchSteps times the steps of m on sys after warm steps, and reports Jacobians and
+// Newton iterations per step.
+func benchSteps(b *testing.B, m integrate.Method, sys dae.System, s integrate.State, ctl integrate.StepControl, warm int) {
+	if err := m.Init(sys, s, ctl); err != nil {
+		b.Fatal(err)
+	}
+	for range warm {
+		if err := m.Step(math.Inf(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s0 := m.Stats()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := m.Step(math.Inf(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	st := m.Stats()
+	steps := float64(st.Steps - s0.Steps)
+	b.ReportMetric(float64(st.Jacobians-s0.Jacobians)/steps, "jacobians/step")
+	b.ReportMetric(float64(st.NewtonIters-s0.NewtonIters)/steps, "newton/step")
 }

@@ -35,6 +35,18 @@ func randomTree(rng *rand.Rand) *Model {
 	return m
 }
 
+// randomSystem is randomTree's System at a random state.
+func randomSystem(t *testing.T, rng *rand.Rand) (sys *System, nq int, q, v []float64) {
+	t.Helper()
+	sys, err := randomTree(rng).System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nq, _ = sys.Size()
+	q, v = randomState(rng, nq)
+	return sys, nq, q, v
+}
+
 func randomState(rng *rand.Rand, n int) (q, v []float64) {
 	q, v = make([]float64, n), make([]float64, n)
 	for i := range q {
@@ -49,12 +61,7 @@ func randomState(rng *rand.Rand, n int) (q, v []float64) {
 func TestForwardDynamicsMatchesDenseSolve(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 5; trial++ {
-		sys, err := randomTree(rng).System()
-		if err != nil {
-			t.Fatal(err)
-		}
-		nq, _ := sys.Size()
-		q, v := randomState(rng, nq)
+		sys, nq, q, v := randomSystem(t, rng)
 		M := mat.NewDense(nq, nq, nil)
 		sys.Mass(M, 0, q)
 		f := make([]float64, nq)
@@ -83,12 +90,7 @@ func TestForwardDynamicsMatchesDenseSolve(t *testing.T) {
 // energy summed body by body from the spatial velocities of the forward recursion.
 func TestKineticEnergyIsVMV(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	sys, err := randomTree(rng).System()
-	if err != nil {
-		t.Fatal(err)
-	}
-	nq, _ := sys.Size()
-	q, v := randomState(rng, nq)
+	sys, nq, q, v := randomSystem(t, rng)
 	M := mat.NewDense(nq, nq, nil)
 	sys.Mass(M, 0, q)
 	vv := mat.NewVecDense(nq, v)
@@ -103,12 +105,7 @@ func TestKineticEnergyIsVMV(t *testing.T) {
 // M' and ∂T/∂q, ∂V/∂q by central differences of Mass and Energy.
 func TestForceIsLagrangian(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	sys, err := randomTree(rng).System()
-	if err != nil {
-		t.Fatal(err)
-	}
-	nq, _ := sys.Size()
-	q, v := randomState(rng, nq)
+	sys, nq, q, v := randomSystem(t, rng)
 	f := make([]float64, nq)
 	sys.Force(f, 0, q, v)
 	h := 1e-6
@@ -146,12 +143,8 @@ func TestForceIsLagrangian(t *testing.T) {
 func TestDerivativesAgainstFiniteDifferences(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for trial := 0; trial < 3; trial++ {
-		sys, err := randomTree(rng).System()
-		if err != nil {
-			t.Fatal(err)
-		}
-		nq, nc := sys.Size()
-		q, v := randomState(rng, nq)
+		sys, nq, q, v := randomSystem(t, rng)
+		_, nc := sys.Size()
 		a, _ := randomState(rng, nq)
 		lambda, _ := randomState(rng, nc)
 		out, err := dae.Check(sys, dae.CheckPoint{T: 0.3, Q: q, V: v, A: a, Lambda: lambda}, 1e-6)
