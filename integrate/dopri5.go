@@ -144,10 +144,15 @@ type dopri5Work struct {
 	// kkt factorizes [M Gᵀ; G 0] (sparse for large systems with dae.Sparsity); asym, when
 	// set (HEDOP5), factorizes the unsymmetric [M Gᵀ; C 0] of its half-explicit stages and
 	// then also serves as kkt.
-	kkt  linalg.SaddlePoint
-	asym asymKKT
-	// watch reports the singular positions the run steps over (dopri5 only: hedop5's
-	// factorization after a step is the unsymmetric one of its stages).
+	kkt linalg.SaddlePoint
+	// rec solves eq. 17 through dae.MassSolver (massschur.go) instead of kkt; solver is
+	// whichever of the two the stages use.
+	rec    *massSchur
+	solver interface{ Solve(x, y []float64) }
+	asym   asymKKT
+	// watch reports the singular positions the run steps over (dopri5 with kkt only:
+	// hedop5's factorization after a step is the unsymmetric one of its stages, and the
+	// recursive route (rec) holds no saddle-point factorization).
 	watch singularWatch
 	gt    []float64 // nc: g_t, then residual right sides
 	r     []float64 // nc scratch
@@ -226,13 +231,20 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 		w.sp = newSparseEval(sys, false)
 	}
 	if w.sp == nil {
-		w.M = mat.NewDense(nq, nq, nil)
+		if w.rec = newMassSchur(sys); w.rec == nil {
+			w.M = mat.NewDense(nq, nq, nil)
+		}
 		if nc > 0 {
 			w.G = mat.NewDense(nc, nq, nil)
 		}
 	}
-	w.kkt = newSaddlePoint(sys)
-	w.watch = newSingularWatch(nq, nc)
+	if w.rec != nil {
+		w.solver = w.rec // M is never formed: O(N) per stage for a tree
+	} else {
+		w.kkt = newSaddlePoint(sys)
+		w.solver = w.kkt
+		w.watch = newSingularWatch(nq, nc)
+	}
 	w.gt = make([]float64, nc)
 	w.r = make([]float64, nc)
 	w.lam = make([]float64, nc)
@@ -491,7 +503,16 @@ func (w *dopri5Work) eval(t float64, q, v, x, a, lam []float64) error {
 }
 
 // evalMG evaluates M and G at (t, q): into w.M, w.G, or as values on the sparse path.
-func (w *dopri5Work) evalMG(t float64, q []float64) { evalMG(w.sys, w.sp, w.M, w.G, t, q) }
+func (w *dopri5Work) evalMG(t float64, q []float64) {
+	if w.rec != nil && w.sp == nil {
+		if w.nc > 0 {
+			w.sys.ConstraintJacobian(w.G, t, q)
+		}
+		w.rec.at(t, q, w.G)
+		return
+	}
+	evalMG(w.sys, w.sp, w.M, w.G, t, q)
+}
 
 // factorize factorizes [M Gᵀ; G 0] as held in w.M, w.G (or w.sp).
 func (w *dopri5Work) factorize() error {
@@ -525,6 +546,13 @@ func (w *dopri5Work) factorizeSparse() error {
 // half-explicit stages of HEDOP5, seed 002 eq. 81e, where C is G at the next stage point).
 func (w *dopri5Work) factorizeKKT(C *mat.Dense) error {
 	w.stats.Factorizations++
+	if w.rec != nil {
+		err := w.rec.factorize()
+		if err != nil {
+			w.lad.worst = Residual{Block: "KKT matrix"}
+		}
+		return err
+	}
 	var err error
 	switch {
 	case w.nc == 0:
@@ -558,7 +586,7 @@ func (w *dopri5Work) factorizeKKT(C *mat.Dense) error {
 
 // solveAcc overwrites (a, lam), holding (f, γ), with the solution of eq. 17 and checks it.
 func (w *dopri5Work) solveAcc(a, lam []float64) error {
-	w.kkt.Solve(a, lam)
+	w.solver.Solve(a, lam)
 	w.stats.Solves++
 	if i, ok := firstNonFinite(a); ok {
 		w.lad.worst = Residual{Block: "acceleration", Index: i, Value: a[i]}
@@ -656,7 +684,7 @@ func (w *dopri5Work) commit(h float64) error {
 	copy(w.rc5, rc5)
 	w.hLast = tNew - t
 	w.stats.Steps++
-	if w.asym == nil {
+	if w.asym == nil && w.rec == nil {
 		w.watch.observe(w.kkt, &w.cur, &w.lad.fc)
 	}
 	return nil
@@ -683,7 +711,7 @@ func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 			w.r[i] = -w.r[i]
 		}
 		clear(w.dq)
-		w.kkt.Solve(w.dq, w.r)
+		w.solver.Solve(w.dq, w.r)
 		w.stats.Solves++
 		qmax := 0.0
 		for i, d := range w.dq {
@@ -731,7 +759,7 @@ func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 	sys.ConstraintTimeDerivative(w.gt, t1, qh)
 	w.velocityResidual(v1)
 	clear(w.dq)
-	w.kkt.Solve(w.dq, w.r)
+	w.solver.Solve(w.dq, w.r)
 	w.stats.Solves++
 	for i, d := range w.dq {
 		vh[i] = v1[i] + d

@@ -23,6 +23,7 @@ type eq17 struct {
 	sys  dae.System
 	M, G *mat.Dense
 	sp   *sparseEval // the sparse evaluation path (M, G nil), or nil
+	rec  *massSchur  // the recursive path by dae.MassSolver (M nil), or nil
 	kkt  linalg.SaddlePoint
 }
 
@@ -30,6 +31,13 @@ func newEq17(sys dae.System) *eq17 {
 	nq, nc := sys.Size()
 	if sp := newSparseEval(sys, false); sp != nil {
 		return &eq17{sys: sys, sp: sp, kkt: newSaddlePoint(sys)}
+	}
+	if rec := newMassSchur(sys); rec != nil {
+		e := &eq17{sys: sys, rec: rec}
+		if nc > 0 {
+			e.G = mat.NewDense(nc, nq, nil)
+		}
+		return e
 	}
 	e := &eq17{sys: sys, M: mat.NewDense(nq, nq, nil), kkt: newSaddlePoint(sys)}
 	if nc > 0 {
@@ -73,6 +81,9 @@ func (e *eq17) solveWithForce(a, lambda []float64, t float64, q, v, f []float64,
 	if e.sp != nil {
 		return e.solveSparse(a, lambda, t, q, v, f, st)
 	}
+	if e.rec != nil {
+		return e.solveRecursive(a, lambda, t, q, v, f, st)
+	}
 	e.sys.Mass(e.M, t, q)
 	copy(a, f)
 	var err error
@@ -107,6 +118,23 @@ func (e *eq17) solveSparse(a, lambda []float64, t float64, q, v, f []float64, st
 		return err
 	}
 	return e.solveFactored(a, lambda, t, q, v, st)
+}
+
+// solveRecursive is solveWithForce through dae.MassSolver (massschur.go): M never formed.
+func (e *eq17) solveRecursive(a, lambda []float64, t float64, q, v, f []float64, st *Stats) error {
+	if e.G != nil {
+		e.sys.ConstraintJacobian(e.G, t, q)
+		e.sys.Gamma(lambda, t, q, v)
+	}
+	copy(a, f)
+	st.FuncEvals++
+	st.Factorizations++
+	if err := e.rec.factor(t, q, e.G); err != nil {
+		return err
+	}
+	e.rec.Solve(a, lambda)
+	st.Solves++
+	return nil
 }
 
 // solveFactored solves the factorized KKT system for (a, λ), f and γ in a and lambda;

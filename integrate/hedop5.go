@@ -154,13 +154,18 @@ func (m *HEDOP5) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	w.half = s
 	// The stages factorize [M Gᵀ; C 0] with C = G at the next stage point: unsymmetric,
-	// so LU (sparse for large systems with patterns) throughout.
+	// so LU (sparse for large systems with patterns) throughout, with M itself.
+	if w.rec != nil {
+		w.rec = nil
+		w.M = mat.NewDense(w.nq, w.nq, nil)
+	}
 	if w.sp != nil {
 		w.asym = newSparseAsymKKTValues(sys, w.sp)
 	} else {
 		w.asym = newAsymKKT(sys)
 	}
 	w.kkt = w.asym
+	w.solver = w.asym
 	m.w = w
 	return nil
 }

@@ -62,6 +62,8 @@ type rk4Work struct {
 	M, G          *mat.Dense   // nil on the sparse evaluation path
 	sp            *sparseEval  // the sparse evaluation path (sparseeval.go), or nil
 	kkt           linalg.SaddlePoint
+	rec           *massSchur                         // eq. 17 by dae.MassSolver (massschur.go), or nil
+	solver        interface{ Solve(x, y []float64) } // kkt or rec
 	r, dq, gt     []float64
 	stats         Stats
 }
@@ -101,12 +103,20 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 	w.qs, w.vs, w.dq = make([]float64, nq), make([]float64, nq), make([]float64, nq)
 	w.r, w.gt = make([]float64, nc), make([]float64, nc)
 	if w.sp = newSparseEval(sys, false); w.sp == nil {
-		w.M = mat.NewDense(nq, nq, nil)
+		w.rec = newMassSchur(sys)
 		if nc > 0 {
 			w.G = mat.NewDense(nc, nq, nil)
 		}
 	}
-	w.kkt = newSaddlePoint(sys)
+	if w.rec != nil {
+		w.solver = w.rec // M is never formed: O(N) per stage (massschur.go)
+	} else {
+		if w.sp == nil {
+			w.M = mat.NewDense(nq, nq, nil)
+		}
+		w.kkt = newSaddlePoint(sys)
+		w.solver = w.kkt
+	}
 	r := measureStart(w.sp, sys, start)
 	if r.Pos > 1e-8*math.Max(1, hhtMaxAbs(start.Q)) || r.Vel > 1e-8*math.Max(1, hhtMaxAbs(start.V)) ||
 		math.IsNaN(r.Pos) || math.IsNaN(r.Vel) {
@@ -129,6 +139,9 @@ func (w *rk4Work) factor(t float64, q []float64) error {
 	if w.sp != nil {
 		return w.factorSparse(t, q)
 	}
+	if w.rec != nil {
+		return w.factorRecursive(t, q)
+	}
 	w.sys.Mass(w.M, t, q)
 	if w.nc > 0 {
 		w.sys.ConstraintJacobian(w.G, t, q)
@@ -145,6 +158,19 @@ func (w *rk4Work) factor(t float64, q []float64) error {
 			w.lad.worst = Residual{Block: "mass matrix or constraint Jacobian", Value: math.NaN()}
 			return ErrNonFinite
 		}
+		w.lad.worst = Residual{Block: "KKT matrix (eq. 17)"}
+	}
+	return err
+}
+
+// factorRecursive is factor for a dae.MassSolver: G and the Schur complement G M⁻¹ Gᵀ.
+func (w *rk4Work) factorRecursive(t float64, q []float64) error {
+	if w.nc > 0 {
+		w.sys.ConstraintJacobian(w.G, t, q)
+	}
+	w.stats.Factorizations++
+	err := w.rec.factor(t, q, w.G)
+	if err != nil {
 		w.lad.worst = Residual{Block: "KKT matrix (eq. 17)"}
 	}
 	return err
@@ -181,7 +207,7 @@ func (w *rk4Work) accel(t float64, q, v, a, lambda []float64) error {
 		w.sys.Gamma(lambda, t, q, v)
 	}
 	w.stats.FuncEvals++
-	w.kkt.Solve(a, lambda)
+	w.solver.Solve(a, lambda)
 	w.stats.Solves++
 	for i, x := range a {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -280,7 +306,7 @@ func (w *rk4Work) projectState(s *State) error {
 			w.r[i] = -w.r[i]
 		}
 		clear(w.dq)
-		w.kkt.Solve(w.dq, w.r)
+		w.solver.Solve(w.dq, w.r)
 		w.stats.Solves++
 		done := true
 		for i, d := range w.dq {
@@ -324,7 +350,7 @@ func (w *rk4Work) projectState(s *State) error {
 		}
 	}
 	clear(w.dq)
-	w.kkt.Solve(w.dq, w.r)
+	w.solver.Solve(w.dq, w.r)
 	w.stats.Solves++
 	for i, d := range w.dq {
 		s.V[i] += d

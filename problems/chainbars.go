@@ -8,6 +8,7 @@ import (
 
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/linalg"
 	"linkage/planar"
 	"linkage/spatial"
 )
@@ -248,35 +249,13 @@ func barChainAccel(dd, alpha, dalpha []float64) {
 }
 
 // choleskySolve overwrites b with A⁻¹ b for the symmetric positive definite n×n A
-// (row-major), factorizing A = L Lᵀ in place.
+// (row-major), factorizing A = L Lᵀ in place; b becomes NaN when A is not positive definite.
 func choleskySolve(a []float64, n int, b []float64) {
-	for j := range n {
-		d := a[j*n+j]
-		for k := range j {
-			d -= a[j*n+k] * a[j*n+k]
+	if err := linalg.Cholesky(a, n); err != nil {
+		for i := range b {
+			b[i] = math.NaN()
 		}
-		d = math.Sqrt(d)
-		a[j*n+j] = d
-		for i := j + 1; i < n; i++ {
-			s := a[i*n+j]
-			for k := range j {
-				s -= a[i*n+k] * a[j*n+k]
-			}
-			a[i*n+j] = s / d
-		}
+		return
 	}
-	for i := range n {
-		s := b[i]
-		for k := range i {
-			s -= a[i*n+k] * b[k]
-		}
-		b[i] = s / a[i*n+i]
-	}
-	for i := n - 1; i >= 0; i-- {
-		s := b[i]
-		for k := i + 1; k < n; k++ {
-			s -= a[k*n+i] * b[k]
-		}
-		b[i] = s / a[i*n+i]
-	}
+	linalg.CholeskySolve(a, n, b)
 }

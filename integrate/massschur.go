@@ -1,0 +1,97 @@
+package integrate
+
+import (
+	"errors"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+	"linkage/linalg"
+)
+
+// massSchur solves the KKT system of seed 002, eq. 17, without forming M, for systems with
+// the dae.MassSolver capability (the articulated-body recursion of seed 002 Table 1):
+//
+//	a₀ = M⁻¹ r,   Y = M⁻¹ Gᵀ,   (G Y) λ = G a₀ − s,   a = a₀ − Y λ,
+//
+// nc + 1 recursive solves and an nc×nc Cholesky factorization, so the cost is linear in the
+// number of bodies for a fixed number of loop-closure equations.
+type massSchur struct {
+	ms     dae.MassSolver
+	nq, nc int
+	t      float64
+	q      []float64  // the position of the factorization (M⁻¹ is applied there)
+	G      *mat.Dense // the Jacobian at q (borrowed from the caller)
+	Y      []float64  // nc×nq, row k = M⁻¹ G_kᵀ
+	W      []float64  // nc×nc, Cholesky factor of G M⁻¹ Gᵀ (lower triangle)
+	a0     []float64
+}
+
+var errSchurSingular = errors.New("is singular: G M⁻¹ Gᵀ not positive definite (redundant loop-closure equations?)")
+
+// newMassSchur returns the solver for sys, or nil when sys has no dae.MassSolver or has
+// λ-dependent forces (whose fixed-point iteration needs the KKT factorization).
+func newMassSchur(sys dae.System) *massSchur {
+	ms, ok := sys.(dae.MassSolver)
+	if !ok || dae.HasReactionForce(sys) {
+		return nil
+	}
+	nq, nc := sys.Size()
+	return &massSchur{ms: ms, nq: nq, nc: nc, q: make([]float64, nq),
+		Y: make([]float64, nc*nq), W: make([]float64, nc*nc), a0: make([]float64, nq)}
+}
+
+// factor prepares Solve at (t, q) with the constraint Jacobian G (nil when nc = 0).
+func (s *massSchur) factor(t float64, q []float64, G *mat.Dense) error {
+	s.at(t, q, G)
+	return s.factorize()
+}
+
+// at sets the point (t, q) and the Jacobian G there for factorize.
+func (s *massSchur) at(t float64, q []float64, G *mat.Dense) {
+	s.t, s.G = t, G
+	copy(s.q, q)
+}
+
+// factorize forms Y = M⁻¹ Gᵀ and the Cholesky factor of G Y at the point set by at.
+func (s *massSchur) factorize() error {
+	nq, nc, t, q, G := s.nq, s.nc, s.t, s.q, s.G
+	for k := 0; k < nc; k++ {
+		s.ms.MassSolve(s.Y[k*nq:(k+1)*nq], t, q, G.RawRowView(k))
+	}
+	for i := 0; i < nc; i++ {
+		gi := G.RawRowView(i)
+		for j := 0; j <= i; j++ {
+			var sum float64
+			for l, y := range s.Y[j*nq : (j+1)*nq] {
+				sum += gi[l] * y
+			}
+			s.W[i*nc+j] = sum
+		}
+	}
+	if err := linalg.Cholesky(s.W, nc); err != nil {
+		return errSchurSingular
+	}
+	return nil
+}
+
+// Solve overwrites x (holding r) and y (holding s) with the solution of eq. 17's matrix
+// [M Gᵀ; G 0](x, y) = (r, s) at the factorized point.
+func (s *massSchur) Solve(x, y []float64) {
+	nq, nc := s.nq, s.nc
+	s.ms.MassSolve(s.a0, s.t, s.q, x)
+	for k := 0; k < nc; k++ {
+		var sum float64
+		for j, g := range s.G.RawRowView(k) {
+			sum += g * s.a0[j]
+		}
+		y[k] = sum - y[k]
+	}
+	linalg.CholeskySolve(s.W, nc, y)
+	copy(x, s.a0)
+	for k := 0; k < nc; k++ {
+		for j, v := range s.Y[k*nq : (k+1)*nq] {
+			x[j] -= v * y[k]
+		}
+	}
+}

@@ -1,0 +1,184 @@
+package joint_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"linkage/dae"
+	"linkage/integrate"
+	"linkage/joint"
+	"linkage/spatial"
+)
+
+// Chain3D is examples/chain3d.yaml's chain in joint coordinates: n rods (0.5 m, 1 kg, a
+// slender cylinder of radius 0.01 m) on spherical joints (Cardan angles), the first hung
+// from the origin, stretched along +x and turning at 1 rad/s about the vertical (the first
+// joint's z rate; the others' relative rates are zero). It returns the system and its
+// consistent start.
+func Chain3D(n int) (*joint.System, integrate.State, error) {
+	const l, m, r, w = 0.5, 1.0, 0.01, 1.0
+	md := &joint.Model{Gravity: [3]float64{0, 0, -9.81}}
+	rod := joint.Body{Mass: m, COM: [3]float64{l / 2, 0, 0},
+		Inertia: [3][3]float64{{m * r * r / 2, 0, 0}, {0, m * l * l / 12, 0}, {0, 0, m * l * l / 12}}}
+	f, origin := joint.Ground, [3]float64{}
+	for i := range n {
+		rod.Name = fmt.Sprint("rod", i+1)
+		f = md.Spherical(fmt.Sprint("ball", i+1), f, origin, rod)
+		origin = [3]float64{l, 0, 0}
+	}
+	sys, err := md.System()
+	if err != nil {
+		return nil, integrate.State{}, err
+	}
+	nq, _ := sys.Size()
+	s := integrate.NewState(nq, 0)
+	s.V[md.Coordinate("ball1.z")] = w
+	sys.Accelerations(s.A, s.Q, s.V)
+	return sys, s, nil
+}
+
+// bodyChain3D is the same chain in body coordinates (spatial route, Euler parameters).
+func bodyChain3D(n int) (dae.System, integrate.State, error) {
+	const l, m, r, w = 0.5, 1.0, 0.01, 1.0
+	md := spatial.NewModel()
+	md.SetGravity(spatial.Vec3{0, 0, -9.81})
+	prev := md.AddMarker(spatial.Marker{Name: "O", Body: spatial.Ground})
+	for i := range n {
+		x := (float64(i) + 0.5) * l
+		b := md.AddBody(spatial.Body{Name: fmt.Sprint("rod", i+1), Mass: m, Inertia: spatial.Diag(m*r*r/2, m*l*l/12, m*l*l/12),
+			Pos: spatial.Vec3{x, 0, 0}, Vel: spatial.Vec3{0, w * x, 0}, AngVel: spatial.Vec3{0, 0, w}})
+		md.AddSpherical(fmt.Sprint("ball", i+1), prev, md.AddMarker(spatial.Marker{Body: b, Point: spatial.Vec3{-l / 2, 0, 0}}))
+		prev = md.AddMarker(spatial.Marker{Body: b, Point: spatial.Vec3{l / 2, 0, 0}})
+	}
+	sys, err := md.Assemble()
+	if err != nil {
+		return nil, integrate.State{}, err
+	}
+	q0, v0 := sys.InitialGuess()
+	c, err := dae.Initialize(sys, 0, q0, v0, nil)
+	if err != nil {
+		return nil, integrate.State{}, err
+	}
+	return sys, integrate.State{Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}, nil
+}
+
+// BenchmarkChainStep measures one rk4 step (h = 1e-3: four evaluations of eq. 17) on the
+// chain of N rods in joint coordinates (articulated-body recursion through
+// dae.MassSolver) and in body coordinates (spatial route: sparse KKT and the
+// mass-orthogonal projections), after 10 warm-up steps. Run:
+//
+//	go test -run X -bench ChainStep -benchtime 200x ./joint/
+func BenchmarkChainStep(b *testing.B) {
+	for _, route := range []string{"joint", "body"} {
+		for _, n := range []int{10, 100, 1000} {
+			b.Run(fmt.Sprintf("route=%s/N=%d", route, n), func(b *testing.B) {
+				var sys dae.System
+				var s integrate.State
+				var err error
+				if route == "joint" {
+					sys, s, err = Chain3D(n)
+				} else {
+					sys, s, err = bodyChain3D(n)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				benchSteps(b, &integrate.RK4{}, sys, s, integrate.StepControl{FixedH: 1e-3}, 10)
+			})
+		}
+	}
+}
+
+// TestChainStepAllocatesNothing: an rk4 step on the joint route allocates nothing.
+func TestChainStepAllocatesNothing(t *testing.T) {
+	sys, s, err := Chain3D(20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &integrate.RK4{}
+	if err := m.Init(sys, s, integrate.StepControl{FixedH: 1e-3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Step(math.Inf(1)); err != nil {
+		t.Fatal(err)
+	}
+	if a := testing.AllocsPerRun(20, func() {
+		if err := m.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+	}); a != 0 {
+		t.Errorf("rk4 step on the joint route: %g allocations, want 0", a)
+	}
+}
+
+// BenchmarkChainRun measures whole dopri5 runs at tolerance 1e-4 on the joint-coordinate
+// chains of PEERS.md's Simbody table (25 rods for 2 s, 100 and 400 rods for 0.5 s). Run:
+//
+//	go test -run X -bench ChainRun -benchtime 3x ./joint/
+func BenchmarkChainRun(b *testing.B) {
+	for _, c := range []struct {
+		n    int
+		tEnd float64
+	}{{25, 2}, {100, 0.5}, {400, 0.5}} {
+		b.Run(fmt.Sprintf("N=%d", c.n), func(b *testing.B) {
+			sys, s, err := Chain3D(c.n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var steps int
+			for b.Loop() {
+				sol, err := integrate.Solve(&integrate.DOPRI5{}, "dopri5", sys, s, c.tEnd,
+					integrate.SolveOptions{Control: integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, Output: []float64{c.tEnd}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				steps = sol.Stats.Steps
+			}
+			b.ReportMetric(float64(steps), "steps")
+		})
+	}
+}
+
+// BenchmarkChainImplicitStep measures an accepted hht step (tolerance 1e-4) on the joint
+// chain: the Newton matrix is dense (CRBA M, the analytic derivatives of derivatives.go)
+// and factorized by dense LU, so the cost grows as N³ where the explicit route's is
+// linear. Run:
+//
+//	go test -run X -bench ChainImplicitStep -benchtime 20x ./joint/
+func BenchmarkChainImplicitStep(b *testing.B) {
+	for _, n := range []int{10, 30, 100} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			sys, s, err := Chain3D(n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			hht := integrate.DefaultHHT()
+			benchSteps(b, &hht, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+		})
+	}
+}
+
+// benchSteps times the steps of m on sys after warm steps, and reports Jacobians and
+// Newton iterations per step.
+func benchSteps(b *testing.B, m integrate.Method, sys dae.System, s integrate.State, ctl integrate.StepControl, warm int) {
+	if err := m.Init(sys, s, ctl); err != nil {
+		b.Fatal(err)
+	}
+	for range warm {
+		if err := m.Step(math.Inf(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s0 := m.Stats()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := m.Step(math.Inf(1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	st := m.Stats()
+	steps := float64(st.Steps - s0.Steps)
+	b.ReportMetric(float64(st.Jacobians-s0.Jacobians)/steps, "jacobians/step")
+	b.ReportMetric(float64(st.NewtonIters-s0.NewtonIters)/steps, "newton/step")
+}

@@ -1,0 +1,31 @@
+// Package joint is the modeling route of seed 002 §3.3 (Table 1, eqs. 46-59): open trees
+// of rigid bodies in relative (joint) coordinates, whose forward dynamics is the recursive
+// O(N) articulated-body recursion, and loops closed by cut joints whose closure conditions
+// enter the same index-3 contract as every other route (dae.System):
+//
+//	M(q) q'' = f(q, q') − G(q)ᵀ λ,    0 = g(t, q).
+//
+// Every joint is a chain of one-degree-of-freedom primitives (a rotation about an axis or a
+// translation along it) with massless frames between them: a spherical joint is three
+// rotations (Cardan angles z, x, y), a universal joint two, a free joint three translations
+// and a spherical joint. The joint coordinates are then plain numbers in a linear space,
+// q' = v, and every integrator takes them as they are; the price is the Cardan
+// singularity when the middle angle of a spherical joint reaches ±90° (the mass matrix
+// becomes singular there, and the run stops with a singular-matrix or non-finite
+// acceleration error naming the coordinate). Euler parameters
+// with a normalization row would avoid it but make M singular along p, which the
+// articulated-body recursion cannot invert joint by joint.
+//
+// All spatial quantities are kept in world coordinates, referred to the world origin
+// (Plücker coordinates [ω; v_O]), so a parent and a child never need a frame transform:
+// the recursions of Featherstone's "base coordinates" form.
+//
+// What the integrators get: Mass (composite-rigid-body algorithm, O(N·depth)) and Force
+// (Newton-Euler, O(N)) for the contract; MassSolve (dae.MassSolver: the articulated-body
+// recursion, O(N)) with which integrate solves eq. 17 by the Schur complement G M⁻¹ Gᵀ
+// without forming M (consistent starts, rk4, dopri5, mdop5, daealpha's acceleration
+// solve); and exact derivatives of Newton-Euler and of the cut joints' Gᵀλ
+// (derivatives.go, O(N·depth) per matrix) for the implicit methods, whose dense Newton
+// matrices then cost O(N³) per factorization. A tree cannot hold a kinematic loop (every
+// joint names an existing parent frame); loops are cut joints by construction.
+package joint

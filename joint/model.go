@@ -1,0 +1,168 @@
+package joint
+
+import (
+	"fmt"
+	"math"
+)
+
+// Ground is the parent index of a joint attached to the fixed world frame.
+const Ground = -1
+
+// Body is a rigid body in its own frame: mass, centre of mass and central inertia tensor.
+type Body struct {
+	Name    string
+	Mass    float64
+	COM     [3]float64    // centre of mass in the body frame
+	Inertia [3][3]float64 // inertia tensor about the centre of mass, body frame axes
+}
+
+// primitive is one degree of freedom of the tree (seed 002, eq. 46): the child frame is the
+// parent frame moved to Origin and then turned about, or slid along, Axis by q.
+type primitive struct {
+	name      string
+	parent    int  // parent primitive, or Ground
+	prismatic bool // translation along axis instead of rotation about it
+	origin    vec3 // joint frame origin in the parent frame
+	axis      vec3 // unit axis in the parent frame (after origin)
+	body      Body // rigid body carried by the child frame (zero mass for inner frames)
+	k, d, q0  float64
+}
+
+// cut is a loop-closure (cut) joint: the points pa on frame a and pb on frame b coincide
+// along the world directions dirs (seed 002 §3.3: the cut joint's constraints g(q) = 0).
+type cut struct {
+	name   string
+	a, b   int // primitive frames (Ground allowed)
+	pa, pb vec3
+	dirs   []vec3
+}
+
+// drive prescribes a joint coordinate: q_j − f(t) = 0 (a rheonomic constraint).
+type drive struct {
+	name      string
+	coord     int
+	f, f1, f2 func(t float64) float64
+}
+
+// Model is a tree of joints and bodies in joint coordinates, with cut joints and drives.
+// Build it with the joint methods (each returns the frame index of its child body, to be
+// used as the parent of further joints), then call System.
+type Model struct {
+	Gravity [3]float64
+	prims   []primitive
+	cuts    []cut
+	drives  []drive
+	err     error
+}
+
+// Revolute adds a rotation about axis (parent frame) through origin (parent frame) and
+// returns the child frame, which carries body.
+func (m *Model) Revolute(name string, parent int, origin, axis [3]float64, body Body) int {
+	return m.add(name, parent, false, origin, axis, body)
+}
+
+// Prismatic adds a translation along axis from origin and returns the child frame.
+func (m *Model) Prismatic(name string, parent int, origin, axis [3]float64, body Body) int {
+	return m.add(name, parent, true, origin, axis, body)
+}
+
+// Universal adds two rotations, about x1 (parent frame) and then about x2 (the frame after
+// the first rotation), at origin; the child frame carries body.
+func (m *Model) Universal(name string, parent int, origin, x1, x2 [3]float64, body Body) int {
+	f := m.add(name+".1", parent, false, origin, x1, Body{Name: name + ".1"})
+	return m.add(name+".2", f, false, [3]float64{}, x2, body)
+}
+
+// Spherical adds three rotations at origin about z, x and y of the successive frames
+// (Cardan angles; singular when the middle angle is ±90°) and returns the child frame.
+func (m *Model) Spherical(name string, parent int, origin [3]float64, body Body) int {
+	f := m.add(name+".z", parent, false, origin, [3]float64{0, 0, 1}, Body{Name: name + ".z"})
+	f = m.add(name+".x", f, false, [3]float64{}, [3]float64{1, 0, 0}, Body{Name: name + ".x"})
+	return m.add(name+".y", f, false, [3]float64{}, [3]float64{0, 1, 0}, body)
+}
+
+// Free adds three translations along the parent's x, y, z from origin and a spherical
+// joint: six coordinates (position of the child frame, Cardan angles).
+func (m *Model) Free(name string, parent int, origin [3]float64, body Body) int {
+	f := parent
+	for i, s := range []string{".tx", ".ty", ".tz"} {
+		var e, o [3]float64
+		e[i] = 1
+		if i == 0 {
+			o = origin
+		}
+		f = m.add(name+s, f, true, o, e, Body{Name: name + s})
+	}
+	return m.Spherical(name, f, [3]float64{}, body)
+}
+
+// Spring puts a linear spring-damper on coordinate i (as returned by Coordinate):
+// generalized force −k (q − q0) − d q'.
+func (m *Model) Spring(i int, k, d, q0 float64) {
+	if i < 0 || i >= len(m.prims) {
+		m.fail(fmt.Errorf("joint: spring on coordinate %d: model has %d coordinates", i, len(m.prims)))
+		return
+	}
+	p := &m.prims[i]
+	p.k, p.d, p.q0 = k, d, q0
+}
+
+// Cut closes a loop: point pa of frame a and point pb of frame b (frame coordinates)
+// coincide along each world direction in dirs (three axes for a spherical cut joint, the
+// two in-plane axes for a revolute cut joint of a planar mechanism).
+func (m *Model) Cut(name string, a int, pa [3]float64, b int, pb [3]float64, dirs ...[3]float64) {
+	for _, f := range []int{a, b} {
+		if f < Ground || f >= len(m.prims) {
+			m.fail(fmt.Errorf("joint: cut joint %q: frame %d does not exist (%d frames)", name, f, len(m.prims)))
+			return
+		}
+	}
+	if a == b || len(dirs) == 0 {
+		m.fail(fmt.Errorf("joint: cut joint %q needs two different frames and at least one direction", name))
+		return
+	}
+	c := cut{name: name, a: a, b: b, pa: pa, pb: pb}
+	for _, d := range dirs {
+		c.dirs = append(c.dirs, unit(d))
+	}
+	m.cuts = append(m.cuts, c)
+}
+
+// Drive prescribes coordinate i to follow f(t), with its first and second derivatives f1
+// and f2 (a rheonomic constraint q_i − f(t) = 0).
+func (m *Model) Drive(name string, i int, f, f1, f2 func(float64) float64) {
+	if i < 0 || i >= len(m.prims) {
+		m.fail(fmt.Errorf("joint: drive %q on coordinate %d: model has %d coordinates", name, i, len(m.prims)))
+		return
+	}
+	m.drives = append(m.drives, drive{name: name, coord: i, f: f, f1: f1, f2: f2})
+}
+
+func (m *Model) add(name string, parent int, prismatic bool, origin, axis [3]float64, body Body) int {
+	if parent < Ground || parent >= len(m.prims) {
+		m.fail(fmt.Errorf("joint: joint %q: parent frame %d does not exist (%d frames; Ground is %d)", name, parent, len(m.prims), Ground))
+	}
+	if a := vec3(axis); a.dot(a) == 0 {
+		m.fail(fmt.Errorf("joint: joint %q: zero axis, want a nonzero direction", name))
+	}
+	if body.Mass < 0 {
+		m.fail(fmt.Errorf("joint: body %q: negative mass %g", body.Name, body.Mass))
+	}
+	m.prims = append(m.prims, primitive{name: name, parent: parent, prismatic: prismatic,
+		origin: origin, axis: unit(axis), body: body})
+	return len(m.prims) - 1
+}
+
+func (m *Model) fail(err error) {
+	if m.err == nil {
+		m.err = err
+	}
+}
+
+func unit(a vec3) vec3 {
+	n := math.Sqrt(a.dot(a))
+	if n == 0 {
+		return a
+	}
+	return a.scale(1 / n)
+}

@@ -1,0 +1,206 @@
+package joint
+
+// frames holds the recursive kinematics of seed 002, Table 1 (eqs. 46-50) for one state,
+// all in world coordinates at the world origin, and the work arrays of the recursions.
+type frames struct {
+	R  []mat3     // orientation of each child frame
+	x  []vec3     // origin of each child frame
+	s  []sv       // joint axis (motion subspace), eq. 47
+	V  []sv       // spatial velocity V_i = V_parent + s_i q'_i
+	c  []sv       // velocity-product acceleration V_i × s_i q'_i
+	I  []inertia6 // rigid-body inertia at the world origin
+	fx []sv       // external (gravity) force on each body
+	A  []sv       // spatial acceleration
+	F  []sv       // articulated or composite force
+	IA []inertia6 // articulated-body (or composite) inertia
+	U  []sv
+	D  []float64
+	u  []float64
+
+	qpos  []float64 // the q of the positions held (kinematics cache)
+	valid bool
+}
+
+func newFrames(n int) *frames {
+	return &frames{R: make([]mat3, n), x: make([]vec3, n), s: make([]sv, n), V: make([]sv, n),
+		c: make([]sv, n), I: make([]inertia6, n), fx: make([]sv, n), A: make([]sv, n),
+		F: make([]sv, n), IA: make([]inertia6, n), U: make([]sv, n), D: make([]float64, n),
+		u: make([]float64, n), qpos: make([]float64, n)}
+}
+
+// kinematics is the forward recursion (seed 002 eqs. 46-50) from the root to the leaves:
+// frame poses, joint axes, inertias and gravity forces at q (kept while q does not
+// change), then velocities and velocity-product terms at v (zero when v is nil).
+func (m *Model) kinematics(w *frames, q, v []float64) {
+	if !w.valid || !equal(q, w.qpos) {
+		m.positions(w, q)
+		copy(w.qpos, q)
+		w.valid = true
+	}
+	for i := range m.prims {
+		var Vp sv
+		if p := m.prims[i].parent; p != Ground {
+			Vp = w.V[p]
+		}
+		var qd float64
+		if v != nil {
+			qd = v[i]
+		}
+		w.V[i] = Vp.add(w.s[i].scale(qd))
+		w.c[i] = crossM(w.V[i], w.s[i].scale(qd))
+	}
+}
+
+// positions is the position part of kinematics.
+func (m *Model) positions(w *frames, q []float64) {
+	g := vec3(m.Gravity)
+	for i := range m.prims {
+		p := &m.prims[i]
+		Rp, xp := identity3(), vec3{}
+		if p.parent != Ground {
+			Rp, xp = w.R[p.parent], w.x[p.parent]
+		}
+		u := Rp.mulv(p.axis)
+		o := xp.add(Rp.mulv(p.origin))
+		if p.prismatic {
+			w.R[i] = Rp
+			w.x[i] = o.add(u.scale(q[i]))
+			w.s[i] = join(vec3{}, u)
+		} else {
+			w.R[i] = Rp.mul(axisRotation(p.axis, q[i]))
+			w.x[i] = o
+			w.s[i] = join(u, o.cross(u))
+		}
+		b := &p.body
+		if b.Mass == 0 && b.Inertia == [3][3]float64{} {
+			w.I[i], w.fx[i] = inertia6{}, sv{} // an inner frame of a composite joint
+			continue
+		}
+		c := w.x[i].add(w.R[i].mulv(b.COM))
+		Jc := w.R[i].mul(mat3(b.Inertia)).mul(w.R[i].transpose())
+		w.I[i] = rigidInertia(b.Mass, c, Jc)
+		fg := g.scale(b.Mass)
+		w.fx[i] = join(c.cross(fg), fg)
+	}
+}
+
+func equal(a, b []float64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// external is the gravity force on body i when gravity is on.
+func (w *frames) external(i int, gravity bool) sv {
+	if gravity {
+		return w.fx[i]
+	}
+	return sv{}
+}
+
+// jointForce is the spring-damper generalized force of coordinate i.
+func (p *primitive) jointForce(q, v float64) float64 {
+	return -p.k*(q-p.q0) - p.d*v
+}
+
+// inverseDynamics is the recursive Newton-Euler algorithm: tau = M(q) a + b(q, v) with
+// b the velocity-product and gravity terms, from kinematics already in w. Cost O(N).
+func (m *Model) inverseDynamics(w *frames, tau, a []float64, gravity bool) {
+	for i := range m.prims {
+		p := m.prims[i].parent
+		A := w.c[i]
+		if a != nil {
+			A = A.add(w.s[i].scale(a[i]))
+		}
+		if p != Ground {
+			A = A.add(w.A[p])
+		}
+		w.A[i] = A
+		w.F[i] = w.I[i].mulv(A).add(crossF(w.V[i], w.I[i].mulv(w.V[i]))).add(w.external(i, gravity).scale(-1))
+	}
+	for i := len(m.prims) - 1; i >= 0; i-- {
+		tau[i] = w.s[i].dot(w.F[i])
+		if p := m.prims[i].parent; p != Ground {
+			w.F[p] = w.F[p].add(w.F[i])
+		}
+	}
+}
+
+// forwardDynamics is the articulated-body recursion of seed 002 Table 1 (eqs. 51-59 in
+// the base-coordinate form): a = M(q)⁻¹ (tau − b(q, v)) with kinematics already in w,
+// without ever forming M. Three sweeps, each O(N).
+func (m *Model) forwardDynamics(w *frames, a, tau []float64, gravity bool) {
+	n := len(m.prims)
+	for i := 0; i < n; i++ {
+		w.IA[i] = w.I[i]
+		w.F[i] = crossF(w.V[i], w.I[i].mulv(w.V[i])).add(w.external(i, gravity).scale(-1))
+	}
+	for i := n - 1; i >= 0; i-- {
+		U := w.IA[i].mulv(w.s[i])
+		D := w.s[i].dot(U)
+		u := tau[i] - w.s[i].dot(w.F[i])
+		w.U[i], w.D[i], w.u[i] = U, D, u
+		p := m.prims[i].parent
+		if p == Ground {
+			continue
+		}
+		// Ia = IA − U Uᵀ / D: the inertia the parent feels through the free joint.
+		Ia := w.IA[i]
+		for r := 0; r < 6; r++ {
+			for k := 0; k < 6; k++ {
+				Ia[r][k] -= U[r] * U[k] / D
+			}
+		}
+		Ia.addTo(&w.IA[p])
+		w.F[p] = w.F[p].add(w.F[i]).add(Ia.mulv(w.c[i])).add(U.scale(u / D))
+	}
+	for i := 0; i < n; i++ {
+		A := w.c[i]
+		if p := m.prims[i].parent; p != Ground {
+			A = A.add(w.A[p])
+		}
+		a[i] = (w.u[i] - w.U[i].dot(A)) / w.D[i]
+		w.A[i] = A.add(w.s[i].scale(a[i]))
+	}
+}
+
+// compositeMass is the composite-rigid-body algorithm: the dense joint-space mass matrix
+// (row-major n×n into M) for the methods that need M itself. Cost O(N·depth).
+func (m *Model) compositeMass(w *frames, M []float64) {
+	n := len(m.prims)
+	for i := range M {
+		M[i] = 0
+	}
+	for i := 0; i < n; i++ {
+		w.IA[i] = w.I[i]
+	}
+	for i := n - 1; i >= 0; i-- {
+		if p := m.prims[i].parent; p != Ground {
+			w.IA[i].addTo(&w.IA[p])
+		}
+	}
+	for i := 0; i < n; i++ {
+		F := w.IA[i].mulv(w.s[i])
+		M[i*n+i] = w.s[i].dot(F)
+		for j := m.prims[i].parent; j != Ground; j = m.prims[j].parent {
+			M[i*n+j] = w.s[j].dot(F)
+			M[j*n+i] = M[i*n+j]
+		}
+	}
+}
+
+// pointKinematics returns the world position, velocity and acceleration (with the
+// accelerations of the frames in w.A) of point p of frame f; Ground is the world.
+func (w *frames) point(f int, p vec3) (r, v, a vec3) {
+	if f == Ground {
+		return p, vec3{}, vec3{}
+	}
+	r = w.x[f].add(w.R[f].mulv(p))
+	V, A := w.V[f], w.A[f]
+	v = V.lin().add(V.ang().cross(r))
+	a = A.lin().add(A.ang().cross(r)).add(V.ang().cross(v))
+	return r, v, a
+}

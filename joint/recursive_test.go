@@ -1,0 +1,164 @@
+package joint
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+)
+
+// randomTree builds a tree of every joint kind with random bodies, a branch, springs, a
+// spherical cut joint between two branches and a drive.
+func randomTree(rng *rand.Rand) *Model {
+	r3 := func(s float64) [3]float64 {
+		return [3]float64{s * (rng.Float64() - 0.5), s * (rng.Float64() - 0.5), s * (rng.Float64() - 0.5)}
+	}
+	body := func(name string) Body {
+		a, b, c := 0.1+rng.Float64(), 0.1+rng.Float64(), 0.1+rng.Float64()
+		return Body{Name: name, Mass: 0.5 + rng.Float64(), COM: r3(0.5),
+			Inertia: [3][3]float64{{b + c, 0.01, 0}, {0.01, a + c, 0.02}, {0, 0.02, a + b}}}
+	}
+	m := &Model{Gravity: [3]float64{0.3, -1, -9.81}}
+	f := m.Revolute("r1", Ground, r3(1), r3(2), body("b1"))
+	f = m.Prismatic("p2", f, r3(1), r3(2), body("b2"))
+	f = m.Spherical("s3", f, r3(1), body("b3"))
+	u := m.Universal("u4", f, r3(1), [3]float64{1, 0, 0}, [3]float64{0, 1, 0}, body("b4"))
+	br := m.Free("f5", Ground, r3(1), body("b5"))
+	br = m.Revolute("r6", br, r3(1), r3(2), body("b6"))
+	m.Spring(m.Coordinate("r1"), 3, 0.2, 0.1)
+	m.Spring(m.Coordinate("s3.x"), 5, 0.1, 0)
+	m.Cut("loop", u, r3(1), br, r3(1), [3]float64{1, 0, 0}, [3]float64{0, 1, 0}, [3]float64{0, 0, 1})
+	m.Drive("drive", m.Coordinate("p2"), math.Sin, math.Cos, func(t float64) float64 { return -math.Sin(t) })
+	return m
+}
+
+// randomSystem is randomTree's System at a random state.
+func randomSystem(t *testing.T, rng *rand.Rand) (sys *System, nq int, q, v []float64) {
+	t.Helper()
+	sys, err := randomTree(rng).System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nq, _ = sys.Size()
+	q, v = randomState(rng, nq)
+	return sys, nq, q, v
+}
+
+func randomState(rng *rand.Rand, n int) (q, v []float64) {
+	q, v = make([]float64, n), make([]float64, n)
+	for i := range q {
+		q[i] = rng.Float64() - 0.5
+		v[i] = 2 * (rng.Float64() - 0.5)
+	}
+	return q, v
+}
+
+// TestForwardDynamicsMatchesDenseSolve: the articulated-body recursion gives the
+// accelerations of the dense M⁻¹ f (composite-rigid-body M, Newton-Euler f) to 1e-10.
+func TestForwardDynamicsMatchesDenseSolve(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 5; trial++ {
+		sys, nq, q, v := randomSystem(t, rng)
+		M := mat.NewDense(nq, nq, nil)
+		sys.Mass(M, 0, q)
+		f := make([]float64, nq)
+		sys.Force(f, 0, q, v)
+		var want mat.VecDense
+		if err := want.SolveVec(M, mat.NewVecDense(nq, f)); err != nil {
+			t.Fatal(err)
+		}
+		got := make([]float64, nq)
+		sys.Accelerations(got, q, v)
+		x := make([]float64, nq)
+		sys.MassSolve(x, 0, q, f)
+		for i := range got {
+			scale := math.Max(1, math.Abs(want.AtVec(i)))
+			if d := math.Abs(got[i] - want.AtVec(i)); d > 1e-10*scale {
+				t.Errorf("trial %d: ABA a[%s] = %.15g, dense M⁻¹f = %.15g", trial, sys.CoordinateName(i), got[i], want.AtVec(i))
+			}
+			if d := math.Abs(x[i] - want.AtVec(i)); d > 1e-10*scale {
+				t.Errorf("trial %d: MassSolve x[%d] = %.15g, dense = %.15g", trial, i, x[i], want.AtVec(i))
+			}
+		}
+	}
+}
+
+// TestKineticEnergyIsVMV: ½ vᵀ M v from the composite-rigid-body M equals the kinetic
+// energy summed body by body from the spatial velocities of the forward recursion.
+func TestKineticEnergyIsVMV(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	sys, nq, q, v := randomSystem(t, rng)
+	M := mat.NewDense(nq, nq, nil)
+	sys.Mass(M, 0, q)
+	vv := mat.NewVecDense(nq, v)
+	want := 0.5 * mat.Inner(vv, M, vv)
+	got, _ := sys.Energy(0, q, v)
+	if math.Abs(got-want) > 1e-12*want {
+		t.Errorf("T = %.15g from body velocities, ½vᵀMv = %.15g", got, want)
+	}
+}
+
+// TestForceIsLagrangian: f = −(M' v − ∂T/∂q) − ∂V/∂q − d v, the Lagrange equations, with
+// M' and ∂T/∂q, ∂V/∂q by central differences of Mass and Energy.
+func TestForceIsLagrangian(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	sys, nq, q, v := randomSystem(t, rng)
+	f := make([]float64, nq)
+	sys.Force(f, 0, q, v)
+	h := 1e-6
+	Mp, Mm := mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+	qp, qm := make([]float64, nq), make([]float64, nq)
+	for i := range q {
+		qp[i], qm[i] = q[i]+h*v[i], q[i]-h*v[i]
+	}
+	sys.Mass(Mp, 0, qp)
+	sys.Mass(Mm, 0, qm)
+	want := make([]float64, nq)
+	for i := 0; i < nq; i++ {
+		for j := 0; j < nq; j++ {
+			want[i] -= (Mp.At(i, j) - Mm.At(i, j)) / (2 * h) * v[j]
+		}
+		copy(qp, q)
+		copy(qm, q)
+		qp[i] += h
+		qm[i] -= h
+		tp, vp := sys.Energy(0, qp, v)
+		tm, vm := sys.Energy(0, qm, v)
+		want[i] += (tp-tm)/(2*h) - (vp-vm)/(2*h)
+		want[i] -= sys.m.prims[i].d * v[i]
+	}
+	for i := range f {
+		if d := math.Abs(f[i] - want[i]); d > 1e-6*math.Max(1, math.Abs(want[i])) {
+			t.Errorf("f[%s] = %.12g, Lagrange equations give %.12g", sys.CoordinateName(i), f[i], want[i])
+		}
+	}
+}
+
+// TestDerivativesAgainstFiniteDifferences: by dae.Check, G, g_t and γ of cut joints and
+// drives, and the analytic ∂(M a)/∂q, ∂f/∂q, ∂f/∂v and ∂(Gᵀλ)/∂q of derivatives.go at
+// random states, accelerations and multipliers.
+func TestDerivativesAgainstFiniteDifferences(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 3; trial++ {
+		sys, nq, q, v := randomSystem(t, rng)
+		_, nc := sys.Size()
+		a, _ := randomState(rng, nq)
+		lambda, _ := randomState(rng, nc)
+		out, err := dae.Check(sys, dae.CheckPoint{T: 0.3, Q: q, V: v, A: a, Lambda: lambda}, 1e-6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := map[string]bool{}
+		for _, m := range out {
+			checked[m.Quantity] = true
+		}
+		for _, name := range []string{"d(M a)/dq", "df/dq", "df/dv", "d(G^T lambda)/dq", "G = dg/dq", "gamma"} {
+			if !checked[name] {
+				t.Errorf("dae.Check did not compare %s", name)
+			}
+		}
+	}
+}

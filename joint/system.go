@@ -1,0 +1,241 @@
+package joint
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+)
+
+// System is a Model as the constrained equations of motion of seed 002 (eq. 16) in joint
+// coordinates: Mass by the composite-rigid-body algorithm, Force by the recursive
+// Newton-Euler algorithm, MassSolve (dae.MassSolver) by the articulated-body recursion,
+// the cut joints and drives as g(t, q) = 0 with G from the recursive kinematics.
+// Its work arrays are owned by the System: one System per goroutine.
+type System struct {
+	m     *Model
+	w     *frames
+	d     *idWork
+	tau   []float64
+	mass  []float64
+	nc    int
+	names []string // constraint names
+}
+
+var (
+	_ dae.System          = (*System)(nil)
+	_ dae.MassSolver      = (*System)(nil)
+	_ dae.Energy          = (*System)(nil)
+	_ dae.EnergyInvariant = (*System)(nil)
+	_ dae.Namer           = (*System)(nil)
+
+	_ dae.MassDerivative            = (*System)(nil)
+	_ dae.ForceDerivative           = (*System)(nil)
+	_ dae.ConstraintForceDerivative = (*System)(nil)
+)
+
+// System checks the model and returns its dae.System.
+func (m *Model) System() (*System, error) {
+	if m.err != nil {
+		return nil, m.err
+	}
+	if len(m.prims) == 0 {
+		return nil, fmt.Errorf("joint: model has no joints")
+	}
+	n := len(m.prims)
+	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), mass: make([]float64, n*n)}
+	for _, c := range m.cuts {
+		for k := range c.dirs {
+			s.names = append(s.names, fmt.Sprintf("%s[%d]", c.name, k))
+		}
+	}
+	for _, d := range m.drives {
+		s.names = append(s.names, d.name)
+	}
+	s.nc = len(s.names)
+	return s, nil
+}
+
+// Coordinate returns the index of the coordinate named name (a joint name, or for
+// composite joints name.z, name.x, name.y, name.1, name.2, name.tx, …), or −1.
+func (m *Model) Coordinate(name string) int {
+	for i, p := range m.prims {
+		if p.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Size returns the number of joint coordinates and of cut-joint and drive equations.
+func (s *System) Size() (nq, nc int) { return len(s.m.prims), s.nc }
+
+// Mass writes the joint-space mass matrix by the composite-rigid-body algorithm.
+func (s *System) Mass(dst *mat.Dense, t float64, q []float64) {
+	s.m.kinematics(s.w, q, nil)
+	s.m.compositeMass(s.w, s.mass)
+	n := len(s.m.prims)
+	for i := 0; i < n; i++ {
+		copy(dst.RawRowView(i), s.mass[i*n:(i+1)*n])
+	}
+}
+
+// Force writes f = τ_springs − b(q, v): joint springs and dampers minus the
+// velocity-product and gravity terms of the recursive Newton-Euler algorithm (q” = 0).
+func (s *System) Force(dst []float64, t float64, q, v []float64) {
+	s.m.kinematics(s.w, q, v)
+	s.m.inverseDynamics(s.w, dst, nil, true)
+	for i := range s.m.prims {
+		dst[i] = s.m.prims[i].jointForce(q[i], v[i]) - dst[i]
+	}
+}
+
+// MassSolve writes x = M(q)⁻¹ b by the articulated-body recursion at zero velocity and
+// without gravity: O(N), M never formed (seed 002 Table 1).
+func (s *System) MassSolve(x []float64, t float64, q, b []float64) {
+	s.m.kinematics(s.w, q, nil)
+	s.m.forwardDynamics(s.w, x, b, false)
+}
+
+// Accelerations writes the unconstrained accelerations a = M⁻¹ f(q, v) of the tree (cut
+// joints and drives ignored) by one articulated-body pass.
+func (s *System) Accelerations(a []float64, q, v []float64) {
+	s.m.kinematics(s.w, q, v)
+	for i := range s.m.prims {
+		s.tau[i] = s.m.prims[i].jointForce(q[i], v[i])
+	}
+	s.m.forwardDynamics(s.w, a, s.tau, true)
+}
+
+// Constraint writes the cut-joint closure conditions e·(r_a − r_b) and q_j − f(t).
+func (s *System) Constraint(dst []float64, t float64, q []float64) {
+	s.m.kinematics(s.w, q, nil)
+	k := 0
+	for _, c := range s.m.cuts {
+		ra, _, _ := s.w.point(c.a, c.pa)
+		rb, _, _ := s.w.point(c.b, c.pb)
+		for _, e := range c.dirs {
+			dst[k] = e.dot(ra.sub(rb))
+			k++
+		}
+	}
+	for _, d := range s.m.drives {
+		dst[k] = q[d.coord] - d.f(t)
+		k++
+	}
+}
+
+// ConstraintJacobian writes G: a cut joint's row holds, for each joint on the paths from
+// the root to its two frames, the velocity its axis gives the point, e·(s_lin + s_ang × r).
+func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
+	s.m.kinematics(s.w, q, nil)
+	dst.Zero()
+	k := 0
+	for _, c := range s.m.cuts {
+		ra, _, _ := s.w.point(c.a, c.pa)
+		rb, _, _ := s.w.point(c.b, c.pb)
+		for _, e := range c.dirs {
+			row := dst.RawRowView(k)
+			s.pathRow(row, c.a, ra, e, 1)
+			s.pathRow(row, c.b, rb, e, -1)
+			k++
+		}
+	}
+	for _, d := range s.m.drives {
+		dst.Set(k, d.coord, 1)
+		k++
+	}
+}
+
+func (s *System) pathRow(row []float64, f int, r, e vec3, sign float64) {
+	for j := f; j != Ground; j = s.m.prims[j].parent {
+		sj := s.w.s[j]
+		row[j] += sign * e.dot(sj.lin().add(sj.ang().cross(r)))
+	}
+}
+
+// ConstraintTimeDerivative writes g_t: −f'(t) for drives, zero for cut joints.
+func (s *System) ConstraintTimeDerivative(dst []float64, t float64, q []float64) {
+	for i := range dst {
+		dst[i] = 0
+	}
+	k := s.nc - len(s.m.drives)
+	for _, d := range s.m.drives {
+		dst[k] = -d.f1(t)
+		k++
+	}
+}
+
+// Gamma writes γ = −(G v)_q v − g_tt: minus the relative acceleration of the cut joint's
+// points with q” = 0 (the velocity-product accelerations of the forward recursion), and
+// f”(t) for drives.
+func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
+	s.m.kinematics(s.w, q, v)
+	for i := range s.m.prims {
+		A := s.w.c[i]
+		if p := s.m.prims[i].parent; p != Ground {
+			A = A.add(s.w.A[p])
+		}
+		s.w.A[i] = A
+	}
+	k := 0
+	for _, c := range s.m.cuts {
+		_, _, aa := s.w.point(c.a, c.pa)
+		_, _, ab := s.w.point(c.b, c.pb)
+		for _, e := range c.dirs {
+			dst[k] = -e.dot(aa.sub(ab))
+			k++
+		}
+	}
+	for _, d := range s.m.drives {
+		dst[k] = d.f2(t)
+		k++
+	}
+}
+
+// Energy returns T = ½ Σ Vᵢᵀ Iᵢ Vᵢ and V = −Σ mᵢ g·cᵢ + ½ Σ k (q − q0)².
+func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) {
+	s.m.kinematics(s.w, q, v)
+	g := vec3(s.m.Gravity)
+	for i := range s.m.prims {
+		p := &s.m.prims[i]
+		kinetic += 0.5 * s.w.V[i].dot(s.w.I[i].mulv(s.w.V[i]))
+		c := s.w.x[i].add(s.w.R[i].mulv(p.body.COM))
+		potential += -p.body.Mass*g.dot(c) + 0.5*p.k*(q[i]-p.q0)*(q[i]-p.q0)
+	}
+	return kinetic, potential
+}
+
+// NonConservativePower returns P_nc = −Σ d q'², the power of the joint dampers.
+func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
+	var p float64
+	for i := range s.m.prims {
+		p -= s.m.prims[i].d * v[i] * v[i]
+	}
+	return p
+}
+
+// DrivingPower returns P_driving = Σ λ_r g_t,r over the drives (cut joints are scleronomic).
+func (s *System) DrivingPower(t float64, q, lambda []float64) float64 {
+	var p float64
+	k := s.nc - len(s.m.drives)
+	for _, d := range s.m.drives {
+		p -= lambda[k] * d.f1(t)
+		k++
+	}
+	return p
+}
+
+// Position returns the world position of point p of frame f at q.
+func (s *System) Position(q []float64, f int, p [3]float64) [3]float64 {
+	s.m.kinematics(s.w, q, nil)
+	r, _, _ := s.w.point(f, p)
+	return r
+}
+
+// CoordinateName names coordinate i after its joint.
+func (s *System) CoordinateName(i int) string { return s.m.prims[i].name }
+
+// ConstraintName names constraint i after its cut joint (with the direction index) or drive.
+func (s *System) ConstraintName(i int) string { return s.names[i] }
