@@ -142,6 +142,11 @@ func names(idx []int, name func(int) string) string {
 // transpose of a square block of the independent rows. No matrix of size nq×nq or nc×nq
 // is formed.
 //
+// A system with nonholonomic constraints (Nonholonomic) is initialized as
+// WithPfaffianRows(sys): the Pfaffian rows join G in steps 1-2 (Newton keeps A Δq = 0), the
+// start velocities satisfy A v + b = 0 with G v + g_t = 0 in step 4, and step 5 solves for
+// (a, λ, μ) with A a = γ_A; Consistent.Lambda then holds λ followed by μ (nc + nn values).
+//
 // Redundancy is judged at the guess, so rows that become dependent only on the
 // constraint manifold (a parallelogram's third crank) are not detected and make the Newton
 // matrix or the KKT matrix singular at the solution; such models should drop those rows.
@@ -152,6 +157,11 @@ func Initialize(sys System, t0 float64, q, v []float64, opt *InitOptions) (Consi
 	if len(q) != nq || len(v) != nq {
 		panic(fmt.Sprintf("dae: Initialize: len(q) = %d, len(v) = %d, want nq = %d", len(q), len(v), nq))
 	}
+	if err := RefusePfaffianWith("dae: initialize", sys); err != nil {
+		return Consistent{}, err
+	}
+	sys = WithPfaffianRows(sys)
+	nq, nc = sys.Size()
 	o, err := resolveInit(opt, nq)
 	if err != nil {
 		return Consistent{}, err

@@ -175,6 +175,9 @@ type bdfWork struct {
 // and sizes the workspace. StepControl is resolved against the tEnd of the first Step (a
 // unit span when it is infinite).
 func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
+	if err := refuseNonholonomic("bdf", sys); err != nil {
+		return err
+	}
 	maxOrd, ns, err := m.resolveOptions(start.T, len(start.Q), ctl)
 	if err != nil {
 		return err

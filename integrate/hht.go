@@ -193,6 +193,9 @@ type hhtWork struct {
 // of the first Step (a unit span when it is infinite). A dae.FirstOrder system needs
 // start.X of length StateSize().
 func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
+	if err := refuseNonholonomic("hht", sys); err != nil {
+		return err
+	}
 	if err := checkHHTAlpha("hht", m.Alpha); err != nil {
 		return err
 	}

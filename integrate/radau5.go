@@ -217,6 +217,9 @@ type radauWork struct {
 // is consistent at every level (μ₀ = 0 in ggl) and sizes the workspace. StepControl is
 // resolved at the first Step against its tEnd (a unit span when infinite).
 func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
+	if err := refuseNonholonomic("radau5", sys); err != nil {
+		return err
+	}
 	form := m.Formulation
 	if form == "" {
 		form = StabilizedIndex2

@@ -44,7 +44,11 @@ type Entry struct {
 	// (dae.ReactionForce, e.g. joint friction) in its residual and Newton matrix; a method
 	// without it refuses such a system in Init.
 	ReactionForces bool
-	New            func() Method // a method with default settings
+	// Nonholonomic: the method includes nonholonomic constraints A(t,q) v + b = 0
+	// (dae.Nonholonomic, e.g. a knife edge) with their multipliers μ after λ in
+	// State.Lambda; a method without it refuses such a system in Init.
+	Nonholonomic bool
+	New          func() Method // a method with default settings
 }
 
 // formulated is implemented by methods that integrate more than one formulation.

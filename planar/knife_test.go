@@ -1,0 +1,191 @@
+package planar_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"linkage/dae"
+	"linkage/integrate"
+	"linkage/planar"
+)
+
+// sleigh is the Chaplygin sleigh: one body of mass m and centroidal inertia J on a knife
+// edge at distance a behind its centre of mass, along the body's x axis, no gravity in
+// the plane. At θ = 0 it starts with forward speed u0 and turning rate w0 (the sideways
+// speed of the centre a·w0 follows from the constraint).
+func sleigh(t *testing.T, m, J, a, u0, w0 float64) *planar.System {
+	t.Helper()
+	md := planar.NewModel()
+	b := md.AddBody(planar.Body{Name: "sleigh", Mass: m, Inertia: J, Vel: planar.Vec{u0, a * w0}, AngVel: w0})
+	mk := md.AddMarker(planar.Marker{Name: "blade", Body: b, Point: planar.Vec{-a, 0}})
+	md.AddKnifeEdge("knife", mk)
+	sys, err := md.Assemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+// TestKnifeEdgeDerivatives checks ∂(A v)/∂q, ∂(Aᵀμ)/∂q and γ_A of knife edges (marker
+// off the centre, at an angle, on two bodies joined by a revolute) against central
+// differences (dae.Check).
+func TestKnifeEdgeDerivatives(t *testing.T) {
+	md := planar.NewModel()
+	b1 := md.AddBody(planar.Body{Name: "front", Mass: 2, Inertia: 0.2})
+	b2 := md.AddBody(planar.Body{Name: "rear", Mass: 1, Inertia: 0.1, Pos: planar.Vec{-1, 0}})
+	k1 := md.AddMarker(planar.Marker{Body: b1, Point: planar.Vec{0.3, 0.1}, Angle: 0.4})
+	k2 := md.AddMarker(planar.Marker{Body: b2, Point: planar.Vec{-0.2, 0.05}, Angle: -0.7})
+	p1 := md.AddMarker(planar.Marker{Body: b1, Point: planar.Vec{-0.5, 0}})
+	p2 := md.AddMarker(planar.Marker{Body: b2, Point: planar.Vec{0.5, 0}})
+	md.AddRevolute("hitch", p1, p2)
+	md.AddKnifeEdge("front-blade", k1)
+	md.AddKnifeEdge("rear-blade", k2)
+	sys, err := md.Assemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := []float64{0.1, -0.2, 0.7, -0.9, 0.3, -1.1}
+	v := []float64{0.5, -0.3, 1.3, 0.2, 0.8, -0.6}
+	ms, err := dae.Check(sys, dae.CheckPoint{T: 0, Q: q, V: v}, 1e-6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, m := range ms {
+		if strings.Contains(m.Quantity, "A v") || strings.Contains(m.Quantity, "mu") || m.Quantity == "gamma_A" {
+			seen++
+		}
+	}
+	if seen != 3 {
+		t.Errorf("dae.Check compared %d Pfaffian quantities, want 3", seen)
+	}
+}
+
+// TestKnifeEdgeInitialize: dae.Initialize makes a guess that slides sideways consistent,
+// A v + b = 0 together with the revolute's G v = 0, and returns (a, λ, μ) with A a = γ_A.
+func TestKnifeEdgeInitialize(t *testing.T) {
+	md := planar.NewModel()
+	b := md.AddBody(planar.Body{Name: "sleigh", Mass: 1, Inertia: 0.1, Angle: 0.3, Vel: planar.Vec{1, 0.5}, AngVel: 0.2})
+	mk := md.AddMarker(planar.Marker{Body: b, Point: planar.Vec{-0.4, 0}})
+	md.AddKnifeEdge("knife", mk)
+	sys, err := md.Assemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q0, v0 := sys.InitialGuess()
+	c, err := dae.Initialize(sys, 0, q0, v0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Lambda) != 1 {
+		t.Fatalf("len(Lambda) = %d, want nc + nn = 1", len(c.Lambda))
+	}
+	// Sideways velocity of the blade point: n·(ẋ, ẏ) + c₀θ̇ with n = (−sin θ, cos θ), c₀ = −0.4.
+	th := c.Q[2]
+	if r := -math.Sin(th)*c.V[0] + math.Cos(th)*c.V[1] - 0.4*c.V[2]; math.Abs(r) > 1e-12 {
+		t.Errorf("A v + b = %.3g after Initialize, want 0", r)
+	}
+	meter := dae.NewResidualMeter(dae.WithPfaffianRows(sys))
+	if r := meter.Measure(0, c.Q, c.V, c.A); r.Vel > 1e-12 || r.Acc > 1e-12 {
+		t.Errorf("residuals after Initialize: velocity %.3g, acceleration %.3g, want ≤ 1e-12", r.Vel, r.Acc)
+	}
+}
+
+func runSleigh(t *testing.T, method string, sys *planar.System, tEnd float64, out []float64) *integrate.Solution {
+	t.Helper()
+	e, err := integrate.Lookup(method)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s0, _ := start(t, sys)
+	sol, err := integrate.Solve(e.New(), method, sys, s0, tEnd,
+		integrate.SolveOptions{Control: integrate.StepControl{RTol: 1e-10, ATol: 1e-10}, Output: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sol
+}
+
+// TestChaplyginSleighCircle: with the blade at the centre of mass (a = 0) the sleigh keeps
+// its speed u0 and turning rate w0, so its centre runs on the circle of radius u0/w0:
+// x = R sin(w0 t), y = R(1 − cos(w0 t)), θ = w0 t; energy is constant.
+func TestChaplyginSleighCircle(t *testing.T) {
+	const u0, w0, tEnd = 1.5, 0.8, 6.0
+	sys := sleigh(t, 2, 0.3, 0, u0, w0)
+	for _, method := range []string{"dopri5", "mdop5"} {
+		out := []float64{1, 2, 3, 4, 5, 6}
+		sol := runSleigh(t, method, sys, tEnd, out)
+		R := u0 / w0
+		var worst float64
+		for i, tt := range sol.T {
+			q := sol.Q[i]
+			want := []float64{R * math.Sin(w0*tt), R * (1 - math.Cos(w0*tt)), w0 * tt}
+			for j := range want {
+				worst = math.Max(worst, math.Abs(q[j]-want[j]))
+			}
+		}
+		if worst > 1e-8 {
+			t.Errorf("%s: max |q − circle| = %.3g over %d samples, want ≤ 1e-8", method, worst, len(sol.T))
+		}
+		if r := sol.MaxResidual; r.Vel > 1e-10 {
+			t.Errorf("%s: max |A v + b| = %.3g, want ≤ 1e-10", method, r.Vel)
+		}
+		t.Logf("%s: max |q − circle| = %.3g, max |A v| = %.3g, %d steps", method, worst, sol.MaxResidual.Vel, sol.Stats.Steps)
+	}
+}
+
+// TestChaplyginSleighClosedForm: with the blade at distance a behind the centre the body-
+// frame speed u and turning rate ω obey u' = a ω², (J + m a²) ω' = −m a u ω, whose solution
+// with k² = (J + m a²)/m, V² = u0² + k² w0², s = aV t/k² + atanh(u0/V) is
+//
+//	u = V tanh s,   ω = sign(w0) (V/k) sech s,   θ = sign(w0) (k/a) (gd s − gd s₀),
+//
+// (gd the Gudermannian): the sleigh turns ever less and tends to the straight line at
+// speed V, and its energy m V²/2 is constant.
+func TestChaplyginSleighClosedForm(t *testing.T) {
+	const m, J, a, u0, w0, tEnd = 2.0, 0.3, 0.4, 0.5, 2.0, 8.0
+	sys := sleigh(t, m, J, a, u0, w0)
+	k := math.Sqrt((J + m*a*a) / m)
+	V := math.Hypot(u0, k*w0)
+	s0 := math.Atanh(u0 / V)
+	gd := func(s float64) float64 { return 2 * math.Atan(math.Tanh(s/2)) }
+	out := []float64{0.5, 1, 2, 4, 8}
+	sol := runSleigh(t, "dopri5", sys, tEnd, out)
+	var worst, worstE float64
+	for i, tt := range sol.T {
+		q, v := sol.Q[i], sol.V[i]
+		s := a*V*tt/(k*k) + s0
+		u := v[0]*math.Cos(q[2]) + v[1]*math.Sin(q[2])
+		for _, d := range []float64{u - V*math.Tanh(s), v[2] - V/k/math.Cosh(s), q[2] - k/a*(gd(s)-gd(s0))} {
+			worst = math.Max(worst, math.Abs(d))
+		}
+		kin, _ := sys.Energy(tt, q, v)
+		worstE = math.Max(worstE, math.Abs(kin-m*V*V/2))
+	}
+	if worst > 1e-8 || worstE > 1e-9 {
+		t.Errorf("max error in (u, ω, θ) = %.3g (want ≤ 1e-8), in energy %.3g (want ≤ 1e-9)", worst, worstE)
+	}
+	// At t = 8 the motion is near its asymptote: ω/(V/k) = sech s < 2e-3.
+	if w := sol.Final.V[2]; math.Abs(w) > 2e-3*V/k {
+		t.Errorf("turning rate at t=%g is %.3g, want the straight-line limit (|ω| ≤ %.3g)", tEnd, w, 2e-3*V/k)
+	}
+	t.Logf("max error (u, ω, θ) %.3g, energy %.3g, %d steps", worst, worstE, sol.Stats.Steps)
+}
+
+// TestKnifeEdgeRefused: methods without the capability refuse the sleigh naming it and the
+// methods that take it.
+func TestKnifeEdgeRefused(t *testing.T) {
+	sys := sleigh(t, 1, 0.1, 0.2, 1, 1)
+	s0, _ := start(t, sys)
+	for _, name := range []string{"hht", "bdf", "radau5", "genalpha", "rk4", "hedop5", "gcp-newmark", "ali3", "daealpha"} {
+		e, err := integrate.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = e.New().Init(sys, s0, integrate.StepControl{FixedH: 0.01})
+		if err == nil || !strings.Contains(err.Error(), "dae.Nonholonomic") || !strings.Contains(err.Error(), "dopri5") {
+			t.Errorf("%s: Init = %v, want a refusal naming dae.Nonholonomic and dopri5", name, err)
+		}
+	}
+}
