@@ -66,8 +66,10 @@ func HasNonholonomic(sys System) bool {
 // position correction (a Newton step on g' = 0, a projection) keep A Δq = 0, which leaves
 // the velocity rows in force; it is no position constraint. sys itself when it has no
 // Pfaffian rows. The result forwards Namer (the Pfaffian rows are named
-// "pfaffian[k]" unless sys names rows nc..nc+nn−1 through PfaffianNamer), ConstantMass and
-// Energy, and no other capability: a system that also has first-order states or
+// "pfaffian[k]" unless sys names them through PfaffianNamer), ConstantMass and Energy, and
+// has the derivatives ∂(M a)/∂q, ∂f/∂q, ∂f/∂v and ∂(Gᵀλ + Aᵀμ)/∂q (those of sys,
+// analytic where sys has them, else finite differences, plus PfaffianForceDerivative),
+// and no other capability: a system that also has first-order states or
 // λ-dependent forces is refused by RefusePfaffianWith. It keeps scratch, so unlike sys it
 // is not safe for concurrent use.
 func WithPfaffianRows(sys System) System {
@@ -77,8 +79,8 @@ func WithPfaffianRows(sys System) System {
 	}
 	nq, nc := sys.Size()
 	nn := n.NumPfaffian()
-	p := &pfaffianRows{System: sys, n: n, nq: nq, nc: nc, nn: nn,
-		A: mat.NewDense(nn, nq, nil), b: make([]float64, nn)}
+	p := &pfaffianRows{System: sys, n: n, nq: nq, nc: nc, nn: nn, der: NewDerivatives(sys),
+		A: mat.NewDense(nn, nq, nil), b: make([]float64, nn), work: mat.NewDense(nq, nq, nil)}
 	if nc > 0 {
 		p.G = mat.NewDense(nc, nq, nil)
 	}
@@ -110,8 +112,36 @@ type pfaffianRows struct {
 	System
 	n          Nonholonomic
 	nq, nc, nn int
-	G, A       *mat.Dense
+	der        *Derivatives // of the underlying System: analytic where it has them
+	G, A, work *mat.Dense
 	b          []float64
+}
+
+// MassDerivative is the underlying system's ∂(M a)/∂q (analytic or finite differences).
+func (p *pfaffianRows) MassDerivative(dst *mat.Dense, t float64, q, a []float64) {
+	p.der.MassDerivative(dst, t, q, a)
+}
+
+// ForceDerivativeQ is the underlying system's ∂f/∂q (analytic or finite differences).
+func (p *pfaffianRows) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
+	p.der.ForceDerivativeQ(dst, t, q, v)
+}
+
+// ForceDerivativeV is the underlying system's ∂f/∂v (analytic or finite differences).
+func (p *pfaffianRows) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
+	p.der.ForceDerivativeV(dst, t, q, v)
+}
+
+// ConstraintForceDerivative writes ∂(Gᵀλ + Aᵀμ)/∂q with (λ, μ) = lm: the underlying
+// system's ∂(Gᵀλ)/∂q (analytic or finite differences) plus PfaffianForceDerivative.
+func (p *pfaffianRows) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lm []float64) {
+	if p.nc > 0 {
+		p.der.ConstraintForceDerivative(dst, t, q, lm[:p.nc])
+	} else {
+		dst.Zero()
+	}
+	p.n.PfaffianForceDerivative(p.work, t, q, lm[p.nc:])
+	dst.Add(dst, p.work)
 }
 
 func (p *pfaffianRows) Size() (int, int) { return p.nq, p.nc + p.nn }

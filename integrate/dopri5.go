@@ -61,7 +61,7 @@ func (m *DOPRI5) setFormulation(f Formulation) { m.Formulation = f }
 
 var dopri5Entry = Entry{
 	Name:         "dopri5",
-	Nonholonomic: true,
+	Nonholonomic: []Formulation{Index1Projected, Index1},
 	Title:        "Dormand-Prince 5(4), explicit, on the index-1 form with projection",
 	Seed:         "002",
 	Equations:    "84, 89, 91; HNW II.5",

@@ -87,7 +87,7 @@ var hedop5Entry = Entry{
 // after every step (eqs. 89, 91) DOPRI5 with Index1Projected. The entry runs that code.
 var mdop5Entry = Entry{
 	Name:         "mdop5",
-	Nonholonomic: true,
+	Nonholonomic: []Formulation{Index1Projected, Index1},
 	Title:        "MDOP5 (MEXX): half-explicit Dormand-Prince on the index-1 form with projection",
 	Seed:         "002",
 	Equations:    "84, 85a-c (Remark 10); projection 89, 91",
