@@ -164,6 +164,7 @@ func TestChaplyginSleighClosedForm(t *testing.T) {
 		{"bdf/index2", 1e-8, 1e-8, 1e-11},
 		{"bdf/index1", 1e-8, 1e-8, 1e-8}, // A a = γ_A only: A v + b drifts (1.05e-9 measured)
 		{"radau5/index2", 1e-8, 1e-8, 1e-10},
+		{"hht", 1e-6, 1e-6, 1e-9},
 	} {
 		worst, worstE, sol := sleighErrors(t, c.method, sys, m, a, k, V, s0)
 		if worst > c.tol || worstE > c.tolE {
@@ -203,7 +204,7 @@ func sleighErrors(t *testing.T, method string, sys *planar.System, m, a, k, V, s
 func TestKnifeEdgeRefused(t *testing.T) {
 	sys := sleigh(t, 1, 0.1, 0.2, 1, 1)
 	s0, _ := start(t, sys)
-	for _, name := range []string{"hht", "bdf", "radau5", "radau5/index3", "bdf/ggl", "genalpha", "rk4", "hedop5", "gcp-newmark", "ali3", "daealpha"} {
+	for _, name := range []string{"bdf", "radau5", "radau5/index3", "bdf/ggl", "genalpha", "rk4", "hedop5", "gcp-newmark", "ali3", "daealpha"} {
 		method, form, _ := strings.Cut(name, "/")
 		e, err := integrate.Lookup(method)
 		if err != nil {
