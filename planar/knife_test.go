@@ -220,3 +220,71 @@ func TestKnifeEdgeRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestChaplyginSleighOrder: fixed-step runs at h, h/2, h/4 converge to the closed form
+// with the method's order (errors in (u, ω, θ) at t = 2; ± 0.3 as in the conformance
+// tests): hht 2, dopri5 5.
+func TestChaplyginSleighOrder(t *testing.T) {
+	const m, J, a, u0, w0, tEnd = 2.0, 0.3, 0.4, 0.5, 2.0, 2.0
+	sys := sleigh(t, m, J, a, u0, w0)
+	k := math.Sqrt((J + m*a*a) / m)
+	V := math.Hypot(u0, k*w0)
+	s0 := math.Atanh(u0 / V)
+	s := a*V*tEnd/(k*k) + s0
+	gd := func(s float64) float64 { return 2 * math.Atan(math.Tanh(s/2)) }
+	for _, c := range []struct {
+		method string
+		h      float64
+		order  float64
+	}{{"hht", 0.02, 2}, {"dopri5", 0.05, 5}} {
+		var errs []float64
+		for _, h := range []float64{c.h, c.h / 2, c.h / 4} {
+			e, _ := integrate.Lookup(c.method)
+			s0s, _ := start(t, sys)
+			sol, err := integrate.Solve(e.New(), c.method, sys, s0s, tEnd,
+				integrate.SolveOptions{Control: integrate.StepControl{FixedH: h}, Output: []float64{tEnd}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			q, v := sol.Final.Q, sol.Final.V
+			u := v[0]*math.Cos(q[2]) + v[1]*math.Sin(q[2])
+			errs = append(errs, math.Max(math.Abs(u-V*math.Tanh(s)), math.Max(
+				math.Abs(v[2]-V/k/math.Cosh(s)), math.Abs(q[2]-k/a*(gd(s)-gd(s0))))))
+		}
+		p1, p2 := math.Log2(errs[0]/errs[1]), math.Log2(errs[1]/errs[2])
+		if math.Abs(p1-c.order) > 0.3 || math.Abs(p2-c.order) > 0.3 {
+			t.Errorf("%s: observed orders %.2f, %.2f (errors %.3g), want %g", c.method, p1, p2, errs, c.order)
+		}
+		t.Logf("%s: errors %.3g, observed orders %.2f, %.2f", c.method, errs, p1, p2)
+	}
+}
+
+// TestKnifeEdgeStepNoAllocations: a step of each method that takes knife edges allocates
+// nothing after warm-up.
+func TestKnifeEdgeStepNoAllocations(t *testing.T) {
+	sys := sleigh(t, 2, 0.3, 0.4, 0.5, 2)
+	for _, method := range []string{"dopri5", "hht", "bdf/index2", "radau5/index2"} {
+		name, form, _ := strings.Cut(method, "/")
+		e, _ := integrate.Lookup(name)
+		m, err := e.NewMethod(integrate.Formulation(form))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s0, _ := start(t, sys)
+		if err := m.Init(sys, s0, integrate.StepControl{RTol: 1e-8, ATol: 1e-8}); err != nil {
+			t.Fatal(err)
+		}
+		for range 20 {
+			if err := m.Step(1e6); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := testing.AllocsPerRun(20, func() {
+			if err := m.Step(1e6); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("%s: %g allocations per step, want 0", method, n)
+		}
+	}
+}
