@@ -145,6 +145,9 @@ func assemble(doc *Document) (*Built, mechanism, error) {
 			id = pm.AddPointOnLine(jt.Name, i, j)
 		case JointCoupler:
 			id = pm.AddCoupler(jt.Name, b.Joints[jt.A], b.Joints[jt.B], jt.Ratio, jt.Offset)
+		case JointKnifeEdge:
+			pm.AddKnifeEdge(jt.Name, i) // no joint coordinate: motions and couplers cannot name it
+			continue
 		}
 		b.Joints[jt.Name] = id
 		if jt.Friction != nil {
