@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"linkage/dae"
 	"linkage/integrate"
 	"linkage/planar"
@@ -286,5 +288,74 @@ func TestKnifeEdgeStepNoAllocations(t *testing.T) {
 		}); n != 0 {
 			t.Errorf("%s: %g allocations per step, want 0", method, n)
 		}
+	}
+}
+
+// TestKnifeEdgeTrailer: two sleighs hitched by a revolute (holonomic rows and Pfaffian
+// rows together), started with an inconsistent guess: after dae.Initialize every method
+// that takes knife edges keeps g, G v and A v at their tolerances and the kinetic energy
+// constant (no gravity, no forces: the ideal constraints do no work), and they agree on
+// the final position.
+func TestKnifeEdgeTrailer(t *testing.T) {
+	md := planar.NewModel()
+	b1 := md.AddBody(planar.Body{Name: "front", Mass: 2, Inertia: 0.2, Vel: planar.Vec{1, 0.3}, AngVel: 0.8})
+	b2 := md.AddBody(planar.Body{Name: "rear", Mass: 1, Inertia: 0.1, Pos: planar.Vec{-1, 0}})
+	md.AddRevolute("hitch", md.AddMarker(planar.Marker{Body: b1, Point: planar.Vec{-0.5, 0}}),
+		md.AddMarker(planar.Marker{Body: b2, Point: planar.Vec{0.5, 0}}))
+	md.AddKnifeEdge("front-blade", md.AddMarker(planar.Marker{Body: b1, Point: planar.Vec{0.2, 0}}))
+	md.AddKnifeEdge("rear-blade", md.AddMarker(planar.Marker{Body: b2, Point: planar.Vec{-0.3, 0}}))
+	sys, err := md.Assemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s0, c := start(t, sys)
+	if len(c.Lambda) != 4 {
+		t.Fatalf("len(Lambda) = %d, want 2 hitch rows + 2 knife edges", len(c.Lambda))
+	}
+	e0, _ := sys.Energy(0, s0.Q, s0.V)
+	A, b := mat.NewDense(2, 6, nil), make([]float64, 2)
+	var out []float64
+	for k := 1; k <= 10; k++ {
+		out = append(out, 0.5*float64(k))
+	}
+	var ref []float64
+	for _, c := range []struct {
+		method string
+		velTol float64 // on max |G v + g_t| over the steps
+	}{
+		{"dopri5", 1e-12},
+		{"hht", 1e-6}, // index 3: G v + g_t is not among its equations (2.7e-7 measured)
+		{"bdf/index2", 1e-12},
+		{"radau5/index2", 1e-10},
+	} {
+		sol := runSleigh(t, c.method, sys, 5, out)
+		q := sol.Final.Q
+		var de, av float64
+		for i := range sol.T {
+			ek, _ := sys.Energy(sol.T[i], sol.Q[i], sol.V[i])
+			de = math.Max(de, math.Abs(ek-e0))
+			sys.Pfaffian(A, b, sol.T[i], sol.Q[i])
+			for k := range 2 {
+				av = math.Max(av, math.Abs(mat.Dot(A.RowView(k), mat.NewVecDense(6, sol.V[i]))+b[k]))
+			}
+		}
+		r := sol.MaxResidual
+		// The samples are dense output between steps, where A v is not enforced (radau5:
+		// 1.5e-9 there, 8.9e-12 at its steps); hht's at its steps is in r.Vel with G v.
+		if r.Pos > 1e-8 || r.Vel > c.velTol || av > 1e-8 || de > 1e-6*e0 {
+			t.Errorf("%s: max |g| %.2g (want ≤ 1e-8), max |G v + g_t| %.2g (want ≤ %g), max |A v| at the samples %.2g (want ≤ 1e-8), energy change %.2g of %.3g J (want ≤ 1e-6 relative)",
+				c.method, r.Pos, r.Vel, c.velTol, av, de, e0)
+		}
+		if ref == nil {
+			ref = append([]float64(nil), q...)
+		}
+		var dq float64
+		for i := range q {
+			dq = math.Max(dq, math.Abs(q[i]-ref[i]))
+		}
+		if dq > 1e-5 {
+			t.Errorf("%s: final q differs from dopri5's by %.2g, want ≤ 1e-5", c.method, dq)
+		}
+		t.Logf("%s: |g| %.2g, |G v| %.2g, |A v| %.2g, ΔE %.2g J, |q − q_dopri5| %.2g, %d steps", c.method, r.Pos, r.Vel, av, de, dq, sol.Stats.Steps)
 	}
 }
