@@ -94,9 +94,8 @@ func TestKnifeEdgeInitialize(t *testing.T) {
 	}
 }
 
-// runSleigh integrates sys with method ("bdf/index2": in that formulation) to tEnd at
-// RTol = ATol = 1e-10.
-func runSleigh(t *testing.T, method string, sys *planar.System, tEnd float64, out []float64) *integrate.Solution {
+// newMethod returns the registered method "name" or "name/formulation".
+func newMethod(t *testing.T, method string) integrate.Method {
 	t.Helper()
 	name, form, _ := strings.Cut(method, "/")
 	e, err := integrate.Lookup(name)
@@ -107,6 +106,14 @@ func runSleigh(t *testing.T, method string, sys *planar.System, tEnd float64, ou
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+// runSleigh integrates sys with method ("bdf/index2": in that formulation) to tEnd at
+// RTol = ATol = 1e-10.
+func runSleigh(t *testing.T, method string, sys *planar.System, tEnd float64, out []float64) *integrate.Solution {
+	t.Helper()
+	m := newMethod(t, method)
 	s0, _ := start(t, sys)
 	sol, err := integrate.Solve(m, method, sys, s0, tEnd,
 		integrate.SolveOptions{Control: integrate.StepControl{RTol: 1e-10, ATol: 1e-10}, Output: out})
@@ -207,16 +214,7 @@ func TestKnifeEdgeRefused(t *testing.T) {
 	sys := sleigh(t, 1, 0.1, 0.2, 1, 1)
 	s0, _ := start(t, sys)
 	for _, name := range []string{"bdf", "radau5", "radau5/index3", "bdf/ggl", "genalpha", "rk4", "hedop5", "gcp-newmark", "ali3", "daealpha"} {
-		method, form, _ := strings.Cut(name, "/")
-		e, err := integrate.Lookup(method)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := e.NewMethod(integrate.Formulation(form))
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = m.Init(sys, s0, integrate.StepControl{FixedH: 0.01})
+		err := newMethod(t, name).Init(sys, s0, integrate.StepControl{FixedH: 0.01})
 		if err == nil || !strings.Contains(err.Error(), "dae.Nonholonomic") || !strings.Contains(err.Error(), "dopri5") {
 			t.Errorf("%s: Init = %v, want a refusal naming dae.Nonholonomic and dopri5", name, err)
 		}
@@ -266,12 +264,7 @@ func TestChaplyginSleighOrder(t *testing.T) {
 func TestKnifeEdgeStepNoAllocations(t *testing.T) {
 	sys := sleigh(t, 2, 0.3, 0.4, 0.5, 2)
 	for _, method := range []string{"dopri5", "hht", "bdf/index2", "radau5/index2"} {
-		name, form, _ := strings.Cut(method, "/")
-		e, _ := integrate.Lookup(name)
-		m, err := e.NewMethod(integrate.Formulation(form))
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := newMethod(t, method)
 		s0, _ := start(t, sys)
 		if err := m.Init(sys, s0, integrate.StepControl{RTol: 1e-8, ATol: 1e-8}); err != nil {
 			t.Fatal(err)
