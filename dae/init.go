@@ -153,15 +153,15 @@ func names(idx []int, name func(int) string) string {
 // Errors start with "dae: initialize:" and name the offending coordinates or constraints
 // (Namer). len(q) or len(v) other than nq panics.
 func Initialize(sys System, t0 float64, q, v []float64, opt *InitOptions) (Consistent, error) {
-	nq, nc := sys.Size()
+	nq, _ := sys.Size()
 	if len(q) != nq || len(v) != nq {
 		panic(fmt.Sprintf("dae: Initialize: len(q) = %d, len(v) = %d, want nq = %d", len(q), len(v), nq))
 	}
 	if err := RefusePfaffianWith("dae: initialize", sys); err != nil {
 		return Consistent{}, err
 	}
-	sys = WithPfaffianRows(sys)
-	nq, nc = sys.Size()
+	sys = WithPfaffianRows(sys) // nc counts the Pfaffian rows from here on
+	_, nc := sys.Size()
 	o, err := resolveInit(opt, nq)
 	if err != nil {
 		return Consistent{}, err
