@@ -103,6 +103,16 @@ func RefusePfaffianWith(who string, sys System) error {
 	return nil
 }
 
+// PfaffianRows is implemented by the systems WithPfaffianRows returns: HolonomicRows is the
+// number nc of the underlying System's rows, after which the Pfaffian rows follow. A
+// formulation that also holds g = 0 (the GGL stabilizer) applies it to those rows only.
+type PfaffianRows interface {
+	HolonomicRows() int
+}
+
+// HolonomicRows returns the number of rows of g (PfaffianRows).
+func (p *pfaffianRows) HolonomicRows() int { return p.nc }
+
 // PfaffianNamer is implemented by systems that name their Pfaffian rows.
 type PfaffianNamer interface {
 	PfaffianName(k int) string

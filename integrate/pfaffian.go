@@ -14,7 +14,7 @@ import (
 // the velocity projection (eq. 91) makes A v + b = 0 hold at every accepted step, and the
 // position projection (eq. 89) keeps A Δq = 0. bdf and radau5 in the formulations
 // pfaffianForms: the first-order form's constraint rows become [G; A] v + [g_t; b] = 0
-// (index2) and so on, their q-derivatives by the form's finite differences of the rows,
+// (index2, and ggl with g = 0 and −Gᵀμ for the holonomic rows) and so on, their q-derivatives by the form's finite differences of the rows,
 // ∂(Aᵀμ)/∂q analytic (dae.Nonholonomic). The other methods refuse such a system at Init,
 // naming the capability.
 
@@ -40,9 +40,10 @@ func withPfaffian(method string, sys dae.System) (dae.System, error) {
 
 // pfaffianForms are the formulations of the first-order form (semiExplicit) that take
 // Pfaffian rows: those whose constraint rows are at the velocity or acceleration level,
-// where the rows of dae.WithPfaffianRows read A v + b = 0 and A a = γ_A. index3 and ggl
-// also hold g = 0, whose Pfaffian rows would be 0 = 0 with Jacobian A: not the equations.
-var pfaffianForms = []Formulation{Index2, Index1, Baumgarte, Index2Baumgarte}
+// where the rows of dae.WithPfaffianRows read A v + b = 0 and A a = γ_A, and ggl, whose
+// stabilizer g = 0 takes the holonomic rows only (semiExplicit.ncH). index3 holds g = 0
+// alone, whose Pfaffian rows would be 0 = 0 with Jacobian A: not the equations.
+var pfaffianForms = []Formulation{StabilizedIndex2, Index2, Index1, Baumgarte, Index2Baumgarte}
 
 // pfaffianForm returns the system the first-order form in formulation form integrates
 // for method (bdf, radau5): sys with its Pfaffian rows appended (withPfaffian), or an

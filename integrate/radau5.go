@@ -101,7 +101,7 @@ var _ Method = (*Radau5)(nil)
 // radau5Entry is the registry entry of Radau5; the order is that of ggl, the default form.
 var radau5Entry = Entry{
 	Name:           "radau5",
-	Nonholonomic:   []Formulation{Index2},
+	Nonholonomic:   []Formulation{StabilizedIndex2, Index2},
 	Title:          "Radau IIA, 3 stages, order 5 (RADAU5), on the first-order form K y' = φ",
 	Seed:           "002",
 	Equations:      "sec. 4.2, Examples 10-11; Hairer-Wanner (1996) IV.8, VII.4",

@@ -173,6 +173,8 @@ func TestChaplyginSleighClosedForm(t *testing.T) {
 		{"bdf/index2", 1e-8, 1e-8, 1e-11},
 		{"bdf/index1", 1e-8, 1e-8, 1e-8}, // A a = γ_A only: A v + b drifts (1.05e-9 measured)
 		{"radau5/index2", 1e-8, 1e-8, 1e-10},
+		{"bdf", 1e-8, 1e-8, 1e-11},
+		{"radau5", 1e-8, 1e-8, 1e-10},
 		{"hht", 1e-6, 1e-6, 1e-9},
 	} {
 		worst, worstE, sol := sleighErrors(t, c.method, sys, m, a, k, V, s0)
@@ -213,7 +215,7 @@ func sleighErrors(t *testing.T, method string, sys *planar.System, m, a, k, V, s
 func TestKnifeEdgeRefused(t *testing.T) {
 	sys := sleigh(t, 1, 0.1, 0.2, 1, 1)
 	s0, _ := start(t, sys)
-	for _, name := range []string{"bdf", "radau5", "radau5/index3", "bdf/ggl", "genalpha", "rk4", "hedop5", "gcp-newmark", "ali3", "daealpha"} {
+	for _, name := range []string{"radau5/index3", "bdf/index3", "genalpha", "genalpha-si2", "newmark", "rk4", "hedop5", "gcp-newmark", "ali3", "daealpha"} {
 		err := newMethod(t, name).Init(sys, s0, integrate.StepControl{FixedH: 0.01})
 		if err == nil || !strings.Contains(err.Error(), "dae.Nonholonomic") || !strings.Contains(err.Error(), "dopri5") {
 			t.Errorf("%s: Init = %v, want a refusal naming dae.Nonholonomic and dopri5", name, err)
@@ -313,13 +315,15 @@ func TestKnifeEdgeTrailer(t *testing.T) {
 	}
 	var ref []float64
 	for _, c := range []struct {
-		method string
-		velTol float64 // on max |G v + g_t| over the steps
+		method         string
+		posTol, velTol float64 // on max |g| and max |G v + g_t| over the steps
 	}{
-		{"dopri5", 1e-12},
-		{"hht", 1e-6}, // index 3: G v + g_t is not among its equations (2.7e-7 measured)
-		{"bdf/index2", 1e-12},
-		{"radau5/index2", 1e-10},
+		{"dopri5", 1e-8, 1e-12},
+		{"hht", 1e-8, 1e-6},         // index 3: G v + g_t is not among its equations (2.7e-7 measured)
+		{"bdf/index2", 1e-8, 1e-12}, // g drifts (1.7e-9 measured)
+		{"radau5/index2", 1e-8, 1e-10},
+		{"bdf", 1e-12, 1e-12}, // ggl: g = 0 holds for the hitch (1.8e-14 measured)
+		{"radau5", 1e-12, 1e-10},
 	} {
 		sol := runSleigh(t, c.method, sys, 5, out)
 		q := sol.Final.Q
@@ -335,9 +339,9 @@ func TestKnifeEdgeTrailer(t *testing.T) {
 		r := sol.MaxResidual
 		// The samples are dense output between steps, where A v is not enforced (radau5:
 		// 1.5e-9 there, 8.9e-12 at its steps); hht's at its steps is in r.Vel with G v.
-		if r.Pos > 1e-8 || r.Vel > c.velTol || av > 1e-8 || de > 1e-6*e0 {
-			t.Errorf("%s: max |g| %.2g (want ≤ 1e-8), max |G v + g_t| %.2g (want ≤ %g), max |A v| at the samples %.2g (want ≤ 1e-8), energy change %.2g of %.3g J (want ≤ 1e-6 relative)",
-				c.method, r.Pos, r.Vel, c.velTol, av, de, e0)
+		if r.Pos > c.posTol || r.Vel > c.velTol || av > 1e-8 || de > 1e-6*e0 {
+			t.Errorf("%s: max |g| %.2g (want ≤ %g), max |G v + g_t| %.2g (want ≤ %g), max |A v| at the samples %.2g (want ≤ 1e-8), energy change %.2g of %.3g J (want ≤ 1e-6 relative)",
+				c.method, r.Pos, c.posTol, r.Vel, c.velTol, av, de, e0)
 		}
 		if ref == nil {
 			ref = append([]float64(nil), q...)
