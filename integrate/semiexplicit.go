@@ -308,7 +308,12 @@ func (s *semiExplicit) jacobian(J *mat.Dense, t float64, y []float64) {
 // holonomic rows in the q columns, and the identity in the μ columns of the Pfaffian rows
 // (their equation is μ = 0).
 func (s *semiExplicit) addMuRows(J *mat.Dense, r int) {
-	addBlock(J, r, 0, s.G.Slice(0, s.ncH, 0, s.nq).(*mat.Dense), 1)
+	for i := range s.ncH { // G's first ncH rows, without slicing (a slice would allocate)
+		jr := J.RawRowView(r + i)
+		for j, g := range s.G.RawRowView(i) {
+			jr[j] += g
+		}
+	}
 	for i := s.ncH; i < s.nc; i++ {
 		J.Set(r+i, s.imu()+i, 1)
 	}
