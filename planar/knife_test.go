@@ -160,11 +160,10 @@ func TestChaplyginSleighCircle(t *testing.T) {
 // (gd the Gudermannian): the sleigh turns ever less and tends to the straight line at
 // speed V, and its energy m V²/2 is constant.
 func TestChaplyginSleighClosedForm(t *testing.T) {
-	const m, J, a, u0, w0, tEnd = 2.0, 0.3, 0.4, 0.5, 2.0, 8.0
-	sys := sleigh(t, m, J, a, u0, w0)
-	k := math.Sqrt((J + m*a*a) / m)
-	V := math.Hypot(u0, k*w0)
-	s0 := math.Atanh(u0 / V)
+	const tEnd = 8.0
+	f := newSleighForm(2, 0.3, 0.4, 0.5, 2)
+	sys := sleigh(t, f.m, 0.3, f.a, 0.5, 2)
+	V, k := f.V, f.k
 	for _, c := range []struct {
 		method          string
 		tol, tolE, tolR float64 // on (u, ω, θ), on the energy and on |A v + b|
@@ -177,7 +176,7 @@ func TestChaplyginSleighClosedForm(t *testing.T) {
 		{"radau5", 1e-8, 1e-8, 1e-10},
 		{"hht", 1e-6, 1e-6, 1e-9},
 	} {
-		worst, worstE, sol := sleighErrors(t, c.method, sys, m, a, k, V, s0)
+		worst, worstE, sol := sleighErrors(t, c.method, sys, f)
 		if worst > c.tol || worstE > c.tolE {
 			t.Errorf("%s: max error in (u, ω, θ) = %.3g (want ≤ %g), in energy %.3g (want ≤ %g)", c.method, worst, c.tol, worstE, c.tolE)
 		}
@@ -194,20 +193,32 @@ func TestChaplyginSleighClosedForm(t *testing.T) {
 
 // sleighErrors runs the sleigh to t = 8 and returns the largest errors against the closed
 // form of TestChaplyginSleighClosedForm.
-func sleighErrors(t *testing.T, method string, sys *planar.System, m, a, k, V, s0 float64) (worst, worstE float64, sol *integrate.Solution) {
-	gd := func(s float64) float64 { return 2 * math.Atan(math.Tanh(s/2)) }
+func sleighErrors(t *testing.T, method string, sys *planar.System, f sleighForm) (worst, worstE float64, sol *integrate.Solution) {
 	sol = runSleigh(t, method, sys, 8, []float64{0.5, 1, 2, 4, 8})
 	for i, tt := range sol.T {
-		q, v := sol.Q[i], sol.V[i]
-		s := a*V*tt/(k*k) + s0
-		u := v[0]*math.Cos(q[2]) + v[1]*math.Sin(q[2])
-		for _, d := range []float64{u - V*math.Tanh(s), v[2] - V/k/math.Cosh(s), q[2] - k/a*(gd(s)-gd(s0))} {
-			worst = math.Max(worst, math.Abs(d))
-		}
-		kin, _ := sys.Energy(tt, q, v)
-		worstE = math.Max(worstE, math.Abs(kin-m*V*V/2))
+		worst = math.Max(worst, f.err(tt, sol.Q[i], sol.V[i]))
+		kin, _ := sys.Energy(tt, sol.Q[i], sol.V[i])
+		worstE = math.Max(worstE, math.Abs(kin-f.m*f.V*f.V/2))
 	}
 	return worst, worstE, sol
+}
+
+// sleighForm is the closed form of TestChaplyginSleighClosedForm (w0 > 0).
+type sleighForm struct{ m, a, k, V, s0 float64 }
+
+func newSleighForm(m, J, a, u0, w0 float64) sleighForm {
+	k := math.Sqrt((J + m*a*a) / m)
+	V := math.Hypot(u0, k*w0)
+	return sleighForm{m: m, a: a, k: k, V: V, s0: math.Atanh(u0 / V)}
+}
+
+// err returns the largest error of (u, ω, θ) of the state (q, v) at t.
+func (f sleighForm) err(t float64, q, v []float64) float64 {
+	gd := func(s float64) float64 { return 2 * math.Atan(math.Tanh(s/2)) }
+	s := f.a*f.V*t/(f.k*f.k) + f.s0
+	u := v[0]*math.Cos(q[2]) + v[1]*math.Sin(q[2])
+	return math.Max(math.Abs(u-f.V*math.Tanh(s)), math.Max(
+		math.Abs(v[2]-f.V/f.k/math.Cosh(s)), math.Abs(q[2]-f.k/f.a*(gd(s)-gd(f.s0)))))
 }
 
 // TestKnifeEdgeRefused: methods without the capability refuse the sleigh naming it and the
@@ -227,13 +238,9 @@ func TestKnifeEdgeRefused(t *testing.T) {
 // with the method's order (errors in (u, ω, θ) at t = 2; ± 0.3 as in the conformance
 // tests): hht 2, dopri5 5.
 func TestChaplyginSleighOrder(t *testing.T) {
-	const m, J, a, u0, w0, tEnd = 2.0, 0.3, 0.4, 0.5, 2.0, 2.0
-	sys := sleigh(t, m, J, a, u0, w0)
-	k := math.Sqrt((J + m*a*a) / m)
-	V := math.Hypot(u0, k*w0)
-	s0 := math.Atanh(u0 / V)
-	s := a*V*tEnd/(k*k) + s0
-	gd := func(s float64) float64 { return 2 * math.Atan(math.Tanh(s/2)) }
+	const tEnd = 2.0
+	f := newSleighForm(2, 0.3, 0.4, 0.5, 2)
+	sys := sleigh(t, 2, 0.3, 0.4, 0.5, 2)
 	for _, c := range []struct {
 		method string
 		h      float64
@@ -248,10 +255,7 @@ func TestChaplyginSleighOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			q, v := sol.Final.Q, sol.Final.V
-			u := v[0]*math.Cos(q[2]) + v[1]*math.Sin(q[2])
-			errs = append(errs, math.Max(math.Abs(u-V*math.Tanh(s)), math.Max(
-				math.Abs(v[2]-V/k/math.Cosh(s)), math.Abs(q[2]-k/a*(gd(s)-gd(s0))))))
+			errs = append(errs, f.err(tEnd, sol.Final.Q, sol.Final.V))
 		}
 		p1, p2 := math.Log2(errs[0]/errs[1]), math.Log2(errs[1]/errs[2])
 		if math.Abs(p1-c.order) > 0.3 || math.Abs(p2-c.order) > 0.3 {
