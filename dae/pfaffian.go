@@ -56,8 +56,9 @@ func HasNonholonomic(sys System) bool {
 }
 
 // WithPfaffianRows returns sys with its Pfaffian rows appended below its constraints as
-// nc + nn rows of one System, for the methods that work at the velocity and acceleration
-// levels only (index 1 with projection) and for Initialize:
+// nc + nn rows of one System, for Initialize and for the methods whose constraint rows
+// are at the velocity or acceleration level (or that treat the rows after
+// PfaffianRows.HolonomicRows apart, as hht and GGL do):
 //
 //	G' = [G; A],   g'_t = [g_t; b],   γ' = [γ; γ_A],   g' = [g; 0],
 //
@@ -65,8 +66,8 @@ func HasNonholonomic(sys System) bool {
 // with multipliers (λ, μ). The zero position residual of the Pfaffian rows makes a
 // position correction (a Newton step on g' = 0, a projection) keep A Δq = 0, which leaves
 // the velocity rows in force; it is no position constraint. sys itself when it has no
-// Pfaffian rows. The result forwards Namer (the Pfaffian rows are named
-// "pfaffian[k]" unless sys names them through PfaffianNamer), ConstantMass and Energy, and
+// Pfaffian rows. The result is a PfaffianRows; it forwards Namer (the Pfaffian rows are
+// named "pfaffian[k]" unless sys names them through PfaffianNamer), ConstantMass and Energy, and
 // has the derivatives ∂(M a)/∂q, ∂f/∂q, ∂f/∂v and ∂(Gᵀλ + Aᵀμ)/∂q (those of sys,
 // analytic where sys has them, else finite differences, plus PfaffianForceDerivative),
 // and no other capability: a system that also has first-order states or
