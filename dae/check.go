@@ -35,7 +35,7 @@ type CheckPoint struct {
 // differences: G against g, g_t against g, γ against the second derivative of g along
 // (t + s, q + s v), the symmetry of M, and each optional capability (MassDerivative,
 // ConstraintForceDerivative, ForceDerivative, ConstraintJacobianDerivative, GammaDerivative,
-// ReactionForce) the system implements; a SparseEvaluator's values and patterns are checked against its
+// ReactionForce, Nonholonomic: ∂(A v + b)/∂q, ∂(Aᵀμ)/∂q and γ_A) the system implements; a SparseEvaluator's values and patterns are checked against its
 // dense matrices as well (CheckSparse, whose *PatternError is returned first). It returns the
 // worst mismatch of each quantity, and an error naming the worst entry when any relative
 // gap exceeds tol (1e-6 is a good value: central differences are accurate to about 1e-10
@@ -77,6 +77,9 @@ func Check(sys System, p CheckPoint, tol float64) ([]Mismatch, error) {
 	}
 	if r, ok := AsReactionForce(sys); ok {
 		out = append(out, checkReaction(r, p, nq, nc)...)
+	}
+	if n, ok := AsNonholonomic(sys); ok {
+		out = append(out, checkPfaffian(n, p, nq)...) // pfaffian.go
 	}
 	if _, ok := sys.(SparseEvaluator); ok {
 		if err := CheckSparse(sys, p); err != nil {

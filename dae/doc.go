@@ -47,6 +47,14 @@
 // stays f alone, so an integrator that does not include f_λ must refuse the system
 // (AsReactionForce is the test); Check compares the three derivatives with differences.
 //
+// Nonholonomic adds constraints on the velocities alone in Pfaffian form, A(t,q) v + b = 0
+// (seed 002, eq. 44; seed 004, eq. 8), with reactions −Aᵀμ and, at the acceleration level,
+// A a = γ_A: a knife edge, a disk rolling without slipping. With them come ∂(A v + b)/∂q,
+// ∂(Aᵀμ)/∂q and γ_A, which Check compares with differences. WithPfaffianRows appends the
+// rows to G (G' = [G; A], g'_t = [g_t; b], γ' = [γ; γ_A], g' = [g; 0]), the form in which
+// Initialize makes the start velocities satisfy A v + b = 0 too and returns (λ, μ), and in
+// which the integrators that take the rows see them (AsNonholonomic is the test).
+//
 // FirstOrder adds first-order differential states X' = F(t, q, v, X) whose force f_X joins
 // f (seed 004, eq. 8a); an integrator that does not integrate X must refuse such a system.
 //

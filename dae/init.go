@@ -142,16 +142,26 @@ func names(idx []int, name func(int) string) string {
 // transpose of a square block of the independent rows. No matrix of size nq×nq or nc×nq
 // is formed.
 //
+// A system with nonholonomic constraints (Nonholonomic) is initialized as
+// WithPfaffianRows(sys): the Pfaffian rows join G in steps 1-2 (Newton keeps A Δq = 0), the
+// start velocities satisfy A v + b = 0 with G v + g_t = 0 in step 4, and step 5 solves for
+// (a, λ, μ) with A a = γ_A; Consistent.Lambda then holds λ followed by μ (nc + nn values).
+//
 // Redundancy is judged at the guess, so rows that become dependent only on the
 // constraint manifold (a parallelogram's third crank) are not detected and make the Newton
 // matrix or the KKT matrix singular at the solution; such models should drop those rows.
 // Errors start with "dae: initialize:" and name the offending coordinates or constraints
 // (Namer). len(q) or len(v) other than nq panics.
 func Initialize(sys System, t0 float64, q, v []float64, opt *InitOptions) (Consistent, error) {
-	nq, nc := sys.Size()
+	nq, _ := sys.Size()
 	if len(q) != nq || len(v) != nq {
 		panic(fmt.Sprintf("dae: Initialize: len(q) = %d, len(v) = %d, want nq = %d", len(q), len(v), nq))
 	}
+	if err := RefusePfaffianWith("dae: initialize", sys); err != nil {
+		return Consistent{}, err
+	}
+	sys = WithPfaffianRows(sys) // nc counts the Pfaffian rows from here on
+	_, nc := sys.Size()
 	o, err := resolveInit(opt, nq)
 	if err != nil {
 		return Consistent{}, err

@@ -33,12 +33,17 @@ import (
 // A system with forces that depend on λ (ReactionForce, joint friction) cannot be reduced:
 // with redundant rows its reactions are not determined, so the friction they press would
 // be arbitrary; Reduce panics on it (callers refuse such models first, naming the rows).
+// It panics on a system with nonholonomic constraints (Nonholonomic) as well, whose rows
+// the wrapper would hide.
 //
 // The wrapper owns full-length scratch vectors: like Derivatives it serves one goroutine,
 // and its evaluations do not allocate. A keep entry outside [0, nc) or repeated panics.
 func Reduce(sys System, keep []int) System {
 	if HasReactionForce(sys) {
 		panic("dae: Reduce: the system has forces that depend on λ (ReactionForce); with redundant rows its reactions are not determined")
+	}
+	if HasNonholonomic(sys) {
+		panic("dae: Reduce: the system has nonholonomic constraints (Nonholonomic), which the reduced system would drop")
 	}
 	nq, nc := sys.Size()
 	se, ok := sys.(SparseEvaluator)

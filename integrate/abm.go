@@ -71,6 +71,9 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := refuseReaction("gcp-abm", sys); err != nil {
 		return err
 	}
+	if err := refuseNonholonomic("gcp-abm", sys); err != nil {
+		return err
+	}
 	if dae.StateSize(sys) > 0 {
 		return fmt.Errorf("integrate: gcp-abm: systems with first-order states (dae.FirstOrder) are not supported")
 	}

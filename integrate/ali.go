@@ -249,6 +249,9 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	if err := refuseReaction(name, sys); err != nil {
 		return nil, err
 	}
+	if err := refuseNonholonomic(name, sys); err != nil {
+		return nil, err
+	}
 	if ns.MaxIters == 0 {
 		ns.MaxIters = DefaultALIMaxIters
 	}

@@ -104,6 +104,7 @@ func (m *BDF) setFormulation(f Formulation) { m.Formulation = f }
 // GGL form (Brenan, Campbell & Petzold 1996, Theorem 3.2.2 for semi-explicit index 2).
 var bdfEntry = Entry{
 	Name:           "bdf",
+	Nonholonomic:   pfaffianForms,
 	Title:          "BDF orders 1-5, variable step and order (DASSL/IDA), GGL by default",
 	Seed:           "002",
 	Equations:      "71, 75, 77, 79, 83, 87, 92 (formulations); IDA order and step selection",
@@ -189,6 +190,10 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	if !ok {
 		return fmt.Errorf("integrate: bdf: Formulation = %q, want one of %v", form, bdfEntry.Formulations)
+	}
+	sys, err = pfaffianForm("bdf", form, sys)
+	if err != nil {
+		return err
 	}
 	if nd := dae.StateSize(sys); nd > 0 {
 		return fmt.Errorf("integrate: bdf: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)

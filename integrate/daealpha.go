@@ -184,6 +184,9 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := refuseReaction(name, sys); err != nil {
 		return err
 	}
+	if err := refuseNonholonomic(name, sys); err != nil {
+		return err
+	}
 	nw, err := m.Newton.Resolve()
 	if err != nil {
 		return err

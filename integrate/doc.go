@@ -74,6 +74,20 @@
 // multi-index, each naming the capability (Entry.ReactionForces, `linkage methods` column
 // f(λ)).
 //
+// Nonholonomic constraints A(t,q) v + b = 0 (dae.Nonholonomic: a knife edge; seed 002, eq.
+// 44) join the constraint rows through dae.WithPfaffianRows, with multipliers μ after λ in
+// State.Lambda (pfaffian.go). dopri5 and mdop5 add A a = γ_A to eq. 17 and project the
+// velocities onto A v + b = 0 after every step (eq. 91); bdf (ggl, index2, index1,
+// baumgarte, index2-baumgarte) and radau5 (ggl, index2) hold A v + b = 0 among their
+// velocity- or acceleration-level rows (ggl: its stabilizer g = 0, −Gᵀμ takes the
+// holonomic rows only, seed 002 after eq. 92); hht holds A(q₁)v₁ + b = 0 scaled by 1/(γh) beside the scaled
+// g(q₁) = 0, with derivative A + (βh/γ)∂(A v + b)/∂q in its Newton matrix (the HHT-I3
+// treatment, seed 004). Formulations that hold g = 0 alone (index3 but in hht) would read
+// the rows as 0 = 0 and refuse, as do genalpha, genalpha-si2, newmark, daealpha,
+// hedop5, rk4, the gcp methods, ali3, ali1 and multi-index, each naming the capability
+// (Entry.Nonholonomic, `linkage methods` column "A v+b=0"). Nonholonomic constraints do not
+// combine with first-order states or λ-dependent forces yet (refused by name).
+//
 // Formulations (seed 002, section 4.2): index3 (g = 0, eq. 16), index2 (G v + g_t = 0,
 // eq. 79), ggl (stabilized index 2, eq. 92), index1 (G a = γ, eq. 84), index1-proj (eq. 84
 // with the projections of eqs. 89 and 91 after every step), index2-proj (eq. 79 with the

@@ -61,6 +61,7 @@ func (m *DOPRI5) setFormulation(f Formulation) { m.Formulation = f }
 
 var dopri5Entry = Entry{
 	Name:         "dopri5",
+	Nonholonomic: []Formulation{Index1Projected, Index1},
 	Title:        "Dormand-Prince 5(4), explicit, on the index-1 form with projection",
 	Seed:         "002",
 	Equations:    "84, 89, 91; HNW II.5",
@@ -186,6 +187,10 @@ func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: %s: Formulation = %q, want %q or %q", name, form, Index1Projected, Index1)
 	}
 	if err := refuseReaction(name, sys); err != nil {
+		return err
+	}
+	sys, err := withPfaffian(name, sys)
+	if err != nil {
 		return err
 	}
 	w, err := newDopri5Work(name, form, sys, start, ctl, true)

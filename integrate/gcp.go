@@ -211,6 +211,9 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := refuseReaction(name, sys); err != nil {
 		return err
 	}
+	if err := refuseNonholonomic(name, sys); err != nil {
+		return err
+	}
 	if m.Variant != GCPExact && m.Variant != GCPFisetteVaneghem {
 		return fmt.Errorf("integrate: gcp: Variant = %d, want GCPExact or GCPFisetteVaneghem", m.Variant)
 	}

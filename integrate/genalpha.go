@@ -293,6 +293,9 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := m.Params.check(name); err != nil {
 		return err
 	}
+	if err := refuseNonholonomic(name, sys); err != nil {
+		return err
+	}
 	if nd := dae.StateSize(sys); nd > 0 {
 		// Integrating q, v alone would drop the state force f_X: refuse rather than be wrong.
 		return fmt.Errorf("integrate: %s: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", name, nd)

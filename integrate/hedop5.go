@@ -87,6 +87,7 @@ var hedop5Entry = Entry{
 // after every step (eqs. 89, 91) DOPRI5 with Index1Projected. The entry runs that code.
 var mdop5Entry = Entry{
 	Name:         "mdop5",
+	Nonholonomic: []Formulation{Index1Projected, Index1},
 	Title:        "MDOP5 (MEXX): half-explicit Dormand-Prince on the index-1 form with projection",
 	Seed:         "002",
 	Equations:    "84, 85a-c (Remark 10); projection 89, 91",
@@ -133,6 +134,9 @@ func (m *HEDOP5) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: hedop5: Formulation = %q, want %q or %q", form, Index2, Index2Projected)
 	}
 	if err := refuseReaction("hedop5", sys); err != nil {
+		return err
+	}
+	if err := refuseNonholonomic("hedop5", sys); err != nil {
 		return err
 	}
 	if nd := dae.StateSize(sys); nd > 0 {

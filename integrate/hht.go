@@ -100,6 +100,7 @@ var _ Method = (*HHT)(nil)
 // order test measures 2 for λ at t_end on the smooth test problems.
 var hhtEntry = Entry{
 	Name:         "hht",
+	Nonholonomic: []Formulation{Index3},
 	Title:        "Hilber-Hughes-Taylor, index 3, accelerations and multipliers as unknowns",
 	Seed:         "004",
 	Equations:    "2, 6, 10-14; error 26, 34-39; corrector 40-47",
@@ -149,8 +150,16 @@ type hhtWork struct {
 	nq, nc, nd int
 	n          int // nq + nc + nd: Newton unknowns u = (a, λ, X')
 	k          hhtCoef
-	nw         newtonSolver // the corrector loop (newton.go)
-	maxOrder   int
+
+	// Nonholonomic constraints (dae.Nonholonomic): sys has them appended as the rows ncH..nc
+	// (dae.WithPfaffianRows), λ's last nc − ncH entries are their μ; R = ∂(A v + b)/∂q and
+	// gt = (g_t, b) are scratch. pf is nil without them.
+	pf       dae.Nonholonomic
+	ncH      int
+	R        *mat.Dense
+	gt       []float64
+	nw       newtonSolver // the corrector loop (newton.go)
+	maxOrder int
 
 	lad    ladder     // step loop, attempts and failure reports (ladder.go)
 	ctl    controller // the step-size rule (eq. 38b)
@@ -193,6 +202,9 @@ type hhtWork struct {
 // of the first Step (a unit span when it is infinite). A dae.FirstOrder system needs
 // start.X of length StateSize().
 func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
+	if err := dae.RefusePfaffianWith("integrate: hht", sys); err != nil {
+		return err
+	}
 	if err := checkHHTAlpha("hht", m.Alpha); err != nil {
 		return err
 	}
@@ -222,6 +234,7 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: hht: start.X has length %d, the system has %d first-order states", len(start.X), nd)
 	}
 	w := newHHTWork(sys, k, true)
+	sys = w.sys // with the Pfaffian rows appended
 	w.lad.fc = newFailureContext(sys, &start)
 	w.nw = newNewtonSolver(ns, &w.stats)
 	w.maxOrder = m.PredictorOrder
@@ -256,10 +269,16 @@ func hhtMaxAbs(x []float64) float64 {
 // newHHTWork sizes the workspace: on the sparse evaluation path (sparseEval) when sparse
 // is set and sys has it and no first-order states, densely otherwise.
 func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
+	pf, _ := dae.AsNonholonomic(sys)
+	_, ncH := sys.Size()
+	sys = dae.WithPfaffianRows(sys)
 	nq, nc := sys.Size()
 	nd := dae.StateSize(sys)
 	n := nq + nc + nd
-	w := &hhtWork{sys: sys, nq: nq, nc: nc, nd: nd, n: n, k: k}
+	w := &hhtWork{sys: sys, nq: nq, nc: nc, nd: nd, n: n, k: k, pf: pf, ncH: ncH}
+	if pf != nil {
+		w.R, w.gt = mat.NewDense(nc-ncH, nq, nil), make([]float64, nc)
+	}
 	newState := func() State {
 		s := NewState(nq, nc)
 		if nd > 0 {
@@ -444,12 +463,32 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 		for i := range e2 {
 			e2[i] *= s
 		}
+		w.pfaffianResidual(e2, t1, h)
 	}
 	if w.nd > 0 {
 		w.fo.StateRate(w.rate, t1, w.q, w.v, w.x)
 		for i := range e3 {
 			e3[i] = xd[i] - w.rate[i]
 		}
+	}
+}
+
+// pfaffianResidual writes the rows of the nonholonomic constraints into e2: A(q₁) v₁ + b,
+// scaled by 1/(γh) as g is by 1/(βh²), so that their derivative in a, A + (βh/γ)∂(A v + b)/∂q,
+// stays bounded as h → 0 (the HHT-I3 treatment of Pfaffian rows, seed 004 after eq. 8). G
+// holds (G; A) at q₁ (forceResidual).
+func (w *hhtWork) pfaffianResidual(e2 []float64, t1, h float64) {
+	if w.pf == nil {
+		return
+	}
+	w.sys.ConstraintTimeDerivative(w.gt, t1, w.q)
+	s := 1 / (w.k.gamma * h)
+	for i := w.ncH; i < w.nc; i++ {
+		r := w.gt[i]
+		for j, aij := range w.G.RawRowView(i) {
+			r += aij * w.v[j]
+		}
+		e2[i] = s * r
 	}
 }
 
@@ -553,9 +592,35 @@ func (w *hhtWork) assemble(K []float64, t1, h, gScale float64) {
 		for i := range nc {
 			gi := w.G.RawRowView(i)
 			for j := range nq {
-				K[j*n+nq+i] += gi[j]            // Gᵀ
-				K[(nq+i)*n+j] += gScale * gi[j] // G (scaled eq. 12) or βh² G
+				K[j*n+nq+i] += gi[j] // Gᵀ
 			}
+			if i < w.ncH {
+				for j := range nq {
+					K[(nq+i)*n+j] += gScale * gi[j] // G (scaled eq. 12) or βh² G
+				}
+			}
+		}
+		w.assemblePfaffian(K, t1, h, gScale == 1)
+	}
+}
+
+// assemblePfaffian writes the rows of the nonholonomic constraints into K: the derivative
+// of A(q₁) v₁ + b in a, γh A + βh² ∂(A v + b)/∂q, times 1/(γh) when scaled (pfaffianResidual).
+func (w *hhtWork) assemblePfaffian(K []float64, t1, h float64, scaled bool) {
+	if w.pf == nil {
+		return
+	}
+	k, nq, n := &w.k, w.nq, w.n
+	w.pf.PfaffianRateDerivative(w.R, t1, w.q, w.v)
+	cA, cR := k.gamma*h, k.beta*h*h
+	if scaled {
+		cA, cR = 1, k.beta*h/k.gamma
+	}
+	for i := w.ncH; i < w.nc; i++ {
+		ai, ri := w.G.RawRowView(i), w.R.RawRowView(i-w.ncH)
+		row := K[(nq+i)*n:]
+		for j := range nq {
+			row[j] += cA*ai[j] + cR*ri[j]
 		}
 	}
 }

@@ -132,6 +132,9 @@ func (m *MultiIndex) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := refuseReaction(name, sys); err != nil {
 		return err
 	}
+	if err := refuseNonholonomic(name, sys); err != nil {
+		return err
+	}
 	inv, err := dae.RequireEnergyInvariant("integrate: "+name, sys)
 	if err != nil {
 		return err

@@ -101,6 +101,7 @@ var _ Method = (*Radau5)(nil)
 // radau5Entry is the registry entry of Radau5; the order is that of ggl, the default form.
 var radau5Entry = Entry{
 	Name:           "radau5",
+	Nonholonomic:   []Formulation{StabilizedIndex2, Index2},
 	Title:          "Radau IIA, 3 stages, order 5 (RADAU5), on the first-order form K y' = φ",
 	Seed:           "002",
 	Equations:      "sec. 4.2, Examples 10-11; Hairer-Wanner (1996) IV.8, VII.4",
@@ -223,6 +224,10 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	if form != StabilizedIndex2 && form != Index2 && form != Index3 {
 		return fmt.Errorf("integrate: radau5: Formulation = %q, want %q, %q or %q", form, StabilizedIndex2, Index2, Index3)
+	}
+	sys, err := pfaffianForm("radau5", form, sys)
+	if err != nil {
+		return err
 	}
 	ns, tolSet, itersSet, err := m.resolveOptions(start.T, len(start.Q), ctl)
 	if err != nil {

@@ -47,7 +47,12 @@ type Entry struct {
 	// (dae.ReactionForce, e.g. joint friction) in its residual and Newton matrix; a method
 	// without it refuses such a system in Init.
 	ReactionForces bool
-	New            func() Method // a method with default settings
+	// Nonholonomic: the formulations in which the method includes nonholonomic
+	// constraints A(t,q) v + b = 0 (dae.Nonholonomic, e.g. a knife edge), with their
+	// multipliers μ after λ in State.Lambda; in the others, and in every formulation of a
+	// method with none, it refuses such a system in Init.
+	Nonholonomic []Formulation
+	New          func() Method // a method with default settings
 }
 
 // formulated is implemented by methods that integrate more than one formulation.

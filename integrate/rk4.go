@@ -81,6 +81,9 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := refuseReaction("rk4", sys); err != nil {
 		return err
 	}
+	if err := refuseNonholonomic("rk4", sys); err != nil {
+		return err
+	}
 	if dae.StateSize(sys) > 0 {
 		return fmt.Errorf("integrate: rk4: systems with first-order states (dae.FirstOrder) are not supported")
 	}

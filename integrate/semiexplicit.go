@@ -45,6 +45,10 @@ type semiExplicit struct {
 	nq, nc int
 	n      int // dimension of y
 	hasMu  bool
+	// ncH is the number of holonomic rows: nc, or fewer when sys carries Pfaffian rows
+	// after them (dae.PfaffianRows). GGL holds g = 0 for the rows below ncH only; the μ of
+	// a Pfaffian row obeys μ = 0, so that q' = v − Gᵀμ has the holonomic Gᵀ alone.
+	ncH int
 
 	// Baumgarte coefficients: α, β of seed 000 eq. 5 (baumgarte) and α₀ of eq. 87c
 	// (index2-baumgarte, α₀ = C/h chosen by the caller).
@@ -97,6 +101,10 @@ func newSemiExplicit(sys dae.System, form Formulation, sparse bool) (*semiExplic
 		hasMu: form == StabilizedIndex2,
 		f:     make([]float64, nq), g: make([]float64, nc), gt: make([]float64, nc), gm: make([]float64, nc),
 		qp: make([]float64, nq), cp: make([]float64, nc), cm: make([]float64, nc),
+	}
+	s.ncH = nc
+	if pr, ok := sys.(dae.PfaffianRows); ok {
+		s.ncH = pr.HolonomicRows()
 	}
 	s.n = 3*nq + nc
 	if s.hasMu {
@@ -192,6 +200,7 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 	s.constraintRow(dst[3*nq:3*nq+s.nc], t, q, v, a)
 	if s.hasMu {
 		s.sys.Constraint(dst[3*nq+s.nc:], t, q)
+		copy(dst[3*nq+s.nc+s.ncH:], mu[s.ncH:]) // μ = 0 for the Pfaffian rows
 	}
 }
 
@@ -281,7 +290,22 @@ func (s *semiExplicit) jacobian(J *mat.Dense, t float64, y []float64) {
 	r = 3 * nq
 	s.constraintJacobian(J, r, t, q, v, a)
 	if s.hasMu {
-		addBlock(J, r+nc, 0, s.G, 1)
+		s.addMuRows(J, r+nc)
+	}
+}
+
+// addMuRows writes the derivative of GGL's second constraint block at row r: G of the
+// holonomic rows in the q columns, and the identity in the μ columns of the Pfaffian rows
+// (their equation is μ = 0).
+func (s *semiExplicit) addMuRows(J *mat.Dense, r int) {
+	for i := range s.ncH { // G's first ncH rows, without slicing (a slice would allocate)
+		jr := J.RawRowView(r + i)
+		for j, g := range s.G.RawRowView(i) {
+			jr[j] += g
+		}
+	}
+	for i := s.ncH; i < s.nc; i++ {
+		J.Set(r+i, s.imu()+i, 1)
 	}
 }
 
@@ -466,6 +490,6 @@ func (s *semiExplicit) approxJacobian(J *mat.Dense, t float64, y []float64) {
 	}
 	if s.hasMu {
 		addBlockT(J, 0, 3*nq+nc, s.G, -1)
-		addBlock(J, r+nc, 0, s.G, 1)
+		s.addMuRows(J, r+nc)
 	}
 }

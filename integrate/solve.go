@@ -81,7 +81,8 @@ type Solution struct {
 
 	Stats Stats
 	// MaxResidual is the maximum over accepted steps of the constraint residuals ‖g‖∞,
-	// ‖G v + g_t‖∞ and ‖G a − γ‖∞ (seed 002, eq. 19), measured by dae.ResidualMeter.
+	// ‖G v + g_t‖∞ and ‖G a − γ‖∞ (seed 002, eq. 19), measured by dae.ResidualMeter; the
+	// last two include the nonholonomic rows ‖A v + b‖∞ and ‖A a − γ_A‖∞ (dae.Nonholonomic).
 	MaxResidual dae.ConstraintResiduals
 	Wall        time.Duration // wall-clock time of the run, Init included
 	// Setup is the part of Wall spent before the first step: the method's Init (pattern
@@ -107,7 +108,9 @@ func Solve(m Method, name string, sys dae.System, start State, tEnd float64, opt
 		if err := m.Init(sys, start, opt.Control); err != nil {
 			return err
 		}
-		meter = dae.NewResidualMeter(sys) // G on its pattern for a SparseEvaluator
+		// G on its pattern for a SparseEvaluator; with nonholonomic constraints the
+		// velocity and acceleration residuals include A v + b and A a − γ_A.
+		meter = dae.NewResidualMeter(dae.WithPfaffianRows(sys))
 		return nil
 	}
 	measure := func(s *State) dae.ConstraintResiduals { return meter.Measure(s.T, s.Q, s.V, s.A) }

@@ -145,6 +145,9 @@ func assemble(doc *Document) (*Built, mechanism, error) {
 			id = pm.AddPointOnLine(jt.Name, i, j)
 		case JointCoupler:
 			id = pm.AddCoupler(jt.Name, b.Joints[jt.A], b.Joints[jt.B], jt.Ratio, jt.Offset)
+		case JointKnifeEdge:
+			pm.AddKnifeEdge(jt.Name, i) // no joint coordinate: motions and couplers cannot name it
+			continue
 		}
 		b.Joints[jt.Name] = id
 		if jt.Friction != nil {
@@ -308,6 +311,9 @@ func (b *Built) initialize(sys mechanism) error {
 	b.Integrated = sys
 	lambda := c.Lambda
 	if len(c.Redundant) > 0 {
+		if dae.HasNonholonomic(sys) {
+			return fmt.Errorf("%s: knife edges with redundant constraints (%d redundant rows among the joints and knife edges): a model with both is not supported yet; remove the redundancy", doc.File, len(c.Redundant))
+		}
 		if dae.HasReactionForce(sys) {
 			return fmt.Errorf("%s: joint friction with redundant constraints (%s): the reactions that press the joints are not determined by the equations of motion; remove the redundancy", doc.File, strings.Join(b.RedundantJoints(), ", "))
 		}

@@ -108,6 +108,7 @@ const (
 	JointWeld          = "weld"          // no relative motion
 	JointPointOnLine   = "point-on-line" // J's point on I's x axis, rotation free
 	JointCoupler       = "coupler"       // coordinate of joint B = Ratio·coordinate of joint A + Offset
+	JointKnifeEdge     = "knife-edge"    // I's point does not slide across I's x axis: a nonholonomic constraint on the ground plane
 )
 
 // Joint is a kinematic constraint between two markers, or (coupler) between the
@@ -116,7 +117,7 @@ type Joint struct {
 	Name   string  `yaml:"name,required"`
 	Type   string  `yaml:"type,required"` // one of the Joint* constants
 	I      string  `yaml:"i"`             // marker (all but coupler)
-	J      string  `yaml:"j"`             // marker (all but coupler)
+	J      string  `yaml:"j"`             // marker (all but coupler and knife-edge)
 	Length float64 `yaml:"length"`        // m, distance only, > 0
 	A      string  `yaml:"a"`             // coupler: the driving joint
 	B      string  `yaml:"b"`             // coupler: the driven joint

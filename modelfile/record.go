@@ -92,7 +92,7 @@ func newRecorder(b *Built, r *Result, keep []string) *recorder {
 	_, nc := full.Size()
 	rc.cur.full = make([]float64, nc)
 	rc.row = make([]float64, len(rc.names))
-	rc.meter = dae.NewResidualMeter(full)
+	rc.meter = dae.NewResidualMeter(dae.WithPfaffianRows(full)) // A v + b and A a − γ_A join the velocity and acceleration levels
 	var channel func(name string) channelFunc
 	switch {
 	case b.Spatial != nil:

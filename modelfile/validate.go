@@ -40,6 +40,8 @@ func jointFields(typ string) []string {
 		return []string{"i", "j", "length"}
 	case JointCoupler:
 		return []string{"a", "b", "ratio", "offset"}
+	case JointKnifeEdge:
+		return []string{"i"}
 	}
 	return nil
 }
@@ -61,7 +63,7 @@ func forceFields(typ string) []string {
 }
 
 func jointTypes() []string {
-	return []string{JointRevolute, JointTranslational, JointDistance, JointWeld, JointPointOnLine, JointCoupler}
+	return []string{JointRevolute, JointTranslational, JointDistance, JointWeld, JointPointOnLine, JointCoupler, JointKnifeEdge}
 }
 
 func forceTypes() []string {
@@ -118,6 +120,9 @@ func (v *validator) coordinates() {
 		if jt.Type == JointCoupler {
 			v.errorf(fmt.Sprintf("joints[%d].type", k), "coupler %q: couplers are not available with coordinates: natural "+
 				"(the joint angles they couple are no coordinates there); use coordinates: body", jt.Name)
+		}
+		if jt.Type == JointKnifeEdge {
+			v.errorf(fmt.Sprintf("joints[%d].type", k), "knife edge %q: knife edges are not available with coordinates: natural; use coordinates: body", jt.Name)
 		}
 	}
 }
@@ -264,6 +269,8 @@ func (v *validator) jointsAndMotions() {
 			if !v.doc.has(p + ".ratio") {
 				v.errorf(p, "missing required key \"ratio\" of the coupler (coordinate_b = ratio·coordinate_a + offset)")
 			}
+		case JointKnifeEdge:
+			v.knifeEdge(p, jt)
 		default:
 			v.pair(p, "joint", jt.Name, jt.I, jt.J)
 			v.friction(p+".friction", jt.Type, jt.Friction)
@@ -289,6 +296,14 @@ func (v *validator) jointsAndMotions() {
 		v.claim(p, "motion", mo.Name)
 		typ := v.coordinateJoint(p+".joint", mo.Joint)
 		v.function(p+".function", mo.Function, typ == JointRevolute)
+	}
+}
+
+// knifeEdge checks a knife edge: its marker i exists and lies on a moving body (the blade
+// slides on the ground plane).
+func (v *validator) knifeEdge(p string, jt Joint) {
+	if b, ok := v.marker(p+".i", jt.I); ok && b == groundName {
+		v.errorf(p+".i", "knife edge %q: marker %q is on the ground; want a marker on a moving body (the blade slides on the ground plane)", jt.Name, jt.I)
 	}
 }
 

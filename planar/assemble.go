@@ -254,6 +254,7 @@ func (m *Model) Assemble() (*System, error) {
 		}
 	}
 	m.assembleFriction(s, ck)
+	m.assembleKnives(s, ck, markerBody)
 	if err := ck.Err(); err != nil {
 		return nil, err
 	}

@@ -61,6 +61,15 @@
 // ∂f/∂q = ∇c (F_c' ∇²c v)ᵀ + F ∇²c, ∂f/∂v = F_c' ∇c ∇cᵀ and ∂f/∂λ = ∇c ∂F/∂λ, and
 // ReactionPower vᵀ f = F c' joins the non-conservative power of the energy balance.
 //
+// # Knife edges
+//
+// AddKnifeEdge puts a blade at a marker of a moving body on the ground plane: the marker's
+// point moves along the marker's x axis and turns freely but cannot slide across it,
+// n·(ẋ, ẏ) + c₀θ̇ = 0 with n the marker's y axis, a nonholonomic constraint (no g(q) has
+// it as derivative). The System is then a dae.Nonholonomic with one Pfaffian row per
+// knife edge, analytic ∂(A v)/∂q, ∂(Aᵀμ)/∂q and γ_A (knife.go). The Chaplygin sleigh is
+// one body on one knife edge; ExampleModel_AddKnifeEdge integrates it.
+//
 // # Signs: reactions and energy
 //
 // The generalized constraint force is −Gᵀλ (package dae). Reaction(j, q, λ) reports the part

@@ -116,6 +116,7 @@ type Model struct {
 	gravity Vec
 
 	friction map[JointID]JointFriction // SetFriction
+	knives   []knifeSpec               // AddKnifeEdge (knife.go)
 }
 
 type jointKind int

@@ -24,6 +24,7 @@ type System struct {
 	torques                        []torqueElem
 	customs                        *assembly.Customs
 	frictions                      []frictionElem // joint friction (friction.go)
+	knives                         []knifeData    // knife edges, Pfaffian rows (knife.go)
 	beams                          []beamData     // flexible bodies (flexible.go)
 	offsets                        []rowOffset    // revolute rows at moving beam nodes (flexjoint.go)
 	flexMarkers                    []*flexMarker  // per marker; nil off flexible bodies

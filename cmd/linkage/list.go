@@ -38,14 +38,30 @@ func runMethods(args []string, stdout, stderr io.Writer) error {
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	t := output.Table{Header: []string{"name", "seed", "equations", "formulations", "order q/v/λ", "adaptive", "states X", "K y'=φ", "f(λ)", "Lie group", "title"}}
+	t := output.Table{Header: []string{"name", "seed", "equations", "formulations", "order q/v/λ", "adaptive", "states X", "K y'=φ", "f(λ)", "A v+b=0", "Lie group", "title"}}
 	for _, e := range integrate.Methods() {
 		var forms []string
 		for _, f := range e.Formulations {
 			forms = append(forms, string(f))
 		}
 		t.Add(e.Name, e.Seed, e.Equations, strings.Join(forms, ","),
-			fmt.Sprintf("%d/%d/%d", e.Order.Q, e.Order.V, e.Order.Lambda), e.Adaptive, e.States, e.Implicit, e.ReactionForces, e.Lie, e.Title)
+			fmt.Sprintf("%d/%d/%d", e.Order.Q, e.Order.V, e.Order.Lambda), e.Adaptive, e.States, e.Implicit, e.ReactionForces, pfaffianColumn(e), e.Lie, e.Title)
 	}
 	return t.Write(stdout)
+}
+
+// pfaffianColumn says in which formulations method e takes nonholonomic constraints
+// (integrate.Entry.Nonholonomic): "all", a list, or "no".
+func pfaffianColumn(e integrate.Entry) string {
+	switch len(e.Nonholonomic) {
+	case 0:
+		return "no"
+	case len(e.Formulations):
+		return "all"
+	}
+	var s []string
+	for _, f := range e.Nonholonomic {
+		s = append(s, string(f))
+	}
+	return strings.Join(s, ",")
 }
