@@ -45,7 +45,11 @@ var (
 	_ dae.ForceDerivative           = CamFollower{}
 	_ dae.Namer                     = CamFollower{}
 	_ dae.EnergyInvariant           = CamFollower{}
+	_ dae.Algebraic                 = CamFollower{}
 )
+
+// AlgebraicCoordinates returns {2}: u is an algebraic variable (dae.Algebraic).
+func (c CamFollower) AlgebraicCoordinates() []int { return []int{2} }
 
 // Size returns nq = 3 (θ, y, u) and nc = 3 when Driven, else 2.
 func (c CamFollower) Size() (nq, nc int) {

@@ -2,6 +2,7 @@ package problems
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"linkage/dae"
@@ -149,5 +150,34 @@ func TestCamFollowerDriven(t *testing.T) {
 			t.Errorf("%s: %d samples (want 21), |Δy| %.2g, |Δu| %.2g (want ≤ 1e-7), |Δλ₂|/|λ₂| %.2g (want ≤ %g), tangential part at the end %.2g (want ≤ %g)",
 				tc.name, len(sol.T), ey, eu, el, tc.lambda, enf, tc.normal)
 		}
+	}
+}
+
+// misdeclared declares the follower height y algebraic, though it has mass.
+type misdeclared struct{ CamFollower }
+
+func (misdeclared) AlgebraicCoordinates() []int { return []int{1} }
+
+// TestCamFollowerCheckAlgebraic: dae.CheckAlgebraic passes the cam-follower where the guide
+// crosses the contour, refuses it where the guide touches the contour (D = E cos θ + R at
+// θ = 0: the contact point's tangent is vertical, ∂g₁/∂u = 0, so g does not determine u)
+// naming u and the contact row that no longer determines it, and refuses a coordinate with mass declared algebraic, naming it.
+func TestCamFollowerCheckAlgebraic(t *testing.T) {
+	c := camTest()
+	q, _, _ := camExact(c, 0.1)
+	if err := dae.CheckAlgebraic(c, 0.1, q[:]); err != nil {
+		t.Errorf("transversal contact: %v", err)
+	}
+	c.Driven = false
+	tangent := c
+	tangent.D = 0.02 + 0.05 // E cos 0 + R
+	qt := []float64{0, 0, 0} // contour point at polar angle 0: r(0) = E + R = D, y = 0
+	err := dae.CheckAlgebraic(tangent, 0, qt)
+	if err == nil || !strings.Contains(err.Error(), "contact parameter u") || !strings.Contains(err.Error(), "contact x") {
+		t.Errorf("tangent contact: got %v, want an error naming the contact parameter u and the contact row x", err)
+	}
+	err = dae.CheckAlgebraic(misdeclared{c}, 0, q[:])
+	if err == nil || !strings.Contains(err.Error(), "follower height y") || !strings.Contains(err.Error(), "want its row and column of M zero") {
+		t.Errorf("y declared algebraic: got %v, want an error naming the follower height y and its mass", err)
 	}
 }
