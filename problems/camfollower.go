@@ -46,6 +46,7 @@ var (
 	_ dae.Namer                     = CamFollower{}
 	_ dae.EnergyInvariant           = CamFollower{}
 	_ dae.Algebraic                 = CamFollower{}
+	_ dae.UserVariables             = CamFollower{}
 )
 
 // AlgebraicCoordinates returns {2}: u is an algebraic variable (dae.Algebraic).
@@ -197,4 +198,21 @@ func (c CamFollower) DrivingPower(_ float64, _, lambda []float64) float64 {
 		return -c.Omega * lambda[2]
 	}
 	return 0
+}
+
+// UserVariableNames names the user variables (dae.UserVariables): the pressure angle and
+// the contact radius.
+func (c CamFollower) UserVariableNames() []string {
+	return []string{"pressure angle [rad]", "contact radius r(u) [m]"}
+}
+
+// UserVariables writes the pressure angle α, the angle from the follower's direction of
+// motion (+y) to the contour's outward normal at the contact, positive towards +x:
+// α = atan2(t_y, −t_x) with the tangent t = P_u (the contour runs counterclockwise in u, so
+// its outward normal is (t_y, −t_x)); and the contact radius r(u). Both depend on q only.
+func (c CamFollower) UserVariables(dst []float64, _ float64, q, _, _ []float64) {
+	_, pu, _ := c.contour(q)
+	r, _, _ := c.Profile.Eval(q[2])
+	dst[0] = math.Atan2(pu[1], -pu[0])
+	dst[1] = r
 }

