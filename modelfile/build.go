@@ -145,6 +145,12 @@ func assemble(doc *Document) (*Built, mechanism, error) {
 			id = pm.AddPointOnLine(jt.Name, i, j)
 		case JointCoupler:
 			id = pm.AddCoupler(jt.Name, b.Joints[jt.A], b.Joints[jt.B], jt.Ratio, jt.Offset)
+		case JointCam:
+			f, err := jt.Profile.radius()
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: joint %q: profile: %w", doc.File, jt.Name, err)
+			}
+			id = pm.AddCam(jt.Name, i, j, f)
 		}
 		b.Joints[jt.Name] = id
 		if jt.Friction != nil {
@@ -390,6 +396,17 @@ func (f Func) timeFunc() (law.Func, error) {
 		return law.NewTable(f.Table.T, f.Table.Value)
 	}
 	return law.Const{Value: f.Const}, nil
+}
+
+// radius compiles a cam profile into r(u) as a law.Func of u.
+func (pr *Profile) radius() (law.Func, error) {
+	switch pr.Kind {
+	case FuncExpr:
+		return parseExprOf(pr.Expr, "u")
+	case FuncTable:
+		return law.NewTable(pr.Table.U, pr.Table.R)
+	}
+	return law.Const{Value: pr.Const}, nil
 }
 
 // finiteSamples is the number of intervals of [t0, t_end] on which Build evaluates each

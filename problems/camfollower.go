@@ -167,6 +167,36 @@ func (c CamFollower) ConstraintName(i int) string {
 	return [...]string{"contact x (point on the contour)", "contact y (point on the contour)", "cam drive θ = Ω t"}[i]
 }
 
+// DiscMotion is the motion of a cam-follower whose Profile is an EccentricDisc, at cam
+// angle θ and speed θ' with θ″ = 0, derived from the disc directly rather than from its
+// polar profile: the disc's centre is at E(cos θ, sin θ) and the guide x = D meets its
+// upper half at
+//
+//	y(θ) = E sin θ + S,   S = √(R² − w²),   w = D − E cos θ,
+//
+// so y_θ = E cos θ − w w'/S and y_θθ = −E sin θ − (w'² + w w″)/S − (w w')²/S³ with
+// w' = E sin θ, w″ = E cos θ. The contact parameter is the polar angle of (D, y) in the
+// cam's frame, u = atan2(y, D) − θ, u_θ = D y_θ/(D² + y²) − 1. The follower's equation
+// m ÿ = −m g_grav − K y + λ₂ gives the multiplier of the contact row g₂ (the contact
+// force's vertical component), λ₂ = m ÿ + m g_grav + K y. It returns q, v = q' and λ₂, and panics when Profile is not
+// an EccentricDisc.
+func (c CamFollower) DiscMotion(theta, omega float64) (q, v [3]float64, lambda2 float64) {
+	disc := c.Profile.(EccentricDisc)
+	e, r, d := disc.E, disc.R, c.D
+	sn, cs := math.Sincos(theta)
+	w, dw, ddw := d-e*cs, e*sn, e*cs
+	s := math.Sqrt(r*r - w*w)
+	y := e*sn + s
+	yth := e*cs - w*dw/s
+	ytt := -e*sn - (dw*dw+w*ddw)/s - (w*dw)*(w*dw)/(s*s*s)
+	u := math.Atan2(y, d) - theta
+	uth := d*yth/(d*d+y*y) - 1
+	q = [3]float64{theta, y, u}
+	v = [3]float64{omega, yth * omega, uth * omega}
+	ydd := ytt * omega * omega
+	return q, v, c.M*ydd + c.M*c.Grav + c.K*y
+}
+
 // EccentricDisc is the polar profile of a circular disc of radius R whose centre lies at
 // distance E < R from the rotation axis, on the cam's x axis: the contour point at polar
 // angle u is at distance r with |r(cos u, sin u) − (E, 0)| = R, so

@@ -18,37 +18,9 @@ func camTest() CamFollower {
 		J: 0.01, M: 0.5, K: 200, Grav: 9.81}
 }
 
-// camExact is the motion of camTest derived from the disc directly, not from its polar
-// profile: when the cam has turned by θ = Ω t the disc's centre is at E(cos θ, sin θ), and
-// the guide x = D meets its upper half at
-//
-//	y(θ) = E sin θ + S,   S = √(R² − w²),   w = D − E cos θ,
-//
-// so y_θ = E cos θ − w w'/S and y_θθ = −E sin θ − (w'² + w w″)/S − (w w')²/S³ with
-// w' = E sin θ, w″ = E cos θ. The contact parameter is the polar angle of (D, y) in the
-// cam's frame, u = atan2(y, D) − θ, u_θ = D y_θ/(D² + y²) − 1. The follower's equation
-// m ÿ = −m g_grav − K y + λ₂ gives the multiplier of the contact row g₂,
-// λ₂ = m ÿ + m g_grav + K y, for the cam driven at θ' = Ω.
+// camExact is the motion of camTest driven at θ = Ω t (CamFollower.DiscMotion).
 func camExact(c CamFollower, t float64) (q, v [3]float64, lambda2 float64) {
-	q, v, lambda2 = camAt(c, c.Omega*t, c.Omega)
-	return q, v, lambda2
-}
-
-// camAt is camExact at cam angle th and speed dth (θ″ = 0 in λ₂).
-func camAt(c CamFollower, th, dth float64) (q, v [3]float64, lambda2 float64) {
-	e, r, d := c.Profile.(EccentricDisc).E, c.Profile.(EccentricDisc).R, c.D
-	sn, cs := math.Sincos(th)
-	w, dw, ddw := d-e*cs, e*sn, e*cs
-	s := math.Sqrt(r*r - w*w)
-	y := e*sn + s
-	yth := e*cs - w*dw/s
-	ytt := -e*sn - (dw*dw+w*ddw)/s - (w*dw)*(w*dw)/(s*s*s)
-	u := math.Atan2(y, d) - th
-	uth := d*yth/(d*d+y*y) - 1
-	q = [3]float64{th, y, u}
-	v = [3]float64{dth, yth * dth, uth * dth}
-	ydd := ytt * dth * dth
-	return q, v, c.M*ydd + c.M*c.Grav + c.K*y
+	return c.DiscMotion(c.Omega*t, c.Omega)
 }
 
 // wrapNear returns x + 2πk nearest ref.
@@ -64,7 +36,7 @@ func TestCamFollowerDerivatives(t *testing.T) {
 		c.Driven = driven
 		_, nc := c.Size()
 		for _, th := range []float64{0.3, 2.1, 4.4} {
-			q, v, _ := camAt(c, th, 5)
+			q, v, _ := c.DiscMotion(th, 5)
 			lambda := []float64{3, -7, 2}[:nc]
 			p := dae.CheckPoint{T: th / c.Omega, Q: q[:], V: v[:], A: []float64{0.4, -0.2, 0.9}, Lambda: lambda}
 			if _, err := dae.Check(c, p, 1e-6); err != nil {
@@ -194,7 +166,7 @@ func TestCamFollowerCheckAlgebraic(t *testing.T) {
 func TestCamFollowerFreeAllMethods(t *testing.T) {
 	c := camTest()
 	c.Driven, c.J = false, 0.1
-	q0, v0, _ := camAt(c, 0, 2*math.Pi)
+	q0, v0, _ := c.DiscMotion(0, 2*math.Pi)
 	T0, V0 := c.Energy(0, q0[:], v0[:])
 	for _, e := range integrate.Methods() {
 		m, err := e.NewMethod("")
@@ -215,7 +187,7 @@ func TestCamFollowerFreeAllMethods(t *testing.T) {
 		}
 		var ey, eu, eE float64
 		for i := range sol.T {
-			q, _, _ := camAt(c, sol.Q[i][0], 0)
+			q, _, _ := c.DiscMotion(sol.Q[i][0], 0)
 			ey = math.Max(ey, math.Abs(sol.Q[i][1]-q[1]))
 			eu = math.Max(eu, math.Abs(sol.Q[i][2]-wrapNear(q[2], sol.Q[i][2])))
 			T, V := c.Energy(0, sol.Q[i], sol.V[i])
@@ -270,7 +242,7 @@ func TestCamFollowerTableProfile(t *testing.T) {
 func TestCamFollowerUserVariables(t *testing.T) {
 	c := camTest()
 	c.Driven, c.J = false, 0.1
-	q0, v0, _ := camAt(c, 0, 2*math.Pi)
+	q0, v0, _ := c.DiscMotion(0, 2*math.Pi)
 	sol := camRun(t, "bdf", c, [2][3]float64{q0, v0}, 1, 1e-8)
 	names, series, err := integrate.UserVariableSeries(c, sol)
 	if err != nil {
