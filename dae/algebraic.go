@@ -90,15 +90,5 @@ func saddleNullVector(sys System, M *mat.Dense, t float64, q []float64) []float6
 		sys.ConstraintJacobian(G, t, q)
 		K.Slice(0, nq, nq, n).(*mat.Dense).Copy(G.T())
 	}
-	var svd mat.SVD
-	if !svd.Factorize(K, mat.SVDFull) {
-		return nil // no verdict: the factorization did not converge
-	}
-	sv := svd.Values(nil)
-	if sv[n-1] > MassRankTol*sv[0] {
-		return nil
-	}
-	var V mat.Dense
-	svd.VTo(&V)
-	return mat.Col(nil, n-1, &V)
+	return nullVector(K)
 }
