@@ -55,7 +55,7 @@ func CheckAlgebraic(sys System, t float64, q []float64) error {
 			}
 		}
 	}
-	v := saddleNullVector(sys, M, t, q)
+	v := SaddleNullVector(sys, t, q)
 	if v == nil {
 		return nil
 	}
@@ -77,14 +77,16 @@ func CheckAlgebraic(sys System, t float64, q []float64) error {
 		t, strings.Join(alg, ", "), strings.Join(at, ", "))
 }
 
-// saddleNullVector returns nil when [M Gᵀ; G 0] at (t, q) has its smallest singular value
-// above MassRankTol times its largest, and otherwise the unit null vector (a, λ) whose large
-// components name the coordinates and constraints at fault.
-func saddleNullVector(sys System, M *mat.Dense, t float64, q []float64) []float64 {
+// SaddleNullVector returns nil when the saddle-point matrix [M Gᵀ; G 0] at (t, q) has its
+// smallest singular value above MassRankTol times its largest (a and λ are determined), and
+// otherwise its unit null vector (a, λ), of length nq + nc, whose large components name the
+// coordinates and constraints at fault. It allocates dense (nq+nc)² storage: a check made
+// once, before a run.
+func SaddleNullVector(sys System, t float64, q []float64) []float64 {
 	nq, nc := sys.Size()
 	n := nq + nc
 	K := mat.NewDense(n, n, nil)
-	K.Slice(0, nq, 0, nq).(*mat.Dense).Copy(M)
+	sys.Mass(K.Slice(0, nq, 0, nq).(*mat.Dense), t, q)
 	if nc > 0 {
 		G := K.Slice(nq, n, 0, nq).(*mat.Dense)
 		sys.ConstraintJacobian(G, t, q)

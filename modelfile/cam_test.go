@@ -2,6 +2,8 @@ package modelfile
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,5 +71,26 @@ joints:
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("profile %q: got %v, want an error containing %q", c.profile, err, c.want)
 		}
+	}
+}
+
+// TestCamTangentStart: a follower guide tangent to the disc at the start (guide at
+// x = E + R, where the disc's contour is vertical) makes the cam's x row dependent on the
+// pin's and the guide's (Initialize would drop one as redundant and run a different
+// mechanism); Build refuses it, saying the path is tangent and naming the cam's row.
+func TestCamTangentStart(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "examples", "cam-follower.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.NewReplacer("point: [0.01, 0], angle: 90 deg", "point: [0.07, 0], angle: 90 deg",
+		"point: [0.01, 0.2]", "point: [0.07, 0.2]", "position: [0.01, 0.049]", "position: [0.07, 0]").Replace(string(data))
+	doc, err := Parse("tangent.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(doc)
+	if err == nil || !strings.Contains(err.Error(), "tangent to the contour") || !strings.Contains(err.Error(), "contact.x") {
+		t.Errorf("tangent start: got %v, want an error saying the path is tangent, naming the row contact.x", err)
 	}
 }
