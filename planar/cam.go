@@ -41,17 +41,21 @@ type camParts struct {
 	sp, sp1, sp2, sp3 float64 // −(A S p^(k))_c
 }
 
-func (c *camRow) parts(q []float64) camParts {
+// parts evaluates camParts at q; p‴ (two more profile evaluations) only when third.
+func (c *camRow) parts(q []float64, third bool) camParts {
 	psi := c.phi
 	if c.thcol >= 0 {
 		psi += q[c.thcol]
 	}
 	u := q[c.ucol]
 	r, r1, r2 := c.profile.Eval(u)
-	h := 6e-6 * math.Max(1, math.Abs(u)) // ≈ ∛ε: central difference of r″
-	_, _, r2p := c.profile.Eval(u + h)
-	_, _, r2m := c.profile.Eval(u - h)
-	r3 := (r2p - r2m) / (2 * h)
+	var r3 float64
+	if third {
+		h := 6e-6 * math.Max(1, math.Abs(u)) // ≈ ∛ε: central difference of r″
+		_, _, r2p := c.profile.Eval(u + h)
+		_, _, r2m := c.profile.Eval(u - h)
+		r3 = (r2p - r2m) / (2 * h)
+	}
 	su, cu := math.Sincos(u)
 	radial, tangent := Vec{cu, su}, Vec{-su, cu}
 	comb := func(a, b float64) Vec { return Vec{a*radial[0] + b*tangent[0], a*radial[1] + b*tangent[1]} }
@@ -68,7 +72,7 @@ func (c *camRow) parts(q []float64) camParts {
 // hessian returns ∇²h in (ψ, u): ψψ, ψu, uu.
 func (k *camParts) hessian() (tt, tu, uu float64) { return -k.p, k.sp1, k.p2 }
 
-// camRates returns ψ' (0 for a cam on the ground) and u' from x.
+// rates returns ψ' (0 for a cam on the ground) and u' from x.
 func (c *camRow) rates(x []float64) (wt, wu float64) {
 	if c.thcol >= 0 {
 		wt = x[c.thcol]
@@ -80,7 +84,7 @@ func (c *camRow) rates(x []float64) (wt, wu float64) {
 func (s *System) addCamsConstraint(dst, q []float64) {
 	for i := range s.cams {
 		c := &s.cams[i]
-		dst[c.row] += c.parts(q).p
+		dst[c.row] += c.parts(q, false).p
 	}
 }
 
@@ -88,7 +92,7 @@ func (s *System) addCamsConstraint(dst, q []float64) {
 func (s *System) addCamsJacobian(dst assembly.Target, q []float64) {
 	for i := range s.cams {
 		c := &s.cams[i]
-		k := c.parts(q)
+		k := c.parts(q, false)
 		if c.thcol >= 0 {
 			dst.Add(c.row, c.thcol, k.sp)
 		}
@@ -104,7 +108,7 @@ func (s *System) addCamsHessian(dst assembly.Target, q, lambda []float64) {
 		if l == 0 {
 			continue
 		}
-		k := c.parts(q)
+		k := c.parts(q, false)
 		tt, tu, uu := k.hessian()
 		if c.thcol >= 0 {
 			dst.Add(c.thcol, c.thcol, l*tt)
@@ -119,7 +123,7 @@ func (s *System) addCamsHessian(dst assembly.Target, q, lambda []float64) {
 func (s *System) addCamsGamma(dst, q, v []float64) {
 	for i := range s.cams {
 		c := &s.cams[i]
-		k := c.parts(q)
+		k := c.parts(q, false)
 		tt, tu, uu := k.hessian()
 		wt, wu := c.rates(v)
 		dst[c.row] -= tt*wt*wt + 2*tu*wt*wu + uu*wu*wu
@@ -130,7 +134,7 @@ func (s *System) addCamsGamma(dst, q, v []float64) {
 func (s *System) addCamsJacobianDerivative(dst *mat.Dense, q, w []float64) {
 	for i := range s.cams {
 		c := &s.cams[i]
-		k := c.parts(q)
+		k := c.parts(q, false)
 		tt, tu, uu := k.hessian()
 		wt, wu := c.rates(w)
 		out := dst.RawRowView(c.row)
@@ -147,7 +151,7 @@ func (s *System) addCamsJacobianDerivative(dst *mat.Dense, q, w []float64) {
 func (s *System) addCamsGammaDerivativeQ(dst *mat.Dense, q, v []float64) {
 	for i := range s.cams {
 		c := &s.cams[i]
-		k := c.parts(q)
+		k := c.parts(q, true)
 		wt, wu := c.rates(v)
 		out := dst.RawRowView(c.row)
 		if c.thcol >= 0 {
@@ -157,7 +161,7 @@ func (s *System) addCamsGammaDerivativeQ(dst *mat.Dense, q, v []float64) {
 	}
 }
 
-// camPatternColumns returns, per row, the columns the contour terms add to G's pattern.
+// camPatternColumns adds to rows, per constraint row, the columns the contour terms read.
 func (s *System) camPatternColumns(rows [][]int) {
 	for _, c := range s.cams {
 		cols := []int{c.ucol}
