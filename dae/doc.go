@@ -58,6 +58,13 @@
 // FirstOrder adds first-order differential states X' = F(t, q, v, X) whose force f_X joins
 // f (seed 004, eq. 8a); an integrator that does not integrate X must refuse such a system.
 //
+// Algebraic declares algebraic variables besides λ (index-1 unknowns such as a cam's contact
+// parameter): massless coordinates whose equations are constraint rows, so M is singular
+// but positive definite on ker G (seed 002, Lemma 1) and every integrator takes them without
+// a change; CheckAlgebraic verifies the declaration and the regularity of [M Gᵀ; G 0].
+// UserVariables are the user variables V = v(t, q, v, X) of seed 004, eq. 8b: explicit in
+// the state, so computed channels rather than unknowns.
+//
 // Initialize computes consistent initial values (seed 002, Remark 2b and eq. 17) from a
 // guess, detecting redundant constraints by a rank-revealing QR and naming them; Reduce
 // drops the redundant rows so that integrators see a full-rank G, and ConstraintRank names

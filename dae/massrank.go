@@ -28,15 +28,23 @@ func MassOnNullSpace(sys System, t float64, q []float64) []float64 {
 	if nc > 0 {
 		sys.ConstraintJacobian(S.Slice(nq, nq+nc, 0, nq).(*mat.Dense), t, q)
 	}
+	return nullVector(S)
+}
+
+// nullVector returns nil when the smallest singular value of S (rows ≥ columns n) is above
+// MassRankTol times its largest, or the factorization does not converge (no verdict), and
+// otherwise the unit right singular vector v of the smallest: S v ≈ 0.
+func nullVector(S *mat.Dense) []float64 {
+	_, n := S.Dims()
 	var svd mat.SVD
 	if !svd.Factorize(S, mat.SVDThin) {
-		return nil // no verdict: the factorization did not converge
+		return nil
 	}
 	sv := svd.Values(nil)
-	if sv[nq-1] > MassRankTol*sv[0] {
+	if sv[n-1] > MassRankTol*sv[0] {
 		return nil
 	}
 	var V mat.Dense
 	svd.VTo(&V)
-	return mat.Col(nil, nq-1, &V)
+	return mat.Col(nil, n-1, &V)
 }

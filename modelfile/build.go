@@ -148,6 +148,12 @@ func assemble(doc *Document) (*Built, mechanism, error) {
 		case JointKnifeEdge:
 			pm.AddKnifeEdge(jt.Name, i) // no joint coordinate: motions and couplers cannot name it
 			continue
+		case JointCam:
+			f, err := jt.Profile.radius()
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: joint %q: profile: %w", doc.File, jt.Name, err)
+			}
+			id = pm.AddCam(jt.Name, i, j, f)
 		}
 		b.Joints[jt.Name] = id
 		if jt.Friction != nil {
@@ -325,7 +331,49 @@ func (b *Built) initialize(sys mechanism) error {
 		}
 	}
 	b.Start = integrate.State{T: t0, Q: c.Q, V: c.V, A: c.A, Lambda: lambda}
-	return nil
+	return b.algebraicCheck(sys, t0, c.Q)
+}
+
+// algebraicCheck refuses a start at which the cam joints' rows do not determine their
+// contact parameters (the follower's path tangent to the contour): when the saddle-point
+// matrix of the full system is singular (dae.SaddleNullVector) and its null vector involves
+// a contact parameter or a cam joint's row. Redundant rows elsewhere (a parallelogram) are
+// left to Initialize, which drops them.
+func (b *Built) algebraicCheck(sys mechanism, t0 float64, q []float64) error {
+	alg, ok := sys.(dae.Algebraic)
+	if !ok || len(alg.AlgebraicCoordinates()) == 0 || b.System == nil {
+		return nil
+	}
+	v := dae.SaddleNullVector(sys, t0, q)
+	if v == nil {
+		return nil
+	}
+	nq, _ := sys.Size()
+	involved := map[int]bool{}
+	for i, x := range v {
+		if math.Abs(x) > 0.1 {
+			involved[i] = true
+		}
+	}
+	var at []string
+	cam := false
+	for _, i := range alg.AlgebraicCoordinates() {
+		cam = cam || involved[i]
+	}
+	for _, e := range b.System.Joints() {
+		for _, r := range e.Rows {
+			if involved[nq+r] {
+				at = append(at, sys.ConstraintName(r))
+				cam = cam || e.Kind == JointCam
+			}
+		}
+	}
+	if !cam {
+		return nil
+	}
+	return fmt.Errorf("%s: initial: at t = %g the cam joints' rows do not determine their contact parameters: the follower's path is tangent to the contour there "+
+		"(the saddle-point matrix [M Gᵀ; G 0] is singular, seed 002 Lemma 1; its null vector involves %s); start the follower where its path crosses the contour",
+		b.Doc.File, t0, strings.Join(at, ", "))
 }
 
 // FullLambda writes the multipliers of the full system (zero on redundant rows) from those
@@ -396,6 +444,17 @@ func (f Func) timeFunc() (law.Func, error) {
 		return law.NewTable(f.Table.T, f.Table.Value)
 	}
 	return law.Const{Value: f.Const}, nil
+}
+
+// radius compiles a cam profile into r(u) as a law.Func of u.
+func (pr *Profile) radius() (law.Func, error) {
+	switch pr.Kind {
+	case FuncExpr:
+		return parseExprOf(pr.Expr, "u")
+	case FuncTable:
+		return law.NewTable(pr.Table.U, pr.Table.R)
+	}
+	return law.Const{Value: pr.Const}, nil
 }
 
 // finiteSamples is the number of intervals of [t0, t_end] on which Build evaluates each

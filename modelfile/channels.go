@@ -5,7 +5,8 @@ import "strings"
 // Channel suffixes. Body channels are the coordinates, velocities and accelerations of the
 // centre of mass and the angle; joint channels are the reaction of the joint on body J
 // (the body of marker J), in the global frame and in marker I's frame; motion and coupler
-// channels are their multiplier λ (the driving force or torque, with the sign of −Gᵀλ).
+// channels are their multiplier λ (the driving force or torque, with the sign of −Gᵀλ); a
+// cam joint adds its contact parameter u.
 func bodySuffixes() []string {
 	return []string{"x", "y", "theta", "vx", "vy", "omega", "ax", "ay", "alpha"}
 }
@@ -61,8 +62,11 @@ func channelNames(m *Model) []string {
 	}
 	for _, j := range m.Joints {
 		suffixes := jointSuffixes()
-		if j.Type == JointCoupler {
+		switch j.Type {
+		case JointCoupler:
 			suffixes = []string{"lambda"}
+		case JointCam:
+			suffixes = append(suffixes, "u") // the contact parameter, an algebraic variable
 		}
 		for _, s := range suffixes {
 			names = append(names, j.Name+"."+s)

@@ -460,6 +460,9 @@ func (d *decoder) decode(n ast.Node, path string, v reflect.Value) {
 	case *Func:
 		d.decodeFunc(n, path, p)
 		return
+	case *Profile:
+		d.decodeProfile(n, path, p)
+		return
 	case *Angle:
 		d.decodeAngle(n, path, p)
 		return
@@ -580,6 +583,8 @@ func wantOf(t reflect.Type) string {
 	switch t {
 	case reflect.TypeFor[Func]():
 		return "a function of time (a number, an expression string or a table {t: [...], value: [...]})"
+	case reflect.TypeFor[Profile]():
+		return "a cam profile r(u) (a number, an expression string in u or a table {u: [...], r: [...]})"
 	case reflect.TypeFor[Angle]():
 		return "an angle (a number in radians or a string such as \"90 deg\")"
 	case reflect.TypeFor[Vec]():
@@ -761,6 +766,34 @@ func (d *decoder) decodeFunc(n ast.Node, path string, fn *Func) {
 		f, ok := d.number(n, path, wantOf(reflect.TypeFor[Func]()))
 		if ok {
 			*fn = Func{Kind: FuncConst, Const: f}
+		}
+	}
+}
+
+func (d *decoder) decodeProfile(n ast.Node, path string, pr *Profile) {
+	if n == nil {
+		return
+	}
+	if _, num := plainNumber(n); num {
+		if f, ok := d.number(n, path, wantOf(reflect.TypeFor[Profile]())); ok {
+			*pr = Profile{Kind: FuncConst, Const: f}
+		}
+		return
+	}
+	switch x := n.(type) {
+	case *ast.StringNode:
+		if _, err := parseExprOf(x.Value, "u"); err != nil {
+			d.nodeErrorf(n, path, "in profile expression %q: %v", x.Value, err)
+			return
+		}
+		*pr = Profile{Kind: FuncExpr, Expr: x.Value}
+	case *ast.MappingNode, *ast.MappingValueNode:
+		var tb ProfileTable
+		d.decodeStruct(n, path, reflect.ValueOf(&tb).Elem())
+		*pr = Profile{Kind: FuncTable, Table: &tb}
+	default:
+		if f, ok := d.number(n, path, wantOf(reflect.TypeFor[Profile]())); ok {
+			*pr = Profile{Kind: FuncConst, Const: f}
 		}
 	}
 }

@@ -79,10 +79,23 @@ func (e *ExprError) Error() string {
 // ParseExpr compiles src. Errors are *ExprError and say where and what was expected.
 func ParseExpr(src string) (*Expr, error) { return parseExprVars(src, nil) }
 
+// parseExprOf compiles src as a function of the argument named arg instead of t (a cam
+// profile r(u)); Expr.Eval then takes that argument.
+func parseExprOf(src, arg string) (*Expr, error) {
+	p := &exprParser{src: src, arg: arg}
+	return p.parse()
+}
+
 // parseExprVars compiles src in which the names of vars stand for their values (the
 // parameters and repeat variables of a model file, see repeat.go).
 func parseExprVars(src string, vars map[string]float64) (*Expr, error) {
-	p := &exprParser{src: src, vars: vars}
+	p := &exprParser{src: src, vars: vars, arg: "t"}
+	return p.parse()
+}
+
+// parse compiles p.src.
+func (p *exprParser) parse() (*Expr, error) {
+	src := p.src
 	p.next()
 	root, err := p.expr(0)
 	if err != nil {
@@ -217,6 +230,7 @@ type exprParser struct {
 	usesT bool
 	err   error
 	vars  map[string]float64 // named constants besides pi and e; nil outside ${...}
+	arg   string             // the name of the argument: "t" unless set (a cam profile's "u")
 }
 
 // maxExprDepth bounds the nesting of an expression, so that hostile input (a fuzzer's
@@ -374,10 +388,11 @@ func (p *exprParser) atom(depth int) (*exprNode, error) {
 		return &exprNode{op: opConst, val: tok.num}, nil
 	case tokName:
 		p.next()
-		switch tok.text {
-		case "t":
+		if tok.text == p.arg {
 			p.usesT = true
 			return &exprNode{op: opTime}, nil
+		}
+		switch tok.text {
 		case "pi":
 			return &exprNode{op: opConst, val: math.Pi}, nil
 		case "e":
@@ -390,7 +405,7 @@ func (p *exprParser) atom(depth int) (*exprNode, error) {
 			if p.vars != nil {
 				return nil, &ExprError{Offset: tok.pos, Msg: fmt.Sprintf("unknown name %q; want a parameter or repeat variable (%s), pi, e or a function sin, cos, tan, exp, log, sqrt", tok.text, varList(p.vars))}
 			}
-			return nil, &ExprError{Offset: tok.pos, Msg: fmt.Sprintf("unknown name %q; want t, pi, e or a function sin, cos, tan, exp, log, sqrt", tok.text)}
+			return nil, &ExprError{Offset: tok.pos, Msg: fmt.Sprintf("unknown name %q; want %s, pi, e or a function sin, cos, tan, exp, log, sqrt", tok.text, p.arg)}
 		}
 		if !p.isOp("(") {
 			return nil, p.errorf("want \"(\" after function %s, got %s", tok.text, p.tok)

@@ -109,6 +109,7 @@ const (
 	JointPointOnLine   = "point-on-line" // J's point on I's x axis, rotation free
 	JointCoupler       = "coupler"       // coordinate of joint B = Ratio·coordinate of joint A + Offset
 	JointKnifeEdge     = "knife-edge"    // I's point does not slide across I's x axis: a nonholonomic constraint on the ground plane
+	JointCam           = "cam"           // J's point on the contour r(u) of I's body (planar.Model.AddCam)
 )
 
 // Joint is a kinematic constraint between two markers, or (coupler) between the
@@ -125,6 +126,26 @@ type Joint struct {
 	Offset float64 `yaml:"offset"`        // coupler: rad or m, the driven joint's kind [0]
 	// Friction is joint friction (revolute and translational joints; planar.JointFriction).
 	Friction *Friction `yaml:"friction"`
+	// Profile is a cam's contour (cam only, required).
+	Profile *Profile `yaml:"profile"`
+}
+
+// Profile is the contour of a cam joint in polar form about marker I's point, the radius
+// r(u) > 0 (m) at the polar angle u (rad) from I's x axis: a number (a circle about I), a
+// string (an expression in u, as those of Func in t) or a table {u: [...], r: [...]}
+// interpolated by a natural cubic spline (which a closed contour should cover beyond the
+// angles the contact reaches: past its ends it continues linearly).
+type Profile struct {
+	Kind  FuncKind
+	Const float64
+	Expr  string
+	Table *ProfileTable
+}
+
+// ProfileTable is a sampled cam profile: polar angles (rad, strictly increasing) and radii.
+type ProfileTable struct {
+	U []float64 `yaml:"u,required"`
+	R []float64 `yaml:"r,required"`
 }
 
 // Friction is the friction block of a revolute or translational joint: Coulomb friction

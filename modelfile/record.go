@@ -216,6 +216,10 @@ func planarChannels(b *Built) func(string) channelFunc {
 		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 2); ok {
 			return f
 		}
+		if _, joint := b.Joints[elem]; joint && suffix == "u" {
+			i := coord[name] // a cam joint's contact parameter
+			return func(c *sample) float64 { return c.s.Q[i] }
+		}
 		if f, ok := planarMarkerChannel(&b.Doc.Model, frame, elem, suffix); ok {
 			return f
 		}

@@ -40,6 +40,8 @@ func jointFields(typ string) []string {
 		return []string{"i", "j", "length"}
 	case JointCoupler:
 		return []string{"a", "b", "ratio", "offset"}
+	case JointCam:
+		return []string{"i", "j", "profile"}
 	case JointKnifeEdge:
 		return []string{"i"}
 	}
@@ -63,7 +65,7 @@ func forceFields(typ string) []string {
 }
 
 func jointTypes() []string {
-	return []string{JointRevolute, JointTranslational, JointDistance, JointWeld, JointPointOnLine, JointCoupler, JointKnifeEdge}
+	return []string{JointRevolute, JointTranslational, JointDistance, JointWeld, JointPointOnLine, JointCoupler, JointKnifeEdge, JointCam}
 }
 
 func forceTypes() []string {
@@ -116,6 +118,10 @@ func (v *validator) coordinates() {
 	for k, jt := range v.m.Joints {
 		if jt.Friction != nil {
 			v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction is not available with coordinates: natural; use coordinates: body", jt.Name)
+		}
+		if jt.Type == JointCam {
+			v.errorf(fmt.Sprintf("joints[%d].type", k), "cam %q: cam joints are not available with coordinates: natural "+
+				"(their contact parameter is a coordinate of the body route); use coordinates: body", jt.Name)
 		}
 		if jt.Type == JointCoupler {
 			v.errorf(fmt.Sprintf("joints[%d].type", k), "coupler %q: couplers are not available with coordinates: natural "+
@@ -274,6 +280,9 @@ func (v *validator) jointsAndMotions() {
 		default:
 			v.pair(p, "joint", jt.Name, jt.I, jt.J)
 			v.friction(p+".friction", jt.Type, jt.Friction)
+			if jt.Type == JointCam {
+				v.profile(p, jt.Profile)
+			}
 			if jt.Type == JointDistance {
 				if !v.doc.has(p + ".length") {
 					v.errorf(p, "missing required key \"length\" (m) of the distance joint")
@@ -304,6 +313,35 @@ func (v *validator) jointsAndMotions() {
 func (v *validator) knifeEdge(p string, jt Joint) {
 	if b, ok := v.marker(p+".i", jt.I); ok && b == groundName {
 		v.errorf(p+".i", "knife edge %q: marker %q is on the ground; want a marker on a moving body (the blade slides on the ground plane)", jt.Name, jt.I)
+	}
+}
+
+// profile checks a cam joint's profile (p is the joint's path): present, a positive radius
+// or a table of positive radii at strictly increasing angles.
+func (v *validator) profile(p string, pr *Profile) {
+	if pr == nil {
+		v.errorf(p, "missing required key \"profile\" of the cam (the contour radius r(u), m)")
+		return
+	}
+	switch pr.Kind {
+	case FuncConst:
+		v.positive(p+".profile", "profile radius (m)", pr.Const)
+	case FuncTable:
+		tb := pr.Table
+		if len(tb.U) < 2 || len(tb.U) != len(tb.R) {
+			v.errorf(p+".profile", "table with %d angles and %d radii; want equal counts of at least 2", len(tb.U), len(tb.R))
+			return
+		}
+		for i := range tb.U {
+			if i > 0 && !(tb.U[i] > tb.U[i-1]) {
+				v.errorf(fmt.Sprintf("%s.profile.u[%d]", p, i), "u = %g not after %g; want strictly increasing angles", tb.U[i], tb.U[i-1])
+				return
+			}
+			if !(tb.R[i] > 0) {
+				v.errorf(fmt.Sprintf("%s.profile.r[%d]", p, i), "r = %g; want a radius > 0", tb.R[i])
+				return
+			}
+		}
 	}
 }
 

@@ -19,6 +19,7 @@ var rowSuffixes = [...][]string{
 	kindPointOnLine:   {"n"},
 	kindCoupler:       {"c"},
 	kindMotion:        {"c"},
+	kindCam:           {"x", "y"},
 }
 
 // Assemble validates the model and builds its System. The error joins one message per bad
@@ -149,6 +150,9 @@ func (m *Model) Assemble() (*System, error) {
 			}
 			jd.pair = p
 			s.checkFlexElement(ck, what, js.kind == kindRevolute, js.kind != kindRevolute && js.kind != kindDistance, js.i, js.j)
+			if js.kind == kindCam && s.flexMarkerOf(js.i) != nil {
+				bad("%s: marker %d is on a flexible body; a cam's contour is rigid", what, js.i)
+			}
 			if js.kind == kindRevolute {
 				s.addRevoluteOffsets(s.nc, js.i, js.j)
 			}
@@ -157,6 +161,9 @@ func (m *Model) Assemble() (*System, error) {
 			case kindRevolute:
 				rs = []row{one(coordDx), one(coordDy)}
 				jd.coord, jd.hasCoord = coordAngle, true
+			case kindCam:
+				rs = []row{one(coordDx), one(coordDy)}
+				s.addCam(ck, names, what, js, p)
 			case kindTranslational:
 				rs = []row{one(coordNormal), one(coordAngle)}
 				jd.coord, jd.hasCoord = coordAlong, true

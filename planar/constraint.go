@@ -41,6 +41,7 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 		dst[r] = g
 	}
 	s.addOffsetsConstraint(dst, q)
+	s.addCamsConstraint(dst, q)
 }
 
 // WriteConstraintJacobian writes G = ∂g/∂q (assembly.MatrixWriter: ConstraintJacobian
@@ -57,6 +58,7 @@ func (s *System) WriteConstraintJacobian(dst assembly.Target, _ float64, q []flo
 		}
 	}
 	s.addOffsetsJacobian(dst, q)
+	s.addCamsJacobian(dst, q)
 }
 
 // ConstraintTimeDerivative writes g_t = −f'(t) for motions, 0 for the other rows.
@@ -89,6 +91,7 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 		dst[r] = g
 	}
 	s.addOffsetsGamma(dst, q, v)
+	s.addCamsGamma(dst, q, v)
 }
 
 // WriteConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r (assembly.MatrixWriter).
@@ -107,6 +110,7 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, 
 		}
 	}
 	s.addOffsetsHessian(dst, q, lambda)
+	s.addCamsHessian(dst, q, lambda)
 }
 
 // ConstraintJacobianDerivative writes ∂(G w)/∂q, row r = Σ_k w_k (∇²c_k w_p)ᵀ: the
@@ -135,6 +139,7 @@ func (s *System) ConstraintJacobianDerivative(dst *mat.Dense, _ float64, q, w []
 		}
 	}
 	s.addOffsetsJacobianDerivative(dst, q, w)
+	s.addCamsJacobianDerivative(dst, q, w)
 }
 
 // GammaDerivativeV writes ∂γ/∂v = −2 ∂(G v)/∂q (γ is quadratic in v and G_t = 0).
@@ -168,4 +173,5 @@ func (s *System) GammaDerivativeQ(dst *mat.Dense, _ float64, q, v []float64) {
 		}
 	}
 	s.addOffsetsGammaDerivativeQ(dst, q, v)
+	s.addCamsGammaDerivativeQ(dst, q, v)
 }

@@ -70,6 +70,18 @@
 // knife edge, analytic ∂(A v)/∂q, ∂(Aᵀμ)/∂q and γ_A (knife.go). The Chaplygin sleigh is
 // one body on one knife edge; ExampleModel_AddKnifeEdge integrates it.
 //
+// # Cam joints
+//
+// AddCam keeps a follower point (marker J) on the contour of marker I's body, given in polar
+// form r(u) about I's point (a law.Func: an expression, a law.Table spline),
+//
+//	r_J − r_I − A(θ_I + φ_I) r(u)(cos u, sin u) = 0,
+//
+// with the contact parameter u as an algebraic variable (dae.Algebraic): a massless
+// coordinate "name.u" after the bodies' and beams'. Its row of the equations of motion,
+// 0 = −λᵀ ∂g/∂u, makes the contact force normal to the contour. G, γ, ∂(Gᵀλ)/∂q and ∂γ/∂q
+// are analytic (cam.go) but for r‴ in ∂γ/∂u, a central difference of r″.
+//
 // # Signs: reactions and energy
 //
 // The generalized constraint force is −Gᵀλ (package dae). Reaction(j, q, λ) reports the part

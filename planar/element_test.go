@@ -76,6 +76,14 @@ func elementCases(t *testing.T) []elementCase {
 			s := m.AddPointOnLine("slot", a2, b1)
 			m.AddMotion("push", s, table)
 		}},
+		{name: "cam", build: func(m *planar.Model, g0, a1, a2, b1 planar.MarkerID) {
+			m.AddRevolute("cam-pin", g0, a1)
+			m.AddCam("cam", a2, b1, law.Sine{Amplitude: 0.1, Omega: 3, Phase: 0.4, Offset: 0.8})
+		}},
+		{name: "cam-ground-table", build: func(m *planar.Model, g0, a1, a2, b1 planar.MarkerID) {
+			m.AddCam("track", g0, a1, table)
+			m.AddRevolute("track-pin", a2, b1)
+		}},
 		{name: "tsda", build: func(m *planar.Model, g0, a1, a2, b1 planar.MarkerID) {
 			m.AddTSDA(planar.TSDA{Name: "spring", I: g0, J: a1, K: 120, C: 7, FreeLength: 0.3,
 				Actuator: law.Sine{Amplitude: 5, Omega: 2}})

@@ -129,9 +129,10 @@ const (
 	kindPointOnLine
 	kindCoupler
 	kindMotion
+	kindCam
 )
 
-var jointKindNames = [...]string{"revolute", "translational", "distance", "weld", "point-on-line", "coupler", "motion"}
+var jointKindNames = [...]string{"revolute", "translational", "distance", "weld", "point-on-line", "coupler", "motion", "cam"}
 
 type jointSpec struct {
 	name          string
@@ -140,7 +141,7 @@ type jointSpec struct {
 	length        float64 // distance
 	a, b          JointID // coupler: a, b; motion: a
 	ratio, offset float64
-	drive         law.Func
+	drive         law.Func // motion; cam: the profile r(u)
 }
 
 type forceKind int
@@ -200,6 +201,23 @@ func (m *Model) addJoint(s jointSpec) JointID {
 // AddMotion, AddCoupler, RSDA) is the angle between the markers' x axes, (θ_J + φ_J) − (θ_I + φ_I).
 func (m *Model) AddRevolute(name string, i, j MarkerID) JointID {
 	return m.addJoint(jointSpec{name: name, kind: kindRevolute, i: i, j: j})
+}
+
+// AddCam adds a cam joint: the point of marker j (a point follower) stays on the contour
+// of marker i's body, given in polar form about marker i's point from its x axis,
+//
+//	r_J − r_I − A(θ_I + φ_I) p(u) = 0,   p(u) = r(u)(cos u, sin u)    (rows "name.x", "name.y"),
+//
+// with profile r(u) > 0 (an expression, or a law.Table spline through sampled radii) and u,
+// the contact parameter, an algebraic variable (dae.Algebraic): a massless coordinate
+// "name.u" after every body's and beam's, which the rows determine while the follower's
+// path crosses the contour transversally. Its row of M a = f − Gᵀλ makes the contact force
+// normal to the contour (frictionless contact). Contact is bilateral: the follower is
+// held on the contour, never lifts off. The contour must be star-shaped about marker i's
+// point (each ray meets it once), so that the polar angle of the follower's point is the
+// initial guess of u.
+func (m *Model) AddCam(name string, i, j MarkerID, profile law.Func) JointID {
+	return m.addJoint(jointSpec{name: name, kind: kindCam, i: i, j: j, drive: profile})
 }
 
 // AddTranslational adds a translational (prismatic) joint: the point of j moves along the

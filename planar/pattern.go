@@ -50,6 +50,7 @@ func (s *System) buildCoupling() [][]int {
 	for i := range s.beams {
 		s.beams[i].addCoupling(out)
 	}
+	s.camCoupling(out)
 	return out
 }
 
@@ -70,5 +71,6 @@ func (s *System) buildPattern() Pattern {
 		}
 		rows[o.row] = assembly.Columns(rows[o.row], ecols)
 	}
+	s.camPatternColumns(rows)
 	return assembly.NewPattern(rows)
 }

@@ -27,6 +27,7 @@ type System struct {
 	knives                         []knifeData    // knife edges, Pfaffian rows (knife.go)
 	beams                          []beamData     // flexible bodies (flexible.go)
 	offsets                        []rowOffset    // revolute rows at moving beam nodes (flexjoint.go)
+	cams                           []camRow       // contour terms of cam joints (cam.go)
 	flexMarkers                    []*flexMarker  // per marker; nil off flexible bodies
 	massPattern                    [][]int        // nil without flexible bodies (M diagonal)
 	gravity                        Vec
@@ -52,6 +53,7 @@ var (
 	_ dae.Energy                       = (*System)(nil)
 	_ dae.EnergyInvariant              = (*System)(nil) // seed 001, eqs. 11-12 (energy.go)
 	_ dae.SparseEvaluator              = (*System)(nil)
+	_ dae.Algebraic                    = (*System)(nil) // cam joints' contact parameters (cam.go)
 )
 
 type bodyData struct {
@@ -135,7 +137,8 @@ func (s *System) WriteMassDerivative(dst assembly.Target, _ float64, q, a []floa
 }
 
 // InitialGuess returns new slices with the bodies' initial guesses (Body.Pos, Angle, Vel,
-// AngVel), the starting point of dae.Initialize.
+// AngVel) and of the cam joints' contact parameters (cam.go), the starting point of
+// dae.Initialize.
 func (s *System) InitialGuess() (q0, v0 []float64) {
 	q0 = make([]float64, s.nq)
 	v0 = make([]float64, s.nq)
@@ -143,6 +146,7 @@ func (s *System) InitialGuess() (q0, v0 []float64) {
 		q0[b.col], q0[b.col+1], q0[b.col+2] = b.Pos[0], b.Pos[1], b.Angle
 		v0[b.col], v0[b.col+1], v0[b.col+2] = b.Vel[0], b.Vel[1], b.AngVel
 	}
+	s.camGuess(q0)
 	return q0, v0
 }
 

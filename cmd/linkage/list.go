@@ -47,7 +47,13 @@ func runMethods(args []string, stdout, stderr io.Writer) error {
 		t.Add(e.Name, e.Seed, e.Equations, strings.Join(forms, ","),
 			fmt.Sprintf("%d/%d/%d", e.Order.Q, e.Order.V, e.Order.Lambda), e.Adaptive, e.States, e.Implicit, e.ReactionForces, pfaffianColumn(e), e.Lie, e.Title)
 	}
-	return t.Write(stdout)
+	if err := t.Write(stdout); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(stdout, "\nEvery method takes algebraic variables besides λ (dae.Algebraic: massless coordinates such as a cam\n"+
+		"joint's contact parameter; they need M positive definite on ker G, seed 002 Lemma 1) and user variables\n"+
+		"V(t, q, v, X) (dae.UserVariables, seed 004 eq. 8b: computed channels, no unknowns).")
+	return err
 }
 
 // pfaffianColumn says in which formulations method e takes nonholonomic constraints

@@ -130,7 +130,7 @@ func TestParseTols(t *testing.T) {
 
 func TestListings(t *testing.T) {
 	code, out, _ := runCLI("methods")
-	if code != 0 || !strings.Contains(out, "dopri5") || !strings.Contains(out, "hht") {
+	if code != 0 || !strings.Contains(out, "dopri5") || !strings.Contains(out, "hht") || !strings.Contains(out, "Every method takes algebraic variables") {
 		t.Errorf("methods: exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI("problems")
