@@ -186,7 +186,8 @@
 // A System with fixed patterns (dae.Sparsity) and at least sparseMinSize KKT rows has its
 // KKT and Newton matrices factorized sparsely. When it also writes its matrices as
 // pattern values (dae.SparseEvaluator), every method but the gcp ones (whose coordinate
-// partitioning works on dense reduced matrices) evaluates M, G and the derivatives
+// partitioning works on dense reduced matrices, and which refuse systems of more than
+// gcpMaxCoords coordinates by name) evaluates M, G and the derivatives
 // straight into the solvers' patterns through index maps computed by Init, forms M a, Gᵀλ
 // and G v as sparse products and stores no nq×nq or nc×nq matrix (sparseeval.go,
 // semisparse.go, si2sparse.go, daealphasparse.go); the constraint rows' derivatives of

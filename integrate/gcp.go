@@ -138,6 +138,25 @@ const gcpMaxPosIters = 12
 // quadratic convergence then leaves an error near rounding.
 const gcpPosTol = 1e-11
 
+// gcpMaxCoords is the largest number of coordinates the gcp methods take: their
+// partition, H (eq. 31), the reduced mass of eq. 39 and the Newton matrix of eq. 29 are
+// dense (gcpDenseBytes: about 300 MB at 2000 coordinates of a chain), so a larger system
+// is refused by name instead of running out of memory.
+const gcpMaxCoords = 2000
+
+// gcpLargeMethods are the methods whose steps run on the sparse evaluation path
+// (dae.SparseEvaluator) and so take systems above gcpMaxCoords.
+const gcpLargeMethods = "hht, genalpha, genalpha-si2, newmark, daealpha, bdf, radau5, dopri5, mdop5, hedop5, rk4"
+
+// gcpDenseBytes is the storage newGCPCore allocates for nq coordinates and nc constraints:
+// M, K, f_v and a scratch (nq×nq), D1, D2, X (nq×nd), G, γ_q, γ_v, (G a)_q (nc×nq), H, N,
+// J, L (nc×nd), G_u, the reduced mass and the Newton matrix with their factorizations.
+func gcpDenseBytes(nq, nc int) float64 {
+	q, c := float64(nq), float64(nc)
+	d := q - c
+	return 8 * (4*q*q + 3*q*d + 5*c*q + 4*c*d + 2*c*c + 4*d*d)
+}
+
 // DefaultGCP returns the method of seed 000 with its defaults: exact Jacobian, full Newton.
 func DefaultGCP() GCP {
 	return GCP{Newton: NewtonSettings{Jacobian: JacobianEveryIteration}}
@@ -568,6 +587,11 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats) (*gcpCor
 	}
 	if nc >= nq {
 		return nil, fmt.Errorf("integrate: %s: %d constraints on %d coordinates leave no independent coordinate", name, nc, nq)
+	}
+	if nq > gcpMaxCoords {
+		return nil, fmt.Errorf("integrate: %s: %d coordinates (%d constraints) exceed the %d that coordinate partitioning takes: "+
+			"its partitioned and Newton matrices (eqs. 29-39) are dense, about %.1f GB here; large systems take %s",
+			name, nq, nc, gcpMaxCoords, gcpDenseBytes(nq, nc)/(1<<30), gcpLargeMethods)
 	}
 	nd := nq - nc
 	cs := &gcpCore{name: name, sys: sys, stats: stats, der: dae.NewDerivatives(sys), sec: dae.NewSecondDerivatives(sys), nq: nq, nc: nc, nd: nd}

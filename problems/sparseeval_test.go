@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"linkage/dae"
 	"runtime"
+	"strings"
 	"testing"
 
 	"linkage/integrate"
@@ -81,6 +82,32 @@ func TestSparseEvalMemoryGuard(t *testing.T) {
 		if alloc > guardBudget[name] {
 			t.Errorf("%s: Init and 3 steps on %d bars allocated %.0f MB, want < %d MB (an nq×nq matrix is 288 MB)",
 				name, guardBars, float64(alloc)/(1<<20), guardBudget[name]>>20)
+		}
+	}
+}
+
+// TestGCPRefusesLargeSystems: the gcp methods, whose coordinate partitioning stores dense
+// matrices (2.7 GB at 2000 bars), refuse the guard's chain in Init with a message naming
+// its size and the methods that take it, before allocating anything of its size.
+func TestGCPRefusesLargeSystems(t *testing.T) {
+	sys, start := horizontalBarChain(t, guardBars)
+	for _, name := range []string{"gcp-newmark", "gcp-fv", "gcp-abm"} {
+		e, _ := integrate.Lookup(name)
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		err := e.New().Init(sys, start.Clone(), integrate.StepControl{FixedH: 1e-3})
+		runtime.ReadMemStats(&after)
+		if err == nil {
+			t.Fatalf("%s took a chain of %d bars (nq = 6000), want a refusal", name, guardBars)
+		}
+		for _, want := range []string{name, "6000 coordinates", "4000 constraints", "exceed the 2000", "hht", "bdf"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v: want the message to name %q", name, err, want)
+			}
+		}
+		if d := after.TotalAlloc - before.TotalAlloc; d > 10<<20 {
+			t.Errorf("%s: refusing allocated %d MB, want < 10 (nothing of size nq×nq)", name, d>>20)
 		}
 	}
 }
