@@ -247,7 +247,7 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: %s: Predictor = %d, want GCPPredictSection33 or GCPPredictLastAcceleration", name, m.Predictor)
 	}
 	w := &gcpWork{v: m.Variant, pred: m.Predictor, rep: m.Repartition, rawCtl: ctl}
-	cs, err := newGCPCore(name, sys, start, &w.stats)
+	cs, err := newGCPCore(name, sys, start, &w.stats, false)
 	if err != nil {
 		return err
 	}
@@ -550,10 +550,14 @@ type gcpCore struct {
 	sec        *dae.SecondDerivatives
 	nq, nc, nd int
 
-	dep, ind []int // dependent (pivot) and independent coordinates
-	part     *linalg.FullPivLU
-	phiU     *linalg.FullPivLU // G_u at the last position recovery
-	Gu       *mat.Dense        // nc×nc
+	dep, ind []int                // dependent (pivot) and independent coordinates
+	part     *linalg.FullPivLU    // the partition of small systems
+	rank     *linalg.SparseRankLU // the partition of systems that declare G's pattern
+	gpat     [][]int              // G's pattern (with rank)
+	pivots   []int                // nc: the dependent coordinates of the last partition
+	sparse   *gcpSparse           // the sparse path (gcpsparse.go), or nil
+	phiU     *linalg.FullPivLU    // G_u at the last position recovery
+	Gu       *mat.Dense           // nc×nc
 	G, M     *mat.Dense
 	H        *mat.Dense // nc×nd, eq. 31
 	maxH     float64
@@ -577,7 +581,9 @@ type gcpCore struct {
 	stats     *Stats // the owner's counters
 }
 
-func newGCPCore(name string, sys dae.System, start State, stats *Stats) (*gcpCore, error) {
+// newGCPCore returns the core for sys; sparseOK lets it take the sparse path (gcp-abm,
+// which needs no Newton matrix) when sys is a large dae.SparseEvaluator.
+func newGCPCore(name string, sys dae.System, start State, stats *Stats, sparseOK bool) (*gcpCore, error) {
 	nq, nc := sys.Size()
 	if len(start.Q) != nq || len(start.V) != nq {
 		panic(fmt.Sprintf("integrate: %s: Init: start has len(Q) = %d, len(V) = %d, want %d", name, len(start.Q), len(start.V), nq))
@@ -587,6 +593,11 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats) (*gcpCor
 	}
 	if nc >= nq {
 		return nil, fmt.Errorf("integrate: %s: %d constraints on %d coordinates leave no independent coordinate", name, nc, nq)
+	}
+	if sparseOK {
+		if sp := newGCPSparse(sys); sp != nil {
+			return newGCPCoreSparse(name, sys, stats, sp)
+		}
 	}
 	if nq > gcpMaxCoords {
 		return nil, fmt.Errorf("integrate: %s: %d coordinates (%d constraints) exceed the %d that coordinate partitioning takes: "+
@@ -605,7 +616,9 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats) (*gcpCor
 	cs.K, cs.Fv, cs.tmp = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 	cs.D1, cs.D2, cs.X = mat.NewDense(nq, nd, nil), mat.NewDense(nq, nd, nil), mat.NewDense(nq, nd, nil)
 	if nc > 0 {
-		cs.part = linalg.NewFullPivLU(nc, nq)
+		if err := cs.newPartition(); err != nil {
+			return nil, err
+		}
 		cs.phiU = linalg.NewFullPivLU(nc, nc)
 		cs.Gu = mat.NewDense(nc, nc, nil)
 		cs.G = mat.NewDense(nc, nq, nil)
@@ -614,15 +627,55 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats) (*gcpCor
 		cs.Gq, cs.Gv, cs.GAq = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 		cs.N, cs.J, cs.L = mat.NewDense(nc, nd, nil), mat.NewDense(nc, nd, nil), mat.NewDense(nc, nd, nil)
 	}
-	for i := range nq {
+	cs.initPartition()
+	return cs, nil
+}
+
+// newGCPCoreSparse returns the core on the sparse path sp: the vectors of the recovery and
+// nothing of size nq×nq, nc×nq or nc×nd.
+func newGCPCoreSparse(name string, sys dae.System, stats *Stats, sp *gcpSparse) (*gcpCore, error) {
+	nq, nc := sys.Size()
+	cs := &gcpCore{name: name, sys: sys, stats: stats, nq: nq, nc: nc, nd: nq - nc, sparse: sp}
+	cs.dep, cs.ind, cs.inDep = make([]int, nc), make([]int, nq-nc), make([]int, nq)
+	cs.g, cs.gt = make([]float64, nc), make([]float64, nc)
+	if err := cs.newPartition(); err != nil {
+		return nil, err
+	}
+	cs.initPartition()
+	return cs, nil
+}
+
+// newPartition allocates the factorization that partitions: linalg.SparseRankLU on G's
+// pattern when sys declares it (dae.Sparsity) and nq + nc ≥ sparseMinSize, full pivoting
+// otherwise.
+func (cs *gcpCore) newPartition() error {
+	cs.pivots = make([]int, cs.nc)
+	if sp, ok := cs.sys.(dae.Sparsity); ok && cs.nq+cs.nc >= sparseMinSize && sp.ConstraintPattern() != nil {
+		cs.gpat = sp.ConstraintPattern()
+		r, err := linalg.NewSparseRankLU(cs.nc, cs.nq, cs.gpat)
+		if err != nil {
+			return fmt.Errorf("integrate: %s: %T declares a bad constraint pattern: %w", cs.name, cs.sys, err)
+		}
+		cs.rank = r
+		return nil
+	}
+	if cs.sparse != nil {
+		return fmt.Errorf("integrate: %s: the sparse path needs G's pattern (dae.Sparsity)", cs.name)
+	}
+	cs.part = linalg.NewFullPivLU(cs.nc, cs.nq)
+	return nil
+}
+
+// initPartition marks every coordinate independent until the first partition.
+func (cs *gcpCore) initPartition() {
+	for i := range cs.nq {
 		cs.inDep[i] = -1
 	}
-	if nc == 0 {
+	if cs.nc == 0 {
 		for i := range cs.ind {
 			cs.ind[i] = i
 		}
 	}
-	return cs, nil
 }
 
 // start checks consistency of s (g = 0, G v + g_t = 0 to 1e-8 relative), partitions at s.Q
@@ -654,12 +707,10 @@ func (cs *gcpCore) partition(t float64, q []float64) (changed bool, err error) {
 	if cs.nc == 0 {
 		return false, nil
 	}
-	cs.sys.ConstraintJacobian(cs.G, t, q)
-	if err := cs.part.Factorize(cs.G); err != nil {
-		return false, fmt.Errorf("partition (eq. 7): G has rank %d < %d constraints (redundant constraints or a singular configuration): %w",
-			cs.part.Rank(), cs.nc, err)
+	if err := cs.pivotColumns(t, q); err != nil {
+		return false, err
 	}
-	perm := cs.part.ColPerm()
+	perm := cs.pivots
 	for i := range cs.inDep {
 		cs.inDep[i] = -1
 	}
@@ -685,7 +736,51 @@ func (cs *gcpCore) partition(t float64, q []float64) (changed bool, err error) {
 			ni++
 		}
 	}
+	if cs.sparse != nil && (changed || cs.sparse.gu == nil) {
+		if err := cs.sparse.setPartition(cs.inDep); err != nil {
+			return false, err
+		}
+	}
 	return changed, nil
+}
+
+// pivotColumns writes into cs.pivots the columns of G(t,q) that a full-pivoting LU
+// (small systems) or linalg.SparseRankLU (systems that declare G's pattern) pivots on.
+func (cs *gcpCore) pivotColumns(t float64, q []float64) error {
+	if cs.rank == nil {
+		cs.sys.ConstraintJacobian(cs.G, t, q)
+		if err := cs.part.Factorize(cs.G); err != nil {
+			return fmt.Errorf("partition (eq. 7): G has rank %d < %d constraints (redundant constraints or a singular configuration): %w",
+				cs.part.Rank(), cs.nc, err)
+		}
+		copy(cs.pivots, cs.part.ColPerm()[:cs.nc])
+		return nil
+	}
+	v := cs.rank.Values()
+	if cs.sparse != nil {
+		cs.sparse.sp.evalG(t, q)
+		copy(v, cs.sparse.sp.G)
+	} else {
+		cs.sys.ConstraintJacobian(cs.G, t, q)
+		p := 0
+		for i, row := range cs.gpat {
+			gi := cs.G.RawRowView(i)
+			for _, j := range row {
+				v[p] = gi[j]
+				p++
+			}
+		}
+	}
+	err := cs.rank.Factorize()
+	if err == nil && cs.rank.Rank() < cs.nc {
+		err = linalg.ErrSingular
+	}
+	if err != nil {
+		return fmt.Errorf("partition (eq. 7): G has rank %d < %d constraints (redundant constraints or a singular configuration): %w",
+			cs.rank.Rank(), cs.nc, err)
+	}
+	copy(cs.pivots, cs.rank.Cols())
+	return nil
 }
 
 // positions solves g(t, qDep, qInd) = 0 for qDep (eq. 11) by Newton's method with G_u,
@@ -695,6 +790,9 @@ func (cs *gcpCore) positions(t float64, q []float64) error {
 	if cs.nc == 0 {
 		return nil
 	}
+	if cs.sparse != nil {
+		return cs.positionsSparse(t, q)
+	}
 	for it := 1; ; it++ {
 		cs.sys.Constraint(cs.g, t, q)
 		cs.sys.ConstraintJacobian(cs.G, t, q)
@@ -703,28 +801,38 @@ func (cs *gcpCore) positions(t float64, q []float64) error {
 		}
 		cs.phiU.Solve(cs.g)
 		cs.stats.Solves++
-		done := true
-		for k, i := range cs.dep {
-			d := cs.g[k]
-			q[i] -= d
-			if !(math.Abs(d) <= gcpPosTol*(1+math.Abs(q[i]))) {
-				done = false
-			}
-		}
-		if !allFinite(q) {
-			cs.worst = Residual{Block: "dependent position", Value: math.NaN()}
-			return ErrNonFinite
-		}
-		if done {
-			cs.stats.Projections++
-			return nil
-		}
-		if it == gcpMaxPosIters {
-			cs.sys.Constraint(cs.g, t, q)
-			cs.worst = worstConstraint(cs.sys, cs.g)
-			return ErrNoConvergence
+		if done, err := cs.applyPositionStep(it, t, q); done || err != nil {
+			return err
 		}
 	}
+}
+
+// applyPositionStep subtracts the Newton correction in cs.g from q's dependent entries
+// (iteration it of eq. 11) and reports whether the recovery is done: converged, or failed
+// with the error.
+func (cs *gcpCore) applyPositionStep(it int, t float64, q []float64) (bool, error) {
+	done := true
+	for k, i := range cs.dep {
+		d := cs.g[k]
+		q[i] -= d
+		if !(math.Abs(d) <= gcpPosTol*(1+math.Abs(q[i]))) {
+			done = false
+		}
+	}
+	if !allFinite(q) {
+		cs.worst = Residual{Block: "dependent position", Value: math.NaN()}
+		return true, ErrNonFinite
+	}
+	if done {
+		cs.stats.Projections++
+		return true, nil
+	}
+	if it == gcpMaxPosIters {
+		cs.sys.Constraint(cs.g, t, q)
+		cs.worst = worstConstraint(cs.sys, cs.g)
+		return true, ErrNoConvergence
+	}
+	return false, nil
 }
 
 // factorDep copies G_u out of cs.G and factorizes it.
@@ -757,6 +865,10 @@ func (cs *gcpCore) factorize(lu interface{ Factorize(mat.Matrix) error }, a *mat
 // with G_u as left by positions.
 func (cs *gcpCore) velocities(t float64, q, v []float64) {
 	if cs.nc == 0 {
+		return
+	}
+	if cs.sparse != nil {
+		cs.velocitiesSparse(t, q, v)
 		return
 	}
 	cs.maxH = 0
@@ -844,6 +956,12 @@ func (cs *gcpCore) multipliers(a, lambda, psi []float64) error {
 			psi[j] = s
 		}
 	}
+	return cs.checkFinite(a, lambda, psi)
+}
+
+// checkFinite returns ErrNonFinite, naming the first non-finite acceleration, when a, λ
+// or psi (nil: none) is not finite.
+func (cs *gcpCore) checkFinite(a, lambda, psi []float64) error {
 	if !allFinite(a) || !allFinite(lambda) || (psi != nil && !allFinite(psi)) {
 		for i, x := range a {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -864,6 +982,9 @@ func (cs *gcpCore) multipliers(a, lambda, psi []float64) error {
 // at (t, q, v) (positions and velocities already recovered), then completes a and λ by
 // eqs. 37-38.
 func (cs *gcpCore) reducedAcceleration(t float64, q, v, a, lambda []float64) error {
+	if cs.sparse != nil {
+		return cs.reducedAccelerationSparse(t, q, v, a, lambda)
+	}
 	cs.alphaDep(t, q, v)
 	// e = f − M α̃ (nq), then rhs = Zᵀ e.
 	for i := range cs.nq {
@@ -889,6 +1010,16 @@ func (cs *gcpCore) reducedAcceleration(t float64, q, v, a, lambda []float64) err
 	}
 	cs.dependentAccelerations(a)
 	return cs.multipliers(a, lambda, nil)
+}
+
+// hMax returns max|H_ij| (eq. 31) at the last recovery: computed by velocities on the
+// dense path, here on the sparse one (nd solves, so only where the re-partition rule reads
+// it).
+func (cs *gcpCore) hMax() float64 {
+	if cs.sparse != nil && cs.nc > 0 {
+		cs.maxH = cs.hMaxSparse()
+	}
+	return cs.maxH
 }
 
 // zT writes Zᵀ x (length nd) for x of length nq: x_ind + Hᵀ x_dep.
