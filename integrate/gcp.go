@@ -247,7 +247,7 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: %s: Predictor = %d, want GCPPredictSection33 or GCPPredictLastAcceleration", name, m.Predictor)
 	}
 	w := &gcpWork{v: m.Variant, pred: m.Predictor, rep: m.Repartition, rawCtl: ctl}
-	cs, err := newGCPCore(name, sys, start, &w.stats, false)
+	cs, err := newGCPCore(name, sys, start, &w.stats, true)
 	if err != nil {
 		return err
 	}
@@ -262,16 +262,18 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	w.cur, w.prev, w.it = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
 	w.predQ, w.predV, w.err = make([]float64, nq), make([]float64, nq), make([]float64, nq)
 	w.vdd, w.dvdd, w.vdd0, w.psi = make([]float64, nd), make([]float64, nd), make([]float64, nd), make([]float64, nd)
-	w.jac = mat.NewDense(nd, nd, nil)
-	w.jlu = linalg.NewLU(nd)
+	if cs.sparse == nil {
+		w.jac = mat.NewDense(nd, nd, nil)
+		w.jlu = linalg.NewLU(nd)
+	}
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
 	if err := cs.start(&w.cur); err != nil {
 		return err
 	}
-	w.h0Rep = cs.maxH
-	w.maxHLast = cs.maxH
+	w.h0Rep = cs.hMax()
+	w.maxHLast = w.h0Rep
 	w.prev.CopyFrom(&w.cur)
 	m.w = w
 	return nil
@@ -389,7 +391,11 @@ func (w *gcpWork) increment() float64 {
 	for j := range w.psi {
 		w.dvdd[j] = -w.psi[j]
 	}
-	w.jlu.Solve(w.dvdd)
+	if w.cs.sparse != nil {
+		w.cs.solveNewtonSparse(w.dvdd)
+	} else {
+		w.jlu.Solve(w.dvdd)
+	}
 	copy(w.vdd0, w.vdd)
 	for j := range w.vdd {
 		w.vdd[j] += w.dvdd[j]
@@ -466,6 +472,9 @@ func (w *gcpWork) noteWorstPsi() {
 // jacobian assembles and factorizes Ψ_v” (eq. 29, or eq. 29 less eq. 40 for FV) at the
 // current iterate.
 func (w *gcpWork) jacobian(h float64) error {
+	if w.cs.sparse != nil {
+		return w.jacobianSparse(h)
+	}
 	w.cs.newtonMatrix(w.jac, &w.it, h, gcpBeta, gcpGamma, w.v == GCPFisetteVaneghem)
 	w.stats.Jacobians++
 	w.stats.Factorizations++
@@ -501,14 +510,14 @@ func (w *gcpWork) commit(h float64) error {
 	w.prev.CopyFrom(&w.cur)
 	w.cur.CopyFrom(&w.it)
 	w.stats.Steps++
-	w.maxHLast = w.cs.maxH
-	if w.cs.maxH > w.rep*math.Max(1, w.h0Rep) {
+	w.maxHLast = w.cs.hMax()
+	if w.maxHLast > w.rep*math.Max(1, w.h0Rep) {
 		changed, err := w.cs.partition(w.cur.T, w.cur.Q)
 		if err == nil {
 			// Recompute H (and max|H|) for the new partition at the accepted state.
 			if err := w.cs.positions(w.cur.T, w.it.Q); err == nil {
 				w.cs.velocities(w.cur.T, w.it.Q, w.it.V)
-				w.h0Rep = w.cs.maxH
+				w.h0Rep = w.cs.hMax()
 			}
 			if changed {
 				w.stats.Repartitions++
@@ -581,9 +590,10 @@ type gcpCore struct {
 	stats     *Stats // the owner's counters
 }
 
-// newGCPCore returns the core for sys; sparseOK lets it take the sparse path (gcp-abm,
-// which needs no Newton matrix) when sys is a large dae.SparseEvaluator.
-func newGCPCore(name string, sys dae.System, start State, stats *Stats, sparseOK bool) (*gcpCore, error) {
+// newGCPCore returns the core for sys, on the sparse path (gcpsparse.go) when sys is a
+// large enough dae.SparseEvaluator; newton says that the method needs the Newton matrix
+// of eq. 29 (and so the coupling pattern).
+func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton bool) (*gcpCore, error) {
 	nq, nc := sys.Size()
 	if len(start.Q) != nq || len(start.V) != nq {
 		panic(fmt.Sprintf("integrate: %s: Init: start has len(Q) = %d, len(V) = %d, want %d", name, len(start.Q), len(start.V), nq))
@@ -594,10 +604,8 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats, sparseOK
 	if nc >= nq {
 		return nil, fmt.Errorf("integrate: %s: %d constraints on %d coordinates leave no independent coordinate", name, nc, nq)
 	}
-	if sparseOK {
-		if sp := newGCPSparse(sys); sp != nil {
-			return newGCPCoreSparse(name, sys, stats, sp)
-		}
+	if sp := newGCPSparse(sys, newton); sp != nil {
+		return newGCPCoreSparse(name, sys, stats, sp)
 	}
 	if nq > gcpMaxCoords {
 		return nil, fmt.Errorf("integrate: %s: %d coordinates (%d constraints) exceed the %d that coordinate partitioning takes: "+
@@ -637,7 +645,8 @@ func newGCPCoreSparse(name string, sys dae.System, stats *Stats, sp *gcpSparse) 
 	nq, nc := sys.Size()
 	cs := &gcpCore{name: name, sys: sys, stats: stats, nq: nq, nc: nc, nd: nq - nc, sparse: sp}
 	cs.dep, cs.ind, cs.inDep = make([]int, nc), make([]int, nq-nc), make([]int, nq)
-	cs.g, cs.gt = make([]float64, nc), make([]float64, nc)
+	cs.g, cs.gt, cs.alpha = make([]float64, nc), make([]float64, nc), make([]float64, nc)
+	cs.f, cs.e = make([]float64, nq), make([]float64, nq)
 	if err := cs.newPartition(); err != nil {
 		return nil, err
 	}
@@ -737,7 +746,7 @@ func (cs *gcpCore) partition(t float64, q []float64) (changed bool, err error) {
 		}
 	}
 	if cs.sparse != nil && (changed || cs.sparse.gu == nil) {
-		if err := cs.sparse.setPartition(cs.inDep); err != nil {
+		if err := cs.sparse.setPartition(cs.inDep, cs.dep); err != nil {
 			return false, err
 		}
 	}
@@ -898,6 +907,10 @@ func (cs *gcpCore) velocities(t float64, q, v []float64) {
 
 // alphaDep evaluates M, f and α = G_u⁻¹ γ (eq. 37) at (t, q, v).
 func (cs *gcpCore) alphaDep(t float64, q, v []float64) {
+	if cs.sparse != nil {
+		cs.alphaDepSparse(t, q, v)
+		return
+	}
 	cs.sys.Mass(cs.M, t, q)
 	cs.sys.Force(cs.f, t, q, v)
 	cs.stats.FuncEvals++
@@ -919,6 +932,10 @@ func (cs *gcpCore) accelerations(t float64, q, v, a, lambda, psi []float64) erro
 // dependentAccelerations completes a from its independent entries: qDep” = H qInd” + α
 // (eq. 37).
 func (cs *gcpCore) dependentAccelerations(a []float64) {
+	if cs.sparse != nil {
+		cs.dependentAccelerationsSparse(a)
+		return
+	}
 	for k, i := range cs.dep {
 		s := cs.alpha[k]
 		row := cs.H.RawRowView(k)
@@ -932,6 +949,9 @@ func (cs *gcpCore) dependentAccelerations(a []float64) {
 // multipliers solves G_uᵀ λ = f_u − (M a)_u (eq. 38) and writes Ψ = (M a − f)_v + G_vᵀ λ
 // (eq. 20) into psi (nil: not wanted).
 func (cs *gcpCore) multipliers(a, lambda, psi []float64) error {
+	if cs.sparse != nil {
+		return cs.multipliersSparse(a, lambda, psi)
+	}
 	for i := range cs.nq {
 		row := cs.M.RawRowView(i)
 		s := -cs.f[i]

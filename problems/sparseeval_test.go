@@ -201,7 +201,7 @@ func TestSparseEvalMatchesDense(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range append(sparseEvalMethods, "gcp-abm") {
+		for _, name := range append(sparseEvalMethods, "gcp-newmark", "gcp-fv", "gcp-abm") {
 			e, _ := integrate.Lookup(name)
 			ctl := integrate.StepControl{RTol: 1e-6, ATol: 1e-6}
 			if name == "gcp-abm" {
