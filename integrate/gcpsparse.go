@@ -29,8 +29,8 @@ import (
 // gcp-abm runs on it as it is; gcp-newmark and gcp-fv also solve with the Newton matrix of
 // eq. 29 through an augmented sparse system (gcpSparseNewton).
 type gcpSparse struct {
-	e17   *eq17       // eq. 39 as a KKT system
-	sp    *sparseEval // = e17.sp: M and G as pattern values
+	e17           *eq17            // eq. 39 as a KKT system
+	sp            *sparseEval      // = e17.sp: M and G as pattern values
 	gu, guT       *linalg.SparseLU // G_u and G_uᵀ (eq. 38; SparseLU has no transposed solve)
 	guSrc, guTSrc []int            // the positions in sp.G of their values
 	newton        *gcpSparseNewton // eq. 29 (gcp-newmark, gcp-fv), nil until the first Jacobian
@@ -203,14 +203,14 @@ func (cs *gcpCore) reducedAccelerationSparse(t float64, q, v, a, lambda []float6
 }
 
 // gcpSparseNewton is the Newton matrix of eq. 29 on the sparse path, never formed as the
-// nd×nd matrix Zᵀ X: Ψ_v'' x = r is solved through the augmented system
+// nd×nd matrix Zᵀ X: Ψ_v” x = r is solved through the augmented system
 //
 //	[ S                   A_n        βh² M Ẽ   Gᵀ ] [y]   [r̃]
 //	[ −γ_v                G_u        0         0  ] [n] = [0 ]
 //	[ −(γ_q − (G q'')_q)  −½ γ_v Ẽ   G_u       0  ] [l]   [0 ]
 //	[ G                   0          0         0  ] [μ]   [0 ]
 //
-// with S = M + βh² ((M q'')_q + (Gᵀλ)_q − f_q) − γh f_v, A_n = γh M Ẽ − ½βh² f_v Ẽ, Ẽ the
+// with S = M + βh² ((M q”)_q + (Gᵀλ)_q − f_q) − γh f_v, A_n = γh M Ẽ − ½βh² f_v Ẽ, Ẽ the
 // embedding of the dependent rows and r̃ = r in the independent rows, 0 in the dependent
 // ones; x = y_ind. It is eq. 29: G y = 0 makes y = Z x; the second and third rows are
 // eqs. 34 and 33 (n = N x, l = L x, J = N/2), so that the first row is X x + Gᵀμ = r̃, and
@@ -420,7 +420,7 @@ func (cs *gcpCore) gammaDifferences(x *gcpSparseNewton, t float64, q, v, a []flo
 }
 
 // solveNewtonSparse overwrites r (length nd, the right side of eq. 30) with the solution
-// of Ψ_v'' x = r through the augmented system.
+// of Ψ_v” x = r through the augmented system.
 func (cs *gcpCore) solveNewtonSparse(r []float64) {
 	x := cs.sparse.newton
 	clear(x.rhs)
@@ -460,7 +460,7 @@ func (cs *gcpCore) alphaDepSparse(t float64, q, v []float64) {
 	cs.stats.Solves++
 }
 
-// dependentAccelerationsSparse completes a: qDep'' = α − G_u⁻¹ G_v qInd'' (= H qInd'' + α,
+// dependentAccelerationsSparse completes a: qDep” = α − G_u⁻¹ G_v qInd” (= H qInd” + α,
 // eq. 37).
 func (cs *gcpCore) dependentAccelerationsSparse(a []float64) {
 	s := cs.sparse
