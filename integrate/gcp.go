@@ -138,14 +138,15 @@ const gcpMaxPosIters = 12
 // quadratic convergence then leaves an error near rounding.
 const gcpPosTol = 1e-11
 
-// gcpMaxCoords is the largest number of coordinates the gcp methods take: their
-// partition, H (eq. 31), the reduced mass of eq. 39 and the Newton matrix of eq. 29 are
-// dense (gcpDenseBytes: about 300 MB at 2000 coordinates of a chain), so a larger system
-// is refused by name instead of running out of memory.
+// gcpMaxCoords is the largest number of coordinates the dense path of the gcp methods
+// takes: there the partition, H (eq. 31), the reduced mass of eq. 39 and the Newton
+// matrix of eq. 29 are dense (gcpDenseBytes: about 300 MB at 2000 coordinates of a
+// chain), so a larger system without the sparse path (gcpsparse.go) is refused by name
+// instead of running out of memory.
 const gcpMaxCoords = 2000
 
-// gcpLargeMethods are the methods whose steps run on the sparse evaluation path
-// (dae.SparseEvaluator) and so take systems above gcpMaxCoords.
+// gcpLargeMethods are the other methods whose steps run on the sparse evaluation path
+// (dae.SparseEvaluator).
 const gcpLargeMethods = "hht, genalpha, genalpha-si2, newmark, daealpha, bdf, radau5, dopri5, mdop5, hedop5, rk4"
 
 // gcpDenseBytes is the storage newGCPCore allocates for nq coordinates and nc constraints:
@@ -608,8 +609,9 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton b
 		return newGCPCoreSparse(name, sys, stats, sp)
 	}
 	if nq > gcpMaxCoords {
-		return nil, fmt.Errorf("integrate: %s: %d coordinates (%d constraints) exceed the %d that coordinate partitioning takes: "+
-			"its partitioned and Newton matrices (eqs. 29-39) are dense, about %.1f GB here; large systems take %s",
+		return nil, fmt.Errorf("integrate: %s: %d coordinates (%d constraints) exceed the %d of its dense path, whose partitioned and Newton matrices "+
+			"(eqs. 29-39) would take about %.1f GB here; a System that writes its matrices as pattern values (dae.SparseEvaluator, with a coupling "+
+			"pattern for gcp-newmark and gcp-fv) runs on the sparse path, as do %s",
 			name, nq, nc, gcpMaxCoords, gcpDenseBytes(nq, nc)/(1<<30), gcpLargeMethods)
 	}
 	nd := nq - nc

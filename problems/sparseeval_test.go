@@ -21,12 +21,14 @@ const guardBars = 2000
 
 // guardBudget bounds the bytes allocated by Init and a few steps on the guard's chain, per
 // method: the measured allocation (hht 58 MB, dopri5 18 MB, bdf 147 MB, radau5 286 MB,
-// daealpha 132 MB (index2; its Newton matrix has order 2nq + 2nc), gcp-abm 28 MB (fixed
-// step 1e-4), most of it the sparse
+// daealpha 132 MB (index2; its Newton matrix has order 2nq + 2nc), gcp-newmark 128 MB and gcp-fv
+// 100 MB (their augmented Newton matrix of eq. 29 has order nq + 3nc and nq + 2nc; 64 and
+// 49 MB at 1000 bars, 260 and 202 MB at 4000: linear), gcp-abm 35 MB (fixed step 1e-4),
+// most of it the sparse
 // LUs' symbolic analysis, radau5 having a real and a complex one)
 // with a margin smaller than one nq×nq matrix (288 MB), so that any such matrix exceeds
 // it.
-var guardBudget = map[string]uint64{"hht": 100 << 20, "genalpha": 100 << 20, "dopri5": 100 << 20, "rk4": 100 << 20, "hedop5": 100 << 20, "mdop5": 100 << 20, "bdf": 200 << 20, "radau5": 400 << 20, "daealpha": 200 << 20, "gcp-abm": 100 << 20}
+var guardBudget = map[string]uint64{"hht": 100 << 20, "genalpha": 100 << 20, "dopri5": 100 << 20, "rk4": 100 << 20, "hedop5": 100 << 20, "mdop5": 100 << 20, "bdf": 200 << 20, "radau5": 400 << 20, "daealpha": 200 << 20, "gcp-newmark": 200 << 20, "gcp-fv": 200 << 20, "gcp-abm": 100 << 20}
 
 // horizontalBarChain assembles a planar chain of n pinned bars laid out along +x at rest:
 // the model's guess is exactly assembled, so the start is consistent without
@@ -57,7 +59,7 @@ func horizontalBarChain(t *testing.T, n int) (*planar.System, integrate.State) {
 // MB) on the sparse evaluation path fails it.
 func TestSparseEvalMemoryGuard(t *testing.T) {
 	sys, start := horizontalBarChain(t, guardBars)
-	for _, name := range append(sparseEvalMethods, "rk4", "gcp-abm") {
+	for _, name := range append(sparseEvalMethods, "rk4", "gcp-newmark", "gcp-fv", "gcp-abm") {
 		if name == "genalpha-si2" || name == "newmark" {
 			continue // their μ block fills quadratically in linalg.SparseLU (see guardMethod)
 		}
@@ -87,12 +89,14 @@ func TestSparseEvalMemoryGuard(t *testing.T) {
 	}
 }
 
-// TestGCPRefusesLargeSystems: gcp-newmark and gcp-fv, whose Newton matrix (eq. 29) is
-// built from dense partitioned matrices (2.7 GB at 2000 bars), refuse the guard's chain in Init with a message naming
+// TestGCPRefusesLargeSystems: on a system without the sparse evaluation path (the guard's
+// chain with dae.SparseEvaluator hidden) the gcp methods, whose dense path stores
+// partitioned nq×nq matrices (2.7 GB at 2000 bars), refuse in Init with a message naming
 // its size and the methods that take it, before allocating anything of its size.
 func TestGCPRefusesLargeSystems(t *testing.T) {
-	sys, start := horizontalBarChain(t, guardBars)
-	for _, name := range []string{"gcp-newmark", "gcp-fv"} {
+	big, start := horizontalBarChain(t, guardBars)
+	sys := hideValues(big)
+	for _, name := range []string{"gcp-newmark", "gcp-fv", "gcp-abm"} {
 		e, _ := integrate.Lookup(name)
 		runtime.GC()
 		var before, after runtime.MemStats
