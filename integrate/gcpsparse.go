@@ -151,17 +151,7 @@ func (cs *gcpCore) guFailure(err error) error {
 func (cs *gcpCore) velocitiesSparse(t float64, q, v []float64) {
 	s := cs.sparse
 	cs.sys.ConstraintTimeDerivative(cs.gt, t, q)
-	con := &s.sp.con
-	for i := range con.NRows {
-		r := cs.gt[i]
-		lo := con.RowStart[i]
-		for k, j := range con.Row(i) {
-			if cs.inDep[j] < 0 {
-				r += s.sp.G[lo+k] * v[j]
-			}
-		}
-		cs.gt[i] = r
-	}
+	cs.addGv(cs.gt, v)
 	s.gu.Solve(cs.gt)
 	cs.stats.Solves++
 	for k, i := range cs.dep {
@@ -381,26 +371,9 @@ func (cs *gcpCore) newtonMatrixSparse(s *State, h, beta, gamma float64, fv bool)
 // the recovery left in sp.G.
 func (cs *gcpCore) gammaDifferences(x *gcpSparseNewton, t float64, q, v, a []float64, fv bool) {
 	sp := cs.sparse.sp
+	d := groupedDiff{x.groups, x.byCol, x.posRow}
 	diff := func(dst []float64, base []float64, eval func(out []float64)) {
-		copy(x.qp, base)
-		for _, group := range x.groups {
-			for _, j := range group {
-				x.qp[j] = base[j] + dae.FDStep(base[j])
-			}
-			eval(x.gp)
-			for _, j := range group {
-				x.qp[j] = base[j] - dae.FDStep(base[j])
-			}
-			eval(x.gm)
-			for _, j := range group {
-				x.qp[j] = base[j]
-				h := dae.FDStep(base[j])
-				for _, pos := range x.byCol[j] {
-					i := x.posRow[pos]
-					dst[pos] = (x.gp[i] - x.gm[i]) / (2 * h)
-				}
-			}
-		}
+		d.central(base, x.qp, x.gp, x.gm, eval, func(pos int, dx float64) { dst[pos] = dx })
 		cs.stats.FDEvals += 2 * len(x.groups)
 	}
 	diff(x.gv, v, func(out []float64) { cs.sys.Gamma(out, t, q, x.qp) })
@@ -464,17 +437,8 @@ func (cs *gcpCore) alphaDepSparse(t float64, q, v []float64) {
 // eq. 37).
 func (cs *gcpCore) dependentAccelerationsSparse(a []float64) {
 	s := cs.sparse
-	con := &s.sp.con
-	for i := range con.NRows {
-		var r float64
-		lo := con.RowStart[i]
-		for k, j := range con.Row(i) {
-			if cs.inDep[j] < 0 {
-				r += s.sp.G[lo+k] * a[j]
-			}
-		}
-		s.x[i] = r
-	}
+	clear(s.x)
+	cs.addGv(s.x, a)
 	s.gu.Solve(s.x)
 	cs.stats.Solves++
 	for k, i := range cs.dep {
@@ -511,4 +475,20 @@ func (cs *gcpCore) multipliersSparse(a, lambda, psi []float64) error {
 		}
 	}
 	return cs.checkFinite(a, lambda, psi)
+}
+
+// addGv adds G_v x_ind (G's independent columns times x's independent entries) to dst.
+func (cs *gcpCore) addGv(dst, x []float64) {
+	sp := cs.sparse.sp
+	con := &sp.con
+	for i := range con.NRows {
+		r := dst[i]
+		lo := con.RowStart[i]
+		for k, j := range con.Row(i) {
+			if cs.inDep[j] < 0 {
+				r += sp.G[lo+k] * x[j]
+			}
+		}
+		dst[i] = r
+	}
 }
