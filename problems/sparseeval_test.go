@@ -239,6 +239,9 @@ func TestSparseEvalMatchesDense(t *testing.T) {
 			if !near(r0.Pos, r1.Pos) || !near(r0.Vel, r1.Vel) || !near(r0.Acc, r1.Acc) {
 				t.Errorf("%s on %s: Solve's residuals on the sparse path %+v, dense %+v", name, prob, r0, r1)
 			}
+			if s0, s1 := final[0].Stats, final[1].Stats; strings.HasPrefix(name, "gcp") && (s0.NewtonIters != s1.NewtonIters || s0.Rejected != s1.Rejected) {
+				t.Errorf("%s on %s: sparse path %d Newton iterations, %d rejected; dense %d, %d: want the same run", name, prob, s0.NewtonIters, s0.Rejected, s1.NewtonIters, s1.Rejected)
+			}
 			if final[0].Stats.Steps != final[1].Stats.Steps || d > 1e-10 {
 				t.Errorf("%s on %s: sparse and dense evaluation: %d vs %d steps, states differ by %.3g; want the same run to rounding",
 					name, prob, final[0].Stats.Steps, final[1].Stats.Steps, d)
