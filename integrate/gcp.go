@@ -16,7 +16,10 @@ import (
 // γ. Their dependent u and independent v are qDep and qInd here (v is velocity).
 //
 // Partition (eqs. 7-8): Gaussian elimination with full pivoting of G(q) (linalg.FullPivLU)
-// takes the pivot columns as the dependent coordinates, so that G_u is nonsingular.
+// takes the pivot columns as the dependent coordinates, so that G_u is nonsingular; for a
+// System that declares G's pattern (dae.Sparsity) with nq + nc ≥ sparseMinSize, the
+// threshold-pivoting linalg.SparseRankLU does, on the dense and the sparse path alike
+// (large systems run on the sparse path: gcpsparse.go).
 //
 // Recovery of the dependent quantities from the independent ones (eqs. 10-14, 37-38): for
 // given qInd, qInd' and qInd”,

@@ -26,7 +26,8 @@ import (
 //     because Z = [H; I] spans ker G: its solution satisfies G q” = γ, i.e. eq. 37, and
 //     Zᵀ(M q” − f) = −Zᵀ Gᵀ λ = 0, i.e. eq. 39, with λ that of eq. 38.
 //
-// gcp-abm runs on it as it is; gcp-newmark and gcp-fv also solve with the Newton matrix of
+// A re-partition builds the new patterns and their symbolic analyses (it allocates; a step
+// without one allocates nothing). gcp-abm runs on it as it is; gcp-newmark and gcp-fv also solve with the Newton matrix of
 // eq. 29 through an augmented sparse system (gcpSparseNewton).
 type gcpSparse struct {
 	e17           *eq17            // eq. 39 as a KKT system
