@@ -14,7 +14,7 @@ import (
 // distance joint (one constraint on x, y of its centre) and released at rest 60° from the
 // vertical: the dependent coordinate of each, x at the start, loses its pivot at the
 // bottom of the swing (G's entry 2x → 0), which forces a re-partition.
-func distancePendulums(t *testing.T, n int) (dae.System, integrate.State) {
+func distancePendulums(t *testing.T, n int) (*planar.System, integrate.State) {
 	t.Helper()
 	m := planar.NewModel()
 	m.SetGravity(planar.Vec{0, -9.81})
@@ -26,13 +26,7 @@ func distancePendulums(t *testing.T, n int) (dae.System, integrate.State) {
 		c := m.AddMarker(planar.Marker{Name: fmt.Sprintf("bob%d.C", i+1), Body: b})
 		m.AddDistance(fmt.Sprintf("rod%d", i+1), o, c, 1)
 	}
-	sys, err := m.Assemble()
-	if err != nil {
-		t.Fatal(err)
-	}
-	q0, v0 := sys.InitialGuess()
-	nq, nc := sys.Size()
-	return sys, integrate.State{Q: q0, V: v0, A: make([]float64, nq), Lambda: make([]float64, nc)}
+	return assembleAtGuess(t, m)
 }
 
 // TestGCPSparseRepartition: on 14 distance pendulums (nq + nc = 56, the sparse path),

@@ -45,6 +45,13 @@ func horizontalBarChain(t *testing.T, n int) (*planar.System, integrate.State) {
 		m.AddRevolute(fmt.Sprintf("pin%d", i+1), prev, a)
 		prev = m.AddMarker(planar.Marker{Name: fmt.Sprintf("bar%d.B", i+1), Body: b, Point: planar.Vec{chainBarL / 2, 0}})
 	}
+	return assembleAtGuess(t, m)
+}
+
+// assembleAtGuess assembles m and returns its initial guess as the start, for models laid
+// out exactly assembled and at rest.
+func assembleAtGuess(t *testing.T, m *planar.Model) (*planar.System, integrate.State) {
+	t.Helper()
 	sys, err := m.Assemble()
 	if err != nil {
 		t.Fatal(err)
