@@ -91,7 +91,7 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 	if w.rep == 0 {
 		w.rep = DefaultRepartition
 	}
-	cs, err := newGCPCore("gcp-abm", sys, start, &w.stats)
+	cs, err := newGCPCore("gcp-abm", sys, start, &w.stats, false)
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 
 // restart packs y and its rate f₀ from the current state and forgets older rates.
 func (w *abmWork) restart() {
-	w.h0Rep = w.cs.maxH
+	w.h0Rep = w.cs.hMax()
 	w.pack(w.y, w.f[0], &w.cur)
 	w.nHist = 1
 }
@@ -251,7 +251,7 @@ func (w *abmWork) commit(float64) error {
 	copy(w.y, w.yp)
 	w.nHist = min(w.nHist+1, len(w.f))
 	cs := w.cs
-	if cs.maxH > w.rep*math.Max(1, w.h0Rep) {
+	if cs.hMax() > w.rep*math.Max(1, w.h0Rep) {
 		changed, err := cs.partition(w.cur.T, w.cur.Q)
 		if err != nil {
 			return nil
@@ -266,7 +266,7 @@ func (w *abmWork) commit(float64) error {
 			w.stats.Repartitions++
 			w.restart()
 		} else {
-			w.h0Rep = cs.maxH
+			w.h0Rep = cs.hMax()
 		}
 	}
 	return nil

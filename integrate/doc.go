@@ -209,12 +209,14 @@
 //
 // A System with fixed patterns (dae.Sparsity) and at least sparseMinSize KKT rows has its
 // KKT and Newton matrices factorized sparsely. When it also writes its matrices as
-// pattern values (dae.SparseEvaluator), every method but the gcp ones (whose coordinate
-// partitioning works on dense reduced matrices) evaluates M, G and the derivatives
+// pattern values (dae.SparseEvaluator), every method evaluates M, G and the derivatives
 // straight into the solvers' patterns through index maps computed by Init, forms M a, Gᵀλ
 // and G v as sparse products and stores no nq×nq or nc×nq matrix (sparseeval.go,
-// semisparse.go, si2sparse.go, daealphasparse.go); the constraint rows' derivatives of
-// bdf, radau5 and daealpha are then central differences over groups of columns that share
-// no constraint. Both paths
+// semisparse.go, si2sparse.go, daealphasparse.go, gcpsparse.go); the constraint rows'
+// derivatives of bdf, radau5, daealpha, gcp-newmark and gcp-fv are then central
+// differences over groups of columns that share no constraint. The gcp methods partition
+// by linalg.SparseRankLU, never form H (eq. 31), solve eq. 39 as the KKT system and eq.
+// 29 through an augmented sparse system; without the sparse path they refuse systems of
+// more than gcpMaxCoords coordinates by name. Both paths
 // take the same steps to rounding (problems/sparseeval_test.go).
 package integrate

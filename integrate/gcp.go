@@ -16,7 +16,10 @@ import (
 // γ. Their dependent u and independent v are qDep and qInd here (v is velocity).
 //
 // Partition (eqs. 7-8): Gaussian elimination with full pivoting of G(q) (linalg.FullPivLU)
-// takes the pivot columns as the dependent coordinates, so that G_u is nonsingular.
+// takes the pivot columns as the dependent coordinates, so that G_u is nonsingular; for a
+// System that declares G's pattern (dae.Sparsity) with nq + nc ≥ sparseMinSize, the
+// threshold-pivoting linalg.SparseRankLU does, on the dense and the sparse path alike
+// (large systems run on the sparse path: gcpsparse.go).
 //
 // Recovery of the dependent quantities from the independent ones (eqs. 10-14, 37-38): for
 // given qInd, qInd' and qInd”,
@@ -138,6 +141,26 @@ const gcpMaxPosIters = 12
 // quadratic convergence then leaves an error near rounding.
 const gcpPosTol = 1e-11
 
+// gcpMaxCoords is the largest number of coordinates the dense path of the gcp methods
+// takes: there the partition, H (eq. 31), the reduced mass of eq. 39 and the Newton
+// matrix of eq. 29 are dense (gcpDenseBytes: about 300 MB at 2000 coordinates of a
+// chain), so a larger system without the sparse path (gcpsparse.go) is refused by name
+// instead of running out of memory.
+const gcpMaxCoords = 2000
+
+// gcpLargeMethods are the other methods whose steps run on the sparse evaluation path
+// (dae.SparseEvaluator).
+const gcpLargeMethods = "hht, genalpha, genalpha-si2, newmark, daealpha, bdf, radau5, dopri5, mdop5, hedop5, rk4"
+
+// gcpDenseBytes is the storage newGCPCore allocates for nq coordinates and nc constraints:
+// M, K, f_v and a scratch (nq×nq), D1, D2, X (nq×nd), G, γ_q, γ_v, (G a)_q (nc×nq), H, N,
+// J, L (nc×nd), G_u, the reduced mass and the Newton matrix with their factorizations.
+func gcpDenseBytes(nq, nc int) float64 {
+	q, c := float64(nq), float64(nc)
+	d := q - c
+	return 8 * (4*q*q + 3*q*d + 5*c*q + 4*c*d + 2*c*c + 4*d*d)
+}
+
 // DefaultGCP returns the method of seed 000 with its defaults: exact Jacobian, full Newton.
 func DefaultGCP() GCP {
 	return GCP{Newton: NewtonSettings{Jacobian: JacobianEveryIteration}}
@@ -231,7 +254,7 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: %s: Predictor = %d, want GCPPredictSection33 or GCPPredictLastAcceleration", name, m.Predictor)
 	}
 	w := &gcpWork{v: m.Variant, pred: m.Predictor, rep: m.Repartition, rawCtl: ctl}
-	cs, err := newGCPCore(name, sys, start, &w.stats)
+	cs, err := newGCPCore(name, sys, start, &w.stats, true)
 	if err != nil {
 		return err
 	}
@@ -246,16 +269,18 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	w.cur, w.prev, w.it = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
 	w.predQ, w.predV, w.err = make([]float64, nq), make([]float64, nq), make([]float64, nq)
 	w.vdd, w.dvdd, w.vdd0, w.psi = make([]float64, nd), make([]float64, nd), make([]float64, nd), make([]float64, nd)
-	w.jac = mat.NewDense(nd, nd, nil)
-	w.jlu = linalg.NewLU(nd)
+	if cs.sparse == nil {
+		w.jac = mat.NewDense(nd, nd, nil)
+		w.jlu = linalg.NewLU(nd)
+	}
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
 	if err := cs.start(&w.cur); err != nil {
 		return err
 	}
-	w.h0Rep = cs.maxH
-	w.maxHLast = cs.maxH
+	w.h0Rep = cs.hMax()
+	w.maxHLast = w.h0Rep
 	w.prev.CopyFrom(&w.cur)
 	m.w = w
 	return nil
@@ -373,7 +398,11 @@ func (w *gcpWork) increment() float64 {
 	for j := range w.psi {
 		w.dvdd[j] = -w.psi[j]
 	}
-	w.jlu.Solve(w.dvdd)
+	if w.cs.sparse != nil {
+		w.cs.solveNewtonSparse(w.dvdd)
+	} else {
+		w.jlu.Solve(w.dvdd)
+	}
 	copy(w.vdd0, w.vdd)
 	for j := range w.vdd {
 		w.vdd[j] += w.dvdd[j]
@@ -450,6 +479,9 @@ func (w *gcpWork) noteWorstPsi() {
 // jacobian assembles and factorizes Ψ_v” (eq. 29, or eq. 29 less eq. 40 for FV) at the
 // current iterate.
 func (w *gcpWork) jacobian(h float64) error {
+	if w.cs.sparse != nil {
+		return w.jacobianSparse(h)
+	}
 	w.cs.newtonMatrix(w.jac, &w.it, h, gcpBeta, gcpGamma, w.v == GCPFisetteVaneghem)
 	w.stats.Jacobians++
 	w.stats.Factorizations++
@@ -485,14 +517,14 @@ func (w *gcpWork) commit(h float64) error {
 	w.prev.CopyFrom(&w.cur)
 	w.cur.CopyFrom(&w.it)
 	w.stats.Steps++
-	w.maxHLast = w.cs.maxH
-	if w.cs.maxH > w.rep*math.Max(1, w.h0Rep) {
+	w.maxHLast = w.cs.hMax()
+	if w.maxHLast > w.rep*math.Max(1, w.h0Rep) {
 		changed, err := w.cs.partition(w.cur.T, w.cur.Q)
 		if err == nil {
 			// Recompute H (and max|H|) for the new partition at the accepted state.
 			if err := w.cs.positions(w.cur.T, w.it.Q); err == nil {
 				w.cs.velocities(w.cur.T, w.it.Q, w.it.V)
-				w.h0Rep = w.cs.maxH
+				w.h0Rep = w.cs.hMax()
 			}
 			if changed {
 				w.stats.Repartitions++
@@ -534,10 +566,14 @@ type gcpCore struct {
 	sec        *dae.SecondDerivatives
 	nq, nc, nd int
 
-	dep, ind []int // dependent (pivot) and independent coordinates
-	part     *linalg.FullPivLU
-	phiU     *linalg.FullPivLU // G_u at the last position recovery
-	Gu       *mat.Dense        // nc×nc
+	dep, ind []int                // dependent (pivot) and independent coordinates
+	part     *linalg.FullPivLU    // the partition of small systems
+	rank     *linalg.SparseRankLU // the partition of systems that declare G's pattern
+	gpat     [][]int              // G's pattern (with rank)
+	pivots   []int                // nc: the dependent coordinates of the last partition
+	sparse   *gcpSparse           // the sparse path (gcpsparse.go), or nil
+	phiU     *linalg.FullPivLU    // G_u at the last position recovery
+	Gu       *mat.Dense           // nc×nc
 	G, M     *mat.Dense
 	H        *mat.Dense // nc×nd, eq. 31
 	maxH     float64
@@ -561,7 +597,10 @@ type gcpCore struct {
 	stats     *Stats // the owner's counters
 }
 
-func newGCPCore(name string, sys dae.System, start State, stats *Stats) (*gcpCore, error) {
+// newGCPCore returns the core for sys, on the sparse path (gcpsparse.go) when sys is a
+// large enough dae.SparseEvaluator; newton says that the method needs the Newton matrix
+// of eq. 29 (and so the coupling pattern).
+func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton bool) (*gcpCore, error) {
 	nq, nc := sys.Size()
 	if len(start.Q) != nq || len(start.V) != nq {
 		panic(fmt.Sprintf("integrate: %s: Init: start has len(Q) = %d, len(V) = %d, want %d", name, len(start.Q), len(start.V), nq))
@@ -571,6 +610,15 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats) (*gcpCor
 	}
 	if nc >= nq {
 		return nil, fmt.Errorf("integrate: %s: %d constraints on %d coordinates leave no independent coordinate", name, nc, nq)
+	}
+	if sp := newGCPSparse(sys, newton); sp != nil {
+		return newGCPCoreSparse(name, sys, stats, sp)
+	}
+	if nq > gcpMaxCoords {
+		return nil, fmt.Errorf("integrate: %s: %d coordinates (%d constraints) exceed the %d of its dense path, whose partitioned and Newton matrices "+
+			"(eqs. 29-39) would take about %.1f GB here; a System that writes its matrices as pattern values (dae.SparseEvaluator, with a coupling "+
+			"pattern for gcp-newmark and gcp-fv) runs on the sparse path, as do %s",
+			name, nq, nc, gcpMaxCoords, gcpDenseBytes(nq, nc)/(1<<30), gcpLargeMethods)
 	}
 	nd := nq - nc
 	cs := &gcpCore{name: name, sys: sys, stats: stats, der: dae.NewDerivatives(sys), sec: dae.NewSecondDerivatives(sys), nq: nq, nc: nc, nd: nd}
@@ -584,7 +632,9 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats) (*gcpCor
 	cs.K, cs.Fv, cs.tmp = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 	cs.D1, cs.D2, cs.X = mat.NewDense(nq, nd, nil), mat.NewDense(nq, nd, nil), mat.NewDense(nq, nd, nil)
 	if nc > 0 {
-		cs.part = linalg.NewFullPivLU(nc, nq)
+		if err := cs.newPartition(); err != nil {
+			return nil, err
+		}
 		cs.phiU = linalg.NewFullPivLU(nc, nc)
 		cs.Gu = mat.NewDense(nc, nc, nil)
 		cs.G = mat.NewDense(nc, nq, nil)
@@ -593,15 +643,56 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats) (*gcpCor
 		cs.Gq, cs.Gv, cs.GAq = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 		cs.N, cs.J, cs.L = mat.NewDense(nc, nd, nil), mat.NewDense(nc, nd, nil), mat.NewDense(nc, nd, nil)
 	}
-	for i := range nq {
+	cs.initPartition()
+	return cs, nil
+}
+
+// newGCPCoreSparse returns the core on the sparse path sp: the vectors of the recovery and
+// nothing of size nq×nq, nc×nq or nc×nd.
+func newGCPCoreSparse(name string, sys dae.System, stats *Stats, sp *gcpSparse) (*gcpCore, error) {
+	nq, nc := sys.Size()
+	cs := &gcpCore{name: name, sys: sys, stats: stats, nq: nq, nc: nc, nd: nq - nc, sparse: sp}
+	cs.dep, cs.ind, cs.inDep = make([]int, nc), make([]int, nq-nc), make([]int, nq)
+	cs.g, cs.gt, cs.alpha = make([]float64, nc), make([]float64, nc), make([]float64, nc)
+	cs.f, cs.e = make([]float64, nq), make([]float64, nq)
+	if err := cs.newPartition(); err != nil {
+		return nil, err
+	}
+	cs.initPartition()
+	return cs, nil
+}
+
+// newPartition allocates the factorization that partitions: linalg.SparseRankLU on G's
+// pattern when sys declares it (dae.Sparsity) and nq + nc ≥ sparseMinSize, full pivoting
+// otherwise.
+func (cs *gcpCore) newPartition() error {
+	cs.pivots = make([]int, cs.nc)
+	if sp, ok := cs.sys.(dae.Sparsity); ok && cs.nq+cs.nc >= sparseMinSize && sp.ConstraintPattern() != nil {
+		cs.gpat = sp.ConstraintPattern()
+		r, err := linalg.NewSparseRankLU(cs.nc, cs.nq, cs.gpat)
+		if err != nil {
+			return fmt.Errorf("integrate: %s: %T declares a bad constraint pattern: %w", cs.name, cs.sys, err)
+		}
+		cs.rank = r
+		return nil
+	}
+	if cs.sparse != nil {
+		return fmt.Errorf("integrate: %s: the sparse path needs G's pattern (dae.Sparsity)", cs.name)
+	}
+	cs.part = linalg.NewFullPivLU(cs.nc, cs.nq)
+	return nil
+}
+
+// initPartition marks every coordinate independent until the first partition.
+func (cs *gcpCore) initPartition() {
+	for i := range cs.nq {
 		cs.inDep[i] = -1
 	}
-	if nc == 0 {
+	if cs.nc == 0 {
 		for i := range cs.ind {
 			cs.ind[i] = i
 		}
 	}
-	return cs, nil
 }
 
 // start checks consistency of s (g = 0, G v + g_t = 0 to 1e-8 relative), partitions at s.Q
@@ -633,12 +724,10 @@ func (cs *gcpCore) partition(t float64, q []float64) (changed bool, err error) {
 	if cs.nc == 0 {
 		return false, nil
 	}
-	cs.sys.ConstraintJacobian(cs.G, t, q)
-	if err := cs.part.Factorize(cs.G); err != nil {
-		return false, fmt.Errorf("partition (eq. 7): G has rank %d < %d constraints (redundant constraints or a singular configuration): %w",
-			cs.part.Rank(), cs.nc, err)
+	if err := cs.pivotColumns(t, q); err != nil {
+		return false, err
 	}
-	perm := cs.part.ColPerm()
+	perm := cs.pivots
 	for i := range cs.inDep {
 		cs.inDep[i] = -1
 	}
@@ -664,7 +753,51 @@ func (cs *gcpCore) partition(t float64, q []float64) (changed bool, err error) {
 			ni++
 		}
 	}
+	if cs.sparse != nil && (changed || cs.sparse.gu == nil) {
+		if err := cs.sparse.setPartition(cs.inDep, cs.dep); err != nil {
+			return false, err
+		}
+	}
 	return changed, nil
+}
+
+// pivotColumns writes into cs.pivots the columns of G(t,q) that a full-pivoting LU
+// (small systems) or linalg.SparseRankLU (systems that declare G's pattern) pivots on.
+func (cs *gcpCore) pivotColumns(t float64, q []float64) error {
+	if cs.rank == nil {
+		cs.sys.ConstraintJacobian(cs.G, t, q)
+		if err := cs.part.Factorize(cs.G); err != nil {
+			return fmt.Errorf("partition (eq. 7): G has rank %d < %d constraints (redundant constraints or a singular configuration): %w",
+				cs.part.Rank(), cs.nc, err)
+		}
+		copy(cs.pivots, cs.part.ColPerm()[:cs.nc])
+		return nil
+	}
+	v := cs.rank.Values()
+	if cs.sparse != nil {
+		cs.sparse.sp.evalG(t, q)
+		copy(v, cs.sparse.sp.G)
+	} else {
+		cs.sys.ConstraintJacobian(cs.G, t, q)
+		p := 0
+		for i, row := range cs.gpat {
+			gi := cs.G.RawRowView(i)
+			for _, j := range row {
+				v[p] = gi[j]
+				p++
+			}
+		}
+	}
+	err := cs.rank.Factorize()
+	if err == nil && cs.rank.Rank() < cs.nc {
+		err = linalg.ErrSingular
+	}
+	if err != nil {
+		return fmt.Errorf("partition (eq. 7): G has rank %d < %d constraints (redundant constraints or a singular configuration): %w",
+			cs.rank.Rank(), cs.nc, err)
+	}
+	copy(cs.pivots, cs.rank.Cols())
+	return nil
 }
 
 // positions solves g(t, qDep, qInd) = 0 for qDep (eq. 11) by Newton's method with G_u,
@@ -674,6 +807,9 @@ func (cs *gcpCore) positions(t float64, q []float64) error {
 	if cs.nc == 0 {
 		return nil
 	}
+	if cs.sparse != nil {
+		return cs.positionsSparse(t, q)
+	}
 	for it := 1; ; it++ {
 		cs.sys.Constraint(cs.g, t, q)
 		cs.sys.ConstraintJacobian(cs.G, t, q)
@@ -682,28 +818,38 @@ func (cs *gcpCore) positions(t float64, q []float64) error {
 		}
 		cs.phiU.Solve(cs.g)
 		cs.stats.Solves++
-		done := true
-		for k, i := range cs.dep {
-			d := cs.g[k]
-			q[i] -= d
-			if !(math.Abs(d) <= gcpPosTol*(1+math.Abs(q[i]))) {
-				done = false
-			}
-		}
-		if !allFinite(q) {
-			cs.worst = Residual{Block: "dependent position", Value: math.NaN()}
-			return ErrNonFinite
-		}
-		if done {
-			cs.stats.Projections++
-			return nil
-		}
-		if it == gcpMaxPosIters {
-			cs.sys.Constraint(cs.g, t, q)
-			cs.worst = worstConstraint(cs.sys, cs.g)
-			return ErrNoConvergence
+		if done, err := cs.applyPositionStep(it, t, q); done || err != nil {
+			return err
 		}
 	}
+}
+
+// applyPositionStep subtracts the Newton correction in cs.g from q's dependent entries
+// (iteration it of eq. 11) and reports whether the recovery is done: converged, or failed
+// with the error.
+func (cs *gcpCore) applyPositionStep(it int, t float64, q []float64) (bool, error) {
+	done := true
+	for k, i := range cs.dep {
+		d := cs.g[k]
+		q[i] -= d
+		if !(math.Abs(d) <= gcpPosTol*(1+math.Abs(q[i]))) {
+			done = false
+		}
+	}
+	if !allFinite(q) {
+		cs.worst = Residual{Block: "dependent position", Value: math.NaN()}
+		return true, ErrNonFinite
+	}
+	if done {
+		cs.stats.Projections++
+		return true, nil
+	}
+	if it == gcpMaxPosIters {
+		cs.sys.Constraint(cs.g, t, q)
+		cs.worst = worstConstraint(cs.sys, cs.g)
+		return true, ErrNoConvergence
+	}
+	return false, nil
 }
 
 // factorDep copies G_u out of cs.G and factorizes it.
@@ -738,6 +884,10 @@ func (cs *gcpCore) velocities(t float64, q, v []float64) {
 	if cs.nc == 0 {
 		return
 	}
+	if cs.sparse != nil {
+		cs.velocitiesSparse(t, q, v)
+		return
+	}
 	cs.maxH = 0
 	for j, i := range cs.ind {
 		for r := range cs.nc {
@@ -765,6 +915,10 @@ func (cs *gcpCore) velocities(t float64, q, v []float64) {
 
 // alphaDep evaluates M, f and α = G_u⁻¹ γ (eq. 37) at (t, q, v).
 func (cs *gcpCore) alphaDep(t float64, q, v []float64) {
+	if cs.sparse != nil {
+		cs.alphaDepSparse(t, q, v)
+		return
+	}
 	cs.sys.Mass(cs.M, t, q)
 	cs.sys.Force(cs.f, t, q, v)
 	cs.stats.FuncEvals++
@@ -786,6 +940,10 @@ func (cs *gcpCore) accelerations(t float64, q, v, a, lambda, psi []float64) erro
 // dependentAccelerations completes a from its independent entries: qDep” = H qInd” + α
 // (eq. 37).
 func (cs *gcpCore) dependentAccelerations(a []float64) {
+	if cs.sparse != nil {
+		cs.dependentAccelerationsSparse(a)
+		return
+	}
 	for k, i := range cs.dep {
 		s := cs.alpha[k]
 		row := cs.H.RawRowView(k)
@@ -799,6 +957,9 @@ func (cs *gcpCore) dependentAccelerations(a []float64) {
 // multipliers solves G_uᵀ λ = f_u − (M a)_u (eq. 38) and writes Ψ = (M a − f)_v + G_vᵀ λ
 // (eq. 20) into psi (nil: not wanted).
 func (cs *gcpCore) multipliers(a, lambda, psi []float64) error {
+	if cs.sparse != nil {
+		return cs.multipliersSparse(a, lambda, psi)
+	}
 	for i := range cs.nq {
 		row := cs.M.RawRowView(i)
 		s := -cs.f[i]
@@ -823,6 +984,12 @@ func (cs *gcpCore) multipliers(a, lambda, psi []float64) error {
 			psi[j] = s
 		}
 	}
+	return cs.checkFinite(a, lambda, psi)
+}
+
+// checkFinite returns ErrNonFinite, naming the first non-finite acceleration, when a, λ
+// or psi (nil: none) is not finite.
+func (cs *gcpCore) checkFinite(a, lambda, psi []float64) error {
 	if !allFinite(a) || !allFinite(lambda) || (psi != nil && !allFinite(psi)) {
 		for i, x := range a {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -843,6 +1010,9 @@ func (cs *gcpCore) multipliers(a, lambda, psi []float64) error {
 // at (t, q, v) (positions and velocities already recovered), then completes a and λ by
 // eqs. 37-38.
 func (cs *gcpCore) reducedAcceleration(t float64, q, v, a, lambda []float64) error {
+	if cs.sparse != nil {
+		return cs.reducedAccelerationSparse(t, q, v, a, lambda)
+	}
 	cs.alphaDep(t, q, v)
 	// e = f − M α̃ (nq), then rhs = Zᵀ e.
 	for i := range cs.nq {
@@ -868,6 +1038,16 @@ func (cs *gcpCore) reducedAcceleration(t float64, q, v, a, lambda []float64) err
 	}
 	cs.dependentAccelerations(a)
 	return cs.multipliers(a, lambda, nil)
+}
+
+// hMax returns max|H_ij| (eq. 31) at the last recovery: computed by velocities on the
+// dense path, here on the sparse one (nd solves, so only where the re-partition rule reads
+// it).
+func (cs *gcpCore) hMax() float64 {
+	if cs.sparse != nil && cs.nc > 0 {
+		cs.maxH = cs.hMaxSparse()
+	}
+	return cs.maxH
 }
 
 // zT writes Zᵀ x (length nd) for x of length nq: x_ind + Hᵀ x_dep.

@@ -232,7 +232,6 @@ func (s *semiExplicit) differenceRows(K []float64, idx []int, t float64, q, v, a
 	if inQ {
 		base = q
 	}
-	copy(s.qp, base)
 	row := func(dst []float64) {
 		if inQ {
 			sp.evalG(t, s.qp)
@@ -241,23 +240,40 @@ func (s *semiExplicit) differenceRows(K []float64, idx []int, t float64, q, v, a
 			s.constraintRow(dst, t, q, s.qp, a)
 		}
 	}
-	for _, group := range x.groups {
+	d := groupedDiff{x.groups, x.byCol, x.posRow}
+	d.central(base, s.qp, s.cp, s.cm, row, func(pos int, dc float64) { K[idx[pos]] = -dc })
+	s.rowEvals += 2 * len(x.groups)
+}
+
+// groupedDiff differentiates constraint rows over groups of columns that share no row
+// (Curtis, Powell & Reid 1974): the value positions of each column (byCol) on the
+// constraint pattern, the row of each position (posRow) and the groups (columnGroups).
+type groupedDiff struct {
+	groups, byCol [][]int
+	posRow        []int
+}
+
+// central perturbs base by ±dae.FDStep one group at a time in pert (length of base; left
+// equal to base), evaluates the rows by eval into fp and fm, and hands every entry's
+// central difference ∂row_i/∂x_j to store by its value position.
+func (d groupedDiff) central(base, pert, fp, fm []float64, eval func(out []float64), store func(pos int, dx float64)) {
+	copy(pert, base)
+	for _, group := range d.groups {
 		for _, j := range group {
-			s.qp[j] = base[j] + dae.FDStep(base[j])
+			pert[j] = base[j] + dae.FDStep(base[j])
 		}
-		row(s.cp)
+		eval(fp)
 		for _, j := range group {
-			s.qp[j] = base[j] - dae.FDStep(base[j])
+			pert[j] = base[j] - dae.FDStep(base[j])
 		}
-		row(s.cm)
+		eval(fm)
 		for _, j := range group {
-			s.qp[j] = base[j]
+			pert[j] = base[j]
 			h := dae.FDStep(base[j])
-			for _, pos := range x.byCol[j] {
-				i := x.posRow[pos]
-				K[idx[pos]] = -((s.cp[i] - s.cm[i]) / (2 * h))
+			for _, pos := range d.byCol[j] {
+				i := d.posRow[pos]
+				store(pos, (fp[i]-fm[i])/(2*h))
 			}
 		}
 	}
-	s.rowEvals += 2 * len(x.groups)
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"linkage/dae"
 	"runtime"
+	"strings"
 	"testing"
 
 	"linkage/integrate"
@@ -20,11 +21,14 @@ const guardBars = 2000
 
 // guardBudget bounds the bytes allocated by Init and a few steps on the guard's chain, per
 // method: the measured allocation (hht 58 MB, dopri5 18 MB, bdf 147 MB, radau5 286 MB,
-// daealpha 132 MB (index2; its Newton matrix has order 2nq + 2nc), most of it the sparse
+// daealpha 132 MB (index2; its Newton matrix has order 2nq + 2nc), gcp-newmark 128 MB and gcp-fv
+// 100 MB (their augmented Newton matrix of eq. 29 has order nq + 3nc and nq + 2nc; 64 and
+// 49 MB at 1000 bars, 260 and 202 MB at 4000: linear), gcp-abm 35 MB (fixed step 1e-4),
+// most of it the sparse
 // LUs' symbolic analysis, radau5 having a real and a complex one)
 // with a margin smaller than one nq×nq matrix (288 MB), so that any such matrix exceeds
 // it.
-var guardBudget = map[string]uint64{"hht": 100 << 20, "genalpha": 100 << 20, "dopri5": 100 << 20, "rk4": 100 << 20, "hedop5": 100 << 20, "mdop5": 100 << 20, "bdf": 200 << 20, "radau5": 400 << 20, "daealpha": 200 << 20}
+var guardBudget = map[string]uint64{"hht": 100 << 20, "genalpha": 100 << 20, "dopri5": 100 << 20, "rk4": 100 << 20, "hedop5": 100 << 20, "mdop5": 100 << 20, "bdf": 200 << 20, "radau5": 400 << 20, "daealpha": 200 << 20, "gcp-newmark": 200 << 20, "gcp-fv": 200 << 20, "gcp-abm": 100 << 20}
 
 // horizontalBarChain assembles a planar chain of n pinned bars laid out along +x at rest:
 // the model's guess is exactly assembled, so the start is consistent without
@@ -41,6 +45,13 @@ func horizontalBarChain(t *testing.T, n int) (*planar.System, integrate.State) {
 		m.AddRevolute(fmt.Sprintf("pin%d", i+1), prev, a)
 		prev = m.AddMarker(planar.Marker{Name: fmt.Sprintf("bar%d.B", i+1), Body: b, Point: planar.Vec{chainBarL / 2, 0}})
 	}
+	return assembleAtGuess(t, m)
+}
+
+// assembleAtGuess assembles m and returns its initial guess as the start, for models laid
+// out exactly assembled and at rest.
+func assembleAtGuess(t *testing.T, m *planar.Model) (*planar.System, integrate.State) {
+	t.Helper()
 	sys, err := m.Assemble()
 	if err != nil {
 		t.Fatal(err)
@@ -55,13 +66,13 @@ func horizontalBarChain(t *testing.T, n int) (*planar.System, integrate.State) {
 // MB) on the sparse evaluation path fails it.
 func TestSparseEvalMemoryGuard(t *testing.T) {
 	sys, start := horizontalBarChain(t, guardBars)
-	for _, name := range append(sparseEvalMethods, "rk4") {
+	for _, name := range append(sparseEvalMethods, "rk4", "gcp-newmark", "gcp-fv", "gcp-abm") {
 		if name == "genalpha-si2" || name == "newmark" {
 			continue // their μ block fills quadratically in linalg.SparseLU (see guardMethod)
 		}
 		m := guardMethod(name)
 		ctl := integrate.StepControl{RTol: 1e-4, ATol: 1e-4}
-		if name == "rk4" {
+		if name == "rk4" || name == "gcp-abm" {
 			ctl = integrate.StepControl{FixedH: 1e-4}
 		}
 		runtime.GC()
@@ -81,6 +92,34 @@ func TestSparseEvalMemoryGuard(t *testing.T) {
 		if alloc > guardBudget[name] {
 			t.Errorf("%s: Init and 3 steps on %d bars allocated %.0f MB, want < %d MB (an nq×nq matrix is 288 MB)",
 				name, guardBars, float64(alloc)/(1<<20), guardBudget[name]>>20)
+		}
+	}
+}
+
+// TestGCPRefusesLargeSystems: on a system without the sparse evaluation path (the guard's
+// chain with dae.SparseEvaluator hidden) the gcp methods, whose dense path stores
+// partitioned nq×nq matrices (2.7 GB at 2000 bars), refuse in Init with a message naming
+// its size and the methods that take it, before allocating anything of its size.
+func TestGCPRefusesLargeSystems(t *testing.T) {
+	big, start := horizontalBarChain(t, guardBars)
+	sys := hideValues(big)
+	for _, name := range []string{"gcp-newmark", "gcp-fv", "gcp-abm"} {
+		e, _ := integrate.Lookup(name)
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		err := e.New().Init(sys, start.Clone(), integrate.StepControl{FixedH: 1e-3})
+		runtime.ReadMemStats(&after)
+		if err == nil {
+			t.Fatalf("%s took a chain of %d bars (nq = 6000), want a refusal", name, guardBars)
+		}
+		for _, want := range []string{name, "6000 coordinates", "4000 constraints", "exceed the 2000", "hht", "bdf"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v: want the message to name %q", name, err, want)
+			}
+		}
+		if d := after.TotalAlloc - before.TotalAlloc; d > 10<<20 {
+			t.Errorf("%s: refusing allocated %d MB, want < 10 (nothing of size nq×nq)", name, d>>20)
 		}
 	}
 }
@@ -105,6 +144,7 @@ func guardMethod(name string) integrate.Method {
 }
 
 // sparseEvalMethods are the methods whose steps run on dae.SparseEvaluator.
+// gcp-abm joins them in the tests that take a fixed step (it has no error control).
 var sparseEvalMethods = []string{"hht", "genalpha", "genalpha-si2", "newmark", "daealpha", "bdf", "dopri5", "mdop5", "hedop5", "radau5"}
 
 // patternsNoValues forwards a System with its patterns and its analytic dense derivatives
@@ -172,13 +212,17 @@ func TestSparseEvalMatchesDense(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range sparseEvalMethods {
+		for _, name := range append(sparseEvalMethods, "gcp-newmark", "gcp-fv", "gcp-abm") {
 			e, _ := integrate.Lookup(name)
+			ctl := integrate.StepControl{RTol: 1e-6, ATol: 1e-6}
+			if name == "gcp-abm" {
+				ctl = integrate.StepControl{FixedH: 1e-4} // constant step only, explicit: stiffchain diverges at 1e-3
+			}
 			var final [2]*integrate.Solution
 			for k, sys := range []dae.System{p.System, hideValues(p.System)} {
 				m := e.New()
 				sol, err := integrate.Solve(m, name, sys, p.Start.Clone(), 0.1,
-					integrate.SolveOptions{Control: integrate.StepControl{RTol: 1e-6, ATol: 1e-6}, Output: []float64{0.1}})
+					integrate.SolveOptions{Control: ctl, Output: []float64{0.1}})
 				if err != nil {
 					t.Fatalf("%s on %s: %v", name, prob, err)
 				}
@@ -201,6 +245,9 @@ func TestSparseEvalMatchesDense(t *testing.T) {
 			near := func(x, y float64) bool { return math.Abs(x-y) <= 1e-9+1e-4*math.Abs(y) }
 			if !near(r0.Pos, r1.Pos) || !near(r0.Vel, r1.Vel) || !near(r0.Acc, r1.Acc) {
 				t.Errorf("%s on %s: Solve's residuals on the sparse path %+v, dense %+v", name, prob, r0, r1)
+			}
+			if s0, s1 := final[0].Stats, final[1].Stats; strings.HasPrefix(name, "gcp") && (s0.NewtonIters != s1.NewtonIters || s0.Rejected != s1.Rejected) {
+				t.Errorf("%s on %s: sparse path %d Newton iterations, %d rejected; dense %d, %d: want the same run", name, prob, s0.NewtonIters, s0.Rejected, s1.NewtonIters, s1.Rejected)
 			}
 			if final[0].Stats.Steps != final[1].Stats.Steps || d > 1e-10 {
 				t.Errorf("%s on %s: sparse and dense evaluation: %d vs %d steps, states differ by %.3g; want the same run to rounding",
