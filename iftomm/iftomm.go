@@ -80,18 +80,20 @@ func library(name string) func(float64) (*Reference, error) {
 	}
 }
 
-// Config is one integrator setting: a method, its formulation ("" for its first) and
-// the tolerance.
+// Config is one integrator setting: a method, its formulation ("" for its first), the
+// tolerance and the method's parameters (nil: its defaults).
 type Config struct {
 	Method, Formulation string
 	Tol                 float64
+	Options             map[string]float64
 }
 
 func (c Config) String() string {
-	if c.Formulation == "" {
-		return fmt.Sprintf("%s tol %g", c.Method, c.Tol)
+	m := c.Method
+	if c.Formulation != "" {
+		m += " " + c.Formulation
 	}
-	return fmt.Sprintf("%s %s tol %g", c.Method, c.Formulation, c.Tol)
+	return fmt.Sprintf("%s tol %g%s", m, c.Tol, modelfile.OptionsText(c.Options))
 }
 
 // CoreConfigs are the core methods of issue 17 (hht, genalpha, bdf, radau5, dopri5, each
@@ -201,7 +203,7 @@ func build(p Problem) (*modelfile.Built, error) {
 }
 
 func simulate(b *modelfile.Built, p Problem, c Config) (*modelfile.Result, error) {
-	return modelfile.Run(b, modelfile.RunOptions{Method: c.Method, Formulation: c.Formulation, Tol: c.Tol, TEnd: p.TEnd, MaxSteps: MaxSteps})
+	return modelfile.Run(b, modelfile.RunOptions{Method: c.Method, Formulation: c.Formulation, MethodOptions: c.Options, Tol: c.Tol, TEnd: p.TEnd, MaxSteps: MaxSteps})
 }
 
 // reference returns p's reference, or runs SelfReference on b when p has none.

@@ -112,6 +112,7 @@ var hhtEntry = Entry{
 	Adaptive:       true,
 	States:         true,
 	ReactionForces: true,
+	Params:         []Param{hhtAlphaParam},
 	New:            func() Method { m := DefaultHHT(); return &m },
 }
 

@@ -47,7 +47,9 @@ type Entry struct {
 	// (dae.ReactionForce, e.g. joint friction) in its residual and Newton matrix; a method
 	// without it refuses such a system in Init.
 	ReactionForces bool
-	New            func() Method // a method with default settings
+	// Params are the parameters users may set (NewMethodWith); nil: none.
+	Params []Param
+	New    func() Method // a method with default settings
 }
 
 // formulated is implemented by methods that integrate more than one formulation.
