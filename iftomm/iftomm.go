@@ -60,7 +60,7 @@ func A02(n int, tEnd float64) Problem {
 	p.Reference = func(tEnd float64) (*Reference, error) { return FourBarB0(n, 1, 9.81, 1, tEnd, p.Dt), nil }
 	if n == 40 {
 		p.Reference = library("A02_solution_data.txt")
-		p.Extra = []Config{BranchCase}
+		p.Extra = []Config{BranchCase, HHTPassing()}
 	}
 	return p
 }
@@ -112,6 +112,16 @@ func CoreConfigs() []Config {
 // motion: radau5's index-2 form at tol 1e-8, which leaves the physical branch at the
 // second singular position (t ≈ 1.24 s). The report flags it (branchLeft).
 var BranchCase = Config{Method: "radau5", Formulation: "index2", Tol: 1e-8}
+
+// HHTPassing is the setting at which hht meets the library's 1e-3 m on A02 (N = 40, 20 s):
+// α = −0.1 at tol 1e-9 (3.5e-4 m). Its default α = −0.3 does not at tol 1e-8 or 1e-9
+// (6.5e-3, 1.6e-3 m), and at 1e-10 every α tried stops at the second singular position.
+// The window is narrow and the error is not monotone in α: at tol 1e-9, α = −0.12 passes
+// (6.5e-4 m) but −0.05, −0.08 and −0.15 to −0.3 do not (1.1e-3 to 2.3e-3 m); no α passes
+// at 1e-8 (BENCHMARKS.md, IFToMM).
+func HHTPassing() Config {
+	return Config{Method: "hht", Tol: 1e-9, Options: map[string]float64{"alpha": -0.1}}
+}
 
 // SelfReference is the run a problem without reference data is compared with: hht at tol
 // 1e-10, the tightest setting of a core method that passes A04's singular instants today
