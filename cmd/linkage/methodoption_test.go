@@ -30,4 +30,13 @@ func TestRunMethodOption(t *testing.T) {
 			}
 		}
 	}
+
+	code, out, errOut = runCLI("solve", "pendulum", "--method", "genalpha", "--method-option", "rho_inf=0.5")
+	if code != 0 || !strings.Contains(out, "method   genalpha (index3, rho_inf 0.5)") {
+		t.Errorf("solve: status %d, stdout\n%s\nstderr %s; want 0 and rho_inf 0.5 in the method line", code, out, errOut)
+	}
+	code, _, errOut = runCLI("solve", "pendulum", "--method", "genalpha", "--method-option", "rho_inf=2")
+	if code != 2 || !strings.Contains(errOut, "--method-option: integrate: method genalpha: rho_inf = 2 outside [0, 1]") {
+		t.Errorf("solve rho_inf=2: status %d, stderr %q; want 2 and the range", code, errOut)
+	}
 }
