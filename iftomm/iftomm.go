@@ -93,7 +93,7 @@ func (c Config) String() string {
 	if c.Formulation != "" {
 		m += " " + c.Formulation
 	}
-	return fmt.Sprintf("%s tol %g%s", m, c.Tol, modelfile.OptionsText(c.Options))
+	return fmt.Sprintf("%s%s tol %g", m, strings.TrimPrefix(modelfile.OptionsText(c.Options), ","), c.Tol)
 }
 
 // CoreConfigs are the core methods of issue 17 (hht, genalpha, bdf, radau5, dopri5, each

@@ -85,7 +85,7 @@ func TestHHTPassingShort(t *testing.T) {
 	if r := runs[0]; !r.Pass() || !(r.MaxResidual < 1e-8) {
 		t.Errorf("%s: %+v; want a pass with |g| < 1e-8", c, r)
 	}
-	if got := c.String(); got != "hht tol 1e-09, alpha -0.1" {
+	if got := c.String(); got != "hht alpha -0.1 tol 1e-09" {
 		t.Errorf("setting printed as %q", got)
 	}
 }
