@@ -19,7 +19,7 @@ type Param struct {
 }
 
 // Range is the valid range as users read it in errors.
-func (p Param) Range() string { return fmt.Sprintf("[%g, %g]", p.Min, p.Max) }
+func (p Param) Range() string { return fmt.Sprintf("[%.4g, %.4g]", p.Min, p.Max) }
 
 // NewMethodWith is NewMethod with the parameters opts (name → value) set on the method.
 // A name e does not have, or a value outside its Param's range, is an error naming both
