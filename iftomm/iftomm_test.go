@@ -68,6 +68,28 @@ func TestRunProblemShort(t *testing.T) {
 	}
 }
 
+// TestHHTPassingShort: the hht setting reproduce iftomm reports as passing A02 (N = 40)
+// is one of A02's runs, is taken by the method, and carries hht through both singular
+// positions (t ≈ 0.71, 1.24 s) to 1.5 s within the library's tolerance. The 20 s result
+// (3.5e-4 m) is `linkage reproduce iftomm`'s, recorded in BENCHMARKS.md.
+func TestHHTPassingShort(t *testing.T) {
+	c := HHTPassing()
+	p := A02(40, 1.5)
+	if !slices.ContainsFunc(p.Extra, func(e Config) bool { return e.String() == c.String() }) {
+		t.Errorf("A02's extra runs %v lack %s", p.Extra, c)
+	}
+	runs, err := RunProblem(p, []Config{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := runs[0]; !r.Pass() || !(r.MaxResidual < 1e-8) {
+		t.Errorf("%s: %+v; want a pass with |g| < 1e-8", c, r)
+	}
+	if got := c.String(); got != "hht alpha -0.1 tol 1e-09" {
+		t.Errorf("setting printed as %q", got)
+	}
+}
+
 type errStub string
 
 func (e errStub) Error() string { return string(e) }

@@ -101,6 +101,7 @@ var ali3Entry = Entry{
 	Equations:    "8-9 (multiplier iteration), projections of q̇ and q̈",
 	Formulations: []Formulation{Index3},
 	Order:        Order{Q: 2, V: 2, Lambda: 2},
+	Params:       []Param{ali3PenaltyParam},
 	New:          func() Method { return &ALI3{} },
 }
 
@@ -111,6 +112,7 @@ var ali1Entry = Entry{
 	Equations:    "5-7 (multiplier iteration), projections of q and q̇",
 	Formulations: []Formulation{Index1Projected},
 	Order:        Order{Q: 2, V: 2, Lambda: 2},
+	Params:       []Param{ali1PenaltyParam},
 	New:          func() Method { return &ALI1{} },
 }
 

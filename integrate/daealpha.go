@@ -113,6 +113,7 @@ var daeAlphaEntry = Entry{
 	Formulations: []Formulation{Index2, CoordinateSplit, CoordinateSplitQR, Index1Projected},
 	Order:        Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive:     true,
+	Params:       []Param{daeAlphaRhoParam},
 	New:          func() Method { m := DefaultDAEAlpha(); return &m },
 }
 

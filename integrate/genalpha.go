@@ -185,6 +185,7 @@ var genAlphaEntry = Entry{
 	Order:          Order{Q: 2, V: 2, Lambda: 1},
 	Adaptive:       true,
 	ReactionForces: true,
+	Params:         []Param{genAlphaRhoParam},
 	New:            func() Method { m := DefaultGenAlpha(); return &m },
 }
 
@@ -196,6 +197,7 @@ var genAlphaSI2Entry = Entry{
 	Order:          Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive:       true,
 	ReactionForces: true,
+	Params:         []Param{genAlphaRhoParam},
 	New: func() Method {
 		m := DefaultGenAlpha()
 		m.Formulation = StabilizedIndex2

@@ -113,6 +113,7 @@ var hhtEntry = Entry{
 	Adaptive:       true,
 	States:         true,
 	ReactionForces: true,
+	Params:         []Param{hhtAlphaParam},
 	New:            func() Method { m := DefaultHHT(); return &m },
 }
 

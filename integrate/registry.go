@@ -52,7 +52,9 @@ type Entry struct {
 	// multipliers μ after λ in State.Lambda; in the others, and in every formulation of a
 	// method with none, it refuses such a system in Init.
 	Nonholonomic []Formulation
-	New          func() Method // a method with default settings
+	// Params are the parameters users may set (NewMethodWith); nil: none.
+	Params []Param
+	New    func() Method // a method with default settings
 }
 
 // formulated is implemented by methods that integrate more than one formulation.

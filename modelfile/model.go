@@ -287,10 +287,14 @@ type Simulation struct {
 	// ATol gives coordinates their own absolute tolerance, by coordinate name ("crank.theta",
 	// "slider.x"; the names of initial.keep): it replaces tol as the absolute tolerance of
 	// that coordinate's error components (integrate.StepControl.ATolQ) [none].
-	ATol       map[string]float64 `yaml:"atol"`
-	H          float64            `yaml:"h"`           // s, fixed step size; 0 for error control [0]
-	TEnd       float64            `yaml:"t_end"`       // s, > initial.time; required to run
-	OutputStep float64            `yaml:"output_step"` // s, sampling of the results [(t_end − t0)/100]
+	ATol map[string]float64 `yaml:"atol"`
+	// MethodOptions sets the method's parameters by name (integrate.Param: hht's alpha,
+	// genalpha's and daealpha's rho_inf, ali's penalty), each checked against its range
+	// [the method's defaults].
+	MethodOptions map[string]float64 `yaml:"method_options"`
+	H             float64            `yaml:"h"`           // s, fixed step size; 0 for error control [0]
+	TEnd          float64            `yaml:"t_end"`       // s, > initial.time; required to run
+	OutputStep    float64            `yaml:"output_step"` // s, sampling of the results [(t_end − t0)/100]
 	// MaxSteps caps the attempted steps (accepted and rejected) of a run; 0 takes
 	// integrate.DefaultMaxSteps (1 000 000) [0].
 	MaxSteps int `yaml:"max_steps"`

@@ -21,7 +21,10 @@ import (
 type RunOptions struct {
 	Method, Formulation string
 	Tol, H, TEnd        float64
-	MaxSteps            int // attempted steps before the run stops (0: simulation.max_steps, else integrate's default)
+	// MethodOptions set the method's parameters (integrate.Param), over the file's
+	// simulation.method_options, which are dropped when Method is not the file's method.
+	MethodOptions map[string]float64
+	MaxSteps      int // attempted steps before the run stops (0: simulation.max_steps, else integrate's default)
 	// Progress, when set, is called after every accepted step (see integrate.SolveOptions).
 	Progress func(*integrate.State) error
 	// Rows, when set, receives every output row as it is made: the values of
@@ -58,6 +61,7 @@ const (
 type Result struct {
 	Method      string
 	Formulation integrate.Formulation
+	Options     map[string]float64 // the method's parameters that were set (integrate.Param)
 	Tol, H      float64
 	T0, TEnd    float64
 	OutputStep  float64
@@ -110,12 +114,13 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	fileForm := s.Formulation
+	fileForm, fileOpts := s.Formulation, s.MethodOptions
 	if opt.Method != "" && opt.Method != s.Method {
-		fileForm = "" // the file's formulation was chosen for the file's method
+		fileForm, fileOpts = "", nil // the file's formulation and options were chosen for the file's method
 	}
 	r.Formulation = integrate.Formulation(pick(opt.Formulation, fileForm, string(entry.Formulations[0])))
-	meth, err := entry.NewMethod(r.Formulation)
+	r.Options = mergeOptions(fileOpts, opt.MethodOptions)
+	meth, err := entry.NewMethodWith(r.Formulation, r.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -378,22 +383,24 @@ func (r *Result) DrawPlot(w io.Writer, format string, doc *Document) error {
 
 // Summary is the digest of a run printed by linkage run.
 type Summary struct {
-	Model          string  `json:"model"`
-	Method         string  `json:"method"`
-	Formulation    string  `json:"formulation"`
-	Tol            float64 `json:"tol"`
-	H              float64 `json:"h,omitempty"`
-	TEnd           float64 `json:"t_end"`
-	Samples        int     `json:"samples"`
-	Steps          int     `json:"steps"`
-	Rejected       int     `json:"rejected"`
-	NewtonFailures int     `json:"newton_failures"`
-	Singular       int     `json:"singular"`
-	NonFinite      int     `json:"non_finite"`
-	NewtonIters    int     `json:"newton_iters"`
-	Jacobians      int     `json:"jacobians"`
-	Factorizations int     `json:"factorizations"`
-	WallS          float64 `json:"wall_s"` // the integration: the method's Init and every step
+	Model       string `json:"model"`
+	Method      string `json:"method"`
+	Formulation string `json:"formulation"`
+	// MethodOptions are the method's parameters set by the file or the flags.
+	MethodOptions  map[string]float64 `json:"method_options,omitempty"`
+	Tol            float64            `json:"tol"`
+	H              float64            `json:"h,omitempty"`
+	TEnd           float64            `json:"t_end"`
+	Samples        int                `json:"samples"`
+	Steps          int                `json:"steps"`
+	Rejected       int                `json:"rejected"`
+	NewtonFailures int                `json:"newton_failures"`
+	Singular       int                `json:"singular"`
+	NonFinite      int                `json:"non_finite"`
+	NewtonIters    int                `json:"newton_iters"`
+	Jacobians      int                `json:"jacobians"`
+	Factorizations int                `json:"factorizations"`
+	WallS          float64            `json:"wall_s"` // the integration: the method's Init and every step
 	// Setup is the wall-clock time before the first step, in seconds: BuildS (loading the
 	// file, assembling the model and its consistent start: 0 unless the caller timed them
 	// and set it) plus InitS (the method's Init, part of WallS). StepS = WallS − InitS.
@@ -429,7 +436,7 @@ type Summary struct {
 
 // Summarize returns the digest of r; err is the run's error, if any.
 func (r *Result) Summarize(m *Model, err error) Summary {
-	s := Summary{Model: m.Name, Method: r.Method, Formulation: string(r.Formulation), Tol: r.Tol, H: r.H, TEnd: r.TEnd,
+	s := Summary{Model: m.Name, Method: r.Method, Formulation: string(r.Formulation), MethodOptions: r.Options, Tol: r.Tol, H: r.H, TEnd: r.TEnd,
 		Samples: r.Samples, EnergyDrift: r.EnergyDrift, EnergyScale: r.EnergyScale, TolControls: r.tolControls(),
 		IndexReport: r.IndexReport, SingularPassages: r.Passages}
 	if sol := r.Solution; sol != nil {
@@ -500,7 +507,7 @@ func (s Summary) WriteText(w io.Writer) {
 	if s.H > 0 {
 		mode = fmt.Sprintf("fixed h %g", s.H)
 	}
-	fmt.Fprintf(w, "method   %s (%s), %s, t_end %g, %d samples\n", s.Method, s.Formulation, mode, s.TEnd, s.Samples)
+	fmt.Fprintf(w, "method   %s (%s%s), %s, t_end %g, %d samples\n", s.Method, s.Formulation, OptionsText(s.MethodOptions), mode, s.TEnd, s.Samples)
 	fmt.Fprintf(w, "accuracy %s\n", s.TolControls)
 	fmt.Fprintf(w, "work     %d steps, %d rejected, %d Newton iterations, %d Jacobians, %d factorizations\n",
 		s.Steps, s.Rejected, s.NewtonIters, s.Jacobians, s.Factorizations)
@@ -530,4 +537,27 @@ func (s Summary) WriteText(w io.Writer) {
 	if s.Error != "" {
 		fmt.Fprintf(w, "FAILED   %s\n", s.Error)
 	}
+}
+
+// mergeOptions returns file's method options overridden key by key by flags; nil when
+// neither sets any.
+func mergeOptions(file, flags map[string]float64) map[string]float64 {
+	if len(file)+len(flags) == 0 {
+		return nil
+	}
+	out := maps.Clone(file)
+	if out == nil {
+		out = map[string]float64{}
+	}
+	maps.Copy(out, flags)
+	return out
+}
+
+// OptionsText lists method options as ", alpha -0.05, ..." sorted by name, "" for none.
+func OptionsText(opts map[string]float64) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
+		fmt.Fprintf(&b, ", %s %g", k, opts[k])
+	}
+	return b.String()
 }

@@ -2,6 +2,7 @@ package modelfile
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -556,12 +557,15 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 			v.errorf(p+".method", "%v", err)
 		} else if _, err := e.NewMethod(integrate.Formulation(s.Formulation)); err != nil {
 			v.errorf(p+".formulation", "%v", err)
+		} else {
+			v.methodOptions(e)
 		}
-	} else if s.Formulation != "" {
+	} else {
 		e, _ := integrate.Lookup(DefaultMethod)
 		if _, err := e.NewMethod(integrate.Formulation(s.Formulation)); err != nil {
 			v.errorf(p+".formulation", "%v", err)
 		}
+		v.methodOptions(e)
 	}
 	if v.doc.has(p + ".tol") {
 		v.tolerance(p+".tol", s.Tol)
@@ -669,4 +673,15 @@ func norm(x []float64) float64 {
 		s += c * c
 	}
 	return math.Sqrt(s)
+}
+
+// methodOptions checks simulation.method_options against e's parameters, one error per
+// bad name or value at its line, naming the allowed names or range.
+func (v *validator) methodOptions(e integrate.Entry) {
+	opts := v.m.Simulation.MethodOptions
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
+		if err := e.CheckParams(map[string]float64{k: opts[k]}); err != nil {
+			v.errorf("simulation.method_options."+k, "%v", err)
+		}
+	}
 }

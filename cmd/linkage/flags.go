@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"linkage/modelfile"
 )
 
 // errHelp reports that -h was given and the help text printed.
@@ -98,4 +100,24 @@ func parseTols(s string) ([]float64, error) {
 		out = append(out, x)
 	}
 	return out, nil
+}
+
+// methodOptions is a repeatable --method-option NAME=VALUE flag: the method's parameters
+// (integrate.Param), checked against the method once it is known.
+type methodOptions map[string]float64
+
+func (o methodOptions) String() string { return strings.TrimPrefix(modelfile.OptionsText(o), ", ") }
+
+// Set parses one NAME=VALUE; a later one for the same name wins.
+func (o methodOptions) Set(s string) error {
+	name, val, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want NAME=VALUE (e.g. alpha=-0.05), got %q", s)
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+	if err != nil {
+		return fmt.Errorf("%s: value %q is not a number", name, val)
+	}
+	o[strings.TrimSpace(name)] = v
+	return nil
 }

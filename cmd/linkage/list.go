@@ -38,14 +38,18 @@ func runMethods(args []string, stdout, stderr io.Writer) error {
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	t := output.Table{Header: []string{"name", "seed", "equations", "formulations", "order q/v/λ", "adaptive", "states X", "K y'=φ", "f(λ)", "A v+b=0", "Lie group", "title"}}
+	t := output.Table{Header: []string{"name", "seed", "equations", "formulations", "order q/v/λ", "adaptive", "states X", "K y'=φ", "f(λ)", "A v+b=0", "Lie group", "options", "title"}}
 	for _, e := range integrate.Methods() {
 		var forms []string
 		for _, f := range e.Formulations {
 			forms = append(forms, string(f))
 		}
+		var opts []string
+		for _, p := range e.Params {
+			opts = append(opts, fmt.Sprintf("%s %s [%g]", p.Name, p.Range(), p.Default))
+		}
 		t.Add(e.Name, e.Seed, e.Equations, strings.Join(forms, ","),
-			fmt.Sprintf("%d/%d/%d", e.Order.Q, e.Order.V, e.Order.Lambda), e.Adaptive, e.States, e.Implicit, e.ReactionForces, pfaffianColumn(e), e.Lie, e.Title)
+			fmt.Sprintf("%d/%d/%d", e.Order.Q, e.Order.V, e.Order.Lambda), e.Adaptive, e.States, e.Implicit, e.ReactionForces, pfaffianColumn(e), e.Lie, strings.Join(opts, "; "), e.Title)
 	}
 	if err := t.Write(stdout); err != nil {
 		return err

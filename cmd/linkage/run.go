@@ -14,7 +14,7 @@ import (
 	"linkage/output"
 )
 
-const runSynopsis = "run MODEL.yaml [--method M] [--formulation F] [--tol E] [--t-end T] [--h|--step H] [--max-steps N] [--out results.csv] [--plot plot.png|svg|pdf] [--html view.html [--trail MARKERS]] [--json] [--estimate-error]"
+const runSynopsis = "run MODEL.yaml [--method M] [--formulation F] [--method-option NAME=VALUE]... [--tol E] [--t-end T] [--h|--step H] [--max-steps N] [--out results.csv] [--plot plot.png|svg|pdf] [--html view.html [--trail MARKERS]] [--json] [--estimate-error]"
 
 // runFlags are the flags of linkage run.
 type runFlags struct {
@@ -23,13 +23,15 @@ type runFlags struct {
 	tol, tEnd, h            float64
 	maxSteps                int
 	asJSON, estimate        bool
+	options                 methodOptions
 }
 
 func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", runSynopsis, stderr)
-	var f runFlags
+	f := runFlags{options: methodOptions{}}
 	fs.StringVar(&f.method, "method", "", "integrator (see 'linkage methods'; default: the file's simulation.method, else hht)")
 	fs.StringVar(&f.form, "formulation", "", "form of the equations (default: the file's, else the method's first)")
+	fs.Var(f.options, "method-option", "set a parameter of the method, NAME=VALUE, repeatable, over the file's simulation.method_options:\nhht alpha in [-1/3, 0] (default -0.3), genalpha, genalpha-si2 and daealpha rho_inf in [0, 1] (0.9), ali1 and ali3 penalty in [1e4, 1e12] (1e7)")
 	fs.Float64Var(&f.tol, "tol", 0, "relative and absolute tolerance in [1e-14, 0.1] (0: the file's simulation.tol, else 1e-6)")
 	fs.Float64Var(&f.tEnd, "t-end", 0, "end time in s (0: the file's simulation.t_end)")
 	fs.Float64Var(&f.h, "h", 0, "fixed step size in s, also --step (0: the file's simulation.h, else error-controlled steps); a run whose energy drifts by\nmore than 5 % of the energy exchanged or whose max |g| passes 1e-3 is flagged and exits 1; -h alone is help")
@@ -62,6 +64,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	build := time.Since(begin) // the setup before the method's: reported in the summary
 	if err := f.checkFormulation(&doc.Model); err != nil {
+		return err
+	}
+	if err := f.checkOptions(&doc.Model); err != nil {
 		return err
 	}
 	if f.html != "" {
@@ -147,20 +152,24 @@ func (f *runFlags) check() error {
 	return nil
 }
 
+// runMethod is the name of the run's method: --method, else the file's, else the default.
+func (f *runFlags) runMethod(m *modelfile.Model) string {
+	switch {
+	case f.method != "":
+		return f.method
+	case m.Simulation.Method != "":
+		return m.Simulation.Method
+	}
+	return modelfile.DefaultMethod
+}
+
 // checkFormulation refuses a --formulation the method of the run (--method, else the
 // file's) does not have: a command-line mistake, exit 2.
 func (f *runFlags) checkFormulation(m *modelfile.Model) error {
 	if f.form == "" {
 		return nil
 	}
-	name := f.method
-	if name == "" {
-		name = m.Simulation.Method
-	}
-	if name == "" {
-		name = modelfile.DefaultMethod
-	}
-	e, err := integrate.Lookup(name)
+	e, err := integrate.Lookup(f.runMethod(m))
 	if err != nil {
 		return err // the file's method: reported by validation with its line
 	}
@@ -170,11 +179,27 @@ func (f *runFlags) checkFormulation(m *modelfile.Model) error {
 	return nil
 }
 
+// checkOptions refuses a --method-option the method of the run does not take, or a value
+// outside its range: a command-line mistake, exit 2.
+func (f *runFlags) checkOptions(m *modelfile.Model) error {
+	if len(f.options) == 0 {
+		return nil
+	}
+	e, err := integrate.Lookup(f.runMethod(m))
+	if err != nil {
+		return err // the file's method: reported by validation with its line
+	}
+	if err := e.CheckParams(f.options); err != nil {
+		return usagef("--method-option: %v", err)
+	}
+	return nil
+}
+
 // simulate runs b, streaming the rows to the CSV, then draws the plot and the viewer and
 // prints the summary, whose setup time includes build, the time spent loading and building b.
 func (f *runFlags) simulate(b *modelfile.Built, build time.Duration, files *runFiles, stdout, stderr io.Writer) error {
 	m := &b.Doc.Model
-	opt := modelfile.RunOptions{Method: f.method, Formulation: f.form, Tol: f.tol, H: f.h, TEnd: f.tEnd, MaxSteps: f.maxSteps}
+	opt := modelfile.RunOptions{Method: f.method, Formulation: f.form, MethodOptions: f.options, Tol: f.tol, H: f.h, TEnd: f.tEnd, MaxSteps: f.maxSteps}
 	te := f.tEnd
 	if te == 0 {
 		te = m.Simulation.TEnd

@@ -17,30 +17,31 @@ import (
 	"linkage/problems"
 )
 
-const solveSynopsis = "solve PROBLEM [--method M] [--formulation F] [--tol E] [--t-end T] [--h|--step H] [--max-steps N] [--out FILE.csv] [--json]"
+const solveSynopsis = "solve PROBLEM [--method M] [--formulation F] [--method-option NAME=VALUE]... [--tol E] [--t-end T] [--h|--step H] [--max-steps N] [--out FILE.csv] [--json]"
 
 // solveReport is the machine-readable summary of one run (`linkage solve --json`).
 type solveReport struct {
-	Problem        string   `json:"problem"`
-	Method         string   `json:"method"`
-	Formulation    string   `json:"formulation"`
-	Tol            float64  `json:"tol"`
-	H              float64  `json:"h,omitempty"`
-	TEnd           float64  `json:"t_end"`
-	SCD            *float64 `json:"scd"` // null when the run does not end at the reference time
-	Steps          int      `json:"steps"`
-	Rejected       int      `json:"rejected"`
-	NewtonFailures int      `json:"newton_failures"`
-	Singular       int      `json:"singular"`
-	NonFinite      int      `json:"non_finite"`
-	failures       string   // st.FailureSummary()
-	FuncEvals      int      `json:"f_evals"`
-	NewtonIters    int      `json:"newton_iters"`
-	Jacobians      int      `json:"jacobians"`
-	Factorizations int      `json:"factorizations"`
-	WallS          float64  `json:"wall_s"`
-	MaxResidualPos float64  `json:"max_residual_pos"`
-	MaxResidualVel float64  `json:"max_residual_vel"`
+	Problem        string             `json:"problem"`
+	Method         string             `json:"method"`
+	Formulation    string             `json:"formulation"`
+	MethodOptions  map[string]float64 `json:"method_options,omitempty"`
+	Tol            float64            `json:"tol"`
+	H              float64            `json:"h,omitempty"`
+	TEnd           float64            `json:"t_end"`
+	SCD            *float64           `json:"scd"` // null when the run does not end at the reference time
+	Steps          int                `json:"steps"`
+	Rejected       int                `json:"rejected"`
+	NewtonFailures int                `json:"newton_failures"`
+	Singular       int                `json:"singular"`
+	NonFinite      int                `json:"non_finite"`
+	failures       string             // st.FailureSummary()
+	FuncEvals      int                `json:"f_evals"`
+	NewtonIters    int                `json:"newton_iters"`
+	Jacobians      int                `json:"jacobians"`
+	Factorizations int                `json:"factorizations"`
+	WallS          float64            `json:"wall_s"`
+	MaxResidualPos float64            `json:"max_residual_pos"`
+	MaxResidualVel float64            `json:"max_residual_vel"`
 	// EnergyStart and EnergyEnd are T + V at the start and at the end of the run, for
 	// systems that report their energy (dae.Energy): with no damping, driving or applied
 	// forces their difference measures the integration error where no reference exists.
@@ -58,6 +59,8 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("solve", solveSynopsis, stderr)
 	method := fs.String("method", "dopri5", "integrator (see 'linkage methods')")
 	form := fs.String("formulation", "", "form of the equations (index3, index2, ggl, index1, index1-proj; default: the method's first, see 'linkage methods')")
+	options := methodOptions{}
+	fs.Var(options, "method-option", "set a parameter of the method, NAME=VALUE, repeatable (see linkage run --help)")
 	tol := fs.Float64("tol", 0, "relative and absolute tolerance in [1e-14, 0.1] (0: the problem's default)")
 	tEnd := fs.Float64("t-end", 0, "end time (0: the problem's; scd needs the reference time)")
 	h := fs.Float64("h", 0, "fixed step size, also --step (0: error-controlled steps); a run whose max |g| passes 1e-3 is flagged and exits 1; -h alone is help")
@@ -102,6 +105,9 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	if *h > 0 && !entry.Adaptive && *tol > 0 {
 		fmt.Fprintf(stderr, "linkage solve: note: %s is fixed-step; --tol is ignored\n", entry.Name)
 	}
+	if ip != nil && len(options) > 0 {
+		return usagef("--method-option: problem %s is a linearly implicit system K y' = φ(t, y), integrated with the method's defaults only", p.Name)
+	}
 	if ip != nil {
 		return runSolveImplicit(*ip, implicitRun{entry: entry, form: *form, tol: *tol, h: *h, tEnd: *tEnd, maxSteps: *maxSteps,
 			out: *out, asJSON: *asJSON}, stdout)
@@ -109,11 +115,14 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	if _, err := entry.NewMethod(integrate.Formulation(*form)); err != nil {
 		return usagef("%v", err)
 	}
+	if err := entry.CheckParams(options); err != nil {
+		return usagef("--method-option: %v", err)
+	}
 	csv, err := openOut("--out", *out)
 	if err != nil {
 		return err
 	}
-	run := runSpec{problem: p, entry: entry, formulation: integrate.Formulation(*form), tol: *tol, h: *h, tEnd: *tEnd, maxSteps: *maxSteps, progress: stderr}
+	run := runSpec{problem: p, entry: entry, formulation: integrate.Formulation(*form), options: options, tol: *tol, h: *h, tEnd: *tEnd, maxSteps: *maxSteps, progress: stderr}
 	var cw *output.CSVWriter
 	rows := 0
 	if csv != nil {
@@ -176,6 +185,7 @@ type runSpec struct {
 	problem     problems.Problem
 	entry       integrate.Entry
 	formulation integrate.Formulation // "" for the method's default
+	options     map[string]float64    // the method's parameters (integrate.Param); nil for its defaults
 	tol, h      float64
 	tEnd        float64
 	maxSteps    int                          // 0: integrate's default
@@ -207,8 +217,8 @@ func (r runSpec) solve() (solveReport, error) {
 	if form == "" {
 		form = r.entry.Formulations[0]
 	}
-	rep := solveReport{Problem: p.Name, Method: r.entry.Name, Formulation: string(form), Tol: tol, H: r.h, TEnd: tEnd}
-	m, err := r.entry.NewMethod(form)
+	rep := solveReport{Problem: p.Name, Method: r.entry.Name, Formulation: string(form), MethodOptions: r.options, Tol: tol, H: r.h, TEnd: tEnd}
+	m, err := r.entry.NewMethodWith(form, r.options)
 	if err != nil {
 		return rep, usagef("%v", err)
 	}
@@ -268,7 +278,7 @@ func printSummary(w io.Writer, r solveReport, p problems.Problem) {
 	if r.H > 0 {
 		mode = fmt.Sprintf("fixed h %g", r.H)
 	}
-	fmt.Fprintf(w, "method   %s (%s), %s, t_end %g\n", r.Method, r.Formulation, mode, r.TEnd)
+	fmt.Fprintf(w, "method   %s (%s%s), %s, t_end %g\n", r.Method, r.Formulation, modelfile.OptionsText(r.MethodOptions), mode, r.TEnd)
 	switch {
 	case r.SCD != nil:
 		fmt.Fprintf(w, "scd      %.2f  (significant correct digits of q%s at t=%g against the reference)\n", *r.SCD, indexList(p.Ref.SCDIndices), p.Ref.T)
