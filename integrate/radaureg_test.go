@@ -70,3 +70,29 @@ func TestRegularizeSchurIndex3(t *testing.T) {
 		t.Errorf("real: K_λλ = %v, want %v", re[6*7+6], want)
 	}
 }
+
+// TestRadauRegularizedFactorAllocs: once made, the singular mode's sparse factorization
+// (values, estimate, real and complex LU) allocates nothing.
+func TestRadauRegularizedFactorAllocs(t *testing.T) {
+	dense, rows := radauIndex3Matrix(1, [2]float64{2, 0.5}, [2]float64{0.3, -1.2})
+	var row, col []int
+	var negJ []float64
+	for i, cols := range rows {
+		for _, j := range cols {
+			row, col = append(row, i), append(col, j)
+			x := real(dense[i*7+j])
+			if i == j && i < 4 {
+				x = 0 // q, v: the diagonal is c K, not −J
+			}
+			negJ = append(negJ, x)
+		}
+	}
+	kdiag := []float64{1, 1, 1, 1, 0, 0, 0}
+	a := newRadauAug(row, col, 7)
+	if err := a.factor(negJ, kdiag, 37.5, 25, 14); err != nil {
+		t.Fatalf("regularized factorization: %v", err)
+	}
+	if n := testing.AllocsPerRun(20, func() { _ = a.factor(negJ, kdiag, 37.5, 25, 14) }); n != 0 {
+		t.Errorf("radauAug.factor allocates %v times per call", n)
+	}
+}
