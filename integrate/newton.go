@@ -235,7 +235,8 @@ type newtonSolver struct {
 }
 
 // regularizable is a newtonIteration that can go on past a singular position: it returns
-// its factorization to regularize (newtonReg; nil when it has no newtonFactor) and where
+// its factorization to regularize (newtonReg; nil when it has no newtonFactor: radau5
+// regularizes its own in decompose, reading newtonSolver.singular) and where
 // the last accepted step ended, for the diagnosis, and reads newtonSolver.singular in its
 // norms.
 type regularizable interface {

@@ -200,6 +200,7 @@ type radauWork struct {
 	jFresh bool // J was evaluated at the current y₀ (RADAU5's CALJAC)
 	haveLU bool
 	hLU    float64
+	luReg  bool // the factorizations are the singular mode's (radaureg.go)
 
 	nw   newtonSolver // the corrector loop (newton.go), with mon as its stopRule
 	mon  radauMonitor
@@ -511,31 +512,38 @@ func (w *radauWork) decompose(h float64) error {
 	w.stats.Factorizations++
 	w.haveLU = false
 	if w.spLU != nil {
-		if err := w.spLU.decomposeNeg(w.negJ, w.kdiag, k.gamma/h, k.alpha/h, k.beta/h); err != nil {
+		if err := w.spLU.decomposeNeg(w.negJ, w.kdiag, k.gamma/h, k.alpha/h, k.beta/h, w.nw.singular); err != nil {
 			if !allFinite(w.negJ) {
 				return ErrNonFinite
 			}
 			return linalg.ErrSingular
 		}
-		w.haveLU, w.hLU = true, h
+		w.haveLU, w.hLU, w.luReg = true, h, w.nw.singular
 		return nil
 	}
-	if err := w.lin.decompose(w.J, w.kdiag, k.gamma/h, k.alpha/h, k.beta/h); err != nil {
+	if err := w.lin.decompose(w.J, w.kdiag, k.gamma/h, k.alpha/h, k.beta/h, w.nw.singular); err != nil {
 		if !allFinite(w.J.RawMatrix().Data) {
 			return ErrNonFinite
 		}
 		return linalg.ErrSingular
 	}
-	w.haveLU, w.hLU = true, h
+	w.haveLU, w.hLU, w.luReg = true, h, w.nw.singular
 	return nil
+}
+
+// luFor reports whether the factorizations are those for h in the current mode.
+func (w *radauWork) luFor(h float64) bool {
+	return w.haveLU && h == w.hLU && w.luReg == w.nw.singular
 }
 
 // setScal writes the error and Newton scales sc_i = (ATol' + RTol'|y₀_i|)/h^(k_i−1).
 func (w *radauWork) setScal(h float64) {
 	nq, blocks := w.fo.coordBlocks()
 	for i, y := range w.y0 {
-		if w.nw.singular && i >= w.se.il() {
-			w.scal[i] = math.Inf(1) // λ, μ: not unique at a singular position
+		if w.nw.singular && i >= w.se.ia() {
+			// a, λ, μ: the multipliers are not unique at a singular position, and the
+			// algebraic accelerations take the regularized multipliers' part Gᵀλ.
+			w.scal[i] = math.Inf(1)
 			continue
 		}
 		s := w.c.atolOf(i, nq, blocks) + w.c.RTol*math.Abs(y)
@@ -628,7 +636,7 @@ func (w *radauWork) predict(h float64, freshJ bool) error {
 	k := &radauCoef
 	w.hTry = h
 	w.mon.slow = false
-	if !freshJ && (!w.haveLU || h != w.hLU) {
+	if !freshJ && !w.luFor(h) {
 		if err := w.decompose(h); err != nil {
 			return err
 		}
@@ -685,7 +693,7 @@ func (w *radauWork) factor() error {
 	if !w.jFresh {
 		w.jacobian()
 	}
-	if w.haveLU && w.hTry == w.hLU {
+	if w.luFor(w.hTry) {
 		return nil
 	}
 	return w.decompose(w.hTry)

@@ -19,8 +19,9 @@ import (
 // J plus the diagonal of K, so one pattern serves both.
 type radauSystems interface {
 	// decompose factorizes both matrices for the given J, K diagonal and the scalars
-	// fr = γ/h, ar = α/h, br = β/h; a singular or non-finite matrix returns an error.
-	decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64) error
+	// fr = γ/h, ar = α/h, br = β/h, with the algebraic rows regularized when reg
+	// (radaureg.go); a singular or non-finite matrix returns an error.
+	decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64, reg bool) error
 	solveReal(b []float64)       // b ← ((γ/h) K − J)⁻¹ b
 	solveComplex(b []complex128) // b ← (((α+iβ)/h) K − J)⁻¹ b
 }
@@ -39,11 +40,12 @@ func newRadauSystems(se *semiExplicit) radauSystems {
 
 // radauDense holds dense LU factorizations with partial pivoting of both matrices.
 type radauDense struct {
-	lu  *linalg.LU
-	clu radauComplexLU
+	lu   *linalg.LU
+	clu  radauComplexLU
+	full *radauPattern // the singular mode's, made at the first regularization
 }
 
-func (d *radauDense) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64) error {
+func (d *radauDense) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64, reg bool) error {
 	n := d.clu.n
 	E := d.lu.Matrix().Data
 	raw := J.RawMatrix()
@@ -57,6 +59,13 @@ func (d *radauDense) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64
 		}
 		e[i] += fr * kdiag[i]
 		c[i] += complex(ar*kdiag[i], br*kdiag[i])
+	}
+	if reg {
+		if d.full == nil {
+			d.full = newRadauPattern(nil, n) // every row dense
+		}
+		regularizeSchur(d.full, E, d.full.sr, radauRegEps)
+		regularizeSchur(d.full, d.clu.a, d.full.sc, complex(radauRegEps, 0))
 	}
 	if err := d.lu.Factor(); err != nil {
 		return err
@@ -74,6 +83,11 @@ type radauSparse struct {
 	re       *linalg.SparseLU
 	cx       *linalg.ComplexSparseLU
 	row, col []int
+	// The regularized factorizations (made at the first regularization) and whether the
+	// last decompose used them; neg holds −J on the pattern for the dense-J path.
+	aug   *radauAug
+	onAug bool
+	neg   []float64
 }
 
 // newRadauSparse builds the sparse factorizations for pattern. Every differential row
@@ -103,27 +117,27 @@ func newRadauSparse(se *semiExplicit, pattern [][]int) *radauSparse {
 	return s
 }
 
-func (s *radauSparse) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64) error {
+func (s *radauSparse) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64, reg bool) error {
+	if s.neg == nil {
+		s.neg = make([]float64, len(s.row))
+	}
 	raw := J.RawMatrix()
-	rv, cv := s.re.Values(), s.cx.Values()
 	for t, i := range s.row {
-		j := s.col[t]
-		x := -raw.Data[i*raw.Stride+j]
-		rv[t], cv[t] = x, complex(x, 0)
-		if i == j {
-			rv[t] += fr * kdiag[i]
-			cv[t] += complex(ar*kdiag[i], br*kdiag[i])
-		}
+		s.neg[t] = -raw.Data[i*raw.Stride+s.col[t]]
 	}
-	if err := s.re.Factor(); err != nil {
-		return err
-	}
-	return s.cx.Factor()
+	return s.decomposeNeg(s.neg, kdiag, fr, ar, br, reg)
 }
 
 // decomposeNeg is decompose with −J given as values on the pattern (the sparse
 // evaluation path, semiExplicit.newtonValues with c = 0).
-func (s *radauSparse) decomposeNeg(negJ []float64, kdiag []float64, fr, ar, br float64) error {
+func (s *radauSparse) decomposeNeg(negJ []float64, kdiag []float64, fr, ar, br float64, reg bool) error {
+	s.onAug = reg
+	if reg {
+		if s.aug == nil {
+			s.aug = newRadauAug(s.row, s.col, len(kdiag))
+		}
+		return s.aug.factor(negJ, kdiag, fr, ar, br)
+	}
 	rv, cv := s.re.Values(), s.cx.Values()
 	for t, i := range s.row {
 		x := negJ[t]
@@ -139,8 +153,21 @@ func (s *radauSparse) decomposeNeg(negJ []float64, kdiag []float64, fr, ar, br f
 	return s.cx.Factor()
 }
 
-func (s *radauSparse) solveReal(b []float64)       { s.re.Solve(b) }
-func (s *radauSparse) solveComplex(b []complex128) { s.cx.Solve(b) }
+func (s *radauSparse) solveReal(b []float64) {
+	if s.onAug {
+		s.aug.re.Solve(b)
+		return
+	}
+	s.re.Solve(b)
+}
+
+func (s *radauSparse) solveComplex(b []complex128) {
+	if s.onAug {
+		s.aug.cx.Solve(b)
+		return
+	}
+	s.cx.Solve(b)
+}
 
 // radauComplexLU is a dense LU factorization with partial pivoting of a complex n×n
 // matrix, row-major, for the complex system of Radau5 (Golub & Van Loan, Algorithm

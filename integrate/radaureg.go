@@ -1,0 +1,171 @@
+package integrate
+
+import (
+	"fmt"
+	"slices"
+
+	"linkage/dae"
+	"linkage/linalg"
+)
+
+// Radau5's singular mode (newtonSolver.singular) regularizes the algebraic rows of its
+// real and complex matrices c K − J (c = γ/h, (α+iβ)/h) as newtonReg does those of the
+// second-order methods: each row i with a zero diagonal (λ, μ) gets K_ii = −ε s_i, s_i
+// an estimate of the diagonal of C A⁻¹ B, A the block of the rows with a nonzero diagonal
+// (q, v, a), so that the factorized Schur complement is S + ε diag(S). In the first-order
+// form y = (q, v, a, λ, μ) the constraint rows reach λ only through other rows (index-3
+// g: q → v → a → λ; index-2 G v: v → a → λ), and newtonReg's one-term estimate
+// Σ_j K_ij K_ji / K_jj is zero there. With A = D + N (D its diagonal) the Neumann series
+// A⁻¹ = D⁻¹ − D⁻¹ N D⁻¹ + D⁻¹ N D⁻¹ N D⁻¹ − … gives s_i as the sum over the closed paths
+// i → j₁ → … → j_m → i through rows of A, m ≤ radauRegHops:
+//
+//	s_i = Σ (−1)^(m−1) K_ij₁ K_j₁j₂ … K_j_m i / (K_j₁j₁ … K_j_mj_m).
+//
+// On index-3 rows the m = 3 path gives (h/γ)² (G diag(M)⁻¹ Gᵀ)_ii, the Schur complement's
+// diagonal through the velocity rows (with the complex shift for the complex system); on
+// index-2 rows m = 2 gives (h/γ)(G diag(M)⁻¹ Gᵀ)_ii; on GGL's μ rows m = 1 gives h/γ
+// (G Gᵀ)_ii.
+const radauRegHops = 3
+
+// radauRegEps is ε for Radau5, measured on A02 (N = 40, tol 1e-8, ggl, accelerations out
+// of the norms as setScal does in the singular mode): to t = 20 s (21 singular
+// positions) 1e-14 and 1e-12 pass, 1e-10 stops at t = 13.04 s and 2^-40 ≈ 9.1e-13 at
+// 5.18 s; to 1.5 s 2^-50 (newtonRegEps) stops at 1.244 s and 1e-4 at 0.69 s. The
+// window is narrow and not monotone: ε trades the damping of nearly lost directions
+// against the size of the multipliers along the lost ones, and neither bound is sharp.
+const radauRegEps = 1e-14
+
+// radauScalar is the entry type of Radau5's real and complex Newton matrices.
+type radauScalar interface{ float64 | complex128 }
+
+// radauPattern is a CSR pattern (sorted columns, every diagonal) on which the singular
+// mode's estimate walks; s is its scratch. The dense path uses the full pattern, whose
+// values are the row-major matrix.
+type radauPattern struct {
+	csr dae.CSR
+	sr  []float64
+	sc  []complex128
+}
+
+func newRadauPattern(rows [][]int, n int) *radauPattern {
+	return &radauPattern{csr: dae.NewCSR(rows, n, n, true), sr: make([]float64, n), sc: make([]complex128, n)}
+}
+
+// at is the slot of (i, j), −1 when absent.
+func (p *radauPattern) at(i, j int) int {
+	cols := p.csr.Cols[p.csr.RowStart[i]:p.csr.RowStart[i+1]]
+	if k, ok := slices.BinarySearch(cols, j); ok {
+		return p.csr.RowStart[i] + k
+	}
+	return -1
+}
+
+// regularizeSchur writes K_ii = −ε s_i into every row of v (values on p) whose diagonal
+// is zero; s is scratch of length n. The estimates are all made before any is written,
+// so the regularized rows never serve as intermediate rows.
+func regularizeSchur[T radauScalar](p *radauPattern, v, s []T, eps T) {
+	var zero T
+	for i := range p.csr.NRows {
+		s[i] = zero
+		if v[p.at(i, i)] != zero {
+			continue
+		}
+		for t := p.csr.RowStart[i]; t < p.csr.RowStart[i+1]; t++ {
+			j := p.csr.Cols[t]
+			if kjj := v[p.at(j, j)]; v[t] != zero && kjj != zero {
+				s[i] += schurPaths(p, v, i, j, v[t]/kjj, 1)
+			}
+		}
+	}
+	for i := range p.csr.NRows {
+		if s[i] != zero {
+			v[p.at(i, i)] = -eps * s[i]
+		}
+	}
+}
+
+// schurPaths sums the paths of regularizeSchur that have reached row j after m rows of A
+// with weight w = (−1)^(m−1) K_ij₁ … K_j_{m−1}j / (K_j₁j₁ … K_jj).
+func schurPaths[T radauScalar](p *radauPattern, v []T, i, j int, w T, m int) T {
+	var zero, s T
+	if t := p.at(j, i); t >= 0 {
+		s = w * v[t]
+	}
+	if m == radauRegHops {
+		return s
+	}
+	for u := p.csr.RowStart[j]; u < p.csr.RowStart[j+1]; u++ {
+		l := p.csr.Cols[u]
+		if kll := v[p.at(l, l)]; l != j && l != i && v[u] != zero && kll != zero {
+			s += schurPaths(p, v, i, l, -w*v[u]/kll, m+1)
+		}
+	}
+	return s
+}
+
+// radauAug is the pattern ∪ diagonal on which the sparse paths factorize the regularized
+// matrices (the Newton pattern leaves the algebraic rows' diagonal out), made at the
+// first regularization.
+type radauAug struct {
+	p    *radauPattern
+	re   *linalg.SparseLU
+	cx   *linalg.ComplexSparseLU
+	slot []int // slot of the original pattern's entry t in p
+	neg  []float64
+}
+
+func newRadauAug(row, col []int, n int) *radauAug {
+	rows := make([][]int, n)
+	for t, i := range row {
+		rows[i] = append(rows[i], col[t])
+	}
+	for i := range rows {
+		slices.Sort(rows[i])
+	}
+	a := &radauAug{p: newRadauPattern(rows, n)}
+	c := &a.p.csr
+	aug := make([][]int, n)
+	for i := range n {
+		aug[i] = c.Cols[c.RowStart[i]:c.RowStart[i+1]]
+	}
+	var err error
+	if a.re, err = linalg.NewSparseLU(n, aug); err == nil {
+		a.cx, err = linalg.NewComplexSparseLU(n, aug)
+	}
+	if err != nil {
+		panic(fmt.Sprintf("integrate: radau5: regularized Newton matrix pattern: %v", err))
+	}
+	a.slot = make([]int, len(row))
+	for t, i := range row {
+		a.slot[t] = a.p.at(i, col[t])
+	}
+	a.neg = make([]float64, len(c.Cols))
+	return a
+}
+
+// factor writes c K − J from −J on the original pattern (negJ), regularizes both
+// matrices and factorizes them.
+func (a *radauAug) factor(negJ, kdiag []float64, fr, ar, br float64) error {
+	clear(a.neg)
+	for t, x := range negJ {
+		a.neg[a.slot[t]] = x
+	}
+	c := &a.p.csr
+	rv, cv := a.re.Values(), a.cx.Values()
+	for i := range c.NRows {
+		for t := c.RowStart[i]; t < c.RowStart[i+1]; t++ {
+			x := a.neg[t]
+			rv[t], cv[t] = x, complex(x, 0)
+			if c.Cols[t] == i {
+				rv[t] += fr * kdiag[i]
+				cv[t] += complex(ar*kdiag[i], br*kdiag[i])
+			}
+		}
+	}
+	regularizeSchur(a.p, rv, a.p.sr, radauRegEps)
+	regularizeSchur(a.p, cv, a.p.sc, complex(radauRegEps, 0))
+	if err := a.re.Factor(); err != nil {
+		return err
+	}
+	return a.cx.Factor()
+}

@@ -1,0 +1,98 @@
+package integrate
+
+import (
+	"math"
+	"math/cmplx"
+	"testing"
+)
+
+// radauIndex3Matrix is c K − J of the first-order index-3 form y = (q, v, a, λ) for two
+// coordinates with masses m and one constraint row G = g (no force derivatives):
+// q' = v, v' = a, 0 = f − M a − Gᵀλ, 0 = g(q). Its rows q, v, a have the diagonal
+// (c, c, m), the constraint row none.
+func radauIndex3Matrix(c complex128, m, g [2]float64) (v []complex128, rows [][]int) {
+	const n = 7
+	v = make([]complex128, n*n)
+	set := func(i, j int, x complex128) { v[i*n+j] = x }
+	for k := range 2 {
+		set(k, k, c)
+		set(k, 2+k, -1)
+		set(2+k, 2+k, c)
+		set(2+k, 4+k, -1)
+		set(4+k, 4+k, complex(m[k], 0))
+		set(4+k, 6, complex(g[k], 0))
+		set(6, k, complex(-g[k], 0))
+	}
+	rows = [][]int{{0, 2}, {1, 3}, {2, 4}, {3, 5}, {4, 6}, {5, 6}, {0, 1}}
+	return v, rows
+}
+
+// TestRegularizeSchurIndex3: on the index-3 rows of the first-order form the closed
+// paths q → v → a → λ give K_λλ = ε (G M⁻¹ Gᵀ)/c², the Schur complement's diagonal
+// scaled by ε, exactly (the block of q, v, a is triangular, its Neumann series ends at
+// three terms), for the real shift c = γ/h and the complex one (α + iβ)/h, on the dense
+// (full) and the sparse pattern.
+func TestRegularizeSchurIndex3(t *testing.T) {
+	m, g := [2]float64{2, 0.5}, [2]float64{0.3, -1.2}
+	schur := g[0]*g[0]/m[0] + g[1]*g[1]/m[1]
+	const eps = 0x1p-40
+	for _, c := range []complex128{complex(37.5, 0), complex(25, 14)} {
+		want := complex(eps*schur, 0) / (c * c)
+		dense, rows := radauIndex3Matrix(c, m, g)
+		full := newRadauPattern(nil, 7)
+		regularizeSchur(full, dense, full.sc, complex(eps, 0))
+		sp := newRadauPattern(rows, 7)
+		vals := make([]complex128, len(sp.csr.Cols))
+		d, _ := radauIndex3Matrix(c, m, g)
+		for i := range 7 {
+			for t := sp.csr.RowStart[i]; t < sp.csr.RowStart[i+1]; t++ {
+				vals[t] = d[i*7+sp.csr.Cols[t]]
+			}
+		}
+		regularizeSchur(sp, vals, sp.sc, complex(eps, 0))
+		for name, got := range map[string]complex128{"dense": dense[6*7+6], "sparse": vals[sp.at(6, 6)]} {
+			if cmplx.Abs(got-want) > 1e-14*cmplx.Abs(want) {
+				t.Errorf("c = %v, %s: K_λλ = %v, want ε (G M⁻¹ Gᵀ)/c² = %v", c, name, got, want)
+			}
+		}
+		if dense[0] != c || dense[4*7+4] != complex(m[0], 0) {
+			t.Errorf("c = %v: rows with a diagonal changed: %v, %v", c, dense[0], dense[4*7+4])
+		}
+	}
+	cm, _ := radauIndex3Matrix(37.5, m, g)
+	re := make([]float64, len(cm))
+	for k, x := range cm {
+		re[k] = real(x)
+	}
+	full := newRadauPattern(nil, 7)
+	regularizeSchur(full, re, full.sr, eps)
+	if want := eps * schur / (37.5 * 37.5); math.Abs(re[6*7+6]-want) > 1e-14*want {
+		t.Errorf("real: K_λλ = %v, want %v", re[6*7+6], want)
+	}
+}
+
+// TestRadauRegularizedFactorAllocs: once made, the singular mode's sparse factorization
+// (values, estimate, real and complex LU) allocates nothing.
+func TestRadauRegularizedFactorAllocs(t *testing.T) {
+	dense, rows := radauIndex3Matrix(1, [2]float64{2, 0.5}, [2]float64{0.3, -1.2})
+	var row, col []int
+	var negJ []float64
+	for i, cols := range rows {
+		for _, j := range cols {
+			row, col = append(row, i), append(col, j)
+			x := real(dense[i*7+j])
+			if i == j && i < 4 {
+				x = 0 // q, v: the diagonal is c K, not −J
+			}
+			negJ = append(negJ, x)
+		}
+	}
+	kdiag := []float64{1, 1, 1, 1, 0, 0, 0}
+	a := newRadauAug(row, col, 7)
+	if err := a.factor(negJ, kdiag, 37.5, 25, 14); err != nil {
+		t.Fatalf("regularized factorization: %v", err)
+	}
+	if n := testing.AllocsPerRun(20, func() { _ = a.factor(negJ, kdiag, 37.5, 25, 14) }); n != 0 {
+		t.Errorf("radauAug.factor allocates %v times per call", n)
+	}
+}
