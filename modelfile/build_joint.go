@@ -77,6 +77,15 @@ type pose struct {
 // translational joint only from marker i's body, whose axis it carries. The joints left
 // over close loops and become cut joints (the two points coincide in x and y).
 func assembleJoint(doc *Document) (*Built, mechanism, error) {
+	m := &doc.Model
+	guess := map[string]pose{groundName: {}}
+	for _, body := range m.Bodies {
+		st := m.Initial.Bodies[body.Name]
+		guess[body.Name] = pose{r: st.Position, th: float64(st.Angle), v: st.Velocity, om: st.AngularVelocity}
+	}
+	if _, err := buildJoint(doc, guess); err != nil { // the tree's own errors before the start's
+		return nil, nil, err
+	}
 	pb, psys, err := assemble(doc)
 	if err != nil {
 		return nil, nil, err
@@ -84,14 +93,23 @@ func assembleJoint(doc *Document) (*Built, mechanism, error) {
 	if err := pb.initialize(psys); err != nil {
 		return nil, nil, err
 	}
-	m := &doc.Model
-	poses := map[string]pose{groundName: {}}
 	for _, body := range m.Bodies {
 		id := pb.Bodies[body.Name]
 		r, th := pb.System.Pose(id, pb.Start.Q)
 		v, om := pb.System.Pose(id, pb.Start.V)
-		poses[body.Name] = pose{r: Vec(r), th: th, v: Vec(v), om: om}
+		guess[body.Name] = pose{r: Vec(r), th: th, v: Vec(v), om: om}
 	}
+	jb, err := buildJoint(doc, guess)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &Built{Doc: doc, Joint: jb}, jb.System, nil
+}
+
+// buildJoint builds the tree, cut joints, drives and springs of doc with the bodies at
+// poses, from which the joint coordinates and rates at the start are read.
+func buildJoint(doc *Document, poses map[string]pose) (*JointBuilt, error) {
+	m := &doc.Model
 	jb := &JointBuilt{Model: &joint.Model{Gravity: [3]float64{m.Gravity[0], m.Gravity[1]}},
 		frames: map[string]bodyFrame{groundName: {f: joint.Ground}}, drives: map[string]driveRow{}}
 	t := &treeBuilder{doc: doc, jb: jb, poses: poses, markers: map[string]Marker{}, signs: map[string]sk{}}
@@ -99,17 +117,17 @@ func assembleJoint(doc *Document) (*Built, mechanism, error) {
 		t.markers[mk.Name] = mk
 	}
 	if err := t.grow(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := t.closeAndDrive(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	sys, err := jb.Model.System()
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", doc.File, err)
+		return nil, fmt.Errorf("%s: %w", doc.File, err)
 	}
 	jb.System = &JointMechanism{System: sys, q0: t.q0, v0: t.v0}
-	return &Built{Doc: doc, Joint: jb}, jb.System, nil
+	return jb, nil
 }
 
 // sk is a tree joint's coordinate index and the sign and offset of the planar joint
