@@ -86,11 +86,8 @@ func assembleJoint(doc *Document) (*Built, mechanism, error) {
 	if _, err := buildJoint(doc, guess); err != nil { // the tree's own errors before the start's
 		return nil, nil, err
 	}
-	pb, psys, err := assemble(doc)
+	pb, err := bodyStart(doc)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := pb.initialize(psys); err != nil {
 		return nil, nil, err
 	}
 	for _, body := range m.Bodies {
