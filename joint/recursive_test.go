@@ -162,3 +162,56 @@ func TestDerivativesAgainstFiniteDifferences(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameMotionMatchesDifferences: FrameMotion's velocity, acceleration, angular velocity
+// and angular acceleration of a point of every frame of the random tree are the central
+// differences (h = 1e-5) of its position and orientation along q(t) = q + v t + a t²/2, to
+// 1e-6 of their size, and its position is Position's.
+func TestFrameMotionMatchesDifferences(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	sys, nq, q, v := randomSystem(t, rng)
+	a, _ := randomState(rng, nq)
+	at := func(s float64) []float64 {
+		x := make([]float64, nq)
+		for i := range x {
+			x[i] = q[i] + v[i]*s + a[i]*s*s/2
+		}
+		return x
+	}
+	velAt := func(s float64) []float64 {
+		x := make([]float64, nq)
+		for i := range x {
+			x[i] = v[i] + a[i]*s
+		}
+		return x
+	}
+	const h = 1e-5
+	p := [3]float64{0.3, -0.2, 0.5}
+	for f := range nq {
+		fm := sys.FrameMotion(q, v, a, f, p)
+		if r := sys.Position(q, f, p); r != fm.Pos {
+			t.Errorf("frame %d: position %v, Position %v", f, fm.Pos, r)
+		}
+		plus, minus := sys.FrameMotion(at(h), velAt(h), nil, f, p), sys.FrameMotion(at(-h), velAt(-h), nil, f, p)
+		for k := range 3 {
+			check := func(what string, got, want float64) {
+				if math.Abs(got-want) > 1e-6*math.Max(1, math.Abs(want)) {
+					t.Errorf("frame %d: %s[%d] = %.9g, differences %.9g", f, what, k, got, want)
+				}
+			}
+			check("velocity", fm.Vel[k], (plus.Pos[k]-minus.Pos[k])/(2*h))
+			check("acceleration", fm.Acc[k], (plus.Vel[k]-minus.Vel[k])/(2*h))
+			check("angular acceleration", fm.Alpha[k], (plus.Omega[k]-minus.Omega[k])/(2*h))
+			// ω from Ṙ Rᵀ: its (k+2, k+1) entry is ω_k.
+			i, j := (k+2)%3, (k+1)%3
+			var w float64
+			for l := range 3 {
+				w += (plus.R[i][l] - minus.R[i][l]) / (2 * h) * fm.R[j][l]
+			}
+			check("angular velocity", fm.Omega[k], w)
+		}
+	}
+	if g := sys.FrameMotion(q, v, a, Ground, p); g.Pos != p || g.Vel != [3]float64{} {
+		t.Errorf("ground frame: %+v, want the point at rest", g)
+	}
+}

@@ -239,3 +239,33 @@ func (s *System) CoordinateName(i int) string { return s.m.prims[i].name }
 
 // ConstraintName names constraint i after its cut joint (with the direction index) or drive.
 func (s *System) ConstraintName(i int) string { return s.names[i] }
+
+// FrameMotion is the motion of a point fixed in a frame: its world position, velocity and
+// acceleration, and the frame's orientation, angular velocity and angular acceleration.
+type FrameMotion struct {
+	R             [3][3]float64
+	Omega, Alpha  [3]float64
+	Pos, Vel, Acc [3]float64
+}
+
+// FrameMotion returns the motion of point p of frame f at (q, v, a) by the forward
+// recursion of seed 002 (eqs. 46-50) with A_i = A_parent + s_i q”_i + V_i × s_i q'_i;
+// a nil a reads as zero accelerations. Frame Ground is the world frame at rest.
+func (s *System) FrameMotion(q, v, a []float64, f int, p [3]float64) FrameMotion {
+	if f == Ground {
+		return FrameMotion{R: identity3(), Pos: p}
+	}
+	s.m.kinematics(s.w, q, v)
+	for i := range s.m.prims {
+		A := s.w.c[i]
+		if a != nil {
+			A = A.add(s.w.s[i].scale(a[i]))
+		}
+		if par := s.m.prims[i].parent; par != Ground {
+			A = A.add(s.w.A[par])
+		}
+		s.w.A[i] = A
+	}
+	r, vel, acc := s.w.point(f, p)
+	return FrameMotion{R: s.w.R[f], Omega: s.w.V[f].ang(), Alpha: s.w.A[f].ang(), Pos: r, Vel: vel, Acc: acc}
+}

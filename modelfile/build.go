@@ -32,6 +32,9 @@ type Built struct {
 	// Natural is set for a planar model in natural coordinates (coordinates: natural);
 	// Model, System, Bodies and Joints are then nil.
 	Natural *NaturalBuilt
+	// Joint is set for a planar model in joint coordinates (coordinates: joint); Model,
+	// System, Bodies and Joints are then nil.
+	Joint *JointBuilt
 }
 
 // Build assembles doc's mechanism through the modeling route of its dimension (routes:
@@ -69,6 +72,7 @@ type route struct {
 var routes = [...]route{
 	{dimension: 2, coordinates: CoordinatesBody, assemble: assemble},
 	{dimension: 2, coordinates: CoordinatesNatural, assemble: assembleNatural},
+	{dimension: 2, coordinates: CoordinatesJoint, assemble: assembleJoint},
 	{dimension: 3, coordinates: CoordinatesBody, assemble: assemble3},
 }
 
@@ -413,6 +417,9 @@ func (b *Built) Full() dae.System {
 	}
 	if b.Natural != nil {
 		return b.Natural.System
+	}
+	if b.Joint != nil {
+		return b.Joint.System
 	}
 	return b.System
 }

@@ -37,11 +37,8 @@ func assembleNatural(doc *Document) (*Built, mechanism, error) {
 	if _, err := buildNatural(doc, fromFile); err != nil {
 		return nil, nil, err
 	}
-	pb, psys, err := assemble(doc)
+	pb, err := bodyStart(doc)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := pb.initialize(psys); err != nil {
 		return nil, nil, err
 	}
 	angles := map[string]float64{}
@@ -58,6 +55,16 @@ func assembleNatural(doc *Document) (*Built, mechanism, error) {
 	}
 	nb.Angles = angles
 	return &Built{Doc: doc, Natural: nb}, nb.System, nil
+}
+
+// bodyStart builds doc in body coordinates with its consistent start, from which the
+// natural and joint routes read theirs.
+func bodyStart(doc *Document) (*Built, error) {
+	pb, psys, err := assemble(doc)
+	if err != nil {
+		return nil, err
+	}
+	return pb, pb.initialize(psys)
 }
 
 // buildNatural turns doc into a natural-coordinate model whose bodies start at guess(name)

@@ -61,6 +61,9 @@ func channelNames(m *Model) []string {
 		}
 	}
 	for _, j := range m.Joints {
+		if m.Coordinates == CoordinatesJoint {
+			break // a tree joint has no multiplier, so no reaction to read
+		}
 		suffixes := jointSuffixes()
 		switch j.Type {
 		case JointCoupler:

@@ -22,7 +22,8 @@ type Model struct {
 	// may give expressions, here they are evaluated.
 	Parameters map[string]float64 `yaml:"parameters"`
 	// Coordinates chooses the modeling route of a planar model: "body" (x, y, θ of every
-	// body, package planar) or "natural" (basic points, package natural) [body].
+	// body, package planar), "natural" (basic points, package natural) or "joint" (relative
+	// coordinates of a spanning tree with cut joints, package joint) [body].
 	Coordinates string `yaml:"coordinates"`
 }
 
@@ -98,6 +99,7 @@ type Marker struct {
 const (
 	CoordinatesBody    = "body"
 	CoordinatesNatural = "natural"
+	CoordinatesJoint   = "joint"
 )
 
 // Joint kinds (the Type field of Joint).

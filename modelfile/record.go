@@ -101,6 +101,9 @@ func newRecorder(b *Built, r *Result, keep []string) *recorder {
 	case b.Natural != nil:
 		rc.energy = b.Natural.System.Energy
 		channel = naturalChannels(b)
+	case b.Joint != nil:
+		rc.energy = b.Joint.System.Energy
+		channel = jointChannels(b)
 	default:
 		sys := b.System
 		rc.energy = func(t float64, q, v []float64) (float64, float64) {

@@ -105,9 +105,12 @@ func (v *validator) coordinates() {
 	case "", CoordinatesBody:
 		return
 	case CoordinatesNatural:
+	case CoordinatesJoint:
+		v.jointCoordinates()
+		return
 	default:
-		v.errorf("coordinates", "coordinates = %q; want %q (x, y, θ of every body, the default) or %q (basic points)",
-			v.m.Coordinates, CoordinatesBody, CoordinatesNatural)
+		v.errorf("coordinates", "coordinates = %q; want %q (x, y, θ of every body, the default), %q (basic points) or %q (relative coordinates of a spanning tree)",
+			v.m.Coordinates, CoordinatesBody, CoordinatesNatural, CoordinatesJoint)
 		return
 	}
 	for i, b := range v.m.Bodies {
@@ -595,6 +598,11 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 	}{{"outputs", s.Outputs}, {"plot", s.Plot}} {
 		for i, c := range list.names {
 			sel := selectChannels(valid, c)
+			if elem, _ := splitChannel(c); len(sel) == 0 && v.m.Coordinates == CoordinatesJoint && slices.ContainsFunc(v.m.Joints, func(j Joint) bool { return j.Name == elem }) {
+				v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "output channel %q: joint reactions are not available with coordinates: joint "+
+					"(a tree joint's reaction is no multiplier there); use coordinates: body", c)
+				continue
+			}
 			if len(sel) == 0 {
 				v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "unknown output channel %q; want a channel such as %s, a body, joint or marker name, energy or residual",
 					c, strings.Join(exampleChannels(valid), ", "))

@@ -14,6 +14,8 @@ func (b *Built) workMeter(m integrate.Method) *assembly.WorkMeter {
 		src = b.Spatial.System
 	case b.Natural != nil:
 		src = b.Natural.System
+	case b.Joint != nil:
+		src = b.Joint.System
 	}
 	_, nc := b.Size()
 	return assembly.NewWorkMeter(src, nc, b.FullLambda, m, b.Start.T)

@@ -1,0 +1,395 @@
+package modelfile
+
+import (
+	"fmt"
+	"math"
+
+	"linkage/joint"
+	"linkage/law"
+)
+
+// JointBuilt is the joint-coordinate part of a Built (coordinates: joint): a planar model
+// as a tree of revolute and translational joints in relative coordinates (package joint,
+// seed 002 §3.3) whose remaining revolute joints are cut joints. Built's Integrated,
+// Consistent and Start hold the rest.
+type JointBuilt struct {
+	Model  *joint.Model
+	System *JointMechanism
+	Tree   []string // the joints of the spanning tree, in the order they were added
+	Cuts   []string // the revolute joints that close loops (cut joints)
+	frames map[string]bodyFrame
+	parent []int  // parent frame of each frame (joint.Ground at the root)
+	turns  []bool // whether the frame's joint is a revolute (its q adds to the angle)
+	drives map[string]driveRow
+}
+
+// JointMechanism is the joint.System of a model file with the initial guess read from the
+// consistent start in body coordinates.
+type JointMechanism struct {
+	*joint.System
+	q0, v0 []float64
+}
+
+// InitialGuess returns the joint coordinates and rates of the body-coordinate start.
+func (m *JointMechanism) InitialGuess() (q0, v0 []float64) {
+	return append([]float64(nil), m.q0...), append([]float64(nil), m.v0...)
+}
+
+// bodyFrame places a body in the frame of its tree joint: the body's angle is the frame's
+// plus phi, and its origin (centre of mass) is at d in frame coordinates.
+type bodyFrame struct {
+	f   int
+	phi float64
+	d   [2]float64
+}
+
+// driveRow is the row of a motion among the constraints, and the sign s of its joint
+// coordinate against the planar one (c = s q + k).
+type driveRow struct {
+	row int
+	s   float64
+}
+
+// toFrame returns point p of the body (body coordinates) in the coordinates of its frame.
+func (bf bodyFrame) toFrame(p Vec) [3]float64 {
+	r := rot(bf.phi, p)
+	return [3]float64{bf.d[0] + r[0], bf.d[1] + r[1]}
+}
+
+func rot(th float64, p Vec) Vec {
+	c, s := math.Cos(th), math.Sin(th)
+	return Vec{c*p[0] - s*p[1], s*p[0] + c*p[1]}
+}
+
+// pose is a body's pose and rates at the consistent start in body coordinates.
+type pose struct {
+	r, v   Vec
+	th, om float64
+}
+
+// assembleJoint builds doc in joint coordinates. As for natural coordinates, the start is
+// made consistent in body coordinates first (the initial section is written in them) and
+// the joint coordinates and rates are read from it. The spanning tree grows from ground in
+// breadth-first passes over the joints in file order: a joint joins the tree when one of
+// its bodies was in the tree at the start of the pass and the other is not yet; within a
+// pass translational joints come first, since only revolute joints can be cut joints. A
+// revolute joint may be entered from either side (its coordinate then changes sign); a
+// translational joint only from marker i's body, whose axis it carries. The joints left
+// over close loops and become cut joints (the two points coincide in x and y).
+func assembleJoint(doc *Document) (*Built, mechanism, error) {
+	m := &doc.Model
+	guess := map[string]pose{groundName: {}}
+	for _, body := range m.Bodies {
+		st := m.Initial.Bodies[body.Name]
+		guess[body.Name] = pose{r: st.Position, th: float64(st.Angle), v: st.Velocity, om: st.AngularVelocity}
+	}
+	if _, err := buildJoint(doc, guess); err != nil { // the tree's own errors before the start's
+		return nil, nil, err
+	}
+	pb, err := bodyStart(doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, body := range m.Bodies {
+		id := pb.Bodies[body.Name]
+		r, th := pb.System.Pose(id, pb.Start.Q)
+		v, om := pb.System.Pose(id, pb.Start.V)
+		guess[body.Name] = pose{r: Vec(r), th: th, v: Vec(v), om: om}
+	}
+	jb, err := buildJoint(doc, guess)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &Built{Doc: doc, Joint: jb}, jb.System, nil
+}
+
+// buildJoint builds the tree, cut joints, drives and springs of doc with the bodies at
+// poses, from which the joint coordinates and rates at the start are read.
+func buildJoint(doc *Document, poses map[string]pose) (*JointBuilt, error) {
+	m := &doc.Model
+	jb := &JointBuilt{Model: &joint.Model{Gravity: [3]float64{m.Gravity[0], m.Gravity[1]}},
+		frames: map[string]bodyFrame{groundName: {f: joint.Ground}}, drives: map[string]driveRow{}}
+	t := &treeBuilder{doc: doc, jb: jb, poses: poses, markers: map[string]Marker{}, signs: map[string]sk{}}
+	for _, mk := range m.Markers {
+		t.markers[mk.Name] = mk
+	}
+	if err := t.grow(); err != nil {
+		return nil, err
+	}
+	if err := t.closeAndDrive(); err != nil {
+		return nil, err
+	}
+	sys, err := jb.Model.System()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", doc.File, err)
+	}
+	jb.System = &JointMechanism{System: sys, q0: t.q0, v0: t.v0}
+	return jb, nil
+}
+
+// sk is a tree joint's coordinate index and the sign and offset of the planar joint
+// coordinate: c = s q + k.
+type sk struct {
+	i    int
+	s, k float64
+}
+
+type treeBuilder struct {
+	doc     *Document
+	jb      *JointBuilt
+	poses   map[string]pose
+	markers map[string]Marker
+	signs   map[string]sk
+	q0, v0  []float64
+}
+
+// grow builds the spanning tree (assembleJoint) and refuses a body it cannot reach.
+func (t *treeBuilder) grow() error {
+	m := &t.doc.Model
+	for changed := true; changed; {
+		changed = false
+		at := map[string]bool{}
+		for b := range t.jb.frames {
+			at[b] = true
+		}
+		for _, typ := range []string{JointTranslational, JointRevolute} {
+			for _, jt := range m.Joints {
+				if jt.Type != typ || t.inTree(jt.Name) {
+					continue
+				}
+				bi, bj := t.markers[jt.I].Body, t.markers[jt.J].Body
+				_, hasI := t.jb.frames[bi]
+				_, hasJ := t.jb.frames[bj]
+				switch {
+				case at[bi] && !hasJ:
+					t.add(jt, t.markers[jt.I], t.markers[jt.J], 1)
+				case typ == JointRevolute && at[bj] && !hasI:
+					t.add(jt, t.markers[jt.J], t.markers[jt.I], -1)
+				default:
+					continue
+				}
+				changed = true
+			}
+		}
+	}
+	for _, b := range m.Bodies {
+		if _, ok := t.jb.frames[b.Name]; !ok {
+			return fmt.Errorf("%s: body %q: coordinates: joint needs every body joined to ground by a tree of revolute and translational joints "+
+				"(a translational joint enters the tree from the body of its marker i); use coordinates: body", t.doc.File, b.Name)
+		}
+	}
+	return nil
+}
+
+func (t *treeBuilder) inTree(name string) bool {
+	_, ok := t.signs[name]
+	return ok
+}
+
+// add puts joint jt into the tree with parent marker ma and child marker mb; sign is −1
+// when the child is marker i's body (a revolute entered from its j side).
+func (t *treeBuilder) add(jt Joint, ma, mb Marker, sign float64) {
+	jb := t.jb
+	fa := jb.frames[ma.Body]
+	a, b := t.poses[ma.Body], t.poses[mb.Body]
+	body := t.doc.Model.body(mb.Body)
+	thPF := a.th - fa.phi // the parent frame's angle
+	var bf bodyFrame
+	var q, v float64
+	if jt.Type == JointRevolute {
+		bf = bodyFrame{d: [2]float64{-mb.Point[0], -mb.Point[1]}} // the frame sits at the pin, turned as the body
+		q, v = b.th-thPF, b.om-a.om
+	} else {
+		u := rot(thPF+fa.phi+float64(ma.Angle), Vec{1, 0})
+		rI, rJ := worldPoint(a, ma.Point), worldPoint(b, mb.Point)
+		vI, vJ := worldVelocity(a, ma.Point), worldVelocity(b, mb.Point)
+		q = u[0]*(rJ[0]-rI[0]) + u[1]*(rJ[1]-rI[1])
+		v = a.om*(-u[1]*(rJ[0]-rI[0])+u[0]*(rJ[1]-rI[1])) + u[0]*(vJ[0]-vI[0]) + u[1]*(vJ[1]-vI[1])
+		o := Vec{rI[0] + q*u[0], rI[1] + q*u[1]}
+		bf = bodyFrame{phi: b.th - thPF, d: [2]float64(rot(-thPF, Vec{b.r[0] - o[0], b.r[1] - o[1]}))}
+	}
+	jbody := joint.Body{Name: body.Name, Mass: body.Mass, COM: [3]float64{bf.d[0], bf.d[1]},
+		Inertia: [3][3]float64{{body.Inertia, 0, 0}, {0, body.Inertia, 0}, {0, 0, body.Inertia}}}
+	origin := fa.toFrame(ma.Point)
+	if jt.Type == JointRevolute {
+		bf.f = jb.Model.Revolute(jt.Name, fa.f, origin, [3]float64{0, 0, 1}, jbody)
+	} else {
+		axis := rot(fa.phi+float64(ma.Angle), Vec{1, 0})
+		bf.f = jb.Model.Prismatic(jt.Name, fa.f, origin, [3]float64{axis[0], axis[1]}, jbody)
+	}
+	jb.frames[mb.Body] = bf
+	jb.parent = append(jb.parent, fa.f)
+	jb.turns = append(jb.turns, jt.Type == JointRevolute)
+	jb.Tree = append(jb.Tree, jt.Name)
+	t.q0, t.v0 = append(t.q0, q), append(t.v0, v)
+	c0 := t.planarCoordinate(jt)
+	t.signs[jt.Name] = sk{i: bf.f, s: sign, k: c0 - sign*q}
+}
+
+// planarCoordinate is the joint coordinate of planar.AddRevolute and AddTranslational at
+// the start: the angle between the markers' x axes, or the displacement along u_I.
+func (t *treeBuilder) planarCoordinate(jt Joint) float64 {
+	mi, mj := t.markers[jt.I], t.markers[jt.J]
+	pi, pj := t.poses[mi.Body], t.poses[mj.Body]
+	if jt.Type == JointRevolute {
+		return pj.th + float64(mj.Angle) - pi.th - float64(mi.Angle)
+	}
+	u := rot(pi.th+float64(mi.Angle), Vec{1, 0})
+	rI, rJ := worldPoint(pi, mi.Point), worldPoint(pj, mj.Point)
+	return u[0]*(rJ[0]-rI[0]) + u[1]*(rJ[1]-rI[1])
+}
+
+func worldPoint(p pose, s Vec) Vec {
+	r := rot(p.th, s)
+	return Vec{p.r[0] + r[0], p.r[1] + r[1]}
+}
+
+func worldVelocity(p pose, s Vec) Vec {
+	r := rot(p.th, s)
+	return Vec{p.v[0] - p.om*r[1], p.v[1] + p.om*r[0]}
+}
+
+// closeAndDrive makes cut joints of the joints outside the tree, drives of the motions and
+// joint springs of the rotational spring-dampers (validate admits only those on joints).
+func (t *treeBuilder) closeAndDrive() error {
+	m := &t.doc.Model
+	jb := t.jb
+	rows := 0
+	for _, jt := range m.Joints {
+		if t.inTree(jt.Name) {
+			continue
+		}
+		if jt.Type != JointRevolute {
+			return fmt.Errorf("%s: joint %q: a %s joint closes a loop, and coordinates: joint closes loops with revolute cut joints only; "+
+				"list a revolute joint of the loop after it, or use coordinates: body", t.doc.File, jt.Name, jt.Type)
+		}
+		mi, mj := t.markers[jt.I], t.markers[jt.J]
+		fi, fj := jb.frames[mi.Body], jb.frames[mj.Body]
+		jb.Model.Cut(jt.Name, fi.f, fi.toFrame(mi.Point), fj.f, fj.toFrame(mj.Point), [3]float64{1, 0, 0}, [3]float64{0, 1, 0})
+		jb.Cuts = append(jb.Cuts, jt.Name)
+		rows += 2
+	}
+	c := compiler{doc: t.doc}
+	var bad error
+	c.motions(m.Motions, func(mo Motion, f law.Func) {
+		j, ok := t.signs[mo.Joint]
+		if !ok {
+			bad = fmt.Errorf("%s: motion %q: joint %q is a cut joint, whose angle is no coordinate with coordinates: joint; "+
+				"put it in the tree (list it before the joint that closes the loop) or use coordinates: body", t.doc.File, mo.Name, mo.Joint)
+			return
+		}
+		eval := func(k int) func(float64) float64 {
+			return func(tt float64) float64 {
+				x, dx, ddx := f.Eval(tt)
+				return j.s * [3]float64{x - j.k, dx, ddx}[k]
+			}
+		}
+		jb.Model.Drive(mo.Name, j.i, eval(0), eval(1), eval(2))
+		jb.drives[mo.Name] = driveRow{row: rows, s: j.s}
+		rows++
+	})
+	if err := c.err(); err != nil {
+		return err
+	}
+	for _, f := range m.Forces { // validate admits rsda on a joint, linear
+		j, ok := t.signs[f.Joint]
+		if !ok {
+			return fmt.Errorf("%s: force %q: joint %q is a cut joint, whose angle is no coordinate with coordinates: joint; use coordinates: body", t.doc.File, f.Name, f.Joint)
+		}
+		jb.Model.Spring(j.i, f.K, f.C, j.s*(float64(f.FreeAngle)-j.k))
+	}
+	return bad
+}
+
+// jointCoordinates refuses, by element, what package joint cannot take: joints other than
+// revolute and translational, friction, force elements other than linear rotational
+// spring-dampers on a joint.
+func (v *validator) jointCoordinates() {
+	for k, jt := range v.m.Joints {
+		if jt.Friction != nil {
+			v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction is not available with coordinates: joint; use coordinates: body", jt.Name)
+		}
+		if jt.Type != JointRevolute && jt.Type != JointTranslational {
+			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: %s joints are not available with coordinates: joint "+
+				"(a tree of revolute and translational joints with revolute cut joints); use coordinates: body", jt.Name, jt.Type)
+		}
+	}
+	for k, f := range v.m.Forces {
+		if f.Type != ForceRSDA || f.Joint == "" || f.Spring != nil || f.Damper != nil || f.Actuator != nil {
+			v.errorf(fmt.Sprintf("forces[%d]", k), "force %q: coordinates: joint takes only linear rotational spring-dampers on a joint "+
+				"(type rsda with joint, k, c, free_angle; joint springs of package joint); use coordinates: body", f.Name)
+		}
+	}
+}
+
+// jointChannels returns the reader of body, marker and motion channels of a model in joint
+// coordinates, named and valued as in body coordinates: a body's pose and rates from its
+// tree frame (joint.System.FrameMotion), its angle summed along the revolute joints of its
+// path (unwrapped by construction), and a motion's λ times the sign of its coordinate.
+// Joint reaction channels are not offered (channelNames).
+func jointChannels(b *Built) func(string) channelFunc {
+	jb := b.Joint
+	sys := jb.System
+	angle := func(f int, q []float64) float64 {
+		var th float64
+		for ; f != joint.Ground; f = jb.parent[f] {
+			if jb.turns[f] {
+				th += q[f]
+			}
+		}
+		return th
+	}
+	frame := func(body string) planarFrame {
+		bf := jb.frames[body]
+		if bf.f == joint.Ground {
+			return nil
+		}
+		return func(c *sample) ([2]float64, float64, [2]float64, float64) {
+			fm := sys.FrameMotion(c.s.Q, c.s.V, nil, bf.f, [3]float64{bf.d[0], bf.d[1]})
+			return [2]float64{fm.Pos[0], fm.Pos[1]}, angle(bf.f, c.s.Q) + bf.phi, [2]float64{fm.Vel[0], fm.Vel[1]}, fm.Omega[2]
+		}
+	}
+	return func(name string) channelFunc {
+		elem, suffix := splitChannel(name)
+		if bf, ok := jb.frames[elem]; ok && elem != groundName {
+			return jointBodyChannel(sys, bf, suffix, func(q []float64) float64 { return angle(bf.f, q) + bf.phi })
+		}
+		if f, ok := planarMarkerChannel(&b.Doc.Model, frame, elem, suffix); ok {
+			return f
+		}
+		d := jb.drives[elem] // channelNames offers only motions' λ among the joint channels
+		return func(c *sample) float64 { return d.s * c.full[d.row] }
+	}
+}
+
+// jointBodyChannel reads one body channel (bodySuffixes) of the body placed by bf.
+func jointBodyChannel(sys *JointMechanism, bf bodyFrame, suffix string, theta func(q []float64) float64) channelFunc {
+	d := [3]float64{bf.d[0], bf.d[1]}
+	motion := func(c *sample) joint.FrameMotion { return sys.FrameMotion(c.s.Q, c.s.V, c.s.A, bf.f, d) }
+	switch suffix {
+	case "x", "y":
+		k := int(suffix[0] - 'x')
+		return func(c *sample) float64 { return sys.FrameMotion(c.s.Q, nil, nil, bf.f, d).Pos[k] }
+	case "vx", "vy":
+		k := int(suffix[1] - 'x')
+		return func(c *sample) float64 { return motion(c).Vel[k] }
+	case "ax", "ay":
+		k := int(suffix[1] - 'x')
+		return func(c *sample) float64 { return motion(c).Acc[k] }
+	case "omega":
+		return func(c *sample) float64 { return motion(c).Omega[2] }
+	case "alpha":
+		return func(c *sample) float64 { return motion(c).Alpha[2] }
+	}
+	return func(c *sample) float64 { return theta(c.s.Q) }
+}
+
+// body returns the body named name (validate has checked that it exists).
+func (m *Model) body(name string) Body {
+	for _, b := range m.Bodies {
+		if b.Name == name {
+			return b
+		}
+	}
+	return Body{}
+}

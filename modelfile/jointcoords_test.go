@@ -1,0 +1,200 @@
+package modelfile
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// parseJoint reads an example with coordinates: joint added at the top. When the file is
+// refused only for output channels that read joint reactions, the refusal is checked and
+// the file is read again without its outputs and plot lines (the default channels:
+// bodies and energies).
+func parseJoint(t *testing.T, name string) (*Document, error) {
+	t.Helper()
+	path := filepath.Join("..", "examples", name+".yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append([]byte("coordinates: joint\n"), data...)
+	doc, err := Parse(path, data)
+	if err == nil || !onlyReactionOutputs(err) {
+		return doc, err
+	}
+	return Parse(path, regexp.MustCompile(`(?m)^\s+(outputs|plot):.*$`).ReplaceAll(data, nil))
+}
+
+// onlyReactionOutputs reports whether every error of err refuses a joint reaction channel.
+func onlyReactionOutputs(err error) bool {
+	for _, line := range strings.Split(err.Error(), "\n") {
+		if !strings.Contains(line, "joint reactions are not available with coordinates: joint") {
+			return false
+		}
+	}
+	return true
+}
+
+// TestJointEveryPlanarExample: every planar example the joint route can express (a tree of
+// revolute and translational joints from ground, revolute cut joints, motions on tree
+// joints, linear rsda on joints) builds in joint coordinates with the degrees of freedom
+// of body coordinates and follows the same motion over its first 0.05 s (dopri5 at tol
+// 1e-10, every channel but the residuals to 1e-6 of its size); the others are refused by
+// element, with the reason.
+func TestJointEveryPlanarExample(t *testing.T) {
+	files, _ := filepath.Glob("../examples/*.yaml")
+	ran := 0
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
+		body := loadExample(t, name)
+		if body.Spatial != nil || body.Natural != nil || body.Joint != nil {
+			continue
+		}
+		doc, err := parseJoint(t, name)
+		var b *Built
+		if err == nil {
+			b, err = Build(doc)
+		}
+		if err != nil {
+			if !strings.Contains(err.Error(), "coordinates: joint") || !strings.Contains(err.Error(), "use coordinates: body") {
+				t.Errorf("%s: refused without naming the route and the way out: %v", name, err)
+			}
+			t.Logf("%s refused: %v", name, err)
+			continue
+		}
+		ran++
+		t.Run(name, func(t *testing.T) {
+			if body.DOF() != b.DOF() {
+				t.Errorf("DOF %d in body coordinates, %d in joint ones", body.DOF(), b.DOF())
+			}
+			body.Doc.Model.Simulation.Outputs = b.Doc.Model.Simulation.Outputs // the same channels when the file's were refused
+			opt := RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-10, TEnd: body.Start.T + 0.05}
+			rb, rj := runExample(t, body, opt), runExample(t, b, opt)
+			if len(rb.Channels) != len(rj.Channels) || len(rb.Channels) < 4 || rb.Samples < 3 {
+				t.Fatalf("channels %v vs %v, %d samples", rb.Channels, rj.Channels, rb.Samples)
+			}
+			compareRuns(t, rb, rj, body, 1e-6, name == "parallelogram")
+		})
+	}
+	if ran < 6 {
+		t.Errorf("%d planar examples run in joint coordinates, want at least 6", ran)
+	}
+	file := loadExample(t, "four-bar-joint")
+	if file.Joint == nil || len(file.Joint.Cuts) != 1 || file.Joint.Cuts[0] != "B" {
+		t.Fatalf("four-bar-joint.yaml: not built in joint coordinates with B as its cut joint")
+	}
+	opt := RunOptions{Method: "bdf", Formulation: "ggl", Tol: 1e-8, TEnd: 0.5}
+	ref := loadExample(t, "four-bar")
+	ref.Doc.Model.Simulation.Outputs = file.Doc.Model.Simulation.Outputs
+	compareRuns(t, runExample(t, ref, opt), runExample(t, file, opt), file, 1e-6, false)
+}
+
+// slotCrank is a slider-crank whose slider runs in an inclined slot (a translational tree
+// joint from ground, its axis at 5°), whose crank pivot is written from the crank's side
+// (a revolute entered from marker j, its coordinate of opposite sign) and driven there,
+// with a rotational spring-damper on the crank pin and the wrist pin as cut joint.
+const slotCrank = `
+name: slot-crank
+gravity: [0, -9.81]
+bodies:
+  - {name: crank, mass: 0.8, inertia: 0.0007}
+  - {name: rod, mass: 1.5, inertia: 0.011}
+  - {name: slider, mass: 0.5, inertia: 0.001}
+markers:
+  - {name: O, body: ground, point: [0, 0]}
+  - {name: slot, body: ground, point: [0, -0.02], angle: 5 deg}
+  - {name: crank.O, body: crank, point: [-0.05, 0]}
+  - {name: crank.A, body: crank, point: [0.05, 0]}
+  - {name: rod.A, body: rod, point: [-0.15, 0]}
+  - {name: rod.B, body: rod, point: [0.15, 0]}
+  - {name: slider.P, body: slider, point: [0.01, 0.02], angle: 5 deg}
+joints:
+  - {name: main, type: revolute, i: crank.O, j: O}
+  - {name: crankpin, type: revolute, i: crank.A, j: rod.A}
+  - {name: wristpin, type: revolute, i: rod.B, j: slider.P}
+  - {name: slide, type: translational, i: slot, j: slider.P}
+motions:
+  - {name: drive, joint: main, function: "-pi/3 - 3*t - t*t"}
+forces:
+  - {name: pinspring, type: rsda, joint: crankpin, k: 40, c: 0.3, free_angle: -50 deg}
+  - {name: mainspring, type: rsda, joint: main, k: 25, c: 0.2, free_angle: -30 deg}
+initial:
+  bodies:
+    crank: {position: [0.025, 0.0433], angle: 60 deg, angular_velocity: 3}
+    rod: {position: [0.19, 0.05], angle: -0.3}
+    slider: {position: [0.32, 0.0], angle: 0}
+  keep: [crank.theta]
+simulation:
+  t_end: 0.2
+  outputs: [crank, rod, slider, crank.A, slider.P, drive, energy, residual]
+`
+
+// TestJointTranslationalAndReversed: the slot crank (translational tree joint on an
+// inclined axis, a revolute written from the child's side, driven and sprung, an rsda on a tree
+// joint, a cut joint at the wrist pin) follows in joint coordinates the motion, marker
+// channels, driving torque and energies of the body-coordinate run over 0.2 s, to 1e-7
+// at tol 1e-11 (dopri5), and has the tree and cut the doc comment of assembleJoint says.
+func TestJointTranslationalAndReversed(t *testing.T) {
+	body, err := Parse("slot-crank.yaml", []byte(slotCrank))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jdoc, err := Parse("slot-crank.yaml", []byte("coordinates: joint\n"+slotCrank))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bb, err := Build(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bj, err := Build(jdoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(bj.Joint.Tree, " "); got != "slide main crankpin" {
+		t.Errorf("tree %q, want slide main crankpin", got)
+	}
+	if got := strings.Join(bj.Joint.Cuts, " "); got != "wristpin" {
+		t.Errorf("cut joints %q, want wristpin", got)
+	}
+	if bb.DOF() != 0 || bj.DOF() != 0 {
+		t.Errorf("DOF %d and %d, want 0 (driven)", bb.DOF(), bj.DOF())
+	}
+	opt := RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-11}
+	rb, rj := runExample(t, bb, opt), runExample(t, bj, opt)
+	if len(rb.Channels) != len(rj.Channels) || len(rb.Channels) < 30 || rb.Samples < 3 {
+		t.Fatalf("channels %v vs %v, %d samples", rb.Channels, rj.Channels, rb.Samples)
+	}
+	compareRuns(t, rb, rj, bb, 1e-7, false)
+}
+
+// TestJointRefusals: what the joint route cannot express is refused naming the element:
+// a translational joint that would close a loop, a motion on a cut joint, a body outside
+// the tree, a force element other than a linear rsda on a joint, a joint reaction channel.
+func TestJointRefusals(t *testing.T) {
+	cases := []struct{ from, to, want string }{
+		{"  - {name: wristpin, type: revolute, i: rod.B, j: slider.P}\n  - {name: slide, type: translational, i: slot, j: slider.P}\n", "",
+			`body "slider": coordinates: joint needs every body joined to ground`},
+		{"  - {name: main, type: revolute, i: crank.O, j: O}\n  - {name: crankpin, type: revolute, i: crank.A, j: rod.A}\n  - {name: wristpin, type: revolute, i: rod.B, j: slider.P}\n  - {name: slide, type: translational, i: slot, j: slider.P}\n",
+			"  - {name: main, type: revolute, i: crank.O, j: O}\n  - {name: crankpin, type: revolute, i: crank.A, j: rod.A}\n  - {name: wristpin, type: revolute, i: rod.B, j: slider.P}\n  - {name: slide, type: translational, i: slider.P, j: slot}\n",
+			`joint "slide": a translational joint closes a loop`},
+		{"joint: main, function", "joint: wristpin, function", `motion "drive": joint "wristpin" is a cut joint`},
+		{"type: rsda, joint: main, k: 25", "type: rsda, i: crank.A, j: rod.A, k: 25", `forces[1]: force "mainspring": coordinates: joint takes only linear rotational spring-dampers on a joint`},
+		{"outputs: [crank,", "outputs: [main.fx, crank,", `output channel "main.fx": joint reactions are not available with coordinates: joint`},
+	}
+	for _, c := range cases {
+		src := strings.Replace(slotCrank, c.from, c.to, 1)
+		if src == slotCrank {
+			t.Fatalf("%q not in the model", c.from)
+		}
+		doc, err := Parse("slot-crank.yaml", []byte("coordinates: joint\n"+src))
+		if err == nil {
+			_, err = Build(doc)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("err = %v, want %q", err, c.want)
+		}
+	}
+}
