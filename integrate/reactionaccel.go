@@ -52,10 +52,15 @@ type reactionAccel struct {
 // when sys has no λ-dependent forces. Without constraints f_λ is a function of (t, q, v)
 // alone and the iteration ends after its first solve.
 func newReactionAccel(sys dae.System, sp *sparseEval) *reactionAccel {
-	rx := newReaction(sys, sp)
-	if rx == nil {
+	if !dae.HasReactionForce(sys) {
 		return nil
 	}
+	if sp != nil && sp.coup.RowStart == nil {
+		// The explicit methods' path has no coupling pattern; the derivative values on
+		// it (∂f_λ/∂q, ∂f_λ/∂v) are written but not used here.
+		sp.coup = dae.CouplingCSR(sp.se, sp.nq)
+	}
+	rx := newReaction(sys, sp)
 	nq, nc := sys.Size()
 	return &reactionAccel{
 		rx: rx, sp: sp,

@@ -307,14 +307,15 @@ type denseOnly struct {
 func hideSparse(s *planar.System) denseOnly { return denseOnly{s, s, s, s, s} }
 
 // TestFrictionSparseMatchesDense: on a 10-bar chain with pin friction (nq + nc = 50) the
-// sparse evaluation path (∂f_λ/∂λ on G's pattern, scattered where Gᵀ goes) and the dense
+// sparse evaluation path (∂f_λ/∂λ on G's pattern, scattered where Gᵀ goes; for the
+// explicit methods its rows are the columns of the Newton iteration on λ) and the dense
 // one give the same fixed-step solution, and a step allocates nothing after warm-up on
 // the sparse path (the chain) and the dense one (the pendulum).
 func TestFrictionSparseMatchesDense(t *testing.T) {
 	sys := frictionChain(t, 10)
 	s0, _ := start(t, sys)
 	const h, steps = 2e-3, 25
-	for _, name := range frictionMethods {
+	for _, name := range append(frictionMethods, explicitFrictionMethods...) {
 		var final [2][]float64
 		for k, s := range []dae.System{sys, hideSparse(sys)} {
 			e, _ := integrate.Lookup(name)
