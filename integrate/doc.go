@@ -67,12 +67,18 @@
 // hht, genalpha, genalpha-si2, newmark, bdf (every formulation) and radau5 (ggl, index2) add
 // f_λ to their residuals and ∂f_λ/∂q, ∂f_λ/∂v where ∂f/∂q, ∂f/∂v go and −∂f_λ/∂λ beside Gᵀ
 // in their Newton matrices (reaction.go), dense and sparse; their start values solve eq. 17
-// with f_λ by a fixed-point iteration on λ. radau5's index3 form refuses such systems (its
-// error test scales λ by h² and so leaves unchecked the λ error that f_λ feeds into the
-// motion), and so do the explicit methods (dopri5, mdop5, hedop5, rk4, gcp-abm: their
-// acceleration problem becomes nonlinear in λ), gcp-newmark, gcp-fv, ali3, ali1 and
-// multi-index, each naming the capability (Entry.ReactionForces, `linkage methods` column
-// f(λ)).
+// with f_λ by a fixed-point iteration on λ. The explicit methods dopri5, mdop5 and rk4
+// solve their acceleration problem M a + Gᵀλ = f + f_λ(λ), G a = γ, nonlinear in λ, at every
+// stage by Newton's method on (a, λ) with the matrix [M Gᵀ − ∂f_λ/∂λ; G 0], reduced to λ
+// through their own factorization of [M Gᵀ; G 0] (one solve per nonzero column of
+// ∂f_λ/∂λ and an nc×nc LU per iteration; reactionaccel.go), started from the last λ;
+// a failure of that iteration is named (errReactionNewton) and cuts the step. Stiff
+// friction laws (a small regularization speed) make the explicit methods take steps of
+// the law's time constant: use an implicit method there. radau5's index3 form refuses such
+// systems (its error test scales λ by h² and so leaves unchecked the λ error that f_λ
+// feeds into the motion), and so do hedop5 (its half-explicit stages factorize an
+// unsymmetric KKT matrix), gcp-abm, gcp-newmark, gcp-fv, ali3, ali1 and multi-index, each
+// naming the capability (Entry.ReactionForces, `linkage methods` column f(λ)).
 //
 // Nonholonomic constraints A(t,q) v + b = 0 (dae.Nonholonomic: a knife edge; seed 002, eq.
 // 44) join the constraint rows through dae.WithPfaffianRows, with multipliers μ after λ in
