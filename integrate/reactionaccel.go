@@ -30,6 +30,10 @@ import (
 // reaction_test.go and planar/friction_test.go).
 const reactionNewtonIters = 20
 
+// reactionContraction is the factor by which a correction of the simplified Newton
+// iteration must shrink the next one for the iteration to keep its matrix.
+const reactionContraction = 0.1
+
 // reactionNewtonTol is the relative size of λ − Φ(λ) at which the iteration stops: a few
 // hundred roundoffs, below any error tolerance of the step controls.
 const reactionNewtonTol = 1e-12
@@ -46,6 +50,7 @@ type reactionAccel struct {
 	lam, rho  []float64   // nc: the iterate λ_k and λ_k − Φ(λ_k)
 	colA, col []float64   // nq, nc: right side / solution of a column solve
 	jac       *linalg.LU  // nc×nc: I − S⁻¹ G M⁻¹ ∂f_λ/∂λ
+	jacOK     bool        // jac holds a factorization (of an earlier iterate, maybe)
 }
 
 // newReactionAccel returns the workspace for sys on the sparse path sp (or dense), or nil
@@ -72,15 +77,18 @@ func newReactionAccel(sys dae.System, sp *sparseEval) *reactionAccel {
 }
 
 // solve overwrites (a, lam), holding (f, γ) at (t, q, v), with the solution of eq. 17 with
-// f_λ added, using solver, which holds the factorization of [M Gᵀ; G 0] at (t, q). It
-// counts solves and derivative evaluations in st and returns errReactionNewton (with t and
-// the last correction) when the iteration does not converge. Each Newton correction counts
-// one Newton iteration, one Jacobian and one factorization (of the nc×nc matrix).
+// f_λ added, using solver, which holds the factorization of [M Gᵀ; G 0] at (t, q). The
+// iteration is a simplified Newton: it keeps the matrix of an earlier stage while the
+// corrections shrink by at least reactionContraction per iteration and forms it afresh at
+// the current iterate otherwise (so it is Newton's method where the matrix changes fast).
+// It counts solves, Newton corrections, fresh matrices (Jacobians, Factorizations) in st
+// and returns errReactionNewton (with t and the last correction) when it does not
+// converge.
 func (r *reactionAccel) solve(solver interface{ Solve(x, y []float64) }, a, lam []float64, t float64, q, v []float64, st *Stats) error {
 	copy(r.f, a)
 	copy(r.gamma, lam)
 	copy(r.lam, r.lamPrev)
-	d := math.NaN()
+	d, dPrev := math.NaN(), math.Inf(1)
 	for range reactionNewtonIters {
 		copy(a, r.f)
 		r.rx.add(a, t, q, v, r.lam)
@@ -98,19 +106,30 @@ func (r *reactionAccel) solve(solver interface{ Solve(x, y []float64) }, a, lam 
 			copy(r.lamPrev, lam)
 			return nil
 		}
-		if math.IsNaN(d) || r.newtonStep(solver, t, q, v, st) != nil {
+		if math.IsNaN(d) {
 			break
 		}
+		if !r.jacOK || d > reactionContraction*dPrev {
+			if r.newtonMatrix(solver, t, q, v, st) != nil {
+				break
+			}
+		}
+		r.jac.Solve(r.rho) // J Δ = Φ(λ) − λ
+		st.NewtonIters++
+		for i, x := range r.rho {
+			r.lam[i] += x
+		}
+		dPrev = d
 	}
 	clear(r.lamPrev) // a failed iterate is no start for the next stage
+	r.jacOK = false
 	return fmt.Errorf("%w in %d iterations at t=%g (last |Φ(λ) − λ| = %.3g)", errReactionNewton, reactionNewtonIters, t, d)
 }
 
-// newtonStep forms I − S⁻¹ G M⁻¹ ∂f_λ/∂λ at λ_k column by column, solves it for the
-// correction of λ_k (right side λ − Φ in rho, sign folded in) and updates λ_k.
-func (r *reactionAccel) newtonStep(solver interface{ Solve(x, y []float64) }, t float64, q, v []float64, st *Stats) error {
+// newtonMatrix forms and factorizes J = I − S⁻¹ G M⁻¹ ∂f_λ/∂λ at (t, q, v, λ_k) column by
+// column: column k is e_k minus the λ part of eq. 17 solved with (∂f_λ/∂λ e_k, 0).
+func (r *reactionAccel) newtonMatrix(solver interface{ Solve(x, y []float64) }, t float64, q, v []float64, st *Stats) error {
 	r.rx.derivatives(t, q, v, r.lam)
-	st.NewtonIters++
 	st.Jacobians++
 	J := r.jac.Matrix()
 	nc := len(r.lam)
@@ -128,14 +147,9 @@ func (r *reactionAccel) newtonStep(solver interface{ Solve(x, y []float64) }, t 
 		}
 	}
 	st.Factorizations++
-	if err := r.jac.Factor(); err != nil {
-		return err
-	}
-	r.jac.Solve(r.rho) // J Δ = Φ − λ: Δ = J⁻¹ rho with rho = Φ − λ
-	for i, x := range r.rho {
-		r.lam[i] += x
-	}
-	return nil
+	err := r.jac.Factor()
+	r.jacOK = err == nil
+	return err
 }
 
 // column writes column k of ∂f_λ/∂λ into colA and reports whether it is nonzero.
