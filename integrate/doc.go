@@ -70,9 +70,10 @@
 // with f_λ by a fixed-point iteration on λ. The explicit methods dopri5, mdop5 and rk4
 // solve their acceleration problem M a + Gᵀλ = f + f_λ(λ), G a = γ, nonlinear in λ, at every
 // stage by Newton's method on (a, λ) with the matrix [M Gᵀ − ∂f_λ/∂λ; G 0], reduced to λ
-// through their own factorization of [M Gᵀ; G 0] (one solve per nonzero column of
-// ∂f_λ/∂λ and an nc×nc LU per iteration; reactionaccel.go), started from the last λ;
-// a failure of that iteration is named (errReactionNewton) and cuts the step. Stiff
+// through their own factorization of [M Gᵀ; G 0] (an nc×nc matrix formed by one solve per
+// nonzero column of ∂f_λ/∂λ, kept across stages while the corrections shrink tenfold per
+// iteration; reactionaccel.go), started from the last λ; a failure of that iteration is
+// named (errReactionNewton) and cuts the step. Stiff
 // friction laws (a small regularization speed) make the explicit methods take steps of
 // the law's time constant: use an implicit method there. radau5's index3 form refuses such
 // systems (its error test scales λ by h² and so leaves unchecked the λ error that f_λ
