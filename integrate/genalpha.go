@@ -185,6 +185,7 @@ var genAlphaEntry = Entry{
 	Order:          Order{Q: 2, V: 2, Lambda: 1},
 	Adaptive:       true,
 	ReactionForces: true,
+	Nonholonomic:   []Formulation{Index3},
 	New:            func() Method { m := DefaultGenAlpha(); return &m },
 }
 
@@ -215,6 +216,7 @@ var newmarkEntry = Entry{
 	Order:          Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive:       true,
 	ReactionForces: true,
+	Nonholonomic:   []Formulation{Index3},
 	New: func() Method {
 		return &GenAlpha{Params: NewmarkParams(), Formulation: StabilizedIndex2, Name: "newmark"}
 	},
@@ -222,8 +224,13 @@ var newmarkEntry = Entry{
 
 // genAlphaWork is the per-run state of GenAlpha, sized once by Init.
 type genAlphaWork struct {
-	name     string
-	sys      dae.System
+	name string
+	sys  dae.System // with the Pfaffian rows appended (dae.WithPfaffianRows)
+	// Nonholonomic constraints (dae.Nonholonomic, index3 only): the rows ncH..nc of sys,
+	// their multipliers the last entries of λ; R = ∂(A v + b)/∂q. pf is nil without them.
+	pf       dae.Nonholonomic
+	ncH      int
+	R        *mat.Dense
 	der      *dae.Derivatives
 	nq, nc   int
 	nx       int // unknowns: Δq, hλ (, μ)
@@ -293,7 +300,8 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := m.Params.check(name); err != nil {
 		return err
 	}
-	if err := refuseNonholonomic(name, sys); err != nil {
+	pf, ncH, sys, err := genAlphaPfaffian(name, m.Formulation, m.CorrectStart, sys)
+	if err != nil {
 		return err
 	}
 	if nd := dae.StateSize(sys); nd > 0 {
@@ -328,7 +336,10 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		}
 	}
 	w := &genAlphaWork{name: name, sys: sys, nq: nq, nc: nc, si2: form == StabilizedIndex2,
-		correctV: m.CorrectStart, p: m.Params, ctlIn: ctl}
+		correctV: m.CorrectStart, p: m.Params, ctlIn: ctl, pf: pf, ncH: ncH}
+	if pf != nil {
+		w.R = mat.NewDense(nc-ncH, nq, nil)
+	}
 	w.nw = newNewtonSolver(nw, &w.stats)
 	w.nx = nq + nc
 	if w.si2 {
@@ -735,6 +746,7 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 		for k := range nc {
 			w.res[nq+k] = w.gt[k] / h // g_h = g/h
 		}
+		w.pfaffianResidual(t1)
 		if w.si2 {
 			w.sys.ConstraintTimeDerivative(w.gt, t1, w.q1)
 			for k := range nc {
@@ -832,6 +844,7 @@ func (w *genAlphaWork) assemble(h float64) {
 			d[(nq+k)*n+i] = gk[i] // J21 = G
 		}
 	}
+	w.assemblePfaffian(d, t1, h)
 	if w.rx != nil && nc > 0 {
 		// J12 = Gᵀ − ∂f_λ/∂λ: the unknown is hλ and h f_λ enters r_h, so h·∂f_λ/∂λ/h.
 		for i := range nq {
@@ -1068,4 +1081,62 @@ func (w *genAlphaWork) jacobianSparse(h float64) error {
 	w.stats.Factorizations++
 	w.needJ, w.hJ = false, h
 	return w.lu.Factor()
+}
+
+// genAlphaPfaffian returns sys with its nonholonomic rows appended (dae.WithPfaffianRows),
+// the rows' source and the number of holonomic rows, or an error for what the rows do not
+// combine with: the stabilized index-2 form (its stabilizer G v + g_t = 0 would repeat the
+// Pfaffian rows, which are velocity-level already) and CorrectStart.
+func genAlphaPfaffian(name string, form Formulation, correctStart bool, sys dae.System) (dae.Nonholonomic, int, dae.System, error) {
+	pf, ok := dae.AsNonholonomic(sys)
+	if !ok {
+		return nil, 0, sys, nil
+	}
+	if form == StabilizedIndex2 {
+		return nil, 0, nil, fmt.Errorf("integrate: %s: %T has nonholonomic constraints A v + b = 0 (dae.Nonholonomic, e.g. a knife edge), which the %q formulation does not include; use %q or one of: %s",
+			name, sys, form, Index3, nonholonomicMethods())
+	}
+	if correctStart {
+		return nil, 0, nil, fmt.Errorf("integrate: %s: CorrectStart does not take nonholonomic constraints (dae.Nonholonomic)", name)
+	}
+	if err := dae.RefusePfaffianWith("integrate: "+name, sys); err != nil {
+		return nil, 0, nil, err
+	}
+	_, ncH := sys.Size()
+	return pf, ncH, dae.WithPfaffianRows(sys), nil
+}
+
+// pfaffianResidual overwrites the residual rows of the nonholonomic constraints with
+// A(q₁) v₁ + b (G1 holds (G; A) at q₁): their derivative in Δq, (γ/β) A + h ∂(A v + b)/∂q,
+// is bounded as h → 0 like that of g_h = g/h, so they need no scaling (hht's treatment,
+// seed 004 after eq. 8, in the variables of eq. 69).
+func (w *genAlphaWork) pfaffianResidual(t1 float64) {
+	if w.pf == nil {
+		return
+	}
+	w.sys.ConstraintTimeDerivative(w.gt, t1, w.q1)
+	for k := w.ncH; k < w.nc; k++ {
+		s := w.gt[k]
+		for i, aki := range w.G1.RawRowView(k) {
+			s += aki * w.v1[i]
+		}
+		w.res[w.nq+k] = s
+	}
+}
+
+// assemblePfaffian writes the rows of the nonholonomic constraints into the dense
+// iteration matrix d: (γ/β) A + h ∂(A v + b)/∂q in the Δq columns (pfaffianResidual).
+func (w *genAlphaWork) assemblePfaffian(d []float64, t1, h float64) {
+	if w.pf == nil {
+		return
+	}
+	n, nq, gb := w.nx, w.nq, w.p.Gamma/w.p.Beta
+	w.pf.PfaffianRateDerivative(w.R, t1, w.q1, w.v1)
+	for k := w.ncH; k < w.nc; k++ {
+		ak, rk := w.G1.RawRowView(k), w.R.RawRowView(k-w.ncH)
+		row := d[(nq+k)*n:]
+		for i := range nq {
+			row[i] = gb*ak[i] + h*rk[i]
+		}
+	}
 }
