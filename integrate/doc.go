@@ -89,10 +89,11 @@
 // velocity- or acceleration-level rows (ggl: its stabilizer g = 0, −Gᵀμ takes the
 // holonomic rows only, seed 002 after eq. 92); hht holds A(q₁)v₁ + b = 0 scaled by 1/(γh) beside the scaled
 // g(q₁) = 0, with derivative A + (βh/γ)∂(A v + b)/∂q in its Newton matrix (the HHT-I3
-// treatment, seed 004); genalpha and newmark in index3 hold A(q₁)v₁ + b = 0 beside g/h, with
-// derivative (γ/β)A + h ∂(A v + b)/∂q in their Newton matrix (eq. 70's variables; dense
-// path). Formulations that hold g = 0 alone (index3 but in hht and the α-methods) would read
-// the rows as 0 = 0 and refuse, as do genalpha-si2 and newmark in ggl, daealpha,
+// treatment, seed 004); genalpha, genalpha-si2 and newmark hold A(q₁)v₁ + b = 0 beside g/h,
+// with derivative (γ/β)A + h ∂(A v + b)/∂q in their Newton matrix (eq. 70's variables; dense
+// path), and in the stabilized index-2 form (eq. 94) give the Pfaffian rows no stabilizer
+// (μ = 0 for them, as ggl above). Formulations that hold g = 0 alone (index3 but in hht and
+// the α-methods) would read the rows as 0 = 0 and refuse, as do daealpha,
 // hedop5, rk4, the gcp methods, ali3, ali1 and multi-index, each naming the capability
 // (Entry.Nonholonomic, `linkage methods` column "A v+b=0"). Nonholonomic constraints do not
 // combine with first-order states or λ-dependent forces yet (refused by name).

@@ -197,6 +197,7 @@ var genAlphaSI2Entry = Entry{
 	Order:          Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive:       true,
 	ReactionForces: true,
+	Nonholonomic:   []Formulation{StabilizedIndex2},
 	New: func() Method {
 		m := DefaultGenAlpha()
 		m.Formulation = StabilizedIndex2
@@ -216,7 +217,7 @@ var newmarkEntry = Entry{
 	Order:          Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive:       true,
 	ReactionForces: true,
-	Nonholonomic:   []Formulation{Index3},
+	Nonholonomic:   []Formulation{StabilizedIndex2, Index3},
 	New: func() Method {
 		return &GenAlpha{Params: NewmarkParams(), Formulation: StabilizedIndex2, Name: "newmark"}
 	},
@@ -756,6 +757,9 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 				}
 				w.res[nq+nc+k] = s // ġ_h = G v + g_t
 			}
+			for k := w.ncH; k < nc; k++ {
+				w.res[nq+nc+k] = w.x[nq+nc+k] // no stabilizer for a Pfaffian row: μ = 0
+			}
 		}
 	}
 	for _, r := range w.res {
@@ -881,6 +885,7 @@ func (w *genAlphaWork) assemble(h float64) {
 				d[(nq+nc+k)*n+nq+nc+l] = gb * s
 			}
 		}
+		w.assemblePfaffianSI2(d)
 	}
 }
 
@@ -1085,16 +1090,11 @@ func (w *genAlphaWork) jacobianSparse(h float64) error {
 
 // genAlphaPfaffian returns sys with its nonholonomic rows appended (dae.WithPfaffianRows),
 // the rows' source and the number of holonomic rows, or an error for what the rows do not
-// combine with: the stabilized index-2 form (its stabilizer G v + g_t = 0 would repeat the
-// Pfaffian rows, which are velocity-level already) and CorrectStart.
+// combine with (CorrectStart, first-order states, λ-dependent forces).
 func genAlphaPfaffian(name string, form Formulation, correctStart bool, sys dae.System) (dae.Nonholonomic, int, dae.System, error) {
 	pf, ok := dae.AsNonholonomic(sys)
 	if !ok {
 		return nil, 0, sys, nil
-	}
-	if form == StabilizedIndex2 {
-		return nil, 0, nil, fmt.Errorf("integrate: %s: %T has nonholonomic constraints A v + b = 0 (dae.Nonholonomic, e.g. a knife edge), which the %q formulation does not include; use %q or one of: %s",
-			name, sys, form, Index3, nonholonomicMethods())
 	}
 	if correctStart {
 		return nil, 0, nil, fmt.Errorf("integrate: %s: CorrectStart does not take nonholonomic constraints (dae.Nonholonomic)", name)
@@ -1138,5 +1138,23 @@ func (w *genAlphaWork) assemblePfaffian(d []float64, t1, h float64) {
 		for i := range nq {
 			row[i] = gb*ak[i] + h*rk[i]
 		}
+	}
+}
+
+// assemblePfaffianSI2 completes the stabilized index-2 matrix for the nonholonomic rows:
+// their rows A v₁ + b depend on the stabilizer μ through v₁ (Δq̃ = Δq + G(q_n)ᵀμ), by
+// (γ/β) A G(q_n)ᵀ, which the loop of J33 left in the rows of ġ_h; those rows are then
+// μ_k = 0, as the Pfaffian rows are velocity-level already and take no stabilizer (the
+// ggl treatment of seed 002 after eq. 92, where −Gᵀμ takes the holonomic rows only).
+func (w *genAlphaWork) assemblePfaffianSI2(d []float64) {
+	if w.pf == nil {
+		return
+	}
+	n, nq, nc := w.nx, w.nq, w.nc
+	for k := w.ncH; k < nc; k++ {
+		rowL, rowS := d[(nq+k)*n:(nq+k+1)*n], d[(nq+nc+k)*n:(nq+nc+k+1)*n]
+		copy(rowL[nq+nc:], rowS[nq+nc:])
+		clear(rowS)
+		rowS[nq+nc+k] = 1
 	}
 }
