@@ -757,7 +757,7 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 				}
 				w.res[nq+nc+k] = s // ġ_h = G v + g_t
 			}
-			for k := w.ncH; k < nc; k++ {
+			for k := w.ncH; w.pf != nil && k < nc; k++ {
 				w.res[nq+nc+k] = w.x[nq+nc+k] // no stabilizer for a Pfaffian row: μ = 0
 			}
 		}
