@@ -67,12 +67,19 @@
 // hht, genalpha, genalpha-si2, newmark, bdf (every formulation) and radau5 (ggl, index2) add
 // f_λ to their residuals and ∂f_λ/∂q, ∂f_λ/∂v where ∂f/∂q, ∂f/∂v go and −∂f_λ/∂λ beside Gᵀ
 // in their Newton matrices (reaction.go), dense and sparse; their start values solve eq. 17
-// with f_λ by a fixed-point iteration on λ. radau5's index3 form refuses such systems (its
-// error test scales λ by h² and so leaves unchecked the λ error that f_λ feeds into the
-// motion), and so do the explicit methods (dopri5, mdop5, hedop5, rk4, gcp-abm: their
-// acceleration problem becomes nonlinear in λ), gcp-newmark, gcp-fv, ali3, ali1 and
-// multi-index, each naming the capability (Entry.ReactionForces, `linkage methods` column
-// f(λ)).
+// with f_λ by a fixed-point iteration on λ. The explicit methods dopri5, mdop5 and rk4
+// solve their acceleration problem M a + Gᵀλ = f + f_λ(λ), G a = γ, nonlinear in λ, at every
+// stage by Newton's method on (a, λ) with the matrix [M Gᵀ − ∂f_λ/∂λ; G 0], reduced to λ
+// through their own factorization of [M Gᵀ; G 0] (an nc×nc matrix formed by one solve per
+// nonzero column of ∂f_λ/∂λ, kept across stages while the corrections shrink tenfold per
+// iteration; reactionaccel.go), started from the last λ; a failure of that iteration is
+// named (errReactionNewton) and cuts the step. Stiff
+// friction laws (a small regularization speed) make the explicit methods take steps of
+// the law's time constant: use an implicit method there. radau5's index3 form refuses such
+// systems (its error test scales λ by h² and so leaves unchecked the λ error that f_λ
+// feeds into the motion), and so do hedop5 (its half-explicit stages factorize an
+// unsymmetric KKT matrix), gcp-abm, gcp-newmark, gcp-fv, ali3, ali1 and multi-index, each
+// naming the capability (Entry.ReactionForces, `linkage methods` column f(λ)).
 //
 // Nonholonomic constraints A(t,q) v + b = 0 (dae.Nonholonomic: a knife edge; seed 002, eq.
 // 44) join the constraint rows through dae.WithPfaffianRows, with multipliers μ after λ in
@@ -82,8 +89,11 @@
 // velocity- or acceleration-level rows (ggl: its stabilizer g = 0, −Gᵀμ takes the
 // holonomic rows only, seed 002 after eq. 92); hht holds A(q₁)v₁ + b = 0 scaled by 1/(γh) beside the scaled
 // g(q₁) = 0, with derivative A + (βh/γ)∂(A v + b)/∂q in its Newton matrix (the HHT-I3
-// treatment, seed 004). Formulations that hold g = 0 alone (index3 but in hht) would read
-// the rows as 0 = 0 and refuse, as do genalpha, genalpha-si2, newmark, daealpha,
+// treatment, seed 004); genalpha, genalpha-si2 and newmark hold A(q₁)v₁ + b = 0 beside g/h,
+// with derivative (γ/β)A + h ∂(A v + b)/∂q in their Newton matrix (eq. 70's variables; dense
+// path), and in the stabilized index-2 form (eq. 94) give the Pfaffian rows no stabilizer
+// (μ = 0 for them, as ggl above). Formulations that hold g = 0 alone (index3 but in hht and
+// the α-methods) would read the rows as 0 = 0 and refuse, as do daealpha,
 // hedop5, rk4, the gcp methods, ali3, ali1 and multi-index, each naming the capability
 // (Entry.Nonholonomic, `linkage methods` column "A v+b=0"). Nonholonomic constraints do not
 // combine with first-order states or λ-dependent forces yet (refused by name).

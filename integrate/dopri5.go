@@ -60,16 +60,17 @@ var _ Method = (*DOPRI5)(nil)
 func (m *DOPRI5) setFormulation(f Formulation) { m.Formulation = f }
 
 var dopri5Entry = Entry{
-	Name:         "dopri5",
-	Nonholonomic: []Formulation{Index1Projected, Index1},
-	Title:        "Dormand-Prince 5(4), explicit, on the index-1 form with projection",
-	Seed:         "002",
-	Equations:    "84, 89, 91; HNW II.5",
-	Formulations: []Formulation{Index1Projected, Index1},
-	Order:        Order{Q: 5, V: 5, Lambda: 5},
-	Adaptive:     true,
-	States:       true,
-	New:          func() Method { return &DOPRI5{} },
+	Name:           "dopri5",
+	Nonholonomic:   []Formulation{Index1Projected, Index1},
+	Title:          "Dormand-Prince 5(4), explicit, on the index-1 form with projection",
+	Seed:           "002",
+	Equations:      "84, 89, 91; HNW II.5",
+	Formulations:   []Formulation{Index1Projected, Index1},
+	Order:          Order{Q: 5, V: 5, Lambda: 5},
+	Adaptive:       true,
+	States:         true,
+	ReactionForces: true,
+	New:            func() Method { return &DOPRI5{} },
 }
 
 // Dormand-Prince 5(4) coefficients (Hairer, Nørsett & Wanner 1993, II.5, Table 5.2).
@@ -159,6 +160,9 @@ type dopri5Work struct {
 	r     []float64 // nc scratch
 	lam   []float64 // nc: λ of the stage being evaluated
 	lam7  []float64 // nc: λ of the last stage (at the unprojected y₁)
+	// rxa solves eq. 17 with forces that depend on λ (dae.ReactionForce) by Newton on λ
+	// (reactionaccel.go), or nil.
+	rxa *reactionAccel
 
 	cur, prev State
 	hLast     float64 // cur.T − prev.T
@@ -185,9 +189,6 @@ func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	if form != Index1Projected && form != Index1 {
 		return fmt.Errorf("integrate: %s: Formulation = %q, want %q or %q", name, form, Index1Projected, Index1)
-	}
-	if err := refuseReaction(name, sys); err != nil {
-		return err
 	}
 	sys, err := withPfaffian(name, sys)
 	if err != nil {
@@ -250,6 +251,7 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 		w.solver = w.kkt
 		w.watch = newSingularWatch(nq, nc)
 	}
+	w.rxa = newReactionAccel(sys, w.sp)
 	w.gt = make([]float64, nc)
 	w.r = make([]float64, nc)
 	w.lam = make([]float64, nc)
@@ -504,7 +506,7 @@ func (w *dopri5Work) eval(t float64, q, v, x, a, lam []float64) error {
 	if err := w.factorize(); err != nil {
 		return err
 	}
-	return w.solveAcc(a, lam)
+	return w.accel(t, q, v, a, lam)
 }
 
 // evalMG evaluates M and G at (t, q): into w.M, w.G, or as values on the sparse path.
@@ -589,10 +591,28 @@ func (w *dopri5Work) factorizeKKT(C *mat.Dense) error {
 	return err
 }
 
+// accel is solveAcc at the state (t, q, v), with the forces that depend on λ added when
+// the system has them (Newton on λ, reactionaccel.go).
+func (w *dopri5Work) accel(t float64, q, v, a, lam []float64) error {
+	if w.rxa == nil {
+		return w.solveAcc(a, lam)
+	}
+	if err := w.rxa.solve(w.solver, a, lam, t, q, v, &w.stats); err != nil {
+		w.lad.worst = Residual{Block: "lambda"}
+		return err
+	}
+	return w.checkAcc(a, lam)
+}
+
 // solveAcc overwrites (a, lam), holding (f, γ), with the solution of eq. 17 and checks it.
 func (w *dopri5Work) solveAcc(a, lam []float64) error {
 	w.solver.Solve(a, lam)
 	w.stats.Solves++
+	return w.checkAcc(a, lam)
+}
+
+// checkAcc records a non-finite acceleration or multiplier as the worst residual.
+func (w *dopri5Work) checkAcc(a, lam []float64) error {
 	if i, ok := firstNonFinite(a); ok {
 		w.lad.worst = Residual{Block: "acceleration", Index: i, Value: a[i]}
 		return ErrNonFinite
@@ -775,7 +795,7 @@ func (w *dopri5Work) project(t1 float64, yNew, kNew, lam []float64) error {
 	w.force(a, t1, qh, vh, xh)
 	sys.Gamma(lam, t1, qh, vh)
 	w.stateRate(kNew[2*nq:], t1, qh, vh, xh)
-	return w.solveAcc(a, lam)
+	return w.accel(t1, qh, vh, a, lam)
 }
 
 // velocityResidual writes −(G v + g_t) into w.r, with g_t in w.gt.

@@ -185,6 +185,7 @@ var genAlphaEntry = Entry{
 	Order:          Order{Q: 2, V: 2, Lambda: 1},
 	Adaptive:       true,
 	ReactionForces: true,
+	Nonholonomic:   []Formulation{Index3},
 	Params:         []Param{genAlphaRhoParam},
 	New:            func() Method { m := DefaultGenAlpha(); return &m },
 }
@@ -197,6 +198,7 @@ var genAlphaSI2Entry = Entry{
 	Order:          Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive:       true,
 	ReactionForces: true,
+	Nonholonomic:   []Formulation{StabilizedIndex2},
 	Params:         []Param{genAlphaRhoParam},
 	New: func() Method {
 		m := DefaultGenAlpha()
@@ -217,6 +219,7 @@ var newmarkEntry = Entry{
 	Order:          Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive:       true,
 	ReactionForces: true,
+	Nonholonomic:   []Formulation{StabilizedIndex2, Index3},
 	New: func() Method {
 		return &GenAlpha{Params: NewmarkParams(), Formulation: StabilizedIndex2, Name: "newmark"}
 	},
@@ -224,8 +227,13 @@ var newmarkEntry = Entry{
 
 // genAlphaWork is the per-run state of GenAlpha, sized once by Init.
 type genAlphaWork struct {
-	name     string
-	sys      dae.System
+	name string
+	sys  dae.System // with the Pfaffian rows appended (dae.WithPfaffianRows)
+	// Nonholonomic constraints (dae.Nonholonomic, index3 only): the rows ncH..nc of sys,
+	// their multipliers the last entries of λ; R = ∂(A v + b)/∂q. pf is nil without them.
+	pf       dae.Nonholonomic
+	ncH      int
+	R        *mat.Dense
 	der      *dae.Derivatives
 	nq, nc   int
 	nx       int // unknowns: Δq, hλ (, μ)
@@ -295,7 +303,8 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := m.Params.check(name); err != nil {
 		return err
 	}
-	if err := refuseNonholonomic(name, sys); err != nil {
+	pf, ncH, sys, err := genAlphaPfaffian(name, m.Formulation, m.CorrectStart, sys)
+	if err != nil {
 		return err
 	}
 	if nd := dae.StateSize(sys); nd > 0 {
@@ -330,7 +339,10 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		}
 	}
 	w := &genAlphaWork{name: name, sys: sys, nq: nq, nc: nc, si2: form == StabilizedIndex2,
-		correctV: m.CorrectStart, p: m.Params, ctlIn: ctl}
+		correctV: m.CorrectStart, p: m.Params, ctlIn: ctl, pf: pf, ncH: ncH}
+	if pf != nil {
+		w.R = mat.NewDense(nc-ncH, nq, nil)
+	}
 	w.nw = newNewtonSolver(nw, &w.stats)
 	w.nx = nq + nc
 	if w.si2 {
@@ -737,6 +749,7 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 		for k := range nc {
 			w.res[nq+k] = w.gt[k] / h // g_h = g/h
 		}
+		w.pfaffianResidual(t1)
 		if w.si2 {
 			w.sys.ConstraintTimeDerivative(w.gt, t1, w.q1)
 			for k := range nc {
@@ -745,6 +758,9 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 					s += gki * w.v1[i]
 				}
 				w.res[nq+nc+k] = s // ġ_h = G v + g_t
+			}
+			for k := w.ncH; w.pf != nil && k < nc; k++ {
+				w.res[nq+nc+k] = w.x[nq+nc+k] // no stabilizer for a Pfaffian row: μ = 0
 			}
 		}
 	}
@@ -834,6 +850,7 @@ func (w *genAlphaWork) assemble(h float64) {
 			d[(nq+k)*n+i] = gk[i] // J21 = G
 		}
 	}
+	w.assemblePfaffian(d, t1, h)
 	if w.rx != nil && nc > 0 {
 		// J12 = Gᵀ − ∂f_λ/∂λ: the unknown is hλ and h f_λ enters r_h, so h·∂f_λ/∂λ/h.
 		for i := range nq {
@@ -870,6 +887,7 @@ func (w *genAlphaWork) assemble(h float64) {
 				d[(nq+nc+k)*n+nq+nc+l] = gb * s
 			}
 		}
+		w.assemblePfaffianSI2(d)
 	}
 }
 
@@ -1070,4 +1088,75 @@ func (w *genAlphaWork) jacobianSparse(h float64) error {
 	w.stats.Factorizations++
 	w.needJ, w.hJ = false, h
 	return w.lu.Factor()
+}
+
+// genAlphaPfaffian returns sys with its nonholonomic rows appended (dae.WithPfaffianRows),
+// the rows' source and the number of holonomic rows, or an error for what the rows do not
+// combine with (CorrectStart, first-order states, λ-dependent forces).
+func genAlphaPfaffian(name string, form Formulation, correctStart bool, sys dae.System) (dae.Nonholonomic, int, dae.System, error) {
+	pf, ok := dae.AsNonholonomic(sys)
+	if !ok {
+		return nil, 0, sys, nil
+	}
+	if correctStart {
+		return nil, 0, nil, fmt.Errorf("integrate: %s: CorrectStart does not take nonholonomic constraints (dae.Nonholonomic)", name)
+	}
+	if err := dae.RefusePfaffianWith("integrate: "+name, sys); err != nil {
+		return nil, 0, nil, err
+	}
+	_, ncH := sys.Size()
+	return pf, ncH, dae.WithPfaffianRows(sys), nil
+}
+
+// pfaffianResidual overwrites the residual rows of the nonholonomic constraints with
+// A(q₁) v₁ + b (G1 holds (G; A) at q₁): their derivative in Δq, (γ/β) A + h ∂(A v + b)/∂q,
+// is bounded as h → 0 like that of g_h = g/h, so they need no scaling (hht's treatment,
+// seed 004 after eq. 8, in the variables of eq. 69).
+func (w *genAlphaWork) pfaffianResidual(t1 float64) {
+	if w.pf == nil {
+		return
+	}
+	w.sys.ConstraintTimeDerivative(w.gt, t1, w.q1)
+	for k := w.ncH; k < w.nc; k++ {
+		s := w.gt[k]
+		for i, aki := range w.G1.RawRowView(k) {
+			s += aki * w.v1[i]
+		}
+		w.res[w.nq+k] = s
+	}
+}
+
+// assemblePfaffian writes the rows of the nonholonomic constraints into the dense
+// iteration matrix d: (γ/β) A + h ∂(A v + b)/∂q in the Δq columns (pfaffianResidual).
+func (w *genAlphaWork) assemblePfaffian(d []float64, t1, h float64) {
+	if w.pf == nil {
+		return
+	}
+	n, nq, gb := w.nx, w.nq, w.p.Gamma/w.p.Beta
+	w.pf.PfaffianRateDerivative(w.R, t1, w.q1, w.v1)
+	for k := w.ncH; k < w.nc; k++ {
+		ak, rk := w.G1.RawRowView(k), w.R.RawRowView(k-w.ncH)
+		row := d[(nq+k)*n:]
+		for i := range nq {
+			row[i] = gb*ak[i] + h*rk[i]
+		}
+	}
+}
+
+// assemblePfaffianSI2 completes the stabilized index-2 matrix for the nonholonomic rows:
+// their rows A v₁ + b depend on the stabilizer μ through v₁ (Δq̃ = Δq + G(q_n)ᵀμ), by
+// (γ/β) A G(q_n)ᵀ, which the loop of J33 left in the rows of ġ_h; those rows are then
+// μ_k = 0, as the Pfaffian rows are velocity-level already and take no stabilizer (the
+// ggl treatment of seed 002 after eq. 92, where −Gᵀμ takes the holonomic rows only).
+func (w *genAlphaWork) assemblePfaffianSI2(d []float64) {
+	if w.pf == nil {
+		return
+	}
+	n, nq, nc := w.nx, w.nq, w.nc
+	for k := w.ncH; k < nc; k++ {
+		rowL, rowS := d[(nq+k)*n:(nq+k+1)*n], d[(nq+nc+k)*n:(nq+nc+k+1)*n]
+		copy(rowL[nq+nc:], rowS[nq+nc:])
+		clear(rowS)
+		rowS[nq+nc+k] = 1
+	}
 }

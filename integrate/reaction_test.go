@@ -1,6 +1,7 @@
 package integrate
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -301,5 +302,51 @@ func TestReactionStartFailure(t *testing.T) {
 	err := m.Init(p, s0, StepControl{})
 	if err == nil || !strings.Contains(err.Error(), "fixed-point iteration on λ did not converge") || strings.Contains(err.Error(), "singular") {
 		t.Errorf("Init: err = %v, want the fixed-point failure named", err)
+	}
+}
+
+// TestReactionExplicitNewton: the explicit methods solve eq. 17 with f_λ by Newton on λ,
+// which converges where the start's fixed-point iteration diverges (k = 2: the force
+// changes λ by twice itself) and gives (a, λ) that satisfy M a + Gᵀλ = f + f_λ(λ),
+// G a = γ to rounding; with k = 1 the equation for λ has no solution (the Newton matrix
+// 1 − k is zero) and Init names the failure.
+func TestReactionExplicitNewton(t *testing.T) {
+	for _, name := range []string{"dopri5", "mdop5", "rk4"} {
+		e, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := radialReaction{newPendulum(1, 1, 9.81), 2}
+		s0 := pendulumStart(p.pendulum, 0.7, 1.2)
+		m := e.New()
+		if err := m.Init(p, s0, StepControl{RTol: 1e-8, ATol: 1e-8, FixedH: 1e-3}); err != nil {
+			t.Fatalf("%s, k = 2: %v", name, err)
+		}
+		c := m.Current()
+		M, G := mat.NewDense(2, 2, nil), mat.NewDense(1, 2, nil)
+		f, gamma := make([]float64, 2), make([]float64, 1)
+		p.Mass(M, c.T, c.Q)
+		p.ConstraintJacobian(G, c.T, c.Q)
+		p.Force(f, c.T, c.Q, c.V)
+		p.AddReactionForce(f, c.T, c.Q, c.V, c.Lambda)
+		p.Gamma(gamma, c.T, c.Q, c.V)
+		for i := range 2 {
+			r := M.At(i, 0)*c.A[0] + M.At(i, 1)*c.A[1] + G.At(0, i)*c.Lambda[0] - f[i]
+			if math.Abs(r) > 1e-12*(1+math.Abs(f[i])) {
+				t.Errorf("%s: row %d of M a + Gᵀλ − f − f_λ(λ) = %.2g", name, i, r)
+			}
+		}
+		if r := G.At(0, 0)*c.A[0] + G.At(0, 1)*c.A[1] - gamma[0]; math.Abs(r) > 1e-12*(1+math.Abs(gamma[0])) {
+			t.Errorf("%s: G a − γ = %.2g", name, r)
+		}
+		if err := m.Step(0.01); err != nil {
+			t.Errorf("%s, k = 2: step: %v", name, err)
+		}
+
+		p.k = 1
+		err = e.New().Init(p, s0, StepControl{RTol: 1e-8, ATol: 1e-8, FixedH: 1e-3})
+		if !errors.Is(err, errReactionNewton) || !strings.Contains(err.Error(), "Newton iteration on λ of eq. 17 did not converge") {
+			t.Errorf("%s, k = 1: err = %v, want the Newton failure on λ named", name, err)
+		}
 	}
 }

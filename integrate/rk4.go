@@ -35,9 +35,10 @@ var rk4Entry = Entry{
 	Name:  "rk4",
 	Title: "classical Runge-Kutta 4 on the index-1 form, constant step, for reference solutions",
 	Seed:  "002", Equations: "17, 84; projection 89, 91",
-	Formulations: []Formulation{Index1Projected, Index1},
-	Order:        Order{Q: 4, V: 4, Lambda: 4},
-	New:          func() Method { return &RK4{} },
+	Formulations:   []Formulation{Index1Projected, Index1},
+	Order:          Order{Q: 4, V: 4, Lambda: 4},
+	ReactionForces: true,
+	New:            func() Method { return &RK4{} },
 }
 
 func (m *RK4) setFormulation(f Formulation) { m.Formulation = f }
@@ -64,6 +65,7 @@ type rk4Work struct {
 	kkt           linalg.SaddlePoint
 	rec           *massSchur                         // eq. 17 by dae.MassSolver (massschur.go), or nil
 	solver        interface{ Solve(x, y []float64) } // kkt or rec
+	rxa           *reactionAccel                     // eq. 17 with λ-dependent forces (reactionaccel.go), or nil
 	r, dq, gt     []float64
 	stats         Stats
 }
@@ -77,9 +79,6 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	if f != Index1Projected && f != Index1 {
 		return fmt.Errorf("integrate: rk4: Formulation = %q, want %q or %q", f, Index1Projected, Index1)
-	}
-	if err := refuseReaction("rk4", sys); err != nil {
-		return err
 	}
 	if err := refuseNonholonomic("rk4", sys); err != nil {
 		return err
@@ -111,6 +110,7 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 			w.G = mat.NewDense(nc, nq, nil)
 		}
 	}
+	w.rxa = newReactionAccel(sys, w.sp)
 	if w.rec != nil {
 		w.solver = w.rec // M is never formed: O(N) per stage (massschur.go)
 	} else {
@@ -203,15 +203,23 @@ func (w *rk4Work) eval(t float64, q, v, a, lambda []float64) error {
 	return w.accel(t, q, v, a, lambda)
 }
 
-// accel solves eq. 17 with the factorization in place.
+// accel solves eq. 17 with the factorization in place (with λ-dependent forces by Newton
+// on λ, reactionaccel.go).
 func (w *rk4Work) accel(t float64, q, v, a, lambda []float64) error {
 	w.sys.Force(a, t, q, v)
 	if w.nc > 0 {
 		w.sys.Gamma(lambda, t, q, v)
 	}
 	w.stats.FuncEvals++
-	w.solver.Solve(a, lambda)
-	w.stats.Solves++
+	if w.rxa != nil {
+		if err := w.rxa.solve(w.solver, a, lambda, t, q, v, &w.stats); err != nil {
+			w.lad.worst = Residual{Block: "lambda"}
+			return err
+		}
+	} else {
+		w.solver.Solve(a, lambda)
+		w.stats.Solves++
+	}
 	for i, x := range a {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			w.lad.worst = Residual{Block: "acceleration", Index: i, Value: x, Owner: dae.CoordinateName(w.sys, i)}
