@@ -180,16 +180,9 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	if err != nil {
 		return err
 	}
-	form := m.Formulation
-	if form == "" {
-		form = StabilizedIndex2
-	}
-	ok := false
-	for _, f := range bdfEntry.Formulations {
-		ok = ok || f == form
-	}
-	if !ok {
-		return fmt.Errorf("integrate: bdf: Formulation = %q, want one of %v", form, bdfEntry.Formulations)
+	form, err := bdfEntry.formulation(m.Formulation)
+	if err != nil {
+		return err
 	}
 	sys, err = pfaffianForm("bdf", form, sys)
 	if err != nil {

@@ -166,13 +166,10 @@ type daeAlphaWork struct {
 // Init checks the options and the start (g and G v + g_t within ATol), computes φ_0 = q̈_0
 // and λ_0 from eq. 17 and sizes all workspace; after Init, Step does not allocate.
 func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
-	form := m.Formulation
-	if form == "" {
-		form = Index2
-	}
 	name := "daealpha"
-	if form != Index2 && form != CoordinateSplit && form != CoordinateSplitQR && form != Index1Projected {
-		return fmt.Errorf("integrate: %s: Formulation %q not supported; want %q, %q, %q or %q", name, form, Index2, CoordinateSplit, CoordinateSplitQR, Index1Projected)
+	form, err := daeAlphaEntry.formulation(m.Formulation)
+	if err != nil {
+		return err
 	}
 	p, err := GenAlphaFromRhoInf(m.RhoInf)
 	if err != nil {

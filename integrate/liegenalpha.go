@@ -206,12 +206,9 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl) erro
 	if err := m.Params.check(name); err != nil {
 		return err
 	}
-	form := m.Formulation
-	if form == "" {
-		form = Index3
-	}
-	if form != Index3 && form != StabilizedIndex2 {
-		return fmt.Errorf("integrate: %s: Formulation %q not supported; want %q or %q", name, form, Index3, StabilizedIndex2)
+	form, err := lieGenAlphaEntry.formulation(m.Formulation)
+	if err != nil {
+		return err
 	}
 	nwS, err := m.Newton.Resolve()
 	if err != nil {

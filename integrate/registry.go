@@ -2,6 +2,7 @@ package integrate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -68,19 +69,15 @@ func (e Entry) NewMethod(f Formulation) (Method, error) {
 	if f == "" || f == e.Formulations[0] {
 		return m, nil
 	}
-	var names []string
-	for _, g := range e.Formulations {
-		if g == f {
-			fm, ok := m.(formulated)
-			if !ok {
-				panic("integrate: " + e.Name + " lists several formulations but cannot be set to one")
-			}
-			fm.setFormulation(f)
-			return m, nil
-		}
-		names = append(names, string(g))
+	if !slices.Contains(e.Formulations, f) {
+		return nil, fmt.Errorf("integrate: method %s does not support formulation %q; it supports: %s", e.Name, f, e.formulationNames())
 	}
-	return nil, fmt.Errorf("integrate: method %s does not support formulation %q; it supports: %s", e.Name, f, strings.Join(names, ", "))
+	fm, ok := m.(formulated)
+	if !ok {
+		panic("integrate: " + e.Name + " lists several formulations but cannot be set to one")
+	}
+	fm.setFormulation(f)
+	return m, nil
 }
 
 // registry lists the methods in the order `linkage methods` prints them. Each method file
