@@ -771,13 +771,10 @@ func (m *LieGenAlpha) Interpolate(dst *State, t float64) {
 		return
 	}
 	a, b := &w.prev, &w.cur
-	h := b.T - a.T
-	dst.T = t
-	if h == 0 {
-		dst.CopyFrom(b)
+	h, s, done := stepFraction(dst, a, b, t)
+	if done {
 		return
 	}
-	s := (t - a.T) / h
 	for i := range w.nv {
 		w.kv[i] = s*s*w.theta[i] - s*(s-1)*h*a.V[i]
 	}
