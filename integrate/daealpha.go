@@ -650,30 +650,8 @@ func (w *daeAlphaWork) project(t1 float64) error {
 		if err := w.factorKKT(t1, q); err != nil {
 			return err
 		}
-		for it := 1; ; it++ {
-			w.sys.Constraint(w.dl, t1, q)
-			for k := range w.dl {
-				w.dl[k] = -w.dl[k]
-			}
-			clear(w.dq)
-			w.kkt.Solve(w.dq, w.dl)
-			w.stats.Solves++
-			done := true
-			for i, d := range w.dq {
-				q[i] += d
-				done = done && math.Abs(d) <= alphaProjTol*(1+math.Abs(q[i]))
-			}
-			if done {
-				break
-			}
-			if it == alphaProjMaxIters || !allFinite(q) {
-				w.sys.Constraint(w.dl, t1, q)
-				w.lad.worst = worstConstraint(w.sys, w.dl)
-				if !allFinite(q) {
-					return ErrNonFinite
-				}
-				return fmt.Errorf("position projection (seed 003, eq. 2.5b, e): %w", ErrNoConvergence)
-			}
+		if !projectPositions(w.sys, w.kkt, t1, q, w.dl, w.dq, alphaProjTol, alphaProjMaxIters, &w.stats) {
+			return projectionFailure(w.sys, q, w.dl, &w.lad.worst, "seed 003, eq. 2.5b, e")
 		}
 		w.stats.Projections++
 	}
