@@ -257,8 +257,7 @@ func (w *daeAlphaWork) setCoefficients() {
 	w.cqa, w.cqp = 0.5-p.Beta/c, p.Beta*p.AlphaF/c
 	w.cva, w.cvp = 1-p.Gamma/c, p.Gamma*p.AlphaF/c
 	w.betaHat, w.gammaHat = p.Beta*(1-p.AlphaF)/c, p.Gamma*(1-p.AlphaF)/c
-	w.dAlpha = p.AlphaM - p.AlphaF
-	w.cErr = p.Beta - p.Gamma/2 + 1.0/12
+	w.dAlpha, _, w.cErr = p.newmarkCoefficients()
 }
 
 // checkStart refuses a start that is not finite or lies off the constraint manifold at
@@ -553,8 +552,7 @@ func (w *daeAlphaWork) increment() float64 {
 		w.x[i] += d
 	}
 	norm, roundoff := w.incrementNorm()
-	w.nw.mon.floor = roundoff
-	w.nw.mon.needRate = !w.nw.fresh
+	w.nw.noteIncrement(roundoff)
 	if w.full != nil {
 		w.full.floor = roundoff
 	}

@@ -233,9 +233,7 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl) erro
 		w.nx += nc
 	}
 	p := m.Params
-	w.dAlpha = p.AlphaM - p.AlphaF
-	w.cM = (1 - p.AlphaM) / (p.Beta * (1 - p.AlphaF))
-	w.cErr = p.Beta - p.Gamma/2 + 1.0/12
+	w.dAlpha, w.cM, w.cErr = p.newmarkCoefficients()
 	vec := func(n int) []float64 { return make([]float64, n) }
 	state := func() State {
 		return State{Q: vec(nq), V: vec(nv), A: vec(nv), Lambda: vec(nc)}
@@ -335,20 +333,13 @@ func (m *LieGenAlpha) Step(tEnd float64) error {
 	if err := w.lad.step(w, tEnd); err != nil {
 		return err
 	}
-	if w.watch != nil && w.watch.observe(w.hA, w.cur.Lambda) {
-		return w.watch.fail(w.name, w.cur.T, w.hA)
-	}
-	return nil
+	return w.watch.check(w.name, &w.cur, w.hA)
 }
 
 func (w *lieWork) setup(tEnd float64) error {
-	c, end, err := w.ctlIn.resolveForStep(w.name, w.cur.T, tEnd)
-	if err != nil {
-		return err
-	}
-	w.lad.c, w.lad.fixed = c, c.FixedH > 0
-	w.ctl = newController(c, 2, firstStepSize(c, func() float64 { return w.firstStep(end) }))
-	return nil
+	var err error
+	w.ctl, err = w.lad.startSecondOrder(w.name, w.ctlIn, w.cur.T, tEnd, w.firstStep)
+	return err
 }
 
 // firstStep is genalpha's: h = min(span/100, 1/sqrt(‖v̇_0‖)).
@@ -633,16 +624,9 @@ func (w *lieWork) fdEvals() int {
 }
 
 func (w *lieWork) increment() float64 {
-	for i, r := range w.res {
-		w.dx[i] = -r
-	}
-	w.lu.Solve(w.dx)
-	for i, d := range w.dx {
-		w.x[i] += d
-	}
+	solveIncrement(w.lu, w.res, w.dx, w.x)
 	norm, roundoff := w.incrementNorm(w.hTry)
-	w.nw.mon.floor = roundoff
-	w.nw.mon.needRate = !w.nw.fresh
+	w.nw.noteIncrement(roundoff)
 	return norm
 }
 
