@@ -51,3 +51,13 @@ func (x *index3Watch) check(method string, cur *State, h float64) error {
 	}
 	return nil
 }
+
+// advance makes (q, v, a, λ) at T + h the state s: the commit of an accepted step of the
+// α-methods, which iterate on their own copies of the new state.
+func (s *State) advance(h float64, q, v, a, lambda []float64) {
+	s.T += h
+	copy(s.Q, q)
+	copy(s.V, v)
+	copy(s.A, a)
+	copy(s.Lambda, lambda)
+}

@@ -809,11 +809,7 @@ func (w *daeAlphaWork) commit(h float64) error {
 	}
 	copy(w.aN, w.a1)
 	w.hA = h
-	w.cur.T += h
-	copy(w.cur.Q, w.x[:nq])
-	copy(w.cur.V, w.x[nq:2*nq])
-	copy(w.cur.A, w.phi1)
-	copy(w.cur.Lambda, w.lam1)
+	w.cur.advance(h, w.x[:nq], w.x[nq:2*nq], w.phi1, w.lam1)
 	w.stats.Steps++
 	return nil
 }

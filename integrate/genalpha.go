@@ -965,11 +965,7 @@ func (w *genAlphaWork) commit(h float64) error {
 	}
 	copy(w.aN, w.a1)
 	w.hA = h
-	w.cur.T += h
-	copy(w.cur.Q, w.q1)
-	copy(w.cur.V, w.v1)
-	copy(w.cur.A, w.qdd1)
-	copy(w.cur.Lambda, w.lam1)
+	w.cur.advance(h, w.q1, w.v1, w.qdd1, w.lam1)
 	w.stats.Steps++
 	return nil
 }

@@ -726,11 +726,7 @@ func (w *lieWork) commit(h float64) error {
 	}
 	w.moved += step
 	w.hA = h
-	w.cur.T += h
-	copy(w.cur.Q, w.q1)
-	copy(w.cur.V, w.v1)
-	copy(w.cur.A, w.d1)
-	copy(w.cur.Lambda, w.lam1)
+	w.cur.advance(h, w.q1, w.v1, w.d1, w.lam1)
 	w.stats.Steps++
 	return nil
 }
