@@ -297,12 +297,13 @@ func (m *DAEAlpha) Step(tEnd float64) error {
 
 // setup resolves the step control and the first step (stepper).
 func (w *daeAlphaWork) setup(tEnd float64) error {
-	c, end, err := w.ctlIn.resolveForStep(w.name, w.cur.T, tEnd)
+	var err error
+	w.ctl, err = w.lad.startSecondOrder(w.name, w.ctlIn, w.cur.T, tEnd, func(end float64) float64 {
+		return secondOrderStartStep(&w.cur, w.lad.c, end)
+	})
 	if err != nil {
 		return err
 	}
-	w.lad.c, w.lad.fixed = c, c.FixedH > 0
-	w.ctl = newController(c, 2, firstStepSize(c, func() float64 { return secondOrderStartStep(&w.cur, c, end) }))
 	if w.nw.s.Jacobian == JacobianEveryIteration {
 		// Newton's method proper (index2) and the CM iteration with their matrices at
 		// every iterate, as in seed 003: they fail only after MaxIters (fullNewton); the
