@@ -31,15 +31,14 @@ func (n *newtonSolver) noteIncrement(roundoff float64) {
 	n.mon.needRate = !n.fresh
 }
 
-// startSecondOrder resolves the step control raw of method name at the first Step (Init
-// does not know tEnd: resolveForStep) into the ladder and returns the step-size rule of a
-// second-order method, whose first step is firstStep(end) unless the control fixes it.
-func (l *ladder) startSecondOrder(name string, raw StepControl, t0, tEnd float64, firstStep func(end float64) float64) (controller, error) {
-	c, end, err := raw.resolveForStep(name, t0, tEnd)
+// startSecondOrder resolves the step control raw at the first Step (ladder.resolve) and
+// returns the step-size rule of a second-order method, whose first step is firstStep(end)
+// unless the control fixes it.
+func (l *ladder) startSecondOrder(raw StepControl, tEnd float64, firstStep func(end float64) float64) (controller, error) {
+	c, end, err := l.resolve(raw, tEnd)
 	if err != nil {
 		return controller{}, err
 	}
-	l.c, l.fixed = c, c.FixedH > 0
 	return newController(c, 2, firstStepSize(c, func() float64 { return firstStep(end) })), nil
 }
 

@@ -298,7 +298,7 @@ func (m *DAEAlpha) Step(tEnd float64) error {
 // setup resolves the step control and the first step (stepper).
 func (w *daeAlphaWork) setup(tEnd float64) error {
 	var err error
-	w.ctl, err = w.lad.startSecondOrder(w.name, w.ctlIn, w.cur.T, tEnd, func(end float64) float64 {
+	w.ctl, err = w.lad.startSecondOrder(w.ctlIn, tEnd, func(end float64) float64 {
 		return secondOrderStartStep(&w.cur, w.lad.c, end)
 	})
 	if err != nil {

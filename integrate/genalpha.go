@@ -453,7 +453,7 @@ func (m *GenAlpha) Step(tEnd float64) error {
 // setup resolves the step control and the first step (stepper).
 func (w *genAlphaWork) setup(tEnd float64) error {
 	var err error
-	w.ctl, err = w.lad.startSecondOrder(w.name, w.ctlIn, w.cur.T, tEnd, w.firstStep)
+	w.ctl, err = w.lad.startSecondOrder(w.ctlIn, tEnd, w.firstStep)
 	return err
 }
 

@@ -338,7 +338,7 @@ func (m *LieGenAlpha) Step(tEnd float64) error {
 
 func (w *lieWork) setup(tEnd float64) error {
 	var err error
-	w.ctl, err = w.lad.startSecondOrder(w.name, w.ctlIn, w.cur.T, tEnd, w.firstStep)
+	w.ctl, err = w.lad.startSecondOrder(w.ctlIn, tEnd, w.firstStep)
 	return err
 }
 

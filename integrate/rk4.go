@@ -236,8 +236,7 @@ func (m *RK4) Step(tEnd float64) error {
 
 // setup resolves the step control (stepper).
 func (w *rk4Work) setup(tEnd float64) error {
-	c, _, err := w.rawCtl.resolveForStep("rk4", w.cur.T, tEnd)
-	w.lad.c = c
+	_, _, err := w.lad.resolve(w.rawCtl, tEnd)
 	return err
 }
 
