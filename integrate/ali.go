@@ -331,7 +331,7 @@ func (w *aliWork) setup(tEnd float64) error {
 	if err != nil {
 		return err
 	}
-	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
+	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol)
 	if w.multi != nil && !w.lad.fixed {
 		w.multi.setup(c, w.cur.T, tEnd)
 		w.lad.rule = w.multi

@@ -388,7 +388,7 @@ func (w *bdfWork) setup(tEnd float64) error {
 	w.psi[0] = h0
 	w.k, w.kused, w.hused, w.ns, w.phase = 1, 0, 0, 0, 0
 	w.hNext = h0
-	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
+	w.nw.mon.floor = tenUlpFloor(w.rtol, w.atol) // an increment of 10 ulps
 	w.nw.mon.needRate = true
 	w.lad.c, w.lad.fixed = w.c, w.fixedH > 0 && !w.starting
 	return nil
@@ -486,7 +486,7 @@ func (w *bdfWork) switchToFixed() {
 	w.starting = false
 	w.lad.fixed = true
 	w.rtol, w.atol = w.c.RTol, w.c.ATol
-	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
+	w.nw.mon.floor = tenUlpFloor(w.rtol, w.atol) // an increment of 10 ulps
 	w.nw.mon.needRate = true
 	w.setWeights()
 	w.nw.haveJ = false

@@ -302,7 +302,7 @@ func (w *gcpWork) setup(tEnd float64) error {
 		return err
 	}
 	// An increment of 10 ulps of qInd'' in the weights ATol + RTol|qInd''|.
-	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
+	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol)
 	if w.nw.s.Jacobian == JacobianEveryIteration {
 		w.nw.rule = &fullNewton{s: w.nw.s, floor: w.nw.mon.floor}
 	}

@@ -403,7 +403,7 @@ func (w *hhtWork) setup(tEnd float64) error {
 		return err
 	}
 	// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
-	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol) // an increment of 10 ulps of q
+	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol) // an increment of 10 ulps of q
 	w.nw.mon.needRate = true
 	h0 := c.H0
 	if h0 == 0 {
