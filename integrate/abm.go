@@ -171,8 +171,7 @@ func (m *ABM) Step(tEnd float64) error {
 
 // setup resolves the step control (stepper).
 func (w *abmWork) setup(tEnd float64) error {
-	c, _, err := w.rawCtl.resolveForStep("gcp-abm", w.cur.T, tEnd)
-	w.lad.c = c
+	_, _, err := w.lad.resolve(w.rawCtl, tEnd)
 	return err
 }
 

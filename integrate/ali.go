@@ -329,12 +329,11 @@ func (w *aliWork) step(tEnd float64) error {
 
 // setup resolves the step control against the end of the run (stepper).
 func (w *aliWork) setup(tEnd float64) error {
-	c, _, err := w.rawCtl.resolveForStep(w.name, w.cur.T, tEnd)
+	c, _, err := w.lad.resolve(w.rawCtl, tEnd)
 	if err != nil {
 		return err
 	}
-	w.lad.c, w.lad.fixed = c, c.FixedH > 0
-	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
+	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol)
 	if w.multi != nil && !w.lad.fixed {
 		w.multi.setup(c, w.cur.T, tEnd)
 		w.lad.rule = w.multi

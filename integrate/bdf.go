@@ -180,16 +180,9 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	if err != nil {
 		return err
 	}
-	form := m.Formulation
-	if form == "" {
-		form = StabilizedIndex2
-	}
-	ok := false
-	for _, f := range bdfEntry.Formulations {
-		ok = ok || f == form
-	}
-	if !ok {
-		return fmt.Errorf("integrate: bdf: Formulation = %q, want one of %v", form, bdfEntry.Formulations)
+	form, err := bdfEntry.formulation(m.Formulation)
+	if err != nil {
+		return err
 	}
 	sys, err = pfaffianForm("bdf", form, sys)
 	if err != nil {
@@ -395,7 +388,7 @@ func (w *bdfWork) setup(tEnd float64) error {
 	w.psi[0] = h0
 	w.k, w.kused, w.hused, w.ns, w.phase = 1, 0, 0, 0, 0
 	w.hNext = h0
-	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
+	w.nw.mon.floor = tenUlpFloor(w.rtol, w.atol) // an increment of 10 ulps
 	w.nw.mon.needRate = true
 	w.lad.c, w.lad.fixed = w.c, w.fixedH > 0 && !w.starting
 	return nil
@@ -493,7 +486,7 @@ func (w *bdfWork) switchToFixed() {
 	w.starting = false
 	w.lad.fixed = true
 	w.rtol, w.atol = w.c.RTol, w.c.ATol
-	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(w.rtol, w.atol) // an increment of 10 ulps
+	w.nw.mon.floor = tenUlpFloor(w.rtol, w.atol) // an increment of 10 ulps
 	w.nw.mon.needRate = true
 	w.setWeights()
 	w.nw.haveJ = false

@@ -167,13 +167,10 @@ type daeAlphaWork struct {
 // Init checks the options and the start (g and G v + g_t within ATol), computes φ_0 = q̈_0
 // and λ_0 from eq. 17 and sizes all workspace; after Init, Step does not allocate.
 func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
-	form := m.Formulation
-	if form == "" {
-		form = Index2
-	}
 	name := "daealpha"
-	if form != Index2 && form != CoordinateSplit && form != CoordinateSplitQR && form != Index1Projected {
-		return fmt.Errorf("integrate: %s: Formulation %q not supported; want %q, %q, %q or %q", name, form, Index2, CoordinateSplit, CoordinateSplitQR, Index1Projected)
+	form, err := daeAlphaEntry.formulation(m.Formulation)
+	if err != nil {
+		return err
 	}
 	p, err := GenAlphaFromRhoInf(m.RhoInf)
 	if err != nil {
@@ -261,8 +258,7 @@ func (w *daeAlphaWork) setCoefficients() {
 	w.cqa, w.cqp = 0.5-p.Beta/c, p.Beta*p.AlphaF/c
 	w.cva, w.cvp = 1-p.Gamma/c, p.Gamma*p.AlphaF/c
 	w.betaHat, w.gammaHat = p.Beta*(1-p.AlphaF)/c, p.Gamma*(1-p.AlphaF)/c
-	w.dAlpha = p.AlphaM - p.AlphaF
-	w.cErr = p.Beta - p.Gamma/2 + 1.0/12
+	w.dAlpha, _, w.cErr = p.newmarkCoefficients()
 }
 
 // checkStart refuses a start that is not finite or lies off the constraint manifold at
@@ -302,12 +298,13 @@ func (m *DAEAlpha) Step(tEnd float64) error {
 
 // setup resolves the step control and the first step (stepper).
 func (w *daeAlphaWork) setup(tEnd float64) error {
-	c, end, err := w.ctlIn.resolveForStep(w.name, w.cur.T, tEnd)
+	var err error
+	w.ctl, err = w.lad.startSecondOrder(w.ctlIn, tEnd, func(end float64) float64 {
+		return secondOrderStartStep(&w.cur, w.lad.c, end)
+	})
 	if err != nil {
 		return err
 	}
-	w.lad.c, w.lad.fixed = c, c.FixedH > 0
-	w.ctl = newController(c, 2, firstStepSize(c, func() float64 { return secondOrderStartStep(&w.cur, c, end) }))
 	if w.nw.s.Jacobian == JacobianEveryIteration {
 		// Newton's method proper (index2) and the CM iteration with their matrices at
 		// every iterate, as in seed 003: they fail only after MaxIters (fullNewton); the
@@ -557,8 +554,7 @@ func (w *daeAlphaWork) increment() float64 {
 		w.x[i] += d
 	}
 	norm, roundoff := w.incrementNorm()
-	w.nw.mon.floor = roundoff
-	w.nw.mon.needRate = !w.nw.fresh
+	w.nw.noteIncrement(roundoff)
 	if w.full != nil {
 		w.full.floor = roundoff
 	}
@@ -654,30 +650,8 @@ func (w *daeAlphaWork) project(t1 float64) error {
 		if err := w.factorKKT(t1, q); err != nil {
 			return err
 		}
-		for it := 1; ; it++ {
-			w.sys.Constraint(w.dl, t1, q)
-			for k := range w.dl {
-				w.dl[k] = -w.dl[k]
-			}
-			clear(w.dq)
-			w.kkt.Solve(w.dq, w.dl)
-			w.stats.Solves++
-			done := true
-			for i, d := range w.dq {
-				q[i] += d
-				done = done && math.Abs(d) <= alphaProjTol*(1+math.Abs(q[i]))
-			}
-			if done {
-				break
-			}
-			if it == alphaProjMaxIters || !allFinite(q) {
-				w.sys.Constraint(w.dl, t1, q)
-				w.lad.worst = worstConstraint(w.sys, w.dl)
-				if !allFinite(q) {
-					return ErrNonFinite
-				}
-				return fmt.Errorf("position projection (seed 003, eq. 2.5b, e): %w", ErrNoConvergence)
-			}
+		if !projectPositions(w.sys, w.kkt, t1, q, w.dl, w.dq, alphaProjTol, alphaProjMaxIters, &w.stats) {
+			return projectionFailure(w.sys, q, w.dl, &w.lad.worst, "seed 003, eq. 2.5b, e")
 		}
 		w.stats.Projections++
 	}
@@ -837,11 +811,7 @@ func (w *daeAlphaWork) commit(h float64) error {
 	}
 	copy(w.aN, w.a1)
 	w.hA = h
-	w.cur.T += h
-	copy(w.cur.Q, w.x[:nq])
-	copy(w.cur.V, w.x[nq:2*nq])
-	copy(w.cur.A, w.phi1)
-	copy(w.cur.Lambda, w.lam1)
+	w.cur.advance(h, w.x[:nq], w.x[nq:2*nq], w.phi1, w.lam1)
 	w.stats.Steps++
 	return nil
 }

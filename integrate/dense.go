@@ -6,13 +6,10 @@ package integrate
 // smooth solutions, above the methods' second order), linear interpolation of q̈, λ and
 // the first-order states X. dst needs the sizes of a.
 func hermiteInterpolate(dst, a, b *State, t float64) {
-	h := b.T - a.T
-	dst.T = t
-	if h == 0 {
-		dst.CopyFrom(b)
+	h, s, done := stepFraction(dst, a, b, t)
+	if done {
 		return
 	}
-	s := (t - a.T) / h
 	h00 := (1 + 2*s) * (1 - s) * (1 - s)
 	h10 := s * (1 - s) * (1 - s)
 	h01 := s * s * (3 - 2*s)
@@ -28,4 +25,17 @@ func hermiteInterpolate(dst, a, b *State, t float64) {
 	for k := range dst.X {
 		dst.X[k] = (1-s)*a.X[k] + s*b.X[k]
 	}
+}
+
+// stepFraction begins the dense output at t on the step from a to b: it sets dst.T = t and
+// returns h = b.T − a.T and s = (t − a.T)/h. A step of zero length has one state, so then
+// it copies b into dst and reports done.
+func stepFraction(dst, a, b *State, t float64) (h, s float64, done bool) {
+	h = b.T - a.T
+	dst.T = t
+	if h == 0 {
+		dst.CopyFrom(b)
+		return 0, 0, true
+	}
+	return h, (t - a.T) / h, false
 }

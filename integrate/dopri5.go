@@ -313,11 +313,15 @@ func (m *DOPRI5) Current() *State { return &m.w.cur }
 func (m *DOPRI5) Previous() *State { return &m.w.prev }
 
 // Stats returns the work counters since Init.
-func (m *DOPRI5) Stats() Stats {
-	if m.w == nil {
+func (m *DOPRI5) Stats() Stats { return m.w.counters() }
+
+// counters returns the work counters of the run, zero before Init (a nil w): the Stats of
+// DOPRI5, MDOP5 and HEDOP5, which share this workspace.
+func (w *dopri5Work) counters() Stats {
+	if w == nil {
 		return Stats{}
 	}
-	return m.w.stats
+	return w.stats
 }
 
 // Step takes one accepted step toward tEnd (never past it). On failure it returns a

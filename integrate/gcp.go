@@ -297,13 +297,12 @@ func (m *GCP) Step(tEnd float64) error {
 
 // setup resolves the step control, the Newton stop and the first step (stepper).
 func (w *gcpWork) setup(tEnd float64) error {
-	c, end, err := w.rawCtl.resolveForStep(w.lad.name, w.cur.T, tEnd)
+	c, end, err := w.lad.resolve(w.rawCtl, tEnd)
 	if err != nil {
 		return err
 	}
-	w.lad.c, w.lad.fixed = c, c.FixedH > 0
 	// An increment of 10 ulps of qInd'' in the weights ATol + RTol|qInd''|.
-	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol)
+	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol)
 	if w.nw.s.Jacobian == JacobianEveryIteration {
 		w.nw.rule = &fullNewton{s: w.nw.s, floor: w.nw.mon.floor}
 	}

@@ -192,12 +192,7 @@ func (m *HEDOP5) Current() *State { return &m.w.cur }
 func (m *HEDOP5) Previous() *State { return &m.w.prev }
 
 // Stats returns the work counters since Init.
-func (m *HEDOP5) Stats() Stats {
-	if m.w == nil {
-		return Stats{}
-	}
-	return m.w.stats
-}
+func (m *HEDOP5) Stats() Stats { return m.w.counters() }
 
 // Interpolate writes into dst the dense output at t in [Previous().T, Current().T]: q and
 // v from DOPRI5's continuous extension, a and λ from eq. 17 at the interpolated state (NaN

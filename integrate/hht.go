@@ -399,13 +399,12 @@ func (m *HHT) Step(tEnd float64) error {
 
 // setup resolves the step control, the Newton floor and the first step (stepper).
 func (w *hhtWork) setup(tEnd float64) error {
-	c, end, err := w.rawCtl.resolveForStep("hht", w.cur.T, tEnd)
+	c, end, err := w.lad.resolve(w.rawCtl, tEnd)
 	if err != nil {
 		return err
 	}
-	w.lad.c, w.lad.fixed = c, c.FixedH > 0
 	// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
-	w.nw.mon.floor = 10 * 0x1p-52 / math.Min(c.RTol, c.ATol) // an increment of 10 ulps of q
+	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol) // an increment of 10 ulps of q
 	w.nw.mon.needRate = true
 	h0 := c.H0
 	if h0 == 0 {

@@ -313,3 +313,15 @@ func (x *index3Watch) fail(method string, t, h float64) *StepError {
 			ErrIndex3Instability, x.lamRef, x.hRef, x.lam, x.h, x.count),
 		Hint: "use hht or genalpha, whose numerical damping removes it, or the ggl formulation"}
 }
+
+// resolve resolves the step control raw at the first Step against its tEnd (Init does not
+// know the end of the run: resolveForStep) into l.c, and returns it with that end. FixedH
+// makes the ladder take fixed steps; a constant-step method takes them always.
+func (l *ladder) resolve(raw StepControl, tEnd float64) (StepControl, float64, error) {
+	c, end, err := raw.resolveForStep(l.name, l.cur.T, tEnd)
+	if err != nil {
+		return c, end, err
+	}
+	l.c, l.fixed = c, l.constant || c.FixedH > 0
+	return c, end, nil
+}

@@ -206,12 +206,9 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl) erro
 	if err := m.Params.check(name); err != nil {
 		return err
 	}
-	form := m.Formulation
-	if form == "" {
-		form = Index3
-	}
-	if form != Index3 && form != StabilizedIndex2 {
-		return fmt.Errorf("integrate: %s: Formulation %q not supported; want %q or %q", name, form, Index3, StabilizedIndex2)
+	form, err := lieGenAlphaEntry.formulation(m.Formulation)
+	if err != nil {
+		return err
 	}
 	nwS, err := m.Newton.Resolve()
 	if err != nil {
@@ -236,9 +233,7 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl) erro
 		w.nx += nc
 	}
 	p := m.Params
-	w.dAlpha = p.AlphaM - p.AlphaF
-	w.cM = (1 - p.AlphaM) / (p.Beta * (1 - p.AlphaF))
-	w.cErr = p.Beta - p.Gamma/2 + 1.0/12
+	w.dAlpha, w.cM, w.cErr = p.newmarkCoefficients()
 	vec := func(n int) []float64 { return make([]float64, n) }
 	state := func() State {
 		return State{Q: vec(nq), V: vec(nv), A: vec(nv), Lambda: vec(nc)}
@@ -338,20 +333,13 @@ func (m *LieGenAlpha) Step(tEnd float64) error {
 	if err := w.lad.step(w, tEnd); err != nil {
 		return err
 	}
-	if w.watch != nil && w.watch.observe(w.hA, w.cur.Lambda) {
-		return w.watch.fail(w.name, w.cur.T, w.hA)
-	}
-	return nil
+	return w.watch.check(w.name, &w.cur, w.hA)
 }
 
 func (w *lieWork) setup(tEnd float64) error {
-	c, end, err := w.ctlIn.resolveForStep(w.name, w.cur.T, tEnd)
-	if err != nil {
-		return err
-	}
-	w.lad.c, w.lad.fixed = c, c.FixedH > 0
-	w.ctl = newController(c, 2, firstStepSize(c, func() float64 { return w.firstStep(end) }))
-	return nil
+	var err error
+	w.ctl, err = w.lad.startSecondOrder(w.ctlIn, tEnd, w.firstStep)
+	return err
 }
 
 // firstStep is genalpha's: h = min(span/100, 1/sqrt(‖v̇_0‖)).
@@ -636,16 +624,9 @@ func (w *lieWork) fdEvals() int {
 }
 
 func (w *lieWork) increment() float64 {
-	for i, r := range w.res {
-		w.dx[i] = -r
-	}
-	w.lu.Solve(w.dx)
-	for i, d := range w.dx {
-		w.x[i] += d
-	}
+	solveIncrement(w.lu, w.res, w.dx, w.x)
 	norm, roundoff := w.incrementNorm(w.hTry)
-	w.nw.mon.floor = roundoff
-	w.nw.mon.needRate = !w.nw.fresh
+	w.nw.noteIncrement(roundoff)
 	return norm
 }
 
@@ -745,11 +726,7 @@ func (w *lieWork) commit(h float64) error {
 	}
 	w.moved += step
 	w.hA = h
-	w.cur.T += h
-	copy(w.cur.Q, w.q1)
-	copy(w.cur.V, w.v1)
-	copy(w.cur.A, w.d1)
-	copy(w.cur.Lambda, w.lam1)
+	w.cur.advance(h, w.q1, w.v1, w.d1, w.lam1)
 	w.stats.Steps++
 	return nil
 }
@@ -774,13 +751,10 @@ func (m *LieGenAlpha) Interpolate(dst *State, t float64) {
 		return
 	}
 	a, b := &w.prev, &w.cur
-	h := b.T - a.T
-	dst.T = t
-	if h == 0 {
-		dst.CopyFrom(b)
+	h, s, done := stepFraction(dst, a, b, t)
+	if done {
 		return
 	}
-	s := (t - a.T) / h
 	for i := range w.nv {
 		w.kv[i] = s*s*w.theta[i] - s*(s-1)*h*a.V[i]
 	}

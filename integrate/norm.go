@@ -94,3 +94,8 @@ func maxAbs(x []float64) float64 {
 	}
 	return m
 }
+
+// tenUlpFloor is the norm of an increment of 10 ulps of a unknown in the weights
+// ATol + RTol|x|: ε(1+|x|)/(ATol + RTol|x|) ≤ ε/min(RTol, ATol). Below it the Newton
+// monitor takes an increment for rounding, not for a lack of convergence.
+func tenUlpFloor(rtol, atol float64) float64 { return 10 * 0x1p-52 / math.Min(rtol, atol) }

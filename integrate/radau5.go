@@ -219,14 +219,11 @@ type radauWork struct {
 // is consistent at every level (μ₀ = 0 in ggl) and sizes the workspace. StepControl is
 // resolved at the first Step against its tEnd (a unit span when infinite).
 func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
-	form := m.Formulation
-	if form == "" {
-		form = StabilizedIndex2
+	form, err := radau5Entry.formulation(m.Formulation)
+	if err != nil {
+		return err
 	}
-	if form != StabilizedIndex2 && form != Index2 && form != Index3 {
-		return fmt.Errorf("integrate: radau5: Formulation = %q, want %q, %q or %q", form, StabilizedIndex2, Index2, Index3)
-	}
-	sys, err := pfaffianForm("radau5", form, sys)
+	sys, err = pfaffianForm("radau5", form, sys)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package integrate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -70,19 +71,38 @@ func (e Entry) NewMethod(f Formulation) (Method, error) {
 	if f == "" || f == e.Formulations[0] {
 		return m, nil
 	}
-	var names []string
-	for _, g := range e.Formulations {
-		if g == f {
-			fm, ok := m.(formulated)
-			if !ok {
-				panic("integrate: " + e.Name + " lists several formulations but cannot be set to one")
-			}
-			fm.setFormulation(f)
-			return m, nil
-		}
-		names = append(names, string(g))
+	if !slices.Contains(e.Formulations, f) {
+		return nil, fmt.Errorf("integrate: method %s does not support formulation %q; it supports: %s", e.Name, f, e.formulationNames())
 	}
-	return nil, fmt.Errorf("integrate: method %s does not support formulation %q; it supports: %s", e.Name, f, strings.Join(names, ", "))
+	fm, ok := m.(formulated)
+	if !ok {
+		panic("integrate: " + e.Name + " lists several formulations but cannot be set to one")
+	}
+	fm.setFormulation(f)
+	return m, nil
+}
+
+// formulation resolves the Formulation option of e's method: the empty f is the default, the
+// first of e.Formulations; one that e does not list is refused, naming those it does. It is
+// the one place a method's Init checks its formulation, so the check and the registry list
+// cannot disagree.
+func (e Entry) formulation(f Formulation) (Formulation, error) {
+	if f == "" {
+		return e.Formulations[0], nil
+	}
+	if slices.Contains(e.Formulations, f) {
+		return f, nil
+	}
+	return "", fmt.Errorf("integrate: %s: Formulation %q not supported; want one of %s", e.Name, f, e.formulationNames())
+}
+
+// formulationNames lists e.Formulations for an error message, comma separated.
+func (e Entry) formulationNames() string {
+	names := make([]string, len(e.Formulations))
+	for i, g := range e.Formulations {
+		names[i] = string(g)
+	}
+	return strings.Join(names, ", ")
 }
 
 // registry lists the methods in the order `linkage methods` prints them. Each method file

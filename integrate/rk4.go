@@ -244,8 +244,7 @@ func (m *RK4) Step(tEnd float64) error {
 
 // setup resolves the step control (stepper).
 func (w *rk4Work) setup(tEnd float64) error {
-	c, _, err := w.rawCtl.resolveForStep("rk4", w.cur.T, tEnd)
-	w.lad.c = c
+	_, _, err := w.lad.resolve(w.rawCtl, tEnd)
 	return err
 }
 
@@ -311,35 +310,10 @@ func (w *rk4Work) projectState(s *State) error {
 	if err := w.factor(s.T, s.Q); err != nil {
 		return err
 	}
-	for it := 1; ; it++ {
-		w.sys.Constraint(w.r, s.T, s.Q)
-		for i := range w.r {
-			w.r[i] = -w.r[i]
-		}
-		clear(w.dq)
-		w.solver.Solve(w.dq, w.r)
-		w.stats.Solves++
-		done := true
-		for i, d := range w.dq {
-			s.Q[i] += d
-			if !(math.Abs(d) <= rk4ProjTol*(1+math.Abs(s.Q[i]))) {
-				done = false
-			}
-		}
-		if done {
-			break
-		}
-		if it == rk4ProjMaxIters || !allFinite(s.Q) {
-			w.sys.Constraint(w.r, s.T, s.Q)
-			if allFinite(s.Q) && onManifold(w.r, maxAbs(s.Q)) {
-				break // near a singular position: the correction is noise, q̂ satisfies g = 0
-			}
-			w.lad.worst = worstConstraint(w.sys, w.r)
-			if !allFinite(s.Q) {
-				return ErrNonFinite
-			}
-			return fmt.Errorf("position projection (seed 002, eq. 89): %w", ErrNoConvergence)
-		}
+	if !projectPositions(w.sys, w.solver, s.T, s.Q, w.r, w.dq, rk4ProjTol, rk4ProjMaxIters, &w.stats) &&
+		// near a singular position the correction is noise while q̂ satisfies g = 0
+		!(allFinite(s.Q) && onManifold(w.r, maxAbs(s.Q))) {
+		return projectionFailure(w.sys, s.Q, w.r, &w.lad.worst, "seed 002, eq. 89")
 	}
 	w.stats.Projections++
 	if err := w.factor(s.T, s.Q); err != nil {

@@ -1,0 +1,62 @@
+package integrate
+
+// The pieces that genalpha (on ℝⁿ) and lie-genalpha (on a Lie group, whose algebra makes
+// the same iteration on ℝⁿ) share: written once here, so that the vector-space form and
+// the group form of seed 002 eqs. 64, 67-70 cannot drift apart.
+
+// newmarkCoefficients returns the constants of the α-method eqs. 64 that the step uses:
+// α_m − α_f (the shift of the acceleration-like a_n), C = (1 − α_m)/(β(1 − α_f)) (the
+// mass coefficient of the Newton matrix) and β − γ/2 + 1/12 (the local error constant of
+// the position update).
+func (p GenAlphaParams) newmarkCoefficients() (dAlpha, cM, cErr float64) {
+	return p.AlphaM - p.AlphaF, (1 - p.AlphaM) / (p.Beta * (1 - p.AlphaF)), p.Beta - p.Gamma/2 + 1.0/12
+}
+
+// solveIncrement solves the Newton system lu·Δx = −res in dx and applies Δx to x.
+func solveIncrement(lu *newtonFactor, res, dx, x []float64) {
+	for i, r := range res {
+		dx[i] = -r
+	}
+	lu.Solve(dx)
+	for i, d := range dx {
+		x[i] += d
+	}
+}
+
+// noteIncrement tells the convergence monitor the rounding level of the last increment's
+// norm and, with a reused matrix, not to trust the first increment alone (needRate; see
+// genAlphaWork.increment).
+func (n *newtonSolver) noteIncrement(roundoff float64) {
+	n.mon.floor = roundoff
+	n.mon.needRate = !n.fresh
+}
+
+// startSecondOrder resolves the step control raw at the first Step (ladder.resolve) and
+// returns the step-size rule of a second-order method, whose first step is firstStep(end)
+// unless the control fixes it.
+func (l *ladder) startSecondOrder(raw StepControl, tEnd float64, firstStep func(end float64) float64) (controller, error) {
+	c, end, err := l.resolve(raw, tEnd)
+	if err != nil {
+		return controller{}, err
+	}
+	return newController(c, 2, firstStepSize(c, func() float64 { return firstStep(end) })), nil
+}
+
+// check is the test after every accepted step of the undamped index-3 form (observe); a
+// nil watch (every other form) passes.
+func (x *index3Watch) check(method string, cur *State, h float64) error {
+	if x != nil && x.observe(h, cur.Lambda) {
+		return x.fail(method, cur.T, h)
+	}
+	return nil
+}
+
+// advance makes (q, v, a, λ) at T + h the state s: the commit of an accepted step of the
+// α-methods, which iterate on their own copies of the new state.
+func (s *State) advance(h float64, q, v, a, lambda []float64) {
+	s.T += h
+	copy(s.Q, q)
+	copy(s.V, v)
+	copy(s.A, a)
+	copy(s.Lambda, lambda)
+}
