@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 )
 
 // JacobianPolicy says when an implicit method re-evaluates its iteration matrix.
@@ -273,6 +274,10 @@ func (n *newtonSolver) attempt(p newtonIteration, h float64, needJ bool) (usedFr
 			return usedFresh, nil
 		}
 		n.stats.countFailure(err)
+		if needJ && n.fallback(p) {
+			usedFresh++
+			continue // a fresh simplified matrix failed: retry with the exact one
+		}
 		if needJ && n.regularize(p, err) {
 			usedFresh++
 			continue // a fresh matrix failed: retry with the regularized one
@@ -309,6 +314,9 @@ func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
 		n.stats.Solves++
 		n.stats.NewtonIters++
 		st := rule.update(norm)
+		if debugNewton {
+			fmt.Printf("DBG it=%d fresh=%v norm=%.3g theta=%.3g st=%d\n", it, fresh, norm, rule.rate(), st)
+		}
 
 		n.thetaJ = math.Max(n.thetaJ, rule.rate())
 		switch st {
@@ -318,6 +326,27 @@ func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
 			return p.diverged()
 		}
 	}
+}
+
+var debugNewton = os.Getenv("DBGNEWTON") != ""
+
+// simplifiable is a newtonIteration whose matrix may be the simplified mass matrix of
+// massNewton: fallback switches it to its exact matrix and reports whether it did (false
+// when the exact one was in use).
+type simplifiable interface {
+	fallback() bool
+}
+
+// fallback switches p to its exact matrix after a failure with a fresh simplified one,
+// counting it in Stats.DenseFallbacks; it reports false when p has none to leave.
+func (n *newtonSolver) fallback(p newtonIteration) bool {
+	f, ok := p.(simplifiable)
+	if !ok || !f.fallback() {
+		return false
+	}
+	n.haveJ = false
+	n.stats.DenseFallbacks++
+	return true
 }
 
 // regularize switches p to its singular mode (newtonSolver.singular) after a failure err
