@@ -799,9 +799,6 @@ func (w *hhtWork) krylov() {
 	if !w.kr.solve(w, w.kb) {
 		w.mn.missed = true
 	}
-	if debugNewton {
-		fmt.Printf("DBG gmres products %d resid %.3g h=%.3g\n", w.kr.products, math.Abs(w.kr.g[w.kr.products])/w.kr.g0, w.hTry)
-	}
 	copy(w.u, w.ku)
 	copy(w.du, w.kb)
 }

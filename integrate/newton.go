@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 )
 
 // JacobianPolicy says when an implicit method re-evaluates its iteration matrix.
@@ -314,9 +313,6 @@ func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
 		n.stats.Solves++
 		n.stats.NewtonIters++
 		st := rule.update(norm)
-		if debugNewton {
-			fmt.Printf("DBG it=%d fresh=%v norm=%.3g theta=%.3g st=%d\n", it, fresh, norm, rule.rate(), st)
-		}
 
 		n.thetaJ = math.Max(n.thetaJ, rule.rate())
 		switch st {
@@ -327,8 +323,6 @@ func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
 		}
 	}
 }
-
-var debugNewton = os.Getenv("DBGNEWTON") != ""
 
 // simplifiable is a newtonIteration whose matrix may be the simplified mass matrix of
 // massNewton: fallback switches it to its exact matrix and reports whether it did (false
