@@ -318,7 +318,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 		w.fo = sys.(dae.FirstOrder)
 	}
 	w.mm, _ = sys.(dae.MassMultiplier)
-	if sparse && nd == 0 && pf == nil {
+	if sparse && nd == 0 && pf == nil && w.mm != nil {
 		w.mn = newMassNewton(sys) // the dense parts wait for a fallback
 	}
 	if w.mn != nil {
