@@ -695,14 +695,10 @@ func (w *genAlphaWork) krylov() {
 // jacVec writes J z ≈ (r(x + εz) − r(x))/ε into dst (krylovSystem): eq. 70's matrix
 // applied to z by a forward difference of the residual eq. 69, ε = √ε_mach (1 + ‖x‖)/‖z‖.
 func (w *genAlphaWork) jacVec(dst, z []float64) {
-	zn := norm2(z)
-	if zn == 0 {
+	eps := perturb(w.x, w.kx, z)
+	if eps == 0 {
 		clear(dst)
 		return
-	}
-	eps := math.Sqrt(epsilon) * (1 + norm2(w.kx)) / zn
-	for i := range w.x {
-		w.x[i] = w.kx[i] + eps*z[i]
 	}
 	w.evalResidual(w.hTry)
 	for i := range dst {

@@ -114,4 +114,18 @@ func (s *gmres) solve(sys krylovSystem, b []float64) bool {
 	return reached
 }
 
+// perturb writes dst = base + ε z for the forward difference of a Jacobian-vector product
+// and returns ε = √ε_mach (1 + ‖base‖)/‖z‖, or 0 (dst untouched) when z = 0.
+func perturb(dst, base, z []float64) float64 {
+	zn := norm2(z)
+	if zn == 0 {
+		return 0
+	}
+	eps := math.Sqrt(epsilon) * (1 + norm2(base)) / zn
+	for i := range dst {
+		dst[i] = base[i] + eps*z[i]
+	}
+	return eps
+}
+
 func norm2(a []float64) float64 { return math.Sqrt(dot(a, a)) }

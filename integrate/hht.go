@@ -808,14 +808,10 @@ func (w *hhtWork) krylov() {
 // of f, M z (dae.MassMultiplier), G and g, with ε = √ε_mach (1 + ‖u‖)/‖z‖. e(u) is w.res.
 func (w *hhtWork) jacVec(dst, z []float64) {
 	h := w.hTry
-	zn := norm2(z)
-	if zn == 0 {
+	eps := perturb(w.u, w.ku, z)
+	if eps == 0 {
 		clear(dst)
 		return
-	}
-	eps := math.Sqrt(epsilon) * (1 + norm2(w.ku)) / zn
-	for i := range w.u {
-		w.u[i] = w.ku[i] + eps*z[i]
 	}
 	w.newmark(h)
 	w.evalResidual(w.cur.T+h, h)

@@ -113,14 +113,14 @@ func maxDiff(a, b []float64) float64 {
 	return d
 }
 
-// TestHHTMassNewtonMatchesDense: on the joint route's 3D chain, planar chain and cut-joint
-// four-bar, hht with the Newton-Krylov corrector preconditioned by the mass part
-// (massNewton; no nq×nq matrix is ever stored) lands where hht with the dense Newton
-// matrix lands, within the integration tolerance: both solve the same discrete
-// equations (eqs. 11-13) to the same Newton tolerance, along slightly different step
-// sequences: their difference is below a tenth of the error either has against a
-// radau5 run at 1e-10.
-func TestHHTMassNewtonMatchesDense(t *testing.T) {
+// TestMassNewtonMatchesDense: on the joint route's 3D chain, planar chain and cut-joint
+// four-bar, hht and genalpha (index 3) with the Newton-Krylov corrector preconditioned by
+// the mass part (massNewton) land where the same
+// method with its dense Newton matrix lands: both solve the same discrete equations to
+// the same Newton tolerance, along slightly different step sequences, and their
+// difference is below a tenth of the error either has against a radau5 run at 1e-10.
+// No dense fallback is taken, and genalpha's steps allocate nothing (hht's: below).
+func TestMassNewtonMatchesDense(t *testing.T) {
 	const tol, tEnd = 1e-6, 0.5
 	for _, c := range []struct {
 		name string
@@ -132,32 +132,62 @@ func TestHHTMassNewtonMatchesDense(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sys, s := c.make(t)
-			kry := hhtTo(t, sys, s, tol, tEnd)
-			dense := hhtTo(t, hideMassSolver(sys), s, tol, tEnd)
-			if kry.w.lu != nil || kry.w.M != nil {
-				t.Errorf("the mass-preconditioned run stored a dense matrix (DenseFallbacks %d)", kry.Stats().DenseFallbacks)
-			}
-			if dense.w.mn != nil {
-				t.Fatal("the dense run took the mass-preconditioned path")
-			}
 			ref := &Radau5{}
 			if _, err := Solve(ref, "radau5", sys, s, tEnd, SolveOptions{Control: StepControl{RTol: 1e-10, ATol: 1e-10}}); err != nil {
 				t.Fatal(err)
 			}
-			dKD := maxDiff(kry.Current().Q, dense.Current().Q)
-			eK, eD := maxDiff(kry.Current().Q, ref.Current().Q), maxDiff(dense.Current().Q, ref.Current().Q)
-			t.Logf("|krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, f evals %d / %d",
-				dKD, eK, eD, kry.Stats().Steps, dense.Stats().Steps, kry.Stats().FuncEvals, dense.Stats().FuncEvals)
-			// Measured: the two paths differ by 1e-2 to 1e-4 of the error either has
-			// against radau5 (2.8e-6 / 3.3e-4, 2.0e-8 / 1.3e-4, 2.2e-6 / 7.8e-5).
-			if dKD > 0.1*eD || eK > 1.1*eD {
-				t.Errorf("|krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to a tenth of the error", dKD, eK, eD)
-			}
-			if r := kry.Stats().DenseFallbacks; r != 0 {
-				t.Errorf("%d dense fallbacks on a non-stiff model", r)
+			for _, method := range []string{"hht", "genalpha"} {
+				kry, dense := newMassNewtonPair(method)
+				runTo(t, kry.m, sys, s, tEnd, StepControl{RTol: tol, ATol: tol})
+				runTo(t, dense.m, hideMassSolver(sys), s, tEnd, StepControl{RTol: tol, ATol: tol})
+				if kry.mn() == nil || dense.mn() != nil {
+					t.Fatalf("%s: the runs did not take the intended paths", method)
+				}
+				if !kry.mn().inUse() {
+					t.Errorf("%s: the last factorization was not the mass preconditioner", method)
+				}
+				kq, dq := kry.m.Current().Q, dense.m.Current().Q
+				dKD, eK, eD := maxDiff(kq, dq), maxDiff(kq, ref.Current().Q), maxDiff(dq, ref.Current().Q)
+				ks, ds := kry.m.Stats(), dense.m.Stats()
+				t.Logf("%-8s |krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, f evals %d / %d",
+					method, dKD, eK, eD, ks.Steps, ds.Steps, ks.FuncEvals, ds.FuncEvals)
+				// Measured: the paths differ by 1e-7 to 3e-2 of the error either has.
+				if dKD > 0.1*eD || eK > 1.1*eD {
+					t.Errorf("%s: |krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to a tenth of the error", method, dKD, eK, eD)
+				}
+				if ks.DenseFallbacks != 0 {
+					t.Errorf("%s: %d dense fallbacks on a non-stiff model", method, ks.DenseFallbacks)
+				}
+				if method == "genalpha" {
+					if a := testing.AllocsPerRun(10, func() {
+						if err := kry.m.Step(math.Inf(1)); err != nil {
+							t.Fatal(err)
+						}
+					}); a != 0 {
+						t.Errorf("genalpha step: %g allocations, want 0", a)
+					}
+				}
 			}
 		})
 	}
+}
+
+// massNewtonRun is a method of TestMassNewtonMatchesDense with access to its massNewton.
+type massNewtonRun struct {
+	m  Method
+	mn func() *massNewton
+}
+
+func newMassNewtonPair(method string) (a, b massNewtonRun) {
+	mk := func() massNewtonRun {
+		if method == "hht" {
+			m := DefaultHHT()
+			return massNewtonRun{&m, func() *massNewton { return m.w.mn }}
+		}
+		m := DefaultGenAlpha()
+		return massNewtonRun{&m, func() *massNewton { return m.w.mn }}
+	}
+	return mk(), mk()
 }
 
 // TestHHTMassNewtonAllocatesNothing: an hht step on the joint route's 3D chain with the
@@ -208,51 +238,5 @@ func TestHHTMassNewtonFallsBackOnStiffJoints(t *testing.T) {
 	}
 	if dKD > 0.1*math.Max(eD, tol) {
 		t.Errorf("|krylov − dense| = %.2e, dense error %.2e", dKD, eD)
-	}
-}
-
-// TestGenAlphaMassNewtonMatchesDense: genalpha (index 3) with the mass-preconditioned
-// Newton-Krylov corrector lands where its dense Newton matrix lands on the joint route's
-// 3D chain and cut-joint four-bar, within a tenth of the error either has against radau5
-// at 1e-10, with no dense fallback, and its steps allocate nothing.
-func TestGenAlphaMassNewtonMatchesDense(t *testing.T) {
-	const tol, tEnd = 1e-6, 0.5
-	for _, c := range []struct {
-		name string
-		make func(*testing.T) (*joint.System, State)
-	}{
-		{"chain3d:4", func(t *testing.T) (*joint.System, State) { return jointChain3D(t, 4, 0.05, 0) }},
-		{"four-bar", jointFourBar},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			sys, s := c.make(t)
-			kry, dense := DefaultGenAlpha(), DefaultGenAlpha()
-			runTo(t, &kry, sys, s, tEnd, StepControl{RTol: tol, ATol: tol})
-			runTo(t, &dense, hideMassSolver(sys), s, tEnd, StepControl{RTol: tol, ATol: tol})
-			if kry.w.mn == nil || dense.w.mn != nil {
-				t.Fatal("the runs did not take the intended paths")
-			}
-			ref := &Radau5{}
-			if _, err := Solve(ref, "radau5", sys, s, tEnd, SolveOptions{Control: StepControl{RTol: 1e-10, ATol: 1e-10}}); err != nil {
-				t.Fatal(err)
-			}
-			dKD := maxDiff(kry.Current().Q, dense.Current().Q)
-			eK, eD := maxDiff(kry.Current().Q, ref.Current().Q), maxDiff(dense.Current().Q, ref.Current().Q)
-			t.Logf("|krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, f evals %d / %d",
-				dKD, eK, eD, kry.Stats().Steps, dense.Stats().Steps, kry.Stats().FuncEvals, dense.Stats().FuncEvals)
-			if dKD > 0.1*eD || eK > 1.1*eD {
-				t.Errorf("|krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to a tenth of the error", dKD, eK, eD)
-			}
-			if r := kry.Stats().DenseFallbacks; r != 0 {
-				t.Errorf("%d dense fallbacks on a non-stiff model", r)
-			}
-			if a := testing.AllocsPerRun(10, func() {
-				if err := kry.Step(math.Inf(1)); err != nil {
-					t.Fatal(err)
-				}
-			}); a != 0 {
-				t.Errorf("genalpha step: %g allocations, want 0", a)
-			}
-		})
 	}
 }

@@ -142,45 +142,59 @@ func BenchmarkChainRun(b *testing.B) {
 	}
 }
 
-// BenchmarkChainImplicitStep measures an accepted hht step (tolerance 1e-4, after 5
-// warm-up steps) on the 3D chain of N rods: on the joint route, whose Newton increments
-// come from GMRES on residual differences preconditioned by the mass part [M/(1+α) Gᵀ;
-// G 0] through the articulated-body recursion (integrate's massNewton: no nq×nq matrix);
-// on the joint route with the dense Newton matrix (MassSolve hidden: CRBA M, the
+// BenchmarkChainImplicitStep measures an accepted hht or genalpha step (tolerance 1e-4,
+// after 5 warm-up steps) on the 3D chain of N rods: on the joint route, whose Newton
+// increments come from GMRES on residual differences preconditioned by the mass part
+// [M/(1+α) Gᵀ; G 0] (C M for genalpha) through the articulated-body recursion
+// (integrate's massNewton: no nq×nq matrix); on the joint route with the dense Newton matrix (MassSolve hidden: CRBA M, the
 // analytic derivatives of derivatives.go, dense LU; N ≤ 100); and on the body route
 // (spatial, Euler parameters, sparse KKT). cpu-ms/step is the process CPU time per step,
 // steady on a loaded machine where ns/op is not. Run:
 //
 //	go test -run X -bench ChainImplicitStep -benchtime 20x ./joint/
 func BenchmarkChainImplicitStep(b *testing.B) {
-	for _, route := range []string{"joint", "joint-dense", "body"} {
-		for _, n := range []int{10, 100, 1000} {
-			if route == "joint-dense" && n > 100 {
-				continue
+	for _, method := range []string{"hht", "genalpha"} {
+		for _, route := range []string{"joint", "joint-dense", "body"} {
+			for _, n := range []int{10, 100, 1000} {
+				if route == "joint-dense" && n > 100 {
+					continue
+				}
+				b.Run(fmt.Sprintf("method=%s/route=%s/N=%d", method, route, n), func(b *testing.B) {
+					benchImplicit(b, method, route, n)
+				})
 			}
-			b.Run(fmt.Sprintf("route=%s/N=%d", route, n), func(b *testing.B) {
-				var sys dae.System
-				var s integrate.State
-				var err error
-				switch route {
-				case "joint", "joint-dense":
-					var js *joint.System
-					js, s, err = Chain3D(n)
-					sys = js
-					if route == "joint-dense" {
-						sys = denseOnly{js, js, js, js}
-					}
-				default:
-					sys, s, err = bodyChain3D(n)
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
-				hht := integrate.DefaultHHT()
-				benchSteps(b, &hht, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
-			})
 		}
 	}
+}
+
+// benchImplicit is one case of BenchmarkChainImplicitStep.
+func benchImplicit(b *testing.B, method, route string, n int) {
+	var sys dae.System
+	var s integrate.State
+	var err error
+	switch route {
+	case "joint", "joint-dense":
+		var js *joint.System
+		js, s, err = Chain3D(n)
+		sys = js
+		if route == "joint-dense" {
+			sys = denseOnly{js, js, js, js}
+		}
+	default:
+		sys, s, err = bodyChain3D(n)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	var m integrate.Method
+	if method == "hht" {
+		hht := integrate.DefaultHHT()
+		m = &hht
+	} else {
+		ga := integrate.DefaultGenAlpha()
+		m = &ga
+	}
+	benchSteps(b, m, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
 }
 
 // denseOnly hides dae.MassSolver and dae.MassMultiplier from a joint system, keeping its
