@@ -149,7 +149,7 @@ func BenchmarkChainRun(b *testing.B) {
 // (integrate's massNewton: no nq×nq matrix); on the joint route with the dense Newton matrix (MassSolve hidden: CRBA M, the
 // analytic derivatives of derivatives.go, dense LU; N ≤ 100); and on the body route
 // (spatial, Euler parameters, sparse KKT). cpu-ms/step is the process CPU time per step,
-// steady on a loaded machine where ns/op is not. Run:
+// steady on a loaded machine where ns/op is not; h-ms the mean step in milliseconds. Run:
 //
 //	go test -run X -bench ChainImplicitStep -benchtime 20x ./joint/
 func BenchmarkChainImplicitStep(b *testing.B) {
@@ -226,7 +226,7 @@ func benchSteps(b *testing.B, m integrate.Method, sys dae.System, s integrate.St
 			b.Fatal(err)
 		}
 	}
-	s0 := m.Stats()
+	s0, t0 := m.Stats(), m.Current().T
 	b.ReportAllocs()
 	c0 := cpuTime()
 	for b.Loop() {
@@ -238,6 +238,7 @@ func benchSteps(b *testing.B, m integrate.Method, sys dae.System, s integrate.St
 	st := m.Stats()
 	steps := float64(st.Steps - s0.Steps)
 	b.ReportMetric(float64(cpu.Microseconds())/1e3/steps, "cpu-ms/step")
+	b.ReportMetric((m.Current().T-t0)/steps*1e3, "h-ms")
 	b.ReportMetric(float64(st.FuncEvals-s0.FuncEvals)/steps, "fevals/step")
 	b.ReportMetric(float64(st.Jacobians-s0.Jacobians)/steps, "jacobians/step")
 	b.ReportMetric(float64(st.NewtonIters-s0.NewtonIters)/steps, "newton/step")

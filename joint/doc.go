@@ -24,8 +24,8 @@
 // (Newton-Euler, O(N)) for the contract; MassSolve (dae.MassSolver: the articulated-body
 // recursion, O(N)) with which integrate solves eq. 17 by the Schur complement G M⁻¹ Gᵀ
 // without forming M (consistent starts, rk4, dopri5, mdop5, daealpha's acceleration
-// solve); MassMul (dae.MassMultiplier: M x by Newton-Euler, O(N)), with which hht's
-// Newton-Krylov corrector, preconditioned by the mass part through MassSolve, never forms
+// solve); MassMul (dae.MassMultiplier: M x by Newton-Euler, O(N)), with which the
+// Newton-Krylov corrector of hht and genalpha, preconditioned by the mass part through MassSolve, never forms
 // M (integrate/doc.go, "Newton matrices without M"); and exact derivatives of Newton-Euler
 // and of the cut joints' Gᵀλ (derivatives.go, O(N·depth) per matrix) for the other
 // implicit methods, whose dense Newton matrices then cost O(N³) per factorization. A tree cannot hold a kinematic loop (every
