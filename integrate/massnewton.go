@@ -6,29 +6,31 @@ import (
 	"linkage/dae"
 )
 
-// massNewton is the simplified Newton matrix of the implicit methods on systems with the
-// dae.MassSolver capability (the joint route's articulated-body recursion, seed 002
-// Table 1): the mass block of the method's iteration matrix alone,
+// massNewton is the mass part of the implicit methods' iteration matrix on systems with
+// the dae.MassSolver capability (the joint route's articulated-body recursion, seed 002
+// Table 1),
 //
 //	[ c·M(q)  Gᵀ ]
 //	[ G       0  ]
 //
-// with c the method's factor on M (1/(1+α) for hht, (1−α_m)/((1−α_f)β) after scaling for
-// genalpha), solved by massSchur without forming M: nc + 1 recursive solves and an nc×nc
-// Cholesky factorization per matrix, one recursive solve per iteration, so the cost of a
-// Newton iteration is linear in the number of bodies. The terms it leaves out, of order h
-// (damping, velocity products) and h² (stiffness, the derivatives of M a and Gᵀλ), only
-// slow the contraction of the iteration; the residual stays exact, so a converged iterate
-// solves the method's equations. The convergence monitor (seed 004, eqs. 40-47) judges the
-// rate; when an attempt fails with a fresh simplified matrix the method falls back to its
-// exact matrix (fallback, Stats.DenseFallbacks) for massNewtonDenseSteps accepted steps and
-// then tries the simplified one again, so stiff models stay correct at the dense cost.
+// with c the method's factor on M (1/(1+α) for hht, C = (1−α_m)/(β(1−α_f)) for genalpha,
+// seed 002 eq. 70), solved by massSchur without forming M: nc + 1 recursive solves and an
+// nc×nc Cholesky factorization per matrix, one recursive solve per application. It is the
+// preconditioner of the methods' Newton-Krylov corrector (gmres.go), whose products with
+// the exact matrix are differences of the residual, so the increments are those of the
+// exact Newton method and a step costs O(N) per product. The terms it leaves out, of
+// order h (damping, velocity products) and h² (stiffness, the derivatives of M a and
+// Gᵀλ), set the number of products. When an attempt fails after a Krylov solve missed its
+// tolerance or G M⁻¹ Gᵀ was singular, a method on a system of at most massNewtonDenseMax
+// coordinates falls back to its dense matrix (fallback, Stats.DenseFallbacks) for
+// massNewtonDenseSteps accepted steps and then tries this one again, so stiff models run
+// at the dense cost rather than at ever smaller steps.
 type massNewton struct {
 	schur      *massSchur
 	G          *mat.Dense // G at the factorization (the method's G follows the iterate)
 	c          float64
-	dense      int  // accepted steps left on the exact matrix (0: the simplified one is in use)
-	simplified bool // the method's last factorization was this one
+	dense      int  // accepted steps left on the dense matrix (0: this one is in use)
+	simplified bool // the method's last factorization was this one (not the dense matrix)
 	missed     bool // a Krylov solve of the current attempt missed its tolerance
 	trial      int  // 1: fallback made, its retry not begun; 2: the retry is under way
 }
@@ -91,7 +93,11 @@ func (m *massNewton) factor(t float64, q []float64, G *mat.Dense, c float64) err
 		m.G.Copy(G)
 	}
 	m.c, m.simplified = c, true
-	return m.schur.factor(t, q, m.G)
+	err := m.schur.factor(t, q, m.G)
+	if err != nil {
+		m.missed = true // G M⁻¹ Gᵀ singular: the dense matrix can go on regularized
+	}
+	return err
 }
 
 // solve overwrites u[:nq] (holding r) and u[nq:nq+nc] (holding s) with the solution of
@@ -110,7 +116,9 @@ func (m *massNewton) solve(u []float64) {
 }
 
 // fallback switches to the exact matrix after a failed attempt with a fresh simplified
-// one and reports whether it did (false when the exact matrix was already in use).
+// one whose Krylov solves missed their tolerance or whose G M⁻¹ Gᵀ was singular (a
+// singular position, which the exact matrix passes regularized), and reports whether it
+// did: false when the exact matrix was already in use, or the system is too large.
 func (m *massNewton) fallback() bool {
 	if !m.active() || !m.missed || m.schur.nq > massNewtonDenseMax {
 		return false
