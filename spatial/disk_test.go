@@ -52,7 +52,7 @@ func TestRollingDiskDerivatives(t *testing.T) {
 		t.Fatalf("Size = (%d, %d), NumPfaffian = %d; want (7, 2), 2", nq, nc, nn)
 	}
 	for k, p := range []spatial.Quat{
-		spatial.QuatFromAxisAngle(spatial.Vec3{1, 0.2, 0}, 1.2),  // leaning, u_z ≈ 0.4
+		spatial.QuatFromAxisAngle(spatial.Vec3{1, 0.2, 0}, 1.2),   // leaning, u_z ≈ 0.4
 		spatial.QuatFromAxisAngle(spatial.Vec3{0.3, 1, 0.5}, 2.0), // leaning the other way
 		spatial.QuatFromAxisAngle(spatial.Vec3{1, 0, 0}, math.Pi/2),
 	} {
@@ -177,6 +177,7 @@ func TestRollingDiskStraight(t *testing.T) {
 //   - no slip, Ṙ = ω × r n = r ω₃ t: the centre moves along t at V = r ω₃ and, turning
 //     at Ω, runs on a horizontal circle of radius ρ = V/Ω (centre C + ρ h, ρ < 0: on the
 //     side the disk leans to), so a_C = Ω V h and the contact force is F = m (Ω V h + g e_z);
+//
 //   - Euler's equation about C, with H = I_d Ω cos θ n + I_a ω₃ u constant in the turning
 //     frame, Ω e_z × H = −r n × F, whose t component is the classical relation
 //
