@@ -172,16 +172,14 @@ func TestRollingDiskStraight(t *testing.T) {
 // with the disk's heading at the precession rate Ω about the vertical e_z: t the direction
 // of travel, h = e_z × t, the axis u = cos θ h + sin θ e_z (tilt θ from upright) and
 // n = −sin θ h + cos θ e_z, so the centre C is r n above the contact point. With
-// ω = Ω e_z + s u (spin s relative to the turning frame), ω₃ = ω·u = Ω sin θ + s:
+// ω = Ω e_z + s u (spin s relative to the turning frame), ω₃ = ω·u = Ω sin θ + s.
+// No slip, Ṙ = ω × r n = r ω₃ t: the centre moves along t at V = r ω₃ and, turning at Ω,
+// runs on a horizontal circle of radius ρ = V/Ω (centre C + ρ h; ρ < 0, on the side the
+// disk leans to), so a_C = Ω V h and the contact force is F = m (Ω V h + g e_z). Euler's
+// equation about C, with H = I_d Ω cos θ n + I_a ω₃ u constant in the turning frame, is
+// Ω e_z × H = −r n × F, whose t component is the classical relation
 //
-//   - no slip, Ṙ = ω × r n = r ω₃ t: the centre moves along t at V = r ω₃ and, turning
-//     at Ω, runs on a horizontal circle of radius ρ = V/Ω (centre C + ρ h, ρ < 0: on the
-//     side the disk leans to), so a_C = Ω V h and the contact force is F = m (Ω V h + g e_z);
-//
-//   - Euler's equation about C, with H = I_d Ω cos θ n + I_a ω₃ u constant in the turning
-//     frame, Ω e_z × H = −r n × F, whose t component is the classical relation
-//
-//     (I_a + m r²) Ω ω₃ cos θ = I_d Ω² sin θ cos θ − m g r sin θ
+//	(I_a + m r²) Ω ω₃ cos θ = I_d Ω² sin θ cos θ − m g r sin θ
 //
 // (derived here; it is the steady rolling-disk relation of the rigid-body dynamics texts,
 // e.g. D. T. Greenwood, Advanced Dynamics, Cambridge 2003). Given θ and Ω it fixes ω₃.
