@@ -84,9 +84,8 @@ func contactSlip(sys *spatial.System, j spatial.JointID, q, v []float64) spatial
 	return vel.Add(omega.Cross(P.Sub(R)))
 }
 
-// runDisk integrates sys from its consistent start to tEnd with method ("bdf/index2": in
-// that formulation) at RTol = ATol = tol, sampling at out; it returns the start too.
-func runDisk(t *testing.T, method string, sys *spatial.System, tEnd, tol float64, out []float64) (*integrate.Solution, integrate.State) {
+// diskMethod returns a fresh registered method "name" or "name/formulation".
+func diskMethod(t *testing.T, method string) integrate.Method {
 	t.Helper()
 	name, form, _ := strings.Cut(method, "/")
 	e, err := integrate.Lookup(name)
@@ -97,13 +96,26 @@ func runDisk(t *testing.T, method string, sys *spatial.System, tEnd, tol float64
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+// diskStart returns the consistent start of sys from its initial guess (dae.Initialize).
+func diskStart(t *testing.T, sys *spatial.System) integrate.State {
+	t.Helper()
 	q0, v0 := sys.InitialGuess()
 	c, err := dae.Initialize(sys, 0, q0, v0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s0 := integrate.State{T: 0, Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
-	sol, err := integrate.Solve(m, method, sys, s0, tEnd,
+	return integrate.State{T: 0, Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
+}
+
+// runDisk integrates sys from its consistent start to tEnd with method ("bdf/index2": in
+// that formulation) at RTol = ATol = tol, sampling at out; it returns the start too.
+func runDisk(t *testing.T, method string, sys *spatial.System, tEnd, tol float64, out []float64) (*integrate.Solution, integrate.State) {
+	t.Helper()
+	s0 := diskStart(t, sys)
+	sol, err := integrate.Solve(diskMethod(t, method), method, sys, s0, tEnd,
 		integrate.SolveOptions{Control: integrate.StepControl{RTol: tol, ATol: tol}, Output: out})
 	if err != nil {
 		t.Fatalf("%s: %v", method, err)
@@ -286,23 +298,10 @@ func TestRollingDiskEnergy(t *testing.T) {
 // rolling disk naming the capability and the methods that take it.
 func TestRollingDiskRefused(t *testing.T) {
 	sys, _ := newSteadyDisk(0.3, -1).model(t)
-	q0, v0 := sys.InitialGuess()
-	c, err := dae.Initialize(sys, 0, q0, v0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s0 := integrate.State{T: 0, Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
+	s0 := diskStart(t, sys)
 	for _, name := range []string{"radau5/index3", "bdf/index3", "rk4", "hedop5", "gcp-newmark", "ali3", "daealpha"} {
-		n, form, _ := strings.Cut(name, "/")
-		e, err := integrate.Lookup(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := e.NewMethod(integrate.Formulation(form))
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = m.Init(sys, s0, integrate.StepControl{FixedH: 0.01})
+		m := diskMethod(t, name)
+		err := m.Init(sys, s0, integrate.StepControl{FixedH: 0.01})
 		if err == nil || !strings.Contains(err.Error(), "dae.Nonholonomic") || !strings.Contains(err.Error(), "dopri5") {
 			t.Errorf("%s: Init = %v, want a refusal naming dae.Nonholonomic and dopri5", name, err)
 		}
@@ -313,22 +312,9 @@ func TestRollingDiskRefused(t *testing.T) {
 // allocates nothing after warm-up.
 func TestRollingDiskStepNoAllocations(t *testing.T) {
 	sys, _ := newSteadyDisk(0.3, -1).model(t)
-	q0, v0 := sys.InitialGuess()
-	c, err := dae.Initialize(sys, 0, q0, v0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, d := range diskMethods {
-		n, form, _ := strings.Cut(d.method, "/")
-		e, err := integrate.Lookup(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := e.NewMethod(integrate.Formulation(form))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s0 := integrate.State{T: 0, Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
+		m := diskMethod(t, d.method)
+		s0 := diskStart(t, sys)
 		if err := m.Init(sys, s0, integrate.StepControl{RTol: 1e-8, ATol: 1e-8}); err != nil {
 			t.Fatal(err)
 		}
