@@ -322,7 +322,7 @@ func (b *Built) initialize(sys mechanism) error {
 	lambda := c.Lambda
 	if len(c.Redundant) > 0 {
 		if dae.HasNonholonomic(sys) {
-			return fmt.Errorf("%s: knife edges with redundant constraints (%d redundant rows among the joints and knife edges): a model with both is not supported yet; remove the redundancy", doc.File, len(c.Redundant))
+			return fmt.Errorf("%s: nonholonomic constraints (knife edges, rolling disks) with redundant constraints (%d redundant rows): a model with both is not supported yet; remove the redundancy", doc.File, len(c.Redundant))
 		}
 		if dae.HasReactionForce(sys) {
 			return fmt.Errorf("%s: joint friction with redundant constraints (%s): the reactions that press the joints are not determined by the equations of motion; remove the redundancy", doc.File, strings.Join(b.RedundantJoints(), ", "))

@@ -65,6 +65,8 @@ func assemble3(doc *Document) (*Built, mechanism, error) {
 			id = sm.AddPointOnLine(jt.Name, i, j)
 		case JointPointOnPlane:
 			id = sm.AddPointOnPlane(jt.Name, i, j)
+		case JointRollingDisk:
+			id = sm.AddRollingDisk(jt.Name, i, jt.Radius)
 		}
 		sb.Joints[jt.Name] = id
 		if jt.Friction != nil {

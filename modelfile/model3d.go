@@ -61,6 +61,7 @@ const (
 	JointUniversal    = "universal"      // points coincide, z_I ⟂ z_J (Hooke joint)
 	JointPlanar       = "planar"         // J's point in I's x-y plane, z axes parallel
 	JointPointOnPlane = "point-on-plane" // J's point in I's x-y plane
+	JointRollingDisk  = "rolling-disk"   // a disk (centre and axis: marker I) rolling without slip on the ground plane z = 0
 )
 
 // Joint3 is a kinematic constraint between two markers.
@@ -68,8 +69,9 @@ type Joint3 struct {
 	Name   string  `yaml:"name,required"`
 	Type   string  `yaml:"type,required"`
 	I      string  `yaml:"i,required"`
-	J      string  `yaml:"j,required"`
+	J      string  `yaml:"j"`      // required but for rolling-disk
 	Length float64 `yaml:"length"` // m, distance only, > 0
+	Radius float64 `yaml:"radius"` // m, rolling-disk only (required), > 0
 	// Friction is joint friction (revolute and translational joints; spatial.JointFriction).
 	Friction *Friction `yaml:"friction"`
 }
@@ -125,7 +127,7 @@ type BodyState3 struct {
 
 func joint3Types() []string {
 	return []string{JointSpherical, JointRevolute, JointTranslational, JointCylindrical, JointUniversal,
-		JointPlanar, JointWeld, JointDistance, JointPointOnLine, JointPointOnPlane}
+		JointPlanar, JointWeld, JointDistance, JointPointOnLine, JointPointOnPlane, JointRollingDisk}
 }
 
 func force3Fields(typ string) []string {
@@ -167,7 +169,11 @@ func channelNames3(m *SpatialModel) []string {
 		}
 	}
 	for _, j := range m.Joints {
-		for _, s := range joint3Suffixes() {
+		suffixes := joint3Suffixes()
+		if j.Type == JointRollingDisk {
+			suffixes = []string{"lambda"} // the contact row's multiplier: λ holds no rolling loads μ
+		}
+		for _, s := range suffixes {
 			names = append(names, j.Name+"."+s)
 		}
 	}

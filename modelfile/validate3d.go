@@ -71,6 +71,11 @@ func validate3(d *decoder) {
 			v.errorf(p+".type", "unknown joint type %q; want one of: %s", jt.Type, strings.Join(joint3Types(), ", "))
 			continue
 		}
+		if jt.Type == JointRollingDisk {
+			v.onlyFields(p, "joint", jt.Type, []string{"i", "radius"}, structKeys(reflect.TypeFor[Joint3]()))
+			v.rollingDisk(p, jt, markerBody)
+			continue
+		}
 		allowed := []string{"i", "j"}
 		switch jt.Type {
 		case JointDistance:
@@ -79,6 +84,10 @@ func validate3(d *decoder) {
 			allowed = append(allowed, "friction")
 		}
 		v.onlyFields(p, "joint", jt.Type, allowed, structKeys(reflect.TypeFor[Joint3]()))
+		if !v.doc.has(p + ".j") {
+			v.errorf(p, "missing required key \"j\" (the second marker of the %s joint)", jt.Type)
+			continue
+		}
 		pair(p, "joint", jt.Name, jt.I, jt.J)
 		v.friction(p+".friction", jt.Type, jt.Friction)
 		if jt.Type == JointDistance {
@@ -201,6 +210,20 @@ func validate3(d *decoder) {
 		}
 	}
 	v.simulationCommon(m.Initial.Time, channelNames3(m))
+}
+
+// rollingDisk checks a rolling disk (p is its path): a radius > 0 and a marker i on a
+// moving body (its point is the disk's centre, its z axis the disk's axis; a zero axis is
+// reported with the marker).
+func (v *validator) rollingDisk(p string, jt Joint3, markerBody func(path, name string) (string, bool)) {
+	if !v.doc.has(p + ".radius") {
+		v.errorf(p, "missing required key \"radius\" (m) of the rolling disk")
+	} else {
+		v.positive(p+".radius", "radius (m)", jt.Radius)
+	}
+	if b, ok := markerBody(p+".i", jt.I); ok && b == groundName {
+		v.errorf(p+".i", "rolling disk %q: marker %q is on the ground; want a marker on the moving disk body (its point the disk's centre, its z axis the disk's axis)", jt.Name, jt.I)
+	}
 }
 
 // inertiaMatrix expands the file's inertia list into the symmetric tensor.
