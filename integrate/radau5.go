@@ -176,8 +176,8 @@ type radauWork struct {
 	roundoff float64 // scaled norm of an increment at rounding level
 	maxGrow  float64
 
-	kdiag []float64    // diagonal of K (zero with a general K)
-	kexp  []int        // index − 1 of each component (exponent of h in its scale)
+	kdiag []float64     // diagonal of K (zero with a general K)
+	kexp  []int         // index − 1 of each component (exponent of h in its scale)
 	gk    *radauGeneral // a general K(t, y) (dae.ImplicitMass), else nil
 
 	cur, prev State
