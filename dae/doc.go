@@ -39,6 +39,9 @@
 // constant diagonal K and every variable's differentiation index declared (IVP test set,
 // RADAU5), optionally with ∂φ/∂y (LinearlyImplicitJacobian) and names (VariableNamer);
 // CheckLinearlyImplicit checks a start (y₀, y'₀) and names the inconsistent equations.
+// ImplicitMass makes K full or state-dependent, K(t, y) y' = φ(t, y) (a mechanism in
+// minimal coordinates with its configuration-dependent mass matrix in K), with ∂(K z)/∂y
+// from ImplicitMassDerivative or MassProductFD; CheckImplicitMass compares the two.
 // The equations of motion of a System are integrated in this very form by radau5 and bdf.
 //
 // ReactionForce adds forces f_λ(t, q, v, λ) that depend on the multipliers (joint friction,

@@ -59,8 +59,13 @@
 // system's K, its declared indices in the error scaling (h^(index−1), as RADAU5) and
 // ∂φ/∂y analytic or by central differences; Current().Q holds y. The start (y₀, y'₀) is
 // checked by dae.CheckLinearlyImplicit to 1e-8 relative. Every other method refuses such a
-// system with an error naming the capability and the methods that have it. K must be
-// constant and diagonal.
+// system with an error naming the capability and the methods that have it. K is the
+// constant diagonal of MassDiagonal, or with dae.ImplicitMass a full or state-dependent
+// K(t, y): radau5 then solves the collocation conditions K(Y_i) Y'_i = φ(Y_i) at its
+// stages with K(t₀, y₀) and J = ∂φ/∂y − ∂(K y'₀)/∂y in the decoupled Newton matrices
+// (radaumass.go), bdf the residual K(t, y) y' − φ with the Newton matrix
+// c_j K + ∂(K y')/∂y − ∂φ/∂y (BDF.InitImplicit); ∂(K z)/∂y is the system's
+// (dae.ImplicitMassDerivative) or central differences of K (dae.MassProductFD).
 //
 // Forces that depend on λ (dae.ReactionForce: joint friction) make the equations of motion
 // M a = f + f_λ(t,q,v,λ) − Gᵀλ (seed 004, eq. 8b lists them in the HHT-I3 formulation).

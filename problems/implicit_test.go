@@ -98,11 +98,13 @@ func TestImplicitRefusals(t *testing.T) {
 }
 
 // BenchmarkImplicitAndrews times whole runs of Andrews at rtol = atol = h0 = 1e-7 written
-// as a user's linearly implicit system (andrews-implicit, finite-difference ∂φ/∂y) and as
-// the dae.System in the index3 formulation (analytic derivatives), with radau5 and bdf:
-// the price of bringing only φ. BENCHMARKS.md records it.
+// as a user's linearly implicit system (andrews-implicit, finite-difference ∂φ/∂y), with
+// its state-dependent M(q) in K (andrews-mass, analytic ∂(K z)/∂y, finite-difference
+// ∂φ/∂y) and as the dae.System in the index3 formulation (analytic derivatives), with
+// radau5 and bdf: the price of bringing only φ, and of a state-dependent K. BENCHMARKS.md records it.
 func BenchmarkImplicitAndrews(b *testing.B) {
 	p, _ := GetImplicit("andrews-implicit")
+	pm, _ := GetImplicit("andrews-mass")
 	mech, _ := Get("andrews")
 	ctl := integrate.StepControl{RTol: 1e-7, ATol: 1e-7, H0: 1e-7}
 	opt := integrate.SolveOptions{Control: ctl, Output: []float64{p.TEnd}}
@@ -112,6 +114,14 @@ func BenchmarkImplicitAndrews(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := integrate.SolveImplicit(e.New(), name, p.System, p.T0, p.Y0, p.YP0, p.TEnd, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/mass", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := integrate.SolveImplicit(e.New(), name, pm.System, pm.T0, pm.Y0, pm.YP0, pm.TEnd, opt); err != nil {
 					b.Fatal(err)
 				}
 			}
