@@ -103,16 +103,15 @@ func (a andrewsImplicit) Rhs(dst []float64, t float64, y []float64) {
 
 // VariableName names y by the angles of the mechanism (andrewsCoordNames) and the loop
 // constraints.
-func (a andrewsImplicit) VariableName(i int) string {
-	switch {
-	case i < 7:
-		return andrewsCoordNames[i]
-	case i < 14:
-		return andrewsCoordNames[i-7] + "'"
-	case i < 21:
-		return andrewsCoordNames[i-14] + "''"
+func (a andrewsImplicit) VariableName(i int) string { return andrewsVariableName(i, 3) }
+
+// andrewsVariableName names variable i of y = (q, q', …, λ) with levels blocks of angles
+// (q, then its derivatives marked by primes) before the multipliers.
+func andrewsVariableName(i, levels int) string {
+	if i < 7*levels {
+		return andrewsCoordNames[i%7] + strings.Repeat("'", i/7)
 	}
-	return "lambda:" + andrewsConstraintNames[i-21]
+	return "lambda:" + andrewsConstraintNames[i-7*levels]
 }
 
 func andrewsImplicitProblem() ImplicitProblem {
@@ -207,15 +206,7 @@ func (a andrewsMass) Rhs(dst []float64, t float64, y []float64) {
 }
 
 // VariableName names y as andrews-implicit does.
-func (a andrewsMass) VariableName(i int) string {
-	switch {
-	case i < 7:
-		return andrewsCoordNames[i]
-	case i < 14:
-		return andrewsCoordNames[i-7] + "'"
-	}
-	return "lambda:" + andrewsConstraintNames[i-14]
-}
+func (a andrewsMass) VariableName(i int) string { return andrewsVariableName(i, 2) }
 
 func andrewsMassProblem() ImplicitProblem {
 	p := andrewsProblem()
