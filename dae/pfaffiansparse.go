@@ -38,14 +38,33 @@ type sparsePfaffianRows struct {
 	coupl []float64 // scratch on CouplingCSR
 }
 
+// patternPfaffianRows is WithPfaffianRows of a system that declares patterns (Sparsity)
+// without writing values, with SparseNonholonomic rows: the patterns of G' = [G; A] for
+// the sparse factorizations of dense-evaluated Newton matrices.
+type patternPfaffianRows struct {
+	*pfaffianRows
+	sp   Sparsity
+	rows [][]int
+}
+
+func (s *patternPfaffianRows) MassPattern() [][]int       { return s.sp.MassPattern() }
+func (s *patternPfaffianRows) ConstraintPattern() [][]int { return s.rows }
+func (s *patternPfaffianRows) CouplingPattern() [][]int   { return s.sp.CouplingPattern() }
+
+// newSparsePfaffianRows returns p with the patterns (and values) of its rows when the
+// underlying system and its rows have them.
 func newSparsePfaffianRows(p *pfaffianRows) System {
-	se, ok := p.System.(SparseEvaluator)
+	sp, ok := p.System.(Sparsity)
 	sn, ok2 := p.n.(SparseNonholonomic)
 	if !ok || !ok2 {
 		return p
 	}
-	s := &sparsePfaffianRows{pfaffianRows: p, se: se, sn: sn}
-	s.rows = append(append([][]int(nil), se.ConstraintPattern()[:p.nc]...), sn.PfaffianPattern()...)
+	rows := append(append([][]int(nil), sp.ConstraintPattern()[:p.nc]...), sn.PfaffianPattern()...)
+	se, ok := p.System.(SparseEvaluator)
+	if !ok {
+		return &patternPfaffianRows{pfaffianRows: p, sp: sp, rows: rows}
+	}
+	s := &sparsePfaffianRows{pfaffianRows: p, se: se, sn: sn, rows: rows}
 	g := ConstraintCSR(se, p.nq, p.nc)
 	s.nnzG = g.NNZ()
 	c := CouplingCSR(se, p.nq)

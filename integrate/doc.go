@@ -101,7 +101,11 @@
 // the α-methods) would read the rows as 0 = 0 and refuse, as do daealpha,
 // hedop5, rk4, the gcp methods, ali3, ali1 and multi-index, each naming the capability
 // (Entry.Nonholonomic, `linkage methods` column "A v+b=0"). Nonholonomic constraints do not
-// combine with first-order states or λ-dependent forces yet (refused by name).
+// combine with first-order states or λ-dependent forces yet (refused by name). Rows with
+// patterns (dae.SparseNonholonomic: A and ∂(A v + b)/∂q on one pattern, ∂(Aᵀμ)/∂q on the
+// coupling pattern) keep a large SparseEvaluator on the sparse path in hht, bdf, radau5,
+// dopri5 and mdop5 (the rows' values follow G's); genalpha, genalpha-si2 and newmark
+// assemble them densely and so take the dense path when a system has them.
 //
 // Formulations (seed 002, section 4.2): index3 (g = 0, eq. 16), index2 (G v + g_t = 0,
 // eq. 79), ggl (stabilized index 2, eq. 92), index1 (G a = γ, eq. 84), index1-proj (eq. 84

@@ -105,7 +105,8 @@ func newSemiScatter(s *semiExplicit, k *dae.CSR) *semiScatter {
 	if s.hasMu {
 		x.cQQ = scatterMap(k, &sp.coup, s.iq(), s.iq(), false)
 		x.gtQMu = scatterMap(k, &sp.con, s.iq(), s.imu(), true)
-		hol := dae.CSR{NRows: s.ncH, NCols: nq, RowStart: sp.con.RowStart[:s.ncH+1], Cols: sp.con.Cols}
+		nnz := sp.con.RowStart[s.ncH] // G's values of the holonomic rows come first
+		hol := dae.CSR{NRows: s.ncH, NCols: nq, RowStart: sp.con.RowStart[:s.ncH+1], Cols: sp.con.Cols[:nnz]}
 		x.gMuQ = scatterMap(k, &hol, s.imu(), s.iq(), false)
 		for r := s.ncH; r < s.nc; r++ {
 			x.muPf = append(x.muPf, k.Find(s.imu()+r, s.imu()+r))
