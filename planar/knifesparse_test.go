@@ -141,3 +141,38 @@ func TestKnifeEdgeSparseCheck(t *testing.T) {
 		t.Errorf("wrong sparse ∂(A v + b)/∂q: err = %v, want it named", err)
 	}
 }
+
+// BenchmarkSleighTrainStep times one step of fixed size 1e-3 on a train of 100 sleighs
+// (nq = 300, 198 hitch rows, 100 knife rows) with hht and bdf, on the sparse path (the
+// Pfaffian rows on their patterns) and with dense evaluation (denseValues, the path a
+// system with nonholonomic rows took before): BENCHMARKS.md records it.
+func BenchmarkSleighTrainStep(b *testing.B) {
+	t := &testing.T{}
+	sys := sleighTrain(t, 100)
+	s0, _ := start(t, sys)
+	for _, method := range []string{"hht", "bdf"} {
+		for _, c := range []struct {
+			name string
+			sys  dae.System
+		}{{"sparse", sys}, {"dense", denseValues{sys}}} {
+			b.Run(method+"/"+c.name, func(b *testing.B) {
+				e, _ := integrate.Lookup(method)
+				m := e.New()
+				if err := m.Init(c.sys, s0.Clone(), integrate.StepControl{FixedH: 1e-3}); err != nil {
+					b.Fatal(err)
+				}
+				for range 5 {
+					if err := m.Step(100); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := m.Step(100); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
