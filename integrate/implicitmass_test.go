@@ -278,3 +278,40 @@ func TestImplicitNewtonJacobian(t *testing.T) {
 		}
 	}
 }
+
+// countedStateMass is stateMassDAE with the analytic ∂φ/∂y but ∂(K z)/∂y by differences,
+// counting its evaluations of φ.
+type countedStateMass struct {
+	stateMassDAE
+	rhs *int
+}
+
+func (c countedStateMass) Rhs(dst []float64, t float64, y []float64) {
+	*c.rhs++
+	c.stateMassDAE.Rhs(dst, t, y)
+}
+
+func (countedStateMass) RhsJacobian(dst *mat.Dense, t float64, y []float64) {
+	stateMassAnalytic{}.RhsJacobian(dst, t, y)
+}
+
+// TestImplicitStateMassStats: with ∂φ/∂y analytic and ∂(K z)/∂y by differences of K,
+// Stats.FuncEvals counts every evaluation of φ but the start check's (dae.CheckLinearlyImplicit,
+// one), and FDEvals the 2n evaluations of K of each Jacobian; Newton iterations are at
+// least the steps.
+func TestImplicitStateMassStats(t *testing.T) {
+	for _, name := range []string{"radau5", "bdf"} {
+		var rhs int
+		m := runImplicit(t, name, countedStateMass{rhs: &rhs}, 2, StepControl{RTol: 1e-8, ATol: 1e-8})
+		s := m.Stats()
+		if rhs != s.FuncEvals+1 {
+			t.Errorf("%s: φ evaluated %d times, FuncEvals = %d (want FuncEvals + 1, the start check)", name, rhs, s.FuncEvals)
+		}
+		if s.FDEvals != 2*3*s.Jacobians {
+			t.Errorf("%s: FDEvals = %d with %d Jacobians, want 2n = 6 evaluations of K each", name, s.FDEvals, s.Jacobians)
+		}
+		if s.NewtonIters < s.Steps || s.Jacobians == 0 {
+			t.Errorf("%s: %d Newton iterations, %d steps, %d Jacobians", name, s.NewtonIters, s.Steps, s.Jacobians)
+		}
+	}
+}
