@@ -125,7 +125,8 @@ type bdfWork struct {
 	nq, nc   int
 	n        int       // dimension of y
 	kdiag    []float64 // diagonal of K
-	diff     []int     // the differential components (K_ii ≠ 0: q and v for a System), in order
+	diff     []int     // the differential components (K_ii ≠ 0: q and v for a System; a nonzero column of a general K at the start), in order
+	kyp      []float64 // K(t, y) y' with a general K (dae.ImplicitMass), else nil
 	yp0      []float64 // y'₀ of a dae.LinearlyImplicit start
 	form     Formulation
 	maxOrd   int
@@ -240,7 +241,14 @@ func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // InitImplicit starts a run on the linearly implicit system sys (see ImplicitMethod):
 // the same method on K y' = φ with the system's K, indices and ∂φ/∂y (dense Newton
-// matrix); y'₀ = yp0 starts the history. Formulation and the Baumgarte knobs, which
+// matrix); y'₀ = yp0 starts the history. With a full or state-dependent K
+// (dae.ImplicitMass) the residual is K(t, y) y' − φ(t, y) with y' from the BDF formula,
+// and the Newton matrix its derivative in y,
+//
+//	c_j K(t, y) + ∂(K(t, y) y')/∂y − ∂φ/∂y   at the iterate (t_{n+1}, y, y'),
+//
+// the middle term zero for a constant K; the error norm takes the variables whose column
+// of K(t₀, y₀) is nonzero. Formulation and the Baumgarte knobs, which
 // choose a form of the equations of motion, must be unset.
 func (m *BDF) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []float64, ctl StepControl) error {
 	if (m.Formulation != "" && m.Formulation != StabilizedIndex2) || m.BaumgarteAlpha != 0 || m.BaumgarteBeta != 0 || m.Index2BaumgarteC != 0 {
@@ -254,9 +262,18 @@ func (m *BDF) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []float
 	if err := dae.CheckLinearlyImplicit(sys, t0, y0, yp0, implicitStartTol); err != nil {
 		return fmt.Errorf("integrate: bdf: %w", err)
 	}
-	li := newImplicitForm(sys)
+	li := newImplicitForm(sys, t0, y0)
 	w := newBDFWork(li, State{Q: make([]float64, li.n)}, m, maxOrd, ns, ctl)
 	w.li = li
+	w.diff = w.diff[:0]
+	for i, d := range li.diffVar {
+		if d {
+			w.diff = append(w.diff, i)
+		}
+	}
+	if li.gm != nil {
+		w.kyp = make([]float64, li.n)
+	}
 	w.yp0 = slices.Clone(yp0)
 	w.Jm = mat.NewDense(li.n, li.n, nil)
 	w.lu = newNewtonFactor(li.n, nil)
@@ -649,8 +666,15 @@ func (w *bdfWork) predict(h float64, _ bool) error {
 func (w *bdfWork) residual() error {
 	w.fo.residual(w.res, w.cur.T+w.hTry, w.yy)
 	w.stats.FuncEvals++
-	for i, k := range w.kdiag {
-		w.res[i] = k*w.yp[i] - w.res[i]
+	if w.kyp != nil {
+		w.li.massMul(w.kyp, w.cur.T+w.hTry, w.yy, w.yp)
+		for i, x := range w.kyp {
+			w.res[i] = x - w.res[i]
+		}
+	} else {
+		for i, k := range w.kdiag {
+			w.res[i] = k*w.yp[i] - w.res[i]
+		}
 	}
 	if !allFinite(w.res) {
 		w.noteWorstResidual()
@@ -719,9 +743,17 @@ func (w *bdfWork) factor() error {
 	return nil
 }
 
-// assembleDense writes c_j K − ∂φ/∂y at the iterate into the LU's dense storage.
+// assembleDense writes c_j K − ∂φ/∂y at the iterate into the LU's dense storage, with a
+// general K c_j K(t, y) + ∂(K y')/∂y − ∂φ/∂y (see InitImplicit).
 func (w *bdfWork) assembleDense() {
-	w.fo.jacobian(w.Jm, w.cur.T+w.hTry, w.yy)
+	t := w.cur.T + w.hTry
+	var K *mat.Dense
+	if w.kyp != nil {
+		w.li.newtonJacobian(w.Jm, t, w.yy, w.yp)
+		K = w.li.massAt(t, w.yy)
+	} else {
+		w.fo.jacobian(w.Jm, t, w.yy)
+	}
 	A := w.lu.Matrix()
 	for i := range w.n {
 		src := w.Jm.RawRowView(i)
@@ -729,7 +761,11 @@ func (w *bdfWork) assembleDense() {
 		for j, v := range src {
 			dst[j] = -v
 		}
-		if k := w.kdiag[i]; k != 0 {
+		if K != nil {
+			for j, k := range K.RawRowView(i) {
+				dst[j] += w.cj * k
+			}
+		} else if k := w.kdiag[i]; k != 0 {
 			dst[i] += w.cj * k
 		}
 	}

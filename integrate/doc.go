@@ -59,8 +59,13 @@
 // system's K, its declared indices in the error scaling (h^(index−1), as RADAU5) and
 // ∂φ/∂y analytic or by central differences; Current().Q holds y. The start (y₀, y'₀) is
 // checked by dae.CheckLinearlyImplicit to 1e-8 relative. Every other method refuses such a
-// system with an error naming the capability and the methods that have it. K must be
-// constant and diagonal.
+// system with an error naming the capability and the methods that have it. K is the
+// constant diagonal of MassDiagonal, or with dae.ImplicitMass a full or state-dependent
+// K(t, y): radau5 then solves the collocation conditions K(Y_i) Y'_i = φ(Y_i) at its
+// stages with K(t₀, y₀) and J = ∂φ/∂y − ∂(K y'₀)/∂y in the decoupled Newton matrices
+// (radaumass.go), bdf the residual K(t, y) y' − φ with the Newton matrix
+// c_j K + ∂(K y')/∂y − ∂φ/∂y (BDF.InitImplicit); ∂(K z)/∂y is the system's
+// (dae.ImplicitMassDerivative) or central differences of K (dae.MassProductFD).
 //
 // Forces that depend on λ (dae.ReactionForce: joint friction) make the equations of motion
 // M a = f + f_λ(t,q,v,λ) − Gᵀλ (seed 004, eq. 8b lists them in the HHT-I3 formulation).
@@ -96,7 +101,11 @@
 // the α-methods) would read the rows as 0 = 0 and refuse, as do daealpha,
 // hedop5, rk4, the gcp methods, ali3, ali1 and multi-index, each naming the capability
 // (Entry.Nonholonomic, `linkage methods` column "A v+b=0"). Nonholonomic constraints do not
-// combine with first-order states or λ-dependent forces yet (refused by name).
+// combine with first-order states or λ-dependent forces yet (refused by name). Rows with
+// patterns (dae.SparseNonholonomic: A and ∂(A v + b)/∂q on one pattern, ∂(Aᵀμ)/∂q on the
+// coupling pattern) keep a large SparseEvaluator on the sparse path in hht, bdf, radau5,
+// dopri5 and mdop5 (the rows' values follow G's); genalpha, genalpha-si2 and newmark
+// assemble them densely and so take the dense path when a system has them.
 //
 // Formulations (seed 002, section 4.2): index3 (g = 0, eq. 16), index2 (G v + g_t = 0,
 // eq. 79), ggl (stabilized index 2, eq. 92), index1 (G a = γ, eq. 84), index1-proj (eq. 84

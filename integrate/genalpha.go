@@ -358,7 +358,9 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	w.x, w.dx, w.res = vec(w.nx), vec(w.nx), vec(w.nx)
 	w.q1, w.v1, w.a1, w.qdd1, w.f, w.tmp = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
 	w.lam1, w.gt = vec(nc), vec(nc)
-	w.sp = newSparseEval(sys, true)
+	if pf == nil { // the Pfaffian rows are assembled densely (assemblePfaffian)
+		w.sp = newSparseEval(sys, true)
+	}
 	if w.sp != nil {
 		if w.si2 {
 			w.lu = newSparseNewtonFactor(w.nx, si2NewtonPattern(sys))

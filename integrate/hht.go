@@ -154,11 +154,16 @@ type hhtWork struct {
 
 	// Nonholonomic constraints (dae.Nonholonomic): sys has them appended as the rows ncH..nc
 	// (dae.WithPfaffianRows), λ's last nc − ncH entries are their μ; R = ∂(A v + b)/∂q and
-	// gt = (g_t, b) are scratch. pf is nil without them.
+	// gt = (g_t, b) are scratch. pf is nil without them. On the sparse path R's values lie
+	// on the rows' part of G's pattern (rv, from spf; dae.SparseNonholonomic), which starts
+	// at value position rv0.
 	pf       dae.Nonholonomic
 	ncH      int
 	R        *mat.Dense
 	gt       []float64
+	spf      dae.SparsePfaffianRows
+	rv       []float64
+	rv0      int
 	nw       newtonSolver // the corrector loop (newton.go)
 	maxOrder int
 
@@ -278,7 +283,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	n := nq + nc + nd
 	w := &hhtWork{sys: sys, nq: nq, nc: nc, nd: nd, n: n, k: k, pf: pf, ncH: ncH}
 	if pf != nil {
-		w.R, w.gt = mat.NewDense(nc-ncH, nq, nil), make([]float64, nc)
+		w.gt = make([]float64, nc)
 	}
 	newState := func() State {
 		s := NewState(nq, nc)
@@ -305,7 +310,15 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	if w.sp != nil {
 		w.lu = newSparseNewtonFactor(n, kktNewtonPattern(sys))
 		w.kIdx = newKKTScatter(w.sp, &w.lu.csr)
+		if pf != nil {
+			w.spf = sys.(dae.SparsePfaffianRows) // a SparseEvaluator from WithPfaffianRows is one
+			w.rv0 = w.sp.con.RowStart[ncH]
+			w.rv = make([]float64, w.sp.con.NNZ()-w.rv0)
+		}
 		return w
+	}
+	if pf != nil {
+		w.R = mat.NewDense(nc-ncH, nq, nil)
 	}
 	w.der = dae.NewDerivatives(sys)
 	w.M, w.T1 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
@@ -485,8 +498,15 @@ func (w *hhtWork) pfaffianResidual(e2 []float64, t1, h float64) {
 	s := 1 / (w.k.gamma * h)
 	for i := w.ncH; i < w.nc; i++ {
 		r := w.gt[i]
-		for j, aij := range w.G.RawRowView(i) {
-			r += aij * w.v[j]
+		if w.sp != nil {
+			lo := w.sp.con.RowStart[i]
+			for t, j := range w.sp.con.Row(i) {
+				r += w.sp.G[lo+t] * w.v[j]
+			}
+		} else {
+			for j, aij := range w.G.RawRowView(i) {
+				r += aij * w.v[j]
+			}
 		}
 		e2[i] = s * r
 	}
@@ -627,7 +647,9 @@ func (w *hhtWork) assemblePfaffian(K []float64, t1, h float64, scaled bool) {
 
 // assembleSparse writes the iteration matrix of eq. 12 (assemble with gScale 1, no
 // first-order states) at the iterate into the LU's values from the sparse evaluator, G
-// already evaluated at q: the same terms added in the same order as assemble.
+// already evaluated at q: the same terms added in the same order as assemble (the
+// Pfaffian rows' A and (βh/γ)R one after the other, where assemble adds their sum to a
+// zero entry: the same number).
 func (w *hhtWork) assembleSparse(t1, h float64) {
 	k, sp, x := &w.k, w.sp, &w.kIdx
 	a, lambda := w.u[:w.nq], w.u[w.nq:w.nq+w.nc]
@@ -653,6 +675,11 @@ func (w *hhtWork) assembleSparse(t1, h float64) {
 	}
 	scatterAdd(K, x.gt, sp.G, 1)
 	scatterAdd(K, x.g, sp.G, 1)
+	if w.spf != nil {
+		// the Pfaffian rows: A (above, as the scaled G) + (βh/γ) ∂(A v + b)/∂q (assemblePfaffian)
+		w.spf.PfaffianRateValues(w.rv, t1, w.q, w.v)
+		scatterAdd(K, x.g[w.rv0:], w.rv, k.beta*h/k.gamma)
+	}
 }
 
 // The corrector (newtonIteration for newtonSolver): the unknowns u = (a, λ, X'), the

@@ -16,7 +16,10 @@ import (
 // pfaffianForms: the first-order form's constraint rows become [G; A] v + [g_t; b] = 0
 // (index2, and ggl with g = 0 and −Gᵀμ for the holonomic rows) and so on, their q-derivatives by the form's finite differences of the rows,
 // ∂(Aᵀμ)/∂q analytic (dae.Nonholonomic). The other methods refuse such a system at Init,
-// naming the capability.
+// naming the capability. With dae.SparseNonholonomic rows the appended system is a
+// SparseEvaluator, and hht, bdf, radau5, dopri5 and mdop5 stay on the sparse path (hht
+// takes ∂(A v + b)/∂q on the rows' pattern, dae.SparsePfaffianRows; the first-order form
+// differences the rows over G's pattern and gives a Pfaffian row's GGL μ its diagonal).
 
 // refuseNonholonomic refuses a system with nonholonomic constraints for a method that does
 // not include them: leaving the rows out would integrate a different mechanism.

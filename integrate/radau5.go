@@ -176,8 +176,9 @@ type radauWork struct {
 	roundoff float64 // scaled norm of an increment at rounding level
 	maxGrow  float64
 
-	kdiag []float64 // diagonal of K
-	kexp  []int     // index − 1 of each component (exponent of h in its scale)
+	kdiag []float64     // diagonal of K (zero with a general K)
+	kexp  []int         // index − 1 of each component (exponent of h in its scale)
+	gk    *radauGeneral // a general K(t, y) (dae.ImplicitMass), else nil
 
 	cur, prev State
 	y0, f0    []float64 // y and φ(t, y) at the step start
@@ -289,9 +290,13 @@ func (m *Radau5) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []fl
 	if err := dae.CheckLinearlyImplicit(sys, t0, y0, yp0, implicitStartTol); err != nil {
 		return fmt.Errorf("integrate: radau5: %w", err)
 	}
-	li := newImplicitForm(sys)
+	li := newImplicitForm(sys, t0, y0)
 	w := newRadauWork(li, nil, State{Q: make([]float64, li.n)})
 	w.li = li
+	if li.gm != nil {
+		w.gk = newRadauMass(li.n, yp0)
+		w.lin.(*radauDense).mass = w.gk.KJ
+	}
 	w.newton = ns
 	w.tolSet, w.itersSet = tolSet, itersSet
 	w.rawCtl = ctl
@@ -310,6 +315,9 @@ func (w *radauWork) begin() {
 	w.fo.pack(w.y0, &w.cur)
 	w.fo.residual(w.f0, w.cur.T, w.y0)
 	w.stats.FuncEvals++
+	if w.gk != nil {
+		w.gk.K0.Copy(w.li.massAt(w.cur.T, w.y0))
+	}
 	for k := range w.cont {
 		clear(w.cont[k])
 	}
@@ -485,7 +493,8 @@ func (w *radauWork) commit(h float64) error {
 
 func (w *radauWork) failed(bool) {}
 
-// jacobian evaluates J ≈ ∂φ/∂y at (t₀, y₀), exact or approximate.
+// jacobian evaluates J ≈ ∂φ/∂y at (t₀, y₀), exact or approximate; with a general K,
+// J = ∂φ/∂y − ∂(K y'₀)/∂y and K_J = K(t₀, y₀) (see radauGeneral).
 func (w *radauWork) jacobian() {
 	se := w.se
 	before := w.fo.fdEvals()
@@ -494,6 +503,9 @@ func (w *radauWork) jacobian() {
 		se.newtonValues(w.negJ, 0, w.cur.T, w.y0)
 	case w.approx:
 		se.approxJacobian(w.J, w.cur.T, w.y0)
+	case w.gk != nil:
+		w.li.newtonJacobian(w.J, w.cur.T, w.y0, w.gk.yp)
+		w.gk.KJ.Copy(w.gk.K0)
 	default:
 		w.fo.jacobian(w.J, w.cur.T, w.y0)
 	}
@@ -666,7 +678,8 @@ func (w *radauWork) predict(h float64, freshJ bool) error {
 	return nil
 }
 
-// residual evaluates φ at the three stages Y_i = y₀ + z_i.
+// residual evaluates φ at the three stages Y_i = y₀ + z_i, less K(Y_i) Y'_i with a
+// general K (see radauGeneral).
 func (w *radauWork) residual() error {
 	k := &radauCoef
 	cs := [3]float64{k.c1, k.c2, 1}
@@ -676,6 +689,9 @@ func (w *radauWork) residual() error {
 		}
 		w.fo.residual(w.ph[j], w.cur.T+cs[j]*w.hTry, w.yt)
 		w.stats.FuncEvals++
+		if w.gk != nil {
+			w.gk.subtractMassTerm(w, j, w.cur.T+cs[j]*w.hTry)
+		}
 		if !allFinite(w.ph[j]) {
 			w.noteResidual(w.ph[j])
 			return ErrNonFinite
@@ -751,10 +767,16 @@ func (w *radauWork) errorNorm(h float64) float64 {
 	k := &radauCoef
 	z1, z2, z3 := w.z[0], w.z[1], w.z[2]
 	for i := range w.n {
-		w.tmp[i] = w.kdiag[i] * (k.d1*z1[i] + k.d2*z2[i] + k.d3*z3[i]) / h
+		w.errv[i] = (k.d1*z1[i] + k.d2*z2[i] + k.d3*z3[i]) / h
+	}
+	w.massTimes(w.tmp, w.errv)
+	for i := range w.n {
 		// Only the differential rows of φ(t₀, y₀): the algebraic ones are the Newton
 		// residual left by the previous step (see Radau5), not part of the local error.
-		w.errv[i] = w.kdiag[i]*w.f0[i] + w.tmp[i]
+		w.errv[i] = w.tmp[i]
+		if w.differentialRow(i) {
+			w.errv[i] += w.f0[i]
+		}
 	}
 	w.lin.solveReal(w.errv)
 	w.stats.Solves++
@@ -847,6 +869,9 @@ func (w *radauWork) accept(h, e float64) {
 	w.hold = h
 	w.fo.residual(w.f0, w.cur.T, w.y0)
 	w.stats.FuncEvals++
+	if w.gk != nil {
+		w.gk.advance(w, h)
+	}
 	w.stats.Steps++
 	w.jFresh = false
 	keepJ := w.mon.theta <= w.newton.ReuseRate && w.newton.Jacobian == JacobianAuto
