@@ -27,9 +27,12 @@ import (
 // (StepControl.FixedH); there is no error estimate, so an unstable step size shows as growth
 // until NaN/Inf or a position recovery that does not converge, which stops the run with a
 // *StepError. The re-partition rule is GCP's.
+//
+// Stats counts one FuncEvals per rate evaluation and no Newton iterations.
 type ABM struct {
 	Repartition float64 // re-partition threshold on max|H_ij| relative to its value at the last partition [DefaultRepartition]
 	w           *abmWork
+	*accepted   // Current, Previous, Stats (method.go)
 }
 
 var gcpABMEntry = Entry{
@@ -55,14 +58,14 @@ type abmWork struct {
 	lad    ladder // the step loop: constant steps (ladder.go)
 	rawCtl StepControl
 
-	cur, prev, it State
-	nd            int
-	y, yp, ytmp   []float64    // 2·nd
-	f             [4][]float64 // rate history, newest first
-	nHist         int
-	fp            []float64    // rate at the predictor
-	k             [4][]float64 // RK4 stages
-	stats         Stats
+	accepted    // cur, prev, stats: Current, Previous, Stats
+	it          State
+	nd          int
+	y, yp, ytmp []float64    // 2·nd
+	f           [4][]float64 // rate history, newest first
+	nHist       int
+	fp          []float64    // rate at the predictor
+	k           [4][]float64 // RK4 stages
 }
 
 // Init checks that StepControl.FixedH is set and start is consistent, partitions the
@@ -113,7 +116,7 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	w.restart()
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -270,15 +273,6 @@ func (w *abmWork) commit(float64) error {
 	}
 	return nil
 }
-
-// Current returns the last accepted state.
-func (m *ABM) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step.
-func (m *ABM) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters (FuncEvals: one per rate evaluation; no Newton iterations).
-func (m *ABM) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by cubic
 // Hermite interpolation (third order in q and v, below the method's fourth).

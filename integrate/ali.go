@@ -44,7 +44,8 @@ type ALI3 struct {
 	// Jacobian policy).
 	Newton NewtonSettings
 
-	w *aliWork
+	w         *aliWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // ALI1 integrates the index-1 augmented Lagrangian formulation (seed 001, eqs. 5-7) with
@@ -67,7 +68,8 @@ type ALI1 struct {
 	// Newton holds the corrector knobs.
 	Newton NewtonSettings
 
-	w *aliWork
+	w         *aliWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // Penalty factors of the augmented Lagrangian methods (seed 001: 1e5-1e7 for index 1,
@@ -136,15 +138,21 @@ func checkPenalty(method string, alpha float64) (float64, error) {
 // workspace.
 func (m *ALI3) Init(sys dae.System, start State, ctl StepControl) error {
 	w, err := newALIRun("ali3", 3, m.Alpha, m.Newton, sys, start, ctl)
-	m.w = w
-	return err
+	if err != nil {
+		return err
+	}
+	m.w, m.accepted = w, &w.accepted
+	return nil
 }
 
 // Init is ALI3.Init for the index-1 form.
 func (m *ALI1) Init(sys dae.System, start State, ctl StepControl) error {
 	w, err := newALIRun("ali1", 1, m.Alpha, m.Newton, sys, start, ctl)
-	m.w = w
-	return err
+	if err != nil {
+		return err
+	}
+	m.w, m.accepted = w, &w.accepted
+	return nil
 }
 
 // Step takes one step of size FixedH (shortened to land on tEnd).
@@ -152,24 +160,6 @@ func (m *ALI3) Step(tEnd float64) error { return m.w.step(tEnd) }
 
 // Step takes one step of size FixedH (shortened to land on tEnd).
 func (m *ALI1) Step(tEnd float64) error { return m.w.step(tEnd) }
-
-// Current returns the last accepted state.
-func (m *ALI3) Current() *State { return &m.w.cur }
-
-// Current returns the last accepted state.
-func (m *ALI1) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step.
-func (m *ALI3) Previous() *State { return &m.w.prev }
-
-// Previous returns the state before the last accepted step.
-func (m *ALI1) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *ALI3) Stats() Stats { return m.w.stats }
-
-// Stats returns the work counters of the run.
-func (m *ALI1) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the cubic Hermite dense output at t into dst (hermiteInterpolate).
 func (m *ALI3) Interpolate(dst *State, t float64) { hermiteInterpolate(dst, &m.w.prev, &m.w.cur, t) }
@@ -203,25 +193,24 @@ type aliWork struct {
 	multi  *multiRule   // its step-size and index rule
 	report IndexReport  // switches, steps and time per index
 
-	cur, prev State
-	q, v, a   []float64 // iterate: positions, velocities, accelerations at tₙ₊₁
-	lamStar   []float64 // λ* of the iteration
-	phi       []float64 // Φ, Φ̈ or a constraint-level right side (nc)
-	gt, gam   []float64 // g_t, γ (nc)
-	f, r, dx  []float64 // Q, residual, increment (nq)
-	xs, rhs   []float64 // projection target and right side (nq)
-	sig       []float64 // projection multipliers (nc)
-	M, G, T1  *mat.Dense
-	Jc, Tc    *mat.Dense // ∂Φ̈/∂q̈ and scratch (nc×nq), index 1
-	lu        *linalg.LU // Newton tangent matrix
-	plu       *linalg.LU // M + αGᵀG for the projections
-	hTry      float64
+	accepted           // cur, prev, stats: Current, Previous, Stats
+	q, v, a  []float64 // iterate: positions, velocities, accelerations at tₙ₊₁
+	lamStar  []float64 // λ* of the iteration
+	phi      []float64 // Φ, Φ̈ or a constraint-level right side (nc)
+	gt, gam  []float64 // g_t, γ (nc)
+	f, r, dx []float64 // Q, residual, increment (nq)
+	xs, rhs  []float64 // projection target and right side (nq)
+	sig      []float64 // projection multipliers (nc)
+	M, G, T1 *mat.Dense
+	Jc, Tc   *mat.Dense // ∂Φ̈/∂q̈ and scratch (nc×nq), index 1
+	lu       *linalg.LU // Newton tangent matrix
+	plu      *linalg.LU // M + αGᵀG for the projections
+	hTry     float64
 	// jacobianPolicy is the user's NewtonSettings.Jacobian (attempt sets the solver's
 	// per formulation).
 	jacobianPolicy JacobianPolicy
 	iter           int // iterations of the current attempt
 	maxIters       int // largest number of iterations of an accepted step
-	stats          Stats
 }
 
 // newALIRun resolves the options and starts a run of the given index.

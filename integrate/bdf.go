@@ -75,7 +75,8 @@ type BDF struct {
 	// Deadband does not apply (IDA's c_j band replaces it).
 	Newton NewtonSettings
 
-	w *bdfWork
+	w         *bdfWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // Defaults of BDF.
@@ -138,7 +139,7 @@ type bdfWork struct {
 	rtol, atol float64      // tolerances in use (the starter's during the fixed-step start)
 	nw         newtonSolver // the corrector loop (newton.go)
 
-	cur, prev State
+	accepted // cur, prev, stats: Current, Previous, Stats
 
 	// Divided-difference history (IDA): phi[j] = ψ₁⋯ψ_j·y[t_n, …, t_{n−j}], j = 0..k,
 	// phi[k+1] the last correction; psi[i] = t_n − t_{n−i−1}.
@@ -167,8 +168,7 @@ type bdfWork struct {
 	nGrid    int
 	gridPrev State
 
-	stats Stats
-	hTry  float64
+	hTry float64
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -232,7 +232,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		return err
 	}
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -264,7 +264,7 @@ func (m *BDF) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []float
 	copy(w.cur.Q, y0)
 	w.lad = ladder{name: "bdf", rule: w, stats: &w.stats, cur: &w.cur}
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -925,15 +925,6 @@ func (w *bdfWork) noteWorstResidual() {
 	}
 	w.lad.worst = r
 }
-
-// Current returns the last accepted state.
-func (m *BDF) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step (the start before the first).
-func (m *BDF) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *BDF) Stats() Stats { return m.w.stats }
 
 // Order returns the order k of the last accepted step (0 before the first).
 func (m *BDF) Order() int { return m.w.kused }

@@ -86,6 +86,8 @@ const (
 // of q is of the order of the local error itself (Theorem 2.1), so the estimate of the
 // unprojected update measures the projected one. a_n is shifted to the abscissa of a new
 // step size as in GenAlpha.
+//
+// Current holds t_n, q_n, v_n, φ_n = q̈_n (not a_n) in A, and λ_n.
 type DAEAlpha struct {
 	// RhoInf is ρ, the spectral radius at infinity in [0, 1] (seed 003, eq. 4.2): 1 no
 	// numerical damping, 0 the most; 0 is valid, so start from DefaultDAEAlpha() [0.9].
@@ -96,7 +98,8 @@ type DAEAlpha struct {
 	// Newton is the corrector stop and Jacobian policy [NewtonSettings defaults].
 	Newton NewtonSettings
 
-	w *daeAlphaWork
+	w         *daeAlphaWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // DefaultDAEAlpha returns the DAE α-method on the index-2 form with ρ = 0.9.
@@ -141,10 +144,10 @@ type daeAlphaWork struct {
 	ctl   controller
 	acc   *eq17
 
-	cur, prev State
-	aN        []float64 // a_n of eq. 4.1 (for step hA)
-	hA        float64
-	jerk      []float64 // (a_{n+1} − a_n)/h of the last step
+	accepted           // cur, prev, stats: Current, Previous, Stats
+	aN       []float64 // a_n of eq. 4.1 (for step hA)
+	hA       float64
+	jerk     []float64 // (a_{n+1} − a_n)/h of the last step
 
 	// attempt
 	an, qHat, vHat []float64
@@ -161,7 +164,6 @@ type daeAlphaWork struct {
 	dq, dl         []float64          // projection increments
 	hJ, hTry       float64
 	needJ          bool
-	stats          Stats
 }
 
 // Init checks the options and the start (g and G v + g_t within ATol), computes φ_0 = q̈_0
@@ -247,7 +249,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	copy(w.aN, w.cur.A) // a_0 = φ_0 (seed 003, after eq. 3.4)
 	w.prev.CopyFrom(&w.cur)
 	w.lad = ladder{name: name, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -815,15 +817,6 @@ func (w *daeAlphaWork) commit(h float64) error {
 	w.stats.Steps++
 	return nil
 }
-
-// Current returns the last accepted state: t_n, q_n, v_n, φ_n = q̈_n (not a_n) and λ_n.
-func (m *DAEAlpha) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step.
-func (m *DAEAlpha) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *DAEAlpha) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by
 // cubic Hermite interpolation (hermiteInterpolate).

@@ -47,12 +47,16 @@ import (
 // NonFinite for a non-finite stage, Singular for a singular KKT matrix, NewtonFailures for
 // a projection that did not converge (an attempt stopped at a failing stage evaluates
 // fewer than 6 stages).
+//
+// Current holds q, v and, from eq. 17, a and λ: at the projected state with
+// Index1Projected, at the step result with Index1.
 type DOPRI5 struct {
 	// Formulation is Index1Projected or Index1; the zero value means Index1Projected.
 	Formulation Formulation
 
-	name string      // registry name in messages: "dopri5" when empty, "mdop5" for its alias
-	w    *dopri5Work // sized by Init
+	name      string      // registry name in messages: "dopri5" when empty, "mdop5" for its alias
+	w         *dopri5Work // sized by Init
+	*accepted             // Current, Previous, Stats (method.go)
 }
 
 var _ Method = (*DOPRI5)(nil)
@@ -135,11 +139,10 @@ type dopri5Work struct {
 	fx     []float64 // nq: f_X scratch
 	xdPrev []float64 // nd: X' at prev, for the dense output
 
-	raw   StepControl // as given to Init; resolved against tEnd by the first Step into lad.c
-	lad   ladder      // the step loop (ladder.go)
-	ctl   controller  // the step-size rule (PI form)
-	tEnd  float64     // of the Step under way, to land on it exactly
-	stats Stats
+	raw  StepControl // as given to Init; resolved against tEnd by the first Step into lad.c
+	lad  ladder      // the step loop (ladder.go)
+	ctl  controller  // the step-size rule (PI form)
+	tEnd float64     // of the Step under way, to land on it exactly
 
 	M, G *mat.Dense  // G is nil when nc = 0; both nil on the sparse evaluation path
 	sp   *sparseEval // the sparse evaluation path (sparseeval.go), or nil
@@ -164,8 +167,8 @@ type dopri5Work struct {
 	// (reactionaccel.go), or nil.
 	rxa *reactionAccel
 
-	cur, prev State
-	hLast     float64 // cur.T − prev.T
+	accepted         // cur, prev, stats: Current, Previous, Stats
+	hLast    float64 // cur.T − prev.T
 
 	y0, y1, ytmp, yerr []float64    // 2nq+nd: (q, v, X) stacked
 	k                  [7][]float64 // 2nq+nd each: k_i = (v_i, a_i, X'_i); k[0] = derivative at cur (FSAL)
@@ -198,7 +201,7 @@ func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
 	if err != nil {
 		return err
 	}
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -303,25 +306,6 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 	w.stateRate(w.k[0][2*nq:], start.T, w.cur.Q, w.cur.V, w.cur.X)
 	w.prev.CopyFrom(&w.cur)
 	return w, nil
-}
-
-// Current returns the last accepted state: q, v and, from eq. 17, a and λ (at the projected
-// state with Index1Projected, at the step result with Index1).
-func (m *DOPRI5) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step (the start after Init).
-func (m *DOPRI5) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters since Init.
-func (m *DOPRI5) Stats() Stats { return m.w.counters() }
-
-// counters returns the work counters of the run, zero before Init (a nil w): the Stats of
-// DOPRI5, MDOP5 and HEDOP5, which share this workspace.
-func (w *dopri5Work) counters() Stats {
-	if w == nil {
-		return Stats{}
-	}
-	return w.stats
 }
 
 // Step takes one accepted step toward tEnd (never past it). On failure it returns a

@@ -97,6 +97,7 @@ type GCP struct {
 	Repartition float64        // re-partition threshold on max|H_ij| relative to its value at the last partition [DefaultRepartition]
 	Predictor   GCPPredictor   // start of the corrector [GCPPredictSection33, the paper's]
 	w           *gcpWork
+	*accepted   // Current, Previous, Stats (method.go)
 }
 
 // GCPPredictor selects the starting value of GCP's corrector.
@@ -205,8 +206,8 @@ type gcpWork struct {
 	ctl    controller // the step-size rule
 	rawCtl StepControl
 
-	cur, prev State
-	it        State // iterate at t₁ (full q, v, a, λ)
+	accepted       // cur, prev, stats: Current, Previous, Stats
+	it       State // iterate at t₁ (full q, v, a, λ)
 
 	predQ, predV []float64 // ṽ and ṽ' of eqs. 18-19, full length (independent entries used)
 	vdd, dvdd    []float64 // qInd'' and its Newton increment (nd)
@@ -219,7 +220,6 @@ type gcpWork struct {
 	hTry     float64    // h of the attempt under way
 	psi      []float64  // Ψ (nd)
 	h0Rep    float64    // max|H| just after the last partition
-	stats    Stats
 	maxHLast float64
 }
 
@@ -282,7 +282,7 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	w.h0Rep = cs.hMax()
 	w.maxHLast = w.h0Rep
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -533,15 +533,6 @@ func (w *gcpWork) commit(h float64) error {
 	}
 	return nil
 }
-
-// Current returns the last accepted state.
-func (m *GCP) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step (the start before the first).
-func (m *GCP) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *GCP) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by cubic
 // Hermite interpolation (hermiteInterpolate).

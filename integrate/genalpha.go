@@ -145,6 +145,8 @@ func (p GenAlphaParams) check(name string) error {
 // h the vector a_n, which approximates q̈(t_n + (α_m − α_f) h_old), is shifted to the new
 // abscissa by a_n += (α_m − α_f)(h − h_old)·q⃛ with q⃛ ≈ (a_n − a_{n−1})/h_old, so the
 // starting-value property of a_n holds after every change.
+//
+// Current holds t_n, q_n, v_n, q̈_n (not a_n) in A, and λ_n.
 type GenAlpha struct {
 	// Params are α_m, α_f, β, γ; the zero value is invalid, so start from DefaultGenAlpha()
 	// or set them with GenAlphaFromRhoInf, HHTAlphaParams or NewmarkParams
@@ -161,7 +163,8 @@ type GenAlpha struct {
 	// Name is the method name in errors and registry [genalpha or genalpha-si2].
 	Name string
 
-	w *genAlphaWork
+	w         *genAlphaWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // DefaultGenAlpha returns the index-3 generalized-α method with ρ∞ = 0.9.
@@ -249,10 +252,10 @@ type genAlphaWork struct {
 	lad   ladder      // the step loop (ladder.go); lad.c is resolved on the first Step
 	ctl   controller  // the step-size rule
 
-	cur, prev State
-	aN        []float64 // a_n of eq. 64c (for step hA)
-	hA        float64   // a_n ≈ q̈(t_n + (α_m − α_f) hA)
-	jerk      []float64 // q⃛ estimate at t_n
+	accepted           // cur, prev, stats: Current, Previous, Stats
+	aN       []float64 // a_n of eq. 64c (for step hA)
+	hA       float64   // a_n ≈ q̈(t_n + (α_m − α_f) hA)
+	jerk     []float64 // q⃛ estimate at t_n
 
 	// first-step starting values
 	v0     []float64 // v(t_0) as given
@@ -284,7 +287,6 @@ type genAlphaWork struct {
 	hTry       float64       // h of the attempt under way
 	watch      *index3Watch  // undamped index-3 form only (index3Watch)
 
-	stats Stats
 }
 
 // Init checks the options, checks that start is consistent (g and G v + g_t within ATol,
@@ -427,7 +429,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		// γ = 1/2: no numerical damping (ρ∞ = 1), the index-3 form drifts (index3Watch).
 		w.watch = &index3Watch{}
 	}
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -989,15 +991,6 @@ func (w *genAlphaWork) commit(h float64) error {
 	w.stats.Steps++
 	return nil
 }
-
-// Current returns the last accepted state: t_n, q_n, v_n, q̈_n (not a_n) and λ_n.
-func (m *GenAlpha) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step.
-func (m *GenAlpha) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *GenAlpha) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by
 // cubic Hermite interpolation (hermiteInterpolate: q and v third order, q̈ and λ linear).

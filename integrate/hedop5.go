@@ -58,11 +58,14 @@ const Index2Projected Formulation = "index2-proj"
 // Counters as DOPRI5: FuncEvals counts stage evaluations (M, f, G at Qᵢ and G, g_t at
 // Q_{i+1}; one factorization each): 1 in Init (eq. 17 for λ₀, v̇₀), 1 for the starting
 // step, 6 per attempt, 1 per projected step, 1 per interior Interpolate.
+//
+// Current's λ is Λ₇ (Index2) or from eq. 17 at the projected state (Index2Projected).
 type HEDOP5 struct {
 	// Formulation is Index2Projected or Index2; the zero value means Index2Projected.
 	Formulation Formulation
 
-	w *dopri5Work // sized by Init
+	w         *dopri5Work // sized by Init
+	*accepted             // Current, Previous, Stats (method.go)
 }
 
 var _ Method = (*HEDOP5)(nil)
@@ -171,7 +174,7 @@ func (m *HEDOP5) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	w.kkt = w.asym
 	w.solver = w.asym
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -183,16 +186,6 @@ func (m *HEDOP5) Step(tEnd float64) error {
 	}
 	return m.w.step(tEnd)
 }
-
-// Current returns the last accepted state; its λ is Λ₇ (Index2) or from eq. 17 at the
-// projected state (Index2Projected).
-func (m *HEDOP5) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step (the start after Init).
-func (m *HEDOP5) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters since Init.
-func (m *HEDOP5) Stats() Stats { return m.w.counters() }
 
 // Interpolate writes into dst the dense output at t in [Previous().T, Current().T]: q and
 // v from DOPRI5's continuous extension, a and λ from eq. 17 at the interpolated state (NaN

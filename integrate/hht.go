@@ -80,7 +80,8 @@ type HHT struct {
 	// and Jacobian policy.
 	Newton NewtonSettings
 
-	w *hhtWork
+	w         *hhtWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // DefaultHHT returns HHT with α = −0.3 (seed 004), ρ = γ(α) = 0.8, cubic prediction at
@@ -166,7 +167,7 @@ type hhtWork struct {
 	ctl    controller // the step-size rule (eq. 38b)
 	rawCtl StepControl
 
-	cur, prev State
+	accepted            // cur, prev, stats: Current, Previous, Stats
 	u0        []float64 // (a, λ, X') at t_n
 	q, v, x   []float64 // iterate
 	u         []float64 // iterate (a, λ, X')
@@ -193,8 +194,7 @@ type hhtWork struct {
 	pred   [4][]float64 // extrapolation of each degree to t₁
 	pOrder int          // degree used next
 
-	hTry  float64 // h of the attempt under way
-	stats Stats
+	hTry float64 // h of the attempt under way
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -255,7 +255,7 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 		return err
 	}
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -873,15 +873,6 @@ func (w *hhtWork) choosePredictor() {
 	}
 	w.pOrder = best
 }
-
-// Current returns the last accepted state.
-func (m *HHT) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step (the start before the first).
-func (m *HHT) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *HHT) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by
 // cubic Hermite interpolation (hermiteInterpolate: q and v third order, q̈, λ, X linear);

@@ -60,6 +60,8 @@ import (
 // relative to) and s = |q_i| on a vector space (dae.VectorSpace), where the method is
 // genalpha's and the bracket vanishes. On a step-size change a_n is shifted to its new
 // abscissa as genalpha does.
+//
+// Current holds t_n, q_n, v_n, v̇_n (not a_n) in A, and λ_n.
 type LieGenAlpha struct {
 	// Params are α_m, α_f, β, γ [GenAlphaFromRhoInf(0.9)]; start from DefaultLieGenAlpha.
 	Params GenAlphaParams
@@ -68,7 +70,8 @@ type LieGenAlpha struct {
 	// Newton is the corrector stop and Jacobian policy [NewtonSettings defaults].
 	Newton NewtonSettings
 
-	w *lieWork
+	w         *lieWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // lieMoveMax is how far, in ‖·‖∞ of the algebra coordinates summed over the accepted
@@ -148,10 +151,10 @@ type lieWork struct {
 	lad   ladder
 	ctl   controller
 
-	cur, prev State
-	aN, jerk  []float64
-	hA        float64
-	theta     []float64 // h Δq_n of the last accepted step (dense output)
+	accepted // cur, prev, stats: Current, Previous, Stats
+	aN, jerk []float64
+	hA       float64
+	theta    []float64 // h Δq_n of the last accepted step (dense output)
 
 	jerk0  []float64
 	hJerk  float64
@@ -173,8 +176,6 @@ type lieWork struct {
 	needJ          bool
 	hTry           float64
 	watch          *index3Watch
-
-	stats Stats
 }
 
 // Init integrates a System on ℝⁿ as the additive group (dae.VectorSpace): the method is
@@ -283,7 +284,7 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl) erro
 	if !w.si2 && p.AlphaM == p.AlphaF {
 		w.watch = &index3Watch{}
 	}
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -730,15 +731,6 @@ func (w *lieWork) commit(h float64) error {
 	w.stats.Steps++
 	return nil
 }
-
-// Current returns the last accepted state: t_n, q_n, v_n, v̇_n (not a_n) and λ_n.
-func (m *LieGenAlpha) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step.
-func (m *LieGenAlpha) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *LieGenAlpha) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst. On a
 // vector space it is genalpha's cubic Hermite interpolation; on a group q(s) =

@@ -90,7 +90,8 @@ type Radau5 struct {
 	// JacobianEveryStep (simplified Newton has no per-iteration refresh).
 	Newton NewtonSettings
 
-	w *radauWork
+	w         *radauWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // setFormulation implements formulated for Entry.NewMethod.
@@ -179,7 +180,7 @@ type radauWork struct {
 	kdiag []float64 // diagonal of K
 	kexp  []int     // index − 1 of each component (exponent of h in its scale)
 
-	cur, prev State
+	accepted            // cur, prev, stats: Current, Previous, Stats
 	y0, f0    []float64 // y and φ(t, y) at the step start
 	z, wt, ph [3][]float64
 	dw        [3][]float64
@@ -210,8 +211,6 @@ type radauWork struct {
 	first, reject         bool
 	eLast                 float64 // error norm of the last converged attempt
 	naccpt                int
-
-	stats Stats
 }
 
 // Init checks the options and the start (g = 0 and G v + g_t = 0 to 1e-8 relative, seed
@@ -269,7 +268,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := consistentStart("radau5", sys, &w.cur, &w.stats); err != nil {
 		return err
 	}
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	w.begin()
 	return nil
 }
@@ -298,7 +297,7 @@ func (m *Radau5) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []fl
 	w.cur.T = t0
 	copy(w.cur.Q, y0)
 	w.lad = ladder{name: "radau5", rule: w, stats: &w.stats, cur: &w.cur}
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	w.begin()
 	return nil
 }
@@ -919,15 +918,6 @@ func (w *radauWork) component(i int, x float64, what string) Residual {
 	j := i - 3*se.nq - se.nc
 	return Residual{Block: "mu " + what, Index: j, Value: x, Owner: dae.ConstraintName(w.sys, j)}
 }
-
-// Current returns the last accepted state.
-func (m *Radau5) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step (the start before the first).
-func (m *Radau5) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *Radau5) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the collocation polynomial of the last step (IV.8) at t in
 // [Previous().T, Current().T] into dst: all of q, v, a and λ, with error O(h⁴) in q

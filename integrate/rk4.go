@@ -26,9 +26,12 @@ import (
 // [M Gᵀ; G 0] (Δv, μ) = (0, −(G v + g_t)), and a, λ from eq. 17 with the same
 // factorization. Projection keeps the drift off without touching the fourth order. With
 // Index1 the constraints drift as O(h⁴) per unit time.
+//
+// Stats: FuncEvals counts eq. 17 solves (4 per step), Projections 2 per projected step.
 type RK4 struct {
 	Formulation Formulation // Index1Projected (default) or Index1
 	w           *rk4Work
+	*accepted   // Current, Previous, Stats (method.go)
 }
 
 var rk4Entry = Entry{
@@ -57,17 +60,17 @@ type rk4Work struct {
 	lad     ladder // the step loop: constant steps (ladder.go)
 	rawCtl  StepControl
 
-	cur, prev, it State
-	kq, kv        [4][]float64 // stage rates of q and v
-	qs, vs        []float64    // stage arguments
-	M, G          *mat.Dense   // nil on the sparse evaluation path
-	sp            *sparseEval  // the sparse evaluation path (sparseeval.go), or nil
-	kkt           linalg.SaddlePoint
-	rec           *massSchur                         // eq. 17 by dae.MassSolver (massschur.go), or nil
-	solver        interface{ Solve(x, y []float64) } // kkt or rec
-	rxa           *reactionAccel                     // eq. 17 with λ-dependent forces (reactionaccel.go), or nil
-	r, dq, gt     []float64
-	stats         Stats
+	accepted  // cur, prev, stats: Current, Previous, Stats
+	it        State
+	kq, kv    [4][]float64 // stage rates of q and v
+	qs, vs    []float64    // stage arguments
+	M, G      *mat.Dense   // nil on the sparse evaluation path
+	sp        *sparseEval  // the sparse evaluation path (sparseeval.go), or nil
+	kkt       linalg.SaddlePoint
+	rec       *massSchur                         // eq. 17 by dae.MassSolver (massschur.go), or nil
+	solver    interface{ Solve(x, y []float64) } // kkt or rec
+	rxa       *reactionAccel                     // eq. 17 with λ-dependent forces (reactionaccel.go), or nil
+	r, dq, gt []float64
 }
 
 // Init checks the formulation, FixedH and the consistency of start, and computes a and λ
@@ -133,7 +136,7 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: rk4: start at t=%g: eq. 17: %w", start.T, err)
 	}
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -343,16 +346,6 @@ func (w *rk4Work) projectState(s *State) error {
 	w.stats.Projections++
 	return nil
 }
-
-// Current returns the last accepted state.
-func (m *RK4) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step.
-func (m *RK4) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters: FuncEvals counts eq. 17 solves (4 per step), Projections
-// 2 per projected step.
-func (m *RK4) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by cubic
 // Hermite interpolation (third order in q and v).
