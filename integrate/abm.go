@@ -52,11 +52,10 @@ var (
 )
 
 type abmWork struct {
-	cs     *gcpCore
-	rep    float64
-	h0Rep  float64
-	lad    ladder // the step loop: constant steps (ladder.go)
-	rawCtl StepControl
+	cs    *gcpCore
+	rep   float64
+	h0Rep float64
+	lad   ladder // the step loop: constant steps (ladder.go)
 
 	accepted    // cur, prev, stats: Current, Previous, Stats
 	it          State
@@ -89,8 +88,8 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 	if _, err := ctl.resolveAt(start.T, len(start.Q)); err != nil {
 		return fmt.Errorf("integrate: gcp-abm: %w", err)
 	}
-	w := &abmWork{rep: m.Repartition, rawCtl: ctl}
-	w.lad = ladder{name: "gcp-abm", fixed: true, constant: true, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w := &abmWork{rep: m.Repartition}
+	w.lad = ladder{name: "gcp-abm", raw: ctl, fixed: true, constant: true, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	if w.rep == 0 {
 		w.rep = DefaultRepartition
 	}
@@ -172,11 +171,8 @@ func (m *ABM) Step(tEnd float64) error {
 	return w.lad.step(w, tEnd)
 }
 
-// setup resolves the step control (stepper).
-func (w *abmWork) setup(tEnd float64) error {
-	_, _, err := w.lad.resolve(w.rawCtl, tEnd)
-	return err
-}
+// setup has nothing to set: the steps are constant (stepper).
+func (w *abmWork) setup(float64) error { return nil }
 
 // attempt takes an RK4 step while the history is short or the step shortened, else a
 // PECE step; the full state goes to w.it.

@@ -186,7 +186,6 @@ type aliWork struct {
 	alpha  float64 // α times the mean mass
 	nw     newtonSolver
 	lad    ladder
-	rawCtl StepControl
 
 	// The multi-index method (multiindex.go); nil and zero for ali3 and ali1.
 	energy *energyMeter // the energy invariant, the error estimate
@@ -264,7 +263,7 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 		return nil, fmt.Errorf("integrate: %s: inconsistent start at t=%g: |g| = %.2g at %s, |G v + g_t| = %.2g (want ≤ 1e-8 relative)",
 			name, start.T, r.Pos, dae.ConstraintName(sys, max(r.WorstPos, 0)), r.Vel)
 	}
-	w := &aliWork{name: name, sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, index: index, rawCtl: ctl}
+	w := &aliWork{name: name, sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, index: index}
 	w.cur, w.prev = NewState(nq, nc), NewState(nq, nc)
 	vec := func(k int) []float64 { return make([]float64, k) }
 	w.q, w.v, w.a, w.f, w.r, w.dx, w.xs, w.rhs = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
@@ -278,7 +277,7 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	w.nw = newNewtonSolver(ns, &w.stats)
 	w.nw.rule = &aliStop{s: ns, floor: &w.nw.mon.floor}
 	w.jacobianPolicy = ns.Jacobian
-	w.lad = ladder{name: name, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, raw: ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
@@ -316,12 +315,9 @@ func (w *aliWork) step(tEnd float64) error {
 	return w.lad.step(w, tEnd)
 }
 
-// setup resolves the step control against the end of the run (stepper).
+// setup sets the Newton floor and, for multi-index, its step rule (stepper).
 func (w *aliWork) setup(tEnd float64) error {
-	c, _, err := w.lad.resolve(w.rawCtl, tEnd)
-	if err != nil {
-		return err
-	}
+	c := w.lad.c
 	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol)
 	if w.multi != nil && !w.lad.fixed {
 		w.multi.setup(c, w.cur.T, tEnd)

@@ -31,17 +31,6 @@ func (n *newtonSolver) noteIncrement(roundoff float64) {
 	n.mon.needRate = !n.fresh
 }
 
-// startSecondOrder resolves the step control raw at the first Step (ladder.resolve) and
-// returns the step-size rule of a second-order method, whose first step is firstStep(end)
-// unless the control fixes it.
-func (l *ladder) startSecondOrder(raw StepControl, tEnd float64, firstStep func(end float64) float64) (controller, error) {
-	c, end, err := l.resolve(raw, tEnd)
-	if err != nil {
-		return controller{}, err
-	}
-	return newController(c, 2, firstStepSize(c, func() float64 { return firstStep(end) })), nil
-}
-
 // check is the test after every accepted step of the undamped index-3 form (observe); a
 // nil watch (every other form) passes.
 func (x *index3Watch) check(method string, cur *State, h float64) error {

@@ -133,7 +133,6 @@ type bdfWork struct {
 	fixedOrd bool
 	c2       float64 // Index2BaumgarteC
 
-	rawCtl     StepControl
 	c          StepControl
 	lad        ladder       // the step loop (ladder.go); bdfWork is its stepRule (IDA's)
 	rtol, atol float64      // tolerances in use (the starter's during the fixed-step start)
@@ -215,7 +214,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: bdf: %w", err)
 	}
 	se.baumAlpha, se.baumBeta = orDefault(m.BaumgarteAlpha, DefaultBaumgarteAlpha), orDefault(m.BaumgarteBeta, DefaultBaumgarteBeta)
-	w := newBDFWork(se, NewState(nq, nc), m, maxOrd, ns, ctl)
+	w := newBDFWork(se, NewState(nq, nc), m, maxOrd, ns)
 	w.se, w.sys, w.nq, w.nc, w.form = se, sys, nq, nc, form
 	if se.sp != nil {
 		w.lu = se.sparseNewtonFactor()
@@ -226,7 +225,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
-	w.lad = ladder{name: "bdf", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: "bdf", raw: ctl, rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.lad.newton = &w.nw
 	if err := consistentStart("bdf", sys, &w.cur, &w.stats); err != nil {
 		return err
@@ -255,14 +254,14 @@ func (m *BDF) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []float
 		return fmt.Errorf("integrate: bdf: %w", err)
 	}
 	li := newImplicitForm(sys)
-	w := newBDFWork(li, State{Q: make([]float64, li.n)}, m, maxOrd, ns, ctl)
+	w := newBDFWork(li, State{Q: make([]float64, li.n)}, m, maxOrd, ns)
 	w.li = li
 	w.yp0 = slices.Clone(yp0)
 	w.Jm = mat.NewDense(li.n, li.n, nil)
 	w.lu = newNewtonFactor(li.n, nil)
 	w.cur.T = t0
 	copy(w.cur.Q, y0)
-	w.lad = ladder{name: "bdf", rule: w, stats: &w.stats, cur: &w.cur}
+	w.lad = ladder{name: "bdf", raw: ctl, rule: w, stats: &w.stats, cur: &w.cur}
 	w.prev.CopyFrom(&w.cur)
 	m.w, m.accepted = w, &w.accepted
 	return nil
@@ -298,10 +297,10 @@ func (m *BDF) resolveOptions(t0 float64, n int, ctl StepControl) (int, NewtonSet
 
 // newBDFWork sizes the history and vectors for fo, with States shaped as shape; the
 // Newton matrix and its factorization are the caller's.
-func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSettings, ctl StepControl) *bdfWork {
+func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSettings) *bdfWork {
 	n := fo.dim()
 	w := &bdfWork{fo: fo, n: n, maxOrd: maxOrd, fixedOrd: m.FixedOrder,
-		c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC), rawCtl: ctl}
+		c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC)}
 	w.nw = newNewtonSolver(ns, &w.stats)
 	w.cur, w.prev, w.gridPrev = shape.Clone(), shape.Clone(), shape.Clone()
 	vec := func() []float64 { return make([]float64, n) }
@@ -327,10 +326,7 @@ func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSetting
 // φ₁ = h₀ y'₀ with y'₀ = (v, a, 0) (the algebraic derivatives are not known and enter
 // only the first prediction), order 1, ψ₀ = h₀.
 func (w *bdfWork) setup(tEnd float64) error {
-	c, end, err := w.rawCtl.resolveForStep("bdf", w.cur.T, tEnd)
-	if err != nil {
-		return err
-	}
+	c, end := w.lad.c, w.lad.end
 	w.c = c
 	w.rtol, w.atol = c.RTol, c.ATol
 	w.fo.pack(w.phi[0], &w.cur)
@@ -351,9 +347,9 @@ func (w *bdfWork) setup(tEnd float64) error {
 		// Without an error test the tolerances only set the Newton stop, which must lie
 		// well below the truncation error of order 5 (measured: RTol = 1e-6 lets the
 		// corrector error spoil the observed order of BDF4 and BDF5 on the pendulum).
-		if w.rawCtl.RTol == 0 {
+		if w.lad.raw.RTol == 0 {
 			c.RTol = bdfFixedStartTol
-			if w.rawCtl.ATol == 0 {
+			if w.lad.raw.ATol == 0 {
 				c.ATol = bdfFixedStartTol
 			}
 			w.c = c

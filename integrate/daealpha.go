@@ -139,10 +139,9 @@ type daeAlphaWork struct {
 	nw                 newtonSolver
 	full               *fullNewton // the stop rule under JacobianEveryIteration, else nil
 
-	ctlIn StepControl
-	lad   ladder
-	ctl   controller
-	acc   *eq17
+	lad ladder
+	ctl controller
+	acc *eq17
 
 	accepted           // cur, prev, stats: Current, Previous, Stats
 	aN       []float64 // a_n of eq. 4.1 (for step hA)
@@ -162,7 +161,7 @@ type daeAlphaWork struct {
 	lu             *newtonFactor
 	kkt            linalg.SaddlePoint // [M Gᵀ; G 0] of the projections (index1-proj)
 	dq, dl         []float64          // projection increments
-	hJ, hTry       float64
+	hTry           float64
 	needJ          bool
 }
 
@@ -200,7 +199,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		panic(fmt.Sprintf("integrate: %s: Init: start sizes (q %d, v %d, a %d, λ %d) do not match the system (nq %d, nc %d)",
 			name, len(start.Q), len(start.V), len(start.A), len(start.Lambda), nq, nc))
 	}
-	w := &daeAlphaWork{name: name, sys: sys, nq: nq, nc: nc, nx: 2*nq + 2*nc, p: p, ctlIn: ctl}
+	w := &daeAlphaWork{name: name, sys: sys, nq: nq, nc: nc, nx: 2*nq + 2*nc, p: p}
 	w.proj = form == Index1Projected
 	w.sp = newSparseEval(sys, true)
 	if w.sp != nil && form == CoordinateSplitQR {
@@ -248,7 +247,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	copy(w.aN, w.cur.A) // a_0 = φ_0 (seed 003, after eq. 3.4)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	m.w, m.accepted = w, &w.accepted
 	return nil
 }
@@ -298,15 +297,9 @@ func (m *DAEAlpha) Step(tEnd float64) error {
 	return m.w.lad.step(m.w, tEnd)
 }
 
-// setup resolves the step control and the first step (stepper).
-func (w *daeAlphaWork) setup(tEnd float64) error {
-	var err error
-	w.ctl, err = w.lad.startSecondOrder(w.ctlIn, tEnd, func(end float64) float64 {
-		return secondOrderStartStep(&w.cur, w.lad.c, end)
-	})
-	if err != nil {
-		return err
-	}
+// setup sets the first step and the Newton stop (stepper).
+func (w *daeAlphaWork) setup(float64) error {
+	w.ctl = w.lad.secondOrderController(w.lad.startStep)
 	if w.nw.s.Jacobian == JacobianEveryIteration {
 		// Newton's method proper (index2) and the CM iteration with their matrices at
 		// every iterate, as in seed 003: they fail only after MaxIters (fullNewton); the
@@ -321,8 +314,7 @@ func (w *daeAlphaWork) setup(tEnd float64) error {
 // attempt corrects one step of size h (newtonSolver.attempt), with a fresh matrix after a
 // failure or unless JacobianAuto may keep the last one (as GenAlpha).
 func (w *daeAlphaWork) attempt(h float64) (usedFresh int, err error) {
-	db := w.nw.s.Deadband
-	needJ := w.needJ || !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1]
+	needJ := w.needJ || !w.nw.keeps(h)
 	return w.nw.attempt(w, h, needJ)
 }
 
@@ -498,7 +490,7 @@ func (w *daeAlphaWork) factor() error {
 	}
 	w.stats.FDEvals += w.der.Evals + w.sec.Evals - fd0
 	w.stats.Factorizations++
-	w.needJ, w.hJ = false, h
+	w.needJ, w.nw.hJ = false, h
 	return w.lu.Factor()
 }
 

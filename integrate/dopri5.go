@@ -139,10 +139,9 @@ type dopri5Work struct {
 	fx     []float64 // nq: f_X scratch
 	xdPrev []float64 // nd: X' at prev, for the dense output
 
-	raw  StepControl // as given to Init; resolved against tEnd by the first Step into lad.c
-	lad  ladder      // the step loop (ladder.go)
-	ctl  controller  // the step-size rule (PI form)
-	tEnd float64     // of the Step under way, to land on it exactly
+	lad  ladder     // the step loop (ladder.go)
+	ctl  controller // the step-size rule (PI form)
+	tEnd float64    // of the Step under way, to land on it exactly
 
 	M, G *mat.Dense  // G is nil when nc = 0; both nil on the sparse evaluation path
 	sp   *sparseEval // the sparse evaluation path (sparseeval.go), or nil
@@ -234,8 +233,8 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 		return nil, fmt.Errorf("integrate: %s: %w", name, err)
 	}
 
-	w := &dopri5Work{name: name, sys: sys, nq: nq, nc: nc, nd: nd, form: form, raw: ctl}
-	w.lad = ladder{name: name, explicit: true, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w := &dopri5Work{name: name, sys: sys, nq: nq, nc: nc, nd: nd, form: form}
+	w.lad = ladder{name: name, raw: ctl, explicit: true, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	if sparse {
 		w.sp = newSparseEval(sys, false)
 	}
@@ -341,21 +340,21 @@ func (w *dopri5Work) nameWorst() { w.lad.worst.Owner = w.owner(w.lad.worst) }
 
 func (w *dopri5Work) failed(bool) {}
 
-// setup resolves the step control against tEnd and chooses the first step (stepper).
+// setup chooses the first step (stepper). Toward tEnd = +Inf an explicit method keeps no
+// HMax of its own (begin's unit span would cap its steps at 1) and takes its default HMin
+// relative to the start, as over a span of max(1, |t0|).
 func (w *dopri5Work) setup(tEnd float64) error {
-	t0 := w.cur.T
-	end := tEnd
-	if math.IsInf(end, 1) {
-		end = t0 + math.Max(1, math.Abs(t0)) // HMin relative to the start; HMax set below
+	c, raw := w.lad.c, w.lad.raw
+	if math.IsInf(tEnd, 1) {
+		t0 := w.cur.T
+		if raw.HMin == 0 {
+			c.HMin = defaultHMin(t0, t0+math.Max(1, math.Abs(t0)))
+		}
+		if raw.HMax == 0 {
+			c.HMax = math.Inf(1)
+		}
 	}
-	c, err := w.raw.Resolve(t0, end)
-	if err != nil {
-		return fmt.Errorf("integrate: %s: %w", w.name, err)
-	}
-	if math.IsInf(tEnd, 1) && w.raw.HMax == 0 {
-		c.HMax = math.Inf(1)
-	}
-	w.lad.c, w.lad.fixed = c, c.FixedH > 0
+	w.lad.c = c
 	w.ctl = newController(c, dp5Order, firstStepSize(c, func() float64 { return w.startingStep(tEnd) }))
 	w.ctl.beta = dp5Beta
 	return nil

@@ -248,9 +248,8 @@ type genAlphaWork struct {
 	cErr     float64      // β − γ/2 + 1/12, local error constant of eq. 64a
 	nw       newtonSolver // the corrector loop (newton.go)
 
-	ctlIn StepControl // as given to Init
-	lad   ladder      // the step loop (ladder.go); lad.c is resolved on the first Step
-	ctl   controller  // the step-size rule
+	lad ladder     // the step loop (ladder.go); lad.c is resolved on the first Step
+	ctl controller // the step-size rule
 
 	accepted           // cur, prev, stats: Current, Previous, Stats
 	aN       []float64 // a_n of eq. 64c (for step hA)
@@ -282,7 +281,6 @@ type genAlphaWork struct {
 	kIdx       kktScatter    // where sp's values go in lu's values
 	si2x       *si2Sparse    // the stabilized index-2 blocks on the sparse path
 	rx         *reaction     // λ-dependent forces f_λ (dae.ReactionForce), or nil
-	hJ         float64       // h of the factorized matrix
 	needJ      bool          // the next attempt must refresh the matrix
 	hTry       float64       // h of the attempt under way
 	watch      *index3Watch  // undamped index-3 form only (index3Watch)
@@ -341,7 +339,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		}
 	}
 	w := &genAlphaWork{name: name, sys: sys, nq: nq, nc: nc, si2: form == StabilizedIndex2,
-		correctV: m.CorrectStart, p: m.Params, ctlIn: ctl, pf: pf, ncH: ncH}
+		correctV: m.CorrectStart, p: m.Params, pf: pf, ncH: ncH}
 	if pf != nil {
 		w.R = mat.NewDense(nc-ncH, nq, nil)
 	}
@@ -423,7 +421,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.lad.newton = &w.nw
 	if !w.si2 && p.AlphaM == p.AlphaF {
 		// γ = 1/2: no numerical damping (ρ∞ = 1), the index-3 form drifts (index3Watch).
@@ -466,11 +464,10 @@ func (m *GenAlpha) Step(tEnd float64) error {
 	return w.watch.check(w.name, &w.cur, w.hA)
 }
 
-// setup resolves the step control and the first step (stepper).
-func (w *genAlphaWork) setup(tEnd float64) error {
-	var err error
-	w.ctl, err = w.lad.startSecondOrder(w.ctlIn, tEnd, w.firstStep)
-	return err
+// setup sets the first step (stepper).
+func (w *genAlphaWork) setup(float64) error {
+	w.ctl = w.lad.secondOrderController(w.firstStep)
+	return nil
 }
 
 // attempt prepares and corrects one step of size h (newtonSolver.attempt), with a fresh
@@ -480,8 +477,7 @@ func (w *genAlphaWork) setup(tEnd float64) error {
 // stabilized index 2: 32 Newton failures in 250 steps when judged by the last rate, 0 by
 // the largest).
 func (w *genAlphaWork) attempt(h float64) (usedFresh int, err error) {
-	db := w.nw.s.Deadband
-	needJ := w.needJ || !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1]
+	needJ := w.needJ || !w.nw.keeps(h)
 	return w.nw.attempt(w, h, needJ)
 }
 
@@ -773,7 +769,7 @@ func (w *genAlphaWork) jacobian(h float64) error {
 	}
 	w.assemble(h)
 	w.stats.Factorizations++
-	w.needJ, w.hJ = false, h
+	w.needJ, w.nw.hJ = false, h
 	return w.lu.Factor()
 }
 
@@ -1059,7 +1055,7 @@ func (w *genAlphaWork) jacobianSparse(h float64) error {
 		w.si2x.blocks(K, w.cM, h*gb, gb) // sp.C holds f_v
 	}
 	w.stats.Factorizations++
-	w.needJ, w.hJ = false, h
+	w.needJ, w.nw.hJ = false, h
 	return w.lu.Factor()
 }
 

@@ -163,9 +163,8 @@ type hhtWork struct {
 	nw       newtonSolver // the corrector loop (newton.go)
 	maxOrder int
 
-	lad    ladder     // step loop, attempts and failure reports (ladder.go)
-	ctl    controller // the step-size rule (eq. 38b)
-	rawCtl StepControl
+	lad ladder     // step loop, attempts and failure reports (ladder.go)
+	ctl controller // the step-size rule (eq. 38b)
 
 	accepted            // cur, prev, stats: Current, Previous, Stats
 	u0        []float64 // (a, λ, X') at t_n
@@ -185,7 +184,6 @@ type hhtWork struct {
 	sp         *sparseEval   // the sparse evaluation path (M, G, T1, der nil), or nil
 	rx         *reaction     // λ-dependent forces f_λ (dae.ReactionForce), or nil
 	kIdx       kktScatter    // where sp's values go in lu's values
-	hJ         float64       // h at which it was assembled
 
 	// predictor: the last accepted unknowns (newest first) and their times
 	histT  [4]float64
@@ -236,10 +234,9 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	w := newHHTWork(sys, k, true)
 	sys = w.sys // with the Pfaffian rows appended
-	w.lad.fc = newFailureContext(sys, &start)
+	w.lad.fc, w.lad.raw = newFailureContext(sys, &start), ctl
 	w.nw = newNewtonSolver(ns, &w.stats)
 	w.maxOrder = m.PredictorOrder
-	w.rawCtl = ctl
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
@@ -397,20 +394,13 @@ func (m *HHT) Step(tEnd float64) error {
 	return w.lad.step(w, tEnd)
 }
 
-// setup resolves the step control, the Newton floor and the first step (stepper).
-func (w *hhtWork) setup(tEnd float64) error {
-	c, end, err := w.lad.resolve(w.rawCtl, tEnd)
-	if err != nil {
-		return err
-	}
+// setup sets the Newton floor and the first step (stepper).
+func (w *hhtWork) setup(float64) error {
+	c := w.lad.c
 	// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
 	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol) // an increment of 10 ulps of q
 	w.nw.mon.needRate = true
-	h0 := c.H0
-	if h0 == 0 {
-		h0 = secondOrderStartStep(&w.cur, c, end)
-	}
-	w.ctl = newController(c, 2, h0) // δ_q ~ h³: e^(−1/3), eq. 38b
+	w.ctl = w.lad.secondOrderController(w.lad.startStep)
 	return nil
 }
 
@@ -429,9 +419,7 @@ func (w *hhtWork) failed(newton bool) {
 // matrix unless JacobianAuto may keep the last one: it converged fast and h stays within
 // the Deadband of the h it was assembled for.
 func (w *hhtWork) attempt(h float64) (usedFresh int, cause error) {
-	db := w.nw.s.Deadband
-	needJ := !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1]
-	return w.nw.attempt(w, h, needJ)
+	return w.nw.attempt(w, h, !w.nw.keeps(h))
 }
 
 // newmark writes q₁, v₁ (eq. 2) and X₁ (eq. 9a) from the unknowns u.
@@ -684,7 +672,7 @@ func (w *hhtWork) factor() error {
 		}
 		return err
 	}
-	w.hJ = h
+	w.nw.hJ = h
 	return nil
 }
 

@@ -21,7 +21,11 @@ import (
 // it returns a *StepError saying what was tried.
 type ladder struct {
 	name string
-	c    StepControl // resolved by the method's setup at the first Step
+	raw  StepControl // as given to Init
+	// c is raw resolved by begin at the first Step against end (resolveForStep: Init does
+	// not know the end of the run); a method's setup may refine it (radau5's tolerances).
+	c    StepControl
+	end  float64
 	rule stepRule
 	// fixed: steps of c.FixedH, no error test (bdf's start-up steps at FixedH are not
 	// fixed: they run under error control toward the next grid point).
@@ -43,9 +47,9 @@ type ladder struct {
 
 // stepper is what ladder.step needs from a method.
 type stepper interface {
-	// setup resolves the method's StepControl against the tEnd of the first Step into
-	// ladder.c (resolveForStep: Init does not know the end of the run) and sets what
-	// depends on it: the first step, the Newton stop.
+	// setup sets what depends on the step control, which begin has resolved into
+	// ladder.c against ladder.end at the first Step toward tEnd: the first step, the Newton
+	// stop.
 	setup(tEnd float64) error
 	// attempt predicts and corrects (or computes the stages of) a step of size h from the
 	// current state; nil when it produced a solution. usedFresh counts the fresh-Jacobian
@@ -105,12 +109,18 @@ func (l *ladder) next(t, tEnd float64) (float64, error) {
 const fixedSliver = 1e-3
 
 // begin is the preamble of every Step: tEnd must lie ahead (notAhead), and the first
-// Step runs the method's setup.
+// Step resolves the step control and runs the method's setup. FixedH makes the ladder take
+// fixed steps; a constant-step method takes them always.
 func (l *ladder) begin(m stepper, tEnd float64) error {
 	if err := notAhead(l.name, l.cur.T, tEnd); err != nil {
 		return err
 	}
 	if !l.resolved {
+		c, end, err := l.raw.resolveForStep(l.name, l.cur.T, tEnd)
+		if err != nil {
+			return err
+		}
+		l.c, l.end, l.fixed = c, end, l.constant || c.FixedH > 0
 		if err := m.setup(tEnd); err != nil {
 			return err
 		}
@@ -244,6 +254,17 @@ func firstStepSize(c StepControl, start func() float64) float64 {
 	return start()
 }
 
+// secondOrderController is the step-size rule of a second-order method (δ_q ~ h³: the
+// elementary controller of exponent 1/3, seed 004 eq. 38b), whose first step is FixedH,
+// H0 or else firstStep(end), evaluated only then.
+func (l *ladder) secondOrderController(firstStep func(end float64) float64) controller {
+	return newController(l.c, 2, firstStepSize(l.c, func() float64 { return firstStep(l.end) }))
+}
+
+// startStep is secondOrderStartStep from the current state: the first step of hht, gcp and
+// daealpha.
+func (l *ladder) startStep(end float64) float64 { return secondOrderStartStep(l.cur, l.c, end) }
+
 // secondOrderStartStep proposes the first step of a second-order method (hht, gcp) from the
 // scales of q, v and a at the start s (Hairer, Nørsett & Wanner 1993, II.4, starting step
 // with d₀ = ‖q‖, d₁ = ‖v‖, d₂ = ‖a‖ in the weighted norm of c):
@@ -312,16 +333,4 @@ func (x *index3Watch) fail(method string, t, h float64) *StepError {
 		Err: fmt.Errorf("%w: ‖λ‖∞ grew from %.3g (h = %.3g) to %.3g while h fell to %.3g, for %d accepted steps in a row: without numerical damping the index-3 form amplifies the position errors into λ by 1/h²",
 			ErrIndex3Instability, x.lamRef, x.hRef, x.lam, x.h, x.count),
 		Hint: "use hht or genalpha, whose numerical damping removes it, or the ggl formulation"}
-}
-
-// resolve resolves the step control raw at the first Step against its tEnd (Init does not
-// know the end of the run: resolveForStep) into l.c, and returns it with that end. FixedH
-// makes the ladder take fixed steps; a constant-step method takes them always.
-func (l *ladder) resolve(raw StepControl, tEnd float64) (StepControl, float64, error) {
-	c, end, err := raw.resolveForStep(l.name, l.cur.T, tEnd)
-	if err != nil {
-		return c, end, err
-	}
-	l.c, l.fixed = c, l.constant || c.FixedH > 0
-	return c, end, nil
 }

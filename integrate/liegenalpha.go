@@ -147,9 +147,8 @@ type lieWork struct {
 	cErr       float64 // β − γ/2 + 1/12
 	nw         newtonSolver
 
-	ctlIn StepControl
-	lad   ladder
-	ctl   controller
+	lad ladder
+	ctl controller
 
 	accepted // cur, prev, stats: Current, Previous, Stats
 	aN, jerk []float64
@@ -171,7 +170,6 @@ type lieWork struct {
 	M, K, C, T, J  *mat.Dense
 	B0, B1, BT, Z  *mat.Dense
 	lu             *newtonFactor
-	hJ             float64
 	moved          float64 // Σ ‖hΔq‖∞ of the steps accepted since the matrix was formed
 	needJ          bool
 	hTry           float64
@@ -227,7 +225,7 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl) erro
 	if !allFinite(start.Q) || !allFinite(start.V) {
 		return fmt.Errorf("integrate: %s: start (q %v, v %v) is not finite", name, start.Q, start.V)
 	}
-	w := &lieWork{name: name, sys: sys, nq: nq, nv: nv, nc: nc, si2: form == StabilizedIndex2, p: m.Params, ctlIn: ctl}
+	w := &lieWork{name: name, sys: sys, nq: nq, nv: nv, nc: nc, si2: form == StabilizedIndex2, p: m.Params}
 	w.nw = newNewtonSolver(nwS, &w.stats)
 	w.nx = nv + nc
 	if w.si2 {
@@ -280,7 +278,7 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl) erro
 	}
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, rule: &w.ctl, stats: &w.stats, cur: &w.cur}
+	w.lad = ladder{name: name, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur}
 	if !w.si2 && p.AlphaM == p.AlphaF {
 		w.watch = &index3Watch{}
 	}
@@ -337,10 +335,10 @@ func (m *LieGenAlpha) Step(tEnd float64) error {
 	return w.watch.check(w.name, &w.cur, w.hA)
 }
 
-func (w *lieWork) setup(tEnd float64) error {
-	var err error
-	w.ctl, err = w.lad.startSecondOrder(w.ctlIn, tEnd, w.firstStep)
-	return err
+// setup sets the first step (stepper).
+func (w *lieWork) setup(float64) error {
+	w.ctl = w.lad.secondOrderController(w.firstStep)
+	return nil
 }
 
 // firstStep is genalpha's: h = min(span/100, 1/sqrt(‖v̇_0‖)).
@@ -369,9 +367,7 @@ func (w *lieWork) scale(i int, q []float64) float64 {
 }
 
 func (w *lieWork) attempt(h float64) (usedFresh int, err error) {
-	db := w.nw.s.Deadband
-	needJ := w.needJ || !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1] ||
-		(w.vs == nil && w.moved > lieMoveMax)
+	needJ := w.needJ || !w.nw.keeps(h) || (w.vs == nil && w.moved > lieMoveMax)
 	return w.nw.attempt(w, h, needJ)
 }
 
@@ -613,7 +609,7 @@ func (w *lieWork) factor() error {
 		}
 	}
 	w.stats.Factorizations++
-	w.needJ, w.hJ, w.moved = false, h, 0
+	w.needJ, w.nw.hJ, w.moved = false, h, 0
 	return w.lu.Factor()
 }
 

@@ -224,6 +224,7 @@ type newtonSolver struct {
 	haveJ  bool    // the method's factorization is valid
 	fresh  bool    // ... and was made during the current attempt
 	thetaJ float64 // largest rate measured with it
+	hJ     float64 // the step size the method assembled it for (set by the method)
 	// passages lists the regularizations (SingularPassage); regSteps counts the attempts
 	// converged since the last, up to regRearm, when the unregularized matrix returns.
 	passages []SingularPassage
@@ -257,6 +258,14 @@ func newNewtonSolver(s NewtonSettings, stats *Stats) newtonSolver {
 // (Deadband on h, IDA's c_j ratio).
 func (n *newtonSolver) reusable() bool {
 	return n.haveJ && n.s.Jacobian == JacobianAuto && n.thetaJ <= n.s.ReuseRate
+}
+
+// keeps reports whether JacobianAuto may keep the matrix for an attempt of size h: it is
+// reusable and h/h_J lies in the Deadband (a far step size changes the matrix γ/h K − J or
+// M/(βh²) + … too much for the old factorization to contract fast).
+func (n *newtonSolver) keeps(h float64) bool {
+	db := n.s.Deadband
+	return n.reusable() && !(h/n.hJ < db[0] || h/n.hJ > db[1])
 }
 
 // attempt predicts and corrects a step of size h, with a fresh matrix when needJ. A

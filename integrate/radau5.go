@@ -170,7 +170,6 @@ type radauWork struct {
 	tolSet   bool // Newton.Tol was given
 	itersSet bool // Newton.MaxIters was given
 
-	rawCtl   StepControl
 	c        StepControl // resolved; RTol, ATol transformed
 	lad      ladder      // the step loop (ladder.go); radauWork is its stepRule (RADAU5's)
 	fnewt    float64
@@ -259,9 +258,8 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	w.approx = m.ApproxJacobian
 	w.newton = ns
 	w.tolSet, w.itersSet = tolSet, itersSet
-	w.rawCtl = ctl
 	w.cur.T = start.T
-	w.lad = ladder{name: "radau5", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: "radau5", raw: ctl, rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.lad.newton = &w.nw
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
@@ -293,10 +291,9 @@ func (m *Radau5) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []fl
 	w.li = li
 	w.newton = ns
 	w.tolSet, w.itersSet = tolSet, itersSet
-	w.rawCtl = ctl
 	w.cur.T = t0
 	copy(w.cur.Q, y0)
-	w.lad = ladder{name: "radau5", rule: w, stats: &w.stats, cur: &w.cur}
+	w.lad = ladder{name: "radau5", raw: ctl, rule: w, stats: &w.stats, cur: &w.cur}
 	m.w, m.accepted = w, &w.accepted
 	w.begin()
 	return nil
@@ -381,11 +378,7 @@ func newRadauWork(fo firstOrder, se *semiExplicit, shape State) *radauWork {
 // setup fixes the step control at the first Step: defaults, RADAU5's tolerance
 // transformation, FNEWT and the first step (stepper).
 func (w *radauWork) setup(tEnd float64) error {
-	raw := w.rawCtl
-	c, _, err := raw.resolveForStep("radau5", w.cur.T, tEnd)
-	if err != nil {
-		return err
-	}
+	raw, c := w.lad.raw, w.lad.c
 	w.maxGrow = c.MaxGrow
 	if raw.MaxGrow == 0 {
 		w.maxGrow = radauMaxGrow
@@ -402,7 +395,7 @@ func (w *radauWork) setup(tEnd float64) error {
 	}
 	c.RTol = rt
 	w.c = c
-	w.lad.c, w.lad.fixed = c, c.FixedH > 0
+	w.lad.c = c
 	w.roundoff = 10 * radauUround / math.Min(c.RTol, 1)
 	switch {
 	case w.tolSet:

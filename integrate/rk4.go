@@ -58,7 +58,6 @@ type rk4Work struct {
 	nq, nc  int
 	project bool
 	lad     ladder // the step loop: constant steps (ladder.go)
-	rawCtl  StepControl
 
 	accepted  // cur, prev, stats: Current, Previous, Stats
 	it        State
@@ -99,8 +98,8 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 	if len(start.Q) != nq || len(start.V) != nq {
 		panic(fmt.Sprintf("integrate: rk4: Init: start has len(Q) = %d, len(V) = %d, want %d", len(start.Q), len(start.V), nq))
 	}
-	w := &rk4Work{sys: sys, nq: nq, nc: nc, project: f == Index1Projected && nc > 0, rawCtl: ctl}
-	w.lad = ladder{name: "rk4", fixed: true, constant: true, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w := &rk4Work{sys: sys, nq: nq, nc: nc, project: f == Index1Projected && nc > 0}
+	w.lad = ladder{name: "rk4", raw: ctl, fixed: true, constant: true, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.cur, w.prev, w.it = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
 	for i := range w.kq {
 		w.kq[i], w.kv[i] = make([]float64, nq), make([]float64, nq)
@@ -245,11 +244,8 @@ func (m *RK4) Step(tEnd float64) error {
 	return w.lad.step(w, tEnd)
 }
 
-// setup resolves the step control (stepper).
-func (w *rk4Work) setup(tEnd float64) error {
-	_, _, err := w.lad.resolve(w.rawCtl, tEnd)
-	return err
-}
+// setup has nothing to set: the steps are constant (stepper).
+func (w *rk4Work) setup(float64) error { return nil }
 
 // attempt computes the stages and the new state into w.it.
 func (w *rk4Work) attempt(h float64) (int, error) {
