@@ -89,7 +89,7 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: gcp-abm: %w", err)
 	}
 	w := &abmWork{rep: m.Repartition}
-	w.lad = ladder{name: "gcp-abm", raw: ctl, fixed: true, constant: true, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: "gcp-abm", m: w, raw: ctl, fixed: true, constant: true, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	if w.rep == 0 {
 		w.rep = DefaultRepartition
 	}
@@ -164,11 +164,8 @@ func (w *abmWork) rate(t float64, y, dst []float64) error {
 
 // Step takes one step of size FixedH (shortened to land on tEnd).
 func (m *ABM) Step(tEnd float64) error {
-	w := m.w
-	if w == nil {
-		panic("integrate: gcp-abm: Step before Init")
-	}
-	return w.lad.step(w, tEnd)
+	mustInit(m.w != nil, "gcp-abm")
+	return m.w.lad.step(tEnd)
 }
 
 // setup has nothing to set: the steps are constant (stepper).

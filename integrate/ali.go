@@ -277,7 +277,7 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	w.nw = newNewtonSolver(ns, &w.stats)
 	w.nw.rule = &aliStop{s: ns, floor: &w.nw.mon.floor}
 	w.jacobianPolicy = ns.Jacobian
-	w.lad = ladder{name: name, raw: ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, m: w, raw: ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
@@ -309,10 +309,8 @@ func refuseFirstOrder(name string, sys dae.System) error {
 
 // step takes one accepted step toward tEnd through the ladder.
 func (w *aliWork) step(tEnd float64) error {
-	if w == nil {
-		panic("integrate: ali: Step before Init")
-	}
-	return w.lad.step(w, tEnd)
+	mustInit(w != nil, "ali")
+	return w.lad.step(tEnd)
 }
 
 // setup sets the Newton floor and, for multi-index, its step rule (stepper).

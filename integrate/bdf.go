@@ -225,7 +225,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
-	w.lad = ladder{name: "bdf", raw: ctl, rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: "bdf", m: w, raw: ctl, rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.lad.newton = &w.nw
 	if err := consistentStart("bdf", sys, &w.cur, &w.stats); err != nil {
 		return err
@@ -261,7 +261,7 @@ func (m *BDF) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []float
 	w.lu = newNewtonFactor(li.n, nil)
 	w.cur.T = t0
 	copy(w.cur.Q, y0)
-	w.lad = ladder{name: "bdf", raw: ctl, rule: w, stats: &w.stats, cur: &w.cur}
+	w.lad = ladder{name: "bdf", m: w, raw: ctl, rule: w, stats: &w.stats, cur: &w.cur}
 	w.prev.CopyFrom(&w.cur)
 	m.w, m.accepted = w, &w.accepted
 	return nil
@@ -420,10 +420,8 @@ func (w *bdfWork) diffNorm(x []float64, s float64) float64 {
 // Step takes one accepted step toward tEnd (see Method).
 func (m *BDF) Step(tEnd float64) error {
 	w := m.w
-	if w == nil {
-		panic("integrate: bdf: Step before Init")
-	}
-	if err := w.lad.begin(w, tEnd); err != nil {
+	mustInit(w != nil, "bdf")
+	if err := w.lad.begin(tEnd); err != nil {
 		return err
 	}
 	if w.starting {
@@ -495,7 +493,7 @@ func (w *bdfWork) step(tEnd float64) error {
 	if w.form == Index2Baumgarte {
 		w.se.alpha0 = w.index2BaumgarteAlpha0()
 	}
-	return w.lad.step(w, tEnd)
+	return w.lad.step(tEnd)
 }
 
 // size is the step IDA's rules chose for the next attempt (stepRule).

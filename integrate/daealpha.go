@@ -162,7 +162,6 @@ type daeAlphaWork struct {
 	kkt            linalg.SaddlePoint // [M Gᵀ; G 0] of the projections (index1-proj)
 	dq, dl         []float64          // projection increments
 	hTry           float64
-	needJ          bool
 }
 
 // Init checks the options and the start (g and G v + g_t within ATol), computes φ_0 = q̈_0
@@ -247,7 +246,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	copy(w.aN, w.cur.A) // a_0 = φ_0 (seed 003, after eq. 3.4)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	m.w, m.accepted = w, &w.accepted
 	return nil
 }
@@ -291,10 +290,8 @@ func (w *daeAlphaWork) checkStart(atol float64) error {
 
 // Step takes one accepted step toward tEnd (never past it).
 func (m *DAEAlpha) Step(tEnd float64) error {
-	if m.w == nil {
-		panic("integrate: daealpha: Step before Init")
-	}
-	return m.w.lad.step(m.w, tEnd)
+	mustInit(m.w != nil, "daealpha")
+	return m.w.lad.step(tEnd)
 }
 
 // setup sets the first step and the Newton stop (stepper).
@@ -314,16 +311,11 @@ func (w *daeAlphaWork) setup(float64) error {
 // attempt corrects one step of size h (newtonSolver.attempt), with a fresh matrix after a
 // failure or unless JacobianAuto may keep the last one (as GenAlpha).
 func (w *daeAlphaWork) attempt(h float64) (usedFresh int, err error) {
-	needJ := w.needJ || !w.nw.keeps(h)
-	return w.nw.attempt(w, h, needJ)
+	return w.nw.attempt(w, h, !w.nw.keeps(h))
 }
 
 // failed makes the attempt after a corrector failure start from a fresh matrix.
-func (w *daeAlphaWork) failed(newton bool) {
-	if newton {
-		w.needJ = true
-	}
-}
+func (w *daeAlphaWork) failed(newton bool) { w.nw.refreshAfter(newton) }
 
 // predict sets a_n (shifted to the abscissa t_n + (α_m − α_f) h), q̂_n, v̂_n (eq. 4.2) and
 // the starting iterate from φ_{n+1} ≈ φ_n: q₁ = q̂ + β̂h²φ_n, v₁ = v̂ + γ̂hφ_n, ν = β̂h²λ_n,
@@ -490,7 +482,6 @@ func (w *daeAlphaWork) factor() error {
 	}
 	w.stats.FDEvals += w.der.Evals + w.sec.Evals - fd0
 	w.stats.Factorizations++
-	w.needJ, w.nw.hJ = false, h
 	return w.lu.Factor()
 }
 

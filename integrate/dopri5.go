@@ -234,7 +234,7 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 	}
 
 	w := &dopri5Work{name: name, sys: sys, nq: nq, nc: nc, nd: nd, form: form}
-	w.lad = ladder{name: name, raw: ctl, explicit: true, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, m: w, raw: ctl, explicit: true, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	if sparse {
 		w.sp = newSparseEval(sys, false)
 	}
@@ -310,19 +310,17 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 // Step takes one accepted step toward tEnd (never past it). On failure it returns a
 // *StepError and leaves Current, Previous and the dense output untouched.
 func (m *DOPRI5) Step(tEnd float64) error {
-	if m.w == nil {
-		panic("integrate: dopri5: Step before Init")
-	}
+	mustInit(m.w != nil, "dopri5")
 	return m.w.step(tEnd)
 }
 
 // step is Step of the methods sharing dopri5Work: one accepted step toward tEnd.
 func (w *dopri5Work) step(tEnd float64) error {
-	if err := w.lad.begin(w, tEnd); err != nil {
+	if err := w.lad.begin(tEnd); err != nil {
 		return err
 	}
 	w.tEnd = tEnd
-	return w.lad.step(w, tEnd)
+	return w.lad.step(tEnd)
 }
 
 // attempt computes the stages of a step of size h.

@@ -108,9 +108,9 @@ func TestLadderRefusesDivergedFixedStep(t *testing.T) {
 	}{{5e5, true}, {1e7, false}, {math.NaN(), false}} {
 		ctl := newController(c, 2, c.FixedH)
 		cur := State{}
-		l := ladder{name: "test", raw: raw, rule: &ctl, stats: &Stats{}, cur: &cur} // begin resolves raw to c over [0, 1]
 		d := &divergingStepper{e: tc.e}
-		err := l.step(d, 1)
+		l := ladder{name: "test", m: d, raw: raw, rule: &ctl, stats: &Stats{}, cur: &cur} // begin resolves raw to c over [0, 1]
+		err := l.step(1)
 		if tc.want && (err != nil || d.commits != 1) {
 			t.Errorf("e = %g: err %v, %d commits; want the step accepted", tc.e, err, d.commits)
 		}

@@ -257,7 +257,7 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 		return err
 	}
 	w.cs = cs
-	w.lad = ladder{name: name, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	nq, nc := sys.Size()
 	nd := nq - nc
 	if w.rep == 0 {
@@ -286,11 +286,8 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 
 // Step takes one accepted step toward tEnd (see Method and GCP).
 func (m *GCP) Step(tEnd float64) error {
-	w := m.w
-	if w == nil {
-		panic("integrate: gcp: Step before Init")
-	}
-	return w.lad.step(w, tEnd)
+	mustInit(m.w != nil, "gcp")
+	return m.w.lad.step(tEnd)
 }
 
 // setup sets the Newton stop and the first step (stepper).
@@ -473,7 +470,6 @@ func (w *gcpWork) jacobian(h float64) error {
 	w.cs.newtonMatrix(w.jac, &w.it, h, gcpBeta, gcpGamma, w.v == GCPFisetteVaneghem)
 	w.stats.Jacobians++
 	w.stats.Factorizations++
-	w.nw.hJ = h
 	if err := w.jlu.Factorize(w.jac); err != nil {
 		if !allFinite(w.jac.RawMatrix().Data) {
 			w.lad.worst = Residual{Block: "Newton matrix (eq. 29)"}

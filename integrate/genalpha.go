@@ -281,7 +281,6 @@ type genAlphaWork struct {
 	kIdx       kktScatter    // where sp's values go in lu's values
 	si2x       *si2Sparse    // the stabilized index-2 blocks on the sparse path
 	rx         *reaction     // λ-dependent forces f_λ (dae.ReactionForce), or nil
-	needJ      bool          // the next attempt must refresh the matrix
 	hTry       float64       // h of the attempt under way
 	watch      *index3Watch  // undamped index-3 form only (index3Watch)
 
@@ -421,7 +420,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.lad.newton = &w.nw
 	if !w.si2 && p.AlphaM == p.AlphaF {
 		// γ = 1/2: no numerical damping (ρ∞ = 1), the index-3 form drifts (index3Watch).
@@ -455,10 +454,8 @@ func (w *genAlphaWork) accel(a, lambda []float64, t float64, q, v []float64) err
 // Step takes one accepted step toward tEnd (never past it).
 func (m *GenAlpha) Step(tEnd float64) error {
 	w := m.w
-	if w == nil {
-		panic("integrate: genalpha: Step before Init")
-	}
-	if err := w.lad.step(w, tEnd); err != nil {
+	mustInit(w != nil, "genalpha")
+	if err := w.lad.step(tEnd); err != nil {
 		return err
 	}
 	return w.watch.check(w.name, &w.cur, w.hA)
@@ -477,16 +474,11 @@ func (w *genAlphaWork) setup(float64) error {
 // stabilized index 2: 32 Newton failures in 250 steps when judged by the last rate, 0 by
 // the largest).
 func (w *genAlphaWork) attempt(h float64) (usedFresh int, err error) {
-	needJ := w.needJ || !w.nw.keeps(h)
-	return w.nw.attempt(w, h, needJ)
+	return w.nw.attempt(w, h, !w.nw.keeps(h))
 }
 
 // failed makes the attempt after a corrector failure start from a fresh matrix.
-func (w *genAlphaWork) failed(newton bool) {
-	if newton {
-		w.needJ = true
-	}
-}
+func (w *genAlphaWork) failed(newton bool) { w.nw.refreshAfter(newton) }
 
 // firstStep guesses h_0 as the step over which the acceleration term h²/2·q̈_0 alone
 // reaches the tolerance, 1/sqrt(‖q̈_0‖) in the weighted norm (a conservative form of the
@@ -769,7 +761,6 @@ func (w *genAlphaWork) jacobian(h float64) error {
 	}
 	w.assemble(h)
 	w.stats.Factorizations++
-	w.needJ, w.nw.hJ = false, h
 	return w.lu.Factor()
 }
 
@@ -1055,7 +1046,6 @@ func (w *genAlphaWork) jacobianSparse(h float64) error {
 		w.si2x.blocks(K, w.cM, h*gb, gb) // sp.C holds f_v
 	}
 	w.stats.Factorizations++
-	w.needJ, w.nw.hJ = false, h
 	return w.lu.Factor()
 }
 

@@ -181,9 +181,7 @@ func (m *HEDOP5) Init(sys dae.System, start State, ctl StepControl) error {
 // Step takes one accepted step toward tEnd (never past it). On failure it returns a
 // *StepError and leaves Current, Previous and the dense output untouched.
 func (m *HEDOP5) Step(tEnd float64) error {
-	if m.w == nil {
-		panic("integrate: hedop5: Step before Init")
-	}
+	mustInit(m.w != nil, "hedop5")
 	return m.w.step(tEnd)
 }
 

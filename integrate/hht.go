@@ -285,7 +285,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 		return s
 	}
 	w.cur, w.prev = newState(), newState()
-	w.lad = ladder{name: "hht", rule: &w.ctl, stats: &w.stats, cur: &w.cur}
+	w.lad = ladder{name: "hht", m: w, rule: &w.ctl, stats: &w.stats, cur: &w.cur}
 	w.lad.newton = &w.nw
 	vec := func(k int) []float64 { return make([]float64, k) }
 	w.u0, w.u, w.du, w.res = vec(n), vec(n), vec(n), vec(n)
@@ -387,11 +387,8 @@ func (w *hhtWork) forceResidual(dst []float64, t float64, q, v, x, lambda []floa
 // 0.25; an error-test failure shrinks h from the estimate (eq. 38b); below HMin, past
 // MaxSteps, or on any Newton failure with FixedH, it returns a *StepError.
 func (m *HHT) Step(tEnd float64) error {
-	w := m.w
-	if w == nil {
-		panic("integrate: hht: Step before Init")
-	}
-	return w.lad.step(w, tEnd)
+	mustInit(m.w != nil, "hht")
+	return m.w.lad.step(tEnd)
 }
 
 // setup sets the Newton floor and the first step (stepper).
@@ -672,7 +669,6 @@ func (w *hhtWork) factor() error {
 		}
 		return err
 	}
-	w.nw.hJ = h
 	return nil
 }
 

@@ -8,9 +8,10 @@ import (
 
 // ladder is the one step loop of integrate: attempt → error test → accept or reject →
 // next h, with one failure policy, shaped like IDA's IDAStep and IDAHandleNFlag. Every
-// method holds one (a named field, not embedded) and its Step calls ladder.step with
-// itself as the stepper; the step-size rule (elementary or PI controller, RADAU5's,
-// IDA's order and step selection) is the method's stepRule.
+// method's workspace holds one (a named field, not embedded), made by Init with the
+// workspace as its stepper m, and its Step calls ladder.step; the step-size rule
+// (elementary or PI controller, RADAU5's, IDA's order and step selection) is the
+// method's stepRule.
 //
 // The failure policy (doc.go, "Failure ladder"): an attempt whose corrector failed with a
 // reused iteration matrix is first retried at the same h with a fresh one (by the Newton
@@ -21,6 +22,7 @@ import (
 // it returns a *StepError saying what was tried.
 type ladder struct {
 	name string
+	m    stepper     // the method's workspace: attempt, error norm, commit
 	raw  StepControl // as given to Init
 	// c is raw resolved by begin at the first Step against end (resolveForStep: Init does
 	// not know the end of the run); a method's setup may refine it (radau5's tolerances).
@@ -111,7 +113,7 @@ const fixedSliver = 1e-3
 // begin is the preamble of every Step: tEnd must lie ahead (notAhead), and the first
 // Step resolves the step control and runs the method's setup. FixedH makes the ladder take
 // fixed steps; a constant-step method takes them always.
-func (l *ladder) begin(m stepper, tEnd float64) error {
+func (l *ladder) begin(tEnd float64) error {
 	if err := notAhead(l.name, l.cur.T, tEnd); err != nil {
 		return err
 	}
@@ -121,7 +123,7 @@ func (l *ladder) begin(m stepper, tEnd float64) error {
 			return err
 		}
 		l.c, l.end, l.fixed = c, end, l.constant || c.FixedH > 0
-		if err := m.setup(tEnd); err != nil {
+		if err := l.m.setup(tEnd); err != nil {
 			return err
 		}
 		l.resolved = true
@@ -131,8 +133,9 @@ func (l *ladder) begin(m stepper, tEnd float64) error {
 
 // step takes one accepted step from the current state toward tEnd (see ladder), after
 // begin.
-func (l *ladder) step(m stepper, tEnd float64) error {
-	if err := l.begin(m, tEnd); err != nil {
+func (l *ladder) step(tEnd float64) error {
+	m := l.m
+	if err := l.begin(tEnd); err != nil {
 		return err
 	}
 	t := l.cur.T

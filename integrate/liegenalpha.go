@@ -171,7 +171,6 @@ type lieWork struct {
 	B0, B1, BT, Z  *mat.Dense
 	lu             *newtonFactor
 	moved          float64 // Σ ‖hΔq‖∞ of the steps accepted since the matrix was formed
-	needJ          bool
 	hTry           float64
 	watch          *index3Watch
 }
@@ -278,7 +277,7 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl) erro
 	}
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur}
+	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur}
 	if !w.si2 && p.AlphaM == p.AlphaF {
 		w.watch = &index3Watch{}
 	}
@@ -326,10 +325,8 @@ func (w *lieWork) accel(a, lambda []float64, t float64, q, v []float64) error {
 // index-3 form (index3Watch) as genalpha does.
 func (m *LieGenAlpha) Step(tEnd float64) error {
 	w := m.w
-	if w == nil {
-		panic("integrate: lie-genalpha: Step before Init")
-	}
-	if err := w.lad.step(w, tEnd); err != nil {
+	mustInit(w != nil, "lie-genalpha")
+	if err := w.lad.step(tEnd); err != nil {
 		return err
 	}
 	return w.watch.check(w.name, &w.cur, w.hA)
@@ -367,15 +364,11 @@ func (w *lieWork) scale(i int, q []float64) float64 {
 }
 
 func (w *lieWork) attempt(h float64) (usedFresh int, err error) {
-	needJ := w.needJ || !w.nw.keeps(h) || (w.vs == nil && w.moved > lieMoveMax)
+	needJ := !w.nw.keeps(h) || (w.vs == nil && w.moved > lieMoveMax)
 	return w.nw.attempt(w, h, needJ)
 }
 
-func (w *lieWork) failed(newton bool) {
-	if newton {
-		w.needJ = true
-	}
-}
+func (w *lieWork) failed(newton bool) { w.nw.refreshAfter(newton) }
 
 // prepare sets v_n and a_n for an attempt of size h: at the first step a_0 from v̈_0,
 // later a_n shifted to its abscissa for h (see GenAlpha).
@@ -609,7 +602,7 @@ func (w *lieWork) factor() error {
 		}
 	}
 	w.stats.Factorizations++
-	w.needJ, w.nw.hJ, w.moved = false, h, 0
+	w.moved = 0
 	return w.lu.Factor()
 }
 

@@ -61,6 +61,14 @@ func (r *accepted) Stats() Stats {
 	return r.stats
 }
 
+// mustInit panics on a Step of a method whose Init has not run (ready false): a misuse,
+// which panics rather than returning an error (STYLE.md, errors and failure).
+func mustInit(ready bool, method string) {
+	if !ready {
+		panic("integrate: " + method + ": Step before Init")
+	}
+}
+
 // Method is a stateful stepper for the equations of motion of a dae.System.
 //
 // Init starts it from a consistent state (see dae.Initialize) and resolves its options;

@@ -259,7 +259,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	w.newton = ns
 	w.tolSet, w.itersSet = tolSet, itersSet
 	w.cur.T = start.T
-	w.lad = ladder{name: "radau5", raw: ctl, rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: "radau5", m: w, raw: ctl, rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.lad.newton = &w.nw
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
@@ -293,7 +293,7 @@ func (m *Radau5) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []fl
 	w.tolSet, w.itersSet = tolSet, itersSet
 	w.cur.T = t0
 	copy(w.cur.Q, y0)
-	w.lad = ladder{name: "radau5", raw: ctl, rule: w, stats: &w.stats, cur: &w.cur}
+	w.lad = ladder{name: "radau5", m: w, raw: ctl, rule: w, stats: &w.stats, cur: &w.cur}
 	m.w, m.accepted = w, &w.accepted
 	w.begin()
 	return nil
@@ -430,11 +430,8 @@ func (w *radauWork) setup(tEnd float64) error {
 // refreshes a stale Jacobian; with FixedH a Newton failure after the fresh Jacobian stops
 // the run. Below HMin or past MaxSteps it returns a *StepError.
 func (m *Radau5) Step(tEnd float64) error {
-	w := m.w
-	if w == nil {
-		panic("integrate: radau5: Step before Init")
-	}
-	return w.lad.step(w, tEnd)
+	mustInit(m.w != nil, "radau5")
+	return m.w.lad.step(tEnd)
 }
 
 // attempt corrects a step of size h in the one Newton loop (newtonSolver.attempt), with a

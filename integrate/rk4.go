@@ -99,7 +99,7 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 		panic(fmt.Sprintf("integrate: rk4: Init: start has len(Q) = %d, len(V) = %d, want %d", len(start.Q), len(start.V), nq))
 	}
 	w := &rk4Work{sys: sys, nq: nq, nc: nc, project: f == Index1Projected && nc > 0}
-	w.lad = ladder{name: "rk4", raw: ctl, fixed: true, constant: true, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: "rk4", m: w, raw: ctl, fixed: true, constant: true, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.cur, w.prev, w.it = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
 	for i := range w.kq {
 		w.kq[i], w.kv[i] = make([]float64, nq), make([]float64, nq)
@@ -237,11 +237,8 @@ func (w *rk4Work) accel(t float64, q, v, a, lambda []float64) error {
 
 // Step takes one step of size FixedH (shortened to land on tEnd).
 func (m *RK4) Step(tEnd float64) error {
-	w := m.w
-	if w == nil {
-		panic("integrate: rk4: Step before Init")
-	}
-	return w.lad.step(w, tEnd)
+	mustInit(m.w != nil, "rk4")
+	return m.w.lad.step(tEnd)
 }
 
 // setup has nothing to set: the steps are constant (stepper).
