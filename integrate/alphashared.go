@@ -31,6 +31,15 @@ func (n *newtonSolver) noteIncrement(roundoff float64) {
 	n.mon.needRate = !n.fresh
 }
 
+// undampedIndex3 is the watch of an α-method with parameters p: an index3Watch for the
+// index-3 form without numerical damping (α_m = α_f: γ = 1/2, ρ∞ = 1), else nil.
+func undampedIndex3(index3 bool, p GenAlphaParams) *index3Watch {
+	if index3 && p.AlphaM == p.AlphaF {
+		return &index3Watch{}
+	}
+	return nil
+}
+
 // check is the test after every accepted step of the undamped index-3 form (observe); a
 // nil watch (every other form) passes.
 func (x *index3Watch) check(method string, cur *State, h float64) error {

@@ -179,11 +179,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	if err != nil {
 		return err
 	}
-	form, err := bdfEntry.formulation(m.Formulation)
-	if err != nil {
-		return err
-	}
-	sys, err = pfaffianForm("bdf", form, sys)
+	form, sys, err := bdfEntry.firstOrderForm(m.Formulation, sys)
 	if err != nil {
 		return err
 	}

@@ -54,7 +54,7 @@ type DOPRI5 struct {
 	// Formulation is Index1Projected or Index1; the zero value means Index1Projected.
 	Formulation Formulation
 
-	name      string      // registry name in messages: "dopri5" when empty, "mdop5" for its alias
+	name      string      // registry name: "dopri5" when empty, "mdop5" for its alias
 	w         *dopri5Work // sized by Init
 	*accepted             // Current, Previous, Stats (method.go)
 }
@@ -181,18 +181,16 @@ type dopri5Work struct {
 // StepControl fields are validated here; defaults that depend on the time span (HMin,
 // HMax) are resolved from the tEnd of the first Step.
 func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
-	name := m.name
-	if name == "" {
-		name = "dopri5"
+	e := dopri5Entry
+	if m.name == mdop5Entry.Name {
+		e = mdop5Entry
 	}
-	form := m.Formulation
-	if form == "" {
-		form = Index1Projected
+	name := e.Name
+	form, err := e.formulation(m.Formulation)
+	if err != nil {
+		return err
 	}
-	if form != Index1Projected && form != Index1 {
-		return fmt.Errorf("integrate: %s: Formulation = %q, want %q or %q", name, form, Index1Projected, Index1)
-	}
-	sys, err := withPfaffian(name, sys)
+	sys, err = withPfaffian(name, sys)
 	if err != nil {
 		return err
 	}

@@ -282,7 +282,6 @@ type genAlphaWork struct {
 	si2x       *si2Sparse    // the stabilized index-2 blocks on the sparse path
 	rx         *reaction     // λ-dependent forces f_λ (dae.ReactionForce), or nil
 	hTry       float64       // h of the attempt under way
-	watch      *index3Watch  // undamped index-3 form only (index3Watch)
 
 }
 
@@ -422,10 +421,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	w.prev.CopyFrom(&w.cur)
 	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.lad.newton = &w.nw
-	if !w.si2 && p.AlphaM == p.AlphaF {
-		// γ = 1/2: no numerical damping (ρ∞ = 1), the index-3 form drifts (index3Watch).
-		w.watch = &index3Watch{}
-	}
+	w.lad.watch = undampedIndex3(!w.si2, p)
 	m.w, m.accepted = w, &w.accepted
 	return nil
 }
@@ -453,12 +449,8 @@ func (w *genAlphaWork) accel(a, lambda []float64, t float64, q, v []float64) err
 
 // Step takes one accepted step toward tEnd (never past it).
 func (m *GenAlpha) Step(tEnd float64) error {
-	w := m.w
-	mustInit(w != nil, "genalpha")
-	if err := w.lad.step(tEnd); err != nil {
-		return err
-	}
-	return w.watch.check(w.name, &w.cur, w.hA)
+	mustInit(m.w != nil, "genalpha")
+	return m.w.lad.step(tEnd)
 }
 
 // setup sets the first step (stepper).

@@ -130,12 +130,9 @@ type hedop5Stages struct {
 // ATol), takes v̇₀ and λ₀ from eq. 17 (start.A and start.Lambda are not used) and sizes
 // the workspace.
 func (m *HEDOP5) Init(sys dae.System, start State, ctl StepControl) error {
-	form := m.Formulation
-	if form == "" {
-		form = Index2Projected
-	}
-	if form != Index2 && form != Index2Projected {
-		return fmt.Errorf("integrate: hedop5: Formulation = %q, want %q or %q", form, Index2, Index2Projected)
+	form, err := hedop5Entry.formulation(m.Formulation)
+	if err != nil {
+		return err
 	}
 	if err := refuseReaction("hedop5", sys); err != nil {
 		return err

@@ -19,7 +19,8 @@ import (
 // cuts h (stepRule.cut); an error-test failure shrinks h by the rule (stepRule.judge).
 // Fixed steps (StepControl.FixedH) have no smaller step: a failure ends the run, as does
 // a converged fixed step that diverged (fixedStepDiverged). Below HMin or past MaxSteps
-// it returns a *StepError saying what was tried.
+// it returns a *StepError saying what was tried; after an accepted step of an undamped
+// index-3 α-method, when index3Watch fires.
 type ladder struct {
 	name string
 	m    stepper     // the method's workspace: attempt, error norm, commit
@@ -39,6 +40,7 @@ type ladder struct {
 	explicit   bool
 	fc         failureContext // set by Init: the report of a failed Step (errors.go)
 	newton     *newtonSolver  // the implicit method's Newton solver, for its SingularPassages
+	watch      *index3Watch   // the undamped index-3 α-methods' check after every accepted step, or nil
 	stats      *Stats
 	cur        *State // the last accepted state
 	attempts   int    // accepted and rejected attempts since Init, for MaxSteps
@@ -165,7 +167,7 @@ func (l *ladder) step(tEnd float64) error {
 				return fail(h, ErrDiverged, nil)
 			case l.fixed || l.rule.judge(h, e, nef):
 				if st = m.commit(h); st == nil {
-					return nil
+					return l.watch.check(l.name, l.cur, h)
 				}
 				l.stats.countFailure(st)
 			default:

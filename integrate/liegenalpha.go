@@ -172,7 +172,6 @@ type lieWork struct {
 	lu             *newtonFactor
 	moved          float64 // Σ ‖hΔq‖∞ of the steps accepted since the matrix was formed
 	hTry           float64
-	watch          *index3Watch
 }
 
 // Init integrates a System on ℝⁿ as the additive group (dae.VectorSpace): the method is
@@ -278,9 +277,7 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl) erro
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
 	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur}
-	if !w.si2 && p.AlphaM == p.AlphaF {
-		w.watch = &index3Watch{}
-	}
+	w.lad.watch = undampedIndex3(!w.si2, p)
 	m.w, m.accepted = w, &w.accepted
 	return nil
 }
@@ -321,15 +318,11 @@ func (w *lieWork) accel(a, lambda []float64, t float64, q, v []float64) error {
 	return nil
 }
 
-// Step takes one accepted step toward tEnd (ladder.step), then watches the undamped
-// index-3 form (index3Watch) as genalpha does.
+// Step takes one accepted step toward tEnd (ladder.step, which watches the undamped
+// index-3 form by index3Watch as for genalpha).
 func (m *LieGenAlpha) Step(tEnd float64) error {
-	w := m.w
-	mustInit(w != nil, "lie-genalpha")
-	if err := w.lad.step(tEnd); err != nil {
-		return err
-	}
-	return w.watch.check(w.name, &w.cur, w.hA)
+	mustInit(m.w != nil, "lie-genalpha")
+	return m.w.lad.step(tEnd)
 }
 
 // setup sets the first step (stepper).

@@ -217,11 +217,7 @@ type radauWork struct {
 // is consistent at every level (μ₀ = 0 in ggl) and sizes the workspace. StepControl is
 // resolved at the first Step against its tEnd (a unit span when infinite).
 func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
-	form, err := radau5Entry.formulation(m.Formulation)
-	if err != nil {
-		return err
-	}
-	sys, err = pfaffianForm("radau5", form, sys)
+	form, sys, err := radau5Entry.firstOrderForm(m.Formulation, sys)
 	if err != nil {
 		return err
 	}

@@ -75,12 +75,9 @@ type rk4Work struct {
 // Init checks the formulation, FixedH and the consistency of start, and computes a and λ
 // from eq. 17.
 func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
-	f := m.Formulation
-	if f == "" {
-		f = Index1Projected
-	}
-	if f != Index1Projected && f != Index1 {
-		return fmt.Errorf("integrate: rk4: Formulation = %q, want %q or %q", f, Index1Projected, Index1)
+	f, err := rk4Entry.formulation(m.Formulation)
+	if err != nil {
+		return err
 	}
 	if err := refuseNonholonomic("rk4", sys); err != nil {
 		return err
