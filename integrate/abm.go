@@ -73,14 +73,8 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := refuseReaction("gcp-abm", sys); err != nil {
 		return err
 	}
-	if err := refuseNonholonomic("gcp-abm", sys); err != nil {
+	if err := refuseForConstantStep("gcp-abm", sys, ctl); err != nil {
 		return err
-	}
-	if dae.StateSize(sys) > 0 {
-		return fmt.Errorf("integrate: gcp-abm: systems with first-order states (dae.FirstOrder) are not supported")
-	}
-	if ctl.FixedH <= 0 {
-		return fmt.Errorf("integrate: gcp-abm: constant step only: StepControl.FixedH = %g, want > 0", ctl.FixedH)
 	}
 	if m.Repartition < 0 || math.IsNaN(m.Repartition) || (m.Repartition > 0 && m.Repartition < 1) {
 		return fmt.Errorf("integrate: gcp-abm: Repartition = %g, want 0 (default) or >= 1", m.Repartition)
@@ -168,9 +162,6 @@ func (m *ABM) Step(tEnd float64) error {
 	return m.w.lad.step(tEnd)
 }
 
-// setup has nothing to set: the steps are constant (stepper).
-func (w *abmWork) setup(float64) error { return nil }
-
 // attempt takes an RK4 step while the history is short or the step shortened, else a
 // PECE step; the full state goes to w.it.
 func (w *abmWork) attempt(h float64) (int, error) {
@@ -190,8 +181,6 @@ func (w *abmWork) attempt(h float64) (int, error) {
 
 // errorNorm is 0: constant steps have no error estimate.
 func (w *abmWork) errorNorm(float64) float64 { return 0 }
-
-func (w *abmWork) failed(bool) {}
 
 // rk4 takes a classical Runge-Kutta step into w.yp and evaluates its rate into w.fp.
 func (w *abmWork) rk4(t, h float64) error {

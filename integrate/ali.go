@@ -362,9 +362,6 @@ func (w *aliWork) errorNorm(h float64) float64 {
 	return e / w.multi.upper
 }
 
-// failed has nothing to adapt.
-func (w *aliWork) failed(bool) {}
-
 // commit makes the projected iterate the current state.
 func (w *aliWork) commit(h float64) error {
 	w.prev.CopyFrom(&w.cur)

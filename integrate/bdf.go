@@ -539,8 +539,6 @@ func (w *bdfWork) commit(h float64) error {
 	return nil
 }
 
-func (w *bdfWork) failed(bool) {}
-
 // index2BaumgarteAlpha0 returns α₀ of eq. 87c (formulation index2-baumgarte) for the
 // next Step. With FixedH it is C/FixedH, the seed's α₀ = C/h ("for fixed step size
 // computations"), kept through the accurate start-up steps as well: eq. 87 is the

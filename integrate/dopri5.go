@@ -334,8 +334,6 @@ func (w *dopri5Work) attempt(h float64) (int, error) {
 // nameWorst fills in the owner of the worst component of a failed attempt.
 func (w *dopri5Work) nameWorst() { w.lad.worst.Owner = w.owner(w.lad.worst) }
 
-func (w *dopri5Work) failed(bool) {}
-
 // setup chooses the first step (stepper). Toward tEnd = +Inf an explicit method keeps no
 // HMax of its own (begin's unit span would cap its steps at 1) and takes its default HMin
 // relative to the start, as over a span of max(1, |t0|).

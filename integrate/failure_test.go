@@ -91,8 +91,6 @@ type divergingStepper struct {
 func (d *divergingStepper) attempt(h float64) (int, error) { return 0, nil }
 func (d *divergingStepper) errorNorm(h float64) float64    { return d.e }
 func (d *divergingStepper) commit(h float64) error         { d.commits++; return nil }
-func (d *divergingStepper) failed(bool)                    {}
-func (d *divergingStepper) setup(float64) error            { return nil }
 
 // TestLadderRefusesDivergedFixedStep: with FixedH a converged attempt whose error estimate
 // exceeds the solution (e·RTol > 1: 1e7·1e-6) is not accepted; one of e·RTol = 0.5 is.

@@ -302,9 +302,6 @@ func (w *gcpWork) setup(float64) error {
 	return nil
 }
 
-// failed is the ladder's hook after a failed attempt; GCP keeps no state that depends on it.
-func (w *gcpWork) failed(bool) {}
-
 // attempt predicts and corrects one step of size h (newtonSolver.attempt), with a fresh
 // matrix unless JacobianAuto may keep the last one (fast convergence, h in the Deadband).
 func (w *gcpWork) attempt(h float64) (usedFresh int, cause error) {

@@ -49,12 +49,9 @@ type ladder struct {
 	causeWorst Residual // worst residual of the attempt whose failure is reported
 }
 
-// stepper is what ladder.step needs from a method.
+// stepper is what ladder.step needs from a method; a method with a first step or a
+// Newton stop to set adds stepSetup, one that adapts to failures adds stepFailed.
 type stepper interface {
-	// setup sets what depends on the step control, which begin has resolved into
-	// ladder.c against ladder.end at the first Step toward tEnd: the first step, the Newton
-	// stop.
-	setup(tEnd float64) error
 	// attempt predicts and corrects (or computes the stages of) a step of size h from the
 	// current state; nil when it produced a solution. usedFresh counts the fresh-Jacobian
 	// retries it made; every failed corrector run is counted by Stats.countFailure, and
@@ -66,7 +63,19 @@ type stepper interface {
 	// commit accepts the attempt as the new current state and counts it in Stats.Steps.
 	// An error (dopri5's projection) counts as a failed attempt with no estimate.
 	commit(h float64) error
-	failed(newton bool) // an attempt failed its corrector (newton) or its error test
+}
+
+// stepSetup is the stepper of a method that sets what depends on the step control, which
+// begin has resolved into ladder.c against ladder.end at the first Step toward tEnd: the
+// first step, the Newton stop.
+type stepSetup interface {
+	setup(tEnd float64) error
+}
+
+// stepFailed is the stepper of a method that adapts after a failed attempt: its corrector
+// failed (newton) or its error test (the predictor degree of hht, a fresh matrix).
+type stepFailed interface {
+	failed(newton bool)
 }
 
 // stepRule is the step-size strategy of a method.
@@ -125,8 +134,10 @@ func (l *ladder) begin(tEnd float64) error {
 			return err
 		}
 		l.c, l.end, l.fixed = c, end, l.constant || c.FixedH > 0
-		if err := l.m.setup(tEnd); err != nil {
-			return err
+		if s, ok := l.m.(stepSetup); ok {
+			if err := s.setup(tEnd); err != nil {
+				return err
+			}
 		}
 		l.resolved = true
 	}
@@ -172,14 +183,14 @@ func (l *ladder) step(tEnd float64) error {
 				l.stats.countFailure(st)
 			default:
 				l.stats.Rejected++
-				m.failed(false)
+				l.failed(false)
 				cause = errErrorTest
 				nef++
 				cuts++
 				continue
 			}
 		}
-		m.failed(true)
+		l.failed(true)
 		if cause != ErrNonFinite || st == ErrNonFinite {
 			// A NaN or Inf met in this Step stays the reported cause: the attempts cut
 			// toward HMin after it may fail only because the scaled forms amplify rounding.
@@ -192,6 +203,13 @@ func (l *ladder) step(tEnd float64) error {
 		}
 		l.rule.cut(h)
 		cuts++
+	}
+}
+
+// failed tells a stepFailed method that an attempt failed.
+func (l *ladder) failed(newton bool) {
+	if f, ok := l.m.(stepFailed); ok {
+		f.failed(newton)
 	}
 }
 

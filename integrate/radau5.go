@@ -468,8 +468,6 @@ func (w *radauWork) commit(h float64) error {
 	return nil
 }
 
-func (w *radauWork) failed(bool) {}
-
 // jacobian evaluates J ≈ ∂φ/∂y at (t₀, y₀), exact or approximate.
 func (w *radauWork) jacobian() {
 	se := w.se

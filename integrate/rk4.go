@@ -72,6 +72,22 @@ type rk4Work struct {
 	r, dq, gt []float64
 }
 
+// refuseForConstantStep is the check of what the constant-step methods (rk4, gcp-abm)
+// cannot take: nonholonomic constraints, first-order states, and a StepControl without
+// FixedH.
+func refuseForConstantStep(method string, sys dae.System, ctl StepControl) error {
+	if err := refuseNonholonomic(method, sys); err != nil {
+		return err
+	}
+	if dae.StateSize(sys) > 0 {
+		return fmt.Errorf("integrate: %s: systems with first-order states (dae.FirstOrder) are not supported", method)
+	}
+	if ctl.FixedH <= 0 {
+		return fmt.Errorf("integrate: %s: constant step only: StepControl.FixedH = %g, want > 0", method, ctl.FixedH)
+	}
+	return nil
+}
+
 // Init checks the formulation, FixedH and the consistency of start, and computes a and λ
 // from eq. 17.
 func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
@@ -79,14 +95,8 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 	if err != nil {
 		return err
 	}
-	if err := refuseNonholonomic("rk4", sys); err != nil {
+	if err := refuseForConstantStep("rk4", sys, ctl); err != nil {
 		return err
-	}
-	if dae.StateSize(sys) > 0 {
-		return fmt.Errorf("integrate: rk4: systems with first-order states (dae.FirstOrder) are not supported")
-	}
-	if ctl.FixedH <= 0 {
-		return fmt.Errorf("integrate: rk4: constant step only: StepControl.FixedH = %g, want > 0", ctl.FixedH)
 	}
 	if _, err := ctl.resolveAt(start.T, len(start.Q)); err != nil {
 		return fmt.Errorf("integrate: rk4: %w", err)
@@ -238,9 +248,6 @@ func (m *RK4) Step(tEnd float64) error {
 	return m.w.lad.step(tEnd)
 }
 
-// setup has nothing to set: the steps are constant (stepper).
-func (w *rk4Work) setup(float64) error { return nil }
-
 // attempt computes the stages and the new state into w.it.
 func (w *rk4Work) attempt(h float64) (int, error) {
 	err := w.stages(w.cur.T, h)
@@ -260,8 +267,6 @@ func (w *rk4Work) commit(float64) error {
 	w.stats.Steps++
 	return nil
 }
-
-func (w *rk4Work) failed(bool) {}
 
 // stages computes the stages and the new state into w.it.
 func (w *rk4Work) stages(t, h float64) error {
