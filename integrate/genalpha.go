@@ -167,9 +167,9 @@ type GenAlpha struct {
 	*accepted // Current, Previous, Stats (method.go)
 }
 
-// DefaultGenAlpha returns the index-3 generalized-α method with ρ∞ = 0.9.
 func (m *GenAlpha) setFormulation(f Formulation) { m.Formulation = f }
 
+// DefaultGenAlpha returns the index-3 generalized-α method with ρ∞ = 0.9.
 func DefaultGenAlpha() GenAlpha {
 	p, _ := GenAlphaFromRhoInf(DefaultRhoInf)
 	return GenAlpha{Params: p, Formulation: Index3}
