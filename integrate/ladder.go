@@ -28,7 +28,7 @@ type ladder struct {
 	// c is raw resolved by begin at the first Step against end (resolveForStep: Init does
 	// not know the end of the run); a method's setup may refine it (radau5's tolerances).
 	c    StepControl
-	end  float64
+	end  float64 // tEnd of the first Step, or a unit span past t for tEnd = +Inf
 	rule stepRule
 	// fixed: steps of c.FixedH, no error test (bdf's start-up steps at FixedH are not
 	// fixed: they run under error control toward the next grid point).
