@@ -75,7 +75,8 @@ type BDF struct {
 	// Deadband does not apply (IDA's c_j band replaces it).
 	Newton NewtonSettings
 
-	w *bdfWork
+	w         *bdfWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // Defaults of BDF.
@@ -133,13 +134,12 @@ type bdfWork struct {
 	fixedOrd bool
 	c2       float64 // Index2BaumgarteC
 
-	rawCtl     StepControl
 	c          StepControl
 	lad        ladder       // the step loop (ladder.go); bdfWork is its stepRule (IDA's)
 	rtol, atol float64      // tolerances in use (the starter's during the fixed-step start)
 	nw         newtonSolver // the corrector loop (newton.go)
 
-	cur, prev State
+	accepted // cur, prev, stats: Current, Previous, Stats
 
 	// Divided-difference history (IDA): phi[j] = ψ₁⋯ψ_j·y[t_n, …, t_{n−j}], j = 0..k,
 	// phi[k+1] the last correction; psi[i] = t_n − t_{n−i−1}.
@@ -168,8 +168,7 @@ type bdfWork struct {
 	nGrid    int
 	gridPrev State
 
-	stats Stats
-	hTry  float64
+	hTry float64
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -181,11 +180,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	if err != nil {
 		return err
 	}
-	form, err := bdfEntry.formulation(m.Formulation)
-	if err != nil {
-		return err
-	}
-	sys, err = pfaffianForm("bdf", form, sys)
+	form, sys, err := bdfEntry.firstOrderForm(m.Formulation, sys)
 	if err != nil {
 		return err
 	}
@@ -216,7 +211,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: bdf: %w", err)
 	}
 	se.baumAlpha, se.baumBeta = orDefault(m.BaumgarteAlpha, DefaultBaumgarteAlpha), orDefault(m.BaumgarteBeta, DefaultBaumgarteBeta)
-	w := newBDFWork(se, NewState(nq, nc), m, maxOrd, ns, ctl)
+	w := newBDFWork(se, NewState(nq, nc), m, maxOrd, ns)
 	w.se, w.sys, w.nq, w.nc, w.form = se, sys, nq, nc, form
 	if se.sp != nil {
 		w.lu = se.sparseNewtonFactor()
@@ -227,13 +222,13 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
-	w.lad = ladder{name: "bdf", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: "bdf", m: w, raw: ctl, rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.lad.newton = &w.nw
 	if err := consistentStart("bdf", sys, &w.cur, &w.stats); err != nil {
 		return err
 	}
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -263,7 +258,7 @@ func (m *BDF) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []float
 		return fmt.Errorf("integrate: bdf: %w", err)
 	}
 	li := newImplicitForm(sys, t0, y0)
-	w := newBDFWork(li, State{Q: make([]float64, li.n)}, m, maxOrd, ns, ctl)
+	w := newBDFWork(li, State{Q: make([]float64, li.n)}, m, maxOrd, ns)
 	w.li = li
 	w.diff = w.diff[:0]
 	for i, d := range li.diffVar {
@@ -279,9 +274,9 @@ func (m *BDF) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []float
 	w.lu = newNewtonFactor(li.n, nil)
 	w.cur.T = t0
 	copy(w.cur.Q, y0)
-	w.lad = ladder{name: "bdf", rule: w, stats: &w.stats, cur: &w.cur}
+	w.lad = ladder{name: "bdf", m: w, raw: ctl, rule: w, stats: &w.stats, cur: &w.cur}
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -315,10 +310,10 @@ func (m *BDF) resolveOptions(t0 float64, n int, ctl StepControl) (int, NewtonSet
 
 // newBDFWork sizes the history and vectors for fo, with States shaped as shape; the
 // Newton matrix and its factorization are the caller's.
-func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSettings, ctl StepControl) *bdfWork {
+func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSettings) *bdfWork {
 	n := fo.dim()
 	w := &bdfWork{fo: fo, n: n, maxOrd: maxOrd, fixedOrd: m.FixedOrder,
-		c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC), rawCtl: ctl}
+		c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC)}
 	w.nw = newNewtonSolver(ns, &w.stats)
 	w.cur, w.prev, w.gridPrev = shape.Clone(), shape.Clone(), shape.Clone()
 	vec := func() []float64 { return make([]float64, n) }
@@ -344,10 +339,7 @@ func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSetting
 // φ₁ = h₀ y'₀ with y'₀ = (v, a, 0) (the algebraic derivatives are not known and enter
 // only the first prediction), order 1, ψ₀ = h₀.
 func (w *bdfWork) setup(tEnd float64) error {
-	c, end, err := w.rawCtl.resolveForStep("bdf", w.cur.T, tEnd)
-	if err != nil {
-		return err
-	}
+	c, end := w.lad.c, w.lad.end
 	w.c = c
 	w.rtol, w.atol = c.RTol, c.ATol
 	w.fo.pack(w.phi[0], &w.cur)
@@ -368,9 +360,9 @@ func (w *bdfWork) setup(tEnd float64) error {
 		// Without an error test the tolerances only set the Newton stop, which must lie
 		// well below the truncation error of order 5 (measured: RTol = 1e-6 lets the
 		// corrector error spoil the observed order of BDF4 and BDF5 on the pendulum).
-		if w.rawCtl.RTol == 0 {
+		if w.lad.raw.RTol == 0 {
 			c.RTol = bdfFixedStartTol
-			if w.rawCtl.ATol == 0 {
+			if w.lad.raw.ATol == 0 {
 				c.ATol = bdfFixedStartTol
 			}
 			w.c = c
@@ -441,10 +433,8 @@ func (w *bdfWork) diffNorm(x []float64, s float64) float64 {
 // Step takes one accepted step toward tEnd (see Method).
 func (m *BDF) Step(tEnd float64) error {
 	w := m.w
-	if w == nil {
-		panic("integrate: bdf: Step before Init")
-	}
-	if err := w.lad.begin(w, tEnd); err != nil {
+	mustInit(w != nil, "bdf")
+	if err := w.lad.begin(tEnd); err != nil {
 		return err
 	}
 	if w.starting {
@@ -516,7 +506,7 @@ func (w *bdfWork) step(tEnd float64) error {
 	if w.form == Index2Baumgarte {
 		w.se.alpha0 = w.index2BaumgarteAlpha0()
 	}
-	return w.lad.step(w, tEnd)
+	return w.lad.step(tEnd)
 }
 
 // size is the step IDA's rules chose for the next attempt (stepRule).
@@ -565,8 +555,6 @@ func (w *bdfWork) commit(h float64) error {
 	w.complete(h, !w.lad.fixed)
 	return nil
 }
-
-func (w *bdfWork) failed(bool) {}
 
 // index2BaumgarteAlpha0 returns α₀ of eq. 87c (formulation index2-baumgarte) for the
 // next Step. With FixedH it is C/FixedH, the seed's α₀ = C/h ("for fixed step size
@@ -961,15 +949,6 @@ func (w *bdfWork) noteWorstResidual() {
 	}
 	w.lad.worst = r
 }
-
-// Current returns the last accepted state.
-func (m *BDF) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step (the start before the first).
-func (m *BDF) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *BDF) Stats() Stats { return m.w.stats }
 
 // Order returns the order k of the last accepted step (0 before the first).
 func (m *BDF) Order() int { return m.w.kused }

@@ -145,13 +145,17 @@
 // accept or reject → next h. The step-size rule is the method's (stepRule: the controller
 // above for hht, genalpha, newmark, gcp and the dopri5 family, RADAU5's for radau5, IDA's
 // order and step selection for bdf); the failure policy is the same for all. Its preamble,
-// ladder.begin, refuses a tEnd not ahead and resolves StepControl at the first Step (the
-// method's setup). The implicit methods (hht, genalpha in all forms, lie-genalpha,
+// ladder.begin, refuses a tEnd not ahead and, at the first Step, resolves StepControl
+// against the end of the run and runs the method's setup (first step, Newton stop). The
+// implicit methods (hht, genalpha in all forms, lie-genalpha,
 // newmark, bdf, radau5 with its real and complex systems, gcp-newmark, gcp-fv) correct in
 // one Newton loop,
 // newtonSolver (newton.go), which also makes the fresh-Jacobian retry: a method supplies
 // its prediction, residual, matrix and increment (newtonIteration) and nothing of the
-// loop. The verdict on each increment is a strategy (stopRule): newtonMonitor (seed 004,
+// loop. The solver also holds the Jacobian reuse policy of NewtonSettings (keeps): under
+// JacobianAuto a matrix is kept while it converged with θ ≤ ReuseRate, h/h_J stays in the
+// Deadband and no refresh is pending (the α-methods ask for one after a failed corrector,
+// refreshAfter). The verdict on each increment is a strategy (stopRule): newtonMonitor (seed 004,
 // eqs. 40-47) by default, fullNewton for gcp's full Newton, radauMonitor for radau5
 // (RADAU5's FACCON, its θ from the last two quotients, divergence at θ ≥ 0.99, and a slow
 // rate stopping the attempt with RADAU5's predicted cut). A Step returns nil only for an
@@ -194,7 +198,7 @@
 //   - Undamped index-3 drift: newmark on the index3 form (γ = 1/2, no numerical damping)
 //     stops with ErrIndex3Instability when, for 50 accepted steps in a row, h is below 1e-2
 //     of the largest step taken and ‖λ‖∞ above 100 times its value at the steps of normal
-//     size (index3Watch); without it the controller shrank h for 10⁶ steps while λ grew
+//     size (index3Watch, checked by the ladder after every accepted step); without it the controller shrank h for 10⁶ steps while λ grew
 //     like 1/h². The Hint points to hht or genalpha, which damp it, or the ggl form.
 //
 // bdf's index2-baumgarte form keeps α₀ = C/HMax constant under error control (C/FixedH

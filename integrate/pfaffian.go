@@ -48,9 +48,21 @@ func withPfaffian(method string, sys dae.System) (dae.System, error) {
 // alone, whose Pfaffian rows would be 0 = 0 with Jacobian A: not the equations.
 var pfaffianForms = []Formulation{StabilizedIndex2, Index2, Index1, Baumgarte, Index2Baumgarte}
 
+// firstOrderForm resolves the formulation f of a method of the first-order form (bdf,
+// radau5) by its entry (Entry.formulation) and returns it with the system it integrates
+// (pfaffianForm).
+func (e Entry) firstOrderForm(f Formulation, sys dae.System) (Formulation, dae.System, error) {
+	form, err := e.formulation(f)
+	if err != nil {
+		return "", nil, err
+	}
+	sys, err = pfaffianForm(e.Name, form, sys)
+	return form, sys, err
+}
+
 // pfaffianForm returns the system the first-order form in formulation form integrates
-// for method (bdf, radau5): sys with its Pfaffian rows appended (withPfaffian), or an
-// error when form cannot take them.
+// for method: sys with its Pfaffian rows appended (withPfaffian), or an error when form
+// cannot take them.
 func pfaffianForm(method string, form Formulation, sys dae.System) (dae.System, error) {
 	if !dae.HasNonholonomic(sys) {
 		return sys, nil

@@ -90,7 +90,8 @@ type Radau5 struct {
 	// JacobianEveryStep (simplified Newton has no per-iteration refresh).
 	Newton NewtonSettings
 
-	w *radauWork
+	w         *radauWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // setFormulation implements formulated for Entry.NewMethod.
@@ -169,7 +170,6 @@ type radauWork struct {
 	tolSet   bool // Newton.Tol was given
 	itersSet bool // Newton.MaxIters was given
 
-	rawCtl   StepControl
 	c        StepControl // resolved; RTol, ATol transformed
 	lad      ladder      // the step loop (ladder.go); radauWork is its stepRule (RADAU5's)
 	fnewt    float64
@@ -180,7 +180,7 @@ type radauWork struct {
 	kexp  []int         // index − 1 of each component (exponent of h in its scale)
 	gk    *radauGeneral // a general K(t, y) (dae.ImplicitMass), else nil
 
-	cur, prev State
+	accepted            // cur, prev, stats: Current, Previous, Stats
 	y0, f0    []float64 // y and φ(t, y) at the step start
 	z, wt, ph [3][]float64
 	dw        [3][]float64
@@ -211,8 +211,6 @@ type radauWork struct {
 	first, reject         bool
 	eLast                 float64 // error norm of the last converged attempt
 	naccpt                int
-
-	stats Stats
 }
 
 // Init checks the options and the start (g = 0 and G v + g_t = 0 to 1e-8 relative, seed
@@ -220,11 +218,7 @@ type radauWork struct {
 // is consistent at every level (μ₀ = 0 in ggl) and sizes the workspace. StepControl is
 // resolved at the first Step against its tEnd (a unit span when infinite).
 func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
-	form, err := radau5Entry.formulation(m.Formulation)
-	if err != nil {
-		return err
-	}
-	sys, err = pfaffianForm("radau5", form, sys)
+	form, sys, err := radau5Entry.firstOrderForm(m.Formulation, sys)
 	if err != nil {
 		return err
 	}
@@ -261,16 +255,15 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	w.approx = m.ApproxJacobian
 	w.newton = ns
 	w.tolSet, w.itersSet = tolSet, itersSet
-	w.rawCtl = ctl
 	w.cur.T = start.T
-	w.lad = ladder{name: "radau5", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: "radau5", m: w, raw: ctl, rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.lad.newton = &w.nw
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
 	if err := consistentStart("radau5", sys, &w.cur, &w.stats); err != nil {
 		return err
 	}
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	w.begin()
 	return nil
 }
@@ -299,11 +292,10 @@ func (m *Radau5) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []fl
 	}
 	w.newton = ns
 	w.tolSet, w.itersSet = tolSet, itersSet
-	w.rawCtl = ctl
 	w.cur.T = t0
 	copy(w.cur.Q, y0)
-	w.lad = ladder{name: "radau5", rule: w, stats: &w.stats, cur: &w.cur}
-	m.w = w
+	w.lad = ladder{name: "radau5", m: w, raw: ctl, rule: w, stats: &w.stats, cur: &w.cur}
+	m.w, m.accepted = w, &w.accepted
 	w.begin()
 	return nil
 }
@@ -390,11 +382,7 @@ func newRadauWork(fo firstOrder, se *semiExplicit, shape State) *radauWork {
 // setup fixes the step control at the first Step: defaults, RADAU5's tolerance
 // transformation, FNEWT and the first step (stepper).
 func (w *radauWork) setup(tEnd float64) error {
-	raw := w.rawCtl
-	c, _, err := raw.resolveForStep("radau5", w.cur.T, tEnd)
-	if err != nil {
-		return err
-	}
+	raw, c := w.lad.raw, w.lad.c
 	w.maxGrow = c.MaxGrow
 	if raw.MaxGrow == 0 {
 		w.maxGrow = radauMaxGrow
@@ -411,7 +399,7 @@ func (w *radauWork) setup(tEnd float64) error {
 	}
 	c.RTol = rt
 	w.c = c
-	w.lad.c, w.lad.fixed = c, c.FixedH > 0
+	w.lad.c = c
 	w.roundoff = 10 * radauUround / math.Min(c.RTol, 1)
 	switch {
 	case w.tolSet:
@@ -446,11 +434,8 @@ func (w *radauWork) setup(tEnd float64) error {
 // refreshes a stale Jacobian; with FixedH a Newton failure after the fresh Jacobian stops
 // the run. Below HMin or past MaxSteps it returns a *StepError.
 func (m *Radau5) Step(tEnd float64) error {
-	w := m.w
-	if w == nil {
-		panic("integrate: radau5: Step before Init")
-	}
-	return w.lad.step(w, tEnd)
+	mustInit(m.w != nil, "radau5")
+	return m.w.lad.step(tEnd)
 }
 
 // attempt corrects a step of size h in the one Newton loop (newtonSolver.attempt), with a
@@ -490,8 +475,6 @@ func (w *radauWork) commit(h float64) error {
 	w.accept(h, w.eLast)
 	return nil
 }
-
-func (w *radauWork) failed(bool) {}
 
 // jacobian evaluates J ≈ ∂φ/∂y at (t₀, y₀), exact or approximate; with a general K,
 // J = ∂φ/∂y − ∂(K y'₀)/∂y and K_J = K(t₀, y₀) (see radauGeneral).
@@ -944,15 +927,6 @@ func (w *radauWork) component(i int, x float64, what string) Residual {
 	j := i - 3*se.nq - se.nc
 	return Residual{Block: "mu " + what, Index: j, Value: x, Owner: dae.ConstraintName(w.sys, j)}
 }
-
-// Current returns the last accepted state.
-func (m *Radau5) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step (the start before the first).
-func (m *Radau5) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *Radau5) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the collocation polynomial of the last step (IV.8) at t in
 // [Previous().T, Current().T] into dst: all of q, v, a and λ, with error O(h⁴) in q
