@@ -57,9 +57,9 @@ type LieSystem struct {
 
 	qd, f, h       []float64 // E w, f(q, E w) and h = f − Gᵀλ (length 7N)
 	gFull, lamFull []float64
-	G, S           *mat.Dense // ncFull×7N: G and ∂(G u)/∂q
-	fq, fv, gl     *mat.Dense // 7N×7N: ∂f/∂q, ∂f/∂q̇, ∂(Gᵀλ)/∂q
-	x              *mat.Dense // 7N×6N: h_q E + f_q̇ P
+	G, S           *mat.Dense      // ncFull×7N: G and ∂(G u)/∂q
+	fq, fv, gl     *mat.Dense      // 7N×7N: ∂f/∂q, ∂f/∂q̇, ∂(Gᵀλ)/∂q
+	x              *mat.Dense      // 7N×6N: h_q E + f_q̇ P
 	ec, pc         [][3][4]float64 // per body: rotation columns of E and of P(Ω) (columns)
 }
 
@@ -326,18 +326,10 @@ func (l *LieSystem) leftET(dst, x *mat.Dense) {
 // term vanishes: Eᵀ M E is constant on the group).
 func (l *LieSystem) Stiffness(dst *mat.Dense, t float64, q, w, _, lambda []float64) {
 	l.EulerVelocity(l.qd, q, w)
-	l.s.Force(l.h, t, q, l.qd)
+	l.applied(t, q, l.qd, lambda)
 	clear(l.lamFull)
 	for i, r := range l.rows {
 		l.lamFull[r] = lambda[i]
-	}
-	l.s.ConstraintJacobian(l.G, t, q)
-	for r, lr := range l.lamFull {
-		if lr != 0 {
-			for j, g := range l.G.RawRowView(r) {
-				l.h[j] -= lr * g
-			}
-		}
 	}
 	l.der.ForceDerivativeQ(l.fq, t, q, l.qd)
 	l.der.ConstraintForceDerivative(l.gl, t, q, l.lamFull)
@@ -399,5 +391,38 @@ func (l *LieSystem) ConstraintJacobianDerivative(dst *mat.Dense, t float64, q, w
 		out := dst.RawRowView(i)
 		l.rowTimes(out, l.S.RawRowView(r))
 		l.rowAdd(out, l.G.RawRowView(r))
+	}
+}
+
+// NormalizeQuaternions divides every body's p in q (7 numbers per body) by its norm.
+func NormalizeQuaternions(q []float64) {
+	for c := 0; c+7 <= len(q); c += 7 {
+		p := Quat(bodyP(q, c)).Normalized()
+		copy(q[c+3:c+7], p[:])
+	}
+}
+
+// NormalizationMultipliers writes the multipliers of the normalization rows that the
+// Euler-parameter System would have at (t, q, q̇) with the joint multipliers lambda (the
+// LieSystem's rows): the p rows of M q̈ = f − Gᵀλ − 2p λ_n, multiplied by pᵀ (pᵀ M_pp = 0,
+// G(p) p = 0), give λ_n = pᵀ(f_p − (Gᵀλ)_p) / (2|p|²).
+func (l *LieSystem) NormalizationMultipliers(dst []float64, t float64, q, qdot, lambda []float64) {
+	l.applied(t, q, qdot, lambda)
+	for b := range l.n {
+		p, hp := bodyP(q, 7*b), bodyP(l.h, 7*b)
+		dst[b] = dot4(&p, &hp) / (2 * dot4(&p, &p))
+	}
+}
+
+// applied writes h = f(t, q, q̇) − Gᵀλ (the kept rows' λ) into l.h and G into l.G.
+func (l *LieSystem) applied(t float64, q, qdot, lambda []float64) {
+	l.s.Force(l.h, t, q, qdot)
+	l.s.ConstraintJacobian(l.G, t, q)
+	for i, r := range l.rows {
+		if lambda[i] != 0 {
+			for j, g := range l.G.RawRowView(r) {
+				l.h[j] -= lambda[i] * g
+			}
+		}
 	}
 }

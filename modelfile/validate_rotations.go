@@ -1,0 +1,49 @@
+package modelfile
+
+import (
+	"fmt"
+
+	"linkage/integrate"
+)
+
+// rotations checks the rotations key of a model of dimension dim: a known route; on the Lie
+// group, coordinates: body (2D), a method of the registry's Lie column, and in 3D no
+// joint friction (its forces depend on λ, which dae.LieSystem cannot take) and no
+// simulation.atol (whose names are coordinates of q; the group's tolerances are per
+// velocity).
+func (v *validator) rotations(dim int) {
+	r := v.m.Rotations
+	def, what := RotationsAngle, "θ of every body a coordinate"
+	if dim == 3 {
+		def, what = RotationsEulerParameters, "x and the Euler parameters of every body, with their normalization rows"
+	}
+	switch r {
+	case "", def:
+		return
+	case RotationsLieGroup:
+	default:
+		v.errorf("rotations", "rotations = %q; want %q (the default: %s) or %q (integrated on the Lie group by %s)", r, def, what, RotationsLieGroup, DefaultLieMethod)
+		return
+	}
+	if c := v.m.Coordinates; dim == 2 && c != "" && c != CoordinatesBody {
+		v.errorf("rotations", "rotations: %s needs coordinates: body; coordinates: %s has no rotation to put on the group (drop rotations or use coordinates: body)", r, c)
+	}
+	if s := v.m.Simulation; s.Method != "" {
+		if e, err := integrate.Lookup(s.Method); err == nil {
+			if _, err := e.NewLieMethod(integrate.Formulation(s.Formulation)); err != nil && !e.Lie {
+				v.errorf("simulation.method", "rotations: lie-group: %v", err)
+			}
+		}
+	}
+	if dim != 3 {
+		return
+	}
+	for k, jt := range v.doc.Spatial.Joints {
+		if jt.Friction != nil {
+			v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction is not available with rotations: lie-group (its forces depend on the reactions λ, which the Lie-group equations do not take); use rotations: %s", jt.Name, RotationsEulerParameters)
+		}
+	}
+	if len(v.m.Simulation.ATol) > 0 {
+		v.errorf("simulation.atol", "simulation.atol is not available with rotations: lie-group: its names are coordinates of q (BODY.p0 …), while lie-genalpha controls the error of the 6 velocities of each body; use simulation.tol")
+	}
+}
