@@ -102,9 +102,12 @@ func qErr(a, b []float64) float64 {
 // so they agree to rounding of their condition, not bit for bit. Bricard's mechanism has
 // redundant rows (dropped by Build on both routes).
 func TestLieGroupView(t *testing.T) {
+	reactions := func(s string) string { // the fourbar's outputs with joint reactions
+		return strings.Replace(s, "outputs: [crank, rocker, drive,", "outputs: [crank, rocker, drive, crankpin, A, rockerpin,", 1)
+	}
 	for _, name := range []string{"spatial-fourbar", "iftomm/a04-bricard"} {
-		ep := loadRoute(t, name, false, nil)
-		b := loadRoute(t, name, true, nil)
+		ep := loadRoute(t, name, false, reactions)
+		b := loadRoute(t, name, true, reactions)
 		e, _ := integrate.Lookup(DefaultLieMethod)
 		m, _ := e.NewMethod("")
 		route, err := b.onGroup(e, m, "")
@@ -128,6 +131,18 @@ func TestLieGroupView(t *testing.T) {
 			if d := maxGapRel(c.got, c.want); d > c.tol {
 				t.Errorf("%s: %s of the view differs from the Euler-parameter start by %.3g (relative to its largest entry), want ≤ %g", name, c.what, d, c.tol)
 			}
+		}
+		// Every output channel (positions, markers, reactions, multipliers, energies,
+		// residuals) reads the view as it reads the Euler-parameter state.
+		re, rl := runExample(t, ep, RunOptions{TEnd: 0.01}), runExample(t, b, RunOptions{TEnd: 0.01})
+		for c, ch := range re.Channels {
+			x, y := re.Data[c][0], rl.Data[c][0]
+			if math.Abs(x-y) > 1e-9*math.Max(1, math.Abs(x)) {
+				t.Errorf("%s: channel %s at t0: %.12g on the Lie-group route, %.12g on Euler parameters", name, ch, y, x)
+			}
+		}
+		if len(re.Channels) < 10 {
+			t.Errorf("%s: %d channels, want the file's outputs", name, len(re.Channels))
 		}
 		if name == "iftomm/a04-bricard" && len(b.Consistent.Redundant) == 0 {
 			t.Errorf("%s: no redundant rows; the test wants a model with some", name)
