@@ -225,3 +225,34 @@ func TestLieGroupPlanar(t *testing.T) {
 		t.Errorf("lie-genalpha error %.3g, more than twice genalpha's %.3g", eL, eP)
 	}
 }
+
+// TestLieRouteNoAllocations: a step of the Lie-group route and its Euler-parameter view
+// (the state, the dense output) allocate nothing after warm-up.
+func TestLieRouteNoAllocations(t *testing.T) {
+	b := loadRoute(t, "spatial-fourbar", true, nil)
+	e, _ := integrate.Lookup(DefaultLieMethod)
+	m, _ := e.NewMethod("")
+	route, err := b.onGroup(e, m, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := route.Init(b.Integrated, b.Start.Clone(), integrate.StepControl{RTol: 1e-6, ATol: 1e-6}); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		if err := route.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dst := route.Current().Clone()
+	n := testing.AllocsPerRun(20, func() {
+		if err := route.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+		p, c := route.Previous(), route.Current()
+		route.Interpolate(&dst, (p.T+c.T)/2)
+	})
+	if n != 0 {
+		t.Errorf("a step with dense output allocates %v times, want 0", n)
+	}
+}

@@ -354,7 +354,7 @@ func (l *LieSystem) Stiffness(dst *mat.Dense, t float64, q, w, _, lambda []float
 			}
 		}
 	}
-	dst.Scale(-1, dst)
+	negate(dst)
 }
 
 // rowAdd adds a P(Ω) for one row a of length 7N into dst (length 6N).
@@ -377,7 +377,7 @@ func (l *LieSystem) Damping(dst *mat.Dense, t float64, q, w []float64) {
 		l.rowTimes(l.x.RawRowView(i), l.fv.RawRowView(i))
 	}
 	l.leftET(dst, l.x)
-	dst.Scale(-1, dst)
+	negate(dst)
 }
 
 // ConstraintJacobianDerivative writes d/dε (B(q∘exp(ε e_j)) w) = (∂(G u)/∂q) E + G P(Ω_w)
@@ -423,6 +423,17 @@ func (l *LieSystem) applied(t float64, q, qdot, lambda []float64) {
 			for j, g := range l.G.RawRowView(r) {
 				l.h[j] -= lambda[i] * g
 			}
+		}
+	}
+}
+
+// negate writes −A into A in place (mat.Dense.Scale on an aliased receiver allocates).
+func negate(a *mat.Dense) {
+	r := a.RawMatrix()
+	for i := range r.Rows {
+		row := r.Data[i*r.Stride : i*r.Stride+r.Cols]
+		for j := range row {
+			row[j] = -row[j]
 		}
 	}
 }

@@ -250,3 +250,57 @@ func alignSecond(q []float64) {
 }
 
 func unit(v spatial.Vec3) spatial.Vec3 { return v.Scale(1 / v.Norm()) }
+
+// TestLieSystemNoAllocations: every evaluation of the adapter, and a step of lie-genalpha
+// on it (index 3 and ggl), allocates nothing after warm-up.
+func TestLieSystemNoAllocations(t *testing.T) {
+	sys, err := chain3D(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := spatial.NewLieSystem(sys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nq, nv, nc := ls.LieSize()
+	p := randomLiePoint(rand.New(rand.NewPCG(9, 10)), nq, nv, nc)
+	sq, rect := mat.NewDense(nv, nv, nil), mat.NewDense(nc, nv, nil)
+	f, g, qd := make([]float64, nv), make([]float64, nc), make([]float64, nq)
+	for name, fn := range map[string]func(){
+		"Mass":                         func() { ls.Mass(sq, p.T, p.Q) },
+		"Force":                        func() { ls.Force(f, p.T, p.Q, p.V) },
+		"Constraint":                   func() { ls.Constraint(g, p.T, p.Q) },
+		"ConstraintJacobian":           func() { ls.ConstraintJacobian(rect, p.T, p.Q) },
+		"Gamma":                        func() { ls.Gamma(g, p.T, p.Q, p.V) },
+		"Stiffness":                    func() { ls.Stiffness(sq, p.T, p.Q, p.V, p.VDot, p.Lambda) },
+		"Damping":                      func() { ls.Damping(sq, p.T, p.Q, p.V) },
+		"ConstraintJacobianDerivative": func() { ls.ConstraintJacobianDerivative(rect, p.T, p.Q, p.V) },
+		"EulerAcceleration":            func() { ls.EulerAcceleration(qd, p.Q, p.V, p.VDot) },
+		"NormalizationMultipliers":     func() { ls.NormalizationMultipliers(g[:3], p.T, p.Q, qd, p.Lambda) },
+	} {
+		fn()
+		if n := testing.AllocsPerRun(20, fn); n != 0 {
+			t.Errorf("%s allocates %v times per call, want 0", name, n)
+		}
+	}
+	hand, _ := problems.NewLieChain3D(3)
+	for _, form := range []integrate.Formulation{integrate.Index3, integrate.StabilizedIndex2} {
+		m := integrate.DefaultLieGenAlpha()
+		m.Formulation = form
+		if err := m.InitLie(ls, hand.Start(), integrate.StepControl{RTol: 1e-6, ATol: 1e-6}); err != nil {
+			t.Fatal(err)
+		}
+		for range 5 {
+			if err := m.Step(math.Inf(1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := testing.AllocsPerRun(20, func() {
+			if err := m.Step(math.Inf(1)); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("%s: a step allocates %v times, want 0", form, n)
+		}
+	}
+}
