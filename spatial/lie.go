@@ -61,6 +61,10 @@ type LieSystem struct {
 	fq, fv, gl     *mat.Dense      // 7N×7N: ∂f/∂q, ∂f/∂q̇, ∂(Gᵀλ)/∂q
 	x              *mat.Dense      // 7N×6N: h_q E + f_q̇ P
 	ec, pc         [][3][4]float64 // per body: rotation columns of E and of P(Ω) (columns)
+	// The bodies whose columns can be nonzero in each row of G (and ∂(G u)/∂q) and of the
+	// 7N×7N derivative matrices (the System's patterns): the products with E and P(Ω)
+	// visit only those.
+	gBodies, cBodies [][]int
 }
 
 var _ dae.LieSystem = (*LieSystem)(nil)
@@ -100,7 +104,31 @@ func NewLieSystem(s *System, rows []int) (*LieSystem, error) {
 	l.fq, l.fv, l.gl = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 	l.x = mat.NewDense(nq, l.nv, nil)
 	l.ec, l.pc = make([][3][4]float64, n), make([][3][4]float64, n)
+	l.gBodies = bodiesOf(s.ConstraintPattern(), nc, n)
+	l.cBodies = bodiesOf(s.CouplingPattern(), nq, n)
 	return l, nil
+}
+
+// bodiesOf lists, for each of the rows rows of a pattern (column lists over q), the bodies
+// owning its columns; every body for every row when the pattern is nil.
+func bodiesOf(pattern [][]int, rows, n int) [][]int {
+	all := make([]int, n)
+	for b := range all {
+		all[b] = b
+	}
+	out := make([][]int, rows)
+	for i := range out {
+		if pattern == nil {
+			out[i] = all
+			continue
+		}
+		for _, c := range pattern[i] {
+			if b := c / 7; !contains(out[i], b) {
+				out[i] = append(out[i], b)
+			}
+		}
+	}
+	return out
 }
 
 func contains(list []int, x int) bool {
@@ -227,7 +255,7 @@ func (l *LieSystem) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 	l.s.ConstraintJacobian(l.G, t, q)
 	l.columns(q, nil)
 	for i, r := range l.rows {
-		l.rowTimes(dst.RawRowView(i), l.G.RawRowView(r))
+		l.rowTimes(dst.RawRowView(i), l.G.RawRowView(r), l.gBodies[r])
 	}
 }
 
@@ -290,10 +318,11 @@ func (l *LieSystem) columns(q, w []float64) {
 	}
 }
 
-// rowTimes writes a E (length 6N) for one row a of length 7N, with the columns of the
-// last call of columns.
-func (l *LieSystem) rowTimes(dst, a []float64) {
-	for b := range l.n {
+// rowTimes writes a E (length 6N) for one row a of length 7N whose nonzero columns belong
+// to bodies, with the columns of the last call of columns.
+func (l *LieSystem) rowTimes(dst, a []float64, bodies []int) {
+	clear(dst)
+	for _, b := range bodies {
 		c, o := 7*b, 6*b
 		ap := [4]float64{a[c+3], a[c+4], a[c+5], a[c+6]}
 		for k := range 3 {
@@ -337,8 +366,8 @@ func (l *LieSystem) Stiffness(dst *mat.Dense, t float64, q, w, _, lambda []float
 	l.der.ForceDerivativeV(l.fv, t, q, l.qd)
 	l.columns(q, w)
 	for i := range l.nq {
-		l.rowTimes(l.x.RawRowView(i), l.fq.RawRowView(i))
-		l.rowAdd(l.x.RawRowView(i), l.fv.RawRowView(i))
+		l.rowTimes(l.x.RawRowView(i), l.fq.RawRowView(i), l.cBodies[i])
+		l.rowAdd(l.x.RawRowView(i), l.fv.RawRowView(i), l.cBodies[i])
 	}
 	l.leftET(dst, l.x)
 	for b := range l.n {
@@ -357,9 +386,10 @@ func (l *LieSystem) Stiffness(dst *mat.Dense, t float64, q, w, _, lambda []float
 	negate(dst)
 }
 
-// rowAdd adds a P(Ω) for one row a of length 7N into dst (length 6N).
-func (l *LieSystem) rowAdd(dst, a []float64) {
-	for b := range l.n {
+// rowAdd adds a P(Ω) for one row a of length 7N into dst (length 6N), visiting the
+// columns of bodies.
+func (l *LieSystem) rowAdd(dst, a []float64, bodies []int) {
+	for _, b := range bodies {
 		c, o := 7*b, 6*b
 		ap := [4]float64{a[c+3], a[c+4], a[c+5], a[c+6]}
 		for k := range 3 {
@@ -374,7 +404,7 @@ func (l *LieSystem) Damping(dst *mat.Dense, t float64, q, w []float64) {
 	l.der.ForceDerivativeV(l.fv, t, q, l.qd)
 	l.columns(q, nil)
 	for i := range l.nq {
-		l.rowTimes(l.x.RawRowView(i), l.fv.RawRowView(i))
+		l.rowTimes(l.x.RawRowView(i), l.fv.RawRowView(i), l.cBodies[i])
 	}
 	l.leftET(dst, l.x)
 	negate(dst)
@@ -389,8 +419,8 @@ func (l *LieSystem) ConstraintJacobianDerivative(dst *mat.Dense, t float64, q, w
 	l.columns(q, w)
 	for i, r := range l.rows {
 		out := dst.RawRowView(i)
-		l.rowTimes(out, l.S.RawRowView(r))
-		l.rowAdd(out, l.G.RawRowView(r))
+		l.rowTimes(out, l.S.RawRowView(r), l.gBodies[r])
+		l.rowAdd(out, l.G.RawRowView(r), l.gBodies[r])
 	}
 }
 
