@@ -186,6 +186,9 @@ func (m *LieGenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := refuseReaction("lie-genalpha", sys); err != nil {
 		return err
 	}
+	if err := refuseNonholonomic("lie-genalpha", sys); err != nil {
+		return err
+	}
 	vs := dae.NewVectorSpace(sys)
 	if err := m.init(vs, start, ctl); err != nil {
 		return err

@@ -185,6 +185,16 @@ func TestLieGroupRefusals(t *testing.T) {
 			"type: revolute, i: O, j: rod1.top, friction: {mu: 0.1, v_reg: 0.01, pin_radius: 0.01}}", 1),
 			[]string{"joints[0].friction", "lie-group"}},
 	}
+	lie2 := func(name string) string {
+		return "rotations: lie-group\n" + regexp.MustCompile(`(?m)^  method: .*$`).ReplaceAllString(read(name), "")
+	}
+	cases = append(cases, []struct {
+		name, src string
+		want      []string
+	}{
+		{"2D friction", lie2("joint-friction"), []string{"joints[0].friction", "lie-group"}},
+		{"2D knife edge", lie2("chaplygin-sleigh"), []string{".type", "knife edge", "lie-group"}},
+	}...)
 	for _, c := range cases {
 		_, err := Parse("model.yaml", []byte(c.src))
 		if err == nil {
@@ -197,8 +207,14 @@ func TestLieGroupRefusals(t *testing.T) {
 			}
 		}
 	}
+	// lie-genalpha itself refuses nonholonomic rows by name (it used to panic on the
+	// sizes of λ).
+	_, err := Run(loadExample(t, "chaplygin-sleigh"), RunOptions{Method: DefaultLieMethod})
+	if err == nil || !strings.Contains(err.Error(), "nonholonomic") || !strings.Contains(err.Error(), DefaultLieMethod) {
+		t.Errorf("lie-genalpha on a knife edge: %v, want a refusal naming the nonholonomic constraints", err)
+	}
 	b := loadRoute(t, "spatial-double-pendulum", true, nil)
-	_, err := Run(b, RunOptions{Method: "hht", TEnd: 0.1})
+	_, err = Run(b, RunOptions{Method: "hht", TEnd: 0.1})
 	if err == nil || !strings.Contains(err.Error(), "hht") || !strings.Contains(err.Error(), "lie-genalpha") || !strings.Contains(err.Error(), "rotations: lie-group") {
 		t.Errorf("--method hht on a Lie-group model: error %v, want a refusal naming hht, the Lie methods and the route", err)
 	}

@@ -7,8 +7,9 @@ import (
 )
 
 // rotations checks the rotations key of a model of dimension dim: a known route; on the Lie
-// group, coordinates: body (2D), a method of the registry's Lie column, and in 3D no
-// joint friction (its forces depend on λ, which dae.LieSystem cannot take) and no
+// group, coordinates: body (2D), a method of the registry's Lie column, no joint friction
+// (its forces depend on λ, which dae.LieSystem and lie-genalpha cannot take), in 2D no
+// knife edge (nonholonomic rows, which lie-genalpha does not take) and in 3D no
 // simulation.atol (whose names are coordinates of q; the group's tolerances are per
 // velocity).
 func (v *validator) rotations(dim int) {
@@ -35,12 +36,23 @@ func (v *validator) rotations(dim int) {
 			}
 		}
 	}
-	if dim != 3 {
+	friction := func(k int, name string) {
+		v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction is not available with rotations: lie-group (its forces depend on the reactions λ, which %s does not take); drop rotations: lie-group", name, DefaultLieMethod)
+	}
+	if dim == 2 {
+		for k, jt := range v.m.Joints {
+			if jt.Friction != nil {
+				friction(k, jt.Name)
+			}
+			if jt.Type == JointKnifeEdge {
+				v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: a knife edge (nonholonomic, A v = 0) is not available with rotations: lie-group (%s does not take nonholonomic rows); drop rotations: lie-group", jt.Name, DefaultLieMethod)
+			}
+		}
 		return
 	}
 	for k, jt := range v.doc.Spatial.Joints {
 		if jt.Friction != nil {
-			v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction is not available with rotations: lie-group (its forces depend on the reactions λ, which the Lie-group equations do not take); use rotations: %s", jt.Name, RotationsEulerParameters)
+			friction(k, jt.Name)
 		}
 	}
 	if len(v.m.Simulation.ATol) > 0 {
