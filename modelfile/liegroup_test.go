@@ -28,15 +28,7 @@ func loadRoute(t *testing.T, name string, lie bool, edit func(string) string) *B
 		src = regexp.MustCompile(`(?m)^dimension: *(\d)`).ReplaceAllString(src, "dimension: $1\nrotations: lie-group")
 		src = regexp.MustCompile(`(?m)^  method: .*$`).ReplaceAllString(src, "  method: lie-genalpha")
 	}
-	doc, err := Parse(path, []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Build(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return buildText(t, path, src)
 }
 
 // TestLieGroupRouteExamples runs every 3D example (the chain with N = 4 rods) on both
@@ -67,7 +59,7 @@ func TestLieGroupRouteExamples(t *testing.T) {
 					t.Errorf("Lie-group route error %.3g at tol 1e-7, not 8× below %.3g at 1e-5", eLie, prev)
 				}
 				prev = eLie
-				if d := maxNormError(b, lg); d > 4e-16 {
+				if d := maxNormError(lg); d > 4e-16 {
 					t.Errorf("tol %g: max ||p| − 1| = %.3g over the samples, want rounding", tol, d)
 				}
 			}
@@ -76,7 +68,7 @@ func TestLieGroupRouteExamples(t *testing.T) {
 }
 
 // maxNormError returns the largest ||p| − 1| of the bodies' quaternions over r's samples.
-func maxNormError(b *Built, r *Result) float64 {
+func maxNormError(r *Result) float64 {
 	var worst float64
 	for _, q := range append(r.Solution.Q, r.Solution.Final.Q) {
 		for c := 0; c < len(q); c += 7 {
@@ -108,16 +100,7 @@ func TestLieGroupView(t *testing.T) {
 	for _, name := range []string{"spatial-fourbar", "iftomm/a04-bricard"} {
 		ep := loadRoute(t, name, false, reactions)
 		b := loadRoute(t, name, true, reactions)
-		e, _ := integrate.Lookup(DefaultLieMethod)
-		m, _ := e.NewMethod("")
-		route, err := b.onGroup(e, m, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := route.Init(b.Integrated, b.Start.Clone(), integrate.StepControl{RTol: 1e-8, ATol: 1e-8}); err != nil {
-			t.Fatal(err)
-		}
-		cur, want := route.Current(), ep.Start
+		cur, want := startRoute(t, b, 1e-8).Current(), ep.Start
 		for _, c := range []struct {
 			what      string
 			got, want []float64
@@ -245,16 +228,7 @@ func TestLieGroupPlanar(t *testing.T) {
 // TestLieRouteNoAllocations: a step of the Lie-group route and its Euler-parameter view
 // (the state, the dense output) allocate nothing after warm-up.
 func TestLieRouteNoAllocations(t *testing.T) {
-	b := loadRoute(t, "spatial-fourbar", true, nil)
-	e, _ := integrate.Lookup(DefaultLieMethod)
-	m, _ := e.NewMethod("")
-	route, err := b.onGroup(e, m, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := route.Init(b.Integrated, b.Start.Clone(), integrate.StepControl{RTol: 1e-6, ATol: 1e-6}); err != nil {
-		t.Fatal(err)
-	}
+	route := startRoute(t, loadRoute(t, "spatial-fourbar", true, nil), 1e-6)
 	for range 5 {
 		if err := route.Step(math.Inf(1)); err != nil {
 			t.Fatal(err)
@@ -271,4 +245,19 @@ func TestLieRouteNoAllocations(t *testing.T) {
 	if n != 0 {
 		t.Errorf("a step with dense output allocates %v times, want 0", n)
 	}
+}
+
+// startRoute starts lie-genalpha on b's Lie-group route (lieRoute) at tolerance tol.
+func startRoute(t *testing.T, b *Built, tol float64) integrate.Method {
+	t.Helper()
+	e, _ := integrate.Lookup(DefaultLieMethod)
+	m, _ := e.NewMethod("")
+	route, err := b.onGroup(e, m, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := route.Init(b.Integrated, b.Start.Clone(), integrate.StepControl{RTol: tol, ATol: tol}); err != nil {
+		t.Fatal(err)
+	}
+	return route
 }

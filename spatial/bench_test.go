@@ -121,10 +121,7 @@ func BenchmarkLieChainStep(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		adapter, err := spatial.NewLieSystem(sys, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
+		adapter := newLie(b, sys, nil)
 		for _, c := range []struct {
 			name string
 			sys  dae.LieSystem

@@ -2,6 +2,7 @@ package spatial
 
 import (
 	"fmt"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -85,7 +86,7 @@ func NewLieSystem(s *System, rows []int) (*LieSystem, error) {
 		}
 	} else {
 		for r := range n {
-			if !contains(rows, r) {
+			if !slices.Contains(rows, r) {
 				return nil, fmt.Errorf("spatial: Lie-group route: the normalization row %s was found redundant; the group keeps |p| = 1, so the joint rows kept would be dependent", s.ConstraintName(r))
 			}
 		}
@@ -123,21 +124,12 @@ func bodiesOf(pattern [][]int, rows, n int) [][]int {
 			continue
 		}
 		for _, c := range pattern[i] {
-			if b := c / 7; !contains(out[i], b) {
+			if b := c / 7; !slices.Contains(out[i], b) {
 				out[i] = append(out[i], b)
 			}
 		}
 	}
 	return out
-}
-
-func contains(list []int, x int) bool {
-	for _, y := range list {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // Rows returns the System's constraint rows that are the LieSystem's Φ, in order.
@@ -177,18 +169,7 @@ func (l *LieSystem) EulerVelocity(dst, q, w []float64) {
 
 // LieVelocity writes w = (ẋ, 2 G(p) ṗ) per body, the inverse of EulerVelocity on
 // pᵀṗ = 0 (seed 002, eq. 38).
-func (l *LieSystem) LieVelocity(dst, q, qdot []float64) {
-	for b := range l.n {
-		c, o := 7*b, 6*b
-		copy(dst[o:o+3], qdot[c:c+3])
-		p, pd := bodyP(q, c), bodyP(qdot, c)
-		G := gMat(&p)
-		om := mulG(&G, &pd)
-		for k := range 3 {
-			dst[o+3+k] = 2 * om[k]
-		}
-	}
-}
+func (l *LieSystem) LieVelocity(dst, q, qdot []float64) { l.mapG(dst, q, qdot, 2) }
 
 // EulerAcceleration writes q̈ = E ẇ + Ė w = (u̇, ½ p ⊗ (0, Ω̇) − ¼ |Ω|² p) per body.
 func (l *LieSystem) EulerAcceleration(dst, q, w, wdot []float64) {
@@ -204,7 +185,10 @@ func (l *LieSystem) EulerAcceleration(dst, q, w, wdot []float64) {
 }
 
 // project writes Eᵀ y (length 6N) for y of length 7N: (y_x, ½ G(p) y_p) per body.
-func (l *LieSystem) project(dst, q, y []float64) {
+func (l *LieSystem) project(dst, q, y []float64) { l.mapG(dst, q, y, 0.5) }
+
+// mapG writes (y_x, s G(p) y_p) per body (length 6N) for y of length 7N.
+func (l *LieSystem) mapG(dst, q, y []float64, s float64) {
 	for b := range l.n {
 		c, o := 7*b, 6*b
 		copy(dst[o:o+3], y[c:c+3])
@@ -212,7 +196,7 @@ func (l *LieSystem) project(dst, q, y []float64) {
 		G := gMat(&p)
 		r := mulG(&G, &yp)
 		for k := range 3 {
-			dst[o+3+k] = r[k] / 2
+			dst[o+3+k] = s * r[k]
 		}
 	}
 }

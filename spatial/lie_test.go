@@ -40,16 +40,8 @@ func TestLieSystemDerivatives(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, c := range elementCases() {
 		t.Run(c.name, func(t *testing.T) {
-			m, g0, a1, a2, b1 := twoBodies()
-			c.build(m, g0, a1, a2, b1)
-			sys, err := m.Assemble()
-			if err != nil {
-				t.Fatal(err)
-			}
-			ls, err := spatial.NewLieSystem(sys, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			sys := assembleCase(t, c)
+			ls := newLie(t, sys, nil)
 			nq, nv, nc := ls.LieSize()
 			if nq != 14 || nv != 12 || nc != sysNC(sys)-2 {
 				t.Fatalf("LieSize = (%d, %d, %d), want (14, 12, %d)", nq, nv, nc, sysNC(sys)-2)
@@ -77,10 +69,7 @@ func TestLieSystemMatchesHandWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ls, err := spatial.NewLieSystem(sys, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ls := newLie(t, sys, nil)
 	hand, err := problems.NewLieChain3D(3)
 	if err != nil {
 		t.Fatal(err)
@@ -142,12 +131,11 @@ func lieEvaluations(p dae.LieCheckPoint, nv, nc int) []lieEvaluation {
 
 // maxGap returns max |a − b| / max(1, max |b|).
 func maxGap(a, b []float64) float64 {
-	var d, s float64
-	for i := range a {
-		d = math.Max(d, math.Abs(a[i]-b[i]))
-		s = math.Max(s, math.Abs(b[i]))
+	var scale float64
+	for _, x := range b {
+		scale = math.Max(scale, math.Abs(x))
 	}
-	return d / math.Max(1, s)
+	return maxAbsDiff(a, b) / math.Max(1, scale)
 }
 
 // TestLieSystemRunsElements integrates every joint kind and force element (elementCases,
@@ -161,12 +149,7 @@ func TestLieSystemRunsElements(t *testing.T) {
 	const tEnd, tol = 0.3, 1e-7
 	for _, c := range elementCases() {
 		t.Run(c.name, func(t *testing.T) {
-			m, g0, a1, a2, b1 := twoBodies()
-			c.build(m, g0, a1, a2, b1)
-			sys, err := m.Assemble()
-			if err != nil {
-				t.Fatal(err)
-			}
+			sys := assembleCase(t, c)
 			q0, v0 := sys.InitialGuess()
 			// The pose of singularPoint (markers g0/a1 and a2/b1 together, apart for a
 			// TSDA), from which Initialize reaches every case's constraints.
@@ -195,10 +178,7 @@ func TestLieSystemRunsElements(t *testing.T) {
 			if len(cons.Redundant) > 0 {
 				rows = cons.KeptRows()
 			}
-			ls, err := spatial.NewLieSystem(sys, rows)
-			if err != nil {
-				t.Fatal(err)
-			}
+			ls := newLie(t, sys, rows)
 			nq, nv, nc := ls.LieSize()
 			g := integrate.State{Q: append([]float64(nil), start.Q...), V: make([]float64, nv), A: make([]float64, nv), Lambda: start.Lambda[len(start.Lambda)-nc:]}
 			spatial.NormalizeQuaternions(g.Q)
@@ -258,10 +238,7 @@ func TestLieSystemNoAllocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ls, err := spatial.NewLieSystem(sys, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ls := newLie(t, sys, nil)
 	nq, nv, nc := ls.LieSize()
 	p := randomLiePoint(rand.New(rand.NewPCG(9, 10)), nq, nv, nc)
 	sq, rect := mat.NewDense(nv, nv, nil), mat.NewDense(nc, nv, nil)
@@ -303,4 +280,26 @@ func TestLieSystemNoAllocations(t *testing.T) {
 			t.Errorf("%s: a step allocates %v times, want 0", form, n)
 		}
 	}
+}
+
+// assembleCase assembles twoBodies with the elements of c.
+func assembleCase(t *testing.T, c elementCase) *spatial.System {
+	t.Helper()
+	m, g0, a1, a2, b1 := twoBodies()
+	c.build(m, g0, a1, a2, b1)
+	sys, err := m.Assemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+// newLie adapts sys to the Lie group keeping rows (nil: every joint row).
+func newLie(t testing.TB, sys *spatial.System, rows []int) *spatial.LieSystem {
+	t.Helper()
+	ls, err := spatial.NewLieSystem(sys, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ls
 }
