@@ -36,9 +36,8 @@ import (
 //	K_t = −[Eᵀ (h_q E + f_q̇ P(Ω)) + D(h)],   D: per body ¼(−(p·h_p) I₃ + (G(p) h_p)~),
 //	C_t = −Eᵀ f_q̇ E,   d(B w) along the group = (∂(G E w)/∂q) E + G P(Ω_w),
 //
-// D being the derivative of Eᵀ itself. ∂(G u)/∂q comes from dae.SecondDerivatives
-// (central differences of the analytic G: spatial has no analytic form of it); only the
-// stabilized index-2 form of lie-genalpha uses it. The matrices are dense (nv×nv, as the
+// D being the derivative of Eᵀ itself, and ∂(G u)/∂q from the joint rows' Hessians (the
+// stabilized index-2 form of lie-genalpha uses it). The matrices are dense (nv×nv, as the
 // contract's), and the chain rule walks them block by block: a step costs O(N²) storage
 // and the integrator's dense factorization O(N³), so large chains belong to the
 // Euler-parameter route's sparse methods (BENCHMARKS.md, "Lie-group adapter").
@@ -54,7 +53,6 @@ type LieSystem struct {
 	ncFull     int
 
 	der *dae.Derivatives
-	sec *dae.SecondDerivatives
 
 	qd, f, h       []float64 // E w, f(q, E w) and h = f − Gᵀλ (length 7N)
 	gFull, lamFull []float64
@@ -98,7 +96,7 @@ func NewLieSystem(s *System, rows []int) (*LieSystem, error) {
 	}
 	nq, nc := s.nq, s.nc
 	l := &LieSystem{s: s, n: n, rows: kept, nq: nq, nv: 6 * n, nc: len(kept), ncFull: nc,
-		der: dae.NewDerivatives(s), sec: dae.NewSecondDerivatives(s)}
+		der: dae.NewDerivatives(s)}
 	l.qd, l.f, l.h = make([]float64, nq), make([]float64, nq), make([]float64, nq)
 	l.gFull, l.lamFull = make([]float64, nc), make([]float64, nc)
 	l.G, l.S = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
@@ -398,7 +396,7 @@ func (l *LieSystem) Damping(dst *mat.Dense, t float64, q, w []float64) {
 // at u = E w, on the kept rows.
 func (l *LieSystem) ConstraintJacobianDerivative(dst *mat.Dense, t float64, q, w []float64) {
 	l.EulerVelocity(l.qd, q, w)
-	l.sec.ConstraintJacobianDerivative(l.S, t, q, l.qd)
+	l.jacobianDerivative(t, q, l.qd)
 	l.s.ConstraintJacobian(l.G, t, q)
 	l.columns(q, w)
 	for i, r := range l.rows {
@@ -448,6 +446,42 @@ func negate(a *mat.Dense) {
 		row := r.Data[i*r.Stride : i*r.Stride+r.Cols]
 		for j := range row {
 			row[j] = -row[j]
+		}
+	}
+}
+
+// jacobianDerivative writes the kept rows of ∂(G u)/∂q into l.S (full row numbering): row
+// r is Σ_k W_k (∇²c_k u)ᵀ over its pair's columns, the Hessians of the joint coordinates
+// (kinematics.go) contracted with u.
+func (l *LieSystem) jacobianDerivative(t float64, q, u []float64) {
+	var k pairKin
+	var e coordEval
+	var up [14]float64
+	last := -1
+	for _, r := range l.rows {
+		rw := &l.s.rows[r-l.n]
+		w, _, _, _, _, _ := rw.Weights(t)
+		p := rw.Terms[0].Pair
+		pr := &l.s.pairs[p]
+		if p != last {
+			pr.kinRows(q, &k)
+			up = pr.rate(u)
+			last = p
+		}
+		out := l.S.RawRowView(r)
+		clear(out)
+		for i := range rw.N {
+			e.eval(&rw.Terms[i].Coord, &k, true)
+			for a, ca := range pr.col {
+				if ca < 0 {
+					continue
+				}
+				var x float64
+				for b, ub := range up {
+					x += e.hess[a][b] * ub
+				}
+				out[ca] += w[i] * x
+			}
 		}
 	}
 }
