@@ -24,6 +24,19 @@ func onLieGroup(b *Built) error {
 	return nil
 }
 
+// RotationsReport describes b's rotation route for linkage check: empty on the default
+// route, else the group, its dimension and constraint rows.
+func (b *Built) RotationsReport() string {
+	if b.Doc.Model.Rotations != RotationsLieGroup {
+		return ""
+	}
+	if b.Spatial == nil {
+		return fmt.Sprintf("lie-group: the body coordinates as the additive group (SO(2) commutes), integrated by %s", DefaultLieMethod)
+	}
+	_, nv, nc := b.Spatial.Lie.LieSize()
+	return fmt.Sprintf("lie-group: SO(3) × ℝ³ per body, %d velocities, %d joint rows (the normalizations are kept by the group), integrated by %s", nv, nc, DefaultLieMethod)
+}
+
 // onGroup returns the method of a run on the Lie group: m itself for a planar model (the
 // Lie-group method integrates the body coordinates as dae.VectorSpace), m on b's
 // spatial.LieSystem seen through lieRoute for a 3D one. A method without the registry's
