@@ -294,12 +294,18 @@ func (w *lieWork) coordinateName(i int) string {
 	if w.plain != nil {
 		return dae.CoordinateName(w.plain, i)
 	}
+	if n, ok := w.sys.(dae.Namer); ok && n.CoordinateName(i) != "" {
+		return n.CoordinateName(i)
+	}
 	return fmt.Sprintf("v[%d]", i)
 }
 
 func (w *lieWork) constraintName(i int) string {
 	if w.plain != nil {
 		return dae.ConstraintName(w.plain, i)
+	}
+	if n, ok := w.sys.(dae.Namer); ok && n.ConstraintName(i) != "" {
+		return n.ConstraintName(i)
 	}
 	return fmt.Sprintf("Φ[%d]", i)
 }

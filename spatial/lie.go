@@ -66,7 +66,10 @@ type LieSystem struct {
 	gBodies, cBodies [][]int
 }
 
-var _ dae.LieSystem = (*LieSystem)(nil)
+var (
+	_ dae.LieSystem = (*LieSystem)(nil)
+	_ dae.Namer     = (*LieSystem)(nil)
+)
 
 // NewLieSystem adapts s to the Lie group, keeping as Φ the constraint rows rows of s (nil:
 // every joint row; normalization rows 0..N−1 are always dropped, and a list that drops one
@@ -135,6 +138,24 @@ func (l *LieSystem) Rows() []int { return l.rows }
 
 // System returns the Euler-parameter System l adapts.
 func (l *LieSystem) System() *System { return l.s }
+
+// CoordinateName names velocity i of the algebra after its body: BODY.x, .y, .z (ẋ) and
+// BODY.wx, .wy, .wz (Ω in body axes), so that lie-genalpha's failures name the body
+// (dae.Namer).
+func (l *LieSystem) CoordinateName(i int) string {
+	if i < 0 || i >= l.nv {
+		return ""
+	}
+	return l.s.bodies[i/6+1].Name + [...]string{".x", ".y", ".z", ".wx", ".wy", ".wz"}[i%6]
+}
+
+// ConstraintName names row i of Φ as the System names it ("joint.suffix").
+func (l *LieSystem) ConstraintName(i int) string {
+	if i < 0 || i >= l.nc {
+		return ""
+	}
+	return l.s.ConstraintName(l.rows[i])
+}
 
 // LieSize returns (7N, 6N, joint rows kept).
 func (l *LieSystem) LieSize() (nq, nv, nc int) { return l.nq, l.nv, l.nc }

@@ -2,16 +2,16 @@ package spatial_test
 
 import (
 	"math"
-
-	"gonum.org/v1/gonum/mat"
-
-	"linkage/integrate"
-	"linkage/problems"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"linkage/dae"
+	"linkage/integrate"
+	"linkage/problems"
 	"linkage/spatial"
 )
 
@@ -302,4 +302,25 @@ func newLie(t testing.TB, sys *spatial.System, rows []int) *spatial.LieSystem {
 		t.Fatal(err)
 	}
 	return ls
+}
+
+// TestLieSystemNames: the adapter names its velocities after the bodies and its rows as the
+// System does, so lie-genalpha's errors name the joint (an inconsistent start here).
+func TestLieSystemNames(t *testing.T) {
+	sys, err := chain3D(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := newLie(t, sys, nil)
+	if got := []string{ls.CoordinateName(0), ls.CoordinateName(9), ls.ConstraintName(4)}; !slices.Equal(got, []string{"rod1.x", "rod2.wx", "ball2.y"}) {
+		t.Errorf("names %v, want [rod1.x rod2.wx ball2.y]", got)
+	}
+	hand, _ := problems.NewLieChain3D(2)
+	start := hand.Start()
+	start.Q[7] += 0.01 // rod 2 moved along x: ball2.x violated
+	m := integrate.DefaultLieGenAlpha()
+	err = m.InitLie(ls, start, integrate.StepControl{RTol: 1e-6, ATol: 1e-6})
+	if err == nil || !strings.Contains(err.Error(), "ball2.x") {
+		t.Errorf("InitLie: %v, want an inconsistent start naming ball2.x", err)
+	}
 }
