@@ -64,6 +64,7 @@ type LieSystem struct {
 	// 7N×7N derivative matrices (the System's patterns): the products with E and P(Ω)
 	// visit only those.
 	gBodies, cBodies [][]int
+	names            []string // CoordinateName, made once: the integrator asks on failures, which must not allocate
 }
 
 var (
@@ -106,6 +107,11 @@ func NewLieSystem(s *System, rows []int) (*LieSystem, error) {
 	l.fq, l.fv, l.gl = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 	l.x = mat.NewDense(nq, l.nv, nil)
 	l.ec, l.pc = make([][3][4]float64, n), make([][3][4]float64, n)
+	for _, b := range s.bodies[1:] {
+		for _, x := range [...]string{".x", ".y", ".z", ".wx", ".wy", ".wz"} {
+			l.names = append(l.names, b.Name+x)
+		}
+	}
 	l.gBodies = bodiesOf(s.ConstraintPattern(), nc, n)
 	l.cBodies = bodiesOf(s.CouplingPattern(), nq, n)
 	return l, nil
@@ -146,7 +152,7 @@ func (l *LieSystem) CoordinateName(i int) string {
 	if i < 0 || i >= l.nv {
 		return ""
 	}
-	return l.s.bodies[i/6+1].Name + [...]string{".x", ".y", ".z", ".wx", ".wy", ".wz"}[i%6]
+	return l.names[i]
 }
 
 // ConstraintName names row i of Φ as the System names it ("joint.suffix").
