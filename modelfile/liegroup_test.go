@@ -315,3 +315,17 @@ func TestLieGroupGGL(t *testing.T) {
 		t.Errorf("%s: error %.3g (genalpha-si2 %.3g), max |G v| %.3g", lg.Formulation, eLie, eEP, lg.Solution.MaxResidual.Vel)
 	}
 }
+
+// TestLieGroupRollingDisk: a rolling disk (nonholonomic rows) on the Lie group is refused
+// at its line; skipped where examples/rolling-disk.yaml does not exist.
+func TestLieGroupRollingDisk(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "examples", "rolling-disk.yaml"))
+	if err != nil {
+		t.Skip("no rolling disk here:", err)
+	}
+	src := strings.Replace(strings.Replace(string(data), "dimension: 3", "dimension: 3\nrotations: lie-group", 1), "method: dopri5", "method: lie-genalpha", 1)
+	_, err = Parse("disk.yaml", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), "joints[0].type") || !strings.Contains(err.Error(), "rolling disk") {
+		t.Errorf("rolling disk on the Lie group: %v, want a refusal at joints[0].type", err)
+	}
+}

@@ -3,6 +3,7 @@ package spatial
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -75,10 +76,14 @@ var (
 // NewLieSystem adapts s to the Lie group, keeping as Φ the constraint rows rows of s (nil:
 // every joint row; normalization rows 0..N−1 are always dropped, and a list that drops one
 // as redundant is refused, since the group keeps |p| = 1 and the joint rows would then be
-// dependent). A System with joint friction is refused: its forces depend on λ.
+// dependent). A System with joint friction (its forces depend on λ) or nonholonomic rows
+// (rolling disks) is refused.
 func NewLieSystem(s *System, rows []int) (*LieSystem, error) {
 	if len(s.frictions) > 0 {
 		return nil, fmt.Errorf("spatial: Lie-group route: joint friction (%d joint(s)) makes the forces depend on λ, which dae.LieSystem cannot take; remove the friction or use the Euler-parameter route", len(s.frictions))
+	}
+	if err := refusePfaffian(s); err != nil {
+		return nil, err
 	}
 	n := s.nbody
 	var kept []int
@@ -115,6 +120,24 @@ func NewLieSystem(s *System, rows []int) (*LieSystem, error) {
 	l.gBodies = bodiesOf(s.ConstraintPattern(), nc, n)
 	l.cBodies = bodiesOf(s.CouplingPattern(), nq, n)
 	return l, nil
+}
+
+// refusePfaffian refuses a System with nonholonomic (Pfaffian) rows A v + b = 0, such as
+// rolling disks, naming them where the System can: dae.LieSystem has no velocity
+// constraints, and dropping them would integrate another mechanism.
+func refusePfaffian(s *System) error {
+	n, ok := dae.AsNonholonomic(s)
+	if !ok {
+		return nil
+	}
+	names := make([]string, n.NumPfaffian())
+	for k := range names {
+		names[k] = fmt.Sprintf("pfaffian[%d]", k)
+		if pn, ok := any(s).(interface{ PfaffianName(k int) string }); ok {
+			names[k] = pn.PfaffianName(k)
+		}
+	}
+	return fmt.Errorf("spatial: Lie-group route: nonholonomic rows %s (A v + b = 0, e.g. a rolling disk) have no place in dae.LieSystem; use the Euler-parameter route", strings.Join(names, ", "))
 }
 
 // bodiesOf lists, for each of the rows rows of a pattern (column lists over q), the bodies
