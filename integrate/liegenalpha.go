@@ -183,6 +183,9 @@ func (m *LieGenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := refuseReaction("lie-genalpha", sys); err != nil {
 		return err
 	}
+	if err := refuseNonholonomic("lie-genalpha", sys); err != nil {
+		return err
+	}
 	vs := dae.NewVectorSpace(sys)
 	if err := m.init(vs, start, ctl); err != nil {
 		return err
@@ -286,12 +289,18 @@ func (w *lieWork) coordinateName(i int) string {
 	if w.plain != nil {
 		return dae.CoordinateName(w.plain, i)
 	}
+	if n, ok := w.sys.(dae.Namer); ok && n.CoordinateName(i) != "" {
+		return n.CoordinateName(i)
+	}
 	return fmt.Sprintf("v[%d]", i)
 }
 
 func (w *lieWork) constraintName(i int) string {
 	if w.plain != nil {
 		return dae.ConstraintName(w.plain, i)
+	}
+	if n, ok := w.sys.(dae.Namer); ok && n.ConstraintName(i) != "" {
+		return n.ConstraintName(i)
 	}
 	return fmt.Sprintf("Φ[%d]", i)
 }

@@ -15,6 +15,9 @@ type SpatialBuilt struct {
 	System *spatial.System // the full system, every joint row included
 	Bodies map[string]spatial.BodyID
 	Joints map[string]spatial.JointID
+	// Lie is the system on the Lie group (rotations: lie-group; nil otherwise): the joint
+	// rows Build kept, without the normalizations (onLieGroup).
+	Lie *spatial.LieSystem
 }
 
 // assemble3 turns doc.Spatial into a spatial model and assembles it, as assemble does for

@@ -21,6 +21,7 @@ type SpatialModel struct {
 	Initial     Initial3           `yaml:"initial"`
 	Simulation  Simulation         `yaml:"simulation"`
 	Parameters  map[string]float64 `yaml:"parameters"` // as Model.Parameters
+	Rotations   string             `yaml:"rotations"`  // as Model.Rotations [euler-parameters]
 }
 
 // Vec3 is a vector [x, y, z] (m, m/s, rad/s, N, N·m or m/s², by field).

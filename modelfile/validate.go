@@ -90,6 +90,7 @@ func validate(d *decoder) {
 		v.errorf("dimension", "dimension = %g; want 2 (planar) or 3", v.m.Dimension)
 	}
 	v.coordinates()
+	v.rotations(2)
 	v.bodiesAndMarkers()
 	v.jointsAndMotions()
 	v.forces()
@@ -564,7 +565,7 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 			v.methodOptions(e)
 		}
 	} else {
-		e, _ := integrate.Lookup(DefaultMethod)
+		e, _ := integrate.Lookup(DefaultMethodOf(v.m))
 		if _, err := e.NewMethod(integrate.Formulation(s.Formulation)); err != nil {
 			v.errorf(p+".formulation", "%v", err)
 		}

@@ -209,6 +209,7 @@ func validate3(d *decoder) {
 			v.errorf(fmt.Sprintf("initial.keep[%d]", i), "unknown coordinate %q; want BODY.x, .y, .z or .p0 … .p3 with a moving body: %s", c, v.movingBodies())
 		}
 	}
+	v.rotations(3)
 	v.simulationCommon(m.Initial.Time, channelNames3(m))
 }
 

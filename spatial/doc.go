@@ -39,7 +39,8 @@
 //     stabilized form q' = H v − (∂γ/∂q)ᵀμ, 0 = γ(q) with artificial multipliers μ (eq. 45),
 //     a further DAE structure every method would have to support.
 //   - Lie-group integration on SO(3) (eqs. 33-34): no parametrization at all, but methods of
-//     their own; it is the later route of issue 8's successors.
+//     their own (lie-genalpha). LieSystem (lie.go) puts an assembled System on that route
+//     with the same stored q, so every model reaches both.
 //
 // This package takes p as ordinary coordinates with q' = v, so that the one equation of
 // package dae (M a = f − Gᵀλ, g = 0) and every integrator apply unchanged, and makes
