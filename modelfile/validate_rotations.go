@@ -6,10 +6,6 @@ import (
 	"linkage/integrate"
 )
 
-// jointRollingDisk is the 3D joint type with nonholonomic rows (spatial.AddRollingDisk),
-// refused on the Lie group.
-const jointRollingDisk = "rolling-disk"
-
 // rotations checks the rotations key of a model of dimension dim: a known route; on the Lie
 // group, coordinates: body (2D), a method of the registry's Lie column, no joint friction
 // (its forces depend on λ, which dae.LieSystem and lie-genalpha cannot take), in 2D no
@@ -58,7 +54,7 @@ func (v *validator) rotations(dim int) {
 		if jt.Friction != nil {
 			friction(k, jt.Name)
 		}
-		if jt.Type == jointRollingDisk {
+		if jt.Type == JointRollingDisk {
 			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: a rolling disk (nonholonomic rows A v = 0) is not available with rotations: lie-group (%s does not take nonholonomic rows); drop rotations: lie-group", jt.Name, DefaultLieMethod)
 		}
 	}
