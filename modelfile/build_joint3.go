@@ -87,6 +87,7 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 	}
 	bodyOf := func(marker string) string { return m.Markers[markerIndex[marker]].Body }
 	in := map[string]bool{groundName: true}
+	links := treeLinks{}
 	added := map[string]bool{}
 	var tree []treeJoint
 	for changed := true; changed; {
@@ -102,9 +103,11 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 				case at[bi] && !in[bj]:
 					tree = append(tree, treeJoint{jt: jt, ma: markerIndex[jt.I], mb: markerIndex[jt.J], s: 1})
 					in[bj] = true
+					links[bj] = treeLink{joint: jt.Name, parent: bi}
 				case at[bj] && !in[bi]:
 					tree = append(tree, treeJoint{jt: jt, ma: markerIndex[jt.J], mb: markerIndex[jt.I], s: -1})
 					in[bi] = true
+					links[bi] = treeLink{joint: jt.Name, parent: bj}
 				default:
 					continue
 				}
@@ -116,7 +119,9 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 	for _, b := range m.Bodies {
 		if !in[b.Name] {
 			return nil, nil, fmt.Errorf("%s: body %q: coordinates: joint needs every body joined to ground by a tree of joints, and %s; use coordinates: body",
-				doc.File, b.Name, jointsOf(m, b.Name, bodyOf))
+				doc.File, b.Name, jointsOf(b.Name, len(m.Joints), func(k int) (string, string, string) {
+					return m.Joints[k].Name, bodyOf(m.Joints[k].I), bodyOf(m.Joints[k].J)
+				}))
 		}
 	}
 	var cuts []Joint3
@@ -125,27 +130,66 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 			continue
 		}
 		if jt.Type != JointSpherical {
-			return nil, nil, fmt.Errorf("%s: joint %q: a %s joint closes a loop (its bodies %q and %q are both in the tree already), and coordinates: joint "+
-				"closes 3D loops with spherical cut joints only; list a spherical joint of the loop after it, or use coordinates: body",
-				doc.File, jt.Name, jt.Type, bodyOf(jt.I), bodyOf(jt.J))
+			return nil, nil, fmt.Errorf("%s: joint %q: a %s joint closes the loop %s, and coordinates: joint "+
+				"closes 3D loops with spherical cut joints only (3 point rows); list a spherical joint of the loop after it, or use coordinates: body",
+				doc.File, jt.Name, jt.Type, links.loop(jt.Name, bodyOf(jt.I), bodyOf(jt.J)))
 		}
 		cuts = append(cuts, jt)
 	}
 	return tree, cuts, nil
 }
 
-// jointsOf says which joints touch body (for the refusal of a body outside the tree).
-func jointsOf(m *SpatialModel, body string, bodyOf func(string) string) string {
+// treeLinks records, for each body of a spanning tree, the joint that joined it to the
+// tree and the body on that joint's other side (toward ground).
+type treeLinks map[string]treeLink
+
+type treeLink struct{ joint, parent string }
+
+// loop names the joints of the loop that a joint closing between bodies a and b of the
+// tree makes: that joint, then the tree joints from a and from b up to their common
+// ancestor, quoted and joined for a message.
+func (l treeLinks) loop(closing, a, b string) string {
+	toGround := func(x string) []string {
+		path := []string{x}
+		for x != groundName {
+			x = l[x].parent
+			path = append(path, x)
+		}
+		return path
+	}
+	pa, pb := toGround(a), toGround(b)
+	names := []string{fmt.Sprintf("%q", closing)}
+	common := groundName
+	for _, x := range pa {
+		if slices.Contains(pb, x) {
+			common = x
+			break
+		}
+		names = append(names, fmt.Sprintf("%q", l[x].joint))
+	}
+	for _, x := range pb {
+		if x == common {
+			break
+		}
+		names = append(names, fmt.Sprintf("%q", l[x].joint))
+	}
+	return strings.Join(names, ", ")
+}
+
+// jointsOf says which of the n joints (joint k is named name and joins bodies bi and bj)
+// touch body, for the refusal of a body outside the tree.
+func jointsOf(body string, n int, joint func(k int) (name, bi, bj string)) string {
 	var names []string
-	for _, jt := range m.Joints {
-		if bodyOf(jt.I) == body || bodyOf(jt.J) == body {
-			names = append(names, fmt.Sprintf("%q", jt.Name))
+	for k := range n {
+		name, bi, bj := joint(k)
+		if bi == body || bj == body {
+			names = append(names, fmt.Sprintf("%q", name))
 		}
 	}
 	if len(names) == 0 {
-		return "it has no joint (a free body has no tree joint in model files)"
+		return "it has no joint"
 	}
-	return fmt.Sprintf("its joints %s do not lead to ground", strings.Join(names, ", "))
+	return fmt.Sprintf("its joints %s do not join it to the tree", strings.Join(names, ", "))
 }
 
 // start3 is the consistent start in body coordinates, read through package spatial.

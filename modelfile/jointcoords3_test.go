@@ -202,3 +202,57 @@ func compareCrane(t *testing.T, src string, dof int) {
 		}
 	}
 }
+
+// TestJoint3Refusals: what the 3D joint route cannot express is refused naming the
+// element: a loop closed by a joint that cannot be cut (naming the loop's joints), a body
+// the tree does not reach (naming its joints), joints without a tree form, friction, force
+// elements other than a linear rsda on a joint, joint reaction and spring-damper channels,
+// a coordinate set other than body and joint.
+func TestJoint3Refusals(t *testing.T) {
+	fourbar, err := os.ReadFile(filepath.Join("..", "examples", "spatial-fourbar.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk, err := os.ReadFile(filepath.Join("..", "examples", "rolling-disk.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ model, from, to, want string }{
+		{strings.Replace(string(fourbar), "{name: A, type: spherical", "{name: A, type: universal", 1), "{name: B, type: spherical", "{name: B, type: universal",
+			`joint "B": a universal joint closes the loop "B", "A", "crankpin", "rockerpin", and coordinates: joint closes 3D loops with spherical cut joints only`},
+		{crane3, "motions:\n", "  - {name: stay, type: revolute, i: slot, j: boom.mid}\nmotions:\n",
+			`joint "hooke": a universal joint closes the loop "hooke", "turn", "rail", "stay"`},
+		{crane3, "  - {name: rail, type: translational, i: slot, j: cart.slot}\n", "",
+			`body "cart": coordinates: joint needs every body joined to ground by a tree of joints, and its joints "turn" do not join it to the tree`},
+		{string(disk), "", "", `rolling-disk joints are not available with coordinates: joint`},
+		{crane3, "k: 5, c: 0.1, free_angle: 20 deg}", "k: 5, c: 0.1, free_angle: 20 deg}\n  - {name: pull, type: tsda, i: slot, j: bob.top, k: 3}",
+			`force "pull": coordinates: joint takes only linear rotational spring-dampers on a joint`},
+		{crane3, "k: 5, c: 0.1, free_angle", "spring: {polynomial: [0, 5]}, c: 0.1, free_angle",
+			`force "twist": coordinates: joint takes only linear rotational spring-dampers on a joint`},
+		{crane3, "i: base.O, j: cart.top}", "i: base.O, j: cart.top, friction: {mu: 0.1, v_reg: 0.01, pin_radius: 0.01}}",
+			`joint "turn": friction is not available with coordinates: joint`},
+		{crane3, "outputs: [cart,", "outputs: [turn.fx, cart,", `output channel "turn.fx": joint reactions are not available with coordinates: joint`},
+		{crane3, "outputs: [cart,", "outputs: [twist.force, cart,", `output channel "twist.force": spring-damper channels are not available with coordinates: joint`},
+		{crane3, "dimension: 3\n", "dimension: 3\ncoordinates: natural\n", `coordinates = "natural"; want "body"`},
+	}
+	for _, c := range cases {
+		src := strings.Replace(c.model, c.from, c.to, 1)
+		if strings.Contains(c.from, "name: rail") {
+			src = strings.Replace(src, "  - {name: push, joint: rail, function: \"0.1*sin(2*t)\"}\n", "", 1)
+			src = strings.Replace(src, " push,", "", 1)
+		}
+		if c.from != "" && src == c.model {
+			t.Fatalf("%q not in the model", c.from)
+		}
+		if !strings.Contains(src, "coordinates:") {
+			src = "coordinates: joint\n" + src
+		}
+		doc, err := Parse("model.yaml", []byte(src))
+		if err == nil {
+			_, err = Build(doc)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "use coordinates: body") && !strings.Contains(c.want, "natural") {
+			t.Errorf("err = %v, want %q and the way out", err, c.want)
+		}
+	}
+}
