@@ -49,7 +49,7 @@ func TestJointEveryPlanarExample(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
 		body := loadExample(t, name)
-		if body.Spatial != nil || body.Natural != nil || body.Joint != nil {
+		if body.Spatial != nil || body.Natural != nil || body.Joint != nil || body.Joint3 != nil {
 			continue
 		}
 		doc, err := parseJoint(t, name)
