@@ -192,166 +192,181 @@ func jointsOf(body string, n int, joint func(k int) (name, bi, bj string)) strin
 	return fmt.Sprintf("its joints %s do not join it to the tree", strings.Join(names, ", "))
 }
 
-// start3 is the consistent start in body coordinates, read through package spatial.
-type start3 struct {
-	sys  *spatial.System
-	q, v []float64
-}
-
-func (s start3) body(name string, sb *SpatialBuilt) (r spatial.Vec3, p spatial.Quat, v, w spatial.Vec3) {
-	id := sb.Bodies[name]
-	r, p = s.sys.Pose(id, s.q)
-	v, w, _ = s.sys.Velocity(id, s.q, s.v)
-	return r, p, v, w
+// tree3Builder adds the joints of a 3D model to a joint.Model, reading the joint
+// coordinates' offsets and rates from the consistent start of the body route.
+type tree3Builder struct {
+	doc    *Document
+	m      *SpatialModel
+	jb     *Joint3Built
+	sb     *SpatialBuilt
+	q, v   []float64            // the body route's consistent start
+	origin map[int]spatial.Vec3 // frame origins in the world at the start
+	coord  map[string]int       // tree joint → its coordinate of motions and springs
+	marker map[string]int       // marker name → index
+	q0, v0 []float64            // joint coordinates (all zero) and rates at the start
 }
 
 // buildJoint3 builds the tree, cut joints, drives and springs from the consistent start of
 // the body route.
 func buildJoint3(doc *Document, body *Built, tree []treeJoint, cuts []Joint3) (*Joint3Built, error) {
 	m := doc.Spatial
-	sb := body.Spatial
-	st := start3{sys: sb.System, q: body.Start.Q, v: body.Start.V}
-	jb := &Joint3Built{Model: &joint.Model{Gravity: m.Gravity}, frames: map[string]frame3{groundName: {f: joint.Ground, p0: spatial.Identity()}},
-		drives: map[string]int{}}
-	marker := func(k int) (r, v, z spatial.Vec3) {
-		id := spatial.MarkerID(k + 1) // assemble3 adds the markers in file order
-		_, _, z = st.sys.MarkerAxes(id, st.q)
-		return st.sys.MarkerPosition(id, st.q), st.sys.MarkerVelocity(id, st.q, st.v), z
-	}
-	origin := map[int]spatial.Vec3{joint.Ground: {}} // frame origins in the world at the start
-	var q0, v0 []float64
-	coord := map[string]int{} // tree joint → its coordinate of motions and springs
-	for _, tj := range tree {
-		pb := m.Markers[tj.mb].Body
-		_, va, za := marker(tj.ma)
-		rb, vb, zb := marker(tj.mb)
-		fa := jb.frames[m.Markers[tj.ma].Body]
-		_, _, _, wa := st.body(m.Markers[tj.ma].Body, sb)
-		if fa.f == joint.Ground {
-			wa = spatial.Vec3{}
-		}
-		r, p, _, w := st.body(pb, sb)
-		wr := w.Sub(wa)
-		var zi spatial.Vec3 // marker i's z axis
-		if tj.s > 0 {
-			zi = za
-		} else {
-			zi = zb
-		}
-		a := zi.Scale(tj.s)
-		o := rb
-		rel := vec3(o.Sub(origin[fa.f]))
-		R := p.Matrix()
-		J := spatial.Mat3(inertiaMatrix(bodyInertia(m, pb)))
-		jbody := joint.Body{Name: pb, Mass: bodyMass(m, pb), COM: vec3(r.Sub(o)), Inertia: rotateInertia(R, J)}
-		first := len(q0)
-		var f int
-		var rates []float64
-		var axes []vec3
-		slide := a.Dot(vb.Sub(va))
-		switch tj.jt.Type {
-		case JointSpherical:
-			f = jb.Model.Spherical(tj.jt.Name, fa.f, rel, jbody)
-			axes = []vec3{{0, 0, 1}, {1, 0, 0}, {0, 1, 0}}
-			rates = []float64{wr[2], wr[0], wr[1]} // Cardan rates at zero angles: ω = ż e_z + ẋ e_x + ẏ e_y
-		case JointRevolute:
-			f = jb.Model.Revolute(tj.jt.Name, fa.f, rel, a, jbody)
-			axes, rates = []vec3{a}, []float64{wr.Dot(a)}
-		case JointTranslational:
-			f = jb.Model.Prismatic(tj.jt.Name, fa.f, rel, a, jbody)
-			axes, rates = []vec3{{}}, []float64{slide}
-		case JointCylindrical:
-			g := jb.Model.Prismatic(tj.jt.Name+".z", fa.f, rel, a, joint.Body{Name: tj.jt.Name + ".z"})
-			f = jb.Model.Revolute(tj.jt.Name+".phi", g, [3]float64{}, a, jbody)
-			axes, rates = []vec3{{}, a}, []float64{slide, wr.Dot(a)}
-		case JointUniversal:
-			f = jb.Model.Universal(tj.jt.Name, fa.f, rel, za, zb, jbody)
-			axes, rates = []vec3{za, zb}, []float64{wr.Dot(za), wr.Dot(zb)}
-		}
-		for k := range axes {
-			par := fa.f
-			if k > 0 {
-				par = first + k - 1
-			}
-			jb.parent = append(jb.parent, par)
-			jb.axis = append(jb.axis, axes[k])
-			q0, v0 = append(q0, 0), append(v0, rates[k])
-		}
-		coord[tj.jt.Name] = first // a cylindrical joint's displacement, the revolute's angle
-		origin[f] = o
-		jb.frames[pb] = frame3{f: f, com: vec3(r.Sub(o)), p0: p}
-		jb.Tree = append(jb.Tree, tj.jt.Name)
-	}
-	markerIndex := map[string]int{}
+	t := &tree3Builder{doc: doc, m: m, sb: body.Spatial, q: body.Start.Q, v: body.Start.V,
+		origin: map[int]spatial.Vec3{joint.Ground: {}}, coord: map[string]int{}, marker: map[string]int{},
+		jb: &Joint3Built{Model: &joint.Model{Gravity: m.Gravity}, drives: map[string]int{},
+			frames: map[string]frame3{groundName: {f: joint.Ground, p0: spatial.Identity()}}}}
 	for k, mk := range m.Markers {
-		markerIndex[mk.Name] = k
+		t.marker[mk.Name] = k
 	}
-	rows := 0
+	for _, tj := range tree {
+		t.add(tj)
+	}
 	for _, jt := range cuts {
-		fi, fj := jb.frames[m.Markers[markerIndex[jt.I]].Body], jb.frames[m.Markers[markerIndex[jt.J]].Body]
-		ri, _, _ := marker(markerIndex[jt.I])
-		rj, _, _ := marker(markerIndex[jt.J])
-		jb.Model.Cut(jt.Name, fi.f, vec3(ri.Sub(origin[fi.f])), fj.f, vec3(rj.Sub(origin[fj.f])), [3]float64{1, 0, 0}, [3]float64{0, 1, 0}, [3]float64{0, 0, 1})
-		jb.Cuts = append(jb.Cuts, jt.Name)
-		rows += 3
+		t.cut(jt)
 	}
-	// c0 is the spatial joint coordinate at the start: c = c0 + q on the tree coordinate.
-	c0 := func(name string) float64 {
-		x, _ := st.sys.JointCoordinate(sb.Joints[name], st.q)
-		return x
+	if err := t.drivesAndSprings(3 * len(cuts)); err != nil {
+		return nil, err
 	}
-	c := compiler{doc: doc}
+	sys, err := t.jb.Model.System()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", doc.File, err)
+	}
+	t.jb.System = &JointMechanism{System: sys, q0: t.q0, v0: t.v0}
+	return t.jb, nil
+}
+
+// markerAt returns the world position, velocity and z axis of marker k at the start.
+func (t *tree3Builder) markerAt(k int) (r, v, z spatial.Vec3) {
+	sys := t.sb.System
+	id := spatial.MarkerID(k + 1) // assemble3 adds the markers in file order
+	_, _, z = sys.MarkerAxes(id, t.q)
+	return sys.MarkerPosition(id, t.q), sys.MarkerVelocity(id, t.q, t.v), z
+}
+
+// omega returns the angular velocity (world axes) of body name at the start.
+func (t *tree3Builder) omega(name string) spatial.Vec3 {
+	if name == groundName {
+		return spatial.Vec3{}
+	}
+	_, w, _ := t.sb.System.Velocity(t.sb.Bodies[name], t.q, t.v)
+	return w
+}
+
+// add puts tree joint tj into the model: its child frame sits at the child marker's point,
+// oriented as the world at the start (the child's body is placed in it by its centre of
+// mass and its inertia turned into world axes), so every coordinate starts at zero and
+// its rate is the relative motion at the start projected on the joint's axes.
+func (t *tree3Builder) add(tj treeJoint) {
+	m, jb := t.m, t.jb
+	child, parent := m.Markers[tj.mb].Body, m.Markers[tj.ma].Body
+	_, va, za := t.markerAt(tj.ma)
+	o, vb, zb := t.markerAt(tj.mb)
+	fa := jb.frames[parent]
+	r, p := t.sb.System.Pose(t.sb.Bodies[child], t.q)
+	wr := t.omega(child).Sub(t.omega(parent))
+	a := za.Scale(tj.s) // marker i's z axis, turned so that the coordinate grows with the body route's
+	if tj.s < 0 {
+		a = zb.Scale(tj.s)
+	}
+	rel := vec3(o.Sub(t.origin[fa.f]))
+	b3 := m.body(child)
+	body := joint.Body{Name: child, Mass: b3.Mass, COM: vec3(r.Sub(o)), Inertia: rotateInertia(p.Matrix(), inertiaMatrix(b3.Inertia))}
+	slide := a.Dot(vb.Sub(va))
+	var f int
+	var axes []vec3 // the rotation axes of the new coordinates, zero for a translation
+	var rates []float64
+	switch name := tj.jt.Name; tj.jt.Type {
+	case JointSpherical:
+		f = jb.Model.Spherical(name, fa.f, rel, body)
+		axes = []vec3{{0, 0, 1}, {1, 0, 0}, {0, 1, 0}}
+		rates = []float64{wr[2], wr[0], wr[1]} // Cardan rates at zero angles: ω = ż e_z + ẋ e_x + ẏ e_y
+	case JointRevolute:
+		f = jb.Model.Revolute(name, fa.f, rel, a, body)
+		axes, rates = []vec3{a}, []float64{wr.Dot(a)}
+	case JointTranslational:
+		f = jb.Model.Prismatic(name, fa.f, rel, a, body)
+		axes, rates = []vec3{{}}, []float64{slide}
+	case JointCylindrical:
+		g := jb.Model.Prismatic(name+".z", fa.f, rel, a, joint.Body{Name: name + ".z"})
+		f = jb.Model.Revolute(name+".phi", g, [3]float64{}, a, body)
+		axes, rates = []vec3{{}, a}, []float64{slide, wr.Dot(a)}
+	case JointUniversal:
+		f = jb.Model.Universal(name, fa.f, rel, za, zb, body)
+		axes, rates = []vec3{za, zb}, []float64{wr.Dot(za), wr.Dot(zb)}
+	}
+	first := len(t.q0)
+	for k := range axes {
+		par := fa.f
+		if k > 0 {
+			par = first + k - 1
+		}
+		jb.parent = append(jb.parent, par)
+		jb.axis = append(jb.axis, axes[k])
+		t.q0, t.v0 = append(t.q0, 0), append(t.v0, rates[k])
+	}
+	t.coord[tj.jt.Name] = first // a cylindrical joint's displacement, the others' only coordinate
+	t.origin[f] = o
+	jb.frames[child] = frame3{f: f, com: vec3(r.Sub(o)), p0: p}
+	jb.Tree = append(jb.Tree, tj.jt.Name)
+}
+
+// cut makes the spherical joint jt a cut joint: its two points coincide along x, y and z.
+func (t *tree3Builder) cut(jt Joint3) {
+	ki, kj := t.marker[jt.I], t.marker[jt.J]
+	fi, fj := t.jb.frames[t.m.Markers[ki].Body], t.jb.frames[t.m.Markers[kj].Body]
+	ri, _, _ := t.markerAt(ki)
+	rj, _, _ := t.markerAt(kj)
+	t.jb.Model.Cut(jt.Name, fi.f, vec3(ri.Sub(t.origin[fi.f])), fj.f, vec3(rj.Sub(t.origin[fj.f])), [3]float64{1, 0, 0}, [3]float64{0, 1, 0}, [3]float64{0, 0, 1})
+	t.jb.Cuts = append(t.jb.Cuts, jt.Name)
+}
+
+// c0 is joint name's coordinate in the body route at the start (spatial.JointCoordinate):
+// the spatial coordinate is c0 + q.
+func (t *tree3Builder) c0(name string) float64 {
+	x, _ := t.sb.System.JointCoordinate(t.sb.Joints[name], t.q)
+	return x
+}
+
+// drivesAndSprings makes drives of the motions (their rows follow the cut joints' rows)
+// and joint springs of the rotational spring-dampers (validate3 admits only linear ones on
+// a joint).
+func (t *tree3Builder) drivesAndSprings(rows int) error {
+	m := t.m
+	c := compiler{doc: t.doc}
 	c.motions(m.Motions, func(mo Motion, f law.Func) {
-		k := c0(mo.Joint)
+		k := t.c0(mo.Joint)
 		if m.Joints[slices.IndexFunc(m.Joints, func(j Joint3) bool { return j.Name == mo.Joint })].Type == JointRevolute {
 			// The body route holds sin(β − f) = 0: β is f modulo 2π, so shift c0 onto f's turn.
 			x, _, _ := f.Eval(m.Initial.Time)
 			k += 2 * math.Pi * math.Round((x-k)/(2*math.Pi))
 		}
 		eval := func(d int) func(float64) float64 {
-			return func(t float64) float64 {
-				x, dx, ddx := f.Eval(t)
+			return func(tt float64) float64 {
+				x, dx, ddx := f.Eval(tt)
 				return [3]float64{x - k, dx, ddx}[d]
 			}
 		}
-		jb.Model.Drive(mo.Name, coord[mo.Joint], eval(0), eval(1), eval(2))
-		jb.drives[mo.Name] = rows
+		t.jb.Model.Drive(mo.Name, t.coord[mo.Joint], eval(0), eval(1), eval(2))
+		t.jb.drives[mo.Name] = rows
 		rows++
 	})
-	if err := c.err(); err != nil {
-		return nil, err
+	for _, f := range m.Forces {
+		t.jb.Model.Spring(t.coord[f.Joint], f.K, f.C, float64(f.FreeAngle)-t.c0(f.Joint))
 	}
-	for _, f := range m.Forces { // validate3 admits rsda on a revolute joint, linear
-		jb.Model.Spring(coord[f.Joint], f.K, f.C, float64(f.FreeAngle)-c0(f.Joint))
-	}
-	sys, err := jb.Model.System()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", doc.File, err)
-	}
-	jb.System = &JointMechanism{System: sys, q0: q0, v0: v0}
-	return jb, nil
+	return c.err()
 }
 
-func bodyMass(m *SpatialModel, name string) float64 {
+// body returns the 3D body named name (validate3 has checked that it exists).
+func (m *SpatialModel) body(name string) Body3 {
 	for _, b := range m.Bodies {
 		if b.Name == name {
-			return b.Mass
+			return b
 		}
 	}
-	return 0
-}
-
-func bodyInertia(m *SpatialModel, name string) []float64 {
-	for _, b := range m.Bodies {
-		if b.Name == name {
-			return b.Inertia
-		}
-	}
-	return []float64{0, 0, 0}
+	return Body3{Inertia: []float64{0, 0, 0}}
 }
 
 // rotateInertia returns R J Rᵀ: the inertia tensor J (body axes) in the axes R maps to.
-func rotateInertia(R, J spatial.Mat3) [3][3]float64 {
+func rotateInertia(R spatial.Mat3, J [3][3]float64) [3][3]float64 {
 	var out [3][3]float64
 	for i := range 3 {
 		for j := range 3 {

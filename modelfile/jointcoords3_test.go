@@ -8,29 +8,46 @@ import (
 	"testing"
 )
 
-// parseJoint3 reads a 3D example with coordinates: joint added at the top, after
-// replacing from by to in its text (when from is not empty).
-func parseJoint3(t *testing.T, name, from, to string) (body, jnt *Document) {
+// buildBoth builds the 3D model src in body coordinates and in joint coordinates
+// (coordinates: joint added at the top).
+func buildBoth(t *testing.T, file, src string) (body, jnt *Built) {
 	t.Helper()
-	path := filepath.Join("..", "examples", name+".yaml")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := string(data)
-	if from != "" {
-		if !strings.Contains(src, from) {
-			t.Fatalf("%s: %q not in the file", name, from)
+	for i, text := range []string{src, "coordinates: joint\n" + src} {
+		doc, err := Parse(file, []byte(text))
+		if err != nil {
+			t.Fatal(err)
 		}
-		src = strings.Replace(src, from, to, 1)
-	}
-	if body, err = Parse(path, []byte(src)); err != nil {
-		t.Fatal(err)
-	}
-	if jnt, err = Parse(path, []byte("coordinates: joint\n"+src)); err != nil {
-		t.Fatal(err)
+		b, err := Build(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			body = b
+		} else {
+			jnt = b
+		}
 	}
 	return body, jnt
+}
+
+// compareChannels fails every channel of rj (joint coordinates) that differs from rb's
+// (body coordinates) by more than bound of its size, residuals and the invariant apart;
+// it returns the largest gap.
+func compareChannels(t *testing.T, rb, rj *Result, bound float64) float64 {
+	t.Helper()
+	largest := 0.0
+	for k, ch := range rb.Channels {
+		if strings.HasPrefix(ch, "residual.") || ch == "energy.invariant" {
+			continue
+		}
+		a, b := rb.Data[k], rj.Data[k]
+		worst := channelGap(a, b, false)
+		largest = max(largest, worst)
+		if !(worst <= bound) {
+			t.Errorf("%s: joint and body coordinates differ by %.2e of the channel's size, want <= %g (at t_end %.9g vs %.9g)", ch, worst, bound, a[len(a)-1], b[len(b)-1])
+		}
+	}
+	return largest
 }
 
 // TestJoint3Examples: the 3D examples the joint route can express (spherical chains, the
@@ -50,15 +67,12 @@ func TestJoint3Examples(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			bdoc, jdoc := parseJoint3(t, c.name, c.from, c.to)
-			bb, err := Build(bdoc)
-			if err != nil {
-				t.Fatal(err)
+			path := filepath.Join("..", "examples", c.name+".yaml")
+			data, err := os.ReadFile(path)
+			if err != nil || !strings.Contains(string(data), c.from) {
+				t.Fatalf("%s: %v, or %q not in the file", path, err, c.from)
 			}
-			bj, err := Build(jdoc)
-			if err != nil {
-				t.Fatal(err)
-			}
+			bb, bj := buildBoth(t, path, strings.Replace(string(data), c.from, c.to, 1))
 			if bj.Joint3 == nil || strings.Join(bj.Joint3.Tree, " ") != c.tree || strings.Join(bj.Joint3.Cuts, " ") != c.cuts {
 				t.Fatalf("tree %q and cut joints %q, want %q and %q", bj.Joint3.Tree, bj.Joint3.Cuts, c.tree, c.cuts)
 			}
@@ -70,18 +84,7 @@ func TestJoint3Examples(t *testing.T) {
 			if len(rb.Channels) != len(rj.Channels) || len(rb.Channels) < 8 || rb.Samples < 3 {
 				t.Fatalf("channels %v vs %v, %d samples", rb.Channels, rj.Channels, rb.Samples)
 			}
-			largest := 0.0
-			for k, ch := range rb.Channels {
-				if strings.HasPrefix(ch, "residual.") || ch == "energy.invariant" {
-					continue
-				}
-				a, b := rb.Data[k], rj.Data[k]
-				worst := channelGap(a, b, false)
-				largest = max(largest, worst)
-				if !(worst <= 1e-6) {
-					t.Errorf("%s: joint and body coordinates differ by %.2e of the channel's size, want <= 1e-6 (at t_end %.9g vs %.9g)", ch, worst, a[len(a)-1], b[len(b)-1])
-				}
-			}
+			largest := compareChannels(t, rb, rj, 1e-6)
 			t.Logf("%d channels, %d samples to t = %g: largest gap %.2e; steps %d (body) and %d (joint)",
 				len(rb.Channels), rb.Samples, rb.Data[0][len(rb.Data[0])-1], largest, rb.Solution.Stats.Steps, rj.Solution.Stats.Steps)
 		})
@@ -156,14 +159,7 @@ func TestJoint3ExampleFile(t *testing.T) {
 	if len(rb.Channels) != len(rj.Channels) || rb.Samples != 201 {
 		t.Fatalf("channels %v vs %v, %d samples", rb.Channels, rj.Channels, rb.Samples)
 	}
-	for k, ch := range rb.Channels {
-		if strings.HasPrefix(ch, "residual.") || ch == "energy.invariant" {
-			continue
-		}
-		if worst := channelGap(rb.Data[k], rj.Data[k], false); !(worst <= 1e-6) {
-			t.Errorf("%s: the example files differ by %.2e of the channel's size, want <= 1e-6", ch, worst)
-		}
-	}
+	compareChannels(t, rb, rj, 1e-6)
 }
 
 // TestJoint3EveryTreeJoint: the crane (crane3) follows in joint coordinates the motion,
@@ -193,22 +189,7 @@ func TestJoint3EveryTreeJoint(t *testing.T) {
 }
 
 func compareCrane(t *testing.T, src string, dof int) {
-	bdoc, err := Parse("crane3.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	jdoc, err := Parse("crane3.yaml", []byte("coordinates: joint\n"+src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bb, err := Build(bdoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bj, err := Build(jdoc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bb, bj := buildBoth(t, "crane3.yaml", src)
 	if got := strings.Join(bj.Joint3.Tree, " "); got != "rail turn hooke tube ball" {
 		t.Errorf("tree %q, want rail turn hooke tube ball", got)
 	}
@@ -220,15 +201,7 @@ func compareCrane(t *testing.T, src string, dof int) {
 	if len(rb.Channels) != len(rj.Channels) || len(rb.Channels) < 80 || rb.Samples != 51 {
 		t.Fatalf("channels %v vs %v, %d samples", rb.Channels, rj.Channels, rb.Samples)
 	}
-	for k, ch := range rb.Channels {
-		if strings.HasPrefix(ch, "residual.") || ch == "energy.invariant" {
-			continue
-		}
-		a, b := rb.Data[k], rj.Data[k]
-		if worst := channelGap(a, b, false); !(worst <= 1e-6) {
-			t.Errorf("%s: joint and body coordinates differ by %.2e of the channel's size, want <= 1e-6 (at t_end %.9g vs %.9g)", ch, worst, a[len(a)-1], b[len(b)-1])
-		}
-	}
+	compareChannels(t, rb, rj, 1e-6)
 }
 
 // TestJoint3Refusals: what the 3D joint route cannot express is refused naming the
@@ -313,22 +286,7 @@ simulation:
 // its Cardan angles pass within a few degrees of the singular middle angle; the joint route
 // pays with smaller steps there, not with accuracy.
 func TestJoint3NearCardanSingularity(t *testing.T) {
-	bdoc, err := Parse("swing3.yaml", []byte(swing3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	jdoc, err := Parse("swing3.yaml", []byte("coordinates: joint\n"+swing3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bb, err := Build(bdoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bj, err := Build(jdoc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bb, bj := buildBoth(t, "swing3.yaml", swing3)
 	opt := RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-9}
 	rb, rj := runExample(t, bb, opt), runExample(t, bj, opt)
 	closest := 90.0
@@ -338,13 +296,6 @@ func TestJoint3NearCardanSingularity(t *testing.T) {
 	if !(closest < 10) {
 		t.Errorf("the middle Cardan angle stays %.1f° from ±90°; the test wants it within 10°", closest)
 	}
-	for k, ch := range rb.Channels {
-		if strings.HasPrefix(ch, "residual.") || ch == "energy.invariant" {
-			continue
-		}
-		if worst := channelGap(rb.Data[k], rj.Data[k], false); !(worst <= 1e-6) {
-			t.Errorf("%s: joint and body coordinates differ by %.2e of the channel's size, want <= 1e-6", ch, worst)
-		}
-	}
+	compareChannels(t, rb, rj, 1e-6)
 	t.Logf("middle Cardan angle within %.2f° of 90°; %d steps in joint coordinates, %d in body coordinates", closest, rj.Solution.Stats.Steps, rb.Solution.Stats.Steps)
 }
