@@ -338,6 +338,11 @@ func (t *tree3Builder) drivesAndSprings(rows int) error {
 			// The body route holds sin(β − f) = 0: β is f modulo 2π, so shift c0 onto f's turn.
 			x, _, _ := f.Eval(m.Initial.Time)
 			k += 2 * math.Pi * math.Round((x-k)/(2*math.Pi))
+			if math.Abs(x-k) > math.Pi/2 { // sin(β − f) = 0 on its other branch, β = f + π
+				c.fail(fmt.Sprintf("motions[%d].function", slices.IndexFunc(m.Motions, func(o Motion) bool { return o.Name == mo.Name })),
+					fmt.Errorf("motion %q: the start has joint %q at %.6g rad, half a turn from f = %.6g rad at initial.time (the body route holds sin(β − f) = 0 there); "+
+						"coordinates: joint drives the angle itself: start the joint at f, or use coordinates: body", mo.Name, mo.Joint, t.c0(mo.Joint), x))
+			}
 		}
 		eval := func(d int) func(float64) float64 {
 			return func(tt float64) float64 {

@@ -235,7 +235,8 @@ func compareCrane(t *testing.T, src string, dof int) {
 // element: a loop closed by a joint that cannot be cut (naming the loop's joints), a body
 // the tree does not reach (naming its joints), joints without a tree form, friction, force
 // elements other than a linear rsda on a joint, joint reaction and spring-damper channels,
-// a coordinate set other than body and joint.
+// a coordinate set other than body and joint, a revolute motion whose start the body route
+// made consistent on the other branch of sin(β − f) = 0 (half a turn from f).
 func TestJoint3Refusals(t *testing.T) {
 	fourbar, err := os.ReadFile(filepath.Join("..", "examples", "spatial-fourbar.yaml"))
 	if err != nil {
@@ -262,6 +263,9 @@ func TestJoint3Refusals(t *testing.T) {
 		{crane3, "outputs: [cart,", "outputs: [turn.fx, cart,", `output channel "turn.fx": joint reactions are not available with coordinates: joint`},
 		{crane3, "outputs: [cart,", "outputs: [twist.force, cart,", `output channel "twist.force": spring-damper channels are not available with coordinates: joint`},
 		{crane3, "dimension: 3\n", "dimension: 3\ncoordinates: natural\n", `coordinates = "natural"; want "body"`},
+		{strings.Replace(crane3, "forces:\n  - {name: twist, type: rsda, joint: turn, k: 5, c: 0.1, free_angle: 20 deg}\n", "", 1),
+			"motions:\n", "motions:\n  - {name: spin, joint: turn, function: \"25*pi/9 - 0.5*t\"}\n", // 500°: 140°, half a turn from the start's −40°
+			`motion "spin": the start has joint "turn" at -0.698132 rad, half a turn from f = 8.72665 rad at initial.time`},
 	}
 	for _, c := range cases {
 		src := strings.Replace(c.model, c.from, c.to, 1)
