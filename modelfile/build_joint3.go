@@ -187,7 +187,7 @@ func jointsOf(body string, n int, joint func(k int) (name, bi, bj string)) strin
 		}
 	}
 	if len(names) == 0 {
-		return "it has no joint"
+		return "it has no joint (a free body has no joint-coordinate form in model files)"
 	}
 	return fmt.Sprintf("its joints %s do not join it to the tree", strings.Join(names, ", "))
 }
