@@ -194,7 +194,9 @@ func TestJoint3ExampleFile(t *testing.T) {
 // motions' work) of the body-coordinate run over 1 s, to 1e-6 of each channel's size at
 // tol 1e-10 (dopri5), with the tree the doc comment of assembleJoint3 says; so does the
 // crane whose turntable is driven instead of sprung, by a motion that starts one turn
-// away from the angle in (−π, π] (the body route's sin(β − f) = 0 holds there too).
+// away from the angle in (−π, π] (the body route's sin(β − f) = 0 holds there too), and
+// the crane with every joint written from its child's side (each entered from marker i's
+// child, its coordinate's sign turned).
 func TestJoint3EveryTreeJoint(t *testing.T) {
 	driven := crane3
 	for _, r := range [][2]string{
@@ -207,10 +209,26 @@ func TestJoint3EveryTreeJoint(t *testing.T) {
 		}
 		driven = strings.Replace(driven, r[0], r[1], 1)
 	}
+	reversed := crane3 // every joint written from its child's side, the motions negated with their coordinates
+	for _, r := range [][2]string{
+		{"i: slot, j: cart.slot", "i: cart.slot, j: slot"},
+		{"i: base.O, j: cart.top", "i: cart.top, j: base.O"},
+		{"i: base.top, j: boom.root", "i: boom.root, j: base.top"},
+		{"i: boom.mid, j: sleeve.c", "i: sleeve.c, j: boom.mid"},
+		{"i: sleeve.p, j: bob.top", "i: bob.top, j: sleeve.p"},
+		{`"0.1*sin(2*t)"`, `"-0.1*sin(2*t)"`},
+		{`"0.2 + 0.05*t"`, `"-0.2 - 0.05*t"`},
+		{"free_angle: 20 deg", "free_angle: -20 deg"},
+	} {
+		if !strings.Contains(reversed, r[0]) {
+			t.Fatalf("%q not in the model", r[0])
+		}
+		reversed = strings.Replace(reversed, r[0], r[1], 1)
+	}
 	for _, c := range []struct {
 		name, src string
 		dof       int
-	}{{"sprung", crane3, 7}, {"driven", driven, 6}} {
+	}{{"sprung", crane3, 7}, {"driven", driven, 6}, {"reversed", reversed, 7}} {
 		t.Run(c.name, func(t *testing.T) { compareCrane(t, c.src, c.dof) })
 	}
 }
