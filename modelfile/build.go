@@ -35,6 +35,9 @@ type Built struct {
 	// Joint is set for a planar model in joint coordinates (coordinates: joint); Model,
 	// System, Bodies and Joints are then nil.
 	Joint *JointBuilt
+	// Joint3 is set for a 3D model in joint coordinates (dimension: 3, coordinates: joint);
+	// Spatial is then nil.
+	Joint3 *Joint3Built
 }
 
 // Build assembles doc's mechanism through the modeling route of its dimension (routes:
@@ -87,13 +90,14 @@ var routes = [...]route{
 	{dimension: 2, coordinates: CoordinatesJoint, assemble: assembleJoint},
 	{dimension: 3, coordinates: CoordinatesBody, assemble: assemble3},
 	{dimension: 3, coordinates: CoordinatesBody, lieGroup: true, assemble: assemble3, group: onLieGroup},
+	{dimension: 3, coordinates: CoordinatesJoint, assemble: assembleJoint3},
 }
 
 // routeOf returns the route of doc's dimension, coordinates and rotations.
 func routeOf(doc *Document) route {
 	dim, coords := 2, doc.Model.Coordinates
 	if doc.Spatial != nil {
-		dim, coords = 3, ""
+		dim, coords = 3, doc.Spatial.Coordinates
 	}
 	if coords == "" {
 		coords = CoordinatesBody
@@ -434,6 +438,9 @@ func (b *Built) Full() dae.System {
 	}
 	if b.Joint != nil {
 		return b.Joint.System
+	}
+	if b.Joint3 != nil {
+		return b.Joint3.System
 	}
 	return b.System
 }

@@ -159,6 +159,8 @@ func TestLieGroupRefusals(t *testing.T) {
 	}{
 		{"unknown value", strings.Replace(pendulum, "dimension: 3", "dimension: 3\nrotations: quaternions", 1),
 			[]string{":9:", "rotations", `"quaternions"`, `"euler-parameters"`, `"lie-group"`}},
+		{"3D joint", strings.Replace(read("spatial-fourbar-joint"), "dimension: 3", "dimension: 3\nrotations: lie-group", 1),
+			[]string{"rotations", "coordinates: body", "coordinates: joint"}},
 		{"2D natural", strings.Replace(read("four-bar-natural"), "coordinates: natural", "coordinates: natural\nrotations: lie-group", 1),
 			[]string{"rotations", "coordinates: body", "coordinates: natural"}},
 		{"method", strings.Replace(pendulum, "dimension: 3", "dimension: 3\nrotations: lie-group", 1),

@@ -9,10 +9,14 @@ package modelfile
 
 // SpatialModel is one 3D model file.
 type SpatialModel struct {
-	Name        string             `yaml:"name"`
-	Description string             `yaml:"description"`
-	Dimension   float64            `yaml:"dimension,required"` // 3
-	Gravity     Vec3               `yaml:"gravity"`            // m/s², [0, 0, 0] when absent
+	Name        string  `yaml:"name"`
+	Description string  `yaml:"description"`
+	Dimension   float64 `yaml:"dimension,required"` // 3
+	// Coordinates chooses the modeling route: "body" (x, y, z and Euler parameters of
+	// every body, package spatial) or "joint" (relative coordinates of a spanning tree with
+	// spherical cut joints, package joint) [body].
+	Coordinates string             `yaml:"coordinates"`
+	Gravity     Vec3               `yaml:"gravity"` // m/s², [0, 0, 0] when absent
 	Bodies      []Body3            `yaml:"bodies,required"`
 	Markers     []Marker3          `yaml:"markers"`
 	Joints      []Joint3           `yaml:"joints"`
@@ -170,6 +174,9 @@ func channelNames3(m *SpatialModel) []string {
 		}
 	}
 	for _, j := range m.Joints {
+		if m.Coordinates == CoordinatesJoint {
+			break // a tree joint has no multiplier, so no reaction to read
+		}
 		suffixes := joint3Suffixes()
 		if j.Type == JointRollingDisk {
 			suffixes = []string{"lambda"} // the contact row's multiplier: λ holds no rolling loads μ
@@ -182,6 +189,9 @@ func channelNames3(m *SpatialModel) []string {
 		names = append(names, mo.Name+".lambda")
 	}
 	for _, f := range m.Forces {
+		if m.Coordinates == CoordinatesJoint {
+			break // joint springs have no spring-damper readings
+		}
 		for _, s := range forceSuffixes(f.Type) {
 			names = append(names, f.Name+"."+s)
 		}

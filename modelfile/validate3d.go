@@ -209,8 +209,44 @@ func validate3(d *decoder) {
 			v.errorf(fmt.Sprintf("initial.keep[%d]", i), "unknown coordinate %q; want BODY.x, .y, .z or .p0 … .p3 with a moving body: %s", c, v.movingBodies())
 		}
 	}
+	v.coordinates3(m)
 	v.rotations(3)
 	v.simulationCommon(m.Initial.Time, channelNames3(m))
+}
+
+// joint3TreeTypes are the 3D joints the joint route takes (assembleJoint3).
+func joint3TreeTypes() []string {
+	return []string{JointSpherical, JointRevolute, JointTranslational, JointCylindrical, JointUniversal}
+}
+
+// coordinates3 checks the coordinates key of a 3D model and, for joint coordinates, refuses
+// by element what package joint cannot take: joints without a tree form, friction, force
+// elements other than linear rotational spring-dampers on a joint.
+func (v *validator) coordinates3(m *SpatialModel) {
+	switch m.Coordinates {
+	case "", CoordinatesBody:
+		return
+	case CoordinatesJoint:
+	default:
+		v.errorf("coordinates", "coordinates = %q; want %q (x, y, z and Euler parameters of every body, the default) or %q (relative coordinates of a spanning tree)",
+			m.Coordinates, CoordinatesBody, CoordinatesJoint)
+		return
+	}
+	for k, jt := range m.Joints {
+		if jt.Friction != nil {
+			v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction is not available with coordinates: joint; use coordinates: body", jt.Name)
+		}
+		if !slices.Contains(joint3TreeTypes(), jt.Type) {
+			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: %s joints are not available with coordinates: joint "+
+				"(a tree of %s joints with spherical cut joints); use coordinates: body", jt.Name, jt.Type, strings.Join(joint3TreeTypes(), ", "))
+		}
+	}
+	for k, f := range m.Forces {
+		if f.Type != ForceRSDA || f.Joint == "" || f.Spring != nil || f.Damper != nil || f.Actuator != nil {
+			v.errorf(fmt.Sprintf("forces[%d]", k), "force %q: coordinates: joint takes only linear rotational spring-dampers on a joint "+
+				"(type rsda with joint, k, c, free_angle; joint springs of package joint); use coordinates: body", f.Name)
+		}
+	}
 }
 
 // rollingDisk checks a rolling disk (p is its path): a radius > 0 and a marker i on a

@@ -26,7 +26,11 @@ func (v *validator) rotations(dim int) {
 		v.errorf("rotations", "rotations = %q; want %q (the default: %s) or %q (integrated on the Lie group by %s)", r, def, what, RotationsLieGroup, DefaultLieMethod)
 		return
 	}
-	if c := v.m.Coordinates; dim == 2 && c != "" && c != CoordinatesBody {
+	c := v.m.Coordinates
+	if dim == 3 {
+		c = v.doc.Spatial.Coordinates
+	}
+	if c != "" && c != CoordinatesBody {
 		v.errorf("rotations", "rotations: %s needs coordinates: body; coordinates: %s has no rotation to put on the group (drop rotations or use coordinates: body)", r, c)
 	}
 	if s := v.m.Simulation; s.Method != "" {
