@@ -36,7 +36,8 @@ type CheckPoint struct {
 // (t + s, q + s v), the symmetry of M, and each optional capability (MassDerivative,
 // ConstraintForceDerivative, ForceDerivative, ConstraintJacobianDerivative, GammaDerivative,
 // ReactionForce, Nonholonomic: ∂(A v + b)/∂q, ∂(Aᵀμ)/∂q and γ_A) the system implements; a SparseEvaluator's values and patterns are checked against its
-// dense matrices as well (CheckSparse, whose *PatternError is returned first). It returns the
+// dense matrices as well (CheckSparse, whose *PatternError is returned first; with
+// SparseNonholonomic rows also those of WithPfaffianRows and ∂(A v + b)/∂q). It returns the
 // worst mismatch of each quantity, and an error naming the worst entry when any relative
 // gap exceeds tol (1e-6 is a good value: central differences are accurate to about 1e-10
 // relative on well-scaled problems).
@@ -83,6 +84,9 @@ func Check(sys System, p CheckPoint, tol float64) ([]Mismatch, error) {
 	}
 	if _, ok := sys.(SparseEvaluator); ok {
 		if err := CheckSparse(sys, p); err != nil {
+			return out, err
+		}
+		if err := checkSparsePfaffian(sys, p); err != nil { // pfaffiansparse.go
 			return out, err
 		}
 	}

@@ -39,6 +39,9 @@
 // constant diagonal K and every variable's differentiation index declared (IVP test set,
 // RADAU5), optionally with ∂φ/∂y (LinearlyImplicitJacobian) and names (VariableNamer);
 // CheckLinearlyImplicit checks a start (y₀, y'₀) and names the inconsistent equations.
+// ImplicitMass makes K full or state-dependent, K(t, y) y' = φ(t, y) (a mechanism in
+// minimal coordinates with its configuration-dependent mass matrix in K), with ∂(K z)/∂y
+// from ImplicitMassDerivative or MassProductFD; CheckImplicitMass compares the two.
 // The equations of motion of a System are integrated in this very form by radau5 and bdf.
 //
 // ReactionForce adds forces f_λ(t, q, v, λ) that depend on the multipliers (joint friction,
@@ -54,6 +57,9 @@
 // rows to G (G' = [G; A], g'_t = [g_t; b], γ' = [γ; γ_A], g' = [g; 0]), the form in which
 // Initialize makes the start velocities satisfy A v + b = 0 too and returns (λ, μ), and in
 // which the integrators that take the rows see them (AsNonholonomic is the test).
+// SparseNonholonomic puts the rows on patterns (A and ∂(A v + b)/∂q on one, ∂(Aᵀμ)/∂q on
+// the coupling pattern), with which WithPfaffianRows of a SparseEvaluator is one too;
+// Check then compares those values with the dense matrices.
 //
 // FirstOrder adds first-order differential states X' = F(t, q, v, X) whose force f_X joins
 // f (seed 004, eq. 8a); an integrator that does not integrate X must refuse such a system.

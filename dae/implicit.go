@@ -22,8 +22,8 @@ import (
 // indices decide what the error test measures. The equations of motion of a System are
 // integrated by radau5 and bdf in this very form (y = (q, v, a, λ), K = diag(I, I, 0, 0)).
 //
-// K is constant and diagonal: a state-dependent K(t, y), which would add ∂(K y')/∂y to
-// the Newton matrices, is not part of this contract. Implementations are read-only
+// K is constant and diagonal here; a full or state-dependent K(t, y) is the optional
+// capability ImplicitMass, which adds ∂(K y')/∂y to the Newton matrices. Implementations are read-only
 // during a run, take the destination first, write all of it, retain none of their
 // arguments and do not allocate.
 type LinearlyImplicit interface {
@@ -61,9 +61,10 @@ func VariableName(sys LinearlyImplicit, i int) string {
 }
 
 // CheckLinearlyImplicit checks the declaration of sys and that (y0, yp0) is a consistent
-// start at t0: every index is 1, 2 or 3, every k_i is finite, and every equation holds,
+// start at t0: every index is 1, 2 or 3, every entry of K(t0, y0) is finite (the diagonal,
+// or the full matrix of an ImplicitMass system), and every equation holds,
 //
-//	|k_i y'_i − φ_i(t0, y0)| ≤ tol·max(1, |φ_i|, |k_i y'_i|).
+//	|(K y')_i − φ_i(t0, y0)| ≤ tol·max(1, |φ_i|, |(K y')_i|).
 //
 // The error lists every inconsistent equation with its residual (the test set's users
 // supply y0 and y'0 together; a wrong y'0 in a differential equation is as fatal as a
@@ -73,21 +74,25 @@ func CheckLinearlyImplicit(sys LinearlyImplicit, t0 float64, y0, yp0 []float64, 
 	if len(y0) != n || len(yp0) != n {
 		panic(fmt.Sprintf("dae: CheckLinearlyImplicit: len(y0) = %d, len(yp0) = %d, want Dim() = %d", len(y0), len(yp0), n))
 	}
-	k, idx, phi := make([]float64, n), make([]int, n), make([]float64, n)
-	sys.MassDiagonal(k)
+	idx, phi, kyp := make([]int, n), make([]float64, n), make([]float64, n)
+	K := mat.NewDense(n, n, nil)
+	MassOf(K, sys, t0, y0, kyp)
 	sys.Indices(idx)
 	for i := range n {
 		if idx[i] < 1 || idx[i] > 3 {
 			return fmt.Errorf("dae: linearly implicit system: variable %d (%s) has index %d, want 1, 2 or 3", i, VariableName(sys, i), idx[i])
 		}
-		if math.IsNaN(k[i]) || math.IsInf(k[i], 0) {
-			return fmt.Errorf("dae: linearly implicit system: K[%d] (%s) = %g, want a finite value", i, VariableName(sys, i), k[i])
+		for j, k := range K.RawRowView(i) {
+			if math.IsNaN(k) || math.IsInf(k, 0) {
+				return fmt.Errorf("dae: linearly implicit system: K[%d][%d] (equation %d, variable %s) = %g at t=%g, want a finite value", i, j, i, VariableName(sys, j), k, t0)
+			}
 		}
 	}
+	mulVec(kyp, K, yp0)
 	sys.Rhs(phi, t0, y0)
 	var bad []string
 	for i := range n {
-		lhs := k[i] * yp0[i]
+		lhs := kyp[i]
 		r := lhs - phi[i]
 		if !(math.Abs(r) <= tol*math.Max(1, math.Max(math.Abs(phi[i]), math.Abs(lhs)))) {
 			bad = append(bad, fmt.Sprintf("equation %d (%s): K y' − φ = %.3g", i, VariableName(sys, i), r))

@@ -70,7 +70,9 @@ func HasNonholonomic(sys System) bool {
 // named "pfaffian[k]" unless sys names them through PfaffianNamer), ConstantMass and Energy, and
 // has the derivatives ∂(M a)/∂q, ∂f/∂q, ∂f/∂v and ∂(Gᵀλ + Aᵀμ)/∂q (those of sys,
 // analytic where sys has them, else finite differences, plus PfaffianForceDerivative),
-// and no other capability: a system that also has first-order states or
+// and no other capability but one: when sys declares patterns (Sparsity) and its rows are
+// SparseNonholonomic, the result declares those of G' (G's rows followed by A's), and
+// when sys is a SparseEvaluator it is one too, and a SparsePfaffianRows. A system that also has first-order states or
 // λ-dependent forces is refused by RefusePfaffianWith. It keeps scratch, so unlike sys it
 // is not safe for concurrent use.
 func WithPfaffianRows(sys System) System {
@@ -85,7 +87,7 @@ func WithPfaffianRows(sys System) System {
 	if nc > 0 {
 		p.G = mat.NewDense(nc, nq, nil)
 	}
-	return p
+	return newSparsePfaffianRows(p)
 }
 
 // RefusePfaffianWith returns an error when sys has Pfaffian rows together with a

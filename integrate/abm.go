@@ -27,9 +27,12 @@ import (
 // (StepControl.FixedH); there is no error estimate, so an unstable step size shows as growth
 // until NaN/Inf or a position recovery that does not converge, which stops the run with a
 // *StepError. The re-partition rule is GCP's.
+//
+// Stats counts one FuncEvals per rate evaluation and no Newton iterations.
 type ABM struct {
 	Repartition float64 // re-partition threshold on max|H_ij| relative to its value at the last partition [DefaultRepartition]
 	w           *abmWork
+	*accepted   // Current, Previous, Stats (method.go)
 }
 
 var gcpABMEntry = Entry{
@@ -49,20 +52,19 @@ var (
 )
 
 type abmWork struct {
-	cs     *gcpCore
-	rep    float64
-	h0Rep  float64
-	lad    ladder // the step loop: constant steps (ladder.go)
-	rawCtl StepControl
+	cs    *gcpCore
+	rep   float64
+	h0Rep float64
+	lad   ladder // the step loop: constant steps (ladder.go)
 
-	cur, prev, it State
-	nd            int
-	y, yp, ytmp   []float64    // 2·nd
-	f             [4][]float64 // rate history, newest first
-	nHist         int
-	fp            []float64    // rate at the predictor
-	k             [4][]float64 // RK4 stages
-	stats         Stats
+	accepted    // cur, prev, stats: Current, Previous, Stats
+	it          State
+	nd          int
+	y, yp, ytmp []float64    // 2·nd
+	f           [4][]float64 // rate history, newest first
+	nHist       int
+	fp          []float64    // rate at the predictor
+	k           [4][]float64 // RK4 stages
 }
 
 // Init checks that StepControl.FixedH is set and start is consistent, partitions the
@@ -71,14 +73,8 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := refuseReaction("gcp-abm", sys); err != nil {
 		return err
 	}
-	if err := refuseNonholonomic("gcp-abm", sys); err != nil {
+	if err := refuseForConstantStep("gcp-abm", sys, ctl); err != nil {
 		return err
-	}
-	if dae.StateSize(sys) > 0 {
-		return fmt.Errorf("integrate: gcp-abm: systems with first-order states (dae.FirstOrder) are not supported")
-	}
-	if ctl.FixedH <= 0 {
-		return fmt.Errorf("integrate: gcp-abm: constant step only: StepControl.FixedH = %g, want > 0", ctl.FixedH)
 	}
 	if m.Repartition < 0 || math.IsNaN(m.Repartition) || (m.Repartition > 0 && m.Repartition < 1) {
 		return fmt.Errorf("integrate: gcp-abm: Repartition = %g, want 0 (default) or >= 1", m.Repartition)
@@ -86,8 +82,8 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 	if _, err := ctl.resolveAt(start.T, len(start.Q)); err != nil {
 		return fmt.Errorf("integrate: gcp-abm: %w", err)
 	}
-	w := &abmWork{rep: m.Repartition, rawCtl: ctl}
-	w.lad = ladder{name: "gcp-abm", fixed: true, constant: true, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w := &abmWork{rep: m.Repartition}
+	w.lad = ladder{name: "gcp-abm", m: w, raw: ctl, fixed: true, constant: true, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	if w.rep == 0 {
 		w.rep = DefaultRepartition
 	}
@@ -113,7 +109,7 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	w.restart()
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -162,17 +158,8 @@ func (w *abmWork) rate(t float64, y, dst []float64) error {
 
 // Step takes one step of size FixedH (shortened to land on tEnd).
 func (m *ABM) Step(tEnd float64) error {
-	w := m.w
-	if w == nil {
-		panic("integrate: gcp-abm: Step before Init")
-	}
-	return w.lad.step(w, tEnd)
-}
-
-// setup resolves the step control (stepper).
-func (w *abmWork) setup(tEnd float64) error {
-	_, _, err := w.lad.resolve(w.rawCtl, tEnd)
-	return err
+	mustInit(m.w != nil, "gcp-abm")
+	return m.w.lad.step(tEnd)
 }
 
 // attempt takes an RK4 step while the history is short or the step shortened, else a
@@ -194,8 +181,6 @@ func (w *abmWork) attempt(h float64) (int, error) {
 
 // errorNorm is 0: constant steps have no error estimate.
 func (w *abmWork) errorNorm(float64) float64 { return 0 }
-
-func (w *abmWork) failed(bool) {}
 
 // rk4 takes a classical Runge-Kutta step into w.yp and evaluates its rate into w.fp.
 func (w *abmWork) rk4(t, h float64) error {
@@ -270,15 +255,6 @@ func (w *abmWork) commit(float64) error {
 	}
 	return nil
 }
-
-// Current returns the last accepted state.
-func (m *ABM) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step.
-func (m *ABM) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters (FuncEvals: one per rate evaluation; no Newton iterations).
-func (m *ABM) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by cubic
 // Hermite interpolation (third order in q and v, below the method's fourth).

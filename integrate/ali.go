@@ -44,7 +44,8 @@ type ALI3 struct {
 	// Jacobian policy).
 	Newton NewtonSettings
 
-	w *aliWork
+	w         *aliWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // ALI1 integrates the index-1 augmented Lagrangian formulation (seed 001, eqs. 5-7) with
@@ -67,7 +68,8 @@ type ALI1 struct {
 	// Newton holds the corrector knobs.
 	Newton NewtonSettings
 
-	w *aliWork
+	w         *aliWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // Penalty factors of the augmented Lagrangian methods (seed 001: 1e5-1e7 for index 1,
@@ -136,15 +138,21 @@ func checkPenalty(method string, alpha float64) (float64, error) {
 // workspace.
 func (m *ALI3) Init(sys dae.System, start State, ctl StepControl) error {
 	w, err := newALIRun("ali3", 3, m.Alpha, m.Newton, sys, start, ctl)
-	m.w = w
-	return err
+	if err != nil {
+		return err
+	}
+	m.w, m.accepted = w, &w.accepted
+	return nil
 }
 
 // Init is ALI3.Init for the index-1 form.
 func (m *ALI1) Init(sys dae.System, start State, ctl StepControl) error {
 	w, err := newALIRun("ali1", 1, m.Alpha, m.Newton, sys, start, ctl)
-	m.w = w
-	return err
+	if err != nil {
+		return err
+	}
+	m.w, m.accepted = w, &w.accepted
+	return nil
 }
 
 // Step takes one step of size FixedH (shortened to land on tEnd).
@@ -152,24 +160,6 @@ func (m *ALI3) Step(tEnd float64) error { return m.w.step(tEnd) }
 
 // Step takes one step of size FixedH (shortened to land on tEnd).
 func (m *ALI1) Step(tEnd float64) error { return m.w.step(tEnd) }
-
-// Current returns the last accepted state.
-func (m *ALI3) Current() *State { return &m.w.cur }
-
-// Current returns the last accepted state.
-func (m *ALI1) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step.
-func (m *ALI3) Previous() *State { return &m.w.prev }
-
-// Previous returns the state before the last accepted step.
-func (m *ALI1) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *ALI3) Stats() Stats { return m.w.stats }
-
-// Stats returns the work counters of the run.
-func (m *ALI1) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the cubic Hermite dense output at t into dst (hermiteInterpolate).
 func (m *ALI3) Interpolate(dst *State, t float64) { hermiteInterpolate(dst, &m.w.prev, &m.w.cur, t) }
@@ -196,32 +186,30 @@ type aliWork struct {
 	alpha  float64 // α times the mean mass
 	nw     newtonSolver
 	lad    ladder
-	rawCtl StepControl
 
 	// The multi-index method (multiindex.go); nil and zero for ali3 and ali1.
 	energy *energyMeter // the energy invariant, the error estimate
 	multi  *multiRule   // its step-size and index rule
 	report IndexReport  // switches, steps and time per index
 
-	cur, prev State
-	q, v, a   []float64 // iterate: positions, velocities, accelerations at tₙ₊₁
-	lamStar   []float64 // λ* of the iteration
-	phi       []float64 // Φ, Φ̈ or a constraint-level right side (nc)
-	gt, gam   []float64 // g_t, γ (nc)
-	f, r, dx  []float64 // Q, residual, increment (nq)
-	xs, rhs   []float64 // projection target and right side (nq)
-	sig       []float64 // projection multipliers (nc)
-	M, G, T1  *mat.Dense
-	Jc, Tc    *mat.Dense // ∂Φ̈/∂q̈ and scratch (nc×nq), index 1
-	lu        *linalg.LU // Newton tangent matrix
-	plu       *linalg.LU // M + αGᵀG for the projections
-	hTry      float64
+	accepted           // cur, prev, stats: Current, Previous, Stats
+	q, v, a  []float64 // iterate: positions, velocities, accelerations at tₙ₊₁
+	lamStar  []float64 // λ* of the iteration
+	phi      []float64 // Φ, Φ̈ or a constraint-level right side (nc)
+	gt, gam  []float64 // g_t, γ (nc)
+	f, r, dx []float64 // Q, residual, increment (nq)
+	xs, rhs  []float64 // projection target and right side (nq)
+	sig      []float64 // projection multipliers (nc)
+	M, G, T1 *mat.Dense
+	Jc, Tc   *mat.Dense // ∂Φ̈/∂q̈ and scratch (nc×nq), index 1
+	lu       *linalg.LU // Newton tangent matrix
+	plu      *linalg.LU // M + αGᵀG for the projections
+	hTry     float64
 	// jacobianPolicy is the user's NewtonSettings.Jacobian (attempt sets the solver's
 	// per formulation).
 	jacobianPolicy JacobianPolicy
 	iter           int // iterations of the current attempt
 	maxIters       int // largest number of iterations of an accepted step
-	stats          Stats
 }
 
 // newALIRun resolves the options and starts a run of the given index.
@@ -275,7 +263,7 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 		return nil, fmt.Errorf("integrate: %s: inconsistent start at t=%g: |g| = %.2g at %s, |G v + g_t| = %.2g (want ≤ 1e-8 relative)",
 			name, start.T, r.Pos, dae.ConstraintName(sys, max(r.WorstPos, 0)), r.Vel)
 	}
-	w := &aliWork{name: name, sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, index: index, rawCtl: ctl}
+	w := &aliWork{name: name, sys: sys, der: dae.NewDerivatives(sys), nq: nq, nc: nc, index: index}
 	w.cur, w.prev = NewState(nq, nc), NewState(nq, nc)
 	vec := func(k int) []float64 { return make([]float64, k) }
 	w.q, w.v, w.a, w.f, w.r, w.dx, w.xs, w.rhs = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
@@ -289,7 +277,7 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	w.nw = newNewtonSolver(ns, &w.stats)
 	w.nw.rule = &aliStop{s: ns, floor: &w.nw.mon.floor}
 	w.jacobianPolicy = ns.Jacobian
-	w.lad = ladder{name: name, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, m: w, raw: ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
@@ -321,18 +309,13 @@ func refuseFirstOrder(name string, sys dae.System) error {
 
 // step takes one accepted step toward tEnd through the ladder.
 func (w *aliWork) step(tEnd float64) error {
-	if w == nil {
-		panic("integrate: ali: Step before Init")
-	}
-	return w.lad.step(w, tEnd)
+	mustInit(w != nil, "ali")
+	return w.lad.step(tEnd)
 }
 
-// setup resolves the step control against the end of the run (stepper).
+// setup sets the Newton floor and, for multi-index, its step rule (stepper).
 func (w *aliWork) setup(tEnd float64) error {
-	c, _, err := w.lad.resolve(w.rawCtl, tEnd)
-	if err != nil {
-		return err
-	}
+	c := w.lad.c
 	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol)
 	if w.multi != nil && !w.lad.fixed {
 		w.multi.setup(c, w.cur.T, tEnd)
@@ -378,9 +361,6 @@ func (w *aliWork) errorNorm(h float64) float64 {
 	w.multi.lastE = e
 	return e / w.multi.upper
 }
-
-// failed has nothing to adapt.
-func (w *aliWork) failed(bool) {}
 
 // commit makes the projected iterate the current state.
 func (w *aliWork) commit(h float64) error {

@@ -31,15 +31,13 @@ func (n *newtonSolver) noteIncrement(roundoff float64) {
 	n.mon.needRate = !n.fresh
 }
 
-// startSecondOrder resolves the step control raw at the first Step (ladder.resolve) and
-// returns the step-size rule of a second-order method, whose first step is firstStep(end)
-// unless the control fixes it.
-func (l *ladder) startSecondOrder(raw StepControl, tEnd float64, firstStep func(end float64) float64) (controller, error) {
-	c, end, err := l.resolve(raw, tEnd)
-	if err != nil {
-		return controller{}, err
+// undampedIndex3 is the watch of an α-method with parameters p: an index3Watch for the
+// index-3 form without numerical damping (α_m = α_f: γ = 1/2, ρ∞ = 1), else nil.
+func undampedIndex3(index3 bool, p GenAlphaParams) *index3Watch {
+	if index3 && p.AlphaM == p.AlphaF {
+		return &index3Watch{}
 	}
-	return newController(c, 2, firstStepSize(c, func() float64 { return firstStep(end) })), nil
+	return nil
 }
 
 // check is the test after every accepted step of the undamped index-3 form (observe); a

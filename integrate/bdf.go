@@ -75,7 +75,8 @@ type BDF struct {
 	// Deadband does not apply (IDA's c_j band replaces it).
 	Newton NewtonSettings
 
-	w *bdfWork
+	w         *bdfWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // Defaults of BDF.
@@ -125,20 +126,20 @@ type bdfWork struct {
 	nq, nc   int
 	n        int       // dimension of y
 	kdiag    []float64 // diagonal of K
-	diff     []int     // the differential components (K_ii ≠ 0: q and v for a System), in order
+	diff     []int     // the differential components (K_ii ≠ 0: q and v for a System; a nonzero column of a general K at the start), in order
+	kyp      []float64 // K(t, y) y' with a general K (dae.ImplicitMass), else nil
 	yp0      []float64 // y'₀ of a dae.LinearlyImplicit start
 	form     Formulation
 	maxOrd   int
 	fixedOrd bool
 	c2       float64 // Index2BaumgarteC
 
-	rawCtl     StepControl
 	c          StepControl
 	lad        ladder       // the step loop (ladder.go); bdfWork is its stepRule (IDA's)
 	rtol, atol float64      // tolerances in use (the starter's during the fixed-step start)
 	nw         newtonSolver // the corrector loop (newton.go)
 
-	cur, prev State
+	accepted // cur, prev, stats: Current, Previous, Stats
 
 	// Divided-difference history (IDA): phi[j] = ψ₁⋯ψ_j·y[t_n, …, t_{n−j}], j = 0..k,
 	// phi[k+1] the last correction; psi[i] = t_n − t_{n−i−1}.
@@ -167,8 +168,7 @@ type bdfWork struct {
 	nGrid    int
 	gridPrev State
 
-	stats Stats
-	hTry  float64
+	hTry float64
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -180,11 +180,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	if err != nil {
 		return err
 	}
-	form, err := bdfEntry.formulation(m.Formulation)
-	if err != nil {
-		return err
-	}
-	sys, err = pfaffianForm("bdf", form, sys)
+	form, sys, err := bdfEntry.firstOrderForm(m.Formulation, sys)
 	if err != nil {
 		return err
 	}
@@ -215,7 +211,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: bdf: %w", err)
 	}
 	se.baumAlpha, se.baumBeta = orDefault(m.BaumgarteAlpha, DefaultBaumgarteAlpha), orDefault(m.BaumgarteBeta, DefaultBaumgarteBeta)
-	w := newBDFWork(se, NewState(nq, nc), m, maxOrd, ns, ctl)
+	w := newBDFWork(se, NewState(nq, nc), m, maxOrd, ns)
 	w.se, w.sys, w.nq, w.nc, w.form = se, sys, nq, nc, form
 	if se.sp != nil {
 		w.lu = se.sparseNewtonFactor()
@@ -226,13 +222,13 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
-	w.lad = ladder{name: "bdf", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: "bdf", m: w, raw: ctl, rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.lad.newton = &w.nw
 	if err := consistentStart("bdf", sys, &w.cur, &w.stats); err != nil {
 		return err
 	}
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -240,7 +236,14 @@ func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // InitImplicit starts a run on the linearly implicit system sys (see ImplicitMethod):
 // the same method on K y' = φ with the system's K, indices and ∂φ/∂y (dense Newton
-// matrix); y'₀ = yp0 starts the history. Formulation and the Baumgarte knobs, which
+// matrix); y'₀ = yp0 starts the history. With a full or state-dependent K
+// (dae.ImplicitMass) the residual is K(t, y) y' − φ(t, y) with y' from the BDF formula,
+// and the Newton matrix its derivative in y,
+//
+//	c_j K(t, y) + ∂(K(t, y) y')/∂y − ∂φ/∂y   at the iterate (t_{n+1}, y, y'),
+//
+// the middle term zero for a constant K; the error norm takes the variables whose column
+// of K(t₀, y₀) is nonzero. Formulation and the Baumgarte knobs, which
 // choose a form of the equations of motion, must be unset.
 func (m *BDF) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []float64, ctl StepControl) error {
 	if (m.Formulation != "" && m.Formulation != StabilizedIndex2) || m.BaumgarteAlpha != 0 || m.BaumgarteBeta != 0 || m.Index2BaumgarteC != 0 {
@@ -254,17 +257,26 @@ func (m *BDF) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []float
 	if err := dae.CheckLinearlyImplicit(sys, t0, y0, yp0, implicitStartTol); err != nil {
 		return fmt.Errorf("integrate: bdf: %w", err)
 	}
-	li := newImplicitForm(sys)
-	w := newBDFWork(li, State{Q: make([]float64, li.n)}, m, maxOrd, ns, ctl)
+	li := newImplicitForm(sys, t0, y0)
+	w := newBDFWork(li, State{Q: make([]float64, li.n)}, m, maxOrd, ns)
 	w.li = li
+	w.diff = w.diff[:0]
+	for i, d := range li.diffVar {
+		if d {
+			w.diff = append(w.diff, i)
+		}
+	}
+	if li.gm != nil {
+		w.kyp = make([]float64, li.n)
+	}
 	w.yp0 = slices.Clone(yp0)
 	w.Jm = mat.NewDense(li.n, li.n, nil)
 	w.lu = newNewtonFactor(li.n, nil)
 	w.cur.T = t0
 	copy(w.cur.Q, y0)
-	w.lad = ladder{name: "bdf", rule: w, stats: &w.stats, cur: &w.cur}
+	w.lad = ladder{name: "bdf", m: w, raw: ctl, rule: w, stats: &w.stats, cur: &w.cur}
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -298,10 +310,10 @@ func (m *BDF) resolveOptions(t0 float64, n int, ctl StepControl) (int, NewtonSet
 
 // newBDFWork sizes the history and vectors for fo, with States shaped as shape; the
 // Newton matrix and its factorization are the caller's.
-func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSettings, ctl StepControl) *bdfWork {
+func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSettings) *bdfWork {
 	n := fo.dim()
 	w := &bdfWork{fo: fo, n: n, maxOrd: maxOrd, fixedOrd: m.FixedOrder,
-		c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC), rawCtl: ctl}
+		c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC)}
 	w.nw = newNewtonSolver(ns, &w.stats)
 	w.cur, w.prev, w.gridPrev = shape.Clone(), shape.Clone(), shape.Clone()
 	vec := func() []float64 { return make([]float64, n) }
@@ -327,10 +339,7 @@ func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSetting
 // φ₁ = h₀ y'₀ with y'₀ = (v, a, 0) (the algebraic derivatives are not known and enter
 // only the first prediction), order 1, ψ₀ = h₀.
 func (w *bdfWork) setup(tEnd float64) error {
-	c, end, err := w.rawCtl.resolveForStep("bdf", w.cur.T, tEnd)
-	if err != nil {
-		return err
-	}
+	c, end := w.lad.c, w.lad.end
 	w.c = c
 	w.rtol, w.atol = c.RTol, c.ATol
 	w.fo.pack(w.phi[0], &w.cur)
@@ -351,9 +360,9 @@ func (w *bdfWork) setup(tEnd float64) error {
 		// Without an error test the tolerances only set the Newton stop, which must lie
 		// well below the truncation error of order 5 (measured: RTol = 1e-6 lets the
 		// corrector error spoil the observed order of BDF4 and BDF5 on the pendulum).
-		if w.rawCtl.RTol == 0 {
+		if w.lad.raw.RTol == 0 {
 			c.RTol = bdfFixedStartTol
-			if w.rawCtl.ATol == 0 {
+			if w.lad.raw.ATol == 0 {
 				c.ATol = bdfFixedStartTol
 			}
 			w.c = c
@@ -424,10 +433,8 @@ func (w *bdfWork) diffNorm(x []float64, s float64) float64 {
 // Step takes one accepted step toward tEnd (see Method).
 func (m *BDF) Step(tEnd float64) error {
 	w := m.w
-	if w == nil {
-		panic("integrate: bdf: Step before Init")
-	}
-	if err := w.lad.begin(w, tEnd); err != nil {
+	mustInit(w != nil, "bdf")
+	if err := w.lad.begin(tEnd); err != nil {
 		return err
 	}
 	if w.starting {
@@ -499,7 +506,7 @@ func (w *bdfWork) step(tEnd float64) error {
 	if w.form == Index2Baumgarte {
 		w.se.alpha0 = w.index2BaumgarteAlpha0()
 	}
-	return w.lad.step(w, tEnd)
+	return w.lad.step(tEnd)
 }
 
 // size is the step IDA's rules chose for the next attempt (stepRule).
@@ -548,8 +555,6 @@ func (w *bdfWork) commit(h float64) error {
 	w.complete(h, !w.lad.fixed)
 	return nil
 }
-
-func (w *bdfWork) failed(bool) {}
 
 // index2BaumgarteAlpha0 returns α₀ of eq. 87c (formulation index2-baumgarte) for the
 // next Step. With FixedH it is C/FixedH, the seed's α₀ = C/h ("for fixed step size
@@ -649,8 +654,15 @@ func (w *bdfWork) predict(h float64, _ bool) error {
 func (w *bdfWork) residual() error {
 	w.fo.residual(w.res, w.cur.T+w.hTry, w.yy)
 	w.stats.FuncEvals++
-	for i, k := range w.kdiag {
-		w.res[i] = k*w.yp[i] - w.res[i]
+	if w.kyp != nil {
+		w.li.massMul(w.kyp, w.cur.T+w.hTry, w.yy, w.yp)
+		for i, x := range w.kyp {
+			w.res[i] = x - w.res[i]
+		}
+	} else {
+		for i, k := range w.kdiag {
+			w.res[i] = k*w.yp[i] - w.res[i]
+		}
 	}
 	if !allFinite(w.res) {
 		w.noteWorstResidual()
@@ -719,9 +731,17 @@ func (w *bdfWork) factor() error {
 	return nil
 }
 
-// assembleDense writes c_j K − ∂φ/∂y at the iterate into the LU's dense storage.
+// assembleDense writes c_j K − ∂φ/∂y at the iterate into the LU's dense storage, with a
+// general K c_j K(t, y) + ∂(K y')/∂y − ∂φ/∂y (see InitImplicit).
 func (w *bdfWork) assembleDense() {
-	w.fo.jacobian(w.Jm, w.cur.T+w.hTry, w.yy)
+	t := w.cur.T + w.hTry
+	var K *mat.Dense
+	if w.kyp != nil {
+		w.li.newtonJacobian(w.Jm, t, w.yy, w.yp)
+		K = w.li.massAt(t, w.yy)
+	} else {
+		w.fo.jacobian(w.Jm, t, w.yy)
+	}
 	A := w.lu.Matrix()
 	for i := range w.n {
 		src := w.Jm.RawRowView(i)
@@ -729,7 +749,11 @@ func (w *bdfWork) assembleDense() {
 		for j, v := range src {
 			dst[j] = -v
 		}
-		if k := w.kdiag[i]; k != 0 {
+		if K != nil {
+			for j, k := range K.RawRowView(i) {
+				dst[j] += w.cj * k
+			}
+		} else if k := w.kdiag[i]; k != 0 {
 			dst[i] += w.cj * k
 		}
 	}
@@ -925,15 +949,6 @@ func (w *bdfWork) noteWorstResidual() {
 	}
 	w.lad.worst = r
 }
-
-// Current returns the last accepted state.
-func (m *BDF) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step (the start before the first).
-func (m *BDF) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *BDF) Stats() Stats { return m.w.stats }
 
 // Order returns the order k of the last accepted step (0 before the first).
 func (m *BDF) Order() int { return m.w.kused }

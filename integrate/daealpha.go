@@ -86,6 +86,8 @@ const (
 // of q is of the order of the local error itself (Theorem 2.1), so the estimate of the
 // unprojected update measures the projected one. a_n is shifted to the abscissa of a new
 // step size as in GenAlpha.
+//
+// Current holds t_n, q_n, v_n, φ_n = q̈_n (not a_n) in A, and λ_n.
 type DAEAlpha struct {
 	// RhoInf is ρ, the spectral radius at infinity in [0, 1] (seed 003, eq. 4.2): 1 no
 	// numerical damping, 0 the most; 0 is valid, so start from DefaultDAEAlpha() [0.9].
@@ -96,7 +98,8 @@ type DAEAlpha struct {
 	// Newton is the corrector stop and Jacobian policy [NewtonSettings defaults].
 	Newton NewtonSettings
 
-	w *daeAlphaWork
+	w         *daeAlphaWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // DefaultDAEAlpha returns the DAE α-method on the index-2 form with ρ = 0.9.
@@ -136,15 +139,14 @@ type daeAlphaWork struct {
 	nw                 newtonSolver
 	full               *fullNewton // the stop rule under JacobianEveryIteration, else nil
 
-	ctlIn StepControl
-	lad   ladder
-	ctl   controller
-	acc   *eq17
+	lad ladder
+	ctl controller
+	acc *eq17
 
-	cur, prev State
-	aN        []float64 // a_n of eq. 4.1 (for step hA)
-	hA        float64
-	jerk      []float64 // (a_{n+1} − a_n)/h of the last step
+	accepted           // cur, prev, stats: Current, Previous, Stats
+	aN       []float64 // a_n of eq. 4.1 (for step hA)
+	hA       float64
+	jerk     []float64 // (a_{n+1} − a_n)/h of the last step
 
 	// attempt
 	an, qHat, vHat []float64
@@ -159,9 +161,7 @@ type daeAlphaWork struct {
 	lu             *newtonFactor
 	kkt            linalg.SaddlePoint // [M Gᵀ; G 0] of the projections (index1-proj)
 	dq, dl         []float64          // projection increments
-	hJ, hTry       float64
-	needJ          bool
-	stats          Stats
+	hTry           float64
 }
 
 // Init checks the options and the start (g and G v + g_t within ATol), computes φ_0 = q̈_0
@@ -198,7 +198,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		panic(fmt.Sprintf("integrate: %s: Init: start sizes (q %d, v %d, a %d, λ %d) do not match the system (nq %d, nc %d)",
 			name, len(start.Q), len(start.V), len(start.A), len(start.Lambda), nq, nc))
 	}
-	w := &daeAlphaWork{name: name, sys: sys, nq: nq, nc: nc, nx: 2*nq + 2*nc, p: p, ctlIn: ctl}
+	w := &daeAlphaWork{name: name, sys: sys, nq: nq, nc: nc, nx: 2*nq + 2*nc, p: p}
 	w.proj = form == Index1Projected
 	w.sp = newSparseEval(sys, true)
 	if w.sp != nil && form == CoordinateSplitQR {
@@ -246,8 +246,8 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	copy(w.aN, w.cur.A) // a_0 = φ_0 (seed 003, after eq. 3.4)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
-	m.w = w
+	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -290,21 +290,13 @@ func (w *daeAlphaWork) checkStart(atol float64) error {
 
 // Step takes one accepted step toward tEnd (never past it).
 func (m *DAEAlpha) Step(tEnd float64) error {
-	if m.w == nil {
-		panic("integrate: daealpha: Step before Init")
-	}
-	return m.w.lad.step(m.w, tEnd)
+	mustInit(m.w != nil, "daealpha")
+	return m.w.lad.step(tEnd)
 }
 
-// setup resolves the step control and the first step (stepper).
-func (w *daeAlphaWork) setup(tEnd float64) error {
-	var err error
-	w.ctl, err = w.lad.startSecondOrder(w.ctlIn, tEnd, func(end float64) float64 {
-		return secondOrderStartStep(&w.cur, w.lad.c, end)
-	})
-	if err != nil {
-		return err
-	}
+// setup sets the first step and the Newton stop (stepper).
+func (w *daeAlphaWork) setup(float64) error {
+	w.ctl = w.lad.secondOrderController(w.lad.startStep)
 	if w.nw.s.Jacobian == JacobianEveryIteration {
 		// Newton's method proper (index2) and the CM iteration with their matrices at
 		// every iterate, as in seed 003: they fail only after MaxIters (fullNewton); the
@@ -319,17 +311,11 @@ func (w *daeAlphaWork) setup(tEnd float64) error {
 // attempt corrects one step of size h (newtonSolver.attempt), with a fresh matrix after a
 // failure or unless JacobianAuto may keep the last one (as GenAlpha).
 func (w *daeAlphaWork) attempt(h float64) (usedFresh int, err error) {
-	db := w.nw.s.Deadband
-	needJ := w.needJ || !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1]
-	return w.nw.attempt(w, h, needJ)
+	return w.nw.attempt(w, h, !w.nw.keeps(h))
 }
 
 // failed makes the attempt after a corrector failure start from a fresh matrix.
-func (w *daeAlphaWork) failed(newton bool) {
-	if newton {
-		w.needJ = true
-	}
-}
+func (w *daeAlphaWork) failed(newton bool) { w.nw.refreshAfter(newton) }
 
 // predict sets a_n (shifted to the abscissa t_n + (α_m − α_f) h), q̂_n, v̂_n (eq. 4.2) and
 // the starting iterate from φ_{n+1} ≈ φ_n: q₁ = q̂ + β̂h²φ_n, v₁ = v̂ + γ̂hφ_n, ν = β̂h²λ_n,
@@ -496,7 +482,6 @@ func (w *daeAlphaWork) factor() error {
 	}
 	w.stats.FDEvals += w.der.Evals + w.sec.Evals - fd0
 	w.stats.Factorizations++
-	w.needJ, w.hJ = false, h
 	return w.lu.Factor()
 }
 
@@ -815,15 +800,6 @@ func (w *daeAlphaWork) commit(h float64) error {
 	w.stats.Steps++
 	return nil
 }
-
-// Current returns the last accepted state: t_n, q_n, v_n, φ_n = q̈_n (not a_n) and λ_n.
-func (m *DAEAlpha) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step.
-func (m *DAEAlpha) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *DAEAlpha) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by
 // cubic Hermite interpolation (hermiteInterpolate).

@@ -159,7 +159,6 @@ func (w *daeAlphaWork) factorSparse() error {
 		sp.evalG(t1, q1) // the differences overwrote G
 	}
 	w.stats.Factorizations++
-	w.needJ, w.hJ = false, h
 	return w.lu.Factor()
 }
 

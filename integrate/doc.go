@@ -59,8 +59,13 @@
 // system's K, its declared indices in the error scaling (h^(index−1), as RADAU5) and
 // ∂φ/∂y analytic or by central differences; Current().Q holds y. The start (y₀, y'₀) is
 // checked by dae.CheckLinearlyImplicit to 1e-8 relative. Every other method refuses such a
-// system with an error naming the capability and the methods that have it. K must be
-// constant and diagonal.
+// system with an error naming the capability and the methods that have it. K is the
+// constant diagonal of MassDiagonal, or with dae.ImplicitMass a full or state-dependent
+// K(t, y): radau5 then solves the collocation conditions K(Y_i) Y'_i = φ(Y_i) at its
+// stages with K(t₀, y₀) and J = ∂φ/∂y − ∂(K y'₀)/∂y in the decoupled Newton matrices
+// (radaumass.go), bdf the residual K(t, y) y' − φ with the Newton matrix
+// c_j K + ∂(K y')/∂y − ∂φ/∂y (BDF.InitImplicit); ∂(K z)/∂y is the system's
+// (dae.ImplicitMassDerivative) or central differences of K (dae.MassProductFD).
 //
 // Forces that depend on λ (dae.ReactionForce: joint friction) make the equations of motion
 // M a = f + f_λ(t,q,v,λ) − Gᵀλ (seed 004, eq. 8b lists them in the HHT-I3 formulation).
@@ -96,7 +101,11 @@
 // the α-methods) would read the rows as 0 = 0 and refuse, as do daealpha,
 // hedop5, rk4, the gcp methods, ali3, ali1 and multi-index, each naming the capability
 // (Entry.Nonholonomic, `linkage methods` column "A v+b=0"). Nonholonomic constraints do not
-// combine with first-order states or λ-dependent forces yet (refused by name).
+// combine with first-order states or λ-dependent forces yet (refused by name). Rows with
+// patterns (dae.SparseNonholonomic: A and ∂(A v + b)/∂q on one pattern, ∂(Aᵀμ)/∂q on the
+// coupling pattern) keep a large SparseEvaluator on the sparse path in hht, bdf, radau5,
+// dopri5 and mdop5 (the rows' values follow G's); genalpha, genalpha-si2 and newmark
+// assemble them densely and so take the dense path when a system has them.
 //
 // Formulations (seed 002, section 4.2): index3 (g = 0, eq. 16), index2 (G v + g_t = 0,
 // eq. 79), ggl (stabilized index 2, eq. 92), index1 (G a = γ, eq. 84), index1-proj (eq. 84
@@ -136,13 +145,17 @@
 // accept or reject → next h. The step-size rule is the method's (stepRule: the controller
 // above for hht, genalpha, newmark, gcp and the dopri5 family, RADAU5's for radau5, IDA's
 // order and step selection for bdf); the failure policy is the same for all. Its preamble,
-// ladder.begin, refuses a tEnd not ahead and resolves StepControl at the first Step (the
-// method's setup). The implicit methods (hht, genalpha in all forms, lie-genalpha,
+// ladder.begin, refuses a tEnd not ahead and, at the first Step, resolves StepControl
+// against the end of the run and runs the method's setup (first step, Newton stop). The
+// implicit methods (hht, genalpha in all forms, lie-genalpha,
 // newmark, bdf, radau5 with its real and complex systems, gcp-newmark, gcp-fv) correct in
 // one Newton loop,
 // newtonSolver (newton.go), which also makes the fresh-Jacobian retry: a method supplies
 // its prediction, residual, matrix and increment (newtonIteration) and nothing of the
-// loop. The verdict on each increment is a strategy (stopRule): newtonMonitor (seed 004,
+// loop. The solver also holds the Jacobian reuse policy of NewtonSettings (keeps): under
+// JacobianAuto a matrix is kept while it converged with θ ≤ ReuseRate, h/h_J stays in the
+// Deadband and no refresh is pending (the α-methods ask for one after a failed corrector,
+// refreshAfter). The verdict on each increment is a strategy (stopRule): newtonMonitor (seed 004,
 // eqs. 40-47) by default, fullNewton for gcp's full Newton, radauMonitor for radau5
 // (RADAU5's FACCON, its θ from the last two quotients, divergence at θ ≥ 0.99, and a slow
 // rate stopping the attempt with RADAU5's predicted cut). A Step returns nil only for an
@@ -185,7 +198,7 @@
 //   - Undamped index-3 drift: newmark on the index3 form (γ = 1/2, no numerical damping)
 //     stops with ErrIndex3Instability when, for 50 accepted steps in a row, h is below 1e-2
 //     of the largest step taken and ‖λ‖∞ above 100 times its value at the steps of normal
-//     size (index3Watch); without it the controller shrank h for 10⁶ steps while λ grew
+//     size (index3Watch, checked by the ladder after every accepted step); without it the controller shrank h for 10⁶ steps while λ grew
 //     like 1/h². The Hint points to hht or genalpha, which damp it, or the ggl form.
 //
 // bdf's index2-baumgarte form keeps α₀ = C/HMax constant under error control (C/FixedH

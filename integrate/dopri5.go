@@ -47,12 +47,16 @@ import (
 // NonFinite for a non-finite stage, Singular for a singular KKT matrix, NewtonFailures for
 // a projection that did not converge (an attempt stopped at a failing stage evaluates
 // fewer than 6 stages).
+//
+// Current holds q, v and, from eq. 17, a and λ: at the projected state with
+// Index1Projected, at the step result with Index1.
 type DOPRI5 struct {
 	// Formulation is Index1Projected or Index1; the zero value means Index1Projected.
 	Formulation Formulation
 
-	name string      // registry name in messages: "dopri5" when empty, "mdop5" for its alias
-	w    *dopri5Work // sized by Init
+	name      string      // registry name: "dopri5" when empty, "mdop5" for its alias
+	w         *dopri5Work // sized by Init
+	*accepted             // Current, Previous, Stats (method.go)
 }
 
 var _ Method = (*DOPRI5)(nil)
@@ -135,11 +139,9 @@ type dopri5Work struct {
 	fx     []float64 // nq: f_X scratch
 	xdPrev []float64 // nd: X' at prev, for the dense output
 
-	raw   StepControl // as given to Init; resolved against tEnd by the first Step into lad.c
-	lad   ladder      // the step loop (ladder.go)
-	ctl   controller  // the step-size rule (PI form)
-	tEnd  float64     // of the Step under way, to land on it exactly
-	stats Stats
+	lad  ladder     // the step loop (ladder.go)
+	ctl  controller // the step-size rule (PI form)
+	tEnd float64    // of the Step under way, to land on it exactly
 
 	M, G *mat.Dense  // G is nil when nc = 0; both nil on the sparse evaluation path
 	sp   *sparseEval // the sparse evaluation path (sparseeval.go), or nil
@@ -164,8 +166,8 @@ type dopri5Work struct {
 	// (reactionaccel.go), or nil.
 	rxa *reactionAccel
 
-	cur, prev State
-	hLast     float64 // cur.T − prev.T
+	accepted         // cur, prev, stats: Current, Previous, Stats
+	hLast    float64 // cur.T − prev.T
 
 	y0, y1, ytmp, yerr []float64    // 2nq+nd: (q, v, X) stacked
 	k                  [7][]float64 // 2nq+nd each: k_i = (v_i, a_i, X'_i); k[0] = derivative at cur (FSAL)
@@ -179,18 +181,16 @@ type dopri5Work struct {
 // StepControl fields are validated here; defaults that depend on the time span (HMin,
 // HMax) are resolved from the tEnd of the first Step.
 func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
-	name := m.name
-	if name == "" {
-		name = "dopri5"
+	e := dopri5Entry
+	if m.name == mdop5Entry.Name {
+		e = mdop5Entry
 	}
-	form := m.Formulation
-	if form == "" {
-		form = Index1Projected
+	name := e.Name
+	form, err := e.formulation(m.Formulation)
+	if err != nil {
+		return err
 	}
-	if form != Index1Projected && form != Index1 {
-		return fmt.Errorf("integrate: %s: Formulation = %q, want %q or %q", name, form, Index1Projected, Index1)
-	}
-	sys, err := withPfaffian(name, sys)
+	sys, err = withPfaffian(name, sys)
 	if err != nil {
 		return err
 	}
@@ -198,7 +198,7 @@ func (m *DOPRI5) Init(sys dae.System, start State, ctl StepControl) error {
 	if err != nil {
 		return err
 	}
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -231,8 +231,8 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 		return nil, fmt.Errorf("integrate: %s: %w", name, err)
 	}
 
-	w := &dopri5Work{name: name, sys: sys, nq: nq, nc: nc, nd: nd, form: form, raw: ctl}
-	w.lad = ladder{name: name, explicit: true, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w := &dopri5Work{name: name, sys: sys, nq: nq, nc: nc, nd: nd, form: form}
+	w.lad = ladder{name: name, m: w, raw: ctl, explicit: true, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	if sparse {
 		w.sp = newSparseEval(sys, false)
 	}
@@ -305,41 +305,20 @@ func newDopri5Work(name string, form Formulation, sys dae.System, start State, c
 	return w, nil
 }
 
-// Current returns the last accepted state: q, v and, from eq. 17, a and λ (at the projected
-// state with Index1Projected, at the step result with Index1).
-func (m *DOPRI5) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step (the start after Init).
-func (m *DOPRI5) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters since Init.
-func (m *DOPRI5) Stats() Stats { return m.w.counters() }
-
-// counters returns the work counters of the run, zero before Init (a nil w): the Stats of
-// DOPRI5, MDOP5 and HEDOP5, which share this workspace.
-func (w *dopri5Work) counters() Stats {
-	if w == nil {
-		return Stats{}
-	}
-	return w.stats
-}
-
 // Step takes one accepted step toward tEnd (never past it). On failure it returns a
 // *StepError and leaves Current, Previous and the dense output untouched.
 func (m *DOPRI5) Step(tEnd float64) error {
-	if m.w == nil {
-		panic("integrate: dopri5: Step before Init")
-	}
+	mustInit(m.w != nil, "dopri5")
 	return m.w.step(tEnd)
 }
 
 // step is Step of the methods sharing dopri5Work: one accepted step toward tEnd.
 func (w *dopri5Work) step(tEnd float64) error {
-	if err := w.lad.begin(w, tEnd); err != nil {
+	if err := w.lad.begin(tEnd); err != nil {
 		return err
 	}
 	w.tEnd = tEnd
-	return w.lad.step(w, tEnd)
+	return w.lad.step(tEnd)
 }
 
 // attempt computes the stages of a step of size h.
@@ -355,23 +334,21 @@ func (w *dopri5Work) attempt(h float64) (int, error) {
 // nameWorst fills in the owner of the worst component of a failed attempt.
 func (w *dopri5Work) nameWorst() { w.lad.worst.Owner = w.owner(w.lad.worst) }
 
-func (w *dopri5Work) failed(bool) {}
-
-// setup resolves the step control against tEnd and chooses the first step (stepper).
+// setup chooses the first step (stepper). Toward tEnd = +Inf an explicit method keeps no
+// HMax of its own (begin's unit span would cap its steps at 1) and takes its default HMin
+// relative to the start, as over a span of max(1, |t0|).
 func (w *dopri5Work) setup(tEnd float64) error {
-	t0 := w.cur.T
-	end := tEnd
-	if math.IsInf(end, 1) {
-		end = t0 + math.Max(1, math.Abs(t0)) // HMin relative to the start; HMax set below
+	c, raw := w.lad.c, w.lad.raw
+	if math.IsInf(tEnd, 1) {
+		t0 := w.cur.T
+		if raw.HMin == 0 {
+			c.HMin = defaultHMin(t0, t0+math.Max(1, math.Abs(t0)))
+		}
+		if raw.HMax == 0 {
+			c.HMax = math.Inf(1)
+		}
 	}
-	c, err := w.raw.Resolve(t0, end)
-	if err != nil {
-		return fmt.Errorf("integrate: %s: %w", w.name, err)
-	}
-	if math.IsInf(tEnd, 1) && w.raw.HMax == 0 {
-		c.HMax = math.Inf(1)
-	}
-	w.lad.c, w.lad.fixed = c, c.FixedH > 0
+	w.lad.c = c
 	w.ctl = newController(c, dp5Order, firstStepSize(c, func() float64 { return w.startingStep(tEnd) }))
 	w.ctl.beta = dp5Beta
 	return nil

@@ -78,22 +78,11 @@ func (e *eq17) solve(a, lambda []float64, t float64, q, v []float64, st *Stats) 
 // solveWithForce is solve with the applied force f given (it may alias a), for systems
 // whose force has more terms than System.Force (first-order states, seed 004 eq. 8a).
 func (e *eq17) solveWithForce(a, lambda []float64, t float64, q, v, f []float64, st *Stats) error {
-	if e.sp != nil {
-		return e.solveSparse(a, lambda, t, q, v, f, st)
-	}
-	if e.rec != nil {
+	if e.sp == nil && e.rec != nil {
 		return e.solveRecursive(a, lambda, t, q, v, f, st)
 	}
-	e.sys.Mass(e.M, t, q)
 	copy(a, f)
-	var err error
-	if e.G != nil {
-		e.sys.ConstraintJacobian(e.G, t, q)
-		e.sys.Gamma(lambda, t, q, v)
-		err = e.kkt.FactorizeSym(e.M, e.G)
-	} else {
-		err = e.kkt.FactorizeSym(e.M, nil)
-	}
+	err := e.factorKKT(lambda, t, q, v)
 	st.FuncEvals++
 	st.Factorizations++
 	if err != nil {
@@ -102,22 +91,24 @@ func (e *eq17) solveWithForce(a, lambda []float64, t float64, q, v, f []float64,
 	return e.solveFactored(a, lambda, t, q, v, st)
 }
 
-// solveSparse is solveWithForce on the sparse evaluation path: M and G as pattern values.
-func (e *eq17) solveSparse(a, lambda []float64, t float64, q, v, f []float64, st *Stats) error {
-	sp := e.sp
-	sp.evalM(t, q)
-	copy(a, f)
-	if sp.nc > 0 {
-		sp.evalG(t, q)
-		e.sys.Gamma(lambda, t, q, v)
+// factorKKT evaluates M, G and γ (into lambda) at (t, q, v) and factorizes [M Gᵀ; G 0]:
+// dense, or on the sparse evaluation path with M and G as pattern values.
+func (e *eq17) factorKKT(lambda []float64, t float64, q, v []float64) error {
+	if sp := e.sp; sp != nil {
+		sp.evalM(t, q)
+		if sp.nc > 0 {
+			sp.evalG(t, q)
+			e.sys.Gamma(lambda, t, q, v)
+		}
+		return e.kkt.FactorizeSym(sp.kktArgs())
 	}
-	err := e.kkt.FactorizeSym(sp.kktArgs())
-	st.FuncEvals++
-	st.Factorizations++
-	if err != nil {
-		return err
+	e.sys.Mass(e.M, t, q)
+	if e.G == nil {
+		return e.kkt.FactorizeSym(e.M, nil)
 	}
-	return e.solveFactored(a, lambda, t, q, v, st)
+	e.sys.ConstraintJacobian(e.G, t, q)
+	e.sys.Gamma(lambda, t, q, v)
+	return e.kkt.FactorizeSym(e.M, e.G)
 }
 
 // solveRecursive is solveWithForce through dae.MassSolver (massschur.go): M never formed.

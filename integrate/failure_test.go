@@ -91,13 +91,12 @@ type divergingStepper struct {
 func (d *divergingStepper) attempt(h float64) (int, error) { return 0, nil }
 func (d *divergingStepper) errorNorm(h float64) float64    { return d.e }
 func (d *divergingStepper) commit(h float64) error         { d.commits++; return nil }
-func (d *divergingStepper) failed(bool)                    {}
-func (d *divergingStepper) setup(float64) error            { return nil }
 
 // TestLadderRefusesDivergedFixedStep: with FixedH a converged attempt whose error estimate
 // exceeds the solution (e·RTol > 1: 1e7·1e-6) is not accepted; one of e·RTol = 0.5 is.
 func TestLadderRefusesDivergedFixedStep(t *testing.T) {
-	c, err := StepControl{FixedH: 0.1, RTol: 1e-6}.Resolve(0, 1)
+	raw := StepControl{FixedH: 0.1, RTol: 1e-6}
+	c, err := raw.Resolve(0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,9 +106,9 @@ func TestLadderRefusesDivergedFixedStep(t *testing.T) {
 	}{{5e5, true}, {1e7, false}, {math.NaN(), false}} {
 		ctl := newController(c, 2, c.FixedH)
 		cur := State{}
-		l := ladder{name: "test", c: c, fixed: true, rule: &ctl, stats: &Stats{}, cur: &cur}
 		d := &divergingStepper{e: tc.e}
-		err := l.step(d, 1)
+		l := ladder{name: "test", m: d, raw: raw, rule: &ctl, stats: &Stats{}, cur: &cur} // begin resolves raw to c over [0, 1]
+		err := l.step(1)
 		if tc.want && (err != nil || d.commits != 1) {
 			t.Errorf("e = %g: err %v, %d commits; want the step accepted", tc.e, err, d.commits)
 		}

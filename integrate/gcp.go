@@ -97,6 +97,7 @@ type GCP struct {
 	Repartition float64        // re-partition threshold on max|H_ij| relative to its value at the last partition [DefaultRepartition]
 	Predictor   GCPPredictor   // start of the corrector [GCPPredictSection33, the paper's]
 	w           *gcpWork
+	*accepted   // Current, Previous, Stats (method.go)
 }
 
 // GCPPredictor selects the starting value of GCP's corrector.
@@ -201,12 +202,11 @@ type gcpWork struct {
 	// JacobianEveryIteration.
 	nw newtonSolver
 
-	lad    ladder     // step loop, attempts and failure reports (ladder.go)
-	ctl    controller // the step-size rule
-	rawCtl StepControl
+	lad ladder     // step loop, attempts and failure reports (ladder.go)
+	ctl controller // the step-size rule
 
-	cur, prev State
-	it        State // iterate at t₁ (full q, v, a, λ)
+	accepted       // cur, prev, stats: Current, Previous, Stats
+	it       State // iterate at t₁ (full q, v, a, λ)
 
 	predQ, predV []float64 // ṽ and ṽ' of eqs. 18-19, full length (independent entries used)
 	vdd, dvdd    []float64 // qInd'' and its Newton increment (nd)
@@ -215,11 +215,9 @@ type gcpWork struct {
 
 	jac      *mat.Dense // Ψ_v'' (nd×nd)
 	jlu      *linalg.LU // its factorization
-	hJ       float64    // h at which jac was assembled
 	hTry     float64    // h of the attempt under way
 	psi      []float64  // Ψ (nd)
 	h0Rep    float64    // max|H| just after the last partition
-	stats    Stats
 	maxHLast float64
 }
 
@@ -253,13 +251,13 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	if m.Predictor != GCPPredictSection33 && m.Predictor != GCPPredictLastAcceleration {
 		return fmt.Errorf("integrate: %s: Predictor = %d, want GCPPredictSection33 or GCPPredictLastAcceleration", name, m.Predictor)
 	}
-	w := &gcpWork{v: m.Variant, pred: m.Predictor, rep: m.Repartition, rawCtl: ctl}
+	w := &gcpWork{v: m.Variant, pred: m.Predictor, rep: m.Repartition}
 	cs, err := newGCPCore(name, sys, start, &w.stats, true)
 	if err != nil {
 		return err
 	}
 	w.cs = cs
-	w.lad = ladder{name: name, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	nq, nc := sys.Size()
 	nd := nq - nc
 	if w.rep == 0 {
@@ -282,47 +280,32 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	w.h0Rep = cs.hMax()
 	w.maxHLast = w.h0Rep
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
 // Step takes one accepted step toward tEnd (see Method and GCP).
 func (m *GCP) Step(tEnd float64) error {
-	w := m.w
-	if w == nil {
-		panic("integrate: gcp: Step before Init")
-	}
-	return w.lad.step(w, tEnd)
+	mustInit(m.w != nil, "gcp")
+	return m.w.lad.step(tEnd)
 }
 
-// setup resolves the step control, the Newton stop and the first step (stepper).
-func (w *gcpWork) setup(tEnd float64) error {
-	c, end, err := w.lad.resolve(w.rawCtl, tEnd)
-	if err != nil {
-		return err
-	}
+// setup sets the Newton stop and the first step (stepper).
+func (w *gcpWork) setup(float64) error {
+	c := w.lad.c
 	// An increment of 10 ulps of qInd'' in the weights ATol + RTol|qInd''|.
 	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol)
 	if w.nw.s.Jacobian == JacobianEveryIteration {
 		w.nw.rule = &fullNewton{s: w.nw.s, floor: w.nw.mon.floor}
 	}
-	h0 := c.H0
-	if h0 == 0 {
-		h0 = secondOrderStartStep(&w.cur, c, end)
-	}
-	w.ctl = newController(c, 2, h0) // δ_q ~ h³
+	w.ctl = w.lad.secondOrderController(w.lad.startStep)
 	return nil
 }
-
-// failed is the ladder's hook after a failed attempt; GCP keeps no state that depends on it.
-func (w *gcpWork) failed(bool) {}
 
 // attempt predicts and corrects one step of size h (newtonSolver.attempt), with a fresh
 // matrix unless JacobianAuto may keep the last one (fast convergence, h in the Deadband).
 func (w *gcpWork) attempt(h float64) (usedFresh int, cause error) {
-	db := w.nw.s.Deadband
-	needJ := !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1]
-	return w.nw.attempt(w, h, needJ)
+	return w.nw.attempt(w, h, !w.nw.keeps(h))
 }
 
 const (
@@ -484,7 +467,6 @@ func (w *gcpWork) jacobian(h float64) error {
 	w.cs.newtonMatrix(w.jac, &w.it, h, gcpBeta, gcpGamma, w.v == GCPFisetteVaneghem)
 	w.stats.Jacobians++
 	w.stats.Factorizations++
-	w.hJ = h
 	if err := w.jlu.Factorize(w.jac); err != nil {
 		if !allFinite(w.jac.RawMatrix().Data) {
 			w.lad.worst = Residual{Block: "Newton matrix (eq. 29)"}
@@ -533,15 +515,6 @@ func (w *gcpWork) commit(h float64) error {
 	}
 	return nil
 }
-
-// Current returns the last accepted state.
-func (m *GCP) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step (the start before the first).
-func (m *GCP) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *GCP) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by cubic
 // Hermite interpolation (hermiteInterpolate).

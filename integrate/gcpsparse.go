@@ -412,7 +412,6 @@ func (cs *gcpCore) solveNewtonSparse(r []float64) {
 func (w *gcpWork) jacobianSparse(h float64) error {
 	w.stats.Jacobians++
 	w.stats.Factorizations++
-	w.hJ = h
 	if err := w.cs.newtonMatrixSparse(&w.it, h, gcpBeta, gcpGamma, w.v == GCPFisetteVaneghem); err != nil {
 		w.lad.worst = Residual{Block: "Newton matrix (eq. 29, augmented)"}
 		if !allFinite(w.cs.sparse.newton.lu.Values()) {

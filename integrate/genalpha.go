@@ -145,6 +145,8 @@ func (p GenAlphaParams) check(name string) error {
 // h the vector a_n, which approximates q̈(t_n + (α_m − α_f) h_old), is shifted to the new
 // abscissa by a_n += (α_m − α_f)(h − h_old)·q⃛ with q⃛ ≈ (a_n − a_{n−1})/h_old, so the
 // starting-value property of a_n holds after every change.
+//
+// Current holds t_n, q_n, v_n, q̈_n (not a_n) in A, and λ_n.
 type GenAlpha struct {
 	// Params are α_m, α_f, β, γ; the zero value is invalid, so start from DefaultGenAlpha()
 	// or set them with GenAlphaFromRhoInf, HHTAlphaParams or NewmarkParams
@@ -161,12 +163,13 @@ type GenAlpha struct {
 	// Name is the method name in errors and registry [genalpha or genalpha-si2].
 	Name string
 
-	w *genAlphaWork
+	w         *genAlphaWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
-// DefaultGenAlpha returns the index-3 generalized-α method with ρ∞ = 0.9.
 func (m *GenAlpha) setFormulation(f Formulation) { m.Formulation = f }
 
+// DefaultGenAlpha returns the index-3 generalized-α method with ρ∞ = 0.9.
 func DefaultGenAlpha() GenAlpha {
 	p, _ := GenAlphaFromRhoInf(DefaultRhoInf)
 	return GenAlpha{Params: p, Formulation: Index3}
@@ -245,14 +248,13 @@ type genAlphaWork struct {
 	cErr     float64      // β − γ/2 + 1/12, local error constant of eq. 64a
 	nw       newtonSolver // the corrector loop (newton.go)
 
-	ctlIn StepControl // as given to Init
-	lad   ladder      // the step loop (ladder.go); lad.c is resolved on the first Step
-	ctl   controller  // the step-size rule
+	lad ladder     // the step loop (ladder.go); lad.c is resolved on the first Step
+	ctl controller // the step-size rule
 
-	cur, prev State
-	aN        []float64 // a_n of eq. 64c (for step hA)
-	hA        float64   // a_n ≈ q̈(t_n + (α_m − α_f) hA)
-	jerk      []float64 // q⃛ estimate at t_n
+	accepted           // cur, prev, stats: Current, Previous, Stats
+	aN       []float64 // a_n of eq. 64c (for step hA)
+	hA       float64   // a_n ≈ q̈(t_n + (α_m − α_f) hA)
+	jerk     []float64 // q⃛ estimate at t_n
 
 	// first-step starting values
 	v0     []float64 // v(t_0) as given
@@ -279,10 +281,7 @@ type genAlphaWork struct {
 	kIdx       kktScatter    // where sp's values go in lu's values
 	si2x       *si2Sparse    // the stabilized index-2 blocks on the sparse path
 	rx         *reaction     // λ-dependent forces f_λ (dae.ReactionForce), or nil
-	hJ         float64       // h of the factorized matrix
-	needJ      bool          // the next attempt must refresh the matrix
 	hTry       float64       // h of the attempt under way
-	watch      *index3Watch  // undamped index-3 form only (index3Watch)
 
 	// The Newton-Krylov corrector of dae.MassSolver systems (index 3; massnewton.go):
 	// GMRES preconditioned by [C M Gᵀ; G 0], M z by dae.MassMultiplier. mn is nil otherwise.
@@ -290,8 +289,6 @@ type genAlphaWork struct {
 	mm           dae.MassMultiplier
 	kr           *gmres
 	kx, kb, kres []float64 // the iterate, the right side and the residual at the solve
-
-	stats Stats
 }
 
 // Init checks the options, checks that start is consistent (g and G v + g_t within ATol,
@@ -346,7 +343,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		}
 	}
 	w := &genAlphaWork{name: name, sys: sys, nq: nq, nc: nc, si2: form == StabilizedIndex2,
-		correctV: m.CorrectStart, p: m.Params, ctlIn: ctl, pf: pf, ncH: ncH}
+		correctV: m.CorrectStart, p: m.Params, pf: pf, ncH: ncH}
 	if pf != nil {
 		w.R = mat.NewDense(nc-ncH, nq, nil)
 	}
@@ -365,7 +362,9 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	w.x, w.dx, w.res = vec(w.nx), vec(w.nx), vec(w.nx)
 	w.q1, w.v1, w.a1, w.qdd1, w.f, w.tmp = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
 	w.lam1, w.gt = vec(nc), vec(nc)
-	w.sp = newSparseEval(sys, true)
+	if pf == nil { // the Pfaffian rows are assembled densely (assemblePfaffian)
+		w.sp = newSparseEval(sys, true)
+	}
 	if w.sp != nil {
 		if w.si2 {
 			w.lu = newSparseNewtonFactor(w.nx, si2NewtonPattern(sys))
@@ -434,13 +433,10 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.lad.newton = &w.nw
-	if !w.si2 && p.AlphaM == p.AlphaF {
-		// γ = 1/2: no numerical damping (ρ∞ = 1), the index-3 form drifts (index3Watch).
-		w.watch = &index3Watch{}
-	}
-	m.w = w
+	w.lad.watch = undampedIndex3(!w.si2, p)
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -467,21 +463,14 @@ func (w *genAlphaWork) accel(a, lambda []float64, t float64, q, v []float64) err
 
 // Step takes one accepted step toward tEnd (never past it).
 func (m *GenAlpha) Step(tEnd float64) error {
-	w := m.w
-	if w == nil {
-		panic("integrate: genalpha: Step before Init")
-	}
-	if err := w.lad.step(w, tEnd); err != nil {
-		return err
-	}
-	return w.watch.check(w.name, &w.cur, w.hA)
+	mustInit(m.w != nil, "genalpha")
+	return m.w.lad.step(tEnd)
 }
 
-// setup resolves the step control and the first step (stepper).
-func (w *genAlphaWork) setup(tEnd float64) error {
-	var err error
-	w.ctl, err = w.lad.startSecondOrder(w.ctlIn, tEnd, w.firstStep)
-	return err
+// setup sets the first step (stepper).
+func (w *genAlphaWork) setup(float64) error {
+	w.ctl = w.lad.secondOrderController(w.firstStep)
+	return nil
 }
 
 // attempt prepares and corrects one step of size h (newtonSolver.attempt), with a fresh
@@ -491,17 +480,11 @@ func (w *genAlphaWork) setup(tEnd float64) error {
 // stabilized index 2: 32 Newton failures in 250 steps when judged by the last rate, 0 by
 // the largest).
 func (w *genAlphaWork) attempt(h float64) (usedFresh int, err error) {
-	db := w.nw.s.Deadband
-	needJ := w.needJ || !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1] || w.mn.stale()
-	return w.nw.attempt(w, h, needJ)
+	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale())
 }
 
 // failed makes the attempt after a corrector failure start from a fresh matrix.
-func (w *genAlphaWork) failed(newton bool) {
-	if newton {
-		w.needJ = true
-	}
-}
+func (w *genAlphaWork) failed(newton bool) { w.nw.refreshAfter(newton) }
 
 // firstStep guesses h_0 as the step over which the acceleration term h²/2·q̈_0 alone
 // reaches the tolerance, 1/sqrt(‖q̈_0‖) in the weighted norm (a conservative form of the
@@ -831,7 +814,6 @@ func (w *genAlphaWork) jacobian(h float64) error {
 	if w.mn.active() {
 		w.stats.Jacobians++
 		w.stats.Factorizations++
-		w.needJ, w.hJ = false, h
 		return w.mn.factor(w.cur.T+h, w.q1, w.G1, w.cM)
 	}
 	if w.mn != nil {
@@ -840,7 +822,6 @@ func (w *genAlphaWork) jacobian(h float64) error {
 	}
 	w.assemble(h)
 	w.stats.Factorizations++
-	w.needJ, w.hJ = false, h
 	return w.lu.Factor()
 }
 
@@ -1060,15 +1041,6 @@ func (w *genAlphaWork) commit(h float64) error {
 	return nil
 }
 
-// Current returns the last accepted state: t_n, q_n, v_n, q̈_n (not a_n) and λ_n.
-func (m *GenAlpha) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step.
-func (m *GenAlpha) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *GenAlpha) Stats() Stats { return m.w.stats }
-
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by
 // cubic Hermite interpolation (hermiteInterpolate: q and v third order, q̈ and λ linear).
 func (m *GenAlpha) Interpolate(dst *State, t float64) {
@@ -1136,7 +1108,6 @@ func (w *genAlphaWork) jacobianSparse(h float64) error {
 		w.si2x.blocks(K, w.cM, h*gb, gb) // sp.C holds f_v
 	}
 	w.stats.Factorizations++
-	w.needJ, w.hJ = false, h
 	return w.lu.Factor()
 }
 

@@ -58,11 +58,14 @@ const Index2Projected Formulation = "index2-proj"
 // Counters as DOPRI5: FuncEvals counts stage evaluations (M, f, G at Qᵢ and G, g_t at
 // Q_{i+1}; one factorization each): 1 in Init (eq. 17 for λ₀, v̇₀), 1 for the starting
 // step, 6 per attempt, 1 per projected step, 1 per interior Interpolate.
+//
+// Current's λ is Λ₇ (Index2) or from eq. 17 at the projected state (Index2Projected).
 type HEDOP5 struct {
 	// Formulation is Index2Projected or Index2; the zero value means Index2Projected.
 	Formulation Formulation
 
-	w *dopri5Work // sized by Init
+	w         *dopri5Work // sized by Init
+	*accepted             // Current, Previous, Stats (method.go)
 }
 
 var _ Method = (*HEDOP5)(nil)
@@ -127,12 +130,9 @@ type hedop5Stages struct {
 // ATol), takes v̇₀ and λ₀ from eq. 17 (start.A and start.Lambda are not used) and sizes
 // the workspace.
 func (m *HEDOP5) Init(sys dae.System, start State, ctl StepControl) error {
-	form := m.Formulation
-	if form == "" {
-		form = Index2Projected
-	}
-	if form != Index2 && form != Index2Projected {
-		return fmt.Errorf("integrate: hedop5: Formulation = %q, want %q or %q", form, Index2, Index2Projected)
+	form, err := hedop5Entry.formulation(m.Formulation)
+	if err != nil {
+		return err
 	}
 	if err := refuseReaction("hedop5", sys); err != nil {
 		return err
@@ -171,28 +171,16 @@ func (m *HEDOP5) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	w.kkt = w.asym
 	w.solver = w.asym
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
 // Step takes one accepted step toward tEnd (never past it). On failure it returns a
 // *StepError and leaves Current, Previous and the dense output untouched.
 func (m *HEDOP5) Step(tEnd float64) error {
-	if m.w == nil {
-		panic("integrate: hedop5: Step before Init")
-	}
+	mustInit(m.w != nil, "hedop5")
 	return m.w.step(tEnd)
 }
-
-// Current returns the last accepted state; its λ is Λ₇ (Index2) or from eq. 17 at the
-// projected state (Index2Projected).
-func (m *HEDOP5) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step (the start after Init).
-func (m *HEDOP5) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters since Init.
-func (m *HEDOP5) Stats() Stats { return m.w.counters() }
 
 // Interpolate writes into dst the dense output at t in [Previous().T, Current().T]: q and
 // v from DOPRI5's continuous extension, a and λ from eq. 17 at the interpolated state (NaN

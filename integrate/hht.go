@@ -80,7 +80,8 @@ type HHT struct {
 	// and Jacobian policy.
 	Newton NewtonSettings
 
-	w *hhtWork
+	w         *hhtWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // DefaultHHT returns HHT with α = −0.3 (seed 004), ρ = γ(α) = 0.8, cubic prediction at
@@ -154,19 +155,23 @@ type hhtWork struct {
 
 	// Nonholonomic constraints (dae.Nonholonomic): sys has them appended as the rows ncH..nc
 	// (dae.WithPfaffianRows), λ's last nc − ncH entries are their μ; R = ∂(A v + b)/∂q and
-	// gt = (g_t, b) are scratch. pf is nil without them.
+	// gt = (g_t, b) are scratch. pf is nil without them. On the sparse path R's values lie
+	// on the rows' part of G's pattern (rv, from spf; dae.SparseNonholonomic), which starts
+	// at value position rv0.
 	pf       dae.Nonholonomic
 	ncH      int
 	R        *mat.Dense
 	gt       []float64
+	spf      dae.SparsePfaffianRows
+	rv       []float64
+	rv0      int
 	nw       newtonSolver // the corrector loop (newton.go)
 	maxOrder int
 
-	lad    ladder     // step loop, attempts and failure reports (ladder.go)
-	ctl    controller // the step-size rule (eq. 38b)
-	rawCtl StepControl
+	lad ladder     // step loop, attempts and failure reports (ladder.go)
+	ctl controller // the step-size rule (eq. 38b)
 
-	cur, prev State
+	accepted            // cur, prev, stats: Current, Previous, Stats
 	u0        []float64 // (a, λ, X') at t_n
 	q, v, x   []float64 // iterate
 	u         []float64 // iterate (a, λ, X')
@@ -188,7 +193,6 @@ type hhtWork struct {
 	sp         *sparseEval        // the sparse evaluation path (M, G, T1, der nil), or nil
 	rx         *reaction          // λ-dependent forces f_λ (dae.ReactionForce), or nil
 	kIdx       kktScatter         // where sp's values go in lu's values
-	hJ         float64            // h at which it was assembled
 
 	// predictor: the last accepted unknowns (newest first) and their times
 	histT  [4]float64
@@ -197,8 +201,7 @@ type hhtWork struct {
 	pred   [4][]float64 // extrapolation of each degree to t₁
 	pOrder int          // degree used next
 
-	hTry  float64 // h of the attempt under way
-	stats Stats
+	hTry float64 // h of the attempt under way
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -240,10 +243,9 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	w := newHHTWork(sys, k, true)
 	sys = w.sys // with the Pfaffian rows appended
-	w.lad.fc = newFailureContext(sys, &start)
+	w.lad.fc, w.lad.raw = newFailureContext(sys, &start), ctl
 	w.nw = newNewtonSolver(ns, &w.stats)
 	w.maxOrder = m.PredictorOrder
-	w.rawCtl = ctl
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
@@ -259,7 +261,7 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 		return err
 	}
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -282,7 +284,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	n := nq + nc + nd
 	w := &hhtWork{sys: sys, nq: nq, nc: nc, nd: nd, n: n, k: k, pf: pf, ncH: ncH}
 	if pf != nil {
-		w.R, w.gt = mat.NewDense(nc-ncH, nq, nil), make([]float64, nc)
+		w.gt = make([]float64, nc)
 	}
 	newState := func() State {
 		s := NewState(nq, nc)
@@ -292,7 +294,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 		return s
 	}
 	w.cur, w.prev = newState(), newState()
-	w.lad = ladder{name: "hht", rule: &w.ctl, stats: &w.stats, cur: &w.cur}
+	w.lad = ladder{name: "hht", m: w, rule: &w.ctl, stats: &w.stats, cur: &w.cur}
 	w.lad.newton = &w.nw
 	vec := func(k int) []float64 { return make([]float64, k) }
 	w.u0, w.u, w.du, w.res = vec(n), vec(n), vec(n), vec(n)
@@ -309,7 +311,15 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	if w.sp != nil {
 		w.lu = newSparseNewtonFactor(n, kktNewtonPattern(sys))
 		w.kIdx = newKKTScatter(w.sp, &w.lu.csr)
+		if pf != nil {
+			w.spf = sys.(dae.SparsePfaffianRows) // a SparseEvaluator from WithPfaffianRows is one
+			w.rv0 = w.sp.con.RowStart[ncH]
+			w.rv = make([]float64, w.sp.con.NNZ()-w.rv0)
+		}
 		return w
+	}
+	if pf != nil {
+		w.R = mat.NewDense(nc-ncH, nq, nil)
 	}
 	if nc > 0 {
 		w.G = mat.NewDense(nc, nq, nil)
@@ -425,27 +435,17 @@ func (w *hhtWork) forceResidual(dst []float64, t float64, q, v, x, lambda []floa
 // 0.25; an error-test failure shrinks h from the estimate (eq. 38b); below HMin, past
 // MaxSteps, or on any Newton failure with FixedH, it returns a *StepError.
 func (m *HHT) Step(tEnd float64) error {
-	w := m.w
-	if w == nil {
-		panic("integrate: hht: Step before Init")
-	}
-	return w.lad.step(w, tEnd)
+	mustInit(m.w != nil, "hht")
+	return m.w.lad.step(tEnd)
 }
 
-// setup resolves the step control, the Newton floor and the first step (stepper).
-func (w *hhtWork) setup(tEnd float64) error {
-	c, end, err := w.lad.resolve(w.rawCtl, tEnd)
-	if err != nil {
-		return err
-	}
+// setup sets the Newton floor and the first step (stepper).
+func (w *hhtWork) setup(float64) error {
+	c := w.lad.c
 	// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
 	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol) // an increment of 10 ulps of q
 	w.nw.mon.needRate = true
-	h0 := c.H0
-	if h0 == 0 {
-		h0 = secondOrderStartStep(&w.cur, c, end)
-	}
-	w.ctl = newController(c, 2, h0) // δ_q ~ h³: e^(−1/3), eq. 38b
+	w.ctl = w.lad.secondOrderController(w.lad.startStep)
 	return nil
 }
 
@@ -464,9 +464,7 @@ func (w *hhtWork) failed(newton bool) {
 // matrix unless JacobianAuto may keep the last one: it converged fast and h stays within
 // the Deadband of the h it was assembled for.
 func (w *hhtWork) attempt(h float64) (usedFresh int, cause error) {
-	db := w.nw.s.Deadband
-	needJ := !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1] || w.mn.stale()
-	return w.nw.attempt(w, h, needJ)
+	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale())
 }
 
 // newmark writes q₁, v₁ (eq. 2) and X₁ (eq. 9a) from the unknowns u.
@@ -520,8 +518,15 @@ func (w *hhtWork) pfaffianResidual(e2 []float64, t1, h float64) {
 	s := 1 / (w.k.gamma * h)
 	for i := w.ncH; i < w.nc; i++ {
 		r := w.gt[i]
-		for j, aij := range w.G.RawRowView(i) {
-			r += aij * w.v[j]
+		if w.sp != nil {
+			lo := w.sp.con.RowStart[i]
+			for t, j := range w.sp.con.Row(i) {
+				r += w.sp.G[lo+t] * w.v[j]
+			}
+		} else {
+			for j, aij := range w.G.RawRowView(i) {
+				r += aij * w.v[j]
+			}
 		}
 		e2[i] = s * r
 	}
@@ -679,7 +684,9 @@ func (w *hhtWork) assemblePfaffian(K []float64, t1, h float64, scaled bool) {
 
 // assembleSparse writes the iteration matrix of eq. 12 (assemble with gScale 1, no
 // first-order states) at the iterate into the LU's values from the sparse evaluator, G
-// already evaluated at q: the same terms added in the same order as assemble.
+// already evaluated at q: the same terms added in the same order as assemble (the
+// Pfaffian rows' A and (βh/γ)R one after the other, where assemble adds their sum to a
+// zero entry: the same number).
 func (w *hhtWork) assembleSparse(t1, h float64) {
 	k, sp, x := &w.k, w.sp, &w.kIdx
 	a, lambda := w.u[:w.nq], w.u[w.nq:w.nq+w.nc]
@@ -705,6 +712,11 @@ func (w *hhtWork) assembleSparse(t1, h float64) {
 	}
 	scatterAdd(K, x.gt, sp.G, 1)
 	scatterAdd(K, x.g, sp.G, 1)
+	if w.spf != nil {
+		// the Pfaffian rows: A (above, as the scaled G) + (βh/γ) ∂(A v + b)/∂q (assemblePfaffian)
+		w.spf.PfaffianRateValues(w.rv, t1, w.q, w.v)
+		scatterAdd(K, x.g[w.rv0:], w.rv, k.beta*h/k.gamma)
+	}
 }
 
 // The corrector (newtonIteration for newtonSolver): the unknowns u = (a, λ, X'), the
@@ -736,7 +748,6 @@ func (w *hhtWork) factor() error {
 		}
 		return err
 	}
-	w.hJ = h
 	return nil
 }
 
@@ -964,15 +975,6 @@ func (w *hhtWork) choosePredictor() {
 	}
 	w.pOrder = best
 }
-
-// Current returns the last accepted state.
-func (m *HHT) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step (the start before the first).
-func (m *HHT) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *HHT) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by
 // cubic Hermite interpolation (hermiteInterpolate: q and v third order, q̈, λ, X linear);

@@ -10,7 +10,7 @@ import (
 )
 
 // firstOrder is the form K y' = φ(t, y), K constant and diagonal, that radau5 and bdf
-// integrate: the equations of motion of a dae.System (semiExplicit) or a user's
+// integrate (a general K(t, y) comes only with implicitForm, see there): the equations of motion of a dae.System (semiExplicit) or a user's
 // dae.LinearlyImplicit (implicitForm). The methods see only this; the mechanics-only
 // parts (sparse evaluation, approximate Jacobian, naming by coordinate and constraint)
 // stay on semiExplicit.
@@ -48,7 +48,9 @@ func (s *semiExplicit) mass(i int) float64 {
 // implicitForm is a dae.LinearlyImplicit as radau5 and bdf consume it. The State of
 // such a run holds y in Q (V, A and Lambda are empty). ∂φ/∂y is the system's
 // (dae.LinearlyImplicitJacobian) or central differences of φ, column by column with
-// step dae.FDStep(y_j). It does not allocate after newImplicitForm.
+// step dae.FDStep(y_j). A full or state-dependent K (dae.ImplicitMass) is the general
+// case: mass(i) is then 0 and the methods take K from massMul and the Newton matrices'
+// part ∂(K y')/∂y from newtonJacobian. It does not allocate after newImplicitForm.
 type implicitForm struct {
 	sys   dae.LinearlyImplicit
 	an    dae.LinearlyImplicitJacobian // nil: finite differences
@@ -59,15 +61,50 @@ type implicitForm struct {
 	fp    []float64 // φ at y ± δ
 	fm    []float64
 	evals int
+
+	gm *implicitMass // the general K (nil: K = diag(k))
+	// diffVar marks the differential variables (a nonzero column of K(t₀, y₀)), diffRow
+	// the differential equations (a nonzero row): bdf's error norm and radau5's error
+	// estimate take only these.
+	diffVar, diffRow []bool
 }
 
-func newImplicitForm(sys dae.LinearlyImplicit) *implicitForm {
+// implicitMass is the general K(t, y) of a dae.ImplicitMass system with its scratch.
+type implicitMass struct {
+	sys    dae.ImplicitMass
+	an     dae.ImplicitMassDerivative // nil: differences (fd)
+	fd     *dae.MassProductFD
+	varies bool       // K depends on t or y
+	K      *mat.Dense // K itself when constant, else the last evaluation
+	dK     *mat.Dense // ∂(K z)/∂y
+}
+
+// newImplicitForm returns the form of sys, with the differential pattern of K(t0, y0).
+func newImplicitForm(sys dae.LinearlyImplicit, t0 float64, y0 []float64) *implicitForm {
 	n := sys.Dim()
 	f := &implicitForm{sys: sys, n: n, k: make([]float64, n), idx: make([]int, n),
-		yp: make([]float64, n), fp: make([]float64, n), fm: make([]float64, n)}
+		yp: make([]float64, n), fp: make([]float64, n), fm: make([]float64, n),
+		diffVar: make([]bool, n), diffRow: make([]bool, n)}
 	f.an, _ = sys.(dae.LinearlyImplicitJacobian)
-	sys.MassDiagonal(f.k)
 	sys.Indices(f.idx)
+	K := mat.NewDense(n, n, nil)
+	dae.MassOf(K, sys, t0, y0, f.fp)
+	if m := dae.AsImplicitMass(sys); m != nil {
+		f.gm = &implicitMass{sys: m, varies: !m.ConstantMass(), K: K, dK: mat.NewDense(n, n, nil)}
+		f.gm.an, _ = sys.(dae.ImplicitMassDerivative)
+		if f.gm.varies && f.gm.an == nil {
+			f.gm.fd = dae.NewMassProductFD(m, n)
+		}
+	} else {
+		sys.MassDiagonal(f.k)
+	}
+	for i := range n {
+		for j, x := range K.RawRowView(i) {
+			if x != 0 {
+				f.diffRow[i], f.diffVar[j] = true, true
+			}
+		}
+	}
 	return f
 }
 
@@ -103,6 +140,49 @@ func (f *implicitForm) jacobian(J *mat.Dense, t float64, y []float64) {
 		}
 	}
 	f.evals += 2 * f.n
+}
+
+// massAt evaluates the general K at (t, y) (once per run when constant) and returns it;
+// the matrix is overwritten by the next evaluation.
+func (f *implicitForm) massAt(t float64, y []float64) *mat.Dense {
+	if f.gm.varies {
+		f.gm.sys.Mass(f.gm.K, t, y)
+	}
+	return f.gm.K
+}
+
+// massMul writes K(t, y) z into dst (diagonal or general K).
+func (f *implicitForm) massMul(dst []float64, t float64, y, z []float64) {
+	if f.gm == nil {
+		for i, k := range f.k {
+			dst[i] = k * z[i]
+		}
+		return
+	}
+	K := f.massAt(t, y)
+	for i := range dst {
+		var s float64
+		for j, k := range K.RawRowView(i) {
+			s += k * z[j]
+		}
+		dst[i] = s
+	}
+}
+
+// newtonJacobian writes ∂φ/∂y − ∂(K(t, y) z)/∂y at (t, y) into J, z the current y': the
+// part of the Newton matrix besides the multiple of K (the second term vanishes for a
+// constant K). Mass evaluations for differences count as fdEvals.
+func (f *implicitForm) newtonJacobian(J *mat.Dense, t float64, y, z []float64) {
+	f.jacobian(J, t, y)
+	if f.gm == nil || !f.gm.varies {
+		return
+	}
+	if f.gm.an != nil {
+		f.gm.an.MassProductJacobian(f.gm.dK, t, y, z)
+	} else {
+		f.evals += f.gm.fd.Jacobian(f.gm.dK, t, y, z)
+	}
+	J.Sub(J, f.gm.dK)
 }
 
 // residualNamed names component i of a residual or error vector of an implicitForm run.

@@ -8,9 +8,10 @@ import (
 
 // ladder is the one step loop of integrate: attempt → error test → accept or reject →
 // next h, with one failure policy, shaped like IDA's IDAStep and IDAHandleNFlag. Every
-// method holds one (a named field, not embedded) and its Step calls ladder.step with
-// itself as the stepper; the step-size rule (elementary or PI controller, RADAU5's,
-// IDA's order and step selection) is the method's stepRule.
+// method's workspace holds one (a named field, not embedded), made by Init with the
+// workspace as its stepper m, and its Step calls ladder.step; the step-size rule
+// (elementary or PI controller, RADAU5's, IDA's order and step selection) is the
+// method's stepRule.
 //
 // The failure policy (doc.go, "Failure ladder"): an attempt whose corrector failed with a
 // reused iteration matrix is first retried at the same h with a fresh one (by the Newton
@@ -18,10 +19,16 @@ import (
 // cuts h (stepRule.cut); an error-test failure shrinks h by the rule (stepRule.judge).
 // Fixed steps (StepControl.FixedH) have no smaller step: a failure ends the run, as does
 // a converged fixed step that diverged (fixedStepDiverged). Below HMin or past MaxSteps
-// it returns a *StepError saying what was tried.
+// it returns a *StepError saying what was tried; after an accepted step of an undamped
+// index-3 α-method, when index3Watch fires.
 type ladder struct {
 	name string
-	c    StepControl // resolved by the method's setup at the first Step
+	m    stepper     // the method's workspace: attempt, error norm, commit
+	raw  StepControl // as given to Init
+	// c is raw resolved by begin at the first Step against end (resolveForStep: Init does
+	// not know the end of the run); a method's setup may refine it (radau5's tolerances).
+	c    StepControl
+	end  float64 // tEnd of the first Step, or a unit span past t for tEnd = +Inf
 	rule stepRule
 	// fixed: steps of c.FixedH, no error test (bdf's start-up steps at FixedH are not
 	// fixed: they run under error control toward the next grid point).
@@ -33,6 +40,7 @@ type ladder struct {
 	explicit   bool
 	fc         failureContext // set by Init: the report of a failed Step (errors.go)
 	newton     *newtonSolver  // the implicit method's Newton solver, for its SingularPassages
+	watch      *index3Watch   // the undamped index-3 α-methods' check after every accepted step, or nil
 	stats      *Stats
 	cur        *State // the last accepted state
 	attempts   int    // accepted and rejected attempts since Init, for MaxSteps
@@ -41,12 +49,9 @@ type ladder struct {
 	causeWorst Residual // worst residual of the attempt whose failure is reported
 }
 
-// stepper is what ladder.step needs from a method.
+// stepper is what ladder.step needs from a method; a method with a first step or a
+// Newton stop to set adds stepSetup, one that adapts to failures adds stepFailed.
 type stepper interface {
-	// setup resolves the method's StepControl against the tEnd of the first Step into
-	// ladder.c (resolveForStep: Init does not know the end of the run) and sets what
-	// depends on it: the first step, the Newton stop.
-	setup(tEnd float64) error
 	// attempt predicts and corrects (or computes the stages of) a step of size h from the
 	// current state; nil when it produced a solution. usedFresh counts the fresh-Jacobian
 	// retries it made; every failed corrector run is counted by Stats.countFailure, and
@@ -58,7 +63,19 @@ type stepper interface {
 	// commit accepts the attempt as the new current state and counts it in Stats.Steps.
 	// An error (dopri5's projection) counts as a failed attempt with no estimate.
 	commit(h float64) error
-	failed(newton bool) // an attempt failed its corrector (newton) or its error test
+}
+
+// stepSetup is the stepper of a method that sets what depends on the step control, which
+// begin has resolved into ladder.c against ladder.end at the first Step toward tEnd: the
+// first step, the Newton stop.
+type stepSetup interface {
+	setup(tEnd float64) error
+}
+
+// stepFailed is the stepper of a method that adapts after a failed attempt: its corrector
+// failed (newton) or its error test (the predictor degree of hht, a fresh matrix).
+type stepFailed interface {
+	failed(newton bool)
 }
 
 // stepRule is the step-size strategy of a method.
@@ -105,14 +122,22 @@ func (l *ladder) next(t, tEnd float64) (float64, error) {
 const fixedSliver = 1e-3
 
 // begin is the preamble of every Step: tEnd must lie ahead (notAhead), and the first
-// Step runs the method's setup.
-func (l *ladder) begin(m stepper, tEnd float64) error {
+// Step resolves the step control and runs the method's setup. FixedH makes the ladder take
+// fixed steps; a constant-step method takes them always.
+func (l *ladder) begin(tEnd float64) error {
 	if err := notAhead(l.name, l.cur.T, tEnd); err != nil {
 		return err
 	}
 	if !l.resolved {
-		if err := m.setup(tEnd); err != nil {
+		c, end, err := l.raw.resolveForStep(l.name, l.cur.T, tEnd)
+		if err != nil {
 			return err
+		}
+		l.c, l.end, l.fixed = c, end, l.constant || c.FixedH > 0
+		if s, ok := l.m.(stepSetup); ok {
+			if err := s.setup(tEnd); err != nil {
+				return err
+			}
 		}
 		l.resolved = true
 	}
@@ -121,8 +146,9 @@ func (l *ladder) begin(m stepper, tEnd float64) error {
 
 // step takes one accepted step from the current state toward tEnd (see ladder), after
 // begin.
-func (l *ladder) step(m stepper, tEnd float64) error {
-	if err := l.begin(m, tEnd); err != nil {
+func (l *ladder) step(tEnd float64) error {
+	m := l.m
+	if err := l.begin(tEnd); err != nil {
 		return err
 	}
 	t := l.cur.T
@@ -152,19 +178,19 @@ func (l *ladder) step(m stepper, tEnd float64) error {
 				return fail(h, ErrDiverged, nil)
 			case l.fixed || l.rule.judge(h, e, nef):
 				if st = m.commit(h); st == nil {
-					return nil
+					return l.watch.check(l.name, l.cur, h)
 				}
 				l.stats.countFailure(st)
 			default:
 				l.stats.Rejected++
-				m.failed(false)
+				l.failed(false)
 				cause = errErrorTest
 				nef++
 				cuts++
 				continue
 			}
 		}
-		m.failed(true)
+		l.failed(true)
 		if cause != ErrNonFinite || st == ErrNonFinite {
 			// A NaN or Inf met in this Step stays the reported cause: the attempts cut
 			// toward HMin after it may fail only because the scaled forms amplify rounding.
@@ -177,6 +203,13 @@ func (l *ladder) step(m stepper, tEnd float64) error {
 		}
 		l.rule.cut(h)
 		cuts++
+	}
+}
+
+// failed tells a stepFailed method that an attempt failed.
+func (l *ladder) failed(newton bool) {
+	if f, ok := l.m.(stepFailed); ok {
+		f.failed(newton)
 	}
 }
 
@@ -243,6 +276,17 @@ func firstStepSize(c StepControl, start func() float64) float64 {
 	}
 	return start()
 }
+
+// secondOrderController is the step-size rule of a second-order method (δ_q ~ h³: the
+// elementary controller of exponent 1/3, seed 004 eq. 38b), whose first step is FixedH,
+// H0 or else firstStep(end), evaluated only then.
+func (l *ladder) secondOrderController(firstStep func(end float64) float64) controller {
+	return newController(l.c, 2, firstStepSize(l.c, func() float64 { return firstStep(l.end) }))
+}
+
+// startStep is secondOrderStartStep from the current state: the first step of hht, gcp and
+// daealpha.
+func (l *ladder) startStep(end float64) float64 { return secondOrderStartStep(l.cur, l.c, end) }
 
 // secondOrderStartStep proposes the first step of a second-order method (hht, gcp) from the
 // scales of q, v and a at the start s (Hairer, Nørsett & Wanner 1993, II.4, starting step
@@ -312,16 +356,4 @@ func (x *index3Watch) fail(method string, t, h float64) *StepError {
 		Err: fmt.Errorf("%w: ‖λ‖∞ grew from %.3g (h = %.3g) to %.3g while h fell to %.3g, for %d accepted steps in a row: without numerical damping the index-3 form amplifies the position errors into λ by 1/h²",
 			ErrIndex3Instability, x.lamRef, x.hRef, x.lam, x.h, x.count),
 		Hint: "use hht or genalpha, whose numerical damping removes it, or the ggl formulation"}
-}
-
-// resolve resolves the step control raw at the first Step against its tEnd (Init does not
-// know the end of the run: resolveForStep) into l.c, and returns it with that end. FixedH
-// makes the ladder take fixed steps; a constant-step method takes them always.
-func (l *ladder) resolve(raw StepControl, tEnd float64) (StepControl, float64, error) {
-	c, end, err := raw.resolveForStep(l.name, l.cur.T, tEnd)
-	if err != nil {
-		return c, end, err
-	}
-	l.c, l.fixed = c, l.constant || c.FixedH > 0
-	return c, end, nil
 }

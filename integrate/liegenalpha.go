@@ -60,6 +60,8 @@ import (
 // relative to) and s = |q_i| on a vector space (dae.VectorSpace), where the method is
 // genalpha's and the bracket vanishes. On a step-size change a_n is shifted to its new
 // abscissa as genalpha does.
+//
+// Current holds t_n, q_n, v_n, v̇_n (not a_n) in A, and λ_n.
 type LieGenAlpha struct {
 	// Params are α_m, α_f, β, γ [GenAlphaFromRhoInf(0.9)]; start from DefaultLieGenAlpha.
 	Params GenAlphaParams
@@ -68,7 +70,8 @@ type LieGenAlpha struct {
 	// Newton is the corrector stop and Jacobian policy [NewtonSettings defaults].
 	Newton NewtonSettings
 
-	w *lieWork
+	w         *lieWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // lieMoveMax is how far, in ‖·‖∞ of the algebra coordinates summed over the accepted
@@ -144,14 +147,13 @@ type lieWork struct {
 	cErr       float64 // β − γ/2 + 1/12
 	nw         newtonSolver
 
-	ctlIn StepControl
-	lad   ladder
-	ctl   controller
+	lad ladder
+	ctl controller
 
-	cur, prev State
-	aN, jerk  []float64
-	hA        float64
-	theta     []float64 // h Δq_n of the last accepted step (dense output)
+	accepted // cur, prev, stats: Current, Previous, Stats
+	aN, jerk []float64
+	hA       float64
+	theta    []float64 // h Δq_n of the last accepted step (dense output)
 
 	jerk0  []float64
 	hJerk  float64
@@ -168,13 +170,8 @@ type lieWork struct {
 	M, K, C, T, J  *mat.Dense
 	B0, B1, BT, Z  *mat.Dense
 	lu             *newtonFactor
-	hJ             float64
 	moved          float64 // Σ ‖hΔq‖∞ of the steps accepted since the matrix was formed
-	needJ          bool
 	hTry           float64
-	watch          *index3Watch
-
-	stats Stats
 }
 
 // Init integrates a System on ℝⁿ as the additive group (dae.VectorSpace): the method is
@@ -184,6 +181,9 @@ func (m *LieGenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: lie-genalpha: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
 	}
 	if err := refuseReaction("lie-genalpha", sys); err != nil {
+		return err
+	}
+	if err := refuseNonholonomic("lie-genalpha", sys); err != nil {
 		return err
 	}
 	vs := dae.NewVectorSpace(sys)
@@ -226,7 +226,7 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl) erro
 	if !allFinite(start.Q) || !allFinite(start.V) {
 		return fmt.Errorf("integrate: %s: start (q %v, v %v) is not finite", name, start.Q, start.V)
 	}
-	w := &lieWork{name: name, sys: sys, nq: nq, nv: nv, nc: nc, si2: form == StabilizedIndex2, p: m.Params, ctlIn: ctl}
+	w := &lieWork{name: name, sys: sys, nq: nq, nv: nv, nc: nc, si2: form == StabilizedIndex2, p: m.Params}
 	w.nw = newNewtonSolver(nwS, &w.stats)
 	w.nx = nv + nc
 	if w.si2 {
@@ -279,11 +279,9 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl) erro
 	}
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, rule: &w.ctl, stats: &w.stats, cur: &w.cur}
-	if !w.si2 && p.AlphaM == p.AlphaF {
-		w.watch = &index3Watch{}
-	}
-	m.w = w
+	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur}
+	w.lad.watch = undampedIndex3(!w.si2, p)
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -291,12 +289,18 @@ func (w *lieWork) coordinateName(i int) string {
 	if w.plain != nil {
 		return dae.CoordinateName(w.plain, i)
 	}
+	if n, ok := w.sys.(dae.Namer); ok && n.CoordinateName(i) != "" {
+		return n.CoordinateName(i)
+	}
 	return fmt.Sprintf("v[%d]", i)
 }
 
 func (w *lieWork) constraintName(i int) string {
 	if w.plain != nil {
 		return dae.ConstraintName(w.plain, i)
+	}
+	if n, ok := w.sys.(dae.Namer); ok && n.ConstraintName(i) != "" {
+		return n.ConstraintName(i)
 	}
 	return fmt.Sprintf("Φ[%d]", i)
 }
@@ -323,23 +327,17 @@ func (w *lieWork) accel(a, lambda []float64, t float64, q, v []float64) error {
 	return nil
 }
 
-// Step takes one accepted step toward tEnd (ladder.step), then watches the undamped
-// index-3 form (index3Watch) as genalpha does.
+// Step takes one accepted step toward tEnd (ladder.step, which watches the undamped
+// index-3 form by index3Watch as for genalpha).
 func (m *LieGenAlpha) Step(tEnd float64) error {
-	w := m.w
-	if w == nil {
-		panic("integrate: lie-genalpha: Step before Init")
-	}
-	if err := w.lad.step(w, tEnd); err != nil {
-		return err
-	}
-	return w.watch.check(w.name, &w.cur, w.hA)
+	mustInit(m.w != nil, "lie-genalpha")
+	return m.w.lad.step(tEnd)
 }
 
-func (w *lieWork) setup(tEnd float64) error {
-	var err error
-	w.ctl, err = w.lad.startSecondOrder(w.ctlIn, tEnd, w.firstStep)
-	return err
+// setup sets the first step (stepper).
+func (w *lieWork) setup(float64) error {
+	w.ctl = w.lad.secondOrderController(w.firstStep)
+	return nil
 }
 
 // firstStep is genalpha's: h = min(span/100, 1/sqrt(‖v̇_0‖)).
@@ -368,17 +366,11 @@ func (w *lieWork) scale(i int, q []float64) float64 {
 }
 
 func (w *lieWork) attempt(h float64) (usedFresh int, err error) {
-	db := w.nw.s.Deadband
-	needJ := w.needJ || !w.nw.reusable() || h/w.hJ < db[0] || h/w.hJ > db[1] ||
-		(w.vs == nil && w.moved > lieMoveMax)
+	needJ := !w.nw.keeps(h) || (w.vs == nil && w.moved > lieMoveMax)
 	return w.nw.attempt(w, h, needJ)
 }
 
-func (w *lieWork) failed(newton bool) {
-	if newton {
-		w.needJ = true
-	}
-}
+func (w *lieWork) failed(newton bool) { w.nw.refreshAfter(newton) }
 
 // prepare sets v_n and a_n for an attempt of size h: at the first step a_0 from v̈_0,
 // later a_n shifted to its abscissa for h (see GenAlpha).
@@ -612,7 +604,7 @@ func (w *lieWork) factor() error {
 		}
 	}
 	w.stats.Factorizations++
-	w.needJ, w.hJ, w.moved = false, h, 0
+	w.moved = 0
 	return w.lu.Factor()
 }
 
@@ -730,15 +722,6 @@ func (w *lieWork) commit(h float64) error {
 	w.stats.Steps++
 	return nil
 }
-
-// Current returns the last accepted state: t_n, q_n, v_n, v̇_n (not a_n) and λ_n.
-func (m *LieGenAlpha) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step.
-func (m *LieGenAlpha) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *LieGenAlpha) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst. On a
 // vector space it is genalpha's cubic Hermite interpolation; on a group q(s) =

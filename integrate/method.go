@@ -38,6 +38,37 @@ func (x *State) Clone() State {
 	return c
 }
 
+// accepted is a method's record of its run: the last accepted state, the one before it
+// and the work counters. Every workspace holds one and every method embeds a pointer to
+// it (set by Init), which gives the Current, Previous and Stats of the Method contract
+// once for all methods; what a method keeps in State.A (a, q̈ or v̇) its doc says.
+type accepted struct {
+	cur, prev State
+	stats     Stats
+}
+
+// Current returns the last accepted state (read only; it changes with the next Step).
+func (r *accepted) Current() *State { return &r.cur }
+
+// Previous returns the state before the last accepted step (the start before the first).
+func (r *accepted) Previous() *State { return &r.prev }
+
+// Stats returns the work counters since Init (zero before Init).
+func (r *accepted) Stats() Stats {
+	if r == nil {
+		return Stats{}
+	}
+	return r.stats
+}
+
+// mustInit panics on a Step of a method whose Init has not run (ready false): a misuse,
+// which panics rather than returning an error (STYLE.md, errors and failure).
+func mustInit(ready bool, method string) {
+	if !ready {
+		panic("integrate: " + method + ": Step before Init")
+	}
+}
+
 // Method is a stateful stepper for the equations of motion of a dae.System.
 //
 // Init starts it from a consistent state (see dae.Initialize) and resolves its options;

@@ -46,7 +46,8 @@ type MultiIndex struct {
 	// Newton holds the corrector knobs.
 	Newton NewtonSettings
 
-	w *aliWork
+	w         *aliWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // IndexReport counts what the multi-index method did in each index.
@@ -162,21 +163,12 @@ func (m *MultiIndex) Init(sys dae.System, start State, ctl StepControl) error {
 	r.w = w
 	w.multi = r
 	w.energy = newEnergyMeter(inv, start.T, w.cur.Q, w.cur.V, w.cur.Lambda)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
 // Step takes one accepted step toward tEnd.
 func (m *MultiIndex) Step(tEnd float64) error { return m.w.step(tEnd) }
-
-// Current returns the last accepted state.
-func (m *MultiIndex) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step.
-func (m *MultiIndex) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *MultiIndex) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the cubic Hermite dense output at t into dst (hermiteInterpolate).
 func (m *MultiIndex) Interpolate(dst *State, t float64) {

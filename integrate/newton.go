@@ -224,6 +224,11 @@ type newtonSolver struct {
 	haveJ  bool    // the method's factorization is valid
 	fresh  bool    // ... and was made during the current attempt
 	thetaJ float64 // largest rate measured with it
+	hJ     float64 // the step size it was assembled for
+	h      float64 // the step size of the attempt under way
+	// refresh makes the next attempt start from a fresh matrix whatever the reuse test
+	// says; the α-methods set it after a failed corrector (refreshAfter).
+	refresh bool
 	// passages lists the regularizations (SingularPassage); regSteps counts the attempts
 	// converged since the last, up to regRearm, when the unregularized matrix returns.
 	passages []SingularPassage
@@ -259,11 +264,29 @@ func (n *newtonSolver) reusable() bool {
 	return n.haveJ && n.s.Jacobian == JacobianAuto && n.thetaJ <= n.s.ReuseRate
 }
 
+// keeps reports whether JacobianAuto may keep the matrix for an attempt of size h: it is
+// reusable, no refresh is pending, and h/h_J lies in the Deadband (a far step size changes
+// the matrix M/(βh²) + … too much for the old factorization to contract fast).
+func (n *newtonSolver) keeps(h float64) bool {
+	db := n.s.Deadband
+	return !n.refresh && n.reusable() && !(h/n.hJ < db[0] || h/n.hJ > db[1])
+}
+
+// refreshAfter is the failed hook of the α-methods (stepper): after a failed corrector
+// (newton) the next attempt starts from a fresh matrix, after an error-test failure the
+// reuse test decides.
+func (n *newtonSolver) refreshAfter(newton bool) {
+	if newton {
+		n.refresh = true
+	}
+}
+
 // attempt predicts and corrects a step of size h, with a fresh matrix when needJ. A
 // failure with a reused matrix is retried once with a fresh one (not after NaN or Inf,
 // which a new matrix does not cure). Every failed corrector run is counted by
 // Stats.countFailure; usedFresh counts the retries.
 func (n *newtonSolver) attempt(p newtonIteration, h float64, needJ bool) (usedFresh int, err error) {
+	n.h = h
 	for {
 		if err = p.predict(h, needJ); err == nil {
 			err = n.solve(p, needJ)
@@ -307,7 +330,7 @@ func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
 				n.haveJ = false
 				return err
 			}
-			n.haveJ, n.fresh, n.thetaJ = true, true, 0
+			n.haveJ, n.fresh, n.thetaJ, n.hJ, n.refresh = true, true, 0, n.h, false
 		}
 		norm := p.increment()
 		n.stats.Solves++

@@ -16,7 +16,10 @@ import (
 // pfaffianForms: the first-order form's constraint rows become [G; A] v + [g_t; b] = 0
 // (index2, and ggl with g = 0 and −Gᵀμ for the holonomic rows) and so on, their q-derivatives by the form's finite differences of the rows,
 // ∂(Aᵀμ)/∂q analytic (dae.Nonholonomic). The other methods refuse such a system at Init,
-// naming the capability.
+// naming the capability. With dae.SparseNonholonomic rows the appended system is a
+// SparseEvaluator, and hht, bdf, radau5, dopri5 and mdop5 stay on the sparse path (hht
+// takes ∂(A v + b)/∂q on the rows' pattern, dae.SparsePfaffianRows; the first-order form
+// differences the rows over G's pattern and gives a Pfaffian row's GGL μ its diagonal).
 
 // refuseNonholonomic refuses a system with nonholonomic constraints for a method that does
 // not include them: leaving the rows out would integrate a different mechanism.
@@ -45,9 +48,21 @@ func withPfaffian(method string, sys dae.System) (dae.System, error) {
 // alone, whose Pfaffian rows would be 0 = 0 with Jacobian A: not the equations.
 var pfaffianForms = []Formulation{StabilizedIndex2, Index2, Index1, Baumgarte, Index2Baumgarte}
 
+// firstOrderForm resolves the formulation f of a method of the first-order form (bdf,
+// radau5) by its entry (Entry.formulation) and returns it with the system it integrates
+// (pfaffianForm).
+func (e Entry) firstOrderForm(f Formulation, sys dae.System) (Formulation, dae.System, error) {
+	form, err := e.formulation(f)
+	if err != nil {
+		return "", nil, err
+	}
+	sys, err = pfaffianForm(e.Name, form, sys)
+	return form, sys, err
+}
+
 // pfaffianForm returns the system the first-order form in formulation form integrates
-// for method (bdf, radau5): sys with its Pfaffian rows appended (withPfaffian), or an
-// error when form cannot take them.
+// for method: sys with its Pfaffian rows appended (withPfaffian), or an error when form
+// cannot take them.
 func pfaffianForm(method string, form Formulation, sys dae.System) (dae.System, error) {
 	if !dae.HasNonholonomic(sys) {
 		return sys, nil

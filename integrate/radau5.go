@@ -90,7 +90,8 @@ type Radau5 struct {
 	// JacobianEveryStep (simplified Newton has no per-iteration refresh).
 	Newton NewtonSettings
 
-	w *radauWork
+	w         *radauWork
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 // setFormulation implements formulated for Entry.NewMethod.
@@ -169,17 +170,17 @@ type radauWork struct {
 	tolSet   bool // Newton.Tol was given
 	itersSet bool // Newton.MaxIters was given
 
-	rawCtl   StepControl
 	c        StepControl // resolved; RTol, ATol transformed
 	lad      ladder      // the step loop (ladder.go); radauWork is its stepRule (RADAU5's)
 	fnewt    float64
 	roundoff float64 // scaled norm of an increment at rounding level
 	maxGrow  float64
 
-	kdiag []float64 // diagonal of K
-	kexp  []int     // index − 1 of each component (exponent of h in its scale)
+	kdiag []float64     // diagonal of K (zero with a general K)
+	kexp  []int         // index − 1 of each component (exponent of h in its scale)
+	gk    *radauGeneral // a general K(t, y) (dae.ImplicitMass), else nil
 
-	cur, prev State
+	accepted            // cur, prev, stats: Current, Previous, Stats
 	y0, f0    []float64 // y and φ(t, y) at the step start
 	z, wt, ph [3][]float64
 	dw        [3][]float64
@@ -210,8 +211,6 @@ type radauWork struct {
 	first, reject         bool
 	eLast                 float64 // error norm of the last converged attempt
 	naccpt                int
-
-	stats Stats
 }
 
 // Init checks the options and the start (g = 0 and G v + g_t = 0 to 1e-8 relative, seed
@@ -219,11 +218,7 @@ type radauWork struct {
 // is consistent at every level (μ₀ = 0 in ggl) and sizes the workspace. StepControl is
 // resolved at the first Step against its tEnd (a unit span when infinite).
 func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
-	form, err := radau5Entry.formulation(m.Formulation)
-	if err != nil {
-		return err
-	}
-	sys, err = pfaffianForm("radau5", form, sys)
+	form, sys, err := radau5Entry.firstOrderForm(m.Formulation, sys)
 	if err != nil {
 		return err
 	}
@@ -260,16 +255,15 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	w.approx = m.ApproxJacobian
 	w.newton = ns
 	w.tolSet, w.itersSet = tolSet, itersSet
-	w.rawCtl = ctl
 	w.cur.T = start.T
-	w.lad = ladder{name: "radau5", rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: "radau5", m: w, raw: ctl, rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.lad.newton = &w.nw
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
 	if err := consistentStart("radau5", sys, &w.cur, &w.stats); err != nil {
 		return err
 	}
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	w.begin()
 	return nil
 }
@@ -289,16 +283,19 @@ func (m *Radau5) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []fl
 	if err := dae.CheckLinearlyImplicit(sys, t0, y0, yp0, implicitStartTol); err != nil {
 		return fmt.Errorf("integrate: radau5: %w", err)
 	}
-	li := newImplicitForm(sys)
+	li := newImplicitForm(sys, t0, y0)
 	w := newRadauWork(li, nil, State{Q: make([]float64, li.n)})
 	w.li = li
+	if li.gm != nil {
+		w.gk = newRadauMass(li.n, yp0)
+		w.lin.(*radauDense).mass = w.gk.KJ
+	}
 	w.newton = ns
 	w.tolSet, w.itersSet = tolSet, itersSet
-	w.rawCtl = ctl
 	w.cur.T = t0
 	copy(w.cur.Q, y0)
-	w.lad = ladder{name: "radau5", rule: w, stats: &w.stats, cur: &w.cur}
-	m.w = w
+	w.lad = ladder{name: "radau5", m: w, raw: ctl, rule: w, stats: &w.stats, cur: &w.cur}
+	m.w, m.accepted = w, &w.accepted
 	w.begin()
 	return nil
 }
@@ -310,6 +307,9 @@ func (w *radauWork) begin() {
 	w.fo.pack(w.y0, &w.cur)
 	w.fo.residual(w.f0, w.cur.T, w.y0)
 	w.stats.FuncEvals++
+	if w.gk != nil {
+		w.gk.K0.Copy(w.li.massAt(w.cur.T, w.y0))
+	}
 	for k := range w.cont {
 		clear(w.cont[k])
 	}
@@ -382,11 +382,7 @@ func newRadauWork(fo firstOrder, se *semiExplicit, shape State) *radauWork {
 // setup fixes the step control at the first Step: defaults, RADAU5's tolerance
 // transformation, FNEWT and the first step (stepper).
 func (w *radauWork) setup(tEnd float64) error {
-	raw := w.rawCtl
-	c, _, err := raw.resolveForStep("radau5", w.cur.T, tEnd)
-	if err != nil {
-		return err
-	}
+	raw, c := w.lad.raw, w.lad.c
 	w.maxGrow = c.MaxGrow
 	if raw.MaxGrow == 0 {
 		w.maxGrow = radauMaxGrow
@@ -403,7 +399,7 @@ func (w *radauWork) setup(tEnd float64) error {
 	}
 	c.RTol = rt
 	w.c = c
-	w.lad.c, w.lad.fixed = c, c.FixedH > 0
+	w.lad.c = c
 	w.roundoff = 10 * radauUround / math.Min(c.RTol, 1)
 	switch {
 	case w.tolSet:
@@ -438,11 +434,8 @@ func (w *radauWork) setup(tEnd float64) error {
 // refreshes a stale Jacobian; with FixedH a Newton failure after the fresh Jacobian stops
 // the run. Below HMin or past MaxSteps it returns a *StepError.
 func (m *Radau5) Step(tEnd float64) error {
-	w := m.w
-	if w == nil {
-		panic("integrate: radau5: Step before Init")
-	}
-	return w.lad.step(w, tEnd)
+	mustInit(m.w != nil, "radau5")
+	return m.w.lad.step(tEnd)
 }
 
 // attempt corrects a step of size h in the one Newton loop (newtonSolver.attempt), with a
@@ -483,9 +476,8 @@ func (w *radauWork) commit(h float64) error {
 	return nil
 }
 
-func (w *radauWork) failed(bool) {}
-
-// jacobian evaluates J ≈ ∂φ/∂y at (t₀, y₀), exact or approximate.
+// jacobian evaluates J ≈ ∂φ/∂y at (t₀, y₀), exact or approximate; with a general K,
+// J = ∂φ/∂y − ∂(K y'₀)/∂y and K_J = K(t₀, y₀) (see radauGeneral).
 func (w *radauWork) jacobian() {
 	se := w.se
 	before := w.fo.fdEvals()
@@ -494,6 +486,9 @@ func (w *radauWork) jacobian() {
 		se.newtonValues(w.negJ, 0, w.cur.T, w.y0)
 	case w.approx:
 		se.approxJacobian(w.J, w.cur.T, w.y0)
+	case w.gk != nil:
+		w.li.newtonJacobian(w.J, w.cur.T, w.y0, w.gk.yp)
+		w.gk.KJ.Copy(w.gk.K0)
 	default:
 		w.fo.jacobian(w.J, w.cur.T, w.y0)
 	}
@@ -666,7 +661,8 @@ func (w *radauWork) predict(h float64, freshJ bool) error {
 	return nil
 }
 
-// residual evaluates φ at the three stages Y_i = y₀ + z_i.
+// residual evaluates φ at the three stages Y_i = y₀ + z_i, less K(Y_i) Y'_i with a
+// general K (see radauGeneral).
 func (w *radauWork) residual() error {
 	k := &radauCoef
 	cs := [3]float64{k.c1, k.c2, 1}
@@ -676,6 +672,9 @@ func (w *radauWork) residual() error {
 		}
 		w.fo.residual(w.ph[j], w.cur.T+cs[j]*w.hTry, w.yt)
 		w.stats.FuncEvals++
+		if w.gk != nil {
+			w.gk.subtractMassTerm(w, j, w.cur.T+cs[j]*w.hTry)
+		}
 		if !allFinite(w.ph[j]) {
 			w.noteResidual(w.ph[j])
 			return ErrNonFinite
@@ -751,10 +750,16 @@ func (w *radauWork) errorNorm(h float64) float64 {
 	k := &radauCoef
 	z1, z2, z3 := w.z[0], w.z[1], w.z[2]
 	for i := range w.n {
-		w.tmp[i] = w.kdiag[i] * (k.d1*z1[i] + k.d2*z2[i] + k.d3*z3[i]) / h
+		w.errv[i] = (k.d1*z1[i] + k.d2*z2[i] + k.d3*z3[i]) / h
+	}
+	w.massTimes(w.tmp, w.errv)
+	for i := range w.n {
 		// Only the differential rows of φ(t₀, y₀): the algebraic ones are the Newton
 		// residual left by the previous step (see Radau5), not part of the local error.
-		w.errv[i] = w.kdiag[i]*w.f0[i] + w.tmp[i]
+		w.errv[i] = w.tmp[i]
+		if w.differentialRow(i) {
+			w.errv[i] += w.f0[i]
+		}
 	}
 	w.lin.solveReal(w.errv)
 	w.stats.Solves++
@@ -847,6 +852,9 @@ func (w *radauWork) accept(h, e float64) {
 	w.hold = h
 	w.fo.residual(w.f0, w.cur.T, w.y0)
 	w.stats.FuncEvals++
+	if w.gk != nil {
+		w.gk.advance(w, h)
+	}
 	w.stats.Steps++
 	w.jFresh = false
 	keepJ := w.mon.theta <= w.newton.ReuseRate && w.newton.Jacobian == JacobianAuto
@@ -919,15 +927,6 @@ func (w *radauWork) component(i int, x float64, what string) Residual {
 	j := i - 3*se.nq - se.nc
 	return Residual{Block: "mu " + what, Index: j, Value: x, Owner: dae.ConstraintName(w.sys, j)}
 }
-
-// Current returns the last accepted state.
-func (m *Radau5) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step (the start before the first).
-func (m *Radau5) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters of the run.
-func (m *Radau5) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the collocation polynomial of the last step (IV.8) at t in
 // [Previous().T, Current().T] into dst: all of q, v, a and λ, with error O(h⁴) in q

@@ -43,6 +43,8 @@ type radauDense struct {
 	lu   *linalg.LU
 	clu  radauComplexLU
 	full *radauPattern // the singular mode's, made at the first regularization
+	// mass is a general K (radauGeneral.KJ) in place of the diagonal kdiag, else nil.
+	mass *mat.Dense
 }
 
 func (d *radauDense) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64, reg bool) error {
@@ -57,8 +59,15 @@ func (d *radauDense) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64
 			e[j] = -x
 			c[j] = complex(-x, 0)
 		}
-		e[i] += fr * kdiag[i]
-		c[i] += complex(ar*kdiag[i], br*kdiag[i])
+		if d.mass == nil {
+			e[i] += fr * kdiag[i]
+			c[i] += complex(ar*kdiag[i], br*kdiag[i])
+			continue
+		}
+		for j, k := range d.mass.RawRowView(i) {
+			e[j] += fr * k
+			c[j] += complex(ar*k, br*k)
+		}
 	}
 	if reg {
 		if d.full == nil {

@@ -42,7 +42,8 @@ type Entry struct {
 	// NewLieMethod; the others are refused there, naming the capability.
 	Lie bool
 	// Implicit: the method integrates a linearly implicit system K y' = φ(t, y)
-	// (dae.LinearlyImplicit) through ImplicitMethod; SolveImplicit refuses the others.
+	// (dae.LinearlyImplicit, K full or state-dependent with dae.ImplicitMass) through
+	// ImplicitMethod; SolveImplicit refuses the others.
 	Implicit bool
 	// ReactionForces: the method includes forces that depend on the multipliers
 	// (dae.ReactionForce, e.g. joint friction) in its residual and Newton matrix; a method

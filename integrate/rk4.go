@@ -26,9 +26,12 @@ import (
 // [M Gᵀ; G 0] (Δv, μ) = (0, −(G v + g_t)), and a, λ from eq. 17 with the same
 // factorization. Projection keeps the drift off without touching the fourth order. With
 // Index1 the constraints drift as O(h⁴) per unit time.
+//
+// Stats: FuncEvals counts eq. 17 solves (4 per step), Projections 2 per projected step.
 type RK4 struct {
 	Formulation Formulation // Index1Projected (default) or Index1
 	w           *rk4Work
+	*accepted   // Current, Previous, Stats (method.go)
 }
 
 var rk4Entry = Entry{
@@ -55,39 +58,45 @@ type rk4Work struct {
 	nq, nc  int
 	project bool
 	lad     ladder // the step loop: constant steps (ladder.go)
-	rawCtl  StepControl
 
-	cur, prev, it State
-	kq, kv        [4][]float64 // stage rates of q and v
-	qs, vs        []float64    // stage arguments
-	M, G          *mat.Dense   // nil on the sparse evaluation path
-	sp            *sparseEval  // the sparse evaluation path (sparseeval.go), or nil
-	kkt           linalg.SaddlePoint
-	rec           *massSchur                         // eq. 17 by dae.MassSolver (massschur.go), or nil
-	solver        interface{ Solve(x, y []float64) } // kkt or rec
-	rxa           *reactionAccel                     // eq. 17 with λ-dependent forces (reactionaccel.go), or nil
-	r, dq, gt     []float64
-	stats         Stats
+	accepted  // cur, prev, stats: Current, Previous, Stats
+	it        State
+	kq, kv    [4][]float64 // stage rates of q and v
+	qs, vs    []float64    // stage arguments
+	M, G      *mat.Dense   // nil on the sparse evaluation path
+	sp        *sparseEval  // the sparse evaluation path (sparseeval.go), or nil
+	kkt       linalg.SaddlePoint
+	rec       *massSchur                         // eq. 17 by dae.MassSolver (massschur.go), or nil
+	solver    interface{ Solve(x, y []float64) } // kkt or rec
+	rxa       *reactionAccel                     // eq. 17 with λ-dependent forces (reactionaccel.go), or nil
+	r, dq, gt []float64
+}
+
+// refuseForConstantStep is the check of what the constant-step methods (rk4, gcp-abm)
+// cannot take: nonholonomic constraints, first-order states, and a StepControl without
+// FixedH.
+func refuseForConstantStep(method string, sys dae.System, ctl StepControl) error {
+	if err := refuseNonholonomic(method, sys); err != nil {
+		return err
+	}
+	if dae.StateSize(sys) > 0 {
+		return fmt.Errorf("integrate: %s: systems with first-order states (dae.FirstOrder) are not supported", method)
+	}
+	if ctl.FixedH <= 0 {
+		return fmt.Errorf("integrate: %s: constant step only: StepControl.FixedH = %g, want > 0", method, ctl.FixedH)
+	}
+	return nil
 }
 
 // Init checks the formulation, FixedH and the consistency of start, and computes a and λ
 // from eq. 17.
 func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
-	f := m.Formulation
-	if f == "" {
-		f = Index1Projected
-	}
-	if f != Index1Projected && f != Index1 {
-		return fmt.Errorf("integrate: rk4: Formulation = %q, want %q or %q", f, Index1Projected, Index1)
-	}
-	if err := refuseNonholonomic("rk4", sys); err != nil {
+	f, err := rk4Entry.formulation(m.Formulation)
+	if err != nil {
 		return err
 	}
-	if dae.StateSize(sys) > 0 {
-		return fmt.Errorf("integrate: rk4: systems with first-order states (dae.FirstOrder) are not supported")
-	}
-	if ctl.FixedH <= 0 {
-		return fmt.Errorf("integrate: rk4: constant step only: StepControl.FixedH = %g, want > 0", ctl.FixedH)
+	if err := refuseForConstantStep("rk4", sys, ctl); err != nil {
+		return err
 	}
 	if _, err := ctl.resolveAt(start.T, len(start.Q)); err != nil {
 		return fmt.Errorf("integrate: rk4: %w", err)
@@ -96,8 +105,8 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 	if len(start.Q) != nq || len(start.V) != nq {
 		panic(fmt.Sprintf("integrate: rk4: Init: start has len(Q) = %d, len(V) = %d, want %d", len(start.Q), len(start.V), nq))
 	}
-	w := &rk4Work{sys: sys, nq: nq, nc: nc, project: f == Index1Projected && nc > 0, rawCtl: ctl}
-	w.lad = ladder{name: "rk4", fixed: true, constant: true, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w := &rk4Work{sys: sys, nq: nq, nc: nc, project: f == Index1Projected && nc > 0}
+	w.lad = ladder{name: "rk4", m: w, raw: ctl, fixed: true, constant: true, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.cur, w.prev, w.it = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
 	for i := range w.kq {
 		w.kq[i], w.kv[i] = make([]float64, nq), make([]float64, nq)
@@ -133,7 +142,7 @@ func (m *RK4) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: rk4: start at t=%g: eq. 17: %w", start.T, err)
 	}
 	w.prev.CopyFrom(&w.cur)
-	m.w = w
+	m.w, m.accepted = w, &w.accepted
 	return nil
 }
 
@@ -235,17 +244,8 @@ func (w *rk4Work) accel(t float64, q, v, a, lambda []float64) error {
 
 // Step takes one step of size FixedH (shortened to land on tEnd).
 func (m *RK4) Step(tEnd float64) error {
-	w := m.w
-	if w == nil {
-		panic("integrate: rk4: Step before Init")
-	}
-	return w.lad.step(w, tEnd)
-}
-
-// setup resolves the step control (stepper).
-func (w *rk4Work) setup(tEnd float64) error {
-	_, _, err := w.lad.resolve(w.rawCtl, tEnd)
-	return err
+	mustInit(m.w != nil, "rk4")
+	return m.w.lad.step(tEnd)
 }
 
 // attempt computes the stages and the new state into w.it.
@@ -267,8 +267,6 @@ func (w *rk4Work) commit(float64) error {
 	w.stats.Steps++
 	return nil
 }
-
-func (w *rk4Work) failed(bool) {}
 
 // stages computes the stages and the new state into w.it.
 func (w *rk4Work) stages(t, h float64) error {
@@ -343,16 +341,6 @@ func (w *rk4Work) projectState(s *State) error {
 	w.stats.Projections++
 	return nil
 }
-
-// Current returns the last accepted state.
-func (m *RK4) Current() *State { return &m.w.cur }
-
-// Previous returns the state before the last accepted step.
-func (m *RK4) Previous() *State { return &m.w.prev }
-
-// Stats returns the work counters: FuncEvals counts eq. 17 solves (4 per step), Projections
-// 2 per projected step.
-func (m *RK4) Stats() Stats { return m.w.stats }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by cubic
 // Hermite interpolation (third order in q and v).

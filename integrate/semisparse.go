@@ -66,7 +66,8 @@ type semiScatter struct {
 	cAQ, cAV     []int // dynamics rows: coupling on q and on v
 	mAA, gtAL    []int // M on a, Gᵀ on λ
 	gLQ, gLV     []int // constraint rows: G's pattern on q, on v
-	gLA, gMuQ    []int // G on a; the μ rows' G on q
+	gLA, gMuQ    []int // G on a; the μ rows' G on q (holonomic rows: G's first values)
+	muPf         []int // the μ rows of Pfaffian rows: their diagonal (μ = 0)
 	groups       [][]int
 	byCol        [][]int // per column, the positions in G's values of its entries
 	posRow       []int   // per position in G's values, its row
@@ -104,7 +105,12 @@ func newSemiScatter(s *semiExplicit, k *dae.CSR) *semiScatter {
 	if s.hasMu {
 		x.cQQ = scatterMap(k, &sp.coup, s.iq(), s.iq(), false)
 		x.gtQMu = scatterMap(k, &sp.con, s.iq(), s.imu(), true)
-		x.gMuQ = scatterMap(k, &sp.con, s.imu(), s.iq(), false)
+		nnz := sp.con.RowStart[s.ncH] // G's values of the holonomic rows come first
+		hol := dae.CSR{NRows: s.ncH, NCols: nq, RowStart: sp.con.RowStart[:s.ncH+1], Cols: sp.con.Cols[:nnz]}
+		x.gMuQ = scatterMap(k, &hol, s.imu(), s.iq(), false)
+		for r := s.ncH; r < s.nc; r++ {
+			x.muPf = append(x.muPf, k.Find(s.imu()+r, s.imu()+r))
+		}
 	}
 	x.byCol, x.posRow, x.groups = differenceIndex(&sp.con, nq)
 	return x
@@ -198,6 +204,9 @@ func (s *semiExplicit) newtonValues(K []float64, c, t float64, y []float64) {
 		s.constraintValues(K, t, q, v, a)
 		if s.hasMu {
 			scatterAdd(K, x.gMuQ, sp.G, -1)
+			for _, d := range x.muPf {
+				K[d] -= 1
+			}
 		}
 	}
 	for _, d := range x.diag {

@@ -307,8 +307,11 @@ func (s *semiExplicit) newtonPattern() [][]int {
 		add(il+r, iq, cols)
 		add(il+r, iv, cols)
 		add(il+r, ia, cols)
-		if s.hasMu {
+		switch {
+		case s.hasMu && r < s.ncH:
 			add(imu+r, iq, cols)
+		case s.hasMu: // a Pfaffian row's μ = 0 (addMuRows)
+			rows[imu+r] = append(rows[imu+r], imu+r)
 		}
 	}
 	for i := range rows {

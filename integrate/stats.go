@@ -36,7 +36,7 @@ type Stats struct {
 	NonFinite      int `json:"non_finite"`
 	NewtonIters    int `json:"newton_iters"`   // all Newton iterations, rejected attempts included
 	FuncEvals      int `json:"f_evals"`        // right-side evaluations (one: M, f, G, γ at one point), not counting FD Jacobians
-	FDEvals        int `json:"fd_evals"`       // System evaluations spent on finite-difference Jacobians
+	FDEvals        int `json:"fd_evals"`       // System evaluations spent on finite-difference Jacobians (of φ and of K for a dae.LinearlyImplicit system)
 	Jacobians      int `json:"jacobians"`      // iteration-matrix assemblies, analytic or FD
 	Factorizations int `json:"factorizations"` // LU factorizations (iteration and KKT matrices)
 	Solves         int `json:"solves"`         // forward/back substitutions

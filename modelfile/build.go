@@ -35,6 +35,9 @@ type Built struct {
 	// Joint is set for a planar model in joint coordinates (coordinates: joint); Model,
 	// System, Bodies and Joints are then nil.
 	Joint *JointBuilt
+	// Joint3 is set for a 3D model in joint coordinates (dimension: 3, coordinates: joint);
+	// Spatial is then nil.
+	Joint3 *Joint3Built
 }
 
 // Build assembles doc's mechanism through the modeling route of its dimension (routes:
@@ -47,50 +50,65 @@ func Build(doc *Document) (*Built, error) {
 	if doc.NumBodies() == 0 { // Parse refuses such a file; a Document made otherwise may not
 		return nil, fmt.Errorf("%s: no bodies: a model without moving bodies has no coordinates to simulate", doc.File)
 	}
-	b, mech, err := routeOf(doc).assemble(doc)
+	r := routeOf(doc)
+	b, mech, err := r.assemble(doc)
 	if err != nil {
 		return nil, err
 	}
 	if err := b.initialize(mech); err != nil {
 		return nil, err
 	}
+	if r.group != nil {
+		if err := r.group(b); err != nil {
+			return nil, err
+		}
+	}
 	return b, nil
 }
 
-// route builds the documents of one dimension and coordinate set through one modeling
-// package: assemble turns the document into the package's model, adding the elements in
-// file order, and returns the assembled system, which Build then initializes the same way
-// for every route.
+// route builds the documents of one dimension, coordinate set and rotation route through
+// one modeling package: assemble turns the document into the package's model, adding the
+// elements in file order, and returns the assembled system, which Build then initializes
+// the same way for every route; group (nil: none) then puts the consistent start on the
+// Lie group.
 type route struct {
 	dimension   int
 	coordinates string
+	lieGroup    bool // rotations: lie-group
 	assemble    func(doc *Document) (*Built, mechanism, error)
+	group       func(b *Built) error
 }
 
-// routes are the modeling routes a model file selects with its dimension and coordinates
-// keys.
+// routes are the modeling routes a model file selects with its dimension, coordinates and
+// rotations keys. A planar model on the Lie group is its body-coordinate system: SO(2)
+// commutes, so the group is ℝ³ per body and lie-genalpha integrates the System as
+// dae.VectorSpace (Run); natural and joint coordinates have no rotation to put on it.
 var routes = [...]route{
 	{dimension: 2, coordinates: CoordinatesBody, assemble: assemble},
+	{dimension: 2, coordinates: CoordinatesBody, lieGroup: true, assemble: assemble},
 	{dimension: 2, coordinates: CoordinatesNatural, assemble: assembleNatural},
 	{dimension: 2, coordinates: CoordinatesJoint, assemble: assembleJoint},
 	{dimension: 3, coordinates: CoordinatesBody, assemble: assemble3},
+	{dimension: 3, coordinates: CoordinatesBody, lieGroup: true, assemble: assemble3, group: onLieGroup},
+	{dimension: 3, coordinates: CoordinatesJoint, assemble: assembleJoint3},
 }
 
-// routeOf returns the route of doc's dimension and coordinates.
+// routeOf returns the route of doc's dimension, coordinates and rotations.
 func routeOf(doc *Document) route {
 	dim, coords := 2, doc.Model.Coordinates
 	if doc.Spatial != nil {
-		dim, coords = 3, ""
+		dim, coords = 3, doc.Spatial.Coordinates
 	}
 	if coords == "" {
 		coords = CoordinatesBody
 	}
+	onGroup := doc.Model.Rotations == RotationsLieGroup
 	for _, r := range routes {
-		if r.dimension == dim && r.coordinates == coords {
+		if r.dimension == dim && r.coordinates == coords && r.lieGroup == onGroup {
 			return r
 		}
 	}
-	panic(fmt.Sprintf("modelfile: no route for dimension %d, coordinates %q", dim, coords)) // validate refuses others
+	panic(fmt.Sprintf("modelfile: no route for dimension %d, coordinates %q, rotations %q", dim, coords, doc.Model.Rotations)) // validate refuses others
 }
 
 // mechanism is what Build needs of an assembled system: the equations, the names of its
@@ -322,7 +340,7 @@ func (b *Built) initialize(sys mechanism) error {
 	lambda := c.Lambda
 	if len(c.Redundant) > 0 {
 		if dae.HasNonholonomic(sys) {
-			return fmt.Errorf("%s: knife edges with redundant constraints (%d redundant rows among the joints and knife edges): a model with both is not supported yet; remove the redundancy", doc.File, len(c.Redundant))
+			return fmt.Errorf("%s: nonholonomic constraints (knife edges, rolling disks) with redundant constraints (%d redundant rows): a model with both is not supported yet; remove the redundancy", doc.File, len(c.Redundant))
 		}
 		if dae.HasReactionForce(sys) {
 			return fmt.Errorf("%s: joint friction with redundant constraints (%s): the reactions that press the joints are not determined by the equations of motion; remove the redundancy", doc.File, strings.Join(b.RedundantJoints(), ", "))
@@ -420,6 +438,9 @@ func (b *Built) Full() dae.System {
 	}
 	if b.Joint != nil {
 		return b.Joint.System
+	}
+	if b.Joint3 != nil {
+		return b.Joint3.System
 	}
 	return b.System
 }

@@ -15,6 +15,9 @@ type SpatialBuilt struct {
 	System *spatial.System // the full system, every joint row included
 	Bodies map[string]spatial.BodyID
 	Joints map[string]spatial.JointID
+	// Lie is the system on the Lie group (rotations: lie-group; nil otherwise): the joint
+	// rows Build kept, without the normalizations (onLieGroup).
+	Lie *spatial.LieSystem
 }
 
 // assemble3 turns doc.Spatial into a spatial model and assembles it, as assemble does for
@@ -65,6 +68,8 @@ func assemble3(doc *Document) (*Built, mechanism, error) {
 			id = sm.AddPointOnLine(jt.Name, i, j)
 		case JointPointOnPlane:
 			id = sm.AddPointOnPlane(jt.Name, i, j)
+		case JointRollingDisk:
+			id = sm.AddRollingDisk(jt.Name, i, jt.Radius)
 		}
 		sb.Joints[jt.Name] = id
 		if jt.Friction != nil {

@@ -109,7 +109,7 @@ func buildJoint(doc *Document, poses map[string]pose) (*JointBuilt, error) {
 	m := &doc.Model
 	jb := &JointBuilt{Model: &joint.Model{Gravity: [3]float64{m.Gravity[0], m.Gravity[1]}},
 		frames: map[string]bodyFrame{groundName: {f: joint.Ground}}, drives: map[string]driveRow{}}
-	t := &treeBuilder{doc: doc, jb: jb, poses: poses, markers: map[string]Marker{}, signs: map[string]sk{}}
+	t := &treeBuilder{doc: doc, jb: jb, poses: poses, markers: map[string]Marker{}, signs: map[string]sk{}, links: treeLinks{}}
 	for _, mk := range m.Markers {
 		t.markers[mk.Name] = mk
 	}
@@ -140,6 +140,7 @@ type treeBuilder struct {
 	poses   map[string]pose
 	markers map[string]Marker
 	signs   map[string]sk
+	links   treeLinks
 	q0, v0  []float64
 }
 
@@ -175,7 +176,9 @@ func (t *treeBuilder) grow() error {
 	for _, b := range m.Bodies {
 		if _, ok := t.jb.frames[b.Name]; !ok {
 			return fmt.Errorf("%s: body %q: coordinates: joint needs every body joined to ground by a tree of revolute and translational joints "+
-				"(a translational joint enters the tree from the body of its marker i); use coordinates: body", t.doc.File, b.Name)
+				"(a translational joint enters the tree from the body of its marker i), and %s; use coordinates: body", t.doc.File, b.Name, jointsOf(b.Name, len(m.Joints), func(k int) (string, string, string) {
+				return m.Joints[k].Name, t.markers[m.Joints[k].I].Body, t.markers[m.Joints[k].J].Body
+			}))
 		}
 	}
 	return nil
@@ -218,6 +221,7 @@ func (t *treeBuilder) add(jt Joint, ma, mb Marker, sign float64) {
 		bf.f = jb.Model.Prismatic(jt.Name, fa.f, origin, [3]float64{axis[0], axis[1]}, jbody)
 	}
 	jb.frames[mb.Body] = bf
+	t.links[mb.Body] = treeLink{joint: jt.Name, parent: ma.Body}
 	jb.parent = append(jb.parent, fa.f)
 	jb.turns = append(jb.turns, jt.Type == JointRevolute)
 	jb.Tree = append(jb.Tree, jt.Name)
@@ -260,8 +264,8 @@ func (t *treeBuilder) closeAndDrive() error {
 			continue
 		}
 		if jt.Type != JointRevolute {
-			return fmt.Errorf("%s: joint %q: a %s joint closes a loop, and coordinates: joint closes loops with revolute cut joints only; "+
-				"list a revolute joint of the loop after it, or use coordinates: body", t.doc.File, jt.Name, jt.Type)
+			return fmt.Errorf("%s: joint %q: a %s joint closes the loop %s, and coordinates: joint closes loops with revolute cut joints only; "+
+				"list a revolute joint of the loop after it, or use coordinates: body", t.doc.File, jt.Name, jt.Type, t.links.loop(jt.Name, t.markers[jt.I].Body, t.markers[jt.J].Body))
 		}
 		mi, mj := t.markers[jt.I], t.markers[jt.J]
 		fi, fj := jb.frames[mi.Body], jb.frames[mj.Body]

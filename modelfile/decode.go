@@ -143,7 +143,7 @@ func Parse(file string, data []byte) (*Document, error) {
 		d.doc.Spatial = sm
 		d.decode(body, "", reflect.ValueOf(sm).Elem())
 		d.doc.Model = Model{Name: sm.Name, Description: sm.Description, Dimension: sm.Dimension,
-			Parameters: sm.Parameters, Initial: Initial{Time: sm.Initial.Time}, Simulation: sm.Simulation}
+			Parameters: sm.Parameters, Initial: Initial{Time: sm.Initial.Time}, Simulation: sm.Simulation, Rotations: sm.Rotations}
 		if len(d.errs) == 0 {
 			validate3(d)
 		}

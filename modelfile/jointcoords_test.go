@@ -49,7 +49,7 @@ func TestJointEveryPlanarExample(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
 		body := loadExample(t, name)
-		if body.Spatial != nil || body.Natural != nil || body.Joint != nil {
+		if body.Spatial != nil || body.Natural != nil || body.Joint != nil || body.Joint3 != nil {
 			continue
 		}
 		doc, err := parseJoint(t, name)
@@ -171,18 +171,25 @@ func TestJointTranslationalAndReversed(t *testing.T) {
 }
 
 // TestJointRefusals: what the joint route cannot express is refused naming the element:
-// a translational joint that would close a loop, a motion on a cut joint, a body outside
-// the tree, a force element other than a linear rsda on a joint, a joint reaction channel.
+// a translational joint that would close a loop (with the loop's joints), a motion on a
+// cut joint, a body outside the tree (with its joints), a force element other than a
+// linear rsda on a joint, a joint reaction channel, a spring-damper channel (before these
+// were refused they read as zero).
 func TestJointRefusals(t *testing.T) {
 	cases := []struct{ from, to, want string }{
 		{"  - {name: wristpin, type: revolute, i: rod.B, j: slider.P}\n  - {name: slide, type: translational, i: slot, j: slider.P}\n", "",
 			`body "slider": coordinates: joint needs every body joined to ground`},
+		{"  - {name: wristpin, type: revolute, i: rod.B, j: slider.P}\n  - {name: slide, type: translational, i: slot, j: slider.P}\n",
+			"  - {name: slide, type: translational, i: slider.P, j: slot}\n",
+			`body "slider": coordinates: joint needs every body joined to ground by a tree of revolute and translational joints ` +
+				`(a translational joint enters the tree from the body of its marker i), and its joints "slide" do not join it to the tree`},
 		{"  - {name: main, type: revolute, i: crank.O, j: O}\n  - {name: crankpin, type: revolute, i: crank.A, j: rod.A}\n  - {name: wristpin, type: revolute, i: rod.B, j: slider.P}\n  - {name: slide, type: translational, i: slot, j: slider.P}\n",
 			"  - {name: main, type: revolute, i: crank.O, j: O}\n  - {name: crankpin, type: revolute, i: crank.A, j: rod.A}\n  - {name: wristpin, type: revolute, i: rod.B, j: slider.P}\n  - {name: slide, type: translational, i: slider.P, j: slot}\n",
-			`joint "slide": a translational joint closes a loop`},
+			`joint "slide": a translational joint closes the loop "slide", "wristpin", "crankpin", "main", and coordinates: joint closes loops with revolute cut joints only`},
 		{"joint: main, function", "joint: wristpin, function", `motion "drive": joint "wristpin" is a cut joint`},
 		{"type: rsda, joint: main, k: 25", "type: rsda, i: crank.A, j: rod.A, k: 25", `forces[1]: force "mainspring": coordinates: joint takes only linear rotational spring-dampers on a joint`},
 		{"outputs: [crank,", "outputs: [main.fx, crank,", `output channel "main.fx": joint reactions are not available with coordinates: joint`},
+		{"outputs: [crank,", "outputs: [pinspring.force, crank,", `output channel "pinspring.force": spring-damper channels are not available with coordinates: joint`},
 	}
 	for _, c := range cases {
 		src := strings.Replace(slotCrank, c.from, c.to, 1)

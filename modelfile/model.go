@@ -25,6 +25,13 @@ type Model struct {
 	// body, package planar), "natural" (basic points, package natural) or "joint" (relative
 	// coordinates of a spanning tree with cut joints, package joint) [body].
 	Coordinates string `yaml:"coordinates"`
+	// Rotations chooses how rotations are integrated: as coordinates (the default: θ in
+	// body coordinates, "angle"; Euler parameters in 3D, "euler-parameters") or on the Lie
+	// group ("lie-group": SO(3) × ℝ³ per body in 3D, spatial.LieSystem; in 2D, where SO(2)
+	// commutes, the body coordinates as the additive group, dae.VectorSpace), integrated by
+	// a method of the registry's Lie column (lie-genalpha). For a 3D file Parse copies the
+	// key here from SpatialModel.Rotations.
+	Rotations string `yaml:"rotations"`
 }
 
 // Vec is a planar vector [x, y] (m, m/s, N or m/s², by field).
@@ -101,6 +108,25 @@ const (
 	CoordinatesNatural = "natural"
 	CoordinatesJoint   = "joint"
 )
+
+// The rotation routes (the Rotations field of Model and SpatialModel).
+const (
+	RotationsAngle           = "angle"            // planar default: θ a coordinate
+	RotationsEulerParameters = "euler-parameters" // 3D default: Euler parameters and their normalization rows
+	RotationsLieGroup        = "lie-group"        // on the Lie group, by lie-genalpha
+)
+
+// DefaultLieMethod is the method of a model with rotations: lie-group that names none.
+const DefaultLieMethod = "lie-genalpha"
+
+// DefaultMethodOf is the method of a run of m that names none: DefaultLieMethod on the Lie
+// group, else DefaultMethod.
+func DefaultMethodOf(m *Model) string {
+	if m.Rotations == RotationsLieGroup {
+		return DefaultLieMethod
+	}
+	return DefaultMethod
+}
 
 // Joint kinds (the Type field of Joint).
 const (

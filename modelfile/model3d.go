@@ -9,10 +9,14 @@ package modelfile
 
 // SpatialModel is one 3D model file.
 type SpatialModel struct {
-	Name        string             `yaml:"name"`
-	Description string             `yaml:"description"`
-	Dimension   float64            `yaml:"dimension,required"` // 3
-	Gravity     Vec3               `yaml:"gravity"`            // m/s², [0, 0, 0] when absent
+	Name        string  `yaml:"name"`
+	Description string  `yaml:"description"`
+	Dimension   float64 `yaml:"dimension,required"` // 3
+	// Coordinates chooses the modeling route: "body" (x, y, z and Euler parameters of
+	// every body, package spatial) or "joint" (relative coordinates of a spanning tree with
+	// spherical cut joints, package joint) [body].
+	Coordinates string             `yaml:"coordinates"`
+	Gravity     Vec3               `yaml:"gravity"` // m/s², [0, 0, 0] when absent
 	Bodies      []Body3            `yaml:"bodies,required"`
 	Markers     []Marker3          `yaml:"markers"`
 	Joints      []Joint3           `yaml:"joints"`
@@ -21,6 +25,7 @@ type SpatialModel struct {
 	Initial     Initial3           `yaml:"initial"`
 	Simulation  Simulation         `yaml:"simulation"`
 	Parameters  map[string]float64 `yaml:"parameters"` // as Model.Parameters
+	Rotations   string             `yaml:"rotations"`  // as Model.Rotations [euler-parameters]
 }
 
 // Vec3 is a vector [x, y, z] (m, m/s, rad/s, N, N·m or m/s², by field).
@@ -61,6 +66,7 @@ const (
 	JointUniversal    = "universal"      // points coincide, z_I ⟂ z_J (Hooke joint)
 	JointPlanar       = "planar"         // J's point in I's x-y plane, z axes parallel
 	JointPointOnPlane = "point-on-plane" // J's point in I's x-y plane
+	JointRollingDisk  = "rolling-disk"   // a disk (centre and axis: marker I) rolling without slip on the ground plane z = 0
 )
 
 // Joint3 is a kinematic constraint between two markers.
@@ -68,8 +74,9 @@ type Joint3 struct {
 	Name   string  `yaml:"name,required"`
 	Type   string  `yaml:"type,required"`
 	I      string  `yaml:"i,required"`
-	J      string  `yaml:"j,required"`
+	J      string  `yaml:"j"`      // required but for rolling-disk
 	Length float64 `yaml:"length"` // m, distance only, > 0
+	Radius float64 `yaml:"radius"` // m, rolling-disk only (required), > 0
 	// Friction is joint friction (revolute and translational joints; spatial.JointFriction).
 	Friction *Friction `yaml:"friction"`
 }
@@ -125,7 +132,7 @@ type BodyState3 struct {
 
 func joint3Types() []string {
 	return []string{JointSpherical, JointRevolute, JointTranslational, JointCylindrical, JointUniversal,
-		JointPlanar, JointWeld, JointDistance, JointPointOnLine, JointPointOnPlane}
+		JointPlanar, JointWeld, JointDistance, JointPointOnLine, JointPointOnPlane, JointRollingDisk}
 }
 
 func force3Fields(typ string) []string {
@@ -167,7 +174,14 @@ func channelNames3(m *SpatialModel) []string {
 		}
 	}
 	for _, j := range m.Joints {
-		for _, s := range joint3Suffixes() {
+		if m.Coordinates == CoordinatesJoint {
+			break // a tree joint has no multiplier, so no reaction to read
+		}
+		suffixes := joint3Suffixes()
+		if j.Type == JointRollingDisk {
+			suffixes = []string{"lambda"} // the contact row's multiplier: λ holds no rolling loads μ
+		}
+		for _, s := range suffixes {
 			names = append(names, j.Name+"."+s)
 		}
 	}
@@ -175,6 +189,9 @@ func channelNames3(m *SpatialModel) []string {
 		names = append(names, mo.Name+".lambda")
 	}
 	for _, f := range m.Forces {
+		if m.Coordinates == CoordinatesJoint {
+			break // joint springs have no spring-damper readings
+		}
 		for _, s := range forceSuffixes(f.Type) {
 			names = append(names, f.Name+"."+s)
 		}

@@ -122,7 +122,7 @@ func TestNaturalEveryPlanarExample(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".yaml")
 		body := loadExample(t, name)
-		if body.Spatial != nil || body.Natural != nil || body.Joint != nil || hasFlexible(body.Doc) {
+		if body.Spatial != nil || body.Natural != nil || body.Joint != nil || body.Joint3 != nil || hasFlexible(body.Doc) {
 			continue // natural coordinates take no flexible bodies (TestFlexibleFileErrors)
 		}
 		if body.System.HasReactionForce() {

@@ -12,7 +12,7 @@ import (
 // OutputChannels returns the channels a run of b records, "t" first, then
 // simulation.outputs resolved: the columns of the CSV file and of Result.Data.
 func (b *Built) OutputChannels() []string {
-	if b.Spatial != nil {
+	if b.Doc.Spatial != nil {
 		return append([]string{"t"}, b.Doc.Spatial.OutputChannels()...)
 	}
 	return append([]string{"t"}, b.Doc.Model.OutputChannels()...)
@@ -21,7 +21,7 @@ func (b *Built) OutputChannels() []string {
 // PlotChannels returns simulation.plot resolved: the channels Result.Plot draws. Those
 // missing from the outputs are recorded for the plot as well (not written to the CSV).
 func (b *Built) PlotChannels() []string {
-	if b.Spatial != nil {
+	if b.Doc.Spatial != nil {
 		return b.Doc.Spatial.PlotChannels()
 	}
 	return b.Doc.Model.PlotChannels()
@@ -30,7 +30,7 @@ func (b *Built) PlotChannels() []string {
 // validChannels are the names of every channel b's model can record.
 func (b *Built) validChannels() map[string]bool {
 	names := channelNames(&b.Doc.Model)
-	if b.Spatial != nil {
+	if b.Doc.Spatial != nil {
 		names = channelNames3(b.Doc.Spatial)
 	}
 	valid := map[string]bool{}
@@ -104,6 +104,9 @@ func newRecorder(b *Built, r *Result, keep []string) *recorder {
 	case b.Joint != nil:
 		rc.energy = b.Joint.System.Energy
 		channel = jointChannels(b)
+	case b.Joint3 != nil:
+		rc.energy = b.Joint3.System.Energy
+		channel = joint3Channels(b)
 	default:
 		sys := b.System
 		rc.energy = func(t float64, q, v []float64) (float64, float64) {

@@ -102,7 +102,7 @@ type Result struct {
 func Run(b *Built, opt RunOptions) (*Result, error) {
 	m := &b.Doc.Model
 	s := m.Simulation
-	r := &Result{Method: pick(opt.Method, s.Method, DefaultMethod), Tol: pickF(opt.Tol, s.Tol, DefaultTol), H: pickF(opt.H, s.H, 0),
+	r := &Result{Method: pick(opt.Method, s.Method, DefaultMethodOf(m)), Tol: pickF(opt.Tol, s.Tol, DefaultTol), H: pickF(opt.H, s.H, 0),
 		T0: b.Start.T, TEnd: pickF(opt.TEnd, s.TEnd, 0)}
 	if !(r.TEnd > r.T0) || math.IsInf(r.TEnd, 0) {
 		return nil, fmt.Errorf("%s: simulation.t_end = %g; want a finite end time after initial.time = %g (set it in the file or with --t-end)", b.Doc.File, r.TEnd, r.T0)
@@ -123,6 +123,11 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 	meth, err := entry.NewMethodWith(r.Formulation, r.Options)
 	if err != nil {
 		return nil, err
+	}
+	if b.Doc.Model.Rotations == RotationsLieGroup {
+		if meth, err = b.onGroup(entry, meth, r.Formulation); err != nil {
+			return nil, err
+		}
 	}
 	if r.H == 0 && !entry.Adaptive {
 		return nil, fmt.Errorf("method %s has no error control: give a fixed step (simulation.h or --h)", r.Method)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/goccy/go-yaml"
@@ -64,6 +65,13 @@ func TestSchemaAcceptsValid(t *testing.T) {
 			t.Fatal(err)
 		}
 		inputs[p] = data
+		if strings.Contains(p, "spatial-double-pendulum") { // the Lie-group route's key
+			lie := strings.Replace(strings.Replace(string(data), "dimension: 3", "dimension: 3\nrotations: lie-group", 1), "method: radau5", "method: lie-genalpha", 1)
+			inputs[p+" (rotations: lie-group)"] = []byte(lie)
+		}
+		if strings.HasSuffix(p, "double-pendulum.yaml") && !strings.Contains(p, "spatial") {
+			inputs[p+" (rotations: angle)"] = append([]byte("rotations: angle\n"), data...)
+		}
 	}
 	for name, data := range inputs {
 		if _, err := Parse(name, data); err != nil {

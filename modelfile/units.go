@@ -89,7 +89,7 @@ func (doc *Document) lambdaUnit(elem string) string {
 			joint = m.Joint
 		}
 	}
-	if doc.jointType(joint) == JointTranslational {
+	if doc.jointType(joint) == JointTranslational || doc.jointType(elem) == JointRollingDisk { // a rolling disk's row is a height
 		return "N"
 	}
 	return "N·m"

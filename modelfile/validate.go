@@ -90,6 +90,7 @@ func validate(d *decoder) {
 		v.errorf("dimension", "dimension = %g; want 2 (planar) or 3", v.m.Dimension)
 	}
 	v.coordinates()
+	v.rotations(2)
 	v.bodiesAndMarkers()
 	v.jointsAndMotions()
 	v.forces()
@@ -135,6 +136,12 @@ func (v *validator) coordinates() {
 			v.errorf(fmt.Sprintf("joints[%d].type", k), "knife edge %q: knife edges are not available with coordinates: natural; use coordinates: body", jt.Name)
 		}
 	}
+}
+
+// jointRoute reports whether the model is built in joint coordinates (planar or 3D), whose
+// channels hold no joint reactions and no spring-damper readings.
+func (v *validator) jointRoute() bool {
+	return v.m.Coordinates == CoordinatesJoint || v.doc.Spatial != nil && v.doc.Spatial.Coordinates == CoordinatesJoint
 }
 
 // claim registers an element name in the namespace shared by bodies, joints, motions and
@@ -564,7 +571,7 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 			v.methodOptions(e)
 		}
 	} else {
-		e, _ := integrate.Lookup(DefaultMethod)
+		e, _ := integrate.Lookup(DefaultMethodOf(v.m))
 		if _, err := e.NewMethod(integrate.Formulation(s.Formulation)); err != nil {
 			v.errorf(p+".formulation", "%v", err)
 		}
@@ -598,10 +605,17 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 	}{{"outputs", s.Outputs}, {"plot", s.Plot}} {
 		for i, c := range list.names {
 			sel := selectChannels(valid, c)
-			if elem, _ := splitChannel(c); len(sel) == 0 && v.m.Coordinates == CoordinatesJoint && slices.ContainsFunc(v.m.Joints, func(j Joint) bool { return j.Name == elem }) {
-				v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "output channel %q: joint reactions are not available with coordinates: joint "+
-					"(a tree joint's reaction is no multiplier there); use coordinates: body", c)
-				continue
+			if elem, _ := splitChannel(c); len(sel) == 0 && v.jointRoute() {
+				if _, joint := v.joints[elem]; joint {
+					v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "output channel %q: joint reactions are not available with coordinates: joint "+
+						"(a tree joint's reaction is no multiplier there); use coordinates: body", c)
+					continue
+				}
+				if strings.HasPrefix(v.names[elem], "forces[") {
+					v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "output channel %q: spring-damper channels are not available with coordinates: joint "+
+						"(the joint springs of package joint have no readings); use coordinates: body", c)
+					continue
+				}
 			}
 			if len(sel) == 0 {
 				v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "unknown output channel %q; want a channel such as %s, a body, joint or marker name, energy or residual",

@@ -71,6 +71,11 @@ func validate3(d *decoder) {
 			v.errorf(p+".type", "unknown joint type %q; want one of: %s", jt.Type, strings.Join(joint3Types(), ", "))
 			continue
 		}
+		if jt.Type == JointRollingDisk {
+			v.onlyFields(p, "joint", jt.Type, []string{"i", "radius"}, structKeys(reflect.TypeFor[Joint3]()))
+			v.rollingDisk(p, jt, markerBody)
+			continue
+		}
 		allowed := []string{"i", "j"}
 		switch jt.Type {
 		case JointDistance:
@@ -79,6 +84,10 @@ func validate3(d *decoder) {
 			allowed = append(allowed, "friction")
 		}
 		v.onlyFields(p, "joint", jt.Type, allowed, structKeys(reflect.TypeFor[Joint3]()))
+		if !v.doc.has(p + ".j") {
+			v.errorf(p, "missing required key \"j\" (the second marker of the %s joint)", jt.Type)
+			continue
+		}
 		pair(p, "joint", jt.Name, jt.I, jt.J)
 		v.friction(p+".friction", jt.Type, jt.Friction)
 		if jt.Type == JointDistance {
@@ -200,7 +209,58 @@ func validate3(d *decoder) {
 			v.errorf(fmt.Sprintf("initial.keep[%d]", i), "unknown coordinate %q; want BODY.x, .y, .z or .p0 … .p3 with a moving body: %s", c, v.movingBodies())
 		}
 	}
+	v.coordinates3(m)
+	v.rotations(3)
 	v.simulationCommon(m.Initial.Time, channelNames3(m))
+}
+
+// joint3TreeTypes are the 3D joints the joint route takes (assembleJoint3).
+func joint3TreeTypes() []string {
+	return []string{JointSpherical, JointRevolute, JointTranslational, JointCylindrical, JointUniversal}
+}
+
+// coordinates3 checks the coordinates key of a 3D model and, for joint coordinates, refuses
+// by element what package joint cannot take: joints without a tree form, friction, force
+// elements other than linear rotational spring-dampers on a joint.
+func (v *validator) coordinates3(m *SpatialModel) {
+	switch m.Coordinates {
+	case "", CoordinatesBody:
+		return
+	case CoordinatesJoint:
+	default:
+		v.errorf("coordinates", "coordinates = %q; want %q (x, y, z and Euler parameters of every body, the default) or %q (relative coordinates of a spanning tree)",
+			m.Coordinates, CoordinatesBody, CoordinatesJoint)
+		return
+	}
+	for k, jt := range m.Joints {
+		if jt.Friction != nil {
+			v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction is not available with coordinates: joint; use coordinates: body", jt.Name)
+		}
+		if !slices.Contains(joint3TreeTypes(), jt.Type) {
+			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: %s joints are not available with coordinates: joint "+
+				"(a tree of %s joints with spherical cut joints); use coordinates: body", jt.Name, jt.Type, strings.Join(joint3TreeTypes(), ", "))
+		}
+	}
+	for k, f := range m.Forces {
+		if f.Type != ForceRSDA || f.Joint == "" || f.Spring != nil || f.Damper != nil || f.Actuator != nil {
+			v.errorf(fmt.Sprintf("forces[%d]", k), "force %q: coordinates: joint takes only linear rotational spring-dampers on a joint "+
+				"(type rsda with joint, k, c, free_angle; joint springs of package joint); use coordinates: body", f.Name)
+		}
+	}
+}
+
+// rollingDisk checks a rolling disk (p is its path): a radius > 0 and a marker i on a
+// moving body (its point is the disk's centre, its z axis the disk's axis; a zero axis is
+// reported with the marker).
+func (v *validator) rollingDisk(p string, jt Joint3, markerBody func(path, name string) (string, bool)) {
+	if !v.doc.has(p + ".radius") {
+		v.errorf(p, "missing required key \"radius\" (m) of the rolling disk")
+	} else {
+		v.positive(p+".radius", "radius (m)", jt.Radius)
+	}
+	if b, ok := markerBody(p+".i", jt.I); ok && b == groundName {
+		v.errorf(p+".i", "rolling disk %q: marker %q is on the ground; want a marker on the moving disk body (its point the disk's centre, its z axis the disk's axis)", jt.Name, jt.I)
+	}
 }
 
 // inertiaMatrix expands the file's inertia list into the symmetric tensor.

@@ -16,6 +16,8 @@ func (b *Built) workMeter(m integrate.Method) *assembly.WorkMeter {
 		src = b.Natural.System
 	case b.Joint != nil:
 		src = b.Joint.System
+	case b.Joint3 != nil:
+		src = b.Joint3.System
 	}
 	_, nc := b.Size()
 	return assembly.NewWorkMeter(src, nc, b.FullLambda, m, b.Start.T)

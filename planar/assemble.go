@@ -269,6 +269,7 @@ func (m *Model) Assemble() (*System, error) {
 	s.pattern = s.buildPattern()
 	s.massPattern = s.buildMassPattern()
 	s.coupling = s.buildCoupling()
+	s.buildKnifePattern()
 	s.Matrices.Init(s, s, s.nq, s.nc)
 	s.Frictions.Init(s, &s.Matrices)
 	return s, nil

@@ -81,14 +81,23 @@ func (e *knifeData) normal(q []float64) (n, dn Vec) {
 
 // Pfaffian writes the knife edges' rows A and b = 0 (dae.Nonholonomic).
 func (s *System) Pfaffian(A *mat.Dense, b []float64, _ float64, q []float64) {
-	A.Zero()
+	s.writePfaffian(assembly.Dense(A), b, q)
+}
+
+// PfaffianValues writes A on PfaffianPattern and b = 0 (dae.SparseNonholonomic).
+func (s *System) PfaffianValues(dst, b []float64, _ float64, q []float64) {
+	s.writePfaffian(assembly.Sparse(&s.knifeCSR, dst), b, q)
+}
+
+func (s *System) writePfaffian(dst assembly.Target, b []float64, q []float64) {
+	dst.Zero()
 	clear(b)
 	for k := range s.knives {
 		e := &s.knives[k]
 		n, _ := e.normal(q)
-		A.Set(k, e.col, n[0])
-		A.Set(k, e.col+1, n[1])
-		A.Set(k, e.col+2, e.c0)
+		dst.Add(k, e.col, n[0])
+		dst.Add(k, e.col+1, n[1])
+		dst.Add(k, e.col+2, e.c0)
 	}
 }
 
@@ -103,26 +112,60 @@ func (s *System) PfaffianGamma(dst []float64, _ float64, q, v []float64) {
 
 // PfaffianRateDerivative writes ∂(A v)/∂q, nonzero in θ only (dae.Nonholonomic).
 func (s *System) PfaffianRateDerivative(dst *mat.Dense, _ float64, q, v []float64) {
+	s.writePfaffianRate(assembly.Dense(dst), q, v)
+}
+
+// PfaffianRateDerivativeValues writes ∂(A v)/∂q on PfaffianPattern (dae.SparseNonholonomic).
+func (s *System) PfaffianRateDerivativeValues(dst []float64, _ float64, q, v []float64) {
+	s.writePfaffianRate(assembly.Sparse(&s.knifeCSR, dst), q, v)
+}
+
+func (s *System) writePfaffianRate(dst assembly.Target, q, v []float64) {
 	dst.Zero()
 	for k := range s.knives {
 		e := &s.knives[k]
 		_, dn := e.normal(q)
-		dst.Set(k, e.col+2, dn[0]*v[e.col]+dn[1]*v[e.col+1])
+		dst.Add(k, e.col+2, dn[0]*v[e.col]+dn[1]*v[e.col+1])
 	}
 }
 
 // PfaffianForceDerivative writes ∂(Aᵀμ)/∂q, nonzero in the θ column (dae.Nonholonomic).
 func (s *System) PfaffianForceDerivative(dst *mat.Dense, _ float64, q, mu []float64) {
+	s.writePfaffianForce(assembly.Dense(dst), q, mu)
+}
+
+// PfaffianForceDerivativeValues writes ∂(Aᵀμ)/∂q on the coupling pattern, which holds
+// each body's own columns (dae.SparseNonholonomic).
+func (s *System) PfaffianForceDerivativeValues(dst []float64, _ float64, q, mu []float64) {
+	c, _ := s.Patterns()
+	s.writePfaffianForce(assembly.Sparse(c, dst), q, mu)
+}
+
+func (s *System) writePfaffianForce(dst assembly.Target, q, mu []float64) {
 	dst.Zero()
 	for k := range s.knives {
 		e := &s.knives[k]
 		_, dn := e.normal(q)
-		dst.Set(e.col, e.col+2, dst.At(e.col, e.col+2)+mu[k]*dn[0])
-		dst.Set(e.col+1, e.col+2, dst.At(e.col+1, e.col+2)+mu[k]*dn[1])
+		dst.Add(e.col, e.col+2, mu[k]*dn[0])
+		dst.Add(e.col+1, e.col+2, mu[k]*dn[1])
 	}
 }
 
+// PfaffianPattern returns the columns of each knife edge's row: its body's x, y and θ,
+// which hold A and ∂(A v)/∂q (dae.SparseNonholonomic). The slices are shared.
+func (s *System) PfaffianPattern() [][]int { return s.knifeRows }
+
+// buildKnifePattern fixes PfaffianPattern and its CSR after assembly.
+func (s *System) buildKnifePattern() {
+	s.knifeRows = make([][]int, len(s.knives))
+	for k, e := range s.knives {
+		s.knifeRows[k] = []int{e.col, e.col + 1, e.col + 2}
+	}
+	s.knifeCSR = dae.NewCSR(s.knifeRows, len(s.knives), s.nq, false)
+}
+
 var (
-	_ dae.Nonholonomic  = (*System)(nil)
-	_ dae.PfaffianNamer = (*System)(nil)
+	_ dae.Nonholonomic       = (*System)(nil)
+	_ dae.SparseNonholonomic = (*System)(nil)
+	_ dae.PfaffianNamer      = (*System)(nil)
 )

@@ -25,6 +25,8 @@ type System struct {
 	customs                        *assembly.Customs
 	frictions                      []frictionElem // joint friction (friction.go)
 	knives                         []knifeData    // knife edges, Pfaffian rows (knife.go)
+	knifeRows                      [][]int        // PfaffianPattern (knife.go)
+	knifeCSR                       dae.CSR        // its compressed rows
 	beams                          []beamData     // flexible bodies (flexible.go)
 	offsets                        []rowOffset    // revolute rows at moving beam nodes (flexjoint.go)
 	cams                           []camRow       // contour terms of cam joints (cam.go)

@@ -23,7 +23,7 @@ type ImplicitProblem struct {
 	Tol float64 // a sensible default tolerance (RTol = ATol) for `linkage solve`
 }
 
-var implicitNames = [...]string{"andrews-implicit"}
+var implicitNames = [...]string{"andrews-implicit", "andrews-mass"}
 
 // ImplicitNames returns the names of the problems GetImplicit knows.
 func ImplicitNames() []string { return implicitNames[:] }
@@ -33,6 +33,8 @@ func GetImplicit(name string) (ImplicitProblem, error) {
 	switch name {
 	case "andrews-implicit":
 		return andrewsImplicitProblem(), nil
+	case "andrews-mass":
+		return andrewsMassProblem(), nil
 	}
 	return ImplicitProblem{}, fmt.Errorf("problems: unknown linearly implicit problem %q; valid names: %s", name, strings.Join(implicitNames[:], ", "))
 }
@@ -101,16 +103,15 @@ func (a andrewsImplicit) Rhs(dst []float64, t float64, y []float64) {
 
 // VariableName names y by the angles of the mechanism (andrewsCoordNames) and the loop
 // constraints.
-func (a andrewsImplicit) VariableName(i int) string {
-	switch {
-	case i < 7:
-		return andrewsCoordNames[i]
-	case i < 14:
-		return andrewsCoordNames[i-7] + "'"
-	case i < 21:
-		return andrewsCoordNames[i-14] + "''"
+func (a andrewsImplicit) VariableName(i int) string { return andrewsVariableName(i, 3) }
+
+// andrewsVariableName names variable i of y = (q, q', …, λ) with levels blocks of angles
+// (q, then its derivatives marked by primes) before the multipliers.
+func andrewsVariableName(i, levels int) string {
+	if i < 7*levels {
+		return andrewsCoordNames[i%7] + strings.Repeat("'", i/7)
 	}
-	return "lambda:" + andrewsConstraintNames[i-21]
+	return "lambda:" + andrewsConstraintNames[i-7*levels]
 }
 
 func andrewsImplicitProblem() ImplicitProblem {
@@ -129,6 +130,99 @@ func andrewsImplicitProblem() ImplicitProblem {
 		Title:  "Andrews' squeezing mechanism as the IVP test set's linearly implicit index-3 DAE (27 variables)",
 		Source: p.Source + "; written as K y' = φ(t, y) with K = diag(I14, 0), indices 7×1, 7×2, 13×3 (test set II.13)",
 		System: andrewsImplicit{p: newAndrews()},
+		T0:     p.T0, TEnd: p.TEnd,
+		Y0: y0, YP0: yp0,
+		Ref: Reference{T: ref.T, Q: refY, SCDIndices: ref.SCDIndices, Source: ref.Source},
+		Tol: 1e-6,
+	}
+}
+
+// andrewsMass is Andrews' squeezing mechanism with the configuration-dependent mass
+// matrix in K (dae.ImplicitMass), the form Hairer & Wanner (1996, VII.7) write it in
+// before the test set moves M into φ: 20 variables y = (q, v, λ),
+//
+//	q' = v,   M(q) v' = f(q, v) − G(q)ᵀ λ,   0 = g(q),
+//
+// K(y) = diag(I₇, M(q), 0₆), full in its M blocks and state-dependent, indices 1 (q),
+// 2 (v), 3 (λ) as in andrews-implicit. ∂(K z)/∂y is ∂(M z_v)/∂q in rows v, columns q
+// (the System's MassDerivative); ∂φ/∂y is left to finite differences.
+type andrewsMass struct{ p *andrews }
+
+var (
+	_ dae.ImplicitMass           = andrewsMass{}
+	_ dae.ImplicitMassDerivative = andrewsMass{}
+)
+
+func (a andrewsMass) Dim() int               { return 20 }
+func (a andrewsMass) MassDiagonal([]float64) {} // not called: K is Mass's
+func (a andrewsMass) ConstantMass() bool     { return false }
+
+func (a andrewsMass) Indices(dst []int) {
+	for i := range dst {
+		dst[i] = 1 + min(i/7, 2)
+	}
+}
+
+// Mass writes K(y) = diag(I₇, M(q), 0₆); M goes through a stack array, so it does not
+// allocate.
+func (a andrewsMass) Mass(dst *mat.Dense, t float64, y []float64) {
+	var mData [49]float64
+	a.p.Mass(mat.NewDense(7, 7, mData[:]), t, y[0:7])
+	dst.Zero()
+	for i := range 7 {
+		dst.Set(i, i, 1)
+		for j := range 7 {
+			dst.Set(7+i, 7+j, mData[7*i+j])
+		}
+	}
+}
+
+// MassProductJacobian writes ∂(K z)/∂y: ∂(M(q) z_v)/∂q in rows 7..13, columns 0..6.
+func (a andrewsMass) MassProductJacobian(dst *mat.Dense, t float64, y, z []float64) {
+	var dData [49]float64
+	a.p.MassDerivative(mat.NewDense(7, 7, dData[:]), t, y[0:7], z[7:14])
+	dst.Zero()
+	for i := range 7 {
+		for j := range 7 {
+			dst.Set(7+i, j, dData[7*i+j])
+		}
+	}
+}
+
+// Rhs writes φ(t, y) = (v, f(q, v) − G(q)ᵀλ, g(q)), G through a stack array.
+func (a andrewsMass) Rhs(dst []float64, t float64, y []float64) {
+	q, v, lambda := y[0:7], y[7:14], y[14:20]
+	var gData [42]float64
+	a.p.ConstraintJacobian(mat.NewDense(6, 7, gData[:]), t, q)
+	copy(dst[0:7], v)
+	dyn := dst[7:14]
+	a.p.Force(dyn, t, q, v)
+	for i := range 7 {
+		for k := range 6 {
+			dyn[i] -= gData[7*k+i] * lambda[k]
+		}
+	}
+	a.p.Constraint(dst[14:20], t, q)
+}
+
+// VariableName names y as andrews-implicit does.
+func (a andrewsMass) VariableName(i int) string { return andrewsVariableName(i, 2) }
+
+func andrewsMassProblem() ImplicitProblem {
+	p := andrewsProblem()
+	y0 := make([]float64, 20)
+	copy(y0[0:7], p.Start.Q)
+	copy(y0[14:20], p.Start.Lambda)
+	// y'₀ = (v₀, a₀, 0): M(q₀) a₀ = f − Gᵀλ₀ holds with the test set's andinit values.
+	yp0 := make([]float64, 20)
+	copy(yp0[7:14], p.Start.A)
+	ref := p.Ref
+	refY := append(append(append([]float64(nil), ref.Q...), ref.V...), ref.Lambda...)
+	return ImplicitProblem{
+		Name:   "andrews-mass",
+		Title:  "Andrews' squeezing mechanism as M(q) v' = f − Gᵀλ: K(y) = diag(I7, M(q), 0), state-dependent (20 variables)",
+		Source: p.Source + "; written as K(y) y' = φ(t, y) with K = diag(I7, M(q), 0), indices 7×1, 7×2, 6×3 (Hairer & Wanner 1996, VII.7)",
+		System: andrewsMass{p: newAndrews()},
 		T0:     p.T0, TEnd: p.TEnd,
 		Y0: y0, YP0: yp0,
 		Ref: Reference{T: ref.T, Q: refY, SCDIndices: ref.SCDIndices, Source: ref.Source},

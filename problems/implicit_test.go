@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
 	"linkage/integrate"
 )
 
@@ -95,11 +98,13 @@ func TestImplicitRefusals(t *testing.T) {
 }
 
 // BenchmarkImplicitAndrews times whole runs of Andrews at rtol = atol = h0 = 1e-7 written
-// as a user's linearly implicit system (andrews-implicit, finite-difference ∂φ/∂y) and as
-// the dae.System in the index3 formulation (analytic derivatives), with radau5 and bdf:
-// the price of bringing only φ. BENCHMARKS.md records it.
+// as a user's linearly implicit system (andrews-implicit, finite-difference ∂φ/∂y), with
+// its state-dependent M(q) in K (andrews-mass, analytic ∂(K z)/∂y, finite-difference
+// ∂φ/∂y) and as the dae.System in the index3 formulation (analytic derivatives), with
+// radau5 and bdf: the price of bringing only φ, and of a state-dependent K. BENCHMARKS.md records it.
 func BenchmarkImplicitAndrews(b *testing.B) {
 	p, _ := GetImplicit("andrews-implicit")
+	pm, _ := GetImplicit("andrews-mass")
 	mech, _ := Get("andrews")
 	ctl := integrate.StepControl{RTol: 1e-7, ATol: 1e-7, H0: 1e-7}
 	opt := integrate.SolveOptions{Control: ctl, Output: []float64{p.TEnd}}
@@ -113,6 +118,14 @@ func BenchmarkImplicitAndrews(b *testing.B) {
 				}
 			}
 		})
+		b.Run(name+"/mass", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := integrate.SolveImplicit(e.New(), name, pm.System, pm.T0, pm.Y0, pm.YP0, pm.TEnd, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 		b.Run(name+"/index3", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -122,5 +135,68 @@ func BenchmarkImplicitAndrews(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestImplicitAndrewsMass solves Andrews' mechanism with its configuration-dependent mass
+// matrix in K (andrews-mass: K(y) = diag(I, M(q), 0), dae.ImplicitMass) with radau5 and
+// bdf at rtol = atol = h0 = 1e-7, the test set's setting, and checks
+//   - the analytic ∂(K z)/∂y against differences (dae.CheckImplicitMass, 1e-6 relative,
+//     the derivative checks' gap) at the start with z = y'₀;
+//   - scd over the 7 angles against the published runs (TESTSET2003 Table II.13.3):
+//     radau5 within 0.2 of RADAU's 4.45, bdf not below MEBDFI's 3.5, as TestImplicitAndrews
+//     holds andrews-implicit (the same mechanism with M in φ);
+//   - that Rhs, Mass and MassProductJacobian do not allocate, and neither does a step.
+func TestImplicitAndrewsMass(t *testing.T) {
+	p, err := GetImplicit("andrews-mass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dae.CheckImplicitMass(p.System, p.T0, p.Y0, p.YP0, 1e-6); err != nil {
+		t.Error(err)
+	}
+	sys := p.System.(andrewsMass)
+	dst := make([]float64, 20)
+	K := mat.NewDense(20, 20, nil)
+	if n := testing.AllocsPerRun(10, func() {
+		sys.Rhs(dst, 0, p.Y0)
+		sys.Mass(K, 0, p.Y0)
+		sys.MassProductJacobian(K, 0, p.Y0, p.YP0)
+	}); n != 0 {
+		t.Errorf("andrews-mass: Rhs, Mass and MassProductJacobian allocate %v times per call, want 0", n)
+	}
+	const tol = 1e-7
+	ctl := integrate.StepControl{RTol: tol, ATol: tol, H0: tol}
+	for _, c := range []struct {
+		name      string
+		m         integrate.Method
+		published float64
+		band      bool
+	}{
+		{"radau5", &integrate.Radau5{}, 4.45, true},
+		{"bdf", &integrate.BDF{}, 3.5, false},
+	} {
+		sol := solveImplicit(t, p, c.m, c.name, ctl)
+		scd := p.Ref.SCD(sol.Final.Q)
+		t.Logf("%s: scd %.3f in %d steps (%d rejected, %d Newton iterations, %d Jacobians)", c.name, scd,
+			sol.Stats.Steps, sol.Stats.Rejected, sol.Stats.NewtonIters, sol.Stats.Jacobians)
+		if c.band && !(math.Abs(scd-c.published) <= 0.2) {
+			t.Errorf("%s: scd %.3f, published %.2f, want within 0.2", c.name, scd, c.published)
+		}
+		if !c.band && !(scd >= c.published) {
+			t.Errorf("%s: scd %.3f, want ≥ the published %.2f", c.name, scd, c.published)
+		}
+		im := c.m.(integrate.ImplicitMethod)
+		if err := im.InitImplicit(p.System, p.T0, p.Y0, p.YP0, ctl); err != nil {
+			t.Fatal(err)
+		}
+		for range 5 {
+			if err := im.Step(p.TEnd); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := testing.AllocsPerRun(10, func() { _ = im.Step(p.TEnd) }); n != 0 {
+			t.Errorf("%s: a step on andrews-mass allocates %v times, want 0", c.name, n)
+		}
 	}
 }

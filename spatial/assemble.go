@@ -29,6 +29,7 @@ var jointRows = [...][]struct {
 	kindPointOnLine:   {{"dx", dotCoord(vXI, vD)}, {"dy", dotCoord(vYI, vD)}},
 	kindPointOnPlane:  {{"d", dotCoord(vZI, vD)}},
 	kindMotion:        {{"c", coord{}}},
+	kindRollingDisk:   {{"h", coord{kind: coordContact}}},
 }
 
 // Joint coordinates: the angle about z_I, the displacement along z_I.
@@ -148,6 +149,10 @@ func (m *Model) Assemble() (*System, error) {
 					r.Terms[0] = rowTerm{Pair: d.pair, Coord: d.coord, W: 1}
 				}
 				rs[0], ok = r, true
+			}
+		} else if js.kind == kindRollingDisk {
+			if r, okD := s.addDisk(what, js, markerBody, ck); okD {
+				rs[0], jd.pair, ok = r, r.Terms[0].Pair, true
 			}
 		} else if p, okP := pairOf(what, js.i, js.j); okP {
 			jd.pair, ok = p, true

@@ -10,6 +10,7 @@ import (
 
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/problems"
 	"linkage/spatial"
 )
 
@@ -101,4 +102,42 @@ func BenchmarkChain3DStep(b *testing.B) {
 	steps := float64(s.Steps - s0.Steps)
 	b.ReportMetric(float64(s.NewtonIters-s0.NewtonIters)/steps, "newton/step")
 	b.ReportMetric(float64(s.Jacobians-s0.Jacobians)/steps, "jacobians/step")
+}
+
+// BenchmarkLieChainStep is the cost of one fixed step (h = 1e-3, lie-genalpha index 3) of
+// the N-rod chain on the Lie group, through spatial.LieSystem (adapter: the
+// Euler-parameter System's dense matrices mapped by E) and through problems.LieChain3D
+// (hand: the same equations written on the group), from the same state (rods along +x at
+// rest), 200 steps per run:
+//
+//	go test ./spatial/ -run X -bench LieChainStep -benchtime 200x -count 2
+func BenchmarkLieChainStep(b *testing.B) {
+	for _, n := range []int{2, 5, 10, 20} {
+		hand, err := problems.NewLieChain3D(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sys, err := chain3D(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		adapter := newLie(b, sys, nil)
+		for _, c := range []struct {
+			name string
+			sys  dae.LieSystem
+		}{{"adapter", adapter}, {"hand", hand}} {
+			b.Run(fmt.Sprintf("%s/N=%d", c.name, n), func(b *testing.B) {
+				m := integrate.DefaultLieGenAlpha()
+				if err := m.InitLie(c.sys, hand.Start(), integrate.StepControl{FixedH: 1e-3, RTol: 1e-6, ATol: 1e-6}); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := m.Step(math.Inf(1)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

@@ -39,7 +39,8 @@
 //     stabilized form q' = H v − (∂γ/∂q)ᵀμ, 0 = γ(q) with artificial multipliers μ (eq. 45),
 //     a further DAE structure every method would have to support.
 //   - Lie-group integration on SO(3) (eqs. 33-34): no parametrization at all, but methods of
-//     their own; it is the later route of issue 8's successors.
+//     their own (lie-genalpha). LieSystem (lie.go) puts an assembled System on that route
+//     with the same stored q, so every model reaches both.
 //
 // This package takes p as ordinary coordinates with q' = v, so that the one equation of
 // package dae (M a = f − Gᵀλ, g = 0) and every integrator apply unchanged, and makes
@@ -80,6 +81,7 @@
 //	point-on-plane  z_Iᵀd = 0                                      row  .d
 //	motion          z_Iᵀd − f(t) = 0, or for a revolute            row  .c
 //	                cos f·(y_Iᵀx_J) − sin f·(x_Iᵀx_J) = sin(β − f) = 0
+//	rolling disk    z_C − r √(1 − u_z²) = 0                        row  .h    and Pfaffian rows .x .y
 //
 // with β = atan2(y_Iᵀx_J, x_Iᵀx_J) the angle from x_I to x_J about z_I. The revolute motion
 // is written with sin(β − f) so that it stays smooth where β wraps at ±π; its weights
@@ -88,6 +90,16 @@
 // "joint.suffix" (dae.Namer), so dae.Initialize's redundancy report names them (a planar
 // mechanism built with spatial revolutes has redundant .z/.zx/.zy rows, reported by name).
 // Coordinates are named "body.x", "body.y", "body.z", "body.p0", …, "body.p3".
+//
+// # Rolling disk
+//
+// AddRollingDisk puts a thin disk of radius r, centre and axis u given by a marker, on the
+// ground plane z = 0 (disk.go): the holonomic row .h holds the lowest point of the rim on the
+// plane (u_z the axis's vertical component, z_C the centre's height), and two nonholonomic rows
+// in the Pfaffian form of seed 002, eq. 44, A(q) v = 0, keep that point of the disk from
+// sliding along x and y. The System is a dae.Nonholonomic (NumPfaffian = 0 without disks),
+// with analytic ∂(A v)/∂q, ∂(Aᵀμ)/∂q and γ_A; those matrices are dense (the Pfaffian
+// interface has no sparse form). A disk lying flat (u_z = ±1) is singular.
 //
 // # Forces
 //

@@ -147,12 +147,7 @@ func TestElementDerivatives(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, c := range elementCases() {
 		t.Run(c.name, func(t *testing.T) {
-			m, g0, a1, a2, b1 := twoBodies()
-			c.build(m, g0, a1, a2, b1)
-			sys, err := m.Assemble()
-			if err != nil {
-				t.Fatal(err)
-			}
+			sys := assembleCase(t, c)
 			nq, nc := sys.Size()
 			for k := range 3 {
 				p := randomPoint(r, nq, nc)

@@ -160,6 +160,8 @@ func (c *coord) needs() vecMask {
 		return 1<<vYI | 1<<vXJ | 1<<vXI
 	case coordLength:
 		return 1 << vD
+	case coordContact:
+		return 1<<vE2 | 1<<vD | 1<<vZJ
 	}
 	var m vecMask
 	for _, t := range c.dots[:c.n] {
@@ -209,6 +211,9 @@ func (c *coord) value(k *pairKin) float64 {
 		return math.Atan2(k.v[vYI].val.Dot(k.v[vXJ].val), k.v[vXI].val.Dot(k.v[vXJ].val))
 	case coordLength:
 		return math.Sqrt(k.v[vD].val.Dot(k.v[vD].val))
+	case coordContact:
+		uz := k.v[vZJ].val[2]
+		return k.v[vD].val[2] - c.radius*math.Sqrt(1-uz*uz)
 	}
 	var v float64
 	for _, t := range c.dots[:c.n] {
@@ -372,9 +377,21 @@ func quadPart(v *vexp, y *Vec3, x *[14]float64) float64 {
 	return s
 }
 
-// quadAlong returns xᵀ∇²c x for a coordinate c built from dot products only (every
-// constraint row); other kinds go through the full Hessian.
+// quadAlong returns xᵀ∇²c x for a constraint row's coordinate: one built from dot
+// products, or the contact height (coordContact),
+//
+//	xᵀ∇²c x = xᵀ∇²z_C x + r (u_z/φ · xᵀ∇²u_z x + (∇u_z·x)²/φ³),   φ = √(1 − u_z²).
+//
+// The angle and the length go through the full Hessian (coordEval).
 func (c *coord) quadAlong(k *pairKin, x *[14]float64) float64 {
+	if c.kind == coordContact {
+		var eu coordEval
+		eu.addDot(&k.v[vE2], &k.v[vZJ], 1, false)
+		uz, du := eu.val, eu.dotGrad(x)
+		phi := math.Sqrt(1 - uz*uz)
+		return quadDot(&k.v[vE2], &k.v[vD], x) +
+			c.radius*(uz/phi*quadDot(&k.v[vE2], &k.v[vZJ], x)+du*du/(phi*phi*phi))
+	}
 	var s float64
 	for _, t := range c.dots[:c.n] {
 		s += t.w * quadDot(&k.v[t.a], &k.v[t.b], x)
@@ -389,6 +406,11 @@ const (
 	coordDots   coordKind = iota // Σ w_k a_kᵀ b_k (one or two terms)
 	coordAngle                   // atan2(y_Iᵀx_J, x_Iᵀx_J): angle from x_I to x_J about z_I
 	coordLength                  // |d|
+	// coordContact is the height of the lowest point of a disk's rim above the ground
+	// plane z = 0, z_C − r √(1 − u_z²), for the pair (ground origin, disk centre): z_C =
+	// e_zᵀd the centre's height, u_z = e_zᵀz_J the disk axis's vertical component, r the
+	// radius (disk.go). Singular where the disk lies flat (u_z = ±1).
+	coordContact
 )
 
 type dotTerm struct {
@@ -398,9 +420,10 @@ type dotTerm struct {
 
 // coord is a scalar coordinate of a pair.
 type coord struct {
-	kind coordKind
-	n    int
-	dots [2]dotTerm
+	kind   coordKind
+	n      int
+	dots   [2]dotTerm
+	radius float64 // coordContact: the disk's radius
 }
 
 func dotCoord(a, b vecKind) coord {
@@ -458,6 +481,26 @@ func (e *coordEval) eval(c *coord, k *pairKin, hess bool) {
 			for i := range 14 {
 				for j := range 14 {
 					e.hess[i][j] = e.hess[i][j]/(2*l) - e.grad[i]*e.grad[j]/l
+				}
+			}
+		}
+	case coordContact:
+		// c = z_C − r φ(u_z), φ = √(1 − u_z²): φ' = −u_z/φ, φ'' = −1/φ³, so
+		// ∇c = ∇z_C + r (u_z/φ) ∇u_z and ∇²c = ∇²z_C + r ((u_z/φ) ∇²u_z + ∇u_z ∇u_zᵀ/φ³).
+		var eu coordEval
+		e.addDot(&k.v[vE2], &k.v[vD], 1, hess)
+		eu.addDot(&k.v[vE2], &k.v[vZJ], 1, hess)
+		uz := eu.val
+		phi := math.Sqrt(1 - uz*uz)
+		e.val -= c.radius * phi
+		w1, w2 := c.radius*uz/phi, c.radius/(phi*phi*phi)
+		for i := range 14 {
+			e.grad[i] += w1 * eu.grad[i]
+		}
+		if hess {
+			for i := range 14 {
+				for j := range 14 {
+					e.hess[i][j] += w1*eu.hess[i][j] + w2*eu.grad[i]*eu.grad[j]
 				}
 			}
 		}

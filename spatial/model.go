@@ -137,16 +137,17 @@ const (
 	kindPointOnLine
 	kindPointOnPlane
 	kindMotion
+	kindRollingDisk
 )
 
 var jointKindNames = [...]string{"spherical", "revolute", "translational", "cylindrical", "universal",
-	"planar", "weld", "distance", "point-on-line", "point-on-plane", "motion"}
+	"planar", "weld", "distance", "point-on-line", "point-on-plane", "motion", "rolling-disk"}
 
 type jointSpec struct {
 	name   string
 	kind   jointKind
 	i, j   MarkerID
-	length float64 // distance
+	length float64 // distance; rolling-disk: the radius
 	a      JointID // motion: the driven joint
 	drive  law.Func
 }

@@ -30,6 +30,9 @@ type System struct {
 	gravity   Vec3
 	axesQF    [3]*quadForm // S_k(e_m) of the body axes, for forces given in body axes
 
+	disks        []diskData   // rolling disks' Pfaffian rows (disk.go)
+	groundOrigin *markerFrame // the global frame, marker I of every rolling disk's pair
+
 	assembly.Matrices               // M, G and the coupling matrices, dense and sparse, from the Write methods
 	assembly.Frictions[[14]float64] // the dae.ReactionForce methods from frictions (friction.go)
 	assembly.Catalog                // names of coordinates, rows and elements (dae.Namer, Bodies, Joints, Forces)
@@ -97,8 +100,8 @@ type torqueElem struct {
 
 // ElementInfo names one element and its kind ("ground", "body" with its normalization row;
 // "spherical", "revolute", "translational", "cylindrical", "universal", "planar", "weld",
-// "distance", "point-on-line", "point-on-plane", "motion" with their rows; "gravity",
-// "tsda", "rsda", "bushing", "point-force", "torque", "custom"). Coordinates are named
+// "distance", "point-on-line", "point-on-plane", "motion", "rolling-disk" with their
+// rows; "gravity", "tsda", "rsda", "bushing", "point-force", "torque", "custom"). Coordinates are named
 // "body.x", "body.y", "body.z", "body.p0", …, "body.p3"; constraint rows "body.norm" for a
 // normalization and after their joint with the row's suffix (".x", ".zx", ".d", ".c", …).
 type ElementInfo = assembly.ElementInfo

@@ -36,6 +36,9 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "size        %d bodies, %d coordinates, %d constraint rows\n", doc.NumBodies(), nq, nc)
 	fmt.Fprintf(stdout, "dof         %d\n", b.DOF())
+	if r := b.RotationsReport(); r != "" {
+		fmt.Fprintf(stdout, "rotations   %s\n", r)
+	}
 	red := b.RedundantJoints()
 	if len(red) == 0 {
 		fmt.Fprintln(stdout, "redundant   none")

@@ -160,7 +160,7 @@ func (f *runFlags) runMethod(m *modelfile.Model) string {
 	case m.Simulation.Method != "":
 		return m.Simulation.Method
 	}
-	return modelfile.DefaultMethod
+	return modelfile.DefaultMethodOf(m)
 }
 
 // checkFormulation refuses a --formulation the method of the run (--method, else the

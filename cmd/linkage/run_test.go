@@ -148,6 +148,24 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// TestCheckLieGroup: linkage check names the Lie-group route with its dimension and rows
+// (the spatial four-bar: 3 bodies, 18 velocities, 17 joint rows).
+func TestCheckLieGroup(t *testing.T) {
+	data, err := os.ReadFile("../../examples/spatial-fourbar.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(strings.Replace(string(data), "dimension: 3", "dimension: 3\nrotations: lie-group", 1), "method: hht", "method: lie-genalpha", 1)
+	path := filepath.Join(t.TempDir(), "fourbar-lie.yaml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI("check", path)
+	if code != 0 || !strings.Contains(out, "rotations   lie-group: SO(3) × ℝ³ per body, 18 velocities, 17 joint rows") {
+		t.Errorf("check: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
 // TestRunBadInput: a malformed file fails with exit 1 and an error naming file and line;
 // command-line mistakes exit 2.
 func TestRunBadInput(t *testing.T) {
