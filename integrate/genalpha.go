@@ -676,9 +676,9 @@ func (w *genAlphaWork) krylov() {
 }
 
 // jacVec writes J z ≈ (r(x + εz) − r(x))/ε into dst (krylovSystem): eq. 70's matrix
-// applied to z by a forward difference of the residual eq. 69, ε = √ε_mach (1 + ‖x‖)/‖z‖.
+// applied to z by a forward difference of the residual eq. 69, ε from perturb.
 func (w *genAlphaWork) jacVec(dst, z []float64) {
-	eps := perturb(w.x, w.kx, z)
+	eps := perturb(w.x, w.kx, z, (1+norm2(w.cur.Q))/w.hTry)
 	if eps == 0 {
 		clear(dst)
 		return

@@ -115,13 +115,17 @@ func (s *gmres) solve(sys krylovSystem, b []float64) bool {
 }
 
 // perturb writes dst = base + ε z for the forward difference of a Jacobian-vector product
-// and returns ε = √ε_mach (1 + ‖base‖)/‖z‖, or 0 (dst untouched) when z = 0.
-func perturb(dst, base, z []float64) float64 {
+// and returns ε = √ε_mach max(1 + ‖base‖, qScale)/‖z‖, or 0 (dst untouched) when z = 0.
+// qScale is (1 + ‖q‖)/s for unknowns that move q by s times their change (βh² for hht's
+// accelerations, h for genalpha's Δq): without it a short step moved q by less than its
+// rounding and the difference lost the constraint rows (hht at h = 1e-9 on a driven
+// four-bar found G z = 0).
+func perturb(dst, base, z []float64, qScale float64) float64 {
 	zn := norm2(z)
 	if zn == 0 {
 		return 0
 	}
-	eps := math.Sqrt(epsilon) * (1 + norm2(base)) / zn
+	eps := math.Sqrt(epsilon) * math.Max(1+norm2(base), qScale) / zn
 	for i := range dst {
 		dst[i] = base[i] + eps*z[i]
 	}

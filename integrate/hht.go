@@ -816,10 +816,10 @@ func (w *hhtWork) krylov() {
 
 // jacVec writes J z ≈ (e(u + εz) − e(u))/ε into dst (krylovSystem): the iteration matrix
 // of eq. 12 applied to z by a forward difference of the residual eq. 13, one evaluation
-// of f, M z (dae.MassMultiplier), G and g, with ε = √ε_mach (1 + ‖u‖)/‖z‖. e(u) is w.res.
+// of f, M z (dae.MassMultiplier), G and g, with ε from perturb. e(u) is w.res.
 func (w *hhtWork) jacVec(dst, z []float64) {
 	h := w.hTry
-	eps := perturb(w.u, w.ku, z)
+	eps := perturb(w.u, w.ku, z, (1+norm2(w.cur.Q))/(w.k.beta*h*h))
 	if eps == 0 {
 		clear(dst)
 		return
