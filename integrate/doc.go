@@ -236,7 +236,9 @@
 // and βh²((M a)_q + (Gᵀλ)_q − f_q), set their number (14 to 63 residual evaluations per
 // step on the 3D rod chain, BENCHMARKS.md). It is a property of the system, not an option:
 // the residual is exact, so a converged iterate solves the same equations as with the
-// dense matrix (TestMassNewtonMatchesDense). When an attempt's Newton iteration fails
+// dense matrix (TestMassNewtonMatchesDense). An iteration whose last Krylov solve missed
+// its tolerance is not declared converged: its small increment says nothing about the
+// residual. When an attempt's Newton iteration fails
 // after GMRES missed its tolerance (stiff joint springs, whose βh² K the preconditioner
 // lacks), a system of at most massNewtonDenseMax coordinates retries with the dense matrix
 // (Stats.DenseFallbacks) and keeps it for massNewtonDenseSteps accepted steps, or until

@@ -665,9 +665,7 @@ func (w *genAlphaWork) krylov() {
 	for i, r := range w.res {
 		w.kb[i] = -r
 	}
-	if !w.kr.solve(w, w.kb) {
-		w.mn.missed = true
-	}
+	w.mn.solved(w.kr.solve(w, w.kb))
 	copy(w.dx, w.kb)
 	copy(w.res, w.kres) // for worstResidual
 	for i, d := range w.dx {
@@ -698,6 +696,10 @@ func (w *genAlphaWork) fallback() bool { return w.mn.fallback() }
 
 // converged writes q₁, v₁, a₁, q̈₁, λ₁ of the converged iterate.
 func (w *genAlphaWork) converged() error {
+	if w.mn.distrusted() {
+		w.lad.worst = w.worstResidual()
+		return ErrNoConvergence
+	}
 	w.residualState(w.hTry)
 	return nil
 }

@@ -807,9 +807,7 @@ func (w *hhtWork) increment() float64 {
 func (w *hhtWork) krylov() {
 	copy(w.kb, w.du)
 	copy(w.ku, w.u)
-	if !w.kr.solve(w, w.kb) {
-		w.mn.missed = true
-	}
+	w.mn.solved(w.kr.solve(w, w.kb))
 	copy(w.u, w.ku)
 	copy(w.du, w.kb)
 }
@@ -835,7 +833,13 @@ func (w *hhtWork) jacVec(dst, z []float64) {
 func (w *hhtWork) precondition(x []float64) { w.mn.solve(x) }
 
 // converged checks the converged unknowns.
-func (w *hhtWork) converged() error { return finiteIterate(w.u) }
+func (w *hhtWork) converged() error {
+	if w.mn.distrusted() {
+		w.noteWorstResidual()
+		return ErrNoConvergence
+	}
+	return finiteIterate(w.u)
+}
 
 // diverged names the worst residual of a diverged iteration.
 func (w *hhtWork) diverged() error {
