@@ -233,7 +233,7 @@
 // (1−α_m)/(β(1−α_f)) for genalpha) solved by the Schur complement G M⁻¹ Gᵀ as eq. 17 is
 // (massnewton.go, massschur.go). No nq×nq matrix is stored and a step costs O(N) per
 // product, times the products GMRES needs: the terms the preconditioner leaves out, γh f_v
-// and βh²((M a)_q + (Gᵀλ)_q − f_q), set their number (14 to 63 residual evaluations per
+// and βh²((M a)_q + (Gᵀλ)_q − f_q), set their number (14 to 42 residual evaluations per
 // step on the 3D rod chain, BENCHMARKS.md). It is a property of the system, not an option:
 // the residual is exact, so a converged iterate solves the same equations as with the
 // dense matrix (TestMassNewtonMatchesDense). An iteration whose last Krylov solve missed
