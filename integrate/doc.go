@@ -64,7 +64,7 @@
 //
 // Forces that depend on λ (dae.ReactionForce: joint friction) make the equations of motion
 // M a = f + f_λ(t,q,v,λ) − Gᵀλ (seed 004, eq. 8b lists them in the HHT-I3 formulation).
-// hht, genalpha, genalpha-si2, newmark, bdf (every formulation) and radau5 (ggl, index2) add
+// hht, genalpha, genalpha-si2, newmark, bdf and radau5 (every formulation) add
 // f_λ to their residuals and ∂f_λ/∂q, ∂f_λ/∂v where ∂f/∂q, ∂f/∂v go and −∂f_λ/∂λ beside Gᵀ
 // in their Newton matrices (reaction.go), dense and sparse; their start values solve eq. 17
 // with f_λ by a fixed-point iteration on λ. The explicit methods dopri5, mdop5 and rk4
@@ -75,11 +75,13 @@
 // iteration; reactionaccel.go), started from the last λ; a failure of that iteration is
 // named (errReactionNewton) and cuts the step. Stiff
 // friction laws (a small regularization speed) make the explicit methods take steps of
-// the law's time constant: use an implicit method there. radau5's index3 form refuses such
-// systems (its error test scales λ by h² and so leaves unchecked the λ error that f_λ
-// feeds into the motion), and so do hedop5 (its half-explicit stages factorize an
-// unsymmetric KKT matrix), gcp-abm, gcp-newmark, gcp-fv, ali3, ali1 and multi-index, each
-// naming the capability (Entry.ReactionForces, `linkage methods` column f(λ)).
+// the law's time constant: use an implicit method there. radau5's index3 form weighs the
+// Newton increments of v at their index-1 scale for such systems (its index scaling lets
+// the iteration leave λ's error, which f_λ turns into tangential acceleration and hence a
+// lasting velocity error, unconverged; Radau5), at about twice the evaluations of its
+// index2 and ggl forms. hedop5 (its half-explicit stages factorize an
+// unsymmetric KKT matrix), gcp-abm, gcp-newmark, gcp-fv, ali3, ali1 and multi-index refuse
+// such systems, each naming the capability (Entry.ReactionForces, `linkage methods` column f(λ)).
 //
 // Nonholonomic constraints A(t,q) v + b = 0 (dae.Nonholonomic: a knife edge; seed 002, eq.
 // 44) join the constraint rows through dae.WithPfaffianRows, with multipliers μ after λ in

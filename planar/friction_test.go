@@ -14,8 +14,24 @@ import (
 
 // frictionMethods are the methods the closed-form friction tests run (issue 16: hht, bdf,
 // radau5 and genalpha at least), each at tolerances that put its integration error well
-// below the tested tolerance.
-var frictionMethods = []string{"hht", "genalpha", "newmark", "bdf", "radau5"}
+// below the tested tolerance; "name form" runs a formulation other than the default.
+var frictionMethods = []string{"hht", "genalpha", "newmark", "bdf", "radau5", "radau5 index3"}
+
+// newFrictionMethod returns the method frictionMethods names ("name" or "name form") and
+// its registry entry.
+func newFrictionMethod(t *testing.T, name string) (integrate.Entry, integrate.Method) {
+	t.Helper()
+	base, form, _ := strings.Cut(name, " ")
+	e, err := integrate.Lookup(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := e.NewMethod(integrate.Formulation(form))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, m
+}
 
 // explicitFrictionMethods are the explicit methods that solve eq. 17 with f_λ by Newton
 // on λ; they run the closed forms whose friction law is not stiff (the slide at 1e4 VReg,
@@ -64,15 +80,12 @@ func pinPendulum(t *testing.T, a0 float64, f planar.JointFriction) (*planar.Syst
 
 func runFriction(t *testing.T, name string, sys *planar.System, tEnd float64, ctl integrate.StepControl, out []float64) *integrate.Solution {
 	t.Helper()
-	e, err := integrate.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, m := newFrictionMethod(t, name)
 	s0, _ := start(t, sys)
 	if !e.Adaptive {
 		ctl = integrate.StepControl{FixedH: 1e-3}
 	}
-	sol, err := integrate.Solve(e.New(), name, sys, s0, tEnd, integrate.SolveOptions{Control: ctl, Output: out})
+	sol, err := integrate.Solve(m, name, sys, s0, tEnd, integrate.SolveOptions{Control: ctl, Output: out})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -318,8 +331,7 @@ func TestFrictionSparseMatchesDense(t *testing.T) {
 	for _, name := range append(frictionMethods, explicitFrictionMethods...) {
 		var final [2][]float64
 		for k, s := range []dae.System{sys, hideSparse(sys)} {
-			e, _ := integrate.Lookup(name)
-			m := e.New()
+			_, m := newFrictionMethod(t, name)
 			if err := m.Init(s, s0, integrate.StepControl{FixedH: h}); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -338,8 +350,7 @@ func TestFrictionSparseMatchesDense(t *testing.T) {
 		}
 		pend, _ := pinPendulum(t, 0.3, planar.JointFriction{Mu: 0.3, VReg: 1e-3, PinRadius: 0.01})
 		p0, _ := start(t, pend)
-		e, _ := integrate.Lookup(name)
-		m := e.New()
+		_, m := newFrictionMethod(t, name)
 		if err := m.Init(pend, p0, integrate.StepControl{FixedH: h}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
