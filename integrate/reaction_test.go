@@ -459,6 +459,8 @@ func TestReactionOrders(t *testing.T) {
 	}{
 		{"daealpha", Index2, [3]int{50, 100, 200}},
 		{"daealpha", Index1Projected, [3]int{50, 100, 200}},
+		{"lie-genalpha", Index3, [3]int{50, 100, 200}},
+		{"lie-genalpha", StabilizedIndex2, [3]int{50, 100, 200}},
 	} {
 		e, err := Lookup(c.name)
 		if err != nil {
@@ -482,7 +484,7 @@ func TestReactionOrders(t *testing.T) {
 			what string
 			e    [3]float64
 			want int
-		}{{"q", eq, e.Order.Q}, {"λ", el, e.Order.Lambda}} {
+		}{{"q", eq, e.Order.Q}, {"λ", el, lambdaOrder(e, c.form)}} {
 			t.Logf("%s %s %s %.3g %.3v", c.name, c.form, o.what, o.e, observedOrders(o.e))
 			// a tenth of an order of slack for the pre-asymptotic range
 			for _, got := range observedOrders(o.e) {
@@ -492,4 +494,45 @@ func TestReactionOrders(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestReactionNewtonMatrixLie: lie-genalpha's index-3 Newton matrix on ℝⁿ includes
+// ∂f_λ/∂(q, v, λ): it equals the derivative of its residual, off the converged iterate.
+func TestReactionNewtonMatrixLie(t *testing.T) {
+	p := newFrictionPendulum()
+	s0 := pendulumStart(p.pendulum, 0.7, 1.2)
+	const h = 0.01
+	m := DefaultLieGenAlpha()
+	if err := m.Init(p, s0, StepControl{FixedH: h}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Step(1); err != nil {
+		t.Fatal(err)
+	}
+	w := m.w
+	w.prepare(h)
+	if err := w.predict(h, false); err != nil {
+		t.Fatal(err)
+	}
+	w.x[w.nv] *= 1.1 // hλ off the converged value
+	res := func() []float64 {
+		if err := w.residual(); err != nil {
+			t.Fatal(err)
+		}
+		return w.res
+	}
+	res()
+	if err := w.factor(); err != nil {
+		t.Fatal(err)
+	}
+	checkSolvesFD(t, "lie-genalpha", w.x, res, w.lu.Solve)
+}
+
+// lambdaOrder is the order of λ of e in formulation form: Entry.Order's, except the
+// stabilized index-2 form of lie-genalpha, second order in λ (its Entry's 1 is index3's).
+func lambdaOrder(e Entry, form Formulation) int {
+	if e.Name == "lie-genalpha" && form == StabilizedIndex2 {
+		return 2
+	}
+	return e.Order.Lambda
 }

@@ -15,7 +15,7 @@ import (
 // frictionMethods are the methods the closed-form friction tests run (issue 16: hht, bdf,
 // radau5 and genalpha at least), each at tolerances that put its integration error well
 // below the tested tolerance; "name form" runs a formulation other than the default.
-var frictionMethods = []string{"hht", "genalpha", "newmark", "bdf", "radau5", "radau5 index3", "daealpha", "daealpha index1-proj"}
+var frictionMethods = []string{"hht", "genalpha", "newmark", "bdf", "radau5", "radau5 index3", "daealpha", "daealpha index1-proj", "lie-genalpha", "lie-genalpha ggl"}
 
 // newFrictionMethod returns the method frictionMethods names ("name" or "name form") and
 // its registry entry.
