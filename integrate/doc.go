@@ -64,11 +64,18 @@
 //
 // Forces that depend on λ (dae.ReactionForce: joint friction) make the equations of motion
 // M a = f + f_λ(t,q,v,λ) − Gᵀλ (seed 004, eq. 8b lists them in the HHT-I3 formulation).
-// hht, genalpha, genalpha-si2, newmark, bdf and radau5 (every formulation) add
-// f_λ to their residuals and ∂f_λ/∂q, ∂f_λ/∂v where ∂f/∂q, ∂f/∂v go and −∂f_λ/∂λ beside Gᵀ
-// in their Newton matrices (reaction.go), dense and sparse; their start values solve eq. 17
-// with f_λ by a fixed-point iteration on λ. The explicit methods dopri5, mdop5 and rk4
-// solve their acceleration problem M a + Gᵀλ = f + f_λ(λ), G a = γ, nonlinear in λ, at every
+// hht, genalpha, genalpha-si2, newmark, bdf, radau5 (every formulation) and lie-genalpha
+// (on ℝⁿ) add f_λ to their residuals and ∂f_λ/∂q, ∂f_λ/∂v where ∂f/∂q, ∂f/∂v go and
+// −∂f_λ/∂λ beside Gᵀ in their Newton matrices (reaction.go), dense and sparse; their start
+// values solve eq. 17 with f_λ by a fixed-point iteration on λ. daealpha presses f_λ with
+// the multiplier of its eq. 3.3b, μ/(γ̂h) (index2), or ν/(β̂h²) (index1-proj), with ∂f_λ/∂λ
+// in those columns; its cs and cs-qr forms refuse such systems (eq. 3.6 eliminates the
+// multipliers; Entry.ReactionRefused). gcp-newmark and gcp-fv solve eq. 38 with f_λ(λ) by
+// Newton on λ (matrix G_uᵀ − ∂f_λ/∂λ_u) and reduce eq. 29 with
+// (G_vᵀ − ∂f_λ/∂λ_v)(G_uᵀ − ∂f_λ/∂λ_u)⁻¹ in place of −Hᵀ (gcpCore.reactionReduce); they
+// and gcp-abm take such systems on their dense path. The explicit methods dopri5, mdop5,
+// rk4, hedop5 (at each half-explicit stage, on its unsymmetric KKT factorization) and the
+// state-space eq. 39 of gcp-abm solve their acceleration problem M a + Gᵀλ = f + f_λ(λ), G a = γ, nonlinear in λ, at every
 // stage by Newton's method on (a, λ) with the matrix [M Gᵀ − ∂f_λ/∂λ; G 0], reduced to λ
 // through their own factorization of [M Gᵀ; G 0] (an nc×nc matrix formed by one solve per
 // nonzero column of ∂f_λ/∂λ, kept across stages while the corrections shrink tenfold per
@@ -79,9 +86,9 @@
 // Newton increments of v at their index-1 scale for such systems (its index scaling lets
 // the iteration leave λ's error, which f_λ turns into tangential acceleration and hence a
 // lasting velocity error, unconverged; Radau5), at about twice the evaluations of its
-// index2 and ggl forms. hedop5 (its half-explicit stages factorize an
-// unsymmetric KKT matrix), gcp-abm, gcp-newmark, gcp-fv, ali3, ali1 and multi-index refuse
-// such systems, each naming the capability (Entry.ReactionForces, `linkage methods` column f(λ)).
+// index2 and ggl forms. ali3, ali1 and multi-index refuse such systems, naming the
+// capability and the reason (their corrector's multiplier is O(h) accurate, and friction
+// pressed by it converged with order 1: aliReactionWhy) (Entry.ReactionForces, `linkage methods` column f(λ)).
 //
 // Nonholonomic constraints A(t,q) v + b = 0 (dae.Nonholonomic: a knife edge; seed 002, eq.
 // 44) join the constraint rows through dae.WithPfaffianRows, with multipliers μ after λ in
