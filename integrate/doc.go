@@ -82,11 +82,10 @@
 // iteration; reactionaccel.go), started from the last λ; a failure of that iteration is
 // named (errReactionNewton) and cuts the step. Stiff
 // friction laws (a small regularization speed) make the explicit methods take steps of
-// the law's time constant: use an implicit method there. radau5's index3 form weighs the
-// Newton increments of v at their index-1 scale for such systems (its index scaling lets
-// the iteration leave λ's error, which f_λ turns into tangential acceleration and hence a
-// lasting velocity error, unconverged; Radau5), at about twice the evaluations of its
-// index2 and ggl forms. ali3, ali1 and multi-index refuse such systems, naming the
+// the law's time constant: use an implicit method there. radau5's index3 form measures v
+// at its index-1 scale in its error test and Newton norm for such systems (the index
+// scaling let errors of v, which f_λ turns into lasting tangential force, go unchecked;
+// Radau5), at 1.2 to 2.7 times the evaluations of its index2 form. ali3, ali1 and multi-index refuse such systems, naming the
 // capability and the reason (their corrector's multiplier is O(h) accurate, and friction
 // pressed by it converged with order 1: aliReactionWhy) (Entry.ReactionForces, `linkage methods` column f(λ)).
 //
