@@ -576,17 +576,20 @@ func (w *radauWork) setScal(h float64) {
 }
 
 // vRoundoff returns the rounding level of v in an index-3 step of size h when v is
-// measured at its index-1 scale (λ-dependent forces, see Radau5), else 0: λ is resolved
-// to about ε/h² of the forces, which moves v by ε|a|/h; 100 times that, with |a| the
-// largest acceleration at y₀, is a floor for v's scale (measured on the pin of planar's
-// TestPendulumPinFriction, v_reg = 1e-6, ATol = 1e-11: without it the first steps of
-// 1e-6 s could not converge v below its rounding, and h fell to HMin).
+// measured at its index-1 scale (λ-dependent forces, see Radau5), else 0: the solve
+// resolves a and the constraint forces M⁻¹Gᵀλ to about ε of their size per h², which
+// moves v by ε·(their size)/h; 100 times that is a floor for v's scale. Their size is
+// taken as the largest |a| or |λ| at y₀, λ standing in for M⁻¹Gᵀλ (a heuristic that
+// assumes masses and lever arms of order 1). Measured: without the floor the first steps
+// of 1e-6 s of planar's TestPendulumPinFriction (v_reg = 1e-6, ATol = 1e-11) could not
+// converge v below its rounding and h fell to HMin; with |a| alone spatial's
+// TestPendulumPinFriction3D (a rod at rest, whose |a| is small against M⁻¹Gᵀλ) still did.
 func (w *radauWork) vRoundoff(h float64) float64 {
 	if w.se == nil || w.se.form != Index3 || w.se.rx == nil {
 		return 0
 	}
 	var amax float64
-	for _, a := range w.y0[w.se.ia():w.se.il()] {
+	for _, a := range w.y0[w.se.ia() : w.se.il()+w.se.nc] {
 		amax = math.Max(amax, math.Abs(a))
 	}
 	return 100 * radauUround * amax / h
