@@ -121,14 +121,7 @@ func TestExamplesBuild(t *testing.T) {
 // undamped and stops on any pendulum (integrate's undamped index-3 instability check).
 func TestEveryMethodTakesPointMass(t *testing.T) {
 	p := A01(2)
-	b, err := build(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := p.Reference(p.TEnd)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, ref := builtWithReference(t, p)
 	for _, e := range integrate.Methods() {
 		for _, f := range e.Formulations {
 			if e.Name == "newmark" && f == integrate.Index3 {
@@ -197,14 +190,7 @@ func TestBranchLeft(t *testing.T) {
 // runs are `linkage reproduce iftomm`'s (BENCHMARKS.md).
 func TestRadau5SingularShort(t *testing.T) {
 	p := A02(40, 1.5)
-	b, err := build(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := p.Reference(p.TEnd)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, ref := builtWithReference(t, p)
 	for _, tol := range []float64{1e-6, 1e-8} {
 		c := Config{Method: "radau5", Tol: tol}
 		res, err := simulate(b, p, c)
@@ -226,4 +212,18 @@ func TestRadau5SingularShort(t *testing.T) {
 			t.Errorf("%s: singular passages %+v, want the first near 0.71 s", c, res.Passages)
 		}
 	}
+}
+
+// builtWithReference builds p's model file and reads its reference to p.TEnd.
+func builtWithReference(t *testing.T, p Problem) (*modelfile.Built, *Reference) {
+	t.Helper()
+	b, err := build(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := p.Reference(p.TEnd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, ref
 }
