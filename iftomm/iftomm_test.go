@@ -185,7 +185,7 @@ func TestBranchLeft(t *testing.T) {
 // physical branch within 1e-5 m of the library's data (measured 1.4e-6 and 4.9e-7 m),
 // reports the singular position it met first, and keeps the constraints: max |g| over
 // the samples, which are the collocation polynomial between steps (the step ends hold
-// g to 1e-11), below RTol' = 0.1·tol^(2/3), the transformed tolerance radau5 controls
+// g to 1e-9), below RTol' = 0.1·tol^(2/3), the transformed tolerance radau5 controls
 // its local error with (measured 6.4e-7 and 3.7e-8 against 1e-5 and 2.2e-7). The 20 s
 // runs are `linkage reproduce iftomm`'s (BENCHMARKS.md).
 func TestRadau5SingularShort(t *testing.T) {
