@@ -29,15 +29,6 @@ func (m *Model) CutAxes(name string, a int, ua [3]float64, b int, ub ...[3]float
 	m.axes = append(m.axes, c)
 }
 
-// axisRows is the number of orientation rows of the cut joints.
-func (m *Model) axisRows() int {
-	n := 0
-	for _, c := range m.axes {
-		n += len(c.ub)
-	}
-	return n
-}
-
 // turned returns u fixed in frame f in world axes, and f's angular velocity and angular
 // acceleration (the angular part of w.A, which the caller fills); zero at the ground.
 func (w *frames) turned(f int, u vec3) (uw, omega, alpha vec3) {
