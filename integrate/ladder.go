@@ -152,6 +152,9 @@ func (l *ladder) step(m stepper, tEnd float64) error {
 				return fail(h, ErrDiverged, nil)
 			case l.fixed || l.rule.judge(h, e, nef):
 				if st = m.commit(h); st == nil {
+					if l.newton != nil {
+						l.newton.watchStep(m, l.cur, &l.fc)
+					}
 					return nil
 				}
 				l.stats.countFailure(st)

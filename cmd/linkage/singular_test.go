@@ -54,27 +54,42 @@ func TestA02SingularPositions(t *testing.T) {
 	}
 }
 
-// TestA02ReportsSingularPassages: genalpha at tol 1e-6 goes on past both singular
-// positions in its singular mode, and dopri5 at tol 1e-8 steps over them (its
-// singularWatch sees them), and the summary names them: two passages, before 0.72 s and
-// 1.24 s, with G's rank down by the 40 rows the horizontal pose loses (at least 30 at the
-// pose where the iteration first failed or μ was least), all 121 joints involved.
+// a02Singular are A02's (N = 40) singular instants before 1.5 s, where every link is
+// horizontal: the zeros of B0.y in iftomm.FourBarB0(40, …) (its one-degree-of-freedom
+// motion) sampled every 1e-5 s.
+var a02Singular = []float64{0.72158, 1.24402}
+
+// TestA02ReportsSingularPassages (issue 17, item 2): every core method reports in its run
+// summary the two singular positions it passes on A02 (N = 40) to 1.5 s, whether its
+// Newton iteration failed there (the singular mode) or not (dopri5 steps over them): its
+// singular watch dates each at the accepted state of least μ ≈ σ_min(G)², within a step
+// of the instant (0.01 s; dopri5's steps there are 0.025 s long at tol 1e-8), with G's
+// rank down by the 40 rows the horizontal pose loses (at least 30 at that state) and all
+// 121 joints involved.
 func TestA02ReportsSingularPassages(t *testing.T) {
-	for _, run := range [][]string{{"genalpha", "1e-6"}, {"dopri5", "1e-8"}} {
+	if testing.Short() {
+		t.Skip("runs 7 integrations of a 243-coordinate model")
+	}
+	for _, run := range [][]string{{"hht", "1e-6"}, {"hht", "1e-8"}, {"genalpha", "1e-6"}, {"genalpha", "1e-8"},
+		{"bdf", "1e-6"}, {"bdf", "1e-8"}, {"dopri5", "1e-8"}} {
 		args := []string{"run", iftommA02, "--method", run[0], "--tol", run[1], "--t-end", "1.5"}
 		code, out, errOut := runCLI(append(args, "--json")...)
 		var s modelfile.Summary
 		if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 {
 			t.Fatalf("%s: exit %d, %v: %s", run, code, err, errOut)
 		}
-		want := []float64{0.72, 1.24}
-		if len(s.SingularPassages) != len(want) {
-			t.Fatalf("%s: passages %+v; want two, near %v", run, s.SingularPassages, want)
+		if len(s.SingularPassages) != len(a02Singular) {
+			t.Errorf("%s: passages %+v; want two, near %v", run, s.SingularPassages, a02Singular)
+			continue
+		}
+		within := 0.01
+		if run[0] == "dopri5" {
+			within = 0.02
 		}
 		for k, p := range s.SingularPassages {
-			if !(p.T > want[k]-0.1 && p.T <= want[k]) || p.Rows != 242 || !(p.Rank <= 242-30) || len(p.Joints) != 121 {
-				t.Errorf("%s: passage %d: t = %g, rank %d of %d, %d joints; want t in (%g, %g], rank ≤ 212 of 242, 121 joints",
-					run, k, p.T, p.Rank, p.Rows, len(p.Joints), want[k]-0.1, want[k])
+			if !(math.Abs(p.T-a02Singular[k]) <= within) || p.Rows != 242 || !(p.Rank <= 242-30) || len(p.Joints) != 121 {
+				t.Errorf("%s: passage %d: t = %g, rank %d of %d, %d joints; want t within %g s of %g, rank ≤ 212 of 242, 121 joints",
+					run, k, p.T, p.Rank, p.Rows, len(p.Joints), within, a02Singular[k])
 			}
 		}
 		code, text, _ := runCLI(args...)
@@ -84,25 +99,35 @@ func TestA02ReportsSingularPassages(t *testing.T) {
 	}
 }
 
-// TestSingularWatchQuiet: dopri5 reports no passage where G keeps its rank (A01, 10 s)
-// and one per singular position of Bricard's mechanism (A04, 10 s: every 2.5 s from
-// t ≈ 1.247 s, the instants issue 17 saw methods fail at), each G losing one row.
+// TestSingularWatchQuiet: the singular watch reports no passage where G keeps its rank
+// (A01, 10 s: dopri5, hht, genalpha, bdf) and one per singular position of Bricard's
+// mechanism with the rows kept at t₀ (A04, 10 s: every 2.5 s from t ≈ 1.247 s, the
+// instants issue 17 saw methods fail at), each G losing one row: dopri5 and hht, which
+// keep those rows throughout (genalpha and bdf choose other rows at the first, see
+// TestA04BricardRedundancyChanges).
 func TestSingularWatchQuiet(t *testing.T) {
 	for _, c := range []struct {
-		file string
-		want []float64
-	}{{"../../examples/iftomm/a01-pendulum.yaml", nil}, {iftommA04, []float64{1.247, 3.740, 6.239, 8.731}}} {
-		code, out, errOut := runCLI("run", c.file, "--method", "dopri5", "--tol", "1e-6", "--json")
-		var s modelfile.Summary
-		if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 {
-			t.Fatalf("%s: exit %d, %v: %s", c.file, code, err, errOut)
-		}
-		if len(s.SingularPassages) != len(c.want) {
-			t.Fatalf("%s: passages %+v; want at %v", c.file, s.SingularPassages, c.want)
-		}
-		for k, p := range s.SingularPassages {
-			if math.Abs(p.T-c.want[k]) > 0.01 || p.Rank != p.Rows-1 {
-				t.Errorf("%s: passage %d at t = %g, rank %d of %d; want t ≈ %g, one row lost", c.file, k, p.T, p.Rank, p.Rows, c.want[k])
+		file    string
+		methods []string
+		want    []float64
+	}{
+		{"../../examples/iftomm/a01-pendulum.yaml", []string{"dopri5", "hht", "genalpha", "bdf"}, nil},
+		{iftommA04, []string{"dopri5", "hht"}, []float64{1.247, 3.740, 6.239, 8.731}},
+	} {
+		for _, m := range c.methods {
+			code, out, errOut := runCLI("run", c.file, "--method", m, "--tol", "1e-6", "--json")
+			var s modelfile.Summary
+			if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 {
+				t.Fatalf("%s %s: exit %d, %v: %s", c.file, m, code, err, errOut)
+			}
+			if len(s.SingularPassages) != len(c.want) {
+				t.Errorf("%s %s: passages %+v; want at %v", c.file, m, s.SingularPassages, c.want)
+				continue
+			}
+			for k, p := range s.SingularPassages {
+				if math.Abs(p.T-c.want[k]) > 0.01 || p.Rank != p.Rows-1 {
+					t.Errorf("%s %s: passage %d at t = %g, rank %d of %d; want t ≈ %g, one row lost", c.file, m, k, p.T, p.Rank, p.Rows, c.want[k])
+				}
 			}
 		}
 	}
