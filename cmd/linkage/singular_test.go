@@ -150,10 +150,11 @@ func lastValue(t *testing.T, path string, col int) float64 {
 
 // TestA04BricardRedundancyChanges: Bricard's mechanism keeps six revolute joints; the row
 // linkage check drops at t₀ (J0.y) stops being redundant during the motion. Every method
-// runs 3 s at tol 1e-6 and 1e-8 (the runs stopped at t ≈ 1.247 s), holds every
-// row of the full G (the dropped ones included) to tol, and at tol 1e-8 bdf, hht and
-// dopri5 hold them below 1e-8 (radau5 9.3e-8, genalpha 1.0e-8: BENCHMARKS.md). radau5 at
-// 1e-8 answers its Newton failure at t ≈ 0.93 s by keeping J0.y in place of J5.x.
+// runs 3 s at tol 1e-6 and 1e-8 (the runs stopped at t ≈ 1.247 s) and holds every
+// row of the full G at its accepted steps, the dropped ones included
+// (Summary.MaxResidualAllPos), below tol: below 1e-8 at tol 1e-8 (measured 4.2e-10 for
+// radau5, at most 3.4e-12 for the others over 10 s: BENCHMARKS.md). radau5 at 1e-8
+// answers its Newton failure at t ≈ 0.93 s by keeping J0.y in place of J5.x.
 func TestA04BricardRedundancyChanges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 10 integrations")
@@ -167,12 +168,8 @@ func TestA04BricardRedundancyChanges(t *testing.T) {
 				t.Errorf("%s: exit %d, %v: %s %s", name, code, err, s.Error, errOut)
 				continue
 			}
-			bound := tol
-			if tol == 1e-8 && m != "radau5" && m != "genalpha" {
-				bound = 1e-8
-			}
-			if !(s.MaxResidualPos < bound) || !(s.EnergyDrift < 1e3*tol*s.EnergyScale) {
-				t.Errorf("%s: max |g| over all rows %.2e, energy drift %.2e of %.3g J; want < %g, < 1e3·tol of it", name, s.MaxResidualPos, s.EnergyDrift, s.EnergyScale, bound)
+			if !(s.MaxResidualAllPos > 0 && s.MaxResidualAllPos < tol) || !(s.EnergyDrift < 1e3*tol*s.EnergyScale) {
+				t.Errorf("%s: max |g| over all rows %.2e, energy drift %.2e of %.3g J; want in (0, %g), < 1e3·tol of it", name, s.MaxResidualAllPos, s.EnergyDrift, s.EnergyScale, tol)
 			}
 			if m == "radau5" && tol == 1e-8 {
 				if len(s.SingularPassages) == 0 || !slices.Equal(s.SingularPassages[0].Entered, []string{"J0.y"}) {
