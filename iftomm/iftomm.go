@@ -175,9 +175,9 @@ type Run struct {
 	// over the output samples, which are the method's dense output between the steps and
 	// hold g = 0 only to its interpolation error.
 	MaxResidual, DenseResidual float64
-	Wall        time.Duration
-	Steps       int
-	Err         error // the run's failure, or why there was nothing to compare with
+	Wall                       time.Duration
+	Steps                      int
+	Err                        error // the run's failure, or why there was nothing to compare with
 	// Branch is set when the run left the reference's branch of the motion (branchLeft):
 	// within Tolerance at Branch[0], beyond BranchJump at Branch[1], s.
 	Branch *[2]float64
