@@ -243,3 +243,35 @@ func TestRunsStartFromKeptRows(t *testing.T) {
 		t.Errorf("dopri5 after radau5: %d steps, max |g| %.3g; before it: %d steps, %.3g", a, after.MaxResidualAll.Pos, c, before.MaxResidualAll.Pos)
 	}
 }
+
+// TestConfigMaxSteps: a Config's step cap replaces MaxSteps for its run: hht on A01 to
+// 10 s (8464 steps at tol 1e-8) stops after 100 attempted steps and says which cap it met.
+func TestConfigMaxSteps(t *testing.T) {
+	runs, err := RunProblem(A01(10), []Config{{Method: "hht", Tol: 1e-8, MaxSteps: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := runs[0]; r.Pass() || r.Err == nil || !strings.Contains(r.Err.Error(), "max_steps = 100") || r.Steps > 100 {
+		t.Errorf("hht capped at 100 steps: %d steps, error %v; want a failure at the step limit max_steps = 100", r.Steps, r.Err)
+	}
+}
+
+// TestA01Long: to the library's 2000 s A01 adds the settings that meet 1e-3 m there
+// (A01LongSettings, one per method, tol 1e-10 or tighter); to 10 s it adds none. The
+// 2000 s runs are `linkage reproduce iftomm --long`'s (BENCHMARKS.md), too long for a test.
+func TestA01Long(t *testing.T) {
+	if n := len(A01(10).Extra); n != 0 {
+		t.Errorf("A01 to 10 s has %d extra runs, want none", n)
+	}
+	got := A01(LongA01).Extra
+	var methods []string
+	for _, c := range got {
+		methods = append(methods, c.Method)
+		if !(c.Tol <= 1e-10) {
+			t.Errorf("%s: tol %g; the phase error over 2000 s needs 1e-10 or tighter", c, c.Tol)
+		}
+	}
+	if slices.Sort(methods); !slices.Equal(methods, []string{"bdf", "dopri5", "hht", "radau5"}) {
+		t.Errorf("A01 to 2000 s adds %v; want dopri5, bdf, radau5, hht", got)
+	}
+}
