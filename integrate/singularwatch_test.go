@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
 )
 
 // implicitWatched are the methods whose Newton factorization the singular watch uses
@@ -50,20 +52,7 @@ func TestImplicitWatchEigenvalue(t *testing.T) {
 			t.Fatal(err)
 		}
 		cur := e.m.Current()
-		nq, nc := ch.Size()
-		M, G := mat.NewDense(nq, nq, nil), mat.NewDense(nc, nq, nil)
-		ch.Mass(M, cur.T, cur.Q)
-		ch.ConstraintJacobian(G, cur.T, cur.Q)
-		var MinvGt, S mat.Dense
-		if err := MinvGt.Solve(M, G.T()); err != nil {
-			t.Fatal(err)
-		}
-		S.Mul(G, &MinvGt)
-		var eig mat.EigenSym
-		if !eig.Factorize(mat.NewSymDense(nc, S.RawMatrix().Data), false) {
-			t.Fatal("no eigendecomposition")
-		}
-		lmin := eig.Values(nil)[0] / e.c()
+		lmin := smallestSchurEigenvalue(t, ch, cur) / e.c()
 		if mu := e.nw().watch.w.mu0; !(math.Abs(mu-lmin) <= 1e-6*lmin) {
 			t.Errorf("%s: μ₀ = %.12g after a first step of %.3g s, smallest eigenvalue of G M⁻¹ Gᵀ/c %.12g", e.name, mu, cur.T, lmin)
 		}
@@ -91,4 +80,24 @@ func TestImplicitWatchNoAllocs(t *testing.T) {
 			t.Errorf("%s: μ₀ = %g, passages %+v; want μ₀ > 0 and none", e.name, w.mu0, e.m.(SingularReporter).SingularPassages())
 		}
 	}
+}
+
+// smallestSchurEigenvalue is the smallest eigenvalue of G M⁻¹ Gᵀ of sys at cur, by a dense
+// symmetric eigendecomposition.
+func smallestSchurEigenvalue(t *testing.T, sys dae.System, cur *State) float64 {
+	t.Helper()
+	nq, nc := sys.Size()
+	M, G := mat.NewDense(nq, nq, nil), mat.NewDense(nc, nq, nil)
+	sys.Mass(M, cur.T, cur.Q)
+	sys.ConstraintJacobian(G, cur.T, cur.Q)
+	var MinvGt, S mat.Dense
+	if err := MinvGt.Solve(M, G.T()); err != nil {
+		t.Fatal(err)
+	}
+	S.Mul(G, &MinvGt)
+	var eig mat.EigenSym
+	if !eig.Factorize(mat.NewSymDense(nc, S.RawMatrix().Data), false) {
+		t.Fatal("no eigendecomposition")
+	}
+	return eig.Values(nil)[0]
 }
