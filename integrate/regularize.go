@@ -146,9 +146,9 @@ func (f *newtonFactor) factorRegularized() error {
 // SingularPassage is a singular position of the mechanism that a method passed (G losing
 // rank, seed 002 §2.3), or redundant constraints that appeared during the motion. T is
 // the accepted state where the singular watch (singularWatch: dopri5, hht, genalpha,
-// bdf) saw the smallest eigenvalue of the Schur complement G M⁻¹ Gᵀ least; where the
-// watch did not see it (radau5; a passage it missed), the instant the Newton iteration
-// failed with a fresh matrix and went on with the regularized one (newtonRegEps). Joints
+// bdf, radau5) saw the smallest eigenvalue of the Schur complement G M⁻¹ Gᵀ least; where
+// the watch did not see it, the instant the Newton iteration failed with a fresh matrix
+// and went on with the regularized one (newtonRegEps). Joints
 // names the elements owning the constraint rows involved in G's rank drop at T
 // (dae.ConstraintRank, failureContext.diagnoseSingular).
 //
@@ -192,7 +192,7 @@ func (fc *failureContext) rekeep(cur *State) (SingularPassage, bool) {
 
 // SingularReporter is a Method that goes on past singular positions in its Newton
 // iteration (hht, genalpha, bdf, radau5) or steps over them, and lists where it did
-// (dopri5, hht, genalpha and bdf from their singularWatch too).
+// (all of them from their singularWatch too).
 type SingularReporter interface {
 	SingularPassages() []SingularPassage
 }
@@ -315,7 +315,7 @@ func (w *radauWork) regularization() (*newtonFactor, *failureContext, *State) {
 	return nil, &w.lad.fc, &w.cur
 }
 
-// SingularPassages lists where the Newton iteration went on in its singular mode.
+// SingularPassages lists the singular positions passed (SingularPassage).
 func (m *Radau5) SingularPassages() []SingularPassage { return m.w.nw.passages }
 
 // SingularPassages lists the singular positions the run stepped over (singularWatch).

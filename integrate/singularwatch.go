@@ -8,7 +8,8 @@ import (
 
 // singularWatch reports the singular positions a method passes, whether it steps straight
 // over them (dopri5: no Newton iteration fails there, so the singular mode never starts)
-// or its Newton iteration fails near them (hht, genalpha, bdf: newtonSolver.watchStep).
+// or its Newton iteration fails near them (hht, genalpha, bdf, radau5:
+// newtonSolver.watchStep).
 // After an accepted step it takes one step of inverse iteration on the Schur complement S
 // of the multipliers in a saddle-point matrix the method has factorized at the new state
 // (schurSolver): dopri5's [M Gᵀ; G 0] (seed 002, eq. 17), S = G M⁻¹ Gᵀ, or the Newton
@@ -121,22 +122,38 @@ func (s *singularWatch) follow(solve schurSolver, cur *State, fc *failureContext
 type implicitWatch struct {
 	w     singularWatch
 	probe newtonSchur
+	real  radauReal // radau5's real matrix as a linearSolve
 	// from indexes the passages recorded since the watch's last passage ended: the
 	// singular mode's entries in them are the passage the watch ends next.
 	from int
 }
 
 // schurProbe is a method whose Newton matrix is a saddle point in its constraint rows
-// and multipliers: schurBlock returns its factorization, the first constraint row, the
-// first multiplier column and the factor that makes the multipliers' block of the inverse
-// independent of h (nil when it has none: no constraints, or no such layout).
+// and multipliers (schurBlock).
 type schurProbe interface {
-	schurBlock() (lu *newtonFactor, row, col int, scale float64)
+	schurBlock() schurBlock
+}
+
+// schurBlock is where the multipliers' block of a Newton matrix's inverse is: the
+// factorization lu of order n (nil when there is none: no constraints, no such layout),
+// the first constraint row and multiplier column, the factor that makes the block
+// independent of h, and the accepted state the matrix was evaluated at (nil: the last).
+type schurBlock struct {
+	lu       linearSolve
+	n        int
+	row, col int
+	scale    float64
+	at       *State
+}
+
+// linearSolve overwrites b with the solution of a factorized system.
+type linearSolve interface {
+	Solve(b []float64)
 }
 
 // newtonSchur is schurSolver with a Newton factorization (schurProbe's block).
 type newtonSchur struct {
-	lu       *newtonFactor
+	lu       linearSolve
 	rhs      []float64 // the Newton system's size
 	row, col int
 	scale    float64
@@ -161,17 +178,20 @@ func (n *newtonSolver) watchStep(m stepper, cur *State, fc *failureContext) {
 	if !ok || !n.fresh || fc.sys == nil {
 		return
 	}
-	lu, row, col, scale := sp.schurBlock()
-	if lu == nil {
+	b := sp.schurBlock()
+	if b.lu == nil {
 		return
 	}
 	iw := &n.watch
 	if iw.w.y == nil {
 		_, nc := fc.sys.Size()
 		iw.w = newSingularWatch(len(cur.Q), nc)
-		iw.probe.rhs = make([]float64, lu.size())
+		iw.probe.rhs = make([]float64, b.n)
 	}
-	iw.probe.lu, iw.probe.row, iw.probe.col, iw.probe.scale = lu, row, col, scale
+	if b.at != nil {
+		cur = b.at
+	}
+	iw.probe.lu, iw.probe.row, iw.probe.col, iw.probe.scale = b.lu, b.row, b.col, b.scale
 	p, ended := iw.w.follow(&iw.probe, cur, fc)
 	if !ended {
 		if !iw.w.in && !n.singular {
@@ -211,25 +231,25 @@ func (f *newtonFactor) size() int {
 
 // schurBlock: hht's matrix of eq. 12 is [M/(1+α) + O(h), Gᵀ; G, 0] in (a, λ), scaled
 // constraint rows: S = (1+α) G M⁻¹ Gᵀ + O(h).
-func (w *hhtWork) schurBlock() (*newtonFactor, int, int, float64) {
+func (w *hhtWork) schurBlock() schurBlock {
 	if w.nc == 0 {
-		return nil, 0, 0, 0
+		return schurBlock{}
 	}
-	return w.lu, w.nq, w.nq, 1
+	return schurBlock{lu: w.lu, n: w.n, row: w.nq, col: w.nq, scale: 1}
 }
 
 // schurBlock: genalpha's matrix of eq. 70 is [C M + O(h²), Gᵀ; G, 0] in (Δq, hλ), so
 // S = G M⁻¹ Gᵀ/C + O(h²). In the stabilized index-2 form (eq. 94) the block probed is
 // that of μ and the rows ġ_h, (β/γ)(G G₀ᵀ)⁻¹ to leading order: the λ block of the inverse
 // vanishes there with h.
-func (w *genAlphaWork) schurBlock() (*newtonFactor, int, int, float64) {
+func (w *genAlphaWork) schurBlock() schurBlock {
 	switch {
 	case w.nc == 0:
-		return nil, 0, 0, 0
+		return schurBlock{}
 	case w.si2:
-		return w.lu, w.nq + w.nc, w.nq + w.nc, 1
+		return schurBlock{lu: w.lu, n: w.nx, row: w.nq + w.nc, col: w.nq + w.nc, scale: 1}
 	}
-	return w.lu, w.nq, w.nq, 1
+	return schurBlock{lu: w.lu, n: w.nx, row: w.nq, col: w.nq, scale: 1}
 }
 
 // schurBlock: bdf's matrix c_j K − ∂φ/∂y of the first-order form y = (q, v, a, λ[, μ])
@@ -237,10 +257,33 @@ func (w *genAlphaWork) schurBlock() (*newtonFactor, int, int, float64) {
 // order in h, k the differentiation index of λ (3 in index3: the rows g reach λ through
 // q' = v, v' = a, M a = f − Gᵀλ; 2 in ggl and index2; 1 in index1), so the scale is
 // c_j^−(k−1), c_j of the factorization.
-func (w *bdfWork) schurBlock() (*newtonFactor, int, int, float64) {
+func (w *bdfWork) schurBlock() schurBlock {
 	if w.se == nil || w.nc == 0 {
-		return nil, 0, 0, 0
+		return schurBlock{}
 	}
-	il := w.se.il()
-	return w.lu, il, il, math.Pow(w.cjJ, float64(1-w.se.index(il)))
+	return schurBlock{lu: w.lu, n: w.n, row: w.se.il(), col: w.se.il(), scale: firstOrderSchurScale(w.se, w.cjJ)}
 }
+
+// schurBlock: radau5's real matrix (γ/h) K − J of the first-order form is bdf's with
+// c_j = γ/h, h that of the factorization; its J is evaluated at the start of the step
+// (RADAU5), the state before the accepted one.
+func (w *radauWork) schurBlock() schurBlock {
+	if w.se == nil || w.se.nc == 0 || !w.haveLU {
+		return schurBlock{}
+	}
+	w.nw.watch.real.lin = w.lin
+	return schurBlock{lu: &w.nw.watch.real, n: w.n, row: w.se.il(), col: w.se.il(),
+		scale: firstOrderSchurScale(w.se, radauCoef.gamma/w.hLU), at: &w.prev}
+}
+
+// firstOrderSchurScale is c^−(k−1), k the differentiation index of λ in se (schurBlock of
+// bdf and radau5).
+func firstOrderSchurScale(se *semiExplicit, c float64) float64 {
+	return math.Pow(c, float64(1-se.index(se.il())))
+}
+
+// radauReal is radau5's real Newton matrix as a linearSolve.
+type radauReal struct{ lin radauSystems }
+
+// Solve implements linearSolve.
+func (r *radauReal) Solve(b []float64) { r.lin.solveReal(b) }
