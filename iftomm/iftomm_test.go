@@ -275,3 +275,18 @@ func TestA01Long(t *testing.T) {
 		t.Errorf("A01 to 2000 s adds %v; want dopri5, bdf, radau5, hht", got)
 	}
 }
+
+// TestBranchLeftPhaseDrift: an error that oscillates under a growing envelope (phase
+// drift: 5e-3 m, then 5e-4 m where the point turns, then 2e-2 m) is no branch change,
+// though one sample within Tolerance precedes one above BranchJump (A01 over 2000 s had
+// such pairs); the same jump after errors that never passed Tolerance is one.
+func TestBranchLeftPhaseDrift(t *testing.T) {
+	ref := &Reference{T: []float64{0, 0.5, 1, 1.5}, P: [][]float64{{0}, {0}, {0}, {0}}}
+	if _, _, ok := ref.branchLeft(ref.T, [][]float64{{0, 5e-3, 5e-4, 2e-2}}); ok {
+		t.Error("phase drift under a 5e-3 m envelope flagged as a branch change")
+	}
+	from, to, ok := ref.branchLeft(ref.T, [][]float64{{0, 1e-4, 5e-4, 2e-2}})
+	if !ok || from != 1 || to != 1.5 {
+		t.Errorf("jump from 5e-4 to 2e-2 m after errors within 1e-3 m: %v over (%g, %g]; want (1, 1.5]", ok, from, to)
+	}
+}
