@@ -221,14 +221,6 @@ func mergePassage(list []SingularPassage, from int, p SingularPassage) []Singula
 	return out
 }
 
-// size is the order of the factorized matrix.
-func (f *newtonFactor) size() int {
-	if f.sparse != nil {
-		return f.sparse.Size()
-	}
-	return f.dense.Size()
-}
-
 // schurBlock: hht's matrix of eq. 12 is [M/(1+α) + O(h), Gᵀ; G, 0] in (a, λ), scaled
 // constraint rows: S = (1+α) G M⁻¹ Gᵀ + O(h).
 func (w *hhtWork) schurBlock() schurBlock {
