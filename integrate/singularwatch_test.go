@@ -20,10 +20,10 @@ func implicitWatched() []watchedMethod {
 		n.Jacobian = JacobianEveryStep
 	}
 	return []watchedMethod{
-		{"hht", &hht, func() *newtonSolver { return &hht.w.nw }, func() float64 { return 1 / (1 + hht.w.k.alpha) }, hht.Current},
-		{"genalpha", &ga, func() *newtonSolver { return &ga.w.nw }, func() float64 { return ga.w.cM }, ga.Current},
-		{"bdf", &bdf, func() *newtonSolver { return &bdf.w.nw }, func() float64 { return 1 }, bdf.Current},
-		{"radau5", &radau, func() *newtonSolver { return &radau.w.nw }, func() float64 { return 1 }, radau.Previous},
+		{"hht", &hht, func() *newtonSolver { return &hht.w.nw }, func() float64 { return 1 / (1 + hht.w.k.alpha) }, func() *State { return hht.Current() }},
+		{"genalpha", &ga, func() *newtonSolver { return &ga.w.nw }, func() float64 { return ga.w.cM }, func() *State { return ga.Current() }},
+		{"bdf", &bdf, func() *newtonSolver { return &bdf.w.nw }, func() float64 { return 1 }, func() *State { return bdf.Current() }},
+		{"radau5", &radau, func() *newtonSolver { return &radau.w.nw }, func() float64 { return 1 }, func() *State { return radau.Previous() }},
 	}
 }
 
