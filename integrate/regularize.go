@@ -56,15 +56,16 @@ func (f *newtonFactor) regularize() {
 // build makes the augmented factorization and the slot maps for pattern.
 func (r *newtonReg) build(pattern [][]int, n int) {
 	csr := dae.NewCSR(pattern, n, n, false)
-	aug := make([][]int, n)
+	aug, weak := make([][]int, n), make([]bool, n)
 	for i := range n {
 		cols := csr.Cols[csr.RowStart[i]:csr.RowStart[i+1]]
 		aug[i] = slices.Clone(cols)
 		if k, found := slices.BinarySearch(cols, i); !found {
 			aug[i] = slices.Insert(aug[i], k, i)
+			weak[i] = true // holds only the regularization: ordered as a row without diagonal
 		}
 	}
-	lu, err := linalg.NewSparseLU(n, aug)
+	lu, err := linalg.NewSparseLURegularized(n, aug, weak)
 	if err != nil {
 		panic(fmt.Sprintf("integrate: regularized Newton matrix pattern: %v", err))
 	}
