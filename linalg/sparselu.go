@@ -132,18 +132,21 @@ type sparseLUOf[T luScalar] struct {
 	// step k, and rowOf[k] = perm[prow[k]] that row in A's numbering.
 	pinv, prow, rowOf []int
 
-	// L strictly below the unit diagonal and U strictly above its diagonal udiag, both by
-	// columns, with row indices in pivot steps. ui lists each column of U in topological
-	// order (each row after every row it depends on), as the refactorization needs.
+	// The patterns of L strictly below the unit diagonal and of U strictly above its
+	// diagonal udiag, both by columns, with row indices in pivot steps (during factorFull,
+	// L's rows are C's). ui lists each column of U in topological order (each row after
+	// every row it depends on), as the refactorization needs. The depth-first search walks
+	// the pattern of L, the refactorization gathers and clears x on both.
 	lp, li, up, ui []int
-	lx, ux, udiag  []T
+	udiag          []T
 
-	// The nonzeros of L and U, by columns as above: the entries of lx and ux that are not
-	// exactly zero, which are all the column updates and the solves need (x − l·0 = x).
-	// On the 400-rod 3D chain (BenchmarkChain3DStep) 60 % of the entries of L and U in
-	// their patterns are exact zeros: the pattern of the Newton matrix holds every entry
-	// that can be nonzero, such as the cross-body blocks of ∂(Gᵀλ)/∂q of a spherical
-	// joint, whose values are zero.
+	// The values of L and U: their nonzeros, by columns as above, without the entries of
+	// the patterns that are exactly zero, which neither the column updates nor the solves
+	// need (x − l·0 = x, for the finite values Factor accepts). On the 400-rod 3D chain
+	// (BenchmarkChain3DStep) 60 % of the entries of L and U in their patterns are exact
+	// zeros, and so 60 % of the multiply-adds: the pattern of the Newton matrix holds every
+	// entry that can be nonzero, such as the cross-body blocks of ∂(Gᵀλ)/∂q of a
+	// spherical joint, whose values are zero.
 	lnp, lni, unp, uni []int
 	lnx, unx           []T
 

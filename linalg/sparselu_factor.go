@@ -15,10 +15,11 @@ func (f *sparseLUOf[T]) factorFull() bool {
 	n := f.n
 	if f.li == nil {
 		c := f.lEstimate + f.lEstimate/4 // headroom for off-diagonal pivots
-		f.li, f.lx = make([]int, 0, c), make([]T, 0, c)
-		f.ui, f.ux = make([]int, 0, c), make([]T, 0, c)
+		f.li, f.lni, f.lnx = make([]int, 0, c), make([]int, 0, c), make([]T, 0, c)
+		f.ui, f.uni, f.unx = make([]int, 0, c), make([]int, 0, c), make([]T, 0, c)
 	}
-	f.li, f.lx, f.ui, f.ux = f.li[:0], f.lx[:0], f.ui[:0], f.ux[:0]
+	f.li, f.lni, f.lnx = f.li[:0], f.lni[:0], f.lnx[:0]
+	f.ui, f.uni, f.unx = f.ui[:0], f.uni[:0], f.unx[:0]
 	for i := range n {
 		f.pinv[i], f.mark[i] = -1, -1
 	}
@@ -35,33 +36,16 @@ func (f *sparseLUOf[T]) factorFull() bool {
 	for p, i := range f.li {
 		f.li[p] = f.pinv[i]
 	}
+	for p, i := range f.lni {
+		f.lni[p] = f.pinv[i]
+	}
 	for p, i := range f.crow {
 		f.cstep[p] = f.pinv[i]
 	}
 	for k, i := range f.prow {
 		f.rowOf[k] = f.perm[i]
 	}
-	f.lnp, f.lni, f.lnx = nonzeros(f.lnp, f.lni, f.lnx, f.lp, f.li, f.lx)
-	f.unp, f.uni, f.unx = nonzeros(f.unp, f.uni, f.unx, f.up, f.ui, f.ux)
 	return true
-}
-
-// nonzeros returns the entries of the columns (p, i, x) that are not exactly zero, in the
-// storage (np, ni, nx), which it grows to the capacity of (i, x) if needed.
-func nonzeros[T luScalar](np, ni []int, nx []T, p, i []int, x []T) ([]int, []int, []T) {
-	if cap(ni) < len(i) {
-		ni, nx = make([]int, 0, cap(i)), make([]T, 0, cap(x))
-	}
-	ni, nx = ni[:0], nx[:0]
-	for k := range len(p) - 1 {
-		for t := p[k]; t < p[k+1]; t++ {
-			if x[t] != 0 {
-				ni, nx = append(ni, i[t]), append(nx, x[t])
-			}
-		}
-		np[k+1] = len(ni)
-	}
-	return np, ni, nx
 }
 
 // reach returns top such that xi[top:n] lists, in topological order, the rows of C
@@ -122,7 +106,7 @@ func (f *sparseLUOf[T]) dfs(i, k, top int) int {
 // in x: in topological order, each pivotal row i is final when met, becomes U(pinv[i], k)
 // and is eliminated from the rows of its column of L.
 func (f *sparseLUOf[T]) columnOfU(k, top int) {
-	x, pinv, lp, li, lx := f.x, f.pinv, f.lp, f.li, f.lx
+	x, pinv, lnp, lni, lnx := f.x, f.pinv, f.lnp, f.lni, f.lnx
 	for _, i := range f.xi[top:] {
 		j := pinv[i]
 		if j < 0 {
@@ -130,17 +114,18 @@ func (f *sparseLUOf[T]) columnOfU(k, top int) {
 		}
 		ujk := x[i]
 		x[i] = 0
-		f.ui, f.ux = append(f.ui, j), append(f.ux, ujk)
+		f.ui = append(f.ui, j)
 		if ujk == 0 {
 			continue // an exact zero of U updates nothing (refactor's comment)
 		}
-		rows, vals := li[lp[j]:lp[j+1]], lx[lp[j]:lp[j+1]]
+		f.uni, f.unx = append(f.uni, j), append(f.unx, ujk)
+		rows, vals := lni[lnp[j]:lnp[j+1]], lnx[lnp[j]:lnp[j+1]]
 		vals = vals[:len(rows)]
 		for q, r := range rows {
 			x[r] -= vals[q] * ujk
 		}
 	}
-	f.up[k+1] = len(f.ui)
+	f.up[k+1], f.unp[k+1] = len(f.ui), len(f.uni)
 }
 
 // pivot chooses the pivot of column k among the rows of xi[top:] not yet pivotal by
@@ -186,10 +171,13 @@ func (f *sparseLUOf[T]) pivot(k, top int) bool {
 		if pinv[i] >= 0 {
 			continue
 		}
-		f.li, f.lx = append(f.li, i), append(f.lx, x[i]/piv)
+		f.li = append(f.li, i)
+		if l := x[i] / piv; l != 0 {
+			f.lni, f.lnx = append(f.lni, i), append(f.lnx, l)
+		}
 		x[i] = 0
 	}
-	f.lp[k+1] = len(f.li)
+	f.lp[k+1], f.lnp[k+1] = len(f.li), len(f.lni)
 	return true
 }
 
