@@ -121,7 +121,9 @@ type vexp struct {
 	jac    [3][14]float64
 	qi, qj *quadForm
 	wi, wj float64
-	cols   []int // the columns where jac can be nonzero (one of the tables below); nil for a constant vector, jac zero (addDot relies on it)
+	// cols lists the columns where jac can be nonzero (one of the tables below); nil for
+	// a constant vector, whose jac is zero (addDot relies on it).
+	cols []int
 }
 
 // Column tables of vexp.cols: an axis of I depends on p_I only, one of J on p_J, d on all.
