@@ -86,3 +86,39 @@ func TestChecker(t *testing.T) {
 		t.Errorf("errors:\n%v\nwant:\n%s", err, strings.Join(want, "\n"))
 	}
 }
+
+// TestTargetAddRun: a run of columns adds the same entries as Add column by column, in a
+// dense matrix and in a sparse pattern's values; a run with a column missing from the
+// pattern panics naming the columns and the row.
+func TestTargetAddRun(t *testing.T) {
+	p := dae.NewCSR([][]int{{0, 2, 3, 4}, {1, 3}}, 2, 5, false)
+	run := []float64{1.5, -2, 0.25}
+	byRun := make([]float64, 6)
+	d := mat.NewDense(2, 5, nil)
+	for _, tg := range []assembly.Target{assembly.Dense(d), assembly.Sparse(&p, byRun)} {
+		tg.Zero()
+		tg.Add(0, 3, 1)
+		tg.Row(0).AddRun(2, run)
+		tg.Row(1).AddRun(3, run[:1])
+	}
+	byEntry := make([]float64, 6)
+	tg := assembly.Sparse(&p, byEntry)
+	tg.Add(0, 3, 1)
+	for k, v := range run {
+		tg.Add(0, 2+k, v)
+	}
+	tg.Add(1, 3, run[0])
+	if want := []float64{0, 0, 1.5, -1, 0.25, 0, 0, 0, 1.5, 0}; !slices.Equal(d.RawMatrix().Data, want) {
+		t.Errorf("dense %v, want %v", d.RawMatrix().Data, want)
+	}
+	if !slices.Equal(byRun, byEntry) {
+		t.Errorf("sparse by run %v, by entry %v", byRun, byEntry)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "columns 1..3 of row 1 are not all in the declared pattern") {
+			t.Errorf("run outside the pattern: recovered %v, want a panic naming columns 1..3 of row 1", r)
+		}
+	}()
+	bad := assembly.Sparse(&p, byRun)
+	bad.Row(1).AddRun(1, run)
+}

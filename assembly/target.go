@@ -119,6 +119,30 @@ func (r TargetRow) AddAt(cols []int, scale float64, x []float64) {
 	}
 }
 
+// AddRun adds x[k] to the entry in column j0+k for every k: a dense block's row, such as a
+// body's 4×4 block in the Euler parameters. A sparse row is searched once, for j0, and
+// the run's columns must follow j0 in the row without a gap (a block is declared whole).
+func (r TargetRow) AddRun(j0 int, x []float64) {
+	if len(x) == 0 {
+		return
+	}
+	if d := r.dense; d != nil {
+		d = d[j0 : j0+len(x)]
+		for k, v := range x {
+			d[k] += v
+		}
+		return
+	}
+	p := sort.SearchInts(r.cols, j0)
+	if p+len(x) > len(r.cols) || r.cols[p+len(x)-1] != j0+len(x)-1 {
+		panic(fmt.Sprintf("assembly: columns %d..%d of row %d are not all in the declared pattern", j0, j0+len(x)-1, r.row))
+	}
+	vals := r.vals[p : p+len(x)]
+	for k, v := range x {
+		vals[k] += v
+	}
+}
+
 // addSparse finds column j in the sparse row and adds x there.
 func (r TargetRow) addSparse(j int, x float64) {
 	k := sort.SearchInts(r.cols, j)

@@ -41,7 +41,9 @@ var gcpABMEntry = Entry{
 	Seed:  "000", Equations: "7-8, 11-13, 15 (via 37-39); HNW III.1 eqs. 1.5, 1.9",
 	Formulations: []Formulation{StateSpace},
 	Order:        Order{Q: 4, V: 4, Lambda: 4},
-	New:          func() Method { return &ABM{} },
+	// ReactionForces: eq. 39 with f_λ(λ) is eq. 17, solved by Newton on λ (dense path).
+	ReactionForces: true,
+	New:            func() Method { return &ABM{} },
 }
 
 // Adams coefficients ×24 (Hairer, Nørsett & Wanner 1993, III.1, Tables 1.1 and 1.2); each
@@ -70,9 +72,6 @@ type abmWork struct {
 // Init checks that StepControl.FixedH is set and start is consistent, partitions the
 // coordinates at start.Q and computes a and λ from eq. 39.
 func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
-	if err := refuseReaction("gcp-abm", sys); err != nil {
-		return err
-	}
 	if err := refuseForConstantStep("gcp-abm", sys, ctl); err != nil {
 		return err
 	}

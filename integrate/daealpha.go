@@ -117,7 +117,11 @@ var daeAlphaEntry = Entry{
 	Order:        Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive:     true,
 	Params:       []Param{daeAlphaRhoParam},
-	New:          func() Method { m := DefaultDAEAlpha(); return &m },
+	// ReactionForces: index2 presses f_λ with μ/(γ̂h), index1-proj with ν/(β̂h²)
+	// (reactionLambda); eq. 3.6 eliminates the multipliers.
+	ReactionForces:  true,
+	ReactionRefused: []Formulation{CoordinateSplit, CoordinateSplitQR},
+	New:             func() Method { m := DefaultDAEAlpha(); return &m },
 }
 
 // daeAlphaWork is the per-run state of DAEAlpha, sized once by Init.
@@ -160,8 +164,13 @@ type daeAlphaWork struct {
 	spx            *daeAlphaSparse // its Newton-matrix maps
 	lu             *newtonFactor
 	kkt            linalg.SaddlePoint // [M Gᵀ; G 0] of the projections (index1-proj)
-	dq, dl         []float64          // projection increments
-	hTry           float64
+	// rx is the λ-dependent force (dae.ReactionForce) or nil; lstar the λ it is pressed by
+	// at the iterate (reactionLambda); rxa solves eq. 17 with it in project.
+	rx     *reaction
+	lstar  []float64
+	rxa    *reactionAccel
+	dq, dl []float64 // projection increments
+	hTry   float64
 }
 
 // Init checks the options and the start (g and G v + g_t within ATol), computes φ_0 = q̈_0
@@ -179,8 +188,9 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if nd := dae.StateSize(sys); nd > 0 {
 		return fmt.Errorf("integrate: %s: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", name, nd)
 	}
-	if err := refuseReaction(name, sys); err != nil {
-		return err
+	if (form == CoordinateSplit || form == CoordinateSplitQR) && dae.HasReactionForce(sys) {
+		return fmt.Errorf("integrate: %s: formulation %s: %T has forces that depend on the multipliers (dae.ReactionForce, e.g. joint friction), which eq. 3.6 cannot take: it eliminates the multipliers, and P(q) f_λ(λ) needs them; use %q or %q",
+			name, form, sys, Index2, Index1Projected)
 	}
 	if err := refuseNonholonomic(name, sys); err != nil {
 		return err
@@ -201,6 +211,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	w := &daeAlphaWork{name: name, sys: sys, nq: nq, nc: nc, nx: 2*nq + 2*nc, p: p}
 	w.proj = form == Index1Projected
 	w.sp = newSparseEval(sys, true)
+	w.rx = newReaction(sys, w.sp)
 	if w.sp != nil && form == CoordinateSplitQR {
 		return fmt.Errorf("integrate: %s: formulation %s: the QR form of the CS matrix is dense and %T takes the sparse path (nq + nc = %d): use %q",
 			name, form, sys, nq+nc, CoordinateSplit)
@@ -208,7 +219,9 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if w.proj {
 		w.kkt = newSaddlePoint(sys)
 		w.dq, w.dl = make([]float64, nq), make([]float64, nc)
+		w.rxa = newReactionAccel(sys, w.sp)
 	}
+	w.lstar = make([]float64, nc)
 	if form == CoordinateSplit || form == CoordinateSplitQR {
 		if w.split, err = newCoordSplit(sys, form == CoordinateSplitQR); err != nil {
 			return fmt.Errorf("integrate: %s: formulation %s: %w", name, form, err)
@@ -216,7 +229,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	w.setCoefficients()
 	w.nw = newNewtonSolver(nw, &w.stats)
-	w.acc = newEq17(sys)
+	w.acc = newEq17(sys).newtonOnLambda()
 	vec := func(n int) []float64 { return make([]float64, n) }
 	w.cur, w.prev = NewState(nq, nc), NewState(nq, nc)
 	w.aN, w.jerk, w.an, w.qHat, w.vHat = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
@@ -355,6 +368,9 @@ func (w *daeAlphaWork) residual() error {
 	w.stats.FuncEvals++
 	w.evalM(t1, q1)
 	w.sys.Force(w.f, t1, q1, v1)
+	if w.rx != nil {
+		w.rx.add(w.f, t1, q1, v1, w.reactionLambda())
+	}
 	for i := range nq {
 		w.w1[i] = q1[i] - w.qHat[i]
 		w.w2[i] = v1[i] - w.vHat[i]
@@ -479,6 +495,14 @@ func (w *daeAlphaWork) factor() error {
 	}
 	if nc > 0 {
 		w.constraintBlocks(d, add, diag, t1, q1, v1)
+	}
+	if w.rx != nil {
+		w.rx.derivatives(t1, q1, v1, w.reactionLambda())
+		bh2, ll := w.reactionWeights()
+		w.rx.addDense(d, n, 0, 0, nq, ll, -bh2, -bh2, -bh2*w.lambdaScale())
+		if !w.proj {
+			w.rx.addDense(d, n, nq, 0, nq, ll, -w.gammaHat*h, -w.gammaHat*h, -w.gammaHat*h*w.lambdaScale())
+		}
 	}
 	w.stats.FDEvals += w.der.Evals + w.sec.Evals - fd0
 	w.stats.Factorizations++
@@ -660,9 +684,46 @@ func (w *daeAlphaWork) project(t1 float64) error {
 	}
 	w.stats.FuncEvals++
 	w.sys.Force(w.phi1, t1, q, v)
+	if w.rxa != nil {
+		return w.rxa.solve(w.kkt, w.phi1, w.lam1, t1, q, v, &w.stats) // eq. 17 with f_λ(λ₁)
+	}
 	w.kkt.Solve(w.phi1, w.lam1) // eq. 17 at (q₁, v₁)
 	w.stats.Solves++
 	return nil
+}
+
+// reactionLambda writes into lstar, and returns, the multipliers that press the
+// λ-dependent forces at the iterate: μ/(γ̂h) (index2: the multiplier of eq. 3.3b, which
+// balances γ̂h(M φ − f) and so reads λ₁ up to the velocity projection, O(h²)), or
+// ν/(β̂h²) (index1-proj: exactly the λ̃ of the underlying ODE's index-1 form).
+func (w *daeAlphaWork) reactionLambda() []float64 {
+	nq, nc := w.nq, w.nc
+	src := w.x[2*nq : 2*nq+nc]
+	if !w.proj {
+		src = w.x[2*nq+nc:]
+	}
+	s := w.lambdaScale()
+	for k, x := range src {
+		w.lstar[k] = s * x
+	}
+	return w.lstar
+}
+
+// lambdaScale is the factor from the unknown that reactionLambda reads to λ: 1/(γ̂h) or
+// 1/(β̂h²).
+func (w *daeAlphaWork) lambdaScale() float64 {
+	if w.proj {
+		return 1 / (w.betaHat * w.hTry * w.hTry)
+	}
+	return 1 / (w.gammaHat * w.hTry)
+}
+
+// reactionWeights returns β̂h² and the first column of the unknown reactionLambda reads.
+func (w *daeAlphaWork) reactionWeights() (bh2 float64, col int) {
+	if w.proj {
+		return w.betaHat * w.hTry * w.hTry, 2 * w.nq
+	}
+	return w.betaHat * w.hTry * w.hTry, 2*w.nq + w.nc
 }
 
 // factorKKT evaluates M and G at q and factorizes [M Gᵀ; G 0].

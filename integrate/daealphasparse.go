@@ -19,6 +19,7 @@ type daeAlphaSparse struct {
 	m00, m11           []int // M in the (q, q) and (v, v) blocks
 	c00, c01, c10, c11 []int // coupling quantities in the four top-left blocks
 	gt0, gt1           []int // Gᵀ in the ν and μ columns
+	gt1r0              []int // index2 with λ-dependent forces: Gᵀ's pattern in rows 0.., μ columns (∂f_λ/∂μ)
 	g2q, g2v, g3q      []int // G's pattern in the rows 2nq.. (q and v columns) and 2nq+nc.. (q)
 	diag               []int // index1-proj: the −γ̂ I, β̂h I and μ identities, by block of nq, nq, nc
 	byCol              [][]int
@@ -32,7 +33,10 @@ type daeAlphaSparse struct {
 //
 //	index2, cs:   [A A Gᵀ 0; A A 0 Gᵀ; G G 0 0; G 0 0 0]
 //	index1-proj:  [A A Gᵀ 0; I I 0 0;  G G 0 0; 0 0 0 I]
-func daeAlphaPattern(sp *sparseEval, proj bool) [][]int {
+//
+// With λ-dependent forces (reaction) index2's first block row has Gᵀ's pattern in the μ
+// columns too (∂f_λ/∂λ · ∂λ/∂μ; DAEAlpha's reactionLambda).
+func daeAlphaPattern(sp *sparseEval, proj, reaction bool) [][]int {
 	nq, nc := sp.nq, sp.nc
 	rows := make([][]int, 2*nq+2*nc)
 	for i := range nq {
@@ -54,6 +58,9 @@ func daeAlphaPattern(sp *sparseEval, proj bool) [][]int {
 			if !proj {
 				rows[nq+j] = append(rows[nq+j], 2*nq+nc+k)
 				rows[2*nq+nc+k] = append(rows[2*nq+nc+k], j)
+				if reaction {
+					rows[j] = append(rows[j], 2*nq+nc+k)
+				}
 			}
 		}
 		if proj {
@@ -70,7 +77,7 @@ func daeAlphaPattern(sp *sparseEval, proj bool) [][]int {
 // newDAEAlphaSparse sets up w's sparse Newton matrix and the maps into it.
 func newDAEAlphaSparse(w *daeAlphaWork) *daeAlphaSparse {
 	sp, nq, nc := w.sp, w.nq, w.nc
-	w.lu = newSparseNewtonFactor(w.nx, daeAlphaPattern(sp, w.proj))
+	w.lu = newSparseNewtonFactor(w.nx, daeAlphaPattern(sp, w.proj, w.rx != nil))
 	k := &w.lu.csr
 	x := &daeAlphaSparse{
 		m00: scatterMap(k, &sp.mass, 0, 0, false),
@@ -97,6 +104,9 @@ func newDAEAlphaSparse(w *daeAlphaWork) *daeAlphaSparse {
 		x.c11 = scatterMap(k, &sp.coup, nq, nq, false)
 		x.gt1 = scatterMap(k, &sp.con, nq, 2*nq+nc, true)
 		x.g3q = scatterMap(k, &sp.con, 2*nq+nc, 0, false)
+		if w.rx != nil {
+			x.gt1r0 = scatterMap(k, &sp.con, 0, 2*nq+nc, true)
+		}
 	}
 	x.byCol, x.posRow, x.groups = differenceIndex(&sp.con, nq)
 	return x
@@ -157,6 +167,17 @@ func (w *daeAlphaWork) factorSparse() error {
 			w.differenceRows(K, x.g2v, t1, q1, v1, false)
 		}
 		sp.evalG(t1, q1) // the differences overwrote G
+	}
+	if w.rx != nil {
+		w.rx.derivatives(t1, q1, v1, w.reactionLambda())
+		bh2, s := w.betaHat*h*h, w.lambdaScale()
+		if w.proj {
+			w.rx.addSparse(K, x.c00, x.c01, x.gt0, -bh2, -bh2, -bh2*s)
+		} else {
+			w.rx.addSparse(K, x.c00, x.c01, x.gt1r0, -bh2, -bh2, -bh2*s)
+			gh := w.gammaHat * h
+			w.rx.addSparse(K, x.c10, x.c11, x.gt1, -gh, -gh, -gh*s)
+		}
 	}
 	w.stats.Factorizations++
 	return w.lu.Factor()

@@ -69,22 +69,30 @@
 //
 // Forces that depend on λ (dae.ReactionForce: joint friction) make the equations of motion
 // M a = f + f_λ(t,q,v,λ) − Gᵀλ (seed 004, eq. 8b lists them in the HHT-I3 formulation).
-// hht, genalpha, genalpha-si2, newmark, bdf (every formulation) and radau5 (ggl, index2) add
-// f_λ to their residuals and ∂f_λ/∂q, ∂f_λ/∂v where ∂f/∂q, ∂f/∂v go and −∂f_λ/∂λ beside Gᵀ
-// in their Newton matrices (reaction.go), dense and sparse; their start values solve eq. 17
-// with f_λ by a fixed-point iteration on λ. The explicit methods dopri5, mdop5 and rk4
-// solve their acceleration problem M a + Gᵀλ = f + f_λ(λ), G a = γ, nonlinear in λ, at every
+// hht, genalpha, genalpha-si2, newmark, bdf, radau5 (every formulation) and lie-genalpha
+// (on ℝⁿ) add f_λ to their residuals and ∂f_λ/∂q, ∂f_λ/∂v where ∂f/∂q, ∂f/∂v go and
+// −∂f_λ/∂λ beside Gᵀ in their Newton matrices (reaction.go), dense and sparse; their start
+// values solve eq. 17 with f_λ by a fixed-point iteration on λ. daealpha presses f_λ with
+// the multiplier of its eq. 3.3b, μ/(γ̂h) (index2), or ν/(β̂h²) (index1-proj), with ∂f_λ/∂λ
+// in those columns; its cs and cs-qr forms refuse such systems (eq. 3.6 eliminates the
+// multipliers; Entry.ReactionRefused). gcp-newmark and gcp-fv solve eq. 38 with f_λ(λ) by
+// Newton on λ (matrix G_uᵀ − ∂f_λ/∂λ_u) and reduce eq. 29 with
+// (G_vᵀ − ∂f_λ/∂λ_v)(G_uᵀ − ∂f_λ/∂λ_u)⁻¹ in place of −Hᵀ (gcpCore.reactionReduce); they
+// and gcp-abm take such systems on their dense path. The explicit methods dopri5, mdop5,
+// rk4, hedop5 (at each half-explicit stage, on its unsymmetric KKT factorization) and the
+// state-space eq. 39 of gcp-abm solve their acceleration problem M a + Gᵀλ = f + f_λ(λ), G a = γ, nonlinear in λ, at every
 // stage by Newton's method on (a, λ) with the matrix [M Gᵀ − ∂f_λ/∂λ; G 0], reduced to λ
 // through their own factorization of [M Gᵀ; G 0] (an nc×nc matrix formed by one solve per
 // nonzero column of ∂f_λ/∂λ, kept across stages while the corrections shrink tenfold per
 // iteration; reactionaccel.go), started from the last λ; a failure of that iteration is
 // named (errReactionNewton) and cuts the step. Stiff
 // friction laws (a small regularization speed) make the explicit methods take steps of
-// the law's time constant: use an implicit method there. radau5's index3 form refuses such
-// systems (its error test scales λ by h² and so leaves unchecked the λ error that f_λ
-// feeds into the motion), and so do hedop5 (its half-explicit stages factorize an
-// unsymmetric KKT matrix), gcp-abm, gcp-newmark, gcp-fv, ali3, ali1 and multi-index, each
-// naming the capability (Entry.ReactionForces, `linkage methods` column f(λ)).
+// the law's time constant: use an implicit method there. radau5's index3 form measures v
+// at its index-1 scale in its error test and Newton norm for such systems (the index
+// scaling let errors of v, which f_λ turns into lasting tangential force, go unchecked;
+// Radau5), at 1.2 to 2.7 times the evaluations of its index2 form. ali3, ali1 and multi-index refuse such systems, naming the
+// capability and the reason (their corrector's multiplier is O(h) accurate, and friction
+// pressed by it converged with order 1: aliReactionWhy) (Entry.ReactionForces, `linkage methods` column f(λ)).
 //
 // Nonholonomic constraints A(t,q) v + b = 0 (dae.Nonholonomic: a knife edge; seed 002, eq.
 // 44) join the constraint rows through dae.WithPfaffianRows, with multipliers μ after λ in

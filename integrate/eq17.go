@@ -25,6 +25,18 @@ type eq17 struct {
 	sp   *sparseEval // the sparse evaluation path (M, G nil), or nil
 	rec  *massSchur  // the recursive path by dae.MassSolver (M nil), or nil
 	kkt  linalg.SaddlePoint
+	// rxa, when set (newtonOnLambda), solves eq. 17 with λ-dependent forces by Newton on
+	// λ instead of the start's fixed-point iteration (solveReaction).
+	rxa *reactionAccel
+}
+
+// newtonOnLambda makes e solve eq. 17 with λ-dependent forces (dae.ReactionForce) by
+// Newton's method on λ (reactionaccel.go), which converges where the fixed-point iteration
+// does not and does not allocate, for a method that solves eq. 17 at every step. It does
+// nothing for a system without such forces.
+func (e *eq17) newtonOnLambda() *eq17 {
+	e.rxa = newReactionAccel(e.sys, e.sp)
+	return e
 }
 
 func newEq17(sys dae.System) *eq17 {
@@ -131,6 +143,9 @@ func (e *eq17) solveRecursive(a, lambda []float64, t float64, q, v, f []float64,
 // solveFactored solves the factorized KKT system for (a, λ), f and γ in a and lambda;
 // with λ-dependent forces (dae.ReactionForce) by the fixed-point iteration solveReaction.
 func (e *eq17) solveFactored(a, lambda []float64, t float64, q, v []float64, st *Stats) error {
+	if e.rxa != nil {
+		return e.rxa.solve(e.kkt, a, lambda, t, q, v, st)
+	}
 	if rf, ok := dae.AsReactionForce(e.sys); ok && len(lambda) > 0 {
 		return e.solveReaction(rf, a, lambda, t, q, v, st)
 	}

@@ -174,16 +174,20 @@ var gcpNewmarkEntry = Entry{
 	Formulations: []Formulation{StateSpace},
 	Order:        Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive:     true,
-	New:          func() Method { m := DefaultGCP(); return &m },
+	// ReactionForces: eq. 38 with f_λ(λ) by Newton on λ, its derivative in eq. 29
+	// (reactionReduce); dense path (a system with them does not take the sparse one).
+	ReactionForces: true,
+	New:            func() Method { m := DefaultGCP(); return &m },
 }
 
 var gcpFVEntry = Entry{
 	Name:  "gcp-fv",
 	Title: "gcp-newmark with the Fisette-Vaneghem quasi-Newton matrix",
 	Seed:  "000", Equations: "as gcp-newmark; Jacobian 29 less eq. 40",
-	Formulations: []Formulation{StateSpace},
-	Order:        Order{Q: 2, V: 2, Lambda: 2},
-	Adaptive:     true,
+	Formulations:   []Formulation{StateSpace},
+	Order:          Order{Q: 2, V: 2, Lambda: 2},
+	Adaptive:       true,
+	ReactionForces: true, // as gcp-newmark
 	New: func() Method {
 		m := DefaultGCP()
 		m.Variant = GCPFisetteVaneghem
@@ -228,9 +232,6 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	name := "gcp-newmark"
 	if m.Variant == GCPFisetteVaneghem {
 		name = "gcp-fv"
-	}
-	if err := refuseReaction(name, sys); err != nil {
-		return err
 	}
 	if err := refuseNonholonomic(name, sys); err != nil {
 		return err
@@ -464,7 +465,10 @@ func (w *gcpWork) jacobian(h float64) error {
 	if w.cs.sparse != nil {
 		return w.jacobianSparse(h)
 	}
-	w.cs.newtonMatrix(w.jac, &w.it, h, gcpBeta, gcpGamma, w.v == GCPFisetteVaneghem)
+	if err := w.cs.newtonMatrix(w.jac, &w.it, h, gcpBeta, gcpGamma, w.v == GCPFisetteVaneghem); err != nil {
+		w.lad.worst = w.cs.worst
+		return err
+	}
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	if err := w.jlu.Factorize(w.jac); err != nil {
@@ -565,8 +569,17 @@ type gcpCore struct {
 	D1, D2, X *mat.Dense // nq×nd
 	col       []float64  // nc
 	inDep     []int      // nq: index into dep, or −1
-	worst     Residual
-	stats     *Stats // the owner's counters
+	// λ-dependent forces (dae.ReactionForce; dense path only): rx, eq. 38 solved by
+	// Newton on λ with A = G_uᵀ − ∂f_λ/∂λ_u (alu), fl and dl its scratch, acc eq. 17 with
+	// f_λ for eq. 39 (reducedAcceleration).
+	rx     *reaction
+	rt     float64   // t, q, v of the last alphaDep (held, not copied)
+	rq, rv []float64 //
+	alu    *linalg.LU
+	fl, dl []float64
+	acc    *eq17
+	worst  Residual
+	stats  *Stats // the owner's counters
 }
 
 // newGCPCore returns the core for sys, on the sparse path (gcpsparse.go) when sys is a
@@ -583,7 +596,7 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton b
 	if nc >= nq {
 		return nil, fmt.Errorf("integrate: %s: %d constraints on %d coordinates leave no independent coordinate", name, nc, nq)
 	}
-	if sp := newGCPSparse(sys, newton); sp != nil {
+	if sp := newGCPSparse(sys, newton); sp != nil && !dae.HasReactionForce(sys) {
 		return newGCPCoreSparse(name, sys, stats, sp)
 	}
 	if nq > gcpMaxCoords {
@@ -614,6 +627,11 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton b
 		cs.g, cs.gt, cs.alpha, cs.r, cs.col = make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc)
 		cs.Gq, cs.Gv, cs.GAq = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 		cs.N, cs.J, cs.L = mat.NewDense(nc, nd, nil), mat.NewDense(nc, nd, nil), mat.NewDense(nc, nd, nil)
+	}
+	if cs.rx = newReaction(sys, nil); cs.rx != nil && nc > 0 {
+		cs.alu = linalg.NewLU(nc)
+		cs.fl, cs.dl = make([]float64, nq), make([]float64, nc)
+		cs.acc = newEq17(sys).newtonOnLambda()
 	}
 	cs.initPartition()
 	return cs, nil
@@ -893,6 +911,10 @@ func (cs *gcpCore) alphaDep(t float64, q, v []float64) {
 	}
 	cs.sys.Mass(cs.M, t, q)
 	cs.sys.Force(cs.f, t, q, v)
+	cs.rt, cs.rq, cs.rv = t, q, v
+	if cs.rx != nil && cs.nc == 0 {
+		cs.rx.add(cs.f, t, q, v, nil) // without constraints f_λ depends on (t, q, v) alone
+	}
 	cs.stats.FuncEvals++
 	if cs.nc > 0 {
 		cs.sys.Gamma(cs.alpha, t, q, v)
@@ -940,7 +962,11 @@ func (cs *gcpCore) multipliers(a, lambda, psi []float64) error {
 		}
 		cs.e[i] = s
 	}
-	if cs.nc > 0 {
+	if cs.alu != nil {
+		if err := cs.reactionMultipliers(a, lambda); err != nil {
+			return err
+		}
+	} else if cs.nc > 0 {
 		for k, i := range cs.dep {
 			lambda[k] = -cs.e[i]
 		}
@@ -957,6 +983,80 @@ func (cs *gcpCore) multipliers(a, lambda, psi []float64) error {
 		}
 	}
 	return cs.checkFinite(a, lambda, psi)
+}
+
+// gcpReactionIters bounds the Newton iteration of reactionMultipliers, which converges
+// quadratically from the λ of the previous iterate (2-3 iterations).
+const gcpReactionIters = 20
+
+// reactionMultipliers solves eq. 38 with λ-dependent forces, G_uᵀ λ = (f + f_λ(λ) − M a)_u,
+// by Newton's method on λ from its value on entry, with the matrix A = G_uᵀ − ∂f_λ/∂λ_u
+// at every iterate (nc×nc, dense), to a change below 1e-13 relative; it leaves cs.e =
+// M a − f − f_λ(λ) (e holds M a − f on entry), A factorized at the last iterate and
+// ∂f_λ at it in cs.rx. q, v are those of the last alphaDep (cs.tq, cs.tv).
+func (cs *gcpCore) reactionMultipliers(a, lambda []float64) error {
+	copy(cs.fl, cs.e) // M a − f
+	for it := 0; ; it++ {
+		copy(cs.e, cs.fl)
+		for i := range cs.e {
+			cs.e[i] = -cs.e[i]
+		}
+		cs.rx.add(cs.e, cs.rt, cs.rq, cs.rv, lambda)
+		for i := range cs.e {
+			cs.e[i] = -cs.e[i] // M a − f − f_λ(λ)
+		}
+		if err := cs.factorReaction(lambda); err != nil {
+			return err
+		}
+		var d, s float64
+		for k, i := range cs.dep {
+			r := cs.e[i]
+			for l := range cs.nc {
+				r += cs.G.At(l, i) * lambda[l]
+			}
+			cs.dl[k] = -r
+		}
+		cs.alu.Solve(cs.dl)
+		cs.stats.Solves++
+		for k, x := range cs.dl {
+			lambda[k] += x
+			d = math.Max(d, math.Abs(x))
+			s = math.Max(s, math.Abs(lambda[k]))
+		}
+		if d <= 1e-13*math.Max(1, s) || it == gcpReactionIters {
+			copy(cs.e, cs.fl)
+			for i := range cs.e {
+				cs.e[i] = -cs.e[i]
+			}
+			cs.rx.add(cs.e, cs.rt, cs.rq, cs.rv, lambda)
+			for i := range cs.e {
+				cs.e[i] = -cs.e[i]
+			}
+			if d <= 1e-13*math.Max(1, s) {
+				return nil
+			}
+			cs.worst = Residual{Block: "lambda (eq. 38 with λ-dependent forces)", Value: d}
+			return ErrNoConvergence
+		}
+	}
+}
+
+// factorReaction evaluates ∂f_λ at λ (and the q, v of the last alphaDep) and factorizes
+// A = G_uᵀ − ∂f_λ/∂λ_u, A[r][k] = G[k][dep r] − ∂f_λ,dep r/∂λ_k.
+func (cs *gcpCore) factorReaction(lambda []float64) error {
+	cs.rx.derivatives(cs.rt, cs.rq, cs.rv, lambda)
+	A := cs.alu.Matrix()
+	for r, i := range cs.dep {
+		for k := range cs.nc {
+			A.Data[r*cs.nc+k] = cs.G.At(k, i) - cs.rx.Fl.At(i, k)
+		}
+	}
+	cs.stats.Factorizations++
+	if err := cs.alu.Factor(); err != nil {
+		cs.worst = Residual{Block: "G_uᵀ − ∂f_λ/∂λ_u (eq. 38 with λ-dependent forces)"}
+		return err
+	}
+	return nil
 }
 
 // checkFinite returns ErrNonFinite, naming the first non-finite acceleration, when a, λ
@@ -986,6 +1086,15 @@ func (cs *gcpCore) reducedAcceleration(t float64, q, v, a, lambda []float64) err
 		return cs.reducedAccelerationSparse(t, q, v, a, lambda)
 	}
 	cs.alphaDep(t, q, v)
+	if cs.acc != nil {
+		// Eq. 39 with eq. 38 is eq. 17 (the same dynamics in other unknowns); with
+		// λ-dependent forces it is nonlinear in λ and solved as such (Newton on λ).
+		if err := cs.acc.solve(a, lambda, t, q, v, cs.stats); err != nil {
+			cs.worst = Residual{Block: "eq. 17 with λ-dependent forces"}
+			return err
+		}
+		return cs.multipliers(a, lambda, nil)
+	}
 	// e = f − M α̃ (nq), then rhs = Zᵀ e.
 	for i := range cs.nq {
 		row := cs.M.RawRowView(i)
@@ -1083,7 +1192,7 @@ func (cs *gcpCore) solveCols(X *mat.Dense) {
 
 // newtonMatrix writes Ψ_v” (eq. 29; fv: less the terms of eq. 40) at the iterate s, whose
 // dependent quantities and H are current, for the Newmark parameters beta, gamma and step h.
-func (cs *gcpCore) newtonMatrix(dst *mat.Dense, s *State, h, beta, gamma float64, fv bool) {
+func (cs *gcpCore) newtonMatrix(dst *mat.Dense, s *State, h, beta, gamma float64, fv bool) error {
 	t, q, v, a, lambda := s.T, s.Q, s.V, s.A, s.Lambda
 	bh2, gh := beta*h*h, gamma*h
 	fd0 := cs.der.Evals + cs.sec.Evals
@@ -1096,6 +1205,19 @@ func (cs *gcpCore) newtonMatrix(dst *mat.Dense, s *State, h, beta, gamma float64
 	cs.der.ForceDerivativeQ(cs.tmp, t, q, v)
 	cs.K.Sub(cs.K, cs.tmp)
 	cs.der.ForceDerivativeV(cs.Fv, t, q, v)
+	if cs.rx != nil {
+		// f_λ at the iterate's λ as f; its ∂f_λ/∂λ enters the reduction below
+		// (reactionReduce), A factorized at that λ.
+		if cs.alu != nil {
+			if err := cs.factorReaction(lambda); err != nil {
+				return err
+			}
+		} else {
+			cs.rx.derivatives(t, q, v, lambda)
+		}
+		addScaled(cs.K, cs.rx.Fq, -1)
+		addScaled(cs.Fv, cs.rx.Fv, 1)
+	}
 
 	if cs.nc > 0 {
 		// N (eq. 34) and J = N/2 (eq. 32).
@@ -1163,6 +1285,36 @@ func (cs *gcpCore) newtonMatrix(dst *mat.Dense, s *State, h, beta, gamma float64
 			xr[j] = s
 		}
 	}
-	cs.zTMat(dst, cs.X)
+	if cs.alu != nil {
+		cs.reactionReduce(dst, cs.X)
+	} else {
+		cs.zTMat(dst, cs.X)
+	}
 	cs.stats.FDEvals += cs.der.Evals + cs.sec.Evals - fd0
+	return nil
+}
+
+// reactionReduce writes the derivative of Ψ = (M q” − f − f_λ)_v + G_vᵀλ with respect to
+// qInd” when λ solves eq. 38 with λ-dependent forces: with X = ∂(M q” − f − f_λ)/∂qInd”
+// at fixed λ (nq×nd), differentiating eq. 38 gives A ∂λ = −X_u (A = G_uᵀ − ∂f_λ/∂λ_u,
+// factorized by newtonMatrix), so
+//
+//	Ψ_v'' = X_v − (G_vᵀ − ∂f_λ/∂λ_v) A⁻¹ X_u,
+//
+// which is Zᵀ X (eq. 29) when ∂f_λ/∂λ = 0 (Hᵀ = −G_vᵀ G_u⁻ᵀ).
+func (cs *gcpCore) reactionReduce(dst, X *mat.Dense) {
+	for j := range cs.nd {
+		for r, i := range cs.dep {
+			cs.col[r] = X.At(i, j)
+		}
+		cs.alu.Solve(cs.col)
+		for jj, i := range cs.ind {
+			s := X.At(i, j)
+			for k, w := range cs.col {
+				s -= (cs.G.At(k, i) - cs.rx.Fl.At(i, k)) * w
+			}
+			dst.Set(jj, j, s)
+		}
+	}
+	cs.stats.Solves += cs.nd
 }

@@ -80,7 +80,10 @@ var hedop5Entry = Entry{
 	Formulations: []Formulation{Index2Projected, Index2},
 	Order:        Order{Q: 5, V: 5, Lambda: 5},
 	Adaptive:     true,
-	New:          func() Method { return &HEDOP5{} },
+	// ReactionForces: each stage solves eq. 81e with f_λ(Qᵢ, Vᵢ, Λᵢ) by Newton on Λᵢ
+	// (reactionaccel.go, on the stage's unsymmetric KKT factorization).
+	ReactionForces: true,
+	New:            func() Method { return &HEDOP5{} },
 }
 
 // mdop5Entry registers the index-1 half-explicit method of seed 002, Remark 10 (eq. 85),
@@ -132,9 +135,6 @@ type hedop5Stages struct {
 func (m *HEDOP5) Init(sys dae.System, start State, ctl StepControl) error {
 	form, err := hedop5Entry.formulation(m.Formulation)
 	if err != nil {
-		return err
-	}
-	if err := refuseReaction("hedop5", sys); err != nil {
 		return err
 	}
 	if err := refuseNonholonomic("hedop5", sys); err != nil {
@@ -267,7 +267,7 @@ func (s *hedop5Stages) stages(t, h float64) error {
 		if err := w.factorizeKKT(s.Gn); err != nil {
 			return err
 		}
-		if err := w.solveAcc(acc, lam); err != nil {
+		if err := w.accel(ti, y[:nq], y[nq:], acc, lam); err != nil {
 			return err
 		}
 		if w.nc > 0 {
@@ -311,7 +311,7 @@ func (s *hedop5Stages) sparseStage(st int, ti, tn, ha float64, y, acc, lam []flo
 		}
 		return err
 	}
-	if err := w.solveAcc(acc, lam); err != nil {
+	if err := w.accel(ti, y[:nq], y[nq:], acc, lam); err != nil {
 		return err
 	}
 	if w.nc > 0 {

@@ -683,8 +683,8 @@ func (w *hhtWork) assemblePfaffian(K []float64, t1, h float64, scaled bool) {
 }
 
 // assembleSparse writes the iteration matrix of eq. 12 (assemble with gScale 1, no
-// first-order states) at the iterate into the LU's values from the sparse evaluator, G
-// already evaluated at q: the same terms added in the same order as assemble (the
+// first-order states) at the iterate into the LU's values from the sparse evaluator, M
+// and G already evaluated at q by the residual: the same terms added in the same order as assemble (the
 // Pfaffian rows' A and (βh/γ)R one after the other, where assemble adds their sum to a
 // zero entry: the same number).
 func (w *hhtWork) assembleSparse(t1, h float64) {
@@ -693,8 +693,7 @@ func (w *hhtWork) assembleSparse(t1, h float64) {
 	K := w.lu.Values()
 	clear(K)
 	bh2, gh := k.beta*h*h, k.gamma*h
-	sp.evalM(t1, w.q)
-	w.blend(a)
+	w.blend(a) // sp.M, like G, holds M(q) from the residual at this iterate (addMass)
 	sp.se.MassDerivativeValues(sp.C, t1, w.q, w.tq)
 	scatterAddDiv(K, x.m, sp.M, 1+k.alpha)
 	scatterAdd(K, x.c, sp.C, bh2)

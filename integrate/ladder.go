@@ -178,6 +178,9 @@ func (l *ladder) step(tEnd float64) error {
 				return fail(h, ErrDiverged, nil)
 			case l.fixed || l.rule.judge(h, e, nef):
 				if st = m.commit(h); st == nil {
+					if l.newton != nil {
+						l.newton.watchStep(m, l.cur, &l.fc)
+					}
 					return l.watch.check(l.name, l.cur, h)
 				}
 				l.stats.countFailure(st)

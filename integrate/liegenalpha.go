@@ -110,7 +110,10 @@ var lieGenAlphaEntry = Entry{
 	Order:    Order{Q: 2, V: 2, Lambda: 1},
 	Adaptive: true,
 	Lie:      true,
-	New:      func() Method { m := DefaultLieGenAlpha(); return &m },
+	// ReactionForces: a dae.System on ℝⁿ (the capability belongs to dae.System; a
+	// dae.LieSystem cannot declare one).
+	ReactionForces: true,
+	New:            func() Method { m := DefaultLieGenAlpha(); return &m },
 }
 
 // NewLieMethod returns e's method for a dae.LieSystem, or an error naming the capability
@@ -134,10 +137,14 @@ func (e Entry) NewLieMethod(f Formulation) (LieMethod, error) {
 
 // lieWork is the per-run state of LieGenAlpha, sized once by Init.
 type lieWork struct {
-	name       string
-	sys        dae.LieSystem
-	vs         *dae.VectorSpace // non-nil when integrating a dae.System on ℝⁿ
-	plain      dae.System       // that System, for names
+	name  string
+	sys   dae.LieSystem
+	vs    *dae.VectorSpace // non-nil when integrating a dae.System on ℝⁿ
+	plain dae.System       // that System, for names
+	// rx is that System's λ-dependent force (dae.ReactionForce) or nil, pressed by
+	// λ_{n+1} = hλ/h in the residual; rxa solves eq. 17 with it (accel).
+	rx         *reaction
+	rxa        *reactionAccel
 	nq, nv, nc int
 	nx         int
 	si2        bool
@@ -180,14 +187,11 @@ func (m *LieGenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if nd := dae.StateSize(sys); nd > 0 {
 		return fmt.Errorf("integrate: lie-genalpha: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
 	}
-	if err := refuseReaction("lie-genalpha", sys); err != nil {
-		return err
-	}
 	if err := refuseNonholonomic("lie-genalpha", sys); err != nil {
 		return err
 	}
 	vs := dae.NewVectorSpace(sys)
-	if err := m.init(vs, start, ctl); err != nil {
+	if err := m.init(vs, start, ctl, sys); err != nil {
 		return err
 	}
 	m.w.vs, m.w.plain = vs, sys
@@ -198,10 +202,13 @@ func (m *LieGenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 // InitLie checks the options and that start is consistent (Φ and B v + Φ_t within
 // ATol), solves for v̇_0 and λ_0 and sizes all workspace; after it Step does not allocate.
 func (m *LieGenAlpha) InitLie(sys dae.LieSystem, start State, ctl StepControl) error {
-	return m.init(sys, start, ctl)
+	return m.init(sys, start, ctl, nil)
 }
 
-func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl) error {
+// init starts a run on sys; plain is the dae.System on ℝⁿ that sys wraps (nil for a
+// dae.LieSystem), whose λ-dependent forces (dae.ReactionForce, a capability of
+// dae.System only) the run includes.
+func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl, plain dae.System) error {
 	name := "lie-genalpha"
 	if err := m.Params.check(name); err != nil {
 		return err
@@ -227,6 +234,9 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl) erro
 		return fmt.Errorf("integrate: %s: start (q %v, v %v) is not finite", name, start.Q, start.V)
 	}
 	w := &lieWork{name: name, sys: sys, nq: nq, nv: nv, nc: nc, si2: form == StabilizedIndex2, p: m.Params}
+	if plain != nil {
+		w.rx, w.rxa = newReaction(plain, nil), newReactionAccel(plain, nil)
+	}
 	w.nw = newNewtonSolver(nwS, &w.stats)
 	w.nx = nv + nc
 	if w.si2 {
@@ -321,6 +331,9 @@ func (w *lieWork) accel(a, lambda []float64, t float64, q, v []float64) error {
 	w.stats.Factorizations++
 	if err != nil {
 		return err
+	}
+	if w.rxa != nil {
+		return w.rxa.solve(w.kkt, a, lambda, t, q, v, &w.stats)
 	}
 	w.kkt.Solve(a, lambda)
 	w.stats.Solves++
@@ -480,6 +493,7 @@ func (w *lieWork) residual() error {
 	w.stats.FuncEvals++
 	w.sys.Mass(w.M, t1, w.q1)
 	w.sys.Force(w.f, t1, w.q1, w.v1)
+	w.rx.add(w.f, t1, w.q1, w.v1, w.lam1)
 	for i := range nv {
 		var s float64
 		for j, mij := range w.M.RawRowView(i) {
@@ -528,6 +542,13 @@ func (w *lieWork) factor() error {
 	w.sys.Damping(w.C, t1, w.q1, w.v1)
 	w.sys.Stiffness(w.K, t1, w.q1, w.v1, w.d1, w.lam1)
 	w.sys.Tangent(w.T, w.th)
+	if w.rx != nil {
+		// f_λ as f in K_t = ∂(M v̇ − f)/∂q and C_t = −∂f/∂v (on ℝⁿ, where q is the
+		// coordinate vector); its ∂f_λ/∂λ goes beside Bᵀ below.
+		w.rx.derivatives(t1, w.q1, w.v1, w.lam1)
+		addScaled(w.K, w.rx.Fq, -1)
+		addScaled(w.C, w.rx.Fv, -1)
+	}
 	w.stats.FDEvals += w.fdEvals() - fd0
 	// J = c_M M + h(γ/β) C_t (kept for the μ column), then + h² K_t T.
 	for i := range nv {
@@ -566,6 +587,9 @@ func (w *lieWork) factor() error {
 		for i := range nv {
 			d[i*n+nv+k] = bk[i]    // Bᵀ
 			d[(nv+k)*n+i] = btk[i] // B T
+			if w.rx != nil {
+				d[i*n+nv+k] -= w.rx.Fl.At(i, k) // h·(−∂f_λ/∂λ)·∂λ/∂(hλ)
+			}
 		}
 	}
 	if w.si2 {

@@ -130,7 +130,7 @@ func (m *MultiIndex) Init(sys dae.System, start State, ctl StepControl) error {
 	if ctl.ATolQ != nil {
 		return fmt.Errorf("integrate: %s: StepControl.ATolQ (per-coordinate tolerances) is not supported: the error control of this method is the relative change of the energy invariant, not a norm over coordinates", name)
 	}
-	if err := refuseReaction(name, sys); err != nil {
+	if err := refuseReactionWhy(name, aliReactionWhy, sys); err != nil {
 		return err
 	}
 	if err := refuseNonholonomic(name, sys); err != nil {

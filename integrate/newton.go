@@ -237,6 +237,7 @@ type newtonSolver struct {
 	// regularized (when it has a newtonFactor) and its convergence and error norms leave
 	// out λ and μ, which are not unique where G loses rank (seed 002 §2.3, Theorem 2).
 	singular bool
+	watch    implicitWatch // the singular positions passed (singularwatch.go)
 }
 
 // regularizable is a newtonIteration that can go on past a singular position: it returns

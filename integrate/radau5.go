@@ -42,7 +42,30 @@ import (
 // ≥ 1 (IV.8, for stiff components). Its norm is sqrt(mean((err_i / sc_i)²)) with
 // sc_i = (ATol' + RTol'|y₀_i|) / h^(k_i − 1), k_i the index of component i
 // (semiExplicit.index: RADAU5's NIND1/2/3 blocks; index-2 components are measured by
-// h·err, index-3 ones by h²·err), and the same scales weigh the Newton increments.
+// h·err, index-3 ones by h²·err), and the same scales weigh the Newton increments, with
+// one exception below.
+//
+// Index3 with forces that depend on λ (dae.ReactionForce, joint friction): v is measured
+// at its index-1 scale, ATol' + RTol'|v₀| without the 1/h, in the error test and in the
+// Newton norm. The tangential part of v is a differential variable of the motion on the
+// constraint manifold, and its errors persist (they move q by δv per unit time); the index
+// scaling lets both the iteration (δv ≈ FNEWT·sc/h, δa and δλ ≈ FNEWT·sc/h²) and the step
+// (h·err_v) leave them large, which the λ-only coupling Gᵀλ tolerates but a λ-dependent,
+// often stiffly velocity-dependent, force does not: it turns λ's and v's errors into
+// tangential force. Measured on the friction pendulum of reaction_test.go (smooth law),
+// |Δq(0.5)| at RTol = ATol = 1e-5 … 1e-9 went from 2.2e-3, 6.0e-4, 2.9e-5, 4.5e-6, 2.2e-6
+// (an attempt of h = 8e-6 stopped after one iteration with a off by 14.5 and v by 1.3e-5)
+// to 7.3e-7, 1.4e-7, 2.5e-9, 1.6e-10, 2.6e-11 (TestRadau5Index3Reaction); on the pin
+// friction of planar's pinPendulum (v_reg = 1e-4, stiff near the swing reversals) the
+// angle at t = 3 is off by 9.7e-6, 4.4e-6, 2.5e-7, 1.9e-8, 1.0e-8 at 1e-5 … 1e-9
+// (TestPinFrictionRadauIndex3), where measuring v in the Newton norm alone left 4.6e-4,
+// 1.6e-4, 3.0e-5, 2.8e-5 at 1e-6 … 1e-9. The price is 1.2 to 2.7 times the evaluations of
+// the index2 form at the same tolerance (measured on that pin), which is the form to
+// prefer. Below h ≈ ε|a|/sc the rounding of v exceeds that scale, which vRoundoff
+// floors; a and λ keep the index scaling (measured: weighing their error
+// estimate by h or 1 drives h to HMin, the embedded estimate of an index-3 λ is not of
+// the order of its error). Without λ-dependent forces index3 keeps RADAU5's scaling, whose
+// global errors seed 002 (Figs. 12-13) shows and the reproduce package checks.
 //
 // One deliberate difference from RADAU5: the algebraic rows of φ(t₀, y₀) (zero at a
 // consistent y₀) are left out of the first estimate. After a step they hold the residual
@@ -233,12 +256,6 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	if dae.StateSize(sys) > 0 {
 		return fmt.Errorf("integrate: radau5: systems with first-order states (dae.FirstOrder) are not supported")
 	}
-	if form == Index3 && dae.HasReactionForce(sys) {
-		// λ is an index-3 variable here, its error scaled by h² and hence left unchecked,
-		// while a λ-dependent force feeds it into the motion: measured |Δq| = 2.9e-5 at
-		// RTol = 1e-7 on the friction pendulum of reaction_test.go (5e-8 without friction).
-		return fmt.Errorf("integrate: radau5: the %q formulation does not take forces that depend on the multipliers (dae.ReactionForce): its error test leaves λ unchecked, which such forces feed into the motion; use %q or %q", Index3, StabilizedIndex2, Index2)
-	}
 	se, err := newSemiExplicit(sys, form, !m.ApproxJacobian)
 	if err != nil {
 		return fmt.Errorf("integrate: radau5: %w", err)
@@ -358,6 +375,9 @@ func newRadauWork(fo firstOrder, se *semiExplicit, shape State) *radauWork {
 	for i := range n {
 		w.kdiag[i] = fo.mass(i)
 		w.kexp[i] = fo.index(i) - 1
+		if se != nil && se.form == Index3 && se.rx != nil && i >= se.iv() && i < se.ia() {
+			w.kexp[i] = 0 // v at its index-1 scale with λ-dependent forces (see Radau5)
+		}
 	}
 	w.crhs = make([]complex128, n)
 	if se == nil {
@@ -531,6 +551,7 @@ func (w *radauWork) luFor(h float64) bool {
 // setScal writes the error and Newton scales sc_i = (ATol' + RTol'|y₀_i|)/h^(k_i−1).
 func (w *radauWork) setScal(h float64) {
 	nq, blocks := w.fo.coordBlocks()
+	vFloor := w.vRoundoff(h)
 	for i, y := range w.y0 {
 		if w.nw.singular && i >= w.se.ia() {
 			// a, λ, μ: the multipliers are not unique at a singular position, and the
@@ -542,8 +563,31 @@ func (w *radauWork) setScal(h float64) {
 		for range w.kexp[i] {
 			s /= h
 		}
+		if vFloor > 0 && i >= w.se.iv() && i < w.se.ia() {
+			s = math.Max(s, vFloor)
+		}
 		w.scal[i] = s
 	}
+}
+
+// vRoundoff returns the rounding level of v in an index-3 step of size h when v is
+// measured at its index-1 scale (λ-dependent forces, see Radau5), else 0: the solve
+// resolves a and the constraint forces M⁻¹Gᵀλ to about ε of their size per h², which
+// moves v by ε·(their size)/h; 100 times that is a floor for v's scale. Their size is
+// taken as the largest |a| or |λ| at y₀, λ standing in for M⁻¹Gᵀλ (a heuristic that
+// assumes masses and lever arms of order 1). Measured: without the floor the first steps
+// of 1e-6 s of planar's TestPendulumPinFriction (v_reg = 1e-6, ATol = 1e-11) could not
+// converge v below its rounding and h fell to HMin; with |a| alone spatial's
+// TestPendulumPinFriction3D (a rod at rest, whose |a| is small against M⁻¹Gᵀλ) still did.
+func (w *radauWork) vRoundoff(h float64) float64 {
+	if w.se == nil || w.se.form != Index3 || w.se.rx == nil {
+		return 0
+	}
+	var amax float64
+	for _, a := range w.y0[w.se.ia() : w.se.il()+w.se.nc] {
+		amax = math.Max(amax, math.Abs(a))
+	}
+	return 100 * radauUround * amax / h
 }
 
 // radauMonitor is RADAU5's stopping rule (Hairer & Wanner 1996, IV.8), the stopRule of

@@ -27,12 +27,21 @@ import (
 // (G Gᵀ)_ii.
 const radauRegHops = 3
 
-// radauRegEps is ε for Radau5, measured on A02 (N = 40, tol 1e-8, ggl, accelerations out
-// of the norms as setScal does in the singular mode): to t = 20 s (21 singular
-// positions) 1e-14 and 1e-12 pass, 1e-10 stops at t = 13.04 s and 2^-40 ≈ 9.1e-13 at
-// 5.18 s; to 1.5 s 2^-50 (newtonRegEps) stops at 1.244 s and 1e-4 at 0.69 s. The
-// window is narrow and not monotone: ε trades the damping of nearly lost directions
-// against the size of the multipliers along the lost ones, and neither bound is sharp.
+// radauRegEps is ε for Radau5, relative to the Schur complement's diagonal so that a
+// change of units leaves the regularized step unchanged (TestRegularizeSchurUnits). It is
+// a measured setting, not a robust one: on A02 (N = 40, 20 s, ggl, a out of the norms in
+// the singular mode; BENCHMARKS.md, IFToMM, fourth pass) 1e-14 and 1e-13 pass at tol 1e-8
+// and 1e-6, while 1e-16, 1e-15 and 1e-12 to 1e-8 each stop at some singular position at
+// tol 1e-8; at 1e-6 all but 1e-8 reach 20 s and 1e-16, 1e-14, 1e-13 and 1e-10 stay within
+// 1e-3 m (the error after ten revolutions is 1e-4 to 3e-3 m whatever ε). The stops have
+// one signature: at a fixed t the Newton increments of q and v stay at 1e-3 to 5e-3 of
+// their scales with a rate near 1 however short h is cut, down to HMin. The regularized
+// matrix contracts the residual along a direction whose Schur eigenvalue σ is comparable
+// to ε s by ε s/(σ + ε s) per iteration and moves q and v along it by about σ^½ r/(σ + ε
+// s) for a residual r there, both independent of h (σ and s scale alike with h): a smaller
+// ε amplifies rounding and the residual that earlier steps left along nearly lost
+// directions (up to r/(2√(ε s))), a larger one widens the band of slowly converging
+// directions. Where a run stops depends on where its steps fall in that band.
 const radauRegEps = 1e-14
 
 // radauScalar is the entry type of Radau5's real and complex Newton matrices.
@@ -105,7 +114,10 @@ func schurPaths[T radauScalar](p *radauPattern, v []T, i, j int, w T, m int) T {
 
 // radauAug is the pattern ∪ diagonal on which the sparse paths factorize the regularized
 // matrices (the Newton pattern leaves the algebraic rows' diagonal out), made at the
-// first regularization.
+// first regularization. The added diagonals are weak (linalg.NewSparseLURegularized):
+// ordered as the rows without diagonal they were, the factors keep the Newton pattern's
+// fill; as ordinary diagonals they had 5× its fill on A02 (N = 40: nnz(L+U) 2.2e5
+// against 4.4e4), which made the singular mode 8× slower per step.
 type radauAug struct {
 	p    *radauPattern
 	re   *linalg.SparseLU
@@ -116,8 +128,15 @@ type radauAug struct {
 
 func newRadauAug(row, col []int, n int) *radauAug {
 	rows := make([][]int, n)
+	weak := make([]bool, n) // rows the original pattern leaves without diagonal
+	for i := range weak {
+		weak[i] = true
+	}
 	for t, i := range row {
 		rows[i] = append(rows[i], col[t])
+		if col[t] == i {
+			weak[i] = false
+		}
 	}
 	for i := range rows {
 		slices.Sort(rows[i])
@@ -129,8 +148,8 @@ func newRadauAug(row, col []int, n int) *radauAug {
 		aug[i] = c.Cols[c.RowStart[i]:c.RowStart[i+1]]
 	}
 	var err error
-	if a.re, err = linalg.NewSparseLU(n, aug); err == nil {
-		a.cx, err = linalg.NewComplexSparseLU(n, aug)
+	if a.re, err = linalg.NewSparseLURegularized(n, aug, weak); err == nil {
+		a.cx, err = linalg.NewComplexSparseLURegularized(n, aug, weak)
 	}
 	if err != nil {
 		panic(fmt.Sprintf("integrate: radau5: regularized Newton matrix pattern: %v", err))

@@ -3,6 +3,7 @@ package integrate
 import (
 	"math"
 	"math/cmplx"
+	"slices"
 	"testing"
 )
 
@@ -94,5 +95,60 @@ func TestRadauRegularizedFactorAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(20, func() { _ = a.factor(negJ, kdiag, 37.5, 25, 14) }); n != 0 {
 		t.Errorf("radauAug.factor allocates %v times per call", n)
+	}
+}
+
+// TestRegularizeSchurUnits: the singular mode's regularization is relative to the
+// Schur complement's diagonal, so a change of units leaves the regularized Newton step
+// unchanged in the physical quantities: with the coordinates rescaled by D (q, v, a → Dq,
+// Dv, Da; M → D⁻¹MD⁻¹, G → GD⁻¹: metres to millimetres, per coordinate), the masses by k
+// (M, f, λ → kM, kf, kλ) and the constraint row by c (g, λ → cg, λ/c), the solution of
+// the regularized system (c K − J)x = b for the correspondingly scaled b is the scaled
+// solution, to rounding, for an ε large enough to matter (K_λλ = 1e-4 of the Schur
+// complement) and for the complex shift.
+func TestRegularizeSchurUnits(t *testing.T) {
+	m, g := [2]float64{2, 0.5}, [2]float64{0.3, -1.2}
+	d, k, cr := [2]float64{1e3, 0.25}, 7.0, 1e-2
+	b := []complex128{0.1, -0.2, 0.3, 0.05, 1.5, -0.7, 0.01}
+	for _, c := range []complex128{complex(37.5, 0), complex(25, 14)} {
+		solve := func(m, g [2]float64, b []complex128) []complex128 {
+			v, _ := radauIndex3Matrix(c, m, g)
+			full := newRadauPattern(nil, 7)
+			regularizeSchur(full, v, full.sc, complex(1e-4, 0))
+			lu := newRadauComplexLU(7)
+			copy(lu.a, v)
+			if err := lu.factor(); err != nil {
+				t.Fatal(err)
+			}
+			x := slices.Clone(b)
+			lu.solve(x)
+			return x
+		}
+		x := solve(m, g, b)
+		// Scaled problem: M_ii → k m_i / d_i², G_i → c g_i / d_i; rows q, v scale by d
+		// (their unknowns do), rows a (forces) by k/d, the constraint row by c.
+		var ms, gs [2]float64
+		bs := slices.Clone(b)
+		for i := range 2 {
+			ms[i] = k * m[i] / (d[i] * d[i])
+			gs[i] = cr * g[i] / d[i]
+			bs[i] *= complex(d[i], 0)
+			bs[2+i] *= complex(d[i], 0)
+			bs[4+i] *= complex(k/d[i], 0)
+		}
+		bs[6] *= complex(cr, 0)
+		xs := solve(ms, gs, bs)
+		want := slices.Clone(x)
+		for i := range 2 {
+			want[i] *= complex(d[i], 0)   // q
+			want[2+i] *= complex(d[i], 0) // v
+			want[4+i] *= complex(d[i], 0) // a
+		}
+		want[6] *= complex(k/cr, 0) // λ
+		for i := range want {
+			if cmplx.Abs(xs[i]-want[i]) > 1e-12*cmplx.Abs(want[i]) {
+				t.Errorf("c = %v: unknown %d = %v in the scaled units, want %v", c, i, xs[i], want[i])
+			}
+		}
 	}
 }

@@ -49,6 +49,10 @@ type Entry struct {
 	// (dae.ReactionForce, e.g. joint friction) in its residual and Newton matrix; a method
 	// without it refuses such a system in Init.
 	ReactionForces bool
+	// ReactionRefused: the formulations of a method with ReactionForces that refuse such
+	// systems all the same, naming the capability (their equations have no multipliers to
+	// press the forces).
+	ReactionRefused []Formulation
 	// Nonholonomic: the formulations in which the method includes nonholonomic
 	// constraints A(t,q) v + b = 0 (dae.Nonholonomic, e.g. a knife edge), with their
 	// multipliers μ after λ in State.Lambda; in the others, and in every formulation of a

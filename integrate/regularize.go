@@ -56,15 +56,16 @@ func (f *newtonFactor) regularize() {
 // build makes the augmented factorization and the slot maps for pattern.
 func (r *newtonReg) build(pattern [][]int, n int) {
 	csr := dae.NewCSR(pattern, n, n, false)
-	aug := make([][]int, n)
+	aug, weak := make([][]int, n), make([]bool, n)
 	for i := range n {
 		cols := csr.Cols[csr.RowStart[i]:csr.RowStart[i+1]]
 		aug[i] = slices.Clone(cols)
 		if k, found := slices.BinarySearch(cols, i); !found {
 			aug[i] = slices.Insert(aug[i], k, i)
+			weak[i] = true // holds only the regularization: ordered as a row without diagonal
 		}
 	}
-	lu, err := linalg.NewSparseLU(n, aug)
+	lu, err := linalg.NewSparseLURegularized(n, aug, weak)
 	if err != nil {
 		panic(fmt.Sprintf("integrate: regularized Newton matrix pattern: %v", err))
 	}
@@ -143,11 +144,14 @@ func (f *newtonFactor) factorRegularized() error {
 	return f.dense.Factor()
 }
 
-// SingularPassage is an instant where an implicit method's Newton iteration failed with a
-// fresh matrix and went on with the regularized one (newtonRegEps): a singular position
-// of the mechanism (G losing rank, seed 002 §2.3) or redundant constraints that appeared
-// during the motion. Joints names the elements owning the constraint rows involved in
-// G's rank drop at T (dae.ConstraintRank with relative threshold singularRankTol).
+// SingularPassage is a singular position of the mechanism that a method passed (G losing
+// rank, seed 002 §2.3), or redundant constraints that appeared during the motion. T is
+// the accepted state where the singular watch (singularWatch: dopri5, hht, genalpha,
+// bdf, radau5) saw the smallest eigenvalue of the Schur complement G M⁻¹ Gᵀ least; where
+// the watch did not see it, the instant the Newton iteration failed with a fresh matrix
+// and went on with the regularized one (newtonRegEps). Joints
+// names the elements owning the constraint rows involved in G's rank drop at T
+// (dae.ConstraintRank, failureContext.diagnoseSingular).
 //
 // When the System is a Reduce of one with redundant rows (dae.Rekeeper), a failure is
 // first answered by choosing the kept rows anew (Left and Entered name the constraint
@@ -188,8 +192,8 @@ func (fc *failureContext) rekeep(cur *State) (SingularPassage, bool) {
 }
 
 // SingularReporter is a Method that goes on past singular positions in its Newton
-// iteration (hht, genalpha, bdf, radau5) or steps over them (dopri5, singularWatch) and
-// lists where it did.
+// iteration (hht, genalpha, bdf, radau5) or steps over them, and lists where it did
+// (all of them from their singularWatch too).
 type SingularReporter interface {
 	SingularPassages() []SingularPassage
 }
@@ -299,20 +303,20 @@ func (w *bdfWork) regularization() (*newtonFactor, *failureContext, *State) {
 	return w.lu, &w.lad.fc, &w.cur
 }
 
-// SingularPassages lists where the Newton iteration went on with the regularized matrix.
+// SingularPassages lists the singular positions passed (SingularPassage).
 func (m *HHT) SingularPassages() []SingularPassage { return m.w.nw.passages }
 
-// SingularPassages lists where the Newton iteration went on with the regularized matrix.
+// SingularPassages lists the singular positions passed (SingularPassage).
 func (m *GenAlpha) SingularPassages() []SingularPassage { return m.w.nw.passages }
 
-// SingularPassages lists where the Newton iteration went on with the regularized matrix.
+// SingularPassages lists the singular positions passed (SingularPassage).
 func (m *BDF) SingularPassages() []SingularPassage { return m.w.nw.passages }
 
 func (w *radauWork) regularization() (*newtonFactor, *failureContext, *State) {
 	return nil, &w.lad.fc, &w.cur
 }
 
-// SingularPassages lists where the Newton iteration went on in its singular mode.
+// SingularPassages lists the singular positions passed (SingularPassage).
 func (m *Radau5) SingularPassages() []SingularPassage { return m.w.nw.passages }
 
 // SingularPassages lists the singular positions the run stepped over (singularWatch).

@@ -147,21 +147,7 @@ func TestSingularWatchEigenvalue(t *testing.T) {
 	if err := m.Step(math.Inf(1)); err != nil {
 		t.Fatal(err)
 	}
-	cur := m.Current()
-	nq, nc := ch.Size()
-	M, G := mat.NewDense(nq, nq, nil), mat.NewDense(nc, nq, nil)
-	ch.Mass(M, cur.T, cur.Q)
-	ch.ConstraintJacobian(G, cur.T, cur.Q)
-	var MinvGt, S mat.Dense
-	if err := MinvGt.Solve(M, G.T()); err != nil {
-		t.Fatal(err)
-	}
-	S.Mul(G, &MinvGt)
-	var eig mat.EigenSym
-	if !eig.Factorize(mat.NewSymDense(nc, S.RawMatrix().Data), false) {
-		t.Fatal("no eigendecomposition")
-	}
-	lmin := eig.Values(nil)[0]
+	lmin := smallestSchurEigenvalue(t, ch, m.Current())
 	if mu := m.w.watch.mu0; math.Abs(mu-lmin) > 1e-8*lmin {
 		t.Errorf("μ₀ = %.12g, smallest eigenvalue of G M⁻¹ Gᵀ %.12g", mu, lmin)
 	}

@@ -141,7 +141,11 @@ type sparseAsymKKT struct {
 func newSparseAsymKKTValues(sys dae.System, sp *sparseEval) *sparseAsymKKT {
 	n := sp.nq + sp.nc
 	f := newSparseNewtonFactor(n, kktPattern(sys, false))
-	return &sparseAsymKKT{nq: sp.nq, nc: sp.nc, f: f, buf: make([]float64, n), sp: sp, idx: newKKTScatter(sp, &f.csr)}
+	// M, Gᵀ and C only: the coupling pattern that λ-dependent forces give sp
+	// (newReactionAccel) has no place in this matrix.
+	idx := kktScatter{m: scatterMap(&f.csr, &sp.mass, 0, 0, false),
+		g: scatterMap(&f.csr, &sp.con, sp.nq, 0, false), gt: scatterMap(&f.csr, &sp.con, 0, sp.nq, true)}
+	return &sparseAsymKKT{nq: sp.nq, nc: sp.nc, f: f, buf: make([]float64, n), sp: sp, idx: idx}
 }
 
 // factorValues factorizes [M Bᵀ; C 0] for M with the mass pattern and B, C with G's.

@@ -168,9 +168,10 @@ func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 	}
 }
 
-// ConstraintForceDerivative writes ∂(Gᵀλ)/∂q. A cut joint's rows act as the world force
-// f = ±Σ λ e at its point r, the wrench w = [r × f; f]; turning joint k moves the points
-// of its subtree by δr = s_k,ang × r + s_k,lin and turns the axes s_j of the subtree.
+// ConstraintForceDerivative writes ∂(Gᵀλ)/∂q. A cut joint's point rows act as the world
+// force f = ±Σ λ e at its point r, the wrench w = [r × f; f]; turning joint k moves the
+// points of its subtree by δr = s_k,ang × r + s_k,lin and turns the axes s_j of the
+// subtree. Its orientation rows act as a moment (axisForceColumn).
 func (s *System) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda []float64) {
 	s.m.kinematics(s.w, q, nil)
 	dst.Zero()
@@ -186,6 +187,7 @@ func (s *System) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda 
 			s.cutColumn(dst, k, c.a, c.pa, f)
 			s.cutColumn(dst, k, c.b, c.pb, f.scale(-1))
 		}
+		s.axisForceColumn(dst, k, lambda, row)
 	}
 }
 
@@ -197,9 +199,15 @@ func (s *System) cutColumn(dst *mat.Dense, k, fr int, p, f vec3) {
 	}
 	sk := s.w.s[k]
 	r, _, _ := s.w.point(fr, p)
-	w := join(r.cross(f), f)
 	dr := sk.ang().cross(r).add(sk.lin())
-	dw := join(dr.cross(f), vec3{})
+	s.wrenchColumn(dst, k, fr, join(r.cross(f), f), join(dr.cross(f), vec3{}))
+}
+
+// wrenchColumn adds to column k of dst the change of Σ_j s_j·w over the joints j on the
+// path to frame fr, for the wrench w on fr changing by dw when joint k turns: the axes s_j
+// of k's subtree (s.d.inSub) turn with it.
+func (s *System) wrenchColumn(dst *mat.Dense, k, fr int, w, dw sv) {
+	sk := s.w.s[k]
 	for j := fr; j != Ground; j = s.m.prims[j].parent {
 		x := s.w.s[j].dot(dw)
 		if s.d.inSub[j] {

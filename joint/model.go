@@ -51,6 +51,7 @@ type Model struct {
 	Gravity [3]float64
 	prims   []primitive
 	cuts    []cut
+	axes    []axisCut
 	drives  []drive
 	err     error
 }
@@ -111,14 +112,7 @@ func (m *Model) Spring(i int, k, d, q0 float64) {
 // coincide along each world direction in dirs (three axes for a spherical cut joint, the
 // two in-plane axes for a revolute cut joint of a planar mechanism).
 func (m *Model) Cut(name string, a int, pa [3]float64, b int, pb [3]float64, dirs ...[3]float64) {
-	for _, f := range []int{a, b} {
-		if f < Ground || f >= len(m.prims) {
-			m.fail(fmt.Errorf("joint: cut joint %q: frame %d does not exist (%d frames)", name, f, len(m.prims)))
-			return
-		}
-	}
-	if a == b || len(dirs) == 0 {
-		m.fail(fmt.Errorf("joint: cut joint %q needs two different frames and at least one direction", name))
+	if !m.cutFrames(name, a, b, len(dirs)) {
 		return
 	}
 	c := cut{name: name, a: a, b: b, pa: pa, pb: pb}
@@ -126,6 +120,22 @@ func (m *Model) Cut(name string, a int, pa [3]float64, b int, pb [3]float64, dir
 		c.dirs = append(c.dirs, unit(d))
 	}
 	m.cuts = append(m.cuts, c)
+}
+
+// cutFrames reports whether cut joint name joins two different existing frames a and b
+// with at least one row (rows of them), recording the error if not.
+func (m *Model) cutFrames(name string, a, b, rows int) bool {
+	for _, f := range []int{a, b} {
+		if f < Ground || f >= len(m.prims) {
+			m.fail(fmt.Errorf("joint: cut joint %q: frame %d does not exist (%d frames)", name, f, len(m.prims)))
+			return false
+		}
+	}
+	if a == b || rows == 0 {
+		m.fail(fmt.Errorf("joint: cut joint %q needs two different frames and at least one direction", name))
+		return false
+	}
+	return true
 }
 
 // Drive prescribes coordinate i to follow f(t), with its first and second derivatives f1

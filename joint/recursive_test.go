@@ -11,7 +11,8 @@ import (
 )
 
 // randomTree builds a tree of every joint kind with random bodies, a branch, springs, a
-// spherical cut joint between two branches and a drive.
+// spherical cut joint between two branches, orientation rows of cut joints (a revolute's
+// two between the branches, a universal's one to the ground) and a drive.
 func randomTree(rng *rand.Rand) *Model {
 	r3 := func(s float64) [3]float64 {
 		return [3]float64{s * (rng.Float64() - 0.5), s * (rng.Float64() - 0.5), s * (rng.Float64() - 0.5)}
@@ -31,6 +32,8 @@ func randomTree(rng *rand.Rand) *Model {
 	m.Spring(m.Coordinate("r1"), 3, 0.2, 0.1)
 	m.Spring(m.Coordinate("s3.x"), 5, 0.1, 0)
 	m.Cut("loop", u, r3(1), br, r3(1), [3]float64{1, 0, 0}, [3]float64{0, 1, 0}, [3]float64{0, 0, 1})
+	m.CutAxes("hinge", u, [3]float64{0.2, 0.3, 1}, br, [3]float64{1, 0, 0}, [3]float64{0, 1, 0})
+	m.CutAxes("cross", Ground, [3]float64{1, 0, 0}, f, [3]float64{0, 1, 0.4})
 	m.Drive("drive", m.Coordinate("p2"), math.Sin, math.Cos, func(t float64) float64 { return -math.Sin(t) })
 	return m
 }

@@ -51,6 +51,11 @@ func (m *Model) System() (*System, error) {
 			s.names = append(s.names, fmt.Sprintf("%s[%d]", c.name, k))
 		}
 	}
+	for _, c := range m.axes {
+		for k := range c.ub {
+			s.names = append(s.names, fmt.Sprintf("%s.axis[%d]", c.name, k))
+		}
+	}
 	for _, d := range m.drives {
 		s.names = append(s.names, d.name)
 	}
@@ -116,7 +121,8 @@ func (s *System) Accelerations(a []float64, q, v []float64) {
 	s.m.forwardDynamics(s.w, a, s.tau, true)
 }
 
-// Constraint writes the cut-joint closure conditions e·(r_a − r_b) and q_j − f(t).
+// Constraint writes the cut-joint closure conditions e·(r_a − r_b), then their orientation
+// rows (R_a u_a)·(R_b u_b) (CutAxes), and q_j − f(t).
 func (s *System) Constraint(dst []float64, t float64, q []float64) {
 	s.m.kinematics(s.w, q, nil)
 	k := 0
@@ -128,6 +134,7 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 			k++
 		}
 	}
+	k = s.axisConstraint(dst, k)
 	for _, d := range s.m.drives {
 		dst[k] = q[d.coord] - d.f(t)
 		k++
@@ -150,6 +157,7 @@ func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 			k++
 		}
 	}
+	k = s.axisJacobian(dst, k)
 	for _, d := range s.m.drives {
 		dst.Set(k, d.coord, 1)
 		k++
@@ -196,6 +204,7 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 			k++
 		}
 	}
+	k = s.axisGamma(dst, k)
 	for _, d := range s.m.drives {
 		dst[k] = d.f2(t)
 		k++

@@ -122,6 +122,10 @@ type sparseLUOf[T luScalar] struct {
 	// row lacks its diagonal), and pref[k] the row of C preferred as pivot of column k:
 	// the partner of column k's row, else k itself (the diagonal).
 	partner, pref []int
+	// weak[i] marks a row whose diagonal is listed but holds a regularization (a small
+	// −ε·s_ii in a constraint row, NewSparseLURegularized): the ordering treats it as a
+	// row without diagonal; nil: none.
+	weak []bool
 
 	// C by columns: column k holds the rows crow[p] (in C's numbering) and the values
 	// vals[cval[p]] for ccp[k] ≤ p < ccp[k+1]; cstep[p] = pinv[crow[p]], the pivot step
@@ -132,11 +136,23 @@ type sparseLUOf[T luScalar] struct {
 	// step k, and rowOf[k] = perm[prow[k]] that row in A's numbering.
 	pinv, prow, rowOf []int
 
-	// L strictly below the unit diagonal and U strictly above its diagonal udiag, both by
-	// columns, with row indices in pivot steps. ui lists each column of U in topological
-	// order (each row after every row it depends on), as the refactorization needs.
+	// The patterns of L strictly below the unit diagonal and of U strictly above its
+	// diagonal udiag, both by columns, with row indices in pivot steps (during factorFull,
+	// L's rows are C's). ui lists each column of U in topological order (each row after
+	// every row it depends on), as the refactorization needs. The depth-first search walks
+	// the pattern of L, the refactorization gathers and clears x on both.
 	lp, li, up, ui []int
-	lx, ux, udiag  []T
+	udiag          []T
+
+	// The values of L and U: their nonzeros, by columns as above, without the entries of
+	// the patterns that are exactly zero, which neither the column updates nor the solves
+	// need (x − l·0 = x, for the finite values Factor accepts). On the 400-rod 3D chain
+	// (BenchmarkChain3DStep) 60 % of the entries of L and U in their patterns are exact
+	// zeros, and so 60 % of the multiply-adds: the pattern of the Newton matrix holds every
+	// entry that can be nonzero, such as the cross-body blocks of ∂(Gᵀλ)/∂q of a
+	// spherical joint, whose values are zero.
+	lnp, lni, unp, uni []int
+	lnx, unx           []T
 
 	// Work arrays of length n. x is the dense accumulator of one column, zero between
 	// columns; xi, stack, pstack and mark serve the depth-first search.
@@ -202,7 +218,17 @@ const sparseLUPartnerTau = 0.5
 // from the Cholesky factor of C + Cᵀ, whose pattern holds those of L and Uᵀ when every
 // pivot is diagonal.
 func NewSparseLU(n int, pattern [][]int) (*SparseLU, error) {
+	return NewSparseLURegularized(n, pattern, nil)
+}
+
+// NewSparseLURegularized is NewSparseLU for a pattern whose rows with weak[i] list a
+// diagonal that holds only a regularization, small against the row's other entries
+// (a constraint row's −ε·s_ii): the ordering pairs them as rows without diagonal
+// (pairedMinimumDegree), so that the fill stays that of the unregularized pattern
+// instead of the μ-row chain's.
+func NewSparseLURegularized(n int, pattern [][]int, weak []bool) (*SparseLU, error) {
 	f := &SparseLU{}
+	f.weak = weak
 	if err := f.init("SparseLU", n, pattern); err != nil {
 		return nil, err
 	}
@@ -229,6 +255,7 @@ func (f *sparseLUOf[T]) init(name string, n int, pattern [][]int) error {
 	f.columnsOfC()
 	f.pinv, f.prow, f.rowOf = make([]int, n), make([]int, n), make([]int, n)
 	f.lp, f.up = make([]int, n+1), make([]int, n+1)
+	f.lnp, f.unp = make([]int, n+1), make([]int, n+1)
 	f.udiag = make([]T, n)
 	f.x = make([]T, n)
 	f.xi, f.stack, f.pstack, f.mark = make([]int, n), make([]int, n), make([]int, n), make([]int, n)
@@ -293,13 +320,13 @@ func (f *sparseLUOf[T]) order() {
 // row, pref), a row exchange inside two adjacent steps that leaves the fill of the
 // symmetric ordering nearly as predicted: 1.5e5 at 400 bars, linear in N.
 func (f *sparseLUOf[T]) pairedMinimumDegree(adj [][]int) []int {
-	partner := diagonalPartners(f.arp, f.acol, adj)
+	partner := diagonalPartners(f.arp, f.acol, adj, f.hasDiagonal)
 	f.partner = partner
 	if partner == nil {
 		return minimumDegree(adj)
 	}
 	n := len(adj)
-	lone := func(i int) bool { return partner[i] < 0 || hasDiagonal(f.arp, f.acol, i) }
+	lone := func(i int) bool { return partner[i] < 0 || f.hasDiagonal(i) }
 	id := make([]int, n) // node of each row in the contracted graph
 	var rowsOf [][]int   // rows of each node: the partner (or lone row) first
 	for i := range n {
@@ -339,8 +366,10 @@ func inRow(arp, acol []int, i, j int) bool {
 	return ok
 }
 
-// hasDiagonal reports whether row i of the pattern (arp, acol) lists column i.
-func hasDiagonal(arp, acol []int, i int) bool { return inRow(arp, acol, i, i) }
+// hasDiagonal reports whether row i of the pattern lists column i and it is not weak.
+func (f *sparseLUOf[T]) hasDiagonal(i int) bool {
+	return inRow(f.arp, f.acol, i, i) && (f.weak == nil || !f.weak[i])
+}
 
 // diagonalPartners matches each row z without a diagonal entry to a distinct neighbour p
 // in adj that has one, is not matched yet, and couples both ways (A(z, p) and A(p, z) in
@@ -348,11 +377,11 @@ func hasDiagonal(arp, acol []int, i int) bool { return inRow(arp, acol, i, i) }
 // unmatched rows. Rows with fewer neighbours choose first (they have fewer choices),
 // each taking its unmatched neighbour of least degree. It returns nil when every row has
 // its diagonal.
-func diagonalPartners(arp, acol []int, adj [][]int) []int {
+func diagonalPartners(arp, acol []int, adj [][]int, hasDiagonal func(int) bool) []int {
 	n := len(adj)
 	var zero []int
 	for z := range n {
-		if !hasDiagonal(arp, acol, z) {
+		if !hasDiagonal(z) {
 			zero = append(zero, z)
 		}
 	}
@@ -367,7 +396,7 @@ func diagonalPartners(arp, acol []int, adj [][]int) []int {
 	for _, z := range zero {
 		best := -1
 		for _, p := range adj[z] {
-			if partner[p] < 0 && hasDiagonal(arp, acol, p) && inRow(arp, acol, z, p) && inRow(arp, acol, p, z) &&
+			if partner[p] < 0 && hasDiagonal(p) && inRow(arp, acol, z, p) && inRow(arp, acol, p, z) &&
 				(best < 0 || len(adj[p]) < len(adj[best])) {
 				best = p
 			}
@@ -574,10 +603,10 @@ func (f *sparseLUOf[T]) solveInPlace(b []T) {
 
 // solveLU overwrites w with U⁻¹ L⁻¹ w, both triangular solves by columns.
 func (f *sparseLUOf[T]) solveLU(w []T) {
-	n, up, ui, ux, udiag := f.n, f.up, f.ui, f.ux, f.udiag
+	n, up, ui, ux, udiag := f.n, f.unp, f.uni, f.unx, f.udiag
 	w = w[:n]
-	unitLowerSolveOf(w, f.lp, f.li, f.lx) // L y = w
-	for k := n - 1; k >= 0; k-- {         // U z = y
+	unitLowerSolveOf(w, f.lnp, f.lni, f.lnx) // L y = w
+	for k := n - 1; k >= 0; k-- {            // U z = y
 		wk := w[k] / udiag[k]
 		w[k] = wk
 		if wk == 0 {

@@ -36,7 +36,14 @@ type ComplexSparseLU struct {
 // that can be nonzero, in real or imaginary part. A bad pattern returns a *PatternError
 // with Block "A" naming the row; n < 1 returns an error.
 func NewComplexSparseLU(n int, pattern [][]int) (*ComplexSparseLU, error) {
+	return NewComplexSparseLURegularized(n, pattern, nil)
+}
+
+// NewComplexSparseLURegularized is NewComplexSparseLU with the weak diagonals of
+// NewSparseLURegularized.
+func NewComplexSparseLURegularized(n int, pattern [][]int, weak []bool) (*ComplexSparseLU, error) {
 	f := &ComplexSparseLU{}
+	f.weak = weak
 	if err := f.init("ComplexSparseLU", n, pattern); err != nil {
 		return nil, err
 	}

@@ -15,10 +15,11 @@ func (f *sparseLUOf[T]) factorFull() bool {
 	n := f.n
 	if f.li == nil {
 		c := f.lEstimate + f.lEstimate/4 // headroom for off-diagonal pivots
-		f.li, f.lx = make([]int, 0, c), make([]T, 0, c)
-		f.ui, f.ux = make([]int, 0, c), make([]T, 0, c)
+		f.li, f.lni, f.lnx = make([]int, 0, c), make([]int, 0, c), make([]T, 0, c)
+		f.ui, f.uni, f.unx = make([]int, 0, c), make([]int, 0, c), make([]T, 0, c)
 	}
-	f.li, f.lx, f.ui, f.ux = f.li[:0], f.lx[:0], f.ui[:0], f.ux[:0]
+	f.li, f.lni, f.lnx = f.li[:0], f.lni[:0], f.lnx[:0]
+	f.ui, f.uni, f.unx = f.ui[:0], f.uni[:0], f.unx[:0]
 	for i := range n {
 		f.pinv[i], f.mark[i] = -1, -1
 	}
@@ -34,6 +35,9 @@ func (f *sparseLUOf[T]) factorFull() bool {
 	}
 	for p, i := range f.li {
 		f.li[p] = f.pinv[i]
+	}
+	for p, i := range f.lni {
+		f.lni[p] = f.pinv[i]
 	}
 	for p, i := range f.crow {
 		f.cstep[p] = f.pinv[i]
@@ -102,7 +106,7 @@ func (f *sparseLUOf[T]) dfs(i, k, top int) int {
 // in x: in topological order, each pivotal row i is final when met, becomes U(pinv[i], k)
 // and is eliminated from the rows of its column of L.
 func (f *sparseLUOf[T]) columnOfU(k, top int) {
-	x, pinv, lp, li, lx := f.x, f.pinv, f.lp, f.li, f.lx
+	x, pinv, lnp, lni, lnx := f.x, f.pinv, f.lnp, f.lni, f.lnx
 	for _, i := range f.xi[top:] {
 		j := pinv[i]
 		if j < 0 {
@@ -110,14 +114,18 @@ func (f *sparseLUOf[T]) columnOfU(k, top int) {
 		}
 		ujk := x[i]
 		x[i] = 0
-		f.ui, f.ux = append(f.ui, j), append(f.ux, ujk)
-		rows, vals := li[lp[j]:lp[j+1]], lx[lp[j]:lp[j+1]]
+		f.ui = append(f.ui, j)
+		if ujk == 0 {
+			continue // an exact zero of U updates nothing (refactor's comment)
+		}
+		f.uni, f.unx = append(f.uni, j), append(f.unx, ujk)
+		rows, vals := lni[lnp[j]:lnp[j+1]], lnx[lnp[j]:lnp[j+1]]
 		vals = vals[:len(rows)]
 		for q, r := range rows {
 			x[r] -= vals[q] * ujk
 		}
 	}
-	f.up[k+1] = len(f.ui)
+	f.up[k+1], f.unp[k+1] = len(f.ui), len(f.uni)
 }
 
 // pivot chooses the pivot of column k among the rows of xi[top:] not yet pivotal by
@@ -163,10 +171,13 @@ func (f *sparseLUOf[T]) pivot(k, top int) bool {
 		if pinv[i] >= 0 {
 			continue
 		}
-		f.li, f.lx = append(f.li, i), append(f.lx, x[i]/piv)
+		f.li = append(f.li, i)
+		if l := x[i] / piv; l != 0 {
+			f.lni, f.lnx = append(f.lni, i), append(f.lnx, l)
+		}
 		x[i] = 0
 	}
-	f.lp[k+1] = len(f.li)
+	f.lp[k+1], f.lnp[k+1] = len(f.li), len(f.lni)
 	return true
 }
 
@@ -176,29 +187,36 @@ func (f *sparseLUOf[T]) pivot(k, top int) bool {
 // cleared, as soon as a pivot is zero or smaller than τ times the largest entry below
 // it in its column, the test the full factorization applied when choosing it: from
 // there on the growth bound of threshold pivoting would not hold.
+//
+// It writes the nonzeros of L and U only (lnp, unp: an exact zero updates nothing, x − l·0
+// = x, for the finite values Factor accepts) and updates column k from those of the
+// columns before it, which skips the 60 % of the multiply-adds that are products with
+// zero on the 400-rod 3D chain.
 func (f *sparseLUOf[T]) refactor() bool {
 	x, vals := f.x, f.vals
-	lp, li, lx, up, ui, ux := f.lp, f.li, f.lx, f.up, f.ui, f.ux
+	lp, li, up, ui := f.lp, f.li, f.up, f.ui
+	lnp, lni, lnx, unp, uni, unx := f.lnp, f.lni[:0], f.lnx[:0], f.unp, f.uni[:0], f.unx[:0]
 	for k := range f.n {
 		for p := f.ccp[k]; p < f.ccp[k+1]; p++ {
 			x[f.cstep[p]] = vals[f.cval[p]]
 		}
-		urows, uvals := ui[up[k]:up[k+1]], ux[up[k]:up[k+1]]
-		uvals = uvals[:len(urows)]
-		for q, j := range urows {
+		for _, j := range ui[up[k]:up[k+1]] {
 			ujk := x[j]
 			x[j] = 0
-			uvals[q] = ujk
-			rows, lvals := li[lp[j]:lp[j+1]], lx[lp[j]:lp[j+1]]
+			if ujk == 0 {
+				continue
+			}
+			uni, unx = append(uni, j), append(unx, ujk)
+			rows, lvals := lni[lnp[j]:lnp[j+1]], lnx[lnp[j]:lnp[j+1]]
 			lvals = lvals[:len(rows)]
 			for s, r := range rows {
 				x[r] -= lvals[s] * ujk
 			}
 		}
+		unp[k+1] = len(uni)
 		piv := x[k]
 		x[k] = 0
-		rows, lvals := li[lp[k]:lp[k+1]], lx[lp[k]:lp[k+1]]
-		lvals = lvals[:len(rows)]
+		rows := li[lp[k]:lp[k+1]]
 		amax := 0.0
 		for _, r := range rows {
 			amax = max(amax, magnitude(x[r]))
@@ -207,13 +225,18 @@ func (f *sparseLUOf[T]) refactor() bool {
 			for _, r := range rows {
 				x[r] = 0
 			}
+			f.lni, f.lnx, f.uni, f.unx = lni, lnx, uni, unx // no longer factors: factorFull follows
 			return false
 		}
-		for s, r := range rows {
-			lvals[s] = x[r] / piv
+		for _, r := range rows {
+			if l := x[r] / piv; l != 0 {
+				lni, lnx = append(lni, r), append(lnx, l)
+			}
 			x[r] = 0
 		}
+		lnp[k+1] = len(lni)
 		f.udiag[k] = piv
 	}
+	f.lni, f.lnx, f.uni, f.unx = lni, lnx, uni, unx
 	return true
 }

@@ -14,8 +14,8 @@ import (
 
 // Joint3Built is the joint-coordinate part of a Built for a 3D model (coordinates: joint):
 // a tree of spherical, revolute, translational, cylindrical and universal joints in
-// relative coordinates (package joint, seed 002 §3.3) whose remaining spherical joints are
-// cut joints. Built's Integrated, Consistent and Start hold the rest.
+// relative coordinates (package joint, seed 002 §3.3) whose remaining joints (spherical,
+// revolute or universal) are cut joints. Built's Integrated, Consistent and Start hold the rest.
 //
 // Every frame of the tree is oriented as the world at the start (every joint coordinate is
 // zero there), so a spherical joint's Cardan angles start at zero, as far from their
@@ -24,7 +24,7 @@ type Joint3Built struct {
 	Model  *joint.Model
 	System *JointMechanism
 	Tree   []string // the joints of the spanning tree, in the order they were added
-	Cuts   []string // the spherical joints that close loops (cut joints)
+	Cuts   []string // the joints that close loops (cut joints)
 	frames map[string]frame3
 	parent []int  // parent coordinate of each coordinate (joint.Ground at the root)
 	axis   []vec3 // rotation axis of each coordinate in its parent's frame; zero for a translation
@@ -55,9 +55,10 @@ type treeJoint struct {
 // the joint coordinates and rates are read from it. The spanning tree grows from ground in
 // breadth-first passes over the joints in file order: a joint joins the tree when one of
 // its bodies was in the tree at the start of the pass and the other is not yet; within a
-// pass spherical joints come last, since only they can be cut joints. Every joint may be
-// entered from either side. The joints left over close loops and become cut joints (the
-// two points coincide in x, y and z).
+// pass spherical joints come last, since their cut rows are the fewest. Every joint may be
+// entered from either side. The joints left over close loops and become cut joints: the
+// two points coincide in x, y and z, and a revolute or universal cut joint adds the
+// orientation rows of its axes (tree3Builder.cut).
 func assembleJoint3(doc *Document) (*Built, mechanism, error) {
 	tree, cuts, err := spanningTree3(doc)
 	if err != nil { // the tree's own errors before the start's
@@ -129,9 +130,9 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 		if added[jt.Name] {
 			continue
 		}
-		if jt.Type != JointSpherical {
+		if !slices.Contains([]string{JointSpherical, JointRevolute, JointUniversal}, jt.Type) {
 			return nil, nil, fmt.Errorf("%s: joint %q: a %s joint closes the loop %s, and coordinates: joint "+
-				"closes 3D loops with spherical cut joints only (3 point rows); list a spherical joint of the loop after it, or use coordinates: body",
+				"closes 3D loops with spherical, revolute or universal cut joints only; list one of those of the loop after it, or use coordinates: body",
 				doc.File, jt.Name, jt.Type, links.loop(jt.Name, bodyOf(jt.I), bodyOf(jt.J)))
 		}
 		cuts = append(cuts, jt)
@@ -220,10 +221,11 @@ func buildJoint3(doc *Document, body *Built, tree []treeJoint, cuts []Joint3) (*
 	for _, tj := range tree {
 		t.add(tj)
 	}
+	rows := 0
 	for _, jt := range cuts {
-		t.cut(jt)
+		rows += t.cut(jt)
 	}
-	if err := t.drivesAndSprings(3 * len(cuts)); err != nil {
+	if err := t.drivesAndSprings(rows); err != nil {
 		return nil, err
 	}
 	sys, err := t.jb.Model.System()
@@ -309,14 +311,30 @@ func (t *tree3Builder) add(tj treeJoint) {
 	jb.Tree = append(jb.Tree, tj.jt.Name)
 }
 
-// cut makes the spherical joint jt a cut joint: its two points coincide along x, y and z.
-func (t *tree3Builder) cut(jt Joint3) {
+// cut makes joint jt a cut joint and returns its number of rows: its two points coincide
+// along x, y and z (rows NAME[0..2]); a revolute cut joint keeps marker i's z axis
+// perpendicular to marker j's x and y axes (rows NAME.axis[0], NAME.axis[1]), a universal
+// one marker i's z axis perpendicular to marker j's (row NAME.axis[0]), the body route's
+// conditions on the joint's axes. The tree frames are oriented as the world at the start,
+// so the markers' axes at the start are their frame coordinates.
+func (t *tree3Builder) cut(jt Joint3) int {
 	ki, kj := t.marker[jt.I], t.marker[jt.J]
 	fi, fj := t.jb.frames[t.m.Markers[ki].Body], t.jb.frames[t.m.Markers[kj].Body]
 	ri, _, _ := t.markerAt(ki)
 	rj, _, _ := t.markerAt(kj)
 	t.jb.Model.Cut(jt.Name, fi.f, vec3(ri.Sub(t.origin[fi.f])), fj.f, vec3(rj.Sub(t.origin[fj.f])), [3]float64{1, 0, 0}, [3]float64{0, 1, 0}, [3]float64{0, 0, 1})
 	t.jb.Cuts = append(t.jb.Cuts, jt.Name)
+	_, _, zi := t.sb.System.MarkerAxes(spatial.MarkerID(ki+1), t.q)
+	xj, yj, zj := t.sb.System.MarkerAxes(spatial.MarkerID(kj+1), t.q)
+	switch jt.Type {
+	case JointRevolute:
+		t.jb.Model.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(xj), vec3(yj))
+		return 5
+	case JointUniversal:
+		t.jb.Model.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(zj))
+		return 4
+	}
+	return 3
 }
 
 // c0 is joint name's coordinate in the body route at the start (spatial.JointCoordinate):
@@ -333,6 +351,12 @@ func (t *tree3Builder) drivesAndSprings(rows int) error {
 	m := t.m
 	c := compiler{doc: t.doc}
 	c.motions(m.Motions, func(mo Motion, f law.Func) {
+		if slices.Contains(t.jb.Cuts, mo.Joint) {
+			c.fail(fmt.Sprintf("motions[%d].joint", slices.IndexFunc(m.Motions, func(o Motion) bool { return o.Name == mo.Name })),
+				fmt.Errorf("motion %q: joint %q is a cut joint (it closes a loop), which has no coordinate to drive with coordinates: joint; "+
+					"list another joint of the loop after it, or use coordinates: body", mo.Name, mo.Joint))
+			return
+		}
 		k := t.c0(mo.Joint)
 		if m.Joints[slices.IndexFunc(m.Joints, func(j Joint3) bool { return j.Name == mo.Joint })].Type == JointRevolute {
 			// The body route holds sin(β − f) = 0: β is f modulo 2π, so shift c0 onto f's turn.
@@ -354,7 +378,12 @@ func (t *tree3Builder) drivesAndSprings(rows int) error {
 		t.jb.drives[mo.Name] = rows
 		rows++
 	})
-	for _, f := range m.Forces {
+	for k, f := range m.Forces {
+		if slices.Contains(t.jb.Cuts, f.Joint) {
+			c.fail(fmt.Sprintf("forces[%d].joint", k), fmt.Errorf("force %q: joint %q is a cut joint (it closes a loop), which has no coordinate for a spring with coordinates: joint; "+
+				"list another joint of the loop after it, or use coordinates: body", f.Name, f.Joint))
+			continue
+		}
 		t.jb.Model.Spring(t.coord[f.Joint], f.K, f.C, float64(f.FreeAngle)-t.c0(f.Joint))
 	}
 	return c.err()

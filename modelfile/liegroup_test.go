@@ -178,7 +178,6 @@ func TestLieGroupRefusals(t *testing.T) {
 		name, src string
 		want      []string
 	}{
-		{"2D friction", lie2("joint-friction"), []string{"joints[0].friction", "lie-group"}},
 		{"2D knife edge", lie2("chaplygin-sleigh"), []string{".type", "knife edge", "lie-group"}},
 	}...)
 	for _, c := range cases {
@@ -329,5 +328,22 @@ func TestLieGroupRollingDisk(t *testing.T) {
 	_, err = Parse("disk.yaml", []byte(src))
 	if err == nil || !strings.Contains(err.Error(), "joints[0].type") || !strings.Contains(err.Error(), "rolling disk") {
 		t.Errorf("rolling disk on the Lie group: %v, want a refusal at joints[0].type", err)
+	}
+}
+
+// TestLieGroupPlanarFriction: a planar model with joint friction on the Lie group (the body
+// coordinates as ℝⁿ, where lie-genalpha takes λ-dependent forces) follows the same motion
+// as genalpha in body coordinates, both against a tight radau5 run.
+func TestLieGroupPlanarFriction(t *testing.T) {
+	ref := runExample(t, loadRoute(t, "joint-friction", false, nil), RunOptions{Method: "radau5", Formulation: "index2", Tol: 1e-10, TEnd: 1}).Solution.Final.Q
+	plain := runExample(t, loadRoute(t, "joint-friction", false, nil), RunOptions{Method: "genalpha", Tol: 1e-6, TEnd: 1})
+	edit := func(s string) string {
+		return "rotations: lie-group\n" + regexp.MustCompile(`(?m)^  method: .*$`).ReplaceAllString(s, "")
+	}
+	lie := runExample(t, loadRoute(t, "joint-friction", false, edit), RunOptions{Tol: 1e-6, TEnd: 1})
+	eP, eL := qErr(plain.Solution.Final.Q, ref), qErr(lie.Solution.Final.Q, ref)
+	t.Logf("error at t = 1: genalpha %.3g (%d steps), lie-genalpha %.3g (%d steps)", eP, plain.Solution.Stats.Steps, eL, lie.Solution.Stats.Steps)
+	if lie.Method != DefaultLieMethod || eL > 1e-4 || eL > 3*eP {
+		t.Errorf("%s: error %.3g (genalpha %.3g)", lie.Method, eL, eP)
 	}
 }

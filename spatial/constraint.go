@@ -46,10 +46,8 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 func (s *System) WriteConstraintJacobian(dst assembly.Target, t float64, q []float64) {
 	dst.Zero()
 	for i, b := range s.bodies[1:] {
-		out := dst.Row(i)
-		for a := range 4 {
-			out.Add(b.col+3+a, 2*q[b.col+3+a])
-		}
+		p := bodyP(q, b.col)
+		dst.Row(i).AddRun(b.col+3, []float64{2 * p[0], 2 * p[1], 2 * p[2], 2 * p[3]})
 	}
 	var k pairKin
 	var e coordEval

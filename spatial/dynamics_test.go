@@ -14,11 +14,16 @@ import (
 // method returns a fresh integrator from the registry.
 func method(t *testing.T, name string) integrate.Method {
 	t.Helper()
-	e, err := integrate.Lookup(name)
+	base, form, _ := strings.Cut(name, " ") // "name form": a formulation other than the default
+	e, err := integrate.Lookup(base)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return e.New()
+	m, err := e.NewMethod(integrate.Formulation(form))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // startReduced initializes sys from (q0, v0) and returns the System the integrators see

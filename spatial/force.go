@@ -155,10 +155,11 @@ func (s *System) WriteForceDerivativeQ(dst assembly.Target, t float64, q, v []fl
 			}
 		}
 		for a := range 4 {
-			row := dst.Row(c + a)
+			var row [4]float64
 			for bb := range 4 {
-				row.Add(c+bb, 8*(Gd[0][a]*JGd[0][bb]+Gd[1][a]*JGd[1][bb]+Gd[2][a]*JGd[2][bb]))
+				row[bb] = 8 * (Gd[0][a]*JGd[0][bb] + Gd[1][a]*JGd[1][bb] + Gd[2][a]*JGd[2][bb])
 			}
+			dst.Row(c+a).AddRun(c, row[:])
 		}
 	}
 	var st sdState
@@ -211,10 +212,11 @@ func (s *System) WriteForceDerivativeV(dst assembly.Target, t float64, q, v []fl
 			}
 		}
 		for a := range 4 {
-			row := dst.Row(c + a)
+			var row [4]float64
 			for bb := range 4 {
-				row.Add(c+bb, -4*T[a][bb]-8*(Gd[0][a]*JG[0][bb]+Gd[1][a]*JG[1][bb]+Gd[2][a]*JG[2][bb]))
+				row[bb] = -4*T[a][bb] - 8*(Gd[0][a]*JG[0][bb]+Gd[1][a]*JG[1][bb]+Gd[2][a]*JG[2][bb])
 			}
+			dst.Row(c+a).AddRun(c, row[:])
 		}
 	}
 	var st sdState

@@ -62,7 +62,7 @@ func TestFrictionDerivatives(t *testing.T) {
 // parts of N).
 func TestPendulumPinFriction3D(t *testing.T) {
 	const a0, mu, radius, grav, l = 0.05, 0.2, 0.01, 9.81, 0.5
-	for _, name := range []string{"hht", "bdf", "radau5", "genalpha"} {
+	for _, name := range []string{"hht", "bdf", "radau5", "radau5 index3", "genalpha"} {
 		m := spatial.NewModel()
 		m.SetGravity(spatial.Vec3{0, -grav, 0})
 		rod := m.AddBody(spatial.Body{Name: "rod", Mass: 1, Inertia: spatial.Diag(1e-3, 1.0/12, 1.0/12),

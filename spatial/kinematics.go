@@ -121,7 +121,9 @@ type vexp struct {
 	jac    [3][14]float64
 	qi, qj *quadForm
 	wi, wj float64
-	cols   []int // the columns where jac can be nonzero (one of the tables below)
+	// cols lists the columns where jac can be nonzero (one of the tables below); nil for
+	// a constant vector, whose jac is zero (addDot relies on it).
+	cols []int
 }
 
 // Column tables of vexp.cols: an axis of I depends on p_I only, one of J on p_J, d on all.
@@ -288,6 +290,12 @@ type coordEval struct {
 // addDot adds w·aᵀb (with gradient and, when hess, Hessian) to e.
 func (e *coordEval) addDot(a, b *vexp, w float64, hess bool) {
 	e.val += w * a.val.Dot(b.val)
+	if b.cols == nil && !hess { // b constant (a base axis e_k, jac zero): ∇(aᵀb) = J_aᵀ b
+		for c := range 14 {
+			e.grad[c] += w * (a.jac[0][c]*b.val[0] + a.jac[1][c]*b.val[1] + a.jac[2][c]*b.val[2])
+		}
+		return
+	}
 	for c := range 14 {
 		var g float64
 		for k := range 3 {

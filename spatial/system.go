@@ -129,10 +129,11 @@ func (s *System) WriteMass(dst assembly.Target, _ float64, q []float64) {
 			}
 		}
 		for a := range 4 {
-			row := dst.Row(c + 3 + a)
+			var row [4]float64
 			for bb := range 4 {
-				row.Add(c+3+bb, 4*(G[0][a]*JG[0][bb]+G[1][a]*JG[1][bb]+G[2][a]*JG[2][bb]))
+				row[bb] = 4 * (G[0][a]*JG[0][bb] + G[1][a]*JG[1][bb] + G[2][a]*JG[2][bb])
 			}
+			dst.Row(c+3+a).AddRun(c+3, row[:])
 		}
 	}
 }
@@ -180,10 +181,11 @@ func (s *System) WriteMassDerivative(dst assembly.Target, _ float64, q, a []floa
 			}
 		}
 		for r := range 4 {
-			row := dst.Row(c + r)
+			var row [4]float64
 			for k := range 4 {
-				row.Add(c+k, 4*(T[r][k]-(G[0][r]*JGa[0][k]+G[1][r]*JGa[1][k]+G[2][r]*JGa[2][k])))
+				row[k] = 4 * (T[r][k] - (G[0][r]*JGa[0][k] + G[1][r]*JGa[1][k] + G[2][r]*JGa[2][k]))
 			}
+			dst.Row(c+r).AddRun(c, row[:])
 		}
 	}
 }

@@ -49,7 +49,7 @@ func runMethods(args []string, stdout, stderr io.Writer) error {
 			opts = append(opts, fmt.Sprintf("%s %s [%g]", p.Name, p.Range(), p.Default))
 		}
 		t.Add(e.Name, e.Seed, e.Equations, strings.Join(forms, ","),
-			fmt.Sprintf("%d/%d/%d", e.Order.Q, e.Order.V, e.Order.Lambda), e.Adaptive, e.States, e.Implicit, e.ReactionForces, pfaffianColumn(e), e.Lie, strings.Join(opts, "; "), e.Title)
+			fmt.Sprintf("%d/%d/%d", e.Order.Q, e.Order.V, e.Order.Lambda), e.Adaptive, e.States, e.Implicit, reactionColumn(e), pfaffianColumn(e), e.Lie, strings.Join(opts, "; "), e.Title)
 	}
 	if err := t.Write(stdout); err != nil {
 		return err
@@ -62,6 +62,18 @@ func runMethods(args []string, stdout, stderr io.Writer) error {
 
 // pfaffianColumn says in which formulations method e takes nonholonomic constraints
 // (integrate.Entry.Nonholonomic): "all", a list, or "no".
+// reactionColumn says whether e takes λ-dependent forces, and in which formulations not.
+func reactionColumn(e integrate.Entry) string {
+	if !e.ReactionForces || len(e.ReactionRefused) == 0 {
+		return fmt.Sprint(e.ReactionForces)
+	}
+	var s []string
+	for _, f := range e.ReactionRefused {
+		s = append(s, string(f))
+	}
+	return "true, not " + strings.Join(s, ",")
+}
+
 func pfaffianColumn(e integrate.Entry) string {
 	switch len(e.Nonholonomic) {
 	case 0:

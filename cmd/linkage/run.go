@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"linkage/cputime"
 	"linkage/integrate"
 	"linkage/modelfile"
 	"linkage/output"
@@ -232,13 +233,13 @@ func (f *runFlags) simulate(b *modelfile.Built, build time.Duration, files *runF
 	rows := opt.Rows
 	opt.Rows = func(r []float64) error {
 		if setupCPU == 0 {
-			setupCPU = processCPU()
+			setupCPU = cputime.Process()
 		}
 		return rows(r)
 	}
-	cpu := processCPU()
+	cpu := cputime.Process()
 	res, runErr := modelfile.Run(b, opt)
-	cpu = processCPU() - cpu
+	cpu = cputime.Process() - cpu
 	progress.clear()
 	if res == nil { // refused or failed before the first sample: nothing to keep
 		files.abort()
