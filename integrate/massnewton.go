@@ -130,6 +130,20 @@ func (m *massNewton) solved(reached bool) {
 // grew to 1e16 J).
 func (m *massNewton) distrusted() bool { return m.inUse() && m.lastMissed }
 
+// Solve is solve for the singular watch's probe of the multipliers' block (linearSolve).
+func (m *massNewton) Solve(b []float64) { m.solve(b) }
+
+// or returns m as the method's factorization when its last one was m, else lu.
+func (m *massNewton) or(lu *newtonFactor) linearSolve {
+	switch {
+	case m.inUse():
+		return m
+	case lu == nil:
+		return nil // no factorization (a nil *newtonFactor is not a nil linearSolve)
+	}
+	return lu
+}
+
 // fallback switches to the exact matrix after a failed attempt with a fresh simplified
 // one whose Krylov solves missed their tolerance or whose G M⁻¹ Gᵀ was singular (a
 // singular position, which the exact matrix passes regularized), and reports whether it
