@@ -3,10 +3,9 @@ package joint_test
 import (
 	"fmt"
 	"math"
-	"syscall"
 	"testing"
-	"time"
 
+	"linkage/cputime"
 	"linkage/dae"
 	"linkage/integrate"
 	"linkage/joint"
@@ -206,15 +205,6 @@ type denseOnly struct {
 	dae.ConstraintForceDerivative
 }
 
-// cpuTime is the CPU time the process has used.
-func cpuTime() time.Duration {
-	var r syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
-		return 0
-	}
-	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
-}
-
 // benchSteps times the steps of m on sys after warm steps, and reports Jacobians and
 // Newton iterations per step.
 func benchSteps(b *testing.B, m integrate.Method, sys dae.System, s integrate.State, ctl integrate.StepControl, warm int) {
@@ -228,13 +218,13 @@ func benchSteps(b *testing.B, m integrate.Method, sys dae.System, s integrate.St
 	}
 	s0, t0 := m.Stats(), m.Current().T
 	b.ReportAllocs()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if err := m.Step(math.Inf(1)); err != nil {
 			b.Fatal(err)
 		}
 	}
-	cpu := cpuTime() - c0
+	cpu := cputime.Process() - c0
 	st := m.Stats()
 	steps := float64(st.Steps - s0.Steps)
 	b.ReportMetric(float64(cpu.Microseconds())/1e3/steps, "cpu-ms/step")
