@@ -8,3 +8,12 @@ package dae
 type MassSolver interface {
 	MassSolve(x []float64, t float64, q, b []float64)
 }
+
+// MassMultiplier is the optional capability of forming the product M(t,q) x without
+// forming M, at a cost linear in the number of bodies: the recursive Newton-Euler
+// algorithm of seed 002 (Table 1's inverse-dynamics counterpart) at zero velocity and
+// without gravity. The implicit methods' residuals need M(q₁) times an acceleration at
+// every Newton iteration; with it they stay linear in the number of bodies.
+type MassMultiplier interface {
+	MassMul(dst []float64, t float64, q, x []float64)
+}

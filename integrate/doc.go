@@ -225,8 +225,36 @@
 // Rejected (error test, or the divergence test of a fixed step), NewtonFailures (a Newton
 // iteration that did not converge), Singular (a singular matrix), NonFinite (NaN or Inf)
 // — so that Steps + Rejected + NewtonFailures + Singular + NonFinite counts the attempts;
-// then NewtonIters, FuncEvals, FDEvals, Jacobians, Factorizations, Solves, Projections and
-// Repartitions. Per-method detail (e.g. dopri5's FuncEvals per attempt) is on each method.
+// then NewtonIters, FuncEvals, FDEvals, Jacobians, Factorizations, Solves, Projections,
+// Repartitions, Regularized and DenseFallbacks. Per-method detail (e.g. dopri5's
+// FuncEvals per attempt) is on each method.
+//
+// # Newton matrices without M (dae.MassSolver)
+//
+// On a system with the dae.MassSolver capability (the joint route's articulated-body
+// recursion, seed 002 Table 1) and dae.MassMultiplier (M x by Newton-Euler), hht and the
+// index-3 form of genalpha and newmark do not form their iteration matrices (seed 004,
+// eqs. 12 and 14; seed 002, eq. 70): each Newton increment comes from GMRES (gmres.go,
+// left-preconditioned, at most 20 products, relative residual 1e-2: an inexact Newton
+// method) on products J z taken as forward differences of the residual eq. 13, one O(N)
+// evaluation each, preconditioned by the mass part [c M Gᵀ; G 0] (c = 1/(1+α) for hht, C =
+// (1−α_m)/(β(1−α_f)) for genalpha) solved by the Schur complement G M⁻¹ Gᵀ as eq. 17 is
+// (massnewton.go, massschur.go). No nq×nq matrix is stored and a step costs O(N) per
+// product, times the products GMRES needs: the terms the preconditioner leaves out, γh f_v
+// and βh²((M a)_q + (Gᵀλ)_q − f_q), set their number (14 to 42 residual evaluations per
+// step on the 3D rod chain, BENCHMARKS.md). It is a property of the system, not an option:
+// the residual is exact, so a converged iterate solves the same equations as with the
+// dense matrix (TestMassNewtonMatchesDense). An iteration whose last Krylov solve missed
+// its tolerance is not declared converged: its small increment says nothing about the
+// residual. When an attempt's Newton iteration fails
+// after GMRES missed its tolerance (stiff joint springs, whose βh² K the preconditioner
+// lacks), a system of at most massNewtonDenseMax coordinates retries with the dense matrix
+// (Stats.DenseFallbacks) and keeps it for massNewtonDenseSteps accepted steps, or until
+// that retry fails as well (the step was too long for either); larger systems cut h as
+// after any Newton failure. genalpha keeps its dense matrices allocated for that (their
+// pages stay untouched until used); hht allocates them at the first fallback. The
+// stabilized index-2 forms (genalpha-si2, newmark's default), bdf, radau5 and the other
+// implicit methods still form dense matrices on this route.
 //
 // # Solve
 //

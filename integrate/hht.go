@@ -182,13 +182,17 @@ type hhtWork struct {
 	err       []float64 // δ_q or Newton-norm scratch (nq)
 	errX      []float64 // δ_X (nd)
 
-	M, G, T1   *mat.Dense    // M, G, nq×nq scratch
-	Fq, Fv, Fx *mat.Dense    // ∂F/∂q, ∂F/∂v (nd×nq), ∂F/∂X (nd×nd)
-	Xq, Xv, Xx *mat.Dense    // ∂f_X/∂q, ∂f_X/∂v (nq×nq), ∂f_X/∂X (nq×nd)
-	lu         *newtonFactor // dense, or sparse for large systems with patterns (sparsity.go)
-	sp         *sparseEval   // the sparse evaluation path (M, G, T1, der nil), or nil
-	rx         *reaction     // λ-dependent forces f_λ (dae.ReactionForce), or nil
-	kIdx       kktScatter    // where sp's values go in lu's values
+	M, G, T1   *mat.Dense         // M, G, nq×nq scratch
+	Fq, Fv, Fx *mat.Dense         // ∂F/∂q, ∂F/∂v (nd×nq), ∂F/∂X (nd×nd)
+	Xq, Xv, Xx *mat.Dense         // ∂f_X/∂q, ∂f_X/∂v (nq×nq), ∂f_X/∂X (nq×nd)
+	lu         *newtonFactor      // dense, or sparse for large systems with patterns (sparsity.go); nil until needed with mn
+	mn         *massNewton        // the simplified mass matrix for dae.MassSolver systems (massnewton.go), or nil
+	mm         dae.MassMultiplier // M x without M, or nil
+	kr         *gmres             // the Newton-Krylov solve with mn as preconditioner (with mn)
+	ku, kb     []float64          // the iterate u at the solve, its right side (n)
+	sp         *sparseEval        // the sparse evaluation path (M, G, T1, der nil), or nil
+	rx         *reaction          // λ-dependent forces f_λ (dae.ReactionForce), or nil
+	kIdx       kktScatter         // where sp's values go in lu's values
 
 	// predictor: the last accepted unknowns (newest first) and their times
 	histT  [4]float64
@@ -317,13 +321,36 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	if pf != nil {
 		w.R = mat.NewDense(nc-ncH, nq, nil)
 	}
-	w.der = dae.NewDerivatives(sys)
-	w.M, w.T1 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 	if nc > 0 {
 		w.G = mat.NewDense(nc, nq, nil)
 	}
 	if nd > 0 {
 		w.fo = sys.(dae.FirstOrder)
+	}
+	w.mm, _ = sys.(dae.MassMultiplier)
+	if sparse && nd == 0 && pf == nil && w.mm != nil {
+		w.mn = newMassNewton(sys) // the dense parts wait for a fallback
+	}
+	if w.mn != nil {
+		w.kr, w.ku, w.kb = newGMRES(n), vec(n), vec(n)
+	}
+	if w.mn == nil {
+		w.allocDense()
+	}
+	return w
+}
+
+// allocDense sizes the dense iteration matrix, M and the derivative work: at Init, or at
+// the first fallback from the simplified mass matrix (massNewton), whose runs never
+// store an nq×nq matrix otherwise.
+func (w *hhtWork) allocDense() {
+	if w.lu != nil {
+		return
+	}
+	sys, nq, nd := w.sys, w.nq, w.nd
+	w.der = dae.NewDerivatives(sys)
+	w.M, w.T1 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+	if nd > 0 {
 		w.fod = dae.NewFirstOrderDerivatives(sys)
 		w.Fq, w.Fv, w.Fx = mat.NewDense(nd, nq, nil), mat.NewDense(nd, nq, nil), mat.NewDense(nd, nd, nil)
 		w.Xq, w.Xv, w.Xx = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nd, nil)
@@ -332,8 +359,16 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	if nd == 0 {
 		pattern = kktNewtonPattern(sys)
 	}
-	w.lu = newNewtonFactor(n, pattern)
-	return w
+	w.lu = newNewtonFactor(w.n, pattern)
+}
+
+// fallback leaves the simplified mass matrix for the exact one (simplifiable).
+func (w *hhtWork) fallback() bool {
+	if !w.mn.fallback() {
+		return false
+	}
+	w.allocDense()
+	return true
 }
 
 // consistentStart computes a₀, λ₀ (index-1 KKT system, seed 002 eq. 17), X'₀ = F and
@@ -429,7 +464,7 @@ func (w *hhtWork) failed(newton bool) {
 // matrix unless JacobianAuto may keep the last one: it converged fast and h stays within
 // the Deadband of the h it was assembled for.
 func (w *hhtWork) attempt(h float64) (usedFresh int, cause error) {
-	return w.nw.attempt(w, h, !w.nw.keeps(h))
+	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale())
 }
 
 // newmark writes q₁, v₁ (eq. 2) and X₁ (eq. 9a) from the unknowns u.
@@ -497,11 +532,19 @@ func (w *hhtWork) pfaffianResidual(e2 []float64, t1, h float64) {
 	}
 }
 
-// addMass adds M(q₁)·w.tq to e1.
+// addMass adds M(q₁)·w.tq to e1: by dae.MassMultiplier (O(N), M not formed) when sys has
+// it, else from M.
 func (w *hhtWork) addMass(e1 []float64, t1 float64) {
 	if w.sp != nil {
 		w.sp.evalM(t1, w.q)
 		w.sp.addMul(e1, w.tq)
+		return
+	}
+	if w.mm != nil {
+		w.mm.MassMul(w.err, t1, w.q, w.tq)
+		for i, ma := range w.err {
+			e1[i] += ma
+		}
 		return
 	}
 	w.sys.Mass(w.M, t1, w.q)
@@ -524,8 +567,17 @@ func (w *hhtWork) blend(a []float64) {
 }
 
 // jacobian assembles the iteration matrix of eqs. 12 and 14 at the iterate into the LU's
-// storage and factorizes it.
+// storage and factorizes it, or, for a dae.MassSolver system, factorizes its mass part
+// [M/(1+α) Gᵀ; G 0] by the articulated-body recursion (massNewton).
 func (w *hhtWork) jacobian(t1, h float64) error {
+	if w.mn.active() {
+		w.stats.Jacobians++
+		w.stats.Factorizations++
+		return w.mn.factor(t1, w.q, w.G, 1/(1+w.k.alpha))
+	}
+	if w.mn != nil {
+		w.mn.simplified = false
+	}
 	if w.sp != nil {
 		w.assembleSparse(t1, h)
 	} else {
@@ -690,7 +742,7 @@ func (w *hhtWork) factor() error {
 	w.stats.FDEvals += w.fdEvals() - before
 	if err != nil {
 		w.noteWorstResidual()
-		if !allFinite(w.lu.stored()) {
+		if !w.mn.inUse() && !allFinite(w.lu.stored()) {
 			return ErrNonFinite
 		}
 		return err
@@ -720,7 +772,11 @@ func (w *hhtWork) increment() float64 {
 	for i := range w.du {
 		w.du[i] = -w.du[i]
 	}
-	w.lu.Solve(w.du)
+	if w.mn.inUse() {
+		w.krylov()
+	} else {
+		w.lu.Solve(w.du)
+	}
 	for i := range w.u {
 		w.u[i] += w.du[i]
 	}
@@ -744,8 +800,45 @@ func (w *hhtWork) increment() float64 {
 	return norm
 }
 
+// krylov overwrites w.du (holding −e) with the Newton increment J⁻¹(−e) of the exact
+// iteration matrix J of eq. 12, by GMRES on products J z (jacVec) preconditioned by the
+// mass part [M/(1+α) Gᵀ; G 0] (massNewton): M is never formed.
+func (w *hhtWork) krylov() {
+	copy(w.kb, w.du)
+	copy(w.ku, w.u)
+	w.mn.solved(w.kr.solve(w, w.kb))
+	copy(w.u, w.ku)
+	copy(w.du, w.kb)
+}
+
+// jacVec writes J z ≈ (e(u + εz) − e(u))/ε into dst (krylovSystem): the iteration matrix
+// of eq. 12 applied to z by a forward difference of the residual eq. 13, one evaluation
+// of f, M z (dae.MassMultiplier), G and g, with ε from perturb. e(u) is w.res.
+func (w *hhtWork) jacVec(dst, z []float64) {
+	h := w.hTry
+	eps := perturb(w.u, w.ku, z, (1+norm2(w.cur.Q))/(w.k.beta*h*h))
+	if eps == 0 {
+		clear(dst)
+		return
+	}
+	w.newmark(h)
+	w.evalResidual(w.cur.T+h, h)
+	for i := range dst {
+		dst[i] = (w.du[i] - w.res[i]) / eps
+	}
+}
+
+// precondition applies the mass part's inverse (krylovSystem).
+func (w *hhtWork) precondition(x []float64) { w.mn.solve(x) }
+
 // converged checks the converged unknowns.
-func (w *hhtWork) converged() error { return finiteIterate(w.u) }
+func (w *hhtWork) converged() error {
+	if w.mn.distrusted() {
+		w.noteWorstResidual()
+		return ErrNoConvergence
+	}
+	return finiteIterate(w.u)
+}
 
 // diverged names the worst residual of a diverged iteration.
 func (w *hhtWork) diverged() error {
@@ -809,6 +902,7 @@ func (w *hhtWork) commit(h float64) error {
 	copy(s.Lambda, w.u[w.nq:w.nq+w.nc])
 	copy(w.u0, w.u)
 	w.stats.Steps++
+	w.mn.accepted()
 	w.choosePredictor()
 	// Shift the history: newest first.
 	last := w.histU[len(w.histU)-1]
@@ -824,6 +918,7 @@ func (w *hhtWork) commit(h float64) error {
 // predict starts an attempt of size h from the extrapolated unknowns (extrapolate).
 func (w *hhtWork) predict(h float64, _ bool) error {
 	w.hTry = h
+	w.mn.attempt()
 	w.extrapolate(h)
 	return nil
 }

@@ -297,6 +297,10 @@ func (n *newtonSolver) attempt(p newtonIteration, h float64, needJ bool) (usedFr
 			return usedFresh, nil
 		}
 		n.stats.countFailure(err)
+		if needJ && n.fallback(p) {
+			usedFresh++
+			continue // a fresh simplified matrix failed: retry with the exact one
+		}
 		if needJ && n.regularize(p, err) {
 			usedFresh++
 			continue // a fresh matrix failed: retry with the regularized one
@@ -342,6 +346,25 @@ func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
 			return p.diverged()
 		}
 	}
+}
+
+// simplifiable is a newtonIteration whose matrix may be the simplified mass matrix of
+// massNewton: fallback switches it to its exact matrix and reports whether it did (false
+// when the exact one was in use).
+type simplifiable interface {
+	fallback() bool
+}
+
+// fallback switches p to its exact matrix after a failure with a fresh simplified one,
+// counting it in Stats.DenseFallbacks; it reports false when p has none to leave.
+func (n *newtonSolver) fallback(p newtonIteration) bool {
+	f, ok := p.(simplifiable)
+	if !ok || !f.fallback() {
+		return false
+	}
+	n.haveJ = false
+	n.stats.DenseFallbacks++
+	return true
 }
 
 // regularize switches p to its singular mode (newtonSolver.singular) after a failure err

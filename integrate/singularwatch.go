@@ -222,12 +222,13 @@ func mergePassage(list []SingularPassage, from int, p SingularPassage) []Singula
 }
 
 // schurBlock: hht's matrix of eq. 12 is [M/(1+α) + O(h), Gᵀ; G, 0] in (a, λ), scaled
-// constraint rows: S = (1+α) G M⁻¹ Gᵀ + O(h).
+// constraint rows: S = (1+α) G M⁻¹ Gᵀ + O(h). On the Newton-Krylov path its mass part
+// (massNewton) has the same S to leading order and is probed instead.
 func (w *hhtWork) schurBlock() schurBlock {
 	if w.nc == 0 {
 		return schurBlock{}
 	}
-	return schurBlock{lu: w.lu, n: w.n, row: w.nq, col: w.nq, scale: 1}
+	return schurBlock{lu: w.mn.or(w.lu), n: w.n, row: w.nq, col: w.nq, scale: 1}
 }
 
 // schurBlock: genalpha's matrix of eq. 70 is [C M + O(h²), Gᵀ; G, 0] in (Δq, hλ), so
@@ -241,7 +242,7 @@ func (w *genAlphaWork) schurBlock() schurBlock {
 	case w.si2:
 		return schurBlock{lu: w.lu, n: w.nx, row: w.nq + w.nc, col: w.nq + w.nc, scale: 1}
 	}
-	return schurBlock{lu: w.lu, n: w.nx, row: w.nq, col: w.nq, scale: 1}
+	return schurBlock{lu: w.mn.or(w.lu), n: w.nx, row: w.nq, col: w.nq, scale: 1}
 }
 
 // schurBlock: bdf's matrix c_j K − ∂φ/∂y of the first-order form y = (q, v, a, λ[, μ])

@@ -48,6 +48,10 @@ type Stats struct {
 	// the regularized saddle-point matrix (newtonRegEps; near a singular position or with
 	// redundant constraints, issue 17). Each is a SingularPassage of the method.
 	Regularized int `json:"regularized"`
+	// DenseFallbacks: Newton iterations that failed with a fresh simplified mass matrix
+	// (massNewton: systems with dae.MassSolver) and were retried with the exact dense
+	// iteration matrix, which the method then keeps for massNewtonDenseSteps steps.
+	DenseFallbacks int `json:"dense_fallbacks"`
 }
 
 // countFailure counts an attempt abandoned before its error test by its cause: NaN or Inf
@@ -75,5 +79,6 @@ func (s Stats) Add(o Stats) Stats {
 		Jacobians: s.Jacobians + o.Jacobians, Factorizations: s.Factorizations + o.Factorizations,
 		Solves: s.Solves + o.Solves, Projections: s.Projections + o.Projections,
 		Repartitions: s.Repartitions + o.Repartitions, Regularized: s.Regularized + o.Regularized,
+		DenseFallbacks: s.DenseFallbacks + o.DenseFallbacks,
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"linkage/cputime"
 	"linkage/dae"
 	"linkage/integrate"
 	"linkage/joint"
@@ -140,23 +141,68 @@ func BenchmarkChainRun(b *testing.B) {
 	}
 }
 
-// BenchmarkChainImplicitStep measures an accepted hht step (tolerance 1e-4) on the joint
-// chain: the Newton matrix is dense (CRBA M, the analytic derivatives of derivatives.go)
-// and factorized by dense LU, so the cost grows as N³ where the explicit route's is
-// linear. Run:
+// BenchmarkChainImplicitStep measures an accepted hht or genalpha step (tolerance 1e-4,
+// after 5 warm-up steps) on the 3D chain of N rods: on the joint route, whose Newton
+// increments come from GMRES on residual differences preconditioned by the mass part
+// [M/(1+α) Gᵀ; G 0] (C M for genalpha) through the articulated-body recursion
+// (integrate's massNewton: no nq×nq matrix); on the joint route with the dense Newton matrix (MassSolve hidden: CRBA M, the
+// analytic derivatives of derivatives.go, dense LU; N ≤ 100); and on the body route
+// (spatial, Euler parameters, sparse KKT). cpu-ms/step is the process CPU time per step,
+// steady on a loaded machine where ns/op is not; h-ms the mean step in milliseconds. Run:
 //
 //	go test -run X -bench ChainImplicitStep -benchtime 20x ./joint/
 func BenchmarkChainImplicitStep(b *testing.B) {
-	for _, n := range []int{10, 30, 100} {
-		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			sys, s, err := Chain3D(n)
-			if err != nil {
-				b.Fatal(err)
+	for _, method := range []string{"hht", "genalpha"} {
+		for _, route := range []string{"joint", "joint-dense", "body"} {
+			for _, n := range []int{10, 100, 1000} {
+				if route == "joint-dense" && n > 100 {
+					continue
+				}
+				b.Run(fmt.Sprintf("method=%s/route=%s/N=%d", method, route, n), func(b *testing.B) {
+					benchImplicit(b, method, route, n)
+				})
 			}
-			hht := integrate.DefaultHHT()
-			benchSteps(b, &hht, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
-		})
+		}
 	}
+}
+
+// benchImplicit is one case of BenchmarkChainImplicitStep.
+func benchImplicit(b *testing.B, method, route string, n int) {
+	var sys dae.System
+	var s integrate.State
+	var err error
+	switch route {
+	case "joint", "joint-dense":
+		var js *joint.System
+		js, s, err = Chain3D(n)
+		sys = js
+		if route == "joint-dense" {
+			sys = denseOnly{js, js, js, js}
+		}
+	default:
+		sys, s, err = bodyChain3D(n)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	var m integrate.Method
+	if method == "hht" {
+		hht := integrate.DefaultHHT()
+		m = &hht
+	} else {
+		ga := integrate.DefaultGenAlpha()
+		m = &ga
+	}
+	benchSteps(b, m, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+}
+
+// denseOnly hides dae.MassSolver and dae.MassMultiplier from a joint system, keeping its
+// analytic derivatives: the implicit methods then form their dense Newton matrices.
+type denseOnly struct {
+	dae.System
+	dae.MassDerivative
+	dae.ForceDerivative
+	dae.ConstraintForceDerivative
 }
 
 // benchSteps times the steps of m on sys after warm steps, and reports Jacobians and
@@ -170,15 +216,20 @@ func benchSteps(b *testing.B, m integrate.Method, sys dae.System, s integrate.St
 			b.Fatal(err)
 		}
 	}
-	s0 := m.Stats()
+	s0, t0 := m.Stats(), m.Current().T
 	b.ReportAllocs()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if err := m.Step(math.Inf(1)); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cpu := cputime.Process() - c0
 	st := m.Stats()
 	steps := float64(st.Steps - s0.Steps)
+	b.ReportMetric(float64(cpu.Microseconds())/1e3/steps, "cpu-ms/step")
+	b.ReportMetric((m.Current().T-t0)/steps*1e3, "h-ms")
+	b.ReportMetric(float64(st.FuncEvals-s0.FuncEvals)/steps, "fevals/step")
 	b.ReportMetric(float64(st.Jacobians-s0.Jacobians)/steps, "jacobians/step")
 	b.ReportMetric(float64(st.NewtonIters-s0.NewtonIters)/steps, "newton/step")
 }

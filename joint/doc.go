@@ -24,10 +24,13 @@
 // (Newton-Euler, O(N)) for the contract; MassSolve (dae.MassSolver: the articulated-body
 // recursion, O(N)) with which integrate solves eq. 17 by the Schur complement G M⁻¹ Gᵀ
 // without forming M (consistent starts, rk4, dopri5, mdop5, daealpha's acceleration
-// solve); and exact derivatives of Newton-Euler and of the cut joints' Gᵀλ
-// (derivatives.go, cutaxes.go; O(N·depth) per matrix) for the implicit methods, whose
-// dense Newton matrices then cost O(N³) per factorization. A tree cannot hold a kinematic
-// loop (every joint names an existing parent frame); loops are cut joints by construction.
-// A cut joint's rows are point rows (Cut: a spherical joint, or a planar revolute one) and,
-// for revolute and universal cut joints in 3D, orientation rows on its axes (CutAxes).
+// solve); MassMul (dae.MassMultiplier: M x by Newton-Euler, O(N)), with which the
+// Newton-Krylov corrector of hht and genalpha, preconditioned by the mass part through
+// MassSolve, never forms M (integrate/doc.go, "Newton matrices without M"); and exact
+// derivatives of Newton-Euler and of the cut joints' Gᵀλ (derivatives.go, cutaxes.go;
+// O(N·depth) per matrix) for the other implicit methods, whose dense Newton matrices then
+// cost O(N³) per factorization. A tree cannot hold a kinematic loop (every joint names an
+// existing parent frame); loops are cut joints by construction. A cut joint's rows are
+// point rows (Cut: a spherical joint, or a planar revolute one) and, for revolute and
+// universal cut joints in 3D, orientation rows on its axes (CutAxes).
 package joint

@@ -26,6 +26,7 @@ type System struct {
 var (
 	_ dae.System          = (*System)(nil)
 	_ dae.MassSolver      = (*System)(nil)
+	_ dae.MassMultiplier  = (*System)(nil)
 	_ dae.Energy          = (*System)(nil)
 	_ dae.EnergyInvariant = (*System)(nil)
 	_ dae.Namer           = (*System)(nil)
@@ -101,6 +102,13 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 func (s *System) MassSolve(x []float64, t float64, q, b []float64) {
 	s.m.kinematics(s.w, q, nil)
 	s.m.forwardDynamics(s.w, x, b, false)
+}
+
+// MassMul writes dst = M(q) x by the recursive Newton-Euler algorithm with x as the joint
+// accelerations, at zero velocity and without gravity: O(N), M never formed.
+func (s *System) MassMul(dst []float64, t float64, q, x []float64) {
+	s.m.kinematics(s.w, q, nil)
+	s.m.inverseDynamics(s.w, dst, x, false)
 }
 
 // Accelerations writes the unconstrained accelerations a = M⁻¹ f(q, v) of the tree (cut
