@@ -104,7 +104,9 @@ var ali3Entry = Entry{
 	Formulations: []Formulation{Index3},
 	Order:        Order{Q: 2, V: 2, Lambda: 2},
 	Params:       []Param{ali3PenaltyParam},
-	New:          func() Method { return &ALI3{} },
+	// ReactionForces: f_λ pressed by λ of eq. 17 at the iterate (pressReaction).
+	ReactionForces: true,
+	New:            func() Method { return &ALI3{} },
 }
 
 var ali1Entry = Entry{
@@ -115,7 +117,9 @@ var ali1Entry = Entry{
 	Formulations: []Formulation{Index1Projected},
 	Order:        Order{Q: 2, V: 2, Lambda: 2},
 	Params:       []Param{ali1PenaltyParam},
-	New:          func() Method { return &ALI1{} },
+	// ReactionForces: as ali3.
+	ReactionForces: true,
+	New:            func() Method { return &ALI1{} },
 }
 
 // checkPenalty refuses a penalty factor outside [MinPenalty, MaxPenalty] with the reason.
@@ -210,6 +214,13 @@ type aliWork struct {
 	jacobianPolicy JacobianPolicy
 	iter           int // iterations of the current attempt
 	maxIters       int // largest number of iterations of an accepted step
+
+	// λ-dependent forces (dae.ReactionForce), nil without: eq. 17 with f_λ at the
+	// iterate (aliReaction), its solver on M + αGᵀG and its buffers.
+	rx     *reactionAccel
+	al     aliEq17
+	lamHat []float64 // nc: λ of eq. 17 at the iterate, which presses f_λ
+	aHat   []float64 // nq: the accelerations of that solve (discarded)
 }
 
 // newALIRun resolves the options and starts a run of the given index.
@@ -234,9 +245,6 @@ func newALIRun(name string, index int, alpha float64, ns NewtonSettings, sys dae
 // newALIWork checks start, sizes the workspace and computes the start accelerations.
 func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys dae.System, start State, ctl StepControl) (*aliWork, error) {
 	if err := refuseFirstOrder(name, sys); err != nil {
-		return nil, err
-	}
-	if err := refuseReactionWhy(name, aliReactionWhy, sys); err != nil {
 		return nil, err
 	}
 	if err := refuseNonholonomic(name, sys); err != nil {
@@ -273,6 +281,11 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 		w.G, w.Jc, w.Tc = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 	}
 	w.sec = dae.NewSecondDerivatives(sys)
+	if w.rx = newReactionAccel(sys, nil); w.rx != nil {
+		w.lamHat, w.aHat = vec(nc), vec(nq)
+		w.al = aliEq17{w: w, rhs: vec(nq), b: vec(nc)}
+		w.rx.tol = aliEq17Tol
+	}
 	w.lu, w.plu = linalg.NewLU(nq), linalg.NewLU(nq)
 	w.nw = newNewtonSolver(ns, &w.stats)
 	w.nw.rule = &aliStop{s: ns, floor: &w.nw.mon.floor}
@@ -297,17 +310,6 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	w.prev.CopyFrom(&w.cur)
 	return w, nil
 }
-
-// aliReactionWhy says why the augmented Lagrangian methods refuse λ-dependent forces. Tried
-// (issue 16): f_λ pressed by λ* + αΦ (index 3) or λ* + αΦ̈ (index 1) in eqs. 5 and 8 with
-// ∂f_λ/∂λ·α∂Φ/∂q in the tangent, and the projection of q̈ iterated on f_λ(λ): the runs
-// converged with order 1 on the friction pendulum of reaction_test.go (index 3: |Δq(0.5)|
-// = 6.0e-5, 3.1e-5, 1.6e-5 at h = 2e-3, 1e-3, 5e-4; 3.4e-6, 8.4e-7, 2.1e-7 without
-// friction) and index 1 did not converge at all. The trapezoidal multiplier of the index-3
-// corrector is O(h) accurate only (the method recovers λ afterwards by projecting q̈), which
-// is harmless while λ acts along Gᵀ, not once friction turns it into tangential force; a
-// consistent λ would need eq. 17 at every iterate.
-const aliReactionWhy = "the multiplier its corrector iterates, λ* + αΦ, is accurate to O(h) only, and friction pressed by it moves the motion by O(h): measured order 1"
 
 // refuseFirstOrder refuses a dae.FirstOrder system: the augmented Lagrangian methods do
 // not integrate first-order states.
@@ -482,6 +484,9 @@ func (w *aliWork) residual() error {
 	w.sys.Force(w.f, t, w.q, w.v)
 	w.stats.FuncEvals++
 	w.sys.Mass(w.M, t, w.q)
+	if err := w.pressReaction(t); err != nil {
+		return err
+	}
 	for i := range w.nq {
 		w.r[i] = dot(w.M.RawRowView(i), w.a) - w.f[i]
 	}
@@ -535,6 +540,11 @@ func (w *aliWork) factor() error {
 	add(w.T1, -c2)
 	w.der.ForceDerivativeV(w.T1, t, w.q, w.v)
 	add(w.T1, -h/2)
+	if w.rx != nil { // ∂f_λ/∂(q, v) at λ̂; ∂f_λ/∂λ enters through eq. 17 (pressReaction)
+		w.rx.rx.derivatives(t, w.q, w.v, w.lamHat)
+		w.stats.Jacobians++
+		w.rx.rx.addDense(K, n, 0, 0, 0, 0, -c2, -h/2, 0)
+	}
 	before += w.sec.Evals
 	if w.index == 3 {
 		w.addGTG(K, w.alpha*c2)
@@ -850,13 +860,79 @@ func (w *aliWork) projectAcceleration(t float64) error {
 	w.sys.Force(w.f, t, w.q, w.v)
 	w.stats.FuncEvals++
 	w.sys.Gamma(w.gam, t, w.q, w.v)
-	clear(w.sig)
 	w.stats.Projections++
-	if err := w.solveProjected(w.a, w.f, w.gam); err != nil {
+	return w.solveEq17(t, w.q, w.v, w.a, w.lamStar)
+}
+
+// solveEq17 overwrites a and lambda with the solution of eq. 17, M a + Gᵀλ = Q + f_λ(λ),
+// G a = γ, at (t, q, v), with Q in w.f, γ in w.gam, M and G evaluated at q and M + αGᵀG
+// factorized there: the projection of solveProjected (a is its first guess) without
+// λ-dependent forces, Newton on λ (reactionAccel) around it with them.
+func (w *aliWork) solveEq17(t float64, q, v, a, lambda []float64) error {
+	if w.rx == nil {
+		clear(w.sig)
+		if err := w.solveProjected(a, w.f, w.gam); err != nil {
+			return err
+		}
+		copy(lambda, w.sig)
+		return nil
+	}
+	copy(a, w.f)
+	copy(lambda, w.gam)
+	w.al.err = nil
+	if err := w.rx.solve(&w.al, a, lambda, t, q, v, &w.stats); err != nil {
 		return err
 	}
-	copy(w.lamStar, w.sig)
+	return w.al.err
+}
+
+// pressReaction adds f_λ(t, q, v, λ̂) to w.f at the iterate, where λ̂ is the multiplier of
+// eq. 17 at (q, v) with f_λ (M and G evaluated at q). Not λ* + αΦ (or λ* + αΦ̈): that is
+// the multiplier of the trapezoidal q̈ₙ₊₁ = 4/h²(qₙ₊₁ − qₙ − h q̇ₙ) − q̈ₙ, which is O(h)
+// off in the direction of Gᵀ (−h/3 of ⃛q there, as q̈ₙ is the projected one), harmless
+// while λ acts along Gᵀ; friction turns it into a tangential force error O(h), v's local
+// error O(h²), order 1 (measured: aliReactionOrder). λ̂ is O(h²) accurate with the
+// iterate's (q, v) (v off Φ̇ = 0 by O(h²)), as the trapezoidal rule needs.
+func (w *aliWork) pressReaction(t float64) error {
+	if w.rx == nil {
+		return nil
+	}
+	if w.nc > 0 {
+		if err := w.factorProjection(); err != nil {
+			return err
+		}
+		w.sys.Gamma(w.gam, t, w.q, w.v)
+		if err := w.solveEq17(t, w.q, w.v, w.aHat, w.lamHat); err != nil {
+			return err
+		}
+	}
+	w.rx.rx.add(w.f, t, w.q, w.v, w.lamHat)
 	return nil
+}
+
+// aliEq17Tol is the relative accuracy of λ from the projection of solveProjected, where
+// the Newton iteration on λ of eq. 17 stops: σ converges to about α·projTol·|G||a|
+// (measured 9e-9 relative on the friction pendulum, whose λ is about 10).
+const aliEq17Tol = 1e-8
+
+// aliEq17 solves eq. 17 without f_λ for reactionAccel (its Solve(x, y): x = Q, y = γ on
+// entry, a and λ on return) by the projection of solveProjected on the factorization of
+// M + αGᵀG, which needs no independent constraints; err keeps its first failure.
+type aliEq17 struct {
+	w      *aliWork
+	rhs, b []float64
+	err    error
+}
+
+func (e *aliEq17) Solve(x, y []float64) {
+	copy(e.rhs, x)
+	copy(e.b, y)
+	clear(x)
+	clear(e.w.sig)
+	if err := e.w.solveProjected(x, e.rhs, e.b); err != nil && e.err == nil {
+		e.err = err
+	}
+	copy(y, e.w.sig)
 }
 
 // projectPosition projects q onto Φ(q) = 0 mass-orthogonally (index 1): the nonlinear
@@ -933,6 +1009,9 @@ func (w *aliWork) accelerations(t float64, q, v, a, lambda []float64) error {
 	w.sys.Force(w.f, t, q, v)
 	w.stats.FuncEvals++
 	if w.nc == 0 {
+		if w.rx != nil {
+			w.rx.rx.add(w.f, t, q, v, lambda)
+		}
 		w.stats.Factorizations++
 		if err := w.plu.Factorize(w.M); err != nil {
 			return err
@@ -947,10 +1026,5 @@ func (w *aliWork) accelerations(t float64, q, v, a, lambda []float64) error {
 	if err := w.factorProjection(); err != nil {
 		return err
 	}
-	clear(w.sig)
-	if err := w.solveProjected(a, w.f, w.gam); err != nil {
-		return err
-	}
-	copy(lambda, w.sig)
-	return nil
+	return w.solveEq17(t, q, v, a, lambda)
 }
