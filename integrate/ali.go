@@ -897,10 +897,14 @@ func (w *aliWork) solveEq17(t float64, q, v, a, lambda []float64) error {
 // pressReaction adds f_λ(t, q, v, λ̂) to w.f at the iterate, where λ̂ is the multiplier of
 // eq. 17 at (q, v) with f_λ (M and G evaluated at q). Not λ* + αΦ (or λ* + αΦ̈): that is
 // the multiplier of the trapezoidal q̈ₙ₊₁ = 4/h²(qₙ₊₁ − qₙ − h q̇ₙ) − q̈ₙ, which is O(h)
-// off in the direction of Gᵀ (−h/3 of ⃛q there, as q̈ₙ is the projected one), harmless
-// while λ acts along Gᵀ; friction turns it into a tangential force error O(h), v's local
-// error O(h²), order 1 (measured: aliReactionOrder). λ̂ is O(h²) accurate with the
-// iterate's (q, v) (v off Φ̇ = 0 by O(h²)), as the trapezoidal rule needs.
+// off along Gᵀ (−h/3 of ⃛q there, as q̈ₙ is the projected one), harmless while λ acts along
+// Gᵀ. Measured on the pendulum of testsys_test.go at t = 0.5: λ* + αΦ − λ = −3.5e-2,
+// −1.75e-2 at h = 4e-3, 2e-3, of one sign from step to step (a bias, not an oscillation
+// that a mean over the step would cancel), while the projected λ converges with order 2.
+// Friction turns that bias into a tangential force error O(h), v's local error O(h²):
+// order 1 (measured |Δq(0.5)| = 6.0e-5, 3.1e-5, 1.6e-5 at h = 2e-3, 1e-3, 5e-4 on the
+// friction pendulum). λ̂ is O(h²) accurate with the iterate's (q, v) (v off Φ̇ = 0 by
+// O(h²)), as the trapezoidal rule needs: order 2 (TestALIReactionOrders).
 func (w *aliWork) pressReaction(t float64) error {
 	if w.rx == nil {
 		return nil
