@@ -35,6 +35,10 @@ import (
 // constraints and singular positions need no reduction, since M + αΦ_qᵀΦ_q stays regular
 // when M is positive definite, whatever the rank of Φ_q. The linear algebra is dense.
 //
+// With forces that depend on λ (dae.ReactionForce: joint friction) Q includes f_λ pressed
+// by λ̂, the multiplier of eq. 17 at the iterate, not by λ* + αΦ (pressReaction says why),
+// and the tangent matrix its derivative through λ̂ (addLambdaHat).
+//
 // Fixed steps only; the multi-index method (MultiIndex) adds the step-size control.
 type ALI3 struct {
 	// Alpha is the penalty factor α, relative to the mean mass (see ALI3), in
@@ -60,7 +64,7 @@ type ALI3 struct {
 // iteration, not its solution). λ* is updated by eq. 7 after every iteration. The
 // converged qₙ₊₁ and q̇ₙ₊₁ are projected mass-orthogonally onto Φ = 0 and Φ̇ = 0
 // (projectPosition, projectVelocity). α is relative to the mean mass as in ALI3; the
-// linear algebra is dense. Fixed steps only.
+// linear algebra is dense; λ-dependent forces as in ALI3. Fixed steps only.
 type ALI1 struct {
 	// Alpha is the penalty factor α, relative to the mean mass, in [MinPenalty, MaxPenalty];
 	// zero takes DefaultPenalty.
@@ -1107,6 +1111,3 @@ func (w *aliWork) accelerations(t float64, q, v, a, lambda []float64) error {
 	}
 	return w.solveEq17(t, q, v, a, lambda)
 }
-
-func (m *ALI3) work() *aliWork { return m.w }
-func (m *ALI1) work() *aliWork { return m.w }

@@ -138,3 +138,6 @@ func TestALIReactionNewtonMatrix(t *testing.T) {
 		}
 	}
 }
+
+func (m *ALI3) work() *aliWork { return m.w }
+func (m *ALI1) work() *aliWork { return m.w }
