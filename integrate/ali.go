@@ -220,15 +220,15 @@ type aliWork struct {
 	maxIters       int // largest number of iterations of an accepted step
 
 	// λ-dependent forces (dae.ReactionForce), nil without: eq. 17 with f_λ at the
-	// iterate (aliReaction), its solver on M + αGᵀG and its buffers.
+	// iterate (pressReaction), its solver on M + αGᵀG and its buffers.
 	rx     *reactionAccel
 	al     aliEq17
 	lamHat []float64 // nc: λ of eq. 17 at the iterate, which presses f_λ
 	aHat   []float64 // nq: the accelerations of that solve
 	// Bq, Bc: the derivative of eq. 17's two block rows along the iterate (addLambdaHat);
-	// colQ, colC, dLam: one column and its δλ̂.
-	Bq, Bc           *mat.Dense
-	colQ, colC, dLam []float64
+	// colQ, dLam: one column and its δλ̂.
+	Bq, Bc     *mat.Dense
+	colQ, dLam []float64
 }
 
 // newALIRun resolves the options and starts a run of the given index.
@@ -295,7 +295,7 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 		w.rx.tol = aliEq17Tol
 		if nc > 0 {
 			w.Bq, w.Bc = mat.NewDense(nq, nq, nil), mat.NewDense(nc, nq, nil)
-			w.colQ, w.colC, w.dLam = vec(nq), vec(nc), vec(nc)
+			w.colQ, w.dLam = vec(nq), vec(nc)
 		}
 	}
 	w.lu, w.plu = linalg.NewLU(nq), linalg.NewLU(nq)
@@ -967,7 +967,8 @@ func (w *aliWork) addLambdaHat(K []float64, t, h float64) error {
 	addScaled(w.Bc, w.Tc, c2)
 	w.sec.GammaDerivativeV(w.Tc, t, w.q, w.v)
 	addScaled(w.Bc, w.Tc, h/2)
-	// M + αGᵀG at the iterate (pressReaction factorized it; kept unless a projection ran)
+	// M + αGᵀG at the iterate, factorized again: pressReaction's factorization at the
+	// same iterate is not relied on (one more nq×nq factorization per tangent matrix)
 	if err := w.factorProjection(); err != nil {
 		return err
 	}
