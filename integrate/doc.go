@@ -90,9 +90,14 @@
 // the law's time constant: use an implicit method there. radau5's index3 form measures v
 // at its index-1 scale in its error test and Newton norm for such systems (the index
 // scaling let errors of v, which f_λ turns into lasting tangential force, go unchecked;
-// Radau5), at 1.2 to 2.7 times the evaluations of its index2 form. ali3, ali1 and multi-index refuse such systems, naming the
-// capability and the reason (their corrector's multiplier is O(h) accurate, and friction
-// pressed by it converged with order 1: aliReactionWhy) (Entry.ReactionForces, `linkage methods` column f(λ)).
+// Radau5), at 1.2 to 2.7 times the evaluations of its index2 form. ali3, ali1 and
+// multi-index press f_λ by λ̂, the multiplier of eq. 17 with f_λ at the iterate (q, v),
+// solved by Newton on λ around their projection on M + αGᵀG, with ∂f_λ/∂λ·∂λ̂/∂(q, v) from
+// the linearized eq. 17 in the tangent (aliWork.pressReaction, addLambdaHat): their own
+// multiplier λ* + αΦ (or αΦ̈) is that of the trapezoidal q̈ₙ₊₁, O(h) off along Gᵀ, and
+// friction pressed by it converged with order 1; with λ̂ they keep order 2 in q, v, λ.
+// multi-index adds f_λ's power vᵀf_λ to its energy invariant (Entry.ReactionForces,
+// `linkage methods` column f(λ)).
 //
 // Nonholonomic constraints A(t,q) v + b = 0 (dae.Nonholonomic: a knife edge; seed 002, eq.
 // 44) join the constraint rows through dae.WithPfaffianRows, with multipliers μ after λ in

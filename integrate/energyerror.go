@@ -17,16 +17,24 @@ import (
 // it adds no error of lower order.
 type energyMeter struct {
 	inv dae.EnergyInvariant
+	// rx and fl add the power vᵀf_λ(λ) of λ-dependent forces (dae.ReactionForce), which
+	// NonConservativePower, a function of (t, q, v), cannot include; nil without.
+	rx *reaction
+	fl []float64
 	// pi, work, power, scale at the last accepted step; the *Try fields at the attempt.
 	pi, work, power, scale             float64
 	piTry, workTry, powerTry, scaleTry float64
 }
 
-// newEnergyMeter starts the invariant at the state (t, q, v, λ).
-func newEnergyMeter(inv dae.EnergyInvariant, t float64, q, v, lambda []float64) *energyMeter {
-	e := &energyMeter{inv: inv}
+// newEnergyMeter starts the invariant at the state (t, q, v, λ); rx is the system's
+// λ-dependent force, or nil.
+func newEnergyMeter(inv dae.EnergyInvariant, rx *reaction, t float64, q, v, lambda []float64) *energyMeter {
+	e := &energyMeter{inv: inv, rx: rx}
+	if e.rx != nil {
+		e.fl = make([]float64, len(q))
+	}
 	kin, pot := inv.Energy(t, q, v)
-	e.power = inv.NonConservativePower(t, q, v) + inv.DrivingPower(t, q, lambda)
+	e.power = e.powerAt(t, q, v, lambda)
 	e.pi = kin + pot
 	e.scale = energyScale(kin, pot, e.pi)
 	return e
@@ -43,7 +51,7 @@ func energyScale(kin, pot, pi float64) float64 {
 // relative change |Π₁ − Π₀| / scale, the estimate of the step's local error.
 func (e *energyMeter) trial(h, t float64, q, v, lambda []float64) float64 {
 	kin, pot := e.inv.Energy(t, q, v)
-	e.powerTry = e.inv.NonConservativePower(t, q, v) + e.inv.DrivingPower(t, q, lambda)
+	e.powerTry = e.powerAt(t, q, v, lambda)
 	e.workTry = e.work + h/2*(e.power+e.powerTry)
 	e.piTry = kin + pot - e.workTry
 	e.scaleTry = math.Max(e.scale, energyScale(kin, pot, e.piTry))
@@ -51,6 +59,18 @@ func (e *energyMeter) trial(h, t float64, q, v, lambda []float64) float64 {
 		return 0
 	}
 	return math.Abs(e.piTry-e.pi) / e.scaleTry
+}
+
+// powerAt is P_nc + P_driving at (t, q, v, λ), plus vᵀf_λ(t, q, v, λ) with λ-dependent
+// forces.
+func (e *energyMeter) powerAt(t float64, q, v, lambda []float64) float64 {
+	p := e.inv.NonConservativePower(t, q, v) + e.inv.DrivingPower(t, q, lambda)
+	if e.rx != nil {
+		clear(e.fl)
+		e.rx.add(e.fl, t, q, v, lambda)
+		p += dot(v, e.fl)
+	}
+	return p
 }
 
 // accept makes the last trial the current state of the invariant.

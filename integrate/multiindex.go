@@ -117,7 +117,9 @@ var multiIndexEntry = Entry{
 	// With FixedH it is ali3 (order 2 in every block).
 	Order:    Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive: true,
-	New:      func() Method { return &MultiIndex{} },
+	// ReactionForces: as ali3; the energy invariant includes the power of f_λ.
+	ReactionForces: true,
+	New:            func() Method { return &MultiIndex{} },
 }
 
 // Init checks the options and the system (dae.EnergyInvariant), starts in index 3 and
@@ -129,9 +131,6 @@ func (m *MultiIndex) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	if ctl.ATolQ != nil {
 		return fmt.Errorf("integrate: %s: StepControl.ATolQ (per-coordinate tolerances) is not supported: the error control of this method is the relative change of the energy invariant, not a norm over coordinates", name)
-	}
-	if err := refuseReactionWhy(name, aliReactionWhy, sys); err != nil {
-		return err
 	}
 	if err := refuseNonholonomic(name, sys); err != nil {
 		return err
@@ -162,7 +161,11 @@ func (m *MultiIndex) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	r.w = w
 	w.multi = r
-	w.energy = newEnergyMeter(inv, start.T, w.cur.Q, w.cur.V, w.cur.Lambda)
+	var rx *reaction
+	if w.rx != nil {
+		rx = w.rx.rx
+	}
+	w.energy = newEnergyMeter(inv, rx, start.T, w.cur.Q, w.cur.V, w.cur.Lambda)
 	m.w, m.accepted = w, &w.accepted
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -131,31 +130,4 @@ func (e *eq17) solveReaction(rf dae.ReactionForce, a, lambda []float64, t float6
 		}
 	}
 	return fmt.Errorf("%w in %d iterations at t=%g (the forces change the reactions by as much as the reactions themselves)", errReactionFixedPoint, reactionIters, t)
-}
-
-// refuseReactionWhy refuses a system with λ-dependent forces (dae.ReactionForce) for a
-// method that does not include them, saying why: evaluating f_λ with a stale λ, or leaving
-// it out, would be a silent wrong answer. (The explicit methods solve the acceleration
-// problem M a = f + f_λ(λ) − Gᵀλ, G a = γ, nonlinear in λ, at every stage:
-// reactionaccel.go.)
-func refuseReactionWhy(method, why string, sys dae.System) error {
-	if !dae.HasReactionForce(sys) {
-		return nil
-	}
-	if why != "" {
-		why = " (" + why + ")"
-	}
-	return fmt.Errorf("integrate: %s: %T has forces that depend on the multipliers (dae.ReactionForce, e.g. joint friction), which %s does not include%s; use one of: %s",
-		method, sys, method, why, reactionMethods())
-}
-
-// reactionMethods lists the registered methods that accept λ-dependent forces.
-func reactionMethods() string {
-	var names []string
-	for _, e := range registry() {
-		if e.ReactionForces {
-			names = append(names, e.Name)
-		}
-	}
-	return strings.Join(names, ", ")
 }

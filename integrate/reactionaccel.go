@@ -1,6 +1,7 @@
 package integrate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -51,6 +52,9 @@ type reactionAccel struct {
 	colA, col []float64   // nq, nc: right side / solution of a column solve
 	jac       *linalg.LU  // nc×nc: I − S⁻¹ G M⁻¹ ∂f_λ/∂λ
 	jacOK     bool        // jac holds a factorization (of an earlier iterate, maybe)
+	// tol is the relative stop of the iteration, reactionNewtonTol when zero (ali3, ali1:
+	// their eq. 17 solver is an iterative projection, accurate to aliEq17Tol).
+	tol float64
 }
 
 // newReactionAccel returns the workspace for sys on the sparse path sp (or dense), or nil
@@ -102,7 +106,7 @@ func (r *reactionAccel) solve(solver interface{ Solve(x, y []float64) }, a, lam 
 			d = math.Max(d, math.Abs(r.rho[i]))
 			s = math.Max(s, math.Abs(x))
 		}
-		if d <= reactionNewtonTol*math.Max(1, s) {
+		if d <= cmp.Or(r.tol, reactionNewtonTol)*math.Max(1, s) {
 			copy(r.lamPrev, lam)
 			return nil
 		}
