@@ -91,6 +91,30 @@ func TestHHTPassingShort(t *testing.T) {
 	}
 }
 
+// TestRadau5Index3Short: radau5's index-3 runs are among A02's (N = 40) and carry it
+// through both singular positions (t ≈ 0.71, 1.24 s) to 1.5 s on the physical branch, the
+// tol 1e-9 run within the library's tolerance (the 20 s results are reproduce iftomm's:
+// Radau5Index3).
+func TestRadau5Index3Short(t *testing.T) {
+	p := A02(40, 1.5)
+	cs := Radau5Index3()
+	for _, c := range cs {
+		if !slices.ContainsFunc(p.Extra, func(e Config) bool { return e.String() == c.String() }) {
+			t.Errorf("A02's extra runs %v lack %s", p.Extra, c)
+		}
+	}
+	runs, err := RunProblem(p, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		t.Logf("%s: error %.3g m, %d steps, max |g| %.2g", r.Config, r.MaxError, r.Steps, r.MaxResidual)
+		if r.Err != nil || r.Branch != nil || (r.Config.Tol <= 1e-9 && !r.Pass()) {
+			t.Errorf("%s: err %v, branch %v, error %.3g m; want 1.5 s on the physical branch (within %g m at tol 1e-9)", r.Config, r.Err, r.Branch, r.MaxError, Tolerance)
+		}
+	}
+}
+
 type errStub string
 
 func (e errStub) Error() string { return string(e) }
