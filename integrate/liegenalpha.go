@@ -295,24 +295,32 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl, plai
 	return nil
 }
 
+// coordinateName names velocity i: the plain system's coordinate on ℝⁿ, else the Lie
+// system's own name (dae.Namer), else v[i].
 func (w *lieWork) coordinateName(i int) string {
 	if w.plain != nil {
 		return dae.CoordinateName(w.plain, i)
 	}
-	if n, ok := w.sys.(dae.Namer); ok && n.CoordinateName(i) != "" {
-		return n.CoordinateName(i)
-	}
-	return fmt.Sprintf("v[%d]", i)
+	return w.lieName(i, "v", dae.Namer.CoordinateName)
 }
 
+// constraintName names constraint row i as coordinateName does, Φ[i] without a name.
 func (w *lieWork) constraintName(i int) string {
 	if w.plain != nil {
 		return dae.ConstraintName(w.plain, i)
 	}
-	if n, ok := w.sys.(dae.Namer); ok && n.ConstraintName(i) != "" {
-		return n.ConstraintName(i)
+	return w.lieName(i, "Φ", dae.Namer.ConstraintName)
+}
+
+// lieName is the name name gives i when the Lie system is a dae.Namer and gives one, else
+// sym[i].
+func (w *lieWork) lieName(i int, sym string, name func(dae.Namer, int) string) string {
+	if n, ok := w.sys.(dae.Namer); ok {
+		if s := name(n, i); s != "" {
+			return s
+		}
 	}
-	return fmt.Sprintf("Φ[%d]", i)
+	return fmt.Sprintf("%s[%d]", sym, i)
 }
 
 // accel solves [M Bᵀ; B 0](v̇, λ) = (f, γ) at (t, q, v) (seed 002, eq. 17 on the group).
