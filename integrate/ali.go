@@ -191,9 +191,14 @@ type aliWork struct {
 	sec    *dae.SecondDerivatives // ∂Φ̈/∂q̈ of the index-1 tangent matrix
 	nq, nc int
 	index  int     // 3 or 1: the formulation of the next attempt
-	alpha  float64 // α times the mean mass
-	nw     newtonSolver
-	lad    ladder
+	alpha  float64 // α times the mean mass: index 1 and the projections
+	// alpha3 is the penalty of the index-3 corrector (eqs. 8, 9): alpha, raised by
+	// raisePenalty when the multiplier iteration contracts too slowly at the step, up to
+	// alphaMax (MaxPenalty times the mean mass).
+	alpha3, alphaMax float64
+	stop             *aliStop
+	nw               newtonSolver
+	lad              ladder
 
 	// The multi-index method (multiindex.go); nil and zero for ali3 and ali1.
 	energy *energyMeter // the energy invariant, the error estimate
@@ -300,7 +305,8 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	}
 	w.lu, w.plu = linalg.NewLU(nq), linalg.NewLU(nq)
 	w.nw = newNewtonSolver(ns, &w.stats)
-	w.nw.rule = &aliStop{s: ns, floor: &w.nw.mon.floor}
+	w.stop = &aliStop{s: ns, floor: &w.nw.mon.floor}
+	w.nw.rule = w.stop
 	w.jacobianPolicy = ns.Jacobian
 	w.lad = ladder{name: name, m: w, raw: ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.cur.T = start.T
@@ -315,6 +321,7 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 		tr = float64(nq)
 	}
 	w.alpha = alpha * tr / float64(nq)
+	w.alpha3, w.alphaMax = w.alpha, MaxPenalty*tr/float64(nq)
 	if err := w.accelerations(start.T, w.cur.Q, w.cur.V, w.cur.A, w.cur.Lambda); err != nil {
 		return nil, fmt.Errorf("integrate: %s: start at t=%g: %w", name, start.T, err)
 	}
@@ -372,7 +379,43 @@ func (w *aliWork) attempt(h float64) (int, error) {
 	if w.index == 1 && w.jacobianPolicy != JacobianEveryStep {
 		w.nw.s.Jacobian = JacobianEveryIteration
 	}
-	return w.nw.attempt(w, h, true)
+	used, err := w.nw.attempt(w, h, true)
+	for err != nil && w.raisePenalty() {
+		u, e := w.nw.attempt(w, h, true)
+		used, err = used+u+1, e
+	}
+	return used, err
+}
+
+// Rates of the index-3 multiplier iteration that raisePenalty reads and aims at.
+const (
+	aliSlowRate   = 0.5 // a failed attempt contracting slower than this raises α
+	aliTargetRate = 0.1 // the rate the raised α is computed for
+)
+
+// raisePenalty raises the index-3 penalty after a failed attempt whose iteration was still
+// contracting, at a rate θ in (aliSlowRate, 1), and reports whether it did. The multiplier
+// iteration (eq. 9) contracts by θ ≈ m/(m + αh²σ/4) (σ an eigenvalue of Φ_q M⁻¹Φ_qᵀ times
+// m): the seed's α = 1e7 gives αh²/4 = 2.5 m at its Δt = 1e-3 but 2.5e-4 m at 1e-5, where
+// the crank's slowest mode contracts by 0.988 per iteration and no stop rule can call it
+// converged within MaxIters. Solving the rate for αh²σ/(4m) = 1/θ − 1 gives the α whose
+// rate is aliTargetRate: α·(1/aliTargetRate − 1)/(1/θ − 1). The raised α stays for the rest
+// of the run (a step's rate changes slowly); runs that converge never see it.
+func (w *aliWork) raisePenalty() bool {
+	th := w.stop.theta
+	if w.index != 3 || !(th > aliSlowRate && th < 1) || w.alpha3 >= w.alphaMax {
+		return false
+	}
+	w.alpha3 = math.Min(w.alpha3*(1/aliTargetRate-1)/(1/th-1), w.alphaMax)
+	return true
+}
+
+// penalty is the α of the corrector's residual and multiplier update (eqs. 5-9).
+func (w *aliWork) penalty() float64 {
+	if w.index == 3 {
+		return w.alpha3
+	}
+	return w.alpha
 }
 
 // errorNorm is the multi-index method's estimate, the relative change of the energy
@@ -471,8 +514,9 @@ func (w *aliWork) atIterate(h float64) float64 {
 
 // updateMultipliers is the multiplier iteration λ* += αΦ (eq. 9) or αΦ̈ (eq. 7).
 func (w *aliWork) updateMultipliers() {
+	alpha := w.penalty()
 	for i := range w.nc {
-		w.lamStar[i] += w.alpha * w.phi[i]
+		w.lamStar[i] += alpha * w.phi[i]
 	}
 }
 
@@ -502,8 +546,9 @@ func (w *aliWork) residual() error {
 	for i := range w.nq {
 		w.r[i] = dot(w.M.RawRowView(i), w.a) - w.f[i]
 	}
+	alpha := w.penalty()
 	for k := range w.nc {
-		mu := w.lamStar[k] + w.alpha*w.phi[k]
+		mu := w.lamStar[k] + alpha*w.phi[k]
 		for j, gkj := range w.G.RawRowView(k) {
 			w.r[j] += gkj * mu
 		}
@@ -559,7 +604,7 @@ func (w *aliWork) factor() error {
 	}
 	before += w.sec.Evals
 	if w.index == 3 {
-		w.addGTG(K, w.alpha*c2)
+		w.addGTG(K, w.alpha3*c2)
 	} else {
 		w.addPhiDDot(K, t, h)
 	}
