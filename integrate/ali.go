@@ -31,9 +31,13 @@ import (
 // The penalty α is relative: the method multiplies it by the mean diagonal of M at the
 // start (the paper's range 1e7-1e9 assumes constraints scaled to unity and masses of
 // order 1; this keeps the contraction of the multiplier iteration unit-independent in
-// the mass). It works on any dae.System (not only natural coordinates); redundant
-// constraints and singular positions need no reduction, since M + αΦ_qᵀΦ_q stays regular
-// when M is positive definite, whatever the rank of Φ_q. The linear algebra is dense.
+// the mass). When αh²/4 is too small against the mass for the step (the crank at
+// h = 1e-5: 2.5e-4 of it, a rate of 0.988 per iteration), an attempt that fails while still
+// contracting raises the index-3 penalty from its measured rate (raisePenalty) and is
+// retried; the raised α stays for the run (the projections keep the given α). It works on
+// any dae.System (not only natural coordinates); redundant constraints and singular
+// positions need no reduction, since M + αΦ_qᵀΦ_q stays regular when M is positive
+// definite, whatever the rank of Φ_q. The linear algebra is dense.
 //
 // With forces that depend on λ (dae.ReactionForce: joint friction) Q includes f_λ pressed
 // by λ̂, the multiplier of eq. 17 at the iterate, not by λ* + αΦ (pressReaction says why),
@@ -191,9 +195,14 @@ type aliWork struct {
 	sec    *dae.SecondDerivatives // ∂Φ̈/∂q̈ of the index-1 tangent matrix
 	nq, nc int
 	index  int     // 3 or 1: the formulation of the next attempt
-	alpha  float64 // α times the mean mass
-	nw     newtonSolver
-	lad    ladder
+	alpha  float64 // α times the mean mass: index 1 and the projections
+	// alpha3 is the penalty of the index-3 corrector (eqs. 8, 9): alpha, raised by
+	// raisePenalty when the multiplier iteration contracts too slowly at the step, up to
+	// alphaMax (MaxPenalty times the mean mass).
+	alpha3, alphaMax float64
+	stop             *aliStop
+	nw               newtonSolver
+	lad              ladder
 
 	// The multi-index method (multiindex.go); nil and zero for ali3 and ali1.
 	energy *energyMeter // the energy invariant, the error estimate
@@ -300,7 +309,8 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	}
 	w.lu, w.plu = linalg.NewLU(nq), linalg.NewLU(nq)
 	w.nw = newNewtonSolver(ns, &w.stats)
-	w.nw.rule = &aliStop{s: ns, floor: &w.nw.mon.floor}
+	w.stop = &aliStop{s: ns, floor: &w.nw.mon.floor}
+	w.nw.rule = w.stop
 	w.jacobianPolicy = ns.Jacobian
 	w.lad = ladder{name: name, m: w, raw: ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.cur.T = start.T
@@ -315,6 +325,7 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 		tr = float64(nq)
 	}
 	w.alpha = alpha * tr / float64(nq)
+	w.alpha3, w.alphaMax = w.alpha, MaxPenalty*tr/float64(nq)
 	if err := w.accelerations(start.T, w.cur.Q, w.cur.V, w.cur.A, w.cur.Lambda); err != nil {
 		return nil, fmt.Errorf("integrate: %s: start at t=%g: %w", name, start.T, err)
 	}
@@ -372,7 +383,43 @@ func (w *aliWork) attempt(h float64) (int, error) {
 	if w.index == 1 && w.jacobianPolicy != JacobianEveryStep {
 		w.nw.s.Jacobian = JacobianEveryIteration
 	}
-	return w.nw.attempt(w, h, true)
+	used, err := w.nw.attempt(w, h, true)
+	for err != nil && w.raisePenalty() {
+		u, e := w.nw.attempt(w, h, true)
+		used, err = used+u+1, e
+	}
+	return used, err
+}
+
+// Rates of the index-3 multiplier iteration that raisePenalty reads and aims at.
+const (
+	aliSlowRate   = 0.5 // a failed attempt contracting slower than this raises α
+	aliTargetRate = 0.1 // the rate the raised α is computed for
+)
+
+// raisePenalty raises the index-3 penalty after a failed attempt whose iteration was still
+// contracting, at a rate θ in (aliSlowRate, 1), and reports whether it did. The multiplier
+// iteration (eq. 9) contracts by θ ≈ m/(m + αh²σ/4) (σ an eigenvalue of Φ_q M⁻¹Φ_qᵀ times
+// m): the seed's α = 1e7 gives αh²/4 = 2.5 m at its Δt = 1e-3 but 2.5e-4 m at 1e-5, where
+// the crank's slowest mode contracts by 0.988 per iteration and no stop rule can call it
+// converged within MaxIters. Solving the rate for αh²σ/(4m) = 1/θ − 1 gives the α whose
+// rate is aliTargetRate: α·(1/aliTargetRate − 1)/(1/θ − 1). The raised α stays for the rest
+// of the run (a step's rate changes slowly); runs that converge never see it.
+func (w *aliWork) raisePenalty() bool {
+	th := w.stop.theta
+	if w.index != 3 || !(th > aliSlowRate && th < 1) || w.alpha3 >= w.alphaMax {
+		return false
+	}
+	w.alpha3 = math.Min(w.alpha3*(1/aliTargetRate-1)/(1/th-1), w.alphaMax)
+	return true
+}
+
+// penalty is the α of the corrector's residual and multiplier update (eqs. 5-9).
+func (w *aliWork) penalty() float64 {
+	if w.index == 3 {
+		return w.alpha3
+	}
+	return w.alpha
 }
 
 // errorNorm is the multi-index method's estimate, the relative change of the energy
@@ -471,8 +518,9 @@ func (w *aliWork) atIterate(h float64) float64 {
 
 // updateMultipliers is the multiplier iteration λ* += αΦ (eq. 9) or αΦ̈ (eq. 7).
 func (w *aliWork) updateMultipliers() {
+	alpha := w.penalty()
 	for i := range w.nc {
-		w.lamStar[i] += w.alpha * w.phi[i]
+		w.lamStar[i] += alpha * w.phi[i]
 	}
 }
 
@@ -502,8 +550,9 @@ func (w *aliWork) residual() error {
 	for i := range w.nq {
 		w.r[i] = dot(w.M.RawRowView(i), w.a) - w.f[i]
 	}
+	alpha := w.penalty()
 	for k := range w.nc {
-		mu := w.lamStar[k] + w.alpha*w.phi[k]
+		mu := w.lamStar[k] + alpha*w.phi[k]
 		for j, gkj := range w.G.RawRowView(k) {
 			w.r[j] += gkj * mu
 		}
@@ -559,7 +608,7 @@ func (w *aliWork) factor() error {
 	}
 	before += w.sec.Evals
 	if w.index == 3 {
-		w.addGTG(K, w.alpha*c2)
+		w.addGTG(K, w.alpha3*c2)
 	} else {
 		w.addPhiDDot(K, t, h)
 	}
@@ -740,10 +789,16 @@ func (w *aliWork) diverged() error {
 	return divergence(w.dx)
 }
 
-// noteWorst records the largest residual component with its coordinate for a report.
+// noteWorst records the largest residual component with its coordinate for a report, in
+// force units: index 3 iterates on eq. 8 times h²/4, which at h = 1e-5 would report an
+// unbalanced force of 0.06 N as 1.4e-12, a value that reads as rounding.
 func (w *aliWork) noteWorst() {
 	bi := largest(w.r)
-	w.lad.worst = Residual{Block: "equation of motion", Index: bi, Value: w.r[bi], Owner: dae.CoordinateName(w.sys, bi)}
+	v := w.r[bi]
+	if w.index == 3 {
+		v /= w.hTry * w.hTry / 4
+	}
+	w.lad.worst = Residual{Block: "equation of motion", Index: bi, Value: v, Owner: dae.CoordinateName(w.sys, bi)}
 }
 
 // Projections (Bayo and Ledesma 1996, as used by seed 001): the mass-orthogonal
