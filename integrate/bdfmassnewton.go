@@ -127,7 +127,7 @@ func (p *bdfMassPrecond) solve(u []float64) {
 		ra[i] += p.mw[i]
 	}
 	p.mn.solve(u[2*nq : 3*nq+nc]) // ra holds δq, rl holds δλ
-	clear(p.w) // w = Gᵀδμ
+	clear(p.w)                    // w = Gᵀδμ
 	if p.hasMu && nc > 0 {
 		addGTx(p.w, G, u[3*nq+nc:3*nq+2*nc], 1)
 	}
