@@ -137,3 +137,85 @@ func (p *bdfMassPrecond) solve(u []float64) {
 		rq[i], rv[i], ra[i] = dq, dv, c*dv-rv[i]
 	}
 }
+
+// Solve is solve for the singular watch's probe of the multipliers' block (linearSolve):
+// with r in the λ rows alone, δλ = c S⁻¹ r_λ in both forms, S = G M⁻¹ Gᵀ, as with the
+// exact matrix to leading order.
+func (p *bdfMassPrecond) Solve(b []float64) { p.solve(b) }
+
+// mn is the simplified matrix's switch state (nil without the Newton-Krylov corrector).
+func (w *bdfWork) mn() *massNewton {
+	if w.pm == nil {
+		return nil
+	}
+	return w.pm.mn
+}
+
+// allocDense sizes the dense Newton matrix: at Init, or at the first fallback from the
+// Newton-Krylov corrector, whose runs never store an n×n matrix otherwise.
+func (w *bdfWork) allocDense() {
+	if w.lu != nil {
+		return
+	}
+	w.Jm = mat.NewDense(w.se.n, w.se.n, nil)
+	w.lu = newNewtonFactor(w.se.n, w.se.newtonPattern())
+}
+
+// fallback leaves the preconditioned corrector for the dense matrix (simplifiable).
+func (w *bdfWork) fallback() bool {
+	if !w.mn().fallback() {
+		return false
+	}
+	w.allocDense()
+	return true
+}
+
+// factorMass factorizes the preconditioner at the iterate's q with c = c_j.
+func (w *bdfWork) factorMass() error {
+	t, q := w.cur.T+w.hTry, w.yy[:w.nq]
+	if w.se.G != nil {
+		w.sys.ConstraintJacobian(w.se.G, t, q)
+	}
+	w.stats.Jacobians++
+	w.stats.Factorizations++
+	w.cjJ = w.cj
+	if err := w.pm.factor(t, q, w.se.G, w.cj); err != nil {
+		w.noteWorstResidual()
+		return err
+	}
+	return nil
+}
+
+// krylov overwrites w.delta (holding −G(y)) with the Newton increment of bdf's exact
+// matrix c_j K − ∂φ/∂y, by GMRES on residual differences (jacVec) preconditioned by
+// bdfMassPrecond: neither M nor the n×n matrix is formed.
+func (w *bdfWork) krylov() {
+	copy(w.kyy, w.yy)
+	copy(w.kyPrime, w.yp)
+	copy(w.kres, w.res)
+	w.pm.mn.solved(w.kr.solve(w, w.delta))
+	copy(w.yy, w.kyy)
+	copy(w.yp, w.kyPrime)
+	copy(w.res, w.kres)
+}
+
+// jacVec writes J z ≈ (G(y + εz) − G(y))/ε into dst (krylovSystem), with
+// y' = y'_pred + c_j(y − y_pred) following y: one residual evaluation, M z by
+// dae.MassMultiplier.
+func (w *bdfWork) jacVec(dst, z []float64) {
+	eps := perturb(w.yy, w.kyy, z, 0)
+	if eps == 0 {
+		clear(dst)
+		return
+	}
+	for i := range w.yp {
+		w.yp[i] = w.kyPrime[i] + w.cj*(w.yy[i]-w.kyy[i])
+	}
+	_ = w.residual() // a non-finite residual stops GMRES short of its tolerance
+	for i := range dst {
+		dst[i] = (w.res[i] - w.kres[i]) / eps
+	}
+}
+
+// precondition applies bdfMassPrecond (krylovSystem).
+func (w *bdfWork) precondition(x []float64) { w.pm.solve(x) }
