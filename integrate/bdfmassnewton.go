@@ -157,6 +157,9 @@ func (w *bdfWork) allocDense() {
 	if w.lu != nil {
 		return
 	}
+	if w.se.M == nil {
+		w.se.M, w.se.work = mat.NewDense(w.nq, w.nq, nil), mat.NewDense(w.nq, w.nq, nil)
+	}
 	w.Jm = mat.NewDense(w.se.n, w.se.n, nil)
 	w.lu = newNewtonFactor(w.se.n, w.se.newtonPattern())
 }
