@@ -217,28 +217,10 @@ func TestBDFMassNewtonMatchesDense(t *testing.T) {
 				ks, ds := kry.Stats(), dense.Stats()
 				t.Logf("%-6s |krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, f evals %d / %d",
 					form, dKD, eK, eD, ks.Steps, ds.Steps, ks.FuncEvals, ds.FuncEvals)
-				// Both runs stop Newton within a fraction of tol per step; GMRES's forcing
-				// term 1e-2 (gmres.go) leaves the Krylov iterates elsewhere inside that
-				// stop, so the paths differ by tol or a tenth of the error, whichever is
-				// larger (measured: 0.16 tol = 0.13 of the error on the 3D chain, 1.6 tol =
-				// 0.04 of the error on the four-bar, whose error is 40 tol).
-				if dKD > math.Max(tol, 0.1*eD) || eK > 1.1*eD {
-					t.Errorf("%s: |krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to tol and the same accuracy", form, dKD, eK, eD)
-				}
-				// With the inner solves tight the increments are the exact Newton ones, and
-				// the paths agree to a tenth of the error (0.056 on the 3D chain).
-				tight := BDF{Formulation: form}
-				if err := tight.Init(sys, s, StepControl{RTol: tol, ATol: tol}); err != nil {
-					t.Fatal(err)
-				}
-				tight.w.kr.rtol = 1e-8
-				for tight.Current().T < tEnd {
-					if err := tight.Step(tEnd); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if d := maxDiff(tight.Current().Q, dq); d > 0.1*eD {
-					t.Errorf("%s: with GMRES at 1e-8, |krylov − dense| = %.2e, want ≤ a tenth of the error %.2e", form, d, eD)
+				// Measured: the paths differ by 0.002 to 0.06 of the error (0.13 on the 3D
+				// chain with GMRES at hht's forcing term 1e-2; bdfGMRESRTol).
+				if dKD > 0.1*eD || eK > 1.1*eD {
+					t.Errorf("%s: |krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to a tenth of the error", form, dKD, eK, eD)
 				}
 				if ks.DenseFallbacks != 0 || kry.w.lu != nil {
 					t.Errorf("%s: %d dense fallbacks on a non-stiff model", form, ks.DenseFallbacks)
