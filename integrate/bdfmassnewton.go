@@ -30,8 +30,8 @@ import (
 // δμ absent, in the index-2 form. It costs one M x product (dae.MassMultiplier) and one
 // recursive solve per application, and an nc×nc Cholesky factorization of G Gᵀ per matrix.
 //
-// It is not yet bdf's preconditioner: bdf's residual still forms M densely (semiExplicit),
-// so a Newton-Krylov corrector on it would not reach O(N) per product.
+// It preconditions bdf's GMRES on residual differences (krylov below), whose residual
+// takes M a from dae.MassMultiplier (semiExplicit.mm), so a product costs O(N).
 type bdfMassPrecond struct {
 	mn     *massNewton
 	mm     dae.MassMultiplier
