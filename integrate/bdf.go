@@ -161,6 +161,13 @@ type bdfWork struct {
 	lu                                                     *newtonFactor
 	cjJ                                                    float64 // c_j the matrix was assembled with
 
+	// The Newton-Krylov corrector on dae.MassSolver systems (bdfmassnewton.go): pm
+	// preconditions GMRES (kr) on residual differences; kyy, kyPrime, kres hold the iterate
+	// and its residual during a solve (kyPrime: y'). nil without the capability.
+	pm                 *bdfMassPrecond
+	kr                 *gmres
+	kyy, kyPrime, kres []float64
+
 	// Fixed-step start.
 	fixedH   float64
 	starting bool
@@ -215,9 +222,14 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	w.se, w.sys, w.nq, w.nc, w.form = se, sys, nq, nc, form
 	if se.sp != nil {
 		w.lu = se.sparseNewtonFactor()
+	} else if w.pm = newBDFMassPrecond(sys, form); w.pm != nil {
+		se.mm, se.ma = sys.(dae.MassMultiplier), make([]float64, nq)
+		se.M, se.work = nil, nil // until a fallback (allocDense): 2 nq² floats
+		w.kr = newGMRES(se.n)
+		w.kr.rtol = bdfGMRESRTol
+		w.kyy, w.kyPrime, w.kres = make([]float64, se.n), make([]float64, se.n), make([]float64, se.n)
 	} else {
-		w.Jm = mat.NewDense(se.n, se.n, nil)
-		w.lu = newNewtonFactor(se.n, se.newtonPattern())
+		w.allocDense()
 	}
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
@@ -617,7 +629,7 @@ func (w *bdfWork) setCoeffs(h float64) {
 // c_j/c_j(J) stays in [bdfCjLow, bdfCjHigh] (IDA).
 func (w *bdfWork) attempt(h float64) (usedFresh int, cause error) {
 	w.setCoeffs(h)
-	needJ := !w.nw.reusable()
+	needJ := !w.nw.reusable() || w.mn().stale()
 	if !needJ {
 		if r := w.cj / w.cjJ; r < bdfCjLow || r > bdfCjHigh {
 			needJ = true
@@ -632,6 +644,7 @@ func (w *bdfWork) attempt(h float64) (usedFresh int, cause error) {
 // predict writes y_pred = Σ_{j≤k} β_jφ_j and y'_pred = Σ_{1≤j≤k} γ_jβ_jφ_j (IDAPredict
 // with φ* = βφ) and starts the iterate there.
 func (w *bdfWork) predict(h float64, _ bool) error {
+	w.mn().attempt()
 	copy(w.yPred, w.phi[0])
 	clear(w.ypPred)
 	for j := 1; j <= w.k; j++ {
@@ -680,8 +693,12 @@ func (w *bdfWork) increment() float64 {
 	for i, r := range w.res {
 		w.delta[i] = -r
 	}
-	w.lu.Solve(w.delta)
-	if r := w.cj / w.cjJ; r != 1 {
+	if w.mn().inUse() {
+		w.krylov()
+	} else {
+		w.lu.Solve(w.delta)
+	}
+	if r := w.cj / w.cjJ; r != 1 && !w.mn().inUse() {
 		// IDA: a matrix assembled with c_j(J) ≠ c_j; the factor 2/(1+r) corrects the
 		// increment for the difference in the dominant c_j K part.
 		s := 2 / (1 + r)
@@ -701,7 +718,13 @@ func (w *bdfWork) increment() float64 {
 }
 
 // converged checks the converged iterate.
-func (w *bdfWork) converged() error { return finiteIterate(w.yy) }
+func (w *bdfWork) converged() error {
+	if w.mn().distrusted() {
+		w.noteWorstResidual()
+		return ErrNoConvergence
+	}
+	return finiteIterate(w.yy)
+}
 
 // diverged names the worst residual of a diverged iteration.
 func (w *bdfWork) diverged() error {
@@ -711,6 +734,12 @@ func (w *bdfWork) diverged() error {
 
 // factor assembles c_j K − ∂φ/∂y at the iterate and factorizes it.
 func (w *bdfWork) factor() error {
+	if w.mn().active() {
+		return w.factorMass()
+	}
+	if w.pm != nil {
+		w.pm.mn.simplified = false
+	}
 	evals := w.fo.fdEvals()
 	if w.Jm == nil {
 		w.se.newtonValues(w.lu.Values(), w.cj, w.cur.T+w.hTry, w.yy)
@@ -815,6 +844,7 @@ func (w *bdfWork) noteWorstError() {
 // complete accepts the step (IDACompleteStep): order and step size for the next step
 // (adaptive only), then the update of the history φ.
 func (w *bdfWork) complete(h float64, adaptive bool) {
+	w.mn().accepted()
 	k := w.k
 	kdiff := k - w.kused
 	w.kused, w.hused, w.ns = k, h, w.nsTry

@@ -257,9 +257,19 @@
 // (Stats.DenseFallbacks) and keeps it for massNewtonDenseSteps accepted steps, or until
 // that retry fails as well (the step was too long for either); larger systems cut h as
 // after any Newton failure. genalpha keeps its dense matrices allocated for that (their
-// pages stay untouched until used); hht allocates them at the first fallback. The
-// stabilized index-2 forms (genalpha-si2, newmark's default), bdf, radau5 and the other
-// implicit methods still form dense matrices on this route.
+// pages stay untouched until used); hht allocates them at the first fallback.
+//
+// bdf in its ggl and index2 forms takes the same path (bdfmassnewton.go): its residual
+// K y' − φ on y = (q, v, a, λ[, μ]) takes M a from dae.MassMultiplier, and GMRES on its
+// differences is preconditioned by c_j K − ∂φ/∂y without ∂f/∂q, ∂f/∂v and the q
+// derivatives of M a, Gᵀλ, Gᵀμ and G v; eliminating δv and δa leaves [c_j² M Gᵀ; G 0]
+// (massNewton), with G Gᵀ (nc×nc) for μ in the ggl form. GMRES runs to 1e-4
+// (bdfGMRESRTol), not 1e-2: bdf's Newton stop hardly weighs a and λ. The left-out ∂(G v)/∂q δq is O(1)
+// in the ggl form but of rank nc, so GMRES takes a few more products there
+// (TestBDFMassPrecond). Same fallback policy and counters; bdf allocates its dense
+// matrices, and semiExplicit's M, at the first fallback. genalpha-si2, newmark's default,
+// bdf's other forms, radau5 and the other implicit methods still form dense matrices on
+// this route.
 //
 // # Solve
 //

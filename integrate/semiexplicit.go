@@ -66,8 +66,12 @@ type semiExplicit struct {
 
 	rowEvals int // evaluations of the constraint row spent on its finite differences
 
-	sp  *sparseEval // the sparse evaluation path (M, G, work, der, second nil), or nil
-	rx  *reaction   // λ-dependent forces f_λ (dae.ReactionForce), or nil
+	sp *sparseEval // the sparse evaluation path (M, G, work, der, second nil), or nil
+	// mm, when set, gives residual M a by dae.MassMultiplier without forming M (bdf's
+	// Newton-Krylov corrector, bdfmassnewton.go); jacobian still forms M.
+	mm  dae.MassMultiplier
+	ma  []float64 // M a (with mm)
+	rx  *reaction // λ-dependent forces f_λ (dae.ReactionForce), or nil
 	spx *semiScatter
 }
 
@@ -187,7 +191,11 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 	q, v, a, lambda, mu := s.blocks(y)
 	nq := s.nq
 	copy(dst[:nq], v)
-	s.evalMG(t, q)
+	if s.mm == nil {
+		s.evalMG(t, q)
+	} else if s.G != nil {
+		s.sys.ConstraintJacobian(s.G, t, q)
+	}
 	if s.hasMu {
 		s.addGT(dst[:nq], mu, -1)
 	}
@@ -195,7 +203,14 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 	dyn := dst[2*nq : 3*nq]
 	s.sys.Force(dyn, t, q, v)
 	s.rx.add(dyn, t, q, v, lambda)
-	s.subMass(dyn, a)
+	if s.mm == nil {
+		s.subMass(dyn, a)
+	} else {
+		s.mm.MassMul(s.ma, t, q, a)
+		for i, x := range s.ma {
+			dyn[i] -= x
+		}
+	}
 	s.addGT(dyn, lambda, -1)
 	s.constraintRow(dst[3*nq:3*nq+s.nc], t, q, v, a)
 	if s.hasMu {

@@ -254,7 +254,14 @@ func (w *bdfWork) schurBlock() schurBlock {
 	if w.se == nil || w.nc == 0 {
 		return schurBlock{}
 	}
-	return schurBlock{lu: w.lu, n: w.n, row: w.se.il(), col: w.se.il(), scale: firstOrderSchurScale(w.se, w.cjJ)}
+	var lu linearSolve = w.lu
+	switch {
+	case w.mn().inUse():
+		lu = w.pm // its λ block is c_j S⁻¹ too (bdfmassnewton.go)
+	case w.lu == nil:
+		return schurBlock{}
+	}
+	return schurBlock{lu: lu, n: w.n, row: w.se.il(), col: w.se.il(), scale: firstOrderSchurScale(w.se, w.cjJ)}
 }
 
 // schurBlock: radau5's real matrix (γ/h) K − J of the first-order form is bdf's with

@@ -1,0 +1,231 @@
+package integrate
+
+import (
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+	"linkage/linalg"
+)
+
+// bdfMassPrecond is the mass part of bdf's Newton matrix c K − ∂φ/∂y on the first-order
+// form y = (q, v, a, λ[, μ]) (semiexplicit.go; seed 002 eqs. 79 and 92) for systems with
+// dae.MassSolver and dae.MassMultiplier, solved without forming M. It keeps the terms of
+// order 1/h² relative to the dropped ones and leaves out ∂f/∂q, ∂f/∂v, ∂(M a + Gᵀλ)/∂q,
+// ∂(Gᵀμ)/∂q and ∂(G v)/∂q, which leaves, with c = c_j,
+//
+//	[ c I   −I    0    0   Gᵀ ]   (q rows; Gᵀ in the GGL form only)
+//	[ 0     c I  −I    0   0  ]   (v rows)
+//	[ 0     0     M    Gᵀ  0  ]   (a rows)
+//	[ 0    −G     0    0   0  ]   (λ rows: the velocity constraint)
+//	[ −G    0     0    0   0  ]   (μ rows: g, GGL only)
+//
+// Eliminating δv = c δq + Gᵀδμ − r_q and δa = c δv − r_v leaves, for (δq, δλ), the same
+// pattern as hht's and genalpha's mass part with c² on M (massNewton, so one articulated-body
+// solve per application),
+//
+//	[ c² M  Gᵀ ] (δq, δλ) = ( r_a + M(c r_q + r_v − c Gᵀδμ),  s ),
+//	[ G     0  ]
+//
+// with s = −r_μ and (G Gᵀ) δμ = G r_q − r_λ + c r_μ in the GGL form, and s = (G r_q − r_λ)/c,
+// δμ absent, in the index-2 form. It costs one M x product (dae.MassMultiplier) and one
+// recursive solve per application, and an nc×nc Cholesky factorization of G Gᵀ per matrix.
+//
+// It preconditions bdf's GMRES on residual differences (krylov below), whose residual
+// takes M a from dae.MassMultiplier (semiExplicit.mm), so a product costs O(N).
+type bdfMassPrecond struct {
+	mn     *massNewton
+	mm     dae.MassMultiplier
+	nq, nc int
+	hasMu  bool
+	c      float64
+	GGt    []float64 // nc×nc Cholesky factor of G Gᵀ (GGL only)
+	w, mw  []float64 // nq
+}
+
+// newBDFMassPrecond returns the preconditioner for sys in formulation form, or nil when sys
+// lacks dae.MassSolver or dae.MassMultiplier, has λ-dependent forces, or form is neither
+// StabilizedIndex2 nor Index2, or sys has Pfaffian rows (whose μ rows differ).
+func newBDFMassPrecond(sys dae.System, form Formulation) *bdfMassPrecond {
+	mm, ok := sys.(dae.MassMultiplier)
+	if !ok || (form != StabilizedIndex2 && form != Index2) {
+		return nil
+	}
+	if _, pf := sys.(dae.PfaffianRows); pf {
+		return nil
+	}
+	mn := newMassNewton(sys)
+	if mn == nil {
+		return nil
+	}
+	nq, nc := sys.Size()
+	p := &bdfMassPrecond{mn: mn, mm: mm, nq: nq, nc: nc, hasMu: form == StabilizedIndex2,
+		w: make([]float64, nq), mw: make([]float64, nq)}
+	if p.hasMu {
+		p.GGt = make([]float64, nc*nc)
+	}
+	return p
+}
+
+// size is the dimension of y the preconditioner acts on.
+func (p *bdfMassPrecond) size() int {
+	if p.hasMu {
+		return 3*p.nq + 2*p.nc
+	}
+	return 3*p.nq + p.nc
+}
+
+// factor prepares solve at (t, q) with the constraint Jacobian G there (nil when nc = 0)
+// and c = c_j.
+func (p *bdfMassPrecond) factor(t float64, q []float64, G *mat.Dense, c float64) error {
+	p.c = c
+	if err := p.mn.factor(t, q, G, c*c); err != nil {
+		return err
+	}
+	if !p.hasMu || p.nc == 0 {
+		return nil
+	}
+	for i := range p.nc {
+		gi := G.RawRowView(i)
+		for j := 0; j <= i; j++ {
+			p.GGt[i*p.nc+j] = dot(gi, G.RawRowView(j))
+		}
+	}
+	if err := linalg.Cholesky(p.GGt, p.nc); err != nil {
+		p.mn.missed = true
+		return errSchurSingular
+	}
+	return nil
+}
+
+// solve overwrites u = (r_q, r_v, r_a, r_λ[, r_μ]) with the solution of the matrix above.
+func (p *bdfMassPrecond) solve(u []float64) {
+	nq, nc, c := p.nq, p.nc, p.c
+	rq, rv, ra, rl := u[:nq], u[nq:2*nq], u[2*nq:3*nq], u[3*nq:3*nq+nc]
+	G := p.mn.G
+	// w = c r_q + r_v − c Gᵀδμ; δμ and s (held in rl) by form.
+	for i := range p.w {
+		p.w[i] = c*rq[i] + rv[i]
+	}
+	if p.hasMu {
+		rm := u[3*nq+nc : 3*nq+2*nc]
+		for k := range nc { // δμ into rm, s = −r_μ into rl
+			gr := dot(G.RawRowView(k), rq)
+			rl[k], rm[k] = -rm[k], gr-rl[k]+c*rm[k]
+		}
+		linalg.CholeskySolve(p.GGt, nc, rm)
+		if nc > 0 {
+			addGTx(p.w, G, rm, -c)
+		}
+	} else {
+		for k := range nc {
+			rl[k] = (dot(G.RawRowView(k), rq) - rl[k]) / c
+		}
+	}
+	p.mm.MassMul(p.mw, p.mn.schur.t, p.mn.schur.q, p.w)
+	// Keep r_q, r_v for the back substitution; the reduced right side goes into ra.
+	for i := range ra {
+		ra[i] += p.mw[i]
+	}
+	p.mn.solve(u[2*nq : 3*nq+nc]) // ra holds δq, rl holds δλ
+	clear(p.w)                    // w = Gᵀδμ
+	if p.hasMu && nc > 0 {
+		addGTx(p.w, G, u[3*nq+nc:3*nq+2*nc], 1)
+	}
+	for i := range nq {
+		dq := ra[i]
+		dv := c*dq + p.w[i] - rq[i]
+		rq[i], rv[i], ra[i] = dq, dv, c*dv-rv[i]
+	}
+}
+
+// Solve is solve for the singular watch's probe of the multipliers' block (linearSolve):
+// with r in the λ rows alone, δλ = c S⁻¹ r_λ in both forms, S = G M⁻¹ Gᵀ, as with the
+// exact matrix to leading order.
+func (p *bdfMassPrecond) Solve(b []float64) { p.solve(b) }
+
+// bdfGMRESRTol is the forcing term of bdf's inner GMRES solves, tighter than hht's
+// gmresRTol: bdf's Newton stop weighs the accelerations and multipliers by h^(index−1), so
+// an inexact increment leaves them off by about the forcing term times the last increment
+// (measured on four-bar-joint.yaml, ggl at tol 1e-8 against the body route: a and λ
+// channels 9e-6 off at 1e-2, 3e-6 at 1e-3, below 1e-6 at 1e-4).
+const bdfGMRESRTol = 1e-4
+
+// mn is the simplified matrix's switch state (nil without the Newton-Krylov corrector).
+func (w *bdfWork) mn() *massNewton {
+	if w.pm == nil {
+		return nil
+	}
+	return w.pm.mn
+}
+
+// allocDense sizes the dense Newton matrix: at Init, or at the first fallback from the
+// Newton-Krylov corrector, whose runs never store an n×n matrix otherwise.
+func (w *bdfWork) allocDense() {
+	if w.lu != nil {
+		return
+	}
+	if w.se.M == nil {
+		w.se.M, w.se.work = mat.NewDense(w.nq, w.nq, nil), mat.NewDense(w.nq, w.nq, nil)
+	}
+	w.Jm = mat.NewDense(w.se.n, w.se.n, nil)
+	w.lu = newNewtonFactor(w.se.n, w.se.newtonPattern())
+}
+
+// fallback leaves the preconditioned corrector for the dense matrix (simplifiable).
+func (w *bdfWork) fallback() bool {
+	if !w.mn().fallback() {
+		return false
+	}
+	w.allocDense()
+	return true
+}
+
+// factorMass factorizes the preconditioner at the iterate's q with c = c_j.
+func (w *bdfWork) factorMass() error {
+	t, q := w.cur.T+w.hTry, w.yy[:w.nq]
+	if w.se.G != nil {
+		w.sys.ConstraintJacobian(w.se.G, t, q)
+	}
+	w.stats.Jacobians++
+	w.stats.Factorizations++
+	w.cjJ = w.cj
+	if err := w.pm.factor(t, q, w.se.G, w.cj); err != nil {
+		w.noteWorstResidual()
+		return err
+	}
+	return nil
+}
+
+// krylov overwrites w.delta (holding −G(y)) with the Newton increment of bdf's exact
+// matrix c_j K − ∂φ/∂y, by GMRES on residual differences (jacVec) preconditioned by
+// bdfMassPrecond: neither M nor the n×n matrix is formed.
+func (w *bdfWork) krylov() {
+	copy(w.kyy, w.yy)
+	copy(w.kyPrime, w.yp)
+	copy(w.kres, w.res)
+	w.pm.mn.solved(w.kr.solve(w, w.delta))
+	copy(w.yy, w.kyy)
+	copy(w.yp, w.kyPrime)
+	copy(w.res, w.kres)
+}
+
+// jacVec writes J z ≈ (G(y + εz) − G(y))/ε into dst (krylovSystem), with
+// y' = y'_pred + c_j(y − y_pred) following y: one residual evaluation, M z by
+// dae.MassMultiplier.
+func (w *bdfWork) jacVec(dst, z []float64) {
+	eps := perturb(w.yy, w.kyy, z, 0)
+	if eps == 0 {
+		clear(dst)
+		return
+	}
+	for i := range w.yp {
+		w.yp[i] = w.kyPrime[i] + w.cj*(w.yy[i]-w.kyy[i])
+	}
+	_ = w.residual() // a non-finite residual stops GMRES short of its tolerance
+	for i := range dst {
+		dst[i] = (w.res[i] - w.kres[i]) / eps
+	}
+}
+
+// precondition applies bdfMassPrecond (krylovSystem).
+func (w *bdfWork) precondition(x []float64) { w.pm.solve(x) }
