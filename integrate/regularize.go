@@ -56,16 +56,15 @@ func (f *newtonFactor) regularize() {
 // build makes the augmented factorization and the slot maps for pattern.
 func (r *newtonReg) build(pattern [][]int, n int) {
 	csr := dae.NewCSR(pattern, n, n, false)
-	aug, weak := make([][]int, n), make([]bool, n)
+	aug := make([][]int, n)
 	for i := range n {
 		cols := csr.Cols[csr.RowStart[i]:csr.RowStart[i+1]]
 		aug[i] = slices.Clone(cols)
 		if k, found := slices.BinarySearch(cols, i); !found {
 			aug[i] = slices.Insert(aug[i], k, i)
-			weak[i] = true // holds only the regularization: ordered as a row without diagonal
 		}
 	}
-	lu, err := linalg.NewSparseLURegularized(n, aug, weak)
+	lu, err := linalg.NewSparseLU(n, aug)
 	if err != nil {
 		panic(fmt.Sprintf("integrate: regularized Newton matrix pattern: %v", err))
 	}
