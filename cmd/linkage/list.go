@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"linkage/integrate"
 	"linkage/output"
@@ -34,34 +35,66 @@ func runProblems(args []string, stdout, stderr io.Writer) error {
 }
 
 func runMethods(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("methods", "methods", stderr)
-	if _, err := parseFlags(fs, args); err != nil {
+	fs := newFlagSet("methods", "methods [NAME]   (NAME: one method, one field a line)", stderr)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
 		return err
 	}
-	t := output.Table{Header: []string{"name", "seed", "equations", "formulations", "order q/v/λ", "adaptive", "states X", "K y'=φ", "f(λ)", "A v+b=0", "Lie group", "options", "title"}}
+	header := []string{"name", "seed", "equations", "formulations", "order q/v/λ", "adaptive", "states X", "K y'=φ", "f(λ)", "A v+b=0", "Lie group", "options", "title"}
+	switch len(pos) {
+	case 0:
+	case 1:
+		e, err := integrate.Lookup(pos[0])
+		if err != nil {
+			return usagef("%v", err)
+		}
+		return writeMethod(stdout, header, methodRow(e))
+	default:
+		return usagef("methods takes at most one method name, got %q", pos)
+	}
+	t := output.Table{Header: header}
 	for _, e := range integrate.Methods() {
-		var forms []string
-		for _, f := range e.Formulations {
-			forms = append(forms, string(f))
-		}
-		var opts []string
-		for _, p := range e.Params {
-			opts = append(opts, fmt.Sprintf("%s %s [%g]", p.Name, p.Range(), p.Default))
-		}
-		t.Add(e.Name, e.Seed, e.Equations, strings.Join(forms, ","),
-			fmt.Sprintf("%d/%d/%d", e.Order.Q, e.Order.V, e.Order.Lambda), e.Adaptive, e.States, e.Implicit, reactionColumn(e), pfaffianColumn(e), e.Lie, strings.Join(opts, "; "), e.Title)
+		t.Add(methodRow(e)...)
 	}
 	if err := t.Write(stdout); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(stdout, "\nEvery method takes algebraic variables besides λ (dae.Algebraic: massless coordinates such as a cam\n"+
+	_, err = fmt.Fprintln(stdout, "\nEvery method takes algebraic variables besides λ (dae.Algebraic: massless coordinates such as a cam\n"+
 		"joint's contact parameter; they need M positive definite on ker G, seed 002 Lemma 1) and user variables\n"+
-		"V(t, q, v, X) (dae.UserVariables, seed 004 eq. 8b: computed channels, no unknowns).")
+		"V(t, q, v, X) (dae.UserVariables, seed 004 eq. 8b: computed channels, no unknowns).\n"+
+		"`linkage methods NAME` shows one method, a field a line.")
 	return err
 }
 
-// pfaffianColumn says in which formulations method e takes nonholonomic constraints
-// (integrate.Entry.Nonholonomic): "all", a list, or "no".
+// methodRow is method e's row of `linkage methods`, in the order of its header.
+func methodRow(e integrate.Entry) []any {
+	var forms []string
+	for _, f := range e.Formulations {
+		forms = append(forms, string(f))
+	}
+	var opts []string
+	for _, p := range e.Params {
+		opts = append(opts, fmt.Sprintf("%s %s [%g]", p.Name, p.Range(), p.Default))
+	}
+	return []any{e.Name, e.Seed, e.Equations, strings.Join(forms, ","),
+		fmt.Sprintf("%d/%d/%d", e.Order.Q, e.Order.V, e.Order.Lambda), e.Adaptive, e.States, e.Implicit, reactionColumn(e), pfaffianColumn(e), e.Lie, strings.Join(opts, "; "), e.Title}
+}
+
+// writeMethod writes one method's row as "field  value" lines, the fields aligned.
+func writeMethod(w io.Writer, header []string, row []any) error {
+	width := 0
+	for _, h := range header {
+		width = max(width, utf8.RuneCountInString(h))
+	}
+	for i, h := range header {
+		pad := strings.Repeat(" ", width-utf8.RuneCountInString(h))
+		if _, err := fmt.Fprintf(w, "%s%s  %v\n", h, pad, row[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // reactionColumn says whether e takes λ-dependent forces, and in which formulations not.
 func reactionColumn(e integrate.Entry) string {
 	if !e.ReactionForces || len(e.ReactionRefused) == 0 {
@@ -74,6 +107,8 @@ func reactionColumn(e integrate.Entry) string {
 	return "true, not " + strings.Join(s, ",")
 }
 
+// pfaffianColumn says in which formulations method e takes nonholonomic constraints
+// (integrate.Entry.Nonholonomic): "all", a list, or "no".
 func pfaffianColumn(e integrate.Entry) string {
 	switch len(e.Nonholonomic) {
 	case 0:

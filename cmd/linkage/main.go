@@ -31,7 +31,7 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"problems":      {"list the benchmark problems with their sources", runProblems},
-		"methods":       {"list the integrators with their seeds, equations and orders", runMethods},
+		"methods":       {"list the integrators with their seeds, equations, orders and capabilities (methods NAME: one)", runMethods},
 		"solve":         {"solve a benchmark problem; report scd, work and constraint residuals", runSolve},
 		"workprecision": {"run methods over a range of tolerances; print a table (with the test set's published runs where stored) and plot scd vs time", runWorkPrecision},
 		"reproduce":     {"regenerate an experiment of a seed paper as a table and a plot", runReproduce},

@@ -139,6 +139,30 @@ func TestListings(t *testing.T) {
 	}
 }
 
+// TestMethodDetail: `linkage methods NAME` prints one method a field a line, the same
+// cells as its row of the table; an unknown name is a usage error listing the methods.
+func TestMethodDetail(t *testing.T) {
+	code, out, errOut := runCLI("methods", "daealpha")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"name          daealpha\n", "seed          003\n", "f(λ)          true, not cs,cs-qr\n", "options       rho_inf [0, 1] [0.9]\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("methods daealpha lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "\n"); n != 13 {
+		t.Errorf("methods daealpha: %d lines, want 13 (one per column of the table):\n%s", n, out)
+	}
+	code, _, errOut = runCLI("methods", "nosuch")
+	if code != 2 || !strings.Contains(errOut, `unknown method "nosuch"`) || !strings.Contains(errOut, "radau5") {
+		t.Errorf("methods nosuch: exit %d, %s", code, errOut)
+	}
+	if code, _, _ = runCLI("methods", "hht", "bdf"); code != 2 {
+		t.Errorf("methods with two names: exit %d, want 2", code)
+	}
+}
+
 func TestReproduceEx9(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errOut := runCLI("reproduce", "arnold-ex9", "--out", dir)
