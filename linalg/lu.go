@@ -5,7 +5,9 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/lapack"
+	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -66,7 +68,7 @@ func (f *LU) Factor() error {
 			return ErrSingular
 		}
 	}
-	f.ok = lapack64.Getrf(f.a, f.ipiv)
+	f.ok = getrfSerial(f.a, f.ipiv)
 	if !f.ok {
 		return ErrSingular
 	}
@@ -89,4 +91,57 @@ func (f *LU) Solve(b []float64) {
 func (f *LU) RCond(anorm float64) float64 {
 	iwork := make([]int, f.n)
 	return lapack64.Gecon(lapack.MaxColumnSum, f.a, anorm, f.work, iwork)
+}
+
+// luBlock is the panel width of getrfSerial, the block size LAPACK's ILAENV gives DGETRF
+// (gonum's Ilaenv returns the same 64).
+const luBlock = 64
+
+// getrfSerial is LAPACK's right-looking blocked DGETRF (P A = L U with partial pivoting) on
+// one goroutine: gonum's Getrf runs the trailing update A₂₂ −= L₂₁ U₁₂ through a Dgemm that
+// starts goroutines and allocates for n > 64, and a Newton step must not allocate. Panels
+// go through DGETF2, row swaps through DLASWP, U₁₂ through DTRSM as in DGETRF; the update
+// adds the products of each row in the same order as gonum's Dgemm, so the factors are
+// bitwise those of lapack64.Getrf.
+func getrfSerial(a blas64.General, ipiv []int) bool {
+	var impl lapackgonum.Implementation
+	n, lda, d := a.Rows, a.Stride, a.Data
+	if n <= luBlock {
+		return impl.Dgetf2(n, n, d, lda, ipiv)
+	}
+	ok := true
+	for j := 0; j < n; j += luBlock {
+		jb := min(n-j, luBlock)
+		if !impl.Dgetf2(n-j, jb, d[j*lda+j:], lda, ipiv[j:j+jb]) {
+			ok = false
+		}
+		for i := j; i < j+jb; i++ {
+			ipiv[i] += j
+		}
+		impl.Dlaswp(j, d, lda, j, j+jb-1, ipiv[:j+jb], 1)
+		rest := n - j - jb
+		if rest == 0 {
+			continue
+		}
+		impl.Dlaswp(rest, d[j+jb:], lda, j, j+jb-1, ipiv[:j+jb], 1)
+		gonum.Implementation{}.Dtrsm(blas.Left, blas.Lower, blas.NoTrans, blas.Unit,
+			jb, rest, 1, d[j*lda+j:], lda, d[j*lda+j+jb:], lda)
+		subtractProduct(rest, rest, jb, d[(j+jb)*lda+j:], d[j*lda+j+jb:], d[(j+jb)*lda+j+jb:], lda)
+	}
+	return ok
+}
+
+// subtractProduct sets C −= A B for row-major A (m×k), B (k×n) and C (m×n) sharing the
+// stride ld: row i of C takes −A[i,l]·(row l of B) for l = 0…k−1 in turn, skipping zero
+// multipliers, which is the order gonum's Dgemm sums in.
+func subtractProduct(m, n, k int, a, b, c []float64, ld int) {
+	var bl gonum.Implementation
+	for i := range m {
+		ci := c[i*ld : i*ld+n]
+		for l, v := range a[i*ld : i*ld+k] {
+			if t := -v; t != 0 {
+				bl.Daxpy(n, t, b[l*ld:l*ld+n], 1, ci, 1)
+			}
+		}
+	}
 }
