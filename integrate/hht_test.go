@@ -299,12 +299,7 @@ func TestHHTNoAllocs(t *testing.T) {
 		if err := m.Init(ch, chainStart(ch, nil), ctl); err != nil {
 			t.Fatal(err)
 		}
-		for range 10 {
-			if err := m.Step(math.Inf(1)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if n := testing.AllocsPerRun(50, func() { _ = m.Step(math.Inf(1)) }); n != 0 {
+		if n := stepAllocs(t, &m, 10, 50); n != 0 {
 			t.Errorf("%+v: Step allocates %v times per call after warm-up, want 0", ctl, n)
 		}
 	}
@@ -317,12 +312,7 @@ func TestHHTNoAllocs(t *testing.T) {
 	if err := m.Init(lp, start, StepControl{RTol: 1e-6}); err != nil {
 		t.Fatal(err)
 	}
-	for range 10 {
-		if err := m.Step(math.Inf(1)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n := testing.AllocsPerRun(50, func() { _ = m.Step(math.Inf(1)) }); n != 0 {
+	if n := stepAllocs(t, &m, 10, 50); n != 0 {
 		t.Errorf("low-pass (FD first-order derivatives): Step allocates %v times per call after warm-up, want 0", n)
 	}
 }
@@ -477,12 +467,7 @@ func TestHHTNoAllocsBlockedLU(t *testing.T) {
 	if err := m.Init(ch, chainStart(ch, nil), StepControl{FixedH: 1e-3}); err != nil {
 		t.Fatal(err)
 	}
-	for range 3 {
-		if err := m.Step(math.Inf(1)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n := testing.AllocsPerRun(5, func() { _ = m.Step(math.Inf(1)) }); n != 0 {
+	if n := stepAllocs(t, &m, 3, 5); n != 0 {
 		t.Errorf("Step allocates %v times per call after warm-up, want 0", n)
 	}
 	if f := m.Stats().Factorizations; f < 8 {

@@ -361,3 +361,16 @@ func TestSystemsConsistentStart(t *testing.T) {
 		}
 	}
 }
+
+// stepAllocs takes warm Steps of the initialized m toward +Inf, failing t on an error, and
+// returns the allocations of one more Step averaged over runs (testing.AllocsPerRun): the
+// "a step allocates nothing after warm-up" rule.
+func stepAllocs(t *testing.T, m interface{ Step(tEnd float64) error }, warm, runs int) float64 {
+	t.Helper()
+	for range warm {
+		if err := m.Step(math.Inf(1)); err != nil {
+			t.Fatalf("%T: warm-up step: %v", m, err)
+		}
+	}
+	return testing.AllocsPerRun(runs, func() { _ = m.Step(math.Inf(1)) })
+}
