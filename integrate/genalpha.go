@@ -756,14 +756,14 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 	w.rx.add(w.f, t1, w.q1, w.v1, w.lam1)
 	if w.mn != nil {
 		w.mm.MassMul(w.res[:nq], t1, w.q1, w.qdd1) // M q̈ without M (O(N))
+		for i := range nq {
+			w.res[i] = h*w.res[i] - h*w.f[i] // M h q̈ − h f
+		}
 	} else {
 		w.sys.Mass(w.M, t1, w.q1)
 		for i := range nq {
-			w.res[i] = dotRow(w.M, i, w.qdd1)
+			w.res[i] = h*dotRow(w.M, i, w.qdd1) - h*w.f[i] // M h q̈ − h f
 		}
-	}
-	for i := range nq {
-		w.res[i] = h*w.res[i] - h*w.f[i] // M h q̈ − h f
 	}
 	if nc > 0 {
 		w.sys.ConstraintJacobian(w.G1, t1, w.q1)
@@ -940,6 +940,7 @@ func (w *genAlphaWork) incrementNorm(h float64) (norm, roundoff float64) {
 	c := w.lad.c
 	gb := w.p.Gamma / w.p.Beta
 	var s, r float64
+	singular := w.nw.singular
 	add := func(d, mag, y float64) {
 		wt := c.ATol + c.RTol*math.Abs(y)
 		s += (d / wt) * (d / wt)
@@ -960,13 +961,13 @@ func (w *genAlphaWork) incrementNorm(h float64) (norm, roundoff float64) {
 		// q₁ = q_n + h Δq resolves Δq only to ulp(q_n)/h.
 		mag := math.Max(math.Max(math.Abs(xt), math.Abs(w.vn[i])), math.Abs(w.cur.Q[i])/h)
 		add(h*w.dx[i], math.Abs(w.cur.Q[i])+h*math.Abs(w.x[i]), w.cur.Q[i])
-		if w.nw.singular {
+		if singular {
 			continue
 		}
 		add(gb*dqt, gb*mag, w.cur.V[i])
 		add(dqt/(w.p.Beta*h), mag/(w.p.Beta*h), w.cur.A[i])
 	}
-	if w.nw.singular {
+	if singular {
 		// Near a singular position (the regularized matrix) only q decides. λ is not
 		// unique there (seed 002, Theorem 2) and its increments do not settle. v and a
 		// are Δq's Newmark images, δv = (γ/β) δΔq, δa = δΔq/(βh): the solve leaves in Δq
