@@ -83,7 +83,39 @@ func (f *LU) Solve(b []float64) {
 	if len(b) != f.n {
 		panic("linalg: LU.Solve: dimension mismatch")
 	}
-	lapack64.Getrs(blas.NoTrans, f.a, blas64.General{Rows: f.n, Cols: 1, Stride: 1, Data: b}, f.ipiv)
+	f.solve(b)
+}
+
+// solve is LAPACK's DGETRS for one right-hand side (the row swaps of P, then L y = P b and
+// U x = y by substitution) without the checks and dispatch of the general routine, which
+// cost more than the arithmetic on the few unknowns of a small mechanism's Newton matrix.
+// It subtracts in DTRSM's order, skips zero entries as it does and divides by multiplying
+// with 1/u_ii as it does, so x is bitwise lapack64.Getrs's.
+func (f *LU) solve(b []float64) {
+	n, a := f.n, f.a.Data
+	for i, p := range f.ipiv {
+		if p != i {
+			b[i], b[p] = b[p], b[i]
+		}
+	}
+	for i := range n {
+		s := b[i]
+		for k, l := range a[i*n : i*n+i] {
+			if l != 0 {
+				s -= float64(l * b[k]) // the conversion forbids a fused multiply-add
+			}
+		}
+		b[i] = s
+	}
+	for i := n - 1; i >= 0; i-- {
+		s := b[i]
+		for k, u := range a[i*n+i+1 : i*n+n] {
+			if u != 0 {
+				s -= float64(u * b[i+1+k])
+			}
+		}
+		b[i] = s * (1 / a[i*n+i])
+	}
 }
 
 // RCond returns an estimate of the reciprocal condition number in the 1-norm of the
