@@ -767,26 +767,12 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 	}
 	if nc > 0 {
 		w.sys.ConstraintJacobian(w.G1, t1, w.q1)
-		for k := range nc {
-			hl := w.x[nq+k]
-			for i, gki := range w.G1.RawRowView(k) {
-				w.res[i] += gki * hl // + Gᵀ hλ
-			}
-		}
 		w.sys.Constraint(w.gt, t1, w.q1)
-		for k := range nc {
-			w.res[nq+k] = w.gt[k] / h // g_h = g/h
-		}
+		constraintRows(w.res, w.G1, w.x[nq:nq+nc], w.gt, h)
 		w.pfaffianResidual(t1)
 		if w.si2 {
 			w.sys.ConstraintTimeDerivative(w.gt, t1, w.q1)
-			for k := range nc {
-				s := w.gt[k]
-				for i, gki := range w.G1.RawRowView(k) {
-					s += gki * w.v1[i]
-				}
-				w.res[nq+nc+k] = s // ġ_h = G v + g_t
-			}
+			rowProductsPlus(w.res[nq+nc:], w.G1, w.v1, w.gt, 0) // ġ_h = G v + g_t
 			for k := w.ncH; w.pf != nil && k < nc; k++ {
 				w.res[nq+nc+k] = w.x[nq+nc+k] // no stabilizer for a Pfaffian row: μ = 0
 			}
@@ -1154,13 +1140,7 @@ func (w *genAlphaWork) pfaffianResidual(t1 float64) {
 		return
 	}
 	w.sys.ConstraintTimeDerivative(w.gt, t1, w.q1)
-	for k := w.ncH; k < w.nc; k++ {
-		s := w.gt[k]
-		for i, aki := range w.G1.RawRowView(k) {
-			s += aki * w.v1[i]
-		}
-		w.res[w.nq+k] = s
-	}
+	rowProductsPlus(w.res[w.nq:], w.G1, w.v1, w.gt, w.ncH)
 }
 
 // assemblePfaffian writes the rows of the nonholonomic constraints into the dense
