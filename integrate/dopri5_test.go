@@ -354,16 +354,7 @@ func TestDOPRI5Drift(t *testing.T) {
 		}
 
 		// Index1: record ‖g‖ in each half of the run.
-		var half [2]float64
-		meter := dae.NewResidualMeter(c.sys)
-		obs := func(s *State) error {
-			i := 0
-			if s.T > 5 {
-				i = 1
-			}
-			half[i] = math.Max(half[i], meter.Measure(s.T, s.Q, s.V, nil).Pos)
-			return nil
-		}
+		half, obs := driftByHalf(c.sys, 5)
 		sol1, err := Solve(&DOPRI5{Formulation: Index1}, "dopri5", c.sys, c.start, 10, SolveOptions{Control: ctl, Observer: obs})
 		if err != nil {
 			t.Fatalf("%s index1: %v", c.name, err)

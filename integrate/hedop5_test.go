@@ -190,16 +190,7 @@ func TestHEDOP5Drift(t *testing.T) {
 		if !(r.Pos < 1e-10 && r.Vel < 1e-10) {
 			t.Errorf("%s projected: max ‖g‖ = %.3g, ‖G v + g_t‖ = %.3g, want < 1e-10", c.name, r.Pos, r.Vel)
 		}
-		var half [2]float64
-		meter := dae.NewResidualMeter(c.sys)
-		obs := func(s *State) error {
-			i := 0
-			if s.T > 5 {
-				i = 1
-			}
-			half[i] = math.Max(half[i], meter.Measure(s.T, s.Q, s.V, nil).Pos)
-			return nil
-		}
+		half, obs := driftByHalf(c.sys, 5)
 		sol2, err := Solve(&HEDOP5{Formulation: Index2}, "hedop5", c.sys, c.start, 10, SolveOptions{Control: ctl, Observer: obs})
 		if err != nil {
 			t.Fatalf("%s index2: %v", c.name, err)

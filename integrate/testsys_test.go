@@ -374,3 +374,19 @@ func stepAllocs(t *testing.T, m interface{ Step(tEnd float64) error }, warm, run
 	}
 	return testing.AllocsPerRun(runs, func() { _ = m.Step(math.Inf(1)) })
 }
+
+// driftByHalf returns the largest position residual ‖g‖ seen by its observer at times up
+// to tMid (half[0]) and after (half[1]): the drift test of the formulations without a
+// position projection.
+func driftByHalf(sys dae.System, tMid float64) (half *[2]float64, observe func(*State) error) {
+	half = new([2]float64)
+	meter := dae.NewResidualMeter(sys)
+	return half, func(s *State) error {
+		i := 0
+		if s.T > tMid {
+			i = 1
+		}
+		half[i] = math.Max(half[i], meter.Measure(s.T, s.Q, s.V, nil).Pos)
+		return nil
+	}
+}
