@@ -563,25 +563,7 @@ func BenchmarkDOPRI5Step(b *testing.B) {
 		sys   dae.System
 		start State
 	}{{"pendulum", p, ps}, {"chain10", ch, chainStart(ch, nil)}} {
-		b.Run(c.name, func(b *testing.B) {
-			m := &DOPRI5{}
-			if err := m.Init(c.sys, c.start, StepControl{FixedH: 1e-3}); err != nil {
-				b.Fatal(err)
-			}
-			for range 3 {
-				if err := m.Step(1e9); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := m.Step(1e9); err != nil {
-					b.Fatal(err)
-				}
-			}
-			s := m.Stats()
-			b.ReportMetric(float64(s.FuncEvals)/float64(s.Steps), "evals/step")
-		})
+		b.Run(c.name, func(b *testing.B) { benchExplicitSteps(b, &DOPRI5{}, c.sys, c.start) })
 	}
 }
 

@@ -359,23 +359,7 @@ func BenchmarkHEDOP5Step(b *testing.B) {
 	}{{"pendulum", p, ps}, {"chain10", ch, chainStart(ch, nil)}} {
 		for _, form := range []Formulation{Index2, Index2Projected} {
 			b.Run(c.name+"/"+string(form), func(b *testing.B) {
-				m := &HEDOP5{Formulation: form}
-				if err := m.Init(c.sys, c.start, StepControl{FixedH: 1e-3}); err != nil {
-					b.Fatal(err)
-				}
-				for range 3 {
-					if err := m.Step(1e9); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportAllocs()
-				for b.Loop() {
-					if err := m.Step(1e9); err != nil {
-						b.Fatal(err)
-					}
-				}
-				s := m.Stats()
-				b.ReportMetric(float64(s.FuncEvals)/float64(s.Steps), "evals/step")
+				benchExplicitSteps(b, &HEDOP5{Formulation: form}, c.sys, c.start)
 			})
 		}
 	}

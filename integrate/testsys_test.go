@@ -390,3 +390,24 @@ func driftByHalf(sys dae.System, tMid float64) (half *[2]float64, observe func(*
 		return nil
 	}
 }
+
+// benchExplicitSteps times fixed steps of h = 1e-3 of m on sys after three warm-up steps,
+// reporting allocations and function evaluations per step (the explicit methods' cost).
+func benchExplicitSteps(b *testing.B, m Method, sys dae.System, start State) {
+	if err := m.Init(sys, start, StepControl{FixedH: 1e-3}); err != nil {
+		b.Fatal(err)
+	}
+	for range 3 {
+		if err := m.Step(1e9); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := m.Step(1e9); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := m.Stats()
+	b.ReportMetric(float64(s.FuncEvals)/float64(s.Steps), "evals/step")
+}
