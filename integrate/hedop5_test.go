@@ -171,16 +171,8 @@ func TestHEDOP5Drift(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10 s runs")
 	}
-	dp := newDrivenPendulum(1, 1, 9.81, 0.1, 5)
-	ch := newChain(10, 1, 0.5, 9.81)
-	p, ps, _, _ := testPendulum()
-	cases := []struct {
-		name  string
-		sys   dae.System
-		start State
-	}{{"pendulum", p, ps}, {"driven pendulum", dp, pendulumStart(dp, 0.5, 0)}, {"chain10", ch, chainStart(ch, nil)}}
 	ctl := StepControl{RTol: 1e-6, ATol: 1e-6}
-	for _, c := range cases {
+	for _, c := range driftCases() {
 		sol, err := Solve(&HEDOP5{Formulation: Index2Projected}, "hedop5", c.sys, c.start, 10, SolveOptions{Control: ctl})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)

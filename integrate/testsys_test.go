@@ -411,3 +411,19 @@ func benchExplicitSteps(b *testing.B, m Method, sys dae.System, start State) {
 	s := m.Stats()
 	b.ReportMetric(float64(s.FuncEvals)/float64(s.Steps), "evals/step")
 }
+
+// namedStart is a test system with its consistent start.
+type namedStart struct {
+	name  string
+	sys   dae.System
+	start State
+}
+
+// driftCases are the systems of the explicit methods' 10-s drift tests: the pendulum, the
+// driven pendulum (rheonomic, g_t ≠ 0) and chain10.
+func driftCases() []namedStart {
+	dp := newDrivenPendulum(1, 1, 9.81, 0.1, 5)
+	ch := newChain(10, 1, 0.5, 9.81)
+	p, ps, _, _ := testPendulum()
+	return []namedStart{{"pendulum", p, ps}, {"driven pendulum", dp, pendulumStart(dp, 0.5, 0)}, {"chain10", ch, chainStart(ch, nil)}}
+}
