@@ -85,12 +85,7 @@ func TestABMAllocs(t *testing.T) {
 	if err := m.Init(polar{}, polarStart(), StepControl{FixedH: 1e-3}); err != nil {
 		t.Fatal(err)
 	}
-	for range 5 {
-		if err := m.Step(math.Inf(1)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n := testing.AllocsPerRun(20, func() { _ = m.Step(math.Inf(1)) }); n != 0 {
+	if n := stepAllocs(t, m, 5, 20); n != 0 {
 		t.Errorf("gcp-abm: Step allocates %v times per call after warm-up, want 0", n)
 	}
 }

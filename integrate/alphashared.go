@@ -1,5 +1,7 @@
 package integrate
 
+import "gonum.org/v1/gonum/mat"
+
 // The pieces that genalpha (on ℝⁿ) and lie-genalpha (on a Lie group, whose algebra makes
 // the same iteration on ℝⁿ) share: written once here, so that the vector-space form and
 // the group form of seed 002 eqs. 64, 67-70 cannot drift apart.
@@ -57,4 +59,32 @@ func (s *State) advance(h float64, q, v, a, lambda []float64) {
 	copy(s.V, v)
 	copy(s.A, a)
 	copy(s.Lambda, lambda)
+}
+
+// constraintRows writes the constraint part of the α-methods' scaled residual (seed 002,
+// eqs. 67-70 in the unknowns (Δq, hλ)): it adds Gᵀ hλ to the n equilibrium rows res[:n]
+// (G is nc×n, hλ = hlam) and sets the constraint rows res[n+k] = g_k/h, g_h of eq. 69.
+func constraintRows(res []float64, G *mat.Dense, hlam, g []float64, h float64) {
+	_, n := G.Dims()
+	for k, hl := range hlam {
+		for i, gki := range G.RawRowView(k) {
+			res[i] += gki * hl
+		}
+	}
+	for k, gk := range g {
+		res[n+k] = gk / h
+	}
+}
+
+// rowProductsPlus sets dst[k] = y[k] + (row k of G)·x for the rows k ≥ from, summed from
+// y[k] along the row: the velocity-level rows G v + g_t of the stabilized index-2 form
+// (seed 002, eq. 94) and the Pfaffian rows A v + b.
+func rowProductsPlus(dst []float64, G *mat.Dense, x, y []float64, from int) {
+	for k := from; k < len(y); k++ {
+		s := y[k]
+		for i, gki := range G.RawRowView(k) {
+			s += gki * x[i]
+		}
+		dst[k] = s
+	}
 }

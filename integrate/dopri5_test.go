@@ -333,16 +333,8 @@ func TestDOPRI5Drift(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10 s runs")
 	}
-	dp := newDrivenPendulum(1, 1, 9.81, 0.1, 5)
-	ch := newChain(10, 1, 0.5, 9.81)
-	p, ps, _, _ := testPendulum()
-	cases := []struct {
-		name  string
-		sys   dae.System
-		start State
-	}{{"pendulum", p, ps}, {"driven pendulum", dp, pendulumStart(dp, 0.5, 0)}, {"chain10", ch, chainStart(ch, nil)}}
 	ctl := StepControl{RTol: 1e-6, ATol: 1e-6}
-	for _, c := range cases {
+	for _, c := range driftCases() {
 		sol, err := Solve(&DOPRI5{}, "dopri5", c.sys, c.start, 10, SolveOptions{Control: ctl})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
@@ -354,16 +346,7 @@ func TestDOPRI5Drift(t *testing.T) {
 		}
 
 		// Index1: record ‖g‖ in each half of the run.
-		var half [2]float64
-		meter := dae.NewResidualMeter(c.sys)
-		obs := func(s *State) error {
-			i := 0
-			if s.T > 5 {
-				i = 1
-			}
-			half[i] = math.Max(half[i], meter.Measure(s.T, s.Q, s.V, nil).Pos)
-			return nil
-		}
+		half, obs := driftByHalf(c.sys, 5)
 		sol1, err := Solve(&DOPRI5{Formulation: Index1}, "dopri5", c.sys, c.start, 10, SolveOptions{Control: ctl, Observer: obs})
 		if err != nil {
 			t.Fatalf("%s index1: %v", c.name, err)
@@ -572,25 +555,7 @@ func BenchmarkDOPRI5Step(b *testing.B) {
 		sys   dae.System
 		start State
 	}{{"pendulum", p, ps}, {"chain10", ch, chainStart(ch, nil)}} {
-		b.Run(c.name, func(b *testing.B) {
-			m := &DOPRI5{}
-			if err := m.Init(c.sys, c.start, StepControl{FixedH: 1e-3}); err != nil {
-				b.Fatal(err)
-			}
-			for range 3 {
-				if err := m.Step(1e9); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := m.Step(1e9); err != nil {
-					b.Fatal(err)
-				}
-			}
-			s := m.Stats()
-			b.ReportMetric(float64(s.FuncEvals)/float64(s.Steps), "evals/step")
-		})
+		b.Run(c.name, func(b *testing.B) { benchExplicitSteps(b, &DOPRI5{}, c.sys, c.start) })
 	}
 }
 

@@ -180,20 +180,14 @@ var gcpNewmarkEntry = Entry{
 	New:            func() Method { m := DefaultGCP(); return &m },
 }
 
-var gcpFVEntry = Entry{
-	Name:  "gcp-fv",
-	Title: "gcp-newmark with the Fisette-Vaneghem quasi-Newton matrix",
-	Seed:  "000", Equations: "as gcp-newmark; Jacobian 29 less eq. 40",
-	Formulations:   []Formulation{StateSpace},
-	Order:          Order{Q: 2, V: 2, Lambda: 2},
-	Adaptive:       true,
-	ReactionForces: true, // as gcp-newmark
-	New: func() Method {
+var gcpFVEntry = gcpNewmarkEntry.variant("gcp-fv",
+	"gcp-newmark with the Fisette-Vaneghem quasi-Newton matrix",
+	"as gcp-newmark; Jacobian 29 less eq. 40",
+	func() Method {
 		m := DefaultGCP()
 		m.Variant = GCPFisetteVaneghem
 		return &m
-	},
-}
+	})
 
 // gcpWork is the per-run state of GCP.
 type gcpWork struct {

@@ -399,12 +399,7 @@ func TestGCPAllocs(t *testing.T) {
 		if err := m.Init(c.sys, c.start, c.ctl); err != nil {
 			t.Fatal(err)
 		}
-		for range 3 {
-			if err := m.Step(math.Inf(1)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if n := testing.AllocsPerRun(20, func() { _ = m.Step(math.Inf(1)) }); n != 0 {
+		if n := stepAllocs(t, &m, 3, 20); n != 0 {
 			t.Errorf("gcp: Step allocates %v times per call after warm-up, want 0", n)
 		}
 	}

@@ -756,37 +756,23 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 	w.rx.add(w.f, t1, w.q1, w.v1, w.lam1)
 	if w.mn != nil {
 		w.mm.MassMul(w.res[:nq], t1, w.q1, w.qdd1) // M q̈ without M (O(N))
+		for i := range nq {
+			w.res[i] = h*w.res[i] - h*w.f[i] // M h q̈ − h f
+		}
 	} else {
 		w.sys.Mass(w.M, t1, w.q1)
 		for i := range nq {
-			w.res[i] = dotRow(w.M, i, w.qdd1)
+			w.res[i] = h*dotRow(w.M, i, w.qdd1) - h*w.f[i] // M h q̈ − h f
 		}
-	}
-	for i := range nq {
-		w.res[i] = h*w.res[i] - h*w.f[i] // M h q̈ − h f
 	}
 	if nc > 0 {
 		w.sys.ConstraintJacobian(w.G1, t1, w.q1)
-		for k := range nc {
-			hl := w.x[nq+k]
-			for i, gki := range w.G1.RawRowView(k) {
-				w.res[i] += gki * hl // + Gᵀ hλ
-			}
-		}
 		w.sys.Constraint(w.gt, t1, w.q1)
-		for k := range nc {
-			w.res[nq+k] = w.gt[k] / h // g_h = g/h
-		}
+		constraintRows(w.res, w.G1, w.x[nq:nq+nc], w.gt, h)
 		w.pfaffianResidual(t1)
 		if w.si2 {
 			w.sys.ConstraintTimeDerivative(w.gt, t1, w.q1)
-			for k := range nc {
-				s := w.gt[k]
-				for i, gki := range w.G1.RawRowView(k) {
-					s += gki * w.v1[i]
-				}
-				w.res[nq+nc+k] = s // ġ_h = G v + g_t
-			}
+			rowProductsPlus(w.res[nq+nc:], w.G1, w.v1, w.gt, 0) // ġ_h = G v + g_t
 			for k := w.ncH; w.pf != nil && k < nc; k++ {
 				w.res[nq+nc+k] = w.x[nq+nc+k] // no stabilizer for a Pfaffian row: μ = 0
 			}
@@ -940,6 +926,7 @@ func (w *genAlphaWork) incrementNorm(h float64) (norm, roundoff float64) {
 	c := w.lad.c
 	gb := w.p.Gamma / w.p.Beta
 	var s, r float64
+	singular := w.nw.singular
 	add := func(d, mag, y float64) {
 		wt := c.ATol + c.RTol*math.Abs(y)
 		s += (d / wt) * (d / wt)
@@ -960,13 +947,13 @@ func (w *genAlphaWork) incrementNorm(h float64) (norm, roundoff float64) {
 		// q₁ = q_n + h Δq resolves Δq only to ulp(q_n)/h.
 		mag := math.Max(math.Max(math.Abs(xt), math.Abs(w.vn[i])), math.Abs(w.cur.Q[i])/h)
 		add(h*w.dx[i], math.Abs(w.cur.Q[i])+h*math.Abs(w.x[i]), w.cur.Q[i])
-		if w.nw.singular {
+		if singular {
 			continue
 		}
 		add(gb*dqt, gb*mag, w.cur.V[i])
 		add(dqt/(w.p.Beta*h), mag/(w.p.Beta*h), w.cur.A[i])
 	}
-	if w.nw.singular {
+	if singular {
 		// Near a singular position (the regularized matrix) only q decides. λ is not
 		// unique there (seed 002, Theorem 2) and its increments do not settle. v and a
 		// are Δq's Newmark images, δv = (γ/β) δΔq, δa = δΔq/(βh): the solve leaves in Δq
@@ -1153,13 +1140,7 @@ func (w *genAlphaWork) pfaffianResidual(t1 float64) {
 		return
 	}
 	w.sys.ConstraintTimeDerivative(w.gt, t1, w.q1)
-	for k := w.ncH; k < w.nc; k++ {
-		s := w.gt[k]
-		for i, aki := range w.G1.RawRowView(k) {
-			s += aki * w.v1[i]
-		}
-		w.res[w.nq+k] = s
-	}
+	rowProductsPlus(w.res[w.nq:], w.G1, w.v1, w.gt, w.ncH)
 }
 
 // assemblePfaffian writes the rows of the nonholonomic constraints into the dense

@@ -91,19 +91,10 @@ var hedop5Entry = Entry{
 // solves the KKT system (85b) at Qᵢ for V̇ᵢ, Λᵢ, which is the right side of eq. 84 at the
 // stage; the method is therefore DOPRI5 on eq. 84, and with MEXX's projection of q and v
 // after every step (eqs. 89, 91) DOPRI5 with Index1Projected. The entry runs that code.
-var mdop5Entry = Entry{
-	Name:           "mdop5",
-	Nonholonomic:   []Formulation{Index1Projected, Index1},
-	Title:          "MDOP5 (MEXX): half-explicit Dormand-Prince on the index-1 form with projection",
-	Seed:           "002",
-	Equations:      "84, 85a-c (Remark 10); projection 89, 91",
-	Formulations:   []Formulation{Index1Projected, Index1},
-	Order:          Order{Q: 5, V: 5, Lambda: 5},
-	Adaptive:       true,
-	States:         true,
-	ReactionForces: true,
-	New:            func() Method { return &DOPRI5{name: "mdop5"} },
-}
+var mdop5Entry = dopri5Entry.variant("mdop5",
+	"MDOP5 (MEXX): half-explicit Dormand-Prince on the index-1 form with projection",
+	"84, 85a-c (Remark 10); projection 89, 91",
+	func() Method { return &DOPRI5{name: "mdop5"} })
 
 // hedA8 is row 8 of the HEDOP5 coefficients, a₈ⱼ (j = 1…7) with c₈ = 19/20: the point
 // where stage 7 imposes the velocity constraint. Rows 1-7 are DOPRI5's (dp5A). Source:

@@ -171,16 +171,8 @@ func TestHEDOP5Drift(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10 s runs")
 	}
-	dp := newDrivenPendulum(1, 1, 9.81, 0.1, 5)
-	ch := newChain(10, 1, 0.5, 9.81)
-	p, ps, _, _ := testPendulum()
-	cases := []struct {
-		name  string
-		sys   dae.System
-		start State
-	}{{"pendulum", p, ps}, {"driven pendulum", dp, pendulumStart(dp, 0.5, 0)}, {"chain10", ch, chainStart(ch, nil)}}
 	ctl := StepControl{RTol: 1e-6, ATol: 1e-6}
-	for _, c := range cases {
+	for _, c := range driftCases() {
 		sol, err := Solve(&HEDOP5{Formulation: Index2Projected}, "hedop5", c.sys, c.start, 10, SolveOptions{Control: ctl})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
@@ -190,16 +182,7 @@ func TestHEDOP5Drift(t *testing.T) {
 		if !(r.Pos < 1e-10 && r.Vel < 1e-10) {
 			t.Errorf("%s projected: max ‖g‖ = %.3g, ‖G v + g_t‖ = %.3g, want < 1e-10", c.name, r.Pos, r.Vel)
 		}
-		var half [2]float64
-		meter := dae.NewResidualMeter(c.sys)
-		obs := func(s *State) error {
-			i := 0
-			if s.T > 5 {
-				i = 1
-			}
-			half[i] = math.Max(half[i], meter.Measure(s.T, s.Q, s.V, nil).Pos)
-			return nil
-		}
+		half, obs := driftByHalf(c.sys, 5)
 		sol2, err := Solve(&HEDOP5{Formulation: Index2}, "hedop5", c.sys, c.start, 10, SolveOptions{Control: ctl, Observer: obs})
 		if err != nil {
 			t.Fatalf("%s index2: %v", c.name, err)
@@ -368,23 +351,7 @@ func BenchmarkHEDOP5Step(b *testing.B) {
 	}{{"pendulum", p, ps}, {"chain10", ch, chainStart(ch, nil)}} {
 		for _, form := range []Formulation{Index2, Index2Projected} {
 			b.Run(c.name+"/"+string(form), func(b *testing.B) {
-				m := &HEDOP5{Formulation: form}
-				if err := m.Init(c.sys, c.start, StepControl{FixedH: 1e-3}); err != nil {
-					b.Fatal(err)
-				}
-				for range 3 {
-					if err := m.Step(1e9); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportAllocs()
-				for b.Loop() {
-					if err := m.Step(1e9); err != nil {
-						b.Fatal(err)
-					}
-				}
-				s := m.Stats()
-				b.ReportMetric(float64(s.FuncEvals)/float64(s.Steps), "evals/step")
+				benchExplicitSteps(b, &HEDOP5{Formulation: form}, c.sys, c.start)
 			})
 		}
 	}

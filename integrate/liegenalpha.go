@@ -511,25 +511,11 @@ func (w *lieWork) residual() error {
 	}
 	if nc > 0 {
 		w.sys.ConstraintJacobian(w.B1, t1, w.q1)
-		for k := range nc {
-			hl := w.x[nv+k]
-			for i, b := range w.B1.RawRowView(k) {
-				w.res[i] += b * hl // + Bᵀ hλ
-			}
-		}
 		w.sys.Constraint(w.c1, t1, w.q1)
-		for k := range nc {
-			w.res[nv+k] = w.c1[k] / h
-		}
+		constraintRows(w.res, w.B1, w.x[nv:nv+nc], w.c1, h)
 		if w.si2 {
 			w.sys.ConstraintTimeDerivative(w.c1, t1, w.q1)
-			for k := range nc {
-				s := w.c1[k]
-				for i, b := range w.B1.RawRowView(k) {
-					s += b * w.v1[i]
-				}
-				w.res[nv+nc+k] = s // B v + Φ_t
-			}
+			rowProductsPlus(w.res[nv+nc:], w.B1, w.v1, w.c1, 0) // B v + Φ_t
 		}
 	}
 	if !allFinite(w.res) || !allFinite(w.q1) {

@@ -63,6 +63,13 @@ type Entry struct {
 	New    func() Method // a method with default settings
 }
 
+// variant is e under another name, title and equations, made by newMethod: a method that
+// runs e's code with other settings and so has e's formulations, order and capabilities.
+func (e Entry) variant(name, title, equations string, newMethod func() Method) Entry {
+	e.Name, e.Title, e.Equations, e.New = name, title, equations, newMethod
+	return e
+}
+
 // formulated is implemented by methods that integrate more than one formulation.
 type formulated interface {
 	setFormulation(f Formulation)

@@ -100,12 +100,7 @@ func TestSingularModeNoAllocs(t *testing.T) {
 		if lu != nil {
 			lu.regularize()
 		}
-		for range 10 {
-			if err := e.m.Step(math.Inf(1)); err != nil {
-				t.Fatalf("%s: %v", e.name, err)
-			}
-		}
-		if n := testing.AllocsPerRun(30, func() { _ = e.m.Step(math.Inf(1)) }); n != 0 {
+		if n := stepAllocs(t, e.m, 10, 30); n != 0 {
 			t.Errorf("%s: a step in the singular mode allocates %v times, want 0", e.name, n)
 		}
 	}
@@ -121,12 +116,7 @@ func TestSingularWatchNoAllocs(t *testing.T) {
 		if err := m.Init(ch, chainStart(ch, nil), StepControl{RTol: 1e-6}); err != nil {
 			t.Fatal(err)
 		}
-		for range 10 {
-			if err := m.Step(math.Inf(1)); err != nil {
-				t.Fatalf("%s: %v", form, err)
-			}
-		}
-		if n := testing.AllocsPerRun(30, func() { _ = m.Step(math.Inf(1)) }); n != 0 {
+		if n := stepAllocs(t, m, 10, 30); n != 0 {
 			t.Errorf("%s: a step with the singular watch allocates %v times, want 0", form, n)
 		}
 		if !(m.w.watch.mu0 > 0) || len(m.SingularPassages()) != 0 {

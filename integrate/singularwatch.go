@@ -174,8 +174,11 @@ func (p *newtonSchur) schurSolve(y []float64) {
 // the instant of least μ dates better), and is added when there were none. A passage in
 // which the redundant rows were chosen anew (rekeep) is already reported by that swap.
 func (n *newtonSolver) watchStep(m stepper, cur *State, fc *failureContext) {
+	if !n.fresh || fc.sys == nil {
+		return // most steps: the watch needs a matrix factorized at this step
+	}
 	sp, ok := m.(schurProbe)
-	if !ok || !n.fresh || fc.sys == nil {
+	if !ok {
 		return
 	}
 	b := sp.schurBlock()

@@ -68,12 +68,7 @@ func TestImplicitWatchNoAllocs(t *testing.T) {
 		if err := e.m.Init(ch, chainStart(ch, nil), StepControl{RTol: 1e-6}); err != nil {
 			t.Fatal(err)
 		}
-		for range 10 {
-			if err := e.m.Step(math.Inf(1)); err != nil {
-				t.Fatalf("%s: %v", e.name, err)
-			}
-		}
-		if n := testing.AllocsPerRun(30, func() { _ = e.m.Step(math.Inf(1)) }); n != 0 {
+		if n := stepAllocs(t, e.m, 10, 30); n != 0 {
 			t.Errorf("%s: a step with the singular watch allocates %v times, want 0", e.name, n)
 		}
 		if w := &e.nw().watch.w; !(w.mu0 > 0) || len(e.m.(SingularReporter).SingularPassages()) != 0 {

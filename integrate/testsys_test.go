@@ -361,3 +361,69 @@ func TestSystemsConsistentStart(t *testing.T) {
 		}
 	}
 }
+
+// stepAllocs takes warm Steps of the initialized m toward +Inf, failing t on an error, and
+// returns the allocations of one more Step averaged over runs (testing.AllocsPerRun): the
+// "a step allocates nothing after warm-up" rule.
+func stepAllocs(t *testing.T, m interface{ Step(tEnd float64) error }, warm, runs int) float64 {
+	t.Helper()
+	for range warm {
+		if err := m.Step(math.Inf(1)); err != nil {
+			t.Fatalf("%T: warm-up step: %v", m, err)
+		}
+	}
+	return testing.AllocsPerRun(runs, func() { _ = m.Step(math.Inf(1)) })
+}
+
+// driftByHalf returns the largest position residual ‖g‖ seen by its observer at times up
+// to tMid (half[0]) and after (half[1]): the drift test of the formulations without a
+// position projection.
+func driftByHalf(sys dae.System, tMid float64) (half *[2]float64, observe func(*State) error) {
+	half = new([2]float64)
+	meter := dae.NewResidualMeter(sys)
+	return half, func(s *State) error {
+		i := 0
+		if s.T > tMid {
+			i = 1
+		}
+		half[i] = math.Max(half[i], meter.Measure(s.T, s.Q, s.V, nil).Pos)
+		return nil
+	}
+}
+
+// benchExplicitSteps times fixed steps of h = 1e-3 of m on sys after three warm-up steps,
+// reporting allocations and function evaluations per step (the explicit methods' cost).
+func benchExplicitSteps(b *testing.B, m Method, sys dae.System, start State) {
+	if err := m.Init(sys, start, StepControl{FixedH: 1e-3}); err != nil {
+		b.Fatal(err)
+	}
+	for range 3 {
+		if err := m.Step(1e9); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := m.Step(1e9); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := m.Stats()
+	b.ReportMetric(float64(s.FuncEvals)/float64(s.Steps), "evals/step")
+}
+
+// namedStart is a test system with its consistent start.
+type namedStart struct {
+	name  string
+	sys   dae.System
+	start State
+}
+
+// driftCases are the systems of the explicit methods' 10-s drift tests: the pendulum, the
+// driven pendulum (rheonomic, g_t ≠ 0) and chain10.
+func driftCases() []namedStart {
+	dp := newDrivenPendulum(1, 1, 9.81, 0.1, 5)
+	ch := newChain(10, 1, 0.5, 9.81)
+	p, ps, _, _ := testPendulum()
+	return []namedStart{{"pendulum", p, ps}, {"driven pendulum", dp, pendulumStart(dp, 0.5, 0)}, {"chain10", ch, chainStart(ch, nil)}}
+}

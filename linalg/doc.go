@@ -23,9 +23,10 @@
 // taken before them) and a well-conditioned square block of independent rows and dependent
 // columns (sparserank.go).
 //
-// Dense LU of more than about 190 unknowns allocates a few dozen small objects per
-// factorization inside gonum's Dgemm, which goes parallel on trailing blocks of 128 and
-// more; below that size the dense solvers allocate nothing after construction.
+// Dense LU factorizes by LAPACK's blocked DGETRF on one goroutine (gonum's Getrf runs its
+// trailing update through a parallel Dgemm that allocates per factorization) and solves by
+// DGETRS's substitutions written out, both bitwise equal to gonum's Getrf and Getrs; the
+// dense solvers allocate nothing after construction at any size.
 //
 // Wrong sizes are programming errors and panic; a singular matrix is data and returns
 // ErrSingular.

@@ -5,7 +5,9 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/lapack"
+	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -66,7 +68,7 @@ func (f *LU) Factor() error {
 			return ErrSingular
 		}
 	}
-	f.ok = lapack64.Getrf(f.a, f.ipiv)
+	f.ok = getrfSerial(f.a, f.ipiv)
 	if !f.ok {
 		return ErrSingular
 	}
@@ -81,7 +83,39 @@ func (f *LU) Solve(b []float64) {
 	if len(b) != f.n {
 		panic("linalg: LU.Solve: dimension mismatch")
 	}
-	lapack64.Getrs(blas.NoTrans, f.a, blas64.General{Rows: f.n, Cols: 1, Stride: 1, Data: b}, f.ipiv)
+	f.solve(b)
+}
+
+// solve is LAPACK's DGETRS for one right-hand side (the row swaps of P, then L y = P b and
+// U x = y by substitution) without the checks and dispatch of the general routine, which
+// cost more than the arithmetic on the few unknowns of a small mechanism's Newton matrix.
+// It subtracts in DTRSM's order, skips zero entries as it does and divides by multiplying
+// with 1/u_ii as it does, so x is bitwise lapack64.Getrs's.
+func (f *LU) solve(b []float64) {
+	n, a := f.n, f.a.Data
+	for i, p := range f.ipiv {
+		if p != i {
+			b[i], b[p] = b[p], b[i]
+		}
+	}
+	for i := range n {
+		s := b[i]
+		for k, l := range a[i*n : i*n+i] {
+			if l != 0 {
+				s -= float64(l * b[k]) // the conversion forbids a fused multiply-add
+			}
+		}
+		b[i] = s
+	}
+	for i := n - 1; i >= 0; i-- {
+		s := b[i]
+		for k, u := range a[i*n+i+1 : i*n+n] {
+			if u != 0 {
+				s -= float64(u * b[i+1+k])
+			}
+		}
+		b[i] = s * (1 / a[i*n+i])
+	}
 }
 
 // RCond returns an estimate of the reciprocal condition number in the 1-norm of the
@@ -89,4 +123,57 @@ func (f *LU) Solve(b []float64) {
 func (f *LU) RCond(anorm float64) float64 {
 	iwork := make([]int, f.n)
 	return lapack64.Gecon(lapack.MaxColumnSum, f.a, anorm, f.work, iwork)
+}
+
+// luBlock is the panel width of getrfSerial, the block size LAPACK's ILAENV gives DGETRF
+// (gonum's Ilaenv returns the same 64).
+const luBlock = 64
+
+// getrfSerial is LAPACK's right-looking blocked DGETRF (P A = L U with partial pivoting) on
+// one goroutine: gonum's Getrf runs the trailing update A₂₂ −= L₂₁ U₁₂ through a Dgemm that
+// starts goroutines and allocates for n > 64, and a Newton step must not allocate. Panels
+// go through DGETF2, row swaps through DLASWP, U₁₂ through DTRSM as in DGETRF; the update
+// adds the products of each row in the same order as gonum's Dgemm, so the factors are
+// bitwise those of lapack64.Getrf.
+func getrfSerial(a blas64.General, ipiv []int) bool {
+	var impl lapackgonum.Implementation
+	n, lda, d := a.Rows, a.Stride, a.Data
+	if n <= luBlock {
+		return impl.Dgetf2(n, n, d, lda, ipiv)
+	}
+	ok := true
+	for j := 0; j < n; j += luBlock {
+		jb := min(n-j, luBlock)
+		if !impl.Dgetf2(n-j, jb, d[j*lda+j:], lda, ipiv[j:j+jb]) {
+			ok = false
+		}
+		for i := j; i < j+jb; i++ {
+			ipiv[i] += j
+		}
+		impl.Dlaswp(j, d, lda, j, j+jb-1, ipiv[:j+jb], 1)
+		rest := n - j - jb
+		if rest == 0 {
+			continue
+		}
+		impl.Dlaswp(rest, d[j+jb:], lda, j, j+jb-1, ipiv[:j+jb], 1)
+		gonum.Implementation{}.Dtrsm(blas.Left, blas.Lower, blas.NoTrans, blas.Unit,
+			jb, rest, 1, d[j*lda+j:], lda, d[j*lda+j+jb:], lda)
+		subtractProduct(rest, rest, jb, d[(j+jb)*lda+j:], d[j*lda+j+jb:], d[(j+jb)*lda+j+jb:], lda)
+	}
+	return ok
+}
+
+// subtractProduct sets C −= A B for row-major A (m×k), B (k×n) and C (m×n) sharing the
+// stride ld: row i of C takes −A[i,l]·(row l of B) for l = 0…k−1 in turn, skipping zero
+// multipliers, which is the order gonum's Dgemm sums in.
+func subtractProduct(m, n, k int, a, b, c []float64, ld int) {
+	var bl gonum.Implementation
+	for i := range m {
+		ci := c[i*ld : i*ld+n]
+		for l, v := range a[i*ld : i*ld+k] {
+			if t := -v; t != 0 {
+				bl.Daxpy(n, t, b[l*ld:l*ld+n], 1, ci, 1)
+			}
+		}
+	}
 }

@@ -2,10 +2,14 @@ package linalg_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/linalg"
@@ -145,5 +149,92 @@ func TestLURCond(t *testing.T) {
 	}
 	if rc := f.RCond(anorm); math.Abs(rc-1e-8) > 1e-20 {
 		t.Errorf("RCond = %.17g, want 1e-8", rc)
+	}
+}
+
+// TestLUMatchesGetrf: above n = 64 LU runs its own serial blocked factorization instead of
+// gonum's Getrf (whose parallel Dgemm allocates); the factors and solutions must be
+// bitwise those of Getrf + Getrs, on dense random matrices, on sparse ones (zero
+// multipliers, which both skip) and on a singular one (a repeated row).
+func TestLUMatchesGetrf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for _, c := range []struct {
+		n        int
+		density  float64
+		singular bool
+	}{{30, 1, false}, {64, 1, false}, {65, 1, false}, {130, 1, false}, {200, 0.05, false}, {300, 1, false}, {150, 1, true}} {
+		K := randDense(rng, c.n, c.n)
+		for i := range c.n {
+			for j := range c.n {
+				if rng.Float64() > c.density && i != j {
+					K.Set(i, j, 0)
+				}
+			}
+		}
+		if c.singular {
+			K.SetRow(c.n-1, K.RawRowView(c.n/3))
+		}
+		ref := blas64.General{Rows: c.n, Cols: c.n, Stride: c.n, Data: append([]float64(nil), K.RawMatrix().Data...)}
+		ipiv := make([]int, c.n)
+		refOK := lapack64.Getrf(ref, ipiv)
+		f := linalg.NewLU(c.n)
+		err := f.Factorize(K)
+		if refOK != (err == nil) {
+			t.Fatalf("n=%d: Getrf ok=%v, LU.Factorize err=%v", c.n, refOK, err)
+		}
+		for i, x := range f.Matrix().Data {
+			if x != ref.Data[i] && !(math.IsNaN(x) && math.IsNaN(ref.Data[i])) {
+				t.Fatalf("n=%d: factor entry (%d,%d) = %v, Getrf gives %v", c.n, i/c.n, i%c.n, x, ref.Data[i])
+			}
+		}
+		if err != nil {
+			continue
+		}
+		b := randVec(rng, c.n)
+		x := append([]float64(nil), b...)
+		f.Solve(x)
+		lapack64.Getrs(blas.NoTrans, ref, blas64.General{Rows: c.n, Cols: 1, Stride: 1, Data: b}, ipiv)
+		for i := range x {
+			if x[i] != b[i] {
+				t.Fatalf("n=%d: solution %d = %v, Getrs gives %v", c.n, i, x[i], b[i])
+			}
+		}
+	}
+}
+
+// TestLUFactorAllocs: factorizing and solving at n > 64, where the factorization is
+// blocked, allocates nothing (a Newton step refactorizes its matrix).
+func TestLUFactorAllocs(t *testing.T) {
+	const n = 150
+	K := randDense(rand.New(rand.NewPCG(9, 9)), n, n)
+	f := linalg.NewLU(n)
+	x := make([]float64, n)
+	allocs := testing.AllocsPerRun(3, func() {
+		if err := f.Factorize(K); err != nil {
+			t.Fatal(err)
+		}
+		f.Solve(x)
+	})
+	if allocs != 0 {
+		t.Errorf("LU.Factorize + Solve at n=%d: %v allocations, want 0", n, allocs)
+	}
+}
+
+// BenchmarkLUFactor: LU.Factorize of a dense random n×n matrix (entries uniform in
+// [−1, 1]), the copy into the LU's storage included. Above n = 64 the factorization is
+// blocked; allocs/op shows whether it runs without allocating.
+func BenchmarkLUFactor(b *testing.B) {
+	for _, n := range []int{64, 200, 500, 1000} {
+		rng := rand.New(rand.NewPCG(5, uint64(n)))
+		K := randDense(rng, n, n)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			f := linalg.NewLU(n)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := f.Factorize(K); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
