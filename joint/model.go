@@ -51,6 +51,7 @@ type Model struct {
 	Gravity [3]float64
 	prims   []primitive
 	cuts    []cut
+	slides  []slideCut
 	axes    []axisCut
 	drives  []drive
 	err     error
