@@ -52,9 +52,11 @@ func (m *Model) System() (*System, error) {
 		}
 	}
 	s.names = m.slideNames(s.names)
+	axisRows := map[string]int{} // a cut joint's orientation rows are numbered on over its CutAxes calls
 	for _, c := range m.axes {
-		for k := range c.ub {
-			s.names = append(s.names, fmt.Sprintf("%s.axis[%d]", c.name, k))
+		for range c.ub {
+			s.names = append(s.names, fmt.Sprintf("%s.axis[%d]", c.name, axisRows[c.name]))
+			axisRows[c.name]++
 		}
 	}
 	for _, d := range m.drives {

@@ -14,8 +14,7 @@ import (
 
 // Joint3Built is the joint-coordinate part of a Built for a 3D model (coordinates: joint):
 // a tree of spherical, revolute, translational, cylindrical and universal joints in
-// relative coordinates (package joint, seed 002 §3.3) whose remaining joints (spherical,
-// revolute or universal) are cut joints. Built's Integrated, Consistent and Start hold the rest.
+// relative coordinates (package joint, seed 002 §3.3) whose remaining joints are cut joints. Built's Integrated, Consistent and Start hold the rest.
 //
 // Every frame of the tree is oriented as the world at the start (every joint coordinate is
 // zero there), so a spherical joint's Cardan angles start at zero, as far from their
@@ -57,8 +56,7 @@ type treeJoint struct {
 // its bodies was in the tree at the start of the pass and the other is not yet; within a
 // pass spherical joints come last, since their cut rows are the fewest. Every joint may be
 // entered from either side. The joints left over close loops and become cut joints: the
-// two points coincide in x, y and z, and a revolute or universal cut joint adds the
-// orientation rows of its axes (tree3Builder.cut).
+// rows of each keep the body route's conditions (tree3Builder.cut).
 func assembleJoint3(doc *Document) (*Built, mechanism, error) {
 	tree, cuts, err := spanningTree3(doc)
 	if err != nil { // the tree's own errors before the start's
@@ -79,7 +77,7 @@ func assembleJoint3(doc *Document) (*Built, mechanism, error) {
 }
 
 // spanningTree3 orders the tree joints (assembleJoint3) and returns the cut joints,
-// refusing a body the tree cannot reach and a loop closed by a joint that cannot be cut.
+// refusing a body the tree cannot reach.
 func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 	m := doc.Spatial
 	markerIndex := map[string]int{}
@@ -88,7 +86,6 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 	}
 	bodyOf := func(marker string) string { return m.Markers[markerIndex[marker]].Body }
 	in := map[string]bool{groundName: true}
-	links := treeLinks{}
 	added := map[string]bool{}
 	var tree []treeJoint
 	for changed := true; changed; {
@@ -104,11 +101,9 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 				case at[bi] && !in[bj]:
 					tree = append(tree, treeJoint{jt: jt, ma: markerIndex[jt.I], mb: markerIndex[jt.J], s: 1})
 					in[bj] = true
-					links[bj] = treeLink{joint: jt.Name, parent: bi}
 				case at[bj] && !in[bi]:
 					tree = append(tree, treeJoint{jt: jt, ma: markerIndex[jt.J], mb: markerIndex[jt.I], s: -1})
 					in[bi] = true
-					links[bi] = treeLink{joint: jt.Name, parent: bj}
 				default:
 					continue
 				}
@@ -127,15 +122,9 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 	}
 	var cuts []Joint3
 	for _, jt := range m.Joints {
-		if added[jt.Name] {
-			continue
+		if !added[jt.Name] {
+			cuts = append(cuts, jt)
 		}
-		if !slices.Contains([]string{JointSpherical, JointRevolute, JointUniversal}, jt.Type) {
-			return nil, nil, fmt.Errorf("%s: joint %q: a %s joint closes the loop %s, and coordinates: joint "+
-				"closes 3D loops with spherical, revolute or universal cut joints only; list one of those of the loop after it, or use coordinates: body",
-				doc.File, jt.Name, jt.Type, links.loop(jt.Name, bodyOf(jt.I), bodyOf(jt.J)))
-		}
-		cuts = append(cuts, jt)
 	}
 	return tree, cuts, nil
 }
@@ -311,27 +300,43 @@ func (t *tree3Builder) add(tj treeJoint) {
 	jb.Tree = append(jb.Tree, tj.jt.Name)
 }
 
-// cut makes joint jt a cut joint and returns its number of rows: its two points coincide
-// along x, y and z (rows NAME[0..2]); a revolute cut joint keeps marker i's z axis
-// perpendicular to marker j's x and y axes (rows NAME.axis[0], NAME.axis[1]), a universal
-// one marker i's z axis perpendicular to marker j's (row NAME.axis[0]), the body route's
-// conditions on the joint's axes. The tree frames are oriented as the world at the start,
+// cut makes joint jt a cut joint and returns its number of rows: the two points of a
+// spherical, revolute or universal cut joint coincide along x, y and z (rows NAME[0..2]);
+// a revolute cut joint keeps marker i's z axis perpendicular to marker j's x and y axes
+// (rows NAME.axis[0], NAME.axis[1]), a universal one marker i's z axis perpendicular to
+// marker j's (row NAME.axis[0]). A cylindrical or translational cut joint keeps marker j's
+// point on marker i's z axis (rows NAME.slide[0], NAME.slide[1] along marker i's x and y
+// axes, which turn with it) and the axes parallel as a revolute one does; a translational
+// one also keeps marker i's x axis perpendicular to marker j's y axis (NAME.axis[2]). These
+// are the body route's conditions on the joint's axes (spatial.AddTranslational, …). The tree frames are oriented as the world at the start,
 // so the markers' axes at the start are their frame coordinates.
 func (t *tree3Builder) cut(jt Joint3) int {
 	ki, kj := t.marker[jt.I], t.marker[jt.J]
 	fi, fj := t.jb.frames[t.m.Markers[ki].Body], t.jb.frames[t.m.Markers[kj].Body]
 	ri, _, _ := t.markerAt(ki)
 	rj, _, _ := t.markerAt(kj)
-	t.jb.Model.Cut(jt.Name, fi.f, vec3(ri.Sub(t.origin[fi.f])), fj.f, vec3(rj.Sub(t.origin[fj.f])), [3]float64{1, 0, 0}, [3]float64{0, 1, 0}, [3]float64{0, 0, 1})
+	pi, pj := vec3(ri.Sub(t.origin[fi.f])), vec3(rj.Sub(t.origin[fj.f]))
 	t.jb.Cuts = append(t.jb.Cuts, jt.Name)
-	_, _, zi := t.sb.System.MarkerAxes(spatial.MarkerID(ki+1), t.q)
+	xi, yi, zi := t.sb.System.MarkerAxes(spatial.MarkerID(ki+1), t.q)
 	xj, yj, zj := t.sb.System.MarkerAxes(spatial.MarkerID(kj+1), t.q)
+	m := t.jb.Model
+	switch jt.Type {
+	case JointTranslational, JointCylindrical:
+		m.CutSlide(jt.Name, fi.f, pi, fj.f, pj, vec3(xi), vec3(yi))
+		m.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(xj), vec3(yj))
+		if jt.Type == JointCylindrical {
+			return 4
+		}
+		m.CutAxes(jt.Name, fi.f, vec3(xi), fj.f, vec3(yj))
+		return 5
+	}
+	m.Cut(jt.Name, fi.f, pi, fj.f, pj, [3]float64{1, 0, 0}, [3]float64{0, 1, 0}, [3]float64{0, 0, 1})
 	switch jt.Type {
 	case JointRevolute:
-		t.jb.Model.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(xj), vec3(yj))
+		m.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(xj), vec3(yj))
 		return 5
 	case JointUniversal:
-		t.jb.Model.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(zj))
+		m.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(zj))
 		return 4
 	}
 	return 3
