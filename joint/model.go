@@ -83,6 +83,17 @@ func (m *Model) Spherical(name string, parent int, origin [3]float64, body Body)
 	return m.add(name+".y", f, false, [3]float64{}, [3]float64{0, 1, 0}, body)
 }
 
+// Cardan adds three rotations at origin about the orthonormal axes a1, a2 and a3 (parent
+// frame coordinates, which the earlier rotations leave unchanged in their own frames),
+// named name.1, name.2, name.3, and returns the child frame, which carries body:
+// R = Rot(a1, q1) Rot(a2, q2) Rot(a3, q3), singular where the middle angle is ±90° (a3 is
+// turned onto a1 there). Spherical is the chart a1, a2, a3 = z, x, y.
+func (m *Model) Cardan(name string, parent int, origin [3]float64, a1, a2, a3 [3]float64, body Body) int {
+	f := m.add(name+".1", parent, false, origin, a1, Body{Name: name + ".1"})
+	f = m.add(name+".2", f, false, [3]float64{}, a2, Body{Name: name + ".2"})
+	return m.add(name+".3", f, false, [3]float64{}, a3, body)
+}
+
 // Free adds three translations along the parent's x, y, z from origin and a spherical
 // joint: six coordinates (position of the child frame, Cardan angles).
 func (m *Model) Free(name string, parent int, origin [3]float64, body Body) int {

@@ -24,10 +24,12 @@ type Joint3Built struct {
 	System *JointMechanism
 	Tree   []string // the joints of the spanning tree, in the order they were added
 	Cuts   []string // the joints that close loops (cut joints)
+	Free   []string // the floating bodies, each the root of a tree on a free joint
 	frames map[string]frame3
 	parent []int  // parent coordinate of each coordinate (joint.Ground at the root)
 	axis   []vec3 // rotation axis of each coordinate in its parent's frame; zero for a translation
 	drives map[string]int
+	cardan []cardanJoint // the spherical joints' Cardan angles, for the singularity's message
 }
 
 type vec3 = [3]float64
@@ -47,6 +49,7 @@ type treeJoint struct {
 	jt     Joint3
 	ma, mb int
 	s      float64
+	free   string // a floating body joined to the ground by a free joint (jt, ma, mb unused)
 }
 
 // assembleJoint3 builds a 3D doc in joint coordinates. As for planar models, the start is
@@ -90,6 +93,15 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 	var tree []treeJoint
 	for changed := true; changed; {
 		changed = false
+		if !slices.ContainsFunc(m.Joints, func(jt Joint3) bool { return !added[jt.Name] && in[bodyOf(jt.I)] != in[bodyOf(jt.J)] }) {
+			// No joint leads out of the tree: the first body left over floats, joined to
+			// the ground by a free joint (as it is free in body coordinates).
+			if k := slices.IndexFunc(m.Bodies, func(b Body3) bool { return !in[b.Name] }); k >= 0 {
+				tree = append(tree, treeJoint{free: m.Bodies[k].Name})
+				in[m.Bodies[k].Name] = true
+				changed = true
+			}
+		}
 		at := maps.Clone(in)
 		for _, spherical := range []bool{false, true} {
 			for _, jt := range m.Joints {
@@ -110,14 +122,6 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 				added[jt.Name] = true
 				changed = true
 			}
-		}
-	}
-	for _, b := range m.Bodies {
-		if !in[b.Name] {
-			return nil, nil, fmt.Errorf("%s: body %q: coordinates: joint needs every body joined to ground by a tree of joints, and %s; use coordinates: body",
-				doc.File, b.Name, jointsOf(b.Name, len(m.Joints), func(k int) (string, string, string) {
-					return m.Joints[k].Name, bodyOf(m.Joints[k].I), bodyOf(m.Joints[k].J)
-				}))
 		}
 	}
 	var cuts []Joint3
@@ -247,6 +251,10 @@ func (t *tree3Builder) omega(name string) spatial.Vec3 {
 // mass and its inertia turned into world axes), so every coordinate starts at zero and
 // its rate is the relative motion at the start projected on the joint's axes.
 func (t *tree3Builder) add(tj treeJoint) {
+	if tj.free != "" {
+		t.addFree(tj.free)
+		return
+	}
 	m, jb := t.m, t.jb
 	child, parent := m.Markers[tj.mb].Body, m.Markers[tj.ma].Body
 	_, va, za := t.markerAt(tj.ma)
@@ -268,6 +276,7 @@ func (t *tree3Builder) add(tj treeJoint) {
 	switch name := tj.jt.Name; tj.jt.Type {
 	case JointSpherical:
 		f = jb.Model.Spherical(name, fa.f, rel, body)
+		jb.cardan = append(jb.cardan, cardanJoint{what: fmt.Sprintf("joint %q", name), mid: len(t.q0) + 1})
 		axes = []vec3{{0, 0, 1}, {1, 0, 0}, {0, 1, 0}}
 		rates = []float64{wr[2], wr[0], wr[1]} // Cardan rates at zero angles: ω = ż e_z + ẋ e_x + ẏ e_y
 	case JointRevolute:
@@ -284,9 +293,81 @@ func (t *tree3Builder) add(tj treeJoint) {
 		f = jb.Model.Universal(name, fa.f, rel, za, zb, body)
 		axes, rates = []vec3{za, zb}, []float64{wr.Dot(za), wr.Dot(zb)}
 	}
-	first := len(t.q0)
+	t.coord[tj.jt.Name] = len(t.q0) // a cylindrical joint's displacement, the others' only coordinate
+	t.coordinates(fa.f, axes, rates)
+	t.origin[f] = o
+	jb.frames[child] = frame3{f: f, com: vec3(r.Sub(o)), p0: p}
+	jb.Tree = append(jb.Tree, tj.jt.Name)
+}
+
+// addFree puts the floating body name into the model on a free joint from the ground: three
+// translations along the world axes (coordinates NAME.tx, NAME.ty, NAME.tz, the motion of
+// its centre of mass) and Cardan angles NAME.1, NAME.2, NAME.3 about the axes freeChart
+// chooses, the frame at the centre of mass and oriented as the world at the start (every
+// coordinate zero there, the rates the start's velocity and angular velocity).
+func (t *tree3Builder) addFree(name string) {
+	m, jb := t.m, t.jb
+	id := t.sb.Bodies[name]
+	r, p := t.sb.System.Pose(id, t.q)
+	v, w, _ := t.sb.System.Velocity(id, t.q, t.v)
+	J := rotateInertia(p.Matrix(), inertiaMatrix(m.body(name).Inertia))
+	f := joint.Ground
+	for k, s := range []string{".tx", ".ty", ".tz"} {
+		var e, o vec3
+		e[k] = 1
+		if k == 0 {
+			o = vec3(r)
+		}
+		f = jb.Model.Prismatic(name+s, f, o, e, joint.Body{Name: name + s})
+	}
+	t.coordinates(joint.Ground, []vec3{{}, {}, {}}, []float64{v[0], v[1], v[2]})
+	a1, a2, a3 := freeChart(J, vec3(w), m.Gravity)
+	body := joint.Body{Name: name, Mass: m.body(name).Mass, Inertia: J}
+	f = jb.Model.Cardan(name, f, vec3{}, a1, a2, a3, body)
+	jb.cardan = append(jb.cardan, cardanJoint{what: fmt.Sprintf("free body %q", name), mid: len(t.q0) + 1})
+	omega := spatial.Vec3(w)
+	t.coordinates(len(t.q0)-1, []vec3{a1, a2, a3}, []float64{omega.Dot(a1), omega.Dot(a2), omega.Dot(a3)})
+	t.origin[f] = r
+	jb.frames[name] = frame3{f: f, p0: p}
+	jb.Free = append(jb.Free, name)
+}
+
+// freeChart chooses the Cardan axes of a free body whose inertia tensor is J (world axes)
+// and angular velocity ω at the start: the first, turning about a fixed axis, along its
+// angular momentum J ω about the centre of mass (constant under gravity, which exerts no
+// moment there), else along gravity, else z; the last the world axis least aligned with it,
+// made perpendicular; the middle their cross product. A body turning about a principal
+// axis then turns about the first axis alone, and a wobbling one keeps its middle angle
+// near zero, far from the singular ±90°.
+func freeChart(J [3][3]float64, omega, gravity vec3) (a1, a2, a3 vec3) {
+	s := spatial.Mat3(J).MulVec(spatial.Vec3(omega))
+	switch {
+	case s.Norm() > 0:
+	case spatial.Vec3(gravity).Norm() > 0:
+		s = spatial.Vec3(gravity)
+	default:
+		s = spatial.Vec3{0, 0, 1}
+	}
+	s = s.Scale(1 / s.Norm())
+	k := 0
+	for i := range 3 {
+		if math.Abs(s[i]) < math.Abs(s[k]) {
+			k = i
+		}
+	}
+	var e spatial.Vec3
+	e[k] = 1
+	l := e.Sub(s.Scale(e.Dot(s)))
+	l = l.Scale(1 / l.Norm())
+	return vec3(s), vec3(l.Cross(s)), vec3(l)
+}
+
+// coordinates records the coordinates of a joint added on frame parent, a chain of
+// primitives: the rotation axis of each (zero for a translation) and its rate at the start.
+func (t *tree3Builder) coordinates(parent int, axes []vec3, rates []float64) {
+	jb, first := t.jb, len(t.q0)
 	for k := range axes {
-		par := fa.f
+		par := parent
 		if k > 0 {
 			par = first + k - 1
 		}
@@ -294,10 +375,6 @@ func (t *tree3Builder) add(tj treeJoint) {
 		jb.axis = append(jb.axis, axes[k])
 		t.q0, t.v0 = append(t.q0, 0), append(t.v0, rates[k])
 	}
-	t.coord[tj.jt.Name] = first // a cylindrical joint's displacement, the others' only coordinate
-	t.origin[f] = o
-	jb.frames[child] = frame3{f: f, com: vec3(r.Sub(o)), p0: p}
-	jb.Tree = append(jb.Tree, tj.jt.Name)
 }
 
 // cut makes joint jt a cut joint and returns its number of rows: the two points of a

@@ -1,6 +1,7 @@
 package modelfile
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -72,4 +73,111 @@ func TestJoint3RedundantCutRows(t *testing.T) {
 	ri := runExample(t, bj, RunOptions{Method: "radau5", Tol: 1e-12})
 	largest = compareChannels(t, rb, ri, 1e-6)
 	t.Logf("radau5 in joint coordinates: largest gap %.2e, %d steps", largest, ri.Solution.Stats.Steps)
+}
+
+// brick3 is a free brick thrown up, turned at the start, with angular velocity OMEGA (body
+// axes): about its intermediate principal axis y (an unstable spin: it tumbles) or its
+// major axis z (a stable spin), with small components about the others.
+const brick3 = `
+name: brick3
+dimension: 3
+gravity: [0, 0, -9.81]
+bodies:
+  - {name: brick, mass: 2, inertia: [0.01, 0.02, 0.025]}
+markers:
+  - {name: brick.c, body: brick, point: [0.05, 0.02, 0.01]}
+initial:
+  bodies:
+    brick: {position: [0, 0, 1], angles: [10 deg, 20 deg, 30 deg], velocity: [1, 0, 3], angular_velocity: OMEGA}
+simulation:
+  t_end: 2
+  output_step: 0.02
+  outputs: [brick, brick.c, energy]
+`
+
+// TestJoint3FreeBodies: floating bodies run in joint coordinates on a free joint from the
+// ground (Joint3Built.Free), with the Cardan chart of freeChart, and follow the motion of
+// body coordinates (dopri5, tol 1e-10, every channel to 1e-6 of its size): the brick
+// (brick3) over 2 s, spinning about its major axis (whose middle Cardan angle freeChart
+// keeps below 1°: the spin is about its first axis, the angular momentum) and tumbling
+// about its intermediate axis (which passes within a few degrees of the singularity and
+// keeps the accuracy), and the crane (crane3) without its rail, which floats as a whole
+// on the free joint of its cart over 1 s.
+func TestJoint3FreeBodies(t *testing.T) {
+	floating := strings.Replace(crane3, "  - {name: rail, type: translational, i: slot, j: cart.slot}\n", "", 1)
+	floating = strings.Replace(floating, "  - {name: push, joint: rail, function: \"0.1*sin(2*t)\"}\n", "", 1)
+	floating = strings.Replace(floating, " push,", "", 1)
+	spinning := strings.Replace(brick3, "OMEGA", "[0.1, 0.05, 10]", 1)
+	tumbling := strings.Replace(brick3, "OMEGA", "[0.3, 10, 0.2]", 1)
+	for _, c := range []struct {
+		name, src, free, tree string
+		dof                   int
+		widest                float64 // bound on the middle Cardan angle of the free joint, degrees
+	}{
+		{"spinning", spinning, "brick", "", 6, 1},
+		{"tumbling", tumbling, "brick", "", 6, 90},
+		{"crane", floating, "cart", "turn hooke tube ball", 13, 90},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bb, bj := buildBoth(t, c.name+".yaml", c.src)
+			if free, tree := strings.Join(bj.Joint3.Free, " "), strings.Join(bj.Joint3.Tree, " "); free != c.free || tree != c.tree {
+				t.Errorf("free bodies %q and tree %q, want %q and %q", free, tree, c.free, c.tree)
+			}
+			if bb.DOF() != c.dof || bj.DOF() != c.dof {
+				t.Errorf("DOF %d (body) and %d (joint), want %d", bb.DOF(), bj.DOF(), c.dof)
+			}
+			opt := RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-10}
+			rb, rj := runExample(t, bb, opt), runExample(t, bj, opt)
+			if len(rb.Channels) != len(rj.Channels) || rb.Samples < 51 {
+				t.Fatalf("channels %v vs %v, %d samples", rb.Channels, rj.Channels, rb.Samples)
+			}
+			largest := compareChannels(t, rb, rj, 1e-6)
+			mid := bj.Joint3.cardan[0].mid // the free joint is the root
+			widest := 0.0
+			for _, q := range rj.Solution.Q {
+				widest = max(widest, math.Abs(q[mid])*180/math.Pi)
+			}
+			if !(widest < c.widest) {
+				t.Errorf("the middle Cardan angle of %s reaches %.2f°, want below %g°", c.free, widest, c.widest)
+			}
+			t.Logf("largest gap %.2e; middle Cardan angle of %s up to %.1f°; steps %d (body) and %d (joint)",
+				largest, c.free, widest, rb.Solution.Stats.Steps, rj.Solution.Stats.Steps)
+		})
+	}
+}
+
+// TestJoint3CardanSingularityNamed: a run that stops at a Cardan singularity says so, naming
+// the joint and the time, and the way out: the rod of swing3 released with almost no turn
+// about the vertical swings through the singular middle angle, where dopri5's steps
+// collapse (to 1e-7 s at t = 0.34 s) and a step limit stops it; the same limit reached
+// early, far from the singularity, keeps its own message.
+func TestJoint3CardanSingularityNamed(t *testing.T) {
+	src := strings.Replace(swing3, "velocity: [-0.075, 0, 0], angular_velocity: [0, 0, 0.3]", "velocity: [-2.5e-6, 0, 0], angular_velocity: [0, 0, 1e-5]", 1)
+	if src == swing3 {
+		t.Fatal("swing3's initial velocities not found")
+	}
+	doc, err := Parse("swing3.yaml", []byte("coordinates: joint\n"+src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Build(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		steps int
+		want  string
+	}{
+		{300, `swing3.yaml: joint "ball": Cardan singularity at t = 0.34`},
+		{10, "stopped at the step limit max_steps = 10"},
+	} {
+		_, err := Run(b, RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-8, MaxSteps: c.steps})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("max_steps %d: err = %v, want %q", c.steps, err, c.want)
+			continue
+		}
+		if singular := strings.Contains(err.Error(), "Cardan singularity"); singular != (c.steps == 300) || singular && !strings.Contains(err.Error(), "use the body route") {
+			t.Errorf("max_steps %d: err = %v: the Cardan singularity named where it is not, or without the way out", c.steps, err)
+		}
+	}
 }
