@@ -223,3 +223,38 @@ func TestJoint3FastHeavyTop(t *testing.T) {
 	}
 	t.Logf("error %.2e at t = 1, %d steps; middle Cardan angle within %.2f° of ±90°", worst, r.Solution.Stats.Steps, closest)
 }
+
+// TestJointIFToMMExamples: the IFToMM examples (examples/iftomm: the pendulum A01, the
+// N four-bar A02 with N = 2 and Bricard's mechanism A04, planar and 3D) build in joint
+// coordinates with the degrees of freedom of body coordinates (A04: one of the loop's rows
+// redundant at the start, found and named by the cut joint) and follow the motion of body
+// coordinates over 0.5 s (before A02's first singular position at 0.71 s; dopri5, tol
+// 1e-10, every channel to 1e-6 of its size).
+func TestJointIFToMMExamples(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		dof       int
+		redundant int
+	}{{"a01-pendulum", 1, 0}, {"a02-n-four-bar-2", 1, 0}, {"a04-bricard", 1, 1}} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join("..", "examples", "iftomm", c.name+".yaml")
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := strings.Replace(string(data), "output_step: 0.5\n", "output_step: 0.05\n", 1) // A01's: 10 samples in 0.5 s
+			bb, bj := buildBoth(t, path, src)
+			if bb.DOF() != c.dof || bj.DOF() != c.dof || len(bj.RedundantJoints()) != c.redundant {
+				t.Errorf("DOF %d (body) and %d (joint), redundant rows %v (joint); want %d and %d redundant", bb.DOF(), bj.DOF(), bj.RedundantJoints(), c.dof, c.redundant)
+			}
+			opt := RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-10, TEnd: 0.5}
+			rb, rj := runExample(t, bb, opt), runExample(t, bj, opt)
+			if len(rb.Channels) != len(rj.Channels) || rb.Samples < 10 {
+				t.Fatalf("channels %v vs %v, %d samples", rb.Channels, rj.Channels, rb.Samples)
+			}
+			largest := compareChannels(t, rb, rj, 1e-6)
+			t.Logf("largest gap %.2e; redundant rows %v (joint), %v (body); steps %d (body) and %d (joint)",
+				largest, bj.RedundantJoints(), bb.RedundantJoints(), rb.Solution.Stats.Steps, rj.Solution.Stats.Steps)
+		})
+	}
+}
