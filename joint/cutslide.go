@@ -6,33 +6,18 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// slideCut is the point part of a translational or cylindrical cut joint (seed 002 §3.3:
-// the cut joint's constraints g(q) = 0): the point pb of frame b stays on the line through
-// the point pa of frame a along the axis of frame a, one row u_k·(r_b − r_a) = 0 for each
-// direction u_k = R_a e_k fixed in frame a perpendicular to that axis.
-type slideCut struct {
-	name   string
-	a, b   int
-	pa, pb vec3
-	dirs   []vec3
-}
-
 // CutSlide adds the point rows of a translational or cylindrical cut joint between frames
-// a and b: point pb of frame b keeps to the line through point pa of frame a along the
-// directions perpendicular to it, (R_a e_k)·(r_b − r_a) = 0 for each e_k in dirs (frame a
-// coordinates; Ground is the world), the rows turning with frame a. With CutAxes, a
+// a and b (seed 002 §3.3: the cut joint's constraints g(q) = 0): point pb of frame b keeps
+// to the line through point pa of frame a along the directions perpendicular to it,
+// (R_a e_k)·(r_b − r_a) = 0 for each e_k in dirs (frame a coordinates; Ground is the
+// world), the rows turning with frame a. With CutAxes, a
 // cylindrical cut joint along z_a is CutSlide(name, a, pa, b, pb, x_a, y_a) and
 // CutAxes(name, a, z_a, b, x_b, y_b) (4 rows); a translational one adds the torsion row
 // CutAxes(name, a, x_a, b, y_b) (5 rows).
 func (m *Model) CutSlide(name string, a int, pa [3]float64, b int, pb [3]float64, dirs ...[3]float64) {
-	if !m.cutFrames(name, a, b, len(dirs)) {
-		return
+	if c, ok := m.pointCut(name, a, pa, b, pb, dirs); ok {
+		m.slides = append(m.slides, c)
 	}
-	c := slideCut{name: name, a: a, b: b, pa: pa, pb: pb}
-	for _, d := range dirs {
-		c.dirs = append(c.dirs, unit(d))
-	}
-	m.slides = append(m.slides, c)
 }
 
 // slideNames appends the row names NAME.slide[k] of the slide rows.

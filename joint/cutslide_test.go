@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	"linkage/dae"
 )
 
@@ -42,22 +40,7 @@ func TestCutSlideDerivatives(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 5))
 	for trial := 0; trial < 3; trial++ {
 		sys, nq, q, v := slideTree(t, rng)
-		_, nc := sys.Size()
-		a, _ := randomState(rng, nq)
-		lambda, _ := randomState(rng, nc)
-		out, err := dae.Check(sys, dae.CheckPoint{T: 0.3, Q: q, V: v, A: a, Lambda: lambda}, 1e-6)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checked := map[string]bool{}
-		for _, m := range out {
-			checked[m.Quantity] = true
-		}
-		for _, name := range []string{"d(G^T lambda)/dq", "G = dg/dq", "gamma"} {
-			if !checked[name] {
-				t.Errorf("dae.Check did not compare %s", name)
-			}
-		}
+		checkAgainstDifferences(t, rng, sys, nq, q, v, "d(G^T lambda)/dq", "G = dg/dq", "gamma")
 	}
 	sys, _, _, _ := slideTree(t, rng)
 	var names []string
@@ -69,6 +52,28 @@ func TestCutSlideDerivatives(t *testing.T) {
 	}
 	if got := strings.Join(names, " "); got != "tube.slide[0] tube.slide[1] rail.slide[0] rail.slide[1]" {
 		t.Errorf("slide rows named %q, want tube.slide[0] tube.slide[1] rail.slide[0] rail.slide[1]", got)
+	}
+}
+
+// checkAgainstDifferences runs dae.Check on sys at (q, v) with random accelerations and
+// multipliers, to 1e-6 relative, and fails unless it compared each of the quantities.
+func checkAgainstDifferences(t *testing.T, rng *rand.Rand, sys *System, nq int, q, v []float64, quantities ...string) {
+	t.Helper()
+	_, nc := sys.Size()
+	a, _ := randomState(rng, nq)
+	lambda, _ := randomState(rng, nc)
+	out, err := dae.Check(sys, dae.CheckPoint{T: 0.3, Q: q, V: v, A: a, Lambda: lambda}, 1e-6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := map[string]bool{}
+	for _, m := range out {
+		checked[m.Quantity] = true
+	}
+	for _, name := range quantities {
+		if !checked[name] {
+			t.Errorf("dae.Check did not compare %s", name)
+		}
 	}
 }
 
@@ -110,21 +115,8 @@ func TestCutSlideRowsAreDistances(t *testing.T) {
 // TestCutSlideAllocatesNothing: the constraint, G, γ and ∂(Gᵀλ)/∂q with slide rows
 // allocate nothing once the System exists (the step of every method calls them).
 func TestCutSlideAllocatesNothing(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 21))
-	sys, nq, q, v := slideTree(t, rng)
-	_, nc := sys.Size()
-	g, gamma, lambda := make([]float64, nc), make([]float64, nc), make([]float64, nc)
-	for i := range lambda {
-		lambda[i] = float64(i + 1)
-	}
-	G, H := mat.NewDense(nc, nq, nil), mat.NewDense(nq, nq, nil)
-	if a := testing.AllocsPerRun(10, func() {
-		q[0] += 1e-3
-		sys.Constraint(g, 0, q)
-		sys.ConstraintJacobian(G, 0, q)
-		sys.Gamma(gamma, 0, q, v)
-		sys.ConstraintForceDerivative(H, 0, q, lambda)
-	}); a != 0 {
+	sys, nq, q, v := slideTree(t, rand.New(rand.NewPCG(9, 21)))
+	if a := constraintAllocations(sys, nq, q, v); a != 0 {
 		t.Errorf("slide rows: %g allocations, want 0", a)
 	}
 }

@@ -51,7 +51,7 @@ type Model struct {
 	Gravity [3]float64
 	prims   []primitive
 	cuts    []cut
-	slides  []slideCut
+	slides  []cut // CutSlide: dirs fixed in frame a
 	axes    []axisCut
 	drives  []drive
 	err     error
@@ -124,14 +124,22 @@ func (m *Model) Spring(i int, k, d, q0 float64) {
 // coincide along each world direction in dirs (three axes for a spherical cut joint, the
 // two in-plane axes for a revolute cut joint of a planar mechanism).
 func (m *Model) Cut(name string, a int, pa [3]float64, b int, pb [3]float64, dirs ...[3]float64) {
+	if c, ok := m.pointCut(name, a, pa, b, pb, dirs); ok {
+		m.cuts = append(m.cuts, c)
+	}
+}
+
+// pointCut returns the points and unit directions of a cut joint's rows (Cut, CutSlide),
+// and false, recording the error, when its frames are not two existing different ones.
+func (m *Model) pointCut(name string, a int, pa [3]float64, b int, pb [3]float64, dirs [][3]float64) (cut, bool) {
 	if !m.cutFrames(name, a, b, len(dirs)) {
-		return
+		return cut{}, false
 	}
 	c := cut{name: name, a: a, b: b, pa: pa, pb: pb}
 	for _, d := range dirs {
 		c.dirs = append(c.dirs, unit(d))
 	}
-	m.cuts = append(m.cuts, c)
+	return c, true
 }
 
 // cutFrames reports whether cut joint name joins two different existing frames a and b
