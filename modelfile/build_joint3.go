@@ -13,8 +13,9 @@ import (
 )
 
 // Joint3Built is the joint-coordinate part of a Built for a 3D model (coordinates: joint):
-// a tree of spherical, revolute, translational, cylindrical and universal joints in
-// relative coordinates (package joint, seed 002 §3.3) whose remaining joints are cut joints. Built's Integrated, Consistent and Start hold the rest.
+// a tree of spherical, revolute, translational, cylindrical and universal joints (and free
+// joints of floating bodies) in relative coordinates (package joint, seed 002 §3.3) whose
+// remaining joints are cut joints. Built's Integrated, Consistent and Start hold the rest.
 //
 // Every frame of the tree is oriented as the world at the start (every joint coordinate is
 // zero there), so a spherical joint's Cardan angles start at zero, as far from their
@@ -61,10 +62,7 @@ type treeJoint struct {
 // entered from either side. The joints left over close loops and become cut joints: the
 // rows of each keep the body route's conditions (tree3Builder.cut).
 func assembleJoint3(doc *Document) (*Built, mechanism, error) {
-	tree, cuts, err := spanningTree3(doc)
-	if err != nil { // the tree's own errors before the start's
-		return nil, nil, err
-	}
+	tree, cuts := spanningTree3(doc)
 	body, mech, err := assemble3(doc)
 	if err != nil {
 		return nil, nil, err
@@ -79,9 +77,9 @@ func assembleJoint3(doc *Document) (*Built, mechanism, error) {
 	return &Built{Doc: doc, Joint3: jb}, jb.System, nil
 }
 
-// spanningTree3 orders the tree joints (assembleJoint3) and returns the cut joints,
-// refusing a body the tree cannot reach.
-func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
+// spanningTree3 orders the tree joints (assembleJoint3), each floating body's free joint
+// where the tree stops growing, and returns the cut joints.
+func spanningTree3(doc *Document) ([]treeJoint, []Joint3) {
 	m := doc.Spatial
 	markerIndex := map[string]int{}
 	for k, mk := range m.Markers {
@@ -130,7 +128,7 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 			cuts = append(cuts, jt)
 		}
 	}
-	return tree, cuts, nil
+	return tree, cuts
 }
 
 // treeLinks records, for each body of a spanning tree, the joint that joined it to the
