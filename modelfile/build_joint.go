@@ -72,10 +72,12 @@ type pose struct {
 // the joint coordinates and rates are read from it. The spanning tree grows from ground in
 // breadth-first passes over the joints in file order: a joint joins the tree when one of
 // its bodies was in the tree at the start of the pass and the other is not yet; within a
-// pass translational joints come first, since only revolute joints can be cut joints. A
-// revolute joint may be entered from either side (its coordinate then changes sign); a
-// translational joint only from marker i's body, whose axis it carries. The joints left
-// over close loops and become cut joints (the two points coincide in x and y).
+// pass translational joints come first (the order from when only revolute joints could be
+// cut, kept so that a file's tree does not change). A revolute joint may be entered
+// from either side (its coordinate then changes sign); a translational joint only from
+// marker i's body, whose axis it carries. The joints left over close loops and become cut
+// joints (closeAndDrive): a revolute one keeps its two points together in x and y, a
+// translational one marker j's point on marker i's axis and the markers' angle.
 func assembleJoint(doc *Document) (*Built, mechanism, error) {
 	m := &doc.Model
 	guess := map[string]pose{groundName: {}}
@@ -109,7 +111,7 @@ func buildJoint(doc *Document, poses map[string]pose) (*JointBuilt, error) {
 	m := &doc.Model
 	jb := &JointBuilt{Model: &joint.Model{Gravity: [3]float64{m.Gravity[0], m.Gravity[1]}},
 		frames: map[string]bodyFrame{groundName: {f: joint.Ground}}, drives: map[string]driveRow{}}
-	t := &treeBuilder{doc: doc, jb: jb, poses: poses, markers: map[string]Marker{}, signs: map[string]sk{}, links: treeLinks{}}
+	t := &treeBuilder{doc: doc, jb: jb, poses: poses, markers: map[string]Marker{}, signs: map[string]sk{}}
 	for _, mk := range m.Markers {
 		t.markers[mk.Name] = mk
 	}
@@ -140,7 +142,6 @@ type treeBuilder struct {
 	poses   map[string]pose
 	markers map[string]Marker
 	signs   map[string]sk
-	links   treeLinks
 	q0, v0  []float64
 }
 
@@ -221,7 +222,6 @@ func (t *treeBuilder) add(jt Joint, ma, mb Marker, sign float64) {
 		bf.f = jb.Model.Prismatic(jt.Name, fa.f, origin, [3]float64{axis[0], axis[1]}, jbody)
 	}
 	jb.frames[mb.Body] = bf
-	t.links[mb.Body] = treeLink{joint: jt.Name, parent: ma.Body}
 	jb.parent = append(jb.parent, fa.f)
 	jb.turns = append(jb.turns, jt.Type == JointRevolute)
 	jb.Tree = append(jb.Tree, jt.Name)
@@ -263,13 +263,17 @@ func (t *treeBuilder) closeAndDrive() error {
 		if t.inTree(jt.Name) {
 			continue
 		}
-		if jt.Type != JointRevolute {
-			return fmt.Errorf("%s: joint %q: a %s joint closes the loop %s, and coordinates: joint closes loops with revolute cut joints only; "+
-				"list a revolute joint of the loop after it, or use coordinates: body", t.doc.File, jt.Name, jt.Type, t.links.loop(jt.Name, t.markers[jt.I].Body, t.markers[jt.J].Body))
-		}
 		mi, mj := t.markers[jt.I], t.markers[jt.J]
 		fi, fj := jb.frames[mi.Body], jb.frames[mj.Body]
-		jb.Model.Cut(jt.Name, fi.f, fi.toFrame(mi.Point), fj.f, fj.toFrame(mj.Point), [3]float64{1, 0, 0}, [3]float64{0, 1, 0})
+		if jt.Type == JointTranslational {
+			// n_I·(r_J − r_I) = 0 along marker i's y axis, turning with its frame, and u_I·n_J = 0
+			// for the angle (planar.AddTranslational; −sin of its angle row).
+			u, nI, nJ := rot(fi.phi+float64(mi.Angle), Vec{1, 0}), rot(fi.phi+float64(mi.Angle), Vec{0, 1}), rot(fj.phi+float64(mj.Angle), Vec{0, 1})
+			jb.Model.CutSlide(jt.Name, fi.f, fi.toFrame(mi.Point), fj.f, fj.toFrame(mj.Point), [3]float64{nI[0], nI[1]})
+			jb.Model.CutAxes(jt.Name, fi.f, [3]float64{u[0], u[1]}, fj.f, [3]float64{nJ[0], nJ[1]})
+		} else {
+			jb.Model.Cut(jt.Name, fi.f, fi.toFrame(mi.Point), fj.f, fj.toFrame(mj.Point), [3]float64{1, 0, 0}, [3]float64{0, 1, 0})
+		}
 		jb.Cuts = append(jb.Cuts, jt.Name)
 		rows += 2
 	}
@@ -315,7 +319,7 @@ func (v *validator) jointCoordinates() {
 		}
 		if jt.Type != JointRevolute && jt.Type != JointTranslational {
 			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: %s joints are not available with coordinates: joint "+
-				"(a tree of revolute and translational joints with revolute cut joints); use coordinates: body", jt.Name, jt.Type)
+				"(a tree of revolute and translational joints, any of them a cut joint); use coordinates: body", jt.Name, jt.Type)
 		}
 	}
 	for k, f := range v.m.Forces {

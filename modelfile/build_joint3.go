@@ -131,43 +131,6 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3) {
 	return tree, cuts
 }
 
-// treeLinks records, for each body of a spanning tree, the joint that joined it to the
-// tree and the body on that joint's other side (toward ground).
-type treeLinks map[string]treeLink
-
-type treeLink struct{ joint, parent string }
-
-// loop names the joints of the loop that a joint closing between bodies a and b of the
-// tree makes: that joint, then the tree joints from a and from b up to their common
-// ancestor, quoted and joined for a message.
-func (l treeLinks) loop(closing, a, b string) string {
-	toGround := func(x string) []string {
-		path := []string{x}
-		for x != groundName {
-			x = l[x].parent
-			path = append(path, x)
-		}
-		return path
-	}
-	pa, pb := toGround(a), toGround(b)
-	names := []string{fmt.Sprintf("%q", closing)}
-	common := groundName
-	for _, x := range pa {
-		if slices.Contains(pb, x) {
-			common = x
-			break
-		}
-		names = append(names, fmt.Sprintf("%q", l[x].joint))
-	}
-	for _, x := range pb {
-		if x == common {
-			break
-		}
-		names = append(names, fmt.Sprintf("%q", l[x].joint))
-	}
-	return strings.Join(names, ", ")
-}
-
 // jointsOf says which of the n joints (joint k is named name and joins bodies bi and bj)
 // touch body, for the refusal of a body outside the tree.
 func jointsOf(body string, n int, joint func(k int) (name, bi, bj string)) string {
