@@ -3,6 +3,7 @@ package modelfile
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"linkage/joint"
 	"linkage/law"
@@ -16,7 +17,8 @@ type JointBuilt struct {
 	Model  *joint.Model
 	System *JointMechanism
 	Tree   []string // the joints of the spanning tree, in the order they were added
-	Cuts   []string // the revolute joints that close loops (cut joints)
+	Cuts   []string // the joints that close loops (cut joints)
+	Free   []string // the floating bodies, each the root of a tree on a free joint
 	frames map[string]bodyFrame
 	parent []int  // parent frame of each frame (joint.Ground at the root)
 	turns  []bool // whether the frame's joint is a revolute (its q adds to the angle)
@@ -115,9 +117,7 @@ func buildJoint(doc *Document, poses map[string]pose) (*JointBuilt, error) {
 	for _, mk := range m.Markers {
 		t.markers[mk.Name] = mk
 	}
-	if err := t.grow(); err != nil {
-		return nil, err
-	}
+	t.grow()
 	if err := t.closeAndDrive(); err != nil {
 		return nil, err
 	}
@@ -145,8 +145,22 @@ type treeBuilder struct {
 	q0, v0  []float64
 }
 
-// grow builds the spanning tree (assembleJoint) and refuses a body it cannot reach.
-func (t *treeBuilder) grow() error {
+// grow builds the spanning tree (assembleJoint); where it stops growing with bodies left,
+// the first of them floats on a free joint (addFree) and the tree grows on from it.
+func (t *treeBuilder) grow() {
+	m := &t.doc.Model
+	for {
+		t.pass()
+		k := slices.IndexFunc(m.Bodies, func(b Body) bool { _, ok := t.jb.frames[b.Name]; return !ok })
+		if k < 0 {
+			return
+		}
+		t.addFree(m.Bodies[k].Name)
+	}
+}
+
+// pass adds joints to the tree in breadth-first passes until none joins.
+func (t *treeBuilder) pass() {
 	m := &t.doc.Model
 	for changed := true; changed; {
 		changed = false
@@ -174,15 +188,24 @@ func (t *treeBuilder) grow() error {
 			}
 		}
 	}
-	for _, b := range m.Bodies {
-		if _, ok := t.jb.frames[b.Name]; !ok {
-			return fmt.Errorf("%s: body %q: coordinates: joint needs every body joined to ground by a tree of revolute and translational joints "+
-				"(a translational joint enters the tree from the body of its marker i), and %s; use coordinates: body", t.doc.File, b.Name, jointsOf(b.Name, len(m.Joints), func(k int) (string, string, string) {
-				return m.Joints[k].Name, t.markers[m.Joints[k].I].Body, t.markers[m.Joints[k].J].Body
-			}))
-		}
-	}
-	return nil
+}
+
+// addFree puts the floating body name on a free joint from the ground: translations along
+// the world's x and y (coordinates NAME.tx, NAME.ty: its centre of mass) and a rotation
+// (NAME.theta), the frame at the centre of mass and turned as the world at the start, every
+// coordinate zero there and the rates the body's velocity and angular velocity.
+func (t *treeBuilder) addFree(name string) {
+	jb, p, body := t.jb, t.poses[name], t.doc.Model.body(name)
+	f := jb.Model.Prismatic(name+".tx", joint.Ground, [3]float64{p.r[0], p.r[1]}, [3]float64{1, 0, 0}, joint.Body{Name: name + ".tx"})
+	f = jb.Model.Prismatic(name+".ty", f, [3]float64{}, [3]float64{0, 1, 0}, joint.Body{Name: name + ".ty"})
+	J := body.Inertia
+	f = jb.Model.Revolute(name+".theta", f, [3]float64{}, [3]float64{0, 0, 1},
+		joint.Body{Name: name, Mass: body.Mass, Inertia: [3][3]float64{{J, 0, 0}, {0, J, 0}, {0, 0, J}}})
+	jb.parent = append(jb.parent, joint.Ground, f-2, f-1)
+	jb.turns = append(jb.turns, false, false, true)
+	t.q0, t.v0 = append(t.q0, 0, 0, 0), append(t.v0, p.v[0], p.v[1], p.om)
+	jb.frames[name] = bodyFrame{f: f, phi: p.th}
+	jb.Free = append(jb.Free, name)
 }
 
 func (t *treeBuilder) inTree(name string) bool {

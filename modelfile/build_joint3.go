@@ -131,22 +131,6 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3) {
 	return tree, cuts
 }
 
-// jointsOf says which of the n joints (joint k is named name and joins bodies bi and bj)
-// touch body, for the refusal of a body outside the tree.
-func jointsOf(body string, n int, joint func(k int) (name, bi, bj string)) string {
-	var names []string
-	for k := range n {
-		name, bi, bj := joint(k)
-		if bi == body || bj == body {
-			names = append(names, fmt.Sprintf("%q", name))
-		}
-	}
-	if len(names) == 0 {
-		return "it has no joint (a free body has no joint-coordinate form in model files)"
-	}
-	return fmt.Sprintf("its joints %s do not join it to the tree", strings.Join(names, ", "))
-}
-
 // tree3Builder adds the joints of a 3D model to a joint.Model, reading the joint
 // coordinates' offsets and rates from the consistent start of the body route.
 type tree3Builder struct {
