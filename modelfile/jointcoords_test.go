@@ -170,45 +170,24 @@ func TestJointTranslationalAndReversed(t *testing.T) {
 	compareRuns(t, rb, rj, bb, 1e-7, false)
 }
 
-// TestJointTranslationalCut: the slot crank with its slide written from the slider's side
-// (marker i on the slider, so the translational joint cannot enter the tree and closes
-// the loop: a cut joint with a slide row along the slot's normal, turning with the
-// slider's frame, and an angle row) follows the motion of body coordinates over 0.2 s as
-// TestJointTranslationalAndReversed does (to 1e-7 at tol 1e-11, dopri5).
-func TestJointTranslationalCut(t *testing.T) {
-	src := strings.Replace(slotCrank, "{name: slide, type: translational, i: slot, j: slider.P}", "{name: slide, type: translational, i: slider.P, j: slot}", 1)
-	if src == slotCrank {
-		t.Fatal("the slide joint is not in the model")
-	}
-	bb, bj := buildBoth(t, "slot-crank.yaml", src)
-	if tree, cuts := strings.Join(bj.Joint.Tree, " "), strings.Join(bj.Joint.Cuts, " "); tree != "main crankpin wristpin" || cuts != "slide" {
-		t.Errorf("tree %q and cut joints %q, want main crankpin wristpin and slide", tree, cuts)
-	}
-	if bb.DOF() != 0 || bj.DOF() != 0 {
-		t.Errorf("DOF %d and %d, want 0 (driven)", bb.DOF(), bj.DOF())
-	}
-	opt := RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-11}
-	rb, rj := runExample(t, bb, opt), runExample(t, bj, opt)
-	if len(rb.Channels) != len(rj.Channels) || len(rb.Channels) < 30 || rb.Samples < 3 {
-		t.Fatalf("channels %v vs %v, %d samples", rb.Channels, rj.Channels, rb.Samples)
-	}
-	compareRuns(t, rb, rj, bb, 1e-7, false)
-}
-
-// TestJointFloatingBody: a body that no joint joins to the tree floats on a free joint
-// (JointBuilt.Free): the slot crank without its wrist pin, whose slider falls freely
-// (slide removed) or slides in its slot as a translational cut joint written from the
-// slider's side (which cannot enter the tree from there), follows the motion of body
-// coordinates over 0.2 s (to 1e-7 at tol 1e-11, dopri5), with 3 and 1 degrees of freedom
-// beyond the driven crank's and rod's.
-func TestJointFloatingBody(t *testing.T) {
+// TestJointSlideCutAndFloatingBody: the slot crank with its slide written from the
+// slider's side (marker i on the slider, so the translational joint cannot enter the tree
+// and closes the loop: a cut joint with a slide row along the slot's normal, turning with
+// the slider's frame, and an angle row), and without its wrist pin, where the slider
+// floats on a free joint (JointBuilt.Free) and falls freely (slide removed) or slides in
+// its slot held by that cut joint, follows the motion of body coordinates over 0.2 s as
+// TestJointTranslationalAndReversed does (to 1e-7 at tol 1e-11, dopri5), with the
+// degrees of freedom of body coordinates (0: driven; 4 and 2 without the wrist pin).
+func TestJointSlideCutAndFloatingBody(t *testing.T) {
 	const pins = "  - {name: wristpin, type: revolute, i: rod.B, j: slider.P}\n  - {name: slide, type: translational, i: slot, j: slider.P}\n"
+	const reversed = "  - {name: slide, type: translational, i: slider.P, j: slot}\n"
 	for _, c := range []struct {
-		name, joints, cuts string
-		dof                int
+		name, joints, free, cuts string
+		dof                      int
 	}{
-		{"falling", "", "", 4},
-		{"sliding", "  - {name: slide, type: translational, i: slider.P, j: slot}\n", "slide", 2},
+		{"slide cut", "  - {name: wristpin, type: revolute, i: rod.B, j: slider.P}\n" + reversed, "", "slide", 0},
+		{"falling", "", "slider", "", 4},
+		{"sliding", reversed, "slider", "slide", 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := strings.Replace(slotCrank, pins, c.joints, 1)
@@ -216,8 +195,8 @@ func TestJointFloatingBody(t *testing.T) {
 				t.Fatal("the wrist pin and the slide are not in the model")
 			}
 			bb, bj := buildBoth(t, "slot-crank.yaml", src)
-			if free, cuts := strings.Join(bj.Joint.Free, " "), strings.Join(bj.Joint.Cuts, " "); free != "slider" || cuts != c.cuts {
-				t.Errorf("floating bodies %q and cut joints %q, want slider and %q", free, cuts, c.cuts)
+			if free, cuts := strings.Join(bj.Joint.Free, " "), strings.Join(bj.Joint.Cuts, " "); free != c.free || cuts != c.cuts {
+				t.Errorf("floating bodies %q and cut joints %q, want %q and %q", free, cuts, c.free, c.cuts)
 			}
 			if bb.DOF() != c.dof || bj.DOF() != c.dof {
 				t.Errorf("DOF %d and %d, want %d", bb.DOF(), bj.DOF(), c.dof)
