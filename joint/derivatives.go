@@ -171,7 +171,8 @@ func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 // ConstraintForceDerivative writes ∂(Gᵀλ)/∂q. A cut joint's point rows act as the world
 // force f = ±Σ λ e at its point r, the wrench w = [r × f; f]; turning joint k moves the
 // points of its subtree by δr = s_k,ang × r + s_k,lin and turns the axes s_j of the
-// subtree. Its orientation rows act as a moment (axisForceColumn).
+// subtree. Its slide rows act as a force turning with frame a (slideForceColumn), its
+// orientation rows as a moment (axisForceColumn).
 func (s *System) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda []float64) {
 	s.m.kinematics(s.w, q, nil)
 	dst.Zero()
@@ -187,6 +188,7 @@ func (s *System) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda 
 			s.cutColumn(dst, k, c.a, c.pa, f)
 			s.cutColumn(dst, k, c.b, c.pb, f.scale(-1))
 		}
+		row = s.slideForceColumn(dst, k, lambda, row)
 		s.axisForceColumn(dst, k, lambda, row)
 	}
 }

@@ -31,6 +31,9 @@
 // O(N·depth) per matrix) for the other implicit methods, whose dense Newton matrices then
 // cost O(N³) per factorization. A tree cannot hold a kinematic loop (every joint names an
 // existing parent frame); loops are cut joints by construction. A cut joint's rows are
-// point rows (Cut: a spherical joint, or a planar revolute one) and, for revolute and
-// universal cut joints in 3D, orientation rows on its axes (CutAxes).
+// point rows (Cut: a spherical joint, or a planar revolute one), slide rows along
+// directions that turn with one of its frames (CutSlide: translational and cylindrical
+// joints) and orientation rows on its axes (CutAxes: revolute, universal, translational
+// and cylindrical joints in 3D). Cardan adds a spherical joint in any orthonormal chart, so
+// that a model builder can put the expected large rotations on the first and last angles.
 package joint

@@ -51,6 +51,7 @@ type Model struct {
 	Gravity [3]float64
 	prims   []primitive
 	cuts    []cut
+	slides  []cut // CutSlide: dirs fixed in frame a
 	axes    []axisCut
 	drives  []drive
 	err     error
@@ -80,6 +81,17 @@ func (m *Model) Spherical(name string, parent int, origin [3]float64, body Body)
 	f := m.add(name+".z", parent, false, origin, [3]float64{0, 0, 1}, Body{Name: name + ".z"})
 	f = m.add(name+".x", f, false, [3]float64{}, [3]float64{1, 0, 0}, Body{Name: name + ".x"})
 	return m.add(name+".y", f, false, [3]float64{}, [3]float64{0, 1, 0}, body)
+}
+
+// Cardan adds three rotations at origin about the orthonormal axes a1, a2 and a3 (parent
+// frame coordinates, which the earlier rotations leave unchanged in their own frames),
+// named name.1, name.2, name.3, and returns the child frame, which carries body:
+// R = Rot(a1, q1) Rot(a2, q2) Rot(a3, q3), singular where the middle angle is ±90° (a3 is
+// turned onto a1 there). Spherical is the chart a1, a2, a3 = z, x, y.
+func (m *Model) Cardan(name string, parent int, origin [3]float64, a1, a2, a3 [3]float64, body Body) int {
+	f := m.add(name+".1", parent, false, origin, a1, Body{Name: name + ".1"})
+	f = m.add(name+".2", f, false, [3]float64{}, a2, Body{Name: name + ".2"})
+	return m.add(name+".3", f, false, [3]float64{}, a3, body)
 }
 
 // Free adds three translations along the parent's x, y, z from origin and a spherical
@@ -112,14 +124,22 @@ func (m *Model) Spring(i int, k, d, q0 float64) {
 // coincide along each world direction in dirs (three axes for a spherical cut joint, the
 // two in-plane axes for a revolute cut joint of a planar mechanism).
 func (m *Model) Cut(name string, a int, pa [3]float64, b int, pb [3]float64, dirs ...[3]float64) {
+	if c, ok := m.pointCut(name, a, pa, b, pb, dirs); ok {
+		m.cuts = append(m.cuts, c)
+	}
+}
+
+// pointCut returns the points and unit directions of a cut joint's rows (Cut, CutSlide),
+// and false, recording the error, when its frames are not two existing different ones.
+func (m *Model) pointCut(name string, a int, pa [3]float64, b int, pb [3]float64, dirs [][3]float64) (cut, bool) {
 	if !m.cutFrames(name, a, b, len(dirs)) {
-		return
+		return cut{}, false
 	}
 	c := cut{name: name, a: a, b: b, pa: pa, pb: pb}
 	for _, d := range dirs {
 		c.dirs = append(c.dirs, unit(d))
 	}
-	m.cuts = append(m.cuts, c)
+	return c, true
 }
 
 // cutFrames reports whether cut joint name joins two different existing frames a and b

@@ -51,9 +51,12 @@ func (m *Model) System() (*System, error) {
 			s.names = append(s.names, fmt.Sprintf("%s[%d]", c.name, k))
 		}
 	}
+	s.names = m.slideNames(s.names)
+	axisRows := map[string]int{} // a cut joint's orientation rows are numbered on over its CutAxes calls
 	for _, c := range m.axes {
-		for k := range c.ub {
-			s.names = append(s.names, fmt.Sprintf("%s.axis[%d]", c.name, k))
+		for range c.ub {
+			s.names = append(s.names, fmt.Sprintf("%s.axis[%d]", c.name, axisRows[c.name]))
+			axisRows[c.name]++
 		}
 	}
 	for _, d := range m.drives {
@@ -121,8 +124,9 @@ func (s *System) Accelerations(a []float64, q, v []float64) {
 	s.m.forwardDynamics(s.w, a, s.tau, true)
 }
 
-// Constraint writes the cut-joint closure conditions e·(r_a − r_b), then their orientation
-// rows (R_a u_a)·(R_b u_b) (CutAxes), and q_j − f(t).
+// Constraint writes the cut-joint closure conditions e·(r_a − r_b), the slide rows
+// (R_a e)·(r_b − r_a) (CutSlide), the orientation rows (R_a u_a)·(R_b u_b) (CutAxes), and
+// q_j − f(t).
 func (s *System) Constraint(dst []float64, t float64, q []float64) {
 	s.m.kinematics(s.w, q, nil)
 	k := 0
@@ -134,6 +138,7 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 			k++
 		}
 	}
+	k = s.slideConstraint(dst, k)
 	k = s.axisConstraint(dst, k)
 	for _, d := range s.m.drives {
 		dst[k] = q[d.coord] - d.f(t)
@@ -157,6 +162,7 @@ func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 			k++
 		}
 	}
+	k = s.slideJacobian(dst, k)
 	k = s.axisJacobian(dst, k)
 	for _, d := range s.m.drives {
 		dst.Set(k, d.coord, 1)
@@ -204,6 +210,7 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 			k++
 		}
 	}
+	k = s.slideGamma(dst, k)
 	k = s.axisGamma(dst, k)
 	for _, d := range s.m.drives {
 		dst[k] = d.f2(t)

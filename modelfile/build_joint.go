@@ -3,6 +3,7 @@ package modelfile
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"linkage/joint"
 	"linkage/law"
@@ -16,7 +17,8 @@ type JointBuilt struct {
 	Model  *joint.Model
 	System *JointMechanism
 	Tree   []string // the joints of the spanning tree, in the order they were added
-	Cuts   []string // the revolute joints that close loops (cut joints)
+	Cuts   []string // the joints that close loops (cut joints)
+	Free   []string // the floating bodies, each the root of a tree on a free joint
 	frames map[string]bodyFrame
 	parent []int  // parent frame of each frame (joint.Ground at the root)
 	turns  []bool // whether the frame's joint is a revolute (its q adds to the angle)
@@ -72,10 +74,12 @@ type pose struct {
 // the joint coordinates and rates are read from it. The spanning tree grows from ground in
 // breadth-first passes over the joints in file order: a joint joins the tree when one of
 // its bodies was in the tree at the start of the pass and the other is not yet; within a
-// pass translational joints come first, since only revolute joints can be cut joints. A
-// revolute joint may be entered from either side (its coordinate then changes sign); a
-// translational joint only from marker i's body, whose axis it carries. The joints left
-// over close loops and become cut joints (the two points coincide in x and y).
+// pass translational joints come first (the order from when only revolute joints could be
+// cut, kept so that a file's tree does not change). A revolute joint may be entered
+// from either side (its coordinate then changes sign); a translational joint only from
+// marker i's body, whose axis it carries. The joints left over close loops and become cut
+// joints (closeAndDrive): a revolute one keeps its two points together in x and y, a
+// translational one marker j's point on marker i's axis and the markers' angle.
 func assembleJoint(doc *Document) (*Built, mechanism, error) {
 	m := &doc.Model
 	guess := map[string]pose{groundName: {}}
@@ -109,13 +113,11 @@ func buildJoint(doc *Document, poses map[string]pose) (*JointBuilt, error) {
 	m := &doc.Model
 	jb := &JointBuilt{Model: &joint.Model{Gravity: [3]float64{m.Gravity[0], m.Gravity[1]}},
 		frames: map[string]bodyFrame{groundName: {f: joint.Ground}}, drives: map[string]driveRow{}}
-	t := &treeBuilder{doc: doc, jb: jb, poses: poses, markers: map[string]Marker{}, signs: map[string]sk{}, links: treeLinks{}}
+	t := &treeBuilder{doc: doc, jb: jb, poses: poses, markers: map[string]Marker{}, signs: map[string]sk{}}
 	for _, mk := range m.Markers {
 		t.markers[mk.Name] = mk
 	}
-	if err := t.grow(); err != nil {
-		return nil, err
-	}
+	t.grow()
 	if err := t.closeAndDrive(); err != nil {
 		return nil, err
 	}
@@ -140,12 +142,25 @@ type treeBuilder struct {
 	poses   map[string]pose
 	markers map[string]Marker
 	signs   map[string]sk
-	links   treeLinks
 	q0, v0  []float64
 }
 
-// grow builds the spanning tree (assembleJoint) and refuses a body it cannot reach.
-func (t *treeBuilder) grow() error {
+// grow builds the spanning tree (assembleJoint); where it stops growing with bodies left,
+// the first of them floats on a free joint (addFree) and the tree grows on from it.
+func (t *treeBuilder) grow() {
+	m := &t.doc.Model
+	for {
+		t.pass()
+		k := slices.IndexFunc(m.Bodies, func(b Body) bool { _, ok := t.jb.frames[b.Name]; return !ok })
+		if k < 0 {
+			return
+		}
+		t.addFree(m.Bodies[k].Name)
+	}
+}
+
+// pass adds joints to the tree in breadth-first passes until none joins.
+func (t *treeBuilder) pass() {
 	m := &t.doc.Model
 	for changed := true; changed; {
 		changed = false
@@ -173,15 +188,24 @@ func (t *treeBuilder) grow() error {
 			}
 		}
 	}
-	for _, b := range m.Bodies {
-		if _, ok := t.jb.frames[b.Name]; !ok {
-			return fmt.Errorf("%s: body %q: coordinates: joint needs every body joined to ground by a tree of revolute and translational joints "+
-				"(a translational joint enters the tree from the body of its marker i), and %s; use coordinates: body", t.doc.File, b.Name, jointsOf(b.Name, len(m.Joints), func(k int) (string, string, string) {
-				return m.Joints[k].Name, t.markers[m.Joints[k].I].Body, t.markers[m.Joints[k].J].Body
-			}))
-		}
-	}
-	return nil
+}
+
+// addFree puts the floating body name on a free joint from the ground: translations along
+// the world's x and y (coordinates NAME.tx, NAME.ty: its centre of mass) and a rotation
+// (NAME.theta), the frame at the centre of mass and turned as the world at the start, every
+// coordinate zero there and the rates the body's velocity and angular velocity.
+func (t *treeBuilder) addFree(name string) {
+	jb, p, body := t.jb, t.poses[name], t.doc.Model.body(name)
+	f := jb.Model.Prismatic(name+".tx", joint.Ground, [3]float64{p.r[0], p.r[1]}, [3]float64{1, 0, 0}, joint.Body{Name: name + ".tx"})
+	f = jb.Model.Prismatic(name+".ty", f, [3]float64{}, [3]float64{0, 1, 0}, joint.Body{Name: name + ".ty"})
+	J := body.Inertia
+	f = jb.Model.Revolute(name+".theta", f, [3]float64{}, [3]float64{0, 0, 1},
+		joint.Body{Name: name, Mass: body.Mass, Inertia: [3][3]float64{{J, 0, 0}, {0, J, 0}, {0, 0, J}}})
+	jb.parent = append(jb.parent, joint.Ground, f-2, f-1)
+	jb.turns = append(jb.turns, false, false, true)
+	t.q0, t.v0 = append(t.q0, 0, 0, 0), append(t.v0, p.v[0], p.v[1], p.om)
+	jb.frames[name] = bodyFrame{f: f, phi: p.th}
+	jb.Free = append(jb.Free, name)
 }
 
 func (t *treeBuilder) inTree(name string) bool {
@@ -221,7 +245,6 @@ func (t *treeBuilder) add(jt Joint, ma, mb Marker, sign float64) {
 		bf.f = jb.Model.Prismatic(jt.Name, fa.f, origin, [3]float64{axis[0], axis[1]}, jbody)
 	}
 	jb.frames[mb.Body] = bf
-	t.links[mb.Body] = treeLink{joint: jt.Name, parent: ma.Body}
 	jb.parent = append(jb.parent, fa.f)
 	jb.turns = append(jb.turns, jt.Type == JointRevolute)
 	jb.Tree = append(jb.Tree, jt.Name)
@@ -263,13 +286,17 @@ func (t *treeBuilder) closeAndDrive() error {
 		if t.inTree(jt.Name) {
 			continue
 		}
-		if jt.Type != JointRevolute {
-			return fmt.Errorf("%s: joint %q: a %s joint closes the loop %s, and coordinates: joint closes loops with revolute cut joints only; "+
-				"list a revolute joint of the loop after it, or use coordinates: body", t.doc.File, jt.Name, jt.Type, t.links.loop(jt.Name, t.markers[jt.I].Body, t.markers[jt.J].Body))
-		}
 		mi, mj := t.markers[jt.I], t.markers[jt.J]
 		fi, fj := jb.frames[mi.Body], jb.frames[mj.Body]
-		jb.Model.Cut(jt.Name, fi.f, fi.toFrame(mi.Point), fj.f, fj.toFrame(mj.Point), [3]float64{1, 0, 0}, [3]float64{0, 1, 0})
+		if jt.Type == JointTranslational {
+			// n_I·(r_J − r_I) = 0 along marker i's y axis, turning with its frame, and u_I·n_J = 0
+			// for the angle (planar.AddTranslational; −sin of its angle row).
+			u, nI, nJ := rot(fi.phi+float64(mi.Angle), Vec{1, 0}), rot(fi.phi+float64(mi.Angle), Vec{0, 1}), rot(fj.phi+float64(mj.Angle), Vec{0, 1})
+			jb.Model.CutSlide(jt.Name, fi.f, fi.toFrame(mi.Point), fj.f, fj.toFrame(mj.Point), [3]float64{nI[0], nI[1]})
+			jb.Model.CutAxes(jt.Name, fi.f, [3]float64{u[0], u[1]}, fj.f, [3]float64{nJ[0], nJ[1]})
+		} else {
+			jb.Model.Cut(jt.Name, fi.f, fi.toFrame(mi.Point), fj.f, fj.toFrame(mj.Point), [3]float64{1, 0, 0}, [3]float64{0, 1, 0})
+		}
 		jb.Cuts = append(jb.Cuts, jt.Name)
 		rows += 2
 	}
@@ -315,7 +342,7 @@ func (v *validator) jointCoordinates() {
 		}
 		if jt.Type != JointRevolute && jt.Type != JointTranslational {
 			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: %s joints are not available with coordinates: joint "+
-				"(a tree of revolute and translational joints with revolute cut joints); use coordinates: body", jt.Name, jt.Type)
+				"(a tree of revolute and translational joints, any of them a cut joint); use coordinates: body", jt.Name, jt.Type)
 		}
 	}
 	for k, f := range v.m.Forces {

@@ -13,9 +13,9 @@ import (
 )
 
 // Joint3Built is the joint-coordinate part of a Built for a 3D model (coordinates: joint):
-// a tree of spherical, revolute, translational, cylindrical and universal joints in
-// relative coordinates (package joint, seed 002 §3.3) whose remaining joints (spherical,
-// revolute or universal) are cut joints. Built's Integrated, Consistent and Start hold the rest.
+// a tree of spherical, revolute, translational, cylindrical and universal joints (and free
+// joints of floating bodies) in relative coordinates (package joint, seed 002 §3.3) whose
+// remaining joints are cut joints. Built's Integrated, Consistent and Start hold the rest.
 //
 // Every frame of the tree is oriented as the world at the start (every joint coordinate is
 // zero there), so a spherical joint's Cardan angles start at zero, as far from their
@@ -25,10 +25,12 @@ type Joint3Built struct {
 	System *JointMechanism
 	Tree   []string // the joints of the spanning tree, in the order they were added
 	Cuts   []string // the joints that close loops (cut joints)
+	Free   []string // the floating bodies, each the root of a tree on a free joint
 	frames map[string]frame3
 	parent []int  // parent coordinate of each coordinate (joint.Ground at the root)
 	axis   []vec3 // rotation axis of each coordinate in its parent's frame; zero for a translation
 	drives map[string]int
+	cardan []cardanJoint // the spherical joints' Cardan angles, for the singularity's message
 }
 
 type vec3 = [3]float64
@@ -48,6 +50,7 @@ type treeJoint struct {
 	jt     Joint3
 	ma, mb int
 	s      float64
+	free   string // a floating body joined to the ground by a free joint (jt, ma, mb unused)
 }
 
 // assembleJoint3 builds a 3D doc in joint coordinates. As for planar models, the start is
@@ -57,13 +60,9 @@ type treeJoint struct {
 // its bodies was in the tree at the start of the pass and the other is not yet; within a
 // pass spherical joints come last, since their cut rows are the fewest. Every joint may be
 // entered from either side. The joints left over close loops and become cut joints: the
-// two points coincide in x, y and z, and a revolute or universal cut joint adds the
-// orientation rows of its axes (tree3Builder.cut).
+// rows of each keep the body route's conditions (tree3Builder.cut).
 func assembleJoint3(doc *Document) (*Built, mechanism, error) {
-	tree, cuts, err := spanningTree3(doc)
-	if err != nil { // the tree's own errors before the start's
-		return nil, nil, err
-	}
+	tree, cuts := spanningTree3(doc)
 	body, mech, err := assemble3(doc)
 	if err != nil {
 		return nil, nil, err
@@ -78,9 +77,9 @@ func assembleJoint3(doc *Document) (*Built, mechanism, error) {
 	return &Built{Doc: doc, Joint3: jb}, jb.System, nil
 }
 
-// spanningTree3 orders the tree joints (assembleJoint3) and returns the cut joints,
-// refusing a body the tree cannot reach and a loop closed by a joint that cannot be cut.
-func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
+// spanningTree3 orders the tree joints (assembleJoint3), each floating body's free joint
+// where the tree stops growing, and returns the cut joints.
+func spanningTree3(doc *Document) ([]treeJoint, []Joint3) {
 	m := doc.Spatial
 	markerIndex := map[string]int{}
 	for k, mk := range m.Markers {
@@ -88,11 +87,19 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 	}
 	bodyOf := func(marker string) string { return m.Markers[markerIndex[marker]].Body }
 	in := map[string]bool{groundName: true}
-	links := treeLinks{}
 	added := map[string]bool{}
 	var tree []treeJoint
 	for changed := true; changed; {
 		changed = false
+		if !slices.ContainsFunc(m.Joints, func(jt Joint3) bool { return !added[jt.Name] && in[bodyOf(jt.I)] != in[bodyOf(jt.J)] }) {
+			// No joint leads out of the tree: the first body left over floats, joined to
+			// the ground by a free joint (as it is free in body coordinates).
+			if k := slices.IndexFunc(m.Bodies, func(b Body3) bool { return !in[b.Name] }); k >= 0 {
+				tree = append(tree, treeJoint{free: m.Bodies[k].Name})
+				in[m.Bodies[k].Name] = true
+				changed = true
+			}
+		}
 		at := maps.Clone(in)
 		for _, spherical := range []bool{false, true} {
 			for _, jt := range m.Joints {
@@ -104,11 +111,9 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 				case at[bi] && !in[bj]:
 					tree = append(tree, treeJoint{jt: jt, ma: markerIndex[jt.I], mb: markerIndex[jt.J], s: 1})
 					in[bj] = true
-					links[bj] = treeLink{joint: jt.Name, parent: bi}
 				case at[bj] && !in[bi]:
 					tree = append(tree, treeJoint{jt: jt, ma: markerIndex[jt.J], mb: markerIndex[jt.I], s: -1})
 					in[bi] = true
-					links[bi] = treeLink{joint: jt.Name, parent: bj}
 				default:
 					continue
 				}
@@ -117,80 +122,13 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 			}
 		}
 	}
-	for _, b := range m.Bodies {
-		if !in[b.Name] {
-			return nil, nil, fmt.Errorf("%s: body %q: coordinates: joint needs every body joined to ground by a tree of joints, and %s; use coordinates: body",
-				doc.File, b.Name, jointsOf(b.Name, len(m.Joints), func(k int) (string, string, string) {
-					return m.Joints[k].Name, bodyOf(m.Joints[k].I), bodyOf(m.Joints[k].J)
-				}))
-		}
-	}
 	var cuts []Joint3
 	for _, jt := range m.Joints {
-		if added[jt.Name] {
-			continue
-		}
-		if !slices.Contains([]string{JointSpherical, JointRevolute, JointUniversal}, jt.Type) {
-			return nil, nil, fmt.Errorf("%s: joint %q: a %s joint closes the loop %s, and coordinates: joint "+
-				"closes 3D loops with spherical, revolute or universal cut joints only; list one of those of the loop after it, or use coordinates: body",
-				doc.File, jt.Name, jt.Type, links.loop(jt.Name, bodyOf(jt.I), bodyOf(jt.J)))
-		}
-		cuts = append(cuts, jt)
-	}
-	return tree, cuts, nil
-}
-
-// treeLinks records, for each body of a spanning tree, the joint that joined it to the
-// tree and the body on that joint's other side (toward ground).
-type treeLinks map[string]treeLink
-
-type treeLink struct{ joint, parent string }
-
-// loop names the joints of the loop that a joint closing between bodies a and b of the
-// tree makes: that joint, then the tree joints from a and from b up to their common
-// ancestor, quoted and joined for a message.
-func (l treeLinks) loop(closing, a, b string) string {
-	toGround := func(x string) []string {
-		path := []string{x}
-		for x != groundName {
-			x = l[x].parent
-			path = append(path, x)
-		}
-		return path
-	}
-	pa, pb := toGround(a), toGround(b)
-	names := []string{fmt.Sprintf("%q", closing)}
-	common := groundName
-	for _, x := range pa {
-		if slices.Contains(pb, x) {
-			common = x
-			break
-		}
-		names = append(names, fmt.Sprintf("%q", l[x].joint))
-	}
-	for _, x := range pb {
-		if x == common {
-			break
-		}
-		names = append(names, fmt.Sprintf("%q", l[x].joint))
-	}
-	return strings.Join(names, ", ")
-}
-
-// jointsOf says which of the n joints (joint k is named name and joins bodies bi and bj)
-// touch body, for the refusal of a body outside the tree.
-func jointsOf(body string, n int, joint func(k int) (name, bi, bj string)) string {
-	var names []string
-	for k := range n {
-		name, bi, bj := joint(k)
-		if bi == body || bj == body {
-			names = append(names, fmt.Sprintf("%q", name))
+		if !added[jt.Name] {
+			cuts = append(cuts, jt)
 		}
 	}
-	if len(names) == 0 {
-		return "it has no joint (a free body has no joint-coordinate form in model files)"
-	}
-	return fmt.Sprintf("its joints %s do not join it to the tree", strings.Join(names, ", "))
+	return tree, cuts
 }
 
 // tree3Builder adds the joints of a 3D model to a joint.Model, reading the joint
@@ -258,6 +196,10 @@ func (t *tree3Builder) omega(name string) spatial.Vec3 {
 // mass and its inertia turned into world axes), so every coordinate starts at zero and
 // its rate is the relative motion at the start projected on the joint's axes.
 func (t *tree3Builder) add(tj treeJoint) {
+	if tj.free != "" {
+		t.addFree(tj.free)
+		return
+	}
 	m, jb := t.m, t.jb
 	child, parent := m.Markers[tj.mb].Body, m.Markers[tj.ma].Body
 	_, va, za := t.markerAt(tj.ma)
@@ -278,9 +220,14 @@ func (t *tree3Builder) add(tj treeJoint) {
 	var rates []float64
 	switch name := tj.jt.Name; tj.jt.Type {
 	case JointSpherical:
-		f = jb.Model.Spherical(name, fa.f, rel, body)
-		axes = []vec3{{0, 0, 1}, {1, 0, 0}, {0, 1, 0}}
-		rates = []float64{wr[2], wr[0], wr[1]} // Cardan rates at zero angles: ω = ż e_z + ẋ e_x + ẏ e_y
+		a1, a2, a3 := vec3{0, 0, 1}, vec3{1, 0, 0}, vec3{0, 1, 0}
+		if t.alone(child, name) {
+			a1, a2, a3 = sphericalChart(vec3(r.Sub(o)), m.Gravity)
+		}
+		f = jb.Model.Cardan(name, fa.f, rel, a1, a2, a3, body)
+		jb.cardan = append(jb.cardan, cardanJoint{what: fmt.Sprintf("joint %q", name), mid: len(t.q0) + 1})
+		axes = []vec3{a1, a2, a3}
+		rates = []float64{wr.Dot(a1), wr.Dot(a2), wr.Dot(a3)} // Cardan rates at zero angles: ω = Σ q̇_k a_k
 	case JointRevolute:
 		f = jb.Model.Revolute(name, fa.f, rel, a, body)
 		axes, rates = []vec3{a}, []float64{wr.Dot(a)}
@@ -295,9 +242,112 @@ func (t *tree3Builder) add(tj treeJoint) {
 		f = jb.Model.Universal(name, fa.f, rel, za, zb, body)
 		axes, rates = []vec3{za, zb}, []float64{wr.Dot(za), wr.Dot(zb)}
 	}
-	first := len(t.q0)
+	t.coord[tj.jt.Name] = len(t.q0) // a cylindrical joint's displacement, the others' only coordinate
+	t.coordinates(fa.f, axes, rates)
+	t.origin[f] = o
+	jb.frames[child] = frame3{f: f, com: vec3(r.Sub(o)), p0: p}
+	jb.Tree = append(jb.Tree, tj.jt.Name)
+}
+
+// addFree puts the floating body name into the model on a free joint from the ground: three
+// translations along the world axes (coordinates NAME.tx, NAME.ty, NAME.tz, the motion of
+// its centre of mass) and Cardan angles NAME.1, NAME.2, NAME.3 about the axes freeChart
+// chooses, the frame at the centre of mass and oriented as the world at the start (every
+// coordinate zero there, the rates the start's velocity and angular velocity).
+func (t *tree3Builder) addFree(name string) {
+	m, jb := t.m, t.jb
+	id := t.sb.Bodies[name]
+	r, p := t.sb.System.Pose(id, t.q)
+	v, w, _ := t.sb.System.Velocity(id, t.q, t.v)
+	J := rotateInertia(p.Matrix(), inertiaMatrix(m.body(name).Inertia))
+	f := joint.Ground
+	for k, s := range []string{".tx", ".ty", ".tz"} {
+		var e, o vec3
+		e[k] = 1
+		if k == 0 {
+			o = vec3(r)
+		}
+		f = jb.Model.Prismatic(name+s, f, o, e, joint.Body{Name: name + s})
+	}
+	t.coordinates(joint.Ground, []vec3{{}, {}, {}}, []float64{v[0], v[1], v[2]})
+	a1, a2, a3 := freeChart(J, vec3(w), m.Gravity)
+	body := joint.Body{Name: name, Mass: m.body(name).Mass, Inertia: J}
+	f = jb.Model.Cardan(name, f, vec3{}, a1, a2, a3, body)
+	jb.cardan = append(jb.cardan, cardanJoint{what: fmt.Sprintf("free body %q", name), mid: len(t.q0) + 1})
+	omega := spatial.Vec3(w)
+	t.coordinates(len(t.q0)-1, []vec3{a1, a2, a3}, []float64{omega.Dot(a1), omega.Dot(a2), omega.Dot(a3)})
+	t.origin[f] = r
+	jb.frames[name] = frame3{f: f, p0: p}
+	jb.Free = append(jb.Free, name)
+}
+
+// alone reports whether body has no joint but the tree joint name: a top, or the last link
+// of a pendulum, which only gravity and its joint turn.
+func (t *tree3Builder) alone(body, name string) bool {
+	for _, jt := range t.m.Joints {
+		if jt.Name != name && (t.m.Markers[t.marker[jt.I]].Body == body || t.m.Markers[t.marker[jt.J]].Body == body) {
+			return false
+		}
+	}
+	return true
+}
+
+// sphericalChart chooses the Cardan axes of a spherical tree joint that carries one body
+// alone (tree3Builder.alone), whose centre of mass is at r from the joint at the start
+// (world axes): the first along r × g, the axis gravity starts turning the body about,
+// the last along r, the axis a top spins about, the middle a3 × a1; z, x, y when r is
+// along gravity or zero. The singularity (middle angle ±90°) is then the body's r turned
+// onto r × g, a quarter turn sideways from both the swing and the spin. On the heavy tops
+// it keeps the joint 84° (slow top, 10 s) and 2.0° (fast top, 2 s) away from it, where
+// z, x, y came within 0.63° and 0.80°; on joints that carry more (the RSSR's coupler, the
+// shoulder of the double pendulum) it came closer than z, x, y, which they keep
+// (docs/model-format.md, "Joint coordinates in 3D").
+func sphericalChart(r, gravity vec3) (a1, a2, a3 vec3) {
+	rv, g := spatial.Vec3(r), spatial.Vec3(gravity)
+	n := rv.Cross(g)
+	if !(n.Norm() > 1e-9*rv.Norm()*g.Norm()) || rv.Norm() == 0 {
+		return vec3{0, 0, 1}, vec3{1, 0, 0}, vec3{0, 1, 0}
+	}
+	n, l := n.Scale(1/n.Norm()), rv.Scale(1/rv.Norm())
+	return vec3(n), vec3(l.Cross(n)), vec3(l)
+}
+
+// freeChart chooses the Cardan axes of a free body whose inertia tensor is J (world axes)
+// and angular velocity ω at the start: the first, turning about a fixed axis, along its
+// angular momentum J ω about the centre of mass (constant under gravity, which exerts no
+// moment there), else along gravity, else z; the last the world axis least aligned with it,
+// made perpendicular; the middle their cross product. A body turning about a principal
+// axis then turns about the first axis alone, and a wobbling one keeps its middle angle
+// near zero, far from the singular ±90°.
+func freeChart(J [3][3]float64, omega, gravity vec3) (a1, a2, a3 vec3) {
+	s := spatial.Mat3(J).MulVec(spatial.Vec3(omega))
+	switch {
+	case s.Norm() > 0:
+	case spatial.Vec3(gravity).Norm() > 0:
+		s = spatial.Vec3(gravity)
+	default:
+		s = spatial.Vec3{0, 0, 1}
+	}
+	s = s.Scale(1 / s.Norm())
+	k := 0
+	for i := range 3 {
+		if math.Abs(s[i]) < math.Abs(s[k]) {
+			k = i
+		}
+	}
+	var e spatial.Vec3
+	e[k] = 1
+	l := e.Sub(s.Scale(e.Dot(s)))
+	l = l.Scale(1 / l.Norm())
+	return vec3(s), vec3(l.Cross(s)), vec3(l)
+}
+
+// coordinates records the coordinates of a joint added on frame parent, a chain of
+// primitives: the rotation axis of each (zero for a translation) and its rate at the start.
+func (t *tree3Builder) coordinates(parent int, axes []vec3, rates []float64) {
+	jb, first := t.jb, len(t.q0)
 	for k := range axes {
-		par := fa.f
+		par := parent
 		if k > 0 {
 			par = first + k - 1
 		}
@@ -305,33 +355,45 @@ func (t *tree3Builder) add(tj treeJoint) {
 		jb.axis = append(jb.axis, axes[k])
 		t.q0, t.v0 = append(t.q0, 0), append(t.v0, rates[k])
 	}
-	t.coord[tj.jt.Name] = first // a cylindrical joint's displacement, the others' only coordinate
-	t.origin[f] = o
-	jb.frames[child] = frame3{f: f, com: vec3(r.Sub(o)), p0: p}
-	jb.Tree = append(jb.Tree, tj.jt.Name)
 }
 
-// cut makes joint jt a cut joint and returns its number of rows: its two points coincide
-// along x, y and z (rows NAME[0..2]); a revolute cut joint keeps marker i's z axis
-// perpendicular to marker j's x and y axes (rows NAME.axis[0], NAME.axis[1]), a universal
-// one marker i's z axis perpendicular to marker j's (row NAME.axis[0]), the body route's
-// conditions on the joint's axes. The tree frames are oriented as the world at the start,
+// cut makes joint jt a cut joint and returns its number of rows: the two points of a
+// spherical, revolute or universal cut joint coincide along x, y and z (rows NAME[0..2]);
+// a revolute cut joint keeps marker i's z axis perpendicular to marker j's x and y axes
+// (rows NAME.axis[0], NAME.axis[1]), a universal one marker i's z axis perpendicular to
+// marker j's (row NAME.axis[0]). A cylindrical or translational cut joint keeps marker j's
+// point on marker i's z axis (rows NAME.slide[0], NAME.slide[1] along marker i's x and y
+// axes, which turn with it) and the axes parallel as a revolute one does; a translational
+// one also keeps marker i's x axis perpendicular to marker j's y axis (NAME.axis[2]). These
+// are the body route's conditions on the joint's axes (spatial.AddTranslational, …). The tree frames are oriented as the world at the start,
 // so the markers' axes at the start are their frame coordinates.
 func (t *tree3Builder) cut(jt Joint3) int {
 	ki, kj := t.marker[jt.I], t.marker[jt.J]
 	fi, fj := t.jb.frames[t.m.Markers[ki].Body], t.jb.frames[t.m.Markers[kj].Body]
 	ri, _, _ := t.markerAt(ki)
 	rj, _, _ := t.markerAt(kj)
-	t.jb.Model.Cut(jt.Name, fi.f, vec3(ri.Sub(t.origin[fi.f])), fj.f, vec3(rj.Sub(t.origin[fj.f])), [3]float64{1, 0, 0}, [3]float64{0, 1, 0}, [3]float64{0, 0, 1})
+	pi, pj := vec3(ri.Sub(t.origin[fi.f])), vec3(rj.Sub(t.origin[fj.f]))
 	t.jb.Cuts = append(t.jb.Cuts, jt.Name)
-	_, _, zi := t.sb.System.MarkerAxes(spatial.MarkerID(ki+1), t.q)
+	xi, yi, zi := t.sb.System.MarkerAxes(spatial.MarkerID(ki+1), t.q)
 	xj, yj, zj := t.sb.System.MarkerAxes(spatial.MarkerID(kj+1), t.q)
+	m := t.jb.Model
+	switch jt.Type {
+	case JointTranslational, JointCylindrical:
+		m.CutSlide(jt.Name, fi.f, pi, fj.f, pj, vec3(xi), vec3(yi))
+		m.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(xj), vec3(yj))
+		if jt.Type == JointCylindrical {
+			return 4
+		}
+		m.CutAxes(jt.Name, fi.f, vec3(xi), fj.f, vec3(yj))
+		return 5
+	}
+	m.Cut(jt.Name, fi.f, pi, fj.f, pj, [3]float64{1, 0, 0}, [3]float64{0, 1, 0}, [3]float64{0, 0, 1})
 	switch jt.Type {
 	case JointRevolute:
-		t.jb.Model.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(xj), vec3(yj))
+		m.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(xj), vec3(yj))
 		return 5
 	case JointUniversal:
-		t.jb.Model.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(zj))
+		m.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(zj))
 		return 4
 	}
 	return 3

@@ -1,6 +1,8 @@
 package modelfile
 
 import (
+	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -10,8 +12,10 @@ import (
 // tree takes the two balls in the first pass and hinge2 in the second, so the elbow closes
 // the loop: a revolute cut joint (ELBOW = revolute; 3 point rows and 2 axis rows; 2 degrees
 // of freedom) or a universal one (ELBOW = universal, marker b2.H1's axis turned
-// perpendicular to b1.H's; 3 point rows and 1 axis row; 3 degrees of freedom). The hinge
-// axes are skew to the bars and to each other, so the elbow's relative angles change.
+// perpendicular to b1.H's; 3 point rows and 1 axis row; 3 degrees of freedom), a
+// cylindrical one (2 slide rows and 2 axis rows; 3 degrees of freedom) or a translational
+// one (2 slide rows and 3 axis rows; 2 degrees of freedom). The hinge axes are skew to the
+// bars and to each other, so the elbow's relative angles change.
 const hung3 = `
 name: hung3
 dimension: 3
@@ -45,16 +49,17 @@ simulation:
   outputs: [b1, b2, b3, b1.H, b2.H1, energy, residual]
 `
 
-// TestJoint3RevoluteAndUniversalCuts: the hung chain closed by a revolute and by a
-// universal cut joint builds in joint coordinates with the elbow as the cut joint and the
-// degrees of freedom of body coordinates, and follows the same motion as body coordinates
+// TestJoint3EveryCutJoint: the hung chain closed by a revolute, a universal, a cylindrical
+// and a translational cut joint (the last two sliding: the elbow's points part by more than
+// 1 mm, while the others' stay together) builds in joint coordinates with the elbow as the
+// cut joint and the degrees of freedom of body coordinates, and follows the same motion as body coordinates
 // to t = 1 (dopri5, tol 1e-10, every channel to 1e-6 of its size), and so does radau5 at
 // tol 1e-12 in joint coordinates, whose Newton matrices hold the cut joints' derivatives.
-func TestJoint3RevoluteAndUniversalCuts(t *testing.T) {
+func TestJoint3EveryCutJoint(t *testing.T) {
 	for _, c := range []struct {
 		elbow, axis string
 		dof         int
-	}{{"revolute", "[0.2, 1, 0.3]", 2}, {"universal", "[3, 0, -2]", 3}} {
+	}{{"revolute", "[0.2, 1, 0.3]", 2}, {"universal", "[3, 0, -2]", 3}, {"cylindrical", "[0.2, 1, 0.3]", 3}, {"translational", "[0.2, 1, 0.3]", 2}} {
 		t.Run(c.elbow, func(t *testing.T) {
 			src := strings.NewReplacer("ELBOW", c.elbow, "AXIS", c.axis).Replace(hung3)
 			bb, bj := buildBoth(t, "hung3.yaml", src)
@@ -70,12 +75,30 @@ func TestJoint3RevoluteAndUniversalCuts(t *testing.T) {
 				t.Fatalf("channels %v vs %v, %d samples", rb.Channels, rj.Channels, rb.Samples)
 			}
 			largest := compareChannels(t, rb, rj, 1e-6)
+			if slid := elbowGap(t, rj); (c.elbow == "cylindrical" || c.elbow == "translational") != (slid > 1e-3) {
+				t.Errorf("the elbow's points are %.2e apart at t_end; want more than 1e-3 for a sliding elbow, else 0", slid)
+			}
 			t.Logf("%d channels: largest gap %.2e; steps %d (body) and %d (joint); |g| max %.1e (joint)",
 				len(rb.Channels), largest, rb.Solution.Stats.Steps, rj.Solution.Stats.Steps, rj.Solution.MaxResidual.Pos)
-			// radau5's Newton matrices take the cut joints' ∂(Gᵀλ)/∂q (joint.CutAxes).
+			// radau5's Newton matrices take the cut joints' ∂(Gᵀλ)/∂q (joint.CutAxes, CutSlide).
 			ri := runExample(t, bj, RunOptions{Method: "radau5", Tol: 1e-12})
 			largest = compareChannels(t, rb, ri, 1e-6)
 			t.Logf("radau5 in joint coordinates: largest gap %.2e, %d steps, %d Jacobians", largest, ri.Solution.Stats.Steps, ri.Solution.Stats.Jacobians)
 		})
 	}
+}
+
+// elbowGap returns the distance of the elbow's two points b1.H and b2.H1 at the end of r.
+func elbowGap(t *testing.T, r *Result) float64 {
+	t.Helper()
+	var d2 float64
+	for _, x := range []string{"x", "y", "z"} {
+		ki, kj := slices.Index(r.Channels, "b1.H."+x), slices.Index(r.Channels, "b2.H1."+x)
+		if ki < 0 || kj < 0 {
+			t.Fatalf("no channels b1.H.%s and b2.H1.%s in %v", x, x, r.Channels)
+		}
+		d := r.Data[ki][len(r.Data[ki])-1] - r.Data[kj][len(r.Data[kj])-1]
+		d2 += d * d
+	}
+	return math.Sqrt(d2)
 }

@@ -194,6 +194,9 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 	if errors.Is(runErr, integrate.ErrMaxSteps) {
 		runErr = fmt.Errorf("%w; stopped at the step limit max_steps = %d; raise it with --max-steps or simulation.max_steps", runErr, r.MaxSteps)
 	}
+	if runErr != nil && b.Joint3 != nil {
+		runErr = b.Joint3.cardanError(b.Doc.File, meth.Current(), runErr)
+	}
 	return r, runErr
 }
 
