@@ -329,20 +329,12 @@ func (v *validator) jointCoordinates() {
 // jointChannels returns the reader of body, marker and motion channels of a model in joint
 // coordinates, named and valued as in body coordinates: a body's pose and rates from its
 // tree frame (joint.System.FrameMotion), its angle summed along the revolute joints of its
-// path (unwrapped by construction), and a motion's λ times the sign of its coordinate.
+// path (unwrapped by construction; anglePaths), and a motion's λ times the sign of its coordinate.
 // Joint reaction channels are not offered (channelNames).
 func jointChannels(b *Built) func(string) channelFunc {
 	jb := b.Joint
 	sys := jb.System
-	angle := func(f int, q []float64) float64 {
-		var th float64
-		for ; f != joint.Ground; f = jb.parent[f] {
-			if jb.turns[f] {
-				th += q[f]
-			}
-		}
-		return th
-	}
+	angle := newAnglePaths(jb.parent, jb.turns).at
 	frame := func(body string) planarFrame {
 		bf := jb.frames[body]
 		if bf.f == joint.Ground {

@@ -29,6 +29,7 @@ type Joint3Built struct {
 	parent []int  // parent coordinate of each coordinate (joint.Ground at the root)
 	axis   []vec3 // rotation axis of each coordinate in its parent's frame; zero for a translation
 	drives map[string]int
+	paths  *quatPaths // the frames' rotations at the last q read (orientation)
 }
 
 type vec3 = [3]float64
@@ -485,11 +486,8 @@ func (jb *Joint3Built) bodyChannel(sys *JointMechanism, fr frame3, suffix string
 // the rotations of the coordinates on its frame's path (each about its axis in its
 // parent's frame, seed 002 eq. 46) with the body's start orientation p0.
 func (jb *Joint3Built) orientation(fr frame3, q []float64) spatial.Quat {
-	p := fr.p0
-	for j := fr.f; j != joint.Ground; j = jb.parent[j] {
-		if a := jb.axis[j]; a != (vec3{}) {
-			p = spatial.QuatFromAxisAngle(spatial.Vec3(a), q[j]).Mul(p)
-		}
+	if jb.paths == nil {
+		jb.paths = newQuatPaths(jb.parent, jb.axis)
 	}
-	return p
+	return jb.paths.at(fr.f, q).Mul(fr.p0)
 }
