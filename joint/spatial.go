@@ -74,6 +74,13 @@ func (a sv) add(b sv) sv {
 	return a
 }
 
+func (a sv) sub(b sv) sv {
+	for i := range a {
+		a[i] -= b[i]
+	}
+	return a
+}
+
 func (a sv) scale(s float64) sv {
 	for i := range a {
 		a[i] *= s
