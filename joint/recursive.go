@@ -19,14 +19,15 @@ type frames struct {
 
 	qpos  []float64 // the q of the positions held (kinematics cache)
 	valid bool
-	still bool // V and c are zero (kinematics at v = nil): the sweeps skip their velocity terms
+	still bool   // V and c are zero (kinematics at v = nil): the sweeps skip their velocity terms
+	bare  []bool // the frame carries no body (an inner frame of a composite joint): I = 0
 }
 
 func newFrames(n int) *frames {
 	return &frames{R: make([]mat3, n), x: make([]vec3, n), s: make([]sv, n), V: make([]sv, n),
 		c: make([]sv, n), I: make([]inertia6, n), fx: make([]sv, n), A: make([]sv, n),
 		F: make([]sv, n), IA: make([]inertia6, n), U: make([]sv, n), D: make([]float64, n),
-		u: make([]float64, n), qpos: make([]float64, n)}
+		u: make([]float64, n), qpos: make([]float64, n), bare: make([]bool, n)}
 }
 
 // kinematics is the forward recursion (seed 002 eqs. 46-50) from the root to the leaves:
@@ -76,7 +77,8 @@ func (m *Model) positions(w *frames, q []float64) {
 			w.s[i] = join(u, o.cross(u))
 		}
 		b := &p.body
-		if b.Mass == 0 && b.Inertia == [3][3]float64{} {
+		w.bare[i] = b.Mass == 0 && b.Inertia == [3][3]float64{}
+		if w.bare[i] {
 			w.I[i], w.fx[i] = inertia6{}, sv{} // an inner frame of a composite joint
 			continue
 		}
@@ -123,6 +125,10 @@ func (m *Model) inverseDynamics(w *frames, tau, a []float64, gravity bool) {
 			A = A.add(w.A[p])
 		}
 		w.A[i] = A
+		if w.bare[i] {
+			w.F[i] = sv{}
+			continue
+		}
 		I := &w.I[i]
 		F := I.mulv(A)
 		if !w.still {
@@ -149,6 +155,10 @@ func (m *Model) forwardDynamics(w *frames, a, tau []float64, gravity bool) {
 	for i := 0; i < n; i++ {
 		w.IA[i] = w.I[i]
 		var F sv
+		if w.bare[i] {
+			w.F[i] = F
+			continue
+		}
 		if !w.still {
 			F = crossF(w.V[i], w.I[i].mulv(w.V[i]))
 		}
@@ -168,12 +178,16 @@ func (m *Model) forwardDynamics(w *frames, a, tau []float64, gravity bool) {
 			continue
 		}
 		// Ia = IA − U Uᵀ / D: the inertia the parent feels through the free joint, kept in
-		// IA[i] (no later sweep reads it) and added to the parent's.
+		// IA[i] (no later sweep reads it) and added to the parent's. Both are symmetric:
+		// the upper triangle is computed and mirrored.
 		IAp := &w.IA[p]
+		Ud := U.scale(1 / D)
 		for r := 0; r < 6; r++ {
-			for k := 0; k < 6; k++ {
-				IA[r][k] -= U[r] * U[k] / D
-				IAp[r][k] += IA[r][k]
+			for k := r; k < 6; k++ {
+				x := IA[r][k] - U[r]*Ud[k]
+				IA[r][k], IA[k][r] = x, x
+				y := IAp[r][k] + x
+				IAp[r][k], IAp[k][r] = y, y
 			}
 		}
 		Fp := w.F[p].add(w.F[i])
