@@ -41,3 +41,26 @@ func TestFrameMotionCacheFollowsTheState(t *testing.T) {
 		}
 	}
 }
+
+// TestMotionGenerations: MotionOf reads the motion Motion made, equal to FrameMotion's, and
+// refuses it once FrameMotion has computed another.
+func TestMotionGenerations(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 6))
+	sys, nq, q, v := randomSystem(t, rng)
+	a, _ := randomState(rng, nq)
+	p := [3]float64{0.3, 0, -0.1}
+	gen := sys.Motion(q, v, a)
+	for f := range nq {
+		got, ok := sys.MotionOf(gen, f, p)
+		if want := sys.FrameMotion(q, v, a, f, p); !ok || got != want {
+			t.Fatalf("frame %d: MotionOf %+v (%t), FrameMotion %+v", f, got, ok, want)
+		}
+	}
+	if again := sys.Motion(q, v, a); again != gen {
+		t.Errorf("Motion at the same state: generation %d, then %d", gen, again)
+	}
+	sys.FrameMotion(q, v, nil, 0, p)
+	if _, ok := sys.MotionOf(gen, 0, p); ok {
+		t.Error("MotionOf read a motion FrameMotion has replaced")
+	}
+}

@@ -284,10 +284,21 @@ func (s *System) FrameMotion(q, v, a []float64, f int, p [3]float64) FrameMotion
 			s.m.positions(c.w, q)
 			copy(c.w.qpos, q)
 			c.w.valid, c.moving = true, false
+			c.gen++
 		}
 		w := c.w
 		return FrameMotion{R: w.R[f], Pos: w.x[f].add(w.R[f].mulv(p))}
 	}
+	s.Motion(q, v, a)
+	return c.read(f, p)
+}
+
+// Motion makes FrameMotion's work arrays hold the motion at (q, v, a) (nil: zero), by one
+// O(N) recursion unless they already do, and returns the generation of the motion held:
+// MotionOf reads its frames at O(1), with no comparison of the state, until FrameMotion or
+// Motion computes another. An output sample reads every frame at one state this way.
+func (s *System) Motion(q, v, a []float64) uint64 {
+	c := &s.motion
 	if !c.holds(q, v, a) {
 		s.m.kinematics(c.w, q, v)
 		for i := range s.m.prims {
@@ -301,14 +312,34 @@ func (s *System) FrameMotion(q, v, a []float64, f int, p [3]float64) FrameMotion
 			c.w.A[i] = A
 		}
 		c.keep(v, a)
+		c.gen++
 	}
+	return c.gen
+}
+
+// MotionOf returns FrameMotion of point p of frame f in the motion of generation gen
+// (Motion), and false if the work arrays hold another motion by now.
+func (s *System) MotionOf(gen uint64, f int, p [3]float64) (FrameMotion, bool) {
+	if gen != s.motion.gen || !s.motion.moving {
+		return FrameMotion{}, false
+	}
+	if f == Ground {
+		return FrameMotion{R: identity3(), Pos: p}, true
+	}
+	return s.motion.read(f, p), true
+}
+
+// read is FrameMotion of point p of frame f from the motion held.
+func (c *motionCache) read(f int, p [3]float64) FrameMotion {
 	r, vel, acc := c.w.point(f, p)
 	return FrameMotion{R: c.w.R[f], Omega: c.w.V[f].ang(), Alpha: c.w.A[f].ang(), Pos: r, Vel: vel, Acc: acc}
 }
 
 // motionCache is FrameMotion's kinematics and the velocities and accelerations it was
-// computed at (positions: w.qpos); moving is false until it holds a velocity recursion.
+// computed at (positions: w.qpos); moving is false until it holds a velocity recursion;
+// gen counts the recursions (Motion, MotionOf).
 type motionCache struct {
+	gen        uint64
 	w          *frames
 	v, a       []float64
 	hasV, hasA bool

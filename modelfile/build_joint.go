@@ -335,20 +335,21 @@ func jointChannels(b *Built) func(string) channelFunc {
 	jb := b.Joint
 	sys := jb.System
 	angle := newAnglePaths(jb.parent, jb.turns).at
+	mo := &sampleMotion{sys: sys}
 	frame := func(body string) planarFrame {
 		bf := jb.frames[body]
 		if bf.f == joint.Ground {
 			return nil
 		}
 		return func(c *sample) ([2]float64, float64, [2]float64, float64) {
-			fm := sys.FrameMotion(c.s.Q, c.s.V, nil, bf.f, [3]float64{bf.d[0], bf.d[1]})
-			return [2]float64{fm.Pos[0], fm.Pos[1]}, angle(bf.f, c.s.Q) + bf.phi, [2]float64{fm.Vel[0], fm.Vel[1]}, fm.Omega[2]
+			fm := mo.at(c, bf.f, [3]float64{bf.d[0], bf.d[1]})
+			return [2]float64{fm.Pos[0], fm.Pos[1]}, angle(bf.f, c) + bf.phi, [2]float64{fm.Vel[0], fm.Vel[1]}, fm.Omega[2]
 		}
 	}
 	return func(name string) channelFunc {
 		elem, suffix := splitChannel(name)
 		if bf, ok := jb.frames[elem]; ok && elem != groundName {
-			return jointBodyChannel(sys, bf, suffix, func(q []float64) float64 { return angle(bf.f, q) + bf.phi })
+			return jointBodyChannel(mo, bf, suffix, func(c *sample) float64 { return angle(bf.f, c) + bf.phi })
 		}
 		if f, ok := planarMarkerChannel(&b.Doc.Model, frame, elem, suffix); ok {
 			return f
@@ -359,13 +360,13 @@ func jointChannels(b *Built) func(string) channelFunc {
 }
 
 // jointBodyChannel reads one body channel (bodySuffixes) of the body placed by bf.
-func jointBodyChannel(sys *JointMechanism, bf bodyFrame, suffix string, theta func(q []float64) float64) channelFunc {
+func jointBodyChannel(mo *sampleMotion, bf bodyFrame, suffix string, theta func(c *sample) float64) channelFunc {
 	d := [3]float64{bf.d[0], bf.d[1]}
-	motion := func(c *sample) joint.FrameMotion { return sys.FrameMotion(c.s.Q, c.s.V, c.s.A, bf.f, d) }
+	motion := func(c *sample) joint.FrameMotion { return mo.at(c, bf.f, d) }
 	switch suffix {
 	case "x", "y":
 		k := int(suffix[0] - 'x')
-		return func(c *sample) float64 { return sys.FrameMotion(c.s.Q, nil, nil, bf.f, d).Pos[k] }
+		return func(c *sample) float64 { return motion(c).Pos[k] }
 	case "vx", "vy":
 		k := int(suffix[1] - 'x')
 		return func(c *sample) float64 { return motion(c).Vel[k] }
@@ -377,7 +378,7 @@ func jointBodyChannel(sys *JointMechanism, bf bodyFrame, suffix string, theta fu
 	case "alpha":
 		return func(c *sample) float64 { return motion(c).Alpha[2] }
 	}
-	return func(c *sample) float64 { return theta(c.s.Q) }
+	return theta
 }
 
 // body returns the body named name (validate has checked that it exists).

@@ -29,7 +29,6 @@ type Joint3Built struct {
 	parent []int  // parent coordinate of each coordinate (joint.Ground at the root)
 	axis   []vec3 // rotation axis of each coordinate in its parent's frame; zero for a translation
 	drives map[string]int
-	paths  *quatPaths // the frames' rotations at the last q read (orientation)
 }
 
 type vec3 = [3]float64
@@ -428,16 +427,13 @@ func joint3Channels(b *Built) func(string) channelFunc {
 	jb := b.Joint3
 	sys := jb.System
 	m := b.Doc.Spatial
-	motion := func(c *sample, fr frame3, p vec3, acc bool) joint.FrameMotion {
-		if acc {
-			return sys.FrameMotion(c.s.Q, c.s.V, c.s.A, fr.f, p)
-		}
-		return sys.FrameMotion(c.s.Q, c.s.V, nil, fr.f, p)
-	}
+	mo := &sampleMotion{sys: sys}
+	paths := newQuatPaths(jb.parent, jb.axis)
+	motion := func(c *sample, fr frame3, p vec3) joint.FrameMotion { return mo.at(c, fr.f, p) }
 	return func(name string) channelFunc {
 		elem, suffix := splitChannel(name)
 		if fr, ok := jb.frames[elem]; ok && elem != groundName {
-			return jb.bodyChannel(sys, fr, suffix, motion)
+			return bodyChannel3(fr, suffix, motion, paths)
 		}
 		if k := suffixIndex(markerSuffixes(3), suffix); k >= 0 {
 			for _, mk := range m.Markers {
@@ -450,7 +446,7 @@ func joint3Channels(b *Built) func(string) channelFunc {
 					return func(*sample) float64 { return s[k%3] * float64(1-k/3) }
 				}
 				return func(c *sample) float64 {
-					fm := motion(c, fr, vec3(s), false)
+					fm := motion(c, fr, vec3(s))
 					return [6]float64{fm.Pos[0], fm.Pos[1], fm.Pos[2], fm.Vel[0], fm.Vel[1], fm.Vel[2]}[k]
 				}
 			}
@@ -461,33 +457,24 @@ func joint3Channels(b *Built) func(string) channelFunc {
 }
 
 // bodyChannel reads one body channel (body3Suffixes) of the body placed by fr.
-func (jb *Joint3Built) bodyChannel(sys *JointMechanism, fr frame3, suffix string, motion func(*sample, frame3, vec3, bool) joint.FrameMotion) channelFunc {
+func bodyChannel3(fr frame3, suffix string, motion func(*sample, frame3, vec3) joint.FrameMotion, paths *quatPaths) channelFunc {
 	k := strings.IndexByte("xyz", suffix[len(suffix)-1])
 	switch suffix {
 	case "x", "y", "z":
-		return func(c *sample) float64 { return sys.FrameMotion(c.s.Q, nil, nil, fr.f, fr.com).Pos[k] }
+		return func(c *sample) float64 { return motion(c, fr, fr.com).Pos[k] }
 	case "vx", "vy", "vz":
-		return func(c *sample) float64 { return motion(c, fr, fr.com, false).Vel[k] }
+		return func(c *sample) float64 { return motion(c, fr, fr.com).Vel[k] }
 	case "ax", "ay", "az":
-		return func(c *sample) float64 { return motion(c, fr, fr.com, true).Acc[k] }
+		return func(c *sample) float64 { return motion(c, fr, fr.com).Acc[k] }
 	case "wx", "wy", "wz":
 		// ω' = R_Bᵀ ω with R_B = R_f R_B0: the angular velocity in body axes.
 		return func(c *sample) float64 {
-			fm := motion(c, fr, fr.com, false)
+			fm := motion(c, fr, fr.com)
 			w := spatial.Mat3(fm.R).MulTVec(spatial.Vec3(fm.Omega))
 			return fr.p0.Matrix().MulTVec(w)[k]
 		}
 	}
 	i := int(suffix[1] - '0')
-	return func(c *sample) float64 { return jb.orientation(fr, c.s.Q)[i] }
-}
-
-// orientation returns the Euler parameters of the body placed by fr at q: the product of
-// the rotations of the coordinates on its frame's path (each about its axis in its
-// parent's frame, seed 002 eq. 46) with the body's start orientation p0.
-func (jb *Joint3Built) orientation(fr frame3, q []float64) spatial.Quat {
-	if jb.paths == nil {
-		jb.paths = newQuatPaths(jb.parent, jb.axis)
-	}
-	return jb.paths.at(fr.f, q).Mul(fr.p0)
+	// the product of the rotations on the frame's path with the body's start orientation p0
+	return func(c *sample) float64 { return paths.at(fr.f, c).Mul(fr.p0)[i] }
 }

@@ -5,13 +5,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"linkage/integrate"
 	"linkage/joint"
 	"linkage/spatial"
 )
 
 // TestJointPathsFollowQ: the path caches give, frame by frame on a branched tree, the
 // angle and Euler parameters of the direct walk from the frame to the root (to rounding),
-// also when q is rewritten in place between reads.
+// sample after sample with q rewritten in place.
 func TestJointPathsFollowQ(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	parent := []int{joint.Ground, 0, 1, 1, joint.Ground, 4, 3}
@@ -26,7 +27,9 @@ func TestJointPathsFollowQ(t *testing.T) {
 	}
 	angles, quats := newAnglePaths(parent, turns), newQuatPaths(parent, axis)
 	q := make([]float64, len(parent))
+	c := &sample{s: &integrate.State{Q: q}}
 	for range 3 {
+		c.seq++
 		for j := range q {
 			q[j] = 4 * (rng.Float64() - 0.5)
 		}
@@ -39,10 +42,10 @@ func TestJointPathsFollowQ(t *testing.T) {
 					p = spatial.QuatFromAxisAngle(spatial.Vec3(axis[j]), q[j]).Mul(p)
 				}
 			}
-			if got := angles.at(f, q); math.Abs(got-th) > 1e-14 {
+			if got := angles.at(f, c); math.Abs(got-th) > 1e-14 {
 				t.Errorf("frame %d: angle %.17g, path sum %.17g", f, got, th)
 			}
-			got := quats.at(f, q)
+			got := quats.at(f, c)
 			for k := range got {
 				if math.Abs(got[k]-p[k]) > 1e-14 {
 					t.Errorf("frame %d: Euler parameters %v, path product %v", f, got, p)
@@ -51,7 +54,7 @@ func TestJointPathsFollowQ(t *testing.T) {
 			}
 		}
 	}
-	if angles.at(joint.Ground, q) != 0 || quats.at(joint.Ground, q) != spatial.Identity() {
+	if angles.at(joint.Ground, c) != 0 || quats.at(joint.Ground, c) != spatial.Identity() {
 		t.Error("the ground frame is not at rest")
 	}
 }
