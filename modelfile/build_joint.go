@@ -147,14 +147,17 @@ type treeBuilder struct {
 // grow builds the spanning tree (assembleJoint) and refuses a body it cannot reach.
 func (t *treeBuilder) grow() error {
 	m := &t.doc.Model
-	for changed := true; changed; {
-		changed = false
-		at := map[string]bool{}
-		for b := range t.jb.frames {
-			at[b] = true
-		}
+	var start []string
+	for b := range t.jb.frames {
+		start = append(start, b)
+	}
+	ps := newPasses(start, len(m.Joints), func(k int) (string, string) {
+		return t.markers[m.Joints[k].I].Body, t.markers[m.Joints[k].J].Body
+	})
+	for cand := ps.next(); len(cand) > 0; cand = ps.next() {
 		for _, typ := range []string{JointTranslational, JointRevolute} {
-			for _, jt := range m.Joints {
+			for _, k := range cand {
+				jt := m.Joints[k]
 				if jt.Type != typ || t.inTree(jt.Name) {
 					continue
 				}
@@ -162,14 +165,13 @@ func (t *treeBuilder) grow() error {
 				_, hasI := t.jb.frames[bi]
 				_, hasJ := t.jb.frames[bj]
 				switch {
-				case at[bi] && !hasJ:
+				case ps.at(bi) && !hasJ:
 					t.add(jt, t.markers[jt.I], t.markers[jt.J], 1)
-				case typ == JointRevolute && at[bj] && !hasI:
+					ps.join(bj)
+				case typ == JointRevolute && ps.at(bj) && !hasI:
 					t.add(jt, t.markers[jt.J], t.markers[jt.I], -1)
-				default:
-					continue
+					ps.join(bi)
 				}
-				changed = true
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package modelfile
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -91,29 +90,32 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3, error) {
 	links := treeLinks{}
 	added := map[string]bool{}
 	var tree []treeJoint
-	for changed := true; changed; {
-		changed = false
-		at := maps.Clone(in)
+	ps := newPasses([]string{groundName}, len(m.Joints), func(k int) (string, string) {
+		return bodyOf(m.Joints[k].I), bodyOf(m.Joints[k].J)
+	})
+	for cand := ps.next(); len(cand) > 0; cand = ps.next() {
 		for _, spherical := range []bool{false, true} {
-			for _, jt := range m.Joints {
+			for _, k := range cand {
+				jt := m.Joints[k]
 				if added[jt.Name] || (jt.Type == JointSpherical) != spherical {
 					continue
 				}
 				bi, bj := bodyOf(jt.I), bodyOf(jt.J)
 				switch {
-				case at[bi] && !in[bj]:
+				case ps.at(bi) && !in[bj]:
 					tree = append(tree, treeJoint{jt: jt, ma: markerIndex[jt.I], mb: markerIndex[jt.J], s: 1})
 					in[bj] = true
 					links[bj] = treeLink{joint: jt.Name, parent: bi}
-				case at[bj] && !in[bi]:
+					ps.join(bj)
+				case ps.at(bj) && !in[bi]:
 					tree = append(tree, treeJoint{jt: jt, ma: markerIndex[jt.J], mb: markerIndex[jt.I], s: -1})
 					in[bi] = true
 					links[bi] = treeLink{joint: jt.Name, parent: bj}
+					ps.join(bi)
 				default:
 					continue
 				}
 				added[jt.Name] = true
-				changed = true
 			}
 		}
 	}
