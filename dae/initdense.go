@@ -180,8 +180,13 @@ func (d *denseInit) rankRows(rows []int, rankTol float64) int {
 func (d *denseInit) combination(rows []int, w int) []int { return combinationRows(d.G, rows, w) }
 
 // solve17 assembles M and the KKT matrix densely and solves it by LU.
+// A system without rows that solves with M itself (MassSolver: the articulated-body
+// recursion of a tree) takes M a = f from it at O(N), never forming M.
 func (d *denseInit) solve17(t float64, q []float64, rows []int, a, lred []float64) error {
 	nl := len(rows)
+	if ms, ok := d.sys.(MassSolver); ok && nl == 0 {
+		return massSolve17(ms, d.sys, t, q, a)
+	}
 	M := mat.NewDense(d.nq, d.nq, nil)
 	d.sys.Mass(M, t, q)
 	var Gred *mat.Dense
@@ -204,6 +209,19 @@ func (d *denseInit) solve17(t float64, q []float64, rows []int, a, lred []float6
 		return singular17(err)
 	}
 	k.Solve(a, lred)
+	return nil
+}
+
+// massSolve17 overwrites a (holding f) with M⁻¹ f by ms; a non-finite acceleration means M
+// is singular at q (a joint-coordinate tree at a singular configuration).
+func massSolve17(ms MassSolver, sys System, t float64, q, a []float64) error {
+	f := append([]float64(nil), a...)
+	ms.MassSolve(a, t, q, f)
+	for i, x := range a {
+		if !finite(x) {
+			return singular17(fmt.Errorf("the acceleration of coordinate %s by MassSolve is %g", CoordinateName(sys, i), x))
+		}
+	}
 	return nil
 }
 

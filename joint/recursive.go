@@ -19,13 +19,15 @@ type frames struct {
 
 	qpos  []float64 // the q of the positions held (kinematics cache)
 	valid bool
+	still bool   // V and c are zero (kinematics at v = nil): the sweeps skip their velocity terms
+	bare  []bool // the frame carries no body (an inner frame of a composite joint): I = 0
 }
 
 func newFrames(n int) *frames {
 	return &frames{R: make([]mat3, n), x: make([]vec3, n), s: make([]sv, n), V: make([]sv, n),
 		c: make([]sv, n), I: make([]inertia6, n), fx: make([]sv, n), A: make([]sv, n),
 		F: make([]sv, n), IA: make([]inertia6, n), U: make([]sv, n), D: make([]float64, n),
-		u: make([]float64, n), qpos: make([]float64, n)}
+		u: make([]float64, n), qpos: make([]float64, n), bare: make([]bool, n)}
 }
 
 // kinematics is the forward recursion (seed 002 eqs. 46-50) from the root to the leaves:
@@ -37,17 +39,20 @@ func (m *Model) kinematics(w *frames, q, v []float64) {
 		copy(w.qpos, q)
 		w.valid = true
 	}
+	w.still = v == nil
+	if w.still {
+		clear(w.V)
+		clear(w.c)
+		return
+	}
 	for i := range m.prims {
 		var Vp sv
 		if p := m.prims[i].parent; p != Ground {
 			Vp = w.V[p]
 		}
-		var qd float64
-		if v != nil {
-			qd = v[i]
-		}
-		w.V[i] = Vp.add(w.s[i].scale(qd))
-		w.c[i] = crossM(w.V[i], w.s[i].scale(qd))
+		sq := w.s[i].scale(v[i])
+		w.V[i] = Vp.add(sq)
+		w.c[i] = crossM(w.V[i], sq)
 	}
 }
 
@@ -72,7 +77,8 @@ func (m *Model) positions(w *frames, q []float64) {
 			w.s[i] = join(u, o.cross(u))
 		}
 		b := &p.body
-		if b.Mass == 0 && b.Inertia == [3][3]float64{} {
+		w.bare[i] = b.Mass == 0 && b.Inertia == [3][3]float64{}
+		if w.bare[i] {
 			w.I[i], w.fx[i] = inertia6{}, sv{} // an inner frame of a composite joint
 			continue
 		}
@@ -119,7 +125,19 @@ func (m *Model) inverseDynamics(w *frames, tau, a []float64, gravity bool) {
 			A = A.add(w.A[p])
 		}
 		w.A[i] = A
-		w.F[i] = w.I[i].mulv(A).add(crossF(w.V[i], w.I[i].mulv(w.V[i]))).add(w.external(i, gravity).scale(-1))
+		if w.bare[i] {
+			w.F[i] = sv{}
+			continue
+		}
+		I := &w.I[i]
+		F := I.mulv(A)
+		if !w.still {
+			F = F.add(crossF(w.V[i], I.mulv(w.V[i])))
+		}
+		if gravity {
+			F = F.sub(w.fx[i])
+		}
+		w.F[i] = F
 	}
 	for i := len(m.prims) - 1; i >= 0; i-- {
 		tau[i] = w.s[i].dot(w.F[i])
@@ -136,26 +154,47 @@ func (m *Model) forwardDynamics(w *frames, a, tau []float64, gravity bool) {
 	n := len(m.prims)
 	for i := 0; i < n; i++ {
 		w.IA[i] = w.I[i]
-		w.F[i] = crossF(w.V[i], w.I[i].mulv(w.V[i])).add(w.external(i, gravity).scale(-1))
+		var F sv
+		if w.bare[i] {
+			w.F[i] = F
+			continue
+		}
+		if !w.still {
+			F = crossF(w.V[i], w.I[i].mulv(w.V[i]))
+		}
+		if gravity {
+			F = F.sub(w.fx[i])
+		}
+		w.F[i] = F
 	}
 	for i := n - 1; i >= 0; i-- {
-		U := w.IA[i].mulv(w.s[i])
-		D := w.s[i].dot(U)
-		u := tau[i] - w.s[i].dot(w.F[i])
+		IA, s := &w.IA[i], &w.s[i]
+		U := IA.mulv(*s)
+		D := s.dot(U)
+		u := tau[i] - s.dot(w.F[i])
 		w.U[i], w.D[i], w.u[i] = U, D, u
 		p := m.prims[i].parent
 		if p == Ground {
 			continue
 		}
-		// Ia = IA − U Uᵀ / D: the inertia the parent feels through the free joint.
-		Ia := w.IA[i]
+		// Ia = IA − U Uᵀ / D: the inertia the parent feels through the free joint, kept in
+		// IA[i] (no later sweep reads it) and added to the parent's. Both are symmetric:
+		// the upper triangle is computed and mirrored.
+		IAp := &w.IA[p]
+		Ud := U.scale(1 / D)
 		for r := 0; r < 6; r++ {
-			for k := 0; k < 6; k++ {
-				Ia[r][k] -= U[r] * U[k] / D
+			for k := r; k < 6; k++ {
+				x := IA[r][k] - U[r]*Ud[k]
+				IA[r][k], IA[k][r] = x, x
+				y := IAp[r][k] + x
+				IAp[r][k], IAp[k][r] = y, y
 			}
 		}
-		Ia.addTo(&w.IA[p])
-		w.F[p] = w.F[p].add(w.F[i]).add(Ia.mulv(w.c[i])).add(U.scale(u / D))
+		Fp := w.F[p].add(w.F[i])
+		if !w.still {
+			Fp = Fp.add(IA.mulv(w.c[i]))
+		}
+		w.F[p] = Fp.add(U.scale(u / D))
 	}
 	for i := 0; i < n; i++ {
 		A := w.c[i]

@@ -74,6 +74,13 @@ func (a sv) add(b sv) sv {
 	return a
 }
 
+func (a sv) sub(b sv) sv {
+	for i := range a {
+		a[i] -= b[i]
+	}
+	return a
+}
+
 func (a sv) scale(s float64) sv {
 	for i := range a {
 		a[i] *= s
@@ -89,16 +96,29 @@ func (a sv) dot(b sv) float64 {
 	return s
 }
 
-// crossM is the motion cross product V × m = [ω×m_ω; ω×m_v + v×m_ω].
+// crossM is the motion cross product V × m = [ω×m_ω; ω×m_v + v×m_ω], written out by
+// components (the hot loop of the velocity recursion).
 func crossM(V, m sv) sv {
-	w, v := V.ang(), V.lin()
-	return join(w.cross(m.ang()), w.cross(m.lin()).add(v.cross(m.ang())))
+	return sv{
+		V[1]*m[2] - V[2]*m[1],
+		V[2]*m[0] - V[0]*m[2],
+		V[0]*m[1] - V[1]*m[0],
+		(V[1]*m[5] - V[2]*m[4]) + (V[4]*m[2] - V[5]*m[1]),
+		(V[2]*m[3] - V[0]*m[5]) + (V[5]*m[0] - V[3]*m[2]),
+		(V[0]*m[4] - V[1]*m[3]) + (V[3]*m[1] - V[4]*m[0]),
+	}
 }
 
-// crossF is the force cross product V ×* f = [ω×n + v×f; ω×f].
+// crossF is the force cross product V ×* f = [ω×n + v×f; ω×f], written out by components.
 func crossF(V, f sv) sv {
-	w, v := V.ang(), V.lin()
-	return join(w.cross(f.ang()).add(v.cross(f.lin())), w.cross(f.lin()))
+	return sv{
+		(V[1]*f[2] - V[2]*f[1]) + (V[4]*f[5] - V[5]*f[4]),
+		(V[2]*f[0] - V[0]*f[2]) + (V[5]*f[3] - V[3]*f[5]),
+		(V[0]*f[1] - V[1]*f[0]) + (V[3]*f[4] - V[4]*f[3]),
+		V[1]*f[5] - V[2]*f[4],
+		V[2]*f[3] - V[0]*f[5],
+		V[0]*f[4] - V[1]*f[3],
+	}
 }
 
 func (I *inertia6) mulv(x sv) sv {

@@ -21,6 +21,8 @@ type System struct {
 	mass  []float64
 	nc    int
 	names []string // constraint names
+
+	motion motionCache // FrameMotion's own kinematics
 }
 
 var (
@@ -45,7 +47,8 @@ func (m *Model) System() (*System, error) {
 		return nil, fmt.Errorf("joint: model has no joints")
 	}
 	n := len(m.prims)
-	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), mass: make([]float64, n*n)}
+	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), mass: make([]float64, n*n),
+		motion: newMotionCache(n)}
 	for _, c := range m.cuts {
 		for k := range c.dirs {
 			s.names = append(s.names, fmt.Sprintf("%s[%d]", c.name, k))
@@ -275,21 +278,103 @@ type FrameMotion struct {
 // FrameMotion returns the motion of point p of frame f at (q, v, a) by the forward
 // recursion of seed 002 (eqs. 46-50) with A_i = A_parent + s_i q”_i + V_i × s_i q'_i;
 // a nil a reads as zero accelerations. Frame Ground is the world frame at rest.
+// An output sample reads many frames at one state, so the O(N) recursion runs once per
+// (q, v, a) in work arrays of its own (motionCache) and each further read costs O(1) and
+// the comparison of the state.
 func (s *System) FrameMotion(q, v, a []float64, f int, p [3]float64) FrameMotion {
 	if f == Ground {
 		return FrameMotion{R: identity3(), Pos: p}
 	}
-	s.m.kinematics(s.w, q, v)
-	for i := range s.m.prims {
-		A := s.w.c[i]
-		if a != nil {
-			A = A.add(s.w.s[i].scale(a[i]))
+	c := &s.motion
+	if v == nil && a == nil { // positions only: no velocity recursion
+		if !c.w.valid || !equal(q, c.w.qpos) {
+			s.m.positions(c.w, q)
+			copy(c.w.qpos, q)
+			c.w.valid, c.moving = true, false
+			c.gen++
 		}
-		if par := s.m.prims[i].parent; par != Ground {
-			A = A.add(s.w.A[par])
-		}
-		s.w.A[i] = A
+		w := c.w
+		return FrameMotion{R: w.R[f], Pos: w.x[f].add(w.R[f].mulv(p))}
 	}
-	r, vel, acc := s.w.point(f, p)
-	return FrameMotion{R: s.w.R[f], Omega: s.w.V[f].ang(), Alpha: s.w.A[f].ang(), Pos: r, Vel: vel, Acc: acc}
+	s.Motion(q, v, a)
+	return c.read(f, p)
+}
+
+// Motion makes FrameMotion's work arrays hold the motion at (q, v, a) (nil: zero), by one
+// O(N) recursion unless they already do, and returns the generation of the motion held:
+// MotionOf reads its frames at O(1), with no comparison of the state, until FrameMotion or
+// Motion computes another. An output sample reads every frame at one state this way.
+func (s *System) Motion(q, v, a []float64) uint64 {
+	c := &s.motion
+	if !c.holds(q, v, a) {
+		s.m.kinematics(c.w, q, v)
+		for i := range s.m.prims {
+			A := c.w.c[i]
+			if a != nil {
+				A = A.add(c.w.s[i].scale(a[i]))
+			}
+			if par := s.m.prims[i].parent; par != Ground {
+				A = A.add(c.w.A[par])
+			}
+			c.w.A[i] = A
+		}
+		c.keep(v, a)
+		c.gen++
+	}
+	return c.gen
+}
+
+// MotionOf returns FrameMotion of point p of frame f in the motion of generation gen
+// (Motion), and false if the work arrays hold another motion by now.
+func (s *System) MotionOf(gen uint64, f int, p [3]float64) (FrameMotion, bool) {
+	if gen != s.motion.gen || !s.motion.moving {
+		return FrameMotion{}, false
+	}
+	if f == Ground {
+		return FrameMotion{R: identity3(), Pos: p}, true
+	}
+	return s.motion.read(f, p), true
+}
+
+// read is FrameMotion of point p of frame f from the motion held.
+func (c *motionCache) read(f int, p [3]float64) FrameMotion {
+	r, vel, acc := c.w.point(f, p)
+	return FrameMotion{R: c.w.R[f], Omega: c.w.V[f].ang(), Alpha: c.w.A[f].ang(), Pos: r, Vel: vel, Acc: acc}
+}
+
+// motionCache is FrameMotion's kinematics and the velocities and accelerations it was
+// computed at (positions: w.qpos); moving is false until it holds a velocity recursion;
+// gen counts the recursions (Motion, MotionOf).
+type motionCache struct {
+	gen        uint64
+	w          *frames
+	v, a       []float64
+	hasV, hasA bool
+	moving     bool
+}
+
+func newMotionCache(n int) motionCache {
+	return motionCache{w: newFrames(n), v: make([]float64, n), a: make([]float64, n)}
+}
+
+// holds reports whether the cache holds the motion at (q, v, a).
+func (c *motionCache) holds(q, v, a []float64) bool {
+	same := func(x, kept []float64, has bool) bool {
+		if x == nil {
+			return !has
+		}
+		return has && equal(x, kept)
+	}
+	return c.moving && c.w.valid && equal(q, c.w.qpos) && same(v, c.v, c.hasV) && same(a, c.a, c.hasA)
+}
+
+// keep records the v and a of the motion just computed.
+func (c *motionCache) keep(v, a []float64) {
+	c.hasV, c.hasA, c.moving = v != nil, a != nil, true
+	if v != nil {
+		copy(c.v, v)
+	}
+	if a != nil {
+		copy(c.a, a)
+	}
 }

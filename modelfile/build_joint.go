@@ -162,14 +162,17 @@ func (t *treeBuilder) grow() {
 // pass adds joints to the tree in breadth-first passes until none joins.
 func (t *treeBuilder) pass() {
 	m := &t.doc.Model
-	for changed := true; changed; {
-		changed = false
-		at := map[string]bool{}
-		for b := range t.jb.frames {
-			at[b] = true
-		}
+	var start []string
+	for b := range t.jb.frames {
+		start = append(start, b)
+	}
+	ps := newPasses(start, len(m.Joints), func(k int) (string, string) {
+		return t.markers[m.Joints[k].I].Body, t.markers[m.Joints[k].J].Body
+	})
+	for cand := ps.next(); len(cand) > 0; cand = ps.next() {
 		for _, typ := range []string{JointTranslational, JointRevolute} {
-			for _, jt := range m.Joints {
+			for _, k := range cand {
+				jt := m.Joints[k]
 				if jt.Type != typ || t.inTree(jt.Name) {
 					continue
 				}
@@ -177,14 +180,13 @@ func (t *treeBuilder) pass() {
 				_, hasI := t.jb.frames[bi]
 				_, hasJ := t.jb.frames[bj]
 				switch {
-				case at[bi] && !hasJ:
+				case ps.at(bi) && !hasJ:
 					t.add(jt, t.markers[jt.I], t.markers[jt.J], 1)
-				case typ == JointRevolute && at[bj] && !hasI:
+					ps.join(bj)
+				case typ == JointRevolute && ps.at(bj) && !hasI:
 					t.add(jt, t.markers[jt.J], t.markers[jt.I], -1)
-				default:
-					continue
+					ps.join(bi)
 				}
-				changed = true
 			}
 		}
 	}
@@ -356,34 +358,27 @@ func (v *validator) jointCoordinates() {
 // jointChannels returns the reader of body, marker and motion channels of a model in joint
 // coordinates, named and valued as in body coordinates: a body's pose and rates from its
 // tree frame (joint.System.FrameMotion), its angle summed along the revolute joints of its
-// path (unwrapped by construction), and a motion's λ times the sign of its coordinate.
+// path (unwrapped by construction; anglePaths), and a motion's λ times the sign of its coordinate.
 // Joint reaction channels are not offered (channelNames).
 func jointChannels(b *Built) func(string) channelFunc {
 	jb := b.Joint
 	sys := jb.System
-	angle := func(f int, q []float64) float64 {
-		var th float64
-		for ; f != joint.Ground; f = jb.parent[f] {
-			if jb.turns[f] {
-				th += q[f]
-			}
-		}
-		return th
-	}
+	angle := newAnglePaths(jb.parent, jb.turns).at
+	mo := &sampleMotion{sys: sys}
 	frame := func(body string) planarFrame {
 		bf := jb.frames[body]
 		if bf.f == joint.Ground {
 			return nil
 		}
 		return func(c *sample) ([2]float64, float64, [2]float64, float64) {
-			fm := sys.FrameMotion(c.s.Q, c.s.V, nil, bf.f, [3]float64{bf.d[0], bf.d[1]})
-			return [2]float64{fm.Pos[0], fm.Pos[1]}, angle(bf.f, c.s.Q) + bf.phi, [2]float64{fm.Vel[0], fm.Vel[1]}, fm.Omega[2]
+			fm := mo.at(c, bf.f, [3]float64{bf.d[0], bf.d[1]})
+			return [2]float64{fm.Pos[0], fm.Pos[1]}, angle(bf.f, c) + bf.phi, [2]float64{fm.Vel[0], fm.Vel[1]}, fm.Omega[2]
 		}
 	}
 	return func(name string) channelFunc {
 		elem, suffix := splitChannel(name)
 		if bf, ok := jb.frames[elem]; ok && elem != groundName {
-			return jointBodyChannel(sys, bf, suffix, func(q []float64) float64 { return angle(bf.f, q) + bf.phi })
+			return jointBodyChannel(mo, bf, suffix, func(c *sample) float64 { return angle(bf.f, c) + bf.phi })
 		}
 		if f, ok := planarMarkerChannel(&b.Doc.Model, frame, elem, suffix); ok {
 			return f
@@ -394,13 +389,13 @@ func jointChannels(b *Built) func(string) channelFunc {
 }
 
 // jointBodyChannel reads one body channel (bodySuffixes) of the body placed by bf.
-func jointBodyChannel(sys *JointMechanism, bf bodyFrame, suffix string, theta func(q []float64) float64) channelFunc {
+func jointBodyChannel(mo *sampleMotion, bf bodyFrame, suffix string, theta func(c *sample) float64) channelFunc {
 	d := [3]float64{bf.d[0], bf.d[1]}
-	motion := func(c *sample) joint.FrameMotion { return sys.FrameMotion(c.s.Q, c.s.V, c.s.A, bf.f, d) }
+	motion := func(c *sample) joint.FrameMotion { return mo.at(c, bf.f, d) }
 	switch suffix {
 	case "x", "y":
 		k := int(suffix[0] - 'x')
-		return func(c *sample) float64 { return sys.FrameMotion(c.s.Q, nil, nil, bf.f, d).Pos[k] }
+		return func(c *sample) float64 { return motion(c).Pos[k] }
 	case "vx", "vy":
 		k := int(suffix[1] - 'x')
 		return func(c *sample) float64 { return motion(c).Vel[k] }
@@ -412,7 +407,7 @@ func jointBodyChannel(sys *JointMechanism, bf bodyFrame, suffix string, theta fu
 	case "alpha":
 		return func(c *sample) float64 { return motion(c).Alpha[2] }
 	}
-	return func(c *sample) float64 { return theta(c.s.Q) }
+	return theta
 }
 
 // body returns the body named name (validate has checked that it exists).

@@ -2,7 +2,6 @@ package modelfile
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -89,38 +88,44 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3) {
 	in := map[string]bool{groundName: true}
 	added := map[string]bool{}
 	var tree []treeJoint
-	for changed := true; changed; {
-		changed = false
-		if !slices.ContainsFunc(m.Joints, func(jt Joint3) bool { return !added[jt.Name] && in[bodyOf(jt.I)] != in[bodyOf(jt.J)] }) {
-			// No joint leads out of the tree: the first body left over floats, joined to
-			// the ground by a free joint (as it is free in body coordinates).
-			if k := slices.IndexFunc(m.Bodies, func(b Body3) bool { return !in[b.Name] }); k >= 0 {
-				tree = append(tree, treeJoint{free: m.Bodies[k].Name})
-				in[m.Bodies[k].Name] = true
-				changed = true
+	ps := newPasses([]string{groundName}, len(m.Joints), func(k int) (string, string) {
+		return bodyOf(m.Joints[k].I), bodyOf(m.Joints[k].J)
+	})
+	for {
+		for cand := ps.next(); len(cand) > 0; cand = ps.next() {
+			for _, spherical := range []bool{false, true} {
+				for _, k := range cand {
+					jt := m.Joints[k]
+					if added[jt.Name] || (jt.Type == JointSpherical) != spherical {
+						continue
+					}
+					bi, bj := bodyOf(jt.I), bodyOf(jt.J)
+					switch {
+					case ps.at(bi) && !in[bj]:
+						tree = append(tree, treeJoint{jt: jt, ma: markerIndex[jt.I], mb: markerIndex[jt.J], s: 1})
+						in[bj] = true
+						ps.join(bj)
+					case ps.at(bj) && !in[bi]:
+						tree = append(tree, treeJoint{jt: jt, ma: markerIndex[jt.J], mb: markerIndex[jt.I], s: -1})
+						in[bi] = true
+						ps.join(bi)
+					default:
+						continue
+					}
+					added[jt.Name] = true
+				}
 			}
 		}
-		at := maps.Clone(in)
-		for _, spherical := range []bool{false, true} {
-			for _, jt := range m.Joints {
-				if added[jt.Name] || (jt.Type == JointSpherical) != spherical {
-					continue
-				}
-				bi, bj := bodyOf(jt.I), bodyOf(jt.J)
-				switch {
-				case at[bi] && !in[bj]:
-					tree = append(tree, treeJoint{jt: jt, ma: markerIndex[jt.I], mb: markerIndex[jt.J], s: 1})
-					in[bj] = true
-				case at[bj] && !in[bi]:
-					tree = append(tree, treeJoint{jt: jt, ma: markerIndex[jt.J], mb: markerIndex[jt.I], s: -1})
-					in[bi] = true
-				default:
-					continue
-				}
-				added[jt.Name] = true
-				changed = true
-			}
+		// No joint leads out of the tree: the first body left over floats, joined to the
+		// ground by a free joint (as it is free in body coordinates), and the tree grows on
+		// from it.
+		k := slices.IndexFunc(m.Bodies, func(b Body3) bool { return !in[b.Name] })
+		if k < 0 {
+			break
 		}
+		tree = append(tree, treeJoint{free: m.Bodies[k].Name})
+		in[m.Bodies[k].Name] = true
+		ps.join(m.Bodies[k].Name)
 	}
 	var cuts []Joint3
 	for _, jt := range m.Joints {
@@ -489,16 +494,13 @@ func joint3Channels(b *Built) func(string) channelFunc {
 	jb := b.Joint3
 	sys := jb.System
 	m := b.Doc.Spatial
-	motion := func(c *sample, fr frame3, p vec3, acc bool) joint.FrameMotion {
-		if acc {
-			return sys.FrameMotion(c.s.Q, c.s.V, c.s.A, fr.f, p)
-		}
-		return sys.FrameMotion(c.s.Q, c.s.V, nil, fr.f, p)
-	}
+	mo := &sampleMotion{sys: sys}
+	paths := newQuatPaths(jb.parent, jb.axis)
+	motion := func(c *sample, fr frame3, p vec3) joint.FrameMotion { return mo.at(c, fr.f, p) }
 	return func(name string) channelFunc {
 		elem, suffix := splitChannel(name)
 		if fr, ok := jb.frames[elem]; ok && elem != groundName {
-			return jb.bodyChannel(sys, fr, suffix, motion)
+			return bodyChannel3(fr, suffix, motion, paths)
 		}
 		if k := suffixIndex(markerSuffixes(3), suffix); k >= 0 {
 			for _, mk := range m.Markers {
@@ -511,7 +513,7 @@ func joint3Channels(b *Built) func(string) channelFunc {
 					return func(*sample) float64 { return s[k%3] * float64(1-k/3) }
 				}
 				return func(c *sample) float64 {
-					fm := motion(c, fr, vec3(s), false)
+					fm := motion(c, fr, vec3(s))
 					return [6]float64{fm.Pos[0], fm.Pos[1], fm.Pos[2], fm.Vel[0], fm.Vel[1], fm.Vel[2]}[k]
 				}
 			}
@@ -522,36 +524,24 @@ func joint3Channels(b *Built) func(string) channelFunc {
 }
 
 // bodyChannel reads one body channel (body3Suffixes) of the body placed by fr.
-func (jb *Joint3Built) bodyChannel(sys *JointMechanism, fr frame3, suffix string, motion func(*sample, frame3, vec3, bool) joint.FrameMotion) channelFunc {
+func bodyChannel3(fr frame3, suffix string, motion func(*sample, frame3, vec3) joint.FrameMotion, paths *quatPaths) channelFunc {
 	k := strings.IndexByte("xyz", suffix[len(suffix)-1])
 	switch suffix {
 	case "x", "y", "z":
-		return func(c *sample) float64 { return sys.FrameMotion(c.s.Q, nil, nil, fr.f, fr.com).Pos[k] }
+		return func(c *sample) float64 { return motion(c, fr, fr.com).Pos[k] }
 	case "vx", "vy", "vz":
-		return func(c *sample) float64 { return motion(c, fr, fr.com, false).Vel[k] }
+		return func(c *sample) float64 { return motion(c, fr, fr.com).Vel[k] }
 	case "ax", "ay", "az":
-		return func(c *sample) float64 { return motion(c, fr, fr.com, true).Acc[k] }
+		return func(c *sample) float64 { return motion(c, fr, fr.com).Acc[k] }
 	case "wx", "wy", "wz":
 		// ω' = R_Bᵀ ω with R_B = R_f R_B0: the angular velocity in body axes.
 		return func(c *sample) float64 {
-			fm := motion(c, fr, fr.com, false)
+			fm := motion(c, fr, fr.com)
 			w := spatial.Mat3(fm.R).MulTVec(spatial.Vec3(fm.Omega))
 			return fr.p0.Matrix().MulTVec(w)[k]
 		}
 	}
 	i := int(suffix[1] - '0')
-	return func(c *sample) float64 { return jb.orientation(fr, c.s.Q)[i] }
-}
-
-// orientation returns the Euler parameters of the body placed by fr at q: the product of
-// the rotations of the coordinates on its frame's path (each about its axis in its
-// parent's frame, seed 002 eq. 46) with the body's start orientation p0.
-func (jb *Joint3Built) orientation(fr frame3, q []float64) spatial.Quat {
-	p := fr.p0
-	for j := fr.f; j != joint.Ground; j = jb.parent[j] {
-		if a := jb.axis[j]; a != (vec3{}) {
-			p = spatial.QuatFromAxisAngle(spatial.Vec3(a), q[j]).Mul(p)
-		}
-	}
-	return p
+	// the product of the rotations on the frame's path with the body's start orientation p0
+	return func(c *sample) float64 { return paths.at(fr.f, c).Mul(fr.p0)[i] }
 }

@@ -48,6 +48,7 @@ type sample struct {
 	work     assembly.Work    // W_nc and W_driving from t0
 	inv      float64          // Π = T + V − W_nc − W_driving (seed 001, eq. 12)
 	resid    dae.ConstraintResiduals
+	seq      int // numbers the samples of a recorder (readers keep work per sample)
 }
 
 // channelFunc reads one channel of a sample.
@@ -135,6 +136,7 @@ func contains(list []string, s string) bool {
 func (rc *recorder) measure(st *integrate.State, work assembly.Work) []float64 {
 	c := &rc.cur
 	c.s = st
+	c.seq++
 	rc.b.FullLambda(c.full, st.Lambda)
 	c.kin, c.pot = rc.energy(st.T, st.Q, st.V)
 	c.work = work

@@ -38,12 +38,21 @@
 #   chain, which serves the 3D chain as well (at rest the rods stay in the x-z plane and
 #   move as the planar bars, y ↔ z; the rods' axial inertia, 1e-4 in sbchain and
 #   m r²/2 = 5e-5 in chain3d.yaml, does not enter), checked at N = 100 against linkage
-#   radau5 at tol 1e-10. "at matched error": Simbody's process_s interpolated (log-log) at
+#   radau5 at tol 1e-10. Each chain runs on both of linkage's routes (env ROUTES, default
+#   "body joint"): the body route (hht, dopri5) and the joint route (`coordinates: joint`,
+#   package joint: the same coordinates as Simbody's Pin/Ball chains, eq. 17 by the O(N)
+#   articulated-body recursion; engines j-dopri5 at tol 1e-3 … 1e-6 and j-rk4 at h = 0.01,
+#   0.005, 0.0025 s); a Cardan check prints the largest |y|, |p1|, |p3| of the 3D joint
+#   route's rods over a run (zero: the rods turn about y alone, the middle Cardan angle
+#   stays 0, far from its singularity at ±90°). Env CHAINS picks the chains (default
+#   "pin:100 pin:1000 ball:100 ball:400 ball:1000"). "at matched error": Simbody's process_s interpolated (log-log) at
 #   linkage's error between the two Simbody runs around it, and the ratios of linkage's
 #   process_s and integ_s to it.
 set -eu
 
 K=3
+ROUTES=${ROUTES:-body joint}
+CHAINS=${CHAINS:-pin:100 pin:1000 ball:100 ball:400 ball:1000}
 while getopts k: opt; do
 	case $opt in
 	k) K=$OPTARG ;;
@@ -93,24 +102,31 @@ EOF
 # jfield NAME FILE: the number after "NAME": in the JSON of FILE (one object, any layout).
 jfield() { tr ',{' '\n\n' <"$2" | sed -n "s/^ *\"$1\": *\([-0-9.eE+]*\) *$/\1/p" | head -n 1; }
 
-# chain N DIM: a model file of the chain with N bodies at rest, recording every body's
-# coordinates (the default outputs: per body x, y, θ in 2D; x, y, z, p0 … p3 in 3D).
+# chain N DIM [ROUTE]: a model file of the chain with N bodies at rest, recording every
+# body's coordinates (the default outputs: per body x, y, θ in 2D; x, y, z, p0 … p3 in 3D,
+# in joint coordinates too). ROUTE joint adds `coordinates: joint` (package joint: one angle
+# per bar, three Cardan angles per spherical joint, no constraints).
 chain() {
-	f=$tmp/chain$2d$1.yaml
+	f=$tmp/chain$2d$1${3:-body}.yaml
 	if [ "$2" = 2 ]; then
 		sed -e "s/N: 100,/N: $1,/" -e '/^  outputs: /d' "$root/examples/chain-bars.yaml" >"$f"
 	else
 		sed -e "s/N: 20,/N: $1,/" -e 's/w: 1}/w: 0}/' -e '/^  outputs: /d' "$root/examples/chain3d.yaml" >"$f"
 	fi
+	if [ "${3:-body}" = joint ]; then
+		sed -i 's/^gravity:/coordinates: joint\n&/' "$f"
+	fi
 	echo "$f"
 }
 
 # lrun FILE METHOD TOL TEND: one linkage run; sets steps, proc (process CPU s) and integ
-# (the integration's CPU s) and leaves the CSV header and last row in $tmp/last. A failed
-# run stops the script.
+# (the integration's CPU s) and leaves the CSV header and last row in $tmp/last. TOL h=H
+# runs a fixed step H instead (rk4). A failed run stops the script.
 lrun() {
-	"$tmp/cpurun" "$tmp/cpu" "$tmp/linkage" run "$1" --method "$2" --tol "$3" --t-end "$4" --json --out "$tmp/run.csv" >"$tmp/run.json" 2>"$tmp/err" || {
-		echo "bench-peers: linkage run $1 --method $2 --tol $3 failed:" >&2
+	acc="--tol $3"
+	case $3 in h=*) acc="--h ${3#h=}" ;; esac
+	"$tmp/cpurun" "$tmp/cpu" "$tmp/linkage" run "$1" --method "$2" $acc --t-end "$4" --json --out "$tmp/run.csv" >"$tmp/run.json" 2>"$tmp/err" || {
+		echo "bench-peers: linkage run $1 --method $2 $acc failed:" >&2
 		cat "$tmp/err" "$tmp/run.json" >&2
 		exit 1
 	}
@@ -140,6 +156,17 @@ maxdist() {
 		{ n++; e = (d == 2) ? sqrt(($1-x[FNR])^2 + ($2-y[FNR])^2) : sqrt(($1-x[FNR])^2 + $2^2 + ($3-y[FNR])^2); m = (e > m) ? e : m }
 		END { if (n != nref) { print "maxdist: " n " tips, " nref " in the reference" > "/dev/stderr"; exit 1 }; printf "%.3e\n", m }' "$3" "$2"
 }
+
+# methods ROUTE: linkage's methods on a route: the body route's best implicit and explicit
+# methods; the joint route's explicit ones (no constraints: eq. 17 is the articulated-body
+# recursion alone; its implicit methods are slower at every size measured).
+methods() { if [ "$1" = joint ]; then echo dopri5 rk4; else echo hht dopri5; fi; }
+
+# accuracies METHOD: the tolerances, or for rk4 the fixed steps, of its runs.
+accuracies() { if [ "$1" = rk4 ]; then echo h=0.01 h=0.005 h=0.0025; else echo 1e-3 1e-4 1e-5 1e-6; fi; }
+
+# label ROUTE METHOD: the engine column, j- marking the joint route.
+label() { if [ "$1" = joint ]; then echo "j-$2"; else echo "$2"; fi; }
 
 # sbrun MODEL N ACC TEND: one Simbody run; sets steps and proc (process CPU s) and writes
 # every rod's tip at TEND to $tmp/sbtips. A failed run stops the script.
@@ -191,29 +218,44 @@ esac
 case " $PARTS " in *" simbody "*)
 	tend=0.5
 	echo "## linkage vs Simbody (RKM) at equal accuracy: max over the rods of |tip − reference| at t_end $tend s"
-	for n in 100 400 1000; do
+	for n in $(echo "$CHAINS" | tr ' ' '\n' | sed 's/.*://' | sort -un); do
 		sbrun pin "$n" 1e-10 "$tend"
 		cp "$tmp/sbtips" "$tmp/ref$n"
 	done
 	lrun "$(chain 100 2)" radau5 1e-10 "$tend"
 	tips 2 >"$tmp/ltips"
 	echo "reference check, N = 100: linkage radau5 at tol 1e-10 differs from Simbody at 1e-10 by $(maxdist 2 "$tmp/ltips" "$tmp/ref100") m (max over the rods' tips)"
+	case " $ROUTES " in *" joint "*)
+		# The same mechanisms on the joint route: its chains at tol 1e-10 against the
+		# reference; and its Cardan angles (z, x, y) stay clear of their singularity
+		# (middle angle ±90°) when the rods turn about y alone: y, p1 and p3 of every rod
+		# stay zero at every output row.
+		lrun "$(chain 100 2 joint)" dopri5 1e-10 "$tend"
+		tips 2 >"$tmp/ltips"
+		echo "reference check, N = 100, 2D joint route: dopri5 at tol 1e-10 differs by $(maxdist 2 "$tmp/ltips" "$tmp/ref100") m"
+		lrun "$(chain 100 3 joint)" dopri5 1e-10 "$tend"
+		tips 3 >"$tmp/ltips"
+		echo "reference check, N = 100, 3D joint route: dopri5 at tol 1e-10 differs by $(maxdist 3 "$tmp/ltips" "$tmp/ref100") m; Cardan check: max |y|, |p1|, |p3| over the rods and output rows $(awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) if ($c ~ /\.(y|p1|p3)$/) k[c] = 1; next }
+			{ for (c in k) { x = ($c < 0) ? -$c : $c; m = (x > m) ? x : m } } END { printf "%.3g\n", m }' "$tmp/run.csv")"
+		;;
+	esac
 	: >"$tmp/sb"
 	for _ in $(seq "$K"); do
-		for c in "pin 100" "pin 1000" "ball 100" "ball 400" "ball 1000"; do
-			set -- $c
-			model=$1 n=$2 dim=2
+		for c in $CHAINS; do
+			model=${c%:*} n=${c#*:} dim=2
 			[ "$model" = ball ] && dim=3
 			for acc in 1e-3 1e-4 1e-5 1e-6; do
 				sbrun "$model" "$n" "$acc" "$tend"
 				echo "$model $n simbody $acc $steps $proc $proc $(maxdist "$dim" "$tmp/sbtips" "$tmp/ref$n")" >>"$tmp/sb"
 			done
-			f=$(chain "$n" "$dim")
-			for m in hht dopri5; do
-				for tol in 1e-3 1e-4 1e-5 1e-6; do
-					lrun "$f" "$m" "$tol" "$tend"
-					tips "$dim" >"$tmp/ltips"
-					echo "$model $n $m $tol $steps $proc $integ $(maxdist "$dim" "$tmp/ltips" "$tmp/ref$n")" >>"$tmp/sb"
+			for route in $ROUTES; do
+				f=$(chain "$n" "$dim" "$route")
+				for m in $(methods "$route"); do
+					for tol in $(accuracies "$m"); do
+						lrun "$f" "$m" "$tol" "$tend"
+						tips "$dim" >"$tmp/ltips"
+						echo "$model $n $(label "$route" "$m") $tol $steps $proc $integ $(maxdist "$dim" "$tmp/ltips" "$tmp/ref$n")" >>"$tmp/sb"
+					done
 				done
 			done
 		done
