@@ -860,7 +860,7 @@ func (w *radauWork) errorNorm(h float64) float64 {
 	}
 	w.lin.solveReal(w.errv)
 	w.stats.Solves++
-	e := w.scaledNorm(w.errv)
+	e := w.estimateNorm()
 	if !(e < 1) && (w.first || w.reject) {
 		for i := range w.n {
 			w.yt[i] = w.y0[i] + w.errv[i]
@@ -872,7 +872,7 @@ func (w *radauWork) errorNorm(h float64) float64 {
 		}
 		w.lin.solveReal(w.errv)
 		w.stats.Solves++
-		e = w.scaledNorm(w.errv)
+		e = w.estimateNorm()
 	}
 	if !(e < 1) && (w.c.FixedH == 0 || fixedStepDiverged(e, w.c.RTol)) { // a failure to report
 		bi := worstIndex(w.n, func(i int) float64 { return math.Abs(w.errv[i] / w.scal[i]) })

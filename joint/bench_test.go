@@ -152,7 +152,7 @@ func BenchmarkChainRun(b *testing.B) {
 //
 //	go test -run X -bench ChainImplicitStep -benchtime 20x ./joint/
 func BenchmarkChainImplicitStep(b *testing.B) {
-	for _, method := range []string{"hht", "genalpha", "bdf"} {
+	for _, method := range []string{"hht", "genalpha", "bdf", "radau5"} {
 		for _, route := range []string{"joint", "joint-dense", "body"} {
 			for _, n := range []int{10, 100, 1000} {
 				if route == "joint-dense" && n > 100 {
@@ -193,6 +193,8 @@ func benchImplicit(b *testing.B, method, route string, n int) {
 	case "bdf":
 		bdf := integrate.DefaultBDF()
 		m = &bdf
+	case "radau5":
+		m = &integrate.Radau5{}
 	default:
 		ga := integrate.DefaultGenAlpha()
 		m = &ga
