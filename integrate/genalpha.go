@@ -325,6 +325,9 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if m.CorrectStart && form != Index3 {
 		return fmt.Errorf("integrate: %s: CorrectStart applies to the %q formulation only, not %q", name, Index3, form)
 	}
+	if err := refuseDenseNewton(name, form, sys, genAlphaDenseWhy(sys, form)); err != nil {
+		return err
+	}
 	nw, err := m.Newton.Resolve()
 	if err != nil {
 		return err
