@@ -21,7 +21,7 @@ func refuseDenseNewton(method string, form Formulation, sys dae.System, why stri
 	if _, sparse := sys.(dae.SparseEvaluator); sparse {
 		return nil // the sparse evaluation path (sparseeval.go) forms no dense matrix
 	}
-	return fmt.Errorf("integrate: %s: formulation %s on this dae.MassSolver system (joint coordinates) has no Newton-Krylov corrector (%s) and would factorize a dense Newton matrix of %d coordinates (more than %d); choose a method or form that has one (hht, genalpha, radau5, bdf ggl, index2, index3, index2-baumgarte)",
+	return fmt.Errorf("integrate: %s: formulation %s on this dae.MassSolver system (joint coordinates) has no Newton-Krylov corrector (%s) and would factorize a dense Newton matrix of %d coordinates (more than %d); choose a method or form that has one (hht, genalpha, genalpha-si2, newmark, radau5, bdf ggl, index2, index3, index2-baumgarte)",
 		method, form, why, nq, massNewtonDenseMax)
 }
 
@@ -38,14 +38,4 @@ func denseWhy(sys dae.System) string {
 		return "no dae.MassMultiplier"
 	}
 	return ""
-}
-
-// genAlphaDenseWhy says what keeps genalpha (newmark) in form off its Newton-Krylov
-// corrector on sys, or "": the stabilized index-2 form (eqs. 93-94) has none, its Newton
-// matrix couples the μ rows through G(q_n) and G(q_{n+1}) (si2sparse.go).
-func genAlphaDenseWhy(sys dae.System, form Formulation) string {
-	if form == StabilizedIndex2 {
-		return "the stabilized index-2 form has none"
-	}
-	return denseWhy(sys)
 }

@@ -408,3 +408,7 @@ func (w *radauWork) estimateNorm() float64 {
 	}
 	return w.scaledNorm(w.errv)
 }
+
+// Solve applies the real system's mass part alone (linearSolve), for the singular watch's
+// probe of the multipliers' block (schurBlock).
+func (k *radauKrylov) Solve(b []float64) { k.solveMass(b, nil, complex(k.fr, 0)) }
