@@ -128,17 +128,7 @@ func (k *radauKrylov) factor(t float64, q []float64, G *mat.Dense) {
 	if k.err != nil || !k.hasMu || k.nc == 0 {
 		return
 	}
-	nc := k.nc
-	for i := range nc {
-		gi := G.RawRowView(i)
-		for j := 0; j <= i; j++ {
-			k.GGt[i*nc+j] = dot(gi, G.RawRowView(j))
-		}
-	}
-	if linalg.Cholesky(k.GGt, nc) != nil {
-		k.mn.missed = true
-		k.err = errSchurSingular
-	}
+	k.err = factorGGt(k.GGt, G, k.nc, k.mn)
 }
 
 // decompose records γ/h, α/h, β/h (radauSystems): the factorization does not depend on

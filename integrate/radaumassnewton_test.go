@@ -4,7 +4,60 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"linkage/joint"
 )
+
+// krylovComparison is a run of a method on a joint system's Newton-Krylov path against
+// the same method's dense path (MassSolve hidden) and a dense radau5 reference at 1e-10.
+type krylovComparison struct {
+	dKD, eK, eD float64 // |krylov − dense|, and each path's error against the reference
+}
+
+// compareKrylovDense runs kry on sys and dense on sys with MassSolve hidden from s to tEnd
+// at tol, checks that kry took the Newton-Krylov path (onPath) without dense fallbacks and
+// that its steps allocate nothing, and returns the distances of the final positions.
+func compareKrylovDense(t *testing.T, kry, dense Method, onPath func() bool, sys *joint.System, s State, ref []float64, tol, tEnd float64) krylovComparison {
+	t.Helper()
+	runTo(t, kry, sys, s, tEnd, StepControl{RTol: tol, ATol: tol})
+	runTo(t, dense, hideMassSolver(sys), s, tEnd, StepControl{RTol: tol, ATol: tol})
+	if !onPath() {
+		t.Fatalf("the Krylov run did not take the Newton-Krylov path")
+	}
+	kq, dq := kry.Current().Q, dense.Current().Q
+	c := krylovComparison{maxDiff(kq, dq), maxDiff(kq, ref), maxDiff(dq, ref)}
+	ks, ds := kry.Stats(), dense.Stats()
+	t.Logf("|krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, newton %d / %d, f evals %d / %d",
+		c.dKD, c.eK, c.eD, ks.Steps, ds.Steps, ks.NewtonIters, ds.NewtonIters, ks.FuncEvals, ds.FuncEvals)
+	if ks.DenseFallbacks != 0 {
+		t.Errorf("%d dense fallbacks on a non-stiff model", ks.DenseFallbacks)
+	}
+	if a := testing.AllocsPerRun(10, func() {
+		if err := kry.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+	}); a != 0 {
+		t.Errorf("step: %g allocations, want 0", a)
+	}
+	return c
+}
+
+// within checks the paths' agreement: |krylov − dense| ≤ frac·(dense error) and the Krylov
+// error at most grow times the dense one.
+func (c krylovComparison) within(t *testing.T, frac, grow float64) {
+	t.Helper()
+	if c.dKD > frac*c.eD || c.eK > grow*c.eD {
+		t.Errorf("|krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want at most %g of the dense error apart and the Krylov error at most %g times the dense one",
+			c.dKD, c.eK, c.eD, frac, grow)
+	}
+}
+
+// denseReference is the final q of a dense radau5 run at 1e-10 from s to tEnd.
+func denseReference(t *testing.T, sys *joint.System, s State, tEnd float64) []float64 {
+	ref := &Radau5{}
+	runTo(t, ref, hideMassSolver(sys), s, tEnd, StepControl{RTol: 1e-10, ATol: 1e-10})
+	return ref.Current().Q
+}
 
 // TestRadau5MassNewtonMatchesDense: on the joint route's 3D chain, planar chain and
 // cut-joint four-bar, radau5 in each of its forms with the Newton-Krylov corrector
@@ -16,9 +69,8 @@ import (
 // 1e-2 the four-bar's paths differed by 0.8 of the error, at 1e-5 by 1e-3 of it).
 // index3: the Krylov error is at most 3 times the dense one (1e-4 at tol 1e-6 on the
 // chain: v and a are index-2 and -3 variables there; measured 0.3 to 1.8 times); its
-// step sequences part at
-// rounding level (measured: with the forcing term at 1e-5 the paths still differed by
-// 2e-4 on the four-bar against errors of 3e-4 and 7e-5).
+// step sequences part at rounding level (measured: with the forcing term at 1e-5 the
+// paths still differed by 2e-4 on the four-bar against errors of 3e-4 and 7e-5).
 func TestRadau5MassNewtonMatchesDense(t *testing.T) {
 	const tol, tEnd = 1e-6, 0.5
 	for _, c := range jointMassCases {
@@ -26,36 +78,16 @@ func TestRadau5MassNewtonMatchesDense(t *testing.T) {
 			continue // 4 s
 		}
 		sys, s := c.make(t)
-		ref := &Radau5{}
-		runTo(t, ref, hideMassSolver(sys), s, tEnd, StepControl{RTol: 1e-10, ATol: 1e-10})
+		ref := denseReference(t, sys, s, tEnd)
 		for _, form := range []Formulation{StabilizedIndex2, Index2, Index3} {
 			t.Run(fmt.Sprint(c.name, "/", form), func(t *testing.T) {
 				kry, dense := &Radau5{Formulation: form}, &Radau5{Formulation: form}
-				runTo(t, kry, sys, s, tEnd, StepControl{RTol: tol, ATol: tol})
-				runTo(t, dense, hideMassSolver(sys), s, tEnd, StepControl{RTol: tol, ATol: tol})
-				if kry.w.kry == nil || dense.w.kry != nil {
-					t.Fatalf("the runs did not take the intended paths")
-				}
-				kq, dq := kry.Current().Q, dense.Current().Q
-				dKD, eK, eD := maxDiff(kq, dq), maxDiff(kq, ref.Current().Q), maxDiff(dq, ref.Current().Q)
-				ks, ds := kry.Stats(), dense.Stats()
-				t.Logf("|krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, newton %d / %d, f evals %d / %d",
-					dKD, eK, eD, ks.Steps, ds.Steps, ks.NewtonIters, ds.NewtonIters, ks.FuncEvals, ds.FuncEvals+ds.FDEvals)
-				if form != Index3 && (dKD > 0.25*eD || eK > 1.25*eD) {
-					t.Errorf("|krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to a quarter of the error", dKD, eK, eD)
-				}
-				if form == Index3 && eK > 3*eD {
-					t.Errorf("errors krylov %.2e, dense %.2e: want the Krylov error at most 3 times the dense one", eK, eD)
-				}
-				if ks.DenseFallbacks != 0 || kry.w.J != nil {
-					t.Errorf("%d dense fallbacks on a non-stiff model", ks.DenseFallbacks)
-				}
-				if a := testing.AllocsPerRun(10, func() {
-					if err := kry.Step(math.Inf(1)); err != nil {
-						t.Fatal(err)
-					}
-				}); a != 0 {
-					t.Errorf("step: %g allocations, want 0", a)
+				r := compareKrylovDense(t, kry, dense, func() bool { return kry.w.kry != nil && kry.w.J == nil && dense.w.kry == nil },
+					sys, s, ref, tol, tEnd)
+				if form == Index3 {
+					r.within(t, math.Inf(1), 3)
+				} else {
+					r.within(t, 0.25, 1.25)
 				}
 			})
 		}

@@ -40,15 +40,21 @@ func (p *si2MassPrecond) factor(t float64, q []float64, G *mat.Dense, c float64)
 	if err := p.mn.factor(t, q, G, c); err != nil {
 		return err
 	}
-	nc := p.nc
+	return factorGGt(p.GGt, G, p.nc, p.mn)
+}
+
+// factorGGt writes the Cholesky factor of G Gᵀ (nc×nc) into dst; when G Gᵀ is singular it
+// marks mn's attempt as missed (the dense matrix may go on regularized) and returns
+// errSchurSingular.
+func factorGGt(dst []float64, G *mat.Dense, nc int, mn *massNewton) error {
 	for i := range nc {
 		gi := G.RawRowView(i)
 		for j := 0; j <= i; j++ {
-			p.GGt[i*nc+j] = dot(gi, G.RawRowView(j))
+			dst[i*nc+j] = dot(gi, G.RawRowView(j))
 		}
 	}
-	if linalg.Cholesky(p.GGt, nc) != nil {
-		p.mn.missed = true
+	if linalg.Cholesky(dst, nc) != nil {
+		mn.missed = true
 		return errSchurSingular
 	}
 	return nil
