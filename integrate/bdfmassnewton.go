@@ -27,8 +27,8 @@ import (
 //	[ G     0  ]
 //
 // with s = −r_μ and (G Gᵀ) δμ = G r_q − r_λ + c r_μ in the GGL form, and s = (G r_q − r_λ)/c,
-// δμ absent, in the index-2 form; the index3 and index2-baumgarte forms' λ rows differ in
-// their weights on δq and δv (formweights.go). It costs one M x product (dae.MassMultiplier) and one
+// δμ absent, in the index-2 form; the index2-baumgarte form's λ rows add α₀ G δq
+// (formweights.go). It costs one M x product (dae.MassMultiplier) and one
 // recursive solve per application, and an nc×nc Cholesky factorization of G Gᵀ per matrix.
 //
 // It preconditions bdf's GMRES on residual differences (krylov below), whose residual

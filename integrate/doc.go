@@ -267,11 +267,10 @@
 // (bdfGMRESRTol), not 1e-2: bdf's Newton stop hardly weighs a and λ. The left-out ∂(G v)/∂q δq is O(1)
 // in the ggl form but of rank nc, so GMRES takes a few more products there
 // (TestBDFMassPrecond). Same fallback policy and counters; bdf allocates its dense
-// matrices, and semiExplicit's M, at the first fallback. bdf's index3 and
-// index2-baumgarte forms take it too, their λ rows G δq and G δv + α₀ G δq entering s
-// (formweights.go); index1 and baumgarte, whose accelerations are index-1 variables,
-// do not (measured: the planar chain stopped at t = 0 with h below HMin; see
-// bdfKrylovForm).
+// matrices, and semiExplicit's M, at the first fallback. bdf's index2-baumgarte form
+// takes it too, its λ rows G δv + α₀ G δq entering s (formweights.go); index1,
+// baumgarte and index3 do not (measured: runs that stopped at t ≈ 0 with h below HMin
+// where the dense path runs; see bdfKrylovForm).
 //
 // radau5 (all three forms) takes the same path (radaumassnewton.go): its real system
 // (γ/h) K − J and its complex system ((α+iβ)/h) K − J, the latter as 2n real unknowns,
@@ -292,8 +291,8 @@
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
-// bdf index1 and baumgarte, and λ-dependent forces or Pfaffian rows in bdf, radau5 and
-// genalpha), rather than run at O(nq³) per factorization. The other implicit methods
+// bdf index1, baumgarte and index3, and λ-dependent forces or Pfaffian rows in bdf,
+// radau5 and genalpha), rather than run at O(nq³) per factorization. The other implicit methods
 // (daealpha, gcp, ali, multi-index, lie-genalpha) still form dense matrices on this
 // route.
 //

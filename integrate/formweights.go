@@ -3,18 +3,21 @@ package integrate
 import "linkage/dae"
 
 // bdfKrylovForm reports whether bdf's Newton-Krylov corrector (bdfMassPrecond) takes
-// formulation form: ggl, index2, index3 and index2-baumgarte, whose accelerations are
-// index-2 or -3 variables. index1 and baumgarte, whose accelerations are index-1
-// variables that bdf's Newton stop weighs in full, are not on it: with the same
-// preconditioner (λ rows G δa, plus 2α G δv + β G δq) bdf stopped at t = 0 with h below
-// HMin on the joint route's planar 6-bar chain released from rest, whose dense path runs
-// (measured 2026-11-26; at bdfGMRESRTol = 1e-9 too, so not the forcing term: most
-// likely the forward differences of bdf's residual in unscaled variables, in which the
-// short first steps' q and v parts of a product are lost against a's). Above
-// massNewtonDenseMax coordinates they are refused (refuseDenseNewton, bdfRefuseDense).
+// formulation form: ggl, index2 and index2-baumgarte, whose accelerations and
+// multipliers are index-2 variables. The others are not on it (measured 2026-11-26, each
+// with its λ rows in the preconditioner: G δa for index1, plus 2α G δv + β G δq for
+// baumgarte, G δq for index3): index1 and baumgarte stopped at t = 0 with h below HMin on
+// the joint route's planar 6-bar chain released from rest, index3 at t = 2.5e-9 on the
+// RSSR four-bar closed by a revolute cut joint (joint/krylov_test.go's model) and at
+// t = 1.1e-3 on the 1000-rod chain, where their dense paths run; index1 also with
+// bdfGMRESRTol = 1e-9, so not the forcing term. Most likely cause, not isolated: bdf's
+// forward differences in unscaled variables (bdfWork.jacVec), in which a short step's q
+// and v parts of a product are lost against the a and λ parts, which are larger by
+// 1/h^(k−1); radau5's differences in the scaled variables (radauKrylov) do not have it.
+// Above massNewtonDenseMax coordinates these forms are refused (bdfRefuseDense).
 func bdfKrylovForm(form Formulation) bool {
 	switch form {
-	case StabilizedIndex2, Index2, Index3, Index2Baumgarte:
+	case StabilizedIndex2, Index2, Index2Baumgarte:
 		return true
 	}
 	return false
@@ -24,7 +27,7 @@ func bdfKrylovForm(form Formulation) bool {
 // constraintRow) on δq and δv in the mass part of bdf's Newton matrix, ∂c/∂(q, v) ≈
 // G·(w_q, w_v), leaving out the derivatives of G as bdfMassPrecond leaves out ∂(G v)/∂q:
 //
-//	index3 g: (1, 0);   index2 G v + g_t: (0, 1);   index2-baumgarte G v + g_t + α₀ g: (α₀, 1).
+//	index2 G v + g_t: (0, 1);   index2-baumgarte G v + g_t + α₀ g: (α₀, 1).
 //
 // With δv = c δq − r_q (the q rows), the λ rows −G(w_q δq + w_v δv) = r_λ become G δq = s,
 //
@@ -37,10 +40,7 @@ type constraintWeights struct{ q, v float64 }
 // newConstraintWeights returns the weights of form (one of bdfKrylovForm's) with the α₀ of
 // seed 002, eq. 87c.
 func newConstraintWeights(form Formulation, alpha0 float64) constraintWeights {
-	switch form {
-	case Index3:
-		return constraintWeights{1, 0}
-	case Index2Baumgarte:
+	if form == Index2Baumgarte {
 		return constraintWeights{alpha0, 1}
 	}
 	return constraintWeights{0, 1} // index2 (and GGL's velocity rows)
@@ -56,7 +56,7 @@ func (w constraintWeights) schurRow(g, rq []float64, rl, c float64) float64 {
 func bdfRefuseDense(sys dae.System, form Formulation) error {
 	why := denseWhy(sys)
 	if why == "" && !bdfKrylovForm(form) {
-		why = "its accelerations are index-1 variables there, see bdfKrylovForm"
+		why = "its corrector takes ggl, index2 and index2-baumgarte, see bdfKrylovForm"
 	}
 	return refuseDenseNewton("bdf", form, sys, why)
 }

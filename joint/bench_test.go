@@ -141,7 +141,7 @@ func BenchmarkChainRun(b *testing.B) {
 	}
 }
 
-// BenchmarkChainImplicitStep measures an accepted hht, genalpha (index3, si2), bdf (ggl, index3) or radau5 (ggl) step (tolerance 1e-4,
+// BenchmarkChainImplicitStep measures an accepted hht, genalpha (index3, si2), bdf (ggl) or radau5 (ggl) step (tolerance 1e-4,
 // after 5 warm-up steps) on the 3D chain of N rods: on the joint route, whose Newton
 // increments come from GMRES on residual differences preconditioned by the mass part
 // [M/(1+α) Gᵀ; G 0] (C M for genalpha, c_j² M after eliminating q' and v' for bdf, c² M
@@ -153,7 +153,7 @@ func BenchmarkChainRun(b *testing.B) {
 //
 //	go test -run X -bench ChainImplicitStep -benchtime 20x ./joint/
 func BenchmarkChainImplicitStep(b *testing.B) {
-	for _, method := range []string{"hht", "genalpha", "genalpha-si2", "bdf", "bdf-index3", "radau5"} {
+	for _, method := range []string{"hht", "genalpha", "genalpha-si2", "bdf", "radau5"} {
 		for _, route := range []string{"joint", "joint-dense", "body"} {
 			for _, n := range []int{10, 100, 1000} {
 				if route == "joint-dense" && n > 100 {
@@ -194,8 +194,6 @@ func benchImplicit(b *testing.B, method, route string, n int) {
 	case "bdf":
 		bdf := integrate.DefaultBDF()
 		m = &bdf
-	case "bdf-index3":
-		m = &integrate.BDF{Formulation: integrate.Index3}
 	case "radau5":
 		m = &integrate.Radau5{}
 	case "genalpha-si2":
