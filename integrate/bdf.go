@@ -194,6 +194,9 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	if nd := dae.StateSize(sys); nd > 0 {
 		return fmt.Errorf("integrate: bdf: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
 	}
+	if err := bdfRefuseDense(sys, form); err != nil {
+		return err
+	}
 	nq, nc := sys.Size()
 	if len(start.Q) != nq || len(start.V) != nq {
 		panic(fmt.Sprintf("integrate: bdf: Init: start has len(Q) = %d, len(V) = %d, want %d", len(start.Q), len(start.V), nq))

@@ -27,7 +27,8 @@ import (
 //	[ G     0  ]
 //
 // with s = −r_μ and (G Gᵀ) δμ = G r_q − r_λ + c r_μ in the GGL form, and s = (G r_q − r_λ)/c,
-// δμ absent, in the index-2 form. It costs one M x product (dae.MassMultiplier) and one
+// δμ absent, in the index-2 form; the index2-baumgarte form's λ rows add α₀ G δq
+// (formweights.go). It costs one M x product (dae.MassMultiplier) and one
 // recursive solve per application, and an nc×nc Cholesky factorization of G Gᵀ per matrix.
 //
 // It preconditions bdf's GMRES on residual differences (krylov below), whose residual
@@ -39,15 +40,16 @@ type bdfMassPrecond struct {
 	hasMu  bool
 	c      float64
 	GGt    []float64 // nc×nc Cholesky factor of G Gᵀ (GGL only)
+	cw     constraintWeights
 	w, mw  []float64 // nq
 }
 
 // newBDFMassPrecond returns the preconditioner for sys in formulation form, or nil when sys
-// lacks dae.MassSolver or dae.MassMultiplier, has λ-dependent forces, or form is neither
-// StabilizedIndex2 nor Index2, or sys has Pfaffian rows (whose μ rows differ).
+// lacks dae.MassSolver or dae.MassMultiplier, has λ-dependent forces, or form is not one
+// of bdfKrylovForm's, or sys has Pfaffian rows (whose μ rows differ).
 func newBDFMassPrecond(sys dae.System, form Formulation) *bdfMassPrecond {
 	mm, ok := sys.(dae.MassMultiplier)
-	if !ok || (form != StabilizedIndex2 && form != Index2) {
+	if !ok || !bdfKrylovForm(form) {
 		return nil
 	}
 	if _, pf := sys.(dae.PfaffianRows); pf {
@@ -59,7 +61,7 @@ func newBDFMassPrecond(sys dae.System, form Formulation) *bdfMassPrecond {
 	}
 	nq, nc := sys.Size()
 	p := &bdfMassPrecond{mn: mn, mm: mm, nq: nq, nc: nc, hasMu: form == StabilizedIndex2,
-		w: make([]float64, nq), mw: make([]float64, nq)}
+		w: make([]float64, nq), mw: make([]float64, nq), cw: newConstraintWeights(form, 0)}
 	if p.hasMu {
 		p.GGt = make([]float64, nc*nc)
 	}
@@ -118,7 +120,7 @@ func (p *bdfMassPrecond) solve(u []float64) {
 		}
 	} else {
 		for k := range nc {
-			rl[k] = (dot(G.RawRowView(k), rq) - rl[k]) / c
+			rl[k] = p.cw.schurRow(G.RawRowView(k), rq, rl[k], c)
 		}
 	}
 	p.mm.MassMul(p.mw, p.mn.schur.t, p.mn.schur.q, p.w)
@@ -189,6 +191,7 @@ func (w *bdfWork) factorMass() error {
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	w.cjJ = w.cj
+	w.pm.cw = newConstraintWeights(w.form, w.se.alpha0)
 	if err := w.pm.factor(t, q, w.se.G, w.cj); err != nil {
 		w.noteWorstResidual()
 		return err

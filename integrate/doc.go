@@ -267,9 +267,34 @@
 // (bdfGMRESRTol), not 1e-2: bdf's Newton stop hardly weighs a and λ. The left-out ∂(G v)/∂q δq is O(1)
 // in the ggl form but of rank nc, so GMRES takes a few more products there
 // (TestBDFMassPrecond). Same fallback policy and counters; bdf allocates its dense
-// matrices, and semiExplicit's M, at the first fallback. genalpha-si2, newmark's default,
-// bdf's other forms, radau5 and the other implicit methods still form dense matrices on
-// this route.
+// matrices, and semiExplicit's M, at the first fallback. bdf's index2-baumgarte form
+// takes it too, its λ rows G δv + α₀ G δq entering s (formweights.go); index1,
+// baumgarte and index3 do not (measured: runs that stopped at t ≈ 0 with h below HMin
+// where the dense path runs; see bdfKrylovForm).
+//
+// radau5 (all three forms) takes the same path (radaumassnewton.go): its real system
+// (γ/h) K − J and its complex system ((α+iβ)/h) K − J, the latter as 2n real unknowns,
+// are solved by GMRES on forward differences of φ at (t₀, y₀), the simplified Newton
+// iteration's point, so the iteration is RADAU5's with the exact J up to the forcing
+// term 1e-3 (radauGMRESRTol); GMRES runs in the variables scaled by radau5's Newton
+// scales, so its residual is measured in the norm of the stopping rule. The
+// preconditioner is bdfMassPrecond's matrix with c = γ/h or (α+iβ)/h: for the complex c
+// the elimination leaves c² times the real [M Gᵀ; G 0], solved as two real recursive
+// solves on the real and imaginary parts. The rate θ of the stopping rule is floored at
+// the forcing term (radauMonitor.minRate), so θ/(1−θ)·‖ΔW‖ ≤ FNEWT still bounds the
+// iterate's error with inexact increments, and an estimate whose GMRES solve missed
+// rejects the step. The Jacobian (the preconditioner's factorization at q₀) is taken
+// at every step; ApproxJacobian (the mass part itself) takes one preconditioner
+// application per system and no products. genalpha's stabilized index-2 form
+// (genalpha-si2, newmark's default) takes hht's path with si2MassPrecond (G Gᵀ for μ,
+// then [C M Gᵀ; G 0], si2massnewton.go).
+//
+// Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
+// coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
+// bdf index1, baumgarte and index3, and λ-dependent forces or Pfaffian rows in bdf,
+// radau5 and genalpha), rather than run at O(nq³) per factorization. The other implicit methods
+// (daealpha, gcp, ali, multi-index, lie-genalpha) still form dense matrices on this
+// route.
 //
 // # Solve
 //

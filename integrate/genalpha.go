@@ -283,9 +283,11 @@ type genAlphaWork struct {
 	rx         *reaction     // λ-dependent forces f_λ (dae.ReactionForce), or nil
 	hTry       float64       // h of the attempt under way
 
-	// The Newton-Krylov corrector of dae.MassSolver systems (index 3; massnewton.go):
-	// GMRES preconditioned by [C M Gᵀ; G 0], M z by dae.MassMultiplier. mn is nil otherwise.
+	// The Newton-Krylov corrector of dae.MassSolver systems (massnewton.go): GMRES
+	// preconditioned by [C M Gᵀ; G 0] (index 3) or si2p (stabilized index 2), M z by
+	// dae.MassMultiplier. mn is nil otherwise.
 	mn           *massNewton
+	si2p         *si2MassPrecond
 	mm           dae.MassMultiplier
 	kr           *gmres
 	kx, kb, kres []float64 // the iterate, the right side and the residual at the solve
@@ -324,6 +326,9 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	if m.CorrectStart && form != Index3 {
 		return fmt.Errorf("integrate: %s: CorrectStart applies to the %q formulation only, not %q", name, Index3, form)
+	}
+	if err := refuseDenseNewton(name, form, sys, denseWhy(sys)); err != nil {
+		return err
 	}
 	nw, err := m.Newton.Resolve()
 	if err != nil {
@@ -386,8 +391,11 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		}
 		w.lu = newNewtonFactor(w.nx, pattern)
 		w.kkt = linalg.NewKKT(nq, nc)
-		if mm, ok := sys.(dae.MassMultiplier); ok && !w.si2 && pf == nil {
-			if w.mn = newMassNewton(sys); w.mn != nil {
+		if mm, ok := sys.(dae.MassMultiplier); ok && pf == nil {
+			if w.mn = newMassNewton(sys); w.mn != nil && w.si2 {
+				w.si2p = newSI2MassPrecond(w.mn, p.Gamma, p.Beta)
+			}
+			if w.mn != nil {
 				w.mm, w.kr = mm, newGMRES(w.nx)
 				w.kx, w.kb, w.kres = vec(w.nx), vec(w.nx), vec(w.nx)
 			}
@@ -688,7 +696,13 @@ func (w *genAlphaWork) jacVec(dst, z []float64) {
 }
 
 // precondition applies the mass part's inverse (krylovSystem).
-func (w *genAlphaWork) precondition(x []float64) { w.mn.solve(x) }
+func (w *genAlphaWork) precondition(x []float64) {
+	if w.si2p != nil {
+		w.si2p.solve(x)
+		return
+	}
+	w.mn.solve(x)
+}
 
 // fallback leaves the preconditioned Newton-Krylov corrector for the dense matrix
 // (simplifiable).
@@ -802,6 +816,9 @@ func (w *genAlphaWork) jacobian(h float64) error {
 	if w.mn.active() {
 		w.stats.Jacobians++
 		w.stats.Factorizations++
+		if w.si2p != nil {
+			return w.si2p.factor(w.cur.T+h, w.q1, w.G1, w.cM)
+		}
 		return w.mn.factor(w.cur.T+h, w.q1, w.G1, w.cM)
 	}
 	if w.mn != nil {

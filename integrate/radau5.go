@@ -213,8 +213,12 @@ type radauWork struct {
 	yt        []float64
 	yi        []float64 // Interpolate scratch
 
-	J   *mat.Dense   // nil on the sparse evaluation path
-	lin radauSystems // the real and complex Newton matrices, dense or sparse
+	J   *mat.Dense   // nil on the sparse evaluation path and until a Krylov run falls back
+	lin radauSystems // the real and complex Newton matrices, dense or sparse, or kry
+	// kry is the Newton-Krylov path on dae.MassSolver systems (radaumassnewton.go), nil
+	// elsewhere; dense is its fallback (allocDense), lin the one in use.
+	kry   *radauKrylov
+	dense radauSystems
 	// On the sparse evaluation path (se.sp set): −J as values on the Newton pattern and
 	// the sparse factorizations that take them.
 	negJ   []float64
@@ -256,6 +260,9 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	if dae.StateSize(sys) > 0 {
 		return fmt.Errorf("integrate: radau5: systems with first-order states (dae.FirstOrder) are not supported")
 	}
+	if err := refuseDenseNewton("radau5", form, sys, denseWhy(sys)); err != nil {
+		return err
+	}
 	se, err := newSemiExplicit(sys, form, !m.ApproxJacobian)
 	if err != nil {
 		return fmt.Errorf("integrate: radau5: %w", err)
@@ -267,7 +274,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 			start.T, r.Pos, dae.ConstraintName(sys, max(r.WorstPos, 0)), r.Vel)
 	}
 	_, nc := sys.Size()
-	w := newRadauWork(se, se, NewState(nq, nc))
+	w := newRadauWork(se, se, NewState(nq, nc), m.ApproxJacobian)
 	w.sys = sys
 	w.approx = m.ApproxJacobian
 	w.newton = ns
@@ -301,7 +308,7 @@ func (m *Radau5) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []fl
 		return fmt.Errorf("integrate: radau5: %w", err)
 	}
 	li := newImplicitForm(sys, t0, y0)
-	w := newRadauWork(li, nil, State{Q: make([]float64, li.n)})
+	w := newRadauWork(li, nil, State{Q: make([]float64, li.n)}, false)
 	w.li = li
 	if li.gm != nil {
 		w.gk = newRadauMass(li.n, yp0)
@@ -357,8 +364,9 @@ func (m *Radau5) resolveOptions(t0 float64, n int, ctl StepControl) (ns NewtonSe
 }
 
 // newRadauWork sizes the workspace for fo; se is fo when it is the equations of motion
-// (nil otherwise), shape the State of the run (its slices are copied in size only).
-func newRadauWork(fo firstOrder, se *semiExplicit, shape State) *radauWork {
+// (nil otherwise), shape the State of the run (its slices are copied in size only), approx
+// ApproxJacobian.
+func newRadauWork(fo firstOrder, se *semiExplicit, shape State, approx bool) *radauWork {
 	n := fo.dim()
 	w := &radauWork{fo: fo, se: se, n: n}
 	vec := func() []float64 { return make([]float64, n) }
@@ -394,9 +402,28 @@ func newRadauWork(fo firstOrder, se *semiExplicit, shape State) *radauWork {
 		w.negJ = make([]float64, csr.NNZ())
 		return w
 	}
-	w.J = mat.NewDense(n, n, nil)
-	w.lin = newRadauSystems(se)
+	if w.kry = newRadauKrylov(se, approx, &w.stats); w.kry != nil {
+		w.kry.y0, w.kry.f0, w.kry.scal, w.kry.kdiag = w.y0, w.f0, w.scal, w.kdiag
+		w.lin = w.kry
+		return w
+	}
+	w.allocDense()
 	return w
+}
+
+// allocDense sizes the dense Newton matrices: at Init, or at the first fallback of a
+// Newton-Krylov run, which stores no n×n matrix otherwise.
+func (w *radauWork) allocDense() {
+	if w.J != nil {
+		return
+	}
+	se := w.se
+	if se.M == nil {
+		se.M, se.work = mat.NewDense(se.nq, se.nq, nil), mat.NewDense(se.nq, se.nq, nil)
+	}
+	w.J = mat.NewDense(w.n, w.n, nil)
+	w.dense = newRadauSystems(se)
+	w.lin = w.dense
 }
 
 // setup fixes the step control at the first Step: defaults, RADAU5's tolerance
@@ -437,6 +464,9 @@ func (w *radauWork) setup(tEnd float64) error {
 	}
 	w.mon = radauMonitor{maxIters: w.newton.MaxIters, fnewt: w.fnewt, roundoff: w.roundoff,
 		reuseRate: w.newton.ReuseRate, fixed: c.FixedH > 0}
+	if w.kry != nil && !w.approx {
+		w.mon.minRate = radauGMRESRTol
+	}
 	w.nw = newNewtonSolver(w.newton, &w.stats)
 	w.nw.rule = &w.mon
 	w.h = c.H0
@@ -463,7 +493,7 @@ func (m *Radau5) Step(tEnd float64) error {
 // evaluated at the current y₀ (after a rejection) is fresh too: a failure with it is not
 // retried; a failure with one kept from an earlier step is retried once with a fresh one.
 func (w *radauWork) attempt(h float64) (usedFresh int, err error) {
-	needJ := !w.haveJ || w.jFresh || w.newton.Jacobian == JacobianEveryStep
+	needJ := !w.haveJ || w.jFresh || w.newton.Jacobian == JacobianEveryStep || w.mn().stale()
 	return w.nw.attempt(w, h, needJ)
 }
 
@@ -499,6 +529,14 @@ func (w *radauWork) commit(h float64) error {
 // jacobian evaluates J ≈ ∂φ/∂y at (t₀, y₀), exact or approximate; with a general K,
 // J = ∂φ/∂y − ∂(K y'₀)/∂y and K_J = K(t₀, y₀) (see radauGeneral).
 func (w *radauWork) jacobian() {
+	if w.kry.active() {
+		w.krylovJacobian()
+		return
+	}
+	if w.kry != nil {
+		w.kry.mn.simplified = false
+		w.lin = w.dense
+	}
 	se := w.se
 	before := w.fo.fdEvals()
 	switch {
@@ -521,8 +559,15 @@ func (w *radauWork) jacobian() {
 // ErrNonFinite when J is not finite, else with linalg.ErrSingular.
 func (w *radauWork) decompose(h float64) error {
 	k := &radauCoef
-	w.stats.Factorizations++
 	w.haveLU = false
+	if w.mn().inUse() {
+		if err := w.kry.decompose(nil, nil, k.gamma/h, k.alpha/h, k.beta/h, w.nw.singular); err != nil {
+			return err
+		}
+		w.haveLU, w.hLU, w.luReg = true, h, w.nw.singular
+		return nil
+	}
+	w.stats.Factorizations++
 	if w.spLU != nil {
 		if err := w.spLU.decomposeNeg(w.negJ, w.kdiag, k.gamma/h, k.alpha/h, k.beta/h, w.nw.singular); err != nil {
 			if !allFinite(w.negJ) {
@@ -604,6 +649,7 @@ type radauMonitor struct {
 	roundoff  float64 // an increment at or below it has converged
 	reuseRate float64 // THET: θ of an attempt before it measures one
 	fixed     bool    // FixedH: no early stop by a slow rate
+	minRate   float64 // floor of θ: the forcing term of inexact (GMRES) solves, else 0
 
 	iter                 int
 	theta, faccon        float64
@@ -619,7 +665,7 @@ func (r *radauMonitor) start() {
 	if r.faccon == 0 {
 		r.faccon = 1
 	}
-	r.faccon = math.Pow(math.Max(r.faccon, radauUround), 0.8)
+	r.faccon = math.Max(math.Pow(math.Max(r.faccon, radauUround), 0.8), r.minRate/(1-r.minRate))
 	r.theta = r.reuseRate
 }
 
@@ -639,6 +685,7 @@ func (r *radauMonitor) update(dyno float64) newtonStatus {
 		} else {
 			r.theta = math.Sqrt(thq * r.thqold)
 		}
+		r.theta = math.Max(r.theta, r.minRate)
 		r.thqold = thq
 		if r.theta >= 0.99 {
 			return newtonDiverged
@@ -672,6 +719,7 @@ func (w *radauWork) predict(h float64, freshJ bool) error {
 	k := &radauCoef
 	w.hTry = h
 	w.mon.slow = false
+	w.mn().attempt()
 	if !freshJ && !w.luFor(h) {
 		if err := w.decompose(h); err != nil {
 			return err
@@ -777,7 +825,15 @@ func (w *radauWork) increment() float64 {
 	return math.Sqrt(dyno / float64(3*n))
 }
 
-func (w *radauWork) converged() error { return nil }
+// converged refuses an iterate whose last increment came from a GMRES solve that missed
+// its tolerance (massNewton.distrusted).
+func (w *radauWork) converged() error {
+	if w.mn().distrusted() {
+		w.noteResidual(w.ph[2])
+		return ErrNoConvergence
+	}
+	return nil
+}
 
 // diverged names the worst component of the last stage's φ.
 func (w *radauWork) diverged() error {
@@ -807,7 +863,7 @@ func (w *radauWork) errorNorm(h float64) float64 {
 	}
 	w.lin.solveReal(w.errv)
 	w.stats.Solves++
-	e := w.scaledNorm(w.errv)
+	e := w.estimateNorm()
 	if !(e < 1) && (w.first || w.reject) {
 		for i := range w.n {
 			w.yt[i] = w.y0[i] + w.errv[i]
@@ -819,7 +875,7 @@ func (w *radauWork) errorNorm(h float64) float64 {
 		}
 		w.lin.solveReal(w.errv)
 		w.stats.Solves++
-		e = w.scaledNorm(w.errv)
+		e = w.estimateNorm()
 	}
 	if !(e < 1) && (w.c.FixedH == 0 || fixedStepDiverged(e, w.c.RTol)) { // a failure to report
 		bi := worstIndex(w.n, func(i int) float64 { return math.Abs(w.errv[i] / w.scal[i]) })
@@ -901,7 +957,10 @@ func (w *radauWork) accept(h, e float64) {
 	}
 	w.stats.Steps++
 	w.jFresh = false
-	keepJ := w.mon.theta <= w.newton.ReuseRate && w.newton.Jacobian == JacobianAuto
+	w.mn().accepted()
+	// The Newton-Krylov path takes its J at every y₀ (its products are differences there)
+	// and has no h-dependent factorization to keep.
+	keepJ := w.mon.theta <= w.newton.ReuseRate && w.newton.Jacobian == JacobianAuto && !w.mn().inUse()
 	if !keepJ {
 		w.haveJ = false
 	}

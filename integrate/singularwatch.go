@@ -242,6 +242,8 @@ func (w *genAlphaWork) schurBlock() schurBlock {
 	switch {
 	case w.nc == 0:
 		return schurBlock{}
+	case w.si2 && w.mn.inUse():
+		return schurBlock{lu: w.si2p, n: w.nx, row: w.nq + w.nc, col: w.nq + w.nc, scale: 1} // its μ block is (β/γ)(G Gᵀ)⁻¹
 	case w.si2:
 		return schurBlock{lu: w.lu, n: w.nx, row: w.nq + w.nc, col: w.nq + w.nc, scale: 1}
 	}
@@ -269,13 +271,19 @@ func (w *bdfWork) schurBlock() schurBlock {
 
 // schurBlock: radau5's real matrix (γ/h) K − J of the first-order form is bdf's with
 // c_j = γ/h, h that of the factorization; its J is evaluated at the start of the step
-// (RADAU5), the state before the accepted one.
+// (RADAU5), the state before the accepted one. On the Newton-Krylov path its mass part
+// (radauKrylov) is probed, whose λ block is the same to leading order, as bdf's.
 func (w *radauWork) schurBlock() schurBlock {
 	if w.se == nil || w.se.nc == 0 || !w.haveLU {
 		return schurBlock{}
 	}
-	w.nw.watch.real.lin = w.lin
-	return schurBlock{lu: &w.nw.watch.real, n: w.n, row: w.se.il(), col: w.se.il(),
+	var lu linearSolve = &w.nw.watch.real
+	if w.mn().inUse() {
+		lu = w.kry
+	} else {
+		w.nw.watch.real.lin = w.lin
+	}
+	return schurBlock{lu: lu, n: w.n, row: w.se.il(), col: w.se.il(),
 		scale: firstOrderSchurScale(w.se, radauCoef.gamma/w.hLU), at: &w.prev}
 }
 

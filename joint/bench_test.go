@@ -141,10 +141,11 @@ func BenchmarkChainRun(b *testing.B) {
 	}
 }
 
-// BenchmarkChainImplicitStep measures an accepted hht, genalpha or bdf (ggl) step (tolerance 1e-4,
+// BenchmarkChainImplicitStep measures an accepted hht, genalpha (index3, si2), bdf (ggl) or radau5 (ggl) step (tolerance 1e-4,
 // after 5 warm-up steps) on the 3D chain of N rods: on the joint route, whose Newton
 // increments come from GMRES on residual differences preconditioned by the mass part
-// [M/(1+α) Gᵀ; G 0] (C M for genalpha, c_j² M after eliminating q' and v' for bdf) through the articulated-body recursion
+// [M/(1+α) Gᵀ; G 0] (C M for genalpha, c_j² M after eliminating q' and v' for bdf, c² M
+// with c = γ/h and (α+iβ)/h for radau5's real and complex systems) through the articulated-body recursion
 // (integrate's massNewton: no nq×nq matrix); on the joint route with the dense Newton matrix (MassSolve hidden: CRBA M, the
 // analytic derivatives of derivatives.go, dense LU; N ≤ 100); and on the body route
 // (spatial, Euler parameters, sparse KKT). cpu-ms/step is the process CPU time per step,
@@ -152,7 +153,7 @@ func BenchmarkChainRun(b *testing.B) {
 //
 //	go test -run X -bench ChainImplicitStep -benchtime 20x ./joint/
 func BenchmarkChainImplicitStep(b *testing.B) {
-	for _, method := range []string{"hht", "genalpha", "bdf"} {
+	for _, method := range []string{"hht", "genalpha", "genalpha-si2", "bdf", "radau5"} {
 		for _, route := range []string{"joint", "joint-dense", "body"} {
 			for _, n := range []int{10, 100, 1000} {
 				if route == "joint-dense" && n > 100 {
@@ -193,6 +194,12 @@ func benchImplicit(b *testing.B, method, route string, n int) {
 	case "bdf":
 		bdf := integrate.DefaultBDF()
 		m = &bdf
+	case "radau5":
+		m = &integrate.Radau5{}
+	case "genalpha-si2":
+		ga := integrate.DefaultGenAlpha()
+		ga.Formulation, ga.Name = integrate.StabilizedIndex2, "genalpha-si2"
+		m = &ga
 	default:
 		ga := integrate.DefaultGenAlpha()
 		m = &ga

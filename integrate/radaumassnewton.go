@@ -1,0 +1,404 @@
+package integrate
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+	"linkage/linalg"
+)
+
+// radauKrylov solves Radau5's two linear systems (Hairer & Wanner 1996, IV.8) on systems
+// with dae.MassSolver and dae.MassMultiplier (the joint route) without forming M or an
+// n×n matrix: it is the radauSystems of such a run while its massNewton is active.
+//
+//	(γ/h K − J) x = b                  (real, n unknowns)
+//	((α+iβ)/h K − J) x = b             (complex, as 2n real unknowns (Re x, Im x))
+//
+// Each is solved by GMRES (gmres.go) whose products J z are forward differences of φ at
+// the simplified Newton's point (t₀, y₀), one evaluation each (two for a complex z):
+//
+//	J z ≈ (φ(t₀, y₀ + σz) − φ(t₀, y₀))/σ,
+//
+// so the increments are those of RADAU5's simplified Newton iteration with the exact J,
+// up to the forcing term. GMRES runs in the variables scaled by radau5's error and Newton
+// scales sc (z̃ = z/sc): its relative residual is then measured in the norm of the
+// stopping rule θ/(1−θ)·‖ΔW‖ ≤ FNEWT, and σ perturbs each component in proportion to
+// its scale, σ = √ε(1 + ‖y₀/sc‖)/‖z̃‖ in RMS norms (as dense finite differences
+// perturb a column by √ε of its size), so q is moved even where the index-scaled
+// multipliers dominate z.
+//
+// The preconditioner is the mass part of each matrix, the matrix of bdfMassPrecond with
+// c = γ/h (real) or c = (α+iβ)/h (complex): of −∂φ/∂y it keeps −I (q' = v, v' = a), M and
+// Gᵀ (the force rows), G (the constraint rows, and Gᵀμ in the GGL q rows) and leaves out
+// ∂f/∂q, ∂f/∂v and the q derivatives of M a, Gᵀλ, Gᵀμ and G v, of relative order h and h².
+// Eliminating δv and δa leaves [c² M Gᵀ; G 0] (δq, δλ) = (R, s), and with z = c² δq the
+// real matrix [M Gᵀ; G 0] with the right side (R, c² s): for a complex c the real and
+// imaginary parts are two real solves of eq. 17's matrix (massSchur), since M and G are
+// real and c enters only as a scalar. The complex system thus costs two articulated-body
+// solves and two M x products per preconditioner application, the real one one of each,
+// and one factorization (nc + 1 solves, nc×nc Cholesky) serves both and every h.
+//
+// Inexact solves and the stopping rule: the increments carry relative errors up to the
+// forcing term η = radauGMRESRTol in the scaled norm, so a rate θ below η measured from
+// them is not a contraction the iteration can count on. radauMonitor therefore takes
+// max(θ, η) as the rate (minRate), and FACCON ≥ η/(1−η): the error bound
+// θ/(1−θ)·‖ΔW‖ then covers the inexactness of the last increment. As for hht, an
+// iteration whose last GMRES solve missed its tolerance is not declared converged
+// (massNewton.distrusted), and a failed attempt after a miss falls back to the dense
+// matrices on systems of at most massNewtonDenseMax coordinates (Stats.DenseFallbacks).
+//
+// With ApproxJacobian the matrix RADAU5 is given (semiExplicit.approxJacobian, which
+// neglects the derivatives of f, M and G) is exactly this mass part, so each system is
+// one preconditioner application and no products.
+type radauKrylov struct {
+	mn     *massNewton // switch state and the factorization of eq. 17's matrix at q₀
+	mm     dae.MassMultiplier
+	se     *semiExplicit
+	stats  *Stats
+	nq, nc int
+	n      int
+	hasMu  bool
+	index3 bool // the λ rows are g (index3 form), else G v + g_t
+	approx bool
+	GGt    []float64 // nc×nc Cholesky factor of G Gᵀ (GGL only)
+	err    error     // of the last factorization
+
+	t0            float64   // the simplified Newton's point (t₀, y₀) and φ(t₀, y₀)
+	y0, f0        []float64 // radauWork's, not copies
+	scal, kdiag   []float64 // radauWork's
+	fr, ar, br    float64   // γ/h, α/h, β/h
+	realOK        bool      // the last real solve reached its tolerance
+	re, cx        *gmres    // n and 2n unknowns
+	rs            *radauRealKrylov
+	cs            *radauComplexKrylov
+	b2            []float64 // the complex right side as (Re, Im)
+	x, xi, yp, jx []float64 // n: unscaled z (real, imag), the perturbed y, J z
+	jxi, im0      []float64 // n: J Im z; a zero imaginary part
+	wr, wi, mw    []float64 // nq
+	gmr, gmi      []float64 // nq: Gᵀδμ
+	yw            float64   // ‖y₀/sc‖ of the current solve
+}
+
+// radauGMRESRTol is the forcing term of radau5's GMRES solves, relative in the scaled
+// norm of the Newton test; it is also the floor of the rate θ (see radauKrylov).
+const radauGMRESRTol = 1e-3
+
+// newRadauKrylov returns the Newton-Krylov systems for the first-order form se of sys, or
+// nil when sys lacks dae.MassSolver or dae.MassMultiplier, has λ-dependent forces or
+// Pfaffian rows (as bdfMassPrecond), or se is on the sparse evaluation path.
+func newRadauKrylov(se *semiExplicit, approx bool, stats *Stats) *radauKrylov {
+	mm, ok := se.sys.(dae.MassMultiplier)
+	if !ok || se.sp != nil {
+		return nil
+	}
+	if _, pf := se.sys.(dae.PfaffianRows); pf {
+		return nil
+	}
+	mn := newMassNewton(se.sys)
+	if mn == nil {
+		return nil
+	}
+	nq, nc, n := se.nq, se.nc, se.n
+	vec := func(k int) []float64 { return make([]float64, k) }
+	k := &radauKrylov{mn: mn, mm: mm, se: se, stats: stats, nq: nq, nc: nc, n: n,
+		hasMu: se.hasMu, index3: se.form == Index3, approx: approx,
+		re: newGMRES(n), cx: newGMRES(2 * n), b2: vec(2 * n),
+		x: vec(n), xi: vec(n), yp: vec(n), jx: vec(n), jxi: vec(n), im0: vec(n),
+		wr: vec(nq), wi: vec(nq), mw: vec(nq), gmr: vec(nq), gmi: vec(nq)}
+	k.re.rtol, k.cx.rtol = radauGMRESRTol, radauGMRESRTol
+	if k.hasMu {
+		k.GGt = vec(nc * nc)
+	}
+	k.rs, k.cs = &radauRealKrylov{k}, &radauComplexKrylov{k}
+	// M a by dae.MassMultiplier in φ; M and its work matrix only at a dense fallback.
+	se.mm, se.ma = mm, vec(nq)
+	se.M, se.work = nil, nil
+	return k
+}
+
+// active reports whether the next Jacobian is the Newton-Krylov one (nil-safe).
+func (k *radauKrylov) active() bool { return k != nil && k.mn.active() }
+
+// factor prepares both systems at (t₀, q₀) with G there (nil when nc = 0).
+func (k *radauKrylov) factor(t float64, q []float64, G *mat.Dense) {
+	k.t0 = t
+	k.err = k.mn.factor(t, q, G, 1)
+	if k.err != nil || !k.hasMu || k.nc == 0 {
+		return
+	}
+	k.err = factorGGt(k.GGt, G, k.nc, k.mn)
+}
+
+// decompose records γ/h, α/h, β/h (radauSystems): the factorization does not depend on
+// h. A singular G M⁻¹ Gᵀ, or the singular mode (whose infinite scales of a, λ, μ the
+// scaled GMRES cannot take), fails as a singular matrix.
+func (k *radauKrylov) decompose(_ *mat.Dense, _ []float64, fr, ar, br float64, reg bool) error {
+	k.fr, k.ar, k.br = fr, ar, br
+	if reg {
+		k.mn.missed = true
+		return linalg.ErrSingular
+	}
+	if k.err != nil {
+		return linalg.ErrSingular
+	}
+	return nil
+}
+
+// solveReal overwrites b with (γ/h K − J)⁻¹ b (radauSystems).
+func (k *radauKrylov) solveReal(b []float64) {
+	if k.approx {
+		k.solveMass(b, nil, complex(k.fr, 0))
+		k.realOK = true
+		return
+	}
+	k.beginSolve()
+	k.realOK = k.re.solve(k.rs, b)
+	for i, s := range k.scal {
+		b[i] *= s
+	}
+}
+
+// solveComplex overwrites b with (((α+iβ)/h) K − J)⁻¹ b (radauSystems) and records
+// whether this and the preceding real solve (one Newton increment) reached their
+// tolerance.
+func (k *radauKrylov) solveComplex(b []complex128) {
+	n := k.n
+	br, bi := k.b2[:n], k.b2[n:]
+	for i, z := range b {
+		br[i], bi[i] = real(z), imag(z)
+	}
+	if k.approx {
+		k.solveMass(br, bi, complex(k.ar, k.br))
+	} else {
+		k.beginSolve()
+		ok := k.cx.solve(k.cs, k.b2)
+		k.mn.solved(k.realOK && ok)
+		for i, s := range k.scal {
+			br[i] *= s
+			bi[i] *= s
+		}
+	}
+	for i := range b {
+		b[i] = complex(br[i], bi[i])
+	}
+}
+
+// beginSolve computes ‖y₀/sc‖ (RMS) for the difference increments of a solve.
+func (k *radauKrylov) beginSolve() {
+	var s float64
+	for i, y := range k.y0 {
+		r := y / k.scal[i]
+		s += r * r
+	}
+	k.yw = math.Sqrt(s / float64(k.n))
+}
+
+// jv writes J x into dst for the unscaled x = sc·z̃, by one evaluation of φ at
+// y₀ + σx, σ = √ε(1 + ‖y₀/sc‖)/‖z̃‖ (RMS norms), or 0 when z̃ = 0.
+func (k *radauKrylov) jv(dst, x, zt []float64) {
+	zn := norm2(zt) / math.Sqrt(float64(k.n))
+	if zn == 0 {
+		clear(dst)
+		return
+	}
+	sigma := math.Sqrt(epsilon) * (1 + k.yw) / zn
+	for i, y := range k.y0 {
+		k.yp[i] = y + sigma*x[i]
+	}
+	k.se.residual(dst, k.t0, k.yp)
+	k.stats.FuncEvals++
+	for i, f := range k.f0 {
+		dst[i] = (dst[i] - f) / sigma
+	}
+}
+
+// radauRealKrylov is the real system in the scaled variables as GMRES sees it.
+type radauRealKrylov struct{ k *radauKrylov }
+
+// jacVec writes (γ/h K − J)(sc·z) into dst (krylovSystem).
+func (s *radauRealKrylov) jacVec(dst, z []float64) {
+	k := s.k
+	for i, sc := range k.scal {
+		k.x[i] = sc * z[i]
+	}
+	k.jv(k.jx, k.x, z)
+	for i, kk := range k.kdiag {
+		dst[i] = k.fr*kk*k.x[i] - k.jx[i]
+	}
+}
+
+// precondition applies the mass part's inverse, then 1/sc (krylovSystem).
+func (s *radauRealKrylov) precondition(x []float64) {
+	k := s.k
+	k.solveMass(x, nil, complex(k.fr, 0))
+	for i, sc := range k.scal {
+		x[i] /= sc
+	}
+}
+
+// radauComplexKrylov is the complex system on (Re z, Im z) in the scaled variables.
+type radauComplexKrylov struct{ k *radauKrylov }
+
+// jacVec writes ((α+iβ)/h K − J)(sc·z) into dst on (Re, Im) (krylovSystem): J of the
+// real and of the imaginary part, one evaluation each.
+func (s *radauComplexKrylov) jacVec(dst, z []float64) {
+	k := s.k
+	n := k.n
+	zr, zi := z[:n], z[n:]
+	for i, sc := range k.scal {
+		k.x[i], k.xi[i] = sc*zr[i], sc*zi[i]
+	}
+	k.jv(k.jx, k.x, zr)
+	k.jv(k.jxi, k.xi, zi)
+	for i, kk := range k.kdiag {
+		xr, xi := kk*k.x[i], kk*k.xi[i]
+		dst[i] = k.ar*xr - k.br*xi - k.jx[i]
+		dst[n+i] = k.br*xr + k.ar*xi - k.jxi[i]
+	}
+}
+
+// precondition applies the complex mass part's inverse, then 1/sc (krylovSystem).
+func (s *radauComplexKrylov) precondition(x []float64) {
+	k := s.k
+	n := k.n
+	k.solveMass(x[:n], x[n:], complex(k.ar, k.br))
+	for i, sc := range k.scal {
+		x[i] /= sc
+		x[n+i] /= sc
+	}
+}
+
+// solveMass overwrites (ur, ui) = u = (r_q, r_v, r_a, r_λ[, r_μ]) with the solution of
+// the mass part of c K − ∂φ/∂y for the complex c (see radauKrylov; ui nil for a real c
+// and a real u), with the rows
+//
+//	c δq − δv + Gᵀδμ = r_q,   c δv − δa = r_v,   M δa + Gᵀδλ = r_a,
+//	−G δv = r_λ (ggl, index2) or −G δq = r_λ (index3),   −G δq = r_μ (ggl):
+//
+// (G Gᵀ) δμ = G r_q − r_λ + c r_μ and s = −r_μ (ggl); s = (G r_q − r_λ)/c (index2);
+// s = −r_λ (index3); then [M Gᵀ; G 0](c² δq, δλ) = (r_a + M(c(r_q − Gᵀδμ) + r_v), c² s),
+// δv = c δq + Gᵀδμ − r_q, δa = c δv − r_v. With ui nil the imaginary parts are zero
+// throughout, so their solves are skipped.
+func (k *radauKrylov) solveMass(ur, ui []float64, c complex128) {
+	cplx := ui != nil
+	if !cplx {
+		ui = k.im0
+		clear(ui)
+	}
+	nq, nc := k.nq, k.nc
+	cr, ci := real(c), imag(c)
+	G := k.mn.G
+	qr, vr, ar, lr, mr := k.se.blocks(ur)
+	qi, vi, ai, li, mi := k.se.blocks(ui)
+	switch {
+	case k.hasMu: // δμ into r_μ, s into r_λ
+		for j := range nc {
+			g := G.RawRowView(j)
+			gr, gi := dot(g, qr), dot(g, qi)
+			lr[j], mr[j], li[j], mi[j] = -mr[j], gr-lr[j]+cr*mr[j]-ci*mi[j], -mi[j], gi-li[j]+cr*mi[j]+ci*mr[j]
+		}
+		linalg.CholeskySolve(k.GGt, nc, mr)
+		if cplx {
+			linalg.CholeskySolve(k.GGt, nc, mi)
+		}
+	case k.index3:
+		for j := range nc {
+			lr[j], li[j] = -lr[j], -li[j]
+		}
+	default: // index2: s = (G r_q − r_λ)/c
+		d := cr*cr + ci*ci
+		for j := range nc {
+			g := G.RawRowView(j)
+			a, b := dot(g, qr)-lr[j], dot(g, qi)-li[j]
+			lr[j], li[j] = (a*cr+b*ci)/d, (b*cr-a*ci)/d
+		}
+	}
+	clear(k.gmr)
+	clear(k.gmi)
+	if k.hasMu && nc > 0 {
+		addGTx(k.gmr, G, mr, 1)
+		addGTx(k.gmi, G, mi, 1)
+	}
+	for i := range nq { // w = c(r_q − Gᵀδμ) + r_v
+		tr, ti := qr[i]-k.gmr[i], qi[i]-k.gmi[i]
+		k.wr[i], k.wi[i] = cr*tr-ci*ti+vr[i], cr*ti+ci*tr+vi[i]
+	}
+	k.addMass(ar, k.wr)
+	if cplx {
+		k.addMass(ai, k.wi)
+	}
+	c2r, c2i := cr*cr-ci*ci, 2*cr*ci
+	for j := range nc {
+		lr[j], li[j] = c2r*lr[j]-c2i*li[j], c2r*li[j]+c2i*lr[j]
+	}
+	k.mn.schur.Solve(ar, lr) // ar holds c² δq, lr δλ
+	if cplx {
+		k.mn.schur.Solve(ai, li)
+	}
+	d2 := c2r*c2r + c2i*c2i
+	for i := range nq {
+		zr, zi := ar[i], ai[i]
+		dqr, dqi := (zr*c2r+zi*c2i)/d2, (zi*c2r-zr*c2i)/d2
+		dvr := cr*dqr - ci*dqi + k.gmr[i] - qr[i]
+		dvi := cr*dqi + ci*dqr + k.gmi[i] - qi[i]
+		qr[i], vr[i], ar[i], qi[i], vi[i], ai[i] = dqr, dvr, cr*dvr-ci*dvi-vr[i], dqi, dvi, cr*dvi+ci*dvr-vi[i]
+	}
+}
+
+// addMass adds M x at the factorization's q to dst.
+func (k *radauKrylov) addMass(dst, x []float64) {
+	k.mm.MassMul(k.mw, k.mn.schur.t, k.mn.schur.q, x)
+	for i, m := range k.mw {
+		dst[i] += m
+	}
+}
+
+// mn is the Newton-Krylov path's switch state (nil without it).
+func (w *radauWork) mn() *massNewton {
+	if w.kry == nil {
+		return nil
+	}
+	return w.kry.mn
+}
+
+// krylovJacobian takes J at (t₀, y₀) for the Newton-Krylov products and factorizes the
+// preconditioner at q₀ (counted as a Jacobian and a factorization).
+func (w *radauWork) krylovJacobian() {
+	se := w.se
+	q := w.y0[:se.nq]
+	if se.G != nil {
+		w.sys.ConstraintJacobian(se.G, w.cur.T, q)
+	}
+	w.kry.factor(w.cur.T, q, se.G)
+	w.stats.Jacobians++
+	w.stats.Factorizations++
+	w.lin = w.kry
+	w.haveJ, w.jFresh, w.haveLU = true, true, false
+}
+
+// fallback leaves the Newton-Krylov path for the dense matrices (simplifiable).
+func (w *radauWork) fallback() bool {
+	if !w.mn().fallback() {
+		return false
+	}
+	w.allocDense()
+	w.jFresh, w.haveLU = false, false
+	return true
+}
+
+// estimateNorm is the scaled norm of the error estimate in w.errv, or +Inf (a rejection,
+// h cut by MinShrink) when it came from a GMRES solve that missed its tolerance, as a
+// converged verdict is refused then (not seen in the measured runs: on the 10- and
+// 30-rod slender chains at tol 1e-4 every estimate solve reached it).
+func (w *radauWork) estimateNorm() float64 {
+	if w.mn().inUse() && !w.kry.realOK {
+		return math.Inf(1)
+	}
+	return w.scaledNorm(w.errv)
+}
+
+// Solve applies the real system's mass part alone (linearSolve), for the singular watch's
+// probe of the multipliers' block (schurBlock).
+func (k *radauKrylov) Solve(b []float64) { k.solveMass(b, nil, complex(k.fr, 0)) }
