@@ -17,22 +17,20 @@ import (
 //
 // the last two because G_t = 0 (the drive does not depend on q).
 
-// evalTerm evaluates term tm of a row at q.
-func (s *System) evalTerm(tm *term, q []float64, e *coordEval) {
-	var k pairKin
-	s.pairs[tm.Pair].kin(q, &k)
-	e.eval(tm.Coord, &k)
+// evalTerm evaluates term tm of a row at q, its pair's kinematics through c.
+func (s *System) evalTerm(c *pairCache, tm *term, q []float64, e *coordEval) {
+	e.eval(tm.Coord, c.at(s, tm.Pair, tm.Coord, q))
 }
 
 // Constraint writes g(t, q).
 func (s *System) Constraint(dst []float64, t float64, q []float64) {
-	var e coordEval
+	var c pairCache
 	for r := range s.rows {
 		rw := &s.rows[r]
 		g := -rw.C0
 		for k := range rw.N {
-			s.evalTerm(&rw.Terms[k], q, &e)
-			g += rw.Terms[k].W * e.val
+			tm := &rw.Terms[k]
+			g += tm.W * coordValue(tm.Coord, c.at(s, tm.Pair, tm.Coord, q))
 		}
 		if rw.Drive != nil {
 			f, _, _ := rw.Drive.Eval(t)
@@ -48,13 +46,14 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 // and ConstraintJacobianValues).
 func (s *System) WriteConstraintJacobian(dst assembly.Target, _ float64, q []float64) {
 	dst.Zero()
-	var e coordEval
+	var c pairCache
+	var grad [6]float64
 	for r := range s.rows {
 		rw := &s.rows[r]
 		for k := range rw.N {
 			tm := &rw.Terms[k]
-			s.evalTerm(tm, q, &e)
-			assembly.AddScaledRow(dst.Row(r), s.pairs[tm.Pair].col[:], tm.W, e.grad[:])
+			coordGrad(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &grad)
+			assembly.AddScaledRow(dst.Row(r), s.pairs[tm.Pair].col[:], tm.W, grad[:])
 		}
 	}
 	s.addOffsetsJacobian(dst, q)
@@ -74,13 +73,14 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, _ []float64)
 
 // Gamma writes γ = −(G v)_q v − 2 G_t v − g_tt = −Σ w vᵀ∇²c v + f″(t).
 func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
+	var c pairCache
 	var e coordEval
 	for r := range s.rows {
 		rw := &s.rows[r]
 		var g float64
 		for k := range rw.N {
 			tm := &rw.Terms[k]
-			s.evalTerm(tm, q, &e)
+			s.evalTerm(&c, tm, q, &e)
 			vp := s.pairs[tm.Pair].rate(v)
 			g -= tm.W * e.quad(&vp)
 		}
@@ -97,6 +97,7 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 // WriteConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r (assembly.MatrixWriter).
 func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, q, lambda []float64) {
 	dst.Zero()
+	var c pairCache
 	var e coordEval
 	for r := range s.rows {
 		rw := &s.rows[r]
@@ -105,7 +106,7 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, 
 		}
 		for k := range rw.N {
 			tm := &rw.Terms[k]
-			s.evalTerm(tm, q, &e)
+			s.evalTerm(&c, tm, q, &e)
 			assembly.AddHessian(dst, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:])
 		}
 	}
@@ -117,13 +118,14 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, 
 // constraint Hessians contracted with w (seed 000, eqs. 22-25, 32-33).
 func (s *System) ConstraintJacobianDerivative(dst *mat.Dense, _ float64, q, w []float64) {
 	dst.Zero()
+	var c pairCache
 	var e coordEval
 	for r := range s.rows {
 		rw := &s.rows[r]
 		out := dst.RawRowView(r)
 		for k := range rw.N {
 			tm := &rw.Terms[k]
-			s.evalTerm(tm, q, &e)
+			s.evalTerm(&c, tm, q, &e)
 			pr := &s.pairs[tm.Pair]
 			wp := pr.rate(w)
 			for a, col := range pr.col {
@@ -158,7 +160,7 @@ func (s *System) GammaDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 // depend on q).
 func (s *System) GammaDerivativeQ(dst *mat.Dense, _ float64, q, v []float64) {
 	dst.Zero()
-	var k pairKin
+	var c pairCache
 	var g [6]float64
 	for r := range s.rows {
 		rw := &s.rows[r]
@@ -166,9 +168,8 @@ func (s *System) GammaDerivativeQ(dst *mat.Dense, _ float64, q, v []float64) {
 		for i := range rw.N {
 			tm := &rw.Terms[i]
 			pr := &s.pairs[tm.Pair]
-			pr.kin(q, &k)
 			vp := pr.rate(v)
-			quadGrad(tm.Coord, &k, &vp, &g)
+			quadGrad(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &vp, &g)
 			assembly.AddScaled(out, pr.col[:], -tm.W, g[:])
 		}
 	}
