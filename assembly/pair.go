@@ -29,14 +29,22 @@ func AddScaledRow(out TargetRow, cols []int, scale float64, g []float64) {
 }
 
 // AddHessian adds scale·H into dst at the pair's columns (a term of ∂(Gᵀλ)/∂q).
+// A row of H that is all zeros adds nothing to a sparse Target (AddAt adds no exact zero)
+// and is skipped there without the row's look-up: a revolute joint's rows have 2 nonzeros
+// in their 6×6 Hessians.
 func AddHessian[R HessianRow](dst Target, cols []int, scale float64, h []R) {
 	for a, ca := range cols {
 		if ca < 0 {
 			continue
 		}
 		var row [14]float64 // the largest HessianRow
+		zero := true
 		for b := range cols {
 			row[b] = h[a][b]
+			zero = zero && row[b] == 0
+		}
+		if zero && dst.dense == nil {
+			continue
 		}
 		dst.Row(ca).AddAt(cols, scale, row[:len(cols)])
 	}

@@ -34,6 +34,19 @@ func Dense(d *mat.Dense) Target {
 // Sparse returns the target writing into vals, aligned with p.
 func Sparse(p *dae.CSR, vals []float64) Target { return Target{csr: p, vals: vals} }
 
+// Sparse reports whether t writes into a pattern's value array.
+func (t *Target) Sparse() bool { return t.csr != nil }
+
+// ValuesOf returns the value array t writes into when t is aligned with pattern p (the
+// same *dae.CSR), else nil: a route may then add at positions it found on p once
+// (planar's constraint Jacobian) instead of looking each column up.
+func (t *Target) ValuesOf(p *dae.CSR) []float64 {
+	if t.csr != p {
+		return nil
+	}
+	return t.vals
+}
+
 // Zero sets every entry to zero.
 func (t *Target) Zero() {
 	if t.dense != nil {

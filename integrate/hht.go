@@ -934,6 +934,11 @@ func (w *hhtWork) extrapolate(h float64) {
 	for d := 0; d <= deg; d++ {
 		tt[d] = w.histT[d]
 	}
+	if deg == 3 {
+		w.extrapolateCubic(t1, &tt)
+		copy(w.u, w.pred[min(w.pOrder, deg)])
+		return
+	}
 	for i := range w.n {
 		for d := 0; d <= deg; d++ {
 			c[d] = w.histU[d][i]
@@ -953,6 +958,30 @@ func (w *hhtWork) extrapolate(h float64) {
 		}
 	}
 	copy(w.u, w.pred[min(w.pOrder, deg)])
+}
+
+// extrapolateCubic is extrapolate's loop for degree 3, the steady state, with the
+// divided differences and Horner's schemes written out on scalars and the differences of
+// times computed once: the same operations on every component in the same order, so
+// the same numbers, without the loop's indexing into small arrays.
+func (w *hhtWork) extrapolateCubic(t1 float64, tt *[4]float64) {
+	n := w.n
+	h0, h1, h2, h3 := w.histU[0][:n], w.histU[1][:n], w.histU[2][:n], w.histU[3][:n]
+	p0, p1, p2, p3 := w.pred[0][:n], w.pred[1][:n], w.pred[2][:n], w.pred[3][:n]
+	d10, d21, d32 := tt[1]-tt[0], tt[2]-tt[1], tt[3]-tt[2] // level 1: t_d − t_{d−1}
+	d20, d31 := tt[2]-tt[0], tt[3]-tt[1]                   // level 2
+	d30 := tt[3] - tt[0]                                   // level 3
+	e0, e1, e2 := t1-tt[0], t1-tt[1], t1-tt[2]
+	for i := range n {
+		c0, c1, c2, c3 := h0[i], h1[i], h2[i], h3[i]
+		c3, c2, c1 = (c3-c2)/d32, (c2-c1)/d21, (c1-c0)/d10
+		c3, c2 = (c3-c2)/d31, (c2-c1)/d20
+		c3 = (c3 - c2) / d30
+		p0[i] = c0
+		p1[i] = c0 + e0*c1
+		p2[i] = c0 + e0*(c1+e1*c2)
+		p3[i] = c0 + e0*(c1+e1*(c2+e2*c3))
+	}
 }
 
 // choosePredictor picks the degree for the next step: the one whose extrapolation came

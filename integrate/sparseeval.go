@@ -24,6 +24,9 @@ type sparseEval struct {
 	mass, con, coup dae.CSR
 	M, G, C         []float64 // values of M, G and of one coupling quantity (scratch)
 	mMat, gMat      csrMatrix // M and G as mat.Matrix for linalg.SparseKKT
+	// constM: M depends on neither t nor q (dae.ConstantMass), so M holds it from the
+	// first evalM on (haveM) and later calls write nothing.
+	constM, haveM bool
 }
 
 // kktArgs returns M and G (nil when nc = 0) as matrices for SaddlePoint.FactorizeSym,
@@ -53,6 +56,9 @@ func newSparseEval(sys dae.System, coupling bool) *sparseEval {
 	e := &sparseEval{se: se, nq: nq, nc: nc, mass: dae.MassCSR(se, nq), con: dae.ConstraintCSR(se, nq, nc)}
 	e.M, e.G = make([]float64, e.mass.NNZ()), make([]float64, e.con.NNZ())
 	e.mMat, e.gMat = csrMatrix{&e.mass, e.M}, csrMatrix{&e.con, e.G}
+	if c, ok := sys.(dae.ConstantMass); ok {
+		e.constM = c.ConstantMass()
+	}
 	if coupling {
 		e.coup = dae.CouplingCSR(se, nq)
 		e.C = make([]float64, e.coup.NNZ())
@@ -60,8 +66,14 @@ func newSparseEval(sys dae.System, coupling bool) *sparseEval {
 	return e
 }
 
-// evalM writes M(t, q) into e.M.
-func (e *sparseEval) evalM(t float64, q []float64) { e.se.MassValues(e.M, t, q) }
+// evalM writes M(t, q) into e.M: once for a constant mass matrix.
+func (e *sparseEval) evalM(t float64, q []float64) {
+	if e.constM && e.haveM {
+		return
+	}
+	e.se.MassValues(e.M, t, q)
+	e.haveM = true
+}
 
 // evalG writes G(t, q) into e.G.
 func (e *sparseEval) evalG(t float64, q []float64) {

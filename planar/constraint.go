@@ -1,6 +1,8 @@
 package planar
 
 import (
+	"fmt"
+
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/assembly"
@@ -17,22 +19,20 @@ import (
 //
 // the last two because G_t = 0 (the drive does not depend on q).
 
-// evalTerm evaluates term tm of a row at q.
-func (s *System) evalTerm(tm *term, q []float64, e *coordEval) {
-	var k pairKin
-	s.pairs[tm.Pair].kin(q, &k)
-	e.eval(tm.Coord, &k)
+// evalTerm evaluates term tm of a row at q, its pair's kinematics through c.
+func (s *System) evalTerm(c *pairCache, tm *term, q []float64, e *coordEval) {
+	e.eval(tm.Coord, c.at(s, tm.Pair, tm.Coord, q))
 }
 
 // Constraint writes g(t, q).
 func (s *System) Constraint(dst []float64, t float64, q []float64) {
-	var e coordEval
+	var c pairCache
 	for r := range s.rows {
 		rw := &s.rows[r]
 		g := -rw.C0
 		for k := range rw.N {
-			s.evalTerm(&rw.Terms[k], q, &e)
-			g += rw.Terms[k].W * e.val
+			tm := &rw.Terms[k]
+			g += tm.W * coordValue(tm.Coord, c.at(s, tm.Pair, tm.Coord, q))
 		}
 		if rw.Drive != nil {
 			f, _, _ := rw.Drive.Eval(t)
@@ -48,17 +48,87 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 // and ConstraintJacobianValues).
 func (s *System) WriteConstraintJacobian(dst assembly.Target, _ float64, q []float64) {
 	dst.Zero()
-	var e coordEval
-	for r := range s.rows {
-		rw := &s.rows[r]
-		for k := range rw.N {
-			tm := &rw.Terms[k]
-			s.evalTerm(tm, q, &e)
-			assembly.AddScaledRow(dst.Row(r), s.pairs[tm.Pair].col[:], tm.W, e.grad[:])
+	var c pairCache
+	var grad [6]float64
+	if vals := s.gValues(&dst); vals != nil {
+		s.addRowGradients(vals, &c, q)
+	} else {
+		for r := range s.rows {
+			rw := &s.rows[r]
+			for k := range rw.N {
+				tm := &rw.Terms[k]
+				coordGrad(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &grad)
+				assembly.AddScaledRow(dst.Row(r), s.pairs[tm.Pair].col[:], tm.W, grad[:])
+			}
 		}
 	}
 	s.addOffsetsJacobian(dst, q)
 	s.addCamsJacobian(dst, q)
+}
+
+// gValues returns the value array of dst when dst is aligned with G's pattern (the
+// sparse evaluation, dae.SparseEvaluator), else nil.
+func (s *System) gValues(dst *assembly.Target) []float64 {
+	if !dst.Sparse() {
+		return nil // the dense path builds no patterns
+	}
+	_, g := s.Patterns()
+	return dst.ValuesOf(g)
+}
+
+// addRowGradients adds the rows' terms w ∇c into the values of G's pattern, at the
+// positions found once (gSlots), with the additions of AddScaledRow in its order (no
+// exact zero added), so that the values are those the Target's look-ups give.
+func (s *System) addRowGradients(vals []float64, c *pairCache, q []float64) {
+	slots := s.gSlots()
+	var grad [6]float64
+	for r := range s.rows {
+		rw := &s.rows[r]
+		for k := range rw.N {
+			tm := &rw.Terms[k]
+			coordGrad(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &grad)
+			for a, pos := range slots[r][k] {
+				y := tm.W * grad[a]
+				if pos < 0 || y == 0 {
+					if pos == slotMissing && y != 0 {
+						panic(fmt.Sprintf("planar: entry (%d, %d) = %g is outside the declared pattern", r, s.pairs[tm.Pair].col[a], y))
+					}
+					continue
+				}
+				vals[pos] += y
+			}
+		}
+	}
+}
+
+// Positions of gSlots that are no value of G's pattern.
+const (
+	slotGround  = -1 // the entry reads the ground: nothing to add
+	slotMissing = -2 // the pattern lacks the entry (a bug of the patterns, reported if nonzero)
+)
+
+// gSlots returns, per constraint row, per term and per entry of the term's pair, the
+// position of the entry in the values of G's pattern (Matrices.Patterns), found once.
+func (s *System) gSlots() [][2][6]int {
+	s.gSlotsOnce.Do(func() {
+		_, g := s.Patterns()
+		s.gSlotTable = make([][2][6]int, len(s.rows))
+		for r := range s.rows {
+			rw := &s.rows[r]
+			for k := range rw.N {
+				for a, col := range s.pairs[rw.Terms[k].Pair].col {
+					pos := slotGround
+					if col >= 0 {
+						if pos = g.Find(r, col); pos < 0 {
+							pos = slotMissing
+						}
+					}
+					s.gSlotTable[r][k][a] = pos
+				}
+			}
+		}
+	})
+	return s.gSlotTable
 }
 
 // ConstraintTimeDerivative writes g_t = −f'(t) for motions, 0 for the other rows.
@@ -74,13 +144,14 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, _ []float64)
 
 // Gamma writes γ = −(G v)_q v − 2 G_t v − g_tt = −Σ w vᵀ∇²c v + f″(t).
 func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
+	var c pairCache
 	var e coordEval
 	for r := range s.rows {
 		rw := &s.rows[r]
 		var g float64
 		for k := range rw.N {
 			tm := &rw.Terms[k]
-			s.evalTerm(tm, q, &e)
+			s.evalTerm(&c, tm, q, &e)
 			vp := s.pairs[tm.Pair].rate(v)
 			g -= tm.W * e.quad(&vp)
 		}
@@ -97,6 +168,7 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 // WriteConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r (assembly.MatrixWriter).
 func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, q, lambda []float64) {
 	dst.Zero()
+	var c pairCache
 	var e coordEval
 	for r := range s.rows {
 		rw := &s.rows[r]
@@ -105,7 +177,7 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, 
 		}
 		for k := range rw.N {
 			tm := &rw.Terms[k]
-			s.evalTerm(tm, q, &e)
+			s.evalTerm(&c, tm, q, &e)
 			assembly.AddHessian(dst, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:])
 		}
 	}
@@ -117,13 +189,14 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, 
 // constraint Hessians contracted with w (seed 000, eqs. 22-25, 32-33).
 func (s *System) ConstraintJacobianDerivative(dst *mat.Dense, _ float64, q, w []float64) {
 	dst.Zero()
+	var c pairCache
 	var e coordEval
 	for r := range s.rows {
 		rw := &s.rows[r]
 		out := dst.RawRowView(r)
 		for k := range rw.N {
 			tm := &rw.Terms[k]
-			s.evalTerm(tm, q, &e)
+			s.evalTerm(&c, tm, q, &e)
 			pr := &s.pairs[tm.Pair]
 			wp := pr.rate(w)
 			for a, col := range pr.col {
@@ -158,7 +231,7 @@ func (s *System) GammaDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 // depend on q).
 func (s *System) GammaDerivativeQ(dst *mat.Dense, _ float64, q, v []float64) {
 	dst.Zero()
-	var k pairKin
+	var c pairCache
 	var g [6]float64
 	for r := range s.rows {
 		rw := &s.rows[r]
@@ -166,9 +239,8 @@ func (s *System) GammaDerivativeQ(dst *mat.Dense, _ float64, q, v []float64) {
 		for i := range rw.N {
 			tm := &rw.Terms[i]
 			pr := &s.pairs[tm.Pair]
-			pr.kin(q, &k)
 			vp := pr.rate(v)
-			quadGrad(tm.Coord, &k, &vp, &g)
+			quadGrad(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &vp, &g)
 			assembly.AddScaled(out, pr.col[:], -tm.W, g[:])
 		}
 	}

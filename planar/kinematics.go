@@ -49,7 +49,15 @@ type coordEval struct {
 	hess [6][6]float64
 }
 
+// kin writes the whole kinematics of the pair at q into k.
 func (pr *pairRef) kin(q []float64, k *pairKin) {
+	pr.kinPoints(q, k)
+	k.axes()
+}
+
+// kinPoints writes the marker offsets, the separation and the markers' angles into k, not
+// the axes u, n of marker I (axes), which only the along and normal coordinates read.
+func (pr *pairRef) kinPoints(q []float64, k *pairKin) {
 	var ri, rj Vec
 	var thI, thJ float64
 	if c := pr.col[0]; c >= 0 {
@@ -64,8 +72,38 @@ func (pr *pairRef) kin(q []float64, k *pairKin) {
 	k.bj = Vec{-k.aj[1], k.aj[0]}
 	k.d = Vec{rj[0] + k.aj[0] - ri[0] - k.ai[0], rj[1] + k.aj[1] - ri[1] - k.ai[1]}
 	k.alphaI, k.alphaJ = thI+pr.phiI, thJ+pr.phiJ
+}
+
+// axes writes the axes u_I, n_I of marker I from its angle α_I (kinPoints).
+func (k *pairKin) axes() {
 	s, c := math.Sincos(k.alphaI)
 	k.u, k.n = Vec{c, s}, Vec{-s, c}
+}
+
+// needsAxes reports whether coordinate kind reads the axes of marker I (pairKin.axes).
+func needsAxes(kind coordKind) bool { return kind == coordAlong || kind == coordNormal }
+
+// pairCache holds the kinematics of the pair evaluated last in one evaluation of the rows,
+// so that the rows of a joint, which share its pair (a revolute joint's x and y rows),
+// compute the kinematics once: the same numbers as kin per row, a third of the sines and
+// cosines on a chain of revolute joints (no axes needed).
+type pairCache struct {
+	pair int // index + 1 of the pair held in k; 0: none
+	axes bool
+	k    pairKin
+}
+
+// at returns the kinematics of pair p at q with what coordinate kind reads.
+func (c *pairCache) at(s *System, p int, kind coordKind, q []float64) *pairKin {
+	if c.pair != p+1 {
+		s.pairs[p].kinPoints(q, &c.k)
+		c.pair, c.axes = p+1, false
+	}
+	if !c.axes && needsAxes(kind) {
+		c.k.axes()
+		c.axes = true
+	}
+	return &c.k
 }
 
 // rate returns the pair's part of v in p order (zeros for the ground).
@@ -85,23 +123,18 @@ func rotate(s Vec, th float64) Vec {
 
 func dot(a, b Vec) float64 { return a[0]*b[0] + a[1]*b[1] }
 
-// eval writes coordinate kind of k into e (every entry).
+// eval writes coordinate kind of k into e (every entry): value (coordValue), gradient
+// (coordGrad) and Hessian.
 func (e *coordEval) eval(kind coordKind, k *pairKin) {
 	*e = coordEval{}
+	e.val = coordValue(kind, k)
+	coordGrad(kind, k, &e.grad)
 	switch kind {
 	case coordDx, coordDy:
 		c := int(kind - coordDx)
-		e.val = k.d[c]
-		e.grad[c], e.grad[3+c] = -1, 1
-		e.grad[2], e.grad[5] = -k.bi[c], k.bj[c]
 		e.hess[2][2], e.hess[5][5] = k.ai[c], -k.aj[c]
 	case coordAlong, coordNormal:
-		w, dw := k.u, k.n // w and ∂w/∂θ_I
-		if kind == coordNormal {
-			w, dw = k.n, Vec{-k.u[0], -k.u[1]}
-		}
-		e.val = dot(w, k.d)
-		e.grad = [6]float64{-w[0], -w[1], dot(dw, k.d) - dot(w, k.bi), w[0], w[1], dot(w, k.bj)}
+		w, dw := markerAxis(kind, k)
 		// ∂²w/∂θ_I² = −w, ∂d/∂θ_I = −b_I, ∂b/∂θ = −a.
 		e.hess[2][0], e.hess[2][1] = -dw[0], -dw[1]
 		e.hess[3][2], e.hess[4][2] = dw[0], dw[1]
@@ -109,14 +142,9 @@ func (e *coordEval) eval(kind coordKind, k *pairKin) {
 		e.hess[5][2] = dot(dw, k.bj)
 		e.hess[5][5] = -dot(w, k.aj)
 		symmetrize(&e.hess)
-	case coordAngle:
-		e.val = k.alphaJ - k.alphaI
-		e.grad[2], e.grad[5] = -1, 1
 	case coordDist2, coordLength:
-		d := k.d
-		e.val = dot(d, d) / 2
-		e.grad = [6]float64{-d[0], -d[1], -dot(d, k.bi), d[0], d[1], dot(d, k.bj)}
 		// H = DᵀD + Σ_c d_c ∂²d_c/∂p².
+		d := k.d
 		cols := [6]Vec{{-1, 0}, {0, -1}, {-k.bi[0], -k.bi[1]}, {1, 0}, {0, 1}, k.bj}
 		for r := range 6 {
 			for c := range 6 {
@@ -126,16 +154,65 @@ func (e *coordEval) eval(kind coordKind, k *pairKin) {
 		e.hess[2][2] += dot(d, k.ai)
 		e.hess[5][5] -= dot(d, k.aj)
 		if kind == coordLength {
-			// l = √(2c): ∂l = ∂c/l, ∂²l = ∂²c/l − ∂l ∂lᵀ/l (singular at l = 0).
-			l := math.Sqrt(2 * e.val)
-			e.val = l
-			for r := range 6 {
-				e.grad[r] /= l
-			}
+			// l = √(2c): ∂²l = ∂²c/l − ∂l ∂lᵀ/l (singular at l = 0), ∂l = e.grad.
+			l := e.val
 			for r := range 6 {
 				for c := range 6 {
 					e.hess[r][c] = (e.hess[r][c] - e.grad[r]*e.grad[c]) / l
 				}
+			}
+		}
+	}
+}
+
+// markerAxis returns the axis w of marker I that coordinate kind (along or normal)
+// projects d on, and ∂w/∂θ_I.
+func markerAxis(kind coordKind, k *pairKin) (w, dw Vec) {
+	if kind == coordNormal {
+		return k.n, Vec{-k.u[0], -k.u[1]}
+	}
+	return k.u, k.n
+}
+
+// coordValue returns the value of coordinate kind of k (coordEval.val of eval).
+func coordValue(kind coordKind, k *pairKin) float64 {
+	switch kind {
+	case coordDx, coordDy:
+		return k.d[kind-coordDx]
+	case coordAlong, coordNormal:
+		w, _ := markerAxis(kind, k)
+		return dot(w, k.d)
+	case coordAngle:
+		return k.alphaJ - k.alphaI
+	case coordDist2:
+		return dot(k.d, k.d) / 2
+	case coordLength:
+		return math.Sqrt(2 * (dot(k.d, k.d) / 2))
+	}
+	return 0
+}
+
+// coordGrad writes the gradient of coordinate kind of k into g (coordEval.grad of eval).
+func coordGrad(kind coordKind, k *pairKin, g *[6]float64) {
+	*g = [6]float64{}
+	switch kind {
+	case coordDx, coordDy:
+		c := int(kind - coordDx)
+		g[c], g[3+c] = -1, 1
+		g[2], g[5] = -k.bi[c], k.bj[c]
+	case coordAlong, coordNormal:
+		w, dw := markerAxis(kind, k)
+		*g = [6]float64{-w[0], -w[1], dot(dw, k.d) - dot(w, k.bi), w[0], w[1], dot(w, k.bj)}
+	case coordAngle:
+		g[2], g[5] = -1, 1
+	case coordDist2, coordLength:
+		d := k.d
+		*g = [6]float64{-d[0], -d[1], -dot(d, k.bi), d[0], d[1], dot(d, k.bj)}
+		if kind == coordLength {
+			// l = √(2c): ∂l = ∂c/l.
+			l := math.Sqrt(2 * (dot(d, d) / 2))
+			for r := range 6 {
+				g[r] /= l
 			}
 		}
 	}

@@ -76,6 +76,7 @@ type Reaction struct {
 func (s *System) Reaction(j JointID, q, lambda []float64) Reaction {
 	jd := &s.joints[j-1]
 	var gen [6]float64 // −Σ λ_r w ∇c on the pair p
+	var c pairCache
 	var e coordEval
 	for r := jd.first; r < jd.first+jd.nrows; r++ {
 		rw := &s.rows[r]
@@ -84,7 +85,7 @@ func (s *System) Reaction(j JointID, q, lambda []float64) Reaction {
 			if tm.Pair != jd.pair {
 				continue
 			}
-			s.evalTerm(tm, q, &e)
+			s.evalTerm(&c, tm, q, &e)
 			for c := range 6 {
 				gen[c] -= lambda[r] * tm.W * e.grad[c]
 			}

@@ -1,6 +1,8 @@
 package planar
 
 import (
+	"sync"
+
 	"linkage/assembly"
 	"linkage/dae"
 	"linkage/law"
@@ -39,6 +41,9 @@ type System struct {
 
 	pattern  Pattern // structural sparsity of G, fixed at assembly
 	coupling [][]int // CouplingPattern
+
+	gSlotsOnce sync.Once
+	gSlotTable [][2][6]int // gSlots (constraint.go)
 
 }
 
