@@ -188,6 +188,28 @@ func Radau5Index3() []Config {
 	return cs
 }
 
+// Radau5EpsTols and Radau5EpsValues are the grid of Radau5EpsConfigs: the tolerances
+// issue 17 asks radau5 to pass A02 at, and the regularization ε of radau5's singular
+// mode over eight orders around its default 1e-14.
+var (
+	Radau5EpsTols   = []float64{1e-6, 1e-7, 1e-8, 1e-9}
+	Radau5EpsValues = []float64{1e-16, 1e-15, 1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9, 1e-8}
+)
+
+// Radau5EpsConfigs is radau5 in its default ggl form at every tolerance of tols with every
+// ε of eps (the method parameter reg_eps, integrate.Radau5.RegEps): the probe of how its
+// passage of A02's singular positions depends on ε (`linkage reproduce iftomm-radau5-eps`,
+// BENCHMARKS.md, IFToMM fifth pass).
+func Radau5EpsConfigs(tols, eps []float64) []Config {
+	var cs []Config
+	for _, tol := range tols {
+		for _, e := range eps {
+			cs = append(cs, Config{Method: "radau5", Tol: tol, Options: map[string]float64{"reg_eps": e}})
+		}
+	}
+	return cs
+}
+
 // SelfReference is the run a problem without reference data is compared with: hht at tol
 // 1e-10, the tightest setting of a core method that passes A04's singular instants today
 // (bdf, radau5, dopri5 and hedop5 stop at t ≈ 1.247 s at tol 1e-10 and 1e-11); bdf at tol

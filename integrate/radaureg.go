@@ -163,8 +163,8 @@ func newRadauAug(row, col []int, n int) *radauAug {
 }
 
 // factor writes c K − J from −J on the original pattern (negJ), regularizes both
-// matrices and factorizes them.
-func (a *radauAug) factor(negJ, kdiag []float64, fr, ar, br float64) error {
+// matrices with ε = eps and factorizes them.
+func (a *radauAug) factor(negJ, kdiag []float64, fr, ar, br, eps float64) error {
 	clear(a.neg)
 	for t, x := range negJ {
 		a.neg[a.slot[t]] = x
@@ -181,8 +181,8 @@ func (a *radauAug) factor(negJ, kdiag []float64, fr, ar, br float64) error {
 			}
 		}
 	}
-	regularizeSchur(a.p, rv, a.p.sr, radauRegEps)
-	regularizeSchur(a.p, cv, a.p.sc, complex(radauRegEps, 0))
+	regularizeSchur(a.p, rv, a.p.sr, eps)
+	regularizeSchur(a.p, cv, a.p.sc, complex(eps, 0))
 	if err := a.re.Factor(); err != nil {
 		return err
 	}
