@@ -111,7 +111,11 @@ const A04MaxResidual = 1e-8
 // bdf and dopri5 stay below 2.9e-9 there and genalpha reaches 1.0e-8, below it at tol
 // 1e-9 (1.0e-9); radau5's collocation polynomial reaches 9.3e-8 at tol 1e-8, 1.1e-8 at
 // 1e-9 (at t = 0.02 s), 9.3e-9 at 1e-10 to 3 s, and stops at 0.937 s at 1e-10 over 10 s,
-// so no tolerance gives it both (BENCHMARKS.md, IFToMM).
+// so no tolerance gives it both (BENCHMARKS.md, IFToMM). Its samples' |g| is the
+// interpolation error of the cubic between the collocation nodes, where g = 0 holds: 0.09
+// to 0.2 of RTol' = 0.1·tol^(2/3), the tolerance radau5 controls its local error with, at
+// tol 1e-6 to 1e-9, falling with it (Radau5DenseBound); no method projects its dense output,
+// and neither does radau5 (BENCHMARKS.md, IFToMM fifth pass).
 func A04Settings() []Config {
 	return []Config{{Method: "hht", Tol: 1e-8}, {Method: "genalpha", Tol: 1e-9}, {Method: "bdf", Tol: 1e-8},
 		{Method: "radau5", Tol: 1e-8}, {Method: "dopri5", Tol: 1e-8}}
@@ -184,6 +188,34 @@ func Radau5Index3() []Config {
 	var cs []Config
 	for _, tol := range []float64{1e-6, 1e-8, 1e-9} {
 		cs = append(cs, Config{Method: "radau5", Formulation: "index3", Tol: tol})
+	}
+	return cs
+}
+
+// Radau5DenseBound is the bound radau5's dense output keeps |g| under between its steps:
+// RTol' = 0.1·tol^(2/3), the transformed tolerance of its local error control (the
+// collocation polynomial meets g = 0 at its nodes and errs between them as the local
+// error does; measured on A04 over 10 s, 0.09 to 0.2 of it at tol 1e-6 to 1e-9).
+func Radau5DenseBound(tol float64) float64 { return 0.1 * math.Pow(tol, 2.0/3) }
+
+// Radau5EpsTols and Radau5EpsValues are the grid of Radau5EpsConfigs: the tolerances
+// issue 17 asks radau5 to pass A02 at, and the regularization ε of radau5's singular
+// mode over eight orders around its default 1e-14.
+var (
+	Radau5EpsTols   = []float64{1e-6, 1e-7, 1e-8, 1e-9}
+	Radau5EpsValues = []float64{1e-16, 1e-15, 1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9, 1e-8}
+)
+
+// Radau5EpsConfigs is radau5 in its default ggl form at every tolerance of tols with every
+// ε of eps (the method parameter reg_eps, integrate.Radau5.RegEps): the probe of how its
+// passage of A02's singular positions depends on ε (`linkage reproduce iftomm-radau5-eps`,
+// BENCHMARKS.md, IFToMM fifth pass).
+func Radau5EpsConfigs(tols, eps []float64) []Config {
+	var cs []Config
+	for _, tol := range tols {
+		for _, e := range eps {
+			cs = append(cs, Config{Method: "radau5", Tol: tol, Options: map[string]float64{"reg_eps": e}})
+		}
 	}
 	return cs
 }

@@ -103,6 +103,11 @@ var (
 		Min: MinPenalty, Max: MaxPenalty, Default: DefaultPenalty,
 		set: func(m Method, v float64) { m.(*ALI3).Alpha = v },
 	}
+	radauRegEpsParam = Param{
+		Name: "reg_eps", Doc: "radau5's singular-mode regularization ε of the multiplier rows, relative to the Schur complement's diagonal",
+		Min: 1e-20, Max: 1e-2, Default: radauRegEps,
+		set: func(m Method, v float64) { m.(*Radau5).RegEps = v },
+	}
 	ali1PenaltyParam = Param{
 		Name: "penalty", Doc: ali3PenaltyParam.Doc,
 		Min: MinPenalty, Max: MaxPenalty, Default: DefaultPenalty,

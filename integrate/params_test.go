@@ -16,6 +16,7 @@ func TestParamsReachMethod(t *testing.T) {
 		"daealpha":     func(m Method) float64 { return m.(*DAEAlpha).RhoInf },
 		"ali3":         func(m Method) float64 { return m.(*ALI3).Alpha },
 		"ali1":         func(m Method) float64 { return m.(*ALI1).Alpha },
+		"radau5":       func(m Method) float64 { return m.(*Radau5).RegEps },
 	}
 	for _, e := range Methods() {
 		get, ok := read[e.Name]
@@ -29,7 +30,7 @@ func TestParamsReachMethod(t *testing.T) {
 			t.Fatalf("%s: %d parameters, want 1", e.Name, len(e.Params))
 		}
 		p := e.Params[0]
-		if p.Name != "penalty" { // ali's zero field means DefaultPenalty
+		if p.Name != "penalty" && p.Name != "reg_eps" { // ali's and radau5's zero fields mean the default
 			m, _ := e.NewMethod("")
 			if got := get(m); math.Abs(got-p.Default) > 1e-12 {
 				t.Errorf("%s: default %s = %g, Param.Default %g", e.Name, p.Name, got, p.Default)

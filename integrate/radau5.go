@@ -94,7 +94,9 @@ import (
 // is such a failure, and the cut after a singular matrix is always 1/2, never the factor
 // of an earlier slow iteration.
 //
-// Dense output is the collocation polynomial of the last step (IV.8), of degree 3.
+// Dense output is the collocation polynomial of the last step (IV.8), of degree 3. It is
+// not projected: between the nodes, where g = 0 holds, its |g| is its interpolation error,
+// 0.09 to 0.2 of RTol' on A04 at tol 1e-6 to 1e-9 (BENCHMARKS.md, IFToMM fifth pass).
 //
 // Formulations: ggl (default, seed 002 eq. 92), index2 (eq. 79), index3 (eq. 16). Radau
 // IIA converges with order 5 in q on all three; on index2 and ggl the index-2 variables
@@ -112,6 +114,11 @@ type Radau5 struct {
 	// ReuseRate (THET) [0.001], Deadband (QUOT1, QUOT2) [1, 1.2], Jacobian JacobianAuto or
 	// JacobianEveryStep (simplified Newton has no per-iteration refresh).
 	Newton NewtonSettings
+	// RegEps is ε of the singular mode's regularization K_ii = −ε s_i of the multiplier
+	// rows, s_i the Schur complement's diagonal (radaureg.go) [radauRegEps, 1e-14]. The
+	// passage of A02's singular positions depends on it erratically (BENCHMARKS.md, IFToMM
+	// fifth pass); it is a parameter so that the dependence can be measured.
+	RegEps float64
 
 	w         *radauWork
 	*accepted // Current, Previous, Stats (method.go)
@@ -134,6 +141,7 @@ var radau5Entry = Entry{
 	Adaptive:       true,
 	Implicit:       true,
 	ReactionForces: true,
+	Params:         []Param{radauRegEpsParam},
 	New:            func() Method { return &Radau5{} },
 }
 
@@ -228,7 +236,8 @@ type radauWork struct {
 	jFresh bool // J was evaluated at the current y₀ (RADAU5's CALJAC)
 	haveLU bool
 	hLU    float64
-	luReg  bool // the factorizations are the singular mode's (radaureg.go)
+	luReg  bool    // the factorizations are the singular mode's (radaureg.go)
+	eps    float64 // ε of the singular mode (Radau5.RegEps resolved)
 
 	nw   newtonSolver // the corrector loop (newton.go), with mon as its stopRule
 	mon  radauMonitor
@@ -278,6 +287,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	w.sys = sys
 	w.approx = m.ApproxJacobian
 	w.newton = ns
+	w.eps = orDefault(m.RegEps, radauRegEps)
 	w.tolSet, w.itersSet = tolSet, itersSet
 	w.cur.T = start.T
 	w.lad = ladder{name: "radau5", m: w, raw: ctl, rule: w, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
@@ -315,6 +325,7 @@ func (m *Radau5) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []fl
 		w.lin.(*radauDense).mass = w.gk.KJ
 	}
 	w.newton = ns
+	w.eps = orDefault(m.RegEps, radauRegEps)
 	w.tolSet, w.itersSet = tolSet, itersSet
 	w.cur.T = t0
 	copy(w.cur.Q, y0)
@@ -569,7 +580,7 @@ func (w *radauWork) decompose(h float64) error {
 	}
 	w.stats.Factorizations++
 	if w.spLU != nil {
-		if err := w.spLU.decomposeNeg(w.negJ, w.kdiag, k.gamma/h, k.alpha/h, k.beta/h, w.nw.singular); err != nil {
+		if err := w.spLU.decomposeNeg(w.negJ, w.kdiag, k.gamma/h, k.alpha/h, k.beta/h, w.regEps()); err != nil {
 			if !allFinite(w.negJ) {
 				return ErrNonFinite
 			}
@@ -578,7 +589,7 @@ func (w *radauWork) decompose(h float64) error {
 		w.haveLU, w.hLU, w.luReg = true, h, w.nw.singular
 		return nil
 	}
-	if err := w.lin.decompose(w.J, w.kdiag, k.gamma/h, k.alpha/h, k.beta/h, w.nw.singular); err != nil {
+	if err := w.lin.decompose(w.J, w.kdiag, k.gamma/h, k.alpha/h, k.beta/h, w.regEps()); err != nil {
 		if !allFinite(w.J.RawMatrix().Data) {
 			return ErrNonFinite
 		}
@@ -586,6 +597,14 @@ func (w *radauWork) decompose(h float64) error {
 	}
 	w.haveLU, w.hLU, w.luReg = true, h, w.nw.singular
 	return nil
+}
+
+// regEps is ε of the singular mode's regularization (radaureg.go), 0 outside the mode.
+func (w *radauWork) regEps() float64 {
+	if !w.nw.singular {
+		return 0
+	}
+	return w.eps
 }
 
 // luFor reports whether the factorizations are those for h in the current mode.

@@ -19,9 +19,9 @@ import (
 // J plus the diagonal of K, so one pattern serves both.
 type radauSystems interface {
 	// decompose factorizes both matrices for the given J, K diagonal and the scalars
-	// fr = γ/h, ar = α/h, br = β/h, with the algebraic rows regularized when reg
-	// (radaureg.go); a singular or non-finite matrix returns an error.
-	decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64, reg bool) error
+	// fr = γ/h, ar = α/h, br = β/h, with the algebraic rows regularized by ε = reg when
+	// reg > 0 (radaureg.go); a singular or non-finite matrix returns an error.
+	decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64, reg float64) error
 	solveReal(b []float64)       // b ← ((γ/h) K − J)⁻¹ b
 	solveComplex(b []complex128) // b ← (((α+iβ)/h) K − J)⁻¹ b
 }
@@ -47,7 +47,7 @@ type radauDense struct {
 	mass *mat.Dense
 }
 
-func (d *radauDense) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64, reg bool) error {
+func (d *radauDense) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64, reg float64) error {
 	n := d.clu.n
 	E := d.lu.Matrix().Data
 	raw := J.RawMatrix()
@@ -69,12 +69,12 @@ func (d *radauDense) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64
 			c[j] += complex(ar*k, br*k)
 		}
 	}
-	if reg {
+	if reg > 0 {
 		if d.full == nil {
 			d.full = newRadauPattern(nil, n) // every row dense
 		}
-		regularizeSchur(d.full, E, d.full.sr, radauRegEps)
-		regularizeSchur(d.full, d.clu.a, d.full.sc, complex(radauRegEps, 0))
+		regularizeSchur(d.full, E, d.full.sr, reg)
+		regularizeSchur(d.full, d.clu.a, d.full.sc, complex(reg, 0))
 	}
 	if err := d.lu.Factor(); err != nil {
 		return err
@@ -126,7 +126,7 @@ func newRadauSparse(se *semiExplicit, pattern [][]int) *radauSparse {
 	return s
 }
 
-func (s *radauSparse) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64, reg bool) error {
+func (s *radauSparse) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64, reg float64) error {
 	if s.neg == nil {
 		s.neg = make([]float64, len(s.row))
 	}
@@ -139,13 +139,13 @@ func (s *radauSparse) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float6
 
 // decomposeNeg is decompose with −J given as values on the pattern (the sparse
 // evaluation path, semiExplicit.newtonValues with c = 0).
-func (s *radauSparse) decomposeNeg(negJ []float64, kdiag []float64, fr, ar, br float64, reg bool) error {
-	s.onAug = reg
-	if reg {
+func (s *radauSparse) decomposeNeg(negJ []float64, kdiag []float64, fr, ar, br float64, reg float64) error {
+	s.onAug = reg > 0
+	if s.onAug {
 		if s.aug == nil {
 			s.aug = newRadauAug(s.row, s.col, len(kdiag))
 		}
-		return s.aug.factor(negJ, kdiag, fr, ar, br)
+		return s.aug.factor(negJ, kdiag, fr, ar, br, reg)
 	}
 	rv, cv := s.re.Values(), s.cx.Values()
 	for t, i := range s.row {

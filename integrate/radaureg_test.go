@@ -90,10 +90,10 @@ func TestRadauRegularizedFactorAllocs(t *testing.T) {
 	}
 	kdiag := []float64{1, 1, 1, 1, 0, 0, 0}
 	a := newRadauAug(row, col, 7)
-	if err := a.factor(negJ, kdiag, 37.5, 25, 14); err != nil {
+	if err := a.factor(negJ, kdiag, 37.5, 25, 14, radauRegEps); err != nil {
 		t.Fatalf("regularized factorization: %v", err)
 	}
-	if n := testing.AllocsPerRun(20, func() { _ = a.factor(negJ, kdiag, 37.5, 25, 14) }); n != 0 {
+	if n := testing.AllocsPerRun(20, func() { _ = a.factor(negJ, kdiag, 37.5, 25, 14, radauRegEps) }); n != 0 {
 		t.Errorf("radauAug.factor allocates %v times per call", n)
 	}
 }
@@ -149,6 +149,25 @@ func TestRegularizeSchurUnits(t *testing.T) {
 			if cmplx.Abs(xs[i]-want[i]) > 1e-12*cmplx.Abs(want[i]) {
 				t.Errorf("c = %v: unknown %d = %v in the scaled units, want %v", c, i, xs[i], want[i])
 			}
+		}
+	}
+}
+
+// TestRadau5RegEps: the singular mode's ε is Radau5.RegEps when set (the parameter
+// reg_eps), radauRegEps otherwise, and only the singular mode regularizes.
+func TestRadau5RegEps(t *testing.T) {
+	p := newPendulum(1, 1, 9.81)
+	for _, c := range []struct{ set, want float64 }{{0, radauRegEps}, {3e-11, 3e-11}} {
+		m := &Radau5{RegEps: c.set}
+		if err := m.Init(p, pendulumStart(p, 1, 0.5), StepControl{RTol: 1e-6}); err != nil {
+			t.Fatal(err)
+		}
+		if got := m.w.regEps(); got != 0 {
+			t.Errorf("RegEps %g: ε %g outside the singular mode, want 0", c.set, got)
+		}
+		m.w.nw.singular = true
+		if got := m.w.regEps(); got != c.want {
+			t.Errorf("RegEps %g: ε %g in the singular mode, want %g", c.set, got, c.want)
 		}
 	}
 }

@@ -32,7 +32,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	f := runFlags{options: methodOptions{}}
 	fs.StringVar(&f.method, "method", "", "integrator (see 'linkage methods'; default: the file's simulation.method, else hht)")
 	fs.StringVar(&f.form, "formulation", "", "form of the equations (default: the file's, else the method's first)")
-	fs.Var(f.options, "method-option", "set a parameter of the method, NAME=VALUE, repeatable, over the file's simulation.method_options:\nhht alpha in [-1/3, 0] (default -0.3), genalpha, genalpha-si2 and daealpha rho_inf in [0, 1] (0.9), ali1 and ali3 penalty in [1e4, 1e12] (1e7)")
+	fs.Var(f.options, "method-option", "set a parameter of the method, NAME=VALUE, repeatable, over the file's simulation.method_options:\nhht alpha in [-1/3, 0] (default -0.3), genalpha, genalpha-si2 and daealpha rho_inf in [0, 1] (0.9), ali1 and ali3 penalty in [1e4, 1e12] (1e7),\nradau5 reg_eps in [1e-20, 0.01] (1e-14; the singular mode's regularization)")
 	fs.Float64Var(&f.tol, "tol", 0, "relative and absolute tolerance in [1e-14, 0.1] (0: the file's simulation.tol, else 1e-6)")
 	fs.Float64Var(&f.tEnd, "t-end", 0, "end time in s (0: the file's simulation.t_end)")
 	fs.Float64Var(&f.h, "h", 0, "fixed step size in s, also --step (0: the file's simulation.h, else error-controlled steps); a run whose energy drifts by\nmore than 5 % of the energy exchanged or whose max |g| passes 1e-3 is flagged and exits 1; -h alone is help")
