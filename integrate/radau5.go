@@ -572,7 +572,7 @@ func (w *radauWork) decompose(h float64) error {
 	k := &radauCoef
 	w.haveLU = false
 	if w.mn().inUse() {
-		if err := w.kry.decompose(nil, nil, k.gamma/h, k.alpha/h, k.beta/h, w.nw.singular); err != nil {
+		if err := w.kry.decompose(nil, nil, k.gamma/h, k.alpha/h, k.beta/h, w.regEps()); err != nil {
 			return err
 		}
 		w.haveLU, w.hLU, w.luReg = true, h, w.nw.singular

@@ -132,11 +132,11 @@ func (k *radauKrylov) factor(t float64, q []float64, G *mat.Dense) {
 }
 
 // decompose records γ/h, α/h, β/h (radauSystems): the factorization does not depend on
-// h. A singular G M⁻¹ Gᵀ, or the singular mode (whose infinite scales of a, λ, μ the
-// scaled GMRES cannot take), fails as a singular matrix.
-func (k *radauKrylov) decompose(_ *mat.Dense, _ []float64, fr, ar, br float64, reg bool) error {
+// h. A singular G M⁻¹ Gᵀ, or the singular mode (reg > 0: its regularized rows, whose
+// infinite scales of a, λ, μ the scaled GMRES cannot take), fails as a singular matrix.
+func (k *radauKrylov) decompose(_ *mat.Dense, _ []float64, fr, ar, br float64, reg float64) error {
 	k.fr, k.ar, k.br = fr, ar, br
-	if reg {
+	if reg > 0 {
 		k.mn.missed = true
 		return linalg.ErrSingular
 	}
