@@ -254,7 +254,8 @@
 // or the spherical joints' 3×3 blocks alone made GMRES up to 8 × slower. The short steps
 // on long chains (N ≥ 100) are not the preconditioner's: the exact dense matrix fails as
 // many Newton iterations and takes the same steps, and exact products or 100-200 products
-// per solve did not lengthen them. It is a property of the system, not an option: the
+// per solve did not lengthen them (a smaller StepControl.MaxGrow avoids the failed attempt
+// per step that growth by 5 buys there). It is a property of the system, not an option: the
 // residual is exact, so a converged iterate solves the same equations as with the
 // dense matrix (TestMassNewtonMatchesDense). An iteration whose last Krylov solve missed
 // its tolerance is not declared converged: its small increment says nothing about the
