@@ -136,24 +136,39 @@ func preconditionedProducts(b *testing.B, J, P *mat.Dense, rtol float64) int {
 	return n
 }
 
-// BenchmarkChainImplicitGrowth measures hht on the joint route's chain (as
-// BenchmarkChainImplicitStep, tolerance 1e-4) with the default growth bound
+// BenchmarkChainImplicitGrowth measures hht, genalpha and bdf on the joint route's chain
+// (as BenchmarkChainImplicitStep, tolerance 1e-4) with the default growth bound
 // StepControl.MaxGrow = 5 and with 1.5. On the long chains hht's Newton iteration fails
 // at about 4 × its accepted steps, exact matrix or not (BENCHMARKS.md, issue 21 session 7),
 // so growing h by 5 after each accepted step buys a failed attempt per step. Run:
 //
 //	go test -run X -bench ChainImplicitGrowth -benchtime 40x ./joint/
 func BenchmarkChainImplicitGrowth(b *testing.B) {
-	for _, grow := range []float64{5, 1.5} {
-		for _, n := range []int{100, 1000} {
-			b.Run(fmt.Sprintf("maxgrow=%g/N=%d", grow, n), func(b *testing.B) {
-				sys, s, err := Chain3D(n)
-				if err != nil {
-					b.Fatal(err)
-				}
-				hht := integrate.DefaultHHT()
-				benchSteps(b, &hht, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4, MaxGrow: grow}, 5)
-			})
+	for _, method := range []string{"hht", "genalpha", "bdf"} {
+		for _, grow := range []float64{5, 1.5} {
+			for _, n := range []int{100, 1000} {
+				b.Run(fmt.Sprintf("method=%s/maxgrow=%g/N=%d", method, grow, n), func(b *testing.B) {
+					sys, s, err := Chain3D(n)
+					if err != nil {
+						b.Fatal(err)
+					}
+					benchSteps(b, implicitMethod(method), sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4, MaxGrow: grow}, 5)
+				})
+			}
 		}
 	}
+}
+
+// implicitMethod returns the default hht, genalpha or bdf.
+func implicitMethod(name string) integrate.Method {
+	switch name {
+	case "hht":
+		m := integrate.DefaultHHT()
+		return &m
+	case "bdf":
+		m := integrate.DefaultBDF()
+		return &m
+	}
+	m := integrate.DefaultGenAlpha()
+	return &m
 }
