@@ -247,8 +247,16 @@
 // (massnewton.go, massschur.go). No nq×nq matrix is stored and a step costs O(N) per
 // product, times the products GMRES needs: the terms the preconditioner leaves out, γh f_v
 // and βh²((M a)_q + (Gᵀλ)_q − f_q), set their number (14 to 42 residual evaluations per
-// step on the 3D rod chain, BENCHMARKS.md). It is a property of the system, not an option:
-// the residual is exact, so a converged iterate solves the same equations as with the
+// step on the 3D rod chain, BENCHMARKS.md). Measured on hht's exact matrix of that chain
+// (joint's BenchmarkNewtonPreconditioner), the stiffness βh² K is the term that counts
+// (γh f_v hardly does), and it is not a per-joint armature the recursion could take: K in
+// relative coordinates couples each joint with its whole subtree, and adding its diagonal
+// or the spherical joints' 3×3 blocks alone made GMRES up to 8 × slower. The short steps
+// on long chains (N ≥ 100) are not the preconditioner's: the exact dense matrix fails as
+// many Newton iterations and takes the same steps, and exact products or 100-200 products
+// per solve did not lengthen them (a smaller StepControl.MaxGrow avoids the failed attempt
+// per step that growth by 5 buys there). It is a property of the system, not an option: the
+// residual is exact, so a converged iterate solves the same equations as with the
 // dense matrix (TestMassNewtonMatchesDense). An iteration whose last Krylov solve missed
 // its tolerance is not declared converged: its small increment says nothing about the
 // residual. When an attempt's Newton iteration fails

@@ -1,0 +1,174 @@
+package joint_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/integrate"
+)
+
+// BenchmarkNewtonPreconditioner measures, on the 3D chain of N rods at its start, how many
+// GMRES products hht's exact Newton matrix of eq. 12 (formed densely: CRBA M, the
+// derivatives of derivatives.go) needs to reach the Newton-Krylov forcing term 1e-2 with
+// candidate preconditioners P, each a part of J₁₁ = M/(1+α) + βh² K − γh f_v, K =
+// (M a)_q − f_q (issue 21, a4 item 1): "M", the mass part integrate's massNewton applies;
+// "M+diag", "M+blk3", M plus the diagonal, or the 3×3 diagonal blocks of the spherical
+// joints, of βh² K − γh f_v (an armature-like term the articulated-body recursion could
+// take); "M+K", "M+fv", M plus all of βh² K or of −γh f_v. prod-1e-2 is the number of
+// products (a random right side, full GMRES without restarts). Run:
+//
+//	go test -run X -bench NewtonPreconditioner -benchtime 1x ./joint/
+func BenchmarkNewtonPreconditioner(b *testing.B) {
+	for _, n := range []int{10, 100} {
+		for _, h := range []float64{1e-3, 3e-3, 1e-2} {
+			for _, p := range []string{"M", "M+diag", "M+blk3", "M+K", "M+fv"} {
+				b.Run(fmt.Sprintf("N=%d/h=%g/P=%s", n, h, p), func(b *testing.B) {
+					J, P := newtonParts(b, n, h, p)
+					var its int
+					for b.Loop() {
+						its = preconditionedProducts(b, J, P, 1e-2)
+					}
+					b.ReportMetric(float64(its), "prod-1e-2")
+				})
+			}
+		}
+	}
+}
+
+// newtonParts returns hht's J₁₁ (DefaultHHTAlpha, β = (1−α)²/4, γ = (1−2α)/2) on the chain of
+// n rods at its start, and the preconditioner named p.
+func newtonParts(b *testing.B, n int, h float64, p string) (J, P *mat.Dense) {
+	sys, s, err := Chain3D(n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	nq, _ := sys.Size()
+	al := integrate.DefaultHHTAlpha
+	beta, gamma := (1-al)*(1-al)/4, (1-2*al)/2
+	M, Ma, Fq, Fv := mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+	sys.Mass(M, 0, s.Q)
+	sys.MassDerivative(Ma, 0, s.Q, s.A)
+	sys.ForceDerivativeQ(Fq, 0, s.Q, s.V)
+	sys.ForceDerivativeV(Fv, 0, s.Q, s.V)
+	M.Scale(1/(1+al), M)
+	K, C := mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+	K.Sub(Ma, Fq)
+	K.Scale(beta*h*h, K)
+	C.Scale(-gamma*h, Fv)
+	J = mat.NewDense(nq, nq, nil)
+	J.Add(M, K)
+	J.Add(J, C)
+	R := mat.NewDense(nq, nq, nil)
+	R.Sub(J, M)
+	P = mat.DenseCopyOf(M)
+	add := func(src *mat.Dense, keep func(i, j int) bool) {
+		for i := range nq {
+			for j := range nq {
+				if keep(i, j) {
+					P.Set(i, j, P.At(i, j)+src.At(i, j))
+				}
+			}
+		}
+	}
+	all := func(i, j int) bool { return true }
+	switch p {
+	case "M+diag":
+		add(R, func(i, j int) bool { return i == j })
+	case "M+blk3":
+		add(R, func(i, j int) bool { return i/3 == j/3 })
+	case "M+K":
+		add(K, all)
+	case "M+fv":
+		add(C, all)
+	}
+	return J, P
+}
+
+// preconditionedProducts runs full left-preconditioned GMRES on J x = b (b random) and
+// returns the number of products J z until ‖P⁻¹(b − J x)‖ ≤ rtol ‖P⁻¹b‖.
+func preconditionedProducts(b *testing.B, J, P *mat.Dense, rtol float64) int {
+	n, _ := J.Dims()
+	var lu mat.LU
+	lu.Factorize(P)
+	A := mat.NewDense(n, n, nil)
+	if err := lu.SolveTo(A, false, J); err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	r := mat.NewVecDense(n, nil)
+	for i := range n {
+		r.SetVec(i, rng.NormFloat64())
+	}
+	beta := r.Norm(2)
+	V := []*mat.VecDense{mat.NewVecDense(n, nil)}
+	V[0].ScaleVec(1/beta, r)
+	H := mat.NewDense(n+1, n, nil)
+	g := make([]float64, n+1)
+	g[0] = beta
+	cs, sn := make([]float64, n), make([]float64, n)
+	for j := range n {
+		w := mat.NewVecDense(n, nil)
+		w.MulVec(A, V[j])
+		for i := 0; i <= j; i++ {
+			hij := mat.Dot(w, V[i])
+			H.Set(i, j, hij)
+			w.AddScaledVec(w, -hij, V[i])
+		}
+		hn := w.Norm(2)
+		for i := range j {
+			x, y := H.At(i, j), H.At(i+1, j)
+			H.Set(i, j, cs[i]*x+sn[i]*y)
+			H.Set(i+1, j, -sn[i]*x+cs[i]*y)
+		}
+		rr := math.Hypot(H.At(j, j), hn)
+		cs[j], sn[j] = H.At(j, j)/rr, hn/rr
+		g[j+1], g[j] = -sn[j]*g[j], cs[j]*g[j]
+		if math.Abs(g[j+1]) <= rtol*beta || hn == 0 {
+			return j + 1
+		}
+		w.ScaleVec(1/hn, w)
+		V = append(V, w)
+	}
+	return n
+}
+
+// BenchmarkChainImplicitGrowth measures hht, genalpha and bdf on the joint route's chain
+// (as BenchmarkChainImplicitStep, tolerance 1e-4) with the default growth bound
+// StepControl.MaxGrow = 5 and with 1.5. On the long chains hht's Newton iteration fails
+// at about 4 × its accepted steps, exact matrix or not (BENCHMARKS.md, issue 21 session 7),
+// so growing h by 5 after each accepted step buys a failed attempt per step. Run:
+//
+//	go test -run X -bench ChainImplicitGrowth -benchtime 40x ./joint/
+func BenchmarkChainImplicitGrowth(b *testing.B) {
+	for _, method := range []string{"hht", "genalpha", "bdf"} {
+		for _, grow := range []float64{5, 1.5} {
+			for _, n := range []int{100, 1000} {
+				b.Run(fmt.Sprintf("method=%s/maxgrow=%g/N=%d", method, grow, n), func(b *testing.B) {
+					sys, s, err := Chain3D(n)
+					if err != nil {
+						b.Fatal(err)
+					}
+					benchSteps(b, implicitMethod(method), sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4, MaxGrow: grow}, 5)
+				})
+			}
+		}
+	}
+}
+
+// implicitMethod returns the default hht, genalpha or bdf.
+func implicitMethod(name string) integrate.Method {
+	switch name {
+	case "hht":
+		m := integrate.DefaultHHT()
+		return &m
+	case "bdf":
+		m := integrate.DefaultBDF()
+		return &m
+	}
+	m := integrate.DefaultGenAlpha()
+	return &m
+}
