@@ -19,8 +19,8 @@ type Derivatives struct {
 
 	qp, vp     []float64  // perturbed arguments
 	fp, fm     []float64  // f at ±δ, length nq
-	mp, mm     *mat.Dense // M at ±δ (nq×nq)
-	gp, gm     *mat.Dense // G at ±δ (nc×nq)
+	mp, mm     *mat.Dense // M at ±δ (nq×nq), made at the first difference of M a
+	gp, gm     *mat.Dense // G at ±δ (nc×nq), made at the first difference of Gᵀλ
 	colP, colM []float64
 	// Evals counts System evaluations spent on finite differences.
 	Evals int
@@ -40,12 +40,6 @@ func NewDerivatives(sys System) *Derivatives {
 	d.vp = make([]float64, nq)
 	d.fp = make([]float64, nq)
 	d.fm = make([]float64, nq)
-	d.mp = mat.NewDense(nq, nq, nil)
-	d.mm = mat.NewDense(nq, nq, nil)
-	if nc > 0 {
-		d.gp = mat.NewDense(nc, nq, nil)
-		d.gm = mat.NewDense(nc, nq, nil)
-	}
 	d.colP = make([]float64, nq)
 	d.colM = make([]float64, nq)
 	return d
@@ -68,6 +62,9 @@ func (d *Derivatives) MassDerivative(dst *mat.Dense, t float64, q, a []float64) 
 	case d.constMass:
 		dst.Zero()
 	default:
+		if d.mp == nil { // first use: a system with analytic derivatives never pays nq² here
+			d.mp, d.mm = mat.NewDense(d.nq, d.nq, nil), mat.NewDense(d.nq, d.nq, nil)
+		}
 		copy(d.qp, q)
 		for j := range d.nq {
 			h := FDStep(q[j])
@@ -98,6 +95,9 @@ func (d *Derivatives) ConstraintForceDerivative(dst *mat.Dense, t float64, q, la
 	if d.nc == 0 {
 		dst.Zero()
 		return
+	}
+	if d.gp == nil {
+		d.gp, d.gm = mat.NewDense(d.nc, d.nq, nil), mat.NewDense(d.nc, d.nq, nil)
 	}
 	copy(d.qp, q)
 	for j := range d.nq {

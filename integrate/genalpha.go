@@ -273,7 +273,7 @@ type genAlphaWork struct {
 	res        []float64
 	f, tmp     []float64
 	gt         []float64
-	M, K       *mat.Dense    // nq×nq: M(q₁), scratch derivative
+	M, K       *mat.Dense    // nq×nq: M(q₁), scratch derivative (nil on the Newton-Krylov path until a fallback, allocDense)
 	J11        *mat.Dense    // nq×nq block of the iteration matrix
 	G0, G1     *mat.Dense    // G(q_n), G(q₁)
 	lu         *newtonFactor // dense, or sparse for large systems with patterns
@@ -287,6 +287,7 @@ type genAlphaWork struct {
 	// preconditioned by [C M Gᵀ; G 0] (index 3) or si2p (stabilized index 2), M z by
 	// dae.MassMultiplier. mn is nil otherwise.
 	mn           *massNewton
+	rec          *massSchur // eq. 17 by dae.MassSolver while M is not formed (with mn)
 	si2p         *si2MassPrecond
 	mm           dae.MassMultiplier
 	kr           *gmres
@@ -380,17 +381,9 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		w.kIdx = newKKTScatter(w.sp, &w.lu.csr)
 		w.kkt = newSaddlePoint(sys)
 	} else {
-		w.der = dae.NewDerivatives(sys)
-		w.M, w.K, w.J11 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 		if nc > 0 {
 			w.G0, w.G1 = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 		}
-		pattern := kktNewtonPattern(sys) // [J Gᵀ; G 0]
-		if w.si2 {
-			pattern = si2NewtonPattern(sys)
-		}
-		w.lu = newNewtonFactor(w.nx, pattern)
-		w.kkt = linalg.NewKKT(nq, nc)
 		if mm, ok := sys.(dae.MassMultiplier); ok && pf == nil {
 			if w.mn = newMassNewton(sys); w.mn != nil && w.si2 {
 				w.si2p = newSI2MassPrecond(w.mn, p.Gamma, p.Beta)
@@ -398,10 +391,14 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 			if w.mn != nil {
 				w.mm, w.kr = mm, newGMRES(w.nx)
 				w.kx, w.kb, w.kres = vec(w.nx), vec(w.nx), vec(w.nx)
+				w.rec = newMassSchur(sys) // eq. 17 at the start without M
 			}
 		}
 	}
 
+	if w.sp == nil && w.mn == nil {
+		w.allocDense()
+	}
 	w.rx = newReaction(sys, w.sp)
 
 	// Consistency of the start at position and velocity level (seed 002, eq. 17 needs both).
@@ -466,6 +463,9 @@ func worstAbs(x []float64) (int, float64) {
 // leaves M and G(t, q) in w.M and w.G1.
 func (w *genAlphaWork) accel(a, lambda []float64, t float64, q, v []float64) error {
 	e := eq17{sys: w.sys, M: w.M, G: w.G1, sp: w.sp, kkt: w.kkt}
+	if w.M == nil && w.sp == nil {
+		e.rec = w.rec
+	}
 	return e.solve(a, lambda, t, q, v, &w.stats)
 }
 
@@ -585,9 +585,15 @@ func (w *genAlphaWork) startCorrection(h float64) {
 			w.lam1[k] *= -h * h * w.cErr
 		}
 	} else {
-		w.sys.Mass(w.M, t0, q0)
 		w.sys.ConstraintJacobian(w.G1, t0, q0)
-		if err := w.kkt.FactorizeSym(w.M, w.G1); err != nil {
+		var err error
+		if w.M == nil { // the Newton-Krylov path: M only through dae.MassSolver
+			err = w.rec.factor(t0, q0, w.G1)
+		} else {
+			w.sys.Mass(w.M, t0, q0)
+			err = w.kkt.FactorizeSym(w.M, w.G1)
+		}
+		if err != nil {
 			return // Init solved eq. 17 with this matrix, so it is not singular here
 		}
 		for k := range w.nc {
@@ -598,7 +604,11 @@ func (w *genAlphaWork) startCorrection(h float64) {
 			w.lam1[k] = -h * h * w.cErr * s
 		}
 	}
-	w.kkt.Solve(w.delta0, w.lam1)
+	if w.M == nil && w.sp == nil {
+		w.rec.Solve(w.delta0, w.lam1)
+	} else {
+		w.kkt.Solve(w.delta0, w.lam1)
+	}
 	w.stats.Solves++
 }
 
@@ -706,7 +716,32 @@ func (w *genAlphaWork) precondition(x []float64) {
 
 // fallback leaves the preconditioned Newton-Krylov corrector for the dense matrix
 // (simplifiable).
-func (w *genAlphaWork) fallback() bool { return w.mn.fallback() }
+func (w *genAlphaWork) fallback() bool {
+	if !w.mn.fallback() {
+		return false
+	}
+	w.allocDense()
+	return true
+}
+
+// allocDense sizes the dense iteration matrix, M, the derivative work and the dense KKT
+// factorization of eq. 17: at Init, or at the first fallback from the Newton-Krylov
+// corrector (massNewton), whose runs never store an nq×nq matrix otherwise (on the joint
+// route's 1000-rod chain they were 344 MB).
+func (w *genAlphaWork) allocDense() {
+	if w.lu != nil {
+		return
+	}
+	nq, nc := w.nq, w.nc
+	w.der = dae.NewDerivatives(w.sys)
+	w.M, w.K, w.J11 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+	pattern := kktNewtonPattern(w.sys) // [J Gᵀ; G 0]
+	if w.si2 {
+		pattern = si2NewtonPattern(w.sys)
+	}
+	w.lu = newNewtonFactor(w.nx, pattern)
+	w.kkt = linalg.NewKKT(nq, nc)
+}
 
 // converged writes q₁, v₁, a₁, q̈₁, λ₁ of the converged iterate.
 func (w *genAlphaWork) converged() error {

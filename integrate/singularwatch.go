@@ -245,7 +245,7 @@ func (w *genAlphaWork) schurBlock() schurBlock {
 	case w.si2 && w.mn.inUse():
 		return schurBlock{lu: w.si2p, n: w.nx, row: w.nq + w.nc, col: w.nq + w.nc, scale: 1} // its μ block is (β/γ)(G Gᵀ)⁻¹
 	case w.si2:
-		return schurBlock{lu: w.lu, n: w.nx, row: w.nq + w.nc, col: w.nq + w.nc, scale: 1}
+		return schurBlock{lu: w.mn.or(w.lu), n: w.nx, row: w.nq + w.nc, col: w.nq + w.nc, scale: 1} // or: no nil *newtonFactor in the interface
 	}
 	return schurBlock{lu: w.mn.or(w.lu), n: w.nx, row: w.nq, col: w.nq, scale: 1}
 }
