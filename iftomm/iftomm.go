@@ -22,6 +22,7 @@ import (
 
 	"linkage/cputime"
 	"linkage/examples"
+	"linkage/integrate"
 	"linkage/modelfile"
 )
 
@@ -42,6 +43,9 @@ type Problem struct {
 	Reference func(tEnd float64) (*Reference, error)
 	// Extra are configurations run after CoreConfigs: runs the issue singled out.
 	Extra []Config
+	// Perturb, when set, changes the parsed model before it is built (the robustness
+	// probe's perturbed starts, PerturbAngle).
+	Perturb func(*modelfile.Document)
 }
 
 // Problems returns A01 to tA01 (the library's horizon is 2000 s; 10 s is the short run),
@@ -223,6 +227,11 @@ type Run struct {
 	// Branch is set when the run left the reference's branch of the motion (branchLeft):
 	// within Tolerance at Branch[0], beyond BranchJump at Branch[1], s.
 	Branch *[2]float64
+	// Reached is the last output time of the run (TEnd when it ended), s; Stats its work
+	// and failures; Passages the singular positions it reported passing.
+	Reached  float64
+	Stats    integrate.Stats
+	Passages int
 }
 
 // Pass reports whether the run reached its end and kept the point within Tolerance.
@@ -245,6 +254,10 @@ func RunProblem(p Problem, configs []Config) ([]Run, error) {
 		r.Err = err
 		if res != nil {
 			r.Wall, r.Steps = res.Solution.Wall, res.Solution.Stats.Steps
+			r.Stats, r.Passages = res.Solution.Stats, len(res.Passages)
+			if t := res.Channel("t"); len(t) > 0 {
+				r.Reached = t[len(t)-1]
+			}
 			r.EnergyDrift, r.Energy = res.EnergyDrift, res.EnergyScale
 			r.MaxResidual, r.DenseResidual = res.Solution.MaxResidual.Pos, maxAbs(res.Channel("residual.position"))
 			if all := res.MaxResidualAll; all != nil {
@@ -284,6 +297,9 @@ func build(p Problem) (*modelfile.Built, error) {
 	doc, err := modelfile.Parse("examples/iftomm/"+p.File, src)
 	if err != nil {
 		return nil, err
+	}
+	if p.Perturb != nil {
+		p.Perturb(doc)
 	}
 	sim := &doc.Model.Simulation // the section of 2D and 3D documents alike (modelfile.Parse)
 	sim.Outputs, sim.Plot, sim.OutputStep = []string{p.Point, "residual"}, nil, p.Dt
