@@ -1013,16 +1013,23 @@ func (w *genAlphaWork) incrementNorm(h float64) (norm, roundoff float64) {
 }
 
 // worstResidual names the largest residual component of the last evaluation, scaled as in
-// eqs. 69/94.
+// eqs. 69/94, and reports its value unscaled: the force residual M q̈ − f + Gᵀλ = r_h/h
+// and g = h·g_h (hht's report, too, gives g, not g/(βh²)). The scaled g_h = g/h of an
+// attempt cut to h = 6e-14 s read as "position constraint = 0.0094" where g was 6e-16 m,
+// which looked like a Newton iteration gone far off the constraints (A02, N = 40).
 func (w *genAlphaWork) worstResidual() Residual {
 	i, v := worstAbs(w.res)
 	r := Residual{Index: i, Value: v}
 	switch {
 	case i < w.nq:
 		r.Block, r.Owner = "equilibrium", dae.CoordinateName(w.sys, i)
+		r.Value /= w.hTry
 	case i < w.nq+w.nc:
 		r.Block, r.Index = "position constraint", i-w.nq
 		r.Owner = dae.ConstraintName(w.sys, r.Index)
+		if r.Index < w.holonomic() {
+			r.Value *= w.hTry
+		}
 	default:
 		r.Block, r.Index = "velocity constraint", i-w.nq-w.nc
 		r.Owner = dae.ConstraintName(w.sys, r.Index)
