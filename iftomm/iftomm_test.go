@@ -360,3 +360,55 @@ func TestBranchLeftPhaseDrift(t *testing.T) {
 		t.Errorf("jump from 5e-4 to 2e-2 m after errors within 1e-3 m: %v over (%g, %g]; want (1, 1.5]", ok, from, to)
 	}
 }
+
+// TestRobustTightTolShort (issue 17, the fifth pass): the settings the robustness probe
+// found stopping before the Newton iterations stopped chasing rounding near singular
+// positions (integrate's dropRoundedConstraints and genalpha's increment floor at ulps of
+// ‖q‖∞): genalpha at tol 1e-9 stopped at t ≈ 0.6 s (from both starts), hht at tol 1e-10
+// at A02's second singular position (1.2437 s, file's start). Both now run A02 (N = 40)
+// through both singular positions to 1.5 s on the physical branch within the library's
+// tolerance, from the file's start and from crank0's angle + PerturbAngle. The 20 s runs
+// are `reproduce iftomm --robust`'s (BENCHMARKS.md, fifth pass).
+func TestRobustTightTolShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four A02 runs to 1.5 s at tight tolerances")
+	}
+	var runs []RobustRun
+	for _, s := range RobustStarts() {
+		p := A02(40, 1.5)
+		p.Perturb = s.Perturb
+		rs, err := RunProblem(p, []Config{{Method: "genalpha", Tol: 1e-9}, {Method: "hht", Tol: 1e-10}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			runs = append(runs, RobustRun{Start: s.Name, Run: r})
+		}
+	}
+	for _, r := range runs {
+		if !r.Pass() || r.Branch != nil || r.Passages < 2 || !(r.MaxResidual < 1e-10) {
+			t.Errorf("%s from %s: reached %g s, error %.3g m, %d passages, max |g| %.2g, err %v; want 1.5 s through both singular positions within %g m, |g| < 1e-10",
+				r.Config, r.Start, r.Reached, r.MaxError, r.Passages, r.MaxResidual, r.Err, Tolerance)
+		}
+	}
+	if t.Failed() {
+		t.Log("\n" + RobustTable(runs))
+	}
+}
+
+// TestRobustTable: the probe's table marks a stopped run STOP with its note, cut before
+// the joints' list and the HMin explanation, and a finished run beyond the library's
+// tolerance FAIL.
+func TestRobustTable(t *testing.T) {
+	stop := errStub("integrate: hht: t=1.2437 h=1.8e-13: mechanism reached a singular position at t=1.2437: rank of G dropped to 202 of 242 rows; joints involved: pivot0, pivot1; the step failed with: step size below HMin (HMin = 2e-13 s …)")
+	runs := []RobustRun{
+		{Start: "file", Run: Run{Config: Config{Method: "hht", Tol: 1e-10}, Reached: 1.2, MaxError: 2e-6, Err: stop}},
+		{Start: "file", Run: Run{Config: Config{Method: "hht", Tol: 1e-8}, Reached: 20, MaxError: 6.5e-3}},
+	}
+	tab := RobustTable(runs)
+	for _, want := range []string{"STOP (note 1)", "FAIL", "note 1: hht tol 1e-10, start file: integrate: hht: t=1.2437 h=1.8e-13: mechanism reached a singular position at t=1.2437: rank of G dropped to 202 of 242 rows; the step failed with: step size below HMin\n"} {
+		if !strings.Contains(tab, want) {
+			t.Errorf("table lacks %q:\n%s", want, tab)
+		}
+	}
+}

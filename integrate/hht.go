@@ -772,6 +772,9 @@ func (w *hhtWork) increment() float64 {
 	for i := range w.du {
 		w.du[i] = -w.du[i]
 	}
+	if w.nw.singular {
+		dropRoundedConstraints(w.du[w.nq:w.nq+w.ncH], k.beta*h*h, w.q) // rows g/(βh²)
+	}
 	if w.mn.inUse() {
 		w.krylov()
 	} else {

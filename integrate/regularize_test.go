@@ -142,3 +142,24 @@ func TestSingularWatchEigenvalue(t *testing.T) {
 		t.Errorf("μ₀ = %.12g, smallest eigenvalue of G M⁻¹ Gᵀ %.12g", mu, lmin)
 	}
 }
+
+// TestDropRoundedConstraints: the singular mode leaves uncorrected exactly the position
+// rows whose residual g_i = rows_i·scale is within gRoundUlps·ε‖q‖∞ (here ‖q‖∞ = 40, the
+// largest coordinate of A02: level 4·40·2⁻⁵² ≈ 3.6e-14), whatever the row scaling.
+func TestDropRoundedConstraints(t *testing.T) {
+	q := []float64{0.05, -40, 3}
+	level := gRoundUlps * 0x1p-52 * 40
+	const scale = 0x1p-20 // rows hold g/scale, as hht's g/(βh²) and genalpha's g/h (a power of 2: exact)
+	g := []float64{0.5 * level, -level, 1.01 * level, 1e-9, 0}
+	rows := make([]float64, len(g))
+	for i, gi := range g {
+		rows[i] = gi / scale
+	}
+	dropRoundedConstraints(rows, scale, q)
+	want := []float64{0, 0, 1.01 * level / scale, 1e-9 / scale, 0}
+	for i := range rows {
+		if rows[i] != want[i] {
+			t.Errorf("row %d (g = %.3g): %.6g after the drop, want %.6g", i, g[i], rows[i], want[i])
+		}
+	}
+}
