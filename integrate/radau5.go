@@ -236,12 +236,12 @@ type radauWork struct {
 	jFresh bool // J was evaluated at the current y₀ (RADAU5's CALJAC)
 	haveLU bool
 	hLU    float64
-	luReg  bool    // the factorizations are the singular mode's (radaureg.go)
+	luReg  bool // the factorizations are the singular mode's (radaureg.go)
 	// i3 holds ggl's index-3 rows of the singular mode (radauindex3.go); jIndex3 is
 	// whether J was evaluated with them.
 	i3      radauIndex3
 	jIndex3 bool
-	eps    float64 // ε of the singular mode (Radau5.RegEps resolved)
+	eps     float64 // ε of the singular mode (Radau5.RegEps resolved)
 
 	nw   newtonSolver // the corrector loop (newton.go), with mon as its stopRule
 	mon  radauMonitor
