@@ -530,9 +530,10 @@ func (w *radauWork) cut(h float64) {
 	w.reject = true
 	if w.mon.slow {
 		w.h = h * w.mon.hhfac
-		return
+	} else {
+		w.h = h * 0.5
 	}
-	w.h = h * 0.5
+	w.noteModeFailure(h)
 }
 
 // commit accepts the converged step and chooses the next h (accept).
@@ -999,6 +1000,7 @@ func (w *radauWork) accept(h, e float64) {
 	}
 	w.stats.Steps++
 	w.jFresh = false
+	w.i3.fails = 0
 	w.mn().accepted()
 	// The Newton-Krylov path takes its J at every y₀ (its products are differences there)
 	// and has no h-dependent factorization to keep.

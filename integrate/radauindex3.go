@@ -6,19 +6,28 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// In its singular mode (newtonSolver.singular) Radau5's ggl form integrates the index-3
+// In its singular mode (newtonSolver.singular), when the regularized ggl rows have failed
+// radauIndex3After Newton attempts in a row, Radau5's ggl form integrates the index-3
 // equations (seed 002, eq. 16) on the same unknowns y = (q, v, a, λ, μ): the rows of λ
 // hold g = 0 in place of G v + g_t = 0 (eq. 92's velocity rows) and the rows of μ hold
 // μ = 0, so that q' = v − Gᵀμ = v. Near a singular position GGL's velocity rows fix v
 // along the directions G loses only to about u|G||v|/σ_min(G), coarser than the
 // tolerance, and the Newton iteration cannot converge however short the step
 // (BENCHMARKS.md, IFToMM fifth pass); the index-3 rows reach v only through h (v is
-// weighed as the index3 form weighs it, by h·Δv), so cutting h clears that floor. When
-// the mode ends, v is projected mass-orthogonally onto G v + g_t = 0 (seed 002, eq. 91),
-// and a, λ recomputed from eq. 17 there, before the velocity rows return. The Pfaffian
-// rows (dae.PfaffianRows) have no position level and keep their velocity rows.
+// weighed as the index3 form weighs it, by h·Δv), so cutting h clears that floor. They
+// are the second resort, not the first: with v weighed by h the index3 form's phase
+// errors are larger (A02 N = 40 to 20 s at tol 1e-6: 0.12 m against 3e-4 m for the ggl
+// rows where those pass). When the mode ends (regRearm), v is projected
+// mass-orthogonally onto G v + g_t = 0 (seed 002, eq. 91), and a, λ recomputed from
+// eq. 17 there, before the velocity rows return. The Pfaffian rows (dae.PfaffianRows)
+// have no position level and keep their velocity rows.
 type radauIndex3 struct {
 	on bool // y₀ and the current iteration use the index-3 rows
+	// want is set when the regularized ggl rows have failed radauIndex3After Newton
+	// attempts in a row at one step start; fails counts them.
+	want  bool
+	fails int
+	h     float64 // the size of the first of them
 	// The sparse evaluation path's slots of −J on the Newton pattern: every slot of the
 	// holonomic λ rows, and the pairs (λ row r, q column j) ← (μ row r, q column j).
 	lamSlots []int
@@ -43,14 +52,38 @@ func (w *radauWork) syncIndex3() {
 		return
 	}
 	switch {
-	case w.nw.singular && !w.i3.on:
+	case w.nw.singular && w.i3.want && !w.i3.on:
 		w.enterIndex3()
 	case !w.nw.singular && w.i3.on:
 		if err := w.projectVelocity(); err != nil {
 			w.nw.singular, w.nw.regSteps = true, 0
 			return
 		}
-		w.i3.on = false
+		w.i3.on, w.i3.want = false, false
+	}
+}
+
+// radauIndex3After is the number of failed Newton attempts in a row, at one step start in
+// the singular mode, after which the ggl form takes the index-3 rows. The regularized ggl
+// rows pass most singular positions, more accurately (v at its index-1 scale); where they
+// cannot converge (v fixed along the lost directions only to u|G||v|/σ_min) the ladder
+// cuts h until HMin, 35 to 67 cuts in the fifth pass's stops.
+const radauIndex3After = 8
+
+// noteModeFailure counts a failed Newton attempt of size h of the singular mode's ggl
+// rows (cut). At the switch to the index-3 rows h returns to the size of the first
+// failed attempt: the cuts were spent on the velocity rows' rounding floor, which no h
+// clears, and would otherwise leave the index-3 rows a step near HMin.
+func (w *radauWork) noteModeFailure(h float64) {
+	if !w.nw.singular || w.i3.on || !w.gglIndex3() {
+		return
+	}
+	if w.i3.fails == 0 {
+		w.i3.h = h
+	}
+	if w.i3.fails++; w.i3.fails >= radauIndex3After {
+		w.i3.want = true
+		w.h = w.i3.h
 	}
 }
 
