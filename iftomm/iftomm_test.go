@@ -239,6 +239,35 @@ func TestRadau5SingularShort(t *testing.T) {
 	}
 }
 
+// TestRadau5SingularEpsWindow (issue 17): with the index-3 rows the singular mode takes
+// where the regularized ggl rows fail (integrate/radauindex3.go), radau5 (ggl) passes both
+// singular positions of A02 (N = 40, to 1.5 s) at tol 1e-9 for ε (reg_eps) over seven
+// orders; before, every ε from 1e-16 to 1e-8 stopped at the first one (t = 0.72 s: GGL's
+// velocity rows fix v along the lost directions only to u|G||v|/σ_min, BENCHMARKS.md,
+// IFToMM fifth pass). Bound 1e-5 m as in TestRadau5SingularShort.
+func TestRadau5SingularEpsWindow(t *testing.T) {
+	p := A02(40, 1.5)
+	b, ref := builtWithReference(t, p)
+	for _, eps := range []float64{1e-16, 1e-12, 1e-10} {
+		c := Config{Method: "radau5", Tol: 1e-9, Options: map[string]float64{"reg_eps": eps}}
+		res, err := simulate(b, p, c)
+		if err != nil {
+			t.Errorf("%s: %v", c, err)
+			continue
+		}
+		tt, pc := res.Channel("t"), pointChannels(res, p.Point)
+		if worst, at, err := ref.maxError(tt, pc); err != nil || !(worst < 1e-5) {
+			t.Errorf("%s: error %.3g m at t = %g (%v), want < 1e-5 m", c, worst, at, err)
+		}
+		if from, to, left := ref.branchLeft(tt, pc); left {
+			t.Errorf("%s: left the physical branch between t = %g and %g s", c, from, to)
+		}
+		if len(res.Passages) < 2 {
+			t.Errorf("%s: singular passages %+v, want both (0.72 and 1.24 s)", c, res.Passages)
+		}
+	}
+}
+
 // builtWithReference builds p's model file and reads its reference to p.TEnd.
 func builtWithReference(t *testing.T, p Problem) (*modelfile.Built, *Reference) {
 	t.Helper()

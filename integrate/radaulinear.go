@@ -97,6 +97,10 @@ type radauSparse struct {
 	aug   *radauAug
 	onAug bool
 	neg   []float64
+	// unit lists the rows whose −J has −1 on a diagonal the pattern lacks (ggl's μ rows
+	// in the singular mode's index-3 rows, radauindex3.go); only the regularized
+	// factorizations, whose pattern has every diagonal, take them.
+	unit []int
 }
 
 // newRadauSparse builds the sparse factorizations for pattern. Every differential row
@@ -145,7 +149,7 @@ func (s *radauSparse) decomposeNeg(negJ []float64, kdiag []float64, fr, ar, br f
 		if s.aug == nil {
 			s.aug = newRadauAug(s.row, s.col, len(kdiag))
 		}
-		return s.aug.factor(negJ, kdiag, fr, ar, br, reg)
+		return s.aug.factor(negJ, kdiag, s.unit, fr, ar, br, reg)
 	}
 	rv, cv := s.re.Values(), s.cx.Values()
 	for t, i := range s.row {

@@ -169,12 +169,15 @@ func newRadauAug(row, col []int, n int) *radauAug {
 	return a
 }
 
-// factor writes c K − J from −J on the original pattern (negJ), regularizes both
-// matrices with ε = eps and factorizes them.
-func (a *radauAug) factor(negJ, kdiag []float64, fr, ar, br, eps float64) error {
+// factor writes c K − J from −J on the original pattern (negJ) and −1 on the diagonal
+// of the rows unit, regularizes both matrices with ε = eps and factorizes them.
+func (a *radauAug) factor(negJ, kdiag []float64, unit []int, fr, ar, br, eps float64) error {
 	clear(a.neg)
 	for t, x := range negJ {
 		a.neg[a.slot[t]] = x
+	}
+	for _, i := range unit {
+		a.neg[a.p.at(i, i)] = -1
 	}
 	c := &a.p.csr
 	rv, cv := a.re.Values(), a.cx.Values()

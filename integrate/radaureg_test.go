@@ -90,10 +90,10 @@ func TestRadauRegularizedFactorAllocs(t *testing.T) {
 	}
 	kdiag := []float64{1, 1, 1, 1, 0, 0, 0}
 	a := newRadauAug(row, col, 7)
-	if err := a.factor(negJ, kdiag, 37.5, 25, 14, radauRegEps); err != nil {
+	if err := a.factor(negJ, kdiag, nil, 37.5, 25, 14, radauRegEps); err != nil {
 		t.Fatalf("regularized factorization: %v", err)
 	}
-	if n := testing.AllocsPerRun(20, func() { _ = a.factor(negJ, kdiag, 37.5, 25, 14, radauRegEps) }); n != 0 {
+	if n := testing.AllocsPerRun(20, func() { _ = a.factor(negJ, kdiag, nil, 37.5, 25, 14, radauRegEps) }); n != 0 {
 		t.Errorf("radauAug.factor allocates %v times per call", n)
 	}
 }

@@ -77,10 +77,11 @@ func TestRegularizedFactorRankDeficient(t *testing.T) {
 }
 
 // TestSingularModeNoAllocs: a step in the singular mode (regularized matrix, λ and μ out
-// of the norms) allocates nothing after warm-up, dense and sparse paths alike.
+// of the norms; for radau5 also on ggl's index-3 rows) allocates nothing after warm-up,
+// dense and sparse paths alike.
 func TestSingularModeNoAllocs(t *testing.T) {
 	ch := newChain(3, 1, 1, 9.81)
-	hht, ga, bdf, radau := DefaultHHT(), DefaultGenAlpha(), DefaultBDF(), Radau5{}
+	hht, ga, bdf, radau, radau3 := DefaultHHT(), DefaultGenAlpha(), DefaultBDF(), Radau5{}, Radau5{}
 	type entry struct {
 		name string
 		m    Method
@@ -91,6 +92,18 @@ func TestSingularModeNoAllocs(t *testing.T) {
 		{"genalpha", &ga, func() (*newtonSolver, *newtonFactor) { return &ga.w.nw, ga.w.lu }},
 		{"bdf", &bdf, func() (*newtonSolver, *newtonFactor) { return &bdf.w.nw, bdf.w.lu }},
 		{"radau5", &radau, func() (*newtonSolver, *newtonFactor) { return &radau.w.nw, nil }},
+		{"radau5 index-3 rows", &radau3, func() (*newtonSolver, *newtonFactor) {
+			// The first Step makes the Newton solver (setup); then the mode as after
+			// radauIndex3After failures (radauindex3.go).
+			if err := radau3.Step(math.Inf(1)); err != nil {
+				t.Fatal(err)
+			}
+			radau3.w.nw.singular, radau3.w.i3.want = true, true
+			if err := radau3.Step(math.Inf(1)); err != nil || !radau3.w.i3.on || !radau3.w.jIndex3 {
+				t.Errorf("radau5: the step did not run on the index-3 rows (%v; on %v, J %v)", err, radau3.w.i3.on, radau3.w.jIndex3)
+			}
+			return &radau3.w.nw, nil
+		}},
 	} {
 		if err := e.m.Init(ch, chainStart(ch, nil), StepControl{RTol: 1e-6}); err != nil {
 			t.Fatal(err)
