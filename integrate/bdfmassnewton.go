@@ -174,13 +174,7 @@ func (w *bdfWork) allocDense() {
 }
 
 // fallback leaves the preconditioned corrector for the dense matrix (simplifiable).
-func (w *bdfWork) fallback() bool {
-	if !w.mn().fallback() {
-		return false
-	}
-	w.allocDense()
-	return true
-}
+func (w *bdfWork) fallback() bool { return w.mn().fallbackTo(w.allocDense) }
 
 // factorMass factorizes the preconditioner at the iterate's q with c = c_j.
 func (w *bdfWork) factorMass() error {

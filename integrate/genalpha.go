@@ -731,13 +731,7 @@ func (w *genAlphaWork) precondition(x []float64) {
 
 // fallback leaves the preconditioned Newton-Krylov corrector for the dense matrix
 // (simplifiable).
-func (w *genAlphaWork) fallback() bool {
-	if !w.mn.fallback() {
-		return false
-	}
-	w.allocDense()
-	return true
-}
+func (w *genAlphaWork) fallback() bool { return w.mn.fallbackTo(w.allocDense) }
 
 // allocDense sizes the dense iteration matrix, M, the derivative work and the dense KKT
 // factorization of eq. 17: at Init, or at the first fallback from the Newton-Krylov

@@ -363,13 +363,7 @@ func (w *hhtWork) allocDense() {
 }
 
 // fallback leaves the simplified mass matrix for the exact one (simplifiable).
-func (w *hhtWork) fallback() bool {
-	if !w.mn.fallback() {
-		return false
-	}
-	w.allocDense()
-	return true
-}
+func (w *hhtWork) fallback() bool { return w.mn.fallbackTo(w.allocDense) }
 
 // consistentStart computes a₀, λ₀ (index-1 KKT system, seed 002 eq. 17), X'₀ = F and
 // r₀ = Gᵀλ₀ − f − f_X at the start.

@@ -156,6 +156,16 @@ func (m *massNewton) fallback() bool {
 	return true
 }
 
+// fallbackTo is fallback for a method whose dense matrices wait for the first fallback:
+// it sizes them by alloc (a method's allocDense) when it switches.
+func (m *massNewton) fallbackTo(alloc func()) bool {
+	if !m.fallback() {
+		return false
+	}
+	alloc()
+	return true
+}
+
 // accepted counts an accepted step toward the return to the simplified matrix.
 func (m *massNewton) accepted() {
 	if m != nil && m.dense > 0 {

@@ -380,10 +380,9 @@ func (w *radauWork) krylovJacobian() {
 
 // fallback leaves the Newton-Krylov path for the dense matrices (simplifiable).
 func (w *radauWork) fallback() bool {
-	if !w.mn().fallback() {
+	if !w.mn().fallbackTo(w.allocDense) {
 		return false
 	}
-	w.allocDense()
 	w.jFresh, w.haveLU = false, false
 	return true
 }
