@@ -163,7 +163,9 @@ var errNoProjection = errors.New("radau5: no saddle-point factorization for the 
 
 // projectVelocity projects v of y₀ onto G v + g_t = 0 (seed 002, eq. 91):
 // [M Gᵀ; G 0](Δv, ν) = (0, −(G v + g_t)), then a and λ from eq. 17 at (q, v + Δv), μ = 0,
-// and updates the current state and φ(t₀, y₀).
+// and updates φ(t₀, y₀). The accepted state (Current) keeps its values until the next
+// accepted step writes y₁ there, so a Step that fails after the projection leaves it
+// untouched, as Method promises; y₀ keeps the projection for the next attempt.
 func (w *radauWork) projectVelocity() error {
 	se, e := w.se, w.i3.kkt
 	if e.kkt == nil {
@@ -191,7 +193,6 @@ func (w *radauWork) projectVelocity() error {
 		return err
 	}
 	clear(mu)
-	w.fo.unpack(&w.cur, t, w.y0)
 	w.fo.residual(w.f0, t, w.y0)
 	w.stats.FuncEvals++
 	return nil
