@@ -285,6 +285,7 @@ func TestNewtonKrylovInitStoresNoSquareMatrix(t *testing.T) {
 		runtime.GC()
 		runtime.ReadMemStats(&after)
 		kept := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+		t.Logf("%T: Init keeps %d MB (nq = %d)", m, kept>>20, nq)
 		if square := int64(8 * nq * nq); kept > square/2 {
 			t.Errorf("%T: Init keeps %d MB, want less than half an nq×nq matrix (%d MB)", m, kept>>20, square>>21)
 		}
