@@ -279,7 +279,7 @@ func worldVelocity(p pose, s Vec) Vec {
 }
 
 // closeAndDrive makes cut joints of the joints outside the tree, drives of the motions and
-// joint springs of the rotational spring-dampers (validate admits only those on joints).
+// the force elements (forces).
 func (t *treeBuilder) closeAndDrive() error {
 	m := &t.doc.Model
 	jb := t.jb
@@ -324,19 +324,14 @@ func (t *treeBuilder) closeAndDrive() error {
 	if err := c.err(); err != nil {
 		return err
 	}
-	for _, f := range m.Forces { // validate admits rsda on a joint, linear
-		j, ok := t.signs[f.Joint]
-		if !ok {
-			return fmt.Errorf("%s: force %q: joint %q is a cut joint, whose angle is no coordinate with coordinates: joint; use coordinates: body", t.doc.File, f.Name, f.Joint)
-		}
-		jb.Model.Spring(j.i, f.K, f.C, j.s*(float64(f.FreeAngle)-j.k))
+	if err := t.forces(); err != nil {
+		return err
 	}
 	return bad
 }
 
 // jointCoordinates refuses, by element, what package joint cannot take: joints other than
-// revolute and translational, friction, force elements other than linear rotational
-// spring-dampers on a joint.
+// revolute and translational, friction.
 func (v *validator) jointCoordinates() {
 	for k, jt := range v.m.Joints {
 		if jt.Friction != nil {
@@ -345,12 +340,6 @@ func (v *validator) jointCoordinates() {
 		if jt.Type != JointRevolute && jt.Type != JointTranslational {
 			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: %s joints are not available with coordinates: joint "+
 				"(a tree of revolute and translational joints, any of them a cut joint); use coordinates: body", jt.Name, jt.Type)
-		}
-	}
-	for k, f := range v.m.Forces {
-		if f.Type != ForceRSDA || f.Joint == "" || f.Spring != nil || f.Damper != nil || f.Actuator != nil {
-			v.errorf(fmt.Sprintf("forces[%d]", k), "force %q: coordinates: joint takes only linear rotational spring-dampers on a joint "+
-				"(type rsda with joint, k, c, free_angle; joint springs of package joint); use coordinates: body", f.Name)
 		}
 	}
 }

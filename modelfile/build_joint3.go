@@ -412,8 +412,7 @@ func (t *tree3Builder) c0(name string) float64 {
 }
 
 // drivesAndSprings makes drives of the motions (their rows follow the cut joints' rows)
-// and joint springs of the rotational spring-dampers (validate3 admits only linear ones on
-// a joint).
+// and the force elements (forces).
 func (t *tree3Builder) drivesAndSprings(rows int) error {
 	m := t.m
 	c := compiler{doc: t.doc}
@@ -445,14 +444,7 @@ func (t *tree3Builder) drivesAndSprings(rows int) error {
 		t.jb.drives[mo.Name] = rows
 		rows++
 	})
-	for k, f := range m.Forces {
-		if slices.Contains(t.jb.Cuts, f.Joint) {
-			c.fail(fmt.Sprintf("forces[%d].joint", k), fmt.Errorf("force %q: joint %q is a cut joint (it closes a loop), which has no coordinate for a spring with coordinates: joint; "+
-				"list another joint of the loop after it, or use coordinates: body", f.Name, f.Joint))
-			continue
-		}
-		t.jb.Model.Spring(t.coord[f.Joint], f.K, f.C, float64(f.FreeAngle)-t.c0(f.Joint))
-	}
+	t.forces(&c)
 	return c.err()
 }
 
