@@ -92,3 +92,38 @@ func TestJointAndrews(t *testing.T) {
 		}
 	}
 }
+
+// TestJointForceElementsHHT: hht, whose Newton iteration on the joint route takes its
+// products from residual differences (Newton-Krylov), integrates the slot crank and the
+// crane with their force elements at tol 1e-8: every body position and velocity channel
+// follows the dopri5 reference (tol 1e-10) to 2e-4 of its size (measured 1.8e-5 and
+// 7.1e-5), and the joint route's gap is at most twice hht's own on the body route.
+func TestJointForceElementsHHT(t *testing.T) {
+	for _, c := range []struct{ name, src string }{{"slot-crank", slotCrankForces}, {"crane3", crane3Forces}} {
+		t.Run(c.name, func(t *testing.T) {
+			bb, bj := buildBoth(t, c.name+".yaml", c.src)
+			ref := runExample(t, bb, RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-10, TEnd: 0.5})
+			opt := RunOptions{Method: "hht", Tol: 1e-8, TEnd: 0.5}
+			gb, gj := motionGap(ref, runExample(t, bb, opt)), motionGap(ref, runExample(t, bj, opt))
+			if !(gj <= 2e-4) || !(gj <= 2*gb) {
+				t.Errorf("hht on the joint route: gap %.3g to the reference, want <= 2e-4 and <= twice the body route's %.3g", gj, gb)
+			}
+		})
+	}
+}
+
+// motionGap is the largest gap of r's body position and velocity channels to ref's, each
+// relative to the channel's size (channelGap).
+func motionGap(ref, r *Result) float64 {
+	var worst float64
+	for k, ch := range ref.Channels {
+		_, suffix := splitChannel(ch)
+		switch suffix {
+		case "x", "y", "z", "p0", "p1", "p2", "p3", "vx", "vy", "vz", "wx", "wy", "wz", "omega":
+			worst = math.Max(worst, channelGap(ref.Data[k], r.Data[k], false))
+		case "theta":
+			worst = math.Max(worst, channelGap(ref.Data[k], r.Data[k], true))
+		}
+	}
+	return worst
+}
