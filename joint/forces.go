@@ -393,3 +393,19 @@ func (s *System) elementColumnV(dst *mat.Dense, t float64, k int) {
 		s.wrenchColumn(dst, k, e.b, sv{}, gb.v.scale(-dF))
 	}
 }
+
+// SpringDamperReadings returns the readings of force element name at (t, q, v), written
+// into dst (grown if short): one per scalar coordinate, in the order of the Model method
+// that added it (a TSDA's length, an RSDA's angle, a bushing's translations then
+// rotations); ok is false when name has no spring-damper.
+func (s *System) SpringDamperReadings(dst []assembly.SDReading, name string, t float64, q, v []float64) (out []assembly.SDReading, ok bool) {
+	s.m.kinematics(s.w, q, v)
+	dst = dst[:0]
+	for i := range s.m.sds {
+		if e := &s.m.sds[i]; e.name == name {
+			c, _, _, l := s.load(e, t, sv{}, sv{})
+			dst = append(dst, e.law.Reading(c, &l))
+		}
+	}
+	return dst, len(dst) > 0
+}

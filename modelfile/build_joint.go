@@ -348,7 +348,8 @@ func (v *validator) jointCoordinates() {
 // coordinates, named and valued as in body coordinates: a body's pose and rates from its
 // tree frame (joint.System.FrameMotion), its angle summed along the revolute joints of its
 // path (unwrapped by construction; anglePaths), and a motion's λ times the sign of its coordinate.
-// Joint reaction channels are not offered (channelNames).
+// The spring-damper channels read package joint's force elements; joint reaction channels
+// are not offered (channelNames).
 func jointChannels(b *Built) func(string) channelFunc {
 	jb := b.Joint
 	sys := jb.System
@@ -370,6 +371,9 @@ func jointChannels(b *Built) func(string) channelFunc {
 			return jointBodyChannel(mo, bf, suffix, func(c *sample) float64 { return angle(bf.f, c) + bf.phi })
 		}
 		if f, ok := planarMarkerChannel(&b.Doc.Model, frame, elem, suffix); ok {
+			return f
+		}
+		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 2); ok {
 			return f
 		}
 		d := jb.drives[elem] // channelNames offers only motions' λ among the joint channels

@@ -480,8 +480,8 @@ func rotateInertia(R spatial.Mat3, J [3][3]float64) [3][3]float64 {
 // velocity, acceleration and angular velocity from its tree frame (joint.System.FrameMotion),
 // its Euler parameters as the product of the joint rotations along its path with its
 // start orientation (continuous in q, so the same branch p, not −p, as the body route's),
-// a marker's point from its body's frame, and a motion's λ. Joint reaction and
-// spring-damper channels are not offered (channelNames3).
+// a marker's point from its body's frame, a motion's λ, and the spring-damper channels of
+// package joint's force elements. Joint reaction channels are not offered (channelNames3).
 func joint3Channels(b *Built) func(string) channelFunc {
 	jb := b.Joint3
 	sys := jb.System
@@ -509,6 +509,9 @@ func joint3Channels(b *Built) func(string) channelFunc {
 					return [6]float64{fm.Pos[0], fm.Pos[1], fm.Pos[2], fm.Vel[0], fm.Vel[1], fm.Vel[2]}[k]
 				}
 			}
+		}
+		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 3); ok {
+			return f
 		}
 		row := jb.drives[elem] // channelNames3 offers only motions' λ among the joint channels
 		return func(c *sample) float64 { return c.full[row] }

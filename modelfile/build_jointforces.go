@@ -9,22 +9,15 @@ import (
 	"linkage/spatial"
 )
 
-// The force elements of a model in joint coordinates: a linear rsda on a tree joint is a
-// joint spring on its coordinate (package joint's Spring); every other element acts between
-// the tree frames of its markers' bodies (joint.Model.TSDA, RSDA, Bushing, PointForce,
-// Torque), with the body route's definitions, so both routes apply the same forces.
+// The force elements of a model in joint coordinates act between the tree frames of their
+// markers' bodies (joint.Model.TSDA, RSDA, Bushing, PointForce, Torque; an rsda on a joint
+// between the joint's markers, tree joint or cut joint), with the body route's definitions,
+// so that both routes apply the same forces and read the same spring-damper channels.
 
-// sdLaw compiles force f's spring-damper law (path p of the forces entry) with free value
-// free.
+// sdLaw compiles a spring-damper law (p the path of its forces entry).
 func sdLaw(c *compiler, p string, k, d, free float64, spring, damper *Law, act *Func) joint.SpringDamper {
 	return joint.SpringDamper{K: k, C: d, Free: free, Spring: c.force(p+"spring", spring),
 		Damper: c.force(p+"damper", damper), Actuator: c.fn(p+"actuator", act)}
-}
-
-// jointSpring reports whether an rsda is a linear spring-damper on a tree joint, which the
-// joint route takes as a joint spring.
-func jointSpring(joint string, spring, damper *Law, act *Func, inTree bool) bool {
-	return joint != "" && inTree && spring == nil && damper == nil && act == nil
 }
 
 // marker is marker name in its body's tree frame: its point and its axes x, y (turned by
@@ -53,10 +46,6 @@ func (t *treeBuilder) forces() error {
 		case ForceTSDA:
 			jm.TSDA(f.Name, t.marker(f.I), t.marker(f.J), sdLaw(&c, p, f.K, f.C, f.FreeLength, f.Spring, f.Damper, f.Actuator))
 		case ForceRSDA:
-			if j, ok := t.signs[f.Joint]; jointSpring(f.Joint, f.Spring, f.Damper, f.Actuator, ok) {
-				jm.Spring(j.i, f.K, f.C, j.s*(float64(f.FreeAngle)-j.k))
-				continue
-			}
 			i, j := f.I, f.J
 			if f.Joint != "" {
 				jt := m.Joints[slices.IndexFunc(m.Joints, func(jt Joint) bool { return jt.Name == f.Joint })]
@@ -109,10 +98,6 @@ func (t *tree3Builder) forces(c *compiler) {
 		case ForceTSDA:
 			jm.TSDA(f.Name, t.marker3(f.I), t.marker3(f.J), sdLaw(c, p, f.K, f.C, f.FreeLength, f.Spring, f.Damper, f.Actuator))
 		case ForceRSDA:
-			if jointSpring(f.Joint, f.Spring, f.Damper, f.Actuator, !slices.Contains(t.jb.Cuts, f.Joint)) {
-				jm.Spring(t.coord[f.Joint], f.K, f.C, float64(f.FreeAngle)-t.c0(f.Joint))
-				continue
-			}
 			i, j := f.I, f.J
 			if f.Joint != "" {
 				jt := m.Joints[slices.IndexFunc(m.Joints, func(jt Joint3) bool { return jt.Name == f.Joint })]

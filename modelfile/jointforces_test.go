@@ -2,6 +2,7 @@ package modelfile
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -10,20 +11,20 @@ import (
 // the cut joint (the wrist pin) with a polynomial damper and an actuator, an rsda between
 // markers of the ground and the rod with a cubic spring, a tsda from the ground with an
 // actuator, a follower point force (body axes), a torque and a bushing on the slider.
-var slotCrankForces = strings.Replace(slotCrank, "free_angle: -30 deg}\n", `free_angle: -30 deg}
+var slotCrankForces = strings.Replace(strings.Replace(slotCrank, "free_angle: -30 deg}\n", `free_angle: -30 deg}
   - {name: wristspring, type: rsda, joint: wristpin, k: 3, damper: {polynomial: [0, 0.05, 0, 0.01]}, actuator: "0.2*sin(5*t)"}
   - {name: tilt, type: rsda, i: O, j: rod.B, spring: {polynomial: [0, 4, 0, 1]}, c: 0.1, free_angle: 10 deg}
   - {name: strut, type: tsda, i: O, j: rod.B, k: 200, c: 2, free_length: 0.25, actuator: "3*cos(4*t)"}
   - {name: gust, type: point-force, marker: rod.A, fx: "2*sin(3*t)", fy: -1, frame: body}
   - {name: twirl, type: torque, body: rod, torque: "0.5*cos(2*t)"}
   - {name: pad, type: bushing, i: slot, j: slider.P, kx: 50, ky: 80, ktheta: 5, cx: 0.5, cy: 0.5, ctheta: 0.05}
-`, 1)
+`, 1), "outputs: [", "outputs: [pinspring, mainspring, wristspring, tilt, strut, pad, ", 1)
 
 // crane3Forces is the 3D crane with a force element of every kind: laws and an actuator on
 // an rsda of a tree joint, an rsda between markers, a tsda from the ground, a bushing
 // between the cart and the sleeve, point forces in body and world axes, torques in body
 // and world axes.
-var crane3Forces = strings.Replace(crane3, "free_angle: 20 deg}\n", `free_angle: 20 deg}
+var crane3Forces = strings.Replace(strings.Replace(crane3, "free_angle: 20 deg}\n", `free_angle: 20 deg}
   - {name: wind, type: rsda, joint: turn, spring: {polynomial: [0, 2, 0, 0.5]}, damper: {polynomial: [0, 0.05]}, actuator: "0.1*sin(t)"}
   - {name: lean, type: rsda, i: cart.top, j: base.O, k: 2, c: 0.05, free_angle: 5 deg}
   - {name: pull, type: tsda, i: slot, j: bob.top, k: 3, c: 0.2, free_length: 0.3, actuator: "0.5*sin(2*t)"}
@@ -32,16 +33,18 @@ var crane3Forces = strings.Replace(crane3, "free_angle: 20 deg}\n", `free_angle:
   - {name: shove, type: point-force, marker: sleeve.p, force: [0.3, 0, -1]}
   - {name: spin, type: torque, body: bob, torque: [0.05, 0, "0.1*cos(t)"], frame: body}
   - {name: yaw, type: torque, body: boom, torque: [0, 0, 0.2]}
-`, 1)
+`, 1), "outputs: [", "outputs: [twist, wind, lean, pull, pad, ", 1)
 
 // hungForces is the hung chain closed by a revolute cut joint with an rsda on that joint.
-var hungForces = strings.NewReplacer("ELBOW", "revolute", "AXIS", "[0.2, 1, 0.3]",
+var hungForces = strings.NewReplacer("ELBOW", "revolute", "AXIS", "[0.2, 1, 0.3]", "outputs: [", "outputs: [twist, ",
 	"initial:\n", "forces:\n  - {name: twist, type: rsda, joint: elbow, k: 1, c: 0.05, free_angle: 5 deg}\ninitial:\n").Replace(hung3)
 
 // TestJointForceElementsMatchBodyCoordinates: models with every force element kind (the
 // slot crank, planar; the crane and the hung chain, 3D, the chain's rsda on its cut joint)
-// follow in joint coordinates the motion, energies and driving loads of body coordinates
-// to 1e-6 of each channel's size (dopri5 at tol 1e-10, 0.5 s), and the energy balance
+// follow in joint coordinates the motion, energies, driving loads and spring-damper
+// channels (length, deflection, velocity, force, power; a bushing's length, force, torque
+// and power) of body coordinates to 1e-6 of each channel's size (dopri5 at tol 1e-10,
+// 0.5 s), and the energy balance
 // T + V − W_nc − W_driving holds on the joint route to 1e-6 of the energy exchanged (the
 // springs' potential and the dampers', actuators' and loads' work are those of the force).
 func TestJointForceElementsMatchBodyCoordinates(t *testing.T) {
@@ -53,7 +56,7 @@ func TestJointForceElementsMatchBodyCoordinates(t *testing.T) {
 			bb, bj := buildBoth(t, c.name+".yaml", c.src)
 			opt := RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-10, TEnd: 0.5}
 			rb, rj := runExample(t, bb, opt), runExample(t, bj, opt)
-			if len(rb.Channels) != len(rj.Channels) || len(rb.Channels) < 20 || rb.Samples < 3 {
+			if len(rb.Channels) != len(rj.Channels) || !slices.Contains(rj.Channels, "twist.power") && !slices.Contains(rj.Channels, "pad.power") || rb.Samples < 3 {
 				t.Fatalf("channels %v vs %v, %d samples", rb.Channels, rj.Channels, rb.Samples)
 			}
 			compareChannels(t, rb, rj, 1e-6)
