@@ -59,27 +59,31 @@ func planarTree(rng *rand.Rand) *Model {
 	return m
 }
 
+// elementSystem returns the System of m, with withElements' force elements added when
+// elements is true, at a random state.
+func elementSystem(t *testing.T, rng *rand.Rand, m *Model, elements bool) (sys *System, nq int, q, v []float64) {
+	t.Helper()
+	if elements {
+		withElements(rng, m)
+	}
+	sys, err := m.System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nq, _ = sys.Size()
+	q, v = randomState(rng, nq)
+	return sys, nq, q, v
+}
+
 // TestForceElementDerivatives: ∂f/∂q and ∂f/∂v with every force element kind, 3D (on the
 // random tree) and planar, are the central differences of Force (dae.Check, 1e-6).
 func TestForceElementDerivatives(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	for trial := 0; trial < 3; trial++ {
-		m := randomTree(rng)
-		withElements(rng, m)
-		sys, err := m.System()
-		if err != nil {
-			t.Fatal(err)
-		}
-		nq, _ := sys.Size()
-		q, v := randomState(rng, nq)
+		sys, nq, q, v := elementSystem(t, rng, randomTree(rng), true)
 		checkAgainstDifferences(t, rng, sys, nq, q, v, "df/dq", "df/dv")
-		sp, err := planarTree(rng).System()
-		if err != nil {
-			t.Fatal(err)
-		}
-		nq, _ = sp.Size()
-		q, v = randomState(rng, nq)
-		checkAgainstDifferences(t, rng, sp, nq, q, v, "df/dq", "df/dv")
+		sys, nq, q, v = elementSystem(t, rng, planarTree(rng), false)
+		checkAgainstDifferences(t, rng, sys, nq, q, v, "df/dq", "df/dv")
 	}
 }
 
@@ -152,14 +156,7 @@ func TestForceElementPowerBalance(t *testing.T) {
 // kind allocate nothing once the System exists.
 func TestForceElementsAllocateNothing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 55))
-	m := randomTree(rng)
-	withElements(rng, m)
-	sys, err := m.System()
-	if err != nil {
-		t.Fatal(err)
-	}
-	nq, _ := sys.Size()
-	q, v := randomState(rng, nq)
+	sys, nq, q, v := elementSystem(t, rng, randomTree(rng), true)
 	f := make([]float64, nq)
 	J := mat.NewDense(nq, nq, nil)
 	a := testing.AllocsPerRun(10, func() {
