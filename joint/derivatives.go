@@ -147,6 +147,7 @@ func (s *System) MassDerivative(dst *mat.Dense, t float64, q, a []float64) {
 func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 	s.m.kinematics(s.w, q, v)
 	s.m.bodyForces(s.w, s.d, nil, true)
+	s.frameWrenches(t)
 	for k := range s.m.prims {
 		s.m.idColumnQ(s.w, s.d, k, true)
 		for j, x := range s.d.column {

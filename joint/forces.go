@@ -15,13 +15,16 @@ import (
 //
 //	Q_j = s_j·W   for every joint j on the path from the root to the frame,
 //
-// Jᵀ W through the recursion, O(depth) per element. A spring-damper along a scalar
+// Jᵀ W through the recursion: the wrenches summed over subtrees and projected on the axes,
+// O(elements + N). A spring-damper along a scalar
 // coordinate c has ċ = G_a·V_a + G_b·V_b (G the wrench gradients of c) and W = −F G with
 // F = spring(c − c_free) + damper(ċ) + act(t) (assembly.SpringDamper); a point force or a
 // torque is its wrench. The derivatives are exact, ∂(JᵀW)/∂q = Jᵀ ∂W/∂q + (∂Jᵀ/∂q) W:
 // turning joint k moves the frames of its subtree by the twist s_k, which changes W (its
 // points, axes and velocities, by the forward-mode arithmetic of dual.go) and turns the
-// axes s_j of the subtree (wrenchColumn).
+// axes s_j of the subtree; both are summed over the subtree in one sweep (sweepColumn), so
+// a matrix costs O(N·(N + elements)) plus O(depth) per element with one frame outside the
+// moved subtree.
 
 // Marker is a point and three axes fixed in a frame, in frame coordinates (Ground: world).
 type Marker struct {
@@ -286,26 +289,51 @@ func (s *System) wrench(e *loadElement, t float64, tw sv) dsv {
 	return djoin(s.w.dpoint(e.a, e.p, tw).cross(x), x)
 }
 
-// addWrench adds s_j·W to dst[j] for every joint j on the path to frame f.
-func (s *System) addWrench(dst []float64, f int, W sv) {
-	for j := f; j != Ground; j = s.m.prims[j].parent {
-		dst[j] += s.w.s[j].dot(W)
-	}
+// elementWork holds the force elements' wrenches on each frame summed over its subtree
+// (W[j]: everything joint j carries) and a derivative column's changes of them (dW).
+type elementWork struct {
+	W, dW []sv
 }
 
-// addElementForces adds the generalized forces of the force elements at t to dst, with
-// the kinematics at (q, v) in s.w.
-func (s *System) addElementForces(dst []float64, t float64) {
+func newElementWork(n int) elementWork { return elementWork{W: make([]sv, n), dW: make([]sv, n)} }
+
+// frameWrenches fills s.el.W at t (kinematics at (q, v) in s.w): every element's wrenches
+// on its frames, then summed from the leaves to the root, O(elements + N).
+func (s *System) frameWrenches(t float64) {
+	W := s.el.W
+	clear(W)
+	add := func(f int, x sv) {
+		if f != Ground {
+			W[f] = W[f].add(x)
+		}
+	}
 	for i := range s.m.sds {
 		e := &s.m.sds[i]
 		_, ga, gb, l := s.load(e, t, sv{}, sv{})
 		F := l.Force()
-		s.addWrench(dst, e.a, ga.v.scale(-F))
-		s.addWrench(dst, e.b, gb.v.scale(-F))
+		add(e.a, ga.v.scale(-F))
+		add(e.b, gb.v.scale(-F))
 	}
 	for i := range s.m.loads {
 		e := &s.m.loads[i]
-		s.addWrench(dst, e.a, s.wrench(e, t, sv{}).v)
+		add(e.a, s.wrench(e, t, sv{}).v)
+	}
+	for i := len(W) - 1; i >= 0; i-- {
+		if p := s.m.prims[i].parent; p != Ground {
+			W[p] = W[p].add(W[i])
+		}
+	}
+}
+
+// addElementForces adds the generalized forces Q_j = s_j·W_j of the force elements at t to
+// dst, with the kinematics at (q, v) in s.w.
+func (s *System) addElementForces(dst []float64, t float64) {
+	if len(s.m.sds)+len(s.m.loads) == 0 {
+		return
+	}
+	s.frameWrenches(t)
+	for j, W := range s.el.W {
+		dst[j] += s.w.s[j].dot(W)
 	}
 }
 
@@ -348,10 +376,15 @@ func (s *System) moved(f int, sk, Vl sv) (tw, dV sv) {
 }
 
 // elementColumnQ adds column k of ∂Q/∂q of the force elements at t to dst, s.d.inSub
-// marking the subtree of k and s.w holding the kinematics at (q, v).
+// marking the subtree of k, s.w holding the kinematics at (q, v) and s.el.W the wrenches
+// (frameWrenches).
 func (s *System) elementColumnQ(dst *mat.Dense, t float64, k int) {
+	if len(s.m.sds)+len(s.m.loads) == 0 {
+		return
+	}
 	sk := s.w.s[k]
 	Vl, _ := s.m.parentMotion(s.w, k)
+	s.clearColumn(k)
 	for i := range s.m.sds {
 		e := &s.m.sds[i]
 		da, dVa := s.moved(e.a, sk, Vl)
@@ -364,22 +397,26 @@ func (s *System) elementColumnQ(dst *mat.Dense, t float64, k int) {
 		dc := ga.v.dot(da) + gb.v.dot(db)
 		drate := ga.d.dot(Va) + ga.v.dot(dVa) + gb.d.dot(Vb) + gb.v.dot(dVb)
 		F, dF := l.Force(), l.Ks*dc+l.Kd*drate
-		s.wrenchColumn(dst, k, e.a, ga.v.scale(-F), ga.d.scale(-F).sub(ga.v.scale(dF)))
-		s.wrenchColumn(dst, k, e.b, gb.v.scale(-F), gb.d.scale(-F).sub(gb.v.scale(dF)))
+		s.changed(dst, k, e.a, ga.d.scale(-F).sub(ga.v.scale(dF)))
+		s.changed(dst, k, e.b, gb.d.scale(-F).sub(gb.v.scale(dF)))
 	}
 	for i := range s.m.loads {
 		e := &s.m.loads[i]
 		if tw, _ := s.moved(e.a, sk, Vl); tw != (sv{}) {
-			W := s.wrench(e, t, tw)
-			s.wrenchColumn(dst, k, e.a, W.v, W.d)
+			s.changed(dst, k, e.a, s.wrench(e, t, tw).d)
 		}
 	}
+	s.sweepColumn(dst, k, true)
 }
 
 // elementColumnV adds column k of ∂Q/∂v of the spring-dampers at t to dst: their frames in
 // the subtree of k gain the velocity s_k, which changes ċ and the damper's force.
 func (s *System) elementColumnV(dst *mat.Dense, t float64, k int) {
+	if len(s.m.sds) == 0 {
+		return
+	}
 	sk := s.w.s[k]
+	s.clearColumn(k)
 	for i := range s.m.sds {
 		e := &s.m.sds[i]
 		dVa, _ := s.moved(e.a, sk, sv{})
@@ -389,8 +426,54 @@ func (s *System) elementColumnV(dst *mat.Dense, t float64, k int) {
 		}
 		_, ga, gb, l := s.load(e, t, sv{}, sv{})
 		dF := l.Kd * (ga.v.dot(dVa) + gb.v.dot(dVb))
-		s.wrenchColumn(dst, k, e.a, sv{}, ga.v.scale(-dF))
-		s.wrenchColumn(dst, k, e.b, sv{}, gb.v.scale(-dF))
+		s.changed(dst, k, e.a, ga.v.scale(-dF))
+		s.changed(dst, k, e.b, gb.v.scale(-dF))
+	}
+	s.sweepColumn(dst, k, false)
+}
+
+// clearColumn zeroes s.el.dW on the subtree of k.
+func (s *System) clearColumn(k int) {
+	for i := k; i < len(s.el.dW); i++ {
+		if s.d.inSub[i] {
+			s.el.dW[i] = sv{}
+		}
+	}
+}
+
+// changed records the change dW of a wrench on frame f for column k: in s.el.dW when f is
+// in the subtree of k (sweepColumn sums it), else directly along f's path, none of whose
+// axes turn with joint k.
+func (s *System) changed(dst *mat.Dense, k, f int, dW sv) {
+	switch {
+	case f == Ground:
+	case s.d.inSub[f]:
+		s.el.dW[f] = s.el.dW[f].add(dW)
+	default:
+		s.wrenchColumn(dst, k, f, sv{}, dW)
+	}
+}
+
+// sweepColumn adds to column k of dst the changes s.el.dW summed from the subtree's leaves
+// to k and projected on the axes, s_j·ΣdW, on the subtree and on k's ancestors; turned
+// adds (s_k × s_j)·W_j, the turning of the subtree's axes under the wrenches they carry.
+func (s *System) sweepColumn(dst *mat.Dense, k int, turned bool) {
+	dW, sk := s.el.dW, s.w.s[k]
+	for i := len(dW) - 1; i >= k; i-- {
+		if !s.d.inSub[i] {
+			continue
+		}
+		x := s.w.s[i].dot(dW[i])
+		if turned {
+			x += crossM(sk, s.w.s[i]).dot(s.el.W[i])
+		}
+		dst.Set(i, k, dst.At(i, k)+x)
+		if p := s.m.prims[i].parent; p != Ground && s.d.inSub[p] {
+			dW[p] = dW[p].add(dW[i])
+		}
+	}
+	for j := s.m.prims[k].parent; j != Ground; j = s.m.prims[j].parent {
+		dst.Set(j, k, dst.At(j, k)+s.w.s[j].dot(dW[k]))
 	}
 }
 

@@ -23,6 +23,7 @@ type System struct {
 	names []string // constraint names
 
 	motion motionCache // FrameMotion's own kinematics
+	el     elementWork // the force elements' wrenches (forces.go)
 }
 
 var (
@@ -51,7 +52,7 @@ func (m *Model) System() (*System, error) {
 	}
 	n := len(m.prims)
 	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), mass: make([]float64, n*n),
-		motion: newMotionCache(n)}
+		motion: newMotionCache(n), el: newElementWork(n)}
 	for _, c := range m.cuts {
 		for k := range c.dirs {
 			s.names = append(s.names, fmt.Sprintf("%s[%d]", c.name, k))
