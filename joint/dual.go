@@ -27,11 +27,6 @@ func dsqrt(a dnum) dnum {
 	return dnum{r, a.d / (2 * r)}
 }
 
-// datan2 is atan2(y, x) with d = (x dy − y dx)/(x² + y²).
-func datan2(y, x dnum) dnum {
-	return dnum{math.Atan2(y.v, x.v), (x.v*y.d - y.v*x.d) / (x.v*x.v + y.v*y.v)}
-}
-
 func (a dvec) add(b dvec) dvec { return dvec{a.v.add(b.v), a.d.add(b.d)} }
 func (a dvec) sub(b dvec) dvec { return dvec{a.v.sub(b.v), a.d.sub(b.d)} }
 

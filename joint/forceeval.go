@@ -1,5 +1,7 @@
 package joint
 
+import "math"
+
 // The force elements' values (forces.go): coordinates, wrenches, generalized forces,
 // energy, power and readings at one state.
 
@@ -69,7 +71,7 @@ func (s *System) gradient(e *sdElement, da, db sv) (c float64, ga, gb dsv) {
 	case coordAngle:
 		xa, ya, xb := w.dturn(e.a, e.u[0], da), w.dturn(e.a, e.u[1], da), w.dturn(e.b, e.v[0], db)
 		Y, X := ya.dot(xb), xa.dot(xb)
-		c = datan2(Y, X).v
+		c = math.Atan2(Y.v, X.v)
 		n := ya.cross(xb).scale(X).sub(xa.cross(xb).scale(Y)).scale(dnum{v: 1}.div(X.mul(X).add(Y.mul(Y))))
 		ga = djoin(n, dvec{})
 	case coordPlanar:
