@@ -3,6 +3,7 @@ package joint
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -192,4 +193,100 @@ func TestForceElementBadInputIsRefusedByName(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
 		}
 	}
+}
+
+// TestEachForceElementDerivative: every element of withElements and planarTree alone (its
+// generalized force Q the difference of Force with it and without any) has ∂Q/∂q and
+// ∂Q/∂v equal to the central differences of Q (h = 1e-6) to 1e-6 of their largest entry
+// (absolute below 1: a load's ∂Q/∂v is zero), so that no element's error hides under the
+// size of the Newton-Euler terms.
+func TestEachForceElementDerivative(t *testing.T) {
+	names := map[string][]string{
+		"3D":     {"strut", "link", "twist", "mount", "push", "thrust", "motor", "spin"},
+		"planar": {"wind", "pad", "spring", "push", "motor"},
+	}
+	build := func(tree string, elements bool) *Model {
+		rng := rand.New(rand.NewPCG(17, 18))
+		if tree == "planar" {
+			m := planarTree(rng)
+			if !elements {
+				m.sds, m.loads = nil, nil
+			}
+			return m
+		}
+		m := randomTree(rng)
+		if elements {
+			withElements(rng, m)
+		}
+		return m
+	}
+	for tree, list := range names {
+		bare, err := build(tree, false).System()
+		if err != nil {
+			t.Fatal(err)
+		}
+		nq, _ := bare.Size()
+		q, v := randomState(rand.New(rand.NewPCG(19, 20)), nq)
+		for _, name := range list {
+			m := build(tree, true)
+			m.sds = slices.DeleteFunc(m.sds, func(e sdElement) bool { return e.name != name })
+			m.loads = slices.DeleteFunc(m.loads, func(e loadElement) bool { return e.name != name })
+			if len(m.sds)+len(m.loads) == 0 {
+				t.Fatalf("%s: no element %q", tree, name)
+			}
+			sys, err := m.System()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, wrt := range []string{"q", "v"} {
+				if gap := elementDerivativeGap(sys, bare, q, v, wrt); !(gap <= 1e-6) {
+					t.Errorf("%s element %q: ∂Q/∂%s off its central differences by %.2e of its size", tree, name, wrt, gap)
+				}
+			}
+		}
+	}
+}
+
+// elementDerivativeGap returns the largest gap between the analytic ∂Q/∂q (wrt "q") or
+// ∂Q/∂v of Q = f_sys − f_bare and its central differences, relative to the largest entry
+// of either when it exceeds 1.
+func elementDerivativeGap(sys, bare *System, q, v []float64, wrt string) float64 {
+	nq := len(q)
+	const tt, h = 0.4, 1e-6
+	J, J0 := mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+	x := q
+	if wrt == "q" {
+		sys.ForceDerivativeQ(J, tt, q, v)
+		bare.ForceDerivativeQ(J0, tt, q, v)
+	} else {
+		sys.ForceDerivativeV(J, tt, q, v)
+		bare.ForceDerivativeV(J0, tt, q, v)
+		x = v
+	}
+	Q := func(at []float64) []float64 {
+		qq, vv := q, at
+		if wrt == "q" {
+			qq, vv = at, v
+		}
+		f, f0 := make([]float64, nq), make([]float64, nq)
+		sys.Force(f, tt, qq, vv)
+		bare.Force(f0, tt, qq, vv)
+		for i := range f {
+			f[i] -= f0[i]
+		}
+		return f
+	}
+	var scale, worst float64
+	for j := range nq {
+		xp, xm := slices.Clone(x), slices.Clone(x)
+		xp[j] += h
+		xm[j] -= h
+		fp, fm := Q(xp), Q(xm)
+		for i := range nq {
+			an, fd := J.At(i, j)-J0.At(i, j), (fp[i]-fm[i])/(2*h)
+			scale = math.Max(scale, math.Max(math.Abs(an), math.Abs(fd)))
+			worst = math.Max(worst, math.Abs(an-fd))
+		}
+	}
+	return worst / math.Max(scale, 1) // absolute where Q does not depend on x (a load and v)
 }
