@@ -142,20 +142,23 @@ func (s *System) MassDerivative(dst *mat.Dense, t float64, q, a []float64) {
 	}
 }
 
-// ForceDerivativeQ writes ∂f/∂q = −∂b/∂q − diag(k) (b the Newton-Euler bias with gravity).
+// ForceDerivativeQ writes ∂f/∂q = −∂b/∂q − diag(k) + ∂(JᵀW)/∂q (b the Newton-Euler bias with
+// gravity, W the force elements' wrenches).
 func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 	s.m.kinematics(s.w, q, v)
 	s.m.bodyForces(s.w, s.d, nil, true)
+	s.frameWrenches(t)
 	for k := range s.m.prims {
 		s.m.idColumnQ(s.w, s.d, k, true)
 		for j, x := range s.d.column {
 			dst.Set(j, k, -x)
 		}
 		dst.Set(k, k, dst.At(k, k)-s.m.prims[k].k)
+		s.elementColumnQ(dst, t, k)
 	}
 }
 
-// ForceDerivativeV writes ∂f/∂v = −∂b/∂v − diag(d).
+// ForceDerivativeV writes ∂f/∂v = −∂b/∂v − diag(d) + ∂(JᵀW)/∂v.
 func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 	s.m.kinematics(s.w, q, v)
 	s.m.bodyForces(s.w, s.d, nil, true)
@@ -165,6 +168,7 @@ func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 			dst.Set(j, k, -x)
 		}
 		dst.Set(k, k, dst.At(k, k)-s.m.prims[k].d)
+		s.elementColumnV(dst, t, k)
 	}
 }
 

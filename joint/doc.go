@@ -36,4 +36,8 @@
 // joints) and orientation rows on its axes (CutAxes: revolute, universal, translational
 // and cylindrical joints in 3D). Cardan adds a spherical joint in any orthonormal chart, so
 // that a model builder can put the expected large rotations on the first and last angles.
+// Force elements between markers of frames (TSDA, RSDA, PlanarRSDA, Bushing, PlanarBushing,
+// PointForce, Torque; forces.go) add their wrenches W to f as Jᵀ W through the recursion,
+// their springs' potential to Energy and their dampers', actuators' and loads' power to
+// NonConservativePower, with exact derivatives for the Newton matrices.
 package joint

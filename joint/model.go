@@ -54,6 +54,8 @@ type Model struct {
 	slides  []cut // CutSlide: dirs fixed in frame a
 	axes    []axisCut
 	drives  []drive
+	sds     []sdElement   // force elements' spring-dampers (forces.go)
+	loads   []loadElement // point forces and torques (forces.go)
 	err     error
 }
 

@@ -23,6 +23,7 @@ type System struct {
 	names []string // constraint names
 
 	motion motionCache // FrameMotion's own kinematics
+	el     elementWork // the force elements' wrenches (forces.go)
 }
 
 var (
@@ -46,9 +47,12 @@ func (m *Model) System() (*System, error) {
 	if len(m.prims) == 0 {
 		return nil, fmt.Errorf("joint: model has no joints")
 	}
+	if err := m.planarElements(); err != nil {
+		return nil, err
+	}
 	n := len(m.prims)
 	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), mass: make([]float64, n*n),
-		motion: newMotionCache(n)}
+		motion: newMotionCache(n), el: newElementWork(n)}
 	for _, c := range m.cuts {
 		for k := range c.dirs {
 			s.names = append(s.names, fmt.Sprintf("%s[%d]", c.name, k))
@@ -93,14 +97,16 @@ func (s *System) Mass(dst *mat.Dense, t float64, q []float64) {
 	}
 }
 
-// Force writes f = τ_springs − b(q, v): joint springs and dampers minus the
-// velocity-product and gravity terms of the recursive Newton-Euler algorithm (q” = 0).
+// Force writes f = τ_springs + Jᵀ W − b(q, v): joint springs and dampers and the force
+// elements' wrenches (forces.go) minus the velocity-product and gravity terms of the
+// recursive Newton-Euler algorithm (q” = 0).
 func (s *System) Force(dst []float64, t float64, q, v []float64) {
 	s.m.kinematics(s.w, q, v)
 	s.m.inverseDynamics(s.w, dst, nil, true)
 	for i := range s.m.prims {
 		dst[i] = s.m.prims[i].jointForce(q[i], v[i]) - dst[i]
 	}
+	s.addElementForces(dst, t)
 }
 
 // MassSolve writes x = M(q)⁻¹ b by the articulated-body recursion at zero velocity and
@@ -118,12 +124,14 @@ func (s *System) MassMul(dst []float64, t float64, q, x []float64) {
 }
 
 // Accelerations writes the unconstrained accelerations a = M⁻¹ f(q, v) of the tree (cut
-// joints and drives ignored) by one articulated-body pass.
+// joints and drives ignored, the force elements' functions of time at t = 0) by one
+// articulated-body pass.
 func (s *System) Accelerations(a []float64, q, v []float64) {
 	s.m.kinematics(s.w, q, v)
 	for i := range s.m.prims {
 		s.tau[i] = s.m.prims[i].jointForce(q[i], v[i])
 	}
+	s.addElementForces(s.tau, 0)
 	s.m.forwardDynamics(s.w, a, s.tau, true)
 }
 
@@ -221,7 +229,8 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	}
 }
 
-// Energy returns T = ½ Σ Vᵢᵀ Iᵢ Vᵢ and V = −Σ mᵢ g·cᵢ + ½ Σ k (q − q0)².
+// Energy returns T = ½ Σ Vᵢᵀ Iᵢ Vᵢ and V = −Σ mᵢ g·cᵢ + ½ Σ k (q − q0)² + the force
+// elements' spring potentials.
 func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) {
 	s.m.kinematics(s.w, q, v)
 	g := vec3(s.m.Gravity)
@@ -231,12 +240,14 @@ func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) 
 		c := s.w.x[i].add(s.w.R[i].mulv(p.body.COM))
 		potential += -p.body.Mass*g.dot(c) + 0.5*p.k*(q[i]-p.q0)*(q[i]-p.q0)
 	}
-	return kinetic, potential
+	return kinetic, potential + s.elementEnergy()
 }
 
-// NonConservativePower returns P_nc = −Σ d q'², the power of the joint dampers.
+// NonConservativePower returns P_nc = −Σ d q'², the power of the joint dampers, plus the
+// force elements' dampers, actuators, springs without potential and loads.
 func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
-	var p float64
+	s.m.kinematics(s.w, q, v)
+	p := s.elementPower(t)
 	for i := range s.m.prims {
 		p -= s.m.prims[i].d * v[i] * v[i]
 	}

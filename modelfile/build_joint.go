@@ -279,7 +279,7 @@ func worldVelocity(p pose, s Vec) Vec {
 }
 
 // closeAndDrive makes cut joints of the joints outside the tree, drives of the motions and
-// joint springs of the rotational spring-dampers (validate admits only those on joints).
+// the force elements (forces).
 func (t *treeBuilder) closeAndDrive() error {
 	m := &t.doc.Model
 	jb := t.jb
@@ -324,19 +324,14 @@ func (t *treeBuilder) closeAndDrive() error {
 	if err := c.err(); err != nil {
 		return err
 	}
-	for _, f := range m.Forces { // validate admits rsda on a joint, linear
-		j, ok := t.signs[f.Joint]
-		if !ok {
-			return fmt.Errorf("%s: force %q: joint %q is a cut joint, whose angle is no coordinate with coordinates: joint; use coordinates: body", t.doc.File, f.Name, f.Joint)
-		}
-		jb.Model.Spring(j.i, f.K, f.C, j.s*(float64(f.FreeAngle)-j.k))
+	if err := t.forces(); err != nil {
+		return err
 	}
 	return bad
 }
 
 // jointCoordinates refuses, by element, what package joint cannot take: joints other than
-// revolute and translational, friction, force elements other than linear rotational
-// spring-dampers on a joint.
+// revolute and translational, friction.
 func (v *validator) jointCoordinates() {
 	for k, jt := range v.m.Joints {
 		if jt.Friction != nil {
@@ -347,19 +342,14 @@ func (v *validator) jointCoordinates() {
 				"(a tree of revolute and translational joints, any of them a cut joint); use coordinates: body", jt.Name, jt.Type)
 		}
 	}
-	for k, f := range v.m.Forces {
-		if f.Type != ForceRSDA || f.Joint == "" || f.Spring != nil || f.Damper != nil || f.Actuator != nil {
-			v.errorf(fmt.Sprintf("forces[%d]", k), "force %q: coordinates: joint takes only linear rotational spring-dampers on a joint "+
-				"(type rsda with joint, k, c, free_angle; joint springs of package joint); use coordinates: body", f.Name)
-		}
-	}
 }
 
 // jointChannels returns the reader of body, marker and motion channels of a model in joint
 // coordinates, named and valued as in body coordinates: a body's pose and rates from its
 // tree frame (joint.System.FrameMotion), its angle summed along the revolute joints of its
 // path (unwrapped by construction; anglePaths), and a motion's λ times the sign of its coordinate.
-// Joint reaction channels are not offered (channelNames).
+// The spring-damper channels read package joint's force elements; joint reaction channels
+// are not offered (channelNames).
 func jointChannels(b *Built) func(string) channelFunc {
 	jb := b.Joint
 	sys := jb.System
@@ -381,6 +371,9 @@ func jointChannels(b *Built) func(string) channelFunc {
 			return jointBodyChannel(mo, bf, suffix, func(c *sample) float64 { return angle(bf.f, c) + bf.phi })
 		}
 		if f, ok := planarMarkerChannel(&b.Doc.Model, frame, elem, suffix); ok {
+			return f
+		}
+		if f, ok := b.forceChannel(jointReadings(sys), elem, suffix, 2); ok {
 			return f
 		}
 		d := jb.drives[elem] // channelNames offers only motions' λ among the joint channels

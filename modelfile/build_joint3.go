@@ -412,8 +412,7 @@ func (t *tree3Builder) c0(name string) float64 {
 }
 
 // drivesAndSprings makes drives of the motions (their rows follow the cut joints' rows)
-// and joint springs of the rotational spring-dampers (validate3 admits only linear ones on
-// a joint).
+// and the force elements (forces).
 func (t *tree3Builder) drivesAndSprings(rows int) error {
 	m := t.m
 	c := compiler{doc: t.doc}
@@ -445,14 +444,7 @@ func (t *tree3Builder) drivesAndSprings(rows int) error {
 		t.jb.drives[mo.Name] = rows
 		rows++
 	})
-	for k, f := range m.Forces {
-		if slices.Contains(t.jb.Cuts, f.Joint) {
-			c.fail(fmt.Sprintf("forces[%d].joint", k), fmt.Errorf("force %q: joint %q is a cut joint (it closes a loop), which has no coordinate for a spring with coordinates: joint; "+
-				"list another joint of the loop after it, or use coordinates: body", f.Name, f.Joint))
-			continue
-		}
-		t.jb.Model.Spring(t.coord[f.Joint], f.K, f.C, float64(f.FreeAngle)-t.c0(f.Joint))
-	}
+	t.forces(&c)
 	return c.err()
 }
 
@@ -488,8 +480,8 @@ func rotateInertia(R spatial.Mat3, J [3][3]float64) [3][3]float64 {
 // velocity, acceleration and angular velocity from its tree frame (joint.System.FrameMotion),
 // its Euler parameters as the product of the joint rotations along its path with its
 // start orientation (continuous in q, so the same branch p, not −p, as the body route's),
-// a marker's point from its body's frame, and a motion's λ. Joint reaction and
-// spring-damper channels are not offered (channelNames3).
+// a marker's point from its body's frame, a motion's λ, and the spring-damper channels of
+// package joint's force elements. Joint reaction channels are not offered (channelNames3).
 func joint3Channels(b *Built) func(string) channelFunc {
 	jb := b.Joint3
 	sys := jb.System
@@ -517,6 +509,9 @@ func joint3Channels(b *Built) func(string) channelFunc {
 					return [6]float64{fm.Pos[0], fm.Pos[1], fm.Pos[2], fm.Vel[0], fm.Vel[1], fm.Vel[2]}[k]
 				}
 			}
+		}
+		if f, ok := b.forceChannel(jointReadings(sys), elem, suffix, 3); ok {
+			return f
 		}
 		row := jb.drives[elem] // channelNames3 offers only motions' λ among the joint channels
 		return func(c *sample) float64 { return c.full[row] }

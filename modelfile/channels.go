@@ -79,9 +79,6 @@ func channelNames(m *Model) []string {
 		names = append(names, mo.Name+".lambda")
 	}
 	for _, f := range m.Forces {
-		if m.Coordinates == CoordinatesJoint {
-			break // joint springs have no spring-damper readings
-		}
 		for _, s := range forceSuffixes(f.Type) {
 			names = append(names, f.Name+"."+s)
 		}

@@ -250,8 +250,8 @@ func compareCrane(t *testing.T, src string, dof int) {
 }
 
 // TestJoint3Refusals: what the 3D joint route cannot express is refused naming the
-// element: a motion or spring on a cut joint, joints without a tree form, friction, force
-// elements other than a linear rsda on a joint, joint reaction and spring-damper channels,
+// element: a motion on a cut joint, joints without a tree form, friction, joint reaction
+// channels,
 // a coordinate set other than body and joint, a revolute motion whose start the body route
 // made consistent on the other branch of sin(β − f) = 0 (half a turn from f).
 func TestJoint3Refusals(t *testing.T) {
@@ -263,17 +263,10 @@ func TestJoint3Refusals(t *testing.T) {
 	cases := []struct{ model, from, to, want string }{
 		{hinged, "initial:\n", "motions:\n  - {name: bend, joint: elbow, function: \"0\"}\ninitial:\n",
 			`motion "bend": joint "elbow" is a cut joint (it closes a loop), which has no coordinate to drive`},
-		{hinged, "initial:\n", "forces:\n  - {name: twist, type: rsda, joint: elbow, k: 1}\ninitial:\n",
-			`force "twist": joint "elbow" is a cut joint (it closes a loop), which has no coordinate for a spring`},
 		{string(disk), "", "", `rolling-disk joints are not available with coordinates: joint`},
-		{crane3, "k: 5, c: 0.1, free_angle: 20 deg}", "k: 5, c: 0.1, free_angle: 20 deg}\n  - {name: pull, type: tsda, i: slot, j: bob.top, k: 3}",
-			`force "pull": coordinates: joint takes only linear rotational spring-dampers on a joint`},
-		{crane3, "k: 5, c: 0.1, free_angle", "spring: {polynomial: [0, 5]}, c: 0.1, free_angle",
-			`force "twist": coordinates: joint takes only linear rotational spring-dampers on a joint`},
 		{crane3, "i: base.O, j: cart.top}", "i: base.O, j: cart.top, friction: {mu: 0.1, v_reg: 0.01, pin_radius: 0.01}}",
 			`joint "turn": friction is not available with coordinates: joint`},
 		{crane3, "outputs: [cart,", "outputs: [turn.fx, cart,", `output channel "turn.fx": joint reactions are not available with coordinates: joint`},
-		{crane3, "outputs: [cart,", "outputs: [twist.force, cart,", `output channel "twist.force": spring-damper channels are not available with coordinates: joint`},
 		{crane3, "dimension: 3\n", "dimension: 3\ncoordinates: natural\n", `coordinates = "natural"; want "body"`},
 		{strings.Replace(crane3, "forces:\n  - {name: twist, type: rsda, joint: turn, k: 5, c: 0.1, free_angle: 20 deg}\n", "", 1),
 			"motions:\n", "motions:\n  - {name: spin, joint: turn, function: \"25*pi/9 - 0.5*t\"}\n", // 500°: 140°, half a turn from the start's −40°

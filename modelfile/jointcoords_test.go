@@ -212,15 +212,11 @@ func TestJointSlideCutAndFloatingBody(t *testing.T) {
 }
 
 // TestJointRefusals: what the joint route cannot express is refused naming the element:
-// a motion on a cut joint, a force element other than a
-// linear rsda on a joint, a joint reaction channel, a spring-damper channel (before these
-// were refused they read as zero).
+// a motion on a cut joint, a joint reaction channel (before it was refused it read as zero).
 func TestJointRefusals(t *testing.T) {
 	cases := []struct{ from, to, want string }{
 		{"joint: main, function", "joint: wristpin, function", `motion "drive": joint "wristpin" is a cut joint`},
-		{"type: rsda, joint: main, k: 25", "type: rsda, i: crank.A, j: rod.A, k: 25", `forces[1]: force "mainspring": coordinates: joint takes only linear rotational spring-dampers on a joint`},
 		{"outputs: [crank,", "outputs: [main.fx, crank,", `output channel "main.fx": joint reactions are not available with coordinates: joint`},
-		{"outputs: [crank,", "outputs: [pinspring.force, crank,", `output channel "pinspring.force": spring-damper channels are not available with coordinates: joint`},
 	}
 	for _, c := range cases {
 		src := strings.Replace(slotCrank, c.from, c.to, 1)

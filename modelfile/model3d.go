@@ -189,9 +189,6 @@ func channelNames3(m *SpatialModel) []string {
 		names = append(names, mo.Name+".lambda")
 	}
 	for _, f := range m.Forces {
-		if m.Coordinates == CoordinatesJoint {
-			break // joint springs have no spring-damper readings
-		}
 		for _, s := range forceSuffixes(f.Type) {
 			names = append(names, f.Name+"."+s)
 		}

@@ -139,7 +139,7 @@ func (v *validator) coordinates() {
 }
 
 // jointRoute reports whether the model is built in joint coordinates (planar or 3D), whose
-// channels hold no joint reactions and no spring-damper readings.
+// channels hold no joint reactions.
 func (v *validator) jointRoute() bool {
 	return v.m.Coordinates == CoordinatesJoint || v.doc.Spatial != nil && v.doc.Spatial.Coordinates == CoordinatesJoint
 }
@@ -609,11 +609,6 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 				if _, joint := v.joints[elem]; joint {
 					v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "output channel %q: joint reactions are not available with coordinates: joint "+
 						"(a tree joint's reaction is no multiplier there); use coordinates: body", c)
-					continue
-				}
-				if strings.HasPrefix(v.names[elem], "forces[") {
-					v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "output channel %q: spring-damper channels are not available with coordinates: joint "+
-						"(the joint springs of package joint have no readings); use coordinates: body", c)
 					continue
 				}
 			}

@@ -220,8 +220,7 @@ func joint3TreeTypes() []string {
 }
 
 // coordinates3 checks the coordinates key of a 3D model and, for joint coordinates, refuses
-// by element what package joint cannot take: joints without a tree form, friction, force
-// elements other than linear rotational spring-dampers on a joint.
+// by element what package joint cannot take: joints without a tree form, friction.
 func (v *validator) coordinates3(m *SpatialModel) {
 	switch m.Coordinates {
 	case "", CoordinatesBody:
@@ -239,12 +238,6 @@ func (v *validator) coordinates3(m *SpatialModel) {
 		if !slices.Contains(joint3TreeTypes(), jt.Type) {
 			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: %s joints are not available with coordinates: joint "+
 				"(a tree of %s joints, any of them a cut joint); use coordinates: body", jt.Name, jt.Type, strings.Join(joint3TreeTypes(), ", "))
-		}
-	}
-	for k, f := range m.Forces {
-		if f.Type != ForceRSDA || f.Joint == "" || f.Spring != nil || f.Damper != nil || f.Actuator != nil {
-			v.errorf(fmt.Sprintf("forces[%d]", k), "force %q: coordinates: joint takes only linear rotational spring-dampers on a joint "+
-				"(type rsda with joint, k, c, free_angle; joint springs of package joint); use coordinates: body", f.Name)
 		}
 	}
 }
