@@ -105,7 +105,7 @@ func jointStart(t *testing.T, md *joint.Model, set func(State)) (*joint.System, 
 	nq, _ := sys.Size()
 	s := NewState(nq, 0)
 	set(s)
-	sys.Accelerations(s.A, s.Q, s.V)
+	sys.Accelerations(s.A, 0, s.Q, s.V)
 	return sys, s
 }
 

@@ -35,7 +35,7 @@ func Chain3D(n int) (*joint.System, integrate.State, error) {
 	nq, _ := sys.Size()
 	s := integrate.NewState(nq, 0)
 	s.V[md.Coordinate("ball1.z")] = w
-	sys.Accelerations(s.A, s.Q, s.V)
+	sys.Accelerations(s.A, 0, s.Q, s.V)
 	return sys, s, nil
 }
 

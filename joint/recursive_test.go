@@ -72,7 +72,7 @@ func TestForwardDynamicsMatchesDenseSolve(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := make([]float64, nq)
-		sys.Accelerations(got, q, v)
+		sys.Accelerations(got, 0, q, v)
 		x := make([]float64, nq)
 		sys.MassSolve(x, 0, q, f)
 		for i := range got {

@@ -234,7 +234,7 @@ func TestAccelerationsMatchBodyCoordinates(t *testing.T) {
 	for k, st := range [][4]float64{{0.3, -1.2, 0.7, 2.1}, {2.5, 0.4, -3, 0.2}, {-1, 2.8, 1.5, -4}} {
 		q, v := []float64{st[0], st[1]}, []float64{st[2], st[3]}
 		a := make([]float64, 2)
-		sys.Accelerations(a, q, v)
+		sys.Accelerations(a, 0, q, v)
 		// The bars' centres and angles, and their rates, from the joint state.
 		th := [2]float64{q[0], q[0] + q[1]}
 		w := [2]float64{v[0], v[0] + v[1]}

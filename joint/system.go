@@ -123,15 +123,14 @@ func (s *System) MassMul(dst []float64, t float64, q, x []float64) {
 	s.m.inverseDynamics(s.w, dst, x, false)
 }
 
-// Accelerations writes the unconstrained accelerations a = M⁻¹ f(q, v) of the tree (cut
-// joints and drives ignored, the force elements' functions of time at t = 0) by one
-// articulated-body pass.
-func (s *System) Accelerations(a []float64, q, v []float64) {
+// Accelerations writes the unconstrained accelerations a = M⁻¹ f(t, q, v) of the tree (cut
+// joints and drives ignored) by one articulated-body pass.
+func (s *System) Accelerations(a []float64, t float64, q, v []float64) {
 	s.m.kinematics(s.w, q, v)
 	for i := range s.m.prims {
 		s.tau[i] = s.m.prims[i].jointForce(q[i], v[i])
 	}
-	s.addElementForces(s.tau, 0)
+	s.addElementForces(s.tau, t)
 	s.m.forwardDynamics(s.w, a, s.tau, true)
 }
 
