@@ -510,7 +510,7 @@ func joint3Channels(b *Built) func(string) channelFunc {
 				}
 			}
 		}
-		if f, ok := b.forceChannel(jointReadings(sys), elem, suffix, 3); ok {
+		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 3); ok {
 			return f
 		}
 		row := jb.drives[elem] // channelNames3 offers only motions' λ among the joint channels

@@ -1,6 +1,9 @@
 package natural
 
-import "linkage/assembly"
+import (
+	"linkage/assembly"
+	"linkage/law"
+)
 
 // force.go: (t, q, v) ⇒ f, ∂f/∂q, ∂f/∂v.
 //
@@ -15,7 +18,7 @@ import "linkage/assembly"
 type sdState struct {
 	e    coordEval
 	vp   [8]float64
-	load assembly.SDLoad
+	load law.SDLoad
 }
 
 func (s *System) evalSD(sd *springDamper, t float64, q, v []float64, st *sdState, hess bool) {
