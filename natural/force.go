@@ -29,6 +29,27 @@ func (s *System) evalSD(sd *springDamper, t float64, q, v []float64, st *sdState
 	st.load = sd.Load(t, st.e.val, st.e.dotGrad(&st.vp))
 }
 
+// SpringDamperReadings returns the state of force element name at (t, q, v), written into
+// dst (grown if short): one reading for a TSDA (along its length) or an RSDA (its angle,
+// the free angle plus the deflection δ its coordinate measures), one per axis for a bushing
+// (along, normal, angle). ok is false when name is no spring-damper element.
+func (s *System) SpringDamperReadings(dst []law.SDReading, name string, t float64, q, v []float64) (out []law.SDReading, ok bool) {
+	r, ok := s.sdRange[name]
+	dst = dst[:0]
+	if !ok {
+		return dst, false
+	}
+	var st sdState
+	for i := r[0]; i < r[1]; i++ {
+		sd := &s.sds[i]
+		s.evalSD(sd, t, q, v, &st, false)
+		rd := sd.Reading(st.e.val, &st.load)
+		rd.Value += sd.Coord.ref // δ = β − ref: the angle is ref + δ, its deflection δ
+		dst = append(dst, rd)
+	}
+	return dst, true
+}
+
 // load returns the point force in global axes at (t, q), its pair and p.
 func (pf *pointForce) load(s *System, t float64, q []float64) (F Vec, pr *pairRef, p [8]float64) {
 	var fl Vec
