@@ -54,6 +54,7 @@ type Model struct {
 	slides  []cut // CutSlide: dirs fixed in frame a
 	axes    []axisCut
 	drives  []drive
+	knives  []knife // KnifeEdge: Pfaffian rows
 	err     error
 }
 

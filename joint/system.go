@@ -197,13 +197,7 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, q []float64)
 // f”(t) for drives.
 func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	s.m.kinematics(s.w, q, v)
-	for i := range s.m.prims {
-		A := s.w.c[i]
-		if p := s.m.prims[i].parent; p != Ground {
-			A = A.add(s.w.A[p])
-		}
-		s.w.A[i] = A
-	}
+	s.velocityProductAccelerations()
 	k := 0
 	for _, c := range s.m.cuts {
 		_, _, aa := s.w.point(c.a, c.pa)
