@@ -96,7 +96,7 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3) {
 			for _, spherical := range []bool{false, true} {
 				for _, k := range cand {
 					jt := m.Joints[k]
-					if added[jt.Name] || (jt.Type == JointSpherical) != spherical {
+					if added[jt.Name] || (jt.Type == JointSpherical) != spherical || jt.Type == JointPointOnLine { // always a cut joint
 						continue
 					}
 					bi, bj := bodyOf(jt.I), bodyOf(jt.J)
@@ -369,7 +369,8 @@ func (t *tree3Builder) coordinates(parent int, axes []vec3, rates []float64) {
 // marker j's (row NAME.axis[0]). A cylindrical or translational cut joint keeps marker j's
 // point on marker i's z axis (rows NAME.slide[0], NAME.slide[1] along marker i's x and y
 // axes, which turn with it) and the axes parallel as a revolute one does; a translational
-// one also keeps marker i's x axis perpendicular to marker j's y axis (NAME.axis[2]). These
+// one also keeps marker i's x axis perpendicular to marker j's y axis (NAME.axis[2]), a
+// point-on-line joint (never a tree joint) only the point on the axis (the two slide rows). These
 // are the body route's conditions on the joint's axes (spatial.AddTranslational, …). The tree frames are oriented as the world at the start,
 // so the markers' axes at the start are their frame coordinates.
 func (t *tree3Builder) cut(jt Joint3) int {
@@ -383,6 +384,9 @@ func (t *tree3Builder) cut(jt Joint3) int {
 	xj, yj, zj := t.sb.System.MarkerAxes(spatial.MarkerID(kj+1), t.q)
 	m := t.jb.Model
 	switch jt.Type {
+	case JointPointOnLine: // marker j's point on marker i's z axis, rotations free (spatial.AddPointOnLine)
+		m.CutSlide(jt.Name, fi.f, pi, fj.f, pj, vec3(xi), vec3(yi))
+		return 2
 	case JointTranslational, JointCylindrical:
 		m.CutSlide(jt.Name, fi.f, pi, fj.f, pj, vec3(xi), vec3(yi))
 		m.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(xj), vec3(yj))

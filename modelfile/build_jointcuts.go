@@ -61,3 +61,19 @@ func (v *validator) jointRouteType(k int, jt Joint) {
 			"(a tree of revolute and translational joints, any of them a cut joint, point-on-line joints and knife edges); use coordinates: body", jt.Name, jt.Type)
 	}
 }
+
+// jointRouteCut3 reports whether the 3D joint jt, of no tree type, is one the joint route
+// takes as a cut joint (point-on-line); it refuses a motion on it, which would need a
+// coordinate.
+func (v *validator) jointRouteCut3(jt Joint3) bool {
+	if jt.Type != JointPointOnLine {
+		return false
+	}
+	for n, mo := range v.doc.Spatial.Motions {
+		if mo.Joint == jt.Name {
+			v.errorf(fmt.Sprintf("motions[%d].joint", n), "motion %q: joint %q is a point-on-line joint, always a cut joint with coordinates: joint, "+
+				"whose displacement is no coordinate to drive; use coordinates: body", mo.Name, jt.Name)
+		}
+	}
+	return true
+}
