@@ -55,6 +55,7 @@ type Model struct {
 	axes    []axisCut
 	drives  []drive
 	knives  []knife // KnifeEdge: Pfaffian rows
+	cams    []camCut
 	err     error
 }
 

@@ -62,6 +62,7 @@ func (m *Model) System() (*System, error) {
 			axisRows[c.name]++
 		}
 	}
+	s.names = m.camNames(s.names)
 	for _, d := range m.drives {
 		s.names = append(s.names, d.name)
 	}
@@ -143,6 +144,7 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 	}
 	k = s.slideConstraint(dst, k)
 	k = s.axisConstraint(dst, k)
+	k = s.camConstraint(dst, k)
 	for _, d := range s.m.drives {
 		dst[k] = q[d.coord] - d.f(t)
 		k++
@@ -167,6 +169,7 @@ func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 	}
 	k = s.slideJacobian(dst, k)
 	k = s.axisJacobian(dst, k)
+	k = s.camJacobian(dst, k)
 	for _, d := range s.m.drives {
 		dst.Set(k, d.coord, 1)
 		k++
@@ -209,6 +212,7 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	}
 	k = s.slideGamma(dst, k)
 	k = s.axisGamma(dst, k)
+	k = s.camGamma(dst, k)
 	for _, d := range s.m.drives {
 		dst[k] = d.f2(t)
 		k++
