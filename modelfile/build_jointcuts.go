@@ -1,11 +1,17 @@
 package modelfile
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+
+	"linkage/law"
+)
 
 // cut adds joint jt, which the spanning tree left out, to the joint route and returns its
 // number of position rows: a revolute, translational or point-on-line joint becomes a cut
-// joint (listed in Cuts) with the body route's conditions, a knife edge a Pfaffian row of
-// its body's frame (joint.Model.KnifeEdge), which has no position row.
+// joint (listed in Cuts) with the body route's conditions, a cam one row with its contact
+// parameter eliminated (joint.Model.Cam), a knife edge a Pfaffian row of its body's frame
+// (joint.Model.KnifeEdge), which has no position row.
 func (t *treeBuilder) cut(jt Joint) int {
 	jb := t.jb
 	mi := t.markers[jt.I]
@@ -23,6 +29,9 @@ func (t *treeBuilder) cut(jt Joint) int {
 	pj := fj.toFrame(mj.Point)
 	jb.Cuts = append(jb.Cuts, jt.Name)
 	switch jt.Type {
+	case JointCam:
+		t.cam(jt, mi, mj, fi, fj)
+		return 1
 	case JointPointOnLine:
 		// n_I·(r_J − r_I) = 0: marker j's point on marker i's x axis, turning with its frame
 		// (planar.AddPointOnLine), the angle free.
@@ -46,6 +55,11 @@ func (v *validator) jointRouteType(k int, jt Joint) {
 	p := fmt.Sprintf("joints[%d].type", k)
 	switch jt.Type {
 	case JointRevolute, JointTranslational, JointKnifeEdge:
+	case JointCam:
+		if f, err := jt.Profile.radius(); err == nil && !closedProfile(f) {
+			v.errorf(fmt.Sprintf("joints[%d].profile", k), "cam %q: the profile is not 2π-periodic (an open contour, or a table, which continues linearly past its ends): "+
+				"coordinates: joint takes the contact parameter as the follower's polar angle, defined modulo 2π (joint.Model.Cam); use coordinates: body", jt.Name)
+		}
 	case JointPointOnLine:
 		for n, mo := range v.m.Motions {
 			if mo.Joint == jt.Name {
@@ -53,9 +67,6 @@ func (v *validator) jointRouteType(k int, jt Joint) {
 					"whose displacement is no coordinate to drive; use coordinates: body", mo.Name, jt.Name)
 			}
 		}
-	case JointCam:
-		v.errorf(p, "cam %q: cam joints are not available with coordinates: joint: their contact parameter is an algebraic variable "+
-			"of the body route (dae.Algebraic), which the joint route's mass-matrix solve by the recursion cannot carry; use coordinates: body", jt.Name)
 	default:
 		v.errorf(p, "joint %q: %s joints are not available with coordinates: joint "+
 			"(a tree of revolute and translational joints, any of them a cut joint, point-on-line joints and knife edges); use coordinates: body", jt.Name, jt.Type)
@@ -73,6 +84,36 @@ func (v *validator) jointRouteCut3(jt Joint3) bool {
 		if mo.Joint == jt.Name {
 			v.errorf(fmt.Sprintf("motions[%d].joint", n), "motion %q: joint %q is a point-on-line joint, always a cut joint with coordinates: joint, "+
 				"whose displacement is no coordinate to drive; use coordinates: body", mo.Name, jt.Name)
+		}
+	}
+	return true
+}
+
+// cam adds cam joint jt (marker i on the cam, j the follower's point; both bodies in the
+// tree): the contour's centre and polar axis are marker i's point and x axis in its frame,
+// and u0, the contact parameter at the start, is the polar angle of marker j's point there
+// (the branch joint.Model.Cam keeps u on; validate has checked the profile).
+func (t *treeBuilder) cam(jt Joint, mi, mj Marker, fi, fj bodyFrame) {
+	f, _ := jt.Profile.radius()
+	pi, pj := t.poses[mi.Body], t.poses[mj.Body]
+	d := worldPoint(pj, mj.Point)
+	o := worldPoint(pi, mi.Point)
+	u0 := math.Atan2(d[1]-o[1], d[0]-o[0]) - pi.th - float64(mi.Angle)
+	ex := rot(fi.phi+float64(mi.Angle), Vec{1, 0})
+	t.jb.Model.Cam(jt.Name, fi.f, fi.toFrame(mi.Point), [3]float64{ex[0], ex[1]}, fj.f, fj.toFrame(mj.Point),
+		func(u float64) (r, r1, r2 float64) { return f.Eval(u) }, u0)
+}
+
+// closedProfile reports whether the cam profile r(u) and its first two derivatives repeat
+// after a turn, to 1e-9 relative, at a few polar angles: a closed contour, whose contact
+// parameter the joint route recovers modulo 2π.
+func closedProfile(f law.Func) bool {
+	for _, u := range []float64{0, 0.7, 1.9, 3.1, 4.4} {
+		a0, a1, a2 := f.Eval(u)
+		b0, b1, b2 := f.Eval(u + 2*math.Pi)
+		scale := 1 + math.Abs(a0) + math.Abs(a1) + math.Abs(a2)
+		if !(math.Abs(a0-b0)+math.Abs(a1-b1)+math.Abs(a2-b2) <= 1e-9*scale) {
+			return false
 		}
 	}
 	return true

@@ -91,17 +91,19 @@ func TestJointPointOnLine(t *testing.T) {
 }
 
 // TestJointRouteRefusesByElement: on the joint route a motion on a point-on-line joint
-// (always a cut joint there) and a cam joint (its contact parameter) are refused naming
-// the element, the reason and the way out.
+// (always a cut joint there) and a cam with an open contour (a table profile, whose
+// contact parameter is no polar angle modulo 2π) are refused naming the element, the
+// reason and the way out.
 func TestJointRouteRefusesByElement(t *testing.T) {
 	driven := strings.Replace(quickReturn, "forces:", "motions:\n  - {name: push, joint: slot, function: \"0.1*t\"}\nforces:", 1)
 	cam, err := os.ReadFile("../examples/cam-follower.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
+	open := strings.Replace(string(cam), "profile: 0.02*cos(u) + sqrt(0.05^2 - (0.02*sin(u))^2)", "profile: {u: [-4, 0, 4], r: [0.05, 0.07, 0.05]}", 1)
 	for _, c := range []struct{ file, src, want string }{
 		{"driven.yaml", driven, `motion "push": joint "slot" is a point-on-line joint, always a cut joint with coordinates: joint`},
-		{"cam-follower.yaml", string(cam), "cam joints are not available with coordinates: joint: their contact parameter"},
+		{"open-cam.yaml", open, `joints[2].profile: cam "contact": the profile is not 2π-periodic`},
 	} {
 		_, err := Parse(c.file, []byte("coordinates: joint\n"+c.src))
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "use coordinates: body") {
