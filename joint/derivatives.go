@@ -190,7 +190,8 @@ func (s *System) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda 
 		}
 		row = s.slideForceColumn(dst, k, lambda, row)
 		row = s.axisForceColumn(dst, k, lambda, row)
-		s.camForceColumn(dst, k, lambda, row)
+		row = s.camForceColumn(dst, k, lambda, row)
+		s.diskForceColumn(dst, k, lambda, row, false)
 	}
 }
 

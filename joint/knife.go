@@ -40,11 +40,19 @@ func (m *Model) KnifeEdge(name string, a int, p, n [3]float64) {
 	m.knives = append(m.knives, knife{name: name, a: a, p: p, n: unit(n)})
 }
 
-// NumPfaffian returns the number of knife-edge rows (dae.Nonholonomic; 0 for none).
-func (s *System) NumPfaffian() int { return len(s.m.knives) }
+// NumPfaffian returns the number of Pfaffian rows, the knife edges' and then two of each
+// rolling disk (dae.Nonholonomic; 0 for none).
+func (s *System) NumPfaffian() int { return len(s.m.knives) + 2*len(s.m.disks) }
 
-// PfaffianName names knife edge k's row NAME.n (dae.PfaffianNamer).
-func (s *System) PfaffianName(k int) string { return s.m.knives[k].name + ".n" }
+// PfaffianName names knife edge k's row NAME.n and a rolling disk's NAME.x, NAME.y
+// (dae.PfaffianNamer).
+func (s *System) PfaffianName(k int) string {
+	if k < len(s.m.knives) {
+		return s.m.knives[k].name + ".n"
+	}
+	k -= len(s.m.knives)
+	return s.m.disks[k/2].name + [2]string{".x", ".y"}[k%2]
+}
 
 // Pfaffian writes A and b = 0: row k holds, for each joint j on the path to frame a, the
 // velocity its axis gives the point along u, u·(s_j,lin + s_j,ang × r_P) (pathRow).
@@ -57,6 +65,7 @@ func (s *System) Pfaffian(A *mat.Dense, b []float64, t float64, q []float64) {
 		u, _, _ := s.w.turned(e.a, e.n)
 		s.pathRow(A.RawRowView(k), e.a, r, u, 1)
 	}
+	s.diskPfaffian(A, len(s.m.knives))
 }
 
 // PfaffianGamma writes γ_A = −(A v)_q v: with d(u·v_P)/dt = (ω_a × u)·v_P + u·a_P and
@@ -71,6 +80,7 @@ func (s *System) PfaffianGamma(dst []float64, t float64, q, v []float64) {
 		u, omega, _ := s.w.turned(e.a, e.n)
 		dst[k] = -omega.cross(u).dot(vp) - u.dot(ap)
 	}
+	s.diskGamma(dst, len(s.m.knives), true)
 }
 
 // PfaffianRateDerivative writes ∂(A v)/∂q at fixed v. Turning joint k (axis s_k = [ω_k;
@@ -98,6 +108,7 @@ func (s *System) PfaffianRateDerivative(dst *mat.Dense, t float64, q, v []float6
 			x := sk.ang().cross(u).dot(vp) + u.dot(sk.ang().cross(sub).add(Vl.ang().cross(dr)))
 			dst.Set(row, k, x)
 		}
+		s.diskRateColumn(dst, k, len(s.m.knives))
 	}
 }
 
@@ -121,6 +132,7 @@ func (s *System) PfaffianForceDerivative(dst *mat.Dense, t float64, q, mu []floa
 			}
 			s.wrenchColumn(dst, k, e.a, join(r.cross(f), f), join(dr.cross(f).add(r.cross(df)), df))
 		}
+		s.diskForceColumn(dst, k, mu, len(s.m.knives), true)
 	}
 }
 

@@ -56,6 +56,7 @@ type Model struct {
 	drives  []drive
 	knives  []knife // KnifeEdge: Pfaffian rows
 	cams    []camCut
+	disks   []disk // RollingDisk: a holonomic row and two Pfaffian rows each
 	err     error
 }
 

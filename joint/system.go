@@ -63,6 +63,7 @@ func (m *Model) System() (*System, error) {
 		}
 	}
 	s.names = m.camNames(s.names)
+	s.names = m.diskNames(s.names)
 	for _, d := range m.drives {
 		s.names = append(s.names, d.name)
 	}
@@ -145,6 +146,7 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 	k = s.slideConstraint(dst, k)
 	k = s.axisConstraint(dst, k)
 	k = s.camConstraint(dst, k)
+	k = s.diskConstraint(dst, k)
 	for _, d := range s.m.drives {
 		dst[k] = q[d.coord] - d.f(t)
 		k++
@@ -170,6 +172,7 @@ func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 	k = s.slideJacobian(dst, k)
 	k = s.axisJacobian(dst, k)
 	k = s.camJacobian(dst, k)
+	k = s.diskJacobian(dst, k)
 	for _, d := range s.m.drives {
 		dst.Set(k, d.coord, 1)
 		k++
@@ -213,6 +216,7 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	k = s.slideGamma(dst, k)
 	k = s.axisGamma(dst, k)
 	k = s.camGamma(dst, k)
+	k = s.diskGamma(dst, k, false)
 	for _, d := range s.m.drives {
 		dst[k] = d.f2(t)
 		k++
