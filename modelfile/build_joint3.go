@@ -96,7 +96,7 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3) {
 			for _, spherical := range []bool{false, true} {
 				for _, k := range cand {
 					jt := m.Joints[k]
-					if added[jt.Name] || (jt.Type == JointSpherical) != spherical || jt.Type == JointPointOnLine { // always a cut joint
+					if added[jt.Name] || (jt.Type == JointSpherical) != spherical || jt.Type == JointPointOnLine || jt.Type == JointRollingDisk { // never tree joints
 						continue
 					}
 					bi, bj := bodyOf(jt.I), bodyOf(jt.J)
@@ -275,7 +275,7 @@ func (t *tree3Builder) addFree(name string) {
 		f = jb.Model.Prismatic(name+s, f, o, e, joint.Body{Name: name + s})
 	}
 	t.coordinates(joint.Ground, []vec3{{}, {}, {}}, []float64{v[0], v[1], v[2]})
-	a1, a2, a3 := freeChart(J, vec3(w), m.Gravity)
+	a1, a2, a3 := t.freeAxes(name, J, vec3(w))
 	body := joint.Body{Name: name, Mass: m.body(name).Mass, Inertia: J}
 	f = jb.Model.Cardan(name, f, vec3{}, a1, a2, a3, body)
 	jb.cardan = append(jb.cardan, cardanJoint{what: fmt.Sprintf("free body %q", name), mid: len(t.q0) + 1})
@@ -374,6 +374,9 @@ func (t *tree3Builder) coordinates(parent int, axes []vec3, rates []float64) {
 // are the body route's conditions on the joint's axes (spatial.AddTranslational, …). The tree frames are oriented as the world at the start,
 // so the markers' axes at the start are their frame coordinates.
 func (t *tree3Builder) cut(jt Joint3) int {
+	if jt.Type == JointRollingDisk {
+		return t.rollingDisk(jt)
+	}
 	ki, kj := t.marker[jt.I], t.marker[jt.J]
 	fi, fj := t.jb.frames[t.m.Markers[ki].Body], t.jb.frames[t.m.Markers[kj].Body]
 	ri, _, _ := t.markerAt(ki)

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"linkage/law"
+	"linkage/spatial"
 )
 
 // cut adds joint jt, which the spanning tree left out, to the joint route and returns its
@@ -74,9 +75,12 @@ func (v *validator) jointRouteType(k int, jt Joint) {
 }
 
 // jointRouteCut3 reports whether the 3D joint jt, of no tree type, is one the joint route
-// takes as a cut joint (point-on-line); it refuses a motion on it, which would need a
-// coordinate.
+// takes outside the tree (point-on-line as a cut joint, a rolling disk's rows); it refuses
+// a motion on a point-on-line joint, which would need a coordinate.
 func (v *validator) jointRouteCut3(jt Joint3) bool {
+	if jt.Type == JointRollingDisk {
+		return true
+	}
 	if jt.Type != JointPointOnLine {
 		return false
 	}
@@ -117,4 +121,36 @@ func closedProfile(f law.Func) bool {
 		}
 	}
 	return true
+}
+
+// rollingDisk adds rolling disk jt to the joint route (joint.Model.RollingDisk): marker i's
+// point and z axis in its body's frame, which is oriented as the world at the start, and
+// returns its one position row (NAME.h; NAME.x, NAME.y are Pfaffian rows).
+func (t *tree3Builder) rollingDisk(jt Joint3) int {
+	k := t.marker[jt.I]
+	f := t.jb.frames[t.m.Markers[k].Body]
+	r, _, _ := t.markerAt(k)
+	_, _, z := t.sb.System.MarkerAxes(spatial.MarkerID(k+1), t.q)
+	t.jb.Model.RollingDisk(jt.Name, f.f, vec3(r.Sub(t.origin[f.f])), vec3(z), jt.Radius)
+	return 1
+}
+
+// freeAxes chooses the Cardan axes of floating body name: for a rolling disk's body the
+// vertical, then the horizontal perpendicular to the disk's axis, then the axis's
+// horizontal direction (heading, tilt, spin: a disk rolling tilted by θ keeps the middle
+// angle within about 2θ, far from ±90° until it falls flat, where the disk's rows are
+// singular anyway), else freeChart's.
+func (t *tree3Builder) freeAxes(name string, J [3][3]float64, omega vec3) (a1, a2, a3 vec3) {
+	for _, jt := range t.m.Joints {
+		k := t.marker[jt.I]
+		if jt.Type != JointRollingDisk || t.m.Markers[k].Body != name {
+			continue
+		}
+		_, _, z := t.sb.System.MarkerAxes(spatial.MarkerID(k+1), t.q)
+		if h := math.Hypot(z[0], z[1]); h > 1e-6 {
+			a1, a3 = vec3{0, 0, 1}, vec3{z[0] / h, z[1] / h, 0}
+			return a1, vec3(spatial.Vec3(a3).Cross(spatial.Vec3(a1))), a3
+		}
+	}
+	return freeChart(J, omega, t.m.Gravity)
 }
