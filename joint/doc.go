@@ -36,4 +36,10 @@
 // joints) and orientation rows on its axes (CutAxes: revolute, universal, translational
 // and cylindrical joints in 3D). Cardan adds a spherical joint in any orthonormal chart, so
 // that a model builder can put the expected large rotations on the first and last angles.
+//
+// Pairs that no tree joint expresses are rows outside the tree as well: a planar cam
+// (Cam, cam.go) is one point row with its contact parameter eliminated; knife edges
+// (KnifeEdge, knife.go) and rolling disks (RollingDisk, disk.go: also one contact row) are
+// nonholonomic rows A(q) v = 0 in the Pfaffian form of seed 002, eq. 44
+// (dae.Nonholonomic), each row's A from the path of its frame as a row of G is.
 package joint
