@@ -29,13 +29,7 @@ func camTree(t *testing.T, rng *rand.Rand) (sys *System, nq int, q, v []float64)
 	f := m.Revolute("tip", p, [3]float64{0.02, 0.03, 0}, z, body("tip"))
 	m.Cam("contact", c, [3]float64{0.005, -0.003, 0}, [3]float64{1, 0.2, 0}, f, [3]float64{0.01, 0.02, 0}, eccentric, 1.2)
 	m.Cam("fixed", Ground, [3]float64{0.1, -0.1, 0}, [3]float64{0, 1, 0}, f, [3]float64{-0.01, 0.01, 0}, eccentric, -2)
-	var err error
-	if sys, err = m.System(); err != nil {
-		t.Fatal(err)
-	}
-	nq, _ = sys.Size()
-	q, v = randomState(rng, nq)
-	return sys, nq, q, v
+	return systemAt(t, rng, m)
 }
 
 // TestCamDerivatives: by dae.Check at random states, multipliers and accelerations, the

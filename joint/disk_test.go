@@ -18,13 +18,7 @@ func diskTree(t *testing.T, rng *rand.Rand) (sys *System, nq int, q, v []float64
 	m.KnifeEdge("blade", m.Coordinate("s3.y"), [3]float64{0.1, 0.2, 0}, [3]float64{0, 1, 0})
 	m.RollingDisk("wheel", m.Coordinate("r6"), [3]float64{0.1, -0.2, 0.3}, [3]float64{1, 0.1, 0.2}, 0.3)
 	m.RollingDisk("roller", m.Coordinate("u4.2"), [3]float64{-0.1, 0.2, 0}, [3]float64{0.1, 1, -0.2}, 0.2)
-	var err error
-	if sys, err = m.System(); err != nil {
-		t.Fatal(err)
-	}
-	nq, _ = sys.Size()
-	q, v = randomState(rng, nq)
-	return sys, nq, q, v
+	return systemAt(t, rng, m)
 }
 
 // TestRollingDiskDerivatives: by dae.Check at random states, the holonomic rows' G, γ and

@@ -17,8 +17,14 @@ func knifeTree(t *testing.T, rng *rand.Rand) (sys *System, nq int, q, v []float6
 	m := randomTree(rng)
 	m.KnifeEdge("blade", m.Coordinate("u4.2"), [3]float64{0.1, -0.2, 0.3}, [3]float64{0.2, 1, -0.3})
 	m.KnifeEdge("skate", m.Coordinate("r6"), [3]float64{-0.3, 0.1, 0.2}, [3]float64{0, 0, 2})
-	var err error
-	if sys, err = m.System(); err != nil {
+	return systemAt(t, rng, m)
+}
+
+// systemAt returns the System of m and a random state.
+func systemAt(t *testing.T, rng *rand.Rand, m *Model) (sys *System, nq int, q, v []float64) {
+	t.Helper()
+	sys, err := m.System()
+	if err != nil {
 		t.Fatal(err)
 	}
 	nq, _ = sys.Size()
