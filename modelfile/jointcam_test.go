@@ -19,12 +19,7 @@ import (
 // bodies, the tip and the energies follow the body route to 1e-7 (dopri5, tol 1e-11) and
 // to 1e-5 with hht at tol 1e-9, whose Newton matrix takes the cam row's ∂(Gᵀλ)/∂q.
 func TestJointCamFollower(t *testing.T) {
-	data, err := os.ReadFile("../examples/cam-follower.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := regexp.MustCompile(`(?m)^(forces:|  - \{name: spring, type: tsda.*|  outputs:.*|  plot:.*)$`).ReplaceAllString(string(data), "")
-	src = strings.Replace(src, "  output_step: 0.01", "  output_step: 0.01\n  outputs: [cam, follower, follower.tip, energy, drive]", 1)
+	src := strings.Replace(camWithoutSpring(t), "  output_step: 0.01", "  output_step: 0.01\n  outputs: [cam, follower, follower.tip, energy, drive]", 1)
 	bb, bj := buildBoth(t, "cam-follower.yaml", src)
 	if got := strings.Join(bj.Joint.Cuts, " "); got != "contact" {
 		t.Errorf("cut joints %q, want contact", got)
@@ -67,4 +62,31 @@ func TestJointCamFollower(t *testing.T) {
 		}
 		t.Logf("undriven, %s: largest gap %.2e, cam turned %.3g rad", c.opt.Method, compareChannels(t, rb, rj, c.bound), rj.Channel("cam.theta")[rj.Samples-1])
 	}
+}
+
+// TestJointCamTangentStart: on the joint route a cam whose follower's path is tangent to
+// the contour at the start (where its one row would vanish on the tree's motions and be
+// dropped as redundant, leaving the follower free) is refused as on the body route, by
+// the body-coordinate start the joint route is read from.
+func TestJointCamTangentStart(t *testing.T) {
+	src := strings.NewReplacer("point: [0.01, 0], angle: 90 deg", "point: [0.07, 0], angle: 90 deg",
+		"position: [0.01, 0.049]", "position: [0.07, 0]").Replace(camWithoutSpring(t))
+	doc, err := Parse("tangent.yaml", []byte("coordinates: joint\n"+src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Build(doc)
+	if err == nil || !strings.Contains(err.Error(), "tangent to the contour") {
+		t.Errorf("tangent start: got %v, want an error saying the path is tangent", err)
+	}
+}
+
+// camWithoutSpring is examples/cam-follower.yaml without its tsda, outputs and plot.
+func camWithoutSpring(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../examples/cam-follower.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return regexp.MustCompile(`(?m)^(forces:|  - \{name: spring, type: tsda.*|  outputs:.*|  plot:.*)$`).ReplaceAllString(string(data), "")
 }
