@@ -81,7 +81,7 @@ func (m *Model) camNames(names []string) []string {
 	return names
 }
 
-// geometry returns the contact geometry of c from the positions in w.
+// camGeometry returns the contact geometry of c from the positions in w.
 func (s *System) camGeometry(c *camCut) camGeometry {
 	ra, _, _ := s.w.point(c.a, c.pa)
 	rb, _, _ := s.w.point(c.b, c.pb)

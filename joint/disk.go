@@ -70,7 +70,7 @@ func (m *Model) diskNames(names []string) []string {
 	return names
 }
 
-// point returns the contact geometry of d from the positions in w.
+// diskPoint returns the contact geometry of d from the positions in w.
 func (s *System) diskPoint(d *disk) diskPoint {
 	var k diskPoint
 	k.C, _, _ = s.w.point(d.a, d.c)

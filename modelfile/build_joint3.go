@@ -525,7 +525,10 @@ func joint3Channels(b *Built) func(string) channelFunc {
 				}
 			}
 		}
-		row := jb.drives[elem] // channelNames3 offers only motions' λ among the joint channels
+		row, ok := jb.drives[elem] // channelNames3 offers only motions' and rolling disks' λ among the joint channels
+		if !ok {
+			row = constraintRow(sys, elem+".h")
+		}
 		return func(c *sample) float64 { return c.full[row] }
 	}
 }

@@ -154,3 +154,24 @@ func (t *tree3Builder) freeAxes(name string, J [3][3]float64, omega vec3) (a1, a
 	}
 	return freeChart(J, omega, t.m.Gravity)
 }
+
+// diskLambda3 is the channel NAME.lambda of a rolling disk on the joint route, the
+// multiplier of its contact row NAME.h, as on the body route; none for other joints.
+func diskLambda3(j Joint3) []string {
+	if j.Type != JointRollingDisk {
+		return nil
+	}
+	return []string{j.Name + ".lambda"}
+}
+
+// constraintRow returns the index of the constraint row named name (the system's row
+// names), or −1.
+func constraintRow(sys *JointMechanism, name string) int {
+	_, nc := sys.Size()
+	for i := range nc {
+		if sys.ConstraintName(i) == name {
+			return i
+		}
+	}
+	return -1
+}
