@@ -323,8 +323,8 @@ func (t *treeBuilder) closeAndDrive() error {
 }
 
 // jointCoordinates refuses, by element, what package joint cannot take: joints other than
-// revolute, translational, point-on-line and knife edges (jointRouteType), friction, force elements other than linear rotational
-// spring-dampers on a joint.
+// revolute, translational, point-on-line, cams and knife edges (jointRouteType), friction,
+// force elements other than linear rotational spring-dampers on a joint.
 func (v *validator) jointCoordinates() {
 	for k, jt := range v.m.Joints {
 		if jt.Friction != nil {

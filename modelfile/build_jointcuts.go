@@ -70,7 +70,7 @@ func (v *validator) jointRouteType(k int, jt Joint) {
 		}
 	default:
 		v.errorf(p, "joint %q: %s joints are not available with coordinates: joint "+
-			"(a tree of revolute and translational joints, any of them a cut joint, point-on-line joints and knife edges); use coordinates: body", jt.Name, jt.Type)
+			"(a tree of revolute and translational joints, any of them a cut joint, point-on-line joints, cams and knife edges); use coordinates: body", jt.Name, jt.Type)
 	}
 }
 

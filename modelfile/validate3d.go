@@ -238,7 +238,7 @@ func (v *validator) coordinates3(m *SpatialModel) {
 		}
 		if !slices.Contains(joint3TreeTypes(), jt.Type) && !v.jointRouteCut3(jt) {
 			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: %s joints are not available with coordinates: joint "+
-				"(a tree of %s joints, any of them a cut joint, and point-on-line joints); use coordinates: body", jt.Name, jt.Type, strings.Join(joint3TreeTypes(), ", "))
+				"(a tree of %s joints, any of them a cut joint, point-on-line joints and rolling disks); use coordinates: body", jt.Name, jt.Type, strings.Join(joint3TreeTypes(), ", "))
 		}
 	}
 	for k, f := range m.Forces {
