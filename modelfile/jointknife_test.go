@@ -2,6 +2,7 @@ package modelfile
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -23,7 +24,7 @@ func loadJoint(t *testing.T, name string) *Built {
 // a free joint, its knife edge a Pfaffian row of package joint) against the closed form of
 // the Chaplygin sleigh at t_end = 8 s, with the bounds of the body route's test
 // (TestKnifeEdgeExample) for each method that takes the row: u = V tanh s, ω = (V/k) sech s,
-// energy m V²/2 constant.
+// energy m V²/2 constant; rk4 and radau5's index3 form refuse it naming the capability.
 func TestJointKnifeEdgeSleigh(t *testing.T) {
 	b := loadJoint(t, "chaplygin-sleigh")
 	if b.Joint == nil || len(b.Joint.Free) != 1 {
@@ -44,6 +45,11 @@ func TestJointKnifeEdgeSleigh(t *testing.T) {
 			t.Errorf("%s: |Δu| = %.3g, |Δω| = %.3g, energy drift %.3g J; want ≤ %g", c.method, eu, ew, r.EnergyDrift, c.tol)
 		}
 		t.Logf("%s: |Δu| = %.3g, |Δω| = %.3g, energy drift %.3g J, max |A v| %.2g, %d steps", c.method, eu, ew, r.EnergyDrift, r.Solution.MaxResidual.Vel, r.Solution.Stats.Steps)
+	}
+	for _, opt := range []RunOptions{{Method: "rk4", H: 0.01}, {Method: "radau5", Formulation: "index3"}} {
+		if _, err := Run(b, opt); err == nil || !strings.Contains(err.Error(), "nonholonomic") || !strings.Contains(err.Error(), opt.Method) {
+			t.Errorf("%s %s: %v, want a refusal naming the method and the nonholonomic constraints", opt.Method, opt.Formulation, err)
+		}
 	}
 }
 
