@@ -56,6 +56,9 @@ type Model struct {
 	drives  []drive
 	sds     []sdElement   // force elements' spring-dampers (forces.go)
 	loads   []loadElement // point forces and torques (forces.go)
+	knives  []knife       // KnifeEdge: Pfaffian rows
+	cams    []camCut
+	disks   []disk // RollingDisk: a holonomic row and two Pfaffian rows each
 	err     error
 }
 

@@ -66,6 +66,8 @@ func (m *Model) System() (*System, error) {
 			axisRows[c.name]++
 		}
 	}
+	s.names = m.camNames(s.names)
+	s.names = m.diskNames(s.names)
 	for _, d := range m.drives {
 		s.names = append(s.names, d.name)
 	}
@@ -150,6 +152,8 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 	}
 	k = s.slideConstraint(dst, k)
 	k = s.axisConstraint(dst, k)
+	k = s.camConstraint(dst, k)
+	k = s.diskConstraint(dst, k)
 	for _, d := range s.m.drives {
 		dst[k] = q[d.coord] - d.f(t)
 		k++
@@ -174,6 +178,8 @@ func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 	}
 	k = s.slideJacobian(dst, k)
 	k = s.axisJacobian(dst, k)
+	k = s.camJacobian(dst, k)
+	k = s.diskJacobian(dst, k)
 	for _, d := range s.m.drives {
 		dst.Set(k, d.coord, 1)
 		k++
@@ -204,13 +210,7 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, q []float64)
 // f”(t) for drives.
 func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	s.m.kinematics(s.w, q, v)
-	for i := range s.m.prims {
-		A := s.w.c[i]
-		if p := s.m.prims[i].parent; p != Ground {
-			A = A.add(s.w.A[p])
-		}
-		s.w.A[i] = A
-	}
+	s.velocityProductAccelerations()
 	k := 0
 	for _, c := range s.m.cuts {
 		_, _, aa := s.w.point(c.a, c.pa)
@@ -222,6 +222,8 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	}
 	k = s.slideGamma(dst, k)
 	k = s.axisGamma(dst, k)
+	k = s.camGamma(dst, k)
+	k = s.diskGamma(dst, k, false)
 	for _, d := range s.m.drives {
 		dst[k] = d.f2(t)
 		k++

@@ -288,19 +288,7 @@ func (t *treeBuilder) closeAndDrive() error {
 		if t.inTree(jt.Name) {
 			continue
 		}
-		mi, mj := t.markers[jt.I], t.markers[jt.J]
-		fi, fj := jb.frames[mi.Body], jb.frames[mj.Body]
-		if jt.Type == JointTranslational {
-			// n_I·(r_J − r_I) = 0 along marker i's y axis, turning with its frame, and u_I·n_J = 0
-			// for the angle (planar.AddTranslational; −sin of its angle row).
-			u, nI, nJ := rot(fi.phi+float64(mi.Angle), Vec{1, 0}), rot(fi.phi+float64(mi.Angle), Vec{0, 1}), rot(fj.phi+float64(mj.Angle), Vec{0, 1})
-			jb.Model.CutSlide(jt.Name, fi.f, fi.toFrame(mi.Point), fj.f, fj.toFrame(mj.Point), [3]float64{nI[0], nI[1]})
-			jb.Model.CutAxes(jt.Name, fi.f, [3]float64{u[0], u[1]}, fj.f, [3]float64{nJ[0], nJ[1]})
-		} else {
-			jb.Model.Cut(jt.Name, fi.f, fi.toFrame(mi.Point), fj.f, fj.toFrame(mj.Point), [3]float64{1, 0, 0}, [3]float64{0, 1, 0})
-		}
-		jb.Cuts = append(jb.Cuts, jt.Name)
-		rows += 2
+		rows += t.cut(jt)
 	}
 	c := compiler{doc: t.doc}
 	var bad error
@@ -331,16 +319,13 @@ func (t *treeBuilder) closeAndDrive() error {
 }
 
 // jointCoordinates refuses, by element, what package joint cannot take: joints other than
-// revolute and translational, friction.
+// revolute, translational, point-on-line, cams and knife edges (jointRouteType), friction.
 func (v *validator) jointCoordinates() {
 	for k, jt := range v.m.Joints {
 		if jt.Friction != nil {
 			v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction is not available with coordinates: joint; use coordinates: body", jt.Name)
 		}
-		if jt.Type != JointRevolute && jt.Type != JointTranslational {
-			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: %s joints are not available with coordinates: joint "+
-				"(a tree of revolute and translational joints, any of them a cut joint); use coordinates: body", jt.Name, jt.Type)
-		}
+		v.jointRouteType(k, jt)
 	}
 }
 

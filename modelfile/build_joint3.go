@@ -96,7 +96,7 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3) {
 			for _, spherical := range []bool{false, true} {
 				for _, k := range cand {
 					jt := m.Joints[k]
-					if added[jt.Name] || (jt.Type == JointSpherical) != spherical {
+					if added[jt.Name] || (jt.Type == JointSpherical) != spherical || jt.Type == JointPointOnLine || jt.Type == JointRollingDisk { // never tree joints
 						continue
 					}
 					bi, bj := bodyOf(jt.I), bodyOf(jt.J)
@@ -275,7 +275,7 @@ func (t *tree3Builder) addFree(name string) {
 		f = jb.Model.Prismatic(name+s, f, o, e, joint.Body{Name: name + s})
 	}
 	t.coordinates(joint.Ground, []vec3{{}, {}, {}}, []float64{v[0], v[1], v[2]})
-	a1, a2, a3 := freeChart(J, vec3(w), m.Gravity)
+	a1, a2, a3 := t.freeAxes(name, J, vec3(w))
 	body := joint.Body{Name: name, Mass: m.body(name).Mass, Inertia: J}
 	f = jb.Model.Cardan(name, f, vec3{}, a1, a2, a3, body)
 	jb.cardan = append(jb.cardan, cardanJoint{what: fmt.Sprintf("free body %q", name), mid: len(t.q0) + 1})
@@ -369,10 +369,14 @@ func (t *tree3Builder) coordinates(parent int, axes []vec3, rates []float64) {
 // marker j's (row NAME.axis[0]). A cylindrical or translational cut joint keeps marker j's
 // point on marker i's z axis (rows NAME.slide[0], NAME.slide[1] along marker i's x and y
 // axes, which turn with it) and the axes parallel as a revolute one does; a translational
-// one also keeps marker i's x axis perpendicular to marker j's y axis (NAME.axis[2]). These
+// one also keeps marker i's x axis perpendicular to marker j's y axis (NAME.axis[2]), a
+// point-on-line joint (never a tree joint) only the point on the axis (the two slide rows). These
 // are the body route's conditions on the joint's axes (spatial.AddTranslational, …). The tree frames are oriented as the world at the start,
 // so the markers' axes at the start are their frame coordinates.
 func (t *tree3Builder) cut(jt Joint3) int {
+	if jt.Type == JointRollingDisk {
+		return t.rollingDisk(jt)
+	}
 	ki, kj := t.marker[jt.I], t.marker[jt.J]
 	fi, fj := t.jb.frames[t.m.Markers[ki].Body], t.jb.frames[t.m.Markers[kj].Body]
 	ri, _, _ := t.markerAt(ki)
@@ -383,6 +387,9 @@ func (t *tree3Builder) cut(jt Joint3) int {
 	xj, yj, zj := t.sb.System.MarkerAxes(spatial.MarkerID(kj+1), t.q)
 	m := t.jb.Model
 	switch jt.Type {
+	case JointPointOnLine: // marker j's point on marker i's z axis, rotations free (spatial.AddPointOnLine)
+		m.CutSlide(jt.Name, fi.f, pi, fj.f, pj, vec3(xi), vec3(yi))
+		return 2
 	case JointTranslational, JointCylindrical:
 		m.CutSlide(jt.Name, fi.f, pi, fj.f, pj, vec3(xi), vec3(yi))
 		m.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(xj), vec3(yj))
@@ -513,7 +520,10 @@ func joint3Channels(b *Built) func(string) channelFunc {
 		if f, ok := b.forceChannel(jointReadings(sys), elem, suffix, 3); ok {
 			return f
 		}
-		row := jb.drives[elem] // channelNames3 offers only motions' λ among the joint channels
+		row, ok := jb.drives[elem] // channelNames3 offers only motions' and rolling disks' λ among the joint channels
+		if !ok {
+			row = constraintRow(sys, elem+".h")
+		}
 		return func(c *sample) float64 { return c.full[row] }
 	}
 }

@@ -235,9 +235,9 @@ func (v *validator) coordinates3(m *SpatialModel) {
 		if jt.Friction != nil {
 			v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction is not available with coordinates: joint; use coordinates: body", jt.Name)
 		}
-		if !slices.Contains(joint3TreeTypes(), jt.Type) {
+		if !slices.Contains(joint3TreeTypes(), jt.Type) && !v.jointRouteCut3(jt) {
 			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: %s joints are not available with coordinates: joint "+
-				"(a tree of %s joints, any of them a cut joint); use coordinates: body", jt.Name, jt.Type, strings.Join(joint3TreeTypes(), ", "))
+				"(a tree of %s joints, any of them a cut joint, point-on-line joints and rolling disks); use coordinates: body", jt.Name, jt.Type, strings.Join(joint3TreeTypes(), ", "))
 		}
 	}
 }
