@@ -299,10 +299,14 @@
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
-// bdf index1, baumgarte and index3, and λ-dependent forces or Pfaffian rows in bdf,
-// radau5 and genalpha), rather than run at O(nq³) per factorization. The other implicit methods
-// (daealpha, gcp, ali, multi-index, lie-genalpha) still form dense matrices on this
-// route.
+// bdf index1, baumgarte and index3, λ-dependent forces or Pfaffian rows in bdf,
+// radau5 and genalpha, and λ-dependent forces or first-order states in hht), rather than
+// run at O(nq³) per factorization. The methods without the path in any form are refused
+// there alike (refuseDenseMethod): daealpha (its Newton matrix of seed 003 eqs. 3.3-3.4),
+// gcp-newmark, gcp-fv and gcp-abm (the partitioned matrices of seed 000 eqs. 29-39), ali3,
+// ali1 and multi-index (the tangent matrix of seed 001 eqs. 6-9) and lie-genalpha on a
+// plain System (eq. 64's iteration matrix); at most massNewtonDenseMax coordinates they
+// run on their dense matrices.
 //
 // # Solve
 //

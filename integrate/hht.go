@@ -242,6 +242,9 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: hht: start.X has length %d, the system has %d first-order states", len(start.X), nd)
 	}
 	w := newHHTWork(sys, k, true)
+	if err := w.refuseDense(sys); err != nil {
+		return err
+	}
 	sys = w.sys // with the Pfaffian rows appended
 	w.lad.fc, w.lad.raw = newFailureContext(sys, &start), ctl
 	w.nw = newNewtonSolver(ns, &w.stats)
@@ -360,6 +363,19 @@ func (w *hhtWork) allocDense() {
 		pattern = kktNewtonPattern(sys)
 	}
 	w.lu = newNewtonFactor(w.n, pattern)
+}
+
+// refuseDense refuses sys (without the Pfaffian rows) when the run has no Newton-Krylov
+// corrector on it and would factorize eq. 14's dense matrix (refuseDenseNewton).
+func (w *hhtWork) refuseDense(sys dae.System) error {
+	if w.mn != nil {
+		return nil
+	}
+	why := denseWhy(sys)
+	if why == "" && w.nd > 0 {
+		why = "first-order states"
+	}
+	return refuseDenseNewton("hht", Index3, sys, why)
 }
 
 // fallback leaves the simplified mass matrix for the exact one (simplifiable).
