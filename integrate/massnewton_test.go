@@ -21,6 +21,16 @@ type denseOnly struct {
 
 func hideMassSolver(s *joint.System) dae.System { return denseOnly{s, s, s, s} }
 
+// denseScaled hides dae.MassMultiplier from a joint system and keeps dae.MassSolver: radau5
+// then takes its dense Newton matrices with the scaled dynamic rows of the Krylov path
+// (radauMassRows), so the two paths run the same iteration.
+type denseScaled struct {
+	denseOnly
+	dae.MassSolver
+}
+
+func hideMassMultiplier(s *joint.System) dae.System { return denseScaled{denseOnly{s, s, s, s}, s} }
+
 func rod(name string, l, r float64) joint.Body {
 	const m = 1.0
 	return joint.Body{Name: name, Mass: m, COM: [3]float64{l / 2, 0, 0},
