@@ -132,7 +132,9 @@ func TestFrictionBadInputIsRefusedByName(t *testing.T) {
 	}{
 		{func(m *joint.Model) { m.Friction("f", 7, ok, joint.Hold{Name: "n", Coord: 1, Weight: 1}) }, `friction "f" on coordinate 7`},
 		{func(m *joint.Model) { m.Friction("f", 0, ok, joint.Hold{Name: "n", Coord: 0, Weight: 1}) }, `hold "n" on the joint's own coordinate 0`},
-		{func(m *joint.Model) { m.Friction("f", 0, law.Friction{Mu: -1, VReg: 1, Radius: 1}, joint.Hold{Name: "n", Coord: 1, Weight: 1}) }, `friction "f": friction: mu = -1`},
+		{func(m *joint.Model) {
+			m.Friction("f", 0, law.Friction{Mu: -1, VReg: 1, Radius: 1}, joint.Hold{Name: "n", Coord: 1, Weight: 1})
+		}, `friction "f": friction: mu = -1`},
 		{func(m *joint.Model) { m.Friction("f", 0, ok, joint.Hold{Name: "n", Coord: 1, Weight: math.NaN()}) }, `hold "n" weight NaN`},
 		{func(m *joint.Model) { m.Friction("f", 0, ok) }, `friction "f": no hold rows`},
 		{func(m *joint.Model) { m.Friction("f", 0, ok, joint.Hold{Name: "n", Coord: 5, Weight: 1}) }, `drive "f.n" on coordinate 5`},
