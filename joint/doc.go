@@ -36,4 +36,7 @@
 // joints) and orientation rows on its axes (CutAxes: revolute, universal, translational
 // and cylindrical joints in 3D). Cardan adds a spherical joint in any orthonormal chart, so
 // that a model builder can put the expected large rotations on the first and last angles.
+// Joint friction (Friction, dae.ReactionForce) acts on a tree joint's coordinate, pressed
+// by the multipliers of hold rows that keep slack coordinates of the joint at zero: the
+// reaction components a tree joint otherwise has no multiplier for (friction.go).
 package joint
