@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/dae"
+	"linkage/integrate"
 	"linkage/joint"
 	"linkage/law"
 )
@@ -16,18 +17,18 @@ import (
 var xAxis, yAxis = [3]float64{1, 0, 0}, [3]float64{0, 1, 0}
 
 // slope is a 2 kg block on a 30° slope (a translational joint from the ground along
-// u = (cos 30°, −sin 30°)) with friction μ = 0.3 and, when arm > 0, the bending moment
+// u = (cos 30°, −sin 30°)) with friction μ and, when arm > 0, the bending moment
 // about the contact point in its normal force; the block's centre of mass is 0.1 m above
 // the contact point, and a 1 kg bar hangs from the block on a pin with friction (pin
 // radius 0.02 m) unless bare. Coordinates: slide, slide.n, slide.theta (arm > 0),
 // then pin.x, pin.y, pin.
-func slope(t *testing.T, vreg, arm float64, bare bool) *joint.System {
+func slope(t *testing.T, mu, vreg, arm float64, bare bool) *joint.System {
 	t.Helper()
 	m := &joint.Model{Gravity: [3]float64{0, -9.81, 0}}
 	s30, c30 := 0.5, math.Sqrt(3)/2
 	u, n := [3]float64{c30, -s30}, [3]float64{s30, c30}
 	block := joint.Body{Name: "block", Mass: 2, COM: [3]float64{0.1 * n[0], 0.1 * n[1]}, Inertia: [3][3]float64{{0.1, 0, 0}, {0, 0.1, 0}, {0, 0, 0.1}}}
-	mu := law.Friction{Mu: 0.3, VReg: vreg, Radius: 1}
+	slip := law.Friction{Mu: mu, VReg: vreg, Radius: 1}
 	slide := m.Prismatic("slide", joint.Ground, [3]float64{}, u, joint.Body{Name: "slide"})
 	holds := []joint.Hold{{Name: "n", Coord: slide + 1, Weight: 1}}
 	if arm > 0 {
@@ -37,7 +38,7 @@ func slope(t *testing.T, vreg, arm float64, bare bool) *joint.System {
 	} else {
 		m.Prismatic("slide.n", slide, [3]float64{}, n, block)
 	}
-	m.Friction("slide", slide, mu, holds...)
+	m.Friction("slide", slide, slip, holds...)
 	if !bare {
 		f := m.Prismatic("pin.x", slide+len(holds), [3]float64{0.2, -0.1}, xAxis, joint.Body{Name: "pin.x"})
 		f = m.Prismatic("pin.y", f, [3]float64{}, yAxis, joint.Body{Name: "pin.y"})
@@ -58,7 +59,7 @@ func slope(t *testing.T, vreg, arm float64, bare bool) *joint.System {
 // friction and the slack coordinate.
 func TestFrictionDerivatives(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 21))
-	sys := slope(t, 0.3, 0.05, false)
+	sys := slope(t, 0.3, 0.3, 0.05, false)
 	nq, nc := sys.Size()
 	for trial := 0; trial < 4; trial++ {
 		q, v, a, lambda := make([]float64, nq), make([]float64, nq), make([]float64, nq), make([]float64, nc)
@@ -97,7 +98,7 @@ func TestFrictionDerivatives(t *testing.T) {
 // and an implicit method; the friction work read from ReactionPower by the slide's
 // coordinate is −μ N Δs (checked at the start), and the hold rows stay at zero.
 func TestFrictionSlopeClosedForm(t *testing.T) {
-	sys := slope(t, 1e-4, 0, true)
+	sys := slope(t, 0.3, 1e-4, 0, true)
 	g, mu := 9.81, 0.3
 	acc := g * (0.5 - mu*math.Sqrt(3)/2)
 	q0, v0 := []float64{0, 0}, []float64{1, 0}
@@ -153,7 +154,7 @@ func TestFrictionBadInputIsRefusedByName(t *testing.T) {
 // TestFrictionAllocatesNothing: f_λ, its derivatives and its power allocate nothing once
 // the System exists (the implicit methods evaluate them in every Newton iteration).
 func TestFrictionAllocatesNothing(t *testing.T) {
-	sys := slope(t, 1e-3, 0.05, false)
+	sys := slope(t, 0.3, 1e-3, 0.05, false)
 	nq, nc := sys.Size()
 	q, v, f, lambda := make([]float64, nq), make([]float64, nq), make([]float64, nq), make([]float64, nc)
 	for i := range lambda {
@@ -167,5 +168,55 @@ func TestFrictionAllocatesNothing(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("%g allocations, want 0", allocs)
+	}
+}
+
+// TestFrictionStepAllocatesNothing: a step of hht, radau5 and dopri5 on the slope with the
+// hanging bar (slider and pin friction) allocates nothing after the first.
+func TestFrictionStepAllocatesNothing(t *testing.T) {
+	sys := slope(t, 0.3, 1e-3, 0.05, false)
+	nq, _ := sys.Size()
+	q0, v0 := make([]float64, nq), make([]float64, nq)
+	v0[0], v0[nq-1] = 1, 2
+	c, err := dae.Initialize(sys, 0, q0, v0, &dae.InitOptions{Keep: []int{0, nq - 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"hht", "radau5", "dopri5"} {
+		e, err := integrate.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := e.New()
+		start := integrate.State{Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
+		if err := m.Init(sys, start.Clone(), integrate.StepControl{RTol: 1e-6, ATol: 1e-6}); err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			if err := m.Step(math.Inf(1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if a := testing.AllocsPerRun(10, func() {
+			if err := m.Step(math.Inf(1)); err != nil {
+				t.Fatal(err)
+			}
+		}); a != 0 {
+			t.Errorf("%s step with joint friction: %g allocations, want 0", name, a)
+		}
+	}
+}
+
+// TestFrictionSlopeCreeps: with μ = 0.8 the friction limit μ m g cos 30° exceeds the load
+// m g sin 30° (by 1/0.7217), so the block released at rest sticks: the regularized law
+// lets it creep at c' = v_reg atanh(tan 30°/μ) = 9.11e-5 m/s (v_reg = 1e-4), which hht
+// reaches by t = 0.5 to 1e-6 relative.
+func TestFrictionSlopeCreeps(t *testing.T) {
+	sys := slope(t, 0.8, 1e-4, 0, true)
+	want := 1e-4 * math.Atanh(math.Tan(math.Pi/6)/0.8)
+	sol := solveJoint(t, sys, []float64{0, 0}, []float64{0, 0}, []int{0}, "hht", 1e-8, 0, 0.5)
+	t.Logf("creep speed %.6g (want %.6g), %d steps", sol.Final.V[0], want, sol.Stats.Steps)
+	if v := sol.Final.V[0]; math.Abs(v-want) > 1e-6*want {
+		t.Errorf("creep speed %.10g, want v_reg atanh(tan 30°/μ) = %.10g", v, want)
 	}
 }
