@@ -2,6 +2,7 @@ package modelfile
 
 import (
 	"fmt"
+	"slices"
 
 	"linkage/assembly"
 	"linkage/joint"
@@ -96,6 +97,51 @@ func (t *treeBuilder) frictions() error {
 			}
 		}
 		t.jb.Model.Friction(jt.Name, j.i, e.Law, holds...)
+	}
+	return nil
+}
+
+// pinSlack3 adds the slack translations NAME.x, NAME.y, NAME.z of a 3D revolute joint jt
+// with friction at origin of frame parent (oriented as the world at the start) and returns
+// the frame and point where the rotation goes, with the slack coordinates' axes (zero:
+// translations) and their rates (zero); without friction, parent, origin and none. The
+// body route presses a 3D pin by its whole force, |(λ_x, λ_y, λ_z)|, and leaves the
+// bending moments out (spatial/friction.go), so the translations are all the slack needed.
+func (t *tree3Builder) pinSlack3(jt Joint3, parent int, origin vec3) (int, vec3, []vec3) {
+	if jt.Friction == nil {
+		return parent, origin, nil
+	}
+	f := parent
+	for k, s := range []string{".x", ".y", ".z"} {
+		var e, o vec3
+		e[k] = 1
+		if k == 0 {
+			o = origin
+		}
+		f = t.jb.Model.Prismatic(jt.Name+s, f, o, e, joint.Body{Name: jt.Name + s})
+	}
+	return f, vec3{}, []vec3{{}, {}, {}}
+}
+
+// frictions puts the friction of every 3D revolute tree joint that has one on its angle,
+// pressed by its slack rows NAME.x, NAME.y, NAME.z (validate refuses friction on other
+// joints with coordinates: joint in 3D), and refuses friction on a cut joint.
+func (t *tree3Builder) frictions() error {
+	for k, jt := range t.m.Joints {
+		if jt.Friction == nil {
+			continue
+		}
+		if slices.Contains(t.jb.Cuts, jt.Name) {
+			return fmt.Errorf("%s: joints[%d]: joint %q has friction and is a cut joint (it closes a loop), whose motion is no coordinate with coordinates: joint; "+
+				"list another joint of the loop after it, or use coordinates: body", t.doc.File, k, jt.Name)
+		}
+		e, err := assembly.NewJointFriction(true, jt.Friction.spec(), 0, 0, []int{0, 1, 2}, nil)
+		if err != nil {
+			return fmt.Errorf("%s: joints[%d].friction: joint %q: %w", t.doc.File, k, jt.Name, err)
+		}
+		i := t.coord[jt.Name]
+		t.jb.Model.Friction(jt.Name, i, e.Law, joint.Hold{Name: "x", Coord: i - 3, Weight: e.W[0]},
+			joint.Hold{Name: "y", Coord: i - 2, Weight: e.W[1]}, joint.Hold{Name: "z", Coord: i - 1, Weight: e.W[2]})
 	}
 	return nil
 }

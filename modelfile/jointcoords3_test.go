@@ -250,7 +250,8 @@ func compareCrane(t *testing.T, src string, dof int) {
 }
 
 // TestJoint3Refusals: what the 3D joint route cannot express is refused naming the
-// element: a motion or spring on a cut joint, joints without a tree form, friction, force
+// element: a motion or spring on a cut joint, joints without a tree form, friction on a
+// translational joint, force
 // elements other than a linear rsda on a joint, joint reaction and spring-damper channels,
 // a coordinate set other than body and joint, a revolute motion whose start the body route
 // made consistent on the other branch of sin(β − f) = 0 (half a turn from f).
@@ -270,8 +271,8 @@ func TestJoint3Refusals(t *testing.T) {
 			`force "pull": coordinates: joint takes only linear rotational spring-dampers on a joint`},
 		{crane3, "k: 5, c: 0.1, free_angle", "spring: {polynomial: [0, 5]}, c: 0.1, free_angle",
 			`force "twist": coordinates: joint takes only linear rotational spring-dampers on a joint`},
-		{crane3, "i: base.O, j: cart.top}", "i: base.O, j: cart.top, friction: {mu: 0.1, v_reg: 0.01, pin_radius: 0.01}}",
-			`joint "turn": friction is not available with coordinates: joint`},
+		{crane3, "i: slot, j: cart.slot}", "i: slot, j: cart.slot, friction: {mu: 0.1, v_reg: 0.01}}",
+			`joint "rail": friction on a translational joint is not available with coordinates: joint in 3D`},
 		{crane3, "outputs: [cart,", "outputs: [turn.fx, cart,", `output channel "turn.fx": joint reactions are not available with coordinates: joint`},
 		{crane3, "outputs: [cart,", "outputs: [twist.force, cart,", `output channel "twist.force": spring-damper channels are not available with coordinates: joint`},
 		{crane3, "dimension: 3\n", "dimension: 3\ncoordinates: natural\n", `coordinates = "natural"; want "body"`},
