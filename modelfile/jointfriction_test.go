@@ -199,3 +199,52 @@ func TestJoint3RevoluteFriction(t *testing.T) {
 		t.Errorf("the turntable's Euler parameter p3 moves by %.2e with friction, want > 1e-3", d)
 	}
 }
+
+// TestJointFrictionReversedDrivenSlider: the slot crank with friction on its driven and
+// sprung crank pivot (a revolute entered from marker j's side), on its crank pin (sprung)
+// and on its slot (a translational tree joint whose friction has an arm, so its slack has
+// the rotation slide.theta too) follows the body route's motion, driving torque and
+// energies (friction work included): rk4 with the same 200 steps to 1e-10 of each
+// channel's size, and dopri5 at tol 1e-11 over 0.2 s to 1e-7, as the slot crank without
+// friction does (TestJointTranslationalAndReversed); the friction joints stay in the tree.
+func TestJointFrictionReversedDrivenSlider(t *testing.T) {
+	src := strings.NewReplacer(
+		"i: crank.O, j: O}", "i: crank.O, j: O, friction: {mu: 0.2, v_reg: 1.0e-3, pin_radius: 0.01}}",
+		"i: crank.A, j: rod.A}", "i: crank.A, j: rod.A, friction: {mu: 0.2, v_reg: 1.0e-3, pin_radius: 0.01, viscous: 0.01}}",
+		"i: slot, j: slider.P}", "i: slot, j: slider.P, friction: {mu: 0.3, v_reg: 1.0e-3, arm: 0.05}}").Replace(slotCrank)
+	if strings.Count(src, "friction:") != 3 {
+		t.Fatal("the friction blocks did not all go in")
+	}
+	bb := build(t, src)
+	bj := build(t, "coordinates: joint\n"+src)
+	if got := strings.Join(bj.Joint.Tree, " "); got != "slide main crankpin" || strings.Join(bj.Joint.Cuts, " ") != "wristpin" {
+		t.Fatalf("tree %q, cut joints %v: want slide main crankpin and wristpin", got, bj.Joint.Cuts)
+	}
+	nq, nc := bj.Size()
+	if nq != 3+6 || nc != 2+1+6 {
+		t.Errorf("%d coordinates and %d rows, want 9 (3 joints, 2 slack per pin and per slide) and 9 (cut, drive, 6 holds)", nq, nc)
+	}
+	opt := RunOptions{Method: "rk4", H: 1e-4, TEnd: 0.02}
+	compareRuns(t, runExample(t, bb, opt), runExample(t, bj, opt), bb, 1e-10, false)
+	opt = RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-11}
+	rb, rj := runExample(t, bb, opt), runExample(t, bj, opt)
+	compareRuns(t, rb, rj, bb, 1e-7, false)
+	k := slices.Index(rb.Channels, "energy.work_nc")
+	if n := len(rb.Data[k]) - 1; !(rb.Data[k][n] < -1e-3) {
+		t.Errorf("W_nc = %.3g J at the end, want the friction's work well below zero", rb.Data[k][n])
+	}
+}
+
+// build parses and builds a model file's text.
+func build(t *testing.T, src string) *Built {
+	t.Helper()
+	doc, err := Parse("model.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Build(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
