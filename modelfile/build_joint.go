@@ -23,6 +23,7 @@ type JointBuilt struct {
 	parent []int  // parent frame of each frame (joint.Ground at the root)
 	turns  []bool // whether the frame's joint is a revolute (its q adds to the angle)
 	drives map[string]driveRow
+	holds  map[string]holdReaction // the joints with friction, whose hold rows are their reaction
 }
 
 // JointMechanism is the joint.System of a model file with the initial guess read from the
@@ -370,7 +371,8 @@ func (v *validator) jointCoordinates() {
 // coordinates, named and valued as in body coordinates: a body's pose and rates from its
 // tree frame (joint.System.FrameMotion), its angle summed along the revolute joints of its
 // path (unwrapped by construction; anglePaths), and a motion's λ times the sign of its coordinate.
-// Joint reaction channels are not offered (channelNames).
+// Joint reaction channels are offered for joints with friction only (channelNames,
+// reactionChannel).
 func jointChannels(b *Built) func(string) channelFunc {
 	jb := b.Joint
 	sys := jb.System
@@ -394,7 +396,10 @@ func jointChannels(b *Built) func(string) channelFunc {
 		if f, ok := planarMarkerChannel(&b.Doc.Model, frame, elem, suffix); ok {
 			return f
 		}
-		d := jb.drives[elem] // channelNames offers only motions' λ among the joint channels
+		if f, ok := jb.reactionChannel(elem, suffix, angle); ok {
+			return f
+		}
+		d := jb.drives[elem] // channelNames offers only motions' λ and friction joints' reactions
 		return func(c *sample) float64 { return d.s * c.full[d.row] }
 	}
 }

@@ -12,11 +12,12 @@ import (
 // multiplier, so a joint with friction gets slack coordinates held at zero by rows whose
 // multipliers are the reaction components that press it (joint.Friction): a pin the
 // translations NAME.x, NAME.y along its parent frame's axes before its rotation, a slider
-// the translation NAME.n along marker i's y axis after its displacement and, when the
-// friction has an arm, the rotation NAME.theta about marker j's point, which carries the
-// body. The rows hold the components of the body route's rows (a pin's force in other
-// axes of the plane, a slider's normal force and its moment about the contact point), so
-// the normal force N and the law are the same.
+// the translation NAME.n along marker i's y axis after its displacement and the rotation
+// NAME.theta about marker j's point, which carries the body. The rows hold the components
+// of the body route's rows (a pin's force in other axes of the plane, a slider's normal
+// force and its moment about the contact point), so the normal force N and the law are the
+// same (the moment weighs 1/arm in N², nothing without an arm), and the joint's reaction
+// channels read them (reactionChannel).
 
 // passOrder is the order in which a pass of the spanning tree offers its candidate joints
 // (treeBuilder.pass): those with friction first, since a cut joint takes no friction, and
@@ -49,22 +50,15 @@ func slid(jt Joint, body joint.Body) joint.Body {
 
 // slideSlack adds the slack frames of translational joint jt with friction after its
 // displacement frame i (axis its direction in the parent frame): the translation along
-// the normal and, with an arm, the rotation at the frame's origin (marker j's point on the
-// axis), the last carrying body; it returns the frame of the body (i without friction).
+// the normal and the rotation at the frame's origin (marker j's point on the axis), which
+// carries body; it returns the frame of the body (i without friction).
 func (t *treeBuilder) slideSlack(jt Joint, i int, axis Vec, body joint.Body) int {
 	if jt.Friction == nil {
 		return i
 	}
 	m := t.jb.Model
-	nb := body
-	if jt.Friction.Arm > 0 {
-		nb = joint.Body{Name: jt.Name + ".n"}
-	}
-	f := t.prim(m.Prismatic(jt.Name+".n", i, [3]float64{}, [3]float64{-axis[1], axis[0]}, nb), i, false, 0, 0)
-	if jt.Friction.Arm > 0 {
-		f = t.prim(m.Revolute(jt.Name+".theta", f, [3]float64{}, [3]float64{0, 0, 1}, body), f, true, 0, 0)
-	}
-	return f
+	f := t.prim(m.Prismatic(jt.Name+".n", i, [3]float64{}, [3]float64{-axis[1], axis[0]}, joint.Body{Name: jt.Name + ".n"}), i, false, 0, 0)
+	return t.prim(m.Revolute(jt.Name+".theta", f, [3]float64{}, [3]float64{0, 0, 1}, body), f, true, 0, 0)
 }
 
 // frictions puts the friction of every tree joint that has one on its coordinate, pressed
@@ -91,14 +85,72 @@ func (t *treeBuilder) frictions() error {
 		}
 		holds := []joint.Hold{{Name: "x", Coord: j.i - 2, Weight: e.W[0]}, {Name: "y", Coord: j.i - 1, Weight: e.W[1]}}
 		if !rev {
-			holds = []joint.Hold{{Name: "n", Coord: j.i + 1, Weight: e.W[0]}}
-			if jt.Friction.Arm > 0 {
-				holds = append(holds, joint.Hold{Name: "theta", Coord: j.i + 2, Weight: e.W[1]})
-			}
+			holds = []joint.Hold{{Name: "n", Coord: j.i + 1, Weight: e.W[0]}, {Name: "theta", Coord: j.i + 2, Weight: e.W[1]}}
 		}
 		t.jb.Model.Friction(jt.Name, j.i, e.Law, holds...)
+		mi := t.markers[jt.I]
+		fi := t.jb.frames[mi.Body]
+		hr := holdReaction{pin: rev, s: j.s, frameI: fi.f, phiI: fi.phi + float64(mi.Angle)}
+		if rev {
+			hr.parent = t.jb.parent[j.i-2]
+		} else {
+			hr.parent, hr.n = t.jb.parent[j.i], rot(hr.phiI, Vec{0, 1})
+		}
+		if t.jb.holds == nil {
+			t.jb.holds = map[string]holdReaction{}
+		}
+		t.jb.holds[jt.Name] = hr
 	}
 	return nil
+}
+
+// holdReaction is where the reaction of a joint with friction is read: its first hold row
+// (a pin's x, a slider's n; the next row y or theta) holds the slack along the axes of
+// frame parent (x, y; a slider's normal n in that frame's axes), whose generalized force
+// −λ acts on the tree joint's child, marker j's body when s = +1; marker i is turned by
+// phiI from frame frameI.
+type holdReaction struct {
+	pin    bool
+	parent int
+	s      float64
+	n      Vec
+	frameI int
+	phiI   float64
+}
+
+// reactionChannel returns the reader of reaction channel suffix (jointSuffixes) of joint
+// name when it has friction, and false otherwise: the load on marker j's body, as the
+// body route's (planar.Reaction: in global axes and in marker i's, the moment about
+// marker j's point), from the hold rows: a pin's force −R(θ_parent)(λ_x, λ_y) on the child
+// and no moment, a slider's force −λ_n n and moment −λ_θ.
+func (jb *JointBuilt) reactionChannel(name, suffix string, angle func(int, *sample) float64) (channelFunc, bool) {
+	hr, ok := jb.holds[name]
+	if !ok {
+		return nil, false
+	}
+	first := name + ".n"
+	if hr.pin {
+		first = name + ".x"
+	}
+	_, nc := jb.System.Size()
+	r := 0
+	for r < nc && jb.System.ConstraintName(r) != first {
+		r++
+	}
+	load := func(c *sample) (Vec, float64) {
+		th := angle(hr.parent, c)
+		if hr.pin {
+			f := rot(th, Vec{-hr.s * c.full[r], -hr.s * c.full[r+1]})
+			return f, 0
+		}
+		n := rot(th, hr.n)
+		return Vec{-c.full[r] * n[0], -c.full[r] * n[1]}, -c.full[r+1]
+	}
+	return func(c *sample) float64 {
+		f, torque := load(c)
+		local := rot(-angle(hr.frameI, c)-hr.phiI, f)
+		return reactionValue([2]float64(f), torque, [2]float64(local), suffix)
+	}, true
 }
 
 // pinSlack3 adds the slack translations NAME.x, NAME.y, NAME.z of a 3D revolute joint jt
