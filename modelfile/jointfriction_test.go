@@ -197,8 +197,17 @@ func TestJoint3RevoluteFriction(t *testing.T) {
 			t.Errorf("%s: gap %.2e at tol 1e-6, %.2e at tol 1e-8: want at least tenfold smaller and <= %g", c.method, gaps[0], gaps[1], c.bound)
 		}
 	}
-	plain := runExample(t, build("coordinates: joint\n"+crane3), RunOptions{Method: "hht", Tol: 1e-8})
-	with := runExample(t, bj, RunOptions{Method: "hht", Tol: 1e-8})
+	hinged := strings.NewReplacer("ELBOW", "revolute", "AXIS", "[0.2, 1, 0.3]",
+		"i: b1.H, j: b2.H1}", "i: b1.H, j: b2.H1, friction: {mu: 0.1, v_reg: 1.0e-3, pin_radius: 0.01}}").Replace(hung3)
+	doc, err := Parse("model.yaml", []byte("coordinates: joint\n"+hinged))
+	if err == nil {
+		_, err = Build(doc)
+	}
+	if want := `joint "elbow" has friction and is a cut joint`; err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "use coordinates: body") {
+		t.Errorf("friction on a 3D cut joint: err = %v, want %q and the way out", err, want)
+	}
+	plain := runExample(t, build("coordinates: joint\n"+crane3), RunOptions{Method: "radau5", Tol: 1e-6})
+	with := runExample(t, bj, RunOptions{Method: "radau5", Tol: 1e-6})
 	k := slices.Index(with.Channels, "base.p3")
 	if k < 0 {
 		t.Fatalf("no channel base.p3 in %v", with.Channels)
