@@ -2,7 +2,9 @@ package joint
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -39,13 +41,17 @@ type Hold struct {
 	Weight float64
 }
 
-// friction is joint friction on coordinate coord pressed by the multipliers of the drives
-// drives[k] (hold rows) weighted w[k].
+// friction is joint friction on the rate c' = Σ_k grad[k]·q'_{coords[k]} (a tree joint's
+// coordinate, or the relative angle of a planar cut joint's frames), pressed by the
+// multipliers of the drives drives[k] (hold rows) or, when cut ≥ 0, of the rows of point
+// cut joint m.cuts[cut], weighted w[k].
 type friction struct {
 	name   string
-	coord  int
+	coords []int
+	grad   []float64
 	law    law.Friction
 	drives []int
+	cut    int
 	w      []float64
 }
 
@@ -70,7 +76,7 @@ func (m *Model) Friction(name string, i int, l law.Friction, holds ...Hold) {
 		return
 	}
 	zero := func(float64) float64 { return 0 }
-	fr := friction{name: name, coord: i, law: l}
+	fr := friction{name: name, coords: []int{i}, grad: []float64{1}, law: l, cut: -1}
 	for _, h := range holds {
 		switch {
 		case h.Coord == i:
@@ -94,29 +100,45 @@ var (
 // HasReactionForce reports whether the model has joint friction (dae.ReactionForce).
 func (s *System) HasReactionForce() bool { return len(s.m.frictions) > 0 }
 
-// frictionLoad returns F, ∂F/∂c' and ∂F/∂(N²) of fr at (v, λ), and the first hold row.
-func (s *System) frictionLoad(fr *friction, v, lambda []float64) (f, fs, fn2 float64, row0 int) {
-	row0 = s.nc - len(s.m.drives)
-	var n2 float64
-	for k, d := range fr.drives {
-		x := fr.w[k] * lambda[row0+d]
-		n2 += x * x
+// pressRow returns the multiplier row of the k-th reaction component pressing fr.
+func (s *System) pressRow(fr *friction, k int) int {
+	if fr.cut < 0 {
+		return s.nc - len(s.m.drives) + fr.drives[k]
 	}
-	f, fs, fn2 = fr.law.Eval(v[fr.coord], n2)
-	return f, fs, fn2, row0
+	r := 0
+	for _, c := range s.m.cuts[:fr.cut] {
+		r += len(c.dirs)
+	}
+	return r + k
 }
 
-// AddReactionForce adds the friction forces f_λ,i = F(q'_i, N²) to dst.
+// frictionLoad returns c', F, ∂F/∂c' and ∂F/∂(N²) of fr at (v, λ).
+func (s *System) frictionLoad(fr *friction, v, lambda []float64) (rate, f, fs, fn2 float64) {
+	var n2 float64
+	for k, w := range fr.w {
+		x := w * lambda[s.pressRow(fr, k)]
+		n2 += x * x
+	}
+	for k, i := range fr.coords {
+		rate += fr.grad[k] * v[i]
+	}
+	f, fs, fn2 = fr.law.Eval(rate, n2)
+	return rate, f, fs, fn2
+}
+
+// AddReactionForce adds the friction forces f_λ = F(c', N²) ∇c to dst.
 func (s *System) AddReactionForce(dst []float64, _ float64, _, v, lambda []float64) {
 	for k := range s.m.frictions {
 		fr := &s.m.frictions[k]
-		f, _, _, _ := s.frictionLoad(fr, v, lambda)
-		dst[fr.coord] += f
+		_, f, _, _ := s.frictionLoad(fr, v, lambda)
+		for j, i := range fr.coords {
+			dst[i] += f * fr.grad[j]
+		}
 	}
 }
 
-// ReactionForceDerivative writes ∂f_λ/∂q (zero: the friction acts on a coordinate, with
-// no geometry), ∂f_λ/∂v and ∂f_λ/∂λ (dae.ReactionForce).
+// ReactionForceDerivative writes ∂f_λ/∂q (zero: ∇c is constant), ∂f_λ/∂v = F_s ∇c ∇cᵀ
+// and ∂f_λ/∂λ_r = 2 w_r² λ_r F_N2 ∇c (dae.ReactionForce).
 func (s *System) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _, v, lambda []float64) {
 	fq.Zero()
 	fv.Zero()
@@ -125,27 +147,73 @@ func (s *System) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _, v,
 	}
 	for k := range s.m.frictions {
 		fr := &s.m.frictions[k]
-		_, fs, fn2, row0 := s.frictionLoad(fr, v, lambda)
-		i := fr.coord
-		fv.Set(i, i, fv.At(i, i)+fs)
-		if fl == nil {
-			continue
-		}
-		for h, d := range fr.drives {
-			r := row0 + d
-			fl.Set(i, r, fl.At(i, r)+2*fr.w[h]*fr.w[h]*lambda[r]*fn2)
+		_, _, fs, fn2 := s.frictionLoad(fr, v, lambda)
+		for a, i := range fr.coords {
+			for b, j := range fr.coords {
+				fv.Set(i, j, fv.At(i, j)+fs*fr.grad[a]*fr.grad[b])
+			}
+			if fl == nil {
+				continue
+			}
+			for h, w := range fr.w {
+				r := s.pressRow(fr, h)
+				fl.Set(i, r, fl.At(i, r)+2*w*w*lambda[r]*fn2*fr.grad[a])
+			}
 		}
 	}
 }
 
-// ReactionPower returns the power Σ F q'_i of the friction forces (≤ 0), the part of the
+// ReactionPower returns the power Σ F c' of the friction forces (≤ 0), the part of the
 // non-conservative power that depends on λ (assembly.ReactionPowerSource).
 func (s *System) ReactionPower(_ float64, _, v, lambda []float64) float64 {
 	var p float64
 	for k := range s.m.frictions {
 		fr := &s.m.frictions[k]
-		f, _, _, _ := s.frictionLoad(fr, v, lambda)
-		p += f * v[fr.coord]
+		rate, f, _, _ := s.frictionLoad(fr, v, lambda)
+		p += f * rate
 	}
 	return p
+}
+
+// PlanarCutFriction puts the joint friction l on the revolute cut joint name (Cut, with
+// its point rows along two directions of the plane), pressed by its pin force
+// N² = λ₀² + λ₁²: the friction acts on the relative angle c of its frames about the world z
+// axis, c' = ω_b·z − ω_a·z = Σ_j (s_j,ang·z) q'_j over the rotations on the path to b less
+// those on the path to a. In a planar tree, whose rotations are all about z, the axes s_j,ang
+// are z itself, so ∇c is constant (entries ±1 and 0 for translations) and ∂f_λ/∂q = 0; a
+// rotation on either path about another axis is refused, naming it.
+func (m *Model) PlanarCutFriction(name string, l law.Friction) {
+	k := slices.IndexFunc(m.cuts, func(c cut) bool { return c.name == name })
+	if k < 0 || len(m.cuts[k].dirs) != 2 {
+		m.fail(fmt.Errorf("joint: friction %q: no point cut joint of that name with two rows (a planar revolute cut joint)", name))
+		return
+	}
+	if err := l.Check(); err != nil {
+		m.fail(fmt.Errorf("joint: friction %q: %w", name, err))
+		return
+	}
+	fr := friction{name: name, law: l, cut: k, w: []float64{1, 1}}
+	grad := map[int]float64{}
+	for _, side := range []struct {
+		f    int
+		sign float64
+	}{{m.cuts[k].b, 1}, {m.cuts[k].a, -1}} {
+		for j := side.f; j != Ground; j = m.prims[j].parent {
+			p := &m.prims[j]
+			if p.prismatic {
+				continue
+			}
+			if z := p.axis[2]; math.Abs(math.Abs(z)-1) > 1e-12 {
+				m.fail(fmt.Errorf("joint: friction %q: rotation %q on the path of the cut joint's frames is not about z (axis %v), want a planar tree", name, p.name, p.axis))
+				return
+			}
+			grad[j] += side.sign * p.axis[2]
+		}
+	}
+	for _, j := range slices.Sorted(maps.Keys(grad)) {
+		if grad[j] != 0 {
+			fr.coords, fr.grad = append(fr.coords, j), append(fr.grad, grad[j])
+		}
+	}
+	m.frictions = append(m.frictions, fr)
 }

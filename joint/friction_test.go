@@ -220,3 +220,61 @@ func TestFrictionSlopeCreeps(t *testing.T) {
 		t.Errorf("creep speed %.10g, want v_reg atanh(tan 30°/μ) = %.10g", v, want)
 	}
 }
+
+// TestPlanarCutFriction: friction on the four-bar's revolute cut joint B (PlanarCutFriction)
+// acts on the relative angle of the coupler and the rocker: with a viscous law alone
+// (μ = 0, 1 N m s/rad) its power is −(ω_rocker − ω_coupler)² with the angular velocities
+// from FrameMotion, to 1e-12; with μ its derivatives match central differences (dae.Check,
+// 1e-6) at random states and multipliers; a cut joint that is not planar or not there is
+// refused by name.
+func TestPlanarCutFriction(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 8))
+	m, _, _, _ := fourBar(t, true)
+	m.PlanarCutFriction("B", law.Friction{Viscous: 1, VReg: 1, Radius: 0.01})
+	sys, err := m.System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nq, nc := sys.Size()
+	coupler, rocker := m.Coordinate("A"), m.Coordinate("rockerpin")
+	for trial := 0; trial < 3; trial++ {
+		q, v, lambda := make([]float64, nq), make([]float64, nq), make([]float64, nc)
+		for i := range q {
+			q[i], v[i] = 2*rng.Float64()-1, 2*rng.Float64()-1
+		}
+		wc := sys.FrameMotion(q, v, nil, coupler, [3]float64{}).Omega[2]
+		wr := sys.FrameMotion(q, v, nil, rocker, [3]float64{}).Omega[2]
+		if p, want := sys.ReactionPower(0, q, v, lambda), -(wr-wc)*(wr-wc); math.Abs(p-want) > 1e-12 {
+			t.Errorf("trial %d: viscous power %.15g, want −(ω_rocker − ω_coupler)² = %.15g", trial, p, want)
+		}
+	}
+	m, _, _, _ = fourBar(t, true)
+	m.PlanarCutFriction("B", law.Friction{Mu: 0.3, VReg: 0.5, Radius: 0.01, Viscous: 0.1})
+	if sys, err = m.System(); err != nil {
+		t.Fatal(err)
+	}
+	for trial := 0; trial < 3; trial++ {
+		q, v, a, lambda := make([]float64, nq), make([]float64, nq), make([]float64, nq), make([]float64, nc)
+		for i := range q {
+			q[i], v[i], a[i] = 2*rng.Float64()-1, 2*rng.Float64()-1, rng.Float64()
+		}
+		for i := range lambda {
+			lambda[i] = 50 * (rng.Float64() - 0.5)
+		}
+		if _, err := dae.Check(sys, dae.CheckPoint{T: 0.1, Q: q, V: v, A: a, Lambda: lambda}, 1e-6); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := &joint.Model{}
+	f := bad.Revolute("r", joint.Ground, [3]float64{}, xAxis, joint.Body{Name: "b", Mass: 1})
+	bad.Cut("c", f, [3]float64{1, 0, 0}, joint.Ground, [3]float64{1, 0, 0}, xAxis, yAxis)
+	bad.PlanarCutFriction("c", law.Friction{Mu: 0.1, VReg: 1, Radius: 1})
+	if _, err := bad.System(); err == nil || !strings.Contains(err.Error(), `rotation "r" on the path of the cut joint's frames is not about z`) {
+		t.Errorf("err = %v, want the rotation about x named", err)
+	}
+	m, _, _, _ = fourBar(t, true)
+	m.PlanarCutFriction("D", law.Friction{Mu: 0.1, VReg: 1, Radius: 1})
+	if _, err := m.System(); err == nil || !strings.Contains(err.Error(), `friction "D": no point cut joint of that name`) {
+		t.Errorf("err = %v, want the missing cut joint named", err)
+	}
+}
