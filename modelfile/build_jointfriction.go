@@ -61,20 +61,21 @@ func (t *treeBuilder) slideSlack(jt Joint, i int, axis Vec, body joint.Body) int
 	return t.prim(m.Revolute(jt.Name+".theta", f, [3]float64{}, [3]float64{0, 0, 1}, body), f, true, 0, 0)
 }
 
-// frictions puts the friction of every tree joint that has one on its coordinate, pressed
-// by its slack rows (the law, pin radius and arm of the body route: assembly.NewJointFriction),
-// and refuses friction on a cut joint, whose relative motion is no coordinate.
+// frictions puts the friction of every joint that has one on its coordinate, pressed by
+// its slack rows (the law, pin radius and arm of the body route: assembly.NewJointFriction),
+// or, on a revolute cut joint, on the relative angle of its frames, pressed by its point
+// rows (joint.Model.PlanarCutFriction); it refuses friction on a translational cut joint.
 func (t *treeBuilder) frictions() error {
 	for k, jt := range t.doc.Model.Joints {
 		if jt.Friction == nil {
 			continue
 		}
-		j, ok := t.signs[jt.Name]
-		if !ok {
-			return fmt.Errorf("%s: joints[%d]: joint %q has friction and is a cut joint, whose motion is no coordinate with coordinates: joint; "+
+		j, inTree := t.signs[jt.Name]
+		rev := jt.Type == JointRevolute
+		if !inTree && !rev {
+			return fmt.Errorf("%s: joints[%d]: translational joint %q has friction and is a cut joint, whose sliding is no coordinate with coordinates: joint; "+
 				"put it in the tree (list it before the joint that closes the loop) or use coordinates: body", t.doc.File, k, jt.Name)
 		}
-		rev := jt.Type == JointRevolute
 		force := []int{0, 1} // the weights of the rows in N², in the order of the holds below
 		if !rev {
 			force = force[:1]
@@ -83,18 +84,19 @@ func (t *treeBuilder) frictions() error {
 		if err != nil {
 			return fmt.Errorf("%s: joints[%d].friction: joint %q: %w", t.doc.File, k, jt.Name, err)
 		}
-		holds := []joint.Hold{{Name: "x", Coord: j.i - 2, Weight: e.W[0]}, {Name: "y", Coord: j.i - 1, Weight: e.W[1]}}
-		if !rev {
-			holds = []joint.Hold{{Name: "n", Coord: j.i + 1, Weight: e.W[0]}, {Name: "theta", Coord: j.i + 2, Weight: e.W[1]}}
-		}
-		t.jb.Model.Friction(jt.Name, j.i, e.Law, holds...)
 		mi := t.markers[jt.I]
 		fi := t.jb.frames[mi.Body]
-		hr := holdReaction{pin: rev, s: j.s, frameI: fi.f, phiI: fi.phi + float64(mi.Angle)}
-		if rev {
+		hr := holdReaction{pin: rev, s: j.s, frameI: fi.f, phiI: fi.phi + float64(mi.Angle), first: jt.Name + ".x"}
+		switch {
+		case !inTree: // the cut's rows r_I − r_J = 0 in world axes put +λ on marker j's body
+			t.jb.Model.PlanarCutFriction(jt.Name, e.Law)
+			hr.s, hr.parent, hr.first = -1, joint.Ground, jt.Name+"[0]"
+		case rev:
+			t.jb.Model.Friction(jt.Name, j.i, e.Law, joint.Hold{Name: "x", Coord: j.i - 2, Weight: e.W[0]}, joint.Hold{Name: "y", Coord: j.i - 1, Weight: e.W[1]})
 			hr.parent = t.jb.parent[j.i-2]
-		} else {
-			hr.parent, hr.n = t.jb.parent[j.i], rot(hr.phiI, Vec{0, 1})
+		default:
+			t.jb.Model.Friction(jt.Name, j.i, e.Law, joint.Hold{Name: "n", Coord: j.i + 1, Weight: e.W[0]}, joint.Hold{Name: "theta", Coord: j.i + 2, Weight: e.W[1]})
+			hr.parent, hr.n, hr.first = t.jb.parent[j.i], rot(hr.phiI, Vec{0, 1}), jt.Name+".n"
 		}
 		if t.jb.holds == nil {
 			t.jb.holds = map[string]holdReaction{}
@@ -104,12 +106,14 @@ func (t *treeBuilder) frictions() error {
 	return nil
 }
 
-// holdReaction is where the reaction of a joint with friction is read: its first hold row
-// (a pin's x, a slider's n; the next row y or theta) holds the slack along the axes of
-// frame parent (x, y; a slider's normal n in that frame's axes), whose generalized force
-// −λ acts on the tree joint's child, marker j's body when s = +1; marker i is turned by
-// phiI from frame frameI.
+// holdReaction is where the reaction of a joint with friction is read: its row first (a
+// pin's x, a slider's n, a revolute cut joint's [0]; the next row y, theta or [1]) holds
+// the slack along the axes of frame parent (x, y; a slider's normal n in that frame's
+// axes), whose generalized force −λ acts on the tree joint's child, marker j's body when
+// s = +1 (a cut joint: parent the ground and s = −1); marker i is turned by phiI from
+// frame frameI.
 type holdReaction struct {
+	first  string
 	pin    bool
 	parent int
 	s      float64
@@ -128,13 +132,9 @@ func (jb *JointBuilt) reactionChannel(name, suffix string, angle func(int, *samp
 	if !ok {
 		return nil, false
 	}
-	first := name + ".n"
-	if hr.pin {
-		first = name + ".x"
-	}
 	_, nc := jb.System.Size()
 	r := 0
-	for r < nc && jb.System.ConstraintName(r) != first {
+	for r < nc && jb.System.ConstraintName(r) != hr.first {
 		r++
 	}
 	load := func(c *sample) (Vec, float64) {
