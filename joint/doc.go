@@ -38,5 +38,7 @@
 // that a model builder can put the expected large rotations on the first and last angles.
 // Joint friction (Friction, dae.ReactionForce) acts on a tree joint's coordinate, pressed
 // by the multipliers of hold rows that keep slack coordinates of the joint at zero: the
-// reaction components a tree joint otherwise has no multiplier for (friction.go).
+// reaction components a tree joint otherwise has no multiplier for; PlanarCutFriction acts
+// on the relative angle of a planar revolute cut joint's frames, pressed by its rows
+// (friction.go).
 package joint

@@ -75,7 +75,7 @@ type pose struct {
 // the joint coordinates and rates are read from it. The spanning tree grows from ground in
 // breadth-first passes over the joints in file order: a joint joins the tree when one of
 // its bodies was in the tree at the start of the pass and the other is not yet; within a
-// pass joints with friction come first (a cut joint takes no friction; passOrder), then
+// pass joints with friction come first (so that they keep their coordinate; passOrder), then
 // translational joints (the order from when only revolute joints could be cut, kept so
 // that a file's tree does not change). A revolute joint may be entered
 // from either side (its coordinate then changes sign); a translational joint only from

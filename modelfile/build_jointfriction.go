@@ -20,8 +20,9 @@ import (
 // channels read them (reactionChannel).
 
 // passOrder is the order in which a pass of the spanning tree offers its candidate joints
-// (treeBuilder.pass): those with friction first, since a cut joint takes no friction, and
-// within each group translational joints before revolute ones.
+// (treeBuilder.pass): those with friction first, so that they keep their coordinate (a
+// translational cut joint takes no friction; a revolute one takes it on the relative angle
+// of its frames), and within each group translational joints before revolute ones.
 var passOrder = [...]struct {
 	friction bool
 	typ      string
