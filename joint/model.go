@@ -48,14 +48,15 @@ type drive struct {
 // Build it with the joint methods (each returns the frame index of its child body, to be
 // used as the parent of further joints), then call System.
 type Model struct {
-	Gravity   [3]float64
-	prims     []primitive
-	cuts      []cut
-	slides    []cut // CutSlide: dirs fixed in frame a
-	axes      []axisCut
-	drives    []drive
-	frictions []friction // joint friction pressed by hold rows (friction.go)
-	err       error
+	Gravity [3]float64
+	prims   []primitive
+	cuts    []cut
+	slides  []cut // CutSlide: dirs fixed in frame a
+	axes    []axisCut
+	drives  []drive
+	err     error
+
+	frictions []friction // joint friction (friction.go)
 }
 
 // Revolute adds a rotation about axis (parent frame) through origin (parent frame) and
