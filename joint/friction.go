@@ -12,17 +12,19 @@ import (
 	"linkage/law"
 )
 
-// friction.go: joint friction on a tree joint (dae.ReactionForce). A tree joint has no
-// multiplier, so its reaction is made one: the joint is given slack degrees of freedom in
-// the directions it transmits force (a pin: two translations in the plane; a slider: the
-// translation normal to its axis and a rotation about the contact point), each held at
-// zero by a row q_h = 0 (a drive with f ≡ 0) whose multiplier λ_h is the reaction
-// component along it: the generalized force −λ_h of the hold row is the force along a
-// prismatic slack, or the moment about a revolute slack's axis. With those rows the
-// friction of law.Friction acts on the joint's own coordinate c = q_i,
+// friction.go: joint friction (dae.ReactionForce). A tree joint has no multiplier, so its
+// reaction is made one: the joint is given slack degrees of freedom in the directions it
+// transmits force (a pin: two translations in the plane; a slider: the translation normal
+// to its axis and a rotation about the contact point), each held at zero by a row q_h = 0
+// (a drive with f ≡ 0) whose multiplier λ_h is the reaction component along it: the
+// generalized force −λ_h of the hold row is the force along a prismatic slack, or the
+// moment about a revolute slack's axis (Friction). A planar revolute cut joint has its
+// reaction in its own rows (PlanarCutFriction). The friction of law.Friction then acts on
+// a rate c' = ∇c·q' with a constant ∇c (the joint's coordinate, ∇c = e_i; or the relative
+// angle of the cut joint's frames):
 //
-//	f_λ,i = F(q'_i, N²),   N² = Σ_h (w_h λ_h)²,
-//	∂f_λ/∂q = 0,   ∂f_λ,i/∂q'_i = ∂F/∂c',   ∂f_λ,i/∂λ_h = 2 w_h² λ_h ∂F/∂(N²),
+//	f_λ = F(c', N²) ∇c,   N² = Σ_h (w_h λ_h)²,
+//	∂f_λ/∂q = 0,   ∂f_λ/∂v = ∂F/∂c' ∇c ∇cᵀ,   ∂f_λ/∂λ_h = 2 w_h² λ_h ∂F/∂(N²) ∇c,
 //
 // the law and the reaction norm of the body route's joint friction (assembly.JointFriction:
 // a pin's N² = λ_x² + λ_y², a slider's λ_n² + (λ_θ/arm)²), whose rows hold the same
