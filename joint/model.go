@@ -60,6 +60,8 @@ type Model struct {
 	cams    []camCut
 	disks   []disk // RollingDisk: a holonomic row and two Pfaffian rows each
 	err     error
+
+	frictions []friction // joint friction (friction.go)
 }
 
 // Revolute adds a rotation about axis (parent frame) through origin (parent frame) and

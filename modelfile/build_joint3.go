@@ -171,6 +171,9 @@ func buildJoint3(doc *Document, body *Built, tree []treeJoint, cuts []Joint3) (*
 	if err := t.drivesAndSprings(rows); err != nil {
 		return nil, err
 	}
+	if err := t.frictions(); err != nil {
+		return nil, err
+	}
 	sys, err := t.jb.Model.System()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", doc.File, err)
@@ -223,6 +226,7 @@ func (t *tree3Builder) add(tj treeJoint) {
 	var f int
 	var axes []vec3 // the rotation axes of the new coordinates, zero for a translation
 	var rates []float64
+	first := len(t.q0) // a cylindrical joint's displacement, a pin's angle after its slack (pinSlack3), the others' only coordinate
 	switch name := tj.jt.Name; tj.jt.Type {
 	case JointSpherical:
 		a1, a2, a3 := vec3{0, 0, 1}, vec3{1, 0, 0}, vec3{0, 1, 0}
@@ -234,8 +238,10 @@ func (t *tree3Builder) add(tj treeJoint) {
 		axes = []vec3{a1, a2, a3}
 		rates = []float64{wr.Dot(a1), wr.Dot(a2), wr.Dot(a3)} // Cardan rates at zero angles: ω = Σ q̇_k a_k
 	case JointRevolute:
-		f = jb.Model.Revolute(name, fa.f, rel, a, body)
-		axes, rates = []vec3{a}, []float64{wr.Dot(a)}
+		g, at, slack := t.pinSlack3(tj.jt, fa.f, rel)
+		f = jb.Model.Revolute(name, g, at, a, body)
+		axes, rates = append(slack, a), append(make([]float64, len(slack)), wr.Dot(a))
+		first += len(slack)
 	case JointTranslational:
 		f = jb.Model.Prismatic(name, fa.f, rel, a, body)
 		axes, rates = []vec3{{}}, []float64{slide}
@@ -247,7 +253,7 @@ func (t *tree3Builder) add(tj treeJoint) {
 		f = jb.Model.Universal(name, fa.f, rel, za, zb, body)
 		axes, rates = []vec3{za, zb}, []float64{wr.Dot(za), wr.Dot(zb)}
 	}
-	t.coord[tj.jt.Name] = len(t.q0) // a cylindrical joint's displacement, the others' only coordinate
+	t.coord[tj.jt.Name] = first
 	t.coordinates(fa.f, axes, rates)
 	t.origin[f] = o
 	jb.frames[child] = frame3{f: f, com: vec3(r.Sub(o)), p0: p}
