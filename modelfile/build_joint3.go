@@ -53,8 +53,9 @@ type treeJoint struct {
 }
 
 // assembleJoint3 builds a 3D doc in joint coordinates. As for planar models, the start is
-// made consistent in body coordinates first (the initial section is written in them) and
-// the joint coordinates and rates are read from it. The spanning tree grows from ground in
+// made consistent in body coordinates first (the initial section is written in them; a
+// guess that satisfies every row is taken as it is, Built.consistentPoses) and the joint
+// coordinates and rates are read from it. The spanning tree grows from ground in
 // breadth-first passes over the joints in file order: a joint joins the tree when one of
 // its bodies was in the tree at the start of the pass and the other is not yet; within a
 // pass spherical joints come last, since their cut rows are the fewest. Every joint may be
@@ -66,7 +67,7 @@ func assembleJoint3(doc *Document) (*Built, mechanism, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := body.initialize(mech); err != nil {
+	if err := body.consistentPoses(mech); err != nil {
 		return nil, nil, err
 	}
 	jb, err := buildJoint3(doc, body, tree, cuts)
