@@ -243,6 +243,18 @@ func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
 	return p
 }
 
+// Conservative reports whether NonConservativePower and DrivingPower are zero at every
+// state: no joint damper (d = 0 on every coordinate) and no drive (assembly.Conservative).
+// Keep it in step with them when a force element or constraint with power is added.
+func (s *System) Conservative() bool {
+	for i := range s.m.prims {
+		if s.m.prims[i].d != 0 {
+			return false
+		}
+	}
+	return len(s.m.drives) == 0
+}
+
 // DrivingPower returns P_driving = Σ λ_r g_t,r over the drives (cut joints are scleronomic).
 func (s *System) DrivingPower(t float64, q, lambda []float64) float64 {
 	var p float64
