@@ -36,6 +36,23 @@ type Conservative interface {
 	Conservative() bool
 }
 
+// Conserves reports whether the spring-dampers sds and the constraint rows of a route put
+// no power into the mechanism at any state: every spring-damper Conservative and no row
+// driven by a motion. A route's Conservative adds its other elements with power.
+func Conserves[C any](sds []SpringDamper[C], rows []Row[C]) bool {
+	for i := range sds {
+		if !sds[i].Conservative() {
+			return false
+		}
+	}
+	for i := range rows {
+		if rows[i].Drive != nil {
+			return false
+		}
+	}
+	return true
+}
+
 // ReactionPowerSource is implemented by a PowerSource whose non-conservative forces
 // include forces that depend on λ (joint friction, dae.ReactionForce): their power vᵀ f_λ
 // joins W_nc.

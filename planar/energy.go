@@ -58,20 +58,8 @@ func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) 
 // zero at every state (assembly.Conservative): every spring-damper Conservative, no point
 // force, torque, custom force, joint friction or motion. Keep it in step with them.
 func (s *System) Conservative() bool {
-	if len(s.points) > 0 || len(s.torques) > 0 || s.customs.Len() > 0 || s.HasReactionForce() {
-		return false
-	}
-	for i := range s.sds {
-		if !s.sds[i].Conservative() {
-			return false
-		}
-	}
-	for r := range s.rows {
-		if s.rows[r].Drive != nil {
-			return false
-		}
-	}
-	return true
+	return len(s.points) == 0 && len(s.torques) == 0 && s.customs.Len() == 0 && !s.HasReactionForce() &&
+		assembly.Conserves(s.sds, s.rows)
 }
 
 // NonConservativePower returns P_nc = vᵀ f_nc at (t, q, v), the power of the applied forces
