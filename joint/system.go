@@ -47,8 +47,7 @@ func (m *Model) System() (*System, error) {
 		return nil, fmt.Errorf("joint: model has no joints")
 	}
 	n := len(m.prims)
-	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), mass: make([]float64, n*n),
-		motion: newMotionCache(n)}
+	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), motion: newMotionCache(n)}
 	for _, c := range m.cuts {
 		for k := range c.dirs {
 			s.names = append(s.names, fmt.Sprintf("%s[%d]", c.name, k))
@@ -85,9 +84,12 @@ func (s *System) Size() (nq, nc int) { return len(s.m.prims), s.nc }
 
 // Mass writes the joint-space mass matrix by the composite-rigid-body algorithm.
 func (s *System) Mass(dst *mat.Dense, t float64, q []float64) {
+	n := len(s.m.prims)
+	if s.mass == nil { // sized at the first call: the O(N) paths (MassSolve) never need n²
+		s.mass = make([]float64, n*n)
+	}
 	s.m.kinematics(s.w, q, nil)
 	s.m.compositeMass(s.w, s.mass)
-	n := len(s.m.prims)
 	for i := 0; i < n; i++ {
 		copy(dst.RawRowView(i), s.mass[i*n:(i+1)*n])
 	}

@@ -3,6 +3,7 @@ package joint_test
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"testing"
 
 	"linkage/assembly"
@@ -122,5 +123,25 @@ func TestWorkMeterSkipsConservative(t *testing.T) {
 			}
 			t.Logf("%d samples, interpolations %d (skip) and %d, largest |W| %.3g", samples, skip.n, full.n, worst)
 		})
+	}
+}
+
+// TestSystemAllocatesNoDenseMass: building a System allocates storage linear in the
+// coordinates: Chain3D(1000) (3000 coordinates) at most 6× Chain3D(250) (4× the
+// coordinates; 16× with an n² matrix). The n² scratch of the dense Mass (72 MB at 3000)
+// is sized at Mass's first call, so the O(N) paths of a long chain never pay for it.
+func TestSystemAllocatesNoDenseMass(t *testing.T) {
+	alloc := func(n int) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, _, err := Chain3D(n); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := alloc(250), alloc(1000)
+	if ratio := float64(large) / float64(small); ratio > 6 {
+		t.Errorf("a System of 3000 coordinates allocated %d bytes, %.1f× the %d of 750: want linear growth (4×)", large, ratio, small)
 	}
 }
