@@ -148,6 +148,7 @@ type tree3Builder struct {
 	origin map[int]spatial.Vec3 // frame origins in the world at the start
 	coord  map[string]int       // tree joint → its coordinate of motions and springs
 	marker map[string]int       // marker name → index
+	joints map[string][]string  // body name → the joints on it (alone)
 	q0, v0 []float64            // joint coordinates (all zero) and rates at the start
 }
 
@@ -161,6 +162,13 @@ func buildJoint3(doc *Document, body *Built, tree []treeJoint, cuts []Joint3) (*
 			frames: map[string]frame3{groundName: {f: joint.Ground, p0: spatial.Identity()}}}}
 	for k, mk := range m.Markers {
 		t.marker[mk.Name] = k
+	}
+	t.joints = map[string][]string{}
+	for _, jt := range m.Joints {
+		for _, mk := range []string{jt.I, jt.J} {
+			b := m.Markers[t.marker[mk]].Body
+			t.joints[b] = append(t.joints[b], jt.Name)
+		}
 	}
 	for _, tj := range tree {
 		t.add(tj)
@@ -290,8 +298,8 @@ func (t *tree3Builder) addFree(name string) {
 // alone reports whether body has no joint but the tree joint name: a top, or the last link
 // of a pendulum, which only gravity and its joint turn.
 func (t *tree3Builder) alone(body, name string) bool {
-	for _, jt := range t.m.Joints {
-		if jt.Name != name && (t.m.Markers[t.marker[jt.I]].Body == body || t.m.Markers[t.marker[jt.J]].Body == body) {
+	for _, other := range t.joints[body] {
+		if other != name {
 			return false
 		}
 	}
