@@ -31,7 +31,7 @@ type PowerSource interface {
 // forces, friction or motions, so W_nc = W_driving = 0 and the invariant of seed 001 is
 // T + V alone. WorkMeter then evaluates no power inside a step (each a dense-output
 // interpolation, which for methods without a stored acceleration solves eq. 17): on a
-// conservative chain of many bodies that was a fifth of a run.
+// conservative chain of many bodies that was a quarter of a dopri5 run.
 type Conservative interface {
 	Conservative() bool
 }
