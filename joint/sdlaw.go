@@ -49,6 +49,13 @@ func (sd *sdLaw) Load(t, c, rate float64) sdLoad {
 // HasPotential reports whether the spring's energy enters V (else its work is in P_nc).
 func (sd *sdLaw) HasPotential() bool { return sd.pot != nil }
 
+// conservative reports whether Power is zero at every state: the spring has a Potential,
+// the damper is linear with d = 0 and there is no actuator.
+func (sd *sdLaw) conservative() bool {
+	d, linear := sd.damper.(law.Linear)
+	return sd.pot != nil && linear && d.K == 0 && sd.act == nil
+}
+
 // Energy is the spring's potential ∫ F at c (0 without a closed-form integral).
 func (sd *sdLaw) Energy(c float64) float64 {
 	if sd.pot == nil {

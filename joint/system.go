@@ -51,8 +51,8 @@ func (m *Model) System() (*System, error) {
 		return nil, err
 	}
 	n := len(m.prims)
-	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), mass: make([]float64, n*n),
-		motion: newMotionCache(n), el: newElementWork(n)}
+	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), motion: newMotionCache(n),
+		el: newElementWork(n)}
 	for _, c := range m.cuts {
 		for k := range c.dirs {
 			s.names = append(s.names, fmt.Sprintf("%s[%d]", c.name, k))
@@ -91,9 +91,12 @@ func (s *System) Size() (nq, nc int) { return len(s.m.prims), s.nc }
 
 // Mass writes the joint-space mass matrix by the composite-rigid-body algorithm.
 func (s *System) Mass(dst *mat.Dense, t float64, q []float64) {
+	n := len(s.m.prims)
+	if s.mass == nil { // sized at the first call: the O(N) paths (MassSolve) never need n²
+		s.mass = make([]float64, n*n)
+	}
 	s.m.kinematics(s.w, q, nil)
 	s.m.compositeMass(s.w, s.mass)
-	n := len(s.m.prims)
 	for i := 0; i < n; i++ {
 		copy(dst.RawRowView(i), s.mass[i*n:(i+1)*n])
 	}
@@ -253,6 +256,25 @@ func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
 		p -= s.m.prims[i].d * v[i] * v[i]
 	}
 	return p
+}
+
+// Conservative reports whether NonConservativePower, DrivingPower and ReactionPower are
+// zero at every state: no joint damper (d = 0 on every coordinate), no drive, no friction,
+// no point force or torque, and every spring-damper element a spring with a potential and
+// nothing else (assembly.Conservative). Keep it in step with them when a force element or
+// constraint with power is added.
+func (s *System) Conservative() bool {
+	for i := range s.m.prims {
+		if s.m.prims[i].d != 0 {
+			return false
+		}
+	}
+	for i := range s.m.sds {
+		if !s.m.sds[i].law.conservative() {
+			return false
+		}
+	}
+	return len(s.m.drives) == 0 && len(s.m.loads) == 0 && len(s.m.frictions) == 0
 }
 
 // DrivingPower returns P_driving = Σ λ_r g_t,r over the drives (cut joints are scleronomic).

@@ -71,8 +71,9 @@ type pose struct {
 }
 
 // assembleJoint builds doc in joint coordinates. As for natural coordinates, the start is
-// made consistent in body coordinates first (the initial section is written in them) and
-// the joint coordinates and rates are read from it. The spanning tree grows from ground in
+// made consistent in body coordinates first (the initial section is written in them; a
+// guess that satisfies every row is taken as it is, Built.consistentPoses) and the joint
+// coordinates and rates are read from it. The spanning tree grows from ground in
 // breadth-first passes over the joints in file order: a joint joins the tree when one of
 // its bodies was in the tree at the start of the pass and the other is not yet; within a
 // pass joints with friction come first (so that they keep their coordinate; passOrder), then
@@ -92,8 +93,11 @@ func assembleJoint(doc *Document) (*Built, mechanism, error) {
 	if _, err := buildJoint(doc, guess); err != nil { // the tree's own errors before the start's
 		return nil, nil, err
 	}
-	pb, err := bodyStart(doc)
+	pb, psys, err := assemble(doc)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := pb.consistentPoses(psys); err != nil {
 		return nil, nil, err
 	}
 	for _, body := range m.Bodies {

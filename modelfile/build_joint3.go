@@ -53,8 +53,9 @@ type treeJoint struct {
 }
 
 // assembleJoint3 builds a 3D doc in joint coordinates. As for planar models, the start is
-// made consistent in body coordinates first (the initial section is written in them) and
-// the joint coordinates and rates are read from it. The spanning tree grows from ground in
+// made consistent in body coordinates first (the initial section is written in them; a
+// guess that satisfies every row is taken as it is, Built.consistentPoses) and the joint
+// coordinates and rates are read from it. The spanning tree grows from ground in
 // breadth-first passes over the joints in file order: a joint joins the tree when one of
 // its bodies was in the tree at the start of the pass and the other is not yet; within a
 // pass spherical joints come last, since their cut rows are the fewest. Every joint may be
@@ -66,7 +67,7 @@ func assembleJoint3(doc *Document) (*Built, mechanism, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := body.initialize(mech); err != nil {
+	if err := body.consistentPoses(mech); err != nil {
 		return nil, nil, err
 	}
 	jb, err := buildJoint3(doc, body, tree, cuts)
@@ -147,6 +148,7 @@ type tree3Builder struct {
 	origin map[int]spatial.Vec3 // frame origins in the world at the start
 	coord  map[string]int       // tree joint → its coordinate of motions and springs
 	marker map[string]int       // marker name → index
+	joints map[string][]string  // body name → the joints on it (alone)
 	q0, v0 []float64            // joint coordinates (all zero) and rates at the start
 }
 
@@ -160,6 +162,13 @@ func buildJoint3(doc *Document, body *Built, tree []treeJoint, cuts []Joint3) (*
 			frames: map[string]frame3{groundName: {f: joint.Ground, p0: spatial.Identity()}}}}
 	for k, mk := range m.Markers {
 		t.marker[mk.Name] = k
+	}
+	t.joints = map[string][]string{}
+	for _, jt := range m.Joints {
+		for _, mk := range []string{jt.I, jt.J} {
+			b := m.Markers[t.marker[mk]].Body
+			t.joints[b] = append(t.joints[b], jt.Name)
+		}
 	}
 	for _, tj := range tree {
 		t.add(tj)
@@ -295,8 +304,8 @@ func (t *tree3Builder) addFree(name string) {
 // alone reports whether body has no joint but the tree joint name: a top, or the last link
 // of a pendulum, which only gravity and its joint turn.
 func (t *tree3Builder) alone(body, name string) bool {
-	for _, jt := range t.m.Joints {
-		if jt.Name != name && (t.m.Markers[t.marker[jt.I]].Body == body || t.m.Markers[t.marker[jt.J]].Body == body) {
+	for _, other := range t.joints[body] {
+		if other != name {
 			return false
 		}
 	}
