@@ -319,7 +319,9 @@ func TestConservativeWithElements(t *testing.T) {
 		conservative bool
 	}{
 		{"spring", func(m *Model, a, b int) { m.TSDA("s", mk(Ground, 1), mk(b, 0.5), SpringDamper{K: 20, Free: 0.5}) }, true},
-		{"damper", func(m *Model, a, b int) { m.TSDA("s", mk(Ground, 1), mk(b, 0.5), SpringDamper{K: 20, C: 0.3, Free: 0.5}) }, false},
+		{"damper", func(m *Model, a, b int) {
+			m.TSDA("s", mk(Ground, 1), mk(b, 0.5), SpringDamper{K: 20, C: 0.3, Free: 0.5})
+		}, false},
 		{"actuator", func(m *Model, a, b int) {
 			m.TSDA("s", mk(Ground, 1), mk(b, 0.5), SpringDamper{K: 20, Free: 0.5, Actuator: law.Const{Value: 2}})
 		}, false},
