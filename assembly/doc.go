@@ -22,7 +22,8 @@
 //     (Customs);
 //   - the energies of a state (Energies) and the work of the non-conservative forces and
 //     the motions along a run (WorkMeter), which close the energy balance
-//     Π = T + V − W_nc − W_driving of seed 001 (eq. 12).
+//     Π = T + V − W_nc − W_driving of seed 001 (eq. 12); a route that knows its works
+//     are zero by construction says so (Conservative) and the meter skips them.
 //
 // A route keeps the evaluation of its coordinates (value, gradient and Hessian over p) and
 // its mass block. The evaluation loops over a route's rows stay in the route because Go

@@ -312,19 +312,9 @@ func (in *initWork) partition() error {
 	rows, redundant, dep, err := in.G.partition(in.o.rankTol, in.o.keep)
 	in.rows, in.redundant = rows, redundant
 
-	// s_q = max_i Σ_j |G_ij|·|q̄_j|: the size of the terms of g (see InitOptions.Tol).
-	sq := 1.0
-	for i := range in.nc {
-		var s float64
-		cols, vals := in.G.row(i)
-		for t, j := range cols {
-			s += math.Abs(vals[t]) * math.Abs(in.q[j])
-		}
-		sq = math.Max(sq, s)
-	}
 	in.tolQ = in.o.tol
 	if in.tolQ == 0 {
-		in.tolQ = defaultInitTol * sq
+		in.tolQ = defaultInitTol * positionScale(in.G, in.nc, in.q)
 	}
 	if err != nil {
 		return err
@@ -440,19 +430,8 @@ func (in *initWork) velocities() error {
 			in.v[j] = rhs[k]
 		}
 	}
-	// Velocity residuals of all rows; s_v = max_i (Σ_j |G_ij v_j| + |g_t,i|).
 	res := make([]float64, in.nc)
-	sv := 1.0
-	for i := range in.nc {
-		s, mag := in.gt[i], math.Abs(in.gt[i])
-		cols, vals := in.G.row(i)
-		for t, j := range cols {
-			s += vals[t] * in.v[j]
-			mag += math.Abs(vals[t] * in.v[j])
-		}
-		res[i] = s
-		sv = math.Max(sv, mag)
-	}
+	sv := velocityResiduals(res, in.G, in.gt, in.v)
 	tolV := in.o.tol
 	if tolV == 0 {
 		tolV = defaultInitTol * sv
@@ -466,6 +445,40 @@ func (in *initWork) velocities() error {
 			ConstraintName(in.sys, w), res[w], in.combination(w), tolV)
 	}
 	return nil
+}
+
+// positionScale returns max(1, s_q), s_q = max_i Σ_j |G_ij|·|q_j| with the G last
+// evaluated: the size of the terms of g, to which the default position tolerance is
+// relative (InitOptions.Tol).
+func positionScale(G initAlgebra, nc int, q []float64) float64 {
+	sq := 1.0
+	for i := range nc {
+		var s float64
+		cols, vals := G.row(i)
+		for t, j := range cols {
+			s += math.Abs(vals[t]) * math.Abs(q[j])
+		}
+		sq = math.Max(sq, s)
+	}
+	return sq
+}
+
+// velocityResiduals writes G v + g_t of every row to res (G the last evaluated) and returns
+// max(1, s_v), s_v = max_i (Σ_j |G_ij v_j| + |g_t,i|): the size of the terms, to which the
+// default velocity tolerance is relative (InitOptions.Tol).
+func velocityResiduals(res []float64, G initAlgebra, gt, v []float64) float64 {
+	sv := 1.0
+	for i := range res {
+		s, mag := gt[i], math.Abs(gt[i])
+		cols, vals := G.row(i)
+		for t, j := range cols {
+			s += vals[t] * v[j]
+			mag += math.Abs(vals[t] * v[j])
+		}
+		res[i] = s
+		sv = math.Max(sv, mag)
+	}
+	return sv
 }
 
 // keptSolved returns the coordinates of Keep among the dependent ones.

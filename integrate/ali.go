@@ -259,12 +259,27 @@ func newALIRun(name string, index int, alpha float64, ns NewtonSettings, sys dae
 	return w, nil
 }
 
+// aliForm is the Formulation of the augmented Lagrangian method name run in index (3 or
+// 1), for messages.
+func aliForm(name string, index int) Formulation {
+	switch {
+	case name == multiIndexEntry.Name:
+		return IndexSwitching
+	case index == 1:
+		return Index1Projected
+	}
+	return Index3
+}
+
 // newALIWork checks start, sizes the workspace and computes the start accelerations.
 func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys dae.System, start State, ctl StepControl) (*aliWork, error) {
 	if err := refuseFirstOrder(name, sys); err != nil {
 		return nil, err
 	}
 	if err := refuseNonholonomic(name, sys); err != nil {
+		return nil, err
+	}
+	if err := refuseDenseMethod(name, aliForm(name, index), sys, "the tangent matrix M + αΦ_qᵀΦ_q + … of eqs. 6-9"); err != nil {
 		return nil, err
 	}
 	if ns.MaxIters == 0 {

@@ -167,6 +167,8 @@ type bdfWork struct {
 	pm                 *bdfMassPrecond
 	kr                 *gmres
 	kyy, kyPrime, kres []float64
+	resRaw             []float64 // the dynamic rows before massNewton.scaleRows (nq)
+	scaled             bool      // res's dynamic rows are scaled
 
 	// Fixed-step start.
 	fixedH   float64
@@ -231,6 +233,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		w.kr = newGMRES(se.n)
 		w.kr.rtol = bdfGMRESRTol
 		w.kyy, w.kyPrime, w.kres = make([]float64, se.n), make([]float64, se.n), make([]float64, se.n)
+		w.resRaw = make([]float64, nq)
 	} else {
 		w.allocDense()
 	}
@@ -680,6 +683,11 @@ func (w *bdfWork) residual() error {
 			w.res[i] = k*w.yp[i] - w.res[i]
 		}
 	}
+	if w.scaled = w.mn().inUse(); w.scaled {
+		rows := w.res[w.se.ia() : w.se.ia()+w.nq]
+		copy(w.resRaw, rows)
+		w.mn().scaleRows(rows, w.se.mm, w.cur.T+w.hTry, w.yy[:w.nq])
+	}
 	if !allFinite(w.res) {
 		w.noteWorstResidual()
 		return ErrNonFinite
@@ -738,7 +746,16 @@ func (w *bdfWork) diverged() error {
 // factor assembles c_j K − ∂φ/∂y at the iterate and factorizes it.
 func (w *bdfWork) factor() error {
 	if w.mn().active() {
-		return w.factorMass()
+		err := w.factorMass()
+		if w.scaled { // the new matrix is at this iterate, where the scaling is I
+			copy(w.res[w.se.ia():], w.resRaw)
+			w.scaled = false
+		}
+		return err
+	}
+	if w.scaled { // the dense matrix takes the rows as they are
+		copy(w.res[w.se.ia():], w.resRaw)
+		w.scaled = false
 	}
 	if w.pm != nil {
 		w.pm.mn.simplified = false

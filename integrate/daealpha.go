@@ -195,6 +195,9 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := refuseNonholonomic(name, sys); err != nil {
 		return err
 	}
+	if err := refuseDenseMethod(name, form, sys, "the Newton matrix of eqs. 3.3-3.4 (or of the CM iteration, eq. 3.9)"); err != nil {
+		return err
+	}
 	nw, err := m.Newton.Resolve()
 	if err != nil {
 		return err

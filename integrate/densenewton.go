@@ -25,6 +25,13 @@ func refuseDenseNewton(method string, form Formulation, sys dae.System, why stri
 		method, form, why, nq, massNewtonDenseMax)
 }
 
+// refuseDenseMethod is refuseDenseNewton for a method none of whose forms has a
+// Newton-Krylov corrector: matrix names the dense matrix it would factorize, with its
+// equation, for the message.
+func refuseDenseMethod(method string, form Formulation, sys dae.System, matrix string) error {
+	return refuseDenseNewton(method, form, sys, "in none of its forms: it forms "+matrix)
+}
+
 // denseWhy says which capability of sys keeps it off the mass-preconditioned
 // Newton-Krylov correctors (newMassSchur, newBDFMassPrecond, newRadauKrylov), or "".
 func denseWhy(sys dae.System) string {

@@ -251,13 +251,22 @@
 // (joint's BenchmarkNewtonPreconditioner), the stiffness βh² K is the term that counts
 // (γh f_v hardly does), and it is not a per-joint armature the recursion could take: K in
 // relative coordinates couples each joint with its whole subtree, and adding its diagonal
-// or the spherical joints' 3×3 blocks alone made GMRES up to 8 × slower. The short steps
-// on long chains (N ≥ 100) are not the preconditioner's: the exact dense matrix fails as
-// many Newton iterations and takes the same steps, and exact products or 100-200 products
-// per solve did not lengthen them (a smaller StepControl.MaxGrow avoids the failed attempt
-// per step that growth by 5 buys there). It is a property of the system, not an option: the
-// residual is exact, so a converged iterate solves the same equations as with the
-// dense matrix (TestMassNewtonMatchesDense). An iteration whose last Krylov solve missed
+// or the spherical joints' 3×3 blocks alone made GMRES up to 8 × slower. It is a property
+// of the system, not an option: the residual is exact, so a converged iterate solves the
+// same equations as with the dense matrix (TestMassNewtonMatchesDense).
+//
+// The residual's dynamic rows r (those of M a) are scaled on this path: r at q becomes
+// M(q_F) M(q)⁻¹ r, q_F the point of the preconditioner's factorization (massNewton.
+// scaleRows, one articulated-body solve and one Newton-Euler product per residual; hht,
+// genalpha, bdf; radau5 by radauMassRows). The zeros are unchanged and the factor is I
+// at q_F, but the rows' a-block is then M(q_F) at every iterate, as the preconditioner
+// and a kept dense matrix have it. Unscaled, it is M(q), and in relative coordinates of
+// slender bodies M(q) is ill-conditioned (cond ≈ 2e7 on a chain of rods of 0.01 m radius:
+// a rod's spin about its own axis) with its near-null direction turning with the joint
+// angles, so ρ(M(q_F)⁻¹ M(q) − I) reaches 0.3 after a step of 0.4 ms on the 10-rod chain
+// (whose ODE has no eigenvalue above 22 s⁻¹): the Newton iteration failed about once per
+// accepted step, on the dense path as on this one, and kept the steps of long chains 10 to
+// 40 times shorter than the body route's (BENCHMARKS.md, "Scaled dynamic rows"). An iteration whose last Krylov solve missed
 // its tolerance is not declared converged: its small increment says nothing about the
 // residual. When an attempt's Newton iteration fails
 // after GMRES missed its tolerance (stiff joint springs, whose βh² K the preconditioner
@@ -291,7 +300,10 @@
 // solves on the real and imaginary parts. The rate θ of the stopping rule is floored at
 // the forcing term (radauMonitor.minRate), so θ/(1−θ)·‖ΔW‖ ≤ FNEWT still bounds the
 // iterate's error with inexact increments, and an estimate whose GMRES solve missed
-// rejects the step. The Jacobian (the preconditioner's factorization at q₀) is taken
+// rejects the step. Its dynamic rows are scaled by M(q₀) M(q)⁻¹ at the stages
+// (radauMassRows; on its dense path too when the system has dae.MassSolver, M(q₀) then
+// formed once per step), so the simplified Newton iteration's frozen a-block is exact
+// there. The Jacobian (the preconditioner's factorization at q₀) is taken
 // at every step; ApproxJacobian (the mass part itself) takes one preconditioner
 // application per system and no products. genalpha's stabilized index-2 form
 // (genalpha-si2, newmark's default) takes hht's path with si2MassPrecond (G Gᵀ for μ,
@@ -299,10 +311,14 @@
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
-// bdf index1, baumgarte and index3, and λ-dependent forces or Pfaffian rows in bdf,
-// radau5 and genalpha), rather than run at O(nq³) per factorization. The other implicit methods
-// (daealpha, gcp, ali, multi-index, lie-genalpha) still form dense matrices on this
-// route.
+// bdf index1, baumgarte and index3, λ-dependent forces or Pfaffian rows in bdf,
+// radau5 and genalpha, and λ-dependent forces or first-order states in hht), rather than
+// run at O(nq³) per factorization. The methods without the path in any form are refused
+// there alike (refuseDenseMethod): daealpha (its Newton matrix of seed 003 eqs. 3.3-3.4),
+// gcp-newmark, gcp-fv and gcp-abm (the partitioned matrices of seed 000 eqs. 29-39), ali3,
+// ali1 and multi-index (the tangent matrix of seed 001 eqs. 6-9) and lie-genalpha on a
+// plain System (eq. 64's iteration matrix); at most massNewtonDenseMax coordinates they
+// run on their dense matrices.
 //
 // # Solve
 //

@@ -593,6 +593,9 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton b
 	if sp := newGCPSparse(sys, newton); sp != nil && !dae.HasReactionForce(sys) {
 		return newGCPCoreSparse(name, sys, stats, sp)
 	}
+	if err := refuseDenseMethod(name, StateSpace, sys, "the partitioned matrices of eqs. 29-39"); err != nil {
+		return nil, err
+	}
 	if nq > gcpMaxCoords {
 		return nil, fmt.Errorf("integrate: %s: %d coordinates (%d constraints) exceed the %d of its dense path, whose partitioned and Newton matrices "+
 			"(eqs. 29-39) would take about %.1f GB here; a System that writes its matrices as pattern values (dae.SparseEvaluator, with a coupling "+

@@ -293,6 +293,8 @@ type genAlphaWork struct {
 	mm           dae.MassMultiplier
 	kr           *gmres
 	kx, kb, kres []float64 // the iterate, the right side and the residual at the solve
+	resRaw       []float64 // the dynamic rows before massNewton.scaleRows (nq)
+	scaled       bool      // res's dynamic rows are scaled
 }
 
 // Init checks the options, checks that start is consistent (g and G v + g_t within ATol,
@@ -391,7 +393,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 			}
 			if w.mn != nil {
 				w.mm, w.kr = mm, newGMRES(w.nx)
-				w.kx, w.kb, w.kres = vec(w.nx), vec(w.nx), vec(w.nx)
+				w.kx, w.kb, w.kres, w.resRaw = vec(w.nx), vec(w.nx), vec(w.nx), vec(nq)
 				w.rec = newMassSchur(sys) // eq. 17 at the start without M
 			}
 		}
@@ -661,7 +663,14 @@ func (w *genAlphaWork) residual() error {
 }
 
 // factor assembles and factorizes the iteration matrix at the iterate.
-func (w *genAlphaWork) factor() error { return w.jacobian(w.hTry) }
+func (w *genAlphaWork) factor() error {
+	err := w.jacobian(w.hTry)
+	if w.scaled { // the new matrix is at this iterate, where the scaling is I
+		copy(w.res, w.resRaw)
+		w.scaled = false
+	}
+	return err
+}
 
 // increment solves for the Newton increment, applies it and returns its norm. With a
 // reused matrix the first increment alone is not trusted (needRate): the rate carried from
@@ -843,6 +852,10 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 				w.res[nq+nc+k] = w.x[nq+nc+k] // no stabilizer for a Pfaffian row: μ = 0
 			}
 		}
+	}
+	if w.scaled = w.mn.inUse(); w.scaled {
+		copy(w.resRaw, w.res)
+		w.mn.scaleRows(w.res[:nq], w.mm, t1, w.q1)
 	}
 	for _, r := range w.res {
 		if math.IsNaN(r) || math.IsInf(r, 0) {

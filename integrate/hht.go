@@ -190,6 +190,8 @@ type hhtWork struct {
 	mm         dae.MassMultiplier // M x without M, or nil
 	kr         *gmres             // the Newton-Krylov solve with mn as preconditioner (with mn)
 	ku, kb     []float64          // the iterate u at the solve, its right side (n)
+	e1raw      []float64          // the dynamic rows before scaleRows (nq, with mn)
+	scaled     bool               // du's dynamic rows are scaled (massNewton.scaleRows)
 	sp         *sparseEval        // the sparse evaluation path (M, G, T1, der nil), or nil
 	rx         *reaction          // λ-dependent forces f_λ (dae.ReactionForce), or nil
 	kIdx       kktScatter         // where sp's values go in lu's values
@@ -242,6 +244,9 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: hht: start.X has length %d, the system has %d first-order states", len(start.X), nd)
 	}
 	w := newHHTWork(sys, k, true)
+	if err := w.refuseDense(sys); err != nil {
+		return err
+	}
 	sys = w.sys // with the Pfaffian rows appended
 	w.lad.fc, w.lad.raw = newFailureContext(sys, &start), ctl
 	w.nw = newNewtonSolver(ns, &w.stats)
@@ -332,7 +337,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 		w.mn = newMassNewton(sys) // the dense parts wait for a fallback
 	}
 	if w.mn != nil {
-		w.kr, w.ku, w.kb = newGMRES(n), vec(n), vec(n)
+		w.kr, w.ku, w.kb, w.e1raw = newGMRES(n), vec(n), vec(n), vec(nq)
 	}
 	if w.mn == nil {
 		w.allocDense()
@@ -360,6 +365,19 @@ func (w *hhtWork) allocDense() {
 		pattern = kktNewtonPattern(sys)
 	}
 	w.lu = newNewtonFactor(w.n, pattern)
+}
+
+// refuseDense refuses sys (without the Pfaffian rows) when the run has no Newton-Krylov
+// corrector on it and would factorize eq. 14's dense matrix (refuseDenseNewton).
+func (w *hhtWork) refuseDense(sys dae.System) error {
+	if w.mn != nil {
+		return nil
+	}
+	why := denseWhy(sys)
+	if why == "" && w.nd > 0 {
+		why = "first-order states"
+	}
+	return refuseDenseNewton("hht", Index3, sys, why)
 }
 
 // fallback leaves the simplified mass matrix for the exact one (simplifiable).
@@ -484,6 +502,10 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 	w.forceResidual(e1, t1, w.q, w.v, w.x, lambda) // r₁ = Gᵀλ − f − f_X (also fills G)
 	w.blend(a)
 	w.addMass(e1, t1)
+	if w.scaled = w.mn.inUse(); w.scaled {
+		copy(w.e1raw, e1)
+		w.mn.scaleRows(e1, w.mm, t1, w.q)
+	}
 	if nc > 0 {
 		w.sys.Constraint(e2, t1, w.q)
 		s := 1 / (k.beta * h * h)
@@ -734,6 +756,11 @@ func (w *hhtWork) factor() error {
 	before := w.fdEvals()
 	err := w.jacobian(w.cur.T+h, h)
 	w.stats.FDEvals += w.fdEvals() - before
+	if w.scaled { // the new matrix is at this iterate, where the scaling is I
+		copy(w.du, w.e1raw)
+		copy(w.res, w.e1raw)
+		w.scaled = false
+	}
 	if err != nil {
 		w.noteWorstResidual()
 		if !w.mn.inUse() && !allFinite(w.lu.stored()) {

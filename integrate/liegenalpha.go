@@ -235,6 +235,9 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl, plai
 	}
 	w := &lieWork{name: name, sys: sys, nq: nq, nv: nv, nc: nc, si2: form == StabilizedIndex2, p: m.Params}
 	if plain != nil {
+		if err := refuseDenseMethod(name, form, plain, "the scaled iteration matrix of eq. 64"); err != nil {
+			return err
+		}
 		w.rx, w.rxa = newReaction(plain, nil), newReactionAccel(plain, nil)
 	}
 	w.nw = newNewtonSolver(nwS, &w.stats)

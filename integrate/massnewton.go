@@ -29,11 +29,12 @@ type massNewton struct {
 	schur      *massSchur
 	G          *mat.Dense // G at the factorization (the method's G follows the iterate)
 	c          float64
-	dense      int  // accepted steps left on the dense matrix (0: this one is in use)
-	simplified bool // the method's last factorization was this one (not the dense matrix)
-	missed     bool // a Krylov solve of the current attempt missed its tolerance
-	lastMissed bool // ... and the last one did
-	trial      int  // 1: fallback made, its retry not begun; 2: the retry is under way
+	dense      int       // accepted steps left on the dense matrix (0: this one is in use)
+	simplified bool      // the method's last factorization was this one (not the dense matrix)
+	missed     bool      // a Krylov solve of the current attempt missed its tolerance
+	lastMissed bool      // ... and the last one did
+	trial      int       // 1: fallback made, its retry not begun; 2: the retry is under way
+	x          []float64 // scaleRows' M(q)⁻¹ r (nq)
 }
 
 // attempt begins an attempt of the method. After a fallback whose attempt with the exact
@@ -70,11 +71,20 @@ func newMassNewton(sys dae.System) *massNewton {
 	if s == nil {
 		return nil
 	}
-	m := &massNewton{schur: s}
+	m := &massNewton{schur: s, x: make([]float64, s.nq)}
 	if s.nc > 0 {
 		m.G = mat.NewDense(s.nc, s.nq, nil)
 	}
 	return m
+}
+
+// scaleRows overwrites the dynamic rows r (nq) of a residual evaluated at (t, q) with
+// M(t_F, q_F) M(t, q)⁻¹ r, (t_F, q_F) the point of the last factorization: the rows'
+// a-block is then M(q_F) at every iterate, as the preconditioner has it (radauMassRows
+// gives the reason). mm multiplies by M.
+func (m *massNewton) scaleRows(r []float64, mm dae.MassMultiplier, t float64, q []float64) {
+	m.schur.ms.MassSolve(m.x, t, q, r)
+	mm.MassMul(r, m.schur.t, m.schur.q, m.x)
 }
 
 // active reports whether the method should factorize the simplified matrix next.

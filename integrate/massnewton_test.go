@@ -21,6 +21,16 @@ type denseOnly struct {
 
 func hideMassSolver(s *joint.System) dae.System { return denseOnly{s, s, s, s} }
 
+// denseScaled hides dae.MassMultiplier from a joint system and keeps dae.MassSolver: radau5
+// then takes its dense Newton matrices with the scaled dynamic rows of the Krylov path
+// (radauMassRows), so the two paths run the same iteration.
+type denseScaled struct {
+	denseOnly
+	dae.MassSolver
+}
+
+func hideMassMultiplier(s *joint.System) dae.System { return denseScaled{denseOnly{s, s, s, s}, s} }
+
 func rod(name string, l, r float64) joint.Body {
 	const m = 1.0
 	return joint.Body{Name: name, Mass: m, COM: [3]float64{l / 2, 0, 0},
@@ -145,9 +155,19 @@ func TestMassNewtonMatchesDense(t *testing.T) {
 				ks, ds := kry.m.Stats(), dense.m.Stats()
 				t.Logf("%-8s |krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, f evals %d / %d",
 					method, dKD, eK, eD, ks.Steps, ds.Steps, ks.FuncEvals, ds.FuncEvals)
-				// Measured: the paths differ by 1e-7 to 3e-2 of the error either has.
-				if dKD > 0.1*eD || eK > 1.1*eD {
-					t.Errorf("%s: |krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to a tenth of the error", method, dKD, eK, eD)
+				// Measured: the paths differ by 1e-7 to 3e-2 of the error either has. On
+				// the four-bar genalpha's dense path, which keeps its matrix over steps,
+				// fails 66 Newton attempts in 302 steps and the Krylov path none (its rows
+				// scaled, massNewton.scaleRows; one failure before), so the step
+				// sequences part (290 against 302 steps) and the paths differ by 0.27 of
+				// the dense error (0.08 before the scaling), the Krylov error 0.74 times
+				// the dense one.
+				frac := 0.1
+				if c.name == "four-bar" && method == "genalpha" {
+					frac = 0.5
+				}
+				if dKD > frac*eD || eK > 1.1*eD {
+					t.Errorf("%s: |krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to %g of the error", method, dKD, eK, eD, frac)
 				}
 				if ks.DenseFallbacks != 0 {
 					t.Errorf("%s: %d dense fallbacks on a non-stiff model", method, ks.DenseFallbacks)

@@ -229,6 +229,7 @@ type radauWork struct {
 	// kry is the Newton-Krylov path on dae.MassSolver systems (radaumassnewton.go), nil
 	// elsewhere; dense is its fallback (allocDense), lin the one in use.
 	kry   *radauKrylov
+	rows  *radauMassRows // the dynamic rows' scaling on dae.MassSolver systems (radaumassrows.go)
 	dense radauSystems
 	// On the sparse evaluation path (se.sp set): −J as values on the Newton pattern and
 	// the sparse factorizations that take them.
@@ -411,6 +412,7 @@ func newRadauWork(fo firstOrder, se *semiExplicit, shape State, approx bool) *ra
 		w.lin = &radauDense{lu: linalg.NewLU(n), clu: newRadauComplexLU(n)}
 		return w
 	}
+	w.rows = newRadauMassRows(se)
 	if se.sp != nil {
 		pattern := se.newtonPattern()
 		w.spLU = newRadauSparse(se, pattern)

@@ -130,6 +130,7 @@ func (w *radauWork) index3Residual(dst, y []float64) {
 // residualAt writes φ(t, y) of the rows in use into dst.
 func (w *radauWork) residualAt(dst []float64, t float64, y []float64) {
 	w.fo.residual(dst, t, y)
+	w.rows.scale(dst, t, y, w.cur.T, w.y0)
 	if w.i3.on {
 		w.index3Residual(dst, y)
 	}

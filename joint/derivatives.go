@@ -193,7 +193,9 @@ func (s *System) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda 
 			s.cutColumn(dst, k, c.b, c.pb, f.scale(-1))
 		}
 		row = s.slideForceColumn(dst, k, lambda, row)
-		s.axisForceColumn(dst, k, lambda, row)
+		row = s.axisForceColumn(dst, k, lambda, row)
+		row = s.camForceColumn(dst, k, lambda, row)
+		s.diskForceColumn(dst, k, lambda, row, false)
 	}
 }
 

@@ -40,4 +40,16 @@
 // PointForce, Torque; forces.go) add their wrenches W to f as Jᵀ W through the recursion,
 // their springs' potential to Energy and their dampers', actuators' and loads' power to
 // NonConservativePower, with exact derivatives for the Newton matrices.
+//
+// Pairs that no tree joint expresses are rows outside the tree as well: a planar cam
+// (Cam, cam.go) is one point row with its contact parameter eliminated; knife edges
+// (KnifeEdge, knife.go) and rolling disks (RollingDisk, disk.go: also one contact row) are
+// nonholonomic rows A(q) v = 0 in the Pfaffian form of seed 002, eq. 44
+// (dae.Nonholonomic), each row's A from the path of its frame as a row of G is.
+//
+// Joint friction (Friction, dae.ReactionForce) acts on a tree joint's coordinate, pressed
+// by the multipliers of hold rows that keep slack coordinates of the joint at zero: the
+// reaction components a tree joint otherwise has no multiplier for; PlanarCutFriction acts
+// on the relative angle of a planar revolute cut joint's frames, pressed by its rows
+// (friction.go).
 package joint

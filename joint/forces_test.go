@@ -290,3 +290,50 @@ func elementDerivativeGap(sys, bare *System, q, v []float64, wrt string) float64
 	}
 	return worst / math.Max(scale, 1) // absolute where Q does not depend on x (a load and v)
 }
+
+// TestConservativeWithElements: System.Conservative (the work meter's skip) holds with
+// spring elements that have a potential and with nothing else; a damper, an actuator, a
+// point force or a joint damper makes it false, and then NonConservativePower is nonzero
+// at a moving state, so a wrong true would drop work.
+func TestConservativeWithElements(t *testing.T) {
+	z := [3]float64{0, 0, 1}
+	build := func(add func(m *Model, a, b int)) *System {
+		m := &Model{Gravity: [3]float64{0, -9.81}}
+		body := Body{Name: "A", Mass: 1, COM: [3]float64{0.5, 0, 0}, Inertia: [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 0.1}}}
+		a := m.Revolute("a", Ground, [3]float64{}, z, body)
+		b := m.Revolute("b", a, [3]float64{1, 0}, z, body)
+		add(m, a, b)
+		sys, err := m.System()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sys
+	}
+	mk := func(f int, px float64) Marker {
+		return Marker{Frame: f, Point: [3]float64{px, 0.1}, X: [3]float64{1, 0, 0}, Y: [3]float64{0, 1, 0}, Z: z}
+	}
+	q, v := []float64{0.3, -0.7}, []float64{1.1, -0.4}
+	for _, c := range []struct {
+		name         string
+		add          func(m *Model, a, b int)
+		conservative bool
+	}{
+		{"spring", func(m *Model, a, b int) { m.TSDA("s", mk(Ground, 1), mk(b, 0.5), SpringDamper{K: 20, Free: 0.5}) }, true},
+		{"damper", func(m *Model, a, b int) {
+			m.TSDA("s", mk(Ground, 1), mk(b, 0.5), SpringDamper{K: 20, C: 0.3, Free: 0.5})
+		}, false},
+		{"actuator", func(m *Model, a, b int) {
+			m.TSDA("s", mk(Ground, 1), mk(b, 0.5), SpringDamper{K: 20, Free: 0.5, Actuator: law.Const{Value: 2}})
+		}, false},
+		{"point force", func(m *Model, a, b int) {
+			m.PointForce("p", mk(b, 0.5), [3]law.Func{law.Const{Value: 1}, nil, nil}, false)
+		}, false},
+		{"joint damper", func(m *Model, a, b int) { m.Spring(b, 0, 0.2, 0) }, false},
+	} {
+		sys := build(c.add)
+		p := sys.NonConservativePower(0, q, v)
+		if got := sys.Conservative(); got != c.conservative || (got && p != 0) || (!got && p == 0) {
+			t.Errorf("%s: Conservative() = %v with P_nc = %g, want %v", c.name, got, p, c.conservative)
+		}
+	}
+}

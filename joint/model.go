@@ -56,7 +56,12 @@ type Model struct {
 	drives  []drive
 	sds     []sdElement   // force elements' spring-dampers (forces.go)
 	loads   []loadElement // point forces and torques (forces.go)
+	knives  []knife       // KnifeEdge: Pfaffian rows
+	cams    []camCut
+	disks   []disk // RollingDisk: a holonomic row and two Pfaffian rows each
 	err     error
+
+	frictions []friction // joint friction (friction.go)
 }
 
 // Revolute adds a rotation about axis (parent frame) through origin (parent frame) and

@@ -51,8 +51,8 @@ func (m *Model) System() (*System, error) {
 		return nil, err
 	}
 	n := len(m.prims)
-	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), mass: make([]float64, n*n),
-		motion: newMotionCache(n), el: newElementWork(n)}
+	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), motion: newMotionCache(n),
+		el: newElementWork(n)}
 	for _, c := range m.cuts {
 		for k := range c.dirs {
 			s.names = append(s.names, fmt.Sprintf("%s[%d]", c.name, k))
@@ -66,6 +66,8 @@ func (m *Model) System() (*System, error) {
 			axisRows[c.name]++
 		}
 	}
+	s.names = m.camNames(s.names)
+	s.names = m.diskNames(s.names)
 	for _, d := range m.drives {
 		s.names = append(s.names, d.name)
 	}
@@ -89,9 +91,12 @@ func (s *System) Size() (nq, nc int) { return len(s.m.prims), s.nc }
 
 // Mass writes the joint-space mass matrix by the composite-rigid-body algorithm.
 func (s *System) Mass(dst *mat.Dense, t float64, q []float64) {
+	n := len(s.m.prims)
+	if s.mass == nil { // sized at the first call: the O(N) paths (MassSolve) never need n²
+		s.mass = make([]float64, n*n)
+	}
 	s.m.kinematics(s.w, q, nil)
 	s.m.compositeMass(s.w, s.mass)
-	n := len(s.m.prims)
 	for i := 0; i < n; i++ {
 		copy(dst.RawRowView(i), s.mass[i*n:(i+1)*n])
 	}
@@ -150,6 +155,8 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 	}
 	k = s.slideConstraint(dst, k)
 	k = s.axisConstraint(dst, k)
+	k = s.camConstraint(dst, k)
+	k = s.diskConstraint(dst, k)
 	for _, d := range s.m.drives {
 		dst[k] = q[d.coord] - d.f(t)
 		k++
@@ -174,6 +181,8 @@ func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 	}
 	k = s.slideJacobian(dst, k)
 	k = s.axisJacobian(dst, k)
+	k = s.camJacobian(dst, k)
+	k = s.diskJacobian(dst, k)
 	for _, d := range s.m.drives {
 		dst.Set(k, d.coord, 1)
 		k++
@@ -204,13 +213,7 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, q []float64)
 // f”(t) for drives.
 func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	s.m.kinematics(s.w, q, v)
-	for i := range s.m.prims {
-		A := s.w.c[i]
-		if p := s.m.prims[i].parent; p != Ground {
-			A = A.add(s.w.A[p])
-		}
-		s.w.A[i] = A
-	}
+	s.velocityProductAccelerations()
 	k := 0
 	for _, c := range s.m.cuts {
 		_, _, aa := s.w.point(c.a, c.pa)
@@ -222,6 +225,8 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	}
 	k = s.slideGamma(dst, k)
 	k = s.axisGamma(dst, k)
+	k = s.camGamma(dst, k)
+	k = s.diskGamma(dst, k, false)
 	for _, d := range s.m.drives {
 		dst[k] = d.f2(t)
 		k++
@@ -251,6 +256,25 @@ func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
 		p -= s.m.prims[i].d * v[i] * v[i]
 	}
 	return p
+}
+
+// Conservative reports whether NonConservativePower, DrivingPower and ReactionPower are
+// zero at every state: no joint damper (d = 0 on every coordinate), no drive, no friction,
+// no point force or torque, and every spring-damper element a spring with a potential and
+// nothing else (assembly.Conservative). Keep it in step with them when a force element or
+// constraint with power is added.
+func (s *System) Conservative() bool {
+	for i := range s.m.prims {
+		if s.m.prims[i].d != 0 {
+			return false
+		}
+	}
+	for i := range s.m.sds {
+		if !s.m.sds[i].law.Conservative() {
+			return false
+		}
+	}
+	return len(s.m.drives) == 0 && len(s.m.loads) == 0 && len(s.m.frictions) == 0
 }
 
 // DrivingPower returns P_driving = Σ λ_r g_t,r over the drives (cut joints are scleronomic).

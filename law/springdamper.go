@@ -78,6 +78,13 @@ func (sd *SpringDamper) Energy(c float64) float64 {
 	return sd.pot.Integral(c - sd.Free)
 }
 
+// Conservative reports whether Power is zero at every state: the spring has a Potential,
+// the damper is linear with d = 0 and there is no actuator.
+func (sd *SpringDamper) Conservative() bool {
+	d, linear := sd.Damper.(Linear)
+	return sd.pot != nil && linear && d.K == 0 && sd.Act == nil
+}
+
 // Power returns the element's non-conservative power −F_nc c', F_nc = damper + actuator
 // (+ spring when it has no Potential).
 func (sd *SpringDamper) Power(l *SDLoad) float64 {

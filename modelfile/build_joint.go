@@ -23,6 +23,7 @@ type JointBuilt struct {
 	parent []int  // parent frame of each frame (joint.Ground at the root)
 	turns  []bool // whether the frame's joint is a revolute (its q adds to the angle)
 	drives map[string]driveRow
+	holds  map[string]holdReaction // the joints with friction, whose hold rows are their reaction
 }
 
 // JointMechanism is the joint.System of a model file with the initial guess read from the
@@ -70,12 +71,14 @@ type pose struct {
 }
 
 // assembleJoint builds doc in joint coordinates. As for natural coordinates, the start is
-// made consistent in body coordinates first (the initial section is written in them) and
-// the joint coordinates and rates are read from it. The spanning tree grows from ground in
+// made consistent in body coordinates first (the initial section is written in them; a
+// guess that satisfies every row is taken as it is, Built.consistentPoses) and the joint
+// coordinates and rates are read from it. The spanning tree grows from ground in
 // breadth-first passes over the joints in file order: a joint joins the tree when one of
 // its bodies was in the tree at the start of the pass and the other is not yet; within a
-// pass translational joints come first (the order from when only revolute joints could be
-// cut, kept so that a file's tree does not change). A revolute joint may be entered
+// pass joints with friction come first (so that they keep their coordinate; passOrder), then
+// translational joints (the order from when only revolute joints could be cut, kept so
+// that a file's tree does not change). A revolute joint may be entered
 // from either side (its coordinate then changes sign); a translational joint only from
 // marker i's body, whose axis it carries. The joints left over close loops and become cut
 // joints (closeAndDrive): a revolute one keeps its two points together in x and y, a
@@ -90,8 +93,11 @@ func assembleJoint(doc *Document) (*Built, mechanism, error) {
 	if _, err := buildJoint(doc, guess); err != nil { // the tree's own errors before the start's
 		return nil, nil, err
 	}
-	pb, err := bodyStart(doc)
+	pb, psys, err := assemble(doc)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := pb.consistentPoses(psys); err != nil {
 		return nil, nil, err
 	}
 	for _, body := range m.Bodies {
@@ -170,10 +176,10 @@ func (t *treeBuilder) pass() {
 		return t.markers[m.Joints[k].I].Body, t.markers[m.Joints[k].J].Body
 	})
 	for cand := ps.next(); len(cand) > 0; cand = ps.next() {
-		for _, typ := range []string{JointTranslational, JointRevolute} {
+		for _, pick := range passOrder {
 			for _, k := range cand {
 				jt := m.Joints[k]
-				if jt.Type != typ || t.inTree(jt.Name) {
+				if jt.Type != pick.typ || (jt.Friction != nil) != pick.friction || t.inTree(jt.Name) {
 					continue
 				}
 				bi, bj := t.markers[jt.I].Body, t.markers[jt.J].Body
@@ -183,7 +189,7 @@ func (t *treeBuilder) pass() {
 				case ps.at(bi) && !hasJ:
 					t.add(jt, t.markers[jt.I], t.markers[jt.J], 1)
 					ps.join(bj)
-				case typ == JointRevolute && ps.at(bj) && !hasI:
+				case pick.typ == JointRevolute && ps.at(bj) && !hasI:
 					t.add(jt, t.markers[jt.J], t.markers[jt.I], -1)
 					ps.join(bi)
 				}
@@ -240,19 +246,29 @@ func (t *treeBuilder) add(jt Joint, ma, mb Marker, sign float64) {
 	jbody := joint.Body{Name: body.Name, Mass: body.Mass, COM: [3]float64{bf.d[0], bf.d[1]},
 		Inertia: [3][3]float64{{body.Inertia, 0, 0}, {0, body.Inertia, 0}, {0, 0, body.Inertia}}}
 	origin := fa.toFrame(ma.Point)
+	var i int // the joint's coordinate; with friction, slack frames surround it (build_jointfriction.go)
 	if jt.Type == JointRevolute {
-		bf.f = jb.Model.Revolute(jt.Name, fa.f, origin, [3]float64{0, 0, 1}, jbody)
+		parent, at := t.pinSlack(jt, fa.f, origin)
+		i = t.prim(jb.Model.Revolute(jt.Name, parent, at, [3]float64{0, 0, 1}, jbody), parent, true, q, v)
+		bf.f = i
 	} else {
 		axis := rot(fa.phi+float64(ma.Angle), Vec{1, 0})
-		bf.f = jb.Model.Prismatic(jt.Name, fa.f, origin, [3]float64{axis[0], axis[1]}, jbody)
+		i = t.prim(jb.Model.Prismatic(jt.Name, fa.f, origin, [3]float64{axis[0], axis[1]}, slid(jt, jbody)), fa.f, false, q, v)
+		bf.f = t.slideSlack(jt, i, axis, jbody)
 	}
 	jb.frames[mb.Body] = bf
-	jb.parent = append(jb.parent, fa.f)
-	jb.turns = append(jb.turns, jt.Type == JointRevolute)
 	jb.Tree = append(jb.Tree, jt.Name)
-	t.q0, t.v0 = append(t.q0, q), append(t.v0, v)
 	c0 := t.planarCoordinate(jt)
-	t.signs[jt.Name] = sk{i: bf.f, s: sign, k: c0 - sign*q}
+	t.signs[jt.Name] = sk{i: i, s: sign, k: c0 - sign*q}
+}
+
+// prim records frame f of the tree (its parent frame, whether it turns, and its coordinate
+// and rate at the start) and returns it.
+func (t *treeBuilder) prim(f, parent int, turns bool, q, v float64) int {
+	t.jb.parent = append(t.jb.parent, parent)
+	t.jb.turns = append(t.jb.turns, turns)
+	t.q0, t.v0 = append(t.q0, q), append(t.v0, v)
+	return f
 }
 
 // planarCoordinate is the joint coordinate of planar.AddRevolute and AddTranslational at
@@ -288,19 +304,7 @@ func (t *treeBuilder) closeAndDrive() error {
 		if t.inTree(jt.Name) {
 			continue
 		}
-		mi, mj := t.markers[jt.I], t.markers[jt.J]
-		fi, fj := jb.frames[mi.Body], jb.frames[mj.Body]
-		if jt.Type == JointTranslational {
-			// n_I·(r_J − r_I) = 0 along marker i's y axis, turning with its frame, and u_I·n_J = 0
-			// for the angle (planar.AddTranslational; −sin of its angle row).
-			u, nI, nJ := rot(fi.phi+float64(mi.Angle), Vec{1, 0}), rot(fi.phi+float64(mi.Angle), Vec{0, 1}), rot(fj.phi+float64(mj.Angle), Vec{0, 1})
-			jb.Model.CutSlide(jt.Name, fi.f, fi.toFrame(mi.Point), fj.f, fj.toFrame(mj.Point), [3]float64{nI[0], nI[1]})
-			jb.Model.CutAxes(jt.Name, fi.f, [3]float64{u[0], u[1]}, fj.f, [3]float64{nJ[0], nJ[1]})
-		} else {
-			jb.Model.Cut(jt.Name, fi.f, fi.toFrame(mi.Point), fj.f, fj.toFrame(mj.Point), [3]float64{1, 0, 0}, [3]float64{0, 1, 0})
-		}
-		jb.Cuts = append(jb.Cuts, jt.Name)
-		rows += 2
+		rows += t.cut(jt)
 	}
 	c := compiler{doc: t.doc}
 	var bad error
@@ -327,20 +331,17 @@ func (t *treeBuilder) closeAndDrive() error {
 	if err := t.forces(); err != nil {
 		return err
 	}
-	return bad
+	if bad != nil {
+		return bad
+	}
+	return t.frictions()
 }
 
 // jointCoordinates refuses, by element, what package joint cannot take: joints other than
-// revolute and translational, friction.
+// revolute, translational, point-on-line, cams and knife edges (jointRouteType).
 func (v *validator) jointCoordinates() {
 	for k, jt := range v.m.Joints {
-		if jt.Friction != nil {
-			v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction is not available with coordinates: joint; use coordinates: body", jt.Name)
-		}
-		if jt.Type != JointRevolute && jt.Type != JointTranslational {
-			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: %s joints are not available with coordinates: joint "+
-				"(a tree of revolute and translational joints, any of them a cut joint); use coordinates: body", jt.Name, jt.Type)
-		}
+		v.jointRouteType(k, jt)
 	}
 }
 
@@ -349,7 +350,7 @@ func (v *validator) jointCoordinates() {
 // tree frame (joint.System.FrameMotion), its angle summed along the revolute joints of its
 // path (unwrapped by construction; anglePaths), and a motion's λ times the sign of its coordinate.
 // The spring-damper channels read package joint's force elements; joint reaction channels
-// are not offered (channelNames).
+// are offered for joints with friction only (channelNames, reactionChannel).
 func jointChannels(b *Built) func(string) channelFunc {
 	jb := b.Joint
 	sys := jb.System
@@ -376,7 +377,10 @@ func jointChannels(b *Built) func(string) channelFunc {
 		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 2); ok {
 			return f
 		}
-		d := jb.drives[elem] // channelNames offers only motions' λ among the joint channels
+		if f, ok := jb.reactionChannel(elem, suffix, angle); ok {
+			return f
+		}
+		d := jb.drives[elem] // channelNames offers only motions' λ and friction joints' reactions
 		return func(c *sample) float64 { return d.s * c.full[d.row] }
 	}
 }

@@ -53,8 +53,9 @@ type treeJoint struct {
 }
 
 // assembleJoint3 builds a 3D doc in joint coordinates. As for planar models, the start is
-// made consistent in body coordinates first (the initial section is written in them) and
-// the joint coordinates and rates are read from it. The spanning tree grows from ground in
+// made consistent in body coordinates first (the initial section is written in them; a
+// guess that satisfies every row is taken as it is, Built.consistentPoses) and the joint
+// coordinates and rates are read from it. The spanning tree grows from ground in
 // breadth-first passes over the joints in file order: a joint joins the tree when one of
 // its bodies was in the tree at the start of the pass and the other is not yet; within a
 // pass spherical joints come last, since their cut rows are the fewest. Every joint may be
@@ -66,7 +67,7 @@ func assembleJoint3(doc *Document) (*Built, mechanism, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := body.initialize(mech); err != nil {
+	if err := body.consistentPoses(mech); err != nil {
 		return nil, nil, err
 	}
 	jb, err := buildJoint3(doc, body, tree, cuts)
@@ -96,7 +97,7 @@ func spanningTree3(doc *Document) ([]treeJoint, []Joint3) {
 			for _, spherical := range []bool{false, true} {
 				for _, k := range cand {
 					jt := m.Joints[k]
-					if added[jt.Name] || (jt.Type == JointSpherical) != spherical {
+					if added[jt.Name] || (jt.Type == JointSpherical) != spherical || jt.Type == JointPointOnLine || jt.Type == JointRollingDisk { // never tree joints
 						continue
 					}
 					bi, bj := bodyOf(jt.I), bodyOf(jt.J)
@@ -147,6 +148,7 @@ type tree3Builder struct {
 	origin map[int]spatial.Vec3 // frame origins in the world at the start
 	coord  map[string]int       // tree joint → its coordinate of motions and springs
 	marker map[string]int       // marker name → index
+	joints map[string][]string  // body name → the joints on it (alone)
 	q0, v0 []float64            // joint coordinates (all zero) and rates at the start
 }
 
@@ -161,6 +163,13 @@ func buildJoint3(doc *Document, body *Built, tree []treeJoint, cuts []Joint3) (*
 	for k, mk := range m.Markers {
 		t.marker[mk.Name] = k
 	}
+	t.joints = map[string][]string{}
+	for _, jt := range m.Joints {
+		for _, mk := range []string{jt.I, jt.J} {
+			b := m.Markers[t.marker[mk]].Body
+			t.joints[b] = append(t.joints[b], jt.Name)
+		}
+	}
 	for _, tj := range tree {
 		t.add(tj)
 	}
@@ -169,6 +178,9 @@ func buildJoint3(doc *Document, body *Built, tree []treeJoint, cuts []Joint3) (*
 		rows += t.cut(jt)
 	}
 	if err := t.drivesAndSprings(rows); err != nil {
+		return nil, err
+	}
+	if err := t.frictions(); err != nil {
 		return nil, err
 	}
 	sys, err := t.jb.Model.System()
@@ -223,6 +235,7 @@ func (t *tree3Builder) add(tj treeJoint) {
 	var f int
 	var axes []vec3 // the rotation axes of the new coordinates, zero for a translation
 	var rates []float64
+	first := len(t.q0) // a cylindrical joint's displacement, a pin's angle after its slack (pinSlack3), the others' only coordinate
 	switch name := tj.jt.Name; tj.jt.Type {
 	case JointSpherical:
 		a1, a2, a3 := vec3{0, 0, 1}, vec3{1, 0, 0}, vec3{0, 1, 0}
@@ -234,8 +247,10 @@ func (t *tree3Builder) add(tj treeJoint) {
 		axes = []vec3{a1, a2, a3}
 		rates = []float64{wr.Dot(a1), wr.Dot(a2), wr.Dot(a3)} // Cardan rates at zero angles: ω = Σ q̇_k a_k
 	case JointRevolute:
-		f = jb.Model.Revolute(name, fa.f, rel, a, body)
-		axes, rates = []vec3{a}, []float64{wr.Dot(a)}
+		g, at, slack := t.pinSlack3(tj.jt, fa.f, rel)
+		f = jb.Model.Revolute(name, g, at, a, body)
+		axes, rates = append(slack, a), append(make([]float64, len(slack)), wr.Dot(a))
+		first += len(slack)
 	case JointTranslational:
 		f = jb.Model.Prismatic(name, fa.f, rel, a, body)
 		axes, rates = []vec3{{}}, []float64{slide}
@@ -247,7 +262,7 @@ func (t *tree3Builder) add(tj treeJoint) {
 		f = jb.Model.Universal(name, fa.f, rel, za, zb, body)
 		axes, rates = []vec3{za, zb}, []float64{wr.Dot(za), wr.Dot(zb)}
 	}
-	t.coord[tj.jt.Name] = len(t.q0) // a cylindrical joint's displacement, the others' only coordinate
+	t.coord[tj.jt.Name] = first
 	t.coordinates(fa.f, axes, rates)
 	t.origin[f] = o
 	jb.frames[child] = frame3{f: f, com: vec3(r.Sub(o)), p0: p}
@@ -275,7 +290,7 @@ func (t *tree3Builder) addFree(name string) {
 		f = jb.Model.Prismatic(name+s, f, o, e, joint.Body{Name: name + s})
 	}
 	t.coordinates(joint.Ground, []vec3{{}, {}, {}}, []float64{v[0], v[1], v[2]})
-	a1, a2, a3 := freeChart(J, vec3(w), m.Gravity)
+	a1, a2, a3 := t.freeAxes(name, J, vec3(w))
 	body := joint.Body{Name: name, Mass: m.body(name).Mass, Inertia: J}
 	f = jb.Model.Cardan(name, f, vec3{}, a1, a2, a3, body)
 	jb.cardan = append(jb.cardan, cardanJoint{what: fmt.Sprintf("free body %q", name), mid: len(t.q0) + 1})
@@ -289,8 +304,8 @@ func (t *tree3Builder) addFree(name string) {
 // alone reports whether body has no joint but the tree joint name: a top, or the last link
 // of a pendulum, which only gravity and its joint turn.
 func (t *tree3Builder) alone(body, name string) bool {
-	for _, jt := range t.m.Joints {
-		if jt.Name != name && (t.m.Markers[t.marker[jt.I]].Body == body || t.m.Markers[t.marker[jt.J]].Body == body) {
+	for _, other := range t.joints[body] {
+		if other != name {
 			return false
 		}
 	}
@@ -369,10 +384,14 @@ func (t *tree3Builder) coordinates(parent int, axes []vec3, rates []float64) {
 // marker j's (row NAME.axis[0]). A cylindrical or translational cut joint keeps marker j's
 // point on marker i's z axis (rows NAME.slide[0], NAME.slide[1] along marker i's x and y
 // axes, which turn with it) and the axes parallel as a revolute one does; a translational
-// one also keeps marker i's x axis perpendicular to marker j's y axis (NAME.axis[2]). These
+// one also keeps marker i's x axis perpendicular to marker j's y axis (NAME.axis[2]), a
+// point-on-line joint (never a tree joint) only the point on the axis (the two slide rows). These
 // are the body route's conditions on the joint's axes (spatial.AddTranslational, …). The tree frames are oriented as the world at the start,
 // so the markers' axes at the start are their frame coordinates.
 func (t *tree3Builder) cut(jt Joint3) int {
+	if jt.Type == JointRollingDisk {
+		return t.rollingDisk(jt)
+	}
 	ki, kj := t.marker[jt.I], t.marker[jt.J]
 	fi, fj := t.jb.frames[t.m.Markers[ki].Body], t.jb.frames[t.m.Markers[kj].Body]
 	ri, _, _ := t.markerAt(ki)
@@ -383,6 +402,9 @@ func (t *tree3Builder) cut(jt Joint3) int {
 	xj, yj, zj := t.sb.System.MarkerAxes(spatial.MarkerID(kj+1), t.q)
 	m := t.jb.Model
 	switch jt.Type {
+	case JointPointOnLine: // marker j's point on marker i's z axis, rotations free (spatial.AddPointOnLine)
+		m.CutSlide(jt.Name, fi.f, pi, fj.f, pj, vec3(xi), vec3(yi))
+		return 2
 	case JointTranslational, JointCylindrical:
 		m.CutSlide(jt.Name, fi.f, pi, fj.f, pj, vec3(xi), vec3(yi))
 		m.CutAxes(jt.Name, fi.f, vec3(zi), fj.f, vec3(xj), vec3(yj))
@@ -513,7 +535,10 @@ func joint3Channels(b *Built) func(string) channelFunc {
 		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 3); ok {
 			return f
 		}
-		row := jb.drives[elem] // channelNames3 offers only motions' λ among the joint channels
+		row, ok := jb.drives[elem] // channelNames3 offers only motions' and rolling disks' λ among the joint channels
+		if !ok {
+			row = constraintRow(sys, elem+".h")
+		}
 		return func(c *sample) float64 { return c.full[row] }
 	}
 }

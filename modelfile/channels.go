@@ -61,8 +61,8 @@ func channelNames(m *Model) []string {
 		}
 	}
 	for _, j := range m.Joints {
-		if m.Coordinates == CoordinatesJoint {
-			break // a tree joint has no multiplier, so no reaction to read
+		if m.Coordinates == CoordinatesJoint && j.Friction == nil {
+			continue // a tree joint has no multiplier, so no reaction to read; friction gives it hold rows
 		}
 		suffixes := jointSuffixes()
 		switch j.Type {

@@ -250,22 +250,18 @@ func compareCrane(t *testing.T, src string, dof int) {
 }
 
 // TestJoint3Refusals: what the 3D joint route cannot express is refused naming the
-// element: a motion on a cut joint, joints without a tree form, friction, joint reaction
-// channels,
-// a coordinate set other than body and joint, a revolute motion whose start the body route
-// made consistent on the other branch of sin(β − f) = 0 (half a turn from f).
+// element: a motion on a cut joint, joints without a tree or cut form (point-on-plane),
+// friction on a translational joint, joint reaction channels, a coordinate set other than
+// body and joint, a revolute motion whose start the body route made consistent on the
+// other branch of sin(β − f) = 0 (half a turn from f).
 func TestJoint3Refusals(t *testing.T) {
-	disk, err := os.ReadFile(filepath.Join("..", "examples", "rolling-disk.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	hinged := strings.NewReplacer("ELBOW", "revolute", "AXIS", "[0.2, 1, 0.3]").Replace(hung3)
 	cases := []struct{ model, from, to, want string }{
 		{hinged, "initial:\n", "motions:\n  - {name: bend, joint: elbow, function: \"0\"}\ninitial:\n",
 			`motion "bend": joint "elbow" is a cut joint (it closes a loop), which has no coordinate to drive`},
-		{string(disk), "", "", `rolling-disk joints are not available with coordinates: joint`},
-		{crane3, "i: base.O, j: cart.top}", "i: base.O, j: cart.top, friction: {mu: 0.1, v_reg: 0.01, pin_radius: 0.01}}",
-			`joint "turn": friction is not available with coordinates: joint`},
+		{crane3, "type: spherical, i: sleeve.p", "type: point-on-plane, i: sleeve.p", `point-on-plane joints are not available with coordinates: joint`},
+		{crane3, "i: slot, j: cart.slot}", "i: slot, j: cart.slot, friction: {mu: 0.1, v_reg: 0.01}}",
+			`joint "rail": friction on a translational joint is not available with coordinates: joint in 3D`},
 		{crane3, "outputs: [cart,", "outputs: [turn.fx, cart,", `output channel "turn.fx": joint reactions are not available with coordinates: joint`},
 		{crane3, "dimension: 3\n", "dimension: 3\ncoordinates: natural\n", `coordinates = "natural"; want "body"`},
 		{strings.Replace(crane3, "forces:\n  - {name: twist, type: rsda, joint: turn, k: 5, c: 0.1, free_angle: 20 deg}\n", "", 1),

@@ -175,7 +175,8 @@ func channelNames3(m *SpatialModel) []string {
 	}
 	for _, j := range m.Joints {
 		if m.Coordinates == CoordinatesJoint {
-			break // a tree joint has no multiplier, so no reaction to read
+			names = append(names, diskLambda3(j)...) // a tree joint has no multiplier: only a rolling disk's contact row is read
+			continue
 		}
 		suffixes := joint3Suffixes()
 		if j.Type == JointRollingDisk {

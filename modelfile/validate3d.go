@@ -220,7 +220,8 @@ func joint3TreeTypes() []string {
 }
 
 // coordinates3 checks the coordinates key of a 3D model and, for joint coordinates, refuses
-// by element what package joint cannot take: joints without a tree form, friction.
+// by element what package joint cannot take: joints without a tree or cut form, friction
+// on other than revolute joints.
 func (v *validator) coordinates3(m *SpatialModel) {
 	switch m.Coordinates {
 	case "", CoordinatesBody:
@@ -232,12 +233,12 @@ func (v *validator) coordinates3(m *SpatialModel) {
 		return
 	}
 	for k, jt := range m.Joints {
-		if jt.Friction != nil {
-			v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction is not available with coordinates: joint; use coordinates: body", jt.Name)
+		if jt.Friction != nil && jt.Type != JointRevolute {
+			v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction on a %s joint is not available with coordinates: joint in 3D (revolute joints take it); use coordinates: body", jt.Name, jt.Type)
 		}
-		if !slices.Contains(joint3TreeTypes(), jt.Type) {
+		if !slices.Contains(joint3TreeTypes(), jt.Type) && !v.jointRouteCut3(jt) {
 			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: %s joints are not available with coordinates: joint "+
-				"(a tree of %s joints, any of them a cut joint); use coordinates: body", jt.Name, jt.Type, strings.Join(joint3TreeTypes(), ", "))
+				"(a tree of %s joints, any of them a cut joint, point-on-line joints and rolling disks); use coordinates: body", jt.Name, jt.Type, strings.Join(joint3TreeTypes(), ", "))
 		}
 	}
 }

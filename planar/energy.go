@@ -54,6 +54,14 @@ func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) 
 	return e.Kinetic, e.Potential()
 }
 
+// Conservative reports whether NonConservativePower, DrivingPower and ReactionPower are
+// zero at every state (assembly.Conservative): every spring-damper Conservative, no point
+// force, torque, custom force, joint friction or motion. Keep it in step with them.
+func (s *System) Conservative() bool {
+	return len(s.points) == 0 && len(s.torques) == 0 && s.customs.Len() == 0 && !s.HasReactionForce() &&
+		assembly.Conserves(s.sds, s.rows)
+}
+
 // NonConservativePower returns P_nc = vᵀ f_nc at (t, q, v), the power of the applied forces
 // that no potential accounts for: dampers, actuators, springs without Potential, point
 // forces, torques and custom forces. Constraint forces are not included (DrivingPower

@@ -1,0 +1,90 @@
+package integrate
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/joint"
+)
+
+// withReaction gives a joint system λ-dependent forces that are identically zero: enough
+// for Init to see the capability (dae.HasReactionForce) that keeps hht off its
+// Newton-Krylov corrector, while the system keeps dae.MassSolver.
+type withReaction struct{ *joint.System }
+
+func (withReaction) HasReactionForce() bool                                               { return true }
+func (withReaction) AddReactionForce([]float64, float64, []float64, []float64, []float64) {}
+func (withReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _, _, _ []float64) {
+	for _, m := range []*mat.Dense{fq, fv, fl} {
+		if m != nil {
+			m.Zero()
+		}
+	}
+}
+
+// TestDenseMethodsRefusedOnJointRoute: the methods without a Newton-Krylov corrector in
+// any form (daealpha, the gcp methods, ali3, ali1, multi-index, lie-genalpha on a plain
+// System) and hht with λ-dependent forces are refused at Init on the joint route above
+// massNewtonDenseMax coordinates (the 3D chain of 70 rods, 210 coordinates) with a message
+// naming the method, the form and the dense matrix, and start at 60 rods (180
+// coordinates), where their dense matrices are cheap; hht without λ-dependent forces
+// starts at 210 coordinates on its Newton-Krylov path.
+func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
+	big, bs := jointChain3D(t, 70, 0.05, 0)
+	small, ss := jointChain3D(t, 60, 0.05, 0)
+	adaptive := StepControl{RTol: 1e-4, ATol: 1e-4}
+	fixed := StepControl{FixedH: 1e-3}
+	for _, c := range []struct {
+		method   string
+		form     Formulation
+		ctl      StepControl
+		reaction bool
+		why      string
+	}{
+		{"daealpha", Index2, adaptive, false, "eqs. 3.3-3.4"},
+		{"daealpha", CoordinateSplit, adaptive, false, "eqs. 3.3-3.4"},
+		{"daealpha", Index1Projected, adaptive, false, "eqs. 3.3-3.4"},
+		{"gcp-newmark", StateSpace, adaptive, false, "eqs. 29-39"},
+		{"gcp-fv", StateSpace, adaptive, false, "eqs. 29-39"},
+		{"gcp-abm", StateSpace, fixed, false, "eqs. 29-39"},
+		{"ali3", Index3, fixed, false, "eqs. 6-9"},
+		{"ali1", Index1Projected, fixed, false, "eqs. 6-9"},
+		{"multi-index", IndexSwitching, adaptive, false, "eqs. 6-9"},
+		{"lie-genalpha", Index3, adaptive, false, "eq. 64"},
+		{"lie-genalpha", StabilizedIndex2, adaptive, false, "eq. 64"},
+		{"hht", Index3, adaptive, true, "λ-dependent forces"},
+		{"hht", Index3, adaptive, false, ""},
+	} {
+		t.Run(fmt.Sprintf("%s-%s", c.method, c.form), func(t *testing.T) {
+			e, err := Lookup(c.method)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := func(sys *joint.System, s State) error {
+				m, err := e.NewMethod(c.form)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.reaction {
+					return m.Init(withReaction{sys}, s, c.ctl)
+				}
+				return m.Init(sys, s, c.ctl)
+			}
+			err = start(big, bs)
+			t.Logf("210 coordinates: %v", err)
+			want := fmt.Sprintf("integrate: %s: formulation %s on this dae.MassSolver system", c.method, c.form)
+			switch {
+			case c.why == "" && err != nil:
+				t.Errorf("210 coordinates: %v, want a start on the Newton-Krylov path", err)
+			case c.why != "" && (err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), c.why)):
+				t.Errorf("210 coordinates: err = %v, want a refusal starting %q naming %q", err, want, c.why)
+			}
+			if err := start(small, ss); err != nil {
+				t.Errorf("180 coordinates: %v, want the dense path", err)
+			}
+		})
+	}
+}
