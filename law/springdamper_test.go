@@ -71,3 +71,37 @@ func TestSpringDamperEnergyPower(t *testing.T) {
 		}
 	}
 }
+
+// TestSpringDamperConservative: only a spring with Potential, an undamped linear damper and
+// no actuator make Power zero at every state; each of damping, a nonlinear damper, an
+// actuator or a spring without Potential makes the element non-conservative, and then its
+// Power is nonzero somewhere.
+func TestSpringDamperConservative(t *testing.T) {
+	cases := []struct {
+		name string
+		sd   law.SpringDamper
+		want bool
+	}{
+		{"linear spring", law.NewSpringDamper(0.2, nil, nil, 30, 0, nil), true},
+		{"polynomial spring", law.NewSpringDamper(0.2, law.SeedSpring(), nil, 0, 0, nil), true},
+		{"damped", law.NewSpringDamper(0.2, nil, nil, 30, 0.1, nil), false},
+		{"nonlinear damper", law.NewSpringDamper(0.2, nil, law.Polynomial{Coef: []float64{0, 0, 1}}, 30, 0, nil), false},
+		{"actuated", law.NewSpringDamper(0.2, nil, nil, 30, 0, law.Const{Value: 1}), false},
+		{"spring without Potential", law.NewSpringDamper(0.2, hidden{law.Linear{K: 30}}, nil, 0, 0, nil), false},
+	}
+	for _, c := range cases {
+		if got := c.sd.Conservative(); got != c.want {
+			t.Errorf("%s: Conservative = %v, want %v", c.name, got, c.want)
+		}
+		var worst float64
+		for _, x := range []float64{-0.3, 0.1, 0.5} {
+			for _, rate := range []float64{-2, 0.4, 3} {
+				l := c.sd.Load(0.7, x, rate)
+				worst = math.Max(worst, math.Abs(c.sd.Power(&l)))
+			}
+		}
+		if (worst == 0) != c.want {
+			t.Errorf("%s: largest |Power| %g over the states, want zero exactly when conservative", c.name, worst)
+		}
+	}
+}
