@@ -14,8 +14,8 @@
 //     bodies, 14 for two spatial ones);
 //   - constraint rows g = Σ W_k(t) c_k(q) − c0 − F(t) over pair coordinates, with the
 //     weights and drive of rheonomic rows (Row, Term);
-//   - spring-dampers F = spring(c − c_free) + damper(c') + act(t) along ∇c, their
-//     Jacobians, power and energy (SpringDamper);
+//   - spring-dampers, the law F = spring(c − c_free) + damper(c') + act(t) of
+//     law.SpringDamper along ∇c, and their Jacobians (SpringDamper, AddJacobianQ);
 //   - the sparsity patterns of dae.Sparsity built from the pairs and rows (Pattern,
 //     Columns, Coupling);
 //   - custom Go force elements with their central-difference Jacobians and power

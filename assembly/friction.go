@@ -89,10 +89,10 @@ func NewJointFriction[C any](revolute bool, spec FrictionSpec, pair int, c C, fo
 
 // FrictionLoad is a joint friction's load at one (q, v, λ).
 type FrictionLoad struct {
-	Rate        float64 // c'
-	Normal2     float64 // N²
-	F, Fs, FN2  float64 // F, ∂F/∂c', ∂F/∂(N²)
-	damperEquiv SDLoad  // the damper with force −F (for AddJacobianQ, AddOuter)
+	Rate        float64    // c'
+	Normal2     float64    // N²
+	F, Fs, FN2  float64    // F, ∂F/∂c', ∂F/∂(N²)
+	damperEquiv law.SDLoad // the damper with force −F (for AddJacobianQ, AddOuter)
 }
 
 // frictionLoad evaluates law l at rate c' with the normal force of the multipliers rows
@@ -104,7 +104,7 @@ func frictionLoad(rows []int, w []float64, l law.Friction, rate float64, lambda 
 		ld.Normal2 += x * x
 	}
 	ld.F, ld.Fs, ld.FN2 = l.Eval(rate, ld.Normal2)
-	ld.damperEquiv = SDLoad{Rate: rate, Fd: -ld.F, Kd: -ld.Fs}
+	ld.damperEquiv = law.SDLoad{Rate: rate, Fd: -ld.F, Kd: -ld.Fs}
 	return ld
 }
 

@@ -1,6 +1,10 @@
 package joint
 
-import "math"
+import (
+	"math"
+
+	"linkage/law"
+)
 
 // The force elements' values (forces.go): coordinates, wrenches, generalized forces,
 // energy, power and readings at one state.
@@ -83,7 +87,7 @@ func (s *System) gradient(e *sdElement, da, db sv) (c float64, ga, gb dsv) {
 
 // load evaluates spring-damper e at t (kinematics with velocities in s.w): its coordinate,
 // gradients and load.
-func (s *System) load(e *sdElement, t float64, da, db sv) (c float64, ga, gb dsv, l sdLoad) {
+func (s *System) load(e *sdElement, t float64, da, db sv) (c float64, ga, gb dsv, l law.SDLoad) {
 	c, ga, gb = s.gradient(e, da, db)
 	rate := ga.v.dot(s.w.velocity(e.a)) + gb.v.dot(s.w.velocity(e.b))
 	return c, ga, gb, e.law.Load(t, c, rate)
@@ -189,7 +193,7 @@ func (s *System) elementPower(t float64) float64 {
 // into dst (grown if short): one per scalar coordinate, in the order of the Model method
 // that added it (a TSDA's length, an RSDA's angle, a bushing's translations then
 // rotations); ok is false when name has no spring-damper.
-func (s *System) SpringDamperReadings(dst []Reading, name string, t float64, q, v []float64) (out []Reading, ok bool) {
+func (s *System) SpringDamperReadings(dst []law.SDReading, name string, t float64, q, v []float64) (out []law.SDReading, ok bool) {
 	s.m.kinematics(s.w, q, v)
 	dst = dst[:0]
 	for i := range s.m.sds {

@@ -15,7 +15,7 @@ import (
 // Jᵀ W through the recursion: the wrenches summed over subtrees and projected on the axes,
 // O(elements + N). A spring-damper along a scalar
 // coordinate c has ċ = G_a·V_a + G_b·V_b (G the wrench gradients of c) and W = −F G with
-// F = spring(c − c_free) + damper(ċ) + act(t) (sdlaw.go); a point force or a
+// F = spring(c − c_free) + damper(ċ) + act(t) (law.SpringDamper); a point force or a
 // torque is its wrench. The derivatives are exact, ∂(JᵀW)/∂q = Jᵀ ∂W/∂q + (∂Jᵀ/∂q) W:
 // turning joint k moves the frames of its subtree by the twist s_k, which changes W (its
 // points, axes and velocities, by the forward-mode arithmetic of dual.go) and turns the
@@ -59,7 +59,7 @@ type sdElement struct {
 	u, v   [2]vec3
 	w      [2]float64
 	off    float64
-	law    sdLaw
+	law    law.SpringDamper
 }
 
 // loadElement is a point force at p of frame a, or a torque on frame a, whose component k
@@ -139,7 +139,7 @@ func (m *Model) addSD(name string, e sdElement, sd SpringDamper, i, j Marker) {
 		return
 	}
 	e.name = name
-	e.law = newSDLaw(sd)
+	e.law = law.NewSpringDamper(sd.Free, sd.Spring, sd.Damper, sd.K, sd.C, sd.Actuator)
 	m.sds = append(m.sds, e)
 }
 

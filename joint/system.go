@@ -270,7 +270,7 @@ func (s *System) Conservative() bool {
 		}
 	}
 	for i := range s.m.sds {
-		if !s.m.sds[i].law.conservative() {
+		if !s.m.sds[i].law.Conservative() {
 			return false
 		}
 	}

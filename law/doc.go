@@ -8,6 +8,10 @@
 // Force laws: Linear, Polynomial (seed 001, eq. 15: SeedSpring), Piecewise and
 // NewPiecewiseLinear (seed 001, eq. 16, which is piecewise polynomial: SeedDamper).
 // Friction is the smoothed Coulomb-plus-viscous law of joint friction, F(c', N).
+// SpringDamper combines a spring, a damper and an actuator into the tension
+// F = spring(c − c_free) + damper(c') + act(t) along a scalar coordinate c, with its load,
+// output readings, energy and power; the routes add the geometry of c (assembly.SpringDamper
+// for body coordinates, joint's force elements for joint coordinates).
 //
 // Every Eval is allocation-free and safe for concurrent use. The package depends on
 // nothing above the standard library, so planar, spatial and the routes to come share it

@@ -374,7 +374,7 @@ func jointChannels(b *Built) func(string) channelFunc {
 		if f, ok := planarMarkerChannel(&b.Doc.Model, frame, elem, suffix); ok {
 			return f
 		}
-		if f, ok := b.forceChannel(jointReadings(sys), elem, suffix, 2); ok {
+		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 2); ok {
 			return f
 		}
 		if f, ok := jb.reactionChannel(elem, suffix, angle); ok {

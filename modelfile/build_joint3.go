@@ -532,7 +532,7 @@ func joint3Channels(b *Built) func(string) channelFunc {
 				}
 			}
 		}
-		if f, ok := b.forceChannel(jointReadings(sys), elem, suffix, 3); ok {
+		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 3); ok {
 			return f
 		}
 		row, ok := jb.drives[elem] // channelNames3 offers only motions' and rolling disks' λ among the joint channels

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"linkage/assembly"
 	"linkage/joint"
 	"linkage/law"
 	"linkage/spatial"
@@ -117,20 +116,5 @@ func (t *tree3Builder) forces(c *compiler) {
 			jm.Bushing(f.Name, t.marker3(f.I), t.marker3(f.J), [3]float64(f.Stiffness), [3]float64(f.Damping),
 				[3]float64(f.RotStiffness), [3]float64(f.RotDamping))
 		}
-	}
-}
-
-// jointReadings is sys's SpringDamperReadings as the reader of forceChannel (joint.Reading
-// holds assembly.SDReading's fields; package joint cannot import assembly).
-func jointReadings(sys *JointMechanism) springDamperReader {
-	var buf []joint.Reading
-	return func(dst []assembly.SDReading, name string, t float64, q, v []float64) ([]assembly.SDReading, bool) {
-		var ok bool
-		buf, ok = sys.SpringDamperReadings(buf, name, t, q, v)
-		dst = dst[:0]
-		for _, r := range buf {
-			dst = append(dst, assembly.SDReading(r))
-		}
-		return dst, ok
 	}
 }

@@ -142,7 +142,8 @@ func buildNatural(doc *Document, guess func(name string) natural.Body) (*Natural
 // naturalChannels returns the reader of body, joint and motion channels of a model in
 // natural coordinates, named and valued as in body coordinates: a body's x, y, θ and their
 // rates from its points (natural.System.Pose, Velocity, Acceleration; θ unwrapped from the
-// start's angle along the run), reactions (natural.System.Reaction) and multipliers.
+// start's angle along the run), spring-damper channels (natural.System.SpringDamperReadings),
+// reactions (natural.System.Reaction) and multipliers.
 func naturalChannels(b *Built) func(string) channelFunc {
 	nb := b.Natural
 	sys := nb.System
@@ -167,6 +168,9 @@ func naturalChannels(b *Built) func(string) channelFunc {
 			return naturalBodyChannel(sys, id, suffix, nb.Angles[elem])
 		}
 		if f, ok := planarMarkerChannel(&b.Doc.Model, frame, elem, suffix); ok {
+			return f
+		}
+		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 2); ok {
 			return f
 		}
 		if suffix == "lambda" {

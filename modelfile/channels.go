@@ -12,7 +12,7 @@ func bodySuffixes() []string {
 }
 func jointSuffixes() []string { return []string{"fx", "fy", "torque", "fx_local", "fy_local"} }
 
-// forceSuffixes are the channels of a spring-damper element (assembly.SDReading): a TSDA's
+// forceSuffixes are the channels of a spring-damper element (law.SDReading): a TSDA's
 // or RSDA's coordinate (length or angle), its deflection from the free value, its rate, the
 // force (torque for an RSDA) and the power delivered to the bodies; a bushing's distance
 // between its markers, the magnitudes of its force and moment, and its power. Other force

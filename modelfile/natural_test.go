@@ -192,3 +192,46 @@ func compareRuns(t *testing.T, rb, rn *Result, b *Built, bound float64, noReacti
 		}
 	}
 }
+
+// TestNaturalSpringDamperChannels: the slider-crank with its tsda (a polynomial damper and an
+// actuator added), an rsda from the slot to the rod (cubic spring, free angle 10°) and a
+// bushing on the rod's tip reports in natural coordinates the spring-damper channels
+// (length or angle, deflection, velocity, force, power; the bushing's length, force, torque
+// and power) and the motion of body coordinates: every channel to 1e-8 of its size (dopri5
+// at tol 1e-10, 0.5 s; measured 5e-10). The rsda's angle reads the free angle plus the
+// deflection its coordinate measures, as in body coordinates (−0.50 rad, 10° from δ).
+func TestNaturalSpringDamperChannels(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "examples", "slider-crank.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.NewReplacer(
+		"free_length: 0.6}\n", `free_length: 0.6, damper: {polynomial: [0, 200, 0, 50]}, actuator: "300*sin(7*t)"}
+  - {name: tilt, type: rsda, i: slot, j: rod.B, spring: {polynomial: [0, 40, 0, 10]}, c: 0.5, free_angle: 10 deg}
+  - {name: pad, type: bushing, i: slot, j: rod.B, kx: 500, ky: 800, ktheta: 50, cx: 5, cy: 5, ctheta: 0.5}
+`, "c: 200, ", "", "outputs: [", "outputs: [spring, tilt, pad, ").Replace(string(data))
+	var built [2]*Built
+	for i, text := range []string{src, "coordinates: natural\n" + src} {
+		doc, err := Parse("slider-crank-forces.yaml", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if built[i], err = Build(doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if built[1].Natural == nil {
+		t.Fatal("not built in natural coordinates")
+	}
+	opt := RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-10, TEnd: 0.5}
+	rb, rn := runExample(t, built[0], opt), runExample(t, built[1], opt)
+	for _, ch := range []string{"spring.power", "tilt.length", "tilt.deflection", "pad.torque"} {
+		if !slices.Contains(rn.Channels, ch) {
+			t.Fatalf("channel %s missing from %v", ch, rn.Channels)
+		}
+	}
+	if len(rb.Channels) != len(rn.Channels) || rb.Samples < 3 {
+		t.Fatalf("channels %v vs %v, %d samples", rb.Channels, rn.Channels, rb.Samples)
+	}
+	compareRuns(t, rb, rn, built[0], 1e-8, false)
+}

@@ -6,6 +6,7 @@ import (
 	"linkage/assembly"
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/law"
 	"linkage/planar"
 )
 
@@ -311,7 +312,7 @@ func spatialChannels(b *Built) func(string) channelFunc {
 }
 
 // springDamperReader is a route's SpringDamperReadings.
-type springDamperReader func(dst []assembly.SDReading, name string, t float64, q, v []float64) ([]assembly.SDReading, bool)
+type springDamperReader func(dst []law.SDReading, name string, t float64, q, v []float64) ([]law.SDReading, bool)
 
 // forceChannel returns the reader of channel suffix (forceSuffixes) of spring-damper
 // element name, whose bushing axes are dim translations, then rotations; ok is false when
@@ -320,7 +321,7 @@ func (b *Built) forceChannel(read springDamperReader, name, suffix string, dim i
 	if b.Doc.forceChannelUnit(name, suffix) == "" {
 		return nil, false
 	}
-	var buf []assembly.SDReading
+	var buf []law.SDReading
 	return func(c *sample) float64 {
 		buf, _ = read(buf, name, c.s.T, c.s.Q, c.s.V)
 		return sdChannel(buf, suffix, dim)
@@ -329,7 +330,7 @@ func (b *Built) forceChannel(read springDamperReader, name, suffix string, dim i
 
 // sdChannel reads one channel from the readings of an element's axes: one axis for a
 // TSDA or RSDA, dim translations and their rotations for a bushing.
-func sdChannel(r []assembly.SDReading, suffix string, dim int) float64 {
+func sdChannel(r []law.SDReading, suffix string, dim int) float64 {
 	if len(r) == 1 {
 		x := r[0]
 		switch suffix {
@@ -344,7 +345,7 @@ func sdChannel(r []assembly.SDReading, suffix string, dim int) float64 {
 		}
 		return x.Power
 	}
-	norm := func(from, to int, f func(assembly.SDReading) float64) float64 {
+	norm := func(from, to int, f func(law.SDReading) float64) float64 {
 		s := 0.0
 		for _, x := range r[from:to] {
 			s += f(x) * f(x)
@@ -353,14 +354,14 @@ func sdChannel(r []assembly.SDReading, suffix string, dim int) float64 {
 	}
 	switch suffix {
 	case "length":
-		return norm(0, dim, func(x assembly.SDReading) float64 { return x.Value })
+		return norm(0, dim, func(x law.SDReading) float64 { return x.Value })
 	case "force":
-		return norm(0, dim, func(x assembly.SDReading) float64 { return x.Force })
+		return norm(0, dim, func(x law.SDReading) float64 { return x.Force })
 	case "torque":
 		if dim == 2 { // the one rotation, signed
 			return r[2].Force
 		}
-		return norm(dim, len(r), func(x assembly.SDReading) float64 { return x.Force })
+		return norm(dim, len(r), func(x law.SDReading) float64 { return x.Force })
 	}
 	p := 0.0
 	for _, x := range r {

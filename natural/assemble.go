@@ -44,7 +44,7 @@ type builder struct {
 // at two fixed points whose distance is not the body's, a motion on a joint without a joint
 // coordinate.
 func (m *Model) Assemble() (*System, error) {
-	bd := &builder{m: m, s: &System{gravity: m.gravity}, ck: assembly.NewChecker("natural"), pointOf: map[int]int{}}
+	bd := &builder{m: m, s: &System{gravity: m.gravity, sdRange: map[string][2]int{}}, ck: assembly.NewChecker("natural"), pointOf: map[int]int{}}
 	bd.names = assembly.WriteCatalog(&bd.s.Catalog)
 	if !finite(m.gravity[0]) || !finite(m.gravity[1]) {
 		bd.ck.Bad("gravity = %v is not finite", m.gravity)
@@ -513,6 +513,7 @@ func (bd *builder) forces() {
 		what := fmt.Sprintf("%s %q", kind, fs.name)
 		bd.ck.Name(kind, fs.name, k+1)
 		bd.names.AddForce(fs.name, kind)
+		firstSD := len(s.sds)
 		switch fs.kind {
 		case kindTSDA:
 			e := fs.tsda
@@ -552,6 +553,9 @@ func (bd *builder) forces() {
 				break
 			}
 			s.torques = append(s.torques, torqueElem{body: fs.body, tau: fs.torque})
+		}
+		if len(s.sds) > firstSD {
+			s.sdRange[fs.name] = [2]int{firstSD, len(s.sds)}
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package natural
 
-import "linkage/assembly"
+import (
+	"linkage/assembly"
+	"linkage/law"
+)
 
 // force.go: (t, q, v) ⇒ f, ∂f/∂q, ∂f/∂v.
 //
@@ -15,7 +18,7 @@ import "linkage/assembly"
 type sdState struct {
 	e    coordEval
 	vp   [8]float64
-	load assembly.SDLoad
+	load law.SDLoad
 }
 
 func (s *System) evalSD(sd *springDamper, t float64, q, v []float64, st *sdState, hess bool) {
@@ -24,6 +27,27 @@ func (s *System) evalSD(sd *springDamper, t float64, q, v []float64, st *sdState
 	st.e.eval(sd.Coord, pr, &p, hess)
 	st.vp = pr.rate(v)
 	st.load = sd.Load(t, st.e.val, st.e.dotGrad(&st.vp))
+}
+
+// SpringDamperReadings returns the state of force element name at (t, q, v), written into
+// dst (grown if short): one reading for a TSDA (along its length) or an RSDA (its angle,
+// the free angle plus the deflection δ its coordinate measures), one per axis for a bushing
+// (along, normal, angle). ok is false when name is no spring-damper element.
+func (s *System) SpringDamperReadings(dst []law.SDReading, name string, t float64, q, v []float64) (out []law.SDReading, ok bool) {
+	r, ok := s.sdRange[name]
+	dst = dst[:0]
+	if !ok {
+		return dst, false
+	}
+	var st sdState
+	for i := r[0]; i < r[1]; i++ {
+		sd := &s.sds[i]
+		s.evalSD(sd, t, q, v, &st, false)
+		rd := sd.Reading(st.e.val, &st.load)
+		rd.Value += sd.Coord.ref // δ = β − ref: the angle is ref + δ, its deflection δ
+		dst = append(dst, rd)
+	}
+	return dst, true
 }
 
 // load returns the point force in global axes at (t, q), its pair and p.

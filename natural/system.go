@@ -21,6 +21,7 @@ type System struct {
 	rowPair           []int // the pair of each row (its terms share it)
 	joints            []jointData
 	sds               []springDamper
+	sdRange           map[string][2]int // force element name ⇒ its sds[from:to] (SpringDamperReadings)
 	pointForces       []pointForce
 	torques           []torqueElem
 	gravity           Vec

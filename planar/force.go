@@ -2,6 +2,7 @@ package planar
 
 import (
 	"linkage/assembly"
+	"linkage/law"
 )
 
 // force.go: (t, q, v) ⇒ f, ∂f/∂q, ∂f/∂v.
@@ -18,7 +19,7 @@ import (
 type sdState struct {
 	e    coordEval
 	vp   [6]float64
-	load assembly.SDLoad
+	load law.SDLoad
 }
 
 func (s *System) evalSD(sd *springDamper, t float64, q, v []float64, st *sdState) {
@@ -127,7 +128,7 @@ func (s *System) WriteForceDerivativeV(dst assembly.Target, t float64, q, v []fl
 // dst (grown if short): one reading for a TSDA (along its length) or an RSDA (its angle),
 // one per axis for a bushing (along, normal, angle). ok is false when
 // name is no spring-damper element.
-func (s *System) SpringDamperReadings(dst []assembly.SDReading, name string, t float64, q, v []float64) (out []assembly.SDReading, ok bool) {
+func (s *System) SpringDamperReadings(dst []law.SDReading, name string, t float64, q, v []float64) (out []law.SDReading, ok bool) {
 	r, ok := s.sdRange[name]
 	if !ok {
 		return dst[:0], false

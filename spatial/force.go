@@ -26,7 +26,7 @@ import (
 type sdState struct {
 	e    coordEval
 	vp   [14]float64
-	load assembly.SDLoad
+	load law.SDLoad
 }
 
 func (s *System) evalSD(sd *springDamper, t float64, q, v []float64, st *sdState, hess bool) {
@@ -234,7 +234,7 @@ func (s *System) WriteForceDerivativeV(dst assembly.Target, t float64, q, v []fl
 // dst (grown if short): one reading for a TSDA (along its length) or an RSDA (its angle),
 // one per axis for a bushing (x, y, z of marker I, then the rotations about them). ok is false when
 // name is no spring-damper element.
-func (s *System) SpringDamperReadings(dst []assembly.SDReading, name string, t float64, q, v []float64) (out []assembly.SDReading, ok bool) {
+func (s *System) SpringDamperReadings(dst []law.SDReading, name string, t float64, q, v []float64) (out []law.SDReading, ok bool) {
 	r, ok := s.sdRange[name]
 	if !ok {
 		return dst[:0], false
