@@ -437,12 +437,7 @@ func (w *aliWork) errorNorm(h float64) float64 {
 // commit makes the projected iterate the current state.
 func (w *aliWork) commit(h float64) error {
 	w.prev.CopyFrom(&w.cur)
-	s := &w.cur
-	s.T += h
-	copy(s.Q, w.q)
-	copy(s.V, w.v)
-	copy(s.A, w.a)
-	copy(s.Lambda, w.lamStar)
+	w.cur.advance(h, w.q, w.v, w.a, w.lamStar)
 	w.maxIters = max(w.maxIters, w.iter)
 	w.stats.Steps++
 	if w.energy != nil {
@@ -562,11 +557,7 @@ func (w *aliWork) residual() error {
 			w.r[i] *= h * h / 4
 		}
 	}
-	if !allFinite(w.r) {
-		w.noteWorst()
-		return ErrNonFinite
-	}
-	return nil
+	return finiteResidual(w, w.r)
 }
 
 // factor assembles the tangent matrix at the iterate (see ALI3, ALI1) and factorizes it.
@@ -616,7 +607,7 @@ func (w *aliWork) factor() error {
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	if err := w.lu.Factor(); err != nil {
-		w.noteWorst()
+		w.noteWorstResidual()
 		if !allFinite(K) {
 			return ErrNonFinite
 		}
@@ -784,15 +775,12 @@ func (w *aliWork) converged() error {
 }
 
 // diverged names the worst residual of a diverged iteration.
-func (w *aliWork) diverged() error {
-	w.noteWorst()
-	return divergence(w.dx)
-}
+func (w *aliWork) diverged() error { return notedDivergence(w, w.dx) }
 
-// noteWorst records the largest residual component with its coordinate for a report, in
+// noteWorstResidual records the largest residual component with its coordinate for a report, in
 // force units: index 3 iterates on eq. 8 times h²/4, which at h = 1e-5 would report an
 // unbalanced force of 0.06 N as 1.4e-12, a value that reads as rounding.
-func (w *aliWork) noteWorst() {
+func (w *aliWork) noteWorstResidual() {
 	bi := largest(w.r)
 	v := w.r[bi]
 	if w.index == 3 {

@@ -52,7 +52,8 @@ func (x *index3Watch) check(method string, cur *State, h float64) error {
 }
 
 // advance makes (q, v, a, λ) at T + h the state s: the commit of an accepted step of the
-// α-methods, which iterate on their own copies of the new state.
+// α-methods and the augmented Lagrangian ones, which iterate on their own copies of the
+// new state.
 func (s *State) advance(h float64, q, v, a, lambda []float64) {
 	s.T += h
 	copy(s.Q, q)

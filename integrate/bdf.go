@@ -680,11 +680,7 @@ func (w *bdfWork) residual() error {
 			w.res[i] = k*w.yp[i] - w.res[i]
 		}
 	}
-	if !allFinite(w.res) {
-		w.noteWorstResidual()
-		return ErrNonFinite
-	}
-	return nil
+	return finiteResidual(w, w.res)
 }
 
 // increment solves for the Newton increment, applies it to y, y' and the correction e,
@@ -721,19 +717,10 @@ func (w *bdfWork) increment() float64 {
 }
 
 // converged checks the converged iterate.
-func (w *bdfWork) converged() error {
-	if w.mn().distrusted() {
-		w.noteWorstResidual()
-		return ErrNoConvergence
-	}
-	return finiteIterate(w.yy)
-}
+func (w *bdfWork) converged() error { return trustedIterate(w, w.mn(), w.yy) }
 
 // diverged names the worst residual of a diverged iteration.
-func (w *bdfWork) diverged() error {
-	w.noteWorstResidual()
-	return divergence(w.delta)
-}
+func (w *bdfWork) diverged() error { return notedDivergence(w, w.delta) }
 
 // factor assembles c_j K − ∂φ/∂y at the iterate and factorizes it.
 func (w *bdfWork) factor() error {

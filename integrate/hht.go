@@ -721,11 +721,7 @@ func (w *hhtWork) residual() error {
 	w.newmark(h)
 	w.evalResidual(w.cur.T+h, h)
 	copy(w.res, w.du)
-	if !allFinite(w.du) {
-		w.noteWorstResidual()
-		return ErrNonFinite
-	}
-	return nil
+	return finiteResidual(w, w.du)
 }
 
 // factor assembles and factorizes the iteration matrix at the iterate.
@@ -829,19 +825,10 @@ func (w *hhtWork) jacVec(dst, z []float64) {
 func (w *hhtWork) precondition(x []float64) { w.mn.solve(x) }
 
 // converged checks the converged unknowns.
-func (w *hhtWork) converged() error {
-	if w.mn.distrusted() {
-		w.noteWorstResidual()
-		return ErrNoConvergence
-	}
-	return finiteIterate(w.u)
-}
+func (w *hhtWork) converged() error { return trustedIterate(w, w.mn, w.u) }
 
 // diverged names the worst residual of a diverged iteration.
-func (w *hhtWork) diverged() error {
-	w.noteWorstResidual()
-	return divergence(w.du)
-}
+func (w *hhtWork) diverged() error { return notedDivergence(w, w.du) }
 
 // noteWorstResidual records the largest component of the last residual (e₁, e₂, e₃) with
 // its owner for a failure report.
