@@ -52,8 +52,7 @@ type ALI3 struct {
 	// Jacobian policy).
 	Newton NewtonSettings
 
-	w         *aliWork
-	*accepted // Current, Previous, Stats (method.go)
+	aliRun
 }
 
 // ALI1 integrates the index-1 augmented Lagrangian formulation (seed 001, eqs. 5-7) with
@@ -76,8 +75,7 @@ type ALI1 struct {
 	// Newton holds the corrector knobs.
 	Newton NewtonSettings
 
-	w         *aliWork
-	*accepted // Current, Previous, Stats (method.go)
+	aliRun
 }
 
 // Penalty factors of the augmented Lagrangian methods (seed 001: 1e5-1e7 for index 1,
@@ -117,18 +115,11 @@ var ali3Entry = Entry{
 	New:            func() Method { return &ALI3{} },
 }
 
-var ali1Entry = Entry{
-	Name:         "ali1",
-	Title:        "augmented Lagrangian index 1, trapezoidal rule, projections of positions and velocities",
-	Seed:         "001",
-	Equations:    "5-7 (multiplier iteration), projections of q and q̇",
-	Formulations: []Formulation{Index1Projected},
-	Order:        Order{Q: 2, V: 2, Lambda: 2},
-	Params:       []Param{ali1PenaltyParam},
-	// ReactionForces: as ali3.
-	ReactionForces: true,
-	New:            func() Method { return &ALI1{} },
-}
+// ali1Entry: ali3's code (aliWork) on the index-1 form; f_λ as in ali3.
+var ali1Entry = ali3Entry.variant("ali1",
+	"augmented Lagrangian index 1, trapezoidal rule, projections of positions and velocities",
+	"5-7 (multiplier iteration), projections of q and q̇",
+	func() Method { return &ALI1{} }).in([]Param{ali1PenaltyParam}, Index1Projected)
 
 // checkPenalty refuses a penalty factor outside [MinPenalty, MaxPenalty] with the reason.
 func checkPenalty(method string, alpha float64) (float64, error) {
@@ -149,35 +140,38 @@ func checkPenalty(method string, alpha float64) (float64, error) {
 // (the index-1 augmented Lagrangian, which needs no independent constraints) and sizes the
 // workspace.
 func (m *ALI3) Init(sys dae.System, start State, ctl StepControl) error {
-	w, err := newALIRun("ali3", 3, m.Alpha, m.Newton, sys, start, ctl)
-	if err != nil {
-		return err
-	}
-	m.w, m.accepted = w, &w.accepted
-	return nil
+	return m.start(newALIRun("ali3", 3, m.Alpha, m.Newton, sys, start, ctl))
 }
 
 // Init is ALI3.Init for the index-1 form.
 func (m *ALI1) Init(sys dae.System, start State, ctl StepControl) error {
-	w, err := newALIRun("ali1", 1, m.Alpha, m.Newton, sys, start, ctl)
+	return m.start(newALIRun("ali1", 1, m.Alpha, m.Newton, sys, start, ctl))
+}
+
+// aliRun is the run of an augmented Lagrangian method (ALI3, ALI1, MultiIndex): its
+// workspace and accepted states, and the Method calls they all answer alike.
+type aliRun struct {
+	w         *aliWork
+	*accepted // Current, Previous, Stats (method.go)
+}
+
+// start makes w, made by Init, the run; err, Init's failure, leaves the run as it was.
+func (r *aliRun) start(w *aliWork, err error) error {
 	if err != nil {
 		return err
 	}
-	m.w, m.accepted = w, &w.accepted
+	r.w, r.accepted = w, &w.accepted
 	return nil
 }
 
-// Step takes one step of size FixedH (shortened to land on tEnd).
-func (m *ALI3) Step(tEnd float64) error { return m.w.step(tEnd) }
-
-// Step takes one step of size FixedH (shortened to land on tEnd).
-func (m *ALI1) Step(tEnd float64) error { return m.w.step(tEnd) }
+// Step takes one accepted step toward tEnd: of size FixedH (shortened to land on tEnd) in
+// ALI3 and ALI1, of the size the rule of Fig. 4 chooses in MultiIndex.
+func (r *aliRun) Step(tEnd float64) error { return r.w.step(tEnd) }
 
 // Interpolate writes the cubic Hermite dense output at t into dst (hermiteInterpolate).
-func (m *ALI3) Interpolate(dst *State, t float64) { hermiteInterpolate(dst, &m.w.prev, &m.w.cur, t) }
-
-// Interpolate writes the cubic Hermite dense output at t into dst (hermiteInterpolate).
-func (m *ALI1) Interpolate(dst *State, t float64) { hermiteInterpolate(dst, &m.w.prev, &m.w.cur, t) }
+func (r *aliRun) Interpolate(dst *State, t float64) {
+	hermiteInterpolate(dst, &r.w.prev, &r.w.cur, t)
+}
 
 // MultiplierIterations returns the largest number of multiplier updates (eq. 9) that an
 // accepted step took: the Newton iterations of that step, each of which updates λ*.

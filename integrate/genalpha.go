@@ -178,9 +178,10 @@ func DefaultGenAlpha() GenAlpha {
 var _ Method = (*GenAlpha)(nil)
 
 var genAlphaEntry = Entry{
-	Name:  "genalpha",
-	Title: "generalized-α (Chung-Hulbert, ρ∞ = 0.9), index 3, scaled",
-	Seed:  "002", Equations: "64, 67-70; starting values Example 8; parameters seed 003 sec. 4",
+	Name:         "genalpha",
+	Title:        "generalized-α (Chung-Hulbert, ρ∞ = 0.9), index 3, scaled",
+	Seed:         "002",
+	Equations:    "64, 67-70; starting values Example 8; parameters seed 003 sec. 4",
 	Formulations: []Formulation{Index3},
 	// q and v are second order; λ is first order uniformly on [t_0, t_end] from a start
 	// with y'_0 ≠ 0 (seed 002, Example 8: C₁ n² ρ∞ⁿ |y'_0| h + C₂ h²); the transient decays, so
@@ -193,40 +194,36 @@ var genAlphaEntry = Entry{
 	New:            func() Method { m := DefaultGenAlpha(); return &m },
 }
 
-var genAlphaSI2Entry = Entry{
-	Name:  "genalpha-si2",
-	Title: "generalized-α (Chung-Hulbert, ρ∞ = 0.9), stabilized index 2",
-	Seed:  "002", Equations: "64, 93-94; starting values after eq. 94; parameters seed 003 sec. 4",
-	Formulations:   []Formulation{StabilizedIndex2},
-	Order:          Order{Q: 2, V: 2, Lambda: 2},
-	Adaptive:       true,
-	ReactionForces: true,
-	Nonholonomic:   []Formulation{StabilizedIndex2},
-	Params:         []Param{genAlphaRhoParam},
-	New: func() Method {
+// genAlphaConfig is genalpha's entry for another configuration of GenAlpha: the same code
+// (and so seed, error control and forces that depend on λ) under other options, in the
+// formulations forms, each of which takes nonholonomic constraints as index3 does; λ
+// attains order lambdaOrder there, and params are the options users may set.
+func genAlphaConfig(name, title, equations string, lambdaOrder int, params []Param, newMethod func() Method, forms ...Formulation) Entry {
+	e := genAlphaEntry.variant(name, title, equations, newMethod).in(params, forms...)
+	e.Nonholonomic = forms
+	e.Order.Lambda = lambdaOrder
+	return e
+}
+
+var genAlphaSI2Entry = genAlphaConfig("genalpha-si2",
+	"generalized-α (Chung-Hulbert, ρ∞ = 0.9), stabilized index 2",
+	"64, 93-94; starting values after eq. 94; parameters seed 003 sec. 4",
+	2, genAlphaEntry.Params, func() Method {
 		m := DefaultGenAlpha()
 		m.Formulation = StabilizedIndex2
 		return &m
-	},
-}
+	}, StabilizedIndex2)
 
-var newmarkEntry = Entry{
-	Name:  "newmark",
-	Title: "Newmark trapezoidal rule (β = 1/4, γ = 1/2), stabilized index 2",
-	Seed:  "002", Equations: "64 with α_m = α_f = 0; 93-94 (ggl) or 67-70 (index3)",
-	// The stabilized index-2 form is the default: with ρ∞ = 1 nothing damps the start-up
-	// oscillation of the index-3 form, whose λ error grows over the run (measured on
-	// Example 8, x_0 = 0, h = 0.02: 1.1 after 10 s) and whose Newton iteration then fails
-	// (x_0 = 0.2, t = 6.26).
-	Formulations:   []Formulation{StabilizedIndex2, Index3},
-	Order:          Order{Q: 2, V: 2, Lambda: 2},
-	Adaptive:       true,
-	ReactionForces: true,
-	Nonholonomic:   []Formulation{StabilizedIndex2, Index3},
-	New: func() Method {
+// newmarkEntry: the stabilized index-2 form is the default: with ρ∞ = 1 nothing damps the
+// start-up oscillation of the index-3 form, whose λ error grows over the run (measured on
+// Example 8, x_0 = 0, h = 0.02: 1.1 after 10 s) and whose Newton iteration then fails
+// (x_0 = 0.2, t = 6.26). Its α are fixed, so ρ∞ is no option.
+var newmarkEntry = genAlphaConfig("newmark",
+	"Newmark trapezoidal rule (β = 1/4, γ = 1/2), stabilized index 2",
+	"64 with α_m = α_f = 0; 93-94 (ggl) or 67-70 (index3)",
+	2, nil, func() Method {
 		return &GenAlpha{Params: NewmarkParams(), Formulation: StabilizedIndex2, Name: "newmark"}
-	},
-}
+	}, StabilizedIndex2, Index3)
 
 // genAlphaWork is the per-run state of GenAlpha, sized once by Init.
 type genAlphaWork struct {

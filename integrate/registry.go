@@ -70,6 +70,13 @@ func (e Entry) variant(name, title, equations string, newMethod func() Method) E
 	return e
 }
 
+// in is e, a variant of another method's entry (Entry.variant), in the formulations forms
+// (the first the default) with the options params.
+func (e Entry) in(params []Param, forms ...Formulation) Entry {
+	e.Formulations, e.Params = forms, params
+	return e
+}
+
 // formulated is implemented by methods that integrate more than one formulation.
 type formulated interface {
 	setFormulation(f Formulation)
