@@ -6,6 +6,29 @@ import "gonum.org/v1/gonum/mat"
 // the same iteration on ℝⁿ) share: written once here, so that the vector-space form and
 // the group form of seed 002 eqs. 64, 67-70 cannot drift apart.
 
+// alphaScheme is what the run of genalpha or lie-genalpha derives from its parameters p
+// and its form: the unknowns of the Newton system (eqs. 67-70 in (Δq, hλ), and μ in the
+// stabilized index-2 form, eqs. 93-94) and the constants of eq. 64.
+type alphaScheme struct {
+	p      GenAlphaParams
+	si2    bool    // the stabilized index-2 form
+	nx     int     // unknowns: Δq (Δw on a group), hλ (, μ)
+	dAlpha float64 // α_m − α_f
+	cM     float64 // (1 − α_m)/(β(1 − α_f)), eq. 70
+	cErr   float64 // β − γ/2 + 1/12, local error constant of eq. 64a
+}
+
+// newAlphaScheme is the scheme of parameters p in formulation form for n velocity
+// unknowns and nc constraints.
+func newAlphaScheme(p GenAlphaParams, form Formulation, n, nc int) alphaScheme {
+	s := alphaScheme{p: p, si2: form == StabilizedIndex2, nx: n + nc}
+	if s.si2 {
+		s.nx += nc
+	}
+	s.dAlpha, s.cM, s.cErr = p.newmarkCoefficients()
+	return s
+}
+
 // newmarkCoefficients returns the constants of the α-method eqs. 64 that the step uses:
 // α_m − α_f (the shift of the acceleration-like a_n), C = (1 − α_m)/(β(1 − α_f)) (the
 // mass coefficient of the Newton matrix) and β − γ/2 + 1/12 (the local error constant of

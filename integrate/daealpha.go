@@ -259,7 +259,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	copy(w.aN, w.cur.A) // a_0 = φ_0 (seed 003, after eq. 3.4)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, m: w, raw: ctl, second: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	m.w, m.accepted = w, &w.accepted
 	return nil
 }
@@ -307,9 +307,8 @@ func (m *DAEAlpha) Step(tEnd float64) error {
 	return m.w.lad.step(tEnd)
 }
 
-// setup sets the first step and the Newton stop (stepper).
+// setup sets the Newton stop (stepper).
 func (w *daeAlphaWork) setup(float64) error {
-	w.ctl = w.lad.secondOrderController(w.lad.startStep)
 	if w.nw.s.Jacobian == JacobianEveryIteration {
 		// Newton's method proper (index2) and the CM iteration with their matrices at
 		// every iterate, as in seed 003: they fail only after MaxIters (fullNewton); the

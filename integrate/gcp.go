@@ -252,7 +252,7 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 		return err
 	}
 	w.cs = cs
-	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, m: w, raw: ctl, second: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	nq, nc := sys.Size()
 	nd := nq - nc
 	if w.rep == 0 {
@@ -285,7 +285,7 @@ func (m *GCP) Step(tEnd float64) error {
 	return m.w.lad.step(tEnd)
 }
 
-// setup sets the Newton stop and the first step (stepper).
+// setup sets the Newton stop (stepper).
 func (w *gcpWork) setup(float64) error {
 	c := w.lad.c
 	// An increment of 10 ulps of qInd'' in the weights ATol + RTol|qInd''|.
@@ -293,7 +293,6 @@ func (w *gcpWork) setup(float64) error {
 	if w.nw.s.Jacobian == JacobianEveryIteration {
 		w.nw.rule = &fullNewton{s: w.nw.s, floor: w.nw.mon.floor}
 	}
-	w.ctl = w.lad.secondOrderController(w.lad.startStep)
 	return nil
 }
 

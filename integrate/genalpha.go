@@ -231,18 +231,13 @@ type genAlphaWork struct {
 	sys  dae.System // with the Pfaffian rows appended (dae.WithPfaffianRows)
 	// Nonholonomic constraints (dae.Nonholonomic, index3 only): the rows ncH..nc of sys,
 	// their multipliers the last entries of λ; R = ∂(A v + b)/∂q. pf is nil without them.
-	pf       dae.Nonholonomic
-	ncH      int
-	R        *mat.Dense
-	der      *dae.Derivatives
-	nq, nc   int
-	nx       int // unknowns: Δq, hλ (, μ)
-	si2      bool
+	pf     dae.Nonholonomic
+	ncH    int
+	R      *mat.Dense
+	der    *dae.Derivatives
+	nq, nc int
+	alphaScheme
 	correctV bool
-	p        GenAlphaParams
-	dAlpha   float64      // α_m − α_f
-	cM       float64      // (1 − α_m)/(β(1 − α_f)), eq. 70
-	cErr     float64      // β − γ/2 + 1/12, local error constant of eq. 64a
 	nw       newtonSolver // the corrector loop (newton.go)
 
 	lad ladder     // the step loop (ladder.go); lad.c is resolved on the first Step
@@ -346,18 +341,13 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 			return fmt.Errorf("integrate: %s: start %s = (q %g, v %g) is not finite", name, dae.CoordinateName(sys, i), start.Q[i], start.V[i])
 		}
 	}
-	w := &genAlphaWork{name: name, sys: sys, nq: nq, nc: nc, si2: form == StabilizedIndex2,
-		correctV: m.CorrectStart, p: m.Params, pf: pf, ncH: ncH}
+	w := &genAlphaWork{name: name, sys: sys, nq: nq, nc: nc, alphaScheme: newAlphaScheme(m.Params, form, nq, nc),
+		correctV: m.CorrectStart, pf: pf, ncH: ncH}
 	if pf != nil {
 		w.R = mat.NewDense(nc-ncH, nq, nil)
 	}
 	w.nw = newNewtonSolver(nw, &w.stats)
-	w.nx = nq + nc
-	if w.si2 {
-		w.nx += nc
-	}
 	p := m.Params
-	w.dAlpha, w.cM, w.cErr = p.newmarkCoefficients()
 	vec := func(n int) []float64 { return make([]float64, n) }
 	w.cur, w.prev = NewState(nq, nc), NewState(nq, nc)
 	w.aN, w.jerk, w.v0, w.jerk0, w.delta0 = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
@@ -436,7 +426,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, m: w, raw: ctl, second: &w.ctl, firstStep: w.firstStep, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.lad.newton = &w.nw
 	w.lad.watch = undampedIndex3(!w.si2, p)
 	m.w, m.accepted = w, &w.accepted
@@ -471,12 +461,6 @@ func (w *genAlphaWork) accel(a, lambda []float64, t float64, q, v []float64) err
 func (m *GenAlpha) Step(tEnd float64) error {
 	mustInit(m.w != nil, "genalpha")
 	return m.w.lad.step(tEnd)
-}
-
-// setup sets the first step (stepper).
-func (w *genAlphaWork) setup(float64) error {
-	w.ctl = w.lad.secondOrderController(w.firstStep)
-	return nil
 }
 
 // attempt prepares and corrects one step of size h (newtonSolver.attempt), with a fresh

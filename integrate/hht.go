@@ -294,7 +294,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 		return s
 	}
 	w.cur, w.prev = newState(), newState()
-	w.lad = ladder{name: "hht", m: w, rule: &w.ctl, stats: &w.stats, cur: &w.cur}
+	w.lad = ladder{name: "hht", m: w, second: &w.ctl, stats: &w.stats, cur: &w.cur}
 	w.lad.newton = &w.nw
 	vec := func(k int) []float64 { return make([]float64, k) }
 	w.u0, w.u, w.du, w.res = vec(n), vec(n), vec(n), vec(n)
@@ -433,13 +433,12 @@ func (m *HHT) Step(tEnd float64) error {
 	return m.w.lad.step(tEnd)
 }
 
-// setup sets the Newton floor and the first step (stepper).
+// setup sets the Newton floor (stepper).
 func (w *hhtWork) setup(float64) error {
 	c := w.lad.c
 	// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
 	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol) // an increment of 10 ulps of q
 	w.nw.mon.needRate = true
-	w.ctl = w.lad.secondOrderController(w.lad.startStep)
 	return nil
 }
 

@@ -146,13 +146,8 @@ type lieWork struct {
 	rx         *reaction
 	rxa        *reactionAccel
 	nq, nv, nc int
-	nx         int
-	si2        bool
-	p          GenAlphaParams
-	dAlpha     float64 // α_m − α_f
-	cM         float64 // (1 − α_m)/(β(1 − α_f))
-	cErr       float64 // β − γ/2 + 1/12
-	nw         newtonSolver
+	alphaScheme
+	nw newtonSolver
 
 	lad ladder
 	ctl controller
@@ -233,17 +228,11 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl, plai
 	if !allFinite(start.Q) || !allFinite(start.V) {
 		return fmt.Errorf("integrate: %s: start (q %v, v %v) is not finite", name, start.Q, start.V)
 	}
-	w := &lieWork{name: name, sys: sys, nq: nq, nv: nv, nc: nc, si2: form == StabilizedIndex2, p: m.Params}
+	w := &lieWork{name: name, sys: sys, nq: nq, nv: nv, nc: nc, alphaScheme: newAlphaScheme(m.Params, form, nv, nc)}
 	if plain != nil {
 		w.rx, w.rxa = newReaction(plain, nil), newReactionAccel(plain, nil)
 	}
 	w.nw = newNewtonSolver(nwS, &w.stats)
-	w.nx = nv + nc
-	if w.si2 {
-		w.nx += nc
-	}
-	p := m.Params
-	w.dAlpha, w.cM, w.cErr = p.newmarkCoefficients()
 	vec := func(n int) []float64 { return make([]float64, n) }
 	state := func() State {
 		return State{Q: vec(nq), V: vec(nv), A: vec(nv), Lambda: vec(nc)}
@@ -289,8 +278,8 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl, plai
 	}
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur}
-	w.lad.watch = undampedIndex3(!w.si2, p)
+	w.lad = ladder{name: name, m: w, raw: ctl, second: &w.ctl, firstStep: w.firstStep, stats: &w.stats, cur: &w.cur}
+	w.lad.watch = undampedIndex3(!w.si2, w.p)
 	m.w, m.accepted = w, &w.accepted
 	return nil
 }
@@ -353,12 +342,6 @@ func (w *lieWork) accel(a, lambda []float64, t float64, q, v []float64) error {
 func (m *LieGenAlpha) Step(tEnd float64) error {
 	mustInit(m.w != nil, "lie-genalpha")
 	return m.w.lad.step(tEnd)
-}
-
-// setup sets the first step (stepper).
-func (w *lieWork) setup(float64) error {
-	w.ctl = w.lad.secondOrderController(w.firstStep)
-	return nil
 }
 
 // firstStep is genalpha's: h = min(span/100, 1/sqrt(‖v̇_0‖)).
