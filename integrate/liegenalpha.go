@@ -100,21 +100,19 @@ func (m *LieGenAlpha) setFormulation(f Formulation) { m.Formulation = f }
 
 var _ LieMethod = (*LieGenAlpha)(nil)
 
-var lieGenAlphaEntry = Entry{
-	Name:  "lie-genalpha",
-	Title: "Lie group generalized-α (Brüls-Cardona-Arnold 2012, ρ∞ = 0.9), index 3 or stabilized index 2",
-	Seed:  "002", Equations: "Remark 5, 33-34, 64; Brüls-Cardona-Arnold 2012; Arnold-Brüls-Cardona 2015 (ggl)",
-	Formulations: []Formulation{Index3, StabilizedIndex2},
-	// As genalpha: λ of the index-3 form is first order over a run started in motion (the
-	// start-up transient of seed 002, Example 8); the ggl form is second order in λ.
-	Order:    Order{Q: 2, V: 2, Lambda: 1},
-	Adaptive: true,
-	Lie:      true,
-	// ReactionForces: a dae.System on ℝⁿ (the capability belongs to dae.System; a
-	// dae.LieSystem cannot declare one).
-	ReactionForces: true,
-	New:            func() Method { m := DefaultLieGenAlpha(); return &m },
-}
+// lieGenAlphaEntry: genalpha's iteration on the group's algebra (alphashared.go), so its
+// seed, error control and orders: λ of the index-3 form is first order over a run started
+// in motion (the start-up transient of seed 002, Example 8); the ggl form is second order
+// in λ. Forces that depend on λ: on a dae.System on ℝⁿ (the capability belongs to
+// dae.System; a dae.LieSystem cannot declare one).
+var lieGenAlphaEntry = func() Entry {
+	e := genAlphaEntry.variant("lie-genalpha",
+		"Lie group generalized-α (Brüls-Cardona-Arnold 2012, ρ∞ = 0.9), index 3 or stabilized index 2",
+		"Remark 5, 33-34, 64; Brüls-Cardona-Arnold 2012; Arnold-Brüls-Cardona 2015 (ggl)",
+		func() Method { m := DefaultLieGenAlpha(); return &m }).in(nil, Index3, StabilizedIndex2)
+	e.Lie, e.Nonholonomic = true, nil
+	return e
+}()
 
 // NewLieMethod returns e's method for a dae.LieSystem, or an error naming the capability
 // when e steps q' = v in a vector space only.
