@@ -103,19 +103,17 @@ func (m *BDF) setFormulation(f Formulation) { m.Formulation = f }
 // bdfEntry is the registry entry of BDF. In fixed-step mode it runs at order MaxOrder = 5
 // from accurate starting values, so every block converges with order 5 on the index-2
 // GGL form (Brenan, Campbell & Petzold 1996, Theorem 3.2.2 for semi-explicit index 2).
-var bdfEntry = Entry{
+var bdfEntry = firstOrderEntry(Entry{
 	Name:           "bdf",
-	Nonholonomic:   pfaffianForms,
 	Title:          "BDF orders 1-5, variable step and order (DASSL/IDA), GGL by default",
 	Seed:           "002",
 	Equations:      "71, 75, 77, 79, 83, 87, 92 (formulations); IDA order and step selection",
 	Formulations:   []Formulation{StabilizedIndex2, Index2, Index3, Index1, Baumgarte, Index2Baumgarte},
 	Order:          Order{Q: 5, V: 5, Lambda: 5},
 	Adaptive:       true,
-	Implicit:       true,
 	ReactionForces: true,
 	New:            func() Method { m := DefaultBDF(); return &m },
-}
+})
 
 // bdfWork is everything a run needs, sized once by Init.
 type bdfWork struct {
