@@ -97,11 +97,6 @@ const (
 // (t ≈ 1.9 s), where 8 iterations stopped the fixed-step run.
 const DefaultALIMaxIters = 25
 
-var (
-	_ Method = (*ALI3)(nil)
-	_ Method = (*ALI1)(nil)
-)
-
 var ali3Entry = Entry{
 	Name:         "ali3",
 	Title:        "augmented Lagrangian index 3, trapezoidal rule, projections of velocities and accelerations",

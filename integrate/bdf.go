@@ -55,7 +55,7 @@ import (
 // RTol (and ATol) default to 1e-12 in fixed-step mode, where they only set the Newton stop.
 type BDF struct {
 	// Formulation is the first-order form integrated, one of those of bdfEntry ["ggl"].
-	Formulation Formulation
+	Formulation
 	// MaxOrder is the largest order, 1 to 5 [5]. With FixedH it is the order used.
 	MaxOrder int
 	// FixedOrder keeps the order at MaxOrder once the start phase has reached it (no
@@ -95,10 +95,6 @@ const (
 
 // DefaultBDF returns BDF with the GGL formulation and default settings.
 func DefaultBDF() BDF { return BDF{Formulation: StabilizedIndex2} }
-
-var _ Method = (*BDF)(nil)
-
-func (m *BDF) setFormulation(f Formulation) { m.Formulation = f }
 
 // bdfEntry is the registry entry of BDF. In fixed-step mode it runs at order MaxOrder = 5
 // from accurate starting values, so every block converges with order 5 on the index-2

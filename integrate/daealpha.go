@@ -94,7 +94,7 @@ type DAEAlpha struct {
 	RhoInf float64
 	// Formulation is Index2 (eq. 3.3), CoordinateSplit or CoordinateSplitQR (eq. 3.6 by the
 	// CM iteration), or Index1Projected (eqs. 2.5-2.6) [Index2].
-	Formulation Formulation
+	Formulation
 	// Newton is the corrector stop and Jacobian policy [NewtonSettings defaults].
 	Newton NewtonSettings
 
@@ -104,10 +104,6 @@ type DAEAlpha struct {
 
 // DefaultDAEAlpha returns the DAE α-method on the index-2 form with ρ = 0.9.
 func DefaultDAEAlpha() DAEAlpha { return DAEAlpha{RhoInf: DefaultRhoInf, Formulation: Index2} }
-
-func (m *DAEAlpha) setFormulation(f Formulation) { m.Formulation = f }
-
-var _ Method = (*DAEAlpha)(nil)
 
 var daeAlphaEntry = Entry{
 	Name:  "daealpha",

@@ -52,16 +52,12 @@ import (
 // Index1Projected, at the step result with Index1.
 type DOPRI5 struct {
 	// Formulation is Index1Projected or Index1; the zero value means Index1Projected.
-	Formulation Formulation
+	Formulation
 
 	name      string      // registry name: "dopri5" when empty, "mdop5" for its alias
 	w         *dopri5Work // sized by Init
 	*accepted             // Current, Previous, Stats (method.go)
 }
-
-var _ Method = (*DOPRI5)(nil)
-
-func (m *DOPRI5) setFormulation(f Formulation) { m.Formulation = f }
 
 var dopri5Entry = Entry{
 	Name:           "dopri5",

@@ -153,7 +153,7 @@ type GenAlpha struct {
 	// [GenAlphaFromRhoInf(0.9)].
 	Params GenAlphaParams
 	// Formulation is Index3 (eqs. 64, 67) or StabilizedIndex2 (eqs. 64, 93, 94) [Index3].
-	Formulation Formulation
+	Formulation
 	// CorrectStart perturbs the starting velocity by Δ_0, the normal part of
 	// −h²(β − γ/2 + 1/12) q⃛_0, to restore second order in λ for the index-3 form; Index3
 	// only [false, as in seed 002 Fig. 10].
@@ -167,32 +167,20 @@ type GenAlpha struct {
 	*accepted // Current, Previous, Stats (method.go)
 }
 
-func (m *GenAlpha) setFormulation(f Formulation) { m.Formulation = f }
-
 // DefaultGenAlpha returns the index-3 generalized-α method with ρ∞ = 0.9.
 func DefaultGenAlpha() GenAlpha {
 	p, _ := GenAlphaFromRhoInf(DefaultRhoInf)
 	return GenAlpha{Params: p, Formulation: Index3}
 }
 
-var _ Method = (*GenAlpha)(nil)
-
-var genAlphaEntry = Entry{
-	Name:         "genalpha",
-	Title:        "generalized-α (Chung-Hulbert, ρ∞ = 0.9), index 3, scaled",
-	Seed:         "002",
-	Equations:    "64, 67-70; starting values Example 8; parameters seed 003 sec. 4",
-	Formulations: []Formulation{Index3},
-	// q and v are second order; λ is first order uniformly on [t_0, t_end] from a start
-	// with y'_0 ≠ 0 (seed 002, Example 8: C₁ n² ρ∞ⁿ |y'_0| h + C₂ h²); the transient decays, so
-	// λ at a t_end far from t_0 converges with order 2.
-	Order:          Order{Q: 2, V: 2, Lambda: 1},
-	Adaptive:       true,
-	ReactionForces: true,
-	Nonholonomic:   []Formulation{Index3},
-	Params:         []Param{genAlphaRhoParam},
-	New:            func() Method { m := DefaultGenAlpha(); return &m },
-}
+var genAlphaEntry = alphaIndex3Entry(Entry{
+	Name:      "genalpha",
+	Title:     "generalized-α (Chung-Hulbert, ρ∞ = 0.9), index 3, scaled",
+	Seed:      "002",
+	Equations: "64, 67-70; starting values Example 8; parameters seed 003 sec. 4",
+	Params:    []Param{genAlphaRhoParam},
+	New:       func() Method { m := DefaultGenAlpha(); return &m },
+})
 
 // genAlphaConfig is genalpha's entry for another configuration of GenAlpha: the same code
 // (and so seed, error control and forces that depend on λ) under other options, in the

@@ -62,15 +62,11 @@ const Index2Projected Formulation = "index2-proj"
 // Current's λ is Λ₇ (Index2) or from eq. 17 at the projected state (Index2Projected).
 type HEDOP5 struct {
 	// Formulation is Index2Projected or Index2; the zero value means Index2Projected.
-	Formulation Formulation
+	Formulation
 
 	w         *dopri5Work // sized by Init
 	*accepted             // Current, Previous, Stats (method.go)
 }
-
-var _ Method = (*HEDOP5)(nil)
-
-func (m *HEDOP5) setFormulation(f Formulation) { m.Formulation = f }
 
 // hedop5Entry: DOPRI5's code (dopri5Work) with the half-explicit stages of eq. 81 on the
 // index-2 forms, so its order 5 (of the default, Index2Projected), error control and forces

@@ -94,29 +94,18 @@ func DefaultHHT() HHT {
 // keeping the method close to trapezoidal (the MSC.ADAMS HHT default, seed 004).
 const DefaultHHTAlpha = -0.3
 
-var _ Method = (*HHT)(nil)
-
 // hhtEntry is the registry entry of HHT. λ is computed from the α-weighted equilibrium
 // eq. 10, whose transient after the start decays like ρ∞ⁿ (seed 002, Example 8); the
 // order test measures 2 for λ at t_end on the smooth test problems.
-var hhtEntry = Entry{
-	Name:         "hht",
-	Nonholonomic: []Formulation{Index3},
-	Title:        "Hilber-Hughes-Taylor, index 3, accelerations and multipliers as unknowns",
-	Seed:         "004",
-	Equations:    "2, 6, 10-14; error 26, 34-39; corrector 40-47",
-	Formulations: []Formulation{Index3},
-	// λ is first order over the run from a start in motion: the index-3 start-up
-	// transient of the α-methods (seed 002, Example 8; measured 0.45 → 0.22 → 0.11 on the
-	// pendulum of the conformance suite). It is second order after the transient and from
-	// rest.
-	Order:          Order{Q: 2, V: 2, Lambda: 1},
-	Adaptive:       true,
-	States:         true,
-	ReactionForces: true,
-	Params:         []Param{hhtAlphaParam},
-	New:            func() Method { m := DefaultHHT(); return &m },
-}
+var hhtEntry = alphaIndex3Entry(Entry{
+	Name:      "hht",
+	Title:     "Hilber-Hughes-Taylor, index 3, accelerations and multipliers as unknowns",
+	Seed:      "004",
+	Equations: "2, 6, 10-14; error 26, 34-39; corrector 40-47",
+	States:    true,
+	Params:    []Param{hhtAlphaParam},
+	New:       func() Method { m := DefaultHHT(); return &m },
+})
 
 // hhtCoef are the method coefficients of eq. 6 and the error constants of eqs. 26 and 34.
 type hhtCoef struct {

@@ -66,7 +66,7 @@ type LieGenAlpha struct {
 	// Params are α_m, α_f, β, γ [GenAlphaFromRhoInf(0.9)]; start from DefaultLieGenAlpha.
 	Params GenAlphaParams
 	// Formulation is Index3 or StabilizedIndex2 [Index3].
-	Formulation Formulation
+	Formulation
 	// Newton is the corrector stop and Jacobian policy [NewtonSettings defaults].
 	Newton NewtonSettings
 
@@ -95,8 +95,6 @@ func DefaultLieGenAlpha() LieGenAlpha {
 	p, _ := GenAlphaFromRhoInf(DefaultRhoInf)
 	return LieGenAlpha{Params: p, Formulation: Index3}
 }
-
-func (m *LieGenAlpha) setFormulation(f Formulation) { m.Formulation = f }
 
 var _ LieMethod = (*LieGenAlpha)(nil)
 

@@ -105,8 +105,6 @@ const (
 	lowerRatio = 265
 )
 
-var _ Method = (*MultiIndex)(nil)
-
 // multiIndexEntry: ali3 and ali1 (aliWork) switched by the rule of Fig. 4, so their order
 // (with FixedH it is ali3, order 2 in every block) and forces that depend on λ (the energy
 // invariant includes the power of f_λ); the error control is its own.

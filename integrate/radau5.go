@@ -105,7 +105,7 @@ import (
 // O(h^(2s−1)), O(h^s) and O(h^(s−1)), s = 3).
 type Radau5 struct {
 	// Formulation is StabilizedIndex2 (ggl), Index2 or Index3; zero means StabilizedIndex2.
-	Formulation Formulation
+	Formulation
 	// ApproxJacobian replaces ∂φ/∂y by the IVP test set's approximation that neglects the
 	// derivatives of f, M and G (semiExplicit.approxJacobian) [false].
 	ApproxJacobian bool
@@ -126,11 +126,6 @@ type Radau5 struct {
 	w         *radauWork
 	*accepted // Current, Previous, Stats (method.go)
 }
-
-// setFormulation implements formulated for Entry.NewMethod.
-func (m *Radau5) setFormulation(f Formulation) { m.Formulation = f }
-
-var _ Method = (*Radau5)(nil)
 
 // radau5Entry is the registry entry of Radau5; the order is that of ggl, the default form.
 var radau5Entry = firstOrderEntry(Entry{

@@ -77,10 +77,14 @@ func (e Entry) in(params []Param, forms ...Formulation) Entry {
 	return e
 }
 
-// formulated is implemented by methods that integrate more than one formulation.
+// formulated is implemented by methods that integrate more than one formulation: each
+// embeds its Formulation option and so has Formulation.setFormulation.
 type formulated interface {
 	setFormulation(f Formulation)
 }
+
+// setFormulation sets the Formulation option of a method that embeds it (formulated).
+func (f *Formulation) setFormulation(g Formulation) { *f = g }
 
 // NewMethod returns e's method with default settings integrating formulation f; the empty
 // f selects the default (the first of e.Formulations). An f that e does not support is an

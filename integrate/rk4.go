@@ -29,9 +29,10 @@ import (
 //
 // Stats: FuncEvals counts eq. 17 solves (4 per step), Projections 2 per projected step.
 type RK4 struct {
-	Formulation Formulation // Index1Projected (default) or Index1
-	w           *rk4Work
-	*accepted   // Current, Previous, Stats (method.go)
+	// Formulation is Index1Projected (default) or Index1.
+	Formulation
+	w         *rk4Work
+	*accepted // Current, Previous, Stats (method.go)
 }
 
 var rk4Entry = Entry{
@@ -43,8 +44,6 @@ var rk4Entry = Entry{
 	ReactionForces: true,
 	New:            func() Method { return &RK4{} },
 }
-
-func (m *RK4) setFormulation(f Formulation) { m.Formulation = f }
 
 // rk4ProjTol and rk4ProjMaxIters bound the position projection (eq. 89); the simplified
 // Newton iteration contracts by about |Δq| per iteration, so a few iterations suffice.
