@@ -97,21 +97,22 @@ const (
 // (t ≈ 1.9 s), where 8 iterations stopped the fixed-step run.
 const DefaultALIMaxIters = 25
 
-var ali3Entry = Entry{
-	Name:         "ali3",
-	Title:        "augmented Lagrangian index 3, trapezoidal rule, projections of velocities and accelerations",
-	Seed:         "001",
-	Equations:    "8-9 (multiplier iteration), projections of q̇ and q̈",
-	Formulations: []Formulation{Index3},
-	Order:        Order{Q: 2, V: 2, Lambda: 2},
-	Params:       []Param{ali3PenaltyParam},
-	// ReactionForces: f_λ pressed by λ of eq. 17 at the iterate (pressReaction).
+// aliFamily is what the registry entries of the augmented Lagrangian methods of seed 001
+// (aliWork: ali3, ali1, and multi-index, which switches between them) share: the
+// trapezoidal rule, second order in every block, and forces that depend on λ, pressed by λ
+// of eq. 17 at the iterate (pressReaction). It is no method itself.
+var aliFamily = Entry{
+	Seed:           "001",
+	Order:          Order{Q: 2, V: 2, Lambda: 2},
 	ReactionForces: true,
-	New:            func() Method { return &ALI3{} },
 }
 
-// ali1Entry: ali3's code (aliWork) on the index-1 form; f_λ as in ali3.
-var ali1Entry = ali3Entry.variant("ali1",
+var ali3Entry = aliFamily.variant("ali3",
+	"augmented Lagrangian index 3, trapezoidal rule, projections of velocities and accelerations",
+	"8-9 (multiplier iteration), projections of q̇ and q̈",
+	func() Method { return &ALI3{} }).in([]Param{ali3PenaltyParam}, Index3)
+
+var ali1Entry = aliFamily.variant("ali1",
 	"augmented Lagrangian index 1, trapezoidal rule, projections of positions and velocities",
 	"5-7 (multiplier iteration), projections of q and q̇",
 	func() Method { return &ALI1{} }).in([]Param{ali1PenaltyParam}, Index1Projected)

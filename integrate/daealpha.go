@@ -106,9 +106,10 @@ type DAEAlpha struct {
 func DefaultDAEAlpha() DAEAlpha { return DAEAlpha{RhoInf: DefaultRhoInf, Formulation: Index2} }
 
 var daeAlphaEntry = Entry{
-	Name:  "daealpha",
-	Title: "DAE α-method (Yen-Petzold-Raha, ρ = 0.9): index 2 with ν, μ, coordinate split with the CM iteration, or ODE α-method with projections",
-	Seed:  "003", Equations: "3.3-3.4 (index2), 3.6-3.11 and CM (cs, cs-qr), 2.5-2.6 (index1-proj); parameters 4.1-4.2",
+	Name:         "daealpha",
+	Title:        "DAE α-method (Yen-Petzold-Raha, ρ = 0.9): index 2 with ν, μ, coordinate split with the CM iteration, or ODE α-method with projections",
+	Seed:         "003",
+	Equations:    "3.3-3.4 (index2), 3.6-3.11 and CM (cs, cs-qr), 2.5-2.6 (index1-proj); parameters 4.1-4.2",
 	Formulations: []Formulation{Index2, CoordinateSplit, CoordinateSplitQR, Index1Projected},
 	Order:        Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive:     true,

@@ -61,7 +61,6 @@ type DOPRI5 struct {
 
 var dopri5Entry = Entry{
 	Name:           "dopri5",
-	Nonholonomic:   []Formulation{Index1Projected, Index1},
 	Title:          "Dormand-Prince 5(4), explicit, on the index-1 form with projection",
 	Seed:           "002",
 	Equations:      "84, 89, 91; HNW II.5",
@@ -70,6 +69,7 @@ var dopri5Entry = Entry{
 	Adaptive:       true,
 	States:         true,
 	ReactionForces: true,
+	Nonholonomic:   []Formulation{Index1Projected, Index1},
 	New:            func() Method { return &DOPRI5{} },
 }
 

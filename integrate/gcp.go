@@ -168,9 +168,10 @@ func DefaultGCP() GCP {
 }
 
 var gcpNewmarkEntry = Entry{
-	Name:  "gcp-newmark",
-	Title: "state-space trapezoidal Newmark by coordinate partitioning, exact Newton Jacobian",
-	Seed:  "000", Equations: "7-8, 10-13, 16-20, 29-39; sec. 3.3; error h²/12·Δq''",
+	Name:         "gcp-newmark",
+	Title:        "state-space trapezoidal Newmark by coordinate partitioning, exact Newton Jacobian",
+	Seed:         "000",
+	Equations:    "7-8, 10-13, 16-20, 29-39; sec. 3.3; error h²/12·Δq''",
 	Formulations: []Formulation{StateSpace},
 	Order:        Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive:     true,

@@ -109,7 +109,7 @@ const (
 // (with FixedH it is ali3, order 2 in every block) and forces that depend on λ (the energy
 // invariant includes the power of f_λ); the error control is its own.
 var multiIndexEntry = func() Entry {
-	e := ali3Entry.variant("multi-index",
+	e := aliFamily.variant("multi-index",
 		"multi-index variable step: ali3 at large steps, ali1 at small ones, energy-invariant error control",
 		"5-9, error 11-12, step 13-14, Fig. 4",
 		func() Method { return &MultiIndex{} }).in(nil, IndexSwitching)

@@ -63,8 +63,11 @@ type Entry struct {
 	New    func() Method // a method with default settings
 }
 
-// variant is e under another name, title and equations, made by newMethod: a method that
-// runs e's code with other settings and so has e's formulations, order and capabilities.
+// variant is e under another name, title and equations, made by newMethod: the entry of a
+// method that shares what e states (seed, formulations, order, capabilities) because it
+// runs e's code with other settings (mdop5, gcp-fv), shares e's form of the equations
+// (hedop5, rk4, lie-genalpha), or belongs to the family e describes (aliFamily); the caller
+// changes what differs (Entry.in, Entry.constantStep, fields).
 func (e Entry) variant(name, title, equations string, newMethod func() Method) Entry {
 	e.Name, e.Title, e.Equations, e.New = name, title, equations, newMethod
 	return e
@@ -74,6 +77,13 @@ func (e Entry) variant(name, title, equations string, newMethod func() Method) E
 // (the first the default) with the options params.
 func (e Entry) in(params []Param, forms ...Formulation) Entry {
 	e.Formulations, e.Params = forms, params
+	return e
+}
+
+// constantStep is e, a variant of another method's entry (Entry.variant), for a method of
+// the given order with constant steps only (StepControl.FixedH; no error control).
+func (e Entry) constantStep(order Order) Entry {
+	e.Order, e.Adaptive = order, false
 	return e
 }
 
