@@ -54,8 +54,8 @@ type ladder struct {
 	causeWorst Residual // worst residual of the attempt whose failure is reported
 }
 
-// stepper is what ladder.step needs from a method; a method with a first step or a
-// Newton stop to set adds stepSetup, one that adapts to failures adds stepFailed.
+// stepper is what ladder.step needs from a method; a method with a Newton stop or a
+// controller of its own to set adds stepSetup, one that adapts to failures adds stepFailed.
 type stepper interface {
 	// attempt predicts and corrects (or computes the stages of) a step of size h from the
 	// current state; nil when it produced a solution. usedFresh counts the fresh-Jacobian
@@ -72,7 +72,8 @@ type stepper interface {
 
 // stepSetup is the stepper of a method that sets what depends on the step control, which
 // begin has resolved into ladder.c against ladder.end at the first Step toward tEnd: the
-// first step, the Newton stop.
+// Newton stop, its own controller and first step (a second-order controller is begin's,
+// ladder.second).
 type stepSetup interface {
 	setup(tEnd float64) error
 }
