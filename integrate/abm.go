@@ -35,16 +35,13 @@ type ABM struct {
 	*accepted   // Current, Previous, Stats (method.go)
 }
 
-var gcpABMEntry = Entry{
-	Name:  "gcp-abm",
-	Title: "Adams-Bashforth-Moulton 4 PECE (RK4 start) on the state-space ODE, constant step",
-	Seed:  "000", Equations: "7-8, 11-13, 15 (via 37-39); HNW III.1 eqs. 1.5, 1.9",
-	Formulations: []Formulation{StateSpace},
-	Order:        Order{Q: 4, V: 4, Lambda: 4},
-	// ReactionForces: eq. 39 with f_λ(λ) is eq. 17, solved by Newton on λ (dense path).
-	ReactionForces: true,
-	New:            func() Method { return &ABM{} },
-}
+// gcpABMEntry: gcp-newmark's state-space ODE (gcpCore, seed 000), with its forces that
+// depend on λ (eq. 39 with f_λ(λ) is eq. 17, solved by Newton on λ, dense path), integrated
+// by a fourth-order method with constant steps.
+var gcpABMEntry = gcpNewmarkEntry.variant("gcp-abm",
+	"Adams-Bashforth-Moulton 4 PECE (RK4 start) on the state-space ODE, constant step",
+	"7-8, 11-13, 15 (via 37-39); HNW III.1 eqs. 1.5, 1.9",
+	func() Method { return &ABM{} }).constantStep(Order{Q: 4, V: 4, Lambda: 4})
 
 // Adams coefficients ×24 (Hairer, Nørsett & Wanner 1993, III.1, Tables 1.1 and 1.2); each
 // row sums to 24, the consistency condition.

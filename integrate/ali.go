@@ -52,8 +52,7 @@ type ALI3 struct {
 	// Jacobian policy).
 	Newton NewtonSettings
 
-	w         *aliWork
-	*accepted // Current, Previous, Stats (method.go)
+	aliRun
 }
 
 // ALI1 integrates the index-1 augmented Lagrangian formulation (seed 001, eqs. 5-7) with
@@ -76,8 +75,7 @@ type ALI1 struct {
 	// Newton holds the corrector knobs.
 	Newton NewtonSettings
 
-	w         *aliWork
-	*accepted // Current, Previous, Stats (method.go)
+	aliRun
 }
 
 // Penalty factors of the augmented Lagrangian methods (seed 001: 1e5-1e7 for index 1,
@@ -99,36 +97,25 @@ const (
 // (t ≈ 1.9 s), where 8 iterations stopped the fixed-step run.
 const DefaultALIMaxIters = 25
 
-var (
-	_ Method = (*ALI3)(nil)
-	_ Method = (*ALI1)(nil)
-)
-
-var ali3Entry = Entry{
-	Name:         "ali3",
-	Title:        "augmented Lagrangian index 3, trapezoidal rule, projections of velocities and accelerations",
-	Seed:         "001",
-	Equations:    "8-9 (multiplier iteration), projections of q̇ and q̈",
-	Formulations: []Formulation{Index3},
-	Order:        Order{Q: 2, V: 2, Lambda: 2},
-	Params:       []Param{ali3PenaltyParam},
-	// ReactionForces: f_λ pressed by λ of eq. 17 at the iterate (pressReaction).
+// aliFamily is what the registry entries of the augmented Lagrangian methods of seed 001
+// (aliWork: ali3, ali1, and multi-index, which switches between them) share: the
+// trapezoidal rule, second order in every block, and forces that depend on λ, pressed by λ
+// of eq. 17 at the iterate (pressReaction). It is no method itself.
+var aliFamily = Entry{
+	Seed:           "001",
+	Order:          Order{Q: 2, V: 2, Lambda: 2},
 	ReactionForces: true,
-	New:            func() Method { return &ALI3{} },
 }
 
-var ali1Entry = Entry{
-	Name:         "ali1",
-	Title:        "augmented Lagrangian index 1, trapezoidal rule, projections of positions and velocities",
-	Seed:         "001",
-	Equations:    "5-7 (multiplier iteration), projections of q and q̇",
-	Formulations: []Formulation{Index1Projected},
-	Order:        Order{Q: 2, V: 2, Lambda: 2},
-	Params:       []Param{ali1PenaltyParam},
-	// ReactionForces: as ali3.
-	ReactionForces: true,
-	New:            func() Method { return &ALI1{} },
-}
+var ali3Entry = aliFamily.variant("ali3",
+	"augmented Lagrangian index 3, trapezoidal rule, projections of velocities and accelerations",
+	"8-9 (multiplier iteration), projections of q̇ and q̈",
+	func() Method { return &ALI3{} }).in([]Param{ali3PenaltyParam}, Index3)
+
+var ali1Entry = aliFamily.variant("ali1",
+	"augmented Lagrangian index 1, trapezoidal rule, projections of positions and velocities",
+	"5-7 (multiplier iteration), projections of q and q̇",
+	func() Method { return &ALI1{} }).in([]Param{ali1PenaltyParam}, Index1Projected)
 
 // checkPenalty refuses a penalty factor outside [MinPenalty, MaxPenalty] with the reason.
 func checkPenalty(method string, alpha float64) (float64, error) {
@@ -149,35 +136,38 @@ func checkPenalty(method string, alpha float64) (float64, error) {
 // (the index-1 augmented Lagrangian, which needs no independent constraints) and sizes the
 // workspace.
 func (m *ALI3) Init(sys dae.System, start State, ctl StepControl) error {
-	w, err := newALIRun("ali3", 3, m.Alpha, m.Newton, sys, start, ctl)
-	if err != nil {
-		return err
-	}
-	m.w, m.accepted = w, &w.accepted
-	return nil
+	return m.start(newALIRun("ali3", 3, m.Alpha, m.Newton, sys, start, ctl))
 }
 
 // Init is ALI3.Init for the index-1 form.
 func (m *ALI1) Init(sys dae.System, start State, ctl StepControl) error {
-	w, err := newALIRun("ali1", 1, m.Alpha, m.Newton, sys, start, ctl)
+	return m.start(newALIRun("ali1", 1, m.Alpha, m.Newton, sys, start, ctl))
+}
+
+// aliRun is the run of an augmented Lagrangian method (ALI3, ALI1, MultiIndex): its
+// workspace and accepted states, and the Method calls they all answer alike.
+type aliRun struct {
+	w         *aliWork
+	*accepted // Current, Previous, Stats (method.go)
+}
+
+// start makes w, made by Init, the run; err, Init's failure, leaves the run as it was.
+func (r *aliRun) start(w *aliWork, err error) error {
 	if err != nil {
 		return err
 	}
-	m.w, m.accepted = w, &w.accepted
+	r.w, r.accepted = w, &w.accepted
 	return nil
 }
 
-// Step takes one step of size FixedH (shortened to land on tEnd).
-func (m *ALI3) Step(tEnd float64) error { return m.w.step(tEnd) }
-
-// Step takes one step of size FixedH (shortened to land on tEnd).
-func (m *ALI1) Step(tEnd float64) error { return m.w.step(tEnd) }
+// Step takes one accepted step toward tEnd: of size FixedH (shortened to land on tEnd) in
+// ALI3 and ALI1, of the size the rule of Fig. 4 chooses in MultiIndex.
+func (r *aliRun) Step(tEnd float64) error { return r.w.step(tEnd) }
 
 // Interpolate writes the cubic Hermite dense output at t into dst (hermiteInterpolate).
-func (m *ALI3) Interpolate(dst *State, t float64) { hermiteInterpolate(dst, &m.w.prev, &m.w.cur, t) }
-
-// Interpolate writes the cubic Hermite dense output at t into dst (hermiteInterpolate).
-func (m *ALI1) Interpolate(dst *State, t float64) { hermiteInterpolate(dst, &m.w.prev, &m.w.cur, t) }
+func (r *aliRun) Interpolate(dst *State, t float64) {
+	hermiteInterpolate(dst, &r.w.prev, &r.w.cur, t)
+}
 
 // MultiplierIterations returns the largest number of multiplier updates (eq. 9) that an
 // accepted step took: the Newton iterations of that step, each of which updates λ*.
@@ -452,12 +442,7 @@ func (w *aliWork) errorNorm(h float64) float64 {
 // commit makes the projected iterate the current state.
 func (w *aliWork) commit(h float64) error {
 	w.prev.CopyFrom(&w.cur)
-	s := &w.cur
-	s.T += h
-	copy(s.Q, w.q)
-	copy(s.V, w.v)
-	copy(s.A, w.a)
-	copy(s.Lambda, w.lamStar)
+	w.cur.advance(h, w.q, w.v, w.a, w.lamStar)
 	w.maxIters = max(w.maxIters, w.iter)
 	w.stats.Steps++
 	if w.energy != nil {
@@ -577,11 +562,7 @@ func (w *aliWork) residual() error {
 			w.r[i] *= h * h / 4
 		}
 	}
-	if !allFinite(w.r) {
-		w.noteWorst()
-		return ErrNonFinite
-	}
-	return nil
+	return finiteResidual(w, w.r)
 }
 
 // factor assembles the tangent matrix at the iterate (see ALI3, ALI1) and factorizes it.
@@ -631,7 +612,7 @@ func (w *aliWork) factor() error {
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	if err := w.lu.Factor(); err != nil {
-		w.noteWorst()
+		w.noteWorstResidual()
 		if !allFinite(K) {
 			return ErrNonFinite
 		}
@@ -799,15 +780,12 @@ func (w *aliWork) converged() error {
 }
 
 // diverged names the worst residual of a diverged iteration.
-func (w *aliWork) diverged() error {
-	w.noteWorst()
-	return divergence(w.dx)
-}
+func (w *aliWork) diverged() error { return notedDivergence(w, w.dx) }
 
-// noteWorst records the largest residual component with its coordinate for a report, in
+// noteWorstResidual records the largest residual component with its coordinate for a report, in
 // force units: index 3 iterates on eq. 8 times h²/4, which at h = 1e-5 would report an
 // unbalanced force of 0.06 N as 1.4e-12, a value that reads as rounding.
-func (w *aliWork) noteWorst() {
+func (w *aliWork) noteWorstResidual() {
 	bi := largest(w.r)
 	v := w.r[bi]
 	if w.index == 3 {

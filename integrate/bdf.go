@@ -55,7 +55,7 @@ import (
 // RTol (and ATol) default to 1e-12 in fixed-step mode, where they only set the Newton stop.
 type BDF struct {
 	// Formulation is the first-order form integrated, one of those of bdfEntry ["ggl"].
-	Formulation Formulation
+	Formulation
 	// MaxOrder is the largest order, 1 to 5 [5]. With FixedH it is the order used.
 	MaxOrder int
 	// FixedOrder keeps the order at MaxOrder once the start phase has reached it (no
@@ -96,26 +96,20 @@ const (
 // DefaultBDF returns BDF with the GGL formulation and default settings.
 func DefaultBDF() BDF { return BDF{Formulation: StabilizedIndex2} }
 
-var _ Method = (*BDF)(nil)
-
-func (m *BDF) setFormulation(f Formulation) { m.Formulation = f }
-
 // bdfEntry is the registry entry of BDF. In fixed-step mode it runs at order MaxOrder = 5
 // from accurate starting values, so every block converges with order 5 on the index-2
 // GGL form (Brenan, Campbell & Petzold 1996, Theorem 3.2.2 for semi-explicit index 2).
-var bdfEntry = Entry{
+var bdfEntry = firstOrderEntry(Entry{
 	Name:           "bdf",
-	Nonholonomic:   pfaffianForms,
 	Title:          "BDF orders 1-5, variable step and order (DASSL/IDA), GGL by default",
 	Seed:           "002",
 	Equations:      "71, 75, 77, 79, 83, 87, 92 (formulations); IDA order and step selection",
 	Formulations:   []Formulation{StabilizedIndex2, Index2, Index3, Index1, Baumgarte, Index2Baumgarte},
 	Order:          Order{Q: 5, V: 5, Lambda: 5},
 	Adaptive:       true,
-	Implicit:       true,
 	ReactionForces: true,
 	New:            func() Method { m := DefaultBDF(); return &m },
-}
+})
 
 // bdfWork is everything a run needs, sized once by Init.
 type bdfWork struct {
@@ -688,11 +682,7 @@ func (w *bdfWork) residual() error {
 		copy(w.resRaw, rows)
 		w.mn().scaleRows(rows, w.se.mm, w.cur.T+w.hTry, w.yy[:w.nq])
 	}
-	if !allFinite(w.res) {
-		w.noteWorstResidual()
-		return ErrNonFinite
-	}
-	return nil
+	return finiteResidual(w, w.res)
 }
 
 // increment solves for the Newton increment, applies it to y, y' and the correction e,
@@ -729,19 +719,10 @@ func (w *bdfWork) increment() float64 {
 }
 
 // converged checks the converged iterate.
-func (w *bdfWork) converged() error {
-	if w.mn().distrusted() {
-		w.noteWorstResidual()
-		return ErrNoConvergence
-	}
-	return finiteIterate(w.yy)
-}
+func (w *bdfWork) converged() error { return trustedIterate(w, w.mn(), w.yy) }
 
 // diverged names the worst residual of a diverged iteration.
-func (w *bdfWork) diverged() error {
-	w.noteWorstResidual()
-	return divergence(w.delta)
-}
+func (w *bdfWork) diverged() error { return notedDivergence(w, w.delta) }
 
 // factor assembles c_j K − ∂φ/∂y at the iterate and factorizes it.
 func (w *bdfWork) factor() error {

@@ -94,7 +94,7 @@ type DAEAlpha struct {
 	RhoInf float64
 	// Formulation is Index2 (eq. 3.3), CoordinateSplit or CoordinateSplitQR (eq. 3.6 by the
 	// CM iteration), or Index1Projected (eqs. 2.5-2.6) [Index2].
-	Formulation Formulation
+	Formulation
 	// Newton is the corrector stop and Jacobian policy [NewtonSettings defaults].
 	Newton NewtonSettings
 
@@ -105,14 +105,11 @@ type DAEAlpha struct {
 // DefaultDAEAlpha returns the DAE α-method on the index-2 form with ρ = 0.9.
 func DefaultDAEAlpha() DAEAlpha { return DAEAlpha{RhoInf: DefaultRhoInf, Formulation: Index2} }
 
-func (m *DAEAlpha) setFormulation(f Formulation) { m.Formulation = f }
-
-var _ Method = (*DAEAlpha)(nil)
-
 var daeAlphaEntry = Entry{
-	Name:  "daealpha",
-	Title: "DAE α-method (Yen-Petzold-Raha, ρ = 0.9): index 2 with ν, μ, coordinate split with the CM iteration, or ODE α-method with projections",
-	Seed:  "003", Equations: "3.3-3.4 (index2), 3.6-3.11 and CM (cs, cs-qr), 2.5-2.6 (index1-proj); parameters 4.1-4.2",
+	Name:         "daealpha",
+	Title:        "DAE α-method (Yen-Petzold-Raha, ρ = 0.9): index 2 with ν, μ, coordinate split with the CM iteration, or ODE α-method with projections",
+	Seed:         "003",
+	Equations:    "3.3-3.4 (index2), 3.6-3.11 and CM (cs, cs-qr), 2.5-2.6 (index1-proj); parameters 4.1-4.2",
 	Formulations: []Formulation{Index2, CoordinateSplit, CoordinateSplitQR, Index1Projected},
 	Order:        Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive:     true,
@@ -262,7 +259,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	copy(w.aN, w.cur.A) // a_0 = φ_0 (seed 003, after eq. 3.4)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, m: w, raw: ctl, second: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	m.w, m.accepted = w, &w.accepted
 	return nil
 }
@@ -310,9 +307,8 @@ func (m *DAEAlpha) Step(tEnd float64) error {
 	return m.w.lad.step(tEnd)
 }
 
-// setup sets the first step and the Newton stop (stepper).
+// setup sets the Newton stop (stepper).
 func (w *daeAlphaWork) setup(float64) error {
-	w.ctl = w.lad.secondOrderController(w.lad.startStep)
 	if w.nw.s.Jacobian == JacobianEveryIteration {
 		// Newton's method proper (index2) and the CM iteration with their matrices at
 		// every iterate, as in seed 003: they fail only after MaxIters (fullNewton); the

@@ -159,7 +159,9 @@
 // above for hht, genalpha, newmark, gcp and the dopri5 family, RADAU5's for radau5, IDA's
 // order and step selection for bdf); the failure policy is the same for all. Its preamble,
 // ladder.begin, refuses a tEnd not ahead and, at the first Step, resolves StepControl
-// against the end of the run and runs the method's setup (first step, Newton stop). The
+// against the end of the run, makes the second-order controller of hht, genalpha,
+// lie-genalpha, daealpha and gcp with its first step, and runs the method's setup (its
+// Newton stop; the first steps of dopri5, radau5 and bdf, whose rules are their own). The
 // implicit methods (hht, genalpha in all forms, lie-genalpha,
 // newmark, bdf, radau5 with its real and complex systems, gcp-newmark, gcp-fv) correct in
 // one Newton loop,

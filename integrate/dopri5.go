@@ -52,20 +52,15 @@ import (
 // Index1Projected, at the step result with Index1.
 type DOPRI5 struct {
 	// Formulation is Index1Projected or Index1; the zero value means Index1Projected.
-	Formulation Formulation
+	Formulation
 
 	name      string      // registry name: "dopri5" when empty, "mdop5" for its alias
 	w         *dopri5Work // sized by Init
 	*accepted             // Current, Previous, Stats (method.go)
 }
 
-var _ Method = (*DOPRI5)(nil)
-
-func (m *DOPRI5) setFormulation(f Formulation) { m.Formulation = f }
-
 var dopri5Entry = Entry{
 	Name:           "dopri5",
-	Nonholonomic:   []Formulation{Index1Projected, Index1},
 	Title:          "Dormand-Prince 5(4), explicit, on the index-1 form with projection",
 	Seed:           "002",
 	Equations:      "84, 89, 91; HNW II.5",
@@ -74,6 +69,7 @@ var dopri5Entry = Entry{
 	Adaptive:       true,
 	States:         true,
 	ReactionForces: true,
+	Nonholonomic:   []Formulation{Index1Projected, Index1},
 	New:            func() Method { return &DOPRI5{} },
 }
 

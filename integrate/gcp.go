@@ -168,9 +168,10 @@ func DefaultGCP() GCP {
 }
 
 var gcpNewmarkEntry = Entry{
-	Name:  "gcp-newmark",
-	Title: "state-space trapezoidal Newmark by coordinate partitioning, exact Newton Jacobian",
-	Seed:  "000", Equations: "7-8, 10-13, 16-20, 29-39; sec. 3.3; error h²/12·Δq''",
+	Name:         "gcp-newmark",
+	Title:        "state-space trapezoidal Newmark by coordinate partitioning, exact Newton Jacobian",
+	Seed:         "000",
+	Equations:    "7-8, 10-13, 16-20, 29-39; sec. 3.3; error h²/12·Δq''",
 	Formulations: []Formulation{StateSpace},
 	Order:        Order{Q: 2, V: 2, Lambda: 2},
 	Adaptive:     true,
@@ -252,7 +253,7 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 		return err
 	}
 	w.cs = cs
-	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, m: w, raw: ctl, second: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	nq, nc := sys.Size()
 	nd := nq - nc
 	if w.rep == 0 {
@@ -285,7 +286,7 @@ func (m *GCP) Step(tEnd float64) error {
 	return m.w.lad.step(tEnd)
 }
 
-// setup sets the Newton stop and the first step (stepper).
+// setup sets the Newton stop (stepper).
 func (w *gcpWork) setup(float64) error {
 	c := w.lad.c
 	// An increment of 10 ulps of qInd'' in the weights ATol + RTol|qInd''|.
@@ -293,7 +294,6 @@ func (w *gcpWork) setup(float64) error {
 	if w.nw.s.Jacobian == JacobianEveryIteration {
 		w.nw.rule = &fullNewton{s: w.nw.s, floor: w.nw.mon.floor}
 	}
-	w.ctl = w.lad.secondOrderController(w.lad.startStep)
 	return nil
 }
 

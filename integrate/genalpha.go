@@ -153,7 +153,7 @@ type GenAlpha struct {
 	// [GenAlphaFromRhoInf(0.9)].
 	Params GenAlphaParams
 	// Formulation is Index3 (eqs. 64, 67) or StabilizedIndex2 (eqs. 64, 93, 94) [Index3].
-	Formulation Formulation
+	Formulation
 	// CorrectStart perturbs the starting velocity by Δ_0, the normal part of
 	// −h²(β − γ/2 + 1/12) q⃛_0, to restore second order in λ for the index-3 form; Index3
 	// only [false, as in seed 002 Fig. 10].
@@ -167,66 +167,51 @@ type GenAlpha struct {
 	*accepted // Current, Previous, Stats (method.go)
 }
 
-func (m *GenAlpha) setFormulation(f Formulation) { m.Formulation = f }
-
 // DefaultGenAlpha returns the index-3 generalized-α method with ρ∞ = 0.9.
 func DefaultGenAlpha() GenAlpha {
 	p, _ := GenAlphaFromRhoInf(DefaultRhoInf)
 	return GenAlpha{Params: p, Formulation: Index3}
 }
 
-var _ Method = (*GenAlpha)(nil)
+var genAlphaEntry = alphaIndex3Entry(Entry{
+	Name:      "genalpha",
+	Title:     "generalized-α (Chung-Hulbert, ρ∞ = 0.9), index 3, scaled",
+	Seed:      "002",
+	Equations: "64, 67-70; starting values Example 8; parameters seed 003 sec. 4",
+	Params:    []Param{genAlphaRhoParam},
+	New:       func() Method { m := DefaultGenAlpha(); return &m },
+})
 
-var genAlphaEntry = Entry{
-	Name:  "genalpha",
-	Title: "generalized-α (Chung-Hulbert, ρ∞ = 0.9), index 3, scaled",
-	Seed:  "002", Equations: "64, 67-70; starting values Example 8; parameters seed 003 sec. 4",
-	Formulations: []Formulation{Index3},
-	// q and v are second order; λ is first order uniformly on [t_0, t_end] from a start
-	// with y'_0 ≠ 0 (seed 002, Example 8: C₁ n² ρ∞ⁿ |y'_0| h + C₂ h²); the transient decays, so
-	// λ at a t_end far from t_0 converges with order 2.
-	Order:          Order{Q: 2, V: 2, Lambda: 1},
-	Adaptive:       true,
-	ReactionForces: true,
-	Nonholonomic:   []Formulation{Index3},
-	Params:         []Param{genAlphaRhoParam},
-	New:            func() Method { m := DefaultGenAlpha(); return &m },
+// genAlphaConfig is genalpha's entry for another configuration of GenAlpha: the same code
+// (and so seed, error control and forces that depend on λ) under other options, in the
+// formulations forms, each of which takes nonholonomic constraints as index3 does; λ
+// attains order lambdaOrder there, and params are the options users may set.
+func genAlphaConfig(name, title, equations string, lambdaOrder int, params []Param, newMethod func() Method, forms ...Formulation) Entry {
+	e := genAlphaEntry.variant(name, title, equations, newMethod).in(params, forms...)
+	e.Nonholonomic = forms
+	e.Order.Lambda = lambdaOrder
+	return e
 }
 
-var genAlphaSI2Entry = Entry{
-	Name:  "genalpha-si2",
-	Title: "generalized-α (Chung-Hulbert, ρ∞ = 0.9), stabilized index 2",
-	Seed:  "002", Equations: "64, 93-94; starting values after eq. 94; parameters seed 003 sec. 4",
-	Formulations:   []Formulation{StabilizedIndex2},
-	Order:          Order{Q: 2, V: 2, Lambda: 2},
-	Adaptive:       true,
-	ReactionForces: true,
-	Nonholonomic:   []Formulation{StabilizedIndex2},
-	Params:         []Param{genAlphaRhoParam},
-	New: func() Method {
+var genAlphaSI2Entry = genAlphaConfig("genalpha-si2",
+	"generalized-α (Chung-Hulbert, ρ∞ = 0.9), stabilized index 2",
+	"64, 93-94; starting values after eq. 94; parameters seed 003 sec. 4",
+	2, genAlphaEntry.Params, func() Method {
 		m := DefaultGenAlpha()
 		m.Formulation = StabilizedIndex2
 		return &m
-	},
-}
+	}, StabilizedIndex2)
 
-var newmarkEntry = Entry{
-	Name:  "newmark",
-	Title: "Newmark trapezoidal rule (β = 1/4, γ = 1/2), stabilized index 2",
-	Seed:  "002", Equations: "64 with α_m = α_f = 0; 93-94 (ggl) or 67-70 (index3)",
-	// The stabilized index-2 form is the default: with ρ∞ = 1 nothing damps the start-up
-	// oscillation of the index-3 form, whose λ error grows over the run (measured on
-	// Example 8, x_0 = 0, h = 0.02: 1.1 after 10 s) and whose Newton iteration then fails
-	// (x_0 = 0.2, t = 6.26).
-	Formulations:   []Formulation{StabilizedIndex2, Index3},
-	Order:          Order{Q: 2, V: 2, Lambda: 2},
-	Adaptive:       true,
-	ReactionForces: true,
-	Nonholonomic:   []Formulation{StabilizedIndex2, Index3},
-	New: func() Method {
+// newmarkEntry: the stabilized index-2 form is the default: with ρ∞ = 1 nothing damps the
+// start-up oscillation of the index-3 form, whose λ error grows over the run (measured on
+// Example 8, x_0 = 0, h = 0.02: 1.1 after 10 s) and whose Newton iteration then fails
+// (x_0 = 0.2, t = 6.26). Its α are fixed, so ρ∞ is no option.
+var newmarkEntry = genAlphaConfig("newmark",
+	"Newmark trapezoidal rule (β = 1/4, γ = 1/2), stabilized index 2",
+	"64 with α_m = α_f = 0; 93-94 (ggl) or 67-70 (index3)",
+	2, nil, func() Method {
 		return &GenAlpha{Params: NewmarkParams(), Formulation: StabilizedIndex2, Name: "newmark"}
-	},
-}
+	}, StabilizedIndex2, Index3)
 
 // genAlphaWork is the per-run state of GenAlpha, sized once by Init.
 type genAlphaWork struct {
@@ -234,18 +219,13 @@ type genAlphaWork struct {
 	sys  dae.System // with the Pfaffian rows appended (dae.WithPfaffianRows)
 	// Nonholonomic constraints (dae.Nonholonomic, index3 only): the rows ncH..nc of sys,
 	// their multipliers the last entries of λ; R = ∂(A v + b)/∂q. pf is nil without them.
-	pf       dae.Nonholonomic
-	ncH      int
-	R        *mat.Dense
-	der      *dae.Derivatives
-	nq, nc   int
-	nx       int // unknowns: Δq, hλ (, μ)
-	si2      bool
+	pf     dae.Nonholonomic
+	ncH    int
+	R      *mat.Dense
+	der    *dae.Derivatives
+	nq, nc int
+	alphaScheme
 	correctV bool
-	p        GenAlphaParams
-	dAlpha   float64      // α_m − α_f
-	cM       float64      // (1 − α_m)/(β(1 − α_f)), eq. 70
-	cErr     float64      // β − γ/2 + 1/12, local error constant of eq. 64a
 	nw       newtonSolver // the corrector loop (newton.go)
 
 	lad ladder     // the step loop (ladder.go); lad.c is resolved on the first Step
@@ -351,18 +331,13 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 			return fmt.Errorf("integrate: %s: start %s = (q %g, v %g) is not finite", name, dae.CoordinateName(sys, i), start.Q[i], start.V[i])
 		}
 	}
-	w := &genAlphaWork{name: name, sys: sys, nq: nq, nc: nc, si2: form == StabilizedIndex2,
-		correctV: m.CorrectStart, p: m.Params, pf: pf, ncH: ncH}
+	w := &genAlphaWork{name: name, sys: sys, nq: nq, nc: nc, alphaScheme: newAlphaScheme(m.Params, form, nq, nc),
+		correctV: m.CorrectStart, pf: pf, ncH: ncH}
 	if pf != nil {
 		w.R = mat.NewDense(nc-ncH, nq, nil)
 	}
 	w.nw = newNewtonSolver(nw, &w.stats)
-	w.nx = nq + nc
-	if w.si2 {
-		w.nx += nc
-	}
 	p := m.Params
-	w.dAlpha, w.cM, w.cErr = p.newmarkCoefficients()
 	vec := func(n int) []float64 { return make([]float64, n) }
 	w.cur, w.prev = NewState(nq, nc), NewState(nq, nc)
 	w.aN, w.jerk, w.v0, w.jerk0, w.delta0 = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
@@ -441,7 +416,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
+	w.lad = ladder{name: name, m: w, raw: ctl, second: &w.ctl, firstStep: w.firstStep, stats: &w.stats, cur: &w.cur, fc: newFailureContext(sys, &start)}
 	w.lad.newton = &w.nw
 	w.lad.watch = undampedIndex3(!w.si2, p)
 	m.w, m.accepted = w, &w.accepted
@@ -476,12 +451,6 @@ func (w *genAlphaWork) accel(a, lambda []float64, t float64, q, v []float64) err
 func (m *GenAlpha) Step(tEnd float64) error {
 	mustInit(m.w != nil, "genalpha")
 	return m.w.lad.step(tEnd)
-}
-
-// setup sets the first step (stepper).
-func (w *genAlphaWork) setup(float64) error {
-	w.ctl = w.lad.secondOrderController(w.firstStep)
-	return nil
 }
 
 // attempt prepares and corrects one step of size h (newtonSolver.attempt), with a fresh

@@ -62,29 +62,25 @@ const Index2Projected Formulation = "index2-proj"
 // Current's λ is Λ₇ (Index2) or from eq. 17 at the projected state (Index2Projected).
 type HEDOP5 struct {
 	// Formulation is Index2Projected or Index2; the zero value means Index2Projected.
-	Formulation Formulation
+	Formulation
 
 	w         *dopri5Work // sized by Init
 	*accepted             // Current, Previous, Stats (method.go)
 }
 
-var _ Method = (*HEDOP5)(nil)
-
-func (m *HEDOP5) setFormulation(f Formulation) { m.Formulation = f }
-
-var hedop5Entry = Entry{
-	Name:         "hedop5",
-	Title:        "HEDOP5 half-explicit Runge-Kutta 5(4) on the index-2 form (Arnold 1998)",
-	Seed:         "002",
-	Equations:    "79, 81a-f (Remark 9); projection 89, 91",
-	Formulations: []Formulation{Index2Projected, Index2},
-	Order:        Order{Q: 5, V: 5, Lambda: 5},
-	Adaptive:     true,
-	// ReactionForces: each stage solves eq. 81e with f_λ(Qᵢ, Vᵢ, Λᵢ) by Newton on Λᵢ
-	// (reactionaccel.go, on the stage's unsymmetric KKT factorization).
-	ReactionForces: true,
-	New:            func() Method { return &HEDOP5{} },
-}
+// hedop5Entry: DOPRI5's code (dopri5Work) with the half-explicit stages of eq. 81 on the
+// index-2 forms, so its order 5 (of the default, Index2Projected), error control and forces
+// that depend on λ (each stage solves eq. 81e with f_λ(Qᵢ, Vᵢ, Λᵢ) by Newton on Λᵢ,
+// reactionaccel.go, on the stage's unsymmetric KKT factorization). Its stages integrate q
+// and v only, so Init refuses first-order states and nonholonomic constraints.
+var hedop5Entry = func() Entry {
+	e := dopri5Entry.variant("hedop5",
+		"HEDOP5 half-explicit Runge-Kutta 5(4) on the index-2 form (Arnold 1998)",
+		"79, 81a-f (Remark 9); projection 89, 91",
+		func() Method { return &HEDOP5{} }).in(nil, Index2Projected, Index2)
+	e.States, e.Nonholonomic = false, nil
+	return e
+}()
 
 // mdop5Entry registers the index-1 half-explicit method of seed 002, Remark 10 (eq. 85),
 // MDOP5 of MEXX (Lubich et al. 1992, 1995): its stages Qᵢ, Vᵢ are explicit (85a) and each

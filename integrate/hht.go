@@ -94,29 +94,18 @@ func DefaultHHT() HHT {
 // keeping the method close to trapezoidal (the MSC.ADAMS HHT default, seed 004).
 const DefaultHHTAlpha = -0.3
 
-var _ Method = (*HHT)(nil)
-
 // hhtEntry is the registry entry of HHT. λ is computed from the α-weighted equilibrium
 // eq. 10, whose transient after the start decays like ρ∞ⁿ (seed 002, Example 8); the
 // order test measures 2 for λ at t_end on the smooth test problems.
-var hhtEntry = Entry{
-	Name:         "hht",
-	Nonholonomic: []Formulation{Index3},
-	Title:        "Hilber-Hughes-Taylor, index 3, accelerations and multipliers as unknowns",
-	Seed:         "004",
-	Equations:    "2, 6, 10-14; error 26, 34-39; corrector 40-47",
-	Formulations: []Formulation{Index3},
-	// λ is first order over the run from a start in motion: the index-3 start-up
-	// transient of the α-methods (seed 002, Example 8; measured 0.45 → 0.22 → 0.11 on the
-	// pendulum of the conformance suite). It is second order after the transient and from
-	// rest.
-	Order:          Order{Q: 2, V: 2, Lambda: 1},
-	Adaptive:       true,
-	States:         true,
-	ReactionForces: true,
-	Params:         []Param{hhtAlphaParam},
-	New:            func() Method { m := DefaultHHT(); return &m },
-}
+var hhtEntry = alphaIndex3Entry(Entry{
+	Name:      "hht",
+	Title:     "Hilber-Hughes-Taylor, index 3, accelerations and multipliers as unknowns",
+	Seed:      "004",
+	Equations: "2, 6, 10-14; error 26, 34-39; corrector 40-47",
+	States:    true,
+	Params:    []Param{hhtAlphaParam},
+	New:       func() Method { m := DefaultHHT(); return &m },
+})
 
 // hhtCoef are the method coefficients of eq. 6 and the error constants of eqs. 26 and 34.
 type hhtCoef struct {
@@ -299,7 +288,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 		return s
 	}
 	w.cur, w.prev = newState(), newState()
-	w.lad = ladder{name: "hht", m: w, rule: &w.ctl, stats: &w.stats, cur: &w.cur}
+	w.lad = ladder{name: "hht", m: w, second: &w.ctl, stats: &w.stats, cur: &w.cur}
 	w.lad.newton = &w.nw
 	vec := func(k int) []float64 { return make([]float64, k) }
 	w.u0, w.u, w.du, w.res = vec(n), vec(n), vec(n), vec(n)
@@ -451,13 +440,12 @@ func (m *HHT) Step(tEnd float64) error {
 	return m.w.lad.step(tEnd)
 }
 
-// setup sets the Newton floor and the first step (stepper).
+// setup sets the Newton floor (stepper).
 func (w *hhtWork) setup(float64) error {
 	c := w.lad.c
 	// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
 	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol) // an increment of 10 ulps of q
 	w.nw.mon.needRate = true
-	w.ctl = w.lad.secondOrderController(w.lad.startStep)
 	return nil
 }
 
@@ -743,11 +731,7 @@ func (w *hhtWork) residual() error {
 	w.newmark(h)
 	w.evalResidual(w.cur.T+h, h)
 	copy(w.res, w.du)
-	if !allFinite(w.du) {
-		w.noteWorstResidual()
-		return ErrNonFinite
-	}
-	return nil
+	return finiteResidual(w, w.du)
 }
 
 // factor assembles and factorizes the iteration matrix at the iterate.
@@ -856,19 +840,10 @@ func (w *hhtWork) jacVec(dst, z []float64) {
 func (w *hhtWork) precondition(x []float64) { w.mn.solve(x) }
 
 // converged checks the converged unknowns.
-func (w *hhtWork) converged() error {
-	if w.mn.distrusted() {
-		w.noteWorstResidual()
-		return ErrNoConvergence
-	}
-	return finiteIterate(w.u)
-}
+func (w *hhtWork) converged() error { return trustedIterate(w, w.mn, w.u) }
 
 // diverged names the worst residual of a diverged iteration.
-func (w *hhtWork) diverged() error {
-	w.noteWorstResidual()
-	return divergence(w.du)
-}
+func (w *hhtWork) diverged() error { return notedDivergence(w, w.du) }
 
 // noteWorstResidual records the largest component of the last residual (e₁, e₂, e₃) with
 // its owner for a failure report.

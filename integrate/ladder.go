@@ -30,6 +30,11 @@ type ladder struct {
 	c    StepControl
 	end  float64 // tEnd of the first Step, or a unit span past t for tEnd = +Inf
 	rule stepRule
+	// second, when set, becomes rule at the first Step: the controller of a second-order
+	// method (hht, genalpha, lie-genalpha, daealpha, gcp), made by begin with its first
+	// step from firstStep, or from HNW's starting step (startStep) when that is nil.
+	second    *controller
+	firstStep func(end float64) float64
 	// fixed: steps of c.FixedH, no error test (bdf's start-up steps at FixedH are not
 	// fixed: they run under error control toward the next grid point).
 	fixed bool
@@ -49,8 +54,8 @@ type ladder struct {
 	causeWorst Residual // worst residual of the attempt whose failure is reported
 }
 
-// stepper is what ladder.step needs from a method; a method with a first step or a
-// Newton stop to set adds stepSetup, one that adapts to failures adds stepFailed.
+// stepper is what ladder.step needs from a method; a method with a Newton stop or a
+// controller of its own to set adds stepSetup, one that adapts to failures adds stepFailed.
 type stepper interface {
 	// attempt predicts and corrects (or computes the stages of) a step of size h from the
 	// current state; nil when it produced a solution. usedFresh counts the fresh-Jacobian
@@ -67,7 +72,8 @@ type stepper interface {
 
 // stepSetup is the stepper of a method that sets what depends on the step control, which
 // begin has resolved into ladder.c against ladder.end at the first Step toward tEnd: the
-// first step, the Newton stop.
+// Newton stop, its own controller and first step (a second-order controller is begin's,
+// ladder.second).
 type stepSetup interface {
 	setup(tEnd float64) error
 }
@@ -134,6 +140,10 @@ func (l *ladder) begin(tEnd float64) error {
 			return err
 		}
 		l.c, l.end, l.fixed = c, end, l.constant || c.FixedH > 0
+		if l.second != nil {
+			*l.second = l.secondOrderController()
+			l.rule = l.second
+		}
 		if s, ok := l.m.(stepSetup); ok {
 			if err := s.setup(tEnd); err != nil {
 				return err
@@ -282,8 +292,12 @@ func firstStepSize(c StepControl, start func() float64) float64 {
 
 // secondOrderController is the step-size rule of a second-order method (δ_q ~ h³: the
 // elementary controller of exponent 1/3, seed 004 eq. 38b), whose first step is FixedH,
-// H0 or else firstStep(end), evaluated only then.
-func (l *ladder) secondOrderController(firstStep func(end float64) float64) controller {
+// H0 or else l.firstStep(end) (startStep when nil), evaluated only then.
+func (l *ladder) secondOrderController() controller {
+	firstStep := l.firstStep
+	if firstStep == nil {
+		firstStep = l.startStep
+	}
 	return newController(l.c, 2, firstStepSize(l.c, func() float64 { return firstStep(l.end) }))
 }
 

@@ -66,7 +66,7 @@ type LieGenAlpha struct {
 	// Params are α_m, α_f, β, γ [GenAlphaFromRhoInf(0.9)]; start from DefaultLieGenAlpha.
 	Params GenAlphaParams
 	// Formulation is Index3 or StabilizedIndex2 [Index3].
-	Formulation Formulation
+	Formulation
 	// Newton is the corrector stop and Jacobian policy [NewtonSettings defaults].
 	Newton NewtonSettings
 
@@ -96,25 +96,21 @@ func DefaultLieGenAlpha() LieGenAlpha {
 	return LieGenAlpha{Params: p, Formulation: Index3}
 }
 
-func (m *LieGenAlpha) setFormulation(f Formulation) { m.Formulation = f }
-
 var _ LieMethod = (*LieGenAlpha)(nil)
 
-var lieGenAlphaEntry = Entry{
-	Name:  "lie-genalpha",
-	Title: "Lie group generalized-α (Brüls-Cardona-Arnold 2012, ρ∞ = 0.9), index 3 or stabilized index 2",
-	Seed:  "002", Equations: "Remark 5, 33-34, 64; Brüls-Cardona-Arnold 2012; Arnold-Brüls-Cardona 2015 (ggl)",
-	Formulations: []Formulation{Index3, StabilizedIndex2},
-	// As genalpha: λ of the index-3 form is first order over a run started in motion (the
-	// start-up transient of seed 002, Example 8); the ggl form is second order in λ.
-	Order:    Order{Q: 2, V: 2, Lambda: 1},
-	Adaptive: true,
-	Lie:      true,
-	// ReactionForces: a dae.System on ℝⁿ (the capability belongs to dae.System; a
-	// dae.LieSystem cannot declare one).
-	ReactionForces: true,
-	New:            func() Method { m := DefaultLieGenAlpha(); return &m },
-}
+// lieGenAlphaEntry: genalpha's iteration on the group's algebra (alphashared.go), so its
+// seed, error control and orders: λ of the index-3 form is first order over a run started
+// in motion (the start-up transient of seed 002, Example 8); the ggl form is second order
+// in λ. Forces that depend on λ: on a dae.System on ℝⁿ (the capability belongs to
+// dae.System; a dae.LieSystem cannot declare one).
+var lieGenAlphaEntry = func() Entry {
+	e := genAlphaEntry.variant("lie-genalpha",
+		"Lie group generalized-α (Brüls-Cardona-Arnold 2012, ρ∞ = 0.9), index 3 or stabilized index 2",
+		"Remark 5, 33-34, 64; Brüls-Cardona-Arnold 2012; Arnold-Brüls-Cardona 2015 (ggl)",
+		func() Method { m := DefaultLieGenAlpha(); return &m }).in(nil, Index3, StabilizedIndex2)
+	e.Lie, e.Nonholonomic = true, nil
+	return e
+}()
 
 // NewLieMethod returns e's method for a dae.LieSystem, or an error naming the capability
 // when e steps q' = v in a vector space only.
@@ -146,13 +142,8 @@ type lieWork struct {
 	rx         *reaction
 	rxa        *reactionAccel
 	nq, nv, nc int
-	nx         int
-	si2        bool
-	p          GenAlphaParams
-	dAlpha     float64 // α_m − α_f
-	cM         float64 // (1 − α_m)/(β(1 − α_f))
-	cErr       float64 // β − γ/2 + 1/12
-	nw         newtonSolver
+	alphaScheme
+	nw newtonSolver
 
 	lad ladder
 	ctl controller
@@ -233,7 +224,7 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl, plai
 	if !allFinite(start.Q) || !allFinite(start.V) {
 		return fmt.Errorf("integrate: %s: start (q %v, v %v) is not finite", name, start.Q, start.V)
 	}
-	w := &lieWork{name: name, sys: sys, nq: nq, nv: nv, nc: nc, si2: form == StabilizedIndex2, p: m.Params}
+	w := &lieWork{name: name, sys: sys, nq: nq, nv: nv, nc: nc, alphaScheme: newAlphaScheme(m.Params, form, nv, nc)}
 	if plain != nil {
 		if err := refuseDenseMethod(name, form, plain, "the scaled iteration matrix of eq. 64"); err != nil {
 			return err
@@ -241,12 +232,6 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl, plai
 		w.rx, w.rxa = newReaction(plain, nil), newReactionAccel(plain, nil)
 	}
 	w.nw = newNewtonSolver(nwS, &w.stats)
-	w.nx = nv + nc
-	if w.si2 {
-		w.nx += nc
-	}
-	p := m.Params
-	w.dAlpha, w.cM, w.cErr = p.newmarkCoefficients()
 	vec := func(n int) []float64 { return make([]float64, n) }
 	state := func() State {
 		return State{Q: vec(nq), V: vec(nv), A: vec(nv), Lambda: vec(nc)}
@@ -292,8 +277,8 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl, plai
 	}
 	copy(w.aN, w.cur.A)
 	w.prev.CopyFrom(&w.cur)
-	w.lad = ladder{name: name, m: w, raw: ctl, rule: &w.ctl, stats: &w.stats, cur: &w.cur}
-	w.lad.watch = undampedIndex3(!w.si2, p)
+	w.lad = ladder{name: name, m: w, raw: ctl, second: &w.ctl, firstStep: w.firstStep, stats: &w.stats, cur: &w.cur}
+	w.lad.watch = undampedIndex3(!w.si2, w.p)
 	m.w, m.accepted = w, &w.accepted
 	return nil
 }
@@ -356,12 +341,6 @@ func (w *lieWork) accel(a, lambda []float64, t float64, q, v []float64) error {
 func (m *LieGenAlpha) Step(tEnd float64) error {
 	mustInit(m.w != nil, "lie-genalpha")
 	return m.w.lad.step(tEnd)
-}
-
-// setup sets the first step (stepper).
-func (w *lieWork) setup(float64) error {
-	w.ctl = w.lad.secondOrderController(w.firstStep)
-	return nil
 }
 
 // firstStep is genalpha's: h = min(span/100, 1/sqrt(‖v̇_0‖)).

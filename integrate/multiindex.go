@@ -46,8 +46,7 @@ type MultiIndex struct {
 	// Newton holds the corrector knobs.
 	Newton NewtonSettings
 
-	w         *aliWork
-	*accepted // Current, Previous, Stats (method.go)
+	aliRun
 }
 
 // IndexReport counts what the multi-index method did in each index.
@@ -106,21 +105,17 @@ const (
 	lowerRatio = 265
 )
 
-var _ Method = (*MultiIndex)(nil)
-
-var multiIndexEntry = Entry{
-	Name:         "multi-index",
-	Title:        "multi-index variable step: ali3 at large steps, ali1 at small ones, energy-invariant error control",
-	Seed:         "001",
-	Equations:    "5-9, error 11-12, step 13-14, Fig. 4",
-	Formulations: []Formulation{IndexSwitching},
-	// With FixedH it is ali3 (order 2 in every block).
-	Order:    Order{Q: 2, V: 2, Lambda: 2},
-	Adaptive: true,
-	// ReactionForces: as ali3; the energy invariant includes the power of f_λ.
-	ReactionForces: true,
-	New:            func() Method { return &MultiIndex{} },
-}
+// multiIndexEntry: ali3 and ali1 (aliWork) switched by the rule of Fig. 4, so their order
+// (with FixedH it is ali3, order 2 in every block) and forces that depend on λ (the energy
+// invariant includes the power of f_λ); the error control is its own.
+var multiIndexEntry = func() Entry {
+	e := aliFamily.variant("multi-index",
+		"multi-index variable step: ali3 at large steps, ali1 at small ones, energy-invariant error control",
+		"5-9, error 11-12, step 13-14, Fig. 4",
+		func() Method { return &MultiIndex{} }).in(nil, IndexSwitching)
+	e.Adaptive = true
+	return e
+}()
 
 // Init checks the options and the system (dae.EnergyInvariant), starts in index 3 and
 // starts the energy invariant.
@@ -166,16 +161,7 @@ func (m *MultiIndex) Init(sys dae.System, start State, ctl StepControl) error {
 		rx = w.rx.rx
 	}
 	w.energy = newEnergyMeter(inv, rx, start.T, w.cur.Q, w.cur.V, w.cur.Lambda)
-	m.w, m.accepted = w, &w.accepted
-	return nil
-}
-
-// Step takes one accepted step toward tEnd.
-func (m *MultiIndex) Step(tEnd float64) error { return m.w.step(tEnd) }
-
-// Interpolate writes the cubic Hermite dense output at t into dst (hermiteInterpolate).
-func (m *MultiIndex) Interpolate(dst *State, t float64) {
-	hermiteInterpolate(dst, &m.w.prev, &m.w.cur, t)
+	return m.start(w, nil)
 }
 
 // Index returns the index (3 or 1) of the next attempt.

@@ -207,6 +207,40 @@ func divergence(dx []float64) error {
 	return ErrNoConvergence
 }
 
+// worstNoter is a newtonIteration that records the largest component of its last residual,
+// with its owner, as the ladder's worst for a failure report.
+type worstNoter interface {
+	noteWorstResidual()
+}
+
+// finiteResidual ends a residual hook: ErrNonFinite, with the worst component of w's
+// residual r noted, when r holds a NaN or Inf.
+func finiteResidual(w worstNoter, r []float64) error {
+	if !allFinite(r) {
+		w.noteWorstResidual()
+		return ErrNonFinite
+	}
+	return nil
+}
+
+// notedDivergence is the diverged hook of a method that names its worst residual: it
+// notes it and returns divergence(dx) for the last increment dx.
+func notedDivergence(w worstNoter, dx []float64) error {
+	w.noteWorstResidual()
+	return divergence(dx)
+}
+
+// trustedIterate is the converged hook of a method with massNewton's Krylov fallback mn
+// whose iterate x needs only to be finite: a verdict mn distrusts (massNewton.distrusted)
+// is refused as ErrNoConvergence with the worst residual noted.
+func trustedIterate(w worstNoter, mn *massNewton, x []float64) error {
+	if mn.distrusted() {
+		w.noteWorstResidual()
+		return ErrNoConvergence
+	}
+	return finiteIterate(x)
+}
+
 // newtonSolver is the one Newton loop of the implicit methods (in the sense of
 // OrdinaryDiffEq's nlsolve!): iterate residual → (matrix) → increment until newtonMonitor
 // (seed 004, eqs. 40-47) declares convergence or divergence, with the Jacobian reuse

@@ -48,6 +48,20 @@ func withPfaffian(method string, sys dae.System) (dae.System, error) {
 // alone, whose Pfaffian rows would be 0 = 0 with Jacobian A: not the equations.
 var pfaffianForms = []Formulation{StabilizedIndex2, Index2, Index1, Baumgarte, Index2Baumgarte}
 
+// firstOrderEntry completes the registry entry e of a method of the first-order form
+// K y' = φ (bdf, radau5): it integrates linearly implicit systems (Entry.Implicit), and
+// takes nonholonomic constraints in those of its formulations that take Pfaffian rows
+// (pfaffianForms), the test pfaffianForm makes at Init.
+func firstOrderEntry(e Entry) Entry {
+	e.Implicit = true
+	for _, f := range e.Formulations {
+		if slices.Contains(pfaffianForms, f) {
+			e.Nonholonomic = append(e.Nonholonomic, f)
+		}
+	}
+	return e
+}
+
 // firstOrderForm resolves the formulation f of a method of the first-order form (bdf,
 // radau5) by its entry (Entry.formulation) and returns it with the system it integrates
 // (pfaffianForm).

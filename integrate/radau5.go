@@ -105,7 +105,7 @@ import (
 // O(h^(2s−1)), O(h^s) and O(h^(s−1)), s = 3).
 type Radau5 struct {
 	// Formulation is StabilizedIndex2 (ggl), Index2 or Index3; zero means StabilizedIndex2.
-	Formulation Formulation
+	Formulation
 	// ApproxJacobian replaces ∂φ/∂y by the IVP test set's approximation that neglects the
 	// derivatives of f, M and G (semiExplicit.approxJacobian) [false].
 	ApproxJacobian bool
@@ -127,26 +127,19 @@ type Radau5 struct {
 	*accepted // Current, Previous, Stats (method.go)
 }
 
-// setFormulation implements formulated for Entry.NewMethod.
-func (m *Radau5) setFormulation(f Formulation) { m.Formulation = f }
-
-var _ Method = (*Radau5)(nil)
-
 // radau5Entry is the registry entry of Radau5; the order is that of ggl, the default form.
-var radau5Entry = Entry{
+var radau5Entry = firstOrderEntry(Entry{
 	Name:           "radau5",
-	Nonholonomic:   []Formulation{StabilizedIndex2, Index2},
 	Title:          "Radau IIA, 3 stages, order 5 (RADAU5), on the first-order form K y' = φ",
 	Seed:           "002",
 	Equations:      "sec. 4.2, Examples 10-11; Hairer-Wanner (1996) IV.8, VII.4",
 	Formulations:   []Formulation{StabilizedIndex2, Index2, Index3},
 	Order:          Order{Q: 5, V: 5, Lambda: 3},
 	Adaptive:       true,
-	Implicit:       true,
 	ReactionForces: true,
 	Params:         []Param{radauRegEpsParam},
 	New:            func() Method { return &Radau5{} },
-}
+})
 
 // RADAU5's defaults (Hairer & Wanner 1996, IV.8, and the documented defaults of radau5.f).
 const (

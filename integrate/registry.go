@@ -63,17 +63,38 @@ type Entry struct {
 	New    func() Method // a method with default settings
 }
 
-// variant is e under another name, title and equations, made by newMethod: a method that
-// runs e's code with other settings and so has e's formulations, order and capabilities.
+// variant is e under another name, title and equations, made by newMethod: the entry of a
+// method that shares what e states (seed, formulations, order, capabilities) because it
+// runs e's code with other settings (mdop5, gcp-fv), shares e's form of the equations
+// (hedop5, rk4, lie-genalpha), or belongs to the family e describes (aliFamily); the caller
+// changes what differs (Entry.in, Entry.constantStep, fields).
 func (e Entry) variant(name, title, equations string, newMethod func() Method) Entry {
 	e.Name, e.Title, e.Equations, e.New = name, title, equations, newMethod
 	return e
 }
 
-// formulated is implemented by methods that integrate more than one formulation.
+// in is e, a variant of another method's entry (Entry.variant), in the formulations forms
+// (the first the default) with the options params.
+func (e Entry) in(params []Param, forms ...Formulation) Entry {
+	e.Formulations, e.Params = forms, params
+	return e
+}
+
+// constantStep is e, a variant of another method's entry (Entry.variant), for a method of
+// the given order with constant steps only (StepControl.FixedH; no error control).
+func (e Entry) constantStep(order Order) Entry {
+	e.Order, e.Adaptive = order, false
+	return e
+}
+
+// formulated is implemented by methods that integrate more than one formulation: each
+// embeds its Formulation option and so has Formulation.setFormulation.
 type formulated interface {
 	setFormulation(f Formulation)
 }
+
+// setFormulation sets the Formulation option of a method that embeds it (formulated).
+func (f *Formulation) setFormulation(g Formulation) { *f = g }
 
 // NewMethod returns e's method with default settings integrating formulation f; the empty
 // f selects the default (the first of e.Formulations). An f that e does not support is an

@@ -29,22 +29,24 @@ import (
 //
 // Stats: FuncEvals counts eq. 17 solves (4 per step), Projections 2 per projected step.
 type RK4 struct {
-	Formulation Formulation // Index1Projected (default) or Index1
-	w           *rk4Work
-	*accepted   // Current, Previous, Stats (method.go)
+	// Formulation is Index1Projected (default) or Index1.
+	Formulation
+	w         *rk4Work
+	*accepted // Current, Previous, Stats (method.go)
 }
 
-var rk4Entry = Entry{
-	Name:  "rk4",
-	Title: "classical Runge-Kutta 4 on the index-1 form, constant step, for reference solutions",
-	Seed:  "002", Equations: "17, 84; projection 89, 91",
-	Formulations:   []Formulation{Index1Projected, Index1},
-	Order:          Order{Q: 4, V: 4, Lambda: 4},
-	ReactionForces: true,
-	New:            func() Method { return &RK4{} },
-}
-
-func (m *RK4) setFormulation(f Formulation) { m.Formulation = f }
+// rk4Entry: dopri5's index-1 form (eq. 84 with a, λ from eq. 17; the projections eqs. 89, 91
+// by projectPositions; forces that depend on λ by eq. 17 through reactionAccel), so its
+// seed and formulations, at fourth order with constant steps. It takes neither first-order
+// states nor nonholonomic constraints.
+var rk4Entry = func() Entry {
+	e := dopri5Entry.variant("rk4",
+		"classical Runge-Kutta 4 on the index-1 form, constant step, for reference solutions",
+		"17, 84; projection 89, 91",
+		func() Method { return &RK4{} }).constantStep(Order{Q: 4, V: 4, Lambda: 4})
+	e.States, e.Nonholonomic = false, nil
+	return e
+}()
 
 // rk4ProjTol and rk4ProjMaxIters bound the position projection (eq. 89); the simplified
 // Newton iteration contracts by about |Δq| per iteration, so a few iterations suffice.

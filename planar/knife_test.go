@@ -2,6 +2,7 @@ package planar_test
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -366,5 +367,37 @@ func TestKnifeEdgeTrailer(t *testing.T) {
 			t.Errorf("%s: final q differs from dopri5's by %.2g, want ≤ 1e-5", c.method, dq)
 		}
 		t.Logf("%s: |g| %.2g, |G v| %.2g, |A v| %.2g, ΔE %.2g J, |q − q_dopri5| %.2g, %d steps", c.method, r.Pos, r.Vel, av, de, dq, sol.Stats.Steps)
+	}
+}
+
+// TestNonholonomicEntryMatchesInit: every method in every formulation takes the sleigh's
+// knife edge at Init exactly when its registry entry lists the formulation in
+// Entry.Nonholonomic (the `A v+b=0` column of linkage methods), and otherwise refuses it
+// naming dae.Nonholonomic; and the list holds only formulations of the method. The entries
+// derive those lists (firstOrderEntry from pfaffianForms, the variants from their bases),
+// so this ties the derivation to Init.
+func TestNonholonomicEntryMatchesInit(t *testing.T) {
+	sys := sleigh(t, 1, 0.1, 0.2, 1, 1)
+	s0, _ := start(t, sys)
+	for _, e := range integrate.Methods() {
+		for _, f := range e.Nonholonomic {
+			if !slices.Contains(e.Formulations, f) {
+				t.Errorf("%s: Entry.Nonholonomic lists %s, not one of its formulations %v", e.Name, f, e.Formulations)
+			}
+		}
+		for _, f := range e.Formulations {
+			m, err := e.NewMethod(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = m.Init(sys, s0, integrate.StepControl{FixedH: 0.01})
+			listed := slices.Contains(e.Nonholonomic, f)
+			switch {
+			case listed && err != nil:
+				t.Errorf("%s/%s: listed in Entry.Nonholonomic, but Init = %v", e.Name, f, err)
+			case !listed && (err == nil || !strings.Contains(err.Error(), "dae.Nonholonomic")):
+				t.Errorf("%s/%s: not in Entry.Nonholonomic %v, but Init = %v, want a refusal naming dae.Nonholonomic", e.Name, f, e.Nonholonomic, err)
+			}
+		}
 	}
 }
