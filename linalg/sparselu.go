@@ -460,6 +460,12 @@ func (f *SparseLU) FullFactorizations() int { return f.nFull }
 // the pivot sequence and patterns of an earlier full factorization.
 func (f *SparseLU) Refactorizations() int { return f.nRefactor }
 
+// Pattern returns A's pattern in compressed rows, as NewSparseLU took it: row i lists
+// the columns cols[rowStart[i]:rowStart[i+1]], in the order of Values(). The slices are
+// the SparseLU's own, shared so that a caller filling Values() by rows needs no copy of
+// the pattern (at n = 130 000, 14 MB): read them, never modify them.
+func (f *SparseLU) Pattern() (rowStart, cols []int) { return f.arp, f.acol }
+
 // Values returns the storage of A's pattern entries that Factor factorizes, the rows of
 // the pattern one after another: entry Σ_{r<i} len(pattern[r]) + s is A(i,
 // pattern[i][s]). Callers that assemble the matrix sparsely fill it and call Factor,
