@@ -4,10 +4,10 @@ import "math"
 
 // factorFull computes P C = L U by the left-looking Gilbert–Peierls algorithm with
 // threshold partial pivoting, choosing the pivot sequence and the patterns of L and U
-// anew. L and U grow by append from their previous capacity (the first time, the
-// patterns from the Cholesky estimate: with diagonal pivots L and U fit in it; their
-// nonzeros from nothing), and sizeFactors fits the capacities to what was found. It
-// reports false when a column has no nonzero candidate pivot, leaving x zero.
+// anew. L and U grow by append from their previous capacity (the first time, from the
+// Cholesky estimate: with diagonal pivots L and U fit in it), and sizeFactors fits the
+// capacities to what was found. It reports false when a column has no nonzero candidate
+// pivot, leaving x zero.
 //
 // During the factorization the rows of L carry C's row numbers, since most of them are
 // not yet pivotal; they are renumbered to pivot steps at the end, which is what the
@@ -17,7 +17,8 @@ func (f *sparseLUOf[T]) factorFull() bool {
 	first := f.li == nil
 	if first {
 		c := f.lEstimate + f.lEstimate/4 // headroom for off-diagonal pivots
-		f.li, f.ui = make([]int32, 0, c), make([]int32, 0, c)
+		f.li, f.lni, f.lnx = make([]int32, 0, c), make([]int32, 0, c), make([]T, 0, c)
+		f.ui, f.uni, f.unx = make([]int32, 0, c), make([]int32, 0, c), make([]T, 0, c)
 	}
 	f.li, f.lni, f.lnx = f.li[:0], f.lni[:0], f.lnx[:0]
 	f.ui, f.uni, f.unx = f.ui[:0], f.uni[:0], f.unx[:0]
@@ -50,39 +51,42 @@ func (f *sparseLUOf[T]) factorFull() bool {
 	return true
 }
 
-// sizeFactors fits the capacities of L and U after a full factorization. The first one
-// trims the patterns from the Cholesky estimate to their size plus an eighth, room for
-// the off-diagonal pivots of a later full factorization (on bdf's Newton matrix of the
-// planar chain U's pattern is 57 % of the estimate). The nonzeros get the length of
-// their patterns as capacity, so that a refactorization, whose exact zeros may fall
-// elsewhere, never allocates. They grew from what the last factorization found instead
-// of being sized from the estimate, which held most of a large factorization's memory:
-// 20 % of L's pattern and 30 % of U's are nonzero on that matrix.
+// sizeFactors fits the capacities of L and U after a full factorization. The nonzeros
+// need at least the length of their patterns, so that a refactorization, whose exact
+// zeros may fall elsewhere, never allocates. The first full factorization allocated all
+// from the Cholesky estimate; an array that uses less than 8/9 of it is then copied to
+// its size (the patterns with an eighth of room for the off-diagonal pivots of a later
+// full factorization): on bdf's Newton matrix of the planar chain U's pattern is 57 % of
+// the estimate and 20 % of L's pattern and 30 % of U's are nonzero (the Newton pattern
+// is the union over the formulations), and the estimate's capacity held most of the
+// memory of a large factorization.
 func (f *sparseLUOf[T]) sizeFactors(first bool) {
 	if first {
-		f.li = withCap(f.li, len(f.li)+len(f.li)/8)
-		f.ui = withCap(f.ui, len(f.ui)+len(f.ui)/8)
+		f.li, f.ui = trimmed(f.li, len(f.li)+len(f.li)/8), trimmed(f.ui, len(f.ui)+len(f.ui)/8)
+		f.lni, f.lnx = trimmed(f.lni, len(f.li)), trimmed(f.lnx, len(f.li))
+		f.uni, f.unx = trimmed(f.uni, len(f.ui)), trimmed(f.unx, len(f.ui))
 	}
-	f.lni, f.lnx = atLeast(f.lni, len(f.li), first), atLeast(f.lnx, len(f.li), first)
-	f.uni, f.unx = atLeast(f.uni, len(f.ui), first), atLeast(f.unx, len(f.ui), first)
+	if len(f.li) > cap(f.lni) || len(f.li) > cap(f.lnx) {
+		f.lni, f.lnx = withCap(f.lni, len(f.li)), withCap(f.lnx, len(f.li))
+	}
+	if len(f.ui) > cap(f.uni) || len(f.ui) > cap(f.unx) {
+		f.uni, f.unx = withCap(f.uni, len(f.ui)), withCap(f.unx, len(f.ui))
+	}
 }
 
-// withCap returns s with capacity c ≥ len(s): s itself when it has it, else a copy.
-func withCap[E any](s []E, c int) []E {
-	if cap(s) == c {
-		return s
-	}
-	t := make([]E, len(s), c)
-	copy(t, s)
-	return t
-}
-
-// atLeast returns s with capacity c if it has less, or if exact is set, else s.
-func atLeast[E any](s []E, c int, exact bool) []E {
-	if cap(s) < c || exact {
+// trimmed returns s with capacity c when it has more than c + c/8, else s.
+func trimmed[E any](s []E, c int) []E {
+	if cap(s) > c+c/8 {
 		return withCap(s, c)
 	}
 	return s
+}
+
+// withCap returns a copy of s with capacity c ≥ len(s).
+func withCap[E any](s []E, c int) []E {
+	t := make([]E, len(s), c)
+	copy(t, s)
+	return t
 }
 
 // reach returns top such that xi[top:n] lists, in topological order, the rows of C

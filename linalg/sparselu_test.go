@@ -658,8 +658,13 @@ func TestSparseLUZerosInPattern(t *testing.T) {
 	A1.Set(i, i+1, 1e-3*A1.At(i, i))
 	check("a declared zero set", A1, 1, 2)
 
-	// Every declared zero set: the nonzeros of L and U fill their patterns, which the
-	// capacity of the values holds (sizeFactors), so the refactorization allocates nothing.
+	// Every declared zero set, right after the first factorization: the nonzeros of L and
+	// U fill their patterns, which the capacity of the values holds (sizeFactors), so the
+	// refactorization allocates nothing.
+	if f, err = NewSparseLU(s.n, pattern); err != nil {
+		t.Fatal(err)
+	}
+	check("first (again)", s.A, 1, 0)
 	A2 := mat.DenseCopyOf(A1)
 	for r, cols := range pattern {
 		for _, c := range cols {
