@@ -164,7 +164,7 @@ type bdfWork struct {
 	resRaw             []float64 // the dynamic rows before massNewton.scaleRows (nq)
 	scaled             bool      // res's dynamic rows are scaled
 
-	// Fixed-step start.
+	// Fixed-step start; grid is allocated by setup, with FixedH only.
 	fixedH   float64
 	starting bool
 	grid     [bdfMaxOrder + 1][]float64
@@ -332,9 +332,6 @@ func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSetting
 	for j := range w.phi {
 		w.phi[j] = vec()
 	}
-	for j := range w.grid {
-		w.grid[j] = vec()
-	}
 	w.yy, w.yp, w.yPred, w.ypPred, w.ee, w.delta, w.res, w.ewt, w.scal, w.yInt =
 		vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec()
 	w.kdiag = vec()
@@ -382,6 +379,11 @@ func (w *bdfWork) setup(tEnd float64) error {
 		}
 		w.fixedH = c.FixedH
 		w.starting = w.maxOrd > 1
+		for j := range w.grid {
+			if w.grid[j] == nil { // fixed steps only: 6 MB at 10 000 bars
+				w.grid[j] = make([]float64, w.n)
+			}
+		}
 		copy(w.grid[0], w.phi[0])
 		w.nGrid = 1
 		if w.starting {

@@ -83,13 +83,13 @@ type newtonReg struct {
 func (f *newtonFactor) regularize() {
 	f.reg.on = true
 	if f.sparse != nil && f.reg.aug == nil {
-		f.reg.build(f.pattern, f.sparse.Size())
+		f.reg.build(&f.csr)
 	}
 }
 
-// build makes the augmented factorization and the slot maps for pattern.
-func (r *newtonReg) build(pattern [][]int, n int) {
-	csr := dae.NewCSR(pattern, n, n, false)
+// build makes the augmented factorization and the slot maps for the pattern csr.
+func (r *newtonReg) build(csr *dae.CSR) {
+	n := csr.NRows
 	aug := make([][]int, n)
 	for i := range n {
 		cols := csr.Cols[csr.RowStart[i]:csr.RowStart[i+1]]
@@ -115,10 +115,10 @@ func (r *newtonReg) build(pattern [][]int, n int) {
 	r.slot, r.trans, r.vals = make([]int, nnz), make([]int, nnz), make([]float64, nnz)
 	r.diag, r.ownDiag = make([]int, n), make([]int, n)
 	for i := range n {
-		r.diag[i], r.ownDiag[i] = at(&acsr, i, i), at(&csr, i, i)
+		r.diag[i], r.ownDiag[i] = at(&acsr, i, i), at(csr, i, i)
 		for t := csr.RowStart[i]; t < csr.RowStart[i+1]; t++ {
 			j := csr.Cols[t]
-			r.slot[t], r.trans[t] = at(&acsr, i, j), at(&csr, j, i)
+			r.slot[t], r.trans[t] = at(&acsr, i, j), at(csr, j, i)
 		}
 	}
 }

@@ -47,7 +47,7 @@ func TestRegularizedFactorRankDeficient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	buf := &newtonFactor{sparse: slu, buf: mat.NewDense(n, n, nil), pattern: pattern}
+	buf := sparseFactor(slu, mat.NewDense(n, n, nil))
 	byValues := newSparseNewtonFactor(n, pattern)
 	for name, f := range map[string]*newtonFactor{"dense": dense, "sparse": buf, "sparse by values": byValues} {
 		fill := func() {

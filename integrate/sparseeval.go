@@ -200,7 +200,7 @@ func newSparseNewtonFactor(n int, pattern [][]int) *newtonFactor {
 	if err != nil {
 		panic(fmt.Sprintf("integrate: bad Newton matrix pattern: %v", err))
 	}
-	return &newtonFactor{sparse: s, csr: dae.NewCSR(pattern, n, n, false), pattern: pattern}
+	return sparseFactor(s, nil)
 }
 
 // addMul adds M x to dst, row by row as the dense loops do.

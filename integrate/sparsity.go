@@ -188,11 +188,10 @@ type newtonFactor struct {
 	dense  *linalg.LU
 	sparse *linalg.SparseLU
 	buf    *mat.Dense // assembly storage of the sparse path; nil when filled by values
-	csr    dae.CSR    // the pattern of the values (newSparseNewtonFactor)
-	// pattern is the sparse paths' pattern and reg the regularization that Newton
-	// failures near singular positions switch on (regularize.go).
-	pattern [][]int
-	reg     newtonReg
+	// csr is the sparse paths' pattern, the order of Values(): sparse's own storage
+	// (linalg.SparseLU.Pattern), not a copy.
+	csr dae.CSR
+	reg newtonReg // the regularization that Newton failures near singular positions switch on (regularize.go)
 }
 
 // newNewtonFactor returns the factorization for n×n matrices with the given pattern (nil:
@@ -206,7 +205,15 @@ func newNewtonFactor(n int, pattern [][]int) *newtonFactor {
 	if err != nil {
 		panic(fmt.Sprintf("integrate: bad Newton matrix pattern: %v", err))
 	}
-	return &newtonFactor{sparse: s, buf: mat.NewDense(n, n, nil), pattern: pattern}
+	return sparseFactor(s, mat.NewDense(n, n, nil))
+}
+
+// sparseFactor returns the newtonFactor of the sparse LU s, assembled into buf (nil:
+// filled by values), with the pattern s holds.
+func sparseFactor(s *linalg.SparseLU, buf *mat.Dense) *newtonFactor {
+	rowStart, cols := s.Pattern()
+	n := s.Size()
+	return &newtonFactor{sparse: s, buf: buf, csr: dae.CSR{NRows: n, NCols: n, RowStart: rowStart, Cols: cols}}
 }
 
 // Matrix returns the row-major n×n storage to assemble the Newton matrix into.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -656,4 +657,35 @@ func TestSparseLUZerosInPattern(t *testing.T) {
 	}
 	A1.Set(i, i+1, 1e-3*A1.At(i, i))
 	check("a declared zero set", A1, 1, 2)
+
+	// Every declared zero set, right after the first factorization: the nonzeros of L and
+	// U fill their patterns, which the capacity of the values holds (sizeFactors), so the
+	// refactorization allocates nothing.
+	if f, err = NewSparseLU(s.n, pattern); err != nil {
+		t.Fatal(err)
+	}
+	check("first (again)", s.A, 1, 0)
+	A2 := mat.DenseCopyOf(A1)
+	for r, cols := range pattern {
+		for _, c := range cols {
+			if A2.At(r, c) == 0 {
+				A2.Set(r, c, 1e-6*A2.At(r, r)+1e-9)
+			}
+		}
+	}
+	before := len(f.lni) + len(f.uni)
+	var m0, m1 runtime.MemStats // the first such call: AllocsPerRun would warm up with it
+	runtime.ReadMemStats(&m0)
+	err = f.Factorize(A2)
+	runtime.ReadMemStats(&m1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := m1.Mallocs - m0.Mallocs; n != 0 {
+		t.Errorf("refactorization with every declared zero set: %d allocations, want 0", n)
+	}
+	if f.FullFactorizations() != 1 || len(f.lni)+len(f.uni) <= before {
+		t.Errorf("every declared zero set: %d full factorizations (want 1), %d stored values of L + U (want more than %d)",
+			f.FullFactorizations(), len(f.lni)+len(f.uni), before)
+	}
 }

@@ -16,23 +16,25 @@ import (
 const largeChainBars = 10000
 
 // largeChainBudgets are the guard's budgets per method, with the figures measured on
-// 2026-11-25 (live: the heap retained, runtime.MemStats.HeapAlloc right after runtime.GC,
+// 2026-11-26 (live: the heap retained, runtime.MemStats.HeapAlloc right after runtime.GC,
 // with the problem, the method and its factorizations held; alloc: every byte allocated
 // from building the problem to the last step, TotalAlloc, garbage included, most of it the
 // symbolic analyses of the sparse LUs of dae.Initialize and of the method).
 //
-// hht meets the example budget of 200 MB peak heap (84 MB). bdf in its default GGL
-// form does not: its Newton matrix has nq + 2nc = 70 000 unknowns, and its sparse LU
-// holds 90 MB of factors (capacity 1.25 × the Cholesky estimate of C + Cᵀ) and 39 MB of C
-// by columns; its live heap is 65, 129 and 258 MB at 2500, 5000 and 10 000 bars, linear in
-// N (26 KB per bar), so its budget is 400 MB, still 1/18 of one nq×nq matrix.
+// Both meet the example budget of 200 MB peak heap. bdf's, in its default GGL
+// form, is the larger: its Newton matrix has nq + nq + nq + 2nc = 130 000 unknowns and
+// 1.6e6 pattern entries, and its sparse LU holds 62 MB of L and U (3.7e6 pattern entries
+// with int32 row numbers and room for as many values, of which 0.9e6 are nonzero) and
+// 47 MB of the matrix (values, pattern by rows and by columns); its live heap is 51, 100 and 197 MB at 2500, 5000 and
+// 10 000 bars, linear in N (19 KB per bar; 26 KB before the sparse LU's int32 row numbers
+// and fitted capacities and the Newton factor's shared pattern).
 var largeChainBudgets = []struct {
 	method      string
 	steps       int
 	live, alloc uint64 // bytes
 }{
-	{"hht", 3, 200 << 20, 800 << 20},  // measured live 84 MB, alloc 493 MB, 1.4 s
-	{"bdf", 2, 400 << 20, 1500 << 20}, // measured live 258 MB, alloc 1088 MB, 2.6 s
+	{"hht", 3, 200 << 20, 800 << 20},  // measured live 76 MB, alloc 495 MB, 0.7 s
+	{"bdf", 2, 200 << 20, 1500 << 20}, // measured live 194 MB, alloc 1107 MB, 1.9 s
 }
 
 // TestLargeChainMemoryGuard: a planar chain of 10 000 bars is built (assembly and
