@@ -9,8 +9,7 @@ import "fmt"
 // the loads applied to it: gravity, the force elements' wrenches and the cut rows' −Gᵀλ.
 // What is left is the wrench F_i that frame i's parent passes to the subtree through
 // joint i: its constraint load and its generalized force s_i·F_i along the axis (a drive's
-// λ, a joint spring, friction). Only the position rows are taken: knife edges and rolling
-// disks load their frames through Pfaffian rows that TransmittedWrenches does not read.
+// λ, a joint spring, friction).
 
 // Wrench is a load in world axes: a force and its moment about the world origin.
 type Wrench struct {
@@ -28,10 +27,17 @@ func wrenchOf(x sv) Wrench { return Wrench{Moment: x.ang(), Force: x.lin()} }
 // applies on the subtree of frame i through joint i at (t, q, v, a, λ), λ the multipliers
 // of the cut joints' and drives' rows (reaction.go). The recursion is O(N + cut rows) and
 // allocates nothing after its first call. It refuses a model with knife edges or rolling
-// disks, whose Pfaffian loads it does not sum.
+// disks, whose Pfaffian loads it does not sum, or with friction on a cut joint (a load
+// that acts on the coordinates, not as a wrench). Friction on tree joints acts inside the
+// subtrees (between a joint's parent and child) and needs nothing here.
 func (s *System) TransmittedWrenches(dst []Wrench, t float64, q, v, a, lambda []float64) error {
 	if len(s.m.knives)+len(s.m.disks) > 0 {
 		return fmt.Errorf("joint: transmitted wrenches: the model has knife edges or rolling disks, whose Pfaffian loads are not summed")
+	}
+	for _, fr := range s.m.frictions {
+		if fr.cut >= 0 {
+			return fmt.Errorf("joint: transmitted wrenches: friction %q of a cut joint acts through its rows' reaction, a load not summed", fr.name)
+		}
 	}
 	if s.react == nil {
 		s.react = make([]sv, len(s.m.prims))
