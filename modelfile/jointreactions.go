@@ -16,7 +16,7 @@ type sampleWrenches struct {
 	sys    *JointMechanism
 	seq    int
 	primed bool
-	w      []joint.Wrench
+	w, raw []joint.Wrench // the constraint wrenches and the transmitted ones
 	err    error
 }
 
@@ -25,10 +25,10 @@ func (r *sampleWrenches) at(c *sample, i int) joint.Wrench {
 	if !r.primed || r.seq != c.seq {
 		if r.w == nil {
 			nq, _ := r.sys.Size()
-			r.w = make([]joint.Wrench, nq)
+			r.w, r.raw = make([]joint.Wrench, nq), make([]joint.Wrench, nq)
 		}
-		r.err = r.sys.TransmittedWrenches(r.w, c.s.T, c.s.Q, c.s.V, c.s.A, c.full)
-		for k, F := range r.w {
+		r.err = r.sys.TransmittedWrenches(r.raw, c.s.T, c.s.Q, c.s.V, c.s.A, c.full)
+		for k, F := range r.raw {
 			a := r.sys.AxisLoad(k, F)
 			r.w[k] = joint.Wrench{Moment: sub3(F.Moment, a.Moment), Force: sub3(F.Force, a.Force)}
 		}
