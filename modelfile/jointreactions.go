@@ -104,17 +104,24 @@ func (m *Model) marker(name string) Marker {
 // (joint.System.TransmittedWrenches: knife edges, friction on a cut joint).
 func (jb *JointBuilt) jointReactionsReadable(doc *Document) error {
 	m := &doc.Model
-	nq, nc := jb.System.Size()
-	z := make([]float64, nq)
-	err := jb.System.TransmittedWrenches(make([]joint.Wrench, nq), 0, z, z, z, make([]float64, nc))
+	err := jb.System.wrenchesAvailable()
 	if err == nil {
 		return nil
 	}
 	for _, ch := range append(m.OutputChannels(), m.PlotChannels()...) {
 		elem, _ := splitChannel(ch)
-		if _, tree := jb.tree[elem]; tree && jb.holds[elem] == (holdReaction{}) {
+		_, tree := jb.tree[elem]
+		if _, friction := jb.holds[elem]; tree && !friction {
 			return fmt.Errorf("%s: simulation: channel %q: the reaction of tree joint %q is not available with coordinates: joint here (%v); use coordinates: body", doc.File, ch, elem, err)
 		}
 	}
 	return nil
+}
+
+// wrenchesAvailable returns why TransmittedWrenches cannot be read for m (knife edges,
+// rolling disks, friction on a cut joint), or nil.
+func (m *JointMechanism) wrenchesAvailable() error {
+	nq, nc := m.Size()
+	z := make([]float64, nq)
+	return m.TransmittedWrenches(make([]joint.Wrench, nq), 0, z, z, z, make([]float64, nc))
 }

@@ -90,9 +90,7 @@ func (r *sampleWrenches) constraint3(c *sample, first, last int) joint.Wrench {
 // outputs or plot when the transmitted wrenches are not available
 // (joint.System.TransmittedWrenches: rolling disks).
 func (jb *Joint3Built) jointReactionsReadable3(doc *Document) error {
-	nq, nc := jb.System.Size()
-	z := make([]float64, nq)
-	err := jb.System.TransmittedWrenches(make([]joint.Wrench, nq), 0, z, z, z, make([]float64, nc))
+	err := jb.System.wrenchesAvailable()
 	if err == nil {
 		return nil
 	}
