@@ -17,7 +17,6 @@ type sampleWrenches struct {
 	seq    int
 	primed bool
 	w, raw []joint.Wrench // the constraint wrenches and the transmitted ones
-	err    error
 }
 
 // at returns the constraint wrench of tree frame i at sample c.
@@ -27,7 +26,12 @@ func (r *sampleWrenches) at(c *sample, i int) joint.Wrench {
 			nq, _ := r.sys.Size()
 			r.w, r.raw = make([]joint.Wrench, nq), make([]joint.Wrench, nq)
 		}
-		r.err = r.sys.TransmittedWrenches(r.raw, c.s.T, c.s.Q, c.s.V, c.s.A, c.full)
+		if err := r.sys.TransmittedWrenches(r.raw, c.s.T, c.s.Q, c.s.V, c.s.A, c.full); err != nil {
+			nan := math.NaN() // refused at build (jointReactionsReadable): never read as a number
+			for k := range r.raw {
+				r.raw[k] = joint.Wrench{Moment: [3]float64{nan, nan, nan}, Force: [3]float64{nan, nan, nan}}
+			}
+		}
 		for k, F := range r.raw {
 			a := r.sys.AxisLoad(k, F)
 			r.w[k] = joint.Wrench{Moment: sub3(F.Moment, a.Moment), Force: sub3(F.Force, a.Force)}
