@@ -244,3 +244,34 @@ func benchSteps(b *testing.B, m integrate.Method, sys dae.System, s integrate.St
 	b.ReportMetric(float64(st.Jacobians-s0.Jacobians)/steps, "jacobians/step")
 	b.ReportMetric(float64(st.NewtonIters-s0.NewtonIters)/steps, "newton/step")
 }
+
+// BenchmarkTransmittedWrenches: the reaction pass an output sample runs (every tree
+// joint's transmitted wrench) on the spherical chain, against one Force evaluation at the
+// same state (the recursive Newton-Euler pass it extends): both O(N).
+func BenchmarkTransmittedWrenches(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		sys, s, err := Chain3D(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		nq, _ := sys.Size()
+		b.Run(fmt.Sprintf("pass=wrenches/N=%d", n), func(b *testing.B) {
+			w := make([]joint.Wrench, nq)
+			b.ReportAllocs()
+			for b.Loop() {
+				s.Q[0] += 1e-12 // new positions: the kinematics cache does not hide the work
+				if err := sys.TransmittedWrenches(w, 0, s.Q, s.V, s.A, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("pass=force/N=%d", n), func(b *testing.B) {
+			f := make([]float64, nq)
+			b.ReportAllocs()
+			for b.Loop() {
+				s.Q[0] += 1e-12
+				sys.Force(f, 0, s.Q, s.V)
+			}
+		})
+	}
+}

@@ -24,6 +24,7 @@ type System struct {
 
 	motion motionCache // FrameMotion's own kinematics
 	el     elementWork // the force elements' wrenches (forces.go)
+	react  []sv        // the cut rows' loads summed over each subtree (reaction.go)
 }
 
 var (

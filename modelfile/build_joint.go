@@ -24,6 +24,7 @@ type JointBuilt struct {
 	turns  []bool // whether the frame's joint is a revolute (its q adds to the angle)
 	drives map[string]driveRow
 	holds  map[string]holdReaction // the joints with friction, whose hold rows are their reaction
+	tree   map[string]sk           // the tree joints' coordinates and signs (jointReaction)
 }
 
 // JointMechanism is the joint.System of a model file with the initial guess read from the
@@ -124,6 +125,7 @@ func buildJoint(doc *Document, poses map[string]pose) (*JointBuilt, error) {
 		t.markers[mk.Name] = mk
 	}
 	t.grow()
+	jb.tree = t.signs
 	if err := t.closeAndDrive(); err != nil {
 		return nil, err
 	}
@@ -132,7 +134,7 @@ func buildJoint(doc *Document, poses map[string]pose) (*JointBuilt, error) {
 		return nil, fmt.Errorf("%s: %w", doc.File, err)
 	}
 	jb.System = &JointMechanism{System: sys, q0: t.q0, v0: t.v0}
-	return jb, nil
+	return jb, jb.jointReactionsReadable(doc)
 }
 
 // sk is a tree joint's coordinate index and the sign and offset of the planar joint
@@ -349,13 +351,15 @@ func (v *validator) jointCoordinates() {
 // coordinates, named and valued as in body coordinates: a body's pose and rates from its
 // tree frame (joint.System.FrameMotion), its angle summed along the revolute joints of its
 // path (unwrapped by construction; anglePaths), and a motion's λ times the sign of its coordinate.
-// The spring-damper channels read package joint's force elements; joint reaction channels
-// are offered for joints with friction only (channelNames, reactionChannel).
+// The spring-damper channels read package joint's force elements; a joint's reaction
+// channels its hold rows when it has friction (reactionChannel), else the wrench a tree
+// joint transmits or a cut joint's rows' load (jointReaction).
 func jointChannels(b *Built) func(string) channelFunc {
 	jb := b.Joint
 	sys := jb.System
 	angle := newAnglePaths(jb.parent, jb.turns).at
 	mo := &sampleMotion{sys: sys}
+	rw := &sampleWrenches{sys: sys}
 	frame := func(body string) planarFrame {
 		bf := jb.frames[body]
 		if bf.f == joint.Ground {
@@ -380,7 +384,10 @@ func jointChannels(b *Built) func(string) channelFunc {
 		if f, ok := jb.reactionChannel(elem, suffix, angle); ok {
 			return f
 		}
-		d := jb.drives[elem] // channelNames offers only motions' λ and friction joints' reactions
+		if f, ok := jb.jointReaction(b.Doc, rw, mo, elem, suffix, angle); ok {
+			return f
+		}
+		d := jb.drives[elem] // what is left: a motion's λ
 		return func(c *sample) float64 { return d.s * c.full[d.row] }
 	}
 }

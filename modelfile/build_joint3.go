@@ -20,16 +20,17 @@ import (
 // zero there), so a spherical joint's Cardan angles start at zero, as far from their
 // singularity (middle angle ±90°) as they can be.
 type Joint3Built struct {
-	Model  *joint.Model
-	System *JointMechanism
-	Tree   []string // the joints of the spanning tree, in the order they were added
-	Cuts   []string // the joints that close loops (cut joints)
-	Free   []string // the floating bodies, each the root of a tree on a free joint
-	frames map[string]frame3
-	parent []int  // parent coordinate of each coordinate (joint.Ground at the root)
-	axis   []vec3 // rotation axis of each coordinate in its parent's frame; zero for a translation
-	drives map[string]int
-	cardan []cardanJoint // the spherical joints' Cardan angles, for the singularity's message
+	Model     *joint.Model
+	System    *JointMechanism
+	Tree      []string // the joints of the spanning tree, in the order they were added
+	Cuts      []string // the joints that close loops (cut joints)
+	Free      []string // the floating bodies, each the root of a tree on a free joint
+	frames    map[string]frame3
+	parent    []int  // parent coordinate of each coordinate (joint.Ground at the root)
+	axis      []vec3 // rotation axis of each coordinate in its parent's frame; zero for a translation
+	drives    map[string]int
+	cardan    []cardanJoint        // the spherical joints' Cardan angles, for the singularity's message
+	reactions map[string]reaction3 // where each joint's reaction is read (jointReaction3)
 }
 
 type vec3 = [3]float64
@@ -188,7 +189,7 @@ func buildJoint3(doc *Document, body *Built, tree []treeJoint, cuts []Joint3) (*
 		return nil, fmt.Errorf("%s: %w", doc.File, err)
 	}
 	t.jb.System = &JointMechanism{System: sys, q0: t.q0, v0: t.v0}
-	return t.jb, nil
+	return t.jb, t.jb.jointReactionsReadable3(doc)
 }
 
 // markerAt returns the world position, velocity and z axis of marker k at the start.
@@ -267,6 +268,7 @@ func (t *tree3Builder) add(tj treeJoint) {
 	t.origin[f] = o
 	jb.frames[child] = frame3{f: f, com: vec3(r.Sub(o)), p0: p}
 	jb.Tree = append(jb.Tree, tj.jt.Name)
+	t.placeReaction(tj.jt, &tj)
 }
 
 // addFree puts the floating body name into the model on a free joint from the ground: three
@@ -398,6 +400,7 @@ func (t *tree3Builder) cut(jt Joint3) int {
 	rj, _, _ := t.markerAt(kj)
 	pi, pj := vec3(ri.Sub(t.origin[fi.f])), vec3(rj.Sub(t.origin[fj.f]))
 	t.jb.Cuts = append(t.jb.Cuts, jt.Name)
+	t.placeReaction(jt, nil)
 	xi, yi, zi := t.sb.System.MarkerAxes(spatial.MarkerID(ki+1), t.q)
 	xj, yj, zj := t.sb.System.MarkerAxes(spatial.MarkerID(kj+1), t.q)
 	m := t.jb.Model
@@ -502,13 +505,14 @@ func rotateInertia(R spatial.Mat3, J [3][3]float64) [3][3]float64 {
 // velocity, acceleration and angular velocity from its tree frame (joint.System.FrameMotion),
 // its Euler parameters as the product of the joint rotations along its path with its
 // start orientation (continuous in q, so the same branch p, not −p, as the body route's),
-// a marker's point from its body's frame, a motion's λ, and the spring-damper channels of
-// package joint's force elements. Joint reaction channels are not offered (channelNames3).
+// a marker's point from its body's frame, a motion's λ, the spring-damper channels of
+// package joint's force elements, and the joints' reactions (jointReaction3).
 func joint3Channels(b *Built) func(string) channelFunc {
 	jb := b.Joint3
 	sys := jb.System
 	m := b.Doc.Spatial
 	mo := &sampleMotion{sys: sys}
+	rw := &sampleWrenches{sys: sys}
 	paths := newQuatPaths(jb.parent, jb.axis)
 	motion := func(c *sample, fr frame3, p vec3) joint.FrameMotion { return mo.at(c, fr.f, p) }
 	return func(name string) channelFunc {
@@ -535,7 +539,10 @@ func joint3Channels(b *Built) func(string) channelFunc {
 		if f, ok := b.forceChannel(sys.SpringDamperReadings, elem, suffix, 3); ok {
 			return f
 		}
-		row, ok := jb.drives[elem] // channelNames3 offers only motions' and rolling disks' λ among the joint channels
+		if f, ok := jb.jointReaction3(rw, mo, elem, suffix); ok {
+			return f
+		}
+		row, ok := jb.drives[elem] // what is left: a motion's or a rolling disk's λ
 		if !ok {
 			row = constraintRow(sys, elem+".h")
 		}

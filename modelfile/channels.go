@@ -61,8 +61,8 @@ func channelNames(m *Model) []string {
 		}
 	}
 	for _, j := range m.Joints {
-		if m.Coordinates == CoordinatesJoint && j.Friction == nil {
-			continue // a tree joint has no multiplier, so no reaction to read; friction gives it hold rows
+		if m.Coordinates == CoordinatesJoint && j.Type == JointKnifeEdge {
+			continue // a Pfaffian row of its body's frame, no load read on the joint route
 		}
 		suffixes := jointSuffixes()
 		switch j.Type {

@@ -55,13 +55,16 @@ func compareChannels(t *testing.T, rb, rj *Result, bound float64) float64 {
 // to the file's t_end (every channel, positions, Euler parameters, velocities, the
 // motion's torque, energies, to 1e-6 of its size, both run by dopri5 at tol 1e-10), or is
 // refused naming the route and the way out. The spherical chains, the spatial double
-// pendulum and the driven RSSR four-bar (its coupler-rocker ball the cut joint) must run,
-// with the tree and cut joints below; chain3d runs with N = 4.
+// pendulum, the driven RSSR four-bar (its coupler-rocker ball the cut joint) and the fast
+// heavy top (its rotations line dropped; its outputs name the pivot's reaction, read from
+// the wrench the spherical joint transmits) must run, with the tree and cut joints below;
+// chain3d runs with N = 4.
 func TestJoint3Examples(t *testing.T) {
 	want := map[string]struct{ from, to, tree, cuts string }{
 		"spatial-double-pendulum": {"", "", "shoulder elbow", ""},
 		"chain3d":                 {"N: 20", "N: 4", "ball1 ball2 ball3 ball4", ""},
 		"spatial-fourbar":         {"", "", "crankpin rockerpin A", "B"},
+		"heavy-top-fast":          {"rotations: lie-group\n", "", "pivot", ""},
 	}
 	files, _ := filepath.Glob("../examples/*.yaml")
 	ran := 0
@@ -190,8 +193,9 @@ func TestJoint3ExampleFile(t *testing.T) {
 }
 
 // TestJoint3EveryTreeJoint: the crane (crane3) follows in joint coordinates the motion,
-// marker channels, driving forces and torques, and energies (with the spring's and
-// motions' work) of the body-coordinate run over 1 s, to 1e-6 of each channel's size at
+// marker channels, driving forces and torques, every joint's reaction channels, and
+// energies (with the spring's and motions' work) of the body-coordinate run over 1 s, to
+// 1e-6 of each channel's size at
 // tol 1e-10 (dopri5), with the tree the doc comment of assembleJoint3 says; so does the
 // crane whose turntable is driven instead of sprung, by a motion that starts one turn
 // away from the angle in (−π, π] (the body route's sin(β − f) = 0 holds there too), and
@@ -234,6 +238,7 @@ func TestJoint3EveryTreeJoint(t *testing.T) {
 }
 
 func compareCrane(t *testing.T, src string, dof int) {
+	src = strings.Replace(src, "push, feed,", "push, feed, rail, turn, hooke, tube, ball,", 1) // every joint's reaction channels
 	bb, bj := buildBoth(t, "crane3.yaml", src)
 	if got := strings.Join(bj.Joint3.Tree, " "); got != "rail turn hooke tube ball" {
 		t.Errorf("tree %q, want rail turn hooke tube ball", got)
@@ -251,10 +256,16 @@ func compareCrane(t *testing.T, src string, dof int) {
 
 // TestJoint3Refusals: what the 3D joint route cannot express is refused naming the
 // element: a motion on a cut joint, joints without a tree or cut form (point-on-plane),
-// friction on a translational joint, joint reaction channels, a coordinate set other than
+// friction on a translational joint, a rolling disk's reaction channels (its loads are
+// Pfaffian rows; every other joint's are read), a coordinate set other than
 // body and joint, a revolute motion whose start the body route made consistent on the
 // other branch of sin(β − f) = 0 (half a turn from f).
 func TestJoint3Refusals(t *testing.T) {
+	disk, err := os.ReadFile(filepath.Join("..", "examples", "rolling-disk.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rollingDisk := string(disk)
 	hinged := strings.NewReplacer("ELBOW", "revolute", "AXIS", "[0.2, 1, 0.3]").Replace(hung3)
 	cases := []struct{ model, from, to, want string }{
 		{hinged, "initial:\n", "motions:\n  - {name: bend, joint: elbow, function: \"0\"}\ninitial:\n",
@@ -262,7 +273,7 @@ func TestJoint3Refusals(t *testing.T) {
 		{crane3, "type: spherical, i: sleeve.p", "type: point-on-plane, i: sleeve.p", `point-on-plane joints are not available with coordinates: joint`},
 		{crane3, "i: slot, j: cart.slot}", "i: slot, j: cart.slot, friction: {mu: 0.1, v_reg: 0.01}}",
 			`joint "rail": friction on a translational joint is not available with coordinates: joint in 3D`},
-		{crane3, "outputs: [cart,", "outputs: [turn.fx, cart,", `output channel "turn.fx": joint reactions are not available with coordinates: joint`},
+		{rollingDisk, "outputs: [disk, roll.lambda,", "outputs: [disk, roll.fx,", `output channel "roll.fx": joint reactions are not available with coordinates: joint`},
 		{crane3, "dimension: 3\n", "dimension: 3\ncoordinates: natural\n", `coordinates = "natural"; want "body"`},
 		{strings.Replace(crane3, "forces:\n  - {name: twist, type: rsda, joint: turn, k: 5, c: 0.1, free_angle: 20 deg}\n", "", 1),
 			"motions:\n", "motions:\n  - {name: spin, joint: turn, function: \"25*pi/9 - 0.5*t\"}\n", // 500°: 140°, half a turn from the start's −40°

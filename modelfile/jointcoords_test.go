@@ -1,9 +1,11 @@
 package modelfile
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -69,12 +71,16 @@ func TestJointEveryPlanarExample(t *testing.T) {
 			if body.DOF() != b.DOF() {
 				t.Errorf("DOF %d in body coordinates, %d in joint ones", body.DOF(), b.DOF())
 			}
-			body.Doc.Model.Simulation.Outputs = b.Doc.Model.Simulation.Outputs // the same channels when the file's were refused
+			if !slices.Equal(body.Doc.Model.Simulation.Outputs, b.Doc.Model.Simulation.Outputs) {
+				t.Errorf("outputs %v dropped on the joint route, want the file's (its reaction channels are read there)", body.Doc.Model.Simulation.Outputs)
+			}
 			opt := RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-10, TEnd: body.Start.T + 0.05}
 			rb, rj := runExample(t, body, opt), runExample(t, b, opt)
 			if len(rb.Channels) != len(rj.Channels) || len(rb.Channels) < 4 || rb.Samples < 3 {
 				t.Fatalf("channels %v vs %v, %d samples", rb.Channels, rj.Channels, rb.Samples)
 			}
+			// the parallelogram's rows are redundant: how its pins share the load is not
+			// determined by the motion (TestJointParallelogramLoadSum checks their sum)
 			compareRuns(t, rb, rj, body, 1e-6, name == "parallelogram")
 		})
 	}
@@ -128,7 +134,7 @@ initial:
   keep: [crank.theta]
 simulation:
   t_end: 0.2
-  outputs: [crank, rod, slider, crank.A, slider.P, drive, energy, residual]
+  outputs: [crank, rod, slider, crank.A, slider.P, drive, main, crankpin, wristpin, slide, energy, residual]
 `
 
 // TestJointTranslationalAndReversed: the slot crank (translational tree joint on an
@@ -191,6 +197,11 @@ func TestJointSlideCutAndFloatingBody(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src := strings.Replace(slotCrank, pins, c.joints, 1)
+			for _, j := range []string{"wristpin", "slide"} { // the reaction channels of the joints removed
+				if !strings.Contains(c.joints, "name: "+j+",") {
+					src = strings.Replace(src, j+", ", "", 1)
+				}
+			}
 			if src == slotCrank {
 				t.Fatal("the wrist pin and the slide are not in the model")
 			}
@@ -212,16 +223,24 @@ func TestJointSlideCutAndFloatingBody(t *testing.T) {
 }
 
 // TestJointRefusals: what the joint route cannot express is refused naming the element:
-// a motion on a cut joint, a joint reaction channel (before it was refused it read as zero).
+// a motion on a cut joint; a tree joint's reaction channel when the model has a knife edge,
+// whose Pfaffian load the transmitted wrenches do not sum (joint.TransmittedWrenches); a
+// knife edge's reaction channel.
 func TestJointRefusals(t *testing.T) {
+	const slide = "  - {name: slide, type: translational, i: slot, j: slider.P}\n"
+	const blade = slide + "  - {name: blade, type: knife-edge, i: slider.P}\n"
 	cases := []struct{ from, to, want string }{
 		{"joint: main, function", "joint: wristpin, function", `motion "drive": joint "wristpin" is a cut joint`},
-		{"outputs: [crank,", "outputs: [main.fx, crank,", `output channel "main.fx": joint reactions are not available with coordinates: joint`},
+		{slide, blade, `channel "main.fx": the reaction of tree joint "main" is not available with coordinates: joint here (joint: transmitted wrenches: the model has knife edges`},
+		{"outputs: [crank,", "outputs: [blade.fx, crank,", `output channel "blade.fx": joint reactions are not available with coordinates: joint`},
 	}
 	for _, c := range cases {
 		src := strings.Replace(slotCrank, c.from, c.to, 1)
 		if src == slotCrank {
 			t.Fatalf("%q not in the model", c.from)
+		}
+		if strings.Contains(c.to, "blade.fx") {
+			src = strings.Replace(src, slide, blade, 1)
 		}
 		doc, err := Parse("slot-crank.yaml", []byte("coordinates: joint\n"+src))
 		if err == nil {
@@ -229,6 +248,46 @@ func TestJointRefusals(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("err = %v, want %q", err, c.want)
+		}
+	}
+}
+
+// TestJointParallelogramLoadSum: the parallelogram's three top pins share the coupler's
+// load in a way its redundant rows leave open (the body route's least-squares λ, the joint
+// route's cut joints differ), but their sum on the coupler, force and moment about its
+// centre, is its Newton-Euler balance and agrees between the routes over 0.05 s (dopri5 at
+// tol 1e-10) to 1e-6 of its size.
+func TestJointParallelogramLoadSum(t *testing.T) {
+	body := loadExample(t, "parallelogram")
+	doc, err := parseJoint(t, "parallelogram")
+	if err != nil {
+		t.Fatal(err)
+	}
+	joint, err := Build(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outputs := []string{"coupler.theta", "top1.fx", "top1.fy", "top2.fx", "top2.fy", "top3.fx", "top3.fy"}
+	opt := RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-10, TEnd: body.Start.T + 0.05}
+	var sums [2][3][]float64 // route, (Σfx, Σfy, Σ moment about K2), sample
+	for r, b := range []*Built{body, joint} {
+		b.Doc.Model.Simulation.Outputs = outputs
+		res := runExample(t, b, opt)
+		d := res.Data[1:] // after t
+		for i := range res.Samples {
+			th := d[0][i]
+			var fx, fy, n float64
+			for k, arm := range []float64{-1, 0, 1} { // K1, K2, K3 from the coupler's centre
+				x, y := d[1+2*k][i], d[2+2*k][i]
+				fx, fy = fx+x, fy+y
+				n += arm * (math.Cos(th)*y - math.Sin(th)*x)
+			}
+			sums[r][0], sums[r][1], sums[r][2] = append(sums[r][0], fx), append(sums[r][1], fy), append(sums[r][2], n)
+		}
+	}
+	for c, what := range []string{"sum of fx", "sum of fy", "moment about the centre"} {
+		if gap := channelGap(sums[0][c], sums[1][c], false); !(gap <= 1e-6) {
+			t.Errorf("%s: routes differ by %.2e of its size, want <= 1e-6", what, gap)
 		}
 	}
 }

@@ -174,8 +174,8 @@ func channelNames3(m *SpatialModel) []string {
 		}
 	}
 	for _, j := range m.Joints {
-		if m.Coordinates == CoordinatesJoint {
-			names = append(names, diskLambda3(j)...) // a tree joint has no multiplier: only a rolling disk's contact row is read
+		if m.Coordinates == CoordinatesJoint && j.Type == JointRollingDisk {
+			names = append(names, diskLambda3(j)...) // its contact row's λ; its loads are Pfaffian rows
 			continue
 		}
 		suffixes := joint3Suffixes()

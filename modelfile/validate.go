@@ -608,7 +608,7 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 			if elem, _ := splitChannel(c); len(sel) == 0 && v.jointRoute() {
 				if _, joint := v.joints[elem]; joint {
 					v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "output channel %q: joint reactions are not available with coordinates: joint "+
-						"(a tree joint's reaction is no multiplier there); use coordinates: body", c)
+						"for this joint (a knife edge's or rolling disk's loads are Pfaffian rows there); use coordinates: body", c)
 					continue
 				}
 			}
