@@ -43,7 +43,7 @@ func (s *System) Energies(t float64, q, v []float64) Energies {
 		e.Spring += sd.Energy(ce.val)
 	}
 	for i := range s.beams {
-		s.beams[i].energies(&e, q, v, s.gravity)
+		s.beams[i].Energies(&e, q, v, s.gravity)
 	}
 	return e
 }
