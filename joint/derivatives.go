@@ -1,6 +1,10 @@
 package joint
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/assembly"
+)
 
 // The derivatives of the recursive Newton-Euler algorithm for the implicit methods'
 // Newton matrices. Turning joint k by δq_k turns its whole subtree rigidly about the axis
@@ -138,7 +142,15 @@ func (s *System) MassDerivative(dst *mat.Dense, t float64, q, a []float64) {
 	s.m.bodyForces(s.w, s.d, a, false)
 	for k := range s.m.prims {
 		s.m.idColumnQ(s.w, s.d, k, false)
-		dst.SetCol(k, s.d.column)
+		for j, x := range s.d.column {
+			dst.Set(j, k, x)
+		}
+	}
+	if len(s.flex) > 0 {
+		s.clearFlex(dst)
+		for i := range s.flex {
+			s.flex[i].global.WriteMassDerivative(assembly.Dense(dst), q, a)
+		}
 	}
 }
 
@@ -156,6 +168,12 @@ func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 		dst.Set(k, k, dst.At(k, k)-s.m.prims[k].k)
 		s.elementColumnQ(dst, t, k)
 	}
+	if len(s.flex) > 0 {
+		s.clearFlex(dst)
+		for i := range s.flex {
+			s.flex[i].global.WriteForceDerivativeQ(assembly.Dense(dst), q, v, s.m.gravity2())
+		}
+	}
 }
 
 // ForceDerivativeV writes ∂f/∂v = −∂b/∂v − diag(d) + ∂(JᵀW)/∂v.
@@ -169,6 +187,12 @@ func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 		}
 		dst.Set(k, k, dst.At(k, k)-s.m.prims[k].d)
 		s.elementColumnV(dst, t, k)
+	}
+	if len(s.flex) > 0 {
+		s.clearFlex(dst)
+		for i := range s.flex {
+			s.flex[i].global.WriteForceDerivativeV(assembly.Dense(dst), q, v)
+		}
 	}
 }
 
@@ -196,7 +220,9 @@ func (s *System) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda 
 		row = s.axisForceColumn(dst, k, lambda, row)
 		row = s.camForceColumn(dst, k, lambda, row)
 		s.diskForceColumn(dst, k, lambda, row, false)
+		s.flexCutColumn(dst, k, lambda)
 	}
+	s.flexCutHessian(dst, q, lambda)
 }
 
 // cutColumn adds to column k of dst the change of Σ_j s_j·w for the force f at point p of
