@@ -62,7 +62,7 @@ type flexCut struct {
 
 // Flexible adds a flexible body (a planar beam along its frame's x axis, flexbeam.Beam)
 // beside the tree and returns its index for FlexCut. Its coordinates (name.x, name.y,
-// name.θ and the elastic ones, flexbeam.Beam.ElasticCoordinates) follow the tree's in q,
+// name.theta and the elastic ones, flexbeam.Beam.ElasticCoordinates) follow the tree's in q,
 // in the order the bodies were added.
 func (m *Model) Flexible(name string, beam flexbeam.Beam) int {
 	ck := assembly.NewChecker("joint")
@@ -114,7 +114,7 @@ func (s *System) numberFlex(n, row int) (nq, next int) {
 		n := 3 + b.inv.NE
 		s.flex = append(s.flex, flexState{global: flexbeam.Body{Name: b.name, Col: nq, ECol: nq + 3, Inv: b.inv},
 			local: flexbeam.Body{Name: b.name, Col: 0, ECol: 3, Inv: b.inv}, blk: mat.NewDense(n, n, nil)})
-		for _, c := range []string{".x", ".y", ".θ"} {
+		for _, c := range []string{".x", ".y", ".theta"} {
 			s.coordNames = append(s.coordNames, b.name+c)
 		}
 		for _, c := range b.inv.CoordNames {
@@ -358,4 +358,14 @@ func (s *System) flexCutHessian(dst *mat.Dense, q, lambda []float64) {
 			}
 		}
 	}
+}
+
+// FlexibleColumn returns the column in q of flexible body fb's frame x (then y, θ and its
+// elastic coordinates).
+func (s *System) FlexibleColumn(fb int) int { return s.flex[fb].global.Col }
+
+// StrainEnergy returns ½ eᵀ K e of flexible body fb at q.
+func (s *System) StrainEnergy(fb int, q []float64) float64 {
+	b := &s.flex[fb].global
+	return b.Inv.StrainEnergy(q[b.ECol : b.ECol+b.Inv.NE])
 }

@@ -24,6 +24,7 @@ type JointBuilt struct {
 	turns  []bool // whether the frame's joint is a revolute (its q adds to the angle)
 	drives map[string]driveRow
 	holds  map[string]holdReaction // the joints with friction, whose hold rows are their reaction
+	flex   map[string]int          // the flexible bodies (build_jointflex.go)
 }
 
 // JointMechanism is the joint.System of a model file with the initial guess read from the
@@ -68,6 +69,7 @@ func rot(th float64, p Vec) Vec {
 type pose struct {
 	r, v   Vec
 	th, om float64
+	e, ed  []float64 // a flexible body's elastic coordinates and rates
 }
 
 // assembleJoint builds doc in joint coordinates. As for natural coordinates, the start is
@@ -104,7 +106,8 @@ func assembleJoint(doc *Document) (*Built, mechanism, error) {
 		id := pb.Bodies[body.Name]
 		r, th := pb.System.Pose(id, pb.Start.Q)
 		v, om := pb.System.Pose(id, pb.Start.V)
-		guess[body.Name] = pose{r: Vec(r), th: th, v: Vec(v), om: om}
+		e, ed := pb.elastic(body)
+		guess[body.Name] = pose{r: Vec(r), th: th, v: Vec(v), om: om, e: e, ed: ed}
 	}
 	jb, err := buildJoint(doc, guess)
 	if err != nil {
@@ -118,15 +121,17 @@ func assembleJoint(doc *Document) (*Built, mechanism, error) {
 func buildJoint(doc *Document, poses map[string]pose) (*JointBuilt, error) {
 	m := &doc.Model
 	jb := &JointBuilt{Model: &joint.Model{Gravity: [3]float64{m.Gravity[0], m.Gravity[1]}},
-		frames: map[string]bodyFrame{groundName: {f: joint.Ground}}, drives: map[string]driveRow{}}
+		frames: map[string]bodyFrame{groundName: {f: joint.Ground}}, drives: map[string]driveRow{}, flex: map[string]int{}}
 	t := &treeBuilder{doc: doc, jb: jb, poses: poses, markers: map[string]Marker{}, signs: map[string]sk{}}
 	for _, mk := range m.Markers {
 		t.markers[mk.Name] = mk
 	}
+	t.addFlexible()
 	t.grow()
 	if err := t.closeAndDrive(); err != nil {
 		return nil, err
 	}
+	t.flexStart()
 	sys, err := jb.Model.System()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", doc.File, err)
@@ -157,7 +162,7 @@ func (t *treeBuilder) grow() {
 	m := &t.doc.Model
 	for {
 		t.pass()
-		k := slices.IndexFunc(m.Bodies, func(b Body) bool { _, ok := t.jb.frames[b.Name]; return !ok })
+		k := slices.IndexFunc(m.Bodies, func(b Body) bool { _, ok := t.jb.frames[b.Name]; return !ok && b.Flexible == nil })
 		if k < 0 {
 			return
 		}
@@ -179,7 +184,7 @@ func (t *treeBuilder) pass() {
 		for _, pick := range passOrder {
 			for _, k := range cand {
 				jt := m.Joints[k]
-				if jt.Type != pick.typ || (jt.Friction != nil) != pick.friction || t.inTree(jt.Name) {
+				if jt.Type != pick.typ || (jt.Friction != nil) != pick.friction || t.inTree(jt.Name) || t.touchesFlexible(jt) {
 					continue
 				}
 				bi, bj := t.markers[jt.I].Body, t.markers[jt.J].Body
@@ -343,6 +348,7 @@ func (v *validator) jointCoordinates() {
 	for k, jt := range v.m.Joints {
 		v.jointRouteType(k, jt)
 	}
+	v.jointFlexible()
 }
 
 // jointChannels returns the reader of body, marker and motion channels of a model in joint
@@ -357,6 +363,9 @@ func jointChannels(b *Built) func(string) channelFunc {
 	angle := newAnglePaths(jb.parent, jb.turns).at
 	mo := &sampleMotion{sys: sys}
 	frame := func(body string) planarFrame {
+		if f := jb.flexFrame(body); f != nil {
+			return f
+		}
 		bf := jb.frames[body]
 		if bf.f == joint.Ground {
 			return nil
@@ -368,6 +377,9 @@ func jointChannels(b *Built) func(string) channelFunc {
 	}
 	return func(name string) channelFunc {
 		elem, suffix := splitChannel(name)
+		if f, ok := jb.flexChannel(elem, suffix); ok {
+			return f
+		}
 		if bf, ok := jb.frames[elem]; ok && elem != groundName {
 			return jointBodyChannel(mo, bf, suffix, func(c *sample) float64 { return angle(bf.f, c) + bf.phi })
 		}
