@@ -113,7 +113,7 @@ func assembleJoint(doc *Document) (*Built, mechanism, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &Built{Doc: doc, Joint: jb}, jb.System, nil
+	return &Built{Doc: doc, Joint: jb}, jb.integrated(), nil
 }
 
 // buildJoint builds the tree, cut joints, drives and springs of doc with the bodies at

@@ -1,6 +1,11 @@
 package modelfile
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+
+	"linkage/dae"
+)
 
 // build_jointflex.go: flexible bodies with coordinates: joint. A flexible body is never a
 // tree body: it floats beside the tree with the body route's coordinates (frame x, y, θ and
@@ -67,24 +72,30 @@ func (t *treeBuilder) flexCut(jt Joint) int {
 }
 
 // jointFlexible refuses what a flexible body cannot take with coordinates: joint, by
-// element: a joint on it other than a revolute one, friction on such a joint, a joint
-// between two flexible bodies, and a force element acting on it.
+// element: a joint on it other than a revolute one, a joint between two flexible bodies, a
+// force element acting on it, and in a model with one, friction and knife edges (whose
+// capabilities denseJoint does not pass on).
 func (v *validator) jointFlexible() {
 	m := v.m
 	flex := func(marker string) bool {
 		i, ok := v.markers[marker]
 		return ok && m.isFlexible(m.Markers[i].Body)
 	}
+	if !slices.ContainsFunc(m.Bodies, func(b Body) bool { return b.Flexible != nil }) {
+		return
+	}
 	for k, jt := range m.Joints {
 		fi, fj := flex(jt.I), flex(jt.J)
 		switch {
+		case jt.Friction != nil:
+			v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction in a model with a flexible body is not available with coordinates: joint; use coordinates: body", jt.Name)
+		case jt.Type == JointKnifeEdge:
+			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: knife edges in a model with a flexible body are not available with coordinates: joint; use coordinates: body", jt.Name)
 		case !fi && !fj:
 		case jt.Type != JointRevolute:
 			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: a %s joint on a flexible body; with coordinates: joint only revolute joints attach to one (cut joints at its nodes); use coordinates: body", jt.Name, jt.Type)
 		case fi && fj:
 			v.errorf(fmt.Sprintf("joints[%d]", k), "joint %q joins two flexible bodies; with coordinates: joint a flexible body's joints lead to rigid bodies or the ground; use coordinates: body", jt.Name)
-		case jt.Friction != nil:
-			v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction on a joint of a flexible body is not available with coordinates: joint; use coordinates: body", jt.Name)
 		}
 	}
 	for k, f := range m.Forces {
@@ -149,4 +160,32 @@ func (b *Built) elastic(body Body) (e, ed []float64) {
 		e, ed = append(e, b.Start.Q[i]), append(ed, b.Start.V[i])
 	}
 	return e, ed
+}
+
+// denseJoint is the joint System of a file with flexible bodies as the methods see it:
+// without dae.MassSolver and dae.MassMultiplier, so that every method forms M and its
+// dense Newton matrix (a flexible model has few coordinates). The mass-part preconditioner
+// of the Newton-Krylov corrector (integrate/massnewton.go) leaves out the stiffness term
+// h²K of the beam, which for a steel rod dwarfs M: genalpha on
+// examples/flexible-slider-crank.yaml then fails its first step at h = 2e-3 and still at
+// 1e-4, where the dense matrix takes every step at 2e-3.
+type denseJoint struct{ denseJointCaps }
+
+// denseJointCaps are the capabilities denseJoint passes on (jointFlexible refuses the
+// elements that would need others: friction, knife edges).
+type denseJointCaps interface {
+	mechanism
+	dae.EnergyInvariant
+	dae.MassDerivative
+	dae.ForceDerivative
+	dae.ConstraintForceDerivative
+}
+
+// integrated returns the system the methods integrate: the joint System, or denseJoint
+// when the model has flexible bodies.
+func (jb *JointBuilt) integrated() mechanism {
+	if len(jb.flex) > 0 {
+		return denseJoint{jb.System}
+	}
+	return jb.System
 }
