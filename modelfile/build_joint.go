@@ -348,7 +348,6 @@ func (v *validator) jointCoordinates() {
 	for k, jt := range v.m.Joints {
 		v.jointRouteType(k, jt)
 	}
-	v.jointFlexible()
 }
 
 // jointChannels returns the reader of body, marker and motion channels of a model in joint
