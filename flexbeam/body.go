@@ -1,10 +1,6 @@
 package flexbeam
 
-import (
-	"math"
-
-	"linkage/assembly"
-)
+import "math"
 
 // body.go: (q, v) of a flexible body ⇒ its blocks of M, ∂(M a)/∂q, f, ∂f/∂q, ∂f/∂v and
 // its energies (beam.go gives the invariants).
@@ -35,6 +31,12 @@ type Body struct {
 	Col  int // column of the frame's x in q (then y, θ)
 	ECol int // column of the first elastic coordinate
 	Inv  *Invariants
+}
+
+// Matrix is where a Body adds its entries, M[i][j] += x (a route's dense or sparse
+// target; a pointer-shaped value, so that passing it allocates nothing).
+type Matrix interface {
+	Add(i, j int, x float64)
 }
 
 // vec is a vector of the plane.
@@ -80,7 +82,7 @@ func dotAt(a []float64, x []float64, off int) float64 {
 }
 
 // WriteMass adds the body's blocks of M (the header of this file).
-func (bd *Body) WriteMass(dst assembly.Target, q []float64) {
+func (bd *Body) WriteMass(dst Matrix, q []float64) {
 	inv, c, ec := bd.Inv, bd.Col, bd.ECol
 	sn, cs := math.Sincos(q[c+2])
 	rc := bd.rhoC(q)
@@ -120,7 +122,7 @@ func (bd *Body) WriteMass(dst assembly.Target, q []float64) {
 //	∂(Ma)_R/∂θ = A(S C a_e − ρ_c a_θ),   ∂(Ma)_R/∂e = A S C a_θ,
 //	∂(Ma)_θ/∂θ = −(A ρ_c)·a_R,   ∂(Ma)_θ/∂e = Cᵀ(A S)ᵀ a_R + 2 a_θ (d_u + M_ee e) + B a_e,
 //	∂(Ma)_e/∂θ = Cᵀ (A S)ᵀ a_R,   ∂(Ma)_e/∂e = a_θ Bᵀ.
-func (bd *Body) WriteMassDerivative(dst assembly.Target, q, a []float64) {
+func (bd *Body) WriteMassDerivative(dst Matrix, q, a []float64) {
 	inv, c, ec := bd.Inv, bd.Col, bd.ECol
 	sn, cs := math.Sincos(q[c+2])
 	rc := bd.rhoC(q)
@@ -190,7 +192,7 @@ func (bd *Body) AddForce(dst, q, v []float64, grav [2]float64) {
 //	∂f_R/∂θ = A S(θ̇² ρ_c − 2θ̇ S C ė),   ∂f_R/∂e = θ̇² A C,
 //	∂f_θ/∂θ = −gᵀ A ρ_c,   ∂f_θ/∂e = −2θ̇ M_ee ė + Cᵀ Sᵀ Aᵀ g,
 //	∂f_e/∂θ = Cᵀ Sᵀ Aᵀ g,   ∂f_e/∂e = θ̇² M_ee − K.
-func (bd *Body) WriteForceDerivativeQ(dst assembly.Target, q, v []float64, grav [2]float64) {
+func (bd *Body) WriteForceDerivativeQ(dst Matrix, q, v []float64, grav [2]float64) {
 	g := vec(grav)
 	inv, c, ec := bd.Inv, bd.Col, bd.ECol
 	sn, cs := math.Sincos(q[c+2])
@@ -226,7 +228,7 @@ func (bd *Body) WriteForceDerivativeQ(dst assembly.Target, q, v []float64, grav 
 //	∂f_R/∂θ̇ = 2A(θ̇ ρ_c − S C ė),   ∂f_R/∂ė = −2θ̇ A S C,
 //	∂f_θ/∂θ̇ = −2(d_u + M_ee e)·ė,   ∂f_θ/∂ė = −2θ̇ (d_u + M_ee e),
 //	∂f_e/∂θ̇ = 2θ̇ (d_u + M_ee e) + 2B ė,   ∂f_e/∂ė = 2θ̇ B.
-func (bd *Body) WriteForceDerivativeV(dst assembly.Target, q, v []float64) {
+func (bd *Body) WriteForceDerivativeV(dst Matrix, q, v []float64) {
 	inv, c, ec := bd.Inv, bd.Col, bd.ECol
 	sn, cs := math.Sincos(q[c+2])
 	thd := v[c+2]
@@ -259,9 +261,9 @@ func (bd *Body) WriteForceDerivativeV(dst assembly.Target, q, v []float64) {
 	dst.Add(c+2, c+2, pth)
 }
 
-// Energies adds the body's kinetic energy ½ q̇_bᵀ M q̇_b, its gravitational potential
+// Energies returns the body's kinetic energy ½ q̇_bᵀ M q̇_b, its gravitational potential
 // −gᵀ(m R + A ρ_c) and its strain energy ½ eᵀ K e.
-func (bd *Body) Energies(e *assembly.Energies, q, v []float64, grav [2]float64) {
+func (bd *Body) Energies(q, v []float64, grav [2]float64) (kinetic, gravity, strain float64) {
 	g := vec(grav)
 	inv, c, ec := bd.Inv, bd.Col, bd.ECol
 	sn, cs := math.Sincos(q[c+2])
@@ -280,7 +282,5 @@ func (bd *Body) Energies(e *assembly.Energies, q, v []float64, grav [2]float64) 
 	for _, b := range inv.b {
 		t += thd * q[ec+b.I] * b.V * v[ec+b.J]
 	}
-	e.Kinetic += t
-	e.Gravity -= inv.m*dot(g, vec{q[c], q[c+1]}) + dot(g, rotateSC(rc, sn, cs))
-	e.Strain += inv.StrainEnergy(q[ec : ec+inv.NE])
+	return t, -(inv.m*dot(g, vec{q[c], q[c+1]}) + dot(g, rotateSC(rc, sn, cs))), inv.StrainEnergy(q[ec : ec+inv.NE])
 }

@@ -8,5 +8,6 @@
 // route's constraint rows is the route's: planar adds the node's displacement to revolute
 // rows (planar/flexjoint.go).
 //
-// It sits under the routes with law and assembly and imports only assembly and gonum.
+// It sits under the routes with law and imports only gonum: not assembly, which imports
+// integrate, whose tests build joint systems. A route passes its matrices as Matrix.
 package flexbeam

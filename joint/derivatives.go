@@ -1,10 +1,6 @@
 package joint
 
-import (
-	"gonum.org/v1/gonum/mat"
-
-	"linkage/assembly"
-)
+import "gonum.org/v1/gonum/mat"
 
 // The derivatives of the recursive Newton-Euler algorithm for the implicit methods'
 // Newton matrices. Turning joint k by δq_k turns its whole subtree rigidly about the axis
@@ -149,7 +145,7 @@ func (s *System) MassDerivative(dst *mat.Dense, t float64, q, a []float64) {
 	if len(s.flex) > 0 {
 		s.clearFlex(dst)
 		for i := range s.flex {
-			s.flex[i].global.WriteMassDerivative(assembly.Dense(dst), q, a)
+			s.flex[i].global.WriteMassDerivative(dense{dst}, q, a)
 		}
 	}
 }
@@ -171,7 +167,7 @@ func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 	if len(s.flex) > 0 {
 		s.clearFlex(dst)
 		for i := range s.flex {
-			s.flex[i].global.WriteForceDerivativeQ(assembly.Dense(dst), q, v, s.m.gravity2())
+			s.flex[i].global.WriteForceDerivativeQ(dense{dst}, q, v, s.m.gravity2())
 		}
 	}
 }
@@ -191,7 +187,7 @@ func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 	if len(s.flex) > 0 {
 		s.clearFlex(dst)
 		for i := range s.flex {
-			s.flex[i].global.WriteForceDerivativeV(assembly.Dense(dst), q, v)
+			s.flex[i].global.WriteForceDerivativeV(dense{dst}, q, v)
 		}
 	}
 }

@@ -3,10 +3,10 @@ package joint
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
-	"linkage/assembly"
 	"linkage/flexbeam"
 	"linkage/linalg"
 )
@@ -65,9 +65,8 @@ type flexCut struct {
 // name.theta and the elastic ones, flexbeam.Beam.ElasticCoordinates) follow the tree's in q,
 // in the order the bodies were added.
 func (m *Model) Flexible(name string, beam flexbeam.Beam) int {
-	ck := assembly.NewChecker("joint")
-	if !flexbeam.Check(ck, name, &beam) {
-		m.fail(ck.Err())
+	if bad := flexbeam.Check(name, &beam); bad != nil {
+		m.fail(fmt.Errorf("joint: %s", strings.Join(bad, "; ")))
 		return -1
 	}
 	m.flex = append(m.flex, flexBody{name: name, beam: beam, inv: flexbeam.New(&beam)})
@@ -146,7 +145,7 @@ func (m *Model) gravity2() [2]float64 { return [2]float64{m.Gravity[0], m.Gravit
 // are zero.
 func (s *System) flexMass(dst *mat.Dense, q []float64) {
 	for i := range s.flex {
-		s.flex[i].global.WriteMass(assembly.Dense(dst), q)
+		s.flex[i].global.WriteMass(dense{dst}, q)
 	}
 }
 
@@ -155,7 +154,7 @@ func (s *System) flexMass(dst *mat.Dense, q []float64) {
 func (b *flexState) factor(q []float64) bool {
 	n := b.size()
 	b.blk.Zero()
-	b.local.WriteMass(assembly.Dense(b.blk), q[b.global.Col:b.global.Col+n])
+	b.local.WriteMass(dense{b.blk}, q[b.global.Col:b.global.Col+n])
 	return linalg.Cholesky(b.blk.RawMatrix().Data, n) == nil
 }
 
@@ -182,7 +181,7 @@ func (s *System) flexMul(dst, q, x []float64) {
 		b := &s.flex[i]
 		c, n := b.global.Col, b.size()
 		b.blk.Zero()
-		b.local.WriteMass(assembly.Dense(b.blk), q[c:c+n])
+		b.local.WriteMass(dense{b.blk}, q[c:c+n])
 		for r := range n {
 			row := b.blk.RawRowView(r)
 			var sum float64
@@ -223,11 +222,11 @@ func (s *System) clearFlex(dst *mat.Dense) {
 // flexEnergy returns the flexible bodies' kinetic and potential (gravity and strain)
 // energies.
 func (s *System) flexEnergy(q, v []float64) (kinetic, potential float64) {
-	var e assembly.Energies
 	for i := range s.flex {
-		s.flex[i].global.Energies(&e, q, v, s.m.gravity2())
+		k, g, strain := s.flex[i].global.Energies(q, v, s.m.gravity2())
+		kinetic, potential = kinetic+k, potential+g+strain
 	}
-	return e.Kinetic, e.Potential()
+	return kinetic, potential
 }
 
 // node returns, for cut c at x (q or v), p = (x_i, 0) + δ when point, else δ alone, in
@@ -368,4 +367,13 @@ func (s *System) FlexibleColumn(fb int) int { return s.flex[fb].global.Col }
 func (s *System) StrainEnergy(fb int, q []float64) float64 {
 	b := &s.flex[fb].global
 	return b.Inv.StrainEnergy(q[b.ECol : b.ECol+b.Inv.NE])
+}
+
+// dense is a dense matrix as the flexbeam.Matrix a flexible body adds to (one pointer:
+// passing it allocates nothing).
+type dense struct{ m *mat.Dense }
+
+func (d dense) Add(i, j int, x float64) {
+	row := d.m.RawRowView(i)
+	row[j] += x
 }

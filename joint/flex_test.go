@@ -154,7 +154,7 @@ func TestFlexibleCutRowsArePointGaps(t *testing.T) {
 	g := make([]float64, nc)
 	sys.Constraint(g, 0, q)
 	ra := sys.Position(q, 0, [3]float64{0.15, 0, 0})
-	sn, cs := math.Sincos(q[col["rod.θ"]])
+	sn, cs := math.Sincos(q[col["rod.theta"]])
 	// Node 0 is clamped in the tangent frame (u = w = w′ = 0): the rod's origin itself.
 	if d := math.Hypot(g[0]-(ra[0]-q[col["rod.x"]]), g[1]-(ra[1]-q[col["rod.y"]])); d > 1e-14 {
 		t.Errorf("rows A = %v, want the gap to the rod's origin (off by %g)", g[:2], d)

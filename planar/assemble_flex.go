@@ -26,7 +26,7 @@ func (m *Model) flexOf(k int) *Beam {
 func (s *System) setupBeams(m *Model, ck *assembly.Checker, names assembly.CatalogWriter) {
 	for _, f := range m.flex {
 		b := &s.bodies[f.body]
-		if !flexbeam.Check(ck, b.Name, &f.beam) {
+		if !checkBeam(ck, b.Name, &f.beam) {
 			continue
 		}
 		inv := flexbeam.New(&f.beam)
@@ -129,7 +129,7 @@ func (s *System) buildMassPattern() [][]int {
 	}
 	out := make([][]int, s.nq)
 	for i := range s.beams {
-		s.beams[i].AddMassPattern(out)
+		addBeamBlock(out, &s.beams[i], false)
 	}
 	return out
 }
@@ -153,4 +153,38 @@ func (s *System) BeamFrequencies(b BodyID) ([]float64, error) {
 		return nil, fmt.Errorf("planar: body %d is not flexible", b)
 	}
 	return bd.Inv.Frequencies()
+}
+
+// checkBeam reports every bad field of a beam to ck (flexbeam.Check) and whether it can
+// be discretized.
+func checkBeam(ck *assembly.Checker, body string, b *Beam) bool {
+	bad := flexbeam.Check(body, b)
+	for _, m := range bad {
+		ck.Bad("%s", m)
+	}
+	return len(bad) == 0
+}
+
+// addBeamBlock sets the rows of the beam's frame and elastic coordinates in out to their
+// union with the beam's block (new slices: rows of one rigid block share theirs): its
+// frame rows read its frame and all its elastic columns, its elastic rows its frame and
+// the band of M_ee (with coupling, of M_ee, B and K: ∂(M a)/∂q, ∂f/∂q and ∂f/∂v).
+func addBeamBlock(out [][]int, bd *flexbeam.Body, coupling bool) {
+	inv, c, ec := bd.Inv, bd.Col, bd.ECol
+	frame := []int{c, c + 1, c + 2}
+	all := make([]int, 0, 3+inv.NE)
+	all = append(all, frame...)
+	for k := range inv.NE {
+		all = append(all, ec+k)
+	}
+	for k := range 3 {
+		out[c+k] = assembly.Columns(out[c+k], all)
+	}
+	for k, band := range inv.Band(coupling) {
+		cols := make([]int, len(band))
+		for n, j := range band {
+			cols[n] = ec + j
+		}
+		out[ec+k] = assembly.Columns(out[ec+k], frame, cols, []int{ec + k})
+	}
 }

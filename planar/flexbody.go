@@ -1,6 +1,9 @@
 package planar
 
-import "linkage/flexbeam"
+import (
+	"linkage/assembly"
+	"linkage/flexbeam"
+)
 
 // flexbody.go: a flexible body of a Model (seed 003), whose beam terms are package
 // flexbeam's; assemble_flex.go numbers its coordinates and flexjoint.go puts its nodes in
@@ -42,3 +45,10 @@ func rotateSC(v Vec, sn, cs float64) Vec { return Vec{cs*v[0] - sn*v[1], sn*v[0]
 
 // perp is S v, v rotated by π/2.
 func perp(v Vec) Vec { return Vec{-v[1], v[0]} }
+
+// beamTarget returns dst as the flexbeam.Matrix the beams add to: kept in the System, so
+// that the interface holds a pointer and a step allocates nothing.
+func (s *System) beamTarget(dst assembly.Target) flexbeam.Matrix {
+	s.beamDst = dst
+	return &s.beamDst
+}

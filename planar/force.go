@@ -102,7 +102,7 @@ func (s *System) WriteForceDerivativeQ(dst assembly.Target, t float64, q, v []fl
 		}
 	}
 	for i := range s.beams {
-		s.beams[i].WriteForceDerivativeQ(dst, q, v, s.gravity)
+		s.beams[i].WriteForceDerivativeQ(s.beamTarget(dst), q, v, s.gravity)
 	}
 	s.customs.AddJacobian(dst, t, q, v, true)
 }
@@ -119,7 +119,7 @@ func (s *System) WriteForceDerivativeV(dst assembly.Target, t float64, q, v []fl
 		}
 	}
 	for i := range s.beams {
-		s.beams[i].WriteForceDerivativeV(dst, q, v)
+		s.beams[i].WriteForceDerivativeV(s.beamTarget(dst), q, v)
 	}
 	s.customs.AddJacobian(dst, t, q, v, false)
 }

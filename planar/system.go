@@ -30,7 +30,8 @@ type System struct {
 	knives                         []knifeData     // knife edges, Pfaffian rows (knife.go)
 	knifeRows                      [][]int         // PfaffianPattern (knife.go)
 	knifeCSR                       dae.CSR         // its compressed rows
-	beams                          []flexbeam.Body // flexible bodies (flexible.go)
+	beams                          []flexbeam.Body // flexible bodies (flexbeam)
+	beamDst                        assembly.Target // the target the beams add to (beamTarget)
 	offsets                        []rowOffset     // revolute rows at moving beam nodes (flexjoint.go)
 	cams                           []camRow        // contour terms of cam joints (cam.go)
 	flexMarkers                    []*flexMarker   // per marker; nil off flexible bodies
@@ -128,7 +129,7 @@ func (s *System) WriteMass(dst assembly.Target, _ float64, q []float64) {
 		dst.Add(b.col+2, b.col+2, b.Inertia)
 	}
 	for i := range s.beams {
-		s.beams[i].WriteMass(dst, q)
+		s.beams[i].WriteMass(s.beamTarget(dst), q)
 	}
 }
 
@@ -140,7 +141,7 @@ func (s *System) ConstantMass() bool { return len(s.beams) == 0 }
 func (s *System) WriteMassDerivative(dst assembly.Target, _ float64, q, a []float64) {
 	dst.Zero()
 	for i := range s.beams {
-		s.beams[i].WriteMassDerivative(dst, q, a)
+		s.beams[i].WriteMassDerivative(s.beamTarget(dst), q, a)
 	}
 }
 
