@@ -138,7 +138,15 @@ func (s *System) MassDerivative(dst *mat.Dense, t float64, q, a []float64) {
 	s.m.bodyForces(s.w, s.d, a, false)
 	for k := range s.m.prims {
 		s.m.idColumnQ(s.w, s.d, k, false)
-		dst.SetCol(k, s.d.column)
+		for j, x := range s.d.column {
+			dst.Set(j, k, x)
+		}
+	}
+	if len(s.flex) > 0 {
+		s.clearFlex(dst)
+		for i := range s.flex {
+			s.flex[i].global.WriteMassDerivative(dense{dst}, q, a)
+		}
 	}
 }
 
@@ -156,6 +164,12 @@ func (s *System) ForceDerivativeQ(dst *mat.Dense, t float64, q, v []float64) {
 		dst.Set(k, k, dst.At(k, k)-s.m.prims[k].k)
 		s.elementColumnQ(dst, t, k)
 	}
+	if len(s.flex) > 0 {
+		s.clearFlex(dst)
+		for i := range s.flex {
+			s.flex[i].global.WriteForceDerivativeQ(dense{dst}, q, v, s.m.gravity2())
+		}
+	}
 }
 
 // ForceDerivativeV writes ∂f/∂v = −∂b/∂v − diag(d) + ∂(JᵀW)/∂v.
@@ -169,6 +183,12 @@ func (s *System) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 		}
 		dst.Set(k, k, dst.At(k, k)-s.m.prims[k].d)
 		s.elementColumnV(dst, t, k)
+	}
+	if len(s.flex) > 0 {
+		s.clearFlex(dst)
+		for i := range s.flex {
+			s.flex[i].global.WriteForceDerivativeV(dense{dst}, q, v)
+		}
 	}
 }
 
@@ -196,7 +216,9 @@ func (s *System) ConstraintForceDerivative(dst *mat.Dense, t float64, q, lambda 
 		row = s.axisForceColumn(dst, k, lambda, row)
 		row = s.camForceColumn(dst, k, lambda, row)
 		s.diskForceColumn(dst, k, lambda, row, false)
+		s.flexCutColumn(dst, k, lambda)
 	}
+	s.flexCutHessian(dst, q, lambda)
 }
 
 // cutColumn adds to column k of dst the change of Σ_j s_j·w for the force f at point p of

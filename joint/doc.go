@@ -47,6 +47,13 @@
 // nonholonomic rows A(q) v = 0 in the Pfaffian form of seed 002, eq. 44
 // (dae.Nonholonomic), each row's A from the path of its frame as a row of G is.
 //
+// Flexible bodies (Flexible, flex.go: the floating-frame beam of package flexbeam, seed
+// 003) are never tree bodies: each floats beside the tree in the plane z = 0 with its own
+// coordinates (frame x, y, θ and elastic coordinates, after the tree's in q), so M is
+// block diagonal, M = diag(M_tree, M_b, …), and MassSolve is the recursion on the tree and
+// a Cholesky solve per body; its joints are cut joints (FlexCut) whose rows read the
+// deformed position of a beam node.
+//
 // Joint friction (Friction, dae.ReactionForce) acts on a tree joint's coordinate, pressed
 // by the multipliers of hold rows that keep slack coordinates of the joint at zero: the
 // reaction components a tree joint otherwise has no multiplier for; PlanarCutFriction acts

@@ -62,6 +62,9 @@ type Model struct {
 	err     error
 
 	frictions []friction // joint friction (friction.go)
+
+	flex     []flexBody // flexible bodies beside the tree (flex.go)
+	flexCuts []flexCut
 }
 
 // Revolute adds a rotation about axis (parent frame) through origin (parent frame) and

@@ -34,6 +34,9 @@ func (s *System) TransmittedWrenches(dst []Wrench, t float64, q, v, a, lambda []
 	if len(s.m.knives)+len(s.m.disks) > 0 {
 		return fmt.Errorf("joint: transmitted wrenches: the model has knife edges or rolling disks, whose Pfaffian loads are not summed")
 	}
+	if len(s.m.flexCuts) > 0 {
+		return fmt.Errorf("joint: transmitted wrenches: the model has joints on flexible bodies, whose beam-node loads are not summed")
+	}
 	for _, fr := range s.m.frictions {
 		if fr.cut >= 0 {
 			return fmt.Errorf("joint: transmitted wrenches: friction %q of a cut joint acts through its rows' reaction, a load not summed", fr.name)

@@ -90,8 +90,10 @@ func (m *Model) positions(w *frames, q []float64) {
 	}
 }
 
+// equal reports whether a starts with the kept values b (a may carry the flexible bodies'
+// coordinates after the tree's, which the tree's kinematics do not read).
 func equal(a, b []float64) bool {
-	for i := range a {
+	for i := range b {
 		if a[i] != b[i] {
 			return false
 		}

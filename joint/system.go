@@ -22,6 +22,11 @@ type System struct {
 	nc    int
 	names []string // constraint names
 
+	nt, nq     int         // tree coordinates, all coordinates (the flexible bodies' follow)
+	flex       []flexState // flexible bodies (flex.go)
+	flexRow    int         // first row of the flexible cuts
+	coordNames []string    // the flexible bodies' coordinates
+
 	motion motionCache // FrameMotion's own kinematics
 	el     elementWork // the force elements' wrenches (forces.go)
 	react  []sv        // the cut rows' loads summed over each subtree (reaction.go)
@@ -51,6 +56,9 @@ func (m *Model) System() (*System, error) {
 	if err := m.planarElements(); err != nil {
 		return nil, err
 	}
+	if err := m.checkFlex(); err != nil {
+		return nil, err
+	}
 	n := len(m.prims)
 	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), motion: newMotionCache(n),
 		el: newElementWork(n)}
@@ -69,6 +77,8 @@ func (m *Model) System() (*System, error) {
 	}
 	s.names = m.camNames(s.names)
 	s.names = m.diskNames(s.names)
+	s.nt = n
+	s.nq, _ = s.numberFlex(n, len(s.names))
 	for _, d := range m.drives {
 		s.names = append(s.names, d.name)
 	}
@@ -88,7 +98,7 @@ func (m *Model) Coordinate(name string) int {
 }
 
 // Size returns the number of joint coordinates and of cut-joint and drive equations.
-func (s *System) Size() (nq, nc int) { return len(s.m.prims), s.nc }
+func (s *System) Size() (nq, nc int) { return s.nq, s.nc }
 
 // Mass writes the joint-space mass matrix by the composite-rigid-body algorithm.
 func (s *System) Mass(dst *mat.Dense, t float64, q []float64) {
@@ -100,6 +110,10 @@ func (s *System) Mass(dst *mat.Dense, t float64, q []float64) {
 	s.m.compositeMass(s.w, s.mass)
 	for i := 0; i < n; i++ {
 		copy(dst.RawRowView(i), s.mass[i*n:(i+1)*n])
+	}
+	if len(s.flex) > 0 {
+		s.clearFlex(dst)
+		s.flexMass(dst, q)
 	}
 }
 
@@ -113,6 +127,7 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 		dst[i] = s.m.prims[i].jointForce(q[i], v[i]) - dst[i]
 	}
 	s.addElementForces(dst, t)
+	s.flexForce(dst, q, v)
 }
 
 // MassSolve writes x = M(q)⁻¹ b by the articulated-body recursion at zero velocity and
@@ -120,6 +135,7 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 func (s *System) MassSolve(x []float64, t float64, q, b []float64) {
 	s.m.kinematics(s.w, q, nil)
 	s.m.forwardDynamics(s.w, x, b, false)
+	s.flexSolve(x, q, b)
 }
 
 // MassMul writes dst = M(q) x by the recursive Newton-Euler algorithm with x as the joint
@@ -127,6 +143,7 @@ func (s *System) MassSolve(x []float64, t float64, q, b []float64) {
 func (s *System) MassMul(dst []float64, t float64, q, x []float64) {
 	s.m.kinematics(s.w, q, nil)
 	s.m.inverseDynamics(s.w, dst, x, false)
+	s.flexMul(dst, q, x)
 }
 
 // Accelerations writes the unconstrained accelerations a = M⁻¹ f(t, q, v) of the tree (cut
@@ -138,6 +155,10 @@ func (s *System) Accelerations(a []float64, t float64, q, v []float64) {
 	}
 	s.addElementForces(s.tau, t)
 	s.m.forwardDynamics(s.w, a, s.tau, true)
+	if len(s.flex) > 0 {
+		s.flexForce(a, q, v)
+		s.flexSolve(a, q, a)
+	}
 }
 
 // Constraint writes the cut-joint closure conditions e·(r_a − r_b), the slide rows
@@ -157,7 +178,9 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 	k = s.slideConstraint(dst, k)
 	k = s.axisConstraint(dst, k)
 	k = s.camConstraint(dst, k)
-	k = s.diskConstraint(dst, k)
+	s.diskConstraint(dst, k)
+	s.flexConstraint(dst, q)
+	k = s.nc - len(s.m.drives)
 	for _, d := range s.m.drives {
 		dst[k] = q[d.coord] - d.f(t)
 		k++
@@ -183,7 +206,9 @@ func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 	k = s.slideJacobian(dst, k)
 	k = s.axisJacobian(dst, k)
 	k = s.camJacobian(dst, k)
-	k = s.diskJacobian(dst, k)
+	s.diskJacobian(dst, k)
+	s.flexJacobian(dst, q)
+	k = s.nc - len(s.m.drives)
 	for _, d := range s.m.drives {
 		dst.Set(k, d.coord, 1)
 		k++
@@ -227,7 +252,9 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 	k = s.slideGamma(dst, k)
 	k = s.axisGamma(dst, k)
 	k = s.camGamma(dst, k)
-	k = s.diskGamma(dst, k, false)
+	s.diskGamma(dst, k, false)
+	s.flexGamma(dst, q, v)
+	k = s.nc - len(s.m.drives)
 	for _, d := range s.m.drives {
 		dst[k] = d.f2(t)
 		k++
@@ -245,7 +272,8 @@ func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) 
 		c := s.w.x[i].add(s.w.R[i].mulv(p.body.COM))
 		potential += -p.body.Mass*g.dot(c) + 0.5*p.k*(q[i]-p.q0)*(q[i]-p.q0)
 	}
-	return kinetic, potential + s.elementEnergy()
+	fk, fp := s.flexEnergy(q, v)
+	return kinetic + fk, potential + fp + s.elementEnergy()
 }
 
 // NonConservativePower returns P_nc = −Σ d q'², the power of the joint dampers, plus the
@@ -297,7 +325,12 @@ func (s *System) Position(q []float64, f int, p [3]float64) [3]float64 {
 }
 
 // CoordinateName names coordinate i after its joint.
-func (s *System) CoordinateName(i int) string { return s.m.prims[i].name }
+func (s *System) CoordinateName(i int) string {
+	if i >= s.nt {
+		return s.coordNames[i-s.nt]
+	}
+	return s.m.prims[i].name
+}
 
 // ConstraintName names constraint i after its cut joint (with the direction index) or drive.
 func (s *System) ConstraintName(i int) string { return s.names[i] }

@@ -25,6 +25,7 @@ type JointBuilt struct {
 	drives map[string]driveRow
 	holds  map[string]holdReaction // the joints with friction, whose hold rows are their reaction
 	tree   map[string]sk           // the tree joints' coordinates and signs (jointReaction)
+	flex   map[string]int          // the flexible bodies (build_jointflex.go)
 }
 
 // JointMechanism is the joint.System of a model file with the initial guess read from the
@@ -69,6 +70,7 @@ func rot(th float64, p Vec) Vec {
 type pose struct {
 	r, v   Vec
 	th, om float64
+	e, ed  []float64 // a flexible body's elastic coordinates and rates
 }
 
 // assembleJoint builds doc in joint coordinates. As for natural coordinates, the start is
@@ -105,13 +107,14 @@ func assembleJoint(doc *Document) (*Built, mechanism, error) {
 		id := pb.Bodies[body.Name]
 		r, th := pb.System.Pose(id, pb.Start.Q)
 		v, om := pb.System.Pose(id, pb.Start.V)
-		guess[body.Name] = pose{r: Vec(r), th: th, v: Vec(v), om: om}
+		e, ed := pb.elastic(body)
+		guess[body.Name] = pose{r: Vec(r), th: th, v: Vec(v), om: om, e: e, ed: ed}
 	}
 	jb, err := buildJoint(doc, guess)
 	if err != nil {
 		return nil, nil, err
 	}
-	return &Built{Doc: doc, Joint: jb}, jb.System, nil
+	return &Built{Doc: doc, Joint: jb}, jb.integrated(), nil
 }
 
 // buildJoint builds the tree, cut joints, drives and springs of doc with the bodies at
@@ -119,16 +122,18 @@ func assembleJoint(doc *Document) (*Built, mechanism, error) {
 func buildJoint(doc *Document, poses map[string]pose) (*JointBuilt, error) {
 	m := &doc.Model
 	jb := &JointBuilt{Model: &joint.Model{Gravity: [3]float64{m.Gravity[0], m.Gravity[1]}},
-		frames: map[string]bodyFrame{groundName: {f: joint.Ground}}, drives: map[string]driveRow{}}
+		frames: map[string]bodyFrame{groundName: {f: joint.Ground}}, drives: map[string]driveRow{}, flex: map[string]int{}}
 	t := &treeBuilder{doc: doc, jb: jb, poses: poses, markers: map[string]Marker{}, signs: map[string]sk{}}
 	for _, mk := range m.Markers {
 		t.markers[mk.Name] = mk
 	}
+	t.addFlexible()
 	t.grow()
 	jb.tree = t.signs
 	if err := t.closeAndDrive(); err != nil {
 		return nil, err
 	}
+	t.flexStart()
 	sys, err := jb.Model.System()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", doc.File, err)
@@ -159,7 +164,7 @@ func (t *treeBuilder) grow() {
 	m := &t.doc.Model
 	for {
 		t.pass()
-		k := slices.IndexFunc(m.Bodies, func(b Body) bool { _, ok := t.jb.frames[b.Name]; return !ok })
+		k := slices.IndexFunc(m.Bodies, func(b Body) bool { _, ok := t.jb.frames[b.Name]; return !ok && b.Flexible == nil })
 		if k < 0 {
 			return
 		}
@@ -181,7 +186,7 @@ func (t *treeBuilder) pass() {
 		for _, pick := range passOrder {
 			for _, k := range cand {
 				jt := m.Joints[k]
-				if jt.Type != pick.typ || (jt.Friction != nil) != pick.friction || t.inTree(jt.Name) {
+				if jt.Type != pick.typ || (jt.Friction != nil) != pick.friction || t.inTree(jt.Name) || t.touchesFlexible(jt) {
 					continue
 				}
 				bi, bj := t.markers[jt.I].Body, t.markers[jt.J].Body
@@ -361,6 +366,9 @@ func jointChannels(b *Built) func(string) channelFunc {
 	mo := &sampleMotion{sys: sys}
 	rw := &sampleWrenches{sys: sys}
 	frame := func(body string) planarFrame {
+		if f := jb.flexFrame(body); f != nil {
+			return f
+		}
 		bf := jb.frames[body]
 		if bf.f == joint.Ground {
 			return nil
@@ -372,6 +380,9 @@ func jointChannels(b *Built) func(string) channelFunc {
 	}
 	return func(name string) channelFunc {
 		elem, suffix := splitChannel(name)
+		if f, ok := jb.flexChannel(elem, suffix); ok {
+			return f
+		}
 		if bf, ok := jb.frames[elem]; ok && elem != groundName {
 			return jointBodyChannel(mo, bf, suffix, func(c *sample) float64 { return angle(bf.f, c) + bf.phi })
 		}

@@ -14,6 +14,9 @@ import (
 // parameter eliminated (joint.Model.Cam), a knife edge a Pfaffian row of its body's frame
 // (joint.Model.KnifeEdge), which has no position row.
 func (t *treeBuilder) cut(jt Joint) int {
+	if t.touchesFlexible(jt) {
+		return t.flexCut(jt)
+	}
 	jb := t.jb
 	mi := t.markers[jt.I]
 	fi := jb.frames[mi.Body]

@@ -39,8 +39,8 @@ func (v *validator) flexible(p string, b Body) {
 			v.errorf(p+"."+k, "body %q: %s given for a flexible body; its mass and inertia follow from flexible's A, I, length and density", b.Name, k)
 		}
 	}
-	if v.m.Coordinates == CoordinatesNatural || v.m.Coordinates == CoordinatesJoint {
-		v.errorf(fp, "body %q: flexible bodies need coordinates: body (the beam's frame is a body frame), not coordinates: %s; use coordinates: body", b.Name, v.m.Coordinates)
+	if v.m.Coordinates == CoordinatesNatural {
+		v.errorf(fp, "body %q: flexible bodies need coordinates: body or joint (the beam's frame is a body frame), not coordinates: %s; use coordinates: body", b.Name, v.m.Coordinates)
 	}
 	for _, c := range []struct {
 		key string

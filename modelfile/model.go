@@ -48,7 +48,7 @@ type Body struct {
 	Name     string    `yaml:"name,required"`
 	Mass     float64   `yaml:"mass"`     // kg, > 0; required for a rigid body, absent for a flexible one
 	Inertia  float64   `yaml:"inertia"`  // kg·m² about the centre of mass, > 0; as mass
-	Flexible *Flexible `yaml:"flexible"` // makes the body a beam (coordinates: body only) [rigid]
+	Flexible *Flexible `yaml:"flexible"` // makes the body a beam (coordinates: body or joint) [rigid]
 	Shape    *Shape    `yaml:"shape"`    // how the viewer draws it besides bars between its markers [none]
 }
 

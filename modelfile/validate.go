@@ -94,6 +94,9 @@ func validate(d *decoder) {
 	v.bodiesAndMarkers()
 	v.jointsAndMotions()
 	v.forces()
+	if v.m.Coordinates == CoordinatesJoint {
+		v.jointFlexible() // after the markers and forces are known
+	}
 	v.initial()
 	v.simulation()
 }

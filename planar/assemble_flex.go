@@ -2,10 +2,10 @@ package planar
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"linkage/assembly"
+	"linkage/flexbeam"
 )
 
 // assemble_flex.go: the flexible bodies of a Model ⇒ their elastic columns (after every
@@ -21,34 +21,6 @@ func (m *Model) flexOf(k int) *Beam {
 	return nil
 }
 
-// checkBeam reports every bad field of a beam, by body and field; ok is false when the
-// beam cannot be discretized.
-func checkBeam(ck *assembly.Checker, body string, b *Beam) (ok bool) {
-	what := fmt.Sprintf("flexible body %q", body)
-	ok = true
-	for _, f := range []struct {
-		key string
-		x   float64
-	}{{"length", b.Length}, {"E", b.E}, {"A", b.A}, {"I", b.I}, {"density", b.Density}} {
-		if !(f.x > 0) || math.IsInf(f.x, 0) {
-			ck.Bad("%s: %s = %g, want finite and > 0", what, f.key, f.x)
-			ok = false
-		}
-	}
-	switch {
-	case b.Elements < 0 || b.Modes < 0 || (b.Elements == 0) == (b.Modes == 0):
-		ck.Bad("%s: elements = %d, modes = %d: want elements ≥ 1 or modes ≥ 1, not both", what, b.Elements, b.Modes)
-		ok = false
-	case b.Frame != BeamTangent && b.Frame != BeamChord:
-		ck.Bad("%s: frame %d is neither tangent nor chord", what, b.Frame)
-		ok = false
-	case b.Modes > 0 && b.Frame != BeamChord:
-		ck.Bad("%s: Simeon's sine modes vanish at both ends, so they need the chord frame", what)
-		ok = false
-	}
-	return ok
-}
-
 // setupBeams discretizes the valid flexible bodies and numbers their elastic coordinates
 // from s.nq on.
 func (s *System) setupBeams(m *Model, ck *assembly.Checker, names assembly.CatalogWriter) {
@@ -57,18 +29,18 @@ func (s *System) setupBeams(m *Model, ck *assembly.Checker, names assembly.Catal
 		if !checkBeam(ck, b.Name, &f.beam) {
 			continue
 		}
-		inv := newBeamInv(&f.beam)
-		s.beams = append(s.beams, beamData{name: b.Name, col: b.col, ecol: s.nq, inv: inv})
-		names.AddCoordinates(b.Name, inv.coordNames...)
-		s.nq += inv.ne
+		inv := flexbeam.New(&f.beam)
+		s.beams = append(s.beams, flexbeam.Body{Name: b.Name, Col: b.col, ECol: s.nq, Inv: inv})
+		names.AddCoordinates(b.Name, inv.CoordNames...)
+		s.nq += inv.NE
 	}
 }
 
 // beamOf returns the discretized beam of body b, or nil.
-func (s *System) beamOf(b BodyID) *beamData {
+func (s *System) beamOf(b BodyID) *flexbeam.Body {
 	c := s.bodies[b].col
 	for i := range s.beams {
-		if s.beams[i].col == c && c >= 0 {
+		if s.beams[i].Col == c && c >= 0 {
 			return &s.beams[i]
 		}
 	}
@@ -84,21 +56,21 @@ func (s *System) resolveFlexMarker(ck *assembly.Checker, label string, k int, mk
 	}
 	node := -1
 	if mk.Point[1] == 0 {
-		node = bd.inv.nodeAt(mk.Point[0], beam.Length)
+		node = bd.Inv.NodeAt(mk.Point[0], beam.Length)
 	}
 	if node < 0 {
-		xs := make([]string, len(bd.inv.nodes))
-		for i, x := range bd.inv.nodes {
+		xs := make([]string, len(bd.Inv.Nodes))
+		for i, x := range bd.Inv.Nodes {
 			xs[i] = fmt.Sprintf("%.6g", x)
 		}
 		ck.Bad("flexible body %q: %s: point %v is not a node of the beam (nodes at (x, 0) with x = %s)",
-			bd.name, label, mk.Point, strings.Join(xs, ", "))
+			bd.Name, label, mk.Point, strings.Join(xs, ", "))
 		return
 	}
-	fm := &flexMarker{thcol: bd.col + 2, slopeFree: len(bd.inv.nodeSlope[node]) > 0}
-	for dir, list := range [2][]entry{bd.inv.nodeU[node], bd.inv.nodeW[node]} {
+	fm := &flexMarker{thcol: bd.Col + 2, slopeFree: len(bd.Inv.NodeSlope[node]) > 0}
+	for dir, list := range [2][]flexbeam.Entry{bd.Inv.NodeU[node], bd.Inv.NodeW[node]} {
 		for _, t := range list {
-			fm.terms = append(fm.terms, offTerm{col: bd.ecol + t.i, dir: dir, c: t.v})
+			fm.terms = append(fm.terms, offTerm{col: bd.ECol + t.I, dir: dir, c: t.V})
 		}
 	}
 	s.flexMarkers[k] = fm
@@ -157,63 +129,9 @@ func (s *System) buildMassPattern() [][]int {
 	}
 	out := make([][]int, s.nq)
 	for i := range s.beams {
-		s.beams[i].addBlock(out, false)
+		addBeamBlock(out, &s.beams[i], false)
 	}
 	return out
-}
-
-// addCoupling widens the rows of the coupling pattern out by the beam's block: ∂(M a)/∂q,
-// ∂f/∂q and ∂f/∂v couple its frame with all its elastic coordinates and those among
-// themselves through M_ee, B and K.
-func (bd *beamData) addCoupling(out [][]int) { bd.addBlock(out, true) }
-
-// addBlock sets the rows of the beam's frame and elastic coordinates in out to their
-// union with the beam's block (new slices: rows of one rigid block share theirs).
-func (bd *beamData) addBlock(out [][]int, coupling bool) {
-	inv, c, ec := bd.inv, bd.col, bd.ecol
-	frame := []int{c, c + 1, c + 2}
-	all := make([]int, 0, 3+inv.ne)
-	all = append(all, frame...)
-	for k := range inv.ne {
-		all = append(all, ec+k)
-	}
-	for k := range 3 {
-		out[c+k] = assembly.Columns(out[c+k], all)
-	}
-	band := make([][]int, inv.ne)
-	lists := [][]entry{inv.mee}
-	if coupling {
-		lists = append(lists, inv.b, inv.k)
-	}
-	for _, l := range lists {
-		for _, t := range l {
-			band[t.i] = append(band[t.i], ec+t.j)
-			band[t.j] = append(band[t.j], ec+t.i)
-		}
-	}
-	for k := range inv.ne {
-		out[ec+k] = assembly.Columns(out[ec+k], frame, band[k], []int{ec + k})
-	}
-}
-
-// ElasticCoordinates returns the suffixes of the beam's elastic coordinates in the order
-// they follow the rigid coordinates in q (the coordinate of body "rod" is "rod" + suffix):
-// ".u<i>", ".w<i>", ".slope<i>" at node i for elements; ".mode<j>", ".umid", ".uend" for
-// Simeon's modes. It is nil for a beam Assemble would refuse.
-func (b Beam) ElasticCoordinates() []string {
-	if !checkBeam(assembly.NewChecker("planar"), "", &b) {
-		return nil
-	}
-	return newBeamInv(&b).coordNames
-}
-
-// Nodes returns the positions x of the beam's nodes along its frame's x axis, where its
-// markers may sit (nil for a beam Assemble would refuse).
-func (b Beam) Nodes() []float64 {
-	if !checkBeam(assembly.NewChecker("planar"), "", &b) {
-		return nil
-	}
-	return newBeamInv(&b).nodes
 }
 
 // StrainEnergy returns ½ eᵀ K e of flexible body b at q (0 for a rigid body).
@@ -222,7 +140,7 @@ func (s *System) StrainEnergy(b BodyID, q []float64) float64 {
 	if bd == nil {
 		return 0
 	}
-	return bd.inv.strainEnergy(q[bd.ecol : bd.ecol+bd.inv.ne])
+	return bd.Inv.StrainEnergy(q[bd.ECol : bd.ECol+bd.Inv.NE])
 }
 
 // BeamFrequencies returns the natural frequencies [rad/s] of flexible body b in its frame
@@ -234,5 +152,39 @@ func (s *System) BeamFrequencies(b BodyID) ([]float64, error) {
 	if bd == nil {
 		return nil, fmt.Errorf("planar: body %d is not flexible", b)
 	}
-	return bd.inv.frequencies()
+	return bd.Inv.Frequencies()
+}
+
+// checkBeam reports every bad field of a beam to ck (flexbeam.Check) and whether it can
+// be discretized.
+func checkBeam(ck *assembly.Checker, body string, b *Beam) bool {
+	bad := flexbeam.Check(body, b)
+	for _, m := range bad {
+		ck.Bad("%s", m)
+	}
+	return len(bad) == 0
+}
+
+// addBeamBlock sets the rows of the beam's frame and elastic coordinates in out to their
+// union with the beam's block (new slices: rows of one rigid block share theirs): its
+// frame rows read its frame and all its elastic columns, its elastic rows its frame and
+// the band of M_ee (with coupling, of M_ee, B and K: ∂(M a)/∂q, ∂f/∂q and ∂f/∂v).
+func addBeamBlock(out [][]int, bd *flexbeam.Body, coupling bool) {
+	inv, c, ec := bd.Inv, bd.Col, bd.ECol
+	frame := []int{c, c + 1, c + 2}
+	all := make([]int, 0, 3+inv.NE)
+	all = append(all, frame...)
+	for k := range inv.NE {
+		all = append(all, ec+k)
+	}
+	for k := range 3 {
+		out[c+k] = assembly.Columns(out[c+k], all)
+	}
+	for k, band := range inv.Band(coupling) {
+		cols := make([]int, len(band))
+		for n, j := range band {
+			cols[n] = ec + j
+		}
+		out[ec+k] = assembly.Columns(out[ec+k], frame, cols, []int{ec + k})
+	}
 }

@@ -43,7 +43,8 @@ func (s *System) Energies(t float64, q, v []float64) Energies {
 		e.Spring += sd.Energy(ce.val)
 	}
 	for i := range s.beams {
-		s.beams[i].energies(&e, q, v, s.gravity)
+		kin, grav, strain := s.beams[i].Energies(q, v, s.gravity)
+		e.Kinetic, e.Gravity, e.Strain = e.Kinetic+kin, e.Gravity+grav, e.Strain+strain
 	}
 	return e
 }

@@ -73,7 +73,7 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 		dst[tq.col+2] += tau
 	}
 	for i := range s.beams {
-		s.beams[i].addForce(dst, q, v, s.gravity)
+		s.beams[i].AddForce(dst, q, v, s.gravity)
 	}
 	s.customs.AddForce(dst, t, q, v)
 }
@@ -102,7 +102,7 @@ func (s *System) WriteForceDerivativeQ(dst assembly.Target, t float64, q, v []fl
 		}
 	}
 	for i := range s.beams {
-		s.beams[i].writeForceDerivativeQ(dst, q, v, s.gravity)
+		s.beams[i].WriteForceDerivativeQ(s.beamTarget(dst), q, v, s.gravity)
 	}
 	s.customs.AddJacobian(dst, t, q, v, true)
 }
@@ -119,7 +119,7 @@ func (s *System) WriteForceDerivativeV(dst assembly.Target, t float64, q, v []fl
 		}
 	}
 	for i := range s.beams {
-		s.beams[i].writeForceDerivativeV(dst, q, v)
+		s.beams[i].WriteForceDerivativeV(s.beamTarget(dst), q, v)
 	}
 	s.customs.AddJacobian(dst, t, q, v, false)
 }

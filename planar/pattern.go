@@ -48,7 +48,7 @@ func (s *System) buildCoupling() [][]int {
 	}
 	out := assembly.Coupling(s.nq, 3, firsts, links)
 	for i := range s.beams {
-		s.beams[i].addCoupling(out)
+		addBeamBlock(out, &s.beams[i], true)
 	}
 	s.camCoupling(out)
 	return out

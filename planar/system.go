@@ -5,6 +5,7 @@ import (
 
 	"linkage/assembly"
 	"linkage/dae"
+	"linkage/flexbeam"
 	"linkage/law"
 )
 
@@ -25,15 +26,16 @@ type System struct {
 	points                         []pointForce
 	torques                        []torqueElem
 	customs                        *assembly.Customs
-	frictions                      []frictionElem // joint friction (friction.go)
-	knives                         []knifeData    // knife edges, Pfaffian rows (knife.go)
-	knifeRows                      [][]int        // PfaffianPattern (knife.go)
-	knifeCSR                       dae.CSR        // its compressed rows
-	beams                          []beamData     // flexible bodies (flexible.go)
-	offsets                        []rowOffset    // revolute rows at moving beam nodes (flexjoint.go)
-	cams                           []camRow       // contour terms of cam joints (cam.go)
-	flexMarkers                    []*flexMarker  // per marker; nil off flexible bodies
-	massPattern                    [][]int        // nil without flexible bodies (M diagonal)
+	frictions                      []frictionElem  // joint friction (friction.go)
+	knives                         []knifeData     // knife edges, Pfaffian rows (knife.go)
+	knifeRows                      [][]int         // PfaffianPattern (knife.go)
+	knifeCSR                       dae.CSR         // its compressed rows
+	beams                          []flexbeam.Body // flexible bodies (flexbeam)
+	beamDst                        assembly.Target // the target the beams add to (beamTarget)
+	offsets                        []rowOffset     // revolute rows at moving beam nodes (flexjoint.go)
+	cams                           []camRow        // contour terms of cam joints (cam.go)
+	flexMarkers                    []*flexMarker   // per marker; nil off flexible bodies
+	massPattern                    [][]int         // nil without flexible bodies (M diagonal)
 	gravity                        Vec
 	assembly.Matrices              // M, G and the coupling matrices, dense and sparse, from the Write methods
 	assembly.Frictions[[6]float64] // the dae.ReactionForce methods from frictions (friction.go)
@@ -127,7 +129,7 @@ func (s *System) WriteMass(dst assembly.Target, _ float64, q []float64) {
 		dst.Add(b.col+2, b.col+2, b.Inertia)
 	}
 	for i := range s.beams {
-		s.beams[i].writeMass(dst, q)
+		s.beams[i].WriteMass(s.beamTarget(dst), q)
 	}
 }
 
@@ -139,7 +141,7 @@ func (s *System) ConstantMass() bool { return len(s.beams) == 0 }
 func (s *System) WriteMassDerivative(dst assembly.Target, _ float64, q, a []float64) {
 	dst.Zero()
 	for i := range s.beams {
-		s.beams[i].writeMassDerivative(dst, q, a)
+		s.beams[i].WriteMassDerivative(s.beamTarget(dst), q, a)
 	}
 }
 

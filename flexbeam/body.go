@@ -1,12 +1,8 @@
-package planar
+package flexbeam
 
-import (
-	"math"
+import "math"
 
-	"linkage/assembly"
-)
-
-// flexible.go: (q, v) of a flexible body ⇒ its blocks of M, ∂(M a)/∂q, f, ∂f/∂q, ∂f/∂v and
+// body.go: (q, v) of a flexible body ⇒ its blocks of M, ∂(M a)/∂q, f, ∂f/∂q, ∂f/∂v and
 // its energies (beam.go gives the invariants).
 //
 // A flexible body has q_b = (R, θ, e): the frame's origin R, its angle θ and the elastic
@@ -28,42 +24,38 @@ import (
 // body instead of relative coordinates; problems' TestSimeonCrankFileEquations compares
 // the two.
 
-// beamData is a flexible body of an assembled System: its columns and invariants.
-type beamData struct {
-	name string
-	col  int // column of the frame's x in q
-	ecol int // column of the first elastic coordinate
-	inv  *beamInv
+// Body is a flexible body of an assembled system: where its coordinates sit in q and its
+// invariants. Its methods add its blocks to the route's M, f and their derivatives.
+type Body struct {
+	Name string
+	Col  int // column of the frame's x in q (then y, θ)
+	ECol int // column of the first elastic coordinate
+	Inv  *Invariants
 }
 
-// flexSpec is a flexible body as added to a Model.
-type flexSpec struct {
-	body BodyID
-	beam Beam
+// Matrix is where a Body adds its entries, M[i][j] += x (a route's dense or sparse
+// target; a pointer-shaped value, so that passing it allocates nothing).
+type Matrix interface {
+	Add(i, j int, x float64)
 }
 
-// AddFlexibleBody adds a body made flexible by beam (see Beam): b.Pos and b.Angle are the
-// initial guesses of the frame's origin (node 0) and angle; b.Mass and b.Inertia are not
-// used (the beam's follow from its length, section and density). Markers on it must sit at
-// nodes, (x_i, 0) in the frame.
-func (m *Model) AddFlexibleBody(b Body, beam Beam) BodyID {
-	id := m.AddBody(b)
-	m.flex = append(m.flex, flexSpec{body: id, beam: beam})
-	return id
-}
+// vec is a vector of the plane.
+type vec [2]float64
+
+func dot(a, b vec) float64 { return a[0]*b[0] + a[1]*b[1] }
 
 // rotateSC rotates v by the angle with sine sn and cosine cs.
-func rotateSC(v Vec, sn, cs float64) Vec { return Vec{cs*v[0] - sn*v[1], sn*v[0] + cs*v[1]} }
+func rotateSC(v vec, sn, cs float64) vec { return vec{cs*v[0] - sn*v[1], sn*v[0] + cs*v[1]} }
 
 // perp is S v, v rotated by π/2.
-func perp(v Vec) Vec { return Vec{-v[1], v[0]} }
+func perp(v vec) vec { return vec{-v[1], v[0]} }
 
 // rhoC returns ρ_c(e) and C x for the elastic part x (ė or a_e).
-func (bd *beamData) rhoC(q []float64) Vec {
-	inv := bd.inv
-	rc := Vec{inv.sx, 0}
-	for i := range inv.ne {
-		e := q[bd.ecol+i]
+func (bd *Body) rhoC(q []float64) vec {
+	inv := bd.Inv
+	rc := vec{inv.sx, 0}
+	for i := range inv.NE {
+		e := q[bd.ECol+i]
 		rc[0] += inv.cu[i] * e
 		rc[1] += inv.cw[i] * e
 	}
@@ -71,11 +63,11 @@ func (bd *beamData) rhoC(q []float64) Vec {
 }
 
 // cMul returns C x_e for the elastic block of x.
-func (bd *beamData) cMul(x []float64) Vec {
-	var r Vec
-	for i := range bd.inv.ne {
-		r[0] += bd.inv.cu[i] * x[bd.ecol+i]
-		r[1] += bd.inv.cw[i] * x[bd.ecol+i]
+func (bd *Body) cMul(x []float64) vec {
+	var r vec
+	for i := range bd.Inv.NE {
+		r[0] += bd.Inv.cu[i] * x[bd.ECol+i]
+		r[1] += bd.Inv.cw[i] * x[bd.ECol+i]
 	}
 	return r
 }
@@ -89,9 +81,9 @@ func dotAt(a []float64, x []float64, off int) float64 {
 	return s
 }
 
-// writeMass adds the body's blocks of M (the header of this file).
-func (bd *beamData) writeMass(dst assembly.Target, q []float64) {
-	inv, c, ec := bd.inv, bd.col, bd.ecol
+// WriteMass adds the body's blocks of M (the header of this file).
+func (bd *Body) WriteMass(dst Matrix, q []float64) {
+	inv, c, ec := bd.Inv, bd.Col, bd.ECol
 	sn, cs := math.Sincos(q[c+2])
 	rc := bd.rhoC(q)
 	mrth := rotateSC(perp(rc), sn, cs)
@@ -103,11 +95,11 @@ func (bd *beamData) writeMass(dst assembly.Target, q []float64) {
 	}
 	jth := inv.j0 + 2*dotAt(inv.du, q, ec)
 	for _, t := range inv.mee {
-		jth += q[ec+t.i] * t.v * q[ec+t.j]
+		jth += q[ec+t.I] * t.V * q[ec+t.J]
 	}
 	dst.Add(c+2, c+2, jth)
-	for i := range inv.ne {
-		a := rotateSC(Vec{inv.cu[i], inv.cw[i]}, sn, cs)
+	for i := range inv.NE {
+		a := rotateSC(vec{inv.cu[i], inv.cw[i]}, sn, cs)
 		dst.Add(c, ec+i, a[0])
 		dst.Add(ec+i, c, a[0])
 		dst.Add(c+1, ec+i, a[1])
@@ -116,37 +108,37 @@ func (bd *beamData) writeMass(dst assembly.Target, q []float64) {
 		dst.Add(ec+i, c+2, inv.dw[i])
 	}
 	for _, t := range inv.b { // (Bᵀe)_j = Σ_i e_i B_ij
-		v := q[ec+t.i] * t.v
-		dst.Add(c+2, ec+t.j, v)
-		dst.Add(ec+t.j, c+2, v)
+		v := q[ec+t.I] * t.V
+		dst.Add(c+2, ec+t.J, v)
+		dst.Add(ec+t.J, c+2, v)
 	}
 	for _, t := range inv.mee {
-		dst.Add(ec+t.i, ec+t.j, t.v)
+		dst.Add(ec+t.I, ec+t.J, t.V)
 	}
 }
 
-// writeMassDerivative adds ∂(M a)/∂q of the body:
+// WriteMassDerivative adds ∂(M a)/∂q of the body:
 //
 //	∂(Ma)_R/∂θ = A(S C a_e − ρ_c a_θ),   ∂(Ma)_R/∂e = A S C a_θ,
 //	∂(Ma)_θ/∂θ = −(A ρ_c)·a_R,   ∂(Ma)_θ/∂e = Cᵀ(A S)ᵀ a_R + 2 a_θ (d_u + M_ee e) + B a_e,
 //	∂(Ma)_e/∂θ = Cᵀ (A S)ᵀ a_R,   ∂(Ma)_e/∂e = a_θ Bᵀ.
-func (bd *beamData) writeMassDerivative(dst assembly.Target, q, a []float64) {
-	inv, c, ec := bd.inv, bd.col, bd.ecol
+func (bd *Body) WriteMassDerivative(dst Matrix, q, a []float64) {
+	inv, c, ec := bd.Inv, bd.Col, bd.ECol
 	sn, cs := math.Sincos(q[c+2])
 	rc := bd.rhoC(q)
 	ca := bd.cMul(a)
-	ar := Vec{a[c], a[c+1]}
+	ar := vec{a[c], a[c+1]}
 	ath := a[c+2]
-	r := rotateSC(Vec{-ca[1] - rc[0]*ath, ca[0] - rc[1]*ath}, sn, cs)
+	r := rotateSC(vec{-ca[1] - rc[0]*ath, ca[0] - rc[1]*ath}, sn, cs)
 	dst.Add(c, c+2, r[0])
 	dst.Add(c+1, c+2, r[1])
 	arc := rotateSC(rc, sn, cs)
 	dst.Add(c+2, c+2, -dot(arc, ar))
 	// (A S)ᵀ a_R in the frame: Sᵀ Aᵀ a_R.
 	al := rotateSC(ar, -sn, cs)
-	sa := Vec{al[1], -al[0]}
-	for i := range inv.ne {
-		col := Vec{inv.cu[i], inv.cw[i]}
+	sa := vec{al[1], -al[0]}
+	for i := range inv.NE {
+		col := vec{inv.cu[i], inv.cw[i]}
 		g := rotateSC(perp(col), sn, cs)
 		dst.Add(c, ec+i, g[0]*ath)
 		dst.Add(c+1, ec+i, g[1]*ath)
@@ -155,64 +147,66 @@ func (bd *beamData) writeMassDerivative(dst assembly.Target, q, a []float64) {
 		dst.Add(ec+i, c+2, v)
 	}
 	for _, t := range inv.mee {
-		dst.Add(c+2, ec+t.j, 2*ath*q[ec+t.i]*t.v)
+		dst.Add(c+2, ec+t.J, 2*ath*q[ec+t.I]*t.V)
 	}
 	for _, t := range inv.b {
-		dst.Add(c+2, ec+t.i, t.v*a[ec+t.j])
-		dst.Add(ec+t.j, ec+t.i, ath*t.v)
+		dst.Add(c+2, ec+t.I, t.V*a[ec+t.J])
+		dst.Add(ec+t.J, ec+t.I, ath*t.V)
 	}
 }
 
-// addForce adds f of the body (the header of this file) for gravity g.
-func (bd *beamData) addForce(dst, q, v []float64, g Vec) {
-	inv, c, ec := bd.inv, bd.col, bd.ecol
+// AddForce adds f of the body (the header of this file) for gravity g.
+func (bd *Body) AddForce(dst, q, v []float64, grav [2]float64) {
+	g := vec(grav)
+	inv, c, ec := bd.Inv, bd.Col, bd.ECol
 	sn, cs := math.Sincos(q[c+2])
 	thd := v[c+2]
 	rc := bd.rhoC(q)
 	ce := bd.cMul(v)
 	sce := perp(ce)
-	fr := rotateSC(Vec{thd*thd*rc[0] - 2*thd*sce[0], thd*thd*rc[1] - 2*thd*sce[1]}, sn, cs)
+	fr := rotateSC(vec{thd*thd*rc[0] - 2*thd*sce[0], thd*thd*rc[1] - 2*thd*sce[1]}, sn, cs)
 	dst[c] += fr[0] + inv.m*g[0]
 	dst[c+1] += fr[1] + inv.m*g[1]
 	gl := rotateSC(g, -sn, cs) // Aᵀ g
 	dst[c+2] += dot(gl, perp(rc))
-	for i := range inv.ne {
+	for i := range inv.NE {
 		du := inv.du[i]
 		dst[c+2] -= 2 * thd * du * v[ec+i]
 		dst[ec+i] += thd*thd*du + inv.cu[i]*gl[0] + inv.cw[i]*gl[1]
 	}
 	for _, t := range inv.mee {
-		me := t.v * q[ec+t.j]
-		dst[c+2] -= 2 * thd * v[ec+t.i] * me
-		dst[ec+t.i] += thd * thd * me
+		me := t.V * q[ec+t.J]
+		dst[c+2] -= 2 * thd * v[ec+t.I] * me
+		dst[ec+t.I] += thd * thd * me
 	}
 	for _, t := range inv.b {
-		dst[ec+t.i] += 2 * thd * t.v * v[ec+t.j]
+		dst[ec+t.I] += 2 * thd * t.V * v[ec+t.J]
 	}
 	for _, t := range inv.k {
-		dst[ec+t.i] -= t.v * q[ec+t.j]
+		dst[ec+t.I] -= t.V * q[ec+t.J]
 	}
 }
 
-// writeForceDerivativeQ adds ∂f/∂q of the body:
+// WriteForceDerivativeQ adds ∂f/∂q of the body:
 //
 //	∂f_R/∂θ = A S(θ̇² ρ_c − 2θ̇ S C ė),   ∂f_R/∂e = θ̇² A C,
 //	∂f_θ/∂θ = −gᵀ A ρ_c,   ∂f_θ/∂e = −2θ̇ M_ee ė + Cᵀ Sᵀ Aᵀ g,
 //	∂f_e/∂θ = Cᵀ Sᵀ Aᵀ g,   ∂f_e/∂e = θ̇² M_ee − K.
-func (bd *beamData) writeForceDerivativeQ(dst assembly.Target, q, v []float64, g Vec) {
-	inv, c, ec := bd.inv, bd.col, bd.ecol
+func (bd *Body) WriteForceDerivativeQ(dst Matrix, q, v []float64, grav [2]float64) {
+	g := vec(grav)
+	inv, c, ec := bd.Inv, bd.Col, bd.ECol
 	sn, cs := math.Sincos(q[c+2])
 	thd := v[c+2]
 	rc := bd.rhoC(q)
 	sce := perp(bd.cMul(v))
-	fr := rotateSC(perp(Vec{thd*thd*rc[0] - 2*thd*sce[0], thd*thd*rc[1] - 2*thd*sce[1]}), sn, cs)
+	fr := rotateSC(perp(vec{thd*thd*rc[0] - 2*thd*sce[0], thd*thd*rc[1] - 2*thd*sce[1]}), sn, cs)
 	dst.Add(c, c+2, fr[0])
 	dst.Add(c+1, c+2, fr[1])
 	gl := rotateSC(g, -sn, cs)
 	dst.Add(c+2, c+2, -dot(gl, rc))
-	sg := Vec{gl[1], -gl[0]} // Sᵀ Aᵀ g
-	for i := range inv.ne {
-		col := Vec{inv.cu[i], inv.cw[i]}
+	sg := vec{gl[1], -gl[0]} // Sᵀ Aᵀ g
+	for i := range inv.NE {
+		col := vec{inv.cu[i], inv.cw[i]}
 		ac := rotateSC(col, sn, cs)
 		dst.Add(c, ec+i, thd*thd*ac[0])
 		dst.Add(c+1, ec+i, thd*thd*ac[1])
@@ -221,31 +215,31 @@ func (bd *beamData) writeForceDerivativeQ(dst assembly.Target, q, v []float64, g
 		dst.Add(ec+i, c+2, w)
 	}
 	for _, t := range inv.mee {
-		dst.Add(c+2, ec+t.j, -2*thd*v[ec+t.i]*t.v)
-		dst.Add(ec+t.i, ec+t.j, thd*thd*t.v)
+		dst.Add(c+2, ec+t.J, -2*thd*v[ec+t.I]*t.V)
+		dst.Add(ec+t.I, ec+t.J, thd*thd*t.V)
 	}
 	for _, t := range inv.k {
-		dst.Add(ec+t.i, ec+t.j, -t.v)
+		dst.Add(ec+t.I, ec+t.J, -t.V)
 	}
 }
 
-// writeForceDerivativeV adds ∂f/∂v of the body:
+// WriteForceDerivativeV adds ∂f/∂v of the body:
 //
 //	∂f_R/∂θ̇ = 2A(θ̇ ρ_c − S C ė),   ∂f_R/∂ė = −2θ̇ A S C,
 //	∂f_θ/∂θ̇ = −2(d_u + M_ee e)·ė,   ∂f_θ/∂ė = −2θ̇ (d_u + M_ee e),
 //	∂f_e/∂θ̇ = 2θ̇ (d_u + M_ee e) + 2B ė,   ∂f_e/∂ė = 2θ̇ B.
-func (bd *beamData) writeForceDerivativeV(dst assembly.Target, q, v []float64) {
-	inv, c, ec := bd.inv, bd.col, bd.ecol
+func (bd *Body) WriteForceDerivativeV(dst Matrix, q, v []float64) {
+	inv, c, ec := bd.Inv, bd.Col, bd.ECol
 	sn, cs := math.Sincos(q[c+2])
 	thd := v[c+2]
 	rc := bd.rhoC(q)
 	sce := perp(bd.cMul(v))
-	fr := rotateSC(Vec{2 * (thd*rc[0] - sce[0]), 2 * (thd*rc[1] - sce[1])}, sn, cs)
+	fr := rotateSC(vec{2 * (thd*rc[0] - sce[0]), 2 * (thd*rc[1] - sce[1])}, sn, cs)
 	dst.Add(c, c+2, fr[0])
 	dst.Add(c+1, c+2, fr[1])
 	var pth float64
-	for i := range inv.ne {
-		col := Vec{inv.cu[i], inv.cw[i]}
+	for i := range inv.NE {
+		col := vec{inv.cu[i], inv.cw[i]}
 		g := rotateSC(perp(col), sn, cs)
 		dst.Add(c, ec+i, -2*thd*g[0])
 		dst.Add(c+1, ec+i, -2*thd*g[1])
@@ -255,39 +249,38 @@ func (bd *beamData) writeForceDerivativeV(dst assembly.Target, q, v []float64) {
 		dst.Add(ec+i, c+2, 2*thd*du)
 	}
 	for _, t := range inv.mee {
-		me := t.v * q[ec+t.j]
-		pth -= 2 * v[ec+t.i] * me
-		dst.Add(c+2, ec+t.i, -2*thd*me)
-		dst.Add(ec+t.i, c+2, 2*thd*me)
+		me := t.V * q[ec+t.J]
+		pth -= 2 * v[ec+t.I] * me
+		dst.Add(c+2, ec+t.I, -2*thd*me)
+		dst.Add(ec+t.I, c+2, 2*thd*me)
 	}
 	for _, t := range inv.b {
-		dst.Add(ec+t.i, c+2, 2*t.v*v[ec+t.j])
-		dst.Add(ec+t.i, ec+t.j, 2*thd*t.v)
+		dst.Add(ec+t.I, c+2, 2*t.V*v[ec+t.J])
+		dst.Add(ec+t.I, ec+t.J, 2*thd*t.V)
 	}
 	dst.Add(c+2, c+2, pth)
 }
 
-// energies adds the body's kinetic energy ½ q̇_bᵀ M q̇_b, its gravitational potential
+// Energies returns the body's kinetic energy ½ q̇_bᵀ M q̇_b, its gravitational potential
 // −gᵀ(m R + A ρ_c) and its strain energy ½ eᵀ K e.
-func (bd *beamData) energies(e *assembly.Energies, q, v []float64, g Vec) {
-	inv, c, ec := bd.inv, bd.col, bd.ecol
+func (bd *Body) Energies(q, v []float64, grav [2]float64) (kinetic, gravity, strain float64) {
+	g := vec(grav)
+	inv, c, ec := bd.Inv, bd.Col, bd.ECol
 	sn, cs := math.Sincos(q[c+2])
 	rc := bd.rhoC(q)
-	vr := Vec{v[c], v[c+1]}
+	vr := vec{v[c], v[c+1]}
 	thd := v[c+2]
 	ce := bd.cMul(v)
 	// ½ m|Ṙ|² + θ̇ Ṙ·A S ρ_c + Ṙ·A C ė + ½ J θ̇² + θ̇ (d_w + Bᵀe)·ė + ½ ėᵀ M_ee ė.
 	t := 0.5*inv.m*dot(vr, vr) + thd*dot(vr, rotateSC(perp(rc), sn, cs)) + dot(vr, rotateSC(ce, sn, cs))
 	jth := inv.j0 + 2*dotAt(inv.du, q, ec)
 	for _, m := range inv.mee {
-		jth += q[ec+m.i] * m.v * q[ec+m.j]
-		t += 0.5 * v[ec+m.i] * m.v * v[ec+m.j]
+		jth += q[ec+m.I] * m.V * q[ec+m.J]
+		t += 0.5 * v[ec+m.I] * m.V * v[ec+m.J]
 	}
 	t += 0.5*jth*thd*thd + thd*dotAt(inv.dw, v, ec)
 	for _, b := range inv.b {
-		t += thd * q[ec+b.i] * b.v * v[ec+b.j]
+		t += thd * q[ec+b.I] * b.V * v[ec+b.J]
 	}
-	e.Kinetic += t
-	e.Gravity -= inv.m*dot(g, Vec{q[c], q[c+1]}) + dot(g, rotateSC(rc, sn, cs))
-	e.Strain += inv.strainEnergy(q[ec : ec+inv.ne])
+	return t, -(inv.m*dot(g, vec{q[c], q[c+1]}) + dot(g, rotateSC(rc, sn, cs))), inv.StrainEnergy(q[ec : ec+inv.NE])
 }

@@ -1,4 +1,4 @@
-package planar
+package flexbeam
 
 import (
 	"fmt"
@@ -24,17 +24,17 @@ import (
 // The test set's crank (problems/crank.go) names these ρ·c1 = c_u, ρ·c2 = c_w, ρ·c12 = d_u,
 // ρ·c21 = d_w, MQ = M_ee, ρ·BQ = B, KQ = K.
 
-// BeamFrame chooses the floating frame of a beam: the boundary conditions its elastic
+// Frame chooses the floating frame of a beam: the boundary conditions its elastic
 // displacements satisfy in the frame, which fix the frame to the beam.
-type BeamFrame int
+type Frame int
 
 const (
-	// BeamTangent is the tangent frame: u = w = w′ = 0 at node 0 (the beam is clamped in its
+	// Tangent is the tangent frame: u = w = w′ = 0 at node 0 (the beam is clamped in its
 	// frame, which follows the tangent at its first end).
-	BeamTangent BeamFrame = iota
-	// BeamChord is the chord frame: u = w = 0 at node 0 and w = 0 at the last node (the
+	Tangent Frame = iota
+	// Chord is the chord frame: u = w = 0 at node 0 and w = 0 at the last node (the
 	// beam is pinned-pinned in its frame, whose x axis is the chord of its ends).
-	BeamChord
+	Chord
 )
 
 // Beam makes a body flexible: a planar, linearized Euler–Bernoulli beam of the given length
@@ -46,7 +46,7 @@ const (
 //     nodal coordinates (u_i, w_i, w′_i) at nodes i = 0..k, less those fixed by Frame;
 //   - Modes > 0: Simeon's Ritz basis (the IVP test set's crank): w = Σ_j q_j sin(jπx/l),
 //     j = 1..Modes, and one quadratic axial element with u at x = l/2 and x = l; only
-//     with Frame = BeamChord.
+//     with Frame = Chord.
 //
 // NoAxial drops the axial coordinates (u ≡ 0, the inextensible beam of Yen, Petzold and
 // Raha 1998, section 4.3).
@@ -58,30 +58,30 @@ type Beam struct {
 	A        float64 // cross-section area > 0 [m²]
 	I        float64 // second moment of area > 0 [m⁴]
 	Density  float64 // > 0 [kg/m³]
-	Frame    BeamFrame
+	Frame    Frame
 	NoAxial  bool
 }
 
-// beamInv holds the invariants of one beam (the header of this file); the ne×ne matrices
+// Invariants holds the invariants of one beam (the header of this file); the ne×ne matrices
 // are kept as their nonzero entries (banded for elements), so a beam of k elements costs
 // O(k) memory and time.
-type beamInv struct {
-	ne             int
+type Invariants struct {
+	NE             int
 	m, sx, j0      float64 // m, ∫μx, J₀
 	cu, cw, du, dw []float64
-	mee, b, k      []entry
-	nodes          []float64 // node positions x_i
-	nodeU, nodeW   [][]entry // u and w at node i as Σ coef·e_col (col in 0..ne−1)
-	nodeSlope      [][]entry // w′ at node i
-	coordNames     []string  // suffix of each elastic coordinate, e.g. ".w2"
+	mee, b, k      []Entry
+	Nodes          []float64 // node positions x_i
+	NodeU, NodeW   [][]Entry // u and w at node i as Σ coef·e_col (col in 0..ne−1)
+	NodeSlope      [][]Entry // w′ at node i
+	CoordNames     []string  // suffix of each elastic coordinate, e.g. ".w2"
 	lateral, axial []int     // elastic coordinates of w and of u
 }
 
-// entry is one nonzero of a matrix or of a linear form: row i, column j, value v (j unused
+// Entry is one nonzero of a matrix or of a linear form: row i, column j, value v (j unused
 // in a linear form).
-type entry struct {
-	i, j int
-	v    float64
+type Entry struct {
+	I, J int
+	V    float64
 }
 
 // shapeSample is the value of the shape functions of one coordinate at a point.
@@ -107,10 +107,10 @@ var gauss6 = [6][2]float64{
 	{0.9324695142031521, 0.1713244923791704},
 }
 
-// newBeamInv integrates the invariants of b (validated by the caller).
-func newBeamInv(b *Beam) *beamInv {
+// New integrates the invariants of b (validated by the caller).
+func New(b *Beam) *Invariants {
 	var segs []segment
-	var inv *beamInv
+	var inv *Invariants
 	if b.Modes > 0 {
 		inv, segs = simeonBasis(b)
 	} else {
@@ -119,7 +119,7 @@ func newBeamInv(b *Beam) *beamInv {
 	mu := b.Density * b.A
 	l := b.Length
 	inv.m, inv.sx, inv.j0 = mu*l, mu*l*l/2, mu*l*l*l/3+b.Density*b.I*l
-	ne := inv.ne
+	ne := inv.NE
 	inv.cu, inv.cw, inv.du, inv.dw = make([]float64, ne), make([]float64, ne), make([]float64, ne), make([]float64, ne)
 	mee, bb, kk := map[[2]int]float64{}, map[[2]int]float64{}, map[[2]int]float64{}
 	var buf []shapeSample
@@ -149,44 +149,44 @@ func newBeamInv(b *Beam) *beamInv {
 
 // entries lists the nonzeros of a map in row-major order (drops exact zeros and the
 // rounding noise of a vanishing integral, |v| ≤ 1e-15·max|v|).
-func entries(m map[[2]int]float64) []entry {
+func entries(m map[[2]int]float64) []Entry {
 	var top float64
 	for _, v := range m {
 		top = math.Max(top, math.Abs(v))
 	}
-	out := make([]entry, 0, len(m))
+	out := make([]Entry, 0, len(m))
 	for k, v := range m {
 		if math.Abs(v) > 1e-15*top {
-			out = append(out, entry{k[0], k[1], v})
+			out = append(out, Entry{k[0], k[1], v})
 		}
 	}
 	sort.Slice(out, func(a, b int) bool {
-		if out[a].i != out[b].i {
-			return out[a].i < out[b].i
+		if out[a].I != out[b].I {
+			return out[a].I < out[b].I
 		}
-		return out[a].j < out[b].j
+		return out[a].J < out[b].J
 	})
 	return out
 }
 
 // elementBasis numbers the nodal coordinates of k elements (node by node: u, w, w′, less
 // those the frame fixes) and returns one segment per element.
-func elementBasis(b *Beam) (*beamInv, []segment) {
+func elementBasis(b *Beam) (*Invariants, []segment) {
 	k := b.Elements
 	he := b.Length / float64(k)
-	inv := &beamInv{}
+	inv := &Invariants{}
 	// dof[i] = columns of (u_i, w_i, w′_i), −1 where fixed.
 	dof := make([][3]int, k+1)
 	for i := range dof {
 		for c := range 3 {
 			fixed := (c == 0 && (b.NoAxial || i == 0)) ||
-				(c == 1 && (i == 0 || (b.Frame == BeamChord && i == k))) ||
-				(c == 2 && i == 0 && b.Frame == BeamTangent)
+				(c == 1 && (i == 0 || (b.Frame == Chord && i == k))) ||
+				(c == 2 && i == 0 && b.Frame == Tangent)
 			dof[i][c] = -1
 			if !fixed {
-				dof[i][c] = inv.ne
-				inv.ne++
-				inv.coordNames = append(inv.coordNames, fmt.Sprintf(".%s%d", [3]string{"u", "w", "slope"}[c], i))
+				dof[i][c] = inv.NE
+				inv.NE++
+				inv.CoordNames = append(inv.CoordNames, fmt.Sprintf(".%s%d", [3]string{"u", "w", "slope"}[c], i))
 				if c == 0 {
 					inv.axial = append(inv.axial, dof[i][c])
 				} else {
@@ -195,17 +195,17 @@ func elementBasis(b *Beam) (*beamInv, []segment) {
 			}
 		}
 	}
-	one := func(col int, v float64) []entry {
+	one := func(col int, v float64) []Entry {
 		if col < 0 {
 			return nil
 		}
-		return []entry{{i: col, v: v}}
+		return []Entry{{I: col, V: v}}
 	}
 	for i := range k + 1 {
-		inv.nodes = append(inv.nodes, float64(i)*b.Length/float64(k))
-		inv.nodeU = append(inv.nodeU, one(dof[i][0], 1))
-		inv.nodeW = append(inv.nodeW, one(dof[i][1], 1))
-		inv.nodeSlope = append(inv.nodeSlope, one(dof[i][2], 1))
+		inv.Nodes = append(inv.Nodes, float64(i)*b.Length/float64(k))
+		inv.NodeU = append(inv.NodeU, one(dof[i][0], 1))
+		inv.NodeW = append(inv.NodeW, one(dof[i][1], 1))
+		inv.NodeSlope = append(inv.NodeSlope, one(dof[i][2], 1))
 	}
 	segs := make([]segment, k)
 	for e := range k {
@@ -236,29 +236,29 @@ func elementBasis(b *Beam) (*beamInv, []segment) {
 // simeonBasis is the Ritz basis of Simeon (1996) and RESMBS: sine modes w_j = sin(jπx/l)
 // first, then the quadratic axial element's u(l/2), u(l) (shape functions 4ξ(1−ξ) and
 // ξ(2ξ−1), ξ = x/l). Markers may sit at x = 0 and x = l.
-func simeonBasis(b *Beam) (*beamInv, []segment) {
+func simeonBasis(b *Beam) (*Invariants, []segment) {
 	l, n := b.Length, b.Modes
-	inv := &beamInv{ne: n}
+	inv := &Invariants{NE: n}
 	for j := range n {
-		inv.coordNames = append(inv.coordNames, fmt.Sprintf(".mode%d", j+1))
+		inv.CoordNames = append(inv.CoordNames, fmt.Sprintf(".mode%d", j+1))
 		inv.lateral = append(inv.lateral, j)
 	}
 	if !b.NoAxial {
-		inv.ne += 2
-		inv.coordNames = append(inv.coordNames, ".umid", ".uend")
+		inv.NE += 2
+		inv.CoordNames = append(inv.CoordNames, ".umid", ".uend")
 		inv.axial = []int{n, n + 1}
 	}
-	inv.nodes = []float64{0, l}
-	inv.nodeU = [][]entry{nil, nil}
-	inv.nodeW = [][]entry{nil, nil} // sin(jπ) = 0 at both ends
-	inv.nodeSlope = make([][]entry, 2)
+	inv.Nodes = []float64{0, l}
+	inv.NodeU = [][]Entry{nil, nil}
+	inv.NodeW = [][]Entry{nil, nil} // sin(jπ) = 0 at both ends
+	inv.NodeSlope = make([][]Entry, 2)
 	if !b.NoAxial {
-		inv.nodeU[1] = []entry{{i: n + 1, v: 1}}
+		inv.NodeU[1] = []Entry{{I: n + 1, V: 1}}
 	}
 	for j := range n {
 		k := float64(j+1) * math.Pi / l
-		inv.nodeSlope[0] = append(inv.nodeSlope[0], entry{i: j, v: k})
-		inv.nodeSlope[1] = append(inv.nodeSlope[1], entry{i: j, v: k * math.Cos(float64(j+1)*math.Pi)})
+		inv.NodeSlope[0] = append(inv.NodeSlope[0], Entry{I: j, V: k})
+		inv.NodeSlope[1] = append(inv.NodeSlope[1], Entry{I: j, V: k * math.Cos(float64(j+1)*math.Pi)})
 	}
 	eval := func(x float64, dst []shapeSample) []shapeSample {
 		for j := range n {
@@ -282,9 +282,9 @@ func simeonBasis(b *Beam) (*beamInv, []segment) {
 	return inv, segs
 }
 
-// nodeAt returns the node at x (within 1e-9·l), or −1.
-func (inv *beamInv) nodeAt(x, l float64) int {
-	for i, xn := range inv.nodes {
+// NodeAt returns the node at x (within 1e-9·l), or −1.
+func (inv *Invariants) NodeAt(x, l float64) int {
+	for i, xn := range inv.Nodes {
 		if math.Abs(x-xn) <= 1e-9*l {
 			return i
 		}
@@ -292,32 +292,32 @@ func (inv *beamInv) nodeAt(x, l float64) int {
 	return -1
 }
 
-// strainEnergy returns ½ eᵀ K e.
-func (inv *beamInv) strainEnergy(e []float64) float64 {
+// StrainEnergy returns ½ eᵀ K e.
+func (inv *Invariants) StrainEnergy(e []float64) float64 {
 	var s float64
 	for _, t := range inv.k {
-		s += e[t.i] * t.v * e[t.j]
+		s += e[t.I] * t.V * e[t.J]
 	}
 	return s / 2
 }
 
-// frequencies returns the natural frequencies ω [rad/s] of the beam in its frame, the
+// Frequencies returns the natural frequencies ω [rad/s] of the beam in its frame, the
 // roots of det(K − ω² M_ee) = 0, in increasing order: with M_ee = L Lᵀ (Cholesky), the
 // eigenvalues of the symmetric L⁻¹ K L⁻ᵀ. It costs O(ne³): for reports, not for steps.
-func (inv *beamInv) frequencies() ([]float64, error) {
-	n := inv.ne
-	sym := func(es []entry) *mat.SymDense {
+func (inv *Invariants) Frequencies() ([]float64, error) {
+	n := inv.NE
+	sym := func(es []Entry) *mat.SymDense {
 		s := mat.NewSymDense(n, nil)
 		for _, e := range es {
-			if e.i <= e.j {
-				s.SetSym(e.i, e.j, e.v)
+			if e.I <= e.J {
+				s.SetSym(e.I, e.J, e.V)
 			}
 		}
 		return s
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(sym(inv.mee)) {
-		return nil, fmt.Errorf("planar: beam: M_ee is not positive definite")
+		return nil, fmt.Errorf("flexbeam: M_ee is not positive definite")
 	}
 	var L mat.TriDense
 	ch.LTo(&L)
@@ -336,7 +336,7 @@ func (inv *beamInv) frequencies() ([]float64, error) {
 	}
 	var es mat.EigenSym
 	if !es.Factorize(cs, false) {
-		return nil, fmt.Errorf("planar: beam: the eigenvalues of K, M_ee did not converge")
+		return nil, fmt.Errorf("flexbeam: the eigenvalues of K, M_ee did not converge")
 	}
 	ev := es.Values(nil)
 	out := make([]float64, len(ev))
