@@ -72,6 +72,7 @@ type LieSystem interface {
 // Lie-group method on it is the same method as its vector-space original.
 type VectorSpace struct {
 	System
+	pf  Nonholonomic // the System's Pfaffian rows, or nil
 	der *Derivatives
 	sec *SecondDerivatives
 	k   *mat.Dense
@@ -80,7 +81,45 @@ type VectorSpace struct {
 // NewVectorSpace wraps sys; the result owns derivative scratch and serves one goroutine.
 func NewVectorSpace(sys System) *VectorSpace {
 	nq, _ := sys.Size()
-	return &VectorSpace{System: sys, der: NewDerivatives(sys), sec: NewSecondDerivatives(sys), k: mat.NewDense(nq, nq, nil)}
+	pf, _ := AsNonholonomic(sys)
+	return &VectorSpace{System: sys, pf: pf, der: NewDerivatives(sys), sec: NewSecondDerivatives(sys), k: mat.NewDense(nq, nq, nil)}
+}
+
+// NumPfaffian is the System's number of Pfaffian rows (Nonholonomic; 0: none). On ℝⁿ
+// the algebra coordinates are q, so the rows and their derivatives are the System's.
+func (s *VectorSpace) NumPfaffian() int {
+	if s.pf == nil {
+		return 0
+	}
+	return s.pf.NumPfaffian()
+}
+
+// Pfaffian is the System's A and b.
+func (s *VectorSpace) Pfaffian(A *mat.Dense, b []float64, t float64, q []float64) {
+	s.pf.Pfaffian(A, b, t, q)
+}
+
+// PfaffianGamma is the System's γ_A.
+func (s *VectorSpace) PfaffianGamma(dst []float64, t float64, q, v []float64) {
+	s.pf.PfaffianGamma(dst, t, q, v)
+}
+
+// PfaffianRateDerivative is the System's ∂(A v + b)/∂q.
+func (s *VectorSpace) PfaffianRateDerivative(dst *mat.Dense, t float64, q, v []float64) {
+	s.pf.PfaffianRateDerivative(dst, t, q, v)
+}
+
+// PfaffianForceDerivative is the System's ∂(Aᵀμ)/∂q.
+func (s *VectorSpace) PfaffianForceDerivative(dst *mat.Dense, t float64, q, mu []float64) {
+	s.pf.PfaffianForceDerivative(dst, t, q, mu)
+}
+
+// PfaffianName is the System's name of Pfaffian row k ("" without one).
+func (s *VectorSpace) PfaffianName(k int) string {
+	if n, ok := s.System.(PfaffianNamer); ok {
+		return n.PfaffianName(k)
+	}
+	return ""
 }
 
 var _ LieSystem = (*VectorSpace)(nil)
