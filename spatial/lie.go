@@ -65,7 +65,7 @@ type LieSystem struct {
 	// visit only those.
 	gBodies, cBodies [][]int
 	pf               pfaffianScratch // the rolling disks' rows (liepfaffian.go)
-	names            []string // CoordinateName, made once: the integrator asks on failures, which must not allocate
+	names            []string        // CoordinateName, made once: the integrator asks on failures, which must not allocate
 }
 
 var (
