@@ -8,8 +8,8 @@ import (
 
 // rotations checks the rotations key of a model of dimension dim: a known route; on the Lie
 // group, coordinates: body, a method of the registry's Lie column, in 3D no joint friction
-// (its forces depend on λ, which spatial.LieSystem cannot declare), in 3D no rolling disk
-// (spatial.LieSystem has no Pfaffian rows yet) and no simulation.atol (whose names are coordinates of q; the group's tolerances are per
+// (its forces depend on λ, which spatial.LieSystem cannot declare) and in 3D no
+// simulation.atol (whose names are coordinates of q; the group's tolerances are per
 // velocity).
 func (v *validator) rotations(dim int) {
 	r := v.m.Rotations
@@ -48,9 +48,6 @@ func (v *validator) rotations(dim int) {
 	for k, jt := range v.doc.Spatial.Joints {
 		if jt.Friction != nil {
 			friction(k, jt.Name)
-		}
-		if jt.Type == JointRollingDisk {
-			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: a rolling disk (nonholonomic rows A v = 0) is not available with rotations: lie-group (%s does not take nonholonomic rows); drop rotations: lie-group", jt.Name, DefaultLieMethod)
 		}
 	}
 	if len(v.m.Simulation.ATol) > 0 {
