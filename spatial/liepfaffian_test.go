@@ -1,10 +1,12 @@
 package spatial_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
 	"linkage/dae"
+	"linkage/integrate"
 	"linkage/spatial"
 )
 
@@ -59,5 +61,90 @@ func TestLieRollingDiskDerivatives(t *testing.T) {
 				t.Errorf("pose %d, rows appended: %v", k, m)
 			}
 		}
+	}
+}
+
+// TestLieRollingDiskStepNoAllocations: a step of lie-genalpha (both forms) on the steady
+// disk on the group, its rolling rows appended to B, allocates nothing after warm-up.
+func TestLieRollingDiskStepNoAllocations(t *testing.T) {
+	sys, _ := newSteadyDisk(0.3, -1).model(t)
+	ls := newLie(t, sys, nil)
+	_, _, nc := ls.LieSize()
+	for _, form := range []integrate.Formulation{integrate.Index3, integrate.StabilizedIndex2} {
+		m := integrate.DefaultLieGenAlpha()
+		m.Formulation = form
+		g := lieDiskStart(t, sys, ls)
+		if len(g.Lambda) != nc+ls.NumPfaffian() {
+			t.Fatalf("λ of the start: %d entries, want %d joint rows + %d Pfaffian rows", len(g.Lambda), nc, ls.NumPfaffian())
+		}
+		if err := m.InitLie(ls, g, integrate.StepControl{RTol: 1e-8, ATol: 1e-8}); err != nil {
+			t.Fatal(err)
+		}
+		for range 20 {
+			if err := m.Step(1e6); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := testing.AllocsPerRun(20, func() {
+			if err := m.Step(1e6); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("%s: %g allocations per step, want 0", form, n)
+		}
+	}
+}
+
+// lieDiskStart is the consistent start of the disk sys on the group: quaternions unit,
+// w = (ẋ, 2 G(p) ṗ), λ without the normalization multiplier (then μ).
+func lieDiskStart(t *testing.T, sys *spatial.System, ls *spatial.LieSystem) integrate.State {
+	s0 := diskStart(t, sys)
+	nq, nv, _ := ls.LieSize()
+	g := integrate.State{T: 0, Q: append([]float64(nil), s0.Q...), V: make([]float64, nv), A: make([]float64, nv),
+		Lambda: append([]float64(nil), s0.Lambda[nq/7:]...)}
+	spatial.NormalizeQuaternions(g.Q)
+	ls.LieVelocity(g.V, g.Q, s0.V)
+	return g
+}
+
+// TestLieRollingDiskOrder: lie-genalpha on the group in fixed steps h, h/2, h/4 converges to
+// the steady circle of TestRollingDiskOrder (centre and axis at t = 1) with order 2 (± 0.3),
+// in both forms.
+func TestLieRollingDiskOrder(t *testing.T) {
+	const tEnd = 1.0
+	d := newSteadyDisk(0.3, -1)
+	sys, _ := d.model(t)
+	ls := newLie(t, sys, nil)
+	st, ct := math.Sincos(d.theta)
+	O := spatial.Vec3{0, -diskR*st + d.rho, 0}
+	c0, u0 := spatial.Vec3{0, -diskR * st, diskR * ct}, spatial.Vec3{0, ct, st}
+	rot := func(x spatial.Vec3) spatial.Vec3 { // R_z(Ω tEnd) x
+		s, c := math.Sincos(d.omega * tEnd)
+		return spatial.Vec3{c*x[0] - s*x[1], s*x[0] + c*x[1], x[2]}
+	}
+	wantC, wantU := O.Add(rot(c0.Sub(O))), rot(u0)
+	for _, form := range []integrate.Formulation{integrate.Index3, integrate.StabilizedIndex2} {
+		var errs []float64
+		for _, h := range []float64{0.01, 0.005, 0.0025} {
+			m := integrate.DefaultLieGenAlpha()
+			m.Formulation = form
+			if err := m.InitLie(ls, lieDiskStart(t, sys, ls), integrate.StepControl{FixedH: h}); err != nil {
+				t.Fatal(err)
+			}
+			for m.Current().T < tEnd-1e-12 {
+				if err := m.Step(tEnd); err != nil {
+					t.Fatal(err)
+				}
+			}
+			q := m.Current().Q
+			C, _ := sys.Pose(1, q)
+			_, _, u := sys.MarkerAxes(1, q)
+			errs = append(errs, math.Max(C.Sub(wantC).Norm(), u.Sub(wantU).Norm()))
+		}
+		p1, p2 := math.Log2(errs[0]/errs[1]), math.Log2(errs[1]/errs[2])
+		if math.Abs(p1-2) > 0.3 || math.Abs(p2-2) > 0.3 {
+			t.Errorf("%s: observed orders %.2f, %.2f (errors %.3g), want 2", form, p1, p2, errs)
+		}
+		t.Logf("%s: errors %.3g, observed orders %.2f, %.2f", form, errs, p1, p2)
 	}
 }
