@@ -14,13 +14,7 @@ import (
 // γ_A = −d/ds (A v + b) along (t + s, q∘exp(s v)); on a VectorSpace they are the System's.
 
 // AsLieNonholonomic returns the Pfaffian rows of sys, and false when it has none.
-func AsLieNonholonomic(sys LieSystem) (Nonholonomic, bool) {
-	n, ok := sys.(Nonholonomic)
-	if !ok || n.NumPfaffian() == 0 {
-		return nil, false
-	}
-	return n, true
-}
+func AsLieNonholonomic(sys LieSystem) (Nonholonomic, bool) { return asNonholonomic(sys) }
 
 // WithLiePfaffianRows is WithPfaffianRows on the group: sys with its Pfaffian rows appended
 // below Φ as nc + nn rows of one LieSystem,
@@ -75,14 +69,10 @@ func (p *liePfaffianRows) Constraint(dst []float64, t float64, q []float64) {
 func (p *liePfaffianRows) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 	if p.B != nil {
 		p.LieSystem.ConstraintJacobian(p.B, t, q)
-		for k := range p.nc {
-			copy(dst.RawRowView(k), p.B.RawRowView(k))
-		}
+		copyRows(dst, 0, p.B, p.nc)
 	}
 	p.n.Pfaffian(p.A, p.b, t, q)
-	for k := range p.nn {
-		copy(dst.RawRowView(p.nc+k), p.A.RawRowView(k))
-	}
+	copyRows(dst, p.nc, p.A, p.nn)
 }
 
 func (p *liePfaffianRows) ConstraintTimeDerivative(dst []float64, t float64, q []float64) {
@@ -100,14 +90,10 @@ func (p *liePfaffianRows) Gamma(dst []float64, t float64, q, v []float64) {
 func (p *liePfaffianRows) ConstraintJacobianDerivative(dst *mat.Dense, t float64, q, w []float64) {
 	if p.B != nil {
 		p.LieSystem.ConstraintJacobianDerivative(p.B, t, q, w)
-		for k := range p.nc {
-			copy(dst.RawRowView(k), p.B.RawRowView(k))
-		}
+		copyRows(dst, 0, p.B, p.nc)
 	}
 	p.n.PfaffianRateDerivative(p.A, t, q, w)
-	for k := range p.nn {
-		copy(dst.RawRowView(p.nc+k), p.A.RawRowView(k))
-	}
+	copyRows(dst, p.nc, p.A, p.nn)
 }
 
 // Stiffness writes sys's K_t with λ = lambda[:nc] plus the derivative of Aᵀμ along the
@@ -141,4 +127,11 @@ func (p *liePfaffianRows) ConstraintName(i int) string {
 		}
 	}
 	return fmt.Sprintf("pfaffian[%d]", i-p.nc)
+}
+
+// copyRows copies the first n rows of src into dst from row at on.
+func copyRows(dst *mat.Dense, at int, src *mat.Dense, n int) {
+	for k := range n {
+		copy(dst.RawRowView(at+k), src.RawRowView(k))
+	}
 }

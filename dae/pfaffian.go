@@ -41,7 +41,10 @@ type Nonholonomic interface {
 
 // AsNonholonomic returns the Pfaffian rows of sys, and false when it has none (it does not
 // implement Nonholonomic, or NumPfaffian is 0).
-func AsNonholonomic(sys System) (Nonholonomic, bool) {
+func AsNonholonomic(sys System) (Nonholonomic, bool) { return asNonholonomic(sys) }
+
+// asNonholonomic is the test of AsNonholonomic and AsLieNonholonomic.
+func asNonholonomic(sys any) (Nonholonomic, bool) {
 	n, ok := sys.(Nonholonomic)
 	if !ok || n.NumPfaffian() == 0 {
 		return nil, false
@@ -219,14 +222,10 @@ func (p *pfaffianRows) Constraint(dst []float64, t float64, q []float64) {
 func (p *pfaffianRows) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 	if p.G != nil {
 		p.System.ConstraintJacobian(p.G, t, q)
-		for i := range p.nc {
-			copy(dst.RawRowView(i), p.G.RawRowView(i))
-		}
+		copyRows(dst, 0, p.G, p.nc)
 	}
 	p.n.Pfaffian(p.A, p.b, t, q)
-	for k := range p.nn {
-		copy(dst.RawRowView(p.nc+k), p.A.RawRowView(k))
-	}
+	copyRows(dst, p.nc, p.A, p.nn)
 }
 
 func (p *pfaffianRows) ConstraintTimeDerivative(dst []float64, t float64, q []float64) {

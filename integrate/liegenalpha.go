@@ -602,18 +602,7 @@ func (w *lieWork) factor() error {
 		}
 		for k := range nc {
 			b1k, zk := w.B1.RawRowView(k), w.Z.RawRowView(k)
-			dk := d[(nv+nc+k)*n : (nv+nc+k)*n+nv]
-			for i := range nv {
-				dk[i] = gb * b1k[i]
-			}
-			for l, zkl := range zk {
-				if zkl == 0 {
-					continue
-				}
-				for j, tlj := range w.T.RawRowView(l) {
-					dk[j] += h * zkl * tlj
-				}
-			}
+			w.velocityRow(d[(nv+nc+k)*n:(nv+nc+k)*n+nv], b1k, zk, h)
 			for l := range nc {
 				var s float64
 				for i, b := range w.B0.RawRowView(l) {
@@ -629,6 +618,23 @@ func (w *lieWork) factor() error {
 	return w.lu.Factor()
 }
 
+// velocityRow writes into row (length nv) the derivative in Δq of a velocity-level row
+// b v_{n+1} + … whose rate has derivative z along the group: (γ/β) b + h z T(hΔq_n).
+func (w *lieWork) velocityRow(row, b, z []float64, h float64) {
+	gb := w.p.Gamma / w.p.Beta
+	for i := range row {
+		row[i] = gb * b[i]
+	}
+	for l, zl := range z {
+		if zl == 0 {
+			continue
+		}
+		for j, tlj := range w.T.RawRowView(l) {
+			row[j] += h * zl * tlj
+		}
+	}
+}
+
 // assemblePfaffian writes the rows of the Pfaffian constraints A(q_{n+1}) v_{n+1} + b into
 // the iteration matrix d: their derivative in Δq, (γ/β) A + h R T(hΔq_n) with R the rate
 // derivative along the group, bounded as h → 0 as that of Φ/h, so the rows need no scaling
@@ -639,22 +645,11 @@ func (w *lieWork) assemblePfaffian(d []float64, t1, h float64) {
 	if w.pf == nil {
 		return
 	}
-	nv, nc, n, gb := w.nv, w.nc, w.nx, w.p.Gamma/w.p.Beta
+	nv, nc, n := w.nv, w.nc, w.nx
 	w.pf.PfaffianRateDerivative(w.R, t1, w.q1, w.v1)
 	for k := w.ncH; k < nc; k++ {
 		ak, rk := w.B1.RawRowView(k), w.R.RawRowView(k-w.ncH)
-		row := d[(nv+k)*n : (nv+k)*n+nv]
-		for i := range nv {
-			row[i] = gb * ak[i]
-		}
-		for l, rkl := range rk {
-			if rkl == 0 {
-				continue
-			}
-			for j, tlj := range w.T.RawRowView(l) {
-				row[j] += h * rkl * tlj
-			}
-		}
+		w.velocityRow(d[(nv+k)*n:(nv+k)*n+nv], ak, rk, h)
 		if w.si2 {
 			rowL, rowS := d[(nv+k)*n:(nv+k+1)*n], d[(nv+nc+k)*n:(nv+nc+k+1)*n]
 			copy(rowL[nv+nc:], rowS[nv+nc:])

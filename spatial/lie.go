@@ -383,11 +383,18 @@ func (l *LieSystem) Stiffness(dst *mat.Dense, t float64, q, w, _, lambda []float
 		l.rowAdd(l.x.RawRowView(i), l.fv.RawRowView(i), l.cBodies[i])
 	}
 	l.leftET(dst, l.x)
+	l.addETDerivative(dst, q, l.h)
+	negate(dst)
+}
+
+// addETDerivative adds D(y), the derivative of Eᵀ y (y of length 7N held fixed) along
+// q∘exp(ε e_j): per body ¼(−(p·y_p) I₃ + (G(p) y_p)~) in the rotation block.
+func (l *LieSystem) addETDerivative(dst *mat.Dense, q, y []float64) {
 	for b := range l.n {
 		c, o := 7*b, 6*b
-		p, hp := bodyP(q, c), bodyP(l.h, c)
+		p, yp := bodyP(q, c), bodyP(y, c)
 		G := gMat(&p)
-		u0, uv := dot4(&p, &hp), mulG(&G, &hp)
+		u0, uv := dot4(&p, &yp), mulG(&G, &yp)
 		d := lie.Hat(uv)
 		for i := range 3 {
 			d[i][i] -= u0
@@ -396,7 +403,6 @@ func (l *LieSystem) Stiffness(dst *mat.Dense, t float64, q, w, _, lambda []float
 			}
 		}
 	}
-	negate(dst)
 }
 
 // rowAdd adds a P(Ω) for one row a of length 7N into dst (length 6N), visiting the

@@ -4,7 +4,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/dae"
-	"linkage/lie"
 )
 
 // liepfaffian.go: the rolling disks' Pfaffian rows A(q) q̇ = 0 (disk.go) on the group, by
@@ -100,19 +99,7 @@ func (l *LieSystem) PfaffianForceDerivative(dst *mat.Dense, t float64, q, mu []f
 		l.rowTimes(l.x.RawRowView(i), l.pf.F.RawRowView(i), l.pf.all)
 	}
 	l.leftET(dst, l.x)
-	for b := range l.n {
-		c, o := 7*b, 6*b
-		p, yp := bodyP(q, c), bodyP(l.pf.y, c)
-		G := gMat(&p)
-		u0, uv := dot4(&p, &yp), mulG(&G, &yp)
-		d := lie.Hat(uv)
-		for i := range 3 {
-			d[i][i] -= u0
-			for j := range 3 {
-				dst.Set(o+3+i, o+3+j, dst.At(o+3+i, o+3+j)+d[i][j]/4)
-			}
-		}
-	}
+	l.addETDerivative(dst, q, l.pf.y)
 }
 
 // pfaffianForce writes Aᵀμ (length 7N) of the Euler-parameter rows into dst.

@@ -80,16 +80,7 @@ func TestLieRollingDiskStepNoAllocations(t *testing.T) {
 		if err := m.InitLie(ls, g, integrate.StepControl{RTol: 1e-8, ATol: 1e-8}); err != nil {
 			t.Fatal(err)
 		}
-		for range 20 {
-			if err := m.Step(1e6); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if n := testing.AllocsPerRun(20, func() {
-			if err := m.Step(1e6); err != nil {
-				t.Fatal(err)
-			}
-		}); n != 0 {
+		if n := stepAllocs(t, &m); n != 0 {
 			t.Errorf("%s: %g allocations per step, want 0", form, n)
 		}
 	}
@@ -147,4 +138,18 @@ func TestLieRollingDiskOrder(t *testing.T) {
 		}
 		t.Logf("%s: errors %.3g, observed orders %.2f, %.2f", form, errs, p1, p2)
 	}
+}
+
+// stepAllocs returns the allocations of one step of m after 20 warm-up steps.
+func stepAllocs(t *testing.T, m interface{ Step(float64) error }) float64 {
+	t.Helper()
+	step := func() {
+		if err := m.Step(1e6); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 20 {
+		step()
+	}
+	return testing.AllocsPerRun(20, step)
 }
