@@ -1,6 +1,7 @@
 package joint
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -72,4 +73,59 @@ func TestKnifeEdgeTakesTheRecursion(t *testing.T) {
 		t.Errorf("recursion vs dense KKT after 50 fixed steps: t %g vs %g, max |Δq|, |Δv| = %.3g; want the same steps to round-off (1e-9)", rec.T, dense.T, gap)
 	}
 	t.Logf("t = %g: recursion vs dense max gap %.3g", rec.T, gap)
+}
+
+// knifeChain is a chain of n rods (0.5 m, 1 kg) on spherical joints hung from the origin
+// along +x, turning at 1 rad/s about the vertical, with a knife edge at the last rod's tip
+// (no sliding along the rod's y axis); its consistent start by dae.Initialize.
+func knifeChain(b *testing.B, n int) (*System, integrate.State) {
+	const l, m, r = 0.5, 1.0, 0.01
+	md := &Model{Gravity: [3]float64{0, 0, -9.81}}
+	rod := Body{Name: "rod", Mass: m, COM: [3]float64{l / 2, 0, 0},
+		Inertia: [3][3]float64{{m * r * r / 2, 0, 0}, {0, m * l * l / 12, 0}, {0, 0, m * l * l / 12}}}
+	f, origin := Ground, [3]float64{}
+	for i := range n {
+		f = md.Spherical(fmt.Sprint("ball", i+1), f, origin, rod)
+		origin = [3]float64{l, 0, 0}
+	}
+	md.KnifeEdge("tip", f, [3]float64{l, 0, 0}, [3]float64{0, 1, 0})
+	sys, err := md.System()
+	if err != nil {
+		b.Fatal(err)
+	}
+	nq, _ := sys.Size()
+	q, v := make([]float64, nq), make([]float64, nq)
+	v[md.Coordinate("ball1.z")] = 1
+	c, err := dae.Initialize(dae.WithPfaffianRows(sys), 0, q, v, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sys, integrate.State{Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
+}
+
+// BenchmarkKnifeChainDopri5 is a dopri5 step (h = 1e-3) on knifeChain: eq. 17 through the
+// articulated-body recursion (dae.WithPfaffianRows keeps MassSolve) against the dense KKT
+// matrix the wrapper used to force (denseKnife), in the same run.
+func BenchmarkKnifeChainDopri5(b *testing.B) {
+	for _, n := range []int{20, 100} {
+		sys, start := knifeChain(b, n)
+		for _, c := range []struct {
+			name string
+			sys  dae.System
+		}{{"recursion", sys}, {"dense", denseKnife{sys, sys}}} {
+			b.Run(fmt.Sprintf("N=%d/%s", n, c.name), func(b *testing.B) {
+				var m integrate.DOPRI5
+				if err := m.Init(c.sys, start.Clone(), integrate.StepControl{FixedH: 1e-3}); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for range b.N {
+					if err := m.Step(1e9); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }
