@@ -191,7 +191,7 @@ func (m *LieGenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := m.init(vs, start, ctl, sys); err != nil {
 		return err
 	}
-	m.w.vs, m.w.plain = vs, dae.WithPfaffianRows(sys) // names λ's rows, μ's after them
+	m.w.vs, m.w.plain = vs, sys
 	m.w.lad.fc = newFailureContext(sys, &start)
 	return nil
 }
@@ -304,9 +304,10 @@ func (w *lieWork) coordinateName(i int) string {
 	return w.lieName(i, "v", dae.Namer.CoordinateName)
 }
 
-// constraintName names constraint row i as coordinateName does, Φ[i] without a name.
+// constraintName names constraint row i as coordinateName does, Φ[i] without a name; a
+// Pfaffian row (i ≥ ncH) by the name dae.WithLiePfaffianRows gives it.
 func (w *lieWork) constraintName(i int) string {
-	if w.plain != nil {
+	if w.plain != nil && i < w.ncH {
 		return dae.ConstraintName(w.plain, i)
 	}
 	return w.lieName(i, "Φ", dae.Namer.ConstraintName)

@@ -406,3 +406,15 @@ func TestNonholonomicEntryMatchesInit(t *testing.T) {
 		}
 	}
 }
+
+// TestLieGenAlphaNamesKnifeEdge: lie-genalpha refuses a start whose velocities slide along
+// the blade, naming the knife edge's row (knife.n) and the velocity level.
+func TestLieGenAlphaNamesKnifeEdge(t *testing.T) {
+	sys := sleigh(t, 2, 0.3, 0.4, 0.5, 2)
+	s0, _ := start(t, sys)
+	s0.V[1] += 0.1 // the blade slides sideways
+	err := newMethod(t, "lie-genalpha").Init(sys, s0, integrate.StepControl{})
+	if err == nil || !strings.Contains(err.Error(), "knife.n") || !strings.Contains(err.Error(), "velocity constraint") {
+		t.Errorf("lie-genalpha on a sliding blade: %v, want a refusal naming knife.n at the velocity level", err)
+	}
+}
