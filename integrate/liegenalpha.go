@@ -41,6 +41,14 @@ import (
 //     along the group (LieSystem.ConstraintJacobianDerivative); without Z Newton failed on
 //     the fast top (|Ω| = 150 rad/s, h = 1e-3), where h|Z| is not small against γ/β.
 //
+// Pfaffian rows A(t,q) v + b = 0 (dae.Nonholonomic of the LieSystem, A in the algebra's
+// velocities as B is; on ℝⁿ the System's) are appended to B with multipliers μ after λ
+// (dae.WithLiePfaffianRows) and held at the velocity level in both forms, as genalpha holds
+// them: residual A(q_{n+1}) v_{n+1} + b, unscaled, with rows (γ/β) A + h R T(hΔq_n) in the
+// iteration matrix, R the derivative of A v + b along the group; −Aᵀμ enters the
+// equilibrium beside −Bᵀλ and its derivative K_t; in the stabilized index-2 form they
+// take no stabilizer (μ_k = 0 for them).
+//
 // Starting values: v̇_0, λ_0 solve [M Bᵀ; B 0](v̇, λ) = (f, γ) at t_0; a_0 = v̇_0 + (α_m −
 // α_f) h v̈_0 (seed 002, Example 8), with v̈_0 the central difference of v̇ at the Taylor
 // points (t_0 ± h, q_0∘exp(±h v_0 + h²/2 v̇_0), v_0 ± h v̇_0).
