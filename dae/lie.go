@@ -72,6 +72,7 @@ type LieSystem interface {
 // Lie-group method on it is the same method as its vector-space original.
 type VectorSpace struct {
 	System
+	pf  Nonholonomic // the System's Pfaffian rows, or nil
 	der *Derivatives
 	sec *SecondDerivatives
 	k   *mat.Dense
@@ -80,7 +81,45 @@ type VectorSpace struct {
 // NewVectorSpace wraps sys; the result owns derivative scratch and serves one goroutine.
 func NewVectorSpace(sys System) *VectorSpace {
 	nq, _ := sys.Size()
-	return &VectorSpace{System: sys, der: NewDerivatives(sys), sec: NewSecondDerivatives(sys), k: mat.NewDense(nq, nq, nil)}
+	pf, _ := AsNonholonomic(sys)
+	return &VectorSpace{System: sys, pf: pf, der: NewDerivatives(sys), sec: NewSecondDerivatives(sys), k: mat.NewDense(nq, nq, nil)}
+}
+
+// NumPfaffian is the System's number of Pfaffian rows (Nonholonomic; 0: none). On ℝⁿ
+// the algebra coordinates are q, so the rows and their derivatives are the System's.
+func (s *VectorSpace) NumPfaffian() int {
+	if s.pf == nil {
+		return 0
+	}
+	return s.pf.NumPfaffian()
+}
+
+// Pfaffian is the System's A and b.
+func (s *VectorSpace) Pfaffian(A *mat.Dense, b []float64, t float64, q []float64) {
+	s.pf.Pfaffian(A, b, t, q)
+}
+
+// PfaffianGamma is the System's γ_A.
+func (s *VectorSpace) PfaffianGamma(dst []float64, t float64, q, v []float64) {
+	s.pf.PfaffianGamma(dst, t, q, v)
+}
+
+// PfaffianRateDerivative is the System's ∂(A v + b)/∂q.
+func (s *VectorSpace) PfaffianRateDerivative(dst *mat.Dense, t float64, q, v []float64) {
+	s.pf.PfaffianRateDerivative(dst, t, q, v)
+}
+
+// PfaffianForceDerivative is the System's ∂(Aᵀμ)/∂q.
+func (s *VectorSpace) PfaffianForceDerivative(dst *mat.Dense, t float64, q, mu []float64) {
+	s.pf.PfaffianForceDerivative(dst, t, q, mu)
+}
+
+// PfaffianName is the System's name of Pfaffian row k ("" without one).
+func (s *VectorSpace) PfaffianName(k int) string {
+	if n, ok := s.System.(PfaffianNamer); ok {
+		return n.PfaffianName(k)
+	}
+	return ""
 }
 
 var _ LieSystem = (*VectorSpace)(nil)
@@ -144,7 +183,8 @@ type LieCheckPoint struct {
 // CheckLie compares, at p, the derivatives of a LieSystem with central finite differences
 // along the group action q∘exp(εw): B against Φ, Φ_t against Φ, γ against the rate of
 // B v + Φ_t along (t + s, q∘exp(s v)), K_t against the residual M v̇ − f + Bᵀλ, C_t
-// against −f, and the symmetry of M. It returns the worst mismatch of each quantity and an
+// against −f, the symmetry of M, and Pfaffian rows along the group (lieProbe.pfaffian).
+// It returns the worst mismatch of each quantity and an
 // error naming the worst entry when a relative gap exceeds tol, as Check does.
 func CheckLie(sys LieSystem, p LieCheckPoint, tol float64) ([]Mismatch, error) {
 	nq, nv, nc := sys.LieSize()
@@ -153,6 +193,9 @@ func CheckLie(sys LieSystem, p LieCheckPoint, tol float64) ([]Mismatch, error) {
 	var out []Mismatch
 	if nc > 0 {
 		out = append(out, c.constraints()...)
+	}
+	if n, ok := AsLieNonholonomic(sys); ok {
+		out = append(out, c.pfaffian(n)...)
 	}
 	m := mat.NewDense(nv, nv, nil)
 	sys.Mass(m, p.T, p.Q)
@@ -304,4 +347,50 @@ func (c *lieProbe) damping() Mismatch {
 		}
 	}
 	return compare("C_t = -df/dv", an, fd)
+}
+
+// pfaffian checks the Pfaffian rows on the group (AsLieNonholonomic): the derivatives of
+// A v + b and of Aᵀμ along q∘exp(εe_j) against central differences of Pfaffian, and γ_A
+// against −d/ds (A v + b) along (t + s, q∘exp(s v)); μ is generic, as checkPfaffian's.
+func (c *lieProbe) pfaffian(n Nonholonomic) []Mismatch {
+	p, nv := c.p, c.nv
+	nn := n.NumPfaffian()
+	mu := make([]float64, nn)
+	for k := range mu {
+		mu[k] = 1 + 0.5*float64(k)
+	}
+	A, b := mat.NewDense(nn, nv, nil), make([]float64, nn)
+	rate := func(dst, q []float64, t float64) { // A v + b
+		n.Pfaffian(A, b, t, q)
+		mat.NewVecDense(nn, dst).MulVec(A, mat.NewVecDense(nv, p.V))
+		for k := range dst {
+			dst[k] += b[k]
+		}
+	}
+	an, fd := mat.NewDense(nn, nv, nil), mat.NewDense(nn, nv, nil)
+	n.PfaffianRateDerivative(an, p.T, p.Q, p.V)
+	for j := range nv {
+		c.column(fd, j, func(dst, q []float64) { rate(dst, q, p.T) })
+	}
+	out := []Mismatch{compare("d(A v + b) along q∘exp", an, fd)}
+
+	fan, ffd := mat.NewDense(nv, nv, nil), mat.NewDense(nv, nv, nil)
+	n.PfaffianForceDerivative(fan, p.T, p.Q, mu)
+	for j := range nv {
+		c.column(ffd, j, func(dst, q []float64) {
+			n.Pfaffian(A, b, p.T, q)
+			mat.NewVecDense(nv, dst).MulVec(A.T(), mat.NewVecDense(nn, mu))
+		})
+	}
+	out = append(out, compare("d(A^T mu) along q∘exp", fan, ffd))
+
+	x, y := mat.NewDense(nn, 1, nil), mat.NewDense(nn, 1, nil)
+	n.PfaffianGamma(x.RawMatrix().Data, p.T, p.Q, p.V)
+	rp, rm := make([]float64, nn), make([]float64, nn)
+	rate(rp, c.along(-1, lieStep), p.T+lieStep)
+	rate(rm, c.along(-1, -lieStep), p.T-lieStep)
+	for k := range nn {
+		y.Set(k, 0, -(rp[k]-rm[k])/(2*lieStep))
+	}
+	return append(out, compare("gamma_A along q∘exp", x, y))
 }

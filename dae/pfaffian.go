@@ -41,7 +41,10 @@ type Nonholonomic interface {
 
 // AsNonholonomic returns the Pfaffian rows of sys, and false when it has none (it does not
 // implement Nonholonomic, or NumPfaffian is 0).
-func AsNonholonomic(sys System) (Nonholonomic, bool) {
+func AsNonholonomic(sys System) (Nonholonomic, bool) { return asNonholonomic(sys) }
+
+// asNonholonomic is the test of AsNonholonomic and AsLieNonholonomic.
+func asNonholonomic(sys any) (Nonholonomic, bool) {
 	n, ok := sys.(Nonholonomic)
 	if !ok || n.NumPfaffian() == 0 {
 		return nil, false
@@ -70,7 +73,8 @@ func HasNonholonomic(sys System) bool {
 // named "pfaffian[k]" unless sys names them through PfaffianNamer), ConstantMass and Energy, and
 // has the derivatives ∂(M a)/∂q, ∂f/∂q, ∂f/∂v and ∂(Gᵀλ + Aᵀμ)/∂q (those of sys,
 // analytic where sys has them, else finite differences, plus PfaffianForceDerivative),
-// and no other capability but one: when sys declares patterns (Sparsity) and its rows are
+// MassSolver and MassMultiplier when sys has them and declares no patterns (M is unchanged
+// by the rows), and no other capability but one: when sys declares patterns (Sparsity) and its rows are
 // SparseNonholonomic, the result declares those of G' (G's rows followed by A's), and
 // when sys is a SparseEvaluator it is one too, and a SparsePfaffianRows. A system that also has first-order states or
 // λ-dependent forces is refused by RefusePfaffianWith. It keeps scratch, so unlike sys it
@@ -87,7 +91,58 @@ func WithPfaffianRows(sys System) System {
 	if nc > 0 {
 		p.G = mat.NewDense(nc, nq, nil)
 	}
-	return newSparsePfaffianRows(p)
+	if s := newSparsePfaffianRows(p); s != System(p) {
+		return s
+	}
+	return withMassCapabilities(p)
+}
+
+// withMassCapabilities returns p carrying the wrapped system's dae.MassSolver and
+// dae.MassMultiplier: the Pfaffian rows change G, not M, so the articulated-body solve
+// and the Newton-Euler product of a joint-coordinate tree stay exact, and eq. 17's Schur
+// complement [G; A] M⁻¹ [G; A]ᵀ takes the rows as it takes G's. One type per combination,
+// as Go's method sets are static.
+func withMassCapabilities(p *pfaffianRows) System {
+	ms, solves := p.System.(MassSolver)
+	mm, multiplies := p.System.(MassMultiplier)
+	switch {
+	case solves && multiplies:
+		return pfaffianSolveMul{pfaffianSolve{p, ms}, mm}
+	case solves:
+		return pfaffianSolve{p, ms}
+	case multiplies:
+		return pfaffianMul{p, mm}
+	}
+	return p
+}
+
+// pfaffianSolve is a pfaffianRows whose wrapped system solves with M (MassSolver).
+type pfaffianSolve struct {
+	*pfaffianRows
+	ms MassSolver
+}
+
+// MassSolve is the wrapped system's x = M⁻¹ b (M does not see the Pfaffian rows).
+func (p pfaffianSolve) MassSolve(x []float64, t float64, q, b []float64) { p.ms.MassSolve(x, t, q, b) }
+
+// pfaffianMul is a pfaffianRows whose wrapped system multiplies by M (MassMultiplier).
+type pfaffianMul struct {
+	*pfaffianRows
+	mm MassMultiplier
+}
+
+// MassMul is the wrapped system's M x.
+func (p pfaffianMul) MassMul(dst []float64, t float64, q, x []float64) { p.mm.MassMul(dst, t, q, x) }
+
+// pfaffianSolveMul is a pfaffianRows whose wrapped system has both capabilities.
+type pfaffianSolveMul struct {
+	pfaffianSolve
+	mm MassMultiplier
+}
+
+// MassMul is the wrapped system's M x.
+func (p pfaffianSolveMul) MassMul(dst []float64, t float64, q, x []float64) {
+	p.mm.MassMul(dst, t, q, x)
 }
 
 // RefusePfaffianWith returns an error when sys has Pfaffian rows together with a
@@ -167,14 +222,10 @@ func (p *pfaffianRows) Constraint(dst []float64, t float64, q []float64) {
 func (p *pfaffianRows) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 	if p.G != nil {
 		p.System.ConstraintJacobian(p.G, t, q)
-		for i := range p.nc {
-			copy(dst.RawRowView(i), p.G.RawRowView(i))
-		}
+		copyRows(dst, 0, p.G, p.nc)
 	}
 	p.n.Pfaffian(p.A, p.b, t, q)
-	for k := range p.nn {
-		copy(dst.RawRowView(p.nc+k), p.A.RawRowView(k))
-	}
+	copyRows(dst, p.nc, p.A, p.nn)
 }
 
 func (p *pfaffianRows) ConstraintTimeDerivative(dst []float64, t float64, q []float64) {

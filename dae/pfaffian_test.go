@@ -104,3 +104,60 @@ func TestPfaffianInitialize(t *testing.T) {
 		t.Error("WithPfaffianRows of a system without Pfaffian rows wraps it, want the system itself")
 	}
 }
+
+// solvingUnicycle is the unicycle with M⁻¹ b (MassSolver; M is diagonal 2, 2, 0.3).
+type solvingUnicycle struct{ unicycle }
+
+func (solvingUnicycle) MassSolve(x []float64, _ float64, _, b []float64) {
+	x[0], x[1], x[2] = b[0]/2, b[1]/2, b[2]/0.3
+}
+
+// multiplyingUnicycle is the unicycle with M x (MassMultiplier).
+type multiplyingUnicycle struct{ unicycle }
+
+func (multiplyingUnicycle) MassMul(dst []float64, _ float64, _, x []float64) {
+	dst[0], dst[1], dst[2] = 2*x[0], 2*x[1], 0.3*x[2]
+}
+
+// bothUnicycle has both capabilities.
+type bothUnicycle struct{ solvingUnicycle }
+
+func (bothUnicycle) MassMul(dst []float64, t float64, q, x []float64) {
+	multiplyingUnicycle{}.MassMul(dst, t, q, x)
+}
+
+// TestPfaffianRowsKeepMassCapabilities: WithPfaffianRows carries MassSolver and
+// MassMultiplier exactly when the wrapped system has them, and forwards them unchanged
+// (M does not see the Pfaffian rows); its other capabilities stay.
+func TestPfaffianRowsKeepMassCapabilities(t *testing.T) {
+	for _, c := range []struct {
+		sys                dae.System
+		solves, multiplies bool
+	}{
+		{unicycle{}, false, false},
+		{solvingUnicycle{}, true, false},
+		{multiplyingUnicycle{}, false, true},
+		{bothUnicycle{}, true, true},
+	} {
+		p := dae.WithPfaffianRows(c.sys)
+		ms, solves := p.(dae.MassSolver)
+		mm, multiplies := p.(dae.MassMultiplier)
+		if solves != c.solves || multiplies != c.multiplies {
+			t.Errorf("%T: MassSolver %v, MassMultiplier %v; want %v, %v", c.sys, solves, multiplies, c.solves, c.multiplies)
+		}
+		if _, ok := p.(dae.PfaffianRows); !ok || dae.ConstraintName(p, 0) != "blade" {
+			t.Errorf("%T: the wrapper lost PfaffianRows or the row's name (%q)", c.sys, dae.ConstraintName(p, 0))
+		}
+		x, b := make([]float64, 3), []float64{1, -2, 3}
+		if solves {
+			if ms.MassSolve(x, 0, nil, b); x[0] != 0.5 || x[1] != -1 || math.Abs(x[2]-10) > 1e-14 {
+				t.Errorf("%T: MassSolve(%v) = %v, want [0.5 -1 10]", c.sys, b, x)
+			}
+		}
+		if multiplies {
+			if mm.MassMul(x, 0, nil, b); x[0] != 2 || x[1] != -4 || math.Abs(x[2]-0.9) > 1e-15 {
+				t.Errorf("%T: MassMul(%v) = %v, want [2 -4 0.9]", c.sys, b, x)
+			}
+		}
+	}
+}

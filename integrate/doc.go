@@ -110,7 +110,9 @@
 // treatment, seed 004); genalpha, genalpha-si2 and newmark hold A(q₁)v₁ + b = 0 beside g/h,
 // with derivative (γ/β)A + h ∂(A v + b)/∂q in their Newton matrix (eq. 70's variables; dense
 // path), and in the stabilized index-2 form (eq. 94) give the Pfaffian rows no stabilizer
-// (μ = 0 for them, as ggl above). Formulations that hold g = 0 alone (index3 but in hht and
+// (μ = 0 for them, as ggl above); lie-genalpha does the same on the group, A in the
+// algebra's velocities and h R T(hΔq) in place of h ∂(A v + b)/∂q (R the rate's derivative
+// along q∘exp, dae.WithLiePfaffianRows). Formulations that hold g = 0 alone (index3 but in hht and
 // the α-methods) would read the rows as 0 = 0 and refuse, as do daealpha,
 // hedop5, rk4, the gcp methods, ali3, ali1 and multi-index, each naming the capability
 // (Entry.Nonholonomic, `linkage methods` column "A v+b=0"). Nonholonomic constraints do not

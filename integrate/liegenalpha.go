@@ -41,6 +41,14 @@ import (
 //     along the group (LieSystem.ConstraintJacobianDerivative); without Z Newton failed on
 //     the fast top (|Ω| = 150 rad/s, h = 1e-3), where h|Z| is not small against γ/β.
 //
+// Pfaffian rows A(t,q) v + b = 0 (dae.Nonholonomic of the LieSystem, A in the algebra's
+// velocities as B is; on ℝⁿ the System's) are appended to B with multipliers μ after λ
+// (dae.WithLiePfaffianRows) and held at the velocity level in both forms, as genalpha holds
+// them: residual A(q_{n+1}) v_{n+1} + b, unscaled, with rows (γ/β) A + h R T(hΔq_n) in the
+// iteration matrix, R the derivative of A v + b along the group; −Aᵀμ enters the
+// equilibrium beside −Bᵀλ and its derivative K_t; in the stabilized index-2 form they
+// take no stabilizer (μ_k = 0 for them).
+//
 // Starting values: v̇_0, λ_0 solve [M Bᵀ; B 0](v̇, λ) = (f, γ) at t_0; a_0 = v̇_0 + (α_m −
 // α_f) h v̈_0 (seed 002, Example 8), with v̈_0 the central difference of v̇ at the Taylor
 // points (t_0 ± h, q_0∘exp(±h v_0 + h²/2 v̇_0), v_0 ± h v̇_0).
@@ -102,13 +110,14 @@ var _ LieMethod = (*LieGenAlpha)(nil)
 // seed, error control and orders: λ of the index-3 form is first order over a run started
 // in motion (the start-up transient of seed 002, Example 8); the ggl form is second order
 // in λ. Forces that depend on λ: on a dae.System on ℝⁿ (the capability belongs to
-// dae.System; a dae.LieSystem cannot declare one).
+// dae.System; a dae.LieSystem cannot declare one). Pfaffian rows A v + b = 0 in both
+// forms (dae.WithLiePfaffianRows), on a LieSystem as on a System.
 var lieGenAlphaEntry = func() Entry {
 	e := genAlphaEntry.variant("lie-genalpha",
 		"Lie group generalized-α (Brüls-Cardona-Arnold 2012, ρ∞ = 0.9), index 3 or stabilized index 2",
 		"Remark 5, 33-34, 64; Brüls-Cardona-Arnold 2012; Arnold-Brüls-Cardona 2015 (ggl)",
 		func() Method { m := DefaultLieGenAlpha(); return &m }).in(nil, Index3, StabilizedIndex2)
-	e.Lie, e.Nonholonomic = true, nil
+	e.Lie, e.Nonholonomic = true, []Formulation{Index3, StabilizedIndex2}
 	return e
 }()
 
@@ -142,6 +151,11 @@ type lieWork struct {
 	rx         *reaction
 	rxa        *reactionAccel
 	nq, nv, nc int
+	// pf are the Pfaffian rows A v + b = 0 (nil: none), rows ncH… of B after those of Φ
+	// (dae.WithLiePfaffianRows), held at the velocity level; R is their rate derivative.
+	pf  dae.Nonholonomic
+	ncH int
+	R   *mat.Dense
 	alphaScheme
 	nw newtonSolver
 
@@ -178,7 +192,7 @@ func (m *LieGenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if nd := dae.StateSize(sys); nd > 0 {
 		return fmt.Errorf("integrate: lie-genalpha: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
 	}
-	if err := refuseNonholonomic("lie-genalpha", sys); err != nil {
+	if err := dae.RefusePfaffianWith("integrate: lie-genalpha", sys); err != nil {
 		return err
 	}
 	vs := dae.NewVectorSpace(sys)
@@ -212,6 +226,9 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl, plai
 	if err != nil {
 		return err
 	}
+	pf, hasPf := dae.AsLieNonholonomic(sys)
+	_, _, ncH := sys.LieSize()
+	sys = dae.WithLiePfaffianRows(sys)
 	nq, nv, nc := sys.LieSize()
 	rc, err := ctl.resolveAt(start.T, nv) // ATolQ: one tolerance per algebra coordinate
 	if err != nil {
@@ -224,7 +241,10 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl, plai
 	if !allFinite(start.Q) || !allFinite(start.V) {
 		return fmt.Errorf("integrate: %s: start (q %v, v %v) is not finite", name, start.Q, start.V)
 	}
-	w := &lieWork{name: name, sys: sys, nq: nq, nv: nv, nc: nc, alphaScheme: newAlphaScheme(m.Params, form, nv, nc)}
+	w := &lieWork{name: name, sys: sys, nq: nq, nv: nv, nc: nc, ncH: ncH, alphaScheme: newAlphaScheme(m.Params, form, nv, nc)}
+	if hasPf {
+		w.pf, w.R = pf, mat.NewDense(nc-ncH, nv, nil)
+	}
 	if plain != nil {
 		if err := refuseDenseMethod(name, form, plain, "the scaled iteration matrix of eq. 64"); err != nil {
 			return err
@@ -292,9 +312,10 @@ func (w *lieWork) coordinateName(i int) string {
 	return w.lieName(i, "v", dae.Namer.CoordinateName)
 }
 
-// constraintName names constraint row i as coordinateName does, Φ[i] without a name.
+// constraintName names constraint row i as coordinateName does, Φ[i] without a name; a
+// Pfaffian row (i ≥ ncH) by the name dae.WithLiePfaffianRows gives it.
 func (w *lieWork) constraintName(i int) string {
-	if w.plain != nil {
+	if w.plain != nil && i < w.ncH {
 		return dae.ConstraintName(w.plain, i)
 	}
 	return w.lieName(i, "Φ", dae.Namer.ConstraintName)
@@ -495,9 +516,17 @@ func (w *lieWork) residual() error {
 		w.sys.ConstraintJacobian(w.B1, t1, w.q1)
 		w.sys.Constraint(w.c1, t1, w.q1)
 		constraintRows(w.res, w.B1, w.x[nv:nv+nc], w.c1, h)
-		if w.si2 {
+		if w.si2 || w.pf != nil {
 			w.sys.ConstraintTimeDerivative(w.c1, t1, w.q1)
+		}
+		if w.pf != nil {
+			rowProductsPlus(w.res[nv:], w.B1, w.v1, w.c1, w.ncH) // A v + b, unscaled
+		}
+		if w.si2 {
 			rowProductsPlus(w.res[nv+nc:], w.B1, w.v1, w.c1, 0) // B v + Φ_t
+			for k := w.ncH; k < nc; k++ {
+				w.res[nv+nc+k] = w.x[nv+nc+k] // no stabilizer for a Pfaffian row: μ = 0
+			}
 		}
 	}
 	if !allFinite(w.res) || !allFinite(w.q1) {
@@ -582,18 +611,7 @@ func (w *lieWork) factor() error {
 		}
 		for k := range nc {
 			b1k, zk := w.B1.RawRowView(k), w.Z.RawRowView(k)
-			dk := d[(nv+nc+k)*n : (nv+nc+k)*n+nv]
-			for i := range nv {
-				dk[i] = gb * b1k[i]
-			}
-			for l, zkl := range zk {
-				if zkl == 0 {
-					continue
-				}
-				for j, tlj := range w.T.RawRowView(l) {
-					dk[j] += h * zkl * tlj
-				}
-			}
+			w.velocityRow(d[(nv+nc+k)*n:(nv+nc+k)*n+nv], b1k, zk, h)
 			for l := range nc {
 				var s float64
 				for i, b := range w.B0.RawRowView(l) {
@@ -603,9 +621,51 @@ func (w *lieWork) factor() error {
 			}
 		}
 	}
+	w.assemblePfaffian(d, t1, h)
 	w.stats.Factorizations++
 	w.moved = 0
 	return w.lu.Factor()
+}
+
+// velocityRow writes into row (length nv) the derivative in Δq of a velocity-level row
+// b v_{n+1} + … whose rate has derivative z along the group: (γ/β) b + h z T(hΔq_n).
+func (w *lieWork) velocityRow(row, b, z []float64, h float64) {
+	gb := w.p.Gamma / w.p.Beta
+	for i := range row {
+		row[i] = gb * b[i]
+	}
+	for l, zl := range z {
+		if zl == 0 {
+			continue
+		}
+		for j, tlj := range w.T.RawRowView(l) {
+			row[j] += h * zl * tlj
+		}
+	}
+}
+
+// assemblePfaffian writes the rows of the Pfaffian constraints A(q_{n+1}) v_{n+1} + b into
+// the iteration matrix d: their derivative in Δq, (γ/β) A + h R T(hΔq_n) with R the rate
+// derivative along the group, bounded as h → 0 as that of Φ/h, so the rows need no scaling
+// (genalpha's treatment, pfaffianResidual). In the stabilized index-2 form they depend on
+// μ through v_{n+1}, by (γ/β) A B(q_n)ᵀ, which the loop above left in their velocity rows;
+// those become μ_k = 0 (no stabilizer for a velocity-level row).
+func (w *lieWork) assemblePfaffian(d []float64, t1, h float64) {
+	if w.pf == nil {
+		return
+	}
+	nv, nc, n := w.nv, w.nc, w.nx
+	w.pf.PfaffianRateDerivative(w.R, t1, w.q1, w.v1)
+	for k := w.ncH; k < nc; k++ {
+		ak, rk := w.B1.RawRowView(k), w.R.RawRowView(k-w.ncH)
+		w.velocityRow(d[(nv+k)*n:(nv+k)*n+nv], ak, rk, h)
+		if w.si2 {
+			rowL, rowS := d[(nv+k)*n:(nv+k+1)*n], d[(nv+nc+k)*n:(nv+nc+k+1)*n]
+			copy(rowL[nv+nc:], rowS[nv+nc:])
+			clear(rowS)
+			rowS[nv+nc+k] = 1
+		}
+	}
 }
 
 func (w *lieWork) fdEvals() int {
@@ -668,8 +728,11 @@ func (w *lieWork) worstResidual() Residual {
 	switch {
 	case i < w.nv:
 		r.Block, r.Owner = "equilibrium", w.coordinateName(i)
-	case i < w.nv+w.nc:
+	case i < w.nv+w.ncH:
 		r.Block, r.Index = "position constraint", i-w.nv
+		r.Owner = w.constraintName(r.Index)
+	case i < w.nv+w.nc:
+		r.Block, r.Index = "Pfaffian constraint", i-w.nv
 		r.Owner = w.constraintName(r.Index)
 	default:
 		r.Block, r.Index = "velocity constraint", i-w.nv-w.nc

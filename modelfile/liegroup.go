@@ -34,7 +34,11 @@ func (b *Built) RotationsReport() string {
 		return fmt.Sprintf("lie-group: the body coordinates as the additive group (SO(2) commutes), integrated by %s", DefaultLieMethod)
 	}
 	_, nv, nc := b.Spatial.Lie.LieSize()
-	return fmt.Sprintf("lie-group: SO(3) × ℝ³ per body, %d velocities, %d joint rows (the normalizations are kept by the group), integrated by %s", nv, nc, DefaultLieMethod)
+	pf := ""
+	if nn := b.Spatial.Lie.NumPfaffian(); nn > 0 {
+		pf = fmt.Sprintf(" and %d Pfaffian rows", nn)
+	}
+	return fmt.Sprintf("lie-group: SO(3) × ℝ³ per body, %d velocities, %d joint rows%s (the normalizations are kept by the group), integrated by %s", nv, nc, pf, DefaultLieMethod)
 }
 
 // onGroup returns the method of a run on the Lie group: m itself for a planar model (the
@@ -73,12 +77,13 @@ var _ integrate.Method = (*lieRoute)(nil)
 
 // Init starts the method from start, a consistent state of the Euler-parameter system
 // (sys): the quaternions normalized to rounding, w = (ẋ, 2 G(p) ṗ), λ without the
-// normalization multipliers.
+// normalization multipliers (and the rolling disks' μ after λ, on both sides).
 func (r *lieRoute) Init(sys dae.System, start integrate.State, ctl integrate.StepControl) error {
 	nq, nv, nc := r.sys.LieSize()
+	nn := r.sys.NumPfaffian()
 	_, ncInt := sys.Size()
 	r.n = ncInt - nc
-	g := integrate.State{T: start.T, Q: make([]float64, nq), V: make([]float64, nv), A: make([]float64, nv), Lambda: make([]float64, nc)}
+	g := integrate.State{T: start.T, Q: make([]float64, nq), V: make([]float64, nv), A: make([]float64, nv), Lambda: make([]float64, nc+nn)}
 	copy(g.Q, start.Q)
 	spatial.NormalizeQuaternions(g.Q)
 	r.sys.LieVelocity(g.V, g.Q, start.V)
@@ -86,7 +91,7 @@ func (r *lieRoute) Init(sys dae.System, start integrate.State, ctl integrate.Ste
 	if err := r.m.InitLie(r.sys, g, ctl); err != nil {
 		return err
 	}
-	r.cur, r.prev = integrate.NewState(nq, ncInt), integrate.NewState(nq, ncInt)
+	r.cur, r.prev = integrate.NewState(nq, ncInt+nn), integrate.NewState(nq, ncInt+nn)
 	r.tmp = g.Clone()
 	r.show(&r.cur, r.m.Current())
 	r.prev.CopyFrom(&r.cur)

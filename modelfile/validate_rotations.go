@@ -8,8 +8,7 @@ import (
 
 // rotations checks the rotations key of a model of dimension dim: a known route; on the Lie
 // group, coordinates: body, a method of the registry's Lie column, in 3D no joint friction
-// (its forces depend on λ, which spatial.LieSystem cannot declare), in 2D no
-// knife edge (nonholonomic rows, which lie-genalpha does not take) and in 3D no
+// (its forces depend on λ, which spatial.LieSystem cannot declare) and in 3D no
 // simulation.atol (whose names are coordinates of q; the group's tolerances are per
 // velocity).
 func (v *validator) rotations(dim int) {
@@ -44,19 +43,11 @@ func (v *validator) rotations(dim int) {
 		v.errorf(fmt.Sprintf("joints[%d].friction", k), "joint %q: friction is not available with rotations: lie-group in 3D (its forces depend on the reactions λ, which the Lie-group form of the model, spatial.LieSystem, cannot declare); drop rotations: lie-group", name)
 	}
 	if dim == 2 {
-		for k, jt := range v.m.Joints { // friction is taken: lie-genalpha on ℝⁿ takes dae.ReactionForce
-			if jt.Type == JointKnifeEdge {
-				v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: a knife edge (nonholonomic, A v = 0) is not available with rotations: lie-group (%s does not take nonholonomic rows); drop rotations: lie-group", jt.Name, DefaultLieMethod)
-			}
-		}
-		return
+		return // friction and knife edges are taken: lie-genalpha on ℝⁿ takes dae.ReactionForce and dae.Nonholonomic
 	}
 	for k, jt := range v.doc.Spatial.Joints {
 		if jt.Friction != nil {
 			friction(k, jt.Name)
-		}
-		if jt.Type == JointRollingDisk {
-			v.errorf(fmt.Sprintf("joints[%d].type", k), "joint %q: a rolling disk (nonholonomic rows A v = 0) is not available with rotations: lie-group (%s does not take nonholonomic rows); drop rotations: lie-group", jt.Name, DefaultLieMethod)
 		}
 	}
 	if len(v.m.Simulation.ATol) > 0 {

@@ -180,6 +180,8 @@ func TestChaplyginSleighClosedForm(t *testing.T) {
 		{"newmark/index3", 1e-6, 1e-6, 1e-9},
 		{"genalpha-si2", 1e-6, 1e-6, 1e-9},
 		{"newmark", 1e-6, 1e-6, 1e-9},
+		{"lie-genalpha", 1e-6, 1e-6, 1e-9}, // ℝ³ as the group: the Pfaffian row on the algebra
+		{"lie-genalpha/ggl", 1e-6, 1e-6, 1e-9},
 	} {
 		worst, worstE, sol := sleighErrors(t, c.method, sys, f)
 		if worst > c.tol || worstE > c.tolE {
@@ -250,7 +252,8 @@ func TestChaplyginSleighOrder(t *testing.T) {
 		method string
 		h      float64
 		order  float64
-	}{{"hht", 0.02, 2}, {"genalpha", 0.02, 2}, {"newmark/index3", 0.02, 2}, {"genalpha-si2", 0.02, 2}, {"newmark", 0.02, 2}, {"dopri5", 0.05, 5}} {
+	}{{"hht", 0.02, 2}, {"genalpha", 0.02, 2}, {"newmark/index3", 0.02, 2}, {"genalpha-si2", 0.02, 2}, {"newmark", 0.02, 2}, {"dopri5", 0.05, 5},
+		{"lie-genalpha", 0.02, 2}, {"lie-genalpha/ggl", 0.02, 2}} {
 		var errs []float64
 		for _, h := range []float64{c.h, c.h / 2, c.h / 4} {
 			s0s, _ := start(t, sys)
@@ -273,7 +276,7 @@ func TestChaplyginSleighOrder(t *testing.T) {
 // nothing after warm-up (bdf and radau5 in index2 and in ggl).
 func TestKnifeEdgeStepNoAllocations(t *testing.T) {
 	sys := sleigh(t, 2, 0.3, 0.4, 0.5, 2)
-	for _, method := range []string{"dopri5", "hht", "genalpha", "newmark/index3", "genalpha-si2", "newmark", "bdf/index2", "radau5/index2", "bdf", "radau5"} {
+	for _, method := range []string{"dopri5", "hht", "genalpha", "newmark/index3", "genalpha-si2", "newmark", "bdf/index2", "radau5/index2", "bdf", "radau5", "lie-genalpha", "lie-genalpha/ggl"} {
 		m := newMethod(t, method)
 		s0, _ := start(t, sys)
 		if err := m.Init(sys, s0, integrate.StepControl{RTol: 1e-8, ATol: 1e-8}); err != nil {
@@ -337,6 +340,8 @@ func TestKnifeEdgeTrailer(t *testing.T) {
 		{"radau5/index2", 1e-8, 1e-10},
 		{"bdf", 1e-12, 1e-12}, // ggl: g = 0 holds for the hitch (1.8e-14 measured)
 		{"radau5", 1e-12, 1e-10},
+		{"lie-genalpha", 1e-8, 1e-6}, // index 3 as genalpha
+		{"lie-genalpha/ggl", 1e-8, 1e-10},
 	} {
 		sol := runSleigh(t, c.method, sys, 5, out)
 		q := sol.Final.Q
@@ -399,5 +404,17 @@ func TestNonholonomicEntryMatchesInit(t *testing.T) {
 				t.Errorf("%s/%s: not in Entry.Nonholonomic %v, but Init = %v, want a refusal naming dae.Nonholonomic", e.Name, f, e.Nonholonomic, err)
 			}
 		}
+	}
+}
+
+// TestLieGenAlphaNamesKnifeEdge: lie-genalpha refuses a start whose velocities slide along
+// the blade, naming the knife edge's row (knife.n) and the velocity level.
+func TestLieGenAlphaNamesKnifeEdge(t *testing.T) {
+	sys := sleigh(t, 2, 0.3, 0.4, 0.5, 2)
+	s0, _ := start(t, sys)
+	s0.V[1] += 0.1 // the blade slides sideways
+	err := newMethod(t, "lie-genalpha").Init(sys, s0, integrate.StepControl{})
+	if err == nil || !strings.Contains(err.Error(), "knife.n") || !strings.Contains(err.Error(), "velocity constraint") {
+		t.Errorf("lie-genalpha on a sliding blade: %v, want a refusal naming knife.n at the velocity level", err)
 	}
 }

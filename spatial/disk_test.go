@@ -318,16 +318,7 @@ func TestRollingDiskStepNoAllocations(t *testing.T) {
 		if err := m.Init(sys, s0, integrate.StepControl{RTol: 1e-8, ATol: 1e-8}); err != nil {
 			t.Fatal(err)
 		}
-		for range 20 {
-			if err := m.Step(1e6); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if n := testing.AllocsPerRun(20, func() {
-			if err := m.Step(1e6); err != nil {
-				t.Fatal(err)
-			}
-		}); n != 0 {
+		if n := stepAllocs(t, m); n != 0 {
 			t.Errorf("%s: %g allocations per step, want 0", d.method, n)
 		}
 	}

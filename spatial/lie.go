@@ -3,7 +3,6 @@ package spatial
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -65,7 +64,8 @@ type LieSystem struct {
 	// 7N×7N derivative matrices (the System's patterns): the products with E and P(Ω)
 	// visit only those.
 	gBodies, cBodies [][]int
-	names            []string // CoordinateName, made once: the integrator asks on failures, which must not allocate
+	pf               pfaffianScratch // the rolling disks' rows (liepfaffian.go)
+	names            []string        // CoordinateName, made once: the integrator asks on failures, which must not allocate
 }
 
 var (
@@ -76,14 +76,12 @@ var (
 // NewLieSystem adapts s to the Lie group, keeping as Φ the constraint rows rows of s (nil:
 // every joint row; normalization rows 0..N−1 are always dropped, and a list that drops one
 // as redundant is refused, since the group keeps |p| = 1 and the joint rows would then be
-// dependent). A System with joint friction (its forces depend on λ) or nonholonomic rows
-// (rolling disks) is refused.
+// dependent). A System with joint friction (its forces depend on λ) is refused; rolling
+// disks' nonholonomic rows become the LieSystem's Pfaffian rows in the algebra's
+// velocities (dae.Nonholonomic on the group, liepfaffian.go).
 func NewLieSystem(s *System, rows []int) (*LieSystem, error) {
 	if len(s.frictions) > 0 {
 		return nil, fmt.Errorf("spatial: Lie-group route: joint friction (%d joint(s)) makes the forces depend on λ, which dae.LieSystem cannot take; remove the friction or use the Euler-parameter route", len(s.frictions))
-	}
-	if err := refusePfaffian(s); err != nil {
-		return nil, err
 	}
 	n := s.nbody
 	var kept []int
@@ -119,25 +117,8 @@ func NewLieSystem(s *System, rows []int) (*LieSystem, error) {
 	}
 	l.gBodies = bodiesOf(s.ConstraintPattern(), nc, n)
 	l.cBodies = bodiesOf(s.CouplingPattern(), nq, n)
+	l.pf = newPfaffianScratch(s, nq, n)
 	return l, nil
-}
-
-// refusePfaffian refuses a System with nonholonomic (Pfaffian) rows A v + b = 0, such as
-// rolling disks, naming them where the System can: dae.LieSystem has no velocity
-// constraints, and dropping them would integrate another mechanism.
-func refusePfaffian(s *System) error {
-	n, ok := dae.AsNonholonomic(s)
-	if !ok {
-		return nil
-	}
-	names := make([]string, n.NumPfaffian())
-	for k := range names {
-		names[k] = fmt.Sprintf("pfaffian[%d]", k)
-		if pn, ok := any(s).(interface{ PfaffianName(k int) string }); ok {
-			names[k] = pn.PfaffianName(k)
-		}
-	}
-	return fmt.Errorf("spatial: Lie-group route: nonholonomic rows %s (A v + b = 0, e.g. a rolling disk) have no place in dae.LieSystem; use the Euler-parameter route", strings.Join(names, ", "))
 }
 
 // bodiesOf lists, for each of the rows rows of a pattern (column lists over q), the bodies
@@ -402,11 +383,18 @@ func (l *LieSystem) Stiffness(dst *mat.Dense, t float64, q, w, _, lambda []float
 		l.rowAdd(l.x.RawRowView(i), l.fv.RawRowView(i), l.cBodies[i])
 	}
 	l.leftET(dst, l.x)
+	l.addETDerivative(dst, q, l.h)
+	negate(dst)
+}
+
+// addETDerivative adds D(y), the derivative of Eᵀ y (y of length 7N held fixed) along
+// q∘exp(ε e_j): per body ¼(−(p·y_p) I₃ + (G(p) y_p)~) in the rotation block.
+func (l *LieSystem) addETDerivative(dst *mat.Dense, q, y []float64) {
 	for b := range l.n {
 		c, o := 7*b, 6*b
-		p, hp := bodyP(q, c), bodyP(l.h, c)
+		p, yp := bodyP(q, c), bodyP(y, c)
 		G := gMat(&p)
-		u0, uv := dot4(&p, &hp), mulG(&G, &hp)
+		u0, uv := dot4(&p, &yp), mulG(&G, &yp)
 		d := lie.Hat(uv)
 		for i := range 3 {
 			d[i][i] -= u0
@@ -415,7 +403,6 @@ func (l *LieSystem) Stiffness(dst *mat.Dense, t float64, q, w, _, lambda []float
 			}
 		}
 	}
-	negate(dst)
 }
 
 // rowAdd adds a P(Ω) for one row a of length 7N into dst (length 6N), visiting the
@@ -466,8 +453,9 @@ func NormalizeQuaternions(q []float64) {
 
 // NormalizationMultipliers writes the multipliers of the normalization rows that the
 // Euler-parameter System would have at (t, q, q̇) with the joint multipliers lambda (the
-// LieSystem's rows): the p rows of M q̈ = f − Gᵀλ − 2p λ_n, multiplied by pᵀ (pᵀ M_pp = 0,
-// G(p) p = 0), give λ_n = pᵀ(f_p − (Gᵀλ)_p) / (2|p|²).
+// LieSystem's rows, then the Pfaffian rows' μ when lambda is longer): the p rows of
+// M q̈ = f − Gᵀλ − Aᵀμ − 2p λ_n, multiplied by pᵀ (pᵀ M_pp = 0, G(p) p = 0), give
+// λ_n = pᵀ(f_p − (Gᵀλ + Aᵀμ)_p) / (2|p|²).
 func (l *LieSystem) NormalizationMultipliers(dst []float64, t float64, q, qdot, lambda []float64) {
 	l.applied(t, q, qdot, lambda)
 	for b := range l.n {
@@ -476,8 +464,12 @@ func (l *LieSystem) NormalizationMultipliers(dst []float64, t float64, q, qdot, 
 	}
 }
 
-// applied writes h = f(t, q, q̇) − Gᵀλ (the kept rows' λ) into l.h and G into l.G.
+// applied writes h = f(t, q, q̇) − Gᵀλ (the kept rows' λ) − Aᵀμ (μ = lambda[nc:], when
+// lambda holds it) into l.h and G into l.G.
 func (l *LieSystem) applied(t float64, q, qdot, lambda []float64) {
+	if len(lambda) > l.nc {
+		l.pfaffianForce(l.pf.y, t, q, lambda[l.nc:])
+	}
 	l.s.Force(l.h, t, q, qdot)
 	l.s.ConstraintJacobian(l.G, t, q)
 	for i, r := range l.rows {
@@ -485,6 +477,11 @@ func (l *LieSystem) applied(t float64, q, qdot, lambda []float64) {
 			for j, g := range l.G.RawRowView(r) {
 				l.h[j] -= lambda[i] * g
 			}
+		}
+	}
+	if len(lambda) > l.nc {
+		for j, y := range l.pf.y {
+			l.h[j] -= y
 		}
 	}
 }
