@@ -542,6 +542,7 @@ type gcpCore struct {
 	gpat     [][]int              // G's pattern (with rank)
 	pivots   []int                // nc: the dependent coordinates of the last partition
 	sparse   *gcpSparse           // the sparse path (gcpsparse.go), or nil
+	schur    *massSchur           // the mass-solve path (gcpmass.go), or nil
 	phiU     *linalg.FullPivLU    // G_u at the last position recovery
 	Gu       *mat.Dense           // nc×nc
 	G, M     *mat.Dense
@@ -592,6 +593,11 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton b
 	}
 	if sp := newGCPSparse(sys, newton); sp != nil && !dae.HasReactionForce(sys) {
 		return newGCPCoreSparse(name, sys, stats, sp)
+	}
+	if !newton {
+		if ms := newMassSchur(sys); ms != nil {
+			return newGCPCoreMass(name, sys, stats, ms)
+		}
 	}
 	if err := refuseDenseMethod(name, StateSpace, sys, "the partitioned matrices of eqs. 29-39"); err != nil {
 		return nil, err
@@ -1081,6 +1087,9 @@ func (cs *gcpCore) checkFinite(a, lambda, psi []float64) error {
 func (cs *gcpCore) reducedAcceleration(t float64, q, v, a, lambda []float64) error {
 	if cs.sparse != nil {
 		return cs.reducedAccelerationSparse(t, q, v, a, lambda)
+	}
+	if cs.schur != nil {
+		return cs.reducedAccelerationMass(t, q, v, a, lambda)
 	}
 	cs.alphaDep(t, q, v)
 	if cs.acc != nil {
