@@ -1,6 +1,8 @@
 package integrate
 
 import (
+	"math"
+
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/dae"
@@ -18,12 +20,13 @@ import (
 // rate for a fixed number of cut joints, where the dense path costs O(nq³).
 
 // newGCPCoreMass returns the core on the mass-solve path: no nq×nq matrix, and none of
-// the Newton matrix workspace of eq. 29 (gcp-abm has no Newton iteration).
-func newGCPCoreMass(name string, sys dae.System, stats *Stats, ms *massSchur) (*gcpCore, error) {
+// the Newton matrix workspace of eq. 29; mm (gcp-newmark's residual Ψ) forms M a.
+func newGCPCoreMass(name string, sys dae.System, stats *Stats, ms *massSchur, mm dae.MassMultiplier) (*gcpCore, error) {
 	nq, nc := sys.Size()
 	nd := nq - nc
-	cs := &gcpCore{name: name, sys: sys, stats: stats, nq: nq, nc: nc, nd: nd, schur: ms}
+	cs := &gcpCore{name: name, sys: sys, stats: stats, nq: nq, nc: nc, nd: nd, schur: ms, mm: mm}
 	cs.dep, cs.ind, cs.inDep = make([]int, nc), make([]int, nd), make([]int, nq)
+	cs.f, cs.e = make([]float64, nq), make([]float64, nq)
 	if nc > 0 {
 		if err := cs.newPartition(); err != nil {
 			return nil, err
@@ -32,7 +35,8 @@ func newGCPCoreMass(name string, sys dae.System, stats *Stats, ms *massSchur) (*
 		cs.Gu = mat.NewDense(nc, nc, nil)
 		cs.G = mat.NewDense(nc, nq, nil)
 		cs.H = mat.NewDense(nc, nd, nil)
-		cs.g, cs.gt, cs.col = make([]float64, nc), make([]float64, nc), make([]float64, nc)
+		cs.g, cs.gt, cs.col, cs.alpha = make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc)
+		cs.preG = mat.NewDense(nc, nq, nil)
 	}
 	cs.initPartition()
 	return cs, nil
@@ -56,4 +60,88 @@ func (cs *gcpCore) reducedAccelerationMass(t float64, q, v, a, lambda []float64)
 	cs.schur.Solve(a, lambda)
 	cs.stats.Solves++
 	return cs.checkFinite(a, lambda, nil)
+}
+
+// gcpKrylov is gcp-newmark's corrector on the mass-solve path: the Newton increment of
+// eq. 30 by GMRES on products Ψ_v” z (eq. 29) taken as forward differences of Ψ (eq. 20),
+// each a full recovery (eqs. 11, 31, 37-38 with M a by dae.MassMultiplier), and
+// preconditioned by the reduced mass Zᵀ M Z of eq. 39 (the first term of eq. 29, its part
+// that does not vanish with h). (Zᵀ M Z)⁻¹ r needs no Z: the solution y of
+// [M Gᵀ; G 0](y, μ) = (e, 0) with e = r in the independent rows and 0 in the dependent
+// ones lies in G's null space, y = Z y_ind, and Zᵀ M Z y_ind = Zᵀ e = r; so it is
+// y_ind, one Schur-complement solve through the recursion (massSchur, factorized at the
+// iterate with G there). Ψ is Zᵀ(M a − f) there, so the products cost O(N) for a fixed
+// number of constraint rows, and the iteration is the exact Newton method of eq. 29 up
+// to GMRES's forcing term (gmresRTol).
+type gcpKrylov struct {
+	kr       *gmres
+	pt       State     // the perturbed iterate of a product
+	pv, ppsi []float64 // nd: perturbed qInd”, Ψ there
+	e, y     []float64 // nq, nc: the preconditioner's right side
+}
+
+func newGCPKrylov(nq, nc int) *gcpKrylov {
+	nd := nq - nc
+	return &gcpKrylov{kr: newGMRES(nd), pt: NewState(nq, nc), pv: make([]float64, nd), ppsi: make([]float64, nd),
+		e: make([]float64, nq), y: make([]float64, nc)}
+}
+
+// factorPreconditioner factorizes G M⁻¹ Gᵀ at the iterate with a copy of its G (the
+// products' recoveries overwrite cs.G).
+func (w *gcpWork) factorPreconditioner() error {
+	cs := w.cs
+	g := cs.G
+	if cs.nc > 0 {
+		cs.preG.Copy(cs.G)
+		g = cs.preG
+	}
+	w.stats.Jacobians++
+	w.stats.Factorizations++
+	if err := cs.schur.factor(w.it.T, w.it.Q, g); err != nil {
+		w.lad.worst = Residual{Block: "G M⁻¹ Gᵀ (preconditioner of eq. 29) " + err.Error()}
+		return err
+	}
+	return nil
+}
+
+// krylov overwrites w.dvdd (holding −Ψ) with the GMRES increment.
+func (w *gcpWork) krylov() { w.kry.kr.solve(w, w.dvdd) }
+
+// jacVec writes Ψ_v” z ≈ (Ψ(qInd” + εz) − Ψ(qInd”))/ε into dst (krylovSystem), ε from
+// perturb with the scale of qInd” moving q by βh² times its change. A recovery that
+// fails at the perturbed point writes NaN, which ends the iteration as diverged.
+func (w *gcpWork) jacVec(dst, z []float64) {
+	k, h := w.kry, w.hTry
+	eps := perturb(k.pv, w.vdd, z, (1+norm2(w.cur.Q))/(gcpBeta*h*h))
+	if eps == 0 {
+		clear(dst)
+		return
+	}
+	k.pt.T = w.it.T
+	copy(k.pt.Q, w.it.Q)
+	copy(k.pt.Lambda, w.it.Lambda)
+	if err := w.evaluateAt(h, k.pv, &k.pt, k.ppsi); err != nil {
+		for i := range dst {
+			dst[i] = math.NaN()
+		}
+		return
+	}
+	for i := range dst {
+		dst[i] = (k.ppsi[i] - w.psi[i]) / eps
+	}
+}
+
+// precondition overwrites x with (Zᵀ M Z)⁻¹ x (krylovSystem).
+func (w *gcpWork) precondition(x []float64) {
+	k, cs := w.kry, w.cs
+	clear(k.e)
+	clear(k.y)
+	for j, i := range cs.ind {
+		k.e[i] = x[j]
+	}
+	cs.schur.Solve(k.e, k.y)
+	w.stats.Solves++
+	for j, i := range cs.ind {
+		x[j] = k.e[i]
+	}
 }
