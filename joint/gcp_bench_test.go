@@ -42,3 +42,32 @@ func BenchmarkChainGCPABMStep(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkChainGCPNewmarkStep measures an accepted gcp-newmark step (tolerance 1e-4,
+// after 5 warm-up steps) on the joint-route chain of N rods: "joint", the Newton-Krylov
+// corrector (GMRES on differences of Ψ, eq. 20, preconditioned by Zᵀ M Z through the
+// recursion; integrate/gcpmass.go); "joint-dense", MassSolve hidden (CRBA M, eq. 29
+// assembled with the analytic derivatives and factorized; N ≤ 100). Run:
+//
+//	go test -run X -bench ChainGCPNewmarkStep -benchtime 20x ./joint/
+func BenchmarkChainGCPNewmarkStep(b *testing.B) {
+	for _, route := range []string{"joint", "joint-dense"} {
+		for _, n := range []int{10, 100, 1000} {
+			if route == "joint-dense" && n > 100 {
+				continue
+			}
+			b.Run(fmt.Sprintf("route=%s/N=%d", route, n), func(b *testing.B) {
+				js, s, err := Chain3D(n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var sys dae.System = js
+				if route == "joint-dense" {
+					sys = denseOnly{js, js, js, js}
+				}
+				m := integrate.DefaultGCP()
+				benchSteps(b, &m, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+			})
+		}
+	}
+}
