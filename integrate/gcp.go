@@ -640,14 +640,10 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton, 
 	cs.K, cs.Fv, cs.tmp = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 	cs.D1, cs.D2, cs.X = mat.NewDense(nq, nd, nil), mat.NewDense(nq, nd, nil), mat.NewDense(nq, nd, nil)
 	if nc > 0 {
-		if err := cs.newPartition(); err != nil {
+		if err := cs.newRecovery(); err != nil {
 			return nil, err
 		}
-		cs.phiU = linalg.NewFullPivLU(nc, nc)
-		cs.Gu = mat.NewDense(nc, nc, nil)
-		cs.G = mat.NewDense(nc, nq, nil)
-		cs.H = mat.NewDense(nc, nd, nil)
-		cs.g, cs.gt, cs.alpha, cs.r, cs.col = make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc)
+		cs.r = make([]float64, nc)
 		cs.Gq, cs.Gv, cs.GAq = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 		cs.N, cs.J, cs.L = mat.NewDense(nc, nd, nil), mat.NewDense(nc, nd, nil), mat.NewDense(nc, nd, nil)
 	}
@@ -673,6 +669,21 @@ func newGCPCoreSparse(name string, sys dae.System, stats *Stats, sp *gcpSparse) 
 	}
 	cs.initPartition()
 	return cs, nil
+}
+
+// newRecovery allocates the partition and the dense nc-row matrices of the recovery
+// (eqs. 11, 31, 37): G, G_u and its factorization, H.
+func (cs *gcpCore) newRecovery() error {
+	nq, nc, nd := cs.nq, cs.nc, cs.nd
+	if err := cs.newPartition(); err != nil {
+		return err
+	}
+	cs.phiU = linalg.NewFullPivLU(nc, nc)
+	cs.Gu = mat.NewDense(nc, nc, nil)
+	cs.G = mat.NewDense(nc, nq, nil)
+	cs.H = mat.NewDense(nc, nd, nil)
+	cs.g, cs.gt, cs.alpha, cs.col = make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc)
+	return nil
 }
 
 // newPartition allocates the factorization that partitions: linalg.SparseRankLU on G's

@@ -6,7 +6,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/dae"
-	"linkage/linalg"
 )
 
 // The mass-solve path of the gcp core, for the explicit gcp-abm on systems that solve with
@@ -28,14 +27,9 @@ func newGCPCoreMass(name string, sys dae.System, stats *Stats, ms *massSchur, mm
 	cs.dep, cs.ind, cs.inDep = make([]int, nc), make([]int, nd), make([]int, nq)
 	cs.f, cs.e = make([]float64, nq), make([]float64, nq)
 	if nc > 0 {
-		if err := cs.newPartition(); err != nil {
+		if err := cs.newRecovery(); err != nil {
 			return nil, err
 		}
-		cs.phiU = linalg.NewFullPivLU(nc, nc)
-		cs.Gu = mat.NewDense(nc, nc, nil)
-		cs.G = mat.NewDense(nc, nq, nil)
-		cs.H = mat.NewDense(nc, nd, nil)
-		cs.g, cs.gt, cs.col, cs.alpha = make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc)
 		cs.preG = mat.NewDense(nc, nq, nil)
 	}
 	cs.initPartition()
