@@ -619,7 +619,11 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton, 
 			}
 		}
 	}
-	if err := refuseDenseMethod(name, StateSpace, sys, "the partitioned matrices of eqs. 29-39"); err != nil {
+	matrix := "the partitioned matrices of eqs. 29-39"
+	if newton && !mass {
+		matrix += " (gcp-fv's eq. 29 less eq. 40 has no product form; gcp-newmark takes eq. 29 by GMRES)"
+	}
+	if err := refuseDenseMethod(name, StateSpace, sys, matrix); err != nil {
 		return nil, err
 	}
 	if nq > gcpMaxCoords {
