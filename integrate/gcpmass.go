@@ -8,8 +8,9 @@ import (
 	"linkage/dae"
 )
 
-// The mass-solve path of the gcp core, for the explicit gcp-abm on systems that solve with
-// M through dae.MassSolver (the joint route's articulated-body recursion): the partition,
+// The mass-solve path of the gcp core, for gcp-abm and gcp-newmark (gcpKrylov below) on
+// systems that solve with M through dae.MassSolver (the joint route's articulated-body
+// recursion): the partition,
 // the position and velocity recovery (eqs. 7-8, 11-12, 31, 37) keep their small dense
 // matrices G (nc×nq), G_u (nc×nc) and H (nc×nd), whose size grows with the loop-closure
 // rows nc, not with nq²; the reduced mass of eq. 39 is never formed. Eq. 39 with eqs. 37-38
