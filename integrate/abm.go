@@ -28,6 +28,10 @@ import (
 // until NaN/Inf or a position recovery that does not converge, which stops the run with a
 // *StepError. The re-partition rule is GCP's.
 //
+// On a dae.MassSolver system without λ-dependent forces (the joint route) eq. 39 is taken
+// as eq. 17 by the Schur complement through the articulated-body recursion (gcpmass.go):
+// no nq×nq matrix at any size.
+//
 // Stats counts one FuncEvals per rate evaluation and no Newton iterations.
 type ABM struct {
 	Repartition float64 // re-partition threshold on max|H_ij| relative to its value at the last partition [DefaultRepartition]
@@ -83,7 +87,7 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 	if w.rep == 0 {
 		w.rep = DefaultRepartition
 	}
-	cs, err := newGCPCore("gcp-abm", sys, start, &w.stats, false)
+	cs, err := newGCPCore("gcp-abm", sys, start, &w.stats, false, true)
 	if err != nil {
 		return err
 	}

@@ -319,10 +319,18 @@
 // radau5 and genalpha, and λ-dependent forces or first-order states in hht), rather than
 // run at O(nq³) per factorization. The methods without the path in any form are refused
 // there alike (refuseDenseMethod): daealpha (its Newton matrix of seed 003 eqs. 3.3-3.4),
-// gcp-newmark, gcp-fv and gcp-abm (the partitioned matrices of seed 000 eqs. 29-39), ali3,
+// gcp-fv (the partitioned matrices of seed 000 eqs. 29-39 with eq. 40's terms dropped,
+// which have no product form), ali3,
 // ali1 and multi-index (the tangent matrix of seed 001 eqs. 6-9) and lie-genalpha on a
 // plain System (eq. 64's iteration matrix); at most massNewtonDenseMax coordinates they
-// run on their dense matrices.
+// run on their dense matrices. gcp-abm, explicit, needs no Newton matrix: on a
+// dae.MassSolver system without λ-dependent forces it takes eq. 39 as eq. 17 by the Schur
+// complement G M⁻¹ Gᵀ (massSchur, gcpmass.go) at every size, keeping only the partition's
+// nc-row matrices G, G_u and H (O(N) per rate for a fixed number of cut-joint rows).
+// gcp-newmark on a dae.MassSolver and dae.MassMultiplier system takes its Newton
+// increment (eq. 30) by GMRES on forward differences of Ψ (eq. 20, Zᵀ(M a − f) with M a
+// by the recursion) preconditioned by the reduced mass Zᵀ M Z of eq. 39, applied as a
+// Schur-complement solve (gcpKrylov): no nq×nq matrix at any size.
 //
 // # Solve
 //

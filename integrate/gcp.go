@@ -212,6 +212,7 @@ type gcpWork struct {
 	vdd0         []float64 // qInd'' of the previous iterate (weights)
 	err          []float64 // nq error estimate
 
+	kry      *gcpKrylov // the Newton-Krylov corrector of the mass-solve path (gcpmass.go), or nil
 	jac      *mat.Dense // Ψ_v'' (nd×nd)
 	jlu      *linalg.LU // its factorization
 	hTry     float64    // h of the attempt under way
@@ -248,7 +249,7 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: %s: Predictor = %d, want GCPPredictSection33 or GCPPredictLastAcceleration", name, m.Predictor)
 	}
 	w := &gcpWork{v: m.Variant, pred: m.Predictor, rep: m.Repartition}
-	cs, err := newGCPCore(name, sys, start, &w.stats, true)
+	cs, err := newGCPCore(name, sys, start, &w.stats, true, m.Variant == GCPExact)
 	if err != nil {
 		return err
 	}
@@ -263,7 +264,10 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	w.cur, w.prev, w.it = NewState(nq, nc), NewState(nq, nc), NewState(nq, nc)
 	w.predQ, w.predV, w.err = make([]float64, nq), make([]float64, nq), make([]float64, nq)
 	w.vdd, w.dvdd, w.vdd0, w.psi = make([]float64, nd), make([]float64, nd), make([]float64, nd), make([]float64, nd)
-	if cs.sparse == nil {
+	switch {
+	case cs.schur != nil:
+		w.kry = newGCPKrylov(nq, nc)
+	case cs.sparse == nil:
 		w.jac = mat.NewDense(nd, nd, nil)
 		w.jlu = linalg.NewLU(nd)
 	}
@@ -342,19 +346,23 @@ func (w *gcpWork) predict(h float64, _ bool) error {
 // evaluate performs corrector steps (1)-(6) of section 3.3 at the current w.vdd: Newmark
 // (eqs. 16-17), qDep (eq. 11), H (eq. 31), qDep', qDep” (eq. 37), λ (eq. 38) and Ψ
 // (eq. 20) into w.psi.
-func (w *gcpWork) evaluate(h float64) error {
-	cs, it := w.cs, &w.it
+func (w *gcpWork) evaluate(h float64) error { return w.evaluateAt(h, w.vdd, &w.it, w.psi) }
+
+// evaluateAt is evaluate at the independent accelerations vdd, into the state it (whose
+// dependent positions start the recovery) and psi.
+func (w *gcpWork) evaluateAt(h float64, vdd []float64, it *State, psi []float64) error {
+	cs := w.cs
 	for j, i := range cs.ind {
-		it.Q[i] = w.predQ[i] + gcpBeta*h*h*w.vdd[j]
-		it.V[i] = w.predV[i] + gcpGamma*h*w.vdd[j]
-		it.A[i] = w.vdd[j]
+		it.Q[i] = w.predQ[i] + gcpBeta*h*h*vdd[j]
+		it.V[i] = w.predV[i] + gcpGamma*h*vdd[j]
+		it.A[i] = vdd[j]
 	}
 	if err := cs.positions(it.T, it.Q); err != nil {
 		w.lad.worst = cs.worst
 		return err
 	}
 	cs.velocities(it.T, it.Q, it.V)
-	if err := cs.accelerations(it.T, it.Q, it.V, it.A, it.Lambda, w.psi); err != nil {
+	if err := cs.accelerations(it.T, it.Q, it.V, it.A, it.Lambda, psi); err != nil {
 		w.lad.worst = cs.worst
 		return err
 	}
@@ -375,9 +383,12 @@ func (w *gcpWork) increment() float64 {
 	for j := range w.psi {
 		w.dvdd[j] = -w.psi[j]
 	}
-	if w.cs.sparse != nil {
+	switch {
+	case w.kry != nil:
+		w.krylov()
+	case w.cs.sparse != nil:
 		w.cs.solveNewtonSparse(w.dvdd)
-	} else {
+	default:
 		w.jlu.Solve(w.dvdd)
 	}
 	copy(w.vdd0, w.vdd)
@@ -458,6 +469,9 @@ func (w *gcpWork) noteWorstPsi() {
 func (w *gcpWork) jacobian(h float64) error {
 	if w.cs.sparse != nil {
 		return w.jacobianSparse(h)
+	}
+	if w.kry != nil {
+		return w.factorPreconditioner()
 	}
 	if err := w.cs.newtonMatrix(w.jac, &w.it, h, gcpBeta, gcpGamma, w.v == GCPFisetteVaneghem); err != nil {
 		w.lad.worst = w.cs.worst
@@ -542,6 +556,9 @@ type gcpCore struct {
 	gpat     [][]int              // G's pattern (with rank)
 	pivots   []int                // nc: the dependent coordinates of the last partition
 	sparse   *gcpSparse           // the sparse path (gcpsparse.go), or nil
+	schur    *massSchur           // the mass-solve path (gcpmass.go), or nil
+	mm       dae.MassMultiplier   // M a on the mass-solve path of gcp-newmark, or nil
+	preG     *mat.Dense           // G at the preconditioner's point (nc×nq; mass-solve path)
 	phiU     *linalg.FullPivLU    // G_u at the last position recovery
 	Gu       *mat.Dense           // nc×nc
 	G, M     *mat.Dense
@@ -578,8 +595,10 @@ type gcpCore struct {
 
 // newGCPCore returns the core for sys, on the sparse path (gcpsparse.go) when sys is a
 // large enough dae.SparseEvaluator; newton says that the method needs the Newton matrix
-// of eq. 29 (and so the coupling pattern).
-func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton bool) (*gcpCore, error) {
+// of eq. 29 (and so the coupling pattern). mass allows the mass-solve path (gcpmass.go)
+// on a dae.MassSolver system (with dae.MassMultiplier when newton): the Newton matrix is
+// then left to GMRES on differences of Ψ, which gives the exact eq. 29, not gcp-fv's.
+func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton, mass bool) (*gcpCore, error) {
 	nq, nc := sys.Size()
 	if len(start.Q) != nq || len(start.V) != nq {
 		panic(fmt.Sprintf("integrate: %s: Init: start has len(Q) = %d, len(V) = %d, want %d", name, len(start.Q), len(start.V), nq))
@@ -593,7 +612,18 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton b
 	if sp := newGCPSparse(sys, newton); sp != nil && !dae.HasReactionForce(sys) {
 		return newGCPCoreSparse(name, sys, stats, sp)
 	}
-	if err := refuseDenseMethod(name, StateSpace, sys, "the partitioned matrices of eqs. 29-39"); err != nil {
+	if mass {
+		if ms := newMassSchur(sys); ms != nil {
+			if mm, ok := sys.(dae.MassMultiplier); ok || !newton {
+				return newGCPCoreMass(name, sys, stats, ms, mm)
+			}
+		}
+	}
+	matrix := "the partitioned matrices of eqs. 29-39"
+	if newton && !mass {
+		matrix += " (gcp-fv's eq. 29 less eq. 40 has no product form; gcp-newmark takes eq. 29 by GMRES)"
+	}
+	if err := refuseDenseMethod(name, StateSpace, sys, matrix); err != nil {
 		return nil, err
 	}
 	if nq > gcpMaxCoords {
@@ -614,14 +644,10 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton b
 	cs.K, cs.Fv, cs.tmp = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 	cs.D1, cs.D2, cs.X = mat.NewDense(nq, nd, nil), mat.NewDense(nq, nd, nil), mat.NewDense(nq, nd, nil)
 	if nc > 0 {
-		if err := cs.newPartition(); err != nil {
+		if err := cs.newRecovery(); err != nil {
 			return nil, err
 		}
-		cs.phiU = linalg.NewFullPivLU(nc, nc)
-		cs.Gu = mat.NewDense(nc, nc, nil)
-		cs.G = mat.NewDense(nc, nq, nil)
-		cs.H = mat.NewDense(nc, nd, nil)
-		cs.g, cs.gt, cs.alpha, cs.r, cs.col = make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc)
+		cs.r = make([]float64, nc)
 		cs.Gq, cs.Gv, cs.GAq = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 		cs.N, cs.J, cs.L = mat.NewDense(nc, nd, nil), mat.NewDense(nc, nd, nil), mat.NewDense(nc, nd, nil)
 	}
@@ -647,6 +673,21 @@ func newGCPCoreSparse(name string, sys dae.System, stats *Stats, sp *gcpSparse) 
 	}
 	cs.initPartition()
 	return cs, nil
+}
+
+// newRecovery allocates the partition and the dense nc-row matrices of the recovery
+// (eqs. 11, 31, 37): G, G_u and its factorization, H.
+func (cs *gcpCore) newRecovery() error {
+	nq, nc, nd := cs.nq, cs.nc, cs.nd
+	if err := cs.newPartition(); err != nil {
+		return err
+	}
+	cs.phiU = linalg.NewFullPivLU(nc, nc)
+	cs.Gu = mat.NewDense(nc, nc, nil)
+	cs.G = mat.NewDense(nc, nq, nil)
+	cs.H = mat.NewDense(nc, nd, nil)
+	cs.g, cs.gt, cs.alpha, cs.col = make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc)
+	return nil
 }
 
 // newPartition allocates the factorization that partitions: linalg.SparseRankLU on G's
@@ -906,7 +947,9 @@ func (cs *gcpCore) alphaDep(t float64, q, v []float64) {
 		cs.alphaDepSparse(t, q, v)
 		return
 	}
-	cs.sys.Mass(cs.M, t, q)
+	if cs.M != nil {
+		cs.sys.Mass(cs.M, t, q)
+	}
 	cs.sys.Force(cs.f, t, q, v)
 	cs.rt, cs.rq, cs.rv = t, q, v
 	if cs.rx != nil && cs.nc == 0 {
@@ -951,14 +994,7 @@ func (cs *gcpCore) multipliers(a, lambda, psi []float64) error {
 	if cs.sparse != nil {
 		return cs.multipliersSparse(a, lambda, psi)
 	}
-	for i := range cs.nq {
-		row := cs.M.RawRowView(i)
-		s := -cs.f[i]
-		for j, x := range row {
-			s += x * a[j]
-		}
-		cs.e[i] = s
-	}
+	cs.residualForces(a)
 	if cs.alu != nil {
 		if err := cs.reactionMultipliers(a, lambda); err != nil {
 			return err
@@ -980,6 +1016,25 @@ func (cs *gcpCore) multipliers(a, lambda, psi []float64) error {
 		}
 	}
 	return cs.checkFinite(a, lambda, psi)
+}
+
+// residualForces writes e = M a − f at the q of the last alphaDep.
+func (cs *gcpCore) residualForces(a []float64) {
+	if cs.mm != nil {
+		cs.mm.MassMul(cs.e, cs.rt, cs.rq, a)
+		for i, f := range cs.f {
+			cs.e[i] -= f
+		}
+		return
+	}
+	for i := range cs.nq {
+		row := cs.M.RawRowView(i)
+		s := -cs.f[i]
+		for j, x := range row {
+			s += x * a[j]
+		}
+		cs.e[i] = s
+	}
 }
 
 // gcpReactionIters bounds the Newton iteration of reactionMultipliers, which converges
@@ -1081,6 +1136,9 @@ func (cs *gcpCore) checkFinite(a, lambda, psi []float64) error {
 func (cs *gcpCore) reducedAcceleration(t float64, q, v, a, lambda []float64) error {
 	if cs.sparse != nil {
 		return cs.reducedAccelerationSparse(t, q, v, a, lambda)
+	}
+	if cs.schur != nil {
+		return cs.reducedAccelerationMass(t, q, v, a, lambda)
 	}
 	cs.alphaDep(t, q, v)
 	if cs.acc != nil {

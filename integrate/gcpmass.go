@@ -1,0 +1,142 @@
+package integrate
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+)
+
+// The mass-solve path of the gcp core, for gcp-abm and gcp-newmark (gcpKrylov below) on
+// systems that solve with M through dae.MassSolver (the joint route's articulated-body
+// recursion): the partition,
+// the position and velocity recovery (eqs. 7-8, 11-12, 31, 37) keep their small dense
+// matrices G (nc×nq), G_u (nc×nc) and H (nc×nd), whose size grows with the loop-closure
+// rows nc, not with nq²; the reduced mass of eq. 39 is never formed. Eq. 39 with eqs. 37-38
+// is eq. 17 in other unknowns (both are the equations of motion restricted by G q” = γ),
+// so the accelerations and multipliers come from eq. 17 by the Schur complement
+// G M⁻¹ Gᵀ (massSchur: nc + 1 recursive solves), as rk4 and dopri5 take them: O(N) per
+// rate for a fixed number of cut joints, where the dense path costs O(nq³).
+
+// newGCPCoreMass returns the core on the mass-solve path: no nq×nq matrix, and none of
+// the Newton matrix workspace of eq. 29; mm (gcp-newmark's residual Ψ) forms M a.
+func newGCPCoreMass(name string, sys dae.System, stats *Stats, ms *massSchur, mm dae.MassMultiplier) (*gcpCore, error) {
+	nq, nc := sys.Size()
+	nd := nq - nc
+	cs := &gcpCore{name: name, sys: sys, stats: stats, nq: nq, nc: nc, nd: nd, schur: ms, mm: mm}
+	cs.dep, cs.ind, cs.inDep = make([]int, nc), make([]int, nd), make([]int, nq)
+	cs.f, cs.e = make([]float64, nq), make([]float64, nq)
+	if nc > 0 {
+		if err := cs.newRecovery(); err != nil {
+			return nil, err
+		}
+		cs.preG = mat.NewDense(nc, nq, nil)
+	}
+	cs.initPartition()
+	return cs, nil
+}
+
+// reducedAccelerationMass solves eq. 17, [M Gᵀ; G 0](a, λ) = (f, γ), at (t, q, v) with
+// positions and velocities already recovered, by the Schur complement at q with the G of
+// the position recovery (the same G as the dense path's H and eq. 38). The dependent
+// entries of a equal H qInd” + α of eq. 37 and λ that of eq. 38 up to rounding.
+func (cs *gcpCore) reducedAccelerationMass(t float64, q, v, a, lambda []float64) error {
+	cs.sys.Force(a, t, q, v)
+	cs.stats.FuncEvals++
+	if cs.nc > 0 {
+		cs.sys.Gamma(lambda, t, q, v)
+	}
+	cs.stats.Factorizations++
+	if err := cs.schur.factor(t, q, cs.G); err != nil {
+		cs.worst = Residual{Block: "G M⁻¹ Gᵀ (eq. 17) " + err.Error()}
+		return err
+	}
+	cs.schur.Solve(a, lambda)
+	cs.stats.Solves++
+	return cs.checkFinite(a, lambda, nil)
+}
+
+// gcpKrylov is gcp-newmark's corrector on the mass-solve path: the Newton increment of
+// eq. 30 by GMRES on products Ψ_v” z (eq. 29) taken as forward differences of Ψ (eq. 20),
+// each a full recovery (eqs. 11, 31, 37-38 with M a by dae.MassMultiplier), and
+// preconditioned by the reduced mass Zᵀ M Z of eq. 39 (the first term of eq. 29, its part
+// that does not vanish with h). (Zᵀ M Z)⁻¹ r needs no Z: the solution y of
+// [M Gᵀ; G 0](y, μ) = (e, 0) with e = r in the independent rows and 0 in the dependent
+// ones lies in G's null space, y = Z y_ind, and Zᵀ M Z y_ind = Zᵀ e = r; so it is
+// y_ind, one Schur-complement solve through the recursion (massSchur, factorized at the
+// iterate with G there). Ψ is Zᵀ(M a − f) there, so the products cost O(N) for a fixed
+// number of constraint rows, and the iteration is the exact Newton method of eq. 29 up
+// to GMRES's forcing term (gmresRTol).
+type gcpKrylov struct {
+	kr       *gmres
+	pt       State     // the perturbed iterate of a product
+	pv, ppsi []float64 // nd: perturbed qInd”, Ψ there
+	e, y     []float64 // nq, nc: the preconditioner's right side
+}
+
+func newGCPKrylov(nq, nc int) *gcpKrylov {
+	nd := nq - nc
+	return &gcpKrylov{kr: newGMRES(nd), pt: NewState(nq, nc), pv: make([]float64, nd), ppsi: make([]float64, nd),
+		e: make([]float64, nq), y: make([]float64, nc)}
+}
+
+// factorPreconditioner factorizes G M⁻¹ Gᵀ at the iterate with a copy of its G (the
+// products' recoveries overwrite cs.G).
+func (w *gcpWork) factorPreconditioner() error {
+	cs := w.cs
+	g := cs.G
+	if cs.nc > 0 {
+		cs.preG.Copy(cs.G)
+		g = cs.preG
+	}
+	w.stats.Jacobians++
+	w.stats.Factorizations++
+	if err := cs.schur.factor(w.it.T, w.it.Q, g); err != nil {
+		w.lad.worst = Residual{Block: "G M⁻¹ Gᵀ (preconditioner of eq. 29) " + err.Error()}
+		return err
+	}
+	return nil
+}
+
+// krylov overwrites w.dvdd (holding −Ψ) with the GMRES increment.
+func (w *gcpWork) krylov() { w.kry.kr.solve(w, w.dvdd) }
+
+// jacVec writes Ψ_v” z ≈ (Ψ(qInd” + εz) − Ψ(qInd”))/ε into dst (krylovSystem), ε from
+// perturb with the scale of qInd” moving q by βh² times its change. A recovery that
+// fails at the perturbed point writes NaN, which ends the iteration as diverged.
+func (w *gcpWork) jacVec(dst, z []float64) {
+	k, h := w.kry, w.hTry
+	eps := perturb(k.pv, w.vdd, z, (1+norm2(w.cur.Q))/(gcpBeta*h*h))
+	if eps == 0 {
+		clear(dst)
+		return
+	}
+	k.pt.T = w.it.T
+	copy(k.pt.Q, w.it.Q)
+	copy(k.pt.Lambda, w.it.Lambda)
+	if err := w.evaluateAt(h, k.pv, &k.pt, k.ppsi); err != nil {
+		for i := range dst {
+			dst[i] = math.NaN()
+		}
+		return
+	}
+	for i := range dst {
+		dst[i] = (k.ppsi[i] - w.psi[i]) / eps
+	}
+}
+
+// precondition overwrites x with (Zᵀ M Z)⁻¹ x (krylovSystem).
+func (w *gcpWork) precondition(x []float64) {
+	k, cs := w.kry, w.cs
+	clear(k.e)
+	clear(k.y)
+	for j, i := range cs.ind {
+		k.e[i] = x[j]
+	}
+	cs.schur.Solve(k.e, k.y)
+	w.stats.Solves++
+	for j, i := range cs.ind {
+		x[j] = k.e[i]
+	}
+}
