@@ -311,18 +311,18 @@
 // at every step; ApproxJacobian (the mass part itself) takes one preconditioner
 // application per system and no products. genalpha's stabilized index-2 form
 // (genalpha-si2, newmark's default) takes hht's path with si2MassPrecond (G Gᵀ for μ,
-// then [C M Gᵀ; G 0], si2massnewton.go).
+// then [C M Gᵀ; G 0], si2massnewton.go). lie-genalpha on such a System (ℝⁿ, where its
+// iteration is genalpha's: T = I, no bracket) runs as genalpha, both forms, on this path.
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
 // bdf index1, baumgarte and index3, λ-dependent forces or Pfaffian rows in bdf,
-// radau5 and genalpha, and λ-dependent forces or first-order states in hht), rather than
+// radau5, genalpha and lie-genalpha, and λ-dependent forces or first-order states in hht), rather than
 // run at O(nq³) per factorization. The methods without the path in any form are refused
 // there alike (refuseDenseMethod): daealpha (its Newton matrix of seed 003 eqs. 3.3-3.4),
 // gcp-newmark, gcp-fv and gcp-abm (the partitioned matrices of seed 000 eqs. 29-39), ali3,
-// ali1 and multi-index (the tangent matrix of seed 001 eqs. 6-9) and lie-genalpha on a
-// plain System (eq. 64's iteration matrix); at most massNewtonDenseMax coordinates they
-// run on their dense matrices.
+// ali1 and multi-index (the tangent matrix of seed 001 eqs. 6-9); at most
+// massNewtonDenseMax coordinates they run on their dense matrices.
 //
 // # Solve
 //
