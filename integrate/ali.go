@@ -37,7 +37,9 @@ import (
 // retried; the raised α stays for the run (the projections keep the given α). It works on
 // any dae.System (not only natural coordinates); redundant constraints and singular
 // positions need no reduction, since M + αΦ_qᵀΦ_q stays regular when M is positive
-// definite, whatever the rank of Φ_q. The linear algebra is dense.
+// definite, whatever the rank of Φ_q. The linear algebra is dense, except on systems with
+// dae.MassSolver and dae.MassMultiplier (the joint route), where GMRES preconditioned by
+// M + βΦ_qᵀΦ_q through the recursion solves the same Newton increments (aliKrylov).
 //
 // With forces that depend on λ (dae.ReactionForce: joint friction) Q includes f_λ pressed
 // by λ̂, the multiplier of eq. 17 at the iterate, not by λ* + αΦ (pressReaction says why),
@@ -67,7 +69,8 @@ type ALI3 struct {
 // iteration, not its solution). λ* is updated by eq. 7 after every iteration. The
 // converged qₙ₊₁ and q̇ₙ₊₁ are projected mass-orthogonally onto Φ = 0 and Φ̇ = 0
 // (projectPosition, projectVelocity). α is relative to the mean mass as in ALI3; the
-// linear algebra is dense; λ-dependent forces as in ALI3. Fixed steps only.
+// linear algebra is dense but on the joint route (aliKrylov, as in ALI3); λ-dependent
+// forces as in ALI3. Fixed steps only.
 type ALI1 struct {
 	// Alpha is the penalty factor α, relative to the mean mass, in [MinPenalty, MaxPenalty];
 	// zero takes DefaultPenalty.

@@ -313,15 +313,20 @@
 // (genalpha-si2, newmark's default) takes hht's path with si2MassPrecond (G Gᵀ for μ,
 // then [C M Gᵀ; G 0], si2massnewton.go). lie-genalpha on such a System (ℝⁿ, where its
 // iteration is genalpha's: T = I, no bracket) runs as genalpha, both forms, on this path.
+// ali3, ali1 and multi-index (alikrylov.go) solve their tangent matrix of seed 001 eqs.
+// 6-9 by GMRES on differences of the equation of motion with λ* held plus the penalty's
+// column, preconditioned by M + βΦ_qᵀΦ_q (β = αh²/4 or α) through massSchur with Woodbury's
+// identity (G M⁻¹ Gᵀ + I/β, positive definite whatever the rank of Φ_q); their
+// projections apply M + αΦ_qᵀΦ_q the same way.
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
 // bdf index1, baumgarte and index3, λ-dependent forces or Pfaffian rows in bdf,
-// radau5, genalpha and lie-genalpha, and λ-dependent forces or first-order states in hht), rather than
+// radau5, genalpha, lie-genalpha, ali3, ali1 and multi-index, and λ-dependent forces or
+// first-order states in hht), rather than
 // run at O(nq³) per factorization. The methods without the path in any form are refused
 // there alike (refuseDenseMethod): daealpha (its Newton matrix of seed 003 eqs. 3.3-3.4),
-// gcp-newmark, gcp-fv and gcp-abm (the partitioned matrices of seed 000 eqs. 29-39), ali3,
-// ali1 and multi-index (the tangent matrix of seed 001 eqs. 6-9); at most
+// gcp-newmark, gcp-fv and gcp-abm (the partitioned matrices of seed 000 eqs. 29-39); at most
 // massNewtonDenseMax coordinates they run on their dense matrices.
 //
 // # Solve
