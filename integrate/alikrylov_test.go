@@ -48,11 +48,6 @@ func TestALIKrylovMatchesDense(t *testing.T) {
 				if kw.kp == nil || kw.M != nil || dw.kp != nil {
 					t.Fatalf("%s: the runs did not take the intended paths", method)
 				}
-				kq, dq := kry.Current().Q, dense.Current().Q
-				dKD, eK, eD := maxDiff(kq, dq), maxDiff(kq, ref.Current().Q), maxDiff(dq, ref.Current().Q)
-				ks, ds := kry.Stats(), dense.Stats()
-				t.Logf("%-11s |krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, f evals %d / %d, newton it. %d / %d",
-					method, dKD, eK, eD, ks.Steps, ds.Steps, ks.FuncEvals, ds.FuncEvals, ks.NewtonIters, ds.NewtonIters)
 				// The paths stop their Newton iterations at different iterates within
 				// the tolerance (GMRES's forcing term 1e-2): measured 0.1-3 % of the
 				// error. multi-index on the 3D chain grows h only after steps of at most
@@ -63,18 +58,37 @@ func TestALIKrylovMatchesDense(t *testing.T) {
 				if method == "multi-index" && c.name == "chain3d:4" {
 					frac = 0.5
 				}
-				if dKD > frac*eD || eK > 1.1*eD {
-					t.Errorf("%s: |krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to %g of the dense error", method, dKD, eK, eD, frac)
-				}
-				if a := testing.AllocsPerRun(10, func() {
-					if err := kry.Step(math.Inf(1)); err != nil {
-						t.Fatal(err)
-					}
-				}); a != 0 {
-					t.Errorf("%s step on the Krylov path: %g allocations, want 0", method, a)
-				}
+				pathsAgree(t, method, kry, dense, ref.Current().Q, frac)
+				stepAllocatesNothing(t, method, kry)
 			}
 		})
+	}
+}
+
+// pathsAgree checks that the Krylov run kry and the dense run dense of the same method
+// (label) ended within frac of the dense error from each other, the Krylov error at most
+// 1.1 times the dense one, against the reference position ref.
+func pathsAgree(t *testing.T, label string, kry, dense Method, ref []float64, frac float64) {
+	t.Helper()
+	kq, dq := kry.Current().Q, dense.Current().Q
+	dKD, eK, eD := maxDiff(kq, dq), maxDiff(kq, ref), maxDiff(dq, ref)
+	ks, ds := kry.Stats(), dense.Stats()
+	t.Logf("%-11s |krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, f evals %d / %d, newton it. %d / %d, failures %d / %d",
+		label, dKD, eK, eD, ks.Steps, ds.Steps, ks.FuncEvals, ds.FuncEvals, ks.NewtonIters, ds.NewtonIters, ks.NewtonFailures, ds.NewtonFailures)
+	if dKD > frac*eD || eK > 1.1*eD {
+		t.Errorf("%s: |krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to %g of the dense error", label, dKD, eK, eD, frac)
+	}
+}
+
+// stepAllocatesNothing checks that a step of m (label) after warm-up allocates nothing.
+func stepAllocatesNothing(t *testing.T, label string, m Method) {
+	t.Helper()
+	if a := testing.AllocsPerRun(10, func() {
+		if err := m.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+	}); a != 0 {
+		t.Errorf("%s step on the Krylov path: %g allocations, want 0", label, a)
 	}
 }
 
