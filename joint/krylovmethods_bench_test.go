@@ -73,8 +73,7 @@ func BenchmarkChainALIStep(b *testing.B) {
 						b.Fatal(err)
 					}
 					// At N = 1000 and h = 1e-3 ali3's GMRES misses its tolerance at the
-					// third step: the preconditioner lacks h²/4 (M q̈)_q, which the
-					// slender chain's turning M makes large (BENCHMARKS.md).
+					// third step (not diagnosed; BENCHMARKS.md).
 					h := 1e-3
 					if n >= 1000 {
 						h = 2e-4
