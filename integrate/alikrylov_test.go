@@ -196,16 +196,7 @@ func TestALIKrylovAbove200(t *testing.T) {
 // their error against radau5.
 func TestALIKrylovRedundantRows(t *testing.T) {
 	sys, s := jointFourBar(t)
-	bar := func(name string, m, l float64) joint.Body {
-		j := m * l * l / 12
-		return joint.Body{Name: name, Mass: m, COM: [3]float64{l / 2, 0, 0}, Inertia: [3][3]float64{{j, 0, 0}, {0, j, 0}, {0, 0, j}}}
-	}
-	z := [3]float64{0, 0, 1}
-	md := &joint.Model{Gravity: [3]float64{0, -9.81, 0}}
-	crank := md.Revolute("crankpin", joint.Ground, [3]float64{}, z, bar("crank", 0.8, 0.1))
-	coupler := md.Revolute("A", crank, [3]float64{0.1, 0, 0}, z, bar("coupler", 3.2, 0.4))
-	rocker := md.Revolute("rockerpin", joint.Ground, [3]float64{0.35, 0, 0}, z, bar("rocker", 2.4, 0.3))
-	md.Cut("B", coupler, [3]float64{0.4, 0, 0}, rocker, [3]float64{0.3, 0, 0}, [3]float64{1, 0, 0}, [3]float64{0, 1, 0}, [3]float64{math.Sqrt(0.5), math.Sqrt(0.5), 0})
+	md := fourBarModel([3]float64{1, 0, 0}, [3]float64{0, 1, 0}, [3]float64{math.Sqrt(0.5), math.Sqrt(0.5), 0})
 	red, err := md.System()
 	if err != nil {
 		t.Fatal(err)
