@@ -322,9 +322,9 @@
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
 // bdf index1, baumgarte and index3, λ-dependent forces or Pfaffian rows in bdf,
-// radau5, genalpha, lie-genalpha, ali3, ali1 and multi-index, and λ-dependent forces or
-// first-order states in hht), rather than
-// run at O(nq³) per factorization. The methods without the path in any form are refused
+// radau5 and genalpha, λ-dependent forces in lie-genalpha, ali3, ali1 and multi-index,
+// and λ-dependent forces or first-order states in hht), rather than run at O(nq³) per
+// factorization. The methods without the path in any form are refused
 // there alike (refuseDenseMethod): daealpha (its Newton matrix of seed 003 eqs. 3.3-3.4),
 // gcp-newmark, gcp-fv and gcp-abm (the partitioned matrices of seed 000 eqs. 29-39); at most
 // massNewtonDenseMax coordinates they run on their dense matrices.
