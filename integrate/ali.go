@@ -37,7 +37,9 @@ import (
 // retried; the raised α stays for the run (the projections keep the given α). It works on
 // any dae.System (not only natural coordinates); redundant constraints and singular
 // positions need no reduction, since M + αΦ_qᵀΦ_q stays regular when M is positive
-// definite, whatever the rank of Φ_q. The linear algebra is dense.
+// definite, whatever the rank of Φ_q. The linear algebra is dense, except on systems with
+// dae.MassSolver and dae.MassMultiplier (the joint route), where GMRES preconditioned by
+// M + βΦ_qᵀΦ_q through the recursion solves the same Newton increments (aliKrylov).
 //
 // With forces that depend on λ (dae.ReactionForce: joint friction) Q includes f_λ pressed
 // by λ̂, the multiplier of eq. 17 at the iterate, not by λ* + αΦ (pressReaction says why),
@@ -67,7 +69,8 @@ type ALI3 struct {
 // iteration, not its solution). λ* is updated by eq. 7 after every iteration. The
 // converged qₙ₊₁ and q̇ₙ₊₁ are projected mass-orthogonally onto Φ = 0 and Φ̇ = 0
 // (projectPosition, projectVelocity). α is relative to the mean mass as in ALI3; the
-// linear algebra is dense; λ-dependent forces as in ALI3. Fixed steps only.
+// linear algebra is dense but on the joint route (aliKrylov, as in ALI3); λ-dependent
+// forces as in ALI3. Fixed steps only.
 type ALI1 struct {
 	// Alpha is the penalty factor α, relative to the mean mass, in [MinPenalty, MaxPenalty];
 	// zero takes DefaultPenalty.
@@ -228,6 +231,10 @@ type aliWork struct {
 	// colQ, dLam: one column and its δλ̂.
 	Bq, Bc     *mat.Dense
 	colQ, dLam []float64
+
+	// kp is the Newton-Krylov path on dae.MassSolver systems (alikrylov.go): M, T1, lu
+	// and plu are nil then. nil on the dense path.
+	kp *aliKrylov
 }
 
 // newALIRun resolves the options and starts a run of the given index.
@@ -269,7 +276,7 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	if err := refuseNonholonomic(name, sys); err != nil {
 		return nil, err
 	}
-	if err := refuseDenseMethod(name, aliForm(name, index), sys, "the tangent matrix M + αΦ_qᵀΦ_q + … of eqs. 6-9"); err != nil {
+	if err := refuseDenseNewton(name, aliForm(name, index), sys, denseWhy(sys)); err != nil {
 		return nil, err
 	}
 	if ns.MaxIters == 0 {
@@ -298,7 +305,10 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	vec := func(k int) []float64 { return make([]float64, k) }
 	w.q, w.v, w.a, w.f, w.r, w.dx, w.xs, w.rhs = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
 	w.lamStar, w.phi, w.gt, w.gam, w.sig = vec(nc), vec(nc), vec(nc), vec(nc), vec(nc)
-	w.M, w.T1 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+	if w.kp = newALIKrylov(w, sys); w.kp == nil {
+		w.M, w.T1 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+		w.lu, w.plu = linalg.NewLU(nq), linalg.NewLU(nq)
+	}
 	if nc > 0 {
 		w.G, w.Jc, w.Tc = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 	}
@@ -312,7 +322,6 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 			w.colQ, w.dLam = vec(nq), vec(nc)
 		}
 	}
-	w.lu, w.plu = linalg.NewLU(nq), linalg.NewLU(nq)
 	w.nw = newNewtonSolver(ns, &w.stats)
 	w.stop = &aliStop{s: ns, floor: &w.nw.mon.floor}
 	w.nw.rule = w.stop
@@ -321,11 +330,7 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
-	sys.Mass(w.M, start.T, start.Q)
-	var tr float64
-	for i := range nq {
-		tr += math.Abs(w.M.At(i, i))
-	}
+	tr := w.massTrace(start.T, start.Q)
 	if tr == 0 || math.IsNaN(tr) {
 		tr = float64(nq)
 	}
@@ -543,12 +548,13 @@ func (w *aliWork) residual() error {
 	w.iter++
 	w.sys.Force(w.f, t, w.q, w.v)
 	w.stats.FuncEvals++
-	w.sys.Mass(w.M, t, w.q)
+	w.massAt(t, w.q)
 	if err := w.pressReaction(t); err != nil {
 		return err
 	}
-	for i := range w.nq {
-		w.r[i] = dot(w.M.RawRowView(i), w.a) - w.f[i]
+	w.mulM(w.r, w.a)
+	for i, f := range w.f {
+		w.r[i] -= f
 	}
 	alpha := w.penalty()
 	for k := range w.nc {
@@ -567,6 +573,9 @@ func (w *aliWork) residual() error {
 
 // factor assembles the tangent matrix at the iterate (see ALI3, ALI1) and factorizes it.
 func (w *aliWork) factor() error {
+	if w.kp != nil {
+		return w.kp.factor()
+	}
 	h := w.hTry
 	t := w.cur.T + h
 	before := w.der.Evals
@@ -682,10 +691,14 @@ func (w *aliWork) addGTG(K []float64, s float64) {
 // returns the weighted norm of its effect on q.
 func (w *aliWork) increment() float64 {
 	h := w.hTry
-	for i := range w.r {
-		w.dx[i] = -w.r[i]
+	if w.kp != nil {
+		w.kp.increment()
+	} else {
+		for i := range w.r {
+			w.dx[i] = -w.r[i]
+		}
+		w.lu.Solve(w.dx)
 	}
-	w.lu.Solve(w.dx)
 	if w.index == 3 {
 		for i := range w.q {
 			w.q[i] += w.dx[i]
@@ -760,6 +773,9 @@ func (a *aliStop) update(norm float64) newtonStatus {
 
 // converged applies the last multiplier update and the projections of the formulation.
 func (w *aliWork) converged() error {
+	if w.kp != nil && w.kp.missed {
+		return ErrNoConvergence // the last increment's GMRES solve missed: its norm says nothing
+	}
 	t := w.atIterate(w.hTry)
 	w.updateMultipliers()
 	if !allFinite(w.q) || !allFinite(w.a) || !allFinite(w.lamStar) {
@@ -815,6 +831,9 @@ const projMaxIters = 30
 // factorProjection assembles and factorizes M + αGᵀG at t, q (G and M already evaluated
 // there).
 func (w *aliWork) factorProjection() error {
+	if w.kp != nil {
+		return w.kp.factorProjection()
+	}
 	n := w.nq
 	P := w.plu.Matrix().Data
 	for i := range n {
@@ -844,8 +863,9 @@ func (w *aliWork) solveProjected(x, rhs0, b []float64) error {
 	prev := math.Inf(1)
 	d := w.dx
 	for it := 0; it < projMaxIters; it++ {
-		for i := range w.nq {
-			d[i] = rhs0[i] - dot(w.M.RawRowView(i), x)
+		w.mulM(d, x)
+		for i, r := range rhs0 {
+			d[i] = r - d[i]
 		}
 		for k := range w.nc {
 			row := w.G.RawRowView(k)
@@ -854,7 +874,7 @@ func (w *aliWork) solveProjected(x, rhs0, b []float64) error {
 				d[j] += gkj * c
 			}
 		}
-		w.plu.Solve(d)
+		w.solveProjection(d)
 		w.stats.Solves++
 		for i, di := range d {
 			x[i] += di
@@ -895,7 +915,7 @@ const projFloor = 1e-11
 
 // projectVelocity projects v onto G v + g_t = 0 at (t, q) (M and G evaluated at q).
 func (w *aliWork) projectVelocity(t float64) error {
-	w.sys.Mass(w.M, t, w.q)
+	w.massAt(t, w.q)
 	w.sys.ConstraintJacobian(w.G, t, w.q)
 	if err := w.factorProjection(); err != nil {
 		return err
@@ -1073,7 +1093,7 @@ func (e *aliEq17) Solve(x, y []float64) {
 //
 //	(M + αGᵀG) Δq = −M(q − q*) − Gᵀ(σₖ + αΦ(qₖ)),    σₖ₊₁ = σₖ + αΦ(qₖ₊₁).
 func (w *aliWork) projectPosition(t float64) error {
-	w.sys.Mass(w.M, t, w.q)
+	w.massAt(t, w.q)
 	if err := w.factorProjection(); err != nil {
 		return err
 	}
@@ -1114,7 +1134,7 @@ func (w *aliWork) projectPosition(t float64) error {
 				w.rhs[j] -= gkj * c
 			}
 		}
-		w.plu.Solve(w.rhs)
+		w.solveProjection(w.rhs)
 		w.stats.Solves++
 		for i := range w.nq {
 			w.q[i] += w.rhs[i]
@@ -1123,8 +1143,45 @@ func (w *aliWork) projectPosition(t float64) error {
 	return ErrNoConvergence
 }
 
-// mulM writes M x into dst.
+// massAt evaluates M at (t, q) for mulM and the projections' matrix (on the Krylov path
+// it keeps the point for dae.MassMultiplier and dae.MassSolver).
+func (w *aliWork) massAt(t float64, q []float64) {
+	if w.kp != nil {
+		w.kp.mt = t
+		copy(w.kp.mq, q)
+		return
+	}
+	w.sys.Mass(w.M, t, q)
+}
+
+// massTrace is trace(M(t, q)), the scale of the penalty.
+func (w *aliWork) massTrace(t float64, q []float64) float64 {
+	if w.kp != nil {
+		return w.kp.meanMassTrace(t, q)
+	}
+	w.sys.Mass(w.M, t, q)
+	var tr float64
+	for i := range w.nq {
+		tr += math.Abs(w.M.At(i, i))
+	}
+	return tr
+}
+
+// solveProjection overwrites d with (M + αGᵀG)⁻¹ d (factorProjection).
+func (w *aliWork) solveProjection(d []float64) {
+	if w.kp != nil {
+		w.kp.solveProjection(d)
+		return
+	}
+	w.plu.Solve(d)
+}
+
+// mulM writes M x into dst, M at the point of massAt.
 func (w *aliWork) mulM(dst, x []float64) {
+	if w.kp != nil {
+		w.kp.mm.MassMul(dst, w.kp.mt, w.kp.mq, x)
+		return
+	}
 	for i := range w.nq {
 		dst[i] = dot(w.M.RawRowView(i), x)
 	}
@@ -1137,7 +1194,7 @@ func (w *aliWork) mulM(dst, x []float64) {
 // after Fig. 4).
 func (w *aliWork) accelerations(t float64, q, v, a, lambda []float64) error {
 	copy(w.q, q)
-	w.sys.Mass(w.M, t, q)
+	w.massAt(t, q)
 	w.sys.Force(w.f, t, q, v)
 	w.stats.FuncEvals++
 	if w.nc == 0 {
@@ -1145,12 +1202,16 @@ func (w *aliWork) accelerations(t float64, q, v, a, lambda []float64) error {
 			w.rx.rx.add(w.f, t, q, v, lambda)
 		}
 		w.stats.Factorizations++
+		w.stats.Solves++
+		if w.kp != nil {
+			w.kp.ms.MassSolve(a, t, q, w.f)
+			return nil
+		}
 		if err := w.plu.Factorize(w.M); err != nil {
 			return err
 		}
 		copy(a, w.f)
 		w.plu.Solve(a)
-		w.stats.Solves++
 		return nil
 	}
 	w.sys.ConstraintJacobian(w.G, t, q)

@@ -26,14 +26,14 @@ func (withReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _,
 }
 
 // TestDenseMethodsRefusedOnJointRoute: the methods without a Newton-Krylov corrector in
-// any form (daealpha, gcp-fv, ali3, ali1, multi-index, lie-genalpha on a plain
-// System) and hht with λ-dependent forces are refused at Init on the joint route above
-// massNewtonDenseMax coordinates (the 3D chain of 70 rods, 210 coordinates) with a message
-// naming the method, the form and the dense matrix, and start at 60 rods (180
-// coordinates), where their dense matrices are cheap; hht without λ-dependent forces
-// starts at 210 coordinates on its Newton-Krylov path, gcp-abm on its mass-solve path
-// and gcp-newmark on its Newton-Krylov path (TestGCPABMMassLarge and
-// TestGCPNewmarkKrylovLarge run them there).
+// any form (daealpha, gcp-fv) and hht, lie-genalpha, ali3, ali1 and multi-index with
+// λ-dependent forces are refused at Init on the joint route above massNewtonDenseMax
+// coordinates (the 3D chain of 70 rods, 210 coordinates) with a message naming the
+// method, the form and the dense matrix or the capability, and start at 60 rods (180
+// coordinates), where their dense matrices are cheap; hht, lie-genalpha, ali3, ali1 and
+// multi-index without λ-dependent forces start at 210 coordinates on their Newton-Krylov
+// path, gcp-abm on its mass-solve path and gcp-newmark on its Newton-Krylov path
+// (TestGCPABMMassLarge and TestGCPNewmarkKrylovLarge run them there).
 func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 	big, bs := jointChain3D(t, 70, 0.05, 0)
 	small, ss := jointChain3D(t, 60, 0.05, 0)
@@ -52,11 +52,16 @@ func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 		{"gcp-newmark", StateSpace, adaptive, false, ""},
 		{"gcp-fv", StateSpace, adaptive, false, "eqs. 29-39"},
 		{"gcp-abm", StateSpace, fixed, false, ""},
-		{"ali3", Index3, fixed, false, "eqs. 6-9"},
-		{"ali1", Index1Projected, fixed, false, "eqs. 6-9"},
-		{"multi-index", IndexSwitching, adaptive, false, "eqs. 6-9"},
-		{"lie-genalpha", Index3, adaptive, false, "eq. 64"},
-		{"lie-genalpha", StabilizedIndex2, adaptive, false, "eq. 64"},
+		{"ali3", Index3, fixed, true, "λ-dependent forces"},
+		{"ali1", Index1Projected, fixed, true, "λ-dependent forces"},
+		{"multi-index", IndexSwitching, adaptive, true, "λ-dependent forces"},
+		{"ali3", Index3, fixed, false, ""},
+		{"ali1", Index1Projected, fixed, false, ""},
+		{"multi-index", IndexSwitching, adaptive, false, ""},
+		{"lie-genalpha", Index3, adaptive, true, "λ-dependent forces"},
+		{"lie-genalpha", StabilizedIndex2, adaptive, true, "λ-dependent forces"},
+		{"lie-genalpha", Index3, adaptive, false, ""},
+		{"lie-genalpha", StabilizedIndex2, adaptive, false, ""},
 		{"hht", Index3, adaptive, true, "λ-dependent forces"},
 		{"hht", Index3, adaptive, false, ""},
 	} {

@@ -311,19 +311,24 @@
 // at every step; ApproxJacobian (the mass part itself) takes one preconditioner
 // application per system and no products. genalpha's stabilized index-2 form
 // (genalpha-si2, newmark's default) takes hht's path with si2MassPrecond (G Gᵀ for μ,
-// then [C M Gᵀ; G 0], si2massnewton.go).
+// then [C M Gᵀ; G 0], si2massnewton.go). lie-genalpha on such a System (ℝⁿ, where its
+// iteration is genalpha's: T = I, no bracket) runs as genalpha, both forms, on this path.
+// ali3, ali1 and multi-index (alikrylov.go) solve their tangent matrix of seed 001 eqs.
+// 6-9 by GMRES on differences of the equation of motion with λ* held plus the penalty's
+// column, preconditioned by M + βΦ_qᵀΦ_q (β = αh²/4 or α) through massSchur with Woodbury's
+// identity (G M⁻¹ Gᵀ + I/β, positive definite whatever the rank of Φ_q); their
+// projections apply M + αΦ_qᵀΦ_q the same way.
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
 // bdf index1, baumgarte and index3, λ-dependent forces or Pfaffian rows in bdf,
-// radau5 and genalpha, and λ-dependent forces or first-order states in hht), rather than
-// run at O(nq³) per factorization. The methods without the path in any form are refused
+// radau5 and genalpha, λ-dependent forces in lie-genalpha, ali3, ali1 and multi-index,
+// and λ-dependent forces or first-order states in hht), rather than run at O(nq³) per
+// factorization. The methods without the path in any form are refused
 // there alike (refuseDenseMethod): daealpha (its Newton matrix of seed 003 eqs. 3.3-3.4),
 // gcp-fv (the partitioned matrices of seed 000 eqs. 29-39 with eq. 40's terms dropped,
-// which have no product form), ali3,
-// ali1 and multi-index (the tangent matrix of seed 001 eqs. 6-9) and lie-genalpha on a
-// plain System (eq. 64's iteration matrix); at most massNewtonDenseMax coordinates they
-// run on their dense matrices. gcp-abm, explicit, needs no Newton matrix: on a
+// which have no product form); at most massNewtonDenseMax coordinates they run on their
+// dense matrices. gcp-abm, explicit, needs no Newton matrix: on a
 // dae.MassSolver system without λ-dependent forces it takes eq. 39 as eq. 17 by the Schur
 // complement G M⁻¹ Gᵀ (massSchur, gcpmass.go) at every size, keeping only the partition's
 // nc-row matrices G, G_u and H (O(N) per rate for a fixed number of cut-joint rows).

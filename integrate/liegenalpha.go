@@ -69,6 +69,13 @@ import (
 // genalpha's and the bracket vanishes. On a step-size change a_n is shifted to its new
 // abscissa as genalpha does.
 //
+// On a dae.System on ℝⁿ with dae.MassSolver and dae.MassMultiplier (the joint route)
+// and without λ-dependent forces, the run is genalpha's (GenAlpha, named lie-genalpha):
+// on a vector space T = I and the bracket vanishes, so the two methods take the same
+// starting values, updates, predictor and error estimate, and differ only in their
+// corrector, which is genalpha's Newton-Krylov one there (massnewton.go), O(N) per
+// product, in place of the dense eq. 64 iteration matrix of nv + nc unknowns.
+//
 // Current holds t_n, q_n, v_n, v̇_n (not a_n) in A, and λ_n.
 type LieGenAlpha struct {
 	// Params are α_m, α_f, β, γ [GenAlphaFromRhoInf(0.9)]; start from DefaultLieGenAlpha.
@@ -79,7 +86,8 @@ type LieGenAlpha struct {
 	Newton NewtonSettings
 
 	w         *lieWork
-	*accepted // Current, Previous, Stats (method.go)
+	ga        *GenAlpha // the run on a joint-route System (krylovOnPlain), or nil
+	*accepted           // Current, Previous, Stats (method.go)
 }
 
 // lieMoveMax is how far, in ‖·‖∞ of the algebra coordinates summed over the accepted
@@ -195,6 +203,15 @@ func (m *LieGenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := dae.RefusePfaffianWith("integrate: lie-genalpha", sys); err != nil {
 		return err
 	}
+	m.ga = nil
+	if krylovOnPlain(sys) {
+		ga := &GenAlpha{Params: m.Params, Formulation: m.Formulation, Newton: m.Newton, Name: "lie-genalpha"}
+		if err := ga.Init(sys, start, ctl); err != nil {
+			return err
+		}
+		m.w, m.ga, m.accepted = nil, ga, ga.accepted
+		return nil
+	}
 	vs := dae.NewVectorSpace(sys)
 	if err := m.init(vs, start, ctl, sys); err != nil {
 		return err
@@ -207,7 +224,16 @@ func (m *LieGenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 // InitLie checks the options and that start is consistent (Φ and B v + Φ_t within
 // ATol), solves for v̇_0 and λ_0 and sizes all workspace; after it Step does not allocate.
 func (m *LieGenAlpha) InitLie(sys dae.LieSystem, start State, ctl StepControl) error {
+	m.ga = nil
 	return m.init(sys, start, ctl, nil)
+}
+
+// krylovOnPlain reports whether lie-genalpha runs on the System sys on ℝⁿ as genalpha,
+// whose Newton-Krylov corrector takes sys (see LieGenAlpha): dae.MassSolver without what
+// keeps a system off that corrector (denseWhy).
+func krylovOnPlain(sys dae.System) bool {
+	_, ms := sys.(dae.MassSolver)
+	return ms && denseWhy(sys) == ""
 }
 
 // init starts a run on sys; plain is the dae.System on ℝⁿ that sys wraps (nil for a
@@ -246,7 +272,7 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl, plai
 		w.pf, w.R = pf, mat.NewDense(nc-ncH, nv, nil)
 	}
 	if plain != nil {
-		if err := refuseDenseMethod(name, form, plain, "the scaled iteration matrix of eq. 64"); err != nil {
+		if err := refuseDenseNewton(name, form, plain, denseWhy(plain)); err != nil {
 			return err
 		}
 		w.rx, w.rxa = newReaction(plain, nil), newReactionAccel(plain, nil)
@@ -360,6 +386,9 @@ func (w *lieWork) accel(a, lambda []float64, t float64, q, v []float64) error {
 // Step takes one accepted step toward tEnd (ladder.step, which watches the undamped
 // index-3 form by index3Watch as for genalpha).
 func (m *LieGenAlpha) Step(tEnd float64) error {
+	if m.ga != nil {
+		return m.ga.Step(tEnd)
+	}
 	mustInit(m.w != nil, "lie-genalpha")
 	return m.w.lad.step(tEnd)
 }
@@ -464,7 +493,7 @@ func (w *lieWork) predict(h float64, _ bool) error {
 			w.x[w.nv+w.nc+k] = 0
 		}
 	}
-	if w.si2 {
+	if w.si2 && w.nc > 0 { // B0 is nil without constraints
 		w.sys.ConstraintJacobian(w.B0, w.cur.T, w.cur.Q)
 	}
 	return nil
@@ -791,6 +820,10 @@ func (w *lieWork) commit(h float64) error {
 // q_n∘exp(s² hΔq_n − s(s − 1) h v_n), s = (t − t_n)/h, which starts with velocity v_n and
 // ends at q_{n+1} (second order), and v, v̇, λ are linear.
 func (m *LieGenAlpha) Interpolate(dst *State, t float64) {
+	if m.ga != nil {
+		m.ga.Interpolate(dst, t)
+		return
+	}
 	w := m.w
 	if w.vs != nil {
 		hermiteInterpolate(dst, &w.prev, &w.cur, t)

@@ -79,16 +79,7 @@ func jointFourBar(t *testing.T) (*joint.System, State) {
 // jointFourBarDriven is jointFourBar, with the crank driven at 2π rad/s when driven.
 func jointFourBarDriven(t *testing.T, driven bool) (*joint.System, State) {
 	t.Helper()
-	bar := func(name string, m, l float64) joint.Body {
-		j := m * l * l / 12
-		return joint.Body{Name: name, Mass: m, COM: [3]float64{l / 2, 0, 0}, Inertia: [3][3]float64{{j, 0, 0}, {0, j, 0}, {0, 0, j}}}
-	}
-	z := [3]float64{0, 0, 1}
-	md := &joint.Model{Gravity: [3]float64{0, -9.81, 0}}
-	crank := md.Revolute("crankpin", joint.Ground, [3]float64{}, z, bar("crank", 0.8, 0.1))
-	coupler := md.Revolute("A", crank, [3]float64{0.1, 0, 0}, z, bar("coupler", 3.2, 0.4))
-	rocker := md.Revolute("rockerpin", joint.Ground, [3]float64{0.35, 0, 0}, z, bar("rocker", 2.4, 0.3))
-	md.Cut("B", coupler, [3]float64{0.4, 0, 0}, rocker, [3]float64{0.3, 0, 0}, [3]float64{1, 0, 0}, [3]float64{0, 1, 0})
+	md := fourBarModel([3]float64{1, 0, 0}, [3]float64{0, 1, 0})
 	if driven {
 		w := 2 * math.Pi
 		md.Drive("drive", 0, func(t float64) float64 { return math.Pi/2 + w*t },
@@ -104,6 +95,22 @@ func jointFourBarDriven(t *testing.T, driven bool) (*joint.System, State) {
 		t.Fatal(err)
 	}
 	return sys, State{Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
+}
+
+// fourBarModel is jointFourBar's model, its cut joint B holding the world directions
+// cutDirs.
+func fourBarModel(cutDirs ...[3]float64) *joint.Model {
+	bar := func(name string, m, l float64) joint.Body {
+		j := m * l * l / 12
+		return joint.Body{Name: name, Mass: m, COM: [3]float64{l / 2, 0, 0}, Inertia: [3][3]float64{{j, 0, 0}, {0, j, 0}, {0, 0, j}}}
+	}
+	z := [3]float64{0, 0, 1}
+	md := &joint.Model{Gravity: [3]float64{0, -9.81, 0}}
+	crank := md.Revolute("crankpin", joint.Ground, [3]float64{}, z, bar("crank", 0.8, 0.1))
+	coupler := md.Revolute("A", crank, [3]float64{0.1, 0, 0}, z, bar("coupler", 3.2, 0.4))
+	rocker := md.Revolute("rockerpin", joint.Ground, [3]float64{0.35, 0, 0}, z, bar("rocker", 2.4, 0.3))
+	md.Cut("B", coupler, [3]float64{0.4, 0, 0}, rocker, [3]float64{0.3, 0, 0}, cutDirs...)
+	return md
 }
 
 func jointStart(t *testing.T, md *joint.Model, set func(State)) (*joint.System, State) {

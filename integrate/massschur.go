@@ -23,8 +23,12 @@ type massSchur struct {
 	q      []float64  // the position of the factorization (M⁻¹ is applied there)
 	G      *mat.Dense // the Jacobian at q (borrowed from the caller)
 	Y      []float64  // nc×nq, row k = M⁻¹ G_kᵀ
-	W      []float64  // nc×nc, Cholesky factor of G M⁻¹ Gᵀ (lower triangle)
+	W      []float64  // nc×nc, Cholesky factor of G M⁻¹ Gᵀ + shift·I (lower triangle)
 	a0     []float64
+	// shift > 0 makes Solve with s = 0 apply (M + GᵀG/shift)⁻¹ by Woodbury's identity,
+	// M⁻¹ − Y (G Y + shift·I)⁻¹ Y ᵀ: the augmented Lagrangian matrix M + αΦ_qᵀΦ_q of seed
+	// 001 (alikrylov.go), positive definite whatever the rank of G. 0 for eq. 17.
+	shift float64
 }
 
 var errSchurSingular = errors.New("is singular: G M⁻¹ Gᵀ not positive definite (redundant loop-closure equations?)")
@@ -68,6 +72,7 @@ func (s *massSchur) factorize() error {
 			}
 			s.W[i*nc+j] = sum
 		}
+		s.W[i*nc+i] += s.shift
 	}
 	if err := linalg.Cholesky(s.W, nc); err != nil {
 		return errSchurSingular

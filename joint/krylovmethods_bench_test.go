@@ -1,0 +1,96 @@
+package joint_test
+
+import (
+	"fmt"
+	"testing"
+
+	"linkage/dae"
+	"linkage/integrate"
+)
+
+// BenchmarkChainLieGenAlphaStep is BenchmarkChainImplicitStep for lie-genalpha (index 3
+// and ggl) on the joint route's 3D chain of N rods: "joint" runs it as genalpha on the
+// Newton-Krylov corrector preconditioned through the articulated-body recursion
+// (integrate.LieGenAlpha on a dae.MassSolver System), "joint-dense" with MassSolve hidden,
+// where it forms its own dense eq. 64 iteration matrix on ℝⁿ (N ≤ 100). Run:
+//
+//	go test -run X -bench ChainLieGenAlphaStep -benchtime 20x ./joint/
+func BenchmarkChainLieGenAlphaStep(b *testing.B) {
+	for _, form := range []integrate.Formulation{integrate.Index3, integrate.StabilizedIndex2} {
+		for _, route := range []string{"joint", "joint-dense"} {
+			for _, n := range []int{10, 100, 1000} {
+				if route == "joint-dense" && n > 100 {
+					continue
+				}
+				b.Run(fmt.Sprintf("form=%s/route=%s/N=%d", form, route, n), func(b *testing.B) {
+					js, s, err := Chain3D(n)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var sys dae.System = js
+					if route == "joint-dense" {
+						sys = denseOnly{js, js, js, js}
+					}
+					m := integrate.DefaultLieGenAlpha()
+					m.Formulation = form
+					benchSteps(b, &m, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkChainALIStep is BenchmarkChainImplicitStep for the augmented Lagrangian
+// methods of seed 001 on the joint route's 3D chain of N rods: ali3 and ali1 at the fixed
+// step 1e-3 (2e-4 at N = 1000), multi-index at tolerance 1e-4. "joint" is the Newton-Krylov path (GMRES
+// preconditioned by M + βΦ_qᵀΦ_q through the articulated-body recursion,
+// integrate/alikrylov.go), "joint-dense" the dense tangent matrix with MassSolve hidden
+// (N ≤ 100). Run:
+//
+//	go test -run X -bench ChainALIStep -benchtime 20x ./joint/
+func BenchmarkChainALIStep(b *testing.B) {
+	for _, method := range []string{"ali3", "ali1", "multi-index"} {
+		for _, route := range []string{"joint", "joint-dense"} {
+			for _, n := range []int{10, 100, 1000} {
+				if route == "joint-dense" && n > 100 {
+					continue
+				}
+				b.Run(fmt.Sprintf("method=%s/route=%s/N=%d", method, route, n), func(b *testing.B) {
+					js, s, err := Chain3D(n)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var sys dae.System = js
+					if route == "joint-dense" {
+						sys = denseInvariant{denseOnly{js, js, js, js}, js}
+					}
+					e, err := integrate.Lookup(method)
+					if err != nil {
+						b.Fatal(err)
+					}
+					m, err := e.NewMethod("")
+					if err != nil {
+						b.Fatal(err)
+					}
+					// At N = 1000 and h = 1e-3 ali3's GMRES misses its tolerance at the
+					// third step (not diagnosed; BENCHMARKS.md).
+					h := 1e-3
+					if n >= 1000 {
+						h = 2e-4
+					}
+					ctl := integrate.StepControl{FixedH: h, RTol: 1e-4, ATol: 1e-4}
+					if method == "multi-index" {
+						ctl = integrate.StepControl{RTol: 1e-4, ATol: 1e-4}
+					}
+					benchSteps(b, m, sys, s, ctl, 5)
+				})
+			}
+		}
+	}
+}
+
+// denseInvariant keeps the energy invariant (multi-index's error estimate) on denseOnly.
+type denseInvariant struct {
+	denseOnly
+	dae.EnergyInvariant
+}
