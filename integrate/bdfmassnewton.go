@@ -27,8 +27,8 @@ import (
 //	[ G     0  ]
 //
 // with s = −r_μ and (G Gᵀ) δμ = G r_q − r_λ + c r_μ in the GGL form, and s = (G r_q − r_λ)/c,
-// δμ absent, in the index-2 form; the index2-baumgarte form's λ rows add α₀ G δq
-// (formweights.go). It costs one M x product (dae.MassMultiplier) and one
+// δμ absent, in the index-2 form; the other forms' λ rows weigh G δq, G δv and G δa
+// differently (constraintWeights, formweights.go), which changes s alone. It costs one M x product (dae.MassMultiplier) and one
 // recursive solve per application, and an nc×nc Cholesky factorization of G Gᵀ per matrix.
 //
 // It preconditions bdf's GMRES on residual differences (krylov below), whose residual
@@ -45,11 +45,15 @@ type bdfMassPrecond struct {
 }
 
 // newBDFMassPrecond returns the preconditioner for sys in formulation form, or nil when sys
-// lacks dae.MassSolver or dae.MassMultiplier, has λ-dependent forces, or form is not one
-// of bdfKrylovForm's, or sys has Pfaffian rows (whose μ rows differ).
+// lacks dae.MassSolver or dae.MassMultiplier, has λ-dependent forces, or has Pfaffian rows
+// (whose μ rows differ). Every form of bdf takes it: index1, baumgarte and index3 were
+// kept off it in session 7 after stopping at t ≈ 0 where their dense paths ran, before
+// the dynamic rows were scaled (massNewton.scaleRows); they run now
+// (TestBDFMassNewtonFormsMatchDense, TestBDFMassNewtonIndex3MatchesDense,
+// TestBDFMassNewtonDrivenChain).
 func newBDFMassPrecond(sys dae.System, form Formulation) *bdfMassPrecond {
 	mm, ok := sys.(dae.MassMultiplier)
-	if !ok || !bdfKrylovForm(form) {
+	if !ok {
 		return nil
 	}
 	if _, pf := sys.(dae.PfaffianRows); pf {
@@ -61,7 +65,7 @@ func newBDFMassPrecond(sys dae.System, form Formulation) *bdfMassPrecond {
 	}
 	nq, nc := sys.Size()
 	p := &bdfMassPrecond{mn: mn, mm: mm, nq: nq, nc: nc, hasMu: form == StabilizedIndex2,
-		w: make([]float64, nq), mw: make([]float64, nq), cw: newConstraintWeights(form, 0)}
+		w: make([]float64, nq), mw: make([]float64, nq), cw: constraintWeights{0, 1, 0}}
 	if p.hasMu {
 		p.GGt = make([]float64, nc*nc)
 	}
@@ -120,7 +124,7 @@ func (p *bdfMassPrecond) solve(u []float64) {
 		}
 	} else {
 		for k := range nc {
-			rl[k] = p.cw.schurRow(G.RawRowView(k), rq, rl[k], c)
+			rl[k] = p.cw.schurRow(G.RawRowView(k), rq, rv, rl[k], c)
 		}
 	}
 	p.mm.MassMul(p.mw, p.mn.schur.t, p.mn.schur.q, p.w)
@@ -185,7 +189,7 @@ func (w *bdfWork) factorMass() error {
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	w.cjJ = w.cj
-	w.pm.cw = newConstraintWeights(w.form, w.se.alpha0)
+	w.pm.cw = newConstraintWeights(w.se)
 	if err := w.pm.factor(t, q, w.se.G, w.cj); err != nil {
 		w.noteWorstResidual()
 		return err

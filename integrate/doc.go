@@ -288,10 +288,10 @@
 // (bdfGMRESRTol), not 1e-2: bdf's Newton stop hardly weighs a and λ. The left-out ∂(G v)/∂q δq is O(1)
 // in the ggl form but of rank nc, so GMRES takes a few more products there
 // (TestBDFMassPrecond). Same fallback policy and counters; bdf allocates its dense
-// matrices, and semiExplicit's M, at the first fallback. bdf's index2-baumgarte form
-// takes it too, its λ rows G δv + α₀ G δq entering s (formweights.go); index1,
-// baumgarte and index3 do not (measured: runs that stopped at t ≈ 0 with h below HMin
-// where the dense path runs; see bdfKrylovForm).
+// matrices, and semiExplicit's M, at the first fallback. bdf's other forms take it too,
+// their λ rows' weights on G δq, G δv and G δa entering s (constraintWeights,
+// formweights.go): index2-baumgarte G δv + α₀ G δq, index3 G δq, index1 G δa, baumgarte
+// G δa + 2α G δv + β G δq.
 //
 // radau5 (all three forms) takes the same path (radaumassnewton.go): its real system
 // (γ/h) K − J and its complex system ((α+iβ)/h) K − J, the latter as 2n real unknowns,
