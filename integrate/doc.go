@@ -315,7 +315,7 @@
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
-// bdf index1, baumgarte and index3, λ-dependent forces or Pfaffian rows in bdf,
+// λ-dependent forces or Pfaffian rows in bdf,
 // radau5 and genalpha, and λ-dependent forces or first-order states in hht), rather than
 // run at O(nq³) per factorization. The methods without the path in any form are refused
 // there alike (refuseDenseMethod): daealpha (its Newton matrix of seed 003 eqs. 3.3-3.4),
