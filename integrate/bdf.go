@@ -161,6 +161,8 @@ type bdfWork struct {
 	pm                 *bdfMassPrecond
 	kr                 *gmres
 	kyy, kyPrime, kres []float64
+	ksc                []float64 // GMRES's variable scales 1/(h^(index−1) ewt) (bdfWork.krylov)
+	kyw                float64   // RMS norm of kyy/ksc
 	resRaw             []float64 // the dynamic rows before massNewton.scaleRows (nq)
 	scaled             bool      // res's dynamic rows are scaled
 
@@ -227,6 +229,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		w.kr = newGMRES(se.n)
 		w.kr.rtol = bdfGMRESRTol
 		w.kyy, w.kyPrime, w.kres = make([]float64, se.n), make([]float64, se.n), make([]float64, se.n)
+		w.ksc = make([]float64, se.n)
 		w.resRaw = make([]float64, nq)
 	} else {
 		w.allocDense()
