@@ -284,11 +284,11 @@
 // K y' − φ on y = (q, v, a, λ[, μ]) takes M a from dae.MassMultiplier, and GMRES on its
 // differences is preconditioned by c_j K − ∂φ/∂y without ∂f/∂q, ∂f/∂v and the q
 // derivatives of M a, Gᵀλ, Gᵀμ and G v; eliminating δv and δa leaves [c_j² M Gᵀ; G 0]
-// (massNewton), with G Gᵀ (nc×nc) for μ in the ggl form. GMRES runs to 1e-4
-// (bdfGMRESRTol), not 1e-2: bdf's Newton stop hardly weighs a and λ. It runs in the
-// variables of bdf's Newton norm, z_i h^(index_i−1) ewt_i, as radau5's does: in the
-// unscaled ones δa ≈ c_j² δq ruled the 2-norm and the δq, δv errors it left made bdf
-// collapse to 6 µs steps on the 1000-rod chain (bdfWork.krylov). The left-out ∂(G v)/∂q δq is O(1)
+// (massNewton), with G Gᵀ (nc×nc) for μ in the ggl form. GMRES runs in the variables of
+// bdf's Newton norm, z_i h^(index_i−1) ewt_i, as radau5's does, to hht's forcing term
+// 1e-2: in the unscaled ones δa ≈ c_j² δq ruled the 2-norm, and the δq, δv errors it
+// left made bdf collapse to 6 µs steps on the 1000-rod chain even at 1e-4
+// (bdfWork.krylov). The left-out ∂(G v)/∂q δq is O(1)
 // in the ggl form but of rank nc, so GMRES takes a few more products there
 // (TestBDFMassPrecond). Same fallback policy and counters; bdf allocates its dense
 // matrices, and semiExplicit's M, at the first fallback. bdf's other forms take it too,
