@@ -161,6 +161,8 @@ type bdfWork struct {
 	pm                 *bdfMassPrecond
 	kr                 *gmres
 	kyy, kyPrime, kres []float64
+	ksc                []float64 // GMRES's variable scales 1/(h^(index−1) ewt) (bdfWork.krylov)
+	kyw                float64   // RMS norm of kyy/ksc
 	resRaw             []float64 // the dynamic rows before massNewton.scaleRows (nq)
 	scaled             bool      // res's dynamic rows are scaled
 
@@ -190,7 +192,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	if nd := dae.StateSize(sys); nd > 0 {
 		return fmt.Errorf("integrate: bdf: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
 	}
-	if err := bdfRefuseDense(sys, form); err != nil {
+	if err := refuseDenseNewton("bdf", form, sys, denseWhy(sys)); err != nil {
 		return err
 	}
 	nq, nc := sys.Size()
@@ -225,8 +227,8 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		se.mm, se.ma = sys.(dae.MassMultiplier), make([]float64, nq)
 		se.M, se.work = nil, nil // until a fallback (allocDense): 2 nq² floats
 		w.kr = newGMRES(se.n)
-		w.kr.rtol = bdfGMRESRTol
 		w.kyy, w.kyPrime, w.kres = make([]float64, se.n), make([]float64, se.n), make([]float64, se.n)
+		w.ksc = make([]float64, se.n)
 		w.resRaw = make([]float64, nq)
 	} else {
 		w.allocDense()

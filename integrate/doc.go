@@ -284,14 +284,19 @@
 // K y' − φ on y = (q, v, a, λ[, μ]) takes M a from dae.MassMultiplier, and GMRES on its
 // differences is preconditioned by c_j K − ∂φ/∂y without ∂f/∂q, ∂f/∂v and the q
 // derivatives of M a, Gᵀλ, Gᵀμ and G v; eliminating δv and δa leaves [c_j² M Gᵀ; G 0]
-// (massNewton), with G Gᵀ (nc×nc) for μ in the ggl form. GMRES runs to 1e-4
-// (bdfGMRESRTol), not 1e-2: bdf's Newton stop hardly weighs a and λ. The left-out ∂(G v)/∂q δq is O(1)
+// (massNewton), with G Gᵀ (nc×nc) for μ in the ggl form. GMRES runs in the variables of
+// bdf's Newton norm, z_i h^(index_i−1) ewt_i, as radau5's does, to hht's forcing term
+// 1e-2: in the unscaled ones δa ≈ c_j² δq ruled the 2-norm, and the δq, δv errors it
+// left made bdf collapse to 6 µs steps on the 1000-rod chain even at 1e-4
+// (bdfWork.krylov). The left-out ∂(G v)/∂q δq is O(1)
 // in the ggl form but of rank nc, so GMRES takes a few more products there
 // (TestBDFMassPrecond). Same fallback policy and counters; bdf allocates its dense
-// matrices, and semiExplicit's M, at the first fallback. bdf's index2-baumgarte form
-// takes it too, its λ rows G δv + α₀ G δq entering s (formweights.go); index1,
-// baumgarte and index3 do not (measured: runs that stopped at t ≈ 0 with h below HMin
-// where the dense path runs; see bdfKrylovForm).
+// matrices, and semiExplicit's M, at the first fallback. bdf's other forms take it too,
+// their λ rows' weights on G δq, G δv and G δa entering s (constraintWeights,
+// formweights.go): index2-baumgarte G δv + α₀ G δq, index3 G δq, index1 G δa, baumgarte
+// G δa + 2α G δv + β G δq. index1 and baumgarte, whose a and λ the Newton norm weighs in
+// full, stop at t = 0 on the slender 1000-rod chain (h below HMin; cause not isolated,
+// BENCHMARKS "bdf on the 1000-rod chain").
 //
 // radau5 (all three forms) takes the same path (radaumassnewton.go): its real system
 // (γ/h) K − J and its complex system ((α+iβ)/h) K − J, the latter as 2n real unknowns,
@@ -321,10 +326,10 @@
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
-// bdf index1, baumgarte and index3, λ-dependent forces or Pfaffian rows in bdf,
-// radau5 and genalpha, λ-dependent forces in lie-genalpha, ali3, ali1 and multi-index,
-// and λ-dependent forces or first-order states in hht), rather than run at O(nq³) per
-// factorization. The methods without the path in any form are refused
+// λ-dependent forces or Pfaffian rows in bdf, radau5 and genalpha, λ-dependent forces in
+// lie-genalpha, ali3, ali1 and multi-index, and λ-dependent forces or first-order states
+// in hht), rather than run at O(nq³) per factorization. The methods without the path in
+// any form are refused
 // there alike (refuseDenseMethod): daealpha (its Newton matrix of seed 003 eqs. 3.3-3.4),
 // gcp-fv (the partitioned matrices of seed 000 eqs. 29-39 with eq. 40's terms dropped,
 // which have no product form); at most massNewtonDenseMax coordinates they run on their

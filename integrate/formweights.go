@@ -1,62 +1,43 @@
 package integrate
 
-import "linkage/dae"
-
-// bdfKrylovForm reports whether bdf's Newton-Krylov corrector (bdfMassPrecond) takes
-// formulation form: ggl, index2 and index2-baumgarte, whose accelerations and
-// multipliers are index-2 variables. The others are not on it (measured 2026-11-26, each
-// with its λ rows in the preconditioner: G δa for index1, plus 2α G δv + β G δq for
-// baumgarte, G δq for index3): index1 and baumgarte stopped at t = 0 with h below HMin on
-// the joint route's planar 6-bar chain released from rest, index3 at t = 2.5e-9 on the
-// RSSR four-bar closed by a revolute cut joint (joint/krylov_test.go's model) and at
-// t = 1.1e-3 on the 1000-rod chain, where their dense paths run; index1 also with
-// bdfGMRESRTol = 1e-9, so not the forcing term. Most likely cause, not isolated: bdf's
-// forward differences in unscaled variables (bdfWork.jacVec), in which a short step's q
-// and v parts of a product are lost against the a and λ parts, which are larger by
-// 1/h^(k−1); radau5's differences in the scaled variables (radauKrylov) do not have it.
-// Above massNewtonDenseMax coordinates these forms are refused (bdfRefuseDense).
-func bdfKrylovForm(form Formulation) bool {
-	switch form {
-	case StabilizedIndex2, Index2, Index2Baumgarte:
-		return true
-	}
-	return false
-}
-
 // constraintWeights are the weights of the first-order form's λ rows (semiExplicit's
-// constraintRow) on δq and δv in the mass part of bdf's Newton matrix, ∂c/∂(q, v) ≈
-// G·(w_q, w_v), leaving out the derivatives of G as bdfMassPrecond leaves out ∂(G v)/∂q:
+// constraintRow) on δq, δv and δa in the mass part of bdf's Newton matrix, ∂c/∂(q, v, a)
+// ≈ G·(w_q, w_v, w_a), leaving out the derivatives of G and γ as bdfMassPrecond leaves out
+// ∂(G v)/∂q:
 //
-//	index2 G v + g_t: (0, 1);   index2-baumgarte G v + g_t + α₀ g: (α₀, 1).
+//	index3 g: (1, 0, 0);   index2 G v + g_t: (0, 1, 0);   index2-baumgarte + α₀ g: (α₀, 1, 0);
+//	index1 G a − γ: (0, 0, 1);   baumgarte G a − γ + 2α(G v + g_t) + β g: (β, 2α, 1).
 //
-// With δv = c δq − r_q (the q rows), the λ rows −G(w_q δq + w_v δv) = r_λ become G δq = s,
+// With δv = c δq − r_q and δa = c δv − r_v (the q and v rows), the λ rows
+// −G(w_q δq + w_v δv + w_a δa) = r_λ become G δq = s,
 //
-//	s = (w_v G r_q − r_λ)/(w_q + c w_v),
+//	s = (G((w_v + c w_a) r_q + w_a r_v) − r_λ)/(w_q + c w_v + c² w_a),
 //
 // the right side of the constraint rows of [c² M Gᵀ; G 0] (index2: s = (G r_q − r_λ)/c).
 // The GGL form has its own (the μ rows, bdfMassPrecond).
-type constraintWeights struct{ q, v float64 }
+type constraintWeights struct{ q, v, a float64 }
 
-// newConstraintWeights returns the weights of form (one of bdfKrylovForm's) with the α₀ of
-// seed 002, eq. 87c.
-func newConstraintWeights(form Formulation, alpha0 float64) constraintWeights {
-	if form == Index2Baumgarte {
-		return constraintWeights{alpha0, 1}
+// newConstraintWeights returns the weights of se's form: α, β of seed 000 eq. 5 and α₀ of
+// seed 002 eq. 87c come from se.
+func newConstraintWeights(se *semiExplicit) constraintWeights {
+	switch se.form {
+	case Index3:
+		return constraintWeights{1, 0, 0}
+	case Index2Baumgarte:
+		return constraintWeights{se.alpha0, 1, 0}
+	case Index1:
+		return constraintWeights{0, 0, 1}
+	case Baumgarte:
+		return constraintWeights{se.baumBeta, 2 * se.baumAlpha, 1}
 	}
-	return constraintWeights{0, 1} // index2 (and GGL's velocity rows)
+	return constraintWeights{0, 1, 0} // index2 (and GGL's velocity rows)
 }
 
-// schurRow returns s of constraint row g for the right sides r_q, r_λ and c = c_j.
-func (w constraintWeights) schurRow(g, rq []float64, rl, c float64) float64 {
-	return (w.v*dot(g, rq) - rl) / (w.q + c*w.v)
-}
-
-// bdfRefuseDense refuses bdf in form on a dae.MassSolver system above massNewtonDenseMax
-// coordinates when it would take the dense Newton matrix there (refuseDenseNewton).
-func bdfRefuseDense(sys dae.System, form Formulation) error {
-	why := denseWhy(sys)
-	if why == "" && !bdfKrylovForm(form) {
-		why = "its corrector takes ggl, index2 and index2-baumgarte, see bdfKrylovForm"
+// schurRow returns s of constraint row g for the right sides r_q, r_v, r_λ and c = c_j.
+func (w constraintWeights) schurRow(g, rq, rv []float64, rl, c float64) float64 {
+	num := (w.v+c*w.a)*dot(g, rq) - rl
+	if w.a != 0 {
+		num += w.a * dot(g, rv)
 	}
-	return refuseDenseNewton("bdf", form, sys, why)
+	return num / (w.q + c*w.v + c*c*w.a)
 }

@@ -167,6 +167,28 @@ func BenchmarkChainImplicitStep(b *testing.B) {
 	}
 }
 
+// BenchmarkChainBDFFormStep is BenchmarkChainImplicitStep's joint-route case for bdf in
+// each of its forms (ggl, the default, for comparison), all on the Newton-Krylov path
+// (integrate's bdfMassPrecond with the form's constraint weights). Run:
+//
+//	go test -run X -bench ChainBDFFormStep -benchtime 20x ./joint/
+func BenchmarkChainBDFFormStep(b *testing.B) {
+	for _, form := range []integrate.Formulation{integrate.StabilizedIndex2, integrate.Index2,
+		integrate.Index2Baumgarte, integrate.Index3, integrate.Index1, integrate.Baumgarte} {
+		for _, n := range []int{10, 100, 1000} {
+			b.Run(fmt.Sprintf("form=%s/N=%d", form, n), func(b *testing.B) {
+				sys, s, err := Chain3D(n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				bdf := integrate.DefaultBDF()
+				bdf.Formulation = form
+				benchSteps(b, &bdf, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+			})
+		}
+	}
+}
+
 // benchImplicit is one case of BenchmarkChainImplicitStep.
 func benchImplicit(b *testing.B, method, route string, n int) {
 	var sys dae.System

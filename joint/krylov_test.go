@@ -11,13 +11,14 @@ import (
 
 // TestKrylovFormsMatchBodyCoordinates: the forms that run on the joint route's
 // Newton-Krylov path since issue 21's last conversions (radau5's ggl, index2 and index3,
-// genalpha-si2, newmark's ggl, bdf's index2-baumgarte) follow the driven RSSR four-bar
-// closed by a revolute cut joint (spatialFourBarRevoluteCut) as the same method and form
-// follow examples/spatial-fourbar.yaml in body coordinates: at t = 0.5 (tol 1e-8) the
-// kinetic energy, which carries the dynamics (the coupler's free spin), agrees to 1e-6
-// and the drive's torque (its λ) to 1e-5, or to 2 % in radau5's index3 form, whose λ is
-// an index-3 variable accurate to O(h²) (measured: 2.3e-3 of 0.177 N·m between the
-// routes, 1.2e-4 between the joint route's Krylov and dense paths).
+// genalpha-si2, newmark's ggl, bdf's index2-baumgarte, index3, index1 and baumgarte)
+// follow the driven RSSR four-bar closed by a revolute cut joint
+// (spatialFourBarRevoluteCut) as the same method and form follow
+// examples/spatial-fourbar.yaml in body coordinates: at t = 0.5 (tol 1e-8) the kinetic
+// energy, which carries the dynamics (the coupler's free spin), agrees to 1e-6 and the
+// drive's torque (its λ) to 1e-5, or to 2 % in the index3 forms, whose λ is an index-3
+// variable accurate to O(h²) (measured: radau5 2.3e-3 of 0.177 N·m between the routes,
+// 1.2e-4 between the joint route's Krylov and dense paths; bdf 9.5e-6).
 func TestKrylovFormsMatchBodyCoordinates(t *testing.T) {
 	doc, err := modelfile.Load("../examples/spatial-fourbar.yaml")
 	if err != nil {
@@ -43,6 +44,7 @@ func TestKrylovFormsMatchBodyCoordinates(t *testing.T) {
 	}{
 		{"radau5", integrate.StabilizedIndex2}, {"radau5", integrate.Index2}, {"radau5", integrate.Index3},
 		{"genalpha-si2", integrate.StabilizedIndex2}, {"newmark", integrate.StabilizedIndex2}, {"bdf", integrate.Index2Baumgarte},
+		{"bdf", integrate.Index3}, {"bdf", integrate.Index1}, {"bdf", integrate.Baumgarte},
 	} {
 		r, err := modelfile.Run(b, modelfile.RunOptions{Method: k.method, Formulation: string(k.form), Tol: tol, TEnd: tEnd})
 		if err != nil {
