@@ -217,8 +217,13 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: %s: formulation %s: the QR form of the CS matrix is dense and %T takes the sparse path (nq + nc = %d): use %q",
 			name, form, sys, nq+nc, CoordinateSplit)
 	}
+	if w.sp == nil && (form == Index2 || form == Index1Projected) {
+		w.kry = newDAEAlphaKrylov(w)
+	}
 	if w.proj {
-		w.kkt = newSaddlePoint(sys)
+		if w.kry == nil { // the Newton-Krylov path projects through dae.MassSolver
+			w.kkt = newSaddlePoint(sys)
+		}
 		w.dq, w.dl = make([]float64, nq), make([]float64, nc)
 		w.rxa = newReactionAccel(sys, w.sp)
 	}
@@ -238,9 +243,6 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	w.phi1, w.lam1, w.a1 = vec(nq), vec(nc), vec(nq)
 	w.f, w.w1, w.w2, w.gt = vec(nq), vec(nq), vec(nq), vec(nc)
 	w.mw1, w.mw2 = vec(nq), vec(nq)
-	if w.sp == nil && form == Index2 {
-		w.kry = newDAEAlphaKrylov(w)
-	}
 	switch {
 	case w.sp != nil:
 		w.spx = newDAEAlphaSparse(w)
@@ -690,7 +692,7 @@ func (w *daeAlphaWork) project(t1 float64) error {
 		if err := w.factorKKT(t1, q); err != nil {
 			return err
 		}
-		if !projectPositions(w.sys, w.kkt, t1, q, w.dl, w.dq, alphaProjTol, alphaProjMaxIters, &w.stats) {
+		if !projectPositions(w.sys, w.saddle(), t1, q, w.dl, w.dq, alphaProjTol, alphaProjMaxIters, &w.stats) {
 			return projectionFailure(w.sys, q, w.dl, &w.lad.worst, "seed 003, eq. 2.5b, e")
 		}
 		w.stats.Projections++
@@ -705,7 +707,7 @@ func (w *daeAlphaWork) project(t1 float64) error {
 			w.dl[k] = -w.dl[k]
 		}
 		clear(w.dq)
-		w.kkt.Solve(w.dq, w.dl)
+		w.saddle().Solve(w.dq, w.dl)
 		w.stats.Solves++
 		w.stats.Projections++
 		for i, d := range w.dq {
@@ -718,7 +720,7 @@ func (w *daeAlphaWork) project(t1 float64) error {
 	if w.rxa != nil {
 		return w.rxa.solve(w.kkt, w.phi1, w.lam1, t1, q, v, &w.stats) // eq. 17 with f_λ(λ₁)
 	}
-	w.kkt.Solve(w.phi1, w.lam1) // eq. 17 at (q₁, v₁)
+	w.saddle().Solve(w.phi1, w.lam1) // eq. 17 at (q₁, v₁)
 	w.stats.Solves++
 	return nil
 }
@@ -757,11 +759,15 @@ func (w *daeAlphaWork) reactionWeights() (bh2 float64, col int) {
 	return w.betaHat * w.hTry * w.hTry, 2*w.nq + w.nc
 }
 
-// factorKKT evaluates M and G at q and factorizes [M Gᵀ; G 0].
+// factorKKT evaluates M and G at q and factorizes [M Gᵀ; G 0] (by dae.MassSolver on the
+// Newton-Krylov path, which forms no M).
 func (w *daeAlphaWork) factorKKT(t float64, q []float64) error {
-	w.evalM(t, q)
 	w.evalG(t, q)
 	w.stats.Factorizations++
+	if w.kry != nil {
+		return w.kry.rec.factor(t, q, w.G)
+	}
+	w.evalM(t, q)
 	if w.sp != nil {
 		return w.kkt.FactorizeSym(w.sp.kktArgs())
 	}
@@ -769,6 +775,14 @@ func (w *daeAlphaWork) factorKKT(t float64, q []float64) error {
 		return w.kkt.FactorizeSym(w.M, nil)
 	}
 	return w.kkt.FactorizeSym(w.M, w.G)
+}
+
+// saddle is the factorization of factorKKT.
+func (w *daeAlphaWork) saddle() interface{ Solve(x, y []float64) } {
+	if w.kry != nil {
+		return w.kry.rec
+	}
+	return w.kkt
 }
 
 // The evaluations below serve both paths: dense matrices, or pattern values (sparseEval).

@@ -24,9 +24,10 @@ type daeAlphaKrylov struct {
 	mn                 *massNewton
 	mm                 dae.MassMultiplier
 	kr                 *gmres
-	kx, kb, kres, kraw []float64 // iterate and residual at the GMRES base point, right side, raw residual
-	u                  []float64 // one saddle-point right side (nq + nc)
-	scaled             bool      // res holds scaled dynamic rows (kraw the raw ones)
+	kx, kb, kres, kraw []float64  // iterate and residual at the GMRES base point, right side, raw residual
+	u                  []float64  // one saddle-point right side (nq + nc)
+	rec                *massSchur // index1-proj: [M Gᵀ; G 0] of the projections, eqs. 2.5b-e (nil for index2)
+	scaled             bool       // res holds scaled dynamic rows (kraw the raw ones)
 }
 
 // newDAEAlphaKrylov returns the corrector for w's system, or nil when the system has no
@@ -41,8 +42,12 @@ func newDAEAlphaKrylov(w *daeAlphaWork) *daeAlphaKrylov {
 		return nil
 	}
 	vec := func(n int) []float64 { return make([]float64, n) }
-	return &daeAlphaKrylov{mn: mn, mm: mm, kr: newGMRES(w.nx),
+	k := &daeAlphaKrylov{mn: mn, mm: mm, kr: newGMRES(w.nx),
 		kx: vec(w.nx), kb: vec(w.nx), kres: vec(w.nx), kraw: vec(w.nx), u: vec(w.nq + w.nc)}
+	if w.proj {
+		k.rec = newMassSchur(w.sys)
+	}
+	return k
 }
 
 // scale overwrites the dynamic rows (eqs. 3.3a, b) of w's residual at (t, q) with
@@ -54,7 +59,9 @@ func (k *daeAlphaKrylov) scale(w *daeAlphaWork, t float64, q []float64) {
 	}
 	copy(k.kraw, w.res)
 	k.mn.scaleRows(w.res[:w.nq], k.mm, t, q)
-	k.mn.scaleRows(w.res[w.nq:2*w.nq], k.mm, t, q)
+	if !w.proj { // index1-proj's second rows (eq. 2.6) have no M
+		k.mn.scaleRows(w.res[w.nq:2*w.nq], k.mm, t, q)
+	}
 }
 
 // unscale restores the raw residual after a fresh matrix at the iterate, where the
@@ -103,6 +110,10 @@ func (s daeAlphaKrylovSystem) jacVec(dst, z []float64) {
 func (s daeAlphaKrylovSystem) precondition(x []float64) {
 	w, k := s.w, s.w.kry
 	nq, nc := w.nq, w.nc
+	if w.proj {
+		k.preconditionProj(w, x)
+		return
+	}
 	r3, r4 := x[2*nq:2*nq+nc], x[2*nq+nc:]
 	for i := range r3 { // rows (3.3c, d) to the places of their solutions' (μ, ν)
 		r3[i], r4[i] = r4[i], r3[i]
@@ -114,6 +125,29 @@ func (s daeAlphaKrylovSystem) precondition(x []float64) {
 		k.mn.solve(k.u)
 		copy(xs, k.u[:nq])
 		copy(ys, k.u[nq:])
+	}
+}
+
+// preconditionProj applies the inverse of index1-proj's mass part,
+//
+//	[ M     0     Gᵀ  0 ]
+//	[ −γ̂ I  β̂h I  0   0 ]
+//	[ G     0     0   0 ]
+//	[ 0     0     0   I ],
+//
+// which leaves out β̂h² f_q, β̂h² f_v, (M w₁)_q and (Gᵀν)_q in the first rows and (G w₁)_q,
+// β̂h² γ_q, β̂h² γ_v in the third (all O(h) or smaller against the kept blocks): (Δq, ν)
+// from [M Gᵀ; G 0] with the first and third rows, then Δv = (r₂ + γ̂ Δq)/(β̂h), μ = r₄.
+func (k *daeAlphaKrylov) preconditionProj(w *daeAlphaWork, x []float64) {
+	nq, nc, h := w.nq, w.nc, w.hTry
+	dq, nu := x[:nq], x[2*nq:2*nq+nc]
+	copy(k.u[:nq], dq)
+	copy(k.u[nq:], nu)
+	k.mn.solve(k.u)
+	copy(dq, k.u[:nq])
+	copy(nu, k.u[nq:])
+	for i, d := range dq {
+		x[nq+i] = (x[nq+i] + w.gammaHat*d) / (w.betaHat * h)
 	}
 }
 
@@ -129,10 +163,8 @@ func (k *daeAlphaKrylov) stale() bool { return k != nil && k.mn.stale() }
 // (refuseDenseNewton), or "".
 func daeAlphaDenseWhy(form Formulation, sys dae.System) string {
 	switch form {
-	case Index2:
+	case Index2, Index1Projected:
 		return denseWhy(sys)
-	case Index1Projected:
-		return "only index2 has one: the index1-proj rows need (G w)_q and γ_q, γ_v of eq. 2.6 in the Newton matrix"
 	}
-	return "only index2 has one: the CM iteration's Newton matrix (eq. 3.9) for the CS matrix P(q)"
+	return "only index2 and index1-proj have one: the CM iteration's Newton matrix (eq. 3.9) for the CS matrix P(q)"
 }

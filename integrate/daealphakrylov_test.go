@@ -3,9 +3,11 @@ package integrate
 import (
 	"math"
 	"testing"
+
+	"linkage/joint"
 )
 
-// TestDAEAlphaKrylovMatchesDense: daealpha's index2 form on the joint route's Newton-Krylov
+// TestDAEAlphaKrylovMatchesDense: daealpha's index2 and index1-proj forms on the joint route's Newton-Krylov
 // corrector (daeAlphaKrylov) and on its dense Newton matrix (the same system without
 // dae.MassSolver) reach the same state within a small fraction of the error either has
 // against a tight radau5 reference, without dense fallbacks, with constraints at rounding
@@ -13,10 +15,21 @@ import (
 func TestDAEAlphaKrylovMatchesDense(t *testing.T) {
 	const tol, tEnd = 1e-6, 0.5
 	for _, c := range jointMassCases {
-		t.Run(c.name, func(t *testing.T) {
-			sys, s := c.make(t)
+		for _, form := range []Formulation{Index2, Index1Projected} {
+			t.Run(c.name+"-"+string(form), func(t *testing.T) {
+				daeAlphaKrylovMatchesDense(t, c.make, form, tol, tEnd)
+			})
+		}
+	}
+}
+
+func daeAlphaKrylovMatchesDense(t *testing.T, mk func(*testing.T) (*joint.System, State), form Formulation, tol, tEnd float64) {
+	{
+		{
+			sys, s := mk(t)
 			ref := radau5Ref(t, sys, s, tEnd)
 			kry, dense := DefaultDAEAlpha(), DefaultDAEAlpha()
+			kry.Formulation, dense.Formulation = form, form
 			runTo(t, &kry, sys, s, tEnd, StepControl{RTol: tol, ATol: tol})
 			runTo(t, &dense, hideMassSolver(sys), s, tEnd, StepControl{RTol: tol, ATol: tol})
 			if kry.w.kry == nil || dense.w.kry != nil {
@@ -48,17 +61,24 @@ func TestDAEAlphaKrylovMatchesDense(t *testing.T) {
 			}); a != 0 {
 				t.Errorf("daealpha step: %g allocations, want 0", a)
 			}
-		})
+		}
 	}
 }
 
-// TestDAEAlphaKrylovLarge: daealpha's index2 form runs on the Newton-Krylov corrector at
+// TestDAEAlphaKrylovLarge: daealpha's index2 and index1-proj forms run on the Newton-Krylov corrector at
 // 210 coordinates (the 3D chain of 70 rods with its first coordinate driven by a
 // rheonomic constraint, above massNewtonDenseMax, where no dense matrix is allocated) with
 // the constraint held to the tolerance.
 func TestDAEAlphaKrylovLarge(t *testing.T) {
 	sys, s := jointChain3DDriven(t, 70)
+	for _, form := range []Formulation{Index2, Index1Projected} {
+		t.Run(string(form), func(t *testing.T) { daeAlphaKrylovLarge(t, sys, s, form) })
+	}
+}
+
+func daeAlphaKrylovLarge(t *testing.T, sys *joint.System, s State, form Formulation) {
 	m := DefaultDAEAlpha()
+	m.Formulation = form
 	const tol = 1e-4
 	runTo(t, &m, sys, s, 0.05, StepControl{RTol: tol, ATol: tol})
 	if m.w.kry == nil || m.w.lu != nil || m.w.M != nil {
