@@ -8,32 +8,35 @@ import (
 	"linkage/integrate"
 )
 
-// BenchmarkChainDAEAlphaStep is BenchmarkChainImplicitStep for daealpha's index2 form
-// (seed 003, eqs. 3.3-3.4) on the joint route's 3D chain of N rods: "joint" on its
-// Newton-Krylov corrector (GMRES on residual differences preconditioned by two
-// [M Gᵀ; G 0] solves through the articulated-body recursion), "joint-dense" with
-// MassSolve hidden, where it factorizes its dense Newton matrix of order 2nq + 2nc
-// (N ≤ 100). Run:
+// BenchmarkChainDAEAlphaStep is BenchmarkChainImplicitStep for daealpha's index2 (seed
+// 003, eqs. 3.3-3.4) and index1-proj (eqs. 2.5-2.6) forms on the joint route's 3D chain
+// of N rods: "joint" on their Newton-Krylov corrector (GMRES on residual differences
+// preconditioned by [M Gᵀ; G 0] solves through the articulated-body recursion),
+// "joint-dense" with MassSolve hidden, where they factorize the dense Newton matrix of
+// order 2nq + 2nc (N ≤ 100). Run:
 //
 //	go test -run X -bench ChainDAEAlphaStep -benchtime 20x ./joint/
 func BenchmarkChainDAEAlphaStep(b *testing.B) {
-	for _, route := range []string{"joint", "joint-dense"} {
-		for _, n := range []int{10, 100, 1000} {
-			if route == "joint-dense" && n > 100 {
-				continue
+	for _, form := range []integrate.Formulation{integrate.Index2, integrate.Index1Projected} {
+		for _, route := range []string{"joint", "joint-dense"} {
+			for _, n := range []int{10, 100, 1000} {
+				if route == "joint-dense" && n > 100 {
+					continue
+				}
+				b.Run(fmt.Sprintf("form=%s/route=%s/N=%d", form, route, n), func(b *testing.B) {
+					js, s, err := Chain3D(n)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var sys dae.System = js
+					if route == "joint-dense" {
+						sys = denseOnly{js, js, js, js}
+					}
+					m := integrate.DefaultDAEAlpha()
+					m.Formulation = form
+					benchSteps(b, &m, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+				})
 			}
-			b.Run(fmt.Sprintf("route=%s/N=%d", route, n), func(b *testing.B) {
-				js, s, err := Chain3D(n)
-				if err != nil {
-					b.Fatal(err)
-				}
-				var sys dae.System = js
-				if route == "joint-dense" {
-					sys = denseOnly{js, js, js, js}
-				}
-				m := integrate.DefaultDAEAlpha()
-				benchSteps(b, &m, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
-			})
 		}
 	}
 }
