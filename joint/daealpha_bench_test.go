@@ -17,7 +17,20 @@ import (
 //
 //	go test -run X -bench ChainDAEAlphaStep -benchtime 20x ./joint/
 func BenchmarkChainDAEAlphaStep(b *testing.B) {
-	for _, form := range []integrate.Formulation{integrate.Index2, integrate.Index1Projected} {
+	benchFormsOnJointRoutes(b, []integrate.Formulation{integrate.Index2, integrate.Index1Projected},
+		func(form integrate.Formulation) integrate.Method {
+			m := integrate.DefaultDAEAlpha()
+			m.Formulation = form
+			return &m
+		})
+}
+
+// benchFormsOnJointRoutes runs benchSteps (tolerance 1e-4, 5 warm-up steps) for each form
+// of the method newMethod makes on the 3D chain of N = 10, 100, 1000 rods, on the joint
+// route ("joint", the Newton-Krylov path) and with MassSolve hidden ("joint-dense", the
+// dense Newton matrix; N ≤ 100).
+func benchFormsOnJointRoutes(b *testing.B, forms []integrate.Formulation, newMethod func(integrate.Formulation) integrate.Method) {
+	for _, form := range forms {
 		for _, route := range []string{"joint", "joint-dense"} {
 			for _, n := range []int{10, 100, 1000} {
 				if route == "joint-dense" && n > 100 {
@@ -32,9 +45,7 @@ func BenchmarkChainDAEAlphaStep(b *testing.B) {
 					if route == "joint-dense" {
 						sys = denseOnly{js, js, js, js}
 					}
-					m := integrate.DefaultDAEAlpha()
-					m.Formulation = form
-					benchSteps(b, &m, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+					benchSteps(b, newMethod(form), sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
 				})
 			}
 		}
