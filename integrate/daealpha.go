@@ -80,6 +80,12 @@ const (
 // linalg.SparseRankLU; the dense QR form is refused there. Both paths take the same
 // steps to rounding.
 //
+// Joint-coordinate models (dae.MassSolver and dae.MassMultiplier, no λ-dependent forces):
+// Index2 and Index1Projected take the exact Newton increments by GMRES on residual
+// differences preconditioned by the mass part of the matrix through the articulated-body
+// recursion, and never form M (daeAlphaKrylov); the coordinate-split forms are refused
+// there above massNewtonDenseMax coordinates.
+//
 // Error estimate (variable steps): as GenAlpha's, the leading local error of the Newmark
 // position update, e_q = h²(β − γ/2 + 1/12)(a_{n+1} − a_n), measured with WeightedRMS on
 // q: the step is the α-method on the underlying ODE followed by a projection whose change
@@ -158,7 +164,7 @@ type daeAlphaWork struct {
 	M, K, F, D     *mat.Dense      // dense path: M(q₁), derivative scratch, f_q or f_v, constraint-row derivative
 	G              *mat.Dense      // dense path: G(q₁)
 	sp             *sparseEval     // the sparse evaluation path (M, K, F, D, G, der, sec nil), or nil
-	kry            *daeAlphaKrylov // index2's Newton-Krylov corrector on dae.MassSolver systems, or nil
+	kry            *daeAlphaKrylov // the Newton-Krylov corrector of index2, index1-proj on dae.MassSolver systems, or nil
 	spx            *daeAlphaSparse // its Newton-matrix maps
 	lu             *newtonFactor
 	kkt            linalg.SaddlePoint // [M Gᵀ; G 0] of the projections (index1-proj)
