@@ -80,6 +80,12 @@ const (
 // linalg.SparseRankLU; the dense QR form is refused there. Both paths take the same
 // steps to rounding.
 //
+// Joint-coordinate models (dae.MassSolver and dae.MassMultiplier, no λ-dependent forces):
+// Index2 and Index1Projected take the exact Newton increments by GMRES on residual
+// differences preconditioned by the mass part of the matrix through the articulated-body
+// recursion, and never form M (daeAlphaKrylov); the coordinate-split forms are refused
+// there above massNewtonDenseMax coordinates.
+//
 // Error estimate (variable steps): as GenAlpha's, the leading local error of the Newmark
 // position update, e_q = h²(β − γ/2 + 1/12)(a_{n+1} − a_n), measured with WeightedRMS on
 // q: the step is the α-method on the underlying ODE followed by a projection whose change
@@ -158,6 +164,7 @@ type daeAlphaWork struct {
 	M, K, F, D     *mat.Dense      // dense path: M(q₁), derivative scratch, f_q or f_v, constraint-row derivative
 	G              *mat.Dense      // dense path: G(q₁)
 	sp             *sparseEval     // the sparse evaluation path (M, K, F, D, G, der, sec nil), or nil
+	kry            *daeAlphaKrylov // the Newton-Krylov corrector of index2, index1-proj on dae.MassSolver systems, or nil
 	spx            *daeAlphaSparse // its Newton-matrix maps
 	lu             *newtonFactor
 	kkt            linalg.SaddlePoint // [M Gᵀ; G 0] of the projections (index1-proj)
@@ -192,7 +199,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := refuseNonholonomic(name, sys); err != nil {
 		return err
 	}
-	if err := refuseDenseMethod(name, form, sys, "the Newton matrix of eqs. 3.3-3.4 (or of the CM iteration, eq. 3.9)"); err != nil {
+	if err := refuseDenseNewton(name, form, sys, daeAlphaDenseWhy(form, sys)); err != nil {
 		return err
 	}
 	nw, err := m.Newton.Resolve()
@@ -216,8 +223,13 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: %s: formulation %s: the QR form of the CS matrix is dense and %T takes the sparse path (nq + nc = %d): use %q",
 			name, form, sys, nq+nc, CoordinateSplit)
 	}
+	if w.sp == nil && (form == Index2 || form == Index1Projected) {
+		w.kry = newDAEAlphaKrylov(w)
+	}
 	if w.proj {
-		w.kkt = newSaddlePoint(sys)
+		if w.kry == nil { // the Newton-Krylov path projects through dae.MassSolver
+			w.kkt = newSaddlePoint(sys)
+		}
 		w.dq, w.dl = make([]float64, nq), make([]float64, nc)
 		w.rxa = newReactionAccel(sys, w.sp)
 	}
@@ -237,9 +249,14 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	w.phi1, w.lam1, w.a1 = vec(nq), vec(nc), vec(nq)
 	w.f, w.w1, w.w2, w.gt = vec(nq), vec(nq), vec(nq), vec(nc)
 	w.mw1, w.mw2 = vec(nq), vec(nq)
-	if w.sp != nil {
+	switch {
+	case w.sp != nil:
 		w.spx = newDAEAlphaSparse(w)
-	} else {
+	case w.kry != nil && nq > massNewtonDenseMax: // no dense fallback (massNewton.fallback)
+		if nc > 0 {
+			w.G = mat.NewDense(nc, nq, nil)
+		}
+	default:
 		w.der, w.sec = dae.NewDerivatives(sys), dae.NewSecondDerivatives(sys)
 		w.M, w.K, w.F = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 		if nc > 0 {
@@ -323,8 +340,11 @@ func (w *daeAlphaWork) setup(float64) error {
 // attempt corrects one step of size h (newtonSolver.attempt), with a fresh matrix after a
 // failure or unless JacobianAuto may keep the last one (as GenAlpha).
 func (w *daeAlphaWork) attempt(h float64) (usedFresh int, err error) {
-	return w.nw.attempt(w, h, !w.nw.keeps(h))
+	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.kry.stale())
 }
+
+// fallback leaves the Newton-Krylov corrector for the dense matrix (simplifiable).
+func (w *daeAlphaWork) fallback() bool { return w.kry != nil && w.kry.mn.fallback() }
 
 // failed makes the attempt after a corrector failure start from a fresh matrix.
 func (w *daeAlphaWork) failed(newton bool) { w.nw.refreshAfter(newton) }
@@ -334,6 +354,9 @@ func (w *daeAlphaWork) failed(newton bool) { w.nw.refreshAfter(newton) }
 // μ = γ̂hλ_n (exact for a constant acceleration).
 func (w *daeAlphaWork) predict(h float64, _ bool) error {
 	w.hTry = h
+	if w.kry != nil {
+		w.kry.mn.attempt()
+	}
 	nq, nc := w.nq, w.nc
 	s := w.dAlpha * (h - w.hA)
 	if w.stats.Steps == 0 {
@@ -365,7 +388,9 @@ func (w *daeAlphaWork) residual() error {
 	t1 := w.cur.T + h
 	q1, v1 := w.x[:nq], w.x[nq:2*nq]
 	w.stats.FuncEvals++
-	w.evalM(t1, q1)
+	if w.kry == nil { // the Newton-Krylov path multiplies by M without forming it
+		w.evalM(t1, q1)
+	}
 	w.sys.Force(w.f, t1, q1, v1)
 	if w.rx != nil {
 		w.rx.add(w.f, t1, q1, v1, w.reactionLambda())
@@ -389,6 +414,9 @@ func (w *daeAlphaWork) residual() error {
 		if err := w.constraintRows(t1, q1, v1); err != nil {
 			return err
 		}
+	}
+	if w.kry != nil {
+		w.kry.scale(w, t1, q1)
 	}
 	if !allFinite(w.res) {
 		w.lad.worst = w.worstResidual()
@@ -454,6 +482,16 @@ func (w *daeAlphaWork) factor() error {
 	nq, nc, n, h := w.nq, w.nc, w.nx, w.hTry
 	t1 := w.cur.T + h
 	q1, v1 := w.x[:nq], w.x[nq:2*nq]
+	if w.kry != nil {
+		w.kry.unscale(w.res) // the new matrix is at this iterate, where the scaling is I
+		if w.kry.mn.active() {
+			w.stats.Jacobians++
+			w.stats.Factorizations++
+			return w.kry.mn.factor(t1, q1, w.G, 1)
+		}
+		w.kry.mn.simplified = false
+		w.sys.Mass(w.M, t1, q1) // the residual multiplied by M without forming it
+	}
 	fd0 := w.der.Evals + w.sec.Evals
 	w.stats.Jacobians++
 	d := w.lu.Matrix()
@@ -550,16 +588,19 @@ func (w *daeAlphaWork) constraintBlocks(d []float64, add func(r0, c0 int, A *mat
 // δq and δv with the weights of q and v, and for Index2 δν/(β̂h²), δμ/(γ̂h) with those of
 // λ. The coordinate-split forms discard the multipliers of the solve (eq. 3.6 has none).
 func (w *daeAlphaWork) increment() float64 {
-	for i, r := range w.res {
-		w.dx[i] = -r
-	}
-	w.lu.Solve(w.dx)
-	nq := w.nq
-	if w.split != nil {
-		clear(w.dx[2*nq:])
-	}
-	for i, d := range w.dx {
-		w.x[i] += d
+	if w.kry.inUse() {
+		w.kry.increment(w)
+	} else {
+		for i, r := range w.res {
+			w.dx[i] = -r
+		}
+		w.lu.Solve(w.dx)
+		if w.split != nil {
+			clear(w.dx[2*w.nq:])
+		}
+		for i, d := range w.dx {
+			w.x[i] += d
+		}
 	}
 	norm, roundoff := w.incrementNorm()
 	w.nw.noteIncrement(roundoff)
@@ -593,12 +634,7 @@ func (w *daeAlphaWork) incrementNorm() (norm, roundoff float64) {
 		// ν and μ are resolved only to the rounding of the residuals they balance,
 		// M(q₁ − q̂) and M(v₁ − v̂): ulp(M q) and ulp(M v), amplified by 1/(β̂h²) and 1/(γ̂h)
 		// in the λ units of the test.
-		var mq, mv float64
-		for i := range nq {
-			mii := w.massDiag(i)
-			mq = math.Max(mq, mii*math.Abs(w.x[i]))
-			mv = math.Max(mv, mii*(math.Abs(w.x[nq+i])+math.Abs(w.vHat[i])))
-		}
+		mq, mv := w.massScales()
 		sn, sm := 1/(w.betaHat*h*h), 1/(w.gammaHat*h)
 		for k := range nc {
 			add(w.dx[2*nq+k]*sn, (math.Abs(w.x[2*nq+k])+mq)*sn, w.cur.Lambda[k])
@@ -613,6 +649,10 @@ func (w *daeAlphaWork) incrementNorm() (norm, roundoff float64) {
 // converged finishes a converged iterate: φ₁, λ₁ from eq. 17 at (t₁, q₁, v₁) and a₁ from
 // eq. 4.1. A singular KKT matrix there fails the attempt.
 func (w *daeAlphaWork) converged() error {
+	if w.kry != nil && w.kry.mn.distrusted() {
+		w.lad.worst = w.worstResidual()
+		return ErrNoConvergence
+	}
 	if !allFinite(w.x) {
 		return ErrNonFinite
 	}
@@ -658,7 +698,7 @@ func (w *daeAlphaWork) project(t1 float64) error {
 		if err := w.factorKKT(t1, q); err != nil {
 			return err
 		}
-		if !projectPositions(w.sys, w.kkt, t1, q, w.dl, w.dq, alphaProjTol, alphaProjMaxIters, &w.stats) {
+		if !projectPositions(w.sys, w.saddle(), t1, q, w.dl, w.dq, alphaProjTol, alphaProjMaxIters, &w.stats) {
 			return projectionFailure(w.sys, q, w.dl, &w.lad.worst, "seed 003, eq. 2.5b, e")
 		}
 		w.stats.Projections++
@@ -673,7 +713,7 @@ func (w *daeAlphaWork) project(t1 float64) error {
 			w.dl[k] = -w.dl[k]
 		}
 		clear(w.dq)
-		w.kkt.Solve(w.dq, w.dl)
+		w.saddle().Solve(w.dq, w.dl)
 		w.stats.Solves++
 		w.stats.Projections++
 		for i, d := range w.dq {
@@ -686,7 +726,7 @@ func (w *daeAlphaWork) project(t1 float64) error {
 	if w.rxa != nil {
 		return w.rxa.solve(w.kkt, w.phi1, w.lam1, t1, q, v, &w.stats) // eq. 17 with f_λ(λ₁)
 	}
-	w.kkt.Solve(w.phi1, w.lam1) // eq. 17 at (q₁, v₁)
+	w.saddle().Solve(w.phi1, w.lam1) // eq. 17 at (q₁, v₁)
 	w.stats.Solves++
 	return nil
 }
@@ -725,11 +765,15 @@ func (w *daeAlphaWork) reactionWeights() (bh2 float64, col int) {
 	return w.betaHat * w.hTry * w.hTry, 2*w.nq + w.nc
 }
 
-// factorKKT evaluates M and G at q and factorizes [M Gᵀ; G 0].
+// factorKKT evaluates M and G at q and factorizes [M Gᵀ; G 0] (by dae.MassSolver on the
+// Newton-Krylov path, which forms no M).
 func (w *daeAlphaWork) factorKKT(t float64, q []float64) error {
-	w.evalM(t, q)
 	w.evalG(t, q)
 	w.stats.Factorizations++
+	if w.kry != nil {
+		return w.kry.rec.factor(t, q, w.G)
+	}
+	w.evalM(t, q)
 	if w.sp != nil {
 		return w.kkt.FactorizeSym(w.sp.kktArgs())
 	}
@@ -737,6 +781,14 @@ func (w *daeAlphaWork) factorKKT(t float64, q []float64) error {
 		return w.kkt.FactorizeSym(w.M, nil)
 	}
 	return w.kkt.FactorizeSym(w.M, w.G)
+}
+
+// saddle is the factorization of factorKKT.
+func (w *daeAlphaWork) saddle() interface{ Solve(x, y []float64) } {
+	if w.kry != nil {
+		return w.kry.rec
+	}
+	return w.kkt
 }
 
 // The evaluations below serve both paths: dense matrices, or pattern values (sparseEval).
@@ -761,8 +813,12 @@ func (w *daeAlphaWork) evalG(t float64, q []float64) {
 	}
 }
 
-// mulM writes M x into dst.
+// mulM writes M x into dst at the iterate.
 func (w *daeAlphaWork) mulM(dst, x []float64) {
+	if w.kry != nil {
+		w.kry.mm.MassMul(dst, w.cur.T+w.hTry, w.x[:w.nq], x)
+		return
+	}
 	if w.sp != nil {
 		csrMul(dst, &w.sp.mass, w.sp.M, x)
 		return
@@ -790,6 +846,32 @@ func (w *daeAlphaWork) gxPlus(dst, x, y []float64) {
 	for k := range dst {
 		dst[k] = dotRow(w.G, k, x) + y[k]
 	}
+}
+
+// massScales returns the sizes of M q₁ and M v (v₁ and v̂) whose rounding bounds the
+// resolution of ν and μ (incrementNorm): max |M_ii x_i| from the last evalM, or on the
+// Newton-Krylov path, which forms no M, max |(M |x|)_i| by dae.MassMultiplier.
+func (w *daeAlphaWork) massScales() (mq, mv float64) {
+	nq := w.nq
+	if w.kry == nil {
+		for i := range nq {
+			mii := w.massDiag(i)
+			mq = math.Max(mq, mii*math.Abs(w.x[i]))
+			mv = math.Max(mv, mii*(math.Abs(w.x[nq+i])+math.Abs(w.vHat[i])))
+		}
+		return mq, mv
+	}
+	t1, q1 := w.cur.T+w.hTry, w.x[:nq]
+	for i := range nq { // w₁, M w₁ are free after the residual
+		w.w1[i] = math.Abs(w.x[i])
+	}
+	w.kry.mm.MassMul(w.mw1, t1, q1, w.w1)
+	mq = maxAbs(w.mw1)
+	for i := range nq {
+		w.w1[i] = math.Abs(w.x[nq+i]) + math.Abs(w.vHat[i])
+	}
+	w.kry.mm.MassMul(w.mw1, t1, q1, w.w1)
+	return mq, maxAbs(w.mw1)
 }
 
 // massDiag returns |M_ii| of the last evalM.
@@ -858,6 +940,9 @@ func (w *daeAlphaWork) commit(h float64) error {
 	w.hA = h
 	w.cur.advance(h, w.x[:nq], w.x[nq:2*nq], w.phi1, w.lam1)
 	w.stats.Steps++
+	if w.kry != nil {
+		w.kry.mn.accepted()
+	}
 	return nil
 }
 

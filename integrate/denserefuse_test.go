@@ -26,14 +26,14 @@ func (withReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _,
 }
 
 // TestDenseMethodsRefusedOnJointRoute: the methods without a Newton-Krylov corrector in
-// any form (daealpha, gcp-fv) and hht, lie-genalpha, ali3, ali1 and multi-index with
-// λ-dependent forces are refused at Init on the joint route above massNewtonDenseMax
+// any form (gcp-fv), daealpha's forms other than index2, and daealpha, hht, lie-genalpha,
+// ali3, ali1 and multi-index with λ-dependent forces are refused at Init on the joint route above massNewtonDenseMax
 // coordinates (the 3D chain of 70 rods, 210 coordinates) with a message naming the
 // method, the form and the dense matrix or the capability, and start at 60 rods (180
 // coordinates), where their dense matrices are cheap; hht, lie-genalpha, ali3, ali1 and
-// multi-index without λ-dependent forces start at 210 coordinates on their Newton-Krylov
-// path, gcp-abm on its mass-solve path and gcp-newmark on its Newton-Krylov path
-// (TestGCPABMMassLarge and TestGCPNewmarkKrylovLarge run them there).
+// multi-index without λ-dependent forces and daealpha's index2 start at 210 coordinates on
+// their Newton-Krylov path, gcp-abm on its mass-solve path and gcp-newmark on its
+// Newton-Krylov path (TestDAEAlphaKrylovLarge, TestGCPABMMassLarge and TestGCPNewmarkKrylovLarge run them there).
 func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 	big, bs := jointChain3D(t, 70, 0.05, 0)
 	small, ss := jointChain3D(t, 60, 0.05, 0)
@@ -46,9 +46,11 @@ func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 		reaction bool
 		why      string
 	}{
-		{"daealpha", Index2, adaptive, false, "eqs. 3.3-3.4"},
-		{"daealpha", CoordinateSplit, adaptive, false, "eqs. 3.3-3.4"},
-		{"daealpha", Index1Projected, adaptive, false, "eqs. 3.3-3.4"},
+		{"daealpha", Index2, adaptive, true, "λ-dependent forces"},
+		{"daealpha", Index2, adaptive, false, ""},
+		{"daealpha", CoordinateSplit, adaptive, false, "eq. 3.9"},
+		{"daealpha", Index1Projected, adaptive, true, "λ-dependent forces"},
+		{"daealpha", Index1Projected, adaptive, false, ""},
 		{"gcp-newmark", StateSpace, adaptive, false, ""},
 		{"gcp-fv", StateSpace, adaptive, false, "eqs. 29-39"},
 		{"gcp-abm", StateSpace, fixed, false, ""},

@@ -328,10 +328,14 @@
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
 // λ-dependent forces or Pfaffian rows in bdf, radau5 and genalpha, λ-dependent forces in
 // lie-genalpha, ali3, ali1 and multi-index, and λ-dependent forces or first-order states
-// in hht), rather than run at O(nq³) per factorization. The methods without the path in
-// any form are refused
-// there alike (refuseDenseMethod): daealpha (its Newton matrix of seed 003 eqs. 3.3-3.4),
-// gcp-fv (the partitioned matrices of seed 000 eqs. 29-39 with eq. 40's terms dropped,
+// in hht, daealpha's cs and cs-qr forms, whose CM iteration (seed 003 eq. 3.9) drops
+// d(P r)/dq, which residual differences would keep), rather than run at O(nq³) per
+// factorization. daealpha's index2 form (eqs. 3.3) takes its increments by GMRES on
+// residual differences preconditioned by two saddle-point solves [M Gᵀ; G 0](Δq, ν) and
+// [M Gᵀ; G 0](Δv, μ) through massNewton, its dynamic rows scaled as genalpha's
+// (daeAlphaKrylov); index1-proj by one such solve for (Δq, ν) and eq. 2.6's rows for Δv,
+// its projections (eqs. 2.5b-e) by the Schur complement through dae.MassSolver. The methods without the path in any form are refused there alike
+// (refuseDenseMethod): gcp-fv (the partitioned matrices of seed 000 eqs. 29-39 with eq. 40's terms dropped,
 // which have no product form); at most massNewtonDenseMax coordinates they run on their
 // dense matrices. gcp-abm, explicit, needs no Newton matrix: on a
 // dae.MassSolver system without λ-dependent forces it takes eq. 39 as eq. 17 by the Schur

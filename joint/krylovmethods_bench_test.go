@@ -16,28 +16,12 @@ import (
 //
 //	go test -run X -bench ChainLieGenAlphaStep -benchtime 20x ./joint/
 func BenchmarkChainLieGenAlphaStep(b *testing.B) {
-	for _, form := range []integrate.Formulation{integrate.Index3, integrate.StabilizedIndex2} {
-		for _, route := range []string{"joint", "joint-dense"} {
-			for _, n := range []int{10, 100, 1000} {
-				if route == "joint-dense" && n > 100 {
-					continue
-				}
-				b.Run(fmt.Sprintf("form=%s/route=%s/N=%d", form, route, n), func(b *testing.B) {
-					js, s, err := Chain3D(n)
-					if err != nil {
-						b.Fatal(err)
-					}
-					var sys dae.System = js
-					if route == "joint-dense" {
-						sys = denseOnly{js, js, js, js}
-					}
-					m := integrate.DefaultLieGenAlpha()
-					m.Formulation = form
-					benchSteps(b, &m, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
-				})
-			}
-		}
-	}
+	benchFormsOnJointRoutes(b, []integrate.Formulation{integrate.Index3, integrate.StabilizedIndex2},
+		func(form integrate.Formulation) integrate.Method {
+			m := integrate.DefaultLieGenAlpha()
+			m.Formulation = form
+			return &m
+		})
 }
 
 // BenchmarkChainALIStep is BenchmarkChainImplicitStep for the augmented Lagrangian

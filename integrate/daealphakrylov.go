@@ -1,0 +1,170 @@
+package integrate
+
+import "linkage/dae"
+
+// daeAlphaKrylov is the Newton-Krylov corrector of daealpha's index-2 form (eqs. 3.3) on
+// dae.MassSolver systems: GMRES on differences of the residual (gmres.go), so the
+// increments are those of the exact Newton matrix of daeAlphaWork.factor, preconditioned
+// by its mass part in the unknowns (q₁, v₁, ν, μ),
+//
+//	[ M  0  Gᵀ 0  ]
+//	[ 0  M  0  Gᵀ ]
+//	[ 0  G  0  0  ]
+//	[ G  0  0  0  ]
+//
+// which splits into two saddle-point systems of massNewton (c = 1): [M Gᵀ; G 0](Δq, ν)
+// from the rows of eqs. 3.3a, d and [M Gᵀ; G 0](Δv, μ) from those of eqs. 3.3b, c, one
+// factorization and two articulated-body solves per application. The terms left out are
+// of order h² in the q rows (β̂h² f_q, β̂h² f_v, (M w₁)_q and (Gᵀν)_q with w₁, ν = O(h²)),
+// of order h in the v rows ((M w₂)_q, γ̂h f_q, γ̂h f_v, (Gᵀμ)_q) and ∂(G v)/∂q in the
+// velocity-constraint rows, which couples Δq into the second system only (a block
+// triangular part GMRES resolves in few products). The dynamic rows are scaled by
+// M(q_F) M(q)⁻¹ as massNewton.scaleRows does for genalpha.
+type daeAlphaKrylov struct {
+	mn                 *massNewton
+	mm                 dae.MassMultiplier
+	kr                 *gmres
+	kx, kb, kres, kraw []float64  // iterate and residual at the GMRES base point, right side, raw residual
+	u                  []float64  // one saddle-point right side (nq + nc)
+	rec                *massSchur // index1-proj: [M Gᵀ; G 0] of the projections, eqs. 2.5b-e (nil for index2)
+	scaled             bool       // res holds scaled dynamic rows (kraw the raw ones)
+}
+
+// newDAEAlphaKrylov returns the corrector for w's system, or nil when the system has no
+// dae.MassSolver and dae.MassMultiplier or has λ-dependent forces.
+func newDAEAlphaKrylov(w *daeAlphaWork) *daeAlphaKrylov {
+	mm, ok := w.sys.(dae.MassMultiplier)
+	if !ok || denseWhy(w.sys) != "" {
+		return nil
+	}
+	mn := newMassNewton(w.sys)
+	if mn == nil {
+		return nil
+	}
+	vec := func(n int) []float64 { return make([]float64, n) }
+	k := &daeAlphaKrylov{mn: mn, mm: mm, kr: newGMRES(w.nx),
+		kx: vec(w.nx), kb: vec(w.nx), kres: vec(w.nx), kraw: vec(w.nx), u: vec(w.nq + w.nc)}
+	if w.proj {
+		k.rec = newMassSchur(w.sys)
+	}
+	return k
+}
+
+// scale overwrites the dynamic rows (eqs. 3.3a, b) of w's residual at (t, q) with
+// M(q_F) M(q)⁻¹ times them while the preconditioner is the method's factorization,
+// keeping the raw residual in kraw for a fresh matrix at this iterate.
+func (k *daeAlphaKrylov) scale(w *daeAlphaWork, t float64, q []float64) {
+	if k.scaled = k.mn.inUse(); !k.scaled {
+		return
+	}
+	copy(k.kraw, w.res)
+	k.mn.scaleRows(w.res[:w.nq], k.mm, t, q)
+	if !w.proj { // index1-proj's second rows (eq. 2.6) have no M
+		k.mn.scaleRows(w.res[w.nq:2*w.nq], k.mm, t, q)
+	}
+}
+
+// unscale restores the raw residual after a fresh matrix at the iterate, where the
+// scaling is I.
+func (k *daeAlphaKrylov) unscale(res []float64) {
+	if k.scaled {
+		copy(res, k.kraw)
+		k.scaled = false
+	}
+}
+
+// daeAlphaKrylovSystem adapts daeAlphaWork to krylovSystem.
+type daeAlphaKrylovSystem struct{ w *daeAlphaWork }
+
+// increment applies the Newton increment J⁻¹(−res) of the exact matrix to w.x by GMRES.
+func (k *daeAlphaKrylov) increment(w *daeAlphaWork) {
+	copy(k.kx, w.x)
+	copy(k.kres, w.res)
+	for i, r := range w.res {
+		k.kb[i] = -r
+	}
+	k.mn.solved(k.kr.solve(daeAlphaKrylovSystem{w}, k.kb))
+	copy(w.dx, k.kb)
+	copy(w.res, k.kres) // for worstResidual
+	for i, d := range w.dx {
+		w.x[i] = k.kx[i] + d
+	}
+}
+
+// jacVec writes J z ≈ (r(x + εz) − r(x))/ε into dst (krylovSystem), ε from perturb.
+func (s daeAlphaKrylovSystem) jacVec(dst, z []float64) {
+	w, k := s.w, s.w.kry
+	eps := perturb(w.x, k.kx, z, (1+norm2(w.cur.Q))/w.hTry)
+	if eps == 0 {
+		clear(dst)
+		return
+	}
+	_ = w.residual() // a non-finite product leaves a non-finite increment, which fails the attempt
+	for i := range dst {
+		dst[i] = (w.res[i] - k.kres[i]) / eps
+	}
+}
+
+// precondition applies the inverse of the mass part (krylovSystem): the two
+// saddle-point systems of daeAlphaKrylov.
+func (s daeAlphaKrylovSystem) precondition(x []float64) {
+	w, k := s.w, s.w.kry
+	nq, nc := w.nq, w.nc
+	if w.proj {
+		k.preconditionProj(w, x)
+		return
+	}
+	r3, r4 := x[2*nq:2*nq+nc], x[2*nq+nc:]
+	for i := range r3 { // rows (3.3c, d) to the places of their solutions' (μ, ν)
+		r3[i], r4[i] = r4[i], r3[i]
+	}
+	for p := range 2 { // (Δq, ν) ← (r₁, r₄), then (Δv, μ) ← (r₂, r₃)
+		xs, ys := x[p*nq:(p+1)*nq], x[2*nq+p*nc:2*nq+(p+1)*nc]
+		copy(k.u[:nq], xs)
+		copy(k.u[nq:], ys)
+		k.mn.solve(k.u)
+		copy(xs, k.u[:nq])
+		copy(ys, k.u[nq:])
+	}
+}
+
+// preconditionProj applies the inverse of index1-proj's mass part,
+//
+//	[ M     0     Gᵀ  0 ]
+//	[ −γ̂ I  β̂h I  0   0 ]
+//	[ G     0     0   0 ]
+//	[ 0     0     0   I ],
+//
+// which leaves out β̂h² f_q, β̂h² f_v, (M w₁)_q and (Gᵀν)_q in the first rows and (G w₁)_q,
+// β̂h² γ_q, β̂h² γ_v in the third (all O(h) or smaller against the kept blocks): (Δq, ν)
+// from [M Gᵀ; G 0] with the first and third rows, then Δv = (r₂ + γ̂ Δq)/(β̂h), μ = r₄.
+func (k *daeAlphaKrylov) preconditionProj(w *daeAlphaWork, x []float64) {
+	nq, nc, h := w.nq, w.nc, w.hTry
+	dq, nu := x[:nq], x[2*nq:2*nq+nc]
+	copy(k.u[:nq], dq)
+	copy(k.u[nq:], nu)
+	k.mn.solve(k.u)
+	copy(dq, k.u[:nq])
+	copy(nu, k.u[nq:])
+	for i, d := range dq {
+		x[nq+i] = (x[nq+i] + w.gammaHat*d) / (w.betaHat * h)
+	}
+}
+
+// inUse reports whether the method's current factorization is the preconditioner (false
+// for a nil corrector).
+func (k *daeAlphaKrylov) inUse() bool { return k != nil && k.mn.inUse() }
+
+// stale reports whether the factorization is not the kind the corrector should use now
+// (massNewton.stale; false for a nil corrector).
+func (k *daeAlphaKrylov) stale() bool { return k != nil && k.mn.stale() }
+
+// daeAlphaDenseWhy says what keeps daealpha's form on sys off the Newton-Krylov corrector
+// (refuseDenseNewton), or "".
+func daeAlphaDenseWhy(form Formulation, sys dae.System) string {
+	switch form {
+	case Index2, Index1Projected:
+		return denseWhy(sys)
+	}
+	return "only index2 and index1-proj have one: the CM iteration's Newton matrix (eq. 3.9) for the CS matrix P(q)"
+}
