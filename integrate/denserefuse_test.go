@@ -11,8 +11,9 @@ import (
 )
 
 // withReaction gives a joint system λ-dependent forces that are identically zero: enough
-// for Init to see the capability (dae.HasReactionForce) that keeps hht off its
-// Newton-Krylov corrector, while the system keeps dae.MassSolver.
+// for Init to see the capability (dae.HasReactionForce) that keeps lie-genalpha, ali3,
+// ali1 and multi-index off their Newton-Krylov correctors, while the system keeps
+// dae.MassSolver.
 type withReaction struct{ *joint.System }
 
 func (withReaction) HasReactionForce() bool                                               { return true }
@@ -26,12 +27,12 @@ func (withReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _,
 }
 
 // TestDenseMethodsRefusedOnJointRoute: the methods without a Newton-Krylov corrector in
-// any form (daealpha, gcp-fv) and hht, lie-genalpha, ali3, ali1 and multi-index with
+// any form (daealpha, gcp-fv) and lie-genalpha, ali3, ali1 and multi-index with
 // λ-dependent forces are refused at Init on the joint route above massNewtonDenseMax
 // coordinates (the 3D chain of 70 rods, 210 coordinates) with a message naming the
 // method, the form and the dense matrix or the capability, and start at 60 rods (180
-// coordinates), where their dense matrices are cheap; hht, lie-genalpha, ali3, ali1 and
-// multi-index without λ-dependent forces start at 210 coordinates on their Newton-Krylov
+// coordinates), where their dense matrices are cheap; hht (with λ-dependent forces too:
+// TestHHTFrictionKrylov), lie-genalpha, ali3, ali1 and multi-index without them start at 210 coordinates on their Newton-Krylov
 // path, gcp-abm on its mass-solve path and gcp-newmark on its Newton-Krylov path
 // (TestGCPABMMassLarge and TestGCPNewmarkKrylovLarge run them there).
 func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
@@ -62,7 +63,7 @@ func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 		{"lie-genalpha", StabilizedIndex2, adaptive, true, "λ-dependent forces"},
 		{"lie-genalpha", Index3, adaptive, false, ""},
 		{"lie-genalpha", StabilizedIndex2, adaptive, false, ""},
-		{"hht", Index3, adaptive, true, "λ-dependent forces"},
+		{"hht", Index3, adaptive, true, ""},
 		{"hht", Index3, adaptive, false, ""},
 	} {
 		t.Run(fmt.Sprintf("%s-%s", c.method, c.form), func(t *testing.T) {

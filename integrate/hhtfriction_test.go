@@ -1,0 +1,115 @@
+package integrate
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"linkage/dae"
+	"linkage/joint"
+	"linkage/law"
+)
+
+// frictionChain is n planar rods (1 m, 1 kg) hanging from pins with joint friction (μ
+// 0.3, pin radius 0.02 m, viscous 0.01 N·m·s/rad, slip speed 0.05 rad/s), stretched
+// along +x and released under gravity: each pin is a slack x and y slide held at zero by
+// the friction's hold rows, which carry the pin's reaction (joint/friction.go), then the
+// revolute. 3n coordinates, 2n constraints.
+func frictionChain(t *testing.T, n int) (*joint.System, State) {
+	t.Helper()
+	md := &joint.Model{Gravity: [3]float64{0, -9.81, 0}}
+	f, origin := joint.Ground, [3]float64{}
+	for i := range n {
+		name := fmt.Sprint("pin", i+1)
+		f = md.Prismatic(name+".x", f, origin, [3]float64{1, 0, 0}, joint.Body{Name: name + ".x"})
+		f = md.Prismatic(name+".y", f, [3]float64{}, [3]float64{0, 1, 0}, joint.Body{Name: name + ".y"})
+		f = md.Revolute(name, f, [3]float64{}, [3]float64{0, 0, 1}, rod(fmt.Sprint("bar", i+1), 1, 0.3))
+		md.Friction(name, f, law.Friction{Mu: 0.3, VReg: 0.05, Radius: 0.02, Viscous: 0.01},
+			joint.Hold{Name: "x", Coord: f - 2, Weight: 1}, joint.Hold{Name: "y", Coord: f - 1, Weight: 1})
+		origin = [3]float64{1, 0, 0}
+	}
+	return jointStart(t, md, func(State) {})
+}
+
+// denseFriction hides dae.MassSolver and dae.MassMultiplier from a joint system with
+// friction and keeps its λ-dependent forces: hht takes its dense Newton matrix, with
+// ∂f_λ/∂(q, v, λ), on it.
+type denseFriction struct {
+	denseOnly
+	dae.ReactionForce
+}
+
+// TestHHTFrictionKrylovMatchesDense: on a chain of 4 rods with friction in its pins, hht
+// on the Newton-Krylov path (the residual carries f_λ at the iterate's λ, so GMRES's
+// difference products hold −∂f_λ/∂λ beside Gᵀ) lands where its dense path (exact Newton
+// matrix with ∂f_λ/∂λ) lands, to a tenth of their error against a dense hht run at 1e-9,
+// without dense fallbacks; the friction is active (it changes q by far more than that).
+func TestHHTFrictionKrylovMatchesDense(t *testing.T) {
+	const tol, tEnd = 1e-6, 0.5
+	sys, s := frictionChain(t, 4)
+	dense := func(tol float64) *HHT {
+		m := DefaultHHT()
+		runTo(t, &m, denseFriction{denseOnly{sys, sys, sys, sys}, sys}, s, tEnd, StepControl{RTol: tol, ATol: tol})
+		if m.w.mn != nil {
+			t.Fatal("the dense run took the Newton-Krylov path")
+		}
+		return &m
+	}
+	ref, dn := dense(1e-9), dense(tol)
+	kry := DefaultHHT()
+	runTo(t, &kry, sys, s, tEnd, StepControl{RTol: tol, ATol: tol})
+	if kry.w.mn == nil || !kry.w.mn.inUse() {
+		t.Fatal("the friction chain's run did not take the Newton-Krylov path")
+	}
+	bare := DefaultHHT()
+	runTo(t, &bare, hideMassSolver(sys), s, tEnd, StepControl{RTol: tol, ATol: tol}) // no f_λ
+	kq, dq, rq := kry.Current().Q, dn.Current().Q, ref.Current().Q
+	dKD, eK, eD, fr := maxDiff(kq, dq), maxDiff(kq, rq), maxDiff(dq, rq), maxDiff(bare.Current().Q, rq)
+	ks, ds := kry.Stats(), dn.Stats()
+	t.Logf("|krylov − dense| %.1e, error krylov %.1e dense %.1e, friction's effect %.1e; steps %d / %d, f evals %d / %d",
+		dKD, eK, eD, fr, ks.Steps, ds.Steps, ks.FuncEvals, ds.FuncEvals)
+	if dKD > 0.1*eD || eK > 1.1*eD {
+		t.Errorf("|krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to a tenth of the error", dKD, eK, eD)
+	}
+	if fr < 100*eD {
+		t.Errorf("friction changes q by %.2e only, against an error of %.2e: the test does not see it", fr, eD)
+	}
+	if ks.DenseFallbacks != 0 {
+		t.Errorf("%d dense fallbacks", ks.DenseFallbacks)
+	}
+}
+
+// TestHHTFrictionKrylovLarge: hht starts on the chain of 70 rods with friction in its
+// pins (210 coordinates, above massNewtonDenseMax, where it was refused) on its
+// Newton-Krylov path, keeps g(q) = 0 to the Newton tolerance's level, and its step
+// allocates nothing after warm-up and stores no dense matrix.
+func TestHHTFrictionKrylovLarge(t *testing.T) {
+	sys, s := frictionChain(t, 70)
+	m := DefaultHHT()
+	if err := m.Init(sys, s, StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		if err := m.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a := testing.AllocsPerRun(10, func() {
+		if err := m.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+	}); a != 0 {
+		t.Errorf("hht step with friction on 210 coordinates: %g allocations, want 0", a)
+	}
+	if m.w.mn == nil || m.w.lu != nil {
+		t.Errorf("the run left the Newton-Krylov path (DenseFallbacks %d)", m.Stats().DenseFallbacks)
+	}
+	c := m.Current()
+	_, nc := sys.Size()
+	g := make([]float64, nc)
+	sys.Constraint(g, c.T, c.Q)
+	if r := maxDiff(g, make([]float64, nc)); r > 1e-6 {
+		t.Errorf("|g(q)| = %.2e at t = %g, want ≤ 1e-6", r, c.T)
+	}
+	t.Logf("t = %g after %d steps, %d f evals", c.T, m.Stats().Steps, m.Stats().FuncEvals)
+}
