@@ -301,7 +301,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	if sparse && nd == 0 {
 		w.sp = newSparseEval(sys, true)
 	}
-	w.rx = newReaction(sys, w.sp)
+	w.rx = newReactionDeferred(sys, w.sp) // its dense matrices wait for allocDense
 	if w.sp != nil {
 		w.lu = newSparseNewtonFactor(n, kktNewtonPattern(sys))
 		w.kIdx = newKKTScatter(w.sp, &w.lu.csr)
@@ -343,6 +343,7 @@ func (w *hhtWork) allocDense() {
 	}
 	sys, nq, nd := w.sys, w.nq, w.nd
 	w.der = dae.NewDerivatives(sys)
+	w.rx.allocDense(nq, w.nc)
 	w.M, w.T1 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 	if nd > 0 {
 		w.fod = dae.NewFirstOrderDerivatives(sys)

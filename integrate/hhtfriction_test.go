@@ -82,7 +82,9 @@ func TestHHTFrictionKrylovMatchesDense(t *testing.T) {
 // TestHHTFrictionKrylovLarge: hht starts on the chain of 70 rods with friction in its
 // pins (210 coordinates, above massNewtonDenseMax, where it was refused) on its
 // Newton-Krylov path, keeps g(q) = 0 to the Newton tolerance's level, and its step
-// allocates nothing after warm-up and stores no dense matrix.
+// allocates nothing after warm-up and stores no dense matrix (neither the Newton matrix
+// nor ∂f_λ/∂q, ∂f_λ/∂v; the start solves eq. 17 through the recursion,
+// TestEq17RecursiveWithFriction).
 func TestHHTFrictionKrylovLarge(t *testing.T) {
 	sys, s := frictionChain(t, 70)
 	m := DefaultHHT()
@@ -101,7 +103,7 @@ func TestHHTFrictionKrylovLarge(t *testing.T) {
 	}); a != 0 {
 		t.Errorf("hht step with friction on 210 coordinates: %g allocations, want 0", a)
 	}
-	if m.w.mn == nil || m.w.lu != nil {
+	if m.w.mn == nil || m.w.lu != nil || m.w.rx.Fq != nil {
 		t.Errorf("the run left the Newton-Krylov path (DenseFallbacks %d)", m.Stats().DenseFallbacks)
 	}
 	c := m.Current()
@@ -112,4 +114,39 @@ func TestHHTFrictionKrylovLarge(t *testing.T) {
 		t.Errorf("|g(q)| = %.2e at t = %g, want ≤ 1e-6", r, c.T)
 	}
 	t.Logf("t = %g after %d steps, %d f evals", c.T, m.Stats().Steps, m.Stats().FuncEvals)
+}
+
+// TestEq17RecursiveWithFriction: eq. 17 with the λ-dependent friction forces, solved
+// through dae.MassSolver (massSchur, M never formed, the fixed-point iteration on λ) at a
+// moving state of the 4-rod friction chain, gives the a and λ of the dense KKT
+// factorization to 1e-10 relative, and the friction changes them.
+func TestEq17RecursiveWithFriction(t *testing.T) {
+	sys, s := frictionChain(t, 4)
+	nq, nc := sys.Size()
+	for i := 2; i < nq; i += 3 {
+		s.V[i] = 0.5 * float64(i%2*2-1) // the pins' angular rates; the slack rates stay 0
+	}
+	solve := func(sys dae.System) (a, lambda []float64, e *eq17) {
+		a, lambda, e = make([]float64, nq), make([]float64, nc), newEq17(sys)
+		if err := e.solve(a, lambda, 0, s.Q, s.V, &Stats{}); err != nil {
+			t.Fatal(err)
+		}
+		return a, lambda, e
+	}
+	ar, lr, rec := solve(sys)
+	ad, ld, dense := solve(denseFriction{denseOnly{sys, sys, sys, sys}, sys})
+	ab, lb, _ := solve(hideMassSolver(sys)) // without f_λ
+	if rec.M != nil || rec.rec == nil || dense.rec != nil {
+		t.Fatal("the solves did not take the intended paths")
+	}
+	scale := 1 + math.Max(maxDiff(ad, make([]float64, nq)), maxDiff(ld, make([]float64, nc)))
+	da, dl := maxDiff(ar, ad), maxDiff(lr, ld)
+	fa, fl := maxDiff(ab, ad), maxDiff(lb, ld)
+	t.Logf("recursive − dense: a %.1e, λ %.1e (scale %.1f); friction's effect: a %.1e, λ %.1e", da, dl, scale, fa, fl)
+	if da > 1e-10*scale || dl > 1e-10*scale {
+		t.Errorf("recursive − dense: a %.2e, λ %.2e, want ≤ 1e-10 × %.1f", da, dl, scale)
+	}
+	if fa < 1e-3 {
+		t.Errorf("friction changes a by %.2e only: the test does not see it", fa)
+	}
 }
