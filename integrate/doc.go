@@ -327,8 +327,11 @@
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
 // λ-dependent forces or Pfaffian rows in bdf, radau5 and genalpha, λ-dependent forces in
-// lie-genalpha, ali3, ali1 and multi-index, and λ-dependent forces or first-order states
-// in hht), rather than run at O(nq³) per factorization. The methods without the path in
+// lie-genalpha, ali3, ali1 and multi-index, and first-order states in hht), rather than
+// run at O(nq³) per factorization. hht takes λ-dependent forces (joint friction) on the
+// path: its residual carries f_λ at the iterate's λ, so GMRES's difference products hold
+// −∂f_λ/∂λ beside Gᵀ and ∂f_λ/∂q, ∂f_λ/∂v, which the preconditioner lacks; its start
+// solves eq. 17 with f_λ through massSchur (eq17.solveWith). The methods without the path in
 // any form are refused
 // there alike (refuseDenseMethod): daealpha (its Newton matrix of seed 003 eqs. 3.3-3.4),
 // gcp-fv (the partitioned matrices of seed 000 eqs. 29-39 with eq. 40's terms dropped,
