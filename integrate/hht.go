@@ -323,7 +323,13 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	}
 	w.mm, _ = sys.(dae.MassMultiplier)
 	if sparse && nd == 0 && pf == nil && w.mm != nil {
-		w.mn = newMassNewtonReaction(sys) // f_λ is in the residual; the dense parts wait for a fallback
+		w.mn = newMassNewton(sys) // the dense parts wait for a fallback
+		if w.mn == nil && nq > massNewtonDenseMax {
+			// λ-dependent forces: f_λ is in the residual, so GMRES has its columns; below
+			// the bound the dense matrix with ∂f_λ is 3-4 × cheaper (BENCHMARKS.md,
+			// "hht with joint friction on the Newton-Krylov path").
+			w.mn = newMassNewtonReaction(sys)
+		}
 	}
 	if w.mn != nil {
 		w.kr, w.ku, w.kb, w.e1raw = newGMRES(n), vec(n), vec(n), vec(nq)
