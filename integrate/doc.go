@@ -329,7 +329,7 @@
 // λ-dependent forces or Pfaffian rows in bdf, radau5 and genalpha, λ-dependent forces in
 // lie-genalpha, ali3, ali1 and multi-index, and first-order states in hht), rather than
 // run at O(nq³) per factorization. hht takes λ-dependent forces (joint friction) on the
-// path: its residual carries f_λ at the iterate's λ, so GMRES's difference products hold
+// path above massNewtonDenseMax coordinates (below, its dense matrix is cheaper): its residual carries f_λ at the iterate's λ, so GMRES's difference products hold
 // −∂f_λ/∂λ beside Gᵀ and ∂f_λ/∂q, ∂f_λ/∂v, which the preconditioner lacks; its start
 // solves eq. 17 with f_λ through massSchur (eq17.solveWith). The methods without the path in
 // any form are refused
