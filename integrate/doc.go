@@ -329,11 +329,11 @@
 // λ-dependent forces or Pfaffian rows in bdf, radau5 and genalpha, λ-dependent forces in
 // lie-genalpha, ali3, ali1 and multi-index, and first-order states in hht), rather than
 // run at O(nq³) per factorization. hht takes λ-dependent forces (joint friction) on the
-// path above massNewtonDenseMax coordinates (below, its dense matrix is cheaper): its residual carries f_λ at the iterate's λ, so GMRES's difference products hold
-// −∂f_λ/∂λ beside Gᵀ and ∂f_λ/∂q, ∂f_λ/∂v, which the preconditioner lacks; its start
-// solves eq. 17 with f_λ through massSchur (eq17.solveWith). The methods without the path in
-// any form are refused
-// there alike (refuseDenseMethod): daealpha (its Newton matrix of seed 003 eqs. 3.3-3.4),
+// path above massNewtonDenseMax coordinates (below, its dense matrix is cheaper): its
+// residual carries f_λ at the iterate's λ, so GMRES's difference products hold −∂f_λ/∂λ
+// beside Gᵀ and ∂f_λ/∂q, ∂f_λ/∂v, which the preconditioner lacks; its start solves eq. 17
+// with f_λ through massSchur (eq17.solveWith). The methods without the path in any form
+// are refused there alike (refuseDenseMethod): daealpha (its Newton matrix of seed 003 eqs. 3.3-3.4),
 // gcp-fv (the partitioned matrices of seed 000 eqs. 29-39 with eq. 40's terms dropped,
 // which have no product form); at most massNewtonDenseMax coordinates they run on their
 // dense matrices. gcp-abm, explicit, needs no Newton matrix: on a
