@@ -327,15 +327,20 @@
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
 // λ-dependent forces or Pfaffian rows in bdf, radau5 and genalpha, λ-dependent forces in
-// lie-genalpha, ali3, ali1 and multi-index, and λ-dependent forces or first-order states
-// in hht, daealpha's cs and cs-qr forms, whose CM iteration (seed 003 eq. 3.9) drops
-// d(P r)/dq, which residual differences would keep), rather than run at O(nq³) per
-// factorization. daealpha's index2 form (eqs. 3.3) takes its increments by GMRES on
+// lie-genalpha, ali3, ali1 and multi-index, and first-order states in hht, daealpha's cs
+// and cs-qr forms, whose CM iteration (seed 003 eq. 3.9) drops d(P r)/dq, which residual
+// differences would keep), rather than run at O(nq³) per factorization. hht takes
+// λ-dependent forces (joint friction) on the path above massNewtonDenseMax coordinates
+// (below, its dense matrix is cheaper): its residual carries f_λ at the iterate's λ, so
+// GMRES's difference products hold −∂f_λ/∂λ beside Gᵀ and ∂f_λ/∂q, ∂f_λ/∂v, which the
+// preconditioner lacks; its start solves eq. 17 with f_λ through massSchur
+// (eq17.solveWith). daealpha's index2 form (eqs. 3.3) takes its increments by GMRES on
 // residual differences preconditioned by two saddle-point solves [M Gᵀ; G 0](Δq, ν) and
 // [M Gᵀ; G 0](Δv, μ) through massNewton, its dynamic rows scaled as genalpha's
 // (daeAlphaKrylov); index1-proj by one such solve for (Δq, ν) and eq. 2.6's rows for Δv,
-// its projections (eqs. 2.5b-e) by the Schur complement through dae.MassSolver. The methods without the path in any form are refused there alike
-// (refuseDenseMethod): gcp-fv (the partitioned matrices of seed 000 eqs. 29-39 with eq. 40's terms dropped,
+// its projections (eqs. 2.5b-e) by the Schur complement through dae.MassSolver. The
+// methods without the path in any form are refused there alike (refuseDenseMethod): gcp-fv
+// (the partitioned matrices of seed 000 eqs. 29-39 with eq. 40's terms dropped,
 // which have no product form); at most massNewtonDenseMax coordinates they run on their
 // dense matrices. gcp-abm, explicit, needs no Newton matrix: on a
 // dae.MassSolver system without λ-dependent forces it takes eq. 39 as eq. 17 by the Schur

@@ -44,7 +44,7 @@ func newEq17(sys dae.System) *eq17 {
 	if sp := newSparseEval(sys, false); sp != nil {
 		return &eq17{sys: sys, sp: sp, kkt: newSaddlePoint(sys)}
 	}
-	if rec := newMassSchur(sys); rec != nil {
+	if rec := massSchurOf(sys); rec != nil { // f_λ by solveWith's iterations on it
 		e := &eq17{sys: sys, rec: rec}
 		if nc > 0 {
 			e.G = mat.NewDense(nc, nq, nil)
@@ -135,24 +135,31 @@ func (e *eq17) solveRecursive(a, lambda []float64, t float64, q, v, f []float64,
 	if err := e.rec.factor(t, q, e.G); err != nil {
 		return err
 	}
-	e.rec.Solve(a, lambda)
-	st.Solves++
-	return nil
+	return e.solveWith(e.rec, a, lambda, t, q, v, st)
 }
 
 // solveFactored solves the factorized KKT system for (a, λ), f and γ in a and lambda;
 // with λ-dependent forces (dae.ReactionForce) by the fixed-point iteration solveReaction.
 func (e *eq17) solveFactored(a, lambda []float64, t float64, q, v []float64, st *Stats) error {
+	return e.solveWith(e.kkt, a, lambda, t, q, v, st)
+}
+
+// solveWith is solveFactored on the factorization solver of [M Gᵀ; G 0]: the KKT
+// matrix's, or massSchur's on the recursive path.
+func (e *eq17) solveWith(solver saddleSolver, a, lambda []float64, t float64, q, v []float64, st *Stats) error {
 	if e.rxa != nil {
-		return e.rxa.solve(e.kkt, a, lambda, t, q, v, st)
+		return e.rxa.solve(solver, a, lambda, t, q, v, st)
 	}
 	if rf, ok := dae.AsReactionForce(e.sys); ok && len(lambda) > 0 {
-		return e.solveReaction(rf, a, lambda, t, q, v, st)
+		return solveReaction(solver, rf, a, lambda, t, q, v, st)
 	}
-	e.kkt.Solve(a, lambda)
+	solver.Solve(a, lambda)
 	st.Solves++
 	return nil
 }
+
+// saddleSolver solves [M Gᵀ; G 0](x, y) = (r, s) in place at a factorized point.
+type saddleSolver interface{ Solve(x, y []float64) }
 
 // startError words a failure of eq. 17 at the start of a run.
 // consistentStart computes s.A and s.Lambda from s.Q and s.V by eq. 17 (seed 002), so that

@@ -301,7 +301,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	if sparse && nd == 0 {
 		w.sp = newSparseEval(sys, true)
 	}
-	w.rx = newReaction(sys, w.sp)
+	w.rx = newReactionDeferred(sys, w.sp) // its dense matrices wait for allocDense
 	if w.sp != nil {
 		w.lu = newSparseNewtonFactor(n, kktNewtonPattern(sys))
 		w.kIdx = newKKTScatter(w.sp, &w.lu.csr)
@@ -324,6 +324,12 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	w.mm, _ = sys.(dae.MassMultiplier)
 	if sparse && nd == 0 && pf == nil && w.mm != nil {
 		w.mn = newMassNewton(sys) // the dense parts wait for a fallback
+		if w.mn == nil && nq > massNewtonDenseMax {
+			// λ-dependent forces: f_λ is in the residual, so GMRES has its columns; below
+			// the bound the dense matrix with ∂f_λ is 3-4 × cheaper (BENCHMARKS.md,
+			// "hht with joint friction on the Newton-Krylov path").
+			w.mn = newMassNewtonReaction(sys)
+		}
 	}
 	if w.mn != nil {
 		w.kr, w.ku, w.kb, w.e1raw = newGMRES(n), vec(n), vec(n), vec(nq)
@@ -343,6 +349,7 @@ func (w *hhtWork) allocDense() {
 	}
 	sys, nq, nd := w.sys, w.nq, w.nd
 	w.der = dae.NewDerivatives(sys)
+	w.rx.allocDense(nq, w.nc)
 	w.M, w.T1 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 	if nd > 0 {
 		w.fod = dae.NewFirstOrderDerivatives(sys)

@@ -66,8 +66,16 @@ const massNewtonDenseMax = 200
 
 // newMassNewton returns the simplified matrix for sys, or nil when sys has no
 // dae.MassSolver or has λ-dependent forces (newMassSchur).
-func newMassNewton(sys dae.System) *massNewton {
-	s := newMassSchur(sys)
+func newMassNewton(sys dae.System) *massNewton { return massNewtonOn(newMassSchur(sys)) }
+
+// newMassNewtonReaction is newMassNewton for a method whose residual carries the
+// λ-dependent forces f_λ(t, q, v, λ) (dae.ReactionForce, seed 004 eq. 8b) at the iterate's
+// λ: GMRES's products by differences of that residual then hold −∂f_λ/∂λ beside Gᵀ (and
+// ∂f_λ/∂q, ∂f_λ/∂v), which the preconditioner [M Gᵀ; G 0] lacks and GMRES makes up.
+func newMassNewtonReaction(sys dae.System) *massNewton { return massNewtonOn(massSchurOf(sys)) }
+
+// massNewtonOn returns the simplified matrix on the solver s, or nil when s is nil.
+func massNewtonOn(s *massSchur) *massNewton {
 	if s == nil {
 		return nil
 	}

@@ -34,10 +34,19 @@ type massSchur struct {
 var errSchurSingular = errors.New("is singular: G M⁻¹ Gᵀ not positive definite (redundant loop-closure equations?)")
 
 // newMassSchur returns the solver for sys, or nil when sys has no dae.MassSolver or has
-// λ-dependent forces (whose fixed-point iteration needs the KKT factorization).
+// λ-dependent forces, which its callers' equations would leave out.
 func newMassSchur(sys dae.System) *massSchur {
+	if dae.HasReactionForce(sys) {
+		return nil
+	}
+	return massSchurOf(sys)
+}
+
+// massSchurOf is newMassSchur with λ-dependent forces allowed: for a caller that adds
+// f_λ(λ) itself (eq17's iterations on λ, hht's Newton-Krylov residual).
+func massSchurOf(sys dae.System) *massSchur {
 	ms, ok := sys.(dae.MassSolver)
-	if !ok || dae.HasReactionForce(sys) {
+	if !ok {
 		return nil
 	}
 	nq, nc := sys.Size()

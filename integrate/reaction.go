@@ -41,12 +41,33 @@ func newReaction(sys dae.System, sp *sparseEval) *reaction {
 		r.VlT = make([]float64, sp.con.NNZ())
 		return r
 	}
-	nq, nc := sys.Size()
+	r.allocDense(sys.Size())
+	return r
+}
+
+// newReactionDeferred is newReaction without the dense derivative matrices, which
+// allocDense sizes when needed: for a method whose Newton-Krylov path takes only f_λ
+// (hht), so that it stores no nq×nq matrix.
+func newReactionDeferred(sys dae.System, sp *sparseEval) *reaction {
+	if sp != nil {
+		return newReaction(sys, sp)
+	}
+	if rf, ok := dae.AsReactionForce(sys); ok {
+		return &reaction{rf: rf}
+	}
+	return nil
+}
+
+// allocDense sizes Fq, Fv (nq×nq) and Fl (nq×nc) on the dense path, once; it does nothing
+// on the sparse path or for a nil r.
+func (r *reaction) allocDense(nq, nc int) {
+	if r == nil || r.srf != nil || r.Fq != nil {
+		return
+	}
 	r.Fq, r.Fv = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 	if nc > 0 {
 		r.Fl = mat.NewDense(nq, nc, nil)
 	}
-	return r
 }
 
 // add adds f_λ(t, q, v, λ) to dst.
@@ -104,11 +125,11 @@ const reactionIters = 100
 var errReactionFixedPoint = errors.New("with forces that depend on λ (dae.ReactionForce): the fixed-point iteration on λ did not converge")
 
 // solveReaction solves eq. 17 with the λ-dependent force, M a + Gᵀλ = f + f_λ(λ), G a = γ,
-// by the fixed-point iteration λ_{k+1} = λ(f + f_λ(λ_k)) on the factorization of the KKT
-// matrix (which f_λ does not change) until λ changes by less than 1e-14 relative. f and γ
-// are in a and lambda on entry (as kkt.Solve takes them); a start, not a step, uses it, so
-// it may allocate.
-func (e *eq17) solveReaction(rf dae.ReactionForce, a, lambda []float64, t float64, q, v []float64, st *Stats) error {
+// by the fixed-point iteration λ_{k+1} = λ(f + f_λ(λ_k)) on solver, the factorization of the
+// KKT matrix (which f_λ does not change), until λ changes by less than 1e-14 relative. f
+// and γ are in a and lambda on entry (as solver.Solve takes them); a start, not a step,
+// uses it, so it may allocate.
+func solveReaction(solver saddleSolver, rf dae.ReactionForce, a, lambda []float64, t float64, q, v []float64, st *Stats) error {
 	f, gamma := append([]float64(nil), a...), append([]float64(nil), lambda...)
 	clear(lambda)
 	prev := make([]float64, len(lambda))
@@ -117,7 +138,7 @@ func (e *eq17) solveReaction(rf dae.ReactionForce, a, lambda []float64, t float6
 		copy(a, f)
 		rf.AddReactionForce(a, t, q, v, prev)
 		copy(lambda, gamma)
-		e.kkt.Solve(a, lambda)
+		solver.Solve(a, lambda)
 		st.FuncEvals++
 		st.Solves++
 		var d, s float64

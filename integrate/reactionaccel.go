@@ -88,7 +88,7 @@ func newReactionAccel(sys dae.System, sp *sparseEval) *reactionAccel {
 // It counts solves, Newton corrections, fresh matrices (Jacobians, Factorizations) in st
 // and returns errReactionNewton (with t and the last correction) when it does not
 // converge.
-func (r *reactionAccel) solve(solver interface{ Solve(x, y []float64) }, a, lam []float64, t float64, q, v []float64, st *Stats) error {
+func (r *reactionAccel) solve(solver saddleSolver, a, lam []float64, t float64, q, v []float64, st *Stats) error {
 	copy(r.f, a)
 	copy(r.gamma, lam)
 	copy(r.lam, r.lamPrev)
@@ -132,7 +132,7 @@ func (r *reactionAccel) solve(solver interface{ Solve(x, y []float64) }, a, lam 
 
 // newtonMatrix forms and factorizes J = I − S⁻¹ G M⁻¹ ∂f_λ/∂λ at (t, q, v, λ_k) column by
 // column: column k is e_k minus the λ part of eq. 17 solved with (∂f_λ/∂λ e_k, 0).
-func (r *reactionAccel) newtonMatrix(solver interface{ Solve(x, y []float64) }, t float64, q, v []float64, st *Stats) error {
+func (r *reactionAccel) newtonMatrix(solver saddleSolver, t float64, q, v []float64, st *Stats) error {
 	r.rx.derivatives(t, q, v, r.lam)
 	st.Jacobians++
 	J := r.jac.Matrix()

@@ -1,0 +1,55 @@
+package joint_test
+
+import (
+	"fmt"
+	"testing"
+
+	"linkage/integrate"
+	"linkage/joint"
+	"linkage/law"
+)
+
+// frictionChain is n planar rods (1 m, 1 kg) stretched along +x and released under
+// gravity, each on a pin with joint friction (μ 0.3, pin radius 0.02 m, viscous 0.01
+// N·m·s/rad, slip speed 0.05 rad/s): the pin's slack x and y slides are held at zero by
+// the friction's hold rows, which carry its reaction. 3n coordinates, 2n constraints.
+func frictionChain(n int) (*joint.System, integrate.State, error) {
+	md := &joint.Model{Gravity: [3]float64{0, -9.81, 0}}
+	rod := joint.Body{Mass: 1, COM: [3]float64{0.5, 0, 0},
+		Inertia: [3][3]float64{{0.045, 0, 0}, {0, 1.0 / 12, 0}, {0, 0, 1.0 / 12}}}
+	f, origin := joint.Ground, [3]float64{}
+	for i := range n {
+		name := fmt.Sprint("pin", i+1)
+		f = md.Prismatic(name+".x", f, origin, [3]float64{1, 0, 0}, joint.Body{Name: name + ".x"})
+		f = md.Prismatic(name+".y", f, [3]float64{}, [3]float64{0, 1, 0}, joint.Body{Name: name + ".y"})
+		rod.Name = fmt.Sprint("bar", i+1)
+		f = md.Revolute(name, f, [3]float64{}, [3]float64{0, 0, 1}, rod)
+		md.Friction(name, f, law.Friction{Mu: 0.3, VReg: 0.05, Radius: 0.02, Viscous: 0.01},
+			joint.Hold{Name: "x", Coord: f - 2, Weight: 1}, joint.Hold{Name: "y", Coord: f - 1, Weight: 1})
+		origin = [3]float64{1, 0, 0}
+	}
+	sys, err := md.System()
+	if err != nil {
+		return nil, integrate.State{}, err
+	}
+	nq, _ := sys.Size()
+	return sys, integrate.NewState(nq, 0), nil
+}
+
+// BenchmarkFrictionChainHHTStep: hht steps (RTol = ATol = 1e-4) on the planar chain with
+// friction in every pin, on the joint route's Newton-Krylov path (the residual carries
+// f_λ at the iterate's λ). Run:
+//
+//	go test -run X -bench FrictionChainHHTStep -benchtime 20x ./joint/
+func BenchmarkFrictionChainHHTStep(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			sys, s, err := frictionChain(n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			m := integrate.DefaultHHT()
+			benchSteps(b, &m, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+		})
+	}
+}
