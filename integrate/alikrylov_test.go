@@ -80,18 +80,6 @@ func pathsAgree(t *testing.T, label string, kry, dense Method, ref []float64, fr
 	}
 }
 
-// stepAllocatesNothing checks that a step of m (label) after warm-up allocates nothing.
-func stepAllocatesNothing(t *testing.T, label string, m Method) {
-	t.Helper()
-	if a := testing.AllocsPerRun(10, func() {
-		if err := m.Step(math.Inf(1)); err != nil {
-			t.Fatal(err)
-		}
-	}); a != 0 {
-		t.Errorf("%s step on the Krylov path: %g allocations, want 0", label, a)
-	}
-}
-
 // aliWorkOf is the run of an augmented Lagrangian method.
 func aliWorkOf(m Method) *aliWork {
 	switch m := m.(type) {
