@@ -338,18 +338,20 @@
 // residual differences preconditioned by two saddle-point solves [M Gᵀ; G 0](Δq, ν) and
 // [M Gᵀ; G 0](Δv, μ) through massNewton, its dynamic rows scaled as genalpha's
 // (daeAlphaKrylov); index1-proj by one such solve for (Δq, ν) and eq. 2.6's rows for Δv,
-// its projections (eqs. 2.5b-e) by the Schur complement through dae.MassSolver. The
-// methods without the path in any form are refused there alike (refuseDenseMethod): gcp-fv
-// (the partitioned matrices of seed 000 eqs. 29-39 with eq. 40's terms dropped,
-// which have no product form); at most massNewtonDenseMax coordinates they run on their
-// dense matrices. gcp-abm, explicit, needs no Newton matrix: on a
+// its projections (eqs. 2.5b-e) by the Schur complement through dae.MassSolver.
+// gcp-abm, explicit, needs no Newton matrix: on a
 // dae.MassSolver system without λ-dependent forces it takes eq. 39 as eq. 17 by the Schur
 // complement G M⁻¹ Gᵀ (massSchur, gcpmass.go) at every size, keeping only the partition's
 // nc-row matrices G, G_u and H (O(N) per rate for a fixed number of cut-joint rows).
-// gcp-newmark on a dae.MassSolver and dae.MassMultiplier system takes its Newton
-// increment (eq. 30) by GMRES on forward differences of Ψ (eq. 20, Zᵀ(M a − f) with M a
-// by the recursion) preconditioned by the reduced mass Zᵀ M Z of eq. 39, applied as a
-// Schur-complement solve (gcpKrylov): no nq×nq matrix at any size.
+// gcp-newmark and gcp-fv on a dae.MassSolver and dae.MassMultiplier system take their
+// Newton increment (eq. 30) by GMRES on forward differences of Ψ (eq. 20, Zᵀ(M a − f)
+// with M a by the recursion) preconditioned by the reduced mass Zᵀ M Z of eq. 39, applied
+// as a Schur-complement solve (gcpKrylov): no nq×nq matrix at any size. The differences
+// keep the terms of eq. 40 that gcp-fv's quasi-Newton matrix drops, so there gcp-fv is
+// Newton's method on the same equations with the exact Jacobian up to the forcing term
+// (gcp-newmark's iteration), not the paper's approximate matrix; with λ-dependent forces
+// the gcp methods keep their dense path and are refused above massNewtonDenseMax
+// coordinates.
 //
 // # Solve
 //
