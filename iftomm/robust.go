@@ -51,7 +51,7 @@ type RobustRun struct {
 // RoundingStarts are n starts of A02 whose crank0 angle (the kept coordinate) is the
 // file's times 1 + k·1e-15, k = 0 … n−1: k·7 ulps of π/2, rounding-level changes of the
 // start (k = 0 is the file's). Over them a figure that holds by a margin holds every time;
-// one that holds by rounding holds in some (`linkage reproduce iftomm-radau5-rounding`).
+// one that holds by rounding holds in some (`linkage reproduce iftomm-rounding`).
 func RoundingStarts(n int) []RobustStart {
 	starts := []RobustStart{{Name: "file"}}
 	for k := 1; k < n; k++ {

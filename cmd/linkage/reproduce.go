@@ -22,19 +22,19 @@ type experiment struct {
 
 func experiments() map[string]experiment {
 	return map[string]experiment{
-		"yen1998-flex":           {"seed 003 section 4.3 alone: flexible slider-crank (Figs. 7-12, Table 2 largest steps, CM vs index 2)", runYen1998Flex},
-		"arnold-ex8":             {"seed 002 Example 8: λ error of generalized-α, index 3 vs stabilized index 2 (Figs. 10, 16)", runArnoldEx8},
-		"arnold-driftoff":        {"seed 002 Fig. 14: drift of |g| for index 2 (linear) and index 1 (quadratic) without projection", runArnoldDriftOff},
-		"arnold-ex9":             {"seed 002 Example 9: backward Euler's λ does not converge as h_n → 0 with h_{n-1} fixed", runArnoldEx9},
-		"arnold-radau":           {"seed 002 Figs. 12-13: radau5 on index 3 vs index 2, error vs Newton tolerance (Andrews)", runArnoldRadau},
-		"cardenal1997":           {"seed 001 Table 1 (ali1 vs ali3 energy error and CPU, double pendulum), energy history (Fig. 2), multi-index step history (Fig. 5), suspension comparison (Figs. 8-10)", runCardenal1997},
-		"haug1997":               {"seed 000 section 4: GCP implicit vs FV vs ABM: errors, largest steps (Table 5), Newton iterations (Figs. 9-11)", runHaug1997},
-		"haug1997-scan":          {"seed 000 section 4.1: largest steps of IMPL, FV, ABM on the double pendulum over a grid of RSDA (k, c)", runHaugScan},
-		"lie-workprecision":      {"seed 002 Example 6 and chain3d:N: heavy tops and 3D chains on the Lie group (lie-genalpha) vs Euler parameters (genalpha, hht, radau5) at tol 1e-4 to 1e-8: error, |p| − 1, work, time", runLieWorkPrecision},
-		"iftomm":                 {"IFToMM benchmarks A01, A02 (N = 40), A04 (examples/iftomm) with hht, genalpha, bdf, radau5, dopri5 at tol 1e-6, 1e-8: error against the reference, energy drift, time, steps, pass/fail at 1e-3 m", func(_ string, stdout io.Writer) error { return runIFToMM(false, iftomm.MaxSteps, stdout) }},
-		"iftomm-radau5-eps":      {"IFToMM A02 (N = 40, 20 s) with radau5 (ggl) at tol 1e-6 to 1e-9 over the regularization ε of its singular mode, 1e-16 to 1e-8 (method parameter reg_eps): which runs pass the singular positions", runIFToMMRadau5Eps},
-		"iftomm-radau5-rounding": {"IFToMM A02 (N = 40, 20 s) with radau5 (ggl) at tol 1e-6 to 1e-9 from 10 starts that differ by rounding (crank0's angle × (1 + k·1e-15)): how many pass the library's 1e-3 m", runIFToMMRadau5Rounding},
-		"yen1998":                {"seed 003 section 4: DAE α-method, stiff spring pendulum energy and trajectory (Figs. 2-3), bushing CM vs index 2 (Table 1), flexible slider-crank (Figs. 7-12, Table 2)", runYen1998},
+		"yen1998-flex":      {"seed 003 section 4.3 alone: flexible slider-crank (Figs. 7-12, Table 2 largest steps, CM vs index 2)", runYen1998Flex},
+		"arnold-ex8":        {"seed 002 Example 8: λ error of generalized-α, index 3 vs stabilized index 2 (Figs. 10, 16)", runArnoldEx8},
+		"arnold-driftoff":   {"seed 002 Fig. 14: drift of |g| for index 2 (linear) and index 1 (quadratic) without projection", runArnoldDriftOff},
+		"arnold-ex9":        {"seed 002 Example 9: backward Euler's λ does not converge as h_n → 0 with h_{n-1} fixed", runArnoldEx9},
+		"arnold-radau":      {"seed 002 Figs. 12-13: radau5 on index 3 vs index 2, error vs Newton tolerance (Andrews)", runArnoldRadau},
+		"cardenal1997":      {"seed 001 Table 1 (ali1 vs ali3 energy error and CPU, double pendulum), energy history (Fig. 2), multi-index step history (Fig. 5), suspension comparison (Figs. 8-10)", runCardenal1997},
+		"haug1997":          {"seed 000 section 4: GCP implicit vs FV vs ABM: errors, largest steps (Table 5), Newton iterations (Figs. 9-11)", runHaug1997},
+		"haug1997-scan":     {"seed 000 section 4.1: largest steps of IMPL, FV, ABM on the double pendulum over a grid of RSDA (k, c)", runHaugScan},
+		"lie-workprecision": {"seed 002 Example 6 and chain3d:N: heavy tops and 3D chains on the Lie group (lie-genalpha) vs Euler parameters (genalpha, hht, radau5) at tol 1e-4 to 1e-8: error, |p| − 1, work, time", runLieWorkPrecision},
+		"iftomm":            {"IFToMM benchmarks A01, A02 (N = 40), A04 (examples/iftomm) with hht, genalpha, bdf, radau5, dopri5 at tol 1e-6, 1e-8: error against the reference, energy drift, time, steps, pass/fail at 1e-3 m", func(_ string, stdout io.Writer) error { return runIFToMM(false, iftomm.MaxSteps, stdout) }},
+		"iftomm-radau5-eps": {"IFToMM A02 (N = 40, 20 s) with radau5 (ggl) at tol 1e-6 to 1e-9 over the regularization ε of its singular mode, 1e-16 to 1e-8 (method parameter reg_eps): which runs pass the singular positions", runIFToMMRadau5Eps},
+		"iftomm-rounding":   {"IFToMM A02 (N = 40, 20 s) with radau5 (ggl) at tol 1e-6 to 1e-9 from 10 starts that differ by rounding (crank0's angle × (1 + k·1e-15)): how many pass the library's 1e-3 m", runIFToMMRadau5Rounding},
+		"yen1998":           {"seed 003 section 4: DAE α-method, stiff spring pendulum energy and trajectory (Figs. 2-3), bushing CM vs index 2 (Table 1), flexible slider-crank (Figs. 7-12, Table 2)", runYen1998},
 	}
 }
 
