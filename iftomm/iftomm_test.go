@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"linkage/examples"
 	"linkage/integrate"
 	"linkage/modelfile"
 )
@@ -439,5 +440,53 @@ func TestRobustTable(t *testing.T) {
 		if !strings.Contains(tab, want) {
 			t.Errorf("table lacks %q:\n%s", want, tab)
 		}
+	}
+}
+
+// TestRoundingStarts: the probe's starts differ from the file's by k·1e-15 of crank0's
+// angle (k = 0 the file's own), rounding-level and distinct, and move only that angle.
+func TestRoundingStarts(t *testing.T) {
+	src, err := examples.IFToMM.ReadFile("iftomm/a02-n-four-bar-40.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := RoundingStarts(10)
+	if len(starts) != 10 || starts[0].Perturb != nil {
+		t.Fatalf("%d starts, first perturbs: %v; want 10, the first the file's", len(starts), starts[0].Perturb != nil)
+	}
+	seen := map[modelfile.Angle]bool{}
+	for k, s := range starts[1:] {
+		doc, err := modelfile.Parse("a02", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a0, c0 := doc.Model.Initial.Bodies["crank0"].Angle, doc.Model.Initial.Bodies["crank1"]
+		s.Perturb(doc)
+		a := doc.Model.Initial.Bodies["crank0"].Angle
+		if d := float64(a-a0) / float64(a0); math.Abs(d-float64(k+1)*1e-15) > 0.25e-15 || seen[a] {
+			t.Errorf("start %s: angle %v → %v, relative change %.3g, want (%d ± 0.25)·1e-15 and distinct", s.Name, a0, a, d, k+1)
+		}
+		seen[a] = true
+		if doc.Model.Initial.Bodies["crank1"] != c0 {
+			t.Errorf("start %s moved crank1", s.Name)
+		}
+	}
+}
+
+// TestRobustCounts: the per-tolerance counts of the probe count a stopped run and a
+// finished one beyond the library's tolerance as not passing, and range the errors of the
+// runs that ended.
+func TestRobustCounts(t *testing.T) {
+	c := Config{Method: "radau5", Tol: 1e-6}
+	runs := []RobustRun{
+		{Start: "file", Run: Run{Config: c, Reached: 20, MaxError: 3.2e-4}},
+		{Start: "k1", Run: Run{Config: c, Reached: 20, MaxError: 1.9e-3}},
+		{Start: "k2", Run: Run{Config: c, Reached: 3, MaxError: 1e-6, Err: errStub("stop")}},
+		{Start: "file", Run: Run{Config: Config{Method: "radau5", Tol: 1e-8}, Reached: 20, MaxError: 1.5e-4}},
+	}
+	got := RobustCounts(runs)
+	want := "radau5 tol 1e-06: 2 of 3 starts reach the end on the physical branch, 1 within 0.001 m (errors 0.00032 … 0.0019 m)\nradau5 tol 1e-08: 1 of 1 starts reach the end on the physical branch, 1 within 0.001 m (errors 0.00015 … 0.00015 m)\n"
+	if got != want {
+		t.Errorf("RobustCounts:\n%s\nwant:\n%s", got, want)
 	}
 }

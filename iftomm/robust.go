@@ -2,6 +2,7 @@ package iftomm
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -47,12 +48,30 @@ type RobustRun struct {
 	Run
 }
 
+// RoundingStarts are n starts of A02 whose crank0 angle (the kept coordinate) is the
+// file's times 1 + k·1e-15, k = 0 … n−1: k·7 ulps of π/2, rounding-level changes of the
+// start (k = 0 is the file's). Over them a figure that holds by a margin holds every time;
+// one that holds by rounding holds in some (`linkage reproduce iftomm-rounding`).
+func RoundingStarts(n int) []RobustStart {
+	starts := []RobustStart{{Name: "file"}}
+	for k := 1; k < n; k++ {
+		f := modelfile.Angle(1 + float64(k)*1e-15)
+		starts = append(starts, RobustStart{Name: fmt.Sprintf("×(1+%de-15)", k), Perturb: func(d *modelfile.Document) {
+			st := d.Model.Initial.Bodies["crank0"]
+			st.Angle *= f
+			d.Model.Initial.Bodies["crank0"] = st
+		}})
+	}
+	return starts
+}
+
 // Robust runs A02 (N = 40) to tEnd with each method of methods at each tolerance of tols
-// from each start of RobustStarts, and reports per run how far it got, its error at B0
-// against the library's reference and its work (`linkage reproduce iftomm --robust`).
-func Robust(methods []string, tols []float64, tEnd float64) ([]RobustRun, error) {
+// from each of starts (RobustStarts, RoundingStarts), and reports per run how far it got,
+// its error at B0 against the library's reference and its work (`linkage reproduce
+// iftomm --robust`).
+func Robust(starts []RobustStart, methods []string, tols []float64, tEnd float64) ([]RobustRun, error) {
 	var out []RobustRun
-	for _, s := range RobustStarts() {
+	for _, s := range starts {
 		p := A02(40, tEnd)
 		p.Perturb = s.Perturb
 		var configs []Config
@@ -116,6 +135,50 @@ func shortError(err error) string {
 		s = s[:i]
 	}
 	return s
+}
+
+// RobustCounts counts, per method and tolerance, the starts from which the probe's run
+// reached the end on the physical branch and those within the library's tolerance, with
+// the range of the errors of the runs that ended.
+func RobustCounts(runs []RobustRun) string {
+	type key struct {
+		method string
+		tol    float64
+	}
+	type count struct {
+		n, ended, pass int
+		lo, hi         float64
+	}
+	var order []key
+	counts := map[key]*count{}
+	for _, r := range runs {
+		k := key{r.Config.Method, r.Config.Tol}
+		c := counts[k]
+		if c == nil {
+			c = &count{lo: math.Inf(1)}
+			counts[k] = c
+			order = append(order, k)
+		}
+		c.n++
+		if r.Err != nil || r.Branch != nil {
+			continue
+		}
+		c.ended++
+		c.lo, c.hi = math.Min(c.lo, r.MaxError), math.Max(c.hi, r.MaxError)
+		if r.Pass() {
+			c.pass++
+		}
+	}
+	var b strings.Builder
+	for _, k := range order {
+		c := counts[k]
+		fmt.Fprintf(&b, "%s tol %g: %d of %d starts reach the end on the physical branch, %d within %g m", k.method, k.tol, c.ended, c.n, c.pass, Tolerance)
+		if c.ended > 0 {
+			fmt.Fprintf(&b, " (errors %.2g … %.2g m)", c.lo, c.hi)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // RobustSummary counts, per method, the runs of the probe that reached the end, and

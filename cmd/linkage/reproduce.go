@@ -33,6 +33,7 @@ func experiments() map[string]experiment {
 		"lie-workprecision": {"seed 002 Example 6 and chain3d:N: heavy tops and 3D chains on the Lie group (lie-genalpha) vs Euler parameters (genalpha, hht, radau5) at tol 1e-4 to 1e-8: error, |p| − 1, work, time", runLieWorkPrecision},
 		"iftomm":            {"IFToMM benchmarks A01, A02 (N = 40), A04 (examples/iftomm) with hht, genalpha, bdf, radau5, dopri5 at tol 1e-6, 1e-8: error against the reference, energy drift, time, steps, pass/fail at 1e-3 m", func(_ string, stdout io.Writer) error { return runIFToMM(false, iftomm.MaxSteps, stdout) }},
 		"iftomm-radau5-eps": {"IFToMM A02 (N = 40, 20 s) with radau5 (ggl) at tol 1e-6 to 1e-9 over the regularization ε of its singular mode, 1e-16 to 1e-8 (method parameter reg_eps): which runs pass the singular positions", runIFToMMRadau5Eps},
+		"iftomm-rounding":   {"IFToMM A02 (N = 40, 20 s) with radau5 (ggl) at tol 1e-6 to 1e-9 from 10 starts that differ by rounding (crank0's angle × (1 + k·1e-15)): how many pass the library's 1e-3 m", runIFToMMRadau5Rounding},
 		"yen1998":           {"seed 003 section 4: DAE α-method, stiff spring pendulum energy and trajectory (Figs. 2-3), bushing CM vs index 2 (Table 1), flexible slider-crank (Figs. 7-12, Table 2)", runYen1998},
 	}
 }
@@ -199,9 +200,22 @@ func runIFToMMRadau5Eps(_ string, stdout io.Writer) error {
 	return nil
 }
 
+// runIFToMMRadau5Rounding prints A02 (N = 40, 20 s) with radau5 at the tolerances of
+// iftomm.Radau5EpsTols from iftomm.RoundingStarts(10), and the pass counts per tolerance.
+func runIFToMMRadau5Rounding(_ string, stdout io.Writer) error {
+	runs, err := iftomm.Robust(iftomm.RoundingStarts(10), []string{"radau5"}, iftomm.Radau5EpsTols, 20)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "IFToMM A02 (N = 40, 20 s), radau5 ggl (default reg_eps) at tol %v from 10 starts: crank0's initial angle times 1 + k·1e-15, k = 0 … 9 (k·7 ulps); columns as in reproduce iftomm --robust\n", iftomm.Radau5EpsTols)
+	fmt.Fprint(stdout, iftomm.RobustTable(runs))
+	fmt.Fprint(stdout, iftomm.RobustCounts(runs))
+	return nil
+}
+
 // runIFToMMRobust prints the robustness probe of A02's singular passages (iftomm.Robust).
 func runIFToMMRobust(stdout io.Writer) error {
-	runs, err := iftomm.Robust(iftomm.RobustMethods, iftomm.RobustTols, 20)
+	runs, err := iftomm.Robust(iftomm.RobustStarts(), iftomm.RobustMethods, iftomm.RobustTols, 20)
 	if err != nil {
 		return err
 	}
