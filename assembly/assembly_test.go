@@ -53,6 +53,38 @@ func TestCoupling(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestEntries: a local pattern over a pair lands at the pair's columns, entries at a fixed
+// (−1) column add nothing, every row holds its diagonal, and rows come out increasing
+// without repeats.
+func TestEntries(t *testing.T) {
+	h := assembly.NewLocalPattern(4)
+	h.Set(0, 0)
+	h.Cross(1<<1, 1<<3) // (1, 3) and (3, 1)
+	if got := h.Support(); got != 0b1011 {
+		t.Errorf("Support = %b, want 1011", got)
+	}
+	e := assembly.NewEntries(6)
+	e.AddLocal([]int{4, 2, -1, 0}, h) // entry 2 fixed
+	e.AddLocal([]int{4, 2, -1, 0}, h) // twice: no repeats
+	e.Add(5, 1)
+	e.Add(-1, 3)
+	want := [][]int{{0, 2}, {1}, {0, 2}, {3}, {4}, {1, 5}}
+	for i, row := range e.Rows() {
+		if !slices.Equal(row, want[i]) {
+			t.Errorf("row %d: %v, want %v", i, row, want[i])
+		}
+	}
+	b := assembly.NewLocalPattern(3)
+	b.Block(0b101)
+	if want := (assembly.LocalPattern{0b101, 0, 0b101}); !slices.Equal(b, want) {
+		t.Errorf("Block = %b, want %b", b, want)
+	}
+}
+
+// TestColumns: the union of pairs' columns is increasing, without −1.
+func TestColumns(t *testing.T) {
 	if got := assembly.Columns([]int{-1, 5, 3}, []int{3, 0, -1}); !slices.Equal(got, []int{0, 3, 5}) {
 		t.Errorf("Columns = %v, want [0 3 5]", got)
 	}

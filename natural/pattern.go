@@ -41,21 +41,78 @@ func (s *System) buildMassPattern() [][]int {
 	return s.union(groups)
 }
 
+// buildCoupling collects the exact structural entries of every element: the constant
+// Hessians of the rows' coordinates (∂(Gᵀλ)/∂q; a rigid row couples its element's points,
+// a revolute's d_x, d_y none), the spring-dampers' Jacobians, the block of a body-fixed
+// point force's pair and of a torque's element. M is constant: ∂(M a)/∂q adds nothing.
 func (s *System) buildCoupling() [][]int {
-	var groups [][]int
+	e := assembly.NewEntries(s.nq)
 	for r := range s.rows {
-		groups = append(groups, s.pairs[s.rowPair[r]].col[:])
+		pr := &s.pairs[s.rowPair[r]]
+		for _, t := range s.rows[r].Terms[:s.rows[r].N] {
+			_, h := pr.coordPattern(t.Coord)
+			e.AddLocal(pr.col[:], h)
+		}
 	}
 	for i := range s.sds {
-		groups = append(groups, s.pairs[s.sds[i].Pair].col[:])
+		pr := &s.pairs[s.sds[i].Pair]
+		g, h := pr.coordPattern(s.sds[i].Coord)
+		h.Block(g | h.Support()) // ∇c (k ∇c + d ∇²c v)ᵀ + F ∇²c and d ∇c ∇cᵀ
+		e.AddLocal(pr.col[:], h)
 	}
+	all := assembly.NewLocalPattern(8)
+	all.Block(1<<8 - 1)
 	for i := range s.pointForces {
-		groups = append(groups, s.pairs[s.pointForces[i].pair].col[:])
+		if !s.pointForces[i].global {
+			e.AddLocal(s.pairs[s.pointForces[i].pair].col[:], all)
+		}
 	}
 	for i := range s.torques {
-		groups = append(groups, s.frames[s.torques[i].body].col[:])
+		e.AddLocal(s.frames[s.torques[i].body].col[:], all[:4])
 	}
-	return s.union(groups)
+	return e.Rows()
+}
+
+// support returns the entries of p that the linear map reads.
+func (l *lin) support() uint16 {
+	var m uint16
+	for k := range 8 {
+		if l[0][k] != 0 || l[1][k] != 0 {
+			m |= 1 << k
+		}
+	}
+	return m
+}
+
+// coordPattern returns the entries of ∇c and of ∇²c that can be nonzero for coordinate c of
+// the pair (coordEval.eval): a bilinear c = (L_a p)ᵀ K (L_b p) has its Hessian in the cross
+// blocks of the supports of L_a and L_b; the length and the angle add the outer product of
+// their gradients.
+func (pr *pairRef) coordPattern(c coord) (uint16, assembly.LocalPattern) {
+	h := assembly.NewLocalPattern(8)
+	bilinear := func(a, b *lin) uint16 {
+		h.Cross(a.support(), b.support())
+		return a.support() | b.support()
+	}
+	switch c.kind {
+	case coordDx, coordDy:
+		return pr.d.support(), h
+	case coordAlong:
+		return bilinear(&pr.uI, &pr.d), h
+	case coordNormal:
+		return bilinear(&pr.nI, &pr.d), h
+	case coordCross, coordDot:
+		return bilinear(&pr.uI, &pr.uJ), h
+	case coordDist2:
+		return bilinear(&pr.d, &pr.d), h
+	case coordLength:
+		g := bilinear(&pr.d, &pr.d)
+		h.Block(g)
+		return g, h
+	}
+	g := bilinear(&pr.uI, &pr.uJ) // coordAngle
+	h.Block(g)
+	return g, h
 }
 
 // union returns, per coordinate, the increasing columns of every group that contains it
