@@ -17,3 +17,25 @@ type MassSolver interface {
 type MassMultiplier interface {
 	MassMul(dst []float64, t float64, q, x []float64)
 }
+
+// LockedMassSolver is the optional capability of a MassSolver whose constraints include
+// rows that hold one coordinate each, g_k = q_i − f_k(t) (G's row k is the unit row e_iᵀ
+// at every q: joint drives and the hold rows of joint friction's slack coordinates), and
+// that can solve M with those coordinates locked. With E the unit rows, eq. 17's matrix
+// [M Eᵀ; E 0](x, μ) = (r, s) has x_h = s, M_ff x_f = r_f − M_fh s and μ = r_h − (M x)_h:
+// the forward dynamics of the tree with the held coordinates' motion prescribed, and the
+// forces that prescribe it, one articulated-body recursion with fewer free joints
+// (Featherstone's hybrid dynamics), so the held rows stay out of the Schur complement
+// G M⁻¹ Gᵀ that the remaining (loop-closure) rows need.
+type LockedMassSolver interface {
+	MassSolver
+	// HeldCoordinate returns the coordinate i that constraint row k holds (G's row k is
+	// e_iᵀ at every t and q), or −1 when row k is not such a row or i cannot be locked.
+	HeldCoordinate(k int) int
+	// LockedMassSolve solves M(t,q) x = b with the coordinates i where locked[i] prescribed,
+	// in place of their equations: on entry b_i is the force on a free coordinate and the
+	// prescribed x_i of a locked one; on return x_i is the solution on a free coordinate
+	// and (M x)_i, the force that holds it to x_i, on a locked one. locked[i] is false
+	// for every coordinate HeldCoordinate does not return.
+	LockedMassSolve(x []float64, t float64, q, b []float64, locked []bool)
+}
