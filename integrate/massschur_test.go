@@ -9,7 +9,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/joint"
-	"linkage/law"
 )
 
 // denseSolver gives a System the dae.MassSolver capability by a dense solve with its own
@@ -64,17 +63,8 @@ func TestMassSchurMatchesKKT(t *testing.T) {
 // rows and 2n + 1 rows that hold one coordinate each.
 func frictionLoop(t *testing.T, n int) *joint.System {
 	t.Helper()
-	md := &joint.Model{Gravity: [3]float64{0, -9.81, 0}}
-	f, origin := joint.Ground, [3]float64{}
-	for i := range n {
-		name := fmt.Sprint("pin", i+1)
-		f = md.Prismatic(name+".x", f, origin, [3]float64{1, 0, 0}, joint.Body{Name: name + ".x"})
-		f = md.Prismatic(name+".y", f, [3]float64{}, [3]float64{0, 1, 0}, joint.Body{Name: name + ".y"})
-		f = md.Revolute(name, f, [3]float64{}, [3]float64{0, 0, 1}, rod(fmt.Sprint("bar", i+1), 1, 0.3))
-		md.Friction(name, f, law.Friction{Mu: 0.3, VReg: 0.05, Radius: 0.02},
-			joint.Hold{Name: "x", Coord: f - 2, Weight: 1}, joint.Hold{Name: "y", Coord: f - 1, Weight: 1})
-		origin = [3]float64{1, 0, 0}
-	}
+	md := frictionChainModel(n)
+	f := md.Coordinate(fmt.Sprint("pin", n))
 	md.Cut("tip", f, [3]float64{1, 0, 0}, joint.Ground, [3]float64{float64(n) - 0.5, -0.5, 0}, [3]float64{1, 0, 0}, [3]float64{0, 1, 0})
 	md.Drive("crank", 2, math.Sin, math.Cos, func(t float64) float64 { return -math.Sin(t) })
 	sys, err := md.System()
