@@ -39,3 +39,26 @@ type LockedMassSolver interface {
 	// for every coordinate HeldCoordinate does not return.
 	LockedMassSolve(x []float64, t float64, q, b []float64, locked []bool)
 }
+
+// ConstraintForcer is the optional capability of adding the constraint force term of
+// eq. 16, G(t,q)ᵀλ, without forming G, at a cost linear in the number of bodies: the
+// loads of the loop-closure rows summed over each subtree by the recursion's backward
+// pass, projected on the joint axes, and the held rows' λ on their coordinates. A residual
+// that needs Gᵀλ at every evaluation (the implicit methods' Newton-Krylov products) then
+// skips the nc×nq G, which it evaluates only where a factorization needs it.
+type ConstraintForcer interface {
+	// HasConstraintForce reports whether AddConstraintForce covers every row of this
+	// system (false for row kinds it does not sum).
+	HasConstraintForce() bool
+	// AddConstraintForce adds G(t,q)ᵀλ to dst.
+	AddConstraintForce(dst []float64, t float64, q, lambda []float64)
+}
+
+// AsConstraintForcer returns sys as a ConstraintForcer, or nil when it is none or
+// HasConstraintForce is false.
+func AsConstraintForcer(sys System) ConstraintForcer {
+	if c, ok := sys.(ConstraintForcer); ok && c.HasConstraintForce() {
+		return c
+	}
+	return nil
+}

@@ -130,3 +130,45 @@ func TestHeldCoordinateIsUnitRow(t *testing.T) {
 		t.Errorf("held rows %d, last row holds %d; want 1 row, the drive on p2 (%d)", held, sys.HeldCoordinate(nc-1), p2)
 	}
 }
+
+// TestAddConstraintForceMatchesDense: the backward pass of AddConstraintForce
+// (dae.ConstraintForcer) adds the Gᵀλ of the dense G to 1e-12 relative, on random trees
+// with point, orientation and drive rows (randomTree), slide rows (slideTree) and a cam
+// (camTree), and allocates nothing after its first call.
+func TestAddConstraintForceMatchesDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, c := range []struct {
+		name string
+		make func(*testing.T, *rand.Rand) (*System, int, []float64, []float64)
+	}{{"random", randomSystem}, {"slide", slideTree}, {"cam", camTree}} {
+		sys, nq, q, _ := c.make(t, rng)
+		_, nc := sys.Size()
+		if !sys.HasConstraintForce() {
+			t.Fatalf("%s: HasConstraintForce false", c.name)
+		}
+		lambda, base := make([]float64, nc), make([]float64, nq)
+		for i := range lambda {
+			lambda[i] = 2 * (rng.Float64() - 0.5)
+		}
+		for i := range base {
+			base[i] = rng.Float64()
+		}
+		G := mat.NewDense(nc, nq, nil)
+		sys.ConstraintJacobian(G, 0, q)
+		var want mat.VecDense
+		want.MulVec(G.T(), mat.NewVecDense(nc, lambda))
+		for i := range base {
+			want.SetVec(i, want.AtVec(i)+base[i])
+		}
+		got := append([]float64(nil), base...)
+		sys.AddConstraintForce(got, 0, q, lambda)
+		for i := range got {
+			if d := math.Abs(got[i] - want.AtVec(i)); d > 1e-12*math.Max(1, math.Abs(want.AtVec(i))) {
+				t.Errorf("%s: (Gᵀλ)[%s] + base = %.15g, dense %.15g", c.name, sys.CoordinateName(i), got[i], want.AtVec(i))
+			}
+		}
+		if a := testing.AllocsPerRun(5, func() { sys.AddConstraintForce(got, 0, q, lambda) }); a != 0 {
+			t.Errorf("%s: AddConstraintForce allocates %g times", c.name, a)
+		}
+	}
+}

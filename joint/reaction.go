@@ -68,6 +68,41 @@ func (s *System) TransmittedWrenches(dst []Wrench, t float64, q, v, a, lambda []
 	return nil
 }
 
+// HasConstraintForce reports whether AddConstraintForce covers every row: not with
+// rolling disks, knife edges or joints on flexible bodies, whose loads cutLoads does not
+// sum (dae.ConstraintForcer).
+func (s *System) HasConstraintForce() bool {
+	return len(s.m.knives)+len(s.m.disks)+len(s.m.flexCuts) == 0
+}
+
+// AddConstraintForce adds G(q)ᵀλ to dst by one backward pass (dae.ConstraintForcer): the
+// cut rows' loads −Gᵀλ (cutLoads) summed over each subtree, W_i, give −s_i·W_i on tree
+// coordinate i, and each drive row its λ on its coordinate. O(N + rows), G never formed.
+func (s *System) AddConstraintForce(dst []float64, _ float64, q, lambda []float64) {
+	if s.react == nil {
+		s.react = make([]sv, len(s.m.prims))
+	}
+	s.m.kinematics(s.w, q, nil)
+	W := s.react
+	clear(W)
+	s.cutLoads(lambda, func(_ string, f int, x sv) {
+		if f != Ground {
+			W[f] = W[f].add(x)
+		}
+	})
+	for i := len(W) - 1; i >= 0; i-- {
+		dst[i] -= s.w.s[i].dot(W[i])
+		if p := s.m.prims[i].parent; p != Ground {
+			W[p] = W[p].add(W[i])
+		}
+	}
+	k := s.nc - len(s.m.drives)
+	for _, d := range s.m.drives {
+		dst[d.coord] += lambda[k]
+		k++
+	}
+}
+
 // AxisLoad returns the part of wrench F (TransmittedWrenches of frame i, whose positions
 // it reads: call it after TransmittedWrenches at the same q)
 // that joint i's coordinate takes: s_i·F times the wrench that does unit work on a unit

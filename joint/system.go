@@ -36,6 +36,7 @@ var (
 	_ dae.System           = (*System)(nil)
 	_ dae.MassSolver       = (*System)(nil)
 	_ dae.LockedMassSolver = (*System)(nil)
+	_ dae.ConstraintForcer = (*System)(nil)
 	_ dae.MassMultiplier   = (*System)(nil)
 	_ dae.Energy           = (*System)(nil)
 	_ dae.EnergyInvariant  = (*System)(nil)
