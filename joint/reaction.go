@@ -42,9 +42,6 @@ func (s *System) TransmittedWrenches(dst []Wrench, t float64, q, v, a, lambda []
 			return fmt.Errorf("joint: transmitted wrenches: friction %q of a cut joint acts through its rows' reaction, a load not summed", fr.name)
 		}
 	}
-	if s.react == nil {
-		s.react = make([]sv, len(s.m.prims))
-	}
 	s.m.kinematics(s.w, q, v)
 	s.m.inverseDynamics(s.w, s.tau, a, true) // w.F: the subtree sums of I A + V ×* I V − gravity
 	if len(s.m.sds)+len(s.m.loads) > 0 {
@@ -52,13 +49,7 @@ func (s *System) TransmittedWrenches(dst []Wrench, t float64, q, v, a, lambda []
 	} else {
 		clear(s.el.W)
 	}
-	W := s.react
-	clear(W)
-	s.cutLoads(lambda, func(_ string, f int, x sv) {
-		if f != Ground {
-			W[f] = W[f].add(x)
-		}
-	})
+	W := s.frameCutLoads(lambda)
 	for i := len(W) - 1; i >= 0; i-- {
 		if p := s.m.prims[i].parent; p != Ground {
 			W[p] = W[p].add(W[i])
@@ -79,17 +70,8 @@ func (s *System) HasConstraintForce() bool {
 // cut rows' loads −Gᵀλ (cutLoads) summed over each subtree, W_i, give −s_i·W_i on tree
 // coordinate i, and each drive row its λ on its coordinate. O(N + rows), G never formed.
 func (s *System) AddConstraintForce(dst []float64, _ float64, q, lambda []float64) {
-	if s.react == nil {
-		s.react = make([]sv, len(s.m.prims))
-	}
 	s.m.kinematics(s.w, q, nil)
-	W := s.react
-	clear(W)
-	s.cutLoads(lambda, func(_ string, f int, x sv) {
-		if f != Ground {
-			W[f] = W[f].add(x)
-		}
-	})
+	W := s.frameCutLoads(lambda)
 	for i := len(W) - 1; i >= 0; i-- {
 		dst[i] -= s.w.s[i].dot(W[i])
 		if p := s.m.prims[i].parent; p != Ground {
@@ -101,6 +83,22 @@ func (s *System) AddConstraintForce(dst []float64, _ float64, q, lambda []float6
 		dst[d.coord] += lambda[k]
 		k++
 	}
+}
+
+// frameCutLoads returns the cut rows' loads −Gᵀλ on each frame (cutLoads, the positions
+// in s.w), in s.react.
+func (s *System) frameCutLoads(lambda []float64) []sv {
+	if s.react == nil {
+		s.react = make([]sv, len(s.m.prims))
+	}
+	W := s.react
+	clear(W)
+	s.cutLoads(lambda, func(_ string, f int, x sv) {
+		if f != Ground {
+			W[f] = W[f].add(x)
+		}
+	})
+	return W
 }
 
 // AxisLoad returns the part of wrench F (TransmittedWrenches of frame i, whose positions
