@@ -17,3 +17,48 @@ type MassSolver interface {
 type MassMultiplier interface {
 	MassMul(dst []float64, t float64, q, x []float64)
 }
+
+// LockedMassSolver is the optional capability of a MassSolver whose constraints include
+// rows that hold one coordinate each, g_k = q_i − f_k(t) (G's row k is the unit row e_iᵀ
+// at every q: joint drives and the hold rows of joint friction's slack coordinates), and
+// that can solve M with those coordinates locked. With E the unit rows, eq. 17's matrix
+// [M Eᵀ; E 0](x, μ) = (r, s) has x_h = s, M_ff x_f = r_f − M_fh s and μ = r_h − (M x)_h:
+// the forward dynamics of the tree with the held coordinates' motion prescribed, and the
+// forces that prescribe it, one articulated-body recursion with fewer free joints
+// (Featherstone's hybrid dynamics), so the held rows stay out of the Schur complement
+// G M⁻¹ Gᵀ that the remaining (loop-closure) rows need.
+type LockedMassSolver interface {
+	MassSolver
+	// HeldCoordinate returns the coordinate i that constraint row k holds (G's row k is
+	// e_iᵀ at every t and q), or −1 when row k is not such a row or i cannot be locked.
+	HeldCoordinate(k int) int
+	// LockedMassSolve solves M(t,q) x = b with the coordinates i where locked[i] prescribed,
+	// in place of their equations: on entry b_i is the force on a free coordinate and the
+	// prescribed x_i of a locked one; on return x_i is the solution on a free coordinate
+	// and (M x)_i, the force that holds it to x_i, on a locked one. locked[i] is false
+	// for every coordinate HeldCoordinate does not return.
+	LockedMassSolve(x []float64, t float64, q, b []float64, locked []bool)
+}
+
+// ConstraintForcer is the optional capability of adding the constraint force term of
+// eq. 16, G(t,q)ᵀλ, without forming G, at a cost linear in the number of bodies: the
+// loads of the loop-closure rows summed over each subtree by the recursion's backward
+// pass, projected on the joint axes, and the held rows' λ on their coordinates. A residual
+// that needs Gᵀλ at every evaluation (the implicit methods' Newton-Krylov products) then
+// skips the nc×nq G, which it evaluates only where a factorization needs it.
+type ConstraintForcer interface {
+	// HasConstraintForce reports whether AddConstraintForce covers every row of this
+	// system (false for row kinds it does not sum).
+	HasConstraintForce() bool
+	// AddConstraintForce adds G(t,q)ᵀλ to dst.
+	AddConstraintForce(dst []float64, t float64, q, lambda []float64)
+}
+
+// AsConstraintForcer returns sys as a ConstraintForcer, or nil when it is none or
+// HasConstraintForce is false.
+func AsConstraintForcer(sys System) ConstraintForcer {
+	if c, ok := sys.(ConstraintForcer); ok && c.HasConstraintForce() {
+		return c
+	}
+	return nil
+}

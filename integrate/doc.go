@@ -334,7 +334,11 @@
 // (below, its dense matrix is cheaper): its residual carries f_λ at the iterate's λ, so
 // GMRES's difference products hold −∂f_λ/∂λ beside Gᵀ and ∂f_λ/∂q, ∂f_λ/∂v, which the
 // preconditioner lacks; its start solves eq. 17 with f_λ through massSchur
-// (eq17.solveWith). daealpha's index2 form (eqs. 3.3) takes its increments by GMRES on
+// (eq17.solveWith). The hold rows of friction's slack coordinates (2 per pin) hold one
+// coordinate each and stay out of massSchur's Schur complement (heldRows: solves with
+// those coordinates locked, dae.LockedMassSolver), so the preconditioner costs O(N) per
+// factorization and per application; with dae.ConstraintForcer the residual adds Gᵀλ
+// without forming G, which is then evaluated only at factorizations. daealpha's index2 form (eqs. 3.3) takes its increments by GMRES on
 // residual differences preconditioned by two saddle-point solves [M Gᵀ; G 0](Δq, ν) and
 // [M Gᵀ; G 0](Δv, μ) through massNewton, its dynamic rows scaled as genalpha's
 // (daeAlphaKrylov); index1-proj by one such solve for (Δq, ν) and eq. 2.6's rows for Δv,

@@ -171,19 +171,20 @@ type hhtWork struct {
 	err       []float64 // δ_q or Newton-norm scratch (nq)
 	errX      []float64 // δ_X (nd)
 
-	M, G, T1   *mat.Dense         // M, G, nq×nq scratch
-	Fq, Fv, Fx *mat.Dense         // ∂F/∂q, ∂F/∂v (nd×nq), ∂F/∂X (nd×nd)
-	Xq, Xv, Xx *mat.Dense         // ∂f_X/∂q, ∂f_X/∂v (nq×nq), ∂f_X/∂X (nq×nd)
-	lu         *newtonFactor      // dense, or sparse for large systems with patterns (sparsity.go); nil until needed with mn
-	mn         *massNewton        // the simplified mass matrix for dae.MassSolver systems (massnewton.go), or nil
-	mm         dae.MassMultiplier // M x without M, or nil
-	kr         *gmres             // the Newton-Krylov solve with mn as preconditioner (with mn)
-	ku, kb     []float64          // the iterate u at the solve, its right side (n)
-	e1raw      []float64          // the dynamic rows before scaleRows (nq, with mn)
-	scaled     bool               // du's dynamic rows are scaled (massNewton.scaleRows)
-	sp         *sparseEval        // the sparse evaluation path (M, G, T1, der nil), or nil
-	rx         *reaction          // λ-dependent forces f_λ (dae.ReactionForce), or nil
-	kIdx       kktScatter         // where sp's values go in lu's values
+	M, G, T1   *mat.Dense           // M, G, nq×nq scratch
+	Fq, Fv, Fx *mat.Dense           // ∂F/∂q, ∂F/∂v (nd×nq), ∂F/∂X (nd×nd)
+	Xq, Xv, Xx *mat.Dense           // ∂f_X/∂q, ∂f_X/∂v (nq×nq), ∂f_X/∂X (nq×nd)
+	lu         *newtonFactor        // dense, or sparse for large systems with patterns (sparsity.go); nil until needed with mn
+	mn         *massNewton          // the simplified mass matrix for dae.MassSolver systems (massnewton.go), or nil
+	mm         dae.MassMultiplier   // M x without M, or nil
+	cf         dae.ConstraintForcer // Gᵀλ without G while mn is active (G then only at its factorizations), or nil
+	kr         *gmres               // the Newton-Krylov solve with mn as preconditioner (with mn)
+	ku, kb     []float64            // the iterate u at the solve, its right side (n)
+	e1raw      []float64            // the dynamic rows before scaleRows (nq, with mn)
+	scaled     bool                 // du's dynamic rows are scaled (massNewton.scaleRows)
+	sp         *sparseEval          // the sparse evaluation path (M, G, T1, der nil), or nil
+	rx         *reaction            // λ-dependent forces f_λ (dae.ReactionForce), or nil
+	kIdx       kktScatter           // where sp's values go in lu's values
 
 	// predictor: the last accepted unknowns (newest first) and their times
 	histT  [4]float64
@@ -333,6 +334,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	}
 	if w.mn != nil {
 		w.kr, w.ku, w.kb, w.e1raw = newGMRES(n), vec(n), vec(n), vec(nq)
+		w.cf = dae.AsConstraintForcer(sys)
 	}
 	if w.mn == nil {
 		w.allocDense()
@@ -423,10 +425,13 @@ func (w *hhtWork) forceResidual(dst []float64, t float64, q, v, x, lambda []floa
 	for i := range dst {
 		dst[i] = -dst[i]
 	}
-	if w.sp != nil {
+	switch {
+	case w.sp != nil:
 		w.sp.evalG(t, q)
 		w.sp.addGTx(dst, lambda, 1)
-	} else if w.nc > 0 {
+	case w.nc > 0 && w.cf != nil && w.mn.active(): // only jacobian reads G on this path
+		w.cf.AddConstraintForce(dst, t, q, lambda)
+	case w.nc > 0:
 		w.sys.ConstraintJacobian(w.G, t, q)
 		for i := range w.nc {
 			row := w.G.RawRowView(i)
@@ -581,6 +586,9 @@ func (w *hhtWork) blend(a []float64) {
 // storage and factorizes it, or, for a dae.MassSolver system, factorizes its mass part
 // [M/(1+α) Gᵀ; G 0] by the articulated-body recursion (massNewton).
 func (w *hhtWork) jacobian(t1, h float64) error {
+	if w.cf != nil && w.nc > 0 { // the residual may have summed Gᵀλ without G
+		w.sys.ConstraintJacobian(w.G, t1, w.q)
+	}
 	if w.mn.active() {
 		w.stats.Jacobians++
 		w.stats.Factorizations++

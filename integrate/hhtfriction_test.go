@@ -17,6 +17,11 @@ import (
 // revolute. 3n coordinates, 2n constraints.
 func frictionChain(t *testing.T, n int) (*joint.System, State) {
 	t.Helper()
+	return jointStart(t, frictionChainModel(n), func(State) {})
+}
+
+// frictionChainModel is frictionChain's model.
+func frictionChainModel(n int) *joint.Model {
 	md := &joint.Model{Gravity: [3]float64{0, -9.81, 0}}
 	f, origin := joint.Ground, [3]float64{}
 	for i := range n {
@@ -28,7 +33,7 @@ func frictionChain(t *testing.T, n int) (*joint.System, State) {
 			joint.Hold{Name: "x", Coord: f - 2, Weight: 1}, joint.Hold{Name: "y", Coord: f - 1, Weight: 1})
 		origin = [3]float64{1, 0, 0}
 	}
-	return jointStart(t, md, func(State) {})
+	return md
 }
 
 // denseFriction hides dae.MassSolver and dae.MassMultiplier from a joint system with

@@ -15,7 +15,9 @@ import (
 //	a₀ = M⁻¹ r,   Y = M⁻¹ Gᵀ,   (G Y) λ = G a₀ − s,   a = a₀ − Y λ,
 //
 // nc + 1 recursive solves and an nc×nc Cholesky factorization, so the cost is linear in the
-// number of bodies for a fixed number of loop-closure equations.
+// number of bodies for a fixed number of loop-closure equations. Rows that hold one
+// coordinate each (drives, friction's hold rows) stay out of G M⁻¹ Gᵀ when the system can
+// lock coordinates (heldRows, dae.LockedMassSolver).
 type massSchur struct {
 	ms     dae.MassSolver
 	nq, nc int
@@ -29,6 +31,7 @@ type massSchur struct {
 	// M⁻¹ − Y (G Y + shift·I)⁻¹ Y ᵀ: the augmented Lagrangian matrix M + αΦ_qᵀΦ_q of seed
 	// 001 (alikrylov.go), positive definite whatever the rank of G. 0 for eq. 17.
 	shift float64
+	held  *heldRows // the held rows' elimination (shift 0), or nil
 }
 
 var errSchurSingular = errors.New("is singular: G M⁻¹ Gᵀ not positive definite (redundant loop-closure equations?)")
@@ -50,8 +53,13 @@ func massSchurOf(sys dae.System) *massSchur {
 		return nil
 	}
 	nq, nc := sys.Size()
-	return &massSchur{ms: ms, nq: nq, nc: nc, q: make([]float64, nq),
-		Y: make([]float64, nc*nq), W: make([]float64, nc*nc), a0: make([]float64, nq)}
+	s := &massSchur{ms: ms, nq: nq, nc: nc, q: make([]float64, nq), a0: make([]float64, nq),
+		held: newHeldRows(sys)}
+	if s.held != nil {
+		n := len(s.held.cut)
+		s.Y, s.W = make([]float64, n*nq), make([]float64, n*n)
+	}
+	return s
 }
 
 // factor prepares Solve at (t, q) with the constraint Jacobian G (nil when nc = 0).
@@ -68,7 +76,13 @@ func (s *massSchur) at(t float64, q []float64, G *mat.Dense) {
 
 // factorize forms Y = M⁻¹ Gᵀ and the Cholesky factor of G Y at the point set by at.
 func (s *massSchur) factorize() error {
+	if s.eliminates() {
+		return s.factorizeHeld()
+	}
 	nq, nc, t, q, G := s.nq, s.nc, s.t, s.q, s.G
+	if len(s.Y) < nc*nq { // sized at the first use: with held rows only the shifted matrix needs it
+		s.Y, s.W = make([]float64, nc*nq), make([]float64, nc*nc)
+	}
 	for k := 0; k < nc; k++ {
 		s.ms.MassSolve(s.Y[k*nq:(k+1)*nq], t, q, G.RawRowView(k))
 	}
@@ -92,6 +106,10 @@ func (s *massSchur) factorize() error {
 // Solve overwrites x (holding r) and y (holding s) with the solution of eq. 17's matrix
 // [M Gᵀ; G 0](x, y) = (r, s) at the factorized point.
 func (s *massSchur) Solve(x, y []float64) {
+	if s.eliminates() {
+		s.solveHeld(x, y)
+		return
+	}
 	nq, nc := s.nq, s.nc
 	s.ms.MassSolve(s.a0, s.t, s.q, x)
 	for k := 0; k < nc; k++ {
@@ -109,3 +127,8 @@ func (s *massSchur) Solve(x, y []float64) {
 		}
 	}
 }
+
+// eliminates reports whether the held rows are eliminated (heldRows): the shifted matrix
+// of the augmented Lagrangian, [M Gᵀ; G −shift·I], holds no coordinate exactly and takes
+// every row into the Schur complement.
+func (s *massSchur) eliminates() bool { return s.held != nil && s.shift == 0 }

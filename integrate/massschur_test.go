@@ -1,10 +1,14 @@
 package integrate
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"linkage/joint"
 )
 
 // denseSolver gives a System the dae.MassSolver capability by a dense solve with its own
@@ -51,4 +55,96 @@ func TestMassSchurMatchesKKT(t *testing.T) {
 			t.Errorf("unknown %d: KKT %.16g, Schur complement %.16g", i, x, y)
 		}
 	}
+}
+
+// frictionLoop is frictionChain's model of n rods with its last rod's tip pinned to the
+// world by a planar revolute cut joint (two loop-closure rows whose G row runs through
+// every slack coordinate) and a drive on the first rod's angle: 3n coordinates, 2 cut
+// rows and 2n + 1 rows that hold one coordinate each.
+func frictionLoop(t *testing.T, n int) *joint.System {
+	t.Helper()
+	md := frictionChainModel(n)
+	f := md.Coordinate(fmt.Sprint("pin", n))
+	md.Cut("tip", f, [3]float64{1, 0, 0}, joint.Ground, [3]float64{float64(n) - 0.5, -0.5, 0}, [3]float64{1, 0, 0}, [3]float64{0, 1, 0})
+	md.Drive("crank", 2, math.Sin, math.Cos, func(t float64) float64 { return -math.Sin(t) })
+	sys, err := md.System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+// TestMassSchurHeldRowsMatchKKT: with the rows that hold one coordinate (friction's hold
+// rows, a drive) eliminated through dae.LockedMassSolver (massheld.go), massSchur's
+// solution of [M Gᵀ; G 0](x, y) = (r, s) equals the dense KKT solve to 1e-10 relative at
+// random states and right sides, with only the two cut rows in the Schur complement; with
+// a shift (the augmented Lagrangian's M + GᵀG/shift, every row in the complement) it
+// equals the dense (M + GᵀG/shift)⁻¹ r, and after it the elimination again.
+func TestMassSchurHeldRowsMatchKKT(t *testing.T) {
+	sys := frictionLoop(t, 5)
+	nq, nc := sys.Size()
+	s := massSchurOf(sys)
+	if s.held == nil || len(s.held.cut) != 2 || len(s.held.row) != nc-2 {
+		t.Fatalf("held rows not eliminated: %+v", s.held)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	random := func(n int) []float64 {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = 2 * (rng.Float64() - 0.5)
+		}
+		return x
+	}
+	M, G := mat.NewDense(nq, nq, nil), mat.NewDense(nc, nq, nil)
+	for trial := range 4 {
+		q, r, sv := random(nq), random(nq), random(nc)
+		sys.Mass(M, 0, q)
+		sys.ConstraintJacobian(G, 0, q)
+		s.shift = 0
+		if trial == 2 {
+			s.shift = 0.5
+			clear(sv)
+		}
+		want := denseKKT(t, M, G, r, sv, s.shift)
+		if err := s.factor(0, q, G); err != nil {
+			t.Fatal(err)
+		}
+		x, y := append([]float64(nil), r...), append([]float64(nil), sv...)
+		s.Solve(x, y)
+		if s.shift != 0 {
+			y = nil // the shifted matrix's y is the Woodbury identity's, not a multiplier
+		}
+		for i, v := range append(x, y...) {
+			if d := math.Abs(v - want[i]); d > 1e-10*math.Max(1, math.Abs(want[i])) {
+				t.Errorf("trial %d (shift %g): unknown %d: massSchur %.15g, dense %.15g", trial, s.shift, i, v, want[i])
+			}
+		}
+	}
+}
+
+// denseKKT solves [M Gᵀ; G 0](x, y) = (r, s) by LU, or with shift > 0 (s = 0) x =
+// (M + GᵀG/shift)⁻¹ r.
+func denseKKT(t *testing.T, M, G *mat.Dense, r, s []float64, shift float64) []float64 {
+	t.Helper()
+	nq, _ := M.Dims()
+	nc, _ := G.Dims()
+	var x mat.VecDense
+	if shift > 0 {
+		var A mat.Dense
+		A.Mul(G.T(), G)
+		A.Scale(1/shift, &A)
+		A.Add(&A, M)
+		if err := x.SolveVec(&A, mat.NewVecDense(nq, append([]float64(nil), r...))); err != nil {
+			t.Fatal(err)
+		}
+		return x.RawVector().Data
+	}
+	K := mat.NewDense(nq+nc, nq+nc, nil)
+	K.Slice(0, nq, 0, nq).(*mat.Dense).Copy(M)
+	K.Slice(0, nq, nq, nq+nc).(*mat.Dense).Copy(G.T())
+	K.Slice(nq, nq+nc, 0, nq).(*mat.Dense).Copy(G)
+	if err := x.SolveVec(K, mat.NewVecDense(nq+nc, append(append([]float64(nil), r...), s...))); err != nil {
+		t.Fatal(err)
+	}
+	return x.RawVector().Data
 }

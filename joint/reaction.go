@@ -42,15 +42,54 @@ func (s *System) TransmittedWrenches(dst []Wrench, t float64, q, v, a, lambda []
 			return fmt.Errorf("joint: transmitted wrenches: friction %q of a cut joint acts through its rows' reaction, a load not summed", fr.name)
 		}
 	}
-	if s.react == nil {
-		s.react = make([]sv, len(s.m.prims))
-	}
 	s.m.kinematics(s.w, q, v)
 	s.m.inverseDynamics(s.w, s.tau, a, true) // w.F: the subtree sums of I A + V ×* I V − gravity
 	if len(s.m.sds)+len(s.m.loads) > 0 {
 		s.frameWrenches(t) // s.el.W: the force elements' wrenches, summed over the subtree
 	} else {
 		clear(s.el.W)
+	}
+	W := s.frameCutLoads(lambda)
+	for i := len(W) - 1; i >= 0; i-- {
+		if p := s.m.prims[i].parent; p != Ground {
+			W[p] = W[p].add(W[i])
+		}
+		dst[i] = wrenchOf(s.w.F[i].sub(s.el.W[i]).sub(W[i]))
+	}
+	return nil
+}
+
+// HasConstraintForce reports whether AddConstraintForce covers every row: not with
+// rolling disks, knife edges or joints on flexible bodies, whose loads cutLoads does not
+// sum (dae.ConstraintForcer).
+func (s *System) HasConstraintForce() bool {
+	return len(s.m.knives)+len(s.m.disks)+len(s.m.flexCuts) == 0
+}
+
+// AddConstraintForce adds G(q)ᵀλ to dst by one backward pass (dae.ConstraintForcer): the
+// cut rows' loads −Gᵀλ (cutLoads) summed over each subtree, W_i, give −s_i·W_i on tree
+// coordinate i, and each drive row its λ on its coordinate. O(N + rows), G never formed.
+func (s *System) AddConstraintForce(dst []float64, _ float64, q, lambda []float64) {
+	s.m.kinematics(s.w, q, nil)
+	W := s.frameCutLoads(lambda)
+	for i := len(W) - 1; i >= 0; i-- {
+		dst[i] -= s.w.s[i].dot(W[i])
+		if p := s.m.prims[i].parent; p != Ground {
+			W[p] = W[p].add(W[i])
+		}
+	}
+	k := s.nc - len(s.m.drives)
+	for _, d := range s.m.drives {
+		dst[d.coord] += lambda[k]
+		k++
+	}
+}
+
+// frameCutLoads returns the cut rows' loads −Gᵀλ on each frame (cutLoads, the positions
+// in s.w), in s.react.
+func (s *System) frameCutLoads(lambda []float64) []sv {
+	if s.react == nil {
+		s.react = make([]sv, len(s.m.prims))
 	}
 	W := s.react
 	clear(W)
@@ -59,13 +98,7 @@ func (s *System) TransmittedWrenches(dst []Wrench, t float64, q, v, a, lambda []
 			W[f] = W[f].add(x)
 		}
 	})
-	for i := len(W) - 1; i >= 0; i-- {
-		if p := s.m.prims[i].parent; p != Ground {
-			W[p] = W[p].add(W[i])
-		}
-		dst[i] = wrenchOf(s.w.F[i].sub(s.el.W[i]).sub(W[i]))
-	}
-	return nil
+	return W
 }
 
 // AxisLoad returns the part of wrench F (TransmittedWrenches of frame i, whose positions

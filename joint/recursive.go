@@ -151,8 +151,10 @@ func (m *Model) inverseDynamics(w *frames, tau, a []float64, gravity bool) {
 
 // forwardDynamics is the articulated-body recursion of seed 002 Table 1 (eqs. 51-59 in
 // the base-coordinate form): a = M(q)⁻¹ (tau − b(q, v)) with kinematics already in w,
-// without ever forming M. Three sweeps, each O(N).
-func (m *Model) forwardDynamics(w *frames, a, tau []float64, gravity bool) {
+// without ever forming M. Three sweeps, each O(N). A joint i with locked[i] (locked nil:
+// none) has its acceleration prescribed, tau[i] on entry, and gets on return in a[i] the
+// generalized force that prescribes it, (M a + b)_i (hybrid dynamics, lockedJoint).
+func (m *Model) forwardDynamics(w *frames, a, tau []float64, locked []bool, gravity bool) {
 	n := len(m.prims)
 	for i := 0; i < n; i++ {
 		w.IA[i] = w.I[i]
@@ -170,6 +172,10 @@ func (m *Model) forwardDynamics(w *frames, a, tau []float64, gravity bool) {
 		w.F[i] = F
 	}
 	for i := n - 1; i >= 0; i-- {
+		if locked != nil && locked[i] {
+			m.lockedJoint(w, i, tau[i])
+			continue
+		}
 		IA, s := &w.IA[i], &w.s[i]
 		U := IA.mulv(*s)
 		D := s.dot(U)
@@ -203,9 +209,33 @@ func (m *Model) forwardDynamics(w *frames, a, tau []float64, gravity bool) {
 		if p := m.prims[i].parent; p != Ground {
 			A = A.add(w.A[p])
 		}
+		if locked != nil && locked[i] {
+			w.A[i] = A.add(w.s[i].scale(tau[i]))
+			a[i] = w.s[i].dot(w.IA[i].mulv(w.A[i]).add(w.F[i]))
+			continue
+		}
 		a[i] = (w.u[i] - w.U[i].dot(A)) / w.D[i]
 		w.A[i] = A.add(w.s[i].scale(a[i]))
 	}
+}
+
+// lockedJoint is the inward sweep of forwardDynamics on a joint whose acceleration ai is
+// prescribed: no axis of it is free, so the parent takes the whole articulated inertia
+// IA_i (not its projection IA − U Uᵀ/D) and the bias force F_i + IA_i (c_i + s_i ai) of
+// the prescribed relative motion. IA_i and F_i stay for the outward sweep, where the force
+// the joint transmits, IA_i A_i + F_i, gives the generalized force s_iᵀ(IA_i A_i + F_i).
+func (m *Model) lockedJoint(w *frames, i int, ai float64) {
+	p := m.prims[i].parent
+	if p == Ground {
+		return
+	}
+	IA := &w.IA[i]
+	IA.addTo(&w.IA[p])
+	c := w.s[i].scale(ai)
+	if !w.still {
+		c = c.add(w.c[i])
+	}
+	w.F[p] = w.F[p].add(w.F[i]).add(IA.mulv(c))
 }
 
 // compositeMass is the composite-rigid-body algorithm: the dense joint-space mass matrix

@@ -33,12 +33,14 @@ type System struct {
 }
 
 var (
-	_ dae.System          = (*System)(nil)
-	_ dae.MassSolver      = (*System)(nil)
-	_ dae.MassMultiplier  = (*System)(nil)
-	_ dae.Energy          = (*System)(nil)
-	_ dae.EnergyInvariant = (*System)(nil)
-	_ dae.Namer           = (*System)(nil)
+	_ dae.System           = (*System)(nil)
+	_ dae.MassSolver       = (*System)(nil)
+	_ dae.LockedMassSolver = (*System)(nil)
+	_ dae.ConstraintForcer = (*System)(nil)
+	_ dae.MassMultiplier   = (*System)(nil)
+	_ dae.Energy           = (*System)(nil)
+	_ dae.EnergyInvariant  = (*System)(nil)
+	_ dae.Namer            = (*System)(nil)
 
 	_ dae.MassDerivative            = (*System)(nil)
 	_ dae.ForceDerivative           = (*System)(nil)
@@ -134,7 +136,26 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 // without gravity: O(N), M never formed (seed 002 Table 1).
 func (s *System) MassSolve(x []float64, t float64, q, b []float64) {
 	s.m.kinematics(s.w, q, nil)
-	s.m.forwardDynamics(s.w, x, b, false)
+	s.m.forwardDynamics(s.w, x, b, nil, false)
+	s.flexSolve(x, q, b)
+}
+
+// HeldCoordinate returns the coordinate a drive row holds (G's row e_iᵀ: the joint drives
+// and friction's hold rows), or −1 for the cut joints' rows (dae.LockedMassSolver).
+func (s *System) HeldCoordinate(k int) int {
+	if d := k - (s.nc - len(s.m.drives)); d >= 0 && d < len(s.m.drives) {
+		return s.m.drives[d].coord
+	}
+	return -1
+}
+
+// LockedMassSolve solves M(q) x = b with the tree coordinates where locked[i] prescribed
+// (dae.LockedMassSolver): the articulated-body recursion at zero velocity and without
+// gravity in which a locked joint passes its whole articulated inertia to its parent, and
+// returns the force (M x)_i that holds it. O(N), M never formed.
+func (s *System) LockedMassSolve(x []float64, t float64, q, b []float64, locked []bool) {
+	s.m.kinematics(s.w, q, nil)
+	s.m.forwardDynamics(s.w, x, b, locked, false)
 	s.flexSolve(x, q, b)
 }
 
@@ -154,7 +175,7 @@ func (s *System) Accelerations(a []float64, t float64, q, v []float64) {
 		s.tau[i] = s.m.prims[i].jointForce(q[i], v[i])
 	}
 	s.addElementForces(s.tau, t)
-	s.m.forwardDynamics(s.w, a, s.tau, true)
+	s.m.forwardDynamics(s.w, a, s.tau, nil, true)
 	if len(s.flex) > 0 {
 		s.flexForce(a, q, v)
 		s.flexSolve(a, q, a)
