@@ -96,7 +96,9 @@ func (w *bdfWork) measureRounding(solve linearSolve) {
 		r := d * w.scal[i] * w.ewt[i]
 		sum += r * r
 	}
-	m.level = math.Sqrt(sum / float64(w.n))
+	if m.level = math.Sqrt(sum / float64(w.n)); !isFinite(m.level) {
+		m.level = 0 // a non-finite residual nearby: the attempt's own evaluations report it
+	}
 	copy(w.yy, m.y)
 	copy(w.yp, m.yp)
 	copy(w.res, m.r0)
