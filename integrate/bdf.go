@@ -174,6 +174,8 @@ type bdfWork struct {
 	gridPrev State
 
 	hTry float64
+
+	rnd *bdfRounding // the rounding level of the increments (index1, baumgarte), or nil
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -221,6 +223,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	se.baumAlpha, se.baumBeta = orDefault(m.BaumgarteAlpha, DefaultBaumgarteAlpha), orDefault(m.BaumgarteBeta, DefaultBaumgarteBeta)
 	w := newBDFWork(se, NewState(nq, nc), m, maxOrd, ns)
 	w.se, w.sys, w.nq, w.nc, w.form = se, sys, nq, nc, form
+	w.rnd = newBDFRounding(form, se.n)
 	if se.sp != nil {
 		w.lu = se.sparseNewtonFactor()
 	} else if w.pm = newBDFMassPrecond(sys, form); w.pm != nil {
@@ -736,6 +739,9 @@ func (w *bdfWork) factor() error {
 			copy(w.res[w.se.ia():], w.resRaw)
 			w.scaled = false
 		}
+		if err == nil {
+			w.measureRounding(w.pm)
+		}
 		return err
 	}
 	if w.scaled { // the dense matrix takes the rows as they are
@@ -762,6 +768,7 @@ func (w *bdfWork) factor() error {
 		}
 		return err
 	}
+	w.measureRounding(w.lu)
 	return nil
 }
 

@@ -1,0 +1,107 @@
+package integrate
+
+import "math"
+
+// bdfRounding measures the rounding level of bdf's Newton increments in the forms whose
+// Newton norm weighs the accelerations and multipliers in full (index1, baumgarte: index-1
+// variables, scale h⁰). Their increments are resolved only to the rounding of the
+// dynamic rows' terms (f, M a and Gᵀλ, of the size of the largest joint torque: 2.5e6 N m
+// at the base of the 1000-rod chain) times M⁻¹, whose smallest eigenvalue is a rod's spin
+// about its axis (5e-5 kg m²). Measured on the joint route's chain at rest, dense path:
+// at N = 200 the increments stalled at 2.2e-4 in the Newton norm, 10⁷ times the 10-ulp
+// floor of y, so the rate θ ≈ 1 of two rounding-level increments read as divergence and
+// every h down to HMin failed at t = 0; on the Newton-Krylov path at N = 1000 the same
+// rounding, divided by the difference increment of GMRES's products, swamped them
+// (every solve ended at 20 products short of its tolerance, with P⁻¹J v of norm 20 on
+// unit vectors where it is near 1).
+//
+// The level serves twice: as the Newton floor (newtonMonitor.floor, bdfRoundingFloor
+// times the level: an increment below it is rounding, its rate θ noise), and as the
+// relative noise of the residual in bdfWork.jacVec, whose difference increment balances
+// that noise against the residual's curvature as the usual √ε does against ε (Kelley
+// 2003, sec. 3.2.1: σ ∝ √(noise)).
+//
+// The level is measured, not modelled: the third difference of the residual along
+// y + kτd (k = 0..3, d_i = ±(1 + |y_i|) with pseudo-random signs, τ = 1e-9) cancels its
+// smooth part to O(τ³) and leaves the rounding, √20 times one evaluation's for
+// independent errors (Moré and Wild 2011, ECnoise); one solve with the Newton matrix (or
+// its preconditioner) turns it into an increment whose Newton norm is the floor.
+type bdfRounding struct {
+	y, yp, r0 []float64 // the iterate, y' and the residual, restored after the measurement (n)
+	level     float64   // the Newton norm of the last measured rounding increment
+}
+
+// bdfRoundingFloor is the Newton floor in units of the measured rounding level: one
+// sample of the rounding measures it to a factor of about 1.5 (the stalled increments of
+// TestBDFRoundingLevelIsTheStall: 0.97-1.1 × the level at 100 rods, 1.4 × at 200).
+const bdfRoundingFloor = 4
+
+// bdfRoundingTau is the step of the third difference: far above the ulps of y (so the
+// evaluations round differently) and far below its scale (so the cubic term of the residual, of order τ³, vanishes).
+const bdfRoundingTau = 1e-9
+
+// newBDFRounding returns the measurement for a run of n variables in form, or nil for the
+// forms whose algebraic variables the Newton norm scales by h or h² (their rounding
+// enters below the 10-ulp floor).
+func newBDFRounding(form Formulation, n int) *bdfRounding {
+	if form != Index1 && form != Baumgarte {
+		return nil
+	}
+	return &bdfRounding{y: make([]float64, n), yp: make([]float64, n), r0: make([]float64, n)}
+}
+
+// roundingSign is a fixed pseudo-random sign for component i (rounding errors have no
+// pattern; a smooth d would let the solve cancel them).
+func roundingSign(i int) float64 {
+	if (uint32(i)*2654435761)>>31 == 0 {
+		return 1
+	}
+	return -1
+}
+
+// measureRounding sets the Newton floor from the rounding of the residual at the
+// iterate, solved by solve (the Newton matrix or its preconditioner), right after factor
+// made it. It restores the iterate, y' and the residual; its four residual evaluations
+// count in FuncEvals.
+func (w *bdfWork) measureRounding(solve linearSolve) {
+	m := w.rnd
+	if m == nil {
+		return
+	}
+	copy(m.y, w.yy)
+	copy(m.yp, w.yp)
+	copy(m.r0, w.res)                // unscaled: factor has just undone the row scaling (w.scaled false)
+	coef := [4]float64{-1, 3, -3, 1} // Δ³ r = r₃ − 3r₂ + 3r₁ − r₀
+	for k, ck := range coef {
+		for i, y := range m.y {
+			d := float64(k) * bdfRoundingTau * (1 + math.Abs(y)) * roundingSign(i)
+			w.yy[i] = y + d
+			w.yp[i] = m.yp[i] + w.cj*d
+		}
+		_ = w.residual()
+		for i, r := range w.res {
+			if k == 0 {
+				w.delta[i] = 0
+			}
+			w.delta[i] += ck * r
+		}
+	}
+	s := 1 / math.Sqrt(20)
+	for i := range w.delta {
+		w.delta[i] *= s
+	}
+	solve.Solve(w.delta)
+	var sum float64
+	for i, d := range w.delta {
+		r := d * w.scal[i] * w.ewt[i]
+		sum += r * r
+	}
+	if m.level = math.Sqrt(sum / float64(w.n)); !isFinite(m.level) {
+		m.level = 0 // a non-finite residual nearby: the attempt's own evaluations report it
+	}
+	copy(w.yy, m.y)
+	copy(w.yp, m.yp)
+	copy(w.res, m.r0)
+	w.scaled = false
+	w.nw.mon.floor = math.Max(tenUlpFloor(w.rtol, w.atol), bdfRoundingFloor*m.level)
+}
