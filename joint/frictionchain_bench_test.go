@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"linkage/dae"
 	"linkage/integrate"
 	"linkage/joint"
 	"linkage/law"
@@ -52,6 +53,27 @@ func BenchmarkFrictionChainHHTStep(b *testing.B) {
 			benchSteps(b, &m, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
 		})
 	}
+}
+
+// denseFriction is denseOnly keeping the joint friction's λ-dependent forces: the implicit
+// methods form their dense Newton matrices with ∂f_λ on it at every size.
+type denseFriction struct {
+	denseOnly
+	dae.ReactionForce
+}
+
+// BenchmarkFrictionChainGenAlphaDense: genalpha (index3) on the 100-pin friction chain
+// with its dense Newton matrix with ∂f_λ (denseFriction), where BenchmarkFrictionChainGenAlphaStep
+// runs the Newton-Krylov path. Run:
+//
+//	go test -run X -bench 'FrictionChainGenAlphaDense' -benchtime 20x ./joint/
+func BenchmarkFrictionChainGenAlphaDense(b *testing.B) {
+	sys, s, err := frictionChain(100)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := integrate.DefaultGenAlpha()
+	benchSteps(b, &m, denseFriction{denseOnly{sys, sys, sys, sys}, sys}, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
 }
 
 // BenchmarkFrictionChainGenAlphaStep: genalpha (index3, si2), newmark (si2, index3) and
