@@ -159,10 +159,17 @@ func (s *VectorSpace) Stiffness(dst *mat.Dense, t float64, q, v, vdot, lambda []
 	dst.Sub(dst, s.k)
 }
 
-// Damping writes −∂f/∂v.
+// Damping writes −∂f/∂v. It negates in place row by row: gonum's Scale with its
+// receiver as argument takes a workspace, an allocation in a step of lie-genalpha.
 func (s *VectorSpace) Damping(dst *mat.Dense, t float64, q, v []float64) {
 	s.der.ForceDerivativeV(dst, t, q, v)
-	dst.Scale(-1, dst)
+	r, _ := dst.Dims()
+	for i := range r {
+		row := dst.RawRowView(i)
+		for j := range row {
+			row[j] = -row[j]
+		}
+	}
 }
 
 // ConstraintJacobianDerivative writes ∂(G w)/∂q (SecondDerivatives).

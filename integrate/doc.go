@@ -332,7 +332,7 @@
 // which residual differences would keep), rather than run at O(nq³) per factorization.
 // hht and genalpha (both forms, so newmark, and lie-genalpha run as genalpha) take
 // λ-dependent forces (joint friction) on the path above massNewtonDenseMax coordinates
-// (below, their dense matrices with ∂f_λ are cheaper: 1.7 × for genalpha on the 10-pin
+// (below, their dense matrices with ∂f_λ are cheaper: 1.6-1.7 × for genalpha on the 10-pin
 // friction chain): their residuals (hht's eq. 14, genalpha's eqs. 69/94 with si2's μ rows)
 // carry f_λ at the iterate's λ, so GMRES's difference products hold −∂f_λ/∂λ beside Gᵀ
 // and ∂f_λ/∂q, ∂f_λ/∂v, which the preconditioner lacks; their starts solve eq. 17 with

@@ -172,3 +172,27 @@ func frictionLoopChain(t *testing.T, n int) (*joint.System, State) {
 	}
 	return sys, State{Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
 }
+
+// TestLieGenAlphaFrictionDenseAllocatesNothing: below massNewtonDenseMax lie-genalpha
+// keeps its own iteration on a joint System with friction (dense, eq. 17 by Newton on λ);
+// its step, with a fresh matrix each (the damping −∂f/∂v of dae.VectorSpace), allocates
+// nothing after warm-up.
+func TestLieGenAlphaFrictionDenseAllocatesNothing(t *testing.T) {
+	sys, s := frictionLoopChain(t, 4)
+	for _, form := range []Formulation{Index3, StabilizedIndex2} {
+		m := DefaultLieGenAlpha()
+		m.Formulation, m.Newton.Jacobian = form, JacobianEveryStep
+		if err := m.Init(sys, s, StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+			t.Fatal(err)
+		}
+		if m.ga != nil {
+			t.Fatal("lie-genalpha ran as genalpha below massNewtonDenseMax")
+		}
+		for range 5 {
+			if err := m.Step(math.Inf(1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stepAllocatesNothing(t, "lie-genalpha "+string(form), &m)
+	}
+}
