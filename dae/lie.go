@@ -160,7 +160,8 @@ func (s *VectorSpace) Stiffness(dst *mat.Dense, t float64, q, v, vdot, lambda []
 	dst.Sub(dst, s.k)
 }
 
-// Damping writes −∂f/∂v.
+// Damping writes −∂f/∂v. It negates in place row by row: gonum's Scale with its
+// receiver as argument takes a workspace, an allocation in a step of lie-genalpha.
 func (s *VectorSpace) Damping(dst *mat.Dense, t float64, q, v []float64) {
 	s.der.ForceDerivativeV(dst, t, q, v)
 	// Negated row by row in place: gonum's Scale(-1, dst) on its own receiver takes a

@@ -11,9 +11,8 @@ import (
 )
 
 // withReaction gives a joint system λ-dependent forces that are identically zero: enough
-// for Init to see the capability (dae.HasReactionForce) that keeps lie-genalpha, ali3,
-// ali1 and multi-index off their Newton-Krylov correctors, while the system keeps
-// dae.MassSolver.
+// for Init to see the capability (dae.HasReactionForce) that keeps ali3, ali1 and
+// multi-index off their Newton-Krylov correctors, while the system keeps dae.MassSolver.
 type withReaction struct{ *joint.System }
 
 func (withReaction) HasReactionForce() bool                                               { return true }
@@ -27,11 +26,12 @@ func (withReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _,
 }
 
 // TestDenseMethodsRefusedOnJointRoute: daealpha's forms other than index2 and index1-proj, and daealpha,
-// lie-genalpha, ali3, ali1, multi-index and gcp-fv with λ-dependent forces are refused at Init on
+// ali3, ali1, multi-index and gcp-fv with λ-dependent forces are refused at Init on
 // the joint route above massNewtonDenseMax coordinates (the 3D chain of 70 rods, 210
 // coordinates) with a message naming the method, the form and the dense matrix or the
 // capability, and start at 60 rods (180 coordinates), where their dense matrices are
-// cheap; hht (with λ-dependent forces too: TestHHTFrictionKrylov), lie-genalpha, ali3, ali1
+// cheap; hht, genalpha, genalpha-si2, newmark and lie-genalpha (with λ-dependent forces
+// too: TestHHTFrictionKrylov, TestGenAlphaFrictionKrylov), ali3, ali1
 // and multi-index without them and daealpha's index2 and index1-proj start at 210
 // coordinates on their Newton-Krylov path, gcp-abm on its mass-solve path and gcp-newmark
 // and gcp-fv on their Newton-Krylov path (TestDAEAlphaKrylovLarge, TestGCPABMMassLarge
@@ -63,8 +63,12 @@ func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 		{"ali3", Index3, fixed, false, ""},
 		{"ali1", Index1Projected, fixed, false, ""},
 		{"multi-index", IndexSwitching, adaptive, false, ""},
-		{"lie-genalpha", Index3, adaptive, true, "λ-dependent forces"},
-		{"lie-genalpha", StabilizedIndex2, adaptive, true, "λ-dependent forces"},
+		{"lie-genalpha", Index3, adaptive, true, ""},
+		{"lie-genalpha", StabilizedIndex2, adaptive, true, ""},
+		{"genalpha", Index3, adaptive, true, ""},
+		{"genalpha-si2", StabilizedIndex2, adaptive, true, ""},
+		{"newmark", StabilizedIndex2, adaptive, true, ""},
+		{"newmark", Index3, adaptive, true, ""},
 		{"lie-genalpha", Index3, adaptive, false, ""},
 		{"lie-genalpha", StabilizedIndex2, adaptive, false, ""},
 		{"hht", Index3, adaptive, true, ""},

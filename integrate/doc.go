@@ -326,18 +326,22 @@
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
-// λ-dependent forces or Pfaffian rows in bdf, radau5 and genalpha, λ-dependent forces in
-// lie-genalpha, ali3, ali1 and multi-index, and first-order states in hht, daealpha's cs
-// and cs-qr forms, whose CM iteration (seed 003 eq. 3.9) drops d(P r)/dq, which residual
-// differences would keep), rather than run at O(nq³) per factorization. hht takes
+// λ-dependent forces or Pfaffian rows in bdf and radau5, Pfaffian rows in genalpha,
+// λ-dependent forces in ali3, ali1 and multi-index, and first-order states in hht,
+// daealpha's cs and cs-qr forms, whose CM iteration (seed 003 eq. 3.9) drops d(P r)/dq,
+// which residual differences would keep), rather than run at O(nq³) per factorization.
+// hht and genalpha (both forms, so newmark, and lie-genalpha run as genalpha) take
 // λ-dependent forces (joint friction) on the path above massNewtonDenseMax coordinates
-// (below, its dense matrix is cheaper): its residual carries f_λ at the iterate's λ, so
-// GMRES's difference products hold −∂f_λ/∂λ beside Gᵀ and ∂f_λ/∂q, ∂f_λ/∂v, which the
-// preconditioner lacks; its start solves eq. 17 with f_λ through massSchur
-// (eq17.solveWith). The hold rows of friction's slack coordinates (2 per pin) hold one
+// (below, their dense matrices with ∂f_λ are cheaper: 1.6-1.7 × for genalpha on the 10-pin
+// friction chain): their residuals (hht's eq. 14, genalpha's eqs. 69/94 with si2's μ rows)
+// carry f_λ at the iterate's λ, so GMRES's difference products hold −∂f_λ/∂λ beside Gᵀ
+// and ∂f_λ/∂q, ∂f_λ/∂v, which the preconditioner lacks; their starts solve eq. 17 with
+// f_λ through massSchur (eq17.solveWith), and ∂f_λ's nq×nq matrices wait for a dense
+// fallback (newReactionDeferred).
+// The hold rows of friction's slack coordinates (2 per pin) hold one
 // coordinate each and stay out of massSchur's Schur complement (heldRows: solves with
 // those coordinates locked, dae.LockedMassSolver), so the preconditioner costs O(N) per
-// factorization and per application; with dae.ConstraintForcer the residual adds Gᵀλ
+// factorization and per application; with dae.ConstraintForcer hht's residual adds Gᵀλ
 // without forming G, which is then evaluated only at factorizations. daealpha's index2 form (eqs. 3.3) takes its increments by GMRES on
 // residual differences preconditioned by two saddle-point solves [M Gᵀ; G 0](Δq, ν) and
 // [M Gᵀ; G 0](Δv, μ) through massNewton, its dynamic rows scaled as genalpha's

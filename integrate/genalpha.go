@@ -311,9 +311,6 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if m.CorrectStart && form != Index3 {
 		return fmt.Errorf("integrate: %s: CorrectStart applies to the %q formulation only, not %q", name, Index3, form)
 	}
-	if err := refuseDenseNewton(name, form, sys, denseWhy(sys)); err != nil {
-		return err
-	}
 	nw, err := m.Newton.Resolve()
 	if err != nil {
 		return err
@@ -363,21 +360,29 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 			w.G0, w.G1 = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 		}
 		if mm, ok := sys.(dae.MassMultiplier); ok && pf == nil {
-			if w.mn = newMassNewton(sys); w.mn != nil && w.si2 {
+			w.mn = newMassNewton(sys)
+			if w.mn == nil && reactionKrylov(sys) {
+				w.mn = newMassNewtonReaction(sys) // f_λ is in the residual (evalResidual)
+			}
+			if w.mn != nil && w.si2 {
 				w.si2p = newSI2MassPrecond(w.mn, p.Gamma, p.Beta)
 			}
 			if w.mn != nil {
 				w.mm, w.kr = mm, newGMRES(w.nx)
 				w.kx, w.kb, w.kres, w.resRaw = vec(w.nx), vec(w.nx), vec(w.nx), vec(nq)
-				w.rec = newMassSchur(sys) // eq. 17 at the start without M
+				w.rec = massSchurOf(sys) // eq. 17 at the start without M (with f_λ: eq17.solveWith)
 			}
 		}
 	}
-
+	if w.mn == nil {
+		if err := refuseDenseNewton(name, form, sys, denseWhy(sys)); err != nil {
+			return err
+		}
+	}
+	w.rx = newReactionDeferred(sys, w.sp) // ∂f_λ's dense matrices wait for allocDense
 	if w.sp == nil && w.mn == nil {
 		w.allocDense()
 	}
-	w.rx = newReaction(sys, w.sp)
 
 	// Consistency of the start at position and velocity level (seed 002, eq. 17 needs both).
 	rc, _ := ctl.resolveAt(start.T, len(start.Q))
@@ -728,6 +733,18 @@ func (w *genAlphaWork) allocDense() {
 	}
 	w.lu = newNewtonFactor(w.nx, pattern)
 	w.kkt = linalg.NewKKT(nq, nc)
+	w.rx.allocDense(nq, nc)
+}
+
+// reactionKrylov reports whether genalpha takes the λ-dependent forces of sys
+// (dae.ReactionForce) on its Newton-Krylov corrector: its residuals (eqs. 69, 94) carry
+// f_λ at the iterate's λ, so GMRES's difference products hold −∂f_λ/∂λ beside Gᵀ and
+// ∂f_λ/∂q, ∂f_λ/∂v, which the mass-part preconditioner lacks. Only above
+// massNewtonDenseMax coordinates: below, the dense matrix with ∂f_λ is cheaper (as for
+// hht, BENCHMARKS.md "hht with joint friction on the Newton-Krylov path").
+func reactionKrylov(sys dae.System) bool {
+	nq, _ := sys.Size()
+	return dae.HasReactionForce(sys) && nq > massNewtonDenseMax
 }
 
 // converged writes q₁, v₁, a₁, q̈₁, λ₁ of the converged iterate.

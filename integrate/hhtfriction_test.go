@@ -23,17 +23,31 @@ func frictionChain(t *testing.T, n int) (*joint.System, State) {
 // frictionChainModel is frictionChain's model.
 func frictionChainModel(n int) *joint.Model {
 	md := &joint.Model{Gravity: [3]float64{0, -9.81, 0}}
-	f, origin := joint.Ground, [3]float64{}
-	for i := range n {
-		name := fmt.Sprint("pin", i+1)
-		f = md.Prismatic(name+".x", f, origin, [3]float64{1, 0, 0}, joint.Body{Name: name + ".x"})
-		f = md.Prismatic(name+".y", f, [3]float64{}, [3]float64{0, 1, 0}, joint.Body{Name: name + ".y"})
-		f = md.Revolute(name, f, [3]float64{}, [3]float64{0, 0, 1}, rod(fmt.Sprint("bar", i+1), 1, 0.3))
-		md.Friction(name, f, law.Friction{Mu: 0.3, VReg: 0.05, Radius: 0.02, Viscous: 0.01},
-			joint.Hold{Name: "x", Coord: f - 2, Weight: 1}, joint.Hold{Name: "y", Coord: f - 1, Weight: 1})
-		origin = [3]float64{1, 0, 0}
-	}
+	frictionRods(md, joint.Ground, [3]float64{}, n)
 	return md
+}
+
+// frictionRods appends frictionChain's n rods to md, the first pinned to frame parent at
+// point at, and returns the last rod's frame.
+func frictionRods(md *joint.Model, parent int, at [3]float64, n int) int {
+	f := parent
+	for i := range n {
+		f = frictionPin(md, fmt.Sprint("pin", i+1), f, at, rod(fmt.Sprint("bar", i+1), 1, 0.3))
+		at = [3]float64{1, 0, 0}
+	}
+	return f
+}
+
+// frictionPin adds a revolute joint about z at point at of frame parent carrying body,
+// with frictionChain's friction pressed by the reaction on its slack x and y slides, and
+// returns body's frame.
+func frictionPin(md *joint.Model, name string, parent int, at [3]float64, body joint.Body) int {
+	f := md.Prismatic(name+".x", parent, at, [3]float64{1, 0, 0}, joint.Body{Name: name + ".x"})
+	f = md.Prismatic(name+".y", f, [3]float64{}, [3]float64{0, 1, 0}, joint.Body{Name: name + ".y"})
+	f = md.Revolute(name, f, [3]float64{}, [3]float64{0, 0, 1}, body)
+	md.Friction(name, f, law.Friction{Mu: 0.3, VReg: 0.05, Radius: 0.02, Viscous: 0.01},
+		joint.Hold{Name: "x", Coord: f - 2, Weight: 1}, joint.Hold{Name: "y", Coord: f - 1, Weight: 1})
+	return f
 }
 
 // denseFriction hides dae.MassSolver and dae.MassMultiplier from a joint system with

@@ -47,7 +47,7 @@ func newReaction(sys dae.System, sp *sparseEval) *reaction {
 
 // newReactionDeferred is newReaction without the dense derivative matrices, which
 // allocDense sizes when needed: for a method whose Newton-Krylov path takes only f_λ
-// (hht), so that it stores no nq×nq matrix.
+// (hht, genalpha), so that it stores no nq×nq matrix.
 func newReactionDeferred(sys dae.System, sp *sparseEval) *reaction {
 	if sp != nil {
 		return newReaction(sys, sp)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"linkage/dae"
 	"linkage/integrate"
 	"linkage/joint"
 	"linkage/law"
@@ -32,8 +33,8 @@ func frictionChain(n int) (*joint.System, integrate.State, error) {
 	if err != nil {
 		return nil, integrate.State{}, err
 	}
-	nq, _ := sys.Size()
-	return sys, integrate.NewState(nq, 0), nil
+	nq, nc := sys.Size()
+	return sys, integrate.NewState(nq, nc), nil
 }
 
 // BenchmarkFrictionChainHHTStep: hht steps (RTol = ATol = 1e-4) on the planar chain with
@@ -51,5 +52,63 @@ func BenchmarkFrictionChainHHTStep(b *testing.B) {
 			m := integrate.DefaultHHT()
 			benchSteps(b, &m, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
 		})
+	}
+}
+
+// denseFriction is denseOnly keeping the joint friction's λ-dependent forces: the implicit
+// methods form their dense Newton matrices with ∂f_λ on it at every size.
+type denseFriction struct {
+	denseOnly
+	dae.ReactionForce
+}
+
+// BenchmarkFrictionChainGenAlphaDense: genalpha (index3) on the 100-pin friction chain
+// with its dense Newton matrix with ∂f_λ (denseFriction), where BenchmarkFrictionChainGenAlphaStep
+// runs the Newton-Krylov path. Run:
+//
+//	go test -run X -bench 'FrictionChainGenAlphaDense' -benchtime 20x ./joint/
+func BenchmarkFrictionChainGenAlphaDense(b *testing.B) {
+	sys, s, err := frictionChain(100)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := integrate.DefaultGenAlpha()
+	benchSteps(b, &m, denseFriction{denseOnly{sys, sys, sys, sys}, sys}, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+}
+
+// BenchmarkFrictionChainGenAlphaStep: genalpha (index3, si2), newmark (si2, index3) and
+// lie-genalpha (index3, si2; genalpha's run on a joint System) steps (RTol = ATol = 1e-4)
+// on the planar chain with friction in every pin: above massNewtonDenseMax (200)
+// coordinates on the joint route's Newton-Krylov path (the residuals of eqs. 69/94 carry
+// f_λ at the iterate's λ), below it on the dense matrix with ∂f_λ. Run:
+//
+//	go test -run X -bench 'FrictionChainGenAlphaStep/.*/N=(10|100)$' -benchtime 20x ./joint/
+//	go test -run X -bench 'FrictionChainGenAlphaStep/genalpha-index3/N=1000' -benchtime 3x ./joint/
+func BenchmarkFrictionChainGenAlphaStep(b *testing.B) {
+	for _, c := range []struct {
+		method string
+		form   integrate.Formulation
+	}{
+		{"genalpha", integrate.Index3}, {"genalpha-si2", integrate.StabilizedIndex2},
+		{"newmark", integrate.StabilizedIndex2}, {"newmark", integrate.Index3},
+		{"lie-genalpha", integrate.Index3}, {"lie-genalpha", integrate.StabilizedIndex2},
+	} {
+		for _, n := range []int{10, 100, 1000} {
+			b.Run(fmt.Sprintf("%s-%s/N=%d", c.method, c.form, n), func(b *testing.B) {
+				sys, s, err := frictionChain(n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				e, err := integrate.Lookup(c.method)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m, err := e.NewMethod(c.form)
+				if err != nil {
+					b.Fatal(err)
+				}
+				benchSteps(b, m, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+			})
+		}
 	}
 }
