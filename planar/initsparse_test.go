@@ -42,7 +42,9 @@ func barChain(t testing.TB, n int, again ...int) *planar.System {
 // TestInitializeLargeChain (issue 15, item 3): a chain of 10 000 bars (nq = 30 000,
 // nc = 20 000) from a guess 1 mm and 1 mrad off the constraints is made consistent with
 // less than 200 MB allocated in all, where the dense path's G alone (nc×nq) takes 4.8 GB
-// and M 7.2 GB, in seconds: no dense matrix can creep back into the setup unnoticed.
+// and M 7.2 GB: no dense matrix can creep back into the setup unnoticed. (Its time, about
+// a second, is logged, not bounded: a wall-clock bound fails on a loaded machine; the
+// setup's time is measured in BENCHMARKS.md.)
 func TestInitializeLargeChain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10 000 bars: about a second")
@@ -71,11 +73,6 @@ func TestInitializeLargeChain(t *testing.T) {
 	// row, and 1/24 of the dense G (4.8 GB).
 	if alloc > 200 {
 		t.Errorf("Initialize allocated %.0f MB, want < 200 MB (a dense nc×nq G is 4800 MB)", alloc)
-	}
-	// 20 s: a generous bound on a shared 2-core machine for what takes about a second;
-	// the dense QR of G alone would take hours.
-	if elapsed > 20*time.Second {
-		t.Errorf("Initialize took %v, want a few seconds", elapsed)
 	}
 	if c.Iterations < 1 || len(c.Redundant) != 0 || len(c.Dependent) != 2*n {
 		t.Errorf("%d iterations, redundant %v, %d dependent; want ≥ 1 from a guess off by 1e-3, none, %d",
