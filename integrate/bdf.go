@@ -192,7 +192,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	if nd := dae.StateSize(sys); nd > 0 {
 		return fmt.Errorf("integrate: bdf: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
 	}
-	if err := refuseDenseNewton("bdf", form, sys, denseWhy(sys)); err != nil {
+	if err := refuseDenseNewton("bdf", form, sys, denseWhyReaction(sys)); err != nil {
 		return err
 	}
 	nq, nc := sys.Size()

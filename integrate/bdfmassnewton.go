@@ -47,8 +47,13 @@ type bdfMassPrecond struct {
 }
 
 // newBDFMassPrecond returns the preconditioner for sys in formulation form, or nil when sys
-// lacks dae.MassSolver or dae.MassMultiplier, has λ-dependent forces, or has Pfaffian rows
-// (whose μ rows differ). Every form of bdf takes it: index1, baumgarte and index3 were
+// lacks dae.MassSolver or dae.MassMultiplier or has Pfaffian rows (whose μ rows differ).
+// With λ-dependent forces (dae.ReactionForce, joint friction) semiExplicit's residual
+// carries f_λ at the iterate's λ, so GMRES's difference products hold −∂f_λ/∂λ beside Gᵀ
+// and ∂f_λ/∂q, ∂f_λ/∂v, which this mass part leaves out (newMassNewtonReaction); at
+// every size, as it is cheaper than the dense matrix with ∂f_λ from 10 pins on (BENCHMARKS.md,
+// "bdf and radau5 with joint friction on the Newton-Krylov path").
+// Every form of bdf takes it: index1, baumgarte and index3 were
 // kept off it in session 7 after stopping at t ≈ 0 where their dense paths ran, before
 // the dynamic rows were scaled (massNewton.scaleRows); they run now
 // (TestBDFMassNewtonFormsMatchDense, TestBDFMassNewtonIndex3MatchesDense,
@@ -61,7 +66,7 @@ func newBDFMassPrecond(sys dae.System, form Formulation) *bdfMassPrecond {
 	if _, pf := sys.(dae.PfaffianRows); pf {
 		return nil
 	}
-	mn := newMassNewton(sys)
+	mn := newMassNewtonReaction(sys) // semiExplicit's residual carries f_λ
 	if mn == nil {
 		return nil
 	}

@@ -33,12 +33,19 @@ func refuseDenseMethod(method string, form Formulation, sys dae.System, matrix s
 }
 
 // denseWhy says which capability of sys keeps it off the mass-preconditioned
-// Newton-Krylov correctors (newMassSchur, newBDFMassPrecond, newRadauKrylov), or "".
+// Newton-Krylov correctors (newMassSchur), or "".
 func denseWhy(sys dae.System) string {
-	switch _, pf := sys.(dae.PfaffianRows); {
-	case dae.HasReactionForce(sys):
+	if dae.HasReactionForce(sys) {
 		return "λ-dependent forces"
-	case pf:
+	}
+	return denseWhyReaction(sys)
+}
+
+// denseWhyReaction is denseWhy for a corrector whose residual carries f_λ at the
+// iterate's λ (bdf, radau5: newBDFMassPrecond, newRadauKrylov): λ-dependent forces
+// do not keep it off the path.
+func denseWhyReaction(sys dae.System) string {
+	if _, pf := sys.(dae.PfaffianRows); pf {
 		return "nonholonomic Pfaffian rows"
 	}
 	if _, ok := sys.(dae.MassMultiplier); !ok {

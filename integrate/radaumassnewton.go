@@ -86,8 +86,10 @@ type radauKrylov struct {
 const radauGMRESRTol = 1e-3
 
 // newRadauKrylov returns the Newton-Krylov systems for the first-order form se of sys, or
-// nil when sys lacks dae.MassSolver or dae.MassMultiplier, has λ-dependent forces or
-// Pfaffian rows (as bdfMassPrecond), or se is on the sparse evaluation path.
+// nil when sys lacks dae.MassSolver or dae.MassMultiplier, has Pfaffian rows (as
+// bdfMassPrecond), or se is on the sparse evaluation path. With λ-dependent forces φ
+// carries f_λ at the stages' λ (semiExplicit.residual), so the differences jv hold its λ
+// columns, which solveMass leaves out, as bdfMassPrecond.
 func newRadauKrylov(se *semiExplicit, approx bool, stats *Stats) *radauKrylov {
 	mm, ok := se.sys.(dae.MassMultiplier)
 	if !ok || se.sp != nil {
@@ -96,7 +98,7 @@ func newRadauKrylov(se *semiExplicit, approx bool, stats *Stats) *radauKrylov {
 	if _, pf := se.sys.(dae.PfaffianRows); pf {
 		return nil
 	}
-	mn := newMassNewton(se.sys)
+	mn := newMassNewtonReaction(se.sys) // φ carries f_λ at the λ of y
 	if mn == nil {
 		return nil
 	}
