@@ -36,7 +36,8 @@ func (withReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _,
 // and multi-index without them and daealpha's index2 and index1-proj start at 210
 // coordinates on their Newton-Krylov path, gcp-abm on its mass-solve path and gcp-newmark
 // on its Newton-Krylov path (TestDAEAlphaKrylovLarge, TestGCPABMMassLarge and
-// TestGCPNewmarkKrylovLarge run them there).
+// TestGCPNewmarkKrylovLarge run them there); bdf in each form with λ-dependent forces
+// starts there on its Newton-Krylov path (TestBDFFrictionKrylovLarge).
 func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 	big, bs := jointChain3D(t, 70, 0.05, 0)
 	small, ss := jointChain3D(t, 60, 0.05, 0)
@@ -69,6 +70,12 @@ func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 		{"lie-genalpha", StabilizedIndex2, adaptive, false, ""},
 		{"hht", Index3, adaptive, true, ""},
 		{"hht", Index3, adaptive, false, ""},
+		{"bdf", StabilizedIndex2, adaptive, true, ""},
+		{"bdf", Index2, adaptive, true, ""},
+		{"bdf", Index2Baumgarte, adaptive, true, ""},
+		{"bdf", Index3, adaptive, true, ""},
+		{"bdf", Index1, adaptive, true, ""},
+		{"bdf", Baumgarte, adaptive, true, ""},
 	} {
 		t.Run(fmt.Sprintf("%s-%s", c.method, c.form), func(t *testing.T) {
 			e, err := Lookup(c.method)

@@ -1,0 +1,86 @@
+package integrate
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// bdfForms are bdf's six formulations on the equations of motion.
+var bdfForms = []Formulation{StabilizedIndex2, Index2, Index2Baumgarte, Index3, Index1, Baumgarte}
+
+// TestBDFFrictionKrylovMatchesDense: on a chain of 6 rods with friction in its pins (18
+// coordinates, 12 hold rows), bdf in each form on the Newton-Krylov path (semiExplicit's
+// residual carries f_λ at the iterate's λ, so GMRES's difference products hold −∂f_λ/∂λ
+// beside Gᵀ) lands where its dense path (exact Newton matrix with ∂f_λ) lands, to a tenth
+// of their error against a dense radau5 run at 1e-10, without dense fallbacks and without
+// a stored nq×nq matrix (neither M nor ∂f_λ/∂q, ∂f_λ/∂v); the friction is active (it moves
+// q by more than ten times that error, so a residual without f_λ would fail).
+func TestBDFFrictionKrylovMatchesDense(t *testing.T) {
+	const tol, tEnd = 1e-6, 0.2
+	sys, s := frictionChain(t, 6)
+	dsys := denseFriction{denseOnly{sys, sys, sys, sys}, sys}
+	ref := &Radau5{}
+	runTo(t, ref, dsys, s, tEnd, StepControl{RTol: 1e-10, ATol: 1e-10})
+	rq := ref.Current().Q
+	for _, form := range bdfForms {
+		t.Run(fmt.Sprint(form), func(t *testing.T) {
+			ctl := StepControl{RTol: tol, ATol: tol}
+			kry, dense, bare := BDF{Formulation: form}, BDF{Formulation: form}, BDF{Formulation: form}
+			runTo(t, &kry, sys, s, tEnd, ctl)
+			runTo(t, &dense, dsys, s, tEnd, ctl)
+			runTo(t, &bare, hideMassSolver(sys), s, tEnd, ctl) // no f_λ
+			if kry.w.pm == nil || dense.w.pm != nil {
+				t.Fatal("the runs did not take the intended paths")
+			}
+			kq, dq := kry.Current().Q, dense.Current().Q
+			dKD, eK, eD, fr := maxDiff(kq, dq), maxDiff(kq, rq), maxDiff(dq, rq), maxDiff(bare.Current().Q, rq)
+			ks, ds := kry.Stats(), dense.Stats()
+			t.Logf("|krylov − dense| %.1e, error krylov %.1e dense %.1e, friction's effect %.1e; steps %d / %d, f evals %d / %d",
+				dKD, eK, eD, fr, ks.Steps, ds.Steps, ks.FuncEvals, ds.FuncEvals)
+			if dKD > 0.1*eD || eK > 1.1*eD {
+				t.Errorf("|krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to a tenth of the error", dKD, eK, eD)
+			}
+			if fr < 10*eD {
+				t.Errorf("friction changes q by %.2e only, against an error of %.2e: the test does not see it", fr, eD)
+			}
+			if ks.DenseFallbacks != 0 || kry.w.lu != nil || kry.w.se.rx.Fq != nil || kry.w.se.M != nil {
+				t.Errorf("%d dense fallbacks, or a dense matrix stored", ks.DenseFallbacks)
+			}
+			stepAllocatesNothing(t, "bdf step with friction", &kry)
+		})
+	}
+}
+
+// TestBDFFrictionKrylovLarge: bdf in each form starts on the chain of 70 rods with
+// friction in its pins (210 coordinates, above massNewtonDenseMax, where it was refused)
+// on its Newton-Krylov path, keeps g(q) = 0 to the Newton tolerance's level over its
+// first steps, and its step allocates nothing after warm-up and stores no dense matrix.
+func TestBDFFrictionKrylovLarge(t *testing.T) {
+	sys, s := frictionChain(t, 70)
+	_, nc := sys.Size()
+	g := make([]float64, nc)
+	for _, form := range bdfForms {
+		t.Run(fmt.Sprint(form), func(t *testing.T) {
+			m := BDF{Formulation: form}
+			if err := m.Init(sys, s, StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+				t.Fatal(err)
+			}
+			for range 10 {
+				if err := m.Step(math.Inf(1)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			stepAllocatesNothing(t, "bdf step with friction on 210 coordinates", &m)
+			if m.w.pm == nil || m.w.lu != nil || m.w.se.rx.Fq != nil || m.w.se.M != nil {
+				t.Errorf("the run left the Newton-Krylov path (DenseFallbacks %d)", m.Stats().DenseFallbacks)
+			}
+			c := m.Current()
+			sys.Constraint(g, c.T, c.Q)
+			if r := maxDiff(g, make([]float64, nc)); r > 1e-6 {
+				t.Errorf("|g(q)| = %.2e at t = %g, want ≤ 1e-6", r, c.T)
+			}
+			t.Logf("t = %g after %d steps, %d f evals, %d Newton iterations", c.T, m.Stats().Steps, m.Stats().FuncEvals, m.Stats().NewtonIters)
+		})
+	}
+}
