@@ -75,6 +75,11 @@ type BDF struct {
 	// Deadband does not apply (IDA's c_j band replaces it).
 	Newton NewtonSettings
 
+	// reactionKrylov puts λ-dependent forces on the Newton-Krylov path at every size, not
+	// only above massNewtonDenseMax coordinates (massNewtonFor): for tests that compare the
+	// paths on small models.
+	reactionKrylov bool
+
 	w         *bdfWork
 	*accepted // Current, Previous, Stats (method.go)
 }
@@ -223,7 +228,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	w.se, w.sys, w.nq, w.nc, w.form = se, sys, nq, nc, form
 	if se.sp != nil {
 		w.lu = se.sparseNewtonFactor()
-	} else if w.pm = newBDFMassPrecond(sys, form); w.pm != nil {
+	} else if w.pm = newBDFMassPrecond(sys, form, m.reactionKrylov); w.pm != nil {
 		se.mm, se.ma = sys.(dae.MassMultiplier), make([]float64, nq)
 		se.M, se.work = nil, nil // until a fallback (allocDense): 2 nq² floats
 		w.kr = newGMRES(se.n)
