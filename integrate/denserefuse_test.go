@@ -36,8 +36,9 @@ func (withReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _,
 // and multi-index without them and daealpha's index2 and index1-proj start at 210
 // coordinates on their Newton-Krylov path, gcp-abm on its mass-solve path and gcp-newmark
 // on its Newton-Krylov path (TestDAEAlphaKrylovLarge, TestGCPABMMassLarge and
-// TestGCPNewmarkKrylovLarge run them there); bdf in each form with λ-dependent forces
-// starts there on its Newton-Krylov path (TestBDFFrictionKrylovLarge).
+// TestGCPNewmarkKrylovLarge run them there); bdf and radau5 in each form with λ-dependent
+// forces start there on their Newton-Krylov path (TestBDFFrictionKrylovLarge,
+// TestRadau5FrictionKrylovLarge).
 func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 	big, bs := jointChain3D(t, 70, 0.05, 0)
 	small, ss := jointChain3D(t, 60, 0.05, 0)
@@ -76,6 +77,9 @@ func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 		{"bdf", Index3, adaptive, true, ""},
 		{"bdf", Index1, adaptive, true, ""},
 		{"bdf", Baumgarte, adaptive, true, ""},
+		{"radau5", StabilizedIndex2, adaptive, true, ""},
+		{"radau5", Index2, adaptive, true, ""},
+		{"radau5", Index3, adaptive, true, ""},
 	} {
 		t.Run(fmt.Sprintf("%s-%s", c.method, c.form), func(t *testing.T) {
 			e, err := Lookup(c.method)
