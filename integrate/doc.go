@@ -326,7 +326,7 @@
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
-// λ-dependent forces or Pfaffian rows in bdf, radau5 and genalpha, λ-dependent forces in
+// Pfaffian rows in bdf, radau5 and genalpha, λ-dependent forces in genalpha,
 // lie-genalpha, ali3, ali1 and multi-index, and first-order states in hht, daealpha's cs
 // and cs-qr forms, whose CM iteration (seed 003 eq. 3.9) drops d(P r)/dq, which residual
 // differences would keep), rather than run at O(nq³) per factorization. hht takes
@@ -334,7 +334,11 @@
 // (below, its dense matrix is cheaper): its residual carries f_λ at the iterate's λ, so
 // GMRES's difference products hold −∂f_λ/∂λ beside Gᵀ and ∂f_λ/∂q, ∂f_λ/∂v, which the
 // preconditioner lacks; its start solves eq. 17 with f_λ through massSchur
-// (eq17.solveWith). daealpha's index2 form (eqs. 3.3) takes its increments by GMRES on
+// (eq17.solveWith). bdf (its six forms) and radau5 (its three) take them alike above the
+// bound (massNewtonFor): semiExplicit's φ holds f_λ at the λ of y, so bdf's and radau5's
+// difference products (radau5's at the simplified Newton point y₀ + σz, whose λ part moves
+// f_λ) hold the same columns; their start is eq17's, ∂f_λ's nq×nq matrices wait for a dense
+// jacobian. daealpha's index2 form (eqs. 3.3) takes its increments by GMRES on
 // residual differences preconditioned by two saddle-point solves [M Gᵀ; G 0](Δq, ν) and
 // [M Gᵀ; G 0](Δv, μ) through massNewton, its dynamic rows scaled as genalpha's
 // (daeAlphaKrylov); index1-proj by one such solve for (Δq, ν) and eq. 2.6's rows for Δv,
