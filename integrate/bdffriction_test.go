@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"linkage/joint"
 )
 
 // bdfForms are bdf's six formulations on the equations of motion.
@@ -59,29 +61,41 @@ func TestBDFFrictionKrylovMatchesDense(t *testing.T) {
 // first steps, and its step allocates nothing after warm-up and stores no dense matrix.
 func TestBDFFrictionKrylovLarge(t *testing.T) {
 	sys, s := frictionChain(t, 70)
-	_, nc := sys.Size()
-	g := make([]float64, nc)
 	for _, form := range bdfForms {
 		t.Run(fmt.Sprint(form), func(t *testing.T) {
 			m := BDF{Formulation: form}
-			if err := m.Init(sys, s, StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
-				t.Fatal(err)
-			}
-			for range 10 {
-				if err := m.Step(math.Inf(1)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			stepAllocatesNothing(t, "bdf step with friction on 210 coordinates", &m)
-			if m.w.pm == nil || m.w.lu != nil || m.w.se.rx.Fq != nil || m.w.se.M != nil {
-				t.Errorf("the run left the Newton-Krylov path (DenseFallbacks %d)", m.Stats().DenseFallbacks)
-			}
-			c := m.Current()
-			sys.Constraint(g, c.T, c.Q)
-			if r := maxDiff(g, make([]float64, nc)); r > 1e-6 {
-				t.Errorf("|g(q)| = %.2e at t = %g, want ≤ 1e-6", r, c.T)
-			}
-			t.Logf("t = %g after %d steps, %d f evals, %d Newton iterations", c.T, m.Stats().Steps, m.Stats().FuncEvals, m.Stats().NewtonIters)
+			frictionChainLarge(t, &m, sys, s, 1e-4, 10, func() {
+				stepAllocatesNothing(t, "bdf step with friction on 210 coordinates", &m)
+			}, func() bool { return m.w.pm != nil && m.w.lu == nil && m.w.se.rx.Fq == nil && m.w.se.M == nil })
 		})
 	}
+}
+
+// frictionChainLarge starts m on the friction chain sys (above massNewtonDenseMax) at
+// RTol = ATol = tol, takes warm steps, runs the allocation check allocs, and checks that
+// the run is still on its Newton-Krylov path with no dense matrix stored (onPath) and
+// that |g(q)| ≤ 1e-6.
+func frictionChainLarge(t *testing.T, m Method, sys *joint.System, s State, tol float64, warm int, allocs func(), onPath func() bool) {
+	t.Helper()
+	if err := m.Init(sys, s, StepControl{RTol: tol, ATol: tol}); err != nil {
+		t.Fatal(err)
+	}
+	for range warm {
+		if err := m.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	allocs()
+	st := m.Stats()
+	if !onPath() {
+		t.Errorf("the run left the Newton-Krylov path (DenseFallbacks %d)", st.DenseFallbacks)
+	}
+	c := m.Current()
+	_, nc := sys.Size()
+	g := make([]float64, nc)
+	sys.Constraint(g, c.T, c.Q)
+	if r := maxDiff(g, make([]float64, nc)); r > 1e-6 {
+		t.Errorf("|g(q)| = %.2e at t = %g, want ≤ 1e-6", r, c.T)
+	}
+	t.Logf("t = %g after %d steps, %d f evals, %d Newton iterations, %d Newton failures", c.T, st.Steps, st.FuncEvals, st.NewtonIters, st.NewtonFailures)
 }

@@ -65,30 +65,11 @@ func TestRadau5FrictionKrylovMatchesDense(t *testing.T) {
 // in 45 at 1e-6).
 func TestRadau5FrictionKrylovLarge(t *testing.T) {
 	sys, s := frictionChain(t, 70)
-	_, nc := sys.Size()
-	g := make([]float64, nc)
 	for _, form := range radauForms {
 		t.Run(fmt.Sprint(form), func(t *testing.T) {
 			m := Radau5{Formulation: form}
-			if err := m.Init(sys, s, StepControl{RTol: 1e-6, ATol: 1e-6}); err != nil {
-				t.Fatal(err)
-			}
-			for range 5 {
-				if err := m.Step(math.Inf(1)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			failureFreeStepsAllocateNothing(t, &m)
-			if m.w.kry == nil || m.w.J != nil || m.w.se.rx.Fq != nil || m.w.se.M != nil {
-				t.Errorf("the run left the Newton-Krylov path (DenseFallbacks %d)", m.Stats().DenseFallbacks)
-			}
-			c := m.Current()
-			sys.Constraint(g, c.T, c.Q)
-			if r := maxDiff(g, make([]float64, nc)); r > 1e-6 {
-				t.Errorf("|g(q)| = %.2e at t = %g, want ≤ 1e-6", r, c.T)
-			}
-			st := m.Stats()
-			t.Logf("t = %g after %d steps, %d f evals, %d Newton iterations, %d rejected, %d Newton failures", c.T, st.Steps, st.FuncEvals, st.NewtonIters, st.Rejected, st.NewtonFailures)
+			frictionChainLarge(t, &m, sys, s, 1e-6, 5, func() { failureFreeStepsAllocateNothing(t, &m) },
+				func() bool { return m.w.kry != nil && m.w.J == nil && m.w.se.rx.Fq == nil && m.w.se.M == nil })
 		})
 	}
 }
