@@ -22,37 +22,56 @@ var bdfForms = []Formulation{StabilizedIndex2, Index2, Index2Baumgarte, Index3, 
 func TestBDFFrictionKrylovMatchesDense(t *testing.T) {
 	const tol, tEnd = 1e-6, 0.2
 	sys, s := frictionChain(t, 6)
-	dsys := denseFriction{denseOnly{sys, sys, sys, sys}, sys}
-	ref := &Radau5{}
-	runTo(t, ref, dsys, s, tEnd, StepControl{RTol: 1e-10, ATol: 1e-10})
-	rq := ref.Current().Q
+	rq := frictionChainReference(t, sys, s, tEnd)
 	for _, form := range bdfForms {
 		t.Run(fmt.Sprint(form), func(t *testing.T) {
-			ctl := StepControl{RTol: tol, ATol: tol}
 			kry, dense, bare := BDF{Formulation: form, reactionKrylov: true}, BDF{Formulation: form}, BDF{Formulation: form}
-			runTo(t, &kry, sys, s, tEnd, ctl)
-			runTo(t, &dense, sys, s, tEnd, ctl)
-			runTo(t, &bare, hideMassSolver(sys), s, tEnd, ctl) // no f_λ
+			c := compareFrictionPaths(t, &kry, &dense, &bare, sys, s, rq, tol, tEnd)
 			if kry.w.pm == nil || dense.w.pm != nil {
 				t.Fatal("the runs did not take the intended paths")
 			}
-			kq, dq := kry.Current().Q, dense.Current().Q
-			dKD, eK, eD, fr := maxDiff(kq, dq), maxDiff(kq, rq), maxDiff(dq, rq), maxDiff(bare.Current().Q, rq)
-			ks, ds := kry.Stats(), dense.Stats()
-			t.Logf("|krylov − dense| %.1e, error krylov %.1e dense %.1e, friction's effect %.1e; steps %d / %d, f evals %d / %d",
-				dKD, eK, eD, fr, ks.Steps, ds.Steps, ks.FuncEvals, ds.FuncEvals)
-			if dKD > 0.1*eD || eK > 1.1*eD {
-				t.Errorf("|krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to a tenth of the error", dKD, eK, eD)
+			c.within(t, 0.1, 1.1)
+			if kry.w.lu != nil || kry.w.se.rx.Fq != nil || kry.w.se.M != nil {
+				t.Error("a dense matrix stored")
 			}
-			if fr < 10*eD {
-				t.Errorf("friction changes q by %.2e only, against an error of %.2e: the test does not see it", fr, eD)
-			}
-			if ks.DenseFallbacks != 0 || kry.w.lu != nil || kry.w.se.rx.Fq != nil || kry.w.se.M != nil {
-				t.Errorf("%d dense fallbacks, or a dense matrix stored", ks.DenseFallbacks)
-			}
-			stepAllocatesNothing(t, "bdf step with friction", &kry)
 		})
 	}
+}
+
+// frictionChainReference is the final q of a dense radau5 run at 1e-10 on the friction chain
+// sys (dae.MassSolver hidden, the λ-dependent forces kept) from s to tEnd.
+func frictionChainReference(t *testing.T, sys *joint.System, s State, tEnd float64) []float64 {
+	t.Helper()
+	ref := &Radau5{}
+	runTo(t, ref, denseFriction{denseOnly{sys, sys, sys, sys}, sys}, s, tEnd, StepControl{RTol: 1e-10, ATol: 1e-10})
+	return ref.Current().Q
+}
+
+// compareFrictionPaths runs kry (its Newton-Krylov path), dense (its dense path) and bare
+// (MassSolver hidden, so without f_λ) on the friction chain sys from s to tEnd at tol,
+// checks that friction is active (it moves q by more than ten times the dense error
+// against rq), that kry made no dense fallback and that its step allocates nothing, and
+// returns the distances of the final positions.
+func compareFrictionPaths(t *testing.T, kry, dense, bare Method, sys *joint.System, s State, rq []float64, tol, tEnd float64) krylovComparison {
+	t.Helper()
+	ctl := StepControl{RTol: tol, ATol: tol}
+	runTo(t, kry, sys, s, tEnd, ctl)
+	runTo(t, dense, sys, s, tEnd, ctl)
+	runTo(t, bare, hideMassSolver(sys), s, tEnd, ctl)
+	kq := kry.Current().Q
+	c := krylovComparison{maxDiff(kq, dense.Current().Q), maxDiff(kq, rq), maxDiff(dense.Current().Q, rq)}
+	fr := maxDiff(bare.Current().Q, rq)
+	ks, ds := kry.Stats(), dense.Stats()
+	t.Logf("|krylov − dense| %.1e, error krylov %.1e dense %.1e, friction's effect %.1e; steps %d / %d, newton %d / %d, f evals %d / %d",
+		c.dKD, c.eK, c.eD, fr, ks.Steps, ds.Steps, ks.NewtonIters, ds.NewtonIters, ks.FuncEvals, ds.FuncEvals)
+	if fr < 10*c.eD { // a residual without f_λ would miss the agreement bounds by 100 ×
+		t.Errorf("friction changes q by %.2e only, against an error of %.2e: the test does not see it", fr, c.eD)
+	}
+	if ks.DenseFallbacks != 0 {
+		t.Errorf("%d dense fallbacks", ks.DenseFallbacks)
+	}
+	stepAllocatesNothing(t, "step with friction", kry)
+	return c
 }
 
 // TestBDFFrictionKrylovLarge: bdf in each form starts on the chain of 70 rods with
