@@ -49,10 +49,9 @@ type bdfMassPrecond struct {
 // newBDFMassPrecond returns the preconditioner for sys in formulation form, or nil when sys
 // lacks dae.MassSolver or dae.MassMultiplier, has Pfaffian rows (whose μ rows differ), or
 // has λ-dependent forces at no more than massNewtonDenseMax coordinates and not
-// reactionKrylov (massNewtonFor).
-// Every form of bdf takes it: index1, baumgarte and index3 were
-// kept off it in session 7 after stopping at t ≈ 0 where their dense paths ran, before
-// the dynamic rows were scaled (massNewton.scaleRows); they run now
+// reactionKrylov (massNewtonFor). Every form of bdf takes it: index1, baumgarte and
+// index3 were kept off it in session 7 after stopping at t ≈ 0 where their dense paths
+// ran, before the dynamic rows were scaled (massNewton.scaleRows); they run now
 // (TestBDFMassNewtonFormsMatchDense, TestBDFMassNewtonIndex3MatchesDense,
 // TestBDFMassNewtonDrivenChain).
 func newBDFMassPrecond(sys dae.System, form Formulation, reactionKrylov bool) *bdfMassPrecond {
