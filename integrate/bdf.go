@@ -75,6 +75,11 @@ type BDF struct {
 	// Deadband does not apply (IDA's c_j band replaces it).
 	Newton NewtonSettings
 
+	// reactionKrylov puts λ-dependent forces on the Newton-Krylov path at every size, not
+	// only above massNewtonDenseMax coordinates (massNewtonFor): for tests that compare the
+	// paths on small models.
+	reactionKrylov bool
+
 	w         *bdfWork
 	*accepted // Current, Previous, Stats (method.go)
 }
@@ -194,7 +199,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	if nd := dae.StateSize(sys); nd > 0 {
 		return fmt.Errorf("integrate: bdf: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
 	}
-	if err := refuseDenseNewton("bdf", form, sys, denseWhy(sys)); err != nil {
+	if err := refuseDenseNewton("bdf", form, sys, denseWhyReaction(sys)); err != nil {
 		return err
 	}
 	nq, nc := sys.Size()
@@ -226,7 +231,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	w.rnd = newBDFRounding(form, se.n)
 	if se.sp != nil {
 		w.lu = se.sparseNewtonFactor()
-	} else if w.pm = newBDFMassPrecond(sys, form); w.pm != nil {
+	} else if w.pm = newBDFMassPrecond(sys, form, m.reactionKrylov); w.pm != nil {
 		se.mm, se.ma = sys.(dae.MassMultiplier), make([]float64, nq)
 		se.M, se.work = nil, nil // until a fallback (allocDense): 2 nq² floats
 		w.kr = newGMRES(se.n)

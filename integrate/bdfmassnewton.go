@@ -47,13 +47,14 @@ type bdfMassPrecond struct {
 }
 
 // newBDFMassPrecond returns the preconditioner for sys in formulation form, or nil when sys
-// lacks dae.MassSolver or dae.MassMultiplier, has λ-dependent forces, or has Pfaffian rows
-// (whose μ rows differ). Every form of bdf takes it: index1, baumgarte and index3 were
-// kept off it in session 7 after stopping at t ≈ 0 where their dense paths ran, before
-// the dynamic rows were scaled (massNewton.scaleRows); they run now
+// lacks dae.MassSolver or dae.MassMultiplier, has Pfaffian rows (whose μ rows differ), or
+// has λ-dependent forces at no more than massNewtonDenseMax coordinates and not
+// reactionKrylov (massNewtonFor). Every form of bdf takes it: index1, baumgarte and
+// index3 were kept off it in session 7 after stopping at t ≈ 0 where their dense paths
+// ran, before the dynamic rows were scaled (massNewton.scaleRows); they run now
 // (TestBDFMassNewtonFormsMatchDense, TestBDFMassNewtonIndex3MatchesDense,
 // TestBDFMassNewtonDrivenChain).
-func newBDFMassPrecond(sys dae.System, form Formulation) *bdfMassPrecond {
+func newBDFMassPrecond(sys dae.System, form Formulation, reactionKrylov bool) *bdfMassPrecond {
 	mm, ok := sys.(dae.MassMultiplier)
 	if !ok {
 		return nil
@@ -61,7 +62,7 @@ func newBDFMassPrecond(sys dae.System, form Formulation) *bdfMassPrecond {
 	if _, pf := sys.(dae.PfaffianRows); pf {
 		return nil
 	}
-	mn := newMassNewton(sys)
+	mn := massNewtonFor(sys, reactionKrylov)
 	if mn == nil {
 		return nil
 	}
@@ -72,6 +73,24 @@ func newBDFMassPrecond(sys dae.System, form Formulation) *bdfMassPrecond {
 		p.GGt = make([]float64, nc*nc)
 	}
 	return p
+}
+
+// massNewtonFor returns the simplified matrix of a first-order form's Newton-Krylov
+// corrector (bdf, radau5) on sys, or nil. With λ-dependent forces (dae.ReactionForce,
+// joint friction) it is newMassNewtonReaction above massNewtonDenseMax coordinates, or at
+// every size with everySize (a test's knob), and nil otherwise: semiExplicit's residual
+// carries f_λ at the iterate's λ, so GMRES's difference products hold −∂f_λ/∂λ beside Gᵀ
+// and ∂f_λ/∂q, ∂f_λ/∂v, which the mass part leaves out. Below the bound the dense matrix
+// with ∂f_λ is kept, as for hht: on the joint route's friction examples it is 1.1 to 2 ×
+// cheaper (BENCHMARKS.md, "bdf and radau5 with joint friction on the Newton-Krylov path").
+func massNewtonFor(sys dae.System, everySize bool) *massNewton {
+	if !dae.HasReactionForce(sys) {
+		return newMassNewton(sys)
+	}
+	if nq, _ := sys.Size(); nq <= massNewtonDenseMax && !everySize {
+		return nil
+	}
+	return newMassNewtonReaction(sys)
 }
 
 // size is the dimension of y the preconditioner acts on.

@@ -34,7 +34,7 @@ func TestBDFMassPrecond(t *testing.T) {
 }
 
 func checkBDFMassPrecond(t *testing.T, sys dae.System, s State, form Formulation) {
-	p := newBDFMassPrecond(sys, form)
+	p := newBDFMassPrecond(sys, form, false)
 	if p == nil {
 		t.Fatal("no preconditioner for a joint system")
 	}

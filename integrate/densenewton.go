@@ -21,17 +21,24 @@ func refuseDenseNewton(method string, form Formulation, sys dae.System, why stri
 	if _, sparse := sys.(dae.SparseEvaluator); sparse {
 		return nil // the sparse evaluation path (sparseeval.go) forms no dense matrix
 	}
-	return fmt.Errorf("integrate: %s: formulation %s on this dae.MassSolver system (joint coordinates) has no Newton-Krylov corrector (%s) and would factorize a dense Newton matrix of %d coordinates (more than %d); choose a method or form that has one (hht, genalpha, genalpha-si2, newmark, lie-genalpha, also with λ-dependent forces; radau5, bdf, ali3, ali1, multi-index, gcp-newmark, gcp-fv, daealpha index2 and index1-proj)",
+	return fmt.Errorf("integrate: %s: formulation %s on this dae.MassSolver system (joint coordinates) has no Newton-Krylov corrector (%s) and would factorize a dense Newton matrix of %d coordinates (more than %d); choose a method or form that has one (hht, genalpha, genalpha-si2, newmark, lie-genalpha, bdf and radau5, also with λ-dependent forces; ali3, ali1, multi-index, gcp-newmark, gcp-fv, daealpha index2 and index1-proj)",
 		method, form, why, nq, massNewtonDenseMax)
 }
 
 // denseWhy says which capability of sys keeps it off the mass-preconditioned
-// Newton-Krylov correctors (newMassSchur, newBDFMassPrecond, newRadauKrylov), or "".
+// Newton-Krylov correctors (newMassSchur), or "".
 func denseWhy(sys dae.System) string {
-	switch _, pf := sys.(dae.PfaffianRows); {
-	case dae.HasReactionForce(sys):
+	if dae.HasReactionForce(sys) {
 		return "λ-dependent forces"
-	case pf:
+	}
+	return denseWhyReaction(sys)
+}
+
+// denseWhyReaction is denseWhy for a corrector whose residual carries f_λ at the
+// iterate's λ (bdf, radau5: newBDFMassPrecond, newRadauKrylov): λ-dependent forces
+// do not keep it off the path.
+func denseWhyReaction(sys dae.System) string {
+	if _, pf := sys.(dae.PfaffianRows); pf {
 		return "nonholonomic Pfaffian rows"
 	}
 	if _, ok := sys.(dae.MassMultiplier); !ok {

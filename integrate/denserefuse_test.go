@@ -35,7 +35,9 @@ func (withReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _,
 // and multi-index without them and daealpha's index2 and index1-proj start at 210
 // coordinates on their Newton-Krylov path, gcp-abm on its mass-solve path and gcp-newmark
 // and gcp-fv on their Newton-Krylov path (TestDAEAlphaKrylovLarge, TestGCPABMMassLarge
-// and TestGCPKrylovLarge run them there).
+// and TestGCPKrylovLarge run them there); bdf and radau5 in each form with λ-dependent
+// forces start there on their Newton-Krylov path (TestBDFFrictionKrylovLarge,
+// TestRadau5FrictionKrylovLarge).
 func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 	big, bs := jointChain3D(t, 70, 0.05, 0)
 	small, ss := jointChain3D(t, 60, 0.05, 0)
@@ -73,6 +75,15 @@ func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 		{"lie-genalpha", StabilizedIndex2, adaptive, false, ""},
 		{"hht", Index3, adaptive, true, ""},
 		{"hht", Index3, adaptive, false, ""},
+		{"bdf", StabilizedIndex2, adaptive, true, ""},
+		{"bdf", Index2, adaptive, true, ""},
+		{"bdf", Index2Baumgarte, adaptive, true, ""},
+		{"bdf", Index3, adaptive, true, ""},
+		{"bdf", Index1, adaptive, true, ""},
+		{"bdf", Baumgarte, adaptive, true, ""},
+		{"radau5", StabilizedIndex2, adaptive, true, ""},
+		{"radau5", Index2, adaptive, true, ""},
+		{"radau5", Index3, adaptive, true, ""},
 	} {
 		t.Run(fmt.Sprintf("%s-%s", c.method, c.form), func(t *testing.T) {
 			e, err := Lookup(c.method)

@@ -326,7 +326,7 @@
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
-// λ-dependent forces or Pfaffian rows in bdf and radau5, Pfaffian rows in genalpha,
+// Pfaffian rows in bdf, radau5 and genalpha,
 // λ-dependent forces in ali3, ali1 and multi-index, and first-order states in hht,
 // daealpha's cs and cs-qr forms, whose CM iteration (seed 003 eq. 3.9) drops d(P r)/dq,
 // which residual differences would keep), rather than run at O(nq³) per factorization.
@@ -337,7 +337,11 @@
 // carry f_λ at the iterate's λ, so GMRES's difference products hold −∂f_λ/∂λ beside Gᵀ
 // and ∂f_λ/∂q, ∂f_λ/∂v, which the preconditioner lacks; their starts solve eq. 17 with
 // f_λ through massSchur (eq17.solveWith), and ∂f_λ's nq×nq matrices wait for a dense
-// fallback (newReactionDeferred).
+// fallback (newReactionDeferred). bdf (its six forms) and radau5 (its three) take them alike
+// above the bound (massNewtonFor): semiExplicit's φ holds f_λ at the λ of y, so bdf's and
+// radau5's difference products (radau5's at the simplified Newton point y₀ + σz, whose λ
+// part moves f_λ) hold the same columns; their start is eq17's, ∂f_λ's nq×nq matrices wait
+// for a dense jacobian.
 // The hold rows of friction's slack coordinates (2 per pin) hold one
 // coordinate each and stay out of massSchur's Schur complement (heldRows: solves with
 // those coordinates locked, dae.LockedMassSolver), so the preconditioner costs O(N) per

@@ -123,6 +123,11 @@ type Radau5 struct {
 	// within 1e-3 m).
 	RegEps float64
 
+	// reactionKrylov puts λ-dependent forces on the Newton-Krylov path at every size, not
+	// only above massNewtonDenseMax coordinates (massNewtonFor): for tests that compare the
+	// paths on small models.
+	reactionKrylov bool
+
 	w         *radauWork
 	*accepted // Current, Previous, Stats (method.go)
 }
@@ -270,7 +275,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	if dae.StateSize(sys) > 0 {
 		return fmt.Errorf("integrate: radau5: systems with first-order states (dae.FirstOrder) are not supported")
 	}
-	if err := refuseDenseNewton("radau5", form, sys, denseWhy(sys)); err != nil {
+	if err := refuseDenseNewton("radau5", form, sys, denseWhyReaction(sys)); err != nil {
 		return err
 	}
 	se, err := newSemiExplicit(sys, form, !m.ApproxJacobian)
@@ -284,7 +289,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 			start.T, r.Pos, dae.ConstraintName(sys, max(r.WorstPos, 0)), r.Vel)
 	}
 	_, nc := sys.Size()
-	w := newRadauWork(se, se, NewState(nq, nc), m.ApproxJacobian)
+	w := newRadauWork(se, se, NewState(nq, nc), m.ApproxJacobian, m.reactionKrylov)
 	w.sys = sys
 	w.approx = m.ApproxJacobian
 	w.newton = ns
@@ -319,7 +324,7 @@ func (m *Radau5) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []fl
 		return fmt.Errorf("integrate: radau5: %w", err)
 	}
 	li := newImplicitForm(sys, t0, y0)
-	w := newRadauWork(li, nil, State{Q: make([]float64, li.n)}, false)
+	w := newRadauWork(li, nil, State{Q: make([]float64, li.n)}, false, false)
 	w.li = li
 	if li.gm != nil {
 		w.gk = newRadauMass(li.n, yp0)
@@ -377,8 +382,8 @@ func (m *Radau5) resolveOptions(t0 float64, n int, ctl StepControl) (ns NewtonSe
 
 // newRadauWork sizes the workspace for fo; se is fo when it is the equations of motion
 // (nil otherwise), shape the State of the run (its slices are copied in size only), approx
-// ApproxJacobian.
-func newRadauWork(fo firstOrder, se *semiExplicit, shape State, approx bool) *radauWork {
+// ApproxJacobian, reactionKrylov Radau5's (newRadauKrylov).
+func newRadauWork(fo firstOrder, se *semiExplicit, shape State, approx, reactionKrylov bool) *radauWork {
 	n := fo.dim()
 	w := &radauWork{fo: fo, se: se, n: n}
 	vec := func() []float64 { return make([]float64, n) }
@@ -415,7 +420,7 @@ func newRadauWork(fo firstOrder, se *semiExplicit, shape State, approx bool) *ra
 		w.negJ = make([]float64, csr.NNZ())
 		return w
 	}
-	if w.kry = newRadauKrylov(se, approx, &w.stats); w.kry != nil {
+	if w.kry = newRadauKrylov(se, approx, reactionKrylov, &w.stats); w.kry != nil {
 		w.kry.y0, w.kry.f0, w.kry.scal, w.kry.kdiag = w.y0, w.f0, w.scal, w.kdiag
 		w.lin = w.kry
 		return w

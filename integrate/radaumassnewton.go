@@ -86,9 +86,12 @@ type radauKrylov struct {
 const radauGMRESRTol = 1e-3
 
 // newRadauKrylov returns the Newton-Krylov systems for the first-order form se of sys, or
-// nil when sys lacks dae.MassSolver or dae.MassMultiplier, has λ-dependent forces or
-// Pfaffian rows (as bdfMassPrecond), or se is on the sparse evaluation path.
-func newRadauKrylov(se *semiExplicit, approx bool, stats *Stats) *radauKrylov {
+// nil when sys lacks dae.MassSolver or dae.MassMultiplier, has Pfaffian rows (as
+// bdfMassPrecond), or se is on the sparse evaluation path. With λ-dependent forces, above
+// massNewtonDenseMax coordinates or with reactionKrylov (massNewtonFor), φ carries f_λ at
+// the λ of y (semiExplicit.residual), so the differences jv hold its λ columns, which
+// solveMass leaves out.
+func newRadauKrylov(se *semiExplicit, approx, reactionKrylov bool, stats *Stats) *radauKrylov {
 	mm, ok := se.sys.(dae.MassMultiplier)
 	if !ok || se.sp != nil {
 		return nil
@@ -96,7 +99,7 @@ func newRadauKrylov(se *semiExplicit, approx bool, stats *Stats) *radauKrylov {
 	if _, pf := se.sys.(dae.PfaffianRows); pf {
 		return nil
 	}
-	mn := newMassNewton(se.sys)
+	mn := massNewtonFor(se.sys, reactionKrylov)
 	if mn == nil {
 		return nil
 	}

@@ -117,7 +117,7 @@ func newSemiExplicit(sys dae.System, form Formulation, sparse bool) (*semiExplic
 	if sparse {
 		s.sp = newSparseEval(sys, true)
 	}
-	s.rx = newReaction(sys, s.sp)
+	s.rx = newReactionDeferred(sys, s.sp) // ∂f_λ's dense matrices at the first jacobian
 	if s.sp != nil {
 		return s, nil
 	}
@@ -297,6 +297,7 @@ func (s *semiExplicit) jacobian(J *mat.Dense, t float64, y []float64) {
 	}
 	addBlockT(J, r, 3*nq, s.G, -1)
 	if s.rx != nil {
+		s.rx.allocDense(nq, nc) // once: a Newton-Krylov run (no jacobian) stores no nq×nq
 		s.rx.derivatives(t, q, v, lambda)
 		raw := J.RawMatrix()
 		s.rx.addDense(raw.Data, raw.Stride, r, 0, nq, 3*nq, 1, 1, 1)

@@ -112,3 +112,31 @@ func BenchmarkFrictionChainGenAlphaStep(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFrictionChainFirstOrderStep: bdf (ggl) and radau5 (ggl) steps (RTol = ATol =
+// 1e-4) on the planar chain with friction in every pin: the dense Newton matrix with ∂f_λ
+// at N = 10 (30 coordinates, below massNewtonDenseMax), the Newton-Krylov path above (the
+// residual carries f_λ at the iterate's λ). Run:
+//
+//	go test -run X -bench FrictionChainFirstOrderStep -benchtime 20x ./joint/
+func BenchmarkFrictionChainFirstOrderStep(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		for _, method := range []string{"bdf", "radau5"} {
+			b.Run(fmt.Sprintf("%s/N=%d", method, n), func(b *testing.B) {
+				sys, s, err := frictionChain(n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				e, err := integrate.Lookup(method)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m, err := e.NewMethod(integrate.StabilizedIndex2)
+				if err != nil {
+					b.Fatal(err)
+				}
+				benchSteps(b, m, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+			})
+		}
+	}
+}

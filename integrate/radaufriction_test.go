@@ -1,0 +1,89 @@
+package integrate
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// radauForms are radau5's three formulations.
+var radauForms = []Formulation{StabilizedIndex2, Index2, Index3}
+
+// TestRadau5FrictionKrylovMatchesDense: on the chain of 6 rods with friction in its pins
+// (18 coordinates, 12 hold rows), radau5 in each form on the Newton-Krylov path
+// (reactionKrylov: below massNewtonDenseMax the path is taken for this test only; φ
+// carries f_λ at the λ of y, so the differences radauKrylov.jv hold −∂f_λ/∂λ beside Gᵀ)
+// lands where its dense path (exact matrices with ∂f_λ) lands, without dense fallbacks and
+// without a stored nq×nq matrix, and its step allocates nothing; the friction is active
+// (it moves q by more than ten times the dense error). The bounds are those of
+// TestRadau5MassNewtonMatchesDense: ggl and index2 within a quarter of the dense error of
+// each other, the Krylov error at most 1.25 times the dense one; index3 (v at its index-1
+// scale with λ-dependent forces, see Radau5) at most 3 times.
+func TestRadau5FrictionKrylovMatchesDense(t *testing.T) {
+	const tol, tEnd = 1e-6, 0.2
+	sys, s := frictionChain(t, 6)
+	rq := frictionChainReference(t, sys, s, tEnd)
+	for _, form := range radauForms {
+		t.Run(fmt.Sprint(form), func(t *testing.T) {
+			kry, dense, bare := Radau5{Formulation: form, reactionKrylov: true}, Radau5{Formulation: form}, Radau5{Formulation: form}
+			c := compareFrictionPaths(t, &kry, &dense, &bare, sys, s, rq, tol, tEnd)
+			if kry.w.kry == nil || dense.w.kry != nil {
+				t.Fatal("the runs did not take the intended paths")
+			}
+			if form == Index3 {
+				c.within(t, math.Inf(1), 3)
+			} else {
+				c.within(t, 0.25, 1.25)
+			}
+			if kry.w.J != nil || kry.w.se.rx.Fq != nil || kry.w.se.M != nil {
+				t.Error("a dense matrix stored")
+			}
+		})
+	}
+}
+
+// TestRadau5FrictionKrylovLarge: radau5 in each form starts on the chain of 70 rods with
+// friction in its pins (210 coordinates, above massNewtonDenseMax, where it was refused)
+// on its Newton-Krylov path, keeps g(q) = 0 to the Newton tolerance's level over its
+// first steps, and stores no dense matrix; its steps allocate nothing after warm-up
+// unless a Newton iteration fails (failureFreeStepsAllocateNothing; the chain's first
+// steps fail their Newton iteration without friction too: 8 in 16 steps at tol 1e-4, 4
+// in 45 at 1e-6).
+func TestRadau5FrictionKrylovLarge(t *testing.T) {
+	sys, s := frictionChain(t, 70)
+	for _, form := range radauForms {
+		t.Run(fmt.Sprint(form), func(t *testing.T) {
+			m := Radau5{Formulation: form}
+			frictionChainLarge(t, &m, sys, s, 1e-6, 5, func() { failureFreeStepsAllocateNothing(t, &m) },
+				func() bool { return m.w.kry != nil && m.w.J == nil && m.w.se.rx.Fq == nil && m.w.se.M == nil })
+		})
+	}
+}
+
+// failureFreeStepsAllocateNothing: of 10 step pairs of m, those without a Newton failure
+// allocate nothing, and there are some. A failed iteration with a fresh matrix asks
+// whether G lost rank (failureContext.diagnoseSingular), by a pivoted QR of G whose
+// gonum Dgemm starts goroutines, which allocate: the failure path's, not the corrector's.
+func failureFreeStepsAllocateNothing(t *testing.T, m Method) {
+	t.Helper()
+	clean := 0
+	for range 10 {
+		f0 := m.Stats().NewtonFailures
+		a := testing.AllocsPerRun(1, func() { // two steps: a warm-up run and a measured one
+			if err := m.Step(math.Inf(1)); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if m.Stats().NewtonFailures != f0 {
+			continue
+		}
+		clean++
+		if a != 0 {
+			t.Errorf("%g allocations in a step without Newton failures at t = %g, want 0", a, m.Current().T)
+		}
+	}
+	if clean == 0 {
+		t.Error("every step pair had a Newton failure: nothing measured")
+	}
+	t.Logf("%d of 10 step pairs without Newton failures", clean)
+}
