@@ -164,7 +164,8 @@ type daeAlphaWork struct {
 	M, K, F, D     *mat.Dense      // dense path: M(q₁), derivative scratch, f_q or f_v, constraint-row derivative
 	G              *mat.Dense      // dense path: G(q₁)
 	sp             *sparseEval     // the sparse evaluation path (M, K, F, D, G, der, sec nil), or nil
-	kry            *daeAlphaKrylov // the Newton-Krylov corrector of index2, index1-proj on dae.MassSolver systems, or nil
+	kry            *daeAlphaKrylov // the Newton-Krylov corrector on dae.MassSolver systems, or nil
+	cm             *daeAlphaCM     // cs, cs-qr on it: the CM iteration's products (daealphacs_krylov.go), or nil
 	spx            *daeAlphaSparse // its Newton-matrix maps
 	lu             *newtonFactor
 	kkt            linalg.SaddlePoint // [M Gᵀ; G 0] of the projections (index1-proj)
@@ -223,7 +224,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: %s: formulation %s: the QR form of the CS matrix is dense and %T takes the sparse path (nq + nc = %d): use %q",
 			name, form, sys, nq+nc, CoordinateSplit)
 	}
-	if w.sp == nil && (form == Index2 || form == Index1Projected) {
+	if w.sp == nil {
 		w.kry = newDAEAlphaKrylov(w)
 	}
 	if w.proj {
@@ -238,6 +239,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		if w.split, err = newCoordSplit(sys, form == CoordinateSplitQR); err != nil {
 			return fmt.Errorf("integrate: %s: formulation %s: %w", name, form, err)
 		}
+		w.cm = newDAEAlphaCM(w)
 	}
 	w.setCoefficients()
 	w.nw = newNewtonSolver(nw, &w.stats)
@@ -444,7 +446,7 @@ func (w *daeAlphaWork) constraintRows(t1 float64, q1, v1 []float64) error {
 		w.gxPlus(r3, w.w1, r3)
 		copy(r4, mu)
 		return nil
-	case w.split == nil:
+	case w.split == nil || w.cm.unprojected():
 		w.addGT(r1, nu)
 		w.addGT(r2, mu)
 	default:
@@ -588,9 +590,12 @@ func (w *daeAlphaWork) constraintBlocks(d []float64, add func(r0, c0 int, A *mat
 // δq and δv with the weights of q and v, and for Index2 δν/(β̂h²), δμ/(γ̂h) with those of
 // λ. The coordinate-split forms discard the multipliers of the solve (eq. 3.6 has none).
 func (w *daeAlphaWork) increment() float64 {
-	if w.kry.inUse() {
+	switch {
+	case w.kry.inUse() && w.cm != nil:
+		w.cm.increment(w)
+	case w.kry.inUse():
 		w.kry.increment(w)
-	} else {
+	default:
 		for i, r := range w.res {
 			w.dx[i] = -r
 		}
