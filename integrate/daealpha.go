@@ -446,9 +446,11 @@ func (w *daeAlphaWork) constraintRows(t1 float64, q1, v1 []float64) error {
 		w.gxPlus(r3, w.w1, r3)
 		copy(r4, mu)
 		return nil
-	case w.split == nil || w.cm.unprojected():
+	case w.split == nil:
 		w.addGT(r1, nu)
 		w.addGT(r2, mu)
+	case w.cm.unprojected(w.kry):
+		w.cm.addForces(r1, r2, w.G, nu, mu)
 	default:
 		if err := w.factorSplit(); err != nil {
 			w.lad.worst = Residual{Block: "constraint Jacobian"}

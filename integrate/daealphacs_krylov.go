@@ -1,35 +1,42 @@
 package integrate
 
-// daeAlphaCM is the CM iteration of daealpha's coordinate-split forms (seed 003, eq. 3.6
-// with P(q) from eqs. 3.7-3.9 or 3.10-3.11) on the joint route's Newton-Krylov corrector
-// (daeAlphaKrylov): the iteration's own matrix applied in product form, not Newton on the
-// projected equations.
+import "gonum.org/v1/gonum/mat"
+
+// daeAlphaCM is the CM iteration of daealpha's coordinate-split forms (seed 003, eq. 3.6)
+// on the joint route's Newton-Krylov corrector (daeAlphaKrylov), its matrix applied in
+// product form.
 //
-// The CM iteration solves, at the iterate (q, v),
+// The CM iteration solves, at the iterate (q, v), [J Gᵀ; G 0](δ, s) = −(Π r, G v + g_t, g)
+// with J = ∂(M w₁ − β̂h² f, M w₂ − γ̂h f)/∂(q, v), the Newton matrix of index2 (eq. 3.3)
+// without (Gᵀν)_q and (Gᵀμ)_q, and discards s (DAEAlpha.factor). Its increment δ does not
+// depend on the CS matrix: any right side r + Gᵀν' in place of Π r (Π r − r ∈ range Gᵀ)
+// moves s only. So on this path the residual is index2's rows r + Gᵀν with a running
+// estimate ν of the multipliers (predicted β̂h²λ_n, γ̂h λ_n, then ν + s), which tends to
+// 0 as the iteration converges (an inexact solve, which stops relative to its right
+// side, needs that; Π r does too), and GMRES's products are differences of that residual
+// with the multipliers' term G(q₀)ᵀν frozen at the iterate q₀: (Gᵀν)_q is left out as the
+// CM iteration leaves it out, and P(q) is never formed, for either form. The fixed point
+// is eq. 3.6's, P(q) r = 0 (r ∈ range Gᵀ); cs and cs-qr take the same increments here,
+// as they do on the dense path up to rounding (TestDAEAlphaFormsAgree).
 //
-//	[ J  Gᵀ ] (δ, s) = −(Π r, G v + g_t, g),   J = ∂(M w₁ − β̂h² f, M w₂ − γ̂h f)/∂(q, v)
-//	[ G  0  ]
+// The rows are scaled by M(q_F) M(q)⁻¹ before differencing (daeAlphaKrylov.scale), so the
+// products carry ∂S/∂q (r + Gᵀν), which the unscaled CM matrix has not; it vanishes with
+// the residual at the fixed point. Differencing the unscaled rows instead gives J
+// exactly, but Newton on the unscaled rows of the slender chain converges poorly (the
+// reason for the scaling). Measured on the driven 70-rod chain (G constant, so the CM
+// iteration is Newton's method there): with the unscaled differences at ν = 0 the second
+// increment was 660 times index2's at h = 2 ms (exact GMRES) and the iteration diverged
+// at 12 ms; with the scaled rows differenced at ν = 0, ∂S/∂q Gᵀν* stays in the products
+// (9-11 Newton failures in 21 steps, index2 none); Newton on the projected rows S Π r
+// with Gᵀν, Gᵀμ appended (the square form with ν = μ = 0 at its solution, whose Jacobian
+// keeps d(P r)/dq) collapsed to 40 µs steps: S Π r holds the unscaled force rows the
+// Y coordinates pick. This form takes index2's steps on that chain, bit for bit.
 //
-// (DAEAlpha.factor without (Gᵀν)_q, (Gᵀμ)_q), and discards s. That matrix is the Jacobian
-// of index2's residual (eqs. 3.3) at the same (q, v) with zero multipliers, where
-// (Gᵀν)_q and (Gᵀμ)_q vanish: so its product with z is the difference of the unprojected
-// residual between (q, v, 0, 0) + εz and (q, v, 0, 0), one residual evaluation and no P.
-// P enters only the right side, Π r (coordSplit.project: an LU or QR of the nc×nq G, as
-// on the dense path), once per iteration. Differencing the projected residual instead
-// would give Newton's matrix for eq. 3.6, which keeps d(P r)/dq = P (Gᵀs)_q: the same
-// fixed point (P(q) r = 0, the solution of eq. 3.3) by another iteration.
-//
-// The right side is the projected residual, not the raw one, although in exact arithmetic
-// both give the same δ (Π r − r ∈ range Gᵀ moves s only): GMRES stops at a residual
-// relative to its right side, and the raw r holds the constraint forces Gᵀν*, which do
-// not vanish at the solution, so the forcing term would stall the iteration at a fixed
-// fraction of them; Π r → 0 as the iteration converges.
-//
-// The preconditioner is index2's (daeAlphaKrylovSystem.precondition): its mass part
-// [M Gᵀ; G 0] twice lacks (Gᵀν)_q, which the CM matrix lacks too.
+// The preconditioner is index2's; the dense fallback (at most massNewtonDenseMax
+// coordinates) uses the projected residual and the CM matrix of DAEAlpha.factor.
 type daeAlphaCM struct {
-	proj []float64 // the residual of eq. 3.6 (Π r, scaled rows) at the iterate
-	raw  bool      // residual evaluates index2's unprojected rows (the products)
+	Gb     *mat.Dense // G at the iterate, for the multipliers' term of the products
+	frozen bool       // the residual's multipliers' term uses Gb (during the products)
 }
 
 // newDAEAlphaCM returns the CM products for w's coordinate-split form, or nil when w
@@ -38,33 +45,34 @@ func newDAEAlphaCM(w *daeAlphaWork) *daeAlphaCM {
 	if w.kry == nil {
 		return nil
 	}
-	return &daeAlphaCM{proj: make([]float64, w.nx)}
+	c := &daeAlphaCM{}
+	if w.nc > 0 {
+		c.Gb = mat.NewDense(w.nc, w.nq, nil)
+	}
+	return c
 }
 
-// unprojected reports whether the residual is to be evaluated without the CS matrix, as
-// index2's rows with the iterate's multipliers (false for a nil c).
-func (c *daeAlphaCM) unprojected() bool { return c != nil && c.raw }
+// unprojected reports whether the residual is index2's rows with the running
+// multipliers: when the Newton-Krylov corrector is the matrix in use (false for a nil
+// c; the dense fallback projects).
+func (c *daeAlphaCM) unprojected(k *daeAlphaKrylov) bool { return c != nil && k.mn.active() }
 
-// increment applies the CM increment to w.x, (δq, δv) of the system above by GMRES with
-// the multipliers held at 0, w.res holding eq. 3.6's residual at w.x.
+// addForces adds Gᵀν to r1 and Gᵀμ to r2, with G the iterate's (Gb) during the products.
+func (c *daeAlphaCM) addForces(r1, r2 []float64, G *mat.Dense, nu, mu []float64) {
+	if c.frozen {
+		G = c.Gb
+	}
+	addGTx(r1, G, nu, 1)
+	addGTx(r2, G, mu, 1)
+}
+
+// increment applies the CM increment by GMRES (daeAlphaKrylov.increment) with the
+// multipliers' term frozen at the iterate.
 func (c *daeAlphaCM) increment(w *daeAlphaWork) {
-	k, nq := w.kry, w.nq
-	copy(c.proj, w.res)
-	copy(k.kx, w.x)
-	clear(k.kx[2*nq:]) // (Gᵀν)_q = 0: the products are the CM matrix's
-	copy(w.x, k.kx)
-	c.raw = true
-	_ = w.residual() // a non-finite base leaves a non-finite increment, which fails the attempt
-	copy(k.kres, w.res)
-	for i, r := range c.proj {
-		k.kb[i] = -r
+	if c.Gb != nil {
+		c.Gb.Copy(w.G) // the residual evaluated G at the iterate
 	}
-	k.mn.solved(k.kr.solve(daeAlphaKrylovSystem{w}, k.kb))
-	c.raw = false
-	copy(w.dx, k.kb)
-	clear(w.dx[2*nq:]) // eq. 3.6 has no multipliers
-	copy(w.res, c.proj) // for worstResidual
-	for i, d := range w.dx {
-		w.x[i] = k.kx[i] + d
-	}
+	c.frozen = true
+	w.kry.increment(w)
+	c.frozen = false
 }
