@@ -166,5 +166,5 @@ func daeAlphaDenseWhy(form Formulation, sys dae.System) string {
 	case Index2, Index1Projected:
 		return denseWhy(sys)
 	}
-	return denseWhy(sys) // cs, cs-qr: the CM iteration's products (daeAlphaCM)
+	return denseWhy(sys) // cs, cs-qr: the CM iteration's products (daeAlphaCM); their λ-dependent forces are refused before
 }
