@@ -83,8 +83,10 @@ const (
 // Joint-coordinate models (dae.MassSolver and dae.MassMultiplier, no λ-dependent forces):
 // Index2 and Index1Projected take the exact Newton increments by GMRES on residual
 // differences preconditioned by the mass part of the matrix through the articulated-body
-// recursion, and never form M (daeAlphaKrylov); the coordinate-split forms are refused
-// there above massNewtonDenseMax coordinates.
+// recursion, and never form M (daeAlphaKrylov); the coordinate-split forms take the CM
+// iteration's increments the same way, from index2's rows with a running estimate of the
+// multipliers and ∂(Gᵀν)/∂q left out of the products (daeAlphaCM: the CM increment does
+// not depend on P, which is not formed there).
 //
 // Error estimate (variable steps): as GenAlpha's, the leading local error of the Newmark
 // position update, e_q = h²(β − γ/2 + 1/12)(a_{n+1} − a_n), measured with WeightedRMS on
