@@ -18,7 +18,22 @@ import (
 // joint's z rate; the others' relative rates are zero). It returns the system and its
 // consistent start.
 func Chain3D(n int) (*joint.System, integrate.State, error) {
-	const l, m, r, w = 0.5, 1.0, 0.01, 1.0
+	md, _ := chain3DModel(n)
+	sys, err := md.System()
+	if err != nil {
+		return nil, integrate.State{}, err
+	}
+	nq, _ := sys.Size()
+	s := integrate.NewState(nq, 0)
+	s.V[md.Coordinate("ball1.z")] = 1
+	sys.Accelerations(s.A, 0, s.Q, s.V)
+	return sys, s, nil
+}
+
+// chain3DModel is Chain3D's model and the frame of its last rod, whose free end is at
+// (chain3DRod, 0, 0) in that frame.
+func chain3DModel(n int) (*joint.Model, int) {
+	const l, m, r = chain3DRod, 1.0, 0.01
 	md := &joint.Model{Gravity: [3]float64{0, 0, -9.81}}
 	rod := joint.Body{Mass: m, COM: [3]float64{l / 2, 0, 0},
 		Inertia: [3][3]float64{{m * r * r / 2, 0, 0}, {0, m * l * l / 12, 0}, {0, 0, m * l * l / 12}}}
@@ -28,16 +43,11 @@ func Chain3D(n int) (*joint.System, integrate.State, error) {
 		f = md.Spherical(fmt.Sprint("ball", i+1), f, origin, rod)
 		origin = [3]float64{l, 0, 0}
 	}
-	sys, err := md.System()
-	if err != nil {
-		return nil, integrate.State{}, err
-	}
-	nq, _ := sys.Size()
-	s := integrate.NewState(nq, 0)
-	s.V[md.Coordinate("ball1.z")] = w
-	sys.Accelerations(s.A, 0, s.Q, s.V)
-	return sys, s, nil
+	return md, f
 }
+
+// chain3DRod is the length of Chain3D's rods (m).
+const chain3DRod = 0.5
 
 // bodyChain3D is the same chain in body coordinates (spatial route, Euler parameters).
 func bodyChain3D(n int) (dae.System, integrate.State, error) {
