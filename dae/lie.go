@@ -1,6 +1,7 @@
 package dae
 
 import (
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -162,7 +163,12 @@ func (s *VectorSpace) Stiffness(dst *mat.Dense, t float64, q, v, vdot, lambda []
 // Damping writes −∂f/∂v.
 func (s *VectorSpace) Damping(dst *mat.Dense, t float64, q, v []float64) {
 	s.der.ForceDerivativeV(dst, t, q, v)
-	dst.Scale(-1, dst)
+	// Negated row by row in place: gonum's Scale(-1, dst) on its own receiver takes a
+	// workspace (it allocates inside a step).
+	raw := dst.RawMatrix()
+	for i := range raw.Rows {
+		floats.Scale(-1, raw.Data[i*raw.Stride:i*raw.Stride+raw.Cols])
+	}
 }
 
 // ConstraintJacobianDerivative writes ∂(G w)/∂q (SecondDerivatives).

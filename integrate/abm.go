@@ -87,7 +87,7 @@ func (m *ABM) Init(sys dae.System, start State, ctl StepControl) error {
 	if w.rep == 0 {
 		w.rep = DefaultRepartition
 	}
-	cs, err := newGCPCore("gcp-abm", sys, start, &w.stats, false, true)
+	cs, err := newGCPCore("gcp-abm", sys, start, &w.stats, false)
 	if err != nil {
 		return err
 	}

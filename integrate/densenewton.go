@@ -21,15 +21,8 @@ func refuseDenseNewton(method string, form Formulation, sys dae.System, why stri
 	if _, sparse := sys.(dae.SparseEvaluator); sparse {
 		return nil // the sparse evaluation path (sparseeval.go) forms no dense matrix
 	}
-	return fmt.Errorf("integrate: %s: formulation %s on this dae.MassSolver system (joint coordinates) has no Newton-Krylov corrector (%s) and would factorize a dense Newton matrix of %d coordinates (more than %d); choose a method or form that has one (hht, also with λ-dependent forces; genalpha, genalpha-si2, newmark, lie-genalpha, radau5, bdf, ali3, ali1, multi-index, gcp-newmark, daealpha)",
+	return fmt.Errorf("integrate: %s: formulation %s on this dae.MassSolver system (joint coordinates) has no Newton-Krylov corrector (%s) and would factorize a dense Newton matrix of %d coordinates (more than %d); choose a method or form that has one (hht, also with λ-dependent forces; genalpha, genalpha-si2, newmark, lie-genalpha, radau5, bdf, ali3, ali1, multi-index, gcp-newmark, gcp-fv, daealpha)",
 		method, form, why, nq, massNewtonDenseMax)
-}
-
-// refuseDenseMethod is refuseDenseNewton for a method none of whose forms has a
-// Newton-Krylov corrector: matrix names the dense matrix it would factorize, with its
-// equation, for the message.
-func refuseDenseMethod(method string, form Formulation, sys dae.System, matrix string) error {
-	return refuseDenseNewton(method, form, sys, "in none of its forms: it forms "+matrix)
 }
 
 // denseWhy says which capability of sys keeps it off the mass-preconditioned

@@ -26,17 +26,16 @@ func (withReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _,
 	}
 }
 
-// TestDenseMethodsRefusedOnJointRoute: the methods without a Newton-Krylov corrector in
-// any form (gcp-fv), and daealpha,
-// lie-genalpha, ali3, ali1 and multi-index with λ-dependent forces are refused at Init on
+// TestDenseMethodsRefusedOnJointRoute: daealpha,
+// lie-genalpha, ali3, ali1, multi-index and gcp-fv with λ-dependent forces are refused at Init on
 // the joint route above massNewtonDenseMax coordinates (the 3D chain of 70 rods, 210
 // coordinates) with a message naming the method, the form and the dense matrix or the
 // capability, and start at 60 rods (180 coordinates), where their dense matrices are
 // cheap; hht (with λ-dependent forces too: TestHHTFrictionKrylov), lie-genalpha, ali3, ali1
-// and multi-index without them and daealpha's forms (cs and cs-qr by the CM products,
-// TestDAEAlphaCSKrylovLarge) start at 210 coordinates on their Newton-Krylov path, gcp-abm on its mass-solve path and gcp-newmark
-// on its Newton-Krylov path (TestDAEAlphaKrylovLarge, TestGCPABMMassLarge and
-// TestGCPNewmarkKrylovLarge run them there).
+// and multi-index without them and daealpha's forms (cs and cs-qr by the CM iteration's
+// products) start at 210 coordinates on their Newton-Krylov path, gcp-abm on its mass-solve path and gcp-newmark
+// and gcp-fv on their Newton-Krylov path (TestDAEAlphaKrylovLarge, TestGCPABMMassLarge
+// and TestGCPKrylovLarge run them there).
 func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 	big, bs := jointChain3D(t, 70, 0.05, 0)
 	small, ss := jointChain3D(t, 60, 0.05, 0)
@@ -56,7 +55,8 @@ func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 		{"daealpha", Index1Projected, adaptive, true, "λ-dependent forces"},
 		{"daealpha", Index1Projected, adaptive, false, ""},
 		{"gcp-newmark", StateSpace, adaptive, false, ""},
-		{"gcp-fv", StateSpace, adaptive, false, "eqs. 29-39"},
+		{"gcp-fv", StateSpace, adaptive, false, ""},
+		{"gcp-fv", StateSpace, adaptive, true, "λ-dependent forces"},
 		{"gcp-abm", StateSpace, fixed, false, ""},
 		{"ali3", Index3, fixed, true, "λ-dependent forces"},
 		{"ali1", Index1Projected, fixed, true, "λ-dependent forces"},

@@ -341,18 +341,20 @@
 // cs-qr (eq. 3.6) take the CM iteration's increments with index2's preconditioner, the
 // products differences of index2's scaled rows at a running multiplier estimate with
 // G(q)ᵀν frozen at the iterate, so ∂(Gᵀν)/∂q is left out as the CM iteration leaves it
-// out; P(q) is not formed (the CM increment does not depend on it; daeAlphaCM). The
-// methods without the path in any form are refused there alike (refuseDenseMethod): gcp-fv
-// (the partitioned matrices of seed 000 eqs. 29-39 with eq. 40's terms dropped,
-// which have no product form); at most massNewtonDenseMax coordinates they run on their
-// dense matrices. gcp-abm, explicit, needs no Newton matrix: on a
+// out; P(q) is not formed (the CM increment does not depend on it; daeAlphaCM).
+// gcp-abm, explicit, needs no Newton matrix: on a
 // dae.MassSolver system without λ-dependent forces it takes eq. 39 as eq. 17 by the Schur
 // complement G M⁻¹ Gᵀ (massSchur, gcpmass.go) at every size, keeping only the partition's
 // nc-row matrices G, G_u and H (O(N) per rate for a fixed number of cut-joint rows).
-// gcp-newmark on a dae.MassSolver and dae.MassMultiplier system takes its Newton
-// increment (eq. 30) by GMRES on forward differences of Ψ (eq. 20, Zᵀ(M a − f) with M a
-// by the recursion) preconditioned by the reduced mass Zᵀ M Z of eq. 39, applied as a
-// Schur-complement solve (gcpKrylov): no nq×nq matrix at any size.
+// gcp-newmark and gcp-fv on a dae.MassSolver and dae.MassMultiplier system take their
+// Newton increment (eq. 30) by GMRES on forward differences of Ψ (eq. 20, Zᵀ(M a − f)
+// with M a by the recursion) preconditioned by the reduced mass Zᵀ M Z of eq. 39, applied
+// as a Schur-complement solve (gcpKrylov): no nq×nq matrix at any size. The differences
+// keep the terms of eq. 40 that gcp-fv's quasi-Newton matrix drops, so there gcp-fv is
+// Newton's method on the same equations with the exact Jacobian up to the forcing term
+// (gcp-newmark's iteration), not the paper's approximate matrix; with λ-dependent forces
+// the gcp methods keep their dense path and are refused above massNewtonDenseMax
+// coordinates.
 //
 // # Solve
 //

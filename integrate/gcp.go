@@ -57,7 +57,9 @@ import (
 //
 // Variant GCPFisetteVaneghem drops the terms of eq. 40, i.e. L̃, Ñ and (Gᵀλ)_q above
 // (Fisette and Vaneghem 1996, a quasi-Newton method); the discretization, hence the
-// solution, is the same.
+// solution, is the same. On a dae.MassSolver system (the joint route) both variants take
+// the increment by GMRES on differences of Ψ (gcpKrylov, gcpmass.go), which hold eq. 40's
+// terms: there gcp-fv is the exact Newton iteration of gcp-newmark.
 //
 // Step (section 3.3): the predictor evaluates eqs. 16-17 with β = γ = 0, i.e. takes qInd
 // and qInd' as the predictor terms of eqs. 18-19 (those use the method's β = 1/4, γ = 1/2:
@@ -123,7 +125,8 @@ type GCPVariant int
 const (
 	// GCPExact is the exact Jacobian of eq. 29 (Haug, Negrut and Iancu; "IMPL").
 	GCPExact GCPVariant = iota
-	// GCPFisetteVaneghem omits the terms of eq. 40 ("FV").
+	// GCPFisetteVaneghem omits the terms of eq. 40 ("FV"), except on the Newton-Krylov
+	// path of a dae.MassSolver system, whose products of Ψ keep them (gcpKrylov).
 	GCPFisetteVaneghem
 )
 
@@ -249,7 +252,7 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: %s: Predictor = %d, want GCPPredictSection33 or GCPPredictLastAcceleration", name, m.Predictor)
 	}
 	w := &gcpWork{v: m.Variant, pred: m.Predictor, rep: m.Repartition}
-	cs, err := newGCPCore(name, sys, start, &w.stats, true, m.Variant == GCPExact)
+	cs, err := newGCPCore(name, sys, start, &w.stats, true)
 	if err != nil {
 		return err
 	}
@@ -595,10 +598,11 @@ type gcpCore struct {
 
 // newGCPCore returns the core for sys, on the sparse path (gcpsparse.go) when sys is a
 // large enough dae.SparseEvaluator; newton says that the method needs the Newton matrix
-// of eq. 29 (and so the coupling pattern). mass allows the mass-solve path (gcpmass.go)
-// on a dae.MassSolver system (with dae.MassMultiplier when newton): the Newton matrix is
-// then left to GMRES on differences of Ψ, which gives the exact eq. 29, not gcp-fv's.
-func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton, mass bool) (*gcpCore, error) {
+// of eq. 29 (and so the coupling pattern). On a dae.MassSolver system (with
+// dae.MassMultiplier when newton) it takes the mass-solve path (gcpmass.go): the Newton
+// matrix is then left to GMRES on differences of Ψ, which gives the exact eq. 29 for
+// gcp-newmark and gcp-fv alike (eq. 40's terms included).
+func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton bool) (*gcpCore, error) {
 	nq, nc := sys.Size()
 	if len(start.Q) != nq || len(start.V) != nq {
 		panic(fmt.Sprintf("integrate: %s: Init: start has len(Q) = %d, len(V) = %d, want %d", name, len(start.Q), len(start.V), nq))
@@ -612,18 +616,12 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton, 
 	if sp := newGCPSparse(sys, newton); sp != nil && !dae.HasReactionForce(sys) {
 		return newGCPCoreSparse(name, sys, stats, sp)
 	}
-	if mass {
-		if ms := newMassSchur(sys); ms != nil {
-			if mm, ok := sys.(dae.MassMultiplier); ok || !newton {
-				return newGCPCoreMass(name, sys, stats, ms, mm)
-			}
+	if ms := newMassSchur(sys); ms != nil {
+		if mm, ok := sys.(dae.MassMultiplier); ok || !newton {
+			return newGCPCoreMass(name, sys, stats, ms, mm)
 		}
 	}
-	matrix := "the partitioned matrices of eqs. 29-39"
-	if newton && !mass {
-		matrix += " (gcp-fv's eq. 29 less eq. 40 has no product form; gcp-newmark takes eq. 29 by GMRES)"
-	}
-	if err := refuseDenseMethod(name, StateSpace, sys, matrix); err != nil {
+	if err := refuseDenseNewton(name, StateSpace, sys, denseWhy(sys)); err != nil {
 		return nil, err
 	}
 	if nq > gcpMaxCoords {

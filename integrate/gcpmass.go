@@ -8,7 +8,7 @@ import (
 	"linkage/dae"
 )
 
-// The mass-solve path of the gcp core, for gcp-abm and gcp-newmark (gcpKrylov below) on
+// The mass-solve path of the gcp core, for gcp-abm, gcp-newmark and gcp-fv (gcpKrylov below) on
 // systems that solve with M through dae.MassSolver (the joint route's articulated-body
 // recursion): the partition,
 // the position and velocity recovery (eqs. 7-8, 11-12, 31, 37) keep their small dense
@@ -57,7 +57,7 @@ func (cs *gcpCore) reducedAccelerationMass(t float64, q, v, a, lambda []float64)
 	return cs.checkFinite(a, lambda, nil)
 }
 
-// gcpKrylov is gcp-newmark's corrector on the mass-solve path: the Newton increment of
+// gcpKrylov is the corrector of gcp-newmark and gcp-fv on the mass-solve path: the Newton increment of
 // eq. 30 by GMRES on products Ψ_v” z (eq. 29) taken as forward differences of Ψ (eq. 20),
 // each a full recovery (eqs. 11, 31, 37-38 with M a by dae.MassMultiplier), and
 // preconditioned by the reduced mass Zᵀ M Z of eq. 39 (the first term of eq. 29, its part
@@ -67,7 +67,10 @@ func (cs *gcpCore) reducedAccelerationMass(t float64, q, v, a, lambda []float64)
 // y_ind, one Schur-complement solve through the recursion (massSchur, factorized at the
 // iterate with G there). Ψ is Zᵀ(M a − f) there, so the products cost O(N) for a fixed
 // number of constraint rows, and the iteration is the exact Newton method of eq. 29 up
-// to GMRES's forcing term (gmresRTol).
+// to GMRES's forcing term (gmresRTol). For gcp-fv too: differences of Ψ keep the terms of
+// eq. 40 that its quasi-Newton matrix drops, so on this path gcp-fv is Newton's method on
+// the same equations (eq. 20) with the exact Jacobian, the same iteration as gcp-newmark
+// (the same steps and solution to rounding), not Fisette and Vaneghem's approximation.
 type gcpKrylov struct {
 	kr       *gmres
 	pt       State     // the perturbed iterate of a product

@@ -2,6 +2,8 @@ package integrate
 
 import (
 	"testing"
+
+	"linkage/dae"
 )
 
 // TestGCPABMMassMatchesDense: on the joint route's 3D chain, planar chain and cut-joint
@@ -61,63 +63,99 @@ func TestGCPABMMassLarge(t *testing.T) {
 	}
 }
 
-// TestGCPNewmarkKrylovMatchesDense: on the joint-route chains and the cut-joint four-bar,
-// gcp-newmark with its Newton-Krylov corrector (GMRES on differences of Ψ, preconditioned
-// by Zᵀ M Z through the recursion; no nq×nq matrix) lands where its dense path (MassSolve
-// hidden: eq. 29 assembled and factorized) lands: both solve the same discrete equations
-// (eq. 20) to the same Newton tolerance, and their difference is below a tenth of the
-// error either has against a radau5 run at 1e-10. A step on the Krylov path allocates
+// TestGCPKrylovMatchesDense: on the joint-route chains and the cut-joint four-bar,
+// gcp-newmark and gcp-fv with their Newton-Krylov corrector (GMRES on differences of Ψ,
+// preconditioned by Zᵀ M Z through the recursion; no nq×nq matrix) land where their dense
+// paths (MassSolve hidden: eq. 29, for gcp-fv less eq. 40, assembled and factorized) land:
+// all solve the same discrete equations (eq. 20) to the same Newton tolerance, and the
+// difference is below a tenth of the error either has against a radau5 run at 1e-10. On
+// the Krylov path gcp-fv is gcp-newmark (the differences of Ψ keep eq. 40's terms), so
+// the two take the same steps to the last bit. A step on the Krylov path allocates
 // nothing.
-func TestGCPNewmarkKrylovMatchesDense(t *testing.T) {
+func TestGCPKrylovMatchesDense(t *testing.T) {
 	const tol, tEnd = 1e-6, 0.5
 	for _, c := range jointMassCases {
 		t.Run(c.name, func(t *testing.T) {
 			sys, s := c.make(t)
 			ref := radau5Ref(t, sys, s, tEnd)
-			kry, dense := DefaultGCP(), DefaultGCP()
-			ctl := StepControl{RTol: tol, ATol: tol}
-			runTo(t, &kry, sys, s, tEnd, ctl)
-			runTo(t, &dense, hideMassSolver(sys), s, tEnd, ctl)
-			if kry.w.kry == nil || dense.w.kry != nil || kry.w.cs.M != nil {
-				t.Fatal("the runs did not take the intended paths")
+			var kryQ [2][]float64
+			var kryStats [2]Stats
+			for v, variant := range []GCPVariant{GCPExact, GCPFisetteVaneghem} {
+				kry, dense := DefaultGCP(), DefaultGCP()
+				kry.Variant, dense.Variant = variant, variant
+				ctl := StepControl{RTol: tol, ATol: tol}
+				runTo(t, &kry, sys, s, tEnd, ctl)
+				runTo(t, &dense, hideMassSolver(sys), s, tEnd, ctl)
+				if kry.w.kry == nil || dense.w.kry != nil || kry.w.cs.M != nil {
+					t.Fatal("the runs did not take the intended paths")
+				}
+				kq, dq := kry.Current().Q, dense.Current().Q
+				dKD, eK, eD := maxDiff(kq, dq), maxDiff(kq, ref.Current().Q), maxDiff(dq, ref.Current().Q)
+				ks, ds := kry.Stats(), dense.Stats()
+				t.Logf("variant %d: |krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, f evals %d / %d, newton %d / %d, failures %d / %d",
+					variant, dKD, eK, eD, ks.Steps, ds.Steps, ks.FuncEvals, ds.FuncEvals, ks.NewtonIters, ds.NewtonIters, ks.NewtonFailures, ds.NewtonFailures)
+				if !(dKD <= 0.1*max(eK, eD)) {
+					t.Errorf("variant %d: |krylov − dense| = %.1e, want ≤ a tenth of the errors %.1e, %.1e", variant, dKD, eK, eD)
+				}
+				if n := stepAllocs(t, &kry, 5, 10); n != 0 {
+					t.Errorf("variant %d on the Krylov path: Step allocates %v times per call after warm-up, want 0", variant, n)
+				}
+				kryQ[v], kryStats[v] = kq, ks
 			}
-			kq, dq := kry.Current().Q, dense.Current().Q
-			dKD, eK, eD := maxDiff(kq, dq), maxDiff(kq, ref.Current().Q), maxDiff(dq, ref.Current().Q)
-			ks, ds := kry.Stats(), dense.Stats()
-			t.Logf("|krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, f evals %d / %d, newton %d / %d, failures %d / %d",
-				dKD, eK, eD, ks.Steps, ds.Steps, ks.FuncEvals, ds.FuncEvals, ks.NewtonIters, ds.NewtonIters, ks.NewtonFailures, ds.NewtonFailures)
-			if !(dKD <= 0.1*max(eK, eD)) {
-				t.Errorf("|krylov − dense| = %.1e, want ≤ a tenth of the errors %.1e, %.1e", dKD, eK, eD)
-			}
-			if n := stepAllocs(t, &kry, 5, 10); n != 0 {
-				t.Errorf("gcp-newmark on the Krylov path: Step allocates %v times per call after warm-up, want 0", n)
+			if d := maxDiff(kryQ[0], kryQ[1]); d != 0 || kryStats[0] != kryStats[1] {
+				t.Errorf("Krylov path: gcp-fv differs from gcp-newmark by %.1e in q, stats %+v / %+v; want the same iteration", d, kryStats[1], kryStats[0])
 			}
 		})
 	}
 }
 
-// TestGCPNewmarkKrylovLarge: above massNewtonDenseMax coordinates (the 3D chain of 70
-// rods, 210 coordinates), where its dense path is refused on a dae.MassSolver system,
-// gcp-newmark runs on its Newton-Krylov path and lands where the dense path (MassSolve
-// hidden) lands, within a tenth of the error either has against rk4 at h = 1e-4.
-func TestGCPNewmarkKrylovLarge(t *testing.T) {
+// TestGCPKrylovLarge: above massNewtonDenseMax coordinates (the 3D chain of 70 rods, 210
+// coordinates), where their dense paths are refused on a dae.MassSolver system,
+// gcp-newmark and gcp-fv run on their Newton-Krylov path and land where gcp-newmark's
+// dense path (MassSolve hidden; the same discrete equations, eq. 20) lands, within a tenth
+// of the error either has against rk4 at h = 1e-4.
+func TestGCPKrylovLarge(t *testing.T) {
 	const tol, tEnd = 1e-5, 0.008
 	sys, s := jointChain3D(t, 70, 0.05, 0)
 	ref := &RK4{}
 	runTo(t, ref, sys, s, tEnd, StepControl{FixedH: 1e-4})
-	kry, dense := DefaultGCP(), DefaultGCP()
 	ctl := StepControl{RTol: tol, ATol: tol}
-	runTo(t, &kry, sys, s, tEnd, ctl)
+	dense := DefaultGCP()
 	runTo(t, &dense, hideMassSolver(sys), s, tEnd, ctl)
-	if kry.w.kry == nil || dense.w.kry != nil {
-		t.Fatal("the runs did not take the intended paths")
+	dq, ds := dense.Current().Q, dense.Stats()
+	for _, variant := range []GCPVariant{GCPExact, GCPFisetteVaneghem} {
+		kry := DefaultGCP()
+		kry.Variant = variant
+		runTo(t, &kry, sys, s, tEnd, ctl)
+		if kry.w.kry == nil || dense.w.kry != nil {
+			t.Fatal("the runs did not take the intended paths")
+		}
+		kq := kry.Current().Q
+		dKD, eK, eD := maxDiff(kq, dq), maxDiff(kq, ref.Current().Q), maxDiff(dq, ref.Current().Q)
+		ks := kry.Stats()
+		t.Logf("variant %d: |krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, newton %d / %d, f evals %d / %d",
+			variant, dKD, eK, eD, ks.Steps, ds.Steps, ks.NewtonIters, ds.NewtonIters, ks.FuncEvals, ds.FuncEvals)
+		if !(dKD <= 0.1*max(eK, eD)) {
+			t.Errorf("variant %d: |krylov − dense| = %.1e, want ≤ a tenth of the errors %.1e, %.1e", variant, dKD, eK, eD)
+		}
 	}
-	kq, dq := kry.Current().Q, dense.Current().Q
-	dKD, eK, eD := maxDiff(kq, dq), maxDiff(kq, ref.Current().Q), maxDiff(dq, ref.Current().Q)
-	ks, ds := kry.Stats(), dense.Stats()
-	t.Logf("|krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, newton %d / %d, f evals %d / %d",
-		dKD, eK, eD, ks.Steps, ds.Steps, ks.NewtonIters, ds.NewtonIters, ks.FuncEvals, ds.FuncEvals)
-	if !(dKD <= 0.1*max(eK, eD)) {
-		t.Errorf("|krylov − dense| = %.1e, want ≤ a tenth of the errors %.1e, %.1e", dKD, eK, eD)
+}
+
+// TestGCPFVKrylovOrder: on the cut-joint four-bar of the joint route, gcp-fv converges
+// with order 2 in q, v and λ (Richardson orders of gcpOrders, fixed steps h = 0.005 to
+// 0.000625 to t = 0.4) on its Newton-Krylov path as on its dense path (MassSolve hidden):
+// the Krylov corrector changes the Newton matrix, not the discretization. (At h = 0.01 the
+// dense path's quasi-Newton iteration fails to converge at t = 0.22, where the Krylov
+// path's exact one does not; h = 0.005 is the largest power-of-two fraction of 0.02 both
+// take.)
+func TestGCPFVKrylovOrder(t *testing.T) {
+	sys, s := jointFourBar(t)
+	for _, path := range []struct {
+		name string
+		sys  dae.System
+	}{{"krylov", sys}, {"dense", hideMassSolver(sys)}} {
+		newM := func() Method { m := DefaultGCP(); m.Variant = GCPFisetteVaneghem; return &m }
+		q, v, l := gcpOrders(t, newM, path.sys, s, 0.4, 0.005)
+		checkGCPOrder2(t, "gcp-fv "+path.name, q, v, l)
 	}
 }

@@ -25,13 +25,15 @@ func Chain3D(n int) (*joint.System, integrate.State, error) {
 	}
 	nq, _ := sys.Size()
 	s := integrate.NewState(nq, 0)
-	s.V[md.Coordinate("ball1.z")] = 1
+	s.V[md.Coordinate("ball1.z")] = chain3DRate
 	sys.Accelerations(s.A, 0, s.Q, s.V)
 	return sys, s, nil
 }
 
-// chain3DModel is Chain3D's model and the frame of its last rod, whose free end is at
-// (chain3DRod, 0, 0) in that frame.
+// chain3DRod is the length of Chain3D's rods, chain3DRate its start's turning rate.
+const chain3DRod, chain3DRate = 0.5, 1.0
+
+// chain3DModel builds Chain3D's model and returns it with the last rod's frame.
 func chain3DModel(n int) (*joint.Model, int) {
 	const l, m, r = chain3DRod, 1.0, 0.01
 	md := &joint.Model{Gravity: [3]float64{0, 0, -9.81}}
@@ -45,9 +47,6 @@ func chain3DModel(n int) (*joint.Model, int) {
 	}
 	return md, f
 }
-
-// chain3DRod is the length of Chain3D's rods (m).
-const chain3DRod = 0.5
 
 // bodyChain3D is the same chain in body coordinates (spatial route, Euler parameters).
 func bodyChain3D(n int) (dae.System, integrate.State, error) {

@@ -26,13 +26,15 @@ func NewPivotedQR(m, n int) *PivotedQR {
 		tau:  make([]float64, min(m, n)),
 		jpvt: make([]int, n),
 	}
-	work := make([]float64, 1)
-	lapack64.Geqp3(f.a, f.jpvt, f.tau, work, -1)
-	f.work = make([]float64, int(work[0]))
+	// The minimum workspace 3n+1 selects dgeqp3's unblocked code (Householder updates by
+	// dgemv and dger). The blocked code is faster on big matrices but runs through gonum's
+	// dgemm, which allocates for large operands, and the rank test of a Newton failure
+	// (integrate's diagnoseSingular) factorizes inside a step, which must not allocate.
+	f.work = make([]float64, 3*n+1)
 	return f
 }
 
-// Factorize computes A P = Q R; transpose factorizes Aᵀ instead (A is then n×m), which
+// Factorize computes A P = Q R without allocating; transpose factorizes Aᵀ instead (A is then n×m), which
 // finds independent rows of A.
 func (f *PivotedQR) Factorize(A mat.Matrix, transpose bool) {
 	for i := range f.Rows {

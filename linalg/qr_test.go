@@ -103,3 +103,26 @@ func TestPivotedQRDegenerate(t *testing.T) {
 		t.Errorf("Factorize allocates %v times, want 0", n)
 	}
 }
+
+// TestPivotedQRAllocatesNothing: the rank test of a Newton failure (integrate's
+// diagnoseSingular) factorizes Gᵀ of models with hundreds of rows inside a step, which
+// must not allocate. Blocked Householder updates run through gonum's dgemm, which
+// allocates for large matrices; the unblocked factorization does not.
+func TestPivotedQRAllocatesNothing(t *testing.T) {
+	const m, n = 350, 200 // Gᵀ of a 50-rod spatial chain
+	rnd := rand.New(rand.NewPCG(3, 4))
+	A := mat.NewDense(m, n, nil)
+	for i := range m {
+		for j := range n {
+			A.Set(i, j, rnd.NormFloat64())
+		}
+	}
+	f := linalg.NewPivotedQR(m, n)
+	f.Factorize(A, false)
+	if allocs := testing.AllocsPerRun(3, func() { f.Factorize(A, false) }); allocs != 0 {
+		t.Errorf("Factorize of a %d×%d matrix allocates %v times, want 0", m, n, allocs)
+	}
+	if r := f.Rank(1e-12); r != n {
+		t.Errorf("rank of a random %d×%d matrix = %d, want %d", m, n, r, n)
+	}
+}
