@@ -60,8 +60,10 @@ type coordSplit struct {
 	col  blas64.General // r as an nq×1 matrix
 }
 
-// qrMaxSize bounds the QR form: it is dense, O(nq·nc) storage and O(nq·nc²) work.
-const qrMaxSize = 2000
+// qrMaxEntries bounds the QR form: it is dense, nq·nc stored entries and O(nq·nc²) work
+// per factorization; the bound is the storage of nq = nc = 1000 (a few cut rows on a
+// chain of thousands of joint coordinates fit).
+const qrMaxEntries = 1000 * 1000
 
 // newCoordSplit returns the CS matrix of sys by LU (qr false) or QR of Gᵀ, or an error
 // naming why it cannot.
@@ -72,8 +74,8 @@ func newCoordSplit(sys dae.System, qr bool) (*coordSplit, error) {
 		return c, nil
 	}
 	if qr {
-		if nq+nc > qrMaxSize {
-			return nil, fmt.Errorf("the QR form of the CS matrix is dense; nq + nc = %d exceeds %d: use the LU form (formulation %q)", nq+nc, qrMaxSize, CoordinateSplit)
+		if nq*nc > qrMaxEntries {
+			return nil, fmt.Errorf("the QR form of the CS matrix is dense; nq·nc = %d·%d exceeds %d entries: use the LU form (formulation %q)", nq, nc, qrMaxEntries, CoordinateSplit)
 		}
 		c.a = blas64.General{Rows: nq, Cols: nc, Stride: nc, Data: make([]float64, nq*nc)}
 		c.tau = make([]float64, nc)

@@ -83,8 +83,10 @@ const (
 // Joint-coordinate models (dae.MassSolver and dae.MassMultiplier, no λ-dependent forces):
 // Index2 and Index1Projected take the exact Newton increments by GMRES on residual
 // differences preconditioned by the mass part of the matrix through the articulated-body
-// recursion, and never form M (daeAlphaKrylov); the coordinate-split forms are refused
-// there above massNewtonDenseMax coordinates.
+// recursion, and never form M (daeAlphaKrylov); the coordinate-split forms take the CM
+// iteration's increments the same way, from index2's rows with a running estimate of the
+// multipliers and ∂(Gᵀν)/∂q left out of the products (daeAlphaCM: the CM increment does
+// not depend on P, which is not formed there).
 //
 // Error estimate (variable steps): as GenAlpha's, the leading local error of the Newmark
 // position update, e_q = h²(β − γ/2 + 1/12)(a_{n+1} − a_n), measured with WeightedRMS on
@@ -164,7 +166,8 @@ type daeAlphaWork struct {
 	M, K, F, D     *mat.Dense      // dense path: M(q₁), derivative scratch, f_q or f_v, constraint-row derivative
 	G              *mat.Dense      // dense path: G(q₁)
 	sp             *sparseEval     // the sparse evaluation path (M, K, F, D, G, der, sec nil), or nil
-	kry            *daeAlphaKrylov // the Newton-Krylov corrector of index2, index1-proj on dae.MassSolver systems, or nil
+	kry            *daeAlphaKrylov // the Newton-Krylov corrector on dae.MassSolver systems, or nil
+	cm             *daeAlphaCM     // cs, cs-qr on it: the CM iteration's products (daealphacs_krylov.go), or nil
 	spx            *daeAlphaSparse // its Newton-matrix maps
 	lu             *newtonFactor
 	kkt            linalg.SaddlePoint // [M Gᵀ; G 0] of the projections (index1-proj)
@@ -223,7 +226,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		return fmt.Errorf("integrate: %s: formulation %s: the QR form of the CS matrix is dense and %T takes the sparse path (nq + nc = %d): use %q",
 			name, form, sys, nq+nc, CoordinateSplit)
 	}
-	if w.sp == nil && (form == Index2 || form == Index1Projected) {
+	if w.sp == nil {
 		w.kry = newDAEAlphaKrylov(w)
 	}
 	if w.proj {
@@ -238,6 +241,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		if w.split, err = newCoordSplit(sys, form == CoordinateSplitQR); err != nil {
 			return fmt.Errorf("integrate: %s: formulation %s: %w", name, form, err)
 		}
+		w.cm = newDAEAlphaCM(w)
 	}
 	w.setCoefficients()
 	w.nw = newNewtonSolver(nw, &w.stats)
@@ -447,6 +451,8 @@ func (w *daeAlphaWork) constraintRows(t1 float64, q1, v1 []float64) error {
 	case w.split == nil:
 		w.addGT(r1, nu)
 		w.addGT(r2, mu)
+	case w.cm.unprojected(w.kry):
+		w.cm.addForces(r1, r2, w.G, nu, mu)
 	default:
 		if err := w.factorSplit(); err != nil {
 			w.lad.worst = Residual{Block: "constraint Jacobian"}
@@ -588,9 +594,12 @@ func (w *daeAlphaWork) constraintBlocks(d []float64, add func(r0, c0 int, A *mat
 // δq and δv with the weights of q and v, and for Index2 δν/(β̂h²), δμ/(γ̂h) with those of
 // λ. The coordinate-split forms discard the multipliers of the solve (eq. 3.6 has none).
 func (w *daeAlphaWork) increment() float64 {
-	if w.kry.inUse() {
+	switch {
+	case w.kry.inUse() && w.cm != nil:
+		w.cm.increment(w)
+	case w.kry.inUse():
 		w.kry.increment(w)
-	} else {
+	default:
 		for i, r := range w.res {
 			w.dx[i] = -r
 		}

@@ -166,5 +166,5 @@ func daeAlphaDenseWhy(form Formulation, sys dae.System) string {
 	case Index2, Index1Projected:
 		return denseWhy(sys)
 	}
-	return "only index2 and index1-proj have one: the CM iteration's Newton matrix (eq. 3.9) for the CS matrix P(q)"
+	return denseWhy(sys) // cs, cs-qr: the CM iteration's products (daeAlphaCM); their λ-dependent forces are refused before
 }

@@ -7,15 +7,15 @@ import (
 	"linkage/joint"
 )
 
-// TestDAEAlphaKrylovMatchesDense: daealpha's index2 and index1-proj forms on the joint route's Newton-Krylov
-// corrector (daeAlphaKrylov) and on its dense Newton matrix (the same system without
-// dae.MassSolver) reach the same state within a small fraction of the error either has
+// TestDAEAlphaKrylovMatchesDense: daealpha's forms on the joint route's Newton-Krylov
+// corrector (daeAlphaKrylov; cs and cs-qr by the CM iteration's products, daeAlphaCM) and
+// on its dense Newton matrix (the same system without dae.MassSolver) reach the same state within a small fraction of the error either has
 // against a tight radau5 reference, without dense fallbacks, with constraints at rounding
 // level, and a Krylov step allocates nothing after warm-up.
 func TestDAEAlphaKrylovMatchesDense(t *testing.T) {
 	const tol, tEnd = 1e-6, 0.5
 	for _, c := range jointMassCases {
-		for _, form := range []Formulation{Index2, Index1Projected} {
+		for _, form := range daeAlphaEntry.Formulations {
 			t.Run(c.name+"-"+string(form), func(t *testing.T) {
 				daeAlphaKrylovMatchesDense(t, c.make, form, tol, tEnd)
 			})
@@ -65,13 +65,13 @@ func daeAlphaKrylovMatchesDense(t *testing.T, mk func(*testing.T) (*joint.System
 	}
 }
 
-// TestDAEAlphaKrylovLarge: daealpha's index2 and index1-proj forms run on the Newton-Krylov corrector at
+// TestDAEAlphaKrylovLarge: daealpha's forms run on the Newton-Krylov corrector at
 // 210 coordinates (the 3D chain of 70 rods with its first coordinate driven by a
 // rheonomic constraint, above massNewtonDenseMax, where no dense matrix is allocated) with
 // the constraint held to the tolerance.
 func TestDAEAlphaKrylovLarge(t *testing.T) {
 	sys, s := jointChain3DDriven(t, 70)
-	for _, form := range []Formulation{Index2, Index1Projected} {
+	for _, form := range daeAlphaEntry.Formulations {
 		t.Run(string(form), func(t *testing.T) { daeAlphaKrylovLarge(t, sys, s, form) })
 	}
 }

@@ -25,14 +25,14 @@ func (withReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _,
 	}
 }
 
-// TestDenseMethodsRefusedOnJointRoute: daealpha's forms other than index2 and index1-proj, and daealpha,
+// TestDenseMethodsRefusedOnJointRoute: daealpha,
 // ali3, ali1, multi-index and gcp-fv with λ-dependent forces are refused at Init on
 // the joint route above massNewtonDenseMax coordinates (the 3D chain of 70 rods, 210
 // coordinates) with a message naming the method, the form and the dense matrix or the
 // capability, and start at 60 rods (180 coordinates), where their dense matrices are
 // cheap; hht, genalpha, genalpha-si2, newmark and lie-genalpha (with λ-dependent forces
 // too: TestHHTFrictionKrylov, TestGenAlphaFrictionKrylov), ali3, ali1
-// and multi-index without them and daealpha's index2 and index1-proj start at 210
+// and multi-index without them and daealpha's forms (cs and cs-qr by the CM iteration's products) start at 210
 // coordinates on their Newton-Krylov path, gcp-abm on its mass-solve path and gcp-newmark
 // and gcp-fv on their Newton-Krylov path (TestDAEAlphaKrylovLarge, TestGCPABMMassLarge
 // and TestGCPKrylovLarge run them there); bdf and radau5 in each form with λ-dependent
@@ -52,7 +52,8 @@ func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 	}{
 		{"daealpha", Index2, adaptive, true, "λ-dependent forces"},
 		{"daealpha", Index2, adaptive, false, ""},
-		{"daealpha", CoordinateSplit, adaptive, false, "eq. 3.9"},
+		{"daealpha", CoordinateSplit, adaptive, false, ""},
+		{"daealpha", CoordinateSplitQR, adaptive, false, ""},
 		{"daealpha", Index1Projected, adaptive, true, "λ-dependent forces"},
 		{"daealpha", Index1Projected, adaptive, false, ""},
 		{"gcp-newmark", StateSpace, adaptive, false, ""},

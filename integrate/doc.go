@@ -327,9 +327,8 @@
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
 // Pfaffian rows in bdf, radau5 and genalpha,
-// λ-dependent forces in ali3, ali1 and multi-index, and first-order states in hht,
-// daealpha's cs and cs-qr forms, whose CM iteration (seed 003 eq. 3.9) drops d(P r)/dq,
-// which residual differences would keep), rather than run at O(nq³) per factorization.
+// λ-dependent forces in ali3, ali1 and multi-index, and first-order states in hht),
+// rather than run at O(nq³) per factorization.
 // hht and genalpha (both forms, so newmark, and lie-genalpha run as genalpha) take
 // λ-dependent forces (joint friction) on the path above massNewtonDenseMax coordinates
 // (below, their dense matrices with ∂f_λ are cheaper: 1.6-1.7 × for genalpha on the 10-pin
@@ -350,7 +349,11 @@
 // residual differences preconditioned by two saddle-point solves [M Gᵀ; G 0](Δq, ν) and
 // [M Gᵀ; G 0](Δv, μ) through massNewton, its dynamic rows scaled as genalpha's
 // (daeAlphaKrylov); index1-proj by one such solve for (Δq, ν) and eq. 2.6's rows for Δv,
-// its projections (eqs. 2.5b-e) by the Schur complement through dae.MassSolver.
+// its projections (eqs. 2.5b-e) by the Schur complement through dae.MassSolver; cs and
+// cs-qr (eq. 3.6) take the CM iteration's increments with index2's preconditioner, the
+// products differences of index2's scaled rows at a running multiplier estimate with
+// G(q)ᵀν frozen at the iterate, so ∂(Gᵀν)/∂q is left out as the CM iteration leaves it
+// out; P(q) is not formed (the CM increment does not depend on it; daeAlphaCM).
 // gcp-abm, explicit, needs no Newton matrix: on a
 // dae.MassSolver system without λ-dependent forces it takes eq. 39 as eq. 17 by the Schur
 // complement G M⁻¹ Gᵀ (massSchur, gcpmass.go) at every size, keeping only the partition's

@@ -6,6 +6,7 @@ import (
 
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/joint"
 )
 
 // BenchmarkChainDAEAlphaStep is BenchmarkChainImplicitStep for daealpha's index2 (seed
@@ -30,6 +31,12 @@ func BenchmarkChainDAEAlphaStep(b *testing.B) {
 // route ("joint", the Newton-Krylov path) and with MassSolve hidden ("joint-dense", the
 // dense Newton matrix; N ≤ 100).
 func benchFormsOnJointRoutes(b *testing.B, forms []integrate.Formulation, newMethod func(integrate.Formulation) integrate.Method) {
+	benchFormsOnChain(b, forms, newMethod, Chain3D)
+}
+
+// benchFormsOnChain is benchFormsOnJointRoutes on the chain of N rods that chain builds.
+func benchFormsOnChain(b *testing.B, forms []integrate.Formulation, newMethod func(integrate.Formulation) integrate.Method,
+	chain func(n int) (*joint.System, integrate.State, error)) {
 	for _, form := range forms {
 		for _, route := range []string{"joint", "joint-dense"} {
 			for _, n := range []int{10, 100, 1000} {
@@ -37,7 +44,7 @@ func benchFormsOnJointRoutes(b *testing.B, forms []integrate.Formulation, newMet
 					continue
 				}
 				b.Run(fmt.Sprintf("form=%s/route=%s/N=%d", form, route, n), func(b *testing.B) {
-					js, s, err := Chain3D(n)
+					js, s, err := chain(n)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -1,0 +1,78 @@
+package integrate
+
+import "gonum.org/v1/gonum/mat"
+
+// daeAlphaCM is the CM iteration of daealpha's coordinate-split forms (seed 003, eq. 3.6)
+// on the joint route's Newton-Krylov corrector (daeAlphaKrylov), its matrix applied in
+// product form.
+//
+// The CM iteration solves, at the iterate (q, v), [J Gᵀ; G 0](δ, s) = −(Π r, G v + g_t, g)
+// with J = ∂(M w₁ − β̂h² f, M w₂ − γ̂h f)/∂(q, v), the Newton matrix of index2 (eq. 3.3)
+// without (Gᵀν)_q and (Gᵀμ)_q, and discards s (DAEAlpha.factor). Its increment δ does not
+// depend on the CS matrix: any right side r + Gᵀν' in place of Π r (Π r − r ∈ range Gᵀ)
+// moves s only. So on this path the residual is index2's rows r + Gᵀν with a running
+// estimate ν of the multipliers (predicted β̂h²λ_n, γ̂h λ_n, then ν + s), which tends to
+// 0 as the iteration converges (an inexact solve, which stops relative to its right
+// side, needs that; Π r does too), and GMRES's products are differences of that residual
+// with the multipliers' term G(q₀)ᵀν frozen at the iterate q₀: (Gᵀν)_q is left out as the
+// CM iteration leaves it out, and P(q) is never formed, for either form. The fixed point
+// is eq. 3.6's, P(q) r = 0 (r ∈ range Gᵀ); cs and cs-qr take the same increments here,
+// as they do on the dense path up to rounding (TestDAEAlphaFormsAgree).
+//
+// The rows are scaled by M(q_F) M(q)⁻¹ before differencing (daeAlphaKrylov.scale), so the
+// products carry ∂S/∂q (r + Gᵀν), which the unscaled CM matrix has not; it vanishes with
+// the residual at the fixed point. Differencing the unscaled rows instead gives J
+// exactly, but Newton on the unscaled rows of the slender chain converges poorly (the
+// reason for the scaling). Measured on the driven 70-rod chain (G constant, so the CM
+// iteration is Newton's method there): with the unscaled differences at ν = 0 the second
+// increment was 660 times index2's at h = 2 ms (exact GMRES) and the iteration diverged
+// at 12 ms; with the scaled rows differenced at ν = 0, ∂S/∂q Gᵀν* stays in the products
+// (9-11 Newton failures in 21 steps, index2 none); Newton on the projected rows S Π r
+// with Gᵀν, Gᵀμ appended (the square form with ν = μ = 0 at its solution, whose Jacobian
+// keeps d(P r)/dq) collapsed to 40 µs steps: S Π r holds the unscaled force rows the
+// Y coordinates pick. This form takes index2's steps on that chain, bit for bit.
+//
+// The preconditioner is index2's; the dense fallback (at most massNewtonDenseMax
+// coordinates) uses the projected residual and the CM matrix of DAEAlpha.factor.
+type daeAlphaCM struct {
+	Gb     *mat.Dense // G at the iterate, for the multipliers' term of the products
+	frozen bool       // the residual's multipliers' term uses Gb (during the products)
+}
+
+// newDAEAlphaCM returns the CM products for w's coordinate-split form, or nil when w
+// has no Newton-Krylov corrector.
+func newDAEAlphaCM(w *daeAlphaWork) *daeAlphaCM {
+	if w.kry == nil {
+		return nil
+	}
+	c := &daeAlphaCM{}
+	if w.nc > 0 {
+		c.Gb = mat.NewDense(w.nc, w.nq, nil)
+	}
+	return c
+}
+
+// unprojected reports whether the residual is index2's rows with the running
+// multipliers: when the Newton-Krylov corrector is the matrix in use (false for a nil
+// c; the dense fallback projects).
+func (c *daeAlphaCM) unprojected(k *daeAlphaKrylov) bool { return c != nil && k.mn.active() }
+
+// addForces adds Gᵀν to r1 and Gᵀμ to r2, with G the iterate's (Gb) during the products.
+func (c *daeAlphaCM) addForces(r1, r2 []float64, G *mat.Dense, nu, mu []float64) {
+	if c.frozen {
+		G = c.Gb
+	}
+	addGTx(r1, G, nu, 1)
+	addGTx(r2, G, mu, 1)
+}
+
+// increment applies the CM increment by GMRES (daeAlphaKrylov.increment) with the
+// multipliers' term frozen at the iterate.
+func (c *daeAlphaCM) increment(w *daeAlphaWork) {
+	if c.Gb != nil {
+		c.Gb.Copy(w.G) // the residual evaluated G at the iterate
+	}
+	c.frozen = true
+	w.kry.increment(w)
+	c.frozen = false
+}
