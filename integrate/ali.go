@@ -43,7 +43,8 @@ import (
 //
 // With forces that depend on λ (dae.ReactionForce: joint friction) Q includes f_λ pressed
 // by λ̂, the multiplier of eq. 17 at the iterate, not by λ* + αΦ (pressReaction says why),
-// and the tangent matrix its derivative through λ̂ (addLambdaHat).
+// and the tangent matrix its derivative through λ̂ (addLambdaHat; on the Newton-Krylov
+// path each product adds it, alikrylovreaction.go).
 //
 // Fixed steps only; the multi-index method (MultiIndex) adds the step-size control.
 type ALI3 struct {

@@ -26,6 +26,9 @@ import (
 // matrix M + αΦ_qᵀΦ_q is applied the same way, and M x by dae.MassMultiplier, so the
 // projections run the dense path's iteration (solveProjected).
 //
+// With λ-dependent forces the rows carry f_λ at the iterate's λ̂ and each product the
+// derivative through λ̂ (alikrylovreaction.go).
+//
 // The dynamic rows are not rescaled by M(q_F) M(q)⁻¹ as massNewton's are: the products
 // are taken at the iterate, not at the factorization point, and the preconditioner is
 // formed at the first iterate of every step (index 3) or at every iterate (index 1), so

@@ -11,9 +11,8 @@ import (
 )
 
 // withReaction gives a joint system λ-dependent forces that are identically zero: enough
-// for Init to see the capability (dae.HasReactionForce) that keeps lie-genalpha, ali3,
-// ali1 and multi-index off their Newton-Krylov correctors, while the system keeps
-// dae.MassSolver.
+// for Init to see the capability (dae.HasReactionForce) that keeps lie-genalpha off its
+// Newton-Krylov corrector, while the system keeps dae.MassSolver.
 type withReaction struct{ *joint.System }
 
 func (withReaction) HasReactionForce() bool                                               { return true }
@@ -28,12 +27,13 @@ func (withReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _,
 
 // TestDenseMethodsRefusedOnJointRoute: the methods without a Newton-Krylov corrector in
 // any form (gcp-fv), daealpha's forms other than index2 and index1-proj, and daealpha,
-// lie-genalpha, ali3, ali1 and multi-index with λ-dependent forces are refused at Init on
+// lie-genalpha with λ-dependent forces are refused at Init on
 // the joint route above massNewtonDenseMax coordinates (the 3D chain of 70 rods, 210
 // coordinates) with a message naming the method, the form and the dense matrix or the
 // capability, and start at 60 rods (180 coordinates), where their dense matrices are
-// cheap; hht (with λ-dependent forces too: TestHHTFrictionKrylov), lie-genalpha, ali3, ali1
-// and multi-index without them and daealpha's index2 and index1-proj start at 210
+// cheap; hht (with λ-dependent forces too: TestHHTFrictionKrylov), ali3, ali1 and
+// multi-index (with them too: TestALIKrylovFrictionAbove200), lie-genalpha without them
+// and daealpha's index2 and index1-proj start at 210
 // coordinates on their Newton-Krylov path, gcp-abm on its mass-solve path and gcp-newmark
 // on its Newton-Krylov path (TestDAEAlphaKrylovLarge, TestGCPABMMassLarge and
 // TestGCPNewmarkKrylovLarge run them there).
@@ -57,9 +57,9 @@ func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 		{"gcp-newmark", StateSpace, adaptive, false, ""},
 		{"gcp-fv", StateSpace, adaptive, false, "eqs. 29-39"},
 		{"gcp-abm", StateSpace, fixed, false, ""},
-		{"ali3", Index3, fixed, true, "λ-dependent forces"},
-		{"ali1", Index1Projected, fixed, true, "λ-dependent forces"},
-		{"multi-index", IndexSwitching, adaptive, true, "λ-dependent forces"},
+		{"ali3", Index3, fixed, true, ""},
+		{"ali1", Index1Projected, fixed, true, ""},
+		{"multi-index", IndexSwitching, adaptive, true, ""},
 		{"ali3", Index3, fixed, false, ""},
 		{"ali1", Index1Projected, fixed, false, ""},
 		{"multi-index", IndexSwitching, adaptive, false, ""},

@@ -322,12 +322,15 @@
 // 6-9 by GMRES on differences of the equation of motion with λ* held plus the penalty's
 // column, preconditioned by M + βΦ_qᵀΦ_q (β = αh²/4 or α) through massSchur with Woodbury's
 // identity (G M⁻¹ Gᵀ + I/β, positive definite whatever the rank of Φ_q); their
-// projections apply M + αΦ_qᵀΦ_q the same way.
+// projections apply M + αΦ_qᵀΦ_q the same way. With λ-dependent forces (joint friction)
+// at every size their residual is the dense path's (f_λ pressed by λ̂ of eq. 17 at the
+// iterate) and each product adds −∂f_λ/∂λ δλ̂, δλ̂ from the linearized eq. 17 by the
+// fixed-point iteration on λ (alikrylovreaction.go): no ∂f_λ matrix is formed.
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
 // λ-dependent forces or Pfaffian rows in bdf, radau5 and genalpha, λ-dependent forces in
-// lie-genalpha, ali3, ali1 and multi-index, and first-order states in hht, daealpha's cs
+// lie-genalpha, and first-order states in hht, daealpha's cs
 // and cs-qr forms, whose CM iteration (seed 003 eq. 3.9) drops d(P r)/dq, which residual
 // differences would keep), rather than run at O(nq³) per factorization. hht takes
 // λ-dependent forces (joint friction) on the path above massNewtonDenseMax coordinates

@@ -53,3 +53,32 @@ func BenchmarkFrictionChainHHTStep(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFrictionChainALIStep: ali3, ali1 (fixed h = 1 ms) and multi-index (RTol = ATol
+// = 1e-4) steps on the planar chain with friction in every pin, on the augmented
+// Lagrangian methods' Newton-Krylov path (f_λ pressed by λ̂ of eq. 17 at the iterate, its
+// derivative through λ̂ by the linearized eq. 17 in every product). Run:
+//
+//	go test -run X -bench FrictionChainALIStep -benchtime 20x ./joint/
+func BenchmarkFrictionChainALIStep(b *testing.B) {
+	for _, method := range []string{"ali3", "ali1", "multi-index"} {
+		ctl := integrate.StepControl{FixedH: 1e-3, RTol: 1e-4, ATol: 1e-4}
+		if method == "multi-index" {
+			ctl.FixedH = 0
+		}
+		for _, n := range []int{10, 100, 1000} {
+			b.Run(fmt.Sprintf("%s/N=%d", method, n), func(b *testing.B) {
+				sys, s, err := frictionChain(n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				e, err := integrate.Lookup(method)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m, _ := e.NewMethod("")
+				benchSteps(b, m, sys, s, ctl, 5)
+			})
+		}
+	}
+}
