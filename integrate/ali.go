@@ -277,7 +277,7 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	if err := refuseNonholonomic(name, sys); err != nil {
 		return nil, err
 	}
-	if err := refuseDenseNewton(name, aliForm(name, index), sys, aliDenseWhy(sys)); err != nil {
+	if err := refuseDenseNewton(name, aliForm(name, index), sys, denseWhyTakingReaction(sys)); err != nil {
 		return nil, err
 	}
 	if ns.MaxIters == 0 {

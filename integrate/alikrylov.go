@@ -61,7 +61,7 @@ type aliKrylov struct {
 func newALIKrylov(w *aliWork, sys dae.System) *aliKrylov {
 	ms, ok := sys.(dae.MassSolver)
 	mm, okm := sys.(dae.MassMultiplier)
-	if _, pf := sys.(dae.PfaffianRows); !ok || !okm || pf {
+	if !ok || !okm || denseWhyTakingReaction(sys) != "" {
 		return nil
 	}
 	nq, nc := sys.Size()

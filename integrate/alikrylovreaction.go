@@ -44,9 +44,12 @@ const (
 	aliReactionLinTol   = 1e-6
 )
 
-// aliDenseWhy is denseWhy for ali3, ali1 and multi-index, whose Newton-Krylov path takes
-// λ-dependent forces (Pfaffian rows they refuse before).
-func aliDenseWhy(sys dae.System) string {
+// denseWhyTakingReaction is denseWhy for a Newton-Krylov path that takes λ-dependent
+// forces (ali3, ali1, multi-index, daealpha's index2 and index1-proj).
+func denseWhyTakingReaction(sys dae.System) string {
+	if _, pf := sys.(dae.PfaffianRows); pf {
+		return "nonholonomic Pfaffian rows"
+	}
 	if _, ok := sys.(dae.MassMultiplier); !ok {
 		return "no dae.MassMultiplier"
 	}

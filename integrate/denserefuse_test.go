@@ -26,14 +26,15 @@ func (withReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _,
 }
 
 // TestDenseMethodsRefusedOnJointRoute: the methods without a Newton-Krylov corrector in
-// any form (gcp-fv), daealpha's forms other than index2 and index1-proj, and daealpha,
+// any form (gcp-fv), daealpha's forms other than index2 and index1-proj, and
 // lie-genalpha with λ-dependent forces are refused at Init on
 // the joint route above massNewtonDenseMax coordinates (the 3D chain of 70 rods, 210
 // coordinates) with a message naming the method, the form and the dense matrix or the
 // capability, and start at 60 rods (180 coordinates), where their dense matrices are
 // cheap; hht (with λ-dependent forces too: TestHHTFrictionKrylov), ali3, ali1 and
-// multi-index (with them too: TestALIKrylovFrictionAbove200), lie-genalpha without them
-// and daealpha's index2 and index1-proj start at 210
+// multi-index and daealpha's index2 and index1-proj (with them too:
+// TestALIKrylovFrictionAbove200, TestDAEAlphaKrylovFrictionLarge), lie-genalpha without
+// them start at 210
 // coordinates on their Newton-Krylov path, gcp-abm on its mass-solve path and gcp-newmark
 // on its Newton-Krylov path (TestDAEAlphaKrylovLarge, TestGCPABMMassLarge and
 // TestGCPNewmarkKrylovLarge run them there).
@@ -49,10 +50,10 @@ func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 		reaction bool
 		why      string
 	}{
-		{"daealpha", Index2, adaptive, true, "λ-dependent forces"},
+		{"daealpha", Index2, adaptive, true, ""},
 		{"daealpha", Index2, adaptive, false, ""},
 		{"daealpha", CoordinateSplit, adaptive, false, "eq. 3.9"},
-		{"daealpha", Index1Projected, adaptive, true, "λ-dependent forces"},
+		{"daealpha", Index1Projected, adaptive, true, ""},
 		{"daealpha", Index1Projected, adaptive, false, ""},
 		{"gcp-newmark", StateSpace, adaptive, false, ""},
 		{"gcp-fv", StateSpace, adaptive, false, "eqs. 29-39"},

@@ -341,7 +341,10 @@
 // residual differences preconditioned by two saddle-point solves [M Gᵀ; G 0](Δq, ν) and
 // [M Gᵀ; G 0](Δv, μ) through massNewton, its dynamic rows scaled as genalpha's
 // (daeAlphaKrylov); index1-proj by one such solve for (Δq, ν) and eq. 2.6's rows for Δv,
-// its projections (eqs. 2.5b-e) by the Schur complement through dae.MassSolver. The
+// its projections (eqs. 2.5b-e) by the Schur complement through dae.MassSolver; both
+// take λ-dependent forces at every size (the residual presses f_λ with the iterate's μ
+// or ν, so the products hold ∂f_λ/∂λ; eq. 17 with f_λ by Newton on λ with difference
+// columns, newReactionAccelFD). The
 // methods without the path in any form are refused there alike (refuseDenseMethod): gcp-fv
 // (the partitioned matrices of seed 000 eqs. 29-39 with eq. 40's terms dropped,
 // which have no product form); at most massNewtonDenseMax coordinates they run on their

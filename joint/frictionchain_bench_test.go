@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"linkage/dae"
 	"linkage/integrate"
 	"linkage/joint"
 	"linkage/law"
@@ -54,12 +55,22 @@ func BenchmarkFrictionChainHHTStep(b *testing.B) {
 	}
 }
 
+// denseFriction hides dae.MassSolver and dae.MassMultiplier from a joint system with
+// friction, keeping its λ-dependent forces and energy invariant (multi-index's estimate).
+type denseFriction struct {
+	denseOnly
+	dae.ReactionForce
+	dae.EnergyInvariant
+}
+
 // BenchmarkFrictionChainALIStep: ali3, ali1 (fixed h = 1 ms) and multi-index (RTol = ATol
 // = 1e-4) steps on the planar chain with friction in every pin, on the augmented
 // Lagrangian methods' Newton-Krylov path (f_λ pressed by λ̂ of eq. 17 at the iterate, its
-// derivative through λ̂ by the linearized eq. 17 in every product). Run:
+// derivative through λ̂ by the linearized eq. 17 in every product), and on the dense path
+// (N = 1000 of either needs the hold rows out of massSchur's Schur complement, or 3000²
+// matrices). Run:
 //
-//	go test -run X -bench FrictionChainALIStep -benchtime 20x ./joint/
+//	go test -run X -bench 'FrictionChainALIStep/.*/N=(10|100)$' -benchtime 20x ./joint/
 func BenchmarkFrictionChainALIStep(b *testing.B) {
 	for _, method := range []string{"ali3", "ali1", "multi-index"} {
 		ctl := integrate.StepControl{FixedH: 1e-3, RTol: 1e-4, ATol: 1e-4}
@@ -67,18 +78,54 @@ func BenchmarkFrictionChainALIStep(b *testing.B) {
 			ctl.FixedH = 0
 		}
 		for _, n := range []int{10, 100, 1000} {
-			b.Run(fmt.Sprintf("%s/N=%d", method, n), func(b *testing.B) {
-				sys, s, err := frictionChain(n)
-				if err != nil {
-					b.Fatal(err)
-				}
-				e, err := integrate.Lookup(method)
-				if err != nil {
-					b.Fatal(err)
-				}
-				m, _ := e.NewMethod("")
-				benchSteps(b, m, sys, s, ctl, 5)
-			})
+			for _, path := range []string{"krylov", "dense"} {
+				b.Run(fmt.Sprintf("%s/%s/N=%d", method, path, n), func(b *testing.B) {
+					sys, s, err := frictionChain(n)
+					if err != nil {
+						b.Fatal(err)
+					}
+					e, err := integrate.Lookup(method)
+					if err != nil {
+						b.Fatal(err)
+					}
+					m, _ := e.NewMethod("")
+					var run dae.System = sys
+					if path == "dense" { // the tangent matrix with ∂f_λ through λ̂ (addLambdaHat)
+						run = denseFriction{denseOnly{sys, sys, sys, sys}, sys, sys}
+					}
+					benchSteps(b, m, run, s, ctl, 5)
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkFrictionChainDAEAlphaStep: daealpha index2 and index1-proj steps (RTol = ATol
+// = 1e-4) on the planar chain with friction in every pin, on the Newton-Krylov corrector
+// (the residual presses f_λ with the iterate's multipliers) and on the dense path. Run:
+//
+//	go test -run X -bench 'FrictionChainDAEAlphaStep/.*/N=(10|100)$' -benchtime 20x ./joint/
+func BenchmarkFrictionChainDAEAlphaStep(b *testing.B) {
+	for _, form := range []integrate.Formulation{integrate.Index2, integrate.Index1Projected} {
+		for _, n := range []int{10, 100, 1000} {
+			for _, path := range []string{"krylov", "dense"} {
+				b.Run(fmt.Sprintf("%s/%s/N=%d", form, path, n), func(b *testing.B) {
+					sys, s, err := frictionChain(n)
+					if err != nil {
+						b.Fatal(err)
+					}
+					nq, nc := sys.Size()
+					st := integrate.NewState(nq, nc)
+					copy(st.Q, s.Q)
+					m := integrate.DefaultDAEAlpha()
+					m.Formulation = form
+					var run dae.System = sys
+					if path == "dense" {
+						run = denseFriction{denseOnly{sys, sys, sys, sys}, sys, sys}
+					}
+					benchSteps(b, &m, run, st, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+				})
+			}
 		}
 	}
 }
