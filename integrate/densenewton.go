@@ -21,7 +21,7 @@ func refuseDenseNewton(method string, form Formulation, sys dae.System, why stri
 	if _, sparse := sys.(dae.SparseEvaluator); sparse {
 		return nil // the sparse evaluation path (sparseeval.go) forms no dense matrix
 	}
-	return fmt.Errorf("integrate: %s: formulation %s on this dae.MassSolver system (joint coordinates) has no Newton-Krylov corrector (%s) and would factorize a dense Newton matrix of %d coordinates (more than %d); choose a method or form that has one (hht, also with λ-dependent forces; genalpha, genalpha-si2, newmark, lie-genalpha, radau5, bdf, ali3, ali1, multi-index (also with λ-dependent forces), gcp-newmark, daealpha index2 and index1-proj (also with λ-dependent forces))",
+	return fmt.Errorf("integrate: %s: formulation %s on this dae.MassSolver system (joint coordinates) has no Newton-Krylov corrector (%s) and would factorize a dense Newton matrix of %d coordinates (more than %d); choose a method or form that has one (hht, also with λ-dependent forces; genalpha, genalpha-si2, newmark, lie-genalpha, radau5, bdf, ali3, ali1, multi-index (also with λ-dependent forces), gcp-newmark, gcp-abm, daealpha index2 and index1-proj (also with λ-dependent forces))",
 		method, form, why, nq, massNewtonDenseMax)
 }
 

@@ -36,8 +36,9 @@ func (withReaction) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64, _,
 // TestALIKrylovFrictionAbove200, TestDAEAlphaKrylovFrictionLarge), lie-genalpha without
 // them start at 210
 // coordinates on their Newton-Krylov path, gcp-abm on its mass-solve path and gcp-newmark
-// on its Newton-Krylov path (TestDAEAlphaKrylovLarge, TestGCPABMMassLarge and
-// TestGCPNewmarkKrylovLarge run them there).
+// on its Newton-Krylov path, both with λ-dependent forces too (TestDAEAlphaKrylovLarge,
+// TestGCPABMMassLarge, TestGCPNewmarkKrylovLarge and TestGCPFrictionMassLarge run them
+// there).
 func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 	big, bs := jointChain3D(t, 70, 0.05, 0)
 	small, ss := jointChain3D(t, 60, 0.05, 0)
@@ -58,6 +59,8 @@ func TestDenseMethodsRefusedOnJointRoute(t *testing.T) {
 		{"gcp-newmark", StateSpace, adaptive, false, ""},
 		{"gcp-fv", StateSpace, adaptive, false, "eqs. 29-39"},
 		{"gcp-abm", StateSpace, fixed, false, ""},
+		{"gcp-newmark", StateSpace, adaptive, true, ""},
+		{"gcp-abm", StateSpace, fixed, true, ""},
 		{"ali3", Index3, fixed, true, ""},
 		{"ali1", Index1Projected, fixed, true, ""},
 		{"multi-index", IndexSwitching, adaptive, true, ""},

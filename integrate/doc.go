@@ -349,13 +349,17 @@
 // (the partitioned matrices of seed 000 eqs. 29-39 with eq. 40's terms dropped,
 // which have no product form); at most massNewtonDenseMax coordinates they run on their
 // dense matrices. gcp-abm, explicit, needs no Newton matrix: on a
-// dae.MassSolver system without λ-dependent forces it takes eq. 39 as eq. 17 by the Schur
+// dae.MassSolver system it takes eq. 39 as eq. 17 (with λ-dependent forces by Newton on λ
+// with difference columns, newReactionAccelFD) by the Schur
 // complement G M⁻¹ Gᵀ (massSchur, gcpmass.go) at every size, keeping only the partition's
 // nc-row matrices G, G_u and H (O(N) per rate for a fixed number of cut-joint rows).
 // gcp-newmark on a dae.MassSolver and dae.MassMultiplier system takes its Newton
 // increment (eq. 30) by GMRES on forward differences of Ψ (eq. 20, Zᵀ(M a − f) with M a
 // by the recursion) preconditioned by the reduced mass Zᵀ M Z of eq. 39, applied as a
-// Schur-complement solve (gcpKrylov): no nq×nq matrix at any size.
+// Schur-complement solve (gcpKrylov): no nq×nq matrix at any size; with λ-dependent
+// forces Ψ carries f_λ pressed by λ of eq. 38, solved by Newton on λ with a matrix of
+// differences of f_λ kept while it contracts (refactorReaction), so the products hold
+// ∂f_λ through λ.
 //
 // # Solve
 //
