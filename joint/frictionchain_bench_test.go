@@ -129,3 +129,37 @@ func BenchmarkFrictionChainDAEAlphaStep(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFrictionChainGCPStep: gcp-newmark (RTol = ATol = 1e-4) and gcp-abm (fixed h =
+// 1 ms) steps on the planar chain with friction in every pin, on their mass-solve paths
+// (Ψ with f_λ pressed by λ of eq. 38; eq. 39 as eq. 17 with f_λ) and on the dense path. Run:
+//
+//	go test -run X -bench 'FrictionChainGCPStep/.*/N=(10|100)$' -benchtime 20x ./joint/
+func BenchmarkFrictionChainGCPStep(b *testing.B) {
+	for _, method := range []string{"gcp-newmark", "gcp-abm"} {
+		ctl := integrate.StepControl{RTol: 1e-4, ATol: 1e-4}
+		if method == "gcp-abm" {
+			ctl = integrate.StepControl{FixedH: 1e-3}
+		}
+		for _, n := range []int{10, 100, 1000} {
+			for _, path := range []string{"mass", "dense"} {
+				b.Run(fmt.Sprintf("%s/%s/N=%d", method, path, n), func(b *testing.B) {
+					sys, s, err := frictionChain(n)
+					if err != nil {
+						b.Fatal(err)
+					}
+					e, err := integrate.Lookup(method)
+					if err != nil {
+						b.Fatal(err)
+					}
+					m, _ := e.NewMethod("")
+					var run dae.System = sys
+					if path == "dense" {
+						run = denseFriction{denseOnly{sys, sys, sys, sys}, sys, sys}
+					}
+					benchSteps(b, m, run, s, ctl, 5)
+				})
+			}
+		}
+	}
+}
