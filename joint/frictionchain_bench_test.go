@@ -70,7 +70,7 @@ type denseFriction struct {
 // (N = 1000 of either needs the hold rows out of massSchur's Schur complement, or 3000²
 // matrices). Run:
 //
-//	go test -run X -bench 'FrictionChainALIStep/.*/N=(10|100)$' -benchtime 20x ./joint/
+//	go test -run X -bench 'FrictionChainALIStep/.*/.*/N=(10|100)$' -benchtime 20x ./joint/
 func BenchmarkFrictionChainALIStep(b *testing.B) {
 	for _, method := range []string{"ali3", "ali1", "multi-index"} {
 		ctl := integrate.StepControl{FixedH: 1e-3, RTol: 1e-4, ATol: 1e-4}
@@ -104,7 +104,7 @@ func BenchmarkFrictionChainALIStep(b *testing.B) {
 // = 1e-4) on the planar chain with friction in every pin, on the Newton-Krylov corrector
 // (the residual presses f_λ with the iterate's multipliers) and on the dense path. Run:
 //
-//	go test -run X -bench 'FrictionChainDAEAlphaStep/.*/N=(10|100)$' -benchtime 20x ./joint/
+//	go test -run X -bench 'FrictionChainDAEAlphaStep/.*/.*/N=(10|100)$' -benchtime 20x ./joint/
 func BenchmarkFrictionChainDAEAlphaStep(b *testing.B) {
 	for _, form := range []integrate.Formulation{integrate.Index2, integrate.Index1Projected} {
 		for _, n := range []int{10, 100, 1000} {
@@ -134,7 +134,7 @@ func BenchmarkFrictionChainDAEAlphaStep(b *testing.B) {
 // 1 ms) steps on the planar chain with friction in every pin, on their mass-solve paths
 // (Ψ with f_λ pressed by λ of eq. 38; eq. 39 as eq. 17 with f_λ) and on the dense path. Run:
 //
-//	go test -run X -bench 'FrictionChainGCPStep/.*/N=(10|100)$' -benchtime 20x ./joint/
+//	go test -run X -bench 'FrictionChainGCPStep/.*/.*/N=(10|100)$' -benchtime 20x ./joint/
 func BenchmarkFrictionChainGCPStep(b *testing.B) {
 	for _, method := range []string{"gcp-newmark", "gcp-abm"} {
 		ctl := integrate.StepControl{RTol: 1e-4, ATol: 1e-4}
