@@ -28,17 +28,8 @@ func TestALIKrylovFrictionMatchesDense(t *testing.T) {
 	ref := radau5Ref(t, sys, s, tEnd)
 	dense := denseFrictionInvariant{denseOnly{sys, sys, sys, sys}, sys, sys}
 	for _, method := range []string{"ali3", "ali1", "multi-index"} {
-		e, err := Lookup(method)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctl := StepControl{FixedH: 2e-3, RTol: 1e-6, ATol: 1e-6}
-		if method == "multi-index" {
-			ctl = StepControl{RTol: 1e-4, ATol: 1e-4}
-		}
-		kry, _ := e.NewMethod("")
-		den, _ := e.NewMethod("")
-		bare, _ := e.NewMethod("")
+		newMethod, ctl := aliMethod(t, method, 1e-6)
+		kry, den, bare := newMethod(), newMethod(), newMethod()
 		runTo(t, kry, sys, s, tEnd, ctl)
 		runTo(t, den, dense, s, tEnd, ctl)
 		runTo(t, bare, hideMassSolverKeepEnergy(sys), s, tEnd, ctl) // no f_λ
@@ -65,15 +56,8 @@ func TestALIKrylovFrictionAbove200(t *testing.T) {
 	_, nc := sys.Size()
 	g := make([]float64, nc)
 	for _, method := range []string{"ali3", "ali1", "multi-index"} {
-		e, err := Lookup(method)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctl := StepControl{FixedH: 2e-3, RTol: 1e-4, ATol: 1e-4}
-		if method == "multi-index" {
-			ctl = StepControl{RTol: 1e-4, ATol: 1e-4}
-		}
-		m, _ := e.NewMethod("")
+		newMethod, ctl := aliMethod(t, method, 1e-4)
+		m := newMethod()
 		runTo(t, m, sys, s, tEnd, ctl)
 		st, c := m.Stats(), m.Current()
 		sys.Constraint(g, c.T, c.Q)

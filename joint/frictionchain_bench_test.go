@@ -63,12 +63,49 @@ type denseFriction struct {
 	dae.EnergyInvariant
 }
 
+// benchFrictionPaths runs label/path/N=n for n = 10, 100, 1000: steps of newMethod's
+// method on the friction chain of n pins, on its path through dae.MassSolver (named
+// fast) and on the dense path (MassSolver and MassMultiplier hidden, f_λ kept), the start's
+// multipliers sized for the methods that check them.
+func benchFrictionPaths(b *testing.B, label, fast string, newMethod func() integrate.Method, ctl integrate.StepControl) {
+	for _, n := range []int{10, 100, 1000} {
+		for _, path := range []string{fast, "dense"} {
+			b.Run(fmt.Sprintf("%s/%s/N=%d", label, path, n), func(b *testing.B) {
+				sys, s, err := frictionChain(n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				nq, nc := sys.Size()
+				st := integrate.NewState(nq, nc)
+				copy(st.Q, s.Q)
+				var run dae.System = sys
+				if path == "dense" {
+					run = denseFriction{denseOnly{sys, sys, sys, sys}, sys, sys}
+				}
+				benchSteps(b, newMethod(), run, st, ctl, 5)
+			})
+		}
+	}
+}
+
+// registered returns a constructor of the registry's method name.
+func registered(b *testing.B, name string) func() integrate.Method {
+	e, err := integrate.Lookup(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func() integrate.Method {
+		m, _ := e.NewMethod("")
+		return m
+	}
+}
+
 // BenchmarkFrictionChainALIStep: ali3, ali1 (fixed h = 1 ms) and multi-index (RTol = ATol
 // = 1e-4) steps on the planar chain with friction in every pin, on the augmented
 // Lagrangian methods' Newton-Krylov path (f_λ pressed by λ̂ of eq. 17 at the iterate, its
 // derivative through λ̂ by the linearized eq. 17 in every product), and on the dense path
-// (N = 1000 of either needs the hold rows out of massSchur's Schur complement, or 3000²
-// matrices). Run:
+// (addLambdaHat). N = 1000 of either needs the hold rows out of massSchur's Schur
+// complement, or 3000² matrices. Run:
 //
 //	go test -run X -bench 'FrictionChainALIStep/.*/.*/N=(10|100)$' -benchtime 20x ./joint/
 func BenchmarkFrictionChainALIStep(b *testing.B) {
@@ -77,26 +114,7 @@ func BenchmarkFrictionChainALIStep(b *testing.B) {
 		if method == "multi-index" {
 			ctl.FixedH = 0
 		}
-		for _, n := range []int{10, 100, 1000} {
-			for _, path := range []string{"krylov", "dense"} {
-				b.Run(fmt.Sprintf("%s/%s/N=%d", method, path, n), func(b *testing.B) {
-					sys, s, err := frictionChain(n)
-					if err != nil {
-						b.Fatal(err)
-					}
-					e, err := integrate.Lookup(method)
-					if err != nil {
-						b.Fatal(err)
-					}
-					m, _ := e.NewMethod("")
-					var run dae.System = sys
-					if path == "dense" { // the tangent matrix with ∂f_λ through λ̂ (addLambdaHat)
-						run = denseFriction{denseOnly{sys, sys, sys, sys}, sys, sys}
-					}
-					benchSteps(b, m, run, s, ctl, 5)
-				})
-			}
-		}
+		benchFrictionPaths(b, method, "krylov", registered(b, method), ctl)
 	}
 }
 
@@ -107,26 +125,11 @@ func BenchmarkFrictionChainALIStep(b *testing.B) {
 //	go test -run X -bench 'FrictionChainDAEAlphaStep/.*/.*/N=(10|100)$' -benchtime 20x ./joint/
 func BenchmarkFrictionChainDAEAlphaStep(b *testing.B) {
 	for _, form := range []integrate.Formulation{integrate.Index2, integrate.Index1Projected} {
-		for _, n := range []int{10, 100, 1000} {
-			for _, path := range []string{"krylov", "dense"} {
-				b.Run(fmt.Sprintf("%s/%s/N=%d", form, path, n), func(b *testing.B) {
-					sys, s, err := frictionChain(n)
-					if err != nil {
-						b.Fatal(err)
-					}
-					nq, nc := sys.Size()
-					st := integrate.NewState(nq, nc)
-					copy(st.Q, s.Q)
-					m := integrate.DefaultDAEAlpha()
-					m.Formulation = form
-					var run dae.System = sys
-					if path == "dense" {
-						run = denseFriction{denseOnly{sys, sys, sys, sys}, sys, sys}
-					}
-					benchSteps(b, &m, run, st, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
-				})
-			}
-		}
+		benchFrictionPaths(b, string(form), "krylov", func() integrate.Method {
+			m := integrate.DefaultDAEAlpha()
+			m.Formulation = form
+			return &m
+		}, integrate.StepControl{RTol: 1e-4, ATol: 1e-4})
 	}
 }
 
@@ -141,25 +144,6 @@ func BenchmarkFrictionChainGCPStep(b *testing.B) {
 		if method == "gcp-abm" {
 			ctl = integrate.StepControl{FixedH: 1e-3}
 		}
-		for _, n := range []int{10, 100, 1000} {
-			for _, path := range []string{"mass", "dense"} {
-				b.Run(fmt.Sprintf("%s/%s/N=%d", method, path, n), func(b *testing.B) {
-					sys, s, err := frictionChain(n)
-					if err != nil {
-						b.Fatal(err)
-					}
-					e, err := integrate.Lookup(method)
-					if err != nil {
-						b.Fatal(err)
-					}
-					m, _ := e.NewMethod("")
-					var run dae.System = sys
-					if path == "dense" {
-						run = denseFriction{denseOnly{sys, sys, sys, sys}, sys, sys}
-					}
-					benchSteps(b, m, run, s, ctl, 5)
-				})
-			}
-		}
+		benchFrictionPaths(b, method, "mass", registered(b, method), ctl)
 	}
 }
