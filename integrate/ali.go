@@ -43,7 +43,8 @@ import (
 //
 // With forces that depend on λ (dae.ReactionForce: joint friction) Q includes f_λ pressed
 // by λ̂, the multiplier of eq. 17 at the iterate, not by λ* + αΦ (pressReaction says why),
-// and the tangent matrix its derivative through λ̂ (addLambdaHat).
+// and the tangent matrix its derivative through λ̂ (addLambdaHat; on the Newton-Krylov
+// path each product adds it, alikrylovreaction.go).
 //
 // Fixed steps only; the multi-index method (MultiIndex) adds the step-size control.
 type ALI3 struct {
@@ -276,7 +277,7 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 	if err := refuseNonholonomic(name, sys); err != nil {
 		return nil, err
 	}
-	if err := refuseDenseNewton(name, aliForm(name, index), sys, denseWhy(sys)); err != nil {
+	if err := refuseDenseNewton(name, aliForm(name, index), sys, denseWhyTakingReaction(sys)); err != nil {
 		return nil, err
 	}
 	if ns.MaxIters == 0 {
@@ -313,11 +314,16 @@ func newALIWork(name string, index int, alpha float64, ns NewtonSettings, sys da
 		w.G, w.Jc, w.Tc = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 	}
 	w.sec = dae.NewSecondDerivatives(sys)
-	if w.rx = newReactionAccel(sys, nil); w.rx != nil {
+	if w.kp != nil {
+		w.rx = w.kp.newReaction(sys) // f_λ only: no derivative matrices on the path
+	} else {
+		w.rx = newReactionAccel(sys, nil)
+	}
+	if w.rx != nil {
 		w.lamHat, w.aHat = vec(nc), vec(nq)
 		w.al = aliEq17{w: w, rhs: vec(nq), b: vec(nc)}
 		w.rx.tol = aliEq17Tol
-		if nc > 0 {
+		if nc > 0 && w.kp == nil {
 			w.Bq, w.Bc = mat.NewDense(nq, nq, nil), mat.NewDense(nc, nq, nil)
 			w.colQ, w.dLam = vec(nq), vec(nc)
 		}
@@ -956,6 +962,9 @@ func (w *aliWork) solveEq17(t float64, q, v, a, lambda []float64) error {
 		}
 		copy(lambda, w.sig)
 		return nil
+	}
+	if w.kp != nil {
+		return w.kp.solveEq17(t, q, v, a, lambda)
 	}
 	copy(a, w.f)
 	copy(lambda, w.gam)

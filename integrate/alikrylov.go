@@ -26,6 +26,9 @@ import (
 // matrix M + αΦ_qᵀΦ_q is applied the same way, and M x by dae.MassMultiplier, so the
 // projections run the dense path's iteration (solveProjected).
 //
+// With λ-dependent forces the rows carry f_λ at the iterate's λ̂ and each product the
+// derivative through λ̂ (alikrylovreaction.go).
+//
 // The dynamic rows are not rescaled by M(q_F) M(q)⁻¹ as massNewton's are: the products
 // are taken at the iterate, not at the factorization point, and the preconditioner is
 // formed at the first iterate of every step (index 3) or at every iterate (index 1), so
@@ -49,19 +52,22 @@ type aliKrylov struct {
 	gam1, gz []float64 // γ and G z (nc)
 	G1       *mat.Dense
 	missed   bool // the last GMRES solve missed its tolerance
+
+	rf *aliKrylovReaction // λ-dependent forces (alikrylovreaction.go), or nil
 }
 
 // newALIKrylov returns the path for sys, or nil when sys lacks dae.MassSolver or
-// dae.MassMultiplier or has λ-dependent forces (denseWhy).
+// dae.MassMultiplier or has Pfaffian rows (which the methods refuse).
 func newALIKrylov(w *aliWork, sys dae.System) *aliKrylov {
 	ms, ok := sys.(dae.MassSolver)
 	mm, okm := sys.(dae.MassMultiplier)
-	if !ok || !okm || denseWhy(sys) != "" {
+	if !ok || !okm || denseWhyTakingReaction(sys) != "" {
 		return nil
 	}
 	nq, nc := sys.Size()
 	vec := func(n int) []float64 { return make([]float64, n) }
-	k := &aliKrylov{mm: mm, ms: ms, tan: newMassSchur(sys), proj: newMassSchur(sys), kr: newGMRES(nq), w: w,
+	// massSchurOf: with λ-dependent forces the residual adds f_λ itself (pressReaction)
+	k := &aliKrylov{mm: mm, ms: ms, tan: massSchurOf(sys), proj: massSchurOf(sys), kr: newGMRES(nq), w: w,
 		mq: vec(nq), y: vec(nc), x0: vec(nq), rb: vec(nq), q1: vec(nq), v1: vec(nq), a1: vec(nq), f1: vec(nq),
 		r1: vec(nq), e1: vec(nc), gam1: vec(nc), gz: vec(nc)}
 	if nc > 0 {
@@ -109,18 +115,27 @@ func (k *aliKrylov) increment() {
 		copy(k.x0, w.a)
 	}
 	k.rows(k.rb, t, w.q, w.v, w.a, k.G1)
+	if k.rf != nil {
+		k.reactionBase(t)
+	}
 	for i, r := range w.r {
 		w.dx[i] = -r
 	}
 	k.missed = !k.kr.solve(k, w.dx)
+	if k.rf != nil {
+		k.missed = k.missed || k.rf.failed || w.al.err != nil
+	}
 }
 
-// rows writes M q̈ − Q + Gᵀλ* at (t, q, v, q̈) into dst (the equation of motion without
-// the penalty), G(q) into G.
+// rows writes M q̈ − Q − f_λ(λ̂) + Gᵀλ* at (t, q, v, q̈) into dst (the equation of motion
+// without the penalty, λ̂ of the iterate held), Q + f_λ(λ̂) into f1, G(q) into G.
 func (k *aliKrylov) rows(dst []float64, t float64, q, v, a []float64, G *mat.Dense) {
 	w := k.w
 	w.sys.Force(k.f1, t, q, v)
 	w.stats.FuncEvals++
+	if w.rx != nil {
+		w.rx.rx.add(k.f1, t, q, v, w.lamHat)
+	}
 	k.mm.MassMul(dst, t, q, a)
 	for i, f := range k.f1 {
 		dst[i] -= f
@@ -166,6 +181,9 @@ func (k *aliKrylov) jacVec(dst, z []float64) {
 	}
 	if w.nc > 0 {
 		k.addPenalty(dst, z, t, eps)
+		if k.rf != nil {
+			k.addReactionColumn(dst, t, eps)
+		}
 	}
 	if w.index == 3 {
 		for i := range dst {

@@ -32,16 +32,8 @@ func TestALIKrylovMatchesDense(t *testing.T) {
 			sys, s := c.make(t)
 			ref := radau5Ref(t, sys, s, tEnd)
 			for _, method := range []string{"ali3", "ali1", "multi-index"} {
-				e, err := Lookup(method)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ctl := StepControl{FixedH: 2e-3, RTol: 1e-6, ATol: 1e-6}
-				if method == "multi-index" {
-					ctl = StepControl{RTol: 1e-4, ATol: 1e-4}
-				}
-				kry, _ := e.NewMethod("")
-				dense, _ := e.NewMethod("")
+				newMethod, ctl := aliMethod(t, method, 1e-6)
+				kry, dense := newMethod(), newMethod()
 				runTo(t, kry, sys, s, tEnd, ctl)
 				runTo(t, dense, hideMassSolverKeepEnergy(sys), s, tEnd, ctl)
 				kw, dw := aliWorkOf(kry), aliWorkOf(dense)
@@ -78,6 +70,21 @@ func pathsAgree(t *testing.T, label string, kry, dense Method, ref []float64, fr
 	if dKD > frac*eD || eK > 1.1*eD {
 		t.Errorf("%s: |krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to %g of the dense error", label, dKD, eK, eD, frac)
 	}
+}
+
+// aliMethod returns a constructor of the augmented Lagrangian method name and its control:
+// h = 2 ms at tolerance tol for ali3 and ali1 (fixed steps), 1e-4 for multi-index.
+func aliMethod(t *testing.T, name string, tol float64) (func() Method, StepControl) {
+	t.Helper()
+	e, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctl := StepControl{FixedH: 2e-3, RTol: tol, ATol: tol}
+	if name == "multi-index" {
+		ctl = StepControl{RTol: 1e-4, ATol: 1e-4}
+	}
+	return func() Method { m, _ := e.NewMethod(""); return m }, ctl
 }
 
 // aliWorkOf is the run of an augmented Lagrangian method.

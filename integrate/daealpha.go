@@ -221,7 +221,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	w := &daeAlphaWork{name: name, sys: sys, nq: nq, nc: nc, nx: 2*nq + 2*nc, p: p}
 	w.proj = form == Index1Projected
 	w.sp = newSparseEval(sys, true)
-	w.rx = newReaction(sys, w.sp)
+	w.rx = newReactionDeferred(sys, w.sp) // the dense matrices wait for the dense path
 	if w.sp != nil && form == CoordinateSplitQR {
 		return fmt.Errorf("integrate: %s: formulation %s: the QR form of the CS matrix is dense and %T takes the sparse path (nq + nc = %d): use %q",
 			name, form, sys, nq+nc, CoordinateSplit)
@@ -234,7 +234,9 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 			w.kkt = newSaddlePoint(sys)
 		}
 		w.dq, w.dl = make([]float64, nq), make([]float64, nc)
-		w.rxa = newReactionAccel(sys, w.sp)
+		if w.rxa = newReactionAccel(sys, w.sp); w.kry != nil {
+			w.rxa = newReactionAccelFD(sys)
+		}
 	}
 	w.lstar = make([]float64, nc)
 	if form == CoordinateSplit || form == CoordinateSplitQR {
@@ -263,6 +265,7 @@ func (m *DAEAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	default:
 		w.der, w.sec = dae.NewDerivatives(sys), dae.NewSecondDerivatives(sys)
 		w.M, w.K, w.F = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+		w.rx.allocDense(nq, nc)
 		if nc > 0 {
 			w.G, w.D = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 		}
@@ -733,7 +736,7 @@ func (w *daeAlphaWork) project(t1 float64) error {
 	w.stats.FuncEvals++
 	w.sys.Force(w.phi1, t1, q, v)
 	if w.rxa != nil {
-		return w.rxa.solve(w.kkt, w.phi1, w.lam1, t1, q, v, &w.stats) // eq. 17 with f_λ(λ₁)
+		return w.rxa.solve(w.saddle(), w.phi1, w.lam1, t1, q, v, &w.stats) // eq. 17 with f_λ(λ₁)
 	}
 	w.saddle().Solve(w.phi1, w.lam1) // eq. 17 at (q₁, v₁)
 	w.stats.Solves++

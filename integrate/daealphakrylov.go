@@ -31,13 +31,16 @@ type daeAlphaKrylov struct {
 }
 
 // newDAEAlphaKrylov returns the corrector for w's system, or nil when the system has no
-// dae.MassSolver and dae.MassMultiplier or has λ-dependent forces.
+// dae.MassSolver and dae.MassMultiplier or has Pfaffian rows. λ-dependent forces it
+// takes: the residual carries f_λ pressed by the iterate's μ or ν (reactionLambda), so
+// GMRES's difference products hold ∂f_λ/∂λ beside Gᵀ and ∂f_λ/∂q, ∂f_λ/∂v, which the
+// preconditioner lacks.
 func newDAEAlphaKrylov(w *daeAlphaWork) *daeAlphaKrylov {
 	mm, ok := w.sys.(dae.MassMultiplier)
-	if !ok || denseWhy(w.sys) != "" {
+	if !ok || daeAlphaDenseWhy(Index2, w.sys) != "" {
 		return nil
 	}
-	mn := newMassNewton(w.sys)
+	mn := newMassNewtonReaction(w.sys)
 	if mn == nil {
 		return nil
 	}
@@ -45,7 +48,7 @@ func newDAEAlphaKrylov(w *daeAlphaWork) *daeAlphaKrylov {
 	k := &daeAlphaKrylov{mn: mn, mm: mm, kr: newGMRES(w.nx),
 		kx: vec(w.nx), kb: vec(w.nx), kres: vec(w.nx), kraw: vec(w.nx), u: vec(w.nq + w.nc)}
 	if w.proj {
-		k.rec = newMassSchur(w.sys)
+		k.rec = massSchurOf(w.sys) // eq. 17 with f_λ by rxa's Newton on λ on it
 	}
 	return k
 }
@@ -164,7 +167,7 @@ func (k *daeAlphaKrylov) stale() bool { return k != nil && k.mn.stale() }
 func daeAlphaDenseWhy(form Formulation, sys dae.System) string {
 	switch form {
 	case Index2, Index1Projected:
-		return denseWhy(sys)
+		return denseWhyTakingReaction(sys)
 	}
 	return denseWhy(sys) // cs, cs-qr: the CM iteration's products (daeAlphaCM); their λ-dependent forces are refused before
 }

@@ -21,7 +21,7 @@ func refuseDenseNewton(method string, form Formulation, sys dae.System, why stri
 	if _, sparse := sys.(dae.SparseEvaluator); sparse {
 		return nil // the sparse evaluation path (sparseeval.go) forms no dense matrix
 	}
-	return fmt.Errorf("integrate: %s: formulation %s on this dae.MassSolver system (joint coordinates) has no Newton-Krylov corrector (%s) and would factorize a dense Newton matrix of %d coordinates (more than %d); choose a method or form that has one (hht, genalpha, genalpha-si2, newmark, lie-genalpha, bdf and radau5, also with λ-dependent forces; ali3, ali1, multi-index, gcp-newmark, gcp-fv, daealpha)",
+	return fmt.Errorf("integrate: %s: formulation %s on this dae.MassSolver system (joint coordinates) has no Newton-Krylov corrector (%s) and would factorize a dense Newton matrix of %d coordinates (more than %d); choose a method or form that has one (hht, genalpha, genalpha-si2, newmark, lie-genalpha, bdf, radau5, ali3, ali1, multi-index, gcp-newmark, gcp-fv, gcp-abm, daealpha, all also with λ-dependent forces but daealpha's cs and cs-qr)",
 		method, form, why, nq, massNewtonDenseMax)
 }
 

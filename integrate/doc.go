@@ -322,13 +322,15 @@
 // 6-9 by GMRES on differences of the equation of motion with λ* held plus the penalty's
 // column, preconditioned by M + βΦ_qᵀΦ_q (β = αh²/4 or α) through massSchur with Woodbury's
 // identity (G M⁻¹ Gᵀ + I/β, positive definite whatever the rank of Φ_q); their
-// projections apply M + αΦ_qᵀΦ_q the same way.
+// projections apply M + αΦ_qᵀΦ_q the same way. With λ-dependent forces (joint friction)
+// at every size their residual is the dense path's (f_λ pressed by λ̂ of eq. 17 at the
+// iterate) and each product adds −∂f_λ/∂λ δλ̂, δλ̂ from the linearized eq. 17 by the
+// fixed-point iteration on λ (alikrylovreaction.go): no ∂f_λ matrix is formed.
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
-// Pfaffian rows in bdf, radau5 and genalpha,
-// λ-dependent forces in ali3, ali1 and multi-index, and first-order states in hht),
-// rather than run at O(nq³) per factorization.
+// Pfaffian rows in bdf, radau5 and genalpha, and first-order states in hht), rather than
+// run at O(nq³) per factorization.
 // hht and genalpha (both forms, so newmark, and lie-genalpha run as genalpha) take
 // λ-dependent forces (joint friction) on the path above massNewtonDenseMax coordinates
 // (below, their dense matrices with ∂f_λ are cheaper: 1.6-1.7 × for genalpha on the 10-pin
@@ -349,24 +351,27 @@
 // residual differences preconditioned by two saddle-point solves [M Gᵀ; G 0](Δq, ν) and
 // [M Gᵀ; G 0](Δv, μ) through massNewton, its dynamic rows scaled as genalpha's
 // (daeAlphaKrylov); index1-proj by one such solve for (Δq, ν) and eq. 2.6's rows for Δv,
-// its projections (eqs. 2.5b-e) by the Schur complement through dae.MassSolver; cs and
-// cs-qr (eq. 3.6) take the CM iteration's increments with index2's preconditioner, the
-// products differences of index2's scaled rows at a running multiplier estimate with
-// G(q)ᵀν frozen at the iterate, so ∂(Gᵀν)/∂q is left out as the CM iteration leaves it
-// out; P(q) is not formed (the CM increment does not depend on it; daeAlphaCM).
-// gcp-abm, explicit, needs no Newton matrix: on a
-// dae.MassSolver system without λ-dependent forces it takes eq. 39 as eq. 17 by the Schur
-// complement G M⁻¹ Gᵀ (massSchur, gcpmass.go) at every size, keeping only the partition's
-// nc-row matrices G, G_u and H (O(N) per rate for a fixed number of cut-joint rows).
-// gcp-newmark and gcp-fv on a dae.MassSolver and dae.MassMultiplier system take their
-// Newton increment (eq. 30) by GMRES on forward differences of Ψ (eq. 20, Zᵀ(M a − f)
-// with M a by the recursion) preconditioned by the reduced mass Zᵀ M Z of eq. 39, applied
-// as a Schur-complement solve (gcpKrylov): no nq×nq matrix at any size. The differences
-// keep the terms of eq. 40 that gcp-fv's quasi-Newton matrix drops, so there gcp-fv is
-// Newton's method on the same equations with the exact Jacobian up to the forcing term
-// (gcp-newmark's iteration), not the paper's approximate matrix; with λ-dependent forces
-// the gcp methods keep their dense path and are refused above massNewtonDenseMax
-// coordinates.
+// its projections (eqs. 2.5b-e) by the Schur complement through dae.MassSolver; both
+// take λ-dependent forces at every size (the residual presses f_λ with the iterate's μ
+// or ν, so the products hold ∂f_λ/∂λ; eq. 17 with f_λ by Newton on λ with difference
+// columns, newReactionAccelFD). cs and cs-qr (eq. 3.6) take the CM iteration's increments
+// with index2's preconditioner, the products differences of index2's scaled rows at a
+// running multiplier estimate with G(q)ᵀν frozen at the iterate, so ∂(Gᵀν)/∂q is left out
+// as the CM iteration leaves it out; P(q) is not formed (the CM increment does not depend
+// on it; daeAlphaCM). gcp-abm, explicit, needs no Newton matrix: on a dae.MassSolver
+// system it takes eq. 39 as eq. 17 (with λ-dependent forces by Newton on λ with difference
+// columns, newReactionAccelFD) by the Schur complement G M⁻¹ Gᵀ (massSchur, gcpmass.go)
+// at every size, keeping only the partition's nc-row matrices G, G_u and H (O(N) per rate
+// for a fixed number of cut-joint rows). gcp-newmark and gcp-fv on a dae.MassSolver and
+// dae.MassMultiplier system take their Newton increment (eq. 30) by GMRES on forward
+// differences of Ψ (eq. 20, Zᵀ(M a − f) with M a by the recursion) preconditioned by the
+// reduced mass Zᵀ M Z of eq. 39, applied as a Schur-complement solve (gcpKrylov): no nq×nq
+// matrix at any size. The differences keep the terms of eq. 40 that gcp-fv's quasi-Newton
+// matrix drops, so there gcp-fv is Newton's method on the same equations with the exact
+// Jacobian up to the forcing term (gcp-newmark's iteration), not the paper's approximate
+// matrix. With λ-dependent forces Ψ carries f_λ pressed by λ of eq. 38, solved by Newton
+// on λ with a matrix of differences of f_λ kept while it contracts (refactorReaction), so
+// the products hold ∂f_λ through λ.
 //
 // # Solve
 //

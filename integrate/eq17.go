@@ -35,6 +35,10 @@ type eq17 struct {
 // does not and does not allocate, for a method that solves eq. 17 at every step. It does
 // nothing for a system without such forces.
 func (e *eq17) newtonOnLambda() *eq17 {
+	if e.rec != nil { // the recursive path stores no nq×nq matrix
+		e.rxa = newReactionAccelFD(e.sys)
+		return e
+	}
 	e.rxa = newReactionAccel(e.sys, e.sp)
 	return e
 }

@@ -591,9 +591,15 @@ type gcpCore struct {
 	rq, rv []float64 //
 	alu    *linalg.LU
 	fl, dl []float64
-	acc    *eq17
-	worst  Residual
-	stats  *Stats // the owner's counters
+	// The mass-solve path with λ-dependent forces (gcpmass.go): eq. 17 with f_λ by Newton on
+	// λ through massSchur, and eq. 38's matrix by differences of f_λ (fd: no ∂f_λ matrices);
+	// aluOK says alu holds a factorization, kept while Newton on λ contracts.
+	rxa       *reactionAccel
+	fd, aluOK bool
+	flt, lt   []float64
+	acc       *eq17
+	worst     Residual
+	stats     *Stats // the owner's counters
 }
 
 // newGCPCore returns the core for sys, on the sparse path (gcpsparse.go) when sys is a
@@ -616,7 +622,7 @@ func newGCPCore(name string, sys dae.System, start State, stats *Stats, newton b
 	if sp := newGCPSparse(sys, newton); sp != nil && !dae.HasReactionForce(sys) {
 		return newGCPCoreSparse(name, sys, stats, sp)
 	}
-	if ms := newMassSchur(sys); ms != nil {
+	if ms := massSchurOf(sys); ms != nil { // f_λ by reducedAccelerationMass, reactionMultipliers
 		if mm, ok := sys.(dae.MassMultiplier); ok || !newton {
 			return newGCPCoreMass(name, sys, stats, ms, mm)
 		}
@@ -1046,6 +1052,7 @@ const gcpReactionIters = 20
 // ∂f_λ at it in cs.rx. q, v are those of the last alphaDep (cs.tq, cs.tv).
 func (cs *gcpCore) reactionMultipliers(a, lambda []float64) error {
 	copy(cs.fl, cs.e) // M a − f
+	d, dPrev := math.Inf(1), math.Inf(1)
 	for it := 0; ; it++ {
 		copy(cs.e, cs.fl)
 		for i := range cs.e {
@@ -1055,10 +1062,11 @@ func (cs *gcpCore) reactionMultipliers(a, lambda []float64) error {
 		for i := range cs.e {
 			cs.e[i] = -cs.e[i] // M a − f − f_λ(λ)
 		}
-		if err := cs.factorReaction(lambda); err != nil {
+		if err := cs.refactorReaction(lambda, d > 0.1*dPrev); err != nil {
 			return err
 		}
-		var d, s float64
+		dPrev, d = d, 0
+		var s float64
 		for k, i := range cs.dep {
 			r := cs.e[i]
 			for l := range cs.nc {
@@ -1089,6 +1097,48 @@ func (cs *gcpCore) reactionMultipliers(a, lambda []float64) error {
 			return ErrNoConvergence
 		}
 	}
+}
+
+// refactorReaction factorizes eq. 38's matrix at λ for reactionMultipliers: at every
+// iterate on the dense path (factorReaction), and on the mass-solve path (fd) only when
+// none is held or Newton on λ contracted by less than 10 (slow), since each costs nc + 1
+// evaluations of f_λ there (factorReactionFD).
+func (cs *gcpCore) refactorReaction(lambda []float64, slow bool) error {
+	if !cs.fd {
+		return cs.factorReaction(lambda)
+	}
+	if cs.aluOK && !slow {
+		return nil
+	}
+	err := cs.factorReactionFD(lambda)
+	cs.aluOK = err == nil
+	return err
+}
+
+// factorReactionFD is factorReaction with ∂f_λ/∂λ_u by forward differences of f_λ.
+func (cs *gcpCore) factorReactionFD(lambda []float64) error {
+	nq := cs.nq
+	f0, fk := cs.flt[:nq], cs.flt[nq:]
+	clear(f0)
+	cs.rx.add(f0, cs.rt, cs.rq, cs.rv, lambda)
+	A := cs.alu.Matrix()
+	for k := range cs.nc {
+		copy(cs.lt, lambda)
+		eta := math.Sqrt(epsilon) * math.Max(1, math.Abs(lambda[k]))
+		cs.lt[k] += eta
+		clear(fk)
+		cs.rx.add(fk, cs.rt, cs.rq, cs.rv, cs.lt)
+		for r, i := range cs.dep {
+			A.Data[r*cs.nc+k] = cs.G.At(k, i) - (fk[i]-f0[i])/eta
+		}
+	}
+	cs.stats.Jacobians++
+	cs.stats.Factorizations++
+	if err := cs.alu.Factor(); err != nil {
+		cs.worst = Residual{Block: "G_uᵀ − ∂f_λ/∂λ_u (eq. 38 with λ-dependent forces)"}
+		return err
+	}
+	return nil
 }
 
 // factorReaction evaluates ∂f_λ at λ (and the q, v of the last alphaDep) and factorizes

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/dae"
+	"linkage/linalg"
 )
 
 // The mass-solve path of the gcp core, for gcp-abm, gcp-newmark and gcp-fv (gcpKrylov below) on
@@ -17,7 +18,10 @@ import (
 // is eq. 17 in other unknowns (both are the equations of motion restricted by G q” = γ),
 // so the accelerations and multipliers come from eq. 17 by the Schur complement
 // G M⁻¹ Gᵀ (massSchur: nc + 1 recursive solves), as rk4 and dopri5 take them: O(N) per
-// rate for a fixed number of cut joints, where the dense path costs O(nq³).
+// rate for a fixed number of cut joints, where the dense path costs O(nq³). With
+// λ-dependent forces (joint friction) eq. 17 is solved by Newton on λ (newReactionAccelFD)
+// and eq. 38 by Newton on λ with G_uᵀ − ∂f_λ/∂λ_u from differences of f_λ
+// (refactorReaction): no ∂f_λ matrix of nq rows is formed.
 
 // newGCPCoreMass returns the core on the mass-solve path: no nq×nq matrix, and none of
 // the Newton matrix workspace of eq. 29; mm (gcp-newmark's residual Ψ) forms M a.
@@ -32,6 +36,13 @@ func newGCPCoreMass(name string, sys dae.System, stats *Stats, ms *massSchur, mm
 			return nil, err
 		}
 		cs.preG = mat.NewDense(nc, nq, nil)
+	}
+	if cs.rx = newReactionDeferred(sys, nil); cs.rx != nil {
+		cs.rxa = newReactionAccelFD(sys) // eq. 17 with f_λ (reducedAccelerationMass)
+		if nc > 0 {
+			cs.alu, cs.fd = linalg.NewLU(nc), true // eq. 38 with f_λ (reactionMultipliers)
+			cs.fl, cs.dl, cs.flt, cs.lt = make([]float64, nq), make([]float64, nc), make([]float64, 2*nq), make([]float64, nc)
+		}
 	}
 	cs.initPartition()
 	return cs, nil
@@ -51,6 +62,13 @@ func (cs *gcpCore) reducedAccelerationMass(t float64, q, v, a, lambda []float64)
 	if err := cs.schur.factor(t, q, cs.G); err != nil {
 		cs.worst = Residual{Block: "G M⁻¹ Gᵀ (eq. 17) " + err.Error()}
 		return err
+	}
+	if cs.rxa != nil { // eq. 17 with f_λ(λ): Newton on λ (reactionaccel.go)
+		if err := cs.rxa.solve(cs.schur, a, lambda, t, q, v, cs.stats); err != nil {
+			cs.worst = Residual{Block: "eq. 17 with λ-dependent forces"}
+			return err
+		}
+		return cs.checkFinite(a, lambda, nil)
 	}
 	cs.schur.Solve(a, lambda)
 	cs.stats.Solves++
@@ -95,6 +113,7 @@ func (w *gcpWork) factorPreconditioner() error {
 	}
 	w.stats.Jacobians++
 	w.stats.Factorizations++
+	cs.aluOK = false // eq. 38's matrix afresh with the Newton matrix
 	if err := cs.schur.factor(w.it.T, w.it.Q, g); err != nil {
 		w.lad.worst = Residual{Block: "G M⁻¹ Gᵀ (preconditioner of eq. 29) " + err.Error()}
 		return err

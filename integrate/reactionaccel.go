@@ -55,6 +55,13 @@ type reactionAccel struct {
 	// tol is the relative stop of the iteration, reactionNewtonTol when zero (ali3, ali1:
 	// their eq. 17 solver is an iterative projection, accurate to aliEq17Tol).
 	tol float64
+
+	// Without derivative matrices (newReactionAccelFD): ∂f_λ/∂λ e_k by a forward
+	// difference of f_λ at (t, q, v, λ_k) of newtonMatrix; fl holds f_λ there, lt λ_k + ηe_k.
+	fd     bool
+	t      float64
+	q, v   []float64
+	fl, lt []float64
 }
 
 // newReactionAccel returns the workspace for sys on the sparse path sp (or dense), or nil
@@ -77,6 +84,24 @@ func newReactionAccel(sys dae.System, sp *sparseEval) *reactionAccel {
 		lamPrev: make([]float64, nc), lam: make([]float64, nc), rho: make([]float64, nc),
 		colA: make([]float64, nq), col: make([]float64, nc),
 		jac: linalg.NewLU(nc),
+	}
+}
+
+// newReactionAccelFD is newReactionAccel on the dense path without the derivative
+// matrices (nq×nq ∂f_λ/∂q, ∂f_λ/∂v and nq×nc ∂f_λ/∂λ): newtonMatrix takes the columns of
+// ∂f_λ/∂λ by differences of f_λ, nc + 1 evaluations per matrix, for the methods'
+// Newton-Krylov paths on dae.MassSolver systems, which store no nq×nq matrix.
+func newReactionAccelFD(sys dae.System) *reactionAccel {
+	rx := newReactionDeferred(sys, nil)
+	if rx == nil {
+		return nil
+	}
+	nq, nc := sys.Size()
+	return &reactionAccel{
+		rx: rx, f: make([]float64, nq), gamma: make([]float64, nc),
+		lamPrev: make([]float64, nc), lam: make([]float64, nc), rho: make([]float64, nc),
+		colA: make([]float64, nq), col: make([]float64, nc), jac: linalg.NewLU(nc),
+		fd: true, fl: make([]float64, nq), lt: make([]float64, nc),
 	}
 }
 
@@ -133,7 +158,13 @@ func (r *reactionAccel) solve(solver saddleSolver, a, lam []float64, t float64, 
 // newtonMatrix forms and factorizes J = I − S⁻¹ G M⁻¹ ∂f_λ/∂λ at (t, q, v, λ_k) column by
 // column: column k is e_k minus the λ part of eq. 17 solved with (∂f_λ/∂λ e_k, 0).
 func (r *reactionAccel) newtonMatrix(solver saddleSolver, t float64, q, v []float64, st *Stats) error {
-	r.rx.derivatives(t, q, v, r.lam)
+	if r.fd {
+		r.t, r.q, r.v = t, q, v
+		clear(r.fl)
+		r.rx.add(r.fl, t, q, v, r.lam)
+	} else {
+		r.rx.derivatives(t, q, v, r.lam)
+	}
 	st.Jacobians++
 	J := r.jac.Matrix()
 	nc := len(r.lam)
@@ -160,6 +191,19 @@ func (r *reactionAccel) newtonMatrix(solver saddleSolver, t float64, q, v []floa
 func (r *reactionAccel) column(k int) bool {
 	clear(r.colA)
 	nz := false
+	if r.fd {
+		copy(r.lt, r.lam)
+		eta := math.Sqrt(epsilon) * math.Max(1, math.Abs(r.lam[k]))
+		r.lt[k] += eta
+		r.rx.add(r.colA, r.t, r.q, r.v, r.lt)
+		for i, f := range r.fl {
+			if r.colA[i] -= f; r.colA[i] != 0 {
+				r.colA[i] /= eta
+				nz = true
+			}
+		}
+		return nz
+	}
 	if r.sp != nil {
 		con := &r.sp.con
 		for p := con.RowStart[k]; p < con.RowStart[k+1]; p++ {

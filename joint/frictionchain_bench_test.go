@@ -55,11 +55,97 @@ func BenchmarkFrictionChainHHTStep(b *testing.B) {
 	}
 }
 
-// denseFriction is denseOnly keeping the joint friction's λ-dependent forces: the implicit
-// methods form their dense Newton matrices with ∂f_λ on it at every size.
+// denseFriction hides dae.MassSolver and dae.MassMultiplier from a joint system with
+// friction, keeping its λ-dependent forces and energy invariant (multi-index's estimate).
 type denseFriction struct {
 	denseOnly
 	dae.ReactionForce
+	dae.EnergyInvariant
+}
+
+// benchFrictionPaths runs label/path/N=n for n = 10, 100, 1000: steps of newMethod's
+// method on the friction chain of n pins, on its path through dae.MassSolver (named
+// fast) and on the dense path (MassSolver and MassMultiplier hidden, f_λ kept), the start's
+// multipliers sized for the methods that check them.
+func benchFrictionPaths(b *testing.B, label, fast string, newMethod func() integrate.Method, ctl integrate.StepControl) {
+	for _, n := range []int{10, 100, 1000} {
+		for _, path := range []string{fast, "dense"} {
+			b.Run(fmt.Sprintf("%s/%s/N=%d", label, path, n), func(b *testing.B) {
+				sys, s, err := frictionChain(n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				nq, nc := sys.Size()
+				st := integrate.NewState(nq, nc)
+				copy(st.Q, s.Q)
+				var run dae.System = sys
+				if path == "dense" {
+					run = denseFriction{denseOnly{sys, sys, sys, sys}, sys, sys}
+				}
+				benchSteps(b, newMethod(), run, st, ctl, 5)
+			})
+		}
+	}
+}
+
+// registered returns a constructor of the registry's method name.
+func registered(b *testing.B, name string) func() integrate.Method {
+	e, err := integrate.Lookup(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func() integrate.Method {
+		m, _ := e.NewMethod("")
+		return m
+	}
+}
+
+// BenchmarkFrictionChainALIStep: ali3, ali1 (fixed h = 1 ms) and multi-index (RTol = ATol
+// = 1e-4) steps on the planar chain with friction in every pin, on the augmented
+// Lagrangian methods' Newton-Krylov path (f_λ pressed by λ̂ of eq. 17 at the iterate, its
+// derivative through λ̂ by the linearized eq. 17 in every product), and on the dense path
+// (addLambdaHat). N = 1000 of either needs the hold rows out of massSchur's Schur
+// complement, or 3000² matrices. Run:
+//
+//	go test -run X -bench 'FrictionChainALIStep/.*/.*/N=(10|100)$' -benchtime 20x ./joint/
+func BenchmarkFrictionChainALIStep(b *testing.B) {
+	for _, method := range []string{"ali3", "ali1", "multi-index"} {
+		ctl := integrate.StepControl{FixedH: 1e-3, RTol: 1e-4, ATol: 1e-4}
+		if method == "multi-index" {
+			ctl.FixedH = 0
+		}
+		benchFrictionPaths(b, method, "krylov", registered(b, method), ctl)
+	}
+}
+
+// BenchmarkFrictionChainDAEAlphaStep: daealpha index2 and index1-proj steps (RTol = ATol
+// = 1e-4) on the planar chain with friction in every pin, on the Newton-Krylov corrector
+// (the residual presses f_λ with the iterate's multipliers) and on the dense path. Run:
+//
+//	go test -run X -bench 'FrictionChainDAEAlphaStep/.*/.*/N=(10|100)$' -benchtime 20x ./joint/
+func BenchmarkFrictionChainDAEAlphaStep(b *testing.B) {
+	for _, form := range []integrate.Formulation{integrate.Index2, integrate.Index1Projected} {
+		benchFrictionPaths(b, string(form), "krylov", func() integrate.Method {
+			m := integrate.DefaultDAEAlpha()
+			m.Formulation = form
+			return &m
+		}, integrate.StepControl{RTol: 1e-4, ATol: 1e-4})
+	}
+}
+
+// BenchmarkFrictionChainGCPStep: gcp-newmark (RTol = ATol = 1e-4) and gcp-abm (fixed h =
+// 1 ms) steps on the planar chain with friction in every pin, on their mass-solve paths
+// (Ψ with f_λ pressed by λ of eq. 38; eq. 39 as eq. 17 with f_λ) and on the dense path. Run:
+//
+//	go test -run X -bench 'FrictionChainGCPStep/.*/.*/N=(10|100)$' -benchtime 20x ./joint/
+func BenchmarkFrictionChainGCPStep(b *testing.B) {
+	for _, method := range []string{"gcp-newmark", "gcp-abm"} {
+		ctl := integrate.StepControl{RTol: 1e-4, ATol: 1e-4}
+		if method == "gcp-abm" {
+			ctl = integrate.StepControl{FixedH: 1e-3}
+		}
+		benchFrictionPaths(b, method, "mass", registered(b, method), ctl)
+	}
 }
 
 // BenchmarkFrictionChainGenAlphaDense: genalpha (index3) on the 100-pin friction chain
@@ -73,7 +159,7 @@ func BenchmarkFrictionChainGenAlphaDense(b *testing.B) {
 		b.Fatal(err)
 	}
 	m := integrate.DefaultGenAlpha()
-	benchSteps(b, &m, denseFriction{denseOnly{sys, sys, sys, sys}, sys}, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+	benchSteps(b, &m, denseFriction{denseOnly{sys, sys, sys, sys}, sys, sys}, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
 }
 
 // BenchmarkFrictionChainGenAlphaStep: genalpha (index3, si2), newmark (si2, index3) and
