@@ -28,11 +28,17 @@ func refuseDenseNewton(method string, form Formulation, sys dae.System, why stri
 // denseWhy says which capability of sys keeps it off the mass-preconditioned
 // Newton-Krylov correctors (newMassSchur, newBDFMassPrecond, newRadauKrylov), or "".
 func denseWhy(sys dae.System) string {
-	switch _, pf := sys.(dae.PfaffianRows); {
-	case dae.HasReactionForce(sys):
-		return "λ-dependent forces"
-	case pf:
+	if _, pf := sys.(dae.PfaffianRows); pf && !dae.HasReactionForce(sys) {
 		return "nonholonomic Pfaffian rows"
+	}
+	return denseWhyRows(sys)
+}
+
+// denseWhyRows is denseWhy for a corrector whose preconditioner takes the Pfaffian rows
+// A v + b = 0 beside G (genalpha's index-3 form: massSchur over (G; A)).
+func denseWhyRows(sys dae.System) string {
+	if dae.HasReactionForce(sys) {
+		return "λ-dependent forces"
 	}
 	if _, ok := sys.(dae.MassMultiplier); !ok {
 		return "no dae.MassMultiplier"
