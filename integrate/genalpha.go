@@ -311,11 +311,8 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if m.CorrectStart && form != Index3 {
 		return fmt.Errorf("integrate: %s: CorrectStart applies to the %q formulation only, not %q", name, Index3, form)
 	}
-	why := denseWhy(sys)
-	if form == Index3 {
-		why = denseWhyRows(sys) // the Pfaffian rows join massSchur's rows (pfaffianPrecond)
-	}
-	if err := refuseDenseNewton(name, form, sys, why); err != nil {
+	// The Pfaffian rows join massSchur's rows (pfaffianPrecond, si2MassPrecond).
+	if err := refuseDenseNewton(name, form, sys, denseWhyRows(sys)); err != nil {
 		return err
 	}
 	nw, err := m.Newton.Resolve()
@@ -366,9 +363,9 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		if nc > 0 {
 			w.G0, w.G1 = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 		}
-		if mm, ok := sys.(dae.MassMultiplier); ok && (pf == nil || form == Index3) {
+		if mm, ok := sys.(dae.MassMultiplier); ok {
 			if w.mn = newMassNewton(sys); w.mn != nil && w.si2 {
-				w.si2p = newSI2MassPrecond(w.mn, p.Gamma, p.Beta)
+				w.si2p = newSI2MassPrecond(w.mn, p.Gamma, p.Beta, w.holonomic())
 			}
 			if w.mn != nil {
 				w.mm, w.kr = mm, newGMRES(w.nx)
