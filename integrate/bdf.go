@@ -192,7 +192,11 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	if nd := dae.StateSize(sys); nd > 0 {
 		return fmt.Errorf("integrate: bdf: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
 	}
-	if err := refuseDenseNewton("bdf", form, sys, denseWhy(sys)); err != nil {
+	why := denseWhy(sys)
+	if bdfPfaffianKrylov(form) {
+		why = denseWhyRows(sys) // the Pfaffian rows join bdfMassPrecond's rows
+	}
+	if err := refuseDenseNewton("bdf", form, sys, why); err != nil {
 		return err
 	}
 	nq, nc := sys.Size()
