@@ -329,7 +329,9 @@
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
-// λ-dependent forces in bdf, radau5 and genalpha, Pfaffian rows in bdf and radau5, λ-dependent forces in
+// λ-dependent forces in bdf, radau5 and genalpha, Pfaffian rows in radau5 and bdf's
+// Baumgarte forms (bdf's ggl, index2 and index1 take them beside G in bdfMassPrecond,
+// their weights there being G's), λ-dependent forces in
 // lie-genalpha, ali3, ali1 and multi-index, and first-order states in hht, daealpha's cs
 // and cs-qr forms, whose CM iteration (seed 003 eq. 3.9) drops d(P r)/dq, which residual
 // differences would keep), rather than run at O(nq³) per factorization. hht takes

@@ -44,22 +44,36 @@ type denseKnifeNewton struct {
 // (denseKnifeNewton, up to N = 100) in the same run.
 func BenchmarkKnifeChainGenAlphaStep(b *testing.B) {
 	for _, form := range []integrate.Formulation{integrate.Index3, integrate.StabilizedIndex2} {
-		for _, route := range []string{"joint", "joint-dense"} {
-			for _, n := range []int{10, 100, 1000} {
-				if route == "joint-dense" && n > 100 {
-					continue
-				}
-				b.Run(fmt.Sprintf("form=%s/route=%s/N=%d", form, route, n), func(b *testing.B) {
-					js, s := knifeChain3D(b, n)
-					var sys dae.System = js
-					if route == "joint-dense" {
-						sys = denseKnifeNewton{denseOnly{js, js, js, js}, js}
-					}
-					m := integrate.DefaultGenAlpha()
-					m.Formulation = form
-					benchSteps(b, &m, sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
-				})
+		benchKnifeRoutes(b, fmt.Sprintf("form=%s/", form), func() integrate.Method {
+			m := integrate.DefaultGenAlpha()
+			m.Formulation = form
+			return &m
+		})
+	}
+}
+
+// BenchmarkKnifeChainBDFStep is BenchmarkKnifeChainGenAlphaStep for bdf's ggl form (the
+// knife's row among bdfMassPrecond's rows, its μ row μ = 0).
+func BenchmarkKnifeChainBDFStep(b *testing.B) {
+	benchKnifeRoutes(b, "form=ggl/", func() integrate.Method { return &integrate.BDF{Formulation: integrate.StabilizedIndex2} })
+}
+
+// benchKnifeRoutes runs benchSteps of the method made by mk on knifeChain3D of 10, 100
+// and 1000 rods on the Newton-Krylov path, and of 10 and 100 with the dense matrix.
+func benchKnifeRoutes(b *testing.B, prefix string, mk func() integrate.Method) {
+	for _, route := range []string{"joint", "joint-dense"} {
+		for _, n := range []int{10, 100, 1000} {
+			if route == "joint-dense" && n > 100 {
+				continue
 			}
+			b.Run(fmt.Sprintf("%sroute=%s/N=%d", prefix, route, n), func(b *testing.B) {
+				js, s := knifeChain3D(b, n)
+				var sys dae.System = js
+				if route == "joint-dense" {
+					sys = denseKnifeNewton{denseOnly{js, js, js, js}, js}
+				}
+				benchSteps(b, mk(), sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+			})
 		}
 	}
 }
