@@ -35,15 +35,30 @@ import (
 //
 // It preconditions bdf's GMRES on residual differences (krylov below), whose residual
 // takes M a from dae.MassMultiplier (semiExplicit.mm), so a product costs O(N).
+//
+// Pfaffian rows A v + b = 0 (rows nh… of G, dae.WithPfaffianRows) are velocity rows in the
+// index2 and ggl forms and acceleration rows A a = γ_A in index1, weighted as G's rows, so
+// they join G in the saddle-point solve (its Schur complement dense in the number of cut +
+// Pfaffian rows). In ggl their μ rows read μ = 0: δμ_P = −r_μ, G Gᵀ shrinks to the
+// holonomic rows with G_H Aᵀ δμ_P moved to the right side, and their λ rows take
+// s = (A r_q − r_λ − A Gᵀδμ)/c.
 type bdfMassPrecond struct {
-	mn     *massNewton
-	mm     dae.MassMultiplier
-	nq, nc int
-	hasMu  bool
-	c      float64
-	GGt    []float64 // nc×nc Cholesky factor of G Gᵀ (GGL only)
-	cw     constraintWeights
-	w, mw  []float64 // nq
+	mn         *massNewton
+	mm         dae.MassMultiplier
+	nq, nc, nh int // nh: the holonomic rows (nc without Pfaffian rows)
+	hasMu      bool
+	c          float64
+	GGt        []float64 // nh×nh Cholesky factor of G_H G_Hᵀ (GGL only)
+	cw         constraintWeights
+	w, mw, gm  []float64 // nq; gm = Gᵀδμ (GGL only)
+}
+
+// bdfPfaffianKrylov reports whether bdf's form form holds the Pfaffian rows with the
+// weights of G's rows, so that bdfMassPrecond takes them: ggl, index2 and index1. The
+// Baumgarte forms weigh G δq by their position coefficient, which a Pfaffian row (no g)
+// lacks; they keep the dense matrix.
+func bdfPfaffianKrylov(form Formulation) bool {
+	return form == StabilizedIndex2 || form == Index2 || form == Index1
 }
 
 // newBDFMassPrecond returns the preconditioner for sys in formulation form, or nil when sys
@@ -59,18 +74,22 @@ func newBDFMassPrecond(sys dae.System, form Formulation, reactionKrylov bool) *b
 	if !ok {
 		return nil
 	}
-	if _, pf := sys.(dae.PfaffianRows); pf {
-		return nil
+	nq, nc := sys.Size()
+	nh := nc
+	if pr, pf := sys.(dae.PfaffianRows); pf {
+		if !bdfPfaffianKrylov(form) {
+			return nil
+		}
+		nh = pr.HolonomicRows()
 	}
 	mn := massNewtonFor(sys, reactionKrylov)
 	if mn == nil {
 		return nil
 	}
-	nq, nc := sys.Size()
-	p := &bdfMassPrecond{mn: mn, mm: mm, nq: nq, nc: nc, hasMu: form == StabilizedIndex2,
+	p := &bdfMassPrecond{mn: mn, mm: mm, nq: nq, nc: nc, nh: nh, hasMu: form == StabilizedIndex2,
 		w: make([]float64, nq), mw: make([]float64, nq), cw: constraintWeights{0, 1, 0}}
 	if p.hasMu {
-		p.GGt = make([]float64, nc*nc)
+		p.GGt, p.gm = make([]float64, nh*nh), make([]float64, nq)
 	}
 	return p
 }
@@ -111,13 +130,13 @@ func (p *bdfMassPrecond) factor(t float64, q []float64, G *mat.Dense, c float64)
 	if !p.hasMu || p.nc == 0 {
 		return nil
 	}
-	for i := range p.nc {
+	for i := range p.nh {
 		gi := G.RawRowView(i)
 		for j := 0; j <= i; j++ {
-			p.GGt[i*p.nc+j] = dot(gi, G.RawRowView(j))
+			p.GGt[i*p.nh+j] = dot(gi, G.RawRowView(j))
 		}
 	}
-	if err := linalg.Cholesky(p.GGt, p.nc); err != nil {
+	if err := linalg.Cholesky(p.GGt, p.nh); err != nil {
 		p.mn.missed = true
 		return errSchurSingular
 	}
@@ -134,15 +153,7 @@ func (p *bdfMassPrecond) solve(u []float64) {
 		p.w[i] = c*rq[i] + rv[i]
 	}
 	if p.hasMu {
-		rm := u[3*nq+nc : 3*nq+2*nc]
-		for k := range nc { // δμ into rm, s = −r_μ into rl
-			gr := dot(G.RawRowView(k), rq)
-			rl[k], rm[k] = -rm[k], gr-rl[k]+c*rm[k]
-		}
-		linalg.CholeskySolve(p.GGt, nc, rm)
-		if nc > 0 {
-			addGTx(p.w, G, rm, -c)
-		}
+		p.gglRows(u, G)
 	} else {
 		for k := range nc {
 			rl[k] = p.cw.schurRow(G.RawRowView(k), rq, rv, rl[k], c)
@@ -162,6 +173,40 @@ func (p *bdfMassPrecond) solve(u []float64) {
 		dq := ra[i]
 		dv := c*dq + p.w[i] - rq[i]
 		rq[i], rv[i], ra[i] = dq, dv, c*dv-rv[i]
+	}
+}
+
+// gglRows writes GGL's δμ into u's μ block and s into its λ block, and subtracts c Gᵀδμ
+// from w (solve).
+func (p *bdfMassPrecond) gglRows(u []float64, G *mat.Dense) {
+	nq, nc, nh, c := p.nq, p.nc, p.nh, p.c
+	rq, rl, rm := u[:nq], u[3*nq:3*nq+nc], u[3*nq+nc:3*nq+2*nc]
+	clear(p.gm)
+	for k := nh; k < nc; k++ { // Pfaffian rows: δμ = −r_μ; gm = Aᵀδμ_P
+		rm[k] = -rm[k]
+		addScaledRow(p.gm, G.RawRowView(k), rm[k])
+	}
+	for k := range nh { // δμ's right side into rm, s = −r_μ into rl
+		gk := G.RawRowView(k)
+		rl[k], rm[k] = -rm[k], dot(gk, rq)-rl[k]+c*rm[k]-dot(gk, p.gm)
+	}
+	linalg.CholeskySolve(p.GGt, nh, rm[:nh])
+	for k := range nh { // gm = Gᵀδμ
+		addScaledRow(p.gm, G.RawRowView(k), rm[k])
+	}
+	for k := nh; k < nc; k++ {
+		ak := G.RawRowView(k)
+		rl[k] = (dot(ak, rq) - rl[k] - dot(ak, p.gm)) / c
+	}
+	for i, g := range p.gm {
+		p.w[i] -= c * g
+	}
+}
+
+// addScaledRow adds s·row to dst.
+func addScaledRow(dst, row []float64, s float64) {
+	for j, r := range row {
+		dst[j] += s * r
 	}
 }
 

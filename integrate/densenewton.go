@@ -26,19 +26,19 @@ func refuseDenseNewton(method string, form Formulation, sys dae.System, why stri
 }
 
 // denseWhy says which capability of sys keeps it off the mass-preconditioned
-// Newton-Krylov correctors (newMassSchur), or "".
-func denseWhy(sys dae.System) string {
-	if dae.HasReactionForce(sys) {
+// Newton-Krylov correctors (newMassSchur, newBDFMassPrecond, newRadauKrylov), or "", for a
+// corrector that takes neither λ-dependent forces nor Pfaffian rows (denseWhyTaking).
+func denseWhy(sys dae.System) string { return denseWhyTaking(sys, false, false) }
+
+// denseWhyTaking is denseWhy for a corrector whose residual carries f_λ at the iterate's λ
+// (reaction: GMRES's difference products then hold its λ columns) or whose preconditioner
+// takes the Pfaffian rows A v + b = 0 beside G (pfaffian: massSchur over (G; A),
+// bdfMassPrecond's rows).
+func denseWhyTaking(sys dae.System, reaction, pfaffian bool) string {
+	if dae.HasReactionForce(sys) && !reaction {
 		return "λ-dependent forces"
 	}
-	return denseWhyReaction(sys)
-}
-
-// denseWhyReaction is denseWhy for a corrector whose residual carries f_λ at the
-// iterate's λ (bdf, radau5: newBDFMassPrecond, newRadauKrylov): λ-dependent forces
-// do not keep it off the path.
-func denseWhyReaction(sys dae.System) string {
-	if _, pf := sys.(dae.PfaffianRows); pf {
+	if _, pf := sys.(dae.PfaffianRows); pf && !pfaffian {
 		return "nonholonomic Pfaffian rows"
 	}
 	if _, ok := sys.(dae.MassMultiplier); !ok {

@@ -108,9 +108,12 @@
 // holonomic rows only, seed 002 after eq. 92); hht holds A(q₁)v₁ + b = 0 scaled by 1/(γh) beside the scaled
 // g(q₁) = 0, with derivative A + (βh/γ)∂(A v + b)/∂q in its Newton matrix (the HHT-I3
 // treatment, seed 004); genalpha, genalpha-si2 and newmark hold A(q₁)v₁ + b = 0 beside g/h,
-// with derivative (γ/β)A + h ∂(A v + b)/∂q in their Newton matrix (eq. 70's variables; dense
-// path), and in the stabilized index-2 form (eq. 94) give the Pfaffian rows no stabilizer
-// (μ = 0 for them, as ggl above); lie-genalpha does the same on the group, A in the
+// with derivative (γ/β)A + h ∂(A v + b)/∂q in their Newton matrix (eq. 70's variables; on
+// the Newton-Krylov path of a dae.MassSolver system the preconditioner takes the rows A
+// beside G in massSchur with right side (β/γ)r, pfaffianPrecond, si2MassPrecond, so its
+// Schur complement is dense in the number of cut + Pfaffian rows and h ∂(A v + b)/∂q is
+// left to GMRES), and in the stabilized index-2 form (eq. 94) give the Pfaffian rows no
+// stabilizer (μ = 0 for them, as ggl above); lie-genalpha does the same on the group, A in the
 // algebra's velocities and h R T(hΔq) in place of h ∂(A v + b)/∂q (R the rate's derivative
 // along q∘exp, dae.WithLiePfaffianRows). Formulations that hold g = 0 alone (index3 but in hht and
 // the α-methods) would read the rows as 0 = 0 and refuse, as do daealpha,
@@ -329,8 +332,10 @@
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
-// Pfaffian rows in bdf, radau5 and genalpha, and first-order states in hht), rather than
-// run at O(nq³) per factorization.
+// Pfaffian rows in radau5 and bdf's Baumgarte forms (genalpha takes them in massSchur
+// over (G; A), bdf's ggl, index2 and index1 beside G in bdfMassPrecond, their weights
+// there being G's), and first-order states in hht), rather than run at O(nq³) per
+// factorization.
 // hht and genalpha (both forms, so newmark, and lie-genalpha run as genalpha) take
 // λ-dependent forces (joint friction) on the path above massNewtonDenseMax coordinates
 // (below, their dense matrices with ∂f_λ are cheaper: 1.6-1.7 × for genalpha on the 10-pin

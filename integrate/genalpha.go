@@ -359,13 +359,13 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		if nc > 0 {
 			w.G0, w.G1 = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 		}
-		if mm, ok := sys.(dae.MassMultiplier); ok && pf == nil {
+		if mm, ok := sys.(dae.MassMultiplier); ok { // Pfaffian rows join massSchur's rows (pfaffianPrecond, si2MassPrecond)
 			w.mn = newMassNewton(sys)
 			if w.mn == nil && reactionKrylov(sys) {
 				w.mn = newMassNewtonReaction(sys) // f_λ is in the residual (evalResidual)
 			}
 			if w.mn != nil && w.si2 {
-				w.si2p = newSI2MassPrecond(w.mn, p.Gamma, p.Beta)
+				w.si2p = newSI2MassPrecond(w.mn, p.Gamma, p.Beta, w.holonomic())
 			}
 			if w.mn != nil {
 				w.mm, w.kr = mm, newGMRES(w.nx)
@@ -709,7 +709,22 @@ func (w *genAlphaWork) precondition(x []float64) {
 		w.si2p.solve(x)
 		return
 	}
+	w.pfaffianPrecond(x)
 	w.mn.solve(x)
+}
+
+// pfaffianPrecond scales the Pfaffian rows' entries of x by β/γ: their derivative in Δq
+// is (γ/β) A + h ∂(A v + b)/∂q (pfaffianResidual), so the mass part [C M Gᵀ; D G 0], D =
+// diag(1, γ/β) on the (holonomic, Pfaffian) rows, is massNewton's matrix with right
+// side (r, D⁻¹ s). The h ∂(A v + b)/∂q term is left out with the other O(h) terms.
+func (w *genAlphaWork) pfaffianPrecond(x []float64) {
+	if w.pf == nil {
+		return
+	}
+	bg := w.p.Beta / w.p.Gamma
+	for k := w.nq + w.ncH; k < w.nq+w.nc; k++ {
+		x[k] *= bg
+	}
 }
 
 // fallback leaves the preconditioned Newton-Krylov corrector for the dense matrix

@@ -23,16 +23,25 @@ import (
 // massNewton's solve (one articulated-body solve) and an nc×nc Cholesky factorization of
 // G Gᵀ per matrix, as bdfMassPrecond's μ rows. The left-out terms are of relative order h
 // (f_v, ∂(G v)/∂q, G₁ − G₀) and h² (stiffness), as for the index-3 form.
+//
+// Pfaffian rows A v + b = 0 (rows nh… of G, dae.WithPfaffianRows) take no stabilizer:
+// their μ rows read μ_P = r₃ and their λ rows (γ/β) A Δq̃ = r₂ (genalpha's
+// assemblePfaffianSI2), so μ_P = r₃,P, the saddle-point solve takes (β/γ) r₂,P on A's
+// rows, and G Gᵀ shrinks to the holonomic rows with the right side less G_H Aᵀ μ_P.
 type si2MassPrecond struct {
-	mn     *massNewton
-	nq, nc int
-	gb     float64   // γ/β
-	GGt    []float64 // nc×nc Cholesky factor of G Gᵀ
+	mn         *massNewton
+	nq, nc, nh int       // nh: the holonomic rows (nc without Pfaffian rows)
+	gb         float64   // γ/β
+	GGt        []float64 // nh×nh Cholesky factor of G_H G_Hᵀ
+	GAt        []float64 // nh×(nc−nh) G_H Aᵀ
 }
 
-func newSI2MassPrecond(mn *massNewton, gamma, beta float64) *si2MassPrecond {
+// newSI2MassPrecond returns the matrix on mn's solver for the first nh of its nc rows
+// holonomic, the rest Pfaffian.
+func newSI2MassPrecond(mn *massNewton, gamma, beta float64, nh int) *si2MassPrecond {
 	nq, nc := mn.schur.nq, mn.schur.nc
-	return &si2MassPrecond{mn: mn, nq: nq, nc: nc, gb: gamma / beta, GGt: make([]float64, nc*nc)}
+	return &si2MassPrecond{mn: mn, nq: nq, nc: nc, nh: nh, gb: gamma / beta,
+		GGt: make([]float64, nh*nh), GAt: make([]float64, nh*(nc-nh))}
 }
 
 // factor prepares solve at (t, q₁) with G₁ (nil when nc = 0) and C on M.
@@ -40,7 +49,13 @@ func (p *si2MassPrecond) factor(t float64, q []float64, G *mat.Dense, c float64)
 	if err := p.mn.factor(t, q, G, c); err != nil {
 		return err
 	}
-	return factorGGt(p.GGt, G, p.nc, p.mn)
+	np := p.nc - p.nh
+	for i := range p.nh {
+		for k := range np {
+			p.GAt[i*np+k] = dot(G.RawRowView(i), G.RawRowView(p.nh+k))
+		}
+	}
+	return factorGGt(p.GGt, G, p.nh, p.mn)
 }
 
 // factorGGt writes the Cholesky factor of G Gᵀ (nc×nc) into dst; when G Gᵀ is singular it
@@ -62,13 +77,20 @@ func factorGGt(dst []float64, G *mat.Dense, nc int, mn *massNewton) error {
 
 // solve overwrites u = (r₁, r₂, r₃) with (Δq, hλ, μ).
 func (p *si2MassPrecond) solve(u []float64) {
-	nq, nc := p.nq, p.nc
+	nq, nc, nh := p.nq, p.nc, p.nh
 	r2, r3 := u[nq:nq+nc], u[nq+nc:nq+2*nc]
-	for k := range nc { // r₂ ← (β/γ) r₃ (the right side of G Δq̃), r₃ ← μ's
+	for k := range nh { // r₂ ← (β/γ) r₃ (the right side of G Δq̃), r₃ ← μ's
 		s := r3[k] / p.gb
 		r2[k], r3[k] = s, s-r2[k]
 	}
-	linalg.CholeskySolve(p.GGt, nc, r3)
+	np := nc - nh
+	for k := range np { // Pfaffian rows: μ_P = r₃ (kept), A Δq̃ = (β/γ) r₂
+		r2[nh+k] /= p.gb
+		for i := range nh {
+			r3[i] -= p.GAt[i*np+k] * r3[nh+k]
+		}
+	}
+	linalg.CholeskySolve(p.GGt, nh, r3[:nh])
 	p.mn.solve(u[:nq+nc])
 	if nc > 0 {
 		addGTx(u[:nq], p.mn.G, r3, -1)

@@ -1,0 +1,199 @@
+package integrate
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+	"linkage/joint"
+)
+
+// denseKnifeChain hides dae.MassSolver and dae.MassMultiplier from a knife-edge joint
+// system and keeps its Pfaffian rows: genalpha then forms its dense Newton matrix.
+type denseKnifeChain struct {
+	denseOnly
+	dae.Nonholonomic
+}
+
+// knifeJointChain is n rods (0.5 m, 1 kg) on spherical joints hung from the origin along
+// +x, turning at 1 rad/s about the vertical under a gravity off the x-z plane, with a knife
+// edge at the last rod's tip (no velocity along (0, 1, 0.3) of the rod's frame there), so
+// the row binds off the plane, and the second rod's end held on the plane z = 0 by a cut
+// joint (a holonomic row, which the stabilized index-2 form stabilizes and the Pfaffian
+// row not): 3n coordinates, one holonomic and one Pfaffian row, its start made consistent
+// by dae.Initialize on the rows.
+func knifeJointChain(t testing.TB, n int) (*joint.System, State) {
+	t.Helper()
+	md := &joint.Model{Gravity: [3]float64{0.5, -2, -9.81}}
+	f, origin := joint.Ground, [3]float64{}
+	for i := range n {
+		f = md.Spherical(fmt.Sprint("ball", i+1), f, origin, rod(fmt.Sprint("rod", i+1), 0.5, 0.01))
+		origin = [3]float64{0.5, 0, 0}
+		if i == 1 {
+			md.Cut("hold", f, origin, joint.Ground, [3]float64{1, 0, 0}, [3]float64{0, 0, 1})
+		}
+	}
+	md.KnifeEdge("tip", f, [3]float64{0.5, 0, 0}, [3]float64{0, 1, 0.3})
+	sys, err := md.System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nq, _ := sys.Size()
+	q, v := make([]float64, nq), make([]float64, nq)
+	v[md.Coordinate("ball1.z")] = 1
+	c, err := dae.Initialize(dae.WithPfaffianRows(sys), 0, q, v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys, State{Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
+}
+
+// knifeRate returns max |A v + b| of sys's Pfaffian rows at s.
+func knifeRate(sys dae.System, s *State) float64 {
+	rows := dae.WithPfaffianRows(sys)
+	_, ncH := sys.Size()
+	nq, nc := rows.Size()
+	r := make([]float64, nc)
+	G := mat.NewDense(nc, nq, nil)
+	rows.ConstraintJacobian(G, s.T, s.Q)
+	rows.ConstraintTimeDerivative(r, s.T, s.Q)
+	var worst float64
+	for k := ncH; k < nc; k++ {
+		worst = math.Max(worst, math.Abs(r[k]+dot(G.RawRowView(k), s.V)))
+	}
+	return worst
+}
+
+// TestGenAlphaKnifeKrylov: genalpha in both forms (index 3, stabilized index 2) on a joint
+// chain with a knife edge at its tip runs on the Newton-Krylov path, the Pfaffian row
+// A v + b = 0 among massSchur's rows (pfaffianPrecond, si2MassPrecond), and lands where
+// its dense Newton matrix lands, to a small fraction of either's error against a tight
+// radau5 reference, holding the knife's row to the Newton tolerance and allocating nothing
+// per step; at 70 rods (210 coordinates) it starts on the path, takes 10 steps there
+// without sizing a dense matrix, and keeps the row.
+func TestGenAlphaKnifeKrylov(t *testing.T) {
+	const tol, tEnd = 1e-6, 0.5
+	sys, s := knifeJointChain(t, 4)
+	big, bs := knifeJointChain(t, 70)
+	ref := radau5Ref(t, sys, s, tEnd)
+	for _, form := range []Formulation{Index3, StabilizedIndex2} {
+		t.Run(string(form), func(t *testing.T) {
+			mk := func() *GenAlpha { return &GenAlpha{Params: DefaultGenAlpha().Params, Formulation: form} }
+			kry, dense := mk(), mk()
+			ctl := StepControl{RTol: tol, ATol: tol}
+			runTo(t, kry, sys, s.Clone(), tEnd, ctl)
+			runTo(t, dense, denseKnifeChain{hideMassSolver(sys).(denseOnly), sys}, s.Clone(), tEnd, ctl)
+			if kry.w.mn == nil || dense.w.mn != nil {
+				t.Fatalf("the runs did not take the intended paths")
+			}
+			if !kry.w.mn.inUse() {
+				t.Errorf("the last factorization was not the mass preconditioner")
+			}
+			kq, dq := kry.Current().Q, dense.Current().Q
+			dKD, eK, eD := maxDiff(kq, dq), maxDiff(kq, ref.Current().Q), maxDiff(dq, ref.Current().Q)
+			ks, ds := kry.Stats(), dense.Stats()
+			rate := knifeRate(sys, kry.Current())
+			t.Logf("|krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, f evals %d / %d, fallbacks %d; |A v + b| %.1e",
+				dKD, eK, eD, ks.Steps, ds.Steps, ks.FuncEvals, ds.FuncEvals, ks.DenseFallbacks, rate)
+			if dKD > 0.1*eD || eK > 1.1*eD {
+				t.Errorf("|krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to 0.1 of the error", dKD, eK, eD)
+			}
+			if ks.DenseFallbacks != 0 {
+				t.Errorf("%d dense fallbacks on a non-stiff model", ks.DenseFallbacks)
+			}
+			if rate > tol {
+				t.Errorf("knife row |A v + b| = %.2e at t = %g, want ≤ %g", rate, tEnd, tol)
+			}
+			stepAllocatesNothing(t, "genalpha on the knife chain", kry)
+
+			m := mk()
+			if err := m.Init(big, bs.Clone(), StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+				t.Fatalf("210 coordinates: %v", err)
+			}
+			for range 10 {
+				if err := m.Step(math.Inf(1)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if m.w.mn == nil || !m.w.mn.inUse() || m.w.lu != nil {
+				t.Errorf("210 coordinates: not on the Newton-Krylov path (or a dense matrix was sized)")
+			}
+			if r := knifeRate(big, m.Current()); r > 1e-4 {
+				t.Errorf("210 coordinates, t = %g: knife row |A v + b| = %.2e, want ≤ 1e-4", m.Current().T, r)
+			}
+			t.Logf("210 coordinates: t = %g after 10 steps, %+v", m.Current().T, m.Stats())
+		})
+	}
+}
+
+// TestBDFKnifeKrylov: bdf's ggl, index2 and index1 forms on the knife-edge chain with a cut
+// joint run on the Newton-Krylov path, the Pfaffian row among bdfMassPrecond's rows, land
+// where their dense Newton matrices land (to 0.25 of the dense error against a tight
+// radau5 reference), hold the row (index1, which holds A a = γ_A, drifts as its dense
+// path), allocate nothing per step, and take 10 steps at 70 rods
+// (210 coordinates) on the path; index2-baumgarte, whose preconditioner would weigh the
+// row as a position row, is refused there naming the rows.
+func TestBDFKnifeKrylov(t *testing.T) {
+	const tol, tEnd = 1e-6, 0.5
+	sys, s := knifeJointChain(t, 4)
+	big, bs := knifeJointChain(t, 70)
+	ref := radau5Ref(t, sys, s, tEnd)
+	for _, form := range []Formulation{StabilizedIndex2, Index2, Index1} {
+		t.Run(string(form), func(t *testing.T) {
+			kry, dense := &BDF{Formulation: form}, &BDF{Formulation: form}
+			ctl := StepControl{RTol: tol, ATol: tol}
+			runTo(t, kry, sys, s.Clone(), tEnd, ctl)
+			runTo(t, dense, denseKnifeChain{hideMassSolver(sys).(denseOnly), sys}, s.Clone(), tEnd, ctl)
+			if kry.w.pm == nil || kry.w.lu != nil || dense.w.pm != nil {
+				t.Fatalf("the runs did not take the intended paths")
+			}
+			kq, dq := kry.Current().Q, dense.Current().Q
+			dKD, eK, eD := maxDiff(kq, dq), maxDiff(kq, ref.Current().Q), maxDiff(dq, ref.Current().Q)
+			ks, ds := kry.Stats(), dense.Stats()
+			rate := knifeRate(sys, kry.Current())
+			t.Logf("|krylov − dense| %.1e, error krylov %.1e dense %.1e; steps %d / %d, f evals %d / %d, fallbacks %d; |A v + b| %.1e",
+				dKD, eK, eD, ks.Steps, ds.Steps, ks.FuncEvals, ds.FuncEvals, ks.DenseFallbacks, rate)
+			if dKD > 0.25*eD || eK > 1.25*eD {
+				t.Errorf("|krylov − dense| = %.2e, errors krylov %.2e dense %.2e: want the paths to agree to 0.25 of the error", dKD, eK, eD)
+			}
+			if ks.DenseFallbacks != 0 {
+				t.Errorf("%d dense fallbacks on a non-stiff model", ks.DenseFallbacks)
+			}
+			if kry.w.pm.hasMu != (form == StabilizedIndex2) {
+				t.Errorf("the preconditioner's μ rows (%v) do not match the form", kry.w.pm.hasMu)
+			}
+			// index1 holds A a = γ_A, not A v + b = 0: the row drifts as on the dense path.
+			if dRate := knifeRate(sys, dense.Current()); form == Index1 && math.Abs(rate-dRate) > 0.25*dRate {
+				t.Errorf("index1: knife row drift |A v + b| = %.2e, dense path's %.2e: want within 0.25 of it", rate, dRate)
+			} else if form != Index1 && rate > tol {
+				t.Errorf("knife row |A v + b| = %.2e at t = %g, want ≤ %g", rate, tEnd, tol)
+			}
+			stepAllocatesNothing(t, "bdf on the knife chain", kry)
+
+			m := &BDF{Formulation: form}
+			if err := m.Init(big, bs.Clone(), StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+				t.Fatalf("210 coordinates: %v", err)
+			}
+			for range 10 {
+				if err := m.Step(math.Inf(1)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if m.w.pm == nil || m.w.lu != nil {
+				t.Errorf("210 coordinates: not on the Newton-Krylov path (or a dense matrix was sized)")
+			}
+			if r := knifeRate(big, m.Current()); r > 1e-4 {
+				t.Errorf("210 coordinates, t = %g: knife row |A v + b| = %.2e, want ≤ 1e-4", m.Current().T, r)
+			}
+			t.Logf("210 coordinates: t = %g after 10 steps, %+v", m.Current().T, m.Stats())
+		})
+	}
+	err := (&BDF{Formulation: Index2Baumgarte}).Init(big, bs.Clone(), StepControl{RTol: 1e-4, ATol: 1e-4})
+	if err == nil || !strings.Contains(err.Error(), "nonholonomic Pfaffian rows") {
+		t.Errorf("bdf index2-baumgarte at 210 coordinates: err = %v, want a refusal naming the Pfaffian rows", err)
+	}
+}
