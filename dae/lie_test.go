@@ -24,3 +24,25 @@ func TestVectorSpaceDamping(t *testing.T) {
 		t.Errorf("Damping allocates %v times, want 0", a)
 	}
 }
+
+// TestIndexNamesAllocateNothing: a System without Namer names its coordinates and rows
+// "q[i]" and "g[i]" without allocating (the integrators name the worst residual of every
+// failed Newton iteration inside a step), and past the table too, by formatting.
+func TestIndexNamesAllocateNothing(t *testing.T) {
+	sys := toy{}
+	if got := dae.CoordinateName(sys, 5); got != "q[5]" {
+		t.Errorf("CoordinateName = %q, want q[5]", got)
+	}
+	if got := dae.ConstraintName(sys, 1023); got != "g[1023]" {
+		t.Errorf("ConstraintName = %q, want g[1023]", got)
+	}
+	if got := dae.CoordinateName(sys, 123456); got != "q[123456]" {
+		t.Errorf("CoordinateName = %q, want q[123456]", got)
+	}
+	if a := testing.AllocsPerRun(10, func() {
+		_ = dae.CoordinateName(sys, 817)
+		_ = dae.ConstraintName(sys, 3)
+	}); a != 0 {
+		t.Errorf("naming allocates %v times, want 0", a)
+	}
+}

@@ -2,6 +2,7 @@ package dae
 
 import (
 	"strconv"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -77,7 +78,7 @@ func CoordinateName(sys System, i int) string {
 			return s
 		}
 	}
-	return "q[" + strconv.Itoa(i) + "]"
+	return indexName(0, "q[", i)
 }
 
 // ConstraintName returns the name sys gives constraint i, or "g[i]".
@@ -87,5 +88,30 @@ func ConstraintName(sys System, i int) string {
 			return s
 		}
 	}
-	return "g[" + strconv.Itoa(i) + "]"
+	return indexName(1, "g[", i)
+}
+
+// indexNameCount is how many names "q[i]" and "g[i]" indexNames holds made.
+const indexNameCount = 1024
+
+// indexNames holds "q[i]" and "g[i]" for i < indexNameCount, made at first use and never
+// changed after: the integrators name the worst residual of every failed Newton iteration
+// (a step's normal work), and for a System without Namer formatting the name there
+// allocated inside a step.
+var indexNames = sync.OnceValue(func() *[2][indexNameCount]string {
+	names := new([2][indexNameCount]string)
+	for k, prefix := range [2]string{"q[", "g["} {
+		for i := range indexNameCount {
+			names[k][i] = prefix + strconv.Itoa(i) + "]"
+		}
+	}
+	return names
+})
+
+// indexName returns prefix + i + "]", from indexNames[k] when i is small enough.
+func indexName(k int, prefix string, i int) string {
+	if 0 <= i && i < indexNameCount {
+		return indexNames()[k][i]
+	}
+	return prefix + strconv.Itoa(i) + "]"
 }

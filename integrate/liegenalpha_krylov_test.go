@@ -9,7 +9,8 @@ import (
 // the System (genalpha's Newton-Krylov corrector, LieGenAlpha.ga) and on the same System
 // without dae.MassSolver (its own dense eq. 64 iteration matrix on ℝⁿ) agree to a small
 // fraction of their error against a tight radau5 reference, in both forms; the Krylov
-// path's last factorization is the mass preconditioner and its step allocates nothing.
+// path's last factorization is the mass preconditioner, and a step on either path allocates
+// nothing.
 func TestLieGenAlphaKrylovMatchesDense(t *testing.T) {
 	const tol, tEnd = 1e-6, 0.5
 	for _, c := range jointMassCases {
@@ -42,6 +43,7 @@ func TestLieGenAlphaKrylovMatchesDense(t *testing.T) {
 					t.Errorf("%s: %d dense fallbacks on a non-stiff model", form, n)
 				}
 				stepAllocatesNothing(t, "lie-genalpha "+string(form), &kry)
+				stepAllocatesNothing(t, "lie-genalpha dense "+string(form), &dense)
 			}
 		})
 	}
