@@ -111,3 +111,27 @@ func BenchmarkChainGCPLoopStep(b *testing.B) {
 	benchGCPRoutes(b, "method=gcp-fv/", chain3DTipOnPlane, integrate.GCPFisetteVaneghem)
 	benchGCPRoutes(b, "method=gcp-newmark/", chain3DTipOnPlane, integrate.GCPExact)
 }
+
+// BenchmarkChainGCPNewmarkIters measures accepted gcp-newmark steps on the Newton-Krylov
+// path (tolerance 1e-4, after 5 warm-up steps) on Chain3D of N rods with the default
+// budget of full Newton iterations (8) and with 16: the step collapse at N = 1000 is full
+// Newton running out of iterations from the section 3.3 predictor, not the error test
+// (BENCHMARKS "gcp-newmark's step collapse on the 1000-rod chain"). Run with
+// -benchtime 40x so that the collapse (after the 15th step at N = 1000) is inside:
+//
+//	go test -run X -bench ChainGCPNewmarkIters -benchtime 40x ./joint/
+func BenchmarkChainGCPNewmarkIters(b *testing.B) {
+	for _, iters := range []int{8, 16} {
+		for _, n := range []int{100, 300, 1000} {
+			b.Run(fmt.Sprintf("maxiters=%d/N=%d", iters, n), func(b *testing.B) {
+				js, s, err := Chain3D(n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m := integrate.DefaultGCP()
+				m.Newton.MaxIters = iters
+				benchSteps(b, &m, js, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+			})
+		}
+	}
+}
