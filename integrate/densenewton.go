@@ -38,11 +38,22 @@ func denseWhyTaking(sys dae.System, reaction, pfaffian bool) string {
 	if dae.HasReactionForce(sys) && !reaction {
 		return "λ-dependent forces"
 	}
-	if _, pf := sys.(dae.PfaffianRows); pf && !pfaffian {
+	if hasPfaffianRows(sys) && !pfaffian {
 		return "nonholonomic Pfaffian rows"
 	}
 	if _, ok := sys.(dae.MassMultiplier); !ok {
 		return "no dae.MassMultiplier"
 	}
 	return ""
+}
+
+// hasPfaffianRows reports Pfaffian rows on sys, before (dae.Nonholonomic) or after
+// (dae.PfaffianRows) dae.WithPfaffianRows appended them to G: the methods ask at either
+// point.
+func hasPfaffianRows(sys dae.System) bool {
+	if _, appended := sys.(dae.PfaffianRows); appended {
+		return true
+	}
+	_, ok := dae.AsNonholonomic(sys)
+	return ok
 }
