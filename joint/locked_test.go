@@ -172,3 +172,39 @@ func TestAddConstraintForceMatchesDense(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopConstraintJacobianIsGsLoopRows: LoopConstraintJacobian (dae.LoopJacobian)
+// writes exactly (bitwise) the rows of ConstraintJacobian that HeldCoordinate does not
+// name, in their order, on random trees with point, orientation and drive rows, slide rows
+// and a cam, into a matrix with only those rows.
+func TestLoopConstraintJacobianIsGsLoopRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, c := range []struct {
+		name string
+		make func(*testing.T, *rand.Rand) (*System, int, []float64, []float64)
+	}{{"random", randomSystem}, {"slide", slideTree}, {"cam", camTree}} {
+		sys, nq, q, _ := c.make(t, rng)
+		_, nc := sys.Size()
+		G := mat.NewDense(nc, nq, nil)
+		sys.ConstraintJacobian(G, 0, q)
+		var loop []int
+		for k := range nc {
+			if sys.HeldCoordinate(k) < 0 {
+				loop = append(loop, k)
+			}
+		}
+		if len(loop) == 0 || len(loop) == nc && c.name == "random" {
+			t.Fatalf("%s: %d loop rows of %d: the test needs both kinds", c.name, len(loop), nc)
+		}
+		Gc := mat.NewDense(len(loop), nq, nil)
+		Gc.Apply(func(int, int, float64) float64 { return 7 }, Gc) // stale values are cleared
+		sys.LoopConstraintJacobian(Gc, 0, q)
+		for j, k := range loop {
+			for i, g := range Gc.RawRowView(j) {
+				if want := G.At(k, i); g != want {
+					t.Errorf("%s: row %s, %s: %g, ConstraintJacobian %g", c.name, sys.ConstraintName(k), sys.CoordinateName(i), g, want)
+				}
+			}
+		}
+	}
+}
