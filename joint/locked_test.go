@@ -131,16 +131,20 @@ func TestHeldCoordinateIsUnitRow(t *testing.T) {
 	}
 }
 
+// rowTrees are the random trees with every kind of row a ConstraintJacobian writes: point,
+// orientation and drive rows (randomSystem), slide rows (slideTree) and a cam (camTree).
+var rowTrees = []struct {
+	name string
+	make func(*testing.T, *rand.Rand) (*System, int, []float64, []float64)
+}{{"random", randomSystem}, {"slide", slideTree}, {"cam", camTree}}
+
 // TestAddConstraintForceMatchesDense: the backward pass of AddConstraintForce
 // (dae.ConstraintForcer) adds the Gᵀλ of the dense G to 1e-12 relative, on random trees
 // with point, orientation and drive rows (randomTree), slide rows (slideTree) and a cam
 // (camTree), and allocates nothing after its first call.
 func TestAddConstraintForceMatchesDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, c := range []struct {
-		name string
-		make func(*testing.T, *rand.Rand) (*System, int, []float64, []float64)
-	}{{"random", randomSystem}, {"slide", slideTree}, {"cam", camTree}} {
+	for _, c := range rowTrees {
 		sys, nq, q, _ := c.make(t, rng)
 		_, nc := sys.Size()
 		if !sys.HasConstraintForce() {
@@ -179,10 +183,7 @@ func TestAddConstraintForceMatchesDense(t *testing.T) {
 // and a cam, into a matrix with only those rows.
 func TestLoopConstraintJacobianIsGsLoopRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, c := range []struct {
-		name string
-		make func(*testing.T, *rand.Rand) (*System, int, []float64, []float64)
-	}{{"random", randomSystem}, {"slide", slideTree}, {"cam", camTree}} {
+	for _, c := range rowTrees {
 		sys, nq, q, _ := c.make(t, rng)
 		_, nc := sys.Size()
 		G := mat.NewDense(nc, nq, nil)
