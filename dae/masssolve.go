@@ -1,5 +1,7 @@
 package dae
 
+import "gonum.org/v1/gonum/mat"
+
 // MassSolver is the optional capability of solving M(t,q) x = b without forming M, at a
 // cost linear in the number of bodies: the articulated-body recursion of seed 002
 // Table 1 for tree-structured systems in joint coordinates. Methods that only need the
@@ -61,4 +63,16 @@ func AsConstraintForcer(sys System) ConstraintForcer {
 		return c
 	}
 	return nil
+}
+
+// LoopJacobian is the optional capability of a LockedMassSolver of evaluating only the
+// rows of G(t,q) that HeldCoordinate does not hold (the loop-closure rows of eq. 16, which
+// the Schur complement G_C M⁻¹ G_Cᵀ needs; the held rows are unit rows known without
+// evaluation). A method that solves eq. 17 with the held rows eliminated then never forms
+// the nc×nq G: on a chain with friction in N pins the 2N hold rows made it O(N²) per
+// factorization, where the loop-closure rows alone cost O(n_C·N).
+type LoopJacobian interface {
+	// LoopConstraintJacobian writes the rows k with HeldCoordinate(k) < 0, in increasing
+	// k, into the rows of dst (n_C × nq), the same numbers ConstraintJacobian writes there.
+	LoopConstraintJacobian(dst *mat.Dense, t float64, q []float64)
 }

@@ -351,8 +351,11 @@
 // The hold rows of friction's slack coordinates (2 per pin) hold one
 // coordinate each and stay out of massSchur's Schur complement (heldRows: solves with
 // those coordinates locked, dae.LockedMassSolver), so the preconditioner costs O(N) per
-// factorization and per application; with dae.ConstraintForcer hht's residual adds Gᵀλ
-// without forming G, which is then evaluated only at factorizations. daealpha's index2 form (eqs. 3.3) takes its increments by GMRES on
+// factorization and per application; with dae.ConstraintForcer hht's and the index-3
+// genalpha's residuals add Gᵀλ without forming G, and with dae.LoopJacobian their
+// factorizations (and eq. 17 at the start) evaluate G's loop-closure rows alone, so no
+// nc×nq G is stored on the path (massNewton.withoutG; genalpha's si2 form keeps it for
+// its G Gᵀ). daealpha's index2 form (eqs. 3.3) takes its increments by GMRES on
 // residual differences preconditioned by two saddle-point solves [M Gᵀ; G 0](Δq, ν) and
 // [M Gᵀ; G 0](Δv, μ) through massNewton, its dynamic rows scaled as genalpha's
 // (daeAlphaKrylov); index1-proj by one such solve for (Δq, ν) and eq. 2.6's rows for Δv,

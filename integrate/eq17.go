@@ -50,7 +50,7 @@ func newEq17(sys dae.System) *eq17 {
 	}
 	if rec := massSchurOf(sys); rec != nil { // f_λ by solveWith's iterations on it
 		e := &eq17{sys: sys, rec: rec}
-		if nc > 0 {
+		if nc > 0 && !rec.ownsRows() { // else rec evaluates G's loop-closure rows alone
 			e.G = mat.NewDense(nc, nq, nil)
 		}
 		return e
@@ -131,6 +131,8 @@ func (e *eq17) factorKKT(lambda []float64, t float64, q, v []float64) error {
 func (e *eq17) solveRecursive(a, lambda []float64, t float64, q, v, f []float64, st *Stats) error {
 	if e.G != nil {
 		e.sys.ConstraintJacobian(e.G, t, q)
+	}
+	if len(lambda) > 0 {
 		e.sys.Gamma(lambda, t, q, v)
 	}
 	copy(a, f)

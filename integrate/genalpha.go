@@ -253,16 +253,17 @@ type genAlphaWork struct {
 	res        []float64
 	f, tmp     []float64
 	gt         []float64
-	M, K       *mat.Dense    // nq×nq: M(q₁), scratch derivative (nil on the Newton-Krylov path until a fallback, allocDense)
-	J11        *mat.Dense    // nq×nq block of the iteration matrix
-	G0, G1     *mat.Dense    // G(q_n), G(q₁)
-	lu         *newtonFactor // dense, or sparse for large systems with patterns
-	sp         *sparseEval   // the sparse evaluation path (M, K, J11, G0, G1, der nil), or nil
-	kIdx       kktScatter    // where sp's values go in lu's values
-	si2x       *si2Sparse    // the stabilized index-2 blocks on the sparse path
-	rx         *reaction     // λ-dependent forces f_λ (dae.ReactionForce), or nil
-	hTry       float64       // h of the attempt under way
-	rescue     bool          // a corrector of this step failed (failed; commit clears it)
+	M, K       *mat.Dense           // nq×nq: M(q₁), scratch derivative (nil on the Newton-Krylov path until a fallback, allocDense)
+	J11        *mat.Dense           // nq×nq block of the iteration matrix
+	G0, G1     *mat.Dense           // G(q_n), G(q₁); nil on the Newton-Krylov path with cf (gFree) until a fallback
+	cf         dae.ConstraintForcer // Gᵀ hλ without G on the index-3 form's Newton-Krylov path, or nil
+	lu         *newtonFactor        // dense, or sparse for large systems with patterns
+	sp         *sparseEval          // the sparse evaluation path (M, K, J11, G0, G1, der nil), or nil
+	kIdx       kktScatter           // where sp's values go in lu's values
+	si2x       *si2Sparse           // the stabilized index-2 blocks on the sparse path
+	rx         *reaction            // λ-dependent forces f_λ (dae.ReactionForce), or nil
+	hTry       float64              // h of the attempt under way
+	rescue     bool                 // a corrector of this step failed (failed; commit clears it)
 
 	// The Newton-Krylov corrector of dae.MassSolver systems (massnewton.go): GMRES
 	// preconditioned by [C M Gᵀ; G 0] (index 3) or si2p (stabilized index 2), M z by
@@ -356,9 +357,6 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		w.kIdx = newKKTScatter(w.sp, &w.lu.csr)
 		w.kkt = newSaddlePoint(sys)
 	} else {
-		if nc > 0 {
-			w.G0, w.G1 = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
-		}
 		if mm, ok := sys.(dae.MassMultiplier); ok { // Pfaffian rows join massSchur's rows (pfaffianPrecond, si2MassPrecond)
 			w.mn = newMassNewton(sys)
 			if w.mn == nil && reactionKrylov(sys) {
@@ -371,7 +369,11 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 				w.mm, w.kr = mm, newGMRES(w.nx)
 				w.kx, w.kb, w.kres, w.resRaw = vec(w.nx), vec(w.nx), vec(w.nx), vec(nq)
 				w.rec = massSchurOf(sys) // eq. 17 at the start without M (with f_λ: eq17.solveWith)
+				w.dropG(sys)
 			}
+		}
+		if nc > 0 && w.cf == nil {
+			w.G0, w.G1 = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
 		}
 	}
 	if w.mn == nil {
@@ -400,6 +402,12 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 		if w.sp != nil {
 			w.sp.evalG(start.T, start.Q)
 			w.sp.gxPlus(w.gt, start.V, w.gt)
+		} else if w.G0 == nil { // gFree: G v from the unit rows and the loop-closure rows
+			w.rec.at(start.T, start.Q, nil)
+			w.rec.mulG(w.lam1, start.V)
+			for i := range nc {
+				w.gt[i] += w.lam1[i]
+			}
 		} else {
 			sys.ConstraintJacobian(w.G0, start.T, start.Q)
 			for i := range nc {
@@ -566,9 +574,11 @@ func (w *genAlphaWork) startCorrection(h float64) {
 			w.lam1[k] *= -h * h * w.cErr
 		}
 	} else {
-		w.sys.ConstraintJacobian(w.G1, t0, q0)
+		if w.G1 != nil {
+			w.sys.ConstraintJacobian(w.G1, t0, q0)
+		}
 		var err error
-		if w.M == nil { // the Newton-Krylov path: M only through dae.MassSolver
+		if w.M == nil { // the Newton-Krylov path: M only through dae.MassSolver (G1 nil: gFree)
 			err = w.rec.factor(t0, q0, w.G1)
 		} else {
 			w.sys.Mass(w.M, t0, q0)
@@ -577,12 +587,9 @@ func (w *genAlphaWork) startCorrection(h float64) {
 		if err != nil {
 			return // Init solved eq. 17 with this matrix, so it is not singular here
 		}
-		for k := range w.nc {
-			var s float64
-			for i, gki := range w.G1.RawRowView(k) {
-				s += gki * w.jerk0[i]
-			}
-			w.lam1[k] = -h * h * w.cErr * s
+		w.mulG1(w.lam1, w.jerk0)
+		for k := range w.lam1 {
+			w.lam1[k] *= -h * h * w.cErr
 		}
 	}
 	if w.M == nil && w.sp == nil {
@@ -621,7 +628,7 @@ func (w *genAlphaWork) predict(h float64, _ bool) error {
 	switch {
 	case w.si2x != nil:
 		w.sp.se.ConstraintJacobianValues(w.si2x.g0, w.cur.T, w.cur.Q)
-	case w.nc > 0 && w.sp == nil:
+	case w.si2 && w.nc > 0 && w.sp == nil:
 		w.sys.ConstraintJacobian(w.G0, w.cur.T, w.cur.Q) // G(q_n): only the si2 terms read it
 	}
 	return nil
@@ -740,6 +747,9 @@ func (w *genAlphaWork) allocDense() {
 		return
 	}
 	nq, nc := w.nq, w.nc
+	if w.G1 == nil && nc > 0 { // gFree until now
+		w.G0, w.G1 = mat.NewDense(nc, nq, nil), mat.NewDense(nc, nq, nil)
+	}
 	w.der = dae.NewDerivatives(w.sys)
 	w.M, w.K, w.J11 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
 	pattern := kktNewtonPattern(w.sys) // [J Gᵀ; G 0]
@@ -749,6 +759,39 @@ func (w *genAlphaWork) allocDense() {
 	w.lu = newNewtonFactor(w.nx, pattern)
 	w.kkt = linalg.NewKKT(nq, nc)
 	w.rx.allocDense(nq, nc)
+}
+
+// dropG makes the index-3 form's Newton-Krylov path run without the nc×nq G (gFree) when
+// sys sums Gᵀλ by the recursion (dae.ConstraintForcer) and the held rows' elimination
+// evaluates the loop-closure rows alone (dae.LoopJacobian): the residual (eq. 69) adds
+// Gᵀ hλ without G, the preconditioner and eq. 17 read those rows only, and G x at the
+// start comes from them and the unit rows (massSchur.mulG). The si2 form keeps G: its
+// preconditioner reads G Gᵀ; so do runs with Pfaffian rows (pfaffianPrecond).
+func (w *genAlphaWork) dropG(sys dae.System) {
+	if w.si2 || w.pf != nil || !w.rec.ownsRows() { // Pfaffian rows: A's rows are not G's loop-closure rows
+		return
+	}
+	if w.cf = dae.AsConstraintForcer(sys); w.cf != nil {
+		if w.mn.withoutG(); w.mn.needsG() {
+			w.cf = nil
+		}
+	}
+}
+
+// gFree reports whether the residual runs without G: the Newton-Krylov path with dropG's
+// capabilities and no dense fallback under way.
+func (w *genAlphaWork) gFree() bool { return w.cf != nil && w.mn.active() }
+
+// mulG1 writes G x into dst at the point of the last eq. 17 factorization: from G1, or
+// when gFree from the loop-closure rows and the unit rows (massSchur.mulG).
+func (w *genAlphaWork) mulG1(dst, x []float64) {
+	if w.G1 == nil {
+		w.rec.mulG(dst, x)
+		return
+	}
+	for k := range dst {
+		dst[k] = dotRow(w.G1, k, x)
+	}
 }
 
 // reactionKrylov reports whether genalpha takes the λ-dependent forces of sys
@@ -841,7 +884,14 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 			w.res[i] = h*dotRow(w.M, i, w.qdd1) - h*w.f[i] // M h q̈ − h f
 		}
 	}
-	if nc > 0 {
+	switch {
+	case nc > 0 && w.gFree():
+		w.cf.AddConstraintForce(w.res[:nq], t1, w.q1, w.x[nq:nq+nc]) // + Gᵀ hλ, G not formed
+		w.sys.Constraint(w.gt, t1, w.q1)
+		for k, g := range w.gt {
+			w.res[nq+k] = g / h
+		}
+	case nc > 0:
 		w.sys.ConstraintJacobian(w.G1, t1, w.q1)
 		w.sys.Constraint(w.gt, t1, w.q1)
 		constraintRows(w.res, w.G1, w.x[nq:nq+nc], w.gt, h)

@@ -105,7 +105,9 @@ func TestGenAlphaFrictionKrylovMatchesDense(t *testing.T) {
 // in their pins (frictionLoopChain, 247 coordinates, above massNewtonDenseMax, where they
 // were refused) on their Newton-Krylov
 // path, keep g(q) = 0 to the Newton tolerance's level, allocate nothing per step after
-// warm-up and store no dense matrix (neither the Newton matrix nor ∂f_λ/∂q, ∂f_λ/∂v).
+// warm-up and store no dense matrix (neither the Newton matrix nor ∂f_λ/∂q, ∂f_λ/∂v; nor,
+// in the index-3 forms, an nc×nq G: Gᵀ hλ by dae.ConstraintForcer, the factorization
+// reads G's loop-closure rows alone, dae.LoopJacobian; si2's preconditioner reads G Gᵀ).
 func TestGenAlphaFrictionKrylovLarge(t *testing.T) {
 	sys, s := frictionLoopChain(t, 80)
 	nq, nc := sys.Size()
@@ -124,6 +126,9 @@ func TestGenAlphaFrictionKrylovLarge(t *testing.T) {
 			w := gaWork(m)
 			if mn() == nil || w.lu != nil || w.M != nil || w.rx.Fq != nil {
 				t.Errorf("the run left the Newton-Krylov path (DenseFallbacks %d)", m.Stats().DenseFallbacks)
+			}
+			if gStored := w.G0 != nil || w.G1 != nil || mn().G != nil; gStored != (c.form == StabilizedIndex2) {
+				t.Errorf("an nc×nq G stored: %v, want it only for si2's G Gᵀ", gStored)
 			}
 			cur := m.Current()
 			g := make([]float64, nc)

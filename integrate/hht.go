@@ -316,9 +316,6 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	if pf != nil {
 		w.R = mat.NewDense(nc-ncH, nq, nil)
 	}
-	if nc > 0 {
-		w.G = mat.NewDense(nc, nq, nil)
-	}
 	if nd > 0 {
 		w.fo = sys.(dae.FirstOrder)
 	}
@@ -334,13 +331,23 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	}
 	if w.mn != nil {
 		w.kr, w.ku, w.kb, w.e1raw = newGMRES(n), vec(n), vec(n), vec(nq)
-		w.cf = dae.AsConstraintForcer(sys)
+		if w.cf = dae.AsConstraintForcer(sys); w.cf != nil {
+			w.mn.withoutG()
+		}
+	}
+	if nc > 0 && !w.gFree() {
+		w.G = mat.NewDense(nc, nq, nil)
 	}
 	if w.mn == nil {
 		w.allocDense()
 	}
 	return w
 }
+
+// gFree reports whether the Newton-Krylov path runs without the nc×nq G: the residual adds
+// Gᵀλ by the recursion (dae.ConstraintForcer) and the factorization evaluates G's
+// loop-closure rows alone (massNewton.needsG). G is then formed only after a dense fallback.
+func (w *hhtWork) gFree() bool { return w.cf != nil && w.mn != nil && !w.mn.needsG() }
 
 // allocDense sizes the dense iteration matrix, M and the derivative work: at Init, or at
 // the first fallback from the simplified mass matrix (massNewton), whose runs never
@@ -350,6 +357,9 @@ func (w *hhtWork) allocDense() {
 		return
 	}
 	sys, nq, nd := w.sys, w.nq, w.nd
+	if w.G == nil && w.nc > 0 {
+		w.G = mat.NewDense(w.nc, nq, nil)
+	}
 	w.der = dae.NewDerivatives(sys)
 	w.rx.allocDense(nq, w.nc)
 	w.M, w.T1 = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
@@ -586,13 +596,13 @@ func (w *hhtWork) blend(a []float64) {
 // storage and factorizes it, or, for a dae.MassSolver system, factorizes its mass part
 // [M/(1+α) Gᵀ; G 0] by the articulated-body recursion (massNewton).
 func (w *hhtWork) jacobian(t1, h float64) error {
-	if w.cf != nil && w.nc > 0 { // the residual may have summed Gᵀλ without G
-		w.sys.ConstraintJacobian(w.G, t1, w.q)
-	}
 	if w.mn.active() {
+		if w.cf != nil && w.G != nil { // the residual summed Gᵀλ without G
+			w.sys.ConstraintJacobian(w.G, t1, w.q)
+		}
 		w.stats.Jacobians++
 		w.stats.Factorizations++
-		return w.mn.factor(t1, w.q, w.G, 1/(1+w.k.alpha))
+		return w.mn.factor(t1, w.q, w.G, 1/(1+w.k.alpha)) // G nil when gFree
 	}
 	if w.mn != nil {
 		w.mn.simplified = false

@@ -101,34 +101,46 @@ func TestHHTFrictionKrylovMatchesDense(t *testing.T) {
 }
 
 // TestHHTFrictionKrylovLarge: hht starts on the chain of 70 rods with friction in its
-// pins (210 coordinates, above massNewtonDenseMax, where it was refused) on its
-// Newton-Krylov path, keeps g(q) = 0 to the Newton tolerance's level, and its step
-// allocates nothing after warm-up and stores no dense matrix (neither the Newton matrix
-// nor ∂f_λ/∂q, ∂f_λ/∂v; the start solves eq. 17 through the recursion,
-// TestEq17RecursiveWithFriction).
+// pins (210 coordinates, above massNewtonDenseMax, where it was refused), and on the
+// four-bar with friction beside 68 such rods (frictionLoopChain: 211 coordinates, 2
+// loop-closure rows among 142), on its Newton-Krylov path, keeps g(q) = 0 to the Newton
+// tolerance's level, and its step allocates nothing after warm-up and stores no dense
+// matrix: neither the Newton matrix nor ∂f_λ/∂q, ∂f_λ/∂v (the start solves eq. 17 through
+// the recursion, TestEq17RecursiveWithFriction), nor an nc×nq G (Gᵀλ by
+// dae.ConstraintForcer, the factorization reads the loop-closure rows alone,
+// dae.LoopJacobian).
 func TestHHTFrictionKrylovLarge(t *testing.T) {
-	sys, s := frictionChain(t, 70)
-	m := DefaultHHT()
-	if err := m.Init(sys, s, StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
-		t.Fatal(err)
-	}
-	for range 5 {
-		if err := m.Step(math.Inf(1)); err != nil {
+	for _, c := range []struct {
+		name string
+		make func(*testing.T, int) (*joint.System, State)
+		n    int
+	}{{"chain", frictionChain, 70}, {"four-bar and chain", frictionLoopChain, 68}} {
+		sys, s := c.make(t, c.n)
+		m := DefaultHHT()
+		if err := m.Init(sys, s, StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
 			t.Fatal(err)
 		}
+		for range 5 {
+			if err := m.Step(math.Inf(1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stepAllocatesNothing(t, "hht step with friction, "+c.name, &m)
+		if m.w.mn == nil || m.w.lu != nil || m.w.rx.Fq != nil {
+			t.Errorf("%s: the run left the Newton-Krylov path (DenseFallbacks %d)", c.name, m.Stats().DenseFallbacks)
+		}
+		if m.w.G != nil || m.w.mn.G != nil {
+			t.Errorf("%s: an nc×nq G is stored on the Newton-Krylov path", c.name)
+		}
+		cur := m.Current()
+		_, nc := sys.Size()
+		g := make([]float64, nc)
+		sys.Constraint(g, cur.T, cur.Q)
+		if r := maxDiff(g, make([]float64, nc)); r > 1e-6 {
+			t.Errorf("%s: |g(q)| = %.2e at t = %g, want ≤ 1e-6", c.name, r, cur.T)
+		}
+		t.Logf("%s: t = %g after %d steps, %d f evals", c.name, cur.T, m.Stats().Steps, m.Stats().FuncEvals)
 	}
-	stepAllocatesNothing(t, "hht step with friction on 210 coordinates", &m)
-	if m.w.mn == nil || m.w.lu != nil || m.w.rx.Fq != nil {
-		t.Errorf("the run left the Newton-Krylov path (DenseFallbacks %d)", m.Stats().DenseFallbacks)
-	}
-	c := m.Current()
-	_, nc := sys.Size()
-	g := make([]float64, nc)
-	sys.Constraint(g, c.T, c.Q)
-	if r := maxDiff(g, make([]float64, nc)); r > 1e-6 {
-		t.Errorf("|g(q)| = %.2e at t = %g, want ≤ 1e-6", r, c.T)
-	}
-	t.Logf("t = %g after %d steps, %d f evals", c.T, m.Stats().Steps, m.Stats().FuncEvals)
 }
 
 // TestEq17RecursiveWithFriction: eq. 17 with the λ-dependent friction forces, solved

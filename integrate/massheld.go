@@ -67,8 +67,8 @@ func newHeldRows(sys dae.System) *heldRows {
 func (s *massSchur) factorizeHeld() error {
 	h, nq := s.held, s.nq
 	nh, ncut := len(h.row), len(h.cut)
-	for j, r := range h.cut {
-		copy(h.b, s.G.RawRowView(r))
+	for j := range h.cut {
+		copy(h.b, s.loopRow(j))
 		for _, i := range h.coord {
 			h.b[i] = 0
 		}
@@ -78,8 +78,8 @@ func (s *massSchur) factorizeHeld() error {
 			h.T[j*nh+k], y[i] = y[i], 0
 		}
 	}
-	for i, r := range h.cut {
-		gi := s.G.RawRowView(r)
+	for i := range h.cut {
+		gi := s.loopRow(i)
 		for j := 0; j <= i; j++ {
 			s.W[i*ncut+j] = dot(gi, s.Y[j*nq:(j+1)*nq])
 		}
@@ -103,7 +103,7 @@ func (s *massSchur) solveHeld(x, y []float64) {
 		h.th[k], s.a0[i] = s.a0[i], y[h.row[k]]
 	}
 	for j, r := range h.cut {
-		h.yc[j] = dot(s.G.RawRowView(r), s.a0) - y[r]
+		h.yc[j] = dot(s.loopRow(j), s.a0) - y[r]
 	}
 	linalg.CholeskySolve(s.W, ncut, h.yc)
 	copy(x, s.a0)
@@ -114,12 +114,33 @@ func (s *massSchur) solveHeld(x, y []float64) {
 	}
 	for k, i := range h.coord {
 		mu := h.rh[k] - h.th[k]
-		for j, r := range h.cut {
-			mu += (h.T[j*nh+k] - s.G.At(r, i)) * h.yc[j]
+		for j := range h.cut {
+			mu += (h.T[j*nh+k] - s.loopRow(j)[i]) * h.yc[j]
 		}
 		y[h.row[k]] = mu
 	}
 	for j, r := range h.cut {
 		y[r] = h.yc[j]
+	}
+}
+
+// loopRow returns the j-th loop-closure row of G at the factorized point: the caller's G,
+// or the rows evaluated alone (ownsRows).
+func (s *massSchur) loopRow(j int) []float64 {
+	if s.G == nil {
+		return s.Gc.RawRowView(j)
+	}
+	return s.G.RawRowView(s.held.cut[j])
+}
+
+// mulG writes G x at the factorized point into dst (nc) with the held rows eliminated:
+// x on the held coordinates, the loop-closure rows' products, O(n_C·nq + nc).
+func (s *massSchur) mulG(dst, x []float64) {
+	h := s.held
+	for k, r := range h.row {
+		dst[r] = x[h.coord[k]]
+	}
+	for j, r := range h.cut {
+		dst[r] = dot(s.loopRow(j), x)
 	}
 }

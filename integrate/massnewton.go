@@ -27,7 +27,7 @@ import (
 // at the dense cost rather than at ever smaller steps.
 type massNewton struct {
 	schur      *massSchur
-	G          *mat.Dense // G at the factorization (the method's G follows the iterate)
+	G          *mat.Dense // G at the factorization (the method's G follows the iterate), or nil (withoutG)
 	c          float64
 	dense      int       // accepted steps left on the dense matrix (0: this one is in use)
 	simplified bool      // the method's last factorization was this one (not the dense matrix)
@@ -86,6 +86,19 @@ func massNewtonOn(s *massSchur) *massNewton {
 	return m
 }
 
+// withoutG drops m's copy of G when massSchur evaluates G's loop-closure rows alone
+// (ownsRows), for a method whose preconditioner reads no other row of G (hht, genalpha's
+// index-3 form; bdf's, radau's and si2's read G Gᵀ): factor then takes G = nil.
+func (m *massNewton) withoutG() {
+	if m != nil && m.schur.ownsRows() {
+		m.G = nil
+	}
+}
+
+// needsG reports whether factor reads the caller's G; when false (withoutG) the caller
+// passes nil and need not form the nc×nq G.
+func (m *massNewton) needsG() bool { return m.G != nil }
+
 // scaleRows overwrites the dynamic rows r (nq) of a residual evaluated at (t, q) with
 // M(t_F, q_F) M(t, q)⁻¹ r, (t_F, q_F) the point of the last factorization: the rows'
 // a-block is then M(q_F) at every iterate, as the preconditioner has it (radauMassRows
@@ -105,8 +118,8 @@ func (m *massNewton) inUse() bool { return m != nil && m.simplified }
 // (after a fallback, or at the return to the simplified matrix).
 func (m *massNewton) stale() bool { return m != nil && m.active() != m.simplified }
 
-// factor prepares solve at (t, q) with the constraint Jacobian G there (nil when nc = 0)
-// and the factor c on M.
+// factor prepares solve at (t, q) with the constraint Jacobian G there (nil when nc = 0
+// or !needsG) and the factor c on M.
 func (m *massNewton) factor(t float64, q []float64, G *mat.Dense, c float64) error {
 	if m.G != nil {
 		m.G.Copy(G)

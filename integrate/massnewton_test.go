@@ -320,3 +320,56 @@ func TestNewtonKrylovInitStoresNoSquareMatrix(t *testing.T) {
 		runtime.KeepAlive(m)
 	}
 }
+
+// TestMassNewtonWithoutGFallsBack: on the stiff 3D chain of checkStiffFallback with its
+// first joint coordinate held by a drive (a unit row, eliminated from the Schur
+// complement), hht and genalpha start their Newton-Krylov path without an nc×nq G
+// (massNewton.withoutG), fall back to the dense matrix, which sizes G then, and land on
+// the dense-only run's solution within a tenth of its error against radau5.
+func TestMassNewtonWithoutGFallsBack(t *testing.T) {
+	const tol, tEnd = 1e-6, 0.2
+	md := &joint.Model{Gravity: [3]float64{0, 0, -9.81}}
+	f, origin := joint.Ground, [3]float64{}
+	for i := range 10 {
+		f = md.Spherical(fmt.Sprint("ball", i+1), f, origin, rod(fmt.Sprint("rod", i+1), 0.5, 0.05))
+		origin = [3]float64{0.5, 0, 0}
+	}
+	for i := range 30 {
+		md.Spring(i, 1e7, 1e5, 0)
+	}
+	zero := func(float64) float64 { return 0 }
+	md.Drive("hold", md.Coordinate("ball1.y"), zero, zero, zero)
+	sys, err := md.System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nq, _ := sys.Size()
+	v := make([]float64, nq)
+	v[md.Coordinate("ball1.z")] = 1
+	c, err := dae.Initialize(sys, 0, make([]float64, nq), v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := State{Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
+	ref := radau5Ref(t, sys, s, tEnd)
+	for _, method := range []string{"hht", "genalpha"} {
+		kry, dense := newMassNewtonPair(method)
+		if err := kry.m.Init(sys, s, StepControl{RTol: tol, ATol: tol}); err != nil {
+			t.Fatal(err)
+		}
+		if mn := kry.mn(); mn == nil || mn.needsG() {
+			t.Fatalf("%s: the Newton-Krylov path keeps an nc×nq G", method)
+		}
+		runTo(t, kry.m, sys, s, tEnd, StepControl{RTol: tol, ATol: tol})
+		runTo(t, dense.m, hideMassSolver(sys), s, tEnd, StepControl{RTol: tol, ATol: tol})
+		dKD, eD := maxDiff(kry.m.Current().Q, dense.m.Current().Q), maxDiff(dense.m.Current().Q, ref.Current().Q)
+		st := kry.m.Stats()
+		t.Logf("%s: fallbacks %d, steps %d / %d, |krylov − dense| %.1e, dense error %.1e", method, st.DenseFallbacks, st.Steps, dense.m.Stats().Steps, dKD, eD)
+		if st.DenseFallbacks == 0 {
+			t.Errorf("%s: no dense fallback on the stiff chain", method)
+		}
+		if dKD > 0.1*math.Max(eD, tol) {
+			t.Errorf("%s: |krylov − dense| = %.2e, dense error %.2e", method, dKD, eD)
+		}
+	}
+}

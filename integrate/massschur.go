@@ -23,7 +23,7 @@ type massSchur struct {
 	nq, nc int
 	t      float64
 	q      []float64  // the position of the factorization (M⁻¹ is applied there)
-	G      *mat.Dense // the Jacobian at q (borrowed from the caller)
+	G      *mat.Dense // the Jacobian at q (borrowed from the caller), or nil (ownsRows)
 	Y      []float64  // nc×nq, row k = M⁻¹ G_kᵀ
 	W      []float64  // nc×nc, Cholesky factor of G M⁻¹ Gᵀ + shift·I (lower triangle)
 	a0     []float64
@@ -32,6 +32,11 @@ type massSchur struct {
 	// 001 (alikrylov.go), positive definite whatever the rank of G. 0 for eq. 17.
 	shift float64
 	held  *heldRows // the held rows' elimination (shift 0), or nil
+	// loop evaluates G's loop-closure rows alone into Gc (n_C × nq; nil when n_C = 0) when
+	// the caller passes no G (ownsRows): the held rows are unit rows, so no nc×nq G is
+	// formed (dae.LoopJacobian).
+	loop dae.LoopJacobian
+	Gc   *mat.Dense
 }
 
 var errSchurSingular = errors.New("is singular: G M⁻¹ Gᵀ not positive definite (redundant loop-closure equations?)")
@@ -58,20 +63,33 @@ func massSchurOf(sys dae.System) *massSchur {
 	if s.held != nil {
 		n := len(s.held.cut)
 		s.Y, s.W = make([]float64, n*nq), make([]float64, n*n)
+		if s.loop, _ = sys.(dae.LoopJacobian); s.loop != nil && n > 0 {
+			s.Gc = mat.NewDense(n, nq, nil)
+		}
 	}
 	return s
 }
 
-// factor prepares Solve at (t, q) with the constraint Jacobian G (nil when nc = 0).
+// ownsRows reports whether factor takes G = nil: the held rows are eliminated and the
+// loop-closure rows are evaluated alone (dae.LoopJacobian), so the caller need not form
+// the nc×nq G for the factorization.
+func (s *massSchur) ownsRows() bool { return s.eliminates() && s.loop != nil }
+
+// factor prepares Solve at (t, q) with the constraint Jacobian G (nil when nc = 0, or
+// when ownsRows: then the loop-closure rows are evaluated here).
 func (s *massSchur) factor(t float64, q []float64, G *mat.Dense) error {
 	s.at(t, q, G)
 	return s.factorize()
 }
 
-// at sets the point (t, q) and the Jacobian G there for factorize.
+// at sets the point (t, q) and the Jacobian G there for factorize; with G nil and
+// ownsRows it evaluates the loop-closure rows there.
 func (s *massSchur) at(t float64, q []float64, G *mat.Dense) {
 	s.t, s.G = t, G
 	copy(s.q, q)
+	if G == nil && s.Gc != nil && s.ownsRows() {
+		s.loop.LoopConstraintJacobian(s.Gc, t, q)
+	}
 }
 
 // factorize forms Y = M⁻¹ Gᵀ and the Cholesky factor of G Y at the point set by at.

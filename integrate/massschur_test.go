@@ -119,6 +119,38 @@ func TestMassSchurHeldRowsMatchKKT(t *testing.T) {
 				t.Errorf("trial %d (shift %g): unknown %d: massSchur %.15g, dense %.15g", trial, s.shift, i, v, want[i])
 			}
 		}
+		if s.shift == 0 {
+			ownRowsSameBits(t, s, G, q, r, sv, append(x, y...))
+		}
+	}
+}
+
+// ownRowsSameBits: massSchur factorized with G = nil (ownsRows: the loop-closure rows
+// evaluated alone by dae.LoopJacobian) solves to the same bits, want, as with the caller's
+// G, and mulG gives G x exactly on the held rows and to the same bits as a row product on
+// the loop-closure rows.
+func ownRowsSameBits(t *testing.T, s *massSchur, G *mat.Dense, q, r, sv, want []float64) {
+	t.Helper()
+	if !s.ownsRows() {
+		t.Fatal("massSchur does not evaluate the loop-closure rows alone on a joint System")
+	}
+	if err := s.factor(0, q, nil); err != nil {
+		t.Fatal(err)
+	}
+	x, y := append([]float64(nil), r...), append([]float64(nil), sv...)
+	s.Solve(x, y)
+	for i, v := range append(x, y...) {
+		if v != want[i] {
+			t.Errorf("unknown %d: %.17g with the loop rows alone, %.17g with G", i, v, want[i])
+		}
+	}
+	nc, _ := G.Dims()
+	gx := make([]float64, nc)
+	s.mulG(gx, r)
+	for k := range nc {
+		if w := dot(G.RawRowView(k), r); gx[k] != w {
+			t.Errorf("(G x)[%d] = %.17g, G's row %.17g", k, gx[k], w)
+		}
 	}
 }
 

@@ -131,16 +131,20 @@ func TestHeldCoordinateIsUnitRow(t *testing.T) {
 	}
 }
 
+// rowTrees are the random trees with every kind of row a ConstraintJacobian writes: point,
+// orientation and drive rows (randomSystem), slide rows (slideTree) and a cam (camTree).
+var rowTrees = []struct {
+	name string
+	make func(*testing.T, *rand.Rand) (*System, int, []float64, []float64)
+}{{"random", randomSystem}, {"slide", slideTree}, {"cam", camTree}}
+
 // TestAddConstraintForceMatchesDense: the backward pass of AddConstraintForce
 // (dae.ConstraintForcer) adds the Gᵀλ of the dense G to 1e-12 relative, on random trees
 // with point, orientation and drive rows (randomTree), slide rows (slideTree) and a cam
 // (camTree), and allocates nothing after its first call.
 func TestAddConstraintForceMatchesDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, c := range []struct {
-		name string
-		make func(*testing.T, *rand.Rand) (*System, int, []float64, []float64)
-	}{{"random", randomSystem}, {"slide", slideTree}, {"cam", camTree}} {
+	for _, c := range rowTrees {
 		sys, nq, q, _ := c.make(t, rng)
 		_, nc := sys.Size()
 		if !sys.HasConstraintForce() {
@@ -169,6 +173,39 @@ func TestAddConstraintForceMatchesDense(t *testing.T) {
 		}
 		if a := testing.AllocsPerRun(5, func() { sys.AddConstraintForce(got, 0, q, lambda) }); a != 0 {
 			t.Errorf("%s: AddConstraintForce allocates %g times", c.name, a)
+		}
+	}
+}
+
+// TestLoopConstraintJacobianIsGsLoopRows: LoopConstraintJacobian (dae.LoopJacobian)
+// writes exactly (bitwise) the rows of ConstraintJacobian that HeldCoordinate does not
+// name, in their order, on random trees with point, orientation and drive rows, slide rows
+// and a cam, into a matrix with only those rows.
+func TestLoopConstraintJacobianIsGsLoopRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, c := range rowTrees {
+		sys, nq, q, _ := c.make(t, rng)
+		_, nc := sys.Size()
+		G := mat.NewDense(nc, nq, nil)
+		sys.ConstraintJacobian(G, 0, q)
+		var loop []int
+		for k := range nc {
+			if sys.HeldCoordinate(k) < 0 {
+				loop = append(loop, k)
+			}
+		}
+		if len(loop) == 0 || len(loop) == nc && c.name == "random" {
+			t.Fatalf("%s: %d loop rows of %d: the test needs both kinds", c.name, len(loop), nc)
+		}
+		Gc := mat.NewDense(len(loop), nq, nil)
+		Gc.Apply(func(int, int, float64) float64 { return 7 }, Gc) // stale values are cleared
+		sys.LoopConstraintJacobian(Gc, 0, q)
+		for j, k := range loop {
+			for i, g := range Gc.RawRowView(j) {
+				if want := G.At(k, i); g != want {
+					t.Errorf("%s: row %s, %s: %g, ConstraintJacobian %g", c.name, sys.ConstraintName(k), sys.CoordinateName(i), g, want)
+				}
+			}
 		}
 	}
 }

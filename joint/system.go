@@ -36,6 +36,7 @@ var (
 	_ dae.System           = (*System)(nil)
 	_ dae.MassSolver       = (*System)(nil)
 	_ dae.LockedMassSolver = (*System)(nil)
+	_ dae.LoopJacobian     = (*System)(nil)
 	_ dae.ConstraintForcer = (*System)(nil)
 	_ dae.MassMultiplier   = (*System)(nil)
 	_ dae.Energy           = (*System)(nil)
@@ -211,6 +212,19 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 // ConstraintJacobian writes G: a cut joint's row holds, for each joint on the paths from
 // the root to its two frames, the velocity its axis gives the point, e·(s_lin + s_ang × r).
 func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
+	s.LoopConstraintJacobian(dst, t, q)
+	k := s.nc - len(s.m.drives)
+	for _, d := range s.m.drives {
+		dst.Set(k, d.coord, 1)
+		k++
+	}
+}
+
+// LoopConstraintJacobian writes the rows of G that no drive holds (the cut joints',
+// cams', disks' and flexible cuts' rows, which come before the drives' rows) into dst,
+// nc − len(drives) rows or more (dae.LoopJacobian): O(rows·N), the drives' unit rows left
+// out.
+func (s *System) LoopConstraintJacobian(dst *mat.Dense, _ float64, q []float64) {
 	s.m.kinematics(s.w, q, nil)
 	dst.Zero()
 	k := 0
@@ -229,11 +243,6 @@ func (s *System) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
 	k = s.camJacobian(dst, k)
 	s.diskJacobian(dst, k)
 	s.flexJacobian(dst, q)
-	k = s.nc - len(s.m.drives)
-	for _, d := range s.m.drives {
-		dst.Set(k, d.coord, 1)
-		k++
-	}
 }
 
 func (s *System) pathRow(row []float64, f int, r, e vec3, sign float64) {
