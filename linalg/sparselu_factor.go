@@ -172,7 +172,8 @@ func (f *sparseLUOf[T]) columnOfU(k, top int) {
 // pivot chooses the pivot of column k among the rows of xi[top:] not yet pivotal by
 // threshold partial pivoting — the preferred row p = pref[k] (the diagonal of C, or the
 // partner of a row without diagonal entry: pairedMinimumDegree) if |x_p| ≥ τ·max |x_i|,
-// with τ = sparseLUPartnerTau for a partner, the largest otherwise — and stores column k of L, x_i / pivot for the other candidates.
+// with τ = sparseLUPartnerTau for a partner, otherwise the earliest row with |x_i| ≥
+// sparseLULocalTau·max — and stores column k of L, x_i / pivot for the other candidates.
 // It clears x and reports false if no candidate is nonzero or one is not finite (the
 // growth of the entries overflowed).
 func (f *sparseLUOf[T]) pivot(k, top int) bool {
@@ -204,6 +205,15 @@ func (f *sparseLUOf[T]) pivot(k, top int) bool {
 	}
 	if diag && magnitude(x[pref]) >= tau*amax { // amax > 0: a zero entry never passes
 		ipiv = pref
+	} else {
+		// Of the rows within sparseLULocalTau of the largest, the earliest in the
+		// elimination order: the largest may lie anywhere along a chain and carry its
+		// row's fill to every column up to its own (TestSparseLUWeakDiagonalFill).
+		for _, i := range cand {
+			if pinv[i] < 0 && i < ipiv && magnitude(x[i]) >= sparseLULocalTau*amax {
+				ipiv = i
+			}
+		}
 	}
 	piv := x[ipiv]
 	x[ipiv] = 0
