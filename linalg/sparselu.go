@@ -36,9 +36,11 @@ import (
 // C(:,k) in the graph of the columns of L computed so far — a depth-first search finds
 // in topological order, so the work is proportional to the arithmetic. The pivot of
 // column k is chosen by threshold partial pivoting: the diagonal entry c_kk (in the
-// symmetric ordering) when |x_k| ≥ τ·max_i |x_i| over the rows not yet pivotal, the
-// largest entry otherwise. Preferring the diagonal keeps the fill-in close to what the
-// symmetric ordering predicted; τ bounds the growth of the entries of L by 1/τ. A column
+// symmetric ordering) when |x_k| ≥ τ·max_i |x_i| over the rows not yet pivotal, otherwise
+// the earliest row in the elimination order with |x_i| ≥ sparseLULocalTau·max_i |x_i| (the
+// largest would carry its row's fill along a chain). Preferring the diagonal keeps the
+// fill-in close to what the symmetric ordering predicted; τ bounds the growth of the
+// entries of L by 1/τ. A column
 // whose row has no diagonal entry in the pattern, and was matched at NewSparseLU to a
 // partner row p (with A(p, k) and A(k, p) in the pattern), prefers the entry of row p in
 // its place, under the stricter threshold sparseLUPartnerTau.
