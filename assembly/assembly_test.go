@@ -41,20 +41,6 @@ func TestTarget(t *testing.T) {
 	tg.Add(1, 2, 4)
 }
 
-// TestCoupling: bodies are blocks of width columns; a link couples two blocks both ways,
-// the ground (−1) couples nothing, and every row of a block shares its columns.
-func TestCoupling(t *testing.T) {
-	out := assembly.Coupling(9, 3, []int{0, 3, 6}, [][2]int{{0, 6}, {-1, 3}, {6, 0}})
-	want := [][]int{{0, 1, 2, 6, 7, 8}, {3, 4, 5}, {0, 1, 2, 6, 7, 8}}
-	for b, w := range want {
-		for k := range 3 {
-			if got := out[3*b+k]; !slices.Equal(got, w) {
-				t.Errorf("row %d: %v, want %v", 3*b+k, got, w)
-			}
-		}
-	}
-}
-
 // TestEntries: a local pattern over a pair lands at the pair's columns, entries at a fixed
 // (−1) column add nothing, every row holds its diagonal, and rows come out increasing
 // without repeats.

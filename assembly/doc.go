@@ -17,7 +17,7 @@
 //   - spring-dampers, the law F = spring(c − c_free) + damper(c') + act(t) of
 //     law.SpringDamper along ∇c, and their Jacobians (SpringDamper, AddJacobianQ);
 //   - the sparsity patterns of dae.Sparsity built from the pairs and rows (Pattern,
-//     Columns, Coupling);
+//     Columns, and the exact coupling entries element by element: LocalPattern, Entries);
 //   - custom Go force elements with their central-difference Jacobians and power
 //     (Customs);
 //   - the energies of a state (Energies) and the work of the non-conservative forces and

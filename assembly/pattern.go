@@ -41,38 +41,6 @@ func Columns(cols ...[]int) []int {
 	return slices.Compact(out)
 }
 
-// Coupling returns, per coordinate, the columns at which a matrix coupling bodies through
-// links can be nonzero: each body's own columns and those of every body it is linked to.
-// A body is the block of width columns starting at one of firsts; a link joins the blocks
-// starting at its two columns (−1 for the ground, which links nothing). Rows of one block
-// share one slice. The spatial route uses it; the planar and natural routes collect their
-// exact entries with Entries.
-func Coupling(nq, width int, firsts []int, links [][2]int) [][]int {
-	adj := map[int][]int{} // first column of a body → first columns of the bodies linked to it
-	for _, l := range links {
-		a, b := l[0], l[1]
-		if a >= 0 && b >= 0 && a != b {
-			adj[a] = append(adj[a], b)
-			adj[b] = append(adj[b], a)
-		}
-	}
-	out := make([][]int, nq)
-	for _, f := range firsts {
-		var cols []int
-		for _, c := range append([]int{f}, adj[f]...) {
-			for k := range width {
-				cols = append(cols, c+k)
-			}
-		}
-		slices.Sort(cols)
-		cols = slices.Compact(cols)
-		for k := range width {
-			out[f+k] = cols
-		}
-	}
-	return out
-}
-
 // LocalPattern is the structure of a matrix over a pair's entries p (a Hessian ∇²c over
 // the pair, a force element's ∂f_p/∂p): bit b of LocalPattern[a] is set when entry (a, b)
 // can be nonzero at some (t, q). A pair has at most 16 entries (14 for two spatial bodies).

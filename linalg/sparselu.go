@@ -36,9 +36,11 @@ import (
 // C(:,k) in the graph of the columns of L computed so far — a depth-first search finds
 // in topological order, so the work is proportional to the arithmetic. The pivot of
 // column k is chosen by threshold partial pivoting: the diagonal entry c_kk (in the
-// symmetric ordering) when |x_k| ≥ τ·max_i |x_i| over the rows not yet pivotal, the
-// largest entry otherwise. Preferring the diagonal keeps the fill-in close to what the
-// symmetric ordering predicted; τ bounds the growth of the entries of L by 1/τ. A column
+// symmetric ordering) when |x_k| ≥ τ·max_i |x_i| over the rows not yet pivotal, otherwise
+// the earliest row in the elimination order with |x_i| ≥ sparseLULocalTau·max_i |x_i| (the
+// largest would carry its row's fill along a chain). Preferring the diagonal keeps the
+// fill-in close to what the symmetric ordering predicted; τ bounds the growth of the
+// entries of L by 1/τ. A column
 // whose row has no diagonal entry in the pattern, and was matched at NewSparseLU to a
 // partner row p (with A(p, k) and A(k, p) in the pattern), prefers the entry of row p in
 // its place, under the stricter threshold sparseLUPartnerTau.
@@ -217,6 +219,19 @@ const sparseLUTau = 0.001
 // this threshold 0.001: 2.2e-13, 0.1: 9.2e-14, 0.5 and 1: 5.7e-14 (the bdf GGL chain's
 // fill is the same for all). A refactorization still accepts the pivot down to τ.
 const sparseLUPartnerTau = 0.5
+
+// sparseLULocalTau is the threshold of the pivot taken where the preferred one fails its
+// test: the earliest row in the elimination order within this factor of the column's
+// largest entry (pivot). On the 400-rod 3D chain (BenchmarkChain3DStep: the Euler
+// parameters' singular mass blocks leave βh² diagonals that cross τ as h and λ change)
+// the largest row made nnz(U) range from 34 000 to 330 000 between full factorizations,
+// which grew the factors' storage during steps. Measured over 300 steps: with 0.01 nnz(U)
+// stays at 34 000-36 300 (0 B per step), 0.1 at 34 000-37 300 (0 B), 0.2 reaches 44 500
+// (5.7 kB per step), 0.5 160 000. TestSparseLURandom's worst backward error (≤ 1e-13
+// wanted; 5.7e-14 with the largest row) is 1.05e-13 at 0.1 and 2.3e-13 at 0.3; with τ
+// itself (1e-3) it is 4.1e-13 and refactorizations fail under changes of 1e-3, since a
+// pivot chosen at the edge of τ fails the refactorization's test. 0.01 = 10τ passes both.
+const sparseLULocalTau = 0.01
 
 // NewSparseLU returns a sparse LU for n×n matrices with the given pattern: pattern[i]
 // lists, strictly increasing, the columns of row i that can be nonzero. The diagonal

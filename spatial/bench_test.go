@@ -66,31 +66,38 @@ func chain3D(n int) (*spatial.System, error) {
 	return md.Assemble()
 }
 
+// warmChain3D starts hht (tolerance 1e-4) on the chain of n rods from its consistent
+// start and takes 20 steps, so that what follows times or checks the steady state.
+func warmChain3D(tb testing.TB, n int) integrate.Method {
+	sys, err := chain3D(n)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	q0, v0 := sys.InitialGuess()
+	c, err := dae.Initialize(sys, 0, q0, v0, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m := integrate.DefaultHHT()
+	start := integrate.State{Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
+	if err := m.Init(sys, start, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+		tb.Fatal(err)
+	}
+	for range 20 {
+		if err := m.Step(math.Inf(1)); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return &m
+}
+
 // BenchmarkChain3DStep measures an accepted step of hht (tolerance 1e-4) on the 400-rod
 // chain of examples/chain3d.yaml (issue 15's target: ≤ 0.5 ms; Exudyn publishes 5.3 ms for
 // its 400-body chain), after 20 warm-up steps. Run:
 //
 //	go test -run X -bench Chain3DStep -benchtime 100x -cpuprofile cpu.out ./spatial/
 func BenchmarkChain3DStep(b *testing.B) {
-	sys, err := chain3D(400)
-	if err != nil {
-		b.Fatal(err)
-	}
-	q0, v0 := sys.InitialGuess()
-	c, err := dae.Initialize(sys, 0, q0, v0, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	m := integrate.DefaultHHT()
-	start := integrate.State{Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
-	if err := m.Init(sys, start, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
-		b.Fatal(err)
-	}
-	for range 20 {
-		if err := m.Step(math.Inf(1)); err != nil {
-			b.Fatal(err)
-		}
-	}
+	m := warmChain3D(b, 400)
 	s0 := m.Stats()
 	b.ReportAllocs()
 	for b.Loop() {
