@@ -58,6 +58,12 @@ func BenchmarkKnifeChainBDFStep(b *testing.B) {
 	benchKnifeRoutes(b, "form=ggl/", func() integrate.Method { return &integrate.BDF{Formulation: integrate.StabilizedIndex2} })
 }
 
+// BenchmarkKnifeChainRadau5Step is BenchmarkKnifeChainGenAlphaStep for radau5's ggl form
+// (the knife's row among radauKrylov's rows in its real and complex systems, μ = 0 for it).
+func BenchmarkKnifeChainRadau5Step(b *testing.B) {
+	benchKnifeRoutes(b, "form=ggl/", func() integrate.Method { return &integrate.Radau5{Formulation: integrate.StabilizedIndex2} })
+}
+
 // benchKnifeRoutes runs benchSteps of the method made by mk on knifeChain3D of 10, 100
 // and 1000 rods on the Newton-Krylov path, and of 10 and 100 with the dense matrix.
 func benchKnifeRoutes(b *testing.B, prefix string, mk func() integrate.Method) {
