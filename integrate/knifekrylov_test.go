@@ -80,79 +80,140 @@ func TestRadau5KnifeKrylov(t *testing.T) {
 	}
 }
 
-// TestRadauSolveMassPfaffian: radauKrylov.solveMass inverts the mass part of radau5's
-// real and complex matrices c K − J on the knife-edge chain (J = semiExplicit's
-// approxJacobian, which is that mass part with the Pfaffian rows, their ggl μ rows μ = 0),
-// to rounding: GMRES would hide a wrong preconditioner behind more products, so the
-// TestRadau5KnifeKrylov runs alone would not see one.
-func TestRadauSolveMassPfaffian(t *testing.T) {
+// knifeMassPart is the knife-edge chain in form's first-order form at its start: the
+// system with the Pfaffian rows, the form se (G evaluated there, its Baumgarte
+// coefficients set) and y. cK returns the real form of c K − J on (Re, Im) for the complex
+// c = cr + i ci (K = I on q and v; ci = 0 and re: the real matrix alone), J being the mass
+// part of ∂φ/∂y: semiExplicit's approxJacobian, less the position weight it gives every row,
+// which a Pfaffian row (g = 0 in dae.WithPfaffianRows) does not have.
+func knifeMassPart(t *testing.T, form Formulation) (*semiExplicit, []float64, func(cr, ci float64, re bool) *mat.Dense) {
+	t.Helper()
 	sys, s := knifeJointChain(t, 4)
+	fsys, err := pfaffianForm("bdf", form, sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func() *semiExplicit {
+		se, err := newSemiExplicit(fsys, form, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		se.baumAlpha, se.baumBeta, se.alpha0 = 5, 30, 40
+		return se
+	}
+	se, dse := mk(), mk()
+	if se.ncH == se.nc {
+		t.Fatalf("no Pfaffian rows (%d of %d holonomic)", se.ncH, se.nc)
+	}
+	n, nq := se.n, se.nq
+	y := make([]float64, n)
+	se.pack(y, &s)
+	fsys.ConstraintJacobian(se.G, s.T, s.Q)
+	J := mat.NewDense(n, n, nil)
+	dse.approxJacobian(J, s.T, y)
+	if wq := newConstraintWeights(dse).q; wq != 0 {
+		for k := se.ncH; k < se.nc; k++ {
+			for j, a := range se.G.RawRowView(k) {
+				J.Set(3*nq+k, j, J.At(3*nq+k, j)-wq*a)
+			}
+		}
+	}
+	cK := func(cr, ci float64, re bool) *mat.Dense {
+		a := mat.NewDense(2*n, 2*n, nil)
+		for i := range n {
+			for j := range n {
+				a.Set(i, j, -J.At(i, j))
+				a.Set(n+i, n+j, -J.At(i, j))
+			}
+			if i < 2*nq {
+				a.Set(i, i, a.At(i, i)+cr)
+				a.Set(n+i, n+i, a.At(n+i, n+i)+cr)
+				a.Set(i, n+i, -ci)
+				a.Set(n+i, i, ci)
+			}
+		}
+		if re {
+			return a.Slice(0, n, 0, n).(*mat.Dense)
+		}
+		return a
+	}
+	return se, y, cK
+}
+
+// checkInverse checks that a x = b to 1e-9 |b| (max norms).
+func checkInverse(t *testing.T, label string, a *mat.Dense, x, b []float64) {
+	t.Helper()
+	r := make([]float64, len(b))
+	mat.NewVecDense(len(r), r).MulVec(a, mat.NewVecDense(len(x), x))
+	var worst, size float64
+	for i := range r {
+		worst = math.Max(worst, math.Abs(r[i]-b[i]))
+		size = math.Max(size, math.Abs(b[i]))
+	}
+	t.Logf("%s: |(c K − J) x − b| = %.1e of |b| = %.1e", label, worst, size)
+	if worst > 1e-9*size {
+		t.Errorf("%s: the preconditioner leaves a residual %.2e, want ≤ 1e-9 |b| = %.2e", label, worst, 1e-9*size)
+	}
+}
+
+// knifeRight is a right side of n values.
+func knifeRight(n int) []float64 {
+	b := make([]float64, n)
+	for i := range b {
+		b[i] = math.Sin(float64(3*i + 1))
+	}
+	return b
+}
+
+// TestRadauSolveMassPfaffian: radauKrylov.solveMass inverts the mass part of radau5's
+// real and complex matrices c K − J on the knife-edge chain (knifeMassPart: the Pfaffian
+// rows, their ggl μ rows μ = 0) to rounding: GMRES would hide a wrong preconditioner
+// behind more products, so the TestRadau5KnifeKrylov runs alone would not see one.
+func TestRadauSolveMassPfaffian(t *testing.T) {
 	const fr, ar, br = 40.0, 30.0, 25.0 // γ/h, α/h, β/h
 	for _, form := range []Formulation{StabilizedIndex2, Index2} {
 		t.Run(string(form), func(t *testing.T) {
-			fsys, err := pfaffianForm("radau5", form, sys)
-			if err != nil {
-				t.Fatal(err)
-			}
-			se, err := newSemiExplicit(fsys, form, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dse, _ := newSemiExplicit(fsys, form, false)
+			se, y, cK := knifeMassPart(t, form)
 			k := newRadauKrylov(se, true, false, &Stats{})
-			if k == nil || se.ncH == se.nc {
-				t.Fatalf("no Newton-Krylov systems, or no Pfaffian rows (%d of %d holonomic)", se.ncH, se.nc)
+			if k == nil {
+				t.Fatal("no Newton-Krylov systems")
 			}
-			n, nq := se.n, se.nq
-			y := make([]float64, n)
-			se.pack(y, &s)
-			fsys.ConstraintJacobian(se.G, s.T, s.Q)
-			k.factor(s.T, s.Q, se.G)
+			k.factor(0, y[:se.nq], se.G)
 			if err := k.decompose(nil, nil, fr, ar, br, 0); err != nil {
 				t.Fatal(err)
 			}
-			J := mat.NewDense(n, n, nil)
-			dse.approxJacobian(J, s.T, y)
-			// A(cr, ci) is the real form of c K − J on (Re, Im), K = I on q and v.
-			A := func(cr, ci float64) *mat.Dense {
-				a := mat.NewDense(2*n, 2*n, nil)
-				for i := range n {
-					for j := range n {
-						a.Set(i, j, -J.At(i, j))
-						a.Set(n+i, n+j, -J.At(i, j))
-					}
-					if i < 2*nq {
-						a.Set(i, i, a.At(i, i)+cr)
-						a.Set(n+i, n+i, a.At(n+i, n+i)+cr)
-						a.Set(i, n+i, -ci)
-						a.Set(n+i, i, ci)
-					}
-				}
-				return a
-			}
-			b := make([]float64, 2*n)
-			for i := range b {
-				b[i] = math.Sin(float64(3*i + 1))
-			}
-			check := func(label string, a *mat.Dense, x []float64, rhs []float64) {
-				r := make([]float64, len(rhs))
-				mat.NewVecDense(len(r), r).MulVec(a, mat.NewVecDense(len(x), x))
-				var worst, size float64
-				for i := range r {
-					worst = math.Max(worst, math.Abs(r[i]-rhs[i]))
-					size = math.Max(size, math.Abs(rhs[i]))
-				}
-				t.Logf("%s: |(c K − J) x − b| = %.1e of |b| = %.1e", label, worst, size)
-				if worst > 1e-9*size {
-					t.Errorf("%s: solveMass leaves a residual %.2e, want ≤ 1e-9 |b| = %.2e", label, worst, 1e-9*size)
-				}
-			}
+			n := se.n
+			b := knifeRight(2 * n)
 			xr := append([]float64(nil), b[:n]...)
 			k.solveMass(xr, nil, complex(fr, 0))
-			check("real", A(fr, 0).Slice(0, n, 0, n).(*mat.Dense), xr, b[:n])
+			checkInverse(t, "real", cK(fr, 0, true), xr, b[:n])
 			x := append([]float64(nil), b...)
 			k.solveMass(x[:n], x[n:], complex(ar, br))
-			check("complex", A(ar, br), x, b)
+			checkInverse(t, "complex", cK(ar, br, false), x, b)
+		})
+	}
+}
+
+// TestBDFMassPrecondPfaffian: bdfMassPrecond.solve inverts the mass part of bdf's matrix
+// c K − J on the knife-edge chain in every form that takes Pfaffian rows, the Baumgarte
+// forms' rows without a position weight (rowWeights), to rounding.
+func TestBDFMassPrecondPfaffian(t *testing.T) {
+	const c = 40.0
+	for _, form := range []Formulation{StabilizedIndex2, Index2, Index1, Index2Baumgarte, Baumgarte} {
+		t.Run(string(form), func(t *testing.T) {
+			se, y, cK := knifeMassPart(t, form)
+			p := newBDFMassPrecond(se.sys, form, false)
+			if p == nil {
+				t.Fatal("no preconditioner")
+			}
+			p.cw = newConstraintWeights(se)
+			if err := p.factor(0, y[:se.nq], se.G, c); err != nil {
+				t.Fatal(err)
+			}
+			b := knifeRight(se.n)
+			x := append([]float64(nil), b...)
+			p.solve(x)
+			checkInverse(t, "bdf", cK(c, 0, true), x, b)
 		})
 	}
 }
