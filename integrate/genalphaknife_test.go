@@ -67,6 +67,20 @@ func knifeRate(sys dae.System, s *State) float64 {
 	return worst
 }
 
+// knifeTenSteps starts m on the knife chain big of 70 rods (210 coordinates, above
+// massNewtonDenseMax) at tolerance 1e-4 and takes 10 steps.
+func knifeTenSteps(t *testing.T, m Method, big dae.System, bs State) {
+	t.Helper()
+	if err := m.Init(big, bs.Clone(), StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+		t.Fatalf("210 coordinates: %v", err)
+	}
+	for range 10 {
+		if err := m.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestGenAlphaKnifeKrylov: genalpha in both forms (index 3, stabilized index 2) on a joint
 // chain with a knife edge at its tip runs on the Newton-Krylov path, the Pfaffian row
 // A v + b = 0 among massSchur's rows (pfaffianPrecond, si2MassPrecond), and lands where
@@ -110,14 +124,7 @@ func TestGenAlphaKnifeKrylov(t *testing.T) {
 			stepAllocatesNothing(t, "genalpha on the knife chain", kry)
 
 			m := mk()
-			if err := m.Init(big, bs.Clone(), StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
-				t.Fatalf("210 coordinates: %v", err)
-			}
-			for range 10 {
-				if err := m.Step(math.Inf(1)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			knifeTenSteps(t, m, big, bs)
 			if m.w.mn == nil || !m.w.mn.inUse() || m.w.lu != nil {
 				t.Errorf("210 coordinates: not on the Newton-Krylov path (or a dense matrix was sized)")
 			}
@@ -176,14 +183,7 @@ func TestBDFKnifeKrylov(t *testing.T) {
 			stepAllocatesNothing(t, "bdf on the knife chain", kry)
 
 			m := &BDF{Formulation: form}
-			if err := m.Init(big, bs.Clone(), StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
-				t.Fatalf("210 coordinates: %v", err)
-			}
-			for range 10 {
-				if err := m.Step(math.Inf(1)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			knifeTenSteps(t, m, big, bs)
 			if m.w.pm == nil || m.w.lu != nil {
 				t.Errorf("210 coordinates: not on the Newton-Krylov path (or a dense matrix was sized)")
 			}

@@ -57,14 +57,7 @@ func TestRadau5KnifeKrylov(t *testing.T) {
 			stepAllocatesNothing(t, "radau5 on the knife chain", kry)
 
 			m := &Radau5{Formulation: form}
-			if err := m.Init(big, bs.Clone(), StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
-				t.Fatalf("210 coordinates: %v", err)
-			}
-			for range 10 {
-				if err := m.Step(math.Inf(1)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			knifeTenSteps(t, m, big, bs)
 			if m.w.kry == nil || m.w.J != nil || m.w.se.M != nil {
 				t.Errorf("210 coordinates: not on the Newton-Krylov path (or a dense matrix was sized)")
 			}
