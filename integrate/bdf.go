@@ -199,9 +199,8 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	if nd := dae.StateSize(sys); nd > 0 {
 		return fmt.Errorf("integrate: bdf: the system has %d first-order states (dae.FirstOrder), which this method does not integrate; use dopri5 or hht", nd)
 	}
-	// f_λ is in φ (massNewtonFor); the Pfaffian rows join bdfMassPrecond's rows in the
-	// forms whose weights on them are G's.
-	why := denseWhyTaking(sys, true, bdfPfaffianKrylov(form))
+	// f_λ is in φ (massNewtonFor); the Pfaffian rows join bdfMassPrecond's rows.
+	why := denseWhyTaking(sys, true, true)
 	if err := refuseDenseNewton("bdf", form, sys, why); err != nil {
 		return err
 	}

@@ -37,7 +37,8 @@ import (
 // takes M a from dae.MassMultiplier (semiExplicit.mm), so a product costs O(N).
 //
 // Pfaffian rows A v + b = 0 (rows nh… of G, dae.WithPfaffianRows) are velocity rows in the
-// index2 and ggl forms and acceleration rows A a = γ_A in index1, weighted as G's rows, so
+// index2 and ggl forms and acceleration rows A a = γ_A in index1, weighted as G's rows, and
+// in the Baumgarte forms G's rows without the position weight (rowWeights), so
 // they join G in the saddle-point solve (its Schur complement dense in the number of cut +
 // Pfaffian rows). In ggl their μ rows read μ = 0: δμ_P = −r_μ, G Gᵀ shrinks to the
 // holonomic rows with G_H Aᵀ δμ_P moved to the right side, and their λ rows take
@@ -53,17 +54,8 @@ type bdfMassPrecond struct {
 	w, mw, gm  []float64 // nq; gm = Gᵀδμ (GGL only)
 }
 
-// bdfPfaffianKrylov reports whether bdf's form form holds the Pfaffian rows with the
-// weights of G's rows, so that bdfMassPrecond takes them: ggl, index2 and index1. The
-// Baumgarte forms weigh G δq by their position coefficient, which a Pfaffian row (no g)
-// lacks; they keep the dense matrix.
-func bdfPfaffianKrylov(form Formulation) bool {
-	return form == StabilizedIndex2 || form == Index2 || form == Index1
-}
-
 // newBDFMassPrecond returns the preconditioner for sys in formulation form, or nil when sys
-// lacks dae.MassSolver or dae.MassMultiplier, has Pfaffian rows (whose μ rows differ), or
-// has λ-dependent forces at no more than massNewtonDenseMax coordinates and not
+// lacks dae.MassSolver or dae.MassMultiplier, or has λ-dependent forces at no more than massNewtonDenseMax coordinates and not
 // reactionKrylov (massNewtonFor). Every form of bdf takes it: index1, baumgarte and
 // index3 were kept off it in session 7 after stopping at t ≈ 0 where their dense paths
 // ran, before the dynamic rows were scaled (massNewton.scaleRows); they run now
@@ -77,9 +69,6 @@ func newBDFMassPrecond(sys dae.System, form Formulation, reactionKrylov bool) *b
 	nq, nc := sys.Size()
 	nh := nc
 	if pr, pf := sys.(dae.PfaffianRows); pf {
-		if !bdfPfaffianKrylov(form) {
-			return nil
-		}
 		nh = pr.HolonomicRows()
 	}
 	mn := massNewtonFor(sys, reactionKrylov)
@@ -156,7 +145,7 @@ func (p *bdfMassPrecond) solve(u []float64) {
 		p.gglRows(u, G)
 	} else {
 		for k := range nc {
-			rl[k] = p.cw.schurRow(G.RawRowView(k), rq, rv, rl[k], c)
+			rl[k] = p.rowWeights(k).schurRow(G.RawRowView(k), rq, rv, rl[k], c)
 		}
 	}
 	p.mm.MassMul(p.mw, p.mn.schur.t, p.mn.schur.q, p.w)
@@ -174,6 +163,18 @@ func (p *bdfMassPrecond) solve(u []float64) {
 		dv := c*dq + p.w[i] - rq[i]
 		rq[i], rv[i], ra[i] = dq, dv, c*dv-rv[i]
 	}
+}
+
+// rowWeights returns the weights of constraint row k: the form's (cw), but for a Pfaffian
+// row (k ≥ nh) in the Baumgarte forms no position weight, as dae.WithPfaffianRows gives
+// those rows g = 0: index2-baumgarte reads A v + b = 0 there, baumgarte
+// A a − γ_A + 2α(A v + b) = 0.
+func (p *bdfMassPrecond) rowWeights(k int) constraintWeights {
+	w := p.cw
+	if k >= p.nh {
+		w.q = 0
+	}
+	return w
 }
 
 // gglRows writes GGL's δμ into u's μ block and s into its λ block, and subtracts c Gᵀδμ

@@ -275,7 +275,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	if dae.StateSize(sys) > 0 {
 		return fmt.Errorf("integrate: radau5: systems with first-order states (dae.FirstOrder) are not supported")
 	}
-	if err := refuseDenseNewton("radau5", form, sys, denseWhyTaking(sys, true, false)); err != nil {
+	if err := refuseDenseNewton("radau5", form, sys, denseWhyTaking(sys, true, true)); err != nil {
 		return err
 	}
 	se, err := newSemiExplicit(sys, form, !m.ApproxJacobian)

@@ -58,11 +58,12 @@ type radauKrylov struct {
 	se     *semiExplicit
 	stats  *Stats
 	nq, nc int
+	nh     int // the holonomic rows (nc without Pfaffian rows)
 	n      int
 	hasMu  bool
 	index3 bool // the λ rows are g (index3 form), else G v + g_t
 	approx bool
-	GGt    []float64 // nc×nc Cholesky factor of G Gᵀ (GGL only)
+	GGt    []float64 // nh×nh Cholesky factor of G_H G_Hᵀ (GGL only)
 	err    error     // of the last factorization
 
 	t0            float64   // the simplified Newton's point (t₀, y₀) and φ(t₀, y₀)
@@ -86,17 +87,15 @@ type radauKrylov struct {
 const radauGMRESRTol = 1e-3
 
 // newRadauKrylov returns the Newton-Krylov systems for the first-order form se of sys, or
-// nil when sys lacks dae.MassSolver or dae.MassMultiplier, has Pfaffian rows (as
-// bdfMassPrecond), or se is on the sparse evaluation path. With λ-dependent forces, above
+// nil when sys lacks dae.MassSolver or dae.MassMultiplier, or se is on the sparse
+// evaluation path. Pfaffian rows (dae.PfaffianRows: ggl and index2, the forms that take
+// them) join G in the saddle-point solve as in bdfMassPrecond (solveMass). With λ-dependent forces, above
 // massNewtonDenseMax coordinates or with reactionKrylov (massNewtonFor), φ carries f_λ at
 // the λ of y (semiExplicit.residual), so the differences jv hold its λ columns, which
 // solveMass leaves out.
 func newRadauKrylov(se *semiExplicit, approx, reactionKrylov bool, stats *Stats) *radauKrylov {
 	mm, ok := se.sys.(dae.MassMultiplier)
 	if !ok || se.sp != nil {
-		return nil
-	}
-	if _, pf := se.sys.(dae.PfaffianRows); pf {
 		return nil
 	}
 	mn := massNewtonFor(se.sys, reactionKrylov)
@@ -106,13 +105,13 @@ func newRadauKrylov(se *semiExplicit, approx, reactionKrylov bool, stats *Stats)
 	nq, nc, n := se.nq, se.nc, se.n
 	vec := func(k int) []float64 { return make([]float64, k) }
 	k := &radauKrylov{mn: mn, mm: mm, se: se, stats: stats, nq: nq, nc: nc, n: n,
-		hasMu: se.hasMu, index3: se.form == Index3, approx: approx,
+		nh: se.ncH, hasMu: se.hasMu, index3: se.form == Index3, approx: approx,
 		re: newGMRES(n), cx: newGMRES(2 * n), b2: vec(2 * n),
 		x: vec(n), xi: vec(n), yp: vec(n), jx: vec(n), jxi: vec(n), im0: vec(n),
 		wr: vec(nq), wi: vec(nq), mw: vec(nq), gmr: vec(nq), gmi: vec(nq)}
 	k.re.rtol, k.cx.rtol = radauGMRESRTol, radauGMRESRTol
 	if k.hasMu {
-		k.GGt = vec(nc * nc)
+		k.GGt = vec(se.ncH * se.ncH)
 	}
 	k.rs, k.cs = &radauRealKrylov{k}, &radauComplexKrylov{k}
 	// M a by dae.MassMultiplier in φ; M and its work matrix only at a dense fallback.
@@ -131,7 +130,7 @@ func (k *radauKrylov) factor(t float64, q []float64, G *mat.Dense) {
 	if k.err != nil || !k.hasMu || k.nc == 0 {
 		return
 	}
-	k.err = factorGGt(k.GGt, G, k.nc, k.mn)
+	k.err = factorGGt(k.GGt, G, k.nh, k.mn)
 }
 
 // decompose records γ/h, α/h, β/h (radauSystems): the factorization does not depend on
@@ -282,8 +281,9 @@ func (s *radauComplexKrylov) precondition(x []float64) {
 //
 // (G Gᵀ) δμ = G r_q − r_λ + c r_μ and s = −r_μ (ggl); s = (G r_q − r_λ)/c (index2);
 // s = −r_λ (index3); then [M Gᵀ; G 0](c² δq, δλ) = (r_a + M(c(r_q − Gᵀδμ) + r_v), c² s),
-// δv = c δq + Gᵀδμ − r_q, δa = c δv − r_v. With ui nil the imaginary parts are zero
-// throughout, so their solves are skipped.
+// δv = c δq + Gᵀδμ − r_q, δa = c δv − r_v. Pfaffian rows A v + b = 0 are rows of G here
+// (velocity rows in ggl and index2), with μ = 0 in ggl (gglRows). With ui nil the
+// imaginary parts are zero throughout, so their solves are skipped.
 func (k *radauKrylov) solveMass(ur, ui []float64, c complex128) {
 	cplx := ui != nil
 	if !cplx {
@@ -295,34 +295,20 @@ func (k *radauKrylov) solveMass(ur, ui []float64, c complex128) {
 	G := k.mn.G
 	qr, vr, ar, lr, mr := k.se.blocks(ur)
 	qi, vi, ai, li, mi := k.se.blocks(ui)
+	clear(k.gmr)
+	clear(k.gmi)
 	switch {
-	case k.hasMu: // δμ into r_μ, s into r_λ
-		for j := range nc {
-			g := G.RawRowView(j)
-			gr, gi := dot(g, qr), dot(g, qi)
-			lr[j], mr[j], li[j], mi[j] = -mr[j], gr-lr[j]+cr*mr[j]-ci*mi[j], -mi[j], gi-li[j]+cr*mi[j]+ci*mr[j]
-		}
-		linalg.CholeskySolve(k.GGt, nc, mr)
-		if cplx {
-			linalg.CholeskySolve(k.GGt, nc, mi)
-		}
+	case k.hasMu:
+		k.gglRows(qr, qi, lr, li, mr, mi, c, cplx)
 	case k.index3:
 		for j := range nc {
 			lr[j], li[j] = -lr[j], -li[j]
 		}
 	default: // index2: s = (G r_q − r_λ)/c
-		d := cr*cr + ci*ci
 		for j := range nc {
 			g := G.RawRowView(j)
-			a, b := dot(g, qr)-lr[j], dot(g, qi)-li[j]
-			lr[j], li[j] = (a*cr+b*ci)/d, (b*cr-a*ci)/d
+			lr[j], li[j] = cdiv(dot(g, qr)-lr[j], dot(g, qi)-li[j], cr, ci)
 		}
-	}
-	clear(k.gmr)
-	clear(k.gmi)
-	if k.hasMu && nc > 0 {
-		addGTx(k.gmr, G, mr, 1)
-		addGTx(k.gmi, G, mi, 1)
 	}
 	for i := range nq { // w = c(r_q − Gᵀδμ) + r_v
 		tr, ti := qr[i]-k.gmr[i], qi[i]-k.gmi[i]
@@ -348,6 +334,42 @@ func (k *radauKrylov) solveMass(ur, ui []float64, c complex128) {
 		dvi := cr*dqi + ci*dqr + k.gmi[i] - qi[i]
 		qr[i], vr[i], ar[i], qi[i], vi[i], ai[i] = dqr, dvr, cr*dvr-ci*dvi-vr[i], dqi, dvi, cr*dvi+ci*dvr-vi[i]
 	}
+}
+
+// gglRows writes GGL's δμ into (mr, mi) and s into (lr, li), and Gᵀδμ into (gmr, gmi),
+// which solveMass has cleared. The Pfaffian rows' μ rows read μ = 0 (semiExplicit), so
+// δμ_P = −r_μ; G_H G_Hᵀ over the holonomic rows then solves for δμ_H with G_H Aᵀδμ_P on
+// the right side, and their velocity rows −A δv = r_λ give s_P = (A r_q − r_λ − A Gᵀδμ)/c,
+// as in bdfMassPrecond.gglRows with a complex c.
+func (k *radauKrylov) gglRows(qr, qi, lr, li, mr, mi []float64, c complex128, cplx bool) {
+	nh, nc, G := k.nh, k.nc, k.mn.G
+	cr, ci := real(c), imag(c)
+	for j := nh; j < nc; j++ { // δμ_P = −r_μ; gm = Aᵀδμ_P
+		mr[j], mi[j] = -mr[j], -mi[j]
+		addScaledRow(k.gmr, G.RawRowView(j), mr[j])
+		addScaledRow(k.gmi, G.RawRowView(j), mi[j])
+	}
+	for j := range nh { // δμ_H's right side into r_μ, s = −r_μ into r_λ
+		g := G.RawRowView(j)
+		gr, gi := dot(g, qr)-dot(g, k.gmr), dot(g, qi)-dot(g, k.gmi)
+		lr[j], mr[j], li[j], mi[j] = -mr[j], gr-lr[j]+cr*mr[j]-ci*mi[j], -mi[j], gi-li[j]+cr*mi[j]+ci*mr[j]
+	}
+	linalg.CholeskySolve(k.GGt, nh, mr[:nh])
+	if cplx {
+		linalg.CholeskySolve(k.GGt, nh, mi[:nh])
+	}
+	addGTx(k.gmr, G, mr[:nh], 1)
+	addGTx(k.gmi, G, mi[:nh], 1)
+	for j := nh; j < nc; j++ {
+		a := G.RawRowView(j)
+		lr[j], li[j] = cdiv(dot(a, qr)-lr[j]-dot(a, k.gmr), dot(a, qi)-li[j]-dot(a, k.gmi), cr, ci)
+	}
+}
+
+// cdiv returns (a + ib)/(cr + i ci) as its real and imaginary parts.
+func cdiv(a, b, cr, ci float64) (float64, float64) {
+	d := cr*cr + ci*ci
+	return (a*cr + b*ci) / d, (b*cr - a*ci) / d
 }
 
 // addMass adds M x at the factorization's q to dst.

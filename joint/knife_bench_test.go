@@ -53,9 +53,18 @@ func BenchmarkKnifeChainGenAlphaStep(b *testing.B) {
 }
 
 // BenchmarkKnifeChainBDFStep is BenchmarkKnifeChainGenAlphaStep for bdf's ggl form (the
-// knife's row among bdfMassPrecond's rows, its μ row μ = 0).
+// knife's row among bdfMassPrecond's rows, its μ row μ = 0) and its Baumgarte forms (the
+// row without a position weight).
 func BenchmarkKnifeChainBDFStep(b *testing.B) {
-	benchKnifeRoutes(b, "form=ggl/", func() integrate.Method { return &integrate.BDF{Formulation: integrate.StabilizedIndex2} })
+	for _, form := range []integrate.Formulation{integrate.StabilizedIndex2, integrate.Index2Baumgarte, integrate.Baumgarte} {
+		benchKnifeRoutes(b, fmt.Sprintf("form=%s/", form), func() integrate.Method { return &integrate.BDF{Formulation: form} })
+	}
+}
+
+// BenchmarkKnifeChainRadau5Step is BenchmarkKnifeChainGenAlphaStep for radau5's ggl form
+// (the knife's row among radauKrylov's rows in its real and complex systems, μ = 0 for it).
+func BenchmarkKnifeChainRadau5Step(b *testing.B) {
+	benchKnifeRoutes(b, "form=ggl/", func() integrate.Method { return &integrate.Radau5{Formulation: integrate.StabilizedIndex2} })
 }
 
 // benchKnifeRoutes runs benchSteps of the method made by mk on knifeChain3D of 10, 100
