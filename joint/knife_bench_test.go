@@ -61,6 +61,12 @@ func BenchmarkKnifeChainBDFStep(b *testing.B) {
 	}
 }
 
+// BenchmarkKnifeChainHHTStep is BenchmarkKnifeChainGenAlphaStep for hht (the knife's row
+// among massSchur's rows, its right side unscaled).
+func BenchmarkKnifeChainHHTStep(b *testing.B) {
+	benchKnifeRoutes(b, "", func() integrate.Method { return &integrate.HHT{} })
+}
+
 // BenchmarkKnifeChainRadau5Step is BenchmarkKnifeChainGenAlphaStep for radau5's ggl form
 // (the knife's row among radauKrylov's rows in its real and complex systems, μ = 0 for it).
 func BenchmarkKnifeChainRadau5Step(b *testing.B) {
