@@ -17,7 +17,11 @@ func TestLieGenAlphaKnifeKrylov(t *testing.T) {
 	ref := radau5Ref(t, sys, s, tEnd)
 	for _, form := range []Formulation{Index3, StabilizedIndex2} {
 		t.Run(string(form), func(t *testing.T) {
-			mk := func() *LieGenAlpha { return &LieGenAlpha{Params: DefaultGenAlpha().Params, Formulation: form} }
+			mk := func() *LieGenAlpha {
+				m := DefaultLieGenAlpha()
+				m.Formulation = form
+				return &m
+			}
 			kry, dense := mk(), mk()
 			ctl := StepControl{RTol: tol, ATol: tol}
 			runTo(t, kry, sys, s.Clone(), tEnd, ctl)
