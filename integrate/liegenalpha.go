@@ -70,8 +70,8 @@ import (
 // abscissa as genalpha does.
 //
 // On a dae.System on ℝⁿ with dae.MassSolver and dae.MassMultiplier (the joint route)
-// and without λ-dependent forces (with them, above massNewtonDenseMax coordinates), the
-// run is genalpha's (GenAlpha, named lie-genalpha):
+// and without λ-dependent forces (with them, above massNewtonDenseMax coordinates), with
+// or without Pfaffian rows, the run is genalpha's (GenAlpha, named lie-genalpha):
 // on a vector space T = I and the bracket vanishes, so the two methods take the same
 // starting values, updates, predictor and error estimate, and differ only in their
 // corrector, which is genalpha's Newton-Krylov one there (massnewton.go), O(N) per
