@@ -64,7 +64,10 @@ func BenchmarkKnifeChainBDFStep(b *testing.B) {
 // BenchmarkKnifeChainHHTStep is BenchmarkKnifeChainGenAlphaStep for hht (the knife's row
 // among massSchur's rows, its right side unscaled).
 func BenchmarkKnifeChainHHTStep(b *testing.B) {
-	benchKnifeRoutes(b, "", func() integrate.Method { return &integrate.HHT{} })
+	benchKnifeRoutes(b, "", func() integrate.Method {
+		m := integrate.DefaultHHT()
+		return &m
+	})
 }
 
 // BenchmarkKnifeChainLieGenAlphaStep is BenchmarkKnifeChainGenAlphaStep for lie-genalpha
