@@ -332,11 +332,13 @@
 //
 // Forms without the path on a dae.MassSolver system of more than massNewtonDenseMax
 // coordinates are refused at Init, naming method, form and reason (refuseDenseNewton:
-// first-order states in hht, Pfaffian rows in hht and lie-genalpha), rather than run at
-// O(nq³) per factorization. Pfaffian rows keep the path elsewhere: genalpha takes them in massSchur over (G; A), bdf (every form that takes
-// them) beside G in bdfMassPrecond with G's weights, less the position weight in the
-// Baumgarte forms (g = 0 on them, rowWeights), and radau5 (ggl, index2) beside G in both of
-// radauKrylov's systems, μ = 0 for them in ggl.
+// first-order states in hht), rather than run at O(nq³) per factorization. Pfaffian rows
+// keep the path: genalpha (so lie-genalpha on ℝⁿ) and hht take them in massSchur over
+// (G; A) (hht's right side unscaled: its rows A v + b divided by γh lead with A, as
+// g/(βh²) with G), bdf (every form that takes them) beside G in
+// bdfMassPrecond with G's weights, less the position weight in the Baumgarte forms (g = 0
+// on them, rowWeights), and radau5 (ggl, index2) beside G in both of radauKrylov's
+// systems, μ = 0 for them in ggl.
 // hht and genalpha (both forms, so newmark, and lie-genalpha run as genalpha) take
 // λ-dependent forces (joint friction) on the path above massNewtonDenseMax coordinates
 // (below, their dense matrices with ∂f_λ are cheaper: 1.6-1.7 × for genalpha on the 10-pin

@@ -320,7 +320,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 		w.fo = sys.(dae.FirstOrder)
 	}
 	w.mm, _ = sys.(dae.MassMultiplier)
-	if sparse && nd == 0 && pf == nil && w.mm != nil {
+	if sparse && nd == 0 && w.mm != nil { // Pfaffian rows join massSchur's rows (precondition)
 		w.mn = newMassNewton(sys) // the dense parts wait for a fallback
 		if w.mn == nil && nq > massNewtonDenseMax {
 			// λ-dependent forces: f_λ is in the residual, so GMRES has its columns; below
@@ -331,8 +331,11 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	}
 	if w.mn != nil {
 		w.kr, w.ku, w.kb, w.e1raw = newGMRES(n), vec(n), vec(n), vec(nq)
-		if w.cf = dae.AsConstraintForcer(sys); w.cf != nil {
+		// pfaffianResidual reads A from G, so runs with Pfaffian rows keep G at the iterate
+		if w.cf = dae.AsConstraintForcer(sys); w.cf != nil && pf == nil {
 			w.mn.withoutG()
+		} else {
+			w.cf = nil
 		}
 	}
 	if nc > 0 && !w.gFree() {
@@ -381,7 +384,7 @@ func (w *hhtWork) refuseDense(sys dae.System) error {
 	if w.mn != nil {
 		return nil
 	}
-	why := denseWhy(sys)
+	why := denseWhyTaking(sys, true, true) // newMassNewtonReaction, Pfaffian rows in massSchur
 	if why == "" && w.nd > 0 {
 		why = "first-order states"
 	}
@@ -861,7 +864,11 @@ func (w *hhtWork) jacVec(dst, z []float64) {
 	}
 }
 
-// precondition applies the mass part's inverse (krylovSystem).
+// precondition applies the mass part's inverse (krylovSystem). The Pfaffian rows need no
+// scaling of their right side (genalpha's pfaffianPrecond): scaled by 1/(γh) in e₂
+// (pfaffianResidual), their derivative in a is A + (βh/γ) ∂(A v + b)/∂q, whose leading
+// term A sits in massNewton's G = (G; A) as the holonomic rows' G does; the O(h) term is
+// left out with the other O(h) terms.
 func (w *hhtWork) precondition(x []float64) { w.mn.solve(x) }
 
 // converged checks the converged unknowns.

@@ -70,8 +70,8 @@ import (
 // abscissa as genalpha does.
 //
 // On a dae.System on ℝⁿ with dae.MassSolver and dae.MassMultiplier (the joint route)
-// and without λ-dependent forces (with them, above massNewtonDenseMax coordinates), the
-// run is genalpha's (GenAlpha, named lie-genalpha):
+// and without λ-dependent forces (with them, above massNewtonDenseMax coordinates), with
+// or without Pfaffian rows, the run is genalpha's (GenAlpha, named lie-genalpha):
 // on a vector space T = I and the bracket vanishes, so the two methods take the same
 // starting values, updates, predictor and error estimate, and differ only in their
 // corrector, which is genalpha's Newton-Krylov one there (massnewton.go), O(N) per
@@ -231,11 +231,12 @@ func (m *LieGenAlpha) InitLie(sys dae.LieSystem, start State, ctl StepControl) e
 
 // krylovOnPlain reports whether lie-genalpha runs on the System sys on ℝⁿ as genalpha,
 // whose Newton-Krylov corrector takes sys (see LieGenAlpha): dae.MassSolver without what
-// keeps a system off that corrector (denseWhy), or with λ-dependent forces above
+// keeps a system off that corrector (denseWhyTaking: Pfaffian rows are taken, in
+// massSchur over (G; A), pfaffianPrecond), or with λ-dependent forces above
 // massNewtonDenseMax coordinates, which genalpha's residual carries (reactionKrylov).
 func krylovOnPlain(sys dae.System) bool {
 	_, ms := sys.(dae.MassSolver)
-	return ms && (denseWhy(sys) == "" || reactionKrylov(sys))
+	return ms && (denseWhyTaking(sys, false, true) == "" || reactionKrylov(sys))
 }
 
 // init starts a run on sys; plain is the dae.System on ℝⁿ that sys wraps (nil for a
@@ -274,7 +275,7 @@ func (m *LieGenAlpha) init(sys dae.LieSystem, start State, ctl StepControl, plai
 		w.pf, w.R = pf, mat.NewDense(nc-ncH, nv, nil)
 	}
 	if plain != nil {
-		if err := refuseDenseNewton(name, form, plain, denseWhy(plain)); err != nil {
+		if err := refuseDenseNewton(name, form, plain, denseWhyTaking(plain, false, true)); err != nil {
 			return err
 		}
 		w.rx, w.rxa = newReaction(plain, nil), newReactionAccel(plain, nil)

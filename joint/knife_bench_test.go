@@ -61,6 +61,25 @@ func BenchmarkKnifeChainBDFStep(b *testing.B) {
 	}
 }
 
+// BenchmarkKnifeChainHHTStep is BenchmarkKnifeChainGenAlphaStep for hht (the knife's row
+// among massSchur's rows, its right side unscaled).
+func BenchmarkKnifeChainHHTStep(b *testing.B) {
+	benchKnifeRoutes(b, "", func() integrate.Method {
+		m := integrate.DefaultHHT()
+		return &m
+	})
+}
+
+// BenchmarkKnifeChainLieGenAlphaStep is BenchmarkKnifeChainGenAlphaStep for lie-genalpha
+// (index 3): on the joint route it runs as genalpha (krylovOnPlain), on the dense route
+// its own iteration on ℝⁿ.
+func BenchmarkKnifeChainLieGenAlphaStep(b *testing.B) {
+	benchKnifeRoutes(b, "form=index3/", func() integrate.Method {
+		m := integrate.DefaultLieGenAlpha()
+		return &m
+	})
+}
+
 // BenchmarkKnifeChainRadau5Step is BenchmarkKnifeChainGenAlphaStep for radau5's ggl form
 // (the knife's row among radauKrylov's rows in its real and complex systems, μ = 0 for it).
 func BenchmarkKnifeChainRadau5Step(b *testing.B) {
