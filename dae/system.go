@@ -2,7 +2,6 @@ package dae
 
 import (
 	"strconv"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -94,11 +93,11 @@ func ConstraintName(sys System, i int) string {
 // indexNameCount is how many names "q[i]" and "g[i]" indexNames holds made.
 const indexNameCount = 1024
 
-// indexNames holds "q[i]" and "g[i]" for i < indexNameCount, made at first use and never
-// changed after: the integrators name the worst residual of every failed Newton iteration
-// (a step's normal work), and for a System without Namer formatting the name there
-// allocated inside a step.
-var indexNames = sync.OnceValue(func() *[2][indexNameCount]string {
+// indexNames holds "q[i]" and "g[i]" for i < indexNameCount, made when the package is
+// loaded and never changed: the integrators name the worst residual of every failed Newton
+// iteration (a step's normal work), and for a System without Namer formatting the name
+// there allocated inside a step (made lazily, the table's first use did).
+var indexNames = func() *[2][indexNameCount]string {
 	names := new([2][indexNameCount]string)
 	for k, prefix := range [2]string{"q[", "g["} {
 		for i := range indexNameCount {
@@ -106,12 +105,12 @@ var indexNames = sync.OnceValue(func() *[2][indexNameCount]string {
 		}
 	}
 	return names
-})
+}()
 
 // indexName returns prefix + i + "]", from indexNames[k] when i is small enough.
 func indexName(k int, prefix string, i int) string {
 	if 0 <= i && i < indexNameCount {
-		return indexNames()[k][i]
+		return indexNames[k][i]
 	}
 	return prefix + strconv.Itoa(i) + "]"
 }
