@@ -68,8 +68,10 @@ func knifeRate(sys dae.System, s *State) float64 {
 }
 
 // knifeTenSteps starts m on the knife chain big of 70 rods (210 coordinates, above
-// massNewtonDenseMax) at tolerance 1e-4 and takes 10 steps.
-func knifeTenSteps(t *testing.T, m Method, big dae.System, bs State) {
+// massNewtonDenseMax) at tolerance 1e-4, takes 10 steps, and fails t unless onPath says m
+// is on its Newton-Krylov path without a dense matrix and the knife row |A v + b| is held
+// to 1e-4.
+func knifeTenSteps(t *testing.T, m Method, big *joint.System, bs State, onPath func() bool) {
 	t.Helper()
 	if err := m.Init(big, bs.Clone(), StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
 		t.Fatalf("210 coordinates: %v", err)
@@ -79,6 +81,13 @@ func knifeTenSteps(t *testing.T, m Method, big dae.System, bs State) {
 			t.Fatal(err)
 		}
 	}
+	if !onPath() {
+		t.Errorf("210 coordinates: not on the Newton-Krylov path (or a dense matrix was sized)")
+	}
+	if r := knifeRate(big, m.Current()); r > 1e-4 {
+		t.Errorf("210 coordinates, t = %g: knife row |A v + b| = %.2e, want ≤ 1e-4", m.Current().T, r)
+	}
+	t.Logf("210 coordinates: t = %g after 10 steps, %+v", m.Current().T, m.Stats())
 }
 
 // TestGenAlphaKnifeKrylov: genalpha in both forms (index 3, stabilized index 2) on a joint
@@ -113,14 +122,7 @@ func TestGenAlphaKnifeKrylov(t *testing.T) {
 			stepAllocatesNothing(t, "genalpha on the knife chain", kry)
 
 			m := mk()
-			knifeTenSteps(t, m, big, bs)
-			if m.w.mn == nil || !m.w.mn.inUse() || m.w.lu != nil {
-				t.Errorf("210 coordinates: not on the Newton-Krylov path (or a dense matrix was sized)")
-			}
-			if r := knifeRate(big, m.Current()); r > 1e-4 {
-				t.Errorf("210 coordinates, t = %g: knife row |A v + b| = %.2e, want ≤ 1e-4", m.Current().T, r)
-			}
-			t.Logf("210 coordinates: t = %g after 10 steps, %+v", m.Current().T, m.Stats())
+			knifeTenSteps(t, m, big, bs, func() bool { return m.w.mn != nil && m.w.mn.inUse() && m.w.lu == nil })
 		})
 	}
 }
@@ -161,14 +163,7 @@ func TestBDFKnifeKrylov(t *testing.T) {
 			stepAllocatesNothing(t, "bdf on the knife chain", kry)
 
 			m := &BDF{Formulation: form}
-			knifeTenSteps(t, m, big, bs)
-			if m.w.pm == nil || m.w.lu != nil {
-				t.Errorf("210 coordinates: not on the Newton-Krylov path (or a dense matrix was sized)")
-			}
-			if r := knifeRate(big, m.Current()); r > 1e-4 {
-				t.Errorf("210 coordinates, t = %g: knife row |A v + b| = %.2e, want ≤ 1e-4", m.Current().T, r)
-			}
-			t.Logf("210 coordinates: t = %g after 10 steps, %+v", m.Current().T, m.Stats())
+			knifeTenSteps(t, m, big, bs, func() bool { return m.w.pm != nil && m.w.lu == nil })
 		})
 	}
 }
