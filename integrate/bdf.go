@@ -3,7 +3,6 @@ package integrate
 import (
 	"fmt"
 	"math"
-	"os"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -427,7 +426,7 @@ func (w *bdfWork) setup(tEnd float64) error {
 	w.k, w.kused, w.hused, w.ns, w.phase = 1, 0, 0, 0, 0
 	w.hNext = h0
 	w.nw.mon.floor = tenUlpFloor(w.rtol, w.atol) // an increment of 10 ulps
-	w.nw.mon.needRate = os.Getenv("S3K_ONEIT") == ""
+	w.nw.mon.needRate = true
 	w.lad.c, w.lad.fixed = w.c, w.fixedH > 0 && !w.starting
 	return nil
 }
