@@ -27,32 +27,39 @@ type massOnly struct {
 // BenchmarkChainStiffPrecond measures the implicit methods' Newton-Krylov corrector on the
 // chain of N rods in joint coordinates with the preconditioner's a-block c·M ("M", the
 // system as massOnly) and c·M + k·K_g ("M+Kg", the body-level geometric stiffness of
-// dae.StiffMassSolver), at fixed steps h from the chain's state at t = 0.25 s of a dopri5
-// run (the rods loaded; chainStateAt). prod/iter is the residual evaluations per Newton
-// iteration less one (the GMRES products), cpu-ms/step the process CPU time. Run:
+// dae.StiffMassSolver), from the chain's state at t = 0.25 s of a dopri5 run (the rods
+// loaded; chainStateAt): hht at fixed steps h = 1 and 3 ms (ctl=h1ms, h3ms), and hht,
+// genalpha and bdf under error control at tolerance 1e-4 (ctl=tol, as
+// BenchmarkChainImplicitStep). prod/iter is the residual evaluations per Newton iteration
+// less one (the GMRES products), cpu-ms/step the process CPU time, h-ms the mean step. Run:
 //
 //	go test -run X -bench ChainStiffPrecond -benchtime 10x ./joint/
 func BenchmarkChainStiffPrecond(b *testing.B) {
-	for _, method := range []string{"hht"} {
-		for _, n := range []int{10, 100, 1000} {
-			s := chainStateAt(b, n, 0.25)
-			for _, h := range []float64{1e-3, 3e-3} {
-				for _, p := range []string{"M", "M+Kg"} {
-					b.Run(fmt.Sprintf("method=%s/N=%d/h=%g/P=%s", method, n, h, p), func(b *testing.B) {
-						sys, _, err := Chain3D(n)
-						if err != nil {
-							b.Fatal(err)
-						}
-						var ds dae.System = sys
-						if p == "M" {
-							ds = massOnly{sys, sys, sys, sys, sys, sys, sys, sys}
-						}
-						m := implicitMethod(method)
-						benchSteps(b, m, ds, s.Clone(), integrate.StepControl{FixedH: h}, 2)
-						st := m.Stats()
-						b.ReportMetric(float64(st.FuncEvals-st.NewtonIters)/float64(st.NewtonIters), "prod/iter")
-					})
-				}
+	for _, n := range []int{10, 100, 1000} {
+		s := chainStateAt(b, n, 0.25)
+		for _, c := range []struct {
+			method, ctl string
+			h           float64
+		}{{"hht", "h1ms", 1e-3}, {"hht", "h3ms", 3e-3}, {"hht", "tol", 0}, {"genalpha", "tol", 0}, {"bdf", "tol", 0}} {
+			for _, p := range []string{"M", "M+Kg"} {
+				b.Run(fmt.Sprintf("method=%s/ctl=%s/N=%d/P=%s", c.method, c.ctl, n, p), func(b *testing.B) {
+					sys, _, err := Chain3D(n)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var ds dae.System = sys
+					if p == "M" {
+						ds = massOnly{sys, sys, sys, sys, sys, sys, sys, sys}
+					}
+					ctl := integrate.StepControl{FixedH: c.h}
+					if c.h == 0 {
+						ctl = integrate.StepControl{RTol: 1e-4, ATol: 1e-4}
+					}
+					m := implicitMethod(c.method)
+					benchSteps(b, m, ds, s.Clone(), ctl, 2)
+					st := m.Stats()
+					b.ReportMetric(float64(st.FuncEvals-st.NewtonIters)/float64(st.NewtonIters), "prod/iter")
+				})
 			}
 		}
 	}
