@@ -20,8 +20,8 @@ type MassSolver interface {
 // loads body m carries (its gravity and d'Alembert force m g − m a_c at its centre of mass,
 // the forces its children's subtrees transmit at their joints) under a small rotation of m
 // about its inboard joint, and Φ_m = ∂ω_m/∂q' the angular rows of m's Jacobian, so K_g is
-// the dominant part of the stiffness (M a)_q − f_q of the gravity and inertia loads in
-// joint coordinates (exact for a planar chain under gravity). The articulated-body
+// the part of the stiffness (M a)_q − f_q of the gravity and inertia loads that a body's
+// inertia can hold (all of it for a planar chain at rest under gravity). The articulated-body
 // recursion of seed 002 Table 1 takes k K_m as an added angular inertia of body m. The
 // implicit methods' Newton-Krylov preconditioner uses it for the h² term of their
 // iteration matrices, which the mass part alone leaves to GMRES.

@@ -14,11 +14,17 @@ import "math"
 // m g − m a_c at (q, v, a), and the origin of each child joint, with the force the child's
 // subtree exerts on m: the sum of those forces over the subtree, the transmitted force of
 // the Newton-Euler pass. K_m is bilinear in (F, r), so splitting a lever at the joints
-// loses nothing: for a planar chain under gravity Σ_m Φ_mᵀ K_m Φ_m (Φ_m = ∂ω_m/∂q', the
-// angular rows of m's Jacobian) is the stiffness K = (M a)_q − f_q of the gravity and
-// d'Alembert loads in relative coordinates; in 3D it leaves out the turning of the joint
-// axes under the transmitted wrench (Lie brackets of the Cardan axes) and the parts of
-// (M a)_q that are not a force at a point. It is an angular inertia [K_m 0; 0 0] on the
+// loses nothing: for a planar chain at rest (v = 0, a = 0) under gravity Σ_m Φ_mᵀ K_m Φ_m
+// (Φ_m = ∂ω_m/∂q', the angular rows of m's Jacobian) is the whole stiffness
+// K = (M a)_q − f_q in relative coordinates (TestGeometricStiffnessPlanarChainExact). With
+// accelerations it holds each d'Alembert force fixed at its point and leaves out how the
+// points' accelerations change with q at fixed joint accelerations (the lever arms of the
+// joint accelerations turning), which is most of (M a)_q in the Frobenius norm; in 3D it
+// also leaves out the turning of the joint axes under the transmitted wrench (Lie
+// brackets of the Cardan axes). Measured as a preconditioner it still does what M + K
+// does, and gravity alone without the d'Alembert forces does worse than M alone
+// (BENCHMARKS.md, "The geometric stiffness in the joint route's preconditioner"). It is
+// an angular inertia [K_m 0; 0 0] on the
 // body's spatial inertia (the angular half of a spatial motion is the same at every
 // reference point), so the articulated-body recursion solves M + k Σ Φ_mᵀ K_m Φ_m in O(N).
 // Bare frames (the inner frames of composite joints) carry nothing and get nothing; loads

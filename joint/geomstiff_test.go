@@ -155,9 +155,10 @@ func TestGeometricStiffnessSecondVariation(t *testing.T) {
 	}
 }
 
-// TestGeometricStiffnessPlanarChainExact: for a planar chain of revolute joints hanging
-// at rest under gravity (a = 0, v = 0: no d'Alembert load), Σ Φᵀ K_m Φ is the whole
-// stiffness K = (M a)_q − f_q of the derivatives of derivatives.go, to 1e-12 relative.
+// TestGeometricStiffnessPlanarChainExact: for a planar chain of revolute joints at rest
+// (a = 0, v = 0: no d'Alembert load) at random angles under gravity, Σ Φᵀ K_m Φ is the
+// whole stiffness K = (M a)_q − f_q of the derivatives of derivatives.go, to 1e-12
+// relative.
 func TestGeometricStiffnessPlanarChainExact(t *testing.T) {
 	const l, n = 0.4, 6
 	md := &Model{Gravity: [3]float64{0, 0, -9.81}}
