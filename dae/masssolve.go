@@ -27,6 +27,11 @@ type MassSolver interface {
 // iteration matrices, which the mass part alone leaves to GMRES.
 type StiffMassSolver interface {
 	MassSolver
+	// HasGeometricStiffness reports whether K_g sees every load the bodies carry besides
+	// the tree's joints: false when constraint rows other than held coordinates (loop
+	// closures, Pfaffian rows) press on the bodies, whose loads K_g leaves out, so the
+	// d'Alembert and transmitted forces it levers would not balance.
+	HasGeometricStiffness() bool
 	// GeometricStiffnessLen returns the length of the storage GeometricStiffness writes.
 	GeometricStiffnessLen() int
 	// GeometricStiffness writes K_g's body matrices K_m at (t, q, v, a), each clipped to
@@ -37,6 +42,15 @@ type StiffMassSolver interface {
 	// it into kg; with locked non-nil (a LockedMassSolver's) the coordinates where
 	// locked[i] are prescribed as in LockedMassSolve.
 	StiffMassSolve(x []float64, t float64, q, b []float64, locked []bool, kg []float64, k float64)
+}
+
+// AsStiffMassSolver returns sys as a StiffMassSolver, or nil when it is none or
+// HasGeometricStiffness is false.
+func AsStiffMassSolver(sys System) StiffMassSolver {
+	if s, ok := sys.(StiffMassSolver); ok && s.HasGeometricStiffness() {
+		return s
+	}
+	return nil
 }
 
 // MassMultiplier is the optional capability of forming the product M(t,q) x without

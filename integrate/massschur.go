@@ -67,7 +67,7 @@ func massSchurOf(sys dae.System) *massSchur {
 	nq, nc := sys.Size()
 	s := &massSchur{ms: ms, nq: nq, nc: nc, q: make([]float64, nq), a0: make([]float64, nq),
 		held: newHeldRows(sys)}
-	if s.st, _ = sys.(dae.StiffMassSolver); s.st != nil {
+	if s.st = dae.AsStiffMassSolver(sys); s.st != nil {
 		s.kg = make([]float64, s.st.GeometricStiffnessLen())
 	}
 	if s.held != nil {

@@ -28,7 +28,9 @@ import "math"
 // body's spatial inertia (the angular half of a spatial motion is the same at every
 // reference point), so the articulated-body recursion solves M + k Σ Φ_mᵀ K_m Φ_m in O(N).
 // Bare frames (the inner frames of composite joints) carry nothing and get nothing; loads
-// of force elements and of the cut joints' multipliers are left out.
+// of force elements are left out (their effect on the accelerations is in the d'Alembert
+// forces, levered at the centres of mass), and so are the multipliers' loads of loop
+// closures and Pfaffian rows, where K_g is therefore off (HasGeometricStiffness).
 
 // kgSize is the number of values one frame's K_m takes in the flat storage of
 // GeometricStiffness: the 3×3 matrix by rows.
@@ -155,6 +157,19 @@ func det3(A mat3) float64 {
 func minor2(A mat3) float64 {
 	return min(A[0][0]*A[1][1]-A[0][1]*A[1][0], A[0][0]*A[2][2]-A[0][2]*A[2][0],
 		A[1][1]*A[2][2]-A[1][2]*A[2][1])
+}
+
+// HasGeometricStiffness reports whether every constraint row holds a coordinate (drives,
+// friction's hold rows; dae.StiffMassSolver): the loads of cut joints, cams, knife edges,
+// rolling disks and flexible bodies' joints press on the bodies at points K_g does not
+// lever, so it is off on such models.
+func (s *System) HasGeometricStiffness() bool {
+	for k := range s.nc {
+		if s.HeldCoordinate(k) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // GeometricStiffnessLen returns the length of the storage GeometricStiffness writes

@@ -234,3 +234,25 @@ func TestPositivePart(t *testing.T) {
 		}
 	}
 }
+
+// TestHasGeometricStiffness: K_g is on for a chain and a chain with a drive (a held
+// coordinate), off for randomTree, whose cut joints press on its bodies with loads K_g
+// does not lever.
+func TestHasGeometricStiffness(t *testing.T) {
+	chain := sphericalChain(3)
+	driven := sphericalChain(3)
+	driven.Drive("spin", 0, math.Sin, math.Cos, func(t float64) float64 { return -math.Sin(t) })
+	for _, c := range []struct {
+		name string
+		m    *Model
+		want bool
+	}{{"chain", chain, true}, {"driven chain", driven, true}, {"randomTree", randomTree(rand.New(rand.NewPCG(1, 1))), false}} {
+		sys, err := c.m.System()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sys.HasGeometricStiffness(); got != c.want {
+			t.Errorf("%s: HasGeometricStiffness = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
