@@ -145,3 +145,31 @@ func TestStiffPrecondMatchesDense(t *testing.T) {
 		}
 	}
 }
+
+// TestStiffPrecondOtherMethodsAllocateNothing: genalpha and bdf steps whose preconditioner
+// takes K_g (a fresh factorization every step) allocate nothing after warm-up.
+func TestStiffPrecondOtherMethodsAllocateNothing(t *testing.T) {
+	sys, s, err := Chain3D(10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ga, bdf := integrate.DefaultGenAlpha(), integrate.DefaultBDF()
+	ga.Newton.Jacobian, bdf.Newton.Jacobian = integrate.JacobianEveryStep, integrate.JacobianEveryStep
+	for name, m := range map[string]integrate.Method{"genalpha": &ga, "bdf": &bdf} {
+		if err := m.Init(sys, s.Clone(), integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+			t.Fatal(err)
+		}
+		for range 20 {
+			if err := m.Step(math.Inf(1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if a := testing.AllocsPerRun(10, func() {
+			if err := m.Step(math.Inf(1)); err != nil {
+				t.Fatal(err)
+			}
+		}); a != 0 {
+			t.Errorf("%s step with the stiffness preconditioner: %g allocations, want 0", name, a)
+		}
+	}
+}
