@@ -140,9 +140,9 @@ func (m *massNewton) factor(t float64, q []float64, G *mat.Dense, c float64) err
 //	[ c·M(q) + k·K_g  Gᵀ ]
 //	[ G               0  ]
 //
-// when the system has the dae.StiffMassSolver capability (K_g, the body-level geometric
-// stiffness of the gravity and d'Alembert loads at (t, q, v, a), is then evaluated here by
-// one Newton-Euler pass): k is the method's factor on the stiffness K = (M a)_q − f_q in
+// when the system offers the dae.StiffMassSolver capability (dae.AsStiffMassSolver: K_g,
+// the body-level geometric stiffness of the gravity and d'Alembert loads at (t, q, v, a),
+// is then evaluated here by one Newton-Euler pass): k is the method's factor on the stiffness K = (M a)_q − f_q in
 // its iteration matrix (β h² for hht, relative to its c). Measured on the 3D chain, it
 // takes the h² term that sets the number of GMRES products (BENCHMARKS.md, "The geometric
 // stiffness in the joint route's preconditioner"). A later factor without stiffen uses M
