@@ -250,6 +250,8 @@ func (w *bdfWork) factorMass() error {
 	w.stats.Factorizations++
 	w.cjJ = w.cj
 	w.pm.cw = newConstraintWeights(w.se)
+	nq := w.nq // the a rows' K = ∂(M a − f)/∂q beside c_j² M, at the iterate's v and a
+	w.pm.mn.stiffen(t, q, w.yy[nq:2*nq], w.yy[2*nq:3*nq], 1)
 	if err := w.pm.factor(t, q, w.se.G, w.cj); err != nil {
 		w.noteWorstResidual()
 		return err

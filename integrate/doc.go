@@ -258,9 +258,20 @@
 // (joint's BenchmarkNewtonPreconditioner), the stiffness βh² K is the term that counts
 // (γh f_v hardly does), and it is not a per-joint armature the recursion could take: K in
 // relative coordinates couples each joint with its whole subtree, and adding its diagonal
-// or the spherical joints' 3×3 blocks alone made GMRES up to 8 × slower. It is a property
-// of the system, not an option: the residual is exact, so a converged iterate solves the
-// same equations as with the dense matrix (TestMassNewtonMatchesDense).
+// or the spherical joints' 3×3 blocks alone made GMRES up to 8 × slower. What the recursion
+// can take is the body-level geometric stiffness K_g = Σ Φ_mᵀ K_m Φ_m of the gravity and
+// d'Alembert loads (dae.StiffMassSolver: K_m, 3×3 per body, an added angular inertia;
+// offered by trees whose rows only hold coordinates, since K_g leaves out the loads of
+// loop closures and Pfaffian rows): on such a system hht, genalpha (index 3, si2; newmark, lie-genalpha's joint route) and bdf
+// (all forms) precondition by c·M + k·K_g (massNewton.stiffen; k = βh² for hht, h² for
+// genalpha's J₁₁ = C M + h² K, 1 beside bdf's c_j² M), K_g evaluated with the
+// factorization at the iterate, one Newton-Euler pass; on long loaded chains it takes most
+// of the products the mass part alone needs (BENCHMARKS.md, "The geometric stiffness in
+// the joint route's preconditioner"). radau5 (one factorization serves a real and a
+// complex shift), daealpha, ali3/ali1 and gcp-newmark/gcp-fv keep the mass part (ali3 and
+// gcp-newmark were measured with it and gained no CPU time). It is a property of the system, not an option: the residual is exact, so a
+// converged iterate solves the same equations as with the dense matrix
+// (TestMassNewtonMatchesDense).
 //
 // The residual's dynamic rows r (those of M a) are scaled on this path: r at q becomes
 // M(q_F) M(q)⁻¹ r, q_F the point of the preconditioner's factorization (massNewton.

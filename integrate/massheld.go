@@ -73,7 +73,7 @@ func (s *massSchur) factorizeHeld() error {
 			h.b[i] = 0
 		}
 		y := s.Y[j*nq : (j+1)*nq]
-		h.ls.LockedMassSolve(y, s.t, s.q, h.b, h.locked)
+		s.massSolve(y, h.b, h.locked)
 		for k, i := range h.coord {
 			h.T[j*nh+k], y[i] = y[i], 0
 		}
@@ -98,7 +98,7 @@ func (s *massSchur) solveHeld(x, y []float64) {
 	for k, i := range h.coord {
 		h.rh[k], h.b[i] = x[i], y[h.row[k]]
 	}
-	h.ls.LockedMassSolve(s.a0, s.t, s.q, h.b, h.locked)
+	s.massSolve(s.a0, h.b, h.locked)
 	for k, i := range h.coord {
 		h.th[k], s.a0[i] = s.a0[i], y[h.row[k]]
 	}

@@ -35,6 +35,7 @@ type massNewton struct {
 	lastMissed bool      // ... and the last one did
 	trial      int       // 1: fallback made, its retry not begun; 2: the retry is under way
 	x          []float64 // scaleRows' M(q)⁻¹ r (nq)
+	k          float64   // the factor on K_g of the next factorization (stiffen), 0: none
 }
 
 // attempt begins an attempt of the method. After a fallback whose attempt with the exact
@@ -125,11 +126,33 @@ func (m *massNewton) factor(t float64, q []float64, G *mat.Dense, c float64) err
 		m.G.Copy(G)
 	}
 	m.c, m.simplified = c, true
+	m.schur.stiff = m.k / c
+	m.k = 0
 	err := m.schur.factor(t, q, m.G)
 	if err != nil {
 		m.missed = true // G M⁻¹ Gᵀ singular: the dense matrix can go on regularized
 	}
 	return err
+}
+
+// stiffen puts k·K_g(t, q, v, a) beside c·M in the a-block of the next factorization,
+//
+//	[ c·M(q) + k·K_g  Gᵀ ]
+//	[ G               0  ]
+//
+// when the system offers the dae.StiffMassSolver capability (dae.AsStiffMassSolver: K_g,
+// the body-level geometric stiffness of the gravity and d'Alembert loads at (t, q, v, a),
+// is then evaluated here by one Newton-Euler pass): k is the method's factor on the stiffness K = (M a)_q − f_q in
+// its iteration matrix (β h² for hht, relative to its c). Measured on the 3D chain, it
+// takes the h² term that sets the number of GMRES products (BENCHMARKS.md, "The geometric
+// stiffness in the joint route's preconditioner"). A later factor without stiffen uses M
+// alone.
+func (m *massNewton) stiffen(t float64, q, v, a []float64, k float64) {
+	if m == nil || m.schur.st == nil {
+		return
+	}
+	m.schur.st.GeometricStiffness(m.schur.kg, t, q, v, a)
+	m.k = k
 }
 
 // solve overwrites u[:nq] (holding r) and u[nq:nq+nc] (holding s) with the solution of

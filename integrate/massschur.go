@@ -37,6 +37,13 @@ type massSchur struct {
 	// formed (dae.LoopJacobian).
 	loop dae.LoopJacobian
 	Gc   *mat.Dense
+	// stiff > 0 puts stiff·K_g beside M in every solve, M + stiff·K_g (dae.StiffMassSolver:
+	// the body-level geometric stiffness kg, written by massNewton.stiffen): the h² term
+	// of the implicit methods' iteration matrices that the mass part alone leaves to GMRES.
+	// 0: M alone.
+	stiff float64
+	st    dae.StiffMassSolver // sys's, or nil
+	kg    []float64           // K_g's body matrices at the factorization (st's storage)
 }
 
 var errSchurSingular = errors.New("is singular: G M⁻¹ Gᵀ not positive definite (redundant loop-closure equations?)")
@@ -60,6 +67,9 @@ func massSchurOf(sys dae.System) *massSchur {
 	nq, nc := sys.Size()
 	s := &massSchur{ms: ms, nq: nq, nc: nc, q: make([]float64, nq), a0: make([]float64, nq),
 		held: newHeldRows(sys)}
+	if s.st = dae.AsStiffMassSolver(sys); s.st != nil {
+		s.kg = make([]float64, s.st.GeometricStiffnessLen())
+	}
 	if s.held != nil {
 		n := len(s.held.cut)
 		s.Y, s.W = make([]float64, n*nq), make([]float64, n*n)
@@ -97,12 +107,12 @@ func (s *massSchur) factorize() error {
 	if s.eliminates() {
 		return s.factorizeHeld()
 	}
-	nq, nc, t, q, G := s.nq, s.nc, s.t, s.q, s.G
+	nq, nc, G := s.nq, s.nc, s.G
 	if len(s.Y) < nc*nq { // sized at the first use: with held rows only the shifted matrix needs it
 		s.Y, s.W = make([]float64, nc*nq), make([]float64, nc*nc)
 	}
 	for k := 0; k < nc; k++ {
-		s.ms.MassSolve(s.Y[k*nq:(k+1)*nq], t, q, G.RawRowView(k))
+		s.massSolve(s.Y[k*nq:(k+1)*nq], G.RawRowView(k), nil)
 	}
 	for i := 0; i < nc; i++ {
 		gi := G.RawRowView(i)
@@ -129,7 +139,7 @@ func (s *massSchur) Solve(x, y []float64) {
 		return
 	}
 	nq, nc := s.nq, s.nc
-	s.ms.MassSolve(s.a0, s.t, s.q, x)
+	s.massSolve(s.a0, x, nil)
 	for k := 0; k < nc; k++ {
 		var sum float64
 		for j, g := range s.G.RawRowView(k) {
@@ -150,3 +160,17 @@ func (s *massSchur) Solve(x, y []float64) {
 // of the augmented Lagrangian, [M Gᵀ; G −shift·I], holds no coordinate exactly and takes
 // every row into the Schur complement.
 func (s *massSchur) eliminates() bool { return s.held != nil && s.shift == 0 }
+
+// massSolve writes x = A⁻¹ b at the factorized point, A = M + stiff·K_g (M alone when
+// stiff is 0), with the coordinates where locked[i] prescribed (locked nil: none; a
+// dae.LockedMassSolver's, as heldRows uses it).
+func (s *massSchur) massSolve(x, b []float64, locked []bool) {
+	switch {
+	case s.stiff > 0:
+		s.st.StiffMassSolve(x, s.t, s.q, b, locked, s.kg, s.stiff)
+	case locked != nil:
+		s.held.ls.LockedMassSolve(x, s.t, s.q, b, locked)
+	default:
+		s.ms.MassSolve(x, s.t, s.q, b)
+	}
+}

@@ -26,7 +26,10 @@
 // without forming M (consistent starts, rk4, dopri5, mdop5, daealpha's acceleration
 // solve); MassMul (dae.MassMultiplier: M x by Newton-Euler, O(N)), with which the
 // Newton-Krylov corrector of hht and genalpha, preconditioned by the mass part through
-// MassSolve, never forms M (integrate/doc.go, "Newton matrices without M"); and exact
+// MassSolve, never forms M (integrate/doc.go, "Newton matrices without M");
+// StiffMassSolve (dae.StiffMassSolver: (M + k Σ Φ_mᵀ K_m Φ_m)⁻¹ b, each body's geometric
+// stiffness K_m of its loads an added angular inertia in the recursion, geomstiff.go), the
+// stiffness part of those correctors' preconditioner; and exact
 // derivatives of Newton-Euler and of the cut joints' Gᵀλ (derivatives.go, cutaxes.go;
 // O(N·depth) per matrix) for the other implicit methods, whose dense Newton matrices then
 // cost O(N³) per factorization. A tree cannot hold a kinematic loop (every joint names an

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/integrate"
+	"linkage/joint"
 )
 
 // BenchmarkNewtonPreconditioner measures, on the 3D chain of N rods at its start, how many
@@ -18,31 +19,78 @@ import (
 // (M a)_q − f_q (issue 21, a4 item 1): "M", the mass part integrate's massNewton applies;
 // "M+diag", "M+blk3", M plus the diagonal, or the 3×3 diagonal blocks of the spherical
 // joints, of βh² K − γh f_v (an armature-like term the articulated-body recursion could
-// take); "M+K", "M+fv", M plus all of βh² K or of −γh f_v. prod-1e-2 is the number of
-// products (a random right side, full GMRES without restarts). Run:
+// take); "M+K", "M+fv", M plus all of βh² K or of −γh f_v; "M+Kg", M plus βh² times the
+// body-level geometric stiffness K_g = Σ Φ_mᵀ K_m Φ_m of dae.StiffMassSolver (each K_m
+// clipped to its positive part, as StiffMassSolve takes it), formed densely from the
+// frames' axes; "M+Kg-raw", the same unclipped; "M+Kg+br", M+Kg plus the 3×3 diagonal
+// blocks of βh² (K − K_g) (the terms within a spherical joint that K_g leaves out: the
+// turning of its Cardan axes). Each runs at the start (t=0: the chain nearly in free fall,
+// little load) and at t=0.25 s of a dopri5 reference run (rtol 1e-8), where the rods pull
+// on each other. prod-1e-2 is the number of products (a random right side, full GMRES
+// without restarts; N = 1000 only for M, M+K and M+Kg at t = 0.25, h ≥ 3 ms); kg-miss is ‖K − K_g‖_F / ‖K‖_F (K_g unclipped), the part of K the
+// body-level term does not hold. Run:
 //
 //	go test -run X -bench NewtonPreconditioner -benchtime 1x ./joint/
 func BenchmarkNewtonPreconditioner(b *testing.B) {
-	for _, n := range []int{10, 100} {
-		for _, h := range []float64{1e-3, 3e-3, 1e-2} {
-			for _, p := range []string{"M", "M+diag", "M+blk3", "M+K", "M+fv"} {
-				b.Run(fmt.Sprintf("N=%d/h=%g/P=%s", n, h, p), func(b *testing.B) {
-					J, P := newtonParts(b, n, h, p)
-					var its int
-					for b.Loop() {
-						its = preconditionedProducts(b, J, P, 1e-2)
+	for _, n := range []int{10, 100, 1000} {
+		for _, t := range []float64{0, 0.25} {
+			if n == 1000 && t == 0 {
+				continue // N = 1000: dense LU of 3000 unknowns per case, only the loaded state
+			}
+			s := chainStateAt(b, n, t)
+			for _, h := range []float64{1e-3, 3e-3, 1e-2} {
+				for _, p := range []string{"M", "M+diag", "M+blk3", "M+K", "M+fv", "M+Kg", "M+Kg-raw", "M+Kg+br"} {
+					if n == 1000 && (h == 1e-3 || (p != "M" && p != "M+K" && p != "M+Kg")) {
+						continue
 					}
-					b.ReportMetric(float64(its), "prod-1e-2")
-				})
+					b.Run(fmt.Sprintf("N=%d/t=%g/h=%g/P=%s", n, t, h, p), func(b *testing.B) {
+						J, P, miss := newtonParts(b, n, s, h, p)
+						var its int
+						for b.Loop() {
+							its = preconditionedProducts(b, J, P, 1e-2)
+						}
+						b.ReportMetric(float64(its), "prod-1e-2")
+						b.ReportMetric(miss, "kg-miss")
+					})
+				}
 			}
 		}
 	}
 }
 
-// newtonParts returns hht's J₁₁ (DefaultHHTAlpha, β = (1−α)²/4, γ = (1−2α)/2) on the chain of
-// n rods at its start, and the preconditioner named p.
-func newtonParts(b *testing.B, n int, h float64, p string) (J, P *mat.Dense) {
+// chainStateAt returns the state of the chain of n rods at t: its start, or a dopri5 run's
+// (rtol = atol = 1e-8) from it.
+func chainStateAt(b *testing.B, n int, t float64) integrate.State {
 	sys, s, err := Chain3D(n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if t == 0 {
+		return s
+	}
+	e, err := integrate.Lookup("dopri5")
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := e.NewMethod(integrate.Index1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := m.Init(sys, s, integrate.StepControl{RTol: 1e-8, ATol: 1e-8}); err != nil {
+		b.Fatal(err)
+	}
+	for m.Current().T < t {
+		if err := m.Step(t); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return m.Current().Clone()
+}
+
+// newtonParts returns hht's J₁₁ (DefaultHHTAlpha, β = (1−α)²/4, γ = (1−2α)/2) on the chain of
+// n rods at the state s, the preconditioner named p, and ‖K − K_g‖_F / ‖K‖_F.
+func newtonParts(b *testing.B, n int, s integrate.State, h float64, p string) (J, P *mat.Dense, miss float64) {
+	sys, _, err := Chain3D(n)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -85,7 +133,32 @@ func newtonParts(b *testing.B, n int, h float64, p string) (J, P *mat.Dense) {
 	case "M+fv":
 		add(C, all)
 	}
-	return J, P
+	Kg := geometricStiffnessDense(b, sys, s, beta*h*h, p != "M+Kg-raw")
+	if p == "M+Kg" || p == "M+Kg-raw" || p == "M+Kg+br" {
+		P.Add(P, Kg)
+	}
+	if p == "M+Kg+br" {
+		R.Sub(K, Kg)
+		add(R, func(i, j int) bool { return i/3 == j/3 })
+	}
+	raw := geometricStiffnessDense(b, sys, s, beta*h*h, false)
+	R.Sub(K, raw)
+	return J, P, mat.Norm(R, 2) / mat.Norm(K, 2)
+}
+
+// geometricStiffnessDense returns k K_g, K_g = Σ Φ_mᵀ K_m Φ_m at the state s (K_m clipped to
+// its positive part with clip, as StiffMassSolve takes them; TestStiffMassSolveMatchesDense
+// checks that the recursion solves with M + k K_g).
+func geometricStiffnessDense(b *testing.B, sys *joint.System, s integrate.State, k float64, clip bool) *mat.Dense {
+	kg := make([]float64, sys.GeometricStiffnessLen())
+	if clip {
+		sys.GeometricStiffness(kg, 0, s.Q, s.V, s.A)
+	} else {
+		sys.GeometricStiffnessUnclipped(kg, s.Q, s.V, s.A)
+	}
+	K := sys.GeometricStiffnessDense(s.Q, kg)
+	K.Scale(k, K)
+	return K
 }
 
 // preconditionedProducts runs full left-preconditioned GMRES on J x = b (b random) and

@@ -155,6 +155,13 @@ func (m *Model) inverseDynamics(w *frames, tau, a []float64, gravity bool) {
 // none) has its acceleration prescribed, tau[i] on entry, and gets on return in a[i] the
 // generalized force that prescribes it, (M a + b)_i (hybrid dynamics, lockedJoint).
 func (m *Model) forwardDynamics(w *frames, a, tau []float64, locked []bool, gravity bool) {
+	m.stiffForwardDynamics(w, a, tau, locked, gravity, nil, 0)
+}
+
+// stiffForwardDynamics is forwardDynamics with k K_m added to the angular block of each
+// body's inertia (kg nil: none): the solve of (M + k Σ Φ_mᵀ K_m Φ_m) a = tau − b with the
+// geometric stiffness K_m of geomstiff.go, O(N) like the plain recursion.
+func (m *Model) stiffForwardDynamics(w *frames, a, tau []float64, locked []bool, gravity bool, kg []float64, k float64) {
 	n := len(m.prims)
 	for i := 0; i < n; i++ {
 		w.IA[i] = w.I[i]
@@ -162,6 +169,9 @@ func (m *Model) forwardDynamics(w *frames, a, tau []float64, locked []bool, grav
 		if w.bare[i] {
 			w.F[i] = F
 			continue
+		}
+		if kg != nil {
+			addStiffness(&w.IA[i], kg[kgSize*i:], k)
 		}
 		if !w.still {
 			F = crossF(w.V[i], w.I[i].mulv(w.V[i]))

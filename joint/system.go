@@ -39,6 +39,7 @@ var (
 	_ dae.LoopJacobian     = (*System)(nil)
 	_ dae.ConstraintForcer = (*System)(nil)
 	_ dae.MassMultiplier   = (*System)(nil)
+	_ dae.StiffMassSolver  = (*System)(nil)
 	_ dae.Energy           = (*System)(nil)
 	_ dae.EnergyInvariant  = (*System)(nil)
 	_ dae.Namer            = (*System)(nil)

@@ -1,0 +1,195 @@
+package joint
+
+import "math"
+
+// The body-level geometric stiffness of the loads each body carries, for the implicit
+// methods' preconditioner (dae.StiffMassSolver). With a body m turned by a small rotation φ
+// about its inboard joint point o_m, a force F held fixed at a point P of m (lever
+// r = P − o_m) does the work F·(R(φ) − 1) r, whose second variation is
+// ½(|φ|²(F·r) − (F·φ)(r·φ)): the potential −Σ F·p has the Hessian
+//
+//	K_m = Σ_P [ (F_P·r_P) 1 − ½ (F_P r_Pᵀ + r_P F_Pᵀ) ]            (3×3, symmetric)
+//
+// in φ. The points P are m's centre of mass, with its gravity and d'Alembert force
+// m g − m a_c at (q, v, a), and the origin of each child joint, with the force the child's
+// subtree exerts on m: the sum of those forces over the subtree, the transmitted force of
+// the Newton-Euler pass. K_m is bilinear in (F, r), so splitting a lever at the joints
+// loses nothing: for a planar chain at rest (v = 0, a = 0) under gravity Σ_m Φ_mᵀ K_m Φ_m
+// (Φ_m = ∂ω_m/∂q', the angular rows of m's Jacobian) is the whole stiffness
+// K = (M a)_q − f_q in relative coordinates (TestGeometricStiffnessPlanarChainExact). With
+// accelerations it holds each d'Alembert force fixed at its point and leaves out how the
+// points' accelerations change with q at fixed joint accelerations (the lever arms of the
+// joint accelerations turning), which is most of (M a)_q in the Frobenius norm; in 3D it
+// also leaves out the turning of the joint axes under the transmitted wrench (Lie
+// brackets of the Cardan axes). Measured as a preconditioner it still does what M + K
+// does, and gravity alone without the d'Alembert forces does worse than M alone
+// (BENCHMARKS.md, "The geometric stiffness in the joint route's preconditioner"). It is
+// an angular inertia [K_m 0; 0 0] on the
+// body's spatial inertia (the angular half of a spatial motion is the same at every
+// reference point), so the articulated-body recursion solves M + k Σ Φ_mᵀ K_m Φ_m in O(N).
+// Bare frames (the inner frames of composite joints) carry nothing and get nothing; loads
+// of force elements are left out (their effect on the accelerations is in the d'Alembert
+// forces, levered at the centres of mass), and so are the multipliers' loads of loop
+// closures and Pfaffian rows, where K_g is therefore off (HasGeometricStiffness).
+
+// kgSize is the number of values one frame's K_m takes in the flat storage of
+// GeometricStiffness: the 3×3 matrix by rows.
+const kgSize = 9
+
+// geometricStiffness writes K_m of every frame into kg (kgSize per frame) at the
+// kinematics in w (positions and velocities) and joint accelerations a. With clip, each K_m
+// is replaced by its positive semidefinite part (negative eigenvalues, from compressive
+// loads, set to zero), so M + k Σ Φᵀ K_m Φ stays positive definite for every k ≥ 0.
+func (m *Model) geometricStiffness(w *frames, d *idWork, kg []float64, a []float64, clip bool) {
+	m.bodyForces(w, d, a, true)
+	clear(kg[:kgSize*len(m.prims)])
+	for i := range m.prims {
+		if w.bare[i] {
+			continue
+		}
+		b := &m.prims[i].body
+		c := w.x[i].add(w.R[i].mulv(b.COM))
+		addLever(kg[kgSize*i:], d.f[i].lin().scale(-1), c.sub(w.x[i]))
+	}
+	for j := range m.prims {
+		p := m.prims[j].parent
+		if p == Ground || w.bare[p] {
+			continue // a joint of the ground, or inside a composite joint: no body to load
+		}
+		addLever(kg[kgSize*p:], w.F[j].lin().scale(-1), w.x[j].sub(w.x[p]))
+	}
+	if clip {
+		for i := range m.prims {
+			if !w.bare[i] {
+				positivePart(kg[kgSize*i : kgSize*(i+1)])
+			}
+		}
+	}
+}
+
+// addLever adds (F·r) 1 − ½ (F rᵀ + r Fᵀ) to the 3×3 matrix K (by rows).
+func addLever(K []float64, F, r vec3) {
+	fr := F.dot(r)
+	for i := range 3 {
+		for j := range 3 {
+			K[3*i+j] -= (F[i]*r[j] + r[i]*F[j]) / 2
+		}
+		K[4*i] += fr
+	}
+}
+
+// addStiffness adds k K (kgSize values by rows) to the angular block of the spatial
+// inertia I.
+func addStiffness(I *inertia6, K []float64, k float64) {
+	for i := range 3 {
+		for j := range 3 {
+			I[i][j] += k * K[3*i+j]
+		}
+	}
+}
+
+// positivePart overwrites the symmetric 3×3 matrix K (by rows) with V max(Λ, 0) Vᵀ, its
+// eigen-decomposition V Λ Vᵀ clipped to the nonnegative eigenvalues (cyclic Jacobi).
+func positivePart(K []float64) {
+	var A, V mat3
+	for i := range 3 {
+		for j := range 3 {
+			A[i][j] = K[3*i+j]
+		}
+	}
+	if A[0][0] >= 0 && A[1][1] >= 0 && A[2][2] >= 0 && det3(A) >= 0 && minor2(A) >= 0 {
+		return // positive semidefinite already: all principal minors nonnegative
+	}
+	V = identity3()
+	for range 50 {
+		off := math.Abs(A[0][1]) + math.Abs(A[0][2]) + math.Abs(A[1][2])
+		if off <= 1e-15*(math.Abs(A[0][0])+math.Abs(A[1][1])+math.Abs(A[2][2])) {
+			break
+		}
+		for p := range 2 {
+			for q := p + 1; q < 3; q++ {
+				jacobiRotate(&A, &V, p, q)
+			}
+		}
+	}
+	for i := range 3 {
+		for j := range 3 {
+			var s float64
+			for e := range 3 {
+				s += V[i][e] * max(A[e][e], 0) * V[j][e]
+			}
+			K[3*i+j] = s
+		}
+	}
+}
+
+// jacobiRotate zeroes A[p][q] by the plane rotation of Jacobi's method, A ← Jᵀ A J, and
+// accumulates V ← V J.
+func jacobiRotate(A, V *mat3, p, q int) {
+	if A[p][q] == 0 {
+		return
+	}
+	theta := (A[q][q] - A[p][p]) / (2 * A[p][q])
+	t := math.Copysign(1, theta) / (math.Abs(theta) + math.Sqrt(theta*theta+1))
+	c := 1 / math.Sqrt(t*t+1)
+	s := t * c
+	for k := range 3 {
+		akp, akq := A[k][p], A[k][q]
+		A[k][p], A[k][q] = c*akp-s*akq, s*akp+c*akq
+	}
+	for k := range 3 {
+		apk, aqk := A[p][k], A[q][k]
+		A[p][k], A[q][k] = c*apk-s*aqk, s*apk+c*aqk
+	}
+	for k := range 3 {
+		vkp, vkq := V[k][p], V[k][q]
+		V[k][p], V[k][q] = c*vkp-s*vkq, s*vkp+c*vkq
+	}
+}
+
+func det3(A mat3) float64 {
+	return A[0][0]*(A[1][1]*A[2][2]-A[1][2]*A[2][1]) -
+		A[0][1]*(A[1][0]*A[2][2]-A[1][2]*A[2][0]) +
+		A[0][2]*(A[1][0]*A[2][1]-A[1][1]*A[2][0])
+}
+
+// minor2 is the smallest of the three principal 2×2 minors of A.
+func minor2(A mat3) float64 {
+	return min(A[0][0]*A[1][1]-A[0][1]*A[1][0], A[0][0]*A[2][2]-A[0][2]*A[2][0],
+		A[1][1]*A[2][2]-A[1][2]*A[2][1])
+}
+
+// HasGeometricStiffness reports whether every constraint row holds a coordinate (drives,
+// friction's hold rows; dae.StiffMassSolver): the loads of cut joints, cams, knife edges,
+// rolling disks and flexible bodies' joints press on the bodies at points K_g does not
+// lever, so it is off on such models.
+func (s *System) HasGeometricStiffness() bool {
+	for k := range s.nc {
+		if s.HeldCoordinate(k) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// GeometricStiffnessLen returns the length of the storage GeometricStiffness writes
+// (dae.StiffMassSolver): a 3×3 matrix per tree frame.
+func (s *System) GeometricStiffnessLen() int { return kgSize * s.nt }
+
+// GeometricStiffness writes into kg every body's geometric stiffness K_m (geomstiff.go) at
+// (t, q, v, a), clipped to its positive semidefinite part (dae.StiffMassSolver): one
+// Newton-Euler pass, O(N).
+func (s *System) GeometricStiffness(kg []float64, t float64, q, v, a []float64) {
+	s.m.kinematics(s.w, q, v)
+	s.m.geometricStiffness(s.w, s.d, kg, a, true)
+}
+
+// StiffMassSolve writes x = (M(q) + k Σ Φ_mᵀ K_m Φ_m)⁻¹ b with the K_m of kg
+// (GeometricStiffness), by the articulated-body recursion at zero velocity and without
+// gravity; the coordinates where locked[i] (locked nil: none) are prescribed as in
+// LockedMassSolve. O(N), neither M nor the stiffness formed (dae.StiffMassSolver).
+func (s *System) StiffMassSolve(x []float64, t float64, q, b []float64, locked []bool, kg []float64, k float64) {
+	s.m.kinematics(s.w, q, nil)
+	s.m.stiffForwardDynamics(s.w, x, b, locked, false, kg, k)
+	s.flexSolve(x, q, b)
+}

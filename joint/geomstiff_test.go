@@ -1,0 +1,258 @@
+package joint
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// stiffnessDense returns Σ_m Φ_mᵀ K_m Φ_m (nt × nt) from the body matrices kg at the
+// kinematics in sys: Φ_m's column j is the angular part of the axis s_j of every revolute
+// ancestor j of m (m included), zero for prismatic ones.
+func stiffnessDense(sys *System, kg []float64) *mat.Dense {
+	n := len(sys.m.prims)
+	K := mat.NewDense(n, n, nil)
+	phi := make([]vec3, n)
+	for m := range n {
+		clear(phi)
+		for j := m; j != Ground; j = sys.m.prims[j].parent {
+			phi[j] = sys.w.s[j].ang()
+		}
+		var Km mat3
+		for r := range 3 {
+			for c := range 3 {
+				Km[r][c] = kg[kgSize*m+3*r+c]
+			}
+		}
+		for i := range n {
+			if phi[i] == (vec3{}) {
+				continue
+			}
+			Kp := Km.mulv(phi[i])
+			for j := range n {
+				K.Set(j, i, K.At(j, i)+phi[j].dot(Kp))
+			}
+		}
+	}
+	return K
+}
+
+// TestStiffMassSolveMatchesDense: StiffMassSolve gives the solution of the dense
+// (M + k Σ Φᵀ K_m Φ) x = b (composite-rigid-body M, the K_m GeometricStiffness writes) to
+// 1e-10 on random states of randomTree (every joint kind, a branch, drives; some
+// coordinates locked as LockedMassSolve takes them) and of a spherical chain.
+func TestStiffMassSolveMatchesDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 6 {
+		var sys *System
+		var nq int
+		var q, v []float64
+		if trial%2 == 0 {
+			sys, nq, q, v = randomSystem(t, rng)
+		} else {
+			var err error
+			if sys, err = sphericalChain(5).System(); err != nil {
+				t.Fatal(err)
+			}
+			nq, _ = sys.Size()
+			q, v = randomState(rng, nq)
+		}
+		a, b, x := make([]float64, nq), make([]float64, nq), make([]float64, nq)
+		sys.Accelerations(a, 0, q, v)
+		for i := range b {
+			b[i] = rng.NormFloat64()
+		}
+		kg := make([]float64, sys.GeometricStiffnessLen())
+		sys.GeometricStiffness(kg, 0, q, v, a)
+		k := 0.5 + rng.Float64()
+		sys.StiffMassSolve(x, 0, q, b, nil, kg, k)
+		P := mat.NewDense(nq, nq, nil)
+		sys.Mass(P, 0, q)
+		sys.m.kinematics(sys.w, q, nil)
+		Kd := stiffnessDense(sys, kg)
+		Kd.Scale(k, Kd)
+		P.Add(P, Kd)
+		var want mat.VecDense
+		if err := want.SolveVec(P, mat.NewVecDense(nq, b)); err != nil {
+			t.Fatal(err)
+		}
+		for i := range x {
+			if d := math.Abs(x[i] - want.AtVec(i)); d > 1e-10*math.Max(1, math.Abs(want.AtVec(i))) {
+				t.Errorf("trial %d: x[%d] = %.15g, dense solve %.15g", trial, i, x[i], want.AtVec(i))
+			}
+		}
+		if mat.Norm(Kd, 2) < 1e-3 {
+			t.Errorf("trial %d: ‖k K_g‖ = %g: the test would not see the stiffness", trial, mat.Norm(Kd, 2))
+		}
+	}
+}
+
+// sphericalChain is a chain of n rods (1 kg, 0.5 m) on spherical joints, under gravity.
+func sphericalChain(n int) *Model {
+	const l = 0.5
+	md := &Model{Gravity: [3]float64{0, 0, -9.81}}
+	rod := Body{Mass: 1, COM: [3]float64{l / 2, 0, 0}, Inertia: [3][3]float64{{1e-4, 0, 0}, {0, l * l / 12, 0}, {0, 0, l * l / 12}}}
+	f, origin := Ground, [3]float64{}
+	for i := range n {
+		rod.Name = fmt.Sprint("rod", i+1)
+		f = md.Spherical(fmt.Sprint("ball", i+1), f, origin, rod)
+		origin = [3]float64{l, 0, 0}
+	}
+	return md
+}
+
+// TestGeometricStiffnessSecondVariation checks each K_m against central differences: the
+// potential −Σ_P F_P·p_P of the loads of body m (the forces geometricStiffness puts on
+// its points, held fixed) under a rotation exp(ε φ̃) of the body about its inboard joint
+// point has second derivative φᵀ K_m φ in ε, on random states of randomTree.
+func TestGeometricStiffnessSecondVariation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 3 {
+		sys, nq, q, v := randomSystem(t, rng)
+		a := make([]float64, nq)
+		sys.Accelerations(a, 0, q, v)
+		kg := make([]float64, sys.GeometricStiffnessLen())
+		sys.GeometricStiffnessUnclipped(kg, q, v, a)
+		m, w := sys.m, sys.w
+		for i := range m.prims {
+			if w.bare[i] {
+				continue
+			}
+			type load struct{ F, r vec3 }
+			var loads []load
+			c := w.R[i].mulv(m.prims[i].body.COM)
+			loads = append(loads, load{sys.d.f[i].lin().scale(-1), c})
+			for j := range m.prims {
+				if m.prims[j].parent == i {
+					loads = append(loads, load{w.F[j].lin().scale(-1), w.x[j].sub(w.x[i])})
+				}
+			}
+			phi := vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+			V := func(eps float64) float64 {
+				R := axisRotation(unit(phi), eps*math.Sqrt(phi.dot(phi)))
+				var s float64
+				for _, l := range loads {
+					s -= l.F.dot(R.mulv(l.r))
+				}
+				return s
+			}
+			const e = 1e-4
+			fd := (V(e) - 2*V(0) + V(-e)) / (e * e)
+			var Km mat3
+			for r := range 3 {
+				for c := range 3 {
+					Km[r][c] = kg[kgSize*i+3*r+c]
+				}
+			}
+			got := phi.dot(Km.mulv(phi))
+			if d := math.Abs(got - fd); d > 1e-6*math.Max(1, math.Abs(fd)) {
+				t.Errorf("body %q: φᵀK_mφ = %.10g, central difference %.10g", m.prims[i].body.Name, got, fd)
+			}
+		}
+	}
+}
+
+// TestGeometricStiffnessPlanarChainExact: for a planar chain of revolute joints at rest
+// (a = 0, v = 0: no d'Alembert load) at random angles under gravity, Σ Φᵀ K_m Φ is the
+// whole stiffness K = (M a)_q − f_q of the derivatives of derivatives.go, to 1e-12
+// relative.
+func TestGeometricStiffnessPlanarChainExact(t *testing.T) {
+	const l, n = 0.4, 6
+	md := &Model{Gravity: [3]float64{0, 0, -9.81}}
+	f, origin := Ground, [3]float64{}
+	for i := range n {
+		body := Body{Name: fmt.Sprint("rod", i), Mass: 1 + 0.1*float64(i), COM: [3]float64{0.05, 0, -l / 2},
+			Inertia: [3][3]float64{{0.02, 0, 0}, {0, 0.02, 0}, {0, 0, 1e-4}}}
+		f = md.Revolute(fmt.Sprint("pin", i), f, origin, [3]float64{0, 1, 0}, body)
+		origin = [3]float64{0.1, 0, -l}
+	}
+	sys, err := md.System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	q := make([]float64, n)
+	for i := range q {
+		q[i] = rng.Float64() - 0.5
+	}
+	zero := make([]float64, n)
+	K, Fq := mat.NewDense(n, n, nil), mat.NewDense(n, n, nil)
+	sys.ForceDerivativeQ(Fq, 0, q, zero)
+	sys.MassDerivative(K, 0, q, zero)
+	K.Sub(K, Fq)
+	kg := make([]float64, sys.GeometricStiffnessLen())
+	sys.GeometricStiffnessUnclipped(kg, q, zero, zero)
+	sys.m.kinematics(sys.w, q, nil)
+	Kd := stiffnessDense(sys, kg)
+	var D mat.Dense
+	D.Sub(K, Kd)
+	if r := mat.Norm(&D, 2) / mat.Norm(K, 2); r > 1e-12 {
+		t.Errorf("‖K − Σ Φᵀ K_m Φ‖ / ‖K‖ = %.3g, want ≤ 1e-12\nK  = %.4g\nKg = %.4g", r, mat.Formatted(K), mat.Formatted(Kd))
+	}
+}
+
+// TestPositivePart: positivePart keeps the nonnegative eigenpairs of random symmetric 3×3
+// matrices (V max(Λ,0) Vᵀ: the result is positive semidefinite, and K − K₊ is negative
+// semidefinite and vanishes on K₊'s range) and leaves positive semidefinite ones alone.
+func TestPositivePart(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := range 20 {
+		var A mat.SymDense
+		A.ReuseAsSym(3)
+		K := make([]float64, 9)
+		for i := range 3 {
+			for j := i; j < 3; j++ {
+				x := rng.NormFloat64()
+				A.SetSym(i, j, x)
+				K[3*i+j], K[3*j+i] = x, x
+			}
+		}
+		var es mat.EigenSym
+		if !es.Factorize(&A, true) {
+			t.Fatal("eigen-decomposition failed")
+		}
+		var V mat.Dense
+		es.VectorsTo(&V)
+		want := mat.NewDense(3, 3, nil)
+		for e, l := range es.Values(nil) {
+			for i := range 3 {
+				for j := range 3 {
+					want.Set(i, j, want.At(i, j)+max(l, 0)*V.At(i, e)*V.At(j, e))
+				}
+			}
+		}
+		positivePart(K)
+		for i := range 3 {
+			for j := range 3 {
+				if d := math.Abs(K[3*i+j] - want.At(i, j)); d > 1e-12 {
+					t.Errorf("trial %d: K₊[%d][%d] = %.15g, want %.15g", trial, i, j, K[3*i+j], want.At(i, j))
+				}
+			}
+		}
+	}
+}
+
+// TestHasGeometricStiffness: K_g is on for a chain and a chain with a drive (a held
+// coordinate), off for randomTree, whose cut joints press on its bodies with loads K_g
+// does not lever.
+func TestHasGeometricStiffness(t *testing.T) {
+	chain := sphericalChain(3)
+	driven := sphericalChain(3)
+	driven.Drive("spin", 0, math.Sin, math.Cos, func(t float64) float64 { return -math.Sin(t) })
+	for _, c := range []struct {
+		name string
+		m    *Model
+		want bool
+	}{{"chain", chain, true}, {"driven chain", driven, true}, {"randomTree", randomTree(rand.New(rand.NewPCG(1, 1))), false}} {
+		sys, err := c.m.System()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sys.HasGeometricStiffness(); got != c.want {
+			t.Errorf("%s: HasGeometricStiffness = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
