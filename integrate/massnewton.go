@@ -155,23 +155,6 @@ func (m *massNewton) stiffen(t float64, q, v, a []float64, k float64) {
 	m.k = k
 }
 
-// restiffen refactorizes at the last factorization's point with k·K_g beside c·M, K_g as
-// the last stiffen evaluated it, for a method whose factor on K changes with h while its
-// point stays (radau5); nothing to do when k is unchanged or the last factor was not
-// stiffened.
-func (m *massNewton) restiffen(k float64) error {
-	s := m.schur
-	if s.stiff == 0 || s.stiff == k/m.c {
-		return nil
-	}
-	s.stiff = k / m.c
-	err := s.factorize()
-	if err != nil {
-		m.missed = true
-	}
-	return err
-}
-
 // solve overwrites u[:nq] (holding r) and u[nq:nq+nc] (holding s) with the solution of
 // [c·M Gᵀ; G 0](x, y) = (r, s): with z = c·x it is eq. 17's matrix with right side
 // (r, c·s), which massSchur solves.

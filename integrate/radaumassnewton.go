@@ -49,6 +49,14 @@ import (
 // (massNewton.distrusted), and a failed attempt after a miss falls back to the dense
 // matrices on systems of at most massNewtonDenseMax coordinates (Stats.DenseFallbacks).
 //
+// The a-block stays M on dae.StiffMassSolver systems too. With the geometric stiffness
+// beside it, M + K_g h²/|α+iβ|² for both systems (commit abdc794), GMRES took as many
+// products on the joint route's 3D chain (its preconditioned residual falls by about 10
+// per product at N = 100 with or without K_g: the h² term is not what sets radau5's three
+// products per solve at its forcing term 1e-3) and 25 % more residual evaluations on the
+// driven RSSR four-bar, whose loop-closure loads K_g leaves out (BENCHMARKS.md, "The
+// geometric stiffness in radau5's and bdf's preconditioners").
+//
 // With ApproxJacobian the matrix RADAU5 is given (semiExplicit.approxJacobian, which
 // neglects the derivatives of f, M and G) is exactly this mass part, so each system is
 // one preconditioner application and no products.
@@ -80,20 +88,6 @@ type radauKrylov struct {
 	wr, wi, mw    []float64 // nq
 	gmr, gmi      []float64 // nq: Gᵀδμ
 	yw            float64   // ‖y₀/sc‖ of the current solve
-}
-
-// radauStiffness is the factor on the geometric stiffness K_g beside M in the a-block of
-// radau5's preconditioner at the step h. Eliminating δv and δa leaves c² M + c C + K on δq
-// in both systems (K = (M a)_q − f_q + (Gᵀλ)_q, C = −f_v), c = γ/h (real) and (α+iβ)/h
-// (complex), so the a-block M + K/c² with K ≈ K_g. The complex system keeps a real matrix,
-// solved by two real articulated-body solves: M + K_g/|c|², whose ratio to the exact
-// M + K_g/c² stays on the arc from 1 to e^{−2i·arg c} (|·| ≥ cos(arg c) = 0.66 for
-// RADAU5's α, β) however stiff K_g is, where M alone leaves 1 + ω²/c² unbounded; the real
-// system takes the same matrix, one factorization for both: its ratio to M + K_g/γ² lies
-// in [1, |c|²h²/γ²] = [1, 1.25].
-func radauStiffness(h float64) float64 {
-	k := &radauCoef
-	return h * h / (k.alpha*k.alpha + k.beta*k.beta)
 }
 
 // radauGMRESRTol is the forcing term of radau5's GMRES solves, relative in the scaled
@@ -137,16 +131,9 @@ func newRadauKrylov(se *semiExplicit, approx, reactionKrylov bool, stats *Stats)
 // active reports whether the next Jacobian is the Newton-Krylov one (nil-safe).
 func (k *radauKrylov) active() bool { return k != nil && k.mn.active() }
 
-// factor prepares both systems at (t₀, y₀) with G there (nil when nc = 0), for the step
-// h: on a dae.StiffMassSolver system the a-block takes the geometric stiffness K_g of
-// y₀'s loads (its q, v and the accelerations a of the step start) beside M
-// (radauStiffness).
-func (k *radauKrylov) factor(t float64, y []float64, G *mat.Dense, h float64) {
+// factor prepares both systems at (t₀, q₀) with G there (nil when nc = 0).
+func (k *radauKrylov) factor(t float64, q []float64, G *mat.Dense) {
 	k.t0 = t
-	q, v, a, _, _ := k.se.blocks(y)
-	if !k.approx {
-		k.mn.stiffen(t, q, v, a, radauStiffness(h))
-	}
 	k.err = k.mn.factor(t, q, G, 1)
 	if k.err != nil || !k.hasMu || k.nc == 0 {
 		return
@@ -154,18 +141,14 @@ func (k *radauKrylov) factor(t float64, y []float64, G *mat.Dense, h float64) {
 	k.err = factorGGt(k.GGt, G, k.nh, k.mn)
 }
 
-// decompose records γ/h, α/h, β/h (radauSystems): the mass part's factorization does not
-// depend on h, M + K_g/|c|² does (radauStiffness), and is refactorized at the new h. A
-// singular G M⁻¹ Gᵀ, or the singular mode (reg > 0: its regularized rows, whose infinite
-// scales of a, λ, μ the scaled GMRES cannot take), fails as a singular matrix.
+// decompose records γ/h, α/h, β/h (radauSystems): the factorization does not depend on
+// h. A singular G M⁻¹ Gᵀ, or the singular mode (reg > 0: its regularized rows, whose
+// infinite scales of a, λ, μ the scaled GMRES cannot take), fails as a singular matrix.
 func (k *radauKrylov) decompose(_ *mat.Dense, _ []float64, fr, ar, br float64, reg float64) error {
 	k.fr, k.ar, k.br = fr, ar, br
 	if reg > 0 {
 		k.mn.missed = true
 		return linalg.ErrSingular
-	}
-	if k.err == nil && !k.approx {
-		k.err = k.mn.restiffen(1 / (ar*ar + br*br))
 	}
 	if k.err != nil {
 		return linalg.ErrSingular
@@ -421,7 +404,7 @@ func (w *radauWork) krylovJacobian() {
 	if se.G != nil {
 		w.sys.ConstraintJacobian(se.G, w.cur.T, q)
 	}
-	w.kry.factor(w.cur.T, w.y0, se.G, w.hTry)
+	w.kry.factor(w.cur.T, q, se.G)
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	w.lin = w.kry

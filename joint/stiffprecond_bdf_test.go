@@ -8,11 +8,12 @@ import (
 	"linkage/integrate"
 )
 
-// TestStiffPrecondKrylovMatchesDense: on the 3D chain of 4 rods, bdf (ggl) and radau5 whose
-// Newton-Krylov preconditioner takes the geometric stiffness (dae.StiffMassSolver) follow
-// the same methods on their dense Newton matrices (MassSolve hidden, denseOnly) to the
-// integration tolerance: at t = 0.3 (tol 1e-8) the coordinates and velocities agree to
-// 1e-6 (the preconditioner changes the Newton increments only by GMRES's forcing term).
+// TestStiffPrecondKrylovMatchesDense: on the 3D chain of 4 rods, bdf (ggl), whose
+// Newton-Krylov preconditioner takes the geometric stiffness (dae.StiffMassSolver), and
+// radau5 (the mass part alone) follow the same methods on their dense Newton matrices
+// (MassSolve hidden, denseOnly) to the integration tolerance: at t = 0.3 (tol 1e-8) the
+// coordinates and velocities agree to 1e-6 (the preconditioner changes the Newton
+// increments only by GMRES's forcing term; measured 1.7e-11 and 7.9e-11 for bdf).
 func TestStiffPrecondKrylovMatchesDense(t *testing.T) {
 	const tEnd, tol = 0.3, 1e-8
 	for _, method := range []string{"bdf", "radau5"} {
