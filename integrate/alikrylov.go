@@ -91,7 +91,13 @@ func (k *aliKrylov) meanMassTrace(t float64, q []float64) float64 {
 	return tr
 }
 
-// factor prepares the tangent's preconditioner at the iterate (aliWork.factor).
+// factor prepares the tangent's preconditioner at the iterate (aliWork.factor). On a
+// dae.StiffMassSolver system without constraint rows it is M + (h²/4) K_g, the tangent's
+// own factor on the stiffness (M q̈)_q − Q_q, with K_g, the geometric stiffness of the
+// iterate's loads, the part of it the articulated-body recursion takes (massSchur.stiff).
+// With constraint rows K_g leaves out the loads of Φ_qᵀλ*, which carry part of each
+// body's load where the tree path takes all of it, and over-stiffens (bdf's factorMass
+// gives the measurement), so they keep M + βΦ_qᵀΦ_q.
 func (k *aliKrylov) factor() error {
 	w := k.w
 	h := w.hTry
@@ -100,6 +106,10 @@ func (k *aliKrylov) factor() error {
 		beta = w.alpha3 * h * h / 4
 	}
 	k.tan.shift = 1 / beta
+	if k.tan.st != nil && w.nc == 0 {
+		k.tan.st.GeometricStiffness(k.tan.kg, w.cur.T+h, w.q, w.v, w.a)
+		k.tan.stiff = h * h / 4
+	}
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	return k.tan.factor(w.cur.T+h, w.q, w.G)
