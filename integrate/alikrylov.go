@@ -91,13 +91,13 @@ func (k *aliKrylov) meanMassTrace(t float64, q []float64) float64 {
 	return tr
 }
 
-// factor prepares the tangent's preconditioner at the iterate (aliWork.factor). On a
-// dae.StiffMassSolver system without constraint rows it is M + (h²/4) K_g, the tangent's
-// own factor on the stiffness (M q̈)_q − Q_q, with K_g, the geometric stiffness of the
-// iterate's loads, the part of it the articulated-body recursion takes (massSchur.stiff).
-// With constraint rows K_g leaves out the loads of Φ_qᵀλ*, which carry part of each
-// body's load where the tree path takes all of it, and over-stiffens (bdf's factorMass
-// gives the measurement), so they keep M + βΦ_qᵀΦ_q.
+// factor prepares the tangent's preconditioner at the iterate (aliWork.factor). It stays
+// M + βΦ_qᵀΦ_q on dae.StiffMassSolver systems too: with (h²/4) K_g beside M (commit
+// bb913b3, systems without constraint rows) the 3D chain's steps of 0.2-1 ms took 0-30 %
+// fewer residual evaluations and no less CPU (K_g's Newton-Euler pass and the stiffer
+// recursion cost what the products saved; up to 26 % more at N = 10), and ali3 and ali1
+// still failed their Newton iterations at 0.5 ms on the 1000-rod chain (BENCHMARKS.md,
+// "The geometric stiffness in radau5's and bdf's preconditioners").
 func (k *aliKrylov) factor() error {
 	w := k.w
 	h := w.hTry
@@ -106,10 +106,6 @@ func (k *aliKrylov) factor() error {
 		beta = w.alpha3 * h * h / 4
 	}
 	k.tan.shift = 1 / beta
-	if k.tan.st != nil && w.nc == 0 {
-		k.tan.st.GeometricStiffness(k.tan.kg, w.cur.T+h, w.q, w.v, w.a)
-		k.tan.stiff = h * h / 4
-	}
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	return k.tan.factor(w.cur.T+h, w.q, w.G)
