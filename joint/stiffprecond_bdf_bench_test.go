@@ -48,3 +48,30 @@ func benchStiffPrecond(b *testing.B, method string, n int, p string, s integrate
 	st := m.Stats()
 	b.ReportMetric(float64(st.FuncEvals-st.NewtonIters)/float64(st.NewtonIters), "prod/iter")
 }
+
+// BenchmarkChainStiffPrecondDAEAlpha is BenchmarkChainDAEAlphaStep's joint route (index2
+// and index1-proj, tol 1e-4) with the q rows' block M ("M", the system as massOnly) and
+// M + β̂h² K_g ("M+Kg", dae.StiffMassSolver), in one run. Run:
+//
+//	go test -run X -bench ChainStiffPrecondDAEAlpha -benchtime 20x ./joint/
+func BenchmarkChainStiffPrecondDAEAlpha(b *testing.B) {
+	for _, form := range []integrate.Formulation{integrate.Index2, integrate.Index1Projected} {
+		for _, n := range []int{10, 100, 1000} {
+			for _, p := range []string{"M", "M+Kg"} {
+				b.Run(fmt.Sprintf("form=%s/N=%d/P=%s", form, n, p), func(b *testing.B) {
+					sys, s, err := Chain3D(n)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var ds dae.System = sys
+					if p == "M" {
+						ds = massOnly{sys, sys, sys, sys, sys, sys, sys, sys}
+					}
+					m := integrate.DefaultDAEAlpha()
+					m.Formulation = form
+					benchSteps(b, &m, ds, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
+				})
+			}
+		}
+	}
+}

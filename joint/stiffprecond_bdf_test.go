@@ -8,15 +8,20 @@ import (
 	"linkage/integrate"
 )
 
-// TestStiffPrecondKrylovMatchesDense: on the 3D chain of 4 rods, bdf (ggl), whose
-// Newton-Krylov preconditioner takes the geometric stiffness (dae.StiffMassSolver), and
-// radau5 (the mass part alone) follow the same methods on their dense Newton matrices
-// (MassSolve hidden, denseOnly) to the integration tolerance: at t = 0.3 (tol 1e-8) the
-// coordinates and velocities agree to 1e-6 (the preconditioner changes the Newton
-// increments only by GMRES's forcing term; measured 1.7e-11 and 7.9e-11 for bdf).
+// TestStiffPrecondKrylovMatchesDense: on the 3D chain of 4 rods, bdf (ggl) and daealpha
+// (index2, index1-proj), whose Newton-Krylov preconditioners take the geometric stiffness
+// (dae.StiffMassSolver), and radau5 (the mass part alone) follow the same methods on their
+// dense Newton matrices (MassSolve hidden, denseOnly) to the integration tolerance: at
+// t = 0.3 (tol 1e-8) the coordinates and velocities agree to 1e-6 (the preconditioner
+// changes the Newton increments only by GMRES's forcing term; measured 1.7e-11 and
+// 7.9e-11 for bdf).
 func TestStiffPrecondKrylovMatchesDense(t *testing.T) {
 	const tEnd, tol = 0.3, 1e-8
-	for _, method := range []string{"bdf", "radau5"} {
+	for _, mf := range []struct {
+		method string
+		form   integrate.Formulation
+	}{{"bdf", ""}, {"radau5", ""}, {"daealpha", integrate.Index2}, {"daealpha", integrate.Index1Projected}} {
+		method := mf.method
 		run := func(dense bool) integrate.State {
 			sys, s, err := Chain3D(4)
 			if err != nil {
@@ -30,14 +35,14 @@ func TestStiffPrecondKrylovMatchesDense(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := e.NewMethod("")
+			m, err := e.NewMethod(mf.form)
 			if err != nil {
 				t.Fatal(err)
 			}
 			sol, err := integrate.Solve(m, method, ds, s, tEnd, integrate.SolveOptions{
 				Control: integrate.StepControl{RTol: tol, ATol: tol}, Output: []float64{tEnd}})
 			if err != nil {
-				t.Fatalf("%s (dense %v): %v", method, dense, err)
+				t.Fatalf("%s %s (dense %v): %v", method, mf.form, dense, err)
 			}
 			return sol.Final
 		}
@@ -47,9 +52,9 @@ func TestStiffPrecondKrylovMatchesDense(t *testing.T) {
 			dq = math.Max(dq, math.Abs(kry.Q[i]-den.Q[i]))
 			dv = math.Max(dv, math.Abs(kry.V[i]-den.V[i]))
 		}
-		t.Logf("%s: |Krylov − dense| at t = %g: q %.1e, v %.1e", method, tEnd, dq, dv)
+		t.Logf("%s %s: |Krylov − dense| at t = %g: q %.1e, v %.1e", method, mf.form, tEnd, dq, dv)
 		if !(dq <= 1e-6 && dv <= 1e-6) {
-			t.Errorf("%s: |Krylov − dense| at t = %g: q %.2e, v %.2e, want ≤ 1e-6", method, tEnd, dq, dv)
+			t.Errorf("%s %s: |Krylov − dense| at t = %g: q %.2e, v %.2e, want ≤ 1e-6", method, mf.form, tEnd, dq, dv)
 		}
 	}
 }
@@ -94,5 +99,35 @@ func TestStiffPrecondBDFStepAllocatesNothing(t *testing.T) {
 	t.Logf("GMRES products per Newton iteration: M %.3g, M+K_g %.3g", products["M"], products["M+Kg"])
 	if products["M+Kg"] >= products["M"] {
 		t.Errorf("GMRES products per Newton iteration: %.3g with M+K_g, %.3g with M alone; want fewer", products["M+Kg"], products["M"])
+	}
+}
+
+// TestStiffPrecondDAEAlphaStepAllocatesNothing: daealpha's index2 and index1-proj steps
+// on the joint route, their q rows' block M + β̂h² K_g refactorized at every step,
+// allocate nothing after warm-up (30-rod chain, tol 1e-4).
+func TestStiffPrecondDAEAlphaStepAllocatesNothing(t *testing.T) {
+	for _, form := range []integrate.Formulation{integrate.Index2, integrate.Index1Projected} {
+		sys, s, err := Chain3D(30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := integrate.DefaultDAEAlpha()
+		m.Formulation = form
+		m.Newton.Jacobian = integrate.JacobianEveryStep
+		if err := m.Init(sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+			t.Fatal(err)
+		}
+		for range 10 {
+			if err := m.Step(math.Inf(1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if a := testing.AllocsPerRun(10, func() {
+			if err := m.Step(math.Inf(1)); err != nil {
+				t.Fatal(err)
+			}
+		}); a != 0 {
+			t.Errorf("daealpha %s step with the stiffness preconditioner: %g allocations, want 0", form, a)
+		}
 	}
 }
