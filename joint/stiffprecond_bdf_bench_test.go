@@ -33,16 +33,22 @@ func BenchmarkChainStiffPrecondBDF(b *testing.B) {
 	}
 }
 
-// benchStiffPrecond is one case of BenchmarkChainStiffPrecondBDF.
-func benchStiffPrecond(b *testing.B, method string, n int, p string, s integrate.State) {
-	sys, _, err := Chain3D(n)
+// chainWithPrecond returns the 3D chain of n rods and its start, as massOnly for p = "M"
+// (the preconditioner's mass part alone), else with dae.StiffMassSolver.
+func chainWithPrecond(b *testing.B, n int, p string) (dae.System, integrate.State) {
+	sys, s, err := Chain3D(n)
 	if err != nil {
 		b.Fatal(err)
 	}
-	var ds dae.System = sys
 	if p == "M" {
-		ds = massOnly{sys, sys, sys, sys, sys, sys, sys, sys}
+		return massOnly{sys, sys, sys, sys, sys, sys, sys, sys}, s
 	}
+	return sys, s
+}
+
+// benchStiffPrecond is one case of BenchmarkChainStiffPrecondBDF.
+func benchStiffPrecond(b *testing.B, method string, n int, p string, s integrate.State) {
+	ds, _ := chainWithPrecond(b, n, p)
 	m := implicitMethod(method)
 	benchSteps(b, m, ds, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
 	st := m.Stats()
@@ -59,14 +65,7 @@ func BenchmarkChainStiffPrecondDAEAlpha(b *testing.B) {
 		for _, n := range []int{10, 100, 1000} {
 			for _, p := range []string{"M", "M+Kg"} {
 				b.Run(fmt.Sprintf("form=%s/N=%d/P=%s", form, n, p), func(b *testing.B) {
-					sys, s, err := Chain3D(n)
-					if err != nil {
-						b.Fatal(err)
-					}
-					var ds dae.System = sys
-					if p == "M" {
-						ds = massOnly{sys, sys, sys, sys, sys, sys, sys, sys}
-					}
+					ds, s := chainWithPrecond(b, n, p)
 					m := integrate.DefaultDAEAlpha()
 					m.Formulation = form
 					benchSteps(b, &m, ds, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
