@@ -91,7 +91,13 @@ func (k *aliKrylov) meanMassTrace(t float64, q []float64) float64 {
 	return tr
 }
 
-// factor prepares the tangent's preconditioner at the iterate (aliWork.factor).
+// factor prepares the tangent's preconditioner at the iterate (aliWork.factor). It stays
+// M + βΦ_qᵀΦ_q on dae.StiffMassSolver systems too: with (h²/4) K_g beside M (commit
+// bb913b3, systems without constraint rows) the 3D chain's steps of 0.2-1 ms took 0-30 %
+// fewer residual evaluations and no less CPU (K_g's Newton-Euler pass and the stiffer
+// recursion cost what the products saved; up to 26 % more at N = 10), and ali3 and ali1
+// still failed their Newton iterations at 0.5 ms on the 1000-rod chain (BENCHMARKS.md,
+// "The geometric stiffness in radau5's and bdf's preconditioners").
 func (k *aliKrylov) factor() error {
 	w := k.w
 	h := w.hTry

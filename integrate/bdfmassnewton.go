@@ -240,7 +240,18 @@ func (w *bdfWork) allocDense() {
 // fallback leaves the preconditioned corrector for the dense matrix (simplifiable).
 func (w *bdfWork) fallback() bool { return w.mn().fallbackTo(w.allocDense) }
 
-// factorMass factorizes the preconditioner at the iterate's q with c = c_j.
+// factorMass factorizes the preconditioner at the iterate's q with c = c_j. On a
+// system with K_g (dae.AsStiffMassSolver: no loop-closure or Pfaffian rows) its a-block is c_j² M + K_g, K_g the
+// geometric stiffness of the iterate's loads (its q, v, a): eliminating δv and δa from
+// c_j K − ∂φ/∂y leaves c_j² M + c_j C + K on δq, and K_g is the part of
+// K = (M a)_q − f_q that the articulated-body recursion takes (massNewton.stiffen); on
+// the 3D chain it saves 15-30 % of the GMRES products (BENCHMARKS.md, "The geometric
+// stiffness in radau5's and bdf's preconditioners"). With constraint rows K_g leaves out
+// the loads of the constraint forces Gᵀλ, which carry part of each body's load where the
+// tree path takes all of it: the over-stiff a-block hides residual components from
+// GMRES's preconditioned stopping test, and on the driven RSSR four-bar closed by a cut
+// joint bdf took 30 % more residual evaluations (ggl) and its index1 form stopped at
+// t = 0.13 after 1404 Newton failures, so those systems keep M alone.
 func (w *bdfWork) factorMass() error {
 	t, q := w.cur.T+w.hTry, w.yy[:w.nq]
 	if w.se.G != nil {
@@ -250,8 +261,8 @@ func (w *bdfWork) factorMass() error {
 	w.stats.Factorizations++
 	w.cjJ = w.cj
 	w.pm.cw = newConstraintWeights(w.se)
-	nq := w.nq // the a rows' K = ∂(M a − f)/∂q beside c_j² M, at the iterate's v and a
-	w.pm.mn.stiffen(t, q, w.yy[nq:2*nq], w.yy[2*nq:3*nq], 1)
+	_, v, a, _, _ := w.se.blocks(w.yy) // K = ∂(M a − f)/∂q beside c_j² M at the iterate's loads
+	w.pm.mn.stiffen(t, q, v, a, 1)     // (off where K_g would miss loads: dae.AsStiffMassSolver)
 	if err := w.pm.factor(t, q, w.se.G, w.cj); err != nil {
 		w.noteWorstResidual()
 		return err

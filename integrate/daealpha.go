@@ -496,6 +496,7 @@ func (w *daeAlphaWork) factor() error {
 		if w.kry.mn.active() {
 			w.stats.Jacobians++
 			w.stats.Factorizations++
+			w.kry.stiffen(w, t1, q1, v1)
 			return w.kry.mn.factor(t1, q1, w.G, 1)
 		}
 		w.kry.mn.simplified = false

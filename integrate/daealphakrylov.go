@@ -28,6 +28,7 @@ type daeAlphaKrylov struct {
 	u                  []float64  // one saddle-point right side (nq + nc)
 	rec                *massSchur // index1-proj: [M Gᵀ; G 0] of the projections, eqs. 2.5b-e (nil for index2)
 	scaled             bool       // res holds scaled dynamic rows (kraw the raw ones)
+	a                  []float64  // the iterate's accelerations (q₁ − q̂_n)/(β̂h²) for K_g (nq)
 }
 
 // newDAEAlphaKrylov returns the corrector for w's system, or nil when the system has no
@@ -46,7 +47,7 @@ func newDAEAlphaKrylov(w *daeAlphaWork) *daeAlphaKrylov {
 	}
 	vec := func(n int) []float64 { return make([]float64, n) }
 	k := &daeAlphaKrylov{mn: mn, mm: mm, kr: newGMRES(w.nx),
-		kx: vec(w.nx), kb: vec(w.nx), kres: vec(w.nx), kraw: vec(w.nx), u: vec(w.nq + w.nc)}
+		kx: vec(w.nx), kb: vec(w.nx), kres: vec(w.nx), kraw: vec(w.nx), u: vec(w.nq + w.nc), a: vec(w.nq)}
 	if w.proj {
 		k.rec = massSchurOf(w.sys) // eq. 17 with f_λ by rxa's Newton on λ on it
 	}
@@ -121,6 +122,7 @@ func (s daeAlphaKrylovSystem) precondition(x []float64) {
 	for i := range r3 { // rows (3.3c, d) to the places of their solutions' (μ, ν)
 		r3[i], r4[i] = r4[i], r3[i]
 	}
+	stiff := k.mn.schur.stiff
 	for p := range 2 { // (Δq, ν) ← (r₁, r₄), then (Δv, μ) ← (r₂, r₃)
 		xs, ys := x[p*nq:(p+1)*nq], x[2*nq+p*nc:2*nq+(p+1)*nc]
 		copy(k.u[:nq], xs)
@@ -128,6 +130,27 @@ func (s daeAlphaKrylovSystem) precondition(x []float64) {
 		k.mn.solve(k.u)
 		copy(xs, k.u[:nq])
 		copy(ys, k.u[nq:])
+		k.mn.schur.stiff = 0 // the v rows' block is M (stiffen: no factor of G to redo)
+	}
+	k.mn.schur.stiff = stiff
+}
+
+// stiffen puts β̂h² K_g beside M in the q rows' block of the next factorization on a
+// dae.StiffMassSolver system without constraint rows: eq. 3.3a's derivative in q₁ is
+// M + (M w₁)_q − β̂h² f_q + (Gᵀν)_q with w₁ = q₁ − q̂_n ≈ β̂h² a, i.e. M + β̂h² K,
+// K = (M a)_q − f_q, of which K_g (the geometric stiffness of the loads at the iterate's
+// q₁, v₁ and the last accepted accelerations) is the part the articulated-body recursion
+// takes (massNewton.stiffen). The v rows' block M (eq. 3.3b in v₁) stays, which a single
+// factorization serves only without constraint rows, where massSchur keeps no factor of
+// G M⁻¹ Gᵀ; with them K_g, which leaves out the loads of Gᵀλ, over-stiffens besides
+// (the driven four-bar's measurement in BENCHMARKS.md, "The geometric stiffness in radau5's …").
+func (k *daeAlphaKrylov) stiffen(w *daeAlphaWork, t float64, q, v []float64) {
+	if w.nc == 0 {
+		c := w.betaHat * w.hTry * w.hTry
+		for i, d := range w.w1 {
+			k.a[i] = d / c
+		}
+		k.mn.stiffen(t, q, v, k.a, c)
 	}
 }
 

@@ -49,6 +49,14 @@ import (
 // (massNewton.distrusted), and a failed attempt after a miss falls back to the dense
 // matrices on systems of at most massNewtonDenseMax coordinates (Stats.DenseFallbacks).
 //
+// The a-block stays M on dae.StiffMassSolver systems too. With the geometric stiffness
+// beside it, M + K_g h²/|α+iβ|² for both systems (commit abdc794), GMRES took as many
+// products on the joint route's 3D chain (its preconditioned residual falls by about 10
+// per product at N = 100 with or without K_g: the h² term is not what sets radau5's three
+// products per solve at its forcing term 1e-3) and 25 % more residual evaluations on the
+// driven RSSR four-bar, whose loop-closure loads K_g leaves out (BENCHMARKS.md, "The
+// geometric stiffness in radau5's and bdf's preconditioners").
+//
 // With ApproxJacobian the matrix RADAU5 is given (semiExplicit.approxJacobian, which
 // neglects the derivatives of f, M and G) is exactly this mass part, so each system is
 // one preconditioner application and no products.
