@@ -77,6 +77,11 @@ type SparseLU struct {
 	Refine int
 
 	sparseLUOf[float64]
+
+	// blk, when set (UseBlocks), is tried first by every Factor (sparseLUOf.byBlocks
+	// records that the current factors are its own); nBlock counts its successes.
+	blk    *blockLU
+	nBlock int
 }
 
 var _ Solver = (*SparseLU)(nil)
@@ -174,9 +179,12 @@ type sparseLUOf[T luScalar] struct {
 	mark              []int
 	w, bcopy, res     []T
 
-	tau       float64 // the pivot threshold, sparseLUTau (a field so tests can vary it)
-	symbolic  bool    // the pivot sequence and the patterns of L and U are valid
-	factored  bool    // the last Factorize succeeded
+	tau float64 // the pivot threshold, sparseLUTau (a field so tests can vary it)
+	// altSolve, when set, solves in place of L and U while byBlocks (SparseLU.UseBlocks).
+	altSolve  func(b []T)
+	byBlocks  bool // the current factors are altSolve's
+	symbolic  bool // the pivot sequence and the patterns of L and U are valid
+	factored  bool // the last Factorize succeeded
 	nFull     int
 	nRefactor int
 	lEstimate int // nnz of the Cholesky factor of C + Cᵀ: the first capacity of L and U
@@ -505,7 +513,7 @@ func (f *SparseLU) Factorize(A mat.Matrix) error {
 			}
 		}
 	}
-	return f.factor()
+	return f.Factor()
 }
 
 // Factor factorizes the matrix whose pattern entries are held in Values(): by
@@ -515,7 +523,47 @@ func (f *SparseLU) Factorize(A mat.Matrix) error {
 // candidate (a structurally or numerically singular matrix), returns ErrSingular. After
 // a non-finite entry the pivot sequence stays for the next call; after a singular full
 // factorization the next call searches for pivots anew.
-func (f *SparseLU) Factor() error { return f.factor() }
+//
+// After UseBlocks, Factor first tries the block factorization, which pivots within
+// small dense blocks and needs no pivot search, and factorizes as above only when a
+// block fails its pivot test.
+func (f *SparseLU) Factor() error {
+	f.byBlocks = false
+	if f.blk != nil {
+		f.factored = false
+		if !f.checkValues() {
+			return ErrSingular
+		}
+		if f.blk.factor(f.vals) {
+			f.nBlock++
+			f.byBlocks, f.factored = true, true
+			return nil
+		}
+	}
+	return f.factor()
+}
+
+// UseBlocks makes Factor try a factorization by dense pivot blocks first (blockLU): the
+// unknowns are grouped from the pattern (rows with the same neighbours, such as a body's
+// Euler parameters, with the rows without diagonal entry that pivot on them, such as
+// its normalization row), the blocks are eliminated in a fixed order, and each block
+// pivots densely within itself, so its pivots follow the values without a new search.
+// A block whose pivot fails τ's test falls back to the factorization described at
+// Factor. It reports whether the pattern allows blocks (see newBlockLU); if not,
+// nothing changes.
+func (f *SparseLU) UseBlocks() bool {
+	if f.blk == nil {
+		f.blk = newBlockLU(f.n, f.arp, f.acol, f.partner, f.hasDiagonal, f.tau, f.lEstimate)
+		if f.blk != nil {
+			f.altSolve = f.blk.solve
+		}
+	}
+	return f.blk != nil
+}
+
+// BlockFactorizations returns how many Factor calls succeeded by pivot blocks
+// (UseBlocks); FullFactorizations and Refactorizations count the others.
+func (f *SparseLU) BlockFactorizations() int { return f.nBlock }
 
 // Solve overwrites b with the solution x of A x = b, from P Q A Qᵀ = L U:
 //
@@ -626,6 +674,10 @@ func (f *sparseLUOf[T]) residual(r, b, x []T) float64 {
 
 // solveInPlace overwrites b with (L U)⁻¹ applied in A's numbering.
 func (f *sparseLUOf[T]) solveInPlace(b []T) {
+	if f.byBlocks {
+		f.altSolve(b)
+		return
+	}
 	w := f.w
 	for k, i := range f.rowOf {
 		w[k] = b[i]
