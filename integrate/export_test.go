@@ -17,3 +17,18 @@ func NewtonFill(m Method) (matrix, factors, fulls, blocks int, ok bool) {
 	}
 	return len(lu.csr.Cols), lu.sparse.NNZ(), lu.sparse.FullFactorizations(), lu.sparse.BlockFactorizations(), true
 }
+
+// NewtonMatrix returns the sparse Newton matrix that hht's last factorization took: its
+// pattern by rows and the values; ok is false without a sparse Newton factorization.
+func NewtonMatrix(m Method) (rowStart, cols []int, vals []float64, ok bool) {
+	h, isHHT := m.(*HHT)
+	if !isHHT {
+		return nil, nil, nil, false
+	}
+	lu, _, _ := h.w.regularization()
+	if lu == nil || lu.sparse == nil {
+		return nil, nil, nil, false
+	}
+	rowStart, cols = lu.sparse.Pattern()
+	return rowStart, cols, lu.sparse.Values(), true
+}

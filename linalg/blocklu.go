@@ -59,8 +59,9 @@ type blockLU struct {
 	w    []float64 // the right-hand side by positions (solve)
 	acc  []float64 // one row of a panel product (factor)
 	// The rows of block k's L panel that hold a nonzero are nzL[pp[k]:pp[k]+nzLn[k]],
-	// the columns of its U panel nzU[pp[k]:pp[k]+nzUn[k]] (indices into the panel), as
-	// the last factor found them.
+	// the columns of its U panel nzU[pp[k]:pp[k]+nzUn[k]], as the last factor found
+	// them: indices into the panel during its update, then (pack) the unknowns'
+	// positions, with those rows and columns moved to the panels' front.
 	nzL, nzU   []int32
 	nzLn, nzUn []int
 }
@@ -430,7 +431,30 @@ func (b *blockLU) eliminate(k int) bool {
 			val[ua[c]] -= acc[t]
 		}
 	}
+	b.pack(k, l, u, s, m)
 	return true
+}
+
+// pack moves, for the solves, the nonzero rows of block k's L panel and the nonzero
+// columns of its U panel (each U row keeps its stride m) to the front, and turns nzL and
+// nzU into the positions of their unknowns.
+func (b *blockLU) pack(k int, l, u []float64, s, m int) {
+	rows := b.rows[b.pp[k]:b.pp[k+1]]
+	nzL := b.nzL[b.pp[k] : b.pp[k]+b.nzLn[k]]
+	for t, a := range nzL {
+		copy(l[t*s:t*s+s], l[int(a)*s:int(a)*s+s])
+		nzL[t] = rows[a]
+	}
+	nzU := b.nzU[b.pp[k] : b.pp[k]+b.nzUn[k]]
+	for r := range s {
+		ur := u[r*m : r*m+m]
+		for t, c := range nzU {
+			ur[t] = ur[c]
+		}
+	}
+	for t, c := range nzU {
+		nzU[t] = rows[c]
+	}
 }
 
 // allZero reports whether every entry of v is zero.
@@ -525,7 +549,7 @@ func rightUpperSolve(l, d []float64, s, m int, lim float64) bool {
 // solve overwrites x with A⁻¹ x: forward by blocks, y_k = L_kk⁻¹ P_k (x_k − Σ_{j<k}
 // L_kj y_j), then back, x_k = U_kk⁻¹ (y_k − Σ_{j>k} U_kj x_j), the sums over k's panels.
 func (b *blockLU) solve(x []float64) {
-	w := b.w
+	w, g := b.w, b.acc
 	for p, i := range b.idx {
 		w[p] = x[i]
 	}
@@ -534,30 +558,40 @@ func (b *blockLU) solve(x []float64) {
 		lo, s := b.bp[k], b.bp[k+1]-b.bp[k]
 		yk := w[lo : lo+s]
 		d := b.val[b.dOff[k] : b.dOff[k]+s*s]
-		forwardRowsInPlace(yk, d, s, 1, b.ipiv[lo:lo+s])
-		rows := b.rows[b.pp[k]:b.pp[k+1]]
-		l := b.val[b.lOff[k] : b.lOff[k]+len(rows)*s]
-		for _, a := range b.nzL[b.pp[k] : b.pp[k]+b.nzLn[k]] {
+		for r, p := range b.ipiv[lo : lo+s] {
+			yk[r], yk[p] = yk[p], yk[r]
+		}
+		for r := 1; r < s; r++ {
+			v := yk[r]
+			for c, lrc := range d[r*s : r*s+r] {
+				v -= lrc * yk[c]
+			}
+			yk[r] = v
+		}
+		l := b.val[b.lOff[k]:]
+		for t, r := range b.nzL[b.pp[k] : b.pp[k]+b.nzLn[k]] {
 			var sum float64
-			for q, v := range l[int(a)*s : int(a)*s+s] {
+			for q, v := range l[t*s : t*s+s] {
 				sum += v * yk[q]
 			}
-			w[rows[a]] -= sum
+			w[r] -= sum
 		}
 	}
 	for k := nb - 1; k >= 0; k-- {
 		lo, s := b.bp[k], b.bp[k+1]-b.bp[k]
 		xk := w[lo : lo+s]
-		rows := b.rows[b.pp[k]:b.pp[k+1]]
-		m := len(rows)
-		u := b.val[b.uOff[k] : b.uOff[k]+s*m]
-		d := b.val[b.dOff[k] : b.dOff[k]+s*s]
+		m := b.pp[k+1] - b.pp[k]
 		cols := b.nzU[b.pp[k] : b.pp[k]+b.nzUn[k]]
+		gk := g[:len(cols)]
+		for t, c := range cols {
+			gk[t] = w[c]
+		}
+		u := b.val[b.uOff[k]:]
+		d := b.val[b.dOff[k] : b.dOff[k]+s*s]
 		for r := s - 1; r >= 0; r-- {
 			v := xk[r]
-			ur := u[r*m : r*m+m]
-			for _, c := range cols {
-				v -= ur[c] * w[rows[c]]
+			for t, ur := range u[r*m : r*m+len(gk)] {
+				v -= ur * gk[t]
 			}
 			for c := r + 1; c < s; c++ {
 				v -= d[r*s+c] * xk[c]

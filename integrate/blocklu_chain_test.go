@@ -1,0 +1,95 @@
+package integrate_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/integrate"
+	"linkage/linalg"
+	"linkage/problems"
+)
+
+// TestBlockLUOnChain3DNewtonMatrices: hht's Newton matrices of the 3D chain (40 rods on
+// spherical joints, Euler parameters), taken every 5 steps over 60 steps, factorized by
+// pivot blocks (linalg.SparseLU.UseBlocks) solve as dense LU does to 1e-12 relative, and
+// hht's run uses the blocks for nearly all its factorizations.
+func TestBlockLUOnChain3DNewtonMatrices(t *testing.T) {
+	p, err := problems.Get("chain3d:40")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := integrate.Lookup("hht")
+	m := e.New()
+	if err := m.Init(p.System, p.Start.Clone(), integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	worst, blocks, tried := 0.0, 0, 0
+	for step := 1; step <= 60; step++ {
+		if err := m.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+		if step%5 != 0 {
+			continue
+		}
+		rowStart, cols, vals, ok := integrate.NewtonMatrix(m)
+		if !ok {
+			t.Fatal("hht took no sparse Newton factorization")
+		}
+		n := len(rowStart) - 1
+		pattern := make([][]int, n)
+		A := mat.NewDense(n, n, nil)
+		for i := range n {
+			pattern[i] = cols[rowStart[i]:rowStart[i+1]]
+			for q, j := range pattern[i] {
+				A.Set(i, j, vals[rowStart[i]+q])
+			}
+		}
+		f, err := linalg.NewSparseLU(n, pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !f.UseBlocks() {
+			t.Fatal("the chain's Newton pattern does not allow pivot blocks")
+		}
+		copy(f.Values(), vals)
+		if err := f.Factor(); err != nil {
+			t.Fatal(err)
+		}
+		tried++
+		blocks += f.BlockFactorizations()
+		b := make([]float64, n)
+		for i := range b {
+			b[i] = rng.NormFloat64()
+		}
+		x := slices.Clone(b)
+		f.Solve(x)
+		var lu mat.LU
+		lu.Factorize(A)
+		var xd mat.VecDense
+		if err := lu.SolveVecTo(&xd, false, mat.NewVecDense(n, slices.Clone(b))); err != nil {
+			t.Fatal(err)
+		}
+		var diff, ref float64
+		for i := range x {
+			diff = math.Max(diff, math.Abs(x[i]-xd.AtVec(i)))
+			ref = math.Max(ref, math.Abs(xd.AtVec(i)))
+		}
+		worst = math.Max(worst, diff/ref)
+	}
+	if worst > 1e-12 {
+		t.Errorf("worst relative difference to dense LU %.3g, want ≤ 1e-12", worst)
+	}
+	if blocks < tried-1 {
+		t.Errorf("%d of %d matrices factorized by blocks, want all but at most one", blocks, tried)
+	}
+	_, _, fulls, hhtBlocks, _ := integrate.NewtonFill(m)
+	t.Logf("relative difference %.3g; %d of %d by blocks; hht's run: %d by blocks, %d full", worst, blocks, tried, hhtBlocks, fulls)
+	if fulls > hhtBlocks/10 {
+		t.Errorf("hht: %d full factorizations against %d by blocks, want at most a tenth", fulls, hhtBlocks)
+	}
+}
