@@ -93,3 +93,28 @@ func TestBlockLUOnChain3DNewtonMatrices(t *testing.T) {
 		t.Errorf("hht: %d full factorizations against %d by blocks, want at most a tenth", fulls, hhtBlocks)
 	}
 }
+
+// TestBlockLUPlanarChainPaysOnce: on the planar bar chain the static block order meets a
+// singular block (the refactorizations hold there, so blocks are not needed): hht tries
+// the blocks at its first factorization only and then refactorizes, so the block path
+// costs the planar chains one attempt.
+func TestBlockLUPlanarChainPaysOnce(t *testing.T) {
+	p, err := problems.Get("chain-bars:100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := integrate.Lookup("hht")
+	m := e.New()
+	if err := m.Init(p.System, p.Start.Clone(), integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+		t.Fatal(err)
+	}
+	for range 60 {
+		if err := m.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, fulls, blocks, ok := integrate.NewtonFill(m)
+	if !ok || blocks != 0 || fulls != 1 {
+		t.Errorf("sparse %v, %d block and %d full factorizations; want 0 and 1", ok, blocks, fulls)
+	}
+}

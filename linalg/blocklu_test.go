@@ -268,8 +268,9 @@ func TestBlockLUTreeAndLoop(t *testing.T) {
 }
 
 // TestBlockLUFallsBack: a pivot block that fails τ's test (a body block scaled down
-// until the entries of L in its columns exceed 1/τ) is not used: Factor falls back to the general sparse
-// LU, whose solve is right; the next well-scaled matrix is factorized by blocks again.
+// until the entries of L in its columns exceed 1/τ) is not used: Factor falls back to the
+// general sparse LU, whose solve is right, and tries its refactorization first from
+// then on, the blocks again only where that fails.
 func TestBlockLUFallsBack(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	s := eulerChain(rng, chainParents(10), nil, 1e-7)
@@ -280,16 +281,17 @@ func TestBlockLUFallsBack(t *testing.T) {
 	if !f.UseBlocks() {
 		t.Fatal("the chain's pattern does not allow blocks")
 	}
-	bad := mat.DenseCopyOf(s.A)
 	// Body 4's Euler-parameter block and its normalization row scaled by 1e-6: the joint
 	// rows' entries in its columns are then 1e5 times its pivots.
+	bad := mat.DenseCopyOf(s.A)
 	blk := []int{7*4 + 3, 7*4 + 4, 7*4 + 5, 7*4 + 6, 7*10 + 4}
 	for _, i := range blk {
 		for _, j := range blk {
 			bad.Set(i, j, 1e-6*bad.At(i, j))
 		}
 	}
-	for _, A := range []*mat.Dense{bad, s.A} {
+	want := []struct{ block, full, refactor int }{{1, 0, 0}, {1, 1, 0}}
+	for step, A := range []*mat.Dense{s.A, bad, s.A} {
 		if err := f.Factorize(A); err != nil {
 			t.Fatal(err)
 		}
@@ -300,11 +302,17 @@ func TestBlockLUFallsBack(t *testing.T) {
 		x := append([]float64(nil), b...)
 		f.Solve(x)
 		if w := backwardError(A, x, b); w > 1e-12 {
-			t.Fatalf("componentwise backward error %.3g, want ≤ 1e-12", w)
+			t.Fatalf("matrix %d: componentwise backward error %.3g, want ≤ 1e-12", step, w)
+		}
+		if step < len(want) {
+			if got := (struct{ block, full, refactor int }{f.BlockFactorizations(), f.FullFactorizations(), f.Refactorizations()}); got != want[step] {
+				t.Fatalf("matrix %d: (block, full, refactor) factorizations %v, want %v", step, got, want[step])
+			}
 		}
 	}
-	if f.BlockFactorizations() != 1 || f.FullFactorizations() != 1 {
-		t.Errorf("%d block and %d full factorizations, want 1 and 1", f.BlockFactorizations(), f.FullFactorizations())
+	// The third matrix: the refactorization with the second's pivots, or the blocks.
+	if n := f.BlockFactorizations() + f.Refactorizations(); n != 2 || f.FullFactorizations() != 1 {
+		t.Errorf("%d block, %d full, %d refactorizations; want the third by refactorization or blocks", f.BlockFactorizations(), f.FullFactorizations(), f.Refactorizations())
 	}
 }
 

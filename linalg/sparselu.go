@@ -80,8 +80,9 @@ type SparseLU struct {
 
 	// blk, when set (UseBlocks), is tried first by every Factor (sparseLUOf.byBlocks
 	// records that the current factors are its own); nBlock counts its successes.
-	blk    *blockLU
-	nBlock int
+	blk          *blockLU
+	nBlock       int
+	preferBlocks bool // the last factorization was by blocks: try them first
 }
 
 var _ Solver = (*SparseLU)(nil)
@@ -524,33 +525,59 @@ func (f *SparseLU) Factorize(A mat.Matrix) error {
 // a non-finite entry the pivot sequence stays for the next call; after a singular full
 // factorization the next call searches for pivots anew.
 //
-// After UseBlocks, Factor first tries the block factorization, which pivots within
-// small dense blocks and needs no pivot search, and factorizes as above only when a
-// block fails its pivot test.
+// After UseBlocks, a refactorization that fails is followed by the factorization by
+// pivot blocks, which pivots within small dense blocks and needs no pivot search, and
+// only if a block fails its pivot test by a full factorization. Once the blocks
+// succeed, the next calls take them first, until a block fails; then the
+// refactorization comes first again. So a matrix whose refactorizations hold (the
+// planar chains, where a static block order meets singular blocks) never pays for a
+// block attempt but once, and one whose refactorizations fail (Euler parameters) keeps
+// its blocks.
 func (f *SparseLU) Factor() error {
 	f.byBlocks = false
-	if f.blk != nil {
-		f.factored = false
-		if !f.checkValues() {
-			return ErrSingular
-		}
-		if f.blk.factor(f.vals) {
-			f.nBlock++
-			f.byBlocks, f.factored = true, true
+	if f.blk == nil {
+		return f.factor()
+	}
+	f.factored = false
+	if !f.checkValues() {
+		return ErrSingular
+	}
+	if f.preferBlocks {
+		if f.factorBlocks() {
 			return nil
 		}
+		f.preferBlocks = false
+		return f.factor()
 	}
-	return f.factor()
+	if f.symbolic && f.refactor() {
+		f.nRefactor++
+		f.factored = true
+		return nil
+	}
+	if f.factorBlocks() {
+		f.preferBlocks = true
+		return nil
+	}
+	return f.full()
 }
 
-// UseBlocks makes Factor try a factorization by dense pivot blocks first (blockLU): the
+// factorBlocks factorizes by pivot blocks and reports whether every block passed.
+func (f *SparseLU) factorBlocks() bool {
+	if !f.blk.factor(f.vals) {
+		return false
+	}
+	f.nBlock++
+	f.byBlocks, f.factored = true, true
+	return true
+}
+
+// UseBlocks makes Factor try a factorization by dense pivot blocks (blockLU): the
 // unknowns are grouped from the pattern (rows with the same neighbours, such as a body's
 // Euler parameters, with the rows without diagonal entry that pivot on them, such as
 // its normalization row), the blocks are eliminated in a fixed order, and each block
 // pivots densely within itself, so its pivots follow the values without a new search.
-// A block whose pivot fails τ's test falls back to the factorization described at
-// Factor. It reports whether the pattern allows blocks (see newBlockLU); if not,
-// nothing changes.
+// Factor says when the blocks are tried. It reports whether the pattern allows blocks
+// (see newBlockLU); if not, nothing changes.
 func (f *SparseLU) UseBlocks() bool {
 	if f.blk == nil {
 		f.blk = newBlockLU(f.n, f.arp, f.acol, f.partner, f.hasDiagonal, f.tau, f.lEstimate)
@@ -605,6 +632,11 @@ func (f *sparseLUOf[T]) factor() error {
 		f.factored = true
 		return nil
 	}
+	return f.full()
+}
+
+// full is the full factorization of factor, with its counts and state.
+func (f *sparseLUOf[T]) full() error {
 	f.nFull++
 	if !f.factorFull() {
 		f.symbolic = false
