@@ -108,9 +108,26 @@ func newBlockLU(n int, arp, acol []int, partner []int, hasDiagonal func(int) boo
 	return b
 }
 
-// symmetricAdjacency returns the graph of A + Aᵀ (no self loops), each list increasing.
+// symmetricAdjacency returns the graph of A + Aᵀ (no self loops), each list increasing,
+// all lists in one array.
 func symmetricAdjacency(n int, arp, acol []int) [][]int {
+	deg := make([]int, n+1)
+	for i := range n {
+		for _, j := range acol[arp[i]:arp[i+1]] {
+			if i != j {
+				deg[i+1]++
+				deg[j+1]++
+			}
+		}
+	}
+	for i := range n {
+		deg[i+1] += deg[i]
+	}
+	flat := make([]int, deg[n])
 	adj := make([][]int, n)
+	for i := range n {
+		adj[i] = flat[deg[i]:deg[i]:deg[i+1]]
+	}
 	for i := range n {
 		for _, j := range acol[arp[i]:arp[i+1]] {
 			if i != j {
@@ -305,10 +322,14 @@ func (b *blockLU) fill(adj [][]int, blockOf []int) {
 	}
 	b.val = make([]float64, off)
 	b.updp = make([]int, nb+1)
-	maxM := 0
+	maxM, nupd := 0, 0
+	for k := range nb {
+		m := b.pp[k+1] - b.pp[k]
+		maxM, nupd = max(maxM, m), nupd+m*m
+	}
+	b.upd = make([]int32, 0, nupd)
 	for k := range nb {
 		rows := b.rows[b.pp[k]:b.pp[k+1]]
-		maxM = max(maxM, len(rows))
 		for _, r := range rows {
 			for _, c := range rows {
 				b.upd = append(b.upd, int32(b.entryAt(int(r), int(c), blockOf)))
