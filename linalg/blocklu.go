@@ -64,6 +64,7 @@ type blockLU struct {
 	// positions, with those rows and columns moved to the panels' front.
 	nzL, nzU   []int32
 	nzLn, nzUn []int
+	bs         []blockSolve // per block, for the solves
 }
 
 // blockLUMaxSize bounds a pivot block: dense blocks cost their size cubed, and the
@@ -340,6 +341,11 @@ func (b *blockLU) fill(adj [][]int, blockOf []int) {
 	b.acc = make([]float64, maxM)
 	b.nzL, b.nzU = make([]int32, len(b.rows)), make([]int32, len(b.rows))
 	b.nzLn, b.nzUn = make([]int, nb), make([]int, nb)
+	b.bs = make([]blockSolve, nb)
+	for k := range b.bs {
+		b.bs[k] = blockSolve{lo: b.bp[k], s: b.bp[k+1] - b.bp[k], m: b.pp[k+1] - b.pp[k],
+			d: b.dOff[k], l: b.lOff[k], u: b.uOff[k], nz: b.pp[k]}
+	}
 }
 
 // entryAt returns the offset in val of the entry of the unknowns at positions r and c
@@ -405,6 +411,7 @@ func (b *blockLU) eliminate(k int) bool {
 	}
 	if m == 0 {
 		b.nzLn[k], b.nzUn[k] = 0, 0
+		b.bs[k].nL, b.bs[k].nU = 0, 0
 		return true
 	}
 	u := b.val[b.uOff[k] : b.uOff[k]+s*m]
@@ -476,6 +483,7 @@ func (b *blockLU) pack(k int, l, u []float64, s, m int) {
 	for t, c := range nzU {
 		nzU[t] = rows[c]
 	}
+	b.bs[k].nL, b.bs[k].nU = len(nzL), len(nzU)
 }
 
 // allZero reports whether every entry of v is zero.
@@ -568,59 +576,113 @@ func rightUpperSolve(l, d []float64, s, m int, lim float64) bool {
 }
 
 // solve overwrites x with A⁻¹ x: forward by blocks, y_k = L_kk⁻¹ P_k (x_k − Σ_{j<k}
-// L_kj y_j), then back, x_k = U_kk⁻¹ (y_k − Σ_{j>k} U_kj x_j), the sums over k's panels.
+// L_kj y_j), then back, x_k = U_kk⁻¹ (y_k − Σ_{j>k} U_kj x_j), the sums over k's panels
+// (their nonzero rows and columns, pack). The many blocks of two (a coordinate and its
+// joint row) take a loop of their own: the general loops' overhead per block was most
+// of a solve.
 func (b *blockLU) solve(x []float64) {
-	w, g := b.w, b.acc
+	w := b.w
 	for p, i := range b.idx {
 		w[p] = x[i]
 	}
-	nb := len(b.bp) - 1
-	for k := range nb {
-		lo, s := b.bp[k], b.bp[k+1]-b.bp[k]
-		yk := w[lo : lo+s]
-		d := b.val[b.dOff[k] : b.dOff[k]+s*s]
-		for r, p := range b.ipiv[lo : lo+s] {
-			yk[r], yk[p] = yk[p], yk[r]
-		}
-		for r := 1; r < s; r++ {
-			v := yk[r]
-			for c, lrc := range d[r*s : r*s+r] {
-				v -= lrc * yk[c]
-			}
-			yk[r] = v
-		}
-		l := b.val[b.lOff[k]:]
-		for t, r := range b.nzL[b.pp[k] : b.pp[k]+b.nzLn[k]] {
-			var sum float64
-			for q, v := range l[t*s : t*s+s] {
-				sum += v * yk[q]
-			}
-			w[r] -= sum
+	for k := range b.bs {
+		if b.bs[k].s == 2 {
+			b.forward2(&b.bs[k], w)
+		} else {
+			b.forward(&b.bs[k], w)
 		}
 	}
-	for k := nb - 1; k >= 0; k-- {
-		lo, s := b.bp[k], b.bp[k+1]-b.bp[k]
-		xk := w[lo : lo+s]
-		m := b.pp[k+1] - b.pp[k]
-		cols := b.nzU[b.pp[k] : b.pp[k]+b.nzUn[k]]
-		gk := g[:len(cols)]
-		for t, c := range cols {
-			gk[t] = w[c]
-		}
-		u := b.val[b.uOff[k]:]
-		d := b.val[b.dOff[k] : b.dOff[k]+s*s]
-		for r := s - 1; r >= 0; r-- {
-			v := xk[r]
-			for t, ur := range u[r*m : r*m+len(gk)] {
-				v -= ur * gk[t]
-			}
-			for c := r + 1; c < s; c++ {
-				v -= d[r*s+c] * xk[c]
-			}
-			xk[r] = v / d[r*s+r]
+	for k := len(b.bs) - 1; k >= 0; k-- {
+		if b.bs[k].s == 2 {
+			b.back2(&b.bs[k], w)
+		} else {
+			b.back(&b.bs[k], w)
 		}
 	}
 	for p, i := range b.idx {
 		x[i] = w[p]
 	}
+}
+
+// blockSolve is what the solves read of a block: its first position lo and size s,
+// the offsets of D, of the packed L and U panels (stride s and m), and where its nonzero
+// panel rows (nL) and columns (nU) are listed in nzL and nzU.
+type blockSolve struct {
+	lo, s, m, d, l, u, nz, nL, nU int
+}
+
+// forward applies block c's part of the forward solve to w.
+func (b *blockLU) forward(c *blockSolve, w []float64) {
+	s := c.s
+	yk := w[c.lo : c.lo+s]
+	d := b.val[c.d : c.d+s*s]
+	for r, p := range b.ipiv[c.lo : c.lo+s] {
+		yk[r], yk[p] = yk[p], yk[r]
+	}
+	for r := 1; r < s; r++ {
+		v := yk[r]
+		for q, lrq := range d[r*s : r*s+r] {
+			v -= lrq * yk[q]
+		}
+		yk[r] = v
+	}
+	l := b.val[c.l : c.l+c.nL*s]
+	for t, r := range b.nzL[c.nz : c.nz+c.nL] {
+		var sum float64
+		for q, v := range l[t*s : t*s+s] {
+			sum += v * yk[q]
+		}
+		w[r] -= sum
+	}
+}
+
+// forward2 is forward for a block of two.
+func (b *blockLU) forward2(c *blockSolve, w []float64) {
+	y0, y1 := w[c.lo], w[c.lo+1]
+	if b.ipiv[c.lo] == 1 {
+		y0, y1 = y1, y0
+	}
+	y1 -= b.val[c.d+2] * y0
+	w[c.lo], w[c.lo+1] = y0, y1
+	l := b.val[c.l : c.l+2*c.nL]
+	for t, r := range b.nzL[c.nz : c.nz+c.nL] {
+		w[r] -= l[2*t]*y0 + l[2*t+1]*y1
+	}
+}
+
+// back applies block c's part of the back substitution to w.
+func (b *blockLU) back(c *blockSolve, w []float64) {
+	s, m := c.s, c.m
+	xk := w[c.lo : c.lo+s]
+	cols := b.nzU[c.nz : c.nz+c.nU]
+	g := b.acc[:len(cols)]
+	for t, col := range cols {
+		g[t] = w[col]
+	}
+	d := b.val[c.d : c.d+s*s]
+	for r := s - 1; r >= 0; r-- {
+		v := xk[r]
+		for t, ur := range b.val[c.u+r*m : c.u+r*m+len(g)] {
+			v -= ur * g[t]
+		}
+		for q := r + 1; q < s; q++ {
+			v -= d[r*s+q] * xk[q]
+		}
+		xk[r] = v / d[r*s+r]
+	}
+}
+
+// back2 is back for a block of two.
+func (b *blockLU) back2(c *blockSolve, w []float64) {
+	m := c.m
+	v0, v1 := w[c.lo], w[c.lo+1]
+	u0, u1 := b.val[c.u:c.u+c.nU], b.val[c.u+m:c.u+m+c.nU]
+	for t, col := range b.nzU[c.nz : c.nz+c.nU] {
+		x := w[col]
+		v0 -= u0[t] * x
+		v1 -= u1[t] * x
+	}
+	d := b.val[c.d : c.d+4]
+	v1 /= d[3]
+	w[c.lo], w[c.lo+1] = (v0-d[1]*v1)/d[0], v1
 }
