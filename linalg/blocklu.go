@@ -60,8 +60,8 @@ type blockLU struct {
 	acc  []float64 // one row of a panel product (factor)
 	// The rows of block k's L panel that hold a nonzero are nzL[pp[k]:pp[k]+nzLn[k]],
 	// the columns of its U panel nzU[pp[k]:pp[k]+nzUn[k]], as the last factor found
-	// them: indices into the panel during its update, then (pack) the unknowns'
-	// positions, with those rows and columns moved to the panels' front.
+	// them: indices into the panel during its update, then the unknowns' positions; the
+	// panels hold those rows and columns at their front (pack).
 	nzL, nzU   []int32
 	nzLn, nzUn []int
 	bs         []blockSolve // per block, for the solves
@@ -441,49 +441,48 @@ func (b *blockLU) eliminate(k int) bool {
 		}
 	}
 	b.nzLn[k], b.nzUn[k] = pl-b.pp[k], pu-b.pp[k]
-	cols := b.nzU[b.pp[k]:pu]
-	upd, acc, val := b.upd[b.updp[k]:b.updp[k+1]], b.acc[:len(cols)], b.val
-	for _, a := range b.nzL[b.pp[k]:pl] {
+	nzL, nzU := b.nzL[b.pp[k]:pl], b.nzU[b.pp[k]:pu]
+	pack(l, u, s, m, nzL, nzU)
+	upd, acc, val := b.upd[b.updp[k]:b.updp[k+1]], b.acc[:len(nzU)], b.val
+	for t, a := range nzL {
 		clear(acc)
-		for q, laq := range l[int(a)*s : int(a)*s+s] {
+		for q, laq := range l[t*s : t*s+s] {
 			if laq == 0 {
 				continue
 			}
-			uq := u[q*m : q*m+m]
-			for t, c := range cols {
-				acc[t] += laq * uq[c]
+			for c, v := range u[q*m : q*m+len(acc)] {
+				acc[c] += laq * v
 			}
 		}
 		ua := upd[int(a)*m : int(a)*m+m]
-		for t, c := range cols {
-			val[ua[c]] -= acc[t]
+		for c, col := range nzU {
+			val[ua[col]] -= acc[c]
 		}
 	}
-	b.pack(k, l, u, s, m)
+	rows := b.rows[b.pp[k]:b.pp[k+1]]
+	for t, a := range nzL {
+		nzL[t] = rows[a]
+	}
+	for t, c := range nzU {
+		nzU[t] = rows[c]
+	}
+	b.bs[k].nL, b.bs[k].nU = len(nzL), len(nzU)
 	return true
 }
 
-// pack moves, for the solves, the nonzero rows of block k's L panel and the nonzero
-// columns of its U panel (each U row keeps its stride m) to the front, and turns nzL and
-// nzU into the positions of their unknowns.
-func (b *blockLU) pack(k int, l, u []float64, s, m int) {
-	rows := b.rows[b.pp[k]:b.pp[k+1]]
-	nzL := b.nzL[b.pp[k] : b.pp[k]+b.nzLn[k]]
+// pack moves the nonzero rows nzL of an L panel (m×s) and the nonzero columns nzU of a
+// U panel (s×m, each row keeping its stride m) to the panels' front, for the update and
+// the solves.
+func pack(l, u []float64, s, m int, nzL, nzU []int32) {
 	for t, a := range nzL {
 		copy(l[t*s:t*s+s], l[int(a)*s:int(a)*s+s])
-		nzL[t] = rows[a]
 	}
-	nzU := b.nzU[b.pp[k] : b.pp[k]+b.nzUn[k]]
 	for r := range s {
 		ur := u[r*m : r*m+m]
 		for t, c := range nzU {
 			ur[t] = ur[c]
 		}
 	}
-	for t, c := range nzU {
-		nzU[t] = rows[c]
-	}
-	b.bs[k].nL, b.bs[k].nU = len(nzL), len(nzU)
 }
 
 // allZero reports whether every entry of v is zero.
