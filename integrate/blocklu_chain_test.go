@@ -94,11 +94,10 @@ func TestBlockLUOnChain3DNewtonMatrices(t *testing.T) {
 	}
 }
 
-// TestBlockLUPlanarChainPaysOnce: on the planar bar chain the static block order meets a
-// singular block (the refactorizations hold there, so blocks are not needed): hht tries
-// the blocks at its first factorization only and then refactorizes, so the block path
-// costs the planar chains one attempt.
-func TestBlockLUPlanarChainPaysOnce(t *testing.T) {
+// TestBlockLUPlanarChainScalar: the planar bar chain's pattern has no bordered block
+// (no normalization row), so hht keeps to scalar pivots there: no block attempt, one
+// full factorization, refactorizations after it, as before the blocks.
+func TestBlockLUPlanarChainScalar(t *testing.T) {
 	p, err := problems.Get("chain-bars:100")
 	if err != nil {
 		t.Fatal(err)
@@ -112,6 +111,19 @@ func TestBlockLUPlanarChainPaysOnce(t *testing.T) {
 		if err := m.Step(math.Inf(1)); err != nil {
 			t.Fatal(err)
 		}
+	}
+	rowStart, cols, _, _ := integrate.NewtonMatrix(m)
+	n := len(rowStart) - 1
+	pattern := make([][]int, n)
+	for i := range n {
+		pattern[i] = cols[rowStart[i]:rowStart[i+1]]
+	}
+	f, err := linalg.NewSparseLU(n, pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.UseBlocks() {
+		t.Error("the planar chain's Newton pattern takes pivot blocks, want scalar pivots")
 	}
 	_, _, fulls, blocks, ok := integrate.NewtonFill(m)
 	if !ok || blocks != 0 || fulls != 1 {

@@ -78,15 +78,15 @@ const blockLUMaxSize = 16
 const blockLUMaxStorage = 4
 
 // newBlockLU returns the block factorization of the n×n pattern (arp, acol) with the
-// pivot blocks pivotBlocks finds, or nil when the pattern does not allow one: a row
-// without diagonal entry that joins no block, a block larger than blockLUMaxSize, one
-// with more rows without diagonal than with, or dense blocks storing more than
-// blockLUMaxStorage times lEstimate values. partner is SparseLU's diagonalPartners
+// pivot blocks pivotBlocks finds, or nil when the pattern does not allow one or has no
+// bordered block: a row without diagonal entry that joins no block, a block larger than
+// blockLUMaxSize, one with more rows without diagonal than with, or dense blocks
+// storing more than blockLUMaxStorage times lEstimate values. partner is SparseLU's diagonalPartners
 // matching (nil: every row has its diagonal), hasDiagonal its test.
 func newBlockLU(n int, arp, acol []int, partner []int, hasDiagonal func(int) bool, tau float64, lEstimate int) *blockLU {
 	adj := symmetricAdjacency(n, arp, acol)
-	blockOf, members := pivotBlocks(adj, partner, hasDiagonal)
-	if blockOf == nil {
+	blockOf, members, bordered := pivotBlocks(adj, partner, hasDiagonal)
+	if !bordered {
 		return nil
 	}
 	order := blockOrder(adj, blockOf, len(members))
@@ -151,8 +151,11 @@ func symmetricAdjacency(n int, arp, acol []int) [][]int {
 // its partner's block (a joint row and the coordinate it pairs with in SparseLU's
 // ordering). It returns nil when a row without diagonal has neither, a block exceeds
 // blockLUMaxSize, or a block has more rows without diagonal than with (structurally
-// singular).
-func pivotBlocks(adj [][]int, partner []int, hasDiagonal func(int) bool) (blockOf []int, members [][]int) {
+// singular). bordered reports that some row without diagonal joined its neighbours'
+// block (a normalization row bordering a body's parameters): the blocks' reason to be.
+// Without one, scalar pivots serve (on the planar chains a static block order even
+// meets singular blocks) and the caller keeps to them.
+func pivotBlocks(adj [][]int, partner []int, hasDiagonal func(int) bool) (blockOf []int, members [][]int, bordered bool) {
 	n := len(adj)
 	blockOf = make([]int, n)
 	byNeighbours := map[string]int{}
@@ -178,11 +181,12 @@ func pivotBlocks(adj [][]int, partner []int, hasDiagonal func(int) bool) (blockO
 			continue
 		}
 		c := commonBlock(adj[i], blockOf)
+		bordered = bordered || c >= 0
 		if c < 0 && partner != nil && partner[i] >= 0 {
 			c = blockOf[partner[i]]
 		}
 		if c < 0 {
-			return nil, nil
+			return nil, nil, false
 		}
 		blockOf[i] = c
 		members[c] = append(members[c], i)
@@ -190,11 +194,11 @@ func pivotBlocks(adj [][]int, partner []int, hasDiagonal func(int) bool) (blockO
 	}
 	for c, m := range members {
 		if len(m) > blockLUMaxSize || 2*zeros[c] > len(m) {
-			return nil, nil
+			return nil, nil, false
 		}
 		slices.Sort(m)
 	}
-	return blockOf, members
+	return blockOf, members, bordered
 }
 
 // closedNeighbourhoodKey appends to key the bytes of the sorted set nbrs ∪ {i}.

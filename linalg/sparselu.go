@@ -529,10 +529,9 @@ func (f *SparseLU) Factorize(A mat.Matrix) error {
 // pivot blocks, which pivots within small dense blocks and needs no pivot search, and
 // only if a block fails its pivot test by a full factorization. Once the blocks
 // succeed, the next calls take them first, until a block fails; then the
-// refactorization comes first again. So a matrix whose refactorizations hold (the
-// planar chains, where a static block order meets singular blocks) never pays for a
-// block attempt but once, and one whose refactorizations fail (Euler parameters) keeps
-// its blocks.
+// refactorization comes first again. So a matrix whose refactorizations hold pays for
+// no block attempt after its first full factorization, and one whose refactorizations
+// fail (Euler parameters) keeps its blocks.
 func (f *SparseLU) Factor() error {
 	f.byBlocks = false
 	if f.blk == nil {
