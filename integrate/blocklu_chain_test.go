@@ -18,15 +18,7 @@ import (
 // pivot blocks (linalg.SparseLU.UseBlocks) solve as dense LU does to 1e-12 relative, and
 // hht's run uses the blocks for nearly all its factorizations.
 func TestBlockLUOnChain3DNewtonMatrices(t *testing.T) {
-	p, err := problems.Get("chain3d:40")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, _ := integrate.Lookup("hht")
-	m := e.New()
-	if err := m.Init(p.System, p.Start.Clone(), integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
-		t.Fatal(err)
-	}
+	m := startHHT(t, "chain3d:40")
 	rng := rand.New(rand.NewPCG(9, 10))
 	worst, blocks, tried := 0.0, 0, 0
 	for step := 1; step <= 60; step++ {
@@ -36,17 +28,14 @@ func TestBlockLUOnChain3DNewtonMatrices(t *testing.T) {
 		if step%5 != 0 {
 			continue
 		}
-		rowStart, cols, vals, ok := integrate.NewtonMatrix(m)
-		if !ok {
-			t.Fatal("hht took no sparse Newton factorization")
-		}
-		n := len(rowStart) - 1
-		pattern := make([][]int, n)
+		pattern, vals := newtonMatrix(t, m)
+		n := len(pattern)
 		A := mat.NewDense(n, n, nil)
-		for i := range n {
-			pattern[i] = cols[rowStart[i]:rowStart[i+1]]
-			for q, j := range pattern[i] {
-				A.Set(i, j, vals[rowStart[i]+q])
+		at := 0
+		for i, row := range pattern {
+			for _, j := range row {
+				A.Set(i, j, vals[at])
+				at++
 			}
 		}
 		f, err := linalg.NewSparseLU(n, pattern)
@@ -98,27 +87,14 @@ func TestBlockLUOnChain3DNewtonMatrices(t *testing.T) {
 // (no normalization row), so hht keeps to scalar pivots there: no block attempt, one
 // full factorization, refactorizations after it, as before the blocks.
 func TestBlockLUPlanarChainScalar(t *testing.T) {
-	p, err := problems.Get("chain-bars:100")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, _ := integrate.Lookup("hht")
-	m := e.New()
-	if err := m.Init(p.System, p.Start.Clone(), integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
-		t.Fatal(err)
-	}
+	m := startHHT(t, "chain-bars:100")
 	for range 60 {
 		if err := m.Step(math.Inf(1)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	rowStart, cols, _, _ := integrate.NewtonMatrix(m)
-	n := len(rowStart) - 1
-	pattern := make([][]int, n)
-	for i := range n {
-		pattern[i] = cols[rowStart[i]:rowStart[i+1]]
-	}
-	f, err := linalg.NewSparseLU(n, pattern)
+	pattern, _ := newtonMatrix(t, m)
+	f, err := linalg.NewSparseLU(len(pattern), pattern)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,4 +105,34 @@ func TestBlockLUPlanarChainScalar(t *testing.T) {
 	if !ok || blocks != 0 || fulls != 1 {
 		t.Errorf("sparse %v, %d block and %d full factorizations; want 0 and 1", ok, blocks, fulls)
 	}
+}
+
+// startHHT starts hht at tolerance 1e-4 on the named problem.
+func startHHT(t *testing.T, problem string) integrate.Method {
+	t.Helper()
+	p, err := problems.Get(problem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _ := integrate.Lookup("hht")
+	m := e.New()
+	if err := m.Init(p.System, p.Start.Clone(), integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// newtonMatrix returns the pattern by rows of hht's last sparse Newton matrix and its
+// values in that order.
+func newtonMatrix(t *testing.T, m integrate.Method) (pattern [][]int, vals []float64) {
+	t.Helper()
+	rowStart, cols, vals, ok := integrate.NewtonMatrix(m)
+	if !ok {
+		t.Fatal("hht took no sparse Newton factorization")
+	}
+	pattern = make([][]int, len(rowStart)-1)
+	for i := range pattern {
+		pattern[i] = cols[rowStart[i]:rowStart[i+1]]
+	}
+	return pattern, vals
 }
