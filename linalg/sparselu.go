@@ -59,6 +59,10 @@ import (
 // the solution of a badly scaled system must itself be accurate, or on matrices where
 // threshold pivoting lets the backward error grow (see Refine).
 //
+// UseBlocks adds a factorization by dense pivot blocks (blockLU), taken where a
+// refactorization fails, for patterns with a bordered block such as a body's Euler
+// parameters with their normalization row.
+//
 // Storage is owned by the SparseLU: refactorizations and Solve do not allocate.
 //
 // The algorithm is shared with ComplexSparseLU: both wrap sparseLUOf, generic over the
@@ -472,7 +476,8 @@ func (f *sparseLUOf[T]) columnsOfC() {
 func (f *SparseLU) Size() int { return f.n }
 
 // NNZ returns the number of nonzeros of L + U (fill-in included, the diagonal counted
-// once) of the current pivot sequence; 0 before the first successful Factorize.
+// once) of the current pivot sequence; 0 before the first successful Factorize. It counts
+// the scalar factors only: factorizations by pivot blocks (UseBlocks) leave it as it was.
 func (f *SparseLU) NNZ() int { return f.nnz() }
 
 // FullFactorizations returns how many factorizations searched for pivots (and found
