@@ -1,10 +1,6 @@
 package dae
 
-import (
-	"fmt"
-
-	"gonum.org/v1/gonum/mat"
-)
+import "gonum.org/v1/gonum/mat"
 
 // A LieSystem has Pfaffian rows A(t,q) v + b(t,q) = 0 when it implements Nonholonomic
 // with NumPfaffian > 0 (AsLieNonholonomic). On the group the methods read in the algebra:
@@ -35,20 +31,16 @@ func WithLiePfaffianRows(sys LieSystem) LieSystem {
 	}
 	nq, nv, nc := sys.LieSize()
 	nn := n.NumPfaffian()
-	p := &liePfaffianRows{LieSystem: sys, n: n, nq: nq, nv: nv, nc: nc, nn: nn,
-		A: mat.NewDense(nn, nv, nil), b: make([]float64, nn), work: mat.NewDense(nv, nv, nil)}
-	if nc > 0 {
-		p.B = mat.NewDense(nc, nv, nil)
-	}
-	return p
+	return &liePfaffianRows{LieSystem: sys, rows: newStackedRows(sys, n, nc, nv), n: n, nq: nq, nv: nv,
+		nc: nc, nn: nn, work: mat.NewDense(nv, nv, nil)}
 }
 
 type liePfaffianRows struct {
 	LieSystem
 	n              Nonholonomic
 	nq, nv, nc, nn int
-	A, B, work     *mat.Dense
-	b              []float64
+	rows           stackedRows
+	work           *mat.Dense
 }
 
 var (
@@ -62,38 +54,30 @@ func (p *liePfaffianRows) HolonomicRows() int { return p.nc }
 func (p *liePfaffianRows) LieSize() (nq, nv, nc int) { return p.nq, p.nv, p.nc + p.nn }
 
 func (p *liePfaffianRows) Constraint(dst []float64, t float64, q []float64) {
-	p.LieSystem.Constraint(dst[:p.nc], t, q)
-	clear(dst[p.nc:])
+	p.rows.constraint(dst, t, q)
 }
 
 func (p *liePfaffianRows) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
-	if p.B != nil {
-		p.LieSystem.ConstraintJacobian(p.B, t, q)
-		copyRows(dst, 0, p.B, p.nc)
-	}
-	p.n.Pfaffian(p.A, p.b, t, q)
-	copyRows(dst, p.nc, p.A, p.nn)
+	p.rows.jacobian(dst, t, q)
 }
 
 func (p *liePfaffianRows) ConstraintTimeDerivative(dst []float64, t float64, q []float64) {
-	p.LieSystem.ConstraintTimeDerivative(dst[:p.nc], t, q)
-	p.n.Pfaffian(p.A, dst[p.nc:], t, q)
+	p.rows.timeDerivative(dst, t, q)
 }
 
 func (p *liePfaffianRows) Gamma(dst []float64, t float64, q, v []float64) {
-	p.LieSystem.Gamma(dst[:p.nc], t, q, v)
-	p.n.PfaffianGamma(dst[p.nc:], t, q, v)
+	p.rows.gamma(dst, t, q, v)
 }
 
 // ConstraintJacobianDerivative writes the derivative of B w along the group (sys), then
 // the Pfaffian rows' PfaffianRateDerivative (of A w + b).
 func (p *liePfaffianRows) ConstraintJacobianDerivative(dst *mat.Dense, t float64, q, w []float64) {
-	if p.B != nil {
-		p.LieSystem.ConstraintJacobianDerivative(p.B, t, q, w)
-		copyRows(dst, 0, p.B, p.nc)
+	if r := &p.rows; r.hol != nil {
+		p.LieSystem.ConstraintJacobianDerivative(r.hol, t, q, w)
+		copyRows(dst, 0, r.hol, p.nc)
 	}
-	p.n.PfaffianRateDerivative(p.A, t, q, w)
-	copyRows(dst, p.nc, p.A, p.nn)
+	p.n.PfaffianRateDerivative(p.rows.A, t, q, w)
+	copyRows(dst, p.nc, p.rows.A, p.nn)
 }
 
 // Stiffness writes sys's K_t with λ = lambda[:nc] plus the derivative of Aᵀμ along the
@@ -115,23 +99,10 @@ func (p *liePfaffianRows) CoordinateName(i int) string {
 // ConstraintName is sys's name of row i of Φ, else the Pfaffian row's name
 // (PfaffianNamer), else pfaffian[k].
 func (p *liePfaffianRows) ConstraintName(i int) string {
-	if i < p.nc {
+	return p.rows.name(p.LieSystem, i, func(i int) string {
 		if n, ok := p.LieSystem.(Namer); ok {
 			return n.ConstraintName(i)
 		}
 		return ""
-	}
-	if n, ok := p.LieSystem.(PfaffianNamer); ok {
-		if s := n.PfaffianName(i - p.nc); s != "" {
-			return s
-		}
-	}
-	return fmt.Sprintf("pfaffian[%d]", i-p.nc)
-}
-
-// copyRows copies the first n rows of src into dst from row at on.
-func copyRows(dst *mat.Dense, at int, src *mat.Dense, n int) {
-	for k := range n {
-		copy(dst.RawRowView(at+k), src.RawRowView(k))
-	}
+	})
 }

@@ -86,11 +86,8 @@ func WithPfaffianRows(sys System) System {
 	}
 	nq, nc := sys.Size()
 	nn := n.NumPfaffian()
-	p := &pfaffianRows{System: sys, n: n, nq: nq, nc: nc, nn: nn, der: NewDerivatives(sys),
-		A: mat.NewDense(nn, nq, nil), b: make([]float64, nn), work: mat.NewDense(nq, nq, nil)}
-	if nc > 0 {
-		p.G = mat.NewDense(nc, nq, nil)
-	}
+	p := &pfaffianRows{System: sys, rows: newStackedRows(sys, n, nc, nq), n: n, nq: nq, nc: nc, nn: nn,
+		der: NewDerivatives(sys), work: mat.NewDense(nq, nq, nil)}
 	if s := newSparsePfaffianRows(p); s != System(p) {
 		return s
 	}
@@ -181,8 +178,8 @@ type pfaffianRows struct {
 	n          Nonholonomic
 	nq, nc, nn int
 	der        *Derivatives // of the underlying System: analytic where it has them
-	G, A, work *mat.Dense
-	b          []float64
+	rows       stackedRows
+	work       *mat.Dense
 }
 
 // MassDerivative is the underlying system's ∂(M a)/∂q (analytic or finite differences).
@@ -215,41 +212,25 @@ func (p *pfaffianRows) ConstraintForceDerivative(dst *mat.Dense, t float64, q, l
 func (p *pfaffianRows) Size() (int, int) { return p.nq, p.nc + p.nn }
 
 func (p *pfaffianRows) Constraint(dst []float64, t float64, q []float64) {
-	p.System.Constraint(dst[:p.nc], t, q)
-	clear(dst[p.nc:])
+	p.rows.constraint(dst, t, q)
 }
 
 func (p *pfaffianRows) ConstraintJacobian(dst *mat.Dense, t float64, q []float64) {
-	if p.G != nil {
-		p.System.ConstraintJacobian(p.G, t, q)
-		copyRows(dst, 0, p.G, p.nc)
-	}
-	p.n.Pfaffian(p.A, p.b, t, q)
-	copyRows(dst, p.nc, p.A, p.nn)
+	p.rows.jacobian(dst, t, q)
 }
 
 func (p *pfaffianRows) ConstraintTimeDerivative(dst []float64, t float64, q []float64) {
-	p.System.ConstraintTimeDerivative(dst[:p.nc], t, q)
-	p.n.Pfaffian(p.A, dst[p.nc:], t, q)
+	p.rows.timeDerivative(dst, t, q)
 }
 
 func (p *pfaffianRows) Gamma(dst []float64, t float64, q, v []float64) {
-	p.System.Gamma(dst[:p.nc], t, q, v)
-	p.n.PfaffianGamma(dst[p.nc:], t, q, v)
+	p.rows.gamma(dst, t, q, v)
 }
 
 func (p *pfaffianRows) CoordinateName(i int) string { return CoordinateName(p.System, i) }
 
 func (p *pfaffianRows) ConstraintName(i int) string {
-	if i < p.nc {
-		return ConstraintName(p.System, i)
-	}
-	if n, ok := p.System.(PfaffianNamer); ok {
-		if s := n.PfaffianName(i - p.nc); s != "" {
-			return s
-		}
-	}
-	return fmt.Sprintf("pfaffian[%d]", i-p.nc)
+	return p.rows.name(p.System, i, func(i int) string { return ConstraintName(p.System, i) })
 }
 
 func (p *pfaffianRows) ConstantMass() bool {

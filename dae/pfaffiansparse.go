@@ -90,7 +90,7 @@ func (s *sparsePfaffianRows) ConstraintJacobianValues(dst []float64, t float64, 
 	if s.nc > 0 {
 		s.se.ConstraintJacobianValues(dst[:s.nnzG], t, q)
 	}
-	s.sn.PfaffianValues(dst[s.nnzG:], s.b, t, q)
+	s.sn.PfaffianValues(dst[s.nnzG:], s.pfaffianRows.rows.b, t, q)
 }
 
 func (s *sparsePfaffianRows) MassDerivativeValues(dst []float64, t float64, q, a []float64) {

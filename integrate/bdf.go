@@ -156,6 +156,7 @@ type bdfWork struct {
 	errK, errKm1               float64 // σ-scaled estimates of orders k and k−1
 
 	yy, yp, yPred, ypPred, ee, delta, res, ewt, scal, yInt []float64
+	scalH                                                  float64 // the h of scal's index scaling h^(index−1) (0: scal is 1)
 	Jm                                                     *mat.Dense
 	lu                                                     *newtonFactor
 	cjJ                                                    float64 // c_j the matrix was assembled with
@@ -376,6 +377,7 @@ func (w *bdfWork) setup(tEnd float64) error {
 	for i := range w.scal {
 		w.scal[i] = 1 // until the first attempt sets the index scaling
 	}
+	w.scalH = 0
 	h0 := c.H0
 	if c.FixedH > 0 {
 		// Without an error test the tolerances only set the Newton stop, which must lie
@@ -671,8 +673,11 @@ func (w *bdfWork) predict(h float64, _ bool) error {
 	copy(w.yy, w.yPred)
 	copy(w.yp, w.ypPred)
 	clear(w.ee)
-	for i := range w.n {
-		w.scal[i] = math.Pow(h, float64(w.fo.index(i)-1))
+	if h != w.scalH { // the scaling depends on h alone: most attempts keep the last h
+		for i := range w.n {
+			w.scal[i] = math.Pow(h, float64(w.fo.index(i)-1))
+		}
+		w.scalH = h
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package integrate
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -186,10 +185,11 @@ func startError(method string, t float64, err error) error {
 
 // allFinite reports whether x holds no NaN or Inf.
 func allFinite(x []float64) bool {
+	// v − v is 0 for a finite v and NaN for ±Inf and NaN, and a NaN stays in the sum: one
+	// subtraction and one addition per entry instead of two tests and branches.
+	var s float64
 	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
+		s += v - v
 	}
-	return true
+	return s == 0
 }

@@ -186,7 +186,7 @@ var gcpNewmarkEntry = Entry{
 
 var gcpFVEntry = gcpNewmarkEntry.variant("gcp-fv",
 	"gcp-newmark with the Fisette-Vaneghem quasi-Newton matrix",
-	"as gcp-newmark; Jacobian 29 less eq. 40",
+	"as gcp-newmark; Jacobian 29 less eq. 40 (exact 29 on the joint route)",
 	func() Method {
 		m := DefaultGCP()
 		m.Variant = GCPFisetteVaneghem

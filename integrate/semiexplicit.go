@@ -61,6 +61,7 @@ type semiExplicit struct {
 	M, G, work   *mat.Dense // nq×nq, nc×nq, nq×nq
 	work2        *mat.Dense // nc×nq
 	f, g, gt, gm []float64  // nq, nc, nc, nc
+	gx           []float64  // G x for one vector x (nc)
 	qp           []float64  // perturbed q or v
 	cp, cm       []float64  // constraint row at ±δ
 
@@ -103,7 +104,7 @@ func newSemiExplicit(sys dae.System, form Formulation, sparse bool) (*semiExplic
 	nq, nc := sys.Size()
 	s := &semiExplicit{sys: sys, form: form, nq: nq, nc: nc,
 		hasMu: form == StabilizedIndex2,
-		f:     make([]float64, nq), g: make([]float64, nc), gt: make([]float64, nc), gm: make([]float64, nc),
+		f:     make([]float64, nq), g: make([]float64, nc), gt: make([]float64, nc), gm: make([]float64, nc), gx: make([]float64, nc),
 		qp: make([]float64, nq), cp: make([]float64, nc), cm: make([]float64, nc),
 	}
 	s.ncH = nc
@@ -230,8 +231,9 @@ func (s *semiExplicit) constraintRow(dst []float64, t float64, q, v, a []float64
 	}
 	velocity := func(w float64) { // dst += w·(G v + g_t)
 		s.sys.ConstraintTimeDerivative(s.gt, t, q)
-		for i := range s.nc {
-			dst[i] += w * (s.gDot(i, v) + s.gt[i])
+		s.mulG(s.gx, v)
+		for i, gv := range s.gx {
+			dst[i] += w * (gv + s.gt[i])
 		}
 	}
 	position := func(w float64) { // dst += w·g
@@ -242,8 +244,9 @@ func (s *semiExplicit) constraintRow(dst []float64, t float64, q, v, a []float64
 	}
 	acceleration := func() { // dst += G a − γ
 		s.sys.Gamma(s.gm, t, q, v)
-		for i := range s.nc {
-			dst[i] += s.gDot(i, a) - s.gm[i]
+		s.mulG(s.gx, a)
+		for i, ga := range s.gx {
+			dst[i] += ga - s.gm[i]
 		}
 	}
 	clear(dst)

@@ -12,18 +12,15 @@ import (
 // gives every entry of ∂c/∂q exactly as the column-by-column differences of the dense
 // path do, at 2 evaluations per group instead of per column.
 
-// gDot returns row i of G times x.
-func (s *semiExplicit) gDot(i int, x []float64) float64 {
+// mulG writes G x into dst (nc).
+func (s *semiExplicit) mulG(dst, x []float64) {
 	if s.sp == nil {
-		return dotRow(s.G, i, x)
+		for i := range dst {
+			dst[i] = dotRow(s.G, i, x)
+		}
+		return
 	}
-	p := &s.sp.con
-	lo := p.RowStart[i]
-	var d float64
-	for t, j := range p.Row(i) {
-		d += s.sp.G[lo+t] * x[j]
-	}
-	return d
+	s.sp.mulG(dst, x)
 }
 
 // addGT adds w·Gᵀx to dst.
@@ -47,12 +44,12 @@ func (s *semiExplicit) subMass(dst, a []float64) {
 		}
 		return
 	}
-	p := &s.sp.mass
+	p, m := &s.sp.mass, s.sp.M
 	for i := range s.nq {
-		lo := p.RowStart[i]
+		lo, hi := p.RowStart[i], p.RowStart[i+1]
 		var ma float64
-		for t, j := range p.Row(i) {
-			ma += s.sp.M[lo+t] * a[j]
+		for t, j := range p.Cols[lo:hi] {
+			ma += m[lo+t] * a[j]
 		}
 		dst[i] -= ma
 	}

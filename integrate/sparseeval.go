@@ -87,13 +87,15 @@ func (e *sparseEval) mulG(dst, x []float64) { csrMul(dst, &e.con, e.G, x) }
 
 // addGTx adds w·Gᵀx to dst.
 func (e *sparseEval) addGTx(dst, x []float64, w float64) {
+	p := &e.con
 	for k, xk := range x {
 		if xk == 0 {
 			continue
 		}
-		lo := e.con.RowStart[k]
-		for t, j := range e.con.Row(k) {
-			dst[j] += w * e.G[lo+t] * xk
+		lo, hi := p.RowStart[k], p.RowStart[k+1]
+		vals := e.G[lo:hi]
+		for t, j := range p.Cols[lo:hi] {
+			dst[j] += w * vals[t] * xk
 		}
 	}
 }
@@ -101,10 +103,11 @@ func (e *sparseEval) addGTx(dst, x []float64, w float64) {
 // csrMul writes A x into dst for A = (p, v).
 func csrMul(dst []float64, p *dae.CSR, v, x []float64) {
 	for i := range p.NRows {
-		lo := p.RowStart[i]
+		lo, hi := p.RowStart[i], p.RowStart[i+1]
+		vals := v[lo:hi]
 		var s float64
-		for t, j := range p.Row(i) {
-			s += v[lo+t] * x[j]
+		for t, j := range p.Cols[lo:hi] {
+			s += vals[t] * x[j]
 		}
 		dst[i] = s
 	}

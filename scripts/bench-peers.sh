@@ -4,10 +4,11 @@
 # not a test: it needs the peers' libraries, which linkage itself never does:
 #
 #   apt-get install -y libsundials-dev libsuitesparse-dev libsimbody-dev pkg-config
-#   scripts/bench-peers.sh [-k K] [ida|simbody ...]       (default: both parts, K = 3)
+#   scripts/bench-peers.sh [-k K] [ida|simbody|counts ...]  (default: ida and simbody, K = 3)
 #
 # The harnesses are built from ../shared/peers (env PEERS) into a temporary folder:
-# ida_chain.c (IDA, GGL form, KLU: a chain of point masses) and simbody/sbchain.cpp
+# ida_chain.c (IDA, GGL form, KLU: a chain of point masses; scripts/peers/ida_chain.c, a copy
+# with IDA's work counters added (-counts), is built instead) and simbody/sbchain.cpp
 # (Simbody 3.7, relative coordinates, Runge-Kutta-Merson; Debian builds it without
 # -DNDEBUG). Every configuration runs K times, interleaved with the others, and keeps its
 # least time.
@@ -28,6 +29,13 @@
 #   tol 1e-4 and 1e-6 (IDA: rtol = atol = 10^-k). µs/step: linkage integ_s, IDA process_s
 #   (nearly all of it IDASolve), over the steps. The problems differ, so the whole runs are
 #   shown, not compared.
+# counts: the work behind the ida part's µs/step, counts that the machine's load does not
+#   move: per step, Newton iterations, residual evaluations, Jacobian evaluations and
+#   factorizations (IDA: nsetups, each one Jacobian and one KLU refactorization; linkage:
+#   Stats; `run --json` has no residual count: bdf evaluates one per Newton iteration),
+#   Newton (convergence) and error-test failures, for IDA's point-mass chain and
+#   linkage's bdf and hht on the bar chain, same N, tolerances and t_end as the ida part;
+#   IDA's steps per order 1-5 and the nonzeros per unknown of its Jacobian and KLU's L + U.
 # simbody: CPU time at equal accuracy. The planar chain (sbchain pin, linkage
 #   examples/chain-bars.yaml) at N = 100 and 1000 and the 3D chain on spherical joints
 #   (sbchain ball, linkage examples/chain3d.yaml at rest, w = 0) at N = 100, 400 and 1000,
@@ -56,7 +64,7 @@ CHAINS=${CHAINS:-pin:100 pin:1000 ball:100 ball:400 ball:1000}
 while getopts k: opt; do
 	case $opt in
 	k) K=$OPTARG ;;
-	*) echo "usage: $0 [-k K] [ida|simbody ...]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-k K] [ida|simbody|counts ...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -71,7 +79,9 @@ peers=${PEERS:-$root/../shared/peers}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 (cd "$root" && go build -o "$tmp/linkage" ./cmd/linkage)
-gcc -O2 -I/usr/include/suitesparse -o "$tmp/ida_chain" "$peers/ida_chain.c" \
+idasrc=$peers/ida_chain.c
+[ -f "$root/scripts/peers/ida_chain.c" ] && idasrc=$root/scripts/peers/ida_chain.c
+gcc -O2 -I/usr/include/suitesparse -o "$tmp/ida_chain" "$idasrc" \
 	-lsundials_ida -lsundials_nvecserial -lsundials_sunlinsoldense -lsundials_sunmatrixdense \
 	-lsundials_sunlinsolklu -lsundials_sunmatrixsparse -lklu -lm
 g++ -O2 -o "$tmp/sbchain" "$peers/simbody/sbchain.cpp" $(pkg-config --cflags --libs simbody)
@@ -212,6 +222,34 @@ case " $PARTS " in *" ida "*)
 				printf "%6s %7s %6s %6d %10.4g %9.4g %9.4g %12.3g\n", a[1], (a[2] == "ida" ? "IDA+KLU" : a[2]), a[3], s[key], p[key], t[key], us, us / usi
 			}
 		}' "$tmp/ida"
+	;;
+esac
+
+case " $PARTS " in *" counts "*)
+	echo "## work per step: IDA+KLU point-mass chain (N_ida = 5N/3) vs linkage bar chain (N), t_end 1 s"
+	printf '%6s %7s %6s %6s %9s %9s %9s %9s %9s\n' N engine tol steps newton/st res/st jac/st Nfail etf
+	for n in 100 1000; do
+		ni=$(((5 * n + 1) / 3))
+		f=$(chain "$n" 2)
+		for k in 4 6; do
+			"$tmp/ida_chain" -n "$ni" -klu -k "$k" -tend 1 -reps 1 -noheader -counts >"$tmp/ida.out"
+			set -- $(grep '^# counts' "$tmp/ida.out")
+			# "# counts steps S nsetups J nje J nre R nni I ncfn C netf E order1-5 o1..o5 hgeo H
+			#  matrix_nnz A klu_LU_nnz B klu_offdiag_nnz Z"
+			awk -v n="$n" -v k="$k" -v s="$4" -v j="$6" -v r="${10}" -v i="${12}" -v c="${14}" -v e="${16}" \
+				-v o="${18} ${19} ${20} ${21} ${22}" -v a="${26}" -v b="${28}" -v ni="$ni" 'BEGIN {
+				printf "%6s %7s %6s %6d %9.2f %9.2f %9.3f %9d %9d   orders 1-5: %s; nnz/unknown: matrix %.1f, L+U %.1f\n",
+					n, "IDA+KLU", "1e-" k, s, i / s, r / s, j / s, c, e, o, a / (6 * ni), b / (6 * ni) }'
+			for m in bdf hht; do
+				lrun "$f" "$m" "1e-$k" 1
+				awk -v n="$n" -v k="$k" -v m="$m" -v s="$steps" \
+					-v i="$(jfield newton_iters "$tmp/run.json")" \
+					-v j="$(jfield jacobians "$tmp/run.json")" -v c="$(jfield newton_failures "$tmp/run.json")" \
+					-v e="$(jfield rejected "$tmp/run.json")" 'BEGIN {
+					printf "%6s %7s %6s %6d %9.2f %9s %9.3f %9d %9d\n", n, m, "1e-" k, s, i / s, "-", j / s, c, e }'
+			done
+		done
+	done
 	;;
 esac
 
