@@ -10,7 +10,8 @@ import (
 
 // BenchmarkNewtonFill reports the size of the sparse Newton matrices on the large chains
 // (issue 15): nonzeros of the matrix's pattern (nnz-A), of its LU factors after 20 warm-up
-// steps and b.N more (nnz-LU), and the full factorizations among them, with the CPU-free
+// steps and b.N more (nnz-LU), all factorizations (LU), and the full ones and those by pivot blocks
+// (block-LU; hht's, linalg.SparseLU.UseBlocks) among them, with the CPU-free
 // wall time per step as a side figure. The patterns follow the System's declared
 // MassPattern, ConstraintPattern and CouplingPattern.
 //
@@ -40,13 +41,15 @@ func BenchmarkNewtonFill(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			matrix, factors, fulls, ok := integrate.NewtonFill(m)
+			matrix, factors, fulls, blocks, ok := integrate.NewtonFill(m)
 			if !ok {
 				b.Fatalf("%s on %s: no sparse Newton factorization", c.method, c.problem)
 			}
 			b.ReportMetric(float64(matrix), "nnz-A")
 			b.ReportMetric(float64(factors), "nnz-LU")
 			b.ReportMetric(float64(fulls), "full-LU")
+			b.ReportMetric(float64(m.Stats().Factorizations), "LU")
+			b.ReportMetric(float64(blocks), "block-LU")
 		})
 	}
 }

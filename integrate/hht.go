@@ -304,7 +304,7 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	}
 	w.rx = newReactionDeferred(sys, w.sp) // its dense matrices wait for allocDense
 	if w.sp != nil {
-		w.lu = newSparseNewtonFactor(n, kktNewtonPattern(sys))
+		w.lu = newBlockNewtonFactor(n, kktNewtonPattern(sys))
 		w.kIdx = newKKTScatter(w.sp, &w.lu.csr)
 		if pf != nil {
 			w.spf = sys.(dae.SparsePfaffianRows) // a SparseEvaluator from WithPfaffianRows is one

@@ -206,6 +206,17 @@ func newSparseNewtonFactor(n int, pattern [][]int) *newtonFactor {
 	return sparseFactor(s, nil)
 }
 
+// newBlockNewtonFactor is newSparseNewtonFactor with the sparse LU's pivot blocks
+// (linalg.SparseLU.UseBlocks) when the pattern allows them: a body's Euler parameters
+// with its normalization row pivot within their block, so that a change of the largest
+// parameter or a βh²-sized diagonal needs no new pivot search (the full factorizations
+// of the 3D chain).
+func newBlockNewtonFactor(n int, pattern [][]int) *newtonFactor {
+	f := newSparseNewtonFactor(n, pattern)
+	f.sparse.UseBlocks()
+	return f
+}
+
 // addMul adds M x to dst, row by row as the dense loops do.
 func (e *sparseEval) addMul(dst, x []float64) {
 	p := &e.mass

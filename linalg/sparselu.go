@@ -59,6 +59,10 @@ import (
 // the solution of a badly scaled system must itself be accurate, or on matrices where
 // threshold pivoting lets the backward error grow (see Refine).
 //
+// UseBlocks adds a factorization by dense pivot blocks (blockLU), taken where a
+// refactorization fails, for patterns with a bordered block such as a body's Euler
+// parameters with their normalization row.
+//
 // Storage is owned by the SparseLU: refactorizations and Solve do not allocate.
 //
 // The algorithm is shared with ComplexSparseLU: both wrap sparseLUOf, generic over the
@@ -77,6 +81,12 @@ type SparseLU struct {
 	Refine int
 
 	sparseLUOf[float64]
+
+	// blk, when set (UseBlocks), is tried first by every Factor (sparseLUOf.byBlocks
+	// records that the current factors are its own); nBlock counts its successes.
+	blk          *blockLU
+	nBlock       int
+	preferBlocks bool // the last factorization was by blocks: try them first
 }
 
 var _ Solver = (*SparseLU)(nil)
@@ -174,9 +184,12 @@ type sparseLUOf[T luScalar] struct {
 	mark              []int
 	w, bcopy, res     []T
 
-	tau       float64 // the pivot threshold, sparseLUTau (a field so tests can vary it)
-	symbolic  bool    // the pivot sequence and the patterns of L and U are valid
-	factored  bool    // the last Factorize succeeded
+	tau float64 // the pivot threshold, sparseLUTau (a field so tests can vary it)
+	// altSolve, when set, solves in place of L and U while byBlocks (SparseLU.UseBlocks).
+	altSolve  func(b []T)
+	byBlocks  bool // the current factors are altSolve's
+	symbolic  bool // the pivot sequence and the patterns of L and U are valid
+	factored  bool // the last Factorize succeeded
 	nFull     int
 	nRefactor int
 	lEstimate int // nnz of the Cholesky factor of C + Cᵀ: the first capacity of L and U
@@ -463,7 +476,8 @@ func (f *sparseLUOf[T]) columnsOfC() {
 func (f *SparseLU) Size() int { return f.n }
 
 // NNZ returns the number of nonzeros of L + U (fill-in included, the diagonal counted
-// once) of the current pivot sequence; 0 before the first successful Factorize.
+// once) of the current pivot sequence; 0 before the first successful Factorize. It counts
+// the scalar factors only: factorizations by pivot blocks (UseBlocks) leave it as it was.
 func (f *SparseLU) NNZ() int { return f.nnz() }
 
 // FullFactorizations returns how many factorizations searched for pivots (and found
@@ -505,7 +519,7 @@ func (f *SparseLU) Factorize(A mat.Matrix) error {
 			}
 		}
 	}
-	return f.factor()
+	return f.Factor()
 }
 
 // Factor factorizes the matrix whose pattern entries are held in Values(): by
@@ -515,7 +529,72 @@ func (f *SparseLU) Factorize(A mat.Matrix) error {
 // candidate (a structurally or numerically singular matrix), returns ErrSingular. After
 // a non-finite entry the pivot sequence stays for the next call; after a singular full
 // factorization the next call searches for pivots anew.
-func (f *SparseLU) Factor() error { return f.factor() }
+//
+// After UseBlocks, a refactorization that fails is followed by the factorization by
+// pivot blocks, which pivots within small dense blocks and needs no pivot search, and
+// only if a block fails its pivot test by a full factorization. Once the blocks
+// succeed, the next calls take them first, until a block fails; then the
+// refactorization comes first again. So a matrix whose refactorizations hold pays for
+// no block attempt after its first full factorization, and one whose refactorizations
+// fail (Euler parameters) keeps its blocks.
+func (f *SparseLU) Factor() error {
+	f.byBlocks = false
+	if f.blk == nil {
+		return f.factor()
+	}
+	f.factored = false
+	if !f.checkValues() {
+		return ErrSingular
+	}
+	if f.preferBlocks {
+		if f.factorBlocks() {
+			return nil
+		}
+		f.preferBlocks = false
+		return f.factor()
+	}
+	if f.symbolic && f.refactor() {
+		f.nRefactor++
+		f.factored = true
+		return nil
+	}
+	if f.factorBlocks() {
+		f.preferBlocks = true
+		return nil
+	}
+	return f.full()
+}
+
+// factorBlocks factorizes by pivot blocks and reports whether every block passed.
+func (f *SparseLU) factorBlocks() bool {
+	if !f.blk.factor(f.vals) {
+		return false
+	}
+	f.nBlock++
+	f.byBlocks, f.factored = true, true
+	return true
+}
+
+// UseBlocks makes Factor try a factorization by dense pivot blocks (blockLU): the
+// unknowns are grouped from the pattern (rows with the same neighbours, such as a body's
+// Euler parameters, with the rows without diagonal entry that pivot on them, such as
+// its normalization row), the blocks are eliminated in a fixed order, and each block
+// pivots densely within itself, so its pivots follow the values without a new search.
+// Factor says when the blocks are tried. It reports whether the pattern allows blocks
+// (see newBlockLU); if not, nothing changes.
+func (f *SparseLU) UseBlocks() bool {
+	if f.blk == nil {
+		f.blk = newBlockLU(f.n, f.arp, f.acol, f.partner, f.hasDiagonal, f.tau, f.lEstimate)
+		if f.blk != nil {
+			f.altSolve = f.blk.solve
+		}
+	}
+	return f.blk != nil
+}
+
+// BlockFactorizations returns how many Factor calls succeeded by pivot blocks
+// (UseBlocks); FullFactorizations and Refactorizations count the others.
+func (f *SparseLU) BlockFactorizations() int { return f.nBlock }
 
 // Solve overwrites b with the solution x of A x = b, from P Q A Qᵀ = L U:
 //
@@ -557,6 +636,11 @@ func (f *sparseLUOf[T]) factor() error {
 		f.factored = true
 		return nil
 	}
+	return f.full()
+}
+
+// full is the full factorization of factor, with its counts and state.
+func (f *sparseLUOf[T]) full() error {
 	f.nFull++
 	if !f.factorFull() {
 		f.symbolic = false
@@ -626,6 +710,10 @@ func (f *sparseLUOf[T]) residual(r, b, x []T) float64 {
 
 // solveInPlace overwrites b with (L U)⁻¹ applied in A's numbering.
 func (f *sparseLUOf[T]) solveInPlace(b []T) {
+	if f.byBlocks {
+		f.altSolve(b)
+		return
+	}
 	w := f.w
 	for k, i := range f.rowOf {
 		w[k] = b[i]
