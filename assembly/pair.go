@@ -23,16 +23,26 @@ func AddScaled(dst []float64, cols []int, scale float64, g []float64) {
 	}
 }
 
-// AddScaledRow adds scale·g into row out of a Target at the pair's columns.
-func AddScaledRow(out TargetRow, cols []int, scale float64, g []float64) {
-	out.AddAt(cols, scale, g)
+// AddTermGradient adds scale·g into row i of dst at the columns cols of the pair of the
+// row's term k (a term w·∇c of a row of G), at the positions found once when dst holds
+// them for that term (Elements.RowPairs), else by look-ups in the row.
+func AddTermGradient(dst Target, i, k int, cols []int, scale float64, g []float64) {
+	if pos := dst.slots.term(i, k, len(cols)); pos != nil {
+		if b := addAt(dst.vals, pos, scale, g); b >= 0 {
+			outside(i, cols[b], scale*g[b])
+		}
+		return
+	}
+	dst.Row(i).AddAt(cols, scale, g)
 }
 
-// AddHessian adds scale·H into dst at the pair's columns (a term of ∂(Gᵀλ)/∂q).
+// AddHessian adds scale·H into dst at the columns cols of pair k (a term of ∂(Gᵀλ)/∂q), at
+// the positions of the pair's block found once when dst holds them, else by look-ups.
 // A row of H that is all zeros adds nothing to a sparse Target (AddAt adds no exact zero)
-// and is skipped there without the row's look-up: a revolute joint's rows have 2 nonzeros
-// in their 6×6 Hessians.
-func AddHessian[R HessianRow](dst Target, cols []int, scale float64, h []R) {
+// and is skipped there: a revolute joint's rows have 2 nonzeros in their 6×6 Hessians.
+func AddHessian[R HessianRow](dst Target, k int, cols []int, scale float64, h []R) {
+	n := len(cols)
+	blk := dst.slots.block(k, n)
 	for a, ca := range cols {
 		if ca < 0 {
 			continue
@@ -46,14 +56,32 @@ func AddHessian[R HessianRow](dst Target, cols []int, scale float64, h []R) {
 		if zero && dst.dense == nil {
 			continue
 		}
-		dst.Row(ca).AddAt(cols, scale, row[:len(cols)])
+		if blk != nil {
+			if b := addAt(dst.vals, blk[a*n:(a+1)*n], scale, row[:n]); b >= 0 {
+				outside(ca, cols[b], scale*row[b])
+			}
+			continue
+		}
+		dst.Row(ca).AddAt(cols, scale, row[:n])
 	}
 }
 
-// AddOuter adds scale·g gᵀ into dst at the pair's columns (a damper's ∂f/∂v).
-func AddOuter(dst Target, cols []int, scale float64, g []float64) {
+// AddOuter adds scale·g gᵀ into dst at the columns cols of pair k (a damper's ∂f/∂v), at
+// the positions of the pair's block found once when dst holds them, else by look-ups.
+func AddOuter(dst Target, k int, cols []int, scale float64, g []float64) {
+	n := len(cols)
+	blk := dst.slots.block(k, n)
 	for a, ca := range cols {
 		if ca < 0 || g[a] == 0 {
+			continue
+		}
+		if blk != nil {
+			pos := blk[a*n : (a+1)*n]
+			for b, cb := range cols {
+				if cb >= 0 {
+					addPos(dst.vals, pos[b], ca, cb, scale*g[a]*g[b])
+				}
+			}
 			continue
 		}
 		out := dst.Row(ca)
@@ -62,5 +90,15 @@ func AddOuter(dst Target, cols []int, scale float64, g []float64) {
 				out.Add(cb, scale*g[a]*g[b])
 			}
 		}
+	}
+}
+
+// addPos adds x at position p (entry (i, j)) as TargetRow.Add does: zeros included, an
+// entry the pattern lacks only if x is zero.
+func addPos(vals []float64, p int32, i, j int, x float64) {
+	if p >= 0 {
+		vals[p] += x
+	} else if x != 0 {
+		outside(i, j, x)
 	}
 }

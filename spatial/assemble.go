@@ -272,7 +272,7 @@ func (m *Model) Assemble() (*System, error) {
 	s.pattern = s.buildPattern()
 	s.massPat = s.buildMassPattern()
 	s.coupling = s.buildCoupling()
-	s.Matrices.Init(s, s, s.nq, s.nc)
+	s.Matrices.Init(s, s, s.nq, s.nc, assembly.Elements{Pairs: assembly.PairColumns(s.pairs, func(p *pairRef) []int { return p.col[:] }), RowPairs: assembly.RowTermPairs(s.rows, s.nbody, s.nc)})
 	s.Frictions.Init(s, &s.Matrices)
 	return s, nil
 }

@@ -60,10 +60,9 @@ func (s *System) WriteConstraintJacobian(dst assembly.Target, t float64, q []flo
 			pr.kinRows(q, &k)
 			last = rw.Terms[0].Pair
 		}
-		out := dst.Row(s.nbody + r)
 		for i := range rw.N {
 			e.eval(&rw.Terms[i].Coord, &k, false)
-			assembly.AddScaledRow(out, pr.col[:], w[i], e.grad[:])
+			assembly.AddTermGradient(dst, s.nbody+r, i, pr.col[:], w[i], e.grad[:])
 		}
 	}
 }
@@ -146,7 +145,7 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 		w, _, _, _, _, _ := rw.Weights(t)
 		if p := rw.Terms[0].Pair; p != last {
 			if last >= 0 {
-				assembly.AddHessian(dst, s.pairs[last].col[:], 1, h[:])
+				assembly.AddHessian(dst, last, s.pairs[last].col[:], 1, h[:])
 				h = [14][14]float64{}
 			}
 			s.pairs[p].kinRows(q, &k)
@@ -163,6 +162,6 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 		}
 	}
 	if last >= 0 {
-		assembly.AddHessian(dst, s.pairs[last].col[:], 1, h[:])
+		assembly.AddHessian(dst, last, s.pairs[last].col[:], 1, h[:])
 	}
 }

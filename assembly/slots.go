@@ -1,0 +1,166 @@
+package assembly
+
+import (
+	"fmt"
+
+	"linkage/dae"
+)
+
+// slots.go: a route's elements (pairs, constraint rows' terms) and a fixed pattern ⇒ the
+// position of every entry an element writes in the pattern's value array, found once when
+// the patterns are built, so that a sparse write in a step is vals[pos] += x with no
+// search: the assembly of finite-element codes (issue 15). The positions serve only the
+// Targets Matrices makes on its own patterns; any other sparse Target looks entries up.
+
+// Positions that are no value of the pattern.
+const (
+	slotGround  = -1 // the entry reads the ground (column −1): nothing to add
+	slotMissing = -2 // the pattern lacks the entry: a bug of the patterns, reported if nonzero
+)
+
+// Elements lists what a route's writers add element by element, for the positions found
+// once: the columns of q of each pair's coordinate vector p (−1 for the ground), and for
+// each constraint row the pairs of its terms in the order the row's index k names them
+// (AddTermGradient; at most two, nil for rows written otherwise).
+type Elements struct {
+	Pairs    [][]int
+	RowPairs [][]int
+}
+
+// PairColumns returns Elements.Pairs for a route's pairs, cols giving each one's columns
+// (shared with the pair: the route must not move its pairs afterwards).
+func PairColumns[P any](pairs []P, cols func(*P) []int) [][]int {
+	out := make([][]int, len(pairs))
+	for k := range pairs {
+		out[k] = cols(&pairs[k])
+	}
+	return out
+}
+
+// RowTermPairs returns Elements.RowPairs for the rows of a route, the first at constraint
+// index first, of nc rows in all (the others have no terms).
+func RowTermPairs[C any](rows []Row[C], first, nc int) [][]int {
+	out := make([][]int, nc)
+	for r := range rows {
+		rw := &rows[r]
+		ps := make([]int, rw.N)
+		for k := range rw.N {
+			ps[k] = rw.Terms[k].Pair
+		}
+		out[first+r] = ps
+	}
+	return out
+}
+
+// slots holds the positions in the values of one pattern: of the diagonal (square
+// patterns), of each pair's block over its p (coupling), of each row term's pair columns
+// in its row (G).
+type slots struct {
+	csr     *dae.CSR
+	diag    []int32  // diag[i]: position of (i, i), slotMissing if unlisted
+	blockAt []int    // pair k's n×n block at blocks[blockAt[k]:], row-major over p
+	blocks  []int32  //
+	termAt  [][2]int // term k of row i: its pair's columns in row i at terms[termAt[i][k]:], −1 if none
+	terms   []int32  //
+	pairs   [][]int  // Elements.Pairs
+}
+
+// position returns the position of entry (i, j), slotGround for a ground column.
+func position(p *dae.CSR, i, j int) int32 {
+	if i < 0 || j < 0 {
+		return slotGround
+	}
+	if k := p.Find(i, j); k >= 0 {
+		return int32(k)
+	}
+	return slotMissing
+}
+
+// diagonalSlots returns the positions of the diagonal of square pattern p.
+func diagonalSlots(p *dae.CSR) []int32 {
+	d := make([]int32, p.NRows)
+	for i := range d {
+		d[i] = position(p, i, i)
+	}
+	return d
+}
+
+// blockSlots fills s's pair blocks on its pattern.
+func (s *slots) blockSlots(pairs [][]int) {
+	s.pairs = pairs
+	s.blockAt = make([]int, len(pairs))
+	n := 0
+	for k, cols := range pairs {
+		s.blockAt[k] = n
+		n += len(cols) * len(cols)
+	}
+	s.blocks = make([]int32, 0, n)
+	for _, cols := range pairs {
+		for _, ca := range cols {
+			for _, cb := range cols {
+				s.blocks = append(s.blocks, position(s.csr, ca, cb))
+			}
+		}
+	}
+}
+
+// termSlots fills s's row terms on G's pattern.
+func (s *slots) termSlots(e Elements) {
+	s.pairs = e.Pairs
+	s.termAt = make([][2]int, len(e.RowPairs))
+	for i, ps := range e.RowPairs {
+		if len(ps) > 2 {
+			panic(fmt.Sprintf("assembly: constraint row %d has %d terms; a Row has at most 2", i, len(ps)))
+		}
+		s.termAt[i] = [2]int{-1, -1}
+		for k, pr := range ps {
+			s.termAt[i][k] = len(s.terms)
+			for _, c := range e.Pairs[pr] {
+				s.terms = append(s.terms, position(s.csr, i, c))
+			}
+		}
+	}
+}
+
+// block returns the positions of pair k's block, or nil when s holds none for it.
+func (s *slots) block(k int, n int) []int32 {
+	if s == nil || k < 0 || k >= len(s.blockAt) || len(s.pairs[k]) != n {
+		return nil
+	}
+	return s.blocks[s.blockAt[k] : s.blockAt[k]+n*n]
+}
+
+// term returns the positions of term k of row i, or nil when s holds none for it.
+func (s *slots) term(i, k, n int) []int32 {
+	if s == nil || i >= len(s.termAt) {
+		return nil
+	}
+	a := s.termAt[i][k]
+	if a < 0 {
+		return nil
+	}
+	return s.terms[a : a+n]
+}
+
+// addAt adds scale·x[k] at positions pos[k] of vals, leaving out exact zeros as
+// TargetRow.AddAt does (the same additions in the same order as the look-ups). It returns
+// the k of a nonzero the pattern lacks (then stops), else −1.
+func addAt(vals []float64, pos []int32, scale float64, x []float64) int {
+	for k, p := range pos {
+		y := scale * x[k]
+		if p < 0 || y == 0 {
+			if p == slotMissing && y != 0 {
+				return k
+			}
+			continue
+		}
+		vals[p] += y
+	}
+	return -1
+}
+
+// outside panics for the nonzero x at (i, j) outside the declared pattern, a route's bug
+// that dae.CheckSparse reports by element before it can happen.
+func outside(i, j int, x float64) {
+	panic(fmt.Sprintf("assembly: entry (%d, %d) = %g is outside the declared pattern", i, j, x))
+}
