@@ -266,6 +266,8 @@ func (m *Model) Assemble() (*System, error) {
 		rw := &s.rows[r]
 		for i := range rw.N {
 			s.pairs[rw.Terms[i].Pair].rows |= rw.Terms[i].Coord.needs()
+			_, h := coordPattern(&rw.Terms[i].Coord)
+			rw.Terms[i].Coord.curve = h.Support()
 		}
 	}
 	s.customs = assembly.NewCustoms(s.nq, customs)

@@ -432,6 +432,9 @@ type coord struct {
 	n      int
 	dots   [2]dotTerm
 	radius float64 // coordContact: the disk's radius
+	// curve holds the entries of P in whose rows and columns ∇²c can be nonzero (the support
+	// of coordPattern's Hessian), set at assembly for joint rows (setCurves); 0: unknown.
+	curve uint16
 }
 
 func dotCoord(a, b vecKind) coord {
