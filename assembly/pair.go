@@ -23,19 +23,6 @@ func AddScaled(dst []float64, cols []int, scale float64, g []float64) {
 	}
 }
 
-// AddTermGradient adds scale·g into row i of dst at the columns cols of the pair of the
-// row's term k (a term w·∇c of a row of G), at the positions found once when dst holds
-// them for that term (Elements.RowPairs), else by look-ups in the row.
-func AddTermGradient(dst Target, i, k int, cols []int, scale float64, g []float64) {
-	if pos := dst.slots.term(i, k, len(cols)); pos != nil {
-		if b := addAt(dst.vals, pos, scale, g); b >= 0 {
-			outside(i, cols[b], scale*g[b])
-		}
-		return
-	}
-	dst.Row(i).AddAt(cols, scale, g)
-}
-
 // AddHessian adds scale·H into dst at the columns cols of pair k (a term of ∂(Gᵀλ)/∂q), at
 // the positions of the pair's block found once when dst holds them, else by look-ups.
 // A row of H that is all zeros adds nothing to a sparse Target (AddAt adds no exact zero)

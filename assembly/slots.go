@@ -57,12 +57,11 @@ func RowTermPairs[C any](rows []Row[C], first, nc int) [][]int {
 // in its row (G).
 type slots struct {
 	csr     *dae.CSR
-	diag    []int32  // diag[i]: position of (i, i), slotMissing if unlisted
-	blockAt []int    // pair k's n×n block at blocks[blockAt[k]:], row-major over p
-	blocks  []int32  //
-	termAt  [][2]int // term k of row i: its pair's columns in row i at terms[termAt[i][k]:], −1 if none
-	terms   []int32  //
-	pairs   [][]int  // Elements.Pairs
+	diag    []int32      // diag[i]: position of (i, i), slotMissing if unlisted
+	blockAt []int        // pair k's n×n block at blocks[blockAt[k]:], row-major over p
+	blocks  []int32      //
+	terms   [][2][]int32 // term k of row i: the positions of its pair's columns in row i (nil: none)
+	pairs   [][]int      // Elements.Pairs
 }
 
 // position returns the position of entry (i, j), slotGround for a ground column.
@@ -107,17 +106,24 @@ func (s *slots) blockSlots(pairs [][]int) {
 // termSlots fills s's row terms on G's pattern.
 func (s *slots) termSlots(e Elements) {
 	s.pairs = e.Pairs
-	s.termAt = make([][2]int, len(e.RowPairs))
+	n := 0
+	for _, ps := range e.RowPairs {
+		for _, pr := range ps {
+			n += len(e.Pairs[pr])
+		}
+	}
+	all := make([]int32, 0, n) // one array, sliced per term
+	s.terms = make([][2][]int32, len(e.RowPairs))
 	for i, ps := range e.RowPairs {
 		if len(ps) > 2 {
 			panic(fmt.Sprintf("assembly: constraint row %d has %d terms; a Row has at most 2", i, len(ps)))
 		}
-		s.termAt[i] = [2]int{-1, -1}
 		for k, pr := range ps {
-			s.termAt[i][k] = len(s.terms)
+			a := len(all)
 			for _, c := range e.Pairs[pr] {
-				s.terms = append(s.terms, position(s.csr, i, c))
+				all = append(all, position(s.csr, i, c))
 			}
+			s.terms[i][k] = all[a:len(all):len(all)]
 		}
 	}
 }
@@ -128,18 +134,6 @@ func (s *slots) block(k int, n int) []int32 {
 		return nil
 	}
 	return s.blocks[s.blockAt[k] : s.blockAt[k]+n*n]
-}
-
-// term returns the positions of term k of row i, or nil when s holds none for it.
-func (s *slots) term(i, k, n int) []int32 {
-	if s == nil || i >= len(s.termAt) {
-		return nil
-	}
-	a := s.termAt[i][k]
-	if a < 0 {
-		return nil
-	}
-	return s.terms[a : a+n]
 }
 
 // addAt adds scale·x[k] at positions pos[k] of vals, leaving out exact zeros as

@@ -76,7 +76,7 @@ func TestSlotsSameAsLookups(t *testing.T) {
 				for i, ps := range e.RowPairs {
 					for tk, pr := range ps {
 						if pr == k {
-							AddTermGradient(dst, i, tk, cols, sc, grad[:])
+							dst.AddTermGradient(i, tk, cols, sc, grad[:])
 						}
 					}
 				}

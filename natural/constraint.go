@@ -41,7 +41,7 @@ func (s *System) WriteConstraintJacobian(dst assembly.Target, t float64, q []flo
 		w, _, _, _, _, _ := rw.Weights(t)
 		for k := range rw.N {
 			e.eval(rw.Terms[k].Coord, pr, &p, false)
-			assembly.AddTermGradient(dst, r, k, pr.col[:], w[k], e.grad[:])
+			dst.AddTermGradient(r, k, pr.col[:], w[k], e.grad[:])
 		}
 	}
 }

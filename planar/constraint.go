@@ -53,7 +53,7 @@ func (s *System) WriteConstraintJacobian(dst assembly.Target, _ float64, q []flo
 		for k := range rw.N {
 			tm := &rw.Terms[k]
 			coordGrad(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &grad)
-			assembly.AddTermGradient(dst, r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
+			dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
 		}
 	}
 	s.addOffsetsJacobian(dst, q)

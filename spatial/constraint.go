@@ -66,7 +66,7 @@ func (s *System) WriteConstraintJacobian(dst assembly.Target, t float64, q []flo
 		}
 		for i := range rw.N {
 			e.eval(&rw.Terms[i].Coord, &k, false)
-			assembly.AddTermGradient(dst, s.nbody+r, i, pr.col[:], w[i], e.grad[:])
+			dst.AddTermGradient(s.nbody+r, i, pr.col[:], w[i], e.grad[:])
 		}
 	}
 }
