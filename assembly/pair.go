@@ -1,5 +1,7 @@
 package assembly
 
+import "math/bits"
+
 // pair.go: a scalar coordinate c(p) of a pair of bodies, with its gradient ∇c and Hessian
 // ∇²c over the pair's coordinate vector p ⇒ their entries in rows of G, f and the Jacobians.
 // cols[k] is the column of q of entry k of p, −1 where p reads a fixed body (the ground);
@@ -28,8 +30,36 @@ func AddScaled(dst []float64, cols []int, scale float64, g []float64) {
 // A row of H that is all zeros adds nothing to a sparse Target (AddAt adds no exact zero)
 // and is skipped there: a revolute joint's rows have 2 nonzeros in their 6×6 Hessians.
 func AddHessian[R HessianRow](dst Target, k int, cols []int, scale float64, h []R) {
+	AddHessianOver(dst, k, cols, scale, h, 1<<len(cols)-1)
+}
+
+// AddHessianOver is AddHessian for an H that is exactly zero outside the rows and columns
+// in the bit set sup: a sparse Target with the pair's positions reads only sup×sup (a
+// spherical joint's rows curve in 8 of a spatial pair's 14 entries), which adds the same
+// values, since the additions it leaves out are of exact zeros. The caller guarantees the
+// zeros; a dense Target reads all of H, so that dae.CheckSparse, comparing both paths,
+// finds an H that breaks them.
+func AddHessianOver[R HessianRow](dst Target, k int, cols []int, scale float64, h []R, sup uint16) {
 	n := len(cols)
-	blk := dst.slots.block(k, n)
+	if blk := dst.slots.block(k, n); blk != nil {
+		for ra := sup; ra != 0; ra &= ra - 1 {
+			a := bits.TrailingZeros16(ra)
+			if cols[a] < 0 {
+				continue
+			}
+			pos := blk[a*n : (a+1)*n]
+			for rb := sup; rb != 0; rb &= rb - 1 {
+				b := bits.TrailingZeros16(rb)
+				y := scale * h[a][b]
+				if p := pos[b]; p >= 0 && y != 0 {
+					dst.vals[p] += y
+				} else if p == slotMissing && y != 0 {
+					outside(cols[a], cols[b], y)
+				}
+			}
+		}
+		return
+	}
 	for a, ca := range cols {
 		if ca < 0 {
 			continue
@@ -41,12 +71,6 @@ func AddHessian[R HessianRow](dst Target, k int, cols []int, scale float64, h []
 			zero = zero && row[b] == 0
 		}
 		if zero && dst.dense == nil {
-			continue
-		}
-		if blk != nil {
-			if b := addAt(dst.vals, blk[a*n:(a+1)*n], scale, row[:n]); b >= 0 {
-				outside(ca, cols[b], scale*row[b])
-			}
 			continue
 		}
 		dst.Row(ca).AddAt(cols, scale, row[:n])

@@ -139,6 +139,7 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 	// h sums λ_r W_k ∇²c_k over the rows of one pair (a joint), which then enter dst at
 	// once.
 	var h [14][14]float64
+	var curved uint16 // the entries h's rows curve in (addCurved sums there alone)
 	sparse := dst.Sparse()
 	last := -1
 	for r := range s.rows {
@@ -150,8 +151,8 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 		w, _, _, _, _, _ := rw.Weights(t)
 		if p := rw.Terms[0].Pair; p != last {
 			if last >= 0 {
-				assembly.AddHessian(dst, last, s.pairs[last].col[:], 1, h[:])
-				h = [14][14]float64{}
+				assembly.AddHessianOver(dst, last, s.pairs[last].col[:], 1, h[:], curved)
+				h, curved = [14][14]float64{}, 0
 			}
 			s.pairs[p].kinRows(q, &k)
 			last = p
@@ -159,10 +160,11 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 		for i := range rw.N {
 			e.eval(&rw.Terms[i].Coord, &k, true)
 			addCurved(&h, &e.hess, l*w[i], rw.Terms[i].Coord.curve, sparse)
+			curved |= curveOf(&rw.Terms[i].Coord)
 		}
 	}
 	if last >= 0 {
-		assembly.AddHessian(dst, last, s.pairs[last].col[:], 1, h[:])
+		assembly.AddHessianOver(dst, last, s.pairs[last].col[:], 1, h[:], curved)
 	}
 }
 
@@ -187,4 +189,13 @@ func addCurved(h, H *[14][14]float64, sc float64, curve uint16, sparse bool) {
 			h[a][b] += sc * H[a][b]
 		}
 	}
+}
+
+// curveOf returns the entries addCurved sums c's Hessian over: c.curve, every entry when
+// unknown (0).
+func curveOf(c *coord) uint16 {
+	if c.curve == 0 {
+		return 1<<14 - 1
+	}
+	return c.curve
 }
