@@ -297,10 +297,9 @@ func (e *coordEval) addDot(a, b *vexp, w float64, hess bool) {
 		return
 	}
 	for c := range 14 {
-		var g float64
-		for k := range 3 {
-			g += a.jac[k][c]*b.val[k] + b.jac[k][c]*a.val[k]
-		}
+		g := a.jac[0][c]*b.val[0] + b.jac[0][c]*a.val[0] // the loop over k written out
+		g += a.jac[1][c]*b.val[1] + b.jac[1][c]*a.val[1]
+		g += a.jac[2][c]*b.val[2] + b.jac[2][c]*a.val[2]
 		e.grad[c] += w * g
 	}
 	if !hess {
@@ -329,13 +328,15 @@ func (e *coordEval) addQuad(x *vexp, y *Vec3, w float64) {
 		if bl.q == nil {
 			continue
 		}
+		c := 2 * w * bl.s // as (2 w s) h was grouped
 		for a := range 4 {
+			hb := (*[4]float64)(e.hess[bl.off+a][bl.off:]) // bounds checked once per row
 			for b := range 4 {
-				var h float64
-				for k := range 3 {
-					h += y[k] * bl.q[k][a][b]
-				}
-				e.hess[bl.off+a][bl.off+b] += 2 * w * bl.s * h
+				// the sum Σ_k y_k S_k[a][b] written out, in the order of a loop over k
+				h := y[0] * bl.q[0][a][b]
+				h += y[1] * bl.q[1][a][b]
+				h += y[2] * bl.q[2][a][b]
+				hb[b] += c * h
 			}
 		}
 	}
