@@ -49,7 +49,7 @@ func AddHessianOver[R HessianRow](dst Target, k int, cols []int, scale float64, 
 				if sup&(1<<b) == 0 {
 					continue
 				}
-				if y := scale * h[a][b]; p >= 0 && y != 0 {
+				if y := scale * h[a][b]; p >= 0 {
 					dst.vals[p] += y
 				} else if p == slotMissing && y != 0 {
 					outside(ca, cols[b], y)

@@ -136,22 +136,10 @@ func (s *slots) block(k int, n int) []int32 {
 	return s.blocks[s.blockAt[k] : s.blockAt[k]+n*n]
 }
 
-// addAt adds scale·x[k] at positions pos[k] of vals, leaving out exact zeros as
-// TargetRow.AddAt does (the same additions in the same order as the look-ups). It returns
-// the k of a nonzero the pattern lacks (then stops), else −1.
-func addAt(vals []float64, pos []int32, scale float64, x []float64) int {
-	for k, p := range pos {
-		y := scale * x[k]
-		if p < 0 || y == 0 {
-			if p == slotMissing && y != 0 {
-				return k
-			}
-			continue
-		}
-		vals[p] += y
-	}
-	return -1
-}
+// A value of a pattern starts at +0 (Zero) and is a sum of additions, so it is never −0
+// (x + (−x) = +0 when rounding to nearest): adding an exact zero leaves every bit of it as
+// it is. The writers through positions therefore add zeros without testing for them, and
+// still give the look-ups' values bit for bit (those leave zeros out, to spare a search).
 
 // outside panics for the nonzero x at (i, j) outside the declared pattern, a route's bug
 // that dae.CheckSparse reports by element before it can happen.

@@ -66,8 +66,7 @@ func (t *Target) Zero() {
 
 // AddTermGradient adds scale·g into row i at the columns cols of the pair of the row's
 // term k (a term w·∇c of a row of G), at the positions found once when t holds them for
-// that term (Elements.RowPairs), else by look-ups in the row. Exact zeros are not added
-// to a sparse row, as in TargetRow.AddAt. (A method on *Target: G is written term by term
+// that term (Elements.RowPairs), else by look-ups in the row. (A method on *Target: G is written term by term
 // at every residual, and a Target passed by value made the call cost a third more.)
 func (t *Target) AddTermGradient(i, k int, cols []int, scale float64, g []float64) {
 	if s := t.slots; s != nil && i < len(s.terms) {
@@ -76,7 +75,7 @@ func (t *Target) AddTermGradient(i, k int, cols []int, scale float64, g []float6
 			vals := t.vals
 			for b, p := range pos {
 				y := scale * g[b]
-				if p >= 0 && y != 0 {
+				if p >= 0 {
 					vals[p] += y
 				} else if p == slotMissing && y != 0 {
 					outside(i, cols[b], y)
