@@ -1,5 +1,7 @@
 package assembly
 
+import "math/bits"
+
 // pair.go: a scalar coordinate c(p) of a pair of bodies, with its gradient ∇c and Hessian
 // ∇²c over the pair's coordinate vector p ⇒ their entries in rows of G, f and the Jacobians.
 // cols[k] is the column of q of entry k of p, −1 where p reads a fixed body (the ground);
@@ -40,19 +42,18 @@ func AddHessian[R HessianRow](dst Target, k int, cols []int, scale float64, h []
 func AddHessianOver[R HessianRow](dst Target, k int, cols []int, scale float64, h []R, sup uint16) {
 	n := len(cols)
 	if blk := dst.slots.block(k, n); blk != nil {
-		for a, ca := range cols {
-			if ca < 0 || sup&(1<<a) == 0 || zeroOver(&h[a], n, sup) {
+		for ra := sup; ra != 0; ra &= ra - 1 {
+			a := bits.TrailingZeros16(ra)
+			if cols[a] < 0 || zeroOver(&h[a], sup) {
 				continue
 			}
 			pos := blk[a*n : (a+1)*n]
-			for b, p := range pos {
-				if sup&(1<<b) == 0 {
-					continue
-				}
-				if y := scale * h[a][b]; p >= 0 {
-					dst.vals[p] += y
-				} else if p == slotMissing && y != 0 {
-					outside(ca, cols[b], y)
+			for rb := sup; rb != 0; rb &= rb - 1 {
+				b := bits.TrailingZeros16(rb)
+				if y := scale * h[a][b]; pos[b] >= 0 {
+					dst.vals[pos[b]] += y
+				} else if pos[b] == slotMissing && y != 0 {
+					outside(cols[a], cols[b], y)
 				}
 			}
 		}
@@ -114,9 +115,9 @@ func addPos(vals []float64, p int32, i, j int, x float64) {
 
 // zeroOver reports whether row is zero at every entry in the bit set sup: such a row of a
 // Hessian adds nothing (a revolute joint's rows have 2 nonzeros in 6×6).
-func zeroOver[R HessianRow](row *R, n int, sup uint16) bool {
-	for b := range n {
-		if sup&(1<<b) != 0 && (*row)[b] != 0 {
+func zeroOver[R HessianRow](row *R, sup uint16) bool {
+	for rb := sup; rb != 0; rb &= rb - 1 {
+		if (*row)[bits.TrailingZeros16(rb)] != 0 {
 			return false
 		}
 	}
