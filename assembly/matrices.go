@@ -52,11 +52,9 @@ func (m *Matrices) patterns() {
 		m.mass = dae.MassCSR(m.sp, m.nq)
 		m.g = dae.ConstraintCSR(m.sp, m.nq, m.nc)
 		m.coupling = dae.CouplingCSR(m.sp, m.nq)
-		m.massSlots = slots{csr: &m.mass, diag: diagonalSlots(&m.mass)}
-		m.gSlots = slots{csr: &m.g}
-		m.gSlots.termSlots(m.elems)
-		m.couplingSlots = slots{csr: &m.coupling, diag: diagonalSlots(&m.coupling)}
-		m.couplingSlots.blockSlots(m.elems.Pairs)
+		m.massSlots = newSlots(&m.mass, true, Elements{})
+		m.gSlots = newSlots(&m.g, false, m.elems)
+		m.couplingSlots = newSlots(&m.coupling, true, m.elems)
 	})
 }
 

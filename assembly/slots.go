@@ -2,6 +2,7 @@ package assembly
 
 import (
 	"fmt"
+	"math"
 
 	"linkage/dae"
 )
@@ -21,7 +22,7 @@ const (
 // Elements lists what a route's writers add element by element, for the positions found
 // once: the columns of q of each pair's coordinate vector p (−1 for the ground), and for
 // each constraint row the pairs of its terms in the order the row's index k names them
-// (AddTermGradient; at most two, nil for rows written otherwise).
+// (Target.AddTermGradient; at most two, nil for rows written otherwise).
 type Elements struct {
 	Pairs    [][]int
 	RowPairs [][]int
@@ -62,6 +63,24 @@ type slots struct {
 	blocks  []int32      //
 	terms   [][2][]int32 // term k of row i: the positions of its pair's columns in row i (nil: none)
 	pairs   [][]int      // Elements.Pairs
+}
+
+// newSlots returns the positions on pattern p: of its diagonal when square, of the pairs'
+// blocks of e when p is square (a coupling pattern), of the row terms of e when not (G).
+// A pattern too large for int32 positions (a dense coupling of custom forces past
+// nq = 46 340, 17 GB of values) gets none: its targets look every entry up.
+func newSlots(p *dae.CSR, square bool, e Elements) slots {
+	s := slots{csr: p}
+	if p.NNZ() > math.MaxInt32 {
+		return s
+	}
+	if !square {
+		s.termSlots(e)
+		return s
+	}
+	s.diag = diagonalSlots(p)
+	s.blockSlots(e.Pairs)
+	return s
 }
 
 // position returns the position of entry (i, j), slotGround for a ground column.
