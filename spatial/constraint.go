@@ -158,7 +158,7 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 			last = p
 		}
 		for i := range rw.N {
-			e.eval(&rw.Terms[i].Coord, &k, true)
+			e.evalHessian(&rw.Terms[i].Coord, &k)
 			addCurved(&h, &e.hess, l*w[i], rw.Terms[i].Coord.curve, sparse)
 			curved |= curveOf(&rw.Terms[i].Coord)
 		}

@@ -302,9 +302,13 @@ func (e *coordEval) addDot(a, b *vexp, w float64, hess bool) {
 		g += a.jac[2][c]*b.val[2] + b.jac[2][c]*a.val[2]
 		e.grad[c] += w * g
 	}
-	if !hess {
-		return
+	if hess {
+		e.addDotHessian(a, b, w)
 	}
+}
+
+// addDotHessian adds w·∇²(aᵀb) = w (J_aᵀJ_b + J_bᵀJ_a + Σ_k (b_k ∇²a_k + a_k ∇²b_k)) to e.hess.
+func (e *coordEval) addDotHessian(a, b *vexp, w float64) {
 	// J_aᵀJ_b + (J_aᵀJ_b)ᵀ over the columns where both can be nonzero.
 	for _, r := range a.cols {
 		for _, c := range b.cols {
@@ -444,6 +448,21 @@ func dotCoord(a, b vecKind) coord {
 
 func dot2Coord(a1, b1 vecKind, w1 float64, a2, b2 vecKind, w2 float64) coord {
 	return coord{kind: coordDots, n: 2, dots: [2]dotTerm{{a1, b1, w1}, {a2, b2, w2}}}
+}
+
+// evalHessian writes ∇²c of coordinate c of k into e.hess (every entry), leaving e.val and
+// e.grad as they were: ∂(Gᵀλ)/∂q reads the Hessian alone, which a sum of dot products
+// gives without its value and gradient (the same operations as eval's); the other kinds
+// need their inner gradients (eval).
+func (e *coordEval) evalHessian(c *coord, k *pairKin) {
+	if c.kind != coordDots {
+		e.eval(c, k, true)
+		return
+	}
+	e.hess = [14][14]float64{}
+	for _, t := range c.dots[:c.n] {
+		e.addDotHessian(&k.v[t.a], &k.v[t.b], t.w)
+	}
 }
 
 // eval writes coordinate c of k into e (every entry; the Hessian only when hess).
