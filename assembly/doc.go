@@ -17,7 +17,10 @@
 //   - spring-dampers, the law F = spring(c − c_free) + damper(c') + act(t) of
 //     law.SpringDamper along ∇c, and their Jacobians (SpringDamper, AddJacobianQ);
 //   - the sparsity patterns of dae.Sparsity built from the pairs and rows (Pattern,
-//     Columns, and the exact coupling entries element by element: LocalPattern, Entries);
+//     Columns, and the exact coupling entries element by element: LocalPattern, Entries),
+//     and the position of every entry an element writes in the patterns' values, found
+//     once when Matrices builds the patterns from the route's Elements (pairs' columns,
+//     rows' terms), so that a sparse write is vals[pos] += x with no search in a step;
 //   - custom Go force elements with their central-difference Jacobians and power
 //     (Customs);
 //   - the energies of a state (Energies) and the work of the non-conservative forces and

@@ -127,11 +127,12 @@ func addJacobianLambda(dst Target, transposed bool, rows []int, w []float64, col
 	}
 }
 
-// FrictionState is one joint friction evaluated at (q, v, λ) by its route: the pair's
+// FrictionState is one joint friction evaluated at (q, v, λ) by its route: the pair and its
 // columns (len(Cols) = n coordinates p of the pair, at most 14), the joint coordinate's
 // gradient ∇c and (when asked) Hessian ∇²c over p (the first n entries and rows), the
 // pair's rates v_p, the multipliers that press the joint with their weights, and the load.
 type FrictionState[R HessianRow] struct {
+	Pair     int // the pair's index in Elements.Pairs
 	Cols     []int
 	Grad, VP [14]float64
 	Hess     [14]R
@@ -159,9 +160,9 @@ func (st *FrictionState[R]) AddForce(dst []float64) {
 // (∂f/∂λ)ᵀ on G's pattern) of a state evaluated with its Hessian.
 func (st *FrictionState[R]) AddDerivatives(fq, fv, fl Target, transposed bool, lambda []float64) {
 	n := len(st.Cols)
-	AddJacobianQ(fq, st.Cols, &st.Load.damperEquiv, st.Grad[:n], st.Hess[:n], st.VP[:n])
+	AddJacobianQ(fq, st.Pair, st.Cols, &st.Load.damperEquiv, st.Grad[:n], st.Hess[:n], st.VP[:n])
 	if st.Load.Fs != 0 {
-		AddOuter(fv, st.Cols, st.Load.Fs, st.Grad[:n]) // ∂f_p/∂v = F_s ∇c ∇cᵀ
+		AddOuter(fv, st.Pair, st.Cols, st.Load.Fs, st.Grad[:n]) // ∂f_p/∂v = F_s ∇c ∇cᵀ
 	}
 	addJacobianLambda(fl, transposed, st.Rows, st.W, st.Cols, &st.Load, st.Grad[:n], lambda)
 }
@@ -239,8 +240,7 @@ func (f *Frictions[R]) ReactionForceDerivative(fq, fv, fl *mat.Dense, _ float64,
 // ReactionForceDerivativeValues writes ∂f_λ/∂q, ∂f_λ/∂v on dae.CouplingCSR and
 // (∂f_λ/∂λ)ᵀ on dae.ConstraintCSR (dae.SparseReactionForce).
 func (f *Frictions[R]) ReactionForceDerivativeValues(fq, fv, flT []float64, _ float64, q, v, lambda []float64) {
-	coup, g := f.m.Patterns()
-	WriteFrictionDerivatives(f.r, Sparse(coup, fq), Sparse(coup, fv), Sparse(g, flT), true, q, v, lambda)
+	WriteFrictionDerivatives(f.r, f.m.CouplingTarget(fq), f.m.CouplingTarget(fv), f.m.ConstraintTarget(flT), true, q, v, lambda)
 }
 
 // ReactionPower returns the power vᵀ f_λ = Σ F c' of the joint friction forces (≤ 0), the

@@ -33,23 +33,44 @@ type Matrices struct {
 	w      MatrixWriter
 	sp     dae.Sparsity
 	nq, nc int
+	elems  Elements
 
-	once              sync.Once
-	mass, g, coupling dae.CSR
+	once                             sync.Once
+	mass, g, coupling                dae.CSR
+	massSlots, gSlots, couplingSlots slots // positions on the patterns (slots.go)
 }
 
-// Init binds the writer and its patterns (usually the same System) and the sizes.
-func (m *Matrices) Init(w MatrixWriter, sp dae.Sparsity, nq, nc int) {
-	m.w, m.sp, m.nq, m.nc = w, sp, nq, nc
+// Init binds the writer and its patterns (usually the same System), the sizes and the
+// route's elements, whose entries' positions in the patterns are found once with them.
+func (m *Matrices) Init(w MatrixWriter, sp dae.Sparsity, nq, nc int, e Elements) {
+	m.w, m.sp, m.nq, m.nc, m.elems = w, sp, nq, nc, e
 }
 
-// patterns builds the CSR patterns once.
+// patterns builds the CSR patterns and the positions on them once.
 func (m *Matrices) patterns() {
 	m.once.Do(func() {
 		m.mass = dae.MassCSR(m.sp, m.nq)
 		m.g = dae.ConstraintCSR(m.sp, m.nq, m.nc)
 		m.coupling = dae.CouplingCSR(m.sp, m.nq)
+		m.massSlots = newSlots(&m.mass, true, Elements{})
+		m.gSlots = newSlots(&m.g, false, m.elems)
+		m.couplingSlots = newSlots(&m.coupling, true, m.elems)
 	})
+}
+
+// CouplingTarget returns the target writing into vals aligned with the coupling pattern,
+// with the positions found once (for a route's further value methods, as
+// dae.SparseReactionForce's).
+func (m *Matrices) CouplingTarget(vals []float64) Target {
+	m.patterns()
+	return sparseAt(&m.couplingSlots, vals)
+}
+
+// ConstraintTarget returns the target writing into vals aligned with G's pattern, with
+// the positions found once.
+func (m *Matrices) ConstraintTarget(vals []float64) Target {
+	m.patterns()
+	return sparseAt(&m.gSlots, vals)
 }
 
 // Patterns returns the CSR patterns of the coupling matrices and of G (shared: do not
@@ -90,35 +111,35 @@ func (m *Matrices) ForceDerivativeV(dst *mat.Dense, t float64, q, v []float64) {
 // MassValues writes M into the values of dae.MassCSR (dae.SparseEvaluator).
 func (m *Matrices) MassValues(dst []float64, t float64, q []float64) {
 	m.patterns()
-	m.w.WriteMass(Sparse(&m.mass, dst), t, q)
+	m.w.WriteMass(sparseAt(&m.massSlots, dst), t, q)
 }
 
 // ConstraintJacobianValues writes G into the values of dae.ConstraintCSR.
 func (m *Matrices) ConstraintJacobianValues(dst []float64, t float64, q []float64) {
 	m.patterns()
-	m.w.WriteConstraintJacobian(Sparse(&m.g, dst), t, q)
+	m.w.WriteConstraintJacobian(sparseAt(&m.gSlots, dst), t, q)
 }
 
 // MassDerivativeValues writes ∂(M a)/∂q into the values of dae.CouplingCSR.
 func (m *Matrices) MassDerivativeValues(dst []float64, t float64, q, a []float64) {
 	m.patterns()
-	m.w.WriteMassDerivative(Sparse(&m.coupling, dst), t, q, a)
+	m.w.WriteMassDerivative(sparseAt(&m.couplingSlots, dst), t, q, a)
 }
 
 // ConstraintForceDerivativeValues writes ∂(Gᵀλ)/∂q into the values of dae.CouplingCSR.
 func (m *Matrices) ConstraintForceDerivativeValues(dst []float64, t float64, q, lambda []float64) {
 	m.patterns()
-	m.w.WriteConstraintForceDerivative(Sparse(&m.coupling, dst), t, q, lambda)
+	m.w.WriteConstraintForceDerivative(sparseAt(&m.couplingSlots, dst), t, q, lambda)
 }
 
 // ForceDerivativeQValues writes ∂f/∂q into the values of dae.CouplingCSR.
 func (m *Matrices) ForceDerivativeQValues(dst []float64, t float64, q, v []float64) {
 	m.patterns()
-	m.w.WriteForceDerivativeQ(Sparse(&m.coupling, dst), t, q, v)
+	m.w.WriteForceDerivativeQ(sparseAt(&m.couplingSlots, dst), t, q, v)
 }
 
 // ForceDerivativeVValues writes ∂f/∂v into the values of dae.CouplingCSR.
 func (m *Matrices) ForceDerivativeVValues(dst []float64, t float64, q, v []float64) {
 	m.patterns()
-	m.w.WriteForceDerivativeV(Sparse(&m.coupling, dst), t, q, v)
+	m.w.WriteForceDerivativeV(sparseAt(&m.couplingSlots, dst), t, q, v)
 }

@@ -1,5 +1,7 @@
 package assembly
 
+import "math/bits"
+
 // pair.go: a scalar coordinate c(p) of a pair of bodies, with its gradient ∇c and Hessian
 // ∇²c over the pair's coordinate vector p ⇒ their entries in rows of G, f and the Jacobians.
 // cols[k] is the column of q of entry k of p, −1 where p reads a fixed body (the ground);
@@ -23,16 +25,40 @@ func AddScaled(dst []float64, cols []int, scale float64, g []float64) {
 	}
 }
 
-// AddScaledRow adds scale·g into row out of a Target at the pair's columns.
-func AddScaledRow(out TargetRow, cols []int, scale float64, g []float64) {
-	out.AddAt(cols, scale, g)
+// AddHessian adds scale·H into dst at the columns cols of pair k (a term of ∂(Gᵀλ)/∂q), at
+// the positions of the pair's block found once when dst holds them, else by look-ups.
+// A row of H that is all zeros adds nothing to a sparse Target (AddAt adds no exact zero)
+// and is skipped there: a revolute joint's rows have 2 nonzeros in their 6×6 Hessians.
+func AddHessian[R HessianRow](dst Target, k int, cols []int, scale float64, h []R) {
+	AddHessianOver(dst, k, cols, scale, h, 1<<len(cols)-1)
 }
 
-// AddHessian adds scale·H into dst at the pair's columns (a term of ∂(Gᵀλ)/∂q).
-// A row of H that is all zeros adds nothing to a sparse Target (AddAt adds no exact zero)
-// and is skipped there without the row's look-up: a revolute joint's rows have 2 nonzeros
-// in their 6×6 Hessians.
-func AddHessian[R HessianRow](dst Target, cols []int, scale float64, h []R) {
+// AddHessianOver is AddHessian for an H that is exactly zero outside the rows and columns
+// in the bit set sup: a sparse Target with the pair's positions reads only sup×sup (a
+// spherical joint's rows curve in 8 of a spatial pair's 14 entries), which adds the same
+// values, since the additions it leaves out are of exact zeros. The caller guarantees the
+// zeros; a dense Target reads all of H, so that dae.CheckSparse, comparing both paths,
+// finds an H that breaks them.
+func AddHessianOver[R HessianRow](dst Target, k int, cols []int, scale float64, h []R, sup uint16) {
+	n := len(cols)
+	if blk := dst.slots.block(k, n); blk != nil {
+		for ra := sup; ra != 0; ra &= ra - 1 {
+			a := bits.TrailingZeros16(ra)
+			if cols[a] < 0 || zeroOver(&h[a], sup) {
+				continue
+			}
+			pos := blk[a*n : (a+1)*n]
+			for rb := sup; rb != 0; rb &= rb - 1 {
+				b := bits.TrailingZeros16(rb)
+				if y := scale * h[a][b]; pos[b] >= 0 {
+					dst.vals[pos[b]] += y
+				} else if pos[b] == slotMissing && y != 0 {
+					outside(cols[a], cols[b], y)
+				}
+			}
+		}
+		return
+	}
 	for a, ca := range cols {
 		if ca < 0 {
 			continue
@@ -46,14 +72,26 @@ func AddHessian[R HessianRow](dst Target, cols []int, scale float64, h []R) {
 		if zero && dst.dense == nil {
 			continue
 		}
-		dst.Row(ca).AddAt(cols, scale, row[:len(cols)])
+		dst.Row(ca).AddAt(cols, scale, row[:n])
 	}
 }
 
-// AddOuter adds scale·g gᵀ into dst at the pair's columns (a damper's ∂f/∂v).
-func AddOuter(dst Target, cols []int, scale float64, g []float64) {
+// AddOuter adds scale·g gᵀ into dst at the columns cols of pair k (a damper's ∂f/∂v), at
+// the positions of the pair's block found once when dst holds them, else by look-ups.
+func AddOuter(dst Target, k int, cols []int, scale float64, g []float64) {
+	n := len(cols)
+	blk := dst.slots.block(k, n)
 	for a, ca := range cols {
 		if ca < 0 || g[a] == 0 {
+			continue
+		}
+		if blk != nil {
+			pos := blk[a*n : (a+1)*n]
+			for b, cb := range cols {
+				if cb >= 0 {
+					addPos(dst.vals, pos[b], ca, cb, scale*g[a]*g[b])
+				}
+			}
 			continue
 		}
 		out := dst.Row(ca)
@@ -63,4 +101,25 @@ func AddOuter(dst Target, cols []int, scale float64, g []float64) {
 			}
 		}
 	}
+}
+
+// addPos adds x at position p (entry (i, j)) as TargetRow.Add does: zeros included, an
+// entry the pattern lacks only if x is zero.
+func addPos(vals []float64, p int32, i, j int, x float64) {
+	if p >= 0 {
+		vals[p] += x
+	} else if x != 0 {
+		outside(i, j, x)
+	}
+}
+
+// zeroOver reports whether row is zero at every entry in the bit set sup: such a row of a
+// Hessian adds nothing (a revolute joint's rows have 2 nonzeros in 6×6).
+func zeroOver[R HessianRow](row *R, sup uint16) bool {
+	for rb := sup; rb != 0; rb &= rb - 1 {
+		if (*row)[bits.TrailingZeros16(rb)] != 0 {
+			return false
+		}
+	}
+	return true
 }

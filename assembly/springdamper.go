@@ -27,8 +27,8 @@ func NewSpringDamper[C any](pair int, c C, free float64, spring, damper law.Forc
 }
 
 // AddJacobianQ adds ∂f_p/∂q = −∇c (k ∇c + d ∇²c v_p)ᵀ − F ∇²c of load l into dst at the
-// pair's columns.
-func AddJacobianQ[R HessianRow](dst Target, cols []int, l *law.SDLoad, grad []float64, hess []R, vp []float64) {
+// columns cols of pair k, at the positions of its block found once when dst holds them.
+func AddJacobianQ[R HessianRow](dst Target, k int, cols []int, l *law.SDLoad, grad []float64, hess []R, vp []float64) {
 	F := l.Force()
 	var hv R // ∇²c v_p
 	for a := range len(hv) {
@@ -36,8 +36,19 @@ func AddJacobianQ[R HessianRow](dst Target, cols []int, l *law.SDLoad, grad []fl
 			hv[a] += hess[a][b] * vp[b]
 		}
 	}
+	n := len(cols)
+	blk := dst.slots.block(k, n)
 	for a, ca := range cols {
 		if ca < 0 {
+			continue
+		}
+		if blk != nil {
+			pos := blk[a*n : (a+1)*n]
+			for b, cb := range cols {
+				if cb >= 0 {
+					addPos(dst.vals, pos[b], ca, cb, -(grad[a]*(l.Ks*grad[b]+l.Kd*hv[b]) + F*hess[a][b]))
+				}
+			}
 			continue
 		}
 		out := dst.Row(ca)

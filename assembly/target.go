@@ -14,15 +14,19 @@ import (
 // (dae.SparseEvaluator). A route writes each matrix once, against a Target, so the dense
 // and the sparse path receive the same additions in the same order and agree to the bit.
 
-// Target is a dense matrix or a value array aligned with a CSR pattern. Sparse targets look
-// each column up in its row (binary search); adding a nonzero outside the pattern panics,
-// a route's bug that dae.CheckSparse reports by element before it can happen.
+// Target is a dense matrix or a value array aligned with a CSR pattern. A sparse target
+// made by Matrices on its own patterns holds the positions of the diagonal and of the
+// route's elements found once (slots.go); other entries, and every entry of other sparse
+// targets, are looked up in their row (binary search). Adding a nonzero outside the
+// pattern panics, a route's bug that dae.CheckSparse reports by element before it can
+// happen.
 type Target struct {
 	dense         *mat.Dense
 	data          []float64 // d's storage, rows stride apart, cols long
 	stride, ncols int
 	csr           *dae.CSR
 	vals          []float64
+	slots         *slots // positions on csr found once; nil: look up
 }
 
 // Dense returns the target writing into d.
@@ -33,6 +37,10 @@ func Dense(d *mat.Dense) Target {
 
 // Sparse returns the target writing into vals, aligned with p.
 func Sparse(p *dae.CSR, vals []float64) Target { return Target{csr: p, vals: vals} }
+
+// sparseAt returns the target writing into vals, aligned with s's pattern, with s's
+// positions.
+func sparseAt(s *slots, vals []float64) Target { return Target{csr: s.csr, vals: vals, slots: s} }
 
 // Sparse reports whether t writes into a pattern's value array.
 func (t *Target) Sparse() bool { return t.csr != nil }
@@ -56,6 +64,29 @@ func (t *Target) Zero() {
 	clear(t.vals)
 }
 
+// AddTermGradient adds scale·g into row i at the columns cols of the pair of the row's
+// term k (a term w·∇c of a row of G), at the positions found once when t holds them for
+// that term (Elements.RowPairs), else by look-ups in the row. (A method on *Target: G is written term by term
+// at every residual, and a Target passed by value made the call cost a third more.)
+func (t *Target) AddTermGradient(i, k int, cols []int, scale float64, g []float64) {
+	if s := t.slots; s != nil && i < len(s.terms) {
+		if pos := s.terms[i][k]; pos != nil {
+			g = g[:len(pos)]
+			vals := t.vals
+			for b, p := range pos {
+				y := scale * g[b]
+				if p >= 0 {
+					vals[p] += y
+				} else if p == slotMissing && y != 0 {
+					outside(i, cols[b], y)
+				}
+			}
+			return
+		}
+	}
+	t.Row(i).AddAt(cols, scale, g)
+}
+
 // Row returns row i for additions.
 func (t *Target) Row(i int) TargetRow {
 	if t.dense != nil {
@@ -67,13 +98,25 @@ func (t *Target) Row(i int) TargetRow {
 
 func (t *Target) sparseRow(i int) TargetRow {
 	a, b := t.csr.RowStart[i], t.csr.RowStart[i+1]
-	return TargetRow{cols: t.csr.Cols[a:b], vals: t.vals[a:b], row: i}
+	diag := -1
+	if t.slots != nil && t.slots.diag != nil && t.slots.diag[i] >= 0 {
+		diag = int(t.slots.diag[i]) - a
+	}
+	return TargetRow{cols: t.csr.Cols[a:b], vals: t.vals[a:b], row: i, diag: diag}
 }
 
-// Add adds x to entry (i, j).
+// Add adds x to entry (i, j); a diagonal entry of a target with positions without a search.
 func (t *Target) Add(i, j int, x float64) {
 	if t.data != nil {
 		t.data[i*t.stride+j] += x
+		return
+	}
+	if i == j && t.slots != nil && t.slots.diag != nil {
+		if p := t.slots.diag[i]; p >= 0 {
+			t.vals[p] += x
+		} else if x != 0 {
+			outside(i, j, x)
+		}
 		return
 	}
 	t.addSparse(i, j, x)
@@ -87,6 +130,7 @@ type TargetRow struct {
 	cols  []int     // the sparse row's columns
 	vals  []float64 // and values
 	row   int
+	diag  int // position of the diagonal in cols, −1 if unknown (no positions, or unlisted)
 }
 
 // Add adds x to the entry in column j. It is small enough to inline, so that the dense
@@ -133,8 +177,10 @@ func (r TargetRow) AddAt(cols []int, scale float64, x []float64) {
 }
 
 // AddRun adds x[k] to the entry in column j0+k for every k: a dense block's row, such as a
-// body's 4×4 block in the Euler parameters. A sparse row is searched once, for j0, and
-// the run's columns must follow j0 in the row without a gap (a block is declared whole).
+// body's 4×4 block in the Euler parameters. A sparse row finds j0 from its diagonal's
+// position when the run covers the diagonal and the target holds positions, else by one
+// search; the run's columns must follow j0 in the row without a gap (a block is declared
+// whole).
 func (r TargetRow) AddRun(j0 int, x []float64) {
 	if len(x) == 0 {
 		return
@@ -146,8 +192,11 @@ func (r TargetRow) AddRun(j0 int, x []float64) {
 		}
 		return
 	}
-	p := sort.SearchInts(r.cols, j0)
-	if p+len(x) > len(r.cols) || r.cols[p+len(x)-1] != j0+len(x)-1 {
+	p := r.diag - (r.row - j0)
+	if r.diag < 0 || r.row < j0 || r.row >= j0+len(x) {
+		p = sort.SearchInts(r.cols, j0)
+	}
+	if p < 0 || p+len(x) > len(r.cols) || r.cols[p] != j0 || r.cols[p+len(x)-1] != j0+len(x)-1 {
 		panic(fmt.Sprintf("assembly: columns %d..%d of row %d are not all in the declared pattern", j0, j0+len(x)-1, r.row))
 	}
 	vals := r.vals[p : p+len(x)]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/cmplx"
+	"slices"
 
 	"linkage/assembly"
 )
@@ -63,7 +64,11 @@ func (m *Model) Assemble() (*System, error) {
 	s.pattern = s.buildPattern()
 	s.massPattern = s.buildMassPattern()
 	s.coupling = s.buildCoupling()
-	s.Matrices.Init(s, s, s.nq, s.nc)
+	rowPairs := make([][]int, s.nc)
+	for r := range s.rows {
+		rowPairs[r] = slices.Repeat([]int{s.rowPair[r]}, s.rows[r].N)
+	}
+	s.Matrices.Init(s, s, s.nq, s.nc, assembly.Elements{Pairs: assembly.PairColumns(s.pairs, func(p *pairRef) []int { return p.col[:] }), RowPairs: rowPairs})
 	return s, nil
 }
 

@@ -39,10 +39,9 @@ func (s *System) WriteConstraintJacobian(dst assembly.Target, t float64, q []flo
 		pr := &s.pairs[s.rowPair[r]]
 		p := pr.values(q)
 		w, _, _, _, _, _ := rw.Weights(t)
-		out := dst.Row(r)
 		for k := range rw.N {
 			e.eval(rw.Terms[k].Coord, pr, &p, false)
-			assembly.AddScaledRow(out, pr.col[:], w[k], e.grad[:])
+			dst.AddTermGradient(r, k, pr.col[:], w[k], e.grad[:])
 		}
 	}
 }
@@ -105,7 +104,7 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 				continue // linear
 			}
 			e.eval(rw.Terms[k].Coord, pr, &p, true)
-			assembly.AddHessian(dst, pr.col[:], lambda[r]*w[k], e.hess[:])
+			assembly.AddHessian(dst, s.rowPair[r], pr.col[:], lambda[r]*w[k], e.hess[:])
 		}
 	}
 }

@@ -120,7 +120,7 @@ func (s *System) WriteForceDerivativeQ(dst assembly.Target, t float64, q, v []fl
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st, true)
-		assembly.AddJacobianQ(dst, s.pairs[sd.Pair].col[:], &st.load, st.e.grad[:], st.e.hess[:], st.vp[:])
+		assembly.AddJacobianQ(dst, sd.Pair, s.pairs[sd.Pair].col[:], &st.load, st.e.grad[:], st.e.hess[:], st.vp[:])
 	}
 	for i := range s.pointForces {
 		pf := &s.pointForces[i]
@@ -184,7 +184,7 @@ func (s *System) WriteForceDerivativeV(dst assembly.Target, t float64, q, v []fl
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st, false)
 		if st.load.Kd != 0 {
-			assembly.AddOuter(dst, s.pairs[sd.Pair].col[:], -st.load.Kd, st.e.grad[:])
+			assembly.AddOuter(dst, sd.Pair, s.pairs[sd.Pair].col[:], -st.load.Kd, st.e.grad[:])
 		}
 	}
 }

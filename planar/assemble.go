@@ -270,7 +270,7 @@ func (m *Model) Assemble() (*System, error) {
 	s.massPattern = s.buildMassPattern()
 	s.coupling = s.buildCoupling()
 	s.buildKnifePattern()
-	s.Matrices.Init(s, s, s.nq, s.nc)
+	s.Matrices.Init(s, s, s.nq, s.nc, assembly.Elements{Pairs: assembly.PairColumns(s.pairs, func(p *pairRef) []int { return p.col[:] }), RowPairs: assembly.RowTermPairs(s.rows, 0, s.nc)})
 	s.Frictions.Init(s, &s.Matrices)
 	return s, nil
 }

@@ -1,8 +1,6 @@
 package planar
 
 import (
-	"fmt"
-
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/assembly"
@@ -50,85 +48,16 @@ func (s *System) WriteConstraintJacobian(dst assembly.Target, _ float64, q []flo
 	dst.Zero()
 	var c pairCache
 	var grad [6]float64
-	if vals := s.gValues(&dst); vals != nil {
-		s.addRowGradients(vals, &c, q)
-	} else {
-		for r := range s.rows {
-			rw := &s.rows[r]
-			for k := range rw.N {
-				tm := &rw.Terms[k]
-				coordGrad(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &grad)
-				assembly.AddScaledRow(dst.Row(r), s.pairs[tm.Pair].col[:], tm.W, grad[:])
-			}
-		}
-	}
-	s.addOffsetsJacobian(dst, q)
-	s.addCamsJacobian(dst, q)
-}
-
-// gValues returns the value array of dst when dst is aligned with G's pattern (the
-// sparse evaluation, dae.SparseEvaluator), else nil.
-func (s *System) gValues(dst *assembly.Target) []float64 {
-	if !dst.Sparse() {
-		return nil // the dense path builds no patterns
-	}
-	_, g := s.Patterns()
-	return dst.ValuesOf(g)
-}
-
-// addRowGradients adds the rows' terms w ∇c into the values of G's pattern, at the
-// positions found once (gSlots), with the additions of AddScaledRow in its order (no
-// exact zero added), so that the values are those the Target's look-ups give.
-func (s *System) addRowGradients(vals []float64, c *pairCache, q []float64) {
-	slots := s.gSlots()
-	var grad [6]float64
 	for r := range s.rows {
 		rw := &s.rows[r]
 		for k := range rw.N {
 			tm := &rw.Terms[k]
 			coordGrad(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &grad)
-			for a, pos := range slots[r][k] {
-				y := tm.W * grad[a]
-				if pos < 0 || y == 0 {
-					if pos == slotMissing && y != 0 {
-						panic(fmt.Sprintf("planar: entry (%d, %d) = %g is outside the declared pattern", r, s.pairs[tm.Pair].col[a], y))
-					}
-					continue
-				}
-				vals[pos] += y
-			}
+			dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
 		}
 	}
-}
-
-// Positions of gSlots that are no value of G's pattern.
-const (
-	slotGround  = -1 // the entry reads the ground: nothing to add
-	slotMissing = -2 // the pattern lacks the entry (a bug of the patterns, reported if nonzero)
-)
-
-// gSlots returns, per constraint row, per term and per entry of the term's pair, the
-// position of the entry in the values of G's pattern (Matrices.Patterns), found once.
-func (s *System) gSlots() [][2][6]int {
-	s.gSlotsOnce.Do(func() {
-		_, g := s.Patterns()
-		s.gSlotTable = make([][2][6]int, len(s.rows))
-		for r := range s.rows {
-			rw := &s.rows[r]
-			for k := range rw.N {
-				for a, col := range s.pairs[rw.Terms[k].Pair].col {
-					pos := slotGround
-					if col >= 0 {
-						if pos = g.Find(r, col); pos < 0 {
-							pos = slotMissing
-						}
-					}
-					s.gSlotTable[r][k][a] = pos
-				}
-			}
-		}
-	})
-	return s.gSlotTable
+	s.addOffsetsJacobian(dst, q)
+	s.addCamsJacobian(dst, q)
 }
 
 // ConstraintTimeDerivative writes g_t = −f'(t) for motions, 0 for the other rows.
@@ -178,7 +107,7 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, 
 		for k := range rw.N {
 			tm := &rw.Terms[k]
 			s.evalTerm(&c, tm, q, &e)
-			assembly.AddHessian(dst, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:])
+			assembly.AddHessian(dst, tm.Pair, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:])
 		}
 	}
 	s.addOffsetsHessian(dst, q, lambda)

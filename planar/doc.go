@@ -125,5 +125,6 @@
 // touch, those of its joint's two bodies); M is block diagonal with one diag(m, m, J)
 // block per rigid body and one block per flexible body. Both are fixed for the life of the System. The System is a
 // dae.SparseEvaluator: M, G and the coupling matrices are written once, against an
-// assembly.Target, into the dense matrices or straight into the patterns' values.
+// assembly.Target, into the dense matrices or straight into the patterns' values at the
+// positions assembly.Matrices finds once for each pair and row term (assembly.Elements).
 package planar

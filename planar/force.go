@@ -86,7 +86,7 @@ func (s *System) WriteForceDerivativeQ(dst assembly.Target, t float64, q, v []fl
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st)
-		assembly.AddJacobianQ(dst, s.pairs[sd.Pair].col[:], &st.load, st.e.grad[:], st.e.hess[:], st.vp[:])
+		assembly.AddJacobianQ(dst, sd.Pair, s.pairs[sd.Pair].col[:], &st.load, st.e.grad[:], st.e.hess[:], st.vp[:])
 	}
 	for i := range s.points {
 		p := &s.points[i]
@@ -115,7 +115,7 @@ func (s *System) WriteForceDerivativeV(dst assembly.Target, t float64, q, v []fl
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st)
 		if st.load.Kd != 0 {
-			assembly.AddOuter(dst, s.pairs[sd.Pair].col[:], -st.load.Kd, st.e.grad[:])
+			assembly.AddOuter(dst, sd.Pair, s.pairs[sd.Pair].col[:], -st.load.Kd, st.e.grad[:])
 		}
 	}
 	for i := range s.beams {

@@ -76,7 +76,7 @@ func (s *System) FrictionAt(i int, q, v, lambda []float64, hess bool) (st fricti
 	pr.kin(q, &k)
 	e.eval(fr.Coord, &k)
 	vp := pr.rate(v)
-	st.Cols = pr.col[:]
+	st.Pair, st.Cols = fr.Pair, pr.col[:]
 	copy(st.Grad[:], e.grad[:])
 	copy(st.VP[:], vp[:])
 	if hess {

@@ -1,8 +1,6 @@
 package planar
 
 import (
-	"sync"
-
 	"linkage/assembly"
 	"linkage/dae"
 	"linkage/flexbeam"
@@ -43,9 +41,6 @@ type System struct {
 
 	pattern  Pattern // structural sparsity of G, fixed at assembly
 	coupling [][]int // CouplingPattern
-
-	gSlotsOnce sync.Once
-	gSlotTable [][2][6]int // gSlots (constraint.go)
 
 }
 

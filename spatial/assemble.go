@@ -266,13 +266,15 @@ func (m *Model) Assemble() (*System, error) {
 		rw := &s.rows[r]
 		for i := range rw.N {
 			s.pairs[rw.Terms[i].Pair].rows |= rw.Terms[i].Coord.needs()
+			_, h := coordPattern(&rw.Terms[i].Coord)
+			rw.Terms[i].Coord.curve = h.Support()
 		}
 	}
 	s.customs = assembly.NewCustoms(s.nq, customs)
 	s.pattern = s.buildPattern()
 	s.massPat = s.buildMassPattern()
 	s.coupling = s.buildCoupling()
-	s.Matrices.Init(s, s, s.nq, s.nc)
+	s.Matrices.Init(s, s, s.nq, s.nc, assembly.Elements{Pairs: assembly.PairColumns(s.pairs, func(p *pairRef) []int { return p.col[:] }), RowPairs: assembly.RowTermPairs(s.rows, s.nbody, s.nc)})
 	s.Frictions.Init(s, &s.Matrices)
 	return s, nil
 }

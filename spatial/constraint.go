@@ -1,6 +1,10 @@
 package spatial
 
-import "linkage/assembly"
+import (
+	"math/bits"
+
+	"linkage/assembly"
+)
 
 // constraint.go: (t, q) ⇒ g, G, g_t;  (t, q, v) ⇒ γ;  (q, λ) ⇒ ∂(Gᵀλ)/∂q.
 //
@@ -60,10 +64,9 @@ func (s *System) WriteConstraintJacobian(dst assembly.Target, t float64, q []flo
 			pr.kinRows(q, &k)
 			last = rw.Terms[0].Pair
 		}
-		out := dst.Row(s.nbody + r)
 		for i := range rw.N {
 			e.eval(&rw.Terms[i].Coord, &k, false)
-			assembly.AddScaledRow(out, pr.col[:], w[i], e.grad[:])
+			dst.AddTermGradient(s.nbody+r, i, pr.col[:], w[i], e.grad[:])
 		}
 	}
 }
@@ -134,8 +137,10 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 	var k pairKin
 	var e coordEval
 	// h sums λ_r W_k ∇²c_k over the rows of one pair (a joint), which then enter dst at
-	// once: one search of the pattern per pair instead of one per row.
+	// once.
 	var h [14][14]float64
+	var curved uint16 // the entries h's rows curve in (addCurved sums there alone)
+	sparse := dst.Sparse()
 	last := -1
 	for r := range s.rows {
 		rw := &s.rows[r]
@@ -146,23 +151,51 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 		w, _, _, _, _, _ := rw.Weights(t)
 		if p := rw.Terms[0].Pair; p != last {
 			if last >= 0 {
-				assembly.AddHessian(dst, s.pairs[last].col[:], 1, h[:])
-				h = [14][14]float64{}
+				assembly.AddHessianOver(dst, last, s.pairs[last].col[:], 1, h[:], curved)
+				h, curved = [14][14]float64{}, 0
 			}
 			s.pairs[p].kinRows(q, &k)
 			last = p
 		}
 		for i := range rw.N {
-			e.eval(&rw.Terms[i].Coord, &k, true)
-			sc := l * w[i]
-			for a := range h {
-				for b := range h[a] {
-					h[a][b] += sc * e.hess[a][b]
-				}
-			}
+			e.evalHessian(&rw.Terms[i].Coord, &k)
+			addCurved(&h, &e.hess, l*w[i], rw.Terms[i].Coord.curve, sparse)
+			curved |= curveOf(&rw.Terms[i].Coord)
 		}
 	}
 	if last >= 0 {
-		assembly.AddHessian(dst, s.pairs[last].col[:], 1, h[:])
+		assembly.AddHessianOver(dst, last, s.pairs[last].col[:], 1, h[:], curved)
 	}
+}
+
+// addCurved adds sc·H to h. On the sparse path (sparse set) only the rows and columns in
+// curve, where the coordinate's Hessian can be nonzero, are summed: elsewhere H is exactly
+// zero and h stays as it is (x + (±0) = x for the sums here, which start at +0). The dense
+// path sums every entry, so that dae.CheckSparse, comparing both, still finds a curve that
+// misses a nonzero of H.
+func addCurved(h, H *[14][14]float64, sc float64, curve uint16, sparse bool) {
+	if !sparse || curve == 0 {
+		for a := range h {
+			for b := range h[a] {
+				h[a][b] += sc * H[a][b]
+			}
+		}
+		return
+	}
+	for ra := curve; ra != 0; ra &= ra - 1 {
+		a := bits.TrailingZeros16(ra)
+		for rb := curve; rb != 0; rb &= rb - 1 {
+			b := bits.TrailingZeros16(rb)
+			h[a][b] += sc * H[a][b]
+		}
+	}
+}
+
+// curveOf returns the entries addCurved sums c's Hessian over: c.curve, every entry when
+// unknown (0).
+func curveOf(c *coord) uint16 {
+	if c.curve == 0 {
+		return 1<<14 - 1
+	}
+	return c.curve
 }

@@ -141,5 +141,6 @@
 // Assemble records the structural pattern of G (System.Pattern). M is block diagonal. The
 // System is a dae.SparseEvaluator: M, G and the coupling matrices are written once,
 // against an assembly.Target, into the dense matrices or straight into the patterns'
-// values.
+// values at the positions assembly.Matrices finds once for each pair and row term
+// (assembly.Elements).
 package spatial

@@ -166,7 +166,7 @@ func (s *System) WriteForceDerivativeQ(dst assembly.Target, t float64, q, v []fl
 	for i := range s.sds {
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st, true)
-		assembly.AddJacobianQ(dst, s.pairs[sd.Pair].col[:], &st.load, st.e.grad[:], st.e.hess[:], st.vp[:])
+		assembly.AddJacobianQ(dst, sd.Pair, s.pairs[sd.Pair].col[:], &st.load, st.e.grad[:], st.e.hess[:], st.vp[:])
 	}
 	var L pointLoad
 	for i := range s.points {
@@ -224,7 +224,7 @@ func (s *System) WriteForceDerivativeV(dst assembly.Target, t float64, q, v []fl
 		sd := &s.sds[i]
 		s.evalSD(sd, t, q, v, &st, false)
 		if st.load.Kd != 0 {
-			assembly.AddOuter(dst, s.pairs[sd.Pair].col[:], -st.load.Kd, st.e.grad[:])
+			assembly.AddOuter(dst, sd.Pair, s.pairs[sd.Pair].col[:], -st.load.Kd, st.e.grad[:])
 		}
 	}
 	s.customs.AddJacobian(dst, t, q, v, false)

@@ -72,7 +72,7 @@ func (s *System) FrictionAt(i int, q, v, lambda []float64, hess bool) (st fricti
 	pr := &s.pairs[fr.Pair]
 	pr.kin(q, &k)
 	e.eval(&fr.Coord, &k, hess)
-	st.Cols = pr.col[:]
+	st.Pair, st.Cols = fr.Pair, pr.col[:]
 	st.Grad = e.grad
 	st.VP = pr.rate(v)
 	if hess {

@@ -297,15 +297,18 @@ func (e *coordEval) addDot(a, b *vexp, w float64, hess bool) {
 		return
 	}
 	for c := range 14 {
-		var g float64
-		for k := range 3 {
-			g += a.jac[k][c]*b.val[k] + b.jac[k][c]*a.val[k]
-		}
+		g := a.jac[0][c]*b.val[0] + b.jac[0][c]*a.val[0] // the loop over k written out
+		g += a.jac[1][c]*b.val[1] + b.jac[1][c]*a.val[1]
+		g += a.jac[2][c]*b.val[2] + b.jac[2][c]*a.val[2]
 		e.grad[c] += w * g
 	}
-	if !hess {
-		return
+	if hess {
+		e.addDotHessian(a, b, w)
 	}
+}
+
+// addDotHessian adds w·∇²(aᵀb) = w (J_aᵀJ_b + J_bᵀJ_a + Σ_k (b_k ∇²a_k + a_k ∇²b_k)) to e.hess.
+func (e *coordEval) addDotHessian(a, b *vexp, w float64) {
 	// J_aᵀJ_b + (J_aᵀJ_b)ᵀ over the columns where both can be nonzero.
 	for _, r := range a.cols {
 		for _, c := range b.cols {
@@ -329,13 +332,15 @@ func (e *coordEval) addQuad(x *vexp, y *Vec3, w float64) {
 		if bl.q == nil {
 			continue
 		}
+		c := 2 * w * bl.s // as (2 w s) h was grouped
 		for a := range 4 {
+			hb := (*[4]float64)(e.hess[bl.off+a][bl.off:]) // bounds checked once per row
 			for b := range 4 {
-				var h float64
-				for k := range 3 {
-					h += y[k] * bl.q[k][a][b]
-				}
-				e.hess[bl.off+a][bl.off+b] += 2 * w * bl.s * h
+				// the sum Σ_k y_k S_k[a][b] written out, in the order of a loop over k
+				h := y[0] * bl.q[0][a][b]
+				h += y[1] * bl.q[1][a][b]
+				h += y[2] * bl.q[2][a][b]
+				hb[b] += c * h
 			}
 		}
 	}
@@ -432,6 +437,9 @@ type coord struct {
 	n      int
 	dots   [2]dotTerm
 	radius float64 // coordContact: the disk's radius
+	// curve holds the entries of P in whose rows and columns ∇²c can be nonzero (the support
+	// of coordPattern's Hessian), set at assembly for joint rows (setCurves); 0: unknown.
+	curve uint16
 }
 
 func dotCoord(a, b vecKind) coord {
@@ -440,6 +448,21 @@ func dotCoord(a, b vecKind) coord {
 
 func dot2Coord(a1, b1 vecKind, w1 float64, a2, b2 vecKind, w2 float64) coord {
 	return coord{kind: coordDots, n: 2, dots: [2]dotTerm{{a1, b1, w1}, {a2, b2, w2}}}
+}
+
+// evalHessian writes ∇²c of coordinate c of k into e.hess (every entry), leaving e.val and
+// e.grad as they were: ∂(Gᵀλ)/∂q reads the Hessian alone, which a sum of dot products
+// gives without its value and gradient (the same operations as eval's); the other kinds
+// need their inner gradients (eval).
+func (e *coordEval) evalHessian(c *coord, k *pairKin) {
+	if c.kind != coordDots {
+		e.eval(c, k, true)
+		return
+	}
+	e.hess = [14][14]float64{}
+	for _, t := range c.dots[:c.n] {
+		e.addDotHessian(&k.v[t.a], &k.v[t.b], t.w)
+	}
 }
 
 // eval writes coordinate c of k into e (every entry; the Hessian only when hess).
