@@ -261,8 +261,8 @@ func (w *bdfWork) factorMass() error {
 	w.stats.Factorizations++
 	w.cjJ = w.cj
 	w.pm.cw = newConstraintWeights(w.se)
-	_, v, a, _, _ := w.se.blocks(w.yy) // K = ∂(M a − f)/∂q beside c_j² M at the iterate's loads
-	w.pm.mn.stiffen(t, q, v, a, 1)     // (off where K_g would miss loads: dae.AsStiffMassSolver)
+	_, v, a, lambda, _ := w.se.blocks(w.yy) // K = ∂(M a − f + Gᵀλ)/∂q beside c_j² M at the iterate's loads
+	w.pm.mn.stiffen(t, q, v, a, lambda, 1)  // (off where K_g would miss loads: dae.AsStiffMassSolver)
 	if err := w.pm.factor(t, q, w.se.G, w.cj); err != nil {
 		w.noteWorstResidual()
 		return err

@@ -150,7 +150,7 @@ func (k *daeAlphaKrylov) stiffen(w *daeAlphaWork, t float64, q, v []float64) {
 		for i, d := range w.w1 {
 			k.a[i] = d / c
 		}
-		k.mn.stiffen(t, q, v, k.a, c)
+		k.mn.stiffen(t, q, v, k.a, nil, c)
 	}
 }
 
