@@ -1,0 +1,71 @@
+package joint_test
+
+import (
+	"math"
+	"testing"
+
+	"linkage/dae"
+	"linkage/integrate"
+)
+
+// TestLoopStiffPrecondFourBar: on the driven RSSR four-bar closed by a revolute cut joint
+// (spatialFourBarRevoluteCut, tol 1e-8 to t = 0.5) every form that stiffens its
+// preconditioner (hht, genalpha, genalpha-si2, newmark, bdf in all forms) runs with K_g
+// holding the cut rows' loads, ends at the kinetic energy of the same run with the mass
+// part alone (massOnly) to 1e-6, as TestKrylovFormsMatchBodyCoordinates compares the
+// routes (measured: 4.8e-7 for genalpha, whose runs accept different steps, 669 and 713;
+// 4e-12 or less for the others), and takes at most 1.25 × its residual evaluations
+// (measured: 1.00-1.16, worst bdf baumgarte; without the cut loads bdf index1 stopped at
+// t = 0.134 with h below HMin and bdf baumgarte took 39 × the evaluations, the failure that
+// kept K_g off on looped models).
+func TestLoopStiffPrecondFourBar(t *testing.T) {
+	sys, _ := spatialFourBarRevoluteCut(t)
+	if !sys.HasGeometricStiffness() {
+		t.Fatal("the four-bar's cut joint keeps K_g off")
+	}
+	nq, _ := sys.Size()
+	q, v := make([]float64, nq), make([]float64, nq)
+	v[0] = 2 * math.Pi
+	c, err := dae.Initialize(sys, 0, q, v, &dae.InitOptions{Keep: []int{0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := integrate.State{Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
+	const tol, tEnd = 1e-8, 0.5
+	for _, k := range []struct {
+		method string
+		form   integrate.Formulation
+	}{
+		{"hht", ""}, {"genalpha", ""}, {"genalpha-si2", integrate.StabilizedIndex2}, {"newmark", integrate.StabilizedIndex2},
+		{"bdf", integrate.StabilizedIndex2}, {"bdf", integrate.Index2Baumgarte}, {"bdf", integrate.Index3},
+		{"bdf", integrate.Index1}, {"bdf", integrate.Baumgarte},
+	} {
+		var evals [2]int
+		var ke [2]float64
+		for i, ds := range []dae.System{massOnly{sys, sys, sys, sys, sys, sys, sys, sys}, sys} {
+			e, err := integrate.Lookup(k.method)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := e.NewMethod(k.form)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sol, err := integrate.Solve(m, k.method, ds, start.Clone(), tEnd, integrate.SolveOptions{
+				Control: integrate.StepControl{RTol: tol, ATol: tol}, Output: []float64{tEnd}})
+			if err != nil {
+				t.Fatalf("%s %s (preconditioner %d): %v", k.method, k.form, i, err)
+			}
+			evals[i] = sol.Stats.FuncEvals
+			ke[i], _ = sys.Energy(0, sol.Final.Q, sol.Final.V)
+		}
+		ratio := float64(evals[1]) / float64(evals[0])
+		t.Logf("%-12s %-16s f evals M %5d, M+K_g %5d (× %.2f); |Δ kinetic energy| %.1e", k.method, k.form, evals[0], evals[1], ratio, math.Abs(ke[1]-ke[0]))
+		if ratio > 1.25 {
+			t.Errorf("%s %s: %d residual evaluations with K_g against %d with M alone", k.method, k.form, evals[1], evals[0])
+		}
+		if d := math.Abs(ke[1] - ke[0]); d > 1e-6 {
+			t.Errorf("%s %s at t=%g: kinetic energy differs by %.2e between the preconditioners", k.method, k.form, float64(tEnd), d)
+		}
+	}
+}
