@@ -61,14 +61,7 @@ func BenchmarkLoopChainStiffPrecond(b *testing.B) {
 					case "M+Kg-noλ":
 						ds = withoutLoopLoads{sys}
 					}
-					e, err := integrate.Lookup(c.method)
-					if err != nil {
-						b.Fatal(err)
-					}
-					m, err := e.NewMethod(c.form)
-					if err != nil {
-						b.Fatal(err)
-					}
+					m := methodFor(b, c.method, c.form)
 					benchSteps(b, m, ds, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
 					st := m.Stats()
 					b.ReportMetric(float64(st.FuncEvals-st.NewtonIters)/float64(st.NewtonIters), "prod/iter")
