@@ -251,7 +251,7 @@ func (w *bdfWork) fallback() bool { return w.mn().fallbackTo(w.allocDense) }
 // looped model, the a-block was over-stiff: on the driven RSSR four-bar closed by a cut
 // joint bdf took 30 % more residual evaluations (ggl) and its index1 form stopped at
 // t = 0.13 after 1404 Newton failures; with them it takes 1.00-1.16 × M alone's there
-// (TestLoopStiffPrecondFourBar) and 0.82-0.98 × on the looped chain of 100 and 1000 rods
+// (TestLoopStiffPrecondFourBar) and 0.78-0.94 × on the looped chain of 100 and 1000 rods
 // (BENCHMARKS.md, "… with the loop closures' loads").
 func (w *bdfWork) factorMass() error {
 	t, q := w.cur.T+w.hTry, w.yy[:w.nq]
