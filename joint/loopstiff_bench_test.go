@@ -70,37 +70,3 @@ func BenchmarkLoopChainStiffPrecond(b *testing.B) {
 		}
 	}
 }
-
-// massOnlyKnife is massOnly keeping the Pfaffian rows (dae.Nonholonomic).
-type massOnlyKnife struct {
-	massOnly
-	dae.Nonholonomic
-}
-
-// BenchmarkKnifeChainStiffPrecond is BenchmarkLoopChainStiffPrecond on knifeChain3D (one
-// cut row and one knife edge's Pfaffian row): "M" the mass part alone (massOnlyKnife),
-// "M+Kg" with K_g holding the cut row's and the knife's loads. Run:
-//
-//	go test -run X -bench KnifeChainStiffPrecond -benchtime 20x ./joint/
-func BenchmarkKnifeChainStiffPrecond(b *testing.B) {
-	for _, n := range []int{10, 100, 1000} {
-		for _, c := range []struct {
-			method string
-			form   integrate.Formulation
-		}{{"hht", ""}, {"genalpha", ""}, {"bdf", integrate.StabilizedIndex2}, {"bdf", integrate.Index1}, {"bdf", integrate.Baumgarte}} {
-			for _, p := range []string{"M", "M+Kg"} {
-				b.Run(fmt.Sprintf("method=%s/form=%s/N=%d/P=%s", c.method, c.form, n, p), func(b *testing.B) {
-					sys, s := knifeChain3D(b, n)
-					var ds dae.System = sys
-					if p == "M" {
-						ds = massOnlyKnife{massOnly{sys, sys, sys, sys, sys, sys, sys, sys}, sys}
-					}
-					m := methodFor(b, c.method, c.form)
-					benchSteps(b, m, ds, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, 5)
-					st := m.Stats()
-					b.ReportMetric(float64(st.FuncEvals-st.NewtonIters)/float64(st.NewtonIters), "prod/iter")
-				})
-			}
-		}
-	}
-}
