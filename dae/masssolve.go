@@ -37,8 +37,7 @@ type StiffMassSolver interface {
 	// GeometricStiffnessLen returns the length of the storage GeometricStiffness writes.
 	GeometricStiffnessLen() int
 	// GeometricStiffness writes K_g's body matrices K_m at (t, q, v, a) with the
-	// constraint rows' multipliers lambda (length nc, followed by the Pfaffian rows' μ
-	// when the rows are appended by WithPfaffianRows; nil: their loads left out), each
+	// constraint rows' multipliers lambda (length nc; nil: their loads left out), each
 	// clipped to its positive semidefinite part (compressive loads dropped), so M + k K_g
 	// is positive definite for k ≥ 0.
 	GeometricStiffness(kg []float64, t float64, q, v, a, lambda []float64)

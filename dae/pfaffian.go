@@ -102,10 +102,7 @@ func WithPfaffianRows(sys System) System {
 func withMassCapabilities(p *pfaffianRows) System {
 	ms, solves := p.System.(MassSolver)
 	mm, multiplies := p.System.(MassMultiplier)
-	st, stiff := p.System.(StiffMassSolver)
 	switch {
-	case stiff && multiplies:
-		return pfaffianStiff{pfaffianSolveMul{pfaffianSolve{p, ms}, mm}, st}
 	case solves && multiplies:
 		return pfaffianSolveMul{pfaffianSolve{p, ms}, mm}
 	case solves:
@@ -143,32 +140,6 @@ type pfaffianSolveMul struct {
 // MassMul is the wrapped system's M x.
 func (p pfaffianSolveMul) MassMul(dst []float64, t float64, q, x []float64) {
 	p.mm.MassMul(dst, t, q, x)
-}
-
-// pfaffianStiff is a pfaffianSolveMul whose wrapped system also solves with M + k K_g
-// (StiffMassSolver). Its multipliers are the wrapped system's followed by the Pfaffian
-// rows' μ, as GeometricStiffness takes them; the wrapped system says whether it levers
-// the Pfaffian rows' loads (HasGeometricStiffness).
-type pfaffianStiff struct {
-	pfaffianSolveMul
-	st StiffMassSolver
-}
-
-// HasGeometricStiffness is the wrapped system's.
-func (p pfaffianStiff) HasGeometricStiffness() bool { return p.st.HasGeometricStiffness() }
-
-// GeometricStiffnessLen is the wrapped system's.
-func (p pfaffianStiff) GeometricStiffnessLen() int { return p.st.GeometricStiffnessLen() }
-
-// GeometricStiffness is the wrapped system's, lambda holding the Pfaffian rows' μ after
-// its own rows' multipliers.
-func (p pfaffianStiff) GeometricStiffness(kg []float64, t float64, q, v, a, lambda []float64) {
-	p.st.GeometricStiffness(kg, t, q, v, a, lambda)
-}
-
-// StiffMassSolve is the wrapped system's (the Pfaffian rows change G, not M).
-func (p pfaffianStiff) StiffMassSolve(x []float64, t float64, q, b []float64, locked []bool, kg []float64, k float64) {
-	p.st.StiffMassSolve(x, t, q, b, locked, kg, k)
 }
 
 // RefusePfaffianWith returns an error when sys has Pfaffian rows together with a

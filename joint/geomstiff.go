@@ -34,10 +34,9 @@ import "math"
 // at its point on its body, and summed over a subtree, part of the force the subtree
 // transmits (with them left out the levered forces do not balance, and bdf's index1 form
 // failed on the cut-joint four-bar). The rows' couples (orientation rows, the cam's
-// moment) have no second variation under a rotation and add nothing. A knife edge's
-// Pfaffian row loads its body at the blade's point likewise (knifePointLoads). Rolling
-// disks and joints on flexible bodies, whose loads are not summed, keep K_g off
-// (HasGeometricStiffness).
+// moment) have no second variation under a rotation and add nothing. Pfaffian rows
+// (knife edges, rolling disks) and joints on flexible bodies, whose loads cutLoads does
+// not sum, keep K_g off (HasGeometricStiffness).
 
 // kgSize is the number of values one frame's K_m takes in the flat storage of
 // GeometricStiffness: the 3×3 matrix by rows.
@@ -64,7 +63,6 @@ func (s *System) geometricStiffness(kg, a, lambda []float64, clip bool) {
 		addLever(kg[kgSize*i:], d.f[i].lin().scale(-1), c.sub(w.x[i]))
 	}
 	W := s.cutPointLoads(kg, lambda)
-	s.knifePointLoads(kg, W, lambda)
 	for j := len(m.prims) - 1; j >= 0; j-- { // W[j]: the cut loads on j's subtree
 		p := m.prims[j].parent
 		if p == Ground {
@@ -80,27 +78,6 @@ func (s *System) geometricStiffness(kg, a, lambda []float64, clip bool) {
 			if !w.bare[i] {
 				positivePart(kg[kgSize*i : kgSize*(i+1)])
 			}
-		}
-	}
-}
-
-// knifePointLoads levers the knife edges' loads −Aᵀμ, the force −μ u at the blade's point
-// (PfaffianForceDerivative), into their frames' K_m and adds them to W, with μ the
-// entries of lambda after the nc rows' multipliers (dae.WithPfaffianRows' order; none
-// when lambda holds nc entries or fewer). The force turns with the blade, which K_m,
-// holding each force fixed, leaves out.
-func (s *System) knifePointLoads(kg []float64, W []sv, lambda []float64) {
-	if len(lambda) <= s.nc {
-		return
-	}
-	mu, w := lambda[s.nc:], s.w
-	for k, e := range s.m.knives {
-		r, _, _ := w.point(e.a, e.p)
-		u, _, _ := w.turned(e.a, e.n)
-		f := u.scale(-mu[k])
-		W[e.a] = W[e.a].add(join(r.cross(f), f))
-		if !w.bare[e.a] {
-			addLever(kg[kgSize*e.a:], f, r.sub(w.x[e.a]))
 		}
 	}
 }
@@ -223,13 +200,12 @@ func minor2(A mat3) float64 {
 
 // HasGeometricStiffness reports whether K_g levers the loads of every constraint row
 // (dae.StiffMassSolver): the held coordinates' rows (drives, friction's hold rows) act
-// along their axes, the loop closures' and the knife edges' at their points (cutLoads,
-// knifePointLoads); rolling disks (whose contact point is no material point) and
-// flexible bodies' joints press on the bodies with loads it does not sum, and friction on
-// a cut joint acts through the rows' reaction as a load on the coordinates, so K_g is off
-// on such models.
+// along their axes, the loop closures' at their points (cutLoads); knife edges, rolling
+// disks and flexible bodies' joints press on the bodies with loads it does not sum
+// (HasConstraintForce), and friction on a cut joint acts through the rows' reaction as a
+// load on the coordinates, so K_g is off on such models.
 func (s *System) HasGeometricStiffness() bool {
-	if len(s.m.disks)+len(s.m.flexCuts) > 0 {
+	if !s.HasConstraintForce() {
 		return false
 	}
 	for _, fr := range s.m.frictions {
