@@ -18,26 +18,29 @@ type MassSolver interface {
 //
 // in O(N) without forming either: K_m is the 3×3 Hessian of the potential −Σ F·p of the
 // loads body m carries (its gravity and d'Alembert force m g − m a_c at its centre of mass,
-// the forces its children's subtrees transmit at their joints) under a small rotation of m
-// about its inboard joint, and Φ_m = ∂ω_m/∂q' the angular rows of m's Jacobian, so K_g is
-// the part of the stiffness (M a)_q − f_q of the gravity and inertia loads that a body's
-// inertia can hold (all of it for a planar chain at rest under gravity). The articulated-body
-// recursion of seed 002 Table 1 takes k K_m as an added angular inertia of body m. The
-// implicit methods' Newton-Krylov preconditioner uses it for the h² term of their
-// iteration matrices, which the mass part alone leaves to GMRES.
+// the loads −Gᵀλ of the loop-closure rows at their points on m, the forces its children's
+// subtrees transmit at their joints, which include the rows' loads on the subtree) under a
+// small rotation of m about its inboard joint, and Φ_m = ∂ω_m/∂q' the angular rows of m's
+// Jacobian, so K_g is the part of the stiffness (M a)_q − f_q + (Gᵀλ)_q of the gravity,
+// inertia and constraint loads that a body's inertia can hold (all of it for a planar
+// chain at rest, with or without loops). The articulated-body recursion of seed 002
+// Table 1 takes k K_m as an added angular inertia of body m. The implicit methods'
+// Newton-Krylov preconditioner uses it for the h² term of their iteration matrices, which
+// the mass part alone leaves to GMRES.
 type StiffMassSolver interface {
 	MassSolver
 	// HasGeometricStiffness reports whether K_g sees every load the bodies carry besides
-	// the tree's joints: false when constraint rows other than held coordinates (loop
-	// closures, Pfaffian rows) press on the bodies, whose loads K_g leaves out, so the
-	// d'Alembert and transmitted forces it levers would not balance.
+	// the tree's joints: false when constraint rows press on the bodies with loads
+	// GeometricStiffness does not lever (Pfaffian rows, say), so the d'Alembert and
+	// transmitted forces it levers would not balance.
 	HasGeometricStiffness() bool
 	// GeometricStiffnessLen returns the length of the storage GeometricStiffness writes.
 	GeometricStiffnessLen() int
-	// GeometricStiffness writes K_g's body matrices K_m at (t, q, v, a), each clipped to
-	// its positive semidefinite part (compressive loads dropped), so M + k K_g is positive
-	// definite for k ≥ 0.
-	GeometricStiffness(kg []float64, t float64, q, v, a []float64)
+	// GeometricStiffness writes K_g's body matrices K_m at (t, q, v, a) with the
+	// constraint rows' multipliers lambda (length nc; nil: their loads left out), each
+	// clipped to its positive semidefinite part (compressive loads dropped), so M + k K_g
+	// is positive definite for k ≥ 0.
+	GeometricStiffness(kg []float64, t float64, q, v, a, lambda []float64)
 	// StiffMassSolve writes x = (M(t,q) + k K_g)⁻¹ b with K_g as GeometricStiffness wrote
 	// it into kg; with locked non-nil (a LockedMassSolver's) the coordinates where
 	// locked[i] are prescribed as in LockedMassSolve.

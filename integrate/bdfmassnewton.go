@@ -241,17 +241,18 @@ func (w *bdfWork) allocDense() {
 func (w *bdfWork) fallback() bool { return w.mn().fallbackTo(w.allocDense) }
 
 // factorMass factorizes the preconditioner at the iterate's q with c = c_j. On a
-// system with K_g (dae.AsStiffMassSolver: no loop-closure or Pfaffian rows) its a-block is c_j² M + K_g, K_g the
-// geometric stiffness of the iterate's loads (its q, v, a): eliminating δv and δa from
-// c_j K − ∂φ/∂y leaves c_j² M + c_j C + K on δq, and K_g is the part of
-// K = (M a)_q − f_q that the articulated-body recursion takes (massNewton.stiffen); on
-// the 3D chain it saves 15-30 % of the GMRES products (BENCHMARKS.md, "The geometric
-// stiffness in radau5's and bdf's preconditioners"). With constraint rows K_g leaves out
-// the loads of the constraint forces Gᵀλ, which carry part of each body's load where the
-// tree path takes all of it: the over-stiff a-block hides residual components from
-// GMRES's preconditioned stopping test, and on the driven RSSR four-bar closed by a cut
+// system with K_g (dae.AsStiffMassSolver: no Pfaffian rows) its a-block is c_j² M + K_g,
+// K_g the geometric stiffness of the iterate's loads (its q, v, a, and the loop closures'
+// −Gᵀλ at its λ): eliminating δv and δa from c_j K − ∂φ/∂y leaves c_j² M + c_j C + K on
+// δq, and K_g is the part of K = (M a)_q − f_q + (Gᵀλ)_q that the articulated-body
+// recursion takes (massNewton.stiffen); on the 3D chain it saves 15-30 % of the GMRES
+// products (BENCHMARKS.md, "The geometric stiffness in radau5's and bdf's
+// preconditioners"). Without the loads of Gᵀλ, which carry part of each body's load on a
+// looped model, the a-block was over-stiff: on the driven RSSR four-bar closed by a cut
 // joint bdf took 30 % more residual evaluations (ggl) and its index1 form stopped at
-// t = 0.13 after 1404 Newton failures, so those systems keep M alone.
+// t = 0.13 after 1404 Newton failures; with them it takes 1.00-1.16 × M alone's there
+// (TestLoopStiffPrecondFourBar) and 0.78-0.94 × on the looped chain of 100 and 1000 rods
+// (BENCHMARKS.md, "… with the loop closures' loads").
 func (w *bdfWork) factorMass() error {
 	t, q := w.cur.T+w.hTry, w.yy[:w.nq]
 	if w.se.G != nil {
@@ -261,8 +262,8 @@ func (w *bdfWork) factorMass() error {
 	w.stats.Factorizations++
 	w.cjJ = w.cj
 	w.pm.cw = newConstraintWeights(w.se)
-	_, v, a, _, _ := w.se.blocks(w.yy) // K = ∂(M a − f)/∂q beside c_j² M at the iterate's loads
-	w.pm.mn.stiffen(t, q, v, a, 1)     // (off where K_g would miss loads: dae.AsStiffMassSolver)
+	_, v, a, lambda, _ := w.se.blocks(w.yy) // K = ∂(M a − f + Gᵀλ)/∂q beside c_j² M at the iterate's loads
+	w.pm.mn.stiffen(t, q, v, a, lambda, 1)  // (off where K_g would miss loads: dae.AsStiffMassSolver)
 	if err := w.pm.factor(t, q, w.se.G, w.cj); err != nil {
 		w.noteWorstResidual()
 		return err

@@ -142,15 +142,14 @@ func (s daeAlphaKrylovSystem) precondition(x []float64) {
 // q₁, v₁ and the last accepted accelerations) is the part the articulated-body recursion
 // takes (massNewton.stiffen). The v rows' block M (eq. 3.3b in v₁) stays, which a single
 // factorization serves only without constraint rows, where massSchur keeps no factor of
-// G M⁻¹ Gᵀ; with them K_g, which leaves out the loads of Gᵀλ, over-stiffens besides
-// (the driven four-bar's measurement in BENCHMARKS.md, "The geometric stiffness in radau5's …").
+// G M⁻¹ Gᵀ (K_g with the loop closures' loads, massNewton.stiffen's λ, was not tried here).
 func (k *daeAlphaKrylov) stiffen(w *daeAlphaWork, t float64, q, v []float64) {
 	if w.nc == 0 {
 		c := w.betaHat * w.hTry * w.hTry
 		for i, d := range w.w1 {
 			k.a[i] = d / c
 		}
-		k.mn.stiffen(t, q, v, k.a, c)
+		k.mn.stiffen(t, q, v, k.a, nil, c)
 	}
 }
 

@@ -260,9 +260,9 @@
 // relative coordinates couples each joint with its whole subtree, and adding its diagonal
 // or the spherical joints' 3×3 blocks alone made GMRES up to 8 × slower. What the recursion
 // can take is the body-level geometric stiffness K_g = Σ Φ_mᵀ K_m Φ_m of the gravity and
-// d'Alembert loads (dae.StiffMassSolver: K_m, 3×3 per body, an added angular inertia;
-// offered by trees whose rows only hold coordinates, since K_g leaves out the loads of
-// loop closures and Pfaffian rows): on such a system hht, genalpha (index 3, si2; newmark, lie-genalpha's joint route) and bdf
+// d'Alembert loads and of the loop closures' loads −Gᵀλ at the iterate's λ
+// (dae.StiffMassSolver: K_m, 3×3 per body, an added angular inertia; offered by trees with
+// or without cut joints, not with Pfaffian rows, whose loads K_g does not lever): on such a system hht, genalpha (index 3, si2; newmark, lie-genalpha's joint route) and bdf
 // (all forms) precondition by c·M + k·K_g (massNewton.stiffen; k = βh² for hht, h² for
 // genalpha's J₁₁ = C M + h² K, 1 beside bdf's c_j² M), K_g evaluated with the
 // factorization at the iterate, one Newton-Euler pass; on long loaded chains it takes most

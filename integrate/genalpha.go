@@ -932,7 +932,7 @@ func (w *genAlphaWork) jacobian(h float64) error {
 	if w.mn.active() {
 		w.stats.Jacobians++
 		w.stats.Factorizations++
-		w.mn.stiffen(w.cur.T+h, w.q1, w.v1, w.qdd1, h*h) // J11's h² K beside C M
+		w.mn.stiffen(w.cur.T+h, w.q1, w.v1, w.qdd1, w.lam1, h*h) // J11's h² K beside C M
 		if w.si2p != nil {
 			return w.si2p.factor(w.cur.T+h, w.q1, w.G1, w.cM)
 		}

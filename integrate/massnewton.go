@@ -135,23 +135,24 @@ func (m *massNewton) factor(t float64, q []float64, G *mat.Dense, c float64) err
 	return err
 }
 
-// stiffen puts k·K_g(t, q, v, a) beside c·M in the a-block of the next factorization,
+// stiffen puts k·K_g(t, q, v, a, λ) beside c·M in the a-block of the next factorization,
 //
 //	[ c·M(q) + k·K_g  Gᵀ ]
 //	[ G               0  ]
 //
 // when the system offers the dae.StiffMassSolver capability (dae.AsStiffMassSolver: K_g,
-// the body-level geometric stiffness of the gravity and d'Alembert loads at (t, q, v, a),
-// is then evaluated here by one Newton-Euler pass): k is the method's factor on the stiffness K = (M a)_q − f_q in
-// its iteration matrix (β h² for hht, relative to its c). Measured on the 3D chain, it
-// takes the h² term that sets the number of GMRES products (BENCHMARKS.md, "The geometric
-// stiffness in the joint route's preconditioner"). A later factor without stiffen uses M
-// alone.
-func (m *massNewton) stiffen(t float64, q, v, a []float64, k float64) {
+// the body-level geometric stiffness of the gravity and d'Alembert loads at (t, q, v, a)
+// and of the loop-closure rows' loads −Gᵀλ at the iterate's multipliers lambda, is then
+// evaluated here by one Newton-Euler pass): k is the method's factor on the stiffness
+// K = (M a)_q − f_q + (Gᵀλ)_q in its iteration matrix (β h² for hht, relative to its c).
+// Measured on the 3D chain, it takes the h² term that sets the number of GMRES products
+// (BENCHMARKS.md, "The geometric stiffness in the joint route's preconditioner"). A later
+// factor without stiffen uses M alone.
+func (m *massNewton) stiffen(t float64, q, v, a, lambda []float64, k float64) {
 	if m == nil || m.schur.st == nil {
 		return
 	}
-	m.schur.st.GeometricStiffness(m.schur.kg, t, q, v, a)
+	m.schur.st.GeometricStiffness(m.schur.kg, t, q, v, a, lambda)
 	m.k = k
 }
 

@@ -4,9 +4,9 @@ import "gonum.org/v1/gonum/mat"
 
 // GeometricStiffnessUnclipped is GeometricStiffness without the positive part: the body
 // matrices K_m as the loads give them, for the preconditioner probe and the tests.
-func (s *System) GeometricStiffnessUnclipped(kg []float64, q, v, a []float64) {
+func (s *System) GeometricStiffnessUnclipped(kg []float64, q, v, a, lambda []float64) {
 	s.m.kinematics(s.w, q, v)
-	s.m.geometricStiffness(s.w, s.d, kg, a, false)
+	s.geometricStiffness(kg, a, lambda, false)
 }
 
 // GeometricStiffnessDense returns K_g = Σ_m Φ_mᵀ K_m Φ_m (nt × nt) from the body matrices kg

@@ -29,18 +29,29 @@ import "math"
 // reference point), so the articulated-body recursion solves M + k Σ Φ_mᵀ K_m Φ_m in O(N).
 // Bare frames (the inner frames of composite joints) carry nothing and get nothing; loads
 // of force elements are left out (their effect on the accelerations is in the d'Alembert
-// forces, levered at the centres of mass), and so are the multipliers' loads of loop
-// closures and Pfaffian rows, where K_g is therefore off (HasGeometricStiffness).
+// forces, levered at the centres of mass). The multipliers' loads −Gᵀλ of the loop
+// closures (cut joints, slides, axes, cams) are loads like the others: each row's force
+// at its point on its body, and summed over a subtree, part of the force the subtree
+// transmits (with them left out the levered forces do not balance, and bdf's index1 form
+// failed on the cut-joint four-bar). The rows' couples (orientation rows, the cam's
+// moment) have no second variation under a rotation and add nothing. Pfaffian rows
+// (knife edges, rolling disks) and joints on flexible bodies, whose loads cutLoads does
+// not sum, keep K_g off (HasGeometricStiffness).
 
 // kgSize is the number of values one frame's K_m takes in the flat storage of
 // GeometricStiffness: the 3×3 matrix by rows.
 const kgSize = 9
 
 // geometricStiffness writes K_m of every frame into kg (kgSize per frame) at the
-// kinematics in w (positions and velocities) and joint accelerations a. With clip, each K_m
-// is replaced by its positive semidefinite part (negative eigenvalues, from compressive
-// loads, set to zero), so M + k Σ Φᵀ K_m Φ stays positive definite for every k ≥ 0.
-func (m *Model) geometricStiffness(w *frames, d *idWork, kg []float64, a []float64, clip bool) {
+// kinematics in s.w (positions and velocities), joint accelerations a and multipliers
+// lambda (nil: no constraint loads). The loads −Gᵀλ of the cut rows (cutLoads) act on
+// their bodies at their points and, summed over each subtree, take their part of the
+// force the subtree transmits to its parent, so the levered forces balance as the
+// equations of motion balance them. With clip, each K_m is replaced by its positive
+// semidefinite part (negative eigenvalues, from compressive loads, set to zero), so
+// M + k Σ Φᵀ K_m Φ stays positive definite for every k ≥ 0.
+func (s *System) geometricStiffness(kg, a, lambda []float64, clip bool) {
+	m, w, d := s.m, s.w, s.d
 	m.bodyForces(w, d, a, true)
 	clear(kg[:kgSize*len(m.prims)])
 	for i := range m.prims {
@@ -51,12 +62,16 @@ func (m *Model) geometricStiffness(w *frames, d *idWork, kg []float64, a []float
 		c := w.x[i].add(w.R[i].mulv(b.COM))
 		addLever(kg[kgSize*i:], d.f[i].lin().scale(-1), c.sub(w.x[i]))
 	}
-	for j := range m.prims {
+	W := s.cutPointLoads(kg, lambda)
+	for j := len(m.prims) - 1; j >= 0; j-- { // W[j]: the cut loads on j's subtree
 		p := m.prims[j].parent
-		if p == Ground || w.bare[p] {
-			continue // a joint of the ground, or inside a composite joint: no body to load
+		if p == Ground {
+			continue
 		}
-		addLever(kg[kgSize*p:], w.F[j].lin().scale(-1), w.x[j].sub(w.x[p]))
+		if !w.bare[p] { // a joint inside a composite joint has no body to load
+			addLever(kg[kgSize*p:], W[j].sub(w.F[j]).lin(), w.x[j].sub(w.x[p]))
+		}
+		W[p] = W[p].add(W[j])
 	}
 	if clip {
 		for i := range m.prims {
@@ -65,6 +80,30 @@ func (m *Model) geometricStiffness(w *frames, d *idWork, kg []float64, a []float
 			}
 		}
 	}
+}
+
+// cutPointLoads levers every cut row's load −Gᵀλ at its point into its frame's K_m (kg
+// nil: none) and returns the loads summed on each frame (s.react; all zero when lambda is
+// nil).
+func (s *System) cutPointLoads(kg, lambda []float64) []sv {
+	if s.react == nil {
+		s.react = make([]sv, len(s.m.prims))
+	}
+	W, w := s.react, s.w
+	clear(W)
+	if lambda == nil {
+		return W
+	}
+	s.cutLoads(lambda, func(_ string, f int, r vec3, x sv) {
+		if f == Ground {
+			return
+		}
+		W[f] = W[f].add(x)
+		if kg != nil && !w.bare[f] {
+			addLever(kg[kgSize*f:], x.lin(), r.sub(w.x[f]))
+		}
+	})
+	return W
 }
 
 // addLever adds (F·r) 1 − ½ (F rᵀ + r Fᵀ) to the 3×3 matrix K (by rows).
@@ -159,13 +198,18 @@ func minor2(A mat3) float64 {
 		A[1][1]*A[2][2]-A[1][2]*A[2][1])
 }
 
-// HasGeometricStiffness reports whether every constraint row holds a coordinate (drives,
-// friction's hold rows; dae.StiffMassSolver): the loads of cut joints, cams, knife edges,
-// rolling disks and flexible bodies' joints press on the bodies at points K_g does not
-// lever, so it is off on such models.
+// HasGeometricStiffness reports whether K_g levers the loads of every constraint row
+// (dae.StiffMassSolver): the held coordinates' rows (drives, friction's hold rows) act
+// along their axes, the loop closures' at their points (cutLoads); knife edges, rolling
+// disks and flexible bodies' joints press on the bodies with loads it does not sum
+// (HasConstraintForce), and friction on a cut joint acts through the rows' reaction as a
+// load on the coordinates, so K_g is off on such models.
 func (s *System) HasGeometricStiffness() bool {
-	for k := range s.nc {
-		if s.HeldCoordinate(k) < 0 {
+	if !s.HasConstraintForce() {
+		return false
+	}
+	for _, fr := range s.m.frictions {
+		if fr.cut >= 0 {
 			return false
 		}
 	}
@@ -177,11 +221,12 @@ func (s *System) HasGeometricStiffness() bool {
 func (s *System) GeometricStiffnessLen() int { return kgSize * s.nt }
 
 // GeometricStiffness writes into kg every body's geometric stiffness K_m (geomstiff.go) at
-// (t, q, v, a), clipped to its positive semidefinite part (dae.StiffMassSolver): one
-// Newton-Euler pass, O(N).
-func (s *System) GeometricStiffness(kg []float64, t float64, q, v, a []float64) {
+// (t, q, v, a) with the loop-closure rows' loads −Gᵀλ of the multipliers lambda (nil:
+// none), clipped to its positive semidefinite part (dae.StiffMassSolver): one
+// Newton-Euler pass and one pass over the cut rows, O(N + rows).
+func (s *System) GeometricStiffness(kg []float64, t float64, q, v, a, lambda []float64) {
 	s.m.kinematics(s.w, q, v)
-	s.m.geometricStiffness(s.w, s.d, kg, a, true)
+	s.geometricStiffness(kg, a, lambda, true)
 }
 
 // StiffMassSolve writes x = (M(q) + k Σ Φ_mᵀ K_m Φ_m)⁻¹ b with the K_m of kg

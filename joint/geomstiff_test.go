@@ -42,8 +42,8 @@ func stiffnessDense(sys *System, kg []float64) *mat.Dense {
 
 // TestStiffMassSolveMatchesDense: StiffMassSolve gives the solution of the dense
 // (M + k Σ Φᵀ K_m Φ) x = b (composite-rigid-body M, the K_m GeometricStiffness writes) to
-// 1e-10 on random states of randomTree (every joint kind, a branch, drives; some
-// coordinates locked as LockedMassSolve takes them) and of a spherical chain.
+// 1e-10 on random states of randomTree (every joint kind, a branch, drives, a loop closed
+// by cut rows whose random multipliers load the bodies) and of a spherical chain.
 func TestStiffMassSolveMatchesDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 6 {
@@ -65,8 +65,9 @@ func TestStiffMassSolveMatchesDense(t *testing.T) {
 		for i := range b {
 			b[i] = rng.NormFloat64()
 		}
+		lambda := randomMultipliers(sys, rng)
 		kg := make([]float64, sys.GeometricStiffnessLen())
-		sys.GeometricStiffness(kg, 0, q, v, a)
+		sys.GeometricStiffness(kg, 0, q, v, a, lambda)
 		k := 0.5 + rng.Float64()
 		sys.StiffMassSolve(x, 0, q, b, nil, kg, k)
 		P := mat.NewDense(nq, nq, nil)
@@ -90,6 +91,19 @@ func TestStiffMassSolveMatchesDense(t *testing.T) {
 	}
 }
 
+// randomMultipliers returns normal random multipliers for sys's rows (nil without rows).
+func randomMultipliers(sys *System, rng *rand.Rand) []float64 {
+	_, nc := sys.Size()
+	if nc == 0 {
+		return nil
+	}
+	lambda := make([]float64, nc)
+	for i := range lambda {
+		lambda[i] = 10 * rng.NormFloat64()
+	}
+	return lambda
+}
+
 // sphericalChain is a chain of n rods (1 kg, 0.5 m) on spherical joints, under gravity.
 func sphericalChain(n int) *Model {
 	const l = 0.5
@@ -105,30 +119,66 @@ func sphericalChain(n int) *Model {
 }
 
 // TestGeometricStiffnessSecondVariation checks each K_m against central differences: the
-// potential −Σ_P F_P·p_P of the loads of body m (the forces geometricStiffness puts on
-// its points, held fixed) under a rotation exp(ε φ̃) of the body about its inboard joint
-// point has second derivative φᵀ K_m φ in ε, on random states of randomTree.
+// potential −Σ_P F_P·p_P of the loads of body m, held fixed (its d'Alembert force at its
+// centre of mass, the cut rows' loads −Gᵀλ at their points, and at each child joint the
+// force of the child's subtree: the negative of the subtree's d'Alembert forces and cut
+// loads, summed here over the subtree's frames) under a rotation exp(ε φ̃) of the body
+// about its inboard joint point has second derivative φᵀ K_m φ in ε, on random states
+// and multipliers of randomTree (a loop closed by a three-row cut joint and two CutAxes).
 func TestGeometricStiffnessSecondVariation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
+	sawCut := 0 // bodies with cut loads checked
 	for range 3 {
 		sys, nq, q, v := randomSystem(t, rng)
 		a := make([]float64, nq)
 		sys.Accelerations(a, 0, q, v)
+		lambda := randomMultipliers(sys, rng)
 		kg := make([]float64, sys.GeometricStiffnessLen())
-		sys.GeometricStiffnessUnclipped(kg, q, v, a)
+		sys.GeometricStiffnessUnclipped(kg, q, v, a, lambda)
 		m, w := sys.m, sys.w
+		type load struct{ F, r vec3 } // r: the world point of F
+		cutLoads := make([][]load, len(m.prims))
+		sys.cutLoads(lambda, func(_ string, f int, r vec3, x sv) {
+			if f != Ground {
+				cutLoads[f] = append(cutLoads[f], load{x.lin(), r})
+			}
+		})
+		inSubtree := func(j, root int) bool {
+			for ; j != Ground; j = m.prims[j].parent {
+				if j == root {
+					return true
+				}
+			}
+			return false
+		}
 		for i := range m.prims {
 			if w.bare[i] {
 				continue
 			}
-			type load struct{ F, r vec3 }
-			var loads []load
+			var loads []load // levers from i's joint point
 			c := w.R[i].mulv(m.prims[i].body.COM)
 			loads = append(loads, load{sys.d.f[i].lin().scale(-1), c})
+			for _, l := range cutLoads[i] {
+				loads = append(loads, load{l.F, l.r.sub(w.x[i])})
+			}
 			for j := range m.prims {
-				if m.prims[j].parent == i {
-					loads = append(loads, load{w.F[j].lin().scale(-1), w.x[j].sub(w.x[i])})
+				if m.prims[j].parent != i {
+					continue
 				}
+				var F vec3 // the force on i through joint j: the subtree's loads
+				for k := range m.prims {
+					if !inSubtree(k, j) {
+						continue
+					}
+					F = F.sub(sys.d.f[k].lin())
+					for _, l := range cutLoads[k] {
+						F = F.add(l.F)
+					}
+				}
+				loads = append(loads, load{F, w.x[j].sub(w.x[i])})
+			}
+			if len(cutLoads[i]) > 0 {
+				sawCut++
 			}
 			phi := vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
 			V := func(eps float64) float64 {
@@ -153,44 +203,73 @@ func TestGeometricStiffnessSecondVariation(t *testing.T) {
 			}
 		}
 	}
+	if sawCut == 0 {
+		t.Error("no body carried a cut load: the test would not see them")
+	}
 }
 
 // TestGeometricStiffnessPlanarChainExact: for a planar chain of revolute joints at rest
 // (a = 0, v = 0: no d'Alembert load) at random angles under gravity, Σ Φᵀ K_m Φ is the
-// whole stiffness K = (M a)_q − f_q of the derivatives of derivatives.go, to 1e-12
-// relative.
+// whole stiffness K = (M a)_q − f_q + (Gᵀλ)_q of the derivatives of derivatives.go, to
+// 1e-12 relative: open, and with loops closed by in-plane cut rows (the last link's tip
+// pinned to the ground, and a link's point tied to another's) at random multipliers,
+// whose loads are fixed forces at points as gravity is (exact for any λ, balanced or not).
 func TestGeometricStiffnessPlanarChainExact(t *testing.T) {
 	const l, n = 0.4, 6
-	md := &Model{Gravity: [3]float64{0, 0, -9.81}}
-	f, origin := Ground, [3]float64{}
-	for i := range n {
-		body := Body{Name: fmt.Sprint("rod", i), Mass: 1 + 0.1*float64(i), COM: [3]float64{0.05, 0, -l / 2},
-			Inertia: [3][3]float64{{0.02, 0, 0}, {0, 0.02, 0}, {0, 0, 1e-4}}}
-		f = md.Revolute(fmt.Sprint("pin", i), f, origin, [3]float64{0, 1, 0}, body)
-		origin = [3]float64{0.1, 0, -l}
-	}
-	sys, err := md.System()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(7, 8))
-	q := make([]float64, n)
-	for i := range q {
-		q[i] = rng.Float64() - 0.5
-	}
-	zero := make([]float64, n)
-	K, Fq := mat.NewDense(n, n, nil), mat.NewDense(n, n, nil)
-	sys.ForceDerivativeQ(Fq, 0, q, zero)
-	sys.MassDerivative(K, 0, q, zero)
-	K.Sub(K, Fq)
-	kg := make([]float64, sys.GeometricStiffnessLen())
-	sys.GeometricStiffnessUnclipped(kg, q, zero, zero)
-	sys.m.kinematics(sys.w, q, nil)
-	Kd := stiffnessDense(sys, kg)
-	var D mat.Dense
-	D.Sub(K, Kd)
-	if r := mat.Norm(&D, 2) / mat.Norm(K, 2); r > 1e-12 {
-		t.Errorf("‖K − Σ Φᵀ K_m Φ‖ / ‖K‖ = %.3g, want ≤ 1e-12\nK  = %.4g\nKg = %.4g", r, mat.Formatted(K), mat.Formatted(Kd))
+	for _, looped := range []bool{false, true} {
+		md := &Model{Gravity: [3]float64{0, 0, -9.81}}
+		f, origin := Ground, [3]float64{}
+		links := make([]int, n)
+		for i := range n {
+			body := Body{Name: fmt.Sprint("rod", i), Mass: 1 + 0.1*float64(i), COM: [3]float64{0.05, 0, -l / 2},
+				Inertia: [3][3]float64{{0.02, 0, 0}, {0, 0.02, 0}, {0, 0, 1e-4}}}
+			f = md.Revolute(fmt.Sprint("pin", i), f, origin, [3]float64{0, 1, 0}, body)
+			links[i] = f
+			origin = [3]float64{0.1, 0, -l}
+		}
+		if looped {
+			md.Cut("tip", links[n-1], [3]float64{0.1, 0, -l}, Ground, [3]float64{0.3, 0, -1.5},
+				[3]float64{1, 0, 0}, [3]float64{0, 0, 1})
+			md.Cut("tie", links[1], [3]float64{0.05, 0, -0.3}, links[3], [3]float64{-0.02, 0, -0.1},
+				[3]float64{0.6, 0, 0.8})
+		}
+		sys, err := md.System()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(7, 8))
+		q := make([]float64, n)
+		for i := range q {
+			q[i] = rng.Float64() - 0.5
+		}
+		lambda := randomMultipliers(sys, rng)
+		zero := make([]float64, n)
+		K, Fq := mat.NewDense(n, n, nil), mat.NewDense(n, n, nil)
+		sys.ForceDerivativeQ(Fq, 0, q, zero)
+		sys.MassDerivative(K, 0, q, zero)
+		K.Sub(K, Fq)
+		if looped {
+			GTq := mat.NewDense(n, n, nil)
+			sys.ConstraintForceDerivative(GTq, 0, q, lambda)
+			K.Add(K, GTq)
+		}
+		kg := make([]float64, sys.GeometricStiffnessLen())
+		sys.GeometricStiffnessUnclipped(kg, q, zero, zero, lambda)
+		sys.m.kinematics(sys.w, q, nil)
+		Kd := stiffnessDense(sys, kg)
+		var D mat.Dense
+		D.Sub(K, Kd)
+		if r := mat.Norm(&D, 2) / mat.Norm(K, 2); r > 1e-12 {
+			t.Errorf("looped %v: ‖K − Σ Φᵀ K_m Φ‖ / ‖K‖ = %.3g, want ≤ 1e-12\nK  = %.4g\nKg = %.4g", looped, r, mat.Formatted(K), mat.Formatted(Kd))
+		}
+		if looped {
+			kg0 := make([]float64, len(kg)) // the loads of the rows must matter for the test to see them
+			sys.GeometricStiffnessUnclipped(kg0, q, zero, zero, nil)
+			D.Sub(stiffnessDense(sys, kg0), Kd)
+			if r := mat.Norm(&D, 2) / mat.Norm(K, 2); r < 0.1 {
+				t.Errorf("the cut loads change K_g by %.3g of ‖K‖ only: the test would not see them", r)
+			}
+		}
 	}
 }
 
@@ -235,18 +314,21 @@ func TestPositivePart(t *testing.T) {
 	}
 }
 
-// TestHasGeometricStiffness: K_g is on for a chain and a chain with a drive (a held
-// coordinate), off for randomTree, whose cut joints press on its bodies with loads K_g
-// does not lever.
+// TestHasGeometricStiffness: K_g is on for a chain, a chain with a drive (a held
+// coordinate) and randomTree (cut joints, whose loads it levers), off for randomTree with
+// knife edges, whose Pfaffian loads it does not sum.
 func TestHasGeometricStiffness(t *testing.T) {
 	chain := sphericalChain(3)
 	driven := sphericalChain(3)
 	driven.Drive("spin", 0, math.Sin, math.Cos, func(t float64) float64 { return -math.Sin(t) })
+	knifed := randomTree(rand.New(rand.NewPCG(1, 1)))
+	knifed.KnifeEdge("blade", knifed.Coordinate("r6"), [3]float64{0.1, 0, 0}, [3]float64{0, 1, 0})
 	for _, c := range []struct {
 		name string
 		m    *Model
 		want bool
-	}{{"chain", chain, true}, {"driven chain", driven, true}, {"randomTree", randomTree(rand.New(rand.NewPCG(1, 1))), false}} {
+	}{{"chain", chain, true}, {"driven chain", driven, true}, {"randomTree", randomTree(rand.New(rand.NewPCG(1, 1))), true},
+		{"knife edge", knifed, false}} {
 		sys, err := c.m.System()
 		if err != nil {
 			t.Fatal(err)

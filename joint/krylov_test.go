@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"linkage/dae"
 	"linkage/integrate"
 	"linkage/modelfile"
 )
@@ -28,15 +27,7 @@ func TestKrylovFormsMatchBodyCoordinates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys, _ := spatialFourBarRevoluteCut(t)
-	nq, _ := sys.Size()
-	q, v := make([]float64, nq), make([]float64, nq)
-	v[0] = 2 * math.Pi
-	c, err := dae.Initialize(sys, 0, q, v, &dae.InitOptions{Keep: []int{0}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	start := integrate.State{Q: c.Q, V: c.V, A: c.A, Lambda: c.Lambda}
+	sys, start := fourBarCutStart(t)
 	const tol, tEnd = 1e-8, 0.5
 	for _, k := range []struct {
 		method string

@@ -152,9 +152,9 @@ func newtonParts(b *testing.B, n int, s integrate.State, h float64, p string) (J
 func geometricStiffnessDense(b *testing.B, sys *joint.System, s integrate.State, k float64, clip bool) *mat.Dense {
 	kg := make([]float64, sys.GeometricStiffnessLen())
 	if clip {
-		sys.GeometricStiffness(kg, 0, s.Q, s.V, s.A)
+		sys.GeometricStiffness(kg, 0, s.Q, s.V, s.A, nil)
 	} else {
-		sys.GeometricStiffnessUnclipped(kg, s.Q, s.V, s.A)
+		sys.GeometricStiffnessUnclipped(kg, s.Q, s.V, s.A, nil)
 	}
 	K := sys.GeometricStiffnessDense(s.Q, kg)
 	K.Scale(k, K)

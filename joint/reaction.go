@@ -87,19 +87,7 @@ func (s *System) AddConstraintForce(dst []float64, _ float64, q, lambda []float6
 
 // frameCutLoads returns the cut rows' loads −Gᵀλ on each frame (cutLoads, the positions
 // in s.w), in s.react.
-func (s *System) frameCutLoads(lambda []float64) []sv {
-	if s.react == nil {
-		s.react = make([]sv, len(s.m.prims))
-	}
-	W := s.react
-	clear(W)
-	s.cutLoads(lambda, func(_ string, f int, x sv) {
-		if f != Ground {
-			W[f] = W[f].add(x)
-		}
-	})
-	return W
-}
+func (s *System) frameCutLoads(lambda []float64) []sv { return s.cutPointLoads(nil, lambda) }
 
 // AxisLoad returns the part of wrench F (TransmittedWrenches of frame i, whose positions
 // it reads: call it after TransmittedWrenches at the same q)
@@ -122,7 +110,7 @@ func (s *System) CutLoad(name string, f int, q, lambda []float64) (Wrench, bool)
 	s.m.kinematics(s.w, q, nil)
 	var x sv
 	found := false
-	s.cutLoads(lambda, func(n string, g int, w sv) {
+	s.cutLoads(lambda, func(n string, g int, _ vec3, w sv) {
 		if n == name {
 			found = true
 			if g == f {
@@ -148,10 +136,12 @@ func (s *System) CamParameter(name string, q []float64) (float64, bool) {
 // cutLoads calls add with every cut row's load −Gᵀλ on each of its frames (the positions
 // in s.w), in the row order of Constraint: a point row e·(r_a − r_b) puts −λe at r_a and
 // λe at r_b; a slide row the negatives of slideForceColumn's wrenches, an orientation row
-// axisForceColumn's, a cam row camForceColumn's.
-func (s *System) cutLoads(lambda []float64, add func(name string, f int, x sv)) {
+// axisForceColumn's, a cam row camForceColumn's. r is the point the load's force acts at
+// (the geometric stiffness levers it there, geomstiff.go); a pure couple has zero force
+// and r = 0.
+func (s *System) cutLoads(lambda []float64, add func(name string, f int, r vec3, x sv)) {
 	k := 0
-	point := func(name string, f int, r, force vec3) { add(name, f, join(r.cross(force), force)) }
+	point := func(name string, f int, r, force vec3) { add(name, f, r, join(r.cross(force), force)) }
 	for _, c := range s.m.cuts {
 		ra, _, _ := s.w.point(c.a, c.pa)
 		rb, _, _ := s.w.point(c.b, c.pb)
@@ -175,8 +165,8 @@ func (s *System) cutLoads(lambda []float64, add func(name string, f int, x sv)) 
 		for _, ub := range c.ub {
 			w, _, _ := s.w.turned(c.b, ub)
 			n := u.cross(w).scale(lambda[k])
-			add(c.name, c.a, join(n.scale(-1), vec3{}))
-			add(c.name, c.b, join(n, vec3{}))
+			add(c.name, c.a, vec3{}, join(n.scale(-1), vec3{}))
+			add(c.name, c.b, vec3{}, join(n, vec3{}))
 			k++
 		}
 	}
@@ -187,7 +177,7 @@ func (s *System) cutLoads(lambda []float64, add func(name string, f int, x sv)) 
 		rb, _, _ := s.w.point(c.b, c.pb)
 		point(c.name, c.b, rb, g.n.scale(-lambda[k]))
 		point(c.name, c.a, ra, g.n.scale(lambda[k]))
-		add(c.name, c.a, join(zAxis.scale(-g.r1*lambda[k]), vec3{}))
+		add(c.name, c.a, vec3{}, join(zAxis.scale(-g.r1*lambda[k]), vec3{}))
 		k++
 	}
 }
