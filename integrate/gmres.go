@@ -20,11 +20,12 @@ type krylovSystem interface {
 type gmres struct {
 	n, m     int
 	rtol     float64
-	V        [][]float64 // Arnoldi basis (m+1)
-	H        []float64   // (m+1)×m Hessenberg matrix, row-major, rotated to triangular
-	cs, sn   []float64   // Givens rotations
-	g, y     []float64   // rotated right side, coefficients
-	products int         // J z products of the last solve
+	V        [][]float64  // Arnoldi basis (m+1)
+	H        []float64    // (m+1)×m Hessenberg matrix, row-major, rotated to triangular
+	cs, sn   []float64    // Givens rotations
+	g, y     []float64    // rotated right side, coefficients
+	products int          // J z products of the last solve
+	total    KrylovCounts // over all solves, for the run's diagnostics
 }
 
 // gmresMaxIter and gmresRTol bound the inner iteration of the Newton-Krylov corrector:
@@ -54,6 +55,7 @@ func (s *gmres) solve(sys krylovSystem, b []float64) bool {
 	sys.precondition(b)
 	beta := norm2(b)
 	s.products = 0
+	s.total.Solves++
 	if beta == 0 || math.IsNaN(beta) || math.IsInf(beta, 0) {
 		return true // x = 0, or a non-finite residual the caller reports
 	}
@@ -105,6 +107,10 @@ func (s *gmres) solve(sys krylovSystem, b []float64) bool {
 		}
 		s.y[i] = y / s.H[i*m+i]
 	}
+	s.total.Products += s.products
+	if !reached {
+		s.total.Missed++
+	}
 	clear(b)
 	for i := 0; i < k; i++ {
 		for l, z := range s.V[i] {
@@ -131,5 +137,11 @@ func perturb(dst, base, z []float64, qScale float64) float64 {
 	}
 	return eps
 }
+
+// KrylovCounts totals the GMRES solves of a Newton-Krylov corrector (gmres.go): Solves
+// linear systems, Products the products J z they took (each one or, on radau5's complex
+// system, two residual evaluations), Missed the solves that stopped at gmresMaxIter
+// products short of their forcing term.
+type KrylovCounts struct{ Solves, Products, Missed int }
 
 func norm2(a []float64) float64 { return math.Sqrt(dot(a, a)) }

@@ -128,6 +128,17 @@ func newRadauKrylov(se *semiExplicit, approx, reactionKrylov bool, stats *Stats)
 	return k
 }
 
+// KrylovCounts returns the GMRES work of radau5's Newton-Krylov path so far (zero off
+// it): real for the real system γ/h K − J (one per Newton iteration and per error
+// estimate), cplx for the complex system (α+iβ)/h K − J (one per Newton iteration; each
+// of its products takes two residual evaluations).
+func (m *Radau5) KrylovCounts() (real, cplx KrylovCounts) {
+	if m.w == nil || m.w.kry == nil {
+		return KrylovCounts{}, KrylovCounts{}
+	}
+	return m.w.kry.re.total, m.w.kry.cx.total
+}
+
 // active reports whether the next Jacobian is the Newton-Krylov one (nil-safe).
 func (k *radauKrylov) active() bool { return k != nil && k.mn.active() }
 

@@ -138,3 +138,46 @@ func TestRadau5MassNewtonApproxJacobian(t *testing.T) {
 	}
 	c.within(t, 0.25, 1.25)
 }
+
+// TestRadau5KrylovCountsAccountForEvaluations: Radau5.KrylovCounts, which
+// BenchmarkChainStepCounts reports per step, accounts for radau5's residual evaluations on
+// the Newton-Krylov path (the 10-rod chain to t = 0.1, tol 1e-4): one complex solve per
+// Newton iteration, a real one per iteration and per error estimate, and the evaluations
+// beyond the first, the three stages per iteration and one per accepted step are the
+// products (one per real product, one or two per complex product: a zero real or
+// imaginary part takes none) and the estimates' extra evaluations (at most one per real
+// solve beyond the iterations and steps). On the dense path the counts stay zero.
+func TestRadau5KrylovCountsAccountForEvaluations(t *testing.T) {
+	sys, s := jointChain3D(t, 10, 0.01, 0)
+	m := &Radau5{}
+	if _, err := Solve(m, "radau5", sys, s, 0.1, SolveOptions{Control: StepControl{RTol: 1e-4, ATol: 1e-4}}); err != nil {
+		t.Fatal(err)
+	}
+	st := m.Stats()
+	re, cx := m.KrylovCounts()
+	t.Logf("stats %+v; real %+v; complex %+v", st, re, cx)
+	if st.DenseFallbacks != 0 || re.Products == 0 || cx.Products == 0 {
+		t.Fatalf("not on the Newton-Krylov path throughout: %d dense fallbacks, %d / %d products", st.DenseFallbacks, re.Products, cx.Products)
+	}
+	if cx.Solves != st.NewtonIters {
+		t.Errorf("complex solves %d, Newton iterations %d: want one per iteration", cx.Solves, st.NewtonIters)
+	}
+	extra := re.Solves - st.NewtonIters - st.Steps
+	if extra < 0 {
+		t.Errorf("real solves %d < Newton iterations %d + steps %d", re.Solves, st.NewtonIters, st.Steps)
+	}
+	e := st.FuncEvals - 1 - 3*st.NewtonIters - st.Steps
+	if lo, hi := re.Products+cx.Products, re.Products+2*cx.Products+extra; e < lo || e > hi {
+		t.Errorf("%d evaluations beyond stages and steps, want within [%d, %d] from the products", e, lo, hi)
+	}
+	if re.Missed > re.Solves || cx.Missed > cx.Solves {
+		t.Errorf("missed solves %d, %d exceed the solves %d, %d", re.Missed, cx.Missed, re.Solves, cx.Solves)
+	}
+	d := &Radau5{}
+	if _, err := Solve(d, "radau5", denseOnly{sys, sys, sys, sys}, s, 0.02, SolveOptions{Control: StepControl{RTol: 1e-4, ATol: 1e-4}}); err != nil {
+		t.Fatal(err)
+	}
+	if r, c := d.KrylovCounts(); r != (KrylovCounts{}) || c != (KrylovCounts{}) {
+		t.Errorf("dense path: KrylovCounts %+v, %+v, want zero", r, c)
+	}
+}
