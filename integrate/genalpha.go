@@ -349,10 +349,10 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	if w.sp != nil {
 		if w.si2 {
-			w.lu = newSparseNewtonFactor(w.nx, si2NewtonPattern(sys))
+			w.lu = newBlockNewtonFactor(w.nx, si2NewtonPattern(sys))
 			w.si2x = newSI2Sparse(w.sp, &w.lu.csr)
 		} else {
-			w.lu = newSparseNewtonFactor(w.nx, kktNewtonPattern(sys))
+			w.lu = newBlockNewtonFactor(w.nx, kktNewtonPattern(sys))
 		}
 		w.kIdx = newKKTScatter(w.sp, &w.lu.csr)
 		w.kkt = newSaddlePoint(sys)
