@@ -1,6 +1,6 @@
 package integrate
 
-// NewtonFill returns, for hht, the genalpha family, bdf and radau5 (its real system) on
+// NewtonFill returns, for hht, the genalpha family, daealpha, bdf and radau5 (its real system) on
 // their sparse path, the nonzeros of the Newton
 // matrix's pattern, those of its last LU factors (L + U with the diagonal) and the number
 // of full (pivot-choosing) factorizations and of factorizations by pivot blocks
@@ -14,6 +14,8 @@ func NewtonFill(m Method) (matrix, factors, fulls, blocks int, ok bool) {
 		lu, _, _ = x.w.regularization()
 	case *BDF:
 		lu, _, _ = x.w.regularization()
+	case *DAEAlpha:
+		lu = x.w.lu
 	case *Radau5:
 		if s := x.w.spLU; s != nil {
 			_, cols := s.re.Pattern()

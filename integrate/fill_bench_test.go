@@ -21,8 +21,8 @@ func BenchmarkNewtonFill(b *testing.B) {
 		{"chain-bars:100", "hht"}, {"chain-bars:100", "bdf"},
 		{"chain-bars:1000", "hht"}, {"chain-bars:1000", "bdf"},
 		{"chain3d:400", "hht"},
-		{"chain3d:100", "genalpha"}, {"chain3d:100", "newmark"}, {"chain3d:100", "bdf"}, {"chain3d:100", "radau5"},
-		{"chain3d:400", "genalpha"}, {"chain3d:400", "newmark"}, {"chain3d:400", "bdf"}, {"chain3d:400", "radau5"},
+		{"chain3d:100", "genalpha"}, {"chain3d:100", "newmark"}, {"chain3d:100", "bdf"}, {"chain3d:100", "radau5"}, {"chain3d:100", "daealpha"},
+		{"chain3d:400", "genalpha"}, {"chain3d:400", "newmark"}, {"chain3d:400", "bdf"}, {"chain3d:400", "radau5"}, {"chain3d:400", "daealpha"},
 	}
 	for _, c := range cases {
 		b.Run(c.problem+"/"+c.method, func(b *testing.B) {
