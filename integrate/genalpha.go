@@ -349,7 +349,10 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	if w.sp != nil {
 		if w.si2 {
-			w.lu = newBlockNewtonFactor(w.nx, si2NewtonPattern(sys))
+			// Scalar pivots: on the 3D chain the pivot blocks take the place of
+			// refactorizations that held and remove few full factorizations (newmark,
+			// 100 rods: 6 → 5 of 123, +3 % instructions per step; BENCHMARKS.md).
+			w.lu = newSparseNewtonFactor(w.nx, si2NewtonPattern(sys))
 			w.si2x = newSI2Sparse(w.sp, &w.lu.csr)
 		} else {
 			w.lu = newBlockNewtonFactor(w.nx, kktNewtonPattern(sys))

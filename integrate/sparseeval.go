@@ -210,7 +210,9 @@ func newSparseNewtonFactor(n int, pattern [][]int) *newtonFactor {
 // (linalg.SparseLU.UseBlocks) when the pattern allows them: a body's Euler parameters
 // with its normalization row pivot within their block, so that a change of the largest
 // parameter or a βh²-sized diagonal needs no new pivot search (the full factorizations
-// of the 3D chain). hht and the genalpha family take it. The first-order forms of bdf
+// of the 3D chain). hht and genalpha's index-3 form take it; on the stabilized index-2
+// form (newmark) the blocks cost more than the few full factorizations they save
+// (BENCHMARKS.md, "The 400-rod 3D chain with hht"). The first-order forms of bdf
 // and radau5 are left to newSparseNewtonFactor: a body's q, v and a are different
 // unknowns there, so the pattern has no bordered block (UseBlocks declines) and their
 // refactorizations hold on the 3D chain (one full factorization per run). daealpha's
