@@ -1,6 +1,7 @@
 package integrate
 
-// NewtonFill returns, for hht and bdf on their sparse path, the nonzeros of the Newton
+// NewtonFill returns, for hht, the genalpha family, daealpha, bdf and radau5 (its real system) on
+// their sparse path, the nonzeros of the Newton
 // matrix's pattern, those of its last LU factors (L + U with the diagonal) and the number
 // of full (pivot-choosing) factorizations and of factorizations by pivot blocks
 // (linalg.SparseLU.UseBlocks) so far; ok is false without a sparse Newton factorization.
@@ -9,8 +10,17 @@ func NewtonFill(m Method) (matrix, factors, fulls, blocks int, ok bool) {
 	switch x := m.(type) {
 	case *HHT:
 		lu, _, _ = x.w.regularization()
+	case *GenAlpha:
+		lu, _, _ = x.w.regularization()
 	case *BDF:
 		lu, _, _ = x.w.regularization()
+	case *DAEAlpha:
+		lu = x.w.lu
+	case *Radau5:
+		if s := x.w.spLU; s != nil {
+			_, cols := s.re.Pattern()
+			return len(cols), s.re.NNZ(), s.re.FullFactorizations(), s.re.BlockFactorizations(), true
+		}
 	}
 	if lu == nil || lu.sparse == nil {
 		return 0, 0, 0, 0, false

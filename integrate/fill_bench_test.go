@@ -11,7 +11,7 @@ import (
 // BenchmarkNewtonFill reports the size of the sparse Newton matrices on the large chains
 // (issue 15): nonzeros of the matrix's pattern (nnz-A), of its LU factors after 20 warm-up
 // steps and b.N more (nnz-LU), all factorizations (LU), and the full ones and those by pivot blocks
-// (block-LU; hht's, linalg.SparseLU.UseBlocks) among them, with the CPU-free
+// (block-LU, linalg.SparseLU.UseBlocks; radau5: its real system's) among them, with the CPU-free
 // wall time per step as a side figure. The patterns follow the System's declared
 // MassPattern, ConstraintPattern and CouplingPattern.
 //
@@ -21,6 +21,8 @@ func BenchmarkNewtonFill(b *testing.B) {
 		{"chain-bars:100", "hht"}, {"chain-bars:100", "bdf"},
 		{"chain-bars:1000", "hht"}, {"chain-bars:1000", "bdf"},
 		{"chain3d:400", "hht"},
+		{"chain3d:100", "genalpha"}, {"chain3d:100", "newmark"}, {"chain3d:100", "bdf"}, {"chain3d:100", "radau5"}, {"chain3d:100", "daealpha"},
+		{"chain3d:400", "genalpha"}, {"chain3d:400", "newmark"}, {"chain3d:400", "bdf"}, {"chain3d:400", "radau5"}, {"chain3d:400", "daealpha"},
 	}
 	for _, c := range cases {
 		b.Run(c.problem+"/"+c.method, func(b *testing.B) {

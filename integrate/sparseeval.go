@@ -210,7 +210,14 @@ func newSparseNewtonFactor(n int, pattern [][]int) *newtonFactor {
 // (linalg.SparseLU.UseBlocks) when the pattern allows them: a body's Euler parameters
 // with its normalization row pivot within their block, so that a change of the largest
 // parameter or a βh²-sized diagonal needs no new pivot search (the full factorizations
-// of the 3D chain).
+// of the 3D chain). hht and genalpha's index-3 form take it; on the stabilized index-2
+// form (newmark) the blocks cost more than the few full factorizations they save
+// (BENCHMARKS.md, "The 400-rod 3D chain with hht"). The first-order forms of bdf
+// and radau5 are left to newSparseNewtonFactor: a body's q, v and a are different
+// unknowns there, so the pattern has no bordered block (UseBlocks declines) and their
+// refactorizations hold on the 3D chain (one full factorization per run). daealpha's
+// index-2 pattern is declined too: its μ rows couple to their coordinates one way only,
+// so they pair with none.
 func newBlockNewtonFactor(n int, pattern [][]int) *newtonFactor {
 	f := newSparseNewtonFactor(n, pattern)
 	f.sparse.UseBlocks()
