@@ -262,14 +262,17 @@
 // can take is the body-level geometric stiffness K_g = Σ Φ_mᵀ K_m Φ_m of the gravity and
 // d'Alembert loads and of the loop closures' loads −Gᵀλ at the iterate's λ
 // (dae.StiffMassSolver: K_m, 3×3 per body, an added angular inertia; offered by trees with
-// or without cut joints, not with Pfaffian rows, whose loads K_g does not lever): on such a system hht, genalpha (index 3, si2; newmark, lie-genalpha's joint route) and bdf
-// (all forms) precondition by c·M + k·K_g (massNewton.stiffen; k = βh² for hht, h² for
-// genalpha's J₁₁ = C M + h² K, 1 beside bdf's c_j² M), K_g evaluated with the
-// factorization at the iterate, one Newton-Euler pass; on long loaded chains it takes most
-// of the products the mass part alone needs (BENCHMARKS.md, "The geometric stiffness in
-// the joint route's preconditioner"). radau5 (one factorization serves a real and a
-// complex shift), daealpha, ali3/ali1 and gcp-newmark/gcp-fv keep the mass part (ali3 and
-// gcp-newmark were measured with it and gained no CPU time). It is a property of the system, not an option: the residual is exact, so a
+// or without cut joints, not with Pfaffian rows, whose loads K_g does not lever). On such
+// a system hht, genalpha (index 3, si2; newmark, lie-genalpha's joint route) and bdf (all
+// forms) precondition by c·M + k·K_g (massNewton.stiffen; k = βh² for hht, h² for
+// genalpha's J₁₁ = C M + h² K, 1 beside bdf's c_j² M), and daealpha's index2 and
+// index1-proj forms put β̂h² K_g in their q rows' block on systems without constraint rows
+// (daeAlphaKrylov.stiffen), K_g evaluated with the factorization at the iterate, one
+// Newton-Euler pass; on long loaded chains it takes most of the products the mass part
+// alone needs (BENCHMARKS.md, "The geometric stiffness in the joint route's
+// preconditioner"). radau5 (one factorization serves a real and a complex shift),
+// ali3/ali1 and gcp-newmark/gcp-fv keep the mass part (each measured with K_g: no gain in
+// CPU time). It is a property of the system, not an option: the residual is exact, so a
 // converged iterate solves the same equations as with the dense matrix
 // (TestMassNewtonMatchesDense).
 //
