@@ -251,11 +251,12 @@ func (f *sparseLUOf[T]) pivot(k, top int) bool {
 func (f *sparseLUOf[T]) refactor() bool {
 	x, vals, ccp, cstep, cval := f.x, f.vals, f.ccp, f.cstep, f.cval
 	lp, li, up, ui := f.lp, f.li, f.up, f.ui
-	// The nonzeros are written by index into their full patterns' lengths (sizeFactors
-	// keeps the capacities at least that) rather than appended: the slices then stay
-	// unchanged in the loop and no growslice call path makes the compiler spill them
-	// (with eliminated and columnOfL: −16 % instructions per refactorization, BenchmarkLUChain
-	// sparse-values N = 1000, BENCHMARKS.md "bdf's step against IDA's").
+	// The nonzeros are written by index into their patterns' lengths (every successful
+	// factorFull ends in sizeFactors, which keeps the capacities at least that) rather
+	// than appended: the slices stay unchanged in the loop, with no growslice call path
+	// that made the compiler spill them (with eliminated and columnOfL: −16 %
+	// instructions per refactorization, the same bits; BENCHMARKS.md "bdf's step
+	// against IDA's").
 	lnp, lni, lnx := f.lnp, f.lni[:len(li)], f.lnx[:len(li)]
 	unp, uni, unx := f.unp, f.uni[:len(ui)], f.unx[:len(ui)]
 	nl, nu := 0, 0
