@@ -1,7 +1,6 @@
 package joint_test
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -13,16 +12,7 @@ import (
 // started turning about the vertical at 1 rad/s: the smaller r, the smaller each rod's
 // spin inertia m r²/2 against the root joints' and the worse conditioned M.
 func slenderChain3D(t *testing.T, n int, r float64) (*joint.System, integrate.State) {
-	const l, m = chain3DRod, 1.0
-	md := &joint.Model{Gravity: [3]float64{0, 0, -9.81}}
-	rod := joint.Body{Mass: m, COM: [3]float64{l / 2, 0, 0},
-		Inertia: [3][3]float64{{m * r * r / 2, 0, 0}, {0, m * l * l / 12, 0}, {0, 0, m * l * l / 12}}}
-	f, origin := joint.Ground, [3]float64{}
-	for i := range n {
-		rod.Name = fmt.Sprint("rod", i+1)
-		f = md.Spherical(fmt.Sprint("ball", i+1), f, origin, rod)
-		origin = [3]float64{l, 0, 0}
-	}
+	md, _ := chain3DModelOfRadius(n, r)
 	sys, err := md.System()
 	if err != nil {
 		t.Fatal(err)
@@ -32,27 +22,6 @@ func slenderChain3D(t *testing.T, n int, r float64) (*joint.System, integrate.St
 	s.V[md.Coordinate("ball1.z")] = chain3DRate
 	sys.Accelerations(s.A, 0, s.Q, s.V)
 	return sys, s
-}
-
-// dopri5To advances s to t by dopri5 at rtol = atol = 1e-8.
-func dopri5To(t *testing.T, sys *joint.System, s integrate.State, tEnd float64) integrate.State {
-	e, err := integrate.Lookup("dopri5")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := e.NewMethod(integrate.Index1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Init(sys, s, integrate.StepControl{RTol: 1e-8, ATol: 1e-8}); err != nil {
-		t.Fatal(err)
-	}
-	for m.Current().T < tEnd {
-		if err := m.Step(tEnd); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return m.Current().Clone()
 }
 
 // TestRadau5ShortStepsFromLoadedSlenderChain: from the loaded state (t = 0.25 s) of a
@@ -66,8 +35,8 @@ func dopri5To(t *testing.T, sys *joint.System, s integrate.State, tEnd float64) 
 // 1000-rod chain of radius 0.01 m did (BENCHMARKS.md, "Where radau5's … work per step goes").
 func TestRadau5ShortStepsFromLoadedSlenderChain(t *testing.T) {
 	sys, s := slenderChain3D(t, 20, 1e-4)
-	s = dopri5To(t, sys, s, 0.25)
-	ref := dopri5To(t, sys, s, 0.26)
+	s = stateAt(t, sys, s, 0.25)
+	ref := stateAt(t, sys, s, 0.26)
 	m := &integrate.Radau5{}
 	if err := m.Init(sys, s, integrate.StepControl{RTol: 1e-4, ATol: 1e-4, H0: 1e-6}); err != nil {
 		t.Fatal(err)
