@@ -33,12 +33,12 @@ import (
 // c = γ/h (real) or c = (α+iβ)/h (complex): of −∂φ/∂y it keeps −I (q' = v, v' = a), M and
 // Gᵀ (the force rows), G (the constraint rows, and Gᵀμ in the GGL q rows) and leaves out
 // ∂f/∂q, ∂f/∂v and the q derivatives of M a, Gᵀλ, Gᵀμ and G v, of relative order h and h².
-// Eliminating δv and δa leaves [c² M Gᵀ; G 0] (δq, δλ) = (R, s), and with z = c² δq the
-// real matrix [M Gᵀ; G 0] with the right side (R, c² s): for a complex c the real and
-// imaginary parts are two real solves of eq. 17's matrix (massSchur), since M and G are
-// real and c enters only as a scalar. The complex system thus costs two articulated-body
-// solves and two M x products per preconditioner application, the real one one of each,
-// and one factorization (nc + 1 solves, nc×nc Cholesky) serves both and every h.
+// Eliminating δq and δv leaves the real matrix [M Gᵀ; G 0] for (δa, δλ) (solveMass): for a
+// complex c the real and imaginary parts are two real solves of eq. 17's matrix
+// (massSchur), since M and G are real and c enters only in the right side and the back
+// substitution. The complex system thus costs two articulated-body solves per
+// preconditioner application, the real one one, and one factorization (nc + 1 solves,
+// nc×nc Cholesky) serves both and every h.
 //
 // Inexact solves and the stopping rule: the increments carry relative errors up to the
 // forcing term η = radauGMRESRTol in the scaled norm, so a rate θ below η measured from
@@ -85,7 +85,7 @@ type radauKrylov struct {
 	b2            []float64 // the complex right side as (Re, Im)
 	x, xi, yp, jx []float64 // n: unscaled z (real, imag), the perturbed y, J z
 	jxi, im0      []float64 // n: J Im z; a zero imaginary part
-	wr, wi, mw    []float64 // nq
+	wr, wi        []float64 // nq: c r_q + r_v (index3)
 	gmr, gmi      []float64 // nq: Gᵀδμ
 	yw            float64   // ‖y₀/sc‖ of the current solve
 }
@@ -116,7 +116,7 @@ func newRadauKrylov(se *semiExplicit, approx, reactionKrylov bool, stats *Stats)
 		nh: se.ncH, hasMu: se.hasMu, index3: se.form == Index3, approx: approx,
 		re: newGMRES(n), cx: newGMRES(2 * n), b2: vec(2 * n),
 		x: vec(n), xi: vec(n), yp: vec(n), jx: vec(n), jxi: vec(n), im0: vec(n),
-		wr: vec(nq), wi: vec(nq), mw: vec(nq), gmr: vec(nq), gmi: vec(nq)}
+		wr: vec(nq), wi: vec(nq), gmr: vec(nq), gmi: vec(nq)}
 	k.re.rtol, k.cx.rtol = radauGMRESRTol, radauGMRESRTol
 	if k.hasMu {
 		k.GGt = vec(se.ncH * se.ncH)
@@ -298,11 +298,21 @@ func (s *radauComplexKrylov) precondition(x []float64) {
 //	c δq − δv + Gᵀδμ = r_q,   c δv − δa = r_v,   M δa + Gᵀδλ = r_a,
 //	−G δv = r_λ (ggl, index2) or −G δq = r_λ (index3),   −G δq = r_μ (ggl):
 //
-// (G Gᵀ) δμ = G r_q − r_λ + c r_μ and s = −r_μ (ggl); s = (G r_q − r_λ)/c (index2);
-// s = −r_λ (index3); then [M Gᵀ; G 0](c² δq, δλ) = (r_a + M(c(r_q − Gᵀδμ) + r_v), c² s),
-// δv = c δq + Gᵀδμ − r_q, δa = c δv − r_v. Pfaffian rows A v + b = 0 are rows of G here
-// (velocity rows in ggl and index2), with μ = 0 in ggl (gglRows). With ui nil the
-// imaginary parts are zero throughout, so their solves are skipped.
+// (G Gᵀ) δμ = G r_q − r_λ + c r_μ (ggl); [M Gᵀ; G 0](δa, δλ) = (r_a, s) with
+// s = −c r_λ − G r_v (ggl, index2: G δa = c G δv − G r_v) or s = −c² r_λ − G(c r_q + r_v)
+// (index3); then δv = (δa + r_v)/c and δq = (δv − Gᵀδμ + r_q)/c. Pfaffian rows A v + b = 0
+// are rows of G here (velocity rows in ggl and index2), with μ = 0 in ggl (gglRows). With
+// ui nil the imaginary parts are zero throughout, so their solves are skipped.
+//
+// The unknowns of the saddle-point solve are the accelerations, and δv, δq follow by
+// division by c. Solving for c² δq instead (from M(c r_q + r_v) on the right side), with
+// δv = c δq − r_q and δa = c δv − r_v after it, subtracts quantities of size c|r_q|
+// twice: the round trip M⁻¹(M x) through the articulated-body recursion is exact only to
+// ε·cond(M) relative, so δa carried an error of c·ε·cond(M)·|r_q|, as large as a's scale
+// (ATol' + RTol'|a|)/h at every h. On the 1000-rod chain from its loaded state (spin
+// inertia 5e-5 kg m² against the root joints' 8e7) GMRES converged on that
+// noise, the second Newton increment undid the first, and radau5 cut h to HMin
+// (BENCHMARKS.md, "Where radau5's … work per step goes"; joint's TestRadau5ShortStepsFromLoadedSlenderChain).
 func (k *radauKrylov) solveMass(ur, ui []float64, c complex128) {
 	cplx := ui != nil
 	if !cplx {
@@ -311,55 +321,43 @@ func (k *radauKrylov) solveMass(ur, ui []float64, c complex128) {
 	}
 	nq, nc := k.nq, k.nc
 	cr, ci := real(c), imag(c)
+	c2r, c2i := cr*cr-ci*ci, 2*cr*ci
 	G := k.mn.G
 	qr, vr, ar, lr, mr := k.se.blocks(ur)
 	qi, vi, ai, li, mi := k.se.blocks(ui)
 	clear(k.gmr)
 	clear(k.gmi)
-	switch {
-	case k.hasMu:
+	if k.hasMu {
 		k.gglRows(qr, qi, lr, li, mr, mi, c, cplx)
-	case k.index3:
-		for j := range nc {
-			lr[j], li[j] = -lr[j], -li[j]
-		}
-	default: // index2: s = (G r_q − r_λ)/c
-		for j := range nc {
-			g := G.RawRowView(j)
-			lr[j], li[j] = cdiv(dot(g, qr)-lr[j], dot(g, qi)-li[j], cr, ci)
+	}
+	if k.index3 && nc > 0 { // w = c r_q + r_v
+		for i := range nq {
+			k.wr[i], k.wi[i] = cr*qr[i]-ci*qi[i]+vr[i], cr*qi[i]+ci*qr[i]+vi[i]
 		}
 	}
-	for i := range nq { // w = c(r_q − Gᵀδμ) + r_v
-		tr, ti := qr[i]-k.gmr[i], qi[i]-k.gmi[i]
-		k.wr[i], k.wi[i] = cr*tr-ci*ti+vr[i], cr*ti+ci*tr+vi[i]
-	}
-	k.addMass(ar, k.wr)
-	if cplx {
-		k.addMass(ai, k.wi)
-	}
-	c2r, c2i := cr*cr-ci*ci, 2*cr*ci
 	for j := range nc {
-		lr[j], li[j] = c2r*lr[j]-c2i*li[j], c2r*li[j]+c2i*lr[j]
+		g := G.RawRowView(j)
+		if k.index3 {
+			lr[j], li[j] = -(c2r*lr[j]-c2i*li[j])-dot(g, k.wr), -(c2r*li[j]+c2i*lr[j])-dot(g, k.wi)
+		} else {
+			lr[j], li[j] = -(cr*lr[j]-ci*li[j])-dot(g, vr), -(cr*li[j]+ci*lr[j])-dot(g, vi)
+		}
 	}
-	k.mn.schur.Solve(ar, lr) // ar holds c² δq, lr δλ
+	k.mn.schur.Solve(ar, lr) // ar holds δa, lr δλ
 	if cplx {
 		k.mn.schur.Solve(ai, li)
 	}
-	d2 := c2r*c2r + c2i*c2i
 	for i := range nq {
-		zr, zi := ar[i], ai[i]
-		dqr, dqi := (zr*c2r+zi*c2i)/d2, (zi*c2r-zr*c2i)/d2
-		dvr := cr*dqr - ci*dqi + k.gmr[i] - qr[i]
-		dvi := cr*dqi + ci*dqr + k.gmi[i] - qi[i]
-		qr[i], vr[i], ar[i], qi[i], vi[i], ai[i] = dqr, dvr, cr*dvr-ci*dvi-vr[i], dqi, dvi, cr*dvi+ci*dvr-vi[i]
+		dvr, dvi := cdiv(ar[i]+vr[i], ai[i]+vi[i], cr, ci)
+		qr[i], qi[i] = cdiv(dvr-k.gmr[i]+qr[i], dvi-k.gmi[i]+qi[i], cr, ci)
+		vr[i], vi[i] = dvr, dvi
 	}
 }
 
-// gglRows writes GGL's δμ into (mr, mi) and s into (lr, li), and Gᵀδμ into (gmr, gmi),
-// which solveMass has cleared. The Pfaffian rows' μ rows read μ = 0 (semiExplicit), so
-// δμ_P = −r_μ; G_H G_Hᵀ over the holonomic rows then solves for δμ_H with G_H Aᵀδμ_P on
-// the right side, and their velocity rows −A δv = r_λ give s_P = (A r_q − r_λ − A Gᵀδμ)/c,
-// as in bdfMassPrecond.gglRows with a complex c.
+// gglRows writes GGL's δμ into (mr, mi) and Gᵀδμ into (gmr, gmi), which solveMass has
+// cleared; the λ rows (lr, li) are read, not written. The Pfaffian rows' μ rows read μ = 0
+// (semiExplicit), so δμ_P = −r_μ; G_H G_Hᵀ over the holonomic rows then solves for δμ_H
+// with G_H Aᵀδμ_P on the right side, as in bdfMassPrecond.gglRows with a complex c.
 func (k *radauKrylov) gglRows(qr, qi, lr, li, mr, mi []float64, c complex128, cplx bool) {
 	nh, nc, G := k.nh, k.nc, k.mn.G
 	cr, ci := real(c), imag(c)
@@ -368,10 +366,10 @@ func (k *radauKrylov) gglRows(qr, qi, lr, li, mr, mi []float64, c complex128, cp
 		addScaledRow(k.gmr, G.RawRowView(j), mr[j])
 		addScaledRow(k.gmi, G.RawRowView(j), mi[j])
 	}
-	for j := range nh { // δμ_H's right side into r_μ, s = −r_μ into r_λ
+	for j := range nh { // δμ_H's right side G r_q − r_λ + c r_μ − G Aᵀδμ_P into r_μ
 		g := G.RawRowView(j)
 		gr, gi := dot(g, qr)-dot(g, k.gmr), dot(g, qi)-dot(g, k.gmi)
-		lr[j], mr[j], li[j], mi[j] = -mr[j], gr-lr[j]+cr*mr[j]-ci*mi[j], -mi[j], gi-li[j]+cr*mi[j]+ci*mr[j]
+		mr[j], mi[j] = gr-lr[j]+cr*mr[j]-ci*mi[j], gi-li[j]+cr*mi[j]+ci*mr[j]
 	}
 	linalg.CholeskySolve(k.GGt, nh, mr[:nh])
 	if cplx {
@@ -379,24 +377,12 @@ func (k *radauKrylov) gglRows(qr, qi, lr, li, mr, mi []float64, c complex128, cp
 	}
 	addGTx(k.gmr, G, mr[:nh], 1)
 	addGTx(k.gmi, G, mi[:nh], 1)
-	for j := nh; j < nc; j++ {
-		a := G.RawRowView(j)
-		lr[j], li[j] = cdiv(dot(a, qr)-lr[j]-dot(a, k.gmr), dot(a, qi)-li[j]-dot(a, k.gmi), cr, ci)
-	}
 }
 
 // cdiv returns (a + ib)/(cr + i ci) as its real and imaginary parts.
 func cdiv(a, b, cr, ci float64) (float64, float64) {
 	d := cr*cr + ci*ci
 	return (a*cr + b*ci) / d, (b*cr - a*ci) / d
-}
-
-// addMass adds M x at the factorization's q to dst.
-func (k *radauKrylov) addMass(dst, x []float64) {
-	k.mm.MassMul(k.mw, k.mn.schur.t, k.mn.schur.q, x)
-	for i, m := range k.mw {
-		dst[i] += m
-	}
 }
 
 // mn is the Newton-Krylov path's switch state (nil without it).

@@ -34,8 +34,11 @@ func Chain3D(n int) (*joint.System, integrate.State, error) {
 const chain3DRod, chain3DRate = 0.5, 1.0
 
 // chain3DModel builds Chain3D's model and returns it with the last rod's frame.
-func chain3DModel(n int) (*joint.Model, int) {
-	const l, m, r = chain3DRod, 1.0, 0.01
+func chain3DModel(n int) (*joint.Model, int) { return chain3DModelOfRadius(n, 0.01) }
+
+// chain3DModelOfRadius is chain3DModel with rods of radius r.
+func chain3DModelOfRadius(n int, r float64) (*joint.Model, int) {
+	const l, m = chain3DRod, 1.0
 	md := &joint.Model{Gravity: [3]float64{0, 0, -9.81}}
 	rod := joint.Body{Mass: m, COM: [3]float64{l / 2, 0, 0},
 		Inertia: [3][3]float64{{m * r * r / 2, 0, 0}, {0, m * l * l / 12, 0}, {0, 0, m * l * l / 12}}}
