@@ -86,17 +86,7 @@ func BenchmarkChainStep(b *testing.B) {
 	for _, route := range []string{"joint", "body"} {
 		for _, n := range []int{10, 100, 1000} {
 			b.Run(fmt.Sprintf("route=%s/N=%d", route, n), func(b *testing.B) {
-				var sys dae.System
-				var s integrate.State
-				var err error
-				if route == "joint" {
-					sys, s, err = Chain3D(n)
-				} else {
-					sys, s, err = bodyChain3D(n)
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
+				sys, s := chainOnRoute(b, route, n)
 				benchSteps(b, &integrate.RK4{}, sys, s, integrate.StepControl{FixedH: 1e-3}, 10)
 			})
 		}
@@ -308,4 +298,19 @@ func BenchmarkTransmittedWrenches(b *testing.B) {
 			}
 		})
 	}
+}
+
+// stepAllocs takes warm steps of m (initialized), then returns the allocations of one
+// more step, averaged over 10 (testing.AllocsPerRun).
+func stepAllocs(t testing.TB, m integrate.Method, warm int) float64 {
+	t.Helper()
+	step := func() {
+		if err := m.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range warm {
+		step()
+	}
+	return testing.AllocsPerRun(10, step)
 }

@@ -192,16 +192,7 @@ func TestFrictionStepAllocatesNothing(t *testing.T) {
 		if err := m.Init(sys, start.Clone(), integrate.StepControl{RTol: 1e-6, ATol: 1e-6}); err != nil {
 			t.Fatal(err)
 		}
-		for range 3 {
-			if err := m.Step(math.Inf(1)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if a := testing.AllocsPerRun(10, func() {
-			if err := m.Step(math.Inf(1)); err != nil {
-				t.Fatal(err)
-			}
-		}); a != 0 {
+		if a := stepAllocs(t, m, 3); a != 0 {
 			t.Errorf("%s step with joint friction: %g allocations, want 0", name, a)
 		}
 	}

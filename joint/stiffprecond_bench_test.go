@@ -145,16 +145,7 @@ func TestStiffPrecondOtherMethodsAllocateNothing(t *testing.T) {
 		if err := m.Init(sys, s.Clone(), integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
 			t.Fatal(err)
 		}
-		for range 20 {
-			if err := m.Step(math.Inf(1)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if a := testing.AllocsPerRun(10, func() {
-			if err := m.Step(math.Inf(1)); err != nil {
-				t.Fatal(err)
-			}
-		}); a != 0 {
+		if a := stepAllocs(t, m, 20); a != 0 {
 			t.Errorf("%s step with the stiffness preconditioner: %g allocations, want 0", name, a)
 		}
 	}
