@@ -1043,8 +1043,11 @@ func (w *radauWork) noteResidual(phi []float64) {
 	}
 	r := Residual{Value: phi[bi]}
 	switch {
+	case bi < se.nq:
+		r.Block, r.Index = "kinematic equation q' = v", bi
+		r.Owner = dae.CoordinateName(w.sys, r.Index)
 	case bi < 2*se.nq:
-		r.Block, r.Index = "kinematic equation", bi%se.nq
+		r.Block, r.Index = "velocity equation v' = a", bi-se.nq
 		r.Owner = dae.CoordinateName(w.sys, r.Index)
 	case bi < 3*se.nq:
 		r.Block, r.Index = "equation of motion", bi-2*se.nq
