@@ -467,6 +467,18 @@ func addBlockT(J *mat.Dense, r0, c0 int, B *mat.Dense, w float64) {
 	}
 }
 
+// addPositionWeight adds w·G of the holonomic rows (the first ncH) to J's q columns at row
+// r: a Baumgarte form's position term. A Pfaffian row has none (dae.WithPfaffianRows gives
+// it g = 0), so its row keeps only its velocity and acceleration blocks.
+func (s *semiExplicit) addPositionWeight(J *mat.Dense, r int, w float64) {
+	for i := range s.ncH {
+		jr := J.RawRowView(r + i)[:s.nq]
+		for j, g := range s.G.RawRowView(i) {
+			jr[j] += w * g
+		}
+	}
+}
+
 // approxJacobian writes into J the approximate ∂φ/∂y of the IVP test set's index-3 runs
 // (Mazzia & Iavernaro 2003, problem "andrews", option of an approximate Jacobian): every
 // derivative of f, M and G is neglected, which leaves the constant-structure blocks
@@ -499,13 +511,13 @@ func (s *semiExplicit) approxJacobian(J *mat.Dense, t float64, y []float64) {
 		addBlock(J, r, nq, s.G, 1)
 	case Index2Baumgarte:
 		addBlock(J, r, nq, s.G, 1)
-		addBlock(J, r, 0, s.G, s.alpha0)
+		s.addPositionWeight(J, r, s.alpha0)
 	case Index1:
 		addBlock(J, r, 2*nq, s.G, 1)
 	case Baumgarte:
 		addBlock(J, r, 2*nq, s.G, 1)
 		addBlock(J, r, nq, s.G, 2*s.baumAlpha)
-		addBlock(J, r, 0, s.G, s.baumBeta)
+		s.addPositionWeight(J, r, s.baumBeta)
 	}
 	if s.hasMu {
 		addBlockT(J, 0, 3*nq+nc, s.G, -1)
