@@ -165,13 +165,13 @@ func (k *aliKrylov) jacVec(dst, z []float64) {
 	t, c2, s := w.cur.T+h, h*h/4, &w.cur
 	var eps float64
 	if w.index == 3 {
-		eps = perturb(k.q1, k.x0, z, 1+norm2(s.Q))
+		eps = perturb(k.q1, k.x0, z, 1+norm2(s.Q), k.kr.noise)
 		for i := range w.nq {
 			k.v1[i] = 2/h*(k.q1[i]-s.Q[i]) - s.V[i]
 			k.a1[i] = 4/(h*h)*(k.q1[i]-s.Q[i]) - 4/h*s.V[i] - s.A[i]
 		}
 	} else {
-		eps = perturb(k.a1, k.x0, z, (1+norm2(s.Q))/c2)
+		eps = perturb(k.a1, k.x0, z, (1+norm2(s.Q))/c2, k.kr.noise)
 		for i := range w.nq {
 			k.q1[i] = s.Q[i] + h*s.V[i] + c2*(s.A[i]+k.a1[i])
 			k.v1[i] = s.V[i] + h/2*(s.A[i]+k.a1[i])

@@ -1,0 +1,102 @@
+package integrate
+
+import "math"
+
+// diffNoise sets the increment σ of the forward differences J z ≈ (φ(y + σz) − φ(y))/σ of
+// a Newton-Krylov corrector (gmres.go) from the measured noise of φ. A difference errs by
+// the truncation σ‖φ''‖‖z‖²/2 plus the noise of two evaluations over σ; with the point
+// moved by s = σ‖z‖ and φ varying on the scale S of y (curvature ~1/S in the units of the
+// increments), the two balance at
+//
+//	s = √(ν S),
+//
+// ν the noise of φ in those units, the usual s = √ε S when ν = ε S (Kelley 2003, sec.
+// 3.2.1; Moré and Wild 2012). On the joint route's chains ν is far above ε S: the dynamic
+// rows carry the rounding of the joint loads (2.5e6 N m at the base of the 1000-rod
+// chain), multiplied by the preconditioner's M⁻¹ along the rods' spins (5e-5 kg m²), so
+// √ε S put the products into that noise (BENCHMARKS.md, "The increment of the
+// Newton-Krylov difference products").
+//
+// ν is measured, not modelled (measure): the third difference of φ along y + kτS d (k =
+// 0..3, d of fixed pseudo-random signs, τ = diffNoiseTau) cancels φ's smooth part to
+// O(τ³) and leaves its rounding, √20 times one evaluation's for independent errors
+// (Moré and Wild 2011, ECnoise); the preconditioner maps it into the units of the
+// increments, where GMRES compares the products. It is measured at a solver's first
+// solve and again every diffNoiseEvery solves, as the loads change along a run.
+type diffNoise struct {
+	level  float64 // ν: the preconditioned noise, in the norm of the increments
+	tau    float64 // > 0 while measuring: the increments are τ S
+	last   float64 // the last increment returned
+	rms    bool    // the caller's norms are root mean squares (n components)
+	solves int     // solves so far (a measurement every diffNoiseEvery: due)
+}
+
+// diffNoiseTau is the step of the third difference relative to the scale S: far above the
+// ulps of y (the evaluations round differently) and far below S (the cubic term vanishes).
+const diffNoiseTau = 1e-9
+
+// diffNoiseEvery is the number of solves after which the noise is measured again: its
+// three evaluations then cost a few per cent of the products (hht takes 5-20 per solve
+// on the 1000-rod chain).
+const diffNoiseEvery = 16
+
+// increment returns σ for a product along z of norm zn about a point of scale S (1 + ‖y‖,
+// or the caller's larger qScale; perturb): s = max(√ε S, √(ν S)), σ = s/zn. A nil d gives
+// the rounding-only rule √ε S/zn.
+func (d *diffNoise) increment(scale, zn float64) float64 {
+	r := math.Sqrt(epsilon)
+	if d != nil {
+		if d.tau > 0 {
+			r = d.tau
+		} else {
+			r = math.Max(r, math.Sqrt(d.level/scale))
+		}
+	}
+	sigma := r * scale / zn
+	if d != nil {
+		d.last = sigma
+	}
+	return sigma
+}
+
+// due reports whether solver's next solve measures the noise, and counts the solve.
+func (d *diffNoise) due() bool {
+	if d == nil {
+		return false
+	}
+	d.solves++
+	return (d.solves-1)%diffNoiseEvery == 0
+}
+
+// measure sets ν from three products of sys at the increments τS, 2τS, 3τS along a
+// direction of fixed pseudo-random signs, using z, acc and tmp (n each) as work: each
+// product times its σ is φ(y + σd) − φ(y) (plus terms linear in σ, which the third
+// difference removes). A non-finite result leaves ν = 0 (the solve's own products report
+// the non-finite residual).
+func (d *diffNoise) measure(sys krylovSystem, z, acc, tmp []float64) {
+	for i := range z {
+		z[i] = roundingSign(i)
+	}
+	clear(acc)
+	for k, c := range [3]float64{3, -3, 1} { // Δ³φ = φ₃ − 3φ₂ + 3φ₁ − φ₀, φ₀ cancelled
+		d.tau = float64(k+1) * diffNoiseTau
+		sys.jacVec(tmp, z)
+		for i, x := range tmp {
+			acc[i] += c * d.last * x
+		}
+	}
+	d.tau = 0
+	s := 1 / math.Sqrt(20)
+	for i := range acc {
+		acc[i] *= s
+	}
+	sys.precondition(acc)
+	level := norm2(acc)
+	if d.rms {
+		level /= math.Sqrt(float64(len(acc)))
+	}
+	if !isFinite(level) {
+		level = 0
+	}
+	d.level = level
+}
