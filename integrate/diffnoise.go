@@ -4,7 +4,7 @@ import "math"
 
 // diffNoise sets the increment σ of the forward differences J z ≈ (φ(y + σz) − φ(y))/σ of
 // a Newton-Krylov corrector (gmres.go) from the measured noise of φ. A difference errs by
-// the truncation σ‖φ''‖‖z‖²/2 plus the noise of two evaluations over σ; with the point
+// the truncation σ‖φ”‖‖z‖²/2 plus the noise of two evaluations over σ; with the point
 // moved by s = σ‖z‖ and φ varying on the scale S of y (curvature ~1/S in the units of the
 // increments), the two balance at
 //
