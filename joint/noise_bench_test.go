@@ -16,13 +16,14 @@ import (
 // τ = 1e-9, d_i = ±(1 + |q_i|) of fixed pseudo-random signs; Moré and Wild's ECnoise, the
 // k-th difference scaled by k!/√(2k)!), RMS over the rows:
 //
-//	f-rel     noise of f(q, v) (Force) over RMS |f|
-//	Ma-rel    noise of M(q) a (MassMul, a the state's accelerations) over RMS |M a|
-//	r-Nm      noise of r = M(q) a − f(q, v), the dynamic rows (N m), with f-Nm = RMS |f|
-//	acc-x/y/z noise of M(q)⁻¹ r (MassSolve: the dynamic rows as the preconditioner maps
-//	          them into accelerations), RMS over the joints' x, y, z Cardan rows (rad/s²)
-//	acc4      the same from the fourth difference (all rows): ≈ the third's when the
-//	          differences see noise only
+//	f-rel/ε     noise of f(q, v) (Force) over RMS |f|, in units of ε = 2⁻⁵²
+//	Ma-rel/ε    noise of M(q) a (MassMul, a the state's accelerations) over RMS |M a|
+//	r-µNm       noise of r = M(q) a − f(q, v), the dynamic rows (µN m), f-Nm RMS |f|
+//	acc-x/y/z-n noise of M(q)⁻¹ r (MassSolve: the dynamic rows as the preconditioner
+//	            maps them into accelerations), RMS over the joints' x, y, z Cardan rows
+//	            (nrad/s²)
+//	acc4-n      the same from the fourth difference (all rows): ≈ the third's when the
+//	            differences see noise only
 //
 // from the start (t0=0) and from a dopri5 run's state at t = 0.25 s, with the chain hung
 // from the origin or from (x0, 0, 0) (the world-origin moments of the joint loads grow with
@@ -77,9 +78,10 @@ func reportNoise(b *testing.B, sys *joint.System, s integrate.State) {
 	force(f, s.Q)
 	fm := rms(f)
 	massMul(r, s.Q)
-	b.ReportMetric(rms(nf)/fm, "f-rel")
-	b.ReportMetric(rms(nm)/rms(r), "Ma-rel")
-	b.ReportMetric(rms(nr), "r-Nm")
+	const eps = 0x1p-52
+	b.ReportMetric(rms(nf)/fm/eps, "f-rel/ε")
+	b.ReportMetric(rms(nm)/rms(r)/eps, "Ma-rel/ε")
+	b.ReportMetric(rms(nr)*1e6, "r-µNm")
 	b.ReportMetric(fm, "f-Nm")
 	for _, axis := range []string{"x", "y", "z"} {
 		var part []float64
@@ -88,9 +90,9 @@ func reportNoise(b *testing.B, sys *joint.System, s integrate.State) {
 				part = append(part, x)
 			}
 		}
-		b.ReportMetric(rms(part), "acc-"+axis)
+		b.ReportMetric(rms(part)*1e9, "acc-"+axis+"-n")
 	}
-	b.ReportMetric(rms(na4), "acc4")
+	b.ReportMetric(rms(na4)*1e9, "acc4-n")
 }
 
 // differenceNoise returns the noise of fn per row from its third and fourth differences
