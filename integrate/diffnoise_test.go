@@ -6,7 +6,7 @@ import (
 )
 
 // noisyQuadratic is φ(y) = y + (w·(y − y₀))² u/(2S) + η ρ(y): identity Jacobian at y₀,
-// curvature ‖φ''(w, w)‖ = 1/S along the unit vector w, and a deterministic pseudo-random
+// curvature ‖φ”(w, w)‖ = 1/S along the unit vector w, and a deterministic pseudo-random
 // noise ρ_i ∈ [−1, 1] of amplitude η, a hash of y_i's bits (independent between points as
 // rounding is). Its products are the differences of perturb with the increment d sets.
 type noisyQuadratic struct {

@@ -56,6 +56,7 @@ func (s *gmres) solve(sys krylovSystem, b []float64) bool {
 	m := s.m
 	if s.measures && s.noise.due() {
 		s.noise.measure(sys, s.V[0], s.V[1], s.V[2])
+		s.total.Products += diffNoiseProducts
 	}
 	sys.precondition(b)
 	beta := norm2(b)
@@ -146,7 +147,7 @@ func perturb(dst, base, z []float64, qScale float64, d *diffNoise) float64 {
 
 // KrylovCounts totals the GMRES solves of a Newton-Krylov corrector (gmres.go): Solves
 // linear systems, Products the products J z they took (each one or, on radau5's complex
-// system, two residual evaluations), Missed the solves that stopped at gmresMaxIter
+// system, two residual evaluations; with the noise measurements' products, diffNoise), Missed the solves that stopped at gmresMaxIter
 // products short of their forcing term.
 type KrylovCounts struct{ Solves, Products, Missed int }
 
