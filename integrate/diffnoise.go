@@ -37,9 +37,10 @@ type diffNoise struct {
 const diffNoiseTau = 1e-9
 
 // diffNoiseEvery is the number of solves after which the noise is measured again: its
-// diffNoiseProducts evaluations then cost a few per cent of the products (hht takes 5-20
-// per solve on the 1000-rod chain).
-const diffNoiseEvery = 16
+// diffNoiseProducts evaluations then cost about 0.1 product per solve (every 16 solves
+// added 0.4-0.65 to bdf's 1.9-2.5 products per iteration on the 100-rod chain; the noise
+// follows the loads, which change over many steps).
+const diffNoiseEvery = 64
 
 // increment returns σ for a product along z of norm zn about a point of scale S (1 + ‖y‖,
 // or the caller's larger qScale; perturb): s = max(√ε S, √(ν S)), σ = s/zn. A nil d gives
