@@ -23,13 +23,15 @@ import "math"
 // (Moré and Wild 2011, ECnoise); the preconditioner maps it into the units of the
 // increments, where GMRES compares the products. Two steps τ and 100τ check that it is
 // noise. It is measured at a solver's first
-// solve and again every diffNoiseEvery solves, as the loads change along a run.
+// solve and again every diffNoiseEvery solves, as the loads change along a run (after
+// diffNoiseRetry solves when the two steps disagreed above the rounding level).
 type diffNoise struct {
 	level  float64 // ν: the preconditioned noise, in the norm of the increments
 	tau    float64 // > 0 while measuring: the increments are τ S
 	last   float64 // the last increment returned
 	rms    bool    // the caller's norms are root mean squares (n components)
-	solves int     // solves so far (a measurement every diffNoiseEvery: due)
+	scale  float64 // S of the last increment
+	wait   int     // solves until the next measurement (due)
 }
 
 // diffNoiseTau is the step of the third difference relative to the scale S: far above the
@@ -41,6 +43,11 @@ const diffNoiseTau = 1e-9
 // added 0.4-0.65 to bdf's 1.9-2.5 products per iteration on the 100-rod chain; the noise
 // follows the loads, which change over many steps).
 const diffNoiseEvery = 64
+
+// diffNoiseRetry is the number of solves after which a measurement whose two steps
+// disagreed above the rounding level is repeated (hht's first solve on the chain's start:
+// ν ∝ τ there, measured once, then noise).
+const diffNoiseRetry = 8
 
 // increment returns σ for a product along z of norm zn about a point of scale S (1 + ‖y‖,
 // or the caller's larger qScale; perturb): s = max(√ε S, √(ν S)), σ = s/zn. A nil d gives
@@ -56,7 +63,7 @@ func (d *diffNoise) increment(scale, zn float64) float64 {
 	}
 	sigma := r * scale / zn
 	if d != nil {
-		d.last = sigma
+		d.last, d.scale = sigma, scale
 	}
 	return sigma
 }
@@ -66,8 +73,11 @@ func (d *diffNoise) due() bool {
 	if d == nil {
 		return false
 	}
-	d.solves++
-	return (d.solves-1)%diffNoiseEvery == 0
+	if d.wait > 0 {
+		d.wait--
+		return false
+	}
+	return true
 }
 
 // measure sets ν from the third differences at two steps τ and diffNoiseSpread·τ
@@ -78,9 +88,12 @@ func (d *diffNoise) due() bool {
 func (d *diffNoise) measure(sys krylovSystem, z, acc, tmp []float64) {
 	near := d.thirdDifference(sys, diffNoiseTau, z, acc, tmp)
 	far := d.thirdDifference(sys, diffNoiseSpread*diffNoiseTau, z, acc, tmp)
-	d.level = 0
-	if far < diffNoiseAgree*near {
+	d.level, d.wait = 0, diffNoiseEvery-1
+	switch {
+	case far < diffNoiseAgree*near:
 		d.level = math.Max(near, far)
+	case near > diffNoiseAgree*epsilon*d.scale: // not noise, not rounding: try again soon
+		d.wait = diffNoiseRetry - 1
 	}
 }
 
