@@ -37,14 +37,7 @@ func BenchmarkResidualNoise(b *testing.B) {
 	}{{10, 0, 0}, {10, 0, 500}, {100, 0, 0}, {100, 0, 500}, {100, 0.25, 0}, {1000, 0, 0}, {1000, 0.25, 0}} {
 		b.Run(fmt.Sprintf("N=%d/t0=%g/x0=%g", c.n, c.t0, c.x0), func(b *testing.B) {
 			md, _ := chain3DModelHungAt(c.n, 0.01, [3]float64{c.x0, 0, 0})
-			sys, err := md.System()
-			if err != nil {
-				b.Fatal(err)
-			}
-			nq, _ := sys.Size()
-			s := integrate.NewState(nq, 0)
-			s.V[md.Coordinate("ball1.z")] = chain3DRate
-			sys.Accelerations(s.A, 0, s.Q, s.V)
+			sys, s := startedChain(b, md)
 			s = stateAt(b, sys, s, c.t0)
 			for b.Loop() {
 				reportNoise(b, sys, s)
