@@ -26,12 +26,12 @@ import "math"
 // solve and again every diffNoiseEvery solves, as the loads change along a run (after
 // diffNoiseRetry solves when the two steps disagreed above the rounding level).
 type diffNoise struct {
-	level  float64 // ν: the preconditioned noise, in the norm of the increments
-	tau    float64 // > 0 while measuring: the increments are τ S
-	last   float64 // the last increment returned
-	rms    bool    // the caller's norms are root mean squares (n components)
-	scale  float64 // S of the last increment
-	wait   int     // solves until the next measurement (due)
+	level float64 // ν: the preconditioned noise, in the norm of the increments
+	tau   float64 // > 0 while measuring: the increments are τ S
+	last  float64 // the last increment returned
+	rms   bool    // the caller's norms are root mean squares (n components)
+	scale float64 // S of the last increment
+	wait  int     // solves until the next measurement (due)
 }
 
 // diffNoiseTau is the step of the third difference relative to the scale S: far above the
