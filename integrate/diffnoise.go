@@ -22,9 +22,9 @@ import "math"
 // O(τ³) and leaves its rounding, √20 times one evaluation's for independent errors
 // (Moré and Wild 2011, ECnoise); the preconditioner maps it into the units of the
 // increments, where GMRES compares the products. Two steps τ and 100τ check that it is
-// noise. It is measured at a solver's first
-// solve and again every diffNoiseEvery solves, as the loads change along a run (after
-// diffNoiseRetry solves when the two steps disagreed above the rounding level).
+// noise. It is measured at a solver's first solve and again every diffNoiseEvery solves,
+// as the loads change along a run (after diffNoiseRetry solves when the two steps
+// disagreed above the rounding level).
 type diffNoise struct {
 	level float64 // ν: the preconditioned noise, in the norm of the increments
 	tau   float64 // > 0 while measuring: the increments are τ S
@@ -99,8 +99,8 @@ func (d *diffNoise) measure(sys krylovSystem, z, acc, tmp []float64) {
 
 // diffNoiseSpread is the ratio of measure's two steps, diffNoiseAgree the largest ratio of
 // their estimates that counts as one noise level: the sampling scatter of one sample
-// of a few hundred rows is below 2 (TestDiffNoiseBalancesNoiseAndCurvature: 0.97 of the
-// true level), a difference growing like τ gives 100.
+// of tens to thousands of rows is below 2 (TestDiffNoiseBalancesNoiseAndCurvature: the
+// larger of the two 1.28 × the true level), a difference growing like τ gives 100.
 const diffNoiseSpread, diffNoiseAgree = 100, 4
 
 // diffNoiseProducts is the number of products one measurement takes.
