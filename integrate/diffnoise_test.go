@@ -116,3 +116,14 @@ func TestDiffNoiseKeepsRoundingRule(t *testing.T) {
 		t.Errorf("σ = %.6g, want the rounding rule's %.6g", got, want)
 	}
 }
+
+// TestDiffNoiseMeasureAllocatesNothing: a measurement, which a solve of a step may run,
+// allocates nothing.
+func TestDiffNoiseMeasureAllocatesNothing(t *testing.T) {
+	const n = 60
+	p := newNoisyQuadratic(n, 1e-10)
+	z, acc, tmp := make([]float64, n), make([]float64, n), make([]float64, n)
+	if a := testing.AllocsPerRun(10, func() { p.d.measure(p, z, acc, tmp) }); a != 0 {
+		t.Errorf("measure allocated %.0f times per run, want 0", a)
+	}
+}
