@@ -70,6 +70,11 @@ func newALIKrylov(w *aliWork, sys dae.System) *aliKrylov {
 	k := &aliKrylov{mm: mm, ms: ms, tan: massSchurOf(sys), proj: massSchurOf(sys), kr: newGMRES(nq), w: w,
 		mq: vec(nq), y: vec(nc), x0: vec(nq), rb: vec(nq), q1: vec(nq), v1: vec(nq), a1: vec(nq), f1: vec(nq),
 		r1: vec(nq), e1: vec(nc), gam1: vec(nc), gz: vec(nc)}
+	// The rounding-only increment (jacVec): the measured one (diffNoise, √(ν S)) moved
+	// ali3's and ali1's results with joint friction from the dense path's by 2.8e-5 and
+	// 8.6e-5 against errors of 1.1e-5 (TestALIKrylovFrictionMatchesDense): the friction
+	// law's curvature in v = 2Δq/h is far above the 1/S the rule assumes.
+	k.kr.noise, k.kr.measures = nil, false
 	if nc > 0 {
 		k.G1 = mat.NewDense(nc, nq, nil)
 	}
@@ -165,13 +170,13 @@ func (k *aliKrylov) jacVec(dst, z []float64) {
 	t, c2, s := w.cur.T+h, h*h/4, &w.cur
 	var eps float64
 	if w.index == 3 {
-		eps = perturb(k.q1, k.x0, z, 1+norm2(s.Q))
+		eps = perturb(k.q1, k.x0, z, 1+norm2(s.Q), nil)
 		for i := range w.nq {
 			k.v1[i] = 2/h*(k.q1[i]-s.Q[i]) - s.V[i]
 			k.a1[i] = 4/(h*h)*(k.q1[i]-s.Q[i]) - 4/h*s.V[i] - s.A[i]
 		}
 	} else {
-		eps = perturb(k.a1, k.x0, z, (1+norm2(s.Q))/c2)
+		eps = perturb(k.a1, k.x0, z, (1+norm2(s.Q))/c2, nil)
 		for i := range w.nq {
 			k.q1[i] = s.Q[i] + h*s.V[i] + c2*(s.A[i]+k.a1[i])
 			k.v1[i] = s.V[i] + h/2*(s.A[i]+k.a1[i])

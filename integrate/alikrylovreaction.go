@@ -195,7 +195,7 @@ func (k *aliKrylov) addReactionColumn(dst []float64, t, eps float64) {
 // difference of f_λ in λ.
 func (k *aliKrylov) reactionTimes(dst []float64, t float64, d []float64) {
 	w, r := k.w, k.rf
-	eta := perturb(r.lt, w.lamHat, d, 0)
+	eta := perturb(r.lt, w.lamHat, d, 0, nil)
 	clear(dst)
 	if eta == 0 {
 		return

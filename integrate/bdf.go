@@ -238,6 +238,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		se.mm, se.ma = sys.(dae.MassMultiplier), make([]float64, nq)
 		se.M, se.work = nil, nil // until a fallback (allocDense): 2 nq² floats
 		w.kr = newGMRES(se.n)
+		w.kr.noise.rms = true // jacVec's norms
 		w.kyy, w.kyPrime, w.kres = make([]float64, se.n), make([]float64, se.n), make([]float64, se.n)
 		w.ksc = make([]float64, se.n)
 		w.resRaw = make([]float64, nq)

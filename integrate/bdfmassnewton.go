@@ -304,19 +304,16 @@ func (w *bdfWork) krylov() {
 }
 
 // jacVec writes J x ≈ (G(y + σx) − G(y))/σ into dst for x = sc·z̃ (krylovSystem), with
-// y' = y'_pred + c_j(y − y_pred) following y and σ = √ε(1 + ‖y/sc‖)/‖z̃‖ in RMS norms
-// (each component moved in proportion to its scale, as in radauKrylov.jv): one residual
-// evaluation, M x by dae.MassMultiplier.
+// y' = y'_pred + c_j(y − y_pred) following y and σ = diffNoise.increment(1 + ‖y/sc‖, ‖z̃‖)
+// in RMS norms (each component moved in proportion to its scale, as in radauKrylov.jv):
+// one residual evaluation, M x by dae.MassMultiplier.
 func (w *bdfWork) jacVec(dst, z []float64) {
 	zn := norm2(z) / math.Sqrt(float64(w.n))
 	if zn == 0 {
 		clear(dst)
 		return
 	}
-	sigma := math.Sqrt(epsilon) * (1 + w.kyw) / zn
-	if w.rnd != nil { // the residual's relative rounding is level/(1 + ‖y/sc‖), not ε
-		sigma = math.Max(sigma, math.Sqrt(w.rnd.level*(1+w.kyw))/zn)
-	}
+	sigma := w.kr.noise.increment(1+w.kyw, zn)
 	for i, sc := range w.ksc {
 		d := sigma * sc * z[i]
 		w.yy[i] = w.kyy[i] + d

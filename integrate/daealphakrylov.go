@@ -98,7 +98,7 @@ func (k *daeAlphaKrylov) increment(w *daeAlphaWork) {
 // jacVec writes J z ≈ (r(x + εz) − r(x))/ε into dst (krylovSystem), ε from perturb.
 func (s daeAlphaKrylovSystem) jacVec(dst, z []float64) {
 	w, k := s.w, s.w.kry
-	eps := perturb(w.x, k.kx, z, (1+norm2(w.cur.Q))/w.hTry)
+	eps := perturb(w.x, k.kx, z, (1+norm2(w.cur.Q))/w.hTry, k.kr.noise)
 	if eps == 0 {
 		clear(dst)
 		return

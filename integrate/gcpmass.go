@@ -129,7 +129,7 @@ func (w *gcpWork) krylov() { w.kry.kr.solve(w, w.dvdd) }
 // fails at the perturbed point writes NaN, which ends the iteration as diverged.
 func (w *gcpWork) jacVec(dst, z []float64) {
 	k, h := w.kry, w.hTry
-	eps := perturb(k.pv, w.vdd, z, (1+norm2(w.cur.Q))/(gcpBeta*h*h))
+	eps := perturb(k.pv, w.vdd, z, (1+norm2(w.cur.Q))/(gcpBeta*h*h), k.kr.noise)
 	if eps == 0 {
 		clear(dst)
 		return

@@ -702,7 +702,7 @@ func (w *genAlphaWork) krylov() {
 // jacVec writes J z ≈ (r(x + εz) − r(x))/ε into dst (krylovSystem): eq. 70's matrix
 // applied to z by a forward difference of the residual eq. 69, ε from perturb.
 func (w *genAlphaWork) jacVec(dst, z []float64) {
-	eps := perturb(w.x, w.kx, z, (1+norm2(w.cur.Q))/w.hTry)
+	eps := perturb(w.x, w.kx, z, (1+norm2(w.cur.Q))/w.hTry, w.kr.noise)
 	if eps == 0 {
 		clear(dst)
 		return

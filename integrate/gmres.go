@@ -26,6 +26,8 @@ type gmres struct {
 	g, y     []float64    // rotated right side, coefficients
 	products int          // J z products of the last solve
 	total    KrylovCounts // over all solves, for the run's diagnostics
+	noise    *diffNoise   // the increment of the products, measured by this solver if measures
+	measures bool
 }
 
 // gmresMaxIter and gmresRTol bound the inner iteration of the Newton-Krylov corrector:
@@ -40,7 +42,7 @@ const (
 
 func newGMRES(n int) *gmres {
 	m := gmresMaxIter
-	g := &gmres{n: n, m: m, rtol: gmresRTol, H: make([]float64, (m+1)*m),
+	g := &gmres{n: n, m: m, rtol: gmresRTol, H: make([]float64, (m+1)*m), noise: &diffNoise{}, measures: true,
 		cs: make([]float64, m), sn: make([]float64, m), g: make([]float64, m+1), y: make([]float64, m)}
 	for range m + 1 {
 		g.V = append(g.V, make([]float64, n))
@@ -52,6 +54,10 @@ func newGMRES(n int) *gmres {
 // its residual reached rtol relative to ‖b‖ within maxIter products.
 func (s *gmres) solve(sys krylovSystem, b []float64) bool {
 	m := s.m
+	if s.measures && s.noise.due() {
+		s.noise.measure(sys, s.V[0], s.V[1], s.V[2])
+		s.total.Products += diffNoiseProducts
+	}
 	sys.precondition(b)
 	beta := norm2(b)
 	s.products = 0
@@ -121,17 +127,18 @@ func (s *gmres) solve(sys krylovSystem, b []float64) bool {
 }
 
 // perturb writes dst = base + ε z for the forward difference of a Jacobian-vector product
-// and returns ε = √ε_mach max(1 + ‖base‖, qScale)/‖z‖, or 0 (dst untouched) when z = 0.
+// and returns ε = d.increment(max(1 + ‖base‖, qScale), ‖z‖) (√ε_mach max(1 + ‖base‖,
+// qScale)/‖z‖ or more, by the measured noise d), or 0 (dst untouched) when z = 0.
 // qScale is (1 + ‖q‖)/s for unknowns that move q by s times their change (βh² for hht's
 // accelerations, h for genalpha's Δq): without it a short step moved q by less than its
 // rounding and the difference lost the constraint rows (hht at h = 1e-9 on a driven
 // four-bar found G z = 0).
-func perturb(dst, base, z []float64, qScale float64) float64 {
+func perturb(dst, base, z []float64, qScale float64, d *diffNoise) float64 {
 	zn := norm2(z)
 	if zn == 0 {
 		return 0
 	}
-	eps := math.Sqrt(epsilon) * math.Max(1+norm2(base), qScale) / zn
+	eps := d.increment(math.Max(1+norm2(base), qScale), zn)
 	for i := range dst {
 		dst[i] = base[i] + eps*z[i]
 	}
@@ -140,7 +147,7 @@ func perturb(dst, base, z []float64, qScale float64) float64 {
 
 // KrylovCounts totals the GMRES solves of a Newton-Krylov corrector (gmres.go): Solves
 // linear systems, Products the products J z they took (each one or, on radau5's complex
-// system, two residual evaluations), Missed the solves that stopped at gmresMaxIter
+// system, two residual evaluations; with the noise measurements' products, diffNoise), Missed the solves that stopped at gmresMaxIter
 // products short of their forcing term.
 type KrylovCounts struct{ Solves, Products, Missed int }
 

@@ -854,7 +854,7 @@ func (w *hhtWork) krylov() {
 // of f, M z (dae.MassMultiplier), G and g, with ε from perturb. e(u) is w.res.
 func (w *hhtWork) jacVec(dst, z []float64) {
 	h := w.hTry
-	eps := perturb(w.u, w.ku, z, (1+norm2(w.cur.Q))/(w.k.beta*h*h))
+	eps := perturb(w.u, w.ku, z, (1+norm2(w.cur.Q))/(w.k.beta*h*h), w.kr.noise)
 	if eps == 0 {
 		clear(dst)
 		return

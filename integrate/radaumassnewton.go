@@ -118,6 +118,8 @@ func newRadauKrylov(se *semiExplicit, approx, reactionKrylov bool, stats *Stats)
 		x: vec(n), xi: vec(n), yp: vec(n), jx: vec(n), jxi: vec(n), im0: vec(n),
 		wr: vec(nq), wi: vec(nq), gmr: vec(nq), gmi: vec(nq)}
 	k.re.rtol, k.cx.rtol = radauGMRESRTol, radauGMRESRTol
+	k.re.noise.rms = true
+	k.cx.noise, k.cx.measures = k.re.noise, false
 	if k.hasMu {
 		k.GGt = vec(se.ncH * se.ncH)
 	}
@@ -217,14 +219,15 @@ func (k *radauKrylov) beginSolve() {
 }
 
 // jv writes J x into dst for the unscaled x = sc·z̃, by one evaluation of φ at
-// y₀ + σx, σ = √ε(1 + ‖y₀/sc‖)/‖z̃‖ (RMS norms), or 0 when z̃ = 0.
+// y₀ + σx, σ = diffNoise.increment(1 + ‖y₀/sc‖, ‖z̃‖) (RMS norms; the noise measured by
+// the real system's solver, shared by the complex one's), or 0 when z̃ = 0.
 func (k *radauKrylov) jv(dst, x, zt []float64) {
 	zn := norm2(zt) / math.Sqrt(float64(k.n))
 	if zn == 0 {
 		clear(dst)
 		return
 	}
-	sigma := math.Sqrt(epsilon) * (1 + k.yw) / zn
+	sigma := k.re.noise.increment(1+k.yw, zn)
 	for i, y := range k.y0 {
 		k.yp[i] = y + sigma*x[i]
 	}

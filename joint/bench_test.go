@@ -38,11 +38,16 @@ func chain3DModel(n int) (*joint.Model, int) { return chain3DModelOfRadius(n, 0.
 
 // chain3DModelOfRadius is chain3DModel with rods of radius r.
 func chain3DModelOfRadius(n int, r float64) (*joint.Model, int) {
+	return chain3DModelHungAt(n, r, [3]float64{})
+}
+
+// chain3DModelHungAt is chain3DModelOfRadius with the first rod hung from the point p.
+func chain3DModelHungAt(n int, r float64, p [3]float64) (*joint.Model, int) {
 	const l, m = chain3DRod, 1.0
 	md := &joint.Model{Gravity: [3]float64{0, 0, -9.81}}
 	rod := joint.Body{Mass: m, COM: [3]float64{l / 2, 0, 0},
 		Inertia: [3][3]float64{{m * r * r / 2, 0, 0}, {0, m * l * l / 12, 0}, {0, 0, m * l * l / 12}}}
-	f, origin := joint.Ground, [3]float64{}
+	f, origin := joint.Ground, p
 	for i := range n {
 		rod.Name = fmt.Sprint("rod", i+1)
 		f = md.Spherical(fmt.Sprint("ball", i+1), f, origin, rod)

@@ -13,6 +13,12 @@ import (
 // spin inertia m r²/2 against the root joints' and the worse conditioned M.
 func slenderChain3D(t *testing.T, n int, r float64) (*joint.System, integrate.State) {
 	md, _ := chain3DModelOfRadius(n, r)
+	return startedChain(t, md)
+}
+
+// startedChain returns the system of a chain3DModel-like model and its start, turning
+// about the vertical at chain3DRate.
+func startedChain(t testing.TB, md *joint.Model) (*joint.System, integrate.State) {
 	sys, err := md.System()
 	if err != nil {
 		t.Fatal(err)
