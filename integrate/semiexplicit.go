@@ -74,6 +74,11 @@ type semiExplicit struct {
 	ma  []float64 // M a (with mm)
 	rx  *reaction // λ-dependent forces f_λ (dae.ReactionForce), or nil
 	spx *semiScatter
+	// sec, on the sparse path, gives ∂(G v)/∂q and G_t on G's pattern into dGv and gT
+	// (dae.SparseConstraintJacobianDerivative) when sys has them and no Pfaffian rows;
+	// nil: the constraint rows' derivatives are differenced (semisparse.go).
+	sec     dae.SparseConstraintJacobianDerivative
+	dGv, gT []float64
 }
 
 // fdEvals returns the System evaluations spent on finite differences so far: those of
@@ -120,6 +125,10 @@ func newSemiExplicit(sys dae.System, form Formulation, sparse bool) (*semiExplic
 	}
 	s.rx = newReactionDeferred(sys, s.sp) // ∂f_λ's dense matrices at the first jacobian
 	if s.sp != nil {
+		if sec, ok := sys.(dae.SparseConstraintJacobianDerivative); ok && s.ncH == nc && nc > 0 {
+			s.sec = sec
+			s.dGv, s.gT = make([]float64, len(s.sp.G)), make([]float64, len(s.sp.G))
+		}
 		return s, nil
 	}
 	s.der = dae.NewDerivatives(sys)

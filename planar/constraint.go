@@ -116,28 +116,42 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, 
 
 // ConstraintJacobianDerivative writes ∂(G w)/∂q, row r = Σ_k w_k (∇²c_k w_p)ᵀ: the
 // constraint Hessians contracted with w (seed 000, eqs. 22-25, 32-33).
-func (s *System) ConstraintJacobianDerivative(dst *mat.Dense, _ float64, q, w []float64) {
+func (s *System) ConstraintJacobianDerivative(dst *mat.Dense, t float64, q, w []float64) {
+	s.writeConstraintJacobianDerivative(assembly.Dense(dst), t, q, w)
+}
+
+// ConstraintJacobianDerivativeValues writes ∂(G w)/∂q into the values of G's pattern
+// (dae.SparseConstraintJacobianDerivative), the same additions as the dense method.
+func (s *System) ConstraintJacobianDerivativeValues(dst []float64, t float64, q, w []float64) {
+	s.writeConstraintJacobianDerivative(s.ConstraintTarget(dst), t, q, w)
+}
+
+// ConstraintJacobianTimeDerivativeValues writes G_t = 0: no row's weights depend on t
+// (a drive enters only as −f(t)).
+func (s *System) ConstraintJacobianTimeDerivativeValues(dst []float64, _ float64, _ []float64) {
+	clear(dst)
+}
+
+func (s *System) writeConstraintJacobianDerivative(dst assembly.Target, _ float64, q, w []float64) {
 	dst.Zero()
 	var c pairCache
 	var e coordEval
+	var hw [6]float64
 	for r := range s.rows {
 		rw := &s.rows[r]
-		out := dst.RawRowView(r)
 		for k := range rw.N {
 			tm := &rw.Terms[k]
 			s.evalTerm(&c, tm, q, &e)
 			pr := &s.pairs[tm.Pair]
 			wp := pr.rate(w)
-			for a, col := range pr.col {
-				if col < 0 {
-					continue
+			for a := range pr.col {
+				var x float64
+				for b, y := range wp {
+					x += e.hess[a][b] * y
 				}
-				var hw float64
-				for b, x := range wp {
-					hw += e.hess[a][b] * x
-				}
-				out[col] += tm.W * hw
+				hw[a] = x
 			}
+			dst.AddTermGradient(r, k, pr.col[:], tm.W, hw[:])
 		}
 	}
 	s.addOffsetsJacobianDerivative(dst, q, w)

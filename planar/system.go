@@ -45,19 +45,20 @@ type System struct {
 }
 
 var (
-	_ dae.System                       = (*System)(nil)
-	_ dae.ConstantMass                 = (*System)(nil)
-	_ dae.MassDerivative               = (*System)(nil)
-	_ dae.ConstraintForceDerivative    = (*System)(nil)
-	_ dae.ConstraintJacobianDerivative = (*System)(nil)
-	_ dae.GammaDerivative              = (*System)(nil)
-	_ dae.ForceDerivative              = (*System)(nil)
-	_ dae.Namer                        = (*System)(nil)
-	_ dae.Sparsity                     = (*System)(nil)
-	_ dae.Energy                       = (*System)(nil)
-	_ dae.EnergyInvariant              = (*System)(nil) // seed 001, eqs. 11-12 (energy.go)
-	_ dae.SparseEvaluator              = (*System)(nil)
-	_ dae.Algebraic                    = (*System)(nil) // cam joints' contact parameters (cam.go)
+	_ dae.System                             = (*System)(nil)
+	_ dae.ConstantMass                       = (*System)(nil)
+	_ dae.MassDerivative                     = (*System)(nil)
+	_ dae.ConstraintForceDerivative          = (*System)(nil)
+	_ dae.ConstraintJacobianDerivative       = (*System)(nil)
+	_ dae.GammaDerivative                    = (*System)(nil)
+	_ dae.ForceDerivative                    = (*System)(nil)
+	_ dae.Namer                              = (*System)(nil)
+	_ dae.Sparsity                           = (*System)(nil)
+	_ dae.Energy                             = (*System)(nil)
+	_ dae.EnergyInvariant                    = (*System)(nil) // seed 001, eqs. 11-12 (energy.go)
+	_ dae.SparseEvaluator                    = (*System)(nil)
+	_ dae.SparseConstraintJacobianDerivative = (*System)(nil) // on G's pattern (constraint.go)
+	_ dae.Algebraic                          = (*System)(nil) // cam joints' contact parameters (cam.go)
 )
 
 type bodyData struct {
