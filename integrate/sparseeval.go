@@ -93,8 +93,10 @@ func (e *sparseEval) addGTx(dst, x []float64, w float64) {
 			continue
 		}
 		lo, hi := p.RowStart[k], p.RowStart[k+1]
+		cols := p.Cols[lo:hi]
 		vals := e.G[lo:hi]
-		for t, j := range p.Cols[lo:hi] {
+		vals = vals[:len(cols)] // one length: no bounds check on vals[t]
+		for t, j := range cols {
 			dst[j] += w * vals[t] * xk
 		}
 	}
@@ -104,9 +106,11 @@ func (e *sparseEval) addGTx(dst, x []float64, w float64) {
 func csrMul(dst []float64, p *dae.CSR, v, x []float64) {
 	for i := range p.NRows {
 		lo, hi := p.RowStart[i], p.RowStart[i+1]
+		cols := p.Cols[lo:hi]
 		vals := v[lo:hi]
+		vals = vals[:len(cols)]
 		var s float64
-		for t, j := range p.Cols[lo:hi] {
+		for t, j := range cols {
 			s += vals[t] * x[j]
 		}
 		dst[i] = s
