@@ -147,7 +147,8 @@ const sparseTol = 1e-12
 // dense capability sys lacks (MassDerivative, ConstraintForceDerivative, ForceDerivative)
 // are skipped. A SparseConstraintJacobianDerivative's ∂(G w)/∂q and G_t are compared on
 // G's pattern too, against central differences (to 1e-7) where sys has no dense
-// ConstraintJacobianDerivative. The error is a *PatternError naming the worst entry by its row's and
+// ConstraintJacobianDerivative; a SparseConstraintWithJacobian's g and G must equal
+// Constraint's and ConstraintJacobianValues' to the bit. The error is a *PatternError naming the worst entry by its row's and
 // column's owners; a sys that is not a SparseEvaluator is an error too.
 func CheckSparse(sys System, p CheckPoint) error {
 	se, ok := sys.(SparseEvaluator)
@@ -197,7 +198,7 @@ func CheckSparse(sys System, p CheckPoint) error {
 			return err
 		}
 	}
-	return nil
+	return checkConstraintPass(sys, p, &gc)
 }
 
 // checkQuantity checks the coverage and values of x against its dense method, which

@@ -163,3 +163,41 @@ func TestCheckSparseSecond(t *testing.T) {
 		}
 	}
 }
+
+// passToy gives sparseToy g and G in one pass, from its own methods; bug "g" or "G" adds
+// 1e-15 relative to one entry (a pass that is not the same computation).
+type passToy struct {
+	sparseToy
+	bug string
+}
+
+func (s passToy) ConstraintWithJacobianValues(g, G []float64, t float64, q []float64) {
+	s.Constraint(g, t, q)
+	s.ConstraintJacobianValues(G, t, q)
+	switch s.bug {
+	case "g":
+		g[1] *= 1 + 1e-15
+	case "G":
+		G[2] *= 1 + 1e-15
+	}
+}
+
+// TestCheckSparseConstraintPass: dae.CheckSparse requires a SparseConstraintWithJacobian's
+// g and G to equal Constraint's and ConstraintJacobianValues' to the bit, and names the
+// constraint of an entry that differs.
+func TestCheckSparseConstraintPass(t *testing.T) {
+	base := sparseToy{toy: toy{}, coupling: [][]int{{0, 1}, {0, 1}}}
+	var _ dae.SparseConstraintWithJacobian = passToy{}
+	if err := dae.CheckSparse(passToy{sparseToy: base}, toyPoint); err != nil {
+		t.Fatalf("the same computation: %v", err)
+	}
+	err := dae.CheckSparse(passToy{sparseToy: base, bug: "g"}, toyPoint)
+	if err == nil || !strings.Contains(err.Error(), "g[1] (clock.c)") {
+		t.Errorf("g off by one rounding: %v, want an error naming g[1] (clock.c)", err)
+	}
+	var pe *dae.PatternError
+	err = dae.CheckSparse(passToy{sparseToy: base, bug: "G"}, toyPoint)
+	if !errors.As(err, &pe) || pe.Quantity != "G (with g)" || pe.RowName != "clock.c" || pe.ColName != "cart.x" {
+		t.Errorf("G off by one rounding: %v, want a mismatch in G (with g) at clock.c, cart.x", err)
+	}
+}

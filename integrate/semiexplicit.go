@@ -79,6 +79,9 @@ type semiExplicit struct {
 	// nil: the constraint rows' derivatives are differenced (semisparse.go).
 	sec     dae.SparseConstraintJacobianDerivative
 	dGv, gT []float64
+	// gpass, on the sparse path, writes g with G (dae.SparseConstraintWithJacobian) for
+	// the residuals of the forms that read g; nil: Constraint apart.
+	gpass dae.SparseConstraintWithJacobian
 }
 
 // fdEvals returns the System evaluations spent on finite differences so far: those of
@@ -128,6 +131,9 @@ func newSemiExplicit(sys dae.System, form Formulation, sparse bool) (*semiExplic
 		if sec, ok := sys.(dae.SparseConstraintJacobianDerivative); ok && s.ncH == nc && nc > 0 {
 			s.sec = sec
 			s.dGv, s.gT = make([]float64, len(s.sp.G)), make([]float64, len(s.sp.G))
+		}
+		if gp, ok := sys.(dae.SparseConstraintWithJacobian); ok && s.readsG() {
+			s.gpass = gp
 		}
 		return s, nil
 	}
@@ -201,8 +207,9 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 	q, v, a, lambda, mu := s.blocks(y)
 	nq := s.nq
 	copy(dst[:nq], v)
+	var g []float64 // g(t, q) when evaluated with G
 	if s.mm == nil {
-		s.evalMG(t, q)
+		g = s.evalMGg(t, q)
 	} else if s.G != nil {
 		s.sys.ConstraintJacobian(s.G, t, q)
 	}
@@ -222,9 +229,13 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 		}
 	}
 	s.addGT(dyn, lambda, -1)
-	s.constraintRow(dst[3*nq:3*nq+s.nc], t, q, v, a)
+	s.constraintRow(dst[3*nq:3*nq+s.nc], t, q, v, a, g)
 	if s.hasMu {
-		s.sys.Constraint(dst[3*nq+s.nc:], t, q)
+		if g != nil {
+			copy(dst[3*nq+s.nc:], g)
+		} else {
+			s.sys.Constraint(dst[3*nq+s.nc:], t, q)
+		}
 		copy(dst[3*nq+s.nc+s.ncH:], mu[s.ncH:]) // μ = 0 for the Pfaffian rows
 	}
 }
@@ -232,9 +243,31 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 // evalMG evaluates M and G at (t, q).
 func (s *semiExplicit) evalMG(t float64, q []float64) { evalMG(s.sys, s.sp, s.M, s.G, t, q) }
 
+// evalMGg evaluates M and G at (t, q), and returns g(t, q) (in s.g) when it comes with G
+// in one pass (gpass), else nil.
+func (s *semiExplicit) evalMGg(t float64, q []float64) []float64 {
+	if s.gpass == nil {
+		s.evalMG(t, q)
+		return nil
+	}
+	s.sp.evalM(t, q)
+	s.gpass.ConstraintWithJacobianValues(s.g, s.sp.G, t, q)
+	return s.g
+}
+
+// readsG reports whether the residual reads g(t, q): the μ rows of GGL and the position
+// terms of index3 and the Baumgarte forms.
+func (s *semiExplicit) readsG() bool {
+	switch s.form {
+	case Index3, StabilizedIndex2, Baumgarte, Index2Baumgarte:
+		return s.nc > 0
+	}
+	return false
+}
+
 // constraintRow writes the formulation's constraint c(t, q, v, a) into dst, using s.G,
-// which must hold G(t, q).
-func (s *semiExplicit) constraintRow(dst []float64, t float64, q, v, a []float64) {
+// which must hold G(t, q), and g when not nil (g(t, q), else evaluated here).
+func (s *semiExplicit) constraintRow(dst []float64, t float64, q, v, a, g []float64) {
 	if s.nc == 0 {
 		return
 	}
@@ -246,9 +279,12 @@ func (s *semiExplicit) constraintRow(dst []float64, t float64, q, v, a []float64
 		}
 	}
 	position := func(w float64) { // dst += w·g
-		s.sys.Constraint(s.g, t, q)
+		if g == nil {
+			g = s.g
+			s.sys.Constraint(g, t, q)
+		}
 		for i := range s.nc {
-			dst[i] += w * s.g[i]
+			dst[i] += w * g[i]
 		}
 	}
 	acceleration := func() { // dst += G a − γ
@@ -358,10 +394,10 @@ func (s *semiExplicit) constraintJacobian(J *mat.Dense, r int, t float64, q, v, 
 		h := dae.FDStep(q[j])
 		s.qp[j] = q[j] + h
 		s.sys.ConstraintJacobian(s.G, t, s.qp)
-		s.constraintRow(s.cp, t, s.qp, v, a)
+		s.constraintRow(s.cp, t, s.qp, v, a, nil)
 		s.qp[j] = q[j] - h
 		s.sys.ConstraintJacobian(s.G, t, s.qp)
-		s.constraintRow(s.cm, t, s.qp, v, a)
+		s.constraintRow(s.cm, t, s.qp, v, a, nil)
 		s.qp[j] = q[j]
 		for i := range s.nc {
 			J.Set(r+i, j, (s.cp[i]-s.cm[i])/(2*h))
@@ -378,9 +414,9 @@ func (s *semiExplicit) constraintJacobian(J *mat.Dense, r int, t float64, q, v, 
 		for j := range nq {
 			h := dae.FDStep(v[j])
 			s.qp[j] = v[j] + h
-			s.constraintRow(s.cp, t, q, s.qp, a)
+			s.constraintRow(s.cp, t, q, s.qp, a, nil)
 			s.qp[j] = v[j] - h
-			s.constraintRow(s.cm, t, q, s.qp, a)
+			s.constraintRow(s.cm, t, q, s.qp, a, nil)
 			s.qp[j] = v[j]
 			for i := range s.nc {
 				J.Set(r+i, nq+j, (s.cp[i]-s.cm[i])/(2*h))

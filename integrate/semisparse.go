@@ -282,9 +282,9 @@ func (s *semiExplicit) differenceRows(K []float64, idx []int, t float64, q, v, a
 	row := func(dst []float64) {
 		if inQ {
 			sp.evalG(t, s.qp)
-			s.constraintRow(dst, t, s.qp, v, a)
+			s.constraintRow(dst, t, s.qp, v, a, nil)
 		} else {
-			s.constraintRow(dst, t, q, s.qp, a)
+			s.constraintRow(dst, t, q, s.qp, a, nil)
 		}
 	}
 	d := groupedDiff{x.groups, x.byCol, x.posRow}

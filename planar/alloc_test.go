@@ -60,6 +60,7 @@ func checkNoAllocations(t *testing.T, sys *planar.System) {
 	gv := make([]float64, gc.NNZ())
 	evals := map[string]func(){
 		"ConstraintJacobianDerivativeValues": func() { sys.ConstraintJacobianDerivativeValues(gv, p.T, p.Q, p.A) },
+		"ConstraintWithJacobianValues":       func() { sys.ConstraintWithJacobianValues(g, gv, p.T, p.Q) },
 		"Mass":                               func() { sys.Mass(M, p.T, p.Q) },
 		"Force":                              func() { sys.Force(f, p.T, p.Q, p.V) },
 		"Constraint":                         func() { sys.Constraint(g, p.T, p.Q) },

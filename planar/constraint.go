@@ -44,20 +44,50 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 
 // WriteConstraintJacobian writes G = ∂g/∂q (assembly.MatrixWriter: ConstraintJacobian
 // and ConstraintJacobianValues).
-func (s *System) WriteConstraintJacobian(dst assembly.Target, _ float64, q []float64) {
+func (s *System) WriteConstraintJacobian(dst assembly.Target, t float64, q []float64) {
+	s.writeConstraintRows(nil, &dst, t, q)
+}
+
+// ConstraintWithJacobianValues writes g and G's values in one pass over the rows
+// (dae.SparseConstraintWithJacobian): each pair's kinematics once for both, the numbers
+// of Constraint and ConstraintJacobianValues.
+func (s *System) ConstraintWithJacobianValues(g, G []float64, t float64, q []float64) {
+	dst := s.ConstraintTarget(G)
+	s.writeConstraintRows(g, &dst, t, q)
+}
+
+// writeConstraintRows writes G into dst and, when g is not nil, g (as Constraint does).
+func (s *System) writeConstraintRows(g []float64, dst *assembly.Target, t float64, q []float64) {
 	dst.Zero()
 	var c pairCache
 	var grad [6]float64
 	for r := range s.rows {
 		rw := &s.rows[r]
+		gr := -rw.C0
 		for k := range rw.N {
 			tm := &rw.Terms[k]
-			coordGrad(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &grad)
+			kin := c.at(s, tm.Pair, tm.Coord, q)
+			if g != nil {
+				gr += tm.W * coordValue(tm.Coord, kin)
+			}
+			coordGrad(tm.Coord, kin, &grad)
 			dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
 		}
+		if g == nil {
+			continue
+		}
+		if rw.Drive != nil {
+			f, _, _ := rw.Drive.Eval(t)
+			gr -= f
+		}
+		g[r] = gr
 	}
-	s.addOffsetsJacobian(dst, q)
-	s.addCamsJacobian(dst, q)
+	s.addOffsetsJacobian(*dst, q)
+	s.addCamsJacobian(*dst, q)
+	if g != nil {
+		s.addOffsetsConstraint(g, q)
+		s.addCamsConstraint(g, q)
+	}
 }
 
 // ConstraintTimeDerivative writes g_t = −f'(t) for motions, 0 for the other rows.

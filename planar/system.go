@@ -58,6 +58,7 @@ var (
 	_ dae.EnergyInvariant                    = (*System)(nil) // seed 001, eqs. 11-12 (energy.go)
 	_ dae.SparseEvaluator                    = (*System)(nil)
 	_ dae.SparseConstraintJacobianDerivative = (*System)(nil) // on G's pattern (constraint.go)
+	_ dae.SparseConstraintWithJacobian       = (*System)(nil) // g and G in one pass (constraint.go)
 	_ dae.Algebraic                          = (*System)(nil) // cam joints' contact parameters (cam.go)
 )
 
