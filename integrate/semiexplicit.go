@@ -79,9 +79,6 @@ type semiExplicit struct {
 	// nil: the constraint rows' derivatives are differenced (semisparse.go).
 	sec     dae.SparseConstraintJacobianDerivative
 	dGv, gT []float64
-	// gpass, on the sparse path, writes g with G (dae.SparseConstraintWithJacobian) for
-	// the residuals of the forms that read g; nil: Constraint apart.
-	gpass dae.SparseConstraintWithJacobian
 }
 
 // fdEvals returns the System evaluations spent on finite differences so far: those of
@@ -131,9 +128,6 @@ func newSemiExplicit(sys dae.System, form Formulation, sparse bool) (*semiExplic
 		if sec, ok := sys.(dae.SparseConstraintJacobianDerivative); ok && s.ncH == nc && nc > 0 {
 			s.sec = sec
 			s.dGv, s.gT = make([]float64, len(s.sp.G)), make([]float64, len(s.sp.G))
-		}
-		if gp, ok := sys.(dae.SparseConstraintWithJacobian); ok && s.readsG() {
-			s.gpass = gp
 		}
 		return s, nil
 	}
@@ -243,16 +237,18 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 // evalMG evaluates M and G at (t, q).
 func (s *semiExplicit) evalMG(t float64, q []float64) { evalMG(s.sys, s.sp, s.M, s.G, t, q) }
 
-// evalMGg evaluates M and G at (t, q), and returns g(t, q) (in s.g) when it comes with G
-// in one pass (gpass), else nil.
+// evalMGg evaluates M and G at (t, q), and returns g(t, q) (in s.g) when the residual
+// reads it and it comes with G in one pass (sparseEval.evalGg), else nil.
 func (s *semiExplicit) evalMGg(t float64, q []float64) []float64 {
-	if s.gpass == nil {
+	if s.sp == nil || !s.readsG() {
 		s.evalMG(t, q)
 		return nil
 	}
 	s.sp.evalM(t, q)
-	s.gpass.ConstraintWithJacobianValues(s.g, s.sp.G, t, q)
-	return s.g
+	if s.sp.evalGg(s.g, t, q) {
+		return s.g
+	}
+	return nil
 }
 
 // readsG reports whether the residual reads g(t, q): the μ rows of GGL and the position

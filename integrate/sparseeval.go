@@ -27,6 +27,8 @@ type sparseEval struct {
 	// constM: M depends on neither t nor q (dae.ConstantMass), so M holds it from the
 	// first evalM on (haveM) and later calls write nothing.
 	constM, haveM bool
+	// gpass writes g with G in one pass (dae.SparseConstraintWithJacobian), or nil.
+	gpass dae.SparseConstraintWithJacobian
 }
 
 // kktArgs returns M and G (nil when nc = 0) as matrices for SaddlePoint.FactorizeSym,
@@ -59,6 +61,7 @@ func newSparseEval(sys dae.System, coupling bool) *sparseEval {
 	if c, ok := sys.(dae.ConstantMass); ok {
 		e.constM = c.ConstantMass()
 	}
+	e.gpass, _ = sys.(dae.SparseConstraintWithJacobian)
 	if coupling {
 		e.coup = dae.CouplingCSR(se, nq)
 		e.C = make([]float64, e.coup.NNZ())
@@ -80,6 +83,18 @@ func (e *sparseEval) evalG(t float64, q []float64) {
 	if e.nc > 0 {
 		e.se.ConstraintJacobianValues(e.G, t, q)
 	}
+}
+
+// evalGg writes G(t, q) into e.G and, when the system writes both in one pass (gpass),
+// g(t, q) into g, and reports whether it did: residuals that read g and G at one q
+// evaluate the constraints' kinematics once.
+func (e *sparseEval) evalGg(g []float64, t float64, q []float64) bool {
+	if e.gpass == nil || e.nc == 0 {
+		e.evalG(t, q)
+		return false
+	}
+	e.gpass.ConstraintWithJacobianValues(g, e.G, t, q)
+	return true
 }
 
 // mulG writes G x into dst (length nc).
