@@ -1,6 +1,8 @@
 package planar
 
 import (
+	"math/bits"
+
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/assembly"
@@ -136,8 +138,12 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, 
 		}
 		for k := range rw.N {
 			tm := &rw.Terms[k]
+			sup := hessianSupport(tm.Coord)
+			if sup == 0 {
+				continue // a linear coordinate
+			}
 			s.evalTerm(&c, tm, q, &e)
-			assembly.AddHessian(dst, tm.Pair, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:])
+			assembly.AddHessianOver(dst, tm.Pair, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:], sup)
 		}
 	}
 	s.addOffsetsHessian(dst, q, lambda)
@@ -171,13 +177,20 @@ func (s *System) writeConstraintJacobianDerivative(dst assembly.Target, _ float6
 		rw := &s.rows[r]
 		for k := range rw.N {
 			tm := &rw.Terms[k]
+			sup := hessianSupport(tm.Coord)
+			if sup == 0 {
+				continue // a linear coordinate
+			}
 			s.evalTerm(&c, tm, q, &e)
 			pr := &s.pairs[tm.Pair]
 			wp := pr.rate(w)
-			for a := range pr.col {
+			hw = [6]float64{}
+			for ra := sup; ra != 0; ra &= ra - 1 { // ∇²c w over the support (exact zeros left out)
+				a := bits.TrailingZeros16(ra)
 				var x float64
-				for b, y := range wp {
-					x += e.hess[a][b] * y
+				for rb := sup; rb != 0; rb &= rb - 1 {
+					b := bits.TrailingZeros16(rb)
+					x += e.hess[a][b] * wp[b]
 				}
 				hw[a] = x
 			}

@@ -106,6 +106,20 @@ func (k *pairKin) axes() {
 	k.u, k.n = Vec{c, s}, Vec{-s, c}
 }
 
+// hessianSupport returns the entries of p in whose rows and columns ∇²c of coordinate
+// kind can be nonzero (eval): θ_I and θ_J for d_x, d_y; none for the angle, which is
+// linear; all six for the others. Sums over the Hessian restricted to it leave out exact
+// zeros only.
+func hessianSupport(kind coordKind) uint16 {
+	switch kind {
+	case coordDx, coordDy:
+		return 1<<2 | 1<<5
+	case coordAngle:
+		return 0
+	}
+	return 1<<6 - 1
+}
+
 // needsAxes reports whether coordinate kind reads the axes of marker I (pairKin.axes).
 func needsAxes(kind coordKind) bool { return kind == coordAlong || kind == coordNormal }
 
