@@ -22,11 +22,7 @@ func (s *System) ConstraintJacobianDerivativeValues(dst []float64, t float64, q,
 	for r := range s.rows {
 		rw := &s.rows[r]
 		wt, _, _, _, _, _ := rw.Weights(t)
-		pr := &s.pairs[rw.Terms[0].Pair]
-		if rw.Terms[0].Pair != last {
-			pr.kinRows(q, &k)
-			last = rw.Terms[0].Pair
-		}
+		pr := s.rowKin(r, q, &k, &last)
 		wp := pr.rate(w)
 		for i := range rw.N {
 			e.evalHessian(&rw.Terms[i].Coord, &k)
@@ -57,14 +53,22 @@ func (s *System) ConstraintJacobianTimeDerivativeValues(dst []float64, t float64
 			continue // constant weights
 		}
 		_, dw, _, _, _, _ := rw.Weights(t)
-		pr := &s.pairs[rw.Terms[0].Pair]
-		if rw.Terms[0].Pair != last {
-			pr.kinRows(q, &k)
-			last = rw.Terms[0].Pair
-		}
+		pr := s.rowKin(r, q, &k, &last)
 		for i := range rw.N {
 			e.eval(&rw.Terms[i].Coord, &k, false)
 			tg.AddTermGradient(s.nbody+r, i, pr.col[:], dw[i], e.grad[:])
 		}
 	}
+}
+
+// rowKin returns the pair of row r with its rows' kinematics at q in k, evaluated anew only
+// when the pair differs from the one held (*last), as a joint's rows share it.
+func (s *System) rowKin(r int, q []float64, k *pairKin, last *int) *pairRef {
+	p := s.rows[r].Terms[0].Pair
+	pr := &s.pairs[p]
+	if p != *last {
+		pr.kinRows(q, k)
+		*last = p
+	}
+	return pr
 }
