@@ -7,6 +7,7 @@ import (
 
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/modelfile"
 	"linkage/problems"
 )
 
@@ -20,11 +21,12 @@ type hiddenSecond struct {
 // TestSemiExplicitSparseSecond: bdf's and radau5's sparse Newton matrix at a generic point
 // takes the constraint rows' derivatives from the constraint Hessians on G's pattern
 // (dae.SparseConstraintJacobianDerivative), on the planar bar chain (20 bars) and the 3D
-// chain (6 rods, Euler parameters): for the velocity forms it differences no row, and on
-// the bar chain it equals the dense path's (planar's dense second derivatives) to
-// rounding; for the acceleration forms ∂/∂v is analytic and ∂/∂q (γ_q) stays differenced.
-// With the capability hidden, the differenced values agree with it to the differences'
-// accuracy at more row evaluations.
+// chain (6 rods, Euler parameters) and the spatial four-bar driven by a revolute motion
+// (examples/spatial-fourbar.yaml, whose turning weights give G_t ≠ 0): for the velocity
+// forms it differences no row, and on the bar chain it equals the dense path's (planar's
+// dense second derivatives) to rounding; for the acceleration forms ∂/∂v is analytic and
+// ∂/∂q (γ_q) stays differenced. With the capability hidden, the differenced values agree
+// with it to the differences' accuracy at more row evaluations.
 func TestSemiExplicitSparseSecond(t *testing.T) {
 	for _, name := range []string{"chain-bars:20", "chain3d:6"} {
 		p, err := problems.Get(name)
@@ -34,6 +36,15 @@ func TestSemiExplicitSparseSecond(t *testing.T) {
 		// the 3D chain's dense path differences its second derivatives: no exact reference
 		checkSparseSecond(t, name, p.System, name == "chain-bars:20")
 	}
+	doc, err := modelfile.Load("../examples/spatial-fourbar.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := modelfile.Build(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSparseSecond(t, "spatial-fourbar", b.Integrated, false)
 }
 
 func checkSparseSecond(t *testing.T, name string, sys dae.System, denseExact bool) {
