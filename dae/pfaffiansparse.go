@@ -163,5 +163,5 @@ func checkSparsePfaffian(sys System, p CheckPoint) error {
 	}
 	vals := make([]float64, csr.NNZ())
 	sn.PfaffianRateDerivativeValues(vals, p.T, p.Q, p.V)
-	return compareSparse(w, name, d, &csr, vals)
+	return compareSparse(w, name, d, &csr, vals, sparseTol)
 }

@@ -145,7 +145,10 @@ const sparseTol = 1e-12
 // dense method: each sparse value must equal the dense entry (to 1e-12 of the largest
 // entry), and every nonzero of the dense matrix must lie in the pattern. Quantities whose
 // dense capability sys lacks (MassDerivative, ConstraintForceDerivative, ForceDerivative)
-// are skipped. The error is a *PatternError naming the worst entry by its row's and
+// are skipped. A SparseConstraintJacobianDerivative's ∂(G w)/∂q and G_t are compared on
+// G's pattern too, against central differences (to 1e-7) where sys has no dense
+// ConstraintJacobianDerivative; a SparseConstraintWithJacobian's g and G must equal
+// Constraint's and ConstraintJacobianValues' to the bit. The error is a *PatternError naming the worst entry by its row's and
 // column's owners; a sys that is not a SparseEvaluator is an error too.
 func CheckSparse(sys System, p CheckPoint) error {
 	se, ok := sys.(SparseEvaluator)
@@ -186,25 +189,36 @@ func CheckSparse(sys System, p CheckPoint) error {
 	}
 	qs = append(qs, reactionQuantities(sys, p, lambda, &cc, &gc)...)
 	for _, x := range qs {
-		d := dense
-		if x.csr.NRows != nq {
-			d = mat.NewDense(x.csr.NRows, nq, nil)
-		}
-		x.dense(d)
-		// Coverage first: a sparse path may refuse (panic on) an entry outside its pattern.
-		if err := checkCoverage(sys, x.name, d, x.csr); err != nil {
-			return err
-		}
-		vals := make([]float64, x.csr.NNZ())
-		for k := range vals {
-			vals[k] = math.NaN() // an entry the method does not write shows as a mismatch
-		}
-		x.values(vals)
-		if err := compareSparse(sys, x.name, d, x.csr, vals); err != nil {
+		if err := checkQuantity(sys, x, dense, sparseTol); err != nil {
 			return err
 		}
 	}
-	return nil
+	for _, x := range secondQuantities(sys, p, &gc) {
+		if err := checkQuantity(sys, x.quantity, dense, x.tol); err != nil {
+			return err
+		}
+	}
+	return checkConstraintPass(sys, p, &gc)
+}
+
+// checkQuantity checks the coverage and values of x against its dense method, which
+// writes into dense when x has nq rows (a fresh matrix otherwise), to the relative gap tol.
+func checkQuantity(sys System, x quantity, dense *mat.Dense, tol float64) error {
+	d := dense
+	if nq, _ := dense.Dims(); x.csr.NRows != nq {
+		d = mat.NewDense(x.csr.NRows, nq, nil)
+	}
+	x.dense(d)
+	// Coverage first: a sparse path may refuse (panic on) an entry outside its pattern.
+	if err := checkCoverage(sys, x.name, d, x.csr); err != nil {
+		return err
+	}
+	vals := make([]float64, x.csr.NNZ())
+	for k := range vals {
+		vals[k] = math.NaN() // an entry the method does not write shows as a mismatch
+	}
+	x.values(vals)
+	return compareSparse(sys, x.name, d, x.csr, vals, tol)
 }
 
 // quantity is one matrix CheckSparse compares: its pattern, its dense method and its
@@ -239,7 +253,8 @@ func reactionQuantities(sys System, p CheckPoint, lambda []float64, cc, gc *CSR)
 // entryName returns the names of row i and column j of quantity name: the constraint (for
 // G) or coordinate owning the row, the coordinate of the column.
 func entryName(sys System, name string, i, j int) (row, col string) {
-	if name == "G" || name == "(df_lambda/dlambda)^T" {
+	switch name {
+	case "G", "(df_lambda/dlambda)^T", "d(G w)/dq", "G_t":
 		return ConstraintName(sys, i), CoordinateName(sys, j)
 	}
 	return CoordinateName(sys, i), CoordinateName(sys, j)
@@ -260,7 +275,7 @@ func checkCoverage(sys System, name string, d *mat.Dense, csr *CSR) error {
 
 // compareSparse returns the worst disagreement between the dense matrix d and the values
 // vals on pattern csr (whose coverage of d is checked already).
-func compareSparse(sys System, name string, d *mat.Dense, csr *CSR, vals []float64) error {
+func compareSparse(sys System, name string, d *mat.Dense, csr *CSR, vals []float64, tol float64) error {
 	scale := 1e-300
 	for i := range csr.NRows {
 		for _, x := range d.RawRowView(i) {
@@ -277,7 +292,7 @@ func compareSparse(sys System, name string, d *mat.Dense, csr *CSR, vals []float
 			if math.IsNaN(gap) {
 				gap = math.Inf(1)
 			}
-			if gap > sparseTol && gap > worstGap {
+			if gap > tol && gap > worstGap {
 				worstGap = gap
 				rn, cn := entryName(sys, name, i, j)
 				worst = &PatternError{Quantity: name, Row: i, Col: j, RowName: rn, ColName: cn, Dense: row[j], Sparse: v}

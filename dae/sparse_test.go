@@ -2,6 +2,7 @@ package dae_test
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -113,5 +114,90 @@ func TestCSR(t *testing.T) {
 	}
 	if d := dae.NewCSR(nil, 2, 3, false); d.NNZ() != 6 {
 		t.Errorf("nil rows: NNZ %d, want 6 (dense)", d.NNZ())
+	}
+}
+
+// secondToy gives sparseToy the constraint second derivatives on G's pattern, written by
+// hand: ∂(G w)/∂q = [∇²g0 w; ∇²g1 w] with ∇²g0 = [2q1 2q0; 2q0 −sin q1], ∇²g1 = [0 0; 0 −6q1],
+// and G_t = 0 (g_t depends on t alone). bug "dGw" or "Gt" adds 0.1 to one value.
+type secondToy struct {
+	sparseToy
+	bug string
+}
+
+func (s secondToy) ConstraintJacobianDerivativeValues(dst []float64, t float64, q, w []float64) {
+	dst[0] = 2*q[1]*w[0] + 2*q[0]*w[1]
+	dst[1] = 2*q[0]*w[0] - math.Sin(q[1])*w[1]
+	dst[2] = 0
+	dst[3] = -6 * q[1] * w[1]
+	if s.bug == "dGw" {
+		dst[1] += 0.1
+	}
+}
+
+func (s secondToy) ConstraintJacobianTimeDerivativeValues(dst []float64, t float64, q []float64) {
+	clear(dst)
+	if s.bug == "Gt" {
+		dst[2] += 0.1
+	}
+}
+
+// TestCheckSparseSecond: dae.CheckSparse compares a SparseConstraintJacobianDerivative's
+// ∂(G w)/∂q and G_t with central differences (toy has no dense second derivatives): the
+// hand-written values pass, and a value 0.1 off in either is reported by quantity and by
+// the constraint and coordinate owning the entry.
+func TestCheckSparseSecond(t *testing.T) {
+	base := sparseToy{toy: toy{}, coupling: [][]int{{0, 1}, {0, 1}}}
+	var _ dae.SparseConstraintJacobianDerivative = secondToy{}
+	if err := dae.CheckSparse(secondToy{sparseToy: base}, toyPoint); err != nil {
+		t.Fatalf("hand-written second derivatives: %v", err)
+	}
+	for _, c := range []struct{ bug, quantity, row, col string }{
+		{"dGw", "d(G w)/dq", "track.y", "pole.theta"},
+		{"Gt", "G_t", "clock.c", "cart.x"},
+	} {
+		err := dae.CheckSparse(secondToy{sparseToy: base, bug: c.bug}, toyPoint)
+		var pe *dae.PatternError
+		if !errors.As(err, &pe) || pe.Quantity != c.quantity || pe.RowName != c.row || pe.ColName != c.col {
+			t.Errorf("bug %s: got %v, want a mismatch in %s at row %s, column %s", c.bug, err, c.quantity, c.row, c.col)
+		}
+	}
+}
+
+// passToy gives sparseToy g and G in one pass, from its own methods; bug "g" or "G" adds
+// 1e-15 relative to one entry (a pass that is not the same computation).
+type passToy struct {
+	sparseToy
+	bug string
+}
+
+func (s passToy) ConstraintWithJacobianValues(g, G []float64, t float64, q []float64) {
+	s.Constraint(g, t, q)
+	s.ConstraintJacobianValues(G, t, q)
+	switch s.bug {
+	case "g":
+		g[1] *= 1 + 1e-15
+	case "G":
+		G[2] *= 1 + 1e-15
+	}
+}
+
+// TestCheckSparseConstraintPass: dae.CheckSparse requires a SparseConstraintWithJacobian's
+// g and G to equal Constraint's and ConstraintJacobianValues' to the bit, and names the
+// constraint of an entry that differs.
+func TestCheckSparseConstraintPass(t *testing.T) {
+	base := sparseToy{toy: toy{}, coupling: [][]int{{0, 1}, {0, 1}}}
+	var _ dae.SparseConstraintWithJacobian = passToy{}
+	if err := dae.CheckSparse(passToy{sparseToy: base}, toyPoint); err != nil {
+		t.Fatalf("the same computation: %v", err)
+	}
+	err := dae.CheckSparse(passToy{sparseToy: base, bug: "g"}, toyPoint)
+	if err == nil || !strings.Contains(err.Error(), "g[1] (clock.c)") {
+		t.Errorf("g off by one rounding: %v, want an error naming g[1] (clock.c)", err)
+	}
+	var pe *dae.PatternError
+	err = dae.CheckSparse(passToy{sparseToy: base, bug: "G"}, toyPoint)
+	if !errors.As(err, &pe) || pe.Quantity != "G (with g)" || pe.RowName != "clock.c" || pe.ColName != "cart.x" {
+		t.Errorf("G off by one rounding: %v, want a mismatch in G (with g) at clock.c, cart.x", err)
 	}
 }

@@ -1,5 +1,11 @@
 package integrate
 
+import (
+	"gonum.org/v1/gonum/mat"
+
+	"linkage/dae"
+)
+
 // NewtonFill returns, for hht, the genalpha family, daealpha, bdf and radau5 (its real system) on
 // their sparse path, the nonzeros of the Newton
 // matrix's pattern, those of its last LU factors (L + U with the diagonal) and the number
@@ -41,4 +47,32 @@ func NewtonMatrix(m Method) (rowStart, cols []int, vals []float64, ok bool) {
 	}
 	rowStart, cols = lu.sparse.Pattern()
 	return rowStart, cols, lu.sparse.Values(), true
+}
+
+// SemiExplicitNewton writes bdf's and radau5's Newton matrix c K − ∂φ/∂y of sys in
+// formulation form (Baumgarte α = 5, β = 20, α₀ = 50) at (t, y), y = fill(n), on the
+// sparse path (values on the pattern rowStart, cols) and on the dense path (dense, n×n),
+// and returns whether the sparse path took the constraint rows' derivatives from
+// dae.SparseConstraintJacobianDerivative and the row evaluations it spent on differences;
+// ok is false when sys is not on the sparse path.
+func SemiExplicitNewton(sys dae.System, form Formulation, c, t float64, fill func(n int) []float64) (rowStart, cols []int, vals []float64, dense *mat.Dense, analytic bool, rowEvals int, ok bool) {
+	sp, err := newSemiExplicit(sys, form, true)
+	if err != nil || sp.sp == nil {
+		return nil, nil, nil, nil, false, 0, false
+	}
+	de, _ := newSemiExplicit(sys, form, false)
+	for _, s := range []*semiExplicit{sp, de} {
+		s.baumAlpha, s.baumBeta, s.alpha0 = 5, 20, 50
+	}
+	y := fill(sp.n)
+	f := sp.sparseNewtonFactor()
+	vals = make([]float64, f.csr.NNZ())
+	sp.newtonValues(vals, c, t, y)
+	dense = mat.NewDense(de.n, de.n, nil)
+	de.jacobian(dense, t, y)
+	dense.Scale(-1, dense)
+	for i := range 2 * de.nq {
+		dense.Set(i, i, dense.At(i, i)+c)
+	}
+	return f.csr.RowStart, f.csr.Cols, vals, dense, sp.sec != nil, sp.rowEvals, true
 }

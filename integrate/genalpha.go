@@ -1233,9 +1233,11 @@ func (w *genAlphaWork) evalResidualSparse(h, t1 float64) bool {
 		w.res[i] = h*w.tmp[i] - h*w.f[i] // M h q̈ − h f
 	}
 	if nc > 0 {
-		sp.evalG(t1, w.q1)
+		haveG := sp.evalGg(w.gt, t1, w.q1)      // g with G in one pass where the system can
 		sp.addGTx(w.res[:nq], w.x[nq:nq+nc], 1) // + Gᵀ hλ
-		w.sys.Constraint(w.gt, t1, w.q1)
+		if !haveG {
+			w.sys.Constraint(w.gt, t1, w.q1)
+		}
 		for k := range nc {
 			w.res[nq+k] = w.gt[k] / h // g_h = g/h
 		}

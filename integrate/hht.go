@@ -431,8 +431,9 @@ func (w *hhtWork) force(dst []float64, t float64, q, v, x []float64) {
 }
 
 // forceResidual writes r = Gᵀλ − f − f_X − f_λ at (t, q, v, X, λ) into dst (the bracket
-// of eq. 10; f_λ of dae.ReactionForce).
-func (w *hhtWork) forceResidual(dst []float64, t float64, q, v, x, lambda []float64) {
+// of eq. 10; f_λ of dae.ReactionForce), and g(t, q) into g when the sparse path evaluates
+// it with G (sparseEval.evalGg), which it reports.
+func (w *hhtWork) forceResidual(dst, g []float64, t float64, q, v, x, lambda []float64) (haveG bool) {
 	w.force(dst, t, q, v, x)
 	w.rx.add(dst, t, q, v, lambda)
 	for i := range dst {
@@ -440,7 +441,7 @@ func (w *hhtWork) forceResidual(dst []float64, t float64, q, v, x, lambda []floa
 	}
 	switch {
 	case w.sp != nil:
-		w.sp.evalG(t, q)
+		haveG = w.sp.evalGg(g, t, q)
 		w.sp.addGTx(dst, lambda, 1)
 	case w.nc > 0 && w.cf != nil && w.mn.active(): // only jacobian reads G on this path
 		w.cf.AddConstraintForce(dst, t, q, lambda)
@@ -454,6 +455,7 @@ func (w *hhtWork) forceResidual(dst []float64, t float64, q, v, x, lambda []floa
 		}
 	}
 	w.stats.FuncEvals++
+	return haveG
 }
 
 // Step takes one accepted step toward tEnd (see Method). Its ladder on failure (ladder.step):
@@ -512,7 +514,7 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 	nq, nc := w.nq, w.nc
 	a, lambda, xd := w.u[:nq], w.u[nq:nq+nc], w.u[nq+nc:]
 	e1, e2, e3 := w.du[:nq], w.du[nq:nq+nc], w.du[nq+nc:]
-	w.forceResidual(e1, t1, w.q, w.v, w.x, lambda) // r₁ = Gᵀλ − f − f_X (also fills G)
+	haveG := w.forceResidual(e1, e2, t1, w.q, w.v, w.x, lambda) // r₁ = Gᵀλ − f − f_X (also fills G)
 	w.blend(a)
 	w.addMass(e1, t1)
 	if w.scaled = w.mn.inUse(); w.scaled {
@@ -520,7 +522,9 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 		w.mn.scaleRows(e1, w.mm, t1, w.q)
 	}
 	if nc > 0 {
-		w.sys.Constraint(e2, t1, w.q)
+		if !haveG {
+			w.sys.Constraint(e2, t1, w.q)
+		}
 		s := 1 / (k.beta * h * h)
 		for i := range e2 {
 			e2[i] *= s

@@ -74,6 +74,11 @@ type semiExplicit struct {
 	ma  []float64 // M a (with mm)
 	rx  *reaction // λ-dependent forces f_λ (dae.ReactionForce), or nil
 	spx *semiScatter
+	// sec, on the sparse path, gives ∂(G v)/∂q and G_t on G's pattern into dGv and gT
+	// (dae.SparseConstraintJacobianDerivative) when sys has them and no Pfaffian rows;
+	// nil: the constraint rows' derivatives are differenced (semisparse.go).
+	sec     dae.SparseConstraintJacobianDerivative
+	dGv, gT []float64
 }
 
 // fdEvals returns the System evaluations spent on finite differences so far: those of
@@ -120,6 +125,10 @@ func newSemiExplicit(sys dae.System, form Formulation, sparse bool) (*semiExplic
 	}
 	s.rx = newReactionDeferred(sys, s.sp) // ∂f_λ's dense matrices at the first jacobian
 	if s.sp != nil {
+		if sec, ok := sys.(dae.SparseConstraintJacobianDerivative); ok && s.ncH == nc && nc > 0 {
+			s.sec = sec
+			s.dGv, s.gT = make([]float64, len(s.sp.G)), make([]float64, len(s.sp.G))
+		}
 		return s, nil
 	}
 	s.der = dae.NewDerivatives(sys)
@@ -192,8 +201,9 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 	q, v, a, lambda, mu := s.blocks(y)
 	nq := s.nq
 	copy(dst[:nq], v)
+	var g []float64 // g(t, q) when evaluated with G
 	if s.mm == nil {
-		s.evalMG(t, q)
+		g = s.evalMGg(t, q)
 	} else if s.G != nil {
 		s.sys.ConstraintJacobian(s.G, t, q)
 	}
@@ -213,9 +223,13 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 		}
 	}
 	s.addGT(dyn, lambda, -1)
-	s.constraintRow(dst[3*nq:3*nq+s.nc], t, q, v, a)
+	s.constraintRow(dst[3*nq:3*nq+s.nc], t, q, v, a, g)
 	if s.hasMu {
-		s.sys.Constraint(dst[3*nq+s.nc:], t, q)
+		if g != nil {
+			copy(dst[3*nq+s.nc:], g)
+		} else {
+			s.sys.Constraint(dst[3*nq+s.nc:], t, q)
+		}
 		copy(dst[3*nq+s.nc+s.ncH:], mu[s.ncH:]) // μ = 0 for the Pfaffian rows
 	}
 }
@@ -223,9 +237,33 @@ func (s *semiExplicit) residual(dst []float64, t float64, y []float64) {
 // evalMG evaluates M and G at (t, q).
 func (s *semiExplicit) evalMG(t float64, q []float64) { evalMG(s.sys, s.sp, s.M, s.G, t, q) }
 
+// evalMGg evaluates M and G at (t, q), and returns g(t, q) (in s.g) when the residual
+// reads it and it comes with G in one pass (sparseEval.evalGg), else nil.
+func (s *semiExplicit) evalMGg(t float64, q []float64) []float64 {
+	if s.sp == nil || !s.readsG() {
+		s.evalMG(t, q)
+		return nil
+	}
+	s.sp.evalM(t, q)
+	if s.sp.evalGg(s.g, t, q) {
+		return s.g
+	}
+	return nil
+}
+
+// readsG reports whether the residual reads g(t, q): the μ rows of GGL and the position
+// terms of index3 and the Baumgarte forms.
+func (s *semiExplicit) readsG() bool {
+	switch s.form {
+	case Index3, StabilizedIndex2, Baumgarte, Index2Baumgarte:
+		return s.nc > 0
+	}
+	return false
+}
+
 // constraintRow writes the formulation's constraint c(t, q, v, a) into dst, using s.G,
-// which must hold G(t, q).
-func (s *semiExplicit) constraintRow(dst []float64, t float64, q, v, a []float64) {
+// which must hold G(t, q), and g when not nil (g(t, q), else evaluated here).
+func (s *semiExplicit) constraintRow(dst []float64, t float64, q, v, a, g []float64) {
 	if s.nc == 0 {
 		return
 	}
@@ -237,9 +275,12 @@ func (s *semiExplicit) constraintRow(dst []float64, t float64, q, v, a []float64
 		}
 	}
 	position := func(w float64) { // dst += w·g
-		s.sys.Constraint(s.g, t, q)
+		if g == nil {
+			g = s.g
+			s.sys.Constraint(g, t, q)
+		}
 		for i := range s.nc {
-			dst[i] += w * s.g[i]
+			dst[i] += w * g[i]
 		}
 	}
 	acceleration := func() { // dst += G a − γ
@@ -349,10 +390,10 @@ func (s *semiExplicit) constraintJacobian(J *mat.Dense, r int, t float64, q, v, 
 		h := dae.FDStep(q[j])
 		s.qp[j] = q[j] + h
 		s.sys.ConstraintJacobian(s.G, t, s.qp)
-		s.constraintRow(s.cp, t, s.qp, v, a)
+		s.constraintRow(s.cp, t, s.qp, v, a, nil)
 		s.qp[j] = q[j] - h
 		s.sys.ConstraintJacobian(s.G, t, s.qp)
-		s.constraintRow(s.cm, t, s.qp, v, a)
+		s.constraintRow(s.cm, t, s.qp, v, a, nil)
 		s.qp[j] = q[j]
 		for i := range s.nc {
 			J.Set(r+i, j, (s.cp[i]-s.cm[i])/(2*h))
@@ -369,9 +410,9 @@ func (s *semiExplicit) constraintJacobian(J *mat.Dense, r int, t float64, q, v, 
 		for j := range nq {
 			h := dae.FDStep(v[j])
 			s.qp[j] = v[j] + h
-			s.constraintRow(s.cp, t, q, s.qp, a)
+			s.constraintRow(s.cp, t, q, s.qp, a, nil)
 			s.qp[j] = v[j] - h
-			s.constraintRow(s.cm, t, q, s.qp, a)
+			s.constraintRow(s.cm, t, q, s.qp, a, nil)
 			s.qp[j] = v[j]
 			for i := range s.nc {
 				J.Set(r+i, nq+j, (s.cp[i]-s.cm[i])/(2*h))

@@ -6,11 +6,13 @@ import (
 
 // semisparse.go: the first-order form (semiExplicit) on the sparse evaluation path: its
 // residual by sparse mat-vecs and its Newton matrix c K − ∂φ/∂y written value by value
-// into the pattern of newtonPattern, with the constraint rows' q- and v-derivatives by
-// central differences over groups of columns that share no constraint (Curtis, Powell &
-// Reid 1974): a constraint row reads only its own coordinates, so a group's perturbation
-// gives every entry of ∂c/∂q exactly as the column-by-column differences of the dense
-// path do, at 2 evaluations per group instead of per column.
+// into the pattern of newtonPattern, with the constraint rows' q- and v-derivatives from
+// the constraint Hessians on G's pattern where the System has them
+// (dae.SparseConstraintJacobianDerivative), else by central differences over groups of
+// columns that share no constraint (Curtis, Powell & Reid 1974): a constraint row reads
+// only its own coordinates, so a group's perturbation gives every entry of ∂c/∂q exactly
+// as the column-by-column differences of the dense path do, at 2 evaluations per group
+// instead of per column.
 
 // mulG writes G x into dst (nc).
 func (s *semiExplicit) mulG(dst, x []float64) {
@@ -219,6 +221,10 @@ func (s *semiExplicit) constraintValues(K []float64, t float64, q, v, a []float6
 		scatterAdd(K, x.gLQ, sp.G, -1)
 		return
 	}
+	if s.sec != nil {
+		s.analyticConstraintValues(K, t, q, v, a)
+		return
+	}
 	s.differenceRows(K, x.gLQ, t, q, v, a, true)
 	sp.evalG(t, q)
 	switch s.form {
@@ -226,6 +232,41 @@ func (s *semiExplicit) constraintValues(K []float64, t float64, q, v, a []float6
 		scatterAdd(K, x.gLV, sp.G, -1)
 	case Index1, Baumgarte:
 		s.differenceRows(K, x.gLV, t, q, v, a, false)
+		scatterAdd(K, x.gLA, sp.G, -1)
+	}
+}
+
+// analyticConstraintValues writes −∂c/∂(q, v, a) of the formulation's constraint rows
+// into K from ∂(G v)/∂q + G_t = −γ_v/2 on G's pattern (dae.SparseConstraintJacobianDerivative),
+// as analyticConstraintRow does on the dense path:
+//
+//	index2, ggl        ∂/∂q = ∂(G v)/∂q + G_t               ∂/∂v = G
+//	index2-baumgarte   ∂/∂q = ∂(G v)/∂q + G_t + α₀ G        ∂/∂v = G
+//	index1             ∂/∂q differenced                     ∂/∂v = 2(∂(G v)/∂q + G_t)
+//	baumgarte          ∂/∂q differenced                     ∂/∂v = 2(∂(G v)/∂q + G_t) + 2α G
+//
+// and ∂/∂a = G for the acceleration forms. The acceleration forms' ∂/∂q holds γ_q, whose
+// analytic form needs the constraints' third derivatives: it stays differenced.
+func (s *semiExplicit) analyticConstraintValues(K []float64, t float64, q, v, a []float64) {
+	sp, x := s.sp, s.spx
+	s.sec.ConstraintJacobianDerivativeValues(s.dGv, t, q, v)
+	s.sec.ConstraintJacobianTimeDerivativeValues(s.gT, t, q)
+	switch s.form {
+	case Index2, StabilizedIndex2, Index2Baumgarte:
+		scatterAdd(K, x.gLQ, s.dGv, -1)
+		scatterAdd(K, x.gLQ, s.gT, -1)
+		if s.form == Index2Baumgarte {
+			scatterAdd(K, x.gLQ, sp.G, -s.alpha0)
+		}
+		scatterAdd(K, x.gLV, sp.G, -1)
+	case Index1, Baumgarte:
+		s.differenceRows(K, x.gLQ, t, q, v, a, true)
+		sp.evalG(t, q)
+		scatterAdd(K, x.gLV, s.dGv, -2)
+		scatterAdd(K, x.gLV, s.gT, -2)
+		if s.form == Baumgarte {
+			scatterAdd(K, x.gLV, sp.G, -2*s.baumAlpha)
+		}
 		scatterAdd(K, x.gLA, sp.G, -1)
 	}
 }
@@ -241,9 +282,9 @@ func (s *semiExplicit) differenceRows(K []float64, idx []int, t float64, q, v, a
 	row := func(dst []float64) {
 		if inQ {
 			sp.evalG(t, s.qp)
-			s.constraintRow(dst, t, s.qp, v, a)
+			s.constraintRow(dst, t, s.qp, v, a, nil)
 		} else {
-			s.constraintRow(dst, t, q, s.qp, a)
+			s.constraintRow(dst, t, q, s.qp, a, nil)
 		}
 	}
 	d := groupedDiff{x.groups, x.byCol, x.posRow}

@@ -27,6 +27,8 @@ type sparseEval struct {
 	// constM: M depends on neither t nor q (dae.ConstantMass), so M holds it from the
 	// first evalM on (haveM) and later calls write nothing.
 	constM, haveM bool
+	// gpass writes g with G in one pass (dae.SparseConstraintWithJacobian), or nil.
+	gpass dae.SparseConstraintWithJacobian
 }
 
 // kktArgs returns M and G (nil when nc = 0) as matrices for SaddlePoint.FactorizeSym,
@@ -59,6 +61,7 @@ func newSparseEval(sys dae.System, coupling bool) *sparseEval {
 	if c, ok := sys.(dae.ConstantMass); ok {
 		e.constM = c.ConstantMass()
 	}
+	e.gpass, _ = sys.(dae.SparseConstraintWithJacobian)
 	if coupling {
 		e.coup = dae.CouplingCSR(se, nq)
 		e.C = make([]float64, e.coup.NNZ())
@@ -82,6 +85,18 @@ func (e *sparseEval) evalG(t float64, q []float64) {
 	}
 }
 
+// evalGg writes G(t, q) into e.G and, when the system writes both in one pass (gpass),
+// g(t, q) into g, and reports whether it did: residuals that read g and G at one q
+// evaluate the constraints' kinematics once.
+func (e *sparseEval) evalGg(g []float64, t float64, q []float64) bool {
+	if e.gpass == nil || e.nc == 0 {
+		e.evalG(t, q)
+		return false
+	}
+	e.gpass.ConstraintWithJacobianValues(g, e.G, t, q)
+	return true
+}
+
 // mulG writes G x into dst (length nc).
 func (e *sparseEval) mulG(dst, x []float64) { csrMul(dst, &e.con, e.G, x) }
 
@@ -93,8 +108,10 @@ func (e *sparseEval) addGTx(dst, x []float64, w float64) {
 			continue
 		}
 		lo, hi := p.RowStart[k], p.RowStart[k+1]
+		cols := p.Cols[lo:hi]
 		vals := e.G[lo:hi]
-		for t, j := range p.Cols[lo:hi] {
+		vals = vals[:len(cols)] // one length: no bounds check on vals[t]
+		for t, j := range cols {
 			dst[j] += w * vals[t] * xk
 		}
 	}
@@ -104,9 +121,11 @@ func (e *sparseEval) addGTx(dst, x []float64, w float64) {
 func csrMul(dst []float64, p *dae.CSR, v, x []float64) {
 	for i := range p.NRows {
 		lo, hi := p.RowStart[i], p.RowStart[i+1]
+		cols := p.Cols[lo:hi]
 		vals := v[lo:hi]
+		vals = vals[:len(cols)]
 		var s float64
-		for t, j := range p.Cols[lo:hi] {
+		for t, j := range cols {
 			s += vals[t] * x[j]
 		}
 		dst[i] = s

@@ -34,17 +34,18 @@ type System struct {
 }
 
 var (
-	_ dae.System                    = (*System)(nil)
-	_ dae.ConstantMass              = (*System)(nil)
-	_ dae.MassDerivative            = (*System)(nil)
-	_ dae.ConstraintForceDerivative = (*System)(nil)
-	_ dae.ForceDerivative           = (*System)(nil)
-	_ dae.Namer                     = (*System)(nil)
-	_ dae.Sparsity                  = (*System)(nil)
-	_ dae.Energy                    = (*System)(nil)
-	_ dae.EnergyInvariant           = (*System)(nil) // seed 001, eqs. 11-12 (energy.go)
-	_ dae.SparseEvaluator           = (*System)(nil)
-	_ assembly.PowerSource          = (*System)(nil)
+	_ dae.System                             = (*System)(nil)
+	_ dae.ConstantMass                       = (*System)(nil)
+	_ dae.MassDerivative                     = (*System)(nil)
+	_ dae.ConstraintForceDerivative          = (*System)(nil)
+	_ dae.ForceDerivative                    = (*System)(nil)
+	_ dae.Namer                              = (*System)(nil)
+	_ dae.Sparsity                           = (*System)(nil)
+	_ dae.Energy                             = (*System)(nil)
+	_ dae.EnergyInvariant                    = (*System)(nil) // seed 001, eqs. 11-12 (energy.go)
+	_ dae.SparseEvaluator                    = (*System)(nil)
+	_ dae.SparseConstraintJacobianDerivative = (*System)(nil) // second.go
+	_ assembly.PowerSource                   = (*System)(nil)
 )
 
 // frame is a rigid element's two basic points r_i, r_j (slots 0-1 and 2-3): the columns of

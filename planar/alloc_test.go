@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"linkage/dae"
 	"linkage/law"
 	"linkage/planar"
 )
@@ -55,25 +56,29 @@ func checkNoAllocations(t *testing.T, sys *planar.System) {
 	G := mat.NewDense(nc, nq, nil)
 	f := make([]float64, nq)
 	g := make([]float64, nc)
+	gc := dae.ConstraintCSR(sys, nq, nc)
+	gv := make([]float64, gc.NNZ())
 	evals := map[string]func(){
-		"Mass":                         func() { sys.Mass(M, p.T, p.Q) },
-		"Force":                        func() { sys.Force(f, p.T, p.Q, p.V) },
-		"Constraint":                   func() { sys.Constraint(g, p.T, p.Q) },
-		"ConstraintJacobian":           func() { sys.ConstraintJacobian(G, p.T, p.Q) },
-		"ConstraintTimeDerivative":     func() { sys.ConstraintTimeDerivative(g, p.T, p.Q) },
-		"Gamma":                        func() { sys.Gamma(g, p.T, p.Q, p.V) },
-		"MassDerivative":               func() { sys.MassDerivative(M, p.T, p.Q, p.A) },
-		"ConstraintForceDerivative":    func() { sys.ConstraintForceDerivative(M, p.T, p.Q, p.Lambda) },
-		"ConstraintJacobianDerivative": func() { sys.ConstraintJacobianDerivative(G, p.T, p.Q, p.A) },
-		"GammaDerivativeQ":             func() { sys.GammaDerivativeQ(G, p.T, p.Q, p.V) },
-		"GammaDerivativeV":             func() { sys.GammaDerivativeV(G, p.T, p.Q, p.V) },
-		"ForceDerivativeQ":             func() { sys.ForceDerivativeQ(M, p.T, p.Q, p.V) },
-		"ForceDerivativeV":             func() { sys.ForceDerivativeV(M, p.T, p.Q, p.V) },
-		"Energy":                       func() { _, _ = sys.Energy(p.T, p.Q, p.V) },
-		"NonConservativePower":         func() { _ = sys.NonConservativePower(p.T, p.Q, p.V) },
-		"DrivingPower":                 func() { _ = sys.DrivingPower(p.T, p.Q, p.Lambda) },
-		"Reaction":                     func() { _ = sys.Reaction(1, p.Q, p.Lambda) },
-		"MarkerAcceleration":           func() { _ = sys.MarkerAcceleration(2, p.Q, p.V, p.A) },
+		"ConstraintJacobianDerivativeValues": func() { sys.ConstraintJacobianDerivativeValues(gv, p.T, p.Q, p.A) },
+		"ConstraintWithJacobianValues":       func() { sys.ConstraintWithJacobianValues(g, gv, p.T, p.Q) },
+		"Mass":                               func() { sys.Mass(M, p.T, p.Q) },
+		"Force":                              func() { sys.Force(f, p.T, p.Q, p.V) },
+		"Constraint":                         func() { sys.Constraint(g, p.T, p.Q) },
+		"ConstraintJacobian":                 func() { sys.ConstraintJacobian(G, p.T, p.Q) },
+		"ConstraintTimeDerivative":           func() { sys.ConstraintTimeDerivative(g, p.T, p.Q) },
+		"Gamma":                              func() { sys.Gamma(g, p.T, p.Q, p.V) },
+		"MassDerivative":                     func() { sys.MassDerivative(M, p.T, p.Q, p.A) },
+		"ConstraintForceDerivative":          func() { sys.ConstraintForceDerivative(M, p.T, p.Q, p.Lambda) },
+		"ConstraintJacobianDerivative":       func() { sys.ConstraintJacobianDerivative(G, p.T, p.Q, p.A) },
+		"GammaDerivativeQ":                   func() { sys.GammaDerivativeQ(G, p.T, p.Q, p.V) },
+		"GammaDerivativeV":                   func() { sys.GammaDerivativeV(G, p.T, p.Q, p.V) },
+		"ForceDerivativeQ":                   func() { sys.ForceDerivativeQ(M, p.T, p.Q, p.V) },
+		"ForceDerivativeV":                   func() { sys.ForceDerivativeV(M, p.T, p.Q, p.V) },
+		"Energy":                             func() { _, _ = sys.Energy(p.T, p.Q, p.V) },
+		"NonConservativePower":               func() { _ = sys.NonConservativePower(p.T, p.Q, p.V) },
+		"DrivingPower":                       func() { _ = sys.DrivingPower(p.T, p.Q, p.Lambda) },
+		"Reaction":                           func() { _ = sys.Reaction(1, p.Q, p.Lambda) },
+		"MarkerAcceleration":                 func() { _ = sys.MarkerAcceleration(2, p.Q, p.V, p.A) },
 	}
 	for name, fn := range evals {
 		fn()

@@ -131,17 +131,17 @@ func (s *System) addCamsGamma(dst, q, v []float64) {
 }
 
 // addCamsJacobianDerivative adds ∇²h w to row r of ∂(G w)/∂q.
-func (s *System) addCamsJacobianDerivative(dst *mat.Dense, q, w []float64) {
+func (s *System) addCamsJacobianDerivative(dst assembly.Target, q, w []float64) {
 	for i := range s.cams {
 		c := &s.cams[i]
 		k := c.parts(q, false)
 		tt, tu, uu := k.hessian()
 		wt, wu := c.rates(w)
-		out := dst.RawRowView(c.row)
+		out := dst.Row(c.row)
 		if c.thcol >= 0 {
-			out[c.thcol] += tt*wt + tu*wu
+			out.Add(c.thcol, tt*wt+tu*wu)
 		}
-		out[c.ucol] += tu*wt + uu*wu
+		out.Add(c.ucol, tu*wt+uu*wu)
 	}
 }
 

@@ -1,6 +1,8 @@
 package planar
 
 import (
+	"math/bits"
+
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/assembly"
@@ -44,20 +46,50 @@ func (s *System) Constraint(dst []float64, t float64, q []float64) {
 
 // WriteConstraintJacobian writes G = ∂g/∂q (assembly.MatrixWriter: ConstraintJacobian
 // and ConstraintJacobianValues).
-func (s *System) WriteConstraintJacobian(dst assembly.Target, _ float64, q []float64) {
+func (s *System) WriteConstraintJacobian(dst assembly.Target, t float64, q []float64) {
+	s.writeConstraintRows(nil, &dst, t, q)
+}
+
+// ConstraintWithJacobianValues writes g and G's values in one pass over the rows
+// (dae.SparseConstraintWithJacobian): each pair's kinematics once for both, the numbers
+// of Constraint and ConstraintJacobianValues.
+func (s *System) ConstraintWithJacobianValues(g, G []float64, t float64, q []float64) {
+	dst := s.ConstraintTarget(G)
+	s.writeConstraintRows(g, &dst, t, q)
+}
+
+// writeConstraintRows writes G into dst and, when g is not nil, g (as Constraint does).
+func (s *System) writeConstraintRows(g []float64, dst *assembly.Target, t float64, q []float64) {
 	dst.Zero()
 	var c pairCache
 	var grad [6]float64
 	for r := range s.rows {
 		rw := &s.rows[r]
+		gr := -rw.C0
 		for k := range rw.N {
 			tm := &rw.Terms[k]
-			coordGrad(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &grad)
+			kin := c.at(s, tm.Pair, tm.Coord, q)
+			if g != nil {
+				gr += tm.W * coordValue(tm.Coord, kin)
+			}
+			coordGrad(tm.Coord, kin, &grad)
 			dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
 		}
+		if g == nil {
+			continue
+		}
+		if rw.Drive != nil {
+			f, _, _ := rw.Drive.Eval(t)
+			gr -= f
+		}
+		g[r] = gr
 	}
-	s.addOffsetsJacobian(dst, q)
-	s.addCamsJacobian(dst, q)
+	s.addOffsetsJacobian(*dst, q)
+	s.addCamsJacobian(*dst, q)
+	if g != nil {
+		s.addOffsetsConstraint(g, q)
+		s.addCamsConstraint(g, q)
+	}
 }
 
 // ConstraintTimeDerivative writes g_t = −f'(t) for motions, 0 for the other rows.
@@ -106,8 +138,12 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, 
 		}
 		for k := range rw.N {
 			tm := &rw.Terms[k]
+			sup := hessianSupport(tm.Coord)
+			if sup == 0 {
+				continue // a linear coordinate
+			}
 			s.evalTerm(&c, tm, q, &e)
-			assembly.AddHessian(dst, tm.Pair, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:])
+			assembly.AddHessianOver(dst, tm.Pair, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:], sup)
 		}
 	}
 	s.addOffsetsHessian(dst, q, lambda)
@@ -116,28 +152,49 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, 
 
 // ConstraintJacobianDerivative writes ∂(G w)/∂q, row r = Σ_k w_k (∇²c_k w_p)ᵀ: the
 // constraint Hessians contracted with w (seed 000, eqs. 22-25, 32-33).
-func (s *System) ConstraintJacobianDerivative(dst *mat.Dense, _ float64, q, w []float64) {
+func (s *System) ConstraintJacobianDerivative(dst *mat.Dense, t float64, q, w []float64) {
+	s.writeConstraintJacobianDerivative(assembly.Dense(dst), t, q, w)
+}
+
+// ConstraintJacobianDerivativeValues writes ∂(G w)/∂q into the values of G's pattern
+// (dae.SparseConstraintJacobianDerivative), the same additions as the dense method.
+func (s *System) ConstraintJacobianDerivativeValues(dst []float64, t float64, q, w []float64) {
+	s.writeConstraintJacobianDerivative(s.ConstraintTarget(dst), t, q, w)
+}
+
+// ConstraintJacobianTimeDerivativeValues writes G_t = 0: no row's weights depend on t
+// (a drive enters only as −f(t)).
+func (s *System) ConstraintJacobianTimeDerivativeValues(dst []float64, _ float64, _ []float64) {
+	clear(dst)
+}
+
+func (s *System) writeConstraintJacobianDerivative(dst assembly.Target, _ float64, q, w []float64) {
 	dst.Zero()
 	var c pairCache
 	var e coordEval
+	var hw [6]float64
 	for r := range s.rows {
 		rw := &s.rows[r]
-		out := dst.RawRowView(r)
 		for k := range rw.N {
 			tm := &rw.Terms[k]
+			sup := hessianSupport(tm.Coord)
+			if sup == 0 {
+				continue // a linear coordinate
+			}
 			s.evalTerm(&c, tm, q, &e)
 			pr := &s.pairs[tm.Pair]
 			wp := pr.rate(w)
-			for a, col := range pr.col {
-				if col < 0 {
-					continue
+			hw = [6]float64{}
+			for ra := sup; ra != 0; ra &= ra - 1 { // ∇²c w over the support (exact zeros left out)
+				a := bits.TrailingZeros16(ra)
+				var x float64
+				for rb := sup; rb != 0; rb &= rb - 1 {
+					b := bits.TrailingZeros16(rb)
+					x += e.hess[a][b] * wp[b]
 				}
-				var hw float64
-				for b, x := range wp {
-					hw += e.hess[a][b] * x
-				}
-				out[col] += tm.W * hw
+				hw[a] = x
 			}
+			dst.AddTermGradient(r, k, pr.col[:], tm.W, hw[:])
 		}
 	}
 	s.addOffsetsJacobianDerivative(dst, q, w)

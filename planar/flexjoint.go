@@ -119,17 +119,17 @@ func (s *System) addOffsetsGamma(dst, q, v []float64) {
 }
 
 // addOffsetsJacobianDerivative adds ∇²(offset) w to row r of ∂(G w)/∂q.
-func (s *System) addOffsetsJacobianDerivative(dst *mat.Dense, q, w []float64) {
+func (s *System) addOffsetsJacobianDerivative(dst assembly.Target, q, w []float64) {
 	for i := range s.offsets {
 		o := &s.offsets[i]
 		sn, cs, ad, _ := o.parts(q)
-		out := dst.RawRowView(o.row)
+		out := dst.Row(o.row)
 		wth := w[o.thcol]
-		out[o.thcol] -= o.sigma * ad * wth
+		out.Add(o.thcol, -(o.sigma * ad * wth))
 		for _, t := range o.terms {
 			h := o.sigma * t.c * rotateSC(perp(axis(t.dir)), sn, cs)[o.comp]
-			out[o.thcol] += h * w[t.col]
-			out[t.col] += h * wth
+			out.Add(o.thcol, h*w[t.col])
+			out.Add(t.col, h*wth)
 		}
 	}
 }

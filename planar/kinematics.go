@@ -51,13 +51,15 @@ type coordEval struct {
 
 // kin writes the whole kinematics of the pair at q into k.
 func (pr *pairRef) kin(q []float64, k *pairKin) {
-	pr.kinPoints(q, k)
+	var tr bodyTrig
+	pr.kinPoints(q, k, &tr)
 	k.axes()
 }
 
 // kinPoints writes the marker offsets, the separation and the markers' angles into k, not
-// the axes u, n of marker I (axes), which only the along and normal coordinates read.
-func (pr *pairRef) kinPoints(q []float64, k *pairKin) {
+// the axes u, n of marker I (axes), which only the along and normal coordinates read. The
+// bodies' sines and cosines come through tr.
+func (pr *pairRef) kinPoints(q []float64, k *pairKin, tr *bodyTrig) {
 	var ri, rj Vec
 	var thI, thJ float64
 	if c := pr.col[0]; c >= 0 {
@@ -66,18 +68,56 @@ func (pr *pairRef) kinPoints(q []float64, k *pairKin) {
 	if c := pr.col[3]; c >= 0 {
 		rj, thJ = Vec{q[c], q[c+1]}, q[c+2]
 	}
-	k.ai = rotate(pr.si, thI)
-	k.aj = rotate(pr.sj, thJ)
+	sn, cs := tr.sincos(pr.col[0], thI)
+	k.ai = rotateSC(pr.si, sn, cs)
+	sn, cs = tr.sincos(pr.col[3], thJ)
+	k.aj = rotateSC(pr.sj, sn, cs)
 	k.bi = Vec{-k.ai[1], k.ai[0]}
 	k.bj = Vec{-k.aj[1], k.aj[0]}
 	k.d = Vec{rj[0] + k.aj[0] - ri[0] - k.ai[0], rj[1] + k.aj[1] - ri[1] - k.ai[1]}
 	k.alphaI, k.alphaJ = thI+pr.phiI, thJ+pr.phiJ
 }
 
+// bodyTrig holds sin θ and cos θ of the body asked for last in one evaluation (at one q),
+// by its column: on a chain pair p's body J is pair p+1's body I, so the rows of
+// consecutive pairs compute each body's sine and cosine once instead of twice (the same
+// numbers: math.Sincos of the same angle).
+type bodyTrig struct {
+	col    int // column + 1 of the body held; 0: none
+	sn, cs float64
+}
+
+// sincos returns sin θ, cos θ of the body at column col (θ = q[col+2]; the ground's θ = 0
+// when col < 0).
+func (tr *bodyTrig) sincos(col int, th float64) (sn, cs float64) {
+	if col < 0 {
+		return math.Sincos(th)
+	}
+	if tr.col != col+1 {
+		tr.sn, tr.cs = math.Sincos(th)
+		tr.col = col + 1
+	}
+	return tr.sn, tr.cs
+}
+
 // axes writes the axes u_I, n_I of marker I from its angle α_I (kinPoints).
 func (k *pairKin) axes() {
 	s, c := math.Sincos(k.alphaI)
 	k.u, k.n = Vec{c, s}, Vec{-s, c}
+}
+
+// hessianSupport returns the entries of p in whose rows and columns ∇²c of coordinate
+// kind can be nonzero (eval): θ_I and θ_J for d_x, d_y; none for the angle, which is
+// linear; all six for the others. Sums over the Hessian restricted to it leave out exact
+// zeros only.
+func hessianSupport(kind coordKind) uint16 {
+	switch kind {
+	case coordDx, coordDy:
+		return 1<<2 | 1<<5
+	case coordAngle:
+		return 0
+	}
+	return 1<<6 - 1
 }
 
 // needsAxes reports whether coordinate kind reads the axes of marker I (pairKin.axes).
@@ -91,12 +131,13 @@ type pairCache struct {
 	pair int // index + 1 of the pair held in k; 0: none
 	axes bool
 	k    pairKin
+	tr   bodyTrig
 }
 
 // at returns the kinematics of pair p at q with what coordinate kind reads.
 func (c *pairCache) at(s *System, p int, kind coordKind, q []float64) *pairKin {
 	if c.pair != p+1 {
-		s.pairs[p].kinPoints(q, &c.k)
+		s.pairs[p].kinPoints(q, &c.k, &c.tr)
 		c.pair, c.axes = p+1, false
 	}
 	if !c.axes && needsAxes(kind) {

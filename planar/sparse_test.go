@@ -25,8 +25,10 @@ func sparseEvals(sys *planar.System, p dae.CheckPoint) map[string]struct {
 		values func([]float64)
 	}
 	return map[string]ev{
-		"M":       {mc, func(d *mat.Dense) { sys.Mass(d, p.T, p.Q) }, func(v []float64) { sys.MassValues(v, p.T, p.Q) }},
-		"G":       {gc, func(d *mat.Dense) { sys.ConstraintJacobian(d, p.T, p.Q) }, func(v []float64) { sys.ConstraintJacobianValues(v, p.T, p.Q) }},
+		"M": {mc, func(d *mat.Dense) { sys.Mass(d, p.T, p.Q) }, func(v []float64) { sys.MassValues(v, p.T, p.Q) }},
+		"G": {gc, func(d *mat.Dense) { sys.ConstraintJacobian(d, p.T, p.Q) }, func(v []float64) { sys.ConstraintJacobianValues(v, p.T, p.Q) }},
+		"(G a)_q": {gc, func(d *mat.Dense) { sys.ConstraintJacobianDerivative(d, p.T, p.Q, p.A) },
+			func(v []float64) { sys.ConstraintJacobianDerivativeValues(v, p.T, p.Q, p.A) }},
 		"(M a)_q": {cc, func(d *mat.Dense) { sys.MassDerivative(d, p.T, p.Q, p.A) }, func(v []float64) { sys.MassDerivativeValues(v, p.T, p.Q, p.A) }},
 		"(G^T lambda)_q": {cc, func(d *mat.Dense) { sys.ConstraintForceDerivative(d, p.T, p.Q, p.Lambda) },
 			func(v []float64) { sys.ConstraintForceDerivativeValues(v, p.T, p.Q, p.Lambda) }},

@@ -26,12 +26,14 @@ func TestSparseEvaluation(t *testing.T) {
 	gv := make([]float64, func() int { c := dae.ConstraintCSR(sys, nq, nc); return c.NNZ() }())
 	cv := make([]float64, func() int { c := dae.CouplingCSR(sys, nq); return c.NNZ() }())
 	evals := map[string]func(){
-		"MassValues":                      func() { sys.MassValues(mv, p.T, p.Q) },
-		"ConstraintJacobianValues":        func() { sys.ConstraintJacobianValues(gv, p.T, p.Q) },
-		"MassDerivativeValues":            func() { sys.MassDerivativeValues(cv, p.T, p.Q, p.A) },
-		"ConstraintForceDerivativeValues": func() { sys.ConstraintForceDerivativeValues(cv, p.T, p.Q, p.Lambda) },
-		"ForceDerivativeQValues":          func() { sys.ForceDerivativeQValues(cv, p.T, p.Q, p.V) },
-		"ForceDerivativeVValues":          func() { sys.ForceDerivativeVValues(cv, p.T, p.Q, p.V) },
+		"MassValues":                             func() { sys.MassValues(mv, p.T, p.Q) },
+		"ConstraintJacobianValues":               func() { sys.ConstraintJacobianValues(gv, p.T, p.Q) },
+		"MassDerivativeValues":                   func() { sys.MassDerivativeValues(cv, p.T, p.Q, p.A) },
+		"ConstraintForceDerivativeValues":        func() { sys.ConstraintForceDerivativeValues(cv, p.T, p.Q, p.Lambda) },
+		"ForceDerivativeQValues":                 func() { sys.ForceDerivativeQValues(cv, p.T, p.Q, p.V) },
+		"ForceDerivativeVValues":                 func() { sys.ForceDerivativeVValues(cv, p.T, p.Q, p.V) },
+		"ConstraintJacobianDerivativeValues":     func() { sys.ConstraintJacobianDerivativeValues(gv, p.T, p.Q, p.A) },
+		"ConstraintJacobianTimeDerivativeValues": func() { sys.ConstraintJacobianTimeDerivativeValues(gv, p.T, p.Q) },
 	}
 	for name, fn := range evals {
 		fn()

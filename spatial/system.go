@@ -42,15 +42,16 @@ type System struct {
 }
 
 var (
-	_ dae.System                    = (*System)(nil)
-	_ dae.MassDerivative            = (*System)(nil)
-	_ dae.ConstraintForceDerivative = (*System)(nil)
-	_ dae.ForceDerivative           = (*System)(nil)
-	_ dae.Namer                     = (*System)(nil)
-	_ dae.Energy                    = (*System)(nil)
-	_ dae.EnergyInvariant           = (*System)(nil) // seed 001, eqs. 11-12 (energy.go)
-	_ dae.Sparsity                  = (*System)(nil)
-	_ dae.SparseEvaluator           = (*System)(nil)
+	_ dae.System                             = (*System)(nil)
+	_ dae.MassDerivative                     = (*System)(nil)
+	_ dae.ConstraintForceDerivative          = (*System)(nil)
+	_ dae.ForceDerivative                    = (*System)(nil)
+	_ dae.Namer                              = (*System)(nil)
+	_ dae.Energy                             = (*System)(nil)
+	_ dae.EnergyInvariant                    = (*System)(nil) // seed 001, eqs. 11-12 (energy.go)
+	_ dae.Sparsity                           = (*System)(nil)
+	_ dae.SparseEvaluator                    = (*System)(nil)
+	_ dae.SparseConstraintJacobianDerivative = (*System)(nil) // second.go
 )
 
 type bodyData struct {
