@@ -138,5 +138,5 @@ func benchLUValues(b *testing.B, f *SparseLU, vals [2][]float64, rhs []float64) 
 	}
 	b.ReportMetric(float64(f.FullFactorizations()-full0)/float64(i), "full/op")
 	b.ReportMetric(float64(f.NNZ()), "nnz(L+U)")
-	b.ReportMetric(float64(len(f.lni)+len(f.uni)+f.n), "nonzeros(L+U)")
+	b.ReportMetric(float64(len(f.lnz)+len(f.unz)+f.n), "nonzeros(L+U)")
 }
