@@ -689,3 +689,30 @@ func TestSparseLUZerosInPattern(t *testing.T) {
 			f.FullFactorizations(), len(f.lnz)+len(f.unz), before)
 	}
 }
+
+// TestLargestMagnitude: the real loop of largestMagnitude agrees with the builtin max
+// over magnitude that the complex loop keeps, NaN included wherever it falls.
+func TestLargestMagnitude(t *testing.T) {
+	nan := math.NaN()
+	for _, x := range [][]float64{
+		{0, -3, 2, 0}, {-0.0, 0}, {1, math.Inf(-1), 2}, {nan, 1, 2}, {1, nan, 2}, {1, 2, nan}, {},
+	} {
+		rows := make([]int32, len(x))
+		want := 0.0
+		for i, v := range x {
+			rows[i] = int32(len(x) - 1 - i) // any order
+			want = max(want, magnitude(v))
+		}
+		got := largestMagnitude(x, rows)
+		if got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("largestMagnitude(%v) = %v, want %v", x, got, want)
+		}
+		xc := make([]complex128, len(x))
+		for i, v := range x {
+			xc[i] = complex(0, v)
+		}
+		if gc := largestMagnitude(xc, rows); gc != want && !(math.IsNaN(gc) && math.IsNaN(want)) {
+			t.Errorf("largestMagnitude(i·%v) = %v, want %v", x, gc, want)
+		}
+	}
+}
