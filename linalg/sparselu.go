@@ -736,10 +736,19 @@ func (f *sparseLUOf[T]) solveInPlace(b []T) {
 
 // solveLU overwrites w with U⁻¹ L⁻¹ w, both triangular solves by columns.
 func (f *sparseLUOf[T]) solveLU(w []T) {
-	n, unp, unz, udiag := f.n, f.unp, f.unz, f.udiag
-	w = w[:n]
-	lnp, lnz := f.lnp, f.lnz
-	for j, wj := range w { // L y = w
+	w = w[:f.n]
+	forwardSubstituted(w, f.lnp, f.lnz)             // L y = w
+	backSubstituted(w, f.unp, f.unz, f.udiag[:f.n]) // U z = y
+}
+
+// forwardSubstituted overwrites w with L⁻¹ w, L unit lower triangular by columns (lnp,
+// lnz) without its diagonal. The two substitutions are functions of their own, not
+// inlined, so that each loop keeps its few values in registers (in one body the column's
+// bound spilled to the stack in the inner loop; BenchmarkLUGGL).
+//
+//go:noinline
+func forwardSubstituted[T luScalar](w []T, lnp []int, lnz []luEntry[T]) {
+	for j, wj := range w {
 		if wj == 0 {
 			continue
 		}
@@ -747,7 +756,14 @@ func (f *sparseLUOf[T]) solveLU(w []T) {
 			w[e.r] -= e.v * wj
 		}
 	}
-	for k := n - 1; k >= 0; k-- { // U z = y
+}
+
+// backSubstituted overwrites w with U⁻¹ w, U upper triangular by columns (unp, unz)
+// without its diagonal udiag.
+//
+//go:noinline
+func backSubstituted[T luScalar](w []T, unp []int, unz []luEntry[T], udiag []T) {
+	for k := len(w) - 1; k >= 0; k-- {
 		wk := w[k] / udiag[k]
 		w[k] = wk
 		if wk == 0 {
@@ -755,23 +771,6 @@ func (f *sparseLUOf[T]) solveLU(w []T) {
 		}
 		for _, e := range unz[unp[k]:unp[k+1]] {
 			w[e.r] -= e.v * wk
-		}
-	}
-}
-
-// unitLowerSolveOf overwrites v with L⁻¹ v, L unit lower triangular by columns without
-// its diagonal, for either scalar and either width of row numbers (SparseKKT's int,
-// SparseLU's int32).
-func unitLowerSolveOf[T luScalar, I int | int32](v []T, lp []int, li []I, lx []T) {
-	for j := range v {
-		vj := v[j]
-		if vj == 0 {
-			continue
-		}
-		rows, vals := li[lp[j]:lp[j+1]], lx[lp[j]:lp[j+1]]
-		vals = vals[:len(rows)]
-		for q, i := range rows {
-			v[i] -= vals[q] * vj
 		}
 	}
 }
