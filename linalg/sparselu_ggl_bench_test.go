@@ -112,31 +112,7 @@ func BenchmarkLUGGL(b *testing.B) {
 		}
 		rhs := luRandVec(rng, n)
 		b.Run(fmt.Sprintf("N_ida=%d", nm), func(b *testing.B) {
-			benchLUValues(b, f, vals, rhs)
+			benchLUValues(b, f, vals, rhs, false)
 		})
 	}
-}
-
-// benchLUValues is benchValues' loop on a constructed SparseLU: a warm-up full
-// factorization of vals[1], then Values() + Factor + Solve alternating the two sets.
-func benchLUValues(b *testing.B, f *SparseLU, vals [2][]float64, rhs []float64) {
-	copy(f.Values(), vals[1])
-	if err := f.Factor(); err != nil {
-		b.Fatal(err)
-	}
-	x := make([]float64, len(rhs))
-	i, full0 := 0, f.FullFactorizations()
-	b.ReportAllocs()
-	for b.Loop() {
-		copy(f.Values(), vals[i%2])
-		if err := f.Factor(); err != nil {
-			b.Fatal(err)
-		}
-		copy(x, rhs)
-		f.Solve(x)
-		i++
-	}
-	b.ReportMetric(float64(f.FullFactorizations()-full0)/float64(i), "full/op")
-	b.ReportMetric(float64(f.NNZ()), "nnz(L+U)")
-	b.ReportMetric(float64(len(f.lnz)+len(f.unz)+f.n), "nonzeros(L+U)")
 }

@@ -695,7 +695,7 @@ func TestSparseLUZerosInPattern(t *testing.T) {
 func TestLargestMagnitude(t *testing.T) {
 	nan := math.NaN()
 	for _, x := range [][]float64{
-		{0, -3, 2, 0}, {-0.0, 0}, {1, math.Inf(-1), 2}, {nan, 1, 2}, {1, nan, 2}, {1, 2, nan}, {},
+		{0, -3, 2, 0}, {math.Copysign(0, -1), 0}, {1, math.Inf(-1), 2}, {nan, 1, 2}, {1, nan, 2}, {1, 2, nan}, {},
 	} {
 		rows := make([]int32, len(x))
 		want := 0.0
