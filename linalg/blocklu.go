@@ -456,8 +456,29 @@ func (b *blockLU) eliminate(k int) bool {
 	nzL, nzU := b.nzL[b.pp[k]:pl], b.nzU[b.pp[k]:pu]
 	pack(l, u, s, m, nzL, nzU)
 	upd, acc, val := b.upd[b.updp[k]:b.updp[k+1]], b.acc[:len(nzU)], b.val
+	if s == 2 {
+		update2(val, upd, l, u, m, nzL, nzU)
+	} else {
+		update(val, upd, l, u, s, m, nzL, nzU, acc)
+	}
+	rows := b.rows[b.pp[k]:b.pp[k+1]]
 	for t, a := range nzL {
-		clear(acc)
+		nzL[t] = rows[a]
+	}
+	for t, c := range nzU {
+		nzU[t] = rows[c]
+	}
+	b.bs[k].nL, b.bs[k].nU = len(nzL), len(nzU)
+	return true
+}
+
+// update subtracts the product of block k's packed panels, the rows nzL of L (m×s) by
+// the columns nzU of U (s×m), from the entries of the later blocks they couple (upd maps
+// panel row a, column c to its offset in val, at a·m + c). Each entry of the product is
+// summed in acc from zero over q with the zero entries of L skipped, then subtracted.
+func update(val []float64, upd []int32, l, u []float64, s, m int, nzL, nzU []int32, acc []float64) {
+	clear(acc) // then cleared by the scatter of each row: a call of clear per row cost more
+	for t, a := range nzL {
 		for q, laq := range l[t*s : t*s+s] {
 			if laq == 0 {
 				continue
@@ -469,17 +490,30 @@ func (b *blockLU) eliminate(k int) bool {
 		ua := upd[int(a)*m : int(a)*m+m]
 		for c, col := range nzU {
 			val[ua[col]] -= acc[c]
+			acc[c] = 0
 		}
 	}
-	rows := b.rows[b.pp[k]:b.pp[k+1]]
+}
+
+// update2 is update for a block of two, with the same arithmetic: each entry summed from
+// zero over the two columns of L, a zero entry of L skipped, without the loop over q and
+// the accumulator row, whose overhead was most of update's cost on blocks of two.
+func update2(val []float64, upd []int32, l, u []float64, m int, nzL, nzU []int32) {
+	u0, u1 := u[:len(nzU)], u[m:m+len(nzU)]
 	for t, a := range nzL {
-		nzL[t] = rows[a]
+		l0, l1 := l[2*t], l[2*t+1]
+		ua := upd[int(a)*m : int(a)*m+m]
+		for c, col := range nzU {
+			sum := 0.0
+			if l0 != 0 {
+				sum += l0 * u0[c]
+			}
+			if l1 != 0 {
+				sum += l1 * u1[c]
+			}
+			val[ua[col]] -= sum
+		}
 	}
-	for t, c := range nzU {
-		nzU[t] = rows[c]
-	}
-	b.bs[k].nL, b.bs[k].nU = len(nzL), len(nzU)
-	return true
 }
 
 // panels2 is, for a block of two, denseLUInPlace, forwardRowsInPlace and

@@ -470,7 +470,7 @@ func (k *SparseKKT) solveRegularized(v []float64) {
 	for i := range v {
 		v[i] *= s[i]
 	}
-	unitLowerSolveOf(v, lp, li, lx) // L u = v
+	unitLowerSolve(v, lp, li, lx) // L u = v
 	for j := range v {
 		v[j] *= dinv[j]
 	}
@@ -531,4 +531,21 @@ func inverse(p []int) []int {
 		inv[v] = i
 	}
 	return inv
+}
+
+// unitLowerSolve overwrites v with L⁻¹ v, L unit lower triangular by columns without its
+// diagonal, its rows li and values lx in two arrays (SparseLU keeps them side by side,
+// forwardSubstituted).
+func unitLowerSolve(v []float64, lp, li []int, lx []float64) {
+	for j := range v {
+		vj := v[j]
+		if vj == 0 {
+			continue
+		}
+		rows, vals := li[lp[j]:lp[j+1]], lx[lp[j]:lp[j+1]]
+		vals = vals[:len(rows)]
+		for q, i := range rows {
+			v[i] -= vals[q] * vj
+		}
+	}
 }

@@ -79,12 +79,19 @@ func BenchmarkLUChain(b *testing.B) {
 // benchValues runs Values() + Factor + Solve, alternating between two sets of values;
 // with full, each Factor searches for pivots.
 func benchValues(b *testing.B, s luSystem, vals [2][]float64, rhs []float64, full bool) {
-	f := newBenchLU(b, s, nil)
+	benchLUValues(b, newBenchLU(b, s, nil), vals, rhs, full)
+}
+
+// benchLUValues is benchValues' loop on a constructed SparseLU: a warm-up full
+// factorization of vals[1], then Values() + Factor + Solve alternating the two sets. It
+// reports the share of full factorizations, nnz(L+U) (the patterns) and the nonzeros of
+// L and U that the refactorization and the solves work on.
+func benchLUValues(b *testing.B, f *SparseLU, vals [2][]float64, rhs []float64, full bool) {
 	copy(f.Values(), vals[1])
 	if err := f.Factor(); err != nil {
 		b.Fatal(err)
 	}
-	x := make([]float64, s.n)
+	x := make([]float64, len(rhs))
 	i, full0 := 0, f.FullFactorizations()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -101,6 +108,7 @@ func benchValues(b *testing.B, s luSystem, vals [2][]float64, rhs []float64, ful
 	}
 	b.ReportMetric(float64(f.FullFactorizations()-full0)/float64(i), "full/op")
 	b.ReportMetric(float64(f.NNZ()), "nnz(L+U)")
+	b.ReportMetric(float64(len(f.lnz)+len(f.unz)+f.n), "nonzeros(L+U)")
 }
 
 // newBenchLU returns a SparseLU for s, warmed up by a full factorization of A unless A

@@ -17,11 +17,11 @@ func (f *sparseLUOf[T]) factorFull() bool {
 	first := f.li == nil
 	if first {
 		c := f.lEstimate + f.lEstimate/4 // headroom for off-diagonal pivots
-		f.li, f.lni, f.lnx = make([]int32, 0, c), make([]int32, 0, c), make([]T, 0, c)
-		f.ui, f.uni, f.unx = make([]int32, 0, c), make([]int32, 0, c), make([]T, 0, c)
+		f.li, f.lnz = make([]int32, 0, c), make([]luEntry[T], 0, c)
+		f.ui, f.unz = make([]int32, 0, c), make([]luEntry[T], 0, c)
 	}
-	f.li, f.lni, f.lnx = f.li[:0], f.lni[:0], f.lnx[:0]
-	f.ui, f.uni, f.unx = f.ui[:0], f.uni[:0], f.unx[:0]
+	f.li, f.lnz = f.li[:0], f.lnz[:0]
+	f.ui, f.unz = f.ui[:0], f.unz[:0]
 	for i := range n {
 		f.pinv[i], f.mark[i] = -1, -1
 	}
@@ -38,8 +38,8 @@ func (f *sparseLUOf[T]) factorFull() bool {
 	for p, i := range f.li {
 		f.li[p] = int32(f.pinv[i])
 	}
-	for p, i := range f.lni {
-		f.lni[p] = int32(f.pinv[i])
+	for p, e := range f.lnz {
+		f.lnz[p].r = int32(f.pinv[e.r])
 	}
 	for p, i := range f.crow {
 		f.cstep[p] = int32(f.pinv[i])
@@ -68,14 +68,13 @@ func (f *sparseLUOf[T]) factorFull() bool {
 func (f *sparseLUOf[T]) sizeFactors(first bool) {
 	if first {
 		f.li, f.ui = trimmed(f.li, len(f.li)+len(f.li)/8), trimmed(f.ui, len(f.ui)+len(f.ui)/8)
-		f.lni, f.lnx = trimmed(f.lni, len(f.li)), trimmed(f.lnx, len(f.li))
-		f.uni, f.unx = trimmed(f.uni, len(f.ui)), trimmed(f.unx, len(f.ui))
+		f.lnz, f.unz = trimmed(f.lnz, len(f.li)), trimmed(f.unz, len(f.ui))
 	}
-	if c := len(f.li); c > cap(f.lni) || c > cap(f.lnx) {
-		f.lni, f.lnx = withCap(f.lni, c+c/8), withCap(f.lnx, c+c/8)
+	if c := len(f.li); c > cap(f.lnz) {
+		f.lnz = withCap(f.lnz, c+c/8)
 	}
-	if c := len(f.ui); c > cap(f.uni) || c > cap(f.unx) {
-		f.uni, f.unx = withCap(f.uni, c+c/8), withCap(f.unx, c+c/8)
+	if c := len(f.ui); c > cap(f.unz) {
+		f.unz = withCap(f.unz, c+c/8)
 	}
 }
 
@@ -152,7 +151,7 @@ func (f *sparseLUOf[T]) dfs(i, k, top int) int {
 // in x: in topological order, each pivotal row i is final when met, becomes U(pinv[i], k)
 // and is eliminated from the rows of its column of L.
 func (f *sparseLUOf[T]) columnOfU(k, top int) {
-	x, pinv, lnp, lni, lnx := f.x, f.pinv, f.lnp, f.lni, f.lnx
+	x, pinv, lnp, lnz := f.x, f.pinv, f.lnp, f.lnz
 	for _, i := range f.xi[top:] {
 		j := pinv[i]
 		if j < 0 {
@@ -164,14 +163,12 @@ func (f *sparseLUOf[T]) columnOfU(k, top int) {
 		if ujk == 0 {
 			continue // an exact zero of U updates nothing (refactor's comment)
 		}
-		f.uni, f.unx = append(f.uni, int32(j)), append(f.unx, ujk)
-		rows, vals := lni[lnp[j]:lnp[j+1]], lnx[lnp[j]:lnp[j+1]]
-		vals = vals[:len(rows)]
-		for q, r := range rows {
-			x[r] -= vals[q] * ujk
+		f.unz = append(f.unz, luEntry[T]{ujk, int32(j)})
+		for _, e := range lnz[lnp[j]:lnp[j+1]] {
+			x[e.r] -= e.v * ujk
 		}
 	}
-	f.up[k+1], f.unp[k+1] = len(f.ui), len(f.uni)
+	f.up[k+1], f.unp[k+1] = len(f.ui), len(f.unz)
 }
 
 // pivot chooses the pivot of column k among the rows of xi[top:] not yet pivotal by
@@ -229,11 +226,11 @@ func (f *sparseLUOf[T]) pivot(k, top int) bool {
 		}
 		f.li = append(f.li, int32(i))
 		if l := x[i] / piv; l != 0 {
-			f.lni, f.lnx = append(f.lni, int32(i)), append(f.lnx, l)
+			f.lnz = append(f.lnz, luEntry[T]{l, int32(i)})
 		}
 		x[i] = 0
 	}
-	f.lp[k+1], f.lnp[k+1] = len(f.li), len(f.lni)
+	f.lp[k+1], f.lnp[k+1] = len(f.li), len(f.lnz)
 	return true
 }
 
@@ -257,8 +254,8 @@ func (f *sparseLUOf[T]) refactor() bool {
 	// that made the compiler spill them (with eliminated and columnOfL: −16 %
 	// instructions per refactorization, the same bits; BENCHMARKS.md "bdf's step
 	// against IDA's").
-	lnp, lni, lnx := f.lnp, f.lni[:len(li)], f.lnx[:len(li)]
-	unp, uni, unx := f.unp, f.uni[:len(ui)], f.unx[:len(ui)]
+	lnp, lnz := f.lnp, f.lnz[:len(li)]
+	unp, unz := f.unp, f.unz[:len(ui)]
 	nl, nu := 0, 0
 	for k := range f.n {
 		lo, hi := ccp[k], ccp[k+1]
@@ -267,41 +264,43 @@ func (f *sparseLUOf[T]) refactor() bool {
 		for p, i := range steps {
 			x[i] = vals[at[p]]
 		}
-		nu = eliminated(x, ui[up[k]:up[k+1]], lnp, lni, lnx, uni, unx, nu)
+		nu = eliminated(x, ui[up[k]:up[k+1]], lnp, lnz, unz, nu)
 		unp[k+1] = nu
 		piv := x[k]
 		x[k] = 0
 		var ok bool
-		if nl, ok = columnOfL(x, li[lp[k]:lp[k+1]], piv, f.tau, lni, lnx, nl); !ok {
+		if nl, ok = columnOfL(x, li[lp[k]:lp[k+1]], piv, f.tau, lnz, nl); !ok {
 			// no longer factors: factorFull follows
-			f.lni, f.lnx, f.uni, f.unx = lni[:nl], lnx[:nl], uni[:nu], unx[:nu]
+			f.lnz, f.unz = lnz[:nl], unz[:nu]
 			return false
 		}
 		lnp[k+1] = nl
 		f.udiag[k] = piv
 	}
-	f.lni, f.lnx, f.uni, f.unx = lni[:nl], lnx[:nl], uni[:nu], unx[:nu]
+	f.lnz, f.unz = lnz[:nl], unz[:nu]
 	return true
 }
 
 // eliminated is the update of refactor's column k by the columns of L before it: in the
-// order of the pattern uj of U(:, k), each x_j becomes U(j, k), stored at uni[nu:],
-// unx[nu:] when nonzero, and is eliminated from the rows of L(:, j). It returns the new
+// order of the pattern uj of U(:, k), each x_j becomes U(j, k), stored at unz[nu] when
+// nonzero, and is eliminated from the rows of L(:, j). It returns the new
 // count nu. A function of its own so that its loops, with few live values, keep them in
-// registers (in refactor's body they spilled to the stack around every column of L).
-func eliminated[T luScalar](x []T, uj []int32, lnp []int, lni []int32, lnx []T, uni []int32, unx []T, nu int) int {
+// registers (in refactor's body they spilled to the stack around every column of L); not
+// inlined, which the one-array layout of L would otherwise allow, for the same reason
+// (inlined: +0.9 M instructions per refactorization of BenchmarkLUGGL N_ida = 1667).
+//
+//go:noinline
+func eliminated[T luScalar](x []T, uj []int32, lnp []int, lnz, unz []luEntry[T], nu int) int {
 	for _, j := range uj {
 		ujk := x[j]
 		x[j] = 0
 		if ujk == 0 {
 			continue
 		}
-		uni[nu], unx[nu] = j, ujk
+		unz[nu] = luEntry[T]{ujk, j}
 		nu++
-		rows, lvals := lni[lnp[j]:lnp[j+1]], lnx[lnp[j]:lnp[j+1]]
-		lvals = lvals[:len(rows)]
-		for s, r := range rows {
-			x[r] -= lvals[s] * ujk
+		for _, e := range lnz[lnp[j]:lnp[j+1]] {
+			x[e.r] -= e.v * ujk
 		}
 	}
 	return nu
@@ -309,15 +308,12 @@ func eliminated[T luScalar](x []T, uj []int32, lnp []int, lni []int32, lnx []T, 
 
 // columnOfL is the pivot test and the column of L of refactor's column k: with x holding
 // the updated column and piv its pivot, it stores x_r / piv for the rows r of the
-// pattern when nonzero at lni[nl:], lnx[nl:], clears x on the pattern and returns the
+// pattern when nonzero at lnz[nl:], clears x on the pattern and returns the
 // new count. It reports false, with x cleared, when piv is zero, not finite or smaller
 // than tau times the largest |x_r| (the test of the full factorization's choice). Like
 // eliminated, a function of its own for the registers.
-func columnOfL[T luScalar](x []T, rows []int32, piv T, tau float64, lni []int32, lnx []T, nl int) (int, bool) {
-	amax := 0.0
-	for _, r := range rows {
-		amax = max(amax, magnitude(x[r]))
-	}
+func columnOfL[T luScalar](x []T, rows []int32, piv T, tau float64, lnz []luEntry[T], nl int) (int, bool) {
+	amax := largestMagnitude(x, rows)
 	if a := magnitude(piv); piv == 0 || !(a >= tau*amax) || a > math.MaxFloat64 {
 		for _, r := range rows {
 			x[r] = 0
@@ -326,10 +322,30 @@ func columnOfL[T luScalar](x []T, rows []int32, piv T, tau float64, lni []int32,
 	}
 	for _, r := range rows {
 		if l := x[r] / piv; l != 0 {
-			lni[nl], lnx[nl] = r, l
+			lnz[nl] = luEntry[T]{l, r}
 			nl++
 		}
 		x[r] = 0
 	}
 	return nl, true
+}
+
+// largestMagnitude returns max over rows of magnitude(x_r), NaN if one is NaN (as the
+// builtin max would give). A real x takes a loop of its own, chosen once per call: in
+// the generic loop each magnitude re-checked the scalar's type and the builtin max
+// handled signed zeros, together about 30 instructions per row (BenchmarkLUGGL).
+func largestMagnitude[T luScalar](x []T, rows []int32) float64 {
+	amax := 0.0
+	if xr, real := any(x).([]float64); real {
+		for _, r := range rows {
+			if a := math.Abs(xr[r]); a > amax || a != a {
+				amax = a
+			}
+		}
+		return amax
+	}
+	for _, r := range rows {
+		amax = max(amax, magnitude(x[r]))
+	}
+	return amax
 }

@@ -645,7 +645,7 @@ func TestSparseLUZerosInPattern(t *testing.T) {
 		}
 	}
 	check("first", s.A, 1, 0)
-	if values := len(f.lni) + len(f.uni) + s.n; values >= f.NNZ() {
+	if values := len(f.lnz) + len(f.unz) + s.n; values >= f.NNZ() {
 		t.Errorf("%d values stored for L + U, want fewer than the %d entries of their patterns", values, f.NNZ())
 	}
 	A1 := perturbed(rng, s.A, 1e-3)
@@ -673,7 +673,7 @@ func TestSparseLUZerosInPattern(t *testing.T) {
 			}
 		}
 	}
-	before := len(f.lni) + len(f.uni)
+	before := len(f.lnz) + len(f.unz)
 	var m0, m1 runtime.MemStats // the first such call: AllocsPerRun would warm up with it
 	runtime.ReadMemStats(&m0)
 	err = f.Factorize(A2)
@@ -684,8 +684,35 @@ func TestSparseLUZerosInPattern(t *testing.T) {
 	if n := m1.Mallocs - m0.Mallocs; n != 0 {
 		t.Errorf("refactorization with every declared zero set: %d allocations, want 0", n)
 	}
-	if f.FullFactorizations() != 1 || len(f.lni)+len(f.uni) <= before {
+	if f.FullFactorizations() != 1 || len(f.lnz)+len(f.unz) <= before {
 		t.Errorf("every declared zero set: %d full factorizations (want 1), %d stored values of L + U (want more than %d)",
-			f.FullFactorizations(), len(f.lni)+len(f.uni), before)
+			f.FullFactorizations(), len(f.lnz)+len(f.unz), before)
+	}
+}
+
+// TestLargestMagnitude: the real loop of largestMagnitude agrees with the builtin max
+// over magnitude that the complex loop keeps, NaN included wherever it falls.
+func TestLargestMagnitude(t *testing.T) {
+	nan := math.NaN()
+	for _, x := range [][]float64{
+		{0, -3, 2, 0}, {math.Copysign(0, -1), 0}, {1, math.Inf(-1), 2}, {nan, 1, 2}, {1, nan, 2}, {1, 2, nan}, {},
+	} {
+		rows := make([]int32, len(x))
+		want := 0.0
+		for i, v := range x {
+			rows[i] = int32(len(x) - 1 - i) // any order
+			want = max(want, magnitude(v))
+		}
+		got := largestMagnitude(x, rows)
+		if got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("largestMagnitude(%v) = %v, want %v", x, got, want)
+		}
+		xc := make([]complex128, len(x))
+		for i, v := range x {
+			xc[i] = complex(0, v)
+		}
+		if gc := largestMagnitude(xc, rows); gc != want && !(math.IsNaN(gc) && math.IsNaN(want)) {
+			t.Errorf("largestMagnitude(i·%v) = %v, want %v", x, gc, want)
+		}
 	}
 }
