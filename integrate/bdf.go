@@ -181,7 +181,7 @@ type bdfWork struct {
 
 	hTry float64
 
-	rnd *bdfRounding // the rounding level of the increments (index1, baumgarte), or nil
+	rnd *bdfRounding // the rounding level of the increments (newBDFRounding), or nil
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -231,7 +231,6 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	se.baumAlpha, se.baumBeta = orDefault(m.BaumgarteAlpha, DefaultBaumgarteAlpha), orDefault(m.BaumgarteBeta, DefaultBaumgarteBeta)
 	w := newBDFWork(se, NewState(nq, nc), m, maxOrd, ns)
 	w.se, w.sys, w.nq, w.nc, w.form = se, sys, nq, nc, form
-	w.rnd = newBDFRounding(form, se.n)
 	if se.sp != nil {
 		w.lu = se.sparseNewtonFactor()
 	} else if w.pm = newBDFMassPrecond(sys, form, m.reactionKrylov); w.pm != nil {
@@ -244,6 +243,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	} else {
 		w.allocDense()
 	}
+	w.rnd = newBDFRounding(form, se.n, w.pm != nil)
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)

@@ -40,11 +40,19 @@ const bdfRoundingFloor = 4
 // evaluations round differently) and far below its scale (so the cubic term of the residual, of order τ³, vanishes).
 const bdfRoundingTau = 1e-9
 
-// newBDFRounding returns the measurement for a run of n variables in form, or nil for the
-// forms whose algebraic variables the Newton norm scales by h or h² (their rounding
-// enters below the 10-ulp floor).
-func newBDFRounding(form Formulation, n int) *bdfRounding {
-	if form != Index1 && form != Baumgarte {
+// newBDFRounding returns the measurement for a run of n variables in form, on the
+// Newton-Krylov path (krylov) or not, or nil for the dense or sparse path of the forms
+// whose algebraic variables the Newton norm scales by h or h² (ggl, index2,
+// index2-baumgarte, index3), where the rounding of well-conditioned models enters below
+// the 10-ulp floor. On the joint route's Newton-Krylov path every form measures it: a
+// slender rod's spin inertia makes M⁻¹ amplify the dynamic rows' rounding by
+// cond(M) ≈ 1e12 (the 1000-rod chain), so the increments stall above the floor in the
+// h-scaled a and λ too, and ggl's rate θ ≈ 1 there cut h from the loaded 1000-rod state
+// to 15 µs (0.58 ms with the floor, BENCHMARKS.md "bdf's rounding floor in every form";
+// TestBDFGGLLoadedSlenderChain). The dense path is left as it was (its body-route
+// work-precision tables), though the same collapse shows there on rods of radius 1e-5 m.
+func newBDFRounding(form Formulation, n int, krylov bool) *bdfRounding {
+	if !krylov && form != Index1 && form != Baumgarte {
 		return nil
 	}
 	return &bdfRounding{y: make([]float64, n), yp: make([]float64, n), r0: make([]float64, n)}
