@@ -574,6 +574,7 @@ func (w *bdfWork) judge(h, e float64, nef int) bool {
 
 // cut is IDA's and radau5's cut after a Newton failure (stepRule).
 func (w *bdfWork) cut(h float64) {
+	w.rnd.arm()
 	w.phase = 1
 	w.hNext = h * failureCut
 }
@@ -661,6 +662,7 @@ func (w *bdfWork) attempt(h float64) (usedFresh int, cause error) {
 // with φ* = βφ) and starts the iterate there.
 func (w *bdfWork) predict(h float64, _ bool) error {
 	w.mn().attempt()
+	w.rnd.attempt()
 	copy(w.yPred, w.phi[0])
 	clear(w.ypPred)
 	for j := 1; j <= w.k; j++ {
@@ -710,6 +712,7 @@ func (w *bdfWork) residual() error {
 // the rate carried from the previous step let first iterates through with |g| and |G v|
 // of 3e-2·tol on chain4 (GGL), far above the Newton stop.
 func (w *bdfWork) increment() float64 {
+	w.rnd.iteration()
 	for i, r := range w.res {
 		w.delta[i] = -r
 	}
