@@ -17,6 +17,7 @@ import (
 // chain of radius 0.01 m went to 15 µs steps ("bdf's rounding floor in every form",
 // BENCHMARKS.md). bdf now measures the rounding level in every form on this path, from
 // an attempt's first failure or third iteration on (newBDFRounding): one failure here.
+// Its steps allocate nothing.
 func TestBDFGGLLoadedSlenderChain(t *testing.T) {
 	var steps [2]int
 	for k, r := range []float64{1e-2, 1e-4} {
@@ -45,6 +46,9 @@ func TestBDFGGLLoadedSlenderChain(t *testing.T) {
 		}
 		if k == 1 && (st.Steps > steps[0]*3/2 || st.NewtonFailures > 2) {
 			t.Errorf("r = %g: %d steps (%d at r = 0.01), %d Newton failures; want at most 1.5 × and 2", r, st.Steps, steps[0], st.NewtonFailures)
+		}
+		if a := stepAllocs(t, m, 0); k == 1 && a != 0 {
+			t.Errorf("r = %g: a step with the rounding measurement armed allocates %g times, want 0", r, a)
 		}
 	}
 }
