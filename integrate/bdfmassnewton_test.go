@@ -35,16 +35,7 @@ func TestBDFMassPrecond(t *testing.T) {
 }
 
 func checkBDFMassPrecond(t *testing.T, sys dae.System, s State, form Formulation) {
-	p := newBDFMassPrecond(sys, form, false)
-	if p == nil {
-		t.Fatal("no preconditioner for a joint system")
-	}
-	se, err := newSemiExplicit(sys, form, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	se.alpha0, se.baumAlpha, se.baumBeta = 5, 10, 100
-	p.cw = newConstraintWeights(se)
+	p, se := precondForTest(t, sys, form)
 	nq, nc := sys.Size()
 	n := p.size()
 	if n != se.n {
@@ -56,14 +47,7 @@ func checkBDFMassPrecond(t *testing.T, sys dae.System, s State, form Formulation
 		s.Lambda = make([]float64, nc)
 	}
 	se.pack(y, &s)
-	M, G := mat.NewDense(nq, nq, nil), mat.NewDense(max(nc, 1), nq, nil)
-	sys.Mass(M, 0, s.Q)
-	var Gp *mat.Dense
-	if nc > 0 {
-		G = mat.NewDense(nc, nq, nil)
-		sys.ConstraintJacobian(G, 0, s.Q)
-		Gp = G
-	}
+	M, G, Gp := massAndJacobian(sys, s.Q)
 	rng := rand.New(rand.NewPCG(1, 2))
 	b := make([]float64, n)
 	for i := range b {
@@ -144,22 +128,9 @@ func TestBDFMassPrecondSlenderRods(t *testing.T) {
 
 func checkSlenderRecovery(t *testing.T, sys dae.System, s State, form Formulation) {
 	const c = 1e4
-	p := newBDFMassPrecond(sys, form, false)
-	se, err := newSemiExplicit(sys, form, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	se.alpha0, se.baumAlpha, se.baumBeta = 5, 10, 100
-	p.cw = newConstraintWeights(se)
-	nq, nc := sys.Size()
-	M, G := mat.NewDense(nq, nq, nil), mat.NewDense(max(nc, 1), nq, nil)
-	sys.Mass(M, 0, s.Q)
-	var Gp *mat.Dense
-	if nc > 0 {
-		G = mat.NewDense(nc, nq, nil)
-		sys.ConstraintJacobian(G, 0, s.Q)
-		Gp = G
-	}
+	p, _ := precondForTest(t, sys, form)
+	nq, _ := sys.Size()
+	M, G, Gp := massAndJacobian(sys, s.Q)
 	if err := p.factor(0, s.Q, Gp, c); err != nil {
 		t.Fatal(err)
 	}
@@ -216,13 +187,7 @@ func TestBDFMassPrecondGeometricStiffness(t *testing.T) {
 
 func checkStiffPrecond(t *testing.T, sys *joint.System, s State, form Formulation) {
 	const c = 300.0
-	p := newBDFMassPrecond(sys, form, false)
-	se, err := newSemiExplicit(sys, form, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	se.alpha0, se.baumAlpha, se.baumBeta = 5, 10, 100
-	p.cw = newConstraintWeights(se)
+	p, _ := precondForTest(t, sys, form)
 	nq, nc := sys.Size()
 	var G *mat.Dense
 	lambda := make([]float64, nc)
@@ -304,6 +269,37 @@ func bdfMassPartDense(p *bdfMassPrecond, M, G *mat.Dense, c float64) *mat.Dense 
 		}
 	}
 	return A
+}
+
+// precondForTest returns bdfMassPrecond and the first-order form of sys in form, with the
+// Baumgarte parameters of these tests and the form's constraint weights set.
+func precondForTest(t *testing.T, sys dae.System, form Formulation) (*bdfMassPrecond, *semiExplicit) {
+	t.Helper()
+	p := newBDFMassPrecond(sys, form, false)
+	if p == nil {
+		t.Fatal("no preconditioner for a joint system")
+	}
+	se, err := newSemiExplicit(sys, form, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	se.alpha0, se.baumAlpha, se.baumBeta = 5, 10, 100
+	p.cw = newConstraintWeights(se)
+	return p, se
+}
+
+// massAndJacobian returns M and G of sys at q, G with at least one row (zero when nc = 0),
+// and G again or nil when nc = 0 (the factorizations' argument).
+func massAndJacobian(sys dae.System, q []float64) (M, G, Gp *mat.Dense) {
+	nq, nc := sys.Size()
+	M, G = mat.NewDense(nq, nq, nil), mat.NewDense(max(nc, 1), nq, nil)
+	sys.Mass(M, 0, q)
+	if nc > 0 {
+		G = mat.NewDense(nc, nq, nil)
+		sys.ConstraintJacobian(G, 0, q)
+		Gp = G
+	}
+	return M, G, Gp
 }
 
 // denseKrylov is a dense Newton matrix with bdfMassPrecond as GMRES's krylovSystem.
