@@ -152,12 +152,13 @@ func (p *bdfMassPrecond) factor(t float64, q []float64, G *mat.Dense, c float64)
 // The unknowns are the accelerations, and δv, δq follow by division by c. Solving for
 // c² δq instead (with M w on the right side) and recovering δv = c δq + Gᵀδμ − r_q,
 // δa = c δv − r_v subtracted quantities of size c|r_q| twice: the articulated-body round
-// trip A⁻¹(M w) is exact only to ε·cond(M) relative, so δa carried an error of about
-// ε·cond(M)·|w|, as large as a's error scale when M is ill-conditioned (slender rods: spin
-// inertia 5e-9 against 7e2 on the 20-rod chain of joint's TestBDFLoadedSlenderChain),
-// and bdf's Newton iteration failed on that noise (as radau5's did, radauKrylov.solveMass).
-// K_g w is a product (dae.StiffMassSolver's AddGeometricStiffnessMul), not a difference
-// of two: its rounding is relative to K_g w/c² itself.
+// trip A⁻¹(M w) is exact only to ε·cond(M) relative, so δa carried an error of up to
+// ε·cond(M)·|w|: on slender rods (radius 1e-4 m, cond M 2e11-3e12) 3e3-1e8 × the error of
+// one articulated-body solve (TestBDFMassPrecondSlenderRods), the noise that stopped
+// radau5 from the loaded 1000-rod state (radauKrylov.solveMass). bdf's steps there were
+// set by its Newton floor, not by this (newBDFRounding). K_g w is a product
+// (dae.StiffMassSolver's AddGeometricStiffnessMul), not a difference of two: its rounding
+// is relative to K_g w/c² itself.
 func (p *bdfMassPrecond) solve(u []float64) {
 	nq, nc, c := p.nq, p.nc, p.c
 	rq, rv, ra, rl := u[:nq], u[nq:2*nq], u[2*nq:3*nq], u[3*nq:3*nq+nc]
