@@ -45,6 +45,11 @@ type StiffMassSolver interface {
 	// it into kg; with locked non-nil (a LockedMassSolver's) the coordinates where
 	// locked[i] are prescribed as in LockedMassSolve.
 	StiffMassSolve(x []float64, t float64, q, b []float64, locked []bool, kg []float64, k float64)
+	// AddGeometricStiffnessMul adds k K_g x to dst with K_g as GeometricStiffness wrote it
+	// into kg, at the same O(N) cost: a preconditioner that solves with M + k K_g for the
+	// accelerations moves K_g's product with the known part of the positions to the right
+	// side by it.
+	AddGeometricStiffnessMul(dst []float64, t float64, q, x, kg []float64, k float64)
 }
 
 // AsStiffMassSolver returns sys as a StiffMassSolver, or nil when it is none or

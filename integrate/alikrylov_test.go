@@ -105,11 +105,17 @@ func aliWorkOf(m Method) *aliWork {
 // spherical cut joint (3 rows): a loop of 3n coordinates that sags under gravity.
 func jointClosedChain3D(t *testing.T, n int) (*joint.System, State) {
 	t.Helper()
+	return jointClosedChain3DOfRadius(t, n, 0.05)
+}
+
+// jointClosedChain3DOfRadius is jointClosedChain3D with rods of radius r.
+func jointClosedChain3DOfRadius(t *testing.T, n int, r float64) (*joint.System, State) {
+	t.Helper()
 	build := func(anchor *[3]float64) (*joint.Model, *joint.System, int) {
 		md := &joint.Model{Gravity: [3]float64{0, 0, -9.81}}
 		f, origin := joint.Ground, [3]float64{}
 		for i := range n {
-			f = md.Spherical(fmt.Sprint("ball", i+1), f, origin, rod(fmt.Sprint("rod", i+1), 0.5, 0.05))
+			f = md.Spherical(fmt.Sprint("ball", i+1), f, origin, rod(fmt.Sprint("rod", i+1), 0.5, r))
 			origin = [3]float64{0.5, 0, 0}
 		}
 		if anchor != nil {

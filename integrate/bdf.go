@@ -181,7 +181,7 @@ type bdfWork struct {
 
 	hTry float64
 
-	rnd *bdfRounding // the rounding level of the increments (index1, baumgarte), or nil
+	rnd *bdfRounding // the rounding level of the increments (newBDFRounding), or nil
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -231,7 +231,6 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	se.baumAlpha, se.baumBeta = orDefault(m.BaumgarteAlpha, DefaultBaumgarteAlpha), orDefault(m.BaumgarteBeta, DefaultBaumgarteBeta)
 	w := newBDFWork(se, NewState(nq, nc), m, maxOrd, ns)
 	w.se, w.sys, w.nq, w.nc, w.form = se, sys, nq, nc, form
-	w.rnd = newBDFRounding(form, se.n)
 	if se.sp != nil {
 		w.lu = se.sparseNewtonFactor()
 	} else if w.pm = newBDFMassPrecond(sys, form, m.reactionKrylov); w.pm != nil {
@@ -245,6 +244,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 	} else {
 		w.allocDense()
 	}
+	w.rnd = newBDFRounding(form, se.n, w.pm != nil)
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
@@ -575,6 +575,7 @@ func (w *bdfWork) judge(h, e float64, nef int) bool {
 
 // cut is IDA's and radau5's cut after a Newton failure (stepRule).
 func (w *bdfWork) cut(h float64) {
+	w.rnd.arm()
 	w.phase = 1
 	w.hNext = h * failureCut
 }
@@ -662,6 +663,7 @@ func (w *bdfWork) attempt(h float64) (usedFresh int, cause error) {
 // with φ* = βφ) and starts the iterate there.
 func (w *bdfWork) predict(h float64, _ bool) error {
 	w.mn().attempt()
+	w.rnd.attempt()
 	copy(w.yPred, w.phi[0])
 	clear(w.ypPred)
 	for j := 1; j <= w.k; j++ {
@@ -711,6 +713,7 @@ func (w *bdfWork) residual() error {
 // the rate carried from the previous step let first iterates through with |g| and |G v|
 // of 3e-2·tol on chain4 (GGL), far above the Newton stop.
 func (w *bdfWork) increment() float64 {
+	w.rnd.iteration()
 	for i, r := range w.res {
 		w.delta[i] = -r
 	}

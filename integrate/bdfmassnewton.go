@@ -21,17 +21,18 @@ import (
 //	[ 0    −G     0    0   0  ]   (λ rows: the velocity constraint)
 //	[ −G    0     0    0   0  ]   (μ rows: g, GGL only)
 //
-// Eliminating δv = c δq + Gᵀδμ − r_q and δa = c δv − r_v leaves, for (δq, δλ), the same
-// pattern as hht's and genalpha's mass part with c² on M (massNewton, so one articulated-body
+// Eliminating δq = (δa + w)/c² and δv = (δa + r_v)/c (w = c r_q + r_v − c Gᵀδμ) leaves,
+// for the accelerations and multipliers, eq. 17's matrix (massSchur, one articulated-body
 // solve per application),
 //
-//	[ c² M  Gᵀ ] (δq, δλ) = ( r_a + M(c r_q + r_v − c Gᵀδμ),  s ),
-//	[ G     0  ]
+//	[ M  Gᵀ ] (δa, δλ) = ( r_a,  s ),
+//	[ G  0  ]
 //
-// with s = −r_μ and (G Gᵀ) δμ = G r_q − r_λ + c r_μ in the GGL form, and s = (G r_q − r_λ)/c,
-// δμ absent, in the index-2 form; the other forms' λ rows weigh G δq, G δv and G δa
-// differently (constraintWeights, formweights.go), which changes s alone. It costs one M x product (dae.MassMultiplier) and one
-// recursive solve per application, and an nc×nc Cholesky factorization of G Gᵀ per matrix.
+// with (G_H Gᵀ) δμ = G_H r_q − r_λ,H + c r_μ,H in the GGL form first, and s by each λ row's
+// weights on G δq, G δv and G δa (constraintWeights.accelRow, formweights.go; index2 and
+// GGL s = −c r_λ − G r_v). With K_g (factorMass) the a-block is M + K_g/c² and K_g w/c²
+// moves to the right side (solve). It costs one recursive solve per application (and one
+// K_g product when K_g is on), and an nc×nc Cholesky factorization of G Gᵀ per matrix.
 //
 // It preconditions bdf's GMRES on residual differences (krylov below), whose residual
 // takes M a from dae.MassMultiplier (semiExplicit.mm), so a product costs O(N).
@@ -42,16 +43,15 @@ import (
 // they join G in the saddle-point solve (its Schur complement dense in the number of cut +
 // Pfaffian rows). In ggl their μ rows read μ = 0: δμ_P = −r_μ, G Gᵀ shrinks to the
 // holonomic rows with G_H Aᵀ δμ_P moved to the right side, and their λ rows take
-// s = (A r_q − r_λ − A Gᵀδμ)/c.
+// s = −c r_λ − A r_v as the holonomic ones.
 type bdfMassPrecond struct {
 	mn         *massNewton
-	mm         dae.MassMultiplier
 	nq, nc, nh int // nh: the holonomic rows (nc without Pfaffian rows)
 	hasMu      bool
 	c          float64
 	GGt        []float64 // nh×nh Cholesky factor of G_H G_Hᵀ (GGL only)
 	cw         constraintWeights
-	w, mw, gm  []float64 // nq; gm = Gᵀδμ (GGL only)
+	w, gm      []float64 // nq: c r_q + r_v − c Gᵀδμ, and Gᵀδμ (0 outside GGL)
 }
 
 // newBDFMassPrecond returns the preconditioner for sys in formulation form, or nil when sys
@@ -62,8 +62,7 @@ type bdfMassPrecond struct {
 // (TestBDFMassNewtonFormsMatchDense, TestBDFMassNewtonIndex3MatchesDense,
 // TestBDFMassNewtonDrivenChain).
 func newBDFMassPrecond(sys dae.System, form Formulation, reactionKrylov bool) *bdfMassPrecond {
-	mm, ok := sys.(dae.MassMultiplier)
-	if !ok {
+	if _, ok := sys.(dae.MassMultiplier); !ok { // the residual's M a (semiExplicit.mm)
 		return nil
 	}
 	nq, nc := sys.Size()
@@ -75,10 +74,10 @@ func newBDFMassPrecond(sys dae.System, form Formulation, reactionKrylov bool) *b
 	if mn == nil {
 		return nil
 	}
-	p := &bdfMassPrecond{mn: mn, mm: mm, nq: nq, nc: nc, nh: nh, hasMu: form == StabilizedIndex2,
-		w: make([]float64, nq), mw: make([]float64, nq), cw: constraintWeights{0, 1, 0}}
+	p := &bdfMassPrecond{mn: mn, nq: nq, nc: nc, nh: nh, hasMu: form == StabilizedIndex2,
+		w: make([]float64, nq), gm: make([]float64, nq), cw: constraintWeights{0, 1, 0}}
 	if p.hasMu {
-		p.GGt, p.gm = make([]float64, nh*nh), make([]float64, nq)
+		p.GGt = make([]float64, nh*nh)
 	}
 	return p
 }
@@ -132,36 +131,55 @@ func (p *bdfMassPrecond) factor(t float64, q []float64, G *mat.Dense, c float64)
 	return nil
 }
 
-// solve overwrites u = (r_q, r_v, r_a, r_λ[, r_μ]) with the solution of the matrix above.
+// solve overwrites u = (r_q, r_v, r_a, r_λ[, r_μ]) with the solution of the matrix above,
+// whose rows read
+//
+//	c δq − δv + Gᵀδμ = r_q,   c δv − δa = r_v,   A δa + K_g(δq − δa/c²) + Gᵀδλ = r_a,
+//	−G(w_q δq + w_v δv + w_a δa) = r_λ,   −G_H δq = r_μ (ggl),
+//
+// A = M + K_g/c² the a-block massNewton factors (K_g: massNewton.stiffen, or 0), the
+// weights (w_q, w_v, w_a) of each λ row by form (rowWeights, constraintWeights). δμ comes
+// first (gglRows; 0 outside ggl). The q and v rows give δv = (δa + r_v)/c and
+// δq = (δa + w)/c², w = c r_q + r_v − c Gᵀδμ, so the a rows read A δa + Gᵀδλ =
+// r_a − K_g w/c² and the λ rows G δa = s with
+//
+//	s = (−c² r_λ − w_q G w − c w_v G r_v) / (w_q + c w_v + c² w_a)
+//
+// (index2 and ggl, (0, 1, 0): s = −c r_λ − G r_v; index3, (1, 0, 0): s = −c² r_λ − G w;
+// index1, (0, 0, 1): s = −r_λ; the Baumgarte forms weigh all three). One saddle-point
+// solve [A Gᵀ; G 0](δa, δλ) = (r_a − K_g w/c², s) (massSchur), then the divisions above.
+//
+// The unknowns are the accelerations, and δv, δq follow by division by c. Solving for
+// c² δq instead (with M w on the right side) and recovering δv = c δq + Gᵀδμ − r_q,
+// δa = c δv − r_v subtracted quantities of size c|r_q| twice: the articulated-body round
+// trip A⁻¹(M w) is exact only to ε·cond(M) relative, so δa carried an error of up to
+// ε·cond(M)·|w|: on slender rods (radius 1e-4 m, cond M 2e11-3e12) 3e3-1e8 × the error of
+// one articulated-body solve (TestBDFMassPrecondSlenderRods), the noise that stopped
+// radau5 from the loaded 1000-rod state (radauKrylov.solveMass). bdf's steps there were
+// set by its Newton floor, not by this (newBDFRounding). K_g w is a product
+// (dae.StiffMassSolver's AddGeometricStiffnessMul), not a difference of two: its rounding
+// is relative to K_g w/c² itself.
 func (p *bdfMassPrecond) solve(u []float64) {
 	nq, nc, c := p.nq, p.nc, p.c
 	rq, rv, ra, rl := u[:nq], u[nq:2*nq], u[2*nq:3*nq], u[3*nq:3*nq+nc]
 	G := p.mn.G
-	// w = c r_q + r_v − c Gᵀδμ; δμ and s (held in rl) by form.
-	for i := range p.w {
-		p.w[i] = c*rq[i] + rv[i]
-	}
+	clear(p.gm)
 	if p.hasMu {
 		p.gglRows(u, G)
-	} else {
-		for k := range nc {
-			rl[k] = p.rowWeights(k).schurRow(G.RawRowView(k), rq, rv, rl[k], c)
-		}
 	}
-	p.mm.MassMul(p.mw, p.mn.schur.t, p.mn.schur.q, p.w)
-	// Keep r_q, r_v for the back substitution; the reduced right side goes into ra.
-	for i := range ra {
-		ra[i] += p.mw[i]
+	for i := range p.w {
+		p.w[i] = c*rq[i] + rv[i] - c*p.gm[i]
 	}
-	p.mn.solve(u[2*nq : 3*nq+nc]) // ra holds δq, rl holds δλ
-	clear(p.w)                    // w = Gᵀδμ
-	if p.hasMu && nc > 0 {
-		addGTx(p.w, G, u[3*nq+nc:3*nq+2*nc], 1)
+	for k := range nc {
+		rl[k] = p.rowWeights(k).accelRow(G.RawRowView(k), p.w, rv, rl[k], c)
 	}
+	if sc := p.mn.schur; sc.stiff > 0 {
+		sc.st.AddGeometricStiffnessMul(ra, sc.t, sc.q, p.w, sc.kg, -sc.stiff) // stiff = 1/c² (factor)
+	}
+	p.mn.schur.Solve(ra, rl) // ra holds δa, rl holds δλ
 	for i := range nq {
-		dq := ra[i]
-		dv := c*dq + p.w[i] - rq[i]
-		rq[i], rv[i], ra[i] = dq, dv, c*dv-rv[i]
+		dv := (ra[i] + rv[i]) / c
+		rq[i], rv[i] = (dv-p.gm[i]+rq[i])/c, dv
 	}
 }
 
@@ -177,30 +195,24 @@ func (p *bdfMassPrecond) rowWeights(k int) constraintWeights {
 	return w
 }
 
-// gglRows writes GGL's δμ into u's μ block and s into its λ block, and subtracts c Gᵀδμ
-// from w (solve).
+// gglRows writes GGL's δμ into u's μ block and Gᵀδμ into gm (cleared by solve): the μ rows
+// −G_H δq = r_μ and the λ rows −G δv = r_λ with the q rows' δv − Gᵀδμ = c δq − r_q give
+// (G_H Gᵀ) δμ = G_H r_q − r_λ,H + c r_μ,H; the Pfaffian rows' μ rows read μ = 0
+// (semiExplicit), δμ_P = −r_μ, moved to the right side as G_H Aᵀδμ_P.
 func (p *bdfMassPrecond) gglRows(u []float64, G *mat.Dense) {
 	nq, nc, nh, c := p.nq, p.nc, p.nh, p.c
 	rq, rl, rm := u[:nq], u[3*nq:3*nq+nc], u[3*nq+nc:3*nq+2*nc]
-	clear(p.gm)
 	for k := nh; k < nc; k++ { // Pfaffian rows: δμ = −r_μ; gm = Aᵀδμ_P
 		rm[k] = -rm[k]
 		addScaledRow(p.gm, G.RawRowView(k), rm[k])
 	}
-	for k := range nh { // δμ's right side into rm, s = −r_μ into rl
+	for k := range nh { // δμ's right side into rm
 		gk := G.RawRowView(k)
-		rl[k], rm[k] = -rm[k], dot(gk, rq)-rl[k]+c*rm[k]-dot(gk, p.gm)
+		rm[k] = dot(gk, rq) - rl[k] + c*rm[k] - dot(gk, p.gm)
 	}
 	linalg.CholeskySolve(p.GGt, nh, rm[:nh])
 	for k := range nh { // gm = Gᵀδμ
 		addScaledRow(p.gm, G.RawRowView(k), rm[k])
-	}
-	for k := nh; k < nc; k++ {
-		ak := G.RawRowView(k)
-		rl[k] = (dot(ak, rq) - rl[k] - dot(ak, p.gm)) / c
-	}
-	for i, g := range p.gm {
-		p.w[i] -= c * g
 	}
 }
 

@@ -28,6 +28,41 @@ import "math"
 type bdfRounding struct {
 	y, yp, r0 []float64 // the iterate, y' and the residual, restored after the measurement (n)
 	level     float64   // the Newton norm of the last measured rounding increment
+	// armed: the factorizations measure the level. The forms whose Newton norm scales the
+	// algebraic variables by h or h² arm it at their first Newton failure or third
+	// iteration of an attempt (slow), so runs that converge in two iterations (the
+	// well-conditioned models) pay no evaluations for it; index1 and baumgarte from the
+	// start.
+	armed bool
+	its   int // Newton iterations of the current attempt
+}
+
+// bdfRoundingSlowIters is the Newton iteration of an attempt that arms the measurement.
+const bdfRoundingSlowIters = 3
+
+// attempt begins the count of an attempt's Newton iterations (nil-safe).
+func (m *bdfRounding) attempt() {
+	if m != nil {
+		m.its = 0
+	}
+}
+
+// iteration counts a Newton iteration and arms the measurement at the
+// bdfRoundingSlowIters-th of an attempt (nil-safe).
+func (m *bdfRounding) iteration() {
+	if m == nil {
+		return
+	}
+	if m.its++; m.its >= bdfRoundingSlowIters {
+		m.armed = true
+	}
+}
+
+// arm arms the measurement after a Newton failure (nil-safe).
+func (m *bdfRounding) arm() {
+	if m != nil {
+		m.armed = true
+	}
 }
 
 // bdfRoundingFloor is the Newton floor in units of the measured rounding level: one
@@ -39,14 +74,24 @@ const bdfRoundingFloor = 4
 // evaluations round differently) and far below its scale (so the cubic term of the residual, of order τ³, vanishes).
 const bdfRoundingTau = 1e-9
 
-// newBDFRounding returns the measurement for a run of n variables in form, or nil for the
-// forms whose algebraic variables the Newton norm scales by h or h² (their rounding
-// enters below the 10-ulp floor).
-func newBDFRounding(form Formulation, n int) *bdfRounding {
-	if form != Index1 && form != Baumgarte {
+// newBDFRounding returns the measurement for a run of n variables in form, on the
+// Newton-Krylov path (krylov) or not, or nil for the dense or sparse path of the forms
+// whose algebraic variables the Newton norm scales by h or h² (ggl, index2,
+// index2-baumgarte, index3), where the rounding of well-conditioned models enters below
+// the 10-ulp floor. On the joint route's Newton-Krylov path every form measures it, armed
+// at an attempt's third iteration or first failure in those forms (bdfRounding.armed): a
+// slender rod's spin inertia makes M⁻¹ amplify the dynamic rows' rounding by
+// cond(M) ≈ 1e12 (the 1000-rod chain), so the increments stall above the floor in the
+// h-scaled a and λ too, and ggl's rate θ ≈ 1 there cut h from the loaded 1000-rod state
+// to 15 µs (1.5 ms with the floor, BENCHMARKS.md "bdf's rounding floor in every form";
+// TestBDFGGLLoadedSlenderChain). The dense path is left as it was (its body-route
+// work-precision tables), though the same collapse shows there on rods of radius 1e-5 m.
+func newBDFRounding(form Formulation, n int, krylov bool) *bdfRounding {
+	full := form == Index1 || form == Baumgarte
+	if !krylov && !full {
 		return nil
 	}
-	return &bdfRounding{y: make([]float64, n), yp: make([]float64, n), r0: make([]float64, n)}
+	return &bdfRounding{y: make([]float64, n), yp: make([]float64, n), r0: make([]float64, n), armed: full}
 }
 
 // roundingSign is a fixed pseudo-random sign for component i (rounding errors have no
@@ -64,7 +109,7 @@ func roundingSign(i int) float64 {
 // count in FuncEvals.
 func (w *bdfWork) measureRounding(solve linearSolve) {
 	m := w.rnd
-	if m == nil {
+	if m == nil || !m.armed {
 		return
 	}
 	copy(m.y, w.yy)

@@ -82,3 +82,33 @@ func TestBDFIndex1KrylovLongChain(t *testing.T) {
 		})
 	}
 }
+
+// TestBDFRoundingArmedOnlyWhenSlow: in the forms whose Newton norm scales a and λ by h or
+// h², bdf's rounding measurement on the Newton-Krylov path waits for an attempt's first
+// Newton failure or third iteration (bdfRounding.armed). On the 3D chain of 4 rods at
+// tol 1e-6 to 0.3 s every attempt converges in two iterations: the run is never armed and
+// takes the very steps and evaluations of a run without the measurement (joint's
+// TestBDFGGLLoadedSlenderChain is a run that needs it armed).
+func TestBDFRoundingArmedOnlyWhenSlow(t *testing.T) {
+	sys, s := jointChain3D(t, 4, 0.05, 0)
+	ctl := StepControl{RTol: 1e-6, ATol: 1e-6}
+	for _, form := range []Formulation{StabilizedIndex2, Index2, Index2Baumgarte, Index3} {
+		t.Run(string(form), func(t *testing.T) {
+			with, without := &BDF{Formulation: form}, &BDF{Formulation: form}
+			runTo(t, with, sys, s, 0.3, ctl)
+			if err := without.Init(sys, s, ctl); err != nil {
+				t.Fatal(err)
+			}
+			without.w.rnd = nil
+			runTo(t, without, sys, s, 0.3, ctl)
+			sw, so := with.Stats(), without.Stats()
+			if with.w.rnd == nil || with.w.rnd.armed || with.w.pm == nil {
+				t.Fatalf("measurement %v (armed), Krylov path %v: want one, not armed, on the Krylov path", with.w.rnd, with.w.pm != nil)
+			}
+			if sw.Steps != so.Steps || sw.FuncEvals != so.FuncEvals || sw.NewtonIters != so.NewtonIters {
+				t.Errorf("steps %d / %d, evaluations %d / %d, Newton iterations %d / %d with / without the measurement",
+					sw.Steps, so.Steps, sw.FuncEvals, so.FuncEvals, sw.NewtonIters, so.NewtonIters)
+			}
+		})
+	}
+}

@@ -8,13 +8,9 @@ package integrate
 //	index3 g: (1, 0, 0);   index2 G v + g_t: (0, 1, 0);   index2-baumgarte + α₀ g: (α₀, 1, 0);
 //	index1 G a − γ: (0, 0, 1);   baumgarte G a − γ + 2α(G v + g_t) + β g: (β, 2α, 1).
 //
-// With δv = c δq − r_q and δa = c δv − r_v (the q and v rows), the λ rows
-// −G(w_q δq + w_v δv + w_a δa) = r_λ become G δq = s,
-//
-//	s = (G((w_v + c w_a) r_q + w_a r_v) − r_λ)/(w_q + c w_v + c² w_a),
-//
-// the right side of the constraint rows of [c² M Gᵀ; G 0] (index2: s = (G r_q − r_λ)/c).
-// The GGL form has its own (the μ rows, bdfMassPrecond).
+// With δv = (δa + r_v)/c and δq = (δa + w)/c² (the q and v rows, w = c r_q + r_v − c Gᵀδμ),
+// the λ rows −G(w_q δq + w_v δv + w_a δa) = r_λ become G δa = s (accelRow), the right side
+// of the constraint rows of bdfMassPrecond's [M Gᵀ; G 0] (index2: s = −c r_λ − G r_v).
 type constraintWeights struct{ q, v, a float64 }
 
 // newConstraintWeights returns the weights of se's form: α, β of seed 000 eq. 5 and α₀ of
@@ -33,11 +29,17 @@ func newConstraintWeights(se *semiExplicit) constraintWeights {
 	return constraintWeights{0, 1, 0} // index2 (and GGL's velocity rows)
 }
 
-// schurRow returns s of constraint row g for the right sides r_q, r_v, r_λ and c = c_j.
-func (w constraintWeights) schurRow(g, rq, rv []float64, rl, c float64) float64 {
-	num := (w.v+c*w.a)*dot(g, rq) - rl
-	if w.a != 0 {
-		num += w.a * dot(g, rv)
+// accelRow returns s of constraint row g in the accelerations' saddle-point system
+// G δa = s (bdfMassPrecond.solve) for w = c r_q + r_v − c Gᵀδμ, r_v, r_λ and c = c_j:
+// with δv = (δa + r_v)/c and δq = (δa + w)/c², the row −g·(w_q δq + w_v δv + w_a δa) = r_λ
+// times c² reads (w_q + c w_v + c² w_a) g·δa = −c² r_λ − w_q g·w − c w_v g·r_v.
+func (w constraintWeights) accelRow(g, wv, rv []float64, rl, c float64) float64 {
+	num := -c * c * rl
+	if w.q != 0 {
+		num -= w.q * dot(g, wv)
+	}
+	if w.v != 0 {
+		num -= c * w.v * dot(g, rv)
 	}
 	return num / (w.q + c*w.v + c*c*w.a)
 }

@@ -229,6 +229,39 @@ func (s *System) GeometricStiffness(kg []float64, t float64, q, v, a, lambda []f
 	s.geometricStiffness(kg, a, lambda, true)
 }
 
+// AddGeometricStiffnessMul adds k Σ Φ_mᵀ K_m Φ_m x to dst with the K_m of kg
+// (GeometricStiffness, dae.StiffMassSolver): the joint rates x give each body's angular
+// rate Φ_m x by the outward sweep of the velocity recursion, K_m turns it into a couple
+// (a couple is the same at every reference point, so the base-coordinate sums need no
+// transport), and the inward sweep sums the couples over each subtree onto the joint
+// axes. O(N), K_g never formed.
+func (s *System) AddGeometricStiffnessMul(dst []float64, t float64, q, x, kg []float64, k float64) {
+	m, w := s.m, s.w
+	m.kinematics(w, q, nil)
+	for i := range m.prims {
+		W := w.s[i].ang().scale(x[i])
+		if p := m.prims[i].parent; p != Ground {
+			W = W.add(w.A[p].ang())
+		}
+		w.A[i] = join(W, vec3{})
+		w.F[i] = sv{}
+		if !w.bare[i] {
+			w.F[i] = join(mat3ByRows(kg[kgSize*i:]).mulv(W).scale(k), vec3{})
+		}
+	}
+	for i := len(m.prims) - 1; i >= 0; i-- {
+		dst[i] += w.s[i].dot(w.F[i])
+		if p := m.prims[i].parent; p != Ground {
+			w.F[p] = w.F[p].add(w.F[i])
+		}
+	}
+}
+
+// mat3ByRows is the 3×3 matrix stored by rows in K[:9].
+func mat3ByRows(K []float64) mat3 {
+	return mat3{{K[0], K[1], K[2]}, {K[3], K[4], K[5]}, {K[6], K[7], K[8]}}
+}
+
 // StiffMassSolve writes x = (M(q) + k Σ Φ_mᵀ K_m Φ_m)⁻¹ b with the K_m of kg
 // (GeometricStiffness), by the articulated-body recursion at zero velocity and without
 // gravity; the coordinates where locked[i] (locked nil: none) are prescribed as in

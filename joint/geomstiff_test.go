@@ -43,7 +43,8 @@ func stiffnessDense(sys *System, kg []float64) *mat.Dense {
 // TestStiffMassSolveMatchesDense: StiffMassSolve gives the solution of the dense
 // (M + k Σ Φᵀ K_m Φ) x = b (composite-rigid-body M, the K_m GeometricStiffness writes) to
 // 1e-10 on random states of randomTree (every joint kind, a branch, drives, a loop closed
-// by cut rows whose random multipliers load the bodies) and of a spherical chain.
+// by cut rows whose random multipliers load the bodies) and of a spherical chain, and
+// AddGeometricStiffnessMul the dense product k Σ Φᵀ K_m Φ x to 1e-10.
 func TestStiffMassSolveMatchesDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 6 {
@@ -83,6 +84,16 @@ func TestStiffMassSolveMatchesDense(t *testing.T) {
 		for i := range x {
 			if d := math.Abs(x[i] - want.AtVec(i)); d > 1e-10*math.Max(1, math.Abs(want.AtVec(i))) {
 				t.Errorf("trial %d: x[%d] = %.15g, dense solve %.15g", trial, i, x[i], want.AtVec(i))
+			}
+		}
+		// AddGeometricStiffnessMul is the product with the same k K_g.
+		Kx := append([]float64(nil), b...)
+		sys.AddGeometricStiffnessMul(Kx, 0, q, x, kg, k)
+		var want2 mat.VecDense
+		want2.MulVec(Kd, mat.NewVecDense(nq, x))
+		for i := range Kx {
+			if d := math.Abs(Kx[i] - b[i] - want2.AtVec(i)); d > 1e-10*math.Max(1, math.Abs(want2.AtVec(i))) {
+				t.Errorf("trial %d: (k K_g x)[%d] = %.15g, dense product %.15g", trial, i, Kx[i]-b[i], want2.AtVec(i))
 			}
 		}
 		if mat.Norm(Kd, 2) < 1e-3 {
