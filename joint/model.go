@@ -25,6 +25,7 @@ type primitive struct {
 	origin    vec3 // joint frame origin in the parent frame
 	axis      vec3 // unit axis in the parent frame (after origin)
 	body      Body // rigid body carried by the child frame (zero mass for inner frames)
+	bare      bool // body has no mass and no inertia (an inner frame of a composite joint)
 	k, d, q0  float64
 }
 
@@ -189,7 +190,7 @@ func (m *Model) add(name string, parent int, prismatic bool, origin, axis [3]flo
 		m.fail(fmt.Errorf("joint: body %q: negative mass %g", body.Name, body.Mass))
 	}
 	m.prims = append(m.prims, primitive{name: name, parent: parent, prismatic: prismatic,
-		origin: origin, axis: unit(axis), body: body})
+		origin: origin, axis: unit(axis), body: body, bare: body.Mass == 0 && body.Inertia == [3][3]float64{}})
 	return len(m.prims) - 1
 }
 

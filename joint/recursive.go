@@ -58,32 +58,35 @@ func (m *Model) kinematics(w *frames, q, v []float64) {
 
 // positions is the position part of kinematics.
 func (m *Model) positions(w *frames, q []float64) {
-	g := vec3(m.Gravity)
+	g, ground := vec3(m.Gravity), identity3()
 	for i := range m.prims {
 		p := &m.prims[i]
-		Rp, xp := identity3(), vec3{}
+		Rp, xp := &ground, vec3{}
 		if p.parent != Ground {
-			Rp, xp = w.R[p.parent], w.x[p.parent]
+			Rp, xp = &w.R[p.parent], w.x[p.parent]
 		}
 		u := Rp.mulv(p.axis)
 		o := xp.add(Rp.mulv(p.origin))
 		if p.prismatic {
-			w.R[i] = Rp
+			w.R[i] = *Rp
 			w.x[i] = o.add(u.scale(q[i]))
 			w.s[i] = join(vec3{}, u)
 		} else {
-			w.R[i] = Rp.mul(axisRotation(p.axis, q[i]))
+			rot := axisRotation(p.axis, q[i])
+			w.R[i] = Rp.mul(&rot)
 			w.x[i] = o
 			w.s[i] = join(u, o.cross(u))
 		}
 		b := &p.body
-		w.bare[i] = b.Mass == 0 && b.Inertia == [3][3]float64{}
+		w.bare[i] = p.bare
 		if w.bare[i] {
 			w.I[i], w.fx[i] = inertia6{}, sv{} // an inner frame of a composite joint
 			continue
 		}
 		c := w.x[i].add(w.R[i].mulv(b.COM))
-		Jc := w.R[i].mul(mat3(b.Inertia)).mul(w.R[i].transpose())
+		J, Rt := mat3(b.Inertia), w.R[i].transpose()
+		RJ := w.R[i].mul(&J)
+		Jc := RJ.mul(&Rt)
 		w.I[i] = rigidInertia(b.Mass, c, Jc)
 		fg := g.scale(b.Mass)
 		w.fx[i] = join(c.cross(fg), fg)
