@@ -65,13 +65,24 @@ func (m *Model) positions(w *frames, q []float64) {
 		if p.parent != Ground {
 			Rp, xp = &w.R[p.parent], w.x[p.parent]
 		}
-		u := Rp.mulv(p.axis)
-		o := xp.add(Rp.mulv(p.origin))
-		if p.prismatic {
+		o := xp
+		if p.origin != (vec3{}) {
+			o = o.add(Rp.mulv(p.origin))
+		}
+		var u vec3
+		switch {
+		case p.prismatic:
+			u = Rp.mulv(p.axis)
 			w.R[i] = *Rp
 			w.x[i] = o.add(u.scale(q[i]))
 			w.s[i] = join(vec3{}, u)
-		} else {
+		case p.coord >= 0:
+			u = Rp.column(p.coord).scale(p.sign)
+			w.R[i] = Rp.turned(p.coord, p.sign*q[i])
+			w.x[i] = o
+			w.s[i] = join(u, o.cross(u))
+		default:
+			u = Rp.mulv(p.axis)
 			rot := axisRotation(p.axis, q[i])
 			w.R[i] = Rp.mul(&rot)
 			w.x[i] = o
@@ -80,8 +91,7 @@ func (m *Model) positions(w *frames, q []float64) {
 		b := &p.body
 		w.bare[i] = p.bare
 		if w.bare[i] {
-			w.I[i], w.fx[i] = inertia6{}, sv{} // an inner frame of a composite joint
-			continue
+			continue // an inner frame of a composite joint: I and fx stay zero from newFrames
 		}
 		c := w.x[i].add(w.R[i].mulv(b.COM))
 		J, Rt := mat3(b.Inertia), w.R[i].transpose()

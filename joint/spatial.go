@@ -39,6 +39,24 @@ func (m *mat3) mul(n *mat3) mat3 {
 	}
 }
 
+// column is column k of m.
+func (m *mat3) column(k int) vec3 { return vec3{m[0][k], m[1][k], m[2][k]} }
+
+// turned is m Rot(e_k, angle): columns a and b after k (cyclically) turn by angle in their
+// plane, column k stays. Rodrigues' matrix for a coordinate axis gives the same up to
+// rounding (its diagonal entry c + (1 − c) can miss 1 by an ulp).
+func (m *mat3) turned(k int, angle float64) mat3 {
+	s, c := math.Sincos(angle)
+	a, b := (k+1)%3, (k+2)%3
+	r := *m
+	for i := range r {
+		ra, rb := m[i][a], m[i][b]
+		r[i][a] = c*ra + s*rb
+		r[i][b] = c*rb - s*ra
+	}
+	return r
+}
+
 func (m mat3) transpose() mat3 {
 	return mat3{{m[0][0], m[1][0], m[2][0]}, {m[0][1], m[1][1], m[2][1]}, {m[0][2], m[1][2], m[2][2]}}
 }
