@@ -103,6 +103,24 @@ func (m *Model) positions(w *frames, q []float64) {
 	}
 }
 
+// positionsFrom copies the position part of kinematics from src when src holds the
+// positions at q, and reports whether it did: an output sample at the state an evaluation
+// just used (dopri5's interpolated a) reads its frames without a second position pass.
+func (w *frames) positionsFrom(src *frames, q []float64) bool {
+	if !src.valid || !equal(q, src.qpos) {
+		return false
+	}
+	copy(w.R, src.R)
+	copy(w.x, src.x)
+	copy(w.s, src.s)
+	copy(w.I, src.I)
+	copy(w.fx, src.fx)
+	copy(w.bare, src.bare)
+	copy(w.qpos, src.qpos)
+	w.valid = true
+	return true
+}
+
 // equal reports whether a starts with the kept values b (a may carry the flexible bodies'
 // coordinates after the tree's, which the tree's kinematics do not read).
 func equal(a, b []float64) bool {

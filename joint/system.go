@@ -387,8 +387,10 @@ func (s *System) FrameMotion(q, v, a []float64, f int, p [3]float64) FrameMotion
 	c := &s.motion
 	if v == nil && a == nil { // positions only: no velocity recursion
 		if !c.w.valid || !equal(q, c.w.qpos) {
-			s.m.positions(c.w, q)
-			copy(c.w.qpos, q)
+			if !c.w.positionsFrom(s.w, q) {
+				s.m.positions(c.w, q)
+				copy(c.w.qpos, q)
+			}
 			c.w.valid, c.moving = true, false
 			c.gen++
 		}
@@ -406,6 +408,9 @@ func (s *System) FrameMotion(q, v, a []float64, f int, p [3]float64) FrameMotion
 func (s *System) Motion(q, v, a []float64) uint64 {
 	c := &s.motion
 	if !c.holds(q, v, a) {
+		if !c.w.valid || !equal(q, c.w.qpos) {
+			c.w.positionsFrom(s.w, q)
+		}
 		s.m.kinematics(c.w, q, v)
 		for i := range s.m.prims {
 			A := c.w.c[i]
