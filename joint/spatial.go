@@ -47,14 +47,25 @@ func (m *mat3) column(k int) vec3 { return vec3{m[0][k], m[1][k], m[2][k]} }
 // rounding (its diagonal entry c + (1 − c) can miss 1 by an ulp).
 func (m *mat3) turned(k int, angle float64) mat3 {
 	s, c := math.Sincos(angle)
-	a, b := (k+1)%3, (k+2)%3
 	r := *m
-	for i := range r {
-		ra, rb := m[i][a], m[i][b]
-		r[i][a] = c*ra + s*rb
-		r[i][b] = c*rb - s*ra
+	switch k { // constant column indices: no modulo, no bounds checks
+	case 0:
+		r.turn(1, 2, c, s)
+	case 1:
+		r.turn(2, 0, c, s)
+	default:
+		r.turn(0, 1, c, s)
 	}
 	return r
+}
+
+// turn turns columns a and b of m by the angle of cosine c and sine s.
+func (m *mat3) turn(a, b int, c, s float64) {
+	for i := range m {
+		ra, rb := m[i][a], m[i][b]
+		m[i][a] = c*ra + s*rb
+		m[i][b] = c*rb - s*ra
+	}
 }
 
 func (m mat3) transpose() mat3 {
