@@ -254,88 +254,37 @@ func (m *Model) stiffForwardDynamics(w *frames, a, tau []float64, locked []bool,
 
 // articulate replaces IA by Ia = IA − U Udᵀ (Ud = U/D), the inertia the parent feels
 // through a free joint, and adds it to the parent's IAp. Both are symmetric: the upper
-// triangle is computed, row by row, and mirrored, written out entry by entry (the loop
-// costs as much in its control as the 21 entries in their work).
+// triangle is computed, row by row, and mirrored. The 21 entries are written out (a loop
+// over them costs as much in its control and bounds checks as in its work).
 func articulate(IA, IAp *inertia6, U, Ud *sv) {
-	var x, y float64
-	x = IA[0][0] - U[0]*Ud[0]
-	IA[0][0] = x
-	IAp[0][0] += x
-	x = IA[0][1] - U[0]*Ud[1]
-	IA[0][1], IA[1][0] = x, x
-	y = IAp[0][1] + x
-	IAp[0][1], IAp[1][0] = y, y
-	x = IA[0][2] - U[0]*Ud[2]
-	IA[0][2], IA[2][0] = x, x
-	y = IAp[0][2] + x
-	IAp[0][2], IAp[2][0] = y, y
-	x = IA[0][3] - U[0]*Ud[3]
-	IA[0][3], IA[3][0] = x, x
-	y = IAp[0][3] + x
-	IAp[0][3], IAp[3][0] = y, y
-	x = IA[0][4] - U[0]*Ud[4]
-	IA[0][4], IA[4][0] = x, x
-	y = IAp[0][4] + x
-	IAp[0][4], IAp[4][0] = y, y
-	x = IA[0][5] - U[0]*Ud[5]
-	IA[0][5], IA[5][0] = x, x
-	y = IAp[0][5] + x
-	IAp[0][5], IAp[5][0] = y, y
-	x = IA[1][1] - U[1]*Ud[1]
-	IA[1][1] = x
-	IAp[1][1] += x
-	x = IA[1][2] - U[1]*Ud[2]
-	IA[1][2], IA[2][1] = x, x
-	y = IAp[1][2] + x
-	IAp[1][2], IAp[2][1] = y, y
-	x = IA[1][3] - U[1]*Ud[3]
-	IA[1][3], IA[3][1] = x, x
-	y = IAp[1][3] + x
-	IAp[1][3], IAp[3][1] = y, y
-	x = IA[1][4] - U[1]*Ud[4]
-	IA[1][4], IA[4][1] = x, x
-	y = IAp[1][4] + x
-	IAp[1][4], IAp[4][1] = y, y
-	x = IA[1][5] - U[1]*Ud[5]
-	IA[1][5], IA[5][1] = x, x
-	y = IAp[1][5] + x
-	IAp[1][5], IAp[5][1] = y, y
-	x = IA[2][2] - U[2]*Ud[2]
-	IA[2][2] = x
-	IAp[2][2] += x
-	x = IA[2][3] - U[2]*Ud[3]
-	IA[2][3], IA[3][2] = x, x
-	y = IAp[2][3] + x
-	IAp[2][3], IAp[3][2] = y, y
-	x = IA[2][4] - U[2]*Ud[4]
-	IA[2][4], IA[4][2] = x, x
-	y = IAp[2][4] + x
-	IAp[2][4], IAp[4][2] = y, y
-	x = IA[2][5] - U[2]*Ud[5]
-	IA[2][5], IA[5][2] = x, x
-	y = IAp[2][5] + x
-	IAp[2][5], IAp[5][2] = y, y
-	x = IA[3][3] - U[3]*Ud[3]
-	IA[3][3] = x
-	IAp[3][3] += x
-	x = IA[3][4] - U[3]*Ud[4]
-	IA[3][4], IA[4][3] = x, x
-	y = IAp[3][4] + x
-	IAp[3][4], IAp[4][3] = y, y
-	x = IA[3][5] - U[3]*Ud[5]
-	IA[3][5], IA[5][3] = x, x
-	y = IAp[3][5] + x
-	IAp[3][5], IAp[5][3] = y, y
-	x = IA[4][4] - U[4]*Ud[4]
-	IA[4][4] = x
-	IAp[4][4] += x
-	x = IA[4][5] - U[4]*Ud[5]
-	IA[4][5], IA[5][4] = x, x
-	y = IAp[4][5] + x
-	IAp[4][5], IAp[5][4] = y, y
-	x = IA[5][5] - U[5]*Ud[5]
-	IA[5][5] = x
-	IAp[5][5] += x
+	sym(IA, IAp, 0, 0, IA[0][0]-U[0]*Ud[0])
+	sym(IA, IAp, 0, 1, IA[0][1]-U[0]*Ud[1])
+	sym(IA, IAp, 0, 2, IA[0][2]-U[0]*Ud[2])
+	sym(IA, IAp, 0, 3, IA[0][3]-U[0]*Ud[3])
+	sym(IA, IAp, 0, 4, IA[0][4]-U[0]*Ud[4])
+	sym(IA, IAp, 0, 5, IA[0][5]-U[0]*Ud[5])
+	sym(IA, IAp, 1, 1, IA[1][1]-U[1]*Ud[1])
+	sym(IA, IAp, 1, 2, IA[1][2]-U[1]*Ud[2])
+	sym(IA, IAp, 1, 3, IA[1][3]-U[1]*Ud[3])
+	sym(IA, IAp, 1, 4, IA[1][4]-U[1]*Ud[4])
+	sym(IA, IAp, 1, 5, IA[1][5]-U[1]*Ud[5])
+	sym(IA, IAp, 2, 2, IA[2][2]-U[2]*Ud[2])
+	sym(IA, IAp, 2, 3, IA[2][3]-U[2]*Ud[3])
+	sym(IA, IAp, 2, 4, IA[2][4]-U[2]*Ud[4])
+	sym(IA, IAp, 2, 5, IA[2][5]-U[2]*Ud[5])
+	sym(IA, IAp, 3, 3, IA[3][3]-U[3]*Ud[3])
+	sym(IA, IAp, 3, 4, IA[3][4]-U[3]*Ud[4])
+	sym(IA, IAp, 3, 5, IA[3][5]-U[3]*Ud[5])
+	sym(IA, IAp, 4, 4, IA[4][4]-U[4]*Ud[4])
+	sym(IA, IAp, 4, 5, IA[4][5]-U[4]*Ud[5])
+	sym(IA, IAp, 5, 5, IA[5][5]-U[5]*Ud[5])
+}
+
+// sym sets entries (r, k) and (k, r) of IA to x and adds x to those of IAp.
+func sym(IA, IAp *inertia6, r, k int, x float64) {
+	IA[r][k], IA[k][r] = x, x
+	y := IAp[r][k] + x
+	IAp[r][k], IAp[k][r] = y, y
 }
 
 // lockedJoint is the inward sweep of forwardDynamics on a joint whose acceleration ai is
