@@ -299,9 +299,14 @@ func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) 
 	g := vec3(s.m.Gravity)
 	for i := range s.m.prims {
 		p := &s.m.prims[i]
+		spring := 0.5 * p.k * (q[i] - p.q0) * (q[i] - p.q0)
+		if p.bare { // no mass, no inertia: its terms are zeros, which change no sum
+			potential += spring
+			continue
+		}
 		kinetic += 0.5 * s.w.V[i].dot(s.w.I[i].mulv(s.w.V[i]))
 		c := s.w.x[i].add(s.w.R[i].mulv(p.body.COM))
-		potential += -p.body.Mass*g.dot(c) + 0.5*p.k*(q[i]-p.q0)*(q[i]-p.q0)
+		potential += -p.body.Mass*g.dot(c) + spring
 	}
 	fk, fp := s.flexEnergy(q, v)
 	return kinetic + fk, potential + fp + s.elementEnergy()
