@@ -25,7 +25,13 @@ type primitive struct {
 	origin    vec3 // joint frame origin in the parent frame
 	axis      vec3 // unit axis in the parent frame (after origin)
 	body      Body // rigid body carried by the child frame (zero mass for inner frames)
-	k, d, q0  float64
+	bare      bool // body has no mass and no inertia (an inner frame of a composite joint)
+	// coord is k when axis is ±e_k (sign: ±1), a coordinate axis, as in every spherical,
+	// universal and planar joint: the position pass turns two columns of the parent's
+	// orientation instead of multiplying by a Rodrigues matrix; −1 for other axes.
+	coord    int
+	sign     float64
+	k, d, q0 float64
 }
 
 // cut is a loop-closure (cut) joint: the points pa on frame a and pb on frame b coincide
@@ -188,8 +194,19 @@ func (m *Model) add(name string, parent int, prismatic bool, origin, axis [3]flo
 	if body.Mass < 0 {
 		m.fail(fmt.Errorf("joint: body %q: negative mass %g", body.Name, body.Mass))
 	}
-	m.prims = append(m.prims, primitive{name: name, parent: parent, prismatic: prismatic,
-		origin: origin, axis: unit(axis), body: body})
+	p := primitive{name: name, parent: parent, prismatic: prismatic, origin: origin, axis: unit(axis),
+		body: body, bare: body.Mass == 0 && body.Inertia == [3][3]float64{}, coord: -1}
+	for k := range 3 {
+		var e vec3
+		e[k] = 1
+		switch p.axis {
+		case e:
+			p.coord, p.sign = k, 1
+		case e.scale(-1):
+			p.coord, p.sign = k, -1
+		}
+	}
+	m.prims = append(m.prims, p)
 	return len(m.prims) - 1
 }
 

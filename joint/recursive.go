@@ -58,36 +58,67 @@ func (m *Model) kinematics(w *frames, q, v []float64) {
 
 // positions is the position part of kinematics.
 func (m *Model) positions(w *frames, q []float64) {
-	g := vec3(m.Gravity)
+	g, ground := vec3(m.Gravity), identity3()
 	for i := range m.prims {
 		p := &m.prims[i]
-		Rp, xp := identity3(), vec3{}
+		Rp, xp := &ground, vec3{}
 		if p.parent != Ground {
-			Rp, xp = w.R[p.parent], w.x[p.parent]
+			Rp, xp = &w.R[p.parent], w.x[p.parent]
 		}
-		u := Rp.mulv(p.axis)
-		o := xp.add(Rp.mulv(p.origin))
-		if p.prismatic {
-			w.R[i] = Rp
+		o := xp
+		if p.origin != (vec3{}) {
+			o = o.add(Rp.mulv(p.origin))
+		}
+		var u vec3
+		switch {
+		case p.prismatic:
+			u = Rp.mulv(p.axis)
+			w.R[i] = *Rp
 			w.x[i] = o.add(u.scale(q[i]))
 			w.s[i] = join(vec3{}, u)
-		} else {
-			w.R[i] = Rp.mul(axisRotation(p.axis, q[i]))
+		case p.coord >= 0:
+			u = Rp.column(p.coord).scale(p.sign)
+			w.R[i] = Rp.turned(p.coord, p.sign*q[i])
+			w.x[i] = o
+			w.s[i] = join(u, o.cross(u))
+		default:
+			u = Rp.mulv(p.axis)
+			rot := axisRotation(p.axis, q[i])
+			w.R[i] = Rp.mul(&rot)
 			w.x[i] = o
 			w.s[i] = join(u, o.cross(u))
 		}
 		b := &p.body
-		w.bare[i] = b.Mass == 0 && b.Inertia == [3][3]float64{}
+		w.bare[i] = p.bare
 		if w.bare[i] {
-			w.I[i], w.fx[i] = inertia6{}, sv{} // an inner frame of a composite joint
-			continue
+			continue // an inner frame of a composite joint: I and fx stay zero from newFrames
 		}
 		c := w.x[i].add(w.R[i].mulv(b.COM))
-		Jc := w.R[i].mul(mat3(b.Inertia)).mul(w.R[i].transpose())
+		J, Rt := mat3(b.Inertia), w.R[i].transpose()
+		RJ := w.R[i].mul(&J)
+		Jc := RJ.mul(&Rt)
 		w.I[i] = rigidInertia(b.Mass, c, Jc)
 		fg := g.scale(b.Mass)
 		w.fx[i] = join(c.cross(fg), fg)
 	}
+}
+
+// positionsFrom copies the position part of kinematics from src when src holds the
+// positions at q, and reports whether it did: an output sample at the state an evaluation
+// just used (dopri5's interpolated a) reads its frames without a second position pass.
+func (w *frames) positionsFrom(src *frames, q []float64) bool {
+	if !src.valid || !equal(q, src.qpos) {
+		return false
+	}
+	copy(w.R, src.R)
+	copy(w.x, src.x)
+	copy(w.s, src.s)
+	copy(w.I, src.I)
+	copy(w.fx, src.fx)
+	copy(w.bare, src.bare)
+	copy(w.qpos, src.qpos)
+	w.valid = true
+	return true
 }
 
 // equal reports whether a starts with the kept values b (a may carry the flexible bodies'
@@ -198,16 +229,8 @@ func (m *Model) stiffForwardDynamics(w *frames, a, tau []float64, locked []bool,
 		// Ia = IA − U Uᵀ / D: the inertia the parent feels through the free joint, kept in
 		// IA[i] (no later sweep reads it) and added to the parent's. Both are symmetric:
 		// the upper triangle is computed and mirrored.
-		IAp := &w.IA[p]
 		Ud := U.scale(1 / D)
-		for r := 0; r < 6; r++ {
-			for k := r; k < 6; k++ {
-				x := IA[r][k] - U[r]*Ud[k]
-				IA[r][k], IA[k][r] = x, x
-				y := IAp[r][k] + x
-				IAp[r][k], IAp[k][r] = y, y
-			}
-		}
+		articulate(IA, &w.IA[p], &U, &Ud)
 		Fp := w.F[p].add(w.F[i])
 		if !w.still {
 			Fp = Fp.add(IA.mulv(w.c[i]))
@@ -227,6 +250,41 @@ func (m *Model) stiffForwardDynamics(w *frames, a, tau []float64, locked []bool,
 		a[i] = (w.u[i] - w.U[i].dot(A)) / w.D[i]
 		w.A[i] = A.add(w.s[i].scale(a[i]))
 	}
+}
+
+// articulate replaces IA by Ia = IA − U Udᵀ (Ud = U/D), the inertia the parent feels
+// through a free joint, and adds it to the parent's IAp. Both are symmetric: the upper
+// triangle is computed, row by row, and mirrored. The 21 entries are written out (a loop
+// over them costs as much in its control and bounds checks as in its work).
+func articulate(IA, IAp *inertia6, U, Ud *sv) {
+	sym(IA, IAp, 0, 0, IA[0][0]-U[0]*Ud[0])
+	sym(IA, IAp, 0, 1, IA[0][1]-U[0]*Ud[1])
+	sym(IA, IAp, 0, 2, IA[0][2]-U[0]*Ud[2])
+	sym(IA, IAp, 0, 3, IA[0][3]-U[0]*Ud[3])
+	sym(IA, IAp, 0, 4, IA[0][4]-U[0]*Ud[4])
+	sym(IA, IAp, 0, 5, IA[0][5]-U[0]*Ud[5])
+	sym(IA, IAp, 1, 1, IA[1][1]-U[1]*Ud[1])
+	sym(IA, IAp, 1, 2, IA[1][2]-U[1]*Ud[2])
+	sym(IA, IAp, 1, 3, IA[1][3]-U[1]*Ud[3])
+	sym(IA, IAp, 1, 4, IA[1][4]-U[1]*Ud[4])
+	sym(IA, IAp, 1, 5, IA[1][5]-U[1]*Ud[5])
+	sym(IA, IAp, 2, 2, IA[2][2]-U[2]*Ud[2])
+	sym(IA, IAp, 2, 3, IA[2][3]-U[2]*Ud[3])
+	sym(IA, IAp, 2, 4, IA[2][4]-U[2]*Ud[4])
+	sym(IA, IAp, 2, 5, IA[2][5]-U[2]*Ud[5])
+	sym(IA, IAp, 3, 3, IA[3][3]-U[3]*Ud[3])
+	sym(IA, IAp, 3, 4, IA[3][4]-U[3]*Ud[4])
+	sym(IA, IAp, 3, 5, IA[3][5]-U[3]*Ud[5])
+	sym(IA, IAp, 4, 4, IA[4][4]-U[4]*Ud[4])
+	sym(IA, IAp, 4, 5, IA[4][5]-U[4]*Ud[5])
+	sym(IA, IAp, 5, 5, IA[5][5]-U[5]*Ud[5])
+}
+
+// sym sets entries (r, k) and (k, r) of IA to x and adds x to those of IAp.
+func sym(IA, IAp *inertia6, r, k int, x float64) {
+	IA[r][k], IA[k][r] = x, x
+	y := IAp[r][k] + x
+	IAp[r][k], IAp[k][r] = y, y
 }
 
 // lockedJoint is the inward sweep of forwardDynamics on a joint whose acceleration ai is

@@ -10,7 +10,7 @@ type (
 	sv [6]float64
 	// inertia6 is a symmetric 6×6 spatial inertia at the world origin (eq. 48 of seed 002
 	// in Plücker form): [J_O  m c̃; m c̃ᵀ  m 1].
-	inertia6 [6][6]float64
+	inertia6 [6]sv
 )
 
 func (a vec3) add(b vec3) vec3      { return vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
@@ -29,24 +29,47 @@ func (m mat3) mulv(v vec3) vec3 {
 	}
 }
 
-func (m mat3) mul(n mat3) mat3 {
-	var r mat3
-	for i := 0; i < 3; i++ {
-		for j := 0; j < 3; j++ {
-			r[i][j] = m[i][0]*n[0][j] + m[i][1]*n[1][j] + m[i][2]*n[2][j]
-		}
+// mul is the product m n, written out (Go does not unroll loops, and the position pass
+// of the recursions runs it for every frame at every new q).
+func (m *mat3) mul(n *mat3) mat3 {
+	return mat3{
+		{m[0][0]*n[0][0] + m[0][1]*n[1][0] + m[0][2]*n[2][0], m[0][0]*n[0][1] + m[0][1]*n[1][1] + m[0][2]*n[2][1], m[0][0]*n[0][2] + m[0][1]*n[1][2] + m[0][2]*n[2][2]},
+		{m[1][0]*n[0][0] + m[1][1]*n[1][0] + m[1][2]*n[2][0], m[1][0]*n[0][1] + m[1][1]*n[1][1] + m[1][2]*n[2][1], m[1][0]*n[0][2] + m[1][1]*n[1][2] + m[1][2]*n[2][2]},
+		{m[2][0]*n[0][0] + m[2][1]*n[1][0] + m[2][2]*n[2][0], m[2][0]*n[0][1] + m[2][1]*n[1][1] + m[2][2]*n[2][1], m[2][0]*n[0][2] + m[2][1]*n[1][2] + m[2][2]*n[2][2]},
+	}
+}
+
+// column is column k of m.
+func (m *mat3) column(k int) vec3 { return vec3{m[0][k], m[1][k], m[2][k]} }
+
+// turned is m Rot(e_k, angle): columns a and b after k (cyclically) turn by angle in their
+// plane, column k stays. Rodrigues' matrix for a coordinate axis gives the same up to
+// rounding (its diagonal entry c + (1 − c) can miss 1 by an ulp).
+func (m *mat3) turned(k int, angle float64) mat3 {
+	s, c := math.Sincos(angle)
+	r := *m
+	switch k { // constant column indices: no modulo, no bounds checks
+	case 0:
+		r.turn(1, 2, c, s)
+	case 1:
+		r.turn(2, 0, c, s)
+	default:
+		r.turn(0, 1, c, s)
 	}
 	return r
 }
 
-func (m mat3) transpose() mat3 {
-	var r mat3
-	for i := 0; i < 3; i++ {
-		for j := 0; j < 3; j++ {
-			r[i][j] = m[j][i]
-		}
+// turn turns columns a and b of m by the angle of cosine c and sine s.
+func (m *mat3) turn(a, b int, c, s float64) {
+	for i := range m {
+		ra, rb := m[i][a], m[i][b]
+		m[i][a] = c*ra + s*rb
+		m[i][b] = c*rb - s*ra
 	}
-	return r
+}
+
+func (m mat3) transpose() mat3 {
+	return mat3{{m[0][0], m[1][0], m[2][0]}, {m[0][1], m[1][1], m[2][1]}, {m[0][2], m[1][2], m[2][2]}}
 }
 
 func identity3() mat3 { return mat3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} }
@@ -67,33 +90,24 @@ func (a sv) lin() vec3 { return vec3{a[3], a[4], a[5]} }
 
 func join(ang, lin vec3) sv { return sv{ang[0], ang[1], ang[2], lin[0], lin[1], lin[2]} }
 
+// The spatial-vector operations are written out by components: they are the recursions'
+// inner loops, and a loop over six entries costs as much in its control as in its work.
+
 func (a sv) add(b sv) sv {
-	for i := range a {
-		a[i] += b[i]
-	}
-	return a
+	return sv{a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5]}
 }
 
 func (a sv) sub(b sv) sv {
-	for i := range a {
-		a[i] -= b[i]
-	}
-	return a
+	return sv{a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4], a[5] - b[5]}
 }
 
 func (a sv) scale(s float64) sv {
-	for i := range a {
-		a[i] *= s
-	}
-	return a
+	return sv{a[0] * s, a[1] * s, a[2] * s, a[3] * s, a[4] * s, a[5] * s}
 }
 
+// dot sums from +0 in index order, as a loop would: the same bits, signed zeros included.
 func (a sv) dot(b sv) float64 {
-	var s float64
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
+	return 0 + a[0]*b[0] + a[1]*b[1] + a[2]*b[2] + a[3]*b[3] + a[4]*b[4] + a[5]*b[5]
 }
 
 // crossM is the motion cross product V × m = [ω×m_ω; ω×m_v + v×m_ω], written out by
@@ -121,46 +135,36 @@ func crossF(V, f sv) sv {
 	}
 }
 
+// mulv is I x, each row summed from +0 in index order (the bits of the loop it replaces).
 func (I *inertia6) mulv(x sv) sv {
-	var r sv
-	for i := 0; i < 6; i++ {
-		var s float64
-		for j := 0; j < 6; j++ {
-			s += I[i][j] * x[j]
-		}
-		r[i] = s
+	return sv{
+		0 + I[0][0]*x[0] + I[0][1]*x[1] + I[0][2]*x[2] + I[0][3]*x[3] + I[0][4]*x[4] + I[0][5]*x[5],
+		0 + I[1][0]*x[0] + I[1][1]*x[1] + I[1][2]*x[2] + I[1][3]*x[3] + I[1][4]*x[4] + I[1][5]*x[5],
+		0 + I[2][0]*x[0] + I[2][1]*x[1] + I[2][2]*x[2] + I[2][3]*x[3] + I[2][4]*x[4] + I[2][5]*x[5],
+		0 + I[3][0]*x[0] + I[3][1]*x[1] + I[3][2]*x[2] + I[3][3]*x[3] + I[3][4]*x[4] + I[3][5]*x[5],
+		0 + I[4][0]*x[0] + I[4][1]*x[1] + I[4][2]*x[2] + I[4][3]*x[3] + I[4][4]*x[4] + I[4][5]*x[5],
+		0 + I[5][0]*x[0] + I[5][1]*x[1] + I[5][2]*x[2] + I[5][3]*x[3] + I[5][4]*x[4] + I[5][5]*x[5],
 	}
-	return r
 }
 
 func (I *inertia6) addTo(J *inertia6) {
 	for i := range I {
-		for j := range I[i] {
-			J[i][j] += I[i][j]
-		}
+		J[i] = J[i].add(I[i])
 	}
 }
 
 // rigidInertia is the spatial inertia at the world origin of a body of mass m whose centre
 // of mass is at c with central inertia tensor Jc, both in world coordinates.
 func rigidInertia(m float64, c vec3, Jc mat3) inertia6 {
-	var I inertia6
-	// J_O = J_c + m (cᵀc 1 − c cᵀ), the parallel-axis theorem.
-	cc := c.dot(c)
-	for i := 0; i < 3; i++ {
-		for j := 0; j < 3; j++ {
-			I[i][j] = Jc[i][j] - m*c[i]*c[j]
-		}
-		I[i][i] += m * cc
-		I[i+3][i+3] = m
+	// J_O = J_c + m (cᵀc 1 − c cᵀ), the parallel-axis theorem, with m c̃ in the upper
+	// right block and its transpose in the lower left; x = m c.
+	x, mcc := c.scale(m), m*c.dot(c)
+	return inertia6{
+		{Jc[0][0] - x[0]*c[0] + mcc, Jc[0][1] - x[0]*c[1], Jc[0][2] - x[0]*c[2], 0, -x[2], x[1]},
+		{Jc[1][0] - x[1]*c[0], Jc[1][1] - x[1]*c[1] + mcc, Jc[1][2] - x[1]*c[2], x[2], 0, -x[0]},
+		{Jc[2][0] - x[2]*c[0], Jc[2][1] - x[2]*c[1], Jc[2][2] - x[2]*c[2] + mcc, -x[1], x[0], 0},
+		{0, x[2], -x[1], m, 0, 0},
+		{-x[2], 0, x[0], 0, m, 0},
+		{x[1], -x[0], 0, 0, 0, m},
 	}
-	// m c̃ in the upper right block, its transpose in the lower left.
-	cx := mat3{{0, -c[2], c[1]}, {c[2], 0, -c[0]}, {-c[1], c[0], 0}}
-	for i := 0; i < 3; i++ {
-		for j := 0; j < 3; j++ {
-			I[i][j+3] = m * cx[i][j]
-			I[j+3][i] = m * cx[i][j]
-		}
-	}
-	return I
 }

@@ -299,9 +299,14 @@ func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) 
 	g := vec3(s.m.Gravity)
 	for i := range s.m.prims {
 		p := &s.m.prims[i]
+		spring := 0.5 * p.k * (q[i] - p.q0) * (q[i] - p.q0)
+		if p.bare { // no mass, no inertia: its terms are zeros, which change no sum
+			potential += spring
+			continue
+		}
 		kinetic += 0.5 * s.w.V[i].dot(s.w.I[i].mulv(s.w.V[i]))
 		c := s.w.x[i].add(s.w.R[i].mulv(p.body.COM))
-		potential += -p.body.Mass*g.dot(c) + 0.5*p.k*(q[i]-p.q0)*(q[i]-p.q0)
+		potential += -p.body.Mass*g.dot(c) + spring
 	}
 	fk, fp := s.flexEnergy(q, v)
 	return kinetic + fk, potential + fp + s.elementEnergy()
@@ -387,8 +392,10 @@ func (s *System) FrameMotion(q, v, a []float64, f int, p [3]float64) FrameMotion
 	c := &s.motion
 	if v == nil && a == nil { // positions only: no velocity recursion
 		if !c.w.valid || !equal(q, c.w.qpos) {
-			s.m.positions(c.w, q)
-			copy(c.w.qpos, q)
+			if !c.w.positionsFrom(s.w, q) {
+				s.m.positions(c.w, q)
+				copy(c.w.qpos, q)
+			}
 			c.w.valid, c.moving = true, false
 			c.gen++
 		}
@@ -406,6 +413,9 @@ func (s *System) FrameMotion(q, v, a []float64, f int, p [3]float64) FrameMotion
 func (s *System) Motion(q, v, a []float64) uint64 {
 	c := &s.motion
 	if !c.holds(q, v, a) {
+		if !c.w.valid || !equal(q, c.w.qpos) {
+			c.w.positionsFrom(s.w, q)
+		}
 		s.m.kinematics(c.w, q, v)
 		for i := range s.m.prims {
 			A := c.w.c[i]

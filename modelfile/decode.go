@@ -138,6 +138,11 @@ func Parse(file string, data []byte) (*Document, error) {
 	if body = d.expand(body); len(d.errs) > 0 {
 		return nil, d.errs
 	}
+	// Decoding records the position of every value, about half the tree's nodes (the rest
+	// are keys and mapping entries): a map sized for them is not rehashed on the way.
+	var nodes nodeCount
+	ast.Walk(&nodes, body)
+	d.doc.pos = make(map[string]token.Position, int(nodes)/2)
 	if isSpatial(body) {
 		sm := &SpatialModel{}
 		d.doc.Spatial = sm
@@ -254,6 +259,20 @@ func joinPath(parent, key string) string {
 		return key
 	}
 	return parent + "." + key
+}
+
+// nodeCount counts the nodes of a YAML tree (an ast.Visitor).
+type nodeCount int
+
+func (c *nodeCount) Visit(ast.Node) ast.Visitor {
+	*c++
+	return c
+}
+
+// indexPath is the path of element i of the list at path, "path[i]" (as fmt would write
+// it, without fmt's cost: a 1000-body file has some 10⁵ paths).
+func indexPath(path string, i int) string {
+	return path + "[" + strconv.Itoa(i) + "]"
 }
 
 // has reports whether path was written in the file.
@@ -505,7 +524,7 @@ func (d *decoder) decode(n ast.Node, path string, v reflect.Value) {
 		}
 		s := reflect.MakeSlice(v.Type(), len(seq.Values), len(seq.Values))
 		for i, e := range seq.Values {
-			d.decode(e, fmt.Sprintf("%s[%d]", path, i), s.Index(i))
+			d.decode(e, indexPath(path, i), s.Index(i))
 		}
 		v.Set(s)
 	case reflect.Map:
@@ -549,7 +568,7 @@ func (d *decoder) decode(n ast.Node, path string, v reflect.Value) {
 func (d *decoder) decodeMapList(seq *ast.SequenceNode, path string, v reflect.Value) {
 	m := reflect.MakeMap(v.Type())
 	for i, item := range seq.Values {
-		ipath := fmt.Sprintf("%s[%d]", path, i)
+		ipath := indexPath(path, i)
 		r, repeated := d.origin[item]
 		if item = d.unwrap(item, ipath); item == nil {
 			continue
@@ -673,7 +692,7 @@ func (d *decoder) decodeArray(n ast.Node, path string, dst []float64, want strin
 		return
 	}
 	for i, e := range seq.Values {
-		p := fmt.Sprintf("%s[%d]", path, i)
+		p := indexPath(path, i)
 		e = d.unwrap(e, p)
 		if e == nil {
 			return

@@ -274,7 +274,7 @@ func (e *expander) sequence(x *ast.SequenceNode, path string) ast.Node {
 			changed = true
 			continue
 		}
-		w := e.walk(v, fmt.Sprintf("%s[%d]", path, len(out)))
+		w := e.walk(v, indexPath(path, len(out)))
 		changed = changed || w != v
 		out = append(out, w)
 	}
@@ -327,7 +327,7 @@ type repeatSpec struct {
 
 // repeat appends the copies of the repeat block pairs (an item of the list at path) to out.
 func (e *expander) repeat(pairs []*ast.MappingValueNode, path string, out []ast.Node) []ast.Node {
-	r, ok := e.repeatSpec(pairs, fmt.Sprintf("%s[%d]", path, len(out)))
+	r, ok := e.repeatSpec(pairs, indexPath(path, len(out)))
 	if !ok || r.last < r.first {
 		return out
 	}
@@ -355,7 +355,7 @@ func (e *expander) repeat(pairs []*ast.MappingValueNode, path string, out []ast.
 				out = e.repeat(inner, path, out)
 				continue
 			}
-			c := fresh(e.walk(it, fmt.Sprintf("%s[%d]", path, len(out))))
+			c := fresh(e.walk(it, indexPath(path, len(out))))
 			e.d.origin[c] = strings.Join(e.scope, ", ")
 			out = append(out, c)
 		}

@@ -1,0 +1,42 @@
+package joint
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestCoordinateAxisRotation: a joint about ±e_k (any length) is found as coordinate axis k
+// with its sign, other axes are not, and the position pass's column turn R Rot(e_k, ±q)
+// equals R times Rodrigues' matrix about the joint's axis to rounding, for every k and
+// sign, at angles all round the circle.
+func TestCoordinateAxisRotation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	m := &Model{}
+	for k := range 3 {
+		for _, sign := range []float64{1, -1} {
+			var axis [3]float64
+			axis[k] = 2.5 * sign
+			p := &m.prims[m.Revolute("r", Ground, [3]float64{}, axis, Body{})]
+			if p.coord != k || p.sign != sign {
+				t.Fatalf("axis %v: coordinate axis %d sign %g, want %d and %g", axis, p.coord, p.sign, k, sign)
+			}
+			for range 20 {
+				R := axisRotation(unit(vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}), 7*rng.Float64())
+				q := 4 * math.Pi * (rng.Float64() - 0.5)
+				rot := axisRotation(p.axis, q)
+				want, got := R.mul(&rot), R.turned(p.coord, p.sign*q)
+				for i := range 3 {
+					for j := range 3 {
+						if d := math.Abs(got[i][j] - want[i][j]); d > 1e-15 {
+							t.Fatalf("axis %v, q = %g: entry (%d, %d) %g, Rodrigues %g (|Δ| = %g)", axis, q, i, j, got[i][j], want[i][j], d)
+						}
+					}
+				}
+			}
+		}
+	}
+	if p := m.prims[m.Revolute("oblique", Ground, [3]float64{}, [3]float64{1, 1e-9, 0}, Body{})]; p.coord != -1 {
+		t.Errorf("axis (1, 1e-9, 0) taken for coordinate axis %d; want none (−1)", p.coord)
+	}
+}
