@@ -174,13 +174,3 @@ func (s *massSchur) massSolve(x, b []float64, locked []bool) {
 		s.ms.MassSolve(x, s.t, s.q, b)
 	}
 }
-
-// complementRows is the order of the Schur complement that factorize forms: nc, or the
-// loop-closure rows alone when the held rows are eliminated. With none, no factorization
-// depends on stiff, which a caller may then change between solves.
-func (s *massSchur) complementRows() int {
-	if s.eliminates() {
-		return len(s.held.cut)
-	}
-	return s.nc
-}

@@ -49,10 +49,19 @@ import (
 // (massNewton.distrusted), and a failed attempt after a miss falls back to the dense
 // matrices on systems of at most massNewtonDenseMax coordinates (Stats.DenseFallbacks).
 //
-// On dae.StiffMassSolver systems without Schur-complement rows (massSchur.complementRows)
-// the real system's a-block is M + K_g h²/γ² (radauStiffWeights), K_g of y₀'s loads
-// evaluated at each factorization; the complex system's stays M (session 11, kgretry:
-// BENCHMARKS.md "The geometric stiffness in radau5's real system, retried").
+// The a-block stays M on dae.StiffMassSolver systems too. With the geometric stiffness
+// beside it, M + K_g h²/|α+iβ|² for both systems (commit abdc794), GMRES took as many
+// products on the joint route's 3D chain (its preconditioned residual falls by about 10
+// per product at N = 100 with or without K_g: the h² term is not what sets radau5's three
+// products per solve at its forcing term 1e-3) and 25 % more residual evaluations on the
+// driven RSSR four-bar, whose loop-closure loads K_g leaves out (BENCHMARKS.md, "The
+// geometric stiffness in radau5's and bdf's preconditioners"). Retried with the
+// noise-balanced products (session 11, commit a5d98db: the real system's a-block
+// M + K_g h²/γ², the Schur complement on δq, the complex system on M): the real system's
+// products per solve fell by 14-40 % at N = 100 and 1000, but the steps and Newton
+// failures, not the products, set radau5's cost there, and N = 10 and 100 took up to
+// 13 % more evaluations per simulated time (BenchmarkChainStepCounts; BENCHMARKS.md, "The geometric
+// stiffness in radau5's real system, retried").
 //
 // With ApproxJacobian the matrix RADAU5 is given (semiExplicit.approxJacobian, which
 // neglects the derivatives of f, M and G) is exactly this mass part, so each system is
@@ -85,20 +94,6 @@ type radauKrylov struct {
 	wr, wi        []float64 // nq: c r_q + r_v (index3)
 	gmr, gmi      []float64 // nq: Gᵀδμ
 	yw            float64   // ‖y₀/sc‖ of the current solve
-	kgOK          bool      // K_g was evaluated at this factorization (radauStiffWeights)
-	kr, kc        float64   // the weights on K_g beside M in the real and complex systems
-}
-
-// radauStiffWeights returns the weights on K_g beside M in the a-block of the real and
-// the complex system's preconditioner. Eliminating δq and δv from the rows of c K − J
-// leaves c² M + c C + K on δq (K = (M a)_q − f_q + (Gᵀλ)_q, C = −f_v), so the a-block
-// M + K/c² gives the exact Schur complement on δq for right sides with r_q = r_v = 0
-// (with them, the exact one's right side would carry −K(c r_q + r_v)/c², a product with
-// K_g that dae.StiffMassSolver does not offer): 1/γ² h² on the real system (fr = γ/h).
-// The complex system's 1/c² is complex, and M + K_g/c² would need complex
-// articulated-body solves; it keeps M (kc = 0).
-func radauStiffWeights(fr, _, _ float64) (kr, kc float64) {
-	return 1 / (fr * fr), 0
 }
 
 // radauGMRESRTol is the forcing term of radau5's GMRES solves, relative in the scaled
@@ -155,14 +150,9 @@ func (m *Radau5) KrylovCounts() (real, cplx KrylovCounts) {
 // active reports whether the next Jacobian is the Newton-Krylov one (nil-safe).
 func (k *radauKrylov) active() bool { return k != nil && k.mn.active() }
 
-// factor prepares both systems at (t₀, y₀) with G there (nil when nc = 0).
-func (k *radauKrylov) factor(t float64, y []float64, G *mat.Dense) {
+// factor prepares both systems at (t₀, q₀) with G there (nil when nc = 0).
+func (k *radauKrylov) factor(t float64, q []float64, G *mat.Dense) {
 	k.t0 = t
-	q, v, a, lambda, _ := k.se.blocks(y)
-	k.kgOK = !k.approx && k.mn.schur.st != nil && k.mn.schur.complementRows() == 0
-	if k.kgOK {
-		k.mn.schur.st.GeometricStiffness(k.mn.schur.kg, t, q, v, a, lambda)
-	}
 	k.err = k.mn.factor(t, q, G, 1)
 	if k.err != nil || !k.hasMu || k.nc == 0 {
 		return
@@ -175,10 +165,6 @@ func (k *radauKrylov) factor(t float64, y []float64, G *mat.Dense) {
 // infinite scales of a, λ, μ the scaled GMRES cannot take), fails as a singular matrix.
 func (k *radauKrylov) decompose(_ *mat.Dense, _ []float64, fr, ar, br float64, reg float64) error {
 	k.fr, k.ar, k.br = fr, ar, br
-	k.kr, k.kc = 0, 0
-	if k.kgOK {
-		k.kr, k.kc = radauStiffWeights(fr, ar, br)
-	}
 	if reg > 0 {
 		k.mn.missed = true
 		return linalg.ErrSingular
@@ -366,10 +352,6 @@ func (k *radauKrylov) solveMass(ur, ui []float64, c complex128) {
 			lr[j], li[j] = -(cr*lr[j]-ci*li[j])-dot(g, vr), -(cr*li[j]+ci*lr[j])-dot(g, vi)
 		}
 	}
-	k.mn.schur.stiff = k.kr
-	if cplx {
-		k.mn.schur.stiff = k.kc
-	}
 	k.mn.schur.Solve(ar, lr) // ar holds δa, lr δλ
 	if cplx {
 		k.mn.schur.Solve(ai, li)
@@ -428,7 +410,7 @@ func (w *radauWork) krylovJacobian() {
 	if se.G != nil {
 		w.sys.ConstraintJacobian(se.G, w.cur.T, q)
 	}
-	w.kry.factor(w.cur.T, w.y0, se.G)
+	w.kry.factor(w.cur.T, q, se.G)
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	w.lin = w.kry
