@@ -55,7 +55,13 @@ import (
 // per product at N = 100 with or without K_g: the h² term is not what sets radau5's three
 // products per solve at its forcing term 1e-3) and 25 % more residual evaluations on the
 // driven RSSR four-bar, whose loop-closure loads K_g leaves out (BENCHMARKS.md, "The
-// geometric stiffness in radau5's and bdf's preconditioners").
+// geometric stiffness in radau5's and bdf's preconditioners"). Retried with the
+// noise-balanced products (session 11, commit a5d98db: the real system's a-block
+// M + K_g h²/γ², the Schur complement on δq, the complex system on M): the real system's
+// products per solve fell by 14-40 % at N = 100 and 1000, but the steps and Newton
+// failures, not the products, set radau5's cost there, and N = 10 and 100 took up to
+// 13 % more evaluations per simulated time (BenchmarkChainStepCounts; BENCHMARKS.md, "The geometric
+// stiffness in radau5's real system, retried").
 //
 // With ApproxJacobian the matrix RADAU5 is given (semiExplicit.approxJacobian, which
 // neglects the derivatives of f, M and G) is exactly this mass part, so each system is
