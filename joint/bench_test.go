@@ -245,8 +245,9 @@ type denseOnly struct {
 	dae.ConstraintForceDerivative
 }
 
-// benchSteps times the steps of m on sys after warm steps, and reports Jacobians and
-// Newton iterations per step.
+// benchSteps times the steps of m on sys after warm steps, and reports Jacobians, Newton
+// iterations, attempts refused by the error test and abandoned by the Newton iteration
+// (not converged, singular, non-finite) per accepted step.
 func benchSteps(b *testing.B, m integrate.Method, sys dae.System, s integrate.State, ctl integrate.StepControl, warm int) {
 	if err := m.Init(sys, s, ctl); err != nil {
 		b.Fatal(err)
@@ -272,6 +273,9 @@ func benchSteps(b *testing.B, m integrate.Method, sys dae.System, s integrate.St
 	b.ReportMetric(float64(st.FuncEvals-s0.FuncEvals)/steps, "fevals/step")
 	b.ReportMetric(float64(st.Jacobians-s0.Jacobians)/steps, "jacobians/step")
 	b.ReportMetric(float64(st.NewtonIters-s0.NewtonIters)/steps, "newton/step")
+	b.ReportMetric(float64(st.Rejected-s0.Rejected)/steps, "rejected/step")
+	fails := func(s integrate.Stats) int { return s.NewtonFailures + s.Singular + s.NonFinite }
+	b.ReportMetric(float64(fails(st)-fails(s0))/steps, "nfail/step")
 }
 
 // BenchmarkTransmittedWrenches: the reaction pass an output sample runs (every tree
