@@ -3,45 +3,48 @@ package linalg
 import "math"
 
 // PivotedGram is the diagonally pivoted Cholesky factorization P (A Aᵀ) Pᵀ = L D Lᵀ of the
-// Gram matrix of the rows of a sparse m×n matrix A (m ≤ n in use: A = G, m = nc). Each
-// step pivots on the largest remaining diagonal of the Schur complement, which is the
-// squared norm of the largest remaining column of Aᵀ after the earlier columns are
-// projected out: the choice of the column-pivoted QR of Aᵀ (PivotedQR), so in exact
-// arithmetic d_k = R_kk² and √(d_k/d_0) is that QR's pivot ratio. It costs the Gram
-// product over A's nonzeros and m³/3 for the factorization instead of the QR's ≈ 2nm²,
-// but squares the condition: d_k carries an absolute error of order m ε d_0, so a ratio
-// √(d_k/d_0) is accurate to relative order m ε d_0/d_k and ratios below √(mε) are
-// rounding (the rank test of a Newton failure decides at ratios ≫ √ε).
+// Gram matrix of the rows of an m×n matrix A (m ≤ n in use: A = G, m = nc). Each step
+// pivots on the largest remaining diagonal of the Schur complement, which is the squared
+// norm of the largest remaining column of Aᵀ after the earlier columns are projected out:
+// the choice of the column-pivoted QR of Aᵀ (PivotedQR), so in exact arithmetic
+// d_k = R_kk² and √(d_k/d_0) is that QR's pivot ratio. It costs the Gram product over A's
+// nonzeros (a pass over A finds them) and m³/3 for the factorization, instead of the QR's
+// ≈ 2nm², but squares the condition: d_k carries an absolute error of order m ε d_0, so a
+// ratio √(d_k/d_0) is accurate to relative order m ε d_0/d_k and ratios below √(mε) are
+// rounding (the rank test of a Newton failure decides at ratios ≫ √ε). Where columns of
+// Aᵀ tie in norm, the two factorizations may break the tie differently and their later
+// pivots then differ by more than rounding.
 //
-// Storage is made at the first Factorize and reused: no allocation after it for the same
-// number of nonzeros.
+// Its storage (m² + 2mn numbers) is made by NewPivotedGram; Factorize allocates nothing.
 type PivotedGram struct {
 	m, n int
 	g    []float64 // m×m row-major: A Aᵀ, then the Schur complements in place
 	d    []float64 // pivots in the order taken, clamped at 0
 	perm []int
-	// A by columns: colStart (n+1), and the rows and values of each column's nonzeros.
+	// A's nonzeros by columns: column j's rows and values at colStart[j]:colStart[j+1].
 	colStart, colRows []int
 	colVals           []float64
 }
 
 // NewPivotedGram returns storage for m×n matrices A.
 func NewPivotedGram(m, n int) *PivotedGram {
-	return &PivotedGram{m: m, n: n, g: make([]float64, m*m), d: make([]float64, m),
-		perm: make([]int, m), colStart: make([]int, n+1)}
+	fl, in := make([]float64, m*m+m+m*n), make([]int, m+n+1+m*n)
+	return &PivotedGram{m: m, n: n, g: fl[:m*m], d: fl[m*m : m*m+m], colVals: fl[m*m+m:],
+		perm: in[:m], colStart: in[m : m+n+1], colRows: in[m+n+1:]}
 }
 
-// Factorize forms A Aᵀ from A in compressed rows (row i's columns cols[rowStart[i]:
-// rowStart[i+1]], values vals) and factorizes it with diagonal pivoting.
-func (f *PivotedGram) Factorize(rowStart, cols []int, vals []float64) {
-	f.byColumns(rowStart, cols, vals)
+// Factorize forms A Aᵀ from A (row-major m×n, a[i*n+j] = A_ij) over its nonzeros and
+// factorizes it with diagonal pivoting.
+func (f *PivotedGram) Factorize(a []float64) {
+	f.byColumns(a)
 	clear(f.g)
 	m := f.m
 	for j := range f.n {
 		rows, v := f.colRows[f.colStart[j]:f.colStart[j+1]], f.colVals[f.colStart[j]:f.colStart[j+1]]
-		for a, i := range rows {
-			for b := a; b < len(rows); b++ {
-				f.g[i*m+rows[b]] += v[a] * v[b]
+		for p, i := range rows {
+			gi := f.g[i*m : (i+1)*m]
+			for b := p; b < len(rows); b++ {
+				gi[rows[b]] += v[p] * v[b]
 			}
 		}
 	}
@@ -53,33 +56,30 @@ func (f *PivotedGram) Factorize(rowStart, cols []int, vals []float64) {
 	f.cholesky()
 }
 
-// byColumns copies A into the column lists, keeping exact zeros out.
-func (f *PivotedGram) byColumns(rowStart, cols []int, vals []float64) {
-	if cap(f.colRows) < len(cols) {
-		f.colRows, f.colVals = make([]int, len(cols)), make([]float64, len(cols))
-	}
+// byColumns copies A's nonzeros into the column lists, in row order within a column.
+func (f *PivotedGram) byColumns(a []float64) {
+	m, n := f.m, f.n
 	clear(f.colStart)
-	for t, j := range cols {
-		if vals[t] != 0 {
-			f.colStart[j+1]++
+	for i := range m {
+		for j, x := range a[i*n : (i+1)*n] {
+			if x != 0 {
+				f.colStart[j+1]++
+			}
 		}
 	}
-	for j := range f.n {
+	for j := range n {
 		f.colStart[j+1] += f.colStart[j]
 	}
-	next := f.colStart[:f.n] // advanced while filling, restored below
-	for i := range f.m {
-		for t := rowStart[i]; t < rowStart[i+1]; t++ {
-			if vals[t] != 0 {
-				j := cols[t]
-				f.colRows[next[j]], f.colVals[next[j]] = i, vals[t]
+	next := f.colStart[:n] // advanced while filling, restored below
+	for i := range m {
+		for j, x := range a[i*n : (i+1)*n] {
+			if x != 0 {
+				f.colRows[next[j]], f.colVals[next[j]] = i, x
 				next[j]++
 			}
 		}
 	}
-	for j := f.n; j > 0; j-- {
-		f.colStart[j] = f.colStart[j-1]
-	}
+	copy(f.colStart[1:], f.colStart[:n])
 	f.colStart[0] = 0
 }
 

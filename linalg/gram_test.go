@@ -10,22 +10,6 @@ import (
 	"linkage/linalg"
 )
 
-// csrOf returns the compressed rows of A with every entry of a row's band stored (zeros
-// included, as a declared pattern holds them).
-func csrOf(A *mat.Dense) (rowStart, cols []int, vals []float64) {
-	m, n := A.Dims()
-	rowStart = make([]int, m+1)
-	for i := range m {
-		for j := range n {
-			if A.At(i, j) != 0 || (i+j)%7 == 0 {
-				cols, vals = append(cols, j), append(vals, A.At(i, j))
-			}
-		}
-		rowStart[i+1] = len(cols)
-	}
-	return rowStart, cols, vals
-}
-
 // chainLike returns an m×n matrix whose rows each couple a few neighbouring columns, as
 // the rows of G of a chain of bodies do, and whose last row is, when delta ≥ 0, a
 // combination of the others plus delta times a row of their size: nearly dependent.
@@ -69,8 +53,7 @@ func TestPivotedGramMatchesQR(t *testing.T) {
 		qr := linalg.NewPivotedQR(c.n, c.m)
 		qr.Factorize(A, true)
 		g := linalg.NewPivotedGram(c.m, c.n)
-		rs, cols, vals := csrOf(A)
-		g.Factorize(rs, cols, vals)
+		g.Factorize(A.RawMatrix().Data)
 		want := qr.Diag(c.m-1) / qr.Diag(0)
 		got := g.Diag(c.m-1) / g.Diag(0)
 		bound := 4 * float64(c.m) * eps / (want * want)
@@ -95,11 +78,9 @@ func TestPivotedGramMatchesQR(t *testing.T) {
 // TestPivotedGramAllocatesNothing: diagnoseSingular factorizes inside a step.
 func TestPivotedGramAllocatesNothing(t *testing.T) {
 	A := chainLike(rand.New(rand.NewPCG(7, 8)), 200, 300, -1)
-	rs, cols, vals := csrOf(A)
 	g := linalg.NewPivotedGram(200, 300)
-	g.Factorize(rs, cols, vals)
-	if n := testing.AllocsPerRun(3, func() { g.Factorize(rs, cols, vals) }); n != 0 {
-		t.Errorf("Factorize allocates %v times after the first, want 0", n)
+	if n := testing.AllocsPerRun(3, func() { g.Factorize(A.RawMatrix().Data) }); n != 0 {
+		t.Errorf("Factorize allocates %v times, want 0", n)
 	}
 	if r := g.Rank(1e-6); r != 200 {
 		t.Errorf("rank of a random 200×300 chain-like matrix = %d, want 200", r)
@@ -108,11 +89,11 @@ func TestPivotedGramAllocatesNothing(t *testing.T) {
 
 func TestPivotedGramDegenerate(t *testing.T) {
 	g := linalg.NewPivotedGram(2, 3)
-	g.Factorize([]int{0, 1, 2}, []int{0, 1}, []float64{0, 0})
+	g.Factorize(make([]float64, 6))
 	if r := g.Rank(1e-10); r != 0 {
 		t.Errorf("zero matrix: rank %d, want 0", r)
 	}
-	g.Factorize([]int{0, 1, 2}, []int{2, 0}, []float64{3, -4})
+	g.Factorize([]float64{0, 0, 3, -4, 0, 0})
 	if r, d0 := g.Rank(1e-10), g.Diag(0); r != 2 || d0 != 4 {
 		t.Errorf("rows 3e₂, −4e₀: rank %d, first pivot %g; want 2 and 4", r, d0)
 	}
