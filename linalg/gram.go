@@ -15,11 +15,12 @@ import "math"
 // Aᵀ tie in norm, the two factorizations may break the tie differently and their later
 // pivots then differ by more than rounding.
 //
-// Its storage (m² + 2mn numbers) is made by NewPivotedGram; Factorize allocates nothing.
+// Its storage (m² + 2m + 2mn numbers) is made by NewPivotedGram; Factorize allocates nothing.
 type PivotedGram struct {
 	m, n int
-	g    []float64 // m×m row-major: A Aᵀ, then the Schur complements in place
+	g    []float64 // m×m row-major, lower triangle: A Aᵀ, then the Schur complements in place
 	d    []float64 // pivots in the order taken, clamped at 0
+	col  []float64 // the pivot column of a step of cholesky
 	perm []int
 	// A's nonzeros by columns: column j's rows and values at colStart[j]:colStart[j+1].
 	colStart, colRows []int
@@ -28,8 +29,8 @@ type PivotedGram struct {
 
 // NewPivotedGram returns storage for m×n matrices A.
 func NewPivotedGram(m, n int) *PivotedGram {
-	fl, in := make([]float64, m*m+m+m*n), make([]int, m+n+1+m*n)
-	return &PivotedGram{m: m, n: n, g: fl[:m*m], d: fl[m*m : m*m+m], colVals: fl[m*m+m:],
+	fl, in := make([]float64, m*m+2*m+m*n), make([]int, m+n+1+m*n)
+	return &PivotedGram{m: m, n: n, g: fl[:m*m], d: fl[m*m : m*m+m], col: fl[m*m+m : m*m+2*m], colVals: fl[m*m+2*m:],
 		perm: in[:m], colStart: in[m : m+n+1], colRows: in[m+n+1:]}
 }
 
@@ -41,16 +42,10 @@ func (f *PivotedGram) Factorize(a []float64) {
 	m := f.m
 	for j := range f.n {
 		rows, v := f.colRows[f.colStart[j]:f.colStart[j+1]], f.colVals[f.colStart[j]:f.colStart[j+1]]
-		for p, i := range rows {
-			gi := f.g[i*m : (i+1)*m]
+		for p, i := range rows { // rows[b] ≥ i: the lower triangle, which is all cholesky reads
 			for b := p; b < len(rows); b++ {
-				gi[rows[b]] += v[p] * v[b]
+				f.g[rows[b]*m+i] += v[p] * v[b]
 			}
-		}
-	}
-	for i := range m { // the column lists are in row order: the sums filled the upper triangle
-		for k := i + 1; k < m; k++ {
-			f.g[k*m+i] = f.g[i*m+k]
 		}
 	}
 	f.cholesky()
@@ -83,10 +78,11 @@ func (f *PivotedGram) byColumns(a []float64) {
 	f.colStart[0] = 0
 }
 
-// cholesky factorizes f.g in place by outer products, pivoting on the largest diagonal:
-// the pivot's row and column are swapped into place, so the updates run on contiguous rows.
+// cholesky factorizes f.g's lower triangle in place by outer products, pivoting on the
+// largest diagonal: the pivot's row and column are swapped into place, and the pivot
+// column is copied out, so the updates run on contiguous rows.
 func (f *PivotedGram) cholesky() {
-	m, g := f.m, f.g
+	m, g, col := f.m, f.g, f.col
 	for i := range f.perm {
 		f.perm[i] = i
 	}
@@ -104,32 +100,39 @@ func (f *PivotedGram) cholesky() {
 			return
 		}
 		f.d[k] = dk
-		gk := g[k*m+k+1 : (k+1)*m]
 		for a := k + 1; a < m; a++ {
-			lak := g[a*m+k] / dk
+			col[a] = g[a*m+k]
+		}
+		for a := k + 1; a < m; a++ {
+			lak := col[a] / dk
 			if lak == 0 {
 				continue
 			}
-			ga := g[a*m+k+1 : (a+1)*m]
-			for c, x := range gk {
+			ga, ca := g[a*m+k+1:a*m+a+1], col[k+1:a+1]
+			for c, x := range ca {
 				ga[c] -= lak * x
 			}
 		}
 	}
 }
 
-// swap exchanges rows and columns k and p of the symmetric f.g (and the permutation).
+// swap exchanges rows and columns k < p of the symmetric f.g held in its lower triangle
+// (and the permutation).
 func (f *PivotedGram) swap(k, p int) {
 	if k == p {
 		return
 	}
 	m, g := f.m, f.g
 	f.perm[k], f.perm[p] = f.perm[p], f.perm[k]
-	for c := range m {
-		g[k*m+c], g[p*m+c] = g[p*m+c], g[k*m+c]
+	for j := range k {
+		g[k*m+j], g[p*m+j] = g[p*m+j], g[k*m+j]
 	}
-	for r := range m {
-		g[r*m+k], g[r*m+p] = g[r*m+p], g[r*m+k]
+	g[k*m+k], g[p*m+p] = g[p*m+p], g[k*m+k]
+	for j := k + 1; j < p; j++ {
+		g[j*m+k], g[p*m+j] = g[p*m+j], g[j*m+k]
+	}
+	for j := p + 1; j < m; j++ {
+		g[j*m+k], g[j*m+p] = g[j*m+p], g[j*m+k]
 	}
 }
 
