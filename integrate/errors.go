@@ -6,10 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"gonum.org/v1/gonum/mat"
-
 	"linkage/dae"
-	"linkage/linalg"
 )
 
 // Causes of a failed step, reached through StepError.Unwrap.
@@ -159,10 +156,9 @@ type failureContext struct {
 	t0  float64
 	q0  []float64
 	// The rank test of diagnoseSingular, made at the first Newton failure: G's pivot
-	// ratio at the start, and storage for G and the pivoted QR of Gᵀ.
+	// ratio at the start, and its storage.
 	ratio0 float64
-	rankG  *mat.Dense
-	rankQR *linalg.PivotedQR
+	rank   gramRank
 }
 
 func newFailureContext(sys dae.System, start *State) failureContext {

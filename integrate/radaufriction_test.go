@@ -48,7 +48,8 @@ func TestRadau5FrictionKrylovMatchesDense(t *testing.T) {
 // first steps, and stores no dense matrix; its steps allocate nothing after warm-up,
 // those with a failed Newton iteration too (the chain's first steps fail their Newton
 // iteration without friction too: 8 in 16 steps at tol 1e-4, 4 in 45 at 1e-6; a failure
-// asks whether G lost rank by linalg.PivotedQR, which allocates nothing).
+// asks whether G lost rank by linalg.PivotedGram, which allocates nothing after the
+// run's first failure).
 func TestRadau5FrictionKrylovLarge(t *testing.T) {
 	sys, s := frictionChain(t, 70)
 	for _, form := range radauForms {
