@@ -183,3 +183,65 @@ func maxTipDistance(a, c []float64) float64 {
 	}
 	return d
 }
+
+// BenchmarkLoadedChainBDFLocalError traces BenchmarkLoadedChainAccuracy's bdf steps on the
+// loaded 1000-rod chain: for each step its size and order, the Newton failures so far,
+// its local error (dopri5 at tol 1e-8 from bdf's state at the step's start to its end,
+// against bdf's end) as the weighted RMS norm over (q, v) with bdf's weights 1/(tol +
+// tol |y_i|), tol 1e-4, which bdf's error test holds at ck‖e‖ ≤ 1, with its largest
+// weighted component, and the global tip error against dopri5 from the loaded state.
+// Run:
+//
+//	go test -run X -bench LoadedChainBDFLocalError -benchtime 1x -timeout 60m ./joint/
+func BenchmarkLoadedChainBDFLocalError(b *testing.B) {
+	for b.Loop() {
+		const n, tol = 1000, 1e-4
+		sys, s, err := Chain3D(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s = stateAt(b, sys, s, 0.25)
+		m := implicitMethod("bdf")
+		if err := m.Init(sys, s.Clone(), integrate.StepControl{RTol: tol, ATol: tol}); err != nil {
+			b.Fatal(err)
+		}
+		ref := s.Clone()
+		var worstRMS float64
+		var orders [6]int
+		for k := range 105 {
+			start := m.Current().Clone()
+			if err := m.Step(math.Inf(1)); err != nil {
+				b.Fatal(err)
+			}
+			end := m.Current()
+			local := stateAt(b, sys, start, end.T) // integrates from start.T
+			ref = stateAt(b, sys, ref, end.T)
+			rms, worst, at := weightedError(*end, local, tol)
+			worstRMS = math.Max(worstRMS, rms)
+			order := m.(*integrate.BDF).Order()
+			orders[order]++
+			if k%15 == 14 {
+				b.Logf("step %3d: t = %.4f, h = %.3g ms, order %d, Newton failures %d, local error RMS %.3g (largest %.3g at %s), global tip error %.3g m",
+					k+1, end.T, (end.T-start.T)*1e3, order, m.Stats().NewtonFailures, rms, worst, at,
+					maxTipDistance(chainTips(sys.Position, end.Q, n), chainTips(sys.Position, ref.Q, n)))
+			}
+		}
+		b.Logf("largest local error RMS over the 105 steps %.3g; steps at orders 1-5: %v", worstRMS, orders[1:])
+	}
+}
+
+// weightedError returns the weighted RMS norm over (q, v) of x − y with weights
+// 1/(tol + tol |y_i|), its largest component and that component's name.
+func weightedError(x, y integrate.State, tol float64) (rms, worst float64, at string) {
+	var sum float64
+	for part, pair := range [2][2][]float64{{x.Q, y.Q}, {x.V, y.V}} {
+		for i, xi := range pair[0] {
+			e := (xi - pair[1][i]) / (tol + tol*math.Abs(pair[1][i]))
+			sum += e * e
+			if math.Abs(e) > worst {
+				worst, at = math.Abs(e), fmt.Sprintf("%s[%d]", [2]string{"q", "v"}[part], i)
+			}
+		}
+	}
+	return math.Sqrt(sum / float64(len(x.Q)+len(x.V))), worst, at
+}
