@@ -237,12 +237,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		se.mm, se.ma = sys.(dae.MassMultiplier), make([]float64, nq)
 		se.M, se.work = nil, nil // until a fallback (allocDense): 2 nq² floats
 		w.kr = newGMRES(se.n)
-		// bdf's increments take its own rounding level (bdfRounding, measured at each
-		// factorization once armed), not the solver's diffNoise: on the loaded 1000-rod
-		// chain diffNoise's increments kept bdf at 0.39 ms steps over 100 steps, the
-		// level's reached 24 ms at 34 × less CPU per simulated time (BENCHMARKS.md,
-		// "bdf's difference increment: its rounding level, not diffNoise").
-		w.kr.noise, w.kr.measures = nil, false
+		w.kr.noise.rms = true // jacVec's norms
 		w.kyy, w.kyPrime, w.kres = make([]float64, se.n), make([]float64, se.n), make([]float64, se.n)
 		w.ksc = make([]float64, se.n)
 		w.resRaw = make([]float64, nq)

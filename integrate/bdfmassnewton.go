@@ -325,10 +325,7 @@ func (w *bdfWork) jacVec(dst, z []float64) {
 		clear(dst)
 		return
 	}
-	sigma := math.Sqrt(epsilon) * (1 + w.kyw) / zn
-	if w.rnd != nil { // the residual's relative rounding is level/(1 + ‖y/sc‖), not ε
-		sigma = math.Max(sigma, math.Sqrt(w.rnd.level*(1+w.kyw))/zn)
-	}
+	sigma := w.kr.noise.increment(1+w.kyw, zn)
 	for i, sc := range w.ksc {
 		d := sigma * sc * z[i]
 		w.yy[i] = w.kyy[i] + d

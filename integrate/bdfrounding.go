@@ -15,11 +15,10 @@ import "math"
 // (every solve ended at 20 products short of its tolerance, with P⁻¹J v of norm 20 on
 // unit vectors where it is near 1).
 //
-// The level serves twice: as the Newton floor (newtonMonitor.floor, bdfRoundingFloor
-// times the level: an increment below it is rounding, its rate θ noise), and as the
-// relative noise of the residual in bdfWork.jacVec, whose difference increment balances
-// that noise against the residual's curvature as the usual √ε does against ε (Kelley
-// 2003, sec. 3.2.1: σ ∝ √(noise)); bdf's GMRES solver does not measure its own (diffNoise).
+// The level sets the Newton floor (newtonMonitor.floor, bdfRoundingFloor times the
+// level: an increment below it is rounding, its rate θ noise). The difference increment of
+// GMRES's products (bdfWork.jacVec) takes the same kind of measurement from its own
+// solver (diffNoise), on every form.
 //
 // The level is measured, not modelled: the third difference of the residual along
 // y + kτd (k = 0..3, d_i = ±(1 + |y_i|) with pseudo-random signs, τ = 1e-9) cancels its
