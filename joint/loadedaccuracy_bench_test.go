@@ -106,7 +106,7 @@ func run(b *testing.B, name string, sys dae.System, s integrate.State, ts []floa
 	switch name {
 	case "hht", "genalpha":
 		m = implicitMethod(name)
-	case "bdf body":
+	case "bdf", "bdf body":
 		m = implicitMethod("bdf")
 	default:
 		e, err := integrate.Lookup("dopri5")
@@ -244,4 +244,30 @@ func weightedError(x, y integrate.State, tol float64) (rms, worst float64, at st
 		}
 	}
 	return math.Sqrt(sum / float64(len(x.Q)+len(x.V))), worst, at
+}
+
+// BenchmarkLoadedChainBDFFree runs bdf (tol 1e-4) on the joint route free from the loaded
+// 1000-rod chain (dopri5's state at t = 0.25 s) to t = 2.670 s, the end of
+// BenchmarkLoadedChainAccuracy's 105 bdf steps with bdf's increment from its rounding level
+// (commit a6bea9d), and reports its tip error against dopri5 at tol 1e-9 (BENCHMARKS.md,
+// "bdf's difference increment: diffNoise, not its rounding level"). About 4 minutes:
+//
+//	go test -run X -bench LoadedChainBDFFree -benchtime 1x -timeout 30m ./joint/
+func BenchmarkLoadedChainBDFFree(b *testing.B) {
+	const n = 1000
+	sys, s, err := Chain3D(n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tips := func(q []float64) []float64 { return chainTips(sys.Position, q, n) }
+	s = stateAt(b, sys, s, 0.25)
+	end := []float64{2.670}
+	for b.Loop() {
+		bdf := run(b, "bdf", sys, s, end, 1e-4, tips)
+		ref := run(b, "dopri5 1e-9", sys, s, end, 1e-9, tips)
+		e := maxTipDistance(bdf.tips[0], ref.tips[0])
+		b.Logf("bdf free to t = %g s: tip error %.3g m, %d steps, %d rejected, %d Newton failures, %.1f CPU s",
+			end[0], e, bdf.stats.Steps, bdf.stats.Rejected, bdf.stats.NewtonFailures, bdf.cpu)
+		b.ReportMetric(e, "tip-err-m")
+	}
 }
