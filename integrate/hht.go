@@ -194,6 +194,9 @@ type hhtWork struct {
 	pOrder int          // degree used next
 
 	hTry float64 // h of the attempt under way
+	// qOfU says that q, v, X hold newmark(hTry) of the iterate u: increment leaves them so,
+	// and the residual that follows it in the Newton loop need not recompute them.
+	qOfU bool
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -764,7 +767,10 @@ func (w *hhtWork) assembleSparse(t1, h float64) {
 // residual evaluates eq. 13 at the iterate into w.du (and w.res for reports).
 func (w *hhtWork) residual() error {
 	h := w.hTry
-	w.newmark(h)
+	if !w.qOfU {
+		w.newmark(h)
+	}
+	w.qOfU = false
 	w.evalResidual(w.cur.T+h, h)
 	copy(w.res, w.du)
 	return finiteResidual(w, w.du)
@@ -826,6 +832,7 @@ func (w *hhtWork) increment() float64 {
 		u[i] += du[i]
 	}
 	w.newmark(h)
+	w.qOfU = true
 	c, errQ := k.errQ*h*h, w.err[:w.nq] // the product (errQ·h)·h as before
 	for i, d := range du[:len(errQ)] {
 		errQ[i] = c * d
@@ -958,7 +965,7 @@ func (w *hhtWork) commit(h float64) error {
 
 // predict starts an attempt of size h from the extrapolated unknowns (extrapolate).
 func (w *hhtWork) predict(h float64, _ bool) error {
-	w.hTry = h
+	w.hTry, w.qOfU = h, false
 	w.mn.attempt()
 	w.extrapolate(h)
 	return nil
