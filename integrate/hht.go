@@ -194,6 +194,9 @@ type hhtWork struct {
 	pOrder int          // degree used next
 
 	hTry float64 // h of the attempt under way
+	// qOfU says that q, v, X hold newmark(hTry) of the iterate u: increment leaves them so,
+	// and the residual that follows it in the Newton loop need not recompute them.
+	qOfU bool
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -496,11 +499,13 @@ func (w *hhtWork) attempt(h float64) (usedFresh int, cause error) {
 
 // newmark writes q₁, v₁ (eq. 2) and X₁ (eq. 9a) from the unknowns u.
 func (w *hhtWork) newmark(h float64) {
-	k, s := &w.k, &w.cur
-	a0, a := w.u0[:w.nq], w.u[:w.nq] // Newmark runs on the pseudo-accelerations
-	for i := range w.nq {
-		w.q[i] = s.Q[i] + h*s.V[i] + h*h*((0.5-k.beta)*a0[i]+k.beta*a[i])
-		w.v[i] = s.V[i] + h*((1-k.gamma)*a0[i]+k.gamma*a[i])
+	k, s, n := &w.k, &w.cur, w.nq
+	a0, a := w.u0[:n], w.u[:n]                         // Newmark runs on the pseudo-accelerations
+	q, v, q0, v0 := w.q[:n], w.v[:n], s.Q[:n], s.V[:n] // one length: no bounds checks in the loop
+	beta, gamma := k.beta, k.gamma                     // held in registers across the stores
+	for i := range n {
+		q[i] = q0[i] + h*v0[i] + h*h*((0.5-beta)*a0[i]+beta*a[i])
+		v[i] = v0[i] + h*((1-gamma)*a0[i]+gamma*a[i])
 	}
 	xd0, xd := w.u0[w.nq+w.nc:], w.u[w.nq+w.nc:]
 	for i := range w.nd {
@@ -762,7 +767,10 @@ func (w *hhtWork) assembleSparse(t1, h float64) {
 // residual evaluates eq. 13 at the iterate into w.du (and w.res for reports).
 func (w *hhtWork) residual() error {
 	h := w.hTry
-	w.newmark(h)
+	if !w.qOfU {
+		w.newmark(h)
+	}
+	w.qOfU = false
 	w.evalResidual(w.cur.T+h, h)
 	copy(w.res, w.du)
 	return finiteResidual(w, w.du)
@@ -819,12 +827,15 @@ func (w *hhtWork) increment() float64 {
 	} else {
 		w.lu.Solve(w.du)
 	}
-	for i := range w.u {
-		w.u[i] += w.du[i]
+	u, du := w.u, w.du[:len(w.u)] // one length: no bounds checks
+	for i := range u {
+		u[i] += du[i]
 	}
 	w.newmark(h)
-	for i := range w.nq {
-		w.err[i] = k.errQ * h * h * w.du[i]
+	w.qOfU = true
+	c, errQ := k.errQ*h*h, w.err[:w.nq] // the product (errQ·h)·h as before
+	for i, d := range du[:len(errQ)] {
+		errQ[i] = c * d
 	}
 	norm := w.lad.c.weightedRMS(w.err, w.cur.Q, w.q, len(w.err), 1)
 	if w.nd > 0 {
@@ -954,7 +965,7 @@ func (w *hhtWork) commit(h float64) error {
 
 // predict starts an attempt of size h from the extrapolated unknowns (extrapolate).
 func (w *hhtWork) predict(h float64, _ bool) error {
-	w.hTry = h
+	w.hTry, w.qOfU = h, false
 	w.mn.attempt()
 	w.extrapolate(h)
 	return nil

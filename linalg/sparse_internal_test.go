@@ -381,6 +381,11 @@ func TestSparseSymbolicBruteForce(t *testing.T) {
 					t.Fatalf("trial %d: entry (%d, %d) stored at %d, wrong place", trial, i, cols[t2], p)
 				}
 			}
+			for k := range n { // rows increase within a column, the diagonal last
+				if c := ci[cp[k]:cp[k+1]]; len(c) == 0 || c[len(c)-1] != k || !slices.IsSorted(c) || len(slices.Compact(slices.Clone(c))) != len(c) {
+					t.Fatalf("trial %d: column %d of C holds rows %v, want increasing up to %d", trial, k, c, k)
+				}
+			}
 			parent := eliminationTree(cp, ci)
 			rp, ri := rowPatterns(cp, ci, parent)
 			filled := denseFill(n, cp, ci)

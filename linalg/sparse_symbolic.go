@@ -104,7 +104,9 @@ func adjacency(n int, rows, cols []int) [][]int {
 
 // permutedUpper returns the upper triangle of C = P K Pᵀ by columns (column k holds the
 // rows i ≤ k, increasing, so the diagonal comes last) and, for each input pair t, the
-// position pos[t] of its value in that storage.
+// position pos[t] of its value in that storage. The pairs are ordered by two stable
+// counting passes, by row and then by column: O(n + m), where a comparison sort of the m
+// pairs took a third of hht's Init on the 1000-bar chain.
 func permutedUpper(n int, pinv, rows, cols []int) (cp, ci, pos []int) {
 	m := len(rows)
 	row, col := make([]int, m), make([]int, m) // the pairs in C
@@ -112,25 +114,33 @@ func permutedUpper(n int, pinv, rows, cols []int) (cp, ci, pos []int) {
 		a, b := pinv[i], pinv[cols[t]]
 		row[t], col[t] = min(a, b), max(a, b)
 	}
-	idx := make([]int, m) // the pairs in storage order
-	for t := range idx {
-		idx[t] = t
+	byRow := make([]int, m) // the pairs ordered by row (stable)
+	next := countStarts(row, make([]int, n+1))
+	for t, i := range row {
+		byRow[next[i]] = t
+		next[i]++
 	}
-	slices.SortFunc(idx, func(a, b int) int {
-		if col[a] != col[b] {
-			return col[a] - col[b]
-		}
-		return row[a] - row[b]
-	})
 	cp, ci, pos = make([]int, n+1), make([]int, m), make([]int, m)
-	for q, t := range idx {
-		ci[q], pos[t] = row[t], q
-		cp[col[t]+1]++
-	}
-	for k := range n {
-		cp[k+1] += cp[k]
+	next = countStarts(col, cp)
+	for _, t := range byRow { // then by column: stable, so rows increase within a column
+		pos[t] = next[col[t]]
+		ci[pos[t]] = row[t]
+		next[col[t]]++
 	}
 	return cp, ci, pos
+}
+
+// countStarts writes to start (n+1 entries, zero on entry) the first place of each key in
+// [0, n) among the keys ordered by value, start[n] = len(key), and returns a copy of
+// start[:n] to count places with.
+func countStarts(key, start []int) []int {
+	for _, k := range key {
+		start[k+1]++
+	}
+	for k := range len(start) - 1 {
+		start[k+1] += start[k]
+	}
+	return slices.Clone(start[:len(start)-1])
 }
 
 // eliminationTree returns the parent of each node in the elimination tree of the
