@@ -12,43 +12,43 @@ import (
 )
 
 // fixedHCase is one implicit method and form of BenchmarkFixedStepCost: the model it runs
-// on ("chain" Chain3D, "loop" chain3DTipOnPlane, "knife" knifeChain3D) and its two fixed
-// steps in ms, the first its adaptive step at N = 1000 from the start (tolerance 1e-4,
-// measure21's table in BENCHMARKS.md), the second about 4 × that.
+// on ("chain" Chain3D, "loop" chain3DTipOnPlane, "knife" knifeChain3D) and its fixed steps
+// in ms: its adaptive step at N = 1000 from the start (tolerance 1e-4, measure21's table
+// in BENCHMARKS.md), 2 × and about 4 × that.
 type fixedHCase struct {
 	method string
 	form   integrate.Formulation
 	model  string
-	h      [2]float64
+	h      [3]float64
 }
 
 // fixedHCases are measure21's rows (BENCHMARKS.md "The cost per step against N, every
 // implicit method in one run") and radau5 ggl; multi-index is ali3 with FixedH, gcp-abm
 // has no Newton iteration.
 var fixedHCases = []fixedHCase{
-	{"hht", "", "chain", [2]float64{7.5, 30}},
-	{"genalpha", "", "chain", [2]float64{4.5, 18}},
-	{"genalpha-si2", "", "chain", [2]float64{4.5, 18}},
-	{"lie-genalpha", integrate.Index3, "chain", [2]float64{4.5, 18}},
-	{"lie-genalpha", integrate.StabilizedIndex2, "chain", [2]float64{4.5, 18}},
-	{"lie-genalpha", integrate.Index3, "knife", [2]float64{24, 96}},
-	{"bdf", integrate.StabilizedIndex2, "chain", [2]float64{0.42, 1.7}},
-	{"bdf", integrate.Index2, "chain", [2]float64{0.42, 1.7}},
-	{"bdf", integrate.Index2Baumgarte, "chain", [2]float64{0.42, 1.7}},
-	{"bdf", integrate.Index1, "chain", [2]float64{0.42, 1.7}},
-	{"bdf", integrate.Baumgarte, "chain", [2]float64{0.42, 1.7}},
-	{"bdf", integrate.Index3, "chain", [2]float64{15.6, 62}},
-	{"radau5", integrate.StabilizedIndex2, "chain", [2]float64{0.65, 2.6}},
-	{"ali3", "", "chain", [2]float64{0.2, 0.8}},
-	{"ali1", "", "chain", [2]float64{0.2, 0.8}},
-	{"gcp-newmark", "", "chain", [2]float64{0.07, 0.28}},
-	{"daealpha", integrate.Index2, "chain", [2]float64{4.4, 18}},
-	{"daealpha", integrate.Index1Projected, "chain", [2]float64{4.4, 18}},
-	{"gcp-fv", "", "loop", [2]float64{0.24, 0.95}},
-	{"gcp-newmark", "", "loop", [2]float64{0.24, 0.95}},
-	{"daealpha", integrate.Index2, "loop", [2]float64{4.4, 18}},
-	{"daealpha", integrate.CoordinateSplit, "loop", [2]float64{0.7, 2.8}},
-	{"daealpha", integrate.CoordinateSplitQR, "loop", [2]float64{0.7, 2.8}},
+	{"hht", "", "chain", [3]float64{7.5, 15, 30}},
+	{"genalpha", "", "chain", [3]float64{4.5, 9, 18}},
+	{"genalpha-si2", "", "chain", [3]float64{4.5, 9, 18}},
+	{"lie-genalpha", integrate.Index3, "chain", [3]float64{4.5, 9, 18}},
+	{"lie-genalpha", integrate.StabilizedIndex2, "chain", [3]float64{4.5, 9, 18}},
+	{"lie-genalpha", integrate.Index3, "knife", [3]float64{24, 48, 96}},
+	{"bdf", integrate.StabilizedIndex2, "chain", [3]float64{0.42, 0.84, 1.7}},
+	{"bdf", integrate.Index2, "chain", [3]float64{0.42, 0.84, 1.7}},
+	{"bdf", integrate.Index2Baumgarte, "chain", [3]float64{0.42, 0.84, 1.7}},
+	{"bdf", integrate.Index1, "chain", [3]float64{0.42, 0.84, 1.7}},
+	{"bdf", integrate.Baumgarte, "chain", [3]float64{0.42, 0.84, 1.7}},
+	{"bdf", integrate.Index3, "chain", [3]float64{15.6, 31.2, 62}},
+	{"radau5", integrate.StabilizedIndex2, "chain", [3]float64{0.65, 1.3, 2.6}},
+	{"ali3", "", "chain", [3]float64{0.2, 0.4, 0.8}},
+	{"ali1", "", "chain", [3]float64{0.2, 0.4, 0.8}},
+	{"gcp-newmark", "", "chain", [3]float64{0.07, 0.14, 0.28}},
+	{"daealpha", integrate.Index2, "chain", [3]float64{4.4, 8.8, 18}},
+	{"daealpha", integrate.Index1Projected, "chain", [3]float64{4.4, 8.8, 18}},
+	{"gcp-fv", "", "loop", [3]float64{0.24, 0.48, 0.95}},
+	{"gcp-newmark", "", "loop", [3]float64{0.24, 0.48, 0.95}},
+	{"daealpha", integrate.Index2, "loop", [3]float64{4.4, 8.8, 18}},
+	{"daealpha", integrate.CoordinateSplit, "loop", [3]float64{0.7, 1.4, 2.8}},
+	{"daealpha", integrate.CoordinateSplitQR, "loop", [3]float64{0.7, 1.4, 2.8}},
 }
 
 // BenchmarkFixedStepCost measures the implicit methods of fixedHCases on the joint route
@@ -62,7 +62,8 @@ var fixedHCases = []fixedHCase{
 // newton/step, prod/iter (evaluations per Newton iteration less its residual; radau5:
 // real-prod/solve and cplx-prod/solve, its GMRES counts), nfail/step and rejected/step.
 // A run that cannot go on (a Newton failure or a diverged step ends a fixed-step run)
-// reports stopped=1, the step it stopped at (stop-step, warm-up steps included) and its
+// reports stopped=1, the step it stopped at (stop-step, warm-up steps included), the
+// Newton iterations and evaluations of that attempt (fail-newton, fail-fevals) and its
 // counts up to there; the error is logged. Run:
 //
 //	go test -run X -bench FixedStepCost -benchtime 10x ./joint/
@@ -151,13 +152,19 @@ func fixedStepCounts(b *testing.B, m integrate.Method, sys dae.System, s integra
 		b.Fatal(err)
 	}
 	var stopped error
+	var failed integrate.Stats // the work of the attempt that stopped the run
 	taken := 0
 	step := func() {
-		if stopped == nil {
-			if stopped = m.Step(math.Inf(1)); stopped == nil {
-				taken++
-			}
+		if stopped != nil {
+			return
 		}
+		before := m.Stats()
+		if stopped = m.Step(math.Inf(1)); stopped == nil {
+			taken++
+			return
+		}
+		after := m.Stats()
+		failed.NewtonIters, failed.FuncEvals = after.NewtonIters-before.NewtonIters, after.FuncEvals-before.FuncEvals
 	}
 	for range 5 {
 		step()
@@ -174,6 +181,8 @@ func fixedStepCounts(b *testing.B, m integrate.Method, sys dae.System, s integra
 		b.Logf("stopped after %d steps at t = %.6g: %v", taken, m.Current().T, stopped)
 		b.ReportMetric(1, "stopped")
 		b.ReportMetric(float64(taken+1), "stop-step")
+		b.ReportMetric(float64(failed.NewtonIters), "fail-newton")
+		b.ReportMetric(float64(failed.FuncEvals), "fail-fevals")
 	}
 	reportFixedCounts(b, m, s0, r0, c0, cpu.Seconds())
 }
