@@ -50,7 +50,7 @@ func BenchmarkDAEAlphaLoopAccuracy(b *testing.B) {
 				for i, q := range sol.Final.Q {
 					e = math.Max(e, math.Abs(q-ref[i]))
 				}
-				b.ReportMetric((cputime.Process() - cpu0).Seconds()/float64(b.N), "cpu-s")
+				b.ReportMetric((cputime.Process()-cpu0).Seconds()/float64(b.N), "cpu-s")
 				b.ReportMetric(float64(sol.Stats.Steps), "steps")
 				b.ReportMetric(float64(sol.Stats.FuncEvals), "fevals")
 				b.ReportMetric(e, "q-err")
