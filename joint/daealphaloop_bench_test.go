@@ -8,9 +8,10 @@ import (
 	"linkage/cputime"
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/joint"
 )
 
-// BenchmarkDAEAlphaLoopAccuracy: work and accuracy of daealpha index2 (tolerance 1e-4) on
+// BenchmarkDAEAlphaLoopAccuracy: work and accuracy of daealpha index2 and cs (tolerance 1e-4) on
 // the looped chain of N rods (chain3DTipOnPlane) from its start to tEnd, with the
 // preconditioner's mass part alone ("M", massOnly) and with β̂h² K_g holding the cut row's
 // load ("M+Kg", the default): CPU seconds, accepted steps, residual evaluations, and
@@ -28,35 +29,44 @@ func BenchmarkDAEAlphaLoopAccuracy(b *testing.B) {
 			b.Fatal(err)
 		}
 		var ref []float64
-		for _, p := range []string{"M", "M+Kg"} {
-			b.Run(fmt.Sprintf("N=%d/P=%s", c.n, p), func(b *testing.B) {
-				if ref == nil {
-					ref = referenceAt(b, sys, s, c.tEnd)
-				}
-				var ds dae.System = sys
-				if p == "M" {
-					ds = massOnly{sys, sys, sys, sys, sys, sys, sys, sys}
-				}
-				var sol *integrate.Solution
-				cpu0 := cputime.Process()
-				for b.Loop() {
-					sol, err = integrate.Solve(methodFor(b, "daealpha", integrate.Index2), "daealpha", ds, s.Clone(), c.tEnd,
-						integrate.SolveOptions{Control: integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, Output: []float64{c.tEnd}})
-					if err != nil {
-						b.Fatal(err)
-					}
-				}
-				var e float64
-				for i, q := range sol.Final.Q {
-					e = math.Max(e, math.Abs(q-ref[i]))
-				}
-				b.ReportMetric((cputime.Process()-cpu0).Seconds()/float64(b.N), "cpu-s")
-				b.ReportMetric(float64(sol.Stats.Steps), "steps")
-				b.ReportMetric(float64(sol.Stats.FuncEvals), "fevals")
-				b.ReportMetric(e, "q-err")
-			})
+		for _, form := range []integrate.Formulation{integrate.Index2, integrate.CoordinateSplit} {
+			for _, p := range []string{"M", "M+Kg"} {
+				b.Run(fmt.Sprintf("N=%d/form=%s/P=%s", c.n, form, p), func(b *testing.B) {
+					daeAlphaLoopRun(b, sys, s, &ref, c.tEnd, form, p)
+				})
+			}
 		}
 	}
+}
+
+// daeAlphaLoopRun is one case of BenchmarkDAEAlphaLoopAccuracy; *ref holds the
+// reference positions, computed by the first case run.
+func daeAlphaLoopRun(b *testing.B, sys *joint.System, s integrate.State, ref *[]float64, tEnd float64, form integrate.Formulation, p string) {
+	if *ref == nil {
+		*ref = referenceAt(b, sys, s, tEnd)
+	}
+	var ds dae.System = sys
+	if p == "M" {
+		ds = massOnly{sys, sys, sys, sys, sys, sys, sys, sys}
+	}
+	var sol *integrate.Solution
+	var err error
+	cpu0 := cputime.Process()
+	for b.Loop() {
+		sol, err = integrate.Solve(methodFor(b, "daealpha", form), "daealpha", ds, s.Clone(), tEnd,
+			integrate.SolveOptions{Control: integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, Output: []float64{tEnd}})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	var e float64
+	for i, q := range sol.Final.Q {
+		e = math.Max(e, math.Abs(q-(*ref)[i]))
+	}
+	b.ReportMetric((cputime.Process()-cpu0).Seconds()/float64(b.N), "cpu-s")
+	b.ReportMetric(float64(sol.Stats.Steps), "steps")
+	b.ReportMetric(float64(sol.Stats.FuncEvals), "fevals")
+	b.ReportMetric(e, "q-err")
 }
 
 // referenceAt returns the positions at t of a dopri5 run (rtol = atol = 1e-10) from s.
