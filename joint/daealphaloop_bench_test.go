@@ -71,15 +71,7 @@ func daeAlphaLoopRun(b *testing.B, sys *joint.System, s integrate.State, ref *[]
 
 // referenceAt returns the positions at t of a dopri5 run (rtol = atol = 1e-10) from s.
 func referenceAt(b *testing.B, sys dae.System, s integrate.State, t float64) []float64 {
-	e, err := integrate.Lookup("dopri5")
-	if err != nil {
-		b.Fatal(err)
-	}
-	m, err := e.NewMethod(integrate.Index1Projected)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sol, err := integrate.Solve(m, "dopri5", sys, s.Clone(), t, integrate.SolveOptions{
+	sol, err := integrate.Solve(methodFor(b, "dopri5", integrate.Index1Projected), "dopri5", sys, s.Clone(), t, integrate.SolveOptions{
 		Control: integrate.StepControl{RTol: 1e-10, ATol: 1e-10}, Output: []float64{t}})
 	if err != nil {
 		b.Fatal(err)

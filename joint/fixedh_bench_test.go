@@ -136,15 +136,7 @@ func (c fixedHCase) newMethod(b *testing.B) integrate.Method {
 	if c.method == "bdf" {
 		return &integrate.BDF{Formulation: c.form, MaxOrder: 1}
 	}
-	e, err := integrate.Lookup(c.method)
-	if err != nil {
-		b.Fatal(err)
-	}
-	m, err := e.NewMethod(c.form)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return m
+	return methodFor(b, c.method, c.form)
 }
 
 // fixedStepCounts is one case of BenchmarkFixedStepCost: steps of m at FixedH = h.
