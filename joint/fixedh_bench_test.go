@@ -23,10 +23,11 @@ type fixedHCase struct {
 }
 
 // fixedHCases are measure21's rows (BENCHMARKS.md "The cost per step against N, every
-// implicit method in one run") and radau5 ggl; multi-index is ali3 with FixedH, gcp-abm
-// has no Newton iteration.
+// implicit method in one run") and radau5 ggl, and hht at genalpha's steps; multi-index is
+// ali3 with FixedH, gcp-abm has no Newton iteration.
 var fixedHCases = []fixedHCase{
 	{"hht", "", "chain", [3]float64{7.5, 15, 30}},
+	{"hht", "", "chain", [3]float64{4.5, 9, 18}}, // genalpha's steps
 	{"genalpha", "", "chain", [3]float64{4.5, 9, 18}},
 	{"genalpha-si2", "", "chain", [3]float64{4.5, 9, 18}},
 	{"lie-genalpha", integrate.Index3, "chain", [3]float64{4.5, 9, 18}},
