@@ -14,7 +14,7 @@ import (
 // 6 steps with M + β̂h² K_g (with the cut row's load) as with M alone (massOnly), to the
 // Newton stop (tol 1e-8), in at most 0.6 × the GMRES products per Newton iteration
 // (measured at tol 1e-4: 3.7 → 2.0; at N = 1000 and h = 4.4 ms 12 → 1.5, where M alone
-// grew 60 × per decade of N at equal h; BENCHMARKS "The cost per step at fixed h"); and
+// grew 60 × per decade of N at equal h; BENCHMARKS "The cost per step at fixed h against N"); and
 // its step allocates nothing after warm-up.
 func TestDAEAlphaLoopStiffPrecondLoopedChain(t *testing.T) {
 	sys, s, err := chain3DTipOnPlane(100)
