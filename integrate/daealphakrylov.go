@@ -144,10 +144,10 @@ func (s daeAlphaKrylovSystem) precondition(x []float64) {
 // (Gᵀλ)_q, of which K_g (the geometric stiffness of the loads at the iterate's q₁, v₁ and
 // accelerations, with index2's loop-closure loads at λ = ν/(β̂h²)) is the part the
 // articulated-body recursion takes (massNewton.stiffen). Without constraint rows the v
-// rows' block stays M (eq. 3.3b in v₁); with rows index2 solves both blocks with M + β̂h²
-// K_g, as one factorization of G A⁻¹ Gᵀ serves both (on the looped 1000-rod chain M alone
-// took 12 GMRES products per Newton iteration, BENCHMARKS "The cost per step at fixed h against N");
-// index1-proj keeps M with rows.
+// rows' block stays M (eq. 3.3b in v₁); with rows index2 (and cs, cs-qr, which share this
+// corrector) solves both blocks with M + β̂h² K_g, as one factorization of G A⁻¹ Gᵀ serves
+// both (on the looped 1000-rod chain M alone took 12 GMRES products per Newton iteration,
+// BENCHMARKS "The cost per step at fixed h against N"); index1-proj keeps M with rows.
 func (k *daeAlphaKrylov) stiffen(w *daeAlphaWork, t float64, q, v []float64) {
 	if w.nc > 0 && w.proj {
 		return
