@@ -29,6 +29,7 @@ type daeAlphaKrylov struct {
 	rec                *massSchur // index1-proj: [M Gᵀ; G 0] of the projections, eqs. 2.5b-e (nil for index2)
 	scaled             bool       // res holds scaled dynamic rows (kraw the raw ones)
 	a                  []float64  // the iterate's accelerations (q₁ − q̂_n)/(β̂h²) for K_g (nq)
+	lam                []float64  // index2: the iterate's multipliers ν/(β̂h²) for K_g's loop-closure loads (nc)
 }
 
 // newDAEAlphaKrylov returns the corrector for w's system, or nil when the system has no
@@ -47,7 +48,7 @@ func newDAEAlphaKrylov(w *daeAlphaWork) *daeAlphaKrylov {
 	}
 	vec := func(n int) []float64 { return make([]float64, n) }
 	k := &daeAlphaKrylov{mn: mn, mm: mm, kr: newGMRES(w.nx),
-		kx: vec(w.nx), kb: vec(w.nx), kres: vec(w.nx), kraw: vec(w.nx), u: vec(w.nq + w.nc), a: vec(w.nq)}
+		kx: vec(w.nx), kb: vec(w.nx), kres: vec(w.nx), kraw: vec(w.nx), u: vec(w.nq + w.nc), a: vec(w.nq), lam: vec(w.nc)}
 	if w.proj {
 		k.rec = massSchurOf(w.sys) // eq. 17 with f_λ by rxa's Newton on λ on it
 	}
@@ -130,27 +131,39 @@ func (s daeAlphaKrylovSystem) precondition(x []float64) {
 		k.mn.solve(k.u)
 		copy(xs, k.u[:nq])
 		copy(ys, k.u[nq:])
-		k.mn.schur.stiff = 0 // the v rows' block is M (stiffen: no factor of G to redo)
+		if w.nc == 0 {
+			k.mn.schur.stiff = 0 // the v rows' block is M (stiffen: no factor of G to redo)
+		}
 	}
 	k.mn.schur.stiff = stiff
 }
 
 // stiffen puts β̂h² K_g beside M in the q rows' block of the next factorization on a
-// dae.StiffMassSolver system without constraint rows: eq. 3.3a's derivative in q₁ is
-// M + (M w₁)_q − β̂h² f_q + (Gᵀν)_q with w₁ = q₁ − q̂_n ≈ β̂h² a, i.e. M + β̂h² K,
-// K = (M a)_q − f_q, of which K_g (the geometric stiffness of the loads at the iterate's
-// q₁, v₁ and the last accepted accelerations) is the part the articulated-body recursion
-// takes (massNewton.stiffen). The v rows' block M (eq. 3.3b in v₁) stays, which a single
-// factorization serves only without constraint rows, where massSchur keeps no factor of
-// G M⁻¹ Gᵀ (K_g with the loop closures' loads, massNewton.stiffen's λ, was not tried here).
+// dae.StiffMassSolver system: eq. 3.3a's derivative in q₁ is M + (M w₁)_q − β̂h² f_q +
+// (Gᵀν)_q with w₁ = q₁ − q̂_n ≈ β̂h² a and ν ≈ β̂h² λ, i.e. M + β̂h² K, K = (M a)_q − f_q +
+// (Gᵀλ)_q, of which K_g (the geometric stiffness of the loads at the iterate's q₁, v₁ and
+// accelerations, with index2's loop-closure loads at λ = ν/(β̂h²)) is the part the
+// articulated-body recursion takes (massNewton.stiffen). Without constraint rows the v
+// rows' block stays M (eq. 3.3b in v₁); with rows index2 (and cs, cs-qr, which share this
+// corrector) solves both blocks with M + β̂h² K_g, as one factorization of G A⁻¹ Gᵀ serves
+// both (on the looped 1000-rod chain M alone took 12 GMRES products per Newton iteration,
+// BENCHMARKS "The cost per step at fixed h against N"); index1-proj keeps M with rows.
 func (k *daeAlphaKrylov) stiffen(w *daeAlphaWork, t float64, q, v []float64) {
-	if w.nc == 0 {
-		c := w.betaHat * w.hTry * w.hTry
-		for i, d := range w.w1 {
-			k.a[i] = d / c
-		}
-		k.mn.stiffen(t, q, v, k.a, nil, c)
+	if w.nc > 0 && w.proj {
+		return
 	}
+	c := w.betaHat * w.hTry * w.hTry
+	for i, d := range w.w1 {
+		k.a[i] = d / c
+	}
+	var lam []float64
+	if w.nc > 0 {
+		for i, nu := range w.x[2*w.nq : 2*w.nq+w.nc] {
+			k.lam[i] = nu / c
+		}
+		lam = k.lam
+	}
+	k.mn.stiffen(t, q, v, k.a, lam, c)
 }
 
 // preconditionProj applies the inverse of index1-proj's mass part,

@@ -266,8 +266,9 @@
 // a system hht, genalpha (index 3, si2; newmark, lie-genalpha's joint route) and bdf (all
 // forms) precondition by c·M + k·K_g (massNewton.stiffen; k = βh² for hht, h² for
 // genalpha's J₁₁ = C M + h² K, 1 beside bdf's c_j² M), and daealpha's index2 and
-// index1-proj forms put β̂h² K_g in their q rows' block on systems without constraint rows
-// (daeAlphaKrylov.stiffen), K_g evaluated with the factorization at the iterate, one
+// index1-proj forms put β̂h² K_g in their q rows' block on systems without constraint rows,
+// and its index2 form (cs, cs-qr) with rows in both of its saddle-point solves, the
+// loop-closure loads at λ = ν/(β̂h²) (daeAlphaKrylov.stiffen), K_g evaluated with the factorization at the iterate, one
 // Newton-Euler pass; on long loaded chains it takes most of the products the mass part
 // alone needs (BENCHMARKS.md, "The geometric stiffness in the joint route's
 // preconditioner"). radau5 (one factorization serves a real and a complex shift),
