@@ -31,11 +31,13 @@ func (b *Built) PlotChannels() []string {
 
 // validChannels are the names of every channel b's model can record.
 func (b *Built) validChannels() map[string]bool {
-	names := channelNames(&b.Doc.Model)
+	var names []string
 	if b.Doc.Spatial != nil {
 		names = channelNames3(b.Doc.Spatial)
+	} else {
+		names = channelNames(&b.Doc.Model)
 	}
-	valid := map[string]bool{}
+	valid := make(map[string]bool, len(names))
 	for _, n := range names {
 		valid[n] = true
 	}
@@ -80,15 +82,29 @@ func newRecorder(b *Built, r *Result, keep []string) *recorder {
 	r.plot = b.PlotChannels()
 	rc.names = append([]string(nil), r.Channels...)
 	rc.nOut = len(rc.names)
-	for _, p := range r.plot {
-		if !contains(rc.names, p) {
-			rc.names = append(rc.names, p)
+	has := make(map[string]bool, len(rc.names)+len(r.plot))
+	for _, n := range rc.names {
+		has[n] = true
+	}
+	add := func(name string) {
+		if !has[name] {
+			rc.names = append(rc.names, name)
+			has[name] = true
 		}
 	}
-	valid := b.validChannels()
+	for _, p := range r.plot {
+		add(p)
+	}
+	var valid map[string]bool // every channel name, made only when keep names others
 	for _, p := range keep {
-		if !contains(rc.names, p) && valid[p] {
-			rc.names = append(rc.names, p)
+		if has[p] {
+			continue
+		}
+		if valid == nil {
+			valid = b.validChannels()
+		}
+		if valid[p] {
+			add(p)
 		}
 	}
 	full := b.Full()

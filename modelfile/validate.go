@@ -598,7 +598,7 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 	if v.doc.has(p + ".output_step") {
 		v.positive(p+".output_step", "output_step (s)", s.OutputStep)
 	}
-	twice := map[string]int{} // a marker named like a body has channels of the same names
+	twice := make(map[string]int, len(valid)) // a marker named like a body has channels of the same names
 	for _, c := range valid {
 		twice[c]++
 	}
