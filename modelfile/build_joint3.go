@@ -154,8 +154,8 @@ type tree3Builder struct {
 	q0, v0 []float64            // joint coordinates (all zero) and rates at the start
 }
 
-// body returns the body named name (validate has checked that it exists), found in O(1):
-// SpatialModel.body searches the list, which makes a tree of N bodies O(N²).
+// body returns the body named name (validate3 has checked that it exists), found in O(1):
+// a search of the body list per joint would make a tree of N bodies O(N²).
 func (t *tree3Builder) body(name string) Body3 {
 	if k, ok := t.bodies[name]; ok {
 		return t.m.Bodies[k]
@@ -176,7 +176,7 @@ func buildJoint3(doc *Document, body *Built, tree []treeJoint, cuts []Joint3) (*
 	}
 	t.bodies = make(map[string]int, len(m.Bodies))
 	for k, b := range m.Bodies {
-		if _, dup := t.bodies[b.Name]; !dup { // the first, as SpatialModel.body
+		if _, dup := t.bodies[b.Name]; !dup { // the first of a name
 			t.bodies[b.Name] = k
 		}
 	}
@@ -487,16 +487,6 @@ func (t *tree3Builder) drivesAndSprings(rows int) error {
 	})
 	t.forces(&c)
 	return c.err()
-}
-
-// body returns the 3D body named name (validate3 has checked that it exists).
-func (m *SpatialModel) body(name string) Body3 {
-	for _, b := range m.Bodies {
-		if b.Name == name {
-			return b
-		}
-	}
-	return Body3{Inertia: []float64{0, 0, 0}}
 }
 
 // rotateInertia returns R J Rᵀ: the inertia tensor J (body axes) in the axes R maps to.
