@@ -80,3 +80,25 @@ func newJacobian(sys System, path InitFactorization) (initAlgebra, error) {
 	}
 	return newDenseInit(sys, nq, nc), nil
 }
+
+// newJacobianValues is newJacobian(sys, InitAuto) for eval and row only: on the sparse
+// path without the rank-revealing factorization's analysis, which Satisfied never runs.
+// Like newJacobian it refuses (nil) a constraint pattern whose rows are not strictly
+// increasing columns in [0, nq).
+func newJacobianValues(sys System) initAlgebra {
+	nq, nc := sys.Size()
+	se, ok := sys.(SparseEvaluator)
+	if !ok || nq+nc < sparseInitMinSize {
+		return newDenseInit(sys, nq, nc)
+	}
+	s := newSparseG(sys, se, nq, nc)
+	for i := range nc {
+		cols, _ := s.row(i)
+		for k, j := range cols {
+			if j < 0 || j >= nq || k > 0 && j <= cols[k-1] {
+				return nil
+			}
+		}
+	}
+	return s
+}

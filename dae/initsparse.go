@@ -32,12 +32,10 @@ type sparseInit struct {
 }
 
 func newSparseInit(sys System, se SparseEvaluator, nq, nc int) (*sparseInit, error) {
-	s := &sparseInit{sys: sys, se: se, nq: nq, nc: nc, rankTol: defaultRankTol}
+	s := newSparseG(sys, se, nq, nc)
 	if nc == 0 {
 		return s, nil
 	}
-	s.gcsr = ConstraintCSR(se, nq, nc)
-	s.gval = make([]float64, s.gcsr.NNZ())
 	pattern := make([][]int, nc)
 	for i := range nc {
 		pattern[i] = s.gcsr.Row(i)
@@ -47,6 +45,17 @@ func newSparseInit(sys System, se SparseEvaluator, nq, nc int) (*sparseInit, err
 		return nil, fmt.Errorf("dae: initialize: the constraint pattern of %T: %w", se, err)
 	}
 	return s, nil
+}
+
+// newSparseG is a sparseInit that holds G alone, on its pattern, without the
+// factorization's symbolic analysis: for eval and row only (Satisfied).
+func newSparseG(sys System, se SparseEvaluator, nq, nc int) *sparseInit {
+	s := &sparseInit{sys: sys, se: se, nq: nq, nc: nc, rankTol: defaultRankTol}
+	if nc > 0 {
+		s.gcsr = ConstraintCSR(se, nq, nc)
+		s.gval = make([]float64, s.gcsr.NNZ())
+	}
+	return s
 }
 
 func (s *sparseInit) eval(t float64, q []float64) { s.se.ConstraintJacobianValues(s.gval, t, q) }

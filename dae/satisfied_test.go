@@ -94,4 +94,20 @@ func TestSatisfiedSparse(t *testing.T) {
 			t.Errorf("last y off by %g: Satisfied dense %v, sparse %v; want %v", dq, dense, sparse, dq == 0)
 		}
 	}
+	// A pattern Initialize's factorization refuses (a column outside [0, nq)) is not
+	// satisfied, so that Initialize runs and names it.
+	if dae.Satisfied(badPattern{sparseLink{sys}}, chainT0, q, v) {
+		t.Errorf("Satisfied with a column outside the coordinates = true, want false")
+	}
+}
+
+// badPattern names a column past the last coordinate at the end of row 0 of its
+// constraint pattern.
+type badPattern struct{ sparseLink }
+
+func (s badPattern) ConstraintPattern() [][]int {
+	rows := s.sparseLink.ConstraintPattern()
+	nq, _ := s.Size()
+	rows[0][len(rows[0])-1] = nq
+	return rows
 }

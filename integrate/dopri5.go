@@ -841,16 +841,33 @@ func (w *dopri5Work) owner(r Residual) string {
 // accuracy of the method. It panics when t lies outside the last step.
 func (m *DOPRI5) Interpolate(dst *State, t float64) { m.w.interpolate(dst, t) }
 
+// InterpolateKinematics writes into dst the q, v (and X) of Interpolate at t without
+// solving eq. 17 there: dst.A and dst.Lambda are NaN (KinematicInterpolator).
+func (m *DOPRI5) InterpolateKinematics(dst *State, t float64) { m.w.interpolateKinematics(dst, t) }
+
 // interpolate is Interpolate of the methods sharing dopri5Work.
 func (w *dopri5Work) interpolate(dst *State, t float64) {
+	if !w.interpolateKinematics(dst, t) {
+		return
+	}
+	if w.eval(t, dst.Q, dst.V, dst.X, dst.A, dst.Lambda) != nil {
+		fillNaN(dst.A)
+		fillNaN(dst.Lambda)
+	}
+}
+
+// interpolateKinematics writes the continuous extension of q, v and X at t into dst and
+// NaN into dst.A and dst.Lambda, and reports true; at either end of the last step it
+// copies that state and reports false (nothing left to evaluate).
+func (w *dopri5Work) interpolateKinematics(dst *State, t float64) bool {
 	p, c := &w.prev, &w.cur
 	if t == c.T {
 		dst.CopyFrom(c)
-		return
+		return false
 	}
 	if t == p.T {
 		dst.CopyFrom(p)
-		return
+		return false
 	}
 	if !(t > p.T && t < c.T) {
 		panic(fmt.Sprintf("integrate: %s: Interpolate at t = %g outside the last step [%g, %g]", w.name, t, p.T, c.T))
@@ -885,12 +902,14 @@ func (w *dopri5Work) interpolate(dst *State, t float64) {
 		}
 	}
 	dst.T = t
-	if w.eval(t, dst.Q, dst.V, dst.X, dst.A, dst.Lambda) != nil {
-		for i := range dst.A {
-			dst.A[i] = math.NaN()
-		}
-		for i := range dst.Lambda {
-			dst.Lambda[i] = math.NaN()
-		}
+	fillNaN(dst.A)
+	fillNaN(dst.Lambda)
+	return true
+}
+
+// fillNaN sets every entry of x to NaN.
+func fillNaN(x []float64) {
+	for i := range x {
+		x[i] = math.NaN()
 	}
 }

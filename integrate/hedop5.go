@@ -174,6 +174,10 @@ func (m *HEDOP5) Step(tEnd float64) error {
 // when its KKT matrix is singular). It panics when t lies outside the last step.
 func (m *HEDOP5) Interpolate(dst *State, t float64) { m.w.interpolate(dst, t) }
 
+// InterpolateKinematics writes into dst the q, v (and X) of Interpolate at t without
+// solving eq. 17 there: dst.A and dst.Lambda are NaN (KinematicInterpolator).
+func (m *HEDOP5) InterpolateKinematics(dst *State, t float64) { m.w.interpolateKinematics(dst, t) }
+
 // stages computes the stages 2…7 of an attempt of size h from (t, qₙ, vₙ) (eqs. 81c-e):
 // k[i−1] = (Vᵢ, V̇ᵢ), y₁ = (Q₇, V₇), Λ₇ in w.lam7. k[0] = (vₙ, v̇ₙ) is stage 1 (eq. 81a).
 // It returns ErrNonFinite or linalg.ErrSingular when a stage fails.

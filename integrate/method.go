@@ -92,3 +92,14 @@ type Method interface {
 	Interpolate(dst *State, t float64)
 	Stats() Stats
 }
+
+// KinematicInterpolator is a Method whose dense output of t, q, v (and the first-order
+// states X) costs far less than that of a and λ: InterpolateKinematics writes those at t
+// in [Previous().T, Current().T] into dst, the same values Interpolate writes, and sets
+// dst.A and dst.Lambda to NaN, so that a reader that needed them gets NaN, never the
+// values of another time. At t equal to Previous().T or Current().T it copies that state
+// whole, as Interpolate does. Output that reads positions and velocities alone uses it
+// (SolveOptions.KinematicSamples).
+type KinematicInterpolator interface {
+	InterpolateKinematics(dst *State, t float64)
+}

@@ -28,6 +28,13 @@ type SolveOptions struct {
 	// only; it changes with the next step), after the samples of that step. A non-nil
 	// return stops the run; Solve then returns the partial Solution and that error.
 	Observer func(s *State) error
+	// KinematicSamples says that the samples are read for t, q, v and X alone: a method
+	// that is a KinematicInterpolator then fills them by InterpolateKinematics, skipping
+	// the accelerations and multipliers its Interpolate would solve for (eq. 17 at each
+	// sample for dopri5), and leaves A and λ of the samples between steps NaN. Samples at
+	// a step's end are the method's state, complete. Set it only when no reader of the
+	// samples needs a or λ; Solution's kept samples then hold NaN there as well.
+	KinematicSamples bool
 }
 
 // OutputSamples returns the number of samples of the grid t0 + k·step below tEnd, then
@@ -135,6 +142,10 @@ func drive(m Method, name string, t0, tEnd float64, opt SolveOptions, init func(
 	}
 	sol.Setup = time.Since(begin)
 	cur := m.Current()
+	interpolate := m.Interpolate
+	if ki, ok := m.(KinematicInterpolator); ok && opt.KinematicSamples {
+		interpolate = ki.InterpolateKinematics
+	}
 	var sample State
 	if times != nil {
 		sample = cur.Clone()
@@ -166,7 +177,7 @@ func drive(m Method, name string, t0, tEnd float64, opt SolveOptions, init func(
 		for t, ok := times.peek(); ok && t <= cur.T; t, ok = times.peek() {
 			s := cur
 			if t != cur.T {
-				m.Interpolate(&sample, t)
+				interpolate(&sample, t)
 				s = &sample
 			}
 			if err := record(s); err != nil {

@@ -315,8 +315,11 @@ func (s *System) Energy(t float64, q, v []float64) (kinetic, potential float64) 
 // NonConservativePower returns P_nc = −Σ d q'², the power of the joint dampers, plus the
 // force elements' dampers, actuators, springs without potential and loads.
 func (s *System) NonConservativePower(t float64, q, v []float64) float64 {
-	s.m.kinematics(s.w, q, v)
-	p := s.elementPower(t)
+	var p float64
+	if len(s.m.sds)+len(s.m.loads) > 0 { // the elements' power reads the frames' motion
+		s.m.kinematics(s.w, q, v)
+		p = s.elementPower(t)
+	}
 	for i := range s.m.prims {
 		p -= s.m.prims[i].d * v[i] * v[i]
 	}

@@ -127,6 +127,12 @@ func buildJoint(doc *Document, poses map[string]pose) (*JointBuilt, error) {
 	for _, mk := range m.Markers {
 		t.markers[mk.Name] = mk
 	}
+	t.bodies = make(map[string]int, len(m.Bodies))
+	for k, b := range m.Bodies {
+		if _, dup := t.bodies[b.Name]; !dup { // the first, as Model.body
+			t.bodies[b.Name] = k
+		}
+	}
 	t.addFlexible()
 	t.grow()
 	jb.tree = t.signs
@@ -155,7 +161,17 @@ type treeBuilder struct {
 	poses   map[string]pose
 	markers map[string]Marker
 	signs   map[string]sk
+	bodies  map[string]int // body name → index in Model.Bodies
 	q0, v0  []float64
+}
+
+// body returns the body named name (validate has checked that it exists), found in O(1):
+// Model.body searches the list, which makes a tree of N bodies O(N²).
+func (t *treeBuilder) body(name string) Body {
+	if k, ok := t.bodies[name]; ok {
+		return t.doc.Model.Bodies[k]
+	}
+	return Body{}
 }
 
 // grow builds the spanning tree (assembleJoint); where it stops growing with bodies left,
@@ -210,7 +226,7 @@ func (t *treeBuilder) pass() {
 // (NAME.theta), the frame at the centre of mass and turned as the world at the start, every
 // coordinate zero there and the rates the body's velocity and angular velocity.
 func (t *treeBuilder) addFree(name string) {
-	jb, p, body := t.jb, t.poses[name], t.doc.Model.body(name)
+	jb, p, body := t.jb, t.poses[name], t.body(name)
 	f := jb.Model.Prismatic(name+".tx", joint.Ground, [3]float64{p.r[0], p.r[1]}, [3]float64{1, 0, 0}, joint.Body{Name: name + ".tx"})
 	f = jb.Model.Prismatic(name+".ty", f, [3]float64{}, [3]float64{0, 1, 0}, joint.Body{Name: name + ".ty"})
 	J := body.Inertia
@@ -234,7 +250,7 @@ func (t *treeBuilder) add(jt Joint, ma, mb Marker, sign float64) {
 	jb := t.jb
 	fa := jb.frames[ma.Body]
 	a, b := t.poses[ma.Body], t.poses[mb.Body]
-	body := t.doc.Model.body(mb.Body)
+	body := t.body(mb.Body)
 	thPF := a.th - fa.phi // the parent frame's angle
 	var bf bodyFrame
 	var q, v float64

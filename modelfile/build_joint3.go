@@ -150,7 +150,17 @@ type tree3Builder struct {
 	coord  map[string]int       // tree joint → its coordinate of motions and springs
 	marker map[string]int       // marker name → index
 	joints map[string][]string  // body name → the joints on it (alone)
+	bodies map[string]int       // body name → index in m.Bodies
 	q0, v0 []float64            // joint coordinates (all zero) and rates at the start
+}
+
+// body returns the body named name (validate3 has checked that it exists), found in O(1):
+// a search of the body list per joint would make a tree of N bodies O(N²).
+func (t *tree3Builder) body(name string) Body3 {
+	if k, ok := t.bodies[name]; ok {
+		return t.m.Bodies[k]
+	}
+	return Body3{Inertia: []float64{0, 0, 0}}
 }
 
 // buildJoint3 builds the tree, cut joints, drives and springs from the consistent start of
@@ -163,6 +173,12 @@ func buildJoint3(doc *Document, body *Built, tree []treeJoint, cuts []Joint3) (*
 			frames: map[string]frame3{groundName: {f: joint.Ground, p0: spatial.Identity()}}}}
 	for k, mk := range m.Markers {
 		t.marker[mk.Name] = k
+	}
+	t.bodies = make(map[string]int, len(m.Bodies))
+	for k, b := range m.Bodies {
+		if _, dup := t.bodies[b.Name]; !dup { // the first of a name
+			t.bodies[b.Name] = k
+		}
 	}
 	t.joints = map[string][]string{}
 	for _, jt := range m.Joints {
@@ -230,7 +246,7 @@ func (t *tree3Builder) add(tj treeJoint) {
 		a = zb.Scale(tj.s)
 	}
 	rel := vec3(o.Sub(t.origin[fa.f]))
-	b3 := m.body(child)
+	b3 := t.body(child)
 	body := joint.Body{Name: child, Mass: b3.Mass, COM: vec3(r.Sub(o)), Inertia: rotateInertia(p.Matrix(), inertiaMatrix(b3.Inertia))}
 	slide := a.Dot(vb.Sub(va))
 	var f int
@@ -277,11 +293,11 @@ func (t *tree3Builder) add(tj treeJoint) {
 // chooses, the frame at the centre of mass and oriented as the world at the start (every
 // coordinate zero there, the rates the start's velocity and angular velocity).
 func (t *tree3Builder) addFree(name string) {
-	m, jb := t.m, t.jb
+	jb := t.jb
 	id := t.sb.Bodies[name]
 	r, p := t.sb.System.Pose(id, t.q)
 	v, w, _ := t.sb.System.Velocity(id, t.q, t.v)
-	J := rotateInertia(p.Matrix(), inertiaMatrix(m.body(name).Inertia))
+	J := rotateInertia(p.Matrix(), inertiaMatrix(t.body(name).Inertia))
 	f := joint.Ground
 	for k, s := range []string{".tx", ".ty", ".tz"} {
 		var e, o vec3
@@ -293,7 +309,7 @@ func (t *tree3Builder) addFree(name string) {
 	}
 	t.coordinates(joint.Ground, []vec3{{}, {}, {}}, []float64{v[0], v[1], v[2]})
 	a1, a2, a3 := t.freeAxes(name, J, vec3(w))
-	body := joint.Body{Name: name, Mass: m.body(name).Mass, Inertia: J}
+	body := joint.Body{Name: name, Mass: t.body(name).Mass, Inertia: J}
 	f = jb.Model.Cardan(name, f, vec3{}, a1, a2, a3, body)
 	jb.cardan = append(jb.cardan, cardanJoint{what: fmt.Sprintf("free body %q", name), mid: len(t.q0) + 1})
 	omega := spatial.Vec3(w)
@@ -471,16 +487,6 @@ func (t *tree3Builder) drivesAndSprings(rows int) error {
 	})
 	t.forces(&c)
 	return c.err()
-}
-
-// body returns the 3D body named name (validate3 has checked that it exists).
-func (m *SpatialModel) body(name string) Body3 {
-	for _, b := range m.Bodies {
-		if b.Name == name {
-			return b
-		}
-	}
-	return Body3{Inertia: []float64{0, 0, 0}}
 }
 
 // rotateInertia returns R J Rᵀ: the inertia tensor J (body axes) in the axes R maps to.

@@ -51,7 +51,8 @@ func residualChannels() []string {
 // channelNames lists every output channel of m in a fixed order: bodies, joints, motions,
 // force elements, markers, energies, residuals.
 func channelNames(m *Model) []string {
-	var names []string
+	names := make([]string, 0, len(bodySuffixes())*len(m.Bodies)+len(jointSuffixes())*len(m.Joints)+len(m.Motions)+5*len(m.Forces)+
+		len(markerSuffixes(2))*len(m.Markers)+8)
 	for _, b := range m.Bodies {
 		for _, s := range bodySuffixes() {
 			names = append(names, b.Name+"."+s)
@@ -83,7 +84,7 @@ func channelNames(m *Model) []string {
 			names = append(names, f.Name+"."+s)
 		}
 	}
-	names = append(names, markerChannelNames(markerNames(m), 2)...)
+	names = appendMarkerChannels(names, markerNames(m), 2)
 	names = append(names, energyChannels()...)
 	names = append(names, residualChannels()...)
 	return names

@@ -89,22 +89,35 @@ func (p *quatPaths) at(f int, c *sample) spatial.Quat {
 // sample at its (q, v, a) (joint.System.Motion), then O(1) reads (MotionOf), again a
 // recursion if something else used the System's motion arrays in between. Positions,
 // velocities and rates do not depend on a, so every channel reads the same recursion.
+// The last point read is kept: a body's channels x, y, z (vx, …) read the same point in
+// a row.
 type sampleMotion struct {
 	sys    *JointMechanism
 	seq    int
 	gen    uint64
 	primed bool
+	last   struct {
+		f  int
+		p  [3]float64
+		fm joint.FrameMotion
+		ok bool // f, p and fm are of sample seq
+	}
 }
 
 // at returns the motion of point p of frame f at sample c.
 func (r *sampleMotion) at(c *sample, f int, p [3]float64) joint.FrameMotion {
 	if !r.primed || r.seq != c.seq {
 		r.gen, r.seq, r.primed = r.sys.Motion(c.s.Q, c.s.V, c.s.A), c.seq, true
+		r.last.ok = false
+	}
+	if l := &r.last; l.ok && l.f == f && l.p == p {
+		return l.fm
 	}
 	fm, ok := r.sys.MotionOf(r.gen, f, p)
 	if !ok {
 		r.gen = r.sys.Motion(c.s.Q, c.s.V, c.s.A)
 		fm, _ = r.sys.MotionOf(r.gen, f, p)
 	}
+	r.last.f, r.last.p, r.last.fm, r.last.ok = f, p, fm, true
 	return fm
 }

@@ -20,9 +20,8 @@ func markerSuffixes(dim int) []string {
 	return []string{"x", "y", "vx", "vy"}
 }
 
-// markerChannelNames lists the channels of the markers named, in dim dimensions.
-func markerChannelNames(names []string, dim int) []string {
-	var out []string
+// appendMarkerChannels appends the channels of the markers named, in dim dimensions, to out.
+func appendMarkerChannels(out, names []string, dim int) []string {
 	for _, n := range names {
 		for _, s := range markerSuffixes(dim) {
 			out = append(out, n+"."+s)

@@ -167,7 +167,8 @@ func joint3Suffixes() []string {
 // channelNames3 lists every output channel of a 3D model: bodies, joint reactions, motions
 // (their multiplier λ, the driving force or torque), energies, residuals.
 func channelNames3(m *SpatialModel) []string {
-	var names []string
+	names := make([]string, 0, len(body3Suffixes())*len(m.Bodies)+len(joint3Suffixes())*len(m.Joints)+len(m.Motions)+5*len(m.Forces)+
+		len(markerSuffixes(3))*len(m.Markers)+9)
 	for _, b := range m.Bodies {
 		for _, s := range body3Suffixes() {
 			names = append(names, b.Name+"."+s)
@@ -194,7 +195,7 @@ func channelNames3(m *SpatialModel) []string {
 			names = append(names, f.Name+"."+s)
 		}
 	}
-	names = append(names, markerChannelNames(markerNames3(m), 3)...)
+	names = appendMarkerChannels(names, markerNames3(m), 3)
 	names = append(names, "energy.kinetic", "energy.potential", "energy.total", "energy.work_nc", "energy.work_driving", "energy.invariant")
 	return append(names, residualChannels()...)
 }

@@ -2,6 +2,7 @@ package modelfile
 
 import (
 	"math"
+	"slices"
 
 	"linkage/assembly"
 	"linkage/dae"
@@ -30,11 +31,13 @@ func (b *Built) PlotChannels() []string {
 
 // validChannels are the names of every channel b's model can record.
 func (b *Built) validChannels() map[string]bool {
-	names := channelNames(&b.Doc.Model)
+	var names []string
 	if b.Doc.Spatial != nil {
 		names = channelNames3(b.Doc.Spatial)
+	} else {
+		names = channelNames(&b.Doc.Model)
 	}
-	valid := map[string]bool{}
+	valid := make(map[string]bool, len(names))
 	for _, n := range names {
 		valid[n] = true
 	}
@@ -79,15 +82,29 @@ func newRecorder(b *Built, r *Result, keep []string) *recorder {
 	r.plot = b.PlotChannels()
 	rc.names = append([]string(nil), r.Channels...)
 	rc.nOut = len(rc.names)
-	for _, p := range r.plot {
-		if !contains(rc.names, p) {
-			rc.names = append(rc.names, p)
+	has := make(map[string]bool, len(rc.names)+len(r.plot))
+	for _, n := range rc.names {
+		has[n] = true
+	}
+	add := func(name string) {
+		if !has[name] {
+			rc.names = append(rc.names, name)
+			has[name] = true
 		}
 	}
-	valid := b.validChannels()
+	for _, p := range r.plot {
+		add(p)
+	}
+	var valid map[string]bool // every channel name, made only when keep names others
 	for _, p := range keep {
-		if !contains(rc.names, p) && valid[p] {
-			rc.names = append(rc.names, p)
+		if has[p] {
+			continue
+		}
+		if valid == nil {
+			valid = b.validChannels()
+		}
+		if valid[p] {
+			add(p)
 		}
 	}
 	full := b.Full()
@@ -121,6 +138,60 @@ func newRecorder(b *Built, r *Result, keep []string) *recorder {
 		rc.values = append(rc.values, sharedChannel(name, channel))
 	}
 	return rc
+}
+
+// kinematic reports whether every channel of rc reads the samples' t, q and v alone
+// (integrate.SolveOptions.KinematicSamples), by kinematicChannel.
+func (rc *recorder) kinematic() bool {
+	bodies, markers := rc.b.poseElements()
+	for _, name := range rc.names {
+		if !kinematicChannel(name, bodies, markers) {
+			return false
+		}
+	}
+	return true
+}
+
+// kinematicChannel reports whether the channel name reads a sample's t, q and v alone:
+// the time; the energies (T and V at (q, v); their work terms come from the WorkMeter,
+// which interpolates the method's full dense output itself); the position and velocity
+// residuals; a body's or marker's position, orientation and velocity. Any other channel
+// (accelerations, multipliers, reactions, the acceleration residual, force readings,
+// elastic coordinates) counts as reading a or λ: a new channel is slow, never wrong.
+func kinematicChannel(name string, bodies, markers map[string]bool) bool {
+	elem, suffix := splitChannel(name)
+	switch {
+	case name == "t" || elem == "energy":
+		return true
+	case elem == "residual":
+		return suffix == "position" || suffix == "velocity"
+	case bodies[elem]:
+		return slices.Contains([]string{"x", "y", "z", "theta", "p0", "p1", "p2", "p3", "vx", "vy", "vz", "omega", "wx", "wy", "wz"}, suffix)
+	case markers[elem]:
+		return slices.Contains([]string{"x", "y", "z", "vx", "vy", "vz"}, suffix)
+	}
+	return false
+}
+
+// poseElements returns the names of b's bodies and of its markers.
+func (b *Built) poseElements() (bodies, markers map[string]bool) {
+	bodies, markers = map[string]bool{}, map[string]bool{}
+	if sm := b.Doc.Spatial; sm != nil {
+		for _, x := range sm.Bodies {
+			bodies[x.Name] = true
+		}
+		for _, x := range sm.Markers {
+			markers[x.Name] = true
+		}
+		return bodies, markers
+	}
+	for _, x := range b.Doc.Model.Bodies {
+		bodies[x.Name] = true
+	}
+	for _, x := range b.Doc.Model.Markers {
+		markers[x.Name] = true
+	}
+	return bodies, markers
 }
 
 func contains(list []string, s string) bool {

@@ -174,8 +174,11 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 		return nil, err
 	}
 	ctl := integrate.StepControl{RTol: r.Tol, ATol: r.Tol, ATolQ: atolQ, FixedH: r.H, MaxSteps: r.MaxSteps}
+	// Streamed rows whose channels read positions and velocities alone spare the method
+	// a and λ at the samples (dopri5's eq. 17); kept samples hold them for the caller.
+	kinematic := opt.Rows != nil && rec.kinematic()
 	sol, runErr := integrate.Solve(meth, r.Method, b.Integrated, b.Start.Clone(), r.TEnd,
-		integrate.SolveOptions{Control: ctl, OutputStep: r.OutputStep, Sample: sample, Observer: observer})
+		integrate.SolveOptions{Control: ctl, OutputStep: r.OutputStep, Sample: sample, Observer: observer, KinematicSamples: kinematic})
 	if sol == nil {
 		return nil, runErr
 	}

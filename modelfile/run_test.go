@@ -167,3 +167,67 @@ func TestSampleNoAlloc(t *testing.T) {
 		t.Errorf("an output row allocates %v times, want 0", n)
 	}
 }
+
+// TestRunKinematicSamples (issue 15): rows streamed from dopri5 whose channels read
+// positions and velocities alone are the in-memory run's bit for bit, made without eq. 17
+// at the samples between steps (one evaluation fewer each); a channel that reads the
+// accelerations or the multipliers (rod.ax, the slider's reaction) turns the shortcut off
+// and still gets them, equal to the in-memory run's.
+func TestRunKinematicSamples(t *testing.T) {
+	b := loadExample(t, "slider-crank")
+	sim := &b.Doc.Model.Simulation
+	sim.Plot = []string{"rod.x"}
+	for _, c := range []struct {
+		outputs   []string
+		kinematic bool
+	}{
+		{[]string{"crank.theta", "crank.omega", "rod.x", "rod.vy", "rod.B.x", "rod.B.vy", "energy", "residual.position", "residual.velocity"}, true},
+		{[]string{"crank.theta", "rod.x", "rod.ax", "energy"}, false},
+		{[]string{"crank.theta", "slider.fy"}, false},
+		{[]string{"rod.x", "residual"}, false},
+	} {
+		sim.Outputs = c.outputs
+		opt := RunOptions{Method: "dopri5", Tol: 1e-6, TEnd: 0.1}
+		full := runExample(t, b, opt)
+		var rows [][]float64
+		opt.Rows = func(row []float64) error {
+			rows = append(rows, append([]float64(nil), row...))
+			return nil
+		}
+		got := runExample(t, b, opt)
+		if len(rows) != len(full.Data[0]) || len(rows) != 21 {
+			t.Fatalf("%v: %d rows streamed, %d in memory, want 21", c.outputs, len(rows), len(full.Data[0]))
+		}
+		for k, row := range rows {
+			for i, v := range row {
+				if math.Float64bits(v) != math.Float64bits(full.Data[i][k]) || math.IsNaN(v) {
+					t.Errorf("%v: row %d, %s = %v streamed, %v in memory", c.outputs, k, full.Channels[i], v, full.Data[i][k])
+				}
+			}
+		}
+		fewer := full.Solution.Stats.FuncEvals - got.Solution.Stats.FuncEvals
+		want := 0
+		if c.kinematic {
+			want = len(rows) - 2 // the start and t_end are the method's own states
+		}
+		if fewer != want || got.Solution.Stats.Steps != full.Solution.Stats.Steps {
+			t.Errorf("%v: %d evaluations fewer streamed (steps %d, %d), want %d", c.outputs, fewer, got.Solution.Stats.Steps, full.Solution.Stats.Steps, want)
+		}
+	}
+}
+
+// TestKinematicChannel: the channels that read t, q, v alone, by name; anything else,
+// a name it does not know included, counts as reading a or λ.
+func TestKinematicChannel(t *testing.T) {
+	bodies, markers := map[string]bool{"rod": true}, map[string]bool{"rod.B": true}
+	for name, want := range map[string]bool{
+		"t": true, "energy": true, "energy.kinetic": true, "energy.work_nc": true, "residual.position": true, "residual.velocity": true,
+		"rod.x": true, "rod.z": true, "rod.theta": true, "rod.p3": true, "rod.vy": true, "rod.omega": true, "rod.wz": true, "rod.B.x": true, "rod.B.vz": true,
+		"residual": false, "residual.acceleration": false, "rod.ax": false, "rod.az": false, "rod.alpha": false, "rod.strain_energy": false, "rod.u1": false,
+		"rod.B.ax": false, "slider.fy": false, "slider.lambda": false, "spring.length": false, "rod.A.x": false, "other": false,
+	} {
+		if got := kinematicChannel(name, bodies, markers); got != want {
+			t.Errorf("kinematicChannel(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -598,10 +598,6 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 	if v.doc.has(p + ".output_step") {
 		v.positive(p+".output_step", "output_step (s)", s.OutputStep)
 	}
-	twice := map[string]int{} // a marker named like a body has channels of the same names
-	for _, c := range valid {
-		twice[c]++
-	}
 	for _, list := range []struct {
 		key   string
 		names []string
@@ -619,15 +615,28 @@ func (v *validator) simulationCommon(t0 float64, valid []string) {
 				v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "unknown output channel %q; want a channel such as %s, a body, joint or marker name, energy or residual",
 					c, strings.Join(exampleChannels(valid), ", "))
 			}
-			for _, x := range sel {
-				if twice[x] > 1 {
-					elem, _ := splitChannel(x)
-					v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "output channel %q is both body %q's and marker %q's; rename the marker", x, elem, elem)
-					break
-				}
+			// sel holds every copy of its channels in valid: a marker named like a body
+			// has channels of the same names.
+			if x, ok := firstRepeated(sel); ok {
+				elem, _ := splitChannel(x)
+				v.errorf(fmt.Sprintf("%s.%s[%d]", p, list.key, i), "output channel %q is both body %q's and marker %q's; rename the marker", x, elem, elem)
 			}
 		}
 	}
+}
+
+// firstRepeated returns the first of names that occurs in it more than once.
+func firstRepeated(names []string) (string, bool) {
+	n := make(map[string]int, len(names))
+	for _, x := range names {
+		n[x]++
+	}
+	for _, x := range names {
+		if n[x] > 1 {
+			return x, true
+		}
+	}
+	return "", false
 }
 
 // tolerance checks simulation.tol against [MinTol, MaxTol], with the message the command
