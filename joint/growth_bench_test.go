@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"time"
 
 	"linkage/cputime"
 	"linkage/dae"
@@ -38,25 +39,10 @@ func BenchmarkLoadedChainGrowth(b *testing.B) {
 				for _, grow := range []float64{5, 1.5} {
 					b.Run(fmt.Sprintf("N=%d/method=%s/tol=%g/maxgrow=%g", n, method, tol, grow), func(b *testing.B) {
 						for b.Loop() {
-							m := implicitMethod(method)
 							ctl := integrate.StepControl{RTol: tol, ATol: tol, MaxGrow: grow, HMax: t1 - t0}
-							if err := m.Init(sys, s.Clone(), ctl); err != nil {
-								b.Fatal(err)
-							}
-							cpu0 := cputime.Process()
-							for m.Current().T < t1 {
-								if err := m.Step(t1); err != nil {
-									b.Fatal(err)
-								}
-							}
-							cpu := cputime.Process() - cpu0
-							st := m.Stats()
-							b.ReportMetric(maxTipDistance(tips(m.Current().Q), ref.tips[0]), "tip-err-m")
+							q := freeRun(b, method, sys, s, ctl, t1)
+							b.ReportMetric(maxTipDistance(tips(q), ref.tips[0]), "tip-err-m")
 							b.ReportMetric(conv, "ref-conv-m")
-							b.ReportMetric(float64(st.FuncEvals), "fevals")
-							b.ReportMetric(float64(st.Steps), "steps")
-							b.ReportMetric(float64(st.NewtonFailures+st.Singular+st.NonFinite), "nfail")
-							b.ReportMetric(cpu.Seconds(), "cpu-s")
 						}
 					})
 				}
@@ -103,24 +89,9 @@ func BenchmarkLoadedChainOffsetTol(b *testing.B) {
 				for _, grow := range []float64{5, 1.5} {
 					b.Run(fmt.Sprintf("p=%g,%g,%g/method=%s/tol=%g/maxgrow=%g", p[0], p[1], p[2], method, tol, grow), func(b *testing.B) {
 						for b.Loop() {
-							m := implicitMethod(method)
 							ctl := integrate.StepControl{RTol: tol, ATol: tol, MaxGrow: grow, HMax: t1 - t0}
-							if err := m.Init(sys, sp.Clone(), ctl); err != nil {
-								b.Fatal(err)
-							}
-							cpu0 := cputime.Process()
-							for m.Current().T < t1 {
-								if err := m.Step(t1); err != nil {
-									b.Fatal(err)
-								}
-							}
-							cpu := cputime.Process() - cpu0
-							st := m.Stats()
-							b.ReportMetric(maxTipDistance(tips(m.Current().Q), ref.tips[0]), "tip-err-m")
-							b.ReportMetric(float64(st.FuncEvals), "fevals")
-							b.ReportMetric(float64(st.Steps), "steps")
-							b.ReportMetric(float64(st.NewtonFailures+st.Singular+st.NonFinite), "nfail")
-							b.ReportMetric(cpu.Seconds(), "cpu-s")
+							q := freeRun(b, method, sys, sp, ctl, t1)
+							b.ReportMetric(maxTipDistance(tips(q), ref.tips[0]), "tip-err-m")
 						}
 					})
 				}
@@ -135,8 +106,7 @@ func BenchmarkLoadedChainOffsetTol(b *testing.B) {
 // same motion in joint coordinates, more rounding in the spin rows: BenchmarkResidualNoise),
 // with MaxGrow 5 (default) and 1.5: 1000 rods at tol 1e-5 hung from (0, 2000, 0) m, 100
 // rods at tol 1e-6 hung from (0, 450, 0) m (the 1000-rod chain's spin-row noise). It
-// reports the simulated time the 60 steps cover (sim-ms), the Newton failures, the
-// residual evaluations and the CPU seconds. Run:
+// reports the simulated time the 60 steps cover (sim-ms) and their work (reportWork). Run:
 //
 //	go test -run X -bench LoadedChainTightTol -benchtime 1x -timeout 30m ./joint/
 func BenchmarkLoadedChainTightTol(b *testing.B) {
@@ -183,9 +153,34 @@ func tightSteps(b *testing.B, method string, sys dae.System, s integrate.State, 
 			b.Fatal(err)
 		}
 	}
-	st := m.Stats()
 	b.ReportMetric((m.Current().T-s.T)*1e3, "sim-ms")
-	b.ReportMetric(float64(st.NewtonFailures+st.Singular+st.NonFinite), "nfail")
+	reportWork(b, m, cpu0)
+}
+
+// freeRun runs the method (implicitMethod's) from s to t1 under ctl, reports its work
+// (reportWork) and returns its positions at t1.
+func freeRun(b *testing.B, method string, sys dae.System, s integrate.State, ctl integrate.StepControl, t1 float64) []float64 {
+	m := implicitMethod(method)
+	if err := m.Init(sys, s.Clone(), ctl); err != nil {
+		b.Fatal(err)
+	}
+	cpu0 := cputime.Process()
+	for m.Current().T < t1 {
+		if err := m.Step(t1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportWork(b, m, cpu0)
+	return m.Current().Q
+}
+
+// reportWork reports m's residual evaluations, accepted steps, attempts abandoned by the
+// Newton iteration and the CPU seconds since cpu0.
+func reportWork(b *testing.B, m integrate.Method, cpu0 time.Duration) {
+	cpu := cputime.Process() - cpu0
+	st := m.Stats()
 	b.ReportMetric(float64(st.FuncEvals), "fevals")
-	b.ReportMetric((cputime.Process() - cpu0).Seconds(), "cpu-s")
+	b.ReportMetric(float64(st.Steps), "steps")
+	b.ReportMetric(float64(st.NewtonFailures+st.Singular+st.NonFinite), "nfail")
+	b.ReportMetric(cpu.Seconds(), "cpu-s")
 }
