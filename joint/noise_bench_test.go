@@ -32,11 +32,14 @@ import (
 //	go test -run X -bench ResidualNoise -benchtime 1x ./joint/
 func BenchmarkResidualNoise(b *testing.B) {
 	for _, c := range []struct {
-		n      int
-		t0, x0 float64
-	}{{10, 0, 0}, {10, 0, 500}, {100, 0, 0}, {100, 0, 500}, {100, 0.25, 0}, {1000, 0, 0}, {1000, 0.25, 0}} {
-		b.Run(fmt.Sprintf("N=%d/t0=%g/x0=%g", c.n, c.t0, c.x0), func(b *testing.B) {
-			md, _ := chain3DModelHungAt(c.n, 0.01, [3]float64{c.x0, 0, 0})
+		n  int
+		t0 float64
+		p  [3]float64
+	}{{10, 0, [3]float64{}}, {10, 0, [3]float64{500, 0, 0}}, {100, 0, [3]float64{}}, {100, 0, [3]float64{500, 0, 0}},
+		{100, 0.25, [3]float64{}}, {100, 0.25, [3]float64{450, 0, 0}}, {100, 0.25, [3]float64{0, 450, 0}},
+		{100, 0.25, [3]float64{0, 0, 450}}, {1000, 0, [3]float64{}}, {1000, 0.25, [3]float64{}}} {
+		b.Run(fmt.Sprintf("N=%d/t0=%g/p=%g,%g,%g", c.n, c.t0, c.p[0], c.p[1], c.p[2]), func(b *testing.B) {
+			md, _ := chain3DModelHungAt(c.n, 0.01, c.p)
 			sys, s := startedChain(b, md)
 			s = stateAt(b, sys, s, c.t0)
 			for b.Loop() {
