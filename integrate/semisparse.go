@@ -1,6 +1,8 @@
 package integrate
 
 import (
+	"fmt"
+
 	"linkage/dae"
 )
 
@@ -73,9 +75,15 @@ type semiScatter struct {
 }
 
 // sparseNewtonFactor returns the sparse LU of the Newton matrices on the sparse path,
-// filled by newtonValues, and sets up the maps into its values.
+// filled by newtonValues on newtonPattern, that factorizes them with the accelerations
+// eliminated (velelim.go), and sets up the maps into its values.
 func (s *semiExplicit) sparseNewtonFactor() *newtonFactor {
-	f := newSparseNewtonFactor(s.n, s.newtonPattern())
+	rows, cols := s.accelerationPivots()
+	x, lu, err := newRealEliminated(s.n, s.newtonPattern(), rows, cols)
+	if err != nil {
+		panic(fmt.Sprintf("integrate: bad Newton matrix pattern: %v", err))
+	}
+	f := &newtonFactor{elim: x, elimLU: lu, csr: x.csr}
 	s.spx = newSemiScatter(s, &f.csr)
 	return f
 }

@@ -192,6 +192,10 @@ type newtonFactor struct {
 	// (linalg.SparseLU.Pattern), not a copy.
 	csr dae.CSR
 	reg newtonReg // the regularization that Newton failures near singular positions switch on (regularize.go)
+	// elim, in place of sparse, factorizes the first-order form's matrices with the
+	// accelerations eliminated (velelim.go), filled by values on csr; elimLU is its LU.
+	elim   *eliminated[float64]
+	elimLU *linalg.SparseLU
 }
 
 // newNewtonFactor returns the factorization for n×n matrices with the given pattern (nil:
@@ -226,10 +230,15 @@ func (f *newtonFactor) Matrix() []float64 {
 
 // byValues reports whether the matrix is filled value by value (Values, CSR) rather than
 // assembled into Matrix().
-func (f *newtonFactor) byValues() bool { return f.sparse != nil && f.buf == nil }
+func (f *newtonFactor) byValues() bool { return f.elim != nil || (f.sparse != nil && f.buf == nil) }
 
 // Values returns the pattern-aligned storage of a factor filled by values.
-func (f *newtonFactor) Values() []float64 { return f.sparse.Values() }
+func (f *newtonFactor) Values() []float64 {
+	if f.elim != nil {
+		return f.elim.Values()
+	}
+	return f.sparse.Values()
+}
 
 // stored returns what the matrix was written into: Values() or Matrix().
 func (f *newtonFactor) stored() []float64 {
@@ -244,6 +253,9 @@ func (f *newtonFactor) Factor() error {
 	if f.reg.on {
 		return f.factorRegularized()
 	}
+	if f.elim != nil {
+		return f.elim.Factor()
+	}
 	if f.byValues() {
 		return f.sparse.Factor()
 	}
@@ -257,6 +269,10 @@ func (f *newtonFactor) Factor() error {
 func (f *newtonFactor) Solve(b []float64) {
 	if f.reg.on && f.reg.aug != nil {
 		f.reg.aug.Solve(b)
+		return
+	}
+	if f.elim != nil {
+		f.elim.Solve(b)
 		return
 	}
 	if f.sparse != nil {

@@ -1,0 +1,244 @@
+package integrate
+
+import (
+	"fmt"
+	"slices"
+
+	"linkage/dae"
+	"linkage/linalg"
+)
+
+// velelim.go: the Newton matrices of the first-order form (semiExplicit, y = (q, v, a, λ[,
+// μ])) factorized with the accelerations eliminated. Row v_j of c K − ∂φ/∂y is the
+// derivative of v' = a,
+//
+//	c δv_j − δa_j = b_vj,   so   δa_j = (b_vj − d_j δv_j)/e_j   (d_j = c, e_j = −1),
+//
+// exactly. Substituting it into every other row that holds a column a_j (the dynamics
+// rows' M and ∂(Ma)/∂a, the acceleration forms' G) moves K_ra·(−d_j/e_j) onto the column
+// v_j and K_ra·b_vj/e_j to the right-hand side: for the dynamics rows
+//
+//	(c M − ∂f/∂v) δv + (∂(Ma)/∂q + ∂(Gᵀλ)/∂q − ∂f/∂q) δq + Gᵀ δλ = b_a + M b_v,
+//
+// the matrix of implicit codes on (q, v, λ[, μ]) such as IDA's (M v' = f − Gᵀλ). The
+// reduced matrix drops nq rows and nq columns (10 N unknowns on the planar bar chain
+// instead of 13 N), is factorized by the same sparse LU, and δa is recovered after the
+// solve. The elimination reads d_j and e_j from the matrix's values, so it serves bdf's
+// c_j K − ∂φ/∂y, radau5's real (γ/h) K − J and complex ((α+iβ)/h) K − J alike.
+
+// eliminationLU is the sparse LU that factorizes the reduced matrix: linalg.SparseLU or
+// linalg.ComplexSparseLU.
+type eliminationLU[T float64 | complex128] interface {
+	Values() []T
+	Factor() error
+	Solve(b []T)
+}
+
+// eliminated factorizes n×n matrices given by their values on a full pattern (Values)
+// with the pivots (pivRow[j], pivCol[j]) eliminated: row pivRow[j] lists exactly the
+// columns pivCol[j] and other[j], so the unknown pivCol[j] is that row's linear function
+// of the unknown other[j]. The reduced matrix, on the remaining rows and columns, is
+// factorized by lu.
+type eliminated[T float64 | complex128] struct {
+	n, nr int
+	lu    eliminationLU[T]
+	full  []T // values on the full pattern (csr)
+	csr   dae.CSR
+
+	pivRow, pivCol, other []int
+	dSlot, eSlot          []int // slots of (pivRow, other) and (pivRow, pivCol) in full
+	d, e                  []T   // their values at the last Factor
+	ratio                 []T   // d/e
+
+	rowOf, colOf []int   // full row or column → reduced one, −1 for the eliminated
+	to           []int32 // full slot → reduced slot, −1 in pivot rows
+	via          []int32 // full slot → pivot j whose column it holds, −1 for none
+
+	// The right-hand side's corrections: slot rhsSlot[k] (a column pivCol[rhsPiv[k]] in
+	// reduced row rhsRow[k]) moves coef[k]·b[pivRow] there, coef = value / e.
+	rhsSlot, rhsRow, rhsPiv []int
+	coef                    []T
+
+	br, bv []T // the reduced right-hand side; b at the pivot rows
+}
+
+// newEliminated returns the elimination of pivots (pivRow[j], pivCol[j]) from n×n
+// matrices on pattern, or an error naming the pivot whose row is not of the form
+// {pivCol, other} or whose other column is itself eliminated. newLU makes the sparse LU
+// of the reduced pattern.
+func newEliminated[T float64 | complex128](n int, pattern [][]int, pivRow, pivCol []int,
+	newLU func(nr int, pattern [][]int) (eliminationLU[T], error)) (*eliminated[T], error) {
+	m := len(pivRow)
+	x := &eliminated[T]{n: n, nr: n - m, csr: dae.NewCSR(pattern, n, n, false),
+		pivRow: pivRow, pivCol: pivCol, other: make([]int, m), dSlot: make([]int, m), eSlot: make([]int, m),
+		d: make([]T, m), e: make([]T, m), ratio: make([]T, m), bv: make([]T, m)}
+	x.full = make([]T, x.csr.NNZ())
+	x.rowOf, x.colOf = reducedIndex(n, pivRow), reducedIndex(n, pivCol)
+	byCol := make([]int, n) // pivot of each eliminated column, else −1
+	for i := range byCol {
+		byCol[i] = -1
+	}
+	for j, c := range pivCol {
+		byCol[c] = j
+	}
+	for j, r := range pivRow {
+		cols := x.csr.Row(r)
+		if len(cols) != 2 || (cols[0] != pivCol[j] && cols[1] != pivCol[j]) {
+			return nil, fmt.Errorf("integrate: eliminated pivot %d: row %d has columns %v, want %d and one other", j, r, cols, pivCol[j])
+		}
+		x.other[j] = cols[0] + cols[1] - pivCol[j]
+		if byCol[x.other[j]] >= 0 {
+			return nil, fmt.Errorf("integrate: eliminated pivot %d: row %d's other column %d is eliminated too", j, r, x.other[j])
+		}
+		x.dSlot[j], x.eSlot[j] = x.csr.Find(r, x.other[j]), x.csr.Find(r, pivCol[j])
+	}
+	red := make([][]int, x.nr)
+	for r := range n {
+		rr := x.rowOf[r]
+		if rr < 0 {
+			continue
+		}
+		for _, c := range x.csr.Row(r) {
+			if j := byCol[c]; j >= 0 {
+				c = x.other[j]
+			}
+			red[rr] = append(red[rr], x.colOf[c])
+		}
+		slices.Sort(red[rr])
+		red[rr] = slices.Compact(red[rr])
+	}
+	lu, err := newLU(x.nr, red) // it keeps red's order for its values
+	if err != nil {
+		return nil, err
+	}
+	x.lu = lu
+	x.mapSlots(dae.NewCSR(red, x.nr, x.nr, false), byCol)
+	x.coef, x.br = make([]T, len(x.rhsSlot)), make([]T, x.nr)
+	return x, nil
+}
+
+// mapSlots sets the maps from the full pattern's slots to the reduced pattern rc.
+func (x *eliminated[T]) mapSlots(rc dae.CSR, byCol []int) {
+	nnz := x.csr.NNZ()
+	x.to, x.via = make([]int32, nnz), make([]int32, nnz)
+	for r := range x.n {
+		rr := x.rowOf[r]
+		for t := x.csr.RowStart[r]; t < x.csr.RowStart[r+1]; t++ {
+			x.to[t], x.via[t] = -1, -1
+			if rr < 0 {
+				continue
+			}
+			c := x.csr.Cols[t]
+			if j := byCol[c]; j >= 0 {
+				x.via[t] = int32(j)
+				c = x.other[j]
+				x.rhsSlot, x.rhsRow, x.rhsPiv = append(x.rhsSlot, t), append(x.rhsRow, rr), append(x.rhsPiv, j)
+			}
+			x.to[t] = int32(rc.Find(rr, x.colOf[c]))
+		}
+	}
+}
+
+// reducedIndex numbers 0..n−1 without the indices in drop (−1 for those).
+func reducedIndex(n int, drop []int) []int {
+	idx := make([]int, n)
+	for _, i := range drop {
+		idx[i] = -1
+	}
+	k := 0
+	for i := range idx {
+		if idx[i] == 0 {
+			idx[i] = k
+			k++
+		}
+	}
+	return idx
+}
+
+// Values returns the storage of the full matrix's values, in csr's order.
+func (x *eliminated[T]) Values() []T { return x.full }
+
+// Factor forms the reduced matrix from the full values and factorizes it; a zero pivot
+// e_j (row pivRow[j] without its pivot value) is linalg.ErrSingular.
+func (x *eliminated[T]) Factor() error {
+	k := x.full
+	for j := range x.pivRow {
+		x.d[j], x.e[j] = k[x.dSlot[j]], k[x.eSlot[j]]
+		if x.e[j] == 0 {
+			return linalg.ErrSingular
+		}
+		x.ratio[j] = x.d[j] / x.e[j]
+	}
+	rv := x.lu.Values()
+	clear(rv)
+	for t, s := range x.to {
+		switch j := x.via[t]; {
+		case s < 0:
+		case j < 0:
+			rv[s] += k[t]
+		default:
+			rv[s] -= k[t] * x.ratio[j]
+		}
+	}
+	for i, t := range x.rhsSlot {
+		x.coef[i] = k[t] / x.e[x.rhsPiv[i]]
+	}
+	return x.lu.Factor()
+}
+
+// Solve overwrites b with the solution of the full system K δ = b: the reduced system's
+// right-hand side b_r − Σ K_ra b_v / e, its solve, and δa_j = (b_vj − d_j δ_other)/e_j.
+func (x *eliminated[T]) Solve(b []T) {
+	for j, r := range x.pivRow {
+		x.bv[j] = b[r]
+	}
+	for r, rr := range x.rowOf {
+		if rr >= 0 {
+			x.br[rr] = b[r]
+		}
+	}
+	for i, rr := range x.rhsRow {
+		x.br[rr] -= x.coef[i] * x.bv[x.rhsPiv[i]]
+	}
+	x.lu.Solve(x.br)
+	for c, cc := range x.colOf {
+		if cc >= 0 {
+			b[c] = x.br[cc]
+		}
+	}
+	for j, c := range x.pivCol {
+		b[c] = (x.bv[j] - x.d[j]*b[x.other[j]]) / x.e[j]
+	}
+}
+
+// newRealEliminated is newEliminated on a linalg.SparseLU, which it returns too.
+func newRealEliminated(n int, pattern [][]int, pivRow, pivCol []int) (*eliminated[float64], *linalg.SparseLU, error) {
+	var lu *linalg.SparseLU
+	x, err := newEliminated(n, pattern, pivRow, pivCol, func(nr int, red [][]int) (eliminationLU[float64], error) {
+		var err error
+		lu, err = linalg.NewSparseLU(nr, red)
+		return lu, err
+	})
+	return x, lu, err
+}
+
+// newComplexEliminated is newEliminated on a linalg.ComplexSparseLU, which it returns too.
+func newComplexEliminated(n int, pattern [][]int, pivRow, pivCol []int) (*eliminated[complex128], *linalg.ComplexSparseLU, error) {
+	var lu *linalg.ComplexSparseLU
+	x, err := newEliminated(n, pattern, pivRow, pivCol, func(nr int, red [][]int) (eliminationLU[complex128], error) {
+		var err error
+		lu, err = linalg.NewComplexSparseLU(nr, red)
+		return lu, err
+	})
+	return x, lu, err
+}
+
+// accelerationPivots returns the pivots that eliminate the accelerations a of the
+// first-order form: row v_j (v' = a) and column a_j.
+func (s *semiExplicit) accelerationPivots() (rows, cols []int) {
+	rows, cols = make([]int, s.nq), make([]int, s.nq)
+	for j := range s.nq {
+		rows[j], cols[j] = s.iv()+j, s.ia()+j
+	}
+	return rows, cols
+}
