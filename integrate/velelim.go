@@ -50,16 +50,46 @@ type eliminated[T float64 | complex128] struct {
 	d, e                  []T   // their values at the last Factor
 	ratio                 []T   // d/e
 
-	rowOf, colOf []int   // full row or column → reduced one, −1 for the eliminated
-	to           []int32 // full slot → reduced slot, −1 in pivot rows
-	via          []int32 // full slot → pivot j whose column it holds, −1 for none
+	rowOf, colOf       []int  // full row or column → reduced one, −1 for the eliminated
+	keptRows, keptCols []span // the same as runs of consecutive indices
+	// The reduced values: K_r[direct[i].to] = K[direct[i].from] for the slots outside
+	// the pivot rows and columns; K_r[moved[i].to] −= K[moved[i].from]·d_j/e_j for a
+	// pivot column's slot (j = moved[i].piv), moved onto the column other[j].
+	direct []slotMap
+	moved  []slotMap
 
-	// The right-hand side's corrections: slot rhsSlot[k] (a column pivCol[rhsPiv[k]] in
-	// reduced row rhsRow[k]) moves coef[k]·b[pivRow] there, coef = value / e.
-	rhsSlot, rhsRow, rhsPiv []int
-	coef                    []T
+	// The right-hand side's corrections: moved[i] subtracts K[moved[i].from]/e_j·b_vj
+	// from its reduced row (rhsRow[i]); coef and corr hold the nonzero ones of the last
+	// Factor (corr[k] indexes moved).
+	rhsRow []int32
+	coef   []T
+	corr   []int32
 
 	br, bv []T // the reduced right-hand side; b at the pivot rows
+}
+
+// slotMap maps a slot of the full values to one of the reduced values (piv: the pivot
+// whose column the full slot holds, for moved entries).
+type slotMap struct{ from, to, piv int32 }
+
+// span is a run of n consecutive kept indices, from in the full numbering, to in the
+// reduced one.
+type span struct{ from, to, n int }
+
+// spans returns the runs of consecutive indices i with idx[i] ≥ 0.
+func spans(idx []int) []span {
+	var out []span
+	for i, r := range idx {
+		if r < 0 {
+			continue
+		}
+		if k := len(out) - 1; k >= 0 && out[k].from+out[k].n == i {
+			out[k].n++
+			continue
+		}
+		out = append(out, span{from: i, to: r, n: 1})
+	}
+	return out
 }
 
 // newEliminated returns the elimination of pivots (pivRow[j], pivCol[j]) from n×n
@@ -74,6 +104,7 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, pivRow, pivCo
 		d: make([]T, m), e: make([]T, m), ratio: make([]T, m), bv: make([]T, m)}
 	x.full = make([]T, x.csr.NNZ())
 	x.rowOf, x.colOf = reducedIndex(n, pivRow), reducedIndex(n, pivCol)
+	x.keptRows, x.keptCols = spans(x.rowOf), spans(x.colOf)
 	byCol := make([]int, n) // pivot of each eliminated column, else −1
 	for i := range byCol {
 		byCol[i] = -1
@@ -113,28 +144,24 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, pivRow, pivCo
 	}
 	x.lu = lu
 	x.mapSlots(dae.NewCSR(red, x.nr, x.nr, false), byCol)
-	x.coef, x.br = make([]T, len(x.rhsSlot)), make([]T, x.nr)
+	x.coef, x.corr, x.br = make([]T, len(x.moved)), make([]int32, 0, len(x.moved)), make([]T, x.nr)
 	return x, nil
 }
 
 // mapSlots sets the maps from the full pattern's slots to the reduced pattern rc.
 func (x *eliminated[T]) mapSlots(rc dae.CSR, byCol []int) {
-	nnz := x.csr.NNZ()
-	x.to, x.via = make([]int32, nnz), make([]int32, nnz)
-	for r := range x.n {
-		rr := x.rowOf[r]
+	for r, rr := range x.rowOf {
+		if rr < 0 {
+			continue
+		}
 		for t := x.csr.RowStart[r]; t < x.csr.RowStart[r+1]; t++ {
-			x.to[t], x.via[t] = -1, -1
-			if rr < 0 {
+			c, j := x.csr.Cols[t], byCol[x.csr.Cols[t]]
+			if j < 0 {
+				x.direct = append(x.direct, slotMap{int32(t), int32(rc.Find(rr, x.colOf[c])), -1})
 				continue
 			}
-			c := x.csr.Cols[t]
-			if j := byCol[c]; j >= 0 {
-				x.via[t] = int32(j)
-				c = x.other[j]
-				x.rhsSlot, x.rhsRow, x.rhsPiv = append(x.rhsSlot, t), append(x.rhsRow, rr), append(x.rhsPiv, j)
-			}
-			x.to[t] = int32(rc.Find(rr, x.colOf[c]))
+			x.moved = append(x.moved, slotMap{int32(t), int32(rc.Find(rr, x.colOf[x.other[j]])), int32(j)})
+			x.rhsRow = append(x.rhsRow, int32(rr))
 		}
 	}
 }
@@ -171,17 +198,16 @@ func (x *eliminated[T]) Factor() error {
 	}
 	rv := x.lu.Values()
 	clear(rv)
-	for t, s := range x.to {
-		switch j := x.via[t]; {
-		case s < 0:
-		case j < 0:
-			rv[s] += k[t]
-		default:
-			rv[s] -= k[t] * x.ratio[j]
-		}
+	for _, m := range x.direct {
+		rv[m.to] = k[m.from]
 	}
-	for i, t := range x.rhsSlot {
-		x.coef[i] = k[t] / x.e[x.rhsPiv[i]]
+	x.corr = x.corr[:0]
+	for i, m := range x.moved {
+		if v := k[m.from]; v != 0 { // structural zeros: a's columns of the velocity forms' G
+			rv[m.to] -= v * x.ratio[m.piv]
+			x.coef[i] = v / x.e[m.piv]
+			x.corr = append(x.corr, int32(i))
+		}
 	}
 	return x.lu.Factor()
 }
@@ -192,19 +218,15 @@ func (x *eliminated[T]) Solve(b []T) {
 	for j, r := range x.pivRow {
 		x.bv[j] = b[r]
 	}
-	for r, rr := range x.rowOf {
-		if rr >= 0 {
-			x.br[rr] = b[r]
-		}
+	for _, s := range x.keptRows {
+		copy(x.br[s.to:s.to+s.n], b[s.from:s.from+s.n])
 	}
-	for i, rr := range x.rhsRow {
-		x.br[rr] -= x.coef[i] * x.bv[x.rhsPiv[i]]
+	for _, i := range x.corr {
+		x.br[x.rhsRow[i]] -= x.coef[i] * x.bv[x.moved[i].piv]
 	}
 	x.lu.Solve(x.br)
-	for c, cc := range x.colOf {
-		if cc >= 0 {
-			b[c] = x.br[cc]
-		}
+	for _, s := range x.keptCols {
+		copy(b[s.from:s.from+s.n], x.br[s.to:s.to+s.n])
 	}
 	for j, c := range x.pivCol {
 		b[c] = (x.bv[j] - x.d[j]*b[x.other[j]]) / x.e[j]
