@@ -52,18 +52,18 @@ type eliminated[T float64 | complex128] struct {
 
 	rowOf, colOf       []int  // full row or column → reduced one, −1 for the eliminated
 	keptRows, keptCols []span // the same as runs of consecutive indices
-	// The reduced values: K_r[direct[i].to] = K[direct[i].from] for the slots outside
-	// the pivot rows and columns; K_r[moved[i].to] −= K[moved[i].from]·d_j/e_j for a
-	// pivot column's slot (j = moved[i].piv), moved onto the column other[j].
-	direct []slotMap
+	// The reduced values: K_r[direct[t]] = K[t] for the full slots t outside the pivot
+	// rows and columns (−1 for the others); K_r[moved[i].to] −= K[moved[i].from]·d_j/e_j
+	// for a pivot column's slot (j = moved[i].piv), moved onto the column other[j].
+	direct []int32
 	moved  []slotMap
 
 	// The right-hand side's corrections: moved[i] subtracts K[moved[i].from]/e_j·b_vj
-	// from its reduced row (rhsRow[i]); coef and corr hold the nonzero ones of the last
-	// Factor (corr[k] indexes moved).
-	rhsRow []int32
-	coef   []T
-	corr   []int32
+	// from its reduced row (rhsRow[i]); corrRow, corrPiv and coef hold the nonzero ones
+	// of the last Factor, with e_j's inverse in invE.
+	rhsRow           []int32
+	corrRow, corrPiv []int32
+	coef, invE       []T
 
 	br, bv []T // the reduced right-hand side; b at the pivot rows
 }
@@ -101,7 +101,7 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, pivRow, pivCo
 	m := len(pivRow)
 	x := &eliminated[T]{n: n, nr: n - m, csr: dae.NewCSR(pattern, n, n, false),
 		pivRow: pivRow, pivCol: pivCol, other: make([]int, m), dSlot: make([]int, m), eSlot: make([]int, m),
-		d: make([]T, m), e: make([]T, m), ratio: make([]T, m), bv: make([]T, m)}
+		d: make([]T, m), e: make([]T, m), invE: make([]T, m), ratio: make([]T, m), bv: make([]T, m)}
 	x.full = make([]T, x.csr.NNZ())
 	x.rowOf, x.colOf = reducedIndex(n, pivRow), reducedIndex(n, pivCol)
 	x.keptRows, x.keptCols = spans(x.rowOf), spans(x.colOf)
@@ -144,20 +144,24 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, pivRow, pivCo
 	}
 	x.lu = lu
 	x.mapSlots(dae.NewCSR(red, x.nr, x.nr, false), byCol)
-	x.coef, x.corr, x.br = make([]T, len(x.moved)), make([]int32, 0, len(x.moved)), make([]T, x.nr)
+	x.coef, x.br = make([]T, 0, len(x.moved)), make([]T, x.nr)
+	x.corrRow, x.corrPiv = make([]int32, 0, len(x.moved)), make([]int32, 0, len(x.moved))
+	x.rowOf, x.colOf = nil, nil // the runs and the slot maps hold them
 	return x, nil
 }
 
 // mapSlots sets the maps from the full pattern's slots to the reduced pattern rc.
 func (x *eliminated[T]) mapSlots(rc dae.CSR, byCol []int) {
+	x.direct = make([]int32, x.csr.NNZ())
 	for r, rr := range x.rowOf {
-		if rr < 0 {
-			continue
-		}
 		for t := x.csr.RowStart[r]; t < x.csr.RowStart[r+1]; t++ {
+			x.direct[t] = -1
+			if rr < 0 {
+				continue
+			}
 			c, j := x.csr.Cols[t], byCol[x.csr.Cols[t]]
 			if j < 0 {
-				x.direct = append(x.direct, slotMap{int32(t), int32(rc.Find(rr, x.colOf[c])), -1})
+				x.direct[t] = int32(rc.Find(rr, x.colOf[c]))
 				continue
 			}
 			x.moved = append(x.moved, slotMap{int32(t), int32(rc.Find(rr, x.colOf[x.other[j]])), int32(j)})
@@ -194,19 +198,21 @@ func (x *eliminated[T]) Factor() error {
 		if x.e[j] == 0 {
 			return linalg.ErrSingular
 		}
-		x.ratio[j] = x.d[j] / x.e[j]
+		x.ratio[j], x.invE[j] = x.d[j]/x.e[j], 1/x.e[j]
 	}
 	rv := x.lu.Values()
 	clear(rv)
-	for _, m := range x.direct {
-		rv[m.to] = k[m.from]
+	for t, r := range x.direct {
+		if r >= 0 {
+			rv[r] = k[t]
+		}
 	}
-	x.corr = x.corr[:0]
+	x.corrRow, x.corrPiv, x.coef = x.corrRow[:0], x.corrPiv[:0], x.coef[:0]
 	for i, m := range x.moved {
 		if v := k[m.from]; v != 0 { // structural zeros: a's columns of the velocity forms' G
 			rv[m.to] -= v * x.ratio[m.piv]
-			x.coef[i] = v / x.e[m.piv]
-			x.corr = append(x.corr, int32(i))
+			x.corrRow, x.corrPiv = append(x.corrRow, x.rhsRow[i]), append(x.corrPiv, m.piv)
+			x.coef = append(x.coef, v*x.invE[m.piv])
 		}
 	}
 	return x.lu.Factor()
@@ -221,15 +227,18 @@ func (x *eliminated[T]) Solve(b []T) {
 	for _, s := range x.keptRows {
 		copy(x.br[s.to:s.to+s.n], b[s.from:s.from+s.n])
 	}
-	for _, i := range x.corr {
-		x.br[x.rhsRow[i]] -= x.coef[i] * x.bv[x.moved[i].piv]
+	br, bv, piv := x.br, x.bv, x.corrPiv[:len(x.corrRow)]
+	coef := x.coef[:len(x.corrRow)]
+	for k, r := range x.corrRow {
+		br[r] -= coef[k] * bv[piv[k]]
 	}
 	x.lu.Solve(x.br)
 	for _, s := range x.keptCols {
 		copy(b[s.from:s.from+s.n], x.br[s.to:s.to+s.n])
 	}
-	for j, c := range x.pivCol {
-		b[c] = (x.bv[j] - x.d[j]*b[x.other[j]]) / x.e[j]
+	d, inv, other := x.d, x.invE[:len(x.d)], x.other[:len(x.d)]
+	for j, c := range x.pivCol[:len(x.d)] {
+		b[c] = (bv[j] - d[j]*b[other[j]]) * inv[j]
 	}
 }
 
