@@ -2,6 +2,7 @@ package integrate
 
 import (
 	"math"
+	"math/cmplx"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -11,9 +12,9 @@ import (
 )
 
 // NewtonFill returns, for hht, the genalpha family, daealpha, bdf and radau5 (its real system) on
-// their sparse path, the nonzeros of the Newton matrix's pattern (bdf's: the matrix it
-// factorizes, with the accelerations eliminated), those of its last LU factors (L + U with the diagonal) and the number
-// of full (pivot-choosing) factorizations and of factorizations by pivot blocks
+// their sparse path, the nonzeros of the Newton matrix's pattern (bdf's and radau5's: the
+// matrix they factorize, with the accelerations eliminated), those of its last LU factors
+// (L + U with the diagonal) and the number of full (pivot-choosing) factorizations and of factorizations by pivot blocks
 // (linalg.SparseLU.UseBlocks) so far; ok is false without a sparse Newton factorization.
 func NewtonFill(m Method) (matrix, factors, fulls, blocks int, ok bool) {
 	var lu *newtonFactor
@@ -127,4 +128,63 @@ func SemiExplicitSolves(sys dae.System, form Formulation, c, t float64, fill fun
 		return mat.Norm(r, math.Inf(1)) / (mat.Norm(K, math.Inf(1)) * mat.Norm(mat.NewVecDense(s.n, x), math.Inf(1)))
 	}
 	return full, reduced, omega(full), omega(reduced), mat.Cond(K, math.Inf(1)), true
+}
+
+// SemiExplicitComplexSolves is SemiExplicitSolves for radau5's complex system: the matrix
+// c K − ∂φ/∂y with c + iβ in place of c on the differential diagonal, a complex right-hand
+// side, the full matrix by linalg.ComplexSparseLU against radau5's eliminated one. It
+// returns both solutions and the eliminated one's normwise backward error ‖K x − b‖∞ /
+// (‖K‖∞‖x‖∞) (moduli).
+func SemiExplicitComplexSolves(sys dae.System, form Formulation, c, beta, t float64, fill func(n int) []float64) (full, reduced []complex128, omega float64, ok bool) {
+	s, err := newSemiExplicit(sys, form, true)
+	if err != nil || s.sp == nil {
+		return nil, nil, 0, false
+	}
+	s.baumAlpha, s.baumBeta, s.alpha0 = 5, 20, 50
+	y, br, bi := fill(s.n), fill(s.n), fill(s.n)
+	f := s.sparseNewtonFactor()
+	s.newtonValues(f.Values(), c, t, y)
+	pattern := s.newtonPattern()
+	lu, err := linalg.NewComplexSparseLU(s.n, pattern)
+	if err != nil {
+		panic(err)
+	}
+	rows, cols := s.accelerationPivots()
+	x, _, err := newComplexEliminated(s.n, pattern, rows, cols)
+	if err != nil {
+		panic(err)
+	}
+	csr := f.csr
+	for i := range s.n {
+		for p := csr.RowStart[i]; p < csr.RowStart[i+1]; p++ {
+			v := complex(f.Values()[p], 0)
+			if csr.Cols[p] == i && s.differential(i) {
+				v += complex(0, beta)
+			}
+			lu.Values()[p], x.Values()[p] = v, v
+		}
+	}
+	if err := lu.Factor(); err != nil {
+		panic(err)
+	}
+	if err := x.Factor(); err != nil {
+		panic(err)
+	}
+	b := make([]complex128, s.n)
+	for i := range b {
+		b[i] = complex(br[i], bi[i])
+	}
+	full, reduced = slices.Clone(b), slices.Clone(b)
+	lu.Solve(full)
+	x.Solve(reduced)
+	var res, kmax, xmax float64
+	for i := range s.n {
+		r, k := b[i], 0.0
+		for p := csr.RowStart[i]; p < csr.RowStart[i+1]; p++ {
+			r -= x.Values()[p] * reduced[csr.Cols[p]]
+			k += cmplx.Abs(x.Values()[p])
+		}
+		res, kmax, xmax = math.Max(res, cmplx.Abs(r)), math.Max(kmax, k), math.Max(xmax, cmplx.Abs(reduced[i]))
+	}
+	return full, reduced, res / (kmax * xmax), true
 }
