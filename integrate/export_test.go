@@ -75,7 +75,8 @@ func SemiExplicitNewton(sys dae.System, form Formulation, c, t float64, fill fun
 	}
 	y := fill(sp.n)
 	f := sp.sparseNewtonFactor()
-	vals = make([]float64, f.csr.NNZ())
+	csr := f.patternCSR()
+	vals = make([]float64, csr.NNZ())
 	sp.newtonValues(vals, c, t, y)
 	dense = mat.NewDense(de.n, de.n, nil)
 	de.jacobian(dense, t, y)
@@ -83,7 +84,7 @@ func SemiExplicitNewton(sys dae.System, form Formulation, c, t float64, fill fun
 	for i := range 2 * de.nq {
 		dense.Set(i, i, dense.At(i, i)+c)
 	}
-	return f.csr.RowStart, f.csr.Cols, vals, dense, sp.sec != nil, sp.rowEvals, true
+	return csr.RowStart, csr.Cols, vals, dense, sp.sec != nil, sp.rowEvals, true
 }
 
 // SemiExplicitSolves solves bdf's sparse Newton system c K − ∂φ/∂y of sys in formulation
@@ -100,6 +101,7 @@ func SemiExplicitSolves(sys dae.System, form Formulation, c, t float64, fill fun
 	s.baumAlpha, s.baumBeta, s.alpha0 = 5, 20, 50
 	y, b := fill(s.n), fill(s.n)
 	f := s.sparseNewtonFactor()
+	csr := f.patternCSR()
 	s.newtonValues(f.Values(), c, t, y)
 	lu, err := linalg.NewSparseLU(s.n, s.newtonPattern())
 	if err != nil {
@@ -117,8 +119,8 @@ func SemiExplicitSolves(sys dae.System, form Formulation, c, t float64, fill fun
 	f.Solve(reduced)
 	K := mat.NewDense(s.n, s.n, nil)
 	for i := range s.n {
-		for p := f.csr.RowStart[i]; p < f.csr.RowStart[i+1]; p++ {
-			K.Set(i, f.csr.Cols[p], f.Values()[p])
+		for p := csr.RowStart[i]; p < csr.RowStart[i+1]; p++ {
+			K.Set(i, csr.Cols[p], f.Values()[p])
 		}
 	}
 	omega := func(x []float64) float64 {
@@ -154,7 +156,7 @@ func SemiExplicitComplexSolves(sys dae.System, form Formulation, c, beta, t floa
 	if err != nil {
 		panic(err)
 	}
-	csr := f.csr
+	csr := f.patternCSR()
 	for i := range s.n {
 		for p := csr.RowStart[i]; p < csr.RowStart[i+1]; p++ {
 			v := complex(f.Values()[p], 0)

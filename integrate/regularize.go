@@ -83,7 +83,7 @@ type newtonReg struct {
 func (f *newtonFactor) regularize() {
 	f.reg.on = true
 	if (f.sparse != nil || f.elim != nil) && f.reg.aug == nil {
-		f.reg.build(&f.csr)
+		f.reg.build(f.patternCSR())
 	}
 }
 

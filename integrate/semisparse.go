@@ -79,13 +79,15 @@ type semiScatter struct {
 // eliminated (velelim.go), and sets up the maps into its values.
 func (s *semiExplicit) sparseNewtonFactor() *newtonFactor {
 	rows, cols := s.accelerationPivots()
-	x, lu, err := newRealEliminated(s.n, s.newtonPattern(), rows, cols)
+	pattern := s.newtonPattern()
+	x, lu, err := newRealEliminated(s.n, pattern, rows, cols)
 	if err != nil {
 		panic(fmt.Sprintf("integrate: bad Newton matrix pattern: %v", err))
 	}
-	f := &newtonFactor{elim: x, elimLU: lu, csr: x.csr}
-	s.spx = newSemiScatter(s, &f.csr)
-	return f
+	csr := dae.NewCSR(pattern, s.n, s.n, false)
+	s.spx = newSemiScatter(s, &csr)
+	// The full pattern is kept by no one after this: the regularization rebuilds it.
+	return &newtonFactor{elim: x, elimLU: lu, repattern: s.newtonPattern}
 }
 
 func newSemiScatter(s *semiExplicit, k *dae.CSR) *semiScatter {

@@ -196,6 +196,18 @@ type newtonFactor struct {
 	// accelerations eliminated (velelim.go), filled by values on csr; elimLU is its LU.
 	elim   *eliminated[float64]
 	elimLU *linalg.SparseLU
+	// repattern gives elim's full pattern, which csr holds only from the first
+	// regularization on (pattern).
+	repattern func() [][]int
+}
+
+// patternCSR returns the pattern of Values(), rebuilding an eliminated factor's.
+func (f *newtonFactor) patternCSR() *dae.CSR {
+	if f.csr.RowStart == nil && f.repattern != nil {
+		n := f.elim.n
+		f.csr = dae.NewCSR(f.repattern(), n, n, false)
+	}
+	return &f.csr
 }
 
 // newNewtonFactor returns the factorization for n×n matrices with the given pattern (nil:

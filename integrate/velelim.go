@@ -42,7 +42,7 @@ type eliminationLU[T float64 | complex128] interface {
 type eliminated[T float64 | complex128] struct {
 	n, nr int
 	lu    eliminationLU[T]
-	full  []T // values on the full pattern (csr)
+	full  []T // values on the full pattern (csr while setting up, dropped then)
 	csr   dae.CSR
 
 	pivRow, pivCol, other []int
@@ -146,7 +146,9 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, pivRow, pivCo
 	x.mapSlots(dae.NewCSR(red, x.nr, x.nr, false), byCol)
 	x.coef, x.br = make([]T, 0, len(x.moved)), make([]T, x.nr)
 	x.corrRow, x.corrPiv = make([]int32, 0, len(x.moved)), make([]int32, 0, len(x.moved))
-	x.rowOf, x.colOf = nil, nil // the runs and the slot maps hold them
+	// The runs and the slot maps hold what the Factors and Solves need; the full pattern,
+	// as large as the values, is the caller's to rebuild (newtonFactor.pattern).
+	x.rowOf, x.colOf, x.csr = nil, nil, dae.CSR{}
 	return x, nil
 }
 
