@@ -29,17 +29,7 @@ func TestEliminatedAccelerations(t *testing.T) {
 		for _, form := range []integrate.Formulation{integrate.StabilizedIndex2, integrate.Index3, integrate.Index2,
 			integrate.Index1, integrate.Baumgarte, integrate.Index2Baumgarte} {
 			for seed, c := range []float64{2000, 3} {
-				r := rand.New(rand.NewPCG(uint64(seed), 5))
-				fill := func(n int) []float64 { // q near the start (unit Euler parameters), the rest random
-					y := make([]float64, n)
-					for i := range y {
-						y[i] = r.NormFloat64()
-						if i < len(p.Start.Q) {
-							y[i] = p.Start.Q[i] + 0.05*y[i]
-						}
-					}
-					return y
-				}
+				fill := nearStart(rand.New(rand.NewPCG(uint64(seed), 5)), p.Start.Q)
 				full, red, omegaFull, omegaRed, kappa, ok := integrate.SemiExplicitSolves(p.System, form, c, 0.3, fill)
 				if !ok {
 					t.Fatalf("%s %s: not on the sparse path", name, form)
@@ -74,17 +64,7 @@ func TestEliminatedAccelerationsComplex(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, form := range []integrate.Formulation{integrate.StabilizedIndex2, integrate.Index3, integrate.Index2} {
-			r := rand.New(rand.NewPCG(7, 8))
-			fill := func(n int) []float64 {
-				y := make([]float64, n)
-				for i := range y {
-					y[i] = r.NormFloat64()
-					if i < len(p.Start.Q) {
-						y[i] = p.Start.Q[i] + 0.05*y[i]
-					}
-				}
-				return y
-			}
+			fill := nearStart(rand.New(rand.NewPCG(7, 8)), p.Start.Q)
 			full, red, omega, ok := integrate.SemiExplicitComplexSolves(p.System, form, 400, 300, 0.3, fill)
 			if !ok {
 				t.Fatalf("%s %s: not on the sparse path", name, form)
@@ -99,5 +79,20 @@ func TestEliminatedAccelerationsComplex(t *testing.T) {
 					name, form, gap/scale, omega)
 			}
 		}
+	}
+}
+
+// nearStart returns vectors of length n whose first len(q) entries are q perturbed by
+// 0.05 N(0, 1) each (unit Euler parameters stay near unit) and the rest N(0, 1).
+func nearStart(r *rand.Rand, q []float64) func(n int) []float64 {
+	return func(n int) []float64 {
+		y := make([]float64, n)
+		for i := range y {
+			y[i] = r.NormFloat64()
+			if i < len(q) {
+				y[i] = q[i] + 0.05*y[i]
+			}
+		}
+		return y
 	}
 }
