@@ -15,7 +15,7 @@ import (
 //	c δv_j − δa_j = b_vj,   so   δa_j = (b_vj − d_j δv_j)/e_j   (d_j = c, e_j = −1),
 //
 // exactly. Substituting it into every other row that holds a column a_j (the dynamics
-// rows' M and ∂(Ma)/∂a, the acceleration forms' G) moves K_ra·(−d_j/e_j) onto the column
+// rows' M, the acceleration forms' G) moves K_ra·(−d_j/e_j) onto the column
 // v_j and K_ra·b_vj/e_j to the right-hand side: for the dynamics rows
 //
 //	(c M − ∂f/∂v) δv + (∂(Ma)/∂q + ∂(Gᵀλ)/∂q − ∂f/∂q) δq + Gᵀ δλ = b_a + M b_v,
@@ -42,8 +42,8 @@ type eliminationLU[T float64 | complex128] interface {
 type eliminated[T float64 | complex128] struct {
 	n, nr int
 	lu    eliminationLU[T]
-	full  []T // values on the full pattern (csr while setting up, dropped then)
-	csr   dae.CSR
+	full  []T     // values on the full pattern
+	csr   dae.CSR // that pattern while setting up; dropped then
 
 	pivRow, pivCol, other []int
 	dSlot, eSlot          []int // slots of (pivRow, other) and (pivRow, pivCol) in full
@@ -147,7 +147,7 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, pivRow, pivCo
 	x.coef, x.br = make([]T, 0, len(x.moved)), make([]T, x.nr)
 	x.corrRow, x.corrPiv = make([]int32, 0, len(x.moved)), make([]int32, 0, len(x.moved))
 	// The runs and the slot maps hold what the Factors and Solves need; the full pattern,
-	// as large as the values, is the caller's to rebuild (newtonFactor.pattern).
+	// as large as the values, is the caller's to rebuild (newtonFactor.patternCSR).
 	x.rowOf, x.colOf, x.csr = nil, nil, dae.CSR{}
 	return x, nil
 }
