@@ -188,7 +188,8 @@ func reducedIndex(n int, drop []int) []int {
 	return idx
 }
 
-// Values returns the storage of the full matrix's values, in csr's order.
+// Values returns the storage of the full matrix's values, row by row in the order of
+// the pattern newEliminated took.
 func (x *eliminated[T]) Values() []T { return x.full }
 
 // Factor forms the reduced matrix from the full values and factorizes it; a zero pivot
