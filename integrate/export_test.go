@@ -151,8 +151,7 @@ func SemiExplicitComplexSolves(sys dae.System, form Formulation, c, beta, t floa
 	if err != nil {
 		panic(err)
 	}
-	rows, cols := s.accelerationPivots()
-	x, _, err := newComplexEliminated(s.n, pattern, rows, cols)
+	x, _, err := newComplexEliminated(s.n, pattern, s.eliminationStages())
 	if err != nil {
 		panic(err)
 	}

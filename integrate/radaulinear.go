@@ -110,12 +110,11 @@ type radauSparse struct {
 // must have its diagonal in the pattern (newtonPattern puts it there); a pattern that
 // lacks one, or that linalg rejects, is a bug of the declared patterns and panics.
 func newRadauSparse(se *semiExplicit, pattern [][]int) *radauSparse {
-	pivRow, pivCol := se.accelerationPivots()
-	er, re, err := newRealEliminated(se.n, pattern, pivRow, pivCol)
+	er, re, err := newRealEliminated(se.n, pattern, se.eliminationStages())
 	if err != nil {
 		panic(fmt.Sprintf("integrate: radau5: bad Newton matrix pattern: %v", err))
 	}
-	ec, cx, err := newComplexEliminated(se.n, pattern, pivRow, pivCol)
+	ec, cx, err := newComplexEliminated(se.n, pattern, se.eliminationStages())
 	if err != nil {
 		panic(fmt.Sprintf("integrate: radau5: bad Newton matrix pattern: %v", err))
 	}

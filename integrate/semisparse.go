@@ -78,9 +78,8 @@ type semiScatter struct {
 // filled by newtonValues on newtonPattern, that factorizes them with the accelerations
 // eliminated (velelim.go), and sets up the maps into its values.
 func (s *semiExplicit) sparseNewtonFactor() *newtonFactor {
-	rows, cols := s.accelerationPivots()
 	pattern := s.newtonPattern()
-	x, lu, err := newRealEliminated(s.n, pattern, rows, cols)
+	x, lu, err := newRealEliminated(s.n, pattern, s.eliminationStages())
 	if err != nil {
 		panic(fmt.Sprintf("integrate: bad Newton matrix pattern: %v", err))
 	}

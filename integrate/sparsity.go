@@ -299,7 +299,7 @@ func (f *newtonFactor) Solve(b []float64) {
 // (dae.Sparsity) or its coupling is dense. With A = coupling ∪ M (∂f/∂q, ∂f/∂v, (M a)_q,
 // (Gᵀλ)_q) and G the constraint pattern, by blocks of y = (q, v, a, λ[, μ]):
 //
-//	q rows:  I + A (the (Gᵀμ)_q of GGL) on q,  I on v,  Gᵀ on μ
+//	q rows:  I (+ A, the (Gᵀμ)_q of GGL) on q,  I on v,  Gᵀ on μ
 //	v rows:  I on v,  I on a
 //	a rows:  A on q,  A on v,  M ∪ I on a,  Gᵀ on λ
 //	λ rows:  G on q, v and a (the union over the formulations' constraint rows)
@@ -327,7 +327,9 @@ func (s *semiExplicit) newtonPattern() [][]int {
 	}
 	for i := range nq {
 		rows[iq+i] = append(rows[iq+i], iq+i, iv+i)
-		add(iq+i, iq, coupling[i])
+		if s.hasMu { // the other forms' q' = v rows are pairs (eliminated, velelim.go)
+			add(iq+i, iq, coupling[i])
+		}
 		rows[iv+i] = append(rows[iv+i], iv+i, ia+i)
 		add(ia+i, iq, coupling[i])
 		add(ia+i, iv, coupling[i])

@@ -1,6 +1,7 @@
 package integrate
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -25,6 +26,11 @@ import (
 // instead of 13 N), is factorized by the same sparse LU, and δa is recovered after the
 // solve. The elimination reads d_j and e_j from the matrix's values, so it serves bdf's
 // c_j K − ∂φ/∂y, radau5's real (γ/h) K − J and complex ((α+iβ)/h) K − J alike.
+//
+// In every formulation but GGL the rows q' = v are pairs too, c δq_j − δv_j = b_qj, and a
+// second stage eliminates v the same way: the matrix on (q, λ) left, c²M + c(−∂f/∂v) + … on
+// q with Gᵀ on λ, is that of the index-3 methods (hht's), 5 N unknowns on the bar chain.
+// GGL's rows q' = v − Gᵀμ hold (Gᵀμ)_q and Gᵀ, so its elimination stops at (q, v, λ, μ).
 
 // eliminationLU is the sparse LU that factorizes the reduced matrix: linalg.SparseLU or
 // linalg.ComplexSparseLU.
@@ -92,12 +98,21 @@ func spans(idx []int) []span {
 	return out
 }
 
-// newEliminated returns the elimination of pivots (pivRow[j], pivCol[j]) from n×n
-// matrices on pattern, or an error naming the pivot whose row is not of the form
-// {pivCol, other} or whose other column is itself eliminated. newLU makes the sparse LU
-// of the reduced pattern.
-func newEliminated[T float64 | complex128](n int, pattern [][]int, pivRow, pivCol []int,
+// pivots lists the pivots (rows[j], cols[j]) of one stage of elimination.
+type pivots struct{ rows, cols []int }
+
+// errUnpaired is newEliminated's error for a pivot row that is not of the form
+// {pivot column, other}, or whose other column is eliminated too.
+var errUnpaired = errors.New("pivot row is not a pair")
+
+// newEliminated returns the elimination of the pivots of stages[0] from n×n matrices on
+// pattern, or an error (errUnpaired) naming the pivot whose row is not of the form
+// {pivCol, other} or whose other column is itself eliminated. The reduced matrix is
+// factorized by the elimination of the next stage (in the reduced numbering) where its
+// rows are pairs, else by the sparse LU that newLU makes.
+func newEliminated[T float64 | complex128](n int, pattern [][]int, stages []pivots,
 	newLU func(nr int, pattern [][]int) (eliminationLU[T], error)) (*eliminated[T], error) {
+	pivRow, pivCol := stages[0].rows, stages[0].cols
 	m := len(pivRow)
 	x := &eliminated[T]{n: n, nr: n - m, csr: dae.NewCSR(pattern, n, n, false),
 		pivRow: pivRow, pivCol: pivCol, other: make([]int, m), dSlot: make([]int, m), eSlot: make([]int, m),
@@ -115,11 +130,11 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, pivRow, pivCo
 	for j, r := range pivRow {
 		cols := x.csr.Row(r)
 		if len(cols) != 2 || (cols[0] != pivCol[j] && cols[1] != pivCol[j]) {
-			return nil, fmt.Errorf("integrate: eliminated pivot %d: row %d has columns %v, want %d and one other", j, r, cols, pivCol[j])
+			return nil, fmt.Errorf("integrate: eliminated pivot %d: row %d has columns %v, want %d and one other: %w", j, r, cols, pivCol[j], errUnpaired)
 		}
 		x.other[j] = cols[0] + cols[1] - pivCol[j]
 		if byCol[x.other[j]] >= 0 {
-			return nil, fmt.Errorf("integrate: eliminated pivot %d: row %d's other column %d is eliminated too", j, r, x.other[j])
+			return nil, fmt.Errorf("integrate: eliminated pivot %d: row %d's other column %d is eliminated too: %w", j, r, x.other[j], errUnpaired)
 		}
 		x.dSlot[j], x.eSlot[j] = x.csr.Find(r, x.other[j]), x.csr.Find(r, pivCol[j])
 	}
@@ -138,7 +153,7 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, pivRow, pivCo
 		slices.Sort(red[rr])
 		red[rr] = slices.Compact(red[rr])
 	}
-	lu, err := newLU(x.nr, red) // it keeps red's order for its values
+	lu, err := nextStage(x.nr, red, stages[1:], newLU) // it keeps red's order for its values
 	if err != nil {
 		return nil, err
 	}
@@ -149,6 +164,23 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, pivRow, pivCo
 	// The runs and the slot maps hold what the Factors and Solves need; the full pattern,
 	// as large as the values, is the caller's to rebuild (newtonFactor.patternCSR).
 	x.rowOf, x.colOf, x.csr = nil, nil, dae.CSR{}
+	return x, nil
+}
+
+// nextStage returns the factorization of the reduced matrices on pattern: the elimination
+// of stages[0] when its pivot rows are pairs there, else newLU's.
+func nextStage[T float64 | complex128](n int, pattern [][]int, stages []pivots,
+	newLU func(nr int, pattern [][]int) (eliminationLU[T], error)) (eliminationLU[T], error) {
+	if len(stages) == 0 {
+		return newLU(n, pattern)
+	}
+	x, err := newEliminated(n, pattern, stages, newLU)
+	if errors.Is(err, errUnpaired) {
+		return newLU(n, pattern)
+	}
+	if err != nil {
+		return nil, err
+	}
 	return x, nil
 }
 
@@ -246,9 +278,9 @@ func (x *eliminated[T]) Solve(b []T) {
 }
 
 // newRealEliminated is newEliminated on a linalg.SparseLU, which it returns too.
-func newRealEliminated(n int, pattern [][]int, pivRow, pivCol []int) (*eliminated[float64], *linalg.SparseLU, error) {
+func newRealEliminated(n int, pattern [][]int, stages []pivots) (*eliminated[float64], *linalg.SparseLU, error) {
 	var lu *linalg.SparseLU
-	x, err := newEliminated(n, pattern, pivRow, pivCol, func(nr int, red [][]int) (eliminationLU[float64], error) {
+	x, err := newEliminated(n, pattern, stages, func(nr int, red [][]int) (eliminationLU[float64], error) {
 		var err error
 		lu, err = linalg.NewSparseLU(nr, red)
 		return lu, err
@@ -257,9 +289,9 @@ func newRealEliminated(n int, pattern [][]int, pivRow, pivCol []int) (*eliminate
 }
 
 // newComplexEliminated is newEliminated on a linalg.ComplexSparseLU, which it returns too.
-func newComplexEliminated(n int, pattern [][]int, pivRow, pivCol []int) (*eliminated[complex128], *linalg.ComplexSparseLU, error) {
+func newComplexEliminated(n int, pattern [][]int, stages []pivots) (*eliminated[complex128], *linalg.ComplexSparseLU, error) {
 	var lu *linalg.ComplexSparseLU
-	x, err := newEliminated(n, pattern, pivRow, pivCol, func(nr int, red [][]int) (eliminationLU[complex128], error) {
+	x, err := newEliminated(n, pattern, stages, func(nr int, red [][]int) (eliminationLU[complex128], error) {
 		var err error
 		lu, err = linalg.NewComplexSparseLU(nr, red)
 		return lu, err
@@ -267,12 +299,16 @@ func newComplexEliminated(n int, pattern [][]int, pivRow, pivCol []int) (*elimin
 	return x, lu, err
 }
 
-// accelerationPivots returns the pivots that eliminate the accelerations a of the
-// first-order form: row v_j (v' = a) and column a_j.
-func (s *semiExplicit) accelerationPivots() (rows, cols []int) {
-	rows, cols = make([]int, s.nq), make([]int, s.nq)
+// eliminationStages returns the stages that eliminate the first-order form's
+// accelerations a, by the rows v' = a (row v_j, column a_j), and then its velocities v,
+// by the rows q' = v (row q_j, column v_j, numbered after the first stage), which are
+// pairs in every formulation but GGL (whose q' = v − Gᵀμ rows hold (Gᵀμ)_q and Gᵀ): the
+// index-3 and velocity forms' matrices become [c²M + …, Gᵀ; …] on (q, λ).
+func (s *semiExplicit) eliminationStages() []pivots {
+	a, v := pivots{make([]int, s.nq), make([]int, s.nq)}, pivots{make([]int, s.nq), make([]int, s.nq)}
 	for j := range s.nq {
-		rows[j], cols[j] = s.iv()+j, s.ia()+j
+		a.rows[j], a.cols[j] = s.iv()+j, s.ia()+j
+		v.rows[j], v.cols[j] = s.iq()+j, s.iv()+j
 	}
-	return rows, cols
+	return []pivots{a, v}
 }
