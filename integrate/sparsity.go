@@ -327,7 +327,7 @@ func (s *semiExplicit) newtonPattern() [][]int {
 	}
 	for i := range nq {
 		rows[iq+i] = append(rows[iq+i], iq+i, iv+i)
-		if s.hasMu { // the other forms' q' = v rows are pairs (eliminated, velelim.go)
+		if s.hasMu { // the other forms' q' = v rows hold q and v alone (velelim.go)
 			add(iq+i, iq, coupling[i])
 		}
 		rows[iv+i] = append(rows[iv+i], iv+i, ia+i)

@@ -27,10 +27,10 @@ import (
 // solve. The elimination reads d_j and e_j from the matrix's values, so it serves bdf's
 // c_j K − ∂φ/∂y, radau5's real (γ/h) K − J and complex ((α+iβ)/h) K − J alike.
 //
-// In every formulation but GGL the rows q' = v are pairs too, c δq_j − δv_j = b_qj, and a
-// second stage eliminates v the same way: the matrix on (q, λ) left, c²M + c(−∂f/∂v) + … on
-// q with Gᵀ on λ, is that of the index-3 methods (hht's), 5 N unknowns on the bar chain.
-// GGL's rows q' = v − Gᵀμ hold (Gᵀμ)_q and Gᵀ, so its elimination stops at (q, v, λ, μ).
+// A second stage eliminates v the same way through the rows q' = v (GGL: q' = v − Gᵀμ),
+// c δq_j − δv_j (+ ((Gᵀμ)_q δq + Gᵀ δμ)_j) = b_qj: in the forms but GGL the matrix on
+// (q, λ) left, c²M − c ∂f/∂v + … on q with Gᵀ on λ, is that of the index-3 methods (hht's),
+// 5 N unknowns on the bar chain; GGL's is on (q, λ, μ), 7 N.
 
 // eliminationLU is the sparse LU that factorizes the reduced matrix: linalg.SparseLU or
 // linalg.ComplexSparseLU.
@@ -41,28 +41,34 @@ type eliminationLU[T float64 | complex128] interface {
 }
 
 // eliminated factorizes n×n matrices given by their values on a full pattern (Values)
-// with the pivots (pivRow[j], pivCol[j]) eliminated: row pivRow[j] lists exactly the
-// columns pivCol[j] and other[j], so the unknown pivCol[j] is that row's linear function
-// of the unknown other[j]. The reduced matrix, on the remaining rows and columns, is
-// factorized by lu.
+// with the pivots (pivRow[j], pivCol[j]) eliminated: row pivRow[j] holds no other pivot
+// column, so the unknown pivCol[j] is that row's linear function of its other unknowns
+// (one for the rows v' = a and the velocity forms' q' = v; (Gᵀμ)_q's and Gᵀ's for GGL's
+// q' = v − Gᵀμ). The reduced matrix, on the remaining rows and columns, is factorized by
+// lu.
 type eliminated[T float64 | complex128] struct {
 	n, nr int
 	lu    eliminationLU[T]
 	full  []T     // values on the full pattern
 	csr   dae.CSR // that pattern while setting up; dropped then
 
-	pivRow, pivCol, other []int
-	dSlot, eSlot          []int // slots of (pivRow, other) and (pivRow, pivCol) in full
-	d, e                  []T   // their values at the last Factor
-	ratio                 []T   // d/e
+	pivRow, pivCol []int
+	eSlot          []int // slot of (pivRow, pivCol) in full
+	e              []T   // its value at the last Factor
+	// The other columns of pivot j's row: oCol[oStart[j]:oStart[j+1]], at the full slots
+	// oSlot, with their values oVal and oVal/e in oRatio at the last Factor.
+	oStart, oCol, oSlot []int
+	oVal, oRatio        []T
 
 	rowOf, colOf       []int  // full row or column → reduced one, −1 for the eliminated
 	keptRows, keptCols []span // the same as runs of consecutive indices
 	// The reduced values: K_r[direct[t]] = K[t] for the full slots t outside the pivot
-	// rows and columns (−1 for the others); K_r[moved[i].to] −= K[moved[i].from]·d_j/e_j
-	// for a pivot column's slot (j = moved[i].piv), moved onto the column other[j].
+	// rows and columns (−1 for the others); a pivot column's slot moved[i] (pivot j =
+	// moved[i].piv) adds −K[moved[i].from]·oRatio[oStart[j]+k] to K_r[dest[moved[i].to+k]],
+	// the column of pivot j's k-th other column in its row.
 	direct []int32
 	moved  []slotMap
+	dest   []int32
 
 	// The right-hand side's corrections: moved[i] subtracts K[moved[i].from]/e_j·b_vj
 	// from its reduced row (rhsRow[i]); corrRow, corrPiv and coef hold the nonzero ones
@@ -74,8 +80,8 @@ type eliminated[T float64 | complex128] struct {
 	br, bv []T // the reduced right-hand side; b at the pivot rows
 }
 
-// slotMap maps a slot of the full values to one of the reduced values (piv: the pivot
-// whose column the full slot holds, for moved entries).
+// slotMap maps a slot of the full values that holds pivot piv's column to the reduced
+// slots dest[to:] (one per other column of the pivot's row).
 type slotMap struct{ from, to, piv int32 }
 
 // span is a run of n consecutive kept indices, from in the full numbering, to in the
@@ -101,22 +107,22 @@ func spans(idx []int) []span {
 // pivots lists the pivots (rows[j], cols[j]) of one stage of elimination.
 type pivots struct{ rows, cols []int }
 
-// errUnpaired is newEliminated's error for a pivot row that is not of the form
-// {pivot column, other}, or whose other column is eliminated too.
-var errUnpaired = errors.New("pivot row is not a pair")
+// errUnpaired is newEliminated's error for a pivot row that lacks its pivot column or
+// holds another pivot column of its stage.
+var errUnpaired = errors.New("pivot row does not eliminate its column alone")
 
 // newEliminated returns the elimination of the pivots of stages[0] from n×n matrices on
-// pattern, or an error (errUnpaired) naming the pivot whose row is not of the form
-// {pivCol, other} or whose other column is itself eliminated. The reduced matrix is
-// factorized by the elimination of the next stage (in the reduced numbering) where its
-// rows are pairs, else by the sparse LU that newLU makes.
+// pattern, or an error (errUnpaired) naming the pivot whose row lacks its pivot column or
+// holds another one of the stage. The reduced matrix is factorized by the elimination
+// of the next stage (in the reduced numbering) where it applies, else by the sparse LU
+// that newLU makes.
 func newEliminated[T float64 | complex128](n int, pattern [][]int, stages []pivots,
 	newLU func(nr int, pattern [][]int) (eliminationLU[T], error)) (*eliminated[T], error) {
 	pivRow, pivCol := stages[0].rows, stages[0].cols
 	m := len(pivRow)
 	x := &eliminated[T]{n: n, nr: n - m, csr: dae.NewCSR(pattern, n, n, false),
-		pivRow: pivRow, pivCol: pivCol, other: make([]int, m), dSlot: make([]int, m), eSlot: make([]int, m),
-		d: make([]T, m), e: make([]T, m), invE: make([]T, m), ratio: make([]T, m), bv: make([]T, m)}
+		pivRow: pivRow, pivCol: pivCol, eSlot: make([]int, m), oStart: make([]int, m+1),
+		e: make([]T, m), invE: make([]T, m), bv: make([]T, m)}
 	x.full = make([]T, x.csr.NNZ())
 	x.rowOf, x.colOf = reducedIndex(n, pivRow), reducedIndex(n, pivCol)
 	x.keptRows, x.keptCols = spans(x.rowOf), spans(x.colOf)
@@ -128,16 +134,22 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, stages []pivo
 		byCol[c] = j
 	}
 	for j, r := range pivRow {
-		cols := x.csr.Row(r)
-		if len(cols) != 2 || (cols[0] != pivCol[j] && cols[1] != pivCol[j]) {
-			return nil, fmt.Errorf("integrate: eliminated pivot %d: row %d has columns %v, want %d and one other: %w", j, r, cols, pivCol[j], errUnpaired)
+		x.eSlot[j] = x.csr.Find(r, pivCol[j])
+		if x.eSlot[j] < 0 {
+			return nil, fmt.Errorf("integrate: eliminated pivot %d: row %d lacks its column %d: %w", j, r, pivCol[j], errUnpaired)
 		}
-		x.other[j] = cols[0] + cols[1] - pivCol[j]
-		if byCol[x.other[j]] >= 0 {
-			return nil, fmt.Errorf("integrate: eliminated pivot %d: row %d's other column %d is eliminated too: %w", j, r, x.other[j], errUnpaired)
+		for t := x.csr.RowStart[r]; t < x.csr.RowStart[r+1]; t++ {
+			switch c := x.csr.Cols[t]; {
+			case c == pivCol[j]:
+			case byCol[c] >= 0:
+				return nil, fmt.Errorf("integrate: eliminated pivot %d: row %d holds pivot column %d too: %w", j, r, c, errUnpaired)
+			default:
+				x.oCol, x.oSlot = append(x.oCol, c), append(x.oSlot, t)
+			}
 		}
-		x.dSlot[j], x.eSlot[j] = x.csr.Find(r, x.other[j]), x.csr.Find(r, pivCol[j])
+		x.oStart[j+1] = len(x.oCol)
 	}
+	x.oVal, x.oRatio = make([]T, len(x.oCol)), make([]T, len(x.oCol))
 	red := make([][]int, x.nr)
 	for r := range n {
 		rr := x.rowOf[r]
@@ -145,10 +157,14 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, stages []pivo
 			continue
 		}
 		for _, c := range x.csr.Row(r) {
-			if j := byCol[c]; j >= 0 {
-				c = x.other[j]
+			j := byCol[c]
+			if j < 0 {
+				red[rr] = append(red[rr], x.colOf[c])
+				continue
 			}
-			red[rr] = append(red[rr], x.colOf[c])
+			for _, o := range x.oCol[x.oStart[j]:x.oStart[j+1]] {
+				red[rr] = append(red[rr], x.colOf[o])
+			}
 		}
 		slices.Sort(red[rr])
 		red[rr] = slices.Compact(red[rr])
@@ -198,7 +214,10 @@ func (x *eliminated[T]) mapSlots(rc dae.CSR, byCol []int) {
 				x.direct[t] = int32(rc.Find(rr, x.colOf[c]))
 				continue
 			}
-			x.moved = append(x.moved, slotMap{int32(t), int32(rc.Find(rr, x.colOf[x.other[j]])), int32(j)})
+			x.moved = append(x.moved, slotMap{int32(t), int32(len(x.dest)), int32(j)})
+			for _, o := range x.oCol[x.oStart[j]:x.oStart[j+1]] {
+				x.dest = append(x.dest, int32(rc.Find(rr, x.colOf[o])))
+			}
 			x.rhsRow = append(x.rhsRow, int32(rr))
 		}
 	}
@@ -229,11 +248,15 @@ func (x *eliminated[T]) Values() []T { return x.full }
 func (x *eliminated[T]) Factor() error {
 	k := x.full
 	for j := range x.pivRow {
-		x.d[j], x.e[j] = k[x.dSlot[j]], k[x.eSlot[j]]
+		x.e[j] = k[x.eSlot[j]]
 		if x.e[j] == 0 {
 			return linalg.ErrSingular
 		}
-		x.ratio[j], x.invE[j] = x.d[j]/x.e[j], 1/x.e[j]
+		x.invE[j] = 1 / x.e[j]
+		for p := x.oStart[j]; p < x.oStart[j+1]; p++ {
+			x.oVal[p] = k[x.oSlot[p]]
+			x.oRatio[p] = x.oVal[p] * x.invE[j]
+		}
 	}
 	rv := x.lu.Values()
 	clear(rv)
@@ -245,7 +268,10 @@ func (x *eliminated[T]) Factor() error {
 	x.corrRow, x.corrPiv, x.coef = x.corrRow[:0], x.corrPiv[:0], x.coef[:0]
 	for i, m := range x.moved {
 		if v := k[m.from]; v != 0 { // structural zeros: a's columns of the velocity forms' G
-			rv[m.to] -= v * x.ratio[m.piv]
+			lo, hi := x.oStart[m.piv], x.oStart[m.piv+1]
+			for p, s := range x.dest[m.to : int(m.to)+hi-lo] {
+				rv[s] -= v * x.oRatio[lo+p]
+			}
 			x.corrRow, x.corrPiv = append(x.corrRow, x.rhsRow[i]), append(x.corrPiv, m.piv)
 			x.coef = append(x.coef, v*x.invE[m.piv])
 		}
@@ -254,7 +280,8 @@ func (x *eliminated[T]) Factor() error {
 }
 
 // Solve overwrites b with the solution of the full system K δ = b: the reduced system's
-// right-hand side b_r − Σ K_ra b_v / e, its solve, and δa_j = (b_vj − d_j δ_other)/e_j.
+// right-hand side b_r − Σ K_ra b_v / e, its solve, and δa_j = (b_vj − Σ_o K_vo δ_o)/e_j
+// over the other columns o of the pivot's row.
 func (x *eliminated[T]) Solve(b []T) {
 	for j, r := range x.pivRow {
 		x.bv[j] = b[r]
@@ -262,8 +289,7 @@ func (x *eliminated[T]) Solve(b []T) {
 	for _, s := range x.keptRows {
 		copy(x.br[s.to:s.to+s.n], b[s.from:s.from+s.n])
 	}
-	br, bv, piv := x.br, x.bv, x.corrPiv[:len(x.corrRow)]
-	coef := x.coef[:len(x.corrRow)]
+	br, bv, piv, coef := x.br, x.bv, x.corrPiv[:len(x.corrRow)], x.coef[:len(x.corrRow)]
 	for k, r := range x.corrRow {
 		br[r] -= coef[k] * bv[piv[k]]
 	}
@@ -271,9 +297,14 @@ func (x *eliminated[T]) Solve(b []T) {
 	for _, s := range x.keptCols {
 		copy(b[s.from:s.from+s.n], x.br[s.to:s.to+s.n])
 	}
-	d, inv, other := x.d, x.invE[:len(x.d)], x.other[:len(x.d)]
-	for j, c := range x.pivCol[:len(x.d)] {
-		b[c] = (bv[j] - d[j]*b[other[j]]) * inv[j]
+	oStart, oCol, oVal, invE := x.oStart, x.oCol, x.oVal, x.invE[:len(bv)]
+	for j, c := range x.pivCol[:len(bv)] {
+		lo, hi := oStart[j], oStart[j+1]
+		s, vals := bv[j], oVal[lo:hi]
+		for p, o := range oCol[lo:hi] {
+			s -= vals[p] * b[o]
+		}
+		b[c] = s * invE[j]
 	}
 }
 
@@ -301,9 +332,8 @@ func newComplexEliminated(n int, pattern [][]int, stages []pivots) (*eliminated[
 
 // eliminationStages returns the stages that eliminate the first-order form's
 // accelerations a, by the rows v' = a (row v_j, column a_j), and then its velocities v,
-// by the rows q' = v (row q_j, column v_j, numbered after the first stage), which are
-// pairs in every formulation but GGL (whose q' = v − Gᵀμ rows hold (Gᵀμ)_q and Gᵀ): the
-// index-3 and velocity forms' matrices become [c²M + …, Gᵀ; …] on (q, λ).
+// by the rows q' = v (GGL: q' = v − Gᵀμ; row q_j, column v_j, numbered after the first
+// stage).
 func (s *semiExplicit) eliminationStages() []pivots {
 	a, v := pivots{make([]int, s.nq), make([]int, s.nq)}, pivots{make([]int, s.nq), make([]int, s.nq)}
 	for j := range s.nq {

@@ -11,8 +11,8 @@ import (
 )
 
 // TestEliminatedAccelerations: bdf's sparse Newton system solved with the accelerations
-// eliminated (δa = c δv + b_v from the rows v' = a, velelim.go; in the forms other than
-// GGL the velocities too, δv = c δq + b_q from the rows q' = v) agrees with the full
+// eliminated (δa = c δv + b_v from the rows v' = a, velelim.go) and then the velocities
+// (from the rows q' = v, GGL's q' = v − Gᵀμ) agrees with the full
 // system's solve on (q, v, a, λ[, μ]) by linalg.SparseLU, at random states, multipliers
 // and right-hand sides of the planar bar chain and the 3D chain (Euler parameters), in
 // every formulation (the acceleration forms put a's columns in the constraint rows too),
