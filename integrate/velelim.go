@@ -59,6 +59,7 @@ type eliminated[T float64 | complex128] struct {
 	// oSlot, with their values oVal and oVal/e in oRatio at the last Factor.
 	oStart, oCol, oSlot []int
 	oVal, oRatio        []T
+	pairs               bool // every pivot row has one other column
 
 	rowOf, colOf       []int  // full row or column → reduced one, −1 for the eliminated
 	keptRows, keptCols []span // the same as runs of consecutive indices
@@ -150,6 +151,10 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, stages []pivo
 		x.oStart[j+1] = len(x.oCol)
 	}
 	x.oVal, x.oRatio = make([]T, len(x.oCol)), make([]T, len(x.oCol))
+	x.pairs = true
+	for j := range m {
+		x.pairs = x.pairs && x.oStart[j+1] == j+1
+	}
 	red := make([][]int, x.nr)
 	for r := range n {
 		rr := x.rowOf[r]
@@ -298,6 +303,13 @@ func (x *eliminated[T]) Solve(b []T) {
 		copy(b[s.from:s.from+s.n], x.br[s.to:s.to+s.n])
 	}
 	oStart, oCol, oVal, invE := x.oStart, x.oCol, x.oVal, x.invE[:len(bv)]
+	if x.pairs { // pivot j's one other column at j
+		oCol, oVal = oCol[:len(bv)], oVal[:len(bv)]
+		for j, c := range x.pivCol[:len(bv)] {
+			b[c] = (bv[j] - oVal[j]*b[oCol[j]]) * invE[j]
+		}
+		return
+	}
 	for j, c := range x.pivCol[:len(bv)] {
 		lo, hi := oStart[j], oStart[j+1]
 		s, vals := bv[j], oVal[lo:hi]
