@@ -85,10 +85,13 @@ func (d *radauDense) decompose(J *mat.Dense, kdiag []float64, fr, ar, br float64
 func (d *radauDense) solveReal(b []float64)       { d.lu.Solve(b) }
 func (d *radauDense) solveComplex(b []complex128) { d.clu.solve(b) }
 
-// radauSparse holds sparse LU factorizations of both matrices on one pattern. The values
-// are written straight into the factorizations' pattern storage (no dense n×n matrix is
-// assembled): slot t holds entry (row[t], col[t]).
+// radauSparse holds sparse LU factorizations of both matrices on one pattern, with the
+// accelerations eliminated (velelim.go): re and cx factorize the matrices on (q, v, λ[,
+// μ]). The values are written straight into the eliminations' storage of the full
+// pattern (no dense n×n matrix is assembled): slot t holds entry (row[t], col[t]).
 type radauSparse struct {
+	er       *eliminated[float64]
+	ec       *eliminated[complex128]
 	re       *linalg.SparseLU
 	cx       *linalg.ComplexSparseLU
 	row, col []int
@@ -107,15 +110,15 @@ type radauSparse struct {
 // must have its diagonal in the pattern (newtonPattern puts it there); a pattern that
 // lacks one, or that linalg rejects, is a bug of the declared patterns and panics.
 func newRadauSparse(se *semiExplicit, pattern [][]int) *radauSparse {
-	re, err := linalg.NewSparseLU(se.n, pattern)
+	er, re, err := newRealEliminated(se.n, pattern, se.eliminationStages())
 	if err != nil {
 		panic(fmt.Sprintf("integrate: radau5: bad Newton matrix pattern: %v", err))
 	}
-	cx, err := linalg.NewComplexSparseLU(se.n, pattern)
+	ec, cx, err := newComplexEliminated(se.n, pattern, se.eliminationStages())
 	if err != nil {
 		panic(fmt.Sprintf("integrate: radau5: bad Newton matrix pattern: %v", err))
 	}
-	s := &radauSparse{re: re, cx: cx}
+	s := &radauSparse{er: er, ec: ec, re: re, cx: cx}
 	for i, cols := range pattern {
 		hasDiag := false
 		for _, j := range cols {
@@ -151,7 +154,7 @@ func (s *radauSparse) decomposeNeg(negJ []float64, kdiag []float64, fr, ar, br f
 		}
 		return s.aug.factor(negJ, kdiag, s.unit, fr, ar, br, reg)
 	}
-	rv, cv := s.re.Values(), s.cx.Values()
+	rv, cv := s.er.Values(), s.ec.Values()
 	for t, i := range s.row {
 		x := negJ[t]
 		rv[t], cv[t] = x, complex(x, 0)
@@ -160,10 +163,10 @@ func (s *radauSparse) decomposeNeg(negJ []float64, kdiag []float64, fr, ar, br f
 			cv[t] += complex(ar*kdiag[i], br*kdiag[i])
 		}
 	}
-	if err := s.re.Factor(); err != nil {
+	if err := s.er.Factor(); err != nil {
 		return err
 	}
-	return s.cx.Factor()
+	return s.ec.Factor()
 }
 
 func (s *radauSparse) solveReal(b []float64) {
@@ -171,7 +174,7 @@ func (s *radauSparse) solveReal(b []float64) {
 		s.aug.re.Solve(b)
 		return
 	}
-	s.re.Solve(b)
+	s.er.Solve(b)
 }
 
 func (s *radauSparse) solveComplex(b []complex128) {
@@ -179,7 +182,7 @@ func (s *radauSparse) solveComplex(b []complex128) {
 		s.aug.cx.Solve(b)
 		return
 	}
-	s.cx.Solve(b)
+	s.ec.Solve(b)
 }
 
 // radauComplexLU is a dense LU factorization with partial pivoting of a complex n×n

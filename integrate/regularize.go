@@ -82,8 +82,8 @@ type newtonReg struct {
 // regularize switches f to the regularized factorization for every later Factor.
 func (f *newtonFactor) regularize() {
 	f.reg.on = true
-	if f.sparse != nil && f.reg.aug == nil {
-		f.reg.build(&f.csr)
+	if (f.sparse != nil || f.elim != nil) && f.reg.aug == nil {
+		f.reg.build(f.patternCSR())
 	}
 }
 

@@ -1,6 +1,8 @@
 package integrate
 
 import (
+	"fmt"
+
 	"linkage/dae"
 )
 
@@ -73,11 +75,18 @@ type semiScatter struct {
 }
 
 // sparseNewtonFactor returns the sparse LU of the Newton matrices on the sparse path,
-// filled by newtonValues, and sets up the maps into its values.
+// filled by newtonValues on newtonPattern, that factorizes them with the accelerations
+// eliminated (velelim.go), and sets up the maps into its values.
 func (s *semiExplicit) sparseNewtonFactor() *newtonFactor {
-	f := newSparseNewtonFactor(s.n, s.newtonPattern())
-	s.spx = newSemiScatter(s, &f.csr)
-	return f
+	pattern := s.newtonPattern()
+	x, lu, err := newRealEliminated(s.n, pattern, s.eliminationStages())
+	if err != nil {
+		panic(fmt.Sprintf("integrate: bad Newton matrix pattern: %v", err))
+	}
+	csr := dae.NewCSR(pattern, s.n, s.n, false)
+	s.spx = newSemiScatter(s, &csr)
+	// The full pattern is kept by no one after this: the regularization rebuilds it.
+	return &newtonFactor{elim: x, elimLU: lu, repattern: s.newtonPattern}
 }
 
 func newSemiScatter(s *semiExplicit, k *dae.CSR) *semiScatter {

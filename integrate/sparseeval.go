@@ -232,9 +232,10 @@ func newSparseNewtonFactor(n int, pattern [][]int) *newtonFactor {
 // of the 3D chain). hht and genalpha's index-3 form take it; on the stabilized index-2
 // form (newmark) the blocks cost more than the few full factorizations they save
 // (BENCHMARKS.md, "The 400-rod 3D chain with hht"). The first-order forms of bdf
-// and radau5 are left to newSparseNewtonFactor: a body's q, v and a are different
-// unknowns there, so the pattern has no bordered block (UseBlocks declines) and their
-// refactorizations hold on the 3D chain (one full factorization per run). daealpha's
+// and radau5 are left to plain sparse LUs (with the accelerations eliminated,
+// velelim.go): a body's q, v and a are different unknowns there, so the pattern has no
+// bordered block (UseBlocks declines) and their refactorizations hold on the 3D chain
+// (one full factorization per run). daealpha's
 // index-2 pattern is declined too: its μ rows couple to their coordinates one way only,
 // so they pair with none.
 func newBlockNewtonFactor(n int, pattern [][]int) *newtonFactor {

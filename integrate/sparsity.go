@@ -192,6 +192,22 @@ type newtonFactor struct {
 	// (linalg.SparseLU.Pattern), not a copy.
 	csr dae.CSR
 	reg newtonReg // the regularization that Newton failures near singular positions switch on (regularize.go)
+	// elim, in place of sparse, factorizes the first-order form's matrices with the
+	// accelerations eliminated (velelim.go), filled by values on csr; elimLU is its LU.
+	elim   *eliminated[float64]
+	elimLU *linalg.SparseLU
+	// repattern gives elim's full pattern, which csr holds only from the first
+	// regularization on (pattern).
+	repattern func() [][]int
+}
+
+// patternCSR returns the pattern of Values(), rebuilding an eliminated factor's.
+func (f *newtonFactor) patternCSR() *dae.CSR {
+	if f.csr.RowStart == nil && f.repattern != nil {
+		n := f.elim.n
+		f.csr = dae.NewCSR(f.repattern(), n, n, false)
+	}
+	return &f.csr
 }
 
 // newNewtonFactor returns the factorization for n×n matrices with the given pattern (nil:
@@ -226,10 +242,15 @@ func (f *newtonFactor) Matrix() []float64 {
 
 // byValues reports whether the matrix is filled value by value (Values, CSR) rather than
 // assembled into Matrix().
-func (f *newtonFactor) byValues() bool { return f.sparse != nil && f.buf == nil }
+func (f *newtonFactor) byValues() bool { return f.elim != nil || (f.sparse != nil && f.buf == nil) }
 
 // Values returns the pattern-aligned storage of a factor filled by values.
-func (f *newtonFactor) Values() []float64 { return f.sparse.Values() }
+func (f *newtonFactor) Values() []float64 {
+	if f.elim != nil {
+		return f.elim.Values()
+	}
+	return f.sparse.Values()
+}
 
 // stored returns what the matrix was written into: Values() or Matrix().
 func (f *newtonFactor) stored() []float64 {
@@ -243,6 +264,9 @@ func (f *newtonFactor) stored() []float64 {
 func (f *newtonFactor) Factor() error {
 	if f.reg.on {
 		return f.factorRegularized()
+	}
+	if f.elim != nil {
+		return f.elim.Factor()
 	}
 	if f.byValues() {
 		return f.sparse.Factor()
@@ -259,6 +283,10 @@ func (f *newtonFactor) Solve(b []float64) {
 		f.reg.aug.Solve(b)
 		return
 	}
+	if f.elim != nil {
+		f.elim.Solve(b)
+		return
+	}
 	if f.sparse != nil {
 		f.sparse.Solve(b)
 		return
@@ -271,7 +299,7 @@ func (f *newtonFactor) Solve(b []float64) {
 // (dae.Sparsity) or its coupling is dense. With A = coupling ∪ M (∂f/∂q, ∂f/∂v, (M a)_q,
 // (Gᵀλ)_q) and G the constraint pattern, by blocks of y = (q, v, a, λ[, μ]):
 //
-//	q rows:  I + A (the (Gᵀμ)_q of GGL) on q,  I on v,  Gᵀ on μ
+//	q rows:  I (+ A, the (Gᵀμ)_q of GGL) on q,  I on v,  Gᵀ on μ
 //	v rows:  I on v,  I on a
 //	a rows:  A on q,  A on v,  M ∪ I on a,  Gᵀ on λ
 //	λ rows:  G on q, v and a (the union over the formulations' constraint rows)
@@ -299,7 +327,9 @@ func (s *semiExplicit) newtonPattern() [][]int {
 	}
 	for i := range nq {
 		rows[iq+i] = append(rows[iq+i], iq+i, iv+i)
-		add(iq+i, iq, coupling[i])
+		if s.hasMu { // the other forms' q' = v rows hold q and v alone (velelim.go)
+			add(iq+i, iq, coupling[i])
+		}
 		rows[iv+i] = append(rows[iv+i], iv+i, ia+i)
 		add(ia+i, iq, coupling[i])
 		add(ia+i, iv, coupling[i])

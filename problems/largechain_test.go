@@ -27,14 +27,19 @@ const largeChainBars = 10000
 // with int32 row numbers and room for as many values, of which 0.9e6 are nonzero) and
 // 47 MB of the matrix (values, pattern by rows and by columns); its live heap is 51, 100 and 197 MB at 2500, 5000 and
 // 10 000 bars, linear in N (19 KB per bar; 26 KB before the sparse LU's int32 row numbers
-// and fitted capacities and the Newton factor's shared pattern).
+// and fitted capacities and the Newton factor's shared pattern). Since session 12 bdf
+// factorizes that matrix with the accelerations and velocities eliminated
+// (integrate/velelim.go: the LU on nq + 2nc = 70 000 unknowns, L + U 46 % smaller); the
+// input values of each elimination stage and the maps into its reduced matrix, which it
+// keeps, cost about what the smaller LU saves: live heap 143.5 MB before, 152.4 MB after
+// (2026-11-26, same machine).
 var largeChainBudgets = []struct {
 	method      string
 	steps       int
 	live, alloc uint64 // bytes
 }{
 	{"hht", 3, 200 << 20, 800 << 20},  // measured live 76 MB, alloc 495 MB, 0.7 s
-	{"bdf", 2, 200 << 20, 1500 << 20}, // measured live 194 MB, alloc 1107 MB, 1.9 s
+	{"bdf", 2, 200 << 20, 1500 << 20}, // measured live 152 MB, alloc 796 MB, 1.6 s (session 12)
 }
 
 // TestLargeChainMemoryGuard: a planar chain of 10 000 bars is built (assembly and
