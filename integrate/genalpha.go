@@ -264,6 +264,7 @@ type genAlphaWork struct {
 	rx         *reaction            // λ-dependent forces f_λ (dae.ReactionForce), or nil
 	hTry       float64              // h of the attempt under way
 	rescue     bool                 // a corrector of this step failed (failed; commit clears it)
+	rnd        *newtonRounding      // the rounding level of the increments on the Newton-Krylov path, or nil
 
 	// The Newton-Krylov corrector of dae.MassSolver systems (massnewton.go): GMRES
 	// preconditioned by [C M Gᵀ; G 0] (index 3) or si2p (stabilized index 2), M z by
@@ -372,6 +373,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 				w.mm, w.kr = mm, newGMRES(w.nx)
 				w.kx, w.kb, w.kres, w.resRaw = vec(w.nx), vec(w.nx), vec(w.nx), vec(nq)
 				w.rec = massSchurOf(sys) // eq. 17 at the start without M (with f_λ: eq17.solveWith)
+				w.rnd = &newtonRounding{y: vec(w.nx), r0: vec(w.nx)}
 				w.dropG(sys)
 			}
 		}
@@ -484,6 +486,9 @@ func (w *genAlphaWork) attempt(h float64) (usedFresh int, err error) {
 func (w *genAlphaWork) failed(newton bool) {
 	w.nw.refreshAfter(newton)
 	w.rescue = w.rescue || newton
+	if newton {
+		w.rnd.arm()
+	}
 }
 
 // firstStep guesses h_0 as the step over which the acceleration term h²/2·q̈_0 alone
@@ -612,6 +617,7 @@ func (w *genAlphaWork) startCorrection(h float64) {
 func (w *genAlphaWork) predict(h float64, _ bool) error {
 	w.hTry = h
 	w.mn.attempt()
+	w.rnd.attempt()
 	w.prepare(h)
 	nq, nc := w.nq, w.nc
 	jerk := w.jerk
@@ -653,8 +659,56 @@ func (w *genAlphaWork) factor() error {
 		copy(w.res, w.resRaw)
 		w.scaled = false
 	}
+	if err == nil {
+		w.measureRounding()
+	}
 	return err
 }
+
+// measureRounding measures the rounding level of the increments (newtonRounding) at the
+// iterate with the matrix factor has just made, once armed: the third difference of the
+// residual of eqs. 69/94 along x, solved by the preconditioner (or the dense fallback's
+// matrix), in incrementNorm's norm. On the joint route the residual carries the rounding
+// of the world-origin moments, which M⁻¹ takes into the spin rows' a at any h; the
+// accelerations' weights make it 0.7-1.6 in the Newton norm against a Tol of 1e-3
+// (BENCHMARKS.md, the noise section's point 6), so without the floor the rate θ of two
+// rounding-level increments read as divergence at every h. It restores x, the residual
+// and the iterate's state.
+func (w *genAlphaWork) measureRounding() {
+	m := w.rnd
+	if m == nil || !m.armed {
+		return
+	}
+	copy(m.y, w.x)
+	copy(m.r0, w.res)
+	thirdDifference(w, w.dx)
+	var solve linearSolve = w.lu
+	if w.mn.inUse() {
+		solve = alphaPrecond{w}
+	}
+	solve.Solve(w.dx)
+	copy(w.x, m.y)
+	norm, _ := w.incrementNorm(w.hTry)
+	m.setLevel(norm)
+	copy(w.res, m.r0)
+	w.scaled = false
+	w.residualState(w.hTry)
+}
+
+// displacedResidual evaluates eqs. 69/94 at x + kτd (roundingProbe).
+func (w *genAlphaWork) displacedResidual(k int) []float64 {
+	for i, x := range w.rnd.y {
+		w.x[i] = x + roundingShift(k, i, x)
+	}
+	w.evalResidual(w.hTry)
+	return w.res
+}
+
+// alphaPrecond is genalpha's preconditioner as a linearSolve.
+type alphaPrecond struct{ w *genAlphaWork }
+
+// Solve applies the preconditioner to b (linearSolve).
+func (p alphaPrecond) Solve(b []float64) { p.w.precondition(b) }
 
 // increment solves for the Newton increment, applies it and returns its norm. With a
 // reused matrix the first increment alone is not trusted (needRate): the rate carried from
@@ -678,8 +732,9 @@ func (w *genAlphaWork) increment() float64 {
 	default:
 		solveIncrement(w.lu, w.res, w.dx, w.x)
 	}
+	w.rnd.iteration()
 	norm, roundoff := w.incrementNorm(w.hTry)
-	w.nw.noteIncrement(roundoff)
+	w.nw.noteIncrement(math.Max(roundoff, w.rnd.floor()))
 	return norm
 }
 
