@@ -35,7 +35,8 @@ type newtonRounding struct {
 	// well-conditioned models) pay no evaluations for it; index1 and baumgarte from the
 	// start.
 	armed bool
-	its   int // Newton iterations of the current attempt
+	its   int     // Newton iterations of the current attempt
+	at    float64 // genalpha: the h of the attempt whose matrix measured the level (0: none since the last factorization)
 }
 
 // bdfRoundingSlowIters is the Newton iteration of an attempt that arms the measurement.

@@ -486,9 +486,6 @@ func (w *genAlphaWork) attempt(h float64) (usedFresh int, err error) {
 func (w *genAlphaWork) failed(newton bool) {
 	w.nw.refreshAfter(newton)
 	w.rescue = w.rescue || newton
-	if newton {
-		w.rnd.arm()
-	}
 }
 
 // firstStep guesses h_0 as the step over which the acceleration term h²/2·q̈_0 alone
@@ -617,7 +614,6 @@ func (w *genAlphaWork) startCorrection(h float64) {
 func (w *genAlphaWork) predict(h float64, _ bool) error {
 	w.hTry = h
 	w.mn.attempt()
-	w.rnd.attempt()
 	w.prepare(h)
 	nq, nc := w.nq, w.nc
 	jerk := w.jerk
@@ -659,8 +655,8 @@ func (w *genAlphaWork) factor() error {
 		copy(w.res, w.resRaw)
 		w.scaled = false
 	}
-	if err == nil {
-		w.measureRounding()
+	if w.rnd != nil {
+		w.rnd.at = 0 // the level belongs to the matrix it was solved with
 	}
 	return err
 }
@@ -676,9 +672,6 @@ func (w *genAlphaWork) factor() error {
 // and the iterate's state.
 func (w *genAlphaWork) measureRounding() {
 	m := w.rnd
-	if m == nil || !m.armed {
-		return
-	}
 	copy(m.y, w.x)
 	copy(m.r0, w.res)
 	thirdDifference(w, w.dx)
@@ -690,6 +683,7 @@ func (w *genAlphaWork) measureRounding() {
 	copy(w.x, m.y)
 	norm, _ := w.incrementNorm(w.hTry)
 	m.setLevel(norm)
+	m.at = w.hTry
 	copy(w.res, m.r0)
 	w.scaled = false
 	w.residualState(w.hTry)
@@ -732,11 +726,26 @@ func (w *genAlphaWork) increment() float64 {
 	default:
 		solveIncrement(w.lu, w.res, w.dx, w.x)
 	}
-	w.rnd.iteration()
 	norm, roundoff := w.incrementNorm(w.hTry)
-	w.nw.noteIncrement(math.Max(roundoff, w.rnd.floor()))
+	if mon := &w.nw.mon; w.rnd != nil && w.rnd.at != w.hTry && mon.iter > 0 && norm >= alphaStallRate*mon.prev {
+		w.measureRounding()
+	}
+	w.nw.noteIncrement(math.Max(roundoff, w.roundingFloor()))
 	return norm
 }
+
+// roundingFloor is the Newton floor of the rounding level measured with the current
+// matrix at the attempt's h (newtonRounding.floor), else 0.
+func (w *genAlphaWork) roundingFloor() float64 {
+	if w.rnd == nil || w.rnd.at != w.hTry {
+		return 0
+	}
+	return w.rnd.floor()
+}
+
+// alphaStallRate is the rate θ of an increment at which genalpha measures the rounding
+// level (measureRounding) before the monitor judges it.
+const alphaStallRate = 0.5
 
 // krylov applies the Newton increment J⁻¹(−res) of the exact matrix of eq. 70 to x, by
 // GMRES on products J z (jacVec) preconditioned by [C M Gᵀ; G 0] (massNewton).
