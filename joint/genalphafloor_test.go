@@ -37,7 +37,12 @@ func TestGenAlphaRoundingFloorFarChain(t *testing.T) {
 				t.Fatalf("hung at %v: %v", p, err)
 			}
 		}
-		return m.Current().T - t0, m.Stats().NewtonFailures
+		cover, fails := m.Current().T-t0, m.Stats().NewtonFailures
+		// The measurement runs in these steps too (stalled increments hung far off).
+		if a := testing.AllocsPerRun(5, func() { _ = m.Step(math.Inf(1)) }); a != 0 {
+			t.Errorf("hung at %v: a step allocates %v times after warm-up, want 0", p, a)
+		}
+		return cover, fails
 	}
 	origin, _ := covered([3]float64{})
 	far, fails := covered([3]float64{0, 450, 0})
