@@ -3,9 +3,9 @@ package integrate
 import "math"
 
 // newtonRounding measures the rounding level of the Newton increments of bdf and of
-// genalpha on the Newton-Krylov path (genAlphaWork.measureRounding). In bdf's forms whose
+// genalpha on the Newton-Krylov path (genAlphaWork.measureRounding). bdf's forms whose
 // Newton norm weighs the accelerations and multipliers in full (index1, baumgarte: index-1
-// variables, scale h⁰). Their increments are resolved only to the rounding of the
+// variables, scale h⁰) need it from the start: their increments are resolved only to the rounding of the
 // dynamic rows' terms (f, M a and Gᵀλ, of the size of the largest joint torque: 2.5e6 N m
 // at the base of the 1000-rod chain) times M⁻¹, whose smallest eigenvalue is a rod's spin
 // about its axis (5e-5 kg m²). Measured on the joint route's chain at rest, dense path:
@@ -34,9 +34,9 @@ type newtonRounding struct {
 	// iteration of an attempt (slow), so runs that converge in two iterations (the
 	// well-conditioned models) pay no evaluations for it; index1 and baumgarte from the
 	// start.
-	armed bool
-	its   int     // Newton iterations of the current attempt
-	at    float64 // genalpha: the h of the attempt whose matrix measured the level (0: none since the last factorization)
+	armed   bool
+	its     int  // Newton iterations of the current attempt
+	current bool // genalpha: the level was measured with the current matrix (genAlphaWork.measureRounding)
 }
 
 // bdfRoundingSlowIters is the Newton iteration of an attempt that arms the measurement.

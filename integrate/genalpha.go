@@ -656,20 +656,23 @@ func (w *genAlphaWork) factor() error {
 		w.scaled = false
 	}
 	if w.rnd != nil {
-		w.rnd.at = 0 // the level belongs to the matrix it was solved with
+		w.rnd.current = false // a level belongs to the matrix it was solved with
 	}
 	return err
 }
 
 // measureRounding measures the rounding level of the increments (newtonRounding) at the
-// iterate with the matrix factor has just made, once armed: the third difference of the
-// residual of eqs. 69/94 along x, solved by the preconditioner (or the dense fallback's
-// matrix), in incrementNorm's norm. On the joint route the residual carries the rounding
-// of the world-origin moments, which M⁻¹ takes into the spin rows' a at any h; the
-// accelerations' weights make it 0.7-1.6 in the Newton norm against a Tol of 1e-3
-// (BENCHMARKS.md, the noise section's point 6), so without the floor the rate θ of two
-// rounding-level increments read as divergence at every h. It restores x, the residual
-// and the iterate's state.
+// iterate: the third difference of the residual of eqs. 69/94 along x, solved by the
+// preconditioner (or the dense fallback's matrix), in incrementNorm's norm; its Newton
+// floor then holds until the next factorization. On the joint route the residual carries
+// the rounding of the world-origin moments, which M⁻¹ takes into the spin rows' a at any
+// h; the accelerations' weights make it 0.7-1.6 in the Newton norm against a Tol of 1e-3
+// on the 100-rod chain hung 450 m off, so without the floor the rate θ of two
+// rounding-level increments read as divergence at every h (BENCHMARKS.md, "genalpha's
+// rounding floor"). It runs at a stalled increment (alphaStallRate), not as bdf's at
+// every factorization once armed: on the 1000-rod chain at the origin, whose attempts
+// take three or more iterations without stalling, that cost 13-34 % more evaluations for
+// the same steps. It restores x, the residual and the iterate's state.
 func (w *genAlphaWork) measureRounding() {
 	m := w.rnd
 	copy(m.y, w.x)
@@ -683,7 +686,7 @@ func (w *genAlphaWork) measureRounding() {
 	copy(w.x, m.y)
 	norm, _ := w.incrementNorm(w.hTry)
 	m.setLevel(norm)
-	m.at = w.hTry
+	m.current = true
 	copy(w.res, m.r0)
 	w.scaled = false
 	w.residualState(w.hTry)
@@ -727,7 +730,7 @@ func (w *genAlphaWork) increment() float64 {
 		solveIncrement(w.lu, w.res, w.dx, w.x)
 	}
 	norm, roundoff := w.incrementNorm(w.hTry)
-	if mon := &w.nw.mon; w.rnd != nil && w.rnd.at != w.hTry && mon.iter > 0 && norm >= alphaStallRate*mon.prev {
+	if mon := &w.nw.mon; w.rnd != nil && !w.rnd.current && mon.iter > 0 && norm >= alphaStallRate*mon.prev {
 		w.measureRounding()
 	}
 	w.nw.noteIncrement(math.Max(roundoff, w.roundingFloor()))
@@ -735,16 +738,17 @@ func (w *genAlphaWork) increment() float64 {
 }
 
 // roundingFloor is the Newton floor of the rounding level measured with the current
-// matrix at the attempt's h (newtonRounding.floor), else 0.
+// matrix (newtonRounding.floor), else 0.
 func (w *genAlphaWork) roundingFloor() float64 {
-	if w.rnd == nil || w.rnd.at != w.hTry {
+	if w.rnd == nil || !w.rnd.current {
 		return 0
 	}
 	return w.rnd.floor()
 }
 
 // alphaStallRate is the rate θ of an increment at which genalpha measures the rounding
-// level (measureRounding) before the monitor judges it.
+// level (measureRounding) before the monitor judges it: a stall at the rounding has θ ≈ 1
+// (two increments of noise), a converging iteration on the joint route 0.1-0.3.
 const alphaStallRate = 0.5
 
 // krylov applies the Newton increment J⁻¹(−res) of the exact matrix of eq. 70 to x, by
