@@ -747,8 +747,8 @@ func (w *genAlphaWork) roundingFloor() float64 {
 }
 
 // alphaStallRate is the rate θ of an increment at which genalpha measures the rounding
-// level (measureRounding) before the monitor judges it: a stall at the rounding has θ ≈ 1
-// (two increments of noise), a converging iteration on the joint route 0.1-0.3.
+// level (measureRounding) before the monitor judges it: a stall at the rounding has θ
+// near 1 (two increments of noise); 0.5 is a choice, not fitted.
 const alphaStallRate = 0.5
 
 // krylov applies the Newton increment J⁻¹(−res) of the exact matrix of eq. 70 to x, by
