@@ -181,7 +181,7 @@ type bdfWork struct {
 
 	hTry float64
 
-	rnd *bdfRounding // the rounding level of the increments (newBDFRounding), or nil
+	rnd *newtonRounding // the rounding level of the increments (newBDFRounding), or nil
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to

@@ -18,7 +18,7 @@ func (l *incrementLog) update(norm float64) newtonStatus {
 }
 func (l *incrementLog) rate() float64 { return l.m.rate() }
 
-// TestBDFRoundingLevelIsTheStall: bdfRounding's measured level is the level at which
+// TestBDFRoundingLevelIsTheStall: newtonRounding's measured level is the level at which
 // index1's Newton increments stall. On the joint route's chain of 100 slender rods
 // released from rest (dense Newton matrix, MassSolve hidden) the predictor of the first
 // step is already the solution to rounding, so both increments of the first attempt are
@@ -54,7 +54,7 @@ func TestBDFRoundingLevelIsTheStall(t *testing.T) {
 // path on the 3D chain of 400 slender rods (1200 coordinates) run to t = 5 ms at tol 1e-4
 // without a Newton failure, in at most 3 iterations per step, with steps that
 // allocate nothing, and land within 10 tol of the ggl form at t = 5 ms. Before the
-// rounding level was measured (bdfRounding) both stopped at t = 3.6e-9 s with h below
+// rounding level was measured (newtonRounding) both stopped at t = 3.6e-9 s with h below
 // HMin after 17 Newton failures: GMRES's difference products drowned in the residual's
 // rounding and no solve reached its tolerance (at 200 rods: 4 failures in 12 steps).
 func TestBDFIndex1KrylovLongChain(t *testing.T) {
@@ -85,7 +85,7 @@ func TestBDFIndex1KrylovLongChain(t *testing.T) {
 
 // TestBDFRoundingArmedOnlyWhenSlow: in the forms whose Newton norm scales a and λ by h or
 // h², bdf's rounding measurement on the Newton-Krylov path waits for an attempt's first
-// Newton failure or third iteration (bdfRounding.armed). On the 3D chain of 4 rods at
+// Newton failure or third iteration (newtonRounding.armed). On the 3D chain of 4 rods at
 // tol 1e-6 to 0.3 s every attempt converges in two iterations: the run is never armed and
 // takes the very steps and evaluations of a run without the measurement (joint's
 // TestBDFGGLLoadedSlenderChain is a run that needs it armed).

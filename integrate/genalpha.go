@@ -264,6 +264,7 @@ type genAlphaWork struct {
 	rx         *reaction            // λ-dependent forces f_λ (dae.ReactionForce), or nil
 	hTry       float64              // h of the attempt under way
 	rescue     bool                 // a corrector of this step failed (failed; commit clears it)
+	rnd        *newtonRounding      // the rounding level of the increments on the Newton-Krylov path, or nil
 
 	// The Newton-Krylov corrector of dae.MassSolver systems (massnewton.go): GMRES
 	// preconditioned by [C M Gᵀ; G 0] (index 3) or si2p (stabilized index 2), M z by
@@ -372,6 +373,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 				w.mm, w.kr = mm, newGMRES(w.nx)
 				w.kx, w.kb, w.kres, w.resRaw = vec(w.nx), vec(w.nx), vec(w.nx), vec(nq)
 				w.rec = massSchurOf(sys) // eq. 17 at the start without M (with f_λ: eq17.solveWith)
+				w.rnd = &newtonRounding{y: vec(w.nx), r0: vec(w.nx)}
 				w.dropG(sys)
 			}
 		}
@@ -653,8 +655,57 @@ func (w *genAlphaWork) factor() error {
 		copy(w.res, w.resRaw)
 		w.scaled = false
 	}
+	if w.rnd != nil {
+		w.rnd.current = false // a level belongs to the matrix it was solved with
+	}
 	return err
 }
+
+// measureRounding measures the rounding level of the increments (newtonRounding) at the
+// iterate: the third difference of the residual of eqs. 69/94 along x, solved by the
+// preconditioner (or the dense fallback's matrix), in incrementNorm's norm; its Newton
+// floor then holds until the next factorization. On the joint route the residual carries
+// the rounding of the world-origin moments, which M⁻¹ takes into the spin rows' a at any
+// h; the accelerations' weights make it 0.7-1.6 in the Newton norm against a Tol of 1e-3
+// on the 100-rod chain hung 450 m off, so without the floor the rate θ of two
+// rounding-level increments read as divergence at every h (BENCHMARKS.md, "genalpha's
+// rounding floor"). It runs at a stalled increment (alphaStallRate), not as bdf's at
+// every factorization once armed: on the 1000-rod chain at the origin, whose attempts
+// take three or more iterations without stalling, that cost 13-34 % more evaluations for
+// the same steps. It restores x, the residual and the iterate's state.
+func (w *genAlphaWork) measureRounding() {
+	m := w.rnd
+	copy(m.y, w.x)
+	copy(m.r0, w.res)
+	thirdDifference(w, w.dx)
+	var solve linearSolve = w.lu
+	if w.mn.inUse() {
+		solve = alphaPrecond{w}
+	}
+	solve.Solve(w.dx)
+	copy(w.x, m.y)
+	norm, _ := w.incrementNorm(w.hTry)
+	m.setLevel(norm)
+	m.current = true
+	copy(w.res, m.r0)
+	w.scaled = false
+	w.residualState(w.hTry)
+}
+
+// displacedResidual evaluates eqs. 69/94 at x + kτd (roundingProbe).
+func (w *genAlphaWork) displacedResidual(k int) []float64 {
+	for i, x := range w.rnd.y {
+		w.x[i] = x + roundingShift(k, i, x)
+	}
+	w.evalResidual(w.hTry)
+	return w.res
+}
+
+// alphaPrecond is genalpha's preconditioner as a linearSolve.
+type alphaPrecond struct{ w *genAlphaWork }
+
+// Solve applies the preconditioner to b (linearSolve).
+func (p alphaPrecond) Solve(b []float64) { p.w.precondition(b) }
 
 // increment solves for the Newton increment, applies it and returns its norm. With a
 // reused matrix the first increment alone is not trusted (needRate): the rate carried from
@@ -679,9 +730,26 @@ func (w *genAlphaWork) increment() float64 {
 		solveIncrement(w.lu, w.res, w.dx, w.x)
 	}
 	norm, roundoff := w.incrementNorm(w.hTry)
-	w.nw.noteIncrement(roundoff)
+	if mon := &w.nw.mon; w.rnd != nil && !w.rnd.current && mon.iter > 0 && norm >= alphaStallRate*mon.prev {
+		w.measureRounding()
+	}
+	w.nw.noteIncrement(math.Max(roundoff, w.roundingFloor()))
 	return norm
 }
+
+// roundingFloor is the Newton floor of the rounding level measured with the current
+// matrix (newtonRounding.floor), else 0.
+func (w *genAlphaWork) roundingFloor() float64 {
+	if w.rnd == nil || !w.rnd.current {
+		return 0
+	}
+	return w.rnd.floor()
+}
+
+// alphaStallRate is the rate θ of an increment at which genalpha measures the rounding
+// level (measureRounding) before the monitor judges it: a stall at the rounding has θ
+// near 1 (two increments of noise); 0.5 is a choice, not fitted.
+const alphaStallRate = 0.5
 
 // krylov applies the Newton increment J⁻¹(−res) of the exact matrix of eq. 70 to x, by
 // GMRES on products J z (jacVec) preconditioned by [C M Gᵀ; G 0] (massNewton).
