@@ -23,6 +23,7 @@ type controller struct {
 	// hCap > 0 bounds every proposal after a Newton failure: failCapFrac·h_f at the failure,
 	// times failCapRelax per accepted step since (0: no failure yet).
 	hCap float64
+	hAcc float64 // the last accepted step (0: none yet)
 	// beta > 0 turns on the PI controller of Gustafsson as the code DOPRI5 uses it (Hairer,
 	// Nørsett & Wanner 1993, II.4 and IV.2, eq. 2.43c): after an accepted step
 	//
@@ -73,6 +74,9 @@ func (ct *controller) accept(h, e float64) bool {
 	}
 	ct.justRejected = !ok
 	ct.h = h * fac
+	if ok {
+		ct.hAcc = h
+	}
 	if ct.hCap > 0 {
 		ct.h = math.Min(ct.h, ct.hCap)
 		if ok {
@@ -89,7 +93,9 @@ func (ct *controller) accept(h, e float64) bool {
 func (ct *controller) cut(h float64) {
 	ct.justRejected = true
 	ct.h = h * failureCut
-	ct.hCap = h * failCapFrac
+	if h > failCapGrown*ct.hAcc {
+		ct.hCap = h * failCapFrac
+	}
 }
 
 // failureCut is the step cut after an attempt without an error estimate, as in IDA
@@ -108,4 +114,8 @@ const failureCut = 0.25
 const (
 	failCapFrac  = 0.5 // the cap after a Newton failure at h_f, as a fraction of h_f
 	failCapRelax = 1.1 // the cap's growth per accepted step
+	// failCapGrown: only a failed attempt grown past failCapGrown × the last accepted step
+	// sets a cap; a failure inside a cut cascade or at a singular passage (h_f at or below
+	// the steps that were accepted) leaves none, so main's growth recovers from it.
+	failCapGrown = 2
 )

@@ -71,11 +71,19 @@ func TestControllerFailureCap(t *testing.T) {
 	if ct.hCap != before || ct.size() > before {
 		t.Errorf("rejection moved the cap %g → %g (proposal %g)", before, ct.hCap, ct.size())
 	}
-	// A second failure at a smaller size replaces the cap.
-	ct.cut(0.02)
+	// A failure at or below twice the last accepted step (a cut cascade, a singular
+	// passage) leaves the cap as it was.
+	before = ct.hCap
+	ct.cut(ct.size())
+	if ct.hCap != before {
+		t.Errorf("a failure not grown past %g × the last accepted step moved the cap %g → %g", float64(failCapGrown), before, ct.hCap)
+	}
+	// A failed attempt grown past it replaces the cap with failCapFrac of its size.
+	hg := 3 * ct.hAcc
+	ct.cut(hg)
 	ct.accept(ct.size(), 1e-12)
 	ct.accept(ct.size(), 1e-12)
-	if want := 0.02 * failCapFrac * failCapRelax; math.Abs(ct.size()-want) > 1e-15 {
-		t.Errorf("after a failure at 0.02 the proposal is %g, want the new cap %g", ct.size(), want)
+	if want := hg * failCapFrac * failCapRelax; math.Abs(ct.size()-want) > 1e-15*want {
+		t.Errorf("after a failure at %g the proposal is %g, want the new cap %g", hg, ct.size(), want)
 	}
 }
