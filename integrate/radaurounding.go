@@ -42,8 +42,9 @@ const radauRoundingIter = 3
 
 // noteStall measures the rounding level when the increment of norm dyno, the attempt's
 // third or later, has stalled against the previous one, once per attempt, and sets the
-// monitor's floor from it (Newton-Krylov path only; the dense and sparse paths resolve
-// the increments below roundoff on the measured models).
+// monitor's floor from it: on the Newton-Krylov path with GMRES only; the dense and
+// sparse paths, which carry the small problems' work-precision tables, and ApproxJacobian's
+// mass-part solves are left as they were (not measured there).
 func (w *radauWork) noteStall(dyno float64) {
 	if !w.mn().inUse() || w.approx || w.mon.floor > 0 || w.mon.iter+1 < radauRoundingIter ||
 		dyno < alphaStallRate*w.mon.dynold {
