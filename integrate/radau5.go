@@ -692,6 +692,7 @@ type radauMonitor struct {
 	reuseRate float64 // THET: θ of an attempt before it measures one
 	fixed     bool    // FixedH: no early stop by a slow rate
 	minRate   float64 // floor of θ: the forcing term of inexact (GMRES) solves, else 0
+	floor     float64 // the attempt's measured rounding floor (radaurounding.go), 0 until measured
 
 	iter                 int
 	theta, faccon        float64
@@ -703,7 +704,7 @@ type radauMonitor struct {
 // start begins an attempt, keeping FACCON from the previous one (RADAU5: FACCON =
 // MAX(FACCON, UROUND)**0.8).
 func (r *radauMonitor) start() {
-	r.iter, r.slow, r.dynold, r.thqold = 0, false, 0, 0
+	r.iter, r.slow, r.dynold, r.thqold, r.floor = 0, false, 0, 0, 0
 	if r.faccon == 0 {
 		r.faccon = 1
 	}
@@ -720,7 +721,8 @@ func (r *radauMonitor) update(dyno float64) newtonStatus {
 	if math.IsNaN(dyno) || math.IsInf(dyno, 0) {
 		return newtonDiverged
 	}
-	if r.iter > 1 && r.iter < r.maxIters && dyno > r.roundoff {
+	roundoff := math.Max(r.roundoff, r.floor)
+	if r.iter > 1 && r.iter < r.maxIters && dyno > roundoff {
 		thq := dyno / r.dynold
 		if r.iter == 2 {
 			r.theta = thq
@@ -743,7 +745,7 @@ func (r *radauMonitor) update(dyno float64) newtonStatus {
 		}
 	}
 	r.dynold = math.Max(dyno, radauUround)
-	if r.faccon*dyno <= r.fnewt || dyno <= r.roundoff {
+	if r.faccon*dyno <= r.fnewt || dyno <= roundoff {
 		return newtonConverged
 	}
 	if r.iter >= r.maxIters {
@@ -868,7 +870,9 @@ func (w *radauWork) increment() float64 {
 		z2[i] = k.t[1][0]*a + k.t[1][1]*b + k.t[1][2]*c
 		z3[i] = a + b // T's last row is (1, 1, 0)
 	}
-	return math.Sqrt(dyno / float64(3*n))
+	dyno = math.Sqrt(dyno / float64(3*n))
+	w.noteStall(dyno)
+	return dyno
 }
 
 // converged refuses an iterate whose last increment came from a GMRES solve that missed

@@ -48,6 +48,11 @@ import (
 // iteration whose last GMRES solve missed its tolerance is not declared converged
 // (massNewton.distrusted), and a failed attempt after a miss falls back to the dense
 // matrices on systems of at most massNewtonDenseMax coordinates (Stats.DenseFallbacks).
+// GMRES's own residual is that of its basis products combined: on the 1000-rod chain the
+// increments it returned missed the system by 1e-2 to 0.7 where it reported 5e-4 (the
+// products along its basis vectors err by 1e-2 or more at any σ, and the preconditioned
+// operator amplifies them), the first cause found of radau5's Newton failures there
+// (BENCHMARKS.md, "radau5's Newton iteration on the 1000-rod chain"; not fixed).
 //
 // The a-block stays M on dae.StiffMassSolver systems too. With the geometric stiffness
 // beside it, M + K_g h²/|α+iβ|² for both systems (commit abdc794), GMRES took as many
