@@ -288,7 +288,8 @@ func (e *coordEval) quad(x *[6]float64) float64 {
 // (e is scratch). For the separations d_x and d_y (a revolute joint's rows), whose Hessian
 // is the two diagonal entries at θ_I and θ_J, it multiplies those alone: quad's other
 // products are zeros, which leave its sums unchanged, so the result is the same to the bit
-// (up to the sign of a zero result) for finite vp, at a tenth of the work.
+// (up to the sign of a zero result) for finite vp, without forming the value, the gradient
+// and the 6×6 Hessian: γ of the 1000-bar chain 1.87 → 0.79 M instructions.
 func quadOf(kind coordKind, k *pairKin, vp *[6]float64, e *coordEval) float64 {
 	if kind != coordDx && kind != coordDy {
 		e.eval(kind, k)
