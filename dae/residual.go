@@ -37,6 +37,7 @@ type ResidualMeter struct {
 	sparse   SparseEvaluator // sparse path: G's values on pattern
 	pattern  CSR
 	values   []float64
+	gpass    SparseConstraintWithJacobian // g with G in one pass (the same numbers), or nil
 }
 
 // NewResidualMeter returns a meter for sys.
@@ -49,6 +50,7 @@ func NewResidualMeter(sys System) *ResidualMeter {
 	if se, ok := sys.(SparseEvaluator); ok {
 		m.sparse, m.pattern = se, ConstraintCSR(se, nq, nc)
 		m.values = make([]float64, m.pattern.NNZ())
+		m.gpass, _ = sys.(SparseConstraintWithJacobian)
 		return m
 	}
 	m.G = mat.NewDense(nc, nq, nil)
@@ -61,18 +63,22 @@ func (m *ResidualMeter) Measure(t float64, q, v, a []float64) ConstraintResidual
 	if len(m.g) == 0 {
 		return r
 	}
-	m.sys.Constraint(m.g, t, q)
+	switch {
+	case m.gpass != nil:
+		m.gpass.ConstraintWithJacobianValues(m.g, m.values, t, q)
+	case m.sparse != nil:
+		m.sys.Constraint(m.g, t, q)
+		m.sparse.ConstraintJacobianValues(m.values, t, q)
+	default:
+		m.sys.Constraint(m.g, t, q)
+		m.sys.ConstraintJacobian(m.G, t, q)
+	}
 	for i, x := range m.g {
 		if ax := math.Abs(x); ax > r.Pos || r.WorstPos < 0 || math.IsNaN(x) {
 			r.Pos, r.WorstPos = ax, i
 		}
 	}
 	m.sys.ConstraintTimeDerivative(m.gt, t, q)
-	if m.sparse != nil {
-		m.sparse.ConstraintJacobianValues(m.values, t, q)
-	} else {
-		m.sys.ConstraintJacobian(m.G, t, q)
-	}
 	r.Vel = m.maxAbsGxPlus(v, m.gt, 1)
 	if a != nil {
 		m.sys.Gamma(m.w, t, q, v)
@@ -83,23 +89,32 @@ func (m *ResidualMeter) Measure(t float64, q, v, a []float64) ConstraintResidual
 
 // maxAbsGxPlus returns ‖G x + s·y‖∞ with G as last evaluated (dense or on its pattern).
 func (m *ResidualMeter) maxAbsGxPlus(x, y []float64, s float64) float64 {
-	var worst float64
-	for i := range y {
-		r := s * y[i]
-		if m.sparse != nil {
-			start := m.pattern.RowStart[i]
-			for k, j := range m.pattern.Row(i) {
-				r += m.values[start+k] * x[j]
-			}
-		} else {
+	if m.sparse == nil {
+		var worst float64
+		for i := range y {
+			r := s * y[i]
 			for j, gij := range m.G.RawRowView(i) {
 				r += gij * x[j]
 			}
+			if math.IsNaN(r) {
+				return math.NaN()
+			}
+			worst = max(worst, math.Abs(r))
+		}
+		return worst
+	}
+	var worst float64
+	for i := range y {
+		r := s * y[i]
+		start, end := m.pattern.RowStart[i], m.pattern.RowStart[i+1]
+		row := m.values[start:end]
+		for k, j := range m.pattern.Cols[start:end] {
+			r += row[k] * x[j]
 		}
 		if math.IsNaN(r) {
 			return math.NaN()
 		}
-		worst = math.Max(worst, math.Abs(r))
+		worst = max(worst, math.Abs(r))
 	}
 	return worst
 }

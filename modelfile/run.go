@@ -435,8 +435,10 @@ type Summary struct {
 	InitS  float64 `json:"init_s"`
 	StepS  float64 `json:"step_s"`
 	// CPUS is the CPU time (user + system, every thread, the GC's included) of the
-	// integration, in seconds, where the caller measured it (linkage run on Unix): on a
-	// machine shared with other jobs it is the steadier measure of cost.
+	// integration, in seconds, where the caller measured it (linkage run on Unix): the
+	// method's Init, the steps, the residual measure after each step and the output
+	// samples with their rows. On a machine shared with other jobs it is the steadier
+	// measure of cost.
 	CPUS float64 `json:"cpu_s,omitempty"`
 	// SetupCPUS is the CPU time of the process before the first step (its start, BuildS's
 	// work and the method's Init), in seconds, where the caller measured it.

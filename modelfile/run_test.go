@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"linkage/dae"
 	"linkage/integrate"
 )
 
@@ -229,5 +230,37 @@ func TestKinematicChannel(t *testing.T) {
 		if got := kinematicChannel(name, bodies, markers); got != want {
 			t.Errorf("kinematicChannel(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// TestResidualChannels (issue 15): the recorder measures the constraint residuals only
+// for a residual channel; then each sample's residual.position, .velocity and
+// .acceleration are a residual meter's ‖g‖∞, ‖G v + g_t‖∞ and ‖G a − γ‖∞ at that sample's
+// state, bit for bit, and they are not all zero (the rounding of the run).
+func TestResidualChannels(t *testing.T) {
+	b := loadExample(t, "slider-crank")
+	sim := &b.Doc.Model.Simulation
+	sim.Plot = nil
+	sim.Outputs = []string{"rod.x", "energy"}
+	if rc := newRecorder(b, &Result{}, nil); rc.meter != nil {
+		t.Errorf("no residual channel among %v, yet the recorder has a residual meter", rc.names)
+	}
+	sim.Outputs = []string{"rod.x", "residual.position", "residual.velocity", "residual.acceleration"}
+	r := runExample(t, b, RunOptions{Method: "hht", Tol: 1e-6, TEnd: 0.1})
+	sol := r.Solution
+	meter := dae.NewResidualMeter(dae.WithPfaffianRows(b.Full()))
+	var largest float64
+	for k := range sol.T {
+		want := meter.Measure(sol.T[k], sol.Q[k], sol.V[k], sol.A[k])
+		for i, w := range []float64{want.Pos, want.Vel, want.Acc} {
+			got := r.Channel(sim.Outputs[i+1])[k]
+			if math.Float64bits(got) != math.Float64bits(w) {
+				t.Errorf("t = %g: %s = %v, want %v", sol.T[k], sim.Outputs[i+1], got, w)
+			}
+			largest = math.Max(largest, got)
+		}
+	}
+	if len(sol.T) < 10 || !(largest > 0) {
+		t.Errorf("%d samples, largest residual %v: want at least 10 samples and a nonzero residual", len(sol.T), largest)
 	}
 }

@@ -43,7 +43,9 @@ type CSVWriter struct {
 
 // NewCSVWriter writes the header line of names to w (buffered: Flush at the end).
 func NewCSVWriter(w io.Writer, names []string) *CSVWriter {
-	c := &CSVWriter{w: bufio.NewWriter(w), buf: make([]byte, 0, 32)}
+	// 64 KiB between writes: a 1000-bar chain's row is 60 KB, and at bufio's default
+	// 4 KiB its rows took 1400 write calls per 100 rows, a few ms of system time.
+	c := &CSVWriter{w: bufio.NewWriterSize(w, 64<<10), buf: make([]byte, 0, 32)}
 	_, c.err = c.w.WriteString(strings.Join(names, ",") + "\n")
 	return c
 }

@@ -112,9 +112,8 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 		var g float64
 		for k := range rw.N {
 			tm := &rw.Terms[k]
-			s.evalTerm(&c, tm, q, &e)
 			vp := s.pairs[tm.Pair].rate(v)
-			g -= tm.W * e.quad(&vp)
+			g -= tm.W * quadOf(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &vp, &e)
 		}
 		if rw.Drive != nil {
 			_, _, ddf := rw.Drive.Eval(t)

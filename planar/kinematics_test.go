@@ -14,14 +14,7 @@ func TestQuadGrad(t *testing.T) {
 	u := func() float64 { return 2*r.Float64() - 1 }
 	kinds := []coordKind{coordDx, coordDy, coordAlong, coordNormal, coordAngle, coordDist2, coordLength}
 	for _, ground := range []bool{false, true} {
-		pr := pairRef{si: Vec{u(), u()}, sj: Vec{u(), u()}, phiI: u(), phiJ: u(), col: [6]int{0, 1, 2, 3, 4, 5}}
-		if ground {
-			pr.col = [6]int{-1, -1, -1, 0, 1, 2}
-		}
-		nq := 6
-		if ground {
-			nq = 3
-		}
+		pr, nq := randomPair(u, ground)
 		for range 3 {
 			q, v := make([]float64, nq), make([]float64, nq)
 			for i := range q {
@@ -55,6 +48,50 @@ func TestQuadGrad(t *testing.T) {
 					if math.Abs(g[a]-fd) > 1e-7*math.Max(1, math.Abs(fd)) {
 						t.Errorf("ground %v, kind %d, entry %d: quadGrad %.10g, central difference %.10g", ground, kind, a, g[a], fd)
 					}
+				}
+			}
+		}
+	}
+}
+
+// randomPair returns a pair of two bodies (q = both bodies' x, y, θ) or, with ground, of
+// the ground and a body (q = its x, y, θ) with random markers, and the length of q.
+func randomPair(u func() float64, ground bool) (pairRef, int) {
+	pr := pairRef{si: Vec{u(), u()}, sj: Vec{u(), u()}, phiI: u(), phiJ: u(), col: [6]int{0, 1, 2, 3, 4, 5}}
+	if ground {
+		pr.col = [6]int{-1, -1, -1, 0, 1, 2}
+		return pr, 3
+	}
+	return pr, 6
+}
+
+// TestQuadOf: quadOf, the quadratic form vpᵀ ∇²c vp that γ sums, is the number of the full
+// Hessian's eval and quad to the bit for every coordinate kind, at random poses of two
+// bodies and of a body and the ground, with velocities whose entries are all nonzero or
+// partly zero (quad skips zero entries).
+func TestQuadOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	u := func() float64 { return 2*r.Float64() - 1 }
+	kinds := []coordKind{coordDx, coordDy, coordAlong, coordNormal, coordAngle, coordDist2, coordLength}
+	for _, ground := range []bool{false, true} {
+		pr, nq := randomPair(u, ground)
+		for trial := range 20 {
+			q, v := make([]float64, nq), make([]float64, nq)
+			for i := range q {
+				q[i], v[i] = u(), u()
+				if trial%2 == 1 && r.IntN(3) == 0 {
+					v[i] = 0
+				}
+			}
+			vp := pr.rate(v)
+			var k pairKin
+			pr.kin(q, &k)
+			for _, kind := range kinds {
+				var e, scratch coordEval
+				e.eval(kind, &k)
+				want := e.quad(&vp)
+				if got := quadOf(kind, &k, &vp, &scratch); math.Float64bits(got) != math.Float64bits(want) {
+					t.Errorf("ground %v, kind %d, v %v: quadOf %v, eval and quad %v", ground, kind, v, got, want)
 				}
 			}
 		}

@@ -19,8 +19,9 @@
 #   process_s  the whole process: for linkage loading the file, building the model, the
 #              consistent start and the integration; for the peers building their system
 #              and integrating;
-#   integ_s    linkage's integration alone (the method's Init and the steps: cpu_s of its
-#              run summary).
+#   integ_s    linkage's run alone (cpu_s of its run summary): the method's Init, the
+#              steps, the residual measure after each step, the output samples and
+#              their CSV rows; not the loading, building and consistent start.
 #
 # ida: per step. linkage's planar bar chain of N bars (examples/chain-bars.yaml; bdf in its
 #   default GGL form, and hht) against IDA's chain of N_ida point masses with the same
