@@ -112,13 +112,14 @@ func (k *aliKrylov) meanMassTrace(t float64, q []float64) float64 {
 	return tr
 }
 
-// factor prepares the tangent's preconditioner at the iterate (aliWork.factor). It stays
-// M + βΦ_qᵀΦ_q on dae.StiffMassSolver systems too: with (h²/4) K_g beside M (commit
-// bb913b3, systems without constraint rows) the 3D chain's steps of 0.2-1 ms took 0-30 %
-// fewer residual evaluations and no less CPU (K_g's Newton-Euler pass and the stiffer
-// recursion cost what the products saved; up to 26 % more at N = 10), and ali3 and ali1
-// still failed their Newton iterations at 0.5 ms on the 1000-rod chain (BENCHMARKS.md,
-// "The geometric stiffness in radau5's and bdf's preconditioners").
+// factor prepares the tangent's preconditioner at the iterate (aliWork.factor). It takes
+// no geometric stiffness on dae.StiffMassSolver systems: with (h²/4) K_g beside M in F's
+// preconditioner, or in the scaling itself ((M + (h²/4) K_g)⁻¹R), the 3D chain's GMRES
+// products stayed at one per solve up to N = 1000 where M alone needs 2-3 at 0.4-0.8 ms,
+// but K_g's Newton-Euler pass and the stiffer recursion made a step 25-70 % dearer at
+// N = 100, and multi-index's longer steps on the 4-rod chain 3 times less accurate
+// (BENCHMARKS.md, "ali3 and ali1 on the forward-dynamics residual"; before, commit
+// bb913b3 on R itself: no CPU gain, and no help at 0.5 ms on 1000 rods).
 func (k *aliKrylov) factor() error {
 	w := k.w
 	h := w.hTry
