@@ -57,15 +57,15 @@ type aliKrylov struct {
 	mq []float64 //
 	y  []float64 // nc zeros: the multiplier side of a Woodbury solve
 
-	x0, rb   []float64 // the iterate's unknowns (q or q̈) and its rows without penalty
+	x0, rc   []float64 // the iterate's unknowns (q or q̈); the reaction column (nq)
 	q1, v1   []float64 // the perturbed iterate
 	a1, f1   []float64
 	r1, e1   []float64 // its rows without penalty and its Φ̈ (index 1)
 	gam1, gz []float64 // γ and G z (nc)
 	G1       *mat.Dense
 	missed   bool // the last GMRES solve missed its tolerance
-	// F = M(q)⁻¹R at the iterate, M(q)⁻¹ of its rows without the penalty (c·rb, c = h²/4
-	// in index 3, 1 in index 1) and M(q₁)⁻¹(c·rb + εu) at the perturbed iterate (nq each)
+	// F = M(q)⁻¹R at the iterate, F without the penalty's force, and that at the
+	// perturbed iterate (forwardDynamics; nq each)
 	F0, Fb, F1 []float64
 	tq         float64 // tₙ₊₁, where F is evaluated
 
@@ -84,7 +84,7 @@ func newALIKrylov(w *aliWork, sys dae.System) *aliKrylov {
 	vec := func(n int) []float64 { return make([]float64, n) }
 	// massSchurOf: with λ-dependent forces the residual adds f_λ itself (pressReaction)
 	k := &aliKrylov{mm: mm, ms: ms, tan: massSchurOf(sys), proj: massSchurOf(sys), kr: newGMRES(nq), w: w,
-		mq: vec(nq), y: vec(nc), x0: vec(nq), rb: vec(nq), q1: vec(nq), v1: vec(nq), a1: vec(nq), f1: vec(nq),
+		mq: vec(nq), y: vec(nc), x0: vec(nq), rc: vec(nq), q1: vec(nq), v1: vec(nq), a1: vec(nq), f1: vec(nq),
 		r1: vec(nq), e1: vec(nc), gam1: vec(nc), gz: vec(nc), F0: vec(nq), Fb: vec(nq), F1: vec(nq)}
 	// The rounding-only increment (jacVec): the measured one (diffNoise, √(ν S)) moved
 	// ali3's and ali1's results with joint friction from the dense path's by 2.8e-5 and
@@ -142,19 +142,27 @@ func (k *aliKrylov) increment() {
 	} else {
 		copy(k.x0, w.a)
 	}
-	k.rows(k.rb, t, w.q, w.v, w.a, k.G1)
+	// the residual's Q + f_λ(λ̂) and G at the iterate, as loads would evaluate them
+	copy(k.f1, w.f)
+	if w.nc > 0 {
+		k.G1.Copy(w.G)
+	}
 	if k.rf != nil {
 		k.reactionBase(t)
 	}
 	k.tq = t
-	k.ms.MassSolve(k.F0, t, w.q, w.r)
-	copy(k.Fb, k.F0)
-	if w.nc > 0 { // the penalty's force αGᵀΦ at the iterate is left out of the scaled part
-		c := k.rowScale()
-		for i, r := range k.rb {
-			k.r1[i] = c * r
+	k.loadsOf(k.r1, w.G)
+	k.forwardDynamics(k.Fb, t, w.q, w.a, k.r1)
+	copy(k.F0, k.Fb)
+	if w.nc > 0 { // F with the penalty's force αGᵀΦ, which the difference leaves out
+		alpha := w.penalty()
+		for c := range w.nc {
+			mu := alpha * w.phi[c]
+			for j, g := range w.G.RawRowView(c) {
+				k.r1[j] += g * mu
+			}
 		}
-		k.ms.MassSolve(k.Fb, t, w.q, k.r1)
+		k.forwardDynamics(k.F0, t, w.q, w.a, k.r1)
 	}
 	for i, f := range k.F0 {
 		w.dx[i] = -f
@@ -165,23 +173,27 @@ func (k *aliKrylov) increment() {
 	}
 }
 
-// rows writes M q̈ − Q − f_λ(λ̂) + Gᵀλ* at (t, q, v, q̈) into dst (the equation of motion
-// without the penalty, λ̂ of the iterate held), Q + f_λ(λ̂) into f1, G(q) into G.
-func (k *aliKrylov) rows(dst []float64, t float64, q, v, a []float64, G *mat.Dense) {
+// loads writes Gᵀλ* − Q − f_λ(λ̂) at (t, q, v) into dst (the equation of motion without
+// M q̈ and the penalty, λ̂ of the iterate held), Q + f_λ(λ̂) into f1, G(q) into G.
+func (k *aliKrylov) loads(dst []float64, t float64, q, v []float64, G *mat.Dense) {
 	w := k.w
 	w.sys.Force(k.f1, t, q, v)
 	w.stats.FuncEvals++
 	if w.rx != nil {
 		w.rx.rx.add(k.f1, t, q, v, w.lamHat)
 	}
-	k.mm.MassMul(dst, t, q, a)
+	if w.nc > 0 {
+		w.sys.ConstraintJacobian(G, t, q)
+	}
+	k.loadsOf(dst, G)
+}
+
+// loadsOf writes Gᵀλ* − f1 into dst.
+func (k *aliKrylov) loadsOf(dst []float64, G *mat.Dense) {
+	w := k.w
 	for i, f := range k.f1 {
-		dst[i] -= f
+		dst[i] = -f
 	}
-	if w.nc == 0 {
-		return
-	}
-	w.sys.ConstraintJacobian(G, t, q)
 	for c := range w.nc {
 		l := w.lamStar[c]
 		for j, g := range G.RawRowView(c) {
@@ -190,23 +202,33 @@ func (k *aliKrylov) rows(dst []float64, t float64, q, v, a []float64, G *mat.Den
 	}
 }
 
-// jacVec writes F's tangent times z into dst (krylovSystem; see aliKrylov): R₀'s product
-// u by rowsJacVec, then (M(q₁)⁻¹(c·rb + εu) − M(q)⁻¹(c·rb))/ε with c·rb = R₀ (rb the
-// rows without the penalty, c = rowScale) plus the penalty's column (addPenalty). The
-// penalty's force αGᵀΦ at the iterate stays out of the difference as the dense tangent
-// leaves out (Gᵀ αΦ)_q (aliWork.factor): far from the solution it is orders of magnitude
-// above the loads (measured: with it, (M⁻¹)_q αGᵀΦ took GMRES's first reduction on the
-// closed 70-rod chain from 2e-3 to 0.7 within 22 steps of 1 ms, and ali3 failed there).
+// forwardDynamics writes c(q̈ + M(q)⁻¹ ℓ) into dst, c = rowScale: M(q)⁻¹ of the rows
+// c(M q̈ + ℓ) without forming M q̈, whose round trip through the articulated-body solve
+// would add its rounding, amplified by M's condition number (about 1e12 on the
+// 1000-rod chain), to every difference. ℓ is overwritten.
+func (k *aliKrylov) forwardDynamics(dst []float64, t float64, q, a, l []float64) {
+	c := k.rowScale()
+	k.ms.MassSolve(dst, t, q, l)
+	for i, x := range dst {
+		dst[i] = c * (a[i] + x)
+	}
+}
+
+// jacVec writes F's tangent times z into dst (krylovSystem; see aliKrylov): at the
+// perturbed iterate q₁ = q + εz (or q̈ + εz) of rowsJacVec, (c(q̈₁ + M(q₁)⁻¹ℓ₁) − c(q̈ +
+// M(q)⁻¹ℓ))/ε with ℓ the loads without the penalty (loads; ℓ₁ with the linearized change
+// of f_λ(λ̂) through λ̂), plus the penalty's column (addPenalty). The penalty's force αGᵀΦ
+// at the iterate stays out of the difference as the dense tangent leaves out (Gᵀ αΦ)_q
+// (aliWork.factor): far from the solution it is orders of magnitude above the loads
+// (measured: with it, (M⁻¹)_q αGᵀΦ took GMRES's first reduction on the closed 70-rod
+// chain from 2e-3 to 0.7 within 22 steps of 1 ms, and ali3 failed there).
 func (k *aliKrylov) jacVec(dst, z []float64) {
-	eps := k.rowsJacVec(dst, z)
+	eps := k.perturbedLoads(k.r1, z)
 	if eps == 0 {
+		clear(dst)
 		return
 	}
-	c := k.rowScale()
-	for i, r := range k.rb {
-		k.r1[i] = c*r + eps*dst[i]
-	}
-	k.ms.MassSolve(k.F1, k.tq, k.q1, k.r1)
+	k.forwardDynamics(k.F1, k.tq, k.q1, k.a1, k.r1)
 	for i, f := range k.F1 {
 		dst[i] = (f - k.Fb[i]) / eps
 	}
@@ -223,10 +245,11 @@ func (k *aliKrylov) rowScale() float64 {
 	return 1
 }
 
-// rowsJacVec writes the product of R's tangent without the penalty's column (the dense
-// path's matrix but αΦ_qᵀΦ_q or αΦ_qᵀ ∂Φ̈/∂q̈) with z into dst and returns the difference
-// increment ε (0 when z = 0), with the perturbed iterate in q1, v1, a1.
-func (k *aliKrylov) rowsJacVec(dst, z []float64) float64 {
+// perturbedLoads moves the iterate's unknowns by εz (q₁ = q + εz in index 3, q̈₁ = q̈ + εz
+// in index 1, the trapezoidal rule giving the rest into q1, v1, a1), writes the loads
+// there into dst (with λ-dependent forces plus ε times the change of −f_λ through λ̂,
+// addReactionColumn) and returns ε, or 0 when z = 0.
+func (k *aliKrylov) perturbedLoads(dst, z []float64) float64 {
 	w := k.w
 	h := w.hTry
 	t, c2, s := w.cur.T+h, h*h/4, &w.cur
@@ -245,19 +268,14 @@ func (k *aliKrylov) rowsJacVec(dst, z []float64) float64 {
 		}
 	}
 	if eps == 0 {
-		clear(dst)
 		return 0
 	}
-	k.rows(k.r1, t, k.q1, k.v1, k.a1, k.G1)
-	for i := range dst {
-		dst[i] = (k.r1[i] - k.rb[i]) / eps
-	}
+	k.loads(dst, t, k.q1, k.v1, k.G1)
 	if k.rf != nil && w.nc > 0 {
-		k.addReactionColumn(dst, t, eps)
-	}
-	if w.index == 3 {
-		for i := range dst {
-			dst[i] *= c2
+		clear(k.rc)
+		k.addReactionColumn(k.rc, t, eps)
+		for i, x := range k.rc {
+			dst[i] += eps * x
 		}
 	}
 	return eps
