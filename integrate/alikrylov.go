@@ -32,9 +32,9 @@ import (
 //
 // with R₀ the rows without the penalty force αΦ_qᵀΦ (the dense tangent leaves out
 // (Φ_qᵀαΦ)_q alike) and M_F⁻¹Φ_qᵀ the factorization's Y below, is applied to z by a
-// forward difference of M(q)⁻¹R₀ with λ* held (R₀'s directional difference u, then one
-// articulated-body solve M(q + εz)⁻¹(R₀ + εu)) plus the penalty's column Y α(Φ_q z) or
-// Y α(Φ̈(q̈ + εz) − Φ̈)/ε. GMRES (gmres.go) is preconditioned by (M + β Φ_qᵀΦ_q)⁻¹ M
+// forward difference of M(q)⁻¹R₀ = c(q̈ + M(q)⁻¹ℓ) with λ* held (ℓ = Φ_qᵀλ* − Q the
+// loads, c = h²/4 or 1: one force evaluation and one articulated-body solve per product,
+// jacVec) plus the penalty's column Y α(Φ_q z) or Y α(Φ̈(q̈ + εz) − Φ̈)/ε. GMRES (gmres.go) is preconditioned by (M + β Φ_qᵀΦ_q)⁻¹ M
 // (β = αh²/4 in index 3, α in index 1) at the first iterate of every step (index 3) or at
 // every iterate (index 1): the identity without constraint rows, else I − Y (G Y +
 // I/β)⁻¹ G with Y = M⁻¹ Gᵀ by Woodbury's identity (massSchur with shift 1/β: nc recursive
