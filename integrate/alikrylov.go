@@ -6,33 +6,45 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"linkage/dae"
+	"linkage/linalg"
 )
 
 // aliKrylov is the Newton-Krylov path of the augmented Lagrangian methods (ali3, ali1,
 // multi-index) on systems with dae.MassSolver and dae.MassMultiplier (the joint route):
-// no nq×nq matrix is formed. The tangent matrix of seed 001 (eqs. 6-9; see ALI3, ALI1)
+// no nq×nq matrix is formed. The residual R of eq. 8 (index 3, times h²/4) or eq. 5
+// (index 1) is solved in its forward-dynamics form
 //
-//	index 3:  M + (h²/4)((M q̈)_q + (Φ_qᵀλ*)_q − Q_q) − (h/2) Q_q̇ + (h²/4) α Φ_qᵀΦ_q
-//	index 1:  M + (h²/4)((M q̈)_q + (Φ_qᵀλ*)_q − Q_q) − (h/2) Q_q̇ + α Φ_qᵀ ∂Φ̈/∂q̈
+//	F(x) = M(q)⁻¹ R(x),   x = qₙ₊₁ (index 3) or q̈ₙ₊₁ (index 1),
 //
-// is applied to z by a forward difference of the equation of motion with λ* held (its
-// terms but the penalty) plus the penalty term, Φ_qᵀ(Φ_q z) or Φ_qᵀ(Φ̈(q̈ + εz) − Φ̈)/ε, at
-// the iterate: the product of the dense path's matrix, so GMRES (gmres.go) solves the
-// same Newton increments to its forcing term. Its preconditioner is the mass part with
-// the penalty, M + β Φ_qᵀΦ_q (β = αh²/4 in index 3, α in index 1), applied by Woodbury's
-// identity through the articulated-body recursion (massSchur with shift 1/β: nc + 1
-// recursive solves and an nc×nc Cholesky factorization of G M⁻¹ Gᵀ + I/β per matrix),
+// which has the same zeros. Newton's method is not invariant under this q-dependent row
+// scaling, and that is its purpose: in relative coordinates of slender bodies M(q) is
+// ill-conditioned (a rod's spin about its axis) and turns with the joint angles (the spin
+// of a rod carries the rest of a nearly straight chain, whose inertia about that axis
+// grows from the spins' to m L² θ² within microradians), so R = M(q) q̈ − Q is far more
+// curved than M(q)⁻¹R = q̈ − M(q)⁻¹Q. On the 1000-rod chain at 0.4 ms Newton on R left
+// spurious spin accelerations that made its next tangents indefinite (GMRES missed, the
+// run stopped), whatever the products' accuracy; Newton on F (as hht's scaled rows,
+// massNewton.scaleRows) steps there at 0.2-0.8 ms (BENCHMARKS.md, "ali3 and ali1 on the
+// forward-dynamics residual"). F's tangent,
+//
+//	M⁻¹(M + (h²/4)((M q̈)_q + (Φ_qᵀλ*)_q − Q_q) − (h/2) Q_q̇) + (M⁻¹)_q R₀ + (h²/4) M_F⁻¹ α Φ_qᵀΦ_q   (index 3)
+//	M⁻¹(M + (h²/4)((M q̈)_q + (Φ_qᵀλ*)_q − Q_q) − (h/2) Q_q̇) + (M⁻¹)_q R₀ + M_F⁻¹ α Φ_qᵀ ∂Φ̈/∂q̈     (index 1)
+//
+// with R₀ the rows without the penalty force αΦ_qᵀΦ (the dense tangent leaves out
+// (Φ_qᵀαΦ)_q alike) and M_F⁻¹Φ_qᵀ the factorization's Y below, is applied to z by a
+// forward difference of M(q)⁻¹R₀ = c(q̈ + M(q)⁻¹ℓ) with λ* held (ℓ = Φ_qᵀλ* − Q the
+// loads, c = h²/4 or 1: one force evaluation and one articulated-body solve per product,
+// jacVec) plus the penalty's column Y α(Φ_q z) or Y α(Φ̈(q̈ + εz) − Φ̈)/ε. GMRES (gmres.go) is preconditioned by (M + β Φ_qᵀΦ_q)⁻¹ M
+// (β = αh²/4 in index 3, α in index 1) at the first iterate of every step (index 3) or at
+// every iterate (index 1): the identity without constraint rows, else I − Y (G Y +
+// I/β)⁻¹ G with Y = M⁻¹ Gᵀ by Woodbury's identity (massSchur with shift 1/β: nc recursive
+// solves and an nc×nc Cholesky factorization per matrix, no recursion per application),
 // positive definite whatever the rank of Φ_q, as the method promises. The projections'
 // matrix M + αΦ_qᵀΦ_q is applied the same way, and M x by dae.MassMultiplier, so the
 // projections run the dense path's iteration (solveProjected).
 //
 // With λ-dependent forces the rows carry f_λ at the iterate's λ̂ and each product the
-// derivative through λ̂ (alikrylovreaction.go).
-//
-// The dynamic rows are not rescaled by M(q_F) M(q)⁻¹ as massNewton's are: the products
-// are taken at the iterate, not at the factorization point, and the preconditioner is
-// formed at the first iterate of every step (index 3) or at every iterate (index 1), so
-// the frozen-M error that scaling cures on the α-methods' reused matrices does not arise.
+// derivative through λ̂ (alikrylovreaction.go), in R and u alike.
 type aliKrylov struct {
 	mm   dae.MassMultiplier
 	ms   dae.MassSolver
@@ -45,13 +57,17 @@ type aliKrylov struct {
 	mq []float64 //
 	y  []float64 // nc zeros: the multiplier side of a Woodbury solve
 
-	x0, rb   []float64 // the iterate's unknowns (q or q̈) and its rows without penalty
+	x0, rc   []float64 // the iterate's unknowns (q or q̈); the reaction column (nq)
 	q1, v1   []float64 // the perturbed iterate
 	a1, f1   []float64
 	r1, e1   []float64 // its rows without penalty and its Φ̈ (index 1)
 	gam1, gz []float64 // γ and G z (nc)
 	G1       *mat.Dense
 	missed   bool // the last GMRES solve missed its tolerance
+	// F = M(q)⁻¹R at the iterate, F without the penalty's force, and that at the
+	// perturbed iterate (forwardDynamics; nq each)
+	F0, Fb, F1 []float64
+	tq         float64 // tₙ₊₁, where F is evaluated
 
 	rf *aliKrylovReaction // λ-dependent forces (alikrylovreaction.go), or nil
 }
@@ -68,8 +84,8 @@ func newALIKrylov(w *aliWork, sys dae.System) *aliKrylov {
 	vec := func(n int) []float64 { return make([]float64, n) }
 	// massSchurOf: with λ-dependent forces the residual adds f_λ itself (pressReaction)
 	k := &aliKrylov{mm: mm, ms: ms, tan: massSchurOf(sys), proj: massSchurOf(sys), kr: newGMRES(nq), w: w,
-		mq: vec(nq), y: vec(nc), x0: vec(nq), rb: vec(nq), q1: vec(nq), v1: vec(nq), a1: vec(nq), f1: vec(nq),
-		r1: vec(nq), e1: vec(nc), gam1: vec(nc), gz: vec(nc)}
+		mq: vec(nq), y: vec(nc), x0: vec(nq), rc: vec(nq), q1: vec(nq), v1: vec(nq), a1: vec(nq), f1: vec(nq),
+		r1: vec(nq), e1: vec(nc), gam1: vec(nc), gz: vec(nc), F0: vec(nq), Fb: vec(nq), F1: vec(nq)}
 	// The rounding-only increment (jacVec): the measured one (diffNoise, √(ν S)) moved
 	// ali3's and ali1's results with joint friction from the dense path's by 2.8e-5 and
 	// 8.6e-5 against errors of 1.1e-5 (TestALIKrylovFrictionMatchesDense): the friction
@@ -96,13 +112,14 @@ func (k *aliKrylov) meanMassTrace(t float64, q []float64) float64 {
 	return tr
 }
 
-// factor prepares the tangent's preconditioner at the iterate (aliWork.factor). It stays
-// M + βΦ_qᵀΦ_q on dae.StiffMassSolver systems too: with (h²/4) K_g beside M (commit
-// bb913b3, systems without constraint rows) the 3D chain's steps of 0.2-1 ms took 0-30 %
-// fewer residual evaluations and no less CPU (K_g's Newton-Euler pass and the stiffer
-// recursion cost what the products saved; up to 26 % more at N = 10), and ali3 and ali1
-// still failed their Newton iterations at 0.5 ms on the 1000-rod chain (BENCHMARKS.md,
-// "The geometric stiffness in radau5's and bdf's preconditioners").
+// factor prepares the tangent's preconditioner at the iterate (aliWork.factor). It takes
+// no geometric stiffness on dae.StiffMassSolver systems: with (h²/4) K_g beside M in F's
+// preconditioner, or in the scaling itself ((M + (h²/4) K_g)⁻¹R), the 3D chain's GMRES
+// products stayed at one per solve up to N = 1000 where M alone needs 2-3 at 0.4-0.8 ms,
+// but K_g's Newton-Euler pass and the stiffer recursion made a step 25-70 % dearer at
+// N = 100, and multi-index's longer steps on the 4-rod chain 3 times less accurate
+// (BENCHMARKS.md, "ali3 and ali1 on the forward-dynamics residual"; before, commit
+// bb913b3 on R itself: no CPU gain, and no help at 0.5 ms on 1000 rods).
 func (k *aliKrylov) factor() error {
 	w := k.w
 	h := w.hTry
@@ -125,12 +142,30 @@ func (k *aliKrylov) increment() {
 	} else {
 		copy(k.x0, w.a)
 	}
-	k.rows(k.rb, t, w.q, w.v, w.a, k.G1)
+	// the residual's Q + f_λ(λ̂) and G at the iterate, as loads would evaluate them
+	copy(k.f1, w.f)
+	if w.nc > 0 {
+		k.G1.Copy(w.G)
+	}
 	if k.rf != nil {
 		k.reactionBase(t)
 	}
-	for i, r := range w.r {
-		w.dx[i] = -r
+	k.tq = t
+	k.loadsOf(k.r1, w.G)
+	k.forwardDynamics(k.Fb, t, w.q, w.a, k.r1)
+	copy(k.F0, k.Fb)
+	if w.nc > 0 { // F with the penalty's force αGᵀΦ, which the difference leaves out
+		alpha := w.penalty()
+		for c := range w.nc {
+			mu := alpha * w.phi[c]
+			for j, g := range w.G.RawRowView(c) {
+				k.r1[j] += g * mu
+			}
+		}
+		k.forwardDynamics(k.F0, t, w.q, w.a, k.r1)
+	}
+	for i, f := range k.F0 {
+		w.dx[i] = -f
 	}
 	k.missed = !k.kr.solve(k, w.dx)
 	if k.rf != nil {
@@ -138,23 +173,27 @@ func (k *aliKrylov) increment() {
 	}
 }
 
-// rows writes M q̈ − Q − f_λ(λ̂) + Gᵀλ* at (t, q, v, q̈) into dst (the equation of motion
-// without the penalty, λ̂ of the iterate held), Q + f_λ(λ̂) into f1, G(q) into G.
-func (k *aliKrylov) rows(dst []float64, t float64, q, v, a []float64, G *mat.Dense) {
+// loads writes Gᵀλ* − Q − f_λ(λ̂) at (t, q, v) into dst (the equation of motion without
+// M q̈ and the penalty, λ̂ of the iterate held), Q + f_λ(λ̂) into f1, G(q) into G.
+func (k *aliKrylov) loads(dst []float64, t float64, q, v []float64, G *mat.Dense) {
 	w := k.w
 	w.sys.Force(k.f1, t, q, v)
 	w.stats.FuncEvals++
 	if w.rx != nil {
 		w.rx.rx.add(k.f1, t, q, v, w.lamHat)
 	}
-	k.mm.MassMul(dst, t, q, a)
+	if w.nc > 0 {
+		w.sys.ConstraintJacobian(G, t, q)
+	}
+	k.loadsOf(dst, G)
+}
+
+// loadsOf writes Gᵀλ* − f1 into dst.
+func (k *aliKrylov) loadsOf(dst []float64, G *mat.Dense) {
+	w := k.w
 	for i, f := range k.f1 {
-		dst[i] -= f
+		dst[i] = -f
 	}
-	if w.nc == 0 {
-		return
-	}
-	w.sys.ConstraintJacobian(G, t, q)
 	for c := range w.nc {
 		l := w.lamStar[c]
 		for j, g := range G.RawRowView(c) {
@@ -163,8 +202,54 @@ func (k *aliKrylov) rows(dst []float64, t float64, q, v, a []float64, G *mat.Den
 	}
 }
 
-// jacVec writes the tangent matrix times z into dst (krylovSystem; see aliKrylov).
+// forwardDynamics writes c(q̈ + M(q)⁻¹ ℓ) into dst, c = rowScale: M(q)⁻¹ of the rows
+// c(M q̈ + ℓ) without forming M q̈, whose round trip through the articulated-body solve
+// would add its rounding, amplified by M's condition number (about 1e12 on the
+// 1000-rod chain), to every difference. ℓ is overwritten.
+func (k *aliKrylov) forwardDynamics(dst []float64, t float64, q, a, l []float64) {
+	c := k.rowScale()
+	k.ms.MassSolve(dst, t, q, l)
+	for i, x := range dst {
+		dst[i] = c * (a[i] + x)
+	}
+}
+
+// jacVec writes F's tangent times z into dst (krylovSystem; see aliKrylov): at the
+// perturbed iterate q₁ = q + εz (or q̈ + εz) of rowsJacVec, (c(q̈₁ + M(q₁)⁻¹ℓ₁) − c(q̈ +
+// M(q)⁻¹ℓ))/ε with ℓ the loads without the penalty (loads; ℓ₁ with the linearized change
+// of f_λ(λ̂) through λ̂), plus the penalty's column (addPenalty). The penalty's force αGᵀΦ
+// at the iterate stays out of the difference as the dense tangent leaves out (Gᵀ αΦ)_q
+// (aliWork.factor): far from the solution it is orders of magnitude above the loads
+// (measured: with it, (M⁻¹)_q αGᵀΦ took GMRES's first reduction on the closed 70-rod
+// chain from 2e-3 to 0.7 within 22 steps of 1 ms, and ali3 failed there).
 func (k *aliKrylov) jacVec(dst, z []float64) {
+	eps := k.perturbedLoads(k.r1, z)
+	if eps == 0 {
+		clear(dst)
+		return
+	}
+	k.forwardDynamics(k.F1, k.tq, k.q1, k.a1, k.r1)
+	for i, f := range k.F1 {
+		dst[i] = (f - k.Fb[i]) / eps
+	}
+	if k.w.nc > 0 {
+		k.addPenalty(dst, z, k.tq, eps)
+	}
+}
+
+// rowScale is the factor on R's rows: h²/4 in index 3 (eq. 8 times h²/4), 1 in index 1.
+func (k *aliKrylov) rowScale() float64 {
+	if h := k.w.hTry; k.w.index == 3 {
+		return h * h / 4
+	}
+	return 1
+}
+
+// perturbedLoads moves the iterate's unknowns by εz (q₁ = q + εz in index 3, q̈₁ = q̈ + εz
+// in index 1, the trapezoidal rule giving the rest into q1, v1, a1), writes the loads
+// there into dst (with λ-dependent forces plus ε times the change of −f_λ through λ̂,
+// addReactionColumn) and returns ε, or 0 when z = 0.
+func (k *aliKrylov) perturbedLoads(dst, z []float64) float64 {
 	w := k.w
 	h := w.hTry
 	t, c2, s := w.cur.T+h, h*h/4, &w.cur
@@ -183,33 +268,30 @@ func (k *aliKrylov) jacVec(dst, z []float64) {
 		}
 	}
 	if eps == 0 {
-		clear(dst)
-		return
+		return 0
 	}
-	k.rows(k.r1, t, k.q1, k.v1, k.a1, k.G1)
-	for i := range dst {
-		dst[i] = (k.r1[i] - k.rb[i]) / eps
-	}
-	if w.nc > 0 {
-		k.addPenalty(dst, z, t, eps)
-		if k.rf != nil {
-			k.addReactionColumn(dst, t, eps)
+	k.loads(dst, t, k.q1, k.v1, k.G1)
+	if k.rf != nil && w.nc > 0 {
+		clear(k.rc)
+		k.addReactionColumn(k.rc, t, eps)
+		for i, x := range k.rc {
+			dst[i] += eps * x
 		}
 	}
-	if w.index == 3 {
-		for i := range dst {
-			dst[i] *= c2
-		}
-	}
+	return eps
 }
 
-// addPenalty adds the penalty's column to dst: α Gᵀ(G z) in index 3, α Gᵀ(Φ̈(q̈ + εz) −
-// Φ̈)/ε in index 1 (Φ̈ at the perturbed iterate from G1, evaluated there by rows), G at
-// the iterate.
+// addPenalty adds F's penalty column to dst: c M⁻¹Gᵀ(α G z) in index 3, M⁻¹Gᵀ α(Φ̈(q̈ + εz)
+// − Φ̈)/ε in index 1 (Φ̈ at the perturbed iterate from G1, evaluated there by rows), G at
+// the iterate and M⁻¹Gᵀ as Y = M⁻¹Gᵀ of the factorization. Through M(q₁)⁻¹ with the rest
+// of the product, the column (α times M's scale) would carry M's change over the
+// increment into the product amplified by α: ali1's first GMRES solve on the closed
+// 70-rod chain stalled at a relative residual of 0.82.
 func (k *aliKrylov) addPenalty(dst, z []float64, t, eps float64) {
-	w := k.w
+	w, s := k.w, k.tan
 	alpha := w.penalty()
 	if w.index == 3 {
+		alpha *= k.rowScale()
 		for c := range w.nc {
 			k.gz[c] = alpha * dot(w.G.RawRowView(c), z)
 		}
@@ -220,16 +302,28 @@ func (k *aliKrylov) addPenalty(dst, z []float64, t, eps float64) {
 		}
 	}
 	for c, gz := range k.gz {
-		for j, g := range w.G.RawRowView(c) {
-			dst[j] += g * gz
+		for j, y := range s.Y[c*s.nq : (c+1)*s.nq] {
+			dst[j] += y * gz
 		}
 	}
 }
 
-// precondition applies (M + βGᵀG)⁻¹ (krylovSystem).
+// precondition applies (M + βGᵀG)⁻¹ M = I − Y (G Y + I/β)⁻¹ G (krylovSystem), Y = M⁻¹ Gᵀ
+// and the Cholesky factor of G Y + I/β from the factorization (massSchur.factorize).
 func (k *aliKrylov) precondition(x []float64) {
-	clear(k.y)
-	k.tan.Solve(x, k.y)
+	s := k.tan
+	if s.nc == 0 {
+		return
+	}
+	for c := range s.nc {
+		k.y[c] = dot(s.G.RawRowView(c), x)
+	}
+	linalg.CholeskySolve(s.W, s.nc, k.y)
+	for c, yc := range k.y {
+		for j, v := range s.Y[c*s.nq : (c+1)*s.nq] {
+			x[j] -= v * yc
+		}
+	}
 }
 
 // factorProjection prepares solveProjection with M + αGᵀG at the point of massAt and G

@@ -26,8 +26,8 @@ func BenchmarkChainLieGenAlphaStep(b *testing.B) {
 
 // BenchmarkChainALIStep is BenchmarkChainImplicitStep for the augmented Lagrangian
 // methods of seed 001 on the joint route's 3D chain of N rods: ali3 and ali1 at the fixed
-// step 1e-3 (2e-4 at N = 1000), multi-index at tolerance 1e-4. "joint" is the Newton-Krylov path (GMRES
-// preconditioned by M + βΦ_qᵀΦ_q through the articulated-body recursion,
+// step 1e-3, multi-index at tolerance 1e-4. "joint" is the Newton-Krylov path (GMRES on
+// the forward-dynamics residual M(q)⁻¹R, preconditioned by (M + βΦ_qᵀΦ_q)⁻¹M,
 // integrate/alikrylov.go), "joint-dense" the dense tangent matrix with MassSolve hidden
 // (N ≤ 100). Run:
 //
@@ -56,13 +56,7 @@ func BenchmarkChainALIStep(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					// At N = 1000 and h = 1e-3 ali3's GMRES misses its tolerance at the
-					// third step (not diagnosed; BENCHMARKS.md).
-					h := 1e-3
-					if n >= 1000 {
-						h = 2e-4
-					}
-					ctl := integrate.StepControl{FixedH: h, RTol: 1e-4, ATol: 1e-4}
+					ctl := integrate.StepControl{FixedH: 1e-3, RTol: 1e-4, ATol: 1e-4}
 					if method == "multi-index" {
 						ctl = integrate.StepControl{RTol: 1e-4, ATol: 1e-4}
 					}
