@@ -235,6 +235,7 @@ type genAlphaWork struct {
 	aN       []float64 // a_n of eq. 64c (for step hA)
 	hA       float64   // a_n ≈ q̈(t_n + (α_m − α_f) hA)
 	jerk     []float64 // q⃛ estimate at t_n
+	constA   bool      // the next attempt predicts a_{n+1} = a_n, not a_n + h q⃛_n (choosePredictor)
 
 	// first-step starting values
 	v0     []float64 // v(t_0) as given
@@ -541,9 +542,11 @@ func (w *genAlphaWork) startJerk(h float64) {
 	if err == nil {
 		err = w.accel(w.tmp, w.lam1, w.cur.T-h, w.kq, w.kv)
 	}
+	w.constA = false
 	if err != nil {
 		clear(w.jerk0) // a singular pose at a Taylor point: fall back to a_0 = q̈_0 (O(h))
 	} else {
+		w.constA = constantCloser(w.jerk0, w.cur.A, w.tmp, w.tmp)
 		for i := range w.jerk0 {
 			w.jerk0[i] = (w.jerk0[i] - w.tmp[i]) / (2 * h)
 		}
@@ -609,20 +612,21 @@ func (w *genAlphaWork) startCorrection(h float64) {
 // (stabilized index 2) for the attempt of size h by Newton's method with the scaled
 // iteration matrix of eq. 70.
 
-// predict sets v_n, a_n (prepare) and the starting iterate from the linear predictions
-// a_{n+1} = a_n + h q⃛_n, λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1}, μ_n = 0.
+// predict sets v_n, a_n (prepare) and the starting iterate from the predictions
+// a_{n+1} = a_n + h q⃛_n or a_n (choosePredictor), λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1},
+// μ_n = 0.
 func (w *genAlphaWork) predict(h float64, _ bool) error {
 	w.hTry = h
 	w.mn.attempt()
 	w.prepare(h)
 	nq, nc := w.nq, w.nc
-	jerk := w.jerk
-	if w.stats.Steps == 0 {
-		jerk = w.jerk0
+	jerk, slope := w.usedJerk(), h*h*w.p.Beta
+	if w.constA {
+		slope = 0
 	}
 	for i := range nq {
-		// eq. 68a with the linear prediction a_{n+1} = a_n + h q⃛_n
-		w.x[i] = w.vn[i] + h/2*w.an[i] + h*h*w.p.Beta*jerk[i]
+		// eq. 68a with the prediction a_{n+1} = a_n + h q⃛_n (slope 0: a_{n+1} = a_n)
+		w.x[i] = w.vn[i] + h/2*w.an[i] + slope*jerk[i]
 	}
 	for i := range nc {
 		w.x[nq+i] = h * w.predLambda(i, h)
@@ -1271,6 +1275,11 @@ func (w *genAlphaWork) commit(h float64) error {
 	if w.stats.Steps == 0 {
 		copy(w.prev.V, w.vn) // the (possibly corrected) start the step began from
 	}
+	jerk := w.usedJerk()
+	for i, a := range w.an { // the linear prediction of this step (predict), in tmp
+		w.tmp[i] = a + h*jerk[i]
+	}
+	w.constA = constantCloser(w.a1, w.an, w.tmp, nil)
 	for i := range w.nq {
 		w.jerk[i] = (w.a1[i] - w.an[i]) / h
 	}
@@ -1281,6 +1290,43 @@ func (w *genAlphaWork) commit(h float64) error {
 	w.stats.Steps++
 	w.mn.accepted()
 	return nil
+}
+
+// usedJerk is the q⃛ estimate the attempts of the current step extrapolate a_n with:
+// startJerk's q⃛_0 on the first step, later the last step's quotient.
+func (w *genAlphaWork) usedJerk() []float64 {
+	if w.stats.Steps == 0 {
+		return w.jerk0
+	}
+	return w.jerk
+}
+
+// constantCloser reports whether the constant prediction at of the accelerations y came
+// closer to them than the linear prediction lin, in the norm Σ((y − p)/(1 + |y|))² (hht's
+// choice of its extrapolation degree, seed 004, prediction stage, over degrees 0 and 1).
+// With before non-nil, lin is the line through before and at, 2·at − before (at the start,
+// where the Taylor points of startJerk are the history; lin may alias before).
+//
+// genalpha predicts a_{n+1} by the one that came closer at the last step (commit), on the
+// first step by the Taylor points (startJerk): on smooth motion the linear prediction
+// wins; where the accelerations carry modes far above 1/h, the quotient (a_{n+1} − a_n)/h
+// and startJerk's q⃛_0 are those modes' oscillation, and the line extrapolates it. On the
+// joint route's 1000-rod chain (the rods' spins, inertia 5e-5 kg m²) the linear
+// prediction started Newton 3.3 iterations from the solution at h = 4.5 ms, a_n 2
+// (BENCHMARKS.md, "genalpha's predictor on the long chains").
+func constantCloser(y, at, lin, before []float64) bool {
+	var el, ec float64
+	for i, a := range y {
+		p := lin[i]
+		if before != nil {
+			p = 2*at[i] - before[i]
+		}
+		s := 1 + math.Abs(a)
+		dl, dc := (a-p)/s, (a-at[i])/s
+		el += dl * dl
+		ec += dc * dc
+	}
+	return ec < el
 }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by
