@@ -546,7 +546,7 @@ func (w *genAlphaWork) startJerk(h float64) {
 	if err != nil {
 		clear(w.jerk0) // a singular pose at a Taylor point: fall back to a_0 = q̈_0 (O(h))
 	} else {
-		w.constA = constantCloser(w.jerk0, w.cur.A, w.tmp, w.tmp)
+		w.constA = w.mn != nil && constantCloser(w.jerk0, w.cur.A, w.tmp, w.tmp)
 		for i := range w.jerk0 {
 			w.jerk0[i] = (w.jerk0[i] - w.tmp[i]) / (2 * h)
 		}
@@ -1275,11 +1275,13 @@ func (w *genAlphaWork) commit(h float64) error {
 	if w.stats.Steps == 0 {
 		copy(w.prev.V, w.vn) // the (possibly corrected) start the step began from
 	}
-	jerk := w.usedJerk()
-	for i, a := range w.an { // the linear prediction of this step (predict), in tmp
-		w.tmp[i] = a + h*jerk[i]
+	if w.mn != nil {
+		jerk := w.usedJerk()
+		for i, a := range w.an { // the linear prediction of this step (predict), in tmp
+			w.tmp[i] = a + h*jerk[i]
+		}
+		w.constA = constantCloser(w.a1, w.an, w.tmp, nil)
 	}
-	w.constA = constantCloser(w.a1, w.an, w.tmp, nil)
 	for i := range w.nq {
 		w.jerk[i] = (w.a1[i] - w.an[i]) / h
 	}
@@ -1307,13 +1309,16 @@ func (w *genAlphaWork) usedJerk() []float64 {
 // With before non-nil, lin is the line through before and at, 2·at − before (at the start,
 // where the Taylor points of startJerk are the history; lin may alias before).
 //
-// genalpha predicts a_{n+1} by the one that came closer at the last step (commit), on the
-// first step by the Taylor points (startJerk): on smooth motion the linear prediction
-// wins; where the accelerations carry modes far above 1/h, the quotient (a_{n+1} − a_n)/h
-// and startJerk's q⃛_0 are those modes' oscillation, and the line extrapolates it. On the
-// joint route's 1000-rod chain (the rods' spins, inertia 5e-5 kg m²) the linear
-// prediction started Newton 3.3 iterations from the solution at h = 4.5 ms, a_n 2
-// (BENCHMARKS.md, "genalpha's predictor on the long chains").
+// On the Newton-Krylov path (dae.MassSolver systems) genalpha predicts a_{n+1} by the one
+// that came closer at the last step (commit), on the first step by the Taylor points
+// (startJerk): on smooth motion the linear prediction wins; where the accelerations carry
+// modes far above 1/h, the quotient (a_{n+1} − a_n)/h and startJerk's q⃛_0 are those
+// modes' oscillation, which the line extrapolates, and the preconditioner, kept over many
+// steps, is formed with K_g at that predicted state. On the joint route's 1000-rod chain
+// (the rods' spins, 5e-5 kg m²) the linear prediction took 3.2-3.3 Newton iterations per
+// step at h = 4.5 ms, the choice 2 (BENCHMARKS.md, "genalpha's predictor on the 1000-rod
+// chain"). The dense and sparse paths keep the linear prediction: there the choice moved
+// the small problems' tables both ways (Andrews at tol 1e-7 lost one digit).
 func constantCloser(y, at, lin, before []float64) bool {
 	var el, ec float64
 	for i, a := range y {
