@@ -266,6 +266,7 @@ type genAlphaWork struct {
 	hTry       float64              // h of the attempt under way
 	rescue     bool                 // a corrector of this step failed (failed; commit clears it)
 	rnd        *newtonRounding      // the rounding level of the increments on the Newton-Krylov path, or nil
+	aByError   bool                 // the Newton norm takes δa_{n+1} by its effect on e_q (incrementNorm)
 
 	// The Newton-Krylov corrector of dae.MassSolver systems (massnewton.go): GMRES
 	// preconditioned by [C M Gᵀ; G 0] (index 3) or si2p (stabilized index 2), M z by
@@ -376,6 +377,14 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 				w.rec = massSchurOf(sys) // eq. 17 at the start without M (with f_λ: eq17.solveWith)
 				w.rnd = &newtonRounding{y: vec(w.nx), r0: vec(w.nx)}
 				w.dropG(sys)
+				// Without constraint rows no λ_{n+2} reads δq/(βh²) (see GenAlpha), and
+				// δa_{n+1} reaches the solution through e_q and the next step's q, both
+				// h² δa: the norm weighs it there, as hht's (seed 004, eqs. 46-47). The
+				// a-block at tolerance asked 1/(βh²) more of it than of q: on the joint
+				// route's trees 3 Newton iterations where hht stops after 2, and the third
+				// at the residual's rounding on the 1000-rod chain (BENCHMARKS.md,
+				// "genalpha's Newton stop and predictor on the long chains").
+				w.aByError = nc == 0
 			}
 		}
 		if nc > 0 && w.cf == nil {
@@ -1124,7 +1133,8 @@ func (w *genAlphaWork) assemble(h float64) {
 
 // incrementNorm returns the weighted RMS norm of the Newton increment mapped to the
 // solution, δq = h δΔq, δv = (γ/β) δΔq̃, δa_{n+1} = δΔq̃/(βh) and δλ = δ(hλ)/h, each with
-// weights ATol + RTol·|y| at t_n, and the same norm of an increment at rounding level
+// weights ATol + RTol·|y| at t_n (with aByError the a-block as δe_q = h² cErr δa_{n+1}, see
+// below), and the same norm of an increment at rounding level
 // (10 ulps of q, of Δq̃ and v_n, from which a_{n+1} is formed by cancellation, and of
 // q_n/h, the resolution of Δq in q₁ = q_n + h Δq): below it the rate θ is noise; the
 // acceleration block resolves only ulp(q)/(βh²), which grows as h → 0. In the singular
@@ -1177,6 +1187,11 @@ func (w *genAlphaWork) incrementNorm(h float64) (norm, roundoff float64) {
 			continue
 		}
 		add(gb*dqt, gb*mag, w.cur.V[i])
+		if w.aByError {
+			e := h * w.cErr / w.p.Beta // δe_q = h² cErr δa_{n+1} = (h cErr/β) δΔq
+			add(e*dqt, e*mag, w.cur.Q[i])
+			continue
+		}
 		add(dqt/(w.p.Beta*h), mag/(w.p.Beta*h), w.cur.A[i])
 	}
 	if singular {
