@@ -130,10 +130,13 @@ func (p GenAlphaParams) check(name string) error {
 // Corrector: Newton's method on the scaled unknowns with the iteration matrix of eq. 70
 // (derivatives from dae.Derivatives: analytic where the System has them, central
 // differences otherwise), reused across iterations and steps by NewtonSettings.Jacobian,
-// started from linear extrapolation of a and λ. Convergence is judged (newtonMonitor) on
-// the weighted RMS of the increments of q, v and a_{n+1} and λ: the acceleration block is
-// needed because a Newton error δq in the index-3 form reappears as a λ error δq/(βh²)
-// in the next step.
+// started from linear extrapolation of a and λ (on the Newton-Krylov path of dae.MassSolver
+// systems a_{n+1} = a_n instead when that came closer at the last step: constantCloser).
+// Convergence is judged (newtonMonitor) on the weighted RMS of the increments of q, v and
+// a_{n+1} and λ: the acceleration block is needed because a Newton error δq in the
+// index-3 form reappears as a λ error δq/(βh²) in the next step. On the Newton-Krylov
+// path of a system without constraint rows there is no λ, and δa_{n+1} is weighed by its
+// effect on the error estimate, h²(β − γ/2 + 1/12) δa_{n+1}, as hht weighs it (aByError).
 //
 // Error estimate (variable steps): the leading local error of eq. 64a with
 // a_n ≈ q̈(t_n + (α_m − α_f) h) is h³(β − γ/2 + 1/12) q⃛, estimated by
