@@ -1333,10 +1333,12 @@ func (w *genAlphaWork) usedJerk() []float64 {
 // modes far above 1/h, the quotient (a_{n+1} − a_n)/h and startJerk's q⃛_0 are those
 // modes' oscillation, which the line extrapolates, and the preconditioner, kept over many
 // steps, is formed with K_g at that predicted state. On the joint route's 1000-rod chain
-// (the rods' spins, 5e-5 kg m²) the linear prediction took 3.2-3.3 Newton iterations per
-// step at h = 4.5 ms, the choice 2 (BENCHMARKS.md, "genalpha's predictor on the 1000-rod
-// chain"). The dense and sparse paths keep the linear prediction: there the choice moved
-// the small problems' tables both ways (Andrews at tol 1e-7 lost one digit).
+// (the rods' spins, 5e-5 kg m²) at fixed h = 9 ms the linear prediction's Newton iteration
+// diverged (from the start at the 6th step, loaded at the first) where with the choice it
+// takes 3 iterations (10.2-10.6 evaluations) per step; at 4.5 ms 6.7 → 6 evaluations
+// (BENCHMARKS.md, "genalpha's Newton stop and predictor on the long chains"). The dense
+// and sparse paths keep the linear prediction: there the choice moved the small problems'
+// tables both ways (Andrews at tol 1e-7 lost one digit).
 func constantCloser(y, at, lin, before []float64) bool {
 	var el, ec float64
 	for i, a := range y {
