@@ -130,10 +130,13 @@ func (p GenAlphaParams) check(name string) error {
 // Corrector: Newton's method on the scaled unknowns with the iteration matrix of eq. 70
 // (derivatives from dae.Derivatives: analytic where the System has them, central
 // differences otherwise), reused across iterations and steps by NewtonSettings.Jacobian,
-// started from linear extrapolation of a and λ. Convergence is judged (newtonMonitor) on
-// the weighted RMS of the increments of q, v and a_{n+1} and λ: the acceleration block is
-// needed because a Newton error δq in the index-3 form reappears as a λ error δq/(βh²)
-// in the next step.
+// started from linear extrapolation of a and λ (on the Newton-Krylov path of dae.MassSolver
+// systems a_{n+1} = a_n instead when that came closer at the last step: constantCloser).
+// Convergence is judged (newtonMonitor) on the weighted RMS of the increments of q, v and
+// a_{n+1} and λ: the acceleration block is needed because a Newton error δq in the
+// index-3 form reappears as a λ error δq/(βh²) in the next step. On the Newton-Krylov
+// path of a system without constraint rows there is no λ, and δa_{n+1} is weighed by its
+// effect on the error estimate, h²(β − γ/2 + 1/12) δa_{n+1}, as hht weighs it (aByError).
 //
 // Error estimate (variable steps): the leading local error of eq. 64a with
 // a_n ≈ q̈(t_n + (α_m − α_f) h) is h³(β − γ/2 + 1/12) q⃛, estimated by
@@ -235,6 +238,7 @@ type genAlphaWork struct {
 	aN       []float64 // a_n of eq. 64c (for step hA)
 	hA       float64   // a_n ≈ q̈(t_n + (α_m − α_f) hA)
 	jerk     []float64 // q⃛ estimate at t_n
+	constA   bool      // the next attempt predicts a_{n+1} = a_n, not a_n + h q⃛_n (choosePredictor)
 
 	// first-step starting values
 	v0     []float64 // v(t_0) as given
@@ -265,6 +269,7 @@ type genAlphaWork struct {
 	hTry       float64              // h of the attempt under way
 	rescue     bool                 // a corrector of this step failed (failed; commit clears it)
 	rnd        *newtonRounding      // the rounding level of the increments on the Newton-Krylov path, or nil
+	aByError   bool                 // the Newton norm takes δa_{n+1} by its effect on e_q (incrementNorm)
 
 	// The Newton-Krylov corrector of dae.MassSolver systems (massnewton.go): GMRES
 	// preconditioned by [C M Gᵀ; G 0] (index 3) or si2p (stabilized index 2), M z by
@@ -375,6 +380,14 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 				w.rec = massSchurOf(sys) // eq. 17 at the start without M (with f_λ: eq17.solveWith)
 				w.rnd = &newtonRounding{y: vec(w.nx), r0: vec(w.nx)}
 				w.dropG(sys)
+				// Without constraint rows no λ_{n+2} reads δq/(βh²) (see GenAlpha), and
+				// δa_{n+1} reaches the solution through e_q and the next step's q, both
+				// h² δa: the norm weighs it there, as hht's (seed 004, eqs. 46-47). The
+				// a-block at tolerance asked 1/(βh²) more of it than of q: on the joint
+				// route's trees 3 Newton iterations where hht stops after 2, and the third
+				// at the residual's rounding on the 1000-rod chain (BENCHMARKS.md,
+				// "genalpha's Newton stop and predictor on the long chains").
+				w.aByError = nc == 0
 			}
 		}
 		if nc > 0 && w.cf == nil {
@@ -541,9 +554,11 @@ func (w *genAlphaWork) startJerk(h float64) {
 	if err == nil {
 		err = w.accel(w.tmp, w.lam1, w.cur.T-h, w.kq, w.kv)
 	}
+	w.constA = false
 	if err != nil {
 		clear(w.jerk0) // a singular pose at a Taylor point: fall back to a_0 = q̈_0 (O(h))
 	} else {
+		w.constA = w.mn != nil && constantCloser(w.jerk0, w.cur.A, w.tmp, w.tmp)
 		for i := range w.jerk0 {
 			w.jerk0[i] = (w.jerk0[i] - w.tmp[i]) / (2 * h)
 		}
@@ -609,20 +624,21 @@ func (w *genAlphaWork) startCorrection(h float64) {
 // (stabilized index 2) for the attempt of size h by Newton's method with the scaled
 // iteration matrix of eq. 70.
 
-// predict sets v_n, a_n (prepare) and the starting iterate from the linear predictions
-// a_{n+1} = a_n + h q⃛_n, λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1}, μ_n = 0.
+// predict sets v_n, a_n (prepare) and the starting iterate from the predictions
+// a_{n+1} = a_n + h q⃛_n or a_n (choosePredictor), λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1},
+// μ_n = 0.
 func (w *genAlphaWork) predict(h float64, _ bool) error {
 	w.hTry = h
 	w.mn.attempt()
 	w.prepare(h)
 	nq, nc := w.nq, w.nc
-	jerk := w.jerk
-	if w.stats.Steps == 0 {
-		jerk = w.jerk0
+	jerk, slope := w.usedJerk(), h*h*w.p.Beta
+	if w.constA {
+		slope = 0
 	}
 	for i := range nq {
-		// eq. 68a with the linear prediction a_{n+1} = a_n + h q⃛_n
-		w.x[i] = w.vn[i] + h/2*w.an[i] + h*h*w.p.Beta*jerk[i]
+		// eq. 68a with the prediction a_{n+1} = a_n + h q⃛_n (slope 0: a_{n+1} = a_n)
+		w.x[i] = w.vn[i] + h/2*w.an[i] + slope*jerk[i]
 	}
 	for i := range nc {
 		w.x[nq+i] = h * w.predLambda(i, h)
@@ -1120,7 +1136,8 @@ func (w *genAlphaWork) assemble(h float64) {
 
 // incrementNorm returns the weighted RMS norm of the Newton increment mapped to the
 // solution, δq = h δΔq, δv = (γ/β) δΔq̃, δa_{n+1} = δΔq̃/(βh) and δλ = δ(hλ)/h, each with
-// weights ATol + RTol·|y| at t_n, and the same norm of an increment at rounding level
+// weights ATol + RTol·|y| at t_n (with aByError the a-block as δe_q = h² cErr δa_{n+1}, see
+// below), and the same norm of an increment at rounding level
 // (10 ulps of q, of Δq̃ and v_n, from which a_{n+1} is formed by cancellation, and of
 // q_n/h, the resolution of Δq in q₁ = q_n + h Δq): below it the rate θ is noise; the
 // acceleration block resolves only ulp(q)/(βh²), which grows as h → 0. In the singular
@@ -1173,6 +1190,11 @@ func (w *genAlphaWork) incrementNorm(h float64) (norm, roundoff float64) {
 			continue
 		}
 		add(gb*dqt, gb*mag, w.cur.V[i])
+		if w.aByError {
+			e := h * w.cErr / w.p.Beta // δe_q = h² cErr δa_{n+1} = (h cErr/β) δΔq
+			add(e*dqt, e*mag, w.cur.Q[i])
+			continue
+		}
 		add(dqt/(w.p.Beta*h), mag/(w.p.Beta*h), w.cur.A[i])
 	}
 	if singular {
@@ -1271,6 +1293,13 @@ func (w *genAlphaWork) commit(h float64) error {
 	if w.stats.Steps == 0 {
 		copy(w.prev.V, w.vn) // the (possibly corrected) start the step began from
 	}
+	if w.mn != nil {
+		jerk := w.usedJerk()
+		for i, a := range w.an { // the linear prediction of this step (predict), in tmp
+			w.tmp[i] = a + h*jerk[i]
+		}
+		w.constA = constantCloser(w.a1, w.an, w.tmp, nil)
+	}
 	for i := range w.nq {
 		w.jerk[i] = (w.a1[i] - w.an[i]) / h
 	}
@@ -1281,6 +1310,48 @@ func (w *genAlphaWork) commit(h float64) error {
 	w.stats.Steps++
 	w.mn.accepted()
 	return nil
+}
+
+// usedJerk is the q⃛ estimate the attempts of the current step extrapolate a_n with:
+// startJerk's q⃛_0 on the first step, later the last step's quotient.
+func (w *genAlphaWork) usedJerk() []float64 {
+	if w.stats.Steps == 0 {
+		return w.jerk0
+	}
+	return w.jerk
+}
+
+// constantCloser reports whether the constant prediction at of the accelerations y came
+// closer to them than the linear prediction lin, in the norm Σ((y − p)/(1 + |y|))² (hht's
+// choice of its extrapolation degree, seed 004, prediction stage, over degrees 0 and 1).
+// With before non-nil, lin is the line through before and at, 2·at − before (at the start,
+// where the Taylor points of startJerk are the history; lin may alias before).
+//
+// On the Newton-Krylov path (dae.MassSolver systems) genalpha predicts a_{n+1} by the one
+// that came closer at the last step (commit), on the first step by the Taylor points
+// (startJerk): on smooth motion the linear prediction wins; where the accelerations carry
+// modes far above 1/h, the quotient (a_{n+1} − a_n)/h and startJerk's q⃛_0 are those
+// modes' oscillation, which the line extrapolates, and the preconditioner, kept over many
+// steps, is formed with K_g at that predicted state. On the joint route's 1000-rod chain
+// (the rods' spins, 5e-5 kg m²) at fixed h = 9 ms the linear prediction's Newton iteration
+// diverged (from the start at the 6th step, loaded at the first) where with the choice it
+// takes 3 iterations (10.2-10.6 evaluations) per step; at 4.5 ms 6.7 → 6 evaluations
+// (BENCHMARKS.md, "genalpha's Newton stop and predictor on the long chains"). The dense
+// and sparse paths keep the linear prediction: there the choice moved the small problems'
+// tables both ways (Andrews at tol 1e-7 lost one digit).
+func constantCloser(y, at, lin, before []float64) bool {
+	var el, ec float64
+	for i, a := range y {
+		p := lin[i]
+		if before != nil {
+			p = 2*at[i] - before[i]
+		}
+		s := 1 + math.Abs(a)
+		dl, dc := (a-p)/s, (a-at[i])/s
+		el += dl * dl
+		ec += dc * dc
+	}
+	return ec < el
 }
 
 // Interpolate writes the dense output at t in [Previous().T, Current().T] into dst by

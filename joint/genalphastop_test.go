@@ -1,0 +1,45 @@
+package joint_test
+
+import (
+	"math"
+	"testing"
+
+	"linkage/integrate"
+)
+
+// TestGenAlphaNewtonStopLongChain pins genalpha's Newton norm on the Newton-Krylov path of
+// a tree (aByError in integrate/genalpha.go: δa_{n+1} weighed by its effect on e_q, h²
+// cErr δa, as hht's norm weighs it) by counts: on the 3D chain of 300 rods from its loaded
+// state (dopri5's at t = 0.25 s) at fixed h = 4.5 ms (BenchmarkFixedStepCost's genalpha
+// step) the a-block at tolerance took 3 Newton iterations and 7.3 residual evaluations per
+// step (main at 0759190: 3 and 7 in the steps measured here); with δa weighed through
+// e_q 2, as hht, and 6-6.6 evaluations (BENCHMARKS.md, "genalpha's Newton stop and
+// predictor on the long chains"). After 5 warm-up steps and 21 that must allocate nothing
+// (stepCosts), 10 steps must take at most 2.2 Newton iterations each. The evaluations are
+// not bounded: their GMRES products per iteration (1 or 2 at this N) are not what changed.
+func TestGenAlphaNewtonStopLongChain(t *testing.T) {
+	const n, h, warm, steps = 300, 4.5e-3, 5, 10
+	sys, s, err := Chain3D(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = stateAt(t, sys, s, 0.25)
+	m := integrate.DefaultGenAlpha()
+	allocs, _ := stepCosts(t, &m, sys, s, integrate.StepControl{FixedH: h, RTol: 1e-4, ATol: 1e-4}, warm)
+	if allocs != 0 {
+		t.Errorf("a step allocates %v times after warm-up, want 0", allocs)
+	}
+	s0 := m.Stats()
+	for range steps {
+		if err := m.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := m.Stats()
+	newton := float64(st.NewtonIters-s0.NewtonIters) / steps
+	evals := float64(st.FuncEvals-s0.FuncEvals) / steps
+	t.Logf("N = %d, h = %g ms, loaded: %.2f Newton iterations, %.2f residual evaluations per step", n, h*1e3, newton, evals)
+	if newton > 2.2 {
+		t.Errorf("%.2f Newton iterations per step (%.2f evaluations), want ≤ 2.2", newton, evals)
+	}
+}
