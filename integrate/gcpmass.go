@@ -125,11 +125,11 @@ func (w *gcpWork) factorPreconditioner() error {
 func (w *gcpWork) krylov() { w.kry.kr.solve(w, w.dvdd) }
 
 // jacVec writes Ψ_v” z ≈ (Ψ(qInd” + εz) − Ψ(qInd”))/ε into dst (krylovSystem), ε from
-// perturb with the scale of qInd” moving q by βh² times its change. A recovery that
-// fails at the perturbed point writes NaN, which ends the iteration as diverged.
+// perturb with gcpProductScale. A recovery that fails at the perturbed point writes NaN,
+// which ends the iteration as diverged.
 func (w *gcpWork) jacVec(dst, z []float64) {
 	k, h := w.kry, w.hTry
-	eps := perturb(k.pv, w.vdd, z, (1+norm2(w.cur.Q))/(gcpBeta*h*h), k.kr.noise)
+	eps := perturb(k.pv, w.vdd, z, gcpProductScale(w.cur.Q, w.cur.V, h), k.kr.noise)
 	if eps == 0 {
 		clear(dst)
 		return
@@ -146,6 +146,18 @@ func (w *gcpWork) jacVec(dst, z []float64) {
 	for i := range dst {
 		dst[i] = (k.ppsi[i] - w.psi[i]) / eps
 	}
+}
+
+// gcpProductScale is the scale S of qInd” for the difference products (perturb): qInd”
+// moves q by βh² and q' by γh times its change (eqs. 16-17), so it is the smaller of
+// (1 + ‖q‖)/(βh²) and (1 + ‖q'‖)/(γh), each input moved at most on its own scale. The
+// position scale alone is 2(1 + ‖q‖)/(h(1 + ‖q'‖)) times larger: at h = 70 µs on the 3D
+// chain it moved q' by 0.5 % of its size, and the products' truncation in the quadratic
+// velocity terms, lifted by M⁻¹ into the slender rods' spins, left Newton increments of
+// 5 % of the first where an exact product leaves 0.1 % (BENCHMARKS.md, "gcp-newmark's
+// products on the 1000-rod chain").
+func gcpProductScale(q, v []float64, h float64) float64 {
+	return math.Min((1+norm2(q))/(gcpBeta*h*h), (1+norm2(v))/(gcpGamma*h))
 }
 
 // precondition overwrites x with (Zᵀ M Z)⁻¹ x (krylovSystem).
