@@ -174,3 +174,64 @@ func (w *gcpWork) precondition(x []float64) {
 		x[j] = k.e[i]
 	}
 }
+
+// stalled reports whether the increment of weighted norm norm contracted by less than
+// alphaStallRate on the last one of the attempt (two increments of rounding noise have a
+// rate θ near 1).
+func (w *gcpWork) stalled(norm float64) bool {
+	iter, prev := w.nw.mon.iter, w.nw.mon.prev
+	if w.full != nil {
+		iter, prev = w.full.iter, w.full.prev
+	}
+	return iter > 0 && norm >= alphaStallRate*prev
+}
+
+// measureRounding measures the rounding level of the increments (newtonRounding) at the
+// iterate: the third difference of Ψ (eq. 20) along qInd”, solved by the preconditioner
+// Zᵀ M Z, in the weighted norm of the increments; setFloor makes it the Newton floor. Ψ
+// carries the rounding of the joint loads' world-origin moments, which M⁻¹ takes into the
+// slender rods' spins: from the loaded 1000-rod chain at h = 0.14 ms the increments
+// stalled at 0.02 in that norm (θ ≈ 1, against the 10-ulp floor 2e-11) and full Newton
+// ran out of iterations (BENCHMARKS.md, "gcp-newmark's products on the 1000-rod chain").
+// As genalpha's (genAlphaWork.measureRounding) it runs at a stalled increment only (one
+// the level does not cover), and the level holds for gcpRoundingAttempts attempts. It
+// restores qInd” and Ψ; the displaced evaluations leave their state in the iterate, which
+// the next residual or the converged iterate's recovery overwrites.
+func (w *gcpWork) measureRounding() {
+	m := w.rnd
+	copy(m.y, w.vdd)
+	copy(m.r0, w.psi)
+	thirdDifference(w, w.dvdd)
+	w.precondition(w.dvdd)
+	m.setLevel(WeightedRMS(w.dvdd, m.y, m.y, w.lad.c.RTol, w.lad.c.ATol))
+	m.current, w.rndAge = true, 0
+	copy(w.vdd, m.y)
+	copy(w.psi, m.r0)
+}
+
+// displacedResidual evaluates Ψ at qInd” + kτd (roundingProbe).
+func (w *gcpWork) displacedResidual(k int) []float64 {
+	pv := w.kry.pv
+	for i, a := range w.rnd.y {
+		pv[i] = a + roundingShift(k, i, a)
+	}
+	_ = w.evaluateAt(w.hTry, pv, &w.it, w.psi) // a failure leaves a non-finite level: none
+	return w.psi
+}
+
+// gcpRoundingAttempts is the number of attempts a measured rounding level serves: the
+// joint loads that set it change over many steps; a stall above it is measured at once.
+const gcpRoundingAttempts = 16
+
+// setFloor sets the Newton floor: the 10-ulp floor, or bdfRoundingFloor times the
+// measured rounding level while it holds, when larger.
+func (w *gcpWork) setFloor() {
+	f := tenUlpFloor(w.lad.c.RTol, w.lad.c.ATol)
+	if w.rnd != nil && w.rnd.current {
+		f = math.Max(f, w.rnd.floor())
+	}
+	w.nw.mon.floor = f
+	if w.full != nil {
+		w.full.floor = f
+	}
+}

@@ -39,3 +39,30 @@ func TestGCPProductScaleSlenderChain(t *testing.T) {
 		t.Errorf("N = 1000: %.2f Newton iterations and %.2f evaluations per step, want 2 and at most 1.1 × N = 30's %.2f", i1000, e1000, e30)
 	}
 }
+
+// TestGCPRoundingFloorFarChain: 30 slender rods hung 100 km from the world origin carry in
+// Ψ the rounding of world-origin moments that the 1000-rod chain's loads give at the
+// origin; at a fixed h = 0.28 ms gcp-newmark's increments stall at that rounding (θ ≈ 1)
+// in the rods' spins. With the measured rounding level as its Newton floor
+// (gcpWork.measureRounding) it takes 15 steps at 2.3 iterations each; without it full
+// Newton ran out of its 8 iterations at the first step.
+func TestGCPRoundingFloorFarChain(t *testing.T) {
+	sys, s := jointChain3DHungAt(t, 30, 0.01, 0, [3]float64{1e5, 0, 0})
+	m := DefaultGCP()
+	if err := m.Init(sys, s, StepControl{FixedH: 2.8e-4, RTol: 1e-4, ATol: 1e-4}); err != nil {
+		t.Fatal(err)
+	}
+	for range 15 {
+		if err := m.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := m.Stats()
+	perStep := float64(st.NewtonIters) / float64(st.Steps)
+	level, ulps := m.w.rnd.level, tenUlpFloor(1e-4, 1e-4)
+	t.Logf("%.2f Newton iterations, %.1f evaluations per step; rounding level %.3g (10-ulp floor %.3g)",
+		perStep, float64(st.FuncEvals)/float64(st.Steps), level, ulps)
+	if perStep > 2.5 || level < 1e6*ulps {
+		t.Errorf("%.2f Newton iterations per step, rounding level %.3g: want at most 2.5 and a level above 1e6 × the 10-ulp floor", perStep, level)
+	}
+}
