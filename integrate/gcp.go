@@ -218,6 +218,7 @@ type gcpWork struct {
 	kry      *gcpKrylov      // the Newton-Krylov corrector of the mass-solve path (gcpmass.go), or nil
 	rnd      *newtonRounding // the rounding level of the increments on that path (gcpmass.go), or nil
 	rndAge   int             // attempts since rnd's measurement
+	rndCount int             // rnd's measurements in the run
 	full     *fullNewton     // the stopping rule under JacobianEveryIteration, or nil
 	jac      *mat.Dense      // Ψ_v'' (nd×nd)
 	jlu      *linalg.LU      // its factorization
@@ -409,7 +410,7 @@ func (w *gcpWork) increment() float64 {
 		w.vdd[j] += w.dvdd[j]
 	}
 	norm := WeightedRMS(w.dvdd, w.vdd0, w.vdd, w.lad.c.RTol, w.lad.c.ATol)
-	if w.rnd != nil && w.stalled(norm) && (!w.rnd.current || norm > w.rnd.floor()) {
+	if w.rnd != nil && w.stalled(norm) && w.rnd.due(norm) {
 		w.measureRounding()
 	}
 	w.setFloor()

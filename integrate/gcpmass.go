@@ -193,8 +193,8 @@ func (w *gcpWork) stalled(norm float64) bool {
 // slender rods' spins: from the loaded 1000-rod chain at h = 0.14 ms the increments
 // stalled at 0.02 in that norm (θ ≈ 1, against the 10-ulp floor 2e-11) and full Newton
 // ran out of iterations (BENCHMARKS.md, "gcp-newmark's products on the 1000-rod chain").
-// As genalpha's (genAlphaWork.measureRounding) it runs at a stalled increment only (one
-// the level does not cover), and the level holds for gcpRoundingAttempts attempts. It
+// As genalpha's (genAlphaWork.measureRounding) it runs at a stalled increment only
+// (newtonRounding.due), and the level holds for gcpRoundingAttempts attempts. It
 // restores qInd” and Ψ; the displaced evaluations leave their state in the iterate, which
 // the next residual or the converged iterate's recovery overwrites.
 func (w *gcpWork) measureRounding() {
@@ -205,6 +205,7 @@ func (w *gcpWork) measureRounding() {
 	w.precondition(w.dvdd)
 	m.setLevel(WeightedRMS(w.dvdd, m.y, m.y, w.lad.c.RTol, w.lad.c.ATol))
 	m.current, w.rndAge = true, 0
+	w.rndCount++
 	copy(w.vdd, m.y)
 	copy(w.psi, m.r0)
 }
@@ -220,8 +221,18 @@ func (w *gcpWork) displacedResidual(k int) []float64 {
 }
 
 // gcpRoundingAttempts is the number of attempts a measured rounding level serves: the
-// joint loads that set it change over many steps; a stall above it is measured at once.
-const gcpRoundingAttempts = 16
+// joint loads that set it change over many steps. Within them a stall above the floor is
+// measured again only up to gcpRoundingReach times the floor: a stall far above it is
+// Newton's own (from a far start the increments may not contract for an iteration or two:
+// at N = 100, h = 3.4 ms, 1e3 then 962, then 1.2), not rounding that grew.
+const gcpRoundingAttempts, gcpRoundingReach = 16, 16
+
+// due reports whether a stalled increment of weighted norm norm calls for a measurement
+// of the rounding level: none holds, or it lies above the floor within gcpRoundingReach
+// times it.
+func (m *newtonRounding) due(norm float64) bool {
+	return !m.current || (norm > m.floor() && norm <= gcpRoundingReach*m.floor())
+}
 
 // setFloor sets the Newton floor: the 10-ulp floor, or bdfRoundingFloor times the
 // measured rounding level while it holds, when larger.
