@@ -3,14 +3,14 @@ package integrate
 import (
 	"math"
 	"testing"
+
+	"linkage/dae"
 )
 
-// gcpFixedCounts runs gcp-newmark (m) at StepControl.FixedH = h for steps steps from s and
-// returns the residual evaluations and Newton iterations per step.
-func gcpFixedCounts(t *testing.T, m *GCP, n, steps int, h float64) (evals, iters float64) {
+// gcpRun takes steps steps of m on sys from s under ctl.
+func gcpRun(t *testing.T, m *GCP, sys dae.System, s State, ctl StepControl, steps int) {
 	t.Helper()
-	sys, s := jointChain3D(t, n, 0.01, 0)
-	if err := m.Init(sys, s, StepControl{FixedH: h, RTol: 1e-4, ATol: 1e-4}); err != nil {
+	if err := m.Init(sys, s, ctl); err != nil {
 		t.Fatal(err)
 	}
 	for range steps {
@@ -18,6 +18,14 @@ func gcpFixedCounts(t *testing.T, m *GCP, n, steps int, h float64) (evals, iters
 			t.Fatal(err)
 		}
 	}
+}
+
+// gcpFixedCounts runs gcp-newmark (m) on jointChain3D's n rods at StepControl.FixedH = h
+// for steps steps and returns the residual evaluations and Newton iterations per step.
+func gcpFixedCounts(t *testing.T, m *GCP, n, steps int, h float64) (evals, iters float64) {
+	t.Helper()
+	sys, s := jointChain3D(t, n, 0.01, 0)
+	gcpRun(t, m, sys, s, StepControl{FixedH: h, RTol: 1e-4, ATol: 1e-4}, steps)
 	st := m.Stats()
 	return float64(st.FuncEvals) / float64(st.Steps), float64(st.NewtonIters) / float64(st.Steps)
 }
@@ -49,14 +57,7 @@ func TestGCPProductScaleSlenderChain(t *testing.T) {
 func TestGCPRoundingFloorFarChain(t *testing.T) {
 	sys, s := jointChain3DHungAt(t, 30, 0.01, 0, [3]float64{1e5, 0, 0})
 	m := DefaultGCP()
-	if err := m.Init(sys, s, StepControl{FixedH: 2.8e-4, RTol: 1e-4, ATol: 1e-4}); err != nil {
-		t.Fatal(err)
-	}
-	for range 15 {
-		if err := m.Step(math.Inf(1)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	gcpRun(t, &m, sys, s, StepControl{FixedH: 2.8e-4, RTol: 1e-4, ATol: 1e-4}, 15)
 	st := m.Stats()
 	perStep := float64(st.NewtonIters) / float64(st.Steps)
 	level, ulps := m.w.rnd.level, tenUlpFloor(1e-4, 1e-4)
@@ -76,14 +77,7 @@ func TestGCPRoundingFloorFarChain(t *testing.T) {
 func TestGCPRoundingMeasuredAtFewStalls(t *testing.T) {
 	sys, s := jointChain3D(t, 100, 0.01, 0)
 	m := DefaultGCP()
-	if err := m.Init(sys, s, StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
-		t.Fatal(err)
-	}
-	for range 40 {
-		if err := m.Step(math.Inf(1)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	gcpRun(t, &m, sys, s, StepControl{RTol: 1e-4, ATol: 1e-4}, 40)
 	st := m.Stats()
 	attempts := st.Steps + st.Rejected + st.NewtonFailures
 	t.Logf("%d measurements in %d attempts; %.1f evaluations per step", m.w.rndCount, attempts, float64(st.FuncEvals)/float64(st.Steps))
