@@ -410,7 +410,7 @@ func (w *gcpWork) increment() float64 {
 		w.vdd[j] += w.dvdd[j]
 	}
 	norm := WeightedRMS(w.dvdd, w.vdd0, w.vdd, w.lad.c.RTol, w.lad.c.ATol)
-	if w.rnd != nil && w.stalled(norm) && w.rnd.due(norm) {
+	if w.rnd != nil && w.stalled(norm) && w.roundingDue(norm) {
 		w.measureRounding()
 	}
 	w.setFloor()

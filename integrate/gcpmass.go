@@ -152,10 +152,10 @@ func (w *gcpWork) jacVec(dst, z []float64) {
 // moves q by βh² and q' by γh times its change (eqs. 16-17), so it is the smaller of
 // (1 + ‖q‖)/(βh²) and (1 + ‖q'‖)/(γh), each input moved at most on its own scale. The
 // position scale alone is 2(1 + ‖q‖)/(h(1 + ‖q'‖)) times larger: at h = 70 µs on the 3D
-// chain it moved q' by 0.5 % of its size, and the products' truncation in the quadratic
-// velocity terms, lifted by M⁻¹ into the slender rods' spins, left Newton increments of
-// 5 % of the first where an exact product leaves 0.1 % (BENCHMARKS.md, "gcp-newmark's
-// products on the 1000-rod chain").
+// chain's start it moved a by 12 rad/s² and q' by 4e-4 rad/s, and the products'
+// truncation in the quadratic velocity terms, lifted by M⁻¹ into the slender rods' spins,
+// left second Newton increments of 1-7 % of the first where a smaller increment leaves
+// 0.1 % (BENCHMARKS.md, "gcp-newmark's products on the 1000-rod chain").
 func gcpProductScale(q, v []float64, h float64) float64 {
 	return math.Min((1+norm2(q))/(gcpBeta*h*h), (1+norm2(v))/(gcpGamma*h))
 }
@@ -194,7 +194,7 @@ func (w *gcpWork) stalled(norm float64) bool {
 // stalled at 0.02 in that norm (θ ≈ 1, against the 10-ulp floor 2e-11) and full Newton
 // ran out of iterations (BENCHMARKS.md, "gcp-newmark's products on the 1000-rod chain").
 // As genalpha's (genAlphaWork.measureRounding) it runs at a stalled increment only
-// (newtonRounding.due), and the level holds for gcpRoundingAttempts attempts. It
+// (roundingDue), and the level holds for gcpRoundingAttempts attempts. It
 // restores qInd” and Ψ; the displaced evaluations leave their state in the iterate, which
 // the next residual or the converged iterate's recovery overwrites.
 func (w *gcpWork) measureRounding() {
@@ -227,10 +227,11 @@ func (w *gcpWork) displacedResidual(k int) []float64 {
 // at N = 100, h = 3.4 ms, 1e3 then 962, then 1.2), not rounding that grew.
 const gcpRoundingAttempts, gcpRoundingReach = 16, 16
 
-// due reports whether a stalled increment of weighted norm norm calls for a measurement
-// of the rounding level: none holds, or it lies above the floor within gcpRoundingReach
-// times it.
-func (m *newtonRounding) due(norm float64) bool {
+// roundingDue reports whether a stalled increment of weighted norm norm calls for a
+// measurement of the rounding level: none holds, or it lies above the floor within
+// gcpRoundingReach times it.
+func (w *gcpWork) roundingDue(norm float64) bool {
+	m := w.rnd
 	return !m.current || (norm > m.floor() && norm <= gcpRoundingReach*m.floor())
 }
 

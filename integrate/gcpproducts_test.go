@@ -71,7 +71,7 @@ func TestGCPRoundingFloorFarChain(t *testing.T) {
 // TestGCPRoundingMeasuredAtFewStalls: adaptive gcp-newmark on the 100-rod chain (tolerance
 // 1e-4, 40 steps) meets stalled increments far above its rounding (a far start, 1e3 then
 // 962) in many attempts; it measures the rounding level at most once per
-// gcpRoundingAttempts attempts, not at each such stall (newtonRounding.due): 4
+// gcpRoundingAttempts attempts, not at each such stall (gcpWork.roundingDue): 4
 // measurements in 60 attempts, 54.7 evaluations per step, against 103 and 64.6 when every
 // stall above the floor was measured.
 func TestGCPRoundingMeasuredAtFewStalls(t *testing.T) {
