@@ -96,10 +96,16 @@ func (k *daeAlphaKrylov) increment(w *daeAlphaWork) {
 	}
 }
 
-// jacVec writes J z ≈ (r(x + εz) − r(x))/ε into dst (krylovSystem), ε from perturb.
+// jacVec writes J z ≈ (r(x + εz) − r(x))/ε into dst (krylovSystem), ε from perturb on the
+// scale 1 + ‖x‖ of the unknowns themselves: x holds q₁ and v₁, not an increment that moves
+// them by a factor of h, so no larger position scale applies. The scale (1 + ‖q‖)/h moved
+// q₁ by 1/h times its own (230 × at h = 4.4 ms): from the loaded 1000-rod chain index1-proj
+// then took 4 Newton iterations and 16 evaluations per step at that h, against 2 and 7
+// with this scale, as at N = 100 (BENCHMARKS.md, "gcp-newmark's products on the 1000-rod
+// chain").
 func (s daeAlphaKrylovSystem) jacVec(dst, z []float64) {
 	w, k := s.w, s.w.kry
-	eps := perturb(w.x, k.kx, z, (1+norm2(w.cur.Q))/w.hTry, k.kr.noise)
+	eps := perturb(w.x, k.kx, z, 0, k.kr.noise)
 	if eps == 0 {
 		clear(dst)
 		return

@@ -215,12 +215,16 @@ type gcpWork struct {
 	vdd0         []float64 // qInd'' of the previous iterate (weights)
 	err          []float64 // nq error estimate
 
-	kry      *gcpKrylov // the Newton-Krylov corrector of the mass-solve path (gcpmass.go), or nil
-	jac      *mat.Dense // Ψ_v'' (nd×nd)
-	jlu      *linalg.LU // its factorization
-	hTry     float64    // h of the attempt under way
-	psi      []float64  // Ψ (nd)
-	h0Rep    float64    // max|H| just after the last partition
+	kry      *gcpKrylov      // the Newton-Krylov corrector of the mass-solve path (gcpmass.go), or nil
+	rnd      *newtonRounding // the rounding level of the increments on that path (gcpmass.go), or nil
+	rndAge   int             // attempts since rnd's measurement
+	rndCount int             // rnd's measurements in the run
+	full     *fullNewton     // the stopping rule under JacobianEveryIteration, or nil
+	jac      *mat.Dense      // Ψ_v'' (nd×nd)
+	jlu      *linalg.LU      // its factorization
+	hTry     float64         // h of the attempt under way
+	psi      []float64       // Ψ (nd)
+	h0Rep    float64         // max|H| just after the last partition
 	maxHLast float64
 }
 
@@ -270,6 +274,7 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	switch {
 	case cs.schur != nil:
 		w.kry = newGCPKrylov(nq, nc)
+		w.rnd = &newtonRounding{y: make([]float64, nd), r0: make([]float64, nd)}
 	case cs.sparse == nil:
 		w.jac = mat.NewDense(nd, nd, nil)
 		w.jlu = linalg.NewLU(nd)
@@ -299,7 +304,8 @@ func (w *gcpWork) setup(float64) error {
 	// An increment of 10 ulps of qInd'' in the weights ATol + RTol|qInd''|.
 	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol)
 	if w.nw.s.Jacobian == JacobianEveryIteration {
-		w.nw.rule = &fullNewton{s: w.nw.s, floor: w.nw.mon.floor}
+		w.full = &fullNewton{s: w.nw.s, floor: w.nw.mon.floor}
+		w.nw.rule = w.full
 	}
 	return nil
 }
@@ -320,6 +326,11 @@ const (
 // (eq. 37), and qInd” from eq. 39. It also stores the predictor terms of eqs. 18-19.
 func (w *gcpWork) predict(h float64, _ bool) error {
 	w.hTry = h
+	if w.rnd != nil {
+		if w.rndAge++; w.rndAge > gcpRoundingAttempts {
+			w.rnd.current = false // the loads, hence the rounding, move along the run
+		}
+	}
 	cs, s, it := w.cs, &w.cur, &w.it
 	it.T = s.T + h
 	for i := range s.Q {
@@ -398,7 +409,12 @@ func (w *gcpWork) increment() float64 {
 	for j := range w.vdd {
 		w.vdd[j] += w.dvdd[j]
 	}
-	return WeightedRMS(w.dvdd, w.vdd0, w.vdd, w.lad.c.RTol, w.lad.c.ATol)
+	norm := WeightedRMS(w.dvdd, w.vdd0, w.vdd, w.lad.c.RTol, w.lad.c.ATol)
+	if w.rnd != nil && w.stalled(norm) && w.roundingDue(norm) {
+		w.measureRounding()
+	}
+	w.setFloor()
+	return norm
 }
 
 // converged recovers the dependent quantities at the final qInd”.

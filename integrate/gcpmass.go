@@ -125,11 +125,11 @@ func (w *gcpWork) factorPreconditioner() error {
 func (w *gcpWork) krylov() { w.kry.kr.solve(w, w.dvdd) }
 
 // jacVec writes Ψ_v” z ≈ (Ψ(qInd” + εz) − Ψ(qInd”))/ε into dst (krylovSystem), ε from
-// perturb with the scale of qInd” moving q by βh² times its change. A recovery that
-// fails at the perturbed point writes NaN, which ends the iteration as diverged.
+// perturb with gcpProductScale. A recovery that fails at the perturbed point writes NaN,
+// which ends the iteration as diverged.
 func (w *gcpWork) jacVec(dst, z []float64) {
 	k, h := w.kry, w.hTry
-	eps := perturb(k.pv, w.vdd, z, (1+norm2(w.cur.Q))/(gcpBeta*h*h), k.kr.noise)
+	eps := perturb(k.pv, w.vdd, z, gcpProductScale(w.cur.Q, w.cur.V, h), k.kr.noise)
 	if eps == 0 {
 		clear(dst)
 		return
@@ -148,6 +148,18 @@ func (w *gcpWork) jacVec(dst, z []float64) {
 	}
 }
 
+// gcpProductScale is the scale S of qInd” for the difference products (perturb): qInd”
+// moves q by βh² and q' by γh times its change (eqs. 16-17), so it is the smaller of
+// (1 + ‖q‖)/(βh²) and (1 + ‖q'‖)/(γh), each input moved at most on its own scale. The
+// position scale alone is 2(1 + ‖q‖)/(h(1 + ‖q'‖)) times larger: at h = 70 µs on the 3D
+// chain's start it moved a by 12 rad/s² and q' by 4e-4 rad/s, and the products'
+// truncation in the quadratic velocity terms, lifted by M⁻¹ into the slender rods' spins,
+// left second Newton increments of 1-7 % of the first where a smaller increment leaves
+// 0.1 % (BENCHMARKS.md, "gcp-newmark's products on the 1000-rod chain").
+func gcpProductScale(q, v []float64, h float64) float64 {
+	return math.Min((1+norm2(q))/(gcpBeta*h*h), (1+norm2(v))/(gcpGamma*h))
+}
+
 // precondition overwrites x with (Zᵀ M Z)⁻¹ x (krylovSystem).
 func (w *gcpWork) precondition(x []float64) {
 	k, cs := w.kry, w.cs
@@ -160,5 +172,78 @@ func (w *gcpWork) precondition(x []float64) {
 	w.stats.Solves++
 	for j, i := range cs.ind {
 		x[j] = k.e[i]
+	}
+}
+
+// stalled reports whether the increment of weighted norm norm contracted by less than
+// alphaStallRate on the last one of the attempt (two increments of rounding noise have a
+// rate θ near 1).
+func (w *gcpWork) stalled(norm float64) bool {
+	iter, prev := w.nw.mon.iter, w.nw.mon.prev
+	if w.full != nil {
+		iter, prev = w.full.iter, w.full.prev
+	}
+	return iter > 0 && norm >= alphaStallRate*prev
+}
+
+// measureRounding measures the rounding level of the increments (newtonRounding) at the
+// iterate: the third difference of Ψ (eq. 20) along qInd”, solved by the preconditioner
+// Zᵀ M Z, in the weighted norm of the increments; setFloor makes it the Newton floor. Ψ
+// carries the rounding of the joint loads' world-origin moments, which M⁻¹ takes into the
+// slender rods' spins: from the loaded 1000-rod chain at h = 0.14 ms the increments
+// stalled at 0.02 in that norm (θ ≈ 1, against the 10-ulp floor 2e-11) and full Newton
+// ran out of iterations (BENCHMARKS.md, "gcp-newmark's products on the 1000-rod chain").
+// As genalpha's (genAlphaWork.measureRounding) it runs at a stalled increment only
+// (roundingDue), and the level holds for gcpRoundingAttempts attempts. It
+// restores qInd” and Ψ; the displaced evaluations leave their state in the iterate, which
+// the next residual or the converged iterate's recovery overwrites.
+func (w *gcpWork) measureRounding() {
+	m := w.rnd
+	copy(m.y, w.vdd)
+	copy(m.r0, w.psi)
+	thirdDifference(w, w.dvdd)
+	w.precondition(w.dvdd)
+	m.setLevel(WeightedRMS(w.dvdd, m.y, m.y, w.lad.c.RTol, w.lad.c.ATol))
+	m.current, w.rndAge = true, 0
+	w.rndCount++
+	copy(w.vdd, m.y)
+	copy(w.psi, m.r0)
+}
+
+// displacedResidual evaluates Ψ at qInd” + kτd (roundingProbe).
+func (w *gcpWork) displacedResidual(k int) []float64 {
+	pv := w.kry.pv
+	for i, a := range w.rnd.y {
+		pv[i] = a + roundingShift(k, i, a)
+	}
+	_ = w.evaluateAt(w.hTry, pv, &w.it, w.psi) // a failure leaves a non-finite level: none
+	return w.psi
+}
+
+// gcpRoundingAttempts is the number of attempts a measured rounding level serves: the
+// joint loads that set it change over many steps. Within them a stall above the floor is
+// measured again only up to gcpRoundingReach times the floor: a stall far above it is
+// Newton's own (from a far start the increments may not contract for an iteration or two:
+// at N = 100, h = 3.4 ms, 1e3 then 962, then 1.2), not rounding that grew.
+const gcpRoundingAttempts, gcpRoundingReach = 16, 16
+
+// roundingDue reports whether a stalled increment of weighted norm norm calls for a
+// measurement of the rounding level: none holds, or it lies above the floor within
+// gcpRoundingReach times it.
+func (w *gcpWork) roundingDue(norm float64) bool {
+	m := w.rnd
+	return !m.current || (norm > m.floor() && norm <= gcpRoundingReach*m.floor())
+}
+
+// setFloor sets the Newton floor: the 10-ulp floor, or bdfRoundingFloor times the
+// measured rounding level while it holds, when larger.
+func (w *gcpWork) setFloor() {
+	f := tenUlpFloor(w.lad.c.RTol, w.lad.c.ATol)
+	if w.rnd != nil && w.rnd.current {
+		f = math.Max(f, w.rnd.floor())
+	}
+	w.nw.mon.floor = f
+	if w.full != nil {
+		w.full.floor = f
 	}
 }

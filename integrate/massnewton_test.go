@@ -42,8 +42,14 @@ func rod(name string, l, r float64) joint.Body {
 // every joint coordinate.
 func jointChain3D(t *testing.T, n int, r, k float64) (*joint.System, State) {
 	t.Helper()
+	return jointChain3DHungAt(t, n, r, k, [3]float64{})
+}
+
+// jointChain3DHungAt is jointChain3D with the first rod hung from the point p.
+func jointChain3DHungAt(t *testing.T, n int, r, k float64, p [3]float64) (*joint.System, State) {
+	t.Helper()
 	md := &joint.Model{Gravity: [3]float64{0, 0, -9.81}}
-	f, origin := joint.Ground, [3]float64{}
+	f, origin := joint.Ground, p
 	for i := range n {
 		f = md.Spherical(fmt.Sprint("ball", i+1), f, origin, rod(fmt.Sprint("rod", i+1), 0.5, r))
 		origin = [3]float64{0.5, 0, 0}
