@@ -246,7 +246,7 @@ type genAlphaWork struct {
 	jerk0  []float64 // q⃛_0 estimate for the first attempt size hJerk
 	hJerk  float64
 	kkt    linalg.SaddlePoint
-	kq, kv []float64 // Taylor point of the extra eq. 17 solve
+	kq, kv []float64 // Taylor point of the extra eq. 17 solve, and K_g's (taylorState)
 
 	// attempt
 	vn, an     []float64 // v_n and a_n used by the attempt
@@ -1019,7 +1019,8 @@ func (w *genAlphaWork) jacobian(h float64) error {
 	if w.mn.active() {
 		w.stats.Jacobians++
 		w.stats.Factorizations++
-		w.mn.stiffen(w.cur.T+h, w.q1, w.v1, w.qdd1, w.lam1, h*h) // J11's h² K beside C M
+		w.taylorState(h)
+		w.mn.stiffen(w.cur.T+h, w.kq, w.kv, w.qdd1, w.lam1, h*h) // J11's h² K beside C M
 		if w.si2p != nil {
 			return w.si2p.factor(w.cur.T+h, w.q1, w.G1, w.cM)
 		}
@@ -1032,6 +1033,22 @@ func (w *genAlphaWork) jacobian(h float64) error {
 	w.assemble(h)
 	w.stats.Factorizations++
 	return w.lu.Factor()
+}
+
+// taylorState writes into w.kq, w.kv the positions and velocities at which the
+// preconditioner's K_g is formed: the Taylor prediction q_n + h v_n + h²/2 q̈_n,
+// v_n + h q̈_n from the last accepted state (hht's predicted q, v with its constant
+// acceleration), not the iterate's q₁, v₁, which eq. 64a,b build from a_n, shifted from
+// q̈_n by (α_m − α_f) h q⃛ (prepare). The accelerations stay the iterate's q̈₁, those of
+// M q̈ in r_h. Measured on the 1000-rod chain at h = 4.5 ms from the start: at q₁, v₁ the
+// O(h³ q⃛) difference in the rods' out-of-plane angles and rates cost a second GMRES
+// product per Newton iteration; at the Taylor point one, as hht's (BENCHMARKS.md,
+// "genalpha's GMRES products on the 1000-rod chain").
+func (w *genAlphaWork) taylorState(h float64) {
+	for i, a := range w.cur.A {
+		w.kq[i] = w.cur.Q[i] + h*w.vn[i] + h*h/2*a
+		w.kv[i] = w.vn[i] + h*a
+	}
 }
 
 // assemble writes the dense iteration matrix of jacobian into w.lu.Matrix().

@@ -43,3 +43,38 @@ func TestGenAlphaNewtonStopLongChain(t *testing.T) {
 		t.Errorf("%.2f Newton iterations per step (%.2f evaluations), want ≤ 2.2", newton, evals)
 	}
 }
+
+// TestGenAlphaKrylovProductsLongChain pins genalpha's GMRES products per Newton iteration
+// on the joint route's 3D chain of 1000 rods from its start at h = 4.5 ms (issue 21 item
+// 4). With the geometric stiffness K_g of its preconditioner formed at the iterate's q₁,
+// v₁ (eq. 64a,b from a_n, shifted by (α_m − α_f) h q⃛) main at 4c9a9b6 took 2.3 products
+// per iteration in the steps measured here (2.0 at N = 500, 1.3 at N = 200 and 300);
+// with K_g at the Taylor prediction of q, v (taylorState) 1.3 at N = 200 … 1000, flat in
+// N (BENCHMARKS.md, "genalpha's GMRES products on the 1000-rod chain"). After 5 warm-up
+// steps and 21 that must allocate nothing (stepCosts), 10 steps must take at most 1.5
+// products per Newton iteration: the evaluations per step less the Newton iterations'
+// residuals, per iteration.
+func TestGenAlphaKrylovProductsLongChain(t *testing.T) {
+	const n, h, warm, steps = 1000, 4.5e-3, 5, 10
+	sys, s, err := Chain3D(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := integrate.DefaultGenAlpha()
+	if allocs, _ := stepCosts(t, &m, sys, s, integrate.StepControl{FixedH: h, RTol: 1e-4, ATol: 1e-4}, warm); allocs != 0 {
+		t.Errorf("a step allocates %v times after warm-up, want 0", allocs)
+	}
+	s0 := m.Stats()
+	for range steps {
+		if err := m.Step(math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := m.Stats()
+	newton := float64(st.NewtonIters - s0.NewtonIters)
+	products := (float64(st.FuncEvals-s0.FuncEvals) - newton) / newton
+	t.Logf("N = %d, h = %g ms, from the start: %.2f Newton iterations per step, %.2f GMRES products per iteration", n, h*1e3, newton/steps, products)
+	if products > 1.5 {
+		t.Errorf("%.2f GMRES products per Newton iteration, want ≤ 1.5", products)
+	}
+}
