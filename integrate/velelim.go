@@ -53,8 +53,9 @@ type eliminated[T float64 | complex128] struct {
 	csr   dae.CSR // that pattern while setting up; dropped then
 
 	pivRow, pivCol []int
-	eSlot          []int // slot of (pivRow, pivCol) in full
-	e              []T   // its value at the last Factor
+	pivRows        []span // pivRow as runs of consecutive rows, to in bv's numbering
+	eSlot          []int  // slot of (pivRow, pivCol) in full
+	e              []T    // its value at the last Factor
 	// The other columns of pivot j's row: oCol[oStart[j]:oStart[j+1]], at the full slots
 	// oSlot, with their values oVal and oVal/e in oRatio at the last Factor.
 	oStart, oCol, oSlot []int
@@ -63,11 +64,13 @@ type eliminated[T float64 | complex128] struct {
 
 	rowOf, colOf       []int  // full row or column → reduced one, −1 for the eliminated
 	keptRows, keptCols []span // the same as runs of consecutive indices
-	// The reduced values: K_r[direct[t]] = K[t] for the full slots t outside the pivot
-	// rows and columns (−1 for the others); a pivot column's slot moved[i] (pivot j =
-	// moved[i].piv) adds −K[moved[i].from]·oRatio[oStart[j]+k] to K_r[dest[moved[i].to+k]],
-	// the column of pivot j's k-th other column in its row.
-	direct []int32
+	// The reduced values: K_r[to+i] = K[from+i] over the runs direct of full slots
+	// outside the pivot rows and columns (consecutive in both numberings); the reduced
+	// slots fill that no full slot maps to start at zero; a pivot column's slot moved[i]
+	// (pivot j = moved[i].piv) adds −K[moved[i].from]·oRatio[oStart[j]+k] to
+	// K_r[dest[moved[i].to+k]], the column of pivot j's k-th other column in its row.
+	direct []span
+	fill   []int32
 	moved  []slotMap
 	dest   []int32
 
@@ -105,6 +108,19 @@ func spans(idx []int) []span {
 	return out
 }
 
+// runs returns idx as runs of consecutive values: span.from the value idx[span.to].
+func runs(idx []int) []span {
+	var out []span
+	for i, v := range idx {
+		if k := len(out) - 1; k >= 0 && out[k].from+out[k].n == v && out[k].to+out[k].n == i {
+			out[k].n++
+			continue
+		}
+		out = append(out, span{from: v, to: i, n: 1})
+	}
+	return out
+}
+
 // pivots lists the pivots (rows[j], cols[j]) of one stage of elimination.
 type pivots struct{ rows, cols []int }
 
@@ -127,6 +143,7 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, stages []pivo
 	x.full = make([]T, x.csr.NNZ())
 	x.rowOf, x.colOf = reducedIndex(n, pivRow), reducedIndex(n, pivCol)
 	x.keptRows, x.keptCols = spans(x.rowOf), spans(x.colOf)
+	x.pivRows = runs(pivRow)
 	byCol := make([]int, n) // pivot of each eliminated column, else −1
 	for i := range byCol {
 		byCol[i] = -1
@@ -207,16 +224,21 @@ func nextStage[T float64 | complex128](n int, pattern [][]int, stages []pivots,
 
 // mapSlots sets the maps from the full pattern's slots to the reduced pattern rc.
 func (x *eliminated[T]) mapSlots(rc dae.CSR, byCol []int) {
-	x.direct = make([]int32, x.csr.NNZ())
+	mapped := make([]bool, rc.NNZ())
 	for r, rr := range x.rowOf {
 		for t := x.csr.RowStart[r]; t < x.csr.RowStart[r+1]; t++ {
-			x.direct[t] = -1
 			if rr < 0 {
 				continue
 			}
 			c, j := x.csr.Cols[t], byCol[x.csr.Cols[t]]
 			if j < 0 {
-				x.direct[t] = int32(rc.Find(rr, x.colOf[c]))
+				to := rc.Find(rr, x.colOf[c])
+				mapped[to] = true
+				if k := len(x.direct) - 1; k >= 0 && x.direct[k].from+x.direct[k].n == t && x.direct[k].to+x.direct[k].n == to {
+					x.direct[k].n++
+					continue
+				}
+				x.direct = append(x.direct, span{from: t, to: to, n: 1})
 				continue
 			}
 			x.moved = append(x.moved, slotMap{int32(t), int32(len(x.dest)), int32(j)})
@@ -224,6 +246,11 @@ func (x *eliminated[T]) mapSlots(rc dae.CSR, byCol []int) {
 				x.dest = append(x.dest, int32(rc.Find(rr, x.colOf[o])))
 			}
 			x.rhsRow = append(x.rhsRow, int32(rr))
+		}
+	}
+	for s, m := range mapped {
+		if !m {
+			x.fill = append(x.fill, int32(s))
 		}
 	}
 }
@@ -264,11 +291,11 @@ func (x *eliminated[T]) Factor() error {
 		}
 	}
 	rv := x.lu.Values()
-	clear(rv)
-	for t, r := range x.direct {
-		if r >= 0 {
-			rv[r] = k[t]
-		}
+	for _, s := range x.direct {
+		copy(rv[s.to:s.to+s.n], k[s.from:s.from+s.n])
+	}
+	for _, s := range x.fill {
+		rv[s] = 0
 	}
 	x.corrRow, x.corrPiv, x.coef = x.corrRow[:0], x.corrPiv[:0], x.coef[:0]
 	for i, m := range x.moved {
@@ -288,8 +315,8 @@ func (x *eliminated[T]) Factor() error {
 // right-hand side b_r − Σ K_ra b_v / e, its solve, and δa_j = (b_vj − Σ_o K_vo δ_o)/e_j
 // over the other columns o of the pivot's row.
 func (x *eliminated[T]) Solve(b []T) {
-	for j, r := range x.pivRow {
-		x.bv[j] = b[r]
+	for _, s := range x.pivRows {
+		copy(x.bv[s.to:s.to+s.n], b[s.from:s.from+s.n])
 	}
 	for _, s := range x.keptRows {
 		copy(x.br[s.to:s.to+s.n], b[s.from:s.from+s.n])
