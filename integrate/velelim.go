@@ -76,12 +76,18 @@ type eliminated[T float64 | complex128] struct {
 
 	// The right-hand side's corrections: moved[i] subtracts K[moved[i].from]/e_j·b_vj
 	// from its reduced row (rhsRow[i]); corrRow, corrPiv and coef hold the nonzero ones
-	// of the last Factor, with e_j's inverse in invE.
+	// of the last Factor in their first nCorr entries, with e_j's inverse in invE.
 	rhsRow           []int32
 	corrRow, corrPiv []int32
+	nCorr            int
 	coef, invE       []T
 
 	br, bv []T // the reduced right-hand side; b at the pivot rows
+	// inPlace: the kept rows are the one run b[keptRows[0].from:][:nr], so the reduced
+	// right-hand side and solution are that part of b itself, and the solution's runs
+	// go to their columns in keptCols' order without one overwriting another's source
+	// (the velocities' stage: the a, λ[, μ] rows stay where they are).
+	inPlace bool
 }
 
 // slotMap maps a slot of the full values that holds pivot piv's column to the reduced
@@ -197,12 +203,31 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, stages []pivo
 	}
 	x.lu = lu
 	x.mapSlots(dae.NewCSR(red, x.nr, x.nr, false), byCol)
-	x.coef, x.br = make([]T, 0, len(x.moved)), make([]T, x.nr)
-	x.corrRow, x.corrPiv = make([]int32, 0, len(x.moved)), make([]int32, 0, len(x.moved))
+	x.coef, x.br = make([]T, len(x.moved)), make([]T, x.nr)
+	x.corrRow, x.corrPiv = make([]int32, len(x.moved)), make([]int32, len(x.moved))
+	x.inPlace = solvesInPlace(x.keptRows, x.keptCols)
 	// The runs and the slot maps hold what the Factors and Solves need; the full pattern,
 	// as large as the values, is the caller's to rebuild (newtonFactor.patternCSR).
 	x.rowOf, x.colOf, x.csr = nil, nil, dae.CSR{}
 	return x, nil
+}
+
+// solvesInPlace reports whether the reduced system can be solved in place in the full
+// right-hand side b: one run of kept rows at b[r0:], and the runs of kept columns copied
+// from b[r0+to:] to b[from:] in order, none overwriting a later run's source.
+func solvesInPlace(rows, cols []span) bool {
+	if len(rows) != 1 {
+		return false
+	}
+	r0 := rows[0].from
+	for i, a := range cols {
+		for _, b := range cols[i+1:] {
+			if a.from < r0+b.to+b.n && r0+b.to < a.from+a.n {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // nextStage returns the factorization of the reduced matrices on pattern: the elimination
@@ -297,17 +322,18 @@ func (x *eliminated[T]) Factor() error {
 	for _, s := range x.fill {
 		rv[s] = 0
 	}
-	x.corrRow, x.corrPiv, x.coef = x.corrRow[:0], x.corrPiv[:0], x.coef[:0]
+	n := 0
 	for i, m := range x.moved {
 		if v := k[m.from]; v != 0 { // structural zeros: a's columns of the velocity forms' G
 			lo, hi := x.oStart[m.piv], x.oStart[m.piv+1]
 			for p, s := range x.dest[m.to : int(m.to)+hi-lo] {
 				rv[s] -= v * x.oRatio[lo+p]
 			}
-			x.corrRow, x.corrPiv = append(x.corrRow, x.rhsRow[i]), append(x.corrPiv, m.piv)
-			x.coef = append(x.coef, v*x.invE[m.piv])
+			x.corrRow[n], x.corrPiv[n], x.coef[n] = x.rhsRow[i], m.piv, v*x.invE[m.piv]
+			n++
 		}
 	}
+	x.nCorr = n
 	return x.lu.Factor()
 }
 
@@ -318,16 +344,24 @@ func (x *eliminated[T]) Solve(b []T) {
 	for _, s := range x.pivRows {
 		copy(x.bv[s.to:s.to+s.n], b[s.from:s.from+s.n])
 	}
-	for _, s := range x.keptRows {
-		copy(x.br[s.to:s.to+s.n], b[s.from:s.from+s.n])
+	br, r0 := x.br, 0
+	if x.inPlace {
+		r0 = x.keptRows[0].from
+		br = b[r0 : r0+x.nr]
+	} else {
+		for _, s := range x.keptRows {
+			copy(br[s.to:s.to+s.n], b[s.from:s.from+s.n])
+		}
 	}
-	br, bv, piv, coef := x.br, x.bv, x.corrPiv[:len(x.corrRow)], x.coef[:len(x.corrRow)]
-	for k, r := range x.corrRow {
+	bv, piv, coef := x.bv, x.corrPiv[:x.nCorr], x.coef[:x.nCorr]
+	for k, r := range x.corrRow[:x.nCorr] {
 		br[r] -= coef[k] * bv[piv[k]]
 	}
-	x.lu.Solve(x.br)
+	x.lu.Solve(br)
 	for _, s := range x.keptCols {
-		copy(b[s.from:s.from+s.n], x.br[s.to:s.to+s.n])
+		if !x.inPlace || s.from != r0+s.to { // in place, a run may be where it goes
+			copy(b[s.from:s.from+s.n], br[s.to:s.to+s.n])
+		}
 	}
 	oStart, oCol, oVal, invE := x.oStart, x.oCol, x.oVal, x.invE[:len(bv)]
 	if x.pairs { // pivot j's one other column at j
