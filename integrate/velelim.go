@@ -105,24 +105,26 @@ func spans(idx []int) []span {
 		if r < 0 {
 			continue
 		}
-		if k := len(out) - 1; k >= 0 && out[k].from+out[k].n == i {
-			out[k].n++
-			continue
-		}
-		out = append(out, span{from: i, to: r, n: 1})
+		out = appendRun(out, i, r)
 	}
 	return out
+}
+
+// appendRun adds the index pair (from, to) to the runs out: to the last run when both
+// follow on it, else as a new run.
+func appendRun(out []span, from, to int) []span {
+	if k := len(out) - 1; k >= 0 && out[k].from+out[k].n == from && out[k].to+out[k].n == to {
+		out[k].n++
+		return out
+	}
+	return append(out, span{from: from, to: to, n: 1})
 }
 
 // runs returns idx as runs of consecutive values: span.from the value idx[span.to].
 func runs(idx []int) []span {
 	var out []span
 	for i, v := range idx {
-		if k := len(out) - 1; k >= 0 && out[k].from+out[k].n == v && out[k].to+out[k].n == i {
-			out[k].n++
-			continue
-		}
-		out = append(out, span{from: v, to: i, n: 1})
+		out = appendRun(out, v, i)
 	}
 	return out
 }
@@ -259,11 +261,7 @@ func (x *eliminated[T]) mapSlots(rc dae.CSR, byCol []int) {
 			if j < 0 {
 				to := rc.Find(rr, x.colOf[c])
 				mapped[to] = true
-				if k := len(x.direct) - 1; k >= 0 && x.direct[k].from+x.direct[k].n == t && x.direct[k].to+x.direct[k].n == to {
-					x.direct[k].n++
-					continue
-				}
-				x.direct = append(x.direct, span{from: t, to: to, n: 1})
+				x.direct = appendRun(x.direct, t, to)
 				continue
 			}
 			x.moved = append(x.moved, slotMap{int32(t), int32(len(x.dest)), int32(j)})
