@@ -53,8 +53,9 @@ type eliminated[T float64 | complex128] struct {
 	csr   dae.CSR // that pattern while setting up; dropped then
 
 	pivRow, pivCol []int
-	eSlot          []int // slot of (pivRow, pivCol) in full
-	e              []T   // its value at the last Factor
+	pivRows        []span // pivRow as runs of consecutive rows, to in bv's numbering
+	eSlot          []int  // slot of (pivRow, pivCol) in full
+	e              []T    // its value at the last Factor
 	// The other columns of pivot j's row: oCol[oStart[j]:oStart[j+1]], at the full slots
 	// oSlot, with their values oVal and oVal/e in oRatio at the last Factor.
 	oStart, oCol, oSlot []int
@@ -63,22 +64,30 @@ type eliminated[T float64 | complex128] struct {
 
 	rowOf, colOf       []int  // full row or column → reduced one, −1 for the eliminated
 	keptRows, keptCols []span // the same as runs of consecutive indices
-	// The reduced values: K_r[direct[t]] = K[t] for the full slots t outside the pivot
-	// rows and columns (−1 for the others); a pivot column's slot moved[i] (pivot j =
-	// moved[i].piv) adds −K[moved[i].from]·oRatio[oStart[j]+k] to K_r[dest[moved[i].to+k]],
-	// the column of pivot j's k-th other column in its row.
-	direct []int32
+	// The reduced values: K_r[to+i] = K[from+i] over the runs direct of full slots
+	// outside the pivot rows and columns (consecutive in both numberings); the reduced
+	// slots fill that no full slot maps to start at zero; a pivot column's slot moved[i]
+	// (pivot j = moved[i].piv) adds −K[moved[i].from]·oRatio[oStart[j]+k] to
+	// K_r[dest[moved[i].to+k]], the column of pivot j's k-th other column in its row.
+	direct []span
+	fill   []int32
 	moved  []slotMap
 	dest   []int32
 
 	// The right-hand side's corrections: moved[i] subtracts K[moved[i].from]/e_j·b_vj
 	// from its reduced row (rhsRow[i]); corrRow, corrPiv and coef hold the nonzero ones
-	// of the last Factor, with e_j's inverse in invE.
+	// of the last Factor in their first nCorr entries, with e_j's inverse in invE.
 	rhsRow           []int32
 	corrRow, corrPiv []int32
+	nCorr            int
 	coef, invE       []T
 
 	br, bv []T // the reduced right-hand side; b at the pivot rows
+	// inPlace: the kept rows are the one run b[keptRows[0].from:][:nr], so the reduced
+	// right-hand side and solution are that part of b itself, and the solution's runs
+	// go to their columns in keptCols' order without one overwriting another's source
+	// (the velocities' stage: the a, λ[, μ] rows stay where they are).
+	inPlace bool
 }
 
 // slotMap maps a slot of the full values that holds pivot piv's column to the reduced
@@ -96,11 +105,26 @@ func spans(idx []int) []span {
 		if r < 0 {
 			continue
 		}
-		if k := len(out) - 1; k >= 0 && out[k].from+out[k].n == i {
-			out[k].n++
-			continue
-		}
-		out = append(out, span{from: i, to: r, n: 1})
+		out = appendRun(out, i, r)
+	}
+	return out
+}
+
+// appendRun adds the index pair (from, to) to the runs out: to the last run when both
+// follow on it, else as a new run.
+func appendRun(out []span, from, to int) []span {
+	if k := len(out) - 1; k >= 0 && out[k].from+out[k].n == from && out[k].to+out[k].n == to {
+		out[k].n++
+		return out
+	}
+	return append(out, span{from: from, to: to, n: 1})
+}
+
+// runs returns idx as runs of consecutive values: span.from the value idx[span.to].
+func runs(idx []int) []span {
+	var out []span
+	for i, v := range idx {
+		out = appendRun(out, v, i)
 	}
 	return out
 }
@@ -127,6 +151,7 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, stages []pivo
 	x.full = make([]T, x.csr.NNZ())
 	x.rowOf, x.colOf = reducedIndex(n, pivRow), reducedIndex(n, pivCol)
 	x.keptRows, x.keptCols = spans(x.rowOf), spans(x.colOf)
+	x.pivRows = runs(pivRow)
 	byCol := make([]int, n) // pivot of each eliminated column, else −1
 	for i := range byCol {
 		byCol[i] = -1
@@ -180,12 +205,31 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, stages []pivo
 	}
 	x.lu = lu
 	x.mapSlots(dae.NewCSR(red, x.nr, x.nr, false), byCol)
-	x.coef, x.br = make([]T, 0, len(x.moved)), make([]T, x.nr)
-	x.corrRow, x.corrPiv = make([]int32, 0, len(x.moved)), make([]int32, 0, len(x.moved))
+	x.coef, x.br = make([]T, len(x.moved)), make([]T, x.nr)
+	x.corrRow, x.corrPiv = make([]int32, len(x.moved)), make([]int32, len(x.moved))
+	x.inPlace = solvesInPlace(x.keptRows, x.keptCols)
 	// The runs and the slot maps hold what the Factors and Solves need; the full pattern,
 	// as large as the values, is the caller's to rebuild (newtonFactor.patternCSR).
 	x.rowOf, x.colOf, x.csr = nil, nil, dae.CSR{}
 	return x, nil
+}
+
+// solvesInPlace reports whether the reduced system can be solved in place in the full
+// right-hand side b: one run of kept rows at b[r0:], and the runs of kept columns copied
+// from b[r0+to:] to b[from:] in order, none overwriting a later run's source.
+func solvesInPlace(rows, cols []span) bool {
+	if len(rows) != 1 {
+		return false
+	}
+	r0 := rows[0].from
+	for i, a := range cols {
+		for _, b := range cols[i+1:] {
+			if a.from < r0+b.to+b.n && r0+b.to < a.from+a.n {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // nextStage returns the factorization of the reduced matrices on pattern: the elimination
@@ -207,16 +251,17 @@ func nextStage[T float64 | complex128](n int, pattern [][]int, stages []pivots,
 
 // mapSlots sets the maps from the full pattern's slots to the reduced pattern rc.
 func (x *eliminated[T]) mapSlots(rc dae.CSR, byCol []int) {
-	x.direct = make([]int32, x.csr.NNZ())
+	mapped := make([]bool, rc.NNZ())
 	for r, rr := range x.rowOf {
 		for t := x.csr.RowStart[r]; t < x.csr.RowStart[r+1]; t++ {
-			x.direct[t] = -1
 			if rr < 0 {
 				continue
 			}
 			c, j := x.csr.Cols[t], byCol[x.csr.Cols[t]]
 			if j < 0 {
-				x.direct[t] = int32(rc.Find(rr, x.colOf[c]))
+				to := rc.Find(rr, x.colOf[c])
+				mapped[to] = true
+				x.direct = appendRun(x.direct, t, to)
 				continue
 			}
 			x.moved = append(x.moved, slotMap{int32(t), int32(len(x.dest)), int32(j)})
@@ -224,6 +269,11 @@ func (x *eliminated[T]) mapSlots(rc dae.CSR, byCol []int) {
 				x.dest = append(x.dest, int32(rc.Find(rr, x.colOf[o])))
 			}
 			x.rhsRow = append(x.rhsRow, int32(rr))
+		}
+	}
+	for s, m := range mapped {
+		if !m {
+			x.fill = append(x.fill, int32(s))
 		}
 	}
 }
@@ -264,23 +314,24 @@ func (x *eliminated[T]) Factor() error {
 		}
 	}
 	rv := x.lu.Values()
-	clear(rv)
-	for t, r := range x.direct {
-		if r >= 0 {
-			rv[r] = k[t]
-		}
+	for _, s := range x.direct {
+		copy(rv[s.to:s.to+s.n], k[s.from:s.from+s.n])
 	}
-	x.corrRow, x.corrPiv, x.coef = x.corrRow[:0], x.corrPiv[:0], x.coef[:0]
+	for _, s := range x.fill {
+		rv[s] = 0
+	}
+	n := 0
 	for i, m := range x.moved {
 		if v := k[m.from]; v != 0 { // structural zeros: a's columns of the velocity forms' G
 			lo, hi := x.oStart[m.piv], x.oStart[m.piv+1]
 			for p, s := range x.dest[m.to : int(m.to)+hi-lo] {
 				rv[s] -= v * x.oRatio[lo+p]
 			}
-			x.corrRow, x.corrPiv = append(x.corrRow, x.rhsRow[i]), append(x.corrPiv, m.piv)
-			x.coef = append(x.coef, v*x.invE[m.piv])
+			x.corrRow[n], x.corrPiv[n], x.coef[n] = x.rhsRow[i], m.piv, v*x.invE[m.piv]
+			n++
 		}
 	}
+	x.nCorr = n
 	return x.lu.Factor()
 }
 
@@ -288,19 +339,27 @@ func (x *eliminated[T]) Factor() error {
 // right-hand side b_r − Σ K_ra b_v / e, its solve, and δa_j = (b_vj − Σ_o K_vo δ_o)/e_j
 // over the other columns o of the pivot's row.
 func (x *eliminated[T]) Solve(b []T) {
-	for j, r := range x.pivRow {
-		x.bv[j] = b[r]
+	for _, s := range x.pivRows {
+		copy(x.bv[s.to:s.to+s.n], b[s.from:s.from+s.n])
 	}
-	for _, s := range x.keptRows {
-		copy(x.br[s.to:s.to+s.n], b[s.from:s.from+s.n])
+	br, r0 := x.br, 0
+	if x.inPlace {
+		r0 = x.keptRows[0].from
+		br = b[r0 : r0+x.nr]
+	} else {
+		for _, s := range x.keptRows {
+			copy(br[s.to:s.to+s.n], b[s.from:s.from+s.n])
+		}
 	}
-	br, bv, piv, coef := x.br, x.bv, x.corrPiv[:len(x.corrRow)], x.coef[:len(x.corrRow)]
-	for k, r := range x.corrRow {
+	bv, piv, coef := x.bv, x.corrPiv[:x.nCorr], x.coef[:x.nCorr]
+	for k, r := range x.corrRow[:x.nCorr] {
 		br[r] -= coef[k] * bv[piv[k]]
 	}
-	x.lu.Solve(x.br)
+	x.lu.Solve(br)
 	for _, s := range x.keptCols {
-		copy(b[s.from:s.from+s.n], x.br[s.to:s.to+s.n])
+		if !x.inPlace || s.from != r0+s.to { // in place, a run may be where it goes
+			copy(b[s.from:s.from+s.n], br[s.to:s.to+s.n])
+		}
 	}
 	oStart, oCol, oVal, invE := x.oStart, x.oCol, x.oVal, x.invE[:len(bv)]
 	if x.pairs { // pivot j's one other column at j
