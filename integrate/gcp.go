@@ -580,7 +580,6 @@ type gcpCore struct {
 	sparse   *gcpSparse           // the sparse path (gcpsparse.go), or nil
 	schur    *massSchur           // the mass-solve path (gcpmass.go), or nil
 	mm       dae.MassMultiplier   // M a on the mass-solve path of gcp-newmark, or nil
-	preG     *mat.Dense           // G at the preconditioner's point (nc×nq; mass-solve path)
 	phiU     *linalg.FullPivLU    // G_u at the last position recovery
 	Gu       *mat.Dense           // nc×nc
 	G, M     *mat.Dense

@@ -3,8 +3,6 @@ package integrate
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"linkage/dae"
 	"linkage/linalg"
 )
@@ -35,7 +33,6 @@ func newGCPCoreMass(name string, sys dae.System, stats *Stats, ms *massSchur, mm
 		if err := cs.newRecovery(); err != nil {
 			return nil, err
 		}
-		cs.preG = mat.NewDense(nc, nq, nil)
 	}
 	if cs.rx = newReactionDeferred(sys, nil); cs.rx != nil {
 		cs.rxa = newReactionAccelFD(sys) // eq. 17 with f_λ (reducedAccelerationMass)
@@ -194,9 +191,8 @@ func (w *gcpWork) stalled(norm float64) bool {
 }
 
 // measureRounding measures the rounding level of the increments (newtonRounding) at the
-// iterate: the third difference of Ψ (eq. 20) along qInd”, solved by the preconditioner
-// Zᵀ M Z, in the weighted norm of the increments; setFloor makes it the Newton floor. Ψ
-// carries the rounding of the joint loads' world-origin moments, which M⁻¹ takes into the
+// iterate: the third difference of Ψ̃ (gcpKrylov) along qInd”, in the weighted norm of
+// the increments; setFloor makes it the Newton floor. Ψ̃ carries the rounding of the joint loads' world-origin moments, which M⁻¹ takes into the
 // slender rods' spins: from the loaded 1000-rod chain at h = 0.14 ms the increments
 // stalled at 0.02 in that norm (θ ≈ 1, against the 10-ulp floor 2e-11) and full Newton
 // ran out of iterations (BENCHMARKS.md, "gcp-newmark's products on the 1000-rod chain").
