@@ -113,3 +113,32 @@ func TestDAEAlphaKrylovFallsBackOnStiffJoints(t *testing.T) {
 		})
 	}
 }
+
+// TestDAEAlphaKrylovNewtonSlenderChain: daealpha index2 at a fixed h = 4.4 ms on the
+// 1000-rod chain from its start. Its Newton-Krylov iteration is Newton's method
+// (krylovNewton): the second step's increments grow once (76 → 96) before converging
+// quadratically, which the simplified-Newton rate test took for divergence (the run
+// stopped at that step). With krylovGrowthRule it takes the steps in 3 iterations each,
+// as 30 rods take them in 2.
+func TestDAEAlphaKrylovNewtonSlenderChain(t *testing.T) {
+	const h, steps = 4.4e-3, 4
+	for _, n := range []int{30, 1000} {
+		sys, s := jointChain3D(t, n, 0.01, 0)
+		m := DefaultDAEAlpha()
+		m.Formulation = Index2
+		if err := m.Init(sys, s, StepControl{FixedH: h, RTol: 1e-4, ATol: 1e-4}); err != nil {
+			t.Fatal(err)
+		}
+		for range steps {
+			if err := m.Step(math.Inf(1)); err != nil {
+				t.Fatalf("N = %d: %v", n, err)
+			}
+		}
+		st := m.Stats()
+		perStep := float64(st.NewtonIters) / float64(st.Steps)
+		t.Logf("N = %d: %.2f Newton iterations, %.1f evaluations per step", n, perStep, float64(st.FuncEvals)/float64(st.Steps))
+		if _, ok := m.w.nw.rule.(*krylovGrowthRule); !ok || perStep > 3 {
+			t.Errorf("N = %d: %.2f Newton iterations per step (krylovGrowthRule %v), want at most 3 under krylovGrowthRule", n, perStep, ok)
+		}
+	}
+}

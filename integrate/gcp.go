@@ -376,6 +376,9 @@ func (w *gcpWork) evaluateAt(h float64, vdd []float64, it *State, psi []float64)
 		return err
 	}
 	cs.velocities(it.T, it.Q, it.V)
+	if w.kry != nil {
+		return w.forwardResidual(vdd, it, psi)
+	}
 	if err := cs.accelerations(it.T, it.Q, it.V, it.A, it.Lambda, psi); err != nil {
 		w.lad.worst = cs.worst
 		return err
@@ -490,7 +493,7 @@ func (w *gcpWork) jacobian(h float64) error {
 		return w.jacobianSparse(h)
 	}
 	if w.kry != nil {
-		return w.factorPreconditioner()
+		return nil // Ψ̃ needs no matrix (gcpKrylov)
 	}
 	if err := w.cs.newtonMatrix(w.jac, &w.it, h, gcpBeta, gcpGamma, w.v == GCPFisetteVaneghem); err != nil {
 		w.lad.worst = w.cs.worst
@@ -577,7 +580,6 @@ type gcpCore struct {
 	sparse   *gcpSparse           // the sparse path (gcpsparse.go), or nil
 	schur    *massSchur           // the mass-solve path (gcpmass.go), or nil
 	mm       dae.MassMultiplier   // M a on the mass-solve path of gcp-newmark, or nil
-	preG     *mat.Dense           // G at the preconditioner's point (nc×nq; mass-solve path)
 	phiU     *linalg.FullPivLU    // G_u at the last position recovery
 	Gu       *mat.Dense           // nc×nc
 	G, M     *mat.Dense

@@ -3,8 +3,6 @@ package integrate
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"linkage/dae"
 	"linkage/linalg"
 )
@@ -35,7 +33,6 @@ func newGCPCoreMass(name string, sys dae.System, stats *Stats, ms *massSchur, mm
 		if err := cs.newRecovery(); err != nil {
 			return nil, err
 		}
-		cs.preG = mat.NewDense(nc, nq, nil)
 	}
 	if cs.rx = newReactionDeferred(sys, nil); cs.rx != nil {
 		cs.rxa = newReactionAccelFD(sys) // eq. 17 with f_λ (reducedAccelerationMass)
@@ -75,48 +72,66 @@ func (cs *gcpCore) reducedAccelerationMass(t float64, q, v, a, lambda []float64)
 	return cs.checkFinite(a, lambda, nil)
 }
 
-// gcpKrylov is the corrector of gcp-newmark and gcp-fv on the mass-solve path: the Newton increment of
-// eq. 30 by GMRES on products Ψ_v” z (eq. 29) taken as forward differences of Ψ (eq. 20),
-// each a full recovery (eqs. 11, 31, 37-38 with M a by dae.MassMultiplier), and
-// preconditioned by the reduced mass Zᵀ M Z of eq. 39 (the first term of eq. 29, its part
-// that does not vanish with h). (Zᵀ M Z)⁻¹ r needs no Z: the solution y of
-// [M Gᵀ; G 0](y, μ) = (e, 0) with e = r in the independent rows and 0 in the dependent
-// ones lies in G's null space, y = Z y_ind, and Zᵀ M Z y_ind = Zᵀ e = r; so it is
-// y_ind, one Schur-complement solve through the recursion (massSchur, factorized at the
-// iterate with G there). Ψ is Zᵀ(M a − f) there, so the products cost O(N) for a fixed
-// number of constraint rows, and the iteration is the exact Newton method of eq. 29 up
-// to GMRES's forcing term (gmresRTol). For gcp-fv too: differences of Ψ keep the terms of
-// eq. 40 that its quasi-Newton matrix drops, so on this path gcp-fv is Newton's method on
-// the same equations (eq. 20) with the exact Jacobian, the same iteration as gcp-newmark
-// (the same steps and solution to rounding), not Fisette and Vaneghem's approximation.
+// gcpKrylov is the corrector of gcp-newmark and gcp-fv on the mass-solve path: the Newton
+// increment of eq. 30 by GMRES on products taken as forward differences of the residual,
+// each a full recovery (eqs. 11, 31, 37), O(N) for a fixed number of constraint rows.
+// Newton runs on Ψ (eq. 20) in its forward-dynamics form
+//
+//	Ψ̃(qInd”) = (Zᵀ M(q) Z)⁻¹ Ψ = qInd” − q̈*_ind(t, q, q'),
+//
+// q̈* the accelerations of eq. 17 at the recovered (q, q') (reducedAccelerationMass: the
+// Schur complement G M⁻¹ Gᵀ at q, nc + 1 recursive solves). The two are equal because
+// M a − f = M(a − q̈*) − Gᵀλ*, Zᵀ Gᵀ = 0 and a − q̈* = Z(qInd” − q̈*_ind) (both satisfy
+// eq. 37's G q” = γ); so Ψ̃ has Ψ's zeros, and its tangent at the iterate is the Jacobian of
+// eq. 29 scaled by (Zᵀ M Z)⁻¹ (the reduced mass of eq. 39, which preconditioned Ψ before),
+// so GMRES needs no preconditioner. Newton's method is not invariant under that
+// q-dependent row scaling, and that is its purpose: in joint coordinates of slender rods
+// M(q)'s spin inertia changes by orders over microradians, and Ψ, which carries M(q) a
+// unscaled, is far more curved along the spins than Ψ̃ (as ali3's rows, aliKrylov). On
+// the 1000-rod chain at 0.14-0.28 ms the first increment on Ψ raised the preconditioned
+// residual in the spin rows 2.3 → 251 and the second undid it there, and Newton took 3
+// iterations per step where it takes 2 at N = 100 (BENCHMARKS.md, "gcp-newmark's products
+// on the 1000-rod chain"). For gcp-fv too: differences keep the terms of eq. 40 that its
+// quasi-Newton matrix drops, so on this path gcp-fv is Newton's method on the same
+// equations with the exact Jacobian, the same iteration as gcp-newmark (the same steps and
+// solution to rounding), not Fisette and Vaneghem's approximation.
 type gcpKrylov struct {
 	kr       *gmres
 	pt       State     // the perturbed iterate of a product
-	pv, ppsi []float64 // nd: perturbed qInd”, Ψ there
-	e, y     []float64 // nq, nc: the preconditioner's right side
+	pv, ppsi []float64 // nd: perturbed qInd”, Ψ̃ there
+	a        []float64 // nq: q̈* of eq. 17 at the last recovery
 }
+
+// gcpGMRESRTol is GMRES's forcing term on Ψ̃. Newton's second increment is about the
+// first one's linear-solve error, so with hht's 1e-2 on the 1000-rod chain at 0.14-0.28 ms
+// (first increments 5-23 in the Newton norm) it was 1-2 % of the first, θ/(1−θ)‖Δ‖ =
+// 2-6e-3 above Tol = 1e-3, and Newton took a third iteration in most steps: 3e-3 stops at
+// the second (2.0 iterations, 7-8 evaluations per step at N = 1000 where 1e-2 took 2-3
+// and 8-8.2; N = 100 unchanged at 6). 1e-3 gave the same iterations at more products.
+const gcpGMRESRTol = 3e-3
 
 func newGCPKrylov(nq, nc int) *gcpKrylov {
 	nd := nq - nc
-	return &gcpKrylov{kr: newGMRES(nd), pt: NewState(nq, nc), pv: make([]float64, nd), ppsi: make([]float64, nd),
-		e: make([]float64, nq), y: make([]float64, nc)}
+	kr := newGMRES(nd)
+	kr.rtol = gcpGMRESRTol
+	return &gcpKrylov{kr: kr, pt: NewState(nq, nc), pv: make([]float64, nd), ppsi: make([]float64, nd),
+		a: make([]float64, nq)}
 }
 
-// factorPreconditioner factorizes G M⁻¹ Gᵀ at the iterate with a copy of its G (the
-// products' recoveries overwrite cs.G).
-func (w *gcpWork) factorPreconditioner() error {
-	cs := w.cs
-	g := cs.G
-	if cs.nc > 0 {
-		cs.preG.Copy(cs.G)
-		g = cs.preG
-	}
-	w.stats.Jacobians++
-	w.stats.Factorizations++
-	cs.aluOK = false // eq. 38's matrix afresh with the Newton matrix
-	if err := cs.schur.factor(w.it.T, w.it.Q, g); err != nil {
-		w.lad.worst = Residual{Block: "G M⁻¹ Gᵀ (preconditioner of eq. 29) " + err.Error()}
+// forwardResidual writes Ψ̃ = qInd” − q̈*_ind (see gcpKrylov) into psi at the recovered
+// positions and velocities of it, with it's multipliers and dependent accelerations
+// those of eq. 17 (eq. 38's and eq. 37's at the solution).
+func (w *gcpWork) forwardResidual(vdd []float64, it *State, psi []float64) error {
+	cs, a := w.cs, w.kry.a
+	if err := cs.reducedAccelerationMass(it.T, it.Q, it.V, a, it.Lambda); err != nil {
+		w.lad.worst = cs.worst
 		return err
+	}
+	for j, i := range cs.ind {
+		psi[j] = vdd[j] - a[i]
+	}
+	for _, i := range cs.dep {
+		it.A[i] = a[i]
 	}
 	return nil
 }
@@ -160,20 +175,9 @@ func gcpProductScale(q, v []float64, h float64) float64 {
 	return math.Min((1+norm2(q))/(gcpBeta*h*h), (1+norm2(v))/(gcpGamma*h))
 }
 
-// precondition overwrites x with (Zᵀ M Z)⁻¹ x (krylovSystem).
-func (w *gcpWork) precondition(x []float64) {
-	k, cs := w.kry, w.cs
-	clear(k.e)
-	clear(k.y)
-	for j, i := range cs.ind {
-		k.e[i] = x[j]
-	}
-	cs.schur.Solve(k.e, k.y)
-	w.stats.Solves++
-	for j, i := range cs.ind {
-		x[j] = k.e[i]
-	}
-}
+// precondition leaves x as it is (krylovSystem): Ψ̃ carries the reduced mass's inverse
+// itself.
+func (w *gcpWork) precondition([]float64) {}
 
 // stalled reports whether the increment of weighted norm norm contracted by less than
 // alphaStallRate on the last one of the attempt (two increments of rounding noise have a
@@ -187,9 +191,8 @@ func (w *gcpWork) stalled(norm float64) bool {
 }
 
 // measureRounding measures the rounding level of the increments (newtonRounding) at the
-// iterate: the third difference of Ψ (eq. 20) along qInd”, solved by the preconditioner
-// Zᵀ M Z, in the weighted norm of the increments; setFloor makes it the Newton floor. Ψ
-// carries the rounding of the joint loads' world-origin moments, which M⁻¹ takes into the
+// iterate: the third difference of Ψ̃ (gcpKrylov) along qInd”, in the weighted norm of
+// the increments; setFloor makes it the Newton floor. Ψ̃ carries the rounding of the joint loads' world-origin moments, which M⁻¹ takes into the
 // slender rods' spins: from the loaded 1000-rod chain at h = 0.14 ms the increments
 // stalled at 0.02 in that norm (θ ≈ 1, against the 10-ulp floor 2e-11) and full Newton
 // ran out of iterations (BENCHMARKS.md, "gcp-newmark's products on the 1000-rod chain").
@@ -202,7 +205,6 @@ func (w *gcpWork) measureRounding() {
 	copy(m.y, w.vdd)
 	copy(m.r0, w.psi)
 	thirdDifference(w, w.dvdd)
-	w.precondition(w.dvdd)
 	m.setLevel(WeightedRMS(w.dvdd, m.y, m.y, w.lad.c.RTol, w.lad.c.ATol))
 	m.current, w.rndAge = true, 0
 	w.rndCount++

@@ -11,7 +11,7 @@ import (
 
 // BenchmarkGCPChainAccuracy: work and accuracy of gcp-newmark (tolerance 1e-4, the
 // Newton-Krylov path) on the joint route's 3D chain of N rods (Chain3D), of gcp-fv on
-// the looped chain (chain3DTipOnPlane) and of daealpha index1-proj on the chain, from the
+// the looped chain (chain3DTipOnPlane) and of daealpha index1-proj and index2 on the chain, from the
 // start (t0 = 0) or the loaded state (dopri5's at t0 = 0.25 s) over dt: CPU seconds, accepted
 // steps, residual evaluations and tip-err-m, the largest tip position error at t0 + dt
 // against dopri5 at tolerance 1e-10 (issue 21 item 4). Run:
@@ -26,7 +26,8 @@ func BenchmarkGCPChainAccuracy(b *testing.B) {
 		t0, dt float64
 	}{{"chain", "gcp-newmark", "", 100, 0, 0.2}, {"chain", "gcp-newmark", "", 1000, 0, 0.01}, {"loop", "gcp-fv", "", 100, 0, 0.1}, {"loop", "gcp-fv", "", 1000, 0, 0.005},
 		{"chain", "daealpha", integrate.Index1Projected, 100, 0, 0.5}, {"chain", "daealpha", integrate.Index1Projected, 1000, 0, 0.1},
-		{"chain", "daealpha", integrate.Index1Projected, 100, 0.25, 0.5}, {"chain", "daealpha", integrate.Index1Projected, 1000, 0.25, 0.1}} {
+		{"chain", "daealpha", integrate.Index1Projected, 100, 0.25, 0.5}, {"chain", "daealpha", integrate.Index1Projected, 1000, 0.25, 0.1},
+		{"chain", "daealpha", integrate.Index2, 1000, 0, 0.1}} {
 		b.Run(fmt.Sprintf("model=%s/method=%s%s/t0=%g/N=%d", c.model, c.method, c.form, c.t0, c.n), func(b *testing.B) {
 			model := Chain3D
 			if c.model == "loop" {
