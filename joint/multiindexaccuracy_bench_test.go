@@ -3,7 +3,6 @@ package joint_test
 import (
 	"fmt"
 	"math"
-	"os"
 	"testing"
 
 	"linkage/dae"
@@ -15,21 +14,40 @@ import (
 // rods (Chain3D, from the start, t_end = 0.1 s): for each tolerance it reports the
 // largest joint-angle error |q − q_ref| at t_end against dopri5 (index 1) at tol 1e-10,
 // the tip error in metres, the accepted steps, force evaluations and Newton iterations,
-// and the largest relative change of the energy invariant over the run. Run:
+// the largest change of the energy invariant over the run, and the estimate's energy
+// scale E against the change X of T, V and the work (MultiIndex.EnergyVariation), whose
+// ratio makes the run warn above 10. Run:
 //
 //	go test -run X -bench MultiIndexTolerance -benchtime 1x -timeout 60m ./joint/
 func BenchmarkMultiIndexTolerance(b *testing.B) {
 	for _, n := range []int{10, 100} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				multiIndexTolerance(b, n)
+				multiIndexTolerance(b, n, []float64{1e-4, 1e-5, 1e-6, 1e-7}, false)
 			}
 		})
 	}
 }
 
-// multiIndexTolerance is one case of BenchmarkMultiIndexTolerance.
-func multiIndexTolerance(b *testing.B, n int) {
+// BenchmarkMultiIndexLocalError is BenchmarkMultiIndexTolerance at tol 1e-4 and 1e-6
+// logging every accepted step: its size, the estimate e (the relative change of Π,
+// MultiIndex.LastError) and the true local error, max |q − q_ref| at the step's end
+// against dopri5 at tol 1e-11 from the step's start. Run with -v:
+//
+//	go test -run X -bench MultiIndexLocalError -benchtime 1x -v ./joint/
+func BenchmarkMultiIndexLocalError(b *testing.B) {
+	for _, n := range []int{10, 100} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				multiIndexTolerance(b, n, []float64{1e-4, 1e-6}, true)
+			}
+		})
+	}
+}
+
+// multiIndexTolerance is one case of BenchmarkMultiIndexTolerance (trace: and of
+// BenchmarkMultiIndexLocalError).
+func multiIndexTolerance(b *testing.B, n int, tols []float64, trace bool) {
 	const tEnd = 0.1
 	sys, s, err := Chain3D(n)
 	if err != nil {
@@ -40,7 +58,7 @@ func multiIndexTolerance(b *testing.B, n int) {
 	chk := dopri5At(b, sys, s, tEnd, 1e-9)
 	refTips := tips(refQ)
 	b.Logf("N = %d: reference dopri5 1e-10 against 1e-9: %.2g rad, %.2g m", n, maxAbsDiff(refQ, chk), maxTipDistance(tips(chk), refTips))
-	for _, tol := range []float64{1e-4, 1e-5, 1e-6, 1e-7} {
+	for _, tol := range tols {
 		m := &integrate.MultiIndex{}
 		if err := m.Init(sys, s.Clone(), integrate.StepControl{RTol: tol, ATol: tol}); err != nil {
 			b.Fatal(err)
@@ -52,7 +70,7 @@ func multiIndexTolerance(b *testing.B, n int) {
 				b.Fatalf("N = %d, tol %g: %v", n, tol, err)
 			}
 			dPi = math.Max(dPi, math.Abs(m.EnergyInvariant()-pi0))
-			if os.Getenv("MIERR_TRACE") != "" {
+			if trace {
 				st := m.Stats()
 				pv := m.Previous().Clone()
 				lq := dopri5At(b, sys, pv, m.Current().T, 1e-11)
