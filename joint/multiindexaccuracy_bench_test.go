@@ -16,7 +16,7 @@ import (
 // the tip error in metres, the accepted steps, force evaluations and Newton iterations,
 // the largest change of the energy invariant over the run, and the estimate's energy
 // scale E against the change X of T, V and the work (MultiIndex.EnergyVariation), whose
-// ratio makes the run warn above 10. Run:
+// ratio makes the run warn above 10; and hht (α = −0.3) at the same tolerances. Run:
 //
 //	go test -run X -bench MultiIndexTolerance -benchtime 1x -timeout 60m ./joint/
 func BenchmarkMultiIndexTolerance(b *testing.B) {
@@ -86,6 +86,23 @@ func multiIndexTolerance(b *testing.B, n int, tols []float64, trace bool) {
 		b.Logf("  E %.4g J, X %.4g J, E/X %.3g; warnings %d", m.EnergyScale(), m.EnergyVariation(), m.EnergyScale()/m.EnergyVariation(), len(m.ControlWarnings()))
 		b.ReportMetric(eq, fmt.Sprintf("err-rad/tol=%g", tol))
 		b.ReportMetric(float64(st.FuncEvals), fmt.Sprintf("fevals/tol=%g", tol))
+		if trace {
+			continue
+		}
+		// hht (α = −0.3), the method with a local error estimate the warning names, at
+		// the same tolerance and from the same state.
+		h := implicitMethod("hht")
+		if err := h.Init(sys, s.Clone(), integrate.StepControl{RTol: tol, ATol: tol}); err != nil {
+			b.Fatal(err)
+		}
+		for h.Current().T < tEnd {
+			if err := h.Step(tEnd); err != nil {
+				b.Fatalf("N = %d, hht tol %g: %v", n, tol, err)
+			}
+		}
+		hs := h.Stats()
+		b.Logf("  hht tol %g: max angle error %.2g rad, tip error %.2g m; %d steps, %d f evals, %d Newton it.",
+			tol, maxAbsDiff(h.Current().Q, refQ), maxTipDistance(tips(h.Current().Q), refTips), hs.Steps, hs.FuncEvals, hs.NewtonIters)
 	}
 }
 
