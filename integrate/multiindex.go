@@ -216,14 +216,14 @@ const weakScaleRatio = 10
 
 // ControlWarnings warns when the error estimate could not see the run's error: its
 // estimate is the change of Π over a step relative to E (eqs. 11-14), and when E is more
-// than weakScaleRatio times the energy X the motion moved (EnergyVariation; a chain turning fast
-// while it sags: E is the rotation's kinetic energy, which the trapezoidal rule keeps,
-// X the sag's), U_r·E allows errors of the size of the motion itself; and a phase error
-// of an oscillation changes no energy at all (the trapezoidal rule is energy preserving
-// in the linear regime, seed 001). Measured on the joint route's 3D chain over 0.1 s
-// (BENCHMARKS.md, "multi-index's tolerance on the long chains"): 10 rods, E/X = 5, error
-// 8e-4 → 5e-5 rad from tol 1e-4 to 1e-6; 100 rods, E/X = 480, 1.4e-3 → 1.0e-3 rad.
-// Without steps, with FixedH, or with E ≤ weakScaleRatio·X it returns nil.
+// than weakScaleRatio times the energy X the motion moved (EnergyVariation; a chain
+// turning fast while it sags: E is the rotation's kinetic energy, which the trapezoidal
+// rule keeps, X the sag's), U_r·E allows errors of the size of the motion itself; and a
+// phase error of an oscillation changes no energy at all (the trapezoidal rule is energy
+// preserving in the linear regime, seed 001). Measured on the joint route's 3D chain over
+// 0.1 s (BENCHMARKS.md, "multi-index's tolerance on the long chains"): 10 rods, E/X = 5.5,
+// error 8.3e-4 → 5.1e-5 rad from tol 1e-4 to 1e-6; 100 rods, E/X = 445, 1.4e-3 → 1.0e-3
+// rad. Without steps, with FixedH, or with E ≤ weakScaleRatio·X it returns nil.
 func (m *MultiIndex) ControlWarnings() []string {
 	w := m.w
 	if w == nil || w.lad.fixed || w.stats.Steps == 0 {

@@ -8,11 +8,11 @@ import (
 // TestMultiIndexWarnsWhereItsScaleIsBlind: multi-index's estimate is the change of Π per
 // step relative to the energy scale E (seed 001, eqs. 11-14). On the joint route's 3D
 // chain of 30 slender rods turning at 1 rad/s E is the rotation's kinetic energy, 162
-// times the largest change of T, V over 0.05 s (the sag) (measured), and the run warns (100 rods
-// over 0.1 s: 445 times, the error 1.4e-3 rad at tol 1e-4 and 1e-5, 1.0e-3 at 1e-6;
-// BenchmarkMultiIndexTolerance in joint);
-// on the planar chain of 3 bars released from the horizontal that change is E
-// itself and the run does not warn. With FixedH there is no estimate and no warning.
+// times (measured) the largest change X of T and V over 0.05 s (the sag), and the run
+// warns (100 rods over 0.1 s: 445 times, the error 1.4e-3 rad at tol 1e-4 and 1e-5, 1.0e-3
+// at 1e-6; BenchmarkMultiIndexTolerance in joint); on the planar chain of 3 bars released
+// from the horizontal X is E itself and the run does not warn. With FixedH there is no
+// estimate and no warning.
 func TestMultiIndexWarnsWhereItsScaleIsBlind(t *testing.T) {
 	ctl := StepControl{RTol: 1e-4, ATol: 1e-4}
 	chain, cs := jointChain3D(t, 30, 0.01, 0)
