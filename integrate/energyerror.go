@@ -24,6 +24,9 @@ type energyMeter struct {
 	// pi, work, power, scale at the last accepted step; the *Try fields at the attempt.
 	pi, work, power, scale             float64
 	piTry, workTry, powerTry, scaleTry float64
+	// kin0, pot0: T and V at the start; moved: the largest |T − T₀| + |V − V₀| + |W| over
+	// the accepted steps (W the integral above), movedTry its value with the attempt.
+	kin0, pot0, moved, movedTry float64
 }
 
 // newEnergyMeter starts the invariant at the state (t, q, v, λ); rx is the system's
@@ -36,6 +39,7 @@ func newEnergyMeter(inv dae.EnergyInvariant, rx *reaction, t float64, q, v, lamb
 	kin, pot := inv.Energy(t, q, v)
 	e.power = e.powerAt(t, q, v, lambda)
 	e.pi = kin + pot
+	e.kin0, e.pot0 = kin, pot
 	e.scale = energyScale(kin, pot, e.pi)
 	return e
 }
@@ -55,6 +59,7 @@ func (e *energyMeter) trial(h, t float64, q, v, lambda []float64) float64 {
 	e.workTry = e.work + h/2*(e.power+e.powerTry)
 	e.piTry = kin + pot - e.workTry
 	e.scaleTry = math.Max(e.scale, energyScale(kin, pot, e.piTry))
+	e.movedTry = math.Max(e.moved, math.Abs(kin-e.kin0)+math.Abs(pot-e.pot0)+math.Abs(e.workTry))
 	if e.scaleTry == 0 {
 		return 0
 	}
@@ -75,5 +80,5 @@ func (e *energyMeter) powerAt(t float64, q, v, lambda []float64) float64 {
 
 // accept makes the last trial the current state of the invariant.
 func (e *energyMeter) accept() {
-	e.pi, e.work, e.power, e.scale = e.piTry, e.workTry, e.powerTry, e.scaleTry
+	e.pi, e.work, e.power, e.scale, e.moved = e.piTry, e.workTry, e.powerTry, e.scaleTry, e.movedTry
 }

@@ -31,6 +31,13 @@ import (
 //
 // The tolerances: U_r = StepControl.RTol and L_r = U_r/265 (the paper's suspension run
 // uses U_r = 2.65e-5, L_r = 1e-7), unless Upper and Lower are set.
+//
+// What the tolerance bounds (MultiIndexTolerance): the change of Π per step relative to
+// E, not the error of q and v. The trapezoidal rule changes no energy by the phase error
+// of an oscillation, and E may be far above the energy the motion moves: on the joint
+// route's 3D chain of 100 rods turning at 1 rad/s E is 445 × that energy and the error
+// stays at 1.0e-3-1.4e-3 rad from tol 1e-4 to 1e-6 (BENCHMARKS.md, "multi-index's
+// tolerance on the long chains"). ControlWarnings says so after such a run.
 type MultiIndex struct {
 	// Alpha is the penalty factor, relative to the mean mass, in [MinPenalty, MaxPenalty]
 	// [DefaultPenalty].
@@ -114,8 +121,16 @@ var multiIndexEntry = func() Entry {
 		"5-9, error 11-12, step 13-14, Fig. 4",
 		func() Method { return &MultiIndex{} }).in(nil, IndexSwitching)
 	e.Adaptive = true
+	e.Tolerance = MultiIndexTolerance
 	return e
 }()
+
+// MultiIndexTolerance says what the tolerance of the multi-index method bounds (its
+// Entry.Tolerance; summaries print it): the relative change of the energy invariant per
+// step, which does not see a configuration error that moves no energy (ControlWarnings).
+const MultiIndexTolerance = "tol bounds the change of the energy invariant Π per step relative to the run's energy scale (seed 001, eqs. 11-14), " +
+	"not the local error of q and v: a phase error of an oscillation changes no energy, and where the energy scale is far above the energy " +
+	"the motion moves between T, V and work (a long chain turning fast) tol does not bound the error (the run warns); check against a run at a much tighter tol"
 
 // Init checks the options and the system (dae.EnergyInvariant), starts in index 3 and
 // starts the energy invariant.
@@ -176,6 +191,57 @@ func (m *MultiIndex) LastError() float64 { return m.w.multi.lastE }
 
 // EnergyInvariant returns Π at the last accepted step.
 func (m *MultiIndex) EnergyInvariant() float64 { return m.w.energy.pi }
+
+// EnergyScale returns E, the energy the relative change of Π is divided by (the largest
+// T + |V| and |Π| of the run so far): U_r·E is the change of Π a step may make.
+func (m *MultiIndex) EnergyScale() float64 { return m.w.energy.scale }
+
+// EnergyVariation returns X, the largest |T − T₀| + |V − V₀| + |W| over the accepted
+// steps (W = ∫(P_nc + P_driving) dt): the energy the motion moved between its kinetic,
+// potential and dissipated parts, the part of E the integrator has to resolve.
+func (m *MultiIndex) EnergyVariation() float64 { return m.w.energy.moved }
+
+// ControlWarner is implemented by methods that can tell after a run that their
+// tolerance may not have bounded its error (MultiIndex); the CLI prints the warnings in
+// its run summaries.
+type ControlWarner interface {
+	ControlWarnings() []string
+}
+
+var _ ControlWarner = (*MultiIndex)(nil)
+
+// weakScaleRatio is the ratio E/X of the energy scale to EnergyVariation above which
+// MultiIndex warns that its tolerance may not bound the error (ControlWarnings).
+const weakScaleRatio = 10
+
+// ControlWarnings warns when the error estimate could not see the run's error: its
+// estimate is the change of Π over a step relative to E (eqs. 11-14), and when E is more
+// than weakScaleRatio times the energy X the motion moved (EnergyVariation; a chain
+// turning fast while it sags: E is the rotation's kinetic energy, which the trapezoidal
+// rule keeps, X the sag's), U_r·E allows errors of the size of the motion itself; and a
+// phase error of an oscillation changes no energy at all (the trapezoidal rule is energy
+// preserving in the linear regime, seed 001). Measured on the joint route's 3D chain over
+// 0.1 s (BENCHMARKS.md, "multi-index's tolerance on the long chains"): 10 rods, E/X = 5.5,
+// error 8.3e-4 → 5.1e-5 rad from tol 1e-4 to 1e-6; 100 rods, E/X = 445, 1.4e-3 → 1.0e-3
+// rad. Without steps, with FixedH, or with E ≤ weakScaleRatio·X it returns nil.
+func (m *MultiIndex) ControlWarnings() []string {
+	w := m.w
+	if w == nil || w.lad.fixed || w.stats.Steps == 0 {
+		return nil
+	}
+	e, x := w.energy.scale, w.energy.moved
+	if !(e > weakScaleRatio*x) {
+		return nil
+	}
+	ratio := "more than 10⁶"
+	if x > 0 && e/x < 1e6 {
+		ratio = fmt.Sprintf("%.3g", e/x)
+	}
+	return []string{fmt.Sprintf("multi-index: the energy scale of its error estimate, E = %.4g J, is %s × the largest change of T, V and the work over the run (%.4g J): "+
+		"tol bounds the change of the energy invariant per step relative to E (seed 001, eqs. 11-14), which here allows errors of the size of the motion, "+
+		"and phase errors of oscillations change no energy; tol may not bound the error of q and v. Check against a run at a much tighter tol, "+
+		"or use a method with a local error estimate (hht, genalpha, bdf, radau5)", e, ratio, x)}
+}
 
 // multiRule is the step-size and index rule of Fig. 4 (stepRule).
 type multiRule struct {

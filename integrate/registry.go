@@ -35,6 +35,9 @@ type Entry struct {
 	Formulations []Formulation // the first is the default
 	Order        Order
 	Adaptive     bool // has error control (else fixed step only)
+	// Tolerance says what tol bounds when it is not the local error of q and v
+	// (multi-index: the change of the energy invariant per step); "" for the others.
+	Tolerance string
 	// States: the method integrates the first-order states X of a dae.FirstOrder system
 	// (seed 004, eq. 8a); a method without it refuses such a system in Init.
 	States bool

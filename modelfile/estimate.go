@@ -41,10 +41,14 @@ const fixedStepControls = "fixed steps: no error control; use --estimate-error"
 // chases rounding noise and the reference is no longer more accurate than the run.
 const minReferenceTol = 1e-13
 
-// tolControls returns TolControls, or the fixed-step statement when r took fixed steps.
+// tolControls returns TolControls, the method's own statement (integrate.Entry.Tolerance:
+// multi-index), or the fixed-step statement when r took fixed steps.
 func (r *Result) tolControls() string {
 	if r.H > 0 {
 		return fixedStepControls
+	}
+	if e, err := integrate.Lookup(r.Method); err == nil && e.Tolerance != "" {
+		return e.Tolerance
 	}
 	return TolControls
 }

@@ -91,6 +91,10 @@ type Result struct {
 	// IndexReport is what a method that switches formulations did in each (the multi-index
 	// method of seed 001); nil for the others.
 	IndexReport *integrate.IndexReport
+	// ControlWarnings are the method's doubts about its own error control after the run
+	// (integrate.ControlWarner: multi-index when its energy scale is far above the energy
+	// the motion exchanged); Summarize adds them to Summary.Warnings.
+	ControlWarnings []string
 	// Passages are the singular positions (or redundancies appearing in the motion) that
 	// the method passed (integrate.SingularPassage).
 	Passages []integrate.SingularPassage
@@ -190,6 +194,9 @@ func Run(b *Built, opt RunOptions) (*Result, error) {
 	if ir, ok := meth.(integrate.IndexReporter); ok {
 		rep := ir.Report()
 		r.IndexReport = &rep
+	}
+	if cw, ok := meth.(integrate.ControlWarner); ok {
+		r.ControlWarnings = cw.ControlWarnings()
 	}
 	if sr, ok := meth.(integrate.SingularReporter); ok {
 		r.Passages = sr.SingularPassages()
@@ -455,7 +462,9 @@ type Summary struct {
 	EnergyDrift       float64 `json:"energy_drift"`
 	EnergyScale       float64 `json:"energy_scale"`
 	// Warnings flag a fixed-step run whose energy drift or constraint residual passed
-	// FixedStepMaxDrift or FixedStepMaxResidual; linkage run then exits with status 1.
+	// FixedStepMaxDrift or FixedStepMaxResidual (linkage run then exits with status 1),
+	// and carry the method's doubts about its error control (Result.ControlWarnings,
+	// printed, the exit status unchanged).
 	Warnings []string `json:"warnings,omitempty"`
 	Error    string   `json:"error,omitempty"`
 	// TolControls says what tol bounds (TolControls; for fixed steps, that nothing does).
@@ -487,6 +496,7 @@ func (r *Result) Summarize(m *Model, err error) Summary {
 	if r.H > 0 {
 		s.Warnings = fixedStepWarnings(s)
 	}
+	s.Warnings = append(s.Warnings, r.ControlWarnings...)
 	if err != nil {
 		s.Error = err.Error()
 	}

@@ -48,7 +48,11 @@ func runMethods(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		return writeMethod(stdout, header, methodRow(e))
+		row := methodRow(e)
+		if e.Tolerance != "" {
+			header, row = append(header, "tolerance"), append(row, e.Tolerance)
+		}
+		return writeMethod(stdout, header, row)
 	default:
 		return usagef("methods takes at most one method name, got %q", pos)
 	}

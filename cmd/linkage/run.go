@@ -281,7 +281,7 @@ func (f *runFlags) simulate(b *modelfile.Built, build time.Duration, files *runF
 	switch {
 	case runErr != nil:
 		return fmt.Errorf("%w: %v", errReported, runErr)
-	case len(sum.Warnings) > 0:
+	case sum.H > 0 && len(sum.Warnings) > 0:
 		return fmt.Errorf("%w: fixed-step run flagged", errReported)
 	}
 	return estErr

@@ -49,7 +49,7 @@ type solveReport struct {
 	EnergyEnd   *float64 `json:"energy_end,omitempty"`
 	// IndexReport: switches, steps and time per index of the multi-index method (seed 001).
 	IndexReport *integrate.IndexReport `json:"index_report,omitempty"`
-	Warnings    []string               `json:"warnings,omitempty"` // a fixed-step run whose max |g| passed modelfile.FixedStepMaxResidual
+	Warnings    []string               `json:"warnings,omitempty"` // a fixed-step run whose max |g| passed modelfile.FixedStepMaxResidual; the method's doubts about its error control (integrate.ControlWarner)
 	Partial     []string               `json:"partial_files,omitempty"`
 	Error       string                 `json:"error,omitempty"`
 	finalT      float64                // time of the last accepted step
@@ -157,7 +157,7 @@ func runSolve(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case runErr != nil:
 		return fmt.Errorf("%w: %v", errReported, runErr)
-	case len(rep.Warnings) > 0:
+	case rep.H > 0 && len(rep.Warnings) > 0:
 		return fmt.Errorf("%w: fixed-step run flagged", errReported)
 	}
 	return nil
@@ -245,6 +245,9 @@ func (r runSpec) solve() (solveReport, error) {
 	if ir, ok := m.(integrate.IndexReporter); ok {
 		r := ir.Report()
 		rep.IndexReport = &r
+	}
+	if cw, ok := m.(integrate.ControlWarner); ok {
+		rep.Warnings = append(rep.Warnings, cw.ControlWarnings()...)
 	}
 	rep.MaxResidualPos, rep.MaxResidualVel = sol.MaxResidual.Pos, sol.MaxResidual.Vel
 	rep.finalT = sol.Final.T
