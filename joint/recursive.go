@@ -21,6 +21,13 @@ type frames struct {
 	valid bool
 	still bool   // V and c are zero (kinematics at v = nil): the sweeps skip their velocity terms
 	bare  []bool // the frame carries no body (an inner frame of a composite joint): I = 0
+
+	// spare holds the positions of the q held before the current one (R, x, s, I, fx,
+	// qpos, valid; its other arrays are not allocated), or nil: the implicit methods'
+	// Newton-Krylov products alternate between the iterate and the point of the last
+	// factorization (the scaled rows' M(q_F) and the preconditioner's solves), and with
+	// two positions kept neither is computed again while the other is used.
+	spare *frames
 }
 
 func newFrames(n int) *frames {
@@ -30,14 +37,40 @@ func newFrames(n int) *frames {
 		u: make([]float64, n), qpos: make([]float64, n), bare: make([]bool, n)}
 }
 
+// newCachedFrames is newFrames with a spare set of positions (frames.spare).
+func newCachedFrames(n int) *frames {
+	w := newFrames(n)
+	w.spare = &frames{R: make([]mat3, n), x: make([]vec3, n), s: make([]sv, n), I: make([]inertia6, n),
+		fx: make([]sv, n), qpos: make([]float64, n)}
+	return w
+}
+
+// swapPositions exchanges the positions held by w and by its spare.
+func (w *frames) swapPositions() {
+	o := w.spare
+	w.R, o.R = o.R, w.R
+	w.x, o.x = o.x, w.x
+	w.s, o.s = o.s, w.s
+	w.I, o.I = o.I, w.I
+	w.fx, o.fx = o.fx, w.fx
+	w.qpos, o.qpos = o.qpos, w.qpos
+	w.valid, o.valid = o.valid, w.valid
+}
+
 // kinematics is the forward recursion (seed 002 eqs. 46-50) from the root to the leaves:
 // frame poses, joint axes, inertias and gravity forces at q (kept while q does not
-// change), then velocities and velocity-product terms at v (zero when v is nil).
+// change; with w.spare, the last two q are kept), then velocities and velocity-product
+// terms at v (zero when v is nil).
 func (m *Model) kinematics(w *frames, q, v []float64) {
 	if !w.valid || !equal(q, w.qpos) {
-		m.positions(w, q)
-		copy(w.qpos, q)
-		w.valid = true
+		if w.spare != nil { // the spare's q, or the current one kept as spare
+			w.swapPositions()
+		}
+		if !w.valid || !equal(q, w.qpos) {
+			m.positions(w, q)
+			copy(w.qpos, q)
+			w.valid = true
+		}
 	}
 	w.still = v == nil
 	if w.still {

@@ -64,7 +64,7 @@ func (m *Model) System() (*System, error) {
 		return nil, err
 	}
 	n := len(m.prims)
-	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), motion: newMotionCache(n),
+	s := &System{m: m, w: newCachedFrames(n), d: newIDWork(n), tau: make([]float64, n), motion: newMotionCache(n),
 		el: newElementWork(n)}
 	for _, c := range m.cuts {
 		for k := range c.dirs {
