@@ -259,11 +259,15 @@ func (m *Model) stiffForwardDynamics(w *frames, a, tau []float64, locked []bool,
 		if p == Ground {
 			continue
 		}
-		// Ia = IA − U Uᵀ / D: the inertia the parent feels through the free joint, kept in
-		// IA[i] (no later sweep reads it) and added to the parent's. Both are symmetric:
-		// the upper triangle is computed and mirrored.
+		// Ia = IA − U Uᵀ / D: the inertia the parent feels through the free joint, added
+		// to the parent's and, for the velocity terms below, kept in IA[i] (no later sweep
+		// reads it). Both are symmetric: the upper triangle is computed and mirrored.
 		Ud := U.scale(1 / D)
-		articulate(IA, &w.IA[p], &U, &Ud)
+		if w.still { // only the velocity terms below read Ia
+			articulateTo(IA, &w.IA[p], &U, &Ud)
+		} else {
+			articulate(IA, &w.IA[p], &U, &Ud)
+		}
 		Fp := w.F[p].add(w.F[i])
 		if !w.still {
 			Fp = Fp.add(IA.mulv(w.c[i]))
@@ -316,6 +320,38 @@ func articulate(IA, IAp *inertia6, U, Ud *sv) {
 // sym sets entries (r, k) and (k, r) of IA to x and adds x to those of IAp.
 func sym(IA, IAp *inertia6, r, k int, x float64) {
 	IA[r][k], IA[k][r] = x, x
+	y := IAp[r][k] + x
+	IAp[r][k], IAp[k][r] = y, y
+}
+
+// articulateTo is articulate without keeping Ia in IA: it only adds Ia = IA − U Udᵀ to
+// the parent's IAp, the same sums in the same order.
+func articulateTo(IA, IAp *inertia6, U, Ud *sv) {
+	symTo(IAp, 0, 0, IA[0][0]-U[0]*Ud[0])
+	symTo(IAp, 0, 1, IA[0][1]-U[0]*Ud[1])
+	symTo(IAp, 0, 2, IA[0][2]-U[0]*Ud[2])
+	symTo(IAp, 0, 3, IA[0][3]-U[0]*Ud[3])
+	symTo(IAp, 0, 4, IA[0][4]-U[0]*Ud[4])
+	symTo(IAp, 0, 5, IA[0][5]-U[0]*Ud[5])
+	symTo(IAp, 1, 1, IA[1][1]-U[1]*Ud[1])
+	symTo(IAp, 1, 2, IA[1][2]-U[1]*Ud[2])
+	symTo(IAp, 1, 3, IA[1][3]-U[1]*Ud[3])
+	symTo(IAp, 1, 4, IA[1][4]-U[1]*Ud[4])
+	symTo(IAp, 1, 5, IA[1][5]-U[1]*Ud[5])
+	symTo(IAp, 2, 2, IA[2][2]-U[2]*Ud[2])
+	symTo(IAp, 2, 3, IA[2][3]-U[2]*Ud[3])
+	symTo(IAp, 2, 4, IA[2][4]-U[2]*Ud[4])
+	symTo(IAp, 2, 5, IA[2][5]-U[2]*Ud[5])
+	symTo(IAp, 3, 3, IA[3][3]-U[3]*Ud[3])
+	symTo(IAp, 3, 4, IA[3][4]-U[3]*Ud[4])
+	symTo(IAp, 3, 5, IA[3][5]-U[3]*Ud[5])
+	symTo(IAp, 4, 4, IA[4][4]-U[4]*Ud[4])
+	symTo(IAp, 4, 5, IA[4][5]-U[4]*Ud[5])
+	symTo(IAp, 5, 5, IA[5][5]-U[5]*Ud[5])
+}
+
+// symTo adds x to entries (r, k) and (k, r) of IAp.
+func symTo(IAp *inertia6, r, k int, x float64) {
 	y := IAp[r][k] + x
 	IAp[r][k], IAp[k][r] = y, y
 }
