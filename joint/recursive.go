@@ -72,12 +72,15 @@ func (m *Model) kinematics(w *frames, q, v []float64) {
 			w.valid = true
 		}
 	}
-	w.still = v == nil
-	if w.still {
-		clear(w.V)
-		clear(w.c)
+	if v == nil {
+		if !w.still { // V and c hold a velocity recursion's values: zero them once
+			clear(w.V)
+			clear(w.c)
+			w.still = true
+		}
 		return
 	}
+	w.still = false
 	for i := range m.prims {
 		var Vp sv
 		if p := m.prims[i].parent; p != Ground {
