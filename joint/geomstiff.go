@@ -267,7 +267,6 @@ func mat3ByRows(K []float64) mat3 {
 // gravity; the coordinates where locked[i] (locked nil: none) are prescribed as in
 // LockedMassSolve. O(N), neither M nor the stiffness formed (dae.StiffMassSolver).
 func (s *System) StiffMassSolve(x []float64, t float64, q, b []float64, locked []bool, kg []float64, k float64) {
-	s.m.kinematics(s.w, q, nil)
-	s.m.stiffForwardDynamics(s.w, x, b, locked, false, kg, k)
+	s.massSolve(x, q, b, locked, kg, k)
 	s.flexSolve(x, q, b)
 }

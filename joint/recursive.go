@@ -21,6 +21,13 @@ type frames struct {
 	valid bool
 	still bool   // V and c are zero (kinematics at v = nil): the sweeps skip their velocity terms
 	bare  []bool // the frame carries no body (an inner frame of a composite joint): I = 0
+
+	// spare holds the positions of the q held before the current one (R, x, s, I, fx,
+	// qpos, valid; its other arrays are not allocated), or nil: the implicit methods'
+	// Newton-Krylov products alternate between the iterate and the point of the last
+	// factorization (the scaled rows' M(q_F) and the preconditioner's solves), and with
+	// two positions kept neither is computed again while the other is used.
+	spare *frames
 }
 
 func newFrames(n int) *frames {
@@ -30,21 +37,50 @@ func newFrames(n int) *frames {
 		u: make([]float64, n), qpos: make([]float64, n), bare: make([]bool, n)}
 }
 
+// newCachedFrames is newFrames with a spare set of positions (frames.spare).
+func newCachedFrames(n int) *frames {
+	w := newFrames(n)
+	w.spare = &frames{R: make([]mat3, n), x: make([]vec3, n), s: make([]sv, n), I: make([]inertia6, n),
+		fx: make([]sv, n), qpos: make([]float64, n)}
+	return w
+}
+
+// swapPositions exchanges the positions held by w and by its spare.
+func (w *frames) swapPositions() {
+	o := w.spare
+	w.R, o.R = o.R, w.R
+	w.x, o.x = o.x, w.x
+	w.s, o.s = o.s, w.s
+	w.I, o.I = o.I, w.I
+	w.fx, o.fx = o.fx, w.fx
+	w.qpos, o.qpos = o.qpos, w.qpos
+	w.valid, o.valid = o.valid, w.valid
+}
+
 // kinematics is the forward recursion (seed 002 eqs. 46-50) from the root to the leaves:
 // frame poses, joint axes, inertias and gravity forces at q (kept while q does not
-// change), then velocities and velocity-product terms at v (zero when v is nil).
+// change; with w.spare, the last two q are kept), then velocities and velocity-product
+// terms at v (zero when v is nil).
 func (m *Model) kinematics(w *frames, q, v []float64) {
 	if !w.valid || !equal(q, w.qpos) {
-		m.positions(w, q)
-		copy(w.qpos, q)
-		w.valid = true
+		if w.spare != nil { // the spare's q, or the current one kept as spare
+			w.swapPositions()
+		}
+		if !w.valid || !equal(q, w.qpos) {
+			m.positions(w, q)
+			copy(w.qpos, q)
+			w.valid = true
+		}
 	}
-	w.still = v == nil
-	if w.still {
-		clear(w.V)
-		clear(w.c)
+	if v == nil {
+		if !w.still { // V and c hold a velocity recursion's values: zero them once
+			clear(w.V)
+			clear(w.c)
+			w.still = true
+		}
 		return
 	}
+	w.still = false
 	for i := range m.prims {
 		var Vp sv
 		if p := m.prims[i].parent; p != Ground {
@@ -226,11 +262,15 @@ func (m *Model) stiffForwardDynamics(w *frames, a, tau []float64, locked []bool,
 		if p == Ground {
 			continue
 		}
-		// Ia = IA − U Uᵀ / D: the inertia the parent feels through the free joint, kept in
-		// IA[i] (no later sweep reads it) and added to the parent's. Both are symmetric:
-		// the upper triangle is computed and mirrored.
+		// Ia = IA − U Uᵀ / D: the inertia the parent feels through the free joint, added
+		// to the parent's and, for the velocity terms below, kept in IA[i] (no later sweep
+		// reads it). Both are symmetric: the upper triangle is computed and mirrored.
 		Ud := U.scale(1 / D)
-		articulate(IA, &w.IA[p], &U, &Ud)
+		if w.still { // only the velocity terms below read Ia
+			articulateTo(IA, &w.IA[p], &U, &Ud)
+		} else {
+			articulate(IA, &w.IA[p], &U, &Ud)
+		}
 		Fp := w.F[p].add(w.F[i])
 		if !w.still {
 			Fp = Fp.add(IA.mulv(w.c[i]))
@@ -283,6 +323,38 @@ func articulate(IA, IAp *inertia6, U, Ud *sv) {
 // sym sets entries (r, k) and (k, r) of IA to x and adds x to those of IAp.
 func sym(IA, IAp *inertia6, r, k int, x float64) {
 	IA[r][k], IA[k][r] = x, x
+	y := IAp[r][k] + x
+	IAp[r][k], IAp[k][r] = y, y
+}
+
+// articulateTo is articulate without keeping Ia in IA: it only adds Ia = IA − U Udᵀ to
+// the parent's IAp, the same sums in the same order.
+func articulateTo(IA, IAp *inertia6, U, Ud *sv) {
+	symTo(IAp, 0, 0, IA[0][0]-U[0]*Ud[0])
+	symTo(IAp, 0, 1, IA[0][1]-U[0]*Ud[1])
+	symTo(IAp, 0, 2, IA[0][2]-U[0]*Ud[2])
+	symTo(IAp, 0, 3, IA[0][3]-U[0]*Ud[3])
+	symTo(IAp, 0, 4, IA[0][4]-U[0]*Ud[4])
+	symTo(IAp, 0, 5, IA[0][5]-U[0]*Ud[5])
+	symTo(IAp, 1, 1, IA[1][1]-U[1]*Ud[1])
+	symTo(IAp, 1, 2, IA[1][2]-U[1]*Ud[2])
+	symTo(IAp, 1, 3, IA[1][3]-U[1]*Ud[3])
+	symTo(IAp, 1, 4, IA[1][4]-U[1]*Ud[4])
+	symTo(IAp, 1, 5, IA[1][5]-U[1]*Ud[5])
+	symTo(IAp, 2, 2, IA[2][2]-U[2]*Ud[2])
+	symTo(IAp, 2, 3, IA[2][3]-U[2]*Ud[3])
+	symTo(IAp, 2, 4, IA[2][4]-U[2]*Ud[4])
+	symTo(IAp, 2, 5, IA[2][5]-U[2]*Ud[5])
+	symTo(IAp, 3, 3, IA[3][3]-U[3]*Ud[3])
+	symTo(IAp, 3, 4, IA[3][4]-U[3]*Ud[4])
+	symTo(IAp, 3, 5, IA[3][5]-U[3]*Ud[5])
+	symTo(IAp, 4, 4, IA[4][4]-U[4]*Ud[4])
+	symTo(IAp, 4, 5, IA[4][5]-U[4]*Ud[5])
+	symTo(IAp, 5, 5, IA[5][5]-U[5]*Ud[5])
+}
+
+// symTo adds x to entries (r, k) and (k, r) of IAp.
+func symTo(IAp *inertia6, r, k int, x float64) {
 	y := IAp[r][k] + x
 	IAp[r][k], IAp[k][r] = y, y
 }

@@ -27,9 +27,11 @@ type System struct {
 	flexRow    int         // first row of the flexible cuts
 	coordNames []string    // the flexible bodies' coordinates
 
-	motion motionCache // FrameMotion's own kinematics
-	el     elementWork // the force elements' wrenches (forces.go)
-	react  []sv        // the cut rows' loads summed over each subtree (reaction.go)
+	motion  motionCache  // FrameMotion's own kinematics
+	fac     [2]abaFactor // the articulated-body recursion's U and D at the last two solves' points
+	facLast int          // the one used last
+	el      elementWork  // the force elements' wrenches (forces.go)
+	react   []sv         // the cut rows' loads summed over each subtree (reaction.go)
 }
 
 var (
@@ -64,7 +66,7 @@ func (m *Model) System() (*System, error) {
 		return nil, err
 	}
 	n := len(m.prims)
-	s := &System{m: m, w: newFrames(n), d: newIDWork(n), tau: make([]float64, n), motion: newMotionCache(n),
+	s := &System{m: m, w: newCachedFrames(n), d: newIDWork(n), tau: make([]float64, n), motion: newMotionCache(n), fac: [2]abaFactor{newABAFactor(n), newABAFactor(n)},
 		el: newElementWork(n)}
 	for _, c := range m.cuts {
 		for k := range c.dirs {
@@ -137,8 +139,7 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 // MassSolve writes x = M(q)⁻¹ b by the articulated-body recursion at zero velocity and
 // without gravity: O(N), M never formed (seed 002 Table 1).
 func (s *System) MassSolve(x []float64, t float64, q, b []float64) {
-	s.m.kinematics(s.w, q, nil)
-	s.m.forwardDynamics(s.w, x, b, nil, false)
+	s.massSolve(x, q, b, nil, nil, 0)
 	s.flexSolve(x, q, b)
 }
 
@@ -156,8 +157,7 @@ func (s *System) HeldCoordinate(k int) int {
 // gravity in which a locked joint passes its whole articulated inertia to its parent, and
 // returns the force (M x)_i that holds it. O(N), M never formed.
 func (s *System) LockedMassSolve(x []float64, t float64, q, b []float64, locked []bool) {
-	s.m.kinematics(s.w, q, nil)
-	s.m.forwardDynamics(s.w, x, b, locked, false)
+	s.massSolve(x, q, b, locked, nil, 0)
 	s.flexSolve(x, q, b)
 }
 
