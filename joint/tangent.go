@@ -9,7 +9,7 @@ package joint
 //	δV_i = δV_λ + δs_i q'_i + s_i δq'_i
 //	δc_i = δV_i × s_i q'_i + V_i × (δs_i q'_i + s_i δq'_i)
 //	δA_i = δA_λ + δc_i + δs_i q''_i + s_i δq''_i
-//	δ(I_i x) = η_i ×* (I_i x) − I_i (η_i × x) + I_i δx
+//	δ(I_i x) = η_i ×* (I_i x) + I_i (δx − η_i × x)
 //	δF_i = δ(I_i A_i) + δV_i ×* (I_i V_i) + V_i ×* δ(I_i V_i) − δf_g,i
 //	δτ_i = δs_i·F_i + s_i·δF_i           (F_i, δF_i summed over the subtree of i)
 //
@@ -95,8 +95,8 @@ func (s *System) InverseDynamicsDirection(dst []float64, t float64, q, v, a, dq,
 		}
 		I := &w.I[i]
 		h, IA := I.mulv(V), I.mulv(A)
-		dh := crossF(eta, h).sub(I.mulv(crossM(eta, V))).add(I.mulv(dV))
-		dIA := crossF(eta, IA).sub(I.mulv(crossM(eta, A))).add(I.mulv(dA))
+		dh := crossF(eta, h).add(I.mulv(dV.sub(crossM(eta, V))))
+		dIA := crossF(eta, IA).add(I.mulv(dA.sub(crossM(eta, A))))
 		F := IA.add(crossF(V, h)).sub(w.fx[i])
 		dF := dIA.add(crossF(dV, h)).add(crossF(V, dh))
 		if b := &m.prims[i].body; b.Mass != 0 {
