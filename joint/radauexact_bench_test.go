@@ -8,7 +8,7 @@ import (
 	"linkage/integrate"
 )
 
-// BenchmarkRadau5ExactProducts compares radau5's (ggl, tol 1e-4, adaptive) Newton-Krylov
+// BenchmarkRadau5ExactProducts compares radau5's (ggl, tol 1e-4 and 3e-5, adaptive) Newton-Krylov
 // products on the 3D chain of N rods: exact directional derivatives (the default on the
 // joint route, dae.DirectionalDerivatives) against forward differences of φ
 // (Radau5.DifferenceProducts), from the chain's start (t0=0) and from the loaded state
@@ -27,8 +27,12 @@ func BenchmarkRadau5ExactProducts(b *testing.B) {
 				b.Fatal(err)
 			}
 			var ref []float64 // dopri5's tips at t0 + span, computed for the first case run
-			for _, products := range []string{"exact", "difference"} {
-				b.Run(fmt.Sprintf("N=%d/t0=%g/products=%s", n, t0, products), func(b *testing.B) {
+			for _, c := range []struct {
+				products string
+				tol      float64
+			}{{"exact", 1e-4}, {"difference", 1e-4}, {"exact", 3e-5}, {"difference", 3e-5}} {
+				products, tol := c.products, c.tol
+				b.Run(fmt.Sprintf("N=%d/t0=%g/products=%s/tol=%g", n, t0, products, tol), func(b *testing.B) {
 					tips := func(q []float64) []float64 { return chainTips(sys.Position, q, n) }
 					if ref == nil {
 						s0 = stateAt(b, sys, s0, t0)
@@ -36,7 +40,7 @@ func BenchmarkRadau5ExactProducts(b *testing.B) {
 					}
 					for b.Loop() {
 						m := &integrate.Radau5{DifferenceProducts: products == "difference"}
-						if err := m.Init(sys, s0.Clone(), integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+						if err := m.Init(sys, s0.Clone(), integrate.StepControl{RTol: tol, ATol: tol}); err != nil {
 							b.Fatal(err)
 						}
 						cpu0 := cputime.Process()
