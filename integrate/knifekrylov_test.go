@@ -153,7 +153,7 @@ func TestRadauSolveMassPfaffian(t *testing.T) {
 	for _, form := range []Formulation{StabilizedIndex2, Index2} {
 		t.Run(string(form), func(t *testing.T) {
 			se, y, cK := knifeMassPart(t, form)
-			k := newRadauKrylov(se, true, false, &Stats{})
+			k := newRadauKrylov(se, true, false, false, &Stats{})
 			if k == nil {
 				t.Fatal("no Newton-Krylov systems")
 			}

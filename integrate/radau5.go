@@ -123,6 +123,11 @@ type Radau5 struct {
 	// within 1e-3 m).
 	RegEps float64
 
+	// DifferenceProducts makes the Newton-Krylov path's products J z forward differences
+	// of φ also on systems with dae.DirectionalDerivatives (the joint route), whose exact
+	// directional derivatives it takes otherwise (radauKrylov.jvExact) [false].
+	DifferenceProducts bool
+
 	// reactionKrylov puts λ-dependent forces on the Newton-Krylov path at every size, not
 	// only above massNewtonDenseMax coordinates (massNewtonFor): for tests that compare the
 	// paths on small models.
@@ -289,7 +294,7 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 			start.T, r.Pos, dae.ConstraintName(sys, max(r.WorstPos, 0)), r.Vel)
 	}
 	_, nc := sys.Size()
-	w := newRadauWork(se, se, NewState(nq, nc), m.ApproxJacobian, m.reactionKrylov)
+	w := newRadauWork(se, se, NewState(nq, nc), m.ApproxJacobian, m.reactionKrylov, m.DifferenceProducts)
 	w.sys = sys
 	w.approx = m.ApproxJacobian
 	w.newton = ns
@@ -324,7 +329,7 @@ func (m *Radau5) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []fl
 		return fmt.Errorf("integrate: radau5: %w", err)
 	}
 	li := newImplicitForm(sys, t0, y0)
-	w := newRadauWork(li, nil, State{Q: make([]float64, li.n)}, false, false)
+	w := newRadauWork(li, nil, State{Q: make([]float64, li.n)}, false, false, false)
 	w.li = li
 	if li.gm != nil {
 		w.gk = newRadauMass(li.n, yp0)
@@ -383,7 +388,7 @@ func (m *Radau5) resolveOptions(t0 float64, n int, ctl StepControl) (ns NewtonSe
 // newRadauWork sizes the workspace for fo; se is fo when it is the equations of motion
 // (nil otherwise), shape the State of the run (its slices are copied in size only), approx
 // ApproxJacobian, reactionKrylov Radau5's (newRadauKrylov).
-func newRadauWork(fo firstOrder, se *semiExplicit, shape State, approx, reactionKrylov bool) *radauWork {
+func newRadauWork(fo firstOrder, se *semiExplicit, shape State, approx, reactionKrylov, difference bool) *radauWork {
 	n := fo.dim()
 	w := &radauWork{fo: fo, se: se, n: n}
 	vec := func() []float64 { return make([]float64, n) }
@@ -420,7 +425,7 @@ func newRadauWork(fo firstOrder, se *semiExplicit, shape State, approx, reaction
 		w.negJ = make([]float64, csr.NNZ())
 		return w
 	}
-	if w.kry = newRadauKrylov(se, approx, reactionKrylov, &w.stats); w.kry != nil {
+	if w.kry = newRadauKrylov(se, approx, reactionKrylov, difference, &w.stats); w.kry != nil {
 		w.kry.y0, w.kry.f0, w.kry.scal, w.kry.kdiag = w.y0, w.f0, w.scal, w.kdiag
 		w.lin = w.kry
 		return w

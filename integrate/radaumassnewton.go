@@ -99,6 +99,10 @@ type radauKrylov struct {
 	wr, wi        []float64 // nq: c r_q + r_v (index3)
 	gmr, gmi      []float64 // nq: Gᵀδμ
 	yw            float64   // ‖y₀/sc‖ of the current solve
+	// dd gives the products exactly (jvExact) on systems with dae.DirectionalDerivatives,
+	// nil: forward differences of φ; tq is its work vector (nq).
+	dd dae.DirectionalDerivatives
+	tq []float64
 }
 
 // radauGMRESRTol is the forcing term of radau5's GMRES solves, relative in the scaled
@@ -112,7 +116,10 @@ const radauGMRESRTol = 1e-3
 // massNewtonDenseMax coordinates or with reactionKrylov (massNewtonFor), φ carries f_λ at
 // the λ of y (semiExplicit.residual), so the differences jv hold its λ columns, which
 // solveMass leaves out.
-func newRadauKrylov(se *semiExplicit, approx, reactionKrylov bool, stats *Stats) *radauKrylov {
+//
+// Unless difference is set, the products are exact directional derivatives (jvExact) on a
+// system with dae.DirectionalDerivatives, without λ-dependent forces and Pfaffian rows.
+func newRadauKrylov(se *semiExplicit, approx, reactionKrylov, difference bool, stats *Stats) *radauKrylov {
 	mm, ok := se.sys.(dae.MassMultiplier)
 	if !ok || se.sp != nil {
 		return nil
@@ -135,6 +142,10 @@ func newRadauKrylov(se *semiExplicit, approx, reactionKrylov bool, stats *Stats)
 		k.GGt = vec(se.ncH * se.ncH)
 	}
 	k.rs, k.cs = &radauRealKrylov{k}, &radauComplexKrylov{k}
+	if dd := dae.AsDirectionalDerivatives(se.sys); dd != nil && !difference && se.rx == nil && se.ncH == nc {
+		k.dd, k.tq = dd, vec(nq)
+		k.re.measures = false // no increment to choose: diffNoise is not read
+	}
 	// M a by dae.MassMultiplier in φ; M and its work matrix only at a dense fallback.
 	se.mm, se.ma = mm, vec(nq)
 	se.M, se.work = nil, nil
@@ -233,6 +244,10 @@ func (k *radauKrylov) beginSolve() {
 // y₀ + σx, σ = diffNoise.increment(1 + ‖y₀/sc‖, ‖z̃‖) (RMS norms; the noise measured by
 // the real system's solver, shared by the complex one's), or 0 when z̃ = 0.
 func (k *radauKrylov) jv(dst, x, zt []float64) {
+	if k.dd != nil {
+		k.jvExact(dst, x)
+		return
+	}
 	zn := norm2(zt) / math.Sqrt(float64(k.n))
 	if zn == 0 {
 		clear(dst)
@@ -247,6 +262,51 @@ func (k *radauKrylov) jv(dst, x, zt []float64) {
 	for i, f := range k.f0 {
 		dst[i] = (dst[i] - f) / sigma
 	}
+}
+
+// jvExact writes J x = ∂φ/∂y (t₀, y₀) x into dst from the system's directional
+// derivatives (dae.DirectionalDerivatives), with x = (δq, δv, δa, δλ[, δμ]):
+//
+//	q rows: δv [− δ(Gᵀμ)]     v rows: δa     a rows: −δR − δ(Gᵀλ)
+//	λ rows: G δq (index3) or δ(G v + g_t) (index2, ggl)     μ rows: G δq
+//
+// with R = M a − f (semiExplicit's φ). Exact to rounding where the differences of φ
+// lose √ε·cond(M) along the slender rods' spins (BENCHMARKS.md, "radau5's Newton iteration
+// on the 1000-rod chain"); it counts as one evaluation of φ in FuncEvals, as the
+// difference it replaces (its cost in instructions: BENCHMARKS.md, "Exact directional
+// derivatives in radau5's Newton-Krylov products").
+func (k *radauKrylov) jvExact(dst, x []float64) {
+	se, t := k.se, k.t0
+	k.stats.FuncEvals++
+	q, v, a, lam, mu := se.blocks(k.y0)
+	dq, dv, da, dl, dm := se.blocks(x)
+	rq, rv, ra, rl, rm := se.blocks(dst)
+	copy(rq, dv)
+	copy(rv, da)
+	k.dd.InverseDynamicsDirection(ra, t, q, v, a, dq, dv, da)
+	if k.nc == 0 {
+		for i, r := range ra {
+			ra[i] = -r
+		}
+		return
+	}
+	k.dd.ConstraintForceDirection(k.tq, t, q, lam, dq, dl)
+	for i, r := range ra {
+		ra[i] = -r - k.tq[i]
+	}
+	if k.hasMu {
+		k.dd.ConstraintForceDirection(k.tq, t, q, mu, dq, dm)
+		for i, g := range k.tq {
+			rq[i] -= g
+		}
+		k.dd.ConstraintDirection(rm, rl, t, q, v, dq, dv)
+		return
+	}
+	if k.index3 {
+		k.dd.ConstraintDirection(rl, nil, t, q, v, dq, dv)
+		return
+	}
+	k.dd.ConstraintDirection(nil, rl, t, q, v, dq, dv)
 }
 
 // radauRealKrylov is the real system in the scaled variables as GMRES sees it.

@@ -29,7 +29,9 @@
 // MassSolve, never forms M (integrate/doc.go, "Newton matrices without M");
 // StiffMassSolve (dae.StiffMassSolver: (M + k Σ Φ_mᵀ K_m Φ_m)⁻¹ b, each body's geometric
 // stiffness K_m of its loads an added angular inertia in the recursion, geomstiff.go), the
-// stiffness part of those correctors' preconditioner; and exact
+// stiffness part of those correctors' preconditioner; directional derivatives
+// (dae.DirectionalDerivatives: δ(M a − f), δ(Gᵀλ), G δq and δ(G v) by Newton-Euler in
+// forward mode, O(N), tangent.go), radau5's exact Newton-Krylov products; and exact
 // derivatives of Newton-Euler and of the cut joints' Gᵀλ (derivatives.go, cutaxes.go;
 // O(N·depth) per matrix) for the other implicit methods, whose dense Newton matrices then
 // cost O(N³) per factorization. A tree cannot hold a kinematic loop (every joint names an

@@ -32,19 +32,21 @@ type System struct {
 	facLast int          // the one used last
 	el      elementWork  // the force elements' wrenches (forces.go)
 	react   []sv         // the cut rows' loads summed over each subtree (reaction.go)
+	tg      *tangentWork // the directional derivatives' work (tangent.go), at their first call
 }
 
 var (
-	_ dae.System           = (*System)(nil)
-	_ dae.MassSolver       = (*System)(nil)
-	_ dae.LockedMassSolver = (*System)(nil)
-	_ dae.LoopJacobian     = (*System)(nil)
-	_ dae.ConstraintForcer = (*System)(nil)
-	_ dae.MassMultiplier   = (*System)(nil)
-	_ dae.StiffMassSolver  = (*System)(nil)
-	_ dae.Energy           = (*System)(nil)
-	_ dae.EnergyInvariant  = (*System)(nil)
-	_ dae.Namer            = (*System)(nil)
+	_ dae.System                 = (*System)(nil)
+	_ dae.MassSolver             = (*System)(nil)
+	_ dae.LockedMassSolver       = (*System)(nil)
+	_ dae.LoopJacobian           = (*System)(nil)
+	_ dae.ConstraintForcer       = (*System)(nil)
+	_ dae.MassMultiplier         = (*System)(nil)
+	_ dae.StiffMassSolver        = (*System)(nil)
+	_ dae.DirectionalDerivatives = (*System)(nil)
+	_ dae.Energy                 = (*System)(nil)
+	_ dae.EnergyInvariant        = (*System)(nil)
+	_ dae.Namer                  = (*System)(nil)
 
 	_ dae.MassDerivative            = (*System)(nil)
 	_ dae.ForceDerivative           = (*System)(nil)
