@@ -87,6 +87,27 @@ func (t *Target) AddTermGradient(i, k int, cols []int, scale float64, g []float6
 	t.Row(i).AddAt(cols, scale, g)
 }
 
+// Positions that TermPositions lists where an entry is no value: a column of the ground,
+// which adds nothing, and an entry the pattern lacks, where a nonzero is the route's bug
+// (AddTermGradient reports it).
+const (
+	PosGround  = slotGround
+	PosMissing = slotMissing
+)
+
+// TermPositions returns t's value array and the positions in it of the entries of the pair
+// of term k of row i, those AddTermGradient adds at, or nil, nil when t holds none for that
+// term: for a route that writes a gradient with few nonzeros entry by entry (planar's
+// separations d_x, d_y). A position is ≥ 0, PosGround or PosMissing.
+func (t *Target) TermPositions(i, k int) ([]float64, []int32) {
+	if s := t.slots; s != nil && i < len(s.terms) {
+		if pos := s.terms[i][k]; pos != nil {
+			return t.vals, pos
+		}
+	}
+	return nil, nil
+}
+
 // Row returns row i for additions.
 func (t *Target) Row(i int) TargetRow {
 	if t.dense != nil {

@@ -1039,13 +1039,16 @@ func (w *hhtWork) extrapolateCubic(t1 float64, tt *[4]float64) {
 // fall back to low degrees (seed 004 bases the choice on smoothness and rejections).
 func (w *hhtWork) choosePredictor() {
 	deg := min(w.nHist-1, w.maxOrder)
-	best, bestE := 0, math.Inf(1)
-	for p := 0; p <= deg; p++ {
-		var s float64
-		for i, u := range w.u {
-			d := (w.pred[p][i] - u) / (1 + math.Abs(u))
-			s += d * d
+	var sums [4]float64 // Σ_i ((pred_p,i − u_i)/(1 + |u_i|))² for each degree p, i in order
+	for i, u := range w.u {
+		den := 1 + math.Abs(u)
+		for p, pr := range w.pred[:deg+1] {
+			d := (pr[i] - u) / den
+			sums[p] += d * d
 		}
+	}
+	best, bestE := 0, math.Inf(1)
+	for p, s := range sums[:deg+1] {
 		if s < bestE || (p == 0 && math.IsNaN(s)) {
 			best, bestE = p, s
 		}

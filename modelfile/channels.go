@@ -96,8 +96,9 @@ func channelNames(m *Model) []string {
 // the channels of its markers ("crank.A.x").
 func selectChannels(valid []string, pattern string) []string {
 	var out []string
+	prefix := pattern + "." // once, not per channel
 	for _, c := range valid {
-		rest, ok := strings.CutPrefix(c, pattern+".")
+		rest, ok := strings.CutPrefix(c, prefix)
 		if c == pattern || ok && !strings.Contains(rest, ".") {
 			out = append(out, c)
 		}
@@ -118,22 +119,24 @@ func defaultOutputs(m *Model) []string {
 // OutputChannels resolves simulation.outputs (element names expand to their channels;
 // empty selects the defaults) into channel names, without duplicates, in the order given.
 func (m *Model) OutputChannels() []string {
-	return resolveChannels(m, m.Simulation.Outputs, defaultOutputs(m))
+	if len(m.Simulation.Outputs) == 0 {
+		return defaultOutputs(m)
+	}
+	return resolveChannels(m, m.Simulation.Outputs)
 }
 
 // PlotChannels resolves simulation.plot; empty selects the first (up to 6) output channels.
 func (m *Model) PlotChannels() []string {
-	out := m.OutputChannels()
-	if len(out) > 6 {
-		out = out[:6]
+	if len(m.Simulation.Plot) == 0 {
+		out := m.OutputChannels()
+		return out[:min(len(out), 6)]
 	}
-	return resolveChannels(m, m.Simulation.Plot, out)
+	return resolveChannels(m, m.Simulation.Plot)
 }
 
-func resolveChannels(m *Model, patterns, def []string) []string {
-	if len(patterns) == 0 {
-		return def
-	}
+// resolveChannels returns the channels the patterns select, in their order, without
+// duplicates (patterns not empty).
+func resolveChannels(m *Model, patterns []string) []string {
 	valid := channelNames(m)
 	seen := map[string]bool{}
 	var out []string

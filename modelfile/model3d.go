@@ -203,29 +203,29 @@ func channelNames3(m *SpatialModel) []string {
 // OutputChannels resolves simulation.outputs of a 3D model; empty selects every body's
 // position and Euler parameters and the energies.
 func (m *SpatialModel) OutputChannels() []string {
+	if len(m.Simulation.Outputs) > 0 {
+		return resolve3(m, m.Simulation.Outputs)
+	}
 	var def []string
 	for _, b := range m.Bodies {
 		for _, s := range []string{"x", "y", "z", "p0", "p1", "p2", "p3"} {
 			def = append(def, b.Name+"."+s)
 		}
 	}
-	def = append(def, "energy.kinetic", "energy.potential", "energy.total")
-	return resolve3(m, m.Simulation.Outputs, def)
+	return append(def, "energy.kinetic", "energy.potential", "energy.total")
 }
 
 // PlotChannels resolves simulation.plot; empty selects the first (up to 6) output channels.
 func (m *SpatialModel) PlotChannels() []string {
-	out := m.OutputChannels()
-	if len(out) > 6 {
-		out = out[:6]
+	if len(m.Simulation.Plot) == 0 {
+		out := m.OutputChannels()
+		return out[:min(len(out), 6)]
 	}
-	return resolve3(m, m.Simulation.Plot, out)
+	return resolve3(m, m.Simulation.Plot)
 }
 
-func resolve3(m *SpatialModel, patterns, def []string) []string {
-	if len(patterns) == 0 {
-		return def
-	}
+// resolve3 is resolveChannels of a 3D model.
+func resolve3(m *SpatialModel, patterns []string) []string {
 	valid := channelNames3(m)
 	seen := map[string]bool{}
 	var out []string

@@ -29,6 +29,20 @@ func (b *Built) PlotChannels() []string {
 	return b.Doc.Model.PlotChannels()
 }
 
+// plotChannelsOf is PlotChannels with the output channels out (OutputChannels without "t")
+// already resolved: simulation.plot resolved, or when it is empty the first (up to 6) of
+// out, without resolving the outputs a second time.
+func (b *Built) plotChannelsOf(out []string) []string {
+	plot := b.Doc.Model.Simulation.Plot
+	if b.Doc.Spatial != nil {
+		plot = b.Doc.Spatial.Simulation.Plot
+	}
+	if len(plot) == 0 {
+		return slices.Clone(out[:min(len(out), 6)]) // its own array, as PlotChannels's
+	}
+	return b.PlotChannels()
+}
+
 // validChannels are the names of every channel b's model can record.
 func (b *Built) validChannels() map[string]bool {
 	var names []string
@@ -79,7 +93,7 @@ type recorder struct {
 func newRecorder(b *Built, r *Result, keep []string) *recorder {
 	rc := &recorder{b: b, r: r}
 	r.Channels = b.OutputChannels()
-	r.plot = b.PlotChannels()
+	r.plot = b.plotChannelsOf(r.Channels[1:])
 	rc.names = append([]string(nil), r.Channels...)
 	rc.nOut = len(rc.names)
 	has := make(map[string]bool, len(rc.names)+len(r.plot))

