@@ -978,12 +978,23 @@ func (w *hhtWork) commit(h float64) error {
 
 // notePeak records the largest weighted component of the accepted step's δ_q (errorNorm
 // left it in w.err, the step's end in w.q) when it passes the run's peak.
+// Compared as |δ_i| > peak·weight_i: one division per new peak, not per coordinate.
 func (w *hhtWork) notePeak(h float64) {
-	c, y0, y1 := &w.lad.c, w.cur.Q, w.q
-	for i, x := range w.err[:w.nq] {
-		if r := math.Abs(x) / c.weight(i, y0, y1, w.nq, 1); r > w.peak {
-			w.peak, w.peakIdx, w.peakT = r, i, w.cur.T+h
+	c, nq := &w.lad.c, w.nq
+	e, y0, y1 := w.err[:nq], w.cur.Q[:nq], w.q[:nq]
+	rtol, atol, perQ := c.RTol, c.ATol, c.ATolQ != nil
+	peak, at := w.peak, -1
+	for i, x := range e {
+		d := atol + rtol*max(math.Abs(y0[i]), math.Abs(y1[i]))
+		if perQ {
+			d = c.weight(i, y0, y1, nq, 1)
 		}
+		if math.Abs(x) > peak*d {
+			peak, at = math.Abs(x)/d, i
+		}
+	}
+	if at >= 0 {
+		w.peak, w.peakIdx, w.peakT = peak, at, w.cur.T+h
 	}
 }
 
