@@ -196,3 +196,46 @@ func BenchmarkChain3DHHTFixedH(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkChain3DHHTAlpha is BenchmarkChain3DHHTTolerance for α = −0.3 (the default),
+// −0.1 and 0 (the trapezoidal rule, no damping): whether less numerical damping keeps the
+// ringing at the chain's kink that the default damps. Run:
+//
+//	go test -run X -bench Chain3DHHTAlpha -benchtime 1x -timeout 60m -v ./joint/
+func BenchmarkChain3DHHTAlpha(b *testing.B) {
+	for _, n := range []int{100, 400} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				const tEnd = 0.15
+				sys, s, err := Chain3D(n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ref := dopri5StateAt(b, sys, s, tEnd, 1e-11)
+				for _, alpha := range []float64{-0.3, -0.1, 0} {
+					for _, tol := range []float64{1e-5, 1e-6, 1e-7} {
+						m := integrate.DefaultHHT()
+						m.Alpha = alpha
+						if err := m.Init(sys, s.Clone(), integrate.StepControl{RTol: tol, ATol: tol}); err != nil {
+							b.Fatal(err)
+						}
+						failed := false
+						for m.Current().T < tEnd && !failed {
+							if err := m.Step(tEnd); err != nil {
+								b.Logf("N = %d, α %g, tol %g: %v", n, alpha, tol, err)
+								failed = true
+							}
+						}
+						if failed {
+							continue
+						}
+						st := m.Stats()
+						q := m.Current().Q
+						b.Logf("N = %d, α %g, tol %g: |Δq| %.2g rad, tips %.2g m; %d steps, %d f evals, %d Newton failures", n, alpha, tol,
+							maxAbsDiff(q, ref.Q), maxTipDistance(chainTips(sys.Position, q, n), chainTips(sys.Position, ref.Q, n)), st.Steps, st.FuncEvals, st.NewtonFailures)
+					}
+				}
+			}
+		})
+	}
+}
