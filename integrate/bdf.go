@@ -40,7 +40,8 @@ import (
 // left out, as IDA's suppressalg and seed 002 (section 4.2) ask, since the estimates of
 // algebraic variables of index 2 and 3 do not tend to zero with h and must not drive the
 // step size. The Newton stop θ/(1−θ)·‖Δ‖ ≤ Newton.Tol uses all components, each of index
-// i scaled by h^(i−1) as radau5 scales its error (Hairer & Wanner 1996, VII.8).
+// i scaled by h^(i−1) as radau5 scales its error (Hairer & Wanner 1996, VII.8), except
+// GGL's μ, measured by the q increment Gᵀδμ/c_j it stands for (bdfWork.newtonNorm).
 // Order and step selection follow IDA: estimates at orders k−1, k, k+1, the start phase
 // that raises the order and doubles h after every step, h kept unless it can double or
 // must shrink (factor in [0.5, 0.9]), and after an error-test failure h·0.9(2e+1e-4)^(−1/(k+1))
@@ -182,6 +183,8 @@ type bdfWork struct {
 	hTry float64
 
 	rnd *newtonRounding // the rounding level of the increments (newBDFRounding), or nil
+
+	gtMu []float64 // Gᵀδμ/c_j of GGL's μ increment in the Newton norm (newtonNorm), nq; nil without μ
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -245,6 +248,9 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		w.allocDense()
 	}
 	w.rnd = newBDFRounding(form, se.n, w.pm != nil)
+	if se.hasMu && nc > 0 {
+		w.gtMu = make([]float64, nq)
+	}
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
 	copy(w.cur.V, start.V)
@@ -730,13 +736,41 @@ func (w *bdfWork) increment() float64 {
 			w.delta[i] *= s
 		}
 	}
-	var sum float64
 	for i, d := range w.delta {
 		w.yy[i] += d
 		w.yp[i] += w.cj * d
 		w.ee[i] += d
-		r := d * w.scal[i] * w.ewt[i]
+	}
+	return w.newtonNorm(w.delta)
+}
+
+// newtonNorm is the Newton norm of an increment d of y: the RMS over the n components of
+// d_i h^(index_i−1) ewt_i, except GGL's μ, measured by its effect on q. μ, zero in the
+// exact solution, enters only q' = v − Gᵀμ, where a change δμ at fixed v moves q' as
+// c_j δq = −Gᵀδμ would, i.e. q by −Gᵀδμ/c_j (c_j = −α_s/h); that q increment, in q's
+// weights 1/(ATol + RTol·|q|), stands for μ's nc components in the sum of squares. μ's own
+// weight h/ATol (|μ| ≈ 0, index-2 scaling h) ignored how far q is from the origin: on the
+// 10 000-bar chain, whose coordinates reach 5 km, μ's increments spread along the quiet
+// chain made 0.97 of the second increment's norm, and so the rate θ, the reuse and
+// divergence tests, and the Newton failures (BENCHMARKS.md, "bdf's counts per step against
+// N" and "bdf's μ measured through Gᵀδμ"). O(nnz(G)) with G of the last residual.
+func (w *bdfWork) newtonNorm(d []float64) float64 {
+	end := len(d)
+	if w.gtMu != nil {
+		end = w.se.imu()
+	}
+	var sum float64
+	for i, x := range d[:end] {
+		r := x * w.scal[i] * w.ewt[i]
 		sum += r * r
+	}
+	if w.gtMu != nil {
+		clear(w.gtMu)
+		w.se.addGT(w.gtMu, d[end:], 1/w.cj)
+		for i, x := range w.gtMu { // q: index 1, scale 1
+			r := x * w.ewt[i]
+			sum += r * r
+		}
 	}
 	return math.Sqrt(sum / float64(w.n))
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"linkage/dae"
 )
 
@@ -302,5 +304,49 @@ func TestBDFBadOptions(t *testing.T) {
 	m := DefaultBDF()
 	if err := m.Init(p, bad, StepControl{}); err == nil || !strings.Contains(err.Error(), "rod") {
 		t.Errorf("inconsistent start: error %v, want one naming the constraint rod", err)
+	}
+}
+
+// TestBDFMuNewtonNorm: bdf's Newton norm measures GGL's μ increment by the q increment
+// Gᵀδμ/c_j it stands for, in q's weights (bdfWork.newtonNorm), not by μ's own weight
+// h/ATol: an increment holding only δμ has the norm of that q increment over the n
+// components, with G taken from the system at the iterate, and it does not change when
+// μ's own weight does.
+func TestBDFMuNewtonNorm(t *testing.T) {
+	p := newPendulum(1, 1, 9.81)
+	m := DefaultBDF()
+	if err := m.Init(p, pendulumStart(p, 1, 0), StepControl{RTol: 1e-4, ATol: 1e-6}); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		if err := m.Step(1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := m.w
+	im := w.se.imu()
+	d := make([]float64, w.n)
+	d[im] = 1e-3
+	w.residual() // G at the iterate, as increment finds it
+	q := w.yy[:w.nq]
+	G := mat.NewDense(1, 2, nil)
+	p.ConstraintJacobian(G, w.cur.T+w.hTry, q)
+	var sum float64
+	for i := range 2 {
+		r := G.At(0, i) * d[im] / w.cj * w.ewt[i]
+		sum += r * r
+	}
+	want := math.Sqrt(sum / float64(w.n))
+	got := w.newtonNorm(d)
+	if math.Abs(got-want) > 1e-12*want {
+		t.Errorf("Newton norm of δμ = %g, want ‖Gᵀδμ/c_j‖ in q's weights %g", got, want)
+	}
+	own := d[im] * w.scal[im] * w.ewt[im] / math.Sqrt(float64(w.n))
+	if !(got < own/10) {
+		t.Errorf("Newton norm of δμ = %g, want well below its own-weight norm %g (μ ≈ 0 weighs 1/ATol)", got, own)
+	}
+	w.ewt[im] *= 1e3
+	if again := w.newtonNorm(d); again != got {
+		t.Errorf("Newton norm of δμ moved with μ's own weight: %g, then %g", got, again)
 	}
 }

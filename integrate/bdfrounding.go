@@ -167,12 +167,7 @@ func (w *bdfWork) measureRounding(solve linearSolve) {
 	copy(m.r0, w.res) // unscaled: factor has just undone the row scaling (w.scaled false)
 	thirdDifference(w, w.delta)
 	solve.Solve(w.delta)
-	var sum float64
-	for i, d := range w.delta {
-		r := d * w.scal[i] * w.ewt[i]
-		sum += r * r
-	}
-	m.setLevel(math.Sqrt(sum / float64(w.n)))
+	m.setLevel(w.newtonNorm(w.delta))
 	copy(w.yy, m.y)
 	copy(w.yp, m.yp)
 	copy(w.res, m.r0)

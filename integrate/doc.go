@@ -144,7 +144,9 @@
 // tolerance per coordinate for every error component of that coordinate (q_i, v_i, a_i;
 // λ, μ and X keep ATol) in every adaptive method (radau5 and bdf also in their Newton
 // weights; per variable of y for a linearly implicit system); multi-index, whose error
-// control is the energy invariant, refuses it.
+// control is the energy invariant, refuses it. bdf's Newton norm measures GGL's μ (zero in
+// the exact solution) not by its own weight but by the q increment Gᵀδμ/c_j it stands for,
+// in q's weights (bdfWork.newtonNorm).
 //
 // # Step-size controller
 //
