@@ -883,7 +883,7 @@ func (w *radauWork) increment() float64 {
 // converged refuses an iterate whose last increment came from a GMRES solve that missed
 // its tolerance (massNewton.distrusted).
 func (w *radauWork) converged() error {
-	if w.mn().distrusted() {
+	if w.mn().distrusted() && !w.kry.nearMiss(w.mon.norm, w.mon.fnewt) {
 		w.noteResidual(w.ph[2])
 		return ErrNoConvergence
 	}
