@@ -46,7 +46,8 @@ import (
 // max(θ, η) as the rate (minRate), and FACCON ≥ η/(1−η): the error bound
 // θ/(1−θ)·‖ΔW‖ then covers the inexactness of the last increment. As for hht, an
 // iteration whose last GMRES solve missed its tolerance is not declared converged
-// (massNewton.distrusted), and a failed attempt after a miss falls back to the dense
+// (massNewton.distrusted; on exact products unless the miss was near, radauKrylov.nearMiss),
+// and a failed attempt after a miss falls back to the dense
 // matrices on systems of at most massNewtonDenseMax coordinates (Stats.DenseFallbacks).
 // GMRES's own residual is that of its basis products combined: on the 1000-rod chain the
 // increments it returned missed the system by 1e-2 to 0.7 where it reported 5e-4 (the
