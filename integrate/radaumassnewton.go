@@ -46,7 +46,8 @@ import (
 // max(θ, η) as the rate (minRate), and FACCON ≥ η/(1−η): the error bound
 // θ/(1−θ)·‖ΔW‖ then covers the inexactness of the last increment. As for hht, an
 // iteration whose last GMRES solve missed its tolerance is not declared converged
-// (massNewton.distrusted; on exact products unless the miss was near, radauKrylov.nearMiss),
+// (massNewton.distrusted; at FixedH on exact products unless the miss was near,
+// radauKrylov.nearMiss),
 // and a failed attempt after a miss falls back to the dense
 // matrices on systems of at most massNewtonDenseMax coordinates (Stats.DenseFallbacks).
 // GMRES's own residual is that of its basis products combined: on the 1000-rod chain the
@@ -465,7 +466,7 @@ func cdiv(a, b, cr, ci float64) (float64, float64) {
 }
 
 // radauNearMiss is the largest relative residual of a missed GMRES solve whose increment
-// may still end radau5's Newton iteration on exact products (radauKrylov.nearMiss).
+// may still end radau5's Newton iteration at FixedH on exact products (radauKrylov.nearMiss).
 const radauNearMiss = 1e-2
 
 // nearMiss reports whether an iterate whose last increment came from a GMRES solve that
@@ -481,8 +482,10 @@ const radauNearMiss = 1e-2
 // Measured (BenchmarkFixedStepCost, radau5 ggl, the 1000-rod chain from its start at the
 // fixed h = 2.6 ms): the increments fell 3.7 → 8.2e-3 → 9.6e-6 at θ ≈ 2e-3, but every
 // complex solve stopped at 20 products with ρ = 1.2e-3 to 2.9e-3, so the converged
-// iterate was refused and the run ended at its first step (BENCHMARKS.md, "radau5's
-// fixed-step stop and Newton failures on exact products").
+// iterate was refused and the run ended at its first step. radau5 applies the rule at
+// FixedH only: in adaptive runs a refusal cuts h, and accepting near misses there took
+// longer steps at a larger tip error for equal or more evaluations on the 1000-rod chain
+// (BENCHMARKS.md, "radau5's fixed-step stop and Newton failures on exact products").
 func (k *radauKrylov) nearMiss(dyno, fnewt float64) bool {
 	rho := k.missRel
 	return k.dd != nil && rho <= radauNearMiss && rho/(1-rho)*dyno <= fnewt
