@@ -25,6 +25,7 @@ type gmres struct {
 	cs, sn   []float64    // Givens rotations
 	g, y     []float64    // rotated right side, coefficients
 	products int          // J z products of the last solve
+	rel      float64      // its residual estimate |g_k|/β relative to ‖P⁻¹b‖ (0 for b = 0)
 	total    KrylovCounts // over all solves, for the run's diagnostics
 	noise    *diffNoise   // the increment of the products, measured by this solver if measures
 	measures bool
@@ -60,11 +61,12 @@ func (s *gmres) solve(sys krylovSystem, b []float64) bool {
 	}
 	sys.precondition(b)
 	beta := norm2(b)
-	s.products = 0
+	s.products, s.rel = 0, 0
 	s.total.Solves++
 	if beta == 0 || math.IsNaN(beta) || math.IsInf(beta, 0) {
 		return true // x = 0, or a non-finite residual the caller reports
 	}
+	s.rel = 1
 	clear(s.g)
 	s.g[0] = beta
 	for i, bi := range b {
@@ -99,6 +101,7 @@ func (s *gmres) solve(sys krylovSystem, b []float64) bool {
 		s.g[j+1] = -s.sn[j] * s.g[j]
 		s.g[j] *= s.cs[j]
 		k = j + 1
+		s.rel = math.Abs(s.g[j+1]) / beta
 		if reached = math.Abs(s.g[j+1]) <= s.rtol*beta || hn == 0; reached {
 			break
 		}

@@ -881,9 +881,10 @@ func (w *radauWork) increment() float64 {
 }
 
 // converged refuses an iterate whose last increment came from a GMRES solve that missed
-// its tolerance (massNewton.distrusted).
+// its tolerance (massNewton.distrusted), at FixedH unless the miss was near
+// (radauKrylov.nearMiss): there a refusal ends the run, in adaptive runs it cuts h.
 func (w *radauWork) converged() error {
-	if w.mn().distrusted() {
+	if w.mn().distrusted() && !(w.c.FixedH > 0 && w.kry.nearMiss(w.mon.norm, w.mon.fnewt)) {
 		w.noteResidual(w.ph[2])
 		return ErrNoConvergence
 	}
