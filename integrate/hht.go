@@ -462,9 +462,11 @@ func (w *hhtWork) forceResidual(dst, g []float64, t float64, q, v, x, lambda []f
 }
 
 // Step takes one accepted step toward tEnd (see Method). Its ladder on failure (ladder.step):
-// a Newton failure with a reused matrix is retried once with a fresh one, then h is cut by
-// 0.25; an error-test failure shrinks h from the estimate (eq. 38b); below HMin, past
-// MaxSteps, or on any Newton failure with FixedH, it returns a *StepError.
+// a Newton failure with a reused matrix is retried once with a fresh one (and the next 10
+// converged attempts take fresh matrices), then h is cut by 0.25 (and the steps that follow
+// stay below 0.35 times the failed h, a bound relaxed by 1.1 per accepted step); an
+// error-test failure shrinks h from the estimate (eq. 38b); below HMin, past MaxSteps, or
+// on any Newton failure with FixedH, it returns a *StepError.
 func (m *HHT) Step(tEnd float64) error {
 	mustInit(m.w != nil, "hht")
 	return m.w.lad.step(tEnd)
@@ -476,8 +478,21 @@ func (w *hhtWork) setup(float64) error {
 	// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
 	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol) // an increment of 10 ulps of q
 	w.nw.mon.needRate = true
+	w.nw.staleHold = hhtStaleHold
+	w.ctl.failCap, w.ctl.capRelax = hhtFailCap, hhtCapRelax
 	return nil
 }
+
+// The step-size memory of hht's corrector (newtonSolver.staleHold, controller.failCap),
+// chosen on the spinning 3D chains of examples/chain3d.yaml (N = 20, 100, 400; BENCHMARKS.md,
+// "hht's Newton failures on the spinning chain"): after a failure with a reused matrix the
+// next 10 converged attempts take a fresh one; after a corrector failure at h_f the steps
+// stay below 0.35·h_f, a bound relaxed by 1.1 per accepted step.
+const (
+	hhtStaleHold = 10
+	hhtFailCap   = 0.35
+	hhtCapRelax  = 1.1
+)
 
 // failed lowers the predictor degree after a failed attempt: 1 after an error-test failure
 // (a rough solution: trust low degrees, seed 004, prediction stage), 0 after a corrector
