@@ -462,9 +462,10 @@ func (w *hhtWork) forceResidual(dst, g []float64, t float64, q, v, x, lambda []f
 }
 
 // Step takes one accepted step toward tEnd (see Method). Its ladder on failure (ladder.step):
-// a Newton failure with a reused matrix is retried once with a fresh one (and the next 10
-// converged attempts take fresh matrices), then h is cut by 0.25 (and the steps that follow
-// stay below 0.35 times the failed h, a bound relaxed by 1.1 per accepted step); an
+// a Newton failure with a reused matrix is retried once with a fresh one, then h is cut by
+// 0.25; on the sparse and Newton-Krylov paths the next 10 converged attempts take fresh
+// matrices when a reused one failed twice within 10 attempts, and the steps after a cut
+// stay below 0.35 times the failed h, a bound relaxed by 1.1 per accepted step; an
 // error-test failure shrinks h from the estimate (eq. 38b); below HMin, past MaxSteps, or
 // on any Newton failure with FixedH, it returns a *StepError.
 func (m *HHT) Step(tEnd float64) error {
@@ -478,16 +479,20 @@ func (w *hhtWork) setup(float64) error {
 	// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
 	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol) // an increment of 10 ulps of q
 	w.nw.mon.needRate = true
-	w.nw.staleHold = hhtStaleHold
-	w.ctl.failCap, w.ctl.capRelax = hhtFailCap, hhtCapRelax
+	if w.sp != nil || w.mn != nil { // large systems: the dense path's small tables keep their counts
+		w.nw.staleHold = hhtStaleHold
+		w.ctl.failCap, w.ctl.capRelax = hhtFailCap, hhtCapRelax
+	}
 	return nil
 }
 
 // The step-size memory of hht's corrector (newtonSolver.staleHold, controller.failCap),
 // chosen on the spinning 3D chains of examples/chain3d.yaml (N = 20, 100, 400; BENCHMARKS.md,
-// "hht's Newton failures on the spinning chain"): after a failure with a reused matrix the
-// next 10 converged attempts take a fresh one; after a corrector failure at h_f the steps
-// stay below 0.35·h_f, a bound relaxed by 1.1 per accepted step.
+// "hht's Newton failures on the spinning chain"): after a reused matrix failed for the
+// second time within 10 attempts the next 10 converged attempts take fresh ones; after a
+// corrector failure at h_f the steps stay below 0.35·h_f, a bound relaxed by 1.1 per
+// accepted step. Only on the sparse and Newton-Krylov paths (systems of 40 unknowns and
+// more), where the small dense tables (Andrews, crank) keep every count.
 const (
 	hhtStaleHold = 10
 	hhtFailCap   = 0.35
