@@ -26,6 +26,13 @@ type controller struct {
 	// accuracy, limits h. Rejections use the elementary rule.
 	beta  float64
 	ePrev float64 // error of the last accepted step, at least 1e-4 (DOPRI5's FACOLD)
+	// failCap > 0 remembers where the corrector failed: after a failure at h_f the steps
+	// proposed stay below hCap = failCap·h_f, a bound that grows by capRelax at every
+	// accepted step, so that the step size returns toward h_f gradually instead of by
+	// MaxGrow at once (the cycle it breaks, on the Euler-parameter chains: fail at h_f, cut
+	// to h_f/4, grow ×5 past h_f, fail again). Off (0) unless a method sets it.
+	failCap, capRelax float64
+	hCap              float64 // the bound in force (0: none)
 }
 
 // newController returns a controller for an estimator of order p, with step h0.
@@ -67,6 +74,12 @@ func (ct *controller) accept(h, e float64) bool {
 	}
 	ct.justRejected = !ok
 	ct.h = h * fac
+	if ct.hCap > 0 {
+		ct.h = math.Min(ct.h, ct.hCap)
+		if ok {
+			ct.hCap *= ct.capRelax
+		}
+	}
 	return ok
 }
 
@@ -75,6 +88,9 @@ func (ct *controller) accept(h, e float64) bool {
 func (ct *controller) cut(h float64) {
 	ct.justRejected = true
 	ct.h = h * failureCut
+	if ct.failCap > 0 {
+		ct.hCap = ct.failCap * h
+	}
 }
 
 // failureCut is the step cut after an attempt without an error estimate, as in IDA

@@ -473,8 +473,11 @@ func (w *hhtWork) forceResidual(dst, g []float64, t float64, q, v, x, lambda []f
 
 // Step takes one accepted step toward tEnd (see Method). Its ladder on failure (ladder.step):
 // a Newton failure with a reused matrix is retried once with a fresh one, then h is cut by
-// 0.25; an error-test failure shrinks h from the estimate (eq. 38b); below HMin, past
-// MaxSteps, or on any Newton failure with FixedH, it returns a *StepError.
+// 0.25; for systems of 40 unknowns and more the next 10 converged attempts take fresh
+// matrices when a reused one failed twice within 10 attempts, and the steps after a cut
+// stay below 0.35 times the failed h, a bound relaxed by 1.1 per accepted step; an
+// error-test failure shrinks h from the estimate (eq. 38b); below HMin, past MaxSteps, or
+// on any Newton failure with FixedH, it returns a *StepError.
 func (m *HHT) Step(tEnd float64) error {
 	mustInit(m.w != nil, "hht")
 	return m.w.lad.step(tEnd)
@@ -486,8 +489,26 @@ func (w *hhtWork) setup(float64) error {
 	// 10 ulps of q in the weights of eq. 35: ε(1+|q|)/(ATol + RTol|q|) ≤ ε/min(RTol, ATol).
 	w.nw.mon.floor = tenUlpFloor(c.RTol, c.ATol) // an increment of 10 ulps of q
 	w.nw.mon.needRate = true
+	if w.nq+w.nc >= sparseMinSize { // by size, not by path: the sparse and dense paths agree; small tables keep their counts
+		w.nw.staleHold = hhtStaleHold
+		w.ctl.failCap, w.ctl.capRelax = hhtFailCap, hhtCapRelax
+	}
 	return nil
 }
+
+// The step-size memory of hht's corrector (newtonSolver.staleHold, controller.failCap),
+// chosen on the spinning 3D chains of examples/chain3d.yaml (N = 20, 100, 400; BENCHMARKS.md,
+// "hht's Newton failures on the spinning chain"): after a reused matrix failed for the
+// second time within 10 attempts the next 10 converged attempts take fresh ones; after a
+// corrector failure at h_f the steps stay below 0.35·h_f, a bound relaxed by 1.1 per
+// accepted step. Only for systems of 40 unknowns (nq + nc) and more, the size from which
+// they take the sparse path, on either path (so that both give the same run): the small
+// tables (Andrews, crank) keep every count.
+const (
+	hhtStaleHold = 10
+	hhtFailCap   = 0.35
+	hhtCapRelax  = 1.1
+)
 
 // failed lowers the predictor degree after a failed attempt: 1 after an error-test failure
 // (a rough solution: trust low degrees, seed 004, prediction stage), 0 after a corrector

@@ -272,6 +272,17 @@ type newtonSolver struct {
 	// out λ and μ, which are not unique where G loses rank (seed 002 §2.3, Theorem 2).
 	singular bool
 	watch    implicitWatch // the singular positions passed (singularwatch.go)
+	// staleHold, when set by a method, is the number of converged attempts that start
+	// from a fresh matrix after a reused one failed for the second time within that many
+	// attempts (0: none; noReuse counts them down; a lone failure holds nothing).
+	// Where the matrix changes faster from step to step than the rate θ of the step that
+	// made it shows (the Euler-parameter chains: a reused matrix failed at 29 of 33 steps,
+	// each failure an iteration or two thrown away before the fresh retry), the reuse
+	// test would otherwise keep choosing a matrix that fails.
+	staleHold int
+	noReuse   int
+	attempts  int // attempts since Init
+	lastStale int // the attempt whose reused matrix last failed
 }
 
 // regularizable is a newtonIteration that can go on past a singular position: it returns
@@ -304,7 +315,7 @@ func (n *newtonSolver) reusable() bool {
 // the matrix M/(βh²) + … too much for the old factorization to contract fast).
 func (n *newtonSolver) keeps(h float64) bool {
 	db := n.s.Deadband
-	return !n.refresh && n.reusable() && !(h/n.hJ < db[0] || h/n.hJ > db[1])
+	return n.noReuse == 0 && !n.refresh && n.reusable() && !(h/n.hJ < db[0] || h/n.hJ > db[1])
 }
 
 // refreshAfter is the failed hook of the α-methods (stepper): after a failed corrector
@@ -322,12 +333,16 @@ func (n *newtonSolver) refreshAfter(newton bool) {
 // Stats.countFailure; usedFresh counts the retries.
 func (n *newtonSolver) attempt(p newtonIteration, h float64, needJ bool) (usedFresh int, err error) {
 	n.h = h
+	n.attempts++
 	for {
 		if err = p.predict(h, needJ); err == nil {
 			err = n.solve(p, needJ)
 		}
 		if err == nil {
 			n.rearm(p)
+			if n.noReuse > 0 && needJ {
+				n.noReuse--
+			}
 			return usedFresh, nil
 		}
 		n.stats.countFailure(err)
@@ -344,6 +359,10 @@ func (n *newtonSolver) attempt(p newtonIteration, h float64, needJ bool) (usedFr
 		}
 		needJ = true // stale matrix: retry once with a fresh one
 		usedFresh++
+		if n.staleHold > 0 && n.attempts-n.lastStale <= n.staleHold {
+			n.noReuse = n.staleHold // the second such failure within the hold: hold
+		}
+		n.lastStale = n.attempts
 	}
 }
 

@@ -109,6 +109,7 @@ func BenchmarkChain3DStep(b *testing.B) {
 	steps := float64(s.Steps - s0.Steps)
 	b.ReportMetric(float64(s.NewtonIters-s0.NewtonIters)/steps, "newton/step")
 	b.ReportMetric(float64(s.Jacobians-s0.Jacobians)/steps, "jacobians/step")
+	b.ReportMetric(float64(s.NewtonFailures-s0.NewtonFailures)/steps, "failures/step")
 }
 
 // BenchmarkLieChainStep is the cost of one fixed step (h = 1e-3, lie-genalpha index 3) of
