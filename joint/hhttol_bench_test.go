@@ -7,6 +7,7 @@ import (
 
 	"linkage/dae"
 	"linkage/integrate"
+	"linkage/joint"
 )
 
 // BenchmarkChain3DHHTTolerance measures whether hht's tolerance controls its error on the
@@ -140,6 +141,16 @@ func hhtTraceStep(b *testing.B, sys dae.System, m *integrate.HHT, tol float64) {
 		math.Sqrt(se/k), me, dae.CoordinateName(sys, we), math.Sqrt(sq/k), mq, dae.CoordinateName(sys, wq), math.Sqrt(sv/k), mv, dae.CoordinateName(sys, wv))
 }
 
+// chain3DReference returns Chain3D(n), its start and dopri5's state at tEnd at tolerance
+// 1e-11, the reference of the fixed-step and α benchmarks.
+func chain3DReference(b *testing.B, n int, tEnd float64) (*joint.System, integrate.State, integrate.State) {
+	sys, s, err := Chain3D(n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sys, s, dopri5StateAt(b, sys, s, tEnd, 1e-11)
+}
+
 // dopri5StateAt is dopri5 (index 1) from s to t at tolerance tol; it returns the state.
 func dopri5StateAt(b *testing.B, sys dae.System, s integrate.State, t, tol float64) integrate.State {
 	e, err := integrate.Lookup("dopri5")
@@ -170,11 +181,7 @@ func BenchmarkChain3DHHTFixedH(b *testing.B) {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				const tEnd = 0.15
-				sys, s, err := Chain3D(n)
-				if err != nil {
-					b.Fatal(err)
-				}
-				ref := dopri5StateAt(b, sys, s, tEnd, 1e-11)
+				sys, s, ref := chain3DReference(b, n, tEnd)
 			steps:
 				for _, steps := range []int{15, 30, 60, 120, 240, 480, 960} {
 					m := integrate.DefaultHHT()
@@ -207,11 +214,7 @@ func BenchmarkChain3DHHTAlpha(b *testing.B) {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				const tEnd = 0.15
-				sys, s, err := Chain3D(n)
-				if err != nil {
-					b.Fatal(err)
-				}
-				ref := dopri5StateAt(b, sys, s, tEnd, 1e-11)
+				sys, s, ref := chain3DReference(b, n, tEnd)
 				for _, alpha := range []float64{-0.3, -0.1, 0} {
 					for _, tol := range []float64{1e-5, 1e-6, 1e-7} {
 						m := integrate.DefaultHHT()

@@ -5,7 +5,6 @@ import (
 	"math"
 	"testing"
 
-	"linkage/dae"
 	"linkage/integrate"
 )
 
@@ -54,8 +53,8 @@ func multiIndexTolerance(b *testing.B, n int, tols []float64, trace bool) {
 		b.Fatal(err)
 	}
 	tips := func(q []float64) []float64 { return chainTips(sys.Position, q, n) }
-	refQ := dopri5At(b, sys, s, tEnd, 1e-10)
-	chk := dopri5At(b, sys, s, tEnd, 1e-9)
+	refQ := dopri5StateAt(b, sys, s, tEnd, 1e-10).Q
+	chk := dopri5StateAt(b, sys, s, tEnd, 1e-9).Q
 	refTips := tips(refQ)
 	b.Logf("N = %d: reference dopri5 1e-10 against 1e-9: %.2g rad, %.2g m", n, maxAbsDiff(refQ, chk), maxTipDistance(tips(chk), refTips))
 	for _, tol := range tols {
@@ -73,7 +72,7 @@ func multiIndexTolerance(b *testing.B, n int, tols []float64, trace bool) {
 			if trace {
 				st := m.Stats()
 				pv := m.Previous().Clone()
-				lq := dopri5At(b, sys, pv, m.Current().T, 1e-11)
+				lq := dopri5StateAt(b, sys, pv, m.Current().T, 1e-11).Q
 				kin, pot := sys.Energy(m.Current().T, m.Current().Q, m.Current().V)
 				b.Logf("  t %.5f h %.3g e %.3g lte %.3g iters %d rej %d fe %d T %.4g V %.4g", m.Current().T, m.Current().T-m.Previous().T, m.LastError(), maxAbsDiff(lq, m.Current().Q), st.NewtonIters, st.Rejected, st.FuncEvals, kin, pot)
 			}
@@ -104,27 +103,6 @@ func multiIndexTolerance(b *testing.B, n int, tols []float64, trace bool) {
 		b.Logf("  hht tol %g: max angle error %.2g rad, tip error %.2g m; %d steps, %d f evals, %d Newton it.",
 			tol, maxAbsDiff(h.Current().Q, refQ), maxTipDistance(tips(h.Current().Q), refTips), hs.Steps, hs.FuncEvals, hs.NewtonIters)
 	}
-}
-
-// dopri5At is dopri5 (index 1) from s to t at tolerance tol; it returns the positions.
-func dopri5At(b *testing.B, sys dae.System, s integrate.State, t, tol float64) []float64 {
-	e, err := integrate.Lookup("dopri5")
-	if err != nil {
-		b.Fatal(err)
-	}
-	m, err := e.NewMethod(integrate.Index1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := m.Init(sys, s.Clone(), integrate.StepControl{RTol: tol, ATol: tol, HMax: t - s.T}); err != nil {
-		b.Fatal(err)
-	}
-	for m.Current().T < t {
-		if err := m.Step(t); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return append([]float64(nil), m.Current().Q...)
 }
 
 // maxAbsDiff is max |a_i − c_i|.
