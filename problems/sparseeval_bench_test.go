@@ -3,7 +3,9 @@ package problems
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"testing"
+	"time"
 
 	"linkage/cputime"
 	"linkage/integrate"
@@ -83,4 +85,89 @@ func stepChain(b *testing.B, m integrate.Method) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkChainBarsWindow measures the cost per step of hht, bdf, radau5 and dopri5 in
+// their default formulations (hht index 3, bdf and radau5 GGL, dopri5 index 1 with
+// projection: those of `linkage run`) on chain-bars:N at tolerance 1e-4, over the window
+// of scripts/bench-scaling.sh: the steps of a run Step(0.3) from the consistent start
+// that begin at t ≥ 0.1. One iteration is one whole run (Init, the steps before the
+// window, the window); it reports the window's process CPU time per step (cpu-µs/step,
+// after a runtime.GC so that no collection of the setup's garbage falls in the window)
+// and its counts per step: Newton iterations, Jacobians, factorizations, solves, and the
+// Newton failures, rejections and steps of the window. part=warmup stops where the
+// window starts, so that the difference of the instructions of the two parts (callgrind,
+// -benchtime 1x, GOGC=off) is the window's, as is the count of stepWindow alone (BENCHMARKS.md, "bdf's cost per step against
+// N by instructions").
+func BenchmarkChainBarsWindow(b *testing.B) {
+	const t0, t1 = 0.1, 0.3
+	for _, n := range []int{100, 1000, 10000} {
+		for _, name := range []string{"hht", "bdf", "radau5", "dopri5"} {
+			for _, part := range []string{"window", "warmup"} {
+				b.Run(fmt.Sprintf("%s/N=%d/part=%s", name, n, part), func(b *testing.B) {
+					p, err := Get(fmt.Sprintf("chain-bars:%d", n))
+					if err != nil {
+						b.Fatal(err)
+					}
+					e, _ := integrate.Lookup(name)
+					b.ReportAllocs()
+					var cpu time.Duration
+					var w integrate.Stats
+					for range b.N {
+						m := e.New()
+						if err := m.Init(p.System, p.Start.Clone(), integrate.StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+							b.Fatal(err)
+						}
+						stepTo(b, m, t0, t1)
+						runtime.GC()
+						s0 := m.Stats()
+						c0 := cputime.Process()
+						if part == "window" {
+							stepWindow(b, m, t1)
+						}
+						cpu += cputime.Process() - c0
+						w = statsSince(m.Stats(), s0)
+					}
+					if w.Steps == 0 {
+						return
+					}
+					steps := float64(w.Steps)
+					b.ReportMetric(float64(cpu.Nanoseconds())/1e3/float64(b.N)/steps, "cpu-µs/step")
+					b.ReportMetric(steps, "steps")
+					b.ReportMetric(float64(w.NewtonIters)/steps, "newton/step")
+					b.ReportMetric(float64(w.Jacobians)/steps, "jacobians/step")
+					b.ReportMetric(float64(w.Factorizations)/steps, "factors/step")
+					b.ReportMetric(float64(w.Solves)/steps, "solves/step")
+					b.ReportMetric(float64(w.NewtonFailures), "newton-failures")
+					b.ReportMetric(float64(w.Rejected), "rejected")
+				})
+			}
+		}
+	}
+}
+
+// stepWindow takes the steps of m to t1, the window of BenchmarkChainBarsWindow: a
+// function of its own (never inlined) so that callgrind can count its instructions alone
+// (--toggle-collect='*stepWindow').
+//
+//go:noinline
+func stepWindow(b *testing.B, m integrate.Method, t1 float64) {
+	stepTo(b, m, t1, t1)
+}
+
+// stepTo takes steps of m toward tEnd until its current time reaches t.
+func stepTo(b *testing.B, m integrate.Method, t, tEnd float64) {
+	for m.Current().T < t {
+		if err := m.Step(tEnd); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// statsSince returns the work counters of s after s0.
+func statsSince(s, s0 integrate.Stats) integrate.Stats {
+	return integrate.Stats{Steps: s.Steps - s0.Steps, Rejected: s.Rejected - s0.Rejected,
+		NewtonFailures: s.NewtonFailures - s0.NewtonFailures, NewtonIters: s.NewtonIters - s0.NewtonIters,
+		FuncEvals: s.FuncEvals - s0.FuncEvals, Jacobians: s.Jacobians - s0.Jacobians,
+		Factorizations: s.Factorizations - s0.Factorizations, Solves: s.Solves - s0.Solves}
 }
