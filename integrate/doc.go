@@ -188,9 +188,9 @@
 //     implicit method whose matrix was reused first retries the same h once with a fresh
 //     Jacobian (not after NaN/Inf, which a new matrix does not cure); then the rule cuts
 //     h — by 1/4 (the controller, bdf as IDA), by 1/2 or the factor a slow Newton
-//     iteration predicts (radau5, as RADAU5) — and retries. hht on systems of 40
-//     unknowns and more remembers both: after a reused matrix failed for the second
-//     time within 10 attempts, its next 10 converged attempts take fresh ones
+//     iteration predicts (radau5, as RADAU5) — and retries. hht remembers both: after
+//     a reused matrix failed for the second time within 10 attempts, its next 10
+//     converged attempts take fresh ones
 //     (newtonSolver.staleHold), and after a corrector failure at h_f its steps stay below
 //     0.35·h_f, a bound relaxed by 1.1 per accepted step (controller.failCap);
 //  3. h below HMin, or MaxSteps attempts: stop with a *StepError that says when (T, H),

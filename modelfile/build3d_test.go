@@ -85,6 +85,22 @@ func TestSpatialDoublePendulumExample(t *testing.T) {
 	}
 }
 
+// TestSpatialDoublePendulumHHTFailures: hht's failure memory (fresh matrices after a
+// reused one failed twice, steps capped after a corrector failure) acts on a small
+// Euler-parameter model too, not only from 40 unknowns up. At tol 1e-4 the double pendulum
+// (nq + nc = 22) took 172 Newton failures and 866 iterations in 190 steps without it; with
+// it 23 and 501, the same steps and positions to 1e-4 relative (BENCHMARKS.md, "hht's
+// failure memory at every size").
+func TestSpatialDoublePendulumHHTFailures(t *testing.T) {
+	b := loadExample(t, "spatial-double-pendulum")
+	r := runExample(t, b, RunOptions{Method: "hht", Tol: 1e-4})
+	st := r.Solution.Stats
+	t.Logf("steps %d, Newton failures %d, iterations %d, Jacobians %d", st.Steps, st.NewtonFailures, st.NewtonIters, st.Jacobians)
+	if st.NewtonFailures > 40 {
+		t.Errorf("%d Newton failures in %d steps, want at most 40", st.NewtonFailures, st.Steps)
+	}
+}
+
 // 3D files get the same errors as planar ones: file:line:column, the path and what was
 // expected.
 func TestSpatialParseErrors(t *testing.T) {
