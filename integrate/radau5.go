@@ -262,6 +262,9 @@ type radauWork struct {
 	naccpt                int
 	// gtMu is f·Gᵀδμ of GGL's μ increments in the Newton norm (muNorm2), nq; nil without μ.
 	gtMu []float64
+	// errorPeak holds the largest weighted component |err_i|/sc_i of an accepted step's
+	// estimate over the differential components (error control only): ControlWarnings.
+	errorPeak
 }
 
 // Init checks the options and the start (g = 0 and G v + g_t = 0 to 1e-8 relative, seed
@@ -553,6 +556,9 @@ func (w *radauWork) cut(h float64) {
 
 // commit accepts the converged step and chooses the next h (accept).
 func (w *radauWork) commit(h float64) error {
+	if !w.lad.fixed {
+		w.notePeak(h)
+	}
 	w.accept(h, w.eLast)
 	return nil
 }
@@ -1017,6 +1023,40 @@ func (w *radauWork) scaledNorm(x []float64) float64 {
 		s += r * r
 	}
 	return math.Sqrt(s / float64(len(x)))
+}
+
+// notePeak records the weighted components |err_i|/sc_i of the accepted step's estimate
+// (errorNorm left it in errv) over the differential components (q and v of the equations
+// of motion; K_ii ≠ 0) in the run's peak (errorPeak). a, λ and μ, which the test weighs
+// by h or h², stay out: their embedded estimates are not of the order of their errors.
+func (w *radauWork) notePeak(h float64) {
+	t := w.cur.T + h
+	for i, x := range w.errv {
+		if w.differentialRow(i) {
+			w.observe(i, x, w.scal[i], t)
+		}
+	}
+}
+
+var _ ControlWarner = (*Radau5)(nil)
+
+// ControlWarnings warns when an accepted step's error estimate (IV.8's embedded formula)
+// was more than localPeakRatio × tol in one differential component, tol being RADAU5's
+// transformed tolerance (see Radau5): the step test bounds the scaled RMS over all n
+// components of y, which lets a single one reach √n × tol (see errorPeak). Without steps
+// or with FixedH it returns nil.
+func (m *Radau5) ControlWarnings() []string {
+	w := m.w
+	if w == nil {
+		return nil
+	}
+	name := ""
+	if w.li != nil {
+		name = dae.VariableName(w.li.sys, w.peakIdx)
+	} else {
+		name = qvName(w.sys, w.se.nq, w.peakIdx)
+	}
+	return w.warnings(w.lad.fixed, "radau5", name, w.n, "components", "Hairer & Wanner 1996, IV.8")
 }
 
 // stepQuot returns h/h_new from the error norm e (IV.8, step size selection) before Gustafsson's
