@@ -423,7 +423,7 @@ func newRadauWork(fo firstOrder, se *semiExplicit, shape State, approx, reaction
 		return w
 	}
 	w.rows = newRadauMassRows(se)
-	if se.hasMu && se.nc > 0 && se.nq+se.nc >= sparseMinSize { // by size, not by path (muNorm2)
+	if _, reduced := se.sys.(dae.Rekeeper); se.hasMu && se.nc > 0 && se.nq+se.nc >= sparseMinSize && !reduced { // by size, not by path (muNorm2)
 		w.gtMu = make([]float64, se.nq)
 	}
 	if se.sp != nil {
@@ -928,7 +928,11 @@ func (w *radauWork) muStart() int {
 // take the sparse path, on either path, as hht's failure memory: on Andrews (nq + nc = 13)
 // μ's own scale, larger than this one there, had worked as a tighter Newton stop, and
 // this norm cost 0.15-0.26 digit of scd at equal work (BENCHMARKS.md, "radau5's μ measured
-// through Gᵀδμ"); the small tables keep every count.
+// through Gᵀδμ"); the small tables keep every count. Not on systems with redundant rows
+// removed (dae.Rekeeper): this norm does not see a δμ along a null direction of Gᵀ, which
+// such a system's G nears where its kept rows change, and on A04 (Bricard) radau5 then
+// converged to iterates that failed at t = 1.04 and 1.19 s down to HMin where μ's own
+// scale had let the passage through (iftomm's TestA04Settings, TestRunsStartFromKeptRows).
 func (w *radauWork) muNorm2(x []float64, f float64) float64 {
 	clear(w.gtMu)
 	w.se.addGT(w.gtMu, x, f)
