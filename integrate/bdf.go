@@ -185,6 +185,10 @@ type bdfWork struct {
 	rnd *newtonRounding // the rounding level of the increments (newBDFRounding), or nil
 
 	gtMu []float64 // Gᵀδμ/c_j of GGL's μ increment in the Newton norm (newtonNorm), nq; nil without μ
+
+	// errorPeak holds the largest weighted component ck·|e_i|·ewt_i of an accepted step's
+	// error estimate over q and v (error control only): ControlWarnings.
+	errorPeak
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -903,9 +907,45 @@ func (w *bdfWork) noteWorstError() {
 	w.lad.worst = r
 }
 
+// notePeak records the weighted components ck·|e_i|·ewt_i (h^(index−1) scaled, as the
+// error test weighs them, errorNorm) of the accepted step's estimate over the
+// differential components in the run's peak (errorPeak).
+func (w *bdfWork) notePeak(h float64) {
+	t := w.cur.T + h
+	for _, i := range w.diff {
+		w.observe(i, w.ck*w.ee[i]*w.ewt[i]*w.scal[i], 1, t)
+	}
+}
+
+var _ ControlWarner = (*BDF)(nil)
+
+// ControlWarnings warns when an accepted step's error estimate (IDA's ck·e over q and v)
+// was more than localPeakRatio × tol in one component: the error test bounds the weighted
+// RMS over all 2nq differential components (IDA's test, Hindmarsh et al. 2005, eqs. 2.5-2.6),
+// which lets a single one reach √(2nq) × tol (see errorPeak). Without steps or with FixedH
+// it returns nil.
+func (m *BDF) ControlWarnings() []string {
+	w := m.w
+	if w == nil {
+		return nil
+	}
+	return w.warnings(w.fixedH > 0, "bdf", w.componentName(w.peakIdx), len(w.diff), "differential components", "IDA's weighted RMS error test")
+}
+
+// componentName names component i of y in a warning.
+func (w *bdfWork) componentName(i int) string {
+	if w.li != nil {
+		return dae.VariableName(w.li.sys, i)
+	}
+	return qvName(w.sys, w.nq, i)
+}
+
 // complete accepts the step (IDACompleteStep): order and step size for the next step
 // (adaptive only), then the update of the history φ.
 func (w *bdfWork) complete(h float64, adaptive bool) {
+	if adaptive {
+		w.notePeak(h)
+	}
 	w.mn().accepted()
 	k := w.k
 	kdiff := k - w.kused

@@ -146,7 +146,11 @@
 // weights; per variable of y for a linearly implicit system); multi-index, whose error
 // control is the energy invariant, refuses it. bdf's Newton norm measures GGL's μ (zero in
 // the exact solution) not by its own weight but by the q increment Gᵀδμ/c_j it stands for,
-// in q's weights (bdfWork.newtonNorm).
+// in q's weights (bdfWork.newtonNorm); radau5's likewise by (h/γ)·GᵀΔW₁_μ and
+// (h/|α+iβ|)·GᵀΔW₂,₃_μ on systems of sparseMinSize unknowns and more (radauWork.muNorm2).
+// These norms bound the RMS over all components, so one component may pass at up to √n ×
+// tol: hht, genalpha, bdf and radau5 warn when an accepted estimate passed at more than
+// 10 × tol in one component (errorPeak, ControlWarnings).
 //
 // # Step-size controller
 //

@@ -234,6 +234,10 @@ type genAlphaWork struct {
 	lad ladder     // the step loop (ladder.go); lad.c is resolved on the first Step
 	ctl controller // the step-size rule
 
+	// errorPeak holds the largest weighted component of an accepted step's e_q (error
+	// control only): ControlWarnings.
+	errorPeak
+
 	accepted           // cur, prev, stats: Current, Previous, Stats
 	aN       []float64 // a_n of eq. 64c (for step hA)
 	hA       float64   // a_n ≈ q̈(t_n + (α_m − α_f) hA)
@@ -1279,6 +1283,30 @@ func (w *genAlphaWork) errorNorm(h float64) float64 {
 	return newmarkErrorNorm(&w.lad, w.sys, h, w.cErr, w.a1, w.an, w.cur.Q, w.q1)
 }
 
+// notePeak records the weighted components of the accepted step's e_q (as errorNorm
+// weighs them) in the run's peak (errorPeak).
+func (w *genAlphaWork) notePeak(h float64) {
+	c, q0, q1, t := &w.lad.c, w.cur.Q, w.q1, w.cur.T+h
+	s := h * h * w.cErr
+	for i, a := range w.a1 {
+		w.observe(i, s*(a-w.an[i]), c.weight(i, q0, q1, w.nq, 1), t)
+	}
+}
+
+var _ ControlWarner = (*GenAlpha)(nil)
+
+// ControlWarnings warns when an accepted step's error estimate e_q (eq. 64a's local error
+// of q) was more than localPeakRatio × tol in one coordinate: the step test bounds its
+// weighted RMS over all nq coordinates, which lets a single one reach √nq × tol (see
+// errorPeak). Without steps or with FixedH it returns nil.
+func (m *GenAlpha) ControlWarnings() []string {
+	w := m.w
+	if w == nil {
+		return nil
+	}
+	return w.warnings(w.lad.fixed, w.name, dae.CoordinateName(w.sys, w.peakIdx), w.nq, "coordinates", "the weighted RMS of e_q")
+}
+
 // newmarkErrorNorm is the weighted RMS of the local error estimate of the Newmark position
 // update, e_q = h²·cErr·(a₁ − a_n) with cErr = β − γ/2 + 1/12, weighted by q₀ and q₁ (the
 // estimate of genalpha and daealpha). When the attempt fails with it (error test, or
@@ -1306,6 +1334,9 @@ func newmarkErrorNorm(lad *ladder, sys dae.System, h, cErr float64, a1, an, q0, 
 
 // commit makes the converged attempt of size h the current state.
 func (w *genAlphaWork) commit(h float64) error {
+	if !w.lad.fixed {
+		w.notePeak(h)
+	}
 	w.prev.CopyFrom(&w.cur)
 	if w.stats.Steps == 0 {
 		copy(w.prev.V, w.vn) // the (possibly corrected) start the step began from

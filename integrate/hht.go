@@ -198,12 +198,9 @@ type hhtWork struct {
 
 	hTry float64 // h of the attempt under way
 
-	// peak is the largest weighted component |δ_q,i|/(ATol_i + RTol·max(|q₀,i|, |q₁,i|))
-	// of an accepted step's error estimate (error control only), peakIdx its coordinate
-	// and peakT the step's end: ControlWarnings.
-	peak    float64
-	peakIdx int
-	peakT   float64
+	// errorPeak holds the largest weighted component |δ_q,i|/(ATol_i + RTol·max(|q₀,i|,
+	// |q₁,i|)) of an accepted step's error estimate (error control only): ControlWarnings.
+	errorPeak
 	// qOfU says that q, v, X hold newmark(hTry) of the iterate u: increment leaves them so,
 	// and the residual that follows it in the Newton loop need not recompute them.
 	qOfU bool
@@ -998,32 +995,20 @@ func (w *hhtWork) commit(h float64) error {
 	return nil
 }
 
-// notePeak records the largest weighted component of the accepted step's δ_q (errorNorm
-// left it in w.err, the step's end in w.q) when it passes the run's peak.
-// Compared as |δ_i| > peak·weight_i: one division per new peak, not per coordinate.
+// notePeak records the weighted components of the accepted step's δ_q (errorNorm left it
+// in w.err, the step's end in w.q) in the run's peak (errorPeak).
 func (w *hhtWork) notePeak(h float64) {
 	c, nq := &w.lad.c, w.nq
 	e, y0, y1 := w.err[:nq], w.cur.Q[:nq], w.q[:nq]
-	rtol, atol, perQ := c.RTol, c.ATol, c.ATolQ != nil
-	peak, at := w.peak, -1
+	rtol, atol, perQ, t := c.RTol, c.ATol, c.ATolQ != nil, w.cur.T+h
 	for i, x := range e {
 		d := atol + rtol*max(math.Abs(y0[i]), math.Abs(y1[i]))
 		if perQ {
 			d = c.weight(i, y0, y1, nq, 1)
 		}
-		if math.Abs(x) > peak*d {
-			peak, at = math.Abs(x)/d, i
-		}
-	}
-	if at >= 0 {
-		w.peak, w.peakIdx, w.peakT = peak, at, w.cur.T+h
+		w.observe(i, x, d, t)
 	}
 }
-
-// localPeakRatio is the largest weighted component of an accepted step's error estimate
-// (in units of tol; the RMS over all coordinates is at most 1) above which HHT warns that
-// tol did not bound the local error of single coordinates (ControlWarnings).
-const localPeakRatio = 10
 
 var _ ControlWarner = (*HHT)(nil)
 
@@ -1039,12 +1024,10 @@ var _ ControlWarner = (*HHT)(nil)
 // steps or with FixedH it returns nil.
 func (m *HHT) ControlWarnings() []string {
 	w := m.w
-	if w == nil || w.lad.fixed || !(w.peak > localPeakRatio) {
+	if w == nil {
 		return nil
 	}
-	return []string{fmt.Sprintf("hht: the local error estimate of %s in the step to t = %.6g was %.3g × tol, while its weighted RMS over all %d coordinates passed the step test: "+
-		"tol bounds that RMS (seed 004, eqs. 35-36), and here the error concentrates in a few coordinates, which may end far less accurate than tol suggests. "+
-		"Check against a run at a much tighter tol (--estimate-error)", dae.CoordinateName(w.sys, w.peakIdx), w.peakT, w.peak, w.nq)}
+	return w.warnings(w.lad.fixed, "hht", dae.CoordinateName(w.sys, w.peakIdx), w.nq, "coordinates", "seed 004, eqs. 35-36")
 }
 
 // predict starts an attempt of size h from the extrapolated unknowns (extrapolate).

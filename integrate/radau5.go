@@ -43,7 +43,9 @@ import (
 // sc_i = (ATol' + RTol'|y₀_i|) / h^(k_i − 1), k_i the index of component i
 // (semiExplicit.index: RADAU5's NIND1/2/3 blocks; index-2 components are measured by
 // h·err, index-3 ones by h²·err), and the same scales weigh the Newton increments, with
-// one exception below.
+// two exceptions: v with λ-dependent forces (below), and ggl's μ, measured on systems of
+// sparseMinSize unknowns and more by the q increment it stands for in the decoupled
+// systems, (h/γ)·GᵀΔW₁_μ and (h/|α+iβ|)·GᵀΔW₂,₃_μ, in q's scales (radauWork.muNorm2).
 //
 // Index3 with forces that depend on λ (dae.ReactionForce, joint friction): v is measured
 // at its index-1 scale, ATol' + RTol'|v₀| without the 1/h, in the error test and in the
@@ -258,6 +260,11 @@ type radauWork struct {
 	first, reject         bool
 	eLast                 float64 // error norm of the last converged attempt
 	naccpt                int
+	// gtMu is f·Gᵀδμ of GGL's μ increments in the Newton norm (muNorm2), nq; nil without μ.
+	gtMu []float64
+	// errorPeak holds the largest weighted component |err_i|/sc_i of an accepted step's
+	// estimate over the differential components (error control only): ControlWarnings.
+	errorPeak
 }
 
 // Init checks the options and the start (g = 0 and G v + g_t = 0 to 1e-8 relative, seed
@@ -416,6 +423,9 @@ func newRadauWork(fo firstOrder, se *semiExplicit, shape State, approx, reaction
 		return w
 	}
 	w.rows = newRadauMassRows(se)
+	if _, reduced := se.sys.(dae.Rekeeper); se.hasMu && se.nc > 0 && se.nq+se.nc >= sparseMinSize && !reduced { // by size, not by path (muNorm2)
+		w.gtMu = make([]float64, se.nq)
+	}
 	if se.sp != nil {
 		pattern := se.newtonPattern()
 		w.spLU = newRadauSparse(se, pattern)
@@ -546,6 +556,9 @@ func (w *radauWork) cut(h float64) {
 
 // commit accepts the converged step and chooses the next h (accept).
 func (w *radauWork) commit(h float64) error {
+	if !w.lad.fixed {
+		w.notePeak(h)
+	}
 	w.accept(h, w.eLast)
 	return nil
 }
@@ -863,10 +876,13 @@ func (w *radauWork) increment() float64 {
 	w.stats.Solves++ // the solver counts one of the two
 	var dyno float64
 	z1, z2, z3 := w.z[0], w.z[1], w.z[2]
+	end := w.muStart()
 	for i := range n {
 		d2[i], d3[i] = real(w.crhs[i]), imag(w.crhs[i])
-		s := w.scal[i]
-		dyno += (d1[i]/s)*(d1[i]/s) + (d2[i]/s)*(d2[i]/s) + (d3[i]/s)*(d3[i]/s)
+		if i < end {
+			s := w.scal[i]
+			dyno += (d1[i]/s)*(d1[i]/s) + (d2[i]/s)*(d2[i]/s) + (d3[i]/s)*(d3[i]/s)
+		}
 		w.wt[0][i] += d1[i]
 		w.wt[1][i] += d2[i]
 		w.wt[2][i] += d3[i]
@@ -875,9 +891,72 @@ func (w *radauWork) increment() float64 {
 		z2[i] = k.t[1][0]*a + k.t[1][1]*b + k.t[1][2]*c
 		z3[i] = a + b // T's last row is (1, 1, 0)
 	}
+	if end < n {
+		fc := h / math.Hypot(k.alpha, k.beta)
+		dyno += w.muNorm2(d1[end:], h/k.gamma) + w.muNorm2(d2[end:], fc) + w.muNorm2(d3[end:], fc)
+	}
 	dyno = math.Sqrt(dyno / float64(3*n))
 	w.noteStall(dyno)
 	return dyno
+}
+
+// muStart returns the offset of GGL's μ block in y when the Newton norm measures it
+// through Gᵀδμ (muNorm2), else n: ggl with constraints, outside the singular mode (whose
+// scales leave a, λ and μ out of the norm, setScal).
+func (w *radauWork) muStart() int {
+	if w.gtMu == nil || w.nw.singular {
+		return w.n
+	}
+	return w.se.imu()
+}
+
+// muNorm2 returns the sum of squares that stands for the μ block x of one transformed
+// stage increment in the Newton norm: Σ_i ((f·Gᵀx)_i / sc_i)² over q's scales, f the
+// factor below. μ, zero in the exact solution, enters only the q rows q' = v − Gᵀμ. In
+// the decoupled systems (see Radau5) those rows read (γ/h) ΔW₁_q − ΔW₁_v + Gᵀ ΔW₁_μ = r₁
+// and ((α+iβ)/h) ΔU_q − ΔU_v + Gᵀ ΔU_μ = r₂ + i r₃ with ΔU = ΔW₂ + iΔW₃: at fixed v, a
+// change of ΔW₁_μ moves ΔW₁_q by −(h/γ) Gᵀ ΔW₁_μ, and one of ΔU_μ moves ΔU_q by
+// −h/(α+iβ) Gᵀ ΔU_μ, whose squared modulus per component, with Gᵀ real, is
+// h²/(α²+β²) ((GᵀΔW₂_μ)_i² + (GᵀΔW₃_μ)_i²). So f = h/γ for ΔW₁ and h/|α+iβ| for ΔW₂
+// and ΔW₃: the analogue of bdf's 1/c_j (bdfWork.newtonNorm). That q increment in q's
+// scales ATol' + RTol'|q| stands for μ's nc components in the RMS; μ's own scale
+// (ATol' + RTol'|μ|)/h (index 2, |μ| ≈ 0) ignored how far q is from the origin, as bdf's
+// did (BENCHMARKS.md, "bdf's counts per step against N"). O(nnz(G)) with G of the last
+// residual.
+//
+// Only on systems of sparseMinSize unknowns (nq + nc) and more, the size from which they
+// take the sparse path, on either path, as hht's failure memory: on Andrews (nq + nc = 13)
+// μ's own scale, larger than this one there, had worked as a tighter Newton stop, and
+// this norm cost 0.15-0.26 digit of scd at equal work (BENCHMARKS.md, "radau5's μ measured
+// through Gᵀδμ"); the small tables keep every count. Not on systems with redundant rows
+// removed (dae.Rekeeper): this norm does not see a δμ along a null direction of Gᵀ, which
+// such a system's G nears where its kept rows change, and on A04 (Bricard) radau5 then
+// converged to iterates that failed at t = 1.04 and 1.19 s down to HMin where μ's own
+// scale had let the passage through (iftomm's TestA04Settings, TestRunsStartFromKeptRows).
+func (w *radauWork) muNorm2(x []float64, f float64) float64 {
+	clear(w.gtMu)
+	w.se.addGT(w.gtMu, x, f)
+	var s float64
+	for i, g := range w.gtMu { // q: index 1, h⁰
+		r := g / w.scal[i]
+		s += r * r
+	}
+	return s
+}
+
+// stageNorm is the Newton norm of one real-system solution x (the rounding level of ΔW₁,
+// radaurounding.go): the RMS of x_i/sc_i with μ through muNorm2 at f = h/γ.
+func (w *radauWork) stageNorm(x []float64) float64 {
+	end := w.muStart()
+	var s float64
+	for i, v := range x[:end] {
+		r := v / w.scal[i]
+		s += r * r
+	}
+	if end < len(x) {
+		s += w.muNorm2(x[end:], w.hTry/radauCoef.gamma)
+	}
+	return math.Sqrt(s / float64(len(x)))
 }
 
 // converged refuses an iterate whose last increment came from a GMRES solve that missed
@@ -948,6 +1027,40 @@ func (w *radauWork) scaledNorm(x []float64) float64 {
 		s += r * r
 	}
 	return math.Sqrt(s / float64(len(x)))
+}
+
+// notePeak records the weighted components |err_i|/sc_i of the accepted step's estimate
+// (errorNorm left it in errv) over the differential components (q and v of the equations
+// of motion; K_ii ≠ 0) in the run's peak (errorPeak). a, λ and μ, which the test weighs
+// by h or h², stay out: their embedded estimates are not of the order of their errors.
+func (w *radauWork) notePeak(h float64) {
+	t := w.cur.T + h
+	for i, x := range w.errv {
+		if w.differentialRow(i) {
+			w.observe(i, x, w.scal[i], t)
+		}
+	}
+}
+
+var _ ControlWarner = (*Radau5)(nil)
+
+// ControlWarnings warns when an accepted step's error estimate (IV.8's embedded formula)
+// was more than localPeakRatio × tol in one differential component, tol being RADAU5's
+// transformed tolerance (see Radau5): the step test bounds the scaled RMS over all n
+// components of y, which lets a single one reach √n × tol (see errorPeak). Without steps
+// or with FixedH it returns nil.
+func (m *Radau5) ControlWarnings() []string {
+	w := m.w
+	if w == nil {
+		return nil
+	}
+	name := ""
+	if w.li != nil {
+		name = dae.VariableName(w.li.sys, w.peakIdx)
+	} else {
+		name = qvName(w.sys, w.se.nq, w.peakIdx)
+	}
+	return w.warnings(w.lad.fixed, "radau5", name, w.n, "components", "Hairer & Wanner 1996, IV.8")
 }
 
 // stepQuot returns h/h_new from the error norm e (IV.8, step size selection) before Gustafsson's

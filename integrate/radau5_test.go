@@ -484,3 +484,62 @@ func TestRadauMonitorRules(t *testing.T) {
 		t.Errorf("start: slow %v, θ = %v; want a new attempt not slow with θ = THET", r.slow, r.theta)
 	}
 }
+
+// TestRadau5MuNewtonNorm: radau5's Newton norm measures ggl's μ block of a transformed
+// increment by the q increment f·Gᵀx it stands for, in q's scales (radauWork.muNorm2),
+// with G of the last stage residual, on systems of sparseMinSize unknowns and more: on
+// the chain of 14 point masses (nq + nc = 42) the sum of squares is that of f·Gᵀx over
+// q's scales; on the chain of 4 (12 unknowns) μ keeps its own scale (no gtMu).
+func TestRadau5MuNewtonNorm(t *testing.T) {
+	small := newChain(4, 1, 0.5, 9.81)
+	m := &Radau5{}
+	if err := m.Init(small, chainStart(small, nil), StepControl{RTol: 1e-6, ATol: 1e-6}); err != nil {
+		t.Fatal(err)
+	}
+	if m.w.gtMu != nil || m.w.muStart() != m.w.n {
+		t.Errorf("chain of 4: μ measured through Gᵀ; want its own scale below %d unknowns", sparseMinSize)
+	}
+
+	ch := newChain(14, 1, 0.5, 9.81)
+	m = &Radau5{}
+	if err := m.Init(ch, chainStart(ch, nil), StepControl{RTol: 1e-6, ATol: 1e-6}); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		if err := m.Step(1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := m.w
+	if w.muStart() != w.se.imu() {
+		t.Fatalf("chain of 14: μ block at %d, want %d", w.muStart(), w.se.imu())
+	}
+	w.hTry = w.h
+	w.setScal(w.hTry)
+	if err := w.residual(); err != nil { // G at the last stage, as increment finds it
+		t.Fatal(err)
+	}
+	nq, nc := ch.Size()
+	q := make([]float64, nq)
+	for i := range q {
+		q[i] = w.y0[i] + w.z[2][i]
+	}
+	G := mat.NewDense(nc, nq, nil)
+	ch.ConstraintJacobian(G, w.cur.T+w.hTry, q)
+	x := make([]float64, nc)
+	for r := range x {
+		x[r] = 1e-3 * float64(r%3-1)
+	}
+	f := w.hTry / radauCoef.gamma
+	var want float64
+	for i := range nq {
+		var g float64
+		for r := range nc {
+			g += G.At(r, i) * x[r]
+		}
+		want += (f * g / w.scal[i]) * (f * g / w.scal[i])
+	}
+	if got := w.muNorm2(x, f); math.Abs(got-want) > 1e-12*want || want == 0 {
+		t.Errorf("muNorm2 = %g, want Σ((f·Gᵀx)_i/sc_i)² = %g", got, want)
+	}
+}

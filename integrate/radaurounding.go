@@ -79,7 +79,7 @@ func (w *radauWork) roundingLevel() float64 {
 		delta[i] *= s
 	}
 	w.kry.solveMass(delta, nil, complex(radauCoef.gamma/w.hTry, 0))
-	level := w.scaledNorm(delta)
+	level := w.stageNorm(delta)
 	if !isFinite(level) {
 		return 0
 	}

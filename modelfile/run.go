@@ -93,7 +93,8 @@ type Result struct {
 	IndexReport *integrate.IndexReport
 	// ControlWarnings are the method's doubts about its own error control after the run
 	// (integrate.ControlWarner: multi-index when its energy scale is far above the energy
-	// the motion exchanged); Summarize adds them to Summary.Warnings.
+	// the motion exchanged; hht, genalpha, bdf and radau5 when one component's accepted
+	// error estimate passed at more than 10 × tol); Summarize adds them to Summary.Warnings.
 	ControlWarnings []string
 	// Passages are the singular positions (or redundancies appearing in the motion) that
 	// the method passed (integrate.SingularPassage).
