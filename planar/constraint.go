@@ -58,6 +58,54 @@ func (s *System) ConstraintWithJacobianValues(g, G []float64, t float64, q []flo
 	s.writeConstraintRows(g, &dst, t, q)
 }
 
+// ConstraintJacobianGammaValues writes g, G's values and γ(t, q, v) in one pass over the
+// rows (dae.SparseConstraintJacobianGamma): each pair's kinematics once for the three,
+// the numbers of Constraint, ConstraintJacobianValues and Gamma. The residual meter's
+// measure after each step of the 1000-bar chain: 2.12 → 1.64 M instructions.
+func (s *System) ConstraintJacobianGammaValues(g, G, gamma []float64, t float64, q, v []float64) {
+	dst := s.ConstraintTarget(G)
+	s.writeConstraintGammaRows(g, gamma, &dst, t, q, v)
+}
+
+// writeConstraintGammaRows is writeConstraintRows with g, and γ at velocity v added in
+// the same loop as Gamma adds it (the same operations in the same order). A loop of its
+// own: the residuals of every step take writeConstraintRows, whose loop with γ's
+// branches in it cost 2.7 % more (g with G at 1000 bars).
+func (s *System) writeConstraintGammaRows(g, gamma []float64, dst *assembly.Target, t float64, q, v []float64) {
+	dst.Zero()
+	var c pairCache
+	var grad [6]float64
+	var e coordEval
+	for r := range s.rows {
+		rw := &s.rows[r]
+		gr, gm := -rw.C0, 0.0
+		for k := range rw.N {
+			tm := &rw.Terms[k]
+			kin := c.at(s, tm.Pair, tm.Coord, q)
+			gr += tm.W * coordValue(tm.Coord, kin)
+			vp := s.pairs[tm.Pair].rate(v)
+			gm -= tm.W * quadOf(tm.Coord, kin, &vp, &e)
+			if tm.Coord <= coordDy && addSeparationGradient(dst, r, k, tm.W, int(tm.Coord-coordDx), kin) {
+				continue
+			}
+			coordGrad(tm.Coord, kin, &grad)
+			dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
+		}
+		if rw.Drive != nil {
+			f, _, ddf := rw.Drive.Eval(t)
+			gr -= f
+			gm += ddf
+		}
+		g[r], gamma[r] = gr, gm
+	}
+	s.addOffsetsJacobian(*dst, q)
+	s.addCamsJacobian(*dst, q)
+	s.addOffsetsConstraint(g, q)
+	s.addCamsConstraint(g, q)
+	s.addOffsetsGamma(gamma, q, v)
+	s.addCamsGamma(gamma, q, v)
+}
+
 // writeConstraintRows writes G into dst and, when g is not nil, g (as Constraint does).
 func (s *System) writeConstraintRows(g []float64, dst *assembly.Target, t float64, q []float64) {
 	dst.Zero()
