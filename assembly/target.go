@@ -108,6 +108,17 @@ func (t *Target) TermPositions(i, k int) ([]float64, []int32) {
 	return nil, nil
 }
 
+// PairBlockPositions returns t's value array and the positions in it of pair k's n×n
+// block (entry (a, b) at a·n + b), those AddHessianOver adds at, or nil, nil when t holds
+// none: for a route that writes a Hessian with few nonzeros entry by entry (planar's
+// separations d_x, d_y). A position is ≥ 0, PosGround or PosMissing.
+func (t *Target) PairBlockPositions(k, n int) ([]float64, []int32) {
+	if blk := t.slots.block(k, n); blk != nil {
+		return t.vals, blk
+	}
+	return nil, nil
+}
+
 // Row returns row i for additions.
 func (t *Target) Row(i int) TargetRow {
 	if t.dense != nil {

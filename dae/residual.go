@@ -37,7 +37,8 @@ type ResidualMeter struct {
 	sparse   SparseEvaluator // sparse path: G's values on pattern
 	pattern  CSR
 	values   []float64
-	gpass    SparseConstraintWithJacobian // g with G in one pass (the same numbers), or nil
+	gpass    SparseConstraintWithJacobian  // g with G in one pass (the same numbers), or nil
+	gamma    SparseConstraintJacobianGamma // g, G and γ in one pass (the same numbers), or nil
 }
 
 // NewResidualMeter returns a meter for sys.
@@ -51,6 +52,7 @@ func NewResidualMeter(sys System) *ResidualMeter {
 		m.sparse, m.pattern = se, ConstraintCSR(se, nq, nc)
 		m.values = make([]float64, m.pattern.NNZ())
 		m.gpass, _ = sys.(SparseConstraintWithJacobian)
+		m.gamma, _ = sys.(SparseConstraintJacobianGamma)
 		return m
 	}
 	m.G = mat.NewDense(nc, nq, nil)
@@ -63,7 +65,11 @@ func (m *ResidualMeter) Measure(t float64, q, v, a []float64) ConstraintResidual
 	if len(m.g) == 0 {
 		return r
 	}
+	haveGamma := false
 	switch {
+	case a != nil && m.gamma != nil:
+		m.gamma.ConstraintJacobianGammaValues(m.g, m.values, m.w, t, q, v)
+		haveGamma = true
 	case m.gpass != nil:
 		m.gpass.ConstraintWithJacobianValues(m.g, m.values, t, q)
 	case m.sparse != nil:
@@ -81,7 +87,9 @@ func (m *ResidualMeter) Measure(t float64, q, v, a []float64) ConstraintResidual
 	m.sys.ConstraintTimeDerivative(m.gt, t, q)
 	r.Vel = m.maxAbsGxPlus(v, m.gt, 1)
 	if a != nil {
-		m.sys.Gamma(m.w, t, q, v)
+		if !haveGamma {
+			m.sys.Gamma(m.w, t, q, v)
+		}
 		r.Acc = m.maxAbsGxPlus(a, m.w, -1)
 	}
 	return r

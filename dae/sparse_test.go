@@ -201,3 +201,33 @@ func TestCheckSparseConstraintPass(t *testing.T) {
 		t.Errorf("G off by one rounding: %v, want a mismatch in G (with g) at clock.c, cart.x", err)
 	}
 }
+
+// gammaToy gives passToy γ in the same pass, from its own Gamma; bug "γ" adds 1e-15
+// relative to one entry.
+type gammaToy struct {
+	passToy
+	gbug string
+}
+
+func (s gammaToy) ConstraintJacobianGammaValues(g, G, gamma []float64, t float64, q, v []float64) {
+	s.ConstraintWithJacobianValues(g, G, t, q)
+	s.Gamma(gamma, t, q, v)
+	if s.gbug == "γ" {
+		gamma[0] *= 1 + 1e-15
+	}
+}
+
+// TestCheckSparseGammaPass: dae.CheckSparse requires a SparseConstraintJacobianGamma's g,
+// G and γ to equal Constraint's, ConstraintJacobianValues' and Gamma's to the bit, and
+// names the constraint of a γ that differs.
+func TestCheckSparseGammaPass(t *testing.T) {
+	base := passToy{sparseToy: sparseToy{toy: toy{}, coupling: [][]int{{0, 1}, {0, 1}}}}
+	var _ dae.SparseConstraintJacobianGamma = gammaToy{}
+	if err := dae.CheckSparse(gammaToy{passToy: base}, toyPoint); err != nil {
+		t.Fatalf("the same computation: %v", err)
+	}
+	err := dae.CheckSparse(gammaToy{passToy: base, gbug: "γ"}, toyPoint)
+	if err == nil || !strings.Contains(err.Error(), "ConstraintJacobianGammaValues: g[0], γ[0] (track.y)") {
+		t.Errorf("γ off by one rounding: %v, want an error naming γ[0] (track.y)", err)
+	}
+}

@@ -155,10 +155,9 @@ type failureContext struct {
 	sys dae.System
 	t0  float64
 	q0  []float64
-	// The rank test of diagnoseSingular, made at the first Newton failure: G's pivot
-	// ratio at the start, and its storage.
-	ratio0 float64
-	rank   gramRank
+	// The rank test of diagnoseSingular, made at the first Newton failure: G at the
+	// start, its pivot ratios, and the storage.
+	rank gramRank
 }
 
 func newFailureContext(sys dae.System, start *State) failureContext {

@@ -186,3 +186,52 @@ func TestDropRoundedConstraints(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagnoseSingularQRWhenNeeded: the singular-position test at a Newton failure takes
+// the start's column-pivoted QR only when its answer may depend on it. On the slider at
+// its start (x = 0.5) and on a chain at states away from any singular position, every
+// pivot ratio clears singularModeDrop·startRatioMargin times the Gram route's start
+// ratio: no QR, no passage, and the QR's own test agrees. Near the slider's singular
+// position (x → 1, G's rows both along x) the ratio falls below it: the QR is taken and
+// the passage found, with the rank and both joints.
+func TestDiagnoseSingularQRWhenNeeded(t *testing.T) {
+	s := slider{x0: 0.5}
+	at := func(x float64) State {
+		y := -math.Sqrt(1 - x*x)
+		return consistentState(s, x-0.5, []float64{x, y}, []float64{1, -x / y})
+	}
+	start := at(0.5)
+	fc := newFailureContext(s, &start)
+	if p, ok := fc.diagnoseSingular(&start); ok || fc.rank.qr {
+		t.Errorf("slider at its start: passage %v (%v), QR taken %v; want none and no QR", p, ok, fc.rank.qr)
+	}
+	if r := startPivotRatio(&fc.rank.g0); !(r <= startRatioMargin*fc.rank.gram0) || fc.rank.gram.Rank(singularModeDrop*r) != 2 {
+		t.Errorf("slider: QR start ratio %g, Gram route's %g: want the QR's within the margin and its test passed", r, fc.rank.gram0)
+	}
+	near := at(0.9999)
+	p, ok := fc.diagnoseSingular(&near)
+	if !ok || !fc.rank.qr || p.Rank != 1 || p.Rows != 2 || len(p.Joints) != 2 {
+		t.Errorf("slider near x = 1: passage %+v (%v), QR taken %v; want rank 1 of 2, joints rod and drive, QR taken", p, ok, fc.rank.qr)
+	}
+
+	ch := newChain(12, 1, 1, 9.81)
+	s0 := chainStart(ch, nil)
+	fc = newFailureContext(ch, &s0)
+	_, nc := ch.Size()
+	for k := range 8 {
+		phi := make([]float64, ch.n)
+		for i := range phi {
+			phi[i] = 0.3*float64(k) + 0.7*float64(i*i%5)
+		}
+		cur := chainStart(ch, phi)
+		if p, ok := fc.diagnoseSingular(&cur); ok {
+			t.Errorf("chain, state %d: passage %+v, want none", k, p)
+		}
+		if fc.rank.settled() && fc.rank.gram.Rank(singularModeDrop*startPivotRatio(&fc.rank.g0)) != nc {
+			t.Errorf("chain, state %d: settled by the Gram route's start ratio, but the QR's test fails", k)
+		}
+	}
+	if fc.rank.qr {
+		t.Errorf("chain: the QR was taken at states far from a singular position")
+	}
+}

@@ -3,6 +3,7 @@ package linalg
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -340,4 +341,95 @@ func TestBlockLUAllocatesNothing(t *testing.T) {
 	if allocs != 0 || f.FullFactorizations() != 0 {
 		t.Errorf("%.0f allocations, %d full factorizations; want 0 and 0", allocs, f.FullFactorizations())
 	}
+}
+
+// TestMayBorder: newBlockLU's shortcut (mayBorder) says true exactly when some row
+// without diagonal entry has all its neighbours in one block of pivotBlocks (rows with a
+// diagonal entry grouped by their closed neighbourhoods), checked by brute force on random
+// patterns, half of them with a body-like block (three rows with the same closed
+// neighbourhood) bordered by a row that couples to it alone.
+func TestMayBorder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	seen := [2]int{}
+	for draw := range 2000 {
+		n := 4 + rng.IntN(8)
+		pattern := make([][]int, n)
+		add := func(i, j int) {
+			if !slices.Contains(pattern[i], j) {
+				pattern[i] = append(pattern[i], j)
+			}
+		}
+		noDiag := make([]bool, n)
+		for i := range n {
+			noDiag[i] = rng.IntN(3) == 0
+			if !noDiag[i] {
+				add(i, i)
+			}
+			for range rng.IntN(3) {
+				j := rng.IntN(n)
+				if j != i {
+					add(i, j)
+					add(j, i)
+				}
+			}
+		}
+		if draw%2 == 0 && n >= 5 { // rows 0-2 a block, row 3 bordering it alone
+			for i := range 4 {
+				pattern[i] = pattern[i][:0]
+			}
+			for i := 4; i < n; i++ {
+				pattern[i] = slices.DeleteFunc(pattern[i], func(j int) bool { return j < 4 })
+			}
+			for i := range 3 {
+				for j := range 4 {
+					add(i, j)
+					add(j, i)
+				}
+			}
+			noDiag[3] = true
+			pattern[3] = slices.DeleteFunc(pattern[3], func(j int) bool { return j == 3 })
+		}
+		for i := range pattern {
+			slices.Sort(pattern[i])
+		}
+		arp := make([]int, n+1)
+		for i, row := range pattern {
+			arp[i+1] = arp[i] + len(row)
+		}
+		acol := slices.Concat(pattern...)
+		hasDiag := func(i int) bool { return inRow(arp, acol, i, i) }
+		adj := symmetricAdjacency(n, arp, acol)
+		blockOf := make([]int, n)
+		byKey := map[string]int{}
+		for i := range n {
+			blockOf[i] = -1
+			if hasDiag(i) {
+				k := string(closedNeighbourhoodKey(nil, adj[i], i))
+				if _, ok := byKey[k]; !ok {
+					byKey[k] = len(byKey)
+				}
+				blockOf[i] = byKey[k]
+			}
+		}
+		want := false
+		for i := range n {
+			if !hasDiag(i) && commonBlock(adj[i], blockOf) >= 0 {
+				want = true
+			}
+		}
+		if got := mayBorder(adj, hasDiag); got != want {
+			t.Fatalf("draw %d: mayBorder = %v, want %v (pattern %v)", draw, got, want, pattern)
+		}
+		seen[b2i(want)]++
+	}
+	if seen[0] == 0 || seen[1] == 0 {
+		t.Errorf("draws: %d without and %d with a bordered block; want both", seen[0], seen[1])
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

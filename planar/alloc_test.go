@@ -55,12 +55,13 @@ func checkNoAllocations(t *testing.T, sys *planar.System) {
 	M := mat.NewDense(nq, nq, nil)
 	G := mat.NewDense(nc, nq, nil)
 	f := make([]float64, nq)
-	g := make([]float64, nc)
+	g, gam := make([]float64, nc), make([]float64, nc)
 	gc := dae.ConstraintCSR(sys, nq, nc)
 	gv := make([]float64, gc.NNZ())
 	evals := map[string]func(){
 		"ConstraintJacobianDerivativeValues": func() { sys.ConstraintJacobianDerivativeValues(gv, p.T, p.Q, p.A) },
 		"ConstraintWithJacobianValues":       func() { sys.ConstraintWithJacobianValues(g, gv, p.T, p.Q) },
+		"ConstraintJacobianGammaValues":      func() { sys.ConstraintJacobianGammaValues(g, gv, gam, p.T, p.Q, p.V) },
 		"Mass":                               func() { sys.Mass(M, p.T, p.Q) },
 		"Force":                              func() { sys.Force(f, p.T, p.Q, p.V) },
 		"Constraint":                         func() { sys.Constraint(g, p.T, p.Q) },

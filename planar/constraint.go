@@ -58,6 +58,54 @@ func (s *System) ConstraintWithJacobianValues(g, G []float64, t float64, q []flo
 	s.writeConstraintRows(g, &dst, t, q)
 }
 
+// ConstraintJacobianGammaValues writes g, G's values and γ(t, q, v) in one pass over the
+// rows (dae.SparseConstraintJacobianGamma): each pair's kinematics once for the three,
+// the numbers of Constraint, ConstraintJacobianValues and Gamma. The residual meter's
+// measure after each step of the 1000-bar chain: 2.12 → 1.64 M instructions.
+func (s *System) ConstraintJacobianGammaValues(g, G, gamma []float64, t float64, q, v []float64) {
+	dst := s.ConstraintTarget(G)
+	s.writeConstraintGammaRows(g, gamma, &dst, t, q, v)
+}
+
+// writeConstraintGammaRows is writeConstraintRows with g, and γ at velocity v added in
+// the same loop as Gamma adds it (the same operations in the same order). A loop of its
+// own: the residuals of every step take writeConstraintRows, whose loop with γ's
+// branches in it cost 2.7 % more (g with G at 1000 bars).
+func (s *System) writeConstraintGammaRows(g, gamma []float64, dst *assembly.Target, t float64, q, v []float64) {
+	dst.Zero()
+	var c pairCache
+	var grad [6]float64
+	var e coordEval
+	for r := range s.rows {
+		rw := &s.rows[r]
+		gr, gm := -rw.C0, 0.0
+		for k := range rw.N {
+			tm := &rw.Terms[k]
+			kin := c.at(s, tm.Pair, tm.Coord, q)
+			gr += tm.W * coordValue(tm.Coord, kin)
+			vp := s.pairs[tm.Pair].rate(v)
+			gm -= tm.W * quadOf(tm.Coord, kin, &vp, &e)
+			if tm.Coord <= coordDy && addSeparationGradient(dst, r, k, tm.W, int(tm.Coord-coordDx), kin) {
+				continue
+			}
+			coordGrad(tm.Coord, kin, &grad)
+			dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
+		}
+		if rw.Drive != nil {
+			f, _, ddf := rw.Drive.Eval(t)
+			gr -= f
+			gm += ddf
+		}
+		g[r], gamma[r] = gr, gm
+	}
+	s.addOffsetsJacobian(*dst, q)
+	s.addCamsJacobian(*dst, q)
+	s.addOffsetsConstraint(g, q)
+	s.addCamsConstraint(g, q)
+	s.addOffsetsGamma(gamma, q, v)
+	s.addCamsGamma(gamma, q, v)
+}
+
 // writeConstraintRows writes G into dst and, when g is not nil, g (as Constraint does).
 func (s *System) writeConstraintRows(g []float64, dst *assembly.Target, t float64, q []float64) {
 	dst.Zero()
@@ -111,6 +159,22 @@ func addSeparationGradient(dst *assembly.Target, r, k int, w float64, c int, kin
 	ok = addAtPosition(vals, pos[3+c], w*1) && ok
 	ok = addAtPosition(vals, pos[5], w*kin.bj[c]) && ok
 	return ok
+}
+
+// addSeparationHessian adds w·∇²d_c (c = 0: d_x, 1: d_y) into pair k's block of dst,
+// when dst holds it, and reports whether it did. ∇²d_c has two nonzeros (coordEval.eval):
+// a_I[c] at (θ_I, θ_I) and −a_J[c] at (θ_J, θ_J); it adds w times each, as AddHessianOver
+// does over the support {θ_I, θ_J}, without forming the value, gradient and 6×6 Hessian
+// of the coordinate, and leaves out the two exact zeros at (θ_I, θ_J) and (θ_J, θ_I),
+// which would change no value. A nonzero outside the pattern goes to AddHessianOver,
+// which reports it. ∂(Gᵀλ)/∂q of the 1000-bar chain: 1.34 → 0.69 M instructions.
+func addSeparationHessian(dst *assembly.Target, k int, w float64, c int, kin *pairKin) bool {
+	vals, blk := dst.PairBlockPositions(k, 6)
+	if len(blk) != 36 {
+		return false
+	}
+	ok := kin.ai[c] == 0 || addAtPosition(vals, blk[2*6+2], w*kin.ai[c])
+	return (-kin.aj[c] == 0 || addAtPosition(vals, blk[5*6+5], w*-kin.aj[c])) && ok
 }
 
 // addAtPosition adds y at position p of vals when p is a value, and reports false for a
@@ -171,6 +235,9 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, 
 			sup := hessianSupport(tm.Coord)
 			if sup == 0 {
 				continue // a linear coordinate
+			}
+			if tm.Coord <= coordDy && addSeparationHessian(&dst, tm.Pair, lambda[r]*tm.W, int(tm.Coord-coordDx), c.at(s, tm.Pair, tm.Coord, q)) {
+				continue
 			}
 			s.evalTerm(&c, tm, q, &e)
 			assembly.AddHessianOver(dst, tm.Pair, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:], sup)

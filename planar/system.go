@@ -59,6 +59,7 @@ var (
 	_ dae.SparseEvaluator                    = (*System)(nil)
 	_ dae.SparseConstraintJacobianDerivative = (*System)(nil) // on G's pattern (constraint.go)
 	_ dae.SparseConstraintWithJacobian       = (*System)(nil) // g and G in one pass (constraint.go)
+	_ dae.SparseConstraintJacobianGamma      = (*System)(nil) // g, G and γ in one pass (constraint.go)
 	_ dae.Algebraic                          = (*System)(nil) // cam joints' contact parameters (cam.go)
 )
 
