@@ -498,6 +498,9 @@ func (w *radauWork) setup(tEnd float64) error {
 		reuseRate: w.newton.ReuseRate, fixed: c.FixedH > 0}
 	if w.kry != nil && !w.approx {
 		w.mon.minRate = radauGMRESRTol
+		if w.stg != nil {
+			w.mon.minRate = math.Max(radauGMRESRTol, w.stg.gm.rtol)
+		}
 	}
 	w.nw = newNewtonSolver(w.newton, &w.stats)
 	w.nw.rule = &w.mon

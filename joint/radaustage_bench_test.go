@@ -2,6 +2,7 @@ package joint_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"linkage/cputime"
@@ -12,7 +13,8 @@ import (
 // iterations on the joint route's 3D chain of N rods: RADAU5's simplified Newton with J at
 // the step start (newton=frozen, the default) against the inexact Newton iteration on the
 // coupled stage system with each stage's J at its iterate (newton=stage,
-// Radau5.StageNewton), from the chain's start (t0=0) and from the loaded state (t0=0.25,
+// Radau5.StageNewton), each on exact products or, with the suffix -difference, on forward
+// differences (Radau5.DifferenceProducts), from the chain's start (t0=0) and from the loaded state (t0=0.25,
 // dopri5's; stateAt), over 20 ms, at tol 1e-4 and 1e-5. It reports the accepted steps,
 // Newton failures, rejections, residual evaluations (an exact product counts as one),
 // evaluations per simulated ms, the GMRES products and missed solves of the real, complex
@@ -30,7 +32,7 @@ func BenchmarkRadau5StageNewton(b *testing.B) {
 			}
 			var ref []float64 // dopri5's tips at t0 + span, computed for the first case run
 			for _, tol := range []float64{1e-4, 1e-5} {
-				for _, newton := range []string{"frozen", "stage"} {
+				for _, newton := range []string{"frozen", "stage", "frozen-difference", "stage-difference"} {
 					b.Run(fmt.Sprintf("N=%d/t0=%g/tol=%g/newton=%s", n, t0, tol, newton), func(b *testing.B) {
 						tips := func(q []float64) []float64 { return chainTips(sys.Position, q, n) }
 						if ref == nil {
@@ -38,7 +40,8 @@ func BenchmarkRadau5StageNewton(b *testing.B) {
 							ref = run(b, "dopri5", sys, s0, []float64{t0 + span}, 1e-10, tips).tips[0]
 						}
 						for b.Loop() {
-							m := &integrate.Radau5{StageNewton: newton == "stage"}
+							m := &integrate.Radau5{StageNewton: strings.HasPrefix(newton, "stage"),
+								DifferenceProducts: strings.HasSuffix(newton, "difference")}
 							if err := m.Init(sys, s0.Clone(), integrate.StepControl{RTol: tol, ATol: tol}); err != nil {
 								b.Fatal(err)
 							}
