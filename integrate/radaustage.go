@@ -223,6 +223,11 @@ func (s *radauStages) jvDifference(dst []float64, j int, x []float64) {
 	for i, f := range w.ph[j] {
 		dst[i] = (dst[i] - f) / sigma
 	}
+	if k.accel { // the force rows as M(q₀)⁻¹ times them, as the solve carries them
+		ra := dst[k.se.ia():k.se.il()]
+		k.mn.schur.massSolve(s.u, ra, nil)
+		copy(ra, s.u)
+	}
 }
 
 // radauStageSystem is the coupled stage system in the scaled variables as GMRES sees it.
