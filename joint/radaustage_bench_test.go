@@ -7,6 +7,7 @@ import (
 
 	"linkage/cputime"
 	"linkage/integrate"
+	"linkage/joint"
 )
 
 // BenchmarkRadau5StageNewton compares radau5's (ggl, adaptive, exact products) Newton
@@ -15,7 +16,7 @@ import (
 // coupled stage system with each stage's J at its iterate (newton=stage,
 // Radau5.StageNewton), each on exact products or, with the suffix -difference, on forward
 // differences (Radau5.DifferenceProducts), from the chain's start (t0=0) and from the loaded state (t0=0.25,
-// dopri5's; stateAt), over 20 ms, at tol 1e-4 and 1e-5. It reports the accepted steps,
+// dopri5's; stateAt), over 20 ms, at tol 1e-4, 1e-5 and 3e-6. It reports the accepted steps,
 // Newton failures, rejections, residual evaluations (an exact product counts as one),
 // evaluations per simulated ms, the GMRES products and missed solves of the real, complex
 // and coupled systems, CPU seconds and the tip error at the end against dopri5 (index 1)
@@ -31,7 +32,7 @@ func BenchmarkRadau5StageNewton(b *testing.B) {
 				b.Fatal(err)
 			}
 			var ref []float64 // dopri5's tips at t0 + span, computed for the first case run
-			for _, tol := range []float64{1e-4, 1e-5} {
+			for _, tol := range []float64{1e-4, 1e-5, 3e-6} {
 				for _, newton := range []string{"frozen", "stage", "frozen-difference", "stage-difference"} {
 					b.Run(fmt.Sprintf("N=%d/t0=%g/tol=%g/newton=%s", n, t0, tol, newton), func(b *testing.B) {
 						tips := func(q []float64) []float64 { return chainTips(sys.Position, q, n) }
@@ -67,6 +68,49 @@ func BenchmarkRadau5StageNewton(b *testing.B) {
 							b.ReportMetric(float64(re.Missed+cx.Missed+sg.Missed), "missed")
 							b.ReportMetric(cpu, "cpu-s")
 							b.ReportMetric(1e6*maxTipDistance(tips(m.Current().Q), ref), "tip-err-um")
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkRadau5StageCounts is BenchmarkChainStepCounts's radau5 rows (joint route,
+// methodCounts: per accepted step after 5 warm-up steps) for both Newton iterations of
+// BenchmarkRadau5StageNewton (newton=frozen, newton=stage), adaptive at tol 1e-4 and 1e-5
+// and at the fixed step h = 1.3 ms (tol 1e-4 for the Newton stop; BenchmarkFixedStepCost's
+// middle radau5 step), with stage-prod/solve the coupled solves' GMRES products per solve
+// (each three evaluations) over the whole run. Run:
+//
+//	go test -run X -bench Radau5StageCounts -benchtime 20x ./joint/
+func BenchmarkRadau5StageCounts(b *testing.B) {
+	for _, t0 := range []float64{0, 0.25} {
+		for _, n := range []int{10, 100, 1000} {
+			var sys *joint.System
+			var s integrate.State
+			for _, ctl := range []struct {
+				name string
+				c    integrate.StepControl
+			}{
+				{"tol=1e-4", integrate.StepControl{RTol: 1e-4, ATol: 1e-4}},
+				{"tol=1e-5", integrate.StepControl{RTol: 1e-5, ATol: 1e-5}},
+				{"h=1.3ms", integrate.StepControl{RTol: 1e-4, ATol: 1e-4, FixedH: 1.3e-3}},
+			} {
+				for _, newton := range []string{"frozen", "stage"} {
+					b.Run(fmt.Sprintf("t0=%g/N=%d/%s/newton=%s", t0, n, ctl.name, newton), func(b *testing.B) {
+						if sys == nil {
+							var err error
+							if sys, s, err = Chain3D(n); err != nil {
+								b.Fatal(err)
+							}
+							s = stateAt(b, sys, s, t0)
+						}
+						m := &integrate.Radau5{StageNewton: newton == "stage"}
+						methodCounts(b, m, "joint", sys, s.Clone(), ctl.c)
+						if sg := m.StageKrylovCounts(); sg.Solves > 0 {
+							b.ReportMetric(float64(sg.Products)/float64(sg.Solves), "stage-prod/solve")
+							b.ReportMetric(float64(sg.Missed), "stage-missed")
 						}
 					})
 				}
