@@ -7,6 +7,15 @@ import (
 	"linkage/dae"
 )
 
+// radauStageRTol is the forcing term of the coupled stage solves, relative in the
+// scaled norm of the Newton test, and then the floor of the rate θ. The iteration is
+// Newton's, whose rate is the forcing term: with 1e-2 (as hht's and bdf's) instead of
+// radau5's 1e-3 the 1000-rod chain took 15-24 % fewer evaluations over 20 ms, with the
+// same tip errors at tol 1e-5 and longer steps with 1.5-1.8 × the error at 1e-4; at the
+// fixed h = 1.3 ms 1e-3 took 8-17 % more evaluations, but 3 % fewer from the loaded
+// 1000-rod state (BENCHMARKS.md, "radau5's Newton iteration on the coupled stage system").
+const radauStageRTol = 1e-2
+
 // radauStages is radau5's inexact Newton iteration on the coupled stage system, an option
 // of the Newton-Krylov path (Radau5.StageNewton). RADAU5's simplified Newton iteration
 // takes one J = ∂φ/∂y at (t₀, y₀) for the three stages, which the transformation
@@ -43,13 +52,6 @@ import (
 // right side's by three articulated-body solves at q₀ per Newton iteration), which leaves
 // GMRES's preconditioned vectors as they were and saves one product with M and one
 // articulated-body solve per stage product.
-// radauStageRTol is the forcing term of the coupled stage solves, relative in the
-// scaled norm of the Newton test, and then the floor of the rate θ. The iteration is
-// Newton's, whose rate is the forcing term: 1e-2 (as hht's and bdf's) took 20-45 % fewer
-// evaluations than radau5's 1e-3 for the same steps and errors on the 1000-rod chain
-// (BENCHMARKS.md, "radau5's Newton iteration on the coupled stage system").
-const radauStageRTol = 1e-2
-
 type radauStages struct {
 	k     *radauKrylov
 	w     *radauWork // its yt, ph and residualAt (difference products)
