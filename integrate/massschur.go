@@ -156,6 +156,30 @@ func (s *massSchur) Solve(x, y []float64) {
 	}
 }
 
+// solvesAccelerations reports whether SolveAccelerations may be used: M alone (no K_g)
+// and no eliminated held rows.
+func (s *massSchur) solvesAccelerations() bool { return !s.eliminates() && s.stiff == 0 }
+
+// SolveAccelerations is Solve with x holding M⁻¹r instead of r (solvesAccelerations must
+// hold): it skips Solve's articulated-body solve, for a caller whose right side's force
+// rows come as M⁻¹ times them (radauStages).
+func (s *massSchur) SolveAccelerations(x, y []float64) {
+	nq, nc := s.nq, s.nc
+	for k := 0; k < nc; k++ {
+		var sum float64
+		for j, g := range s.G.RawRowView(k) {
+			sum += g * x[j]
+		}
+		y[k] = sum - y[k]
+	}
+	linalg.CholeskySolve(s.W, nc, y)
+	for k := 0; k < nc; k++ {
+		for j, v := range s.Y[k*nq : (k+1)*nq] {
+			x[j] -= v * y[k]
+		}
+	}
+}
+
 // eliminates reports whether the held rows are eliminated (heldRows): the shifted matrix
 // of the augmented Lagrangian, [M Gᵀ; G −shift·I], holds no coordinate exactly and takes
 // every row into the Schur complement.

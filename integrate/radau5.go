@@ -130,6 +130,16 @@ type Radau5 struct {
 	// directional derivatives it takes otherwise (radauKrylov.jvExact) [false].
 	DifferenceProducts bool
 
+	// StageNewton makes the Newton-Krylov path solve the coupled stage system with each
+	// stage's Jacobian at its current iterate (an inexact Newton iteration, radauStages)
+	// instead of RADAU5's simplified Newton iteration with J at (t₀, y₀) [false]. Measured
+	// on the joint route's 3D chains (BENCHMARKS.md, "radau5's Newton iteration on the
+	// coupled stage system"): where the frozen J fails (slender rods, the 1000-rod chain at
+	// tol 1e-4 to 1e-5) it takes no or few Newton failures, longer steps and 15-85 % fewer
+	// evaluations; where it does not (N ≤ 100, tighter tolerances, fixed steps) as many or
+	// more, each exact stage product about 15 % dearer in instructions.
+	StageNewton bool
+
 	// reactionKrylov puts λ-dependent forces on the Newton-Krylov path at every size, not
 	// only above massNewtonDenseMax coordinates (massNewtonFor): for tests that compare the
 	// paths on small models.
@@ -234,6 +244,7 @@ type radauWork struct {
 	// kry is the Newton-Krylov path on dae.MassSolver systems (radaumassnewton.go), nil
 	// elsewhere; dense is its fallback (allocDense), lin the one in use.
 	kry   *radauKrylov
+	stg   *radauStages   // the coupled stage solves (Radau5.StageNewton), or nil
 	rows  *radauMassRows // the dynamic rows' scaling on dae.MassSolver systems (radaumassrows.go)
 	dense radauSystems
 	// On the sparse evaluation path (se.sp set): −J as values on the Newton pattern and
@@ -304,6 +315,9 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	w := newRadauWork(se, se, NewState(nq, nc), m.ApproxJacobian, m.reactionKrylov, m.DifferenceProducts)
 	w.sys = sys
 	w.approx = m.ApproxJacobian
+	if m.StageNewton && w.kry != nil && !w.approx {
+		w.stg = newRadauStages(w)
+	}
 	w.newton = ns
 	w.eps = orDefault(m.RegEps, radauRegEps)
 	w.tolSet, w.itersSet = tolSet, itersSet
@@ -499,6 +513,9 @@ func (w *radauWork) setup(tEnd float64) error {
 		reuseRate: w.newton.ReuseRate, fixed: c.FixedH > 0}
 	if w.kry != nil && !w.approx {
 		w.mon.minRate = radauGMRESRTol
+		if w.stg != nil {
+			w.mon.minRate = math.Max(radauGMRESRTol, w.stg.gm.rtol)
+		}
 	}
 	w.nw = newNewtonSolver(w.newton, &w.stats)
 	w.nw.rule = &w.mon
@@ -830,6 +847,9 @@ func (w *radauWork) residual() error {
 		}
 		w.residualAt(w.ph[j], w.cur.T+cs[j]*w.hTry, w.yt)
 		w.stats.FuncEvals++
+		if w.stg != nil { // before factor: the first residual of an attempt precedes it
+			w.stg.noteStage(j, w.cur.T+cs[j]*w.hTry, w.yt, w.y0, w.ph[j])
+		}
 		if w.gk != nil {
 			w.gk.subtractMassTerm(w, j, w.cur.T+cs[j]*w.hTry)
 		}
@@ -871,8 +891,12 @@ func (w *radauWork) increment() float64 {
 		d1[i] = g1 - kk*fg*w1
 		w.crhs[i] = complex(g2-kk*(fa*w2-fb*w3), g3-kk*(fb*w2+fa*w3))
 	}
-	w.lin.solveReal(d1)
-	w.lin.solveComplex(w.crhs)
+	if w.coupled() {
+		w.stg.solve(d1, w.crhs)
+	} else {
+		w.lin.solveReal(d1)
+		w.lin.solveComplex(w.crhs)
+	}
 	w.stats.Solves++ // the solver counts one of the two
 	var dyno float64
 	z1, z2, z3 := w.z[0], w.z[1], w.z[2]

@@ -107,6 +107,9 @@ type radauKrylov struct {
 	// nil: forward differences of φ; tq is its work vector (nq).
 	dd dae.DirectionalDerivatives
 	tq []float64
+	// accel makes solveMass read the force rows r_a as M(q₀)⁻¹ r_a
+	// (massSchur.SolveAccelerations), for the coupled stage solves (radauStages).
+	accel bool
 }
 
 // radauGMRESRTol is the forcing term of radau5's GMRES solves, relative in the scaled
@@ -423,15 +426,25 @@ func (k *radauKrylov) solveMass(ur, ui []float64, c complex128) {
 			lr[j], li[j] = -(cr*lr[j]-ci*li[j])-dot(g, vr), -(cr*li[j]+ci*lr[j])-dot(g, vi)
 		}
 	}
-	k.mn.schur.Solve(ar, lr) // ar holds δa, lr δλ
+	k.schurSolve(ar, lr) // ar holds δa, lr δλ
 	if cplx {
-		k.mn.schur.Solve(ai, li)
+		k.schurSolve(ai, li)
 	}
 	for i := range nq {
 		dvr, dvi := cdiv(ar[i]+vr[i], ai[i]+vi[i], cr, ci)
 		qr[i], qi[i] = cdiv(dvr-k.gmr[i]+qr[i], dvi-k.gmi[i]+qi[i], cr, ci)
 		vr[i], vi[i] = dvr, dvi
 	}
+}
+
+// schurSolve solves eq. 17's matrix at q₀ for (x, y), x holding r_a, or M(q₀)⁻¹ r_a
+// with accel.
+func (k *radauKrylov) schurSolve(x, y []float64) {
+	if k.accel {
+		k.mn.schur.SolveAccelerations(x, y)
+		return
+	}
+	k.mn.schur.Solve(x, y)
 }
 
 // gglRows writes GGL's δμ into (mr, mi) and Gᵀδμ into (gmr, gmi), which solveMass has
