@@ -303,6 +303,14 @@ func (k *radauKrylov) jvExact(dst, x []float64) {
 	for i, r := range ra {
 		ra[i] = -r - k.tq[i]
 	}
+	k.constraintRowsDirection(rq, rl, rm, t, q, v, mu, dq, dv, dm)
+}
+
+// constraintRowsDirection writes the constraint rows' part of J x at (t, q, v, μ): −δ(Gᵀμ)
+// added to the q rows rq (ggl), and the λ rows rl (G δq for index3, δ(G v + g_t) for index2
+// and ggl) and μ rows rm (G δq, ggl). Shared by the frozen (jvExact) and the stage
+// (radauStages.jv) products.
+func (k *radauKrylov) constraintRowsDirection(rq, rl, rm []float64, t float64, q, v, mu, dq, dv, dm []float64) {
 	if k.hasMu {
 		k.dd.ConstraintForceDirection(k.tq, t, q, mu, dq, dm)
 		for i, g := range k.tq {

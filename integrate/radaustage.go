@@ -186,19 +186,7 @@ func (s *radauStages) jv(dst []float64, j int, x []float64) {
 	if k.nc == 0 {
 		return
 	}
-	if k.hasMu {
-		k.dd.ConstraintForceDirection(k.tq, t, q, mu, dq, dm)
-		for i, g := range k.tq {
-			rq[i] -= g
-		}
-		k.dd.ConstraintDirection(rm, rl, t, q, v, dq, dv)
-		return
-	}
-	if k.index3 {
-		k.dd.ConstraintDirection(rl, nil, t, q, v, dq, dv)
-		return
-	}
-	k.dd.ConstraintDirection(nil, rl, t, q, v, dq, dv)
+	k.constraintRowsDirection(rq, rl, rm, t, q, v, mu, dq, dv, dm)
 }
 
 // jvDifference is jv by a forward difference of stage j's residual, at the increment of
