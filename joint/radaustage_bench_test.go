@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"linkage/cputime"
 	"linkage/integrate"
 	"linkage/joint"
 )
@@ -43,31 +42,7 @@ func BenchmarkRadau5StageNewton(b *testing.B) {
 						for b.Loop() {
 							m := &integrate.Radau5{StageNewton: strings.HasPrefix(newton, "stage"),
 								DifferenceProducts: strings.HasSuffix(newton, "difference")}
-							if err := m.Init(sys, s0.Clone(), integrate.StepControl{RTol: tol, ATol: tol}); err != nil {
-								b.Fatal(err)
-							}
-							cpu0 := cputime.Process()
-							for m.Current().T < t0+span {
-								if err := m.Step(t0 + span); err != nil {
-									b.Fatal(err)
-								}
-							}
-							cpu := (cputime.Process() - cpu0).Seconds()
-							st := m.Stats()
-							re, cx := m.KrylovCounts()
-							sg := m.StageKrylovCounts()
-							b.ReportMetric(float64(st.Steps), "steps")
-							b.ReportMetric(float64(st.NewtonFailures), "nfail")
-							b.ReportMetric(float64(st.Rejected), "rejected")
-							b.ReportMetric(float64(st.NewtonIters), "newton")
-							b.ReportMetric(float64(st.FuncEvals), "fevals")
-							b.ReportMetric(float64(st.FuncEvals)/(1e3*span), "f/sim-ms")
-							b.ReportMetric(float64(re.Products), "real-prod")
-							b.ReportMetric(float64(cx.Products), "cplx-prod")
-							b.ReportMetric(float64(sg.Products), "stage-prod")
-							b.ReportMetric(float64(re.Missed+cx.Missed+sg.Missed), "missed")
-							b.ReportMetric(cpu, "cpu-s")
-							b.ReportMetric(1e6*maxTipDistance(tips(m.Current().Q), ref), "tip-err-um")
+							radau5ChainWindow(b, m, sys, s0, integrate.StepControl{RTol: tol, ATol: tol}, t0+span, span, tips, ref)
 						}
 					})
 				}
