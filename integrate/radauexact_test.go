@@ -1,12 +1,9 @@
 package integrate
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"linkage/joint"
 )
 
 // TestRadauExactProducts: radau5's exact products (radauKrylov.jvExact, from the joint
@@ -16,22 +13,7 @@ import (
 // with joint spring-dampers; the exact path is taken there, and not with
 // DifferenceProducts.
 func TestRadauExactProducts(t *testing.T) {
-	md := &joint.Model{Gravity: [3]float64{0.5, 0, -9.81}}
-	f, origin := joint.Ground, [3]float64{}
-	for i := range 3 {
-		f = md.Spherical(fmt.Sprint("ball", i+1), f, origin, rod(fmt.Sprint("rod", i+1), 0.5, 0.05))
-		origin = [3]float64{0.5, 0, 0}
-	}
-	for i := range 9 {
-		md.Spring(i, 5, 0.3, 0.1)
-	}
-	md.Cut("pin", f, [3]float64{0.5, 0, 0}, joint.Ground, [3]float64{1.2, 0.3, 0},
-		[3]float64{1, 0, 0}, [3]float64{0, 1, 0}, [3]float64{0, 0, 1})
-	md.Drive("drive", 1, math.Sin, math.Cos, func(t float64) float64 { return -math.Sin(t) })
-	sys, err := md.System()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := stageTestChain(t, true)
 	rng := rand.New(rand.NewPCG(14, 21))
 	for _, form := range []Formulation{StabilizedIndex2, Index2, Index3} {
 		se, err := newSemiExplicit(sys, form, false)

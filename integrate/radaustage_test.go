@@ -136,8 +136,9 @@ func TestRadauStageProducts(t *testing.T) {
 	}
 }
 
-// stageTestChain is TestRadauExactProducts's chain of three rods with springs whose tip a
-// point cut joint pins, with or without the drive of its first joint.
+// stageTestChain is a chain of three rods with joint spring-dampers whose tip a point cut
+// joint pins to the ground, with or without the drive of its first joint
+// (TestRadauExactProducts, TestRadauStageProducts).
 func stageTestChain(t *testing.T, drive bool) *joint.System {
 	md := &joint.Model{Gravity: [3]float64{0.5, 0, -9.81}}
 	f, origin := joint.Ground, [3]float64{}
