@@ -10,7 +10,8 @@ import (
 // TestSparseEvaluation: the model with every element kind (bigModel, whose custom force
 // makes the coupling dense) writes into the sparse patterns the values of its dense
 // matrices, and the patterns cover every nonzero (dae.CheckSparse, 1e-12 relative: both
-// paths make the same additions), at a random and at a singular pose; after the first
+// paths make the same additions; the one-pass g, G, γ to the bit), at a random and at a
+// singular pose; after the first
 // call, which builds the patterns, no sparse method allocates.
 func TestSparseEvaluation(t *testing.T) {
 	sys := bigModel(t)
@@ -25,6 +26,7 @@ func TestSparseEvaluation(t *testing.T) {
 	mv := make([]float64, func() int { c := dae.MassCSR(sys, nq); return c.NNZ() }())
 	gv := make([]float64, func() int { c := dae.ConstraintCSR(sys, nq, nc); return c.NNZ() }())
 	cv := make([]float64, func() int { c := dae.CouplingCSR(sys, nq); return c.NNZ() }())
+	g, gam := make([]float64, nc), make([]float64, nc)
 	evals := map[string]func(){
 		"MassValues":                             func() { sys.MassValues(mv, p.T, p.Q) },
 		"ConstraintJacobianValues":               func() { sys.ConstraintJacobianValues(gv, p.T, p.Q) },
@@ -34,6 +36,8 @@ func TestSparseEvaluation(t *testing.T) {
 		"ForceDerivativeVValues":                 func() { sys.ForceDerivativeVValues(cv, p.T, p.Q, p.V) },
 		"ConstraintJacobianDerivativeValues":     func() { sys.ConstraintJacobianDerivativeValues(gv, p.T, p.Q, p.A) },
 		"ConstraintJacobianTimeDerivativeValues": func() { sys.ConstraintJacobianTimeDerivativeValues(gv, p.T, p.Q) },
+		"ConstraintWithJacobianValues":           func() { sys.ConstraintWithJacobianValues(g, gv, p.T, p.Q) },
+		"ConstraintJacobianGammaValues":          func() { sys.ConstraintJacobianGammaValues(g, gv, gam, p.T, p.Q, p.V) },
 	}
 	for name, fn := range evals {
 		fn()

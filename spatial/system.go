@@ -52,6 +52,7 @@ var (
 	_ dae.Sparsity                           = (*System)(nil)
 	_ dae.SparseEvaluator                    = (*System)(nil)
 	_ dae.SparseConstraintJacobianDerivative = (*System)(nil) // second.go
+	_ dae.SparseConstraintJacobianGamma      = (*System)(nil) // g, G and γ in one pass (constraintpass.go)
 )
 
 type bodyData struct {
