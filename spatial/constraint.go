@@ -141,7 +141,7 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 	var h [14][14]float64
 	var curved uint16 // the entries h's rows curve in (addCurved sums there alone)
 	sparse := dst.Sparse()
-	last := -1
+	last, kinAt := -1, -1
 	for r := range s.rows {
 		rw := &s.rows[r]
 		l := lambda[s.nbody+r]
@@ -149,22 +149,76 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, t float64, 
 			continue
 		}
 		w, _, _, _, _, _ := rw.Weights(t)
-		if p := rw.Terms[0].Pair; p != last {
+		p := rw.Terms[0].Pair
+		if p != last {
 			if last >= 0 {
 				assembly.AddHessianOver(dst, last, s.pairs[last].col[:], 1, h[:], curved)
-				h, curved = [14][14]float64{}, 0
+				clearCurved(&h, curved, sparse)
+				curved = 0
 			}
-			s.pairs[p].kinRows(q, &k)
 			last = p
 		}
 		for i := range rw.N {
-			e.evalHessian(&rw.Terms[i].Coord, &k)
-			addCurved(&h, &e.hess, l*w[i], rw.Terms[i].Coord.curve, sparse)
-			curved |= curveOf(&rw.Terms[i].Coord)
+			c := &rw.Terms[i].Coord
+			if addSeparationComponentHessian(&h, &s.pairs[p], c, l*w[i]) {
+				curved |= curveOf(c)
+				continue
+			}
+			if kinAt != p { // the other coordinates' Hessians read the pair's vectors
+				s.pairs[p].kinRows(q, &k)
+				kinAt = p
+			}
+			e.evalHessian(c, &k)
+			addCurved(&h, &e.hess, l*w[i], c.curve, sparse)
+			curved |= curveOf(c)
 		}
 	}
 	if last >= 0 {
 		assembly.AddHessianOver(dst, last, s.pairs[last].col[:], 1, h[:], curved)
+	}
+}
+
+// addSeparationComponentHessian adds sc·∇²c to h when c is a component of the separation,
+// c = w·dᵀe_k (the rows of spherical, revolute, universal and weld joints), and reports
+// whether it did. d = R_J + A(p_J) s_J − R_I − A(p_I) s_I is linear in R and quadratic in
+// p, so ∇²c is constant: 2w·(−S_k(s_I)) in the p_I block and 2w·S_k(s_J) in the p_J block
+// (kinematics.go), and the pair's vectors need not be evaluated. The numbers are those of
+// evalHessian and addCurved, to the bit: there the block entry is (2w·(∓1))·S_k[a][b]
+// (addQuad, with Σ_m (e_k)_m S_m = S_k exactly) and sc times it enters h.
+func addSeparationComponentHessian(h *[14][14]float64, pr *pairRef, c *coord, sc float64) bool {
+	if c.kind != coordDots || c.n != 1 || c.dots[0].a != vD || c.dots[0].b < vE0 || c.dots[0].b > vE2 {
+		return false
+	}
+	k, w := int(c.dots[0].b-vE0), c.dots[0].w
+	blocks := [2]struct {
+		q   *quadForm
+		c   float64
+		off int
+	}{{pr.mi.qs, 2 * w * -1, 3}, {pr.mj.qs, 2 * w * 1, 10}}
+	for _, bl := range blocks {
+		for a := range 4 {
+			hb := (*[4]float64)(h[bl.off+a][bl.off:])
+			for b := range 4 {
+				hb[b] += sc * (bl.c * bl.q[k][a][b])
+			}
+		}
+	}
+	return true
+}
+
+// clearCurved zeroes h after a pair's entries have entered dst: on the sparse path only
+// the rows and columns in curved, where addCurved and addSeparationComponentHessian sum;
+// the dense path sums every entry.
+func clearCurved(h *[14][14]float64, curved uint16, sparse bool) {
+	if !sparse || curved == 0 {
+		*h = [14][14]float64{}
+		return
+	}
+	for ra := curved; ra != 0; ra &= ra - 1 {
+		a := bits.TrailingZeros16(ra)
+		for rb := curved; rb != 0; rb &= rb - 1 {
+			h[a][bits.TrailingZeros16(rb)] = 0
+		}
 	}
 }
 
