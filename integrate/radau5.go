@@ -954,8 +954,9 @@ func (w *radauWork) muStart() int {
 // this norm cost 0.15-0.26 digit of scd at equal work (BENCHMARKS.md, "radau5's μ measured
 // through Gᵀδμ"); the small tables keep every count. The size rule is a trade, not a law:
 // on chain10 (30 unknowns) this norm gains 0.1 digit at equal work and runs through the 5
-// tolerances of 123 (5.2e-6 … 7.5e-6) where μ's own scale stops at HMin at t = 0.037, while
-// Andrews loses as above; a tighter FNEWT with this norm at every size (× 0.5 … 0.1, or
+// tolerances of 123 (5.2e-6 … 7.5e-6) where μ's own scale stops at HMin at t = 0.037 (its
+// first step measures a rate θ = 6e-9 whose FACCON, five steps later, stops a step 8 times
+// longer at its first iterate, ‖ΔW‖ = 2.2, leaving |Gv| = 3e-5), while Andrews loses as above; a tighter FNEWT with this norm at every size (× 0.5 … 0.1, or
 // RTol'^(2/3)) gains Andrews 0.3-1 digit but loses 0.06-0.46 on the bar chains (BENCHMARKS.md,
 // "radau5's Newton stop at every size"). Not on systems with redundant rows removed
 // (dae.Rekeeper), for a reason of principle: this norm does not see a δμ along a null
