@@ -952,11 +952,19 @@ func (w *radauWork) muStart() int {
 // take the sparse path, on either path, as hht's failure memory: on Andrews (nq + nc = 13)
 // μ's own scale, larger than this one there, had worked as a tighter Newton stop, and
 // this norm cost 0.15-0.26 digit of scd at equal work (BENCHMARKS.md, "radau5's μ measured
-// through Gᵀδμ"); the small tables keep every count. Not on systems with redundant rows
-// removed (dae.Rekeeper): this norm does not see a δμ along a null direction of Gᵀ, which
-// such a system's G nears where its kept rows change, and on A04 (Bricard) radau5 then
-// converged to iterates that failed at t = 1.04 and 1.19 s down to HMin where μ's own
-// scale had let the passage through (iftomm's TestA04Settings, TestRunsStartFromKeptRows).
+// through Gᵀδμ"); the small tables keep every count. The size rule is a trade, not a law:
+// on chain10 (30 unknowns) this norm gains 0.1 digit at equal work and runs through the 5
+// tolerances of 123 (5.2e-6 … 7.5e-6) where μ's own scale stops at HMin at t = 0.037 (its
+// first step measures a rate θ = 6e-9 whose FACCON, five steps later, stops a step 8 times
+// longer at its first iterate, ‖ΔW‖ = 2.2, leaving |Gv| = 3e-5), while Andrews loses as above; a tighter FNEWT with this norm at every size (× 0.5 … 0.1, or
+// RTol'^(2/3)) gains Andrews 0.3-1 digit but loses 0.06-0.46 on the bar chains (BENCHMARKS.md,
+// "radau5's Newton stop at every size"). Not on systems with redundant rows removed
+// (dae.Rekeeper), for a reason of principle: this norm does not see a δμ along a null
+// direction of Gᵀ, which moves no q, and such a system's G nears one where its kept rows
+// change; on A04 (Bricard) radau5 then converged to iterates that failed at t = 1.04 and
+// 1.19 s down to HMin where μ's own scale had let the passage through (iftomm's
+// TestA04Settings, TestRunsStartFromKeptRows). Measuring that null component by μ's own
+// scale would need a basis of the null space of Gᵀ at each Jacobian (not tried).
 func (w *radauWork) muNorm2(x []float64, f float64) float64 {
 	clear(w.gtMu)
 	w.se.addGT(w.gtMu, x, f)
