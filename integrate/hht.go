@@ -405,11 +405,19 @@ func (w *hhtWork) refuseDense(sys dae.System) error {
 func (w *hhtWork) fallback() bool { return w.mn.fallbackTo(w.allocDense) }
 
 // consistentStart computes a₀, λ₀ (index-1 KKT system, seed 002 eq. 17), X'₀ = F and
-// r₀ = Gᵀλ₀ − f − f_X at the start.
+// r₀ = Gᵀλ₀ − f − f_X at the start. On the sparse evaluation path eq. 17 is factorized
+// by the Newton matrix's LU (solveEq17OnNewton), whose pattern holds [M Gᵀ; G 0].
 func (w *hhtWork) consistentStart() error {
 	s := &w.cur
 	w.force(w.f, s.T, s.Q, s.V, s.X)
-	if err := newEq17(w.sys).solveWithForce(s.A, s.Lambda, s.T, s.Q, s.V, w.f, &w.stats); err != nil {
+	var err error
+	if w.sp != nil {
+		// the KKT matrix on the Newton matrix's pattern: one symbolic analysis for both
+		err = solveEq17OnNewton(w.sys, w.sp, w.lu, &w.kIdx, w.du, s.A, s.Lambda, s.T, s.Q, s.V, w.f, &w.stats)
+	} else {
+		err = newEq17(w.sys).solveWithForce(s.A, s.Lambda, s.T, s.Q, s.V, w.f, &w.stats)
+	}
+	if err != nil {
 		return startError("hht", s.T, err)
 	}
 	if w.nd > 0 {
