@@ -152,11 +152,10 @@ func (m *Model) PlotChannels() []string {
 // duplicates (patterns not empty).
 //
 // It selects as selectChannels does on channelNames(m), without forming every channel's
-// name: a channel elem.suffix that pattern p selects (itself, or p + "." + a suffix
-// without a dot) starts with p's first len(elem) bytes equal to elem, since when p is
-// shorter than elem the rest after p + "." holds the dot before suffix; so only the
-// channels of elements that p starts with are named and tested (a 1000-bar chain has
-// 22 000 channels).
+// name: when pattern p selects a channel elem.suffix (the channel itself, or p + "." + a
+// rest without a dot), p starts with elem, since were p shorter than elem, that rest
+// would hold the dot before suffix. So only the channels of elements that p starts with
+// are named and tested (a 1000-bar chain has 22 000 channels).
 func resolveChannels(m *Model, patterns []string) []string {
 	seen := map[string]bool{}
 	var out []string
