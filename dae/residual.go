@@ -85,14 +85,51 @@ func (m *ResidualMeter) Measure(t float64, q, v, a []float64) ConstraintResidual
 		}
 	}
 	m.sys.ConstraintTimeDerivative(m.gt, t, q)
-	r.Vel = m.maxAbsGxPlus(v, m.gt, 1)
-	if a != nil {
-		if !haveGamma {
-			m.sys.Gamma(m.w, t, q, v)
-		}
-		r.Acc = m.maxAbsGxPlus(a, m.w, -1)
+	if a == nil {
+		r.Vel = m.maxAbsGxPlus(v, m.gt, 1)
+		return r
 	}
+	if !haveGamma {
+		m.sys.Gamma(m.w, t, q, v)
+	}
+	if m.sparse != nil {
+		r.Vel, r.Acc = m.maxAbsVelAcc(v, a)
+		return r
+	}
+	r.Vel = m.maxAbsGxPlus(v, m.gt, 1)
+	r.Acc = m.maxAbsGxPlus(a, m.w, -1)
 	return r
+}
+
+// maxAbsVelAcc returns ‖G v + g_t‖∞ and ‖G a − γ‖∞ (g_t in m.gt, γ in m.w) on the sparse
+// path in one pass over G's values: each row summed as maxAbsGxPlus sums it, so the same
+// numbers (NaN for a level with a NaN row).
+func (m *ResidualMeter) maxAbsVelAcc(v, a []float64) (vel, acc float64) {
+	p := &m.pattern
+	gt, w := m.gt, m.w[:len(m.gt)]
+	var nanV, nanA bool
+	for i := range gt {
+		rv, ra := gt[i], -w[i]
+		start, end := p.RowStart[i], p.RowStart[i+1]
+		cols := p.Cols[start:end]
+		row := m.values[start:end]
+		row = row[:len(cols)] // one length: no bounds check on row[k]
+		for k, j := range cols {
+			g := row[k]
+			rv += g * v[j]
+			ra += g * a[j]
+		}
+		nanV = nanV || math.IsNaN(rv)
+		nanA = nanA || math.IsNaN(ra)
+		vel, acc = max(vel, math.Abs(rv)), max(acc, math.Abs(ra))
+	}
+	if nanV {
+		vel = math.NaN()
+	}
+	if nanA {
+		acc = math.NaN()
+	}
+	return vel, acc
 }
 
 // maxAbsGxPlus returns ‖G x + s·y‖∞ with G as last evaluated (dense or on its pattern).

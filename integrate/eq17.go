@@ -166,6 +166,51 @@ func (e *eq17) solveWith(solver saddleSolver, a, lambda []float64, t float64, q,
 // saddleSolver solves [M Gᵀ; G 0](x, y) = (r, s) in place at a factorized point.
 type saddleSolver interface{ Solve(x, y []float64) }
 
+// solveEq17OnNewton is eq17.solveWithForce with the KKT matrix [M Gᵀ; G 0] written into
+// the values of an index-3 Newton matrix's sparse LU lu, whose unknowns start with (a, λ)
+// and whose pattern holds M, G and Gᵀ where x places them (the coupling entries, βh²-sized
+// in the Newton matrix, are zero here): the Newton matrix's symbolic analysis serves eq. 17
+// as well, instead of a second one of the KKT pattern (linalg.NewSparseKKT), and the full
+// factorization here chooses the pivots that the first Newton matrices refactorize with.
+// buf is scratch of lu's size. It counts one evaluation, one factorization and one solve.
+func solveEq17OnNewton(sys dae.System, sp *sparseEval, lu *newtonFactor, x *kktScatter, buf, a, lambda []float64, t float64, q, v, f []float64, st *Stats) error {
+	sp.evalM(t, q)
+	if sp.nc > 0 {
+		sp.evalG(t, q)
+		sys.Gamma(lambda, t, q, v)
+	}
+	K := lu.Values()
+	clear(K)
+	scatterAdd(K, x.m, sp.M, 1)
+	scatterAdd(K, x.gt, sp.G, 1)
+	scatterAdd(K, x.g, sp.G, 1)
+	copy(a, f)
+	st.FuncEvals++
+	st.Factorizations++
+	if err := lu.Factor(); err != nil {
+		return err
+	}
+	e := eq17{sys: sys, sp: sp}
+	return e.solveWith(&newtonSaddle{lu: lu, nq: sp.nq, buf: buf}, a, lambda, t, q, v, st)
+}
+
+// newtonSaddle is a saddleSolver on a Newton matrix's LU holding [M Gᵀ; G 0] in its
+// unknowns (a, λ) (solveEq17OnNewton; the sparse path has no others).
+type newtonSaddle struct {
+	lu  *newtonFactor
+	nq  int
+	buf []float64
+}
+
+func (s *newtonSaddle) Solve(x, y []float64) {
+	clear(s.buf)
+	copy(s.buf, x)
+	copy(s.buf[s.nq:], y)
+	s.lu.Solve(s.buf)
+	copy(x, s.buf[:s.nq])
+	copy(y, s.buf[s.nq:s.nq+len(y)])
+}
+
 // startError words a failure of eq. 17 at the start of a run.
 // consistentStart computes s.A and s.Lambda from s.Q and s.V by eq. 17 (seed 002), so that
 // a start is consistent at the acceleration level too.

@@ -405,11 +405,19 @@ func (w *hhtWork) refuseDense(sys dae.System) error {
 func (w *hhtWork) fallback() bool { return w.mn.fallbackTo(w.allocDense) }
 
 // consistentStart computes a₀, λ₀ (index-1 KKT system, seed 002 eq. 17), X'₀ = F and
-// r₀ = Gᵀλ₀ − f − f_X at the start.
+// r₀ = Gᵀλ₀ − f − f_X at the start. On the sparse evaluation path eq. 17 is factorized
+// by the Newton matrix's LU (solveEq17OnNewton), whose pattern holds [M Gᵀ; G 0].
 func (w *hhtWork) consistentStart() error {
 	s := &w.cur
 	w.force(w.f, s.T, s.Q, s.V, s.X)
-	if err := newEq17(w.sys).solveWithForce(s.A, s.Lambda, s.T, s.Q, s.V, w.f, &w.stats); err != nil {
+	var err error
+	if w.sp != nil {
+		// the KKT matrix on the Newton matrix's pattern: one symbolic analysis for both
+		err = solveEq17OnNewton(w.sys, w.sp, w.lu, &w.kIdx, w.du, s.A, s.Lambda, s.T, s.Q, s.V, w.f, &w.stats)
+	} else {
+		err = newEq17(w.sys).solveWithForce(s.A, s.Lambda, s.T, s.Q, s.V, w.f, &w.stats)
+	}
+	if err != nil {
 		return startError("hht", s.T, err)
 	}
 	if w.nd > 0 {
@@ -532,9 +540,10 @@ func (w *hhtWork) newmark(h float64) {
 	a0, a := w.u0[:n], w.u[:n]                         // Newmark runs on the pseudo-accelerations
 	q, v, q0, v0 := w.q[:n], w.v[:n], s.Q[:n], s.V[:n] // one length: no bounds checks in the loop
 	beta, gamma := k.beta, k.gamma                     // held in registers across the stores
+	hh, b0, g0 := h*h, 0.5-beta, 1-gamma               // the loop's invariant products, the same numbers
 	for i := range n {
-		q[i] = q0[i] + h*v0[i] + h*h*((0.5-beta)*a0[i]+beta*a[i])
-		v[i] = v0[i] + h*((1-gamma)*a0[i]+gamma*a[i])
+		q[i] = q0[i] + h*v0[i] + hh*(b0*a0[i]+beta*a[i])
+		v[i] = v0[i] + h*(g0*a0[i]+gamma*a[i])
 	}
 	xd0, xd := w.u0[w.nq+w.nc:], w.u[w.nq+w.nc:]
 	for i := range w.nd {
@@ -627,9 +636,10 @@ func (w *hhtWork) addMass(e1 []float64, t1 float64) {
 
 // blend writes (a + α q̈ₙ)/(1+α) into w.tq, the vector M(q₁) multiplies in e₁ (see HHT).
 func (w *hhtWork) blend(a []float64) {
-	al := w.k.alpha
-	for i := range w.nq {
-		w.tq[i] = (a[i] + al*w.cur.A[i]) / (1 + al)
+	al, nq := w.k.alpha, w.nq
+	d, tq, qn, a := 1+al, w.tq[:nq], w.cur.A[:nq], a[:nq] // one length: no bounds checks
+	for i := range nq {
+		tq[i] = (a[i] + al*qn[i]) / d
 	}
 }
 
@@ -845,8 +855,8 @@ func (w *hhtWork) fdEvals() int {
 // through, since the stop measures Δa by its effect on δ_q.
 func (w *hhtWork) increment() float64 {
 	k, h := &w.k, w.hTry
-	for i := range w.du {
-		w.du[i] = -w.du[i]
+	for i, d := range w.du {
+		w.du[i] = -d
 	}
 	if w.nw.singular {
 		dropRoundedConstraints(w.du[w.nq:w.nq+w.ncH], k.beta*h*h, w.q) // rows g/(βh²)
@@ -1107,12 +1117,15 @@ func (w *hhtWork) extrapolateCubic(t1 float64, tt *[4]float64) {
 func (w *hhtWork) choosePredictor() {
 	deg := min(w.nHist-1, w.maxOrder)
 	var sums [4]float64 // Σ_i ((pred_p,i − u_i)/(1 + |u_i|))² for each degree p, i in order
-	for i, u := range w.u {
-		den := 1 + math.Abs(u)
-		for p, pr := range w.pred[:deg+1] {
-			d := (pr[i] - u) / den
-			sums[p] += d * d
+	u := w.u
+	for p, pr := range w.pred[:deg+1] {
+		pr = pr[:len(u)] // one length: no bounds checks
+		var s float64
+		for i, ui := range u {
+			d := (pr[i] - ui) / (1 + math.Abs(ui))
+			s += d * d
 		}
+		sums[p] = s
 	}
 	best, bestE := 0, math.Inf(1)
 	for p, s := range sums[:deg+1] {

@@ -29,6 +29,9 @@ type sparseEval struct {
 	constM, haveM bool
 	// gpass writes g with G in one pass (dae.SparseConstraintWithJacobian), or nil.
 	gpass dae.SparseConstraintWithJacobian
+	// diagM: M's pattern is its diagonal (value i at (i, i)), which addMul runs through
+	// without the rows' slices.
+	diagM bool
 }
 
 // kktArgs returns M and G (nil when nc = 0) as matrices for SaddlePoint.FactorizeSym,
@@ -62,6 +65,10 @@ func newSparseEval(sys dae.System, coupling bool) *sparseEval {
 		e.constM = c.ConstantMass()
 	}
 	e.gpass, _ = sys.(dae.SparseConstraintWithJacobian)
+	e.diagM = e.mass.NNZ() == nq
+	for i := range nq {
+		e.diagM = e.diagM && e.mass.RowStart[i] == i && e.mass.Cols[i] == i
+	}
 	if coupling {
 		e.coup = dae.CouplingCSR(se, nq)
 		e.C = make([]float64, e.coup.NNZ())
@@ -244,9 +251,20 @@ func newBlockNewtonFactor(n int, pattern [][]int) *newtonFactor {
 	return f
 }
 
-// addMul adds M x to dst, row by row as the dense loops do.
+// addMul adds M x to dst, row by row as the dense loops do; a diagonal M (planar rigid
+// bodies) by one pass over its values, each row's sum 0 + M_ii x_i as the loop forms it.
 func (e *sparseEval) addMul(dst, x []float64) {
 	p := &e.mass
+	if e.diagM {
+		m := e.M[:len(x)]
+		dst = dst[:len(x)] // one length: no bounds checks
+		for i, xi := range x {
+			var s float64
+			s += m[i] * xi
+			dst[i] += s
+		}
+		return
+	}
 	for i := range p.NRows {
 		lo := p.RowStart[i]
 		var s float64

@@ -53,12 +53,19 @@ func residualChannels() []string {
 func channelNames(m *Model) []string {
 	names := make([]string, 0, len(bodySuffixes())*len(m.Bodies)+len(jointSuffixes())*len(m.Joints)+len(m.Motions)+5*len(m.Forces)+
 		len(markerSuffixes(2))*len(m.Markers)+8)
+	eachChannel(m, func(elem, suffix string) { names = append(names, elem+"."+suffix) })
+	return names
+}
+
+// eachChannel calls fn with the element (or marker, "energy", "residual") and suffix of
+// every output channel of m, the channel elem + "." + suffix, in channelNames's order.
+func eachChannel(m *Model, fn func(elem, suffix string)) {
 	for _, b := range m.Bodies {
 		for _, s := range bodySuffixes() {
-			names = append(names, b.Name+"."+s)
+			fn(b.Name, s)
 		}
 		for _, s := range flexibleSuffixes(b) {
-			names = append(names, b.Name+"."+s)
+			fn(b.Name, s)
 		}
 	}
 	for _, j := range m.Joints {
@@ -73,21 +80,28 @@ func channelNames(m *Model) []string {
 			suffixes = append(suffixes, "u") // the contact parameter, an algebraic variable
 		}
 		for _, s := range suffixes {
-			names = append(names, j.Name+"."+s)
+			fn(j.Name, s)
 		}
 	}
 	for _, mo := range m.Motions {
-		names = append(names, mo.Name+".lambda")
+		fn(mo.Name, "lambda")
 	}
 	for _, f := range m.Forces {
 		for _, s := range forceSuffixes(f.Type) {
-			names = append(names, f.Name+"."+s)
+			fn(f.Name, s)
 		}
 	}
-	names = appendMarkerChannels(names, markerNames(m), 2)
-	names = append(names, energyChannels()...)
-	names = append(names, residualChannels()...)
-	return names
+	for _, mk := range m.Markers {
+		for _, s := range markerSuffixes(2) {
+			fn(mk.Name, s)
+		}
+	}
+	for _, c := range energyChannels() {
+		fn("energy", strings.TrimPrefix(c, "energy."))
+	}
+	for _, c := range residualChannels() {
+		fn("residual", strings.TrimPrefix(c, "residual."))
+	}
 }
 
 // selectChannels returns the channels of valid that pattern names: the channel itself, or
@@ -136,17 +150,28 @@ func (m *Model) PlotChannels() []string {
 
 // resolveChannels returns the channels the patterns select, in their order, without
 // duplicates (patterns not empty).
+//
+// It selects as selectChannels does on channelNames(m), without forming every channel's
+// name: when pattern p selects a channel elem.suffix (the channel itself, or p + "." + a
+// rest without a dot), p starts with elem, since were p shorter than elem, that rest
+// would hold the dot before suffix. So only the channels of elements that p starts with
+// are named and tested (a 1000-bar chain has 22 000 channels).
 func resolveChannels(m *Model, patterns []string) []string {
-	valid := channelNames(m)
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range patterns {
-		for _, c := range selectChannels(valid, p) {
-			if !seen[c] {
+		prefix := p + "."
+		eachChannel(m, func(elem, suffix string) {
+			if !strings.HasPrefix(p, elem) {
+				return
+			}
+			c := elem + "." + suffix
+			rest, ok := strings.CutPrefix(c, prefix)
+			if (c == p || ok && !strings.Contains(rest, ".")) && !seen[c] {
 				seen[c] = true
 				out = append(out, c)
 			}
-		}
+		})
 	}
 	return out
 }

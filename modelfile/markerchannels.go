@@ -30,14 +30,6 @@ func appendMarkerChannels(out, names []string, dim int) []string {
 	return out
 }
 
-func markerNames(m *Model) []string {
-	names := make([]string, len(m.Markers))
-	for i, mk := range m.Markers {
-		names[i] = mk.Name
-	}
-	return names
-}
-
 func markerNames3(m *SpatialModel) []string {
 	names := make([]string, len(m.Markers))
 	for i, mk := range m.Markers {

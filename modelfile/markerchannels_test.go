@@ -124,3 +124,60 @@ simulation: {t_end: 1, outputs: [bar.x]}
 		t.Errorf("marker named like a body: error %v, want the clash named", err)
 	}
 }
+
+// TestResolveChannelsAsSelect: resolveChannels, which names only the channels of elements
+// a pattern starts with, selects what selectChannels selects on channelNames, in the same
+// order, for every channel, element, marker and prefix of the planar example models and a
+// few patterns that select nothing or several (the models of up to 400 channels).
+func TestResolveChannelsAsSelect(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "examples", "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tried := 0
+	for _, f := range files {
+		doc, err := Load(f)
+		if err != nil || doc.Spatial != nil {
+			continue
+		}
+		m := &doc.Model
+		valid := channelNames(m)
+		if len(valid) > 400 {
+			continue // the long chains: quadratic in their channels, and nothing new
+		}
+		patterns := []string{"energy", "residual", "", ".", "x", "energy.", "nosuch.x"}
+		for _, c := range valid {
+			patterns = append(patterns, c)
+			for i, r := range c {
+				if r == '.' {
+					patterns = append(patterns, c[:i], c[:i+1])
+				}
+			}
+		}
+		for _, p := range patterns {
+			want := selectChannels(valid, p)
+			got := resolveChannels(m, []string{p})
+			if strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("%s: pattern %q: resolveChannels %v, selectChannels %v", f, p, got, want)
+			}
+		}
+		all := resolveChannels(m, patterns)
+		var want []string
+		seen := map[string]bool{}
+		for _, p := range patterns {
+			for _, c := range selectChannels(valid, p) {
+				if !seen[c] {
+					seen[c] = true
+					want = append(want, c)
+				}
+			}
+		}
+		if strings.Join(all, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: every pattern at once: %d channels, want %d", f, len(all), len(want))
+		}
+		tried++
+	}
+	if tried < 5 {
+		t.Fatalf("only %d planar example models loaded", tried)
+	}
+}
