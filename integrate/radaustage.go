@@ -35,7 +35,10 @@ const (
 )
 
 // radauCoupledSteps is the number of accepted steps radauSwitch keeps the coupled
-// iteration after a Newton failure before it returns to the frozen one.
+// iteration after a Newton failure before it returns to the frozen one. Measured on the
+// 1000-rod chain over 0.1 s at tol 1e-5: 10 steps took 5 failures and 5 % more
+// evaluations than 50, which took 1 and were the same run as never returning
+// (BENCHMARKS.md, "radau5's coupled stage iteration after a frozen failure").
 const radauCoupledSteps = 50
 
 // chooseIteration sets the iteration from ns.Jacobian on the Newton-Krylov path (see
