@@ -70,8 +70,9 @@ func (w *radauWork) coupledMode() bool {
 
 // switchIteration is radauSwitch's rule after a failed attempt: a Newton failure of the
 // frozen iteration on the Newton-Krylov path (not on a dense fallback, not in the
-// singular mode or its index-3 rows) starts radauCoupledSteps accepted steps of the coupled one, and
-// one of the coupled iteration restarts the count. It reports whether it switched.
+// singular mode or its index-3 rows) starts radauCoupledSteps accepted steps of the
+// coupled one, and one of the coupled iteration restarts the count. It reports whether
+// it switched.
 func (w *radauWork) switchIteration() bool {
 	if w.stg == nil || w.iteration != radauSwitch || !w.mn().inUse() || w.i3.on || w.nw.singular {
 		return false
@@ -91,8 +92,8 @@ func (s *radauStages) rateFloor(coupled bool) float64 {
 }
 
 // radauStages is radau5's inexact Newton iteration on the coupled stage system on the
-// Newton-Krylov path (radauCoupled, and radauSwitch after a failure). RADAU5's simplified Newton iteration
-// takes one J = ∂φ/∂y at (t₀, y₀) for the three stages, which the transformation
+// Newton-Krylov path (radauCoupled, and radauSwitch after a failure). RADAU5's simplified
+// Newton iteration takes one J = ∂φ/∂y at (t₀, y₀) for the three stages, which the transformation
 // W = (T⁻¹ ⊗ I) Z decouples into the real and the complex system (see Radau5). Here the
 // matrix of the stage equations (A⁻¹ ⊗ K) Z = h Φ(Z) is the true one, each stage's block
 // at its current iterate Y_i = y₀ + z_i (Hairer & Wanner 1996, IV.8, before the
