@@ -114,7 +114,16 @@ type Radau5 struct {
 	// Newton holds the corrector knobs with RADAU5's defaults for zero fields: MaxIters
 	// (NIT) [7; 20 with FixedH, where a step cannot be cut], Tol (FNEWT) [max(10ε/RTol', min(0.03, √RTol')); with FixedH max(10ε/RTol', 1e-3·RTol')],
 	// ReuseRate (THET) [0.001], Deadband (QUOT1, QUOT2) [1, 1.2], Jacobian JacobianAuto or
-	// JacobianEveryStep (simplified Newton has no per-iteration refresh).
+	// JacobianEveryStep (simplified Newton has no per-iteration refresh), and on the
+	// Newton-Krylov path (dae.MassSolver systems, the joint route) also
+	// JacobianEveryIteration. There Jacobian chooses the iteration (radauStages):
+	// JacobianEveryStep RADAU5's simplified one with J at (t₀, y₀) for the three stages,
+	// JacobianEveryIteration the inexact Newton iteration on the coupled stage system with
+	// each stage's J at its iterate, and JacobianAuto the first until a Newton failure,
+	// then the second for 50 accepted steps (radauWork.switchIteration; BENCHMARKS.md,
+	// "radau5's coupled stage iteration after a frozen failure": on the joint route's
+	// slender and 1000-rod chains 7-80 % fewer evaluations than the first where it fails,
+	// its counts where it does not).
 	Newton NewtonSettings
 	// RegEps is ε of the singular mode's regularization K_ii = −ε s_i of the multiplier
 	// rows, s_i the Schur complement's diagonal (radaureg.go) [radauRegEps, 1e-14]. The
@@ -129,16 +138,6 @@ type Radau5 struct {
 	// of φ also on systems with dae.DirectionalDerivatives (the joint route), whose exact
 	// directional derivatives it takes otherwise (radauKrylov.jvExact) [false].
 	DifferenceProducts bool
-
-	// StageNewton makes the Newton-Krylov path solve the coupled stage system with each
-	// stage's Jacobian at its current iterate (an inexact Newton iteration, radauStages)
-	// instead of RADAU5's simplified Newton iteration with J at (t₀, y₀) [false]. Measured
-	// on the joint route's 3D chains (BENCHMARKS.md, "radau5's Newton iteration on the
-	// coupled stage system"): where the frozen J fails (slender rods, the 1000-rod chain at
-	// tol 1e-4 to 1e-5) it takes no or few Newton failures, longer steps and 15-85 % fewer
-	// evaluations; where it does not (N ≤ 100, tighter tolerances, fixed steps) as many or
-	// more, each exact stage product about 15 % dearer in instructions.
-	StageNewton bool
 
 	// reactionKrylov puts λ-dependent forces on the Newton-Krylov path at every size, not
 	// only above massNewtonDenseMax coordinates (massNewtonFor): for tests that compare the
@@ -244,9 +243,14 @@ type radauWork struct {
 	// kry is the Newton-Krylov path on dae.MassSolver systems (radaumassnewton.go), nil
 	// elsewhere; dense is its fallback (allocDense), lin the one in use.
 	kry   *radauKrylov
-	stg   *radauStages   // the coupled stage solves (Radau5.StageNewton), or nil
+	stg   *radauStages   // the coupled stage solves on the Newton-Krylov path, or nil
 	rows  *radauMassRows // the dynamic rows' scaling on dae.MassSolver systems (radaumassrows.go)
 	dense radauSystems
+	// iteration is the Newton-Krylov path's choice of iteration (Newton.Jacobian, see
+	// Radau5); coupledLeft counts the accepted steps the coupled one has left after a
+	// switch (radauSwitch).
+	iteration   radauIteration
+	coupledLeft int
 	// On the sparse evaluation path (se.sp set): −J as values on the Newton pattern and
 	// the sparse factorizations that take them.
 	negJ   []float64
@@ -315,8 +319,8 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	w := newRadauWork(se, se, NewState(nq, nc), m.ApproxJacobian, m.reactionKrylov, m.DifferenceProducts)
 	w.sys = sys
 	w.approx = m.ApproxJacobian
-	if m.StageNewton && w.kry != nil && !w.approx {
-		w.stg = newRadauStages(w)
+	if err := w.chooseIteration(&ns); err != nil {
+		return err
 	}
 	w.newton = ns
 	w.eps = orDefault(m.RegEps, radauRegEps)
@@ -355,6 +359,9 @@ func (m *Radau5) InitImplicit(sys dae.LinearlyImplicit, t0 float64, y0, yp0 []fl
 	if li.gm != nil {
 		w.gk = newRadauMass(li.n, yp0)
 		w.lin.(*radauDense).mass = w.gk.KJ
+	}
+	if err := w.chooseIteration(&ns); err != nil {
+		return err
 	}
 	w.newton = ns
 	w.eps = orDefault(m.RegEps, radauRegEps)
@@ -396,9 +403,6 @@ func (m *Radau5) resolveOptions(t0 float64, n int, ctl StepControl) (ns NewtonSe
 	}
 	if ns, err = ns.Resolve(); err != nil {
 		return ns, false, false, fmt.Errorf("integrate: radau5: %w", err)
-	}
-	if ns.Jacobian == JacobianEveryIteration {
-		return ns, false, false, fmt.Errorf("integrate: radau5: Newton.Jacobian = %v, want auto or every-step (simplified Newton)", ns.Jacobian)
 	}
 	if _, err := ctl.resolveAt(t0, n); err != nil {
 		return ns, false, false, fmt.Errorf("integrate: radau5: %w", err)
@@ -512,10 +516,7 @@ func (w *radauWork) setup(tEnd float64) error {
 	w.mon = radauMonitor{maxIters: w.newton.MaxIters, fnewt: w.fnewt, roundoff: w.roundoff,
 		reuseRate: w.newton.ReuseRate, fixed: c.FixedH > 0}
 	if w.kry != nil && !w.approx {
-		w.mon.minRate = radauGMRESRTol
-		if w.stg != nil {
-			w.mon.minRate = math.Max(radauGMRESRTol, w.stg.gm.rtol)
-		}
+		w.mon.minRate = radauGMRESRTol // per attempt by the iteration (rateFloor)
 	}
 	w.nw = newNewtonSolver(w.newton, &w.stats)
 	w.nw.rule = &w.mon
@@ -544,7 +545,14 @@ func (m *Radau5) Step(tEnd float64) error {
 // retried; a failure with one kept from an earlier step is retried once with a fresh one.
 func (w *radauWork) attempt(h float64) (usedFresh int, err error) {
 	needJ := !w.haveJ || w.jFresh || w.newton.Jacobian == JacobianEveryStep || w.mn().stale()
-	return w.nw.attempt(w, h, needJ)
+	usedFresh, err = w.nw.attempt(w, h, needJ)
+	if err != nil && w.switchIteration() && w.c.FixedH > 0 {
+		// A fixed step cannot be cut: the coupled iteration retries it.
+		var more int
+		more, err = w.nw.attempt(w, h, true)
+		usedFresh += more
+	}
+	return usedFresh, err
 }
 
 // size is the step RADAU5's rules chose (stepRule).
@@ -809,6 +817,9 @@ func (w *radauWork) predict(h float64, freshJ bool) error {
 		}
 	}
 	w.setScal(h)
+	if w.stg != nil {
+		w.mon.minRate = w.stg.rateFloor(w.coupledMode())
+	}
 	if w.first {
 		for j := range 3 {
 			clear(w.z[j])
@@ -847,7 +858,7 @@ func (w *radauWork) residual() error {
 		}
 		w.residualAt(w.ph[j], w.cur.T+cs[j]*w.hTry, w.yt)
 		w.stats.FuncEvals++
-		if w.stg != nil { // before factor: the first residual of an attempt precedes it
+		if w.coupledMode() { // before factor: the first residual of an attempt precedes it
 			w.stg.noteStage(j, w.cur.T+cs[j]*w.hTry, w.yt, w.y0, w.ph[j])
 		}
 		if w.gk != nil {
@@ -1159,6 +1170,9 @@ func (w *radauWork) accept(h, e float64) {
 	w.stats.Steps++
 	w.jFresh = false
 	w.i3.fails = 0
+	if w.coupledLeft > 0 {
+		w.coupledLeft--
+	}
 	w.mn().accepted()
 	// The Newton-Krylov path takes its J at every y₀ (its products are differences there)
 	// and has no h-dependent factorization to keep.

@@ -1,6 +1,7 @@
 package integrate
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -8,7 +9,8 @@ import (
 )
 
 // radauStageRTol is the forcing term of the coupled stage solves, relative in the
-// scaled norm of the Newton test, and then the floor of the rate θ. The iteration is
+// scaled norm of the Newton test, and then the floor of the rate θ in its attempts
+// (rateFloor; the frozen iteration keeps radauGMRESRTol's). The iteration is
 // Newton's, whose rate is the forcing term: with 1e-2 (as hht's and bdf's) instead of
 // radau5's 1e-3 the 1000-rod chain took 15-24 % fewer evaluations over 20 ms, with the
 // same tip errors at tol 1e-5 and longer steps with 1.5-1.8 × the error at 1e-4; at the
@@ -16,9 +18,82 @@ import (
 // 1000-rod state (BENCHMARKS.md, "radau5's Newton iteration on the coupled stage system").
 const radauStageRTol = 1e-2
 
-// radauStages is radau5's inexact Newton iteration on the coupled stage system, an option
-// of the Newton-Krylov path (Radau5.StageNewton). RADAU5's simplified Newton iteration
-// takes one J = ∂φ/∂y at (t₀, y₀) for the three stages, which the transformation
+// radauIteration is the Newton iteration of radau5's Newton-Krylov path
+// (Radau5.Newton.Jacobian).
+type radauIteration int
+
+const (
+	// radauSwitch (JacobianAuto): radauFrozen until a Newton failure, then radauCoupled
+	// for radauCoupledSteps accepted steps (radauWork.switchIteration).
+	radauSwitch radauIteration = iota
+	// radauFrozen (JacobianEveryStep): RADAU5's simplified Newton iteration, J at
+	// (t₀, y₀) for the three stages, decoupled into the real and the complex system.
+	radauFrozen
+	// radauCoupled (JacobianEveryIteration): the inexact Newton iteration on the coupled
+	// stage system (radauStages).
+	radauCoupled
+)
+
+// radauCoupledSteps is the number of accepted steps radauSwitch keeps the coupled
+// iteration after a Newton failure before it returns to the frozen one. Measured on the
+// 1000-rod chain over 0.1 s at tol 1e-5: 10 steps took 5 failures and 5 % more
+// evaluations than 50, which took 1 and were the same run as never returning
+// (BENCHMARKS.md, "radau5's coupled stage iteration after a frozen failure").
+const radauCoupledSteps = 50
+
+// chooseIteration sets the iteration from ns.Jacobian on the Newton-Krylov path (see
+// Radau5.Newton), where it makes the coupled stage solver; the solver's own policy becomes
+// JacobianEveryStep for the coupled iteration, whose J(t₀, y₀) is that of the
+// preconditioner. Off that path JacobianEveryIteration is refused.
+func (w *radauWork) chooseIteration(ns *NewtonSettings) error {
+	if w.kry == nil || w.approx {
+		if ns.Jacobian == JacobianEveryIteration {
+			return fmt.Errorf("integrate: radau5: Newton.Jacobian = %v needs the Newton-Krylov path (a dae.MassSolver system, without ApproxJacobian); want auto or every-step (simplified Newton)", ns.Jacobian)
+		}
+		return nil
+	}
+	w.stg = newRadauStages(w)
+	switch ns.Jacobian {
+	case JacobianEveryIteration:
+		w.iteration = radauCoupled
+		ns.Jacobian = JacobianEveryStep
+	case JacobianEveryStep:
+		w.iteration = radauFrozen
+	}
+	return nil
+}
+
+// coupledMode reports whether the iteration of the next attempts is the coupled one.
+func (w *radauWork) coupledMode() bool {
+	return w.stg != nil && (w.iteration == radauCoupled || w.coupledLeft > 0)
+}
+
+// switchIteration is radauSwitch's rule after a failed attempt: a Newton failure of the
+// frozen iteration on the Newton-Krylov path (not on a dense fallback, not in the
+// singular mode or its index-3 rows) starts radauCoupledSteps accepted steps of the
+// coupled one, and one of the coupled iteration restarts the count. It reports whether
+// it switched.
+func (w *radauWork) switchIteration() bool {
+	if w.stg == nil || w.iteration != radauSwitch || !w.mn().inUse() || w.i3.on || w.nw.singular {
+		return false
+	}
+	switched := w.coupledLeft == 0
+	w.coupledLeft = radauCoupledSteps
+	return switched
+}
+
+// rateFloor is the floor of the rate θ of an attempt (radauMonitor.minRate): the forcing
+// term of the iteration's GMRES solves.
+func (s *radauStages) rateFloor(coupled bool) float64 {
+	if coupled {
+		return s.gm.rtol
+	}
+	return radauGMRESRTol
+}
+
+// radauStages is radau5's inexact Newton iteration on the coupled stage system on the
+// Newton-Krylov path (radauCoupled, and radauSwitch after a failure). RADAU5's simplified
+// Newton iteration takes one J = ∂φ/∂y at (t₀, y₀) for the three stages, which the transformation
 // W = (T⁻¹ ⊗ I) Z decouples into the real and the complex system (see Radau5). Here the
 // matrix of the stage equations (A⁻¹ ⊗ K) Z = h Φ(Z) is the true one, each stage's block
 // at its current iterate Y_i = y₀ + z_i (Hairer & Wanner 1996, IV.8, before the
@@ -87,8 +162,8 @@ func newRadauStages(w *radauWork) *radauStages {
 	return s
 }
 
-// StageKrylovCounts returns the GMRES work of the coupled stage solves (Radau5.StageNewton;
-// zero without it): one solve per Newton iteration, each product three evaluations (one
+// StageKrylovCounts returns the GMRES work of the coupled stage solves (Newton.Jacobian,
+// see Radau5; zero where they did not run): one solve per Newton iteration, each product three evaluations (one
 // per stage).
 func (m *Radau5) StageKrylovCounts() KrylovCounts {
 	if m.w == nil || m.w.stg == nil {
@@ -101,7 +176,7 @@ func (m *Radau5) StageKrylovCounts() KrylovCounts {
 // Newton-Krylov path in use with its GMRES products (not ApproxJacobian's mass parts, not
 // the index-3 rows of the singular mode).
 func (w *radauWork) coupled() bool {
-	return w.stg != nil && w.mn().inUse() && !w.i3.on && !w.nw.singular
+	return w.coupledMode() && w.mn().inUse() && !w.i3.on && !w.nw.singular
 }
 
 // noteStage records stage j's point (t, y) and its a_fd after residualAt wrote the
