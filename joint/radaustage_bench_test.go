@@ -12,11 +12,12 @@ import (
 
 // BenchmarkRadau5StageNewton compares radau5's (ggl, adaptive, exact products) Newton
 // iterations on the joint route's 3D chain of N rods: RADAU5's simplified Newton with J at
-// the step start (newton=frozen, the default) against the inexact Newton iteration on the
-// coupled stage system with each stage's J at its iterate (newton=stage,
-// Radau5.StageNewton), each on exact products or, with the suffix -difference, on forward
-// differences (Radau5.DifferenceProducts), from the chain's start (t0=0) and from the loaded state (t0=0.25,
-// dopri5's; stateAt), over 20 ms, at tol 1e-4, 1e-5 and 3e-6. It reports the accepted steps,
+// the step start (newton=frozen, Newton.Jacobian every-step) against the inexact Newton
+// iteration on the coupled stage system with each stage's J at its iterate (newton=stage,
+// every-iteration) and the default switch between them (newton=auto, radau5Iteration),
+// each on exact products or, with the suffix -difference, on forward differences
+// (Radau5.DifferenceProducts), from the chain's start (t0=0) and from the loaded state
+// (t0=0.25, dopri5's; stateAt), over 20 ms, at tol 1e-4, 1e-5 and 3e-6. It reports the accepted steps,
 // Newton failures, rejections, residual evaluations (an exact product counts as one),
 // evaluations per simulated ms, the GMRES products and missed solves of the real, complex
 // and coupled systems, CPU seconds and the tip error at the end against dopri5 (index 1)
@@ -111,7 +112,7 @@ func radau5Iteration(name string) integrate.NewtonSettings {
 
 // BenchmarkRadau5SlenderIteration runs radau5 (ggl, adaptive, exact products) with each
 // Newton iteration (radau5Iteration: frozen, stage, auto) on the 20-rod chain of radius
-// 1e-4 m from its loaded state (t = 0.25 s, dopri5's) to t = 0.3 s, TestRadau5StageNewtonSlenderChain's case,
+// 1e-4 m from its loaded state (t = 0.25 s, dopri5's) to t = 0.3 s, TestRadau5IterationsSlenderChain's case,
 // at tol 1e-4 … 1e-7, and reports the accepted steps, Newton failures and iterations,
 // residual evaluations and the largest |q − q_ref| against dopri5 (index 1, tol 1e-8,
 // stateAt; errors below about 1e-8 are the reference's). Run:
