@@ -16,10 +16,11 @@ type abaFactor struct {
 	kg    []float64 // K_g of the point (stiff), sized at the first stiff solve
 	U     []sv
 	D     []float64
+	L     [][maxGroup - 1]float64 // the groups' factors of D (multidof.go)
 }
 
 func newABAFactor(n int) abaFactor {
-	return abaFactor{q: make([]float64, n), U: make([]sv, n), D: make([]float64, n)}
+	return abaFactor{q: make([]float64, n), U: make([]sv, n), D: make([]float64, n), L: make([][maxGroup - 1]float64, n)}
 }
 
 // holds reports whether f was computed at q with the stiffness k·kg (kg nil: none).
@@ -36,6 +37,9 @@ func (f *abaFactor) keep(w *frames, q, kg []float64, k float64) {
 	copy(f.q, q[:n])
 	copy(f.U, w.U)
 	copy(f.D, w.D)
+	if w.groups != nil {
+		copy(f.L, w.L)
+	}
 	f.stiff, f.k = kg != nil, k
 	if kg != nil {
 		if f.kg == nil {
@@ -62,7 +66,11 @@ func (s *System) massSolve(x []float64, q, b []float64, locked []bool, kg []floa
 	}
 	for j := range s.fac {
 		if s.fac[j].holds(q, kg, k) {
-			s.m.abaSolve(s.w, x, b, s.fac[j].U, s.fac[j].D)
+			if s.w.groups != nil {
+				s.m.groupSolve(s.w, x, b, s.fac[j].U, s.fac[j].D, s.fac[j].L)
+			} else {
+				s.m.abaSolve(s.w, x, b, s.fac[j].U, s.fac[j].D)
+			}
 			s.facLast = j
 			return
 		}

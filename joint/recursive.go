@@ -16,6 +16,11 @@ type frames struct {
 	U  []sv
 	D  []float64
 	u  []float64
+	L  [][maxGroup - 1]float64 // a group's unit lower triangular factor of D, row by row (multidof.go)
+
+	// groups are the joints of the articulated-body recursion (multidof.go), or nil: every
+	// primitive a joint of its own.
+	groups []group
 
 	qpos  []float64 // the q of the positions held (kinematics cache)
 	valid bool
@@ -34,7 +39,7 @@ func newFrames(n int) *frames {
 	return &frames{R: make([]mat3, n), x: make([]vec3, n), s: make([]sv, n), V: make([]sv, n),
 		c: make([]sv, n), I: make([]inertia6, n), fx: make([]sv, n), A: make([]sv, n),
 		F: make([]sv, n), IA: make([]inertia6, n), U: make([]sv, n), D: make([]float64, n),
-		u: make([]float64, n), qpos: make([]float64, n), bare: make([]bool, n)}
+		u: make([]float64, n), L: make([][maxGroup - 1]float64, n), qpos: make([]float64, n), bare: make([]bool, n)}
 }
 
 // newCachedFrames is newFrames with a spare set of positions (frames.spare).
@@ -184,6 +189,10 @@ func (p *primitive) jointForce(q, v float64) float64 {
 // inverseDynamics is the recursive Newton-Euler algorithm: tau = M(q) a + b(q, v) with
 // b the velocity-product and gravity terms, from kinematics already in w. Cost O(N).
 func (m *Model) inverseDynamics(w *frames, tau, a []float64, gravity bool) {
+	if w.groups != nil {
+		m.groupInverseDynamics(w, tau, a, gravity)
+		return
+	}
 	for i := range m.prims {
 		p := m.prims[i].parent
 		A := w.c[i]
@@ -229,6 +238,10 @@ func (m *Model) forwardDynamics(w *frames, a, tau []float64, locked []bool, grav
 // body's inertia (kg nil: none): the solve of (M + k Σ Φ_mᵀ K_m Φ_m) a = tau − b with the
 // geometric stiffness K_m of geomstiff.go, O(N) like the plain recursion.
 func (m *Model) stiffForwardDynamics(w *frames, a, tau []float64, locked []bool, gravity bool, kg []float64, k float64) {
+	if locked == nil && w.groups != nil {
+		m.groupForwardDynamics(w, a, tau, gravity, kg, k)
+		return
+	}
 	n := len(m.prims)
 	for i := 0; i < n; i++ {
 		w.IA[i] = w.I[i]
