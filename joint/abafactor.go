@@ -17,7 +17,6 @@ type abaFactor struct {
 	U     []sv
 	D     []float64
 	L     [][maxGroup - 1]float64 // the groups' factors of D (multidof.go)
-	B     []ballFactor            // the ball joints' factors, by group
 }
 
 func newABAFactor(n int) abaFactor {
@@ -40,7 +39,6 @@ func (f *abaFactor) keep(w *frames, q, kg []float64, k float64) {
 	copy(f.D, w.D)
 	if w.groups != nil {
 		copy(f.L, w.L)
-		copy(f.B, w.B)
 	}
 	f.stiff, f.k = kg != nil, k
 	if kg != nil {
@@ -69,7 +67,7 @@ func (s *System) massSolve(x []float64, q, b []float64, locked []bool, kg []floa
 	for j := range s.fac {
 		if s.fac[j].holds(q, kg, k) {
 			if s.w.groups != nil {
-				s.m.groupSolve(s.w, x, b, s.fac[j].U, s.fac[j].D, s.fac[j].L, s.fac[j].B)
+				s.m.groupSolve(s.w, x, b, s.fac[j].U, s.fac[j].D, s.fac[j].L)
 			} else {
 				s.m.abaSolve(s.w, x, b, s.fac[j].U, s.fac[j].D)
 			}

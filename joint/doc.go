@@ -22,8 +22,7 @@
 // recursion and Newton-Euler take a composite joint's primitives as one joint of two,
 // three or six degrees of freedom (multidof.go): one downdate of the body's articulated
 // inertia by a k × k D (factored L Δ Lᵀ) instead of k through the massless inner frames,
-// and a spherical joint's three axes through one point as one rotation about it (its
-// factors about that point: a 3 × 3 inverse of the angular inertia there, ballFactor).
+// and a spherical joint's three axes through one point as one rotation about it.
 //
 // What the integrators get: Mass (composite-rigid-body algorithm, O(N·depth)) and Force
 // (Newton-Euler, O(N)) for the contract; MassSolve (dae.MassSolver: the articulated-body

@@ -90,7 +90,7 @@ func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, 
 			m.inward1(w, l, p, tau[l])
 			continue
 		case g.ball:
-			m.inwardBall(w, gi, f, p, tau)
+			m.inwardBall(w, f, p, tau)
 			continue
 		}
 		IA, F := &w.IA[l], w.F[l]
@@ -124,7 +124,7 @@ func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, 
 		}
 		w.F[p] = Fp
 	}
-	m.groupOutward(w, a, w.U, w.D, w.L, w.B)
+	m.groupOutward(w, a, w.U, w.D, w.L)
 }
 
 // inward1 is the inward step of the recursion on the one-primitive joint i with parent p:
@@ -151,149 +151,55 @@ func (m *Model) inward1(w *frames, i, p int, tau float64) {
 	w.F[p] = Fp.add(U.scale(u / D))
 }
 
-// ballFactor is a ball joint's factors in the recursion, at its point o: Jinv = J_o⁻¹
-// (J_o the articulated inertia's angular block about o), G = J_o⁻¹ H_o (H_o its
-// angular-linear block about o) and Sinv = Ŝ⁻¹, Ŝ = [u_1 u_2 u_3] the axes' directions.
-// Since S = P Ŝ with P = [1; õ] (the rotations about o), U D⁻¹ Uᵀ = U_P J_o⁻¹ U_Pᵀ for
-// U_P = IA P: the downdate leaves about o only the linear block K − H_oᵀ J_o⁻¹ H_o, and a
-// right side needs ũ = Ŝ⁻ᵀ τ − n_o (n_o the moment of the body's force about o), the
-// parent's force F + [ũ + o × Gᵀũ; Gᵀũ], and the accelerations Ŝ⁻¹ ω' with
-// ω' = J_o⁻¹ ũ − α − G a_o (A' = [α; a_O] the parent's, a_o = a_O + α × o).
-type ballFactor struct{ Jinv, G, Sinv mat3 }
-
-// inwardBall is the inward step on the ball joint f, f+1, f+2 (group gi) with parent p:
-// its factors about its point o (ballFactor) and the downdated inertia added to the
-// parent's.
-func (m *Model) inwardBall(w *frames, gi, f, p int, tau []float64) {
+// inwardBall is the inward step on the ball joint f, f+1, f+2 with parent p: the factors
+// of D = Sᵀ IA S written out, then one downdate by three columns.
+func (m *Model) inwardBall(w *frames, f, p int, tau []float64) {
 	l := f + 2
-	IA, b := &w.IA[l], &w.B[gi]
-	ox, oy, oz := w.x[l][0], w.x[l][1], w.x[l][2]
-	u1, u2, u3 := w.s[f].ang(), w.s[f+1].ang(), w.s[l].ang()
-	r1, r2, r3 := u2.cross(u3), u3.cross(u1), u1.cross(u2)
-	det := 1 / u1.dot(r1)
-	b.Sinv = mat3{r1.scale(det), r2.scale(det), r3.scale(det)}
-	// The blocks about o: H_o = H − õK, J_o = J − õHᵀ + H_o õ (symmetric), K unchanged;
-	// J, H, K the blocks of IA about the origin. Written out: loops over 3 × 3 blocks cost
-	// more in their indexing than in their work.
-	K00, K01, K02, K11, K12, K22 := IA[3][3], IA[3][4], IA[3][5], IA[4][4], IA[4][5], IA[5][5]
-	H := mat3{{IA[0][3], IA[0][4], IA[0][5]}, {IA[1][3], IA[1][4], IA[1][5]}, {IA[2][3], IA[2][4], IA[2][5]}}
-	Ho := mat3{
-		{H[0][0] + oz*K01 - oy*K02, H[0][1] + oz*K11 - oy*K12, H[0][2] + oz*K12 - oy*K22},
-		{H[1][0] - oz*K00 + ox*K02, H[1][1] - oz*K01 + ox*K12, H[1][2] - oz*K02 + ox*K22},
-		{H[2][0] + oy*K00 - ox*K01, H[2][1] + oy*K01 - ox*K11, H[2][2] + oy*K02 - ox*K12},
-	}
-	Jo := mat3{
-		{IA[0][0] - (oy*H[0][2] - oz*H[0][1]) + (Ho[0][1]*oz - Ho[0][2]*oy),
-			IA[0][1] - (oy*H[1][2] - oz*H[1][1]) + (Ho[0][2]*ox - Ho[0][0]*oz),
-			IA[0][2] - (oy*H[2][2] - oz*H[2][1]) + (Ho[0][0]*oy - Ho[0][1]*ox)},
-		{0, IA[1][1] - (oz*H[1][0] - ox*H[1][2]) + (Ho[1][2]*ox - Ho[1][0]*oz),
-			IA[1][2] - (oz*H[2][0] - ox*H[2][2]) + (Ho[1][0]*oy - Ho[1][1]*ox)},
-		{0, 0, IA[2][2] - (ox*H[2][1] - oy*H[2][0]) + (Ho[2][0]*oy - Ho[2][1]*ox)},
-	}
-	b.Jinv = symInverse(&Jo)
-	b.G = b.Jinv.mul(&Ho)
-	G := &b.G
-	// K' = K − H_oᵀ G, the inertia left about o
-	k00 := K00 - (Ho[0][0]*G[0][0] + Ho[1][0]*G[1][0] + Ho[2][0]*G[2][0])
-	k01 := K01 - (Ho[0][0]*G[0][1] + Ho[1][0]*G[1][1] + Ho[2][0]*G[2][1])
-	k02 := K02 - (Ho[0][0]*G[0][2] + Ho[1][0]*G[1][2] + Ho[2][0]*G[2][2])
-	k11 := K11 - (Ho[0][1]*G[0][1] + Ho[1][1]*G[1][1] + Ho[2][1]*G[2][1])
-	k12 := K12 - (Ho[0][1]*G[0][2] + Ho[1][1]*G[1][2] + Ho[2][1]*G[2][2])
-	k22 := K22 - (Ho[0][2]*G[0][2] + Ho[1][2]*G[1][2] + Ho[2][2]*G[2][2])
-	if p != Ground {
-		// Ia about the origin: [−õK'õ, õK'; −K'õ, K'], with P = K'õ (rows K'_r × o).
-		P00, P01, P02 := k01*oz-k02*oy, k02*ox-k00*oz, k00*oy-k01*ox
-		P10, P11, P12 := k11*oz-k12*oy, k12*ox-k01*oz, k01*oy-k11*ox
-		P20, P21, P22 := k12*oz-k22*oy, k22*ox-k02*oz, k02*oy-k12*ox
-		IAp := &w.IA[p]
-		symTo(IAp, 0, 0, oz*P10-oy*P20)
-		symTo(IAp, 0, 1, oz*P11-oy*P21)
-		symTo(IAp, 0, 2, oz*P12-oy*P22)
-		symTo(IAp, 1, 1, ox*P21-oz*P01)
-		symTo(IAp, 1, 2, ox*P22-oz*P02)
-		symTo(IAp, 2, 2, oy*P02-ox*P12)
-		symTo(IAp, 0, 3, -P00)
-		symTo(IAp, 0, 4, -P10)
-		symTo(IAp, 0, 5, -P20)
-		symTo(IAp, 1, 3, -P01)
-		symTo(IAp, 1, 4, -P11)
-		symTo(IAp, 1, 5, -P21)
-		symTo(IAp, 2, 3, -P02)
-		symTo(IAp, 2, 4, -P12)
-		symTo(IAp, 2, 5, -P22)
-		symTo(IAp, 3, 3, k00)
-		symTo(IAp, 3, 4, k01)
-		symTo(IAp, 3, 5, k02)
-		symTo(IAp, 4, 4, k11)
-		symTo(IAp, 4, 5, k12)
-		symTo(IAp, 5, 5, k22)
-		if !w.still { // Ia c = [o × f; f], f = K' (c_lin + c_ang × o)
-			c := w.c[f].add(w.c[f+1]).add(w.c[l])
-			c0, c1, c2 := c[3]+(c[1]*oz-c[2]*oy), c[4]+(c[2]*ox-c[0]*oz), c[5]+(c[0]*oy-c[1]*ox)
-			f0, f1, f2 := k00*c0+k01*c1+k02*c2, k01*c0+k11*c1+k12*c2, k02*c0+k12*c1+k22*c2
-			addIn(&w.F[p], &sv{oy*f2 - oz*f1, oz*f0 - ox*f2, ox*f1 - oy*f0, f0, f1, f2})
-		}
-	}
-	ballRight(w, b, f, p, tau, &w.F[l])
-}
-
-// ballRight is a ball joint's part of the inward sweep of a right side: ũ = Ŝ⁻ᵀ τ − n_o
-// and z = J_o⁻¹ ũ (kept in w.u for the outward sweep), and F + [ũ + o × Gᵀũ; Gᵀũ] added
-// to the parent's force.
-func ballRight(w *frames, b *ballFactor, f, p int, tau []float64, F *sv) {
-	l := f + 2
-	o := &w.x[l]
-	n := momentAbout(F, o)
-	t1, t2, t3 := tau[f], tau[f+1], tau[l]
-	S := &b.Sinv
-	u := vec3{S[0][0]*t1 + S[1][0]*t2 + S[2][0]*t3 - n[0], S[0][1]*t1 + S[1][1]*t2 + S[2][1]*t3 - n[1], S[0][2]*t1 + S[1][2]*t2 + S[2][2]*t3 - n[2]}
-	z := b.Jinv.mulv(u)
-	w.u[f], w.u[f+1], w.u[l] = z[0], z[1], z[2]
+	IA, F := &w.IA[l], &w.F[l]
+	s1, s2, s3 := &w.s[f], &w.s[f+1], &w.s[l]
+	n := momentAbout(F, &w.x[l])
+	U1 := IA.mulv(*s1)
+	D1 := s1.dot(U1)
+	y1 := tau[f] - angDot(s1, &n)
+	L21 := s2.dot(U1) / D1
+	U2 := IA.mulv(*s2)
+	subScaled(&U2, &U1, L21)
+	D2 := s2.dot(U2)
+	y2 := tau[f+1] - angDot(s2, &n) - L21*y1
+	L31 := s3.dot(U1) / D1
+	L32 := s3.dot(U2) / D2
+	U3 := IA.mulv(*s3)
+	subScaled(&U3, &U1, L31)
+	subScaled(&U3, &U2, L32)
+	D3 := s3.dot(U3)
+	y3 := tau[l] - angDot(s3, &n) - L31*y1 - L32*y2
+	w.U[f], w.U[f+1], w.U[l] = U1, U2, U3
+	w.D[f], w.D[f+1], w.D[l] = D1, D2, D3
+	w.u[f], w.u[f+1], w.u[l] = y1, y2, y3
+	w.L[f+1][0], w.L[l][0], w.L[l][1] = L21, L31, L32
 	if p == Ground {
 		return
 	}
-	G := &b.G
-	g := vec3{G[0][0]*u[0] + G[1][0]*u[1] + G[2][0]*u[2], G[0][1]*u[0] + G[1][1]*u[1] + G[2][1]*u[2], G[0][2]*u[0] + G[1][2]*u[1] + G[2][2]*u[2]}
-	x := &w.F[p]
-	x[0] += F[0] + u[0] + (o[1]*g[2] - o[2]*g[1])
-	x[1] += F[1] + u[1] + (o[2]*g[0] - o[0]*g[2])
-	x[2] += F[2] + u[2] + (o[0]*g[1] - o[1]*g[0])
-	x[3] += F[3] + g[0]
-	x[4] += F[4] + g[1]
-	x[5] += F[5] + g[2]
-}
-
-// ballOut is a ball joint's part of the outward sweep from the parent's acceleration A
-// (with the joint's velocity-product term): ω' = z − α − G a_o, the coordinates'
-// accelerations Ŝ⁻¹ ω' into a, and A + [ω'; o × ω'] returned.
-func ballOut(w *frames, b *ballFactor, f int, a []float64, A sv) sv {
-	l := f + 2
-	o := &w.x[l]
-	ao := vec3{A[3] + (A[1]*o[2] - A[2]*o[1]), A[4] + (A[2]*o[0] - A[0]*o[2]), A[5] + (A[0]*o[1] - A[1]*o[0])}
-	Gao := b.G.mulv(ao)
-	dw := vec3{w.u[f] - A[0] - Gao[0], w.u[f+1] - A[1] - Gao[1], w.u[l] - A[2] - Gao[2]}
-	S := &b.Sinv
-	a[f], a[f+1], a[l] = S[0][0]*dw[0]+S[0][1]*dw[1]+S[0][2]*dw[2], S[1][0]*dw[0]+S[1][1]*dw[1]+S[1][2]*dw[2], S[2][0]*dw[0]+S[2][1]*dw[1]+S[2][2]*dw[2]
-	return sv{A[0] + dw[0], A[1] + dw[1], A[2] + dw[2],
-		A[3] + (o[1]*dw[2] - o[2]*dw[1]), A[4] + (o[2]*dw[0] - o[0]*dw[2]), A[5] + (o[0]*dw[1] - o[1]*dw[0])}
-}
-
-// symInverse is the inverse of the symmetric 3 × 3 matrix whose upper triangle J holds,
-// by its cofactors.
-func symInverse(J *mat3) mat3 {
-	a, b, c, d, e, f := J[0][0], J[0][1], J[0][2], J[1][1], J[1][2], J[2][2]
-	A, B, C := d*f-e*e, c*e-b*f, b*e-c*d
-	s := 1 / (a*A + b*B + c*C)
-	D, E, F := (a*f-c*c)*s, (b*c-a*e)*s, (a*d-b*b)*s
-	A, B, C = A*s, B*s, C*s
-	return mat3{{A, B, C}, {B, D, E}, {C, E, F}}
+	var d down3
+	d.U1, d.U2, d.U3 = &w.U[f], &w.U[f+1], &w.U[l]
+	scaleTo(&d.V1, d.U1, 1/D1)
+	scaleTo(&d.V2, d.U2, 1/D2)
+	scaleTo(&d.V3, d.U3, 1/D3)
+	Fp := &w.F[p]
+	if w.still {
+		d.articulateTo(IA, &w.IA[p])
+	} else {
+		d.articulate(IA, &w.IA[p])
+		*Fp = Fp.add(IA.mulv(w.c[f].add(w.c[f+1]).add(w.c[l])))
+	}
+	addSum3(Fp, F, d.U1, y1/D1, d.U2, y2/D2, d.U3, y3/D3)
 }
 
 // groupOutward is the outward sweep of the grouped recursion: each group's accelerations
 // L⁻ᵀ ((y − Wᵀ A')/Δ) from its parent's acceleration A' (plus its velocity-product term),
 // with y in w.u and W, Δ, L the group's factors.
-func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][maxGroup - 1]float64, B []ballFactor) {
-	for gi, g := range w.groups {
+func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][maxGroup - 1]float64) {
+	for _, g := range w.groups {
 		f, l := g.first, g.last
 		var A sv
 		switch {
@@ -321,7 +227,12 @@ func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][m
 			w.A[l] = A.add(w.s[l].scale(a[l]))
 			continue
 		case g.ball:
-			w.A[l] = ballOut(w, &B[gi], f, a, A)
+			a3 := (w.u[l] - W[l].dot(A)) / D[l]
+			a2 := (w.u[f+1]-W[f+1].dot(A))/D[f+1] - L[l][1]*a3
+			a1 := (w.u[f]-W[f].dot(A))/D[f] - L[f+1][0]*a2 - L[l][0]*a3
+			a[f], a[f+1], a[l] = a1, a2, a3
+			addTurn(&A, &w.s[f], &w.s[f+1], &w.s[l], a1, a2, a3, &w.x[l])
+			w.A[l] = A
 			continue
 		}
 		for j := l; j >= f; j-- {
@@ -341,7 +252,7 @@ func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][m
 // groupSolve is abaSolve with the groups' factors W, Δ and L of an earlier
 // groupForwardDynamics at the positions in w: the same operations on the right side in
 // the same order.
-func (m *Model) groupSolve(w *frames, a, tau []float64, W []sv, D []float64, L [][maxGroup - 1]float64, B []ballFactor) {
+func (m *Model) groupSolve(w *frames, a, tau []float64, W []sv, D []float64, L [][maxGroup - 1]float64) {
 	clear(w.F[:len(m.prims)])
 	for gi := len(w.groups) - 1; gi >= 0; gi-- {
 		g := w.groups[gi]
@@ -357,7 +268,14 @@ func (m *Model) groupSolve(w *frames, a, tau []float64, W []sv, D []float64, L [
 			}
 			continue
 		case g.ball:
-			ballRight(w, &B[gi], f, p, tau, &F)
+			n := momentAbout(&F, &w.x[l])
+			y1 := tau[f] - angDot(&w.s[f], &n)
+			y2 := tau[f+1] - angDot(&w.s[f+1], &n) - L[f+1][0]*y1
+			y3 := tau[l] - angDot(&w.s[l], &n) - L[l][0]*y1 - L[l][1]*y2
+			w.u[f], w.u[f+1], w.u[l] = y1, y2, y3
+			if p != Ground {
+				addSum3(&w.F[p], &F, &W[f], y1/D[f], &W[f+1], y2/D[f+1], &W[l], y3/D[l])
+			}
 			continue
 		}
 		for j := f; j <= l; j++ {
@@ -376,7 +294,69 @@ func (m *Model) groupSolve(w *frames, a, tau []float64, W []sv, D []float64, L [
 		}
 		w.F[p] = Fp
 	}
-	m.groupOutward(w, a, W, D, L, B)
+	m.groupOutward(w, a, W, D, L)
+}
+
+// down3 is a downdate by three columns: U_j and U_j/D_j.
+type down3 struct {
+	U1, U2, U3 *sv
+	V1, V2, V3 sv
+}
+
+// at is entry (r, c) of IA − Σ_j U_j V_jᵀ.
+func (d *down3) at(IA *inertia6, r, c int) float64 {
+	return IA[r][c] - d.U1[r]*d.V1[c] - d.U2[r]*d.V2[c] - d.U3[r]*d.V3[c]
+}
+
+// articulate is the function of that name by three columns: IA becomes
+// IA − Σ_j U_j U_jᵀ/D_j, which is added to the parent's IAp; the 21 entries written out.
+func (d *down3) articulate(IA, IAp *inertia6) {
+	sym(IA, IAp, 0, 0, d.at(IA, 0, 0))
+	sym(IA, IAp, 0, 1, d.at(IA, 0, 1))
+	sym(IA, IAp, 0, 2, d.at(IA, 0, 2))
+	sym(IA, IAp, 0, 3, d.at(IA, 0, 3))
+	sym(IA, IAp, 0, 4, d.at(IA, 0, 4))
+	sym(IA, IAp, 0, 5, d.at(IA, 0, 5))
+	sym(IA, IAp, 1, 1, d.at(IA, 1, 1))
+	sym(IA, IAp, 1, 2, d.at(IA, 1, 2))
+	sym(IA, IAp, 1, 3, d.at(IA, 1, 3))
+	sym(IA, IAp, 1, 4, d.at(IA, 1, 4))
+	sym(IA, IAp, 1, 5, d.at(IA, 1, 5))
+	sym(IA, IAp, 2, 2, d.at(IA, 2, 2))
+	sym(IA, IAp, 2, 3, d.at(IA, 2, 3))
+	sym(IA, IAp, 2, 4, d.at(IA, 2, 4))
+	sym(IA, IAp, 2, 5, d.at(IA, 2, 5))
+	sym(IA, IAp, 3, 3, d.at(IA, 3, 3))
+	sym(IA, IAp, 3, 4, d.at(IA, 3, 4))
+	sym(IA, IAp, 3, 5, d.at(IA, 3, 5))
+	sym(IA, IAp, 4, 4, d.at(IA, 4, 4))
+	sym(IA, IAp, 4, 5, d.at(IA, 4, 5))
+	sym(IA, IAp, 5, 5, d.at(IA, 5, 5))
+}
+
+// articulateTo is articulate without keeping the downdated inertia in IA.
+func (d *down3) articulateTo(IA, IAp *inertia6) {
+	symTo(IAp, 0, 0, d.at(IA, 0, 0))
+	symTo(IAp, 0, 1, d.at(IA, 0, 1))
+	symTo(IAp, 0, 2, d.at(IA, 0, 2))
+	symTo(IAp, 0, 3, d.at(IA, 0, 3))
+	symTo(IAp, 0, 4, d.at(IA, 0, 4))
+	symTo(IAp, 0, 5, d.at(IA, 0, 5))
+	symTo(IAp, 1, 1, d.at(IA, 1, 1))
+	symTo(IAp, 1, 2, d.at(IA, 1, 2))
+	symTo(IAp, 1, 3, d.at(IA, 1, 3))
+	symTo(IAp, 1, 4, d.at(IA, 1, 4))
+	symTo(IAp, 1, 5, d.at(IA, 1, 5))
+	symTo(IAp, 2, 2, d.at(IA, 2, 2))
+	symTo(IAp, 2, 3, d.at(IA, 2, 3))
+	symTo(IAp, 2, 4, d.at(IA, 2, 4))
+	symTo(IAp, 2, 5, d.at(IA, 2, 5))
+	symTo(IAp, 3, 3, d.at(IA, 3, 3))
+	symTo(IAp, 3, 4, d.at(IA, 3, 4))
+	symTo(IAp, 3, 5, d.at(IA, 3, 5))
+	symTo(IAp, 4, 4, d.at(IA, 4, 4))
+	symTo(IAp, 4, 5, d.at(IA, 4, 5))
+	symTo(IAp, 5, 5, d.at(IA, 5, 5))
 }
 
 // downdate replaces IA by IA − Σ_j W_j W_jᵀ / D_j, the articulated inertia the parent
@@ -496,6 +476,31 @@ func addTurn(A *sv, s1, s2, s3 *sv, a1, a2, a3 float64, o *vec3) {
 	A[3] += o[1]*w2 - o[2]*w1
 	A[4] += o[2]*w0 - o[0]*w2
 	A[5] += o[0]*w1 - o[1]*w0
+}
+
+// subScaled sets x to x − k y.
+func subScaled(x, y *sv, k float64) {
+	x[0] -= y[0] * k
+	x[1] -= y[1] * k
+	x[2] -= y[2] * k
+	x[3] -= y[3] * k
+	x[4] -= y[4] * k
+	x[5] -= y[5] * k
+}
+
+// scaleTo sets x to k y.
+func scaleTo(x, y *sv, k float64) {
+	x[0], x[1], x[2], x[3], x[4], x[5] = y[0]*k, y[1]*k, y[2]*k, y[3]*k, y[4]*k, y[5]*k
+}
+
+// addSum3 adds F + k1 W1 + k2 W2 + k3 W3 to x.
+func addSum3(x, F, W1 *sv, k1 float64, W2 *sv, k2 float64, W3 *sv, k3 float64) {
+	x[0] += F[0] + W1[0]*k1 + W2[0]*k2 + W3[0]*k3
+	x[1] += F[1] + W1[1]*k1 + W2[1]*k2 + W3[1]*k3
+	x[2] += F[2] + W1[2]*k1 + W2[2]*k2 + W3[2]*k3
+	x[3] += F[3] + W1[3]*k1 + W2[3]*k2 + W3[3]*k3
+	x[4] += F[4] + W1[4]*k1 + W2[4]*k2 + W3[4]*k3
+	x[5] += F[5] + W1[5]*k1 + W2[5]*k2 + W3[5]*k3
 }
 
 // addIn adds y to x.

@@ -21,7 +21,6 @@ type frames struct {
 	// groups are the joints of the articulated-body recursion (multidof.go), or nil: every
 	// primitive a joint of its own.
 	groups []group
-	B      []ballFactor // the ball joints' factors, by group (multidof.go)
 
 	qpos  []float64 // the q of the positions held (kinematics cache)
 	valid bool
