@@ -24,6 +24,8 @@ type frames struct {
 
 	qpos  []float64 // the q of the positions held (kinematics cache)
 	valid bool
+	pgen  uint64 // the generation of the positions held: npos when they were computed
+	npos  uint64 // the position passes run (kinematics), never swapped
 	still bool   // V and c are zero (kinematics at v = nil): the sweeps skip their velocity terms
 	bare  []bool // the frame carries no body (an inner frame of a composite joint): I = 0
 
@@ -60,6 +62,7 @@ func (w *frames) swapPositions() {
 	w.fx, o.fx = o.fx, w.fx
 	w.qpos, o.qpos = o.qpos, w.qpos
 	w.valid, o.valid = o.valid, w.valid
+	w.pgen, o.pgen = o.pgen, w.pgen
 }
 
 // kinematics is the forward recursion (seed 002 eqs. 46-50) from the root to the leaves:
@@ -75,6 +78,8 @@ func (m *Model) kinematics(w *frames, q, v []float64) {
 			m.positions(w, q)
 			copy(w.qpos, q)
 			w.valid = true
+			w.npos++
+			w.pgen = w.npos
 		}
 	}
 	if v == nil {
