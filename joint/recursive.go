@@ -91,15 +91,28 @@ func (m *Model) kinematics(w *frames, q, v []float64) {
 		return
 	}
 	w.still = false
+	var zero sv
 	for i := range m.prims {
-		var Vp sv
+		Vp := &zero
 		if p := m.prims[i].parent; p != Ground {
-			Vp = w.V[p]
+			Vp = &w.V[p]
 		}
-		sq := w.s[i].scale(v[i])
-		w.V[i] = Vp.add(sq)
-		w.c[i] = crossM(w.V[i], sq)
+		velocity(&w.V[i], &w.c[i], Vp, &w.s[i], v[i])
 	}
+}
+
+// velocity sets V = Vp + s qd and c = V × (s qd), the operations of sv's add, scale and
+// crossM written out on the arrays in place (the velocity recursion's inner loop).
+func velocity(V, c, Vp, s *sv, qd float64) {
+	m0, m1, m2, m3, m4, m5 := s[0]*qd, s[1]*qd, s[2]*qd, s[3]*qd, s[4]*qd, s[5]*qd
+	v0, v1, v2, v3, v4, v5 := Vp[0]+m0, Vp[1]+m1, Vp[2]+m2, Vp[3]+m3, Vp[4]+m4, Vp[5]+m5
+	V[0], V[1], V[2], V[3], V[4], V[5] = v0, v1, v2, v3, v4, v5
+	c[0] = v1*m2 - v2*m1
+	c[1] = v2*m0 - v0*m2
+	c[2] = v0*m1 - v1*m0
+	c[3] = (v1*m5 - v2*m4) + (v4*m2 - v5*m1)
+	c[4] = (v2*m3 - v0*m5) + (v5*m0 - v3*m2)
+	c[5] = (v0*m4 - v1*m3) + (v3*m1 - v4*m0)
 }
 
 // positions is the position part of kinematics.
