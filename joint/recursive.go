@@ -137,9 +137,9 @@ func (m *Model) positions(w *frames, q []float64) {
 			w.s[i] = join(vec3{}, u)
 		case p.coord >= 0:
 			u = Rp.column(p.coord).scale(p.sign)
-			w.R[i] = Rp.turned(p.coord, p.sign*q[i])
+			Rp.turnTo(&w.R[i], p.coord, p.sign*q[i])
 			w.x[i] = o
-			w.s[i] = join(u, o.cross(u))
+			axisTo(&w.s[i], &u, &o)
 		default:
 			u = Rp.mulv(p.axis)
 			rot := axisRotation(p.axis, q[i])
@@ -445,4 +445,10 @@ func (w *frames) point(f int, p vec3) (r, v, a vec3) {
 	v = V.lin().add(V.ang().cross(r))
 	a = A.lin().add(A.ang().cross(r)).add(V.ang().cross(v))
 	return r, v, a
+}
+
+// axisTo sets s to the axis [u; o × u] of a rotation about u through o.
+func axisTo(s *sv, u, o *vec3) {
+	s[0], s[1], s[2] = u[0], u[1], u[2]
+	s[3], s[4], s[5] = o[1]*u[2]-o[2]*u[1], o[2]*u[0]-o[0]*u[2], o[0]*u[1]-o[1]*u[0]
 }

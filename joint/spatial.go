@@ -42,29 +42,28 @@ func (m *mat3) mul(n *mat3) mat3 {
 // column is column k of m.
 func (m *mat3) column(k int) vec3 { return vec3{m[0][k], m[1][k], m[2][k]} }
 
-// turned is m Rot(e_k, angle): columns a and b after k (cyclically) turn by angle in their
-// plane, column k stays. Rodrigues' matrix for a coordinate axis gives the same up to
-// rounding (its diagonal entry c + (1 − c) can miss 1 by an ulp).
-func (m *mat3) turned(k int, angle float64) mat3 {
+// turnTo sets r to m Rot(e_k, angle): columns a and b after k (cyclically) turn by angle
+// in their plane, column k stays. Rodrigues' matrix for a coordinate axis gives the same
+// up to rounding (its diagonal entry c + (1 − c) can miss 1 by an ulp). Written out for
+// each k on the arrays in place (the position pass runs it for every frame at every q).
+func (m *mat3) turnTo(r *mat3, k int, angle float64) {
 	s, c := math.Sincos(angle)
-	r := *m
-	switch k { // constant column indices: no modulo, no bounds checks
+	switch k {
 	case 0:
-		r.turn(1, 2, c, s)
+		for i := range 3 {
+			ra, rb := m[i][1], m[i][2]
+			r[i] = vec3{m[i][0], c*ra + s*rb, c*rb - s*ra}
+		}
 	case 1:
-		r.turn(2, 0, c, s)
+		for i := range 3 {
+			ra, rb := m[i][2], m[i][0]
+			r[i] = vec3{c*rb - s*ra, m[i][1], c*ra + s*rb}
+		}
 	default:
-		r.turn(0, 1, c, s)
-	}
-	return r
-}
-
-// turn turns columns a and b of m by the angle of cosine c and sine s.
-func (m *mat3) turn(a, b int, c, s float64) {
-	for i := range m {
-		ra, rb := m[i][a], m[i][b]
-		m[i][a] = c*ra + s*rb
-		m[i][b] = c*rb - s*ra
+		for i := range 3 {
+			ra, rb := m[i][0], m[i][1]
+			r[i] = vec3{c*ra + s*rb, c*rb - s*ra, m[i][2]}
+		}
 	}
 }
 
