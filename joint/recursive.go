@@ -156,7 +156,7 @@ func (m *Model) positions(w *frames, q []float64) {
 		J, Rt := mat3(b.Inertia), w.R[i].transpose()
 		RJ := w.R[i].mul(&J)
 		Jc := RJ.mul(&Rt)
-		w.I[i] = rigidInertia(b.Mass, c, Jc)
+		rigidInertiaTo(&w.I[i], b.Mass, &c, &Jc)
 		fg := g.scale(b.Mass)
 		w.fx[i] = join(c.cross(fg), fg)
 	}
