@@ -417,15 +417,7 @@ func (m *Model) groupInverseDynamics(w *frames, tau, a []float64, gravity bool) 
 			w.F[l] = sv{}
 			continue
 		}
-		I := &w.I[l]
-		F := I.mulv(A)
-		if !w.still {
-			F = F.add(crossF(w.V[l], I.mulv(w.V[l])))
-		}
-		if gravity {
-			F = F.sub(w.fx[l])
-		}
-		w.F[l] = F
+		bodyForce(&w.F[l], &w.I[l], &A, &w.V[l], &w.fx[l], !w.still, gravity)
 	}
 	for gi := len(w.groups) - 1; gi >= 0; gi-- {
 		g := w.groups[gi]
@@ -511,4 +503,39 @@ func addIn(x, y *sv) {
 	x[3] += y[3]
 	x[4] += y[4]
 	x[5] += y[5]
+}
+
+// bodyForce sets F to I A (+ V ×* I V when moving, − fx with gravity): a body's force in
+// Newton-Euler, the operations of mulv, crossF, add and sub in their order, in place.
+func bodyForce(F *sv, I *inertia6, A, V, fx *sv, moving, gravity bool) {
+	mulvTo(F, I, A)
+	if moving {
+		var h sv
+		mulvTo(&h, I, V)
+		F[0] += (V[1]*h[2] - V[2]*h[1]) + (V[4]*h[5] - V[5]*h[4])
+		F[1] += (V[2]*h[0] - V[0]*h[2]) + (V[5]*h[3] - V[3]*h[5])
+		F[2] += (V[0]*h[1] - V[1]*h[0]) + (V[3]*h[4] - V[4]*h[3])
+		F[3] += V[1]*h[5] - V[2]*h[4]
+		F[4] += V[2]*h[3] - V[0]*h[5]
+		F[5] += V[0]*h[4] - V[1]*h[3]
+	}
+	if gravity {
+		F[0] -= fx[0]
+		F[1] -= fx[1]
+		F[2] -= fx[2]
+		F[3] -= fx[3]
+		F[4] -= fx[4]
+		F[5] -= fx[5]
+	}
+}
+
+// mulvTo sets y to I x, each row summed from +0 in index order as mulv does.
+func mulvTo(y *sv, I *inertia6, x *sv) {
+	x0, x1, x2, x3, x4, x5 := x[0], x[1], x[2], x[3], x[4], x[5]
+	y[0] = 0 + I[0][0]*x0 + I[0][1]*x1 + I[0][2]*x2 + I[0][3]*x3 + I[0][4]*x4 + I[0][5]*x5
+	y[1] = 0 + I[1][0]*x0 + I[1][1]*x1 + I[1][2]*x2 + I[1][3]*x3 + I[1][4]*x4 + I[1][5]*x5
+	y[2] = 0 + I[2][0]*x0 + I[2][1]*x1 + I[2][2]*x2 + I[2][3]*x3 + I[2][4]*x4 + I[2][5]*x5
+	y[3] = 0 + I[3][0]*x0 + I[3][1]*x1 + I[3][2]*x2 + I[3][3]*x3 + I[3][4]*x4 + I[3][5]*x5
+	y[4] = 0 + I[4][0]*x0 + I[4][1]*x1 + I[4][2]*x2 + I[4][3]*x3 + I[4][4]*x4 + I[4][5]*x5
+	y[5] = 0 + I[5][0]*x0 + I[5][1]*x1 + I[5][2]*x2 + I[5][3]*x3 + I[5][4]*x4 + I[5][5]*x5
 }
