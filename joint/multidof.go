@@ -158,22 +158,22 @@ func (m *Model) inwardBall(w *frames, f, p int, tau []float64) {
 	IA, F := &w.IA[l], &w.F[l]
 	s1, s2, s3 := &w.s[f], &w.s[f+1], &w.s[l]
 	n := momentAbout(F, &w.x[l])
-	U1 := IA.mulv(*s1)
-	D1 := s1.dot(U1)
+	U1, U2, U3 := &w.U[f], &w.U[f+1], &w.U[l]
+	mulvTo(U1, IA, s1)
+	D1 := s1.dot(*U1)
 	y1 := tau[f] - angDot(s1, &n)
-	L21 := s2.dot(U1) / D1
-	U2 := IA.mulv(*s2)
-	subScaled(&U2, &U1, L21)
-	D2 := s2.dot(U2)
+	L21 := s2.dot(*U1) / D1
+	mulvTo(U2, IA, s2)
+	subScaled(U2, U1, L21)
+	D2 := s2.dot(*U2)
 	y2 := tau[f+1] - angDot(s2, &n) - L21*y1
-	L31 := s3.dot(U1) / D1
-	L32 := s3.dot(U2) / D2
-	U3 := IA.mulv(*s3)
-	subScaled(&U3, &U1, L31)
-	subScaled(&U3, &U2, L32)
-	D3 := s3.dot(U3)
+	L31 := s3.dot(*U1) / D1
+	L32 := s3.dot(*U2) / D2
+	mulvTo(U3, IA, s3)
+	subScaled(U3, U1, L31)
+	subScaled(U3, U2, L32)
+	D3 := s3.dot(*U3)
 	y3 := tau[l] - angDot(s3, &n) - L31*y1 - L32*y2
-	w.U[f], w.U[f+1], w.U[l] = U1, U2, U3
 	w.D[f], w.D[f+1], w.D[l] = D1, D2, D3
 	w.u[f], w.u[f+1], w.u[l] = y1, y2, y3
 	w.L[f+1][0], w.L[l][0], w.L[l][1] = L21, L31, L32
@@ -181,7 +181,7 @@ func (m *Model) inwardBall(w *frames, f, p int, tau []float64) {
 		return
 	}
 	var d down3
-	d.U1, d.U2, d.U3 = &w.U[f], &w.U[f+1], &w.U[l]
+	d.U1, d.U2, d.U3 = U1, U2, U3
 	scaleTo(&d.V1, d.U1, 1/D1)
 	scaleTo(&d.V2, d.U2, 1/D2)
 	scaleTo(&d.V3, d.U3, 1/D3)
