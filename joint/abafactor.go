@@ -4,38 +4,57 @@ package joint
 // computes from the position and the inertias alone: each joint's U = IA s and
 // D = sᵀ IA s (seed 002 Table 1, the inward sweep's articulated inertias), at the point
 // (q, and the geometric stiffness kg with its factor k when the solve carried them) of
-// the solve that computed them. A solve at that point again needs only the sweeps of the
+// the solve that computed them (the point's positions named by their generation in the
+// frames, frames.pgen). A solve at that point again needs only the sweeps of the
 // right side (abaSolve): the implicit methods' preconditioner solves many right sides at
 // the point of its last factorization (massSchur.massSolve), and the downdates of the
 // articulated inertias are most of a solve.
 type abaFactor struct {
 	valid bool
-	q     []float64 // the tree coordinates of the point
-	stiff bool      // the solve carried k K_g
+	pgen  uint64 // the generation of the positions of the point (frames.pgen)
+	stiff bool   // the solve carried k K_g
 	k     float64
 	kg    []float64 // K_g of the point (stiff), sized at the first stiff solve
 	U     []sv
 	D     []float64
+	L     [][maxGroup - 1]float64 // the groups' factors of D (multidof.go)
 }
 
 func newABAFactor(n int) abaFactor {
-	return abaFactor{q: make([]float64, n), U: make([]sv, n), D: make([]float64, n)}
+	return abaFactor{U: make([]sv, n), D: make([]float64, n), L: make([][maxGroup - 1]float64, n)}
 }
 
-// holds reports whether f was computed at q with the stiffness k·kg (kg nil: none).
-func (f *abaFactor) holds(q, kg []float64, k float64) bool {
-	if !f.valid || !equal(q, f.q) || (kg != nil) != f.stiff {
+// holds reports whether f was computed at the positions w holds with the stiffness k·kg
+// (kg nil: none): their generations compared, not the coordinates, and kg on the frames
+// that carry a body.
+func (f *abaFactor) holds(w *frames, kg []float64, k float64) bool {
+	if !f.valid || f.pgen != w.pgen || (kg != nil) != f.stiff {
 		return false
 	}
-	return kg == nil || (k == f.k && equal(kg, f.kg))
+	if kg == nil {
+		return true
+	}
+	if k != f.k {
+		return false
+	}
+	for i, bare := range w.bare { // a frame without a body takes no stiffness: its block is never read
+		if !bare && !equal(kg[kgSize*i:kgSize*(i+1)], f.kg[kgSize*i:kgSize*(i+1)]) {
+			return false
+		}
+	}
+	return true
 }
 
-// keep records the U and D the last full solve left in w, at q with the stiffness k·kg.
-func (f *abaFactor) keep(w *frames, q, kg []float64, k float64) {
-	n := len(f.q)
-	copy(f.q, q[:n])
+// keep records the U and D the last full solve left in w, at its positions with the
+// stiffness k·kg.
+func (f *abaFactor) keep(w *frames, kg []float64, k float64) {
+	n := len(f.D)
+	f.pgen = w.pgen
 	copy(f.U, w.U)
 	copy(f.D, w.D)
+	if w.groups != nil {
+		copy(f.L, w.L)
+	}
 	f.stiff, f.k = kg != nil, k
 	if kg != nil {
 		if f.kg == nil {
@@ -61,15 +80,19 @@ func (s *System) massSolve(x []float64, q, b []float64, locked []bool, kg []floa
 		return
 	}
 	for j := range s.fac {
-		if s.fac[j].holds(q, kg, k) {
-			s.m.abaSolve(s.w, x, b, s.fac[j].U, s.fac[j].D)
+		if s.fac[j].holds(s.w, kg, k) {
+			if s.w.groups != nil {
+				s.m.groupSolve(s.w, x, b, s.fac[j].U, s.fac[j].D, s.fac[j].L)
+			} else {
+				s.m.abaSolve(s.w, x, b, s.fac[j].U, s.fac[j].D)
+			}
 			s.facLast = j
 			return
 		}
 	}
 	s.m.stiffForwardDynamics(s.w, x, b, nil, false, kg, k)
 	s.facLast = 1 - s.facLast
-	s.fac[s.facLast].keep(s.w, q, kg, k)
+	s.fac[s.facLast].keep(s.w, kg, k)
 }
 
 // abaSolve is stiffForwardDynamics at zero velocity, without gravity and without locked

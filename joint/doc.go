@@ -18,7 +18,11 @@
 //
 // All spatial quantities are kept in world coordinates, referred to the world origin
 // (Plücker coordinates [ω; v_O]), so a parent and a child never need a frame transform:
-// the recursions of Featherstone's "base coordinates" form.
+// the recursions of Featherstone's "base coordinates" form. The articulated-body
+// recursion and Newton-Euler take a composite joint's primitives as one joint of two,
+// three or six degrees of freedom (multidof.go): one downdate of the body's articulated
+// inertia by a k × k D (factored L Δ Lᵀ) instead of k through the massless inner frames,
+// and a spherical joint's three axes through one point as one rotation about it.
 //
 // What the integrators get: Mass (composite-rigid-body algorithm, O(N·depth)) and Force
 // (Newton-Euler, O(N)) for the contract; MassSolve (dae.MassSolver: the articulated-body

@@ -15,3 +15,19 @@ func (s *System) GeometricStiffnessDense(q, kg []float64) *mat.Dense {
 	s.m.kinematics(s.w, q, nil)
 	return stiffnessDense(s, kg)
 }
+
+// UsePrimitives makes s's articulated-body recursion take every primitive as a joint of
+// its own (the recursion before multidof.go), for the tests that compare the two.
+func (s *System) UsePrimitives() {
+	s.w.groups = nil
+	s.fac = [2]abaFactor{newABAFactor(s.nt), newABAFactor(s.nt)}
+}
+
+// Groups returns the sizes of the joints of s's articulated-body recursion.
+func (s *System) Groups() []int {
+	var k []int
+	for _, g := range s.w.groups {
+		k = append(k, g.last-g.first+1)
+	}
+	return k
+}

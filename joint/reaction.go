@@ -44,6 +44,7 @@ func (s *System) TransmittedWrenches(dst []Wrench, t float64, q, v, a, lambda []
 	}
 	s.m.kinematics(s.w, q, v)
 	s.m.inverseDynamics(s.w, s.tau, a, true) // w.F: the subtree sums of I A + V ×* I V − gravity
+	s.m.innerForces(s.w)
 	if len(s.m.sds)+len(s.m.loads) > 0 {
 		s.frameWrenches(t) // s.el.W: the force elements' wrenches, summed over the subtree
 	} else {

@@ -16,9 +16,16 @@ type frames struct {
 	U  []sv
 	D  []float64
 	u  []float64
+	L  [][maxGroup - 1]float64 // a group's unit lower triangular factor of D, row by row (multidof.go)
+
+	// groups are the joints of the articulated-body recursion (multidof.go), or nil: every
+	// primitive a joint of its own.
+	groups []group
 
 	qpos  []float64 // the q of the positions held (kinematics cache)
 	valid bool
+	pgen  uint64 // the generation of the positions held: npos when they were computed
+	npos  uint64 // the position passes run (kinematics), never swapped
 	still bool   // V and c are zero (kinematics at v = nil): the sweeps skip their velocity terms
 	bare  []bool // the frame carries no body (an inner frame of a composite joint): I = 0
 
@@ -34,7 +41,7 @@ func newFrames(n int) *frames {
 	return &frames{R: make([]mat3, n), x: make([]vec3, n), s: make([]sv, n), V: make([]sv, n),
 		c: make([]sv, n), I: make([]inertia6, n), fx: make([]sv, n), A: make([]sv, n),
 		F: make([]sv, n), IA: make([]inertia6, n), U: make([]sv, n), D: make([]float64, n),
-		u: make([]float64, n), qpos: make([]float64, n), bare: make([]bool, n)}
+		u: make([]float64, n), L: make([][maxGroup - 1]float64, n), qpos: make([]float64, n), bare: make([]bool, n)}
 }
 
 // newCachedFrames is newFrames with a spare set of positions (frames.spare).
@@ -55,6 +62,7 @@ func (w *frames) swapPositions() {
 	w.fx, o.fx = o.fx, w.fx
 	w.qpos, o.qpos = o.qpos, w.qpos
 	w.valid, o.valid = o.valid, w.valid
+	w.pgen, o.pgen = o.pgen, w.pgen
 }
 
 // kinematics is the forward recursion (seed 002 eqs. 46-50) from the root to the leaves:
@@ -70,6 +78,8 @@ func (m *Model) kinematics(w *frames, q, v []float64) {
 			m.positions(w, q)
 			copy(w.qpos, q)
 			w.valid = true
+			w.npos++
+			w.pgen = w.npos
 		}
 	}
 	if v == nil {
@@ -81,15 +91,28 @@ func (m *Model) kinematics(w *frames, q, v []float64) {
 		return
 	}
 	w.still = false
+	var zero sv
 	for i := range m.prims {
-		var Vp sv
+		Vp := &zero
 		if p := m.prims[i].parent; p != Ground {
-			Vp = w.V[p]
+			Vp = &w.V[p]
 		}
-		sq := w.s[i].scale(v[i])
-		w.V[i] = Vp.add(sq)
-		w.c[i] = crossM(w.V[i], sq)
+		velocity(&w.V[i], &w.c[i], Vp, &w.s[i], v[i])
 	}
+}
+
+// velocity sets V = Vp + s qd and c = V × (s qd), the operations of sv's add, scale and
+// crossM written out on the arrays in place (the velocity recursion's inner loop).
+func velocity(V, c, Vp, s *sv, qd float64) {
+	m0, m1, m2, m3, m4, m5 := s[0]*qd, s[1]*qd, s[2]*qd, s[3]*qd, s[4]*qd, s[5]*qd
+	v0, v1, v2, v3, v4, v5 := Vp[0]+m0, Vp[1]+m1, Vp[2]+m2, Vp[3]+m3, Vp[4]+m4, Vp[5]+m5
+	V[0], V[1], V[2], V[3], V[4], V[5] = v0, v1, v2, v3, v4, v5
+	c[0] = v1*m2 - v2*m1
+	c[1] = v2*m0 - v0*m2
+	c[2] = v0*m1 - v1*m0
+	c[3] = (v1*m5 - v2*m4) + (v4*m2 - v5*m1)
+	c[4] = (v2*m3 - v0*m5) + (v5*m0 - v3*m2)
+	c[5] = (v0*m4 - v1*m3) + (v3*m1 - v4*m0)
 }
 
 // positions is the position part of kinematics.
@@ -114,9 +137,9 @@ func (m *Model) positions(w *frames, q []float64) {
 			w.s[i] = join(vec3{}, u)
 		case p.coord >= 0:
 			u = Rp.column(p.coord).scale(p.sign)
-			w.R[i] = Rp.turned(p.coord, p.sign*q[i])
+			Rp.turnTo(&w.R[i], p.coord, p.sign*q[i])
 			w.x[i] = o
-			w.s[i] = join(u, o.cross(u))
+			axisTo(&w.s[i], &u, &o)
 		default:
 			u = Rp.mulv(p.axis)
 			rot := axisRotation(p.axis, q[i])
@@ -133,7 +156,7 @@ func (m *Model) positions(w *frames, q []float64) {
 		J, Rt := mat3(b.Inertia), w.R[i].transpose()
 		RJ := w.R[i].mul(&J)
 		Jc := RJ.mul(&Rt)
-		w.I[i] = rigidInertia(b.Mass, c, Jc)
+		rigidInertiaTo(&w.I[i], b.Mass, &c, &Jc)
 		fg := g.scale(b.Mass)
 		w.fx[i] = join(c.cross(fg), fg)
 	}
@@ -184,6 +207,10 @@ func (p *primitive) jointForce(q, v float64) float64 {
 // inverseDynamics is the recursive Newton-Euler algorithm: tau = M(q) a + b(q, v) with
 // b the velocity-product and gravity terms, from kinematics already in w. Cost O(N).
 func (m *Model) inverseDynamics(w *frames, tau, a []float64, gravity bool) {
+	if w.groups != nil {
+		m.groupInverseDynamics(w, tau, a, gravity)
+		return
+	}
 	for i := range m.prims {
 		p := m.prims[i].parent
 		A := w.c[i]
@@ -229,6 +256,10 @@ func (m *Model) forwardDynamics(w *frames, a, tau []float64, locked []bool, grav
 // body's inertia (kg nil: none): the solve of (M + k Σ Φ_mᵀ K_m Φ_m) a = tau − b with the
 // geometric stiffness K_m of geomstiff.go, O(N) like the plain recursion.
 func (m *Model) stiffForwardDynamics(w *frames, a, tau []float64, locked []bool, gravity bool, kg []float64, k float64) {
+	if locked == nil && w.groups != nil {
+		m.groupForwardDynamics(w, a, tau, gravity, kg, k)
+		return
+	}
 	n := len(m.prims)
 	for i := 0; i < n; i++ {
 		w.IA[i] = w.I[i]
@@ -414,4 +445,10 @@ func (w *frames) point(f int, p vec3) (r, v, a vec3) {
 	v = V.lin().add(V.ang().cross(r))
 	a = A.lin().add(A.ang().cross(r)).add(V.ang().cross(v))
 	return r, v, a
+}
+
+// axisTo sets s to the axis [u; o × u] of a rotation about u through o.
+func axisTo(s *sv, u, o *vec3) {
+	s[0], s[1], s[2] = u[0], u[1], u[2]
+	s[3], s[4], s[5] = o[1]*u[2]-o[2]*u[1], o[2]*u[0]-o[0]*u[2], o[0]*u[1]-o[1]*u[0]
 }

@@ -42,29 +42,28 @@ func (m *mat3) mul(n *mat3) mat3 {
 // column is column k of m.
 func (m *mat3) column(k int) vec3 { return vec3{m[0][k], m[1][k], m[2][k]} }
 
-// turned is m Rot(e_k, angle): columns a and b after k (cyclically) turn by angle in their
-// plane, column k stays. Rodrigues' matrix for a coordinate axis gives the same up to
-// rounding (its diagonal entry c + (1 − c) can miss 1 by an ulp).
-func (m *mat3) turned(k int, angle float64) mat3 {
+// turnTo sets r to m Rot(e_k, angle): columns a and b after k (cyclically) turn by angle
+// in their plane, column k stays. Rodrigues' matrix for a coordinate axis gives the same
+// up to rounding (its diagonal entry c + (1 − c) can miss 1 by an ulp). Written out for
+// each k on the arrays in place (the position pass runs it for every frame at every q).
+func (m *mat3) turnTo(r *mat3, k int, angle float64) {
 	s, c := math.Sincos(angle)
-	r := *m
-	switch k { // constant column indices: no modulo, no bounds checks
+	switch k {
 	case 0:
-		r.turn(1, 2, c, s)
+		for i := range 3 {
+			ra, rb := m[i][1], m[i][2]
+			r[i] = vec3{m[i][0], c*ra + s*rb, c*rb - s*ra}
+		}
 	case 1:
-		r.turn(2, 0, c, s)
+		for i := range 3 {
+			ra, rb := m[i][2], m[i][0]
+			r[i] = vec3{c*rb - s*ra, m[i][1], c*ra + s*rb}
+		}
 	default:
-		r.turn(0, 1, c, s)
-	}
-	return r
-}
-
-// turn turns columns a and b of m by the angle of cosine c and sine s.
-func (m *mat3) turn(a, b int, c, s float64) {
-	for i := range m {
-		ra, rb := m[i][a], m[i][b]
-		m[i][a] = c*ra + s*rb
-		m[i][b] = c*rb - s*ra
+		for i := range 3 {
+			ra, rb := m[i][0], m[i][1]
+			r[i] = vec3{c*ra + s*rb, c*rb - s*ra, m[i][2]}
+		}
 	}
 }
 
@@ -153,18 +152,17 @@ func (I *inertia6) addTo(J *inertia6) {
 	}
 }
 
-// rigidInertia is the spatial inertia at the world origin of a body of mass m whose centre
-// of mass is at c with central inertia tensor Jc, both in world coordinates.
-func rigidInertia(m float64, c vec3, Jc mat3) inertia6 {
+// rigidInertiaTo writes into I the spatial inertia at the world origin of a body of mass
+// m whose centre of mass is at c with central inertia tensor Jc, both in world
+// coordinates (in place: the position pass's step for every body at every q).
+func rigidInertiaTo(I *inertia6, m float64, c *vec3, Jc *mat3) {
 	// J_O = J_c + m (cᵀc 1 − c cᵀ), the parallel-axis theorem, with m c̃ in the upper
 	// right block and its transpose in the lower left; x = m c.
-	x, mcc := c.scale(m), m*c.dot(c)
-	return inertia6{
-		{Jc[0][0] - x[0]*c[0] + mcc, Jc[0][1] - x[0]*c[1], Jc[0][2] - x[0]*c[2], 0, -x[2], x[1]},
-		{Jc[1][0] - x[1]*c[0], Jc[1][1] - x[1]*c[1] + mcc, Jc[1][2] - x[1]*c[2], x[2], 0, -x[0]},
-		{Jc[2][0] - x[2]*c[0], Jc[2][1] - x[2]*c[1], Jc[2][2] - x[2]*c[2] + mcc, -x[1], x[0], 0},
-		{0, x[2], -x[1], m, 0, 0},
-		{-x[2], 0, x[0], 0, m, 0},
-		{x[1], -x[0], 0, 0, 0, m},
-	}
+	x, mcc := c.scale(m), m*c.dot(*c)
+	I[0][0], I[0][1], I[0][2], I[0][3], I[0][4], I[0][5] = Jc[0][0]-x[0]*c[0]+mcc, Jc[0][1]-x[0]*c[1], Jc[0][2]-x[0]*c[2], 0, -x[2], x[1]
+	I[1][0], I[1][1], I[1][2], I[1][3], I[1][4], I[1][5] = Jc[1][0]-x[1]*c[0], Jc[1][1]-x[1]*c[1]+mcc, Jc[1][2]-x[1]*c[2], x[2], 0, -x[0]
+	I[2][0], I[2][1], I[2][2], I[2][3], I[2][4], I[2][5] = Jc[2][0]-x[2]*c[0], Jc[2][1]-x[2]*c[1], Jc[2][2]-x[2]*c[2]+mcc, -x[1], x[0], 0
+	I[3][0], I[3][1], I[3][2], I[3][3], I[3][4], I[3][5] = 0, x[2], -x[1], m, 0, 0
+	I[4][0], I[4][1], I[4][2], I[4][3], I[4][4], I[4][5] = -x[2], 0, x[0], 0, m, 0
+	I[5][0], I[5][1], I[5][2], I[5][3], I[5][4], I[5][5] = x[1], -x[0], 0, 0, 0, m
 }

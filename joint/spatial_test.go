@@ -25,7 +25,9 @@ func TestCoordinateAxisRotation(t *testing.T) {
 				R := axisRotation(unit(vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}), 7*rng.Float64())
 				q := 4 * math.Pi * (rng.Float64() - 0.5)
 				rot := axisRotation(p.axis, q)
-				want, got := R.mul(&rot), R.turned(p.coord, p.sign*q)
+				var got mat3
+				want := R.mul(&rot)
+				R.turnTo(&got, p.coord, p.sign*q)
 				for i := range 3 {
 					for j := range 3 {
 						if d := math.Abs(got[i][j] - want[i][j]); d > 1e-15 {

@@ -1,0 +1,541 @@
+package joint
+
+// A composite joint (spherical, universal, free, Cardan) is a chain of primitives whose
+// inner frames are bare: no mass, no inertia, no other child. In the articulated-body
+// recursion such a chain is one joint of k degrees of freedom with the motion subspace
+// S = [s_1 … s_k] of its primitives' axes and the relative velocity-product acceleration
+// c = c_1 + … + c_k (Featherstone's multi-degree-of-freedom joint): one downdate of the
+// last body's articulated inertia, IA − U D⁻¹ Uᵀ with U = IA S and D = Sᵀ IA S (k × k),
+// instead of k rank-one downdates of 6 × 6 inertias through the bare frames.
+//
+// D is factored as L Δ Lᵀ (L unit lower triangular), column by column from the axes:
+// W = U L⁻ᵀ has the columns w_j = IA s_j − Σ_{m<j} L_jm w_m, L_jm = (s_j·w_m)/Δ_m and
+// Δ_j = s_j·w_j, so that U D⁻¹ Uᵀ = Σ_j w_j w_jᵀ/Δ_j, U D⁻¹ u = Σ_j w_j y_j/Δ_j with
+// y = L⁻¹ u, and the accelerations D⁻¹(u − Uᵀ A) = L⁻ᵀ ((y − Wᵀ A)/Δ). For k = 1 these
+// are the one-degree-of-freedom recursion's U, D and operations, bit for bit.
+
+// group is one joint of the recursion: the primitives first … last (consecutive in the
+// tree's order, each the parent of the next, all but the last bare with no other child).
+// ball marks three rotations about one point o (a spherical or Cardan joint): their axes
+// are s_j = [u_j; o × u_j], so Σ s_j a_j = [ω; o × ω] with ω = Σ u_j a_j, and s_j·F =
+// u_j·(n − o × f) for F = [n; f], the sums the recursion then takes in these forms.
+type group struct {
+	first, last int
+	ball        bool
+}
+
+// maxGroup is the largest number of primitives a group takes (a free joint's six).
+const maxGroup = 6
+
+// jointGroups partitions the primitives into groups: a primitive that is bare, has one
+// child and that child right after it, is joined with that child, up to maxGroup in a
+// group. Every other primitive ends its group.
+func (m *Model) jointGroups() []group {
+	n := len(m.prims)
+	children := make([]int, n)
+	for i := range m.prims {
+		if p := m.prims[i].parent; p != Ground {
+			children[p]++
+		}
+	}
+	var gs []group
+	for i := 0; i < n; {
+		g := group{first: i, last: i}
+		for g.last+1 < n && g.last-g.first+1 < maxGroup && m.prims[g.last].bare &&
+			children[g.last] == 1 && m.prims[g.last+1].parent == g.last {
+			g.last++
+		}
+		g.ball = g.last == g.first+2
+		for j := g.first; j <= g.last; j++ {
+			p := &m.prims[j]
+			g.ball = g.ball && !p.prismatic && (j == g.first || p.origin == vec3{})
+		}
+		gs = append(gs, g)
+		i = g.last + 1
+	}
+	return gs
+}
+
+// groupForwardDynamics is stiffForwardDynamics without locked coordinates, with the
+// composite joints of w.groups as multi-degree-of-freedom joints: the same accelerations
+// up to rounding (the same bits where every group is one primitive). It leaves in w.U,
+// w.D and w.L each group's W, Δ and L (abaFactor), and in w.A the accelerations of the
+// groups' last frames only.
+func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, kg []float64, k float64) {
+	for _, g := range w.groups { // the inner frames' inertias and forces are never read
+		i := g.last
+		w.IA[i] = w.I[i]
+		var F sv
+		if w.bare[i] {
+			w.F[i] = F
+			continue
+		}
+		if kg != nil {
+			addStiffness(&w.IA[i], kg[kgSize*i:], k)
+		}
+		if !w.still {
+			F = crossF(w.V[i], w.I[i].mulv(w.V[i]))
+		}
+		if gravity {
+			F = F.sub(w.fx[i])
+		}
+		w.F[i] = F
+	}
+	for gi := len(w.groups) - 1; gi >= 0; gi-- {
+		g := w.groups[gi]
+		f, l := g.first, g.last
+		p := m.prims[f].parent
+		switch {
+		case l == f: // one primitive: the one-degree-of-freedom recursion's operations
+			m.inward1(w, l, p, tau[l])
+			continue
+		case g.ball:
+			m.inwardBall(w, f, p, tau)
+			continue
+		}
+		IA, F := &w.IA[l], w.F[l]
+		for j := f; j <= l; j++ {
+			s := &w.s[j]
+			U := IA.mulv(*s)
+			u := tau[j] - s.dot(F)
+			for r := f; r < j; r++ {
+				L := s.dot(w.U[r]) / w.D[r]
+				w.L[j][r-f] = L
+				U = U.sub(w.U[r].scale(L))
+				u -= L * w.u[r]
+			}
+			w.U[j], w.D[j], w.u[j] = U, s.dot(U), u
+		}
+		if p == Ground {
+			continue
+		}
+		downdate(IA, w.U[f:l+1], w.D[f:l+1])
+		IA.addTo(&w.IA[p])
+		Fp := w.F[p].add(F)
+		if !w.still {
+			c := w.c[f]
+			for j := f + 1; j <= l; j++ {
+				c = c.add(w.c[j])
+			}
+			Fp = Fp.add(IA.mulv(c))
+		}
+		for j := f; j <= l; j++ {
+			Fp = Fp.add(w.U[j].scale(w.u[j] / w.D[j]))
+		}
+		w.F[p] = Fp
+	}
+	m.groupOutward(w, a, w.U, w.D, w.L)
+}
+
+// inward1 is the inward step of the recursion on the one-primitive joint i with parent p:
+// stiffForwardDynamics' operations.
+func (m *Model) inward1(w *frames, i, p int, tau float64) {
+	IA, s := &w.IA[i], &w.s[i]
+	U := IA.mulv(*s)
+	D := s.dot(U)
+	u := tau - s.dot(w.F[i])
+	w.U[i], w.D[i], w.u[i] = U, D, u
+	if p == Ground {
+		return
+	}
+	Ud := U.scale(1 / D)
+	if w.still {
+		articulateTo(IA, &w.IA[p], &U, &Ud)
+	} else {
+		articulate(IA, &w.IA[p], &U, &Ud)
+	}
+	Fp := w.F[p].add(w.F[i])
+	if !w.still {
+		Fp = Fp.add(IA.mulv(w.c[i]))
+	}
+	w.F[p] = Fp.add(U.scale(u / D))
+}
+
+// inwardBall is the inward step on the ball joint f, f+1, f+2 with parent p: the factors
+// of D = Sᵀ IA S written out, then one downdate by three columns.
+func (m *Model) inwardBall(w *frames, f, p int, tau []float64) {
+	l := f + 2
+	IA, F := &w.IA[l], &w.F[l]
+	s1, s2, s3 := &w.s[f], &w.s[f+1], &w.s[l]
+	n := momentAbout(F, &w.x[l])
+	U1, U2, U3 := &w.U[f], &w.U[f+1], &w.U[l]
+	mulvTo(U1, IA, s1)
+	D1 := s1.dot(*U1)
+	y1 := tau[f] - angDot(s1, &n)
+	L21 := s2.dot(*U1) / D1
+	mulvTo(U2, IA, s2)
+	subScaled(U2, U1, L21)
+	D2 := s2.dot(*U2)
+	y2 := tau[f+1] - angDot(s2, &n) - L21*y1
+	L31 := s3.dot(*U1) / D1
+	L32 := s3.dot(*U2) / D2
+	mulvTo(U3, IA, s3)
+	subScaled(U3, U1, L31)
+	subScaled(U3, U2, L32)
+	D3 := s3.dot(*U3)
+	y3 := tau[l] - angDot(s3, &n) - L31*y1 - L32*y2
+	w.D[f], w.D[f+1], w.D[l] = D1, D2, D3
+	w.u[f], w.u[f+1], w.u[l] = y1, y2, y3
+	w.L[f+1][0], w.L[l][0], w.L[l][1] = L21, L31, L32
+	if p == Ground {
+		return
+	}
+	var d down3
+	d.U1, d.U2, d.U3 = U1, U2, U3
+	scaleTo(&d.V1, d.U1, 1/D1)
+	scaleTo(&d.V2, d.U2, 1/D2)
+	scaleTo(&d.V3, d.U3, 1/D3)
+	Fp := &w.F[p]
+	if w.still {
+		d.articulateTo(IA, &w.IA[p])
+	} else {
+		d.articulate(IA, &w.IA[p])
+		*Fp = Fp.add(IA.mulv(w.c[f].add(w.c[f+1]).add(w.c[l])))
+	}
+	addSum3(Fp, F, d.U1, y1/D1, d.U2, y2/D2, d.U3, y3/D3)
+}
+
+// groupOutward is the outward sweep of the grouped recursion: each group's accelerations
+// L⁻ᵀ ((y − Wᵀ A')/Δ) from its parent's acceleration A' (plus its velocity-product term),
+// with y in w.u and W, Δ, L the group's factors.
+func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][maxGroup - 1]float64) {
+	for _, g := range w.groups {
+		f, l := g.first, g.last
+		var A sv
+		switch {
+		case l == f: // as the one-degree-of-freedom recursion sums
+			A = w.c[l]
+			if p := m.prims[l].parent; p != Ground {
+				A = A.add(w.A[p])
+			}
+		case w.still: // c is zero
+			if p := m.prims[f].parent; p != Ground {
+				A = w.A[p]
+			}
+		default:
+			A = w.c[f]
+			for j := f + 1; j <= l; j++ {
+				A = A.add(w.c[j])
+			}
+			if p := m.prims[f].parent; p != Ground {
+				A = A.add(w.A[p])
+			}
+		}
+		switch {
+		case l == f:
+			a[l] = (w.u[l] - W[l].dot(A)) / D[l]
+			w.A[l] = A.add(w.s[l].scale(a[l]))
+			continue
+		case g.ball:
+			a3 := (w.u[l] - W[l].dot(A)) / D[l]
+			a2 := (w.u[f+1]-W[f+1].dot(A))/D[f+1] - L[l][1]*a3
+			a1 := (w.u[f]-W[f].dot(A))/D[f] - L[f+1][0]*a2 - L[l][0]*a3
+			a[f], a[f+1], a[l] = a1, a2, a3
+			addTurn(&A, &w.s[f], &w.s[f+1], &w.s[l], a1, a2, a3, &w.x[l])
+			w.A[l] = A
+			continue
+		}
+		for j := l; j >= f; j-- {
+			t := (w.u[j] - W[j].dot(A)) / D[j]
+			for r := j + 1; r <= l; r++ {
+				t -= L[r][j-f] * a[r]
+			}
+			a[j] = t
+		}
+		for j := f; j <= l; j++ {
+			A = A.add(w.s[j].scale(a[j]))
+		}
+		w.A[l] = A
+	}
+}
+
+// groupSolve is abaSolve with the groups' factors W, Δ and L of an earlier
+// groupForwardDynamics at the positions in w: the same operations on the right side in
+// the same order.
+func (m *Model) groupSolve(w *frames, a, tau []float64, W []sv, D []float64, L [][maxGroup - 1]float64) {
+	clear(w.F[:len(m.prims)])
+	for gi := len(w.groups) - 1; gi >= 0; gi-- {
+		g := w.groups[gi]
+		f, l := g.first, g.last
+		F := w.F[l]
+		p := m.prims[f].parent
+		switch {
+		case l == f:
+			u := tau[l] - w.s[l].dot(F)
+			w.u[l] = u
+			if p != Ground {
+				w.F[p] = w.F[p].add(F).add(W[l].scale(u / D[l]))
+			}
+			continue
+		case g.ball:
+			n := momentAbout(&F, &w.x[l])
+			y1 := tau[f] - angDot(&w.s[f], &n)
+			y2 := tau[f+1] - angDot(&w.s[f+1], &n) - L[f+1][0]*y1
+			y3 := tau[l] - angDot(&w.s[l], &n) - L[l][0]*y1 - L[l][1]*y2
+			w.u[f], w.u[f+1], w.u[l] = y1, y2, y3
+			if p != Ground {
+				addSum3(&w.F[p], &F, &W[f], y1/D[f], &W[f+1], y2/D[f+1], &W[l], y3/D[l])
+			}
+			continue
+		}
+		for j := f; j <= l; j++ {
+			u := tau[j] - w.s[j].dot(F)
+			for r := f; r < j; r++ {
+				u -= L[j][r-f] * w.u[r]
+			}
+			w.u[j] = u
+		}
+		if p == Ground {
+			continue
+		}
+		Fp := w.F[p].add(F)
+		for j := f; j <= l; j++ {
+			Fp = Fp.add(W[j].scale(w.u[j] / D[j]))
+		}
+		w.F[p] = Fp
+	}
+	m.groupOutward(w, a, W, D, L)
+}
+
+// down3 is a downdate by three columns: U_j and U_j/D_j.
+type down3 struct {
+	U1, U2, U3 *sv
+	V1, V2, V3 sv
+}
+
+// at is entry (r, c) of IA − Σ_j U_j V_jᵀ.
+func (d *down3) at(IA *inertia6, r, c int) float64 {
+	return IA[r][c] - d.U1[r]*d.V1[c] - d.U2[r]*d.V2[c] - d.U3[r]*d.V3[c]
+}
+
+// articulate is the function of that name by three columns: IA becomes
+// IA − Σ_j U_j U_jᵀ/D_j, which is added to the parent's IAp; the 21 entries written out.
+func (d *down3) articulate(IA, IAp *inertia6) {
+	sym(IA, IAp, 0, 0, d.at(IA, 0, 0))
+	sym(IA, IAp, 0, 1, d.at(IA, 0, 1))
+	sym(IA, IAp, 0, 2, d.at(IA, 0, 2))
+	sym(IA, IAp, 0, 3, d.at(IA, 0, 3))
+	sym(IA, IAp, 0, 4, d.at(IA, 0, 4))
+	sym(IA, IAp, 0, 5, d.at(IA, 0, 5))
+	sym(IA, IAp, 1, 1, d.at(IA, 1, 1))
+	sym(IA, IAp, 1, 2, d.at(IA, 1, 2))
+	sym(IA, IAp, 1, 3, d.at(IA, 1, 3))
+	sym(IA, IAp, 1, 4, d.at(IA, 1, 4))
+	sym(IA, IAp, 1, 5, d.at(IA, 1, 5))
+	sym(IA, IAp, 2, 2, d.at(IA, 2, 2))
+	sym(IA, IAp, 2, 3, d.at(IA, 2, 3))
+	sym(IA, IAp, 2, 4, d.at(IA, 2, 4))
+	sym(IA, IAp, 2, 5, d.at(IA, 2, 5))
+	sym(IA, IAp, 3, 3, d.at(IA, 3, 3))
+	sym(IA, IAp, 3, 4, d.at(IA, 3, 4))
+	sym(IA, IAp, 3, 5, d.at(IA, 3, 5))
+	sym(IA, IAp, 4, 4, d.at(IA, 4, 4))
+	sym(IA, IAp, 4, 5, d.at(IA, 4, 5))
+	sym(IA, IAp, 5, 5, d.at(IA, 5, 5))
+}
+
+// articulateTo is articulate without keeping the downdated inertia in IA.
+func (d *down3) articulateTo(IA, IAp *inertia6) {
+	symTo(IAp, 0, 0, d.at(IA, 0, 0))
+	symTo(IAp, 0, 1, d.at(IA, 0, 1))
+	symTo(IAp, 0, 2, d.at(IA, 0, 2))
+	symTo(IAp, 0, 3, d.at(IA, 0, 3))
+	symTo(IAp, 0, 4, d.at(IA, 0, 4))
+	symTo(IAp, 0, 5, d.at(IA, 0, 5))
+	symTo(IAp, 1, 1, d.at(IA, 1, 1))
+	symTo(IAp, 1, 2, d.at(IA, 1, 2))
+	symTo(IAp, 1, 3, d.at(IA, 1, 3))
+	symTo(IAp, 1, 4, d.at(IA, 1, 4))
+	symTo(IAp, 1, 5, d.at(IA, 1, 5))
+	symTo(IAp, 2, 2, d.at(IA, 2, 2))
+	symTo(IAp, 2, 3, d.at(IA, 2, 3))
+	symTo(IAp, 2, 4, d.at(IA, 2, 4))
+	symTo(IAp, 2, 5, d.at(IA, 2, 5))
+	symTo(IAp, 3, 3, d.at(IA, 3, 3))
+	symTo(IAp, 3, 4, d.at(IA, 3, 4))
+	symTo(IAp, 3, 5, d.at(IA, 3, 5))
+	symTo(IAp, 4, 4, d.at(IA, 4, 4))
+	symTo(IAp, 4, 5, d.at(IA, 4, 5))
+	symTo(IAp, 5, 5, d.at(IA, 5, 5))
+}
+
+// downdate replaces IA by IA − Σ_j W_j W_jᵀ / D_j, the articulated inertia the parent
+// feels through a joint of len(W) degrees of freedom; IA stays symmetric (the upper
+// triangle is computed and mirrored).
+func downdate(IA *inertia6, W []sv, D []float64) {
+	var Wd [maxGroup]sv
+	for j := range W {
+		Wd[j] = W[j].scale(1 / D[j])
+	}
+	for r := 0; r < 6; r++ {
+		for c := r; c < 6; c++ {
+			x := IA[r][c]
+			for j := range W {
+				x -= W[j][r] * Wd[j][c]
+			}
+			IA[r][c], IA[c][r] = x, x
+		}
+	}
+}
+
+// groupInverseDynamics is inverseDynamics with the composite joints of w.groups as
+// multi-degree-of-freedom joints: the bare inner frames carry no force, so a group's
+// acceleration is its parent's plus Σ_j (c_j + s_j a_j) and each of its coordinates
+// takes τ_j = s_j·F of the group's last frame. It leaves w.A and w.F of the groups' last
+// frames only (innerForces fills the inner frames' F).
+func (m *Model) groupInverseDynamics(w *frames, tau, a []float64, gravity bool) {
+	for _, g := range w.groups {
+		f, l := g.first, g.last
+		var A sv
+		if l == f { // one primitive: inverseDynamics' sums in its order
+			A = w.c[l]
+			if a != nil {
+				A = A.add(w.s[l].scale(a[l]))
+			}
+			if p := m.prims[l].parent; p != Ground {
+				A = A.add(w.A[p])
+			}
+		} else if p := m.prims[f].parent; p != Ground {
+			A = w.A[p]
+		}
+		if l > f && !w.still {
+			for j := f; j <= l; j++ {
+				addIn(&A, &w.c[j])
+			}
+		}
+		if l > f && a != nil {
+			if g.ball {
+				addTurn(&A, &w.s[f], &w.s[f+1], &w.s[l], a[f], a[f+1], a[l], &w.x[l])
+			} else {
+				for j := f; j <= l; j++ {
+					A = A.add(w.s[j].scale(a[j]))
+				}
+			}
+		}
+		w.A[l] = A
+		if w.bare[l] {
+			w.F[l] = sv{}
+			continue
+		}
+		bodyForce(&w.F[l], &w.I[l], &A, &w.V[l], &w.fx[l], !w.still, gravity)
+	}
+	for gi := len(w.groups) - 1; gi >= 0; gi-- {
+		g := w.groups[gi]
+		f, l := g.first, g.last
+		F := &w.F[l]
+		if g.ball {
+			n := momentAbout(F, &w.x[l])
+			tau[f], tau[f+1], tau[l] = angDot(&w.s[f], &n), angDot(&w.s[f+1], &n), angDot(&w.s[l], &n)
+		} else {
+			for j := f; j <= l; j++ {
+				tau[j] = w.s[j].dot(*F)
+			}
+		}
+		if p := m.prims[f].parent; p != Ground {
+			addIn(&w.F[p], F)
+		}
+	}
+}
+
+// innerForces sets w.F of the groups' inner frames to that of their last frame after
+// groupInverseDynamics: the force each transmits, as the primitive recursion leaves it.
+func (m *Model) innerForces(w *frames) {
+	for _, g := range w.groups {
+		for j := g.first; j < g.last; j++ {
+			w.F[j] = w.F[g.last]
+		}
+	}
+}
+
+// momentAbout returns n − o × f for F = [n; f]: the moment of F about the point o, whose
+// product with u is s·F for the rotation axis s = [u; o × u] through o.
+func momentAbout(F *sv, o *vec3) vec3 {
+	return vec3{F[0] - (o[1]*F[5] - o[2]*F[4]), F[1] - (o[2]*F[3] - o[0]*F[5]), F[2] - (o[0]*F[4] - o[1]*F[3])}
+}
+
+// angDot is the product of the angular part of s with n.
+func angDot(s *sv, n *vec3) float64 { return s[0]*n[0] + s[1]*n[1] + s[2]*n[2] }
+
+// addTurn adds to A the motion [ω; o × ω] of the rotations a1, a2, a3 about the axes
+// s1, s2, s3 through o: ω = a1 u1 + a2 u2 + a3 u3, u_j the angular parts of s_j.
+func addTurn(A *sv, s1, s2, s3 *sv, a1, a2, a3 float64, o *vec3) {
+	w0 := s1[0]*a1 + s2[0]*a2 + s3[0]*a3
+	w1 := s1[1]*a1 + s2[1]*a2 + s3[1]*a3
+	w2 := s1[2]*a1 + s2[2]*a2 + s3[2]*a3
+	A[0] += w0
+	A[1] += w1
+	A[2] += w2
+	A[3] += o[1]*w2 - o[2]*w1
+	A[4] += o[2]*w0 - o[0]*w2
+	A[5] += o[0]*w1 - o[1]*w0
+}
+
+// subScaled sets x to x − k y.
+func subScaled(x, y *sv, k float64) {
+	x[0] -= y[0] * k
+	x[1] -= y[1] * k
+	x[2] -= y[2] * k
+	x[3] -= y[3] * k
+	x[4] -= y[4] * k
+	x[5] -= y[5] * k
+}
+
+// scaleTo sets x to k y.
+func scaleTo(x, y *sv, k float64) {
+	x[0], x[1], x[2], x[3], x[4], x[5] = y[0]*k, y[1]*k, y[2]*k, y[3]*k, y[4]*k, y[5]*k
+}
+
+// addSum3 adds F + k1 W1 + k2 W2 + k3 W3 to x.
+func addSum3(x, F, W1 *sv, k1 float64, W2 *sv, k2 float64, W3 *sv, k3 float64) {
+	x[0] += F[0] + W1[0]*k1 + W2[0]*k2 + W3[0]*k3
+	x[1] += F[1] + W1[1]*k1 + W2[1]*k2 + W3[1]*k3
+	x[2] += F[2] + W1[2]*k1 + W2[2]*k2 + W3[2]*k3
+	x[3] += F[3] + W1[3]*k1 + W2[3]*k2 + W3[3]*k3
+	x[4] += F[4] + W1[4]*k1 + W2[4]*k2 + W3[4]*k3
+	x[5] += F[5] + W1[5]*k1 + W2[5]*k2 + W3[5]*k3
+}
+
+// addIn adds y to x.
+func addIn(x, y *sv) {
+	x[0] += y[0]
+	x[1] += y[1]
+	x[2] += y[2]
+	x[3] += y[3]
+	x[4] += y[4]
+	x[5] += y[5]
+}
+
+// bodyForce sets F to I A (+ V ×* I V when moving, − fx with gravity): a body's force in
+// Newton-Euler, the operations of mulv, crossF, add and sub in their order, in place.
+func bodyForce(F *sv, I *inertia6, A, V, fx *sv, moving, gravity bool) {
+	mulvTo(F, I, A)
+	if moving {
+		var h sv
+		mulvTo(&h, I, V)
+		F[0] += (V[1]*h[2] - V[2]*h[1]) + (V[4]*h[5] - V[5]*h[4])
+		F[1] += (V[2]*h[0] - V[0]*h[2]) + (V[5]*h[3] - V[3]*h[5])
+		F[2] += (V[0]*h[1] - V[1]*h[0]) + (V[3]*h[4] - V[4]*h[3])
+		F[3] += V[1]*h[5] - V[2]*h[4]
+		F[4] += V[2]*h[3] - V[0]*h[5]
+		F[5] += V[0]*h[4] - V[1]*h[3]
+	}
+	if gravity {
+		F[0] -= fx[0]
+		F[1] -= fx[1]
+		F[2] -= fx[2]
+		F[3] -= fx[3]
+		F[4] -= fx[4]
+		F[5] -= fx[5]
+	}
+}
+
+// mulvTo sets y to I x, each row summed from +0 in index order as mulv does.
+func mulvTo(y *sv, I *inertia6, x *sv) {
+	x0, x1, x2, x3, x4, x5 := x[0], x[1], x[2], x[3], x[4], x[5]
+	y[0] = 0 + I[0][0]*x0 + I[0][1]*x1 + I[0][2]*x2 + I[0][3]*x3 + I[0][4]*x4 + I[0][5]*x5
+	y[1] = 0 + I[1][0]*x0 + I[1][1]*x1 + I[1][2]*x2 + I[1][3]*x3 + I[1][4]*x4 + I[1][5]*x5
+	y[2] = 0 + I[2][0]*x0 + I[2][1]*x1 + I[2][2]*x2 + I[2][3]*x3 + I[2][4]*x4 + I[2][5]*x5
+	y[3] = 0 + I[3][0]*x0 + I[3][1]*x1 + I[3][2]*x2 + I[3][3]*x3 + I[3][4]*x4 + I[3][5]*x5
+	y[4] = 0 + I[4][0]*x0 + I[4][1]*x1 + I[4][2]*x2 + I[4][3]*x3 + I[4][4]*x4 + I[4][5]*x5
+	y[5] = 0 + I[5][0]*x0 + I[5][1]*x1 + I[5][2]*x2 + I[5][3]*x3 + I[5][4]*x4 + I[5][5]*x5
+}
