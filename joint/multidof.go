@@ -63,23 +63,7 @@ func (m *Model) jointGroups() []group {
 // groups' last frames only.
 func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, kg []float64, k float64) {
 	for _, g := range w.groups { // the inner frames' inertias and forces are never read
-		i := g.last
-		w.IA[i] = w.I[i]
-		var F sv
-		if w.bare[i] {
-			w.F[i] = F
-			continue
-		}
-		if kg != nil {
-			addStiffness(&w.IA[i], kg[kgSize*i:], k)
-		}
-		if !w.still {
-			F = crossF(w.V[i], w.I[i].mulv(w.V[i]))
-		}
-		if gravity {
-			F = F.sub(w.fx[i])
-		}
-		w.F[i] = F
+		w.startArticulated(g.last, gravity, kg, k)
 	}
 	for gi := len(w.groups) - 1; gi >= 0; gi-- {
 		g := w.groups[gi]

@@ -252,6 +252,28 @@ func (m *Model) forwardDynamics(w *frames, a, tau []float64, locked []bool, grav
 	m.stiffForwardDynamics(w, a, tau, locked, gravity, nil, 0)
 }
 
+// startArticulated sets frame i's articulated inertia and bias force before the inward
+// sweep of the articulated-body recursion: IA = I (+ k K_m when kg is given) and F = v ×* I v
+// − f_ext (gravity included when asked); a bare frame (no body) starts at zero force.
+func (w *frames) startArticulated(i int, gravity bool, kg []float64, k float64) {
+	w.IA[i] = w.I[i]
+	var F sv
+	if w.bare[i] {
+		w.F[i] = F
+		return
+	}
+	if kg != nil {
+		addStiffness(&w.IA[i], kg[kgSize*i:], k)
+	}
+	if !w.still {
+		F = crossF(w.V[i], w.I[i].mulv(w.V[i]))
+	}
+	if gravity {
+		F = F.sub(w.fx[i])
+	}
+	w.F[i] = F
+}
+
 // stiffForwardDynamics is forwardDynamics with k K_m added to the angular block of each
 // body's inertia (kg nil: none): the solve of (M + k Σ Φ_mᵀ K_m Φ_m) a = tau − b with the
 // geometric stiffness K_m of geomstiff.go, O(N) like the plain recursion.
@@ -262,22 +284,7 @@ func (m *Model) stiffForwardDynamics(w *frames, a, tau []float64, locked []bool,
 	}
 	n := len(m.prims)
 	for i := 0; i < n; i++ {
-		w.IA[i] = w.I[i]
-		var F sv
-		if w.bare[i] {
-			w.F[i] = F
-			continue
-		}
-		if kg != nil {
-			addStiffness(&w.IA[i], kg[kgSize*i:], k)
-		}
-		if !w.still {
-			F = crossF(w.V[i], w.I[i].mulv(w.V[i]))
-		}
-		if gravity {
-			F = F.sub(w.fx[i])
-		}
-		w.F[i] = F
+		w.startArticulated(i, gravity, kg, k)
 	}
 	for i := n - 1; i >= 0; i-- {
 		if locked != nil && locked[i] {
