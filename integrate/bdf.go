@@ -796,7 +796,18 @@ func (w *bdfWork) increment() float64 {
 	delta, yy, yp, ee := w.delta[:n], w.yy[:n], w.yp[:n], w.ee[:n]
 	scal, ewt := w.scal[:end], w.ewt[:end]
 	var sum float64
-	for i := range delta {
+	for i, d := range delta[:end] {
+		if scaled {
+			d *= s
+			delta[i] = d
+		}
+		yy[i] += d
+		yp[i] += cj * d
+		ee[i] += d
+		r := d * scal[i] * ewt[i]
+		sum += r * r
+	}
+	for i := end; i < n; i++ {
 		d := delta[i]
 		if scaled {
 			d *= s
@@ -805,10 +816,6 @@ func (w *bdfWork) increment() float64 {
 		yy[i] += d
 		yp[i] += cj * d
 		ee[i] += d
-		if i < end {
-			r := d * scal[i] * ewt[i]
-			sum += r * r
-		}
 	}
 	return w.normOfMu(delta, end, sum)
 }
