@@ -100,8 +100,8 @@ const (
 )
 
 // bdfChunk is the number of components that the passes of predict and complete over the
-// history φ take at a time: all of φ_0..φ_{k+1}, y, y' and e for one chunk (at most 11
-// arrays of 4 kB) stay in the first-level cache from one pass to the next, where on the
+// history φ take at a time: the chunks of φ_0..φ_{k+1}, y, y' and e (at most 9 arrays of
+// 4 kB) stay in the first- or second-level cache from one pass to the next, where on the
 // 10 000-bar chain (n = 130 000, 1 MB per array) each pass over a whole array went to the
 // shared last-level cache or to memory (BENCHMARKS.md, "bdf's memory traffic at 10 000
 // bars"). The arithmetic and its order per component are those of whole-array passes.
