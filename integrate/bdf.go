@@ -99,6 +99,14 @@ const (
 	bdfErrorTestShrinkFactor = 0.25
 )
 
+// bdfChunk is the number of components that the passes of predict and complete over the
+// history φ take at a time: the chunks of φ_0..φ_{k+1}, y, y' and e (at most 9 arrays of
+// 4 kB) stay in the first- or second-level cache from one pass to the next, where on the
+// 10 000-bar chain (n = 130 000, 1 MB per array) each pass over a whole array went to the
+// shared last-level cache or to memory (BENCHMARKS.md, "bdf's memory traffic at 10 000
+// bars"). The arithmetic and its order per component are those of whole-array passes.
+const bdfChunk = 512
+
 // DefaultBDF returns BDF with the GGL formulation and default settings.
 func DefaultBDF() BDF { return BDF{Formulation: StabilizedIndex2} }
 
@@ -126,6 +134,7 @@ type bdfWork struct {
 	nq, nc   int
 	n        int       // dimension of y
 	kdiag    []float64 // diagonal of K
+	unitK    int       // K's diagonal is 1 on [0, unitK) and 0 after (a System: q and v), else −1
 	diff     []int     // the differential components (K_ii ≠ 0: q and v for a System; a nonzero column of a general K at the start), in order
 	kyp      []float64 // K(t, y) y' with a general K (dae.ImplicitMass), else nil
 	yp0      []float64 // y'₀ of a dae.LinearlyImplicit start
@@ -156,11 +165,11 @@ type bdfWork struct {
 	knew                       int
 	errK, errKm1               float64 // σ-scaled estimates of orders k and k−1
 
-	yy, yp, yPred, ypPred, ee, delta, res, ewt, scal, yInt []float64
-	scalH                                                  float64 // the h of scal's index scaling h^(index−1) (0: scal is 1)
-	Jm                                                     *mat.Dense
-	lu                                                     *newtonFactor
-	cjJ                                                    float64 // c_j the matrix was assembled with
+	yy, yp, ee, delta, res, ewt, scal, yInt []float64
+	scalH                                   float64 // the h of scal's index scaling h^(index−1) (0: scal is 1)
+	Jm                                      *mat.Dense
+	lu                                      *newtonFactor
+	cjJ                                     float64 // c_j the matrix was assembled with
 
 	// The Newton-Krylov corrector on dae.MassSolver systems (bdfmassnewton.go): pm
 	// preconditions GMRES (kr) on residual differences; kyy, kyPrime, kres hold the iterate
@@ -356,8 +365,8 @@ func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSetting
 	for j := range w.phi {
 		w.phi[j] = vec()
 	}
-	w.yy, w.yp, w.yPred, w.ypPred, w.ee, w.delta, w.res, w.ewt, w.scal, w.yInt =
-		vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec()
+	w.yy, w.yp, w.ee, w.delta, w.res, w.ewt, w.scal, w.yInt =
+		vec(), vec(), vec(), vec(), vec(), vec(), vec(), vec()
 	w.kdiag = vec()
 	for i := range n {
 		w.kdiag[i] = fo.mass(i)
@@ -365,7 +374,22 @@ func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSetting
 			w.diff = append(w.diff, i)
 		}
 	}
+	w.unitK = unitPrefix(w.kdiag)
 	return w
+}
+
+// unitPrefix returns m when d is 1 on [0, m) and 0 on [m, len(d)), else −1.
+func unitPrefix(d []float64) int {
+	m := 0
+	for m < len(d) && d[m] == 1 {
+		m++
+	}
+	for _, x := range d[m:] {
+		if x != 0 {
+			return -1
+		}
+	}
+	return m
 }
 
 // setup fixes the step control at the first Step and starts the history: φ₀ = y₀,
@@ -670,22 +694,27 @@ func (w *bdfWork) attempt(h float64) (usedFresh int, cause error) {
 // y' = y'_pred + c_j(y − y_pred), from the prediction.
 
 // predict writes y_pred = Σ_{j≤k} β_jφ_j and y'_pred = Σ_{1≤j≤k} γ_jβ_jφ_j (IDAPredict
-// with φ* = βφ) and starts the iterate there.
+// with φ* = βφ) straight into the iterate (y, y'), which starts there, and clears the
+// correction e. The passes go by chunks of bdfChunk components (see bdfChunk).
 func (w *bdfWork) predict(h float64, _ bool) error {
 	w.mn().attempt()
 	w.rnd.attempt()
-	copy(w.yPred, w.phi[0])
-	clear(w.ypPred)
-	for j := 1; j <= w.k; j++ {
-		b, g := w.beta[j], w.gammaC[j]*w.beta[j]
-		for i, p := range w.phi[j] {
-			w.yPred[i] += b * p
-			w.ypPred[i] += g * p
+	for lo := 0; lo < w.n; lo += bdfChunk {
+		hi := min(lo+bdfChunk, w.n)
+		yy, yp := w.yy[lo:hi], w.yp[lo:hi]
+		copy(yy, w.phi[0][lo:hi])
+		clear(yp)
+		for j := 1; j <= w.k; j++ {
+			b, g := w.beta[j], w.gammaC[j]*w.beta[j]
+			phi := w.phi[j][lo:hi]
+			phi = phi[:len(yy)]
+			for i, p := range phi {
+				yy[i] += b * p
+				yp[i] += g * p
+			}
 		}
+		clear(w.ee[lo:hi])
 	}
-	copy(w.yy, w.yPred)
-	copy(w.yp, w.ypPred)
-	clear(w.ee)
 	if h != w.scalH { // the scaling depends on h alone: most attempts keep the last h
 		for i := range w.n {
 			w.scal[i] = math.Pow(h, float64(w.fo.index(i)-1))
@@ -704,6 +733,28 @@ func (w *bdfWork) residual() error {
 		for i, x := range w.kyp {
 			w.res[i] = x - w.res[i]
 		}
+	} else if m := w.unitK; m >= 0 && !w.mn().inUse() {
+		// K y' − φ with K = diag(1, …, 1, 0, …, 0) without reading K, and the finiteness
+		// test (allFinite's sum of r − r) in the same pass: two passes over n-arrays fewer
+		// per Newton iteration, the same values (1·y' = y').
+		res, yp := w.res[:w.n], w.yp[:w.n]
+		var fin float64
+		for i, y := range yp[:m] {
+			r := y - res[i]
+			res[i] = r
+			fin += r - r
+		}
+		for i := m; i < len(res); i++ {
+			r := 0*yp[i] - res[i]
+			res[i] = r
+			fin += r - r
+		}
+		w.scaled = false
+		if fin != 0 {
+			w.noteWorstResidual()
+			return ErrNonFinite
+		}
+		return nil
 	} else {
 		for i, k := range w.kdiag {
 			w.res[i] = k*w.yp[i] - w.res[i]
@@ -732,20 +783,41 @@ func (w *bdfWork) increment() float64 {
 	} else {
 		w.lu.Solve(w.delta)
 	}
+	s, scaled := 1.0, false
 	if r := w.cj / w.cjJ; r != 1 && !w.mn().inUse() {
 		// IDA: a matrix assembled with c_j(J) ≠ c_j; the factor 2/(1+r) corrects the
 		// increment for the difference in the dominant c_j K part.
-		s := 2 / (1 + r)
-		for i := range w.delta {
-			w.delta[i] *= s
+		s, scaled = 2/(1+r), true
+	}
+	// One pass scales the increment, applies it to y, y' and e and sums newtonNorm's
+	// squares (each component's arithmetic that of separate passes).
+	end := w.normEnd()
+	cj, n := w.cj, w.n
+	delta, yy, yp, ee := w.delta[:n], w.yy[:n], w.yp[:n], w.ee[:n]
+	scal, ewt := w.scal[:end], w.ewt[:end]
+	var sum float64
+	for i, d := range delta[:end] {
+		if scaled {
+			d *= s
+			delta[i] = d
 		}
+		yy[i] += d
+		yp[i] += cj * d
+		ee[i] += d
+		r := d * scal[i] * ewt[i]
+		sum += r * r
 	}
-	for i, d := range w.delta {
-		w.yy[i] += d
-		w.yp[i] += w.cj * d
-		w.ee[i] += d
+	for i := end; i < n; i++ {
+		d := delta[i]
+		if scaled {
+			d *= s
+			delta[i] = d
+		}
+		yy[i] += d
+		yp[i] += cj * d
+		ee[i] += d
 	}
-	return w.newtonNorm(w.delta)
+	return w.normOfMu(delta, end, sum)
 }
 
 // newtonNorm is the Newton norm of an increment d of y: the RMS over the n components of
@@ -759,15 +831,27 @@ func (w *bdfWork) increment() float64 {
 // divergence tests, and the Newton failures (BENCHMARKS.md, "bdf's counts per step against
 // N" and "bdf's μ measured through Gᵀδμ"). O(nnz(G)) with G of the last residual.
 func (w *bdfWork) newtonNorm(d []float64) float64 {
-	end := len(d)
-	if w.gtMu != nil {
-		end = w.se.imu()
-	}
+	end := w.normEnd()
 	var sum float64
 	for i, x := range d[:end] {
 		r := x * w.scal[i] * w.ewt[i]
 		sum += r * r
 	}
+	return w.normOfMu(d, end, sum)
+}
+
+// normEnd is the end of the components that newtonNorm weighs themselves: GGL's μ, from
+// there on, enters through Gᵀδμ.
+func (w *bdfWork) normEnd() int {
+	if w.gtMu != nil {
+		return w.se.imu()
+	}
+	return w.n
+}
+
+// normOfMu completes newtonNorm from sum, the sum of squares of d's components before
+// end: it adds μ's through Gᵀδμ/c_j in q's weights and returns the RMS.
+func (w *bdfWork) normOfMu(d []float64, end int, sum float64) float64 {
 	if w.gtMu != nil {
 		clear(w.gtMu)
 		w.se.addGT(w.gtMu, d[end:], 1/w.cj)
@@ -859,23 +943,16 @@ func (w *bdfWork) assembleDense() {
 // only).
 func (w *bdfWork) errorNorm(float64) float64 {
 	k := w.k
-	enormK := w.diffNorm(w.ee, 1)
+	lower := k > 1 && !w.fixedOrd && !w.lad.fixed
+	enormK, enormKm1, enormKm2 := w.errorNorms(lower, lower && k > 2)
 	w.errK = w.sigma[k] * enormK
 	terrK := float64(k+1) * w.errK
 	w.knew = k
-	if k > 1 && !w.fixedOrd && !w.lad.fixed {
-		// delta = φ*_k + e: the estimate at order k−1.
-		for _, i := range w.diff {
-			w.delta[i] = w.beta[k]*w.phi[k][i] + w.ee[i]
-		}
-		enormKm1 := w.diffNorm(w.delta, 1)
+	if lower {
 		w.errKm1 = w.sigma[k-1] * enormKm1
 		terrKm1 := float64(k) * w.errKm1
 		if k > 2 {
-			for _, i := range w.diff {
-				w.delta[i] += w.beta[k-1] * w.phi[k-1][i]
-			}
-			terrKm2 := float64(k-1) * w.sigma[k-2] * w.diffNorm(w.delta, 1)
+			terrKm2 := float64(k-1) * w.sigma[k-2] * enormKm2
 			if math.Max(terrKm1, terrKm2) <= terrK {
 				w.knew = k - 1
 			}
@@ -888,6 +965,47 @@ func (w *bdfWork) errorNorm(float64) float64 {
 		w.noteWorstError()
 	}
 	return e
+}
+
+// errorNorms returns diffNorm of the correction e and, with km1, of φ*_k + e (the
+// estimate at order k−1), with km2 also of φ*_k + φ*_{k−1} + e (order k−2), in one pass
+// over the differential components: each sum in the order of diffNorm's.
+func (w *bdfWork) errorNorms(km1, km2 bool) (eK, eKm1, eKm2 float64) {
+	if len(w.diff) == 0 {
+		return 0, 0, 0
+	}
+	k := w.k
+	ee, ewt, scal := w.ee, w.ewt, w.scal
+	var sK, sKm1, sKm2 float64
+	switch {
+	case km2:
+		bk, bk1, phik, phik1 := w.beta[k], w.beta[k-1], w.phi[k], w.phi[k-1]
+		for _, i := range w.diff {
+			e := ee[i]
+			d1 := bk*phik[i] + e
+			d2 := d1 + bk1*phik1[i]
+			r0, r1, r2 := e*ewt[i]*scal[i], d1*ewt[i]*scal[i], d2*ewt[i]*scal[i]
+			sK += r0 * r0
+			sKm1 += r1 * r1
+			sKm2 += r2 * r2
+		}
+	case km1:
+		bk, phik := w.beta[k], w.phi[k]
+		for _, i := range w.diff {
+			e := ee[i]
+			d1 := bk*phik[i] + e
+			r0, r1 := e*ewt[i]*scal[i], d1*ewt[i]*scal[i]
+			sK += r0 * r0
+			sKm1 += r1 * r1
+		}
+	default:
+		for _, i := range w.diff {
+			r := ee[i] * ewt[i] * scal[i]
+			sK += r * r
+		}
+	}
+	m := float64(len(w.diff))
+	return math.Sqrt(sK / m), math.Sqrt(sKm1 / m), math.Sqrt(sKm2 / m)
 }
 
 // noteWorstError records the largest weighted component of the error estimate (the
@@ -1023,23 +1141,32 @@ func (w *bdfWork) complete(h float64, adaptive bool) {
 		w.hNext = hnew
 	}
 	// φ(n+1) from φ*(n) = βφ(n) and the correction e (IDA): φ_{k+1} ← e,
-	// φ_k ← φ*_k + e, φ_j ← φ*_j + φ_{j+1} downward.
-	for j := 1; j <= k; j++ {
-		if b := w.beta[j]; b != 1 {
-			for i := range w.phi[j] {
-				w.phi[j][i] *= b
+	// φ_k ← φ*_k + e, φ_j ← φ*_j + φ_{j+1} downward; by chunks (bdfChunk).
+	for lo := 0; lo < w.n; lo += bdfChunk {
+		hi := min(lo+bdfChunk, w.n)
+		for j := 1; j <= k; j++ {
+			if b := w.beta[j]; b != 1 {
+				phi := w.phi[j][lo:hi]
+				for i := range phi {
+					phi[i] *= b
+				}
 			}
 		}
-	}
-	if k < w.maxOrd {
-		copy(w.phi[k+1], w.ee)
-	}
-	for i, e := range w.ee {
-		w.phi[k][i] += e
-	}
-	for j := k - 1; j >= 0; j-- {
-		for i := range w.phi[j] {
-			w.phi[j][i] += w.phi[j+1][i]
+		ee := w.ee[lo:hi]
+		if k < w.maxOrd {
+			copy(w.phi[k+1][lo:hi], ee)
+		}
+		phik := w.phi[k][lo:hi]
+		phik = phik[:len(ee)]
+		for i, e := range ee {
+			phik[i] += e
+		}
+		for j := k - 1; j >= 0; j-- {
+			phi, next := w.phi[j][lo:hi], w.phi[j+1][lo:hi]
+			next = next[:len(phi)]
+			for i := range phi {
+				phi[i] += next[i]
+			}
 		}
 	}
 	w.prev.CopyFrom(&w.cur)

@@ -45,7 +45,7 @@ func (f *sparseLUOf[T]) factorFull() bool {
 		f.cstep[p] = int32(f.pinv[i])
 	}
 	for k, i := range f.prow {
-		f.rowOf[k] = f.perm[i]
+		f.rowOf[k] = int32(f.perm[i])
 	}
 	f.sizeFactors(first)
 	return true
