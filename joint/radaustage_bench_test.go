@@ -17,8 +17,8 @@ import (
 // every-iteration) and the default switch between them (newton=auto, radau5Iteration),
 // each on exact products or, with the suffix -difference, on forward differences
 // (Radau5.DifferenceProducts), from the chain's start (t0=0) and from the loaded state
-// (t0=0.25, dopri5's; stateAt), over 20 ms, at tol 1e-4, 1e-5 and 3e-6. It reports the accepted steps,
-// Newton failures, rejections, residual evaluations (an exact product counts as one),
+// (t0=0.25, dopri5's; stateAt), over 20 ms, at tol 1e-4, 1e-5 and 3e-6. It reports the
+// accepted steps, Newton failures, rejections, residual evaluations (an exact product counts as one),
 // evaluations per simulated ms, the GMRES products and missed solves of the real, complex
 // and coupled systems, CPU seconds and the tip error at the end against dopri5 (index 1)
 // at tol 1e-10 (tip-err-um, the largest over the rods). Run:
