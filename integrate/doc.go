@@ -184,7 +184,8 @@
 // refreshAfter). The verdict on each increment is a strategy (stopRule): newtonMonitor (seed 004,
 // eqs. 40-47) by default, fullNewton for gcp's full Newton, radauMonitor for radau5
 // (RADAU5's FACCON, its θ from the last two quotients, divergence at θ ≥ 0.99, and a slow
-// rate stopping the attempt with RADAU5's predicted cut). A Step returns nil only for an
+// rate stopping the attempt with RADAU5's predicted cut; not RADAU5's: FACCON may stop a
+// first iteration only at ‖ΔW‖ ≤ 1, radauMonitor.staleFirst). A Step returns nil only for an
 // attempt that passed every test of its method. Otherwise:
 //
 //  1. error test failed: reject, h from the rule (never grown), retry;

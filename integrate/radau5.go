@@ -30,7 +30,9 @@ import (
 // their sparsity and have at least 40 unknowns, as bdf; one real and one complex
 // factorization count as one Factorizations event, the test set's "nlu"). The iteration starts from the collocation polynomial of the previous step
 // extrapolated to the new stages (IV.8, "starting values") and stops when
-// θ/(1−θ)·‖ΔW‖ ≤ FNEWT (IV.8, stopping criterion; ‖·‖ the scaled RMS norm below); a rate
+// θ/(1−θ)·‖ΔW‖ ≤ FNEWT (IV.8, stopping criterion; ‖·‖ the scaled RMS norm below; at the
+// first iteration θ/(1−θ) is the last attempt's, FACCON, and radau5 also asks ‖ΔW‖ ≤ 1
+// there, which RADAU5 does not: radauMonitor.staleFirst); a rate
 // θ that predicts no convergence within MaxIters cuts h at once by
 // 0.8·(predicted error)^(−1/(4+left)).
 //
@@ -173,6 +175,10 @@ const (
 	radauH0            = 1e-6  // first step when H0 = 0
 	radauUround        = 0x1p-52
 )
+
+// radauFirstMax is the largest ‖ΔW‖ at which FACCON, a rate from an earlier attempt, may
+// stop a first iteration (radauMonitor.staleFirst); RADAU5 has no such bound.
+const radauFirstMax = 1.0
 
 // Radau IIA (s = 3) coefficients. c₁, c₂ = (4 ∓ √6)/10, c₃ = 1; A⁻¹ has the real eigenvalue
 // γ = 3 + 3^(2/3) − 3^(1/3) and the pair α ± iβ, α = 3 + (3^(1/3) − 3^(2/3))/2,
@@ -757,6 +763,23 @@ func (r *radauMonitor) start() {
 
 func (r *radauMonitor) rate() float64 { return r.theta }
 
+// staleFirst reports a first increment too large for FACCON to certify. At the first
+// iteration of an attempt no rate has been measured: FACCON is the θ/(1−θ) of the last
+// attempt that measured one, raised to 0.8 per attempt since (start), and that attempt's
+// step may have been much shorter and quieter. On chain10 (radau5, tol 6.3e-6) the first
+// step's second increment measured θ = 6e-9, at rounding level, so FACCON was still
+// 2.0e-3 five steps later, on a step 8 times longer whose first increment ‖ΔW‖ = 2.2
+// passed FACCON·‖ΔW‖ ≤ FNEWT; it left |Gv| = 3e-5 in the constraint rows, and from there
+// no step passed the error test down to HMin (BENCHMARKS.md, "radau5's first iterate").
+// RADAU5 has no such bound; radau5 lets FACCON stop a first iteration only at ‖ΔW‖ ≤
+// radauFirstMax = 1, an increment within the tolerance scale itself, on every path (the
+// Newton-Krylov path carries FACCON the same way, with the floor minRate; on the four-bar
+// of TestRadau5MassNewtonApproxJacobian both paths refuse the same first iterate,
+// ‖ΔW‖ = 11.2 at FACCON = 2.3e-5, the 17th attempt).
+func (r *radauMonitor) staleFirst(dyno float64) bool {
+	return r.iter == 1 && dyno > radauFirstMax
+}
+
 // update judges the scaled norm ‖ΔW‖ of the latest increment (IV.8, stopping criterion).
 func (r *radauMonitor) update(dyno float64) newtonStatus {
 	r.iter++
@@ -788,7 +811,7 @@ func (r *radauMonitor) update(dyno float64) newtonStatus {
 		}
 	}
 	r.dynold = math.Max(dyno, radauUround)
-	if r.faccon*dyno <= r.fnewt || dyno <= roundoff {
+	if (r.faccon*dyno <= r.fnewt && !r.staleFirst(dyno)) || dyno <= roundoff {
 		return newtonConverged
 	}
 	if r.iter >= r.maxIters {
@@ -964,12 +987,15 @@ func (w *radauWork) muStart() int {
 // μ's own scale, larger than this one there, had worked as a tighter Newton stop, and
 // this norm cost 0.15-0.26 digit of scd at equal work (BENCHMARKS.md, "radau5's μ measured
 // through Gᵀδμ"); the small tables keep every count. The size rule is a trade, not a law:
-// on chain10 (30 unknowns) this norm gains 0.1 digit at equal work and runs through the 5
-// tolerances of 123 (5.2e-6 … 7.5e-6) where μ's own scale stops at HMin at t = 0.037 (its
-// first step measures a rate θ = 6e-9 whose FACCON, five steps later, stops a step 8 times
-// longer at its first iterate, ‖ΔW‖ = 2.2, leaving |Gv| = 3e-5), while Andrews loses as above; a tighter FNEWT with this norm at every size (× 0.5 … 0.1, or
-// RTol'^(2/3)) gains Andrews 0.3-1 digit but loses 0.06-0.46 on the bar chains (BENCHMARKS.md,
-// "radau5's Newton stop at every size"). Not on systems with redundant rows removed
+// on chain10 (30 unknowns) this norm gained 0.1 digit at equal work and ran through the 5
+// tolerances of 123 (5.2e-6 … 7.5e-6) where μ's own scale stopped at HMin at t = 0.037
+// (its first step measured a rate θ = 6e-9 whose FACCON, five steps later, stopped a step
+// 8 times longer at its first iterate, ‖ΔW‖ = 2.2, leaving |Gv| = 3e-5; such a stop is now
+// refused, radauMonitor.staleFirst, and chain10 runs through with μ's own scale, 0.03
+// digit better at equal work than before), while Andrews loses as above; a tighter FNEWT
+// with this norm at every size (× 0.5 … 0.1, or RTol'^(2/3)) gains Andrews 0.3-1 digit
+// but loses 0.06-0.46 on the bar chains (BENCHMARKS.md, "radau5's Newton stop at every
+// size", "radau5's first iterate"). Not on systems with redundant rows removed
 // (dae.Rekeeper), for a reason of principle: this norm does not see a δμ along a null
 // direction of Gᵀ, which moves no q, and such a system's G nears one where its kept rows
 // change; on A04 (Bricard) radau5 then converged to iterates that failed at t = 1.04 and

@@ -3,6 +3,7 @@ package integrate
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"linkage/joint"
@@ -116,27 +117,48 @@ func TestRadau5MassNewtonFallsBackOnStiffJoints(t *testing.T) {
 // quarter of the dense error of each other against a radau5 run at 1e-10. Both paths
 // scale the dynamic rows (radauMassRows; the dense one with dae.MassMultiplier hidden).
 // They took the same steps to 1e-3·tol before that scaling; with it, the error estimate
-// of the first steps, at rounding level on both, parts their step sequences at the tenth
-// step (measured: 8.5 against 9.6 ms, then |krylov − dense| 1.3e-7 at tol 1e-6, against
-// errors of 4e-7).
+// of the first steps, at rounding level on both, parts their step sequences (measured at
+// the 18th attempt, ‖ΔW‖ 3.9621e-3 against 3.9622e-3), after which the two final errors
+// differ as two runs of one path at tolerances 1e-9 apart do: at tol·(1 + k·1e-9),
+// k = 0 … 11, the pair passed the quarter and 1.25 bounds below in 6 of 12 draws
+// (|krylov − dense| from 1e-10 to 3e-7 against dense errors of 3e-7 to 7e-7), before
+// radau5's first-iterate bound (radauMonitor.staleFirst) as after. So the test compares
+// the medians over 8 such draws (k = 0 … 7; measured: apart 0.20 of the dense error, the
+// Krylov error 1.10 times it, both before and after that bound).
 func TestRadau5MassNewtonApproxJacobian(t *testing.T) {
 	sys, s := jointFourBar(t)
-	const tol, tEnd = 1e-6, 0.5
+	const tol, tEnd, draws = 1e-6, 0.5, 8
 	ref := denseReference(t, sys, s, tEnd)
-	ctl := StepControl{RTol: tol, ATol: tol}
 	ns := NewtonSettings{Jacobian: JacobianEveryStep}
-	kry, dense := Radau5{ApproxJacobian: true, Newton: ns}, Radau5{ApproxJacobian: true, Newton: ns}
-	runTo(t, &kry, sys, s, tEnd, ctl)
-	runTo(t, &dense, hideMassMultiplier(sys), s, tEnd, ctl)
-	ks, ds := kry.Stats(), dense.Stats()
-	c := krylovComparison{maxDiff(kry.Current().Q, dense.Current().Q), maxDiff(kry.Current().Q, ref), maxDiff(dense.Current().Q, ref)}
-	perK, perD := float64(ks.FuncEvals)/float64(ks.NewtonIters), float64(ds.FuncEvals)/float64(ds.NewtonIters)
-	t.Logf("|krylov − dense| %.1e, errors %.1e / %.1e; steps %d / %d, f evals per Newton iteration %.3f / %.3f",
-		c.dKD, c.eK, c.eD, ks.Steps, ds.Steps, perK, perD)
-	if kry.w.kry == nil || dense.w.kry != nil || math.Abs(perK-perD) > 0.02*perD {
-		t.Errorf("paths %v / %v, f evals per Newton iteration %.3f / %.3f: want the Krylov and the dense path, without GMRES products", kry.w.kry != nil, dense.w.kry != nil, perK, perD)
+	var dKD, eK, eD []float64
+	for k := range draws {
+		f := 1 + float64(k)*1e-9
+		ctl := StepControl{RTol: tol * f, ATol: tol * f}
+		kry, dense := Radau5{ApproxJacobian: true, Newton: ns}, Radau5{ApproxJacobian: true, Newton: ns}
+		runTo(t, &kry, sys, s, tEnd, ctl)
+		runTo(t, &dense, hideMassMultiplier(sys), s, tEnd, ctl)
+		ks, ds := kry.Stats(), dense.Stats()
+		dKD = append(dKD, maxDiff(kry.Current().Q, dense.Current().Q))
+		eK = append(eK, maxDiff(kry.Current().Q, ref))
+		eD = append(eD, maxDiff(dense.Current().Q, ref))
+		perK, perD := float64(ks.FuncEvals)/float64(ks.NewtonIters), float64(ds.FuncEvals)/float64(ds.NewtonIters)
+		t.Logf("tol·(1 + %d·1e-9): |krylov − dense| %.1e, errors %.1e / %.1e; steps %d / %d, f evals per Newton iteration %.3f / %.3f",
+			k, dKD[k], eK[k], eD[k], ks.Steps, ds.Steps, perK, perD)
+		if kry.w.kry == nil || dense.w.kry != nil || math.Abs(perK-perD) > 0.02*perD {
+			t.Errorf("paths %v / %v, f evals per Newton iteration %.3f / %.3f: want the Krylov and the dense path, without GMRES products", kry.w.kry != nil, dense.w.kry != nil, perK, perD)
+		}
 	}
-	c.within(t, 0.25, 1.25)
+	krylovComparison{sortedMedian(dKD), sortedMedian(eK), sortedMedian(eD)}.within(t, 0.25, 1.25)
+}
+
+// sortedMedian returns the median of x, sorting x in place.
+func sortedMedian(x []float64) float64 {
+	slices.Sort(x)
+	n := len(x)
+	if n%2 == 1 {
+		return x[n/2]
+	}
+	return (x[n/2-1] + x[n/2]) / 2
 }
 
 // TestRadau5KrylovCountsAccountForEvaluations: Radau5.KrylovCounts, which

@@ -2,6 +2,7 @@ package problems
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,13 +26,21 @@ func solveImplicit(t *testing.T, p ImplicitProblem, m integrate.Method, name str
 // linearly implicit DAE (andrews-implicit, ∂φ/∂y by finite differences) with radau5 and
 // bdf at rtol = atol = h0 = 1e-7, the test set's setting, and checks
 //   - scd over the 7 angles against the published runs (TESTSET2003 Table II.13.3):
-//     radau5 within 0.2 of RADAU's 4.45 (the band of TestRadau5TestSetAndrews), bdf not
-//     below MEBDFI's 3.5, the BDF-type code of the table;
+//     radau5 within 0.2 of RADAU's 4.45 (the band of TestRadau5TestSetAndrews) by the
+//     median over 5 tolerances 1e-7·10^(k/20), k = −2 … 2, bdf not below MEBDFI's 3.5, the
+//     BDF-type code of the table;
 //   - that it is the same integration as the mechanical route: the run of the dae.System
 //     "andrews" in the index3 formulation (the same K y' = φ, with analytic derivatives)
-//     takes the same number of steps within 2 and ends within 0.05 digits.
+//     takes the same number of steps within 2 and ends within 0.05 digits (at 1e-7).
 //
-// Measured: radau5 scd 4.494 in 96 steps, bdf 3.971 in 299, each as its index3 route.
+// radau5's scd at one tolerance is erratic in this index-3 form: at 20 tolerances per
+// decade from 10^-6.5 to 10^-7.5 it spans 3.98-5.73 (neighbours differ by up to 1 digit),
+// and radau5's first-iterate bound (radauMonitor.staleFirst), which changes one Newton
+// stop in a run, moved the single point 1e-7 from 4.49 to 4.70 (BENCHMARKS.md, "radau5's
+// first iterate"); the median of the 5 is 4.42 without that bound and 4.47 with it.
+//
+// Measured: radau5 scd 4.696 in 94 steps at 1e-7 (4.474, 4.733, 4.696, 4.449, 4.418 at
+// k = −2 … 2), bdf 3.971 in 299, each as its index3 route.
 func TestImplicitAndrews(t *testing.T) {
 	p, err := GetImplicit("andrews-implicit")
 	if err != nil {
@@ -62,8 +71,18 @@ func TestImplicitAndrews(t *testing.T) {
 		}
 		scd, scdMech := p.Ref.SCD(sol.Final.Q), mech.Ref.SCD(ms.Final.Q)
 		t.Logf("%s: scd %.3f in %d steps; index3 route %.3f in %d steps", c.name, scd, sol.Stats.Steps, scdMech, ms.Stats.Steps)
-		if c.band && !(math.Abs(scd-c.published) <= 0.2) {
-			t.Errorf("%s: scd %.3f, published %.2f, want within 0.2", c.name, scd, c.published)
+		if c.band {
+			scds := []float64{scd}
+			for _, k := range []float64{-2, -1, 1, 2} {
+				tk := tol * math.Pow(10, -k/20)
+				sk := p.Ref.SCD(solveImplicit(t, p, &integrate.Radau5{}, c.name, integrate.StepControl{RTol: tk, ATol: tk, H0: tk}).Final.Q)
+				t.Logf("%s: tol %.3g: scd %.3f", c.name, tk, sk)
+				scds = append(scds, sk)
+			}
+			slices.Sort(scds)
+			if m := scds[2]; !(math.Abs(m-c.published) <= 0.2) {
+				t.Errorf("%s: median scd %.3f over 5 tolerances around %g, published %.2f, want within 0.2", c.name, m, tol, c.published)
+			}
 		}
 		if !c.band && !(scd >= c.published) {
 			t.Errorf("%s: scd %.3f, want ≥ the published %.2f", c.name, scd, c.published)

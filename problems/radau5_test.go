@@ -33,6 +33,29 @@ func TestRadau5AndrewsGGL(t *testing.T) {
 	}
 }
 
+// TestRadau5ChainStaleFirstIterate: on chain10 (ggl, μ by its own scale: 30 unknowns,
+// below the size at which radau5 measures μ through Gᵀδμ) radau5 used to stop at HMin
+// at t = 0.037449 at 5 tolerances of 123 between 5.2e-6 and 7.5e-6: the first step
+// measured a rate θ = 6e-9 at rounding level, and its FACCON, five steps later, let a
+// step 8 times longer stop at its first iterate (‖ΔW‖ = 2.2), leaving |Gv| = 2.8e-5, from
+// which no step passed the error test (radauMonitor.staleFirst). At two of those
+// tolerances the run now reaches t_end, with |Gv| below tol and an error within 50 tol
+// (measured: |Gv| 4.4e-7 and 8.7e-7, errors 22 and 21 tol; main's runs at the neighbouring tols
+// 4.2e-6 and 1e-5 end at 26 and 41 tol, the latter also after that first iterate, with
+// |Gv| = 2.8e-5).
+func TestRadau5ChainStaleFirstIterate(t *testing.T) {
+	p, _ := Get("chain10")
+	for _, tol := range []float64{5.2e-6, 6.3e-6} {
+		sol := runRadau5(t, p, "", false, integrate.StepControl{RTol: tol, ATol: tol})
+		e := math.Pow(10, -p.Ref.SCD(sol.Final.Q))
+		t.Logf("chain10 tol %g: error %.2g (%.0f tol), max |Gv| %.2g, %d steps", tol, e, e/tol, sol.MaxResidual.Vel, sol.Stats.Steps)
+		if sol.Final.T != p.TEnd || !(e <= 50*tol) || !(sol.MaxResidual.Vel <= tol) {
+			t.Errorf("chain10 tol %g: t = %g, error %.2g, max |Gv| %.2g: want t_end %g, error ≤ 50 tol, |Gv| ≤ tol",
+				tol, sol.Final.T, e, sol.MaxResidual.Vel, p.TEnd)
+		}
+	}
+}
+
 // TestRadau5Crank: issue 7 asks scd ≥ 6 on the crank at tol 1e-9. Not met: radau5
 // measures 4.53 at 1e-9, 5.29 at 1e-10, 6.02 at 1e-11 and 6.77 at 1e-12 (ggl; index2
 // gives the same to 0.02). The scd is set by the longitudinal modes q₃, q₄ of size 8e-6

@@ -21,9 +21,16 @@ func TestSolveImplicitProblem(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		t.Fatalf("output is not one JSON object: %v\n%s", err, out)
 	}
-	// radau5 at the problem's tol 1e-6 (h0 by radau5's default): measured scd 4.54.
-	if scd, _ := m["scd"].(float64); !(scd >= 4) {
-		t.Errorf("scd = %v, want ≥ 4", m["scd"])
+	// radau5 at the problem's tol 1e-6 (h0 by radau5's default, 1e-6): measured scd 3.48
+	// (4.54 before radau5's first-iterate bound, radauMonitor.staleFirst). At one
+	// tolerance the scd of this index-3 form is erratic: at 21 tolerances 10^-5.5 …
+	// 10^-6.5 radau5 ends between 3.09 and 5.24 (median 3.70-3.74), before that bound
+	// between 3.02 and 6.76 (median 3.65-4.07), with h0 = tol or by default (BENCHMARKS.md,
+	// "radau5's first iterate"). So this test of the command asks the 3 digits every one
+	// of those runs met; problems' TestImplicitAndrews checks the accuracy against the
+	// published run over 5 tolerances.
+	if scd, _ := m["scd"].(float64); !(scd >= 3) {
+		t.Errorf("scd = %v, want ≥ 3", m["scd"])
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
