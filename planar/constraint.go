@@ -76,7 +76,18 @@ func (s *System) writeConstraintGammaRows(g, gamma []float64, dst *assembly.Targ
 	var c pairCache
 	var grad [6]float64
 	var e coordEval
-	for r := range s.rows {
+	vals, first := s.revoluteRows(s.ConstraintValuesOf(dst))
+	for r := 0; r < len(s.rows); r++ {
+		if first != nil && first[r] >= 0 { // a revolute joint's rows r, r+1 (revrows.go)
+			j := &s.rev.joints[first[r]]
+			aix, aiy, ajx, ajy, dx, dy := j.kin(q, &c.tr)
+			wI, wJ := j.rates(v)
+			j.values(g, r, dx, dy)
+			j.gammas(gamma, r, aix, aiy, ajx, ajy, wI, wJ)
+			j.addGradients(vals, aix, aiy, ajx, ajy)
+			r++
+			continue
+		}
 		rw := &s.rows[r]
 		gr, gm := -rw.C0, 0.0
 		for k := range rw.N {
@@ -111,7 +122,18 @@ func (s *System) writeConstraintRows(g []float64, dst *assembly.Target, t float6
 	dst.Zero()
 	var c pairCache
 	var grad [6]float64
-	for r := range s.rows {
+	vals, first := s.revoluteRows(s.ConstraintValuesOf(dst))
+	for r := 0; r < len(s.rows); r++ {
+		if first != nil && first[r] >= 0 { // a revolute joint's rows r, r+1 (revrows.go)
+			j := &s.rev.joints[first[r]]
+			aix, aiy, ajx, ajy, dx, dy := j.kin(q, &c.tr)
+			if g != nil {
+				j.values(g, r, dx, dy)
+			}
+			j.addGradients(vals, aix, aiy, ajx, ajy)
+			r++
+			continue
+		}
 		rw := &s.rows[r]
 		gr := -rw.C0
 		for k := range rw.N {
@@ -141,6 +163,16 @@ func (s *System) writeConstraintRows(g []float64, dst *assembly.Target, t float6
 		s.addOffsetsConstraint(g, q)
 		s.addCamsConstraint(g, q)
 	}
+}
+
+// revoluteRows returns vals and the revolute plan's rows (revPlan.first) when vals is
+// not nil (the target is one of the System's own patterns, whose positions the plan
+// holds), else nil, nil: the generic loop then writes every row.
+func (s *System) revoluteRows(vals []float64) ([]float64, []int32) {
+	if vals == nil {
+		return nil, nil
+	}
+	return vals, s.revolutePlan().first
 }
 
 // addSeparationGradient adds w·∇d_c (c = 0: d_x, 1: d_y) into row r of dst at the
@@ -225,7 +257,17 @@ func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, 
 	dst.Zero()
 	var c pairCache
 	var e coordEval
-	for r := range s.rows {
+	vals, first := s.revoluteRows(s.CouplingValuesOf(&dst))
+	for r := 0; r < len(s.rows); r++ {
+		if first != nil && first[r] >= 0 { // a revolute joint's rows r, r+1 (revrows.go)
+			if lambda[r] != 0 || lambda[r+1] != 0 {
+				j := &s.rev.joints[first[r]]
+				aix, aiy, ajx, ajy, _, _ := j.kin(q, &c.tr)
+				j.addHessians(vals, lambda[r:r+2], aix, aiy, ajx, ajy)
+			}
+			r++
+			continue
+		}
 		rw := &s.rows[r]
 		if lambda[r] == 0 {
 			continue
