@@ -74,40 +74,25 @@ func (s *System) ConstraintJacobianGammaValues(g, G, gamma []float64, t float64,
 func (s *System) writeConstraintGammaRows(g, gamma []float64, dst *assembly.Target, t float64, q, v []float64) {
 	dst.Zero()
 	var c pairCache
-	var grad [6]float64
-	var e coordEval
-	vals, first := s.revoluteRows(s.ConstraintValuesOf(dst))
-	for r := 0; r < len(s.rows); r++ {
-		if first != nil && first[r] >= 0 { // a revolute joint's rows r, r+1 (revrows.go)
-			j := &s.rev.joints[first[r]]
+	vals, runs := s.revoluteRuns(s.ConstraintValuesOf(dst))
+	r := 0
+	for _, run := range runs { // revolute joints' rows (revrows.go) between generic rows
+		for ; r < int(run.row); r++ {
+			s.constraintGammaRow(r, g, gamma, dst, &c, t, q, v)
+		}
+		js := run.joints(s.rev.joints)
+		for k := range js {
+			j := &js[k]
 			aix, aiy, ajx, ajy, dx, dy := j.kin(q, &c.tr)
 			wI, wJ := j.rates(v)
-			j.values(g, r, dx, dy)
-			j.gammas(gamma, r, aix, aiy, ajx, ajy, wI, wJ)
+			j.values(g, dx, dy)
+			j.gammas(gamma, aix, aiy, ajx, ajy, wI, wJ)
 			j.addGradients(vals, aix, aiy, ajx, ajy)
-			r++
-			continue
 		}
-		rw := &s.rows[r]
-		gr, gm := -rw.C0, 0.0
-		for k := range rw.N {
-			tm := &rw.Terms[k]
-			kin := c.at(s, tm.Pair, tm.Coord, q)
-			gr += tm.W * coordValue(tm.Coord, kin)
-			vp := s.pairs[tm.Pair].rate(v)
-			gm -= tm.W * quadOf(tm.Coord, kin, &vp, &e)
-			if tm.Coord <= coordDy && addSeparationGradient(dst, r, k, tm.W, int(tm.Coord-coordDx), kin) {
-				continue
-			}
-			coordGrad(tm.Coord, kin, &grad)
-			dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
-		}
-		if rw.Drive != nil {
-			f, _, ddf := rw.Drive.Eval(t)
-			gr -= f
-			gm += ddf
-		}
-		g[r], gamma[r] = gr, gm
+		r = run.end()
+	}
+	for ; r < len(s.rows); r++ {
+		s.constraintGammaRow(r, g, gamma, dst, &c, t, q, v)
 	}
 	s.addOffsetsJacobian(*dst, q)
 	s.addCamsJacobian(*dst, q)
@@ -117,45 +102,55 @@ func (s *System) writeConstraintGammaRows(g, gamma []float64, dst *assembly.Targ
 	s.addCamsGamma(gamma, q, v)
 }
 
+// constraintGammaRow writes row r's g and γ and adds its G into dst (writeConstraintGammaRows).
+func (s *System) constraintGammaRow(r int, g, gamma []float64, dst *assembly.Target, c *pairCache, t float64, q, v []float64) {
+	var grad [6]float64
+	var e coordEval
+	rw := &s.rows[r]
+	gr, gm := -rw.C0, 0.0
+	for k := range rw.N {
+		tm := &rw.Terms[k]
+		kin := c.at(s, tm.Pair, tm.Coord, q)
+		gr += tm.W * coordValue(tm.Coord, kin)
+		vp := s.pairs[tm.Pair].rate(v)
+		gm -= tm.W * quadOf(tm.Coord, kin, &vp, &e)
+		if tm.Coord <= coordDy && addSeparationGradient(dst, r, k, tm.W, int(tm.Coord-coordDx), kin) {
+			continue
+		}
+		coordGrad(tm.Coord, kin, &grad)
+		dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
+	}
+	if rw.Drive != nil {
+		f, _, ddf := rw.Drive.Eval(t)
+		gr -= f
+		gm += ddf
+	}
+	g[r], gamma[r] = gr, gm
+}
+
 // writeConstraintRows writes G into dst and, when g is not nil, g (as Constraint does).
 func (s *System) writeConstraintRows(g []float64, dst *assembly.Target, t float64, q []float64) {
 	dst.Zero()
 	var c pairCache
-	var grad [6]float64
-	vals, first := s.revoluteRows(s.ConstraintValuesOf(dst))
-	for r := 0; r < len(s.rows); r++ {
-		if first != nil && first[r] >= 0 { // a revolute joint's rows r, r+1 (revrows.go)
-			j := &s.rev.joints[first[r]]
+	vals, runs := s.revoluteRuns(s.ConstraintValuesOf(dst))
+	r := 0
+	for _, run := range runs { // revolute joints' rows (revrows.go) between generic rows
+		for ; r < int(run.row); r++ {
+			s.constraintRow(r, g, dst, &c, t, q)
+		}
+		js := run.joints(s.rev.joints)
+		for k := range js {
+			j := &js[k]
 			aix, aiy, ajx, ajy, dx, dy := j.kin(q, &c.tr)
 			if g != nil {
-				j.values(g, r, dx, dy)
+				j.values(g, dx, dy)
 			}
 			j.addGradients(vals, aix, aiy, ajx, ajy)
-			r++
-			continue
 		}
-		rw := &s.rows[r]
-		gr := -rw.C0
-		for k := range rw.N {
-			tm := &rw.Terms[k]
-			kin := c.at(s, tm.Pair, tm.Coord, q)
-			if g != nil {
-				gr += tm.W * coordValue(tm.Coord, kin)
-			}
-			if tm.Coord <= coordDy && addSeparationGradient(dst, r, k, tm.W, int(tm.Coord-coordDx), kin) {
-				continue
-			}
-			coordGrad(tm.Coord, kin, &grad)
-			dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
-		}
-		if g == nil {
-			continue
-		}
-		if rw.Drive != nil {
-			f, _, _ := rw.Drive.Eval(t)
-			gr -= f
-		}
-		g[r] = gr
+		r = run.end()
+	}
+	for ; r < len(s.rows); r++ {
+		s.constraintRow(r, g, dst, &c, t, q)
 	}
 	s.addOffsetsJacobian(*dst, q)
 	s.addCamsJacobian(*dst, q)
@@ -165,14 +160,42 @@ func (s *System) writeConstraintRows(g []float64, dst *assembly.Target, t float6
 	}
 }
 
-// revoluteRows returns vals and the revolute plan's rows (revPlan.first) when vals is
-// not nil (the target is one of the System's own patterns, whose positions the plan
-// holds), else nil, nil: the generic loop then writes every row.
-func (s *System) revoluteRows(vals []float64) ([]float64, []int32) {
+// constraintRow adds row r's G into dst and, when g is not nil, writes its g
+// (writeConstraintRows).
+func (s *System) constraintRow(r int, g []float64, dst *assembly.Target, c *pairCache, t float64, q []float64) {
+	var grad [6]float64
+	rw := &s.rows[r]
+	gr := -rw.C0
+	for k := range rw.N {
+		tm := &rw.Terms[k]
+		kin := c.at(s, tm.Pair, tm.Coord, q)
+		if g != nil {
+			gr += tm.W * coordValue(tm.Coord, kin)
+		}
+		if tm.Coord <= coordDy && addSeparationGradient(dst, r, k, tm.W, int(tm.Coord-coordDx), kin) {
+			continue
+		}
+		coordGrad(tm.Coord, kin, &grad)
+		dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
+	}
+	if g == nil {
+		return
+	}
+	if rw.Drive != nil {
+		f, _, _ := rw.Drive.Eval(t)
+		gr -= f
+	}
+	g[r] = gr
+}
+
+// revoluteRuns returns vals and the revolute plan's runs when vals is not nil (the
+// target is one of the System's own patterns, whose positions the plan holds), else
+// nil, nil: the generic loop then writes every row.
+func (s *System) revoluteRuns(vals []float64) ([]float64, []revRun) {
 	if vals == nil {
 		return nil, nil
 	}
-	return vals, s.revolutePlan().first
+	return vals, s.revolutePlan().runs
 }
 
 // addSeparationGradient adds w·∇d_c (c = 0: d_x, 1: d_y) into row r of dst at the
@@ -256,37 +279,48 @@ func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
 func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, q, lambda []float64) {
 	dst.Zero()
 	var c pairCache
-	var e coordEval
-	vals, first := s.revoluteRows(s.CouplingValuesOf(&dst))
-	for r := 0; r < len(s.rows); r++ {
-		if first != nil && first[r] >= 0 { // a revolute joint's rows r, r+1 (revrows.go)
-			if lambda[r] != 0 || lambda[r+1] != 0 {
-				j := &s.rev.joints[first[r]]
+	vals, runs := s.revoluteRuns(s.CouplingValuesOf(&dst))
+	r := 0
+	for _, run := range runs { // revolute joints' rows (revrows.go) between generic rows
+		for ; r < int(run.row); r++ {
+			s.constraintHessianRow(r, &dst, &c, q, lambda)
+		}
+		js := run.joints(s.rev.joints)
+		for k := range js {
+			j := &js[k]
+			if l := lambda[j.row : j.row+2]; l[0] != 0 || l[1] != 0 {
 				aix, aiy, ajx, ajy, _, _ := j.kin(q, &c.tr)
-				j.addHessians(vals, lambda[r:r+2], aix, aiy, ajx, ajy)
+				j.addHessians(vals, l, aix, aiy, ajx, ajy)
 			}
-			r++
-			continue
 		}
-		rw := &s.rows[r]
-		if lambda[r] == 0 {
-			continue
-		}
-		for k := range rw.N {
-			tm := &rw.Terms[k]
-			sup := hessianSupport(tm.Coord)
-			if sup == 0 {
-				continue // a linear coordinate
-			}
-			if tm.Coord <= coordDy && addSeparationHessian(&dst, tm.Pair, lambda[r]*tm.W, int(tm.Coord-coordDx), c.at(s, tm.Pair, tm.Coord, q)) {
-				continue
-			}
-			s.evalTerm(&c, tm, q, &e)
-			assembly.AddHessianOver(dst, tm.Pair, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:], sup)
-		}
+		r = run.end()
+	}
+	for ; r < len(s.rows); r++ {
+		s.constraintHessianRow(r, &dst, &c, q, lambda)
 	}
 	s.addOffsetsHessian(dst, q, lambda)
 	s.addCamsHessian(dst, q, lambda)
+}
+
+// constraintHessianRow adds row r's λ_r ∇²g_r into dst (WriteConstraintForceDerivative).
+func (s *System) constraintHessianRow(r int, dst *assembly.Target, c *pairCache, q, lambda []float64) {
+	rw := &s.rows[r]
+	if lambda[r] == 0 {
+		return
+	}
+	var e coordEval
+	for k := range rw.N {
+		tm := &rw.Terms[k]
+		sup := hessianSupport(tm.Coord)
+		if sup == 0 {
+			continue // a linear coordinate
+		}
+		if tm.Coord <= coordDy && addSeparationHessian(dst, tm.Pair, lambda[r]*tm.W, int(tm.Coord-coordDx), c.at(s, tm.Pair, tm.Coord, q)) {
+			continue
+		}
+		s.evalTerm(c, tm, q, &e)
+		assembly.AddHessianOver(*dst, tm.Pair, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:], sup)
+	}
 }
 
 // ConstraintJacobianDerivative writes ∂(G w)/∂q, row r = Σ_k w_k (∇²c_k w_p)ᵀ: the

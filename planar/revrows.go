@@ -18,20 +18,37 @@ import (
 
 // revJoint is a revolute joint's two rows, r (d_x) and r+1 (d_y), resolved for the plan.
 type revJoint struct {
+	row        int32      // the row of d_x; d_y's follows
 	colI, colJ int32      // column of each body's x in q (−1: the ground)
 	si, sj     Vec        // the markers' points in the bodies' frames
 	w, c0      [2]float64 // the rows' weight and constant, d_x then d_y
 	// gpos: positions in G's values of row r at x_I, θ_I, x_J, θ_J, then row r+1 at y_I,
 	// θ_I, y_J, θ_J (assembly.PosGround: a ground column, nothing to add).
 	gpos [8]int32
-	hpos [2]int32 // positions in the coupling values of (θ_I, θ_I) and (θ_J, θ_J)
+	// packed: the position of row r's x_I when both rows' six entries are the twelve
+	// values from there on, in p order (both bodies moving, body I's columns first, the
+	// rows' entries those of the pair alone: a chain's joints); −1 otherwise.
+	packed int32
+	hpos   [2]int32 // positions in the coupling values of (θ_I, θ_I) and (θ_J, θ_J)
 }
 
-// revPlan lists the revolute joints whose rows the plan writes.
+// revPlan lists the revolute joints whose rows the plan writes, in the order of their
+// rows, grouped in runs of joints whose rows follow one another.
 type revPlan struct {
-	first  []int32 // per row: the index in joints of the joint whose row d_x it is; −1: none
 	joints []revJoint
+	runs   []revRun
 }
+
+// revRun is joints[j0:j1] of a plan, the rows row, row+1, … of the constraints.
+type revRun struct {
+	row, j0, j1 int32
+}
+
+// joints returns the run's joints in js (revPlan.joints).
+func (u revRun) joints(js []revJoint) []revJoint { return js[u.j0:u.j1] }
+
+// end returns the row after the run.
+func (u revRun) end() int { return int(u.row) + 2*int(u.j1-u.j0) }
 
 // revolutePlan returns the plan, made on the first call (it builds the patterns).
 func (s *System) revolutePlan() *revPlan {
@@ -44,10 +61,7 @@ func (s *System) revolutePlan() *revPlan {
 // patterns (a missing one is left to the generic loop, which reports a nonzero there).
 func (s *System) buildRevolutePlan() revPlan {
 	gt, ct := s.ConstraintTarget(nil), s.CouplingTarget(nil)
-	p := revPlan{first: make([]int32, len(s.rows))}
-	for r := range p.first {
-		p.first[r] = -1
-	}
+	var p revPlan
 	for r := 0; r+1 < len(s.rows); r++ {
 		a, b := &s.rows[r], &s.rows[r+1]
 		if !separationRow(a, coordDx) || !separationRow(b, coordDy) || a.Terms[0].Pair != b.Terms[0].Pair {
@@ -61,18 +75,34 @@ func (s *System) buildRevolutePlan() revPlan {
 			continue
 		}
 		pr := &s.pairs[k]
-		j := revJoint{colI: int32(pr.col[0]), colJ: int32(pr.col[3]), si: pr.si, sj: pr.sj,
+		j := revJoint{row: int32(r), colI: int32(pr.col[0]), colJ: int32(pr.col[3]), si: pr.si, sj: pr.sj,
 			w: [2]float64{a.Terms[0].W, b.Terms[0].W}, c0: [2]float64{a.C0, b.C0},
 			gpos: [8]int32{px[0], px[2], px[3], px[5], py[1], py[2], py[4], py[5]},
 			hpos: [2]int32{blk[2*6+2], blk[5*6+5]}}
+		j.packed = packedPositions(px, py)
 		if slices.Contains(j.gpos[:], assembly.PosMissing) || slices.Contains(j.hpos[:], assembly.PosMissing) {
 			continue
 		}
-		p.first[r] = int32(len(p.joints))
+		if n := len(p.runs); n > 0 && p.runs[n-1].end() == r {
+			p.runs[n-1].j1++
+		} else {
+			p.runs = append(p.runs, revRun{row: int32(r), j0: int32(len(p.joints)), j1: int32(len(p.joints) + 1)})
+		}
 		p.joints = append(p.joints, j)
 		r++
 	}
 	return p
+}
+
+// packedPositions returns px[0] when px and py are the twelve positions from px[0] on,
+// else −1 (revJoint.packed).
+func packedPositions(px, py []int32) int32 {
+	for k := range 6 {
+		if px[k] != px[0]+int32(k) || py[k] != px[0]+int32(6+k) {
+			return -1
+		}
+	}
+	return px[0]
 }
 
 // separationRow reports whether rw is w·c − c0 with c of kind, a constant weight and no drive.
@@ -116,18 +146,34 @@ func (j *revJoint) kin(q []float64, tr *bodyTrig) (aix, aiy, ajx, ajy, dx, dy fl
 	return aix, aiy, ajx, ajy, rjx + ajx - rix - aix, rjy + ajy - riy - aiy
 }
 
-// values writes rows r, r+1's g = w d_c − c0 (the generic loop's −c0 + w d_c) into g.
-func (j *revJoint) values(g []float64, r int, dx, dy float64) {
+// values writes the rows' g = w d_c − c0 (the generic loop's −c0 + w d_c) into g.
+func (j *revJoint) values(g []float64, dx, dy float64) {
 	gx := -j.c0[0]
 	gx += j.w[0] * dx
 	gy := -j.c0[1]
 	gy += j.w[1] * dy
-	g[r], g[r+1] = gx, gy
+	g = g[j.row : j.row+2]
+	g[0], g[1] = gx, gy
 }
 
 // addGradients adds both rows' w ∇d_c into G's values, as addSeparationGradient: −w at
 // x_I (y_I), −w b_I[c] at θ_I, w at x_J (y_J), w b_J[c] at θ_J, with b = (−a_y, a_x).
 func (j *revJoint) addGradients(vals []float64, aix, aiy, ajx, ajy float64) {
+	if j.packed >= 0 {
+		b := int(j.packed)
+		v := (*[12]float64)(vals[b : b+12])
+		w := j.w[0]
+		v[0] += w * -1
+		v[2] += w * -(-aiy)
+		v[3] += w * 1
+		v[5] += w * (-ajy)
+		w = j.w[1]
+		v[7] += w * -1
+		v[8] += w * -aix
+		v[10] += w * 1
+		v[11] += w * ajx
+		return
+	}
 	p := &j.gpos
 	w := j.w[0]
 	addAtValue(vals, p[0], w*-1)
@@ -141,11 +187,12 @@ func (j *revJoint) addGradients(vals []float64, aix, aiy, ajx, ajy float64) {
 	addAtValue(vals, p[7], w*ajx)
 }
 
-// gammas writes rows r, r+1's γ = −w vᵀ∇²d_c v (quadOf's sums) into gamma, for the
+// gammas writes the rows' γ = −w vᵀ∇²d_c v (quadOf's sums) into gamma, for the
 // bodies' angular rates wI, wJ: ∇²d_c is a_I[c] at (θ_I, θ_I) and −a_J[c] at (θ_J, θ_J).
-func (j *revJoint) gammas(gamma []float64, r int, aix, aiy, ajx, ajy, wI, wJ float64) {
-	gamma[r] = j.gamma(0, aix, ajx, wI, wJ)
-	gamma[r+1] = j.gamma(1, aiy, ajy, wI, wJ)
+func (j *revJoint) gammas(gamma []float64, aix, aiy, ajx, ajy, wI, wJ float64) {
+	gamma = gamma[j.row : j.row+2]
+	gamma[0] = j.gamma(0, aix, ajx, wI, wJ)
+	gamma[1] = j.gamma(1, aiy, ajy, wI, wJ)
 }
 
 // gamma returns row c's γ from a_I[c], a_J[c].

@@ -64,6 +64,15 @@ func TestRevoluteRowsPlan(t *testing.T) {
 	if got := len(sys.revolutePlan().joints); got != pins {
 		t.Fatalf("the plan holds %d joints, want the %d revolute joints", got, pins)
 	}
+	packed := 0
+	for _, j := range sys.revolutePlan().joints {
+		if j.packed >= 0 {
+			packed++
+		}
+	}
+	if packed == 0 || packed == pins {
+		t.Fatalf("%d of %d joints packed, want both kinds", packed, pins)
+	}
 	nq, nc := sys.Size()
 	gc, cc := dae.ConstraintCSR(sys, nq, nc), dae.CouplingCSR(sys, nq)
 	same := func(what string, got, want float64) {
