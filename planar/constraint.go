@@ -344,34 +344,55 @@ func (s *System) ConstraintJacobianTimeDerivativeValues(dst []float64, _ float64
 func (s *System) writeConstraintJacobianDerivative(dst assembly.Target, _ float64, q, w []float64) {
 	dst.Zero()
 	var c pairCache
-	var e coordEval
-	var hw [6]float64
-	for r := range s.rows {
-		rw := &s.rows[r]
-		for k := range rw.N {
-			tm := &rw.Terms[k]
-			sup := hessianSupport(tm.Coord)
-			if sup == 0 {
-				continue // a linear coordinate
-			}
-			s.evalTerm(&c, tm, q, &e)
-			pr := &s.pairs[tm.Pair]
-			wp := pr.rate(w)
-			hw = [6]float64{}
-			for ra := sup; ra != 0; ra &= ra - 1 { // ∇²c w over the support (exact zeros left out)
-				a := bits.TrailingZeros16(ra)
-				var x float64
-				for rb := sup; rb != 0; rb &= rb - 1 {
-					b := bits.TrailingZeros16(rb)
-					x += e.hess[a][b] * wp[b]
-				}
-				hw[a] = x
-			}
-			dst.AddTermGradient(r, k, pr.col[:], tm.W, hw[:])
+	vals, runs := s.revoluteRuns(s.ConstraintValuesOf(&dst))
+	r := 0
+	for _, run := range runs { // revolute joints' rows (revrows.go) between generic rows
+		for ; r < int(run.row); r++ {
+			s.jacobianDerivativeRow(r, &dst, &c, q, w)
 		}
+		js := run.joints(s.rev.joints)
+		for k := range js {
+			j := &js[k]
+			aix, aiy, ajx, ajy, _, _ := j.kin(q, &c.tr)
+			wI, wJ := j.rates(w)
+			j.addJacobianDerivative(vals, aix, aiy, ajx, ajy, wI, wJ)
+		}
+		r = run.end()
+	}
+	for ; r < len(s.rows); r++ {
+		s.jacobianDerivativeRow(r, &dst, &c, q, w)
 	}
 	s.addOffsetsJacobianDerivative(dst, q, w)
 	s.addCamsJacobianDerivative(dst, q, w)
+}
+
+// jacobianDerivativeRow adds row r's Σ_k w_k (∇²c_k w_p)ᵀ into dst
+// (writeConstraintJacobianDerivative).
+func (s *System) jacobianDerivativeRow(r int, dst *assembly.Target, c *pairCache, q, w []float64) {
+	var e coordEval
+	var hw [6]float64
+	rw := &s.rows[r]
+	for k := range rw.N {
+		tm := &rw.Terms[k]
+		sup := hessianSupport(tm.Coord)
+		if sup == 0 {
+			continue // a linear coordinate
+		}
+		s.evalTerm(c, tm, q, &e)
+		pr := &s.pairs[tm.Pair]
+		wp := pr.rate(w)
+		hw = [6]float64{}
+		for ra := sup; ra != 0; ra &= ra - 1 { // ∇²c w over the support (exact zeros left out)
+			a := bits.TrailingZeros16(ra)
+			var x float64
+			for rb := sup; rb != 0; rb &= rb - 1 {
+				b := bits.TrailingZeros16(rb)
+				x += e.hess[a][b] * wp[b]
+			}
+			hw[a] = x
+		}
+		dst.AddTermGradient(r, k, pr.col[:], tm.W, hw[:])
+	}
 }
 
 // GammaDerivativeV writes ∂γ/∂v = −2 ∂(G v)/∂q (γ is quadratic in v and G_t = 0).

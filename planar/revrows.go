@@ -220,6 +220,29 @@ func (j *revJoint) rates(v []float64) (wI, wJ float64) {
 	return wI, wJ
 }
 
+// addJacobianDerivative adds both rows' w (∇²d_c w_p)ᵀ into G's values for the bodies'
+// angular rates wI, wJ in w: with ∇²d_c = diag(a_I[c], −a_J[c]) over (θ_I, θ_J), the
+// entries x_θI = a_I[c] wI + 0·wJ and x_θJ = 0·wI − a_J[c] wJ, summed as
+// jacobianDerivativeRow sums them over the support (0·w kept: it is a NaN for an infinite
+// w), times w, at θ_I and θ_J. The row's other four entries, w·0, which AddTermGradient
+// adds, change no value (slots.go) and are left out.
+func (j *revJoint) addJacobianDerivative(vals []float64, aix, aiy, ajx, ajy, wI, wJ float64) {
+	var hI0, hJ0, hI1, hJ1 float64
+	hI0 += aix * wI
+	hI0 += 0 * wJ
+	hJ0 += 0 * wI
+	hJ0 += -ajx * wJ
+	hI1 += aiy * wI
+	hI1 += 0 * wJ
+	hJ1 += 0 * wI
+	hJ1 += -ajy * wJ
+	p := &j.gpos
+	addAtValue(vals, p[1], j.w[0]*hI0)
+	addAtValue(vals, p[3], j.w[0]*hJ0)
+	addAtValue(vals, p[5], j.w[1]*hI1)
+	addAtValue(vals, p[7], j.w[1]*hJ1)
+}
+
 // addHessians adds λ_r w ∇²d_c of both rows (lambda = λ_r, λ_{r+1}) into the coupling
 // values, as addSeparationHessian: λ w a_I[c] at (θ_I, θ_I), −λ w a_J[c] at (θ_J, θ_J),
 // exact zeros left out.

@@ -56,7 +56,7 @@ func revoluteMix(t *testing.T, n int) (*System, int) {
 }
 
 // TestRevoluteRowsPlan: the revolute plan (revrows.go) covers every revolute joint's rows
-// and writes g, G, γ and ∂(Gᵀλ)/∂q with the same bits as the generic loop (Constraint,
+// and writes g, G, γ, ∂(G v)/∂q and ∂(Gᵀλ)/∂q with the same bits as the generic loop (Constraint,
 // Gamma, and the dense matrices, which take no positions), at random states with some
 // angles, rates and multipliers exactly zero (the branches that leave exact zeros out).
 func TestRevoluteRowsPlan(t *testing.T) {
@@ -109,6 +109,8 @@ func TestRevoluteRowsPlan(t *testing.T) {
 		sys.Gamma(gamma, p.T, p.Q, p.V)
 		G := mat.NewDense(nc, nq, nil)
 		sys.ConstraintJacobian(G, p.T, p.Q)
+		Gw := mat.NewDense(nc, nq, nil)
+		sys.ConstraintJacobianDerivative(Gw, p.T, p.Q, p.V)
 		H := mat.NewDense(nq, nq, nil)
 		sys.ConstraintForceDerivative(H, p.T, p.Q, p.Lambda)
 
@@ -130,6 +132,12 @@ func TestRevoluteRowsPlan(t *testing.T) {
 		check("g, G and gamma")
 		for i := range nc {
 			same(fmt.Sprintf("trial %d gamma[%d]", trial, i), gammaFast[i], gamma[i])
+		}
+		sys.ConstraintJacobianDerivativeValues(gv, p.T, p.Q, p.V)
+		for i := range nc {
+			for k, j := range gc.Row(i) {
+				same(fmt.Sprintf("trial %d (G v)_q[%d,%d]", trial, i, j), gv[gc.RowStart[i]+k], Gw.At(i, j))
+			}
 		}
 		sys.ConstraintForceDerivativeValues(hv, p.T, p.Q, p.Lambda)
 		for i := range nq {
