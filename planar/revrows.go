@@ -116,13 +116,15 @@ func separationRow(rw *row, kind coordKind) bool {
 // through tr (bodyTrig.sincos, its test written out here: on a chain body I is the body
 // held, and a call spills every register).
 func (j *revJoint) kin(q []float64, tr *bodyTrig) (aix, aiy, ajx, ajy, dx, dy float64) {
-	var thI, thJ float64
+	var rix, riy, thI, rjx, rjy, thJ float64
 	ci, cj := int(j.colI), int(j.colJ)
 	if ci >= 0 {
-		thI = q[ci+2]
+		b := (*[3]float64)(q[ci : ci+3])
+		rix, riy, thI = b[0], b[1], b[2]
 	}
 	if cj >= 0 {
-		thJ = q[cj+2]
+		b := (*[3]float64)(q[cj : cj+3])
+		rjx, rjy, thJ = b[0], b[1], b[2]
 	}
 	if tr.key != ci+2 {
 		tr.sn, tr.cs = math.Sincos(thI)
@@ -134,13 +136,6 @@ func (j *revJoint) kin(q []float64, tr *bodyTrig) (aix, aiy, ajx, ajy, dx, dy fl
 		tr.key = cj + 2
 	}
 	snJ, csJ := tr.sn, tr.cs
-	var rix, riy, rjx, rjy float64
-	if ci >= 0 {
-		rix, riy = q[ci], q[ci+1]
-	}
-	if cj >= 0 {
-		rjx, rjy = q[cj], q[cj+1]
-	}
 	aix, aiy = csI*j.si[0]-snI*j.si[1], snI*j.si[0]+csI*j.si[1]
 	ajx, ajy = csJ*j.sj[0]-snJ*j.sj[1], snJ*j.sj[0]+csJ*j.sj[1]
 	return aix, aiy, ajx, ajy, rjx + ajx - rix - aix, rjy + ajy - riy - aiy
