@@ -255,24 +255,49 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, _ []float64)
 
 // Gamma writes γ = −(G v)_q v − 2 G_t v − g_tt = −Σ w vᵀ∇²c v + f″(t).
 func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
+	s.gamma(dst, t, q, v, s.revolutePlan().runs)
+}
+
+// gamma is Gamma with the revolute joints of runs written by the plan (revrows.go); nil:
+// every row by the generic loop.
+func (s *System) gamma(dst []float64, t float64, q, v []float64, runs []revRun) {
 	var c pairCache
-	var e coordEval
-	for r := range s.rows {
-		rw := &s.rows[r]
-		var g float64
-		for k := range rw.N {
-			tm := &rw.Terms[k]
-			vp := s.pairs[tm.Pair].rate(v)
-			g -= tm.W * quadOf(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &vp, &e)
+	r := 0
+	for _, run := range runs {
+		for ; r < int(run.row); r++ {
+			dst[r] = s.gammaRow(r, &c, t, q, v)
 		}
-		if rw.Drive != nil {
-			_, _, ddf := rw.Drive.Eval(t)
-			g += ddf
+		js := run.joints(s.rev.joints)
+		for k := range js {
+			j := &js[k]
+			aix, aiy, ajx, ajy, _, _ := j.kin(q, &c.tr)
+			wI, wJ := j.rates(v)
+			j.gammas(dst, aix, aiy, ajx, ajy, wI, wJ)
 		}
-		dst[r] = g
+		r = run.end()
+	}
+	for ; r < len(s.rows); r++ {
+		dst[r] = s.gammaRow(r, &c, t, q, v)
 	}
 	s.addOffsetsGamma(dst, q, v)
 	s.addCamsGamma(dst, q, v)
+}
+
+// gammaRow returns row r's γ (Gamma).
+func (s *System) gammaRow(r int, c *pairCache, t float64, q, v []float64) float64 {
+	var e coordEval
+	rw := &s.rows[r]
+	var g float64
+	for k := range rw.N {
+		tm := &rw.Terms[k]
+		vp := s.pairs[tm.Pair].rate(v)
+		g -= tm.W * quadOf(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &vp, &e)
+	}
+	if rw.Drive != nil {
+		_, _, ddf := rw.Drive.Eval(t)
+		g += ddf
+	}
+	return g
 }
 
 // WriteConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r (assembly.MatrixWriter).

@@ -56,9 +56,10 @@ func revoluteMix(t *testing.T, n int) (*System, int) {
 }
 
 // TestRevoluteRowsPlan: the revolute plan (revrows.go) covers every revolute joint's rows
-// and writes g, G, γ, ∂(G v)/∂q and ∂(Gᵀλ)/∂q with the same bits as the generic loop (Constraint,
-// Gamma, and the dense matrices, which take no positions), at random states with some
-// angles, rates and multipliers exactly zero (the branches that leave exact zeros out).
+// and writes g, G, γ, ∂(G v)/∂q and ∂(Gᵀλ)/∂q with the same bits as the generic loop
+// (Constraint, gamma without the plan, and the dense matrices, which take no positions), at
+// random states with some angles, rates and multipliers exactly zero (the branches that
+// leave exact zeros out).
 func TestRevoluteRowsPlan(t *testing.T) {
 	sys, pins := revoluteMix(t, 8)
 	if got := len(sys.revolutePlan().joints); got != pins {
@@ -106,7 +107,12 @@ func TestRevoluteRowsPlan(t *testing.T) {
 		}
 		g, gFast, gamma, gammaFast := make([]float64, nc), make([]float64, nc), make([]float64, nc), make([]float64, nc)
 		sys.Constraint(g, p.T, p.Q)
-		sys.Gamma(gamma, p.T, p.Q, p.V)
+		sys.gamma(gamma, p.T, p.Q, p.V, nil) // generic
+		gammaPlan := make([]float64, nc)
+		sys.Gamma(gammaPlan, p.T, p.Q, p.V)
+		for i := range nc {
+			same(fmt.Sprintf("trial %d Gamma[%d]", trial, i), gammaPlan[i], gamma[i])
+		}
 		G := mat.NewDense(nc, nq, nil)
 		sys.ConstraintJacobian(G, p.T, p.Q)
 		Gw := mat.NewDense(nc, nq, nil)

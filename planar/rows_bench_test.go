@@ -26,7 +26,7 @@ func barChainState(sys *planar.System) (q, v, lambda []float64) {
 
 // BenchmarkBarChainRows measures planar's constraint rows on the bar chain at 1000 bars
 // per evaluation: g with G's values (every residual of hht and bdf), g, G and γ (the
-// meter after each step), ∂(G v)/∂q's values (bdf's Newton matrix) and ∂(Gᵀλ)/∂q's
+// meter after each step), γ alone (dopri5's accelerations), ∂(G v)/∂q's values (bdf's Newton matrix) and ∂(Gᵀλ)/∂q's
 // values (each Newton matrix); for callgrind
 // (BENCHMARKS.md, "planar's revolute rows").
 func BenchmarkBarChainRows(b *testing.B) {
@@ -46,6 +46,12 @@ func BenchmarkBarChainRows(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
 			sys.ConstraintJacobianGammaValues(g, gv, gamma, 0, q, v)
+		}
+	})
+	b.Run("gamma", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			sys.Gamma(gamma, 0, q, v)
 		}
 	})
 	b.Run("Gvq", func(b *testing.B) {
