@@ -73,6 +73,27 @@ func (m *Matrices) ConstraintTarget(vals []float64) Target {
 	return sparseAt(&m.gSlots, vals)
 }
 
+// ConstraintValuesOf returns the value array t writes into when t is a target on G's
+// pattern that m made (ConstraintTarget), else nil: a route may then add at the positions
+// it took from ConstraintTarget once (planar's revolute rows) instead of asking t for them
+// term by term.
+func (m *Matrices) ConstraintValuesOf(t *Target) []float64 {
+	if t.slots != &m.gSlots {
+		return nil
+	}
+	return t.vals
+}
+
+// CouplingValuesOf returns the value array t writes into when t is a target on the
+// coupling pattern that m made (CouplingTarget and the coupling matrices' value methods),
+// else nil, as ConstraintValuesOf.
+func (m *Matrices) CouplingValuesOf(t *Target) []float64 {
+	if t.slots != &m.couplingSlots {
+		return nil
+	}
+	return t.vals
+}
+
 // Patterns returns the CSR patterns of the coupling matrices and of G (shared: do not
 // modify), for a route's further value methods (dae.SparseReactionForce).
 func (m *Matrices) Patterns() (coupling, g *dae.CSR) {

@@ -74,29 +74,25 @@ func (s *System) ConstraintJacobianGammaValues(g, G, gamma []float64, t float64,
 func (s *System) writeConstraintGammaRows(g, gamma []float64, dst *assembly.Target, t float64, q, v []float64) {
 	dst.Zero()
 	var c pairCache
-	var grad [6]float64
-	var e coordEval
-	for r := range s.rows {
-		rw := &s.rows[r]
-		gr, gm := -rw.C0, 0.0
-		for k := range rw.N {
-			tm := &rw.Terms[k]
-			kin := c.at(s, tm.Pair, tm.Coord, q)
-			gr += tm.W * coordValue(tm.Coord, kin)
-			vp := s.pairs[tm.Pair].rate(v)
-			gm -= tm.W * quadOf(tm.Coord, kin, &vp, &e)
-			if tm.Coord <= coordDy && addSeparationGradient(dst, r, k, tm.W, int(tm.Coord-coordDx), kin) {
-				continue
-			}
-			coordGrad(tm.Coord, kin, &grad)
-			dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
+	vals, runs := s.revoluteRuns(s.ConstraintValuesOf(dst))
+	r := 0
+	for _, run := range runs { // revolute joints' rows (revrows.go) between generic rows
+		for ; r < int(run.row); r++ {
+			s.constraintGammaRow(r, g, gamma, dst, &c, t, q, v)
 		}
-		if rw.Drive != nil {
-			f, _, ddf := rw.Drive.Eval(t)
-			gr -= f
-			gm += ddf
+		js := run.joints(s.rev.joints)
+		for k := range js {
+			j := &js[k]
+			aix, aiy, ajx, ajy, dx, dy := j.kin(q, &c.tr)
+			wI, wJ := j.rates(v)
+			j.values(g, dx, dy)
+			j.gammas(gamma, aix, aiy, ajx, ajy, wI, wJ)
+			j.addGradients(vals, aix, aiy, ajx, ajy)
 		}
-		g[r], gamma[r] = gr, gm
+		r = run.end()
+	}
+	for ; r < len(s.rows); r++ {
+		s.constraintGammaRow(r, g, gamma, dst, &c, t, q, v)
 	}
 	s.addOffsetsJacobian(*dst, q)
 	s.addCamsJacobian(*dst, q)
@@ -106,34 +102,55 @@ func (s *System) writeConstraintGammaRows(g, gamma []float64, dst *assembly.Targ
 	s.addCamsGamma(gamma, q, v)
 }
 
+// constraintGammaRow writes row r's g and γ and adds its G into dst (writeConstraintGammaRows).
+func (s *System) constraintGammaRow(r int, g, gamma []float64, dst *assembly.Target, c *pairCache, t float64, q, v []float64) {
+	var grad [6]float64
+	var e coordEval
+	rw := &s.rows[r]
+	gr, gm := -rw.C0, 0.0
+	for k := range rw.N {
+		tm := &rw.Terms[k]
+		kin := c.at(s, tm.Pair, tm.Coord, q)
+		gr += tm.W * coordValue(tm.Coord, kin)
+		vp := s.pairs[tm.Pair].rate(v)
+		gm -= tm.W * quadOf(tm.Coord, kin, &vp, &e)
+		if tm.Coord <= coordDy && addSeparationGradient(dst, r, k, tm.W, int(tm.Coord-coordDx), kin) {
+			continue
+		}
+		coordGrad(tm.Coord, kin, &grad)
+		dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
+	}
+	if rw.Drive != nil {
+		f, _, ddf := rw.Drive.Eval(t)
+		gr -= f
+		gm += ddf
+	}
+	g[r], gamma[r] = gr, gm
+}
+
 // writeConstraintRows writes G into dst and, when g is not nil, g (as Constraint does).
 func (s *System) writeConstraintRows(g []float64, dst *assembly.Target, t float64, q []float64) {
 	dst.Zero()
 	var c pairCache
-	var grad [6]float64
-	for r := range s.rows {
-		rw := &s.rows[r]
-		gr := -rw.C0
-		for k := range rw.N {
-			tm := &rw.Terms[k]
-			kin := c.at(s, tm.Pair, tm.Coord, q)
+	vals, runs := s.revoluteRuns(s.ConstraintValuesOf(dst))
+	r := 0
+	for _, run := range runs { // revolute joints' rows (revrows.go) between generic rows
+		for ; r < int(run.row); r++ {
+			s.constraintRow(r, g, dst, &c, t, q)
+		}
+		js := run.joints(s.rev.joints)
+		for k := range js {
+			j := &js[k]
+			aix, aiy, ajx, ajy, dx, dy := j.kin(q, &c.tr)
 			if g != nil {
-				gr += tm.W * coordValue(tm.Coord, kin)
+				j.values(g, dx, dy)
 			}
-			if tm.Coord <= coordDy && addSeparationGradient(dst, r, k, tm.W, int(tm.Coord-coordDx), kin) {
-				continue
-			}
-			coordGrad(tm.Coord, kin, &grad)
-			dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
+			j.addGradients(vals, aix, aiy, ajx, ajy)
 		}
-		if g == nil {
-			continue
-		}
-		if rw.Drive != nil {
-			f, _, _ := rw.Drive.Eval(t)
-			gr -= f
-		}
-		g[r] = gr
+		r = run.end()
+	}
+	for ; r < len(s.rows); r++ {
+		s.constraintRow(r, g, dst, &c, t, q)
 	}
 	s.addOffsetsJacobian(*dst, q)
 	s.addCamsJacobian(*dst, q)
@@ -141,6 +158,44 @@ func (s *System) writeConstraintRows(g []float64, dst *assembly.Target, t float6
 		s.addOffsetsConstraint(g, q)
 		s.addCamsConstraint(g, q)
 	}
+}
+
+// constraintRow adds row r's G into dst and, when g is not nil, writes its g
+// (writeConstraintRows).
+func (s *System) constraintRow(r int, g []float64, dst *assembly.Target, c *pairCache, t float64, q []float64) {
+	var grad [6]float64
+	rw := &s.rows[r]
+	gr := -rw.C0
+	for k := range rw.N {
+		tm := &rw.Terms[k]
+		kin := c.at(s, tm.Pair, tm.Coord, q)
+		if g != nil {
+			gr += tm.W * coordValue(tm.Coord, kin)
+		}
+		if tm.Coord <= coordDy && addSeparationGradient(dst, r, k, tm.W, int(tm.Coord-coordDx), kin) {
+			continue
+		}
+		coordGrad(tm.Coord, kin, &grad)
+		dst.AddTermGradient(r, k, s.pairs[tm.Pair].col[:], tm.W, grad[:])
+	}
+	if g == nil {
+		return
+	}
+	if rw.Drive != nil {
+		f, _, _ := rw.Drive.Eval(t)
+		gr -= f
+	}
+	g[r] = gr
+}
+
+// revoluteRuns returns vals and the revolute plan's runs when vals is not nil (the
+// target is one of the System's own patterns, whose positions the plan holds), else
+// nil, nil: the generic loop then writes every row.
+func (s *System) revoluteRuns(vals []float64) ([]float64, []revRun) {
+	if vals == nil {
+		return nil, nil
+	}
+	return vals, s.revolutePlan().runs
 }
 
 // addSeparationGradient adds w·∇d_c (c = 0: d_x, 1: d_y) into row r of dst at the
@@ -200,51 +255,97 @@ func (s *System) ConstraintTimeDerivative(dst []float64, t float64, _ []float64)
 
 // Gamma writes γ = −(G v)_q v − 2 G_t v − g_tt = −Σ w vᵀ∇²c v + f″(t).
 func (s *System) Gamma(dst []float64, t float64, q, v []float64) {
+	s.gamma(dst, t, q, v, s.revolutePlan().runs)
+}
+
+// gamma is Gamma with the revolute joints of runs written by the plan (revrows.go); nil:
+// every row by the generic loop.
+func (s *System) gamma(dst []float64, t float64, q, v []float64, runs []revRun) {
 	var c pairCache
-	var e coordEval
-	for r := range s.rows {
-		rw := &s.rows[r]
-		var g float64
-		for k := range rw.N {
-			tm := &rw.Terms[k]
-			vp := s.pairs[tm.Pair].rate(v)
-			g -= tm.W * quadOf(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &vp, &e)
+	r := 0
+	for _, run := range runs {
+		for ; r < int(run.row); r++ {
+			dst[r] = s.gammaRow(r, &c, t, q, v)
 		}
-		if rw.Drive != nil {
-			_, _, ddf := rw.Drive.Eval(t)
-			g += ddf
+		js := run.joints(s.rev.joints)
+		for k := range js {
+			j := &js[k]
+			aix, aiy, ajx, ajy, _, _ := j.kin(q, &c.tr)
+			wI, wJ := j.rates(v)
+			j.gammas(dst, aix, aiy, ajx, ajy, wI, wJ)
 		}
-		dst[r] = g
+		r = run.end()
+	}
+	for ; r < len(s.rows); r++ {
+		dst[r] = s.gammaRow(r, &c, t, q, v)
 	}
 	s.addOffsetsGamma(dst, q, v)
 	s.addCamsGamma(dst, q, v)
+}
+
+// gammaRow returns row r's γ (Gamma).
+func (s *System) gammaRow(r int, c *pairCache, t float64, q, v []float64) float64 {
+	var e coordEval
+	rw := &s.rows[r]
+	var g float64
+	for k := range rw.N {
+		tm := &rw.Terms[k]
+		vp := s.pairs[tm.Pair].rate(v)
+		g -= tm.W * quadOf(tm.Coord, c.at(s, tm.Pair, tm.Coord, q), &vp, &e)
+	}
+	if rw.Drive != nil {
+		_, _, ddf := rw.Drive.Eval(t)
+		g += ddf
+	}
+	return g
 }
 
 // WriteConstraintForceDerivative writes ∂(Gᵀλ)/∂q = Σ_r λ_r ∇²g_r (assembly.MatrixWriter).
 func (s *System) WriteConstraintForceDerivative(dst assembly.Target, _ float64, q, lambda []float64) {
 	dst.Zero()
 	var c pairCache
-	var e coordEval
-	for r := range s.rows {
-		rw := &s.rows[r]
-		if lambda[r] == 0 {
-			continue
+	vals, runs := s.revoluteRuns(s.CouplingValuesOf(&dst))
+	r := 0
+	for _, run := range runs { // revolute joints' rows (revrows.go) between generic rows
+		for ; r < int(run.row); r++ {
+			s.constraintHessianRow(r, &dst, &c, q, lambda)
 		}
-		for k := range rw.N {
-			tm := &rw.Terms[k]
-			sup := hessianSupport(tm.Coord)
-			if sup == 0 {
-				continue // a linear coordinate
+		js := run.joints(s.rev.joints)
+		for k := range js {
+			j := &js[k]
+			if l := lambda[j.row : j.row+2]; l[0] != 0 || l[1] != 0 {
+				aix, aiy, ajx, ajy, _, _ := j.kin(q, &c.tr)
+				j.addHessians(vals, l, aix, aiy, ajx, ajy)
 			}
-			if tm.Coord <= coordDy && addSeparationHessian(&dst, tm.Pair, lambda[r]*tm.W, int(tm.Coord-coordDx), c.at(s, tm.Pair, tm.Coord, q)) {
-				continue
-			}
-			s.evalTerm(&c, tm, q, &e)
-			assembly.AddHessianOver(dst, tm.Pair, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:], sup)
 		}
+		r = run.end()
+	}
+	for ; r < len(s.rows); r++ {
+		s.constraintHessianRow(r, &dst, &c, q, lambda)
 	}
 	s.addOffsetsHessian(dst, q, lambda)
 	s.addCamsHessian(dst, q, lambda)
+}
+
+// constraintHessianRow adds row r's λ_r ∇²g_r into dst (WriteConstraintForceDerivative).
+func (s *System) constraintHessianRow(r int, dst *assembly.Target, c *pairCache, q, lambda []float64) {
+	rw := &s.rows[r]
+	if lambda[r] == 0 {
+		return
+	}
+	var e coordEval
+	for k := range rw.N {
+		tm := &rw.Terms[k]
+		sup := hessianSupport(tm.Coord)
+		if sup == 0 {
+			continue // a linear coordinate
+		}
+		if tm.Coord <= coordDy && addSeparationHessian(dst, tm.Pair, lambda[r]*tm.W, int(tm.Coord-coordDx), c.at(s, tm.Pair, tm.Coord, q)) {
+			continue
+		}
+		s.evalTerm(c, tm, q, &e)
+		assembly.AddHessianOver(*dst, tm.Pair, s.pairs[tm.Pair].col[:], lambda[r]*tm.W, e.hess[:], sup)
+	}
 }
 
 // ConstraintJacobianDerivative writes ∂(G w)/∂q, row r = Σ_k w_k (∇²c_k w_p)ᵀ: the
@@ -268,34 +369,55 @@ func (s *System) ConstraintJacobianTimeDerivativeValues(dst []float64, _ float64
 func (s *System) writeConstraintJacobianDerivative(dst assembly.Target, _ float64, q, w []float64) {
 	dst.Zero()
 	var c pairCache
-	var e coordEval
-	var hw [6]float64
-	for r := range s.rows {
-		rw := &s.rows[r]
-		for k := range rw.N {
-			tm := &rw.Terms[k]
-			sup := hessianSupport(tm.Coord)
-			if sup == 0 {
-				continue // a linear coordinate
-			}
-			s.evalTerm(&c, tm, q, &e)
-			pr := &s.pairs[tm.Pair]
-			wp := pr.rate(w)
-			hw = [6]float64{}
-			for ra := sup; ra != 0; ra &= ra - 1 { // ∇²c w over the support (exact zeros left out)
-				a := bits.TrailingZeros16(ra)
-				var x float64
-				for rb := sup; rb != 0; rb &= rb - 1 {
-					b := bits.TrailingZeros16(rb)
-					x += e.hess[a][b] * wp[b]
-				}
-				hw[a] = x
-			}
-			dst.AddTermGradient(r, k, pr.col[:], tm.W, hw[:])
+	vals, runs := s.revoluteRuns(s.ConstraintValuesOf(&dst))
+	r := 0
+	for _, run := range runs { // revolute joints' rows (revrows.go) between generic rows
+		for ; r < int(run.row); r++ {
+			s.jacobianDerivativeRow(r, &dst, &c, q, w)
 		}
+		js := run.joints(s.rev.joints)
+		for k := range js {
+			j := &js[k]
+			aix, aiy, ajx, ajy, _, _ := j.kin(q, &c.tr)
+			wI, wJ := j.rates(w)
+			j.addJacobianDerivative(vals, aix, aiy, ajx, ajy, wI, wJ)
+		}
+		r = run.end()
+	}
+	for ; r < len(s.rows); r++ {
+		s.jacobianDerivativeRow(r, &dst, &c, q, w)
 	}
 	s.addOffsetsJacobianDerivative(dst, q, w)
 	s.addCamsJacobianDerivative(dst, q, w)
+}
+
+// jacobianDerivativeRow adds row r's Σ_k w_k (∇²c_k w_p)ᵀ into dst
+// (writeConstraintJacobianDerivative).
+func (s *System) jacobianDerivativeRow(r int, dst *assembly.Target, c *pairCache, q, w []float64) {
+	var e coordEval
+	var hw [6]float64
+	rw := &s.rows[r]
+	for k := range rw.N {
+		tm := &rw.Terms[k]
+		sup := hessianSupport(tm.Coord)
+		if sup == 0 {
+			continue // a linear coordinate
+		}
+		s.evalTerm(c, tm, q, &e)
+		pr := &s.pairs[tm.Pair]
+		wp := pr.rate(w)
+		hw = [6]float64{}
+		for ra := sup; ra != 0; ra &= ra - 1 { // ∇²c w over the support (exact zeros left out)
+			a := bits.TrailingZeros16(ra)
+			var x float64
+			for rb := sup; rb != 0; rb &= rb - 1 {
+				b := bits.TrailingZeros16(rb)
+				x += e.hess[a][b] * wp[b]
+			}
+			hw[a] = x
+		}
+		dst.AddTermGradient(r, k, pr.col[:], tm.W, hw[:])
+	}
 }
 
 // GammaDerivativeV writes ∂γ/∂v = −2 ∂(G v)/∂q (γ is quadratic in v and G_t = 0).

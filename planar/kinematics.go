@@ -83,19 +83,16 @@ func (pr *pairRef) kinPoints(q []float64, k *pairKin, tr *bodyTrig) {
 // consecutive pairs compute each body's sine and cosine once instead of twice (the same
 // numbers: math.Sincos of the same angle).
 type bodyTrig struct {
-	col    int // column + 1 of the body held; 0: none
+	key    int // column + 2 of the body held (1: the ground, whose θ is 0); 0: none
 	sn, cs float64
 }
 
 // sincos returns sin θ, cos θ of the body at column col (θ = q[col+2]; the ground's θ = 0
 // when col < 0).
 func (tr *bodyTrig) sincos(col int, th float64) (sn, cs float64) {
-	if col < 0 {
-		return math.Sincos(th)
-	}
-	if tr.col != col+1 {
+	if tr.key != col+2 {
 		tr.sn, tr.cs = math.Sincos(th)
-		tr.col = col + 1
+		tr.key = col + 2
 	}
 	return tr.sn, tr.cs
 }

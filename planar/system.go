@@ -1,6 +1,8 @@
 package planar
 
 import (
+	"sync"
+
 	"linkage/assembly"
 	"linkage/dae"
 	"linkage/flexbeam"
@@ -41,6 +43,8 @@ type System struct {
 
 	pattern  Pattern // structural sparsity of G, fixed at assembly
 	coupling [][]int // CouplingPattern
+	revOnce  sync.Once
+	rev      revPlan // the revolute joints' rows on the patterns (revrows.go), made once
 
 }
 
