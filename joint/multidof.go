@@ -174,7 +174,12 @@ func (m *Model) inwardBall(w *frames, f, p int, tau []float64) {
 		d.articulateTo(IA, &w.IA[p])
 	} else {
 		d.articulate(IA, &w.IA[p])
-		*Fp = Fp.add(IA.mulv(w.c[f].add(w.c[f+1]).add(w.c[l])))
+		c := w.c[f] // the joint's velocity-product term: Fp += Ia (c_1 + c_2 + c_3), in place
+		addIn(&c, &w.c[f+1])
+		addIn(&c, &w.c[l])
+		var h sv
+		mulvTo(&h, IA, &c)
+		addIn(Fp, &h)
 	}
 	addSum3(Fp, F, d.U1, y1/D1, d.U2, y2/D2, d.U3, y3/D3)
 }

@@ -265,13 +265,27 @@ func (w *frames) startArticulated(i int, gravity bool, kg []float64, k float64) 
 	if kg != nil {
 		addStiffness(&w.IA[i], kg[kgSize*i:], k)
 	}
-	if !w.still {
-		F = crossF(w.V[i], w.I[i].mulv(w.V[i]))
+	if w.still {
+		w.F[i] = F
+	} else {
+		biasTo(&w.F[i], &w.I[i], &w.V[i])
 	}
 	if gravity {
-		F = F.sub(w.fx[i])
+		fx, F := &w.fx[i], &w.F[i]
+		F[0], F[1], F[2], F[3], F[4], F[5] = F[0]-fx[0], F[1]-fx[1], F[2]-fx[2], F[3]-fx[3], F[4]-fx[4], F[5]-fx[5]
 	}
-	w.F[i] = F
+}
+
+// biasTo sets F to V ×* I V, the operations of crossF and mulv in their order, in place.
+func biasTo(F *sv, I *inertia6, V *sv) {
+	var h sv
+	mulvTo(&h, I, V)
+	F[0] = (V[1]*h[2] - V[2]*h[1]) + (V[4]*h[5] - V[5]*h[4])
+	F[1] = (V[2]*h[0] - V[0]*h[2]) + (V[5]*h[3] - V[3]*h[5])
+	F[2] = (V[0]*h[1] - V[1]*h[0]) + (V[3]*h[4] - V[4]*h[3])
+	F[3] = V[1]*h[5] - V[2]*h[4]
+	F[4] = V[2]*h[3] - V[0]*h[5]
+	F[5] = V[0]*h[4] - V[1]*h[3]
 }
 
 // stiffForwardDynamics is forwardDynamics with k K_m added to the angular block of each
