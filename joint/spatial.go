@@ -67,10 +67,6 @@ func (m *mat3) turnTo(r *mat3, k int, angle float64) {
 	}
 }
 
-func (m mat3) transpose() mat3 {
-	return mat3{{m[0][0], m[1][0], m[2][0]}, {m[0][1], m[1][1], m[2][1]}, {m[0][2], m[1][2], m[2][2]}}
-}
-
 func identity3() mat3 { return mat3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} }
 
 // axisRotation is Rodrigues' formula: the rotation by angle about the unit vector u.
