@@ -292,8 +292,8 @@
 // M(q_F) M(q)⁻¹ r, q_F the point of the preconditioner's factorization (massNewton.
 // scaleRows, one articulated-body solve and one Newton-Euler product per residual; hht,
 // genalpha, bdf; radau5 by radauMassRows; ali3, ali1 and multi-index solve M(q)⁻¹r
-// itself, alikrylov.go). hht on a dae.ForwardDynamicsSolver system forms M(q)⁻¹ r as
-// ã − M(q)⁻¹(f + b) by one forward-dynamics pass (hhtWork.scaledRows: the residual's
+// itself, alikrylov.go). hht and genalpha on a dae.ForwardDynamicsSolver system form
+// M(q)⁻¹ r as ã − M(q)⁻¹(f + b) by one forward-dynamics pass (scaledRows: the residual's
 // Newton-Euler pass, M(q) ã and the solve at q in one articulated-body recursion). The zeros are unchanged and the factor is I
 // at q_F, but the rows' a-block is then M(q_F) at every iterate, as the preconditioner
 // and a kept dense matrix have it. Unscaled, it is M(q), and in relative coordinates of
