@@ -1015,7 +1015,7 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 	}
 	if fd {
 		w.scaledRows(h, t1)
-	} else if w.scaled = w.mn.inUse(); w.scaled {
+	} else if w.scaled, w.scaledFD = w.mn.inUse(), false; w.scaled {
 		copy(w.resRaw, w.res)
 		w.mn.scaleRows(w.res[:nq], w.mm, t1, w.q1)
 	}

@@ -577,6 +577,7 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 		haveG = w.forceResidual(e1, e2, t1, w.q, w.v, w.x, lambda) // r₁ = Gᵀλ − f − f_X (also fills G)
 		w.blend(a)
 		w.addMass(e1, t1)
+		w.scaledFD = false
 		if w.scaled = w.mn.inUse(); w.scaled {
 			copy(w.e1raw, e1)
 			w.mn.scaleRows(e1, w.mm, t1, w.q)
