@@ -61,6 +61,24 @@ func AsStiffMassSolver(sys System) StiffMassSolver {
 	return nil
 }
 
+// ForwardDynamicsSolver is the optional capability of a MassSolver of giving the
+// accelerations of the system under its forces f(t,q,v) (Force) and an added generalized
+// force b, with the constraints left out,
+//
+//	x = M(t,q)⁻¹ (f(t,q,v) + b),
+//
+// by one recursion: the articulated-body algorithm of seed 002 Table 1 with its
+// velocity-product and gravity terms (forward dynamics), where Force and MassSolve take a
+// Newton-Euler pass and an articulated-body pass. An implicit method whose residual's
+// dynamic rows r = M(q) ã − f − b are scaled to M(q_F) M(q)⁻¹ r (its Newton-Krylov
+// preconditioner's rows) takes M(q)⁻¹ r as ã − x: the residual's Newton-Euler pass, its
+// product M(q) ã and the solve at q become one articulated-body pass.
+type ForwardDynamicsSolver interface {
+	MassSolver
+	// ForwardDynamics writes x = M(t,q)⁻¹ (f(t,q,v) + b); b is not changed.
+	ForwardDynamics(x []float64, t float64, q, v, b []float64)
+}
+
 // MassMultiplier is the optional capability of forming the product M(t,q) x without
 // forming M, at a cost linear in the number of bodies: the recursive Newton-Euler
 // algorithm of seed 002 (Table 1's inverse-dynamics counterpart) at zero velocity and

@@ -293,7 +293,9 @@
 // M(q_F) M(q)⁻¹ r, q_F the point of the preconditioner's factorization (massNewton.
 // scaleRows, one articulated-body solve and one Newton-Euler product per residual; hht,
 // genalpha, bdf; radau5 by radauMassRows; ali3, ali1 and multi-index solve M(q)⁻¹r
-// itself, alikrylov.go). The zeros are unchanged and the factor is I
+// itself, alikrylov.go). hht and genalpha on a dae.ForwardDynamicsSolver system form
+// M(q)⁻¹ r as ã − M(q)⁻¹(f + b) by one forward-dynamics pass (scaledRows: the residual's
+// Newton-Euler pass, M(q) ã and the solve at q in one articulated-body recursion). The zeros are unchanged and the factor is I
 // at q_F, but the rows' a-block is then M(q_F) at every iterate, as the preconditioner
 // and a kept dense matrix have it. Unscaled, it is M(q), and in relative coordinates of
 // slender bodies M(q) is ill-conditioned (cond ≈ 2e7 on a chain of rods of 0.01 m radius:

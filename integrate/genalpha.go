@@ -283,9 +283,12 @@ type genAlphaWork struct {
 	si2p         *si2MassPrecond
 	mm           dae.MassMultiplier
 	kr           *gmres
-	kx, kb, kres []float64 // the iterate, the right side and the residual at the solve
-	resRaw       []float64 // the dynamic rows before massNewton.scaleRows (nq)
-	scaled       bool      // res's dynamic rows are scaled
+	kx, kb, kres []float64                 // the iterate, the right side and the residual at the solve
+	resRaw       []float64                 // the dynamic rows before massNewton.scaleRows (nq)
+	scaled       bool                      // res's dynamic rows are scaled
+	fd           dae.ForwardDynamicsSolver // the scaled rows by forward dynamics (scaledRows), or nil
+	scaledFD     bool                      // ... and were (resRaw not written; fdx holds M(q₁)⁻¹ r_h)
+	fdx          []float64                 // scaledRows' M(q₁)⁻¹ r_h (nq)
 }
 
 // Init checks the options, checks that start is consistent (g and G v + g_t within ATol,
@@ -381,6 +384,9 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 			if w.mn != nil {
 				w.mm, w.kr = mm, newGMRES(w.nx)
 				w.kx, w.kb, w.kres, w.resRaw = vec(w.nx), vec(w.nx), vec(w.nx), vec(nq)
+				if fd, ok := sys.(dae.ForwardDynamicsSolver); ok {
+					w.fd, w.fdx = fd, vec(nq)
+				}
 				w.rec = massSchurOf(sys) // eq. 17 at the start without M (with f_λ: eq17.solveWith)
 				w.rnd = &newtonRounding{y: vec(w.nx), r0: vec(w.nx)}
 				w.dropG(sys)
@@ -672,8 +678,11 @@ func (w *genAlphaWork) residual() error {
 func (w *genAlphaWork) factor() error {
 	err := w.jacobian(w.hTry)
 	if w.scaled { // the new matrix is at this iterate, where the scaling is I
+		if w.scaledFD { // the rows M(q₁) h (q̈ − M⁻¹(f + b)) of scaledRows
+			w.mm.MassMul(w.resRaw, w.cur.T+w.hTry, w.q1, w.fdx)
+		}
 		copy(w.res, w.resRaw)
-		w.scaled = false
+		w.scaled, w.scaledFD = false, false
 	}
 	if w.rnd != nil {
 		w.rnd.current = false // a level belongs to the matrix it was solved with
@@ -962,14 +971,23 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 	if w.sp != nil {
 		return w.evalResidualSparse(h, t1)
 	}
-	w.sys.Force(w.f, t1, w.q1, w.v1)
-	w.rx.add(w.f, t1, w.q1, w.v1, w.lam1)
-	if w.mn != nil {
+	fd := w.fd != nil && w.mn.inUse() // the scaled rows by forward dynamics (scaledRows)
+	if fd {
+		clear(w.f)
+		w.rx.add(w.f, t1, w.q1, w.v1, w.lam1) // f_λ
+		clear(w.res[:nq])                     // Gᵀ hλ is added below
+	} else {
+		w.sys.Force(w.f, t1, w.q1, w.v1)
+		w.rx.add(w.f, t1, w.q1, w.v1, w.lam1)
+	}
+	switch {
+	case fd: // M(q₁) q̈ − f come from scaledRows
+	case w.mn != nil:
 		w.mm.MassMul(w.res[:nq], t1, w.q1, w.qdd1) // M q̈ without M (O(N))
 		for i := range nq {
 			w.res[i] = h*w.res[i] - h*w.f[i] // M h q̈ − h f
 		}
-	} else {
+	default:
 		w.sys.Mass(w.M, t1, w.q1)
 		for i := range nq {
 			w.res[i] = h*dotRow(w.M, i, w.qdd1) - h*w.f[i] // M h q̈ − h f
@@ -995,7 +1013,9 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 			}
 		}
 	}
-	if w.scaled = w.mn.inUse(); w.scaled {
+	if fd {
+		w.scaledRows(h, t1)
+	} else if w.scaled, w.scaledFD = w.mn.inUse(), false; w.scaled {
 		copy(w.resRaw, w.res)
 		w.mn.scaleRows(w.res[:nq], w.mm, t1, w.q1)
 	}
@@ -1005,6 +1025,25 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 		}
 	}
 	return true
+}
+
+// scaledRows writes the scaled dynamic rows M(q_F) M(q₁)⁻¹ r_h (massNewton.scaleRows) by
+// one forward-dynamics pass (dae.ForwardDynamicsSolver) and a product with M(q_F): on
+// entry w.f holds f_λ and res's dynamic rows Gᵀ hλ, so with b = f_λ − Gᵀλ,
+// r_h = h (M(q₁) q̈ − f − b) and M(q₁)⁻¹ r_h = h (q̈ − M(q₁)⁻¹ (f + b)), kept in w.fdx for
+// factor (its new matrix is at q₁, where the rows are M(q₁) w.fdx).
+func (w *genAlphaWork) scaledRows(h, t1 float64) {
+	nq := w.nq
+	b, res, x, qdd := w.f[:nq], w.res[:nq], w.fdx[:nq], w.qdd1[:nq]
+	for i := range b {
+		b[i] -= res[i] / h
+	}
+	w.fd.ForwardDynamics(x, t1, w.q1, w.v1, b)
+	for i := range x {
+		x[i] = h * (qdd[i] - x[i])
+	}
+	w.mm.MassMul(res, w.mn.schur.t, w.mn.schur.q, x)
+	w.scaled, w.scaledFD = true, true
 }
 
 // jacobian assembles and factorizes the iteration matrix of eq. 70 (index 3) or of the

@@ -174,20 +174,23 @@ type hhtWork struct {
 	err       []float64 // δ_q or Newton-norm scratch (nq)
 	errX      []float64 // δ_X (nd)
 
-	M, G, T1   *mat.Dense           // M, G, nq×nq scratch
-	Fq, Fv, Fx *mat.Dense           // ∂F/∂q, ∂F/∂v (nd×nq), ∂F/∂X (nd×nd)
-	Xq, Xv, Xx *mat.Dense           // ∂f_X/∂q, ∂f_X/∂v (nq×nq), ∂f_X/∂X (nq×nd)
-	lu         *newtonFactor        // dense, or sparse for large systems with patterns (sparsity.go); nil until needed with mn
-	mn         *massNewton          // the simplified mass matrix for dae.MassSolver systems (massnewton.go), or nil
-	mm         dae.MassMultiplier   // M x without M, or nil
-	cf         dae.ConstraintForcer // Gᵀλ without G while mn is active (G then only at its factorizations), or nil
-	kr         *gmres               // the Newton-Krylov solve with mn as preconditioner (with mn)
-	ku, kb     []float64            // the iterate u at the solve, its right side (n)
-	e1raw      []float64            // the dynamic rows before scaleRows (nq, with mn)
-	scaled     bool                 // du's dynamic rows are scaled (massNewton.scaleRows)
-	sp         *sparseEval          // the sparse evaluation path (M, G, T1, der nil), or nil
-	rx         *reaction            // λ-dependent forces f_λ (dae.ReactionForce), or nil
-	kIdx       kktScatter           // where sp's values go in lu's values
+	M, G, T1   *mat.Dense                // M, G, nq×nq scratch
+	Fq, Fv, Fx *mat.Dense                // ∂F/∂q, ∂F/∂v (nd×nq), ∂F/∂X (nd×nd)
+	Xq, Xv, Xx *mat.Dense                // ∂f_X/∂q, ∂f_X/∂v (nq×nq), ∂f_X/∂X (nq×nd)
+	lu         *newtonFactor             // dense, or sparse for large systems with patterns (sparsity.go); nil until needed with mn
+	mn         *massNewton               // the simplified mass matrix for dae.MassSolver systems (massnewton.go), or nil
+	mm         dae.MassMultiplier        // M x without M, or nil
+	cf         dae.ConstraintForcer      // Gᵀλ without G while mn is active (G then only at its factorizations), or nil
+	kr         *gmres                    // the Newton-Krylov solve with mn as preconditioner (with mn)
+	ku, kb     []float64                 // the iterate u at the solve, its right side (n)
+	e1raw      []float64                 // the dynamic rows before scaleRows (nq, with mn)
+	scaled     bool                      // du's dynamic rows are scaled (massNewton.scaleRows)
+	fd         dae.ForwardDynamicsSolver // the scaled rows by forward dynamics (scaledRows), or nil
+	scaledFD   bool                      // ... and were (e1raw not written; e1x holds M(q₁)⁻¹ e₁)
+	e1x        []float64                 // scaledRows' M(q₁)⁻¹ e₁ (nq)
+	sp         *sparseEval               // the sparse evaluation path (M, G, T1, der nil), or nil
+	rx         *reaction                 // λ-dependent forces f_λ (dae.ReactionForce), or nil
+	kIdx       kktScatter                // where sp's values go in lu's values
 
 	// predictor: the last accepted unknowns (newest first) and their times
 	histT  [4]float64
@@ -341,6 +344,9 @@ func newHHTWork(sys dae.System, k hhtCoef, sparse bool) *hhtWork {
 	}
 	if w.mn != nil {
 		w.kr, w.ku, w.kb, w.e1raw = newGMRES(n), vec(n), vec(n), vec(nq)
+		if fd, ok := sys.(dae.ForwardDynamicsSolver); ok && w.mm != nil {
+			w.fd, w.e1x = fd, vec(nq)
+		}
 		// pfaffianResidual reads A from G, so runs with Pfaffian rows keep G at the iterate
 		if w.cf = dae.AsConstraintForcer(sys); w.cf != nil && pf == nil {
 			w.mn.withoutG()
@@ -453,6 +459,14 @@ func (w *hhtWork) force(dst []float64, t float64, q, v, x []float64) {
 // it with G (sparseEval.evalGg), which it reports.
 func (w *hhtWork) forceResidual(dst, g []float64, t float64, q, v, x, lambda []float64) (haveG bool) {
 	w.force(dst, t, q, v, x)
+	haveG = w.otherForces(dst, g, t, q, v, lambda)
+	w.stats.FuncEvals++
+	return haveG
+}
+
+// otherForces adds f_λ to dst, negates it and adds Gᵀλ (forceResidual after f and f_X),
+// and writes g as forceResidual does.
+func (w *hhtWork) otherForces(dst, g []float64, t float64, q, v, lambda []float64) (haveG bool) {
 	w.rx.add(dst, t, q, v, lambda)
 	for i := range dst {
 		dst[i] = -dst[i]
@@ -472,7 +486,6 @@ func (w *hhtWork) forceResidual(dst, g []float64, t float64, q, v, x, lambda []f
 			}
 		}
 	}
-	w.stats.FuncEvals++
 	return haveG
 }
 
@@ -557,12 +570,18 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 	nq, nc := w.nq, w.nc
 	a, lambda, xd := w.u[:nq], w.u[nq:nq+nc], w.u[nq+nc:]
 	e1, e2, e3 := w.du[:nq], w.du[nq:nq+nc], w.du[nq+nc:]
-	haveG := w.forceResidual(e1, e2, t1, w.q, w.v, w.x, lambda) // r₁ = Gᵀλ − f − f_X (also fills G)
-	w.blend(a)
-	w.addMass(e1, t1)
-	if w.scaled = w.mn.inUse(); w.scaled {
-		copy(w.e1raw, e1)
-		w.mn.scaleRows(e1, w.mm, t1, w.q)
+	var haveG bool
+	if w.fd != nil && w.mn.inUse() {
+		haveG = w.scaledRows(e1, e2, t1, a, lambda)
+	} else {
+		haveG = w.forceResidual(e1, e2, t1, w.q, w.v, w.x, lambda) // r₁ = Gᵀλ − f − f_X (also fills G)
+		w.blend(a)
+		w.addMass(e1, t1)
+		w.scaledFD = false
+		if w.scaled = w.mn.inUse(); w.scaled {
+			copy(w.e1raw, e1)
+			w.mn.scaleRows(e1, w.mm, t1, w.q)
+		}
 	}
 	if nc > 0 {
 		if !haveG {
@@ -580,6 +599,30 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 			e3[i] = xd[i] - w.rate[i]
 		}
 	}
+}
+
+// scaledRows writes e₁'s scaled rows M(q_F) M(q₁)⁻¹ e₁ (massNewton.scaleRows) into e1 by
+// one forward-dynamics pass (dae.ForwardDynamicsSolver) and a product with M(q_F): with
+// e₁ = M(q₁) ã − f − b, b = f_λ − Gᵀλ the terms of r₁ besides f (no f_X: massNewton runs
+// without state rows), M(q₁)⁻¹ e₁ = ã − M(q₁)⁻¹ (f + b), which is kept in w.e1x for factor
+// (its new matrix is at q₁, where the rows are M(q₁) w.e1x). Returns what forceResidual
+// does.
+func (w *hhtWork) scaledRows(e1, g []float64, t1 float64, a, lambda []float64) (haveG bool) {
+	clear(e1)
+	haveG = w.otherForces(e1, g, t1, w.q, w.v, lambda) // −b
+	for i := range e1 {
+		e1[i] = -e1[i]
+	}
+	w.fd.ForwardDynamics(w.e1x, t1, w.q, w.v, e1)
+	w.blend(a)
+	x, tq := w.e1x[:w.nq], w.tq[:w.nq]
+	for i := range x {
+		x[i] = tq[i] - x[i]
+	}
+	w.mm.MassMul(e1, w.mn.schur.t, w.mn.schur.q, x)
+	w.scaled, w.scaledFD = true, true
+	w.stats.FuncEvals++
+	return haveG
 }
 
 // pfaffianResidual writes the rows of the nonholonomic constraints into e2: A(q₁) v₁ + b,
@@ -822,9 +865,12 @@ func (w *hhtWork) factor() error {
 	err := w.jacobian(w.cur.T+h, h)
 	w.stats.FDEvals += w.fdEvals() - before
 	if w.scaled { // the new matrix is at this iterate, where the scaling is I
+		if w.scaledFD { // the rows M(q₁) (ã − M⁻¹(f + b)) of scaledRows
+			w.mm.MassMul(w.e1raw, w.cur.T+h, w.q, w.e1x)
+		}
 		copy(w.du, w.e1raw)
 		copy(w.res, w.e1raw)
-		w.scaled = false
+		w.scaled, w.scaledFD = false, false
 	}
 	if err != nil {
 		w.noteWorstResidual()

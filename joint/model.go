@@ -32,6 +32,7 @@ type primitive struct {
 	coord    int
 	sign     float64
 	k, d, q0 float64
+	diagJ    bool // body.Inertia is diagonal (bodyTo scales R's columns for R J)
 }
 
 // cut is a loop-closure (cut) joint: the points pa on frame a and pb on frame b coincide
@@ -196,6 +197,8 @@ func (m *Model) add(name string, parent int, prismatic bool, origin, axis [3]flo
 	}
 	p := primitive{name: name, parent: parent, prismatic: prismatic, origin: origin, axis: unit(axis),
 		body: body, bare: body.Mass == 0 && body.Inertia == [3][3]float64{}, coord: -1}
+	J := body.Inertia
+	p.diagJ = J[0][1] == 0 && J[0][2] == 0 && J[1][0] == 0 && J[1][2] == 0 && J[2][0] == 0 && J[2][1] == 0
 	for k := range 3 {
 		var e vec3
 		e[k] = 1

@@ -144,19 +144,19 @@ func (m *Model) inwardBall(w *frames, f, p int, tau []float64) {
 	n := momentAbout(F, &w.x[l])
 	U1, U2, U3 := &w.U[f], &w.U[f+1], &w.U[l]
 	mulvTo(U1, IA, s1)
-	D1 := s1.dot(*U1)
+	D1 := dot6(s1, U1)
 	y1 := tau[f] - angDot(s1, &n)
-	L21 := s2.dot(*U1) / D1
+	L21 := dot6(s2, U1) / D1
 	mulvTo(U2, IA, s2)
 	subScaled(U2, U1, L21)
-	D2 := s2.dot(*U2)
+	D2 := dot6(s2, U2)
 	y2 := tau[f+1] - angDot(s2, &n) - L21*y1
-	L31 := s3.dot(*U1) / D1
-	L32 := s3.dot(*U2) / D2
+	L31 := dot6(s3, U1) / D1
+	L32 := dot6(s3, U2) / D2
 	mulvTo(U3, IA, s3)
 	subScaled(U3, U1, L31)
 	subScaled(U3, U2, L32)
-	D3 := s3.dot(*U3)
+	D3 := dot6(s3, U3)
 	y3 := tau[l] - angDot(s3, &n) - L31*y1 - L32*y2
 	w.D[f], w.D[f+1], w.D[l] = D1, D2, D3
 	w.u[f], w.u[f+1], w.u[l] = y1, y2, y3
@@ -174,7 +174,12 @@ func (m *Model) inwardBall(w *frames, f, p int, tau []float64) {
 		d.articulateTo(IA, &w.IA[p])
 	} else {
 		d.articulate(IA, &w.IA[p])
-		*Fp = Fp.add(IA.mulv(w.c[f].add(w.c[f+1]).add(w.c[l])))
+		c := w.c[f] // the joint's velocity-product term: Fp += Ia (c_1 + c_2 + c_3), in place
+		addIn(&c, &w.c[f+1])
+		addIn(&c, &w.c[l])
+		var h sv
+		mulvTo(&h, IA, &c)
+		addIn(Fp, &h)
 	}
 	addSum3(Fp, F, d.U1, y1/D1, d.U2, y2/D2, d.U3, y3/D3)
 }
@@ -199,10 +204,10 @@ func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][m
 		default:
 			A = w.c[f]
 			for j := f + 1; j <= l; j++ {
-				A = A.add(w.c[j])
+				addIn(&A, &w.c[j])
 			}
 			if p := m.prims[f].parent; p != Ground {
-				A = A.add(w.A[p])
+				addIn(&A, &w.A[p])
 			}
 		}
 		switch {
@@ -211,9 +216,9 @@ func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][m
 			w.A[l] = A.add(w.s[l].scale(a[l]))
 			continue
 		case g.ball:
-			a3 := (w.u[l] - W[l].dot(A)) / D[l]
-			a2 := (w.u[f+1]-W[f+1].dot(A))/D[f+1] - L[l][1]*a3
-			a1 := (w.u[f]-W[f].dot(A))/D[f] - L[f+1][0]*a2 - L[l][0]*a3
+			a3 := (w.u[l] - dot6(&W[l], &A)) / D[l]
+			a2 := (w.u[f+1]-dot6(&W[f+1], &A))/D[f+1] - L[l][1]*a3
+			a1 := (w.u[f]-dot6(&W[f], &A))/D[f] - L[f+1][0]*a2 - L[l][0]*a3
 			a[f], a[f+1], a[l] = a1, a2, a3
 			addTurn(&A, &w.s[f], &w.s[f+1], &w.s[l], a1, a2, a3, &w.x[l])
 			w.A[l] = A
@@ -435,6 +440,11 @@ func (m *Model) innerForces(w *frames) {
 // product with u is s·F for the rotation axis s = [u; o × u] through o.
 func momentAbout(F *sv, o *vec3) vec3 {
 	return vec3{F[0] - (o[1]*F[5] - o[2]*F[4]), F[1] - (o[2]*F[3] - o[0]*F[5]), F[2] - (o[0]*F[4] - o[1]*F[3])}
+}
+
+// dot6 is a·b summed from +0 in index order, as sv.dot, without copying the vectors.
+func dot6(a, b *sv) float64 {
+	return 0 + a[0]*b[0] + a[1]*b[1] + a[2]*b[2] + a[3]*b[3] + a[4]*b[4] + a[5]*b[5]
 }
 
 // angDot is the product of the angular part of s with n.

@@ -115,51 +115,68 @@ func velocity(V, c, Vp, s *sv, qd float64) {
 	c[5] = (v0*m4 - v1*m3) + (v3*m1 - v4*m0)
 }
 
-// positions is the position part of kinematics.
+// positions is the position part of kinematics: each frame's pose and axis from its
+// parent's, written in place, and the body's inertia and gravity force (bodyTo).
 func (m *Model) positions(w *frames, q []float64) {
-	g, ground := vec3(m.Gravity), identity3()
+	g, ground, zero := vec3(m.Gravity), identity3(), vec3{}
 	for i := range m.prims {
 		p := &m.prims[i]
-		Rp, xp := &ground, vec3{}
+		Rp, xp := &ground, &zero
 		if p.parent != Ground {
-			Rp, xp = &w.R[p.parent], w.x[p.parent]
+			Rp, xp = &w.R[p.parent], &w.x[p.parent]
 		}
-		o := xp
+		o := &w.x[i] // the joint's origin, then the frame's
+		*o = *xp
 		if p.origin != (vec3{}) {
-			o = o.add(Rp.mulv(p.origin))
+			*o = o.add(Rp.mulv(p.origin))
 		}
-		var u vec3
 		switch {
 		case p.prismatic:
-			u = Rp.mulv(p.axis)
+			u := Rp.mulv(p.axis)
 			w.R[i] = *Rp
-			w.x[i] = o.add(u.scale(q[i]))
 			w.s[i] = join(vec3{}, u)
+			*o = o.add(u.scale(q[i]))
 		case p.coord >= 0:
-			u = Rp.column(p.coord).scale(p.sign)
+			u := Rp.column(p.coord).scale(p.sign)
 			Rp.turnTo(&w.R[i], p.coord, p.sign*q[i])
-			w.x[i] = o
-			axisTo(&w.s[i], &u, &o)
+			axisTo(&w.s[i], &u, o)
 		default:
-			u = Rp.mulv(p.axis)
+			u := Rp.mulv(p.axis)
 			rot := axisRotation(p.axis, q[i])
 			w.R[i] = Rp.mul(&rot)
-			w.x[i] = o
 			w.s[i] = join(u, o.cross(u))
 		}
-		b := &p.body
 		w.bare[i] = p.bare
-		if w.bare[i] {
+		if p.bare {
 			continue // an inner frame of a composite joint: I and fx stay zero from newFrames
 		}
-		c := w.x[i].add(w.R[i].mulv(b.COM))
-		J, Rt := mat3(b.Inertia), w.R[i].transpose()
-		RJ := w.R[i].mul(&J)
-		Jc := RJ.mul(&Rt)
-		rigidInertiaTo(&w.I[i], b.Mass, &c, &Jc)
-		fg := g.scale(b.Mass)
-		w.fx[i] = join(c.cross(fg), fg)
+		w.bodyTo(i, &p.body, p.diagJ, &g)
 	}
+}
+
+// bodyTo sets frame i's spatial inertia I at the world origin and gravity force fx from
+// its pose: the centre of mass c = x + R COM, the central inertia R J Rᵀ (symmetric: its
+// upper triangle, the entries of R J Rᵀ's product in its order; with diag, J diagonal, R J
+// is R's columns scaled), and the parallel-axis theorem (rigidInertiaTo).
+func (w *frames) bodyTo(i int, b *Body, diag bool, g *vec3) {
+	R := &w.R[i]
+	c := w.x[i].add(R.mulv(b.COM))
+	var r0, r1, r2 vec3 // the rows of R J
+	if J := &b.Inertia; diag {
+		j0, j1, j2 := J[0][0], J[1][1], J[2][2]
+		r0 = vec3{R[0][0] * j0, R[0][1] * j1, R[0][2] * j2}
+		r1 = vec3{R[1][0] * j0, R[1][1] * j1, R[1][2] * j2}
+		r2 = vec3{R[2][0] * j0, R[2][1] * j1, R[2][2] * j2}
+	} else {
+		Jm := mat3(*J)
+		RJ := R.mul(&Jm)
+		r0, r1, r2 = RJ[0], RJ[1], RJ[2]
+	}
+	Jc := symm3{r0.dot(R[0]), r0.dot(R[1]), r0.dot(R[2]), r1.dot(R[1]), r1.dot(R[2]), r2.dot(R[2])}
+	rigidInertiaTo(&w.I[i], b.Mass, &c, &Jc)
+	m := b.Mass
+	fg := vec3{g[0] * m, g[1] * m, g[2] * m}
+	w.fx[i] = join(c.cross(fg), fg)
 }
 
 // positionsFrom copies the position part of kinematics from src when src holds the
@@ -265,13 +282,27 @@ func (w *frames) startArticulated(i int, gravity bool, kg []float64, k float64) 
 	if kg != nil {
 		addStiffness(&w.IA[i], kg[kgSize*i:], k)
 	}
-	if !w.still {
-		F = crossF(w.V[i], w.I[i].mulv(w.V[i]))
+	if w.still {
+		w.F[i] = F
+	} else {
+		biasTo(&w.F[i], &w.I[i], &w.V[i])
 	}
 	if gravity {
-		F = F.sub(w.fx[i])
+		fx, F := &w.fx[i], &w.F[i]
+		F[0], F[1], F[2], F[3], F[4], F[5] = F[0]-fx[0], F[1]-fx[1], F[2]-fx[2], F[3]-fx[3], F[4]-fx[4], F[5]-fx[5]
 	}
-	w.F[i] = F
+}
+
+// biasTo sets F to V ×* I V, the operations of crossF and mulv in their order, in place.
+func biasTo(F *sv, I *inertia6, V *sv) {
+	var h sv
+	mulvTo(&h, I, V)
+	F[0] = (V[1]*h[2] - V[2]*h[1]) + (V[4]*h[5] - V[5]*h[4])
+	F[1] = (V[2]*h[0] - V[0]*h[2]) + (V[5]*h[3] - V[3]*h[5])
+	F[2] = (V[0]*h[1] - V[1]*h[0]) + (V[3]*h[4] - V[4]*h[3])
+	F[3] = V[1]*h[5] - V[2]*h[4]
+	F[4] = V[2]*h[3] - V[0]*h[5]
+	F[5] = V[0]*h[4] - V[1]*h[3]
 }
 
 // stiffForwardDynamics is forwardDynamics with k K_m added to the angular block of each

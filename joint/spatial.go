@@ -67,10 +67,6 @@ func (m *mat3) turnTo(r *mat3, k int, angle float64) {
 	}
 }
 
-func (m mat3) transpose() mat3 {
-	return mat3{{m[0][0], m[1][0], m[2][0]}, {m[0][1], m[1][1], m[2][1]}, {m[0][2], m[1][2], m[2][2]}}
-}
-
 func identity3() mat3 { return mat3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} }
 
 // axisRotation is Rodrigues' formula: the rotation by angle about the unit vector u.
@@ -152,16 +148,21 @@ func (I *inertia6) addTo(J *inertia6) {
 	}
 }
 
+// symm3 is a symmetric 3×3 matrix by its upper triangle: 00, 01, 02, 11, 12, 22.
+type symm3 [6]float64
+
 // rigidInertiaTo writes into I the spatial inertia at the world origin of a body of mass
 // m whose centre of mass is at c with central inertia tensor Jc, both in world
-// coordinates (in place: the position pass's step for every body at every q).
-func rigidInertiaTo(I *inertia6, m float64, c *vec3, Jc *mat3) {
+// coordinates (in place: the position pass's step for every body at every q). I is
+// symmetric to the bit: each off-diagonal entry is computed once and mirrored.
+func rigidInertiaTo(I *inertia6, m float64, c *vec3, Jc *symm3) {
 	// J_O = J_c + m (cᵀc 1 − c cᵀ), the parallel-axis theorem, with m c̃ in the upper
 	// right block and its transpose in the lower left; x = m c.
 	x, mcc := c.scale(m), m*c.dot(*c)
-	I[0][0], I[0][1], I[0][2], I[0][3], I[0][4], I[0][5] = Jc[0][0]-x[0]*c[0]+mcc, Jc[0][1]-x[0]*c[1], Jc[0][2]-x[0]*c[2], 0, -x[2], x[1]
-	I[1][0], I[1][1], I[1][2], I[1][3], I[1][4], I[1][5] = Jc[1][0]-x[1]*c[0], Jc[1][1]-x[1]*c[1]+mcc, Jc[1][2]-x[1]*c[2], x[2], 0, -x[0]
-	I[2][0], I[2][1], I[2][2], I[2][3], I[2][4], I[2][5] = Jc[2][0]-x[2]*c[0], Jc[2][1]-x[2]*c[1], Jc[2][2]-x[2]*c[2]+mcc, -x[1], x[0], 0
+	j01, j02, j12 := Jc[1]-x[0]*c[1], Jc[2]-x[0]*c[2], Jc[4]-x[1]*c[2]
+	I[0][0], I[0][1], I[0][2], I[0][3], I[0][4], I[0][5] = Jc[0]-x[0]*c[0]+mcc, j01, j02, 0, -x[2], x[1]
+	I[1][0], I[1][1], I[1][2], I[1][3], I[1][4], I[1][5] = j01, Jc[3]-x[1]*c[1]+mcc, j12, x[2], 0, -x[0]
+	I[2][0], I[2][1], I[2][2], I[2][3], I[2][4], I[2][5] = j02, j12, Jc[5]-x[2]*c[2]+mcc, -x[1], x[0], 0
 	I[3][0], I[3][1], I[3][2], I[3][3], I[3][4], I[3][5] = 0, x[2], -x[1], m, 0, 0
 	I[4][0], I[4][1], I[4][2], I[4][3], I[4][4], I[4][5] = -x[2], 0, x[0], 0, m, 0
 	I[5][0], I[5][1], I[5][2], I[5][3], I[5][4], I[5][5] = x[1], -x[0], 0, 0, 0, m

@@ -33,6 +33,7 @@ type System struct {
 	el      elementWork  // the force elements' wrenches (forces.go)
 	react   []sv         // the cut rows' loads summed over each subtree (reaction.go)
 	tg      *tangentWork // the directional derivatives' work (tangent.go), at their first call
+	fdw     []float64    // ForwardDynamics' f + b with flexible bodies (nq), at its first call
 }
 
 var (
@@ -42,6 +43,7 @@ var (
 	_ dae.LoopJacobian           = (*System)(nil)
 	_ dae.ConstraintForcer       = (*System)(nil)
 	_ dae.MassMultiplier         = (*System)(nil)
+	_ dae.ForwardDynamicsSolver  = (*System)(nil)
 	_ dae.StiffMassSolver        = (*System)(nil)
 	_ dae.DirectionalDerivatives = (*System)(nil)
 	_ dae.Energy                 = (*System)(nil)
@@ -185,6 +187,30 @@ func (s *System) Accelerations(a []float64, t float64, q, v []float64) {
 		s.flexForce(a, q, v)
 		s.flexSolve(a, q, a)
 	}
+}
+
+// ForwardDynamics writes x = M(q)⁻¹ (f(t, q, v) + b) (dae.ForwardDynamicsSolver): the
+// tree's by one articulated-body pass with the velocity-product and gravity terms (the
+// joint springs' and force elements' loads and b as joint forces), as Accelerations; with
+// flexible bodies, Force and MassSolve.
+func (s *System) ForwardDynamics(x []float64, t float64, q, v, b []float64) {
+	if len(s.flex) > 0 {
+		if s.fdw == nil {
+			s.fdw = make([]float64, s.nq)
+		}
+		s.Force(s.fdw, t, q, v)
+		for i, bi := range b {
+			s.fdw[i] += bi
+		}
+		s.MassSolve(x, t, q, s.fdw)
+		return
+	}
+	s.m.kinematics(s.w, q, v)
+	for i := range s.m.prims {
+		s.tau[i] = s.m.prims[i].jointForce(q[i], v[i]) + b[i]
+	}
+	s.addElementForces(s.tau, t)
+	s.m.forwardDynamics(s.w, x, s.tau, nil, true)
 }
 
 // Constraint writes the cut-joint closure conditions e·(r_a − r_b), the slide rows
