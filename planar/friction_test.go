@@ -2,6 +2,7 @@ package planar_test
 
 import (
 	"math"
+	"sort"
 	"strings"
 	"testing"
 
@@ -445,9 +446,13 @@ func TestFrictionInitialize(t *testing.T) {
 // TestPinFrictionRadauIndex3: on the pin friction of pinPendulum (μ = 0.3, R = 2 cm, a
 // stiff law: v_reg = 1e-4 m/s, swung from 1 rad), radau5's index3 form, which measures v
 // at its index-1 scale for such systems (integrate.Radau5), keeps the angle at t = 3
-// within the tolerance's order of a tight index2 reference: measured 0.97, 4.4, 2.5 and 1.9
-// times the tolerance at 1e-5 … 1e-8 (4.6e-4 = 460 times at 1e-6 with the index scaling
-// of v in the error test).
+// within the tolerance's order of a tight index2 reference (4.6e-4 = 460 times the
+// tolerance at 1e-6 with the index scaling of v in the error test). Single tolerances are
+// erratic on this stiff law: over 11 tolerances per decade around 1e-5 … 1e-8 the error
+// ranged from 0.3 to 34 times the tolerance before radau5's first-iterate guard (session 17,
+// radauMonitor.staleFirst) and from 0.3 to 37 times after it, with medians 1.7-4.5 and
+// 1.4-6.3. So the test takes the median over five tolerances around each (k = −2 … 2,
+// tol·10^(k/20)): before the guard 0.83-4.5, after it 1.1-3.8 times the tolerance.
 func TestPinFrictionRadauIndex3(t *testing.T) {
 	sys, j := pinPendulum(t, 1.0, planar.JointFriction{Mu: 0.3, VReg: 1e-4, PinRadius: 0.02})
 	s0, _ := start(t, sys)
@@ -462,10 +467,16 @@ func TestPinFrictionRadauIndex3(t *testing.T) {
 	}
 	ref := angle(integrate.Index2, 1e-11)
 	for _, tol := range []float64{1e-5, 1e-6, 1e-7, 1e-8} {
-		// the tolerance bounds local errors; 10 times it bounds the global error of every
-		// run measured here, and the index scaling of v failed it by 460 at 1e-6
-		if d := math.Abs(angle(integrate.Index3, tol) - ref); d > 10*tol {
-			t.Errorf("tol %g: |Δangle(3)| = %.2g, want ≤ 10·tol", tol, d)
+		// the tolerance bounds local errors; 10 times it bounds the median global error
+		// over the five tolerances, and the index scaling of v failed it by 460 at 1e-6
+		ratios := make([]float64, 0, 5)
+		for k := -2; k <= 2; k++ {
+			tk := tol * math.Pow(10, float64(k)/20)
+			ratios = append(ratios, math.Abs(angle(integrate.Index3, tk)-ref)/tk)
+		}
+		sort.Float64s(ratios)
+		if r := ratios[2]; r > 10 {
+			t.Errorf("tol %g: median |Δangle(3)|/tol over five tolerances = %.2g (all %.2g), want ≤ 10", tol, r, ratios)
 		}
 	}
 }
