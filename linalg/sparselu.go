@@ -146,6 +146,8 @@ type sparseLUOf[T luScalar] struct {
 	// −ε·s_ii in a constraint row, NewSparseLURegularized): the ordering treats it as a
 	// row without diagonal; nil: none.
 	weak []bool
+	// diag[i]: row i lists its diagonal and it is not weak (hasDiagonal).
+	diag []bool
 
 	// C by columns: column k holds the rows crow[p] (in C's numbering) and the values
 	// vals[cval[p]] for ccp[k] ≤ p < ccp[k+1]; cstep[p] = pinv[crow[p]], the pivot step
@@ -306,6 +308,7 @@ func (f *sparseLUOf[T]) init(name string, n int, pattern [][]int) error {
 	}
 	f.acol = slices.Concat(pattern...)
 	f.vals = make([]T, len(f.acol))
+	f.findDiagonals()
 	f.order()
 	f.columnsOfC()
 	f.pinv, f.prow, f.rowOf = make([]int, n), make([]int, n), make([]int32, n)
@@ -326,24 +329,23 @@ func (f *sparseLUOf[T]) init(name string, n int, pattern [][]int) error {
 // the size of the Cholesky factor of C + Cᵀ it gives.
 func (f *sparseLUOf[T]) order() {
 	n := f.n
-	// Upper-triangle pairs of A + Aᵀ, each once, and the whole diagonal.
-	upper := make([][]int, n) // upper[j]: rows i < j of column j
-	for i := range n {
-		for _, j := range f.acol[f.arp[i]:f.arp[i+1]] {
-			if i != j {
-				upper[max(i, j)] = append(upper[max(i, j)], min(i, j))
-			}
-		}
+	// The graph of A + Aᵀ, each list increasing, and from it the upper-triangle pairs of
+	// A + Aᵀ by columns (rows increasing), each once, with the whole diagonal: the same
+	// lists and pairs the per-column appends, sorts and adjacency's appends built before
+	// (the ordering depends on their order), in O(n + nnz).
+	adj := symmetricAdjacency(n, f.arp, f.acol)
+	m := n
+	for j, l := range adj {
+		m += lowerCount(l, j)
 	}
-	var rows, cols []int
-	for j, col := range upper {
-		slices.Sort(col)
-		for _, i := range slices.Compact(col) {
+	rows, cols := make([]int, 0, m), make([]int, 0, m)
+	for j, l := range adj {
+		for _, i := range l[:lowerCount(l, j)] {
 			rows, cols = append(rows, i), append(cols, j)
 		}
 		rows, cols = append(rows, j), append(cols, j)
 	}
-	md := f.pairedMinimumDegree(adjacency(n, rows, cols))
+	md := f.pairedMinimumDegree(adj)
 	cp, ci, _ := permutedUpper(n, inverse(md), rows, cols)
 	f.perm = make([]int, n)
 	for k, p := range postorder(eliminationTree(cp, ci)) {
@@ -358,8 +360,16 @@ func (f *sparseLUOf[T]) order() {
 		}
 	}
 	cp, ci, _ = permutedUpper(n, f.iperm, rows, cols)
-	_, ri := rowPatterns(cp, ci, eliminationTree(cp, ci))
-	f.lEstimate = len(ri)
+	f.lEstimate = factorCount(cp, ci, eliminationTree(cp, ci))
+}
+
+// lowerCount returns how many entries of the increasing list l are below j.
+func lowerCount(l []int, j int) int {
+	k := 0
+	for k < len(l) && l[k] < j {
+		k++
+	}
+	return k
 }
 
 // pairedMinimumDegree orders the graph adj of A + Aᵀ by minimum degree with every row
@@ -379,42 +389,70 @@ func (f *sparseLUOf[T]) order() {
 // row, pref), a row exchange inside two adjacent steps that leaves the fill of the
 // symmetric ordering nearly as predicted: 1.5e5 at 400 bars, linear in N.
 func (f *sparseLUOf[T]) pairedMinimumDegree(adj [][]int) []int {
-	partner := diagonalPartners(f.arp, f.acol, adj, f.hasDiagonal)
+	partner := diagonalPartners(f.arp, f.acol, adj, f.diag)
 	f.partner = partner
 	if partner == nil {
 		return minimumDegree(adj)
 	}
 	n := len(adj)
-	lone := func(i int) bool { return partner[i] < 0 || f.hasDiagonal(i) }
-	id := make([]int, n) // node of each row in the contracted graph
-	var rowsOf [][]int   // rows of each node: the partner (or lone row) first
+	// Each node of the contracted graph holds one row (a lone row, or a partner) or two
+	// (the partner, then its row without diagonal): partner is one-to-one.
+	id := make([]int, n)       // node of each row in the contracted graph
+	first := make([]int, 0, n) // the first row of each node
 	for i := range n {
-		if lone(i) {
-			id[i] = len(rowsOf)
-			rowsOf = append(rowsOf, []int{i})
+		if partner[i] < 0 || f.diag[i] {
+			id[i] = len(first)
+			first = append(first, i)
 		}
 	}
+	second := make([]int, len(first))
+	for c := range second {
+		second[c] = -1
+	}
 	for i := range n {
-		if !lone(i) {
+		if partner[i] >= 0 && !f.diag[i] {
 			id[i] = id[partner[i]]
-			rowsOf[id[i]] = append(rowsOf[id[i]], i)
+			second[id[i]] = i
 		}
 	}
-	cadj := make([][]int, len(rowsOf))
-	for c, members := range rowsOf {
-		for _, i := range members {
-			for _, j := range adj[i] {
-				if id[j] != c {
-					cadj[c] = append(cadj[c], id[j])
+	// The contracted graph's lists, increasing, in one array: each node's neighbours'
+	// nodes, once each (marked), then sorted.
+	size := 0
+	for _, l := range adj {
+		size += len(l)
+	}
+	flat := make([]int, 0, size)
+	mark := make([]int, len(first))
+	for c := range mark {
+		mark[c] = -1
+	}
+	cadj := make([][]int, len(first))
+	for c, i := range first {
+		start := len(flat)
+		mark[c] = c
+		for _, j := range adj[i] {
+			if d := id[j]; mark[d] != c {
+				mark[d] = c
+				flat = append(flat, d)
+			}
+		}
+		if z := second[c]; z >= 0 {
+			for _, j := range adj[z] {
+				if d := id[j]; mark[d] != c {
+					mark[d] = c
+					flat = append(flat, d)
 				}
 			}
 		}
+		cadj[c] = flat[start:len(flat):len(flat)]
 		slices.Sort(cadj[c])
-		cadj[c] = slices.Compact(cadj[c])
 	}
 	order := make([]int, 0, n)
 	for _, c := range minimumDegree(cadj) {
-		order = append(order, rowsOf[c]...)
+		order = append(order, first[c])
+		if second[c] >= 0 {
+			order = append(order, second[c])
+		}
 	}
 	return order
 }
@@ -426,8 +464,14 @@ func inRow(arp, acol []int, i, j int) bool {
 }
 
 // hasDiagonal reports whether row i of the pattern lists column i and it is not weak.
-func (f *sparseLUOf[T]) hasDiagonal(i int) bool {
-	return inRow(f.arp, f.acol, i, i) && (f.weak == nil || !f.weak[i])
+func (f *sparseLUOf[T]) hasDiagonal(i int) bool { return f.diag[i] }
+
+// findDiagonals sets diag: whether each row lists its diagonal and it is not weak.
+func (f *sparseLUOf[T]) findDiagonals() {
+	f.diag = make([]bool, f.n)
+	for i := range f.n {
+		f.diag[i] = inRow(f.arp, f.acol, i, i) && (f.weak == nil || !f.weak[i])
+	}
 }
 
 // diagonalPartners matches each row z without a diagonal entry to a distinct neighbour p
@@ -436,11 +480,11 @@ func (f *sparseLUOf[T]) hasDiagonal(i int) bool {
 // unmatched rows. Rows with fewer neighbours choose first (they have fewer choices),
 // each taking its unmatched neighbour of least degree. It returns nil when every row has
 // its diagonal.
-func diagonalPartners(arp, acol []int, adj [][]int, hasDiagonal func(int) bool) []int {
+func diagonalPartners(arp, acol []int, adj [][]int, hasDiagonal []bool) []int {
 	n := len(adj)
 	var zero []int
 	for z := range n {
-		if !hasDiagonal(z) {
+		if !hasDiagonal[z] {
 			zero = append(zero, z)
 		}
 	}
@@ -455,7 +499,7 @@ func diagonalPartners(arp, acol []int, adj [][]int, hasDiagonal func(int) bool) 
 	for _, z := range zero {
 		best := -1
 		for _, p := range adj[z] {
-			if partner[p] < 0 && hasDiagonal(p) && inRow(arp, acol, z, p) && inRow(arp, acol, p, z) &&
+			if partner[p] < 0 && hasDiagonal[p] && inRow(arp, acol, z, p) && inRow(arp, acol, p, z) &&
 				(best < 0 || len(adj[p]) < len(adj[best])) {
 				best = p
 			}
