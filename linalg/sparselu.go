@@ -118,7 +118,7 @@ func magnitude[T luScalar](v T) float64 {
 // solves. The exported wrappers add the input forms (mat.Matrix, dense complex slices),
 // Refine and the documentation.
 //
-// The index arrays of C and of the factors (crow, cval, cstep and the patterns of L and
+// The index arrays of C and of the factors (crow, cent and the patterns of L and
 // U), whose length grows with nnz, hold row numbers or positions in vals as int32: half
 // the memory of int, 38 MB less on bdf's Newton matrix of 10 000 bars (n = 130 000,
 // nnz(A) = 1.6e6, nnz(L + U) = 3.7e6 in the patterns). init refuses n or nnz(A) beyond
@@ -150,10 +150,11 @@ type sparseLUOf[T luScalar] struct {
 	diag []bool
 
 	// C by columns: column k holds the rows crow[p] (in C's numbering) and the values
-	// vals[cval[p]] for ccp[k] ≤ p < ccp[k+1]; cstep[p] = pinv[crow[p]], the pivot step
+	// vals[cent[p].at] for ccp[k] ≤ p < ccp[k+1]; cent[p].step = pinv[crow[p]], the pivot step
 	// of that row, is what the refactorization scatters to.
-	ccp               []int
-	crow, cval, cstep []int32
+	ccp  []int
+	crow []int32
+	cent []cEntry
 
 	// The pivot sequence: row i of C is pivot step pinv[i], prow[k] the row pivoted at
 	// step k, and rowOf[k] = perm[prow[k]] that row in A's numbering. rowOf and col32, a
@@ -209,6 +210,12 @@ type luEntry[T luScalar] struct {
 	v T
 	r int32
 }
+
+// cEntry is an entry of C by columns as the refactorization reads it: the pivot step of
+// its row, where it scatters, and the position of its value in vals. One array of pairs
+// rather than two of indices, so that a column is one slice (the refactorization sliced
+// two per column, about 30 instructions).
+type cEntry struct{ step, at int32 }
 
 // sparseLURefineTarget ends refinement once the componentwise backward error is at
 // rounding level: the residual itself carries errors of a few ε.
@@ -522,12 +529,12 @@ func (f *sparseLUOf[T]) columnsOfC() {
 	for k := range n {
 		f.ccp[k+1] += f.ccp[k]
 	}
-	f.crow, f.cval, f.cstep = make([]int32, nnz), make([]int32, nnz), make([]int32, nnz)
+	f.crow, f.cent = make([]int32, nnz), make([]cEntry, nnz)
 	next := slices.Clone(f.ccp[:n])
 	for i := range n {
 		for t := f.arp[i]; t < f.arp[i+1]; t++ {
 			k := f.iperm[f.acol[t]]
-			f.crow[next[k]], f.cval[next[k]] = int32(f.iperm[i]), int32(t)
+			f.crow[next[k]], f.cent[next[k]].at = int32(f.iperm[i]), int32(t)
 			next[k]++
 		}
 	}
@@ -775,21 +782,12 @@ func (f *sparseLUOf[T]) solveInPlace(b []T) {
 		f.altSolve(b)
 		return
 	}
-	w := f.w
+	w := f.w[:len(f.rowOf)]
 	for k, i := range f.rowOf {
 		w[k] = b[i]
 	}
-	f.solveLU(w)
-	for k, j := range f.col32 {
-		b[j] = w[k]
-	}
-}
-
-// solveLU overwrites w with U⁻¹ L⁻¹ w, both triangular solves by columns.
-func (f *sparseLUOf[T]) solveLU(w []T) {
-	w = w[:f.n]
-	forwardSubstituted(w, f.lnp, f.lnz)             // L y = w
-	backSubstituted(w, f.unp, f.unz, f.udiag[:f.n]) // U z = y
+	forwardSubstituted(w, f.lnp, f.lnz)                         // L y = w
+	backSubstituted(w, f.unp, f.unz, f.udiag[:f.n], b, f.col32) // U z = y, x = Qᵀ z
 }
 
 // forwardSubstituted overwrites w with L⁻¹ w, L unit lower triangular by columns (lnp,
@@ -809,14 +807,17 @@ func forwardSubstituted[T luScalar](w []T, lnp []int, lnz []luEntry[T]) {
 	}
 }
 
-// backSubstituted overwrites w with U⁻¹ w, U upper triangular by columns (unp, unz)
-// without its diagonal udiag.
+// backSubstituted solves U z = w, U upper triangular by columns (unp, unz) without its
+// diagonal udiag, and stores z_k at x[col[k]] (the permutation back to A's numbering, in
+// the same pass: a pass over w less per solve). w is destroyed: z_k is not stored back,
+// since only the rows above k, still to be solved, read the updates of column k.
 //
 //go:noinline
-func backSubstituted[T luScalar](w []T, unp []int, unz []luEntry[T], udiag []T) {
+func backSubstituted[T luScalar](w []T, unp []int, unz []luEntry[T], udiag []T, x []T, col []int32) {
+	col = col[:len(w)]
 	for k := len(w) - 1; k >= 0; k-- {
 		wk := w[k] / udiag[k]
-		w[k] = wk
+		x[col[k]] = wk
 		if wk == 0 {
 			continue
 		}

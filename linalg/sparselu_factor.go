@@ -28,7 +28,7 @@ func (f *sparseLUOf[T]) factorFull() bool {
 	for k := range n {
 		top := f.reach(k)
 		for p := f.ccp[k]; p < f.ccp[k+1]; p++ {
-			f.x[f.crow[p]] = f.vals[f.cval[p]]
+			f.x[f.crow[p]] = f.vals[f.cent[p].at]
 		}
 		f.columnOfU(k, top)
 		if !f.pivot(k, top) {
@@ -42,7 +42,7 @@ func (f *sparseLUOf[T]) factorFull() bool {
 		f.lnz[p].r = int32(f.pinv[e.r])
 	}
 	for p, i := range f.crow {
-		f.cstep[p] = int32(f.pinv[i])
+		f.cent[p].step = int32(f.pinv[i])
 	}
 	for k, i := range f.prow {
 		f.rowOf[k] = int32(f.perm[i])
@@ -246,7 +246,7 @@ func (f *sparseLUOf[T]) pivot(k, top int) bool {
 // columns before it, which skips the 60 % of the multiply-adds that are products with
 // zero on the 400-rod 3D chain.
 func (f *sparseLUOf[T]) refactor() bool {
-	x, vals, ccp, cstep, cval := f.x, f.vals, f.ccp, f.cstep, f.cval
+	x, vals, ccp, cent := f.x, f.vals, f.ccp, f.cent
 	lp, li, up, ui := f.lp, f.li, f.up, f.ui
 	// The nonzeros are written by index into their patterns' lengths (every successful
 	// factorFull ends in sizeFactors, which keeps the capacities at least that) rather
@@ -258,11 +258,8 @@ func (f *sparseLUOf[T]) refactor() bool {
 	unp, unz := f.unp, f.unz[:len(ui)]
 	nl, nu := 0, 0
 	for k := range f.n {
-		lo, hi := ccp[k], ccp[k+1]
-		steps, at := cstep[lo:hi], cval[lo:hi]
-		at = at[:len(steps)]
-		for p, i := range steps {
-			x[i] = vals[at[p]]
+		for _, c := range cent[ccp[k]:ccp[k+1]] {
+			x[c.step] = vals[c.at]
 		}
 		nu = eliminated(x, ui[up[k]:up[k+1]], lnp, lnz, unz, nu)
 		unp[k+1] = nu
