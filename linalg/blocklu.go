@@ -158,6 +158,18 @@ func symmetricAdjacency(n int, arp, acol []int) [][]int {
 // mergeInto writes to out the union of the increasing lists a and b without skip, in
 // increasing order, and returns its size; with out nil it only counts.
 func mergeInto(out []int, skip int, a, b []int) int {
+	if slices.Equal(a, b) { // a symmetric row (KKT and hht's Newton matrices): a itself
+		k := 0
+		for _, j := range a {
+			if j != skip {
+				if out != nil {
+					out[k] = j
+				}
+				k++
+			}
+		}
+		return k
+	}
 	k, p, q := 0, 0, 0
 	for p < len(a) && q < len(b) {
 		j := a[p]

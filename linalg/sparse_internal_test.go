@@ -635,7 +635,7 @@ func TestSparseKKTMechanisms(t *testing.T) {
 // union of each row's columns and column's rows, and that the upper-triangle pairs
 // SparseLU's ordering takes from it are those of the per-column appends and sorts it
 // replaced, in the same order, with adjacency giving back the same lists: random
-// unsymmetric patterns, rows with and without their diagonal, empty rows.
+// patterns, unsymmetric and symmetric, rows with and without their diagonal, empty rows.
 func TestSymmetricAdjacency(t *testing.T) {
 	rng := rand.New(rand.NewPCG(83, 84))
 	for trial := range 40 {
@@ -647,6 +647,18 @@ func TestSymmetricAdjacency(t *testing.T) {
 				if rng.Float64() < density || (i == j && rng.IntN(3) > 0) {
 					pattern[i] = append(pattern[i], j)
 				}
+			}
+		}
+		if trial%2 == 1 { // symmetric, as KKT and hht's Newton patterns (mergeInto's shortcut)
+			for i := range n {
+				for _, j := range pattern[i] {
+					if !slices.Contains(pattern[j], i) {
+						pattern[j] = append(pattern[j], i)
+					}
+				}
+			}
+			for i := range n {
+				slices.Sort(pattern[i])
 			}
 		}
 		arp := make([]int, n+1)
