@@ -26,7 +26,8 @@ import (
 // symmetrically, C = Q A Qᵀ. The zero diagonal blocks of saddle-point matrices do not
 // enter the ordering: it only sees which rows and columns couple, except that a row
 // without a diagonal entry is ordered right after a partner row and pivots on it
-// (pairedMinimumDegree).
+// (pairedMinimumDegree), unless minimum degree on A + Aᵀ itself eliminates a neighbour
+// that fills its diagonal before it (diagonalsFilled).
 //
 // Factorize computes P C = L U, L unit lower triangular, by the left-looking algorithm
 // of Gilbert and Peierls ("Sparse partial pivoting in time proportional to arithmetic
@@ -43,7 +44,9 @@ import (
 // entries of L by 1/τ. A column
 // whose row has no diagonal entry in the pattern, and was matched at NewSparseLU to a
 // partner row p (with A(p, k) and A(k, p) in the pattern), prefers the entry of row p in
-// its place, under the stricter threshold sparseLUPartnerTau.
+// its place, under the stricter threshold sparseLUPartnerTau; in an unpaired ordering
+// (diagonalsFilled) it keeps its own diagonal, filled by the elimination, under the same
+// threshold.
 //
 // The first Factorize fixes the pivot sequence P and the patterns of L and U. Later
 // calls first try a refactorization: the same P and patterns, values only, no
@@ -142,6 +145,10 @@ type sparseLUOf[T luScalar] struct {
 	// row lacks its diagonal), and pref[k] the row of C preferred as pivot of column k:
 	// the partner of column k's row, else k itself (the diagonal).
 	partner, pref []int
+	// unpaired: the ordering is minimum degree on A + Aᵀ itself, every row without
+	// diagonal eliminated after a neighbour that fills it (diagonalsFilled); pref is the
+	// diagonal throughout and partner serves the pivot blocks only.
+	unpaired bool
 	// weak[i] marks a row whose diagonal is listed but holds a regularization (a small
 	// −ε·s_ii in a constraint row, NewSparseLURegularized): the ordering treats it as a
 	// row without diagonal; nil: none.
@@ -252,7 +259,9 @@ const sparseLUTau = 0.001
 // ordering, not as a diagonal is, so it must be nearly as large as the column's largest.
 // Worst backward error of TestSparseLURandom without pairing 3.3e-14; with pairing and
 // this threshold 0.001: 2.2e-13, 0.1: 9.2e-14, 0.5 and 1: 5.7e-14 (the bdf GGL chain's
-// fill is the same for all). A refactorization still accepts the pivot down to τ.
+// fill is the same for all). A refactorization still accepts the pivot down to τ. The
+// filled diagonal of a row without one in an unpaired ordering takes it too
+// (TestSparseLUUnpairedOrdering: 5.7e-14 against 2.1e-13 under τ).
 const sparseLUPartnerTau = 0.5
 
 // sparseLULocalTau is the threshold of the pivot taken where the preferred one fails its
@@ -362,7 +371,7 @@ func (f *sparseLUOf[T]) order() {
 	f.pref = make([]int, n)
 	for k, i := range f.perm {
 		f.pref[k] = k
-		if f.partner != nil && f.partner[i] >= 0 {
+		if f.partner != nil && f.partner[i] >= 0 && !f.unpaired {
 			f.pref[k] = f.iperm[f.partner[i]]
 		}
 	}
@@ -395,11 +404,21 @@ func lowerCount(l []int, j int) int {
 // partner's column on the row without diagonal and that row's column on the partner's
 // row, pref), a row exchange inside two adjacent steps that leaves the fill of the
 // symmetric ordering nearly as predicted: 1.5e5 at 400 bars, linear in N.
+//
+// Where minimum degree on the whole graph already eliminates, before each row without
+// diagonal, a neighbour that fills that diagonal (diagonalsFilled: the constraint rows of
+// hht's [M̂ Gᵀ; G 0] on the planar chains, whose coordinates go first), that order is
+// kept unpaired (unpaired; pref is then the diagonal), since the pairs' contracted graph
+// orders less well: 22 % less fill on the 1000-bar chain.
 func (f *sparseLUOf[T]) pairedMinimumDegree(adj [][]int) []int {
 	partner := diagonalPartners(f.arp, f.acol, adj, f.diag)
 	f.partner = partner
 	if partner == nil {
 		return minimumDegree(adj)
+	}
+	if md := minimumDegree(adj); f.diagonalsFilled(adj, md) {
+		f.unpaired = true
+		return md
 	}
 	n := len(adj)
 	// Each node of the contracted graph holds one row (a lone row, or a partner) or two
@@ -462,6 +481,34 @@ func (f *sparseLUOf[T]) pairedMinimumDegree(adj [][]int) []int {
 		}
 	}
 	return order
+}
+
+// diagonalsFilled reports whether, in the elimination order md, every row z without
+// diagonal entry comes after a row p with one that couples to it both ways (A(z, p) and
+// A(p, z) in the pattern): eliminating p then fills the diagonal of z with
+// −A(z, p)·A(p, z)/A(p, p), so that z can pivot on its diagonal as the rows with one do.
+// When it holds, the pairing of pairedMinimumDegree is not needed, and minimum degree on
+// the whole graph fills less: on hht's Newton matrix of the 1000-bar chain nnz(L + U)
+// 37 582 against 47 952 paired (BENCHMARKS.md "The sparse LU's storage and passes"). It
+// fails where minimum degree eliminates such rows first, as the μ rows of the GGL form.
+func (f *sparseLUOf[T]) diagonalsFilled(adj [][]int, md []int) bool {
+	pos := inverse(md)
+	for z, nbrs := range adj {
+		if f.diag[z] {
+			continue
+		}
+		filled := false
+		for _, p := range nbrs {
+			if f.diag[p] && pos[p] < pos[z] && inRow(f.arp, f.acol, z, p) && inRow(f.arp, f.acol, p, z) {
+				filled = true
+				break
+			}
+		}
+		if !filled {
+			return false
+		}
+	}
+	return true
 }
 
 // inRow reports whether row i of the pattern (arp, acol) lists column j.
