@@ -124,21 +124,9 @@ func fillOf(m mechanism, perm []int) int {
 		pinv[p] = k
 	}
 	cp, ci, _ := permutedUpper(n, pinv, rows, cols)
-	parent := eliminationTree(cp, ci)
-	// Count the row subtrees as rowPatterns walks them, without storing them: the
-	// natural orderings fill up to 3.6e7 entries.
-	mark := make([]int, n)
-	count := 0
-	for k := range n {
-		mark[k] = k + 1
-		for p := cp[k]; p < cp[k+1]; p++ {
-			for i := ci[p]; mark[i] != k+1; i = parent[i] {
-				mark[i] = k + 1
-				count++
-			}
-		}
-	}
-	return count
+	// factorCount counts the row subtrees without storing them: the natural orderings
+	// fill up to 3.6e7 entries.
+	return factorCount(cp, ci, eliminationTree(cp, ci))
 }
 
 // amdFill returns nnz(L) with the ordering of NewSparseKKT.
@@ -388,6 +376,9 @@ func TestSparseSymbolicBruteForce(t *testing.T) {
 			}
 			parent := eliminationTree(cp, ci)
 			rp, ri := rowPatterns(cp, ci, parent)
+			if c := factorCount(cp, ci, parent); c != len(ri) {
+				t.Fatalf("trial %d: factorCount = %d, rowPatterns hold %d", trial, c, len(ri))
+			}
 			filled := denseFill(n, cp, ci)
 			for k := range n {
 				row := slices.Clone(ri[rp[k]:rp[k+1]])
@@ -636,6 +627,88 @@ func TestSparseKKTMechanisms(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestSymmetricAdjacency checks the graph of A + Aᵀ built by merges against the sorted
+// union of each row's columns and column's rows, and that the upper-triangle pairs
+// SparseLU's ordering takes from it are those of the per-column appends and sorts it
+// replaced, in the same order, with adjacency giving back the same lists: random
+// patterns, unsymmetric and symmetric, rows with and without their diagonal, empty rows.
+func TestSymmetricAdjacency(t *testing.T) {
+	rng := rand.New(rand.NewPCG(83, 84))
+	for trial := range 40 {
+		n := 1 + rng.IntN(50)
+		density := rng.Float64() * 0.2
+		pattern := make([][]int, n)
+		for i := range n {
+			for j := range n {
+				if rng.Float64() < density || (i == j && rng.IntN(3) > 0) {
+					pattern[i] = append(pattern[i], j)
+				}
+			}
+		}
+		if trial%2 == 1 { // symmetric, as KKT and hht's Newton patterns (mergeInto's shortcut)
+			for i := range n {
+				for _, j := range pattern[i] {
+					if !slices.Contains(pattern[j], i) {
+						pattern[j] = append(pattern[j], i)
+					}
+				}
+			}
+			for i := range n {
+				slices.Sort(pattern[i])
+			}
+		}
+		arp := make([]int, n+1)
+		for i, row := range pattern {
+			arp[i+1] = arp[i] + len(row)
+		}
+		acol := slices.Concat(pattern...)
+		adj := symmetricAdjacency(n, arp, acol)
+		upper := make([][]int, n) // as order built it before
+		for i, row := range pattern {
+			for _, j := range row {
+				if i != j {
+					upper[max(i, j)] = append(upper[max(i, j)], min(i, j))
+				}
+			}
+		}
+		var rows, cols []int
+		for j, col := range upper {
+			slices.Sort(col)
+			for _, i := range slices.Compact(col) {
+				rows, cols = append(rows, i), append(cols, j)
+			}
+			rows, cols = append(rows, j), append(cols, j)
+		}
+		want := adjacency(n, rows, cols)
+		for i := range n {
+			union := slices.Clone(pattern[i])
+			for r := range n {
+				if slices.Contains(pattern[r], i) {
+					union = append(union, r)
+				}
+			}
+			slices.Sort(union)
+			union = slices.DeleteFunc(slices.Compact(union), func(j int) bool { return j == i })
+			if !slices.Equal(adj[i], union) || !slices.Equal(want[i], union) {
+				t.Fatalf("trial %d: node %d: merged %v, adjacency %v, want %v", trial, i, adj[i], want[i], union)
+			}
+			if len(adj[i]) != cap(adj[i]) {
+				t.Fatalf("trial %d: node %d: list of %d with capacity %d", trial, i, len(adj[i]), cap(adj[i]))
+			}
+		}
+		var r2, c2 []int
+		for j, l := range adj {
+			for _, i := range l[:lowerCount(l, j)] {
+				r2, c2 = append(r2, i), append(c2, j)
+			}
+			r2, c2 = append(r2, j), append(c2, j)
+		}
+		if !slices.Equal(rows, r2) || !slices.Equal(cols, c2) {
+			t.Fatalf("trial %d: upper pairs differ", trial)
 		}
 	}
 }

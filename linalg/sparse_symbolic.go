@@ -201,6 +201,29 @@ func rowPatterns(cp, ci, parent []int) (rp, ri []int) {
 	return rp, ri
 }
 
+// factorCount returns the number of entries of L below the diagonal in the Cholesky
+// factor of the symmetric matrix whose upper triangle is (cp, ci) with elimination tree
+// parent: len(ri) of rowPatterns, by the same walks of the row subtrees without storing
+// them.
+func factorCount(cp, ci, parent []int) int {
+	n := len(cp) - 1
+	mark := make([]int, n)
+	for i := range mark {
+		mark[i] = -1
+	}
+	count := 0
+	for k := range n {
+		mark[k] = k
+		for p := cp[k]; p < cp[k+1]; p++ {
+			for i := ci[p]; mark[i] != k; i = parent[i] {
+				mark[i] = k
+				count++
+			}
+		}
+	}
+	return count
+}
+
 // columnStorage returns the column pointers and row indices of L from its row patterns:
 // column j holds the rows k > j whose pattern contains j, in increasing order, which is
 // the order in which the up-looking factorization produces them.

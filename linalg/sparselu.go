@@ -26,7 +26,8 @@ import (
 // symmetrically, C = Q A Qᵀ. The zero diagonal blocks of saddle-point matrices do not
 // enter the ordering: it only sees which rows and columns couple, except that a row
 // without a diagonal entry is ordered right after a partner row and pivots on it
-// (pairedMinimumDegree).
+// (pairedMinimumDegree), unless minimum degree on A + Aᵀ itself eliminates a neighbour
+// that fills its diagonal before it (diagonalsFilled).
 //
 // Factorize computes P C = L U, L unit lower triangular, by the left-looking algorithm
 // of Gilbert and Peierls ("Sparse partial pivoting in time proportional to arithmetic
@@ -43,7 +44,9 @@ import (
 // entries of L by 1/τ. A column
 // whose row has no diagonal entry in the pattern, and was matched at NewSparseLU to a
 // partner row p (with A(p, k) and A(k, p) in the pattern), prefers the entry of row p in
-// its place, under the stricter threshold sparseLUPartnerTau.
+// its place, under the stricter threshold sparseLUPartnerTau; in an unpaired ordering
+// (diagonalsFilled) it keeps its own diagonal, filled by the elimination, under the same
+// threshold.
 //
 // The first Factorize fixes the pivot sequence P and the patterns of L and U. Later
 // calls first try a refactorization: the same P and patterns, values only, no
@@ -118,7 +121,7 @@ func magnitude[T luScalar](v T) float64 {
 // solves. The exported wrappers add the input forms (mat.Matrix, dense complex slices),
 // Refine and the documentation.
 //
-// The index arrays of C and of the factors (crow, cval, cstep and the patterns of L and
+// The index arrays of C and of the factors (crow, cent and the patterns of L and
 // U), whose length grows with nnz, hold row numbers or positions in vals as int32: half
 // the memory of int, 38 MB less on bdf's Newton matrix of 10 000 bars (n = 130 000,
 // nnz(A) = 1.6e6, nnz(L + U) = 3.7e6 in the patterns). init refuses n or nnz(A) beyond
@@ -142,16 +145,23 @@ type sparseLUOf[T luScalar] struct {
 	// row lacks its diagonal), and pref[k] the row of C preferred as pivot of column k:
 	// the partner of column k's row, else k itself (the diagonal).
 	partner, pref []int
+	// unpaired: the ordering is minimum degree on A + Aᵀ itself, every row without
+	// diagonal eliminated after a neighbour that fills it (diagonalsFilled); pref is the
+	// diagonal throughout and partner serves the pivot blocks only.
+	unpaired bool
 	// weak[i] marks a row whose diagonal is listed but holds a regularization (a small
 	// −ε·s_ii in a constraint row, NewSparseLURegularized): the ordering treats it as a
 	// row without diagonal; nil: none.
 	weak []bool
+	// diag[i]: row i lists its diagonal and it is not weak (hasDiagonal).
+	diag []bool
 
 	// C by columns: column k holds the rows crow[p] (in C's numbering) and the values
-	// vals[cval[p]] for ccp[k] ≤ p < ccp[k+1]; cstep[p] = pinv[crow[p]], the pivot step
+	// vals[cent[p].at] for ccp[k] ≤ p < ccp[k+1]; cent[p].step = pinv[crow[p]], the pivot step
 	// of that row, is what the refactorization scatters to.
-	ccp               []int
-	crow, cval, cstep []int32
+	ccp  []int
+	crow []int32
+	cent []cEntry
 
 	// The pivot sequence: row i of C is pivot step pinv[i], prow[k] the row pivoted at
 	// step k, and rowOf[k] = perm[prow[k]] that row in A's numbering. rowOf and col32, a
@@ -208,6 +218,12 @@ type luEntry[T luScalar] struct {
 	r int32
 }
 
+// cEntry is an entry of C by columns as the refactorization reads it: the pivot step of
+// its row, where it scatters, and the position of its value in vals. One array of pairs
+// rather than two of indices, so that a column is one slice (the refactorization sliced
+// two per column, about 30 instructions).
+type cEntry struct{ step, at int32 }
+
 // sparseLURefineTarget ends refinement once the componentwise backward error is at
 // rounding level: the residual itself carries errors of a few ε.
 const sparseLURefineTarget = 2 * 0x1p-52
@@ -243,7 +259,9 @@ const sparseLUTau = 0.001
 // ordering, not as a diagonal is, so it must be nearly as large as the column's largest.
 // Worst backward error of TestSparseLURandom without pairing 3.3e-14; with pairing and
 // this threshold 0.001: 2.2e-13, 0.1: 9.2e-14, 0.5 and 1: 5.7e-14 (the bdf GGL chain's
-// fill is the same for all). A refactorization still accepts the pivot down to τ.
+// fill is the same for all). A refactorization still accepts the pivot down to τ. The
+// filled diagonal of a row without one in an unpaired ordering takes it too
+// (TestSparseLUUnpairedOrdering: 5.7e-14 against 2.1e-13 under τ).
 const sparseLUPartnerTau = 0.5
 
 // sparseLULocalTau is the threshold of the pivot taken where the preferred one fails its
@@ -306,6 +324,7 @@ func (f *sparseLUOf[T]) init(name string, n int, pattern [][]int) error {
 	}
 	f.acol = slices.Concat(pattern...)
 	f.vals = make([]T, len(f.acol))
+	f.findDiagonals()
 	f.order()
 	f.columnsOfC()
 	f.pinv, f.prow, f.rowOf = make([]int, n), make([]int, n), make([]int32, n)
@@ -326,24 +345,23 @@ func (f *sparseLUOf[T]) init(name string, n int, pattern [][]int) error {
 // the size of the Cholesky factor of C + Cᵀ it gives.
 func (f *sparseLUOf[T]) order() {
 	n := f.n
-	// Upper-triangle pairs of A + Aᵀ, each once, and the whole diagonal.
-	upper := make([][]int, n) // upper[j]: rows i < j of column j
-	for i := range n {
-		for _, j := range f.acol[f.arp[i]:f.arp[i+1]] {
-			if i != j {
-				upper[max(i, j)] = append(upper[max(i, j)], min(i, j))
-			}
-		}
+	// The graph of A + Aᵀ, each list increasing, and from it the upper-triangle pairs of
+	// A + Aᵀ by columns (rows increasing), each once, with the whole diagonal: the same
+	// lists and pairs the per-column appends, sorts and adjacency's appends built before
+	// (the ordering depends on their order), in O(n + nnz).
+	adj := symmetricAdjacency(n, f.arp, f.acol)
+	m := n
+	for j, l := range adj {
+		m += lowerCount(l, j)
 	}
-	var rows, cols []int
-	for j, col := range upper {
-		slices.Sort(col)
-		for _, i := range slices.Compact(col) {
+	rows, cols := make([]int, 0, m), make([]int, 0, m)
+	for j, l := range adj {
+		for _, i := range l[:lowerCount(l, j)] {
 			rows, cols = append(rows, i), append(cols, j)
 		}
 		rows, cols = append(rows, j), append(cols, j)
 	}
-	md := f.pairedMinimumDegree(adjacency(n, rows, cols))
+	md := f.pairedMinimumDegree(adj)
 	cp, ci, _ := permutedUpper(n, inverse(md), rows, cols)
 	f.perm = make([]int, n)
 	for k, p := range postorder(eliminationTree(cp, ci)) {
@@ -353,13 +371,21 @@ func (f *sparseLUOf[T]) order() {
 	f.pref = make([]int, n)
 	for k, i := range f.perm {
 		f.pref[k] = k
-		if f.partner != nil && f.partner[i] >= 0 {
+		if f.partner != nil && f.partner[i] >= 0 && !f.unpaired {
 			f.pref[k] = f.iperm[f.partner[i]]
 		}
 	}
 	cp, ci, _ = permutedUpper(n, f.iperm, rows, cols)
-	_, ri := rowPatterns(cp, ci, eliminationTree(cp, ci))
-	f.lEstimate = len(ri)
+	f.lEstimate = factorCount(cp, ci, eliminationTree(cp, ci))
+}
+
+// lowerCount returns how many entries of the increasing list l are below j.
+func lowerCount(l []int, j int) int {
+	k := 0
+	for k < len(l) && l[k] < j {
+		k++
+	}
+	return k
 }
 
 // pairedMinimumDegree orders the graph adj of A + Aᵀ by minimum degree with every row
@@ -378,45 +404,111 @@ func (f *sparseLUOf[T]) order() {
 // partner's column on the row without diagonal and that row's column on the partner's
 // row, pref), a row exchange inside two adjacent steps that leaves the fill of the
 // symmetric ordering nearly as predicted: 1.5e5 at 400 bars, linear in N.
+//
+// Where minimum degree on the whole graph already eliminates, before each row without
+// diagonal, a neighbour that fills that diagonal (diagonalsFilled: the constraint rows of
+// hht's [M̂ Gᵀ; G 0] on the planar chains, whose coordinates go first), that order is
+// kept unpaired (unpaired; pref is then the diagonal), since the pairs' contracted graph
+// orders less well: 22 % less fill on the 1000-bar chain.
 func (f *sparseLUOf[T]) pairedMinimumDegree(adj [][]int) []int {
-	partner := diagonalPartners(f.arp, f.acol, adj, f.hasDiagonal)
+	partner := diagonalPartners(f.arp, f.acol, adj, f.diag)
 	f.partner = partner
 	if partner == nil {
 		return minimumDegree(adj)
 	}
+	if md := minimumDegree(adj); f.diagonalsFilled(adj, md) {
+		f.unpaired = true
+		return md
+	}
 	n := len(adj)
-	lone := func(i int) bool { return partner[i] < 0 || f.hasDiagonal(i) }
-	id := make([]int, n) // node of each row in the contracted graph
-	var rowsOf [][]int   // rows of each node: the partner (or lone row) first
+	// Each node of the contracted graph holds one row (a lone row, or a partner) or two
+	// (the partner, then its row without diagonal): partner is one-to-one.
+	id := make([]int, n)       // node of each row in the contracted graph
+	first := make([]int, 0, n) // the first row of each node
 	for i := range n {
-		if lone(i) {
-			id[i] = len(rowsOf)
-			rowsOf = append(rowsOf, []int{i})
+		if partner[i] < 0 || f.diag[i] {
+			id[i] = len(first)
+			first = append(first, i)
 		}
 	}
+	second := make([]int, len(first))
+	for c := range second {
+		second[c] = -1
+	}
 	for i := range n {
-		if !lone(i) {
+		if partner[i] >= 0 && !f.diag[i] {
 			id[i] = id[partner[i]]
-			rowsOf[id[i]] = append(rowsOf[id[i]], i)
+			second[id[i]] = i
 		}
 	}
-	cadj := make([][]int, len(rowsOf))
-	for c, members := range rowsOf {
-		for _, i := range members {
-			for _, j := range adj[i] {
-				if id[j] != c {
-					cadj[c] = append(cadj[c], id[j])
+	// The contracted graph's lists, increasing, in one array: each node's neighbours'
+	// nodes, once each (marked), then sorted.
+	size := 0
+	for _, l := range adj {
+		size += len(l)
+	}
+	flat := make([]int, 0, size)
+	mark := make([]int, len(first))
+	for c := range mark {
+		mark[c] = -1
+	}
+	cadj := make([][]int, len(first))
+	for c, i := range first {
+		start := len(flat)
+		mark[c] = c
+		for _, j := range adj[i] {
+			if d := id[j]; mark[d] != c {
+				mark[d] = c
+				flat = append(flat, d)
+			}
+		}
+		if z := second[c]; z >= 0 {
+			for _, j := range adj[z] {
+				if d := id[j]; mark[d] != c {
+					mark[d] = c
+					flat = append(flat, d)
 				}
 			}
 		}
+		cadj[c] = flat[start:len(flat):len(flat)]
 		slices.Sort(cadj[c])
-		cadj[c] = slices.Compact(cadj[c])
 	}
 	order := make([]int, 0, n)
 	for _, c := range minimumDegree(cadj) {
-		order = append(order, rowsOf[c]...)
+		order = append(order, first[c])
+		if second[c] >= 0 {
+			order = append(order, second[c])
+		}
 	}
 	return order
+}
+
+// diagonalsFilled reports whether, in the elimination order md, every row z without
+// diagonal entry comes after a row p with one that couples to it both ways (A(z, p) and
+// A(p, z) in the pattern): eliminating p then fills the diagonal of z with
+// −A(z, p)·A(p, z)/A(p, p), so that z can pivot on its diagonal as the rows with one do.
+// When it holds, the pairing of pairedMinimumDegree is not needed, and minimum degree on
+// the whole graph fills less: on hht's Newton matrix of the 1000-bar chain nnz(L + U)
+// 37 582 against 47 952 paired (BENCHMARKS.md "The sparse LU's storage and passes"). It
+// fails where minimum degree eliminates such rows first, as the μ rows of the GGL form.
+func (f *sparseLUOf[T]) diagonalsFilled(adj [][]int, md []int) bool {
+	pos := inverse(md)
+	for z, nbrs := range adj {
+		if f.diag[z] {
+			continue
+		}
+		filled := false
+		for _, p := range nbrs {
+			if f.diag[p] && pos[p] < pos[z] && inRow(f.arp, f.acol, z, p) && inRow(f.arp, f.acol, p, z) {
+				filled = true
+				break
+			}
+		}
+		if !filled {
+			return false
+		}
+	}
+	return true
 }
 
 // inRow reports whether row i of the pattern (arp, acol) lists column j.
@@ -426,8 +518,14 @@ func inRow(arp, acol []int, i, j int) bool {
 }
 
 // hasDiagonal reports whether row i of the pattern lists column i and it is not weak.
-func (f *sparseLUOf[T]) hasDiagonal(i int) bool {
-	return inRow(f.arp, f.acol, i, i) && (f.weak == nil || !f.weak[i])
+func (f *sparseLUOf[T]) hasDiagonal(i int) bool { return f.diag[i] }
+
+// findDiagonals sets diag: whether each row lists its diagonal and it is not weak.
+func (f *sparseLUOf[T]) findDiagonals() {
+	f.diag = make([]bool, f.n)
+	for i := range f.n {
+		f.diag[i] = inRow(f.arp, f.acol, i, i) && (f.weak == nil || !f.weak[i])
+	}
 }
 
 // diagonalPartners matches each row z without a diagonal entry to a distinct neighbour p
@@ -436,11 +534,11 @@ func (f *sparseLUOf[T]) hasDiagonal(i int) bool {
 // unmatched rows. Rows with fewer neighbours choose first (they have fewer choices),
 // each taking its unmatched neighbour of least degree. It returns nil when every row has
 // its diagonal.
-func diagonalPartners(arp, acol []int, adj [][]int, hasDiagonal func(int) bool) []int {
+func diagonalPartners(arp, acol []int, adj [][]int, hasDiagonal []bool) []int {
 	n := len(adj)
 	var zero []int
 	for z := range n {
-		if !hasDiagonal(z) {
+		if !hasDiagonal[z] {
 			zero = append(zero, z)
 		}
 	}
@@ -455,7 +553,7 @@ func diagonalPartners(arp, acol []int, adj [][]int, hasDiagonal func(int) bool) 
 	for _, z := range zero {
 		best := -1
 		for _, p := range adj[z] {
-			if partner[p] < 0 && hasDiagonal(p) && inRow(arp, acol, z, p) && inRow(arp, acol, p, z) &&
+			if partner[p] < 0 && hasDiagonal[p] && inRow(arp, acol, z, p) && inRow(arp, acol, p, z) &&
 				(best < 0 || len(adj[p]) < len(adj[best])) {
 				best = p
 			}
@@ -478,12 +576,12 @@ func (f *sparseLUOf[T]) columnsOfC() {
 	for k := range n {
 		f.ccp[k+1] += f.ccp[k]
 	}
-	f.crow, f.cval, f.cstep = make([]int32, nnz), make([]int32, nnz), make([]int32, nnz)
+	f.crow, f.cent = make([]int32, nnz), make([]cEntry, nnz)
 	next := slices.Clone(f.ccp[:n])
 	for i := range n {
 		for t := f.arp[i]; t < f.arp[i+1]; t++ {
 			k := f.iperm[f.acol[t]]
-			f.crow[next[k]], f.cval[next[k]] = int32(f.iperm[i]), int32(t)
+			f.crow[next[k]], f.cent[next[k]].at = int32(f.iperm[i]), int32(t)
 			next[k]++
 		}
 	}
@@ -731,21 +829,12 @@ func (f *sparseLUOf[T]) solveInPlace(b []T) {
 		f.altSolve(b)
 		return
 	}
-	w := f.w
+	w := f.w[:len(f.rowOf)]
 	for k, i := range f.rowOf {
 		w[k] = b[i]
 	}
-	f.solveLU(w)
-	for k, j := range f.col32 {
-		b[j] = w[k]
-	}
-}
-
-// solveLU overwrites w with U⁻¹ L⁻¹ w, both triangular solves by columns.
-func (f *sparseLUOf[T]) solveLU(w []T) {
-	w = w[:f.n]
-	forwardSubstituted(w, f.lnp, f.lnz)             // L y = w
-	backSubstituted(w, f.unp, f.unz, f.udiag[:f.n]) // U z = y
+	forwardSubstituted(w, f.lnp, f.lnz)                         // L y = w
+	backSubstituted(w, f.unp, f.unz, f.udiag[:f.n], b, f.col32) // U z = y, x = Qᵀ z
 }
 
 // forwardSubstituted overwrites w with L⁻¹ w, L unit lower triangular by columns (lnp,
@@ -765,14 +854,17 @@ func forwardSubstituted[T luScalar](w []T, lnp []int, lnz []luEntry[T]) {
 	}
 }
 
-// backSubstituted overwrites w with U⁻¹ w, U upper triangular by columns (unp, unz)
-// without its diagonal udiag.
+// backSubstituted solves U z = w, U upper triangular by columns (unp, unz) without its
+// diagonal udiag, and stores z_k at x[col[k]] (the permutation back to A's numbering, in
+// the same pass: a pass over w less per solve). w is destroyed: z_k is not stored back,
+// since only the rows above k, still to be solved, read the updates of column k.
 //
 //go:noinline
-func backSubstituted[T luScalar](w []T, unp []int, unz []luEntry[T], udiag []T) {
+func backSubstituted[T luScalar](w []T, unp []int, unz []luEntry[T], udiag []T, x []T, col []int32) {
+	col = col[:len(w)]
 	for k := len(w) - 1; k >= 0; k-- {
 		wk := w[k] / udiag[k]
-		w[k] = wk
+		x[col[k]] = wk
 		if wk == 0 {
 			continue
 		}
