@@ -81,10 +81,6 @@ type BDF struct {
 	// paths on small models.
 	reactionKrylov bool
 
-	// stabilityLimit turns on the stability-limit detection of bdfstald.go (measured on
-	// the bar chain and the small problems' grids, BENCHMARKS.md, session 17 bdfstald).
-	stabilityLimit bool
-
 	w         *bdfWork
 	*accepted // Current, Previous, Stats (method.go)
 }
@@ -167,8 +163,7 @@ type bdfWork struct {
 	phase                      int // 0: start phase (raise order, double h), 1: normal
 	hNext                      float64
 	knew                       int
-	errK, errKm1               float64  // σ-scaled estimates of orders k and k−1
-	sl                         bdfStald // the stability-limit detection (bdfstald.go)
+	errK, errKm1               float64 // σ-scaled estimates of orders k and k−1
 
 	yy, yp, ee, delta, res, ewt, scal, yInt []float64
 	scalH                                   float64 // the h of scal's index scaling h^(index−1) (0: scal is 1)
@@ -365,7 +360,6 @@ func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSetting
 	w := &bdfWork{fo: fo, n: n, maxOrd: maxOrd, fixedOrd: m.FixedOrder,
 		c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC)}
 	w.nw = newNewtonSolver(ns, &w.stats)
-	w.sl.on = m.stabilityLimit
 	w.cur, w.prev, w.gridPrev = shape.Clone(), shape.Clone(), shape.Clone()
 	vec := func() []float64 { return make([]float64, n) }
 	for j := range w.phi {
@@ -951,7 +945,6 @@ func (w *bdfWork) errorNorm(float64) float64 {
 	k := w.k
 	lower := k > 1 && !w.fixedOrd && !w.lad.fixed
 	enormK, enormKm1, enormKm2 := w.errorNorms(lower, lower && k > 2)
-	w.sl.last = [3]float64{enormKm2, enormKm1, enormK}
 	w.errK = w.sigma[k] * enormK
 	terrK := float64(k+1) * w.errK
 	w.knew = k
@@ -1078,7 +1071,6 @@ func (w *bdfWork) complete(h float64, adaptive bool) {
 	w.psi = w.psiNew
 	w.stats.Steps++
 	if adaptive {
-		w.sl.push(k)
 		if w.knew == k-1 || k == w.maxOrd {
 			w.phase = 1
 		}
@@ -1104,10 +1096,6 @@ func (w *bdfWork) complete(h float64, adaptive bool) {
 			case k == w.maxOrd, k+1 >= w.nsTry, kdiff == 1:
 				action = maintain
 			}
-			if action != lower && !w.fixedOrd && w.sl.limited() {
-				action = lower
-				w.sl.lowered(k, h)
-			}
 			errKp1 := 0.0
 			if action == unset {
 				for _, i := range w.diff {
@@ -1132,9 +1120,6 @@ func (w *bdfWork) complete(h float64, adaptive bool) {
 						action = raise
 					}
 				}
-			}
-			if action == raise && w.sl.blocks(k+1, h) {
-				action = maintain
 			}
 			errNew := w.errK
 			switch action {
