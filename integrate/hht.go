@@ -697,7 +697,11 @@ func (w *hhtWork) jacobian(t1, h float64) error {
 		w.stats.Jacobians++
 		w.stats.Factorizations++
 		w.blend(w.u[:w.nq]) // the accelerations M(q₁) multiplies in e₁: the d'Alembert loads
-		w.mn.stiffen(t1, w.q, w.v, w.tq, w.u[w.nq:w.nq+w.nc], w.k.beta*h*h)
+		if w.scaledFD {     // the last residual's rows M(q_F)(ã − x) at this iterate: K_g at x
+			w.mn.stiffenFD(t1, w.q, w.v, w.tq, w.e1x, w.u[w.nq:w.nq+w.nc], w.k.beta*h*h)
+		} else {
+			w.mn.stiffen(t1, w.q, w.v, w.tq, w.u[w.nq:w.nq+w.nc], w.k.beta*h*h)
+		}
 		return w.mn.factor(t1, w.q, w.G, 1/(1+w.k.alpha)) // G nil when gFree
 	}
 	if w.mn != nil {

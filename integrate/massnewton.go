@@ -156,6 +156,24 @@ func (m *massNewton) stiffen(t float64, q, v, a, lambda []float64, k float64) {
 	m.k = k
 }
 
+// stiffenFD is stiffen for a method whose dynamic rows are M(q_F) (ã − x), x = M(q)⁻¹(f + b)
+// the forward-dynamics accelerations (dae.ForwardDynamicsSolver; hhtWork.scaledRows), with
+// d = ã − x, the rows' M(q)⁻¹ e₁ at the iterate: the rows' derivative in q holds (M x)_q, so
+// K_g's d'Alembert loads are taken at x = a − d rather than at the method's ã. The two
+// differ most at the predictor, where the factorizations happen, and in the falling chain
+// the d'Alembert loads nearly cancel gravity, so loads at ã left most of the GMRES
+// products above one per Newton iteration on the 400-rod chain (BENCHMARKS.md, "The joint
+// route's GMRES products").
+func (m *massNewton) stiffenFD(t float64, q, v, a, d, lambda []float64, k float64) {
+	if m == nil || m.schur.st == nil {
+		return
+	}
+	for i := range m.x {
+		m.x[i] = a[i] - d[i]
+	}
+	m.stiffen(t, q, v, m.x, lambda, k)
+}
+
 // solve overwrites u[:nq] (holding r) and u[nq:nq+nc] (holding s) with the solution of
 // [c·M Gᵀ; G 0](x, y) = (r, s): with z = c·x it is eq. 17's matrix with right side
 // (r, c·s), which massSchur solves.
