@@ -2,8 +2,6 @@ package joint_test
 
 import (
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -169,51 +167,11 @@ func geometricStiffnessDense(b *testing.B, sys *joint.System, s integrate.State,
 }
 
 // preconditionedProducts runs full left-preconditioned GMRES on J x = b (b random) and
-// returns the number of products J z until ‖P⁻¹(b − J x)‖ ≤ rtol ‖P⁻¹b‖.
+// returns the number of products J z until ‖P⁻¹(b − J x)‖ ≤ rtol ‖P⁻¹b‖
+// (preconditionedResiduals).
 func preconditionedProducts(b *testing.B, J, P *mat.Dense, rtol float64) int {
-	n, _ := J.Dims()
-	var lu mat.LU
-	lu.Factorize(P)
-	A := mat.NewDense(n, n, nil)
-	if err := lu.SolveTo(A, false, J); err != nil {
-		b.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	r := mat.NewVecDense(n, nil)
-	for i := range n {
-		r.SetVec(i, rng.NormFloat64())
-	}
-	beta := r.Norm(2)
-	V := []*mat.VecDense{mat.NewVecDense(n, nil)}
-	V[0].ScaleVec(1/beta, r)
-	H := mat.NewDense(n+1, n, nil)
-	g := make([]float64, n+1)
-	g[0] = beta
-	cs, sn := make([]float64, n), make([]float64, n)
-	for j := range n {
-		w := mat.NewVecDense(n, nil)
-		w.MulVec(A, V[j])
-		for i := 0; i <= j; i++ {
-			hij := mat.Dot(w, V[i])
-			H.Set(i, j, hij)
-			w.AddScaledVec(w, -hij, V[i])
-		}
-		hn := w.Norm(2)
-		for i := range j {
-			x, y := H.At(i, j), H.At(i+1, j)
-			H.Set(i, j, cs[i]*x+sn[i]*y)
-			H.Set(i+1, j, -sn[i]*x+cs[i]*y)
-		}
-		rr := math.Hypot(H.At(j, j), hn)
-		cs[j], sn[j] = H.At(j, j)/rr, hn/rr
-		g[j+1], g[j] = -sn[j]*g[j], cs[j]*g[j]
-		if math.Abs(g[j+1]) <= rtol*beta || hn == 0 {
-			return j + 1
-		}
-		w.ScaleVec(1/hn, w)
-		V = append(V, w)
-	}
-	return n
+	its, _ := preconditionedResiduals(b, J, P, rtol)
+	return its
 }
 
 // BenchmarkChainImplicitGrowth measures hht, genalpha and bdf on the joint route's chain

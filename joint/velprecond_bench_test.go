@@ -144,7 +144,8 @@ func BenchmarkNewtonVelocityTermsStale(b *testing.B) {
 	}
 }
 
-// preconditionedResiduals is preconditionedProducts that also returns the relative
+// preconditionedResiduals runs full left-preconditioned GMRES on J x = b (b random) until
+// ‖P⁻¹(b − J x)‖ ≤ rtol ‖P⁻¹b‖ and returns the number of products J z and the relative
 // preconditioned residuals ‖P⁻¹(b − J x_k)‖ / ‖P⁻¹b‖ after k = 1 and 2 products (0 once
 // reached), a finer measure than the count when the counts are 1 or 2.
 func preconditionedResiduals(b *testing.B, J, P *mat.Dense, rtol float64) (int, []float64) {
