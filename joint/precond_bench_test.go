@@ -100,21 +100,7 @@ func newtonParts(b *testing.B, n int, s integrate.State, h float64, p string) (J
 		b.Fatal(err)
 	}
 	nq, _ := sys.Size()
-	al := integrate.DefaultHHTAlpha
-	beta, gamma := (1-al)*(1-al)/4, (1-2*al)/2
-	M, Ma, Fq, Fv := mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
-	sys.Mass(M, 0, s.Q)
-	sys.MassDerivative(Ma, 0, s.Q, s.A)
-	sys.ForceDerivativeQ(Fq, 0, s.Q, s.V)
-	sys.ForceDerivativeV(Fv, 0, s.Q, s.V)
-	M.Scale(1/(1+al), M)
-	K, C := mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
-	K.Sub(Ma, Fq)
-	K.Scale(beta*h*h, K)
-	C.Scale(-gamma*h, Fv)
-	J = mat.NewDense(nq, nq, nil)
-	J.Add(M, K)
-	J.Add(J, C)
+	M, K, C, J, beta, _ := hhtNewtonTerms(sys, s, h)
 	R := mat.NewDense(nq, nq, nil)
 	R.Sub(J, M)
 	P = mat.DenseCopyOf(M)
@@ -149,6 +135,29 @@ func newtonParts(b *testing.B, n int, s integrate.State, h float64, p string) (J
 	raw := geometricStiffnessDense(b, sys, s, beta*h*h, false)
 	R.Sub(K, raw)
 	return J, P, mat.Norm(R, 2) / mat.Norm(K, 2)
+}
+
+// hhtNewtonTerms forms hht's J₁₁ = M/(1+α) + βh² K − γh f_v on sys at the state s densely
+// (DefaultHHTAlpha, β = (1−α)²/4, γ = (1−2α)/2, K = (M a)_q − f_q), returning its terms
+// M/(1+α), βh² K, C = −γh f_v, their sum J, and β and γ.
+func hhtNewtonTerms(sys *joint.System, s integrate.State, h float64) (M, K, C, J *mat.Dense, beta, gamma float64) {
+	nq, _ := sys.Size()
+	al := integrate.DefaultHHTAlpha
+	beta, gamma = (1-al)*(1-al)/4, (1-2*al)/2
+	M, Ma, Fq, Fv := mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+	sys.Mass(M, 0, s.Q)
+	sys.MassDerivative(Ma, 0, s.Q, s.A)
+	sys.ForceDerivativeQ(Fq, 0, s.Q, s.V)
+	sys.ForceDerivativeV(Fv, 0, s.Q, s.V)
+	M.Scale(1/(1+al), M)
+	K, C = mat.NewDense(nq, nq, nil), mat.NewDense(nq, nq, nil)
+	K.Sub(Ma, Fq)
+	K.Scale(beta*h*h, K)
+	C.Scale(-gamma*h, Fv)
+	J = mat.NewDense(nq, nq, nil)
+	J.Add(M, K)
+	J.Add(J, C)
+	return M, K, C, J, beta, gamma
 }
 
 // geometricStiffnessDense returns k K_g, K_g = Σ Φ_mᵀ K_m Φ_m at the state s (K_m clipped to
