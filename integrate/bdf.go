@@ -41,7 +41,10 @@ import (
 // algebraic variables of index 2 and 3 do not tend to zero with h and must not drive the
 // step size. The Newton stop θ/(1−θ)·‖Δ‖ ≤ Newton.Tol uses all components, each of index
 // i scaled by h^(i−1) as radau5 scales its error (Hairer & Wanner 1996, VII.8), except
-// GGL's μ, measured by the q increment Gᵀδμ/c_j it stands for (bdfWork.newtonNorm).
+// GGL's μ, measured by the q increment Gᵀδμ/c_j it stands for (bdfWork.newtonNorm). With
+// error control on the direct solve, an increment with θ/(1−θ)·‖Δ‖ ≤ 10·Newton.Tol also
+// ends the iteration when the constraint rows of the residual at the new iterate are below
+// Newton.Tol in the weights of the variables they constrain (bdfStop).
 // Order and step selection follow IDA: estimates at orders k−1, k, k+1, the start phase
 // that raises the order and doubles h after every step, h kept unless it can double or
 // must shrink (factor in [0.5, 0.9]), and after an error-test failure h·0.9(2e+1e-4)^(−1/(k+1))
@@ -80,6 +83,9 @@ type BDF struct {
 	// only above massNewtonDenseMax coordinates (massNewtonFor): for tests that compare the
 	// paths on small models.
 	reactionKrylov bool
+	// looseStop replaces bdfLooseStop (0: bdfLooseStop; < 0: bdfStop's second test off),
+	// for the tests that compare the stops.
+	looseStop float64
 
 	w         *bdfWork
 	*accepted // Current, Previous, Stats (method.go)
@@ -147,6 +153,9 @@ type bdfWork struct {
 	lad        ladder       // the step loop (ladder.go); bdfWork is its stepRule (IDA's)
 	rtol, atol float64      // tolerances in use (the starter's during the fixed-step start)
 	nw         newtonSolver // the corrector loop (newton.go)
+	stop       bdfStop      // its stop rule (bdfstop.go)
+	// looseFactor is bdfStop's factor on Newton.Tol (bdfLooseStop; 0: the loose test off).
+	looseFactor float64
 
 	accepted // cur, prev, stats: Current, Previous, Stats
 
@@ -360,6 +369,12 @@ func newBDFWork(fo firstOrder, shape State, m *BDF, maxOrd int, ns NewtonSetting
 	w := &bdfWork{fo: fo, n: n, maxOrd: maxOrd, fixedOrd: m.FixedOrder,
 		c2: orDefault(m.Index2BaumgarteC, DefaultIndex2BaumgarteC)}
 	w.nw = newNewtonSolver(ns, &w.stats)
+	w.stop.mon = &w.nw.mon
+	w.nw.rule = &w.stop
+	w.looseFactor = bdfLooseStop
+	if m.looseStop != 0 {
+		w.looseFactor = max(m.looseStop, 0)
+	}
 	w.cur, w.prev, w.gridPrev = shape.Clone(), shape.Clone(), shape.Clone()
 	vec := func() []float64 { return make([]float64, n) }
 	for j := range w.phi {
@@ -462,6 +477,12 @@ func (w *bdfWork) setup(tEnd float64) error {
 	w.hNext = h0
 	w.nw.mon.floor = tenUlpFloor(w.rtol, w.atol) // an increment of 10 ulps
 	w.nw.mon.needRate = true
+	w.stop.loose = 0
+	if w.se != nil && w.pm == nil && w.fixedH == 0 {
+		// bdfStop's residual test needs the constraint rows of a System's form and the
+		// direct solve; with FixedH no error test bounds the corrector's error.
+		w.stop.loose = w.looseFactor * w.nw.s.Tol
+	}
 	w.lad.c, w.lad.fixed = w.c, w.fixedH > 0 && !w.starting
 	return nil
 }

@@ -375,9 +375,13 @@ func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
 	}
 	rule.start()
 	n.fresh = false
+	judge, _ := p.(residualJudge)
 	for it := 0; ; it++ {
 		if err := p.residual(); err != nil {
 			return err
+		}
+		if it > 0 && judge != nil && judge.acceptsResidual() {
+			return p.converged()
 		}
 		if (it == 0 && fresh) || n.s.Jacobian == JacobianEveryIteration {
 			if err := p.factor(); err != nil {
@@ -399,6 +403,13 @@ func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
 			return p.diverged()
 		}
 	}
+}
+
+// residualJudge is a newtonIteration whose stop rule may leave its verdict on an
+// increment to the residual at the new iterate (bdfStop): acceptsResidual, asked after
+// each residual but the first of an attempt, reports whether that iterate is converged.
+type residualJudge interface {
+	acceptsResidual() bool
 }
 
 // simplifiable is a newtonIteration whose matrix may be the simplified mass matrix of
