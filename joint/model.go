@@ -33,6 +33,11 @@ type primitive struct {
 	sign     float64
 	k, d, q0 float64
 	diagJ    bool // body.Inertia is diagonal (bodyTo scales R's columns for R J)
+	// ball3 marks the first of three turns about coordinate axes through one point, each
+	// the child of the one before, the first two bare (a spherical or Cardan joint about
+	// coordinate axes): the position pass and the velocity recursion take them in one
+	// step (ballPositions, ballVelocity).
+	ball3 bool
 }
 
 // cut is a loop-closure (cut) joint: the points pa on frame a and pb on frame b coincide
@@ -210,6 +215,9 @@ func (m *Model) add(name string, parent int, prismatic bool, origin, axis [3]flo
 		}
 	}
 	m.prims = append(m.prims, p)
+	if j := len(m.prims) - 3; j >= 0 && m.ballTurns(j) {
+		m.prims[j].ball3 = true
+	}
 	return len(m.prims) - 1
 }
 

@@ -92,10 +92,20 @@ func (m *Model) kinematics(w *frames, q, v []float64) {
 	}
 	w.still = false
 	var zero sv
-	for i := range m.prims {
+	n := len(m.prims)
+	for i := 0; i < n; i++ {
+		p := &m.prims[i]
 		Vp := &zero
-		if p := m.prims[i].parent; p != Ground {
-			Vp = &w.V[p]
+		if p.parent != Ground {
+			Vp = &w.V[p.parent]
+		}
+		if p.ball3 {
+			V, c, s := w.V[i:i+3:i+3], w.c[i:i+3:i+3], w.s[i:i+3:i+3]
+			velocity(&V[0], &c[0], Vp, &s[0], v[i])
+			velocity(&V[1], &c[1], &V[0], &s[1], v[i+1])
+			velocity(&V[2], &c[2], &V[1], &s[2], v[i+2])
+			i += 2
+			continue
 		}
 		velocity(&w.V[i], &w.c[i], Vp, &w.s[i], v[i])
 	}
@@ -126,7 +136,7 @@ func (m *Model) positions(w *frames, q []float64) {
 		if p.parent != Ground {
 			Rp, xp = &w.R[p.parent], &w.x[p.parent]
 		}
-		if i+2 < n && m.ballTurns(i) {
+		if p.ball3 {
 			m.ballPositions(w, i, q, Rp, xp, &g)
 			i += 2
 			continue
