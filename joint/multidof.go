@@ -173,12 +173,11 @@ func (m *Model) inwardBall(w *frames, f, p int, tau []float64) {
 	if w.still {
 		d.articulateTo(IA, &w.IA[p])
 	} else {
-		d.articulate(IA, &w.IA[p])
 		c := w.c[f] // the joint's velocity-product term: Fp += Ia (c_1 + c_2 + c_3), in place
 		addIn(&c, &w.c[f+1])
 		addIn(&c, &w.c[l])
 		var h sv
-		mulvTo(&h, IA, &c)
+		d.articulateMul(IA, &w.IA[p], &c, &h)
 		addIn(Fp, &h)
 	}
 	addSum3(Fp, F, d.U1, y1/D1, d.U2, y2/D2, d.U3, y3/D3)
@@ -346,6 +345,100 @@ func (d *down3) articulateTo(IA, IAp *inertia6) {
 	symTo(IAp, 4, 4, d.at(IA, 4, 4))
 	symTo(IAp, 4, 5, d.at(IA, 4, 5))
 	symTo(IAp, 5, 5, d.at(IA, 5, 5))
+}
+
+// articulateMul is articulateTo that also sets h to Ia c, Ia = IA − Σ_j U_j U_jᵀ/D_j,
+// without storing Ia: each row of h gathers its terms in index order as the entries are
+// formed (row r's terms k < r come from the rows before it), so h has mulvTo's sums of
+// Ia c to the bit. Written out with the rows of h and c in locals.
+func (d *down3) articulateMul(IA, IAp *inertia6, c, h *sv) {
+	c0, c1, c2, c3, c4, c5 := c[0], c[1], c[2], c[3], c[4], c[5]
+	var h0, h1, h2, h3, h4, h5, x, y float64
+	x, y = d.at(IA, 0, 0), IAp[0][0]
+	y += x
+	IAp[0][0] = y
+	h0 += x * c0
+	x, y = d.at(IA, 0, 1), IAp[0][1]
+	y += x
+	IAp[0][1], IAp[1][0] = y, y
+	h0, h1 = h0+x*c1, h1+x*c0
+	x, y = d.at(IA, 0, 2), IAp[0][2]
+	y += x
+	IAp[0][2], IAp[2][0] = y, y
+	h0, h2 = h0+x*c2, h2+x*c0
+	x, y = d.at(IA, 0, 3), IAp[0][3]
+	y += x
+	IAp[0][3], IAp[3][0] = y, y
+	h0, h3 = h0+x*c3, h3+x*c0
+	x, y = d.at(IA, 0, 4), IAp[0][4]
+	y += x
+	IAp[0][4], IAp[4][0] = y, y
+	h0, h4 = h0+x*c4, h4+x*c0
+	x, y = d.at(IA, 0, 5), IAp[0][5]
+	y += x
+	IAp[0][5], IAp[5][0] = y, y
+	h0, h5 = h0+x*c5, h5+x*c0
+	x, y = d.at(IA, 1, 1), IAp[1][1]
+	y += x
+	IAp[1][1] = y
+	h1 += x * c1
+	x, y = d.at(IA, 1, 2), IAp[1][2]
+	y += x
+	IAp[1][2], IAp[2][1] = y, y
+	h1, h2 = h1+x*c2, h2+x*c1
+	x, y = d.at(IA, 1, 3), IAp[1][3]
+	y += x
+	IAp[1][3], IAp[3][1] = y, y
+	h1, h3 = h1+x*c3, h3+x*c1
+	x, y = d.at(IA, 1, 4), IAp[1][4]
+	y += x
+	IAp[1][4], IAp[4][1] = y, y
+	h1, h4 = h1+x*c4, h4+x*c1
+	x, y = d.at(IA, 1, 5), IAp[1][5]
+	y += x
+	IAp[1][5], IAp[5][1] = y, y
+	h1, h5 = h1+x*c5, h5+x*c1
+	x, y = d.at(IA, 2, 2), IAp[2][2]
+	y += x
+	IAp[2][2] = y
+	h2 += x * c2
+	x, y = d.at(IA, 2, 3), IAp[2][3]
+	y += x
+	IAp[2][3], IAp[3][2] = y, y
+	h2, h3 = h2+x*c3, h3+x*c2
+	x, y = d.at(IA, 2, 4), IAp[2][4]
+	y += x
+	IAp[2][4], IAp[4][2] = y, y
+	h2, h4 = h2+x*c4, h4+x*c2
+	x, y = d.at(IA, 2, 5), IAp[2][5]
+	y += x
+	IAp[2][5], IAp[5][2] = y, y
+	h2, h5 = h2+x*c5, h5+x*c2
+	x, y = d.at(IA, 3, 3), IAp[3][3]
+	y += x
+	IAp[3][3] = y
+	h3 += x * c3
+	x, y = d.at(IA, 3, 4), IAp[3][4]
+	y += x
+	IAp[3][4], IAp[4][3] = y, y
+	h3, h4 = h3+x*c4, h4+x*c3
+	x, y = d.at(IA, 3, 5), IAp[3][5]
+	y += x
+	IAp[3][5], IAp[5][3] = y, y
+	h3, h5 = h3+x*c5, h5+x*c3
+	x, y = d.at(IA, 4, 4), IAp[4][4]
+	y += x
+	IAp[4][4] = y
+	h4 += x * c4
+	x, y = d.at(IA, 4, 5), IAp[4][5]
+	y += x
+	IAp[4][5], IAp[5][4] = y, y
+	h4, h5 = h4+x*c5, h5+x*c4
+	x, y = d.at(IA, 5, 5), IAp[5][5]
+	y += x
+	IAp[5][5] = y
+	h5 += x * c5
+	h[0], h[1], h[2], h[3], h[4], h[5] = h0, h1, h2, h3, h4, h5
 }
 
 // downdate replaces IA by IA − Σ_j W_j W_jᵀ / D_j, the articulated inertia the parent
