@@ -56,14 +56,36 @@ func (m *Model) jointGroups() []group {
 	return gs
 }
 
+// soleBalls marks the frames whose one child is the first primitive of a ball group:
+// their articulated inertia is I plus that joint's Ia alone (frames.sole).
+func (m *Model) soleBalls(gs []group) []bool {
+	n := len(m.prims)
+	children, sole := make([]int, n), make([]bool, n)
+	for i := range m.prims {
+		if p := m.prims[i].parent; p != Ground {
+			children[p]++
+		}
+	}
+	for _, g := range gs {
+		if p := m.prims[g.first].parent; g.ball && p != Ground && children[p] == 1 {
+			sole[p] = true
+		}
+	}
+	return sole
+}
+
 // groupForwardDynamics is stiffForwardDynamics without locked coordinates, with the
 // composite joints of w.groups as multi-degree-of-freedom joints: the same accelerations
 // up to rounding (the same bits where every group is one primitive). It leaves in w.U,
 // w.D and w.L each group's W, Δ and L (abaFactor), and in w.A the accelerations of the
 // groups' last frames only.
 func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, kg []float64, k float64) {
-	for _, g := range w.groups { // the inner frames' inertias and forces are never read
-		w.startArticulated(g.last, gravity, kg, k)
+	// The inner frames' inertias and forces are never read. A frame whose one child is a
+	// ball joint (frames.sole) gets its articulated inertia from that joint's downdate,
+	// I + Ia, without a copy of I first (without K_g: IA = I + k K_g needs the copy).
+	sole := w.sole != nil && kg == nil
+	for _, g := range w.groups {
+		w.startArticulated(g.last, gravity, kg, k, sole && w.sole[g.last])
 	}
 	for gi := len(w.groups) - 1; gi >= 0; gi-- {
 		g := w.groups[gi]
@@ -74,7 +96,7 @@ func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, 
 			m.inward1(w, l, p, tau[l])
 			continue
 		case g.ball:
-			m.inwardBall(w, f, p, tau)
+			m.inwardBall(w, f, p, tau, sole && p != Ground && w.sole[p])
 			continue
 		}
 		IA, F := &w.IA[l], w.F[l]
@@ -137,7 +159,7 @@ func (m *Model) inward1(w *frames, i, p int, tau float64) {
 
 // inwardBall is the inward step on the ball joint f, f+1, f+2 with parent p: the factors
 // of D = Sᵀ IA S written out, then one downdate by three columns.
-func (m *Model) inwardBall(w *frames, f, p int, tau []float64) {
+func (m *Model) inwardBall(w *frames, f, p int, tau []float64, sole bool) {
 	l := f + 2
 	IA, F := &w.IA[l], &w.F[l]
 	s1, s2, s3 := &w.s[f], &w.s[f+1], &w.s[l]
@@ -169,15 +191,18 @@ func (m *Model) inwardBall(w *frames, f, p int, tau []float64) {
 	scaleTo(&d.V1, d.U1, 1/D1)
 	scaleTo(&d.V2, d.U2, 1/D2)
 	scaleTo(&d.V3, d.U3, 1/D3)
-	Fp := &w.F[p]
+	Fp, IAp, base := &w.F[p], &w.IA[p], &w.IA[p]
+	if sole {
+		base = &w.I[p]
+	}
 	if w.still {
-		d.articulateTo(IA, &w.IA[p])
+		d.articulateTo(IA, base, IAp)
 	} else {
 		c := w.c[f] // the joint's velocity-product term: Fp += Ia (c_1 + c_2 + c_3), in place
 		addIn(&c, &w.c[f+1])
 		addIn(&c, &w.c[l])
 		var h sv
-		d.articulateMul(IA, &w.IA[p], &c, &h)
+		d.articulateMul(IA, base, IAp, &c, &h)
 		addIn(Fp, &h)
 	}
 	addSum3(Fp, F, d.U1, y1/D1, d.U2, y2/D2, d.U3, y3/D3)
@@ -296,145 +321,128 @@ func (d *down3) at(IA *inertia6, r, c int) float64 {
 	return IA[r][c] - d.U1[r]*d.V1[c] - d.U2[r]*d.V2[c] - d.U3[r]*d.V3[c]
 }
 
-// articulate is the function of that name by three columns: IA becomes
-// IA − Σ_j U_j U_jᵀ/D_j, which is added to the parent's IAp; the 21 entries written out.
-func (d *down3) articulate(IA, IAp *inertia6) {
-	sym(IA, IAp, 0, 0, d.at(IA, 0, 0))
-	sym(IA, IAp, 0, 1, d.at(IA, 0, 1))
-	sym(IA, IAp, 0, 2, d.at(IA, 0, 2))
-	sym(IA, IAp, 0, 3, d.at(IA, 0, 3))
-	sym(IA, IAp, 0, 4, d.at(IA, 0, 4))
-	sym(IA, IAp, 0, 5, d.at(IA, 0, 5))
-	sym(IA, IAp, 1, 1, d.at(IA, 1, 1))
-	sym(IA, IAp, 1, 2, d.at(IA, 1, 2))
-	sym(IA, IAp, 1, 3, d.at(IA, 1, 3))
-	sym(IA, IAp, 1, 4, d.at(IA, 1, 4))
-	sym(IA, IAp, 1, 5, d.at(IA, 1, 5))
-	sym(IA, IAp, 2, 2, d.at(IA, 2, 2))
-	sym(IA, IAp, 2, 3, d.at(IA, 2, 3))
-	sym(IA, IAp, 2, 4, d.at(IA, 2, 4))
-	sym(IA, IAp, 2, 5, d.at(IA, 2, 5))
-	sym(IA, IAp, 3, 3, d.at(IA, 3, 3))
-	sym(IA, IAp, 3, 4, d.at(IA, 3, 4))
-	sym(IA, IAp, 3, 5, d.at(IA, 3, 5))
-	sym(IA, IAp, 4, 4, d.at(IA, 4, 4))
-	sym(IA, IAp, 4, 5, d.at(IA, 4, 5))
-	sym(IA, IAp, 5, 5, d.at(IA, 5, 5))
+// articulateTo adds IA − Σ_j U_j U_jᵀ/D_j (the articulated inertia the parent feels
+// through a three-axis joint) to base and writes the sum into the parent's IAp (base is
+// IAp, or the parent's own inertia when this joint is its one child, sole); the 21
+// entries written out.
+func (d *down3) articulateTo(IA, base, IAp *inertia6) {
+	symFrom(base, IAp, 0, 0, d.at(IA, 0, 0))
+	symFrom(base, IAp, 0, 1, d.at(IA, 0, 1))
+	symFrom(base, IAp, 0, 2, d.at(IA, 0, 2))
+	symFrom(base, IAp, 0, 3, d.at(IA, 0, 3))
+	symFrom(base, IAp, 0, 4, d.at(IA, 0, 4))
+	symFrom(base, IAp, 0, 5, d.at(IA, 0, 5))
+	symFrom(base, IAp, 1, 1, d.at(IA, 1, 1))
+	symFrom(base, IAp, 1, 2, d.at(IA, 1, 2))
+	symFrom(base, IAp, 1, 3, d.at(IA, 1, 3))
+	symFrom(base, IAp, 1, 4, d.at(IA, 1, 4))
+	symFrom(base, IAp, 1, 5, d.at(IA, 1, 5))
+	symFrom(base, IAp, 2, 2, d.at(IA, 2, 2))
+	symFrom(base, IAp, 2, 3, d.at(IA, 2, 3))
+	symFrom(base, IAp, 2, 4, d.at(IA, 2, 4))
+	symFrom(base, IAp, 2, 5, d.at(IA, 2, 5))
+	symFrom(base, IAp, 3, 3, d.at(IA, 3, 3))
+	symFrom(base, IAp, 3, 4, d.at(IA, 3, 4))
+	symFrom(base, IAp, 3, 5, d.at(IA, 3, 5))
+	symFrom(base, IAp, 4, 4, d.at(IA, 4, 4))
+	symFrom(base, IAp, 4, 5, d.at(IA, 4, 5))
+	symFrom(base, IAp, 5, 5, d.at(IA, 5, 5))
 }
 
-// articulateTo is articulate without keeping the downdated inertia in IA.
-func (d *down3) articulateTo(IA, IAp *inertia6) {
-	symTo(IAp, 0, 0, d.at(IA, 0, 0))
-	symTo(IAp, 0, 1, d.at(IA, 0, 1))
-	symTo(IAp, 0, 2, d.at(IA, 0, 2))
-	symTo(IAp, 0, 3, d.at(IA, 0, 3))
-	symTo(IAp, 0, 4, d.at(IA, 0, 4))
-	symTo(IAp, 0, 5, d.at(IA, 0, 5))
-	symTo(IAp, 1, 1, d.at(IA, 1, 1))
-	symTo(IAp, 1, 2, d.at(IA, 1, 2))
-	symTo(IAp, 1, 3, d.at(IA, 1, 3))
-	symTo(IAp, 1, 4, d.at(IA, 1, 4))
-	symTo(IAp, 1, 5, d.at(IA, 1, 5))
-	symTo(IAp, 2, 2, d.at(IA, 2, 2))
-	symTo(IAp, 2, 3, d.at(IA, 2, 3))
-	symTo(IAp, 2, 4, d.at(IA, 2, 4))
-	symTo(IAp, 2, 5, d.at(IA, 2, 5))
-	symTo(IAp, 3, 3, d.at(IA, 3, 3))
-	symTo(IAp, 3, 4, d.at(IA, 3, 4))
-	symTo(IAp, 3, 5, d.at(IA, 3, 5))
-	symTo(IAp, 4, 4, d.at(IA, 4, 4))
-	symTo(IAp, 4, 5, d.at(IA, 4, 5))
-	symTo(IAp, 5, 5, d.at(IA, 5, 5))
+// symFrom sets entries (r, k) and (k, r) of IAp to base's entry (r, k) plus x.
+func symFrom(base, IAp *inertia6, r, k int, x float64) {
+	y := base[r][k] + x
+	IAp[r][k], IAp[k][r] = y, y
 }
 
 // articulateMul is articulateTo that also sets h to Ia c, Ia = IA − Σ_j U_j U_jᵀ/D_j,
 // without storing Ia: each row of h gathers its terms in index order as the entries are
 // formed (row r's terms k < r come from the rows before it), so h has mulvTo's sums of
 // Ia c to the bit. Written out with the rows of h and c in locals.
-func (d *down3) articulateMul(IA, IAp *inertia6, c, h *sv) {
+func (d *down3) articulateMul(IA, base, IAp *inertia6, c, h *sv) {
 	c0, c1, c2, c3, c4, c5 := c[0], c[1], c[2], c[3], c[4], c[5]
 	var h0, h1, h2, h3, h4, h5, x, y float64
-	x, y = d.at(IA, 0, 0), IAp[0][0]
+	x, y = d.at(IA, 0, 0), base[0][0]
 	y += x
 	IAp[0][0] = y
 	h0 += x * c0
-	x, y = d.at(IA, 0, 1), IAp[0][1]
+	x, y = d.at(IA, 0, 1), base[0][1]
 	y += x
 	IAp[0][1], IAp[1][0] = y, y
 	h0, h1 = h0+x*c1, h1+x*c0
-	x, y = d.at(IA, 0, 2), IAp[0][2]
+	x, y = d.at(IA, 0, 2), base[0][2]
 	y += x
 	IAp[0][2], IAp[2][0] = y, y
 	h0, h2 = h0+x*c2, h2+x*c0
-	x, y = d.at(IA, 0, 3), IAp[0][3]
+	x, y = d.at(IA, 0, 3), base[0][3]
 	y += x
 	IAp[0][3], IAp[3][0] = y, y
 	h0, h3 = h0+x*c3, h3+x*c0
-	x, y = d.at(IA, 0, 4), IAp[0][4]
+	x, y = d.at(IA, 0, 4), base[0][4]
 	y += x
 	IAp[0][4], IAp[4][0] = y, y
 	h0, h4 = h0+x*c4, h4+x*c0
-	x, y = d.at(IA, 0, 5), IAp[0][5]
+	x, y = d.at(IA, 0, 5), base[0][5]
 	y += x
 	IAp[0][5], IAp[5][0] = y, y
 	h0, h5 = h0+x*c5, h5+x*c0
-	x, y = d.at(IA, 1, 1), IAp[1][1]
+	x, y = d.at(IA, 1, 1), base[1][1]
 	y += x
 	IAp[1][1] = y
 	h1 += x * c1
-	x, y = d.at(IA, 1, 2), IAp[1][2]
+	x, y = d.at(IA, 1, 2), base[1][2]
 	y += x
 	IAp[1][2], IAp[2][1] = y, y
 	h1, h2 = h1+x*c2, h2+x*c1
-	x, y = d.at(IA, 1, 3), IAp[1][3]
+	x, y = d.at(IA, 1, 3), base[1][3]
 	y += x
 	IAp[1][3], IAp[3][1] = y, y
 	h1, h3 = h1+x*c3, h3+x*c1
-	x, y = d.at(IA, 1, 4), IAp[1][4]
+	x, y = d.at(IA, 1, 4), base[1][4]
 	y += x
 	IAp[1][4], IAp[4][1] = y, y
 	h1, h4 = h1+x*c4, h4+x*c1
-	x, y = d.at(IA, 1, 5), IAp[1][5]
+	x, y = d.at(IA, 1, 5), base[1][5]
 	y += x
 	IAp[1][5], IAp[5][1] = y, y
 	h1, h5 = h1+x*c5, h5+x*c1
-	x, y = d.at(IA, 2, 2), IAp[2][2]
+	x, y = d.at(IA, 2, 2), base[2][2]
 	y += x
 	IAp[2][2] = y
 	h2 += x * c2
-	x, y = d.at(IA, 2, 3), IAp[2][3]
+	x, y = d.at(IA, 2, 3), base[2][3]
 	y += x
 	IAp[2][3], IAp[3][2] = y, y
 	h2, h3 = h2+x*c3, h3+x*c2
-	x, y = d.at(IA, 2, 4), IAp[2][4]
+	x, y = d.at(IA, 2, 4), base[2][4]
 	y += x
 	IAp[2][4], IAp[4][2] = y, y
 	h2, h4 = h2+x*c4, h4+x*c2
-	x, y = d.at(IA, 2, 5), IAp[2][5]
+	x, y = d.at(IA, 2, 5), base[2][5]
 	y += x
 	IAp[2][5], IAp[5][2] = y, y
 	h2, h5 = h2+x*c5, h5+x*c2
-	x, y = d.at(IA, 3, 3), IAp[3][3]
+	x, y = d.at(IA, 3, 3), base[3][3]
 	y += x
 	IAp[3][3] = y
 	h3 += x * c3
-	x, y = d.at(IA, 3, 4), IAp[3][4]
+	x, y = d.at(IA, 3, 4), base[3][4]
 	y += x
 	IAp[3][4], IAp[4][3] = y, y
 	h3, h4 = h3+x*c4, h4+x*c3
-	x, y = d.at(IA, 3, 5), IAp[3][5]
+	x, y = d.at(IA, 3, 5), base[3][5]
 	y += x
 	IAp[3][5], IAp[5][3] = y, y
 	h3, h5 = h3+x*c5, h5+x*c3
-	x, y = d.at(IA, 4, 4), IAp[4][4]
+	x, y = d.at(IA, 4, 4), base[4][4]
 	y += x
 	IAp[4][4] = y
 	h4 += x * c4
-	x, y = d.at(IA, 4, 5), IAp[4][5]
+	x, y = d.at(IA, 4, 5), base[4][5]
 	y += x
 	IAp[4][5], IAp[5][4] = y, y
 	h4, h5 = h4+x*c5, h5+x*c4
-	x, y = d.at(IA, 5, 5), IAp[5][5]
+	x, y = d.at(IA, 5, 5), base[5][5]
 	y += x
 	IAp[5][5] = y
 	h5 += x * c5

@@ -21,6 +21,9 @@ type frames struct {
 	// groups are the joints of the articulated-body recursion (multidof.go), or nil: every
 	// primitive a joint of its own.
 	groups []group
+	// sole marks the frames whose one child is a ball group's first primitive
+	// (Model.soleBalls), or nil: that group's downdate writes their IA as I + Ia.
+	sole []bool
 
 	qpos  []float64 // the q of the positions held (kinematics cache)
 	valid bool
@@ -338,10 +341,13 @@ func (m *Model) forwardDynamics(w *frames, a, tau []float64, locked []bool, grav
 }
 
 // startArticulated sets frame i's articulated inertia and bias force before the inward
-// sweep of the articulated-body recursion: IA = I (+ k K_m when kg is given) and F = v ×* I v
-// − f_ext (gravity included when asked); a bare frame (no body) starts at zero force.
-func (w *frames) startArticulated(i int, gravity bool, kg []float64, k float64) {
-	w.IA[i] = w.I[i]
+// sweep of the articulated-body recursion: IA = I (+ k K_m when kg is given; with sole,
+// IA is left for its one child's downdate to write, I + Ia) and F = v ×* I v − f_ext
+// (gravity included when asked); a bare frame (no body) starts at zero force.
+func (w *frames) startArticulated(i int, gravity bool, kg []float64, k float64, sole bool) {
+	if !sole {
+		w.IA[i] = w.I[i]
+	}
 	var F sv
 	if w.bare[i] {
 		w.F[i] = F
@@ -383,7 +389,7 @@ func (m *Model) stiffForwardDynamics(w *frames, a, tau []float64, locked []bool,
 	}
 	n := len(m.prims)
 	for i := 0; i < n; i++ {
-		w.startArticulated(i, gravity, kg, k)
+		w.startArticulated(i, gravity, kg, k, false)
 	}
 	for i := n - 1; i >= 0; i-- {
 		if locked != nil && locked[i] {
