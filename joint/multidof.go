@@ -240,12 +240,7 @@ func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][m
 			w.A[l] = A.add(w.s[l].scale(a[l]))
 			continue
 		case g.ball:
-			a3 := (w.u[l] - dot6(&W[l], &A)) / D[l]
-			a2 := (w.u[f+1]-dot6(&W[f+1], &A))/D[f+1] - L[l][1]*a3
-			a1 := (w.u[f]-dot6(&W[f], &A))/D[f] - L[f+1][0]*a2 - L[l][0]*a3
-			a[f], a[f+1], a[l] = a1, a2, a3
-			addTurn(&A, &w.s[f], &w.s[f+1], &w.s[l], a1, a2, a3, &w.x[l])
-			w.A[l] = A
+			ballOutward(w, a, f, &A, W, D, L)
 			continue
 		}
 		for j := l; j >= f; j-- {
@@ -260,6 +255,28 @@ func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][m
 		}
 		w.A[l] = A
 	}
+}
+
+// ballOutward is groupOutward's step on the ball joint f, f+1, f+2: its accelerations
+// from A, the parent's acceleration plus the joint's velocity-product term, with its
+// factors W, D, L and y (w.u), and its frame's acceleration A + [ω; o × ω], ω = Σ u_j a_j:
+// the operations of dot6 and addTurn in their order, on locals.
+func ballOutward(w *frames, a []float64, f int, A *sv, W []sv, D []float64, L [][maxGroup - 1]float64) {
+	l := f + 2
+	A0, A1, A2, A3, A4, A5 := A[0], A[1], A[2], A[3], A[4], A[5]
+	W1, W2, W3 := &W[f], &W[f+1], &W[l]
+	L2, L3 := &L[f+1], &L[l]
+	a3 := (w.u[l] - (0 + W3[0]*A0 + W3[1]*A1 + W3[2]*A2 + W3[3]*A3 + W3[4]*A4 + W3[5]*A5)) / D[l]
+	a2 := (w.u[f+1]-(0+W2[0]*A0+W2[1]*A1+W2[2]*A2+W2[3]*A3+W2[4]*A4+W2[5]*A5))/D[f+1] - L3[1]*a3
+	a1 := (w.u[f]-(0+W1[0]*A0+W1[1]*A1+W1[2]*A2+W1[3]*A3+W1[4]*A4+W1[5]*A5))/D[f] - L2[0]*a2 - L3[0]*a3
+	a[f], a[f+1], a[l] = a1, a2, a3
+	s1, s2, s3, o := &w.s[f], &w.s[f+1], &w.s[l], &w.x[l]
+	w0 := s1[0]*a1 + s2[0]*a2 + s3[0]*a3
+	w1 := s1[1]*a1 + s2[1]*a2 + s3[1]*a3
+	w2 := s1[2]*a1 + s2[2]*a2 + s3[2]*a3
+	At := &w.A[l]
+	At[0], At[1], At[2] = A0+w0, A1+w1, A2+w2
+	At[3], At[4], At[5] = A3+(o[1]*w2-o[2]*w1), A4+(o[2]*w0-o[0]*w2), A5+(o[0]*w1-o[1]*w0)
 }
 
 // groupSolve is abaSolve with the groups' factors W, Δ and L of an earlier
