@@ -77,6 +77,8 @@ type Model struct {
 
 	flex     []flexBody // flexible bodies beside the tree (flex.go)
 	flexCuts []flexCut
+
+	springs bool // some coordinate has a spring-damper (Spring with k or d nonzero)
 }
 
 // Revolute adds a rotation about axis (parent frame) through origin (parent frame) and
@@ -140,6 +142,7 @@ func (m *Model) Spring(i int, k, d, q0 float64) {
 	}
 	p := &m.prims[i]
 	p.k, p.d, p.q0 = k, d, q0
+	m.springs = m.springs || k != 0 || d != 0
 }
 
 // Cut closes a loop: point pa of frame a and point pb of frame b (frame coordinates)

@@ -207,8 +207,12 @@ func (s *System) ForwardDynamics(x []float64, t float64, q, v, b []float64) {
 		return
 	}
 	s.m.kinematics(s.w, q, v)
-	for i := range s.m.prims {
-		s.tau[i] = s.m.prims[i].jointForce(q[i], v[i]) + b[i]
+	if s.m.springs {
+		for i := range s.m.prims {
+			s.tau[i] = s.m.prims[i].jointForce(q[i], v[i]) + b[i]
+		}
+	} else { // jointForce is ±0: tau = b (up to the sign of a zero)
+		copy(s.tau, b[:len(s.m.prims)])
 	}
 	s.addElementForces(s.tau, t)
 	s.m.forwardDynamics(s.w, x, s.tau, nil, true)
