@@ -169,15 +169,12 @@ func (m *Model) inwardBall(w *frames, f, p int, tau []float64, sole bool) {
 	D1 := dot6(s1, U1)
 	y1 := tau[f] - angDot(s1, &n)
 	L21 := dot6(s2, U1) / D1
-	mulvTo(U2, IA, s2)
-	subScaled(U2, U1, L21)
+	mulvSubTo(U2, IA, s2, U1, L21)
 	D2 := dot6(s2, U2)
 	y2 := tau[f+1] - angDot(s2, &n) - L21*y1
 	L31 := dot6(s3, U1) / D1
 	L32 := dot6(s3, U2) / D2
-	mulvTo(U3, IA, s3)
-	subScaled(U3, U1, L31)
-	subScaled(U3, U2, L32)
+	mulvSub2To(U3, IA, s3, U1, L31, U2, L32)
 	D3 := dot6(s3, U3)
 	y3 := tau[l] - angDot(s3, &n) - L31*y1 - L32*y2
 	w.D[f], w.D[f+1], w.D[l] = D1, D2, D3
@@ -639,6 +636,28 @@ func bodyForce(F *sv, I *inertia6, A, V, fx *sv, moving, gravity bool) {
 		F[4] -= fx[4]
 		F[5] -= fx[5]
 	}
+}
+
+// mulvSubTo sets y to I x − ka a: mulvTo then subScaled, the same operations in one pass.
+func mulvSubTo(y *sv, I *inertia6, x, a *sv, ka float64) {
+	x0, x1, x2, x3, x4, x5 := x[0], x[1], x[2], x[3], x[4], x[5]
+	y[0] = (0 + I[0][0]*x0 + I[0][1]*x1 + I[0][2]*x2 + I[0][3]*x3 + I[0][4]*x4 + I[0][5]*x5) - a[0]*ka
+	y[1] = (0 + I[1][0]*x0 + I[1][1]*x1 + I[1][2]*x2 + I[1][3]*x3 + I[1][4]*x4 + I[1][5]*x5) - a[1]*ka
+	y[2] = (0 + I[2][0]*x0 + I[2][1]*x1 + I[2][2]*x2 + I[2][3]*x3 + I[2][4]*x4 + I[2][5]*x5) - a[2]*ka
+	y[3] = (0 + I[3][0]*x0 + I[3][1]*x1 + I[3][2]*x2 + I[3][3]*x3 + I[3][4]*x4 + I[3][5]*x5) - a[3]*ka
+	y[4] = (0 + I[4][0]*x0 + I[4][1]*x1 + I[4][2]*x2 + I[4][3]*x3 + I[4][4]*x4 + I[4][5]*x5) - a[4]*ka
+	y[5] = (0 + I[5][0]*x0 + I[5][1]*x1 + I[5][2]*x2 + I[5][3]*x3 + I[5][4]*x4 + I[5][5]*x5) - a[5]*ka
+}
+
+// mulvSub2To sets y to I x − ka a − kb b: mulvTo then two subScaled in one pass.
+func mulvSub2To(y *sv, I *inertia6, x, a *sv, ka float64, b *sv, kb float64) {
+	x0, x1, x2, x3, x4, x5 := x[0], x[1], x[2], x[3], x[4], x[5]
+	y[0] = ((0 + I[0][0]*x0 + I[0][1]*x1 + I[0][2]*x2 + I[0][3]*x3 + I[0][4]*x4 + I[0][5]*x5) - a[0]*ka) - b[0]*kb
+	y[1] = ((0 + I[1][0]*x0 + I[1][1]*x1 + I[1][2]*x2 + I[1][3]*x3 + I[1][4]*x4 + I[1][5]*x5) - a[1]*ka) - b[1]*kb
+	y[2] = ((0 + I[2][0]*x0 + I[2][1]*x1 + I[2][2]*x2 + I[2][3]*x3 + I[2][4]*x4 + I[2][5]*x5) - a[2]*ka) - b[2]*kb
+	y[3] = ((0 + I[3][0]*x0 + I[3][1]*x1 + I[3][2]*x2 + I[3][3]*x3 + I[3][4]*x4 + I[3][5]*x5) - a[3]*ka) - b[3]*kb
+	y[4] = ((0 + I[4][0]*x0 + I[4][1]*x1 + I[4][2]*x2 + I[4][3]*x3 + I[4][4]*x4 + I[4][5]*x5) - a[4]*ka) - b[4]*kb
+	y[5] = ((0 + I[5][0]*x0 + I[5][1]*x1 + I[5][2]*x2 + I[5][3]*x3 + I[5][4]*x4 + I[5][5]*x5) - a[5]*ka) - b[5]*kb
 }
 
 // mulvTo sets y to I x, each row summed from +0 in index order as mulv does.
