@@ -490,6 +490,10 @@ func downdate(IA *inertia6, W []sv, D []float64) {
 func (m *Model) groupInverseDynamics(w *frames, tau, a []float64, gravity bool) {
 	for _, g := range w.groups {
 		f, l := g.first, g.last
+		if g.ball && a != nil {
+			m.ballForce(w, f, a, gravity)
+			continue
+		}
 		var A sv
 		if l == f { // one primitive: inverseDynamics' sums in its order
 			A = w.c[l]
@@ -538,6 +542,47 @@ func (m *Model) groupInverseDynamics(w *frames, tau, a []float64, gravity bool) 
 		if p := m.prims[f].parent; p != Ground {
 			addIn(&w.F[p], F)
 		}
+	}
+}
+
+// ballForce is groupInverseDynamics' outward step on the ball joint f, f+1, f+2 with its
+// accelerations in a: the frame's acceleration A = A' (+ c_1 + c_2 + c_3) + [ω; o × ω]
+// and its body's force (bodyForce), the same operations in their order, the turn on
+// locals and, at zero velocity without gravity (MassMul), I A on them too.
+func (m *Model) ballForce(w *frames, f int, a []float64, gravity bool) {
+	l := f + 2
+	At := &w.A[l]
+	var A sv
+	if p := m.prims[f].parent; p != Ground {
+		A = w.A[p]
+	}
+	if !w.still {
+		addIn(&A, &w.c[f])
+		addIn(&A, &w.c[f+1])
+		addIn(&A, &w.c[l])
+	}
+	s1, s2, s3, o := &w.s[f], &w.s[f+1], &w.s[l], &w.x[l]
+	a1, a2, a3 := a[f], a[f+1], a[l]
+	w0 := s1[0]*a1 + s2[0]*a2 + s3[0]*a3
+	w1 := s1[1]*a1 + s2[1]*a2 + s3[1]*a3
+	w2 := s1[2]*a1 + s2[2]*a2 + s3[2]*a3
+	A0, A1, A2 := A[0]+w0, A[1]+w1, A[2]+w2
+	A3, A4, A5 := A[3]+(o[1]*w2-o[2]*w1), A[4]+(o[2]*w0-o[0]*w2), A[5]+(o[0]*w1-o[1]*w0)
+	At[0], At[1], At[2], At[3], At[4], At[5] = A0, A1, A2, A3, A4, A5
+	F := &w.F[l]
+	switch {
+	case w.bare[l]:
+		*F = sv{}
+	case w.still && !gravity:
+		I := &w.I[l]
+		F[0] = 0 + I[0][0]*A0 + I[0][1]*A1 + I[0][2]*A2 + I[0][3]*A3 + I[0][4]*A4 + I[0][5]*A5
+		F[1] = 0 + I[1][0]*A0 + I[1][1]*A1 + I[1][2]*A2 + I[1][3]*A3 + I[1][4]*A4 + I[1][5]*A5
+		F[2] = 0 + I[2][0]*A0 + I[2][1]*A1 + I[2][2]*A2 + I[2][3]*A3 + I[2][4]*A4 + I[2][5]*A5
+		F[3] = 0 + I[3][0]*A0 + I[3][1]*A1 + I[3][2]*A2 + I[3][3]*A3 + I[3][4]*A4 + I[3][5]*A5
+		F[4] = 0 + I[4][0]*A0 + I[4][1]*A1 + I[4][2]*A2 + I[4][3]*A3 + I[4][4]*A4 + I[4][5]*A5
+		F[5] = 0 + I[5][0]*A0 + I[5][1]*A1 + I[5][2]*A2 + I[5][3]*A3 + I[5][4]*A4 + I[5][5]*A5
+	default:
+		bodyForce(F, &w.I[l], At, &w.V[l], &w.fx[l], !w.still, gravity)
 	}
 }
 
