@@ -624,16 +624,6 @@ func addTurn(A *sv, s1, s2, s3 *sv, a1, a2, a3 float64, o *vec3) {
 	A[5] += o[0]*w1 - o[1]*w0
 }
 
-// subScaled sets x to x − k y.
-func subScaled(x, y *sv, k float64) {
-	x[0] -= y[0] * k
-	x[1] -= y[1] * k
-	x[2] -= y[2] * k
-	x[3] -= y[3] * k
-	x[4] -= y[4] * k
-	x[5] -= y[5] * k
-}
-
 // scaleTo sets x to k y.
 func scaleTo(x, y *sv, k float64) {
 	x[0], x[1], x[2], x[3], x[4], x[5] = y[0]*k, y[1]*k, y[2]*k, y[3]*k, y[4]*k, y[5]*k
@@ -683,7 +673,7 @@ func bodyForce(F *sv, I *inertia6, A, V, fx *sv, moving, gravity bool) {
 	}
 }
 
-// mulvSubTo sets y to I x − ka a: mulvTo then subScaled, the same operations in one pass.
+// mulvSubTo sets y to I x − ka a: mulvTo, then ka a subtracted entry by entry, in one pass.
 func mulvSubTo(y *sv, I *inertia6, x, a *sv, ka float64) {
 	x0, x1, x2, x3, x4, x5 := x[0], x[1], x[2], x[3], x[4], x[5]
 	y[0] = (0 + I[0][0]*x0 + I[0][1]*x1 + I[0][2]*x2 + I[0][3]*x3 + I[0][4]*x4 + I[0][5]*x5) - a[0]*ka
@@ -694,7 +684,7 @@ func mulvSubTo(y *sv, I *inertia6, x, a *sv, ka float64) {
 	y[5] = (0 + I[5][0]*x0 + I[5][1]*x1 + I[5][2]*x2 + I[5][3]*x3 + I[5][4]*x4 + I[5][5]*x5) - a[5]*ka
 }
 
-// mulvSub2To sets y to I x − ka a − kb b: mulvTo then two subScaled in one pass.
+// mulvSub2To sets y to I x − ka a − kb b: mulvTo, then ka a and kb b subtracted, in one pass.
 func mulvSub2To(y *sv, I *inertia6, x, a *sv, ka float64, b *sv, kb float64) {
 	x0, x1, x2, x3, x4, x5 := x[0], x[1], x[2], x[3], x[4], x[5]
 	y[0] = ((0 + I[0][0]*x0 + I[0][1]*x1 + I[0][2]*x2 + I[0][3]*x3 + I[0][4]*x4 + I[0][5]*x5) - a[0]*ka) - b[0]*kb
