@@ -19,7 +19,7 @@ func (s *System) GeometricStiffnessDense(q, kg []float64) *mat.Dense {
 // UsePrimitives makes s's articulated-body recursion take every primitive as a joint of
 // its own (the recursion before multidof.go), for the tests that compare the two.
 func (s *System) UsePrimitives() {
-	s.w.groups = nil
+	s.w.groups, s.w.sole = nil, nil
 	s.fac = [2]abaFactor{newABAFactor(s.nt), newABAFactor(s.nt)}
 }
 

@@ -33,6 +33,11 @@ type primitive struct {
 	sign     float64
 	k, d, q0 float64
 	diagJ    bool // body.Inertia is diagonal (bodyTo scales R's columns for R J)
+	// ball3 marks the first of three turns about coordinate axes through one point, each
+	// the child of the one before, the first two bare (a spherical or Cardan joint about
+	// coordinate axes): the position pass and the velocity recursion take them in one
+	// step (ballPositions, ballVelocity).
+	ball3 bool
 }
 
 // cut is a loop-closure (cut) joint: the points pa on frame a and pb on frame b coincide
@@ -72,6 +77,8 @@ type Model struct {
 
 	flex     []flexBody // flexible bodies beside the tree (flex.go)
 	flexCuts []flexCut
+
+	springs bool // some coordinate has a spring-damper (Spring with k or d nonzero)
 }
 
 // Revolute adds a rotation about axis (parent frame) through origin (parent frame) and
@@ -135,6 +142,7 @@ func (m *Model) Spring(i int, k, d, q0 float64) {
 	}
 	p := &m.prims[i]
 	p.k, p.d, p.q0 = k, d, q0
+	m.springs = m.springs || k != 0 || d != 0
 }
 
 // Cut closes a loop: point pa of frame a and point pb of frame b (frame coordinates)
@@ -210,6 +218,9 @@ func (m *Model) add(name string, parent int, prismatic bool, origin, axis [3]flo
 		}
 	}
 	m.prims = append(m.prims, p)
+	if j := len(m.prims) - 3; j >= 0 && m.ballTurns(j) {
+		m.prims[j].ball3 = true
+	}
 	return len(m.prims) - 1
 }
 

@@ -56,14 +56,36 @@ func (m *Model) jointGroups() []group {
 	return gs
 }
 
+// soleBalls marks the frames whose one child is the first primitive of a ball group:
+// their articulated inertia is I plus that joint's Ia alone (frames.sole).
+func (m *Model) soleBalls(gs []group) []bool {
+	n := len(m.prims)
+	children, sole := make([]int, n), make([]bool, n)
+	for i := range m.prims {
+		if p := m.prims[i].parent; p != Ground {
+			children[p]++
+		}
+	}
+	for _, g := range gs {
+		if p := m.prims[g.first].parent; g.ball && p != Ground && children[p] == 1 {
+			sole[p] = true
+		}
+	}
+	return sole
+}
+
 // groupForwardDynamics is stiffForwardDynamics without locked coordinates, with the
 // composite joints of w.groups as multi-degree-of-freedom joints: the same accelerations
 // up to rounding (the same bits where every group is one primitive). It leaves in w.U,
 // w.D and w.L each group's W, Δ and L (abaFactor), and in w.A the accelerations of the
 // groups' last frames only.
 func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, kg []float64, k float64) {
-	for _, g := range w.groups { // the inner frames' inertias and forces are never read
-		w.startArticulated(g.last, gravity, kg, k)
+	// The inner frames' inertias and forces are never read. A frame whose one child is a
+	// ball joint (frames.sole) gets its articulated inertia from that joint's downdate,
+	// I + Ia, without a copy of I first (without K_g: IA = I + k K_g needs the copy).
+	sole := w.sole != nil && kg == nil
+	for _, g := range w.groups {
+		w.startArticulated(g.last, gravity, kg, k, sole && w.sole[g.last])
 	}
 	for gi := len(w.groups) - 1; gi >= 0; gi-- {
 		g := w.groups[gi]
@@ -74,7 +96,7 @@ func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, 
 			m.inward1(w, l, p, tau[l])
 			continue
 		case g.ball:
-			m.inwardBall(w, f, p, tau)
+			m.inwardBall(w, f, p, tau, sole && p != Ground && w.sole[p])
 			continue
 		}
 		IA, F := &w.IA[l], w.F[l]
@@ -137,7 +159,7 @@ func (m *Model) inward1(w *frames, i, p int, tau float64) {
 
 // inwardBall is the inward step on the ball joint f, f+1, f+2 with parent p: the factors
 // of D = Sᵀ IA S written out, then one downdate by three columns.
-func (m *Model) inwardBall(w *frames, f, p int, tau []float64) {
+func (m *Model) inwardBall(w *frames, f, p int, tau []float64, sole bool) {
 	l := f + 2
 	IA, F := &w.IA[l], &w.F[l]
 	s1, s2, s3 := &w.s[f], &w.s[f+1], &w.s[l]
@@ -147,15 +169,12 @@ func (m *Model) inwardBall(w *frames, f, p int, tau []float64) {
 	D1 := dot6(s1, U1)
 	y1 := tau[f] - angDot(s1, &n)
 	L21 := dot6(s2, U1) / D1
-	mulvTo(U2, IA, s2)
-	subScaled(U2, U1, L21)
+	mulvSubTo(U2, IA, s2, U1, L21)
 	D2 := dot6(s2, U2)
 	y2 := tau[f+1] - angDot(s2, &n) - L21*y1
 	L31 := dot6(s3, U1) / D1
 	L32 := dot6(s3, U2) / D2
-	mulvTo(U3, IA, s3)
-	subScaled(U3, U1, L31)
-	subScaled(U3, U2, L32)
+	mulvSub2To(U3, IA, s3, U1, L31, U2, L32)
 	D3 := dot6(s3, U3)
 	y3 := tau[l] - angDot(s3, &n) - L31*y1 - L32*y2
 	w.D[f], w.D[f+1], w.D[l] = D1, D2, D3
@@ -169,16 +188,18 @@ func (m *Model) inwardBall(w *frames, f, p int, tau []float64) {
 	scaleTo(&d.V1, d.U1, 1/D1)
 	scaleTo(&d.V2, d.U2, 1/D2)
 	scaleTo(&d.V3, d.U3, 1/D3)
-	Fp := &w.F[p]
+	Fp, IAp, base := &w.F[p], &w.IA[p], &w.IA[p]
+	if sole {
+		base = &w.I[p]
+	}
 	if w.still {
-		d.articulateTo(IA, &w.IA[p])
+		d.articulateTo(IA, base, IAp)
 	} else {
-		d.articulate(IA, &w.IA[p])
 		c := w.c[f] // the joint's velocity-product term: Fp += Ia (c_1 + c_2 + c_3), in place
 		addIn(&c, &w.c[f+1])
 		addIn(&c, &w.c[l])
 		var h sv
-		mulvTo(&h, IA, &c)
+		d.articulateMul(IA, base, IAp, &c, &h)
 		addIn(Fp, &h)
 	}
 	addSum3(Fp, F, d.U1, y1/D1, d.U2, y2/D2, d.U3, y3/D3)
@@ -216,12 +237,7 @@ func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][m
 			w.A[l] = A.add(w.s[l].scale(a[l]))
 			continue
 		case g.ball:
-			a3 := (w.u[l] - dot6(&W[l], &A)) / D[l]
-			a2 := (w.u[f+1]-dot6(&W[f+1], &A))/D[f+1] - L[l][1]*a3
-			a1 := (w.u[f]-dot6(&W[f], &A))/D[f] - L[f+1][0]*a2 - L[l][0]*a3
-			a[f], a[f+1], a[l] = a1, a2, a3
-			addTurn(&A, &w.s[f], &w.s[f+1], &w.s[l], a1, a2, a3, &w.x[l])
-			w.A[l] = A
+			ballOutward(w, a, f, &A, W, D, L)
 			continue
 		}
 		for j := l; j >= f; j-- {
@@ -236,6 +252,28 @@ func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][m
 		}
 		w.A[l] = A
 	}
+}
+
+// ballOutward is groupOutward's step on the ball joint f, f+1, f+2: its accelerations
+// from A, the parent's acceleration plus the joint's velocity-product term, with its
+// factors W, D, L and y (w.u), and its frame's acceleration A + [ω; o × ω], ω = Σ u_j a_j:
+// the operations of dot6 and addTurn in their order, on locals.
+func ballOutward(w *frames, a []float64, f int, A *sv, W []sv, D []float64, L [][maxGroup - 1]float64) {
+	l := f + 2
+	A0, A1, A2, A3, A4, A5 := A[0], A[1], A[2], A[3], A[4], A[5]
+	W1, W2, W3 := &W[f], &W[f+1], &W[l]
+	L2, L3 := &L[f+1], &L[l]
+	a3 := (w.u[l] - (0 + W3[0]*A0 + W3[1]*A1 + W3[2]*A2 + W3[3]*A3 + W3[4]*A4 + W3[5]*A5)) / D[l]
+	a2 := (w.u[f+1]-(0+W2[0]*A0+W2[1]*A1+W2[2]*A2+W2[3]*A3+W2[4]*A4+W2[5]*A5))/D[f+1] - L3[1]*a3
+	a1 := (w.u[f]-(0+W1[0]*A0+W1[1]*A1+W1[2]*A2+W1[3]*A3+W1[4]*A4+W1[5]*A5))/D[f] - L2[0]*a2 - L3[0]*a3
+	a[f], a[f+1], a[l] = a1, a2, a3
+	s1, s2, s3, o := &w.s[f], &w.s[f+1], &w.s[l], &w.x[l]
+	w0 := s1[0]*a1 + s2[0]*a2 + s3[0]*a3
+	w1 := s1[1]*a1 + s2[1]*a2 + s3[1]*a3
+	w2 := s1[2]*a1 + s2[2]*a2 + s3[2]*a3
+	At := &w.A[l]
+	At[0], At[1], At[2] = A0+w0, A1+w1, A2+w2
+	At[3], At[4], At[5] = A3+(o[1]*w2-o[2]*w1), A4+(o[2]*w0-o[0]*w2), A5+(o[0]*w1-o[1]*w0)
 }
 
 // groupSolve is abaSolve with the groups' factors W, Δ and L of an earlier
@@ -297,55 +335,132 @@ func (d *down3) at(IA *inertia6, r, c int) float64 {
 	return IA[r][c] - d.U1[r]*d.V1[c] - d.U2[r]*d.V2[c] - d.U3[r]*d.V3[c]
 }
 
-// articulate is the function of that name by three columns: IA becomes
-// IA − Σ_j U_j U_jᵀ/D_j, which is added to the parent's IAp; the 21 entries written out.
-func (d *down3) articulate(IA, IAp *inertia6) {
-	sym(IA, IAp, 0, 0, d.at(IA, 0, 0))
-	sym(IA, IAp, 0, 1, d.at(IA, 0, 1))
-	sym(IA, IAp, 0, 2, d.at(IA, 0, 2))
-	sym(IA, IAp, 0, 3, d.at(IA, 0, 3))
-	sym(IA, IAp, 0, 4, d.at(IA, 0, 4))
-	sym(IA, IAp, 0, 5, d.at(IA, 0, 5))
-	sym(IA, IAp, 1, 1, d.at(IA, 1, 1))
-	sym(IA, IAp, 1, 2, d.at(IA, 1, 2))
-	sym(IA, IAp, 1, 3, d.at(IA, 1, 3))
-	sym(IA, IAp, 1, 4, d.at(IA, 1, 4))
-	sym(IA, IAp, 1, 5, d.at(IA, 1, 5))
-	sym(IA, IAp, 2, 2, d.at(IA, 2, 2))
-	sym(IA, IAp, 2, 3, d.at(IA, 2, 3))
-	sym(IA, IAp, 2, 4, d.at(IA, 2, 4))
-	sym(IA, IAp, 2, 5, d.at(IA, 2, 5))
-	sym(IA, IAp, 3, 3, d.at(IA, 3, 3))
-	sym(IA, IAp, 3, 4, d.at(IA, 3, 4))
-	sym(IA, IAp, 3, 5, d.at(IA, 3, 5))
-	sym(IA, IAp, 4, 4, d.at(IA, 4, 4))
-	sym(IA, IAp, 4, 5, d.at(IA, 4, 5))
-	sym(IA, IAp, 5, 5, d.at(IA, 5, 5))
+// articulateTo adds IA − Σ_j U_j U_jᵀ/D_j (the articulated inertia the parent feels
+// through a three-axis joint) to base and writes the sum into the parent's IAp (base is
+// IAp, or the parent's own inertia when this joint is its one child, sole); the 21
+// entries written out.
+func (d *down3) articulateTo(IA, base, IAp *inertia6) {
+	symFrom(base, IAp, 0, 0, d.at(IA, 0, 0))
+	symFrom(base, IAp, 0, 1, d.at(IA, 0, 1))
+	symFrom(base, IAp, 0, 2, d.at(IA, 0, 2))
+	symFrom(base, IAp, 0, 3, d.at(IA, 0, 3))
+	symFrom(base, IAp, 0, 4, d.at(IA, 0, 4))
+	symFrom(base, IAp, 0, 5, d.at(IA, 0, 5))
+	symFrom(base, IAp, 1, 1, d.at(IA, 1, 1))
+	symFrom(base, IAp, 1, 2, d.at(IA, 1, 2))
+	symFrom(base, IAp, 1, 3, d.at(IA, 1, 3))
+	symFrom(base, IAp, 1, 4, d.at(IA, 1, 4))
+	symFrom(base, IAp, 1, 5, d.at(IA, 1, 5))
+	symFrom(base, IAp, 2, 2, d.at(IA, 2, 2))
+	symFrom(base, IAp, 2, 3, d.at(IA, 2, 3))
+	symFrom(base, IAp, 2, 4, d.at(IA, 2, 4))
+	symFrom(base, IAp, 2, 5, d.at(IA, 2, 5))
+	symFrom(base, IAp, 3, 3, d.at(IA, 3, 3))
+	symFrom(base, IAp, 3, 4, d.at(IA, 3, 4))
+	symFrom(base, IAp, 3, 5, d.at(IA, 3, 5))
+	symFrom(base, IAp, 4, 4, d.at(IA, 4, 4))
+	symFrom(base, IAp, 4, 5, d.at(IA, 4, 5))
+	symFrom(base, IAp, 5, 5, d.at(IA, 5, 5))
 }
 
-// articulateTo is articulate without keeping the downdated inertia in IA.
-func (d *down3) articulateTo(IA, IAp *inertia6) {
-	symTo(IAp, 0, 0, d.at(IA, 0, 0))
-	symTo(IAp, 0, 1, d.at(IA, 0, 1))
-	symTo(IAp, 0, 2, d.at(IA, 0, 2))
-	symTo(IAp, 0, 3, d.at(IA, 0, 3))
-	symTo(IAp, 0, 4, d.at(IA, 0, 4))
-	symTo(IAp, 0, 5, d.at(IA, 0, 5))
-	symTo(IAp, 1, 1, d.at(IA, 1, 1))
-	symTo(IAp, 1, 2, d.at(IA, 1, 2))
-	symTo(IAp, 1, 3, d.at(IA, 1, 3))
-	symTo(IAp, 1, 4, d.at(IA, 1, 4))
-	symTo(IAp, 1, 5, d.at(IA, 1, 5))
-	symTo(IAp, 2, 2, d.at(IA, 2, 2))
-	symTo(IAp, 2, 3, d.at(IA, 2, 3))
-	symTo(IAp, 2, 4, d.at(IA, 2, 4))
-	symTo(IAp, 2, 5, d.at(IA, 2, 5))
-	symTo(IAp, 3, 3, d.at(IA, 3, 3))
-	symTo(IAp, 3, 4, d.at(IA, 3, 4))
-	symTo(IAp, 3, 5, d.at(IA, 3, 5))
-	symTo(IAp, 4, 4, d.at(IA, 4, 4))
-	symTo(IAp, 4, 5, d.at(IA, 4, 5))
-	symTo(IAp, 5, 5, d.at(IA, 5, 5))
+// symFrom sets entries (r, k) and (k, r) of IAp to base's entry (r, k) plus x.
+func symFrom(base, IAp *inertia6, r, k int, x float64) {
+	y := base[r][k] + x
+	IAp[r][k], IAp[k][r] = y, y
+}
+
+// articulateMul is articulateTo that also sets h to Ia c, Ia = IA − Σ_j U_j U_jᵀ/D_j,
+// without storing Ia: each row of h gathers its terms in index order as the entries are
+// formed (row r's terms k < r come from the rows before it), so h has mulvTo's sums of
+// Ia c to the bit. Written out with the rows of h and c in locals.
+func (d *down3) articulateMul(IA, base, IAp *inertia6, c, h *sv) {
+	c0, c1, c2, c3, c4, c5 := c[0], c[1], c[2], c[3], c[4], c[5]
+	var h0, h1, h2, h3, h4, h5, x, y float64
+	x, y = d.at(IA, 0, 0), base[0][0]
+	y += x
+	IAp[0][0] = y
+	h0 += x * c0
+	x, y = d.at(IA, 0, 1), base[0][1]
+	y += x
+	IAp[0][1], IAp[1][0] = y, y
+	h0, h1 = h0+x*c1, h1+x*c0
+	x, y = d.at(IA, 0, 2), base[0][2]
+	y += x
+	IAp[0][2], IAp[2][0] = y, y
+	h0, h2 = h0+x*c2, h2+x*c0
+	x, y = d.at(IA, 0, 3), base[0][3]
+	y += x
+	IAp[0][3], IAp[3][0] = y, y
+	h0, h3 = h0+x*c3, h3+x*c0
+	x, y = d.at(IA, 0, 4), base[0][4]
+	y += x
+	IAp[0][4], IAp[4][0] = y, y
+	h0, h4 = h0+x*c4, h4+x*c0
+	x, y = d.at(IA, 0, 5), base[0][5]
+	y += x
+	IAp[0][5], IAp[5][0] = y, y
+	h0, h5 = h0+x*c5, h5+x*c0
+	x, y = d.at(IA, 1, 1), base[1][1]
+	y += x
+	IAp[1][1] = y
+	h1 += x * c1
+	x, y = d.at(IA, 1, 2), base[1][2]
+	y += x
+	IAp[1][2], IAp[2][1] = y, y
+	h1, h2 = h1+x*c2, h2+x*c1
+	x, y = d.at(IA, 1, 3), base[1][3]
+	y += x
+	IAp[1][3], IAp[3][1] = y, y
+	h1, h3 = h1+x*c3, h3+x*c1
+	x, y = d.at(IA, 1, 4), base[1][4]
+	y += x
+	IAp[1][4], IAp[4][1] = y, y
+	h1, h4 = h1+x*c4, h4+x*c1
+	x, y = d.at(IA, 1, 5), base[1][5]
+	y += x
+	IAp[1][5], IAp[5][1] = y, y
+	h1, h5 = h1+x*c5, h5+x*c1
+	x, y = d.at(IA, 2, 2), base[2][2]
+	y += x
+	IAp[2][2] = y
+	h2 += x * c2
+	x, y = d.at(IA, 2, 3), base[2][3]
+	y += x
+	IAp[2][3], IAp[3][2] = y, y
+	h2, h3 = h2+x*c3, h3+x*c2
+	x, y = d.at(IA, 2, 4), base[2][4]
+	y += x
+	IAp[2][4], IAp[4][2] = y, y
+	h2, h4 = h2+x*c4, h4+x*c2
+	x, y = d.at(IA, 2, 5), base[2][5]
+	y += x
+	IAp[2][5], IAp[5][2] = y, y
+	h2, h5 = h2+x*c5, h5+x*c2
+	x, y = d.at(IA, 3, 3), base[3][3]
+	y += x
+	IAp[3][3] = y
+	h3 += x * c3
+	x, y = d.at(IA, 3, 4), base[3][4]
+	y += x
+	IAp[3][4], IAp[4][3] = y, y
+	h3, h4 = h3+x*c4, h4+x*c3
+	x, y = d.at(IA, 3, 5), base[3][5]
+	y += x
+	IAp[3][5], IAp[5][3] = y, y
+	h3, h5 = h3+x*c5, h5+x*c3
+	x, y = d.at(IA, 4, 4), base[4][4]
+	y += x
+	IAp[4][4] = y
+	h4 += x * c4
+	x, y = d.at(IA, 4, 5), base[4][5]
+	y += x
+	IAp[4][5], IAp[5][4] = y, y
+	h4, h5 = h4+x*c5, h5+x*c4
+	x, y = d.at(IA, 5, 5), base[5][5]
+	y += x
+	IAp[5][5] = y
+	h5 += x * c5
+	h[0], h[1], h[2], h[3], h[4], h[5] = h0, h1, h2, h3, h4, h5
 }
 
 // downdate replaces IA by IA − Σ_j W_j W_jᵀ / D_j, the articulated inertia the parent
@@ -375,6 +490,10 @@ func downdate(IA *inertia6, W []sv, D []float64) {
 func (m *Model) groupInverseDynamics(w *frames, tau, a []float64, gravity bool) {
 	for _, g := range w.groups {
 		f, l := g.first, g.last
+		if g.ball && a != nil {
+			m.ballForce(w, f, a, gravity)
+			continue
+		}
 		var A sv
 		if l == f { // one primitive: inverseDynamics' sums in its order
 			A = w.c[l]
@@ -426,6 +545,47 @@ func (m *Model) groupInverseDynamics(w *frames, tau, a []float64, gravity bool) 
 	}
 }
 
+// ballForce is groupInverseDynamics' outward step on the ball joint f, f+1, f+2 with its
+// accelerations in a: the frame's acceleration A = A' (+ c_1 + c_2 + c_3) + [ω; o × ω]
+// and its body's force (bodyForce), the same operations in their order, the turn on
+// locals and, at zero velocity without gravity (MassMul), I A on them too.
+func (m *Model) ballForce(w *frames, f int, a []float64, gravity bool) {
+	l := f + 2
+	At := &w.A[l]
+	var A sv
+	if p := m.prims[f].parent; p != Ground {
+		A = w.A[p]
+	}
+	if !w.still {
+		addIn(&A, &w.c[f])
+		addIn(&A, &w.c[f+1])
+		addIn(&A, &w.c[l])
+	}
+	s1, s2, s3, o := &w.s[f], &w.s[f+1], &w.s[l], &w.x[l]
+	a1, a2, a3 := a[f], a[f+1], a[l]
+	w0 := s1[0]*a1 + s2[0]*a2 + s3[0]*a3
+	w1 := s1[1]*a1 + s2[1]*a2 + s3[1]*a3
+	w2 := s1[2]*a1 + s2[2]*a2 + s3[2]*a3
+	A0, A1, A2 := A[0]+w0, A[1]+w1, A[2]+w2
+	A3, A4, A5 := A[3]+(o[1]*w2-o[2]*w1), A[4]+(o[2]*w0-o[0]*w2), A[5]+(o[0]*w1-o[1]*w0)
+	At[0], At[1], At[2], At[3], At[4], At[5] = A0, A1, A2, A3, A4, A5
+	F := &w.F[l]
+	switch {
+	case w.bare[l]:
+		*F = sv{}
+	case w.still && !gravity:
+		I := &w.I[l]
+		F[0] = 0 + I[0][0]*A0 + I[0][1]*A1 + I[0][2]*A2 + I[0][3]*A3 + I[0][4]*A4 + I[0][5]*A5
+		F[1] = 0 + I[1][0]*A0 + I[1][1]*A1 + I[1][2]*A2 + I[1][3]*A3 + I[1][4]*A4 + I[1][5]*A5
+		F[2] = 0 + I[2][0]*A0 + I[2][1]*A1 + I[2][2]*A2 + I[2][3]*A3 + I[2][4]*A4 + I[2][5]*A5
+		F[3] = 0 + I[3][0]*A0 + I[3][1]*A1 + I[3][2]*A2 + I[3][3]*A3 + I[3][4]*A4 + I[3][5]*A5
+		F[4] = 0 + I[4][0]*A0 + I[4][1]*A1 + I[4][2]*A2 + I[4][3]*A3 + I[4][4]*A4 + I[4][5]*A5
+		F[5] = 0 + I[5][0]*A0 + I[5][1]*A1 + I[5][2]*A2 + I[5][3]*A3 + I[5][4]*A4 + I[5][5]*A5
+	default:
+		bodyForce(F, &w.I[l], At, &w.V[l], &w.fx[l], !w.still, gravity)
+	}
+}
+
 // innerForces sets w.F of the groups' inner frames to that of their last frame after
 // groupInverseDynamics: the force each transmits, as the primitive recursion leaves it.
 func (m *Model) innerForces(w *frames) {
@@ -462,16 +622,6 @@ func addTurn(A *sv, s1, s2, s3 *sv, a1, a2, a3 float64, o *vec3) {
 	A[3] += o[1]*w2 - o[2]*w1
 	A[4] += o[2]*w0 - o[0]*w2
 	A[5] += o[0]*w1 - o[1]*w0
-}
-
-// subScaled sets x to x − k y.
-func subScaled(x, y *sv, k float64) {
-	x[0] -= y[0] * k
-	x[1] -= y[1] * k
-	x[2] -= y[2] * k
-	x[3] -= y[3] * k
-	x[4] -= y[4] * k
-	x[5] -= y[5] * k
 }
 
 // scaleTo sets x to k y.
@@ -521,6 +671,28 @@ func bodyForce(F *sv, I *inertia6, A, V, fx *sv, moving, gravity bool) {
 		F[4] -= fx[4]
 		F[5] -= fx[5]
 	}
+}
+
+// mulvSubTo sets y to I x − ka a: mulvTo, then ka a subtracted entry by entry, in one pass.
+func mulvSubTo(y *sv, I *inertia6, x, a *sv, ka float64) {
+	x0, x1, x2, x3, x4, x5 := x[0], x[1], x[2], x[3], x[4], x[5]
+	y[0] = (0 + I[0][0]*x0 + I[0][1]*x1 + I[0][2]*x2 + I[0][3]*x3 + I[0][4]*x4 + I[0][5]*x5) - a[0]*ka
+	y[1] = (0 + I[1][0]*x0 + I[1][1]*x1 + I[1][2]*x2 + I[1][3]*x3 + I[1][4]*x4 + I[1][5]*x5) - a[1]*ka
+	y[2] = (0 + I[2][0]*x0 + I[2][1]*x1 + I[2][2]*x2 + I[2][3]*x3 + I[2][4]*x4 + I[2][5]*x5) - a[2]*ka
+	y[3] = (0 + I[3][0]*x0 + I[3][1]*x1 + I[3][2]*x2 + I[3][3]*x3 + I[3][4]*x4 + I[3][5]*x5) - a[3]*ka
+	y[4] = (0 + I[4][0]*x0 + I[4][1]*x1 + I[4][2]*x2 + I[4][3]*x3 + I[4][4]*x4 + I[4][5]*x5) - a[4]*ka
+	y[5] = (0 + I[5][0]*x0 + I[5][1]*x1 + I[5][2]*x2 + I[5][3]*x3 + I[5][4]*x4 + I[5][5]*x5) - a[5]*ka
+}
+
+// mulvSub2To sets y to I x − ka a − kb b: mulvTo, then ka a and kb b subtracted, in one pass.
+func mulvSub2To(y *sv, I *inertia6, x, a *sv, ka float64, b *sv, kb float64) {
+	x0, x1, x2, x3, x4, x5 := x[0], x[1], x[2], x[3], x[4], x[5]
+	y[0] = ((0 + I[0][0]*x0 + I[0][1]*x1 + I[0][2]*x2 + I[0][3]*x3 + I[0][4]*x4 + I[0][5]*x5) - a[0]*ka) - b[0]*kb
+	y[1] = ((0 + I[1][0]*x0 + I[1][1]*x1 + I[1][2]*x2 + I[1][3]*x3 + I[1][4]*x4 + I[1][5]*x5) - a[1]*ka) - b[1]*kb
+	y[2] = ((0 + I[2][0]*x0 + I[2][1]*x1 + I[2][2]*x2 + I[2][3]*x3 + I[2][4]*x4 + I[2][5]*x5) - a[2]*ka) - b[2]*kb
+	y[3] = ((0 + I[3][0]*x0 + I[3][1]*x1 + I[3][2]*x2 + I[3][3]*x3 + I[3][4]*x4 + I[3][5]*x5) - a[3]*ka) - b[3]*kb
+	y[4] = ((0 + I[4][0]*x0 + I[4][1]*x1 + I[4][2]*x2 + I[4][3]*x3 + I[4][4]*x4 + I[4][5]*x5) - a[4]*ka) - b[4]*kb
+	y[5] = ((0 + I[5][0]*x0 + I[5][1]*x1 + I[5][2]*x2 + I[5][3]*x3 + I[5][4]*x4 + I[5][5]*x5) - a[5]*ka) - b[5]*kb
 }
 
 // mulvTo sets y to I x, each row summed from +0 in index order as mulv does.

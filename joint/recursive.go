@@ -21,6 +21,9 @@ type frames struct {
 	// groups are the joints of the articulated-body recursion (multidof.go), or nil: every
 	// primitive a joint of its own.
 	groups []group
+	// sole marks the frames whose one child is a ball group's first primitive
+	// (Model.soleBalls), or nil: that group's downdate writes their IA as I + Ia.
+	sole []bool
 
 	qpos  []float64 // the q of the positions held (kinematics cache)
 	valid bool
@@ -92,10 +95,20 @@ func (m *Model) kinematics(w *frames, q, v []float64) {
 	}
 	w.still = false
 	var zero sv
-	for i := range m.prims {
+	n := len(m.prims)
+	for i := 0; i < n; i++ {
+		p := &m.prims[i]
 		Vp := &zero
-		if p := m.prims[i].parent; p != Ground {
-			Vp = &w.V[p]
+		if p.parent != Ground {
+			Vp = &w.V[p.parent]
+		}
+		if p.ball3 {
+			V, c, s := w.V[i:i+3:i+3], w.c[i:i+3:i+3], w.s[i:i+3:i+3]
+			velocity(&V[0], &c[0], Vp, &s[0], v[i])
+			velocity(&V[1], &c[1], &V[0], &s[1], v[i+1])
+			velocity(&V[2], &c[2], &V[1], &s[2], v[i+2])
+			i += 2
+			continue
 		}
 		velocity(&w.V[i], &w.c[i], Vp, &w.s[i], v[i])
 	}
@@ -119,11 +132,17 @@ func velocity(V, c, Vp, s *sv, qd float64) {
 // parent's, written in place, and the body's inertia and gravity force (bodyTo).
 func (m *Model) positions(w *frames, q []float64) {
 	g, ground, zero := vec3(m.Gravity), identity3(), vec3{}
-	for i := range m.prims {
+	n := len(m.prims)
+	for i := 0; i < n; i++ {
 		p := &m.prims[i]
 		Rp, xp := &ground, &zero
 		if p.parent != Ground {
 			Rp, xp = &w.R[p.parent], &w.x[p.parent]
+		}
+		if p.ball3 {
+			m.ballPositions(w, i, q, Rp, xp, &g)
+			i += 2
+			continue
 		}
 		o := &w.x[i] // the joint's origin, then the frame's
 		*o = *xp
@@ -154,29 +173,81 @@ func (m *Model) positions(w *frames, q []float64) {
 	}
 }
 
+// ballTurns reports whether primitives i, i+1, i+2 are three turns about coordinate axes
+// through one point (a spherical or Cardan joint as model.go builds it): i+1 and i+2 have
+// no origin and each is the child of the one before; the first two carry no body.
+func (m *Model) ballTurns(i int) bool {
+	p, p1, p2 := &m.prims[i], &m.prims[i+1], &m.prims[i+2]
+	return p.coord >= 0 && p1.coord >= 0 && p2.coord >= 0 && p.bare && p1.bare &&
+		!p.prismatic && !p1.prismatic && !p2.prismatic && p1.parent == i && p2.parent == i+1 &&
+		p1.origin == (vec3{}) && p2.origin == (vec3{})
+}
+
+// ballPositions is the position pass on the three turns i, i+1, i+2 (ballTurns) with the
+// parent's orientation Rp and origin xp: positions' operations in their order (the same
+// bits), the joint's point o computed once and the turns written out on the arrays.
+func (m *Model) ballPositions(w *frames, i int, q []float64, Rp *mat3, xp *vec3, g *vec3) {
+	p := &m.prims[i]
+	o := w.x[i : i+3 : i+3]
+	R := w.R[i : i+3 : i+3]
+	s := w.s[i : i+3 : i+3]
+	x := *xp
+	if b := &p.origin; *b != (vec3{}) {
+		x[0] += Rp[0][0]*b[0] + Rp[0][1]*b[1] + Rp[0][2]*b[2]
+		x[1] += Rp[1][0]*b[0] + Rp[1][1]*b[1] + Rp[1][2]*b[2]
+		x[2] += Rp[2][0]*b[0] + Rp[2][1]*b[1] + Rp[2][2]*b[2]
+	}
+	o[0], o[1], o[2] = x, x, x
+	turnAxis(&R[0], &s[0], Rp, p.coord, p.sign, q[i], &x)
+	p1 := &m.prims[i+1]
+	turnAxis(&R[1], &s[1], &R[0], p1.coord, p1.sign, q[i+1], &x)
+	p2 := &m.prims[i+2]
+	turnAxis(&R[2], &s[2], &R[1], p2.coord, p2.sign, q[i+2], &x)
+	w.bare[i], w.bare[i+1], w.bare[i+2] = true, true, p2.bare
+	if !p2.bare {
+		w.bodyTo(i+2, &p2.body, p2.diagJ, g)
+	}
+}
+
+// turnAxis sets r to m Rot(e_k, sign·angle) (turnTo) and s to the axis [u; o × u] with
+// u = sign·(column k of m) (axisTo): the position pass's step for a coordinate turn.
+func turnAxis(r *mat3, s *sv, m *mat3, k int, sign, angle float64, o *vec3) {
+	u0, u1, u2 := m[0][k]*sign, m[1][k]*sign, m[2][k]*sign
+	m.turnTo(r, k, sign*angle)
+	s[0], s[1], s[2] = u0, u1, u2
+	s[3], s[4], s[5] = o[1]*u2-o[2]*u1, o[2]*u0-o[0]*u2, o[0]*u1-o[1]*u0
+}
+
 // bodyTo sets frame i's spatial inertia I at the world origin and gravity force fx from
 // its pose: the centre of mass c = x + R COM, the central inertia R J Rᵀ (symmetric: its
 // upper triangle, the entries of R J Rᵀ's product in its order; with diag, J diagonal, R J
 // is R's columns scaled), and the parallel-axis theorem (rigidInertiaTo).
 func (w *frames) bodyTo(i int, b *Body, diag bool, g *vec3) {
 	R := &w.R[i]
-	c := w.x[i].add(R.mulv(b.COM))
+	R0, R1, R2 := &R[0], &R[1], &R[2]
+	x, e := &w.x[i], &b.COM
+	c := vec3{x[0] + (R0[0]*e[0] + R0[1]*e[1] + R0[2]*e[2]), x[1] + (R1[0]*e[0] + R1[1]*e[1] + R1[2]*e[2]),
+		x[2] + (R2[0]*e[0] + R2[1]*e[1] + R2[2]*e[2])}
 	var r0, r1, r2 vec3 // the rows of R J
 	if J := &b.Inertia; diag {
 		j0, j1, j2 := J[0][0], J[1][1], J[2][2]
-		r0 = vec3{R[0][0] * j0, R[0][1] * j1, R[0][2] * j2}
-		r1 = vec3{R[1][0] * j0, R[1][1] * j1, R[1][2] * j2}
-		r2 = vec3{R[2][0] * j0, R[2][1] * j1, R[2][2] * j2}
+		r0 = vec3{R0[0] * j0, R0[1] * j1, R0[2] * j2}
+		r1 = vec3{R1[0] * j0, R1[1] * j1, R1[2] * j2}
+		r2 = vec3{R2[0] * j0, R2[1] * j1, R2[2] * j2}
 	} else {
 		Jm := mat3(*J)
 		RJ := R.mul(&Jm)
 		r0, r1, r2 = RJ[0], RJ[1], RJ[2]
 	}
-	Jc := symm3{r0.dot(R[0]), r0.dot(R[1]), r0.dot(R[2]), r1.dot(R[1]), r1.dot(R[2]), r2.dot(R[2])}
-	rigidInertiaTo(&w.I[i], b.Mass, &c, &Jc)
+	Jc := symm3{r0[0]*R0[0] + r0[1]*R0[1] + r0[2]*R0[2], r0[0]*R1[0] + r0[1]*R1[1] + r0[2]*R1[2],
+		r0[0]*R2[0] + r0[1]*R2[1] + r0[2]*R2[2], r1[0]*R1[0] + r1[1]*R1[1] + r1[2]*R1[2],
+		r1[0]*R2[0] + r1[1]*R2[1] + r1[2]*R2[2], r2[0]*R2[0] + r2[1]*R2[1] + r2[2]*R2[2]}
 	m := b.Mass
-	fg := vec3{g[0] * m, g[1] * m, g[2] * m}
-	w.fx[i] = join(c.cross(fg), fg)
+	rigidInertiaTo(&w.I[i], m, &c, &Jc)
+	f0, f1, f2 := g[0]*m, g[1]*m, g[2]*m
+	fx := &w.fx[i]
+	fx[0], fx[1], fx[2] = c[1]*f2-c[2]*f1, c[2]*f0-c[0]*f2, c[0]*f1-c[1]*f0
+	fx[3], fx[4], fx[5] = f0, f1, f2
 }
 
 // positionsFrom copies the position part of kinematics from src when src holds the
@@ -270,10 +341,13 @@ func (m *Model) forwardDynamics(w *frames, a, tau []float64, locked []bool, grav
 }
 
 // startArticulated sets frame i's articulated inertia and bias force before the inward
-// sweep of the articulated-body recursion: IA = I (+ k K_m when kg is given) and F = v ×* I v
-// − f_ext (gravity included when asked); a bare frame (no body) starts at zero force.
-func (w *frames) startArticulated(i int, gravity bool, kg []float64, k float64) {
-	w.IA[i] = w.I[i]
+// sweep of the articulated-body recursion: IA = I (+ k K_m when kg is given; with sole,
+// IA is left for its one child's downdate to write, I + Ia) and F = v ×* I v − f_ext
+// (gravity included when asked); a bare frame (no body) starts at zero force.
+func (w *frames) startArticulated(i int, gravity bool, kg []float64, k float64, sole bool) {
+	if !sole {
+		w.IA[i] = w.I[i]
+	}
 	var F sv
 	if w.bare[i] {
 		w.F[i] = F
@@ -315,7 +389,7 @@ func (m *Model) stiffForwardDynamics(w *frames, a, tau []float64, locked []bool,
 	}
 	n := len(m.prims)
 	for i := 0; i < n; i++ {
-		w.startArticulated(i, gravity, kg, k)
+		w.startArticulated(i, gravity, kg, k, false)
 	}
 	for i := n - 1; i >= 0; i-- {
 		if locked != nil && locked[i] {

@@ -48,22 +48,24 @@ func (m *mat3) column(k int) vec3 { return vec3{m[0][k], m[1][k], m[2][k]} }
 // each k on the arrays in place (the position pass runs it for every frame at every q).
 func (m *mat3) turnTo(r *mat3, k int, angle float64) {
 	s, c := math.Sincos(angle)
+	m0, m1, m2 := &m[0], &m[1], &m[2]
+	r0, r1, r2 := &r[0], &r[1], &r[2]
 	switch k {
 	case 0:
-		for i := range 3 {
-			ra, rb := m[i][1], m[i][2]
-			r[i] = vec3{m[i][0], c*ra + s*rb, c*rb - s*ra}
-		}
+		a0, a1, a2, b0, b1, b2 := m0[1], m1[1], m2[1], m0[2], m1[2], m2[2]
+		r0[0], r0[1], r0[2] = m0[0], c*a0+s*b0, c*b0-s*a0
+		r1[0], r1[1], r1[2] = m1[0], c*a1+s*b1, c*b1-s*a1
+		r2[0], r2[1], r2[2] = m2[0], c*a2+s*b2, c*b2-s*a2
 	case 1:
-		for i := range 3 {
-			ra, rb := m[i][2], m[i][0]
-			r[i] = vec3{c*rb - s*ra, m[i][1], c*ra + s*rb}
-		}
+		a0, a1, a2, b0, b1, b2 := m0[2], m1[2], m2[2], m0[0], m1[0], m2[0]
+		r0[0], r0[1], r0[2] = c*b0-s*a0, m0[1], c*a0+s*b0
+		r1[0], r1[1], r1[2] = c*b1-s*a1, m1[1], c*a1+s*b1
+		r2[0], r2[1], r2[2] = c*b2-s*a2, m2[1], c*a2+s*b2
 	default:
-		for i := range 3 {
-			ra, rb := m[i][0], m[i][1]
-			r[i] = vec3{c*ra + s*rb, c*rb - s*ra, m[i][2]}
-		}
+		a0, a1, a2, b0, b1, b2 := m0[0], m1[0], m2[0], m0[1], m1[1], m2[1]
+		r0[0], r0[1], r0[2] = c*a0+s*b0, c*b0-s*a0, m0[2]
+		r1[0], r1[1], r1[2] = c*a1+s*b1, c*b1-s*a1, m1[2]
+		r2[0], r2[1], r2[2] = c*a2+s*b2, c*b2-s*a2, m2[2]
 	}
 }
 

@@ -73,6 +73,7 @@ func (m *Model) System() (*System, error) {
 	s := &System{m: m, w: newCachedFrames(n), d: newIDWork(n), tau: make([]float64, n), motion: newMotionCache(n), fac: [2]abaFactor{newABAFactor(n), newABAFactor(n)},
 		el: newElementWork(n)}
 	s.w.groups = m.jointGroups()
+	s.w.sole = m.soleBalls(s.w.groups)
 	for _, c := range m.cuts {
 		for k := range c.dirs {
 			s.names = append(s.names, fmt.Sprintf("%s[%d]", c.name, k))
@@ -206,8 +207,12 @@ func (s *System) ForwardDynamics(x []float64, t float64, q, v, b []float64) {
 		return
 	}
 	s.m.kinematics(s.w, q, v)
-	for i := range s.m.prims {
-		s.tau[i] = s.m.prims[i].jointForce(q[i], v[i]) + b[i]
+	if s.m.springs {
+		for i := range s.m.prims {
+			s.tau[i] = s.m.prims[i].jointForce(q[i], v[i]) + b[i]
+		}
+	} else { // jointForce is ±0: tau = b (up to the sign of a zero)
+		copy(s.tau, b[:len(s.m.prims)])
 	}
 	s.addElementForces(s.tau, t)
 	s.m.forwardDynamics(s.w, x, s.tau, nil, true)
