@@ -280,7 +280,8 @@
 // index1-proj forms put β̂h² K_g in their q rows' block on systems without constraint rows,
 // and its index2 form (cs, cs-qr) with rows in both of its saddle-point solves, the
 // loop-closure loads at λ = ν/(β̂h²) (daeAlphaKrylov.stiffen), K_g evaluated with the factorization at the iterate
-// (genalpha's family at the Taylor prediction of q, v with the iterate's q̈: taylorState), one
+// with the d'Alembert loads at the forward-dynamics accelerations x = M⁻¹(f + b) that the
+// scaled rows differentiate to (massNewton.stiffenFD, genAlphaWork.loadAccel), one
 // Newton-Euler pass; on long loaded chains it takes most of the products the mass part
 // alone needs (BENCHMARKS.md, "The geometric stiffness in the joint route's
 // preconditioner"). radau5 (one factorization serves a real and a complex shift),
