@@ -528,13 +528,14 @@ func (w *daeAlphaWork) factor() error {
 	t1 := w.cur.T + h
 	q1, v1 := w.x[:nq], w.x[nq:2*nq]
 	if w.kry != nil {
-		w.kry.unscale(w.res) // the new matrix is at this iterate, where the scaling is I
 		if w.kry.mn.active() {
 			w.stats.Jacobians++
 			w.stats.Factorizations++
-			w.kry.stiffen(w, t1, q1, v1)
+			w.kry.stiffen(w, t1, q1, v1) // before unscale: it reads whether res was scaled
+			w.kry.unscale(w.res)         // the new matrix is at this iterate, where the scaling is I
 			return w.kry.mn.factor(t1, q1, w.G, 1)
 		}
+		w.kry.unscale(w.res)
 		w.kry.mn.simplified = false
 		w.sys.Mass(w.M, t1, q1) // the residual multiplied by M without forming it
 	}

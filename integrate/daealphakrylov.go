@@ -7,19 +7,26 @@ import "linkage/dae"
 // increments are those of the exact Newton matrix of daeAlphaWork.factor, preconditioned
 // by its mass part in the unknowns (q₁, v₁, ν, μ),
 //
-//	[ M  0  Gᵀ 0  ]
-//	[ 0  M  0  Gᵀ ]
-//	[ 0  G  0  0  ]
-//	[ G  0  0  0  ]
+//	[ A     0  Gᵀ 0  ]
+//	[ −κ M  M  0  Gᵀ ]      κ = γ̂/(β̂h),  A = M + β̂h² K_g (stiffen)
+//	[ 0     G  0  0  ]
+//	[ G     0  0  0  ]
 //
-// which splits into two saddle-point systems of massNewton (c = 1): [M Gᵀ; G 0](Δq, ν)
-// from the rows of eqs. 3.3a, d and [M Gᵀ; G 0](Δv, μ) from those of eqs. 3.3b, c, one
-// factorization and two articulated-body solves per application. The terms left out are
-// of order h² in the q rows (β̂h² f_q, β̂h² f_v, (M w₁)_q and (Gᵀν)_q with w₁, ν = O(h²)),
-// of order h in the v rows ((M w₂)_q, γ̂h f_q, γ̂h f_v, (Gᵀμ)_q) and ∂(G v)/∂q in the
-// velocity-constraint rows, which couples Δq into the second system only (a block
-// triangular part GMRES resolves in few products). The dynamic rows are scaled by
-// M(q_F) M(q)⁻¹ as massNewton.scaleRows does for genalpha.
+// which is two saddle-point systems of massNewton (c = 1): [A Gᵀ; G 0](Δq, ν) from the
+// rows of eqs. 3.3a, d, then [M Gᵀ; G 0](Δv − κΔq, μ − κν) from those of eqs. 3.3b, c
+// less κ times them, one factorization and two articulated-body solves per application
+// (with constraint rows the second block is A too: one factorization of G A⁻¹ Gᵀ serves
+// both). The v rows less κ × the q rows are M (w₂ − κ w₁) − (γ̂h − κβ̂h²) f + Gᵀ(μ − κν),
+// and γ̂h = κβ̂h², so f, f_q and f_v cancel there exactly and (M w₂ − κ M w₁)_q, (Gᵀ(μ −
+// κν))_q vanish as the iterate settles (w₂ ≈ κ w₁, μ ≈ κν): the O(h) coupling γ̂h K Δq of
+// the v rows, which grows with the chain's loads, is taken exactly by the −κM block.
+// The terms left out are of order h² in the q rows (β̂h² (K − K_g), β̂h² f_v) and
+// ∂(G v)/∂q in the velocity-constraint rows, which couples Δq into the second system only
+// (a block triangular part GMRES resolves in few products). Measured on the 1000-rod open
+// chain at h = 4.4 ms (BenchmarkFixedStepCost, BENCHMARKS.md "K_g at the forward-dynamics
+// accelerations in genalpha and daealpha"): 11-12 evaluations per step with the block
+// diagonal [M; M] v block, 5 (one product per solve) with this one. The dynamic rows are
+// scaled by M(q_F) M(q)⁻¹ as massNewton.scaleRows does for genalpha.
 type daeAlphaKrylov struct {
 	mn                 *massNewton
 	mm                 dae.MassMultiplier
@@ -30,6 +37,7 @@ type daeAlphaKrylov struct {
 	scaled             bool       // res holds scaled dynamic rows (kraw the raw ones)
 	a                  []float64  // the iterate's accelerations (q₁ − q̂_n)/(β̂h²) for K_g (nq)
 	lam                []float64  // index2: the iterate's multipliers ν/(β̂h²) for K_g's loop-closure loads (nc)
+	r14                []float64  // the q rows' right side (r₁, r₄) of a preconditioner application (nq + nc)
 }
 
 // newDAEAlphaKrylov returns the corrector for w's system, or nil when the system has no
@@ -48,7 +56,7 @@ func newDAEAlphaKrylov(w *daeAlphaWork) *daeAlphaKrylov {
 	}
 	vec := func(n int) []float64 { return make([]float64, n) }
 	k := &daeAlphaKrylov{mn: mn, mm: mm, kr: newGMRES(w.nx),
-		kx: vec(w.nx), kb: vec(w.nx), kres: vec(w.nx), kraw: vec(w.nx), u: vec(w.nq + w.nc), a: vec(w.nq), lam: vec(w.nc)}
+		kx: vec(w.nx), kb: vec(w.nx), kres: vec(w.nx), kraw: vec(w.nx), u: vec(w.nq + w.nc), a: vec(w.nq), lam: vec(w.nc), r14: vec(w.nq + w.nc)}
 	if w.proj {
 		k.rec = massSchurOf(w.sys) // eq. 17 with f_λ by rxa's Newton on λ on it
 	}
@@ -63,10 +71,10 @@ func (k *daeAlphaKrylov) scale(w *daeAlphaWork, t float64, q []float64) {
 		return
 	}
 	copy(k.kraw, w.res)
-	k.mn.scaleRows(w.res[:w.nq], k.mm, t, q)
 	if !w.proj { // index1-proj's second rows (eq. 2.6) have no M
 		k.mn.scaleRows(w.res[w.nq:2*w.nq], k.mm, t, q)
 	}
+	k.mn.scaleRows(w.res[:w.nq], k.mm, t, q) // last: mn.x holds M(q)⁻¹ r₁ for stiffen
 }
 
 // unscale restores the raw residual after a fresh matrix at the iterate, where the
@@ -117,7 +125,7 @@ func (s daeAlphaKrylovSystem) jacVec(dst, z []float64) {
 }
 
 // precondition applies the inverse of the mass part (krylovSystem): the two
-// saddle-point systems of daeAlphaKrylov.
+// saddle-point systems of daeAlphaKrylov, the second on the v rows less κ × the q rows.
 func (s daeAlphaKrylovSystem) precondition(x []float64) {
 	w, k := s.w, s.w.kry
 	nq, nc := w.nq, w.nc
@@ -129,12 +137,28 @@ func (s daeAlphaKrylovSystem) precondition(x []float64) {
 	for i := range r3 { // rows (3.3c, d) to the places of their solutions' (μ, ν)
 		r3[i], r4[i] = r4[i], r3[i]
 	}
+	copy(k.r14[:nq], x[:nq])
+	copy(k.r14[nq:], r3) // r₄, now in ν's place
 	stiff := k.mn.schur.stiff
+	kap := w.gammaHat / (w.betaHat * w.hTry)
 	for p := range 2 { // (Δq, ν) ← (r₁, r₄), then (Δv, μ) ← (r₂, r₃)
 		xs, ys := x[p*nq:(p+1)*nq], x[2*nq+p*nc:2*nq+(p+1)*nc]
 		copy(k.u[:nq], xs)
 		copy(k.u[nq:], ys)
+		if p == 1 { // (Δv − κΔq, μ − κν) ← (r₂ − κr₁, r₃ − κr₄): the v rows less κ × the q rows
+			for i, r := range k.r14 {
+				k.u[i] -= kap * r
+			}
+		}
 		k.mn.solve(k.u)
+		if p == 1 {
+			for i := range xs {
+				k.u[i] += kap * x[i]
+			}
+			for i := range ys {
+				k.u[nq+i] += kap * x[2*nq+i]
+			}
+		}
 		copy(xs, k.u[:nq])
 		copy(ys, k.u[nq:])
 		if w.nc == 0 {
@@ -149,18 +173,27 @@ func (s daeAlphaKrylovSystem) precondition(x []float64) {
 // (Gᵀν)_q with w₁ = q₁ − q̂_n ≈ β̂h² a and ν ≈ β̂h² λ, i.e. M + β̂h² K, K = (M a)_q − f_q +
 // (Gᵀλ)_q, of which K_g (the geometric stiffness of the loads at the iterate's q₁, v₁ and
 // accelerations, with index2's loop-closure loads at λ = ν/(β̂h²)) is the part the
-// articulated-body recursion takes (massNewton.stiffen). Without constraint rows the v
-// rows' block stays M (eq. 3.3b in v₁); with rows index2 (and cs, cs-qr, which share this
-// corrector) solves both blocks with M + β̂h² K_g, as one factorization of G A⁻¹ Gᵀ serves
-// both (on the looped 1000-rod chain M alone took 12 GMRES products per Newton iteration,
-// BENCHMARKS "The cost per step at fixed h against N"); index1-proj keeps M with rows.
+// articulated-body recursion takes (massNewton.stiffen). The accelerations are the
+// forward-dynamics ones x = M(q₁)⁻¹(f − Gᵀλ) = a − M(q₁)⁻¹ r₁/(β̂h²), not the iterate's a:
+// GMRES differences the scaled rows M(q_F) M(q₁)⁻¹ r₁, whose derivative holds (M x)_q, as
+// hht's and genalpha's (massNewton.stiffenFD); M(q₁)⁻¹ r₁ is scale's, or one mass solve at
+// an unscaled residual. Without constraint rows the v rows' block stays M (eq. 3.3b in
+// v₁); with rows index2 (and cs, cs-qr, which share this corrector) solves both blocks
+// with M + β̂h² K_g, as one factorization of G A⁻¹ Gᵀ serves both (on the looped 1000-rod
+// chain M alone took 12 GMRES products per Newton iteration, BENCHMARKS "The cost per
+// step at fixed h against N"); index1-proj keeps M with rows.
 func (k *daeAlphaKrylov) stiffen(w *daeAlphaWork, t float64, q, v []float64) {
 	if w.nc > 0 && w.proj {
 		return
 	}
 	c := w.betaHat * w.hTry * w.hTry
+	if k.scaled { // M(q₁)⁻¹ r₁: scale left it in mn.x; of raw rows, one mass solve
+		copy(k.a, k.mn.x)
+	} else {
+		k.mn.schur.ms.MassSolve(k.a, t, q, w.res[:w.nq])
+	}
 	for i, d := range w.w1 {
-		k.a[i] = d / c
+		k.a[i] = (d - k.a[i]) / c
 	}
 	var lam []float64
 	if w.nc > 0 {

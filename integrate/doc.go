@@ -280,7 +280,8 @@
 // index1-proj forms put β̂h² K_g in their q rows' block on systems without constraint rows,
 // and its index2 form (cs, cs-qr) with rows in both of its saddle-point solves, the
 // loop-closure loads at λ = ν/(β̂h²) (daeAlphaKrylov.stiffen), K_g evaluated with the factorization at the iterate
-// (genalpha's family at the Taylor prediction of q, v with the iterate's q̈: taylorState), one
+// with the d'Alembert loads at the forward-dynamics accelerations x = M⁻¹(f + b) that the
+// scaled rows differentiate to (massNewton.stiffenFD, genAlphaWork.loadAccel), one
 // Newton-Euler pass; on long loaded chains it takes most of the products the mass part
 // alone needs (BENCHMARKS.md, "The geometric stiffness in the joint route's
 // preconditioner"). radau5 (one factorization serves a real and a complex shift),
@@ -390,8 +391,9 @@
 // nc×nq G is stored on the path (massNewton.withoutG; genalpha's si2 form keeps it for
 // its G Gᵀ). daealpha's index2 form (eqs. 3.3) takes its increments by GMRES on
 // residual differences preconditioned by two saddle-point solves [M Gᵀ; G 0](Δq, ν) and
-// [M Gᵀ; G 0](Δv, μ) through massNewton, its dynamic rows scaled as genalpha's
-// (daeAlphaKrylov); index1-proj by one such solve for (Δq, ν) and eq. 2.6's rows for Δv,
+// [M Gᵀ; G 0](Δv − κΔq, μ − κν) on the v rows less κ = γ̂/(β̂h) × the q rows (where the
+// forces cancel and the v rows' O(h) stiffness coupling becomes −κMΔq) through massNewton,
+// its dynamic rows scaled as genalpha's (daeAlphaKrylov); index1-proj by one such solve for (Δq, ν) and eq. 2.6's rows for Δv,
 // its projections (eqs. 2.5b-e) by the Schur complement through dae.MassSolver; both
 // take λ-dependent forces at every size (the residual presses f_λ with the iterate's μ
 // or ν, so the products hold ∂f_λ/∂λ; eq. 17 with f_λ by Newton on λ with difference

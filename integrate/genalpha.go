@@ -250,7 +250,7 @@ type genAlphaWork struct {
 	jerk0  []float64 // q⃛_0 estimate for the first attempt size hJerk
 	hJerk  float64
 	kkt    linalg.SaddlePoint
-	kq, kv []float64 // Taylor point of the extra eq. 17 solve, and K_g's (taylorState)
+	kq, kv []float64 // Taylor point of the extra eq. 17 solve (startJerk)
 
 	// attempt
 	vn, an     []float64 // v_n and a_n used by the attempt
@@ -1062,8 +1062,7 @@ func (w *genAlphaWork) jacobian(h float64) error {
 	if w.mn.active() {
 		w.stats.Jacobians++
 		w.stats.Factorizations++
-		w.taylorState(h)
-		w.mn.stiffen(w.cur.T+h, w.kq, w.kv, w.qdd1, w.lam1, h*h) // J11's h² K beside C M
+		w.mn.stiffen(w.cur.T+h, w.q1, w.v1, w.loadAccel(h), w.lam1, h*h) // J11's h² K beside C M
 		if w.si2p != nil {
 			return w.si2p.factor(w.cur.T+h, w.q1, w.G1, w.cM)
 		}
@@ -1078,20 +1077,33 @@ func (w *genAlphaWork) jacobian(h float64) error {
 	return w.lu.Factor()
 }
 
-// taylorState writes into w.kq, w.kv the positions and velocities at which the
-// preconditioner's K_g is formed: the Taylor prediction q_n + h v_n + h²/2 q̈_n,
-// v_n + h q̈_n from the last accepted state (hht's predicted q, v with its constant
-// acceleration), not the iterate's q₁, v₁, which eq. 64a,b build from a_n, shifted from
-// q̈_n by (α_m − α_f) h q⃛ (prepare). The accelerations stay the iterate's q̈₁, those of
-// M q̈ in r_h. Measured on the 1000-rod chain at h = 4.5 ms from the start: at q₁, v₁ the
-// O(h³ q⃛) difference in the rods' out-of-plane angles and rates cost a second GMRES
-// product per Newton iteration; at the Taylor point one, as hht's (BENCHMARKS.md,
-// "genalpha's GMRES products on the 1000-rod chain").
-func (w *genAlphaWork) taylorState(h float64) {
-	for i, a := range w.cur.A {
-		w.kq[i] = w.cur.Q[i] + h*w.vn[i] + h*h/2*a
-		w.kv[i] = w.vn[i] + h*a
+// loadAccel returns the accelerations of K_g's d'Alembert loads: the forward-dynamics
+// accelerations x = M(q₁)⁻¹(f + b) = q̈₁ − M(q₁)⁻¹ r_h / h at the iterate (in w.tmp), not
+// q̈₁. The scaled rows M(q_F) M(q₁)⁻¹ r_h that GMRES differences after this factorization
+// differentiate to M(q_F) M(q₁)⁻¹ (h C M + h² ((M x)_q − f_q) + …): their stiffness holds
+// (M x)_q at (q₁, v₁), as hht's (massNewton.stiffenFD), so jacobian forms K_g at the
+// iterate's q₁, v₁ with x. M(q₁)⁻¹ r_h is at hand when the last residual was scaled
+// (scaledRows' w.fdx, massNewton.scaleRows' x); at an unscaled one (the run's first
+// factorization, the first after the dense matrix) it costs one mass solve. Session 13
+// (gaiter2) formed K_g at the Taylor prediction of q, v with q̈₁, which took one GMRES
+// product per Newton iteration on the 1000-rod chain from its start where q₁, v₁ with q̈₁
+// took two; with x at q₁, v₁ it is one from the start and from the loaded state, where
+// the Taylor point took two (BENCHMARKS.md, "K_g at the forward-dynamics accelerations
+// in genalpha and daealpha").
+func (w *genAlphaWork) loadAccel(h float64) []float64 {
+	nq, d := w.nq, w.tmp
+	switch {
+	case w.scaledFD:
+		copy(d, w.fdx)
+	case w.scaled:
+		copy(d, w.mn.x)
+	default:
+		w.mn.schur.ms.MassSolve(d, w.cur.T+h, w.q1, w.res[:nq])
 	}
+	for i, di := range d[:nq] {
+		d[i] = w.qdd1[i] - di/h
+	}
+	return d
 }
 
 // assemble writes the dense iteration matrix of jacobian into w.lu.Matrix().

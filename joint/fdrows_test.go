@@ -22,7 +22,11 @@ type withoutForwardDynamics struct {
 // forward-dynamics pass (dae.ForwardDynamicsSolver) take the steps, Newton iterations and
 // evaluations of the same runs with the rows by scaleRows, and end at the same state to
 // 1e-9 relative (the same equations, rounding apart), on the spinning chain of 10 rods and
-// on the driven four-bar closed by a revolute cut joint (Gᵀλ in b).
+// on the driven four-bar closed by a revolute cut joint (Gᵀλ in b). genalpha's K_g takes
+// its loads at x = q̈₁ − M(q₁)⁻¹ r_h / h with M(q₁)⁻¹ r_h from each path's own arithmetic
+// (genAlphaWork.loadAccel), so its GMRES products may differ by a few where a solve ends
+// at its tolerance: its evaluations agree to 1 % (measured: 822 against 820 on the
+// four-bar, identical on the chain), its steps and Newton iterations exactly.
 func TestForwardDynamicsRows(t *testing.T) {
 	chain, chainStart, err := Chain3D(10)
 	if err != nil {
@@ -50,7 +54,11 @@ func TestForwardDynamicsRows(t *testing.T) {
 			}
 			what := fmt.Sprintf("%s, %s", c.name, method)
 			a, b := sols[0].Stats, sols[1].Stats
-			if a.Steps != b.Steps || a.NewtonIters != b.NewtonIters || a.FuncEvals != b.FuncEvals {
+			evals := a.FuncEvals == b.FuncEvals
+			if method == "genalpha" {
+				evals = math.Abs(float64(a.FuncEvals-b.FuncEvals)) <= 0.01*float64(b.FuncEvals)
+			}
+			if a.Steps != b.Steps || a.NewtonIters != b.NewtonIters || !evals {
 				t.Errorf("%s: steps, Newton iterations, evaluations %d, %d, %d by forward dynamics, %d, %d, %d by scaleRows",
 					what, a.Steps, a.NewtonIters, a.FuncEvals, b.Steps, b.NewtonIters, b.FuncEvals)
 			}

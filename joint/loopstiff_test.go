@@ -10,15 +10,20 @@ import (
 )
 
 // TestLoopStiffPrecondFourBar: on the driven RSSR four-bar closed by a revolute cut joint
-// (spatialFourBarRevoluteCut, tol 1e-8 to t = 0.5) every form that stiffens its
-// preconditioner (hht, genalpha, genalpha-si2, newmark, bdf in all forms) runs with K_g
-// holding the cut rows' loads, ends at the kinetic energy of the same run with the mass
-// part alone (massOnly) to 1e-6, as TestKrylovFormsMatchBodyCoordinates compares the
-// routes (measured: 4.8e-7 for genalpha, whose runs accept different steps, 669 and 713;
-// 4e-12 or less for the others), and takes at most 1.25 × its residual evaluations
-// (measured: 1.00-1.16, worst bdf baumgarte; without the cut loads bdf index1 stopped at
-// t = 0.134 with h below HMin and bdf baumgarte took 39 × the evaluations, the failure that
-// kept K_g off on looped models).
+// (spatialFourBarRevoluteCut, tol 1e-8 to t = 0.5; genalpha at 1e-9, see below) every form
+// that stiffens its preconditioner (hht, genalpha, genalpha-si2, newmark, bdf in all forms)
+// runs with K_g holding the cut rows' loads, ends at the kinetic energy of the same run
+// with the mass part alone (massOnly) to 1e-6, as TestKrylovFormsMatchBodyCoordinates
+// compares the routes (4e-12 or less for the forms whose two runs take the same steps),
+// and takes at most 1.25 × its residual evaluations (measured: 1.00-1.16, worst bdf
+// baumgarte; without the cut loads bdf index1 stopped at t = 0.134 with h below HMin and
+// bdf baumgarte took 39 × the evaluations, the failure that kept K_g off on looped
+// models). genalpha's two runs accept different steps, so their difference is its
+// integration error, whose kinetic energy at tol 1e-8 scatters by ±1e-6 with the step
+// sequence against radau5 at 1e-12 (K_g with the loads at q̈₁: 5.3e-8 at 1e-8, 9.9e-7 at
+// 1e-7; at the forward-dynamics accelerations −9.5e-7 at 1e-8, 3.1e-7 at 1e-7; the
+// positions within 1.2-1.3e-7 of it in every case): at 1e-9 it is 1.2-1.5e-7 in both, so
+// the bound judges the preconditioner rather than that scatter.
 func TestLoopStiffPrecondFourBar(t *testing.T) {
 	sys, start := fourBarCutStart(t)
 	if !sys.HasGeometricStiffness() {
@@ -36,6 +41,10 @@ func TestLoopStiffPrecondFourBar(t *testing.T) {
 		var evals [2]int
 		var ke [2]float64
 		for i, ds := range []dae.System{massOnly{sys, sys, sys, sys, sys, sys, sys, sys}, sys} {
+			tol := tol
+			if k.method == "genalpha" && k.form == "" {
+				tol = 1e-9
+			}
 			sol, err := integrate.Solve(methodFor(t, k.method, k.form), k.method, ds, start.Clone(), tEnd, integrate.SolveOptions{
 				Control: integrate.StepControl{RTol: tol, ATol: tol}, Output: []float64{tEnd}})
 			if err != nil {
