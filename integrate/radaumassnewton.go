@@ -110,6 +110,9 @@ type radauKrylov struct {
 	// accel makes solveMass read the force rows r_a as M(q₀)⁻¹ r_a
 	// (massSchur.SolveAccelerations), for the coupled stage solves (radauStages).
 	accel bool
+	// stiff puts the geometric stiffness beside M in the a-blocks (Radau5.Stiffness,
+	// radauStiff), or nil.
+	stiff *radauStiff
 }
 
 // radauGMRESRTol is the forcing term of radau5's GMRES solves, relative in the scaled
@@ -434,9 +437,13 @@ func (k *radauKrylov) solveMass(ur, ui []float64, c complex128) {
 			lr[j], li[j] = -(cr*lr[j]-ci*li[j])-dot(g, vr), -(cr*li[j]+ci*lr[j])-dot(g, vi)
 		}
 	}
-	k.schurSolve(ar, lr) // ar holds δa, lr δλ
-	if cplx {
-		k.schurSolve(ai, li)
+	if k.stiff.applies(cplx) { // nc = 0: no λ rows
+		k.stiff.solve(qr, qi, vr, vi, ar, ai, c, cplx)
+	} else {
+		k.schurSolve(ar, lr) // ar holds δa, lr δλ
+		if cplx {
+			k.schurSolve(ai, li)
+		}
 	}
 	for i := range nq {
 		dvr, dvi := cdiv(ar[i]+vr[i], ai[i]+vi[i], cr, ci)
@@ -529,6 +536,7 @@ func (w *radauWork) krylovJacobian() {
 		w.sys.ConstraintJacobian(se.G, w.cur.T, q)
 	}
 	w.kry.factor(w.cur.T, q, se.G)
+	w.kry.stiff.stiffen(se, w.cur.T, w.y0)
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	w.lin = w.kry
