@@ -143,9 +143,9 @@ type Radau5 struct {
 
 	// Stiffness chooses where the Newton-Krylov path's preconditioner takes the geometric
 	// stiffness K_g beside M in its a-blocks (radauStiff): the complex system, the real
-	// one, both or neither [RadauStiffnessDefault: radauStiffnessDefault]. Only on trees
-	// without constraint rows whose system offers dae.StiffMassSolver (and, for the
-	// complex system, a complex articulated-body solve); M elsewhere.
+	// one, both or neither [RadauStiffnessDefault: both]. Only on trees without constraint
+	// rows whose system offers dae.StiffMassSolver (and, for the complex system, a complex
+	// articulated-body solve); M elsewhere.
 	Stiffness RadauStiffness
 
 	// reactionKrylov puts λ-dependent forces on the Newton-Krylov path at every size, not

@@ -24,8 +24,15 @@ const (
 	RadauStiffnessBoth RadauStiffness = "both"
 )
 
-// radauStiffnessDefault is RadauStiffnessDefault's choice.
-const radauStiffnessDefault = RadauStiffnessNone
+// radauStiffnessDefault is RadauStiffnessDefault's choice: K_g in both systems. On the
+// joint route's 3D chain it took radau5's evaluations per step at fixed h from N = 100 to
+// 1000 from 1.6-6.9 × growth to 1.1-1.6 × (the products per solve at 1-1.6 at every N),
+// and over 20 ms adaptive 60-81 % fewer evaluations at N = 1000 with the same steps and
+// tip errors, 20-45 % fewer at N = 100, up to 12 % fewer at N = 10; on the slender 20-rod
+// chain (radius 1e-4 m) with the spin axes projected off (spinFreeStiffness) within the
+// runs' scatter of the mass part alone (BENCHMARKS.md, "radau5's preconditioner with the
+// geometric stiffness").
+const radauStiffnessDefault = RadauStiffnessBoth
 
 // complexStiffMassSolver is the optional capability of a dae.StiffMassSolver of solving
 // the mass matrix plus a complex multiple of the geometric stiffness,
@@ -39,6 +46,15 @@ const radauStiffnessDefault = RadauStiffnessNone
 // x = xr + i·xi.
 type complexStiffMassSolver interface {
 	ComplexStiffMassSolve(xr, xi []float64, t float64, q, br, bi, kg []float64, k complex128)
+}
+
+// spinFreeStiffness is the optional capability of a dae.StiffMassSolver of writing K_g's
+// body matrices with each slender body's spin axis projected off (joint.System's
+// SpinFreeGeometricStiffness: the terms of K_m that couple a rod's spin to its bending
+// are not the joint coordinates' stiffness, and beside a rod's small spin inertia they
+// made the preconditioner worse than M alone); radauStiff takes them when offered.
+type spinFreeStiffness interface {
+	SpinFreeGeometricStiffness(kg []float64, t float64, q, v, a, lambda []float64)
 }
 
 // radauStiff is the geometric stiffness in radauKrylov's mass parts (RadauStiffness). On
@@ -58,10 +74,13 @@ type complexStiffMassSolver interface {
 // K_g is that of the loads at the forward-dynamics accelerations a_fd = M(q₀)⁻¹ f(t₀,
 // q₀, v₀) (dae.ForwardDynamicsSolver; y₀'s a without it), the accelerations whose (M a)_q
 // the scaled rows' derivative holds (as hht's massNewton.stiffenFD), taken at every
-// Newton-Krylov Jacobian. With constraint rows (loops, drives) the stiffened Schur
+// Newton-Krylov Jacobian, with slender bodies' spin axes projected off where the system
+// offers it (spinFreeStiffness: without it radau5 took 5-10 × the evaluations on the
+// 20-rod chain of radius 1e-4 m). With constraint rows (loops, drives) the stiffened Schur
 // complement G (M + K_g/c²)⁻¹ Gᵀ would be complex: those systems keep M.
 type radauStiff struct {
 	st       dae.StiffMassSolver
+	sf       spinFreeStiffness      // nil: st's GeometricStiffness
 	cst      complexStiffMassSolver // nil: the complex system keeps M
 	fd       dae.ForwardDynamicsSolver
 	real     bool // K_g in the real system
@@ -112,7 +131,8 @@ func (k *radauKrylov) useStiffness(s RadauStiffness) error {
 	nq := k.nq
 	vec := func() []float64 { return make([]float64, nq) }
 	fd, _ := k.se.sys.(dae.ForwardDynamicsSolver)
-	k.stiff = &radauStiff{st: st, cst: cst, fd: fd, real: re, cplx: cx, kg: make([]float64, st.GeometricStiffnessLen()),
+	sf, _ := k.se.sys.(spinFreeStiffness)
+	k.stiff = &radauStiff{st: st, sf: sf, cst: cst, fd: fd, real: re, cplx: cx, kg: make([]float64, st.GeometricStiffnessLen()),
 		afd: vec(), wr: vec(), wi: vec(), br: vec(), bi: vec(), q0: vec()}
 	return nil
 }
@@ -129,7 +149,11 @@ func (s *radauStiff) stiffen(se *semiExplicit, t float64, y0 []float64) {
 	} else {
 		copy(s.afd, a)
 	}
-	s.st.GeometricStiffness(s.kg, t, q, v, s.afd, nil)
+	if s.sf != nil {
+		s.sf.SpinFreeGeometricStiffness(s.kg, t, q, v, s.afd, nil)
+	} else {
+		s.st.GeometricStiffness(s.kg, t, q, v, s.afd, nil)
+	}
 	copy(s.q0, q)
 	s.t0, s.on = t, true
 	s.evaluate++

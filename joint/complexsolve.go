@@ -1,5 +1,7 @@
 package joint
 
+import "math"
+
 // The articulated-body recursion in complex arithmetic, for radau5's complex Newton system
 // (Hairer & Wanner 1996, IV.8): with c = (α+iβ)/h the mass part of c²K − J's a-block with
 // the geometric stiffness is M + K_g/c², a complex symmetric (not Hermitian) matrix, since
@@ -224,4 +226,99 @@ func (s *System) ComplexStiffMassSolve(xr, xi []float64, t float64, q, br, bi, k
 		s.cfac.factor(s.m, s.w, kg, k)
 	}
 	s.cfac.solve(s.m, s.w, xr, xi, br, bi)
+}
+
+// slenderRatio bounds a slender body: its smallest principal moment of inertia about its
+// centre of mass is at most slenderRatio times the middle one (a rod, whose spin about its
+// axis is light).
+const slenderRatio = 0.1
+
+// SpinFreeGeometricStiffness writes the body matrices K_m of GeometricStiffness at
+// (t, q, v, a) with the multipliers lambda, each slender body's (slenderRatio) projected
+// off its spin axis â, the principal axis of its smallest moment of inertia:
+// K_m ← (1 − ââᵀ) K_m (1 − ââᵀ). K_m is the second variation of the loads' potential
+// under a rotation vector φ of the body; in joint coordinates (Cardan sequences) the
+// rotation about a rod's axis and its bending compose in an order, and the true stiffness
+// couples them otherwise than K_m's terms ½|r| F_⊥ between â and the bending axes. Beside
+// the spin inertia of a slender rod those terms dominate the a-block: on the 20-rod chain
+// of radius 1e-4 m (spin inertia 5e-9 kg m²), M + h²K_g/γ² left eigenvalues of the
+// preconditioned matrix 0.86 from 1 at h = 8 ms where M alone left 2e-3, and radau5 took
+// 5-10 × the evaluations; projected, 6e-4, below M's at every radius tried (1e-2, 1e-3,
+// 1e-4 m; BENCHMARKS.md, "radau5's preconditioner with the geometric stiffness"). For
+// radau5's preconditioner (integrate's radauStiff); dae.StiffMassSolver's solves take the
+// result as they take GeometricStiffness's.
+func (s *System) SpinFreeGeometricStiffness(kg []float64, t float64, q, v, a, lambda []float64) {
+	s.GeometricStiffness(kg, t, q, v, a, lambda)
+	w := s.w
+	for i := range s.m.prims {
+		if w.bare[i] {
+			continue
+		}
+		ax, ok := slenderAxis(s.m.prims[i].body.Inertia)
+		if !ok {
+			continue
+		}
+		u := w.R[i].mulv(ax)
+		K := mat3ByRows(kg[kgSize*i:])
+		var P, PK mat3
+		for r := range 3 {
+			for c := range 3 {
+				P[r][c] = -u[r] * u[c]
+			}
+			P[r][r]++
+		}
+		for r := range 3 {
+			for c := range 3 {
+				var x float64
+				for e := range 3 {
+					x += K[r][e] * P[e][c]
+				}
+				PK[r][c] = x
+			}
+		}
+		for r := range 3 {
+			for c := range 3 {
+				var x float64
+				for e := range 3 {
+					x += P[r][e] * PK[e][c]
+				}
+				kg[kgSize*i+3*r+c] = x
+			}
+		}
+	}
+}
+
+// slenderAxis returns the principal axis of the smallest moment of the inertia tensor J
+// (body frame) and whether that moment is at most slenderRatio times the middle one.
+func slenderAxis(J [3][3]float64) (vec3, bool) {
+	A := mat3(J)
+	V := identity3()
+	for range 50 {
+		off := math.Abs(A[0][1]) + math.Abs(A[0][2]) + math.Abs(A[1][2])
+		if off <= 1e-15*(math.Abs(A[0][0])+math.Abs(A[1][1])+math.Abs(A[2][2])) {
+			break
+		}
+		for p := range 2 {
+			for r := p + 1; r < 3; r++ {
+				jacobiRotate(&A, &V, p, r)
+			}
+		}
+	}
+	lo, mid := 0, 0
+	d := [3]float64{A[0][0], A[1][1], A[2][2]}
+	for i := 1; i < 3; i++ {
+		if d[i] < d[lo] {
+			lo = i
+		}
+	}
+	first := true
+	for i := range 3 {
+		if i != lo && (first || d[i] < d[mid]) {
+			mid, first = i, false
+		}
+	}
+	if !(d[lo] <= slenderRatio*d[mid]) {
+		return vec3{}, false
+	}
+	return vec3{V[0][lo], V[1][lo], V[2][lo]}, true
 }

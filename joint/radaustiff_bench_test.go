@@ -84,3 +84,43 @@ func BenchmarkRadau5StiffWindow(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRadau5StiffStage is BenchmarkRadau5StiffFixed's rows with the coupled stage
+// iteration (Newton.Jacobian every-iteration, each stage's J at its iterate), with the
+// mass part alone and with K_g in both systems: whether the Newton iterations per step
+// that still grow with N at the frozen J (its q columns at the step start) fall when
+// each stage's products are taken at its iterate. It reports fixedStepCounts' counts and
+// stage-prod/solve, the coupled solves' GMRES products per solve (three evaluations each). Run:
+//
+//	go test -run X -bench Radau5StiffStage -benchtime 10x ./joint/
+func BenchmarkRadau5StiffStage(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		var sys *joint.System
+		starts := map[float64]integrate.State{}
+		for _, t0 := range []float64{0, 0.25} {
+			for _, h := range []float64{0.65, 1.3, 2.6} {
+				for _, kg := range []integrate.RadauStiffness{integrate.RadauStiffnessNone, integrate.RadauStiffnessBoth} {
+					b.Run(fmt.Sprintf("N=%d/t0=%g/h=%gms/kg=%s", n, t0, h, kg), func(b *testing.B) {
+						if sys == nil {
+							var err error
+							var s integrate.State
+							if sys, s, err = Chain3D(n); err != nil {
+								b.Fatal(err)
+							}
+							starts[0] = s
+						}
+						if _, ok := starts[t0]; !ok {
+							starts[t0] = stateAt(b, sys, starts[0], t0)
+						}
+						s := starts[t0]
+						m := &integrate.Radau5{Stiffness: kg, Newton: radau5Iteration("stage")}
+						fixedStepCounts(b, m, sys, s.Clone(), h*1e-3)
+						if sg := m.StageKrylovCounts(); sg.Solves > 0 {
+							b.ReportMetric(float64(sg.Products)/float64(sg.Solves), "stage-prod/solve")
+						}
+					})
+				}
+			}
+		}
+	}
+}
