@@ -284,7 +284,10 @@
 // scaled rows differentiate to (massNewton.stiffenFD, genAlphaWork.loadAccel), one
 // Newton-Euler pass; on long loaded chains it takes most of the products the mass part
 // alone needs (BENCHMARKS.md, "The geometric stiffness in the joint route's
-// preconditioner"). radau5 (one factorization serves a real and a complex shift),
+// preconditioner"). radau5 puts M + K_g/c² in its real and complex systems on trees
+// without constraint rows, the complex one by a complex articulated-body solve, K_g of
+// the forward-dynamics accelerations at the step start with slender bodies' spin axes
+// projected off (radauStiff; its complex shift c = (α+iβ)/h makes 1/c² mostly imaginary);
 // ali3/ali1 and gcp-newmark/gcp-fv keep the mass part (each measured with K_g: no gain in
 // CPU time). It is a property of the system, not an option: the residual is exact, so a
 // converged iterate solves the same equations as with the dense matrix

@@ -141,6 +141,13 @@ type Radau5 struct {
 	// directional derivatives it takes otherwise (radauKrylov.jvExact) [false].
 	DifferenceProducts bool
 
+	// Stiffness chooses where the Newton-Krylov path's preconditioner takes the geometric
+	// stiffness K_g beside M in its a-blocks (radauStiff): the complex system, the real
+	// one, both or neither [RadauStiffnessDefault: both]. Only on trees without constraint
+	// rows whose system offers dae.StiffMassSolver (and, for the complex system, a complex
+	// articulated-body solve); M elsewhere.
+	Stiffness RadauStiffness
+
 	// reactionKrylov puts λ-dependent forces on the Newton-Krylov path at every size, not
 	// only above massNewtonDenseMax coordinates (massNewtonFor): for tests that compare the
 	// paths on small models.
@@ -325,6 +332,9 @@ func (m *Radau5) Init(sys dae.System, start State, ctl StepControl) error {
 	w := newRadauWork(se, se, NewState(nq, nc), m.ApproxJacobian, m.reactionKrylov, m.DifferenceProducts)
 	w.sys = sys
 	w.approx = m.ApproxJacobian
+	if err := w.kry.useStiffness(m.Stiffness); err != nil {
+		return err
+	}
 	if err := w.chooseIteration(&ns); err != nil {
 		return err
 	}

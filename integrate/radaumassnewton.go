@@ -56,19 +56,16 @@ import (
 // operator amplifies them), the first cause found of radau5's Newton failures there
 // (BENCHMARKS.md, "radau5's Newton iteration on the 1000-rod chain"; not fixed).
 //
-// The a-block stays M on dae.StiffMassSolver systems too. With the geometric stiffness
-// beside it, M + K_g h²/|α+iβ|² for both systems (commit abdc794), GMRES took as many
-// products on the joint route's 3D chain (its preconditioned residual falls by about 10
-// per product at N = 100 with or without K_g: the h² term is not what sets radau5's three
-// products per solve at its forcing term 1e-3) and 25 % more residual evaluations on the
-// driven RSSR four-bar, whose loop-closure loads K_g leaves out (BENCHMARKS.md, "The
-// geometric stiffness in radau5's and bdf's preconditioners"). Retried with the
-// noise-balanced products (session 11, commit a5d98db: the real system's a-block
-// M + K_g h²/γ², the Schur complement on δq, the complex system on M): the real system's
-// products per solve fell by 14-40 % at N = 100 and 1000, but the steps and Newton
-// failures, not the products, set radau5's cost there, and N = 10 and 100 took up to
-// 13 % more evaluations per simulated time (BenchmarkChainStepCounts; BENCHMARKS.md, "The geometric
-// stiffness in radau5's real system, retried").
+// On trees without constraint rows whose system offers dae.StiffMassSolver (the joint
+// route's open chains) the a-blocks take the geometric stiffness by default, M + K_g/c²
+// in both systems, the complex one by a complex articulated-body solve (radauStiff,
+// Radau5.Stiffness; session 18): on the 1000-rod chain at the fixed steps 0.65-2.6 ms the
+// products per complex solve fall from 3.4-19 to 1.2-1.4 and per real solve from 2.9-6.9
+// to 1.0-1.6, the evaluations per step from 31-172 to 19-33 (BENCHMARKS.md, "radau5's
+// preconditioner with the geometric stiffness"). Earlier, with K_g h²/|α+iβ|² for both
+// systems (the wrong phase for the complex one; commit abdc794) or in the real system
+// alone (session 11, commit a5d98db), it did not pay: the complex system's products set
+// radau5's cost on the long chain, and the real K_g alone leaves them.
 //
 // With ApproxJacobian the matrix RADAU5 is given (semiExplicit.approxJacobian, which
 // neglects the derivatives of f, M and G) is exactly this mass part, so each system is
@@ -110,6 +107,9 @@ type radauKrylov struct {
 	// accel makes solveMass read the force rows r_a as M(q₀)⁻¹ r_a
 	// (massSchur.SolveAccelerations), for the coupled stage solves (radauStages).
 	accel bool
+	// stiff puts the geometric stiffness beside M in the a-blocks (Radau5.Stiffness,
+	// radauStiff), or nil.
+	stiff *radauStiff
 }
 
 // radauGMRESRTol is the forcing term of radau5's GMRES solves, relative in the scaled
@@ -434,9 +434,13 @@ func (k *radauKrylov) solveMass(ur, ui []float64, c complex128) {
 			lr[j], li[j] = -(cr*lr[j]-ci*li[j])-dot(g, vr), -(cr*li[j]+ci*lr[j])-dot(g, vi)
 		}
 	}
-	k.schurSolve(ar, lr) // ar holds δa, lr δλ
-	if cplx {
-		k.schurSolve(ai, li)
+	if k.stiff.applies(cplx) { // nc = 0: no λ rows
+		k.stiff.solve(qr, qi, vr, vi, ar, ai, c, cplx)
+	} else {
+		k.schurSolve(ar, lr) // ar holds δa, lr δλ
+		if cplx {
+			k.schurSolve(ai, li)
+		}
 	}
 	for i := range nq {
 		dvr, dvi := cdiv(ar[i]+vr[i], ai[i]+vi[i], cr, ci)
@@ -529,6 +533,7 @@ func (w *radauWork) krylovJacobian() {
 		w.sys.ConstraintJacobian(se.G, w.cur.T, q)
 	}
 	w.kry.factor(w.cur.T, q, se.G)
+	w.kry.stiff.stiffen(se, w.cur.T, w.y0)
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	w.lin = w.kry

@@ -206,7 +206,7 @@ func (s *radauStages) solve(d1 []float64, crhs []complex128) {
 	for i, c := range crhs {
 		s.b[n+i], s.b[2*n+i] = real(c), imag(c)
 	}
-	if k.accel = k.mn.schur.solvesAccelerations(); k.accel {
+	if k.accel = k.mn.schur.solvesAccelerations() && k.stiff == nil; k.accel {
 		se := k.se
 		for j := range 3 {
 			a := s.b[j*n+se.ia() : j*n+se.il()]

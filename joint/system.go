@@ -34,6 +34,8 @@ type System struct {
 	react   []sv         // the cut rows' loads summed over each subtree (reaction.go)
 	tg      *tangentWork // the directional derivatives' work (tangent.go), at their first call
 	fdw     []float64    // ForwardDynamics' f + b with flexible bodies (nq), at its first call
+
+	cfac *complexFactor // ComplexStiffMassSolve's factorization (complexsolve.go), at its first call
 }
 
 var (
