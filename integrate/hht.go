@@ -1090,6 +1090,16 @@ func (m *HHT) ControlWarnings() []string {
 	return w.warnings(w.lad.fixed, "hht", dae.CoordinateName(w.sys, w.peakIdx), w.nq, "coordinates", "seed 004, eqs. 35-36")
 }
 
+// KrylovCounts returns the GMRES work of hht's Newton-Krylov corrector so far (zero off
+// it, on the dense or sparse matrix): one solve per Newton iteration, and the products
+// J z each took, one residual evaluation apiece (with diffNoise's measurements).
+func (m *HHT) KrylovCounts() KrylovCounts {
+	if m.w == nil || m.w.kr == nil {
+		return KrylovCounts{}
+	}
+	return m.w.kr.total
+}
+
 // predict starts an attempt of size h from the extrapolated unknowns (extrapolate).
 func (w *hhtWork) predict(h float64, _ bool) error {
 	w.hTry, w.qOfU = h, false
