@@ -529,6 +529,13 @@ const (
 	hhtCapRelax  = 1.1
 )
 
+// hhtRefactorProducts is the cost of a new factorization of the Newton-Krylov
+// preconditioner in GMRES products (massNewton.aged): K_g's Newton-Euler pass, the
+// articulated-body factorization in place of the first solve's sweeps and the unscaled
+// rows' product with M, against a product's residual evaluation and preconditioner solve
+// (BENCHMARKS.md, "hht's factorization rule and GMRES floor on the joint route").
+const hhtRefactorProducts = 1
+
 // failed lowers the predictor degree after a failed attempt: 1 after an error-test failure
 // (a rough solution: trust low degrees, seed 004, prediction stage), 0 after a corrector
 // failure.
@@ -544,7 +551,7 @@ func (w *hhtWork) failed(newton bool) {
 // matrix unless JacobianAuto may keep the last one: it converged fast and h stays within
 // the Deadband of the h it was assembled for.
 func (w *hhtWork) attempt(h float64) (usedFresh int, cause error) {
-	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale())
+	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale() || w.mn.aged(hhtRefactorProducts))
 }
 
 // newmark writes q₁, v₁ (eq. 2) and X₁ (eq. 9a) from the unknowns u.
@@ -949,6 +956,7 @@ func (w *hhtWork) krylov() {
 	copy(w.kb, w.du)
 	copy(w.ku, w.u)
 	w.mn.solved(w.kr.solve(w, w.kb))
+	w.mn.note(w.kr.products)
 	copy(w.u, w.ku)
 	copy(w.du, w.kb)
 }
