@@ -207,6 +207,11 @@ type hhtWork struct {
 	// qOfU says that q, v, X hold newmark(hTry) of the iterate u: increment leaves them so,
 	// and the residual that follows it in the Newton loop need not recompute them.
 	qOfU bool
+	// chord's measures: the products of the last GMRES solve and its relative residual
+	// after the first; chordSlow: a chord iteration of this attempt converged slowly.
+	lastProducts int
+	lastRel1     float64
+	chordSlow    bool
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -709,6 +714,7 @@ func (w *hhtWork) jacobian(t1, h float64) error {
 		} else {
 			w.mn.stiffen(t1, w.q, w.v, w.tq, w.u[w.nq:w.nq+w.nc], w.k.beta*h*h)
 		}
+		w.chordSlow = false
 		return w.mn.factor(t1, w.q, w.G, 1/(1+w.k.alpha)) // G nil when gFree
 	}
 	if w.mn != nil {
@@ -952,14 +958,53 @@ func (w *hhtWork) increment() float64 {
 // krylov overwrites w.du (holding −e) with the Newton increment J⁻¹(−e) of the exact
 // iteration matrix J of eq. 12, by GMRES on products J z (jacVec) preconditioned by the
 // mass part [M/(1+α) Gᵀ; G 0] (massNewton): M is never formed.
+//
+// The increment is P⁻¹(−e) itself, a chord step with the preconditioner P as the Newton
+// matrix and no product, when chord says P is that accurate; the corrector's rate test
+// then judges it as any increment.
 func (w *hhtWork) krylov() {
+	if w.chord() {
+		w.mn.solve(w.du)
+		w.mn.solved(true)
+		return
+	}
 	copy(w.kb, w.du)
 	copy(w.ku, w.u)
 	w.mn.solved(w.kr.solve(w, w.kb))
 	w.mn.note(w.kr.products)
+	w.lastProducts, w.lastRel1, w.chordSlow = w.kr.products, w.kr.rel1, false
 	copy(w.u, w.ku)
 	copy(w.du, w.kb)
 }
+
+// chord reports whether the next Newton increment is taken as P⁻¹(−e) (krylov): at the
+// first iteration of an attempt whose preconditioner was factorized at its predictor,
+// and at later iterations when the last GMRES solve took one product with a relative
+// residual below hhtChordRel after it (P⁻¹ J within that of the identity on the last
+// right side). A chord iteration whose rate θ exceeds hhtChordRel sends the attempt back
+// to GMRES and counts as a product above one toward a new factorization (massNewton.aged).
+// A reused preconditioner's first iteration always takes GMRES, which measures it: a
+// chord there failed attempts on the 400- and 1000-rod chains at tol 1e-4 (BENCHMARKS.md,
+// "hht's factorization rule and GMRES floor on the joint route"). JacobianEveryIteration
+// keeps GMRES at every iteration.
+func (w *hhtWork) chord() bool {
+	mon := &w.nw.mon
+	if mon.iter >= 2 && mon.theta > hhtChordRel && !w.chordSlow {
+		w.chordSlow = true
+		w.mn.note(2)
+	}
+	switch {
+	case w.chordSlow || w.nw.s.Jacobian == JacobianEveryIteration: // full Newton asked for
+		return false
+	case mon.iter == 0:
+		return w.nw.fresh
+	}
+	return w.lastProducts == 1 && w.lastRel1 < hhtChordRel
+}
+
+// hhtChordRel is chord's bound on GMRES's relative residual after one product and on a
+// chord iteration's rate: twice GMRES's forcing term gmresRTol.
+const hhtChordRel = 2 * gmresRTol
 
 // jacVec writes J z ≈ (e(u + εz) − e(u))/ε into dst (krylovSystem): the iteration matrix
 // of eq. 12 applied to z by a forward difference of the residual eq. 13, one evaluation
