@@ -972,6 +972,9 @@ func (w *hhtWork) krylov() {
 	copy(w.ku, w.u)
 	w.mn.solved(w.kr.solve(w, w.kb))
 	w.mn.note(w.kr.products)
+	if w.nw.mon.iter == 0 && !w.nw.fresh && w.kr.products == 1 {
+		w.mn.note(2) // the product a fresh factorization's chord would have saved
+	}
 	w.lastProducts, w.lastRel1, w.chordSlow = w.kr.products, w.kr.rel1, false
 	copy(w.u, w.ku)
 	copy(w.du, w.kb)
@@ -983,10 +986,12 @@ func (w *hhtWork) krylov() {
 // residual below hhtChordRel after it (P⁻¹ J within that of the identity on the last
 // right side). A chord iteration whose rate θ exceeds hhtChordRel sends the attempt back
 // to GMRES and counts as a product above one toward a new factorization (massNewton.aged).
-// A reused preconditioner's first iteration always takes GMRES, which measures it: a
-// chord there failed attempts on the 400- and 1000-rod chains at tol 1e-4 (BENCHMARKS.md,
-// "hht's factorization rule and GMRES floor on the joint route"). JacobianEveryIteration
-// keeps GMRES at every iteration.
+// A reused preconditioner's first iteration always takes GMRES, which measures it (a
+// chord there failed attempts on the 400- and 1000-rod chains at tol 1e-4), and its one
+// product counts toward a new factorization too (krylov: the product a fresh one's chord
+// would have saved; the 400-rod chain at tol 1e-6 then refactorizes about every other
+// step; BENCHMARKS.md, "hht's factorization rule and GMRES floor on the joint route").
+// JacobianEveryIteration keeps GMRES at every iteration.
 func (w *hhtWork) chord() bool {
 	mon := &w.nw.mon
 	if mon.iter >= 2 && mon.theta > hhtChordRel && !w.chordSlow {
