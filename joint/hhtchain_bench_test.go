@@ -15,8 +15,8 @@ import (
 // from its start to t = 0.15 s, once per iteration, at N = 100, 400 and 1000 and
 // tolerances 1e-6 and 1e-4 (the 400-rod chain of issue 15 item 5), and reports per
 // accepted step the CPU time, residual evaluations (the GMRES products among them), Newton
-// iterations, Jacobians (factorizations of the preconditioner), GMRES products per solve
-// and failed attempts. Its work is deterministic, so instructions per step (callgrind on
+// iterations, Jacobians (factorizations of the preconditioner), GMRES products per GMRES
+// solve (hht's chord iterations take none and are no solve) and failed attempts. Its work is deterministic, so instructions per step (callgrind on
 // -benchtime 1x) compare trees. Run:
 //
 //	go test -run X -bench Chain3DHHTRun -benchtime 1x ./joint/
