@@ -26,6 +26,7 @@ type gmres struct {
 	g, y     []float64    // rotated right side, coefficients
 	products int          // J z products of the last solve
 	rel      float64      // its residual estimate |g_k|/β relative to ‖P⁻¹b‖ (0 for b = 0)
+	rel1     float64      // the same after its first product: how far P⁻¹J is from I on P⁻¹b
 	total    KrylovCounts // over all solves, for the run's diagnostics
 	noise    *diffNoise   // the increment of the products, measured by this solver if measures
 	measures bool
@@ -61,7 +62,7 @@ func (s *gmres) solve(sys krylovSystem, b []float64) bool {
 	}
 	sys.precondition(b)
 	beta := norm2(b)
-	s.products, s.rel = 0, 0
+	s.products, s.rel, s.rel1 = 0, 0, 0
 	s.total.Solves++
 	if beta == 0 || math.IsNaN(beta) || math.IsInf(beta, 0) {
 		return true // x = 0, or a non-finite residual the caller reports
@@ -102,6 +103,9 @@ func (s *gmres) solve(sys krylovSystem, b []float64) bool {
 		s.g[j] *= s.cs[j]
 		k = j + 1
 		s.rel = math.Abs(s.g[j+1]) / beta
+		if j == 0 {
+			s.rel1 = s.rel
+		}
 		if reached = math.Abs(s.g[j+1]) <= s.rtol*beta || hn == 0; reached {
 			break
 		}

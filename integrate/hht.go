@@ -207,6 +207,11 @@ type hhtWork struct {
 	// qOfU says that q, v, X hold newmark(hTry) of the iterate u: increment leaves them so,
 	// and the residual that follows it in the Newton loop need not recompute them.
 	qOfU bool
+	// chord's measures: the products of the last GMRES solve and its relative residual
+	// after the first; chordSlow: a chord iteration of this attempt converged slowly.
+	lastProducts int
+	lastRel1     float64
+	chordSlow    bool
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -529,6 +534,13 @@ const (
 	hhtCapRelax  = 1.1
 )
 
+// hhtRefactorProducts is the cost of a new factorization of the Newton-Krylov
+// preconditioner in GMRES products (massNewton.aged): K_g's Newton-Euler pass, the
+// articulated-body factorization in place of the first solve's sweeps and the unscaled
+// rows' product with M, against a product's residual evaluation and preconditioner solve
+// (BENCHMARKS.md, "hht's factorization rule and GMRES floor on the joint route").
+const hhtRefactorProducts = 1
+
 // failed lowers the predictor degree after a failed attempt: 1 after an error-test failure
 // (a rough solution: trust low degrees, seed 004, prediction stage), 0 after a corrector
 // failure.
@@ -544,7 +556,7 @@ func (w *hhtWork) failed(newton bool) {
 // matrix unless JacobianAuto may keep the last one: it converged fast and h stays within
 // the Deadband of the h it was assembled for.
 func (w *hhtWork) attempt(h float64) (usedFresh int, cause error) {
-	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale())
+	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale() || w.mn.aged(hhtRefactorProducts))
 }
 
 // newmark writes q₁, v₁ (eq. 2) and X₁ (eq. 9a) from the unknowns u.
@@ -702,6 +714,7 @@ func (w *hhtWork) jacobian(t1, h float64) error {
 		} else {
 			w.mn.stiffen(t1, w.q, w.v, w.tq, w.u[w.nq:w.nq+w.nc], w.k.beta*h*h)
 		}
+		w.chordSlow = false
 		return w.mn.factor(t1, w.q, w.G, 1/(1+w.k.alpha)) // G nil when gFree
 	}
 	if w.mn != nil {
@@ -945,13 +958,58 @@ func (w *hhtWork) increment() float64 {
 // krylov overwrites w.du (holding −e) with the Newton increment J⁻¹(−e) of the exact
 // iteration matrix J of eq. 12, by GMRES on products J z (jacVec) preconditioned by the
 // mass part [M/(1+α) Gᵀ; G 0] (massNewton): M is never formed.
+//
+// The increment is P⁻¹(−e) itself, a chord step with the preconditioner P as the Newton
+// matrix and no product, when chord says P is that accurate; the corrector's rate test
+// then judges it as any increment.
 func (w *hhtWork) krylov() {
+	if w.chord() {
+		w.mn.solve(w.du)
+		w.mn.solved(true)
+		return
+	}
 	copy(w.kb, w.du)
 	copy(w.ku, w.u)
 	w.mn.solved(w.kr.solve(w, w.kb))
+	w.mn.note(w.kr.products)
+	if w.nw.mon.iter == 0 && !w.nw.fresh && w.kr.products == 1 {
+		w.mn.note(2) // the product a fresh factorization's chord would have saved
+	}
+	w.lastProducts, w.lastRel1, w.chordSlow = w.kr.products, w.kr.rel1, false
 	copy(w.u, w.ku)
 	copy(w.du, w.kb)
 }
+
+// chord reports whether the next Newton increment is taken as P⁻¹(−e) (krylov): at the
+// first iteration of an attempt whose preconditioner was factorized at its predictor,
+// and at later iterations when the last GMRES solve took one product with a relative
+// residual below hhtChordRel after it (P⁻¹ J within that of the identity on the last
+// right side). A chord iteration whose rate θ exceeds hhtChordRel sends the attempt back
+// to GMRES and counts as a product above one toward a new factorization (massNewton.aged).
+// A reused preconditioner's first iteration always takes GMRES, which measures it (a
+// chord there failed attempts on the 400- and 1000-rod chains at tol 1e-4), and its one
+// product counts toward a new factorization too (krylov: the product a fresh one's chord
+// would have saved; the 400-rod chain at tol 1e-6 then refactorizes about every other
+// step; BENCHMARKS.md, "hht's factorization rule and GMRES floor on the joint route").
+// JacobianEveryIteration keeps GMRES at every iteration.
+func (w *hhtWork) chord() bool {
+	mon := &w.nw.mon
+	if mon.iter >= 2 && mon.theta > hhtChordRel && !w.chordSlow {
+		w.chordSlow = true
+		w.mn.note(2)
+	}
+	switch {
+	case w.chordSlow || w.nw.s.Jacobian == JacobianEveryIteration: // full Newton asked for
+		return false
+	case mon.iter == 0:
+		return w.nw.fresh
+	}
+	return w.lastProducts == 1 && w.lastRel1 < hhtChordRel
+}
+
+// hhtChordRel is chord's bound on GMRES's relative residual after one product and on a
+// chord iteration's rate: twice GMRES's forcing term gmresRTol.
+const hhtChordRel = 2 * gmresRTol
 
 // jacVec writes J z ≈ (e(u + εz) − e(u))/ε into dst (krylovSystem): the iteration matrix
 // of eq. 12 applied to z by a forward difference of the residual eq. 13, one evaluation
@@ -1088,6 +1146,16 @@ func (m *HHT) ControlWarnings() []string {
 		return nil
 	}
 	return w.warnings(w.lad.fixed, "hht", dae.CoordinateName(w.sys, w.peakIdx), w.nq, "coordinates", "seed 004, eqs. 35-36")
+}
+
+// KrylovCounts returns the GMRES work of hht's Newton-Krylov corrector so far (zero off
+// it, on the dense or sparse matrix): one solve per Newton iteration, and the products
+// J z each took, one residual evaluation apiece (with diffNoise's measurements).
+func (m *HHT) KrylovCounts() KrylovCounts {
+	if m.w == nil || m.w.kr == nil {
+		return KrylovCounts{}
+	}
+	return m.w.kr.total
 }
 
 // predict starts an attempt of size h from the extrapolated unknowns (extrapolate).

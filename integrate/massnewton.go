@@ -36,6 +36,9 @@ type massNewton struct {
 	trial      int       // 1: fallback made, its retry not begun; 2: the retry is under way
 	x          []float64 // scaleRows' M(q)⁻¹ r (nq)
 	k          float64   // the factor on K_g of the next factorization (stiffen), 0: none
+	// excess counts the GMRES products above one per solve since the last factorization
+	// (note), which aged compares with a factorization's cost.
+	excess int
 }
 
 // attempt begins an attempt of the method. After a fallback whose attempt with the exact
@@ -126,6 +129,7 @@ func (m *massNewton) factor(t float64, q []float64, G *mat.Dense, c float64) err
 		m.G.Copy(G)
 	}
 	m.c, m.simplified = c, true
+	m.excess = 0
 	m.schur.stiff = m.k / c
 	m.k = 0
 	err := m.schur.factor(t, q, m.G)
@@ -196,6 +200,22 @@ func (m *massNewton) solved(reached bool) {
 		m.missed = true
 	}
 }
+
+// note counts a Krylov solve's products above the one every solve takes (aged).
+func (m *massNewton) note(products int) {
+	if m != nil && products > 1 {
+		m.excess += products - 1
+	}
+}
+
+// aged reports whether the simplified matrix in use has cost, in GMRES products above one
+// per solve since it was factorized (note), at least cost products, the price of a new
+// factorization in products: the rule of the rent-or-buy problem, which for products per
+// step growing linearly with the factorization's age refactorizes at the period that
+// minimizes the work per step (with e the excess of a step k steps after the
+// factorization, e = c k, the work per step over a period T is (cost + c T²/2)/T, least
+// at c T²/2 = cost).
+func (m *massNewton) aged(cost int) bool { return m.inUse() && m.excess >= cost }
 
 // distrusted reports whether a converged verdict must be refused: the last increment
 // came from a Krylov solve that missed its tolerance, so its small norm says nothing about
