@@ -128,13 +128,25 @@ func newALIKrylov(w *aliWork, sys dae.System) *aliKrylov {
 	if nc > 0 {
 		k.G1 = mat.NewDense(nc, nq, nil)
 	}
-	if k.tan.st != nil {
-		k.kg.x, k.kg.u, k.kg.y, k.kg.s = vec(nq), vec(nq), vec(nc), massSchurOf(sys)
-		if nc > 0 {
-			k.kg.G = mat.NewDense(nc, nq, nil)
-		}
-	}
 	return k
+}
+
+// stiffens turns the rule aliStiffness on (on a dae.StiffMassSolver system) or off; k may
+// be nil (the dense path).
+func (k *aliKrylov) stiffens(on bool) {
+	if k == nil {
+		return
+	}
+	if !on || k.tan.st == nil {
+		k.kg = aliStiffness{}
+		return
+	}
+	nq, nc := k.w.nq, k.w.nc
+	k.kg = aliStiffness{x: make([]float64, nq), u: make([]float64, nq), y: make([]float64, nc),
+		s: massSchurOf(k.w.sys)}
+	if nc > 0 {
+		k.kg.G = mat.NewDense(nc, nq, nil)
+	}
 }
 
 // meanMassTrace is trace(M(t, q)) by nq products M e_i: O(nq) recursions, once per run
