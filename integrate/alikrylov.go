@@ -164,14 +164,13 @@ func (k *aliKrylov) meanMassTrace(t float64, q []float64) float64 {
 	return tr
 }
 
-// factor prepares the tangent's preconditioner at the iterate (aliWork.factor). It takes
-// no geometric stiffness on dae.StiffMassSolver systems: with (h²/4) K_g beside M in F's
-// preconditioner, or in the scaling itself ((M + (h²/4) K_g)⁻¹R), the 3D chain's GMRES
-// products stayed at one per solve up to N = 1000 where M alone needs 2-3 at 0.4-0.8 ms,
-// but K_g's Newton-Euler pass and the stiffer recursion made a step 25-70 % dearer at
-// N = 100, and multi-index's longer steps on the 4-rod chain 3 times less accurate
-// (BENCHMARKS.md, "ali3 and ali1 on the forward-dynamics residual"; before, commit
-// bb913b3 on R itself: no CPU gain, and no help at 0.5 ms on 1000 rods).
+// factor prepares the tangent's preconditioner at the iterate (aliWork.factor): M +
+// βGᵀG, and when the rule aliStiffness asks for it, M + (h²/4)K_g + βGᵀG at the next
+// increment, where K_g's loads are at hand. Session 13 measured K_g always in (25-70 %
+// dearer at N = 100, where one product per solve needs none) or in the scaling
+// ((M + (h²/4) K_g)⁻¹R: multi-index's longer steps on the 4-rod chain 3 times less
+// accurate) (BENCHMARKS.md, "ali3 and ali1 on the forward-dynamics residual"); the rule
+// buys it only where GMRES needs more than one product.
 func (k *aliKrylov) factor() error {
 	w := k.w
 	h := w.hTry
