@@ -70,7 +70,41 @@ type aliKrylov struct {
 	tq         float64 // tₙ₊₁, where F is evaluated
 
 	rf *aliKrylovReaction // λ-dependent forces (alikrylovreaction.go), or nil
+
+	kg aliStiffness // K_g in the tangent's preconditioner, bought by GMRES's products
 }
+
+// aliStiffness is the rule that puts the geometric stiffness into F's preconditioner,
+// (M + c K_g + βGᵀG)⁻¹M with c = h²/4, on dae.StiffMassSolver systems ("rent or buy"):
+// the preconditioner stays (M + βGᵀG)⁻¹M, which costs no recursion, while GMRES takes one
+// product per solve; once the products above one per solve reach aliKgBuy, K_g is taken
+// at the next first iterate with its d'Alembert loads at the forward-dynamics
+// accelerations x = q̈ − F/c of F's rows (F = c(q̈ − x) without the penalty), the
+// accelerations F's derivative (M⁻¹)_q R = −M⁻¹(M x)_q holds, and kept with its point
+// until the products above one per solve since then reach aliKgRefactor (the
+// factorization's age). Measured on the 3D chain: BENCHMARKS.md, "ali3 and ali1 with K_g
+// at the forward-dynamics accelerations".
+type aliStiffness struct {
+	on      bool       // the preconditioner holds K_g (factored at the point of k.tan)
+	due     bool       // take K_g afresh at the next first iterate
+	pending bool       // factor deferred to increment, where x is at hand
+	excess  int        // GMRES products above one per solve since the last factorization or decision
+	h       float64    // the step of the factorization (c = h²/4)
+	s       *massSchur // M + cK_g + βGᵀG at its point (aliKrylov.tan keeps M⁻¹Gᵀ at the iterate for the products)
+	G       *mat.Dense // G at s's point
+	x       []float64
+	u       []float64
+	y       []float64
+}
+
+// aliKgBuy and aliKgRefactor are the rule's thresholds in GMRES products above one per
+// solve: a factorization (one Newton-Euler pass for K_g, nc stiff solves for Y) costs
+// about one product; buying K_g adds a K_g product and a stiff solve to every GMRES
+// iteration, so it waits for a few excess products.
+const (
+	aliKgBuy      = 2
+	aliKgRefactor = 2
+)
 
 // newALIKrylov returns the path for sys, or nil when sys lacks dae.MassSolver or
 // dae.MassMultiplier or has Pfaffian rows (which the methods refuse).
@@ -97,6 +131,24 @@ func newALIKrylov(w *aliWork, sys dae.System) *aliKrylov {
 	return k
 }
 
+// stiffens turns the rule aliStiffness on (on a dae.StiffMassSolver system) or off; k may
+// be nil (the dense path).
+func (k *aliKrylov) stiffens(on bool) {
+	if k == nil {
+		return
+	}
+	if !on || k.tan.st == nil {
+		k.kg = aliStiffness{}
+		return
+	}
+	nq, nc := k.w.nq, k.w.nc
+	k.kg = aliStiffness{x: make([]float64, nq), u: make([]float64, nq), y: make([]float64, nc),
+		s: massSchurOf(k.w.sys)}
+	if nc > 0 {
+		k.kg.G = mat.NewDense(nc, nq, nil)
+	}
+}
+
 // meanMassTrace is trace(M(t, q)) by nq products M e_i: O(nq) recursions, once per run
 // (the penalty's scale, newALIWork).
 func (k *aliKrylov) meanMassTrace(t float64, q []float64) float64 {
@@ -112,17 +164,22 @@ func (k *aliKrylov) meanMassTrace(t float64, q []float64) float64 {
 	return tr
 }
 
-// factor prepares the tangent's preconditioner at the iterate (aliWork.factor). It takes
-// no geometric stiffness on dae.StiffMassSolver systems: with (h²/4) K_g beside M in F's
-// preconditioner, or in the scaling itself ((M + (h²/4) K_g)⁻¹R), the 3D chain's GMRES
-// products stayed at one per solve up to N = 1000 where M alone needs 2-3 at 0.4-0.8 ms,
-// but K_g's Newton-Euler pass and the stiffer recursion made a step 25-70 % dearer at
-// N = 100, and multi-index's longer steps on the 4-rod chain 3 times less accurate
-// (BENCHMARKS.md, "ali3 and ali1 on the forward-dynamics residual"; before, commit
-// bb913b3 on R itself: no CPU gain, and no help at 0.5 ms on 1000 rods).
+// factor prepares the tangent's preconditioner at the iterate (aliWork.factor): M +
+// βGᵀG, and when the rule aliStiffness asks for it, M + (h²/4)K_g + βGᵀG at the next
+// increment, where K_g's loads are at hand. Session 13 measured K_g always in (25-70 %
+// dearer at N = 100, where one product per solve needs none) or in the scaling
+// ((M + (h²/4) K_g)⁻¹R: multi-index's longer steps on the 4-rod chain 3 times less
+// accurate) (BENCHMARKS.md, "ali3 and ali1 on the forward-dynamics residual"); the rule
+// buys it only where GMRES needs more than one product.
 func (k *aliKrylov) factor() error {
 	w := k.w
 	h := w.hTry
+	// with constraint rows the preconditioner's βGᵀG must follow the iterate (β = α in
+	// index 1, and a G at an older point made ali1's four-bar diverge): refactored with
+	// tan, K_g with it
+	if g := &k.kg; g.x != nil && (g.due || g.on && (g.h != h || w.nc > 0)) {
+		g.pending = true // increment factors with K_g at x (aliStiffness)
+	}
 	beta := w.alpha
 	if w.index == 3 {
 		beta = w.alpha3 * h * h / 4
@@ -131,6 +188,50 @@ func (k *aliKrylov) factor() error {
 	w.stats.Jacobians++
 	w.stats.Factorizations++
 	return k.tan.factor(w.cur.T+h, w.q, w.G)
+}
+
+// factorStiff factors M + (h²/4)K_g + βGᵀG at the iterate with K_g's d'Alembert loads at
+// the forward-dynamics accelerations x = q̈ − F_b/c (F_b = c(q̈ + M⁻¹ℓ) without the
+// penalty) and the loop closures' loads at λ*.
+func (k *aliKrylov) factorStiff(t float64) {
+	w, g := k.w, &k.kg
+	h := w.hTry
+	c := k.rowScale()
+	for i, f := range k.Fb {
+		g.x[i] = w.a[i] - f/c
+	}
+	beta := w.alpha
+	if w.index == 3 {
+		beta = w.alpha3 * h * h / 4
+	}
+	s := g.s
+	s.shift = 1 / beta
+	s.stiff = h * h / 4
+	s.st.GeometricStiffness(s.kg, t, w.q, w.v, g.x, w.lamStar)
+	if w.nc > 0 {
+		g.G.Copy(w.G)
+	}
+	w.stats.Factorizations++
+	g.on, g.due, g.pending, g.excess, g.h = true, false, false, 0, h
+	if err := s.factor(t, w.q, g.G); err != nil {
+		g.on = false
+		k.missed = true
+	}
+}
+
+// counted records a GMRES solve's products in the rule (aliStiffness).
+func (k *aliKrylov) counted(reached bool) {
+	g := &k.kg
+	if g.x == nil {
+		return
+	}
+	g.excess += k.kr.products - 1
+	switch {
+	case !reached && g.on:
+		g.due = true
+	case !g.on && g.excess >= aliKgBuy, g.on && g.excess >= aliKgRefactor:
+		g.due, g.excess = true, 0
+	}
 }
 
 // increment writes the Newton increment −J⁻¹r of the unknowns into w.dx by GMRES.
@@ -164,10 +265,16 @@ func (k *aliKrylov) increment() {
 		}
 		k.forwardDynamics(k.F0, t, w.q, w.a, k.r1)
 	}
+	k.missed = false
+	if k.kg.pending {
+		k.factorStiff(t)
+	}
 	for i, f := range k.F0 {
 		w.dx[i] = -f
 	}
-	k.missed = !k.kr.solve(k, w.dx)
+	reached := k.kr.solve(k, w.dx)
+	k.counted(reached)
+	k.missed = k.missed || !reached
 	if k.rf != nil {
 		k.missed = k.missed || k.rf.failed || w.al.err != nil
 	}
@@ -311,6 +418,24 @@ func (k *aliKrylov) addPenalty(dst, z []float64, t, eps float64) {
 // precondition applies (M + βGᵀG)⁻¹ M = I − Y (G Y + I/β)⁻¹ G (krylovSystem), Y = M⁻¹ Gᵀ
 // and the Cholesky factor of G Y + I/β from the factorization (massSchur.factorize).
 func (k *aliKrylov) precondition(x []float64) {
+	if k.kg.on { // x − (M + cK_g + βGᵀG)⁻¹(cK_g + βGᵀG)x
+		s := k.kg.s
+		u := k.kg.u
+		clear(u)
+		s.st.AddGeometricStiffnessMul(u, s.t, s.q, x, s.kg, s.stiff)
+		for c := range s.nc {
+			gx := dot(s.G.RawRowView(c), x) / s.shift
+			for j, g := range s.G.RawRowView(c) {
+				u[j] += g * gx
+			}
+		}
+		clear(k.kg.y)
+		s.Solve(u, k.kg.y)
+		for i, v := range u {
+			x[i] -= v
+		}
+		return
+	}
 	s := k.tan
 	if s.nc == 0 {
 		return

@@ -358,8 +358,10 @@
 // ali3, ali1 and multi-index (alikrylov.go) solve their tangent matrix of seed 001 eqs.
 // 6-9 by GMRES on differences of the equation of motion with λ* held plus the penalty's
 // column, preconditioned by M + βΦ_qᵀΦ_q (β = αh²/4 or α) through massSchur with Woodbury's
-// identity (G M⁻¹ Gᵀ + I/β, positive definite whatever the rank of Φ_q); their
-// projections apply M + αΦ_qᵀΦ_q the same way. With λ-dependent forces (joint friction)
+// identity (G M⁻¹ Gᵀ + I/β, positive definite whatever the rank of Φ_q), multi-index (and
+// ali3 / ali1 with GeometricStiffness) by M + (h²/4)K_g + βΦ_qᵀΦ_q once GMRES takes more
+// than one product per solve, K_g's d'Alembert loads at the forward-dynamics accelerations
+// of the residual's rows (aliStiffness); their projections apply M + αΦ_qᵀΦ_q the same way. With λ-dependent forces (joint friction)
 // at every size their residual is the dense path's (f_λ pressed by λ̂ of eq. 17 at the
 // iterate) and each product adds −∂f_λ/∂λ δλ̂, δλ̂ from the linearized eq. 17 by the
 // fixed-point iteration on λ (alikrylovreaction.go): no ∂f_λ matrix is formed.
