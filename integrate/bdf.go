@@ -189,6 +189,7 @@ type bdfWork struct {
 	ksc                []float64 // GMRES's variable scales 1/(h^(index−1) ewt) (bdfWork.krylov)
 	kyw                float64   // RMS norm of kyy/ksc
 	resRaw             []float64 // the dynamic rows before massNewton.scaleRows (nq)
+	kgD                []float64 // M(q)⁻¹ r_a at a factorization: K_g's loads at a − kgD (factorMass)
 	scaled             bool      // res's dynamic rows are scaled
 
 	// Fixed-step start; grid is allocated by setup, with FixedH only.
@@ -266,6 +267,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		w.kyy, w.kyPrime, w.kres = make([]float64, se.n), make([]float64, se.n), make([]float64, se.n)
 		w.ksc = make([]float64, se.n)
 		w.resRaw = make([]float64, nq)
+		w.kgD = make([]float64, nq)
 	} else {
 		w.allocDense()
 	}

@@ -254,8 +254,11 @@ func (w *bdfWork) fallback() bool { return w.mn().fallbackTo(w.allocDense) }
 
 // factorMass factorizes the preconditioner at the iterate's q with c = c_j. On a
 // system with K_g (dae.AsStiffMassSolver: no Pfaffian rows) its a-block is c_j² M + K_g,
-// K_g the geometric stiffness of the iterate's loads (its q, v, a, and the loop closures'
-// −Gᵀλ at its λ): eliminating δv and δa from c_j K − ∂φ/∂y leaves c_j² M + c_j C + K on
+// K_g the geometric stiffness of the iterate's loads (its q, v, the forward-dynamics
+// accelerations x = M(q)⁻¹(f − Gᵀλ) at its λ, and the loop closures' −Gᵀλ): with the
+// iterate's own a instead, the loaded 100-rod chain at h = 1.7 ms took 2 GMRES products per
+// Newton iteration instead of 1 (BENCHMARKS.md, "bdf's forms near O(N) on the joint route",
+// session 18); eliminating δv and δa from c_j K − ∂φ/∂y leaves c_j² M + c_j C + K on
 // δq, and K_g is the part of K = (M a)_q − f_q + (Gᵀλ)_q that the articulated-body
 // recursion takes (massNewton.stiffen); on the 3D chain it saves 15-30 % of the GMRES
 // products (BENCHMARKS.md, "The geometric stiffness in radau5's and bdf's
@@ -274,8 +277,19 @@ func (w *bdfWork) factorMass() error {
 	w.stats.Factorizations++
 	w.cjJ = w.cj
 	w.pm.cw = newConstraintWeights(w.se)
-	_, v, a, lambda, _ := w.se.blocks(w.yy) // K = ∂(M a − f + Gᵀλ)/∂q beside c_j² M at the iterate's loads
-	w.pm.mn.stiffen(t, q, v, a, lambda, 1)  // (off where K_g would miss loads: dae.AsStiffMassSolver)
+	_, v, a, lambda, _ := w.se.blocks(w.yy)
+	if mn := w.pm.mn; mn.schur.st != nil { // (off where K_g would miss loads: dae.AsStiffMassSolver)
+		// The dynamic rows are M(q_F) M(q)⁻¹ r_a, r_a = M a − f + Gᵀλ (residual, scaleRows),
+		// i.e. M(q_F)(a − x) with x = M(q)⁻¹(f − Gᵀλ) the forward-dynamics accelerations:
+		// their q-derivative holds (M x)_q, so K_g's d'Alembert loads are taken at x. d =
+		// M(q)⁻¹ r_a from the residual at this iterate (factor follows it; raw or scaled).
+		ra := w.res[w.se.ia() : w.se.ia()+w.nq]
+		if w.scaled {
+			ra = w.resRaw
+		}
+		mn.schur.ms.MassSolve(w.kgD, t, q, ra)
+		mn.stiffenFD(t, q, v, a, w.kgD, lambda, 1)
+	}
 	if err := w.pm.factor(t, q, w.se.G, w.cj); err != nil {
 		w.noteWorstResidual()
 		return err

@@ -457,3 +457,55 @@ func TestBDFMassNewtonShortSteps(t *testing.T) {
 		t.Errorf("%d dense fallbacks (or no Krylov path)", f)
 	}
 }
+
+// TestBDFMassPrecondStiffensAtForwardDynamics: bdf's preconditioner takes K_g's
+// d'Alembert loads at the forward-dynamics accelerations x = M(q)⁻¹(f − Gᵀλ), which its
+// scaled dynamic rows M(q_F)(a − x) differentiate to, not at the iterate's a: at an
+// iterate whose a is off x (as at the predictor, where the matrix is formed), the factored
+// K_g equals the one at x to rounding and differs from the one at a.
+func TestBDFMassPrecondStiffensAtForwardDynamics(t *testing.T) {
+	sys, s := jointChain3D(t, 4, 0.05, 10)
+	m := &BDF{Formulation: StabilizedIndex2}
+	if err := m.Init(sys, s, StepControl{RTol: 1e-4, ATol: 1e-4}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Step(math.Inf(1)); err != nil {
+		t.Fatal(err)
+	}
+	w := m.w
+	if w.pm == nil || w.pm.mn.schur.st == nil {
+		t.Fatal("no stiffened mass preconditioner on the joint chain")
+	}
+	nq := w.nq
+	q, v, a, lambda, _ := w.se.blocks(w.yy)
+	tt := w.cur.T + w.hTry
+	x := make([]float64, nq)
+	sys.Accelerations(x, tt, q, v) // open chain: x = M⁻¹ f
+	for i := range a {
+		a[i] = x[i] + 5*math.Sin(float64(3*i+1))
+	}
+	if err := w.residual(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.factorMass(); err != nil {
+		t.Fatal(err)
+	}
+	got := append([]float64(nil), w.pm.mn.schur.kg...)
+	atX := make([]float64, len(got))
+	atA := make([]float64, len(got))
+	sys.GeometricStiffness(atX, tt, q, v, x, lambda)
+	sys.GeometricStiffness(atA, tt, q, v, a, lambda)
+	var dx, da, ref float64
+	for i, g := range got {
+		dx = math.Max(dx, math.Abs(g-atX[i]))
+		da = math.Max(da, math.Abs(g-atA[i]))
+		ref = math.Max(ref, math.Abs(atX[i]))
+	}
+	t.Logf("|K_g − K_g(x)| = %.3g, |K_g − K_g(a)| = %.3g, |K_g(x)| = %.3g", dx, da, ref)
+	if dx > 1e-9*ref {
+		t.Errorf("factored K_g is %.3g from K_g at the forward-dynamics accelerations (scale %.3g)", dx, ref)
+	}
+	if da < 1e-3*ref {
+		t.Errorf("K_g at a and at x agree to %.3g (scale %.3g): the test's a is not off x", da, ref)
+	}
+}
