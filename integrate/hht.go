@@ -965,7 +965,11 @@ func (w *hhtWork) chordPoor(norm float64) bool {
 	return norm > hhtChordRedoRate*mon.prev || mon.wouldDiverge(norm)
 }
 
-// hhtChordRedoRate is chordPoor's bound on a chord increment's rate.
+// hhtChordRedoRate is chordPoor's bound on a chord increment's rate. On the 1000-rod chain
+// at tol 1e-4 with a factorization at every step (BENCHMARKS.md, "hht's chord step that
+// falls back to GMRES within the attempt") 0.1 and 0.3 redo the same one increment and
+// remove the Newton failure; 2e-2 (hhtChordRel) redid three, more evaluations and a
+// larger error.
 const hhtChordRedoRate = 0.1
 
 // apply adds the increment w.du to the iterate u, updates q, v, X from it (newmark) and
@@ -1030,7 +1034,9 @@ func (w *hhtWork) krylov() {
 // and at later iterations when the last GMRES solve took one product with a relative
 // residual below hhtChordRel after it (P⁻¹ J within that of the identity on the last
 // right side). A chord iteration whose rate θ exceeds hhtChordRel sends the attempt back
-// to GMRES and counts as a product above one toward a new factorization (massNewton.aged).
+// to GMRES and counts as a product above one toward a new factorization (massNewton.aged);
+// one whose rate exceeds hhtChordRedoRate, or that the monitor would call divergent, is
+// redone by GMRES from the same iterate (increment, chordPoor).
 // A reused preconditioner's first iteration always takes GMRES, which measures it (a
 // chord there failed attempts on the 400- and 1000-rod chains at tol 1e-4), and its one
 // product counts toward a new factorization too (krylov: the product a fresh one's chord
