@@ -212,6 +212,8 @@ type hhtWork struct {
 	lastProducts int
 	lastRel1     float64
 	chordSlow    bool
+	// chorded: the last increment was a chord step (increment may redo it by GMRES).
+	chorded bool
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -924,11 +926,56 @@ func (w *hhtWork) increment() float64 {
 	if w.nw.singular {
 		dropRoundedConstraints(w.du[w.nq:w.nq+w.ncH], k.beta*h*h, w.q) // rows g/(βh²)
 	}
+	w.chorded = false
 	if w.mn.inUse() {
 		w.krylov()
 	} else {
 		w.lu.Solve(w.du)
 	}
+	norm := w.apply(h)
+	if w.chorded && w.chordPoor(norm) {
+		// A chord increment that contracts poorly or that the monitor would call
+		// divergent: redo it by GMRES from the same iterate (its residual is w.res)
+		// instead of taking it and failing or slowing the attempt.
+		copy(w.u, w.ku)
+		w.newmark(h)
+		for i, r := range w.res {
+			w.du[i] = -r
+		}
+		if w.nw.singular {
+			dropRoundedConstraints(w.du[w.nq:w.nq+w.ncH], k.beta*h*h, w.q)
+		}
+		w.chordSlow = true
+		w.mn.note(2)
+		w.krylov()
+		norm = w.apply(h)
+	}
+	return norm
+}
+
+// chordPoor reports whether a chord increment of weighted norm norm is redone by GMRES
+// (increment): its rate θ against the attempt's previous increment exceeds hhtChordRel,
+// or the monitor would declare divergence. The first increment of an attempt has no rate
+// and is kept.
+func (w *hhtWork) chordPoor(norm float64) bool {
+	mon := &w.nw.mon
+	if w.nw.rule != nil || mon.iter < 1 || mon.prev == 0 {
+		return false
+	}
+	return norm > hhtChordRedoRate*mon.prev || mon.wouldDiverge(norm)
+}
+
+// hhtChordRedoRate is chordPoor's bound on a chord increment's rate. On the 1000-rod chain
+// at tol 1e-4 with a factorization at every step (BENCHMARKS.md, "hht's chord step that
+// falls back to GMRES within the attempt") 0.1 and 0.3 redo the same one increment and
+// remove the Newton failure; 2e-2 (hhtChordRel) redid three, more evaluations and a
+// larger error.
+const hhtChordRedoRate = 0.1
+
+// apply adds the increment w.du to the iterate u, updates q, v, X from it (newmark) and
+// returns the norm of the change of the error estimates (increment).
+func (w *hhtWork) apply(h float64) float64 {
+	k := &w.k
 	u, du := w.u, w.du[:len(w.u)] // one length: no bounds checks
 	for i := range u {
 		u[i] += du[i]
@@ -964,8 +1011,10 @@ func (w *hhtWork) increment() float64 {
 // then judges it as any increment.
 func (w *hhtWork) krylov() {
 	if w.chord() {
+		copy(w.ku, w.u) // the iterate, should the chord increment be redone (increment)
 		w.mn.solve(w.du)
 		w.mn.solved(true)
+		w.chorded = true
 		return
 	}
 	copy(w.kb, w.du)
@@ -985,7 +1034,9 @@ func (w *hhtWork) krylov() {
 // and at later iterations when the last GMRES solve took one product with a relative
 // residual below hhtChordRel after it (P⁻¹ J within that of the identity on the last
 // right side). A chord iteration whose rate θ exceeds hhtChordRel sends the attempt back
-// to GMRES and counts as a product above one toward a new factorization (massNewton.aged).
+// to GMRES and counts as a product above one toward a new factorization (massNewton.aged);
+// one whose rate exceeds hhtChordRedoRate, or that the monitor would call divergent, is
+// redone by GMRES from the same iterate (increment, chordPoor).
 // A reused preconditioner's first iteration always takes GMRES, which measures it (a
 // chord there failed attempts on the 400- and 1000-rod chains at tol 1e-4), and its one
 // product counts toward a new factorization too (krylov: the product a fresh one's chord

@@ -165,6 +165,28 @@ type stopRule interface {
 // rate is the latest rate estimate (stopRule).
 func (m *newtonMonitor) rate() float64 { return m.theta }
 
+// wouldDiverge reports, without changing m, whether update(norm) would declare divergence
+// by the rate: θ = norm/‖Δ_{k−1}‖ ≥ 1, or convergence hopeless within MaxIters. It is false
+// at an attempt's first increment (no rate yet) and for increments update would accept.
+// hht asks it of a chord increment, which it then replaces by a GMRES one from the same
+// iterate (hhtWork.increment).
+func (m *newtonMonitor) wouldDiverge(norm float64) bool {
+	it := m.iter + 1
+	if it <= 1 || m.prev == 0 || math.IsNaN(norm) || math.IsInf(norm, 0) {
+		return it > 1 && m.prev != 0 // a non-finite chord increment is redone too
+	}
+	if norm == 0 || norm <= m.floor {
+		return false
+	}
+	theta := norm / m.prev
+	if theta >= 1 {
+		return true
+	}
+	left := m.s.MaxIters - it
+	pred := math.Pow(theta, float64(left)) / (1 - theta) * norm
+	return pred > m.s.Tol && (left <= 0 || pred > 1e3*m.s.Tol)
+}
+
 // newtonIteration is what the one Newton loop (newtonSolver) needs from a method: its
 // prediction, its residual, its iteration matrix and the increment, and nothing of the
 // loop. The iterate, the residual and the factorization live in the method's workspace.
