@@ -108,26 +108,7 @@ func knifeMassPart(t *testing.T, form Formulation) (*semiExplicit, []float64, fu
 	fsys.ConstraintJacobian(se.G, s.T, s.Q)
 	J := mat.NewDense(n, n, nil)
 	dse.approxJacobian(J, s.T, y)
-	cK := func(cr, ci float64, re bool) *mat.Dense {
-		a := mat.NewDense(2*n, 2*n, nil)
-		for i := range n {
-			for j := range n {
-				a.Set(i, j, -J.At(i, j))
-				a.Set(n+i, n+j, -J.At(i, j))
-			}
-			if i < 2*nq {
-				a.Set(i, i, a.At(i, i)+cr)
-				a.Set(n+i, n+i, a.At(n+i, n+i)+cr)
-				a.Set(i, n+i, -ci)
-				a.Set(n+i, i, ci)
-			}
-		}
-		if re {
-			return a.Slice(0, n, 0, n).(*mat.Dense)
-		}
-		return a
-	}
-	return se, y, cK
+	return se, y, radauSystemMatrix(J, n, nq)
 }
 
 // checkInverse checks that a x = b to 1e-9 |b| (max norms).
@@ -205,5 +186,32 @@ func TestBDFMassPrecondPfaffian(t *testing.T) {
 			p.solve(x)
 			checkInverse(t, "bdf", cK(c, 0, true), x, b)
 		})
+	}
+}
+
+// radauSystemMatrix returns, for radau5's Newton matrix with the Jacobian J (n × n, the
+// first 2nq rows the q and v rows), the dense real system cr·I − J (re) or the complex one
+// [cr·I − J, −ci·I; ci·I, cr·I − J] written as a real 2n × 2n matrix, the identity on the
+// q and v rows only (the mass part's rows): the reference the preconditioner tests
+// compare with.
+func radauSystemMatrix(J *mat.Dense, n, nq int) func(cr, ci float64, re bool) *mat.Dense {
+	return func(cr, ci float64, re bool) *mat.Dense {
+		a := mat.NewDense(2*n, 2*n, nil)
+		for i := range n {
+			for j := range n {
+				a.Set(i, j, -J.At(i, j))
+				a.Set(n+i, n+j, -J.At(i, j))
+			}
+			if i < 2*nq {
+				a.Set(i, i, a.At(i, i)+cr)
+				a.Set(n+i, n+i, a.At(n+i, n+i)+cr)
+				a.Set(i, n+i, -ci)
+				a.Set(n+i, i, ci)
+			}
+		}
+		if re {
+			return a.Slice(0, n, 0, n).(*mat.Dense)
+		}
+		return a
 	}
 }

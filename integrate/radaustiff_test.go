@@ -58,25 +58,7 @@ func TestRadauSolveMassStiff(t *testing.T) {
 		} else {
 			addStiffColumns(J, k.stiff, se.ia(), nq)
 		}
-		cK := func(cr, ci float64, re bool) *mat.Dense {
-			a := mat.NewDense(2*n, 2*n, nil)
-			for i := range n {
-				for j := range n {
-					a.Set(i, j, -J.At(i, j))
-					a.Set(n+i, n+j, -J.At(i, j))
-				}
-				if i < 2*nq {
-					a.Set(i, i, a.At(i, i)+cr)
-					a.Set(n+i, n+i, a.At(n+i, n+i)+cr)
-					a.Set(i, n+i, -ci)
-					a.Set(n+i, i, ci)
-				}
-			}
-			if re {
-				return a.Slice(0, n, 0, n).(*mat.Dense)
-			}
-			return a
-		}
+		cK := radauSystemMatrix(J, n, nq)
 		b := knifeRight(2 * n)
 		xr := append([]float64(nil), b[:n]...)
 		k.solveMass(xr, nil, complex(fr, 0))
