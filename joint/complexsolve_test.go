@@ -21,19 +21,7 @@ func TestComplexStiffMassSolveMatchesDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	ks := []complex128{-0.0078 - 0.060i, 0.3 - 1.7i, -2 + 0.5i, 0.8}
 	for trial := range 6 {
-		var sys *System
-		var nq int
-		var q, v []float64
-		if trial%2 == 0 {
-			sys, nq, q, v = randomSystem(t, rng)
-		} else {
-			var err error
-			if sys, err = sphericalChain(5).System(); err != nil {
-				t.Fatal(err)
-			}
-			nq, _ = sys.Size()
-			q, v = randomState(rng, nq)
-		}
+		sys, nq, q, v := randomTreeOrChain(t, rng, trial)
 		a := make([]float64, nq)
 		sys.Accelerations(a, 0, q, v)
 		kg := make([]float64, sys.GeometricStiffnessLen())

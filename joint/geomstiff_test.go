@@ -48,19 +48,7 @@ func stiffnessDense(sys *System, kg []float64) *mat.Dense {
 func TestStiffMassSolveMatchesDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 6 {
-		var sys *System
-		var nq int
-		var q, v []float64
-		if trial%2 == 0 {
-			sys, nq, q, v = randomSystem(t, rng)
-		} else {
-			var err error
-			if sys, err = sphericalChain(5).System(); err != nil {
-				t.Fatal(err)
-			}
-			nq, _ = sys.Size()
-			q, v = randomState(rng, nq)
-		}
+		sys, nq, q, v := randomTreeOrChain(t, rng, trial)
 		a, b, x := make([]float64, nq), make([]float64, nq), make([]float64, nq)
 		sys.Accelerations(a, 0, q, v)
 		for i := range b {
@@ -348,4 +336,21 @@ func TestHasGeometricStiffness(t *testing.T) {
 			t.Errorf("%s: HasGeometricStiffness = %v, want %v", c.name, got, c.want)
 		}
 	}
+}
+
+// randomTreeOrChain returns, on even trials, randomSystem's random tree and state, and on
+// odd ones a 5-rod spherical chain (composite joints) at a random state: the systems the
+// stiff mass solves are checked on.
+func randomTreeOrChain(t *testing.T, rng *rand.Rand, trial int) (*System, int, []float64, []float64) {
+	t.Helper()
+	if trial%2 == 0 {
+		return randomSystem(t, rng)
+	}
+	sys, err := sphericalChain(5).System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nq, _ := sys.Size()
+	q, v := randomState(rng, nq)
+	return sys, nq, q, v
 }

@@ -24,24 +24,12 @@ var radauStiffnesses = []integrate.RadauStiffness{integrate.RadauStiffnessNone, 
 //	go test -run X -bench Radau5StiffFixed -benchtime 10x ./joint/
 func BenchmarkRadau5StiffFixed(b *testing.B) {
 	for _, n := range []int{10, 100, 1000} {
-		var sys *joint.System
-		starts := map[float64]integrate.State{}
+		start := chainStarts(n)
 		for _, t0 := range []float64{0, 0.25} {
 			for _, h := range []float64{0.65, 1.3, 2.6} {
 				for _, kg := range radauStiffnesses {
 					b.Run(fmt.Sprintf("N=%d/t0=%g/h=%gms/kg=%s", n, t0, h, kg), func(b *testing.B) {
-						if sys == nil {
-							var err error
-							var s integrate.State
-							if sys, s, err = Chain3D(n); err != nil {
-								b.Fatal(err)
-							}
-							starts[0] = s
-						}
-						if _, ok := starts[t0]; !ok {
-							starts[t0] = stateAt(b, sys, starts[0], t0)
-						}
-						s := starts[t0]
+						sys, s := start(b, t0)
 						fixedStepCounts(b, &integrate.Radau5{Stiffness: kg}, sys, s.Clone(), h*1e-3)
 					})
 				}
@@ -95,24 +83,12 @@ func BenchmarkRadau5StiffWindow(b *testing.B) {
 //	go test -run X -bench Radau5StiffStage -benchtime 10x ./joint/
 func BenchmarkRadau5StiffStage(b *testing.B) {
 	for _, n := range []int{100, 1000} {
-		var sys *joint.System
-		starts := map[float64]integrate.State{}
+		start := chainStarts(n)
 		for _, t0 := range []float64{0, 0.25} {
 			for _, h := range []float64{0.65, 1.3, 2.6} {
 				for _, kg := range []integrate.RadauStiffness{integrate.RadauStiffnessNone, integrate.RadauStiffnessBoth} {
 					b.Run(fmt.Sprintf("N=%d/t0=%g/h=%gms/kg=%s", n, t0, h, kg), func(b *testing.B) {
-						if sys == nil {
-							var err error
-							var s integrate.State
-							if sys, s, err = Chain3D(n); err != nil {
-								b.Fatal(err)
-							}
-							starts[0] = s
-						}
-						if _, ok := starts[t0]; !ok {
-							starts[t0] = stateAt(b, sys, starts[0], t0)
-						}
-						s := starts[t0]
+						sys, s := start(b, t0)
 						m := &integrate.Radau5{Stiffness: kg, Newton: radau5Iteration("stage")}
 						fixedStepCounts(b, m, sys, s.Clone(), h*1e-3)
 						if sg := m.StageKrylovCounts(); sg.Solves > 0 {
@@ -122,5 +98,26 @@ func BenchmarkRadau5StiffStage(b *testing.B) {
 				}
 			}
 		}
+	}
+}
+
+// chainStarts returns a function giving Chain3D(n) and its state at t0 (from the start by
+// stateAt), built once on first use and kept for the benchmark's later sub-benchmarks.
+func chainStarts(n int) func(b *testing.B, t0 float64) (*joint.System, integrate.State) {
+	var sys *joint.System
+	starts := map[float64]integrate.State{}
+	return func(b *testing.B, t0 float64) (*joint.System, integrate.State) {
+		if sys == nil {
+			var err error
+			var s integrate.State
+			if sys, s, err = Chain3D(n); err != nil {
+				b.Fatal(err)
+			}
+			starts[0] = s
+		}
+		if _, ok := starts[t0]; !ok {
+			starts[t0] = stateAt(b, sys, starts[0], t0)
+		}
+		return sys, starts[t0]
 	}
 }
