@@ -55,10 +55,13 @@ type exprNode struct {
 	a, b *exprNode
 }
 
+// exprFuncs lists the functions an expression may call, for error messages.
+const exprFuncs = "sin, cos, tan, asin, acos, atan, exp, log, sqrt"
+
 // isExprFunc reports whether an expression may call the function name.
 func isExprFunc(name string) bool {
 	switch name {
-	case "sin", "cos", "tan", "exp", "log", "sqrt":
+	case "sin", "cos", "tan", "asin", "acos", "atan", "exp", "log", "sqrt":
 		return true
 	}
 	return false
@@ -176,6 +179,15 @@ func (n *exprNode) eval(t float64) jet {
 			tn := math.Tan(a.f)
 			sec2 := 1 + tn*tn
 			return chain(a, tn, sec2, 2*tn*sec2)
+		case "asin": // (1 − u²)^(−1/2), u (1 − u²)^(−3/2)
+			r := 1 / math.Sqrt(1-a.f*a.f)
+			return chain(a, math.Asin(a.f), r, a.f*r*r*r)
+		case "acos":
+			r := 1 / math.Sqrt(1-a.f*a.f)
+			return chain(a, math.Acos(a.f), -r, -a.f*r*r*r)
+		case "atan": // 1/(1 + u²), −2u/(1 + u²)²
+			r := 1 / (1 + a.f*a.f)
+			return chain(a, math.Atan(a.f), r, -2*a.f*r*r)
 		case "exp":
 			ex := math.Exp(a.f)
 			return chain(a, ex, ex, ex)
@@ -291,7 +303,7 @@ func (p *exprParser) next() {
 	default:
 		r := []rune(p.src[p.pos:])[0]
 		p.tok = exprTok{kind: tokOp, text: string(r), pos: start}
-		p.err = &ExprError{Offset: start, Msg: fmt.Sprintf("unexpected character %q; want a number, t, pi, e, a function (sin, cos, tan, exp, log, sqrt), an operator + - * / ^ or parentheses", r)}
+		p.err = &ExprError{Offset: start, Msg: fmt.Sprintf("unexpected character %q; want a number, t, pi, e, a function (%s), an operator + - * / ^ or parentheses", r, exprFuncs)}
 		p.pos = len(p.src)
 	}
 }
@@ -403,9 +415,9 @@ func (p *exprParser) atom(depth int) (*exprNode, error) {
 		}
 		if !isExprFunc(tok.text) {
 			if p.vars != nil {
-				return nil, &ExprError{Offset: tok.pos, Msg: fmt.Sprintf("unknown name %q; want a parameter or repeat variable (%s), pi, e or a function sin, cos, tan, exp, log, sqrt", tok.text, varList(p.vars))}
+				return nil, &ExprError{Offset: tok.pos, Msg: fmt.Sprintf("unknown name %q; want a parameter or repeat variable (%s), pi, e or a function %s", tok.text, varList(p.vars), exprFuncs)}
 			}
-			return nil, &ExprError{Offset: tok.pos, Msg: fmt.Sprintf("unknown name %q; want %s, pi, e or a function sin, cos, tan, exp, log, sqrt", tok.text, p.arg)}
+			return nil, &ExprError{Offset: tok.pos, Msg: fmt.Sprintf("unknown name %q; want %s, pi, e or a function %s", tok.text, p.arg, exprFuncs)}
 		}
 		if !p.isOp("(") {
 			return nil, p.errorf("want \"(\" after function %s, got %s", tok.text, p.tok)

@@ -48,6 +48,14 @@ func TestExprDerivatives(t *testing.T) {
 				return s / 4 / (2 + math.Tan(t/4))
 			},
 			nil},
+		{"asin(t/2) + acos(t/3)",
+			func(t float64) float64 { return math.Asin(t/2) + math.Acos(t/3) },
+			func(t float64) float64 { return 0.5/math.Sqrt(1-t*t/4) - 1/(3*math.Sqrt(1-t*t/9)) },
+			func(t float64) float64 { return t/8*math.Pow(1-t*t/4, -1.5) - t/27*math.Pow(1-t*t/9, -1.5) }},
+		{"atan(2*t)",
+			func(t float64) float64 { return math.Atan(2 * t) },
+			func(t float64) float64 { return 2 / (1 + 4*t*t) },
+			func(t float64) float64 { return -16 * t / ((1 + 4*t*t) * (1 + 4*t*t)) }},
 		{"-2^2", // unary minus binds looser than ^
 			func(float64) float64 { return -4 },
 			func(float64) float64 { return 0 },

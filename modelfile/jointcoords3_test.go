@@ -58,11 +58,12 @@ func compareChannels(t *testing.T, rb, rj *Result, bound float64) float64 {
 // pendulum, the driven RSSR four-bar (its coupler-rocker ball the cut joint) and the fast
 // heavy top (its rotations line dropped; its outputs name the pivot's reaction, read from
 // the wrench the spherical joint transmits) must run, with the tree and cut joints below;
-// chain3d runs with N = 4.
+// chain3d and revolute-chain3d run with N = 4.
 func TestJoint3Examples(t *testing.T) {
 	want := map[string]struct{ from, to, tree, cuts string }{
 		"spatial-double-pendulum": {"", "", "shoulder elbow", ""},
 		"chain3d":                 {"N: 20", "N: 4", "ball1 ball2 ball3 ball4", ""},
+		"revolute-chain3d":        {"N: 20", "N: 4", "rev1 rev2 rev3 rev4", ""},
 		"spatial-fourbar":         {"", "", "crankpin rockerpin A", "B"},
 		"heavy-top-fast":          {"rotations: lie-group\n", "", "pivot", ""},
 	}

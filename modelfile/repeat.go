@@ -160,7 +160,7 @@ func (e *expander) validName(key ast.Node, path, kind, name string) bool {
 	case !identifier.MatchString(name):
 		e.errorf(key, path, "%s name %q; want a letter or _ followed by letters, digits or _", kind, name)
 	case name == "t" || name == "pi" || name == "e" || isExprFunc(name):
-		e.errorf(key, path, "%s name %q is reserved in expressions (t, pi, e, sin, cos, tan, exp, log, sqrt); choose another", kind, name)
+		e.errorf(key, path, "%s name %q is reserved in expressions (t, pi, e, %s); choose another", kind, name, exprFuncs)
 	case e.params[name]:
 		e.errorf(key, path, "%s name %q is already a parameter", kind, name)
 	case hasKey(e.vars, name):
