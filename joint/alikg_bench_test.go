@@ -94,4 +94,3 @@ func runTo(m integrate.Method, sys dae.System, s integrate.State, tEnd float64, 
 	}
 	return nil
 }
-
