@@ -39,7 +39,9 @@ import (
 // positions need no reduction, since M + αΦ_qᵀΦ_q stays regular when M is positive
 // definite, whatever the rank of Φ_q. The linear algebra is dense, except on systems with
 // dae.MassSolver and dae.MassMultiplier (the joint route), where GMRES preconditioned by
-// M + βΦ_qᵀΦ_q through the recursion solves the same Newton increments (aliKrylov).
+// M + βΦ_qᵀΦ_q through the recursion (and by M + (h²/4)K_g + βΦ_qᵀΦ_q where GMRES needs
+// more than one product per solve, aliStiffness) solves the same Newton increments
+// (aliKrylov).
 //
 // With forces that depend on λ (dae.ReactionForce: joint friction) Q includes f_λ pressed
 // by λ̂, the multiplier of eq. 17 at the iterate, not by λ* + αΦ (pressReaction says why),
@@ -54,13 +56,6 @@ type ALI3 struct {
 	// Newton holds the corrector knobs (stop rule eqs. 40-47 of seed 004, iteration limit,
 	// Jacobian policy).
 	Newton NewtonSettings
-	// GeometricStiffness puts (h²/4)K_g into the Newton-Krylov path's preconditioner on
-	// systems that offer it (dae.StiffMassSolver; aliStiffness says when), as MultiIndex
-	// does always. Off by default: on the 300-rod chain at 0.8 ms it takes 2.15 instead of
-	// 3.05 evaluations per step but leaves the accepted iterate 1.2e-7 rad from the
-	// trapezoidal rule's solution instead of 5.6e-8 (TestALIStepsLongSlenderChain's bound
-	// is 1e-7; BENCHMARKS.md, "ali3 and ali1 with K_g at the forward-dynamics accelerations").
-	GeometricStiffness bool
 
 	aliRun
 }
@@ -85,8 +80,6 @@ type ALI1 struct {
 	Alpha float64
 	// Newton holds the corrector knobs.
 	Newton NewtonSettings
-	// GeometricStiffness is ALI3.GeometricStiffness.
-	GeometricStiffness bool
 
 	aliRun
 }
@@ -149,20 +142,12 @@ func checkPenalty(method string, alpha float64) (float64, error) {
 // (the index-1 augmented Lagrangian, which needs no independent constraints) and sizes the
 // workspace.
 func (m *ALI3) Init(sys dae.System, start State, ctl StepControl) error {
-	if err := m.start(newALIRun("ali3", 3, m.Alpha, m.Newton, sys, start, ctl)); err != nil {
-		return err
-	}
-	m.w.kp.stiffens(m.GeometricStiffness)
-	return nil
+	return m.start(newALIRun("ali3", 3, m.Alpha, m.Newton, sys, start, ctl))
 }
 
 // Init is ALI3.Init for the index-1 form.
 func (m *ALI1) Init(sys dae.System, start State, ctl StepControl) error {
-	if err := m.start(newALIRun("ali1", 1, m.Alpha, m.Newton, sys, start, ctl)); err != nil {
-		return err
-	}
-	m.w.kp.stiffens(m.GeometricStiffness)
-	return nil
+	return m.start(newALIRun("ali1", 1, m.Alpha, m.Newton, sys, start, ctl))
 }
 
 // aliRun is the run of an augmented Lagrangian method (ALI3, ALI1, MultiIndex): its

@@ -128,17 +128,14 @@ func newALIKrylov(w *aliWork, sys dae.System) *aliKrylov {
 	if nc > 0 {
 		k.G1 = mat.NewDense(nc, nq, nil)
 	}
+	k.stiffens()
 	return k
 }
 
-// stiffens turns the rule aliStiffness on (on a dae.StiffMassSolver system) or off; k may
-// be nil (the dense path).
-func (k *aliKrylov) stiffens(on bool) {
-	if k == nil {
-		return
-	}
-	if !on || k.tan.st == nil {
-		k.kg = aliStiffness{}
+// stiffens sets up the rule aliStiffness on a dae.StiffMassSolver system (newALIKrylov);
+// without one the preconditioner keeps M + βGᵀG.
+func (k *aliKrylov) stiffens() {
+	if k.tan.st == nil {
 		return
 	}
 	nq, nc := k.w.nq, k.w.nc

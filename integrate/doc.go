@@ -288,8 +288,8 @@
 // without constraint rows, the complex one by a complex articulated-body solve, K_g of
 // the forward-dynamics accelerations at the step start with slender bodies' spin axes
 // projected off (radauStiff; its complex shift c = (α+iβ)/h makes 1/c² mostly imaginary);
-// ali3/ali1 and gcp-newmark/gcp-fv keep the mass part (each measured with K_g: no gain in
-// CPU time). It is a property of the system, not an option: the residual is exact, so a
+// ali3, ali1 and multi-index take (h²/4)K_g by a rent-or-buy rule (aliStiffness, below);
+// gcp-newmark/gcp-fv keep the mass part (measured with K_g: no gain in CPU time). It is a property of the system, not an option: the residual is exact, so a
 // converged iterate solves the same equations as with the dense matrix
 // (TestMassNewtonMatchesDense).
 //
@@ -358,8 +358,8 @@
 // ali3, ali1 and multi-index (alikrylov.go) solve their tangent matrix of seed 001 eqs.
 // 6-9 by GMRES on differences of the equation of motion with λ* held plus the penalty's
 // column, preconditioned by M + βΦ_qᵀΦ_q (β = αh²/4 or α) through massSchur with Woodbury's
-// identity (G M⁻¹ Gᵀ + I/β, positive definite whatever the rank of Φ_q), multi-index (and
-// ali3 / ali1 with GeometricStiffness) by M + (h²/4)K_g + βΦ_qᵀΦ_q once GMRES takes more
+// identity (G M⁻¹ Gᵀ + I/β, positive definite whatever the rank of Φ_q), and on
+// dae.StiffMassSolver systems by M + (h²/4)K_g + βΦ_qᵀΦ_q once GMRES takes more
 // than one product per solve, K_g's d'Alembert loads at the forward-dynamics accelerations
 // of the residual's rows (aliStiffness); their projections apply M + αΦ_qᵀΦ_q the same way. With λ-dependent forces (joint friction)
 // at every size their residual is the dense path's (f_λ pressed by λ̂ of eq. 17 at the

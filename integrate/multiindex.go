@@ -176,7 +176,6 @@ func (m *MultiIndex) Init(sys dae.System, start State, ctl StepControl) error {
 		rx = w.rx.rx
 	}
 	w.energy = newEnergyMeter(inv, rx, start.T, w.cur.Q, w.cur.V, w.cur.Lambda)
-	w.kp.stiffens(true)
 	return m.start(w, nil)
 }
 

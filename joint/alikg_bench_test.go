@@ -45,7 +45,7 @@ func BenchmarkALIChainAccuracy(b *testing.B) {
 			label  string
 		}
 		var runs []run
-		for _, method := range []string{"ali3", "ali3-kg"} {
+		for _, method := range []string{"ali3"} {
 			for _, h := range []float64{1, 0.4} {
 				runs = append(runs, run{method, integrate.StepControl{FixedH: h * 1e-3, RTol: 1e-4, ATol: 1e-4}, fmt.Sprintf("h=%gms", h)})
 			}
@@ -57,7 +57,7 @@ func BenchmarkALIChainAccuracy(b *testing.B) {
 			b.Run(fmt.Sprintf("N=%d/method=%s/%s", n, r.method, r.label), func(b *testing.B) {
 				want := reference()
 				for b.Loop() {
-					m := aliMethod(b, r.method)
+					m := methodFor(b, r.method, "")
 					cpu0 := cputime.Process()
 					err := runTo(m, js, s, tEnd, r.ctl)
 					cpu := cputime.Process() - cpu0
@@ -93,44 +93,4 @@ func runTo(m integrate.Method, sys dae.System, s integrate.State, tEnd float64, 
 		}
 	}
 	return nil
-}
-
-// aliMethod returns the registry's method name, or for "ali3-kg" and "ali1-kg" ali3 and
-// ali1 with GeometricStiffness.
-func aliMethod(tb testing.TB, name string) integrate.Method {
-	switch name {
-	case "ali3-kg":
-		return &integrate.ALI3{GeometricStiffness: true}
-	case "ali1-kg":
-		return &integrate.ALI1{GeometricStiffness: true}
-	}
-	return methodFor(tb, name, "")
-}
-
-// BenchmarkALIFixedStepKg is BenchmarkFixedStepCost's ali3 and ali1 rows (the 3D chain,
-// from the start and from the loaded state at t = 0.25 s, h = 0.2, 0.4, 0.8 ms) with
-// GeometricStiffness, the same metrics. Run:
-//
-//	go test -run X -bench ALIFixedStepKg -benchtime 10x ./joint/
-func BenchmarkALIFixedStepKg(b *testing.B) {
-	for _, n := range []int{10, 100, 1000} {
-		var sys dae.System
-		starts := map[float64]integrate.State{}
-		for _, name := range []string{"ali3-kg", "ali1-kg"} {
-			for _, t0 := range []float64{0, 0.25} {
-				for _, h := range []float64{0.2, 0.4, 0.8} {
-					b.Run(fmt.Sprintf("method=%s/model=chain/t0=%g/h=%gms/N=%d", name, t0, h, n), func(b *testing.B) {
-						if sys == nil {
-							sys, starts[0] = fixedHModel(b, "chain", n)
-						}
-						if _, ok := starts[t0]; !ok {
-							starts[t0] = stateAt(b, sys, starts[0], t0)
-						}
-						s := starts[t0]
-						fixedStepCounts(b, aliMethod(b, name), sys, s.Clone(), h*1e-3)
-					})
-				}
-			}
-		}
-	}
 }
