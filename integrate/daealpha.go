@@ -514,7 +514,8 @@ func (w *daeAlphaWork) constraintRows(t1 float64, q1, v1 []float64) error {
 //	[ ∂(G v + g_t)/∂q = −γ_v/2              G                0   0  ]
 //	[ G                                     0                0   0  ]
 //
-// The CM iteration leaves out (Gᵀν)_q and (Gᵀμ)_q (seed 003, after Remark 3.2). For
+// The CM iteration leaves out (Gᵀν)_q and (Gᵀμ)_q (seed 003, after Remark 3.2; on the
+// Newton-Krylov path its products keep (Gᵀμ)_q, daeAlphaCM). For
 // Index1Projected the rows after the first are
 //
 //	[ −γ̂ I                        β̂h I           0   0 ]
