@@ -383,7 +383,7 @@ func (r *krylovGrowthRule) update(norm float64) newtonStatus {
 // attempt corrects one step of size h (newtonSolver.attempt), with a fresh matrix after a
 // failure or unless JacobianAuto may keep the last one (as GenAlpha).
 func (w *daeAlphaWork) attempt(h float64) (usedFresh int, err error) {
-	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.kry.stale())
+	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.kry.stale() || w.cm.aged(w))
 }
 
 // fallback leaves the Newton-Krylov corrector for the dense matrix (simplifiable).

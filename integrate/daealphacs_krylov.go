@@ -26,9 +26,10 @@ import "gonum.org/v1/gonum/mat"
 // cancels too, but the CM matrix's q rows then differ from A by (Gᵀν)_q, and the
 // elimination hands the v rows κ times that difference. In GMRES's 2-norm, where the v
 // components are κ times the q components, that is a relative error of order
-// ‖A⁻¹β̂h²(Gᵀλ)_q‖ along the slender rods' spins, and on the loaded looped 1000-rod
-// chain at h = 0.7 ms every step's second solve ran out at 20 products, missed and
-// failed the attempt (26 evaluations per step; 100 rods: 5). With (Gᵀμ)_q kept, the
+// ‖A⁻¹β̂h²(Gᵀλ)_q‖ (A holds (Gᵀν)_q's part: K_g at the forward-dynamics accelerations
+// levers the transmitted loop load), and on the loaded looped 1000-rod chain at
+// h = 0.7 ms every step's second solve ran out at 20 products, missed and failed the
+// attempt (26 evaluations per step; 100 rods: 5). With (Gᵀμ)_q kept, the
 // difference stays in the q rows, κ times smaller there: one product per solve, 5
 // evaluations per step at both sizes (BENCHMARKS.md, "daealpha cs and cs-qr from the
 // loaded looped chain"). The linear rate is still the CM iteration's, set by (Gᵀν)_q
@@ -93,4 +94,24 @@ func (c *daeAlphaCM) increment(w *daeAlphaWork) {
 	c.frozen = true
 	w.kry.increment(w)
 	c.frozen = false
+	w.kry.mn.note(w.kry.kr.products)
 }
+
+// aged reports whether the kept factorization has cost, in GMRES products above one per
+// solve since it was made (massNewton.note), at least daeAlphaCMRefactor: hht's
+// rent-or-buy rule (massNewton.aged), for the CM iteration, whose products per solve grow
+// with the factorization's age as the state moves from it; false for a nil c.
+// Measured on the looped 100-rod chain (BENCHMARKS.md, "daealpha cs and cs-qr from the
+// loaded looped chain"): adaptive at tol 1e-6 the same 153 steps and error for 1489
+// evaluations instead of 3081 (Newton failures 56 → 1, factorizations 63 → 122), 52 %
+// fewer instructions; at fixed h = 1.4 ms from the loaded state 14.1 → 6.3 evaluations
+// per step.
+func (c *daeAlphaCM) aged(w *daeAlphaWork) bool {
+	return c != nil && w.kry.mn.aged(daeAlphaCMRefactor)
+}
+
+// daeAlphaCMRefactor is the cost of a new factorization of the preconditioner in GMRES
+// products: K_g's Newton-Euler pass and the factorization of G A⁻¹ Gᵀ (nc articulated-body
+// solves) against a product's residual evaluation and two solves. 1, 2 and 4 gave the
+// same counts on the looped chain's fixed-step rows.
+const daeAlphaCMRefactor = 2
