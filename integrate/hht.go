@@ -214,6 +214,10 @@ type hhtWork struct {
 	chordSlow    bool
 	// chorded: the last increment was a chord step (increment may redo it by GMRES).
 	chorded bool
+	// freshJ: the attempt under way factorizes at its first iterate (predict);
+	// factorsHere: the residual being evaluated is at an iterate where factor follows,
+	// so scaledRows writes its rows M(q₁)(ã − x) without the scaling to M(q_F).
+	freshJ, factorsHere bool
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -592,7 +596,7 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 		w.blend(a)
 		w.addMass(e1, t1)
 		w.scaledFD = false
-		if w.scaled = w.mn.inUse(); w.scaled {
+		if w.scaled = w.mn.inUse() && !w.factorsHere; w.scaled { // at factor's iterate the scaling is I
 			copy(w.e1raw, e1)
 			w.mn.scaleRows(e1, w.mm, t1, w.q)
 		}
@@ -619,8 +623,9 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 // one forward-dynamics pass (dae.ForwardDynamicsSolver) and a product with M(q_F): with
 // e₁ = M(q₁) ã − f − b, b = f_λ − Gᵀλ the terms of r₁ besides f (no f_X: massNewton runs
 // without state rows), M(q₁)⁻¹ e₁ = ã − M(q₁)⁻¹ (f + b), which is kept in w.e1x for factor
-// (its new matrix is at q₁, where the rows are M(q₁) w.e1x). Returns what forceResidual
-// does.
+// (its new matrix is at q₁, where the rows are M(q₁) w.e1x; when factor follows at this
+// iterate, factorsHere, the rows are M(q₁) w.e1x at once, without the product with M(q_F)
+// that factor would replace). Returns what forceResidual does.
 func (w *hhtWork) scaledRows(e1, g []float64, t1 float64, a, lambda []float64) (haveG bool) {
 	clear(e1)
 	haveG = w.otherForces(e1, g, t1, w.q, w.v, lambda) // −b
@@ -633,8 +638,14 @@ func (w *hhtWork) scaledRows(e1, g []float64, t1 float64, a, lambda []float64) (
 	for i := range x {
 		x[i] = tq[i] - x[i]
 	}
-	w.mm.MassMul(e1, w.mn.schur.t, w.mn.schur.q, x)
-	w.scaled, w.scaledFD = true, true
+	w.scaledFD = true
+	if w.factorsHere { // factor follows at q₁, where the scaling is I: the rows M(q₁) x at once
+		w.mm.MassMul(e1, t1, w.q, x)
+		w.scaled = false
+	} else {
+		w.mm.MassMul(e1, w.mn.schur.t, w.mn.schur.q, x)
+		w.scaled = true
+	}
 	w.stats.FuncEvals++
 	return haveG
 }
@@ -872,7 +883,10 @@ func (w *hhtWork) residual() error {
 		w.newmark(h)
 	}
 	w.qOfU = false
+	w.factorsHere = w.freshJ || w.nw.s.Jacobian == JacobianEveryIteration
+	w.freshJ = false // the attempt's later iterates reuse its factorization
 	w.evalResidual(w.cur.T+h, h)
+	w.factorsHere = false
 	copy(w.res, w.du)
 	return finiteResidual(w, w.du)
 }
@@ -889,8 +903,8 @@ func (w *hhtWork) factor() error {
 		}
 		copy(w.du, w.e1raw)
 		copy(w.res, w.e1raw)
-		w.scaled, w.scaledFD = false, false
 	}
+	w.scaled, w.scaledFD = false, false
 	if err != nil {
 		w.noteWorstResidual()
 		if !w.mn.inUse() && !allFinite(w.lu.stored()) {
@@ -1210,8 +1224,8 @@ func (m *HHT) KrylovCounts() KrylovCounts {
 }
 
 // predict starts an attempt of size h from the extrapolated unknowns (extrapolate).
-func (w *hhtWork) predict(h float64, _ bool) error {
-	w.hTry, w.qOfU = h, false
+func (w *hhtWork) predict(h float64, freshJ bool) error {
+	w.hTry, w.qOfU, w.freshJ = h, false, freshJ
 	w.mn.attempt()
 	w.extrapolate(h)
 	return nil
