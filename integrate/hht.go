@@ -212,6 +212,13 @@ type hhtWork struct {
 	lastProducts int
 	lastRel1     float64
 	chordSlow    bool
+	// chordRate: the rate θ of the last chord increment that had one (its norm against the
+	// attempt's previous increment) when it is newer than the last GMRES solve; −1 when
+	// the GMRES measures are the newer (chordGood). It starts at 0: the first steps are
+	// short, where P is the Newton matrix to rounding, and their chords' rates measure it
+	// (a GMRES solve first spent diffNoise's measurement and a product: on the 1000-rod
+	// chain at tol 1e-6, 2.31 against 2.04 evaluations per step).
+	chordRate float64
 	// chorded: the last increment was a chord step (increment may redo it by GMRES).
 	chorded bool
 	// freshJ: the attempt under way factorizes at its first iterate (predict);
@@ -562,7 +569,7 @@ func (w *hhtWork) failed(newton bool) {
 // matrix unless JacobianAuto may keep the last one: it converged fast and h stays within
 // the Deadband of the h it was assembled for.
 func (w *hhtWork) attempt(h float64) (usedFresh int, cause error) {
-	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale() || w.mn.aged(hhtRefactorProducts))
+	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale() || w.mn.aged(w.refactorCost()))
 }
 
 // newmark writes q₁, v₁ (eq. 2) and X₁ (eq. 9a) from the unknowns u.
@@ -947,6 +954,12 @@ func (w *hhtWork) increment() float64 {
 		w.lu.Solve(w.du)
 	}
 	norm := w.apply(h)
+	switch {
+	case !w.chorded:
+		w.chordRate = -1 // GMRES measured P
+	case w.nw.mon.iter >= 1 && w.nw.mon.prev > 0:
+		w.chordRate = norm / w.nw.mon.prev
+	}
 	if w.chorded && w.chordPoor(norm) {
 		// A chord increment that contracts poorly or that the monitor would call
 		// divergent: redo it by GMRES from the same iterate (its residual is w.res)
@@ -962,7 +975,7 @@ func (w *hhtWork) increment() float64 {
 		w.chordSlow = true
 		w.mn.note(2)
 		w.krylov()
-		norm = w.apply(h)
+		norm = w.apply(h) // chordRate keeps the poor chord's rate: P's newest measure as the Newton matrix
 	}
 	return norm
 }
@@ -1069,7 +1082,38 @@ func (w *hhtWork) chord() bool {
 	case mon.iter == 0:
 		return w.nw.fresh
 	}
+	return w.chordGood()
+}
+
+// chordGood reports whether the newest measure of the preconditioner P says it serves as
+// the Newton matrix: the rate θ of the last chord increment below hhtChordRel when that
+// is newer than the last GMRES solve (chordRate), else that solve took one product with
+// a relative residual below hhtChordRel after it. Without the chord rates a run that
+// factorizes at every step and takes chords alone would judge P by a GMRES solve of long
+// ago (on the 1000-rod chain at tol 1e-4, one at h = 1e-5 judged P at h = 0.05).
+func (w *hhtWork) chordGood() bool {
+	if w.chordRate >= 0 {
+		return w.chordRate < hhtChordRel
+	}
 	return w.lastProducts == 1 && w.lastRel1 < hhtChordRel
+}
+
+// refactorCost is the price of a new factorization in GMRES products above one per solve
+// (massNewton.aged): none while chordGood, so that every attempt factorizes at its
+// predictor and takes chord increments, two residuals and no product per step when both
+// pass; hhtRefactorProducts while P is poor, where a fresh P saves few products and
+// reusing it keeps GMRES's measure at the first iteration. With the parts of a
+// factorization cheaper (K_g's pass on bodies only, no product with the old M(q_F) at its
+// iterate) it costs about one product: on the 3D chain at N = 100, 400, 1000 this cut
+// 8-38 % of the instructions per step at tol 1e-6 and 1e-4 with the same steps and
+// errors, but for the 1000-rod chain at tol 1e-4 (+2 %, its q error 1.8e-4 → 1.0e-4),
+// where a factorization at every step alone cost 14 % more (BENCHMARKS.md, "hht on the
+// 400-rod chain (issue 15 item 5; session 19, hht19)").
+func (w *hhtWork) refactorCost() int {
+	if w.chordGood() {
+		return 0
+	}
+	return hhtRefactorProducts
 }
 
 // hhtChordRel is chord's bound on GMRES's relative residual after one product and on a
