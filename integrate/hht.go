@@ -551,7 +551,8 @@ const (
 // preconditioner in GMRES products (massNewton.aged): K_g's Newton-Euler pass, the
 // articulated-body factorization in place of the first solve's sweeps and the unscaled
 // rows' product with M, against a product's residual evaluation and preconditioner solve
-// (BENCHMARKS.md, "hht's factorization rule and GMRES floor on the joint route").
+// (BENCHMARKS.md, "hht's factorization rule and GMRES floor on the joint route"), while
+// P is poor as the Newton matrix (refactorCost).
 const hhtRefactorProducts = 1
 
 // failed lowers the predictor degree after a failed attempt: 1 after an error-test failure
@@ -1104,11 +1105,11 @@ func (w *hhtWork) chordGood() bool {
 // pass; hhtRefactorProducts while P is poor, where a fresh P saves few products and
 // reusing it keeps GMRES's measure at the first iteration. With the parts of a
 // factorization cheaper (K_g's pass on bodies only, no product with the old M(q_F) at its
-// iterate) it costs about one product: on the 3D chain at N = 100, 400, 1000 this cut
-// 8-38 % of the instructions per step at tol 1e-6 and 1e-4 with the same steps and
-// errors, but for the 1000-rod chain at tol 1e-4 (+2 %, its q error 1.8e-4 → 1.0e-4),
-// where a factorization at every step alone cost 14 % more (BENCHMARKS.md, "hht on the
-// 400-rod chain (issue 15 item 5; session 19, hht19)").
+// iterate) it costs about one product: on the 3D chain at N = 100, 400, 1000 and tol
+// 1e-6, 1e-4 the three cut 13-41 % of the instructions per step with the same steps and
+// errors, 3 % on the 1000-rod chain at tol 1e-4 (its q error 1.8e-4 → 1.0e-4), where a
+// factorization at every step alone cost 14 % more (BENCHMARKS.md, "hht on the 400-rod
+// chain (issue 15 item 5; session 19, hht19)").
 func (w *hhtWork) refactorCost() int {
 	if w.chordGood() {
 		return 0
