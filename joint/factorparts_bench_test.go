@@ -12,7 +12,7 @@ import (
 // GeometricStiffness, with the kinematics' positions held), part=factor a StiffMassSolve
 // with a K_g not yet factorized (the full articulated-body recursion), part=solve one at
 // the factorized point (the right side's sweeps), part=massmul M x at held positions.
-// Instructions per call by callgrind on -benchtime 100x less 0x. Run:
+// Instructions per call by callgrind: (-benchtime 200x less 100x)/100. Run:
 //
 //	go test -run X -bench Chain3DFactorParts ./joint/
 func BenchmarkChain3DFactorParts(b *testing.B) {
