@@ -212,8 +212,19 @@ type hhtWork struct {
 	lastProducts int
 	lastRel1     float64
 	chordSlow    bool
+	// chordRate: the rate θ of the last chord increment that had one (its norm against the
+	// attempt's previous increment) when it is newer than the last GMRES solve; −1 when
+	// the GMRES measures are the newer (chordGood). It starts at 0: the first steps are
+	// short, where P is the Newton matrix to rounding, and their chords' rates measure it
+	// (a GMRES solve first spent diffNoise's measurement and a product: on the 1000-rod
+	// chain at tol 1e-6, 2.31 against 2.04 evaluations per step).
+	chordRate float64
 	// chorded: the last increment was a chord step (increment may redo it by GMRES).
 	chorded bool
+	// freshJ: the attempt under way factorizes at its first iterate (predict);
+	// factorsHere: the residual being evaluated is at an iterate where factor follows,
+	// so scaledRows writes its rows M(q₁)(ã − x) without the scaling to M(q_F).
+	freshJ, factorsHere bool
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -540,7 +551,8 @@ const (
 // preconditioner in GMRES products (massNewton.aged): K_g's Newton-Euler pass, the
 // articulated-body factorization in place of the first solve's sweeps and the unscaled
 // rows' product with M, against a product's residual evaluation and preconditioner solve
-// (BENCHMARKS.md, "hht's factorization rule and GMRES floor on the joint route").
+// (BENCHMARKS.md, "hht's factorization rule and GMRES floor on the joint route"), while
+// P is poor as the Newton matrix (refactorCost).
 const hhtRefactorProducts = 1
 
 // failed lowers the predictor degree after a failed attempt: 1 after an error-test failure
@@ -558,7 +570,7 @@ func (w *hhtWork) failed(newton bool) {
 // matrix unless JacobianAuto may keep the last one: it converged fast and h stays within
 // the Deadband of the h it was assembled for.
 func (w *hhtWork) attempt(h float64) (usedFresh int, cause error) {
-	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale() || w.mn.aged(hhtRefactorProducts))
+	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale() || w.mn.aged(w.refactorCost()))
 }
 
 // newmark writes q₁, v₁ (eq. 2) and X₁ (eq. 9a) from the unknowns u.
@@ -592,7 +604,7 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 		w.blend(a)
 		w.addMass(e1, t1)
 		w.scaledFD = false
-		if w.scaled = w.mn.inUse(); w.scaled {
+		if w.scaled = w.mn.inUse() && !w.factorsHere; w.scaled { // at factor's iterate the scaling is I
 			copy(w.e1raw, e1)
 			w.mn.scaleRows(e1, w.mm, t1, w.q)
 		}
@@ -619,8 +631,9 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 // one forward-dynamics pass (dae.ForwardDynamicsSolver) and a product with M(q_F): with
 // e₁ = M(q₁) ã − f − b, b = f_λ − Gᵀλ the terms of r₁ besides f (no f_X: massNewton runs
 // without state rows), M(q₁)⁻¹ e₁ = ã − M(q₁)⁻¹ (f + b), which is kept in w.e1x for factor
-// (its new matrix is at q₁, where the rows are M(q₁) w.e1x). Returns what forceResidual
-// does.
+// (its new matrix is at q₁, where the rows are M(q₁) w.e1x; when factor follows at this
+// iterate, factorsHere, the rows are M(q₁) w.e1x at once, without the product with M(q_F)
+// that factor would replace). Returns what forceResidual does.
 func (w *hhtWork) scaledRows(e1, g []float64, t1 float64, a, lambda []float64) (haveG bool) {
 	clear(e1)
 	haveG = w.otherForces(e1, g, t1, w.q, w.v, lambda) // −b
@@ -633,8 +646,14 @@ func (w *hhtWork) scaledRows(e1, g []float64, t1 float64, a, lambda []float64) (
 	for i := range x {
 		x[i] = tq[i] - x[i]
 	}
-	w.mm.MassMul(e1, w.mn.schur.t, w.mn.schur.q, x)
-	w.scaled, w.scaledFD = true, true
+	w.scaledFD = true
+	if w.factorsHere { // factor follows at q₁, where the scaling is I: the rows M(q₁) x at once
+		w.mm.MassMul(e1, t1, w.q, x)
+		w.scaled = false
+	} else {
+		w.mm.MassMul(e1, w.mn.schur.t, w.mn.schur.q, x)
+		w.scaled = true
+	}
 	w.stats.FuncEvals++
 	return haveG
 }
@@ -872,7 +891,10 @@ func (w *hhtWork) residual() error {
 		w.newmark(h)
 	}
 	w.qOfU = false
+	w.factorsHere = w.freshJ || w.nw.s.Jacobian == JacobianEveryIteration
+	w.freshJ = false // the attempt's later iterates reuse its factorization
 	w.evalResidual(w.cur.T+h, h)
+	w.factorsHere = false
 	copy(w.res, w.du)
 	return finiteResidual(w, w.du)
 }
@@ -889,8 +911,8 @@ func (w *hhtWork) factor() error {
 		}
 		copy(w.du, w.e1raw)
 		copy(w.res, w.e1raw)
-		w.scaled, w.scaledFD = false, false
 	}
+	w.scaled, w.scaledFD = false, false
 	if err != nil {
 		w.noteWorstResidual()
 		if !w.mn.inUse() && !allFinite(w.lu.stored()) {
@@ -933,6 +955,12 @@ func (w *hhtWork) increment() float64 {
 		w.lu.Solve(w.du)
 	}
 	norm := w.apply(h)
+	switch {
+	case !w.chorded:
+		w.chordRate = -1 // GMRES measured P
+	case w.nw.mon.iter >= 1 && w.nw.mon.prev > 0:
+		w.chordRate = norm / w.nw.mon.prev
+	}
 	if w.chorded && w.chordPoor(norm) {
 		// A chord increment that contracts poorly or that the monitor would call
 		// divergent: redo it by GMRES from the same iterate (its residual is w.res)
@@ -948,7 +976,7 @@ func (w *hhtWork) increment() float64 {
 		w.chordSlow = true
 		w.mn.note(2)
 		w.krylov()
-		norm = w.apply(h)
+		norm = w.apply(h) // chordRate keeps the poor chord's rate: P's newest measure as the Newton matrix
 	}
 	return norm
 }
@@ -1055,7 +1083,38 @@ func (w *hhtWork) chord() bool {
 	case mon.iter == 0:
 		return w.nw.fresh
 	}
+	return w.chordGood()
+}
+
+// chordGood reports whether the newest measure of the preconditioner P says it serves as
+// the Newton matrix: the rate θ of the last chord increment below hhtChordRel when that
+// is newer than the last GMRES solve (chordRate), else that solve took one product with
+// a relative residual below hhtChordRel after it. Without the chord rates a run that
+// factorizes at every step and takes chords alone would judge P by a GMRES solve of long
+// ago (on the 1000-rod chain at tol 1e-4, one at h = 1e-5 judged P at h = 0.05).
+func (w *hhtWork) chordGood() bool {
+	if w.chordRate >= 0 {
+		return w.chordRate < hhtChordRel
+	}
 	return w.lastProducts == 1 && w.lastRel1 < hhtChordRel
+}
+
+// refactorCost is the price of a new factorization in GMRES products above one per solve
+// (massNewton.aged): none while chordGood, so that every attempt factorizes at its
+// predictor and takes chord increments, two residuals and no product per step when both
+// pass; hhtRefactorProducts while P is poor, where a fresh P saves few products and
+// reusing it keeps GMRES's measure at the first iteration. With the parts of a
+// factorization cheaper (K_g's pass on bodies only, no product with the old M(q_F) at its
+// iterate) it costs about one product: on the 3D chain at N = 100, 400, 1000 and tol
+// 1e-6, 1e-4 the three cut 13-41 % of the instructions per step with the same steps and
+// errors, 3 % on the 1000-rod chain at tol 1e-4 (its q error 1.8e-4 → 1.0e-4), where a
+// factorization at every step alone cost 14 % more (BENCHMARKS.md, "hht on the 400-rod
+// chain (issue 15 item 5; session 19, hht19)").
+func (w *hhtWork) refactorCost() int {
+	if w.chordGood() {
+		return 0
+	}
+	return hhtRefactorProducts
 }
 
 // hhtChordRel is chord's bound on GMRES's relative residual after one product and on a
@@ -1210,8 +1269,8 @@ func (m *HHT) KrylovCounts() KrylovCounts {
 }
 
 // predict starts an attempt of size h from the extrapolated unknowns (extrapolate).
-func (w *hhtWork) predict(h float64, _ bool) error {
-	w.hTry, w.qOfU = h, false
+func (w *hhtWork) predict(h float64, freshJ bool) error {
+	w.hTry, w.qOfU, w.freshJ = h, false, freshJ
 	w.mn.attempt()
 	w.extrapolate(h)
 	return nil

@@ -27,7 +27,8 @@ func newIDWork(n int) *idWork {
 }
 
 // bodyForces runs Newton-Euler at the kinematics in w with joint accelerations a (nil:
-// zero): w.A, the body forces d.f and the subtree sums w.F.
+// zero): w.A, the body forces d.f and the subtree sums w.F. A bare frame (no body) takes
+// no force, as in inverseDynamics.
 func (m *Model) bodyForces(w *frames, d *idWork, a []float64, gravity bool) {
 	for i := range m.prims {
 		A := w.c[i]
@@ -38,6 +39,10 @@ func (m *Model) bodyForces(w *frames, d *idWork, a []float64, gravity bool) {
 			A = A.add(w.A[p])
 		}
 		w.A[i] = A
+		if w.bare[i] { // no body: I and the external force are zero, so is f
+			d.f[i], w.F[i] = sv{}, sv{}
+			continue
+		}
 		d.f[i] = w.I[i].mulv(A).add(crossF(w.V[i], w.I[i].mulv(w.V[i]))).add(w.external(i, gravity).scale(-1))
 		w.F[i] = d.f[i]
 	}

@@ -63,6 +63,7 @@ func (s *System) geometricStiffness(kg, a, lambda []float64, clip bool) {
 		addLever(kg[kgSize*i:], d.f[i].lin().scale(-1), c.sub(w.x[i]))
 	}
 	W := s.cutPointLoads(kg, lambda)
+	loaded := len(lambda) > 0                // W is zero without multipliers: no sums to carry
 	for j := len(m.prims) - 1; j >= 0; j-- { // W[j]: the cut loads on j's subtree
 		p := m.prims[j].parent
 		if p == Ground {
@@ -71,7 +72,9 @@ func (s *System) geometricStiffness(kg, a, lambda []float64, clip bool) {
 		if !w.bare[p] { // a joint inside a composite joint has no body to load
 			addLever(kg[kgSize*p:], W[j].sub(w.F[j]).lin(), w.x[j].sub(w.x[p]))
 		}
-		W[p] = W[p].add(W[j])
+		if loaded {
+			W[p] = W[p].add(W[j])
+		}
 	}
 	if clip {
 		for i := range m.prims {
@@ -151,11 +154,12 @@ func positivePart(K []float64) {
 			}
 		}
 	}
+	l := [3]float64{max(A[0][0], 0), max(A[1][1], 0), max(A[2][2], 0)} // the clipped eigenvalues
 	for i := range 3 {
 		for j := range 3 {
 			var s float64
 			for e := range 3 {
-				s += V[i][e] * max(A[e][e], 0) * V[j][e]
+				s += V[i][e] * l[e] * V[j][e]
 			}
 			K[3*i+j] = s
 		}
