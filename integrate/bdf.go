@@ -78,6 +78,10 @@ type BDF struct {
 	// Newton holds the corrector knobs: stop rule, iteration limit, Jacobian policy.
 	// Deadband does not apply (IDA's c_j band replaces it).
 	Newton NewtonSettings
+	// DifferenceProducts makes the Newton-Krylov path's products J z forward differences
+	// of the residual also on systems with dae.DirectionalDerivatives (the joint route),
+	// whose exact directional derivatives it takes otherwise (bdfWork.jvExact) [false].
+	DifferenceProducts bool
 
 	// reactionKrylov puts λ-dependent forces on the Newton-Krylov path at every size, not
 	// only above massNewtonDenseMax coordinates (massNewtonFor): for tests that compare the
@@ -191,6 +195,7 @@ type bdfWork struct {
 	resRaw             []float64 // the dynamic rows before massNewton.scaleRows (nq)
 	kgD                []float64 // M(q)⁻¹ r_a at a factorization: K_g's loads at a − kgD (factorMass)
 	scaled             bool      // res's dynamic rows are scaled
+	ex                 *bdfExact // exact products (jvExact), or nil: differences of the residual
 
 	// Fixed-step start; grid is allocated by setup, with FixedH only.
 	fixedH   float64
@@ -268,6 +273,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		w.ksc = make([]float64, se.n)
 		w.resRaw = make([]float64, nq)
 		w.kgD = make([]float64, nq)
+		w.useExactProducts(m.DifferenceProducts)
 	} else {
 		w.allocDense()
 	}
