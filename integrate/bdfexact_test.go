@@ -13,7 +13,7 @@ import (
 // dae.DirectionalDerivatives) are the central differences of its residual K y' − φ(y),
 // y' following y, with the dynamic rows scaled by M(q_F) M(q)⁻¹ (relative 1e-6), at
 // iterates y off the solution (q off the factorization's q_F, a off the forward-dynamics
-// accelerations) and random directions, in all six forms, on the driven four-bar closed by
+// accelerations; and at q_F, where jvExact skips the scaling) and random directions, in all six forms, on the driven four-bar closed by
 // a cut joint and on a chain with joint spring-dampers; without DifferenceProducts the
 // exact path is taken, with it not, and the products allocate nothing.
 func TestBDFExactProducts(t *testing.T) {
@@ -58,7 +58,7 @@ func checkBDFExactProducts(t *testing.T, w *bdfWork, rng *rand.Rand) {
 	y0 := append([]float64(nil), w.yy...)
 	yp0 := append([]float64(nil), w.yp...)
 	x, dst, fp, fm := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	for trial := range 3 {
+	for trial := range 4 {
 		for i := range w.yy { // an iterate off the solution and off q_F
 			w.yy[i] = y0[i] * (1 + 0.01*(rng.Float64()-0.5))
 			w.yp[i] = yp0[i] + w.cj*(w.yy[i]-y0[i])
@@ -69,6 +69,11 @@ func checkBDFExactProducts(t *testing.T, w *bdfWork, rng *rand.Rand) {
 		}
 		if !w.scaled {
 			t.Fatal("the residual's dynamic rows are not scaled")
+		}
+		if trial == 3 { // the last at q_F: a new matrix at this iterate, its rows unscaled
+			if err := w.factor(); err != nil || w.scaled {
+				t.Fatalf("factor: %v, scaled %v", err, w.scaled)
+			}
 		}
 		// krylov's set-up: the iterate, its residual, GMRES's scales and ‖y/sc‖.
 		copy(w.kyy, w.yy)
@@ -82,6 +87,9 @@ func checkBDFExactProducts(t *testing.T, w *bdfWork, rng *rand.Rand) {
 		}
 		w.kyw = math.Sqrt(s / float64(n))
 		w.beginExact()
+		if w.ex.atF != (trial == 3) {
+			t.Fatalf("trial %d: atF = %v", trial, w.ex.atF)
+		}
 		w.jvExact(dst, x, math.Sqrt(zs/float64(n)))
 		if a := testing.AllocsPerRun(5, func() { w.jvExact(dst, x, math.Sqrt(zs/float64(n))) }); a != 0 {
 			t.Errorf("jvExact: %g allocations, want 0", a)

@@ -382,6 +382,9 @@ type bdfExact struct {
 	tq, ta []float64  // nq: work
 	tc     []float64  // nc: work
 	gAlt   *mat.Dense // G at a perturbed q for the differenced acceleration-level rows, or nil
+	// atF: the iterate is the factorization's (its residual unscaled, w.scaled false), where
+	// the scaling M(q_F) M(q)⁻¹ is I and jvExact skips it.
+	atF bool
 }
 
 // useExactProducts gives bdf's GMRES exact products (jvExact) when the system has
@@ -403,7 +406,8 @@ func (w *bdfWork) useExactProducts(difference bool) {
 
 // beginExact records, for the exact products of a solve at the iterate y, the
 // forward-dynamics accelerations x = a − M(q)⁻¹ r_a, r_a = M a − f + Gᵀλ the raw dynamic
-// rows of y's residual (one articulated-body solve per Newton iteration).
+// rows of y's residual (one articulated-body solve per Newton iteration), and whether y is
+// the factorization's iterate (atF).
 func (w *bdfWork) beginExact() {
 	ra := w.res[w.se.ia() : w.se.ia()+w.nq]
 	if w.scaled {
@@ -411,6 +415,7 @@ func (w *bdfWork) beginExact() {
 	}
 	q, _, a, _, _ := w.se.blocks(w.kyy)
 	ex := w.ex
+	ex.atF = !w.scaled
 	w.pm.mn.schur.ms.MassSolve(ex.x, w.cur.T+w.hTry, q, ra)
 	for i, d := range ex.x {
 		ex.x[i] = a[i] - d
@@ -422,7 +427,7 @@ func (w *bdfWork) beginExact() {
 // x = (δq, δv, δa, δλ[, δμ]) into dst, from the system's directional derivatives:
 //
 //	q rows: c_j δq − δv [+ δ(Gᵀμ)]     v rows: c_j δv − δa
-//	a rows: M(q_F) M(q)⁻¹ (δR(x) + δ(Gᵀλ))     μ rows: −G δq (ggl)
+//	a rows: M(q_F) M(q)⁻¹ (δR(x) + δ(Gᵀλ)) (I at q = q_F)     μ rows: −G δq (ggl)
 //	λ rows: −δc, c the form's constraint row (semiExplicit.constraintRow)
 //
 // with δR(x) = (M x − f)_q δq − f_v δv + M δa the inverse dynamics' derivative at the
@@ -452,7 +457,9 @@ func (w *bdfWork) jvExact(dst, x []float64, zn float64) {
 			ra[i] += f
 		}
 	}
-	w.pm.mn.scaleRows(ra, se.mm, t, q)
+	if !ex.atF { // (at q_F the scaling is I: half the products at two Newton iterations a step)
+		w.pm.mn.scaleRows(ra, se.mm, t, q)
+	}
 	if w.nc == 0 {
 		return
 	}
