@@ -13,9 +13,10 @@ import (
 // dae.DirectionalDerivatives) are the central differences of its residual K y' − φ(y),
 // y' following y, with the dynamic rows scaled by M(q_F) M(q)⁻¹ (relative 1e-6), at
 // iterates y off the solution (q off the factorization's q_F, a off the forward-dynamics
-// accelerations; and at q_F, where jvExact skips the scaling) and random directions, in all six forms, on the driven four-bar closed by
-// a cut joint and on a chain with joint spring-dampers; without DifferenceProducts the
-// exact path is taken, with it not, and the products allocate nothing.
+// accelerations; and at q_F, where jvExact skips the scaling) and random directions, in
+// all six forms (exactProducts), on the driven four-bar closed by a cut joint and on a
+// chain with joint spring-dampers; by default only index1 and baumgarte take them, with
+// DifferenceProducts none, and the products allocate nothing.
 func TestBDFExactProducts(t *testing.T) {
 	chain, cs := jointChain3D(t, 4, 0.05, 10)
 	fb, fs := jointFourBarDriven(t, true)
@@ -34,7 +35,14 @@ func TestBDFExactProducts(t *testing.T) {
 				if diff.w.pm == nil || diff.w.ex != nil {
 					t.Fatal("DifferenceProducts: want the Newton-Krylov path on differences")
 				}
-				m := &BDF{Formulation: form}
+				def := &BDF{Formulation: form}
+				if err := def.Init(c.sys, c.s.Clone(), StepControl{RTol: 1e-6, ATol: 1e-6}); err != nil {
+					t.Fatal(err)
+				}
+				if want := form == Index1 || form == Baumgarte; (def.w.ex != nil) != want {
+					t.Fatalf("default: exact products %v, want %v", def.w.ex != nil, want)
+				}
+				m := &BDF{Formulation: form, exactProducts: true}
 				if err := m.Init(c.sys, c.s.Clone(), StepControl{RTol: 1e-6, ATol: 1e-6}); err != nil {
 					t.Fatal(err)
 				}

@@ -387,13 +387,23 @@ type bdfExact struct {
 	atF bool
 }
 
-// useExactProducts gives bdf's GMRES exact products (jvExact) when the system has
-// dae.DirectionalDerivatives, no λ-dependent forces and no Pfaffian rows, unless
-// difference is set (BDF.DifferenceProducts). Its diffNoise then measures nothing.
-func (w *bdfWork) useExactProducts(difference bool) {
+// useExactProducts gives bdf's GMRES exact products (jvExact) in the index1 and baumgarte
+// forms (every form with every) when the system has dae.DirectionalDerivatives, no
+// λ-dependent forces and no Pfaffian rows, unless difference is set
+// (BDF.DifferenceProducts). Its diffNoise then measures nothing. Those two forms weigh
+// δa at h⁰ in the Newton norm, where the differences' noise along the slender rods'
+// spins held the Newton rate at N = 1000 (2.6-2.9 iterations a step at h = 1.7 ms, 2 with
+// exact products); the others weigh δa by h or h², take the same iterations and steps on
+// either product, and an exact product costs about 1.3 residual evaluations, so ggl's
+// step cost 12-14 % more on them (BENCHMARKS.md, "bdf index1 and baumgarte with exact
+// products on the joint route").
+func (w *bdfWork) useExactProducts(difference, every bool) {
 	se := w.se
 	dd := dae.AsDirectionalDerivatives(se.sys)
 	if dd == nil || difference || se.rx != nil || se.ncH != se.nc || w.pm == nil {
+		return
+	}
+	if !every && se.form != Index1 && se.form != Baumgarte {
 		return
 	}
 	w.ex = &bdfExact{dd: dd, x: make([]float64, w.nq), xs: make([]float64, w.n), tq: make([]float64, w.nq),
