@@ -395,8 +395,10 @@ type bdfExact struct {
 // spins held the Newton rate at N = 1000 (2.6-2.9 iterations a step at h = 1.7 ms, 2 with
 // exact products); the others weigh δa by h or h², take the same iterations and steps on
 // either product, and an exact product costs about 1.3 residual evaluations, so ggl's
-// step cost 12-14 % more on them (BENCHMARKS.md, "bdf index1 and baumgarte with exact
-// products on the joint route").
+// step cost 12-14 % more on them. In index1 too they cost 11-12 % more instructions where
+// the differences' noise did not hold the rate (adaptive from the chain's start at tol
+// 1e-4 and 1e-6, the same steps and errors): they pay at long steps (BENCHMARKS.md, "bdf
+// index1 and baumgarte with exact products on the joint route").
 func (w *bdfWork) useExactProducts(difference, every bool) {
 	se := w.se
 	dd := dae.AsDirectionalDerivatives(se.sys)
