@@ -78,11 +78,19 @@ type BDF struct {
 	// Newton holds the corrector knobs: stop rule, iteration limit, Jacobian policy.
 	// Deadband does not apply (IDA's c_j band replaces it).
 	Newton NewtonSettings
+	// DifferenceProducts makes the Newton-Krylov path's products J z forward differences
+	// of the residual in the index1 and baumgarte forms also on systems with
+	// dae.DirectionalDerivatives (the joint route), whose exact directional derivatives
+	// they take otherwise (bdfWork.jvExact); the other forms always difference [false].
+	DifferenceProducts bool
 
 	// reactionKrylov puts λ-dependent forces on the Newton-Krylov path at every size, not
 	// only above massNewtonDenseMax coordinates (massNewtonFor): for tests that compare the
 	// paths on small models.
 	reactionKrylov bool
+	// exactProducts gives every form the exact products (useExactProducts), for the tests
+	// and measurements that compare them.
+	exactProducts bool
 	// looseStop replaces bdfLooseStop (0: bdfLooseStop; < 0: bdfStop's second test off),
 	// for the tests that compare the stops.
 	looseStop float64
@@ -191,6 +199,7 @@ type bdfWork struct {
 	resRaw             []float64 // the dynamic rows before massNewton.scaleRows (nq)
 	kgD                []float64 // M(q)⁻¹ r_a at a factorization: K_g's loads at a − kgD (factorMass)
 	scaled             bool      // res's dynamic rows are scaled
+	ex                 *bdfExact // exact products (jvExact), or nil: differences of the residual
 
 	// Fixed-step start; grid is allocated by setup, with FixedH only.
 	fixedH   float64
@@ -268,6 +277,7 @@ func (m *BDF) Init(sys dae.System, start State, ctl StepControl) error {
 		w.ksc = make([]float64, se.n)
 		w.resRaw = make([]float64, nq)
 		w.kgD = make([]float64, nq)
+		w.useExactProducts(m.DifferenceProducts, m.exactProducts)
 	} else {
 		w.allocDense()
 	}

@@ -34,8 +34,9 @@ import (
 // moves to the right side (solve). It costs one recursive solve per application (and one
 // K_g product when K_g is on), and an nc×nc Cholesky factorization of G Gᵀ per matrix.
 //
-// It preconditions bdf's GMRES on residual differences (krylov below), whose residual
-// takes M a from dae.MassMultiplier (semiExplicit.mm), so a product costs O(N).
+// It preconditions bdf's GMRES on exact products (dae.DirectionalDerivatives, jvExact) or
+// residual differences (krylov below), whose residual takes M a from dae.MassMultiplier
+// (semiExplicit.mm), so a product costs O(N).
 //
 // Pfaffian rows A v + b = 0 (rows nh… of G, dae.WithPfaffianRows) are velocity rows in the
 // index2 and ggl forms and acceleration rows A a = γ_A in index1, weighted as G's rows, and
@@ -298,8 +299,8 @@ func (w *bdfWork) factorMass() error {
 }
 
 // krylov overwrites w.delta (holding −G(y)) with the Newton increment of bdf's exact
-// matrix c_j K − ∂φ/∂y, by GMRES on residual differences (jacVec) preconditioned by
-// bdfMassPrecond: neither M nor the n×n matrix is formed. GMRES runs in the variables of
+// matrix c_j K − ∂φ/∂y, by GMRES on exact products or residual differences (jacVec)
+// preconditioned by bdfMassPrecond: neither M nor the n×n matrix is formed. GMRES runs in the variables of
 // bdf's Newton norm, z̃_i = z_i h^(index_i−1) ewt_i (z = sc·z̃), as radau5's does
 // (radauKrylov): its relative residual is then measured where the Newton stop measures
 // the increment. In the unscaled variables the 2-norm is dominated by δa ≈ c_j² δq, so
@@ -320,6 +321,10 @@ func (w *bdfWork) krylov() {
 		s += r * r
 	}
 	w.kyw = math.Sqrt(s / float64(w.n))
+	if w.ex != nil {
+		w.beginExact()
+	}
+
 	w.pm.mn.solved(w.kr.solve(w, w.delta))
 	for i, sc := range w.ksc {
 		w.delta[i] *= sc
@@ -329,7 +334,8 @@ func (w *bdfWork) krylov() {
 	copy(w.res, w.kres)
 }
 
-// jacVec writes J x ≈ (G(y + σx) − G(y))/σ into dst for x = sc·z̃ (krylovSystem), with
+// jacVec writes J x into dst for x = sc·z̃ (krylovSystem): exactly (jvExact) on a system
+// with dae.DirectionalDerivatives, else J x ≈ (G(y + σx) − G(y))/σ with
 // y' = y'_pred + c_j(y − y_pred) following y and σ = diffNoise.increment(1 + ‖y/sc‖, ‖z̃‖)
 // in RMS norms (each component moved in proportion to its scale, as in radauKrylov.jv):
 // one residual evaluation, M x by dae.MassMultiplier.
@@ -337,6 +343,14 @@ func (w *bdfWork) jacVec(dst, z []float64) {
 	zn := norm2(z) / math.Sqrt(float64(w.n))
 	if zn == 0 {
 		clear(dst)
+		return
+	}
+	if w.ex != nil {
+		x := w.ex.xs
+		for i, sc := range w.ksc {
+			x[i] = sc * z[i]
+		}
+		w.jvExact(dst, x, zn)
 		return
 	}
 	sigma := w.kr.noise.increment(1+w.kyw, zn)
@@ -356,5 +370,162 @@ func (w *bdfWork) precondition(x []float64) {
 	w.pm.solve(x)
 	for i, sc := range w.ksc {
 		x[i] /= sc
+	}
+}
+
+// bdfExact is the exact product of bdf's Newton-Krylov path (bdfWork.jvExact): the
+// system's directional derivatives (dae.DirectionalDerivatives) and its work vectors.
+type bdfExact struct {
+	dd     dae.DirectionalDerivatives
+	x      []float64  // nq: the forward-dynamics accelerations M(q)⁻¹(f − Gᵀλ) at the iterate
+	xs     []float64  // n: the unscaled direction sc·z̃
+	tq, ta []float64  // nq: work
+	tc     []float64  // nc: work
+	gAlt   *mat.Dense // G at a perturbed q for the differenced acceleration-level rows, or nil
+	// atF: the iterate is the factorization's (its residual unscaled, w.scaled false), where
+	// the scaling M(q_F) M(q)⁻¹ is I and jvExact skips it.
+	atF bool
+}
+
+// useExactProducts gives bdf's GMRES exact products (jvExact) in the index1 and baumgarte
+// forms (every form with every) when the system has dae.DirectionalDerivatives, no
+// λ-dependent forces and no Pfaffian rows, unless difference is set
+// (BDF.DifferenceProducts). Its diffNoise then measures nothing. Those two forms weigh
+// δa at h⁰ in the Newton norm, where the differences' noise along the slender rods'
+// spins held the Newton rate at N = 1000 (2.6-2.9 iterations a step at h = 1.7 ms, 2 with
+// exact products); the others weigh δa by h or h², take the same iterations and steps on
+// either product, and an exact product costs about 1.3 residual evaluations, so ggl's
+// step cost 12-14 % more on them. In index1 too they cost 11-12 % more instructions where
+// the differences' noise did not hold the rate (adaptive from the chain's start at tol
+// 1e-4 and 1e-6, the same steps and errors): they pay at long steps (BENCHMARKS.md, "bdf
+// index1 and baumgarte with exact products on the joint route").
+func (w *bdfWork) useExactProducts(difference, every bool) {
+	se := w.se
+	dd := dae.AsDirectionalDerivatives(se.sys)
+	if dd == nil || difference || se.rx != nil || se.ncH != se.nc || w.pm == nil {
+		return
+	}
+	if !every && se.form != Index1 && se.form != Baumgarte {
+		return
+	}
+	w.ex = &bdfExact{dd: dd, x: make([]float64, w.nq), xs: make([]float64, w.n), tq: make([]float64, w.nq),
+		ta: make([]float64, w.nq), tc: make([]float64, w.nc)}
+	if w.nc > 0 && (se.form == Index1 || se.form == Baumgarte) {
+		w.ex.gAlt = mat.NewDense(w.nc, w.nq, nil)
+	}
+	w.kr.measures = false
+}
+
+// beginExact records, for the exact products of a solve at the iterate y, the
+// forward-dynamics accelerations x = a − M(q)⁻¹ r_a, r_a = M a − f + Gᵀλ the raw dynamic
+// rows of y's residual (one articulated-body solve per Newton iteration), and whether y is
+// the factorization's iterate (atF).
+func (w *bdfWork) beginExact() {
+	ra := w.res[w.se.ia() : w.se.ia()+w.nq]
+	if w.scaled {
+		ra = w.resRaw
+	}
+	q, _, a, _, _ := w.se.blocks(w.kyy)
+	ex := w.ex
+	ex.atF = !w.scaled
+	w.pm.mn.schur.ms.MassSolve(ex.x, w.cur.T+w.hTry, q, ra)
+	for i, d := range ex.x {
+		ex.x[i] = a[i] - d
+	}
+}
+
+// jvExact writes the derivative of bdf's residual K y' − φ(y) (y' = y'_pred +
+// c_j(y − y_pred); its dynamic rows scaled, massNewton.scaleRows) at the iterate y along
+// x = (δq, δv, δa, δλ[, δμ]) into dst, from the system's directional derivatives:
+//
+//	q rows: c_j δq − δv [+ δ(Gᵀμ)]     v rows: c_j δv − δa
+//	a rows: M(q_F) M(q)⁻¹ (δR(x) + δ(Gᵀλ)) (I at q = q_F)     μ rows: −G δq (ggl)
+//	λ rows: −δc, c the form's constraint row (semiExplicit.constraintRow)
+//
+// with δR(x) = (M x − f)_q δq − f_v δv + M δa the inverse dynamics' derivative at the
+// forward-dynamics accelerations x (beginExact): the scaled rows are M(q_F)(a − x(q, v,
+// λ)), whose derivative is M(q_F)(δa − δx), and M δx = −δR(x) − δ(Gᵀλ) + M δa. The
+// acceleration-level rows of index1 and baumgarte (G a − γ), whose derivative in q needs
+// second derivatives of g, are forward differences of the constraint row alone at the
+// increment √ε (1 + ‖y/sc‖)/‖z̃‖ (RMS, in GMRES's variables); the dynamic rows, whose
+// differences carry the rounding of M a and f divided by the increment (the slender rods'
+// spins: BENCHMARKS.md, "bdf's forms near O(N) on the joint route"), are exact. One
+// product counts as one evaluation in FuncEvals, as the difference it replaces.
+func (w *bdfWork) jvExact(dst, x []float64, zn float64) {
+	se, ex := w.se, w.ex
+	t, cj := w.cur.T+w.hTry, w.cj
+	w.stats.FuncEvals++
+	q, v, _, lam, mu := se.blocks(w.kyy)
+	dq, dv, da, dl, dm := se.blocks(x)
+	rq, rv, ra, rl, rm := se.blocks(dst)
+	for i := range rq {
+		rq[i] = cj*dq[i] - dv[i]
+		rv[i] = cj*dv[i] - da[i]
+	}
+	ex.dd.InverseDynamicsDirection(ra, t, q, v, ex.x, dq, dv, da)
+	if w.nc > 0 {
+		ex.dd.ConstraintForceDirection(ex.tq, t, q, lam, dq, dl)
+		for i, f := range ex.tq {
+			ra[i] += f
+		}
+	}
+	if !ex.atF { // (at q_F the scaling is I: half the products at two Newton iterations a step)
+		w.pm.mn.scaleRows(ra, se.mm, t, q)
+	}
+	if w.nc == 0 {
+		return
+	}
+	if se.hasMu {
+		ex.dd.ConstraintForceDirection(ex.tq, t, q, mu, dq, dm)
+		for i, f := range ex.tq {
+			rq[i] += f
+		}
+	}
+	switch se.form {
+	case Index3:
+		ex.dd.ConstraintDirection(rl, nil, t, q, v, dq, dv)
+	case Index2:
+		ex.dd.ConstraintDirection(nil, rl, t, q, v, dq, dv)
+	case StabilizedIndex2:
+		ex.dd.ConstraintDirection(rm, rl, t, q, v, dq, dv)
+		for i, g := range rm {
+			rm[i] = -g
+		}
+	case Index2Baumgarte:
+		ex.dd.ConstraintDirection(ex.tc, rl, t, q, v, dq, dv)
+		for i, g := range ex.tc {
+			rl[i] += se.alpha0 * g
+		}
+	default: // Index1, Baumgarte
+		w.constraintRowDifference(rl, x, zn)
+		return
+	}
+	for i, c := range rl {
+		rl[i] = -c
+	}
+}
+
+// constraintRowDifference writes −(c(y + σx) − c(y))/σ into rl, c the constraint row of
+// the iterate y = kyy (its residual's λ rows hold −c(y)), with σ = √ε (1 + ‖y/sc‖)/zn; G
+// at the perturbed q goes to gAlt, so that se.G keeps the iterate's.
+func (w *bdfWork) constraintRowDifference(rl, x []float64, zn float64) {
+	se, ex := w.se, w.ex
+	t := w.cur.T + w.hTry
+	sigma := math.Sqrt(epsilon) * (1 + w.kyw) / zn
+	q, v, a, _, _ := se.blocks(w.kyy)
+	dq, dv, da, _, _ := se.blocks(x)
+	qp, vp, ap := ex.tq, ex.ta, w.yy[se.ia():se.ia()+w.nq] // w.yy is restored by krylov
+	for i := range qp {
+		qp[i] = q[i] + sigma*dq[i]
+		vp[i] = v[i] + sigma*dv[i]
+		ap[i] = a[i] + sigma*da[i]
+	}
+	se.G, ex.gAlt = ex.gAlt, se.G
+	w.sys.ConstraintJacobian(se.G, t, qp)
+	se.constraintRow(rl, t, qp, vp, ap, nil)
+	se.G, ex.gAlt = ex.gAlt, se.G
+	r0 := w.kres[se.il() : se.il()+w.nc]
+	for i, c := range rl {
+		rl[i] = -(c + r0[i]) / sigma
 	}
 }
