@@ -307,6 +307,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := m.Params.check(name); err != nil {
 		return err
 	}
+	plain := sys // before the Pfaffian rows join G (takePfaffianStiffness)
 	pf, ncH, sys, err := genAlphaPfaffian(name, m.Formulation, m.CorrectStart, sys)
 	if err != nil {
 		return err
@@ -377,6 +378,9 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 			w.mn = newMassNewton(sys)
 			if w.mn == nil && reactionKrylov(sys) {
 				w.mn = newMassNewtonReaction(sys) // f_λ is in the residual (evalResidual)
+			}
+			if pf != nil {
+				w.mn.takePfaffianStiffness(plain) // K_g with the rows' loads −Aᵀμ (knife edges)
 			}
 			if w.mn != nil && w.si2 {
 				w.si2p = newSI2MassPrecond(w.mn, p.Gamma, p.Beta, w.holonomic())
