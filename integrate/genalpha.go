@@ -388,7 +388,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 			if w.mn != nil {
 				w.mm, w.kr = mm, newGMRES(w.nx)
 				w.kx, w.kb, w.kres, w.resRaw = vec(w.nx), vec(w.nx), vec(w.nx), vec(nq)
-				if fd, ok := sys.(dae.ForwardDynamicsSolver); ok {
+				if fd, ok := plain.(dae.ForwardDynamicsSolver); ok { // M does not see the Pfaffian rows
 					w.fd, w.fdx = fd, vec(nq)
 				}
 				w.rec = massSchurOf(sys) // eq. 17 at the start without M (with f_λ: eq17.solveWith)
