@@ -307,6 +307,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	if err := m.Params.check(name); err != nil {
 		return err
 	}
+	plain := sys // before the Pfaffian rows join G (takePfaffianStiffness)
 	pf, ncH, sys, err := genAlphaPfaffian(name, m.Formulation, m.CorrectStart, sys)
 	if err != nil {
 		return err
@@ -378,13 +379,16 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 			if w.mn == nil && reactionKrylov(sys) {
 				w.mn = newMassNewtonReaction(sys) // f_λ is in the residual (evalResidual)
 			}
+			if pf != nil {
+				w.mn.takePfaffianStiffness(plain) // K_g with the rows' loads −Aᵀμ (knife edges)
+			}
 			if w.mn != nil && w.si2 {
 				w.si2p = newSI2MassPrecond(w.mn, p.Gamma, p.Beta, w.holonomic())
 			}
 			if w.mn != nil {
 				w.mm, w.kr = mm, newGMRES(w.nx)
 				w.kx, w.kb, w.kres, w.resRaw = vec(w.nx), vec(w.nx), vec(w.nx), vec(nq)
-				if fd, ok := sys.(dae.ForwardDynamicsSolver); ok {
+				if fd, ok := plain.(dae.ForwardDynamicsSolver); ok { // M does not see the Pfaffian rows
 					w.fd, w.fdx = fd, vec(nq)
 				}
 				w.rec = massSchurOf(sys) // eq. 17 at the start without M (with f_λ: eq17.solveWith)

@@ -93,7 +93,8 @@ func knifeTenSteps(t *testing.T, m Method, big *joint.System, bs State, onPath f
 // TestGenAlphaKnifeKrylov: genalpha in both forms (index 3, stabilized index 2) on a joint
 // chain with a knife edge at its tip runs on the Newton-Krylov path, the Pfaffian row
 // A v + b = 0 among massSchur's rows (pfaffianPrecond, si2MassPrecond), and lands where
-// its dense Newton matrix lands, to a small fraction of either's error against a tight
+// its dense Newton matrix lands (its preconditioner with K_g, the knife's load levered),
+// to a small fraction of either's error against a tight
 // radau5 reference, holding the knife's row to the Newton tolerance and allocating nothing
 // per step; at 70 rods (210 coordinates) it starts on the path, takes 10 steps there
 // without sizing a dense matrix, and keeps the row.
@@ -115,6 +116,10 @@ func TestGenAlphaKnifeKrylov(t *testing.T) {
 			if !kry.w.mn.inUse() {
 				t.Errorf("the last factorization was not the mass preconditioner")
 			}
+			if kry.w.mn.schur.st == nil {
+				t.Errorf("the preconditioner has no K_g: the knife's load −Aᵀμ not levered (takePfaffianStiffness)")
+			}
+			t.Logf("4 rods to t = %g: %+v", tEnd, kry.Stats())
 			rate := knifePathsAgree(t, sys, kry, dense, ref, 0.1)
 			if rate > tol {
 				t.Errorf("knife row |A v + b| = %.2e at t = %g, want ≤ %g", rate, tEnd, tol)

@@ -36,7 +36,9 @@ import "math"
 // failed on the cut-joint four-bar). The rows' couples (orientation rows, the cam's
 // moment) have no second variation under a rotation and add nothing. Pfaffian rows
 // (knife edges, rolling disks) and joints on flexible bodies, whose loads cutLoads does
-// not sum, keep K_g off (HasGeometricStiffness).
+// not sum, keep K_g off (HasGeometricStiffness); given the Pfaffian rows' multipliers after
+// λ, a knife edge's load −μ u is levered at its point as a cut row's (knifePointLoads,
+// HasPfaffianGeometricStiffness), held fixed in the world.
 
 // kgSize is the number of values one frame's K_m takes in the flat storage of
 // GeometricStiffness: the 3×3 matrix by rows.
@@ -63,6 +65,9 @@ func (s *System) geometricStiffness(kg, a, lambda []float64, clip bool) {
 		addLever(kg[kgSize*i:], d.f[i].lin().scale(-1), c.sub(w.x[i]))
 	}
 	W := s.cutPointLoads(kg, lambda)
+	if len(lambda) > s.nc {
+		s.knifePointLoads(kg, W, lambda[s.nc:])
+	}
 	loaded := len(lambda) > 0                // W is zero without multipliers: no sums to carry
 	for j := len(m.prims) - 1; j >= 0; j-- { // W[j]: the cut loads on j's subtree
 		p := m.prims[j].parent
@@ -107,6 +112,27 @@ func (s *System) cutPointLoads(kg, lambda []float64) []sv {
 		}
 	})
 	return W
+}
+
+// knifePointLoads levers every knife edge's load −Aᵀμ, the world force −μ_k u_k at its
+// point P on frame a (u = R_a n across the blade, the force Pfaffian's row k exerts; see
+// PfaffianForceDerivative), into frame a's K_m and adds it to W[a], as cutPointLoads does
+// a cut row's: mu holds the Pfaffian rows' multipliers in dae.WithPfaffianRows's order
+// (the knife edges' first). The lever holds the force fixed in the world; that u turns
+// with frame a adds to the stiffness J_Pᵀ μ ∂u/∂q, which is not symmetric (a follower
+// load: under a turn φ of a body on P's path the moment of the force about the body's
+// joint turns rigidly, δM = φ × M, a skew operator) and which K_g leaves out.
+func (s *System) knifePointLoads(kg []float64, W []sv, mu []float64) {
+	w := s.w
+	for k, e := range s.m.knives {
+		r, _, _ := w.point(e.a, e.p)
+		u, _, _ := w.turned(e.a, e.n)
+		F := u.scale(-mu[k])
+		W[e.a] = W[e.a].add(join(r.cross(F), F))
+		if !w.bare[e.a] {
+			addLever(kg[kgSize*e.a:], F, r.sub(w.x[e.a]))
+		}
+	}
 }
 
 // addLever adds (F·r) 1 − ½ (F rᵀ + r Fᵀ) to the 3×3 matrix K (by rows).
@@ -202,6 +228,23 @@ func minor2(A mat3) float64 {
 		A[1][1]*A[2][2]-A[1][2]*A[2][1])
 }
 
+// HasPfaffianGeometricStiffness reports whether K_g levers the loads of every constraint
+// row when GeometricStiffness is given the Pfaffian rows' multipliers μ after λ
+// (dae.PfaffianStiffMassSolver): true where HasGeometricStiffness is false only for the
+// knife edges (knifePointLoads); rolling disks (their contact point moves on the disk) and
+// flexible bodies' joints keep it false.
+func (s *System) HasPfaffianGeometricStiffness() bool {
+	if len(s.m.disks)+len(s.m.flexCuts) > 0 {
+		return false
+	}
+	for _, fr := range s.m.frictions {
+		if fr.cut >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // HasGeometricStiffness reports whether K_g levers the loads of every constraint row
 // (dae.StiffMassSolver): the held coordinates' rows (drives, friction's hold rows) act
 // along their axes, the loop closures' at their points (cutLoads); knife edges, rolling
@@ -226,8 +269,9 @@ func (s *System) GeometricStiffnessLen() int { return kgSize * s.nt }
 
 // GeometricStiffness writes into kg every body's geometric stiffness K_m (geomstiff.go) at
 // (t, q, v, a) with the loop-closure rows' loads −Gᵀλ of the multipliers lambda (nil:
-// none), clipped to its positive semidefinite part (dae.StiffMassSolver): one
-// Newton-Euler pass and one pass over the cut rows, O(N + rows).
+// none; with the knife edges' μ after λ, their loads −Aᵀμ too, knifePointLoads), clipped
+// to its positive semidefinite part (dae.StiffMassSolver): one Newton-Euler pass and one
+// pass over the cut rows, O(N + rows).
 func (s *System) GeometricStiffness(kg []float64, t float64, q, v, a, lambda []float64) {
 	s.m.kinematics(s.w, q, v)
 	s.geometricStiffness(kg, a, lambda, true)

@@ -315,25 +315,32 @@ func TestPositivePart(t *testing.T) {
 
 // TestHasGeometricStiffness: K_g is on for a chain, a chain with a drive (a held
 // coordinate) and randomTree (cut joints, whose loads it levers), off for randomTree with
-// knife edges, whose Pfaffian loads it does not sum.
+// knife edges, whose Pfaffian loads it does not sum without their multipliers; with them
+// (HasPfaffianGeometricStiffness) on for the knife edges (knifePointLoads), off for a
+// rolling disk, whose contact point moves on the disk.
 func TestHasGeometricStiffness(t *testing.T) {
 	chain := sphericalChain(3)
 	driven := sphericalChain(3)
 	driven.Drive("spin", 0, math.Sin, math.Cos, func(t float64) float64 { return -math.Sin(t) })
 	knifed := randomTree(rand.New(rand.NewPCG(1, 1)))
 	knifed.KnifeEdge("blade", knifed.Coordinate("r6"), [3]float64{0.1, 0, 0}, [3]float64{0, 1, 0})
+	rolled := sphericalChain(3)
+	rolled.RollingDisk("disk", 2, [3]float64{0.5, 0, 0}, [3]float64{0, 1, 0}, 0.1)
 	for _, c := range []struct {
-		name string
-		m    *Model
-		want bool
-	}{{"chain", chain, true}, {"driven chain", driven, true}, {"randomTree", randomTree(rand.New(rand.NewPCG(1, 1))), true},
-		{"knife edge", knifed, false}} {
+		name         string
+		m            *Model
+		want, wantPf bool
+	}{{"chain", chain, true, true}, {"driven chain", driven, true, true}, {"randomTree", randomTree(rand.New(rand.NewPCG(1, 1))), true, true},
+		{"knife edge", knifed, false, true}, {"rolling disk", rolled, false, false}} {
 		sys, err := c.m.System()
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := sys.HasGeometricStiffness(); got != c.want {
 			t.Errorf("%s: HasGeometricStiffness = %v, want %v", c.name, got, c.want)
+		}
+		if got := sys.HasPfaffianGeometricStiffness(); got != c.wantPf {
+			t.Errorf("%s: HasPfaffianGeometricStiffness = %v, want %v", c.name, got, c.wantPf)
 		}
 	}
 }

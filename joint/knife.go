@@ -21,6 +21,8 @@ type knife struct {
 var (
 	_ dae.Nonholonomic  = (*System)(nil)
 	_ dae.PfaffianNamer = (*System)(nil)
+
+	_ dae.PfaffianStiffMassSolver = (*System)(nil)
 )
 
 // KnifeEdge adds a nonholonomic row: the velocity of point p of frame a (frame

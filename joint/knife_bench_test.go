@@ -13,7 +13,7 @@ import (
 // the last rod's frame, so the row binds off the x-z plane) and the second rod's end held
 // on the plane z = 0 by a cut joint: one holonomic and one Pfaffian row. The start is
 // Chain3D's made consistent with both by dae.Initialize.
-func knifeChain3D(b *testing.B, n int) (*joint.System, integrate.State) {
+func knifeChain3D(b testing.TB, n int) (*joint.System, integrate.State) {
 	md, tip := chain3DModel(n)
 	md.Cut("hold", 2, [3]float64{chain3DRod, 0, 0}, joint.Ground, [3]float64{2 * chain3DRod, 0, 0}, [3]float64{0, 0, 1})
 	md.KnifeEdge("blade", tip, [3]float64{chain3DRod, 0, 0}, [3]float64{0, 1, 0.3})
