@@ -1,6 +1,9 @@
 package linalg
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // factorFull computes P C = L U by the left-looking Gilbert–Peierls algorithm with
 // threshold partial pivoting, choosing the pivot sequence and the patterns of L and U
@@ -168,7 +171,10 @@ func (f *sparseLUOf[T]) columnOfU(k, top int) {
 			x[e.r] -= e.v * ujk
 		}
 	}
-	f.up[k+1], f.unp[k+1] = len(f.ui), len(f.unz)
+	if len(f.ui) > math.MaxInt32 { // the pattern bounds the nonzeros of every refactorization too
+		panic(fmt.Sprintf("linalg: %s: U's pattern has more than %d entries", f.name, math.MaxInt32))
+	}
+	f.up[k+1], f.unp[k+1] = len(f.ui), int32(len(f.unz))
 }
 
 // pivot chooses the pivot of column k among the rows of xi[top:] not yet pivotal by
@@ -232,7 +238,10 @@ func (f *sparseLUOf[T]) pivot(k, top int) bool {
 		}
 		x[i] = 0
 	}
-	f.lp[k+1], f.lnp[k+1] = len(f.li), len(f.lnz)
+	if len(f.li) > math.MaxInt32 {
+		panic(fmt.Sprintf("linalg: %s: L's pattern has more than %d entries", f.name, math.MaxInt32))
+	}
+	f.lp[k+1], f.lnp[k+1] = len(f.li), int32(len(f.lnz))
 	return true
 }
 
@@ -264,7 +273,7 @@ func (f *sparseLUOf[T]) refactor() bool {
 			x[c.step] = vals[c.at]
 		}
 		nu = eliminated(x, ui[up[k]:up[k+1]], lnp, lnz, unz, nu)
-		unp[k+1] = nu
+		unp[k+1] = int32(nu)
 		piv := x[k]
 		x[k] = 0
 		var ok bool
@@ -273,7 +282,7 @@ func (f *sparseLUOf[T]) refactor() bool {
 			f.lnz, f.unz = lnz[:nl], unz[:nu]
 			return false
 		}
-		lnp[k+1] = nl
+		lnp[k+1] = int32(nl)
 		f.udiag[k] = piv
 	}
 	f.lnz, f.unz = lnz[:nl], unz[:nu]
@@ -289,7 +298,7 @@ func (f *sparseLUOf[T]) refactor() bool {
 // (inlined: +0.9 M instructions per refactorization of BenchmarkLUGGL N_ida = 1667).
 //
 //go:noinline
-func eliminated[T luScalar](x []T, uj []int32, lnp []int, lnz, unz []luEntry[T], nu int) int {
+func eliminated[T luScalar](x []T, uj []int32, lnp []int32, lnz, unz []luEntry[T], nu int) int {
 	for _, j := range uj {
 		ujk := x[j]
 		x[j] = 0
