@@ -186,10 +186,7 @@ type sparseLUOf[T luScalar] struct {
 	// zeros, and so 60 % of the multiply-adds: the pattern of the Newton matrix holds every
 	// entry that can be nonzero, such as the cross-body blocks of ∂(Gᵀλ)/∂q of a
 	// spherical joint, whose values are zero.
-	// The column pointers lnp and unp are int32, as the rows: every solve reads both in
-	// full, 0.56 MB less per solve at n = 70 000 (bdf's 10 000 bars) than with int;
-	// columnOfU and pivot refuse patterns of L or U beyond math.MaxInt32 entries.
-	lnp, unp []int32
+	lnp, unp []int
 	lnz, unz []luEntry[T]
 
 	// Work arrays of length n. x is the dense accumulator of one column, zero between
@@ -336,7 +333,7 @@ func (f *sparseLUOf[T]) init(name string, n int, pattern [][]int) error {
 		f.col32[k] = int32(j)
 	}
 	f.lp, f.up = make([]int, n+1), make([]int, n+1)
-	f.lnp, f.unp = make([]int32, n+1), make([]int32, n+1)
+	f.lnp, f.unp = make([]int, n+1), make([]int, n+1)
 	f.udiag = make([]T, n)
 	f.x = make([]T, n)
 	f.xi, f.stack, f.pstack, f.mark = make([]int, n), make([]int, n), make([]int, n), make([]int, n)
@@ -846,7 +843,7 @@ func (f *sparseLUOf[T]) solveInPlace(b []T) {
 // bound spilled to the stack in the inner loop; BenchmarkLUGGL).
 //
 //go:noinline
-func forwardSubstituted[T luScalar](w []T, lnp []int32, lnz []luEntry[T]) {
+func forwardSubstituted[T luScalar](w []T, lnp []int, lnz []luEntry[T]) {
 	for j, wj := range w {
 		if wj == 0 {
 			continue
@@ -863,7 +860,7 @@ func forwardSubstituted[T luScalar](w []T, lnp []int32, lnz []luEntry[T]) {
 // since only the rows above k, still to be solved, read the updates of column k.
 //
 //go:noinline
-func backSubstituted[T luScalar](w []T, unp []int32, unz []luEntry[T], udiag []T, x []T, col []int32) {
+func backSubstituted[T luScalar](w []T, unp []int, unz []luEntry[T], udiag []T, x []T, col []int32) {
 	col = col[:len(w)]
 	for k := len(w) - 1; k >= 0; k-- {
 		wk := w[k] / udiag[k]

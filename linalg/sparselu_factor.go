@@ -1,9 +1,6 @@
 package linalg
 
-import (
-	"fmt"
-	"math"
-)
+import "math"
 
 // factorFull computes P C = L U by the left-looking Gilbert–Peierls algorithm with
 // threshold partial pivoting, choosing the pivot sequence and the patterns of L and U
@@ -171,10 +168,7 @@ func (f *sparseLUOf[T]) columnOfU(k, top int) {
 			x[e.r] -= e.v * ujk
 		}
 	}
-	if len(f.ui) > math.MaxInt32 { // the pattern bounds the nonzeros of every refactorization too
-		panic(fmt.Sprintf("linalg: %s: U's pattern has more than %d entries", f.name, math.MaxInt32))
-	}
-	f.up[k+1], f.unp[k+1] = len(f.ui), int32(len(f.unz))
+	f.up[k+1], f.unp[k+1] = len(f.ui), len(f.unz)
 }
 
 // pivot chooses the pivot of column k among the rows of xi[top:] not yet pivotal by
@@ -238,10 +232,7 @@ func (f *sparseLUOf[T]) pivot(k, top int) bool {
 		}
 		x[i] = 0
 	}
-	if len(f.li) > math.MaxInt32 {
-		panic(fmt.Sprintf("linalg: %s: L's pattern has more than %d entries", f.name, math.MaxInt32))
-	}
-	f.lp[k+1], f.lnp[k+1] = len(f.li), int32(len(f.lnz))
+	f.lp[k+1], f.lnp[k+1] = len(f.li), len(f.lnz)
 	return true
 }
 
@@ -273,7 +264,7 @@ func (f *sparseLUOf[T]) refactor() bool {
 			x[c.step] = vals[c.at]
 		}
 		nu = eliminated(x, ui[up[k]:up[k+1]], lnp, lnz, unz, nu)
-		unp[k+1] = int32(nu)
+		unp[k+1] = nu
 		piv := x[k]
 		x[k] = 0
 		var ok bool
@@ -282,7 +273,7 @@ func (f *sparseLUOf[T]) refactor() bool {
 			f.lnz, f.unz = lnz[:nl], unz[:nu]
 			return false
 		}
-		lnp[k+1] = int32(nl)
+		lnp[k+1] = nl
 		f.udiag[k] = piv
 	}
 	f.lnz, f.unz = lnz[:nl], unz[:nu]
@@ -298,7 +289,7 @@ func (f *sparseLUOf[T]) refactor() bool {
 // (inlined: +0.9 M instructions per refactorization of BenchmarkLUGGL N_ida = 1667).
 //
 //go:noinline
-func eliminated[T luScalar](x []T, uj []int32, lnp []int32, lnz, unz []luEntry[T], nu int) int {
+func eliminated[T luScalar](x []T, uj []int32, lnp []int, lnz, unz []luEntry[T], nu int) int {
 	for _, j := range uj {
 		ujk := x[j]
 		x[j] = 0
