@@ -95,6 +95,10 @@ type eliminated[T float64 | complex128] struct {
 	corrRow, corrPiv []int32
 	nCorr            int
 	coef, invE       []T
+	// nRun: the first nRun corrections are the run corrRow[0] + k, corrPiv[0] + k (a
+	// diagonal M's rows in the accelerations' stage, c M's in the velocities'), which
+	// Solve applies without reading their indices.
+	nRun int
 
 	br, bv []T // the reduced right-hand side; b at the pivot rows
 	// inPlace: the reduced right-hand side and solution are b[r0:r0+nr] itself. The kept
@@ -363,24 +367,35 @@ func (x *eliminated[T]) Values() []T { return x.full }
 // Factor forms the reduced matrix from the full values and factorizes it; a zero pivot
 // e_j (row pivRow[j] without its pivot value) is linalg.ErrSingular.
 func (x *eliminated[T]) Factor() error {
-	k, nz := x.full, int32(0)
-	for j := range x.pivRow {
-		x.e[j] = k[x.eSlot[j]]
-		if x.e[j] == 0 {
+	k, e, invE, nz := x.full, x.e, x.invE, int32(0)
+	for j, t := range x.eSlot {
+		ej := k[t]
+		if ej == 0 {
 			return linalg.ErrSingular
 		}
-		x.invE[j] = 1 / x.e[j]
-		for p := x.oStart[j]; p < x.oStart[j+1]; p++ {
-			x.oVal[p] = k[x.oSlot[p]]
-			x.oRatio[p] = x.oVal[p] * x.invE[j]
-			if !x.pairs && x.oVal[p] != 0 { // a zero takes nothing from the sum (b finite)
-				x.nzCol[nz], x.nzVal[nz] = x.oCol[p], x.oVal[p]
+		inv := 1 / ej
+		e[j], invE[j] = ej, inv
+		if x.pairs { // pivot j's one other column at j
+			v := k[x.oSlot[j]]
+			x.oVal[j], x.oRatio[j] = v, v*inv
+			continue
+		}
+		lo, hi := x.oStart[j], x.oStart[j+1]
+		slots, vals, ratios := x.oSlot[lo:hi], x.oVal[lo:hi], x.oRatio[lo:hi]
+		vals, ratios = vals[:len(slots)], ratios[:len(slots)]
+		for p, s := range slots {
+			v := k[s]
+			vals[p], ratios[p] = v, v*inv
+		}
+		cols := x.oCol[lo:hi]
+		cols = cols[:len(vals)]
+		for p, v := range vals {
+			if v != 0 { // a zero takes nothing from Solve's sum (b finite)
+				x.nzCol[nz], x.nzVal[nz] = cols[p], v
 				nz++
 			}
 		}
-		if !x.pairs {
-			x.nzStart[j+1] = nz
-		}
+		x.nzStart[j+1] = nz
 	}
 	rv := x.lu.Values()
 	for _, s := range x.direct {
@@ -401,6 +416,14 @@ func (x *eliminated[T]) Factor() error {
 		}
 	}
 	x.nCorr = n
+	rows, pivs, run := x.corrRow[:n], x.corrPiv[:n], 0
+	if n > 0 {
+		r0, p0 := rows[0], pivs[0]
+		for run < n && rows[run] == r0+int32(run) && pivs[run] == p0+int32(run) {
+			run++
+		}
+	}
+	x.nRun = run
 	return x.lu.Factor()
 }
 
@@ -424,8 +447,16 @@ func (x *eliminated[T]) Solve(b []T) {
 			copy(br[s.to:s.to+s.n], b[s.from:s.from+s.n])
 		}
 	}
-	bv, piv, coef := x.bv, x.corrPiv[:x.nCorr], x.coef[:x.nCorr]
-	for k, r := range x.corrRow[:x.nCorr] {
+	bv, nr := x.bv, x.nRun
+	if nr > 0 {
+		r, p := x.corrRow[0], x.corrPiv[0]
+		dst, src, coef := br[r:int(r)+nr], bv[p:int(p)+nr], x.coef[:nr]
+		for k := range dst {
+			dst[k] -= coef[k] * src[k]
+		}
+	}
+	piv, coef := x.corrPiv[nr:x.nCorr], x.coef[nr:x.nCorr]
+	for k, r := range x.corrRow[nr:x.nCorr] {
 		br[r] -= coef[k] * bv[piv[k]]
 	}
 	x.lu.Solve(br)
