@@ -72,7 +72,7 @@ type eliminated[T float64 | complex128] struct {
 	// The other columns whose value is nonzero at the last Factor (not pairs): pivot j's
 	// are nzCol[nzStart[j]:nzStart[j+1]] with values nzVal. Solve's recovery of the
 	// pivots reads these only: on the bar chain a quarter of the other columns of GGL's
-	// rows q' = v − Gᵀμ, (Gᵀμ)_q's entries on the bodies' translations, are zero.
+	// rows q' = v − Gᵀμ hold zeros of (Gᵀμ)_q's pattern.
 	nzStart, nzCol []int32
 	nzVal          []T
 
