@@ -66,6 +66,15 @@ type eliminated[T float64 | complex128] struct {
 	oCol, oSlot  []int32
 	oVal, oRatio []T
 	pairs        bool // every pivot row has one other column
+	// pivCol0 ≥ 0: the pivot columns are the run pivCol0 + j; oCol0 ≥ 0 (pairs): so are
+	// the other columns, oCol0 + j. Solve then reads neither index array.
+	pivCol0, oCol0 int
+	// The other columns whose value is nonzero at the last Factor (not pairs): pivot j's
+	// are nzCol[nzStart[j]:nzStart[j+1]] with values nzVal. Solve's recovery of the
+	// pivots reads these only: on the bar chain a quarter of the other columns of GGL's
+	// rows q' = v − Gᵀμ hold zeros of (Gᵀμ)_q's pattern.
+	nzStart, nzCol []int32
+	nzVal          []T
 
 	rowOf, colOf       []int  // full row or column → reduced one, −1 for the eliminated
 	keptRows, keptCols []span // the same as runs of consecutive indices
@@ -86,13 +95,21 @@ type eliminated[T float64 | complex128] struct {
 	corrRow, corrPiv []int32
 	nCorr            int
 	coef, invE       []T
+	// nRun: the first nRun corrections are the run corrRow[0] + k, corrPiv[0] + k (a
+	// diagonal M's rows in the accelerations' stage, c M's in the velocities'), which
+	// Solve applies without reading their indices.
+	nRun int
 
 	br, bv []T // the reduced right-hand side; b at the pivot rows
-	// inPlace: the kept rows are the one run b[keptRows[0].from:][:nr], so the reduced
-	// right-hand side and solution are that part of b itself, and the solution's runs
-	// go to their columns in keptCols' order without one overwriting another's source
-	// (the velocities' stage: the a, λ[, μ] rows stay where they are).
+	// inPlace: the reduced right-hand side and solution are b[r0:r0+nr] itself. The kept
+	// rows' last run ends there; every other run either is in its place already or moves
+	// there over pivot rows only, whose values bv has taken first (the accelerations'
+	// stage: q's rows move onto v's, and a, λ[, μ] stay); and the solution's runs go to
+	// their columns in keptCols' order without one overwriting another's source (the
+	// velocities' stage: the a, λ[, μ] rows stay where they are). It spares the copies of
+	// the kept rows into br and back, two passes over nearly all of b per solve.
 	inPlace bool
+	r0      int
 }
 
 // slotMap maps a slot of the full values that holds pivot piv's column to the reduced
@@ -188,6 +205,16 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, stages []pivo
 	for j := range m {
 		x.pairs = x.pairs && x.oStart[j+1] == j+1
 	}
+	x.pivCol0, x.oCol0 = runStart(pivCol), -1
+	if x.pairs {
+		oc := make([]int, m)
+		for j, c := range x.oCol {
+			oc[j] = int(c)
+		}
+		x.oCol0 = runStart(oc)
+	} else {
+		x.nzStart, x.nzCol, x.nzVal = make([]int32, m+1), make([]int32, len(x.oCol)), make([]T, len(x.oCol))
+	}
 	red := make([][]int, x.nr)
 	for r := range n {
 		rr := x.rowOf[r]
@@ -215,29 +242,60 @@ func newEliminated[T float64 | complex128](n int, pattern [][]int, stages []pivo
 	x.mapSlots(dae.NewCSR(red, x.nr, x.nr, false), byCol)
 	x.coef, x.br = make([]T, len(x.moved)), make([]T, x.nr)
 	x.corrRow, x.corrPiv = make([]int32, len(x.moved)), make([]int32, len(x.moved))
-	x.inPlace = solvesInPlace(x.keptRows, x.keptCols)
+	x.r0, x.inPlace = solvesInPlace(x.keptRows, x.keptCols)
 	// The runs and the slot maps hold what the Factors and Solves need; the full pattern,
 	// as large as the values, is the caller's to rebuild (newtonFactor.patternCSR).
 	x.rowOf, x.colOf, x.csr = nil, nil, dae.CSR{}
 	return x, nil
 }
 
-// solvesInPlace reports whether the reduced system can be solved in place in the full
-// right-hand side b: one run of kept rows at b[r0:], and the runs of kept columns copied
-// from b[r0+to:] to b[from:] in order, none overwriting a later run's source.
-func solvesInPlace(rows, cols []span) bool {
-	if len(rows) != 1 {
-		return false
+// runStart returns idx[0] when idx is the run idx[0] + j, else −1.
+func runStart(idx []int) int {
+	for j, i := range idx {
+		if i != idx[0]+j {
+			return -1
+		}
 	}
-	r0 := rows[0].from
-	for i, a := range cols {
-		for _, b := range cols[i+1:] {
-			if a.from < r0+b.to+b.n && r0+b.to < a.from+a.n {
-				return false
+	if len(idx) == 0 {
+		return -1
+	}
+	return idx[0]
+}
+
+// solvesInPlace reports whether the reduced system can be solved in place in the full
+// right-hand side b, at b[r0:r0+nr] with r0 where the last run of kept rows ends less nr:
+// every run of kept rows is in its place there or moves onto rows that no run keeps
+// (pivot rows), and the runs of kept columns copied from b[r0+to:] to b[from:] in order
+// do not overwrite a later run's source.
+func solvesInPlace(rows, cols []span) (r0 int, ok bool) {
+	if len(rows) == 0 {
+		return 0, false
+	}
+	nr := 0
+	for _, s := range rows {
+		nr += s.n
+	}
+	last := rows[len(rows)-1]
+	r0 = last.from + last.n - nr
+	for _, s := range rows {
+		to := r0 + s.to
+		if to == s.from {
+			continue
+		}
+		for _, k := range rows {
+			if to < k.from+k.n && k.from < to+s.n {
+				return 0, false
 			}
 		}
 	}
-	return true
+	for i, a := range cols {
+		for _, b := range cols[i+1:] {
+			if a.from < r0+b.to+b.n && r0+b.to < a.from+a.n {
+				return 0, false
+			}
+		}
+	}
+	return r0, true
 }
 
 // nextStage returns the factorization of the reduced matrices on pattern: the elimination
@@ -309,17 +367,35 @@ func (x *eliminated[T]) Values() []T { return x.full }
 // Factor forms the reduced matrix from the full values and factorizes it; a zero pivot
 // e_j (row pivRow[j] without its pivot value) is linalg.ErrSingular.
 func (x *eliminated[T]) Factor() error {
-	k := x.full
-	for j := range x.pivRow {
-		x.e[j] = k[x.eSlot[j]]
-		if x.e[j] == 0 {
+	k, e, invE, nz := x.full, x.e, x.invE, int32(0)
+	for j, t := range x.eSlot {
+		ej := k[t]
+		if ej == 0 {
 			return linalg.ErrSingular
 		}
-		x.invE[j] = 1 / x.e[j]
-		for p := x.oStart[j]; p < x.oStart[j+1]; p++ {
-			x.oVal[p] = k[x.oSlot[p]]
-			x.oRatio[p] = x.oVal[p] * x.invE[j]
+		inv := 1 / ej
+		e[j], invE[j] = ej, inv
+		if x.pairs { // pivot j's one other column at j
+			v := k[x.oSlot[j]]
+			x.oVal[j], x.oRatio[j] = v, v*inv
+			continue
 		}
+		lo, hi := x.oStart[j], x.oStart[j+1]
+		slots, vals, ratios := x.oSlot[lo:hi], x.oVal[lo:hi], x.oRatio[lo:hi]
+		vals, ratios = vals[:len(slots)], ratios[:len(slots)]
+		for p, s := range slots {
+			v := k[s]
+			vals[p], ratios[p] = v, v*inv
+		}
+		cols := x.oCol[lo:hi]
+		cols = cols[:len(vals)]
+		for p, v := range vals {
+			if v != 0 { // a zero takes nothing from Solve's sum (b finite)
+				x.nzCol[nz], x.nzVal[nz] = cols[p], v
+				nz++
+			}
+		}
+		x.nzStart[j+1] = nz
 	}
 	rv := x.lu.Values()
 	for _, s := range x.direct {
@@ -340,6 +416,14 @@ func (x *eliminated[T]) Factor() error {
 		}
 	}
 	x.nCorr = n
+	rows, pivs, run := x.corrRow[:n], x.corrPiv[:n], 0
+	if n > 0 {
+		r0, p0 := rows[0], pivs[0]
+		for run < n && rows[run] == r0+int32(run) && pivs[run] == p0+int32(run) {
+			run++
+		}
+	}
+	x.nRun = run
 	return x.lu.Factor()
 }
 
@@ -350,17 +434,29 @@ func (x *eliminated[T]) Solve(b []T) {
 	for _, s := range x.pivRows {
 		copy(x.bv[s.to:s.to+s.n], b[s.from:s.from+s.n])
 	}
-	br, r0 := x.br, 0
+	br, r0 := x.br, x.r0
 	if x.inPlace {
-		r0 = x.keptRows[0].from
 		br = b[r0 : r0+x.nr]
+		for _, s := range x.keptRows {
+			if s.from != r0+s.to {
+				copy(br[s.to:s.to+s.n], b[s.from:s.from+s.n])
+			}
+		}
 	} else {
 		for _, s := range x.keptRows {
 			copy(br[s.to:s.to+s.n], b[s.from:s.from+s.n])
 		}
 	}
-	bv, piv, coef := x.bv, x.corrPiv[:x.nCorr], x.coef[:x.nCorr]
-	for k, r := range x.corrRow[:x.nCorr] {
+	bv, nr := x.bv, x.nRun
+	if nr > 0 {
+		r, p := x.corrRow[0], x.corrPiv[0]
+		dst, src, coef := br[r:int(r)+nr], bv[p:int(p)+nr], x.coef[:nr]
+		for k := range dst {
+			dst[k] -= coef[k] * src[k]
+		}
+	}
+	piv, coef := x.corrPiv[nr:x.nCorr], x.coef[nr:x.nCorr]
+	for k, r := range x.corrRow[nr:x.nCorr] {
 		br[r] -= coef[k] * bv[piv[k]]
 	}
 	x.lu.Solve(br)
@@ -369,19 +465,33 @@ func (x *eliminated[T]) Solve(b []T) {
 			copy(b[s.from:s.from+s.n], br[s.to:s.to+s.n])
 		}
 	}
-	oStart, oCol, oVal, invE := x.oStart, x.oCol, x.oVal, x.invE[:len(bv)]
+	m, invE := len(bv), x.invE[:len(bv)]
 	if x.pairs { // pivot j's one other column at j
-		oCol, oVal = oCol[:len(bv)], oVal[:len(bv)]
-		for j, c := range x.pivCol[:len(bv)] {
+		oCol, oVal := x.oCol[:m], x.oVal[:m]
+		if x.pivCol0 >= 0 && x.oCol0 >= 0 { // both runs (the accelerations' stage)
+			dst, src := b[x.pivCol0:x.pivCol0+m], b[x.oCol0:x.oCol0+m]
+			for j := range dst {
+				dst[j] = (bv[j] - oVal[j]*src[j]) * invE[j]
+			}
+			return
+		}
+		for j, c := range x.pivCol[:m] {
 			b[c] = (bv[j] - oVal[j]*b[oCol[j]]) * invE[j]
 		}
 		return
 	}
-	for j, c := range x.pivCol[:len(bv)] {
-		lo, hi := oStart[j], oStart[j+1]
-		s, vals := bv[j], oVal[lo:hi]
-		for p, o := range oCol[lo:hi] {
+	start := x.nzStart[:m+1]
+	for j := range m {
+		lo, hi := start[j], start[j+1]
+		s, cols := bv[j], x.nzCol[lo:hi]
+		vals := x.nzVal[lo:hi]
+		vals = vals[:len(cols)]
+		for p, o := range cols {
 			s -= vals[p] * b[o]
+		}
+		c := j + x.pivCol0
+		if x.pivCol0 < 0 {
+			c = x.pivCol[j]
 		}
 		b[c] = s * invE[j]
 	}
