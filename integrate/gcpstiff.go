@@ -31,9 +31,11 @@ import (
 // above one per solve since then reach gcpKgRefactor, or after a solve that missed its
 // tolerance, or a re-partition. A new h refactors at the kept K_g and point (βh²
 // changes). And sell: when the products above one per solve with K_g came as often as
-// in the solves that bought it, they are not K_g's (measured on the loaded 100-rod looped
-// chain at 0.48 ms: the second Newton solve of every step took 2 products with K_g and
-// without), so the preconditioner goes back to the identity for gcpKgHold solves.
+// in the solves that bought it, at steps no longer than the one it was bought at (the h²
+// term grows with h: under step control the products of longer steps say nothing about
+// K_g), they are not K_g's (measured on the loaded 100-rod looped chain at 0.48 ms: the
+// second Newton solve of every step took 2 products with K_g and without), so the
+// preconditioner goes back to the identity for gcpKgHold solves.
 type gcpStiffness struct {
 	s      *massSchur // M + βh²K_g with the constraint rows at its point, or nil (no K_g)
 	st     dae.StiffMassSolver
@@ -47,6 +49,7 @@ type gcpStiffness struct {
 	// the preconditioner must beat); hold: solves left before the rule may buy again
 	boughtSolves, boughtExcess, hold int
 	h                                float64   // the step of the factorization
+	hBought, hOn                     float64   // h at the purchase; the largest h since
 	u, d                             []float64 // nq
 	y                                []float64 // nc
 }
@@ -98,7 +101,10 @@ func (g *gcpStiffness) factor(cs *gcpCore, it *State, a []float64, h float64, st
 		return
 	}
 	stats.Factorizations++
-	g.on, g.due, g.h = true, false, h
+	if !g.on {
+		g.hBought, g.hOn = h, h
+	}
+	g.on, g.due, g.h, g.hOn = true, false, h, max(g.hOn, h)
 }
 
 // failed drops a factorization that failed (G M⁻¹ Gᵀ singular) for gcpKgHold solves;
@@ -151,7 +157,7 @@ func (g *gcpStiffness) counted(products int, reached bool) {
 	case g.on && !reached:
 		g.due = true
 	case g.on && g.excess >= gcpKgRefactor:
-		if g.excess*g.boughtSolves >= g.boughtExcess*g.solves { // no fewer than before: sell
+		if g.excess*g.boughtSolves >= g.boughtExcess*g.solves && g.hOn <= g.hBought { // no fewer than before: sell
 			g.on, g.hold = false, gcpKgHold
 		} else {
 			g.due = true
