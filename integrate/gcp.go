@@ -273,7 +273,7 @@ func (m *GCP) Init(sys dae.System, start State, ctl StepControl) error {
 	w.vdd, w.dvdd, w.vdd0, w.psi = make([]float64, nd), make([]float64, nd), make([]float64, nd), make([]float64, nd)
 	switch {
 	case cs.schur != nil:
-		w.kry = newGCPKrylov(nq, nc)
+		w.kry = newGCPKrylov(sys, nq, nc)
 		w.rnd = &newtonRounding{y: make([]float64, nd), r0: make([]float64, nd)}
 	case cs.sparse == nil:
 		w.jac = mat.NewDense(nd, nd, nil)
@@ -493,7 +493,10 @@ func (w *gcpWork) jacobian(h float64) error {
 		return w.jacobianSparse(h)
 	}
 	if w.kry != nil {
-		return nil // Ψ̃ needs no matrix (gcpKrylov)
+		if w.firstIterate() { // Ψ̃ needs no matrix (gcpKrylov); K_g when the rule buys it
+			w.kry.kg.factor(w.cs, &w.it, w.kry.a, h, &w.stats)
+		}
+		return nil
 	}
 	if err := w.cs.newtonMatrix(w.jac, &w.it, h, gcpBeta, gcpGamma, w.v == GCPFisetteVaneghem); err != nil {
 		w.lad.worst = w.cs.worst
@@ -544,6 +547,9 @@ func (w *gcpWork) commit(h float64) error {
 			if changed {
 				w.stats.Repartitions++
 				w.nw.haveJ = false // the unknowns changed
+				if w.kry != nil {
+					w.kry.kg.repartitioned()
+				}
 			}
 		}
 	}

@@ -100,6 +100,7 @@ type gcpKrylov struct {
 	pt       State     // the perturbed iterate of a product
 	pv, ppsi []float64 // nd: perturbed qInd”, Ψ̃ there
 	a        []float64 // nq: q̈* of eq. 17 at the last recovery
+	kg       gcpStiffness
 }
 
 // gcpGMRESRTol is GMRES's forcing term on Ψ̃. Newton's second increment is about the
@@ -110,12 +111,14 @@ type gcpKrylov struct {
 // and 8-8.2; N = 100 unchanged at 6). 1e-3 gave the same iterations at more products.
 const gcpGMRESRTol = 3e-3
 
-func newGCPKrylov(nq, nc int) *gcpKrylov {
+func newGCPKrylov(sys dae.System, nq, nc int) *gcpKrylov {
 	nd := nq - nc
 	kr := newGMRES(nd)
 	kr.rtol = gcpGMRESRTol
-	return &gcpKrylov{kr: kr, pt: NewState(nq, nc), pv: make([]float64, nd), ppsi: make([]float64, nd),
+	k := &gcpKrylov{kr: kr, pt: NewState(nq, nc), pv: make([]float64, nd), ppsi: make([]float64, nd),
 		a: make([]float64, nq)}
+	k.kg.init(sys, nq, nc)
+	return k
 }
 
 // forwardResidual writes Ψ̃ = qInd” − q̈*_ind (see gcpKrylov) into psi at the recovered
@@ -137,7 +140,11 @@ func (w *gcpWork) forwardResidual(vdd []float64, it *State, psi []float64) error
 }
 
 // krylov overwrites w.dvdd (holding −Ψ) with the GMRES increment.
-func (w *gcpWork) krylov() { w.kry.kr.solve(w, w.dvdd) }
+func (w *gcpWork) krylov() {
+	k := w.kry
+	reached := k.kr.solve(w, w.dvdd)
+	k.kg.counted(k.kr.products, reached)
+}
 
 // jacVec writes Ψ_v” z ≈ (Ψ(qInd” + εz) − Ψ(qInd”))/ε into dst (krylovSystem), ε from
 // perturb with gcpProductScale. A recovery that fails at the perturbed point writes NaN,
@@ -175,9 +182,17 @@ func gcpProductScale(q, v []float64, h float64) float64 {
 	return math.Min((1+norm2(q))/(gcpBeta*h*h), (1+norm2(v))/(gcpGamma*h))
 }
 
-// precondition leaves x as it is (krylovSystem): Ψ̃ carries the reduced mass's inverse
-// itself.
-func (w *gcpWork) precondition([]float64) {}
+// precondition applies the rule gcpStiffness's preconditioner to x (krylovSystem): x as
+// it is while it holds no K_g (Ψ̃ carries the reduced mass's inverse itself).
+func (w *gcpWork) precondition(x []float64) { w.kry.kg.apply(w.cs, x) }
+
+// firstIterate reports whether no increment of the attempt has been taken yet.
+func (w *gcpWork) firstIterate() bool {
+	if w.full != nil {
+		return w.full.iter == 0
+	}
+	return w.nw.mon.iter == 0
+}
 
 // stalled reports whether the increment of weighted norm norm contracted by less than
 // alphaStallRate on the last one of the attempt (two increments of rounding noise have a

@@ -63,3 +63,57 @@ func gcpAccuracyRun(b *testing.B, sys *joint.System, s integrate.State, method s
 	b.ReportMetric(float64(sol.Stats.NewtonFailures), "nfail")
 	b.ReportMetric(maxTipDistance(tips(sol.Final.Q), tips(ref)), "tip-err-m")
 }
+
+// BenchmarkGCPLoopTolerances: work and accuracy of gcp-fv on the looped chain
+// (chain3DTipOnPlane, the Newton-Krylov path with its K_g preconditioner,
+// integrate/gcpstiff.go) at tolerances 1e-3 … 1e-6 from the start (t0 = 0; N = 100 over
+// 0.1 s, N = 1000 over 5 ms) and the loaded state (t0 = 0.25 s, N = 100 over 0.1 s): the
+// metrics of BenchmarkGCPChainAccuracy, for accuracy at equal work (issue 21 item 4).
+// Run:
+//
+//	go test -run X -bench GCPLoopTolerances -benchtime 1x ./joint/
+func BenchmarkGCPLoopTolerances(b *testing.B) {
+	for _, c := range []struct {
+		n      int
+		t0, dt float64
+	}{{100, 0, 0.1}, {100, 0.25, 0.1}, {1000, 0, 0.005}} {
+		var sys *joint.System
+		var s integrate.State
+		var ref []float64
+		for _, tol := range []float64{1e-3, 1e-4, 1e-5, 1e-6} {
+			b.Run(fmt.Sprintf("t0=%g/N=%d/tol=%g", c.t0, c.n, tol), func(b *testing.B) {
+				if sys == nil {
+					var err error
+					if sys, s, err = chain3DTipOnPlane(c.n); err != nil {
+						b.Fatal(err)
+					}
+					s = stateAt(b, sys, s, c.t0)
+					ref = referenceAt(b, sys, s, c.t0+c.dt)
+				}
+				gcpToleranceRun(b, sys, s, ref, c.n, c.t0+c.dt, tol)
+			})
+		}
+	}
+}
+
+// gcpToleranceRun is one case of BenchmarkGCPLoopTolerances: gcp-fv at tolerance tol to
+// tEnd, its tips against those of ref.
+func gcpToleranceRun(b *testing.B, sys *joint.System, s integrate.State, ref []float64, n int, tEnd, tol float64) {
+	var sol *integrate.Solution
+	var err error
+	cpu0 := cputime.Process()
+	for b.Loop() {
+		sol, err = integrate.Solve(methodFor(b, "gcp-fv", ""), "gcp-fv", sys, s.Clone(), tEnd,
+			integrate.SolveOptions{Control: integrate.StepControl{RTol: tol, ATol: tol}, Output: []float64{tEnd}})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	tips := func(q []float64) []float64 { return chainTips(sys.Position, q, n) }
+	b.ReportMetric((cputime.Process()-cpu0).Seconds()/float64(b.N), "cpu-s")
+	b.ReportMetric(float64(sol.Stats.Steps), "steps")
+	b.ReportMetric(float64(sol.Stats.FuncEvals), "fevals")
+	b.ReportMetric(float64(sol.Stats.NewtonIters), "newton")
+	b.ReportMetric(float64(sol.Stats.NewtonFailures), "nfail")
+	b.ReportMetric(maxTipDistance(tips(sol.Final.Q), tips(ref)), "tip-err-m")
+}
