@@ -43,15 +43,22 @@ func BenchmarkGCPChainAccuracy(b *testing.B) {
 	}
 }
 
-// gcpAccuracyRun is one case of BenchmarkGCPChainAccuracy.
+// gcpAccuracyRun is one case of BenchmarkGCPChainAccuracy: method in form at tolerance
+// 1e-4 to tEnd, its tips against dopri5's at tolerance 1e-10.
 func gcpAccuracyRun(b *testing.B, sys *joint.System, s integrate.State, method string, form integrate.Formulation, n int, tEnd float64) {
-	ref := referenceAt(b, sys, s, tEnd)
+	accuracyRun(b, sys, s, referenceAt(b, sys, s, tEnd), method, form, n, tEnd, 1e-4)
+}
+
+// accuracyRun runs method in form at tolerance tol from s to tEnd and reports its CPU
+// seconds, steps, evaluations, Newton iterations and failures, and the largest distance of
+// its rods' tips from those of the reference state ref.
+func accuracyRun(b *testing.B, sys *joint.System, s integrate.State, ref []float64, method string, form integrate.Formulation, n int, tEnd, tol float64) {
 	var sol *integrate.Solution
 	var err error
 	cpu0 := cputime.Process()
 	for b.Loop() {
 		sol, err = integrate.Solve(methodFor(b, method, form), method, sys, s.Clone(), tEnd,
-			integrate.SolveOptions{Control: integrate.StepControl{RTol: 1e-4, ATol: 1e-4}, Output: []float64{tEnd}})
+			integrate.SolveOptions{Control: integrate.StepControl{RTol: tol, ATol: tol}, Output: []float64{tEnd}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -60,6 +67,7 @@ func gcpAccuracyRun(b *testing.B, sys *joint.System, s integrate.State, method s
 	b.ReportMetric((cputime.Process()-cpu0).Seconds()/float64(b.N), "cpu-s")
 	b.ReportMetric(float64(sol.Stats.Steps), "steps")
 	b.ReportMetric(float64(sol.Stats.FuncEvals), "fevals")
+	b.ReportMetric(float64(sol.Stats.NewtonIters), "newton")
 	b.ReportMetric(float64(sol.Stats.NewtonFailures), "nfail")
 	b.ReportMetric(maxTipDistance(tips(sol.Final.Q), tips(ref)), "tip-err-m")
 }
@@ -90,30 +98,8 @@ func BenchmarkGCPLoopTolerances(b *testing.B) {
 					s = stateAt(b, sys, s, c.t0)
 					ref = referenceAt(b, sys, s, c.t0+c.dt)
 				}
-				gcpToleranceRun(b, sys, s, ref, c.n, c.t0+c.dt, tol)
+				accuracyRun(b, sys, s, ref, "gcp-fv", "", c.n, c.t0+c.dt, tol)
 			})
 		}
 	}
-}
-
-// gcpToleranceRun is one case of BenchmarkGCPLoopTolerances: gcp-fv at tolerance tol to
-// tEnd, its tips against those of ref.
-func gcpToleranceRun(b *testing.B, sys *joint.System, s integrate.State, ref []float64, n int, tEnd, tol float64) {
-	var sol *integrate.Solution
-	var err error
-	cpu0 := cputime.Process()
-	for b.Loop() {
-		sol, err = integrate.Solve(methodFor(b, "gcp-fv", ""), "gcp-fv", sys, s.Clone(), tEnd,
-			integrate.SolveOptions{Control: integrate.StepControl{RTol: tol, ATol: tol}, Output: []float64{tEnd}})
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	tips := func(q []float64) []float64 { return chainTips(sys.Position, q, n) }
-	b.ReportMetric((cputime.Process()-cpu0).Seconds()/float64(b.N), "cpu-s")
-	b.ReportMetric(float64(sol.Stats.Steps), "steps")
-	b.ReportMetric(float64(sol.Stats.FuncEvals), "fevals")
-	b.ReportMetric(float64(sol.Stats.NewtonIters), "newton")
-	b.ReportMetric(float64(sol.Stats.NewtonFailures), "nfail")
-	b.ReportMetric(maxTipDistance(tips(sol.Final.Q), tips(ref)), "tip-err-m")
 }

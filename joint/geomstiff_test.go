@@ -207,6 +207,30 @@ func TestGeometricStiffnessSecondVariation(t *testing.T) {
 	}
 }
 
+// planarStiffnessChain is the planar chain of n links of length l on revolute joints about
+// y (the stiffness tests' model), with, when looped, two in-plane cut rows: link tip's end
+// pinned to the ground and link 1's point tied to link 3's. It returns the model and the
+// links' frames.
+func planarStiffnessChain(n int, l float64, looped bool, tip int) (*Model, []int) {
+	md := &Model{Gravity: [3]float64{0, 0, -9.81}}
+	f, origin := Ground, [3]float64{}
+	links := make([]int, n)
+	for i := range n {
+		body := Body{Name: fmt.Sprint("rod", i), Mass: 1 + 0.1*float64(i), COM: [3]float64{0.05, 0, -l / 2},
+			Inertia: [3][3]float64{{0.02, 0, 0}, {0, 0.02, 0}, {0, 0, 1e-4}}}
+		f = md.Revolute(fmt.Sprint("pin", i), f, origin, [3]float64{0, 1, 0}, body)
+		links[i] = f
+		origin = [3]float64{0.1, 0, -l}
+	}
+	if looped {
+		md.Cut("tip", links[tip], [3]float64{0.1, 0, -l}, Ground, [3]float64{0.3, 0, -1.5},
+			[3]float64{1, 0, 0}, [3]float64{0, 0, 1})
+		md.Cut("tie", links[1], [3]float64{0.05, 0, -0.3}, links[3], [3]float64{-0.02, 0, -0.1},
+			[3]float64{0.6, 0, 0.8})
+	}
+	return md, links
+}
+
 // TestGeometricStiffnessPlanarChainExact: for a planar chain of revolute joints at rest
 // (a = 0, v = 0: no d'Alembert load) at random angles under gravity, Σ Φᵀ K_m Φ is the
 // whole stiffness K = (M a)_q − f_q + (Gᵀλ)_q of the derivatives of derivatives.go, to
@@ -216,22 +240,7 @@ func TestGeometricStiffnessSecondVariation(t *testing.T) {
 func TestGeometricStiffnessPlanarChainExact(t *testing.T) {
 	const l, n = 0.4, 6
 	for _, looped := range []bool{false, true} {
-		md := &Model{Gravity: [3]float64{0, 0, -9.81}}
-		f, origin := Ground, [3]float64{}
-		links := make([]int, n)
-		for i := range n {
-			body := Body{Name: fmt.Sprint("rod", i), Mass: 1 + 0.1*float64(i), COM: [3]float64{0.05, 0, -l / 2},
-				Inertia: [3][3]float64{{0.02, 0, 0}, {0, 0.02, 0}, {0, 0, 1e-4}}}
-			f = md.Revolute(fmt.Sprint("pin", i), f, origin, [3]float64{0, 1, 0}, body)
-			links[i] = f
-			origin = [3]float64{0.1, 0, -l}
-		}
-		if looped {
-			md.Cut("tip", links[n-1], [3]float64{0.1, 0, -l}, Ground, [3]float64{0.3, 0, -1.5},
-				[3]float64{1, 0, 0}, [3]float64{0, 0, 1})
-			md.Cut("tie", links[1], [3]float64{0.05, 0, -0.3}, links[3], [3]float64{-0.02, 0, -0.1},
-				[3]float64{0.6, 0, 0.8})
-		}
+		md, _ := planarStiffnessChain(n, l, looped, n-1)
 		sys, err := md.System()
 		if err != nil {
 			t.Fatal(err)

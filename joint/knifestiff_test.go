@@ -1,7 +1,6 @@
 package joint
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -18,22 +17,7 @@ import (
 func TestGeometricStiffnessKnifePlanarExact(t *testing.T) {
 	const l, n = 0.4, 6
 	for _, looped := range []bool{false, true} {
-		md := &Model{Gravity: [3]float64{0, 0, -9.81}}
-		f, origin := Ground, [3]float64{}
-		links := make([]int, n)
-		for i := range n {
-			body := Body{Name: fmt.Sprint("rod", i), Mass: 1 + 0.1*float64(i), COM: [3]float64{0.05, 0, -l / 2},
-				Inertia: [3][3]float64{{0.02, 0, 0}, {0, 0.02, 0}, {0, 0, 1e-4}}}
-			f = md.Revolute(fmt.Sprint("pin", i), f, origin, [3]float64{0, 1, 0}, body)
-			links[i] = f
-			origin = [3]float64{0.1, 0, -l}
-		}
-		if looped {
-			md.Cut("tip", links[n-2], [3]float64{0.1, 0, -l}, Ground, [3]float64{0.3, 0, -1.5},
-				[3]float64{1, 0, 0}, [3]float64{0, 0, 1})
-			md.Cut("tie", links[1], [3]float64{0.05, 0, -0.3}, links[3], [3]float64{-0.02, 0, -0.1},
-				[3]float64{0.6, 0, 0.8})
-		}
+		md, links := planarStiffnessChain(n, l, looped, n-2)
 		p, nb := vec3{0.08, 0, -0.7 * l}, vec3{1, 0, 0.5}
 		md.KnifeEdge("blade", links[n-1], p, nb)
 		sys, err := md.System()
