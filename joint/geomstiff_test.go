@@ -320,6 +320,40 @@ func TestPositivePart(t *testing.T) {
 			}
 		}
 	}
+	// Spectra the closed form finds hard: repeated and nearly repeated eigenvalues on either
+	// side of zero, eigenvalues at rounding level, all clipped (a random rotation R of
+	// diag(λ), against R diag(max(λ, 0)) Rᵀ to 1e-12 of the largest |λ|).
+	for _, l := range [][3]float64{{2, -1, -1}, {-1, -1, 2}, {1, 1, -1e-17}, {2, -1e-9, -1e-9},
+		{0.5, -3, -3}, {1, 1e-13, -1e-13}, {1, -1e-13, -1e-13 * (1 + 1e-6)}, {-1, -2, -3},
+		{3, 3, -3}, {1e-9, 0, -1}, {5, -5, 0}} {
+		var Q mat.QR
+		Q.Factorize(mat.NewDense(3, 3, []float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(),
+			rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}))
+		var R mat.Dense
+		Q.QTo(&R)
+		K := make([]float64, 9)
+		var want [9]float64
+		scale := math.Max(math.Abs(l[0]), math.Max(math.Abs(l[1]), math.Abs(l[2])))
+		for i := range 3 {
+			for j := range 3 {
+				for e := range 3 {
+					K[3*i+j] += R.At(i, e) * l[e] * R.At(j, e)
+					want[3*i+j] += R.At(i, e) * max(l[e], 0) * R.At(j, e)
+				}
+			}
+		}
+		for i := range 3 { // exactly symmetric, as K_m is
+			for j := range i {
+				K[3*i+j] = K[3*j+i]
+			}
+		}
+		positivePart(K)
+		for k := range 9 {
+			if d := math.Abs(K[k] - want[k]); d > 1e-12*scale {
+				t.Errorf("eigenvalues %g: K₊[%d] = %.15g, want %.15g", l, k, K[k], want[k])
+			}
+		}
+	}
 }
 
 // TestHasGeometricStiffness: K_g is on for a chain, a chain with a drive (a held
