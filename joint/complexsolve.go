@@ -1,7 +1,5 @@
 package joint
 
-import "math"
-
 // The articulated-body recursion in complex arithmetic, for radau5's complex Newton system
 // (Hairer & Wanner 1996, IV.8): with c = (α+iβ)/h the mass part of c²K − J's a-block with
 // the geometric stiffness is M + K_g/c², a complex symmetric (not Hermitian) matrix, since
@@ -292,18 +290,7 @@ func (s *System) SpinFreeGeometricStiffness(kg []float64, t float64, q, v, a, la
 // (body frame) and whether that moment is at most slenderRatio times the middle one.
 func slenderAxis(J [3][3]float64) (vec3, bool) {
 	A := mat3(J)
-	V := identity3()
-	for range 50 {
-		off := math.Abs(A[0][1]) + math.Abs(A[0][2]) + math.Abs(A[1][2])
-		if off <= 1e-15*(math.Abs(A[0][0])+math.Abs(A[1][1])+math.Abs(A[2][2])) {
-			break
-		}
-		for p := range 2 {
-			for r := p + 1; r < 3; r++ {
-				jacobiRotate(&A, &V, p, r)
-			}
-		}
-	}
+	V := jacobiEigen(&A)
 	lo, mid := 0, 0
 	d := [3]float64{A[0][0], A[1][1], A[2][2]}
 	for i := 1; i < 3; i++ {

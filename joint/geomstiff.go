@@ -248,18 +248,7 @@ func eigenvector(A *mat3, l float64) (v vec3, ok bool) {
 // positivePartJacobi is positivePart by cyclic Jacobi on A = K: the eigen-decomposition to
 // rounding, then V max(Λ, 0) Vᵀ.
 func positivePartJacobi(K []float64, A mat3) {
-	V := identity3()
-	for range 50 {
-		off := math.Abs(A[0][1]) + math.Abs(A[0][2]) + math.Abs(A[1][2])
-		if off <= 1e-15*(math.Abs(A[0][0])+math.Abs(A[1][1])+math.Abs(A[2][2])) {
-			break
-		}
-		for p := range 2 {
-			for q := p + 1; q < 3; q++ {
-				jacobiRotate(&A, &V, p, q)
-			}
-		}
-	}
+	V := jacobiEigen(&A)
 	l := [3]float64{max(A[0][0], 0), max(A[1][1], 0), max(A[2][2], 0)} // the clipped eigenvalues
 	for i := range 3 {
 		for j := range 3 {
@@ -270,6 +259,25 @@ func positivePartJacobi(K []float64, A mat3) {
 			K[3*i+j] = s
 		}
 	}
+}
+
+// jacobiEigen diagonalizes the symmetric A in place by cyclic Jacobi sweeps until its
+// off-diagonal entries are at rounding level relative to its diagonal, and returns the
+// rotation V with A_before = V A_after Vᵀ (the eigenvectors as columns).
+func jacobiEigen(A *mat3) mat3 {
+	V := identity3()
+	for range 50 {
+		off := math.Abs(A[0][1]) + math.Abs(A[0][2]) + math.Abs(A[1][2])
+		if off <= 1e-15*(math.Abs(A[0][0])+math.Abs(A[1][1])+math.Abs(A[2][2])) {
+			break
+		}
+		for p := range 2 {
+			for q := p + 1; q < 3; q++ {
+				jacobiRotate(A, &V, p, q)
+			}
+		}
+	}
+	return V
 }
 
 // jacobiRotate zeroes A[p][q] by the plane rotation of Jacobi's method, A ← Jᵀ A J, and
