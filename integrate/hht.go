@@ -83,6 +83,10 @@ type HHT struct {
 	// and Jacobian policy.
 	Newton NewtonSettings
 
+	// factorizedOnly keeps the forward-dynamics iteration (fdIter) off, for tests of the
+	// factorized Newton-Krylov iteration on systems where it would run.
+	factorizedOnly bool
+
 	w         *hhtWork
 	*accepted // Current, Previous, Stats (method.go)
 }
@@ -225,6 +229,7 @@ type hhtWork struct {
 	// factorsHere: the residual being evaluated is at an iterate where factor follows,
 	// so scaledRows writes its rows M(q₁)(ã − x) without the scaling to M(q_F).
 	freshJ, factorsHere bool
+	fdn                 fdIter // the forward-dynamics Newton iteration (hhtfd.go)
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -271,6 +276,7 @@ func (m *HHT) Init(sys dae.System, start State, ctl StepControl) error {
 	sys = w.sys // with the Pfaffian rows appended
 	w.lad.fc, w.lad.raw = newFailureContext(sys, &start), ctl
 	w.nw = newNewtonSolver(ns, &w.stats)
+	w.fdn.allow(!m.factorizedOnly && w.fd != nil && w.nc == 0 && w.nd == 0 && ns.Jacobian == JacobianAuto, w.n)
 	w.maxOrder = m.PredictorOrder
 	w.cur.T = start.T
 	copy(w.cur.Q, start.Q)
@@ -570,7 +576,11 @@ func (w *hhtWork) failed(newton bool) {
 // matrix unless JacobianAuto may keep the last one: it converged fast and h stays within
 // the Deadband of the h it was assembled for.
 func (w *hhtWork) attempt(h float64) (usedFresh int, cause error) {
-	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale() || w.mn.aged(w.refactorCost()))
+	if w.fdReady() {
+		return w.fdAttempt(h)
+	}
+	needJ := !w.nw.keeps(h) || w.mn.stale() || w.mn.aged(w.refactorCost()) || w.fdn.stale
+	return w.nw.attempt(w, h, needJ)
 }
 
 // newmark writes q₁, v₁ (eq. 2) and X₁ (eq. 9a) from the unknowns u.
@@ -596,6 +606,10 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 	nq, nc := w.nq, w.nc
 	a, lambda, xd := w.u[:nq], w.u[nq:nq+nc], w.u[nq+nc:]
 	e1, e2, e3 := w.du[:nq], w.du[nq:nq+nc], w.du[nq+nc:]
+	if w.fdn.on {
+		w.fdRows(e1, t1, a, lambda)
+		return
+	}
 	var haveG bool
 	if w.fd != nil && w.mn.inUse() {
 		haveG = w.scaledRows(e1, e2, t1, a, lambda)
@@ -735,7 +749,7 @@ func (w *hhtWork) jacobian(t1, h float64) error {
 		} else {
 			w.mn.stiffen(t1, w.q, w.v, w.tq, w.u[w.nq:w.nq+w.nc], w.k.beta*h*h)
 		}
-		w.chordSlow = false
+		w.chordSlow, w.fdn.stale = false, false
 		return w.mn.factor(t1, w.q, w.G, 1/(1+w.k.alpha)) // G nil when gFree
 	}
 	if w.mn != nil {
@@ -949,6 +963,11 @@ func (w *hhtWork) increment() float64 {
 		dropRoundedConstraints(w.du[w.nq:w.nq+w.ncH], k.beta*h*h, w.q) // rows g/(βh²)
 	}
 	w.chorded = false
+	if w.fdn.on {
+		if norm, taken := w.fdIncrement(h); taken {
+			return norm
+		}
+	}
 	if w.mn.inUse() {
 		w.krylov()
 	} else {
@@ -1003,15 +1022,20 @@ const hhtChordRedoRate = 0.1
 // apply adds the increment w.du to the iterate u, updates q, v, X from it (newmark) and
 // returns the norm of the change of the error estimates (increment).
 func (w *hhtWork) apply(h float64) float64 {
-	k := &w.k
 	u, du := w.u, w.du[:len(w.u)] // one length: no bounds checks
 	for i := range u {
 		u[i] += du[i]
 	}
 	w.newmark(h)
 	w.qOfU = true
+	return w.incrementNorm(h)
+}
+
+// incrementNorm is the norm apply returns, of the increment in w.du at the iterate in w.q.
+func (w *hhtWork) incrementNorm(h float64) float64 {
+	k := &w.k
 	c, errQ := k.errQ*h*h, w.err[:w.nq] // the product (errQ·h)·h as before
-	for i, d := range du[:len(errQ)] {
+	for i, d := range w.du[:len(errQ)] {
 		errQ[i] = c * d
 	}
 	norm := w.lad.c.weightedRMS(w.err, w.cur.Q, w.q, len(w.err), 1)
@@ -1211,6 +1235,7 @@ func (w *hhtWork) commit(h float64) error {
 	copy(w.u0, w.u)
 	w.stats.Steps++
 	w.mn.accepted()
+	w.fdn.accepted()
 	w.choosePredictor()
 	// Shift the history: newest first.
 	last := w.histU[len(w.histU)-1]
@@ -1271,6 +1296,7 @@ func (m *HHT) KrylovCounts() KrylovCounts {
 // predict starts an attempt of size h from the extrapolated unknowns (extrapolate).
 func (w *hhtWork) predict(h float64, freshJ bool) error {
 	w.hTry, w.qOfU, w.freshJ = h, false, freshJ
+	w.fdn.on = w.fdn.next && !freshJ // a retry with a fresh matrix leaves it
 	w.mn.attempt()
 	w.extrapolate(h)
 	return nil

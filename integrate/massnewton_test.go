@@ -153,14 +153,17 @@ func TestMassNewtonMatchesDense(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			sys, s := c.make(t)
 			ref := radau5Ref(t, sys, s, tEnd)
-			for _, method := range []string{"hht", "genalpha"} {
+			for _, method := range []string{"hht", "hht-fd", "genalpha"} {
 				kry, dense := newMassNewtonPair(method)
 				runTo(t, kry.m, sys, s, tEnd, StepControl{RTol: tol, ATol: tol})
 				runTo(t, dense.m, hideMassSolver(sys), s, tEnd, StepControl{RTol: tol, ATol: tol})
 				if kry.mn() == nil || dense.mn() != nil {
 					t.Fatalf("%s: the runs did not take the intended paths", method)
 				}
-				if !kry.mn().inUse() {
+				switch _, nc := sys.Size(); {
+				case method == "hht-fd" && nc == 0 && kry.fdSteps() < kry.m.Stats().Steps/2:
+					t.Errorf("%s: %d of %d steps by the forward-dynamics iteration, want most", method, kry.fdSteps(), kry.m.Stats().Steps)
+				case method != "hht-fd" && !kry.mn().inUse():
 					t.Errorf("%s: the last factorization was not the mass preconditioner", method)
 				}
 				kq, dq := kry.m.Current().Q, dense.m.Current().Q
@@ -217,18 +220,20 @@ func radau5Ref(t *testing.T, sys dae.System, s State, tEnd float64) *Radau5 {
 
 // massNewtonRun is a method of TestMassNewtonMatchesDense with access to its massNewton.
 type massNewtonRun struct {
-	m  Method
-	mn func() *massNewton
+	m       Method
+	mn      func() *massNewton
+	fdSteps func() int // hht's steps by the forward-dynamics iteration (fdIter)
 }
 
 func newMassNewtonPair(method string) (a, b massNewtonRun) {
 	mk := func() massNewtonRun {
-		if method == "hht" {
+		if method == "hht" || method == "hht-fd" {
 			m := DefaultHHT()
-			return massNewtonRun{&m, func() *massNewton { return m.w.mn }}
+			m.factorizedOnly = method == "hht" // hht-fd: the forward-dynamics iteration where it runs
+			return massNewtonRun{&m, func() *massNewton { return m.w.mn }, func() int { return m.w.fdn.steps }}
 		}
 		m := DefaultGenAlpha()
-		return massNewtonRun{&m, func() *massNewton { return m.w.mn }}
+		return massNewtonRun{&m, func() *massNewton { return m.w.mn }, nil}
 	}
 	return mk(), mk()
 }

@@ -117,6 +117,13 @@ func (m *newtonMonitor) start() {
 	m.eta = math.Pow(math.Max(m.eta, 1e-16), 0.8) // radau5: FACCON = MAX(FACCON, UROUND)**0.8
 }
 
+// restart begins the rate measurement again within an attempt whose iteration changed
+// (hht's switch from its forward-dynamics iteration, fdSwitch): the next increment is
+// judged as an attempt's first, with the rate carried from the previous attempt.
+func (m *newtonMonitor) restart() {
+	m.iter, m.prev, m.theta = 0, 0, 0
+}
+
 // update takes the weighted norm of the latest increment and returns the verdict.
 func (m *newtonMonitor) update(norm float64) newtonStatus {
 	m.iter++
@@ -410,7 +417,7 @@ func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
 				n.haveJ = false
 				return err
 			}
-			n.haveJ, n.fresh, n.thetaJ, n.hJ, n.refresh = true, true, 0, n.h, false
+			n.factored()
 		}
 		norm := p.increment()
 		n.stats.Solves++
@@ -425,6 +432,14 @@ func (n *newtonSolver) solve(p newtonIteration, fresh bool) error {
 			return p.diverged()
 		}
 	}
+}
+
+// factored records a new factorization of the iteration matrix for the step size of the
+// attempt under way: solve's at the first iterate, or one a method makes at a later
+// iterate when it leaves a cheaper iteration within the attempt (hht's forward-dynamics
+// iteration, fdIter).
+func (n *newtonSolver) factored() {
+	n.haveJ, n.fresh, n.thetaJ, n.hJ, n.refresh = true, true, 0, n.h, false
 }
 
 // residualJudge is a newtonIteration whose stop rule may leave its verdict on an
