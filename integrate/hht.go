@@ -649,6 +649,23 @@ func (w *hhtWork) evalResidual(t1, h float64) {
 // iterate, factorsHere, the rows are M(q₁) w.e1x at once, without the product with M(q_F)
 // that factor would replace). Returns what forceResidual does.
 func (w *hhtWork) scaledRows(e1, g []float64, t1 float64, a, lambda []float64) (haveG bool) {
+	haveG = w.accelerationRows(e1, g, t1, a, lambda)
+	x := w.e1x[:w.nq]
+	w.scaledFD = true
+	if w.factorsHere { // factor follows at q₁, where the scaling is I: the rows M(q₁) x at once
+		w.mm.MassMul(e1, t1, w.q, x)
+		w.scaled = false
+	} else {
+		w.mm.MassMul(e1, w.mn.schur.t, w.mn.schur.q, x)
+		w.scaled = true
+	}
+	w.stats.FuncEvals++
+	return haveG
+}
+
+// accelerationRows writes M(q₁)⁻¹ e₁ = ã − M(q₁)⁻¹ (f + b) (see scaledRows) into w.e1x by
+// one forward-dynamics pass, with e1 as scratch, and returns what forceResidual does.
+func (w *hhtWork) accelerationRows(e1, g []float64, t1 float64, a, lambda []float64) (haveG bool) {
 	clear(e1)
 	haveG = w.otherForces(e1, g, t1, w.q, w.v, lambda) // −b
 	for i := range e1 {
@@ -660,15 +677,6 @@ func (w *hhtWork) scaledRows(e1, g []float64, t1 float64, a, lambda []float64) (
 	for i := range x {
 		x[i] = tq[i] - x[i]
 	}
-	w.scaledFD = true
-	if w.factorsHere { // factor follows at q₁, where the scaling is I: the rows M(q₁) x at once
-		w.mm.MassMul(e1, t1, w.q, x)
-		w.scaled = false
-	} else {
-		w.mm.MassMul(e1, w.mn.schur.t, w.mn.schur.q, x)
-		w.scaled = true
-	}
-	w.stats.FuncEvals++
 	return haveG
 }
 

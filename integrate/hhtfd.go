@@ -99,17 +99,8 @@ func (w *hhtWork) fdAttempt(h float64) (usedFresh int, cause error) {
 // e1 and w.e1x by one forward-dynamics pass, as scaledRows leaves x in w.e1x: the rows
 // whose increment is −(1+α)x (fdIncrement), and from which fdSwitch factorizes.
 func (w *hhtWork) fdRows(e1 []float64, t1 float64, a, lambda []float64) {
-	clear(e1)
-	w.otherForces(e1, nil, t1, w.q, w.v, lambda) // −b
-	for i := range e1 {
-		e1[i] = -e1[i]
-	}
-	w.fd.ForwardDynamics(w.e1x, t1, w.q, w.v, e1)
-	w.blend(a)
-	x, tq := w.e1x[:w.nq], w.tq[:w.nq]
-	for i := range x {
-		x[i] = tq[i] - x[i]
-	}
+	w.accelerationRows(e1, nil, t1, a, lambda)
+	x := w.e1x[:w.nq]
 	copy(e1, x)
 	if w.nw.mon.iter == 0 {
 		copy(w.fdn.u0, w.u)
