@@ -289,6 +289,10 @@ type genAlphaWork struct {
 	fd           dae.ForwardDynamicsSolver // the scaled rows by forward dynamics (scaledRows), or nil
 	scaledFD     bool                      // ... and were (resRaw not written; fdx holds M(q₁)⁻¹ r_h)
 	fdx          []float64                 // scaledRows' M(q₁)⁻¹ r_h (nq)
+
+	// freshProducts is the most GMRES products a solve took in the attempt that made the
+	// current factorization (noteProducts).
+	freshProducts int
 }
 
 // Init checks the options, checks that start is consistent (g and G v + g_t within ATol,
@@ -503,10 +507,24 @@ func (m *GenAlpha) Step(tEnd float64) error {
 // θ ≤ ReuseRate, h in the Deadband). The largest rate decides, not the last: the last is
 // often small even when a stale matrix contracted slowly at first (measured on chain10,
 // stabilized index 2: 32 Newton failures in 250 steps when judged by the last rate, 0 by
-// the largest).
+// the largest). On the Newton-Krylov path a kept preconditioner is also replaced once its
+// GMRES products have paid for a new one (massNewton.aged, genAlphaRefactorProducts).
 func (w *genAlphaWork) attempt(h float64) (usedFresh int, err error) {
-	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale())
+	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale() || w.mn.aged(genAlphaRefactorProducts))
 }
+
+// genAlphaRefactorProducts is the price of a new factorization of genalpha's Newton-Krylov
+// preconditioner in GMRES products (massNewton.aged), counted above those the fresh one
+// took (noteProducts): K_g's Newton-Euler pass, the articulated-body factorization and the
+// residual's rescaling cost 1.1 products at N = 100 and 1000 on the knife chain (callgrind),
+// so the second product saved pays for it. JacobianAuto alone keeps a matrix while Newton
+// contracts, and the products per solve then grow with its age where K_g's loads do: on
+// the knife chain at fixed 24 ms, whose hold's λ grows −10 → −390 in 25 steps, a
+// factorization kept 23 steps took 2 → 9 products per Newton iteration at N = 1000 and
+// the instructions per step grew 15.9 × from N = 100; with this rule 12.6 ×, 48 % and
+// 59 % fewer at N = 100 and 1000, the same q to 3 digits against a fine reference
+// (BENCHMARKS.md, "genalpha's rent-or-buy refactorization on the knife chain").
+const genAlphaRefactorProducts = 2
 
 // failed makes the attempt after a corrector failure start from a fresh matrix, and
 // judges the step's later attempts by the rounding the solve spreads (incrementNorm).
@@ -681,6 +699,7 @@ func (w *genAlphaWork) residual() error {
 // factor assembles and factorizes the iteration matrix at the iterate.
 func (w *genAlphaWork) factor() error {
 	err := w.jacobian(w.hTry)
+	w.freshProducts = 0
 	if w.scaled { // the new matrix is at this iterate, where the scaling is I
 		if w.scaledFD { // the rows M(q₁) h (q̈ − M⁻¹(f + b)) of scaledRows
 			w.mm.MassMul(w.resRaw, w.cur.T+w.hTry, w.q1, w.fdx)
@@ -793,11 +812,27 @@ func (w *genAlphaWork) krylov() {
 		w.kb[i] = -r
 	}
 	w.mn.solved(w.kr.solve(w, w.kb))
+	w.noteProducts()
 	copy(w.dx, w.kb)
 	copy(w.res, w.kres) // for worstResidual
 	for i, d := range w.dx {
 		w.x[i] = w.kx[i] + d
 	}
+}
+
+// noteProducts counts the last Krylov solve's products toward the preconditioner's age
+// (massNewton.note, aged): those above the most a solve took in the attempt that
+// factorized it. genalpha's fresh preconditioner leaves out the O(h) terms and takes 2-3
+// products per solve, so counting above one, as hht does, would refactorize at every
+// attempt (measured, with cost 1 or 2: on the open chain at 18 ms, N = 1000, the fresh
+// factorization at step 2 failed where the kept one converged).
+func (w *genAlphaWork) noteProducts() {
+	p := w.kr.products
+	if w.nw.fresh {
+		w.freshProducts = max(w.freshProducts, p)
+		return
+	}
+	w.mn.note(p - w.freshProducts + 1)
 }
 
 // jacVec writes J z ≈ (r(x + εz) − r(x))/ε into dst (krylovSystem): eq. 70's matrix
