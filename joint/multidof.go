@@ -56,9 +56,10 @@ func (m *Model) jointGroups() []group {
 	return gs
 }
 
-// soleBalls marks the frames whose one child is the first primitive of a ball group:
-// their articulated inertia is I plus that joint's Ia alone (frames.sole).
-func (m *Model) soleBalls(gs []group) []bool {
+// soleJoints marks the frames whose one child is the first primitive of a ball group or
+// a one-primitive group: their articulated inertia is I plus that joint's Ia alone
+// (frames.sole), which the joint's downdate (inwardBall, inward1) writes at once.
+func (m *Model) soleJoints(gs []group) []bool {
 	n := len(m.prims)
 	children, sole := make([]int, n), make([]bool, n)
 	for i := range m.prims {
@@ -67,7 +68,7 @@ func (m *Model) soleBalls(gs []group) []bool {
 		}
 	}
 	for _, g := range gs {
-		if p := m.prims[g.first].parent; g.ball && p != Ground && children[p] == 1 {
+		if p := m.prims[g.first].parent; (g.ball || g.first == g.last) && p != Ground && children[p] == 1 {
 			sole[p] = true
 		}
 	}
@@ -93,7 +94,7 @@ func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, 
 		p := m.prims[f].parent
 		switch {
 		case l == f: // one primitive: the one-degree-of-freedom recursion's operations
-			m.inward1(w, l, p, tau[l])
+			m.inward1(w, l, p, tau[l], sole && p != Ground && w.sole[p])
 			continue
 		case g.ball:
 			m.inwardBall(w, f, p, tau, sole && p != Ground && w.sole[p])
@@ -134,27 +135,35 @@ func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, 
 }
 
 // inward1 is the inward step of the recursion on the one-primitive joint i with parent p:
-// stiffForwardDynamics' operations.
-func (m *Model) inward1(w *frames, i, p int, tau float64) {
-	IA, s := &w.IA[i], &w.s[i]
-	U := IA.mulv(*s)
-	D := s.dot(U)
-	u := tau - s.dot(w.F[i])
-	w.U[i], w.D[i], w.u[i] = U, D, u
+// stiffForwardDynamics' operations in their order, on the arrays in place, with the
+// downdate by down1 (Ia c formed as Ia is, Ia not stored; with sole, the parent's IA
+// written as its I + Ia).
+func (m *Model) inward1(w *frames, i, p int, tau float64, sole bool) {
+	IA, s, U, F := &w.IA[i], &w.s[i], &w.U[i], &w.F[i]
+	mulvTo(U, IA, s)
+	D := dot6(s, U)
+	u := tau - dot6(s, F)
+	w.D[i], w.u[i] = D, u
 	if p == Ground {
 		return
 	}
-	Ud := U.scale(1 / D)
+	d := down1{U: U}
+	scaleTo(&d.V, U, 1/D)
+	Fp, IAp, base := &w.F[p], &w.IA[p], &w.IA[p]
+	if sole {
+		base = &w.I[p]
+	}
+	k := u / D
 	if w.still {
-		articulateTo(IA, &w.IA[p], &U, &Ud)
-	} else {
-		articulate(IA, &w.IA[p], &U, &Ud)
+		d.articulateTo(IA, base, IAp)
+		Fp[0], Fp[1], Fp[2] = (Fp[0]+F[0])+U[0]*k, (Fp[1]+F[1])+U[1]*k, (Fp[2]+F[2])+U[2]*k
+		Fp[3], Fp[4], Fp[5] = (Fp[3]+F[3])+U[3]*k, (Fp[4]+F[4])+U[4]*k, (Fp[5]+F[5])+U[5]*k
+		return
 	}
-	Fp := w.F[p].add(w.F[i])
-	if !w.still {
-		Fp = Fp.add(IA.mulv(w.c[i]))
-	}
-	w.F[p] = Fp.add(U.scale(u / D))
+	var h sv
+	d.articulateMul(IA, base, IAp, &w.c[i], &h)
+	Fp[0], Fp[1], Fp[2] = ((Fp[0]+F[0])+h[0])+U[0]*k, ((Fp[1]+F[1])+h[1])+U[1]*k, ((Fp[2]+F[2])+h[2])+U[2]*k
+	Fp[3], Fp[4], Fp[5] = ((Fp[3]+F[3])+h[3])+U[3]*k, ((Fp[4]+F[4])+h[4])+U[4]*k, ((Fp[5]+F[5])+h[5])+U[5]*k
 }
 
 // inwardBall is the inward step on the ball joint f, f+1, f+2 with parent p: the factors
@@ -463,6 +472,135 @@ func (d *down3) articulateMul(IA, base, IAp *inertia6, c, h *sv) {
 	h[0], h[1], h[2], h[3], h[4], h[5] = h0, h1, h2, h3, h4, h5
 }
 
+// down1 is a downdate by one column, the one-degree-of-freedom joint's: U and V = U/D.
+type down1 struct {
+	U *sv
+	V sv
+}
+
+// at is entry (r, c) of IA − U Vᵀ (articulate's entry).
+func (d *down1) at(IA *inertia6, r, c int) float64 { return IA[r][c] - d.U[r]*d.V[c] }
+
+// articulateTo adds IA − U Uᵀ/D to base and writes the sum into the parent's IAp (base is
+// IAp, or the parent's own inertia when this joint is its one child, sole): articulateTo's
+// sums (recursive.go) without Ia kept; down3.articulateTo's layout.
+func (d *down1) articulateTo(IA, base, IAp *inertia6) {
+	symFrom(base, IAp, 0, 0, d.at(IA, 0, 0))
+	symFrom(base, IAp, 0, 1, d.at(IA, 0, 1))
+	symFrom(base, IAp, 0, 2, d.at(IA, 0, 2))
+	symFrom(base, IAp, 0, 3, d.at(IA, 0, 3))
+	symFrom(base, IAp, 0, 4, d.at(IA, 0, 4))
+	symFrom(base, IAp, 0, 5, d.at(IA, 0, 5))
+	symFrom(base, IAp, 1, 1, d.at(IA, 1, 1))
+	symFrom(base, IAp, 1, 2, d.at(IA, 1, 2))
+	symFrom(base, IAp, 1, 3, d.at(IA, 1, 3))
+	symFrom(base, IAp, 1, 4, d.at(IA, 1, 4))
+	symFrom(base, IAp, 1, 5, d.at(IA, 1, 5))
+	symFrom(base, IAp, 2, 2, d.at(IA, 2, 2))
+	symFrom(base, IAp, 2, 3, d.at(IA, 2, 3))
+	symFrom(base, IAp, 2, 4, d.at(IA, 2, 4))
+	symFrom(base, IAp, 2, 5, d.at(IA, 2, 5))
+	symFrom(base, IAp, 3, 3, d.at(IA, 3, 3))
+	symFrom(base, IAp, 3, 4, d.at(IA, 3, 4))
+	symFrom(base, IAp, 3, 5, d.at(IA, 3, 5))
+	symFrom(base, IAp, 4, 4, d.at(IA, 4, 4))
+	symFrom(base, IAp, 4, 5, d.at(IA, 4, 5))
+	symFrom(base, IAp, 5, 5, d.at(IA, 5, 5))
+}
+
+// articulateMul is down1.articulateTo that also sets h to Ia c, Ia = IA − U Uᵀ/D, without
+// storing Ia: the sums of articulate and then Ia's mulv (inward1 before session 20) to the
+// bit, as down3.articulateMul.
+func (d *down1) articulateMul(IA, base, IAp *inertia6, c, h *sv) {
+	c0, c1, c2, c3, c4, c5 := c[0], c[1], c[2], c[3], c[4], c[5]
+	var h0, h1, h2, h3, h4, h5, x, y float64
+	x, y = d.at(IA, 0, 0), base[0][0]
+	y += x
+	IAp[0][0] = y
+	h0 += x * c0
+	x, y = d.at(IA, 0, 1), base[0][1]
+	y += x
+	IAp[0][1], IAp[1][0] = y, y
+	h0, h1 = h0+x*c1, h1+x*c0
+	x, y = d.at(IA, 0, 2), base[0][2]
+	y += x
+	IAp[0][2], IAp[2][0] = y, y
+	h0, h2 = h0+x*c2, h2+x*c0
+	x, y = d.at(IA, 0, 3), base[0][3]
+	y += x
+	IAp[0][3], IAp[3][0] = y, y
+	h0, h3 = h0+x*c3, h3+x*c0
+	x, y = d.at(IA, 0, 4), base[0][4]
+	y += x
+	IAp[0][4], IAp[4][0] = y, y
+	h0, h4 = h0+x*c4, h4+x*c0
+	x, y = d.at(IA, 0, 5), base[0][5]
+	y += x
+	IAp[0][5], IAp[5][0] = y, y
+	h0, h5 = h0+x*c5, h5+x*c0
+	x, y = d.at(IA, 1, 1), base[1][1]
+	y += x
+	IAp[1][1] = y
+	h1 += x * c1
+	x, y = d.at(IA, 1, 2), base[1][2]
+	y += x
+	IAp[1][2], IAp[2][1] = y, y
+	h1, h2 = h1+x*c2, h2+x*c1
+	x, y = d.at(IA, 1, 3), base[1][3]
+	y += x
+	IAp[1][3], IAp[3][1] = y, y
+	h1, h3 = h1+x*c3, h3+x*c1
+	x, y = d.at(IA, 1, 4), base[1][4]
+	y += x
+	IAp[1][4], IAp[4][1] = y, y
+	h1, h4 = h1+x*c4, h4+x*c1
+	x, y = d.at(IA, 1, 5), base[1][5]
+	y += x
+	IAp[1][5], IAp[5][1] = y, y
+	h1, h5 = h1+x*c5, h5+x*c1
+	x, y = d.at(IA, 2, 2), base[2][2]
+	y += x
+	IAp[2][2] = y
+	h2 += x * c2
+	x, y = d.at(IA, 2, 3), base[2][3]
+	y += x
+	IAp[2][3], IAp[3][2] = y, y
+	h2, h3 = h2+x*c3, h3+x*c2
+	x, y = d.at(IA, 2, 4), base[2][4]
+	y += x
+	IAp[2][4], IAp[4][2] = y, y
+	h2, h4 = h2+x*c4, h4+x*c2
+	x, y = d.at(IA, 2, 5), base[2][5]
+	y += x
+	IAp[2][5], IAp[5][2] = y, y
+	h2, h5 = h2+x*c5, h5+x*c2
+	x, y = d.at(IA, 3, 3), base[3][3]
+	y += x
+	IAp[3][3] = y
+	h3 += x * c3
+	x, y = d.at(IA, 3, 4), base[3][4]
+	y += x
+	IAp[3][4], IAp[4][3] = y, y
+	h3, h4 = h3+x*c4, h4+x*c3
+	x, y = d.at(IA, 3, 5), base[3][5]
+	y += x
+	IAp[3][5], IAp[5][3] = y, y
+	h3, h5 = h3+x*c5, h5+x*c3
+	x, y = d.at(IA, 4, 4), base[4][4]
+	y += x
+	IAp[4][4] = y
+	h4 += x * c4
+	x, y = d.at(IA, 4, 5), base[4][5]
+	y += x
+	IAp[4][5], IAp[5][4] = y, y
+	h4, h5 = h4+x*c5, h5+x*c4
+	x, y = d.at(IA, 5, 5), base[5][5]
+	y += x
+	IAp[5][5] = y
+	h5 += x * c5
+	h[0], h[1], h[2], h[3], h[4], h[5] = h0, h1, h2, h3, h4, h5
+}
+
 // downdate replaces IA by IA − Σ_j W_j W_jᵀ / D_j, the articulated inertia the parent
 // feels through a joint of len(W) degrees of freedom; IA stays symmetric (the upper
 // triangle is computed and mirrored).
@@ -548,7 +686,7 @@ func (m *Model) groupInverseDynamics(w *frames, tau, a []float64, gravity bool) 
 // ballForce is groupInverseDynamics' outward step on the ball joint f, f+1, f+2 with its
 // accelerations in a: the frame's acceleration A = A' (+ c_1 + c_2 + c_3) + [ω; o × ω]
 // and its body's force (bodyForce), the same operations in their order, the turn on
-// locals and, at zero velocity without gravity (MassMul), I A on them too.
+// locals and, at zero velocity without gravity (MassMul), I A on them too (rigidMulTo's sums).
 func (m *Model) ballForce(w *frames, f int, a []float64, gravity bool) {
 	l := f + 2
 	At := &w.A[l]
@@ -573,14 +711,14 @@ func (m *Model) ballForce(w *frames, f int, a []float64, gravity bool) {
 	switch {
 	case w.bare[l]:
 		*F = sv{}
-	case w.still && !gravity:
-		I := &w.I[l]
-		F[0] = 0 + I[0][0]*A0 + I[0][1]*A1 + I[0][2]*A2 + I[0][3]*A3 + I[0][4]*A4 + I[0][5]*A5
-		F[1] = 0 + I[1][0]*A0 + I[1][1]*A1 + I[1][2]*A2 + I[1][3]*A3 + I[1][4]*A4 + I[1][5]*A5
-		F[2] = 0 + I[2][0]*A0 + I[2][1]*A1 + I[2][2]*A2 + I[2][3]*A3 + I[2][4]*A4 + I[2][5]*A5
-		F[3] = 0 + I[3][0]*A0 + I[3][1]*A1 + I[3][2]*A2 + I[3][3]*A3 + I[3][4]*A4 + I[3][5]*A5
-		F[4] = 0 + I[4][0]*A0 + I[4][1]*A1 + I[4][2]*A2 + I[4][3]*A3 + I[4][4]*A4 + I[4][5]*A5
-		F[5] = 0 + I[5][0]*A0 + I[5][1]*A1 + I[5][2]*A2 + I[5][3]*A3 + I[5][4]*A4 + I[5][5]*A5
+	case w.still && !gravity: // rigidMulTo's sums on the locals
+		I0, I1, I2, I3, I4, I5 := &w.I[l][0], &w.I[l][1], &w.I[l][2], &w.I[l][3], &w.I[l][4], &w.I[l][5]
+		F[0] = 0 + I0[0]*A0 + I0[1]*A1 + I0[2]*A2 + I0[4]*A4 + I0[5]*A5
+		F[1] = 0 + I1[0]*A0 + I1[1]*A1 + I1[2]*A2 + I1[3]*A3 + I1[5]*A5
+		F[2] = 0 + I2[0]*A0 + I2[1]*A1 + I2[2]*A2 + I2[3]*A3 + I2[4]*A4
+		F[3] = 0 + I3[1]*A1 + I3[2]*A2 + I3[3]*A3
+		F[4] = 0 + I4[0]*A0 + I4[2]*A2 + I4[4]*A4
+		F[5] = 0 + I5[0]*A0 + I5[1]*A1 + I5[5]*A5
 	default:
 		bodyForce(F, &w.I[l], At, &w.V[l], &w.fx[l], !w.still, gravity)
 	}
@@ -650,12 +788,13 @@ func addIn(x, y *sv) {
 }
 
 // bodyForce sets F to I A (+ V ×* I V when moving, − fx with gravity): a body's force in
-// Newton-Euler, the operations of mulv, crossF, add and sub in their order, in place.
+// Newton-Euler, the operations of mulv, crossF, add and sub in their order (the products
+// with the rigid-body inertia I by rigidMulTo), in place.
 func bodyForce(F *sv, I *inertia6, A, V, fx *sv, moving, gravity bool) {
-	mulvTo(F, I, A)
+	rigidMulTo(F, I, A)
 	if moving {
 		var h sv
-		mulvTo(&h, I, V)
+		rigidMulTo(&h, I, V)
 		F[0] += (V[1]*h[2] - V[2]*h[1]) + (V[4]*h[5] - V[5]*h[4])
 		F[1] += (V[2]*h[0] - V[0]*h[2]) + (V[5]*h[3] - V[3]*h[5])
 		F[2] += (V[0]*h[1] - V[1]*h[0]) + (V[3]*h[4] - V[4]*h[3])

@@ -21,8 +21,9 @@ type frames struct {
 	// groups are the joints of the articulated-body recursion (multidof.go), or nil: every
 	// primitive a joint of its own.
 	groups []group
-	// sole marks the frames whose one child is a ball group's first primitive
-	// (Model.soleBalls), or nil: that group's downdate writes their IA as I + Ia.
+	// sole marks the frames whose one child is a ball group's or a one-primitive group's
+	// first primitive (Model.soleJoints), or nil: that joint's downdate writes their IA
+	// as I + Ia.
 	sole []bool
 
 	qpos  []float64 // the q of the positions held (kinematics cache)
@@ -367,10 +368,11 @@ func (w *frames) startArticulated(i int, gravity bool, kg []float64, k float64, 
 	}
 }
 
-// biasTo sets F to V ×* I V, the operations of crossF and mulv in their order, in place.
+// biasTo sets F to V ×* I V for a rigid-body inertia I, the operations of crossF and mulv
+// in their order (I V by rigidMulTo), in place.
 func biasTo(F *sv, I *inertia6, V *sv) {
 	var h sv
-	mulvTo(&h, I, V)
+	rigidMulTo(&h, I, V)
 	F[0] = (V[1]*h[2] - V[2]*h[1]) + (V[4]*h[5] - V[5]*h[4])
 	F[1] = (V[2]*h[0] - V[0]*h[2]) + (V[5]*h[3] - V[3]*h[5])
 	F[2] = (V[0]*h[1] - V[1]*h[0]) + (V[3]*h[4] - V[4]*h[3])

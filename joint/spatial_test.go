@@ -42,3 +42,35 @@ func TestCoordinateAxisRotation(t *testing.T) {
 		t.Errorf("axis (1, 1e-9, 0) taken for coordinate axis %d; want none (−1)", p.coord)
 	}
 }
+
+// TestRigidMulBits: rigidMulTo, which leaves a rigid-body inertia's exact zeros out of
+// its sums, gives mulvTo's I x to the bit (signed zeros included) on random bodies, on a
+// body with its centre of mass at the origin (more zeros) and on a massless frame.
+func TestRigidMulBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	r := func() float64 { return 2*rng.Float64() - 1 }
+	for k := range 200 {
+		m, c := rng.Float64(), vec3{r(), r(), r()}
+		Jc := symm3{1 + r(), 0.1 * r(), 0.1 * r(), 1 + r(), 0.1 * r(), 1 + r()}
+		switch k {
+		case 0:
+			c = vec3{}
+		case 1:
+			m, c, Jc = 0, vec3{}, symm3{}
+		}
+		var I inertia6
+		rigidInertiaTo(&I, m, &c, &Jc)
+		x := sv{r(), r(), r(), r(), r(), r()}
+		if k == 2 {
+			x = sv{0, -0.0, 0, 1, 0, -0.0}
+		}
+		var want, got sv
+		mulvTo(&want, &I, &x)
+		rigidMulTo(&got, &I, &x)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("case %d row %d: rigidMulTo %v, mulvTo %v", k, i, got[i], want[i])
+			}
+		}
+	}
+}
