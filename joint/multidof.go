@@ -220,13 +220,12 @@ func (m *Model) inwardBall(w *frames, f, p int, tau []float64, sole bool) {
 func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][maxGroup - 1]float64) {
 	for _, g := range w.groups {
 		f, l := g.first, g.last
+		if l == f {
+			m.outward1(w, a, l, W, D)
+			continue
+		}
 		var A sv
 		switch {
-		case l == f: // as the one-degree-of-freedom recursion sums
-			A = w.c[l]
-			if p := m.prims[l].parent; p != Ground {
-				A = A.add(w.A[p])
-			}
 		case w.still: // c is zero
 			if p := m.prims[f].parent; p != Ground {
 				A = w.A[p]
@@ -240,12 +239,7 @@ func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][m
 				addIn(&A, &w.A[p])
 			}
 		}
-		switch {
-		case l == f:
-			a[l] = (w.u[l] - W[l].dot(A)) / D[l]
-			w.A[l] = A.add(w.s[l].scale(a[l]))
-			continue
-		case g.ball:
+		if g.ball {
 			ballOutward(w, a, f, &A, W, D, L)
 			continue
 		}
@@ -261,6 +255,24 @@ func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][m
 		}
 		w.A[l] = A
 	}
+}
+
+// outward1 is groupOutward's step on the one-primitive joint l: A = c + A' (A' the
+// parent's acceleration, none at the ground), a_l = (u − Wᵀ A)/D and the frame's
+// acceleration A + s a_l, the one-degree-of-freedom recursion's sums in their order on
+// locals.
+func (m *Model) outward1(w *frames, a []float64, l int, W []sv, D []float64) {
+	c := &w.c[l]
+	A0, A1, A2, A3, A4, A5 := c[0], c[1], c[2], c[3], c[4], c[5]
+	if p := m.prims[l].parent; p != Ground {
+		Ap := &w.A[p]
+		A0, A1, A2, A3, A4, A5 = A0+Ap[0], A1+Ap[1], A2+Ap[2], A3+Ap[3], A4+Ap[4], A5+Ap[5]
+	}
+	Wl := &W[l]
+	al := (w.u[l] - (0 + Wl[0]*A0 + Wl[1]*A1 + Wl[2]*A2 + Wl[3]*A3 + Wl[4]*A4 + Wl[5]*A5)) / D[l]
+	a[l] = al
+	s, At := &w.s[l], &w.A[l]
+	At[0], At[1], At[2], At[3], At[4], At[5] = A0+s[0]*al, A1+s[1]*al, A2+s[2]*al, A3+s[3]*al, A4+s[4]*al, A5+s[5]*al
 }
 
 // ballOutward is groupOutward's step on the ball joint f, f+1, f+2: its accelerations
