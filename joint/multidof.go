@@ -224,6 +224,10 @@ func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][m
 			m.outward1(w, a, l, W, D)
 			continue
 		}
+		if g.ball {
+			m.ballOutward(w, a, f, W, D, L)
+			continue
+		}
 		var A sv
 		switch {
 		case w.still: // c is zero
@@ -238,10 +242,6 @@ func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][m
 			if p := m.prims[f].parent; p != Ground {
 				addIn(&A, &w.A[p])
 			}
-		}
-		if g.ball {
-			ballOutward(w, a, f, &A, W, D, L)
-			continue
 		}
 		for j := l; j >= f; j-- {
 			t := (w.u[j] - W[j].dot(A)) / D[j]
@@ -275,13 +275,26 @@ func (m *Model) outward1(w *frames, a []float64, l int, W []sv, D []float64) {
 	At[0], At[1], At[2], At[3], At[4], At[5] = A0+s[0]*al, A1+s[1]*al, A2+s[2]*al, A3+s[3]*al, A4+s[4]*al, A5+s[5]*al
 }
 
-// ballOutward is groupOutward's step on the ball joint f, f+1, f+2: its accelerations
-// from A, the parent's acceleration plus the joint's velocity-product term, with its
-// factors W, D, L and y (w.u), and its frame's acceleration A + [ω; o × ω], ω = Σ u_j a_j:
-// the operations of dot6 and addTurn in their order, on locals.
-func ballOutward(w *frames, a []float64, f int, A *sv, W []sv, D []float64, L [][maxGroup - 1]float64) {
+// ballOutward is groupOutward's step on the ball joint f, f+1, f+2: A = c_1 + c_2 + c_3 +
+// A' (A' the parent's acceleration; c_j zero when still), the joint's accelerations from A
+// with its factors W, D, L and y (w.u), and its frame's acceleration A + [ω; o × ω], ω =
+// Σ u_j a_j: the operations of addIn, dot6 and addTurn in their order, on locals.
+func (m *Model) ballOutward(w *frames, a []float64, f int, W []sv, D []float64, L [][maxGroup - 1]float64) {
 	l := f + 2
-	A0, A1, A2, A3, A4, A5 := A[0], A[1], A[2], A[3], A[4], A[5]
+	var A0, A1, A2, A3, A4, A5 float64
+	p := m.prims[f].parent
+	if !w.still {
+		c1, c2, c3 := &w.c[f], &w.c[f+1], &w.c[l]
+		A0, A1, A2 = (c1[0]+c2[0])+c3[0], (c1[1]+c2[1])+c3[1], (c1[2]+c2[2])+c3[2]
+		A3, A4, A5 = (c1[3]+c2[3])+c3[3], (c1[4]+c2[4])+c3[4], (c1[5]+c2[5])+c3[5]
+		if p != Ground {
+			Ap := &w.A[p]
+			A0, A1, A2, A3, A4, A5 = A0+Ap[0], A1+Ap[1], A2+Ap[2], A3+Ap[3], A4+Ap[4], A5+Ap[5]
+		}
+	} else if p != Ground {
+		Ap := &w.A[p]
+		A0, A1, A2, A3, A4, A5 = Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5]
+	}
 	W1, W2, W3 := &W[f], &W[f+1], &W[l]
 	L2, L3 := &L[f+1], &L[l]
 	a3 := (w.u[l] - (0 + W3[0]*A0 + W3[1]*A1 + W3[2]*A2 + W3[3]*A3 + W3[4]*A4 + W3[5]*A5)) / D[l]
