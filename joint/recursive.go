@@ -1,7 +1,5 @@
 package joint
 
-import "math"
-
 // frames holds the recursive kinematics of seed 002, Table 1 (eqs. 46-50) for one state,
 // all in world coordinates at the world origin, and the work arrays of the recursions.
 type frames struct {
@@ -195,7 +193,7 @@ func turnAbout(R *mat3, s *sv, o *vec3, Rp *mat3, xp, b, a *vec3, angle float64)
 	u0 := P0[0]*a0 + P0[1]*a1 + P0[2]*a2
 	u1 := P1[0]*a0 + P1[1]*a1 + P1[2]*a2
 	u2 := P2[0]*a0 + P2[1]*a1 + P2[2]*a2
-	sn, c := math.Sincos(angle)
+	sn, c := sincos(angle)
 	k := 1 - c
 	n00, n01, n02 := c+k*a0*a0, k*a0*a1-sn*a2, k*a0*a2+sn*a1
 	n10, n11, n12 := k*a1*a0+sn*a2, c+k*a1*a1, k*a1*a2-sn*a0

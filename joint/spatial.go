@@ -47,7 +47,7 @@ func (m *mat3) column(k int) vec3 { return vec3{m[0][k], m[1][k], m[2][k]} }
 // up to rounding (its diagonal entry c + (1 − c) can miss 1 by an ulp). Written out for
 // each k on the arrays in place (the position pass runs it for every frame at every q).
 func (m *mat3) turnTo(r *mat3, k int, angle float64) {
-	s, c := math.Sincos(angle)
+	s, c := sincos(angle)
 	m0, m1, m2 := &m[0], &m[1], &m[2]
 	r0, r1, r2 := &r[0], &r[1], &r[2]
 	switch k {
@@ -73,7 +73,7 @@ func identity3() mat3 { return mat3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}} }
 
 // axisRotation is Rodrigues' formula: the rotation by angle about the unit vector u.
 func axisRotation(u vec3, angle float64) mat3 {
-	s, c := math.Sincos(angle)
+	s, c := sincos(angle)
 	k := 1 - c
 	return mat3{
 		{c + k*u[0]*u[0], k*u[0]*u[1] - s*u[2], k*u[0]*u[2] + s*u[1]},
@@ -185,4 +185,35 @@ func rigidMulTo(y *sv, I *inertia6, x *sv) {
 	y[3] = 0 + I3[1]*x1 + I3[2]*x2 + I3[3]*x3
 	y[4] = 0 + I4[0]*x0 + I4[2]*x2 + I4[4]*x4
 	y[5] = 0 + I5[0]*x0 + I5[1]*x1 + I5[5]*x5
+}
+
+// sinCoef and cosCoef are the coefficients of the minimax polynomials of sin and cos on
+// [0, π/4] in S. L. Moshier's Cephes library (sin.c), as Go's math package uses them
+// (math/sin.go, with their bit patterns there).
+var (
+	sinCoef = [6]float64{1.58962301576546568060e-10, -2.50507477628578072866e-8, 2.75573136213857245213e-6,
+		-1.98412698295895385996e-4, 8.33333333332211858878e-3, -1.66666666666666307295e-1}
+	cosCoef = [6]float64{-1.13585365213876817300e-11, 2.08757008419747316778e-9, -2.75573141792967388112e-7,
+		2.48015872888517045348e-5, -1.38888888888730564116e-3, 4.16666666666665929218e-2}
+)
+
+// sincos returns sin x and cos x: for 0 < |x| < π/4 (|x|·4/π < 1, no octant to reduce
+// by) the Cephes polynomials on z = |x| in Horner form, sin's sign then x's, which are
+// the operations math.Sincos takes there (its reduction is then z = x − 0, and its
+// results are these to the bit, which TestSincos checks); other x
+// (zero, larger angles, NaN, ±Inf) by math.Sincos. The position pass turns every joint
+// by an angle, most of them small: math.Sincos's case tests and reduction cost as much
+// as its polynomials.
+func sincos(x float64) (sin, cos float64) {
+	z := math.Abs(x)
+	if !(z*(4/math.Pi) < 1) || x == 0 {
+		return math.Sincos(x)
+	}
+	zz := z * z
+	cos = 1.0 - 0.5*zz + zz*zz*((((((cosCoef[0]*zz)+cosCoef[1])*zz+cosCoef[2])*zz+cosCoef[3])*zz+cosCoef[4])*zz+cosCoef[5])
+	sin = z + z*zz*((((((sinCoef[0]*zz)+sinCoef[1])*zz+sinCoef[2])*zz+sinCoef[3])*zz+sinCoef[4])*zz+sinCoef[5])
+	if x < 0 {
+		sin = -sin
+	}
+	return sin, cos
 }
