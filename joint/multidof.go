@@ -318,17 +318,20 @@ func (m *Model) groupSolve(w *frames, a, tau []float64, W []sv, D []float64, L [
 	for gi := len(w.groups) - 1; gi >= 0; gi-- {
 		g := w.groups[gi]
 		f, l := g.first, g.last
-		F := w.F[l]
 		p := m.prims[f].parent
-		switch {
-		case l == f:
-			u := tau[l] - w.s[l].dot(F)
+		if l == f { // abaSolve's sums in their order, in place
+			F := &w.F[l]
+			u := tau[l] - dot6(&w.s[l], F)
 			w.u[l] = u
 			if p != Ground {
-				w.F[p] = w.F[p].add(F).add(W[l].scale(u / D[l]))
+				Fp, Wl, k := &w.F[p], &W[l], u/D[l]
+				Fp[0], Fp[1], Fp[2] = (Fp[0]+F[0])+Wl[0]*k, (Fp[1]+F[1])+Wl[1]*k, (Fp[2]+F[2])+Wl[2]*k
+				Fp[3], Fp[4], Fp[5] = (Fp[3]+F[3])+Wl[3]*k, (Fp[4]+F[4])+Wl[4]*k, (Fp[5]+F[5])+Wl[5]*k
 			}
 			continue
-		case g.ball:
+		}
+		F := w.F[l]
+		if g.ball {
 			n := momentAbout(&F, &w.x[l])
 			y1 := tau[f] - angDot(&w.s[f], &n)
 			y2 := tau[f+1] - angDot(&w.s[f+1], &n) - L[f+1][0]*y1
@@ -657,16 +660,12 @@ func (m *Model) groupInverseDynamics(w *frames, tau, a []float64, gravity bool) 
 			m.ballForce(w, f, a, gravity)
 			continue
 		}
+		if l == f {
+			m.force1(w, l, a, gravity)
+			continue
+		}
 		var A sv
-		if l == f { // one primitive: inverseDynamics' sums in its order
-			A = w.c[l]
-			if a != nil {
-				A = A.add(w.s[l].scale(a[l]))
-			}
-			if p := m.prims[l].parent; p != Ground {
-				A = A.add(w.A[p])
-			}
-		} else if p := m.prims[f].parent; p != Ground {
+		if p := m.prims[f].parent; p != Ground {
 			A = w.A[p]
 		}
 		if l > f && !w.still {
@@ -699,13 +698,36 @@ func (m *Model) groupInverseDynamics(w *frames, tau, a []float64, gravity bool) 
 			tau[f], tau[f+1], tau[l] = angDot(&w.s[f], &n), angDot(&w.s[f+1], &n), angDot(&w.s[l], &n)
 		} else {
 			for j := f; j <= l; j++ {
-				tau[j] = w.s[j].dot(*F)
+				tau[j] = dot6(&w.s[j], F)
 			}
 		}
 		if p := m.prims[f].parent; p != Ground {
 			addIn(&w.F[p], F)
 		}
 	}
+}
+
+// force1 is groupInverseDynamics' outward step on the one-primitive joint l: its frame's
+// acceleration A = (c + s a_l) + A' (a nil: no s a_l; A' the parent's, none at the ground)
+// and its body's force (bodyForce), inverseDynamics' sums in their order on locals.
+func (m *Model) force1(w *frames, l int, a []float64, gravity bool) {
+	c := &w.c[l]
+	A0, A1, A2, A3, A4, A5 := c[0], c[1], c[2], c[3], c[4], c[5]
+	if a != nil {
+		s, al := &w.s[l], a[l]
+		A0, A1, A2, A3, A4, A5 = A0+s[0]*al, A1+s[1]*al, A2+s[2]*al, A3+s[3]*al, A4+s[4]*al, A5+s[5]*al
+	}
+	if p := m.prims[l].parent; p != Ground {
+		Ap := &w.A[p]
+		A0, A1, A2, A3, A4, A5 = A0+Ap[0], A1+Ap[1], A2+Ap[2], A3+Ap[3], A4+Ap[4], A5+Ap[5]
+	}
+	At := &w.A[l]
+	At[0], At[1], At[2], At[3], At[4], At[5] = A0, A1, A2, A3, A4, A5
+	if w.bare[l] {
+		w.F[l] = sv{}
+		return
+	}
+	bodyForce(&w.F[l], &w.I[l], At, &w.V[l], &w.fx[l], !w.still, gravity)
 }
 
 // ballForce is groupInverseDynamics' outward step on the ball joint f, f+1, f+2 with its
