@@ -43,7 +43,9 @@ func (m *Model) bodyForces(w *frames, d *idWork, a []float64, gravity bool) {
 			d.f[i], w.F[i] = sv{}, sv{}
 			continue
 		}
-		d.f[i] = w.I[i].mulv(A).add(crossF(w.V[i], w.I[i].mulv(w.V[i]))).add(w.external(i, gravity).scale(-1))
+		// I A + V ×* I V − f_ext: bodyForce's sums (the velocity term always, as
+		// crossF's zeros at rest add to them), the same bits as the sv operations.
+		bodyForce(&d.f[i], &w.I[i], &A, &w.V[i], &w.fx[i], true, gravity)
 		w.F[i] = d.f[i]
 	}
 	for i := len(m.prims) - 1; i >= 0; i-- {
