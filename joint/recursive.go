@@ -313,14 +313,6 @@ func equal(a, b []float64) bool {
 	return true
 }
 
-// external is the gravity force on body i when gravity is on.
-func (w *frames) external(i int, gravity bool) sv {
-	if gravity {
-		return w.fx[i]
-	}
-	return sv{}
-}
-
 // jointForce is the spring-damper generalized force of coordinate i.
 func (p *primitive) jointForce(q, v float64) float64 {
 	return -p.k*(q-p.q0) - p.d*v

@@ -62,7 +62,8 @@ func TestRigidMulBits(t *testing.T) {
 		rigidInertiaTo(&I, m, &c, &Jc)
 		x := sv{r(), r(), r(), r(), r(), r()}
 		if k == 2 {
-			x = sv{0, -0.0, 0, 1, 0, -0.0}
+			nz := math.Copysign(0, -1)
+			x = sv{0, nz, 0, 1, 0, nz}
 		}
 		var want, got sv
 		mulvTo(&want, &I, &x)
