@@ -82,7 +82,8 @@ func (m *Model) soleJoints(gs []group) []bool {
 // groups' last frames only.
 func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, kg []float64, k float64) {
 	// The inner frames' inertias and forces are never read. A frame whose one child is a
-	// ball joint (frames.sole) gets its articulated inertia from that joint's downdate,
+	// ball or one-primitive joint (frames.sole) gets its articulated inertia from that
+	// joint's downdate,
 	// I + Ia, without a copy of I first (without K_g: IA = I + k K_g needs the copy).
 	sole := w.sole != nil && kg == nil
 	for _, g := range w.groups {
@@ -537,8 +538,8 @@ func (d *down1) articulateTo(IA, base, IAp *inertia6) {
 }
 
 // articulateMul is down1.articulateTo that also sets h to Ia c, Ia = IA − U Uᵀ/D, without
-// storing Ia: the sums of articulate and then Ia's mulv (inward1 before session 20) to the
-// bit, as down3.articulateMul.
+// storing Ia: the sums of articulate and then Ia's mulv (stiffForwardDynamics' step) to
+// the bit, as down3.articulateMul.
 func (d *down1) articulateMul(IA, base, IAp *inertia6, c, h *sv) {
 	c0, c1, c2, c3, c4, c5 := c[0], c[1], c[2], c[3], c[4], c[5]
 	var h0, h1, h2, h3, h4, h5, x, y float64
