@@ -83,8 +83,8 @@ func (m *Model) soleJoints(gs []group) []bool {
 func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, kg []float64, k float64) {
 	// The inner frames' inertias and forces are never read. A frame whose one child is a
 	// ball or one-primitive joint (frames.sole) gets its articulated inertia from that
-	// joint's downdate,
-	// I + Ia, without a copy of I first (without K_g: IA = I + k K_g needs the copy).
+	// joint's downdate, I + Ia, without a copy of I first (without K_g: IA = I + k K_g
+	// needs the copy).
 	sole := w.sole != nil && kg == nil
 	for _, g := range w.groups {
 		w.startArticulated(g.last, gravity, kg, k, sole && w.sole[g.last])
