@@ -31,24 +31,31 @@ func newIDWork(n int) *idWork {
 // no force, as in inverseDynamics.
 func (m *Model) bodyForces(w *frames, d *idWork, a []float64, gravity bool) {
 	for i := range m.prims {
-		A := w.c[i]
+		// A = (c + s a_i) + A', the sv operations' sums on locals.
+		c := &w.c[i]
+		A0, A1, A2, A3, A4, A5 := c[0], c[1], c[2], c[3], c[4], c[5]
 		if a != nil {
-			A = A.add(w.s[i].scale(a[i]))
+			s, ai := &w.s[i], a[i]
+			A0, A1, A2, A3, A4, A5 = A0+s[0]*ai, A1+s[1]*ai, A2+s[2]*ai, A3+s[3]*ai, A4+s[4]*ai, A5+s[5]*ai
 		}
 		if p := m.prims[i].parent; p != Ground {
-			A = A.add(w.A[p])
+			Ap := &w.A[p]
+			A0, A1, A2, A3, A4, A5 = A0+Ap[0], A1+Ap[1], A2+Ap[2], A3+Ap[3], A4+Ap[4], A5+Ap[5]
 		}
-		w.A[i] = A
+		At := &w.A[i]
+		At[0], At[1], At[2], At[3], At[4], At[5] = A0, A1, A2, A3, A4, A5
 		if w.bare[i] { // no body: I and the external force are zero, so is f
 			d.f[i], w.F[i] = sv{}, sv{}
 			continue
 		}
-		d.f[i] = w.I[i].mulv(A).add(crossF(w.V[i], w.I[i].mulv(w.V[i]))).add(w.external(i, gravity).scale(-1))
+		// I A + V ×* I V − f_ext: bodyForce's sums (the velocity term always, as
+		// crossF's zeros at rest add to them), the same bits as the sv operations.
+		bodyForce(&d.f[i], &w.I[i], At, &w.V[i], &w.fx[i], true, gravity)
 		w.F[i] = d.f[i]
 	}
 	for i := len(m.prims) - 1; i >= 0; i-- {
 		if p := m.prims[i].parent; p != Ground {
-			w.F[p] = w.F[p].add(w.F[i])
+			addIn(&w.F[p], &w.F[i])
 		}
 	}
 }

@@ -56,9 +56,10 @@ func (m *Model) jointGroups() []group {
 	return gs
 }
 
-// soleBalls marks the frames whose one child is the first primitive of a ball group:
-// their articulated inertia is I plus that joint's Ia alone (frames.sole).
-func (m *Model) soleBalls(gs []group) []bool {
+// soleJoints marks the frames whose one child is the first primitive of a ball group or
+// a one-primitive group: their articulated inertia is I plus that joint's Ia alone
+// (frames.sole), which the joint's downdate (inwardBall, inward1) writes at once.
+func (m *Model) soleJoints(gs []group) []bool {
 	n := len(m.prims)
 	children, sole := make([]int, n), make([]bool, n)
 	for i := range m.prims {
@@ -67,7 +68,7 @@ func (m *Model) soleBalls(gs []group) []bool {
 		}
 	}
 	for _, g := range gs {
-		if p := m.prims[g.first].parent; g.ball && p != Ground && children[p] == 1 {
+		if p := m.prims[g.first].parent; (g.ball || g.first == g.last) && p != Ground && children[p] == 1 {
 			sole[p] = true
 		}
 	}
@@ -81,8 +82,9 @@ func (m *Model) soleBalls(gs []group) []bool {
 // groups' last frames only.
 func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, kg []float64, k float64) {
 	// The inner frames' inertias and forces are never read. A frame whose one child is a
-	// ball joint (frames.sole) gets its articulated inertia from that joint's downdate,
-	// I + Ia, without a copy of I first (without K_g: IA = I + k K_g needs the copy).
+	// ball or one-primitive joint (frames.sole) gets its articulated inertia from that
+	// joint's downdate, I + Ia, without a copy of I first (without K_g: IA = I + k K_g
+	// needs the copy).
 	sole := w.sole != nil && kg == nil
 	for _, g := range w.groups {
 		w.startArticulated(g.last, gravity, kg, k, sole && w.sole[g.last])
@@ -93,7 +95,7 @@ func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, 
 		p := m.prims[f].parent
 		switch {
 		case l == f: // one primitive: the one-degree-of-freedom recursion's operations
-			m.inward1(w, l, p, tau[l])
+			m.inward1(w, l, p, tau[l], sole && p != Ground && w.sole[p])
 			continue
 		case g.ball:
 			m.inwardBall(w, f, p, tau, sole && p != Ground && w.sole[p])
@@ -134,27 +136,35 @@ func (m *Model) groupForwardDynamics(w *frames, a, tau []float64, gravity bool, 
 }
 
 // inward1 is the inward step of the recursion on the one-primitive joint i with parent p:
-// stiffForwardDynamics' operations.
-func (m *Model) inward1(w *frames, i, p int, tau float64) {
-	IA, s := &w.IA[i], &w.s[i]
-	U := IA.mulv(*s)
-	D := s.dot(U)
-	u := tau - s.dot(w.F[i])
-	w.U[i], w.D[i], w.u[i] = U, D, u
+// stiffForwardDynamics' operations in their order, on the arrays in place, with the
+// downdate by down1 (Ia c formed as Ia is, Ia not stored; with sole, the parent's IA
+// written as its I + Ia).
+func (m *Model) inward1(w *frames, i, p int, tau float64, sole bool) {
+	IA, s, U, F := &w.IA[i], &w.s[i], &w.U[i], &w.F[i]
+	mulvTo(U, IA, s)
+	D := dot6(s, U)
+	u := tau - dot6(s, F)
+	w.D[i], w.u[i] = D, u
 	if p == Ground {
 		return
 	}
-	Ud := U.scale(1 / D)
+	d := down1{U: U}
+	scaleTo(&d.V, U, 1/D)
+	Fp, IAp, base := &w.F[p], &w.IA[p], &w.IA[p]
+	if sole {
+		base = &w.I[p]
+	}
+	k := u / D
 	if w.still {
-		articulateTo(IA, &w.IA[p], &U, &Ud)
-	} else {
-		articulate(IA, &w.IA[p], &U, &Ud)
+		d.articulateTo(IA, base, IAp)
+		Fp[0], Fp[1], Fp[2] = (Fp[0]+F[0])+U[0]*k, (Fp[1]+F[1])+U[1]*k, (Fp[2]+F[2])+U[2]*k
+		Fp[3], Fp[4], Fp[5] = (Fp[3]+F[3])+U[3]*k, (Fp[4]+F[4])+U[4]*k, (Fp[5]+F[5])+U[5]*k
+		return
 	}
-	Fp := w.F[p].add(w.F[i])
-	if !w.still {
-		Fp = Fp.add(IA.mulv(w.c[i]))
-	}
-	w.F[p] = Fp.add(U.scale(u / D))
+	var h sv
+	d.articulateMul(IA, base, IAp, &w.c[i], &h)
+	Fp[0], Fp[1], Fp[2] = ((Fp[0]+F[0])+h[0])+U[0]*k, ((Fp[1]+F[1])+h[1])+U[1]*k, ((Fp[2]+F[2])+h[2])+U[2]*k
+	Fp[3], Fp[4], Fp[5] = ((Fp[3]+F[3])+h[3])+U[3]*k, ((Fp[4]+F[4])+h[4])+U[4]*k, ((Fp[5]+F[5])+h[5])+U[5]*k
 }
 
 // inwardBall is the inward step on the ball joint f, f+1, f+2 with parent p: the factors
@@ -211,13 +221,16 @@ func (m *Model) inwardBall(w *frames, f, p int, tau []float64, sole bool) {
 func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][maxGroup - 1]float64) {
 	for _, g := range w.groups {
 		f, l := g.first, g.last
+		if l == f {
+			m.outward1(w, a, l, W, D)
+			continue
+		}
+		if g.ball {
+			m.ballOutward(w, a, f, W, D, L)
+			continue
+		}
 		var A sv
 		switch {
-		case l == f: // as the one-degree-of-freedom recursion sums
-			A = w.c[l]
-			if p := m.prims[l].parent; p != Ground {
-				A = A.add(w.A[p])
-			}
 		case w.still: // c is zero
 			if p := m.prims[f].parent; p != Ground {
 				A = w.A[p]
@@ -230,15 +243,6 @@ func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][m
 			if p := m.prims[f].parent; p != Ground {
 				addIn(&A, &w.A[p])
 			}
-		}
-		switch {
-		case l == f:
-			a[l] = (w.u[l] - W[l].dot(A)) / D[l]
-			w.A[l] = A.add(w.s[l].scale(a[l]))
-			continue
-		case g.ball:
-			ballOutward(w, a, f, &A, W, D, L)
-			continue
 		}
 		for j := l; j >= f; j-- {
 			t := (w.u[j] - W[j].dot(A)) / D[j]
@@ -254,13 +258,44 @@ func (m *Model) groupOutward(w *frames, a []float64, W []sv, D []float64, L [][m
 	}
 }
 
-// ballOutward is groupOutward's step on the ball joint f, f+1, f+2: its accelerations
-// from A, the parent's acceleration plus the joint's velocity-product term, with its
-// factors W, D, L and y (w.u), and its frame's acceleration A + [ω; o × ω], ω = Σ u_j a_j:
-// the operations of dot6 and addTurn in their order, on locals.
-func ballOutward(w *frames, a []float64, f int, A *sv, W []sv, D []float64, L [][maxGroup - 1]float64) {
+// outward1 is groupOutward's step on the one-primitive joint l: A = c + A' (A' the
+// parent's acceleration, none at the ground), a_l = (u − Wᵀ A)/D and the frame's
+// acceleration A + s a_l, the one-degree-of-freedom recursion's sums in their order on
+// locals.
+func (m *Model) outward1(w *frames, a []float64, l int, W []sv, D []float64) {
+	c := &w.c[l]
+	A0, A1, A2, A3, A4, A5 := c[0], c[1], c[2], c[3], c[4], c[5]
+	if p := m.prims[l].parent; p != Ground {
+		Ap := &w.A[p]
+		A0, A1, A2, A3, A4, A5 = A0+Ap[0], A1+Ap[1], A2+Ap[2], A3+Ap[3], A4+Ap[4], A5+Ap[5]
+	}
+	Wl := &W[l]
+	al := (w.u[l] - (0 + Wl[0]*A0 + Wl[1]*A1 + Wl[2]*A2 + Wl[3]*A3 + Wl[4]*A4 + Wl[5]*A5)) / D[l]
+	a[l] = al
+	s, At := &w.s[l], &w.A[l]
+	At[0], At[1], At[2], At[3], At[4], At[5] = A0+s[0]*al, A1+s[1]*al, A2+s[2]*al, A3+s[3]*al, A4+s[4]*al, A5+s[5]*al
+}
+
+// ballOutward is groupOutward's step on the ball joint f, f+1, f+2: A = c_1 + c_2 + c_3 +
+// A' (A' the parent's acceleration; c_j zero when still), the joint's accelerations from A
+// with its factors W, D, L and y (w.u), and its frame's acceleration A + [ω; o × ω], ω =
+// Σ u_j a_j: the operations of addIn, dot6 and addTurn in their order, on locals.
+func (m *Model) ballOutward(w *frames, a []float64, f int, W []sv, D []float64, L [][maxGroup - 1]float64) {
 	l := f + 2
-	A0, A1, A2, A3, A4, A5 := A[0], A[1], A[2], A[3], A[4], A[5]
+	var A0, A1, A2, A3, A4, A5 float64
+	p := m.prims[f].parent
+	if !w.still {
+		c1, c2, c3 := &w.c[f], &w.c[f+1], &w.c[l]
+		A0, A1, A2 = (c1[0]+c2[0])+c3[0], (c1[1]+c2[1])+c3[1], (c1[2]+c2[2])+c3[2]
+		A3, A4, A5 = (c1[3]+c2[3])+c3[3], (c1[4]+c2[4])+c3[4], (c1[5]+c2[5])+c3[5]
+		if p != Ground {
+			Ap := &w.A[p]
+			A0, A1, A2, A3, A4, A5 = A0+Ap[0], A1+Ap[1], A2+Ap[2], A3+Ap[3], A4+Ap[4], A5+Ap[5]
+		}
+	} else if p != Ground {
+		Ap := &w.A[p]
+		A0, A1, A2, A3, A4, A5 = Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5]
+	}
 	W1, W2, W3 := &W[f], &W[f+1], &W[l]
 	L2, L3 := &L[f+1], &L[l]
 	a3 := (w.u[l] - (0 + W3[0]*A0 + W3[1]*A1 + W3[2]*A2 + W3[3]*A3 + W3[4]*A4 + W3[5]*A5)) / D[l]
@@ -284,17 +319,20 @@ func (m *Model) groupSolve(w *frames, a, tau []float64, W []sv, D []float64, L [
 	for gi := len(w.groups) - 1; gi >= 0; gi-- {
 		g := w.groups[gi]
 		f, l := g.first, g.last
-		F := w.F[l]
 		p := m.prims[f].parent
-		switch {
-		case l == f:
-			u := tau[l] - w.s[l].dot(F)
+		if l == f { // abaSolve's sums in their order, in place
+			F := &w.F[l]
+			u := tau[l] - dot6(&w.s[l], F)
 			w.u[l] = u
 			if p != Ground {
-				w.F[p] = w.F[p].add(F).add(W[l].scale(u / D[l]))
+				Fp, Wl, k := &w.F[p], &W[l], u/D[l]
+				Fp[0], Fp[1], Fp[2] = (Fp[0]+F[0])+Wl[0]*k, (Fp[1]+F[1])+Wl[1]*k, (Fp[2]+F[2])+Wl[2]*k
+				Fp[3], Fp[4], Fp[5] = (Fp[3]+F[3])+Wl[3]*k, (Fp[4]+F[4])+Wl[4]*k, (Fp[5]+F[5])+Wl[5]*k
 			}
 			continue
-		case g.ball:
+		}
+		F := w.F[l]
+		if g.ball {
 			n := momentAbout(&F, &w.x[l])
 			y1 := tau[f] - angDot(&w.s[f], &n)
 			y2 := tau[f+1] - angDot(&w.s[f+1], &n) - L[f+1][0]*y1
@@ -463,6 +501,135 @@ func (d *down3) articulateMul(IA, base, IAp *inertia6, c, h *sv) {
 	h[0], h[1], h[2], h[3], h[4], h[5] = h0, h1, h2, h3, h4, h5
 }
 
+// down1 is a downdate by one column, the one-degree-of-freedom joint's: U and V = U/D.
+type down1 struct {
+	U *sv
+	V sv
+}
+
+// at is entry (r, c) of IA − U Vᵀ (articulate's entry).
+func (d *down1) at(IA *inertia6, r, c int) float64 { return IA[r][c] - d.U[r]*d.V[c] }
+
+// articulateTo adds IA − U Uᵀ/D to base and writes the sum into the parent's IAp (base is
+// IAp, or the parent's own inertia when this joint is its one child, sole): articulateTo's
+// sums (recursive.go) without Ia kept; down3.articulateTo's layout.
+func (d *down1) articulateTo(IA, base, IAp *inertia6) {
+	symFrom(base, IAp, 0, 0, d.at(IA, 0, 0))
+	symFrom(base, IAp, 0, 1, d.at(IA, 0, 1))
+	symFrom(base, IAp, 0, 2, d.at(IA, 0, 2))
+	symFrom(base, IAp, 0, 3, d.at(IA, 0, 3))
+	symFrom(base, IAp, 0, 4, d.at(IA, 0, 4))
+	symFrom(base, IAp, 0, 5, d.at(IA, 0, 5))
+	symFrom(base, IAp, 1, 1, d.at(IA, 1, 1))
+	symFrom(base, IAp, 1, 2, d.at(IA, 1, 2))
+	symFrom(base, IAp, 1, 3, d.at(IA, 1, 3))
+	symFrom(base, IAp, 1, 4, d.at(IA, 1, 4))
+	symFrom(base, IAp, 1, 5, d.at(IA, 1, 5))
+	symFrom(base, IAp, 2, 2, d.at(IA, 2, 2))
+	symFrom(base, IAp, 2, 3, d.at(IA, 2, 3))
+	symFrom(base, IAp, 2, 4, d.at(IA, 2, 4))
+	symFrom(base, IAp, 2, 5, d.at(IA, 2, 5))
+	symFrom(base, IAp, 3, 3, d.at(IA, 3, 3))
+	symFrom(base, IAp, 3, 4, d.at(IA, 3, 4))
+	symFrom(base, IAp, 3, 5, d.at(IA, 3, 5))
+	symFrom(base, IAp, 4, 4, d.at(IA, 4, 4))
+	symFrom(base, IAp, 4, 5, d.at(IA, 4, 5))
+	symFrom(base, IAp, 5, 5, d.at(IA, 5, 5))
+}
+
+// articulateMul is down1.articulateTo that also sets h to Ia c, Ia = IA − U Uᵀ/D, without
+// storing Ia: the sums of articulate and then Ia's mulv (stiffForwardDynamics' step) to
+// the bit, as down3.articulateMul.
+func (d *down1) articulateMul(IA, base, IAp *inertia6, c, h *sv) {
+	c0, c1, c2, c3, c4, c5 := c[0], c[1], c[2], c[3], c[4], c[5]
+	var h0, h1, h2, h3, h4, h5, x, y float64
+	x, y = d.at(IA, 0, 0), base[0][0]
+	y += x
+	IAp[0][0] = y
+	h0 += x * c0
+	x, y = d.at(IA, 0, 1), base[0][1]
+	y += x
+	IAp[0][1], IAp[1][0] = y, y
+	h0, h1 = h0+x*c1, h1+x*c0
+	x, y = d.at(IA, 0, 2), base[0][2]
+	y += x
+	IAp[0][2], IAp[2][0] = y, y
+	h0, h2 = h0+x*c2, h2+x*c0
+	x, y = d.at(IA, 0, 3), base[0][3]
+	y += x
+	IAp[0][3], IAp[3][0] = y, y
+	h0, h3 = h0+x*c3, h3+x*c0
+	x, y = d.at(IA, 0, 4), base[0][4]
+	y += x
+	IAp[0][4], IAp[4][0] = y, y
+	h0, h4 = h0+x*c4, h4+x*c0
+	x, y = d.at(IA, 0, 5), base[0][5]
+	y += x
+	IAp[0][5], IAp[5][0] = y, y
+	h0, h5 = h0+x*c5, h5+x*c0
+	x, y = d.at(IA, 1, 1), base[1][1]
+	y += x
+	IAp[1][1] = y
+	h1 += x * c1
+	x, y = d.at(IA, 1, 2), base[1][2]
+	y += x
+	IAp[1][2], IAp[2][1] = y, y
+	h1, h2 = h1+x*c2, h2+x*c1
+	x, y = d.at(IA, 1, 3), base[1][3]
+	y += x
+	IAp[1][3], IAp[3][1] = y, y
+	h1, h3 = h1+x*c3, h3+x*c1
+	x, y = d.at(IA, 1, 4), base[1][4]
+	y += x
+	IAp[1][4], IAp[4][1] = y, y
+	h1, h4 = h1+x*c4, h4+x*c1
+	x, y = d.at(IA, 1, 5), base[1][5]
+	y += x
+	IAp[1][5], IAp[5][1] = y, y
+	h1, h5 = h1+x*c5, h5+x*c1
+	x, y = d.at(IA, 2, 2), base[2][2]
+	y += x
+	IAp[2][2] = y
+	h2 += x * c2
+	x, y = d.at(IA, 2, 3), base[2][3]
+	y += x
+	IAp[2][3], IAp[3][2] = y, y
+	h2, h3 = h2+x*c3, h3+x*c2
+	x, y = d.at(IA, 2, 4), base[2][4]
+	y += x
+	IAp[2][4], IAp[4][2] = y, y
+	h2, h4 = h2+x*c4, h4+x*c2
+	x, y = d.at(IA, 2, 5), base[2][5]
+	y += x
+	IAp[2][5], IAp[5][2] = y, y
+	h2, h5 = h2+x*c5, h5+x*c2
+	x, y = d.at(IA, 3, 3), base[3][3]
+	y += x
+	IAp[3][3] = y
+	h3 += x * c3
+	x, y = d.at(IA, 3, 4), base[3][4]
+	y += x
+	IAp[3][4], IAp[4][3] = y, y
+	h3, h4 = h3+x*c4, h4+x*c3
+	x, y = d.at(IA, 3, 5), base[3][5]
+	y += x
+	IAp[3][5], IAp[5][3] = y, y
+	h3, h5 = h3+x*c5, h5+x*c3
+	x, y = d.at(IA, 4, 4), base[4][4]
+	y += x
+	IAp[4][4] = y
+	h4 += x * c4
+	x, y = d.at(IA, 4, 5), base[4][5]
+	y += x
+	IAp[4][5], IAp[5][4] = y, y
+	h4, h5 = h4+x*c5, h5+x*c4
+	x, y = d.at(IA, 5, 5), base[5][5]
+	y += x
+	IAp[5][5] = y
+	h5 += x * c5
+	h[0], h[1], h[2], h[3], h[4], h[5] = h0, h1, h2, h3, h4, h5
+}
+
 // downdate replaces IA by IA − Σ_j W_j W_jᵀ / D_j, the articulated inertia the parent
 // feels through a joint of len(W) degrees of freedom; IA stays symmetric (the upper
 // triangle is computed and mirrored).
@@ -494,16 +661,12 @@ func (m *Model) groupInverseDynamics(w *frames, tau, a []float64, gravity bool) 
 			m.ballForce(w, f, a, gravity)
 			continue
 		}
+		if l == f {
+			m.force1(w, l, a, gravity)
+			continue
+		}
 		var A sv
-		if l == f { // one primitive: inverseDynamics' sums in its order
-			A = w.c[l]
-			if a != nil {
-				A = A.add(w.s[l].scale(a[l]))
-			}
-			if p := m.prims[l].parent; p != Ground {
-				A = A.add(w.A[p])
-			}
-		} else if p := m.prims[f].parent; p != Ground {
+		if p := m.prims[f].parent; p != Ground {
 			A = w.A[p]
 		}
 		if l > f && !w.still {
@@ -536,7 +699,7 @@ func (m *Model) groupInverseDynamics(w *frames, tau, a []float64, gravity bool) 
 			tau[f], tau[f+1], tau[l] = angDot(&w.s[f], &n), angDot(&w.s[f+1], &n), angDot(&w.s[l], &n)
 		} else {
 			for j := f; j <= l; j++ {
-				tau[j] = w.s[j].dot(*F)
+				tau[j] = dot6(&w.s[j], F)
 			}
 		}
 		if p := m.prims[f].parent; p != Ground {
@@ -545,10 +708,33 @@ func (m *Model) groupInverseDynamics(w *frames, tau, a []float64, gravity bool) 
 	}
 }
 
+// force1 is groupInverseDynamics' outward step on the one-primitive joint l: its frame's
+// acceleration A = (c + s a_l) + A' (a nil: no s a_l; A' the parent's, none at the ground)
+// and its body's force (bodyForce), inverseDynamics' sums in their order on locals.
+func (m *Model) force1(w *frames, l int, a []float64, gravity bool) {
+	c := &w.c[l]
+	A0, A1, A2, A3, A4, A5 := c[0], c[1], c[2], c[3], c[4], c[5]
+	if a != nil {
+		s, al := &w.s[l], a[l]
+		A0, A1, A2, A3, A4, A5 = A0+s[0]*al, A1+s[1]*al, A2+s[2]*al, A3+s[3]*al, A4+s[4]*al, A5+s[5]*al
+	}
+	if p := m.prims[l].parent; p != Ground {
+		Ap := &w.A[p]
+		A0, A1, A2, A3, A4, A5 = A0+Ap[0], A1+Ap[1], A2+Ap[2], A3+Ap[3], A4+Ap[4], A5+Ap[5]
+	}
+	At := &w.A[l]
+	At[0], At[1], At[2], At[3], At[4], At[5] = A0, A1, A2, A3, A4, A5
+	if w.bare[l] {
+		w.F[l] = sv{}
+		return
+	}
+	bodyForce(&w.F[l], &w.I[l], At, &w.V[l], &w.fx[l], !w.still, gravity)
+}
+
 // ballForce is groupInverseDynamics' outward step on the ball joint f, f+1, f+2 with its
 // accelerations in a: the frame's acceleration A = A' (+ c_1 + c_2 + c_3) + [ω; o × ω]
 // and its body's force (bodyForce), the same operations in their order, the turn on
-// locals and, at zero velocity without gravity (MassMul), I A on them too.
+// locals and, at zero velocity without gravity (MassMul), I A on them too (rigidMulTo's sums).
 func (m *Model) ballForce(w *frames, f int, a []float64, gravity bool) {
 	l := f + 2
 	At := &w.A[l]
@@ -573,14 +759,14 @@ func (m *Model) ballForce(w *frames, f int, a []float64, gravity bool) {
 	switch {
 	case w.bare[l]:
 		*F = sv{}
-	case w.still && !gravity:
-		I := &w.I[l]
-		F[0] = 0 + I[0][0]*A0 + I[0][1]*A1 + I[0][2]*A2 + I[0][3]*A3 + I[0][4]*A4 + I[0][5]*A5
-		F[1] = 0 + I[1][0]*A0 + I[1][1]*A1 + I[1][2]*A2 + I[1][3]*A3 + I[1][4]*A4 + I[1][5]*A5
-		F[2] = 0 + I[2][0]*A0 + I[2][1]*A1 + I[2][2]*A2 + I[2][3]*A3 + I[2][4]*A4 + I[2][5]*A5
-		F[3] = 0 + I[3][0]*A0 + I[3][1]*A1 + I[3][2]*A2 + I[3][3]*A3 + I[3][4]*A4 + I[3][5]*A5
-		F[4] = 0 + I[4][0]*A0 + I[4][1]*A1 + I[4][2]*A2 + I[4][3]*A3 + I[4][4]*A4 + I[4][5]*A5
-		F[5] = 0 + I[5][0]*A0 + I[5][1]*A1 + I[5][2]*A2 + I[5][3]*A3 + I[5][4]*A4 + I[5][5]*A5
+	case w.still && !gravity: // rigidMulTo's sums on the locals
+		I0, I1, I2, I3, I4, I5 := &w.I[l][0], &w.I[l][1], &w.I[l][2], &w.I[l][3], &w.I[l][4], &w.I[l][5]
+		F[0] = 0 + I0[0]*A0 + I0[1]*A1 + I0[2]*A2 + I0[4]*A4 + I0[5]*A5
+		F[1] = 0 + I1[0]*A0 + I1[1]*A1 + I1[2]*A2 + I1[3]*A3 + I1[5]*A5
+		F[2] = 0 + I2[0]*A0 + I2[1]*A1 + I2[2]*A2 + I2[3]*A3 + I2[4]*A4
+		F[3] = 0 + I3[1]*A1 + I3[2]*A2 + I3[3]*A3
+		F[4] = 0 + I4[0]*A0 + I4[2]*A2 + I4[4]*A4
+		F[5] = 0 + I5[0]*A0 + I5[1]*A1 + I5[5]*A5
 	default:
 		bodyForce(F, &w.I[l], At, &w.V[l], &w.fx[l], !w.still, gravity)
 	}
@@ -650,12 +836,13 @@ func addIn(x, y *sv) {
 }
 
 // bodyForce sets F to I A (+ V ×* I V when moving, − fx with gravity): a body's force in
-// Newton-Euler, the operations of mulv, crossF, add and sub in their order, in place.
+// Newton-Euler, the operations of mulv, crossF, add and sub in their order (the products
+// with the rigid-body inertia I by rigidMulTo), in place.
 func bodyForce(F *sv, I *inertia6, A, V, fx *sv, moving, gravity bool) {
-	mulvTo(F, I, A)
+	rigidMulTo(F, I, A)
 	if moving {
 		var h sv
-		mulvTo(&h, I, V)
+		rigidMulTo(&h, I, V)
 		F[0] += (V[1]*h[2] - V[2]*h[1]) + (V[4]*h[5] - V[5]*h[4])
 		F[1] += (V[2]*h[0] - V[0]*h[2]) + (V[5]*h[3] - V[3]*h[5])
 		F[2] += (V[0]*h[1] - V[1]*h[0]) + (V[3]*h[4] - V[4]*h[3])

@@ -21,8 +21,9 @@ type frames struct {
 	// groups are the joints of the articulated-body recursion (multidof.go), or nil: every
 	// primitive a joint of its own.
 	groups []group
-	// sole marks the frames whose one child is a ball group's first primitive
-	// (Model.soleBalls), or nil: that group's downdate writes their IA as I + Ia.
+	// sole marks the frames whose one child is a ball group's or a one-primitive group's
+	// first primitive (Model.soleJoints), or nil: that joint's downdate writes their IA
+	// as I + Ia.
 	sole []bool
 
 	qpos  []float64 // the q of the positions held (kinematics cache)
@@ -145,25 +146,26 @@ func (m *Model) positions(w *frames, q []float64) {
 			continue
 		}
 		o := &w.x[i] // the joint's origin, then the frame's
-		*o = *xp
-		if p.origin != (vec3{}) {
-			*o = o.add(Rp.mulv(p.origin))
-		}
 		switch {
 		case p.prismatic:
+			*o = *xp
+			if p.origin != (vec3{}) {
+				*o = o.add(Rp.mulv(p.origin))
+			}
 			u := Rp.mulv(p.axis)
 			w.R[i] = *Rp
 			w.s[i] = join(vec3{}, u)
 			*o = o.add(u.scale(q[i]))
 		case p.coord >= 0:
+			*o = *xp
+			if p.origin != (vec3{}) {
+				*o = o.add(Rp.mulv(p.origin))
+			}
 			u := Rp.column(p.coord).scale(p.sign)
 			Rp.turnTo(&w.R[i], p.coord, p.sign*q[i])
 			axisTo(&w.s[i], &u, o)
 		default:
-			u := Rp.mulv(p.axis)
-			rot := axisRotation(p.axis, q[i])
-			w.R[i] = Rp.mul(&rot)
-			w.s[i] = join(u, o.cross(u))
+			turnAbout(&w.R[i], &w.s[i], o, Rp, xp, &p.origin, &p.axis, q[i])
 		}
 		w.bare[i] = p.bare
 		if p.bare {
@@ -171,6 +173,37 @@ func (m *Model) positions(w *frames, q []float64) {
 		}
 		w.bodyTo(i, &p.body, p.diagJ, &g)
 	}
+}
+
+// turnAbout is the position pass's step for a rotation by angle about the unit axis a
+// (parent frame, not a coordinate axis) at the point b of the parent with orientation Rp
+// and origin xp: the origin o = xp + Rp b, R = Rp Rot(a, angle) (Rodrigues' matrix,
+// axisRotation) and the axis s = [u; o × u], u = Rp a; the operations of mulv, add,
+// axisRotation, mul and cross in their order, written out on the arrays in place.
+func turnAbout(R *mat3, s *sv, o *vec3, Rp *mat3, xp, b, a *vec3, angle float64) {
+	P0, P1, P2 := &Rp[0], &Rp[1], &Rp[2]
+	o0, o1, o2 := xp[0], xp[1], xp[2]
+	if *b != (vec3{}) {
+		o0 += P0[0]*b[0] + P0[1]*b[1] + P0[2]*b[2]
+		o1 += P1[0]*b[0] + P1[1]*b[1] + P1[2]*b[2]
+		o2 += P2[0]*b[0] + P2[1]*b[1] + P2[2]*b[2]
+	}
+	o[0], o[1], o[2] = o0, o1, o2
+	a0, a1, a2 := a[0], a[1], a[2]
+	u0 := P0[0]*a0 + P0[1]*a1 + P0[2]*a2
+	u1 := P1[0]*a0 + P1[1]*a1 + P1[2]*a2
+	u2 := P2[0]*a0 + P2[1]*a1 + P2[2]*a2
+	sn, c := sincos(angle)
+	k := 1 - c
+	n00, n01, n02 := c+k*a0*a0, k*a0*a1-sn*a2, k*a0*a2+sn*a1
+	n10, n11, n12 := k*a1*a0+sn*a2, c+k*a1*a1, k*a1*a2-sn*a0
+	n20, n21, n22 := k*a2*a0-sn*a1, k*a2*a1+sn*a0, c+k*a2*a2
+	R0, R1, R2 := &R[0], &R[1], &R[2]
+	R0[0], R0[1], R0[2] = P0[0]*n00+P0[1]*n10+P0[2]*n20, P0[0]*n01+P0[1]*n11+P0[2]*n21, P0[0]*n02+P0[1]*n12+P0[2]*n22
+	R1[0], R1[1], R1[2] = P1[0]*n00+P1[1]*n10+P1[2]*n20, P1[0]*n01+P1[1]*n11+P1[2]*n21, P1[0]*n02+P1[1]*n12+P1[2]*n22
+	R2[0], R2[1], R2[2] = P2[0]*n00+P2[1]*n10+P2[2]*n20, P2[0]*n01+P2[1]*n11+P2[2]*n21, P2[0]*n02+P2[1]*n12+P2[2]*n22
+	s[0], s[1], s[2] = u0, u1, u2
+	s[3], s[4], s[5] = o1*u2-o2*u1, o2*u0-o0*u2, o0*u1-o1*u0
 }
 
 // ballTurns reports whether primitives i, i+1, i+2 are three turns about coordinate axes
@@ -234,10 +267,11 @@ func (w *frames) bodyTo(i int, b *Body, diag bool, g *vec3) {
 		r0 = vec3{R0[0] * j0, R0[1] * j1, R0[2] * j2}
 		r1 = vec3{R1[0] * j0, R1[1] * j1, R1[2] * j2}
 		r2 = vec3{R2[0] * j0, R2[1] * j1, R2[2] * j2}
-	} else {
-		Jm := mat3(*J)
-		RJ := R.mul(&Jm)
-		r0, r1, r2 = RJ[0], RJ[1], RJ[2]
+	} else { // R J: mul's sums, on the arrays
+		J0, J1, J2 := &J[0], &J[1], &J[2]
+		r0 = vec3{R0[0]*J0[0] + R0[1]*J1[0] + R0[2]*J2[0], R0[0]*J0[1] + R0[1]*J1[1] + R0[2]*J2[1], R0[0]*J0[2] + R0[1]*J1[2] + R0[2]*J2[2]}
+		r1 = vec3{R1[0]*J0[0] + R1[1]*J1[0] + R1[2]*J2[0], R1[0]*J0[1] + R1[1]*J1[1] + R1[2]*J2[1], R1[0]*J0[2] + R1[1]*J1[2] + R1[2]*J2[2]}
+		r2 = vec3{R2[0]*J0[0] + R2[1]*J1[0] + R2[2]*J2[0], R2[0]*J0[1] + R2[1]*J1[1] + R2[2]*J2[1], R2[0]*J0[2] + R2[1]*J1[2] + R2[2]*J2[2]}
 	}
 	Jc := symm3{r0[0]*R0[0] + r0[1]*R0[1] + r0[2]*R0[2], r0[0]*R1[0] + r0[1]*R1[1] + r0[2]*R1[2],
 		r0[0]*R2[0] + r0[1]*R2[1] + r0[2]*R2[2], r1[0]*R1[0] + r1[1]*R1[1] + r1[2]*R1[2],
@@ -277,14 +311,6 @@ func equal(a, b []float64) bool {
 		}
 	}
 	return true
-}
-
-// external is the gravity force on body i when gravity is on.
-func (w *frames) external(i int, gravity bool) sv {
-	if gravity {
-		return w.fx[i]
-	}
-	return sv{}
 }
 
 // jointForce is the spring-damper generalized force of coordinate i.
@@ -367,10 +393,11 @@ func (w *frames) startArticulated(i int, gravity bool, kg []float64, k float64, 
 	}
 }
 
-// biasTo sets F to V ×* I V, the operations of crossF and mulv in their order, in place.
+// biasTo sets F to V ×* I V for a rigid-body inertia I, the operations of crossF and mulv
+// in their order (I V by rigidMulTo), in place.
 func biasTo(F *sv, I *inertia6, V *sv) {
 	var h sv
-	mulvTo(&h, I, V)
+	rigidMulTo(&h, I, V)
 	F[0] = (V[1]*h[2] - V[2]*h[1]) + (V[4]*h[5] - V[5]*h[4])
 	F[1] = (V[2]*h[0] - V[0]*h[2]) + (V[5]*h[3] - V[3]*h[5])
 	F[2] = (V[0]*h[1] - V[1]*h[0]) + (V[3]*h[4] - V[4]*h[3])

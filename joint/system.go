@@ -75,7 +75,7 @@ func (m *Model) System() (*System, error) {
 	s := &System{m: m, w: newCachedFrames(n), d: newIDWork(n), tau: make([]float64, n), motion: newMotionCache(n), fac: [2]abaFactor{newABAFactor(n), newABAFactor(n)},
 		el: newElementWork(n)}
 	s.w.groups = m.jointGroups()
-	s.w.sole = m.soleBalls(s.w.groups)
+	s.w.sole = m.soleJoints(s.w.groups)
 	for _, c := range m.cuts {
 		for k := range c.dirs {
 			s.names = append(s.names, fmt.Sprintf("%s[%d]", c.name, k))
