@@ -790,6 +790,13 @@ func (r *radauMonitor) staleFirst(dyno float64) bool {
 	return r.iter == 1 && dyno > radauFirstMax
 }
 
+// continues reports whether update would judge the increment of norm dyno as one more
+// to iterate (newtonContinue), without changing r.
+func (r *radauMonitor) continues(dyno float64) bool {
+	probe := *r
+	return probe.update(dyno) == newtonContinue
+}
+
 // update judges the scaled norm ‖ΔW‖ of the latest increment (IV.8, stopping criterion).
 func (r *radauMonitor) update(dyno float64) newtonStatus {
 	r.iter++

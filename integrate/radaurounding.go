@@ -41,13 +41,23 @@ var radauRoundingSpread = func() float64 {
 const radauRoundingIter = 3
 
 // noteStall measures the rounding level when the increment of norm dyno, the attempt's
-// third or later, has stalled against the previous one, once per attempt, and sets the
-// monitor's floor from it: on the Newton-Krylov path with GMRES only; the dense and
-// sparse paths, which carry the small problems' work-precision tables, and ApproxJacobian's
-// mass-part solves are left as they were (not measured there).
+// third or later, has stalled against the previous one or would not end the iteration by
+// the rate rule (radauMonitor.continues), once per attempt, and sets the monitor's floor
+// from it: on the Newton-Krylov path with GMRES only; the dense and sparse paths, which
+// carry the small problems' work-precision tables, and ApproxJacobian's mass-part solves
+// are left as they were (not measured there).
+//
+// Measured at a stall alone, the floor came one increment late: on the loaded 1000-rod
+// chain at FixedH = 2.6 ms (BenchmarkRadau5StiffFixed) the third increment was already
+// at the rounding (6.2e-5 against a level of 4.4e-5) but contracted by 0.02-0.2 from the
+// second, short of FNEWT at that rate, so every step took a fourth increment of the same
+// size (the stall) before measuring: 3.8 Newton iterations and 31.6 evaluations per step
+// (BENCHMARKS.md, "radau5's growth by instructions").
 func (w *radauWork) noteStall(dyno float64) {
-	if !w.mn().inUse() || w.approx || w.mon.floor > 0 || w.mon.iter+1 < radauRoundingIter ||
-		dyno < alphaStallRate*w.mon.dynold {
+	if !w.mn().inUse() || w.approx || w.mon.floor > 0 || w.mon.iter+1 < radauRoundingIter {
+		return
+	}
+	if dyno < alphaStallRate*w.mon.dynold && !w.mon.continues(dyno) {
 		return
 	}
 	level := w.roundingLevel()
