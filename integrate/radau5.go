@@ -283,6 +283,9 @@ type radauWork struct {
 	nw   newtonSolver // the corrector loop (newton.go), with mon as its stopRule
 	mon  radauMonitor
 	hTry float64 // size of the current attempt
+	// kept is the last measured rounding level for later attempts at the same h
+	// (radaurounding.go, keptFloor).
+	kept radauKeptLevel
 
 	h, hold, hacc, erracc float64
 	first, reject         bool
@@ -1211,6 +1214,7 @@ func (w *radauWork) accept(h, e float64) {
 		w.gk.advance(w, h)
 	}
 	w.stats.Steps++
+	w.kept.age++
 	w.jFresh = false
 	w.i3.fails = 0
 	if w.coupledLeft > 0 {

@@ -52,9 +52,17 @@ const radauRoundingIter = 3
 // at the rounding (6.2e-5 against a level of 4.4e-5) but contracted by 0.02-0.2 from the
 // second, short of FNEWT at that rate, so every step took a fourth increment of the same
 // size (the stall) before measuring: 3.8 Newton iterations and 31.6 evaluations per step
-// (BENCHMARKS.md, "radau5's growth by instructions").
+// (3.0 and 27.2 measured at the third). A level measured in an earlier attempt at the
+// same h stands for radauRoundingKeep accepted steps (keptFloor): a third or later
+// increment at or below its floor has converged without the four evaluations of a new
+// measurement (there 23.6 evaluations per step; BENCHMARKS.md, "radau5's growth by
+// instructions").
 func (w *radauWork) noteStall(dyno float64) {
 	if !w.mn().inUse() || w.approx || w.mon.floor > 0 || w.mon.iter+1 < radauRoundingIter {
+		return
+	}
+	if f := w.keptFloor(); dyno <= f {
+		w.mon.floor = f
 		return
 	}
 	if dyno < alphaStallRate*w.mon.dynold && !w.mon.continues(dyno) {
@@ -62,6 +70,31 @@ func (w *radauWork) noteStall(dyno float64) {
 	}
 	level := w.roundingLevel()
 	w.mon.floor = math.Max(w.roundoff, bdfRoundingFloor*level)
+	w.kept = radauKeptLevel{level: level, h: w.hTry}
+}
+
+// radauKeptLevel is a measured rounding level kept for the attempts after it: the level,
+// the h it was measured at and the accepted steps since.
+type radauKeptLevel struct {
+	level, h float64
+	age      int
+}
+
+// radauRoundingKeep is the number of accepted steps a measured rounding level stands
+// for the attempts at its h (radauWork.keptFloor): the level follows the loads and the
+// state, which change little over a few steps; 5 is a choice, not fitted.
+const radauRoundingKeep = 5
+
+// keptFloor is the Newton floor of the kept rounding level when the attempt's h is the
+// one it was measured at and it is at most radauRoundingKeep accepted steps old, else 0.
+// An increment below it, the third or later of an attempt, has converged without a new
+// measurement; one above it measures anew.
+func (w *radauWork) keptFloor() float64 {
+	k := w.kept
+	if k.level <= 0 || k.h != w.hTry || k.age > radauRoundingKeep {
+		return 0
+	}
+	return math.Max(w.roundoff, bdfRoundingFloor*k.level)
 }
 
 // roundingLevel returns the scaled norm of the rounding of ΔW at the last stage
