@@ -283,6 +283,9 @@ type radauWork struct {
 	nw   newtonSolver // the corrector loop (newton.go), with mon as its stopRule
 	mon  radauMonitor
 	hTry float64 // size of the current attempt
+	// kept is the last measured rounding level for later attempts at the same h
+	// (radaurounding.go, keptFloor).
+	kept radauKeptLevel
 
 	h, hold, hacc, erracc float64
 	first, reject         bool
@@ -790,6 +793,13 @@ func (r *radauMonitor) staleFirst(dyno float64) bool {
 	return r.iter == 1 && dyno > radauFirstMax
 }
 
+// continues reports whether update would judge the increment of norm dyno as one more
+// to iterate (newtonContinue), without changing r.
+func (r *radauMonitor) continues(dyno float64) bool {
+	probe := *r
+	return probe.update(dyno) == newtonContinue
+}
+
 // update judges the scaled norm ‖ΔW‖ of the latest increment (IV.8, stopping criterion).
 func (r *radauMonitor) update(dyno float64) newtonStatus {
 	r.iter++
@@ -1204,6 +1214,7 @@ func (w *radauWork) accept(h, e float64) {
 		w.gk.advance(w, h)
 	}
 	w.stats.Steps++
+	w.kept.age++
 	w.jFresh = false
 	w.i3.fails = 0
 	if w.coupledLeft > 0 {

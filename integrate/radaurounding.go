@@ -41,17 +41,60 @@ var radauRoundingSpread = func() float64 {
 const radauRoundingIter = 3
 
 // noteStall measures the rounding level when the increment of norm dyno, the attempt's
-// third or later, has stalled against the previous one, once per attempt, and sets the
-// monitor's floor from it: on the Newton-Krylov path with GMRES only; the dense and
-// sparse paths, which carry the small problems' work-precision tables, and ApproxJacobian's
-// mass-part solves are left as they were (not measured there).
+// third or later, has stalled against the previous one or would not end the iteration by
+// the rate rule (radauMonitor.continues), once per attempt, and sets the monitor's floor
+// from it: on the Newton-Krylov path with GMRES only; the dense and sparse paths, which
+// carry the small problems' work-precision tables, and ApproxJacobian's mass-part solves
+// are left as they were (not measured there).
+//
+// Measured at a stall alone, the floor came one increment late: on the loaded 1000-rod
+// chain at FixedH = 2.6 ms (BenchmarkRadau5StiffFixed) the third increment was already
+// at the rounding (6.2e-5 against a level of 4.4e-5) but contracted by 0.02-0.2 from the
+// second, short of FNEWT at that rate, so every step took a fourth increment of the same
+// size (the stall) before measuring: 3.8 Newton iterations and 31.6 evaluations per step
+// (3.0 and 27.2 measured at the third). A level measured in an earlier attempt at the
+// same h stands for radauRoundingKeep accepted steps (keptFloor): a third or later
+// increment at or below its floor has converged without the four evaluations of a new
+// measurement (there 23.6 evaluations per step; BENCHMARKS.md, "radau5's growth by
+// instructions").
 func (w *radauWork) noteStall(dyno float64) {
-	if !w.mn().inUse() || w.approx || w.mon.floor > 0 || w.mon.iter+1 < radauRoundingIter ||
-		dyno < alphaStallRate*w.mon.dynold {
+	if !w.mn().inUse() || w.approx || w.mon.floor > 0 || w.mon.iter+1 < radauRoundingIter {
+		return
+	}
+	if f := w.keptFloor(); dyno <= f {
+		w.mon.floor = f
+		return
+	}
+	if dyno < alphaStallRate*w.mon.dynold && !w.mon.continues(dyno) {
 		return
 	}
 	level := w.roundingLevel()
 	w.mon.floor = math.Max(w.roundoff, bdfRoundingFloor*level)
+	w.kept = radauKeptLevel{level: level, h: w.hTry}
+}
+
+// radauKeptLevel is a measured rounding level kept for the attempts after it: the level,
+// the h it was measured at and the accepted steps since.
+type radauKeptLevel struct {
+	level, h float64
+	age      int
+}
+
+// radauRoundingKeep is the number of accepted steps a measured rounding level stands
+// for the attempts at its h (radauWork.keptFloor): the level follows the loads and the
+// state, which change little over a few steps; 5 is a choice, not fitted.
+const radauRoundingKeep = 5
+
+// keptFloor is the Newton floor of the kept rounding level when the attempt's h is the
+// one it was measured at and it is at most radauRoundingKeep accepted steps old, else 0.
+// An increment below it, the third or later of an attempt, has converged without a new
+// measurement; one above it measures anew.
+func (w *radauWork) keptFloor() float64 {
+	k := w.kept
+	if k.level <= 0 || k.h != w.hTry || k.age > radauRoundingKeep {
+		return 0
+	}
+	return math.Max(w.roundoff, bdfRoundingFloor*k.level)
 }
 
 // roundingLevel returns the scaled norm of the rounding of ΔW at the last stage
