@@ -370,25 +370,39 @@ func (s *System) GeometricStiffness(kg []float64, t float64, q, v, a, lambda []f
 // rate Φ_m x by the outward sweep of the velocity recursion, K_m turns it into a couple
 // (a couple is the same at every reference point, so the base-coordinate sums need no
 // transport), and the inward sweep sums the couples over each subtree onto the joint
-// axes. O(N), K_g never formed.
+// axes. O(N), K_g never formed. Only the angular halves take part (the rates' linear
+// halves never reach a couple), written out on the arrays in place: the operations of
+// sv's add and dot, mat3's mulv and scale in their order, without their 6-vector copies.
 func (s *System) AddGeometricStiffnessMul(dst []float64, t float64, q, x, kg []float64, k float64) {
 	m, w := s.m, s.w
 	m.kinematics(w, q, nil)
-	for i := range m.prims {
-		W := w.s[i].ang().scale(x[i])
+	n := len(m.prims)
+	S, A, F, bare := w.s[:n], w.A[:n], w.F[:n], w.bare[:n]
+	x, dst, kg = x[:n], dst[:n], kg[:kgSize*n]
+	for i := range S {
+		si, a, xi := &S[i], &A[i], x[i]
+		a0, a1, a2 := si[0]*xi, si[1]*xi, si[2]*xi
 		if p := m.prims[i].parent; p != Ground {
-			W = W.add(w.A[p].ang())
+			ap := &A[p]
+			a0, a1, a2 = a0+ap[0], a1+ap[1], a2+ap[2]
 		}
-		w.A[i] = join(W, vec3{})
-		w.F[i] = sv{}
-		if !w.bare[i] {
-			w.F[i] = join(mat3ByRows(kg[kgSize*i:]).mulv(W).scale(k), vec3{})
+		a[0], a[1], a[2] = a0, a1, a2
+		f := &F[i]
+		if bare[i] {
+			f[0], f[1], f[2] = 0, 0, 0
+			continue
 		}
+		K := kg[kgSize*i : kgSize*i+kgSize]
+		f[0] = (K[0]*a0 + K[1]*a1 + K[2]*a2) * k
+		f[1] = (K[3]*a0 + K[4]*a1 + K[5]*a2) * k
+		f[2] = (K[6]*a0 + K[7]*a1 + K[8]*a2) * k
 	}
-	for i := len(m.prims) - 1; i >= 0; i-- {
-		dst[i] += w.s[i].dot(w.F[i])
+	for i := n - 1; i >= 0; i-- {
+		si, f := &S[i], &F[i]
+		dst[i] += 0 + si[0]*f[0] + si[1]*f[1] + si[2]*f[2]
 		if p := m.prims[i].parent; p != Ground {
-			w.F[p] = w.F[p].add(w.F[i])
+			fp := &F[p]
+			fp[0], fp[1], fp[2] = fp[0]+f[0], fp[1]+f[1], fp[2]+f[2]
 		}
 	}
 }
