@@ -52,42 +52,98 @@ const kgSize = 9
 // equations of motion balance them. With clip, each K_m is replaced by its positive
 // semidefinite part (negative eigenvalues, from compressive loads, set to zero), so
 // M + k Σ Φᵀ K_m Φ stays positive definite for every k ≥ 0.
+//
+// The Newton-Euler pass is bodyForces' (the same operations in their order) kept to what
+// the levers read: a body's force only by its linear half (a couple has no lever), w.A
+// whole (the children's accelerations need both halves), the subtree sums in the linear
+// halves of w.F (their angular halves are left as they were), each body's centre-of-mass
+// lever taken in the outward sweep and each joint's in the inward one that sums the
+// forces.
 func (s *System) geometricStiffness(kg, a, lambda []float64, clip bool) {
-	m, w, d := s.m, s.w, s.d
-	m.bodyForces(w, d, a, true)
-	clear(kg[:kgSize*len(m.prims)])
-	for i := range m.prims {
-		if w.bare[i] {
+	m, w := s.m, s.w
+	n := len(m.prims)
+	kg = kg[:kgSize*n]
+	for i := range n {
+		A := &w.A[i]
+		*A = w.c[i]
+		if a != nil {
+			sa, si := a[i], &w.s[i]
+			A[0], A[1], A[2], A[3], A[4], A[5] = A[0]+si[0]*sa, A[1]+si[1]*sa, A[2]+si[2]*sa,
+				A[3]+si[3]*sa, A[4]+si[4]*sa, A[5]+si[5]*sa
+		}
+		if p := m.prims[i].parent; p != Ground {
+			Ap := &w.A[p]
+			A[0], A[1], A[2], A[3], A[4], A[5] = A[0]+Ap[0], A[1]+Ap[1], A[2]+Ap[2],
+				A[3]+Ap[3], A[4]+Ap[4], A[5]+Ap[5]
+		}
+		K := (*[kgSize]float64)(kg[kgSize*i : kgSize*i+kgSize])
+		*K = [kgSize]float64{}
+		F := &w.F[i]
+		if w.bare[i] { // no body: I and the external force are zero, so is its force
+			F[3], F[4], F[5] = 0, 0, 0
 			continue
 		}
-		b := &m.prims[i].body
-		c := w.x[i].add(w.R[i].mulv(b.COM))
-		addLever(kg[kgSize*i:], d.f[i].lin().scale(-1), c.sub(w.x[i]))
+		f := bodyForceLin(&w.I[i], A, &w.V[i], &w.fx[i], w.still)
+		F[3], F[4], F[5] = f[0], f[1], f[2]
+		addLever(K[:], f.scale(-1), comLever(&w.R[i], &w.x[i], &m.prims[i].body.COM))
 	}
 	W := s.cutPointLoads(kg, lambda)
 	if len(lambda) > s.nc {
 		s.knifePointLoads(kg, W, lambda[s.nc:])
 	}
-	loaded := len(lambda) > 0                // W is zero without multipliers: no sums to carry
-	for j := len(m.prims) - 1; j >= 0; j-- { // W[j]: the cut loads on j's subtree
+	loaded := len(lambda) > 0     // W is zero without multipliers: no sums to carry
+	for j := n - 1; j >= 0; j-- { // W[j]: the cut loads on j's subtree; F[j]: j's subtree's forces
 		p := m.prims[j].parent
 		if p == Ground {
 			continue
 		}
+		F, Fp := &w.F[j], &w.F[p]
 		if !w.bare[p] { // a joint inside a composite joint has no body to load
-			addLever(kg[kgSize*p:], W[j].sub(w.F[j]).lin(), w.x[j].sub(w.x[p]))
+			Wj := &W[j]
+			addLever(kg[kgSize*p:], vec3{Wj[3] - F[3], Wj[4] - F[4], Wj[5] - F[5]}, w.x[j].sub(w.x[p]))
 		}
+		Fp[3], Fp[4], Fp[5] = Fp[3]+F[3], Fp[4]+F[4], Fp[5]+F[5]
 		if loaded {
 			W[p] = W[p].add(W[j])
 		}
 	}
 	if clip {
-		for i := range m.prims {
+		for i := range n {
 			if !w.bare[i] {
 				positivePart(kg[kgSize*i : kgSize*(i+1)])
 			}
 		}
 	}
+}
+
+// comLever is the lever c − x of the centre of mass c = x + R e from the frame's origin x
+// (R e by mat3's mulv, then the sum and the difference, as bodyTo and the levers round).
+func comLever(R *mat3, x *vec3, e *[3]float64) vec3 {
+	R0, R1, R2 := &R[0], &R[1], &R[2]
+	c0 := x[0] + (R0[0]*e[0] + R0[1]*e[1] + R0[2]*e[2])
+	c1 := x[1] + (R1[0]*e[0] + R1[1]*e[1] + R1[2]*e[2])
+	c2 := x[2] + (R2[0]*e[0] + R2[1]*e[1] + R2[2]*e[2])
+	return vec3{c0 - x[0], c1 - x[1], c2 - x[2]}
+}
+
+// bodyForceLin is the linear half of bodyForces' body force I A + V ×* (I V) − f_x (the
+// gravity force f_x), by its operations in their order: the inertia's rows 3-5 (mulv),
+// the force cross product's linear half, which reads only (I V)'s linear half (crossF),
+// and no velocity term when still (V zero).
+func bodyForceLin(I *inertia6, A, V, fx *sv, still bool) vec3 {
+	I3, I4, I5 := &I[3], &I[4], &I[5]
+	f0 := 0 + I3[0]*A[0] + I3[1]*A[1] + I3[2]*A[2] + I3[3]*A[3] + I3[4]*A[4] + I3[5]*A[5]
+	f1 := 0 + I4[0]*A[0] + I4[1]*A[1] + I4[2]*A[2] + I4[3]*A[3] + I4[4]*A[4] + I4[5]*A[5]
+	f2 := 0 + I5[0]*A[0] + I5[1]*A[1] + I5[2]*A[2] + I5[3]*A[3] + I5[4]*A[4] + I5[5]*A[5]
+	if !still {
+		h0 := 0 + I3[0]*V[0] + I3[1]*V[1] + I3[2]*V[2] + I3[3]*V[3] + I3[4]*V[4] + I3[5]*V[5]
+		h1 := 0 + I4[0]*V[0] + I4[1]*V[1] + I4[2]*V[2] + I4[3]*V[3] + I4[4]*V[4] + I4[5]*V[5]
+		h2 := 0 + I5[0]*V[0] + I5[1]*V[1] + I5[2]*V[2] + I5[3]*V[3] + I5[4]*V[4] + I5[5]*V[5]
+		f0 += V[1]*h2 - V[2]*h1
+		f1 += V[2]*h0 - V[0]*h2
+		f2 += V[0]*h1 - V[1]*h0
+	}
+	return vec3{f0 - fx[3], f1 - fx[4], f2 - fx[5]}
 }
 
 // cutPointLoads levers every cut row's load −Gᵀλ at its point into its frame's K_m (kg
@@ -135,15 +191,18 @@ func (s *System) knifePointLoads(kg []float64, W []sv, mu []float64) {
 	}
 }
 
-// addLever adds (F·r) 1 − ½ (F rᵀ + r Fᵀ) to the 3×3 matrix K (by rows).
+// addLever adds (F·r) 1 − ½ (F rᵀ + r Fᵀ) to the 3×3 matrix K (by rows), written out:
+// each off-diagonal pair takes one value, F_i r_j + r_i F_j being F_j r_i + r_j F_i.
 func addLever(K []float64, F, r vec3) {
-	fr := F.dot(r)
-	for i := range 3 {
-		for j := range 3 {
-			K[3*i+j] -= (F[i]*r[j] + r[i]*F[j]) / 2
-		}
-		K[4*i] += fr
-	}
+	K = K[:kgSize]
+	fr := F[0]*r[0] + F[1]*r[1] + F[2]*r[2]
+	o01, o02, o12 := (F[0]*r[1]+r[0]*F[1])/2, (F[0]*r[2]+r[0]*F[2])/2, (F[1]*r[2]+r[1]*F[2])/2
+	K[0] = K[0] - (F[0]*r[0]+r[0]*F[0])/2 + fr
+	K[4] = K[4] - (F[1]*r[1]+r[1]*F[1])/2 + fr
+	K[8] = K[8] - (F[2]*r[2]+r[2]*F[2])/2 + fr
+	K[1], K[3] = K[1]-o01, K[3]-o01
+	K[2], K[6] = K[2]-o02, K[6]-o02
+	K[5], K[7] = K[5]-o12, K[7]-o12
 }
 
 // addStiffness adds k K (kgSize values by rows) to the angular block of the spatial
@@ -165,41 +224,41 @@ func addStiffness(I *inertia6, K []float64, k float64) {
 // back to cyclic Jacobi (positivePartJacobi): about a tenth of Jacobi's instructions on the
 // chains' K_m.
 func positivePart(K []float64) {
-	var A mat3
-	for i := range 3 {
-		for j := range 3 {
-			A[i][j] = K[3*i+j]
-		}
-	}
-	if A[0][0] >= 0 && A[1][1] >= 0 && A[2][2] >= 0 && det3(A) >= 0 && minor2(A) >= 0 {
+	K = K[:kgSize]
+	A := mat3{{K[0], K[1], K[2]}, {K[3], K[4], K[5]}, {K[6], K[7], K[8]}}
+	if A[0][0] >= 0 && A[1][1] >= 0 && A[2][2] >= 0 && det3(&A) >= 0 && minor2(&A) >= 0 {
 		return // positive semidefinite already: all principal minors nonnegative
 	}
 	l1, l3 := eigenExtremes(&A)
 	l2 := A[0][0] + A[1][1] + A[2][2] - l1 - l3
 	switch {
 	case l1 <= 0:
-		clear(K[:9])
+		clear(K)
 		return
 	case l2 < 0: // only λ₁ survives
 		if v, ok := eigenvector(&A, l1); ok {
-			for i := range 3 {
-				for j := range 3 {
-					K[3*i+j] = l1 * v[i] * v[j]
-				}
-			}
+			setOuter(K, &v, l1)
 			return
 		}
 	default: // only λ₃ is cut
 		if v, ok := eigenvector(&A, l3); ok {
-			for i := range 3 {
-				for j := range 3 {
-					K[3*i+j] = A[i][j] - l3*v[i]*v[j]
-				}
-			}
+			setOuter(K, &v, -l3)
+			K[0], K[1], K[2] = K[0]+A[0][0], K[1]+A[0][1], K[2]+A[0][2]
+			K[3], K[4], K[5] = K[3]+A[1][0], K[4]+A[1][1], K[5]+A[1][2]
+			K[6], K[7], K[8] = K[6]+A[2][0], K[7]+A[2][1], K[8]+A[2][2]
 			return
 		}
 	}
 	positivePartJacobi(K, A)
+}
+
+// setOuter writes l v vᵀ into K (by rows) as l·v_i·v_j, left to right.
+func setOuter(K []float64, v *vec3, l float64) {
+	K = K[:kgSize]
+	a0, a1, a2 := l*v[0], l*v[1], l*v[2]
+	K[0], K[1], K[2] = a0*v[0], a0*v[1], a0*v[2]
+	K[3], K[4], K[5] = a1*v[0], a1*v[1], a1*v[2]
+	K[6], K[7], K[8] = a2*v[0], a2*v[1], a2*v[2]
 }
 
 // eigenExtremes returns the largest and smallest eigenvalues of the symmetric A by the
@@ -214,14 +273,13 @@ func eigenExtremes(A *mat3) (largest, smallest float64) {
 		return q, q
 	}
 	p := math.Sqrt(p2 / 6)
-	B := *A
-	for i := range 3 {
-		B[i][i] -= q
-		for j := range 3 {
-			B[i][j] /= p
-		}
+	B := mat3{{d0 / p, A[0][1] / p, A[0][2] / p}, {A[1][0] / p, d1 / p, A[1][2] / p}, {A[2][0] / p, A[2][1] / p, d2 / p}}
+	r := det3(&B) / 2
+	if r < -1 {
+		r = -1
+	} else if r > 1 {
+		r = 1
 	}
-	r := math.Max(-1, math.Min(1, det3(B)/2))
 	phi := math.Acos(r) / 3
 	return q + 2*p*math.Cos(phi), q + 2*p*math.Cos(phi+2*math.Pi/3)
 }
@@ -231,13 +289,19 @@ func eigenExtremes(A *mat3) (largest, smallest float64) {
 // ok is false when every cross product is below 1e-6 of the rows' sizes (l within about
 // 1e-6 of another eigenvalue), where the direction is not determined to working accuracy.
 func eigenvector(A *mat3, l float64) (v vec3, ok bool) {
-	r := [3]vec3{{A[0][0] - l, A[0][1], A[0][2]}, {A[1][0], A[1][1] - l, A[1][2]}, {A[2][0], A[2][1], A[2][2] - l}}
-	size := r[0].dot(r[0]) + r[1].dot(r[1]) + r[2].dot(r[2])
+	r0 := vec3{A[0][0] - l, A[0][1], A[0][2]}
+	r1 := vec3{A[1][0], A[1][1] - l, A[1][2]}
+	r2 := vec3{A[2][0], A[2][1], A[2][2] - l}
+	size := r0.dot(r0) + r1.dot(r1) + r2.dot(r2)
 	var best float64
-	for _, c := range [3]vec3{r[0].cross(r[1]), r[0].cross(r[2]), r[1].cross(r[2])} {
-		if n := c.dot(c); n > best {
-			best, v = n, c
-		}
+	if c := r0.cross(r1); c.dot(c) > best {
+		best, v = c.dot(c), c
+	}
+	if c := r0.cross(r2); c.dot(c) > best {
+		best, v = c.dot(c), c
+	}
+	if c := r1.cross(r2); c.dot(c) > best {
+		best, v = c.dot(c), c
 	}
 	if !(best > 1e-12*size*size) {
 		return vec3{}, false
@@ -304,14 +368,14 @@ func jacobiRotate(A, V *mat3, p, q int) {
 	}
 }
 
-func det3(A mat3) float64 {
+func det3(A *mat3) float64 {
 	return A[0][0]*(A[1][1]*A[2][2]-A[1][2]*A[2][1]) -
 		A[0][1]*(A[1][0]*A[2][2]-A[1][2]*A[2][0]) +
 		A[0][2]*(A[1][0]*A[2][1]-A[1][1]*A[2][0])
 }
 
 // minor2 is the smallest of the three principal 2×2 minors of A.
-func minor2(A mat3) float64 {
+func minor2(A *mat3) float64 {
 	return min(A[0][0]*A[1][1]-A[0][1]*A[1][0], A[0][0]*A[2][2]-A[0][2]*A[2][0],
 		A[1][1]*A[2][2]-A[1][2]*A[2][1])
 }
