@@ -127,18 +127,20 @@ func comLever(R *mat3, x *vec3, e *[3]float64) vec3 {
 }
 
 // bodyForceLin is the linear half of bodyForces' body force I A + V ×* (I V) − f_x (the
-// gravity force f_x), by its operations in their order: the inertia's rows 3-5 (mulv),
-// the force cross product's linear half, which reads only (I V)'s linear half (crossF),
-// and no velocity term when still (V zero).
+// gravity force f_x): the inertia's rows 3-5 (mulv), the force cross product's linear
+// half, which reads only (I V)'s linear half (crossF), and no velocity term when still (V
+// zero). A rigid body's I (rigidInertiaTo) has rows 3-5 [−m c̃ | m 1]: three entries of
+// each are exact zeros, whose products mulv adds to +0 without changing its sums, so they
+// are left out, the others taken in mulv's order (the same values).
 func bodyForceLin(I *inertia6, A, V, fx *sv, still bool) vec3 {
 	I3, I4, I5 := &I[3], &I[4], &I[5]
-	f0 := 0 + I3[0]*A[0] + I3[1]*A[1] + I3[2]*A[2] + I3[3]*A[3] + I3[4]*A[4] + I3[5]*A[5]
-	f1 := 0 + I4[0]*A[0] + I4[1]*A[1] + I4[2]*A[2] + I4[3]*A[3] + I4[4]*A[4] + I4[5]*A[5]
-	f2 := 0 + I5[0]*A[0] + I5[1]*A[1] + I5[2]*A[2] + I5[3]*A[3] + I5[4]*A[4] + I5[5]*A[5]
+	f0 := I3[1]*A[1] + I3[2]*A[2] + I3[3]*A[3]
+	f1 := I4[0]*A[0] + I4[2]*A[2] + I4[4]*A[4]
+	f2 := I5[0]*A[0] + I5[1]*A[1] + I5[5]*A[5]
 	if !still {
-		h0 := 0 + I3[0]*V[0] + I3[1]*V[1] + I3[2]*V[2] + I3[3]*V[3] + I3[4]*V[4] + I3[5]*V[5]
-		h1 := 0 + I4[0]*V[0] + I4[1]*V[1] + I4[2]*V[2] + I4[3]*V[3] + I4[4]*V[4] + I4[5]*V[5]
-		h2 := 0 + I5[0]*V[0] + I5[1]*V[1] + I5[2]*V[2] + I5[3]*V[3] + I5[4]*V[4] + I5[5]*V[5]
+		h0 := I3[1]*V[1] + I3[2]*V[2] + I3[3]*V[3]
+		h1 := I4[0]*V[0] + I4[2]*V[2] + I4[4]*V[4]
+		h2 := I5[0]*V[0] + I5[1]*V[1] + I5[5]*V[5]
 		f0 += V[1]*h2 - V[2]*h1
 		f1 += V[2]*h0 - V[0]*h2
 		f2 += V[0]*h1 - V[1]*h0
@@ -217,37 +219,40 @@ func addStiffness(I *inertia6, K []float64, k float64) {
 
 // positivePart overwrites the symmetric 3×3 matrix K (by rows) with V max(Λ, 0) Vᵀ, its
 // eigen-decomposition V Λ Vᵀ clipped to the nonnegative eigenvalues. The eigenvalues come
-// in closed form (eigenExtremes); with λ₁ ≥ λ₂ ≥ λ₃ the clipped part has one eigenpair
-// that matters: K₊ = K − λ₃ v₃ v₃ᵀ when only λ₃ < 0, λ₁ v₁ v₁ᵀ when only λ₁ > 0, 0 when
-// none is positive, and that eigenvalue is simple, so its vector is a cross product of two
-// rows of K − λ I (eigenvector). Only where the rows leave it ill-determined does it fall
-// back to cyclic Jacobi (positivePartJacobi): about a tenth of Jacobi's instructions on the
-// chains' K_m.
+// in closed form (cubicAngle); with λ₁ ≥ λ₂ ≥ λ₃ the clipped part has one eigenpair that
+// matters: K₊ = K − λ₃ v₃ v₃ᵀ when only λ₃ < 0, λ₁ v₁ v₁ᵀ when only λ₁ > 0, 0 when none
+// is positive, and that eigenvalue is simple, so its vector is a cross product of two
+// rows of K − λ 1 (eigenvector). Only where the rows leave it ill-determined does it fall
+// back to cyclic Jacobi (positivePartJacobi): about a tenth of Jacobi's instructions on
+// the chains' K_m.
 func positivePart(K []float64) {
 	K = K[:kgSize]
 	A := mat3{{K[0], K[1], K[2]}, {K[3], K[4], K[5]}, {K[6], K[7], K[8]}}
 	if A[0][0] >= 0 && A[1][1] >= 0 && A[2][2] >= 0 && det3(&A) >= 0 && minor2(&A) >= 0 {
 		return // positive semidefinite already: all principal minors nonnegative
 	}
-	l1, l3 := eigenExtremes(&A)
+	q, p, phi := cubicAngle(&A)
+	l1, l3 := q+2*p*math.Cos(phi), q+2*p*math.Cos(phi+2*math.Pi/3)
 	l2 := A[0][0] + A[1][1] + A[2][2] - l1 - l3
-	switch {
-	case l1 <= 0:
+	if l1 <= 0 {
 		clear(K)
 		return
-	case l2 < 0: // only λ₁ survives
-		if v, ok := eigenvector(&A, l1); ok {
-			setOuter(K, &v, l1)
+	}
+	keep := l2 < 0 // only λ₁ survives; else only λ₃ is cut
+	l := l3
+	if keep {
+		l = l1
+	}
+	if v, ok := eigenvector(&A, l); ok {
+		if keep {
+			setOuter(K, &v, l)
 			return
 		}
-	default: // only λ₃ is cut
-		if v, ok := eigenvector(&A, l3); ok {
-			setOuter(K, &v, -l3)
-			K[0], K[1], K[2] = K[0]+A[0][0], K[1]+A[0][1], K[2]+A[0][2]
-			K[3], K[4], K[5] = K[3]+A[1][0], K[4]+A[1][1], K[5]+A[1][2]
-			K[6], K[7], K[8] = K[6]+A[2][0], K[7]+A[2][1], K[8]+A[2][2]
-			return
-		}
+		setOuter(K, &v, -l) // only λ₃ is cut: K − λ₃ v₃ v₃ᵀ
+		K[0], K[1], K[2] = K[0]+A[0][0], K[1]+A[0][1], K[2]+A[0][2]
+		K[3], K[4], K[5] = K[3]+A[1][0], K[4]+A[1][1], K[5]+A[1][2]
+		K[6], K[7], K[8] = K[6]+A[2][0], K[7]+A[2][1], K[8]+A[2][2]
+		return
 	}
 	positivePartJacobi(K, A)
 }
@@ -261,18 +266,18 @@ func setOuter(K []float64, v *vec3, l float64) {
 	K[6], K[7], K[8] = a2*v[0], a2*v[1], a2*v[2]
 }
 
-// eigenExtremes returns the largest and smallest eigenvalues of the symmetric A by the
-// trigonometric solution of its characteristic cubic (A = q 1 + p B, det B = 2 cos 3φ),
-// accurate to rounding relative to A's norm.
-func eigenExtremes(A *mat3) (largest, smallest float64) {
-	q := (A[0][0] + A[1][1] + A[2][2]) / 3
+// cubicAngle is the trigonometric solution of the symmetric A's characteristic cubic
+// (A = q 1 + p B, det B = 2 cos 3φ): its eigenvalues are q + 2p cos(φ + 2πk/3), the largest
+// at k = 0 and the smallest at k = 1, accurate to rounding relative to A's norm.
+func cubicAngle(A *mat3) (q, p, phi float64) {
+	q = (A[0][0] + A[1][1] + A[2][2]) / 3
 	p1 := A[0][1]*A[0][1] + A[0][2]*A[0][2] + A[1][2]*A[1][2]
 	d0, d1, d2 := A[0][0]-q, A[1][1]-q, A[2][2]-q
 	p2 := d0*d0 + d1*d1 + d2*d2 + 2*p1
 	if p2 == 0 {
-		return q, q
+		return q, 0, 0
 	}
-	p := math.Sqrt(p2 / 6)
+	p = math.Sqrt(p2 / 6)
 	B := mat3{{d0 / p, A[0][1] / p, A[0][2] / p}, {A[1][0] / p, d1 / p, A[1][2] / p}, {A[2][0] / p, A[2][1] / p, d2 / p}}
 	r := det3(&B) / 2
 	if r < -1 {
@@ -280,8 +285,7 @@ func eigenExtremes(A *mat3) (largest, smallest float64) {
 	} else if r > 1 {
 		r = 1
 	}
-	phi := math.Acos(r) / 3
-	return q + 2*p*math.Cos(phi), q + 2*p*math.Cos(phi+2*math.Pi/3)
+	return q, p, math.Acos(r) / 3
 }
 
 // eigenvector returns the unit eigenvector of the symmetric A for its simple eigenvalue l:
@@ -289,24 +293,27 @@ func eigenExtremes(A *mat3) (largest, smallest float64) {
 // ok is false when every cross product is below 1e-6 of the rows' sizes (l within about
 // 1e-6 of another eigenvalue), where the direction is not determined to working accuracy.
 func eigenvector(A *mat3, l float64) (v vec3, ok bool) {
-	r0 := vec3{A[0][0] - l, A[0][1], A[0][2]}
-	r1 := vec3{A[1][0], A[1][1] - l, A[1][2]}
-	r2 := vec3{A[2][0], A[2][1], A[2][2] - l}
-	size := r0.dot(r0) + r1.dot(r1) + r2.dot(r2)
-	var best float64
-	if c := r0.cross(r1); c.dot(c) > best {
-		best, v = c.dot(c), c
+	a00, a01, a02 := A[0][0]-l, A[0][1], A[0][2]
+	a10, a11, a12 := A[1][0], A[1][1]-l, A[1][2]
+	a20, a21, a22 := A[2][0], A[2][1], A[2][2]-l
+	size := (a00*a00 + a01*a01 + a02*a02) + (a10*a10 + a11*a11 + a12*a12) + (a20*a20 + a21*a21 + a22*a22)
+	// The cross products r₀ × r₁, r₀ × r₂, r₁ × r₂ of the rows, the first longest kept.
+	x0, x1, x2 := a01*a12-a02*a11, a02*a10-a00*a12, a00*a11-a01*a10
+	best := x0*x0 + x1*x1 + x2*x2
+	if !(best > 0) {
+		best, x0, x1, x2 = 0, 0, 0, 0
 	}
-	if c := r0.cross(r2); c.dot(c) > best {
-		best, v = c.dot(c), c
+	if y0, y1, y2 := a01*a22-a02*a21, a02*a20-a00*a22, a00*a21-a01*a20; y0*y0+y1*y1+y2*y2 > best {
+		best, x0, x1, x2 = y0*y0+y1*y1+y2*y2, y0, y1, y2
 	}
-	if c := r1.cross(r2); c.dot(c) > best {
-		best, v = c.dot(c), c
+	if y0, y1, y2 := a11*a22-a12*a21, a12*a20-a10*a22, a10*a21-a11*a20; y0*y0+y1*y1+y2*y2 > best {
+		best, x0, x1, x2 = y0*y0+y1*y1+y2*y2, y0, y1, y2
 	}
 	if !(best > 1e-12*size*size) {
 		return vec3{}, false
 	}
-	return v.scale(1 / math.Sqrt(best)), true
+	u := 1 / math.Sqrt(best)
+	return vec3{u * x0, u * x1, u * x2}, true
 }
 
 // positivePartJacobi is positivePart by cyclic Jacobi on A = K: the eigen-decomposition to
