@@ -116,8 +116,8 @@ func (s *System) geometricStiffness(kg, a, lambda []float64, clip bool) {
 	}
 }
 
-// comLever is the lever c − x of the centre of mass c = x + R e from the frame's origin x
-// (R e by mat3's mulv, then the sum and the difference, as bodyTo and the levers round).
+// comLever is the lever c − x of the centre of mass c = x + R e from the frame's origin x,
+// rounded as the centre of mass is (bodyTo) and then the lever.
 func comLever(R *mat3, x *vec3, e *[3]float64) vec3 {
 	R0, R1, R2 := &R[0], &R[1], &R[2]
 	c0 := x[0] + (R0[0]*e[0] + R0[1]*e[1] + R0[2]*e[2])
