@@ -37,8 +37,15 @@ func (f *abaFactor) holds(w *frames, kg []float64, k float64) bool {
 	if k != f.k {
 		return false
 	}
+	n := len(w.bare)
+	kg, fk := kg[:kgSize*n], f.kg[:kgSize*n]
 	for i, bare := range w.bare { // a frame without a body takes no stiffness: its block is never read
-		if !bare && !equal(kg[kgSize*i:kgSize*(i+1)], f.kg[kgSize*i:kgSize*(i+1)]) {
+		if bare {
+			continue
+		}
+		a, b := (*[kgSize]float64)(kg[kgSize*i:kgSize*i+kgSize]), (*[kgSize]float64)(fk[kgSize*i:kgSize*i+kgSize])
+		if a[0] != b[0] || a[1] != b[1] || a[2] != b[2] || a[3] != b[3] || a[4] != b[4] ||
+			a[5] != b[5] || a[6] != b[6] || a[7] != b[7] || a[8] != b[8] {
 			return false
 		}
 	}

@@ -52,42 +52,100 @@ const kgSize = 9
 // equations of motion balance them. With clip, each K_m is replaced by its positive
 // semidefinite part (negative eigenvalues, from compressive loads, set to zero), so
 // M + k Σ Φᵀ K_m Φ stays positive definite for every k ≥ 0.
+//
+// The Newton-Euler pass is bodyForces' (the same operations in their order) kept to what
+// the levers read: a body's force only by its linear half (a couple has no lever), w.A
+// whole (the children's accelerations need both halves), the subtree sums in the linear
+// halves of w.F (their angular halves are left as they were), each body's centre-of-mass
+// lever taken in the outward sweep and each joint's in the inward one that sums the
+// forces.
 func (s *System) geometricStiffness(kg, a, lambda []float64, clip bool) {
-	m, w, d := s.m, s.w, s.d
-	m.bodyForces(w, d, a, true)
-	clear(kg[:kgSize*len(m.prims)])
-	for i := range m.prims {
-		if w.bare[i] {
+	m, w := s.m, s.w
+	n := len(m.prims)
+	kg = kg[:kgSize*n]
+	for i := range n {
+		A := &w.A[i]
+		*A = w.c[i]
+		if a != nil {
+			sa, si := a[i], &w.s[i]
+			A[0], A[1], A[2], A[3], A[4], A[5] = A[0]+si[0]*sa, A[1]+si[1]*sa, A[2]+si[2]*sa,
+				A[3]+si[3]*sa, A[4]+si[4]*sa, A[5]+si[5]*sa
+		}
+		if p := m.prims[i].parent; p != Ground {
+			Ap := &w.A[p]
+			A[0], A[1], A[2], A[3], A[4], A[5] = A[0]+Ap[0], A[1]+Ap[1], A[2]+Ap[2],
+				A[3]+Ap[3], A[4]+Ap[4], A[5]+Ap[5]
+		}
+		K := (*[kgSize]float64)(kg[kgSize*i : kgSize*i+kgSize])
+		*K = [kgSize]float64{}
+		F := &w.F[i]
+		if w.bare[i] { // no body: I and the external force are zero, so is its force
+			F[3], F[4], F[5] = 0, 0, 0
 			continue
 		}
-		b := &m.prims[i].body
-		c := w.x[i].add(w.R[i].mulv(b.COM))
-		addLever(kg[kgSize*i:], d.f[i].lin().scale(-1), c.sub(w.x[i]))
+		f := bodyForceLin(&w.I[i], A, &w.V[i], &w.fx[i], w.still)
+		F[3], F[4], F[5] = f[0], f[1], f[2]
+		addLever(K[:], f.scale(-1), comLever(&w.R[i], &w.x[i], &m.prims[i].body.COM))
 	}
 	W := s.cutPointLoads(kg, lambda)
 	if len(lambda) > s.nc {
 		s.knifePointLoads(kg, W, lambda[s.nc:])
 	}
-	loaded := len(lambda) > 0                // W is zero without multipliers: no sums to carry
-	for j := len(m.prims) - 1; j >= 0; j-- { // W[j]: the cut loads on j's subtree
+	loaded := len(lambda) > 0     // W is zero without multipliers: no sums to carry
+	for j := n - 1; j >= 0; j-- { // W[j]: the cut loads on j's subtree; F[j]: j's subtree's forces
 		p := m.prims[j].parent
 		if p == Ground {
 			continue
 		}
+		F, Fp := &w.F[j], &w.F[p]
 		if !w.bare[p] { // a joint inside a composite joint has no body to load
-			addLever(kg[kgSize*p:], W[j].sub(w.F[j]).lin(), w.x[j].sub(w.x[p]))
+			Wj := &W[j]
+			addLever(kg[kgSize*p:], vec3{Wj[3] - F[3], Wj[4] - F[4], Wj[5] - F[5]}, w.x[j].sub(w.x[p]))
 		}
+		Fp[3], Fp[4], Fp[5] = Fp[3]+F[3], Fp[4]+F[4], Fp[5]+F[5]
 		if loaded {
 			W[p] = W[p].add(W[j])
 		}
 	}
 	if clip {
-		for i := range m.prims {
+		for i := range n {
 			if !w.bare[i] {
 				positivePart(kg[kgSize*i : kgSize*(i+1)])
 			}
 		}
 	}
+}
+
+// comLever is the lever c − x of the centre of mass c = x + R e from the frame's origin x,
+// rounded as the centre of mass is (bodyTo) and then the lever.
+func comLever(R *mat3, x *vec3, e *[3]float64) vec3 {
+	R0, R1, R2 := &R[0], &R[1], &R[2]
+	c0 := x[0] + (R0[0]*e[0] + R0[1]*e[1] + R0[2]*e[2])
+	c1 := x[1] + (R1[0]*e[0] + R1[1]*e[1] + R1[2]*e[2])
+	c2 := x[2] + (R2[0]*e[0] + R2[1]*e[1] + R2[2]*e[2])
+	return vec3{c0 - x[0], c1 - x[1], c2 - x[2]}
+}
+
+// bodyForceLin is the linear half of bodyForces' body force I A + V ×* (I V) − f_x (the
+// gravity force f_x): the inertia's rows 3-5 (mulv), the force cross product's linear
+// half, which reads only (I V)'s linear half (crossF), and no velocity term when still (V
+// zero). A rigid body's I (rigidInertiaTo) has rows 3-5 [−m c̃ | m 1]: three entries of
+// each are exact zeros, whose products mulv adds to +0 without changing its sums, so they
+// are left out, the others taken in mulv's order (the same values).
+func bodyForceLin(I *inertia6, A, V, fx *sv, still bool) vec3 {
+	I3, I4, I5 := &I[3], &I[4], &I[5]
+	f0 := I3[1]*A[1] + I3[2]*A[2] + I3[3]*A[3]
+	f1 := I4[0]*A[0] + I4[2]*A[2] + I4[4]*A[4]
+	f2 := I5[0]*A[0] + I5[1]*A[1] + I5[5]*A[5]
+	if !still {
+		h0 := I3[1]*V[1] + I3[2]*V[2] + I3[3]*V[3]
+		h1 := I4[0]*V[0] + I4[2]*V[2] + I4[4]*V[4]
+		h2 := I5[0]*V[0] + I5[1]*V[1] + I5[5]*V[5]
+		f0 += V[1]*h2 - V[2]*h1
+		f1 += V[2]*h0 - V[0]*h2
+		f2 += V[0]*h1 - V[1]*h0
+	}
+	return vec3{f0 - fx[3], f1 - fx[4], f2 - fx[5]}
 }
 
 // cutPointLoads levers every cut row's load −Gᵀλ at its point into its frame's K_m (kg
@@ -135,15 +193,18 @@ func (s *System) knifePointLoads(kg []float64, W []sv, mu []float64) {
 	}
 }
 
-// addLever adds (F·r) 1 − ½ (F rᵀ + r Fᵀ) to the 3×3 matrix K (by rows).
+// addLever adds (F·r) 1 − ½ (F rᵀ + r Fᵀ) to the 3×3 matrix K (by rows), written out:
+// each off-diagonal pair takes one value, F_i r_j + r_i F_j being F_j r_i + r_j F_i.
 func addLever(K []float64, F, r vec3) {
-	fr := F.dot(r)
-	for i := range 3 {
-		for j := range 3 {
-			K[3*i+j] -= (F[i]*r[j] + r[i]*F[j]) / 2
-		}
-		K[4*i] += fr
-	}
+	K = K[:kgSize]
+	fr := F[0]*r[0] + F[1]*r[1] + F[2]*r[2]
+	o01, o02, o12 := (F[0]*r[1]+r[0]*F[1])/2, (F[0]*r[2]+r[0]*F[2])/2, (F[1]*r[2]+r[1]*F[2])/2
+	K[0] = K[0] - (F[0]*r[0]+r[0]*F[0])/2 + fr
+	K[4] = K[4] - (F[1]*r[1]+r[1]*F[1])/2 + fr
+	K[8] = K[8] - (F[2]*r[2]+r[2]*F[2])/2 + fr
+	K[1], K[3] = K[1]-o01, K[3]-o01
+	K[2], K[6] = K[2]-o02, K[6]-o02
+	K[5], K[7] = K[5]-o12, K[7]-o12
 }
 
 // addStiffness adds k K (kgSize values by rows) to the angular block of the spatial
@@ -158,72 +219,73 @@ func addStiffness(I *inertia6, K []float64, k float64) {
 
 // positivePart overwrites the symmetric 3×3 matrix K (by rows) with V max(Λ, 0) Vᵀ, its
 // eigen-decomposition V Λ Vᵀ clipped to the nonnegative eigenvalues. The eigenvalues come
-// in closed form (eigenExtremes); with λ₁ ≥ λ₂ ≥ λ₃ the clipped part has one eigenpair
-// that matters: K₊ = K − λ₃ v₃ v₃ᵀ when only λ₃ < 0, λ₁ v₁ v₁ᵀ when only λ₁ > 0, 0 when
-// none is positive, and that eigenvalue is simple, so its vector is a cross product of two
-// rows of K − λ I (eigenvector). Only where the rows leave it ill-determined does it fall
-// back to cyclic Jacobi (positivePartJacobi): about a tenth of Jacobi's instructions on the
-// chains' K_m.
+// in closed form (cubicAngle); with λ₁ ≥ λ₂ ≥ λ₃ the clipped part has one eigenpair that
+// matters: K₊ = K − λ₃ v₃ v₃ᵀ when only λ₃ < 0, λ₁ v₁ v₁ᵀ when only λ₁ > 0, 0 when none
+// is positive, and that eigenvalue is simple, so its vector is a cross product of two
+// rows of K − λ 1 (eigenvector). Only where the rows leave it ill-determined does it fall
+// back to cyclic Jacobi (positivePartJacobi): about a tenth of Jacobi's instructions on
+// the chains' K_m.
 func positivePart(K []float64) {
-	var A mat3
-	for i := range 3 {
-		for j := range 3 {
-			A[i][j] = K[3*i+j]
-		}
-	}
-	if A[0][0] >= 0 && A[1][1] >= 0 && A[2][2] >= 0 && det3(A) >= 0 && minor2(A) >= 0 {
+	K = K[:kgSize]
+	A := mat3{{K[0], K[1], K[2]}, {K[3], K[4], K[5]}, {K[6], K[7], K[8]}}
+	if A[0][0] >= 0 && A[1][1] >= 0 && A[2][2] >= 0 && det3(&A) >= 0 && minor2(&A) >= 0 {
 		return // positive semidefinite already: all principal minors nonnegative
 	}
-	l1, l3 := eigenExtremes(&A)
+	q, p, phi := cubicAngle(&A)
+	l1, l3 := q+2*p*math.Cos(phi), q+2*p*math.Cos(phi+2*math.Pi/3)
 	l2 := A[0][0] + A[1][1] + A[2][2] - l1 - l3
-	switch {
-	case l1 <= 0:
-		clear(K[:9])
+	if l1 <= 0 {
+		clear(K)
 		return
-	case l2 < 0: // only λ₁ survives
-		if v, ok := eigenvector(&A, l1); ok {
-			for i := range 3 {
-				for j := range 3 {
-					K[3*i+j] = l1 * v[i] * v[j]
-				}
-			}
+	}
+	keep := l2 < 0 // only λ₁ survives; else only λ₃ is cut
+	l := l3
+	if keep {
+		l = l1
+	}
+	if v, ok := eigenvector(&A, l); ok {
+		if keep {
+			setOuter(K, &v, l)
 			return
 		}
-	default: // only λ₃ is cut
-		if v, ok := eigenvector(&A, l3); ok {
-			for i := range 3 {
-				for j := range 3 {
-					K[3*i+j] = A[i][j] - l3*v[i]*v[j]
-				}
-			}
-			return
-		}
+		setOuter(K, &v, -l) // only λ₃ is cut: K − λ₃ v₃ v₃ᵀ
+		K[0], K[1], K[2] = K[0]+A[0][0], K[1]+A[0][1], K[2]+A[0][2]
+		K[3], K[4], K[5] = K[3]+A[1][0], K[4]+A[1][1], K[5]+A[1][2]
+		K[6], K[7], K[8] = K[6]+A[2][0], K[7]+A[2][1], K[8]+A[2][2]
+		return
 	}
 	positivePartJacobi(K, A)
 }
 
-// eigenExtremes returns the largest and smallest eigenvalues of the symmetric A by the
-// trigonometric solution of its characteristic cubic (A = q 1 + p B, det B = 2 cos 3φ),
-// accurate to rounding relative to A's norm.
-func eigenExtremes(A *mat3) (largest, smallest float64) {
-	q := (A[0][0] + A[1][1] + A[2][2]) / 3
+// setOuter writes l v vᵀ into K (by rows) as l·v_i·v_j, left to right.
+func setOuter(K []float64, v *vec3, l float64) {
+	K = K[:kgSize]
+	a0, a1, a2 := l*v[0], l*v[1], l*v[2]
+	K[0], K[1], K[2] = a0*v[0], a0*v[1], a0*v[2]
+	K[3], K[4], K[5] = a1*v[0], a1*v[1], a1*v[2]
+	K[6], K[7], K[8] = a2*v[0], a2*v[1], a2*v[2]
+}
+
+// cubicAngle is the trigonometric solution of the symmetric A's characteristic cubic
+// (A = q 1 + p B, det B = 2 cos 3φ): its eigenvalues are q + 2p cos(φ + 2πk/3), the largest
+// at k = 0 and the smallest at k = 1, accurate to rounding relative to A's norm.
+func cubicAngle(A *mat3) (q, p, phi float64) {
+	q = (A[0][0] + A[1][1] + A[2][2]) / 3
 	p1 := A[0][1]*A[0][1] + A[0][2]*A[0][2] + A[1][2]*A[1][2]
 	d0, d1, d2 := A[0][0]-q, A[1][1]-q, A[2][2]-q
 	p2 := d0*d0 + d1*d1 + d2*d2 + 2*p1
 	if p2 == 0 {
-		return q, q
+		return q, 0, 0
 	}
-	p := math.Sqrt(p2 / 6)
-	B := *A
-	for i := range 3 {
-		B[i][i] -= q
-		for j := range 3 {
-			B[i][j] /= p
-		}
+	p = math.Sqrt(p2 / 6)
+	B := mat3{{d0 / p, A[0][1] / p, A[0][2] / p}, {A[1][0] / p, d1 / p, A[1][2] / p}, {A[2][0] / p, A[2][1] / p, d2 / p}}
+	r := det3(&B) / 2
+	if r < -1 {
+		r = -1
+	} else if r > 1 {
+		r = 1
 	}
-	r := math.Max(-1, math.Min(1, det3(B)/2))
-	phi := math.Acos(r) / 3
-	return q + 2*p*math.Cos(phi), q + 2*p*math.Cos(phi+2*math.Pi/3)
+	return q, p, math.Acos(r) / 3
 }
 
 // eigenvector returns the unit eigenvector of the symmetric A for its simple eigenvalue l:
@@ -231,18 +293,27 @@ func eigenExtremes(A *mat3) (largest, smallest float64) {
 // ok is false when every cross product is below 1e-6 of the rows' sizes (l within about
 // 1e-6 of another eigenvalue), where the direction is not determined to working accuracy.
 func eigenvector(A *mat3, l float64) (v vec3, ok bool) {
-	r := [3]vec3{{A[0][0] - l, A[0][1], A[0][2]}, {A[1][0], A[1][1] - l, A[1][2]}, {A[2][0], A[2][1], A[2][2] - l}}
-	size := r[0].dot(r[0]) + r[1].dot(r[1]) + r[2].dot(r[2])
-	var best float64
-	for _, c := range [3]vec3{r[0].cross(r[1]), r[0].cross(r[2]), r[1].cross(r[2])} {
-		if n := c.dot(c); n > best {
-			best, v = n, c
-		}
+	a00, a01, a02 := A[0][0]-l, A[0][1], A[0][2]
+	a10, a11, a12 := A[1][0], A[1][1]-l, A[1][2]
+	a20, a21, a22 := A[2][0], A[2][1], A[2][2]-l
+	size := (a00*a00 + a01*a01 + a02*a02) + (a10*a10 + a11*a11 + a12*a12) + (a20*a20 + a21*a21 + a22*a22)
+	// The cross products r₀ × r₁, r₀ × r₂, r₁ × r₂ of the rows, the first longest kept.
+	x0, x1, x2 := a01*a12-a02*a11, a02*a10-a00*a12, a00*a11-a01*a10
+	best := x0*x0 + x1*x1 + x2*x2
+	if !(best > 0) {
+		best, x0, x1, x2 = 0, 0, 0, 0
+	}
+	if y0, y1, y2 := a01*a22-a02*a21, a02*a20-a00*a22, a00*a21-a01*a20; y0*y0+y1*y1+y2*y2 > best {
+		best, x0, x1, x2 = y0*y0+y1*y1+y2*y2, y0, y1, y2
+	}
+	if y0, y1, y2 := a11*a22-a12*a21, a12*a20-a10*a22, a10*a21-a11*a20; y0*y0+y1*y1+y2*y2 > best {
+		best, x0, x1, x2 = y0*y0+y1*y1+y2*y2, y0, y1, y2
 	}
 	if !(best > 1e-12*size*size) {
 		return vec3{}, false
 	}
-	return v.scale(1 / math.Sqrt(best)), true
+	u := 1 / math.Sqrt(best)
+	return vec3{u * x0, u * x1, u * x2}, true
 }
 
 // positivePartJacobi is positivePart by cyclic Jacobi on A = K: the eigen-decomposition to
@@ -304,14 +375,14 @@ func jacobiRotate(A, V *mat3, p, q int) {
 	}
 }
 
-func det3(A mat3) float64 {
+func det3(A *mat3) float64 {
 	return A[0][0]*(A[1][1]*A[2][2]-A[1][2]*A[2][1]) -
 		A[0][1]*(A[1][0]*A[2][2]-A[1][2]*A[2][0]) +
 		A[0][2]*(A[1][0]*A[2][1]-A[1][1]*A[2][0])
 }
 
 // minor2 is the smallest of the three principal 2×2 minors of A.
-func minor2(A mat3) float64 {
+func minor2(A *mat3) float64 {
 	return min(A[0][0]*A[1][1]-A[0][1]*A[1][0], A[0][0]*A[2][2]-A[0][2]*A[2][0],
 		A[1][1]*A[2][2]-A[1][2]*A[2][1])
 }
@@ -370,25 +441,39 @@ func (s *System) GeometricStiffness(kg []float64, t float64, q, v, a, lambda []f
 // rate Φ_m x by the outward sweep of the velocity recursion, K_m turns it into a couple
 // (a couple is the same at every reference point, so the base-coordinate sums need no
 // transport), and the inward sweep sums the couples over each subtree onto the joint
-// axes. O(N), K_g never formed.
+// axes. O(N), K_g never formed. Only the angular halves take part (the rates' linear
+// halves never reach a couple), written out on the arrays in place: the operations of
+// sv's add and dot, mat3's mulv and scale in their order, without their 6-vector copies.
 func (s *System) AddGeometricStiffnessMul(dst []float64, t float64, q, x, kg []float64, k float64) {
 	m, w := s.m, s.w
 	m.kinematics(w, q, nil)
-	for i := range m.prims {
-		W := w.s[i].ang().scale(x[i])
+	n := len(m.prims)
+	S, A, F, bare := w.s[:n], w.A[:n], w.F[:n], w.bare[:n]
+	x, dst, kg = x[:n], dst[:n], kg[:kgSize*n]
+	for i := range S {
+		si, a, xi := &S[i], &A[i], x[i]
+		a0, a1, a2 := si[0]*xi, si[1]*xi, si[2]*xi
 		if p := m.prims[i].parent; p != Ground {
-			W = W.add(w.A[p].ang())
+			ap := &A[p]
+			a0, a1, a2 = a0+ap[0], a1+ap[1], a2+ap[2]
 		}
-		w.A[i] = join(W, vec3{})
-		w.F[i] = sv{}
-		if !w.bare[i] {
-			w.F[i] = join(mat3ByRows(kg[kgSize*i:]).mulv(W).scale(k), vec3{})
+		a[0], a[1], a[2] = a0, a1, a2
+		f := &F[i]
+		if bare[i] {
+			f[0], f[1], f[2] = 0, 0, 0
+			continue
 		}
+		K := kg[kgSize*i : kgSize*i+kgSize]
+		f[0] = (K[0]*a0 + K[1]*a1 + K[2]*a2) * k
+		f[1] = (K[3]*a0 + K[4]*a1 + K[5]*a2) * k
+		f[2] = (K[6]*a0 + K[7]*a1 + K[8]*a2) * k
 	}
-	for i := len(m.prims) - 1; i >= 0; i-- {
-		dst[i] += w.s[i].dot(w.F[i])
+	for i := n - 1; i >= 0; i-- {
+		si, f := &S[i], &F[i]
+		dst[i] += 0 + si[0]*f[0] + si[1]*f[1] + si[2]*f[2]
 		if p := m.prims[i].parent; p != Ground {
-			w.F[p] = w.F[p].add(w.F[i])
+			fp := &F[p]
+			fp[0], fp[1], fp[2] = fp[0]+f[0], fp[1]+f[1], fp[2]+f[2]
 		}
 	}
 }

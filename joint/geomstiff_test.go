@@ -135,7 +135,8 @@ func TestGeometricStiffnessSecondVariation(t *testing.T) {
 		kg := make([]float64, sys.GeometricStiffnessLen())
 		sys.GeometricStiffnessUnclipped(kg, q, v, a, lambda)
 		m, w := sys.m, sys.w
-		type load struct{ F, r vec3 } // r: the world point of F
+		m.bodyForces(w, sys.d, a, true) // the body forces whole, at the kinematics K_g used
+		type load struct{ F, r vec3 }   // r: the world point of F
 		cutLoads := make([][]load, len(m.prims))
 		sys.cutLoads(lambda, func(_ string, f int, r vec3, x sv) {
 			if f != Ground {
