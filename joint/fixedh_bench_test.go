@@ -34,6 +34,9 @@ var fixedHCases = []fixedHCase{
 	{"lie-genalpha", integrate.StabilizedIndex2, "chain", [3]float64{4.5, 9, 18}},
 	{"lie-genalpha", integrate.Index3, "knife", [3]float64{24, 48, 96}},
 	{"genalpha", "", "knife", [3]float64{6, 12, 24}}, // the shorter steps (the same path as lie-genalpha's)
+	{"hht", "", "knife", [3]float64{6, 12, 24}},
+	{"bdf", integrate.StabilizedIndex2, "knife", [3]float64{0.42, 0.84, 1.7}},
+	{"radau5", integrate.StabilizedIndex2, "knife", [3]float64{0.65, 1.3, 2.6}},
 	{"bdf", integrate.StabilizedIndex2, "chain", [3]float64{0.42, 0.84, 1.7}},
 	{"bdf", integrate.Index2, "chain", [3]float64{0.42, 0.84, 1.7}},
 	{"bdf", integrate.Index2Baumgarte, "chain", [3]float64{0.42, 0.84, 1.7}},
