@@ -23,12 +23,7 @@ const exudynChainResult = 5.307943301446709
 // each its method's error at h = 1 ms; the bound is 4 × their sum. A brick 5 % thicker
 // (d = 0.105) moves the sum by 1.5e-4, 30 × the bound.
 func TestRevoluteChainMatchesExudyn(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "examples", "revolute-chain3d.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := strings.Replace(string(data), "  N: 20\n", "  N: 400\n", 1)
-	src = strings.Replace(src, "\ngravity:", "\ncoordinates: joint\ngravity:", 1)
+	src := revoluteChain400(t, "joint")
 	b := "b400"
 	outputs := `  outputs: ["` + strings.Join([]string{b + ".x", b + ".y", b + ".z", b + ".p0", b + ".p1", b + ".p2", b + ".p3"}, `", "`) + `"]`
 	lines := strings.Split(src, "\n")
@@ -58,4 +53,16 @@ func TestRevoluteChainMatchesExudyn(t *testing.T) {
 	if d := math.Abs(sum - exudynChainResult); !(d <= 1e-6*exudynChainResult) {
 		t.Errorf("Σ|Δx| + Σ|Tait-Bryan angles| of b400 at t = 1: %.10f, Exudyn %.10f (|Δ| = %.2g, want ≤ 5.3e-6, 1e-6 relative)", sum, exudynChainResult, d)
 	}
+}
+
+// revoluteChain400 returns examples/revolute-chain3d.yaml as Exudyn's 400-body model:
+// N: 400, on the route coordinates (joint or body).
+func revoluteChain400(tb testing.TB, coordinates string) string {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "examples", "revolute-chain3d.yaml"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	src := strings.Replace(string(data), "  N: 20\n", "  N: 400\n", 1)
+	return strings.Replace(src, "\ngravity:", "\ncoordinates: "+coordinates+"\ngravity:", 1)
 }

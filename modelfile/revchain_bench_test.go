@@ -1,9 +1,6 @@
 package modelfile
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"linkage/integrate"
@@ -16,15 +13,9 @@ import (
 // divides the run's time by its steps; f/step counts residual evaluations and GMRES
 // products.
 func BenchmarkRevoluteChain3D(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("..", "examples", "revolute-chain3d.yaml"))
-	if err != nil {
-		b.Fatal(err)
-	}
 	for _, route := range []string{"joint", "body"} {
 		b.Run("coordinates="+route, func(b *testing.B) {
-			src := strings.Replace(string(data), "  N: 20\n", "  N: 400\n", 1)
-			src = strings.Replace(src, "\ngravity:", "\ncoordinates: "+route+"\ngravity:", 1)
-			doc, err := Parse("revolute-chain3d.yaml", []byte(src))
+			doc, err := Parse("revolute-chain3d.yaml", []byte(revoluteChain400(b, route)))
 			if err != nil {
 				b.Fatal(err)
 			}

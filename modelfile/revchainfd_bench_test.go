@@ -2,9 +2,6 @@ package modelfile
 
 import (
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -18,13 +15,7 @@ import (
 //
 //	go test -run X -bench RevoluteChain3DForwardDynamics ./modelfile/
 func BenchmarkRevoluteChain3DForwardDynamics(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("..", "examples", "revolute-chain3d.yaml"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	src := strings.Replace(string(data), "  N: 20\n", "  N: 400\n", 1)
-	src = strings.Replace(src, "\ngravity:", "\ncoordinates: joint\ngravity:", 1)
-	doc, err := Parse("revolute-chain3d.yaml", []byte(src))
+	doc, err := Parse("revolute-chain3d.yaml", []byte(revoluteChain400(b, "joint")))
 	if err != nil {
 		b.Fatal(err)
 	}
