@@ -16,7 +16,8 @@ import "math"
 // The choice is by the measured rate. An attempt takes it while the last one that did
 // contracted by hhtFDRate or better at every increment; an increment that would contract
 // less is not taken: the attempt factorizes massNewton's matrix at that iterate, whose
-// residual it has, and goes on with it (fdSwitch), so a poor guess costs no evaluation.
+// residual it has (at the predicted one, if the first rate was poor), and goes on with
+// it (fdSwitch), so a poor guess costs at most the one evaluation that measured it.
 // After such an attempt, or a failed one, the next attempts take the factorized iteration,
 // and the forward-dynamics one is tried again after hhtFDRetry accepted steps, a wait
 // that doubles while the tries keep failing (up to hhtFDRetryMax) and is reset by one
@@ -113,8 +114,9 @@ func (w *hhtWork) fdRows(e1 []float64, t1 float64, a, lambda []float64) {
 // fdIncrement turns the rows fdRows left in w.du (negated by increment) into the
 // increment −(1+α)x and applies it, returning its norm and true; or, when its rate θ
 // against the attempt's previous increment exceeds hhtFDRate, leaves the iteration for
-// the factorized one at this iterate (fdSwitch) and returns false, w.du then holding −e
-// for that one's increment.
+// the factorized one (fdSwitch) and returns false, w.du then holding −e for that one's
+// increment; when that factorization fails, a NaN norm and true, which the monitor
+// calls divergence.
 func (w *hhtWork) fdIncrement(h float64) (norm float64, taken bool) {
 	s, du := 1+w.k.alpha, w.du[:w.nq]
 	for i := range du {
@@ -124,7 +126,9 @@ func (w *hhtWork) fdIncrement(h float64) (norm float64, taken bool) {
 		rate := w.incrementNorm(h) / mon.prev
 		w.fdn.rate = math.Max(w.fdn.rate, rate)
 		if rate > hhtFDRate {
-			w.fdSwitch()
+			if err := w.fdSwitch(); err != nil {
+				return math.NaN(), true
+			}
 			return 0, false
 		}
 	}
@@ -133,14 +137,13 @@ func (w *hhtWork) fdIncrement(h float64) (norm float64, taken bool) {
 
 // fdSwitch factorizes massNewton's matrix at the iterate whose rows fdRows evaluated (K_g
 // at its x, as after scaledRows), or back at the predicted one when the try's first rate
-// was poor (its first increment, taken without a rate, may have moved the iterate off in
-// the stiff directions: on a 10-rod chain with stiff joint springs the factorized
-// iteration from there diverged where from the predictor it converges), and writes
-// −e = −M(q₁)x into w.du, so that increment goes on with a chord step of the fresh matrix,
-// whose rates the monitor measures afresh (newtonMonitor.restart: the last increment
-// taken was of another iteration). A failed factorization leaves a NaN increment, which
-// the monitor calls divergence.
-func (w *hhtWork) fdSwitch() {
+// was poor, so that the attempt is then the factorized iteration's own from its start
+// (the first increment, taken before any rate was known, may have moved the iterate off
+// along the stiff directions the iteration leaves out), and writes −e = −M(q₁)x into w.du,
+// so that increment goes on with a chord step of the fresh matrix, whose rates the monitor
+// measures afresh (newtonMonitor.restart: the last increment taken was of another
+// iteration). It returns the factorization's error.
+func (w *hhtWork) fdSwitch() error {
 	w.fdn.on = false
 	w.fdn.leaves++
 	if w.nw.mon.iter == 1 {
@@ -150,8 +153,7 @@ func (w *hhtWork) fdSwitch() {
 	}
 	w.scaled, w.scaledFD = true, true // factor writes the rows M(q₁)x from w.e1x
 	if err := w.factor(); err != nil {
-		w.du[0] = math.NaN()
-		return
+		return err
 	}
 	w.nw.factored()
 	w.nw.mon.restart()
@@ -159,4 +161,5 @@ func (w *hhtWork) fdSwitch() {
 	for i, e := range w.du {
 		w.du[i] = -e
 	}
+	return nil
 }
