@@ -48,6 +48,20 @@ type Row[C any] struct {
 	Trig  bool // the drive enters the weights, F = 0
 }
 
+// DrivenRows returns the indices of the rows with a Drive, in order: the only rows whose
+// g_t can be nonzero. A route's ConstraintTimeDerivative clears g_t and visits these
+// alone: on a chain of 10 000 bars without motions, reading every row's Drive field
+// (rows of about a hundred bytes) streamed 2 MB per evaluation for nothing.
+func DrivenRows[C any](rows []Row[C]) []int {
+	var d []int
+	for r := range rows {
+		if rows[r].Drive != nil {
+			d = append(d, r)
+		}
+	}
+	return d
+}
+
 // Weights returns W_k, W_k', W_k″ of each term and F, F', F″ at t.
 func (r *Row[C]) Weights(t float64) (w, dw, ddw [2]float64, F, dF, ddF float64) {
 	var f, df, ddf float64

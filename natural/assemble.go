@@ -61,6 +61,7 @@ func (m *Model) Assemble() (*System, error) {
 		return nil, err
 	}
 	s := bd.s
+	s.driven = assembly.DrivenRows(s.rows)
 	s.pattern = s.buildPattern()
 	s.massPattern = s.buildMassPattern()
 	s.coupling = s.buildCoupling()

@@ -49,12 +49,9 @@ func (s *System) WriteConstraintJacobian(dst assembly.Target, t float64, q []flo
 // ConstraintTimeDerivative writes g_t = Σ W' c − F' (zero for scleronomic rows).
 func (s *System) ConstraintTimeDerivative(dst []float64, t float64, q []float64) {
 	var e coordEval
-	for r := range s.rows {
+	clear(dst[:len(s.rows)])
+	for _, r := range s.driven {
 		rw := &s.rows[r]
-		dst[r] = 0
-		if rw.Drive == nil {
-			continue
-		}
 		_, dw, _, _, dF, _ := rw.Weights(t)
 		g := -dF
 		if rw.Trig {

@@ -18,6 +18,7 @@ type System struct {
 	points            []pointData
 	pairs             []pairRef
 	rows              []row
+	driven            []int // the rows with a motion (assembly.DrivenRows)
 	rowPair           []int // the pair of each row (its terms share it)
 	joints            []jointData
 	sds               []springDamper

@@ -266,6 +266,7 @@ func (m *Model) Assemble() (*System, error) {
 		return nil, err
 	}
 	s.customs = assembly.NewCustoms(s.nq, customs)
+	s.driven = assembly.DrivenRows(s.rows)
 	s.pattern = s.buildPattern()
 	s.massPattern = s.buildMassPattern()
 	s.coupling = s.buildCoupling()

@@ -244,12 +244,10 @@ func addAtPosition(vals []float64, p int32, y float64) bool {
 
 // ConstraintTimeDerivative writes g_t = −f'(t) for motions, 0 for the other rows.
 func (s *System) ConstraintTimeDerivative(dst []float64, t float64, _ []float64) {
-	for r := range s.rows {
-		dst[r] = 0
-		if d := s.rows[r].Drive; d != nil {
-			_, df, _ := d.Eval(t)
-			dst[r] = -df
-		}
+	clear(dst[:len(s.rows)])
+	for _, r := range s.driven {
+		_, df, _ := s.rows[r].Drive.Eval(t)
+		dst[r] = -df
 	}
 }
 

@@ -271,6 +271,7 @@ func (m *Model) Assemble() (*System, error) {
 		}
 	}
 	s.customs = assembly.NewCustoms(s.nq, customs)
+	s.driven = assembly.DrivenRows(s.rows)
 	s.pattern = s.buildPattern()
 	s.massPat = s.buildMassPattern()
 	s.coupling = s.buildCoupling()

@@ -74,16 +74,10 @@ func (s *System) WriteConstraintJacobian(dst assembly.Target, t float64, q []flo
 // ConstraintTimeDerivative writes g_t: 0 for scleronomic rows, −f' for translational
 // motions, Σ W_k' c_k for revolute motions.
 func (s *System) ConstraintTimeDerivative(dst []float64, t float64, q []float64) {
-	for i := range s.nbody {
-		dst[i] = 0
-	}
+	clear(dst[:s.nbody+len(s.rows)])
 	var k pairKin
-	for r := range s.rows {
+	for _, r := range s.driven {
 		rw := &s.rows[r]
-		dst[s.nbody+r] = 0
-		if rw.Drive == nil {
-			continue
-		}
 		_, dw, _, _, dF, _ := rw.Weights(t)
 		g := -dF
 		if rw.Trig {

@@ -20,6 +20,7 @@ type System struct {
 	markers   []markerData
 	pairs     []pairRef
 	rows      []row // joint rows, constraint index nbody + k
+	driven    []int // the rows with a motion (assembly.DrivenRows)
 	joints    []jointData
 	sds       []springDamper
 	sdRange   map[string][2]int // force element name ⇒ its sds[from:to] (SpringDamperReadings)
