@@ -132,8 +132,9 @@ func (w *daeAlphaWork) factorSparse() error {
 	if !w.proj {
 		scatterAdd(K, x.c11, sp.C, -w.gammaHat*h)
 	}
-	se.MassDerivativeValues(sp.C, t1, q1, w.w1)
-	scatterAdd(K, x.c00, sp.C, 1)
+	if sp.massDerivative(t1, q1, w.w1) {
+		scatterAdd(K, x.c00, sp.C, 1)
+	}
 	if w.proj {
 		for i := range nq {
 			K[x.diag[i]] -= w.gammaHat
@@ -144,8 +145,9 @@ func (w *daeAlphaWork) factorSparse() error {
 		}
 	} else {
 		scatterAdd(K, x.m11, sp.M, 1)
-		se.MassDerivativeValues(sp.C, t1, q1, w.w2)
-		scatterAdd(K, x.c10, sp.C, 1)
+		if sp.massDerivative(t1, q1, w.w2) {
+			scatterAdd(K, x.c10, sp.C, 1)
+		}
 	}
 	if nc > 0 {
 		if w.split == nil {

@@ -339,8 +339,9 @@ func (cs *gcpCore) newtonMatrixSparse(s *State, h, beta, gamma float64, fv bool)
 	K := x.lu.Values()
 	clear(K)
 	C := sp.C
-	se.MassDerivativeValues(C, t, q, a)
-	scatterSome(K, x.cY, C, bh2)
+	if sp.massDerivative(t, q, a) {
+		scatterSome(K, x.cY, C, bh2)
+	}
 	if !fv {
 		se.ConstraintForceDerivativeValues(C, t, q, lambda)
 		scatterSome(K, x.cY, C, bh2)

@@ -1537,8 +1537,9 @@ func (w *genAlphaWork) jacobianSparse(h float64) error {
 	K := w.lu.Values()
 	clear(K)
 	scatterAdd(K, x.m, sp.M, w.cM) // M(q₁) is current from residual
-	sp.se.MassDerivativeValues(sp.C, t1, w.q1, w.qdd1)
-	scatterAdd(K, x.c, sp.C, h*h)
+	if sp.massDerivative(t1, w.q1, w.qdd1) {
+		scatterAdd(K, x.c, sp.C, h*h)
+	}
 	sp.se.ForceDerivativeQValues(sp.C, t1, w.q1, w.v1)
 	scatterAdd(K, x.c, sp.C, -h*h)
 	if w.nc > 0 {

@@ -879,9 +879,10 @@ func (w *hhtWork) assembleSparse(t1, h float64) {
 	clear(K)
 	bh2, gh := k.beta*h*h, k.gamma*h
 	w.blend(a) // sp.M, like G, holds M(q) from the residual at this iterate (addMass)
-	sp.se.MassDerivativeValues(sp.C, t1, w.q, w.tq)
 	scatterAddDiv(K, x.m, sp.M, 1+k.alpha)
-	scatterAdd(K, x.c, sp.C, bh2)
+	if sp.massDerivative(t1, w.q, w.tq) {
+		scatterAdd(K, x.c, sp.C, bh2)
+	}
 	if w.nc > 0 {
 		sp.se.ConstraintForceDerivativeValues(sp.C, t1, w.q, lambda)
 		scatterAdd(K, x.c, sp.C, bh2)

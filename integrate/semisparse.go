@@ -194,8 +194,9 @@ func (s *semiExplicit) newtonValues(K []float64, c, t float64, y []float64) {
 	}
 	se.ForceDerivativeQValues(sp.C, t, q, v)
 	scatterAdd(K, x.cAQ, sp.C, -1)
-	se.MassDerivativeValues(sp.C, t, q, a)
-	scatterAdd(K, x.cAQ, sp.C, 1)
+	if sp.massDerivative(t, q, a) {
+		scatterAdd(K, x.cAQ, sp.C, 1)
+	}
 	if s.nc > 0 {
 		se.ConstraintForceDerivativeValues(sp.C, t, q, lambda)
 		scatterAdd(K, x.cAQ, sp.C, 1)

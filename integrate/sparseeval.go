@@ -85,6 +85,18 @@ func (e *sparseEval) evalM(t float64, q []float64) {
 	e.haveM = true
 }
 
+// massDerivative writes ∂(M a)/∂q into e.C and reports true, or, for a constant mass
+// matrix (dae.ConstantMass), whose derivative is zero, writes nothing and reports false:
+// a caller adds e.C into its Newton matrix only on true, which spares an evaluation that
+// clears the coupling values and a scatter of its zeros per Jacobian.
+func (e *sparseEval) massDerivative(t float64, q, a []float64) bool {
+	if e.constM {
+		return false
+	}
+	e.se.MassDerivativeValues(e.C, t, q, a)
+	return true
+}
+
 // evalG writes G(t, q) into e.G.
 func (e *sparseEval) evalG(t float64, q []float64) {
 	if e.nc > 0 {
