@@ -70,7 +70,10 @@ type page struct {
 func openPage(t *testing.T, browser context.Context, path string) *page {
 	t.Helper()
 	tab, cancel := chromedp.NewContext(browser)
-	ctx, cancelT := context.WithTimeout(tab, 30*time.Second)
+	// The bound covers the tab's whole life, not one wait: a page that never becomes ready
+	// fails within it. 30 s sufficed on an idle machine but not at a load average of 25
+	// (a session's helpers), where Chromium's start and rendering take minutes.
+	ctx, cancelT := context.WithTimeout(tab, 3*time.Minute)
 	t.Cleanup(func() { cancelT(); cancel() })
 	p := &page{ctx: ctx}
 	msgs := chromedp.Console(ctx)
