@@ -267,6 +267,7 @@ func (m *Model) Assemble() (*System, error) {
 	}
 	s.customs = assembly.NewCustoms(s.nq, customs)
 	s.driven = assembly.DrivenRows(s.rows)
+	s.weights = s.bodyWeights()
 	s.pattern = s.buildPattern()
 	s.massPattern = s.buildMassPattern()
 	s.coupling = s.buildCoupling()

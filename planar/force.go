@@ -48,13 +48,7 @@ func (p *pointForce) load(t float64, q []float64) (F, a Vec) {
 
 // Force writes f(t, q, v).
 func (s *System) Force(dst []float64, t float64, q, v []float64) {
-	for i := range dst {
-		dst[i] = 0
-	}
-	for _, b := range s.bodies[1:] {
-		dst[b.col] += b.Mass * s.gravity[0]
-		dst[b.col+1] += b.Mass * s.gravity[1]
-	}
+	copy(dst, s.weights)
 	var st sdState
 	for i := range s.sds {
 		sd := &s.sds[i]
@@ -76,6 +70,19 @@ func (s *System) Force(dst []float64, t float64, q, v []float64) {
 		s.beams[i].AddForce(dst, q, v, s.gravity)
 	}
 	s.customs.AddForce(dst, t, q, v)
+}
+
+// bodyWeights returns the rigid bodies' weights m·g as generalized forces (length nq,
+// zero in the angles and the other coordinates), which Force starts from: a copy of nq
+// values rather than a pass over the bodies' records (88 bytes each, of which it read
+// 16: on the 10 000-bar chain 0.9 MB per evaluation).
+func (s *System) bodyWeights() []float64 {
+	w := make([]float64, s.nq)
+	for _, b := range s.bodies[1:] {
+		w[b.col] = b.Mass * s.gravity[0]
+		w[b.col+1] = b.Mass * s.gravity[1]
+	}
+	return w
 }
 
 // WriteForceDerivativeQ writes ∂f/∂q (assembly.MatrixWriter: ForceDerivativeQ and

@@ -20,7 +20,8 @@ type System struct {
 	markers                        []markerData
 	pairs                          []pairRef
 	rows                           []row
-	driven                         []int // the rows with a motion (assembly.DrivenRows)
+	driven                         []int     // the rows with a motion (assembly.DrivenRows)
+	weights                        []float64 // the bodies' weights m·g as generalized forces (bodyWeights)
 	joints                         []jointData
 	sds                            []springDamper
 	sdRange                        map[string][2]int // force element name ⇒ its sds[from:to] (SpringDamperReadings)
