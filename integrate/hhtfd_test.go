@@ -10,7 +10,7 @@ import (
 // radau5 at 1e-10 (measured: 1e-8 to 1e-4 of it), for at most 2 % more evaluations. Where
 // its rate is small (no joint springs) it takes every step, with two evaluations and no
 // factorization per step; with stiff joint springs it contracts poorly, leaves for the
-// factorized iteration within the attempt (fdSwitch) and is tried again after its
+// factorized iteration within the attempt (fdIter.leave) and is tried again after its
 // backoff. Its steps allocate nothing.
 func TestHHTForwardDynamicsIteration(t *testing.T) {
 	const tEnd = 0.2
