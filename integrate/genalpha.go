@@ -166,6 +166,10 @@ type GenAlpha struct {
 	// Name is the method name in errors and registry [genalpha or genalpha-si2].
 	Name string
 
+	// factorizedOnly keeps the forward-dynamics iteration (fdIter) off, for tests of the
+	// factorized Newton-Krylov iteration on systems where it would run.
+	factorizedOnly bool
+
 	w         *genAlphaWork
 	*accepted // Current, Previous, Stats (method.go)
 }
@@ -293,6 +297,8 @@ type genAlphaWork struct {
 	// freshProducts is the most GMRES products a solve took in the attempt that made the
 	// current factorization (noteProducts).
 	freshProducts int
+
+	fdn fdIter // the forward-dynamics Newton iteration (fditer.go, genalphafd.go)
 }
 
 // Init checks the options, checks that start is consistent (g and G v + g_t within ATol,
@@ -406,6 +412,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 				// at the residual's rounding on the 1000-rod chain (BENCHMARKS.md,
 				// "genalpha's Newton stop and predictor on the long chains").
 				w.aByError = nc == 0
+				w.fdn.allow(!m.factorizedOnly && w.fd != nil && nc == 0 && nw.Jacobian == JacobianAuto, w.nx)
 			}
 		}
 		if nc > 0 && w.cf == nil {
@@ -510,7 +517,10 @@ func (m *GenAlpha) Step(tEnd float64) error {
 // the largest). On the Newton-Krylov path a kept preconditioner is also replaced once its
 // GMRES products have paid for a new one (massNewton.aged, genAlphaRefactorProducts).
 func (w *genAlphaWork) attempt(h float64) (usedFresh int, err error) {
-	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale() || w.mn.aged(genAlphaRefactorProducts))
+	if w.fdn.ready(w.mn) {
+		return w.fdn.attempt(&w.nw, w, h)
+	}
+	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale() || w.mn.aged(genAlphaRefactorProducts) || w.fdn.stale)
 }
 
 // genAlphaRefactorProducts is the price of a new factorization of genalpha's Newton-Krylov
@@ -659,8 +669,9 @@ func (w *genAlphaWork) startCorrection(h float64) {
 // predict sets v_n, a_n (prepare) and the starting iterate from the predictions
 // a_{n+1} = a_n + h q⃛_n or a_n (choosePredictor), λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1},
 // μ_n = 0.
-func (w *genAlphaWork) predict(h float64, _ bool) error {
+func (w *genAlphaWork) predict(h float64, freshJ bool) error {
 	w.hTry = h
+	w.fdn.begin(freshJ)
 	w.mn.attempt()
 	w.prepare(h)
 	nq, nc := w.nq, w.nc
@@ -766,6 +777,12 @@ func (p alphaPrecond) Solve(b []float64) { p.w.precondition(b) }
 // λ_{n+2} by the index-3 form (measured: λ errors of 2.6e-3 at h = 0.0025 on Example 8
 // instead of 2.5e-4).
 func (w *genAlphaWork) increment() float64 {
+	if w.fdn.on {
+		if norm, roundoff, taken := w.fdIncrement(); taken {
+			w.nw.noteIncrement(math.Max(roundoff, w.roundingFloor()))
+			return norm
+		}
+	}
 	switch {
 	case w.mn.inUse():
 		w.krylov()
@@ -1010,7 +1027,7 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 	if w.sp != nil {
 		return w.evalResidualSparse(h, t1)
 	}
-	fd := w.fd != nil && w.mn.inUse() // the scaled rows by forward dynamics (scaledRows)
+	fd := w.fd != nil && (w.mn.inUse() || w.fdn.on) // the scaled rows by forward dynamics (scaledRows, fdRows)
 	if fd {
 		clear(w.f)
 		w.rx.add(w.f, t1, w.q1, w.v1, w.lam1) // f_λ
@@ -1052,11 +1069,16 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 			}
 		}
 	}
-	if fd {
+	switch {
+	case w.fdn.on:
+		w.fdRows(h, t1)
+	case fd:
 		w.scaledRows(h, t1)
-	} else if w.scaled, w.scaledFD = w.mn.inUse(), false; w.scaled {
-		copy(w.resRaw, w.res)
-		w.mn.scaleRows(w.res[:nq], w.mm, t1, w.q1)
+	default:
+		if w.scaled, w.scaledFD = w.mn.inUse(), false; w.scaled {
+			copy(w.resRaw, w.res)
+			w.mn.scaleRows(w.res[:nq], w.mm, t1, w.q1)
+		}
 	}
 	for _, r := range w.res {
 		if math.IsNaN(r) || math.IsInf(r, 0) {
@@ -1072,6 +1094,14 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 // r_h = h (M(q₁) q̈ − f − b) and M(q₁)⁻¹ r_h = h (q̈ − M(q₁)⁻¹ (f + b)), kept in w.fdx for
 // factor (its new matrix is at q₁, where the rows are M(q₁) w.fdx).
 func (w *genAlphaWork) scaledRows(h, t1 float64) {
+	w.accelerationRows(h, t1)
+	w.mm.MassMul(w.res[:w.nq], w.mn.schur.t, w.mn.schur.q, w.fdx)
+	w.scaled, w.scaledFD = true, true
+}
+
+// accelerationRows writes M(q₁)⁻¹ r_h = h (q̈ − M(q₁)⁻¹ (f + b)) (see scaledRows) into
+// w.fdx by one forward-dynamics pass, with w.f as scratch.
+func (w *genAlphaWork) accelerationRows(h, t1 float64) {
 	nq := w.nq
 	b, res, x, qdd := w.f[:nq], w.res[:nq], w.fdx[:nq], w.qdd1[:nq]
 	for i := range b {
@@ -1081,8 +1111,6 @@ func (w *genAlphaWork) scaledRows(h, t1 float64) {
 	for i := range x {
 		x[i] = h * (qdd[i] - x[i])
 	}
-	w.mm.MassMul(res, w.mn.schur.t, w.mn.schur.q, x)
-	w.scaled, w.scaledFD = true, true
 }
 
 // jacobian assembles and factorizes the iteration matrix of eq. 70 (index 3) or of the
@@ -1102,6 +1130,7 @@ func (w *genAlphaWork) jacobian(h float64) error {
 		w.stats.Jacobians++
 		w.stats.Factorizations++
 		w.mn.stiffen(w.cur.T+h, w.q1, w.v1, w.loadAccel(h), w.lam1, h*h) // J11's h² K beside C M
+		w.fdn.stale = false
 		if w.si2p != nil {
 			return w.si2p.factor(w.cur.T+h, w.q1, w.G1, w.cM)
 		}
@@ -1447,6 +1476,7 @@ func (w *genAlphaWork) commit(h float64) error {
 	w.cur.advance(h, w.q1, w.v1, w.qdd1, w.lam1)
 	w.stats.Steps++
 	w.mn.accepted()
+	w.fdn.accepted()
 	return nil
 }
 
