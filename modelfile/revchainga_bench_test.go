@@ -15,14 +15,7 @@ import (
 //
 //	go test -run X -bench RevoluteChain3DGenAlpha -benchtime 3x ./modelfile/
 func BenchmarkRevoluteChain3DGenAlpha(b *testing.B) {
-	doc, err := Parse("revolute-chain3d.yaml", []byte(revoluteChain400(b, "joint")))
-	if err != nil {
-		b.Fatal(err)
-	}
-	built, err := Build(doc)
-	if err != nil {
-		b.Fatal(err)
-	}
+	built := revoluteChainModel(b, "joint")
 	p, err := integrate.GenAlphaFromRhoInf(0.8)
 	if err != nil {
 		b.Fatal(err)
@@ -40,9 +33,5 @@ func BenchmarkRevoluteChain3DGenAlpha(b *testing.B) {
 		}
 		st = sol.Stats
 	}
-	steps := float64(st.Steps)
-	b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N)/steps, "ms/step")
-	b.ReportMetric(float64(st.FuncEvals)/steps, "f/step")
-	b.ReportMetric(float64(st.NewtonIters)/steps, "newton/step")
-	b.ReportMetric(float64(st.Factorizations)/steps, "fact/step")
+	reportPerStep(b, st)
 }
