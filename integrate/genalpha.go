@@ -137,6 +137,10 @@ func (p GenAlphaParams) check(name string) error {
 // index-3 form reappears as a λ error δq/(βh²) in the next step. On the Newton-Krylov
 // path of a system without constraint rows there is no λ, and δa_{n+1} is weighed by its
 // effect on the error estimate, h²(β − γ/2 + 1/12) δa_{n+1}, as hht weighs it (aByError).
+// On such a tree with dae.ForwardDynamicsSolver and JacobianAuto the corrector first takes
+// the mass part C·M(q₁) at the iterate as its matrix, whose increment the residual's
+// forward-dynamics pass computes (fdIter, genalphafd.go): one evaluation per iteration
+// while it contracts tenfold, the factorized iteration where it would not.
 //
 // Error estimate (variable steps): the leading local error of eq. 64a with
 // a_n ≈ q̈(t_n + (α_m − α_f) h) is h³(β − γ/2 + 1/12) q⃛, estimated by
