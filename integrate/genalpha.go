@@ -250,6 +250,8 @@ type genAlphaWork struct {
 	aN       []float64 // a_n of eq. 64c (for step hA)
 	hA       float64   // a_n ≈ q̈(t_n + (α_m − α_f) hA)
 	jerk     []float64 // q⃛ estimate at t_n
+	jerkP    []float64 // the step before's q⃛ estimate, at t_{n−1} (fdQuadratic)
+	hP       float64   // that step's size
 	constA   bool      // the next attempt predicts a_{n+1} = a_n, not a_n + h q⃛_n (choosePredictor)
 
 	// first-step starting values
@@ -367,6 +369,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	vec := func(n int) []float64 { return make([]float64, n) }
 	w.cur, w.prev = NewState(nq, nc), NewState(nq, nc)
 	w.aN, w.jerk, w.v0, w.jerk0, w.delta0 = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
+	w.jerkP = vec(nq)
 	w.kq, w.kv = vec(nq), vec(nq)
 	w.vn, w.an = vec(nq), vec(nq)
 	w.x, w.dx, w.res = vec(w.nx), vec(w.nx), vec(w.nx)
@@ -687,6 +690,7 @@ func (w *genAlphaWork) predict(h float64, freshJ bool) error {
 		// eq. 68a with the prediction a_{n+1} = a_n + h q⃛_n (slope 0: a_{n+1} = a_n)
 		w.x[i] = w.vn[i] + h/2*w.an[i] + slope*jerk[i]
 	}
+	w.fdQuadratic(h)
 	for i := range nc {
 		w.x[nq+i] = h * w.predLambda(i, h)
 		if w.si2 {
@@ -1471,6 +1475,8 @@ func (w *genAlphaWork) commit(h float64) error {
 		}
 		w.constA = constantCloser(w.a1, w.an, w.tmp, nil)
 	}
+	copy(w.jerkP, w.jerk)
+	w.hP = w.hA
 	for i := range w.nq {
 		w.jerk[i] = (w.a1[i] - w.an[i]) / h
 	}
