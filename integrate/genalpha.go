@@ -674,8 +674,8 @@ func (w *genAlphaWork) startCorrection(h float64) {
 // iteration matrix of eq. 70.
 
 // predict sets v_n, a_n (prepare) and the starting iterate from the predictions
-// a_{n+1} = a_n + h q⃛_n or a_n (choosePredictor), λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1},
-// μ_n = 0.
+// a_{n+1} = a_n + h q⃛_n or a_n (choosePredictor; the quadratic on the forward-dynamics
+// iteration's attempts, fdQuadratic), λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1}, μ_n = 0.
 func (w *genAlphaWork) predict(h float64, freshJ bool) error {
 	w.hTry = h
 	w.fdn.begin(freshJ)
