@@ -137,6 +137,10 @@ func (p GenAlphaParams) check(name string) error {
 // index-3 form reappears as a λ error δq/(βh²) in the next step. On the Newton-Krylov
 // path of a system without constraint rows there is no λ, and δa_{n+1} is weighed by its
 // effect on the error estimate, h²(β − γ/2 + 1/12) δa_{n+1}, as hht weighs it (aByError).
+// On such a tree with dae.ForwardDynamicsSolver and JacobianAuto the corrector first takes
+// the mass part C·M(q₁) at the iterate as its matrix, whose increment the residual's
+// forward-dynamics pass computes (fdIter, genalphafd.go): one evaluation per iteration
+// while it contracts tenfold, the factorized iteration where it would not.
 //
 // Error estimate (variable steps): the leading local error of eq. 64a with
 // a_n ≈ q̈(t_n + (α_m − α_f) h) is h³(β − γ/2 + 1/12) q⃛, estimated by
@@ -165,6 +169,10 @@ type GenAlpha struct {
 	Newton NewtonSettings
 	// Name is the method name in errors and registry [genalpha or genalpha-si2].
 	Name string
+
+	// factorizedOnly keeps the forward-dynamics iteration (fdIter) off, for tests of the
+	// factorized Newton-Krylov iteration on systems where it would run.
+	factorizedOnly bool
 
 	w         *genAlphaWork
 	*accepted // Current, Previous, Stats (method.go)
@@ -242,6 +250,8 @@ type genAlphaWork struct {
 	aN       []float64 // a_n of eq. 64c (for step hA)
 	hA       float64   // a_n ≈ q̈(t_n + (α_m − α_f) hA)
 	jerk     []float64 // q⃛ estimate at t_n
+	jerkP    []float64 // the step before's q⃛ estimate, at t_{n−1} (fdQuadratic)
+	hP       float64   // that step's size
 	constA   bool      // the next attempt predicts a_{n+1} = a_n, not a_n + h q⃛_n (choosePredictor)
 
 	// first-step starting values
@@ -293,6 +303,8 @@ type genAlphaWork struct {
 	// freshProducts is the most GMRES products a solve took in the attempt that made the
 	// current factorization (noteProducts).
 	freshProducts int
+
+	fdn fdIter // the forward-dynamics Newton iteration (fditer.go, genalphafd.go)
 }
 
 // Init checks the options, checks that start is consistent (g and G v + g_t within ATol,
@@ -357,6 +369,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	vec := func(n int) []float64 { return make([]float64, n) }
 	w.cur, w.prev = NewState(nq, nc), NewState(nq, nc)
 	w.aN, w.jerk, w.v0, w.jerk0, w.delta0 = vec(nq), vec(nq), vec(nq), vec(nq), vec(nq)
+	w.jerkP = vec(nq)
 	w.kq, w.kv = vec(nq), vec(nq)
 	w.vn, w.an = vec(nq), vec(nq)
 	w.x, w.dx, w.res = vec(w.nx), vec(w.nx), vec(w.nx)
@@ -406,6 +419,7 @@ func (m *GenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 				// at the residual's rounding on the 1000-rod chain (BENCHMARKS.md,
 				// "genalpha's Newton stop and predictor on the long chains").
 				w.aByError = nc == 0
+				w.fdn.allow(!m.factorizedOnly && w.fd != nil && nc == 0 && nw.Jacobian == JacobianAuto, w.nx)
 			}
 		}
 		if nc > 0 && w.cf == nil {
@@ -510,7 +524,10 @@ func (m *GenAlpha) Step(tEnd float64) error {
 // the largest). On the Newton-Krylov path a kept preconditioner is also replaced once its
 // GMRES products have paid for a new one (massNewton.aged, genAlphaRefactorProducts).
 func (w *genAlphaWork) attempt(h float64) (usedFresh int, err error) {
-	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale() || w.mn.aged(genAlphaRefactorProducts))
+	if w.fdn.ready(w.mn) {
+		return w.fdn.attempt(&w.nw, w, h)
+	}
+	return w.nw.attempt(w, h, !w.nw.keeps(h) || w.mn.stale() || w.mn.aged(genAlphaRefactorProducts) || w.fdn.stale)
 }
 
 // genAlphaRefactorProducts is the price of a new factorization of genalpha's Newton-Krylov
@@ -657,10 +674,11 @@ func (w *genAlphaWork) startCorrection(h float64) {
 // iteration matrix of eq. 70.
 
 // predict sets v_n, a_n (prepare) and the starting iterate from the predictions
-// a_{n+1} = a_n + h q⃛_n or a_n (choosePredictor), λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1},
-// μ_n = 0.
-func (w *genAlphaWork) predict(h float64, _ bool) error {
+// a_{n+1} = a_n + h q⃛_n or a_n (choosePredictor; the quadratic on the forward-dynamics
+// iteration's attempts, fdQuadratic), λ_{n+1} = λ_n + h (λ_n − λ_{n−1})/h_{n−1}, μ_n = 0.
+func (w *genAlphaWork) predict(h float64, freshJ bool) error {
 	w.hTry = h
+	w.fdn.begin(freshJ)
 	w.mn.attempt()
 	w.prepare(h)
 	nq, nc := w.nq, w.nc
@@ -672,6 +690,7 @@ func (w *genAlphaWork) predict(h float64, _ bool) error {
 		// eq. 68a with the prediction a_{n+1} = a_n + h q⃛_n (slope 0: a_{n+1} = a_n)
 		w.x[i] = w.vn[i] + h/2*w.an[i] + slope*jerk[i]
 	}
+	w.fdQuadratic(h)
 	for i := range nc {
 		w.x[nq+i] = h * w.predLambda(i, h)
 		if w.si2 {
@@ -766,6 +785,12 @@ func (p alphaPrecond) Solve(b []float64) { p.w.precondition(b) }
 // λ_{n+2} by the index-3 form (measured: λ errors of 2.6e-3 at h = 0.0025 on Example 8
 // instead of 2.5e-4).
 func (w *genAlphaWork) increment() float64 {
+	if w.fdn.on {
+		if norm, roundoff, taken := w.fdIncrement(); taken {
+			w.nw.noteIncrement(math.Max(roundoff, w.roundingFloor()))
+			return norm
+		}
+	}
 	switch {
 	case w.mn.inUse():
 		w.krylov()
@@ -1010,7 +1035,7 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 	if w.sp != nil {
 		return w.evalResidualSparse(h, t1)
 	}
-	fd := w.fd != nil && w.mn.inUse() // the scaled rows by forward dynamics (scaledRows)
+	fd := w.fd != nil && (w.mn.inUse() || w.fdn.on) // the scaled rows by forward dynamics (scaledRows, fdRows)
 	if fd {
 		clear(w.f)
 		w.rx.add(w.f, t1, w.q1, w.v1, w.lam1) // f_λ
@@ -1052,11 +1077,16 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 			}
 		}
 	}
-	if fd {
+	switch {
+	case w.fdn.on:
+		w.fdRows(h, t1)
+	case fd:
 		w.scaledRows(h, t1)
-	} else if w.scaled, w.scaledFD = w.mn.inUse(), false; w.scaled {
-		copy(w.resRaw, w.res)
-		w.mn.scaleRows(w.res[:nq], w.mm, t1, w.q1)
+	default:
+		if w.scaled, w.scaledFD = w.mn.inUse(), false; w.scaled {
+			copy(w.resRaw, w.res)
+			w.mn.scaleRows(w.res[:nq], w.mm, t1, w.q1)
+		}
 	}
 	for _, r := range w.res {
 		if math.IsNaN(r) || math.IsInf(r, 0) {
@@ -1072,6 +1102,14 @@ func (w *genAlphaWork) evalResidual(h float64) bool {
 // r_h = h (M(q₁) q̈ − f − b) and M(q₁)⁻¹ r_h = h (q̈ − M(q₁)⁻¹ (f + b)), kept in w.fdx for
 // factor (its new matrix is at q₁, where the rows are M(q₁) w.fdx).
 func (w *genAlphaWork) scaledRows(h, t1 float64) {
+	w.accelerationRows(h, t1)
+	w.mm.MassMul(w.res[:w.nq], w.mn.schur.t, w.mn.schur.q, w.fdx)
+	w.scaled, w.scaledFD = true, true
+}
+
+// accelerationRows writes M(q₁)⁻¹ r_h = h (q̈ − M(q₁)⁻¹ (f + b)) (see scaledRows) into
+// w.fdx by one forward-dynamics pass, with w.f as scratch.
+func (w *genAlphaWork) accelerationRows(h, t1 float64) {
 	nq := w.nq
 	b, res, x, qdd := w.f[:nq], w.res[:nq], w.fdx[:nq], w.qdd1[:nq]
 	for i := range b {
@@ -1081,8 +1119,6 @@ func (w *genAlphaWork) scaledRows(h, t1 float64) {
 	for i := range x {
 		x[i] = h * (qdd[i] - x[i])
 	}
-	w.mm.MassMul(res, w.mn.schur.t, w.mn.schur.q, x)
-	w.scaled, w.scaledFD = true, true
 }
 
 // jacobian assembles and factorizes the iteration matrix of eq. 70 (index 3) or of the
@@ -1102,6 +1138,7 @@ func (w *genAlphaWork) jacobian(h float64) error {
 		w.stats.Jacobians++
 		w.stats.Factorizations++
 		w.mn.stiffen(w.cur.T+h, w.q1, w.v1, w.loadAccel(h), w.lam1, h*h) // J11's h² K beside C M
+		w.fdn.stale = false
 		if w.si2p != nil {
 			return w.si2p.factor(w.cur.T+h, w.q1, w.G1, w.cM)
 		}
@@ -1438,6 +1475,8 @@ func (w *genAlphaWork) commit(h float64) error {
 		}
 		w.constA = constantCloser(w.a1, w.an, w.tmp, nil)
 	}
+	copy(w.jerkP, w.jerk)
+	w.hP = w.hA
 	for i := range w.nq {
 		w.jerk[i] = (w.a1[i] - w.an[i]) / h
 	}
@@ -1447,6 +1486,7 @@ func (w *genAlphaWork) commit(h float64) error {
 	w.cur.advance(h, w.q1, w.v1, w.qdd1, w.lam1)
 	w.stats.Steps++
 	w.mn.accepted()
+	w.fdn.accepted()
 	return nil
 }
 

@@ -229,7 +229,7 @@ type hhtWork struct {
 	// factorsHere: the residual being evaluated is at an iterate where factor follows,
 	// so scaledRows writes its rows M(q₁)(ã − x) without the scaling to M(q_F).
 	freshJ, factorsHere bool
-	fdn                 fdIter // the forward-dynamics Newton iteration (hhtfd.go)
+	fdn                 fdIter // the forward-dynamics Newton iteration (fditer.go, hhtfd.go)
 }
 
 // Init resolves the options, checks that start is consistent (g = 0 and G v + g_t = 0 to
@@ -577,7 +577,7 @@ func (w *hhtWork) failed(newton bool) {
 // the Deadband of the h it was assembled for.
 func (w *hhtWork) attempt(h float64) (usedFresh int, cause error) {
 	if w.fdReady() {
-		return w.fdAttempt(h)
+		return w.fdn.attempt(&w.nw, w, h)
 	}
 	needJ := !w.nw.keeps(h) || w.mn.stale() || w.mn.aged(w.refactorCost()) || w.fdn.stale
 	return w.nw.attempt(w, h, needJ)
@@ -1305,7 +1305,7 @@ func (m *HHT) KrylovCounts() KrylovCounts {
 // predict starts an attempt of size h from the extrapolated unknowns (extrapolate).
 func (w *hhtWork) predict(h float64, freshJ bool) error {
 	w.hTry, w.qOfU, w.freshJ = h, false, freshJ
-	w.fdn.on = w.fdn.next && !freshJ // a retry with a fresh matrix leaves it
+	w.fdn.begin(freshJ)
 	w.mn.attempt()
 	w.extrapolate(h)
 	return nil

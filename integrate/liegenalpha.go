@@ -86,6 +86,10 @@ type LieGenAlpha struct {
 	// Newton is the corrector stop and Jacobian policy [NewtonSettings defaults].
 	Newton NewtonSettings
 
+	// factorizedOnly keeps genalpha's forward-dynamics iteration (fdIter) off in a run on
+	// a joint-route System (GenAlpha.factorizedOnly), for tests.
+	factorizedOnly bool
+
 	w         *lieWork
 	ga        *GenAlpha // the run on a joint-route System (krylovOnPlain), or nil
 	*accepted           // Current, Previous, Stats (method.go)
@@ -206,7 +210,7 @@ func (m *LieGenAlpha) Init(sys dae.System, start State, ctl StepControl) error {
 	}
 	m.ga = nil
 	if krylovOnPlain(sys) {
-		ga := &GenAlpha{Params: m.Params, Formulation: m.Formulation, Newton: m.Newton, Name: "lie-genalpha"}
+		ga := &GenAlpha{Params: m.Params, Formulation: m.Formulation, Newton: m.Newton, Name: "lie-genalpha", factorizedOnly: m.factorizedOnly}
 		if err := ga.Init(sys, start, ctl); err != nil {
 			return err
 		}

@@ -118,8 +118,9 @@ func (m *newtonMonitor) start() {
 }
 
 // restart begins the rate measurement again within an attempt whose iteration changed
-// (hht's switch from its forward-dynamics iteration, fdSwitch): the next increment is
-// judged as an attempt's first, with the rate carried from the previous attempt.
+// (the α-methods' switch from their forward-dynamics iteration, fdIter.leave): the next
+// increment is judged as an attempt's first, with the rate carried from the previous
+// attempt.
 func (m *newtonMonitor) restart() {
 	m.iter, m.prev, m.theta = 0, 0, 0
 }

@@ -26,7 +26,12 @@ type withoutForwardDynamics struct {
 // its loads at x = q̈₁ − M(q₁)⁻¹ r_h / h with M(q₁)⁻¹ r_h from each path's own arithmetic
 // (genAlphaWork.loadAccel), so its GMRES products may differ by a few where a solve ends
 // at its tolerance: its evaluations agree to 1 % (measured: 822 against 820 on the
-// four-bar, identical on the chain), its steps and Newton iterations exactly.
+// four-bar, identical on the chain), its steps and Newton iterations exactly. On the
+// chain (a tree) genalpha with the capability takes its forward-dynamics Newton iteration
+// (integrate's fdIter), which the rows by scaleRows do not have: the same steps, q to
+// 1e-9 relative as well, Newton iterations within 5 % and fewer evaluations (measured:
+// 102 iterations and 105 evaluations against 106 and 233). (hht's takes the same Newton
+// iterations and evaluations as its factorized iteration on this chain.)
 func TestForwardDynamicsRows(t *testing.T) {
 	chain, chainStart, err := Chain3D(10)
 	if err != nil {
@@ -54,11 +59,15 @@ func TestForwardDynamicsRows(t *testing.T) {
 			}
 			what := fmt.Sprintf("%s, %s", c.name, method)
 			a, b := sols[0].Stats, sols[1].Stats
-			evals := a.FuncEvals == b.FuncEvals
-			if method == "genalpha" {
+			evals, iters := a.FuncEvals == b.FuncEvals, a.NewtonIters == b.NewtonIters
+			switch {
+			case method == "genalpha" && c.name == "chain": // the forward-dynamics iteration
+				evals = a.FuncEvals < b.FuncEvals
+				iters = math.Abs(float64(a.NewtonIters-b.NewtonIters)) <= 0.05*float64(b.NewtonIters)
+			case method == "genalpha":
 				evals = math.Abs(float64(a.FuncEvals-b.FuncEvals)) <= 0.01*float64(b.FuncEvals)
 			}
-			if a.Steps != b.Steps || a.NewtonIters != b.NewtonIters || !evals {
+			if a.Steps != b.Steps || !iters || !evals {
 				t.Errorf("%s: steps, Newton iterations, evaluations %d, %d, %d by forward dynamics, %d, %d, %d by scaleRows",
 					what, a.Steps, a.NewtonIters, a.FuncEvals, b.Steps, b.NewtonIters, b.FuncEvals)
 			}
@@ -68,7 +77,7 @@ func TestForwardDynamicsRows(t *testing.T) {
 					t.Errorf("%s: q[%d] = %.15g by forward dynamics, %.15g by scaleRows", what, i, qa[i], qb[i])
 				}
 			}
-			t.Logf("%s: %d steps, %d evaluations", what, a.Steps, a.FuncEvals)
+			t.Logf("%s: %d steps, %d Newton iterations, %d evaluations", what, a.Steps, a.NewtonIters, a.FuncEvals)
 		}
 	}
 }

@@ -15,14 +15,7 @@ import (
 func BenchmarkRevoluteChain3D(b *testing.B) {
 	for _, route := range []string{"joint", "body"} {
 		b.Run("coordinates="+route, func(b *testing.B) {
-			doc, err := Parse("revolute-chain3d.yaml", []byte(revoluteChain400(b, route)))
-			if err != nil {
-				b.Fatal(err)
-			}
-			built, err := Build(doc)
-			if err != nil {
-				b.Fatal(err)
-			}
+			built := revoluteChainModel(b, route)
 			const tEnd, h = 0.1, 1e-3
 			var st integrate.Stats
 			b.ReportAllocs()
@@ -35,11 +28,33 @@ func BenchmarkRevoluteChain3D(b *testing.B) {
 				}
 				st = sol.Stats
 			}
-			steps := float64(st.Steps)
-			b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N)/steps, "ms/step")
-			b.ReportMetric(float64(st.FuncEvals)/steps, "f/step")
-			b.ReportMetric(float64(st.NewtonIters)/steps, "newton/step")
-			b.ReportMetric(float64(st.Factorizations)/steps, "fact/step")
+			reportPerStep(b, st)
 		})
 	}
+}
+
+// revoluteChainModel builds Exudyn's 400-body model (revoluteChain400) on the route
+// coordinates.
+func revoluteChainModel(b *testing.B, coordinates string) *Built {
+	b.Helper()
+	doc, err := Parse("revolute-chain3d.yaml", []byte(revoluteChain400(b, coordinates)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	built, err := Build(doc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return built
+}
+
+// reportPerStep reports a run's time (ms/step: the benchmark's time over its iterations,
+// each a run of st.Steps steps), residual evaluations with the GMRES products (f/step),
+// Newton iterations and factorizations per step.
+func reportPerStep(b *testing.B, st integrate.Stats) {
+	steps := float64(st.Steps)
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N)/steps, "ms/step")
+	b.ReportMetric(float64(st.FuncEvals)/steps, "f/step")
+	b.ReportMetric(float64(st.NewtonIters)/steps, "newton/step")
+	b.ReportMetric(float64(st.Factorizations)/steps, "fact/step")
 }

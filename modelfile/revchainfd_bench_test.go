@@ -15,15 +15,7 @@ import (
 //
 //	go test -run X -bench RevoluteChain3DForwardDynamics ./modelfile/
 func BenchmarkRevoluteChain3DForwardDynamics(b *testing.B) {
-	doc, err := Parse("revolute-chain3d.yaml", []byte(revoluteChain400(b, "joint")))
-	if err != nil {
-		b.Fatal(err)
-	}
-	built, err := Build(doc)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sys := built.Joint3.System
+	sys := revoluteChainModel(b, "joint").Joint3.System
 	q0, _ := sys.InitialGuess()
 	nq := len(q0)
 	rng := rand.New(rand.NewPCG(1, 2))
