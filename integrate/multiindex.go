@@ -254,7 +254,20 @@ type multiRule struct {
 	reductions         int // consecutive reductions
 	pending            int // index to change to before the next attempt (0: none)
 	lastE              float64
+	// The floor watch over the error-test rejections of one Step: the window's first h
+	// and e_rel, and the error once a window showed no decrease (floor).
+	floorH, floorE float64
+	floorErr       error
 }
+
+// Floor watch of the multi-index estimate: a rejected e_rel that has not fallen below
+// floorDrop times the e_rel of a rejection floorSpan or more times longer in the same
+// Step is a floor. The trapezoidal rule's ΔΠ falls as h³ (index 1), by 1e9 over the
+// span; a first-order part (a jump of a force within the step) by 1e3.
+const (
+	floorSpan = 1e3
+	floorDrop = 0.5
+)
 
 // setup resolves the tolerances and the first step (1e-3 s, the paper's start, unless H0).
 func (r *multiRule) setup(c StepControl, t0, tEnd float64) {
@@ -288,8 +301,10 @@ func (r *multiRule) judge(h, e float64, _ int) bool {
 	if !(e <= 1) {
 		r.h = h * math.Min(r.eta(eRel), 0.9)
 		r.reduced()
+		r.watchFloor(h, eRel)
 		return false
 	}
+	r.floorH, r.floorErr = 0, nil
 	r.reductions = 0
 	r.h = h
 	if eRel < r.lower && r.w.iter <= maxItersToGrow {
@@ -303,6 +318,27 @@ func (r *multiRule) judge(h, e float64, _ int) bool {
 	}
 	return true
 }
+
+// watchFloor follows the rejections of a Step (see floorSpan): after a rejection of size
+// h with estimate eRel it sets floorErr when the estimate stayed above floorDrop times
+// the one floorSpan times longer, and else opens a new window at h when the span is
+// covered.
+func (r *multiRule) watchFloor(h, eRel float64) {
+	switch {
+	case r.floorH == 0:
+		r.floorH, r.floorE = h, eRel
+	case h <= r.floorH/floorSpan && eRel >= floorDrop*r.floorE:
+		r.floorErr = fmt.Errorf("%w: the relative change of the energy invariant, |ΔΠ|/E = %.3g at h = %.3g s, was %.3g at h = %.3g s: "+
+			"a part of ΔΠ that is not the step's integration error (E = %.4g J; a change of T + V by a projection, a constraint error, "+
+			"a force's work the invariant does not integrate); U_r = %.3g (the tolerance), %.2g or above would pass it",
+			ErrEstimateFloor, eRel, h, r.floorE, r.floorH, r.w.energy.scaleTry, r.upper, eRel)
+	case h <= r.floorH/floorSpan:
+		r.floorH, r.floorE = h, eRel
+	}
+}
+
+// floor reports the floor found by watchFloor (floorRule).
+func (r *multiRule) floor() error { return r.floorErr }
 
 // cut halves h after a convergence failure.
 func (r *multiRule) cut(h float64) {
@@ -360,20 +396,32 @@ func (r *multiRule) applySwitch() error {
 // index-3 corrector's constraint error, bounded by its stop, not the error of a step.
 func (w *aliWork) projectForIndex1() error {
 	s := &w.cur
-	if w.nc > 0 {
+	if w.nc == 0 {
+		if err := w.accelerations(s.T, s.Q, s.V, s.A, s.Lambda); err != nil {
+			return err
+		}
+	} else {
+		// As an index-1 step ends (converged): q, then q̇ and eq. 6 on one factorization.
 		copy(w.q, s.Q)
 		copy(w.v, s.V)
+		copy(w.a, s.A)
+		copy(w.lamStar, s.Lambda)
+		// projectPosition's first matrix takes G as it finds it (an index-1 step's end
+		// evaluated it there); here it is the last attempt's, which may have diverged.
+		w.sys.ConstraintJacobian(w.G, s.T, w.q)
 		if err := w.projectPosition(s.T); err != nil {
 			return err
 		}
 		if err := w.projectVelocity(s.T); err != nil {
 			return err
 		}
+		if err := w.projectAcceleration(s.T); err != nil {
+			return err
+		}
 		copy(s.Q, w.q)
 		copy(s.V, w.v)
-	}
-	if err := w.accelerations(s.T, s.Q, s.V, s.A, s.Lambda); err != nil {
-		return err
+		copy(s.A, w.a)
+		copy(s.Lambda, w.lamStar)
 	}
 	if w.energy != nil {
 		w.energy.shift(s.T, s.Q, s.V, s.Lambda)
