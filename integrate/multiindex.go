@@ -24,8 +24,10 @@ import (
 //     should never be smaller than 10⁻⁴" in index 3);
 //   - index 1 changes to index 3 when an enlarged step exceeds SwitchStep.
 //
-// Before a change to index 1 the accelerations and multipliers are recomputed from eq. 6
-// at the current (q, q̇) (every ali3 step already ends with them, projectAcceleration).
+// Before a change to index 1 the current q and q̇ are projected onto their constraint
+// manifolds and q̈ and λ recomputed from eq. 6 there (projectForIndex1); the change of
+// T + V that projection makes is left out of Π. A Step whose estimate does not shrink
+// while its rejections cut h by floorSpan stops with ErrEstimateFloor (not at HMin).
 // The system must provide dae.EnergyInvariant (models from planar, spatial and natural do);
 // Init refuses one without it. With FixedH it is ali3 (no estimate, no switch).
 //
