@@ -392,7 +392,7 @@ func (r *multiRule) applySwitch() error {
 // otherwise project that residual away at its end, inside the step's ΔΠ: a change of V
 // that does not shrink with h. On the stiff chain at tol 6e-5 the index-3 state carried
 // |Φ| = 6.5e-8 m, whose projection moved the RSDAs' energy by 1.24e-6 J, 1.5e-4 of E
-// against U_r = 6.3e-5, at every h from 2.5e-4 s down to 1e-14 s: 25 cuts to HMin
+// against U_r = 6e-5, at every h from 2.5e-4 s down to 1e-14 s: 25 cuts to HMin
 // (BENCHMARKS.md, "multi-index's switch to index 1 on the stiff chain"). Projected here,
 // the change is measured and left out of the invariant (energyMeter.shift): it is the
 // index-3 corrector's constraint error, bounded by its stop, not the error of a step.

@@ -9,7 +9,7 @@ import (
 
 // TestMultiIndexFloorWatch: the rule of Fig. 4 fed rejections in one Step. An estimate
 // that keeps e_rel = 1.5 U_r while the cuts take h from 1e-3 s down (a floor: the stiff
-// chain's switch to index 1 before projectForIndex1 kept 1.5e-4 of E at U_r = 5.6e-5 from
+// chain's switch to index 1 before projectForIndex1 kept 1.5e-4 of E at U_r = 6e-5 from
 // 2.5e-4 s to 1e-14 s) is reported as ErrEstimateFloor once h has fallen by floorSpan,
 // naming the floor and the tolerance that passes it; an estimate falling as h³ (the
 // trapezoidal rule's ΔΠ) is never reported, and an accepted step closes the watch.

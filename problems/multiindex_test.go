@@ -125,7 +125,7 @@ func TestMultiIndexSwitches(t *testing.T) {
 
 // TestMultiIndexSwitchProjects: the stiff chain at tol 10^-4.25 and 10^-4.5 (the
 // workprecision grid's 6e-5 and 3e-5) changes from index 3 to index 1 near t = 2 ms. The
-// index-3 state satisfies Φ = 0 only to its corrector's stop (|Φ| = 6.5e-8 m at 5.6e-5), and
+// index-3 state satisfies Φ = 0 only to its corrector's stop (|Φ| = 6.5e-8 m at tol 6e-5), and
 // when the first index-1 step projected it away at its end, the RSDAs' energy moved by
 // 1.5e-4 of E inside that step's ΔΠ, at every h: 20-26 cuts from 2.5e-4 s to HMin and the
 // run stopped (BENCHMARKS.md, "multi-index's switch to index 1 on the stiff chain"). The
