@@ -27,6 +27,9 @@ type energyMeter struct {
 	// kin0, pot0: T and V at the start; moved: the largest |T − T₀| + |V − V₀| + |W| over
 	// the accepted steps (W the integral above), movedTry its value with the attempt.
 	kin0, pot0, moved, movedTry float64
+	// shifted is the sum of the changes of T + V that projections of an accepted state made
+	// (shift), subtracted from Π: they are not the error of a step.
+	shifted float64
 }
 
 // newEnergyMeter starts the invariant at the state (t, q, v, λ); rx is the system's
@@ -57,7 +60,7 @@ func (e *energyMeter) trial(h, t float64, q, v, lambda []float64) float64 {
 	kin, pot := e.inv.Energy(t, q, v)
 	e.powerTry = e.powerAt(t, q, v, lambda)
 	e.workTry = e.work + h/2*(e.power+e.powerTry)
-	e.piTry = kin + pot - e.workTry
+	e.piTry = kin + pot - e.workTry - e.shifted
 	e.scaleTry = math.Max(e.scale, energyScale(kin, pot, e.piTry))
 	e.movedTry = math.Max(e.moved, math.Abs(kin-e.kin0)+math.Abs(pot-e.pot0)+math.Abs(e.workTry))
 	if e.scaleTry == 0 {
@@ -81,4 +84,17 @@ func (e *energyMeter) powerAt(t float64, q, v, lambda []float64) float64 {
 // accept makes the last trial the current state of the invariant.
 func (e *energyMeter) accept() {
 	e.pi, e.work, e.power, e.scale, e.moved = e.piTry, e.workTry, e.powerTry, e.scaleTry, e.movedTry
+}
+
+// shift takes the accepted state after a projection, (t, q, v, λ), and leaves Π where it
+// was: the change of T + V the projection made is added to shifted, the power restarts
+// at the projected state. The multi-index method projects at its change to index 1
+// (projectForIndex1), where the index-3 state's constraint error would otherwise enter
+// the next step's ΔΠ whatever its h.
+func (e *energyMeter) shift(t float64, q, v, lambda []float64) {
+	kin, pot := e.inv.Energy(t, q, v)
+	jump := kin + pot - e.work - e.shifted - e.pi // the projection's change of Π
+	e.shifted += jump
+	e.power = e.powerAt(t, q, v, lambda)
+	e.scale = math.Max(e.scale, energyScale(kin, pot, e.pi))
 }

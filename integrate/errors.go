@@ -32,6 +32,11 @@ var (
 	// ErrNoProgress is a Step asked for a tEnd that does not lie ahead of the current
 	// time (tEnd ≤ t, or NaN): no step is taken (see Method).
 	ErrNoProgress = errors.New("tEnd not ahead of t: no step taken")
+	// ErrEstimateFloor is a Step whose error estimate failed the test and did not shrink
+	// while the rejections cut h by decades (MultiIndex: the change of the energy
+	// invariant over the step): the estimate has a part that is not the step's integration
+	// error, and cutting h on to HMin would not pass it.
+	ErrEstimateFloor = errors.New("error estimate does not shrink with the step size")
 )
 
 // notAhead returns the *StepError of a Step(tEnd) that cannot move forward from t (see

@@ -94,6 +94,13 @@ type stepRule interface {
 	cut(h float64) // the size after an attempt that gave no estimate (Newton failure, NaN)
 }
 
+// floorRule is a stepRule that can tell, after a rejection, that its error estimate has
+// a floor the step size does not reduce (ErrEstimateFloor): the Step stops there instead
+// of cutting h to HMin.
+type floorRule interface {
+	floor() error
+}
+
 // errErrorTest is the cause recorded when the last attempt failed the error test.
 var errErrorTest = errors.New("error test failed")
 
@@ -200,6 +207,11 @@ func (l *ladder) step(tEnd float64) error {
 				cause = errErrorTest
 				nef++
 				cuts++
+				if f, ok := l.rule.(floorRule); ok {
+					if err := f.floor(); err != nil {
+						return fail(h, err, cause)
+					}
+				}
 				continue
 			}
 		}

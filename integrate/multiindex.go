@@ -24,8 +24,10 @@ import (
 //     should never be smaller than 10⁻⁴" in index 3);
 //   - index 1 changes to index 3 when an enlarged step exceeds SwitchStep.
 //
-// Before a change to index 1 the accelerations and multipliers are recomputed from eq. 6
-// at the current (q, q̇) (every ali3 step already ends with them, projectAcceleration).
+// Before a change to index 1 the current q and q̇ are projected onto their constraint
+// manifolds and q̈ and λ recomputed from eq. 6 there (projectForIndex1); the change of
+// T + V that projection makes is left out of Π. A Step whose estimate does not shrink
+// while its rejections cut h by floorSpan stops with ErrEstimateFloor (not at HMin).
 // The system must provide dae.EnergyInvariant (models from planar, spatial and natural do);
 // Init refuses one without it. With FixedH it is ali3 (no estimate, no switch).
 //
@@ -254,7 +256,20 @@ type multiRule struct {
 	reductions         int // consecutive reductions
 	pending            int // index to change to before the next attempt (0: none)
 	lastE              float64
+	// The floor watch over the error-test rejections of one Step: the window's first h
+	// and e_rel, and the error once a window showed no decrease (floor).
+	floorH, floorE float64
+	floorErr       error
 }
+
+// Floor watch of the multi-index estimate: a rejected e_rel that has not fallen below
+// floorDrop times the e_rel of a rejection floorSpan or more times longer in the same
+// Step is a floor. The trapezoidal rule's ΔΠ falls as h³ (index 1), by 1e9 over the
+// span; a first-order part (a jump of a force within the step) by 1e3.
+const (
+	floorSpan = 1e3
+	floorDrop = 0.5
+)
 
 // setup resolves the tolerances and the first step (1e-3 s, the paper's start, unless H0).
 func (r *multiRule) setup(c StepControl, t0, tEnd float64) {
@@ -288,8 +303,10 @@ func (r *multiRule) judge(h, e float64, _ int) bool {
 	if !(e <= 1) {
 		r.h = h * math.Min(r.eta(eRel), 0.9)
 		r.reduced()
+		r.watchFloor(h, eRel)
 		return false
 	}
+	r.floorH, r.floorErr = 0, nil
 	r.reductions = 0
 	r.h = h
 	if eRel < r.lower && r.w.iter <= maxItersToGrow {
@@ -303,6 +320,27 @@ func (r *multiRule) judge(h, e float64, _ int) bool {
 	}
 	return true
 }
+
+// watchFloor follows the rejections of a Step (see floorSpan): after a rejection of size
+// h with estimate eRel it sets floorErr when the estimate stayed above floorDrop times
+// the one floorSpan times longer, and else opens a new window at h when the span is
+// covered.
+func (r *multiRule) watchFloor(h, eRel float64) {
+	switch {
+	case r.floorH == 0:
+		r.floorH, r.floorE = h, eRel
+	case h <= r.floorH/floorSpan && eRel >= floorDrop*r.floorE:
+		r.floorErr = fmt.Errorf("%w: the relative change of the energy invariant, |ΔΠ|/E = %.3g at h = %.3g s, was %.3g at h = %.3g s: "+
+			"a part of ΔΠ that is not the step's integration error (E = %.4g J; a change of T + V by a projection, a constraint error, "+
+			"a force's work the invariant does not integrate); U_r = %.3g (the tolerance), %.2g or above would pass it",
+			ErrEstimateFloor, eRel, h, r.floorE, r.floorH, r.w.energy.scaleTry, r.upper, eRel)
+	case h <= r.floorH/floorSpan:
+		r.floorH, r.floorE = h, eRel
+	}
+}
+
+// floor reports the floor found by watchFloor (floorRule).
+func (r *multiRule) floor() error { return r.floorErr }
 
 // cut halves h after a convergence failure.
 func (r *multiRule) cut(h float64) {
@@ -321,7 +359,8 @@ func (r *multiRule) reduced() {
 }
 
 // applySwitch changes the index scheduled by judge or reduced; a change to index 1 first
-// recomputes q̈ and λ from eq. 6 at the current (q, q̇) (seed 001, after Fig. 4).
+// projects the current state and recomputes q̈ and λ from eq. 6 there (projectForIndex1;
+// seed 001, after Fig. 4).
 func (r *multiRule) applySwitch() error {
 	to := r.pending
 	if to == 0 || to == r.w.index {
@@ -331,8 +370,7 @@ func (r *multiRule) applySwitch() error {
 	r.pending = 0
 	w := r.w
 	if to == 1 {
-		s := &w.cur
-		if err := w.accelerations(s.T, s.Q, s.V, s.A, s.Lambda); err != nil {
+		if err := w.projectForIndex1(); err != nil {
 			return err
 		}
 		w.report.To1++
@@ -340,5 +378,55 @@ func (r *multiRule) applySwitch() error {
 		w.report.To3++
 	}
 	w.index = to
+	return nil
+}
+
+// projectForIndex1 prepares the current state for index 1 (seed 001, after Fig. 4: "prior
+// to the change to index-1 from index-3, it is necessary to recalculate the accelerations
+// and velocities to satisfy equation (6) for the current positions"): it projects q onto
+// Φ = 0 and q̇ onto Φ̇ = 0 mass-orthogonally, as an index-1 step projects its end, and
+// solves eq. 6 there for q̈ and λ.
+//
+// The position projection is where the paper is silent. Index 3 satisfies Φ = 0 only to
+// its corrector's stop (it projects q̇ and q̈, not q), and the first index-1 step would
+// otherwise project that residual away at its end, inside the step's ΔΠ: a change of V
+// that does not shrink with h. On the stiff chain at tol 6e-5 the index-3 state carried
+// |Φ| = 6.5e-8 m, whose projection moved the RSDAs' energy by 1.24e-6 J, 1.5e-4 of E
+// against U_r = 6e-5, at every h from 2.5e-4 s down to 1e-14 s: 25 cuts to HMin
+// (BENCHMARKS.md, "multi-index's switch to index 1 on the stiff chain"). Projected here,
+// the change is measured and left out of the invariant (energyMeter.shift): it is the
+// index-3 corrector's constraint error, bounded by its stop, not the error of a step.
+func (w *aliWork) projectForIndex1() error {
+	s := &w.cur
+	if w.nc == 0 {
+		if err := w.accelerations(s.T, s.Q, s.V, s.A, s.Lambda); err != nil {
+			return err
+		}
+	} else {
+		// As an index-1 step ends (converged): q, then q̇ and eq. 6 on one factorization.
+		copy(w.q, s.Q)
+		copy(w.v, s.V)
+		copy(w.a, s.A)
+		copy(w.lamStar, s.Lambda)
+		// projectPosition's first matrix takes G as it finds it (an index-1 step's end
+		// evaluated it there); here it is the last attempt's, which may have diverged.
+		w.sys.ConstraintJacobian(w.G, s.T, w.q)
+		if err := w.projectPosition(s.T); err != nil {
+			return err
+		}
+		if err := w.projectVelocity(s.T); err != nil {
+			return err
+		}
+		if err := w.projectAcceleration(s.T); err != nil {
+			return err
+		}
+		copy(s.Q, w.q)
+		copy(s.V, w.v)
+		copy(s.A, w.a)
+		copy(s.Lambda, w.lamStar)
+	}
+	if w.energy != nil {
+		w.energy.shift(s.T, s.Q, s.V, s.Lambda)
+	}
 	return nil
 }

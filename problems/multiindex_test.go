@@ -1,6 +1,7 @@
 package problems
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -119,5 +120,53 @@ func TestMultiIndexSwitches(t *testing.T) {
 	}
 	if res := sol.MaxResidual; !(res.Vel <= 1e-10) {
 		t.Errorf("max |G v| = %.2g, want ≤ 1e-10 after the projections", res.Vel)
+	}
+}
+
+// TestMultiIndexSwitchProjects: the stiff chain at tol 10^-4.25 and 10^-4.5 (the
+// workprecision grid's 6e-5 and 3e-5) changes from index 3 to index 1 near t = 2 ms. The
+// index-3 state satisfies Φ = 0 only to its corrector's stop (|Φ| = 6.5e-8 m at tol 6e-5), and
+// when the first index-1 step projected it away at its end, the RSDAs' energy moved by
+// 1.5e-4 of E inside that step's ΔΠ, at every h: 20-26 cuts from 2.5e-4 s to HMin and the
+// run stopped (BENCHMARKS.md, "multi-index's switch to index 1 on the stiff chain"). The
+// switch projects the state and leaves that change out of Π: both runs (toward t = 1, as
+// workprecision, stopped at 10 ms) take steps in index 1 after the switch, none below
+// 1e-6 s.
+func TestMultiIndexSwitchProjects(t *testing.T) {
+	p, err := Get("stiffchain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tStop = 0.01
+	errStop := errors.New("stop")
+	for _, tol := range []float64{math.Pow(10, -4.25), math.Pow(10, -4.5)} {
+		m := &integrate.MultiIndex{}
+		var late1 int // accepted index-1 steps after 1 ms
+		hMin := math.Inf(1)
+		prevT := p.Start.T
+		obs := func(s *integrate.State) error {
+			hMin = math.Min(hMin, s.T-prevT)
+			prevT = s.T
+			if s.T > 1e-3 && m.Index() == 1 {
+				late1++
+			}
+			if s.T >= tStop {
+				return errStop
+			}
+			return nil
+		}
+		sol, err := integrate.Solve(m, "multi-index", p.System, p.Start.Clone(), p.TEnd, integrate.SolveOptions{
+			Control: integrate.StepControl{RTol: tol, ATol: tol}, Output: []float64{p.TEnd}, Observer: obs})
+		if !errors.Is(err, errStop) {
+			t.Fatalf("tol %.3g: %v", tol, err)
+		}
+		r := m.Report()
+		t.Logf("tol %.3g: %d steps, %d rejected, smallest %.3g s; %s", tol, sol.Stats.Steps, sol.Stats.Rejected, hMin, r)
+		if r.To1 < 2 || late1 == 0 {
+			t.Errorf("tol %.3g: %s, %d index-1 steps after 1 ms: want the change to index 1 after the start", tol, r, late1)
+		}
+		if !(hMin > 1e-6) {
+			t.Errorf("tol %.3g: smallest step %.3g s, want > 1e-6 s", tol, hMin)
+		}
 	}
 }
