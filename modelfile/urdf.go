@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -82,6 +84,36 @@ func ConvertURDF(file string, data []byte) (*URDFModel, error) {
 	out := &URDFModel{Ignored: u.ignoredList()}
 	out.YAML = u.write(out.Ignored)
 	return out, nil
+}
+
+// IsURDF reports whether path names a URDF file (its extension is .urdf, in any case),
+// which LoadURDF reads instead of Load.
+func IsURDF(path string) bool { return strings.EqualFold(filepath.Ext(path), ".urdf") }
+
+// LoadURDF reads the URDF file at path (at most MaxFileBytes), converts it (ConvertURDF)
+// and parses the model file it makes, named path in errors.
+func LoadURDF(path string) (*Document, *URDFModel, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("modelfile: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("modelfile: %w", err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, nil, ErrorList{{File: path, Msg: fmt.Sprintf("larger than %d bytes (MaxFileBytes)", MaxFileBytes)}}
+	}
+	conv, err := ConvertURDF(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := Parse(path, conv.YAML)
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc, conv, nil
 }
 
 // xmlElem is an element of the XML tree with where it starts.
@@ -620,7 +652,7 @@ func (u *urdfReader) merge() {
 		if g.ground {
 			for _, l := range g.links {
 				if l.inertial {
-					u.ignore("inertial of the ground (the root link and the links fixed to it)", l.raw)
+					u.ignore("inertial on the ground (root link or fixed to it)", l.raw)
 				}
 			}
 			continue

@@ -632,3 +632,31 @@ func TestURDFFloatingJoint(t *testing.T) {
 		t.Errorf("trunk.z = %.10g at t = 0.5, want free fall %.10g", got, want)
 	}
 }
+
+// TestURDFExamples: every examples/*.urdf converts, builds and runs its default simulation
+// block (hht, tol 1e-6, t_end 1 s) to the end.
+func TestURDFExamples(t *testing.T) {
+	files, _ := filepath.Glob("../examples/*.urdf")
+	if len(files) == 0 {
+		t.Fatal("no examples/*.urdf")
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			doc, _, err := LoadURDF(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := Build(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Run(b, RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.TEnd != 1 || r.Method != "hht" {
+				t.Errorf("ran %s to %g, want the default block's hht to 1 s", r.Method, r.TEnd)
+			}
+		})
+	}
+}

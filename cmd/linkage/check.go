@@ -21,7 +21,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return usagef("want exactly one MODEL file, got %d; usage: linkage %s", len(pos), checkSynopsis)
 	}
-	doc, err := modelfile.Load(pos[0])
+	doc, err := loadModel(pos[0], stderr)
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	begin := time.Now()
-	doc, err := modelfile.Load(pos[0])
+	doc, err := loadModel(pos[0], stderr)
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ func runView(args []string, stdout, stderr io.Writer) error {
 	if f.html == "" {
 		return usagef("--html: want the page to write; usage: linkage %s", viewSynopsis)
 	}
-	doc, err := modelfile.Load(pos[0])
+	doc, err := loadModel(pos[0], stderr)
 	if err != nil {
 		return err
 	}
