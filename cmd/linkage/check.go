@@ -8,7 +8,7 @@ import (
 	"linkage/modelfile"
 )
 
-const checkSynopsis = "check MODEL.yaml"
+const checkSynopsis = "check MODEL.yaml|FILE.urdf"
 
 // runCheck validates a model file, assembles it, makes its initial guess consistent and
 // reports the degrees of freedom and any redundant constraints.

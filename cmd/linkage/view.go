@@ -11,7 +11,7 @@ import (
 	"linkage/output"
 )
 
-const viewSynopsis = "view MODEL.yaml RESULTS.csv|RESULTS.parquet --html view.html [--trail MARKERS]"
+const viewSynopsis = "view MODEL.yaml|FILE.urdf RESULTS.csv|RESULTS.parquet --html view.html [--trail MARKERS]"
 
 // runView writes the viewer page of a finished run from its model file and its CSV results,
 // which must hold every body's pose channels.
