@@ -648,6 +648,10 @@ func (u *urdfReader) merge() {
 		}
 		l.group.links = append(l.group.links, l)
 	}
+	if len(u.groups) == 1 {
+		u.errorf(u.root.el, "link["+u.root.raw+"]", "no moving link: every link is the root link %q or fixed to it; want a link that a revolute, continuous, prismatic or floating joint carries", u.root.raw)
+		return
+	}
 	for _, g := range u.groups {
 		if g.ground {
 			for _, l := range g.links {
@@ -864,7 +868,7 @@ func (u *urdfReader) write(ignored []string) []byte {
 		}
 		return g.R.MulTVec(p.Sub(g.com)), g.R.MulTVec(d)
 	}
-	b.WriteString("\nmarkers:\n")
+	var markers bytes.Buffer
 	type jointOut struct {
 		j          *urdfJoint
 		name, i, k string
@@ -879,7 +883,7 @@ func (u *urdfReader) write(ignored []string) []byte {
 			if g := l.group; !g.ground {
 				pt, ax := local(g, l.world.p, l.world.R.MulVec(spatial.Vec3{0, 0, 1}))
 				_, xa := local(g, l.world.p, l.world.R.MulVec(spatial.Vec3{1, 0, 0}))
-				fmt.Fprintf(&b, "  - {name: %s, body: %s, point: %s, axis: %s, x_axis: %s}   # frame of link %s\n",
+				fmt.Fprintf(&markers, "  - {name: %s, body: %s, point: %s, axis: %s, x_axis: %s}   # frame of link %s\n",
 					yq(mk.make(l.raw, "frame")), yq(g.name), vec(pt, lengthTiny), vec(ax, unitTiny), vec(xa, unitTiny), l.raw)
 			}
 			continue
@@ -895,8 +899,12 @@ func (u *urdfReader) write(ignored []string) []byte {
 		_, xi := local(pg, jw.p, xw)
 		pj, aj := local(l.group, jw.p, aw)
 		_, xj := local(l.group, jw.p, xw)
-		fmt.Fprintf(&b, "  - {name: %s, body: %s, point: %s, axis: %s, x_axis: %s}\n", yq(o.i), yq(pg.name), vec(pi, lengthTiny), vec(ai, unitTiny), vec(xi, unitTiny))
-		fmt.Fprintf(&b, "  - {name: %s, body: %s, point: %s, axis: %s, x_axis: %s}\n", yq(o.k), yq(l.group.name), vec(pj, lengthTiny), vec(aj, unitTiny), vec(xj, unitTiny))
+		fmt.Fprintf(&markers, "  - {name: %s, body: %s, point: %s, axis: %s, x_axis: %s}\n", yq(o.i), yq(pg.name), vec(pi, lengthTiny), vec(ai, unitTiny), vec(xi, unitTiny))
+		fmt.Fprintf(&markers, "  - {name: %s, body: %s, point: %s, axis: %s, x_axis: %s}\n", yq(o.k), yq(l.group.name), vec(pj, lengthTiny), vec(aj, unitTiny), vec(xj, unitTiny))
+	}
+	if markers.Len() > 0 {
+		b.WriteString("\nmarkers:\n")
+		b.Write(markers.Bytes())
 	}
 	if len(outs) > 0 {
 		b.WriteString("\njoints:\n")

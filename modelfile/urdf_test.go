@@ -524,6 +524,9 @@ func TestURDFBadInput(t *testing.T) {
 			[]string{":6:", "joint[j1].origin", `xyz = "0 0 ${L}"`}},
 		{"xacro", "<robot name=\"r\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n<xacro:macro name=\"m\"/>\n</robot>",
 			[]string{":2:", "xacro", "expand it first"}},
+		{"no moving link", urdfDoc(`<link name="base"/>`, `<link name="flange"/>`,
+			`<joint name="j1" type="fixed"><parent link="base"/><child link="flange"/></joint>`),
+			[]string{":3:", "link[base]", "no moving link"}},
 		{"duplicate link", urdfDoc(`<link name="base"/>`, link("a"), link("a")),
 			[]string{":5:", "link[a]", "defined twice (first at line 4)"}},
 	}
