@@ -227,14 +227,16 @@ type urdfLink struct {
 	raw string // the name as written
 	el  *xmlElem
 	// inertial, if any
-	inertial bool
-	mass     float64
-	com      pose3        // the inertial frame in the link frame
-	J        spatial.Mat3 // inertia about the centre of mass, inertial-frame axes
-	parent   *urdfJoint
-	kids     []*urdfJoint
-	world    pose3      // link frame in the world at the zero joint configuration
-	group    *urdfGroup // the body it belongs to
+	inertial  bool
+	mass      float64
+	com       pose3        // the inertial frame in the link frame
+	J         spatial.Mat3 // inertia about the centre of mass, inertial-frame axes
+	massEl    *xmlElem     // <mass>, <inertia>: where checkInertial's errors point
+	inertiaEl *xmlElem
+	parent    *urdfJoint
+	kids      []*urdfJoint
+	world     pose3      // link frame in the world at the zero joint configuration
+	group     *urdfGroup // the body it belongs to
 }
 
 type urdfJoint struct {
@@ -385,10 +387,7 @@ func (u *urdfReader) readInertial(l *urdfLink, e *xmlElem, path string) {
 	if m == nil {
 		u.errorf(e, path, "link %q: <inertial> without <mass>; want <mass value=\"...\"/> in kg", l.raw)
 	} else if v, ok := u.number(m, "value", path+".mass", true); ok {
-		if !(v > 0) {
-			u.errorf(m, path+".mass", "link %q: mass = %g kg; want a positive number (a massless link: leave out <inertial> and join it by a fixed joint)", l.raw, v)
-		}
-		l.mass = v
+		l.mass, l.massEl = v, m
 	}
 	in := e.kid("inertia")
 	if in == nil {
@@ -404,9 +403,20 @@ func (u *urdfReader) readInertial(l *urdfLink, e *xmlElem, path string) {
 		c[k] = v
 	}
 	l.J = spatial.Mat3{{c[0], c[1], c[2]}, {c[1], c[3], c[4]}, {c[2], c[4], c[5]}}
-	if !posDef3(l.J) {
-		u.errorf(in, path+".inertia", "link %q: inertia [ixx ixy ixz; · iyy iyz; · · izz] = [%g %g %g; · %g %g; · · %g] kg·m² is not positive definite; want a physical inertia tensor about the centre of mass",
-			l.raw, c[0], c[1], c[2], c[3], c[4], c[5])
+	l.inertiaEl = in
+}
+
+// checkInertial refuses a non-positive mass and an inertia that is not positive definite
+// on a link of a moving body (the ground's inertials are ignored: a base of mass 0, as
+// fixed-base descriptions often have, is no error).
+func (u *urdfReader) checkInertial(l *urdfLink) {
+	path := "link[" + l.raw + "].inertial"
+	if l.massEl != nil && !(l.mass > 0) {
+		u.errorf(l.massEl, path+".mass", "link %q: mass = %g kg; want a positive number (a massless link: leave out <inertial> and join it by a fixed joint)", l.raw, l.mass)
+	}
+	if J := l.J; l.inertiaEl != nil && !posDef3(J) {
+		u.errorf(l.inertiaEl, path+".inertia", "link %q: inertia [ixx ixy ixz; · iyy iyz; · · izz] = [%g %g %g; · %g %g; · · %g] kg·m² is not positive definite; want a physical inertia tensor about the centre of mass",
+			l.raw, J[0][0], J[0][1], J[0][2], J[1][1], J[1][2], J[2][2])
 	}
 }
 
@@ -531,7 +541,7 @@ func (u *urdfReader) readJoint(e *xmlElem) *urdfJoint {
 	}
 	if moves := j.typ == urdfRevolute || j.typ == urdfContinuous || j.typ == urdfPrismatic; moves {
 		n := j.axis.Norm()
-		if n == 0 {
+		if n == 0 || math.IsInf(n, 0) {
 			u.errorf(axisEl, path+".axis", "joint %q: axis xyz = \"0 0 0\"; want a non-zero direction", raw)
 		} else {
 			j.axis = j.axis.Scale(1 / n)
@@ -656,19 +666,26 @@ func (u *urdfReader) merge() {
 		if g.ground {
 			for _, l := range g.links {
 				if l.inertial {
-					u.ignore("inertial on the ground (root link or fixed to it)", l.raw)
+					u.ignore("inertial of ground links", l.raw)
 				}
 			}
 			continue
 		}
-		var mc spatial.Vec3
 		for _, l := range g.links {
 			if l.inertial {
+				u.checkInertial(l)
+			}
+		}
+		var mc spatial.Vec3
+		any := false
+		for _, l := range g.links {
+			if l.inertial {
+				any = true
 				g.mass += l.mass
 				mc = mc.Add(l.world.then(l.com).p.Scale(l.mass))
 			}
 		}
-		if g.mass == 0 {
+		if !any {
 			u.errorf(g.root.el, "link["+g.root.raw+"]", "link %q has no <inertial>, nor does any link fixed to it, and joint %q moves it: a massless moving body, which linkage cannot simulate; give it an <inertial>, or join it to a link with one by a fixed joint",
 				g.root.raw, g.root.parent.raw)
 			continue
@@ -691,6 +708,16 @@ func (u *urdfReader) merge() {
 			}
 		}
 		g.J = rotateTensor(transpose(g.R), Jw)
+		if finite := func() bool {
+			for _, x := range append(g.com[:], g.J[0][0], g.J[0][1], g.J[0][2], g.J[1][1], g.J[1][2], g.J[2][2], g.mass) {
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					return false
+				}
+			}
+			return true
+		}(); !finite {
+			u.errorf(g.root.el, "link["+g.root.raw+"]", "body %q: its mass, centre of mass or inertia overflows double precision; want values of a physical robot", g.root.raw)
+		}
 		for a := range 3 { // symmetric to the last bit, as the file writes one triangle
 			for b := range a {
 				g.J[a][b] = (g.J[a][b] + g.J[b][a]) / 2

@@ -2,6 +2,7 @@ package modelfile
 
 import (
 	"encoding/xml"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -603,6 +604,20 @@ func TestURDFNamesAndIgnored(t *testing.T) {
 	}
 }
 
+// TestURDFGroundInertialIgnored: the ground's links may carry any <inertial>, a mass of 0
+// among them (fixed-base descriptions written for PyBullet do): it is ignored and listed.
+func TestURDFGroundInertialIgnored(t *testing.T) {
+	src := urdfDoc(`<link name="base"><inertial><mass value="0"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>`,
+		`<link name="a">`+tInertial+`</link>`, `<joint name="j1" type="revolute"><parent link="base"/><child link="a"/></joint>`)
+	conv, err := ConvertURDF("base.urdf", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(conv.Ignored, "; "); got != "inertial of ground links (base)" {
+		t.Errorf("Ignored %q, want the base's inertial", got)
+	}
+}
+
 // TestURDFFloatingJoint: a floating joint makes no joint: its child floats on the joint
 // route's free joint (six coordinates) and falls freely, with the links below it.
 func TestURDFFloatingJoint(t *testing.T) {
@@ -662,4 +677,41 @@ func TestURDFExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzConvertURDF: no input panics ConvertURDF; every rejection is an ErrorList naming the
+// file, and every conversion parses as a model file. Seeds: the test and example URDFs.
+// Run with: go test -run '^$' -fuzz FuzzConvertURDF -fuzztime 30s ./modelfile/
+func FuzzConvertURDF(f *testing.F) {
+	for _, glob := range []string{"testdata/urdf/*.urdf", "../examples/*.urdf"} {
+		files, _ := filepath.Glob(glob)
+		for _, p := range files {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > maxFuzzInput {
+			return
+		}
+		conv, err := ConvertURDF("fuzz.urdf", data)
+		if err != nil {
+			var list ErrorList
+			if !errors.As(err, &list) || len(list) == 0 {
+				t.Fatalf("error %v is not an ErrorList", err)
+			}
+			for _, e := range list {
+				if e.File != "fuzz.urdf" {
+					t.Fatalf("error %q does not name the file", e)
+				}
+			}
+			return
+		}
+		if _, err := Parse("fuzz.yaml", conv.YAML); err != nil {
+			t.Fatalf("the converted model does not parse: %v\n%s", err, conv.YAML)
+		}
+	})
 }
