@@ -291,6 +291,7 @@ func (u *urdfReader) ignore(kind, owner string) {
 	if !seen {
 		u.kinds = append(u.kinds, kind)
 	}
+	owner = oneLine(owner)
 	if owner != "" && !slices.Contains(owners, owner) {
 		owners = append(owners, owner)
 	}
@@ -715,8 +716,8 @@ func (u *urdfReader) merge() {
 				}
 			}
 			return true
-		}(); !finite {
-			u.errorf(g.root.el, "link["+g.root.raw+"]", "body %q: its mass, centre of mass or inertia overflows double precision; want values of a physical robot", g.root.raw)
+		}(); !finite || !posDef3(g.J) {
+			u.errorf(g.root.el, "link["+g.root.raw+"]", "body %q: its mass properties, composed of its links', are not finite or its inertia is not positive definite in double precision; want the masses, lengths and inertias of a physical robot", g.root.raw)
 		}
 		for a := range 3 { // symmetric to the last bit, as the file writes one triangle
 			for b := range a {
@@ -746,8 +747,8 @@ func (u *urdfReader) ignoredList() []string {
 }
 
 // urdfNames gives every body, joint and force a unique name of the model file (they share a
-// namespace; '.', ',', '*', '"' and white space become '_'; the reserved names get a
-// suffix) and the markers theirs.
+// namespace; '.', ',', '*', '"', white space and '$' (which would start a ${...}
+// expression) become '_'; the reserved names get a suffix) and the markers theirs.
 type urdfNames struct {
 	used    map[string]bool
 	markers bool // marker names, which may hold '.'
@@ -756,7 +757,7 @@ type urdfNames struct {
 func (n *urdfNames) make(raw, suffix string) string {
 	var b strings.Builder
 	for _, r := range raw {
-		if r == '.' && !n.markers || strings.ContainsRune(",*\"", r) || unicode.IsSpace(r) || unicode.IsControl(r) {
+		if r == '.' && !n.markers || strings.ContainsRune(",*\"$", r) || unicode.IsSpace(r) || unicode.IsControl(r) {
 			r = '_'
 		}
 		b.WriteRune(r)
@@ -774,6 +775,17 @@ func (n *urdfNames) make(raw, suffix string) string {
 	}
 	n.used[s] = true
 	return s
+}
+
+// oneLine replaces control characters (a name may hold a newline written &#10;) by
+// spaces, so that a name stays on its comment line.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 var bareYAML = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*$`)
@@ -839,7 +851,7 @@ func (u *urdfReader) write(ignored []string) []byte {
 	if robot == "" {
 		robot = "robot"
 	}
-	fmt.Fprintf(&b, "# Imported by `linkage import` from the URDF robot %q (%s): edit freely.\n", robot, u.file)
+	fmt.Fprintf(&b, "# Imported by `linkage import` from the URDF robot %q (%s): edit freely.\n", robot, oneLine(u.file))
 	b.WriteString("# Bodies: one per moving link, with the links joined to it by fixed joints merged in\n" +
 		"# (masses, centres of mass and inertias composed). A body frame has its origin at the\n" +
 		"# centre of mass and the axes of the URDF link frame; inertia about it in those axes.\n" +
@@ -850,7 +862,7 @@ func (u *urdfReader) write(ignored []string) []byte {
 	if g := u.groups[0]; len(g.links) > 1 {
 		var s []string
 		for _, l := range g.links[1:] {
-			s = append(s, l.raw)
+			s = append(s, oneLine(l.raw))
 		}
 		fmt.Fprintf(&b, " with %s fixed to it", strings.Join(s, ", "))
 	}
@@ -859,7 +871,7 @@ func (u *urdfReader) write(ignored []string) []byte {
 		if len(g.links) > 1 {
 			var s []string
 			for _, l := range g.links[1:] {
-				s = append(s, fmt.Sprintf("%s (joint %s)", l.raw, l.parent.raw))
+				s = append(s, fmt.Sprintf("%s (joint %s)", oneLine(l.raw), oneLine(l.parent.raw)))
 			}
 			fmt.Fprintf(&b, "# Merged into body %s: %s.\n", g.name, strings.Join(s, ", "))
 		}
@@ -879,14 +891,16 @@ func (u *urdfReader) write(ignored []string) []byte {
 			fmt.Fprintf(&b, "#   %s\n", s)
 		}
 	}
-	fmt.Fprintf(&b, "name: %s\n", strconv.Quote(robot))
-	fmt.Fprintf(&b, "description: %s\n", strconv.Quote("imported from URDF "+u.file))
+	// Free text is read for ${...} expressions too (repeat.go): "$" is written "$ ".
+	text := func(s string) string { return strconv.Quote(strings.ReplaceAll(s, "$", "$ ")) }
+	fmt.Fprintf(&b, "name: %s\n", text(robot))
+	fmt.Fprintf(&b, "description: %s\n", text("imported from URDF "+u.file))
 	b.WriteString("dimension: 3\ncoordinates: joint\ngravity: [0, 0, -9.81]\n\nbodies:\n")
 	for _, g := range u.groups[1:] {
 		tr := g.J[0][0] + g.J[1][1] + g.J[2][2]
-		t := 1e-15 * tr
+		t := 1e-15 * tr // off-diagonal rounding noise of the turned tensors
 		fmt.Fprintf(&b, "  - {name: %s, mass: %s, inertia: [%s, %s, %s, %s, %s, %s]}\n", yq(g.name), num(g.mass, 0),
-			num(g.J[0][0], t), num(g.J[1][1], t), num(g.J[2][2], t), num(g.J[0][1], t), num(g.J[0][2], t), num(g.J[1][2], t))
+			num(g.J[0][0], 0), num(g.J[1][1], 0), num(g.J[2][2], 0), num(g.J[0][1], t), num(g.J[0][2], t), num(g.J[1][2], t))
 	}
 	// Markers: body frame coordinates of a world point and direction.
 	local := func(g *urdfGroup, p, d spatial.Vec3) (spatial.Vec3, spatial.Vec3) {
@@ -911,7 +925,7 @@ func (u *urdfReader) write(ignored []string) []byte {
 				pt, ax := local(g, l.world.p, l.world.R.MulVec(spatial.Vec3{0, 0, 1}))
 				_, xa := local(g, l.world.p, l.world.R.MulVec(spatial.Vec3{1, 0, 0}))
 				fmt.Fprintf(&markers, "  - {name: %s, body: %s, point: %s, axis: %s, x_axis: %s}   # frame of link %s\n",
-					yq(mk.make(l.raw, "frame")), yq(g.name), vec(pt, lengthTiny), vec(ax, unitTiny), vec(xa, unitTiny), l.raw)
+					yq(mk.make(l.raw, "frame")), yq(g.name), vec(pt, lengthTiny), vec(ax, unitTiny), vec(xa, unitTiny), oneLine(l.raw))
 			}
 			continue
 		}
