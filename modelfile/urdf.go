@@ -31,7 +31,8 @@ import (
 //
 // The conversion, and why:
 //   - The root link (no parent joint) is the ground: robot descriptions are of fixed-base
-//     robots unless a floating joint says otherwise; its inertial is ignored.
+//     robots unless a floating joint says otherwise. The inertials of the ground's links are
+//     ignored (and not checked: fixed-base descriptions often give the base mass 0).
 //   - Links joined by fixed joints become one rigid body (their masses, centres of mass and
 //     inertias composed, parallel-axis theorem), named after the link nearest the root:
 //     the 3D joint route takes no weld joints. A link merged so keeps its frame as a marker
@@ -52,7 +53,7 @@ import (
 type URDFModel struct {
 	YAML []byte // the model file, dimension 3, coordinates joint, with its comments
 	// Ignored lists what the model does not simulate, one item per element kind with its
-	// owners ("limit (joints shoulder, elbow)"); the YAML's header comment has the same.
+	// owners ("limit (shoulder, elbow)"); the YAML's header comment has the same.
 	Ignored []string
 }
 
@@ -61,9 +62,9 @@ type URDFModel struct {
 // joints merged), markers at the joint frames, joints, the zero joint configuration as the
 // start, and a default simulation block (hht, t_end 1 s) to edit. Bad input is an
 // ErrorList whose entries name the element and its line: XML that is not well formed or
-// not a <robot>, a joint naming a missing link, two root links, a loop, a non-positive mass,
-// an inertia that is not positive definite, a zero axis, a planar or unknown joint type, a
-// moving link without mass.
+// not a <robot>, a joint naming a missing link, two root links, a loop, a non-positive mass
+// or an inertia that is not positive definite on a moving body's link, a zero axis, a
+// planar or unknown joint type, a moving body without mass.
 func ConvertURDF(file string, data []byte) (*URDFModel, error) {
 	root, err := parseXMLTree(file, data)
 	if err != nil {
