@@ -900,8 +900,11 @@ func (u *urdfReader) write(ignored []string) []byte {
 	for _, g := range u.groups[1:] {
 		tr := g.J[0][0] + g.J[1][1] + g.J[2][2]
 		t := 1e-15 * tr // off-diagonal rounding noise of the turned tensors
-		fmt.Fprintf(&b, "  - {name: %s, mass: %s, inertia: [%s, %s, %s, %s, %s, %s]}\n", yq(g.name), num(g.mass, 0),
-			num(g.J[0][0], 0), num(g.J[1][1], 0), num(g.J[2][2], 0), num(g.J[0][1], t), num(g.J[0][2], t), num(g.J[1][2], t))
+		J := []string{num(g.J[0][0], 0), num(g.J[1][1], 0), num(g.J[2][2], 0), num(g.J[0][1], t), num(g.J[0][2], t), num(g.J[1][2], t)}
+		if J[3] == "0" && J[4] == "0" && J[5] == "0" { // body axes are principal: [Jxx, Jyy, Jzz]
+			J = J[:3]
+		}
+		fmt.Fprintf(&b, "  - {name: %s, mass: %s, inertia: [%s]}\n", yq(g.name), num(g.mass, 0), strings.Join(J, ", "))
 	}
 	// Markers: body frame coordinates of a world point and direction.
 	local := func(g *urdfGroup, p, d spatial.Vec3) (spatial.Vec3, spatial.Vec3) {
