@@ -31,8 +31,9 @@ import (
 //
 // The conversion, and why:
 //   - The root link (no parent joint) is the ground: robot descriptions are of fixed-base
-//     robots unless a floating joint says otherwise. The inertials of the ground's links are
-//     ignored (and not checked: fixed-base descriptions often give the base mass 0).
+//     robots unless a floating joint says otherwise (or URDFOptions.FloatingBase: then it
+//     is a body on a free joint). The inertials of the ground's links are ignored (and not
+//     checked: fixed-base descriptions often give the base mass 0).
 //   - Links joined by fixed joints become one rigid body (their masses, centres of mass and
 //     inertias composed, parallel-axis theorem), named after the link nearest the root:
 //     the 3D joint route takes no weld joints. A link merged so keeps its frame as a marker
@@ -57,6 +58,14 @@ type URDFModel struct {
 	Ignored []string
 }
 
+// URDFOptions are the choices of ConvertURDF; nil takes the defaults.
+type URDFOptions struct {
+	// FloatingBase makes the root link (with the links fixed to it) a body on the joint
+	// route's free joint, as a mobile robot's or a humanoid's base is, instead of the
+	// ground [false: the root link is the ground, the base bolted down].
+	FloatingBase bool
+}
+
 // ConvertURDF converts the URDF document data (named file in errors) to a 3D model file in
 // joint coordinates: gravity [0, 0, −9.81], a body per moving link (links joined by fixed
 // joints merged), markers at the joint frames, joints, the zero joint configuration as the
@@ -65,12 +74,15 @@ type URDFModel struct {
 // not a <robot>, a joint naming a missing link, two root links, a loop, a non-positive mass
 // or an inertia that is not positive definite on a moving body's link, a zero axis, a
 // planar or unknown joint type, a moving body without mass.
-func ConvertURDF(file string, data []byte) (*URDFModel, error) {
+func ConvertURDF(file string, data []byte, opt *URDFOptions) (*URDFModel, error) {
+	if opt == nil {
+		opt = &URDFOptions{}
+	}
 	root, err := parseXMLTree(file, data)
 	if err != nil {
 		return nil, ErrorList{err}
 	}
-	u := &urdfReader{file: file, ignored: map[string][]string{}}
+	u := &urdfReader{file: file, ignored: map[string][]string{}, floatingBase: opt.FloatingBase}
 	u.read(root)
 	if len(u.errs) == 0 {
 		u.tree()
@@ -91,9 +103,9 @@ func ConvertURDF(file string, data []byte) (*URDFModel, error) {
 // which LoadURDF reads instead of Load.
 func IsURDF(path string) bool { return strings.EqualFold(filepath.Ext(path), ".urdf") }
 
-// LoadURDF reads the URDF file at path (at most MaxFileBytes), converts it (ConvertURDF)
-// and parses the model file it makes, named path in errors.
-func LoadURDF(path string) (*Document, *URDFModel, error) {
+// LoadURDF reads the URDF file at path (at most MaxFileBytes), converts it (ConvertURDF
+// with opt) and parses the model file it makes, named path in errors.
+func LoadURDF(path string, opt *URDFOptions) (*Document, *URDFModel, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("modelfile: %w", err)
@@ -106,7 +118,7 @@ func LoadURDF(path string) (*Document, *URDFModel, error) {
 	if len(data) > MaxFileBytes {
 		return nil, nil, ErrorList{{File: path, Msg: fmt.Sprintf("larger than %d bytes (MaxFileBytes)", MaxFileBytes)}}
 	}
-	conv, err := ConvertURDF(path, data)
+	conv, err := ConvertURDF(path, data, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -263,17 +275,19 @@ type urdfGroup struct {
 }
 
 type urdfReader struct {
-	file    string
-	robot   string
-	links   []*urdfLink
-	joints  []*urdfJoint
-	byName  map[string]*urdfLink
-	root    *urdfLink
-	order   []*urdfLink // parents before children
-	groups  []*urdfGroup
-	errs    ErrorList
-	ignored map[string][]string // element kind → owners
-	kinds   []string            // ignored kinds in the order first seen
+	file string
+	// floatingBase: the root link's group is a floating body, and the ground holds no link.
+	floatingBase bool
+	robot        string
+	links        []*urdfLink
+	joints       []*urdfJoint
+	byName       map[string]*urdfLink
+	root         *urdfLink
+	order        []*urdfLink // parents before children
+	groups       []*urdfGroup
+	errs         ErrorList
+	ignored      map[string][]string // element kind → owners
+	kinds        []string            // ignored kinds in the order first seen
 }
 
 func (u *urdfReader) errorf(e *xmlElem, path, format string, args ...any) {
@@ -652,7 +666,7 @@ func (u *urdfReader) kinematics() {
 func (u *urdfReader) merge() {
 	for _, l := range u.order {
 		if l == u.root || l.parent.typ != urdfFixed {
-			g := &urdfGroup{root: l, ground: l == u.root, R: l.world.R}
+			g := &urdfGroup{root: l, ground: l == u.root && !u.floatingBase, R: l.world.R}
 			u.groups = append(u.groups, g)
 			l.group = g
 		} else {
@@ -660,7 +674,7 @@ func (u *urdfReader) merge() {
 		}
 		l.group.links = append(l.group.links, l)
 	}
-	if len(u.groups) == 1 {
+	if len(u.groups) == 1 && !u.floatingBase {
 		u.errorf(u.root.el, "link["+u.root.raw+"]", "no moving link: every link is the root link %q or fixed to it; want a link that a revolute, continuous, prismatic or floating joint carries", u.root.raw)
 		return
 	}
@@ -688,8 +702,12 @@ func (u *urdfReader) merge() {
 			}
 		}
 		if !any {
-			u.errorf(g.root.el, "link["+g.root.raw+"]", "link %q has no <inertial>, nor does any link fixed to it, and joint %q moves it: a massless moving body, which linkage cannot simulate; give it an <inertial>, or join it to a link with one by a fixed joint",
-				g.root.raw, g.root.parent.raw)
+			moves := "it floats (the floating base)"
+			if g.root.parent != nil {
+				moves = fmt.Sprintf("joint %q moves it", g.root.parent.raw)
+			}
+			u.errorf(g.root.el, "link["+g.root.raw+"]", "link %q has no <inertial>, nor does any link fixed to it, and %s: a massless moving body, which linkage cannot simulate; give it an <inertial>, or join it to a link with one by a fixed joint",
+				g.root.raw, moves)
 			continue
 		}
 		g.com = mc.Scale(1 / g.mass)
@@ -859,16 +877,24 @@ func (u *urdfReader) write(ignored []string) []byte {
 		"# Markers JOINT.parent and JOINT.child sit at the URDF joint frame with axis = the joint\n" +
 		"# axis, so each joint coordinate is the URDF joint value. The start is the zero joint\n" +
 		"# configuration (docs/model-format.md, \"Importing URDF\").\n")
-	fmt.Fprintf(&b, "# Ground: root link %q", u.root.raw)
-	if g := u.groups[0]; len(g.links) > 1 {
-		var s []string
-		for _, l := range g.links[1:] {
-			s = append(s, oneLine(l.raw))
+	if u.floatingBase {
+		fmt.Fprintf(&b, "# Floating base: root link %q (body %s) floats on a free joint.\n", u.root.raw, u.groups[0].name)
+	} else {
+		fmt.Fprintf(&b, "# Ground: root link %q", u.root.raw)
+		if g := u.groups[0]; len(g.links) > 1 {
+			var s []string
+			for _, l := range g.links[1:] {
+				s = append(s, oneLine(l.raw))
+			}
+			fmt.Fprintf(&b, " with %s fixed to it", strings.Join(s, ", "))
 		}
-		fmt.Fprintf(&b, " with %s fixed to it", strings.Join(s, ", "))
+		b.WriteString(".\n")
 	}
-	b.WriteString(".\n")
-	for _, g := range u.groups[1:] {
+	moving := u.groups[1:]
+	if u.floatingBase {
+		moving = u.groups
+	}
+	for _, g := range moving {
 		if len(g.links) > 1 {
 			var s []string
 			for _, l := range g.links[1:] {
@@ -897,7 +923,7 @@ func (u *urdfReader) write(ignored []string) []byte {
 	fmt.Fprintf(&b, "name: %s\n", text(robot))
 	fmt.Fprintf(&b, "description: %s\n", text("imported from URDF "+u.file))
 	b.WriteString("dimension: 3\ncoordinates: joint\ngravity: [0, 0, -9.81]\n\nbodies:\n")
-	for _, g := range u.groups[1:] {
+	for _, g := range moving {
 		tr := g.J[0][0] + g.J[1][1] + g.J[2][2]
 		t := 1e-15 * tr // off-diagonal rounding noise of the turned tensors
 		J := []string{num(g.J[0][0], 0), num(g.J[1][1], 0), num(g.J[2][2], 0), num(g.J[0][1], t), num(g.J[0][2], t), num(g.J[1][2], t)}
@@ -978,7 +1004,7 @@ func (u *urdfReader) write(ignored []string) []byte {
 		b.WriteString("\nforces:\n" + strings.Join(forces, "\n") + "\n")
 	}
 	b.WriteString("\ninitial:   # the zero joint configuration, at rest\n  bodies:\n")
-	for _, g := range u.groups[1:] {
+	for _, g := range moving {
 		p := spatial.QuatFromMatrix(g.R)
 		fmt.Fprintf(&b, "    %s: {position: %s, quaternion: [%s, %s, %s, %s]}\n", yq(g.name), vec(g.com, lengthTiny),
 			num(p[0], unitTiny), num(p[1], unitTiny), num(p[2], unitTiny), num(p[3], unitTiny))

@@ -254,7 +254,7 @@ func convertAndBuild(t *testing.T, path string) (*Built, *Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conv, err := ConvertURDF(path, data)
+	conv, err := ConvertURDF(path, data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +407,7 @@ func TestURDFPendulumMatchesHandWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conv, err := ConvertURDF(path, data)
+	conv, err := ConvertURDF(path, data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -533,7 +533,7 @@ func TestURDFBadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ConvertURDF("bad.urdf", []byte(c.src))
+			_, err := ConvertURDF("bad.urdf", []byte(c.src), nil)
 			if err == nil {
 				t.Fatalf("converted; want an error")
 			}
@@ -565,7 +565,7 @@ func TestURDFNamesAndIgnored(t *testing.T) {
 		`<joint name="j3" type="prismatic"><origin xyz="0.5 0 0"/><parent link="arm.1"/><child link="j2"/><axis xyz="1 0 0"/>`+
 			`<dynamics damping="2" friction="1"/></joint>`,
 		`<transmission name="t1"/>`, `<gazebo reference="j2"/>`, `<material name="blue"/>`)
-	conv, err := ConvertURDF("names.urdf", []byte(src))
+	conv, err := ConvertURDF("names.urdf", []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -609,7 +609,7 @@ func TestURDFNamesAndIgnored(t *testing.T) {
 func TestURDFGroundInertialIgnored(t *testing.T) {
 	src := urdfDoc(`<link name="base"><inertial><mass value="0"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>`,
 		`<link name="a">`+tInertial+`</link>`, `<joint name="j1" type="revolute"><parent link="base"/><child link="a"/></joint>`)
-	conv, err := ConvertURDF("base.urdf", []byte(src))
+	conv, err := ConvertURDF("base.urdf", []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -624,7 +624,7 @@ func TestURDFFloatingJoint(t *testing.T) {
 	src := urdfDoc(`<link name="world"/>`, `<link name="trunk">`+tInertial+`</link>`, `<link name="leg">`+tInertial+`</link>`,
 		`<joint name="free" type="floating"><origin xyz="0 0 1"/><parent link="world"/><child link="trunk"/></joint>`,
 		`<joint name="hip" type="revolute"><origin xyz="0 0 -0.5"/><parent link="trunk"/><child link="leg"/><axis xyz="0 1 0"/></joint>`)
-	conv, err := ConvertURDF("floating.urdf", []byte(src))
+	conv, err := ConvertURDF("floating.urdf", []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -660,7 +660,7 @@ func TestURDFExamples(t *testing.T) {
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			doc, _, err := LoadURDF(path)
+			doc, _, err := LoadURDF(path, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -697,7 +697,7 @@ func FuzzConvertURDF(f *testing.F) {
 		if len(data) > maxFuzzInput {
 			return
 		}
-		conv, err := ConvertURDF("fuzz.urdf", data)
+		conv, err := ConvertURDF("fuzz.urdf", data, nil)
 		if err != nil {
 			var list ErrorList
 			if !errors.As(err, &list) || len(list) == 0 {
@@ -727,7 +727,7 @@ func TestURDFDampingMapped(t *testing.T) {
 		`<link name="wheel"><inertial><mass value="1"/><inertia ixx="0.06" ixy="0" ixz="0" iyy="0.06" iyz="0" izz="0.1"/></inertial></link>`,
 		`<joint name="slide" type="prismatic"><parent link="world"/><child link="block"/><axis xyz="1 0 0"/><dynamics damping="0.5"/></joint>`,
 		`<joint name="spin" type="continuous"><origin xyz="0 1 0"/><parent link="world"/><child link="wheel"/><axis xyz="0 0 1"/><dynamics damping="0.05"/></joint>`)
-	conv, err := ConvertURDF("damped.urdf", []byte(src))
+	conv, err := ConvertURDF("damped.urdf", []byte(src), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -756,5 +756,49 @@ func TestURDFDampingMapped(t *testing.T) {
 	}
 	if got, want := last("wheel.wz"), 3*math.Exp(-0.05/0.1); math.Abs(got-want) > 1e-7 {
 		t.Errorf("wheel.wz = %.10g at t = 1, want %.10g", got, want)
+	}
+}
+
+// TestURDFFloatingBase: with FloatingBase the root link (and a link fixed to it) is a body
+// on a free joint; released at rest, the robot falls as one rigid body (uniform gravity
+// turns nothing about the centre of mass and moves no joint), so every body drops g t²/2.
+// A root link without mass is then refused as a massless moving body.
+func TestURDFFloatingBase(t *testing.T) {
+	src := urdfDoc(`<link name="pelvis">`+tInertial+`</link>`, `<link name="imu"/>`, `<link name="leg">`+tInertial+`</link>`,
+		`<joint name="imu_mount" type="fixed"><origin xyz="0 0 0.1"/><parent link="pelvis"/><child link="imu"/></joint>`,
+		`<joint name="hip" type="revolute"><origin xyz="0.1 0 -0.5" rpy="0.3 0 0"/><parent link="pelvis"/><child link="leg"/><axis xyz="0 1 0"/></joint>`)
+	conv, err := ConvertURDF("humanoid.urdf", []byte(src), &URDFOptions{FloatingBase: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Parse("humanoid.yaml", conv.YAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Build(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.DOF() != 7 || strings.Join(b.Joint3.Free, " ") != "pelvis" {
+		t.Errorf("%d degrees of freedom, free bodies %q; want 7 and pelvis", b.DOF(), b.Joint3.Free)
+	}
+	if !strings.Contains(string(conv.YAML), "name: imu, body: pelvis") {
+		t.Errorf("no marker for the imu frame on the pelvis:\n%s", conv.YAML)
+	}
+	r, err := Run(b, RunOptions{Method: "dopri5", Formulation: "index1-proj", Tol: 1e-10, TEnd: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drop := 9.81 * 0.5 * 0.5 / 2
+	for _, body := range []string{"pelvis", "leg"} {
+		z := r.Channel(body + ".z")
+		if got := z[0] - z[len(z)-1]; math.Abs(got-drop) > 1e-8 {
+			t.Errorf("%s dropped %.10g m in 0.5 s, want %.10g", body, got, drop)
+		}
+	}
+	src = strings.Replace(src, `<link name="pelvis">`+tInertial+`</link>`, `<link name="pelvis"/>`, 1)
+	if _, err := ConvertURDF("humanoid.urdf", []byte(src), &URDFOptions{FloatingBase: true}); err == nil ||
+		!strings.Contains(err.Error(), `link[pelvis]: link "pelvis" has no <inertial>`) || !strings.Contains(err.Error(), "floating base") {
+		t.Errorf("massless floating base: %v; want it named", err)
 	}
 }

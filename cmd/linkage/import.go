@@ -9,16 +9,17 @@ import (
 	"linkage/modelfile"
 )
 
-const importSynopsis = "import FILE.urdf [-o MODEL.yaml] [-force]"
+const importSynopsis = "import FILE.urdf [-o MODEL.yaml] [-force] [-floating-base]"
 
 // runImport converts a URDF robot description to a model file (modelfile.ConvertURDF):
 // to standard output, or to the file of -o, which it does not replace unless -force.
 func runImport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("import", importSynopsis, stderr)
 	var out string
-	var force bool
+	var force, floating bool
 	fs.StringVar(&out, "o", "", "write the model file to this path (default: standard output); an existing file is kept unless -force")
 	fs.BoolVar(&force, "force", false, "replace the file of -o if it exists")
+	fs.BoolVar(&floating, "floating-base", false, "the root link floats on a free joint (a mobile robot, a humanoid) instead of being the ground")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -39,7 +40,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer o.abort()
-	_, conv, err := modelfile.LoadURDF(pos[0])
+	_, conv, err := modelfile.LoadURDF(pos[0], &modelfile.URDFOptions{FloatingBase: floating})
 	if err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func loadModel(path string, stderr io.Writer) (*modelfile.Document, error) {
 	if !modelfile.IsURDF(path) {
 		return modelfile.Load(path)
 	}
-	doc, conv, err := modelfile.LoadURDF(path)
+	doc, conv, err := modelfile.LoadURDF(path, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -57,6 +57,11 @@ func TestImportURDF(t *testing.T) {
 	if code, _, errOut := runCLI("import", "../../examples/slider-crank.yaml"); code != 2 || !strings.Contains(errOut, "want a URDF file") {
 		t.Errorf("import MODEL.yaml: exit %d, %q; want 2 and a message", code, errOut)
 	}
+	// -floating-base: the root "world" with its base (4 kg) fixed to it floats.
+	if code, out, errOut := runCLI("import", urdf, "-floating-base"); code != 0 || !strings.Contains(out, `# Floating base: root link "world" (body world)`) ||
+		!strings.Contains(out, "{name: world, mass: 4,") {
+		t.Errorf("import -floating-base: exit %d, %s; want the root link world (and its base) a body of 4 kg:\n%s", code, errOut, out)
+	}
 	bad := filepath.Join(dir, "bad.urdf")
 	if err := os.WriteFile(bad, []byte("<robot name=\"r\">\n<link name=\"a\"/>\n<link name=\"b\"/>\n</robot>\n"), 0o644); err != nil {
 		t.Fatal(err)
