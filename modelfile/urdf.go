@@ -262,7 +262,7 @@ type urdfJoint struct {
 }
 
 // urdfGroup is a rigid body: links joined by fixed joints, named after the first (its
-// root); ground is the root link's group.
+// root); ground marks the root link's group unless FloatingBase.
 type urdfGroup struct {
 	root   *urdfLink
 	links  []*urdfLink
@@ -693,15 +693,15 @@ func (u *urdfReader) merge() {
 			}
 		}
 		var mc spatial.Vec3
-		any := false
+		massive := false
 		for _, l := range g.links {
 			if l.inertial {
-				any = true
+				massive = true
 				g.mass += l.mass
 				mc = mc.Add(l.world.then(l.com).p.Scale(l.mass))
 			}
 		}
-		if !any {
+		if !massive {
 			moves := "it floats (the floating base)"
 			if g.root.parent != nil {
 				moves = fmt.Sprintf("joint %q moves it", g.root.parent.raw)
