@@ -4,6 +4,8 @@
 //
 // The pipeline, one stage per file:
 //
+//	urdf.go      URDF robot description (XML) ⇒ model file text (3D, joint coordinates;
+//	             links joined by fixed joints merged), which Parse then reads as any file
 //	repeat.go    syntax tree ⇒ syntax tree: parameters evaluated, repeat blocks copied per
 //	             value of their variable, ${EXPR} replaced (before decoding, so the model
 //	             is checked as if written out in full; a copy keeps its template's lines)

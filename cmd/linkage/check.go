@@ -8,7 +8,7 @@ import (
 	"linkage/modelfile"
 )
 
-const checkSynopsis = "check MODEL.yaml"
+const checkSynopsis = "check MODEL.yaml|FILE.urdf"
 
 // runCheck validates a model file, assembles it, makes its initial guess consistent and
 // reports the degrees of freedom and any redundant constraints.
@@ -21,7 +21,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return usagef("want exactly one MODEL file, got %d; usage: linkage %s", len(pos), checkSynopsis)
 	}
-	doc, err := modelfile.Load(pos[0])
+	doc, err := loadModel(pos[0], stderr)
 	if err != nil {
 		return err
 	}

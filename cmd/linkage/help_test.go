@@ -8,7 +8,7 @@ import (
 // -h and --help print a command's help everywhere (exit 0); the fixed step stays --h and
 // is also --step. `linkage run -h` was read as the step flag missing its value (exit 2).
 func TestDashHIsHelpEverywhere(t *testing.T) {
-	for _, cmd := range []string{"run", "solve", "workprecision", "reproduce", "check", "view"} {
+	for _, cmd := range []string{"run", "solve", "workprecision", "reproduce", "check", "view", "import"} {
 		for _, flag := range []string{"-h", "--help", "-help"} {
 			code, out, errOut := runCLI(cmd, flag)
 			if code != 0 || !strings.Contains(out+errOut, "usage: linkage "+cmd) {

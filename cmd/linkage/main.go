@@ -5,7 +5,9 @@
 //	linkage solve PROBLEM [flags]         solve a benchmark problem and report accuracy and work
 //	linkage workprecision PROBLEM [flags] compare methods over a range of tolerances
 //	linkage reproduce EXPERIMENT [flags]  regenerate a seed paper's experiment
-//	linkage run MODEL.yaml [flags]        simulate a model file (CSV, plot, --html viewer)
+//	linkage run MODEL.yaml [flags]        simulate a model file (CSV, plot, --html viewer); MODEL.urdf
+//	                                      converts a URDF robot description first
+//	linkage import FILE.urdf [-o M.yaml]  convert a URDF robot description to a model file
 //	linkage view MODEL.yaml RESULTS.csv --html view.html
 //	                                      the viewer of a finished run
 //	linkage sweep SWEEP.yaml [flags]      a parameter study: a results table with a row per run
@@ -37,6 +39,7 @@ func commands() map[string]command {
 		"reproduce":     {"regenerate an experiment of a seed paper as a table and a plot", runReproduce},
 		"run":           {"simulate a model file; write results (CSV), a plot and a summary", runRun},
 		"check":         {"validate a model file; report degrees of freedom and redundant constraints", runCheck},
+		"import":        {"convert a URDF robot description to a model file (3D, joint coordinates) to read and edit", runImport},
 		"view":          {"write the animated HTML viewer of a finished run from its model file and CSV results", runView},
 		"sweep":         {"run a parameter sweep on all cores, or as shards for Slurm job arrays and Kubernetes Indexed Jobs", runSweep},
 	}

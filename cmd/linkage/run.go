@@ -15,7 +15,7 @@ import (
 	"linkage/output"
 )
 
-const runSynopsis = "run MODEL.yaml [--method M] [--formulation F] [--method-option NAME=VALUE]... [--tol E] [--t-end T] [--h|--step H] [--max-steps N] [--out results.csv] [--plot plot.png|svg|pdf] [--html view.html [--trail MARKERS]] [--json] [--estimate-error]"
+const runSynopsis = "run MODEL.yaml|FILE.urdf [--method M] [--formulation F] [--method-option NAME=VALUE]... [--tol E] [--t-end T] [--h|--step H] [--max-steps N] [--out results.csv] [--plot plot.png|svg|pdf] [--html view.html [--trail MARKERS]] [--json] [--estimate-error]"
 
 // runFlags are the flags of linkage run.
 type runFlags struct {
@@ -55,7 +55,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	begin := time.Now()
-	doc, err := modelfile.Load(pos[0])
+	doc, err := loadModel(pos[0], stderr)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 	"linkage/output"
 )
 
-const viewSynopsis = "view MODEL.yaml RESULTS.csv|RESULTS.parquet --html view.html [--trail MARKERS]"
+const viewSynopsis = "view MODEL.yaml|FILE.urdf RESULTS.csv|RESULTS.parquet --html view.html [--trail MARKERS]"
 
 // runView writes the viewer page of a finished run from its model file and its CSV results,
 // which must hold every body's pose channels.
@@ -30,7 +30,7 @@ func runView(args []string, stdout, stderr io.Writer) error {
 	if f.html == "" {
 		return usagef("--html: want the page to write; usage: linkage %s", viewSynopsis)
 	}
-	doc, err := modelfile.Load(pos[0])
+	doc, err := loadModel(pos[0], stderr)
 	if err != nil {
 		return err
 	}

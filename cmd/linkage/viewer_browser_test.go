@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -18,8 +19,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"linkage/modelfile"
 )
 
 // The viewer pages are checked in a real browser: headless Chromium (Debian package
@@ -274,20 +273,23 @@ func checkPose(t *testing.T, k int, body string, got pose, cols map[string][]flo
 	}
 }
 
-// TestEveryExampleRendersInViewer: every model in examples/ draws in the viewer, with one
-// drawn body per body of the file and no console errors. The runs are cut to 0.05 s: the
-// drawing, not the dynamics, is tested here.
+// TestEveryExampleRendersInViewer: every model in examples/ (the URDF robot descriptions
+// among them, converted) draws in the viewer, with one drawn body per body of the file and
+// no console errors. The runs are cut to 0.05 s: the drawing, not the dynamics, is tested
+// here.
 func TestEveryExampleRendersInViewer(t *testing.T) {
 	examples, err := filepath.Glob("../../examples/*.yaml")
-	if err != nil || len(examples) == 0 {
+	urdfs, _ := filepath.Glob("../../examples/*.urdf")
+	examples = append(examples, urdfs...)
+	if err != nil || len(examples) == 0 || len(urdfs) == 0 {
 		t.Fatalf("no examples found: %v", err)
 	}
 	browser := newBrowser(t)
 	dir := t.TempDir()
 	for _, ex := range examples {
-		name := strings.TrimSuffix(filepath.Base(ex), ".yaml")
+		name := strings.TrimSuffix(filepath.Base(ex), filepath.Ext(ex))
 		t.Run(name, func(t *testing.T) {
-			doc, err := modelfile.Load(ex)
+			doc, err := loadModel(ex, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}
