@@ -246,6 +246,21 @@ func urdfExpectations(t *testing.T, path string) (bodies map[string]*tExpected, 
 	return bodies, frames, axes
 }
 
+// convertURDFDoc converts the URDF text src (named name.urdf in errors) and parses the
+// model file it makes, failing the test with that file on an error.
+func convertURDFDoc(t *testing.T, name, src string, opt *URDFOptions) (*URDFModel, *Document) {
+	t.Helper()
+	conv, err := ConvertURDF(name+".urdf", []byte(src), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Parse(name+".yaml", conv.YAML)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, conv.YAML)
+	}
+	return conv, doc
+}
+
 // convertAndBuild converts a testdata URDF, parses and builds it, and runs it for one step
 // of output with every body's and marker's channels recorded.
 func convertAndBuild(t *testing.T, path string) (*Built, *Result) {
@@ -565,14 +580,7 @@ func TestURDFNamesAndIgnored(t *testing.T) {
 		`<joint name="j3" type="prismatic"><origin xyz="0.5 0 0"/><parent link="arm.1"/><child link="j2"/><axis xyz="1 0 0"/>`+
 			`<dynamics damping="2" friction="1"/></joint>`,
 		`<transmission name="t1"/>`, `<gazebo reference="j2"/>`, `<material name="blue"/>`)
-	conv, err := ConvertURDF("names.urdf", []byte(src), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := Parse("names.yaml", conv.YAML)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, conv.YAML)
-	}
+	conv, doc := convertURDFDoc(t, "names", src, nil)
 	if _, err := Build(doc); err != nil {
 		t.Fatalf("%v\n%s", err, conv.YAML)
 	}
@@ -624,14 +632,7 @@ func TestURDFFloatingJoint(t *testing.T) {
 	src := urdfDoc(`<link name="world"/>`, `<link name="trunk">`+tInertial+`</link>`, `<link name="leg">`+tInertial+`</link>`,
 		`<joint name="free" type="floating"><origin xyz="0 0 1"/><parent link="world"/><child link="trunk"/></joint>`,
 		`<joint name="hip" type="revolute"><origin xyz="0 0 -0.5"/><parent link="trunk"/><child link="leg"/><axis xyz="0 1 0"/></joint>`)
-	conv, err := ConvertURDF("floating.urdf", []byte(src), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := Parse("floating.yaml", conv.YAML)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, doc := convertURDFDoc(t, "floating", src, nil)
 	b, err := Build(doc)
 	if err != nil {
 		t.Fatal(err)
@@ -727,14 +728,7 @@ func TestURDFDampingMapped(t *testing.T) {
 		`<link name="wheel"><inertial><mass value="1"/><inertia ixx="0.06" ixy="0" ixz="0" iyy="0.06" iyz="0" izz="0.1"/></inertial></link>`,
 		`<joint name="slide" type="prismatic"><parent link="world"/><child link="block"/><axis xyz="1 0 0"/><dynamics damping="0.5"/></joint>`,
 		`<joint name="spin" type="continuous"><origin xyz="0 1 0"/><parent link="world"/><child link="wheel"/><axis xyz="0 0 1"/><dynamics damping="0.05"/></joint>`)
-	conv, err := ConvertURDF("damped.urdf", []byte(src), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := Parse("damped.yaml", conv.YAML)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, doc := convertURDFDoc(t, "damped", src, nil)
 	st := doc.Spatial.Initial.Bodies["block"]
 	st.Velocity = Vec3{1, 0, 0}
 	doc.Spatial.Initial.Bodies["block"] = st
@@ -767,14 +761,7 @@ func TestURDFFloatingBase(t *testing.T) {
 	src := urdfDoc(`<link name="pelvis">`+tInertial+`</link>`, `<link name="imu"/>`, `<link name="leg">`+tInertial+`</link>`,
 		`<joint name="imu_mount" type="fixed"><origin xyz="0 0 0.1"/><parent link="pelvis"/><child link="imu"/></joint>`,
 		`<joint name="hip" type="revolute"><origin xyz="0.1 0 -0.5" rpy="0.3 0 0"/><parent link="pelvis"/><child link="leg"/><axis xyz="0 1 0"/></joint>`)
-	conv, err := ConvertURDF("humanoid.urdf", []byte(src), &URDFOptions{FloatingBase: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := Parse("humanoid.yaml", conv.YAML)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv, doc := convertURDFDoc(t, "humanoid", src, &URDFOptions{FloatingBase: true})
 	b, err := Build(doc)
 	if err != nil {
 		t.Fatal(err)
