@@ -193,7 +193,7 @@ func (m *MultiIndex) LastError() float64 { return m.w.multi.lastE }
 
 // EnergyInvariant returns Π at the last accepted step, less the changes of T + V that
 // the projections at changes to index 1 made (projectForIndex1): the invariant the error
-// estimate follows, not the solution's energy balance, which output.WorkMeter reports.
+// estimate follows, not the solution's energy balance, which assembly.WorkMeter reports.
 func (m *MultiIndex) EnergyInvariant() float64 { return m.w.energy.pi }
 
 // EnergyScale returns E, the energy the relative change of Π is divided by (the largest
