@@ -261,9 +261,8 @@ func convertURDFDoc(t *testing.T, name, src string, opt *URDFOptions) (*URDFMode
 	return conv, doc
 }
 
-// convertAndBuild converts a testdata URDF, parses and builds it, and runs it for one step
-// of output with every body's and marker's channels recorded.
-func convertAndBuild(t *testing.T, path string) (*Built, *Result) {
+// convertURDFFile reads and converts the URDF file at path, failing the test on an error.
+func convertURDFFile(t *testing.T, path string) *URDFModel {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -273,6 +272,14 @@ func convertAndBuild(t *testing.T, path string) (*Built, *Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return conv
+}
+
+// convertAndBuild converts a testdata URDF, parses and builds it, and runs it for one step
+// of output with every body's and marker's channels recorded.
+func convertAndBuild(t *testing.T, path string) (*Built, *Result) {
+	t.Helper()
+	conv := convertURDFFile(t, path)
 	doc, err := Parse(path+".yaml", conv.YAML)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, conv.YAML)
@@ -418,14 +425,7 @@ func TestURDFMassPropertiesAndAxes(t *testing.T) {
 // fifth-order method).
 func TestURDFPendulumMatchesHandWritten(t *testing.T) {
 	path := filepath.Join("testdata", "urdf", "pendulum2.urdf")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conv, err := ConvertURDF(path, data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := convertURDFFile(t, path)
 	run := func(file string, src []byte) *Result {
 		doc, err := Parse(file, src)
 		if err != nil {
